@@ -1,0 +1,1 @@
+"""Conformance: reference kernels, schema-driven strategies, backends and the `conform` runner."""

@@ -1,0 +1,51 @@
+"""Small helpers shared by the ai.onnx kernels (not kernels themselves)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def work_dtype(x: np.ndarray) -> np.dtype:
+    """The dtype to compute in: half precision widens to float32, everything else stays."""
+    if x.dtype == np.float16 or x.dtype.name == "bfloat16":
+        return np.dtype(np.float32)
+    return x.dtype
+
+
+def ints_or_default(op: str, name: str, value: Sequence[int] | None, length: int, default: int) -> tuple[int, ...]:
+    """`value` as a tuple checked to have `length` entries, or `default` repeated when absent."""
+    if value is None:
+        return (default,) * length
+    out = tuple(int(v) for v in value)
+    if len(out) != length:
+        raise ValueError(f"{op}: attribute {name} has {len(out)} values, expected {length}")
+    return out
+
+
+def legacy_broadcast(op: str, a: np.ndarray, b: np.ndarray, broadcast: int, axis: int | None) -> np.ndarray:
+    """Reshape `b` for the opset-1/6 `broadcast`/`axis` rule: b's shape is a contiguous run of a's dims."""
+    if not broadcast:
+        if a.shape != b.shape:
+            raise ValueError(f"{op}: shapes {a.shape} and {b.shape} differ and broadcast=0")
+        return b
+    if b.ndim == 0 or b.shape == (1,):
+        return b.reshape(())
+    start = a.ndim - b.ndim if axis is None else (axis + a.ndim if axis < 0 else axis)
+    if start < 0 or start + b.ndim > a.ndim or a.shape[start:start + b.ndim] != b.shape:
+        raise ValueError(f"{op}: B of shape {b.shape} does not match A {a.shape} at axis {start}")
+    return b.reshape(b.shape + (1,) * (a.ndim - start - b.ndim))
+
+
+def normalize_axes(op: str, axes: Sequence[int], rank: int) -> tuple[int, ...]:
+    """Negative axes made positive; out-of-range or repeated axes raise ValueError."""
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -rank <= a < rank:
+            raise ValueError(f"{op}: axis {a} is out of range for rank {rank}")
+        out.append(a + rank if a < 0 else a)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{op}: repeated axes {list(axes)}")
+    return tuple(out)

@@ -1,0 +1,53 @@
+"""Constant: the one value attribute that is set, as a tensor."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from onnx import SparseTensorProto, TensorProto, numpy_helper
+
+from conformance.kernels.registry import kernel
+
+
+def _tensor(value: Any) -> np.ndarray:
+    if isinstance(value, TensorProto):
+        return numpy_helper.to_array(value)
+    return np.array(value)
+
+
+def _sparse(value: Any) -> np.ndarray:
+    if not isinstance(value, SparseTensorProto):
+        raise ValueError(f"Constant: sparse_value must be a SparseTensorProto, got {type(value).__name__}")
+    values = numpy_helper.to_array(value.values)
+    indices = numpy_helper.to_array(value.indices).astype(np.int64)
+    dims = tuple(value.dims)
+    dense = np.zeros(math.prod(dims), dtype=values.dtype)
+    if indices.ndim == 2:  # [NNZ, rank] coordinates
+        indices = np.ravel_multi_index(tuple(indices.T), dims)
+    dense[indices.reshape(-1)] = values.reshape(-1)
+    return dense.reshape(dims)
+
+
+_MAKERS = {
+    "value": _tensor,
+    "sparse_value": _sparse,
+    "value_float": lambda v: np.array(v, dtype=np.float32),
+    "value_floats": lambda v: np.array(list(v), dtype=np.float32).reshape(-1),
+    "value_int": lambda v: np.array(v, dtype=np.int64),
+    "value_ints": lambda v: np.array(list(v), dtype=np.int64).reshape(-1),
+    "value_string": lambda v: np.array(v.decode() if isinstance(v, bytes) else v, dtype=object),
+    "value_strings": lambda v: np.array([s.decode() if isinstance(s, bytes) else s for s in v], dtype=object),
+}
+
+
+@kernel("ai.onnx", "Constant", since=1)
+def constant(**attrs: Any) -> tuple[np.ndarray, ...]:
+    unknown = sorted(set(attrs) - set(_MAKERS))
+    if unknown:
+        raise ValueError(f"Constant: unknown attributes {unknown}")
+    given = [k for k, v in attrs.items() if v is not None]
+    if len(given) != 1:
+        raise ValueError(f"Constant: exactly one value attribute must be set, got {given or 'none'}")
+    return (_MAKERS[given[0]](attrs[given[0]]),)

@@ -1,0 +1,46 @@
+"""Gemm: alpha * A' @ B' + beta * C; opset 1/6 take a `broadcast` flag for C, 7+ broadcast C to (M, N)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.kernels.onnx._common import work_dtype
+from conformance.kernels.registry import kernel
+
+
+def _gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, alpha: float, beta: float,
+          trans_a: int, trans_b: int) -> np.ndarray:
+    if a.ndim != 2 or b.ndim != 2:
+        raise ValueError(f"Gemm: A and B must be 2-D, got {a.shape} and {b.shape}")
+    wt = work_dtype(a)
+    aa = (a.T if trans_a else a).astype(wt, copy=False)
+    bb = (b.T if trans_b else b).astype(wt, copy=False)
+    if aa.shape[1] != bb.shape[0]:
+        raise ValueError(f"Gemm: inner dims differ, A' {aa.shape} and B' {bb.shape}")
+    y = aa @ bb
+    if alpha != 1:
+        y = y * np.asarray(alpha, dtype=wt) if wt.kind == "f" else (y * alpha).astype(wt)
+    if c is not None and beta != 0:
+        cc = c.astype(wt, copy=False)
+        try:
+            np.broadcast_to(cc, y.shape)
+        except ValueError as e:
+            raise ValueError(f"Gemm: C {c.shape} does not broadcast to {y.shape}") from e
+        y = y + (cc if beta == 1 else cc * np.asarray(beta, dtype=wt) if wt.kind == "f" else (cc * beta).astype(wt))
+    return y.astype(a.dtype, copy=False)
+
+
+@kernel("ai.onnx", "Gemm", since=1, until=6)
+def gemm_legacy(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, alpha: float = 1.0, beta: float = 1.0,
+                transA: int = 0, transB: int = 0, broadcast: int = 0) -> tuple[np.ndarray, ...]:
+    m = a.shape[1] if transA else a.shape[0]
+    n = b.shape[0] if transB else b.shape[1]
+    if not broadcast and c.shape != (m, n):
+        raise ValueError(f"Gemm: C must have shape {(m, n)} when broadcast=0, got {c.shape}")
+    return (_gemm(a, b, c, alpha, beta, transA, transB),)
+
+
+@kernel("ai.onnx", "Gemm", since=7)
+def gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, *, alpha: float = 1.0, beta: float = 1.0,
+         transA: int = 0, transB: int = 0) -> tuple[np.ndarray, ...]:
+    return (_gemm(a, b, c, alpha, beta, transA, transB),)

@@ -1,0 +1,74 @@
+"""MaxPool (1, 8, 10, 11, 12, 22): separable strided maxima; Indices (8+) from the first tap reaching the max.
+
+Indices are flat positions in the input: ((n * C + c) * prod(spatial)) + the position inside the image in
+row-major order (storage_order=0) or column-major order (storage_order=1).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from conformance.kernels.registry import kernel
+from conformance.kernels.windows import Window, make_window, pad_spatial, separable_reduce, tap_view
+
+
+def _lowest(dtype: np.dtype) -> float | int:
+    if dtype.kind == "f":
+        return -np.inf
+    if dtype.kind in "iu":
+        return int(np.iinfo(dtype).min)
+    raise ValueError(f"MaxPool: unsupported element type {dtype}")
+
+
+def _indices(x: np.ndarray, xp: np.ndarray, y: np.ndarray, w: Window, storage_order: int) -> np.ndarray:
+    taps = list(w.taps())
+    which = np.zeros(y.shape, dtype=np.int64)
+    for j in range(len(taps) - 1, 0, -1):  # backwards, so the first tap holding the max wins
+        np.copyto(which, j, where=tap_view(xp, w, taps[j]) == y)
+    spatial = x.shape[2:]
+    r = len(spatial)
+    if storage_order:
+        mults = [math.prod(spatial[:i]) for i in range(r)]
+    else:
+        mults = [math.prod(spatial[i + 1:]) for i in range(r)]
+    nc = np.arange(x.shape[0] * x.shape[1], dtype=np.int64).reshape(x.shape[:2] + (1,) * r)
+    flat = nc * math.prod(spatial)
+    for i in range(r):
+        shape = [1] * (r + 2)
+        shape[i + 2] = w.out[i]
+        start = (np.arange(w.out[i], dtype=np.int64) * w.strides[i] - w.begin[i]).reshape(shape)
+        tap_i = (which // math.prod(w.kernel[i + 1:])) % w.kernel[i]
+        flat = flat + (start + tap_i * w.dilations[i]) * mults[i]
+    return flat
+
+
+def _max_pool(x: np.ndarray, kernel_shape: list[int] | None, auto_pad: str, pads: list[int] | None,
+              strides: list[int] | None, dilations: list[int] | None, ceil_mode: int,
+              storage_order: int | None) -> tuple[np.ndarray, ...]:
+    if x.ndim < 3:
+        raise ValueError(f"MaxPool: input must be N x C x spatial..., got shape {x.shape}")
+    spatial = x.shape[2:]
+    w = make_window("MaxPool", spatial, kernel_shape, strides=strides, dilations=dilations, pads=pads,
+                    auto_pad=auto_pad, ceil_mode=ceil_mode)
+    xp = pad_spatial(x, w.begin, w.padded_end(spatial), _lowest(x.dtype))
+    y = separable_reduce(xp, w, np.maximum)
+    if storage_order is None:
+        return (y,)
+    if storage_order not in (0, 1):
+        raise ValueError(f"MaxPool: storage_order must be 0 or 1, got {storage_order}")
+    return (y, _indices(x, xp, y, w, storage_order))
+
+
+@kernel("ai.onnx", "MaxPool", since=1, until=7)
+def max_pool_v1(x: np.ndarray, *, kernel_shape: list[int] | None = None, auto_pad: str = "NOTSET",
+                pads: list[int] | None = None, strides: list[int] | None = None) -> tuple[np.ndarray, ...]:
+    return _max_pool(x, kernel_shape, auto_pad, pads, strides, None, 0, None)
+
+
+@kernel("ai.onnx", "MaxPool", since=8)
+def max_pool(x: np.ndarray, *, kernel_shape: list[int] | None = None, auto_pad: str = "NOTSET",
+             pads: list[int] | None = None, strides: list[int] | None = None, dilations: list[int] | None = None,
+             ceil_mode: int = 0, storage_order: int = 0) -> tuple[np.ndarray, ...]:
+    return _max_pool(x, kernel_shape, auto_pad, pads, strides, dilations, ceil_mode, storage_order)

@@ -1,0 +1,22 @@
+"""Mul: elementwise product; opset 1/6 use the legacy `broadcast`/`axis` rule, 7+ numpy broadcasting."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.kernels.onnx._common import legacy_broadcast
+from conformance.kernels.registry import kernel
+
+
+@kernel("ai.onnx", "Mul", since=1, until=6)
+def mul_legacy(a: np.ndarray, b: np.ndarray, *, broadcast: int = 0, axis: int | None = None,
+               consumed_inputs: list[int] | None = None) -> tuple[np.ndarray, ...]:
+    return (np.multiply(a, legacy_broadcast("Mul", a, b, broadcast, axis)).astype(a.dtype, copy=False),)
+
+
+@kernel("ai.onnx", "Mul", since=7)
+def mul(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
+    try:
+        return (np.multiply(a, b).astype(a.dtype, copy=False),)
+    except ValueError as e:
+        raise ValueError(f"Mul: shapes {a.shape} and {b.shape} do not broadcast") from e

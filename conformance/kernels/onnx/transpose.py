@@ -1,0 +1,16 @@
+"""Transpose: permute axes; `perm` absent reverses them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.kernels.registry import kernel
+
+
+@kernel("ai.onnx", "Transpose", since=1)
+def transpose(x: np.ndarray, *, perm: list[int] | None = None) -> tuple[np.ndarray, ...]:
+    if perm is None:
+        perm = list(range(x.ndim))[::-1]
+    if sorted(int(p) for p in perm) != list(range(x.ndim)):
+        raise ValueError(f"Transpose: perm {list(perm)} is not a permutation of range({x.ndim})")
+    return (np.ascontiguousarray(np.transpose(x, perm)),)

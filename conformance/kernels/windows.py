@@ -1,0 +1,142 @@
+"""Sliding-window geometry and helpers shared by the pooling and convolution kernels.
+
+Arrays are N x C x spatial...; a window is described by kernel, strides, dilations and the padding before
+and after each spatial axis. Helpers iterate over kernel taps (never over pixels): each tap is one strided
+view of the padded input covering every output position.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
+
+
+@dataclass(frozen=True)
+class Window:
+    """Geometry of a sliding window over the spatial axes (all tuples have one entry per spatial axis)."""
+
+    kernel: tuple[int, ...]
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    begin: tuple[int, ...]  # padding before each axis
+    end: tuple[int, ...]  # padding after each axis (explicit or automatic, without the ceil overhang)
+    out: tuple[int, ...]
+
+    def extent(self, i: int) -> int:
+        """Number of input positions one window spans on axis i."""
+        return (self.kernel[i] - 1) * self.dilations[i] + 1
+
+    def padded_end(self, spatial: Sequence[int]) -> tuple[int, ...]:
+        """Padding after each axis that makes every window fit (adds the ceil-mode overhang)."""
+        return tuple(max(self.end[i], (self.out[i] - 1) * self.strides[i] + self.extent(i) - spatial[i]
+                         - self.begin[i]) for i in range(len(spatial)))
+
+    def taps(self) -> Iterator[tuple[int, ...]]:
+        """Kernel taps in row-major order."""
+        return itertools.product(*(range(k) for k in self.kernel))
+
+
+def _ints(op: str, name: str, value: Sequence[int] | None, length: int, default: int, low: int) -> tuple[int, ...]:
+    if value is None:
+        return (default,) * length
+    out = tuple(int(v) for v in value)
+    if len(out) != length:
+        raise ValueError(f"{op}: attribute {name} has {len(out)} values, expected {length}")
+    if any(v < low for v in out):
+        raise ValueError(f"{op}: attribute {name} values must be >= {low}, got {list(out)}")
+    return out
+
+
+def make_window(op: str, spatial: Sequence[int], kernel_shape: Sequence[int] | None, *,
+                strides: Sequence[int] | None = None, dilations: Sequence[int] | None = None,
+                pads: Sequence[int] | None = None, auto_pad: str = "NOTSET", ceil_mode: int = 0) -> Window:
+    """Resolve padding and output size the ONNX way (ceil mode drops a window starting in the end padding)."""
+    r = len(spatial)
+    if kernel_shape is None:
+        raise ValueError(f"{op}: attribute kernel_shape is required")
+    kernel = _ints(op, "kernel_shape", kernel_shape, r, 1, 1)
+    st = _ints(op, "strides", strides, r, 1, 1)
+    dil = _ints(op, "dilations", dilations, r, 1, 1)
+    if auto_pad not in AUTO_PADS:
+        raise ValueError(f"{op}: auto_pad must be one of {AUTO_PADS}, got {auto_pad!r}")
+    ext = [(kernel[i] - 1) * dil[i] + 1 for i in range(r)]
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        out = [math.ceil(spatial[i] / st[i]) for i in range(r)]
+        total = [max(0, (out[i] - 1) * st[i] + ext[i] - spatial[i]) for i in range(r)]
+        small = [t // 2 for t in total]
+        begin = small if auto_pad == "SAME_UPPER" else [t - s for t, s in zip(total, small, strict=True)]
+        end = [t - b for t, b in zip(total, begin, strict=True)]
+        return Window(kernel, st, dil, tuple(begin), tuple(end), tuple(out))
+    if auto_pad == "VALID":
+        p = (0,) * (2 * r)
+    else:
+        p = _ints(op, "pads", pads, 2 * r, 0, 0)
+    begin, end = p[:r], p[r:]
+    out = []
+    for i in range(r):
+        span = spatial[i] + begin[i] + end[i] - ext[i]
+        if span < 0:
+            raise ValueError(f"{op}: window of extent {ext[i]} exceeds padded axis {i} of size {span + ext[i]}")
+        n = (-(-span // st[i]) if ceil_mode else span // st[i]) + 1
+        if ceil_mode and (n - 1) * st[i] >= spatial[i] + begin[i]:
+            n -= 1  # the last window would start inside the end padding
+        out.append(n)
+    return Window(kernel, st, dil, begin, end, tuple(out))
+
+
+def pad_spatial(x: np.ndarray, begin: Sequence[int], end: Sequence[int], value: float | int) -> np.ndarray:
+    """x with its trailing len(begin) axes padded by `value` (a copy only when padding is needed)."""
+    r = len(begin)
+    if not any(begin) and not any(end):
+        return x
+    lead = x.shape[: x.ndim - r]
+    spatial = x.shape[x.ndim - r:]
+    out = np.full(lead + tuple(s + b + e for s, b, e in zip(spatial, begin, end, strict=True)), value, dtype=x.dtype)
+    out[(Ellipsis, *(slice(b, b + s) for b, s in zip(begin, spatial, strict=True)))] = x
+    return out
+
+
+def tap_view(xp: np.ndarray, w: Window, tap: Sequence[int]) -> np.ndarray:
+    """The strided view of padded `xp` that tap `tap` reads for every output position."""
+    index = tuple(slice(t * d, t * d + (o - 1) * s + 1, s)
+                  for t, d, o, s in zip(tap, w.dilations, w.out, w.strides, strict=True))
+    return xp[(Ellipsis, *index)]
+
+
+def separable_reduce(xp: np.ndarray, w: Window, ufunc: Callable[..., np.ndarray]) -> np.ndarray:
+    """Reduce every window of padded `xp` with a binary ufunc (np.add, np.maximum), one spatial axis at a time.
+
+    Valid for associative, commutative reductions over a box: the window is the product of 1-D windows.
+    """
+    r = len(w.kernel)
+    y = xp
+    for i in range(r):
+        axis = y.ndim - r + i
+        k, d, s, o = w.kernel[i], w.dilations[i], w.strides[i], w.out[i]
+
+        def part(t: int, y: np.ndarray = y, axis: int = axis, d: int = d, s: int = s, o: int = o) -> np.ndarray:
+            index = [slice(None)] * y.ndim
+            index[axis] = slice(t * d, t * d + (o - 1) * s + 1, s)
+            return y[tuple(index)]
+
+        acc = np.array(part(0), copy=True)
+        for t in range(1, k):
+            ufunc(acc, part(t), out=acc)
+        y = acc
+    return y
+
+
+def im2col(xp: np.ndarray, w: Window) -> np.ndarray:
+    """Padded N x C x spatial input to columns N x C x prod(kernel) x prod(out)."""
+    n, c = xp.shape[:2]
+    k = math.prod(w.kernel)
+    cols = np.empty((n, c, k, *w.out), dtype=xp.dtype)
+    for j, tap in enumerate(w.taps()):
+        cols[:, :, j] = tap_view(xp, w, tap)
+    return cols.reshape(n, c, k, math.prod(w.out))

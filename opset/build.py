@@ -1,0 +1,168 @@
+"""Second loading pass: plain, meta-schema-valid data of one op file -> frozen `OpSchema`.
+
+Versions inherit from the version before them (docs/format.md, "Inheritance between versions");
+what comes out of here is complete. No semantic checks happen here (see `opset.checks`), so the
+cache can rebuild a registry from already-checked data quickly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from opset.model import (
+    Attribute,
+    BinaryField,
+    Constraint,
+    Example,
+    Location,
+    MapsTo,
+    OpSchema,
+    OpVersion,
+    Param,
+    Property,
+    Status,
+    Tengine,
+    Tolerance,
+    TypeConstraint,
+)
+from opset.yaml_source import LineMap, line_of
+
+DEFAULT_TOLERANCE: dict[str, Tolerance] = {
+    "float16": Tolerance(rtol=1e-3, atol=1e-3),
+    "bfloat16": Tolerance(rtol=1e-2, atol=1e-2),
+    "float": Tolerance(rtol=1e-5, atol=1e-6),
+    "double": Tolerance(rtol=1e-12, atol=1e-12),
+}
+
+_MERGED_BY_NAME = ("attributes", "type_constraints", "let")
+_REPLACED = ("inputs", "outputs", "constraints", "doc", "summary", "tolerance", "properties", "maps_to", "tengine")
+
+
+class _Where:
+    """Turns a path inside the file into a Location."""
+
+    def __init__(self, file: str, lines: LineMap) -> None:
+        self.file = file
+        self.lines = lines
+
+    def __call__(self, *path: str | int) -> Location:
+        return Location(self.file, line_of(self.lines, path) or 1)
+
+
+def build_op(data: dict[str, Any], lines: LineMap, file: str) -> OpSchema:
+    where = _Where(file, lines)
+    status = _status(data.get("status"))
+    top_tolerance = {**DEFAULT_TOLERANCE, **_tolerance(data.get("tolerance"))}
+    state: dict[str, Any] = {
+        "attributes": {}, "type_constraints": {}, "let": {}, "inputs": [], "outputs": [], "constraints": [],
+        "doc": data.get("doc", ""), "summary": data["summary"], "tolerance": None, "properties": [],
+        "maps_to": None, "tengine": None,
+    }
+    # remember which version index each inherited entry came from, so locations point at its text
+    origin: dict[tuple[str, str], int] = {}
+    versions: list[OpVersion] = []
+    raw_versions = data["versions"]
+    for index, raw in enumerate(raw_versions):
+        for key in _MERGED_BY_NAME:
+            for name, spec in (raw.get(key) or {}).items():
+                if spec is None:
+                    state[key].pop(name, None)
+                else:
+                    state[key][name] = spec
+                    origin[(key, name)] = index
+        for key in _REPLACED:
+            if key in raw:
+                state[key] = raw[key]
+                origin[(key, "")] = index
+        nxt = raw_versions[index + 1]["since"] if index + 1 < len(raw_versions) else None
+        versions.append(_version(data, raw, index, state, origin, where, status, top_tolerance, nxt))
+    return OpSchema(domain=data["domain"], name=data["name"], category=data["category"], summary=data["summary"],
+                    versions=tuple(versions), status=status, file=file, seed_note=data.get("seed_note", ""))
+
+
+def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[str, Any],
+             origin: dict[tuple[str, str], int], where: _Where, status: Status,
+             top_tolerance: dict[str, Tolerance], next_since: int | None) -> OpVersion:
+    def at(key: str, name: str, *rest: str | int) -> Location:
+        return where("versions", origin.get((key, name), index), key, *((name,) if name else ()), *rest)
+
+    attributes = {name: _attribute(name, spec, at("attributes", name)) for name, spec in state["attributes"].items()}
+    inputs = tuple(_param(p, at("inputs", "", i), is_input=True) for i, p in enumerate(state["inputs"]))
+    outputs = tuple(_param(p, at("outputs", "", i), is_input=False) for i, p in enumerate(state["outputs"]))
+    type_constraints = {}
+    for name, spec in state["type_constraints"].items():
+        types, doc = (spec, "") if isinstance(spec, list) else (spec["types"], spec.get("doc", ""))
+        type_constraints[name] = TypeConstraint(name=name, types=tuple(types), doc=doc)
+    constraints = tuple(Constraint(id=c["id"], expr=c["expr"], message=c.get("message", ""),
+                                   location=at("constraints", "", i)) for i, c in enumerate(state["constraints"]))
+    examples = tuple(Example(name=e["name"], attributes=dict(e.get("attributes") or {}), inputs=dict(e["inputs"]),
+                             outputs=dict(e["outputs"]), doc=e.get("doc", ""),
+                             location=where("versions", index, "examples", i))
+                     for i, e in enumerate(raw.get("examples") or ()))
+    tolerance = {**top_tolerance, **_tolerance(state["tolerance"])}
+    properties = tuple(Property("range", tuple(p["range"])) if isinstance(p, dict) else Property(p)
+                       for p in state["properties"])
+    last = next_since - 1 if next_since is not None else None
+    return OpVersion(
+        domain=data["domain"], name=data["name"], since=raw["since"],
+        changes=raw.get("changes", "initial" if index == 0 else ""), summary=state["summary"], doc=state["doc"],
+        category=data["category"], status=status, attributes=attributes, inputs=inputs, outputs=outputs,
+        type_constraints=type_constraints, lets=dict(state["let"]), constraints=constraints, examples=examples,
+        tolerance=tolerance, properties=properties, maps_to=_maps_to(state["maps_to"]),
+        tengine=_tengine(state["tengine"]), location=where("versions", index), last=last)
+
+
+def _attribute(name: str, spec: dict[str, Any], location: Location) -> Attribute:
+    rng = spec.get("range")
+    length = spec.get("length")
+    return Attribute(
+        name=name, type=spec["type"], required=spec.get("required", False), default=spec.get("default"),
+        default_expr=spec.get("default_expr"),
+        allowed=tuple(spec["allowed"]) if "allowed" in spec else None,
+        range=(rng[0], rng[1]) if rng is not None else None,
+        length=str(length) if length is not None else None, doc=spec.get("doc", ""), location=location)
+
+
+def _param(spec: dict[str, Any], location: Location, *, is_input: bool) -> Param:
+    shape = spec.get("shape")
+    signature: tuple[str | int, ...] | None = None
+    formula: str | None = None
+    if is_input and shape is not None:
+        signature = (shape,) if isinstance(shape, str) else tuple(shape)
+    elif not is_input:
+        formula = shape
+    return Param(
+        name=spec["name"], type=spec["type"], optional=spec.get("optional", False),
+        variadic=spec.get("variadic", False), min_arity=spec.get("min_arity", 1),
+        homogeneous=spec.get("homogeneous", True), shape=signature, formula=formula,
+        data_dependent=spec.get("data_dependent", False), doc=spec.get("doc", ""), location=location)
+
+
+def _status(raw: dict[str, Any] | None) -> Status:
+    if raw is None:
+        return Status()
+    return Status(state=raw["state"], since=raw.get("since"), removed_in=raw.get("removed_in"),
+                  removed_at_opset=raw.get("removed_at_opset"), replacement=raw.get("replacement"),
+                  note=raw.get("note", ""))
+
+
+def _tolerance(raw: dict[str, Any] | None) -> dict[str, Tolerance]:
+    return {k: Tolerance(rtol=v["rtol"], atol=v["atol"]) for k, v in (raw or {}).items()}
+
+
+def _maps_to(raw: dict[str, Any] | None) -> MapsTo | None:
+    if raw is None:
+        return None
+    return MapsTo(domain=raw["domain"], op=raw["op"], opset=raw["opset"],
+                  attributes={k: str(v) for k, v in (raw.get("attributes") or {}).items()},
+                  inputs=tuple(raw["inputs"]) if "inputs" in raw else None, exact=raw.get("exact", True),
+                  note=raw.get("note", ""))
+
+
+def _tengine(raw: dict[str, Any] | None) -> Tengine | None:
+    if raw is None:
+        return None
+    layout = tuple(BinaryField(name=f["name"], ctype=f["ctype"], default=f.get("default"),
+                               attribute=f.get("attribute"), doc=f.get("doc", "")) for f in raw["layout"])
+    return Tengine(op_id=raw["op_id"], category=raw["category"], param_struct=raw.get("param_struct"), layout=layout,
+                   seed_defaults=dict(raw.get("seed_defaults") or {}))

@@ -1,0 +1,69 @@
+"""The compiled registry cache: validated plain data as JSON, keyed by the content of every file.
+
+JSON, not pickle: reading the cache can never execute anything. A cache that cannot be read, does
+not parse or carries another key is a miss and gets rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+# bump when the plain-data layout or the loader's checks change, so old caches become misses
+CACHE_FORMAT = "opset-registry-cache-3"
+
+
+def cache_dir() -> Path:
+    explicit = os.environ.get("OPSET_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "opset"
+
+
+def _cache_file(root: Path) -> Path:
+    tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    return cache_dir() / f"registry-{tag}.json"
+
+
+def content_key(root: Path, files: list[Path]) -> str:
+    h = hashlib.sha256(CACHE_FORMAT.encode())
+    for path in files:
+        h.update(str(path.relative_to(root)).encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def read(root: Path, key: str) -> dict[str, Any] | None:
+    if os.environ.get("OPSET_NO_CACHE"):
+        return None
+    try:
+        with open(_cache_file(root), encoding="utf-8") as f:
+            blob = json.load(f)
+    except (OSError, ValueError):  # absent or corrupt: a miss, rebuilt below
+        return None
+    if not isinstance(blob, dict) or blob.get("key") != key or not isinstance(blob.get("plain"), dict):
+        return None
+    plain: dict[str, Any] = blob["plain"]
+    return plain
+
+
+def write(root: Path, key: str, plain: dict[str, Any]) -> None:
+    if os.environ.get("OPSET_NO_CACHE"):
+        return
+    target = _cache_file(root)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".registry-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"key": key, "plain": plain}, f, separators=(",", ":"))
+        os.replace(tmp, target)
+    except OSError:
+        # a read-only or full cache folder only costs speed; the registry itself is fine
+        return

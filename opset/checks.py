@@ -1,0 +1,195 @@
+"""Third loading pass: what the meta-schema cannot check, over built records, every problem located."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from opset.dtypes import ELEMENT_TYPES, NUMPY_TO_ELEMENT, is_valid_type
+from opset.errors import Problem
+from opset.formula import Formula, FormulaError, parse
+from opset.model import Attribute, Location, OpSchema, OpVersion
+
+_SCALAR_CHECK = {
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "float": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "string": lambda v: isinstance(v, str),
+}
+_LIST_OF = {"ints": "int", "floats": "float", "strings": "string"}
+FORMULA_FUNCTIONS = frozenset(
+    "floor ceil min max abs sum prod all any len range rank broadcast int value".split())
+
+
+class ProblemSink:
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def add(self, location: Location | None, op: str | None, message: str, file: str = "") -> None:
+        self.problems.append(Problem(location.file if location else file, location.line if location else None,
+                                     op, message))
+
+
+def value_fits(attr_type: str, value: Any) -> bool:
+    if attr_type in _SCALAR_CHECK:
+        return bool(_SCALAR_CHECK[attr_type](value))
+    if attr_type in _LIST_OF:
+        return isinstance(value, list) and all(_SCALAR_CHECK[_LIST_OF[attr_type]](v) for v in value)
+    return True  # tensors, graphs and type protos have no literal defaults to check beyond the meta-schema
+
+
+def check_op(op: OpSchema, sink: ProblemSink, *, folder_domain: str, file_stem: str) -> None:
+    label = f"{op.domain}::{op.name}"
+    first = op.versions[0].location
+    if op.domain != folder_domain:
+        sink.add(first, label, f"domain '{op.domain}' does not match its folder '{folder_domain}'")
+    if op.name != file_stem:
+        sink.add(first, label, f"op name '{op.name}' does not match its file name '{file_stem}.yaml'")
+    if op.status.state == "removed" and not (op.status.removed_in or op.status.removed_at_opset):
+        sink.add(first, label, "status removed needs removed_in or removed_at_opset")
+    previous = 0
+    for v in op.versions:
+        if v.since <= previous:
+            sink.add(v.location, label, f"versions out of order: since {v.since} follows since {previous}")
+        previous = v.since
+        check_version(v, sink)
+        if (v.tengine is None) == (op.domain == "tengine"):
+            need = "needs a `tengine` block" if v.tengine is None else "has a `tengine` block outside the tengine domain"
+            sink.add(v.location, v.signature, need)
+
+
+def check_version(v: OpVersion, sink: ProblemSink) -> None:
+    op = v.signature
+    names = _formula_scope(v, sink)
+    for attr in v.attributes.values():
+        _check_attribute(attr, op, sink, names)
+    params = [*v.inputs, *v.outputs]
+    for group in (v.inputs, v.outputs):
+        for i, p in enumerate(group):
+            if p.variadic and i != len(group) - 1:
+                sink.add(p.location, op, f"variadic parameter '{p.name}' must be the last one")
+    for p in params:
+        if p.type not in v.type_constraints and not is_valid_type(p.type):
+            sink.add(p.location, op, f"'{p.name}' has type '{p.type}': not a type variable of type_constraints "
+                                     "nor a valid type")
+    for tc in v.type_constraints.values():
+        for t in tc.types:
+            if not is_valid_type(t):
+                sink.add(v.location, op, f"type constraint {tc.name}: invalid type '{t}'")
+    for p in v.outputs:
+        if p.formula is not None:
+            _check_formula(p.formula, f"shape of output '{p.name}'", p.location, op, sink, names,
+                           allow_value=p.data_dependent)
+    for name, text in v.lets.items():
+        _check_formula(text, f"let '{name}'", v.location, op, sink, names, allow_value=False)
+    seen: set[str] = set()
+    for c in v.constraints:
+        if c.id in seen:
+            sink.add(c.location, op, f"duplicate constraint id '{c.id}'")
+        seen.add(c.id)
+        _check_formula(c.expr, f"constraint {c.id}", c.location, op, sink, names, allow_value=True)
+    if v.maps_to is not None:
+        for target, text in v.maps_to.attributes.items():
+            _check_formula(text, f"maps_to attribute '{target}'", v.location, op, sink, names, allow_value=False)
+    for ex in v.examples:
+        _check_example(v, ex.name, ex.attributes, ex.inputs, ex.outputs, ex.location, sink)
+
+
+def _formula_scope(v: OpVersion, sink: ProblemSink) -> frozenset[str]:
+    names: set[str] = set(v.attributes) | set(v.lets)
+    seen_params: set[str] = set()
+    for p in [*v.inputs, *v.outputs]:
+        if p.name in seen_params:
+            sink.add(p.location, v.signature, f"parameter name '{p.name}' is used twice")
+        if p.name in v.attributes:
+            sink.add(p.location, v.signature, f"parameter '{p.name}' has the name of an attribute")
+        seen_params.add(p.name)
+    for p in v.inputs:
+        names.add(p.name)
+        for dim in p.shape or ():
+            if isinstance(dim, str):
+                names.add(dim.lstrip("*"))
+    return frozenset(names)
+
+
+def _check_attribute(attr: Attribute, op: str, sink: ProblemSink, names: frozenset[str]) -> None:
+    where = attr.location
+    if attr.required and attr.has_default:
+        sink.add(where, op, f"attribute '{attr.name}' is required and has a default")
+    if attr.default is not None and not value_fits(attr.type, attr.default):
+        sink.add(where, op, f"attribute '{attr.name}': default {attr.default!r} is not of type {attr.type}")
+    element_type = _LIST_OF.get(attr.type, attr.type)
+    for allowed in attr.allowed or ():
+        if element_type in _SCALAR_CHECK and not _SCALAR_CHECK[element_type](allowed):
+            sink.add(where, op, f"attribute '{attr.name}': allowed value {allowed!r} is not of type {element_type}")
+    if attr.allowed is not None and attr.default is not None:
+        values = attr.default if isinstance(attr.default, list) else [attr.default]
+        bad = [x for x in values if x not in attr.allowed]
+        if bad:
+            sink.add(where, op, f"attribute '{attr.name}': default {attr.default!r} is not among the allowed values")
+    if attr.range is not None:
+        if element_type not in ("int", "float"):
+            sink.add(where, op, f"attribute '{attr.name}': a range needs a numeric type, not {attr.type}")
+        lo, hi = attr.range
+        if lo is not None and hi is not None and lo > hi:
+            sink.add(where, op, f"attribute '{attr.name}': range [{lo}, {hi}] is empty")
+        values = attr.default if isinstance(attr.default, list) else [attr.default]
+        if attr.default is not None and any(
+                isinstance(x, int | float) and ((lo is not None and x < lo) or (hi is not None and x > hi))
+                for x in values):
+            sink.add(where, op, f"attribute '{attr.name}': default {attr.default!r} is outside range [{lo}, {hi}]")
+    if attr.default_expr is not None:
+        _check_formula(attr.default_expr, f"default of '{attr.name}'", where, op, sink, names, allow_value=False)
+    if attr.length is not None:
+        _check_formula(attr.length, f"length of '{attr.name}'", where, op, sink, names, allow_value=False)
+
+
+def _check_formula(text: str, what: str, where: Location | None, op: str, sink: ProblemSink,
+                   names: Iterable[str], *, allow_value: bool) -> Formula | None:
+    try:
+        formula = parse(text)
+    except FormulaError as e:
+        sink.add(where, op, f"{what}: cannot parse '{text}': {e}")
+        return None
+    unknown = sorted(formula.names - frozenset(names))
+    if unknown:
+        sink.add(where, op, f"{what}: '{text}' names unknown {', '.join(repr(n) for n in unknown)} "
+                            "(not an attribute, input, dim or let)")
+    if formula.uses_value and not allow_value:
+        sink.add(where, op, f"{what}: value() is only allowed in data-dependent output shapes and constraints")
+    return formula
+
+
+def _check_example(v: OpVersion, name: str, attributes: dict[str, Any], inputs: dict[str, Any],
+                   outputs: dict[str, Any], where: Location | None, sink: ProblemSink) -> None:
+    op = v.signature
+    for attr_name, value in attributes.items():
+        attr = v.attributes.get(attr_name)
+        if attr is None:
+            sink.add(where, op, f"example {name}: unknown attribute '{attr_name}'")
+        elif not value_fits(attr.type, value):
+            sink.add(where, op, f"example {name}: attribute '{attr_name}' = {value!r} is not of type {attr.type}")
+    for kind, given, params in (("input", inputs, v.inputs), ("output", outputs, v.outputs)):
+        known = {p.name for p in params}
+        for param_name, array in given.items():
+            if param_name not in known:
+                sink.add(where, op, f"example {name}: unknown {kind} '{param_name}'")
+            elif array is not None:
+                problem = array_literal_problem(array)
+                if problem:
+                    sink.add(where, op, f"example {name}: {kind} '{param_name}': {problem}")
+
+
+def array_literal_problem(array: dict[str, Any]) -> str | None:
+    """Why an example array `{dtype, shape, data}` is malformed, or None."""
+    dtype = array["dtype"]
+    if dtype not in NUMPY_TO_ELEMENT and dtype not in ELEMENT_TYPES:
+        return f"unknown dtype '{dtype}'"
+    if "shape" in array:
+        data = array["data"]
+        if not isinstance(data, list):
+            data = [data]
+        size = math.prod(array["shape"])
+        if len(data) != size:
+            return f"shape {array['shape']} needs {size} values, data has {len(data)}"
+    return None

@@ -1,0 +1,133 @@
+"""`opset`: list, show and lint the registry, import from onnx and onnxruntime, validate models."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from opset.errors import RegistryError, ResolutionError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in _PASSTHROUGH:
+        return _PASSTHROUGH[args[0]](args[1:])
+    parser = _parser()
+    ns = parser.parse_args(args)
+    if not hasattr(ns, "run"):
+        parser.print_help()
+        return 2
+    try:
+        code: int = ns.run(ns)
+        return code
+    except RegistryError as e:
+        print(e, file=sys.stderr)
+        print(f"{len(e.problems)} problem(s) in the registry", file=sys.stderr)
+        return 1
+    except ResolutionError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="opset", description=__doc__)
+    sub = p.add_subparsers(metavar="COMMAND")
+
+    ls = sub.add_parser("list", help="list ops (optionally what one opset of a domain contains)")
+    ls.add_argument("--domain", default=None)
+    ls.add_argument("--opset", type=int, default=None)
+    ls.set_defaults(run=_cmd_list)
+
+    show = sub.add_parser("show", help="the resolved signature of one op")
+    show.add_argument("op")
+    show.add_argument("--domain", default="ai.onnx")
+    show.add_argument("--opset", type=int, default=None, help="default: the domain's newest opset")
+    show.set_defaults(run=_cmd_show)
+
+    lint = sub.add_parser("lint", help="check registry files; exit 1 with located errors")
+    lint.add_argument("paths", nargs="*", type=Path,
+                      help="extra op files or folders to check with the registry (default: the registry alone)")
+    lint.set_defaults(run=_cmd_lint)
+
+    for name, text in (("import-onnx", "write or refresh ai.onnx YAML from onnx.defs"),
+                       ("import-ort", "write or refresh com.microsoft YAML from onnxruntime"),
+                       ("validate", "validate an ONNX model against the registry")):
+        sub.add_parser(name, help=text, add_help=False)
+    return p
+
+
+def _cmd_list(ns: argparse.Namespace) -> int:
+    from opset.load import load_registry
+
+    reg = load_registry()
+    if ns.opset is not None:
+        domain = reg.canonical_domain(ns.domain or "ai.onnx")
+        for v in reg.opset_contents(domain, ns.opset):
+            via = "" if v.domain == domain else f"  (via {v.domain})"
+            print(f"{v.name:24} {v.domain}@{v.since}{via}")
+        return 0
+    domains = [reg.canonical_domain(ns.domain)] if ns.domain else sorted(reg.domains)
+    for d in domains:
+        for (dom, name), op in reg.ops.items():
+            if dom == d:
+                since = ", ".join(str(v.since) for v in op.versions)
+                state = "" if op.status.state == "active" else f"  [{op.status.state}]"
+                print(f"{d:18} {name:24} versions {since}{state}")
+    return 0
+
+
+def _cmd_show(ns: argparse.Namespace) -> int:
+    from opset.load import load_registry
+    from opset.show import render_version
+
+    reg = load_registry()
+    domain = reg.canonical_domain(ns.domain)
+    opset = ns.opset if ns.opset is not None else reg.domains[domain].max_opset
+    version = reg.resolve(domain, ns.op, opset)
+    print(render_version(reg, version, asked=(domain, opset)))
+    return 0
+
+
+def _cmd_lint(ns: argparse.Namespace) -> int:
+    from opset.lint import lint
+
+    problems, count = lint(ns.paths)
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} problem(s) in {count} file(s)", file=sys.stderr)
+        return 1
+    print(f"ok: {count} file(s)")
+    return 0
+
+
+def _import_onnx(args: list[str]) -> int:
+    from opset.importers.onnx_defs import main_import_onnx
+
+    return main_import_onnx(args)
+
+
+def _import_ort(args: list[str]) -> int:
+    from opset.importers.ort_contrib import main_import_ort
+
+    return main_import_ort(args)
+
+
+def _validate(args: list[str]) -> int:
+    from opset.validate.cli import main_validate
+
+    return main_validate(args)
+
+
+_PASSTHROUGH: dict[str, Callable[[list[str]], int]] = {
+    "import-onnx": _import_onnx,
+    "import-ort": _import_ort,
+    "validate": _validate,
+}
+
+if __name__ == "__main__":
+    sys.exit(main())

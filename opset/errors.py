@@ -1,0 +1,31 @@
+"""The project's error types: every user-facing problem carries a place (file:line, op, node)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One located problem in a registry file."""
+
+    file: str
+    line: int | None
+    op: str | None
+    message: str
+
+    def __str__(self) -> str:
+        place = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{place}: {self.op}: {self.message}" if self.op else f"{place}: {self.message}"
+
+
+class RegistryError(Exception):
+    """The registry could not be loaded; `problems` lists every problem found, in file order."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line or 0, p.message))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class ResolutionError(LookupError):
+    """An op or domain cannot be resolved at the requested opset."""

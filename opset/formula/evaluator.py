@@ -1,0 +1,163 @@
+"""Evaluation of a formula tree over an environment of concrete or symbolic values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from opset.formula.arithmetic import binary, is_sequence, type_name, unary
+from opset.formula.comparisons import all_of, any_of, compare, truthy
+from opset.formula.errors import FormulaError, Undecided
+from opset.formula.functions import FUNCTIONS
+from opset.formula.host_values import flat_values, from_host
+from opset.formula.indexing import item_at, sliced
+from opset.formula.limits import Budget, check_length
+from opset.formula.nodes import (
+    BinOp,
+    BoolOp,
+    Call,
+    Compare,
+    Comprehension,
+    Const,
+    ForClause,
+    IfExp,
+    ListDisplay,
+    Name,
+    Node,
+    Slice,
+    Subscript,
+    TupleDisplay,
+    UnaryOp,
+)
+
+Scope = dict[str, Any]
+
+
+class Evaluator:
+    """One evaluation: the environment, the known input values and the step budget."""
+
+    def __init__(self, env: Mapping[str, Any], values: Mapping[str, Sequence[Any]] | None) -> None:
+        self.env = env
+        self.values = values
+        self.budget = Budget()
+        self.converted: dict[str, Any] = {}
+
+    def run(self, node: Node, scope: Scope) -> Any:
+        self.budget.charge()
+        match node:
+            case Const(value):
+                return value
+            case Name(name):
+                return self.lookup(name, scope)
+            case BinOp(op, left, right):
+                return binary(op, self.run(left, scope), self.run(right, scope), self.budget)
+            case UnaryOp("not", operand):
+                return not truthy(self.run(operand, scope))
+            case UnaryOp(op, operand):
+                return unary(op, self.run(operand, scope))
+            case BoolOp(op, values):
+                return self.boolean(op, values, scope)
+            case Compare(left, ops, comparators):
+                return self.comparison(left, ops, comparators, scope)
+            case IfExp(test, body, orelse):
+                return self.run(body if truthy(self.run(test, scope)) else orelse, scope)
+            case Subscript(value, index):
+                return self.subscript(self.run(value, scope), index, scope)
+            case ListDisplay(elements):
+                return [self.run(element, scope) for element in elements]
+            case TupleDisplay(elements):
+                return tuple(self.run(element, scope) for element in elements)
+            case Comprehension(_, element, clauses):
+                return self.comprehension(element, clauses, scope)
+            case Call(function, args):
+                return self.call(function, args, scope)
+        raise FormulaError(f"cannot evaluate {node!r}")
+
+    def lookup(self, name: str, scope: Scope) -> Any:
+        if name in scope:
+            return scope[name]
+        if name not in self.converted:
+            if name not in self.env:
+                raise FormulaError(f"unknown name {name!r}")
+            self.converted[name] = from_host(self.env[name], f"name {name!r}", self.budget)
+        return self.converted[name]
+
+    def boolean(self, op: str, operands: tuple[Node, ...], scope: Scope) -> Any:
+        result = self.run(operands[0], scope)
+        for operand in operands[1:]:
+            if truthy(result) != (op == "and"):
+                return result
+            result = self.run(operand, scope)
+        return result
+
+    def comparison(self, left: Node, ops: tuple[str, ...], comparators: tuple[Node, ...], scope: Scope) -> bool:
+        current = self.run(left, scope)
+        for op, comparator in zip(ops, comparators, strict=True):
+            following = self.run(comparator, scope)
+            if not compare(op, current, following, self.budget):
+                return False
+            current = following
+        return True
+
+    def subscript(self, container: Any, index: Node | Slice, scope: Scope) -> Any:
+        if isinstance(index, Slice):
+            parts = (index.lower, index.upper, index.step)
+            lower, upper, step = (None if part is None else self.run(part, scope) for part in parts)
+            return sliced(container, lower, upper, step, self.budget)
+        return item_at(container, self.run(index, scope))
+
+    def bindings(self, clauses: tuple[ForClause, ...], scope: Scope) -> Iterator[Scope]:
+        """The scopes in which a comprehension's element is evaluated, in order."""
+        if not clauses:
+            yield scope
+            return
+        clause, rest = clauses[0], clauses[1:]
+        iterable = self.run(clause.iterable, scope)
+        if not (is_sequence(iterable) or isinstance(iterable, str)):
+            raise FormulaError(f"cannot iterate over a {type_name(iterable)}")
+        for item in iterable:
+            self.budget.charge()
+            inner = {**scope, clause.target: item}
+            if all(truthy(self.run(condition, inner)) for condition in clause.conditions):
+                yield from self.bindings(rest, inner)
+
+    def comprehension(self, element: Node, clauses: tuple[ForClause, ...], scope: Scope) -> list[Any]:
+        result = []
+        for inner in self.bindings(clauses, scope):
+            result.append(self.run(element, inner))
+            check_length(len(result), "comprehension")
+        return result
+
+    def call(self, function: str, args: tuple[Node, ...], scope: Scope) -> Any:
+        if function == "value":
+            return self.input_values(args[0])
+        if function in ("all", "any") and len(args) == 1 and isinstance(args[0], Comprehension):
+            # Element by element, so one false element decides all() even when another is undecided.
+            element, clauses = args[0].element, args[0].clauses
+            checks = (partial(self.truth_of, element, inner) for inner in self.bindings(clauses, scope))
+            return all_of(checks) if function == "all" else any_of(checks)
+        return FUNCTIONS[function]([self.run(arg, scope) for arg in args], self.budget)
+
+    def truth_of(self, node: Node, scope: Scope) -> bool:
+        return truthy(self.run(node, scope))
+
+    def input_values(self, node: Node) -> list[Any]:
+        if not isinstance(node, Name):
+            raise FormulaError("value(...) takes exactly one input name")
+        if self.values is None or node.id not in self.values:
+            raise Undecided(f"the values of input {node.id!r} are not known")
+        return flat_values(self.values[node.id], f"value({node.id})", self.budget)
+
+
+_UNEXPECTED = (TypeError, ValueError, IndexError, KeyError, ArithmeticError, RecursionError, MemoryError)
+
+
+def evaluate_tree(tree: Node, env: Mapping[str, Any], values: Mapping[str, Sequence[Any]] | None) -> Any:
+    """Evaluate; only FormulaError or Undecided ever leave this function."""
+    try:
+        return Evaluator(env, values).run(tree, {})
+    except (FormulaError, Undecided):
+        raise
+    except _UNEXPECTED as error:
+        raise FormulaError(f"internal error evaluating formula: {type(error).__name__}: {error}") from error

@@ -1,0 +1,253 @@
+"""Shape inference, attribute defaults and constraint checks of one op version, through its formulas.
+
+One engine for every consumer: the property tests (concrete shapes), the generated op classes and
+the model validator (symbolic dims). Nothing here knows any particular op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from opset.checks import value_fits
+from opset.formula import FormulaError, Sym, Undecided, parse
+from opset.model import OpVersion, Param
+
+Dim = int | Sym
+Shape = list[Dim]
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeProblem:
+    """`check` is a constraint id (`averagepool_c1`) or one of: binding, rank, formula, attribute."""
+
+    check: str
+    message: str
+
+
+@dataclass
+class InferResult:
+    outputs: list[Shape | None]  # None: unknown (data-dependent without values, or undecidable)
+    attributes: dict[str, Any]
+    problems: list[ShapeProblem] = field(default_factory=list)
+
+
+class _Env(Mapping[str, Any]):
+    """Names of a version's formulas: inputs and dims bound eagerly, `let`s and `default_expr`s on demand."""
+
+    def __init__(self, base: dict[str, Any], lazy: dict[str, str]) -> None:
+        self._base = base
+        self._lazy = lazy
+        self._busy: set[str] = set()
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._base:
+            return self._base[name]
+        if name not in self._lazy:
+            raise KeyError(name)
+        if name in self._busy:
+            raise FormulaError(f"'{name}' is defined in terms of itself")
+        self._busy.add(name)
+        try:
+            value = parse(self._lazy[name]).evaluate(self)
+        finally:
+            self._busy.discard(name)
+        self._base[name] = value
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._base or name in self._lazy
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self._lazy, **self._base})
+
+    def __len__(self) -> int:
+        return len({**self._lazy, **self._base})
+
+
+def bind_inputs(version: OpVersion, input_shapes: Sequence[Shape | None],
+                problems: list[ShapeProblem]) -> dict[str, Any]:
+    """Input names -> shapes and signature dims -> sizes; mismatches are appended to `problems`."""
+    env: dict[str, Any] = {}
+    position = 0
+    for param in version.inputs:
+        if param.variadic:
+            shapes = list(input_shapes[position:])
+            env[param.name] = shapes
+            for shape in shapes:
+                if shape is not None and param.shape is not None:
+                    _match_signature(param, list(shape), env, problems)
+            position = len(input_shapes)
+            continue
+        shape = input_shapes[position] if position < len(input_shapes) else None
+        position += 1
+        env[param.name] = list(shape) if shape is not None else None
+        if shape is not None and param.shape is not None:
+            _match_signature(param, list(shape), env, problems)
+    return env
+
+
+def _match_signature(param: Param, shape: Shape, env: dict[str, Any], problems: list[ShapeProblem]) -> None:
+    signature = list(param.shape or ())
+    stars = [i for i, d in enumerate(signature) if isinstance(d, str) and d.startswith("*")]
+    fixed = len(signature) - len(stars)
+    if (not stars and len(shape) != fixed) or (stars and len(shape) < fixed):
+        want = f"rank {fixed}" if not stars else f"rank >= {fixed}"
+        problems.append(ShapeProblem("rank", f"input '{param.name}' has rank {len(shape)}, the signature "
+                                              f"[{', '.join(map(str, signature))}] needs {want}"))
+        return
+    star = stars[0] if stars else len(signature)
+    tail = len(signature) - star - 1
+    pairs: list[tuple[str | int, Any]] = list(zip(signature[:star], shape[:star], strict=True))
+    if stars:
+        pairs.append((str(signature[star])[1:], shape[star:len(shape) - tail]))
+        pairs += list(zip(signature[star + 1:], shape[len(shape) - tail:], strict=True))
+    for sig, actual in pairs:
+        if isinstance(sig, int):
+            if _differs(sig, actual):
+                problems.append(ShapeProblem("binding", f"input '{param.name}' needs a dim of {sig}, has {actual}"))
+        elif sig in env and env[sig] is not None:
+            if _differs(env[sig], actual):
+                problems.append(ShapeProblem("binding", f"input '{param.name}': dim {sig} is {actual} here but "
+                                                        f"{env[sig]} elsewhere"))
+        else:
+            env[sig] = actual
+
+
+def _differs(a: Any, b: Any) -> bool:
+    try:
+        return bool(a != b)
+    except Undecided:
+        return False
+
+
+def _environment(version: OpVersion, input_shapes: Sequence[Shape | None], given: Mapping[str, Any],
+                 problems: list[ShapeProblem]) -> _Env:
+    base = bind_inputs(version, input_shapes, problems)
+    lazy = dict(version.lets)
+    for name, attr in version.attributes.items():
+        if name in given and given[name] is not None:
+            base[name] = given[name]
+        elif attr.default is not None:
+            base[name] = attr.default
+        elif attr.default_expr is not None:
+            lazy[name] = attr.default_expr
+        else:
+            base[name] = None
+    return _Env(base, lazy)
+
+
+def resolve_attributes(version: OpVersion, given: Mapping[str, Any],
+                       input_shapes: Sequence[Shape | None] = ()) -> dict[str, Any]:
+    """Every attribute of the version: the given value, else its default, else its default formula, else None."""
+    env = _environment(version, input_shapes, given, [])
+    out: dict[str, Any] = {}
+    for name in version.attributes:
+        try:
+            out[name] = env[name]
+        except (FormulaError, Undecided):
+            out[name] = None  # the default needs shapes that are not known
+    return out
+
+
+def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attributes: Mapping[str, Any],
+                 values: Mapping[str, Sequence[Any]] | None = None) -> InferResult:
+    """Output shapes from the shape formulas; constraint violations and binding mismatches as problems."""
+    problems: list[ShapeProblem] = []
+    env = _environment(version, input_shapes, attributes, problems)
+    resolved = resolve_attributes(version, attributes, input_shapes)
+    outputs: list[Shape | None] = []
+    for param in version.outputs:
+        shapes = _output_shape(param, env, values, problems)
+        if param.variadic and isinstance(shapes, list) and all(isinstance(s, list) or s is None for s in shapes):
+            outputs.extend(shapes)
+        else:
+            outputs.append(shapes)
+    problems += check_constraints(version, env, values)
+    return InferResult(outputs=outputs, attributes=resolved, problems=problems)
+
+
+def _output_shape(param: Param, env: _Env, values: Mapping[str, Sequence[Any]] | None,
+                  problems: list[ShapeProblem]) -> Any:
+    if param.formula is None:
+        return None
+    try:
+        shape = parse(param.formula).evaluate(env, values)
+    except Undecided:
+        return None
+    except FormulaError as e:
+        problems.append(ShapeProblem("formula", f"shape of output '{param.name}': {e}"))
+        return None
+    if not isinstance(shape, list | tuple):
+        problems.append(ShapeProblem("formula", f"shape of output '{param.name}' gave {shape!r}, not a list"))
+        return None
+    shape = list(shape)
+    negative = [d for d in shape if isinstance(d, int) and d < 0]
+    if negative:
+        problems.append(ShapeProblem("formula", f"output '{param.name}' would have shape {shape}"))
+        return None
+    return shape
+
+
+def check_constraints(version: OpVersion, env: Mapping[str, Any],
+                      values: Mapping[str, Sequence[Any]] | None = None) -> list[ShapeProblem]:
+    """Violated constraints (an undecidable one, on symbolic dims or unknown values, is not violated)."""
+    problems = []
+    for c in version.constraints:
+        try:
+            ok = parse(c.expr).evaluate(env, values)
+        except Undecided:
+            continue
+        except FormulaError as e:
+            problems.append(ShapeProblem(c.id, f"cannot evaluate '{c.expr}': {e}"))
+            continue
+        if not ok:
+            problems.append(ShapeProblem(c.id, c.message or f"violated: {c.expr}"))
+    return problems
+
+
+def validate_attributes(version: OpVersion, given: Mapping[str, Any],
+                        input_shapes: Sequence[Shape | None] = ()) -> list[ShapeProblem]:
+    """Unknown, missing, mistyped, disallowed, out-of-range or wrong-length attributes."""
+    problems = []
+    for name in given:
+        if name not in version.attributes:
+            problems.append(ShapeProblem("attribute", f"unknown attribute '{name}'"))
+    env = _environment(version, input_shapes, given, [])
+    for name, attr in version.attributes.items():
+        value = given.get(name)
+        if value is None:
+            if attr.required:
+                problems.append(ShapeProblem("attribute", f"required attribute '{name}' is missing"))
+            continue
+        value = list(value) if isinstance(value, tuple) else value
+        if not value_fits(attr.type, value):
+            problems.append(ShapeProblem("attribute", f"attribute '{name}' should be {attr.type}, got {value!r}"))
+            continue
+        items = value if isinstance(value, list) else [value]
+        if attr.allowed is not None:
+            bad = [x for x in items if x not in attr.allowed]
+            if bad:
+                allowed = ", ".join(repr(a) for a in attr.allowed)
+                problems.append(ShapeProblem("attribute", f"attribute '{name}' = {value!r} is not one of {allowed}"))
+        if attr.range is not None:
+            lo, hi = attr.range
+            bad = [x for x in items if isinstance(x, int | float) and
+                   ((lo is not None and x < lo) or (hi is not None and x > hi))]
+            if bad:
+                problems.append(ShapeProblem("attribute", f"attribute '{name}' = {value!r} is outside "
+                                                          f"[{_bound(lo)}, {_bound(hi)}]"))
+        if attr.length is not None and isinstance(value, list):
+            try:
+                want = parse(attr.length).evaluate(env)
+            except (Undecided, FormulaError):
+                continue  # the length depends on shapes that are not known here
+            if isinstance(want, int) and len(value) != want:
+                problems.append(ShapeProblem("attribute", f"attribute '{name}' has {len(value)} values, "
+                                                          f"needs {want} ({attr.length})"))
+    return problems
+
+
+def _bound(x: float | None) -> str:
+    return "inf" if x is None else str(x)

@@ -1,0 +1,155 @@
+"""Load the whole registry: meta-schema check, build, semantic checks; every problem in one run.
+
+    registry = load_registry()          # schemas/ of this checkout, through the compiled cache
+
+A cache hit skips YAML parsing and every check (the key is the content of every file plus the
+loader's own version), so a cold process loads in a few milliseconds. A corrupt or stale cache is
+rebuilt, never trusted.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from opset import cache
+from opset.build import build_op
+from opset.errors import Problem, RegistryError
+from opset.model import Domain, OpSchema
+from opset.registry import Registry
+
+DEFAULT_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def schemas_dir() -> Path:
+    return Path(os.environ.get("OPSET_SCHEMAS", DEFAULT_SCHEMAS))
+
+
+def load_registry(root: Path | str | None = None, *, use_cache: bool = True) -> Registry:
+    """The registry under `root` (default: this checkout's `schemas/`). Raises RegistryError."""
+    root = Path(root) if root is not None else schemas_dir()
+    files = _registry_files(root)
+    key = cache.content_key(root, files) if use_cache else ""
+    if use_cache:
+        plain = cache.read(root, key)
+        if plain is not None:
+            return _build_registry(plain)
+    plain = read_and_check(root, files)
+    if use_cache:
+        cache.write(root, key, plain)
+    return _build_registry(plain)
+
+
+def _registry_files(root: Path) -> list[Path]:
+    if not root.is_dir():
+        raise RegistryError([Problem(str(root), None, None, "registry folder not found")])
+    return sorted(p for p in root.glob("*/*.yaml") if p.parent.name != "meta")
+
+
+def read_and_check(root: Path, files: list[Path]) -> dict[str, Any]:
+    """Every file read, meta-schema-checked, built and semantically checked; RegistryError on any problem."""
+    from opset.checks import ProblemSink, check_op
+    from opset.meta import validate_file
+    from opset.yaml_source import YamlReadError, read_yaml_text
+
+    sink = ProblemSink()
+    plain: dict[str, Any] = {"domains": {}, "ops": {}}
+    built: dict[tuple[str, str], OpSchema] = {}
+    for path in files:
+        rel = _display(path, root)
+        kind = "domain" if path.name == "_domain.yaml" else "op"
+        try:
+            data, lines = read_yaml_text(path.read_text(encoding="utf-8"))
+        except YamlReadError as e:
+            sink.problems.append(Problem(rel, e.line, None, e.message))
+            continue
+        except (OSError, UnicodeDecodeError) as e:
+            sink.problems.append(Problem(rel, None, None, f"cannot read: {e}"))
+            continue
+        problems = validate_file(kind, data, lines, rel)
+        if problems:
+            sink.problems.extend(problems)
+            continue
+        if kind == "domain":
+            if data["domain"] != path.parent.name:
+                sink.problems.append(Problem(rel, lines.get(("domain",)), None,
+                                             f"domain '{data['domain']}' does not match its folder"))
+            plain["domains"][data["domain"]] = {"data": data, "file": rel}
+            continue
+        op = build_op(data, lines, rel)
+        check_op(op, sink, folder_domain=path.parent.name, file_stem=path.stem)
+        if (op.domain, op.name) in built:
+            sink.add(op.versions[0].location, op.name, f"op defined twice in domain {op.domain}")
+        built[(op.domain, op.name)] = op
+        plain["ops"][rel] = {"data": data, "lines": _encode_lines(lines)}
+    _check_across_files(plain, built, sink)
+    if sink.problems:
+        raise RegistryError(sink.problems)
+    return plain
+
+
+def _check_across_files(plain: dict[str, Any], built: dict[tuple[str, str], OpSchema], sink: Any) -> None:
+    domains = plain["domains"]
+    for (domain, _), op in built.items():
+        if domain not in domains:
+            sink.add(op.versions[0].location, op.name, f"domain '{domain}' has no _domain.yaml")
+    for name, entry in domains.items():
+        ext = entry["data"].get("extends")
+        if ext and ext["domain"] not in domains:
+            sink.problems.append(Problem(entry["file"], None, None, f"extends unknown domain '{ext['domain']}'"))
+    if sink.problems:
+        return
+    registry = _build_registry({"domains": domains, "ops": {}}, built)
+    op_ids: dict[int, str] = {}
+    for op in built.values():
+        for v in op.versions:
+            if v.tengine is not None:
+                other = op_ids.setdefault(v.tengine.op_id, op.name)
+                if other != op.name:
+                    sink.add(v.location, v.signature, f"tengine op_id {v.tengine.op_id} is also {other}'s")
+            if v.maps_to is None:
+                continue
+            m = v.maps_to
+            target = registry.try_resolve(m.domain, m.op, m.opset) if m.domain in domains else None
+            if target is None:
+                sink.add(v.location, v.signature, f"maps_to target {m.domain}::{m.op} at opset {m.opset} "
+                                                  "is not in the registry")
+                continue
+            for attr in m.attributes:
+                if attr not in target.attributes:
+                    sink.add(v.location, v.signature, f"maps_to attribute '{attr}' is not an attribute of "
+                                                      f"{target.signature}")
+
+
+def _build_registry(plain: dict[str, Any], built: dict[tuple[str, str], OpSchema] | None = None) -> Registry:
+    domains = {name: _domain(entry["data"], entry["file"]) for name, entry in plain["domains"].items()}
+    if built is None:
+        built = {}
+        for rel, entry in plain["ops"].items():
+            op = build_op(entry["data"], _decode_lines(entry["lines"]), rel)
+            built[(op.domain, op.name)] = op
+    return Registry(domains=domains, ops=dict(sorted(built.items())))
+
+
+def _domain(data: dict[str, Any], file: str) -> Domain:
+    ext = data.get("extends")
+    return Domain(name=data["domain"], description=data["description"], seed=data.get("seed"),
+                  extends=(ext["domain"], ext["opset"]) if ext else None, max_opset=data["max_opset"],
+                  releases={int(k): v for k, v in (data.get("releases") or {}).items()},
+                  aliases=tuple(data.get("aliases") or ()), file=file)
+
+
+def _encode_lines(lines: dict[tuple[str | int, ...], int]) -> list[list[Any]]:
+    return [[list(path), line] for path, line in lines.items()]
+
+
+def _decode_lines(encoded: list[list[Any]]) -> dict[tuple[str | int, ...], int]:
+    return {tuple(path): line for path, line in encoded}
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

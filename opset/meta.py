@@ -1,0 +1,53 @@
+"""First loading pass: the JSON meta-schema, every violation located by line."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from opset.errors import Problem
+from opset.yaml_source import LineMap, line_of
+
+META_DIR = Path(__file__).resolve().parent.parent / "schemas" / "meta"
+
+
+@cache
+def _validator(kind: str) -> Any:
+    import jsonschema
+
+    schema = json.loads((META_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def validate_file(kind: str, data: Any, lines: LineMap, file: str) -> list[Problem]:
+    """Problems of `data` (an op or domain file) against its meta-schema, one per violation."""
+    op = data.get("name") if isinstance(data, dict) and isinstance(data.get("name"), str) else None
+    problems = []
+    for error in _validator(kind).iter_errors(data):
+        path = tuple(error.absolute_path)
+        problems.append(Problem(file, line_of(lines, path), op, _message(error, path)))
+    return problems
+
+
+def _message(error: Any, path: tuple[str | int, ...]) -> str:
+    where = "/".join(str(p) for p in path) or "top level"
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        return f"{where}: unknown key{'s' if len(extra) > 1 else ''} {', '.join(repr(k) for k in extra)}"
+    if error.validator == "required":
+        return f"{where}: {error.message}"
+    if error.validator == "oneOf":
+        # the most useful branch is the one whose type matches; report the deepest context message
+        best = min(error.context, key=lambda e: (len(e.absolute_schema_path), e.message), default=None) \
+            if error.context else None
+        if best is not None and best.validator not in ("type",):
+            return f"{where}: {best.message}"
+        return f"{where}: {_short(error.instance)} is not valid here"
+    return f"{where}: {error.message}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

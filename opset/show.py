@@ -1,0 +1,84 @@
+"""Plain-text rendering of one resolved op version (`opset show`)."""
+
+from __future__ import annotations
+
+from opset.model import Attribute, OpVersion, Param
+from opset.registry import Registry
+
+
+def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> str:
+    domain, opset = asked
+    lines = [f"{v.signature}   ({v.domain} {v.name}, version {v.since}"
+             + (f", serves opsets {v.since}-{v.last}" if v.last else f", serves opsets {v.since}+") + ")"]
+    if v.domain != domain:
+        ext = reg.domains[domain].extends
+        via = f" at opset {ext[1]}" if ext else ""
+        lines.append(f"  resolved for {domain} opset {opset} through {v.domain}{via}")
+    if v.status.state != "active":
+        s = v.status
+        extra = [f"since opset {s.since}" if s.since else "", f"removed in {s.removed_in}" if s.removed_in else "",
+                 f"replacement {s.replacement}" if s.replacement else ""]
+        lines.append(f"  status: {s.state} " + ", ".join(x for x in extra if x))
+    lines.append(f"  {v.summary}")
+    if v.changes:
+        lines.append(f"  changes: {v.changes}")
+    lines.append("")
+    lines.append("Attributes:" if v.attributes else "Attributes: none")
+    lines += [f"  {_attribute(a)}" for a in sorted(v.attributes.values(), key=lambda a: a.name)]
+    lines.append("Inputs:")
+    lines += [f"  {_param(p)}" for p in v.inputs] or ["  none"]
+    lines.append("Outputs:")
+    lines += [f"  {_param(p)}" for p in v.outputs] or ["  none"]
+    if v.type_constraints:
+        lines.append("Type constraints:")
+        lines += [f"  {tc.name}: {', '.join(tc.types)}" for tc in v.type_constraints.values()]
+    if v.lets:
+        lines.append("Let:")
+        lines += [f"  {k} = {text}" for k, text in v.lets.items()]
+    if v.constraints:
+        lines.append("Constraints:")
+        lines += [f"  {c.id}: {c.expr}" + (f"   ({c.message})" if c.message else "") for c in v.constraints]
+    if v.maps_to:
+        m = v.maps_to
+        attrs = ", ".join(f"{k}={t}" for k, t in m.attributes.items())
+        lines.append(f"Maps to: {m.domain}@{m.opset}::{m.op}({attrs})" + ("" if m.exact else "  [not exact]"))
+    if v.tengine:
+        t = v.tengine
+        lines.append(f"Tengine: op id {t.op_id}, category {t.category}, param struct {t.param_struct or 'none'}")
+        lines.append("  binary layout (in order):")
+        for i, f in enumerate(t.layout):
+            lines.append(f"    {i:2} {f.name:20} {f.ctype:22} default {f.default!r}")
+    if v.examples:
+        lines.append("Examples: " + ", ".join(e.name for e in v.examples))
+    return "\n".join(lines)
+
+
+def _attribute(a: Attribute) -> str:
+    text = f"{a.name}: {a.type}"
+    if a.required:
+        text += " (required)"
+    elif a.default is not None:
+        text += f" = {a.default!r}"
+    elif a.default_expr is not None:
+        text += f" = {a.default_expr}"
+    else:
+        text += " (optional, no default)"
+    if a.allowed is not None:
+        text += f"  allowed {list(a.allowed)}"
+    if a.range is not None:
+        text += f"  range [{a.range[0]}, {a.range[1]}]"
+    if a.length is not None:
+        text += f"  length {a.length}"
+    return text
+
+
+def _param(p: Param) -> str:
+    text = f"{p.name}: {p.type}"
+    flags = [f for f, on in (("optional", p.optional), (f"variadic, min {p.min_arity}", p.variadic)) if on]
+    if flags:
+        text += f" ({'; '.join(flags)})"
+    if p.shape is not None:
+        text += "  shape [" + ", ".join(str(d) for d in p.shape) + "]"
+    if p.formula is not None:
+        text += f"  shape = {p.formula}" + ("  (data-dependent)" if p.data_dependent else "")
+    return text
