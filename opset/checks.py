@@ -54,7 +54,8 @@ def check_op(op: OpSchema, sink: ProblemSink, *, folder_domain: str, file_stem: 
         previous = v.since
         check_version(v, sink)
         if (v.tengine is None) == (op.domain == "tengine"):
-            need = "needs a `tengine` block" if v.tengine is None else "has a `tengine` block outside the tengine domain"
+            need = ("needs a `tengine` block" if v.tengine is None
+                    else "has a `tengine` block outside the tengine domain")
             sink.add(v.location, v.signature, need)
 
 

@@ -91,15 +91,16 @@ def read_and_check(root: Path, files: list[Path]) -> dict[str, Any]:
 
 def _check_across_files(plain: dict[str, Any], built: dict[tuple[str, str], OpSchema], sink: Any) -> None:
     domains = plain["domains"]
-    for (domain, _), op in built.items():
+    for (domain, _), op in list(built.items()):
         if domain not in domains:
-            sink.add(op.versions[0].location, op.name, f"domain '{domain}' has no _domain.yaml")
-    for name, entry in domains.items():
+            if Path(op.file).parent.name == domain:  # a folder mismatch is reported by the op's own checks
+                sink.add(op.versions[0].location, op.name, f"domain '{domain}' has no _domain.yaml")
+            del built[(domain, op.name)]
+    for entry in domains.values():
         ext = entry["data"].get("extends")
         if ext and ext["domain"] not in domains:
             sink.problems.append(Problem(entry["file"], None, None, f"extends unknown domain '{ext['domain']}'"))
-    if sink.problems:
-        return
+            return
     registry = _build_registry({"domains": domains, "ops": {}}, built)
     op_ids: dict[int, str] = {}
     for op in built.values():

@@ -39,11 +39,11 @@ def _message(error: Any, path: tuple[str | int, ...]) -> str:
     if error.validator == "required":
         return f"{where}: {error.message}"
     if error.validator == "oneOf":
-        # the most useful branch is the one whose type matches; report the deepest context message
-        best = min(error.context, key=lambda e: (len(e.absolute_schema_path), e.message), default=None) \
-            if error.context else None
-        if best is not None and best.validator not in ("type",):
-            return f"{where}: {best.message}"
+        # the branch that failed on something other than the value's type says what is wrong
+        specific = [e for e in error.context or () if e.validator != "type"]
+        if specific:
+            best = max(specific, key=lambda e: len(e.absolute_path))
+            return _message(best, tuple(best.absolute_path))
         return f"{where}: {_short(error.instance)} is not valid here"
     return f"{where}: {error.message}"
 

@@ -115,7 +115,7 @@ class BinaryField:
     """One field of a Tengine `.tmfile` parameter struct, in binary order."""
 
     name: str
-    ctype: str  # int8 int16 int32 uint8 uint16 uint32 float32 offset_vector_int32 offset_vector_float32 offset_string ...
+    ctype: str  # one of the ctypes of docs/format.md (int32, float32, offset_vector_int32 ...)
     default: Any = None
     attribute: str | None = None  # the attribute it carries (None: same name)
     doc: str = ""

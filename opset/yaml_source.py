@@ -46,8 +46,13 @@ def read_yaml_text(text: str) -> tuple[Any, LineMap]:
     return _to_plain(node, (), lines), lines
 
 
+_PLAIN_COLLECTION_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
 def _to_plain(node: yaml.Node, path: Path_, lines: LineMap) -> Any:
     lines[path] = node.start_mark.line + 1
+    if not isinstance(node, yaml.ScalarNode) and node.tag not in _PLAIN_COLLECTION_TAGS:
+        raise YamlReadError(node.start_mark.line + 1, f"unsupported YAML tag {node.tag}")
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:

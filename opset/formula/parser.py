@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Mapping
 
 from opset.formula.errors import FormulaError
@@ -63,7 +64,11 @@ def parse_tree(text: str) -> Node:
     if not text.strip():
         raise FormulaError("empty formula", text=text)
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        with warnings.catch_warnings():
+            # Python warns about things like `1if x else 2`; the formula's own checks decide what is allowed.
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:
         raise FormulaError(f"syntax error: {error.msg}", text=text, column=error.offset) from error
     except (RecursionError, MemoryError, ValueError) as error:

@@ -122,6 +122,21 @@ def registry_facts(version: Mapping[str, Any]) -> Facts:
     }
 
 
+def loaded_version_facts(version: Any) -> Facts:
+    """The comparable facts of an `opset.model.OpVersion` from the loader (to cross-check `resolve_versions`)."""
+    def param(p: Any) -> dict[str, Any]:
+        return {"name": p.name, "type": p.type, "optional": p.optional, "variadic": p.variadic,
+                "min_arity": p.min_arity if p.variadic else 1, "homogeneous": p.homogeneous if p.variadic else True}
+
+    return {
+        "attributes": {name: {"type": a.type, "required": a.required, "default": a.default}
+                       for name, a in version.attributes.items()},
+        "inputs": [param(p) for p in version.inputs],
+        "outputs": [param(p) for p in version.outputs],
+        "type_constraints": {name: sorted(tc.types) for name, tc in version.type_constraints.items()},
+    }
+
+
 # ----------------------------------------------------------------------------------------------- comparison
 
 

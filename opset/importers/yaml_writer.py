@@ -70,7 +70,7 @@ _OpFileDumper.add_representer(str, _represent_str)
 
 def load_op_file(path: Path) -> dict[str, Any]:
     """Load one op file; a file that is not a mapping is an ImporterError."""
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)  # noqa: S506 - a safe loader class
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)  # CSafeLoader when available
     if not isinstance(data, dict):
         raise ImporterError(f"{path}: expected a mapping at the top level, found {type(data).__name__}")
     return data
@@ -372,11 +372,16 @@ def select_ops(schemas_dir: Path, domain: str, available: Iterable[str], ops: li
 
 def import_ops(schemas_dir: Path, domain: str, names: Iterable[str],
                build: Callable[[str], SourceOp]) -> list[Path]:
-    """Create or refresh the op files of `names`; returns the files whose text changed."""
+    """Create or refresh the op files of `names`; returns the files written.
+
+    A file whose content (the parsed data) would not change is left alone, so the formatting and
+    comments people gave it survive a refresh that has nothing to add.
+    """
     written: list[Path] = []
     for name in names:
         path = op_file(schemas_dir, domain, name)
         existing = load_op_file(path) if path.exists() else None
-        if write_if_changed(path, dump_op(merge_op(existing, build(name)))):
+        merged = merge_op(existing, build(name))
+        if merged != existing and write_if_changed(path, dump_op(merged)):
             written.append(path)
     return written

@@ -25,7 +25,7 @@ def _lowest(dtype: np.dtype) -> float | int:
 def _indices(x: np.ndarray, xp: np.ndarray, y: np.ndarray, w: Window, storage_order: int) -> np.ndarray:
     taps = list(w.taps())
     which = np.zeros(y.shape, dtype=np.int64)
-    for j in range(len(taps) - 1, 0, -1):  # backwards, so the first tap holding the max wins
+    for j in range(len(taps) - 1, -1, -1):  # backwards, so the first tap holding the max wins
         np.copyto(which, j, where=tap_view(xp, w, taps[j]) == y)
     spatial = x.shape[2:]
     r = len(spatial)

@@ -1,0 +1,51 @@
+"""Python names for registry names: the one table of special cases, and the checks that need it.
+
+A registry name becomes a Python name unchanged when it is a valid identifier that clashes with
+nothing; anything else must be listed here, or generation stops and names the case.
+"""
+
+from __future__ import annotations
+
+import keyword
+
+# (domain, op) -> class name, for op names that are not identifiers or clash with a module-level name
+CLASS_NAMES: dict[tuple[str, str], str] = {}
+
+# (domain, op, input or attribute name) -> argument name, for names that are not usable as arguments
+ARGUMENT_NAMES: dict[tuple[str, str, str], str] = {}
+
+# names every generated module binds itself (imports), which no class may take
+MODULE_NAMES = frozenset({"ClassVar", "Literal", "Op", "Sequence", "annotations", "onnx"})
+
+# names an argument may not take: the instance, and names ruff rejects as ambiguous (E741)
+RESERVED_ARGUMENTS = frozenset({"self", "l", "I", "O"})
+
+
+class NamingError(Exception):
+    """A registry name needs an entry in the special-case tables of gen/classes/naming.py."""
+
+
+def module_name(domain: str) -> str:
+    """`ai.onnx.modified` -> `ai_onnx_modified`."""
+    name = domain.replace(".", "_").replace("-", "_")
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise NamingError(f"domain '{domain}' has no module name; give it one in gen/classes/naming.py")
+    return name
+
+
+def class_name(domain: str, op: str) -> str:
+    if (domain, op) in CLASS_NAMES:
+        return CLASS_NAMES[(domain, op)]
+    if not op.isidentifier() or keyword.iskeyword(op) or op in MODULE_NAMES:
+        raise NamingError(f"{domain}::{op}: '{op}' cannot be a class name; add "
+                          f"({domain!r}, {op!r}) to CLASS_NAMES in gen/classes/naming.py")
+    return op
+
+
+def argument_name(domain: str, op: str, name: str) -> str:
+    if (domain, op, name) in ARGUMENT_NAMES:
+        return ARGUMENT_NAMES[(domain, op, name)]
+    if not name.isidentifier() or keyword.iskeyword(name) or name in RESERVED_ARGUMENTS:
+        raise NamingError(f"{domain}::{op}: '{name}' cannot be an argument name; add "
+                          f"({domain!r}, {op!r}, {name!r}) to ARGUMENT_NAMES in gen/classes/naming.py")
+    return name

@@ -1,0 +1,117 @@
+"""Read `conform --report` JSON files into support matrices for the docs.
+
+A report is one JSON object:
+
+    {"backend": "onnxruntime",
+     "records": [{"domain": "ai.onnx", "op": "Relu", "version": 14, "dtype": "float32",
+                  "status": "pass", ...}, ...]}
+
+`results` is accepted in place of `records`; keys other than the five above are ignored (the runner
+adds errors, timings, repro paths). A missing folder or no report gives no support pages; a file that
+is not such a report is an error naming the file and the record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+STATUSES = ("pass", "fail", "unsupported", "xfail", "xpass")
+RECORD_KEYS = ("domain", "op", "version", "dtype", "status")
+
+
+class ReportError(Exception):
+    """A report file that cannot be read as a conform report."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    domain: str
+    op: str
+    version: int
+    dtype: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    backend: str
+    file: str
+    records: tuple[Record, ...]
+
+    def dtypes(self) -> list[str]:
+        return sorted({r.dtype for r in self.records})
+
+    def cells(self) -> dict[tuple[str, str, int], dict[str, str]]:
+        """(domain, op, version) -> dtype -> status; a repeated cell keeps its worst status."""
+        table: dict[tuple[str, str, int], dict[str, str]] = {}
+        for r in self.records:
+            row = table.setdefault((r.domain, r.op, r.version), {})
+            row[r.dtype] = _worse(row.get(r.dtype), r.status)
+        return dict(sorted(table.items()))
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(1 for r in self.records if r.status == s) for s in STATUSES}
+
+
+def read_reports(folder: Path | None) -> list[Report]:
+    """Every `*.json` report in `folder`, by backend name; [] when the folder does not exist."""
+    if folder is None or not folder.is_dir():
+        return []
+    reports = [read_report(path) for path in sorted(folder.glob("*.json"))]
+    seen: dict[str, str] = {}
+    for report in reports:
+        if report.backend in seen:
+            raise ReportError(f"{report.file}: backend '{report.backend}' is also reported by {seen[report.backend]}")
+        seen[report.backend] = report.file
+    return sorted(reports, key=lambda r: r.backend)
+
+
+def read_report(path: Path) -> Report:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ReportError(f"{path}: cannot read: {e}") from e
+    except json.JSONDecodeError as e:
+        raise ReportError(f"{path}:{e.lineno}: not JSON: {e.msg}") from e
+    if not isinstance(data, dict):
+        raise ReportError(f"{path}: a report is a JSON object with 'backend' and 'records'")
+    backend = data.get("backend")
+    if not isinstance(backend, str) or not backend:
+        raise ReportError(f"{path}: 'backend' must be a non-empty string")
+    records = data.get("records", data.get("results"))
+    if not isinstance(records, list):
+        raise ReportError(f"{path}: 'records' must be a list")
+    return Report(backend=backend, file=str(path), records=tuple(_records(path, records)))
+
+
+def _records(path: Path, items: Iterable[Any]) -> Iterable[Record]:
+    for index, item in enumerate(items):
+        where = f"{path}: record {index}"
+        if not isinstance(item, dict):
+            raise ReportError(f"{where}: must be an object")
+        missing = [k for k in RECORD_KEYS if k not in item]
+        if missing:
+            raise ReportError(f"{where}: missing {', '.join(repr(k) for k in missing)}")
+        version = item["version"]
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise ReportError(f"{where}: 'version' must be a positive integer, not {version!r}")
+        if item["status"] not in STATUSES:
+            raise ReportError(f"{where}: 'status' {item['status']!r} is not one of {', '.join(STATUSES)}")
+        for key in ("domain", "op", "dtype"):
+            if not isinstance(item[key], str) or not item[key]:
+                raise ReportError(f"{where}: '{key}' must be a non-empty string")
+        yield Record(item["domain"], item["op"], version, item["dtype"], item["status"])
+
+
+# a cell seen twice (several cases per dtype) shows the most alarming outcome
+_SEVERITY = {"fail": 4, "xpass": 3, "unsupported": 2, "xfail": 1, "pass": 0}
+
+
+def _worse(current: str | None, new: str) -> str:
+    if current is None or _SEVERITY[new] > _SEVERITY[current]:
+        return new
+    return current

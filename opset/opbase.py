@@ -1,0 +1,128 @@
+"""The runtime base of the generated op classes (`opset.ops.<domain>.v<N>`).
+
+A generated class only states what its op version looks like (names, attribute types) and how its
+constructor maps Python arguments onto inputs and attributes; building a NodeProto, inferring shapes
+and validating attributes live here, and the last two go through `opset.infer`, the same engine the
+model validator uses, so an instance reports exactly what a model holding that node would.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import onnx
+import onnx.helper
+
+from opset.formula import Sym
+from opset.infer import InferResult, ShapeProblem, infer_shapes, validate_attributes
+from opset.load import load_registry
+from opset.model import OpVersion
+
+Dim = int | Sym
+InputShape = Sequence[Dim] | None
+
+# registry attribute type -> onnx AttributeProto type
+_ATTRIBUTE_PROTO_TYPES: dict[str, int] = {
+    "int": onnx.AttributeProto.INT,
+    "float": onnx.AttributeProto.FLOAT,
+    "string": onnx.AttributeProto.STRING,
+    "tensor": onnx.AttributeProto.TENSOR,
+    "graph": onnx.AttributeProto.GRAPH,
+    "sparse_tensor": onnx.AttributeProto.SPARSE_TENSOR,
+    "type_proto": onnx.AttributeProto.TYPE_PROTO,
+    "ints": onnx.AttributeProto.INTS,
+    "floats": onnx.AttributeProto.FLOATS,
+    "strings": onnx.AttributeProto.STRINGS,
+    "tensors": onnx.AttributeProto.TENSORS,
+    "graphs": onnx.AttributeProto.GRAPHS,
+    "type_protos": onnx.AttributeProto.TYPE_PROTOS,
+}
+
+# registry domain -> the domain string a NodeProto carries
+_NODE_DOMAINS = {"ai.onnx": ""}
+
+
+class ShapeInferenceError(ValueError):
+    """Shape inference found problems (a violated constraint, a rank mismatch, a bad formula)."""
+
+    def __init__(self, signature: str, problems: Sequence[ShapeProblem]) -> None:
+        self.problems = list(problems)
+        lines = "\n".join(f"  [{p.check}] {p.message}" for p in self.problems)
+        super().__init__(f"{signature}: shape inference failed:\n{lines}")
+
+
+@functools.cache
+def _schema(domain: str, op_type: str, since: int) -> OpVersion:
+    return load_registry().op(domain, op_type).version(since)
+
+
+class Op:
+    """One node of an op version: its input names and the attributes given (None: not given)."""
+
+    domain: ClassVar[str]
+    op_type: ClassVar[str]
+    since: ClassVar[int]
+    attribute_types: ClassVar[Mapping[str, str]]
+    default_outputs: ClassVar[tuple[str, ...]]
+
+    def __init__(self, inputs: Sequence[str | None], attributes: Mapping[str, object]) -> None:
+        self.inputs: tuple[str | None, ...] = tuple(inputs)
+        self.attributes: dict[str, object] = {k: v for k, v in attributes.items() if v is not None}
+
+    def __repr__(self) -> str:
+        args = [repr(i) for i in self.inputs] + [f"{k}={v!r}" for k, v in self.attributes.items()]
+        return f"{type(self).__name__}({', '.join(args)})"
+
+    @classmethod
+    def signature(cls) -> str:
+        return f"{cls.domain}@{cls.since}::{cls.op_type}"
+
+    @classmethod
+    def schema(cls) -> OpVersion:
+        """The registry's complete record of this op version."""
+        return _schema(cls.domain, cls.op_type, cls.since)
+
+    def to_onnx(self, name: str = "", outputs: Sequence[str] | None = None) -> onnx.NodeProto:
+        """A NodeProto; absent optional inputs become empty names, unset attributes are left out."""
+        inputs = [i if i is not None else "" for i in self.inputs]
+        while inputs and inputs[-1] == "":
+            inputs.pop()
+        node = onnx.helper.make_node(
+            self.op_type,
+            inputs,
+            list(self.default_outputs if outputs is None else outputs),
+            name=name or None,
+            domain=_NODE_DOMAINS.get(self.domain, self.domain),
+        )
+        for key, value in self.attributes.items():
+            node.attribute.append(_make_attribute(key, value, self.attribute_types[key]))
+        return node
+
+    def infer(self, input_shapes: Sequence[InputShape], values: Mapping[str, Sequence[Any]] | None = None
+              ) -> InferResult:
+        """The full inference result: output shapes, resolved attributes and every problem found."""
+        shapes = [list(s) if s is not None else None for s in input_shapes]
+        return infer_shapes(self.schema(), shapes, self.attributes, values)
+
+    def infer_shapes(self, input_shapes: Sequence[InputShape], values: Mapping[str, Sequence[Any]] | None = None
+                     ) -> list[list[Dim] | None]:
+        """Output shapes (None where unknown); dims may be symbolic. Raises ShapeInferenceError on problems."""
+        result = self.infer(input_shapes, values)
+        if result.problems:
+            raise ShapeInferenceError(self.signature(), result.problems)
+        return result.outputs
+
+    def validate(self, input_shapes: Sequence[InputShape] = ()) -> list[ShapeProblem]:
+        """Attribute problems, as the model validator reports them; shapes allow the length checks."""
+        shapes = [list(s) if s is not None else None for s in input_shapes]
+        return validate_attributes(self.schema(), self.attributes, shapes)
+
+
+def _make_attribute(key: str, value: object, attr_type: str) -> onnx.AttributeProto:
+    if attr_type not in _ATTRIBUTE_PROTO_TYPES:
+        raise ValueError(f"attribute '{key}' has unknown type '{attr_type}'")
+    if isinstance(value, tuple):
+        value = list(value)
+    return onnx.helper.make_attribute(key, value, attr_type=_ATTRIBUTE_PROTO_TYPES[attr_type])

@@ -1,0 +1,97 @@
+"""Validation findings: one `Diagnostic` per problem, rendered as a line of text or as JSON.
+
+`check` is either a registry constraint id (`conv_c1`) or one of the stable check ids in `CHECKS`;
+tools key on it, people read `message`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+Severity = Literal["error", "warning"]
+
+# every check id the validator itself emits (constraint ids come from the registry)
+CHECKS: dict[str, str] = {
+    "unknown_op": "the op is not in the registry at the model's opset (or its domain is unknown)",
+    "removed_op": "the op was removed before the imported opset",
+    "missing_opset_import": "a node's domain has no opset import",
+    "unknown_opset": "an opset import names a version the registry does not have",
+    "arity": "wrong number of inputs or outputs",
+    "attr_unknown": "an attribute the op version does not define",
+    "attr_type": "an attribute of the wrong type",
+    "attr_required": "a required attribute is missing",
+    "attr_allowed": "an attribute value outside its allowed set",
+    "attr_range": "an attribute value outside its range",
+    "attr_length": "a list attribute of the wrong length",
+    "attr_invalid": "another attribute problem",
+    "type_mismatch": "one type variable bound to two types, or a declared type that differs",
+    "type_not_allowed": "an element type outside the type constraint",
+    "shape_mismatch": "an inferred shape that contradicts a declared one, or inputs whose shapes do not bind",
+    "shape_error": "a shape formula that cannot be evaluated for the node's inputs",
+    "cycle": "nodes that depend on each other",
+    "node_order": "nodes not in topological order",
+    "undefined_input": "a node input no graph input, initializer or earlier node defines",
+    "undefined_output": "a graph output no node or input defines",
+    "duplicate_name": "a value name defined twice",
+    "unused_initializer": "an initializer no node reads",
+    "empty_graph": "a graph without nodes and outputs",
+    "registry": "the registry itself could not be loaded",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding. `node_index` counts nodes of the graph named by `graph` (the main graph is "")."""
+
+    severity: Severity
+    check: str
+    message: str
+    node_index: int | None = None
+    node_name: str | None = None
+    op: str | None = None  # `ai.onnx@13::Add`, or `domain::Op` when the op did not resolve
+    graph: str = ""
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def place(self) -> str:
+        parts: list[str] = []
+        if self.graph:
+            parts.append(f"graph {self.graph}")
+        if self.node_index is not None:
+            name = f" '{self.node_name}'" if self.node_name else ""
+            parts.append(f"node {self.node_index}{name}")
+        if self.op:
+            parts.append(f"({self.op})")
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        place = self.place()
+        where = f" {place}:" if place else ""
+        return f"{self.severity} [{self.check}]{where} {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.is_error for d in diagnostics)
+
+
+def render_text(diagnostics: list[Diagnostic], source: str) -> str:
+    lines = [f"{source}: {d}" for d in diagnostics]
+    errors = sum(d.is_error for d in diagnostics)
+    warnings = len(diagnostics) - errors
+    lines.append(f"{source}: {errors} error(s), {warnings} warning(s)")
+    return "\n".join(lines)
+
+
+def render_json(diagnostics: list[Diagnostic], source: str) -> str:
+    errors = sum(d.is_error for d in diagnostics)
+    blob = {"model": source, "errors": errors, "warnings": len(diagnostics) - errors,
+            "diagnostics": [d.to_dict() for d in diagnostics]}
+    return json.dumps(blob, indent=1)

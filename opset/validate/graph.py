@@ -1,0 +1,157 @@
+"""Graph structure: defined and duplicate names, implicit (outer-scope) inputs of subgraphs, topological
+order and cycles, unused initializers. Nothing here looks at the registry."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence, Set
+from dataclasses import dataclass, field
+
+import onnx
+
+from opset.validate.diagnostics import Diagnostic
+
+_GRAPH = onnx.AttributeProto.GRAPH
+_GRAPHS = onnx.AttributeProto.GRAPHS
+
+
+@dataclass(slots=True)
+class GraphPlan:
+    """The nodes of one graph in an order that defines every value before its use (cycles left out)."""
+
+    order: list[int]
+    implicit: dict[int, list[str]]  # node index -> outer names its subgraphs read
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def subgraphs(node: onnx.NodeProto) -> Iterable[tuple[str, onnx.GraphProto]]:
+    """(attribute name, graph) for every graph-valued attribute (If branches, Loop and Scan bodies)."""
+    for attr in node.attribute:
+        if attr.type == _GRAPH:
+            yield attr.name, attr.g
+        elif attr.type == _GRAPHS:
+            for k, g in enumerate(attr.graphs):
+                yield f"{attr.name}[{k}]", g
+
+
+def free_names(graph: onnx.GraphProto) -> set[str]:
+    """Names a graph reads without defining them: what it needs from its outer scope."""
+    defined = {v.name for v in graph.input} | {t.name for t in graph.initializer}
+    defined |= {t.values.name for t in graph.sparse_initializer}
+    needed: set[str] = set()
+    for node in graph.node:
+        needed.update(n for n in node.input if n)
+        for _, g in subgraphs(node):
+            needed |= free_names(g)
+        defined.update(n for n in node.output if n)
+    needed.update(v.name for v in graph.output)
+    return needed - defined
+
+
+def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str) -> GraphPlan:
+    """Check names and order; `outer` holds the names visible from enclosing graphs."""
+    diags: list[Diagnostic] = []
+    nodes = graph.node
+    base = _base_names(graph, path, diags)
+    producer: dict[str, int] = {}
+    for i, node in enumerate(nodes):
+        for out in node.output:
+            if not out:
+                continue
+            if out in producer or out in base:
+                first = f"node {producer[out]}" if out in producer else "a graph input or initializer"
+                diags.append(_node_diag(nodes, i, path, "duplicate_name", f"output '{out}' is already defined by {first}"))
+                continue
+            if out in outer:
+                diags.append(_node_diag(nodes, i, path, "duplicate_name",
+                                        f"output '{out}' shadows a value of the enclosing graph"))
+            producer[out] = i
+    implicit: dict[int, list[str]] = {}
+    deps: list[list[int]] = []
+    consumed: set[str] = set()
+    for i, node in enumerate(nodes):
+        names = [n for n in node.input if n]
+        extra = [n for _, g in subgraphs(node) for n in sorted(free_names(g))]
+        if extra:
+            implicit[i] = extra
+        mine: list[int] = []
+        for name in (*names, *extra):
+            consumed.add(name)
+            p = producer.get(name)
+            if p is not None:
+                mine.append(p)
+            elif name not in base and name not in outer:
+                how = "reads" if name in names else "has a subgraph that reads"
+                diags.append(_node_diag(nodes, i, path, "undefined_input",
+                                        f"{how} '{name}', which no graph input, initializer or node defines"))
+        deps.append(mine)
+    for v in graph.output:
+        consumed.add(v.name)
+        if v.name not in producer and v.name not in base and v.name not in outer:
+            diags.append(Diagnostic("error", "undefined_output", f"graph output '{v.name}' is never defined",
+                                    graph=path))
+    for t in graph.initializer:
+        if t.name not in consumed:
+            diags.append(Diagnostic("warning", "unused_initializer", f"initializer '{t.name}' is never read",
+                                    graph=path))
+    order = _topological(deps, nodes, path, diags)
+    return GraphPlan(order=order, implicit=implicit, diagnostics=diags)
+
+
+def _base_names(graph: onnx.GraphProto, path: str, diags: list[Diagnostic]) -> set[str]:
+    base: set[str] = set()
+    for v in graph.input:
+        if v.name in base:
+            diags.append(Diagnostic("error", "duplicate_name", f"graph input '{v.name}' is declared twice", graph=path))
+        base.add(v.name)
+    seen: set[str] = set()
+    for t in graph.initializer:
+        if t.name in seen:
+            diags.append(Diagnostic("error", "duplicate_name", f"initializer '{t.name}' is declared twice",
+                                    graph=path))
+        seen.add(t.name)
+    for t in graph.sparse_initializer:
+        seen.add(t.values.name)
+    return base | seen
+
+
+def _topological(deps: list[list[int]], nodes: Sequence[onnx.NodeProto], path: str,
+                 diags: list[Diagnostic]) -> list[int]:
+    n = len(deps)
+    if all(p < i for i, ds in enumerate(deps) for p in ds):
+        return list(range(n))  # already sorted: the common case
+    waiting = [0] * n
+    users: list[list[int]] = [[] for _ in range(n)]
+    for i, ds in enumerate(deps):
+        for p in set(ds):
+            waiting[i] += 1
+            users[p].append(i)
+    ready = [i for i in range(n) if waiting[i] == 0]
+    heapq.heapify(ready)
+    order: list[int] = []
+    while ready:
+        i = heapq.heappop(ready)
+        order.append(i)
+        for u in users[i]:
+            waiting[u] -= 1
+            if waiting[u] == 0:
+                heapq.heappush(ready, u)
+    if len(order) < n:
+        stuck = [i for i in range(n) if waiting[i] > 0]
+        shown = ", ".join(_label(nodes, i) for i in stuck[:8]) + (" ..." if len(stuck) > 8 else "")
+        diags.append(_node_diag(nodes, stuck[0], path, "cycle",
+                                f"{len(stuck)} node(s) depend on each other's outputs: {shown}"))
+    else:
+        diags.append(Diagnostic("warning", "node_order", "nodes are not in topological order "
+                                "(onnx requires it; validated in dependency order)", graph=path))
+    return order
+
+
+def _label(nodes: Sequence[onnx.NodeProto], i: int) -> str:
+    return f"{i} '{nodes[i].name}'" if nodes[i].name else f"{i} ({nodes[i].op_type})"
+
+
+def _node_diag(nodes: Sequence[onnx.NodeProto], i: int, path: str, check: str, message: str) -> Diagnostic:
+    node = nodes[i]
+    return Diagnostic("error", check, message, node_index=i, node_name=node.name or None,
+                      op=f"{node.domain or 'ai.onnx'}::{node.op_type}", graph=path)
