@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from opset.lines import LineMap, line_of
 from opset.model import (
     Attribute,
     BinaryField,
@@ -25,7 +26,6 @@ from opset.model import (
     Tolerance,
     TypeConstraint,
 )
-from opset.yaml_source import LineMap, line_of
 
 DEFAULT_TOLERANCE: dict[str, Tolerance] = {
     "float16": Tolerance(rtol=1e-3, atol=1e-3),

@@ -13,8 +13,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-# bump when the plain-data layout or the loader's checks change, so old caches become misses
-CACHE_FORMAT = "opset-registry-cache-3"
+CACHE_FORMAT = "opset-registry-cache-4"
+# the code that turns cached plain data into records: a change to it makes old caches misses
+_BUILDER_SOURCES = ("build.py", "model.py", "lines.py", "cache.py", "checks.py")
 
 
 def cache_dir() -> Path:
@@ -32,6 +33,9 @@ def _cache_file(root: Path) -> Path:
 
 def content_key(root: Path, files: list[Path]) -> str:
     h = hashlib.sha256(CACHE_FORMAT.encode())
+    here = Path(__file__).resolve().parent
+    for name in _BUILDER_SOURCES:
+        h.update((here / name).read_bytes())
     for path in files:
         h.update(str(path.relative_to(root)).encode())
         h.update(b"\0")

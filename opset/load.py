@@ -16,6 +16,7 @@ from typing import Any
 from opset import cache
 from opset.build import build_op
 from opset.errors import Problem, RegistryError
+from opset.lines import locating_paths
 from opset.model import Domain, OpSchema
 from opset.registry import Registry
 
@@ -82,7 +83,7 @@ def read_and_check(root: Path, files: list[Path]) -> dict[str, Any]:
         if (op.domain, op.name) in built:
             sink.add(op.versions[0].location, op.name, f"op defined twice in domain {op.domain}")
         built[(op.domain, op.name)] = op
-        plain["ops"][rel] = {"data": data, "lines": _encode_lines(lines)}
+        plain["ops"][rel] = {"data": data, "lines": _encode_lines(locating_paths(lines))}
     _check_across_files(plain, built, sink)
     if sink.problems:
         raise RegistryError(sink.problems)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from opset.errors import Problem
-from opset.yaml_source import LineMap, line_of
+from opset.lines import LineMap, line_of
 
 META_DIR = Path(__file__).resolve().parent.parent / "schemas" / "meta"
 

@@ -16,8 +16,7 @@ try:  # the C loader is much faster; both are safe loaders
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-Path_ = tuple[str | int, ...]
-LineMap = dict[Path_, int]
+from opset.lines import LineMap, Path_
 
 
 class YamlReadError(Exception):
@@ -77,13 +76,3 @@ def _scalar(node: yaml.Node) -> Any:
         # dates and bytes have no place in the registry: keep them as the text that was written
         return value if isinstance(value, str | int | float | bool | type(None)) else node.value
     raise YamlReadError(node.start_mark.line + 1, f"unsupported YAML tag {node.tag}")
-
-
-def line_of(lines: LineMap, path: Path_) -> int | None:
-    """The line of `path`, or of its nearest ancestor that has one."""
-    p = tuple(path)
-    while p:
-        if p in lines:
-            return lines[p]
-        p = p[:-1]
-    return lines.get((), None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -71,8 +72,8 @@ def test_type_constraint_and_param_drift_is_reported(registry: Path) -> None:
 
 
 def test_unknown_op_is_reported_and_removed_op_is_not(registry: Path) -> None:
-    ghost = {"name": "Ghost", "domain": "ai.onnx", "category": "Other", "summary": "None.",
-             "versions": [{"since": 1, "changes": "initial"}]}
+    ghost: dict[str, Any] = {"name": "Ghost", "domain": "ai.onnx", "category": "Other", "summary": "None.",
+                             "versions": [{"since": 1, "changes": "initial"}]}
     (registry / "ai.onnx" / "Ghost.yaml").write_text(dump_op(ghost), encoding="utf-8")
     assert drift_onnx(registry) == ["ai.onnx::Ghost: schemas/ai.onnx/Ghost.yaml has an op onnx does not know"]
     ghost["status"] = {"state": "removed", "removed_in": "1.0"}

@@ -146,6 +146,9 @@ def test_error_column_points_at_the_construct() -> None:
         parse("a + b.c")
     assert caught.value.column == 5
     assert "column 5" in str(caught.value)
+    with pytest.raises(FormulaError) as caught:
+        parse("  a + b.c")
+    assert caught.value.column == 7
 
 
 def _refused_quickly(text: str, message_part: str) -> None:
@@ -177,4 +180,6 @@ def test_nesting_just_within_the_bound_parses() -> None:
 
 def test_non_string_refused() -> None:
     with pytest.raises(FormulaError):
-        parse(3)  # type: ignore[arg-type]
+        parse(3)  # type: ignore[arg-type, unused-ignore]
+    with pytest.raises(FormulaError):
+        parse(["a"])  # type: ignore[arg-type, unused-ignore]

@@ -139,6 +139,8 @@ def _expected(tree: Tree) -> int | None:
 def test_integer_formulas_agree_with_python(tree: Tree) -> None:
     expected = _expected(tree)
     text = _text(tree)
+    normalised = str(parse(text))
+    assert parse(normalised) == parse(text), normalised
     if expected is None:
         try:
             evaluate(text, {})
@@ -146,6 +148,7 @@ def test_integer_formulas_agree_with_python(tree: Tree) -> None:
             return
         raise AssertionError(f"{text} should have been refused")
     assert evaluate(text, {}) == expected
+    assert evaluate(normalised, {}) == expected
 
 
 tokens = st.sampled_from(["a", "1", "(", ")", "[", "]", ",", "+", "-", "*", "**", "/", "for", "in", "if", "else",

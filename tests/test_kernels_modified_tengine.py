@@ -92,8 +92,9 @@ def test_every_op_has_a_kernel_and_an_example(v: OpVersion) -> None:
 
 @pytest.mark.parametrize(("v", "ex"), EXAMPLES, ids=lambda x: getattr(x, "name", ""))
 def test_example_matches_kernel_formula_and_constraints(v: OpVersion, ex: Any) -> None:
-    inputs = {name: _array(lit) for name, lit in ex.inputs.items() if lit is not None}
-    env = _bind(v, {p.name: inputs[p.name].shape if p.name in inputs else None for p in v.inputs}, ex.attributes)
+    inputs: dict[str, np.ndarray | None] = {name: _array(lit) for name, lit in ex.inputs.items()
+                                            if lit is not None}
+    env = _bind(v, {name: None if a is None else a.shape for name, a in inputs.items()}, ex.attributes)
     for c in v.constraints:
         assert evaluate(c.expr, env) is True, f"{v.signature} {ex.name}: {c.id} fails: {c.message}"
     got = _run(v, inputs, ex.attributes)
@@ -117,7 +118,7 @@ def _kernel(domain: str, op: str) -> Any:
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 def test_relu6_is_clip_0_6(dtype: type) -> None:
-    x = (RNG.standard_normal((3, 4, 5)) * 8).astype(dtype)
+    x: np.ndarray = (RNG.standard_normal((3, 4, 5)) * 8).astype(dtype)
     (y,) = _kernel("ai.onnx.modified", "Relu6")(x)
     assert y.dtype == x.dtype
     np.testing.assert_array_equal(y, np.clip(x, 0, 6))
@@ -200,8 +201,9 @@ def _onnx_conv(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, **attrs: Any)
                                             for n in names],
                               [helper.make_tensor_value_info("Y", onnx.TensorProto.FLOAT, None)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)])
-    feeds = dict(zip(names, [x, w] + ([] if b is None else [b]), strict=True))
-    return np.asarray(ReferenceEvaluator(model).run(None, feeds)[0])
+    feeds: dict[str, np.ndarray] = dict(zip(names, [x, w] + ([] if b is None else [b]), strict=True))
+    result: Any = ReferenceEvaluator(model).run(None, feeds)
+    return np.asarray(result[0])
 
 
 @pytest.mark.parametrize("activation", [-1, 0, 1, 6])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
 
@@ -10,7 +10,7 @@ from opset.formula.arithmetic import binary, is_sequence, type_name, unary
 from opset.formula.comparisons import all_of, any_of, compare, truthy
 from opset.formula.errors import FormulaError, Undecided
 from opset.formula.functions import FUNCTIONS
-from opset.formula.host_values import flat_values, from_host
+from opset.formula.host_values import InputValues, flat_values, from_host
 from opset.formula.indexing import item_at, sliced
 from opset.formula.limits import Budget, check_length
 from opset.formula.nodes import (
@@ -37,7 +37,7 @@ Scope = dict[str, Any]
 class Evaluator:
     """One evaluation: the environment, the known input values and the step budget."""
 
-    def __init__(self, env: Mapping[str, Any], values: Mapping[str, Sequence[Any]] | None) -> None:
+    def __init__(self, env: Mapping[str, Any], values: InputValues | None) -> None:
         self.env = env
         self.values = values
         self.budget = Budget()
@@ -153,7 +153,7 @@ class Evaluator:
 _UNEXPECTED = (TypeError, ValueError, IndexError, KeyError, ArithmeticError, RecursionError, MemoryError)
 
 
-def evaluate_tree(tree: Node, env: Mapping[str, Any], values: Mapping[str, Sequence[Any]] | None) -> Any:
+def evaluate_tree(tree: Node, env: Mapping[str, Any], values: InputValues | None) -> Any:
     """Evaluate; only FormulaError or Undecided ever leave this function."""
     try:
         return Evaluator(env, values).run(tree, {})

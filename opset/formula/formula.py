@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from opset.formula.errors import FormulaError
 from opset.formula.evaluator import evaluate_tree
+from opset.formula.host_values import InputValues
 from opset.formula.nodes import Call, Comprehension, ForClause, Name, Node, Slice, child_nodes
 from opset.formula.parser import parse_tree
 from opset.formula.printer import to_text
@@ -38,7 +39,7 @@ class Formula:
     def __hash__(self) -> int:
         return hash(self.tree)
 
-    def evaluate(self, env: Mapping[str, Any], values: Mapping[str, Sequence[Any]] | None = None) -> Any:
+    def evaluate(self, env: Mapping[str, Any], values: InputValues | None = None) -> Any:
         """The value over ``env`` (names -> ints, floats, strings, None, lists, ``Sym``).
 
         ``values`` maps input names to their known values, for ``value(X)``. Raises FormulaError
@@ -77,14 +78,23 @@ def _called_functions(node: Node | Slice | ForClause) -> set[str]:
     return result
 
 
-@functools.lru_cache(maxsize=8192)
 def parse(text: str) -> Formula:
-    """Parse formula text; raises FormulaError naming the refused construct and, where possible, its column."""
+    """Parse formula text; raises FormulaError naming the refused construct and, where possible, its column.
+
+    Results are cached by text: the same formula is parsed many times.
+    """
+    if not isinstance(text, str):
+        raise FormulaError(f"a formula must be a string, not {type(text).__name__}")
+    return _parse_cached(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _parse_cached(text: str) -> Formula:
     return Formula(text, parse_tree(text))
 
 
 def evaluate(
-    formula: str | Formula, env: Mapping[str, Any], values: Mapping[str, Sequence[Any]] | None = None
+    formula: str | Formula, env: Mapping[str, Any], values: InputValues | None = None
 ) -> Any:
     """Parse (cached) and evaluate in one call."""
     parsed = formula if isinstance(formula, Formula) else parse(formula)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +14,9 @@ from opset.formula.limits import Budget, check_length
 from opset.formula.symbolic import Sym
 
 MAX_HOST_NESTING = 32
+
+# Known input values by input name, for value(X): flat or nested sequences, or numpy arrays.
+InputValues = Mapping[str, Sequence[Any] | np.ndarray[Any, Any]]
 
 
 def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:

@@ -68,13 +68,14 @@ def parse_tree(text: str) -> Node:
             # Python warns about things like `1if x else 2`; the formula's own checks decide what is allowed.
             warnings.simplefilter("ignore", SyntaxWarning)
             warnings.simplefilter("ignore", DeprecationWarning)
-            tree = ast.parse(text.strip(), mode="eval")
+            tree = ast.parse(text.lstrip(), mode="eval")
     except SyntaxError as error:
-        raise FormulaError(f"syntax error: {error.msg}", text=text, column=error.offset) from error
+        column = None if error.offset is None else error.offset + len(text) - len(text.lstrip())
+        raise FormulaError(f"syntax error: {error.msg}", text=text, column=column) from error
     except (RecursionError, MemoryError, ValueError) as error:
         raise FormulaError("formula is nested too deeply to parse", text=text) from error
     _check_depth(tree.body, text)
-    return _Converter(text.strip()).convert(tree.body)
+    return _Converter(text.lstrip(), len(text) - len(text.lstrip())).convert(tree.body)
 
 
 def _check_depth(root: ast.expr, text: str) -> None:
@@ -89,8 +90,9 @@ def _check_depth(root: ast.expr, text: str) -> None:
 
 
 class _Converter:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, indent: int) -> None:
         self.text = text
+        self.indent = indent  # characters stripped before parsing, added back to columns
         self.line_starts = [0]
         for line in text.split("\n")[:-1]:
             self.line_starts.append(self.line_starts[-1] + len(line) + 1)
@@ -107,7 +109,7 @@ class _Converter:
         line_text = self.text[start:].split("\n", 1)[0]
         # col_offset counts UTF-8 bytes; report characters.
         chars = len(line_text.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
-        return start + chars + 1
+        return self.indent + start + chars + 1
 
     def convert(self, node: ast.expr) -> Node:
         match node:

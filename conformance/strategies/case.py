@@ -1,0 +1,47 @@
+"""One drawn test case of an op version: what the node carries, what the kernel receives, what to expect."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from opset.model import OpVersion
+
+
+@dataclass(frozen=True)
+class Case:
+    """A valid call of `version`.
+
+    `attributes` is complete (every attribute of the version, defaults applied, None when absent); it is
+    what the reference kernel receives. `node_attributes` is the subset a node states explicitly.
+    `inputs` is positional with a variadic input expanded; None marks an omitted optional input.
+    """
+
+    version: OpVersion
+    dtype: str  # the cell's element type: the type variable of the first typed input (or output)
+    type_bindings: dict[str, str]  # type variable -> element name
+    attributes: dict[str, Any]
+    node_attributes: dict[str, Any]
+    inputs: list[np.ndarray | None]
+    input_names: list[str]  # "" for an omitted optional input
+    output_names: list[str]
+    expected_shapes: list[list[int] | None]  # from the shape formulas; None when the formula is unknown
+    values: dict[str, list[Any]] = field(default_factory=dict)  # input name -> flat values, for value(X)
+    example: str | None = None  # the YAML example it comes from, if any
+
+    @property
+    def label(self) -> str:
+        return f"{self.version.signature}[{self.dtype}]"
+
+    def describe(self) -> str:
+        """A short, one-line account of the case for assertion messages."""
+        shapes = ", ".join("-" if x is None else f"{n}:{x.dtype}{list(x.shape)}"
+                           for n, x in zip(self.input_names, self.inputs, strict=True))
+        given = ", ".join(f"{k}={v!r}" for k, v in sorted(self.node_attributes.items()))
+        return f"inputs ({shapes}) attributes {{{given}}}"
+
+    def with_inputs(self, inputs: list[np.ndarray | None]) -> Case:
+        return Case(self.version, self.dtype, self.type_bindings, self.attributes, self.node_attributes,
+                    inputs, self.input_names, self.output_names, self.expected_shapes, self.values, self.example)

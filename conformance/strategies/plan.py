@@ -1,0 +1,119 @@
+"""What a version's signatures and constraints say about drawing valid shapes, read once per version.
+
+Dims named in input signatures are drawn once each; `*S` tuples get a drawn rank. Constraints of the
+simple forms below are turned into construction rules, so valid cases are built rather than filtered:
+
+- `D == expr` / `expr == D` with `D` a signature dim: `D` is computed from `expr` after drawing;
+- `prod(X) == expr` with `X` an input without signature: `X` gets the shape `[expr]`;
+- `D % expr == 0`: `D` is drawn as a multiple of `expr`;
+- `len(S) <op> k`: bounds for the rank of tuple `S`.
+
+Whatever else a constraint says is checked after drawing (the draw is retried a few times).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from opset.formula import parse
+from opset.formula.nodes import BinOp, BoolOp, Call, Compare, Const, Name, Node
+from opset.formula.printer import to_text
+from opset.model import OpVersion
+
+
+@dataclass
+class DrawPlan:
+    dims: list[str] = field(default_factory=list)  # named dims drawn freely, in first-seen order
+    tuples: list[str] = field(default_factory=list)  # `*S` tuple names
+    rank_bounds: dict[str, tuple[int, int]] = field(default_factory=dict)  # tuple -> (min, max) rank
+    derived: dict[str, str] = field(default_factory=dict)  # dim -> formula computing it
+    multiple_of: dict[str, str] = field(default_factory=dict)  # dim -> formula it must be a multiple of
+    vector_of: dict[str, str] = field(default_factory=dict)  # unsigned input -> formula of its length
+
+
+@functools.lru_cache(maxsize=1024)
+def plan_for(version: OpVersion) -> DrawPlan:
+    plan = DrawPlan()
+    for param in version.inputs:
+        for item in param.shape or ():
+            if isinstance(item, str) and item.startswith("*"):
+                if item[1:] not in plan.tuples:
+                    plan.tuples.append(item[1:])
+            elif isinstance(item, str) and item not in plan.dims:
+                plan.dims.append(item)
+    unsigned = {p.name for p in version.inputs if p.shape is None}
+    for constraint in version.constraints:
+        for clause in _conjuncts(parse(constraint.expr).tree):
+            _read_clause(clause, plan, unsigned)
+    plan.dims = [d for d in plan.dims if d not in plan.derived]
+    return plan
+
+
+def _conjuncts(node: Node) -> list[Node]:
+    if isinstance(node, BoolOp) and node.op == "and":
+        return [part for value in node.values for part in _conjuncts(value)]
+    return [node]
+
+
+def _read_clause(node: Node, plan: DrawPlan, unsigned: set[str]) -> None:
+    if not isinstance(node, Compare) or len(node.ops) != 1:
+        return
+    op, left, right = node.ops[0], node.left, node.comparators[0]
+    if op == "==" and (_read_equality(left, right, plan, unsigned) or _read_equality(right, left, plan, unsigned)):
+        return
+    left_tuple, right_tuple = _len_of_tuple(left, plan), _len_of_tuple(right, plan)
+    if left_tuple is not None and isinstance(right, Const) and isinstance(right.value, int):
+        _bound_rank(plan, left_tuple, op, right.value)
+    elif right_tuple is not None and isinstance(left, Const) and isinstance(left.value, int):
+        flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+        _bound_rank(plan, right_tuple, flipped, left.value)
+
+
+def _read_equality(target: Node, source: Node, plan: DrawPlan, unsigned: set[str]) -> bool:
+    if isinstance(target, Name) and target.id in plan.dims and target.id not in plan.derived:
+        if target.id not in _names(source):
+            plan.derived[target.id] = to_text(source)
+            return True
+    if (isinstance(target, Call) and target.function == "prod" and len(target.args) == 1
+            and isinstance(target.args[0], Name) and target.args[0].id in unsigned):
+        plan.vector_of[target.args[0].id] = to_text(source)
+        return True
+    if not isinstance(source, Const) or source.value != 0:
+        return False
+    return _read_modulo(target, plan)
+
+
+def _read_modulo(node: Node, plan: DrawPlan) -> bool:
+    if isinstance(node, BinOp) and node.op == "%" and isinstance(node.left, Name) and node.left.id in plan.dims:
+        plan.multiple_of[node.left.id] = to_text(node.right)
+        return True
+    return False
+
+
+def _len_of_tuple(node: Node, plan: DrawPlan) -> str | None:
+    """`S` when `node` is `len(S)` for a signature tuple `S`."""
+    if isinstance(node, Call) and node.function == "len" and len(node.args) == 1:
+        arg = node.args[0]
+        if isinstance(arg, Name) and arg.id in plan.tuples:
+            return arg.id
+    return None
+
+
+def _bound_rank(plan: DrawPlan, name: str, op: str, value: int) -> None:
+    lo, hi = plan.rank_bounds.get(name, (0, 99))
+    if op == ">=":
+        lo = max(lo, value)
+    elif op == ">":
+        lo = max(lo, value + 1)
+    elif op == "<=":
+        hi = min(hi, value)
+    elif op == "<":
+        hi = min(hi, value - 1)
+    elif op == "==":
+        lo, hi = max(lo, value), min(hi, value)
+    plan.rank_bounds[name] = (lo, hi)
+
+
+def _names(node: Node) -> set[str]:
+    return set(parse(to_text(node)).names)

@@ -1,0 +1,190 @@
+"""What a generated class says about one op version: its arguments, annotations and docstring parts.
+
+Everything the templates print is decided here, from the registry's complete `OpVersion`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from gen.classes.naming import argument_name, class_name
+from opset.model import Attribute, OpVersion, Param
+
+# registry attribute type -> Python annotation (strings get a Literal when their values are listed)
+ANNOTATIONS: dict[str, str] = {
+    "int": "int",
+    "float": "float",
+    "string": "str",
+    "tensor": "onnx.TensorProto",
+    "graph": "onnx.GraphProto",
+    "sparse_tensor": "onnx.SparseTensorProto",
+    "type_proto": "onnx.TypeProto",
+    "ints": "Sequence[int]",
+    "floats": "Sequence[float]",
+    "strings": "Sequence[str]",
+    "tensors": "Sequence[onnx.TensorProto]",
+    "graphs": "Sequence[onnx.GraphProto]",
+    "type_protos": "Sequence[onnx.TypeProto]",
+}
+_LITERAL_DEFAULTS = {"int", "float", "string", "ints", "floats", "strings"}
+
+
+class SpecError(Exception):
+    """An op version the class generator cannot express."""
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One constructor argument: `declaration` is its text in the signature."""
+
+    key: str  # the registry name (input or attribute)
+    name: str  # the Python name
+    declaration: str
+    doc_head: str  # "X (T, optional)" as the docstring lists it
+    doc: str
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    name: str
+    version: OpVersion
+    inputs: list[Argument]
+    variadic: bool
+    attributes: list[Argument]
+    outputs: list[tuple[str, str]]  # (docstring head, doc)
+    default_outputs: tuple[str, ...]
+    type_constraints: list[tuple[str, str]]  # (type variable, text)
+    imports: set[str] = field(default_factory=set)  # which of Sequence Literal onnx the class needs
+
+    @property
+    def input_tuple(self) -> str:
+        names = [("*" if self.variadic and i == len(self.inputs) - 1 else "") + a.name
+                 for i, a in enumerate(self.inputs)]
+        if len(names) == 1:
+            return f"({names[0]},)"
+        return f"({', '.join(names)})"
+
+
+def class_spec(v: OpVersion) -> ClassSpec:
+    imports: set[str] = set()
+    inputs = _inputs(v)
+    attributes = [_attribute(v, attr, imports) for attr in sorted(v.attributes.values(), key=lambda a: a.name)]
+    outputs = [(_param_head(p), p.doc) for p in v.outputs]
+    default_outputs = tuple(p.name for p in v.outputs if not p.optional)
+    constraints = [(tc.name, ", ".join(tc.types) + (f". {tc.doc}" if tc.doc else ""))
+                   for tc in v.type_constraints.values()]
+    return ClassSpec(name=class_name(v.domain, v.name), version=v, inputs=inputs,
+                     variadic=bool(v.inputs) and v.inputs[-1].variadic, attributes=attributes, outputs=outputs,
+                     default_outputs=default_outputs, type_constraints=constraints, imports=imports)
+
+
+def _inputs(v: OpVersion) -> list[Argument]:
+    out = []
+    for i, p in enumerate(v.inputs):
+        if p.variadic and i != len(v.inputs) - 1:
+            raise SpecError(f"{v.signature}: variadic input '{p.name}' is not the last input")
+        name = argument_name(v.domain, v.name, p.name)
+        later_required = any(not q.optional and not q.variadic for q in v.inputs[i + 1:])
+        if p.variadic:
+            declaration = f"*{name}: str"
+        elif p.optional:
+            declaration = f"{name}: str | None" + ("" if later_required else " = None")
+        else:
+            declaration = f"{name}: str"
+        out.append(Argument(p.name, name, declaration, _param_head(p), p.doc))
+    return out
+
+
+def _param_head(p: Param) -> str:
+    notes = [p.type]
+    if p.optional:
+        notes.append("optional")
+    if p.variadic:
+        notes.append(f"variadic, at least {p.min_arity}")
+    return f"{p.name} ({', '.join(notes)})"
+
+
+def _attribute(v: OpVersion, attr: Attribute, imports: set[str]) -> Argument:
+    if attr.type not in ANNOTATIONS:
+        raise SpecError(f"{v.signature}: attribute '{attr.name}' has type '{attr.type}' with no Python annotation")
+    name = argument_name(v.domain, v.name, attr.name)
+    annotation = ANNOTATIONS[attr.type]
+    if attr.type == "string" and attr.allowed:
+        annotation = f"Literal[{', '.join(py_literal(a) for a in attr.allowed)}]"
+        imports.add("Literal")
+    if annotation.startswith("Sequence"):
+        imports.add("Sequence")
+    if "onnx." in annotation:
+        imports.add("onnx")
+    default = _default_text(v, attr)
+    if attr.required:
+        declaration = f"{name}: {annotation}"
+    elif default is None:
+        declaration = f"{name}: {annotation} | None = None"
+    else:
+        declaration = f"{name}: {annotation} = {default}"
+    return Argument(attr.name, name, declaration, _attribute_head(attr), attr.doc)
+
+
+def _default_text(v: OpVersion, attr: Attribute) -> str | None:
+    """The default as Python source, or None when the schema supplies it at inference time."""
+    if attr.default is None or attr.type not in _LITERAL_DEFAULTS:
+        return None
+    value = attr.default
+    if attr.type == "string" and attr.allowed and value not in attr.allowed:
+        raise SpecError(f"{v.signature}: attribute '{attr.name}' defaults to {value!r}, which is not allowed")
+    if attr.type in ("ints", "floats", "strings"):
+        if not isinstance(value, list | tuple):
+            raise SpecError(f"{v.signature}: attribute '{attr.name}' has a default that is not a list")
+        items = [_scalar(v, attr, attr.type[:-1], x) for x in value]
+        return "()" if not items else f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    return _scalar(v, attr, attr.type, value)
+
+
+def _scalar(v: OpVersion, attr: Attribute, scalar_type: str, value: Any) -> str:
+    if scalar_type == "int" and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if scalar_type == "float" and isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value)
+        if math.isnan(number):
+            return 'float("nan")'
+        if math.isinf(number):
+            return 'float("inf")' if number > 0 else '-float("inf")'
+        return repr(number)
+    if scalar_type == "string" and isinstance(value, str):
+        return py_literal(value)
+    raise SpecError(f"{v.signature}: attribute '{attr.name}' has default {value!r}, not a {scalar_type}")
+
+
+def _attribute_head(attr: Attribute) -> str:
+    notes = [attr.type]
+    if attr.required:
+        notes.append("required")
+    elif attr.default is not None:
+        notes.append(f"default {_plain(attr.default)}")
+    elif attr.default_expr is not None:
+        notes.append(f"default {attr.default_expr}")
+    if attr.allowed:
+        notes.append("one of " + ", ".join(_plain(a) for a in attr.allowed))
+    if attr.range is not None:
+        lo, hi = attr.range
+        notes.append(f"in [{'-inf' if lo is None else _plain(lo)}, {'inf' if hi is None else _plain(hi)}]")
+    if attr.length is not None:
+        notes.append(f"length {attr.length}")
+    return f"{attr.name} ({', '.join(notes)})"
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, str):
+        return py_literal(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_plain(x) for x in value) + "]"
+    return repr(value)
+
+
+def py_literal(text: str) -> str:
+    """A double-quoted Python string literal."""
+    return json.dumps(text, ensure_ascii=False)

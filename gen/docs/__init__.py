@@ -1,0 +1,1 @@
+"""`gen docs`: the Markdown docs site generated from the registry."""

@@ -1,0 +1,58 @@
+"""Write generated files only when their content changed, and find generated files no longer produced.
+
+A file is ours when its first line is the generator's marker; nothing else under the output folder
+is ever written over or deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Plan:
+    root: Path
+    write: dict[Path, str] = field(default_factory=dict)  # new or changed files -> content
+    delete: list[Path] = field(default_factory=list)  # marked files the generator no longer produces
+    unchanged: int = 0
+
+
+def plan_files(out: Path, pages: dict[str, str], *, marker: str) -> Plan:
+    plan = Plan(out)
+    for rel, content in sorted(pages.items()):
+        if not content.startswith(marker):
+            raise ValueError(f"{rel}: generated content must start with the marker {marker!r}")
+        path = out / rel
+        if path.is_file() and path.read_text(encoding="utf-8") == content:
+            plan.unchanged += 1
+        elif path.exists() and not path.is_file():
+            raise ValueError(f"{path} is in the way of a generated file")
+        elif path.is_file() and not _is_generated(path, marker):
+            raise ValueError(f"{path} was not written by the generator; refusing to overwrite it")
+        else:
+            plan.write[path] = content
+    wanted = {out / rel for rel in pages}
+    if out.is_dir():
+        plan.delete = sorted(p for p in out.rglob("*.md") if p not in wanted and _is_generated(p, marker))
+    return plan
+
+
+def apply_plan(plan: Plan) -> None:
+    for path, content in plan.write.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    for path in plan.delete:
+        path.unlink()
+        _remove_empty_parents(path.parent, plan.root)
+
+
+def _is_generated(path: Path, marker: str) -> bool:
+    with path.open(encoding="utf-8", errors="replace") as f:
+        return f.readline().rstrip("\n") == marker
+
+
+def _remove_empty_parents(folder: Path, root: Path) -> None:
+    while folder != root and folder.is_relative_to(root) and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent

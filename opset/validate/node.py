@@ -1,0 +1,189 @@
+"""Checks of one node against its resolved op version: arity, attributes, types, shapes, constraints."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import onnx
+
+from opset.errors import ResolutionError
+from opset.infer import InferResult, ShapeProblem, infer_shapes, validate_attributes
+from opset.validate.attributes import NodeAttributes, attribute_check
+from opset.validate.diagnostics import Diagnostic
+from opset.validate.facts import UNKNOWN, Facts, Shape, format_shape, merge_shapes, shapes_conflict
+from opset.validate.signatures import Arity, VersionInfo
+from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced, tensor_values
+
+Memo = dict[Hashable, tuple[list[ShapeProblem], InferResult | None]]
+_SHAPE_CHECKS = {"binding": "shape_mismatch", "rank": "shape_mismatch", "formula": "shape_error"}
+
+
+@dataclass(slots=True)
+class Scope:
+    """What one graph knows while it is walked; subgraphs chain their own scope onto the outer one."""
+
+    facts: MutableMapping[str, Facts]
+    declared: dict[str, Facts]
+    values: MutableMapping[str, tuple[int, ...]] = field(default_factory=dict)
+    tensors: MutableMapping[str, onnx.TensorProto] = field(default_factory=dict)
+
+    def known_values(self, name: str) -> tuple[int, ...] | None:
+        found = self.values.get(name)
+        if found is None and name in self.tensors:
+            found = tensor_values(self.tensors[name])
+            if found is not None:
+                self.values[name] = found
+        return found
+
+
+class NodeCheck:
+    """One node's checks; `diags` collects what they find."""
+
+    def __init__(self, node: onnx.NodeProto, index: int, path: str, op: str, diags: list[Diagnostic]) -> None:
+        self.node = node
+        self.index = index
+        self.path = path
+        self.op = op
+        self.diags = diags
+
+    def error(self, check: str, message: str) -> None:
+        self.diags.append(Diagnostic("error", check, message, self.index, self.node.name or None, self.op, self.path))
+
+    def unresolved(self, error: ResolutionError, domain: str, opset: int, hint: str) -> None:
+        text = str(error)
+        check = "removed_op" if " removed " in text else "unknown_op"
+        node = self.node
+        self.error(check, f"{node.domain or 'ai.onnx'}::{node.op_type} does not resolve at opset {opset} of "
+                          f"{domain or 'ai.onnx'}: {text}{hint}")
+
+    def check(self, info: VersionInfo, scope: Scope, memo: Memo) -> None:
+        node = self.node
+        self._arity(info.inputs, len(node.input), [bool(n) for n in node.input], "input")
+        self._arity(info.outputs, len(node.output), [bool(n) for n in node.output], "output")
+        attrs = NodeAttributes(node.attribute, info.attr_types)
+        for name, want, got in attrs.mistyped:
+            self.error("attr_type", f"attribute '{name}' must be {want}, not {got}")
+        facts = scope.facts
+        in_facts = [facts.get(n, UNKNOWN) if n else None for n in node.input]
+        bound = self._unify(info, in_facts)
+        result = self._infer(info, attrs, in_facts, scope, memo)
+        self._outputs(info, attrs, bound, result, scope)
+
+    def _arity(self, arity: Arity, count: int, present: list[bool], what: str) -> None:
+        if count < arity.low or (arity.high is not None and count > arity.high):
+            want = (f"{arity.low}" if arity.high == arity.low else
+                    f"{arity.low} or more" if arity.high is None else f"{arity.low} to {arity.high}")
+            self.error("arity", f"takes {want} {what}s, got {count}")
+            return
+        for pos in arity.required:
+            if pos < count and not present[pos]:
+                self.error("arity", f"required {what} {pos} is empty")
+
+    def _unify(self, info: VersionInfo, in_facts: list[Facts | None]) -> dict[str, str]:
+        bound: dict[str, str] = {}
+        where: dict[str, str] = {}
+        allowed_by = info.allowed
+        for pos, f in enumerate(in_facts):
+            if f is None or f.type is None:
+                continue
+            param = info.input_param(pos)
+            if param is None:
+                continue
+            var = param.type
+            allowed = allowed_by.get(var)
+            name = self.node.input[pos]
+            if allowed is None:
+                if f.type != var.replace(" ", ""):
+                    self.error("type_mismatch", f"input '{name}' ({param.name}) is {f.type}, must be {var}")
+                continue
+            if f.type not in allowed:
+                self.error("type_not_allowed", f"input '{name}' ({param.name}) is {f.type}, not one of {var}: "
+                                               f"{', '.join(sorted(allowed))}")
+                continue
+            if param.variadic and not param.homogeneous:
+                continue
+            before = bound.get(var)
+            if before is None:
+                bound[var] = f.type
+                where[var] = name
+            elif before != f.type:
+                self.error("type_mismatch", f"type variable {var} is {before} from '{where[var]}' but {f.type} "
+                                            f"from '{name}' ({param.name})")
+        return bound
+
+    def _infer(self, info: VersionInfo, attrs: NodeAttributes, in_facts: list[Facts | None], scope: Scope,
+               memo: Memo) -> InferResult | None:
+        version = info.version
+        if not attrs.given and not info.needs_inference and not any(a.required for a in version.attributes.values()):
+            return None
+        shapes = tuple(f.shape if f is not None else None for f in in_facts)
+        values: dict[str, Any] | None = None
+        values_key: Hashable = None
+        if info.value_inputs:
+            values = {}
+            for name, pos in info.value_inputs:
+                known = scope.known_values(self.node.input[pos]) if pos < len(self.node.input) else None
+                if known is not None:
+                    values[name] = list(known)
+            values_key = tuple(sorted((k, tuple(v)) for k, v in values.items()))
+        key = (info.key, attrs.key, shapes, values_key)
+        cached = memo.get(key)
+        if cached is None:
+            listed = [list(s) if s is not None else None for s in shapes]
+            attr_problems = validate_attributes(version, attrs.given, listed)
+            result = infer_shapes(version, listed, attrs.given, values) if info.needs_inference else None
+            cached = (attr_problems, result)
+            memo[key] = cached
+        attr_problems, result = cached
+        mistyped = {name for name, _, _ in attrs.mistyped}
+        for p in attr_problems:
+            check, name = attribute_check(p.check, p.message)
+            if name not in mistyped:
+                self.error(check, p.message)
+        if result is not None:
+            for p in result.problems:
+                if p.check == "attribute":
+                    continue  # validate_attributes reported it
+                self.error(_SHAPE_CHECKS.get(p.check, p.check), p.message)
+        return result
+
+    def _outputs(self, info: VersionInfo, attrs: NodeAttributes, bound: dict[str, str], result: InferResult | None,
+                 scope: Scope) -> None:
+        version = info.version
+        special = ATTRIBUTE_OUTPUTS.get((version.domain, version.name))
+        produced: Produced | None = special(attrs.given) if special is not None else None
+        inferred = result.outputs if result is not None else []
+        for pos, out in enumerate(self.node.output):
+            if not out:
+                continue
+            param = info.output_param(pos)
+            type_: str | None = None
+            if param is not None:
+                allowed = info.allowed.get(param.type)
+                if allowed is None:
+                    type_ = param.type.replace(" ", "")
+                else:
+                    type_ = bound.get(param.type)
+                    if type_ is None and len(allowed) == 1:
+                        type_ = next(iter(allowed))
+            raw = inferred[pos] if pos < len(inferred) else None
+            shape: Shape | None = tuple(raw) if raw is not None else None
+            if produced is not None and pos == 0:
+                type_ = type_ or produced.type
+                shape = shape if shape is not None else produced.shape
+                if produced.values is not None:
+                    scope.values[out] = produced.values
+            scope.facts[out] = self._against_declared(out, type_, shape, scope.declared.get(out))
+
+    def _against_declared(self, out: str, type_: str | None, shape: Shape | None, declared: Facts | None) -> Facts:
+        if declared is None:
+            return Facts(type_, shape)
+        if declared.type is not None and type_ is not None and declared.type != type_:
+            self.error("type_mismatch", f"output '{out}' is {type_} but declared {declared.type}")
+        if declared.shape is not None and shape is not None and shapes_conflict(shape, declared.shape):
+            self.error("shape_mismatch", f"output '{out}' has shape {format_shape(shape)} by the shape formula "
+                                         f"but is declared {format_shape(declared.shape)}")
+            return Facts(type_ or declared.type, shape)
+        return Facts(type_ or declared.type, merge_shapes(shape, declared.shape))

@@ -1,0 +1,105 @@
+"""Per-op-version facts the validator needs for every node, computed once per version and cached.
+
+Everything here depends only on (domain, op, version): arity bounds, which type variable each
+input position binds, the allowed types of each variable, whether formulas read input values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from opset.errors import ResolutionError
+from opset.formula import FormulaError, parse
+from opset.model import OpVersion, Param
+from opset.registry import Registry
+
+
+@dataclass(frozen=True, slots=True)
+class Arity:
+    low: int
+    high: int | None  # None: unbounded (variadic last parameter)
+    required: tuple[int, ...]  # positions that may not be empty
+
+
+@dataclass(slots=True)
+class VersionInfo:
+    version: OpVersion
+    key: int  # small int standing for the version in memo keys
+    inputs: Arity
+    outputs: Arity
+    allowed: dict[str, frozenset[str]]  # type variable -> allowed type strings
+    attr_types: dict[str, str]
+    value_inputs: tuple[tuple[str, int], ...]  # (input name, position) whose values a formula reads
+    needs_inference: bool  # any output formula, constraint, shape signature or attribute relation
+
+    def input_param(self, position: int) -> Param | None:
+        return _param_at(self.version.inputs, position)
+
+    def output_param(self, position: int) -> Param | None:
+        return _param_at(self.version.outputs, position)
+
+
+def _param_at(params: tuple[Param, ...], position: int) -> Param | None:
+    if position < len(params):
+        return params[position]
+    if params and params[-1].variadic:
+        return params[-1]
+    return None
+
+
+def _arity(params: tuple[Param, ...]) -> Arity:
+    if not params:
+        return Arity(0, 0, ())
+    last = params[-1]
+    high: int | None = None if last.variadic else len(params)
+    required = tuple(i for i, p in enumerate(params) if not p.optional)
+    low = max((i + 1 for i in required), default=0)
+    if last.variadic and not last.optional:
+        low = len(params) - 1 + last.min_arity
+    return Arity(low, high, required)
+
+
+def _value_inputs(v: OpVersion) -> tuple[tuple[str, int], ...]:
+    texts = [p.formula for p in v.outputs if p.formula] + [c.expr for c in v.constraints]
+    names: set[str] = set()
+    for text in texts:
+        try:
+            formula = parse(text)
+        except FormulaError:
+            continue  # the loader reports bad formulas; here it only means no values are read
+        if formula.uses_value:
+            names |= {p.name for p in v.inputs} & formula.names
+    return tuple((p.name, i) for i, p in enumerate(v.inputs) if p.name in names and not p.variadic)
+
+
+class VersionTable:
+    """Resolution and `VersionInfo` cached per (registry domain, op, opset)."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self._resolved: dict[tuple[str, str, int], VersionInfo | ResolutionError] = {}
+        self._info: dict[int, VersionInfo] = {}
+
+    def lookup(self, domain: str, op: str, opset: int) -> VersionInfo | ResolutionError:
+        key = (domain, op, opset)
+        found = self._resolved.get(key)
+        if found is None:
+            try:
+                found = self.info(self.registry.resolve(domain, op, opset))
+            except ResolutionError as e:
+                found = e
+            self._resolved[key] = found
+        return found
+
+    def info(self, v: OpVersion) -> VersionInfo:
+        known = self._info.get(id(v))
+        if known is not None and known.version is v:
+            return known
+        allowed = {name: frozenset(t.replace(" ", "") for t in tc.types) for name, tc in v.type_constraints.items()}
+        needs = (any(p.formula for p in v.outputs) or bool(v.constraints) or any(p.shape for p in v.inputs)
+                 or any(a.length or a.allowed or a.range for a in v.attributes.values()))
+        info = VersionInfo(version=v, key=len(self._info), inputs=_arity(v.inputs), outputs=_arity(v.outputs),
+                           allowed=allowed, attr_types={n: a.type for n, a in v.attributes.items()},
+                           value_inputs=_value_inputs(v), needs_inference=needs)
+        self._info[id(v)] = info
+        return info

@@ -1,0 +1,78 @@
+"""Ops whose output type (and sometimes shape and values) comes from an attribute, not from inputs.
+
+The registry states such outputs with a type variable no input binds (Constant's T, Cast's T2), and
+formulas cannot read tensor attributes; this one table says where those facts come from. An op
+missing here simply gets its output type from the declared value_info, or stays unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+from opset.validate.facts import Shape, tensor_type
+
+MAX_VALUES = 1024  # values tracked for shape-like int tensors (Reshape's shape, Slice's starts ...)
+_INT_TYPES = {onnx.TensorProto.INT64, onnx.TensorProto.INT32}
+
+
+@dataclass(frozen=True, slots=True)
+class Produced:
+    type: str | None
+    shape: Shape | None
+    values: tuple[int, ...] | None = None
+
+
+def tensor_values(t: onnx.TensorProto) -> tuple[int, ...] | None:
+    """The values of a small int tensor, else None (weights are never converted)."""
+    if t.data_type not in _INT_TYPES:
+        return None
+    count = 1
+    for d in t.dims:
+        count *= d
+    if count > MAX_VALUES or t.data_location == onnx.TensorProto.EXTERNAL:
+        return None
+    array: np.ndarray[Any, Any] = numpy_helper.to_array(t)
+    return tuple(int(x) for x in array.reshape(-1))
+
+
+def _constant(given: dict[str, Any]) -> Produced | None:
+    t = given.get("value")
+    if isinstance(t, onnx.TensorProto):
+        return Produced(tensor_type(t.data_type), tuple(t.dims), tensor_values(t))
+    sparse = given.get("sparse_value")
+    if isinstance(sparse, onnx.SparseTensorProto):
+        return Produced(tensor_type(sparse.values.data_type), tuple(sparse.dims))
+    scalars = {"value_float": "tensor(float)", "value_int": "tensor(int64)", "value_string": "tensor(string)"}
+    for name, type_name in scalars.items():
+        if given.get(name) is not None:
+            value = given[name]
+            return Produced(type_name, (), (value,) if name == "value_int" else None)
+    lists = {"value_floats": "tensor(float)", "value_ints": "tensor(int64)", "value_strings": "tensor(string)"}
+    for name, type_name in lists.items():
+        if given.get(name) is not None:
+            value = given[name]
+            return Produced(type_name, (len(value),), tuple(value) if name == "value_ints" else None)
+    return None
+
+
+def _constant_of_shape(given: dict[str, Any]) -> Produced | None:
+    t = given.get("value")
+    return Produced(tensor_type(t.data_type) if isinstance(t, onnx.TensorProto) else "tensor(float)", None)
+
+
+def _cast(given: dict[str, Any]) -> Produced | None:
+    to = given.get("to")
+    return Produced(tensor_type(to), None) if isinstance(to, int) else None
+
+
+ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any]], Produced | None]] = {
+    ("ai.onnx", "Constant"): _constant,
+    ("ai.onnx", "ConstantOfShape"): _constant_of_shape,
+    ("ai.onnx", "Cast"): _cast,
+}
