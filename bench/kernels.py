@@ -209,7 +209,8 @@ def bench_case(c: Case, cap: float, rounds: int, so: ort.SessionOptions) -> dict
 
     version = schema_version(c.op, OPSET)
     kernel = find_kernel("ai.onnx", c.op, version) if version is not None else None
-    assert kernel is not None  # cases without a kernel are filtered out in main()
+    if kernel is None or version is None:
+        raise LookupError(f"no kernel for ai.onnx {c.op}@{version}")  # main() filters these cases out
     attrs = with_defaults(c.op, version, c.attrs)
     inputs = list(c.inputs)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 import onnx
@@ -17,7 +18,7 @@ import onnx.helper
 
 from opset.formula import Sym
 from opset.infer import InferResult, ShapeProblem, infer_shapes, validate_attributes
-from opset.load import load_registry
+from opset.load import load_registry, schemas_dir
 from opset.model import OpVersion
 
 Dim = int | Sym
@@ -54,8 +55,8 @@ class ShapeInferenceError(ValueError):
 
 
 @functools.cache
-def _schema(domain: str, op_type: str, since: int) -> OpVersion:
-    return load_registry().op(domain, op_type).version(since)
+def _schema(domain: str, op_type: str, since: int, root: Path) -> OpVersion:
+    return load_registry(root).op(domain, op_type).version(since)
 
 
 class Op:
@@ -69,7 +70,7 @@ class Op:
 
     def __init__(self, inputs: Sequence[str | None], attributes: Mapping[str, object]) -> None:
         self.inputs: tuple[str | None, ...] = tuple(inputs)
-        self.attributes: dict[str, object] = {k: v for k, v in attributes.items() if v is not None}
+        self.attributes: dict[str, object] = {k: _plain(v) for k, v in attributes.items() if v is not None}
 
     def __repr__(self) -> str:
         args = [repr(i) for i in self.inputs] + [f"{k}={v!r}" for k, v in self.attributes.items()]
@@ -82,7 +83,7 @@ class Op:
     @classmethod
     def schema(cls) -> OpVersion:
         """The registry's complete record of this op version."""
-        return _schema(cls.domain, cls.op_type, cls.since)
+        return _schema(cls.domain, cls.op_type, cls.since, schemas_dir())
 
     def to_onnx(self, name: str = "", outputs: Sequence[str] | None = None) -> onnx.NodeProto:
         """A NodeProto; absent optional inputs become empty names, unset attributes are left out."""
@@ -120,9 +121,14 @@ class Op:
         return validate_attributes(self.schema(), self.attributes, shapes)
 
 
+def _plain(value: object) -> object:
+    """Sequences become lists (owned by the instance), as the formula engine and the validator expect."""
+    if isinstance(value, list | tuple):
+        return list(value)
+    return value
+
+
 def _make_attribute(key: str, value: object, attr_type: str) -> onnx.AttributeProto:
     if attr_type not in _ATTRIBUTE_PROTO_TYPES:
         raise ValueError(f"attribute '{key}' has unknown type '{attr_type}'")
-    if isinstance(value, tuple):
-        value = list(value)
     return onnx.helper.make_attribute(key, value, attr_type=_ATTRIBUTE_PROTO_TYPES[attr_type])

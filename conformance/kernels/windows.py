@@ -11,6 +11,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -70,9 +71,9 @@ def make_window(op: str, spatial: Sequence[int], kernel_shape: Sequence[int] | N
         out = [math.ceil(spatial[i] / st[i]) for i in range(r)]
         total = [max(0, (out[i] - 1) * st[i] + ext[i] - spatial[i]) for i in range(r)]
         small = [t // 2 for t in total]
-        begin = small if auto_pad == "SAME_UPPER" else [t - s for t, s in zip(total, small, strict=True)]
-        end = [t - b for t, b in zip(total, begin, strict=True)]
-        return Window(kernel, st, dil, tuple(begin), tuple(end), tuple(out))
+        first = small if auto_pad == "SAME_UPPER" else [t - s for t, s in zip(total, small, strict=True)]
+        last = [t - b for t, b in zip(total, first, strict=True)]
+        return Window(kernel, st, dil, tuple(first), tuple(last), tuple(out))
     if auto_pad == "VALID":
         p = (0,) * (2 * r)
     else:
@@ -98,15 +99,16 @@ def pad_spatial(x: np.ndarray, begin: Sequence[int], end: Sequence[int], value: 
     lead = x.shape[: x.ndim - r]
     spatial = x.shape[x.ndim - r:]
     out = np.full(lead + tuple(s + b + e for s, b, e in zip(spatial, begin, end, strict=True)), value, dtype=x.dtype)
-    out[(Ellipsis, *(slice(b, b + s) for b, s in zip(begin, spatial, strict=True)))] = x
+    index: tuple[Any, ...] = (Ellipsis, *(slice(b, b + s) for b, s in zip(begin, spatial, strict=True)))
+    out[index] = x
     return out
 
 
 def tap_view(xp: np.ndarray, w: Window, tap: Sequence[int]) -> np.ndarray:
     """The strided view of padded `xp` that tap `tap` reads for every output position."""
-    index = tuple(slice(t * d, t * d + (o - 1) * s + 1, s)
-                  for t, d, o, s in zip(tap, w.dilations, w.out, w.strides, strict=True))
-    return xp[(Ellipsis, *index)]
+    index: tuple[Any, ...] = (Ellipsis, *(slice(t * d, t * d + (o - 1) * s + 1, s)
+                                          for t, d, o, s in zip(tap, w.dilations, w.out, w.strides, strict=True)))
+    return xp[index]
 
 
 def separable_reduce(xp: np.ndarray, w: Window, ufunc: Callable[..., np.ndarray]) -> np.ndarray:

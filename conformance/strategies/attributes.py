@@ -49,6 +49,8 @@ def scalar_values(attr: Attribute, element_type: str) -> st.SearchStrategy[Any]:
     if attr.allowed is not None:
         return st.sampled_from(list(attr.allowed))
     if element_type == "int":
+        if attr.range is None and attr.default in (0, 1):
+            return st.integers(0, 1)  # an unbounded int defaulting to 0 or 1 is a flag
         lo, hi = int_window(attr)
         return st.integers(lo, hi)
     if element_type == "float":

@@ -13,7 +13,6 @@ Whatever else a constraint says is checked after drawing (the draw is retried a 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 from opset.formula import parse
@@ -32,8 +31,20 @@ class DrawPlan:
     vector_of: dict[str, str] = field(default_factory=dict)  # unsigned input -> formula of its length
 
 
-@functools.lru_cache(maxsize=1024)
+_PLANS: dict[int, tuple[OpVersion, DrawPlan]] = {}  # id(version) -> (version kept alive, plan)
+
+
 def plan_for(version: OpVersion) -> DrawPlan:
+    """The draw plan of `version`, computed once per version object."""
+    cached = _PLANS.get(id(version))
+    if cached is not None and cached[0] is version:
+        return cached[1]
+    plan = _make_plan(version)
+    _PLANS[id(version)] = (version, plan)
+    return plan
+
+
+def _make_plan(version: OpVersion) -> DrawPlan:
     plan = DrawPlan()
     for param in version.inputs:
         for item in param.shape or ():

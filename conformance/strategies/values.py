@@ -23,17 +23,18 @@ def fill_array(seed: int, element: str, shape: Sequence[int], *, min_value: floa
     check_bounds("min_value", min_value, "max_value", max_value)
     rng = np.random.default_rng(seed)
     dtype = numpy_dtype(element)
+    size = tuple(int(d) for d in shape)
     if element == "bool":
-        return rng.integers(0, 2, size=tuple(shape)).astype(bool)
+        return np.asarray(rng.integers(0, 2, size=size).astype(bool))
     if element in FLOAT_ELEMENTS:
         # quarter steps keep sums exact in every float width, so tolerance failures mean real differences
-        steps = rng.integers(int(np.ceil(min_value * 4)), int(np.floor(max_value * 4)) + 1, size=tuple(shape))
-        return (steps / 4.0).astype(dtype)
+        steps = rng.integers(int(np.ceil(min_value * 4)), int(np.floor(max_value * 4)) + 1, size=size)
+        return np.asarray((steps / 4.0).astype(dtype))
     info = np.iinfo(dtype)
     low, high = max(int(np.ceil(min_value)), int(info.min)), min(int(np.floor(max_value)), int(info.max))
     if low > high:
         low, high = int(info.min), int(info.min)
-    return rng.integers(low, high + 1, size=tuple(shape)).astype(dtype)
+    return np.asarray(rng.integers(low, high + 1, size=size).astype(dtype))
 
 
 def arrays(element: str, shape: Sequence[int], *, min_value: float = -4.0,

@@ -80,10 +80,10 @@ def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str) -> GraphPlan:
             p = producer.get(name)
             if p is not None:
                 mine.append(p)
-            elif name not in base and name not in outer:
-                how = "reads" if name in names else "has a subgraph that reads"
+            elif name not in base and name not in outer and name in names:
+                # names only a subgraph reads are reported where the subgraph reads them
                 diags.append(_node_diag(nodes, i, path, "undefined_input",
-                                        f"{how} '{name}', which no graph input, initializer or node defines"))
+                                        f"reads '{name}', which no graph input, initializer or node defines"))
         deps.append(mine)
     for v in graph.output:
         consumed.add(v.name)

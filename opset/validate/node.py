@@ -28,6 +28,7 @@ class Scope:
     declared: dict[str, Facts]
     values: MutableMapping[str, tuple[int, ...]] = field(default_factory=dict)
     tensors: MutableMapping[str, onnx.TensorProto] = field(default_factory=dict)
+    inferred: dict[str, Shape] = field(default_factory=dict)  # shapes the formulas gave, before merging
 
     def known_values(self, name: str) -> tuple[int, ...] | None:
         found = self.values.get(name)
@@ -51,12 +52,13 @@ class NodeCheck:
     def error(self, check: str, message: str) -> None:
         self.diags.append(Diagnostic("error", check, message, self.index, self.node.name or None, self.op, self.path))
 
-    def unresolved(self, error: ResolutionError, domain: str, opset: int, hint: str) -> None:
+    def unresolved(self, error: ResolutionError, opset: int, hint: str) -> None:
         text = str(error)
         check = "removed_op" if " removed " in text else "unknown_op"
         node = self.node
-        self.error(check, f"{node.domain or 'ai.onnx'}::{node.op_type} does not resolve at opset {opset} of "
-                          f"{domain or 'ai.onnx'}: {text}{hint}")
+        if node.op_type not in text:
+            text = f"{node.domain or 'ai.onnx'}::{node.op_type} at opset {opset}: {text}"
+        self.error(check, f"{text}{hint}")
 
     def check(self, info: VersionInfo, scope: Scope, memo: Memo) -> None:
         node = self.node
@@ -143,11 +145,23 @@ class NodeCheck:
             if name not in mistyped:
                 self.error(check, p.message)
         if result is not None:
-            for p in result.problems:
-                if p.check == "attribute":
-                    continue  # validate_attributes reported it
-                self.error(_SHAPE_CHECKS.get(p.check, p.check), p.message)
+            self._shape_problems(result.problems, bool(attr_problems or mistyped))
         return result
+
+    def _shape_problems(self, problems: list[ShapeProblem], bad_attributes: bool) -> None:
+        """Report shape and constraint problems, leaving out what only follows from an earlier one
+        (a formula that cannot index a too-short kernel_shape, constraints over an input of the wrong rank)."""
+        bad_rank = any(p.check == "rank" for p in problems)
+        for p in problems:
+            if p.check == "attribute":
+                continue  # validate_attributes reported it
+            check = _SHAPE_CHECKS.get(p.check, p.check)
+            follow_on = p.check == "formula" or p.message.startswith("cannot evaluate")
+            if (bad_attributes or bad_rank) and follow_on:
+                continue
+            if bad_rank and p.check not in _SHAPE_CHECKS:
+                continue  # constraints over dims a mis-ranked input could not bind
+            self.error(check, p.message)
 
     def _outputs(self, info: VersionInfo, attrs: NodeAttributes, bound: dict[str, str], result: InferResult | None,
                  scope: Scope) -> None:
@@ -169,7 +183,9 @@ class NodeCheck:
                     if type_ is None and len(allowed) == 1:
                         type_ = next(iter(allowed))
             raw = inferred[pos] if pos < len(inferred) else None
-            shape: Shape | None = tuple(raw) if raw is not None else None
+            shape: Shape | None = None
+            if raw is not None:
+                shape = scope.inferred[out] = tuple(raw)
             if produced is not None and pos == 0:
                 type_ = type_ or produced.type
                 shape = shape if shape is not None else produced.shape

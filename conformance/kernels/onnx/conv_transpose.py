@@ -7,6 +7,7 @@ SAME_*) the total padding is derived and split: SAME_UPPER puts the smaller half
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -74,10 +75,11 @@ def conv_transpose(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = 
     canvas = np.zeros((n, m, *tuple(max(f, b + o) - low for f, b, o, low in zip(full, begin, out, lo, strict=True))),
                       dtype=wt)
     for j, tap in enumerate(np.ndindex(*ks)):
-        index = tuple(slice(t * d - low, t * d - low + (s_ - 1) * s + 1, s)
-                      for t, d, low, s_, s in zip(tap, dil, lo, spatial, st, strict=True))
-        canvas[(Ellipsis, *index)] += cols[:, :, j]
-    y = canvas[(Ellipsis, *(slice(b - low, b - low + o) for b, low, o in zip(begin, lo, out, strict=True)))]
+        index: tuple[Any, ...] = (Ellipsis, *(slice(t * d - low, t * d - low + (s_ - 1) * s + 1, s)
+                                              for t, d, low, s_, s in zip(tap, dil, lo, spatial, st, strict=True)))
+        canvas[index] += cols[:, :, j]
+    crop: tuple[Any, ...] = (Ellipsis, *(slice(b - low, b - low + o) for b, low, o in zip(begin, lo, out, strict=True)))
+    y = canvas[crop]
     if bias is not None:
         y = y + bias.astype(wt, copy=False).reshape((1, m) + (1,) * r)
     return (np.ascontiguousarray(y).astype(x.dtype, copy=False),)

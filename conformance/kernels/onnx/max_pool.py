@@ -24,23 +24,32 @@ def _lowest(dtype: np.dtype) -> float | int:
 
 def _indices(x: np.ndarray, xp: np.ndarray, y: np.ndarray, w: Window, storage_order: int) -> np.ndarray:
     taps = list(w.taps())
-    which = np.zeros(y.shape, dtype=np.int64)
-    for j in range(len(taps) - 1, -1, -1):  # backwards, so the first tap holding the max wins
-        np.copyto(which, j, where=tap_view(xp, w, taps[j]) == y)
+    small = np.int8 if len(taps) <= 127 else np.int16 if len(taps) <= 32767 else np.int32
+    which = np.zeros(y.shape, dtype=small)  # the first tap (row-major) that holds the maximum
+    found = np.zeros(y.shape, dtype=bool)
+    hit = np.empty(y.shape, dtype=bool)
+    for j, tap in enumerate(taps):
+        np.equal(tap_view(xp, w, tap), y, out=hit)
+        hit &= ~found
+        found |= hit
+        if j:
+            which += hit.astype(small) * np.asarray(j, dtype=small)
     spatial = x.shape[2:]
     r = len(spatial)
     if storage_order:
         mults = [math.prod(spatial[:i]) for i in range(r)]
     else:
         mults = [math.prod(spatial[i + 1:]) for i in range(r)]
-    nc = np.arange(x.shape[0] * x.shape[1], dtype=np.int64).reshape(x.shape[:2] + (1,) * r)
-    flat = nc * math.prod(spatial)
+    # flat index = base (window start) + a per-tap offset
+    offsets = np.array([sum(t * d * m for t, d, m in zip(tap, w.dilations, mults, strict=True)) for tap in taps],
+                       dtype=np.int64)
+    base = np.arange(x.shape[0] * x.shape[1], dtype=np.int64).reshape(x.shape[:2] + (1,) * r) * math.prod(spatial)
     for i in range(r):
         shape = [1] * (r + 2)
         shape[i + 2] = w.out[i]
-        start = (np.arange(w.out[i], dtype=np.int64) * w.strides[i] - w.begin[i]).reshape(shape)
-        tap_i = (which // math.prod(w.kernel[i + 1:])) % w.kernel[i]
-        flat = flat + (start + tap_i * w.dilations[i]) * mults[i]
+        base = base + ((np.arange(w.out[i], dtype=np.int64) * w.strides[i] - w.begin[i]) * mults[i]).reshape(shape)
+    flat = np.take(offsets, which)
+    flat += base
     return flat
 
 

@@ -6,6 +6,7 @@ Modes constant, reflect, edge and (from 19) wrap; negative pads crop.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,8 @@ def _pad(data: np.ndarray, pads: Sequence[int], mode: str, value: float | np.nda
             raise ValueError(f"Pad: mode {mode} cannot pad empty axis {a}")
         if mode == "reflect" and (b or e) and max(b, e) >= x.shape[a]:
             raise ValueError(f"Pad: reflect pads {b, e} must be smaller than axis {a} of size {x.shape[a]}")
-    return np.pad(x, widths, mode=_MODES[mode])
+    np_mode: Any = _MODES[mode]
+    return np.pad(x, widths, mode=np_mode)
 
 
 @kernel("ai.onnx", "Pad", since=1, until=1)

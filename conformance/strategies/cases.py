@@ -1,0 +1,293 @@
+"""`op_cases(version, dtype)`: valid, complete cases of one op version, built from its schema.
+
+Order of a draw: type bindings, then ranks and named dims of the input signatures, then per-op hint
+shapes, attributes, dims the constraints derive, input arrays; last, the shape formulas give the
+expected output shapes and every constraint is checked (a failed draw is redrawn a few times inside
+the strategy, then rejected).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import reject
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import OMIT, DrawFn, draw_attribute
+from conformance.strategies.case import Case
+from conformance.strategies.context import DrawContext
+from conformance.strategies.dtypes import DRAWABLE_ELEMENTS, allowed_elements, numpy_dtype, primary_param
+from conformance.strategies.hints import OpHint, hint_for
+from conformance.strategies.plan import DrawPlan, plan_for
+from conformance.strategies.values import fill_array, SEEDS
+from opset.formula import FormulaError, Undecided, parse
+from opset.infer import bind_inputs, infer_shapes, resolve_attributes, validate_attributes
+from opset.model import OpVersion
+
+ATTEMPTS = 12  # redraws inside the strategy before the example is rejected
+
+
+def check_positive(name: str, value: int) -> None:
+    if not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name}={value!r} must be an int >= 1")
+
+
+def op_cases(version: OpVersion, dtype: str, *, max_side: int = 5, max_rank: int = 4,
+             max_elements: int = 4096) -> st.SearchStrategy[Case]:
+    """Strategy of valid cases of `version` in element type `dtype` (bounds checked up front)."""
+    check_positive("max_side", max_side)
+    check_positive("max_rank", max_rank)
+    check_positive("max_elements", max_elements)
+    primary = primary_param(version)
+    if primary is None or dtype not in allowed_elements(version, primary.type):
+        raise ValueError(f"{version.signature}: dtype {dtype} is not allowed by its type constraints")
+    if dtype not in DRAWABLE_ELEMENTS:
+        raise ValueError(f"{version.signature}: dtype {dtype} cannot be drawn (numpy has no such type)")
+
+    @st.composite
+    def build(draw: DrawFn) -> Case:
+        for _ in range(ATTEMPTS):
+            case = _draw_once(draw, version, dtype, max_side=max_side, max_rank=max_rank,
+                              max_elements=max_elements)
+            if case is not None:
+                return case
+        reject()
+
+    return build()
+
+
+def _draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int, max_rank: int,
+               max_elements: int) -> Case | None:
+    plan = plan_for(version)
+    hint = hint_for(version)
+    ctx = DrawContext(version, dtype, _bind_types(draw, version, dtype), max_side)
+    _draw_dims(draw, ctx, plan, hint, max_rank)
+    _draw_signature_shapes(draw, ctx, plan, max_rank)
+    if hint.shapes is not None:
+        hint.shapes(draw, ctx)
+    if not _draw_attributes(draw, ctx, hint, max_rank):
+        return None
+    if not _apply_derived(ctx, plan):
+        return None
+    _draw_arrays(draw, ctx, hint)
+    return _finish(ctx, max_elements)
+
+
+def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
+    primary = primary_param(version)
+    bindings: dict[str, str] = {}
+    for name, constraint in version.type_constraints.items():
+        if primary is not None and name == primary.type:
+            bindings[name] = dtype
+            continue
+        elements = [e for e in allowed_elements(version, name) if e in DRAWABLE_ELEMENTS]
+        if dtype in elements:
+            bindings[name] = dtype  # keep mixed-type ops in the cell's type where they can be
+        elif elements:
+            bindings[name] = draw(st.sampled_from(elements))
+        else:
+            bindings[name] = constraint.types[0]
+    return bindings
+
+
+def _draw_dims(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, hint: OpHint, max_rank: int) -> None:
+    for name in plan.tuples:
+        lo, hi = plan.rank_bounds.get(name, (hint.min_rank, max_rank))
+        lo, hi = max(lo, hint.min_rank), min(hi, hint.max_rank or max_rank)
+        rank = draw(st.integers(lo, max(lo, hi)))
+        ctx.dims[name] = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
+    for name in plan.dims:
+        ctx.dims[name] = draw(st.integers(1, ctx.max_side))
+
+
+def _signature_shape(signature: tuple[str | int, ...], dims: dict[str, Any]) -> list[int] | None:
+    shape: list[int] = []
+    for item in signature:
+        if isinstance(item, int):
+            shape.append(item)
+        elif item.startswith("*"):
+            shape.extend(dims[item[1:]])
+        elif isinstance(dims.get(item), int):
+            shape.append(dims[item])
+        else:
+            return None  # a derived dim not computed yet
+    return shape
+
+
+def _draw_signature_shapes(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, max_rank: int) -> None:
+    for index, param in enumerate(ctx.version.inputs):
+        if param.optional and draw(st.booleans()):
+            ctx.shapes[param.name] = None
+            ctx.omitted.add(param.name)
+            continue
+        if param.shape is not None:
+            shape = _signature_shape(param.shape, ctx.dims)
+        elif param.name in plan.vector_of:
+            shape = None  # computed with the derived dims
+        elif index > 0 and ctx.first_shape() is not None and _has_shaped_input(ctx):
+            shape = ctx.first_shape()  # elementwise partner of the first input
+        else:
+            rank = draw(st.integers(0, max_rank))
+            shape = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
+        if param.variadic:
+            count = draw(st.integers(param.min_arity, param.min_arity + 2))
+            ctx.shapes[param.name] = [list(shape) if shape is not None else None for _ in range(count)]
+            ctx.scratch.setdefault("arity", {})[param.name] = count
+        else:
+            ctx.shapes[param.name] = shape
+
+
+def _has_shaped_input(ctx: DrawContext) -> bool:
+    return any(ctx.shapes.get(p.name) is not None for p in ctx.version.inputs)
+
+
+def _environment(ctx: DrawContext) -> dict[str, Any]:
+    shapes = _positional_shapes(ctx)
+    env: dict[str, Any] = bind_inputs(ctx.version, shapes, [])
+    env.update(ctx.dims)
+    for name in ctx.version.attributes:
+        env.setdefault(name, ctx.attributes.get(name))
+    for name, text in ctx.version.lets.items():
+        try:
+            env[name] = parse(text).evaluate(env)
+        except (FormulaError, Undecided, KeyError):
+            continue
+    return env
+
+
+def _positional_shapes(ctx: DrawContext) -> list[Any]:
+    shapes: list[Any] = []
+    for param in ctx.version.inputs:
+        shape = ctx.shapes.get(param.name)
+        if param.variadic and isinstance(shape, list):
+            shapes.extend(shape)
+        else:
+            shapes.append(shape)
+    return shapes
+
+
+def _draw_attributes(draw: DrawFn, ctx: DrawContext, hint: OpHint, max_rank: int) -> bool:
+    rank = len(ctx.first_shape())
+    for name, attr in ctx.version.attributes.items():
+        if name in ctx.attributes:
+            continue
+        if name in hint.attributes:
+            value = hint.attributes[name](draw, ctx)
+        elif not hint.generic_attributes:
+            continue
+        elif attr.type == "tensor":
+            value = _tensor_attribute(draw, ctx) if attr.required else OMIT
+        else:
+            value = draw_attribute(draw, attr, _environment(ctx), default_rank=rank or max_rank)
+        if value is not OMIT:
+            ctx.attributes[name] = value
+    return True
+
+
+def _tensor_attribute(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    rank = draw(st.integers(0, 3))
+    shape = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
+    return fill_array(draw(SEEDS), ctx.dtype, shape)
+
+
+def _apply_derived(ctx: DrawContext, plan: DrawPlan) -> bool:
+    """Compute the dims and vector inputs the constraints determine, then the shapes that use them."""
+    for name, text in plan.multiple_of.items():
+        factor = _evaluate(text, ctx)
+        if not isinstance(factor, int) or factor < 1:
+            return False
+        ctx.dims[name] = ctx.dims[name] * factor
+    pending = dict(plan.derived)
+    for _ in range(len(pending) + 1):
+        for name, text in list(pending.items()):
+            value = _evaluate(text, ctx)
+            if isinstance(value, int):
+                ctx.dims[name] = value
+                del pending[name]
+    if pending or any(isinstance(v, int) and v < 1 for v in ctx.dims.values()):
+        return False
+    for param in ctx.version.inputs:
+        present = param.name not in ctx.omitted
+        if param.shape is not None and present:
+            shape = _signature_shape(param.shape, ctx.dims)
+            if shape is None:
+                return False
+            old = ctx.shapes.get(param.name)
+            ctx.shapes[param.name] = [shape] * len(old) if param.variadic and isinstance(old, list) else shape
+        elif param.name in plan.vector_of and present:
+            length = _evaluate(plan.vector_of[param.name], ctx)
+            if not isinstance(length, int) or length < 1:
+                return False
+            ctx.shapes[param.name] = [length]
+    return True
+
+
+def _evaluate(text: str, ctx: DrawContext) -> Any:
+    try:
+        return parse(text).evaluate(_environment(ctx))
+    except (FormulaError, Undecided, KeyError):
+        return None
+
+
+def _draw_arrays(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> None:
+    for param in ctx.version.inputs:
+        if param.name in hint.values:
+            array = hint.values[param.name](draw, ctx)
+            ctx.arrays[param.name] = array
+            ctx.shapes[param.name] = None if array is None else list(np.shape(array))
+            continue
+        shape = ctx.shapes.get(param.name)
+        element = ctx.element_of(param.type)
+        if shape is None or param.name in ctx.omitted:
+            ctx.arrays[param.name] = None
+        elif param.variadic:
+            ctx.arrays[param.name] = [fill_array(draw(SEEDS), element, s) for s in shape]
+        else:
+            ctx.arrays[param.name] = fill_array(draw(SEEDS), element, shape)
+
+
+def _finish(ctx: DrawContext, max_elements: int) -> Case | None:
+    version = ctx.version
+    inputs: list[np.ndarray | None] = []
+    names: list[str] = []
+    for param in version.inputs:
+        array = ctx.arrays.get(param.name)
+        if param.variadic and isinstance(array, list):
+            inputs.extend(array)
+            names.extend(f"{param.name}_{i}" for i in range(len(array)))
+        else:
+            inputs.append(array if isinstance(array, np.ndarray) else None)
+            names.append(param.name if array is not None else "")
+    while names and names[-1] == "":  # trailing omitted inputs are left off the node
+        names.pop()
+        inputs.pop()
+    if sum(int(x.size) for x in inputs if x is not None) > max_elements:
+        return None
+    shapes = [list(x.shape) if x is not None else None for x in inputs]
+    values = {n: x.ravel().tolist() for n, x in zip(names, inputs, strict=True)
+              if x is not None and x.dtype.kind in "iub" and x.size <= 64}
+    given = dict(ctx.attributes)
+    if validate_attributes(version, given, shapes):
+        return None
+    result = infer_shapes(version, shapes, given, values)
+    if result.problems:
+        return None
+    expected = [_concrete(s) for s in result.outputs]
+    if any(s is not None and (min(s, default=1) < 0 or int(np.prod(s)) > max_elements) for s in expected):
+        return None
+    outputs = [p.name for p in version.outputs if not p.optional]
+    return Case(version=version, dtype=ctx.dtype, type_bindings=ctx.type_bindings,
+                attributes=resolve_attributes(version, given, shapes), node_attributes=given,
+                inputs=inputs, input_names=names, output_names=outputs,
+                expected_shapes=expected[:len(outputs)], values=values)
+
+
+def _concrete(shape: Any) -> list[int] | None:
+    if isinstance(shape, list) and all(isinstance(d, int) for d in shape):
+        return [int(d) for d in shape]
+    return None
+
+
+def numpy_of(element: str) -> np.dtype:
+    return numpy_dtype(element)

@@ -1,0 +1,45 @@
+"""The state of one draw, shared by the generic builder and the per-op hints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from opset.model import OpVersion
+
+
+@dataclass
+class DrawContext:
+    version: OpVersion
+    dtype: str
+    type_bindings: dict[str, str]
+    max_side: int
+    dims: dict[str, Any] = field(default_factory=dict)  # signature dim -> int, tuple -> list[int]
+    shapes: dict[str, Any] = field(default_factory=dict)  # input -> shape, None (omitted) or list of shapes
+    attributes: dict[str, Any] = field(default_factory=dict)  # attributes set on the node
+    arrays: dict[str, np.ndarray | list[np.ndarray] | None] = field(default_factory=dict)
+    omitted: set[str] = field(default_factory=set)  # optional inputs left off the node
+    scratch: dict[str, Any] = field(default_factory=dict)  # what a hint decides early and uses later
+
+    def first_shape(self) -> list[int]:
+        """The shape of the first present input ([] when there is none)."""
+        for param in self.version.inputs:
+            shape = self.shapes.get(param.name)
+            if shape and isinstance(shape[0], list):
+                return list(shape[0])
+            if shape is not None:
+                return list(shape)
+        return []
+
+    def element_of(self, type_text: str) -> str:
+        """The element type a parameter type stands for in this draw."""
+        if type_text in self.type_bindings:
+            return self.type_bindings[type_text]
+        from opset.dtypes import tensor_element
+
+        element = tensor_element(type_text)
+        if element is None:
+            raise ValueError(f"{self.version.signature}: parameter type {type_text} is not a tensor type")
+        return element

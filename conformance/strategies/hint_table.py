@@ -1,0 +1,75 @@
+"""The per-op hint table (see `hints.py`): only what the ai.onnx schemas cannot express yet.
+
+Each entry says why it exists. Remove an entry once the op's YAML carries signatures and constraints
+that let the generic builder draw valid cases by itself.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_spatial import CONV_HINTS, POOL_HINT, CONV_TRANSPOSE_HINT
+from conformance.strategies.hint_tensor import (
+    BATCH_NORM_HINTS,
+    CLIP_HINT,
+    CONCAT_HINT,
+    CONSTANT_HINT,
+    FLATTEN_HINT,
+    GEMM_HINTS,
+    PAD_HINTS,
+    REDUCE_MEAN_HINTS,
+    RESHAPE_HINTS,
+    SLICE_HINTS,
+    SOFTMAX_HINT,
+    SPACE_TO_DEPTH_HINT,
+    SQUEEZE_HINTS,
+    TRANSPOSE_HINT,
+    UPSAMPLE_HINTS,
+)
+from conformance.strategies.hints import OpHint, dims, set_first_shape
+
+
+def _rank_at_least(minimum: int, maximum: int = 4) -> OpHint:
+    def shapes(draw: DrawFn, ctx: DrawContext) -> None:
+        rank = draw(st.integers(minimum, maximum))
+        set_first_shape(ctx, dims(draw, rank, ctx.max_side))
+
+    return OpHint(shapes=shapes)
+
+
+def _no_legacy_consumed(draw: DrawFn, ctx: DrawContext) -> object:
+    return OMIT  # `consumed_inputs` (opset 1) is an in-place hint with no effect on results
+
+
+_LEGACY_BROADCAST = OpHint(attributes={"axis": lambda draw, ctx: OMIT, "consumed_inputs": _no_legacy_consumed},
+                           until=6)  # B has A's shape here, so only the default axis is valid
+
+HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
+    # kernel sizes, pads and strides must fit the spatial dims; channels and groups must agree
+    ("ai.onnx", "AveragePool"): (POOL_HINT,),
+    ("ai.onnx", "MaxPool"): (POOL_HINT,),
+    ("ai.onnx", "Conv"): CONV_HINTS,
+    ("ai.onnx", "ConvTranspose"): (CONV_TRANSPOSE_HINT,),
+    ("ai.onnx", "GlobalAveragePool"): (_rank_at_least(3),),
+    ("ai.onnx", "GlobalMaxPool"): (_rank_at_least(3),),
+    ("ai.onnx", "BatchNormalization"): BATCH_NORM_HINTS,
+    ("ai.onnx", "Gemm"): GEMM_HINTS,
+    ("ai.onnx", "Add"): (_LEGACY_BROADCAST,),
+    ("ai.onnx", "Mul"): (_LEGACY_BROADCAST,),
+    # attributes or inputs whose values must agree with the data's shape
+    ("ai.onnx", "Transpose"): (TRANSPOSE_HINT,),
+    ("ai.onnx", "Squeeze"): SQUEEZE_HINTS,
+    ("ai.onnx", "Reshape"): RESHAPE_HINTS,
+    ("ai.onnx", "Slice"): SLICE_HINTS,
+    ("ai.onnx", "Concat"): (CONCAT_HINT,),
+    ("ai.onnx", "Softmax"): (SOFTMAX_HINT,),
+    ("ai.onnx", "Flatten"): (FLATTEN_HINT,),
+    ("ai.onnx", "ReduceMean"): REDUCE_MEAN_HINTS,
+    ("ai.onnx", "SpaceToDepth"): (SPACE_TO_DEPTH_HINT,),
+    ("ai.onnx", "Pad"): PAD_HINTS,
+    ("ai.onnx", "Upsample"): UPSAMPLE_HINTS,
+    ("ai.onnx", "Clip"): (CLIP_HINT,),
+    ("ai.onnx", "Constant"): (CONSTANT_HINT,),
+}

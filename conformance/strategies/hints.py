@@ -1,0 +1,83 @@
+"""Per-op hints: the last resort where the schema cannot (yet) say how to build a valid case.
+
+A hint may fix input shapes (`shapes`, which may also preset attributes), build attribute values
+(`attributes`) or whole input arrays (`values`, e.g. Reshape's `shape` input, whose values the schema
+only constrains through the data). Everything else is drawn generically from the schema. The table
+lives in `conformance.strategies.hint_table`; an op absent from it gets no hint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import DrawFn
+from conformance.strategies.context import DrawContext
+from opset.model import OpVersion
+
+ShapeHint = Callable[[DrawFn, DrawContext], None]
+ValueHint = Callable[[DrawFn, DrawContext], Any]
+ArrayHint = Callable[[DrawFn, DrawContext], np.ndarray | None]
+
+
+@dataclass(frozen=True)
+class OpHint:
+    min_rank: int = 0  # for `*S` tuples
+    max_rank: int | None = None
+    shapes: ShapeHint | None = None
+    attributes: dict[str, ValueHint] = field(default_factory=dict)
+    values: dict[str, ArrayHint] = field(default_factory=dict)
+    generic_attributes: bool = True  # False: attributes the hint does not set stay off the node
+    since: int = 1  # the hint applies to versions with since >= this ...
+    until: int | None = None  # ... and <= this
+
+
+NO_HINT = OpHint()
+
+
+def hint_for(version: OpVersion) -> OpHint:
+    from conformance.strategies.hint_table import HINTS
+
+    for hint in HINTS.get((version.domain, version.name), ()):
+        if hint.since <= version.since and (hint.until is None or version.since <= hint.until):
+            return hint
+    return NO_HINT
+
+
+# ---- building blocks shared by the table ------------------------------------------------------------
+
+def dims(draw: DrawFn, rank: int, max_side: int, *, low: int = 1) -> list[int]:
+    return [draw(st.integers(low, max(low, max_side))) for _ in range(rank)]
+
+
+def axis_in(draw: DrawFn, rank: int, *, inclusive_end: bool = False, negative: bool = True) -> int:
+    top = rank if inclusive_end else rank - 1
+    low = -rank if negative else 0
+    return int(draw(st.integers(low, max(low, top))))
+
+
+def distinct_axes(draw: DrawFn, rank: int, *, min_size: int = 1) -> list[int]:
+    if rank == 0:
+        return []
+    chosen = draw(st.lists(st.integers(0, rank - 1), min_size=min(min_size, rank), max_size=rank, unique=True))
+    return sorted(int(a) for a in chosen)
+
+
+def int64_array(values: list[int]) -> np.ndarray:
+    return np.asarray(values, dtype=np.int64)
+
+
+def set_first_shape(ctx: DrawContext, shape: list[int]) -> None:
+    """Give the first input `shape` (and every input that just repeats it, as elementwise partners)."""
+    first = ctx.version.inputs[0]
+    old = ctx.shapes.get(first.name)
+    for param in ctx.version.inputs:
+        current = ctx.shapes.get(param.name)
+        if param.variadic and isinstance(current, list):
+            ctx.shapes[param.name] = [list(shape) for _ in current]
+        elif param is first or (current is not None and current == old):
+            ctx.shapes[param.name] = list(shape)

@@ -1,0 +1,1 @@
+"""`gen netron`: Netron metadata JSON, one file per registry domain."""

@@ -1,0 +1,57 @@
+"""Validate ONNX models against the registry: every node of every registered domain.
+
+    from opset.validate import validate_model
+    for d in validate_model("model.onnx", profile="seed000"):
+        print(d)
+
+`validate_model` raises `ModelReadError` for a file that cannot be read or is not a model,
+`UnknownProfileError` for an unknown profile; everything about the model itself is a `Diagnostic`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import onnx
+
+from opset.registry import Registry
+from opset.validate.diagnostics import CHECKS, Diagnostic, has_errors
+from opset.validate.profiles import PROFILES, Profile, UnknownProfileError, get_profile
+from opset.validate.reading import ModelReadError, read_model
+from opset.validate.run import ModelValidation, ValidationResult
+from opset.validate.signatures import VersionTable
+
+__all__ = ["CHECKS", "PROFILES", "Diagnostic", "ModelReadError", "Profile", "UnknownProfileError",
+           "ValidationResult", "check_model", "has_errors", "validate_model"]
+
+_TABLES: dict[int, VersionTable] = {}
+_DEFAULT: list[Registry] = []  # the checkout's registry, loaded once per process
+
+
+def _table(registry: Registry | None) -> VersionTable:
+    if registry is None:
+        if not _DEFAULT:
+            from opset.load import load_registry
+
+            _DEFAULT.append(load_registry())
+        registry = _DEFAULT[0]
+    table = _TABLES.get(id(registry))
+    if table is None or table.registry is not registry:
+        table = VersionTable(registry)
+        _TABLES.clear()  # one registry at a time; the table keeps it alive
+        _TABLES[id(registry)] = table
+    return table
+
+
+def check_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
+                registry: Registry | None = None) -> ValidationResult:
+    """Diagnostics and the validated type and shape of every main-graph value."""
+    proto = model if isinstance(model, onnx.ModelProto) else read_model(model)
+    chosen = profile if isinstance(profile, Profile) else get_profile(profile)
+    return ModelValidation(proto, _table(registry), chosen).run()
+
+
+def validate_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
+                   registry: Registry | None = None) -> list[Diagnostic]:
+    """Every diagnostic for `model` (a ModelProto or a path), errors and warnings, in graph order."""
+    return check_model(model, profile, registry).diagnostics

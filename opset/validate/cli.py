@@ -1,0 +1,47 @@
+"""`opset validate MODEL.onnx [--json] [--profile NAME]`: exit 0 clean (warnings allowed), 1 on errors,
+2 when the file cannot be read or is not a model (or the arguments are wrong)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from opset.errors import RegistryError
+from opset.validate import check_model
+from opset.validate.diagnostics import has_errors, render_json, render_text
+from opset.validate.profiles import PROFILES, UnknownProfileError
+from opset.validate.reading import ModelReadError, read_model
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="opset validate", description=__doc__)
+    p.add_argument("model", help="path of an .onnx file (external data is read from its folder)")
+    p.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
+    p.add_argument("--profile", default=None, choices=sorted(PROFILES),
+                   help="how the model's domains map onto the registry (default: as written)")
+    return p
+
+
+def main_validate(args: list[str]) -> int:
+    parser = _parser()
+    try:
+        ns = parser.parse_args(args)
+    except SystemExit as e:  # argparse exits on --help (0) and on bad arguments (2)
+        return int(e.code) if isinstance(e.code, int) else 2
+    try:
+        model = read_model(ns.model)
+    except ModelReadError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        result = check_model(model, ns.profile)
+    except UnknownProfileError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except RegistryError as e:
+        print(e, file=sys.stderr)
+        print(f"error: the registry could not be loaded ({len(e.problems)} problem(s))", file=sys.stderr)
+        return 1
+    diags = result.diagnostics
+    print(render_json(diags, ns.model) if ns.json else render_text(diags, ns.model))
+    return 1 if has_errors(diags) else 0

@@ -1,0 +1,153 @@
+"""Validate a whole model: opset imports, graph structure, then every node in dependency order,
+subgraphs (If/Loop/Scan bodies) with their outer scope."""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import onnx
+
+from opset.errors import ResolutionError
+from opset.registry import Registry
+from opset.validate.diagnostics import Diagnostic
+from opset.validate.facts import UNKNOWN, Facts, FreshDims, Shape, tensor_facts, value_info_facts
+from opset.validate.graph import plan_graph, subgraphs
+from opset.validate.node import Memo, NodeCheck, Scope
+from opset.validate.profiles import Profile
+from opset.validate.signatures import VersionTable
+
+_DEFAULT_DOMAINS = ("", "ai.onnx")
+
+
+@dataclass(slots=True)
+class ValidationResult:
+    diagnostics: list[Diagnostic]
+    facts: dict[str, Facts]  # every value of the main graph: its type and shape as validated
+    inferred: dict[str, Shape]  # main-graph values whose shape the registry's formulas gave
+
+
+class ModelValidation:
+    """One run over one model. `table` (resolution and per-version facts) may be shared between runs."""
+
+    def __init__(self, model: onnx.ModelProto, table: VersionTable, profile: Profile) -> None:
+        self.model = model
+        self.table = table
+        self.registry: Registry = table.registry
+        self.profile = profile
+        self.diags: list[Diagnostic] = []
+        self.fresh = FreshDims()
+        self.memo: Memo = {}  # (version, attributes, input shapes, values) -> results, per run
+        self.opsets = self._opset_imports()
+        self._mapped: dict[str, tuple[str, int] | None] = {}
+
+    def run(self) -> ValidationResult:
+        graph = self.model.graph
+        scope = self._scope(graph, None)
+        self._graph(graph, "", scope, frozenset())
+        return ValidationResult(self.diags, dict(scope.facts), scope.inferred)
+
+    def _opset_imports(self) -> dict[str, int]:
+        opsets: dict[str, int] = {}
+        for imp in self.model.opset_import:
+            domain = "" if imp.domain in _DEFAULT_DOMAINS else imp.domain
+            if domain in opsets and opsets[domain] != imp.version:
+                self.diags.append(Diagnostic("error", "duplicate_name", f"domain '{imp.domain}' is imported twice, "
+                                             f"at opsets {opsets[domain]} and {imp.version}"))
+            opsets[domain] = imp.version
+            self._check_import(imp.domain, imp.version)
+        return opsets
+
+    def _check_import(self, domain: str, version: int) -> None:
+        registry_domain, opset = self.profile.map(domain, version)
+        try:
+            name = self.registry.canonical_domain(registry_domain)
+        except ResolutionError:
+            return  # a domain the registry lacks only matters when a node uses it (unknown_op)
+        newest = self.registry.domains[name].max_opset
+        if opset > newest or opset < 1:
+            self.diags.append(Diagnostic("error", "unknown_opset", f"opset import {domain or 'ai.onnx'} {version}: "
+                                         f"the registry's {name} has opsets 1 to {newest}"))
+
+    def _scope(self, graph: onnx.GraphProto, outer: Scope | None) -> Scope:
+        local: dict[str, Facts] = {}
+        for vi in graph.input:
+            local[vi.name] = value_info_facts(vi, self.fresh)
+        tensors: dict[str, onnx.TensorProto] = {}
+        for t in graph.initializer:
+            tensors[t.name] = t
+            declared = local.get(t.name)
+            local[t.name] = tensor_facts(t) if declared is None or declared.shape is None else \
+                Facts(declared.type or tensor_facts(t).type, tensor_facts(t).shape)
+        declared_facts = {vi.name: value_info_facts(vi, self.fresh) for vi in graph.value_info}
+        for vi in graph.output:
+            if vi.name not in local:
+                declared_facts[vi.name] = value_info_facts(vi, self.fresh)
+        if outer is None:
+            return Scope(facts=local, declared=declared_facts, values={}, tensors=tensors)
+        return Scope(facts=ChainMap(local, outer.facts), declared=declared_facts,
+                     values=ChainMap({}, outer.values), tensors=ChainMap(tensors, outer.tensors))
+
+    def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
+        plan = plan_graph(graph, outer_names, path)
+        self.diags.extend(plan.diagnostics)
+        nodes = graph.node
+        for i in plan.order:
+            self._node(nodes[i], i, path, scope)
+
+    def _node(self, node: onnx.NodeProto, index: int, path: str, scope: Scope) -> None:
+        mapped = self._map_domain(node.domain)
+        label = f"{node.domain or 'ai.onnx'}::{node.op_type}"
+        if mapped is None:
+            NodeCheck(node, index, path, label, self.diags).error(
+                "missing_opset_import", f"domain '{node.domain or 'ai.onnx'}' has no opset import in the model")
+            self._unchecked_outputs(node, scope)
+        else:
+            domain, opset = mapped
+            found = self.table.lookup(domain, node.op_type, opset)
+            if isinstance(found, ResolutionError):
+                NodeCheck(node, index, path, label, self.diags).unresolved(found, opset, self._hint(node, domain, opset))
+                self._unchecked_outputs(node, scope)
+            else:
+                NodeCheck(node, index, path, found.version.signature, self.diags).check(found, scope, self.memo)
+        self._subgraphs(node, index, path, scope)
+
+    def _map_domain(self, domain: str) -> tuple[str, int] | None:
+        if domain in self._mapped:
+            return self._mapped[domain]
+        key = "" if domain in _DEFAULT_DOMAINS else domain
+        imported = self.opsets.get(key)
+        mapped = None if imported is None else self.profile.map(domain, imported)
+        self._mapped[domain] = mapped
+        return mapped
+
+    def _hint(self, node: onnx.NodeProto, domain: str, opset: int) -> str:
+        """The op's first opset when it came later, or where else the registry has an op of this name
+        (a Tengine op written into the default domain)."""
+        try:
+            op = self.registry.ops.get((self.registry.canonical_domain(domain), node.op_type))
+        except ResolutionError:
+            op = None
+        if op is not None and op.versions[0].since > opset:
+            return f" (it starts at opset {op.versions[0].since})"
+        elsewhere = sorted(d for (d, name) in self.registry.ops if name == node.op_type)
+        if not elsewhere:
+            return ""
+        return f" (the registry has {node.op_type} in {', '.join(elsewhere)}: is the node's domain wrong?)"
+
+    def _unchecked_outputs(self, node: onnx.NodeProto, scope: Scope) -> None:
+        for out in node.output:
+            if out:
+                scope.facts[out] = scope.declared.get(out, UNKNOWN)
+
+    def _subgraphs(self, node: onnx.NodeProto, index: int, path: str, scope: Scope) -> None:
+        for attr_name, g in subgraphs(node):
+            label = node.name or f"{node.op_type}_{index}"
+            sub_path = f"{path}/{label}.{attr_name}" if path else f"{label}.{attr_name}"
+            inner = self._scope(g, scope)
+            self._graph(g, sub_path, inner, frozenset(_visible(scope.facts)))
+
+
+def _visible(facts: Mapping[str, Facts]) -> list[str]:
+    return list(facts.keys())
