@@ -30,7 +30,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from opset.validate import check_model  # noqa: E402
+from opset.validate import check_model
 
 
 def median_ms(fn: Callable[[], object], reps: int) -> float:

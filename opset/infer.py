@@ -18,9 +18,20 @@ Dim = int | Sym
 Shape = list[Dim]
 
 
+class _UnknownShape:
+    """Marks a present input whose shape (even its rank) is not known; None marks an absent input."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN_SHAPE"
+
+
+UNKNOWN_SHAPE: Any = _UnknownShape()
+
+
 @dataclass(frozen=True, slots=True)
 class ShapeProblem:
-    """`check` is a constraint id (`averagepool_c1`) or one of: binding, rank, formula, attribute."""
+    """`check` is a constraint id (`averagepool_c1`) or one of: binding, rank, formula, attr_unknown,
+    attr_required, attr_type, attr_allowed, attr_range, attr_length."""
 
     check: str
     message: str
@@ -34,16 +45,23 @@ class InferResult:
 
 
 class _Env(Mapping[str, Any]):
-    """Names of a version's formulas: inputs and dims bound eagerly, `let`s and `default_expr`s on demand."""
+    """Names of a version's formulas: inputs and dims bound eagerly, `let`s and `default_expr`s on demand.
+
+    Names in `unknown` (inputs of unknown shape and their signature dims) exist but have no value:
+    using one makes the formula undecided rather than wrong.
+    """
 
     def __init__(self, base: dict[str, Any], lazy: dict[str, str]) -> None:
         self._base = base
         self._lazy = lazy
         self._busy: set[str] = set()
+        self.unknown: set[str] = set(base.pop(_UNKNOWN_KEY, ()))
 
     def __getitem__(self, name: str) -> Any:
         if name in self._base:
             return self._base[name]
+        if name in self.unknown:
+            raise Undecided(f"'{name}' is not known")
         if name not in self._lazy:
             raise KeyError(name)
         if name in self._busy:
@@ -57,7 +75,7 @@ class _Env(Mapping[str, Any]):
         return value
 
     def __contains__(self, name: object) -> bool:
-        return name in self._base or name in self._lazy
+        return name in self._base or name in self._lazy or name in self.unknown
 
     def __iter__(self) -> Iterator[str]:
         return iter({**self._lazy, **self._base})
@@ -66,26 +84,46 @@ class _Env(Mapping[str, Any]):
         return len({**self._lazy, **self._base})
 
 
+_UNKNOWN_KEY = "\0unknown"  # not a valid formula name, so it cannot clash
+
+
 def bind_inputs(version: OpVersion, input_shapes: Sequence[Shape | None],
                 problems: list[ShapeProblem]) -> dict[str, Any]:
-    """Input names -> shapes and signature dims -> sizes; mismatches are appended to `problems`."""
+    """Input names -> shapes and signature dims -> sizes; mismatches are appended to `problems`.
+
+    An entry of `input_shapes` is a shape, None for an absent input, or UNKNOWN_SHAPE.
+    """
     env: dict[str, Any] = {}
+    unknown: set[str] = set()
     position = 0
     for param in version.inputs:
         if param.variadic:
             shapes = list(input_shapes[position:])
-            env[param.name] = shapes
+            position = len(input_shapes)
+            if any(s is UNKNOWN_SHAPE for s in shapes):
+                unknown.add(param.name)
+                unknown.update(_signature_names(param))
+                continue
+            env[param.name] = [list(s) if s is not None else None for s in shapes]
             for shape in shapes:
                 if shape is not None and param.shape is not None:
                     _match_signature(param, list(shape), env, problems)
-            position = len(input_shapes)
             continue
         shape = input_shapes[position] if position < len(input_shapes) else None
         position += 1
+        if shape is UNKNOWN_SHAPE:
+            unknown.add(param.name)
+            unknown.update(_signature_names(param))
+            continue
         env[param.name] = list(shape) if shape is not None else None
         if shape is not None and param.shape is not None:
             _match_signature(param, list(shape), env, problems)
+    env[_UNKNOWN_KEY] = unknown - set(env)
     return env
+
+
+def _signature_names(param: Param) -> set[str]:
+    return {d.lstrip("*") for d in param.shape or () if isinstance(d, str)}
 
 
 def _match_signature(param: Param, shape: Shape, env: dict[str, Any], problems: list[ShapeProblem]) -> None:
@@ -141,7 +179,10 @@ def _environment(version: OpVersion, input_shapes: Sequence[Shape | None], given
 def resolve_attributes(version: OpVersion, given: Mapping[str, Any],
                        input_shapes: Sequence[Shape | None] = ()) -> dict[str, Any]:
     """Every attribute of the version: the given value, else its default, else its default formula, else None."""
-    env = _environment(version, input_shapes, given, [])
+    return _attributes_from(version, _environment(version, input_shapes, given, []))
+
+
+def _attributes_from(version: OpVersion, env: _Env) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in version.attributes:
         try:
@@ -156,7 +197,7 @@ def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attri
     """Output shapes from the shape formulas; constraint violations and binding mismatches as problems."""
     problems: list[ShapeProblem] = []
     env = _environment(version, input_shapes, attributes, problems)
-    resolved = resolve_attributes(version, attributes, input_shapes)
+    resolved = _attributes_from(version, env)
     outputs: list[Shape | None] = []
     for param in version.outputs:
         shapes = _output_shape(param, env, values, problems)
@@ -213,30 +254,30 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
     problems = []
     for name in given:
         if name not in version.attributes:
-            problems.append(ShapeProblem("attribute", f"unknown attribute '{name}'"))
+            problems.append(ShapeProblem("attr_unknown", f"unknown attribute '{name}'"))
     env = _environment(version, input_shapes, given, [])
     for name, attr in version.attributes.items():
         value = given.get(name)
         if value is None:
             if attr.required:
-                problems.append(ShapeProblem("attribute", f"required attribute '{name}' is missing"))
+                problems.append(ShapeProblem("attr_required", f"required attribute '{name}' is missing"))
             continue
         value = list(value) if isinstance(value, tuple) else value
         if not value_fits(attr.type, value):
-            problems.append(ShapeProblem("attribute", f"attribute '{name}' should be {attr.type}, got {value!r}"))
+            problems.append(ShapeProblem("attr_type", f"attribute '{name}' should be {attr.type}, got {value!r}"))
             continue
         items = value if isinstance(value, list) else [value]
         if attr.allowed is not None:
             bad = [x for x in items if x not in attr.allowed]
             if bad:
                 allowed = ", ".join(repr(a) for a in attr.allowed)
-                problems.append(ShapeProblem("attribute", f"attribute '{name}' = {value!r} is not one of {allowed}"))
+                problems.append(ShapeProblem("attr_allowed", f"attribute '{name}' = {value!r} is not one of {allowed}"))
         if attr.range is not None:
             lo, hi = attr.range
             bad = [x for x in items if isinstance(x, int | float) and
                    ((lo is not None and x < lo) or (hi is not None and x > hi))]
             if bad:
-                problems.append(ShapeProblem("attribute", f"attribute '{name}' = {value!r} is outside "
+                problems.append(ShapeProblem("attr_range", f"attribute '{name}' = {value!r} is outside "
                                                           f"[{_bound(lo)}, {_bound(hi)}]"))
         if attr.length is not None and isinstance(value, list):
             try:
@@ -244,7 +285,7 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
             except (Undecided, FormulaError):
                 continue  # the length depends on shapes that are not known here
             if isinstance(want, int) and len(value) != want:
-                problems.append(ShapeProblem("attribute", f"attribute '{name}' has {len(value)} values, "
+                problems.append(ShapeProblem("attr_length", f"attribute '{name}' has {len(value)} values, "
                                                           f"needs {want} ({attr.length})"))
     return problems
 

@@ -10,7 +10,7 @@ import numpy as np
 from opset.model import OpVersion
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Case:
     """A valid call of `version`.
 
@@ -41,6 +41,9 @@ class Case:
                            for n, x in zip(self.input_names, self.inputs, strict=True))
         given = ", ".join(f"{k}={v!r}" for k, v in sorted(self.node_attributes.items()))
         return f"inputs ({shapes}) attributes {{{given}}}"
+
+    def __repr__(self) -> str:
+        return f"Case({self.label}: {self.describe()})"
 
     def with_inputs(self, inputs: list[np.ndarray | None]) -> Case:
         return Case(self.version, self.dtype, self.type_bindings, self.attributes, self.node_attributes,

@@ -132,8 +132,9 @@ def _docs_differ(old: OpVersion, new: OpVersion) -> bool:
 
 
 def _doc_texts(v: OpVersion) -> list[tuple[str, str]]:
-    params = [(x.name, x.doc) for x in (*v.attributes.values(), *v.inputs, *v.outputs)]
-    return params + [(t.name, t.doc) for t in v.type_constraints.values()]
+    attributes = [(a.name, a.doc) for a in v.attributes.values()]
+    params = [(p.name, p.doc) for p in (*v.inputs, *v.outputs)]
+    return attributes + params + [(t.name, t.doc) for t in v.type_constraints.values()]
 
 
 def _attribute_summary(a: Attribute) -> str:

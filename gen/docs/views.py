@@ -95,8 +95,9 @@ def layout_rows(version: OpVersion) -> list[LayoutRow]:
 
 
 def example_rows(arrays: dict[str, Any], role: str) -> list[ArrayRow]:
+    # an omitted optional input is written as null in an example
     return [ArrayRow(role, name, str(a.get("dtype", "?")), _shape_text(a), _data_text(a.get("data")))
-            for name, a in arrays.items()]
+            for name, a in arrays.items() if a is not None]
 
 
 def opset_changes(registry: Registry, domain: str, opset: int) -> list[OpsetChange]:

@@ -91,25 +91,13 @@ class NodeAttributes:
         self.key: Hashable = tuple(parts)
 
 
-# until opset.infer reports attribute problems by kind, the kind is read off the message
-_KINDS: tuple[tuple[str, str], ...] = (
-    ("unknown attribute", "attr_unknown"),
-    ("required attribute", "attr_required"),
-    ("should be", "attr_type"),
-    ("is not one of", "attr_allowed"),
-    ("is outside", "attr_range"),
-    ("values, needs", "attr_length"),
-)
 _NAME = re.compile(r"attribute '([^']+)'")
 
 
 def attribute_check(check: str, message: str) -> tuple[str, str | None]:
-    """(check id, attribute name) of an attribute problem from opset.infer."""
+    """(check id, attribute name) of an attribute problem from opset.infer (which sends the check id)."""
     name_match = _NAME.search(message)
-    name = name_match.group(1) if name_match else None
-    if check != "attribute":
-        return check, name
-    for words, kind in _KINDS:
-        if words in message:
-            return kind, name
-    return "attr_invalid", name
+    return check, name_match.group(1) if name_match else None
+
+
+NO_ATTRIBUTES = NodeAttributes([], {})

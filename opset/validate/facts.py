@@ -71,7 +71,7 @@ def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
     if kind == "tensor_type":
         tt = tp.tensor_type
     elif kind == "sparse_tensor_type":
-        tt = tp.sparse_tensor_type  # type: ignore[assignment]
+        tt = tp.sparse_tensor_type
     else:
         return None
     if not tt.HasField("shape"):

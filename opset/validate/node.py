@@ -9,10 +9,11 @@ from typing import Any
 import onnx
 
 from opset.errors import ResolutionError
-from opset.infer import InferResult, ShapeProblem, infer_shapes, validate_attributes
-from opset.validate.attributes import NodeAttributes, attribute_check
+from opset.infer import UNKNOWN_SHAPE, InferResult, ShapeProblem, infer_shapes, validate_attributes
+from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes, attribute_check
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.facts import UNKNOWN, Facts, Shape, format_shape, merge_shapes, shapes_conflict
+from opset.validate.graph import NodeRec
 from opset.validate.signatures import Arity, VersionInfo
 from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced, tensor_values
 
@@ -42,15 +43,17 @@ class Scope:
 class NodeCheck:
     """One node's checks; `diags` collects what they find."""
 
-    def __init__(self, node: onnx.NodeProto, index: int, path: str, op: str, diags: list[Diagnostic]) -> None:
+    __slots__ = ("diags", "node", "op", "path")
+
+    def __init__(self, node: NodeRec, path: str, op: str, diags: list[Diagnostic]) -> None:
         self.node = node
-        self.index = index
         self.path = path
         self.op = op
         self.diags = diags
 
     def error(self, check: str, message: str) -> None:
-        self.diags.append(Diagnostic("error", check, message, self.index, self.node.name or None, self.op, self.path))
+        self.diags.append(Diagnostic("error", check, message, self.node.index, self.node.name or None, self.op,
+                                     self.path))
 
     def unresolved(self, error: ResolutionError, opset: int, hint: str) -> None:
         text = str(error)
@@ -62,25 +65,26 @@ class NodeCheck:
 
     def check(self, info: VersionInfo, scope: Scope, memo: Memo) -> None:
         node = self.node
-        self._arity(info.inputs, len(node.input), [bool(n) for n in node.input], "input")
-        self._arity(info.outputs, len(node.output), [bool(n) for n in node.output], "output")
-        attrs = NodeAttributes(node.attribute, info.attr_types)
+        self._arity(info.inputs, node.inputs, "input")
+        self._arity(info.outputs, node.outputs, "output")
+        attrs = NodeAttributes(node.attrs, info.attr_types) if node.attrs else NO_ATTRIBUTES
         for name, want, got in attrs.mistyped:
             self.error("attr_type", f"attribute '{name}' must be {want}, not {got}")
         facts = scope.facts
-        in_facts = [facts.get(n, UNKNOWN) if n else None for n in node.input]
+        in_facts = [facts.get(n, UNKNOWN) if n else None for n in node.inputs]
         bound = self._unify(info, in_facts)
         result = self._infer(info, attrs, in_facts, scope, memo)
         self._outputs(info, attrs, bound, result, scope)
 
-    def _arity(self, arity: Arity, count: int, present: list[bool], what: str) -> None:
+    def _arity(self, arity: Arity, names: list[str], what: str) -> None:
+        count = len(names)
         if count < arity.low or (arity.high is not None and count > arity.high):
             want = (f"{arity.low}" if arity.high == arity.low else
                     f"{arity.low} or more" if arity.high is None else f"{arity.low} to {arity.high}")
             self.error("arity", f"takes {want} {what}s, got {count}")
             return
         for pos in arity.required:
-            if pos < count and not present[pos]:
+            if pos < count and not names[pos]:
                 self.error("arity", f"required {what} {pos} is empty")
 
     def _unify(self, info: VersionInfo, in_facts: list[Facts | None]) -> dict[str, str]:
@@ -95,7 +99,7 @@ class NodeCheck:
                 continue
             var = param.type
             allowed = allowed_by.get(var)
-            name = self.node.input[pos]
+            name = self.node.inputs[pos]
             if allowed is None:
                 if f.type != var.replace(" ", ""):
                     self.error("type_mismatch", f"input '{name}' ({param.name}) is {f.type}, must be {var}")
@@ -118,22 +122,23 @@ class NodeCheck:
     def _infer(self, info: VersionInfo, attrs: NodeAttributes, in_facts: list[Facts | None], scope: Scope,
                memo: Memo) -> InferResult | None:
         version = info.version
-        if not attrs.given and not info.needs_inference and not any(a.required for a in version.attributes.values()):
+        if not attrs.given and not info.needs_inference and not info.has_required:
             return None
-        shapes = tuple(f.shape if f is not None else None for f in in_facts)
+        shapes = tuple((f.shape if f.shape is not None else UNKNOWN_SHAPE) if f is not None else None
+                       for f in in_facts)
         values: dict[str, Any] | None = None
         values_key: Hashable = None
         if info.value_inputs:
             values = {}
             for name, pos in info.value_inputs:
-                known = scope.known_values(self.node.input[pos]) if pos < len(self.node.input) else None
+                known = scope.known_values(self.node.inputs[pos]) if pos < len(self.node.inputs) else None
                 if known is not None:
                     values[name] = list(known)
             values_key = tuple(sorted((k, tuple(v)) for k, v in values.items()))
         key = (info.key, attrs.key, shapes, values_key)
         cached = memo.get(key)
         if cached is None:
-            listed = [list(s) if s is not None else None for s in shapes]
+            listed = [list(s) if s is not None and s is not UNKNOWN_SHAPE else s for s in shapes]
             attr_problems = validate_attributes(version, attrs.given, listed)
             result = infer_shapes(version, listed, attrs.given, values) if info.needs_inference else None
             cached = (attr_problems, result)
@@ -141,8 +146,8 @@ class NodeCheck:
         attr_problems, result = cached
         mistyped = {name for name, _, _ in attrs.mistyped}
         for p in attr_problems:
-            check, name = attribute_check(p.check, p.message)
-            if name not in mistyped:
+            check, attr_name = attribute_check(p.check, p.message)
+            if attr_name not in mistyped:
                 self.error(check, p.message)
         if result is not None:
             self._shape_problems(result.problems, bool(attr_problems or mistyped))
@@ -169,7 +174,7 @@ class NodeCheck:
         special = ATTRIBUTE_OUTPUTS.get((version.domain, version.name))
         produced: Produced | None = special(attrs.given) if special is not None else None
         inferred = result.outputs if result is not None else []
-        for pos, out in enumerate(self.node.output):
+        for pos, out in enumerate(self.node.outputs):
             if not out:
                 continue
             param = info.output_param(pos)

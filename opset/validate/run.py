@@ -13,7 +13,7 @@ from opset.errors import ResolutionError
 from opset.registry import Registry
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.facts import UNKNOWN, Facts, FreshDims, Shape, tensor_facts, value_info_facts
-from opset.validate.graph import plan_graph, subgraphs
+from opset.validate.graph import NodeRec, plan_graph
 from opset.validate.node import Memo, NodeCheck, Scope
 from opset.validate.profiles import Profile
 from opset.validate.signatures import VersionTable
@@ -41,6 +41,7 @@ class ModelValidation:
         self.memo: Memo = {}  # (version, attributes, input shapes, values) -> results, per run
         self.opsets = self._opset_imports()
         self._mapped: dict[str, tuple[str, int] | None] = {}
+        self._hints: dict[tuple[str, str, int], str] = {}
 
     def run(self) -> ValidationResult:
         graph = self.model.graph
@@ -92,26 +93,28 @@ class ModelValidation:
     def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
         plan = plan_graph(graph, outer_names, path)
         self.diags.extend(plan.diagnostics)
-        nodes = graph.node
+        records = plan.records
         for i in plan.order:
-            self._node(nodes[i], i, path, scope)
+            self._node(records[i], path, scope)
 
-    def _node(self, node: onnx.NodeProto, index: int, path: str, scope: Scope) -> None:
-        mapped = self._map_domain(node.domain)
-        label = f"{node.domain or 'ai.onnx'}::{node.op_type}"
+    def _node(self, rec: NodeRec, path: str, scope: Scope) -> None:
+        mapped = self._mapped[rec.domain] if rec.domain in self._mapped else self._map_domain(rec.domain)
         if mapped is None:
-            NodeCheck(node, index, path, label, self.diags).error(
-                "missing_opset_import", f"domain '{node.domain or 'ai.onnx'}' has no opset import in the model")
-            self._unchecked_outputs(node, scope)
+            label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
+            NodeCheck(rec, path, label, self.diags).error(
+                "missing_opset_import", f"domain '{rec.domain or 'ai.onnx'}' has no opset import in the model")
+            self._unchecked_outputs(rec, scope)
         else:
             domain, opset = mapped
-            found = self.table.lookup(domain, node.op_type, opset)
+            found = self.table.lookup(domain, rec.op_type, opset)
             if isinstance(found, ResolutionError):
-                NodeCheck(node, index, path, label, self.diags).unresolved(found, opset, self._hint(node, domain, opset))
-                self._unchecked_outputs(node, scope)
+                label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
+                NodeCheck(rec, path, label, self.diags).unresolved(found, opset, self._hint(rec, domain, opset))
+                self._unchecked_outputs(rec, scope)
             else:
-                NodeCheck(node, index, path, found.version.signature, self.diags).check(found, scope, self.memo)
-        self._subgraphs(node, index, path, scope)
+                NodeCheck(rec, path, found.version.signature, self.diags).check(found, scope, self.memo)
+        if rec.subgraphs:
+            self._subgraphs(rec, path, scope)
 
     def _map_domain(self, domain: str) -> tuple[str, int] | None:
         if domain in self._mapped:
@@ -122,28 +125,34 @@ class ModelValidation:
         self._mapped[domain] = mapped
         return mapped
 
-    def _hint(self, node: onnx.NodeProto, domain: str, opset: int) -> str:
+    def _hint(self, node: NodeRec, domain: str, opset: int) -> str:
         """The op's first opset when it came later, or where else the registry has an op of this name
         (a Tengine op written into the default domain)."""
+        key = (node.op_type, domain, opset)
+        if key not in self._hints:
+            self._hints[key] = self._find_hint(node.op_type, domain, opset)
+        return self._hints[key]
+
+    def _find_hint(self, op_type: str, domain: str, opset: int) -> str:
         try:
-            op = self.registry.ops.get((self.registry.canonical_domain(domain), node.op_type))
+            op = self.registry.ops.get((self.registry.canonical_domain(domain), op_type))
         except ResolutionError:
             op = None
         if op is not None and op.versions[0].since > opset:
             return f" (it starts at opset {op.versions[0].since})"
-        elsewhere = sorted(d for (d, name) in self.registry.ops if name == node.op_type)
+        elsewhere = sorted(d for (d, name) in self.registry.ops if name == op_type)
         if not elsewhere:
             return ""
-        return f" (the registry has {node.op_type} in {', '.join(elsewhere)}: is the node's domain wrong?)"
+        return f" (the registry has {op_type} in {', '.join(elsewhere)}: is the node's domain wrong?)"
 
-    def _unchecked_outputs(self, node: onnx.NodeProto, scope: Scope) -> None:
-        for out in node.output:
+    def _unchecked_outputs(self, rec: NodeRec, scope: Scope) -> None:
+        for out in rec.outputs:
             if out:
                 scope.facts[out] = scope.declared.get(out, UNKNOWN)
 
-    def _subgraphs(self, node: onnx.NodeProto, index: int, path: str, scope: Scope) -> None:
-        for attr_name, g in subgraphs(node):
-            label = node.name or f"{node.op_type}_{index}"
+    def _subgraphs(self, rec: NodeRec, path: str, scope: Scope) -> None:
+        for attr_name, g in rec.subgraphs:
+            label = rec.name or f"{rec.op_type}_{rec.index}"
             sub_path = f"{path}/{label}.{attr_name}" if path else f"{label}.{attr_name}"
             inner = self._scope(g, scope)
             self._graph(g, sub_path, inner, frozenset(_visible(scope.facts)))

@@ -31,6 +31,7 @@ class VersionInfo:
     attr_types: dict[str, str]
     value_inputs: tuple[tuple[str, int], ...]  # (input name, position) whose values a formula reads
     needs_inference: bool  # any output formula, constraint, shape signature or attribute relation
+    has_required: bool  # some attribute is required
 
     def input_param(self, position: int) -> Param | None:
         return _param_at(self.version.inputs, position)
@@ -100,6 +101,7 @@ class VersionTable:
                  or any(a.length or a.allowed or a.range for a in v.attributes.values()))
         info = VersionInfo(version=v, key=len(self._info), inputs=_arity(v.inputs), outputs=_arity(v.outputs),
                            allowed=allowed, attr_types={n: a.type for n, a in v.attributes.items()},
-                           value_inputs=_value_inputs(v), needs_inference=needs)
+                           value_inputs=_value_inputs(v), needs_inference=needs,
+                           has_required=any(a.required for a in v.attributes.values()))
         self._info[id(v)] = info
         return info

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import onnx
@@ -27,7 +28,7 @@ def model(nodes: list[onnx.NodeProto], inputs: list[onnx.ValueInfoProto], output
     return m
 
 
-def node(op: str, ins: list[str], outs: list[str], domain: str = "", name: str = "", **attrs: object) -> onnx.NodeProto:
+def node(op: str, ins: list[str], outs: list[str], domain: str = "", name: str = "", **attrs: Any) -> onnx.NodeProto:
     return helper.make_node(op, ins, outs, domain=domain, name=name or f"{op.lower()}0", **attrs)
 
 
@@ -127,8 +128,9 @@ CASES: list[Case] = [
     Case("unused_initializer", lambda: model([node("Relu", ["X"], ["Y"])], [X], [Y],
                                              inits=[numpy_helper.from_array(np.ones(3, np.float32), "spare")]),
          "unused_initializer", ("spare",), severity="warning"),
-    Case("node_order", lambda: model([node("Relu", ["h"], ["Y"], name="second"), node("Relu", ["X"], ["h"], name="first")],
-                                     [X], [Y]), "node_order", ("topological",), severity="warning"),
+    Case("node_order", lambda: model([node("Relu", ["h"], ["Y"], name="second"),
+                                      node("Relu", ["X"], ["h"], name="first")], [X], [Y]),
+         "node_order", ("topological",), severity="warning"),
     Case("subgraph_unknown_op", lambda: _if_model("FooBar", "X"), "unknown_op", ("FooBar",)),
     Case("subgraph_undefined_outer_name", lambda: _if_model("Relu", "missing"), "undefined_input", ("missing",)),
 ]

@@ -33,4 +33,8 @@ MODULES: tuple[str, ...] = (
     "tanh",
     "transpose",
     "upsample",
+    "constant_of_shape",
+    "dropout",
+    "lrn",
+    "unsqueeze",
 )

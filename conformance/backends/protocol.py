@@ -1,0 +1,121 @@
+"""The backend protocol and the one call shape every backend is adapted to.
+
+A backend is any object with either
+
+    run(node, inputs, opset_imports=...) -> outputs     # node: onnx.NodeProto, inputs: arrays or None
+    run(model, feeds) -> outputs                        # model: one-node onnx.ModelProto, feeds: name -> array
+
+(`opset_imports`, node domain -> opset version, is passed when `run` accepts it or **kwargs), and
+optionally `supports(domain, op, version, dtypes) -> bool` (registry domain, op name, the version's
+`since`, element type names such as "float"). Raising `Unsupported` or NotImplementedError means
+"cannot run this", which is reported as unsupported, not as a failure.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import onnx
+
+
+class Unsupported(Exception):
+    """The backend cannot run this op, version or dtype (not a failure)."""
+
+
+class BackendError(Exception):
+    """A backend or its loading failed in a way that is not the op's fault (bad spec, bad answer type)."""
+
+
+@dataclass(frozen=True)
+class BackendCall:
+    """Everything a backend needs for one case; picklable, so it can cross into an isolation worker."""
+
+    node_bytes: bytes
+    inputs: list[np.ndarray | None]
+    opset_imports: dict[str, int]
+    output_dtypes: list[str | None]  # numpy dtype names of the expected outputs (for typed model outputs)
+    domain: str  # registry domain
+    op: str
+    version: int
+    dtypes: list[str]
+
+    @property
+    def node(self) -> onnx.NodeProto:
+        node = onnx.NodeProto()
+        node.ParseFromString(self.node_bytes)
+        return node
+
+
+class Backend:
+    """A uniform face over any backend object: `supports(call)` and `run(call) -> list of arrays`."""
+
+    def __init__(self, target: Any, spec: str) -> None:
+        self.target = target
+        self.spec = spec
+        run = getattr(target, "run", None)
+        if not callable(run):
+            raise BackendError(f"backend '{spec}' has no run() method")
+        self._mode = _call_mode(run)
+
+    def supports(self, call: BackendCall) -> bool:
+        check = getattr(self.target, "supports", None)
+        if check is None:
+            return True
+        return bool(check(call.domain, call.op, call.version, list(call.dtypes)))
+
+    def run(self, call: BackendCall) -> list[np.ndarray]:
+        node = call.node
+        try:
+            if self._mode == "model":
+                from conformance.onnx_model import make_model
+
+                dtypes = [np.dtype(d) if d else None for d in call.output_dtypes]
+                model = make_model(node, call.inputs, call.opset_imports, dtypes)
+                feeds = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n and x is not None}
+                result = self.target.run(model, feeds)
+            elif self._mode == "node+opsets":
+                result = self.target.run(node, list(call.inputs), opset_imports=dict(call.opset_imports))
+            else:
+                result = self.target.run(node, list(call.inputs))
+        except NotImplementedError as e:
+            raise Unsupported(str(e) or "NotImplementedError") from e
+        return _as_arrays(result, list(node.output))
+
+
+def _call_mode(run: Any) -> str:
+    try:
+        params = inspect.signature(run).parameters
+    except (TypeError, ValueError):
+        return "node"
+    names = list(params)
+    if names and names[0] == "model":
+        return "model"
+    if "opset_imports" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return "node+opsets"
+    return "node"
+
+
+def _as_arrays(result: Any, output_names: Sequence[str]) -> list[np.ndarray]:
+    if isinstance(result, Mapping):
+        result = [result[n] for n in output_names if n in result]
+    if isinstance(result, np.ndarray):
+        result = [result]
+    if not isinstance(result, list | tuple):
+        raise BackendError(f"run() returned {type(result).__name__}, not a list of arrays")
+    return [np.asarray(x) for x in result]
+
+
+def supports_signature_ok(target: Any) -> bool:
+    """Whether `target.supports` takes the protocol's four arguments (a plugin contract check)."""
+    check = getattr(target, "supports", None)
+    if check is None:
+        return True
+    try:
+        inspect.signature(check).bind("ai.onnx", "Relu", 14, ["float"])
+    except TypeError:
+        return False
+    return True

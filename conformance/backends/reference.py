@@ -1,0 +1,56 @@
+"""The `reference` backend: the project's numpy kernels, resolved through the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import onnx
+
+from conformance.backends.protocol import Unsupported
+from opset.formula import parse
+from opset.infer import resolve_attributes
+from opset.model import OpVersion
+
+
+def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
+                      attributes: Mapping[str, Any]) -> tuple[np.ndarray, ...]:
+    """The reference kernel's outputs for complete `attributes`; follows an exact `maps_to` if needed."""
+    from conformance.kernels.registry import find_kernel
+
+    fn = find_kernel(version.domain, version.name, version.since)
+    if fn is not None:
+        return tuple(np.asarray(x) for x in fn(*inputs, **attributes))
+    target = version.maps_to
+    if target is None or not target.exact:
+        raise Unsupported(f"no reference kernel for {version.signature}")
+    from opset.load import load_registry
+
+    mapped = load_registry().resolve(target.domain, target.op, target.opset)
+    env = dict(attributes)
+    given = {name: parse(text).evaluate(env) for name, text in target.attributes.items()}
+    by_name = {p.name: x for p, x in zip(version.inputs, inputs, strict=False)}
+    order = target.inputs if target.inputs is not None else tuple(p.name for p in version.inputs)
+    mapped_inputs = [by_name.get(n) if n else None for n in order]
+    shapes = [list(x.shape) if x is not None else None for x in mapped_inputs]
+    return reference_outputs(mapped, mapped_inputs, resolve_attributes(mapped, given, shapes))
+
+
+class ReferenceBackend:
+    """Runs a node with our kernels; the node's domain and opset imports select the version."""
+
+    def run(self, node: onnx.NodeProto, inputs: list[np.ndarray | None],
+            opset_imports: Mapping[str, int] | None = None) -> list[np.ndarray]:
+        from conformance.onnx_model import node_attributes, registry_domain
+        from opset.load import load_registry
+
+        registry = load_registry()
+        domain = registry_domain(node.domain)
+        opset = (opset_imports or {}).get(node.domain)
+        if opset is None:
+            raise Unsupported(f"no opset import for domain '{node.domain}'")
+        version = registry.resolve(domain, node.op_type, opset)
+        shapes = [list(x.shape) if x is not None else None for x in inputs]
+        attributes = resolve_attributes(version, node_attributes(node), shapes)
+        return list(reference_outputs(version, list(inputs), attributes))

@@ -1,0 +1,162 @@
+"""`conform --backend X`: generate the property-test modules, run them under pytest, report per cell.
+
+    conform --backend onnxruntime --op 'Conv*' -n auto --report out.json --repro-dir repro/
+    conform --backend mymod:factory --replay repro/ai.onnx__Conv__v11__float     # re-run one failure
+
+Exit status: 0 when nothing failed, 1 when a cell failed (or a replayed case still fails), 2 on a usage
+error (unknown backend, op selection that matches nothing, unreadable expectations).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_EXPECTATIONS = Path(__file__).resolve().parent / "expectations"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="conform", description="Operator conformance of a backend against the registry.")
+    p.add_argument("--backend", required=True, help="reference | onnxruntime | onnx-reference | module[:factory] | "
+                                                    "file.py[:factory] | an onnx.backend module (onnxruntime.backend)")
+    p.add_argument("--op", action="append", help="op name glob (repeatable, or comma-separated)")
+    p.add_argument("--domain", action="append", help="registry domain (repeatable)")
+    p.add_argument("--opset", type=int, help="only the versions an import of this opset resolves to")
+    p.add_argument("--max-examples", type=int, default=25, help="Hypothesis examples per cell (default 25)")
+    p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0: runs are repeatable)")
+    p.add_argument("-n", dest="workers", help="pytest-xdist workers (a number or 'auto')")
+    p.add_argument("--expectations", type=Path, help="YAML of known gaps (default: conformance/expectations/"
+                                                     "<backend>.yaml when it exists)")
+    p.add_argument("--report", type=Path, help="JSON report, rewritten as results arrive")
+    p.add_argument("--junit", type=Path, help="JUnit XML report")
+    p.add_argument("--repro-dir", type=Path, help="write a repro bundle per failing cell here")
+    p.add_argument("--timeout", type=float, default=20.0, help="seconds a backend may take per case (default 20)")
+    p.add_argument("--shrink", action="store_true", help="let Hypothesis shrink failing cases (slower)")
+    p.add_argument("--replay", type=Path, help="re-run the one case of a repro bundle and exit")
+    p.add_argument("--keep", type=Path, help="write the generated test modules here instead of a temp dir")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if options.max_examples < 1:
+        print("conform: --max-examples must be >= 1", file=sys.stderr)
+        return 2
+    if not _backend_resolves(options.backend):
+        return 2
+    if options.replay is not None:
+        from conformance.runner.repro import replay
+
+        if not (options.replay / "case.json").is_file():
+            print(f"conform: {options.replay} is not a repro bundle (no case.json)", file=sys.stderr)
+            return 2
+        return replay(options.replay, options.backend, options.timeout)
+    return _run(options)
+
+
+def _backend_resolves(spec: str) -> bool:
+    from conformance.backends.protocol import BackendError
+    from conformance.backends.resolve import resolve_backend
+
+    try:
+        resolve_backend(spec)
+    except BackendError as e:
+        print(f"conform: {e}", file=sys.stderr)
+        return False
+    return True
+
+
+def _expectations(options: argparse.Namespace) -> Path | None:
+    if options.expectations is not None:
+        if not options.expectations.is_file():
+            raise FileNotFoundError(f"expectations file {options.expectations} not found")
+        return Path(options.expectations)
+    default = DEFAULT_EXPECTATIONS / f"{options.backend}.yaml"
+    return default if default.is_file() else None
+
+
+def _run(options: argparse.Namespace) -> int:
+    from gen.tests.generator import generate, select_ops, split_patterns
+    from opset.load import load_registry
+
+    ops = select_ops(load_registry(), split_patterns(options.op), options.domain or [])
+    if not ops:
+        print("conform: no op matches the selection", file=sys.stderr)
+        return 2
+    try:
+        expectations = _expectations(options)
+    except FileNotFoundError as e:
+        print(f"conform: {e}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="conform-") as tmp:
+        out = options.keep or Path(tmp) / "tests"
+        generate(out, ops)
+        (out / "pytest.ini").write_text("[pytest]\naddopts =\n", encoding="utf-8")
+        report = (options.report or Path(tmp) / "report.json").resolve()
+        args = _pytest_args(options, out, report, expectations)
+        started = time.monotonic()
+        code = _run_pytest(args)
+        elapsed = time.monotonic() - started
+        return _finish(report, code, elapsed)
+
+
+def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectations: Path | None) -> list[str]:
+    args = [str(out), "-p", "conformance.runner.plugin", "-p", "no:cacheprovider", "-q", "--no-header",
+            "-o", "console_output_style=progress", "--rootdir", str(out), "--tb=line", "-rN",
+            "--backend", options.backend, "--conform-max-examples", str(options.max_examples),
+            "--conform-timeout", str(options.timeout), "--conform-report", str(report),
+            f"--hypothesis-seed={options.seed}"]
+    if options.workers:
+        args += ["-n", str(options.workers)]
+    if options.repro_dir:
+        args += ["--conform-repro-dir", str(options.repro_dir.resolve())]
+    if expectations is not None:
+        args += ["--conform-expectations", str(expectations.resolve())]
+    if options.junit:
+        args += [f"--junitxml={options.junit.resolve()}"]
+    if options.opset is not None:
+        args += ["--conform-opset", str(options.opset)]
+    if options.shrink:
+        args += ["--conform-shrink"]
+    return args
+
+
+def _run_pytest(args: list[str]) -> int:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(PROJECT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    process = subprocess.Popen([sys.executable, "-m", "pytest", *args], env=env)
+    try:
+        return process.wait()
+    except KeyboardInterrupt:
+        process.wait()  # pytest got the same SIGINT and writes what it has
+        return 130
+
+
+def _finish(report: Path, code: int, elapsed: float) -> int:
+    from conformance.runner.report import summarize
+
+    if not report.is_file():
+        print(f"conform: pytest exited with status {code} before any result was recorded", file=sys.stderr)
+        return 1 if code != 130 else 130
+    data = json.loads(report.read_text(encoding="utf-8"))
+    print()
+    print(summarize(data))
+    print(f"\n{len(data['cells'])} cells in {elapsed:.1f} s; report: {report}")
+    failed = any(c["status"] == "fail" for c in data["cells"].values())
+    if code == 130:
+        return 130
+    if failed or code not in (0, 5):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

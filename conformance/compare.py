@@ -1,0 +1,91 @@
+"""Comparing a backend's outputs with the reference: tolerance per dtype, ULP distance, NaN and infinities.
+
+Floats pass when |actual - expected| <= atol + rtol * |expected| element-wise, NaN exactly where the
+reference has NaN and infinities equal (sign included); integers and booleans must be equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from opset.model import OpVersion, Tolerance
+
+DEFAULT_TOLERANCE: dict[str, Tolerance] = {
+    "float16": Tolerance(rtol=1e-3, atol=1e-3),
+    "bfloat16": Tolerance(rtol=1e-2, atol=1e-2),
+    "float": Tolerance(rtol=1e-5, atol=1e-6),
+    "double": Tolerance(rtol=1e-12, atol=1e-12),
+}
+EXACT = Tolerance(rtol=0.0, atol=0.0)
+
+
+def tolerance_for(version: OpVersion, element: str) -> Tolerance:
+    """The version's tolerance for `element`, else the documented default (integers are exact)."""
+    return version.tolerance.get(element) or DEFAULT_TOLERANCE.get(element, EXACT)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    ok: bool
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    max_ulp: float = 0.0
+    problem: str = ""  # what differs, when not ok
+
+
+def ulp_distance(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Units in the last place between two float arrays of one dtype (as float64)."""
+    bits = {2: np.int16, 4: np.int32, 8: np.int64}[actual.dtype.itemsize]
+    a = actual.view(bits).astype(np.float64)
+    e = expected.view(bits).astype(np.float64)
+    top = float(2 ** (8 * actual.dtype.itemsize - 1))
+    # map the sign-magnitude bit patterns onto one monotonic integer line
+    a = np.where(a < 0, -top - a, a)
+    e = np.where(e < 0, -top - e, e)
+    return np.abs(a - e)
+
+
+def compare_arrays(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> Comparison:
+    if actual.shape != expected.shape:
+        return Comparison(False, problem=f"shape {list(actual.shape)} but expected {list(expected.shape)}")
+    if actual.dtype != expected.dtype:
+        return Comparison(False, problem=f"dtype {actual.dtype} but expected {expected.dtype}")
+    if actual.size == 0:
+        return Comparison(True)
+    if actual.dtype.kind != "f":
+        wrong = np.flatnonzero(actual != expected)
+        if wrong.size:
+            i = int(wrong[0])
+            return Comparison(False, problem=f"{wrong.size} of {actual.size} values differ; first at flat index "
+                                             f"{i}: {actual.flat[i]!r} vs {expected.flat[i]!r}")
+        return Comparison(True)
+    return _compare_floats(actual, expected, tolerance)
+
+
+def _compare_floats(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> Comparison:
+    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    nan_a, nan_e = np.isnan(a), np.isnan(e)
+    if not np.array_equal(nan_a, nan_e):
+        i = int(np.flatnonzero(nan_a != nan_e)[0])
+        return Comparison(False, problem=f"NaN positions differ; first at flat index {i}: {a.flat[i]} vs {e.flat[i]}")
+    inf_a, inf_e = np.isinf(a), np.isinf(e)
+    if not np.array_equal(inf_a, inf_e) or not np.array_equal(a[inf_e], e[inf_e]):
+        i = int(np.flatnonzero((inf_a != inf_e) | (inf_e & (a != e)))[0])
+        return Comparison(False, problem=f"infinities differ; first at flat index {i}: {a.flat[i]} vs {e.flat[i]}")
+    finite = np.isfinite(e)
+    diff = np.abs(a - e)[finite]
+    scale = np.abs(e)[finite]
+    max_abs = float(diff.max(initial=0.0))
+    rel = diff / np.where(scale > 0, scale, 1.0)
+    max_rel = float(rel.max(initial=0.0))
+    max_ulp = float(ulp_distance(actual[finite], expected[finite]).max(initial=0.0))
+    bad = diff > tolerance.atol + tolerance.rtol * scale
+    if bad.any():
+        i = int(np.flatnonzero(finite)[np.flatnonzero(bad)[0]])
+        return Comparison(False, max_abs, max_rel, max_ulp,
+                          problem=f"{int(bad.sum())} of {actual.size} values outside rtol={tolerance.rtol} "
+                                  f"atol={tolerance.atol}; first at flat index {i}: {a.flat[i]!r} vs {e.flat[i]!r}; "
+                                  f"max abs err {max_abs:.3g}, max rel err {max_rel:.3g}, max ULP {max_ulp:.0f}")
+    return Comparison(True, max_abs, max_rel, max_ulp)

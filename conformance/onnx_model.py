@@ -1,0 +1,90 @@
+"""One-node ONNX models: how a case reaches model-level backends and how repro bundles store it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+from conformance.strategies.case import Case
+from opset.model import OpVersion
+
+ONNX_DOMAIN = "ai.onnx"
+
+
+def node_domain(registry_domain: str) -> str:
+    """The domain string a node carries: "" for ai.onnx."""
+    return "" if registry_domain == ONNX_DOMAIN else registry_domain
+
+
+def registry_domain(node_domain_name: str) -> str:
+    return ONNX_DOMAIN if node_domain_name in ("", "ai.onnx") else node_domain_name
+
+
+def opset_imports_for(version: OpVersion) -> dict[str, int]:
+    """node domain -> opset: the version's own, plus the domain it extends (modified ONNX sits on ai.onnx@7)."""
+    from opset.load import load_registry
+
+    imports = {node_domain(version.domain): version.since}
+    domain = load_registry().domains.get(version.domain)
+    if domain is not None and domain.extends is not None:
+        imports.setdefault(node_domain(domain.extends[0]), domain.extends[1])
+    if "" not in imports:
+        imports[""] = 13  # an ai.onnx import keeps tools that insist on one quiet
+    return imports
+
+
+def attribute_value(value: Any) -> Any:
+    """A case attribute as `helper.make_attribute` wants it (arrays become TensorProtos)."""
+    if isinstance(value, np.ndarray):
+        return numpy_helper.from_array(value)
+    return value
+
+
+def make_node(case: Case) -> onnx.NodeProto:
+    attrs = {k: attribute_value(v) for k, v in sorted(case.node_attributes.items())}
+    return helper.make_node(case.version.name, case.input_names, case.output_names,
+                            domain=node_domain(case.version.domain), name=case.version.name.lower(), **attrs)
+
+
+def make_model(node: onnx.NodeProto, inputs: Sequence[np.ndarray | None], opset_imports: Mapping[str, int],
+               output_dtypes: Sequence[np.dtype | None] = ()) -> onnx.ModelProto:
+    """A model running `node` once: present inputs become graph inputs, outputs are typed when known."""
+    graph_inputs = []
+    for name, x in zip(node.input, inputs, strict=False):
+        if name and x is not None:
+            graph_inputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(x.dtype),
+                                                              list(x.shape)))
+    graph_outputs = []
+    for i, name in enumerate(node.output):
+        dtype = output_dtypes[i] if i < len(output_dtypes) else None
+        elem = helper.np_dtype_to_tensor_dtype(dtype) if dtype is not None else onnx.TensorProto.UNDEFINED
+        graph_outputs.append(helper.make_tensor_value_info(name, elem, None))
+    graph = helper.make_graph([node], f"conform_{node.op_type}", graph_inputs, graph_outputs)
+    opsets = [helper.make_opsetid(d, v) for d, v in sorted(opset_imports.items())]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="opset-conform")
+    model.ir_version = min(helper.find_min_ir_version_for(opsets, ignore_unknown=True), onnx.IR_VERSION)
+    model.ir_version = max(model.ir_version, 7)
+    return model
+
+
+def case_model(case: Case, output_dtypes: Sequence[np.dtype | None] = ()) -> onnx.ModelProto:
+    return make_model(make_node(case), case.inputs, opset_imports_for(case.version), output_dtypes)
+
+
+def node_attributes(node: onnx.NodeProto) -> dict[str, Any]:
+    """A node's attributes as plain Python values (strings decoded, tensors as numpy arrays)."""
+    out: dict[str, Any] = {}
+    for attr in node.attribute:
+        value = helper.get_attribute_value(attr)
+        if isinstance(value, bytes):
+            value = value.decode("utf-8")
+        elif isinstance(value, list) and value and isinstance(value[0], bytes):
+            value = [v.decode("utf-8") for v in value]
+        elif isinstance(value, onnx.TensorProto):
+            value = numpy_helper.to_array(value)
+        out[attr.name] = value
+    return out

@@ -1,0 +1,1 @@
+"""The conform runner: pytest plugin, isolation worker, expectations, reports and repro bundles."""

@@ -1,0 +1,16 @@
+"""The cells of the registry: every (domain, op, since, dtype) a conformance run can report on."""
+
+from __future__ import annotations
+
+from conformance.strategies.dtypes import cell_dtypes
+
+
+def registry_cells() -> list[tuple[str, str, int, str]]:
+    from opset.load import load_registry
+
+    cells = []
+    for version in load_registry().all_versions():
+        drawable, unsupported = cell_dtypes(version)
+        for dtype in drawable + unsupported:
+            cells.append((version.domain, version.name, version.since, dtype))
+    return cells

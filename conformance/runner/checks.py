@@ -1,0 +1,185 @@
+"""The properties every case is checked for, with messages that start with the op and end with a repro.
+
+Per case: output count, each output's shape against the shape formula, its dtype against the type
+constraint and the reference kernel's dtype, its values against the reference within the op's
+tolerance, then every algebraic property the version declares.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from conformance.algebra import PropertyViolation, check_property
+from conformance.backends.protocol import BackendCall, Unsupported
+from conformance.backends.reference import reference_outputs
+from conformance.compare import compare_arrays, tolerance_for
+from conformance.onnx_model import make_node, opset_imports_for
+from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError
+from conformance.strategies.case import Case
+from conformance.strategies.dtypes import allowed_elements, element_of
+
+
+class CaseBackend(Protocol):
+    def supports(self, call: BackendCall) -> bool: ...
+
+    def run(self, call: BackendCall) -> list[np.ndarray]: ...
+
+
+class ConformanceFailure(AssertionError):
+    """A case the backend got wrong; the message says what differs and how to re-run it."""
+
+
+class InvalidCase(Exception):
+    """The reference kernel rejects a case the schema accepts: the schema or the kernel needs a fix."""
+
+
+@dataclass
+class CellStats:
+    examples: int = 0
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    max_ulp: float = 0.0
+    repro: str | None = None
+
+    def add(self, max_abs: float, max_rel: float, max_ulp: float) -> None:
+        self.max_abs = max(self.max_abs, max_abs)
+        self.max_rel = max(self.max_rel, max_rel)
+        self.max_ulp = max(self.max_ulp, max_ulp)
+
+
+@dataclass
+class CheckSettings:
+    spec: str  # how the backend was named on the command line (for the repro command)
+    repro_dir: Path | None = None
+    timeout: float = 20.0
+    stats: CellStats = field(default_factory=CellStats)
+
+
+def make_call(case: Case, output_dtypes: list[str | None]) -> BackendCall:
+    return BackendCall(node_bytes=make_node(case).SerializeToString(), inputs=list(case.inputs),
+                       opset_imports=opset_imports_for(case.version), output_dtypes=output_dtypes,
+                       domain=case.version.domain, op=case.version.name, version=case.version.since,
+                       dtypes=sorted(set(case.type_bindings.values()) | {case.dtype}))
+
+
+def expected_outputs(case: Case) -> list[np.ndarray] | None:
+    """The reference's outputs, None when there is no kernel; InvalidCase when the kernel rejects the case."""
+    try:
+        outputs = reference_outputs(case.version, list(case.inputs), case.attributes)
+    except Unsupported:
+        return None
+    except Exception as e:  # a kernel error on a schema-valid case is itself a finding
+        raise InvalidCase(f"{case.label}: the reference kernel rejects a case the schema accepts "
+                          f"({type(e).__name__}: {e}); {case.describe()}") from e
+    return list(outputs[:len(case.output_names)])
+
+
+def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
+               expected: list[np.ndarray] | None = None) -> None:
+    """Run `case` on `backend` and check it; raises Unsupported or ConformanceFailure."""
+    if expected is None:
+        expected = expected_outputs(case)
+    dtypes = [x.dtype.name for x in expected] if expected is not None else []
+    call = make_call(case, [*dtypes])
+    if not _supports(backend, call, case, settings, expected):
+        raise Unsupported(f"{case.label}: the backend's supports() declines it")
+    outputs = _run(backend, call, case, settings, expected)
+    problems = output_problems(case, outputs, expected, settings.stats)
+    if not problems:
+        problems = _property_problems(case, outputs, backend, expected)
+    if problems:
+        _fail(case, settings, expected, "; ".join(problems))
+    settings.stats.examples += 1
+
+
+def _supports(backend: CaseBackend, call: BackendCall, case: Case, settings: CheckSettings,
+              expected: list[np.ndarray] | None) -> bool:
+    try:
+        return backend.supports(call)
+    except (BackendCrash, BackendTimeout, RemoteError) as e:
+        _fail(case, settings, expected, f"supports() failed: {e}")
+    return False
+
+
+def _run(backend: CaseBackend, call: BackendCall, case: Case, settings: CheckSettings,
+         expected: list[np.ndarray] | None) -> list[np.ndarray]:
+    try:
+        return backend.run(call)
+    except Unsupported:
+        raise
+    except BackendCrash as e:
+        _fail(case, settings, expected, f"backend crashed: {e}")
+    except BackendTimeout as e:
+        _fail(case, settings, expected, f"backend hung: {e}")
+    except Exception as e:  # any other backend exception is a recorded failure of this case
+        _fail(case, settings, expected, f"backend raised {type(e).__name__}: {str(e).splitlines()[0]}")
+    return []
+
+
+def output_problems(case: Case, outputs: list[np.ndarray], expected: list[np.ndarray] | None,
+                    stats: CellStats | None = None) -> list[str]:
+    """What is wrong with `outputs` (empty when nothing is)."""
+    want = len(case.output_names)
+    if len(outputs) < want:
+        return [f"{len(outputs)} outputs but the node has {want} ({', '.join(case.output_names)})"]
+    problems: list[str] = []
+    for i, name in enumerate(case.output_names):
+        y = outputs[i]
+        formula = case.expected_shapes[i] if i < len(case.expected_shapes) else None
+        if formula is not None and list(y.shape) != formula:
+            problems.append(f"output {i} '{name}' has shape {list(y.shape)} but the shape formula gives {formula}")
+            continue
+        problems += _dtype_problems(case, i, name, y, expected)
+        if problems or expected is None:
+            continue
+        result = compare_arrays(y, expected[i], tolerance_for(case.version, element_of(expected[i].dtype)))
+        if stats is not None:
+            stats.add(result.max_abs, result.max_rel, result.max_ulp)
+        if not result.ok:
+            problems.append(f"output {i} '{name}': {result.problem}")
+    return problems
+
+
+def _dtype_problems(case: Case, i: int, name: str, y: np.ndarray, expected: list[np.ndarray] | None) -> list[str]:
+    param = case.version.outputs[i] if i < len(case.version.outputs) else None
+    element = element_of(y.dtype)
+    if param is not None:
+        bound = case.type_bindings.get(param.type)
+        allowed = [bound] if bound else allowed_elements(case.version, param.type)
+        if allowed and element not in allowed:
+            return [f"output {i} '{name}' has dtype {element}, the type constraint {param.type} needs "
+                    f"{' or '.join(allowed)}"]
+    if expected is not None and y.dtype != expected[i].dtype:
+        return [f"output {i} '{name}' has dtype {element}, the reference gives {element_of(expected[i].dtype)}"]
+    return []
+
+
+def _property_problems(case: Case, outputs: list[np.ndarray], backend: CaseBackend,
+                       expected: list[np.ndarray] | None) -> list[str]:
+    def rerun(inputs: list[np.ndarray | None]) -> list[np.ndarray]:
+        other = case.with_inputs(inputs)
+        return backend.run(make_call(other, [x.dtype.name for x in expected] if expected else []))
+
+    problems = []
+    for prop in case.version.properties:
+        try:
+            check_property(prop, case, outputs, rerun)
+        except PropertyViolation as e:
+            problems.append(f"property {e}")
+    return problems
+
+
+def _fail(case: Case, settings: CheckSettings, expected: list[np.ndarray] | None, what: str) -> None:
+    command = ""
+    if settings.repro_dir is not None:
+        from conformance.runner.repro import write_bundle
+
+        bundle, line = write_bundle(case, expected, settings, what)
+        settings.stats.repro = str(bundle)
+        command = f" | repro: {line}"
+    example = f" (example {case.example})" if case.example else ""
+    raise ConformanceFailure(f"{case.label}{example}: {what}; {case.describe()}{command}")

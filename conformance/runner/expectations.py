@@ -1,0 +1,76 @@
+"""Known backend gaps: a YAML list of {op, domain, version?, dtype?, reason}; matching cells become xfail.
+
+`op` and `domain` may be fnmatch globs; `version` is a version's `since`. An entry that matches no
+cell of the registry is reported, so stale entries do not pile up.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+Cell = tuple[str, str, int, str]  # (domain, op, since, dtype)
+
+
+class ExpectationsError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Expectation:
+    op: str
+    domain: str
+    reason: str
+    version: int | None = None
+    dtype: str | None = None
+
+    def matches(self, cell: Cell) -> bool:
+        domain, op, since, dtype = cell
+        return (fnmatch.fnmatchcase(op, self.op) and fnmatch.fnmatchcase(domain, self.domain)
+                and (self.version is None or self.version == since)
+                and (self.dtype is None or self.dtype == dtype))
+
+    def describe(self) -> str:
+        parts = [f"{self.domain}::{self.op}"]
+        if self.version is not None:
+            parts.append(f"v{self.version}")
+        if self.dtype is not None:
+            parts.append(self.dtype)
+        return " ".join(parts)
+
+
+def load_expectations(path: Path) -> list[Expectation]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    except (OSError, yaml.YAMLError) as e:
+        raise ExpectationsError(f"{path}: cannot read expectations: {e}") from e
+    if not isinstance(data, list):
+        raise ExpectationsError(f"{path}: expected a list of entries")
+    out = []
+    for i, entry in enumerate(data):
+        if not isinstance(entry, dict) or "op" not in entry or "reason" not in entry:
+            raise ExpectationsError(f"{path}: entry {i + 1} needs at least 'op' and 'reason'")
+        unknown = set(entry) - {"op", "domain", "version", "dtype", "reason"}
+        if unknown:
+            raise ExpectationsError(f"{path}: entry {i + 1} has unknown keys {sorted(unknown)}")
+        out.append(Expectation(op=str(entry["op"]), domain=str(entry.get("domain", "ai.onnx")),
+                               reason=str(entry["reason"]),
+                               version=int(entry["version"]) if entry.get("version") is not None else None,
+                               dtype=str(entry["dtype"]) if entry.get("dtype") is not None else None))
+    return out
+
+
+def expectation_for(cell: Cell, expectations: Iterable[Expectation]) -> Expectation | None:
+    for entry in expectations:
+        if entry.matches(cell):
+            return entry
+    return None
+
+
+def unmatched(expectations: Iterable[Expectation], cells: Iterable[Cell]) -> list[Expectation]:
+    all_cells = list(cells)
+    return [e for e in expectations if not any(e.matches(c) for c in all_cells)]

@@ -1,0 +1,84 @@
+"""The JSON report: one entry per (domain, op, version, dtype) cell, rewritten atomically as results arrive.
+
+A run stopped by Ctrl-C or a kill leaves the report of every cell finished so far (`"complete": false`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+STATUS_ORDER = ("fail", "xpass", "pass", "xfail", "unsupported")  # the worst result names the cell
+
+
+def cell_key(domain: str, op: str, since: int, dtype: str) -> str:
+    return f"{domain}::{op}@{since}[{dtype}]"
+
+
+class Report:
+    def __init__(self, path: Path | None, backend: str) -> None:
+        self.path = path
+        self.data: dict[str, Any] = {"backend": backend, "started": time.time(), "complete": False,
+                                     "cells": {}, "unmatched_expectations": []}
+
+    def record(self, cell: tuple[str, str, int, str], status: str, message: str, stats: dict[str, Any]) -> None:
+        key = cell_key(*cell)
+        domain, op, since, dtype = cell
+        entry = self.data["cells"].setdefault(key, {"domain": domain, "op": op, "version": since, "dtype": dtype,
+                                                    "status": status, "tests": 0, "examples": 0, "max_abs": 0.0,
+                                                    "max_rel": 0.0, "max_ulp": 0.0, "messages": [], "repro": None})
+        entry["tests"] += 1
+        if STATUS_ORDER.index(status) < STATUS_ORDER.index(entry["status"]):
+            entry["status"] = status
+        if message and status in ("fail", "unsupported", "xfail", "xpass"):
+            entry["messages"] = (entry["messages"] + [message[:2000]])[:3]
+        entry["examples"] += int(stats.get("examples", 0))
+        for name in ("max_abs", "max_rel", "max_ulp"):
+            entry[name] = max(entry[name], float(stats.get(name, 0.0)))
+        if stats.get("repro"):
+            entry["repro"] = stats["repro"]
+        self.write()
+
+    def finish(self, unmatched_expectations: list[str]) -> None:
+        self.data["unmatched_expectations"] = unmatched_expectations
+        self.data["complete"] = True
+        self.data["finished"] = time.time()
+        self.write()
+
+    def write(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".report-", dir=self.path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(self.data, f, indent=1, sort_keys=True)
+        os.replace(tmp, self.path)
+
+
+def summarize(data: dict[str, Any]) -> str:
+    """A table per op: how many cells passed, failed, were unsupported, xfailed or xpassed; worst errors."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for cell in data.get("cells", {}).values():
+        row = rows.setdefault((cell["domain"], cell["op"]), {s: 0 for s in STATUS_ORDER} | {"max_ulp": 0.0})
+        row[cell["status"]] += 1
+        row["max_ulp"] = max(row["max_ulp"], cell.get("max_ulp", 0.0))
+    header = f"{'op':44} {'pass':>5} {'fail':>5} {'unsup':>6} {'xfail':>6} {'xpass':>6} {'max ULP':>9}"
+    lines = [header, "-" * len(header)]
+    for (domain, op), row in sorted(rows.items()):
+        lines.append(f"{domain + '::' + op:44} {row['pass']:5} {row['fail']:5} {row['unsupported']:6} "
+                     f"{row['xfail']:6} {row['xpass']:6} {row['max_ulp']:9.0f}")
+    totals = {s: sum(r[s] for r in rows.values()) for s in STATUS_ORDER}
+    lines.append("-" * len(header))
+    lines.append(f"{'total cells':44} {totals['pass']:5} {totals['fail']:5} {totals['unsupported']:6} "
+                 f"{totals['xfail']:6} {totals['xpass']:6}")
+    failures = [c for c in data.get("cells", {}).values() if c["status"] == "fail"]
+    for cell in sorted(failures, key=lambda c: (c["domain"], c["op"], c["version"], c["dtype"])):
+        first = (cell["messages"] or ["(no message)"])[0].splitlines()[0]
+        lines.append(f"FAIL {cell_key(cell['domain'], cell['op'], cell['version'], cell['dtype'])}: {first[:400]}")
+    for entry in data.get("unmatched_expectations", []):
+        lines.append(f"expectation matches no cell: {entry}")
+    return "\n".join(lines)

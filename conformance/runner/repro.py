@@ -1,0 +1,113 @@
+"""Repro bundles: everything needed to re-run one failing case, and the replay that does it.
+
+    <repro-dir>/<domain>__<op>__v<since>__<dtype>[__<example>]/
+        model.onnx     the one-node model (node, attributes, typed inputs and outputs)
+        inputs.npz     the inputs by name
+        expected.npz   the reference outputs by name (absent when there is no reference kernel)
+        case.json      op, version, dtype, type bindings, backend, timeout, what failed
+        command.txt    the one command that re-runs exactly this case (exit 1 while it still fails)
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import onnx
+
+from conformance.onnx_model import case_model, node_attributes
+from conformance.strategies.case import Case
+
+if TYPE_CHECKING:
+    from conformance.runner.checks import CheckSettings
+
+
+def bundle_name(case: Case) -> str:
+    v = case.version
+    tail = f"__{case.example}" if case.example else ""
+    return f"{v.domain}__{v.name}__v{v.since}__{case.dtype}{tail}"
+
+
+def replay_command(spec: str, bundle: Path, timeout: float) -> str:
+    backend = spec
+    if spec.endswith(".py") or ".py:" in spec:  # a file path must survive a change of directory
+        path, _, attr = spec.partition(":")
+        backend = str(Path(path).resolve()) + (f":{attr}" if attr else "")
+    return shlex.join(["conform", "--backend", backend, "--replay", str(bundle.resolve()),
+                       "--timeout", f"{timeout:g}"])
+
+
+def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckSettings,
+                 what: str) -> tuple[Path, str]:
+    if settings.repro_dir is None:
+        raise ValueError("write_bundle needs settings.repro_dir")
+    bundle = settings.repro_dir / bundle_name(case)
+    bundle.mkdir(parents=True, exist_ok=True)
+    dtypes = [x.dtype for x in expected] if expected is not None else []
+    onnx.save_model(case_model(case, dtypes), bundle / "model.onnx")
+    np.savez(bundle / "inputs.npz", **{n: x for n, x in zip(case.input_names, case.inputs, strict=True)
+                                       if n and x is not None})
+    if expected is not None:
+        np.savez(bundle / "expected.npz", **dict(zip(case.output_names, expected, strict=False)))
+    command = replay_command(settings.spec, bundle, settings.timeout)
+    meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
+            "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example,
+            "backend": settings.spec, "timeout": settings.timeout, "failure": what, "command": command}
+    (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
+    return bundle, command
+
+
+def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, object]]:
+    """The case a bundle holds, its expected outputs and its metadata."""
+    from opset.infer import infer_shapes, resolve_attributes
+    from opset.load import load_registry
+
+    meta = json.loads((bundle / "case.json").read_text(encoding="utf-8"))
+    version = load_registry().op(meta["domain"], meta["op"]).version(int(meta["since"]))
+    model = onnx.load_model(bundle / "model.onnx")
+    node = model.graph.node[0]
+    with np.load(bundle / "inputs.npz") as stored:
+        inputs = [np.asarray(stored[n]) if n and n in stored else None for n in node.input]
+    shapes = [list(x.shape) if x is not None else None for x in inputs]
+    given = node_attributes(node)
+    outputs = list(node.output)
+    expected = None
+    if (bundle / "expected.npz").is_file():
+        with np.load(bundle / "expected.npz") as stored:
+            expected = [np.asarray(stored[n]) for n in outputs]
+    inferred = infer_shapes(version, shapes, given).outputs
+    case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
+                attributes=resolve_attributes(version, given, shapes), node_attributes=given, inputs=inputs,
+                input_names=list(node.input), output_names=outputs,
+                expected_shapes=[s if isinstance(s, list) and all(isinstance(d, int) for d in s) else None
+                                 for s in inferred[:len(outputs)]], example=meta.get("example"))
+    return case, expected, meta
+
+
+def replay(bundle: Path, spec: str, timeout: float) -> int:
+    """Re-run a bundle's case: 0 when it passes now, 1 when it still fails, 3 when unsupported."""
+    from conformance.backends.protocol import Unsupported
+    from conformance.runner.checks import CheckSettings, ConformanceFailure, check_case
+    from conformance.runner.session import open_backend
+
+    case, expected, _ = load_bundle(bundle)
+    backend = open_backend(spec, timeout=timeout)
+    try:
+        check_case(case, backend, CheckSettings(spec=spec, timeout=timeout), expected)
+    except ConformanceFailure as e:
+        print(f"FAIL {e}", file=sys.stderr)
+        return 1
+    except Unsupported as e:
+        print(f"UNSUPPORTED {case.label}: {e}")
+        return 3
+    finally:
+        close = getattr(backend, "close", None)
+        if close is not None:
+            close()
+    print(f"PASS {case.label}: the case passes now")
+    return 0

@@ -1,0 +1,52 @@
+"""What a generated test module calls: draw or load a case, run it on the session's backend, check it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import strategies as st
+
+from conformance.backends.protocol import Unsupported
+from conformance.runner import state
+from conformance.runner.checks import ConformanceFailure, InvalidCase, check_case
+from conformance.strategies.cases import op_cases
+from conformance.strategies.examples import example_case
+from opset.model import OpVersion
+
+
+def _version(domain: str, op: str, since: int) -> OpVersion:
+    from opset.load import load_registry
+
+    return load_registry().op(domain, op).version(since)
+
+
+def check_property_case(domain: str, op: str, since: int, dtype: str, data: st.DataObject) -> None:
+    """One Hypothesis example: a drawn case of `domain::op@since` in `dtype`, checked on the backend."""
+    version = _version(domain, op, since)
+    case = data.draw(op_cases(version, dtype), label="case")
+    _check(case, None)
+
+
+def check_example(domain: str, op: str, since: int, name: str) -> None:
+    """The YAML example `name` of the version, checked against the outputs it states."""
+    version = _version(domain, op, since)
+    example = next((e for e in version.examples if e.name == name), None)
+    if example is None:
+        raise LookupError(f"{version.signature} has no example '{name}'")
+    case, expected = example_case(version, example)
+    _check(case, expected)
+
+
+def skip_unsupported_dtype(domain: str, op: str, since: int, dtype: str) -> None:
+    pytest.skip(f"unsupported: {domain}@{since}::{op}[{dtype}]: numpy and the reference kernels have no {dtype}")
+
+
+def _check(case: Any, expected: Any) -> None:
+    backend, settings = state.current()
+    try:
+        check_case(case, backend, settings, expected)
+    except Unsupported as e:
+        pytest.skip(f"unsupported: {e}")
+    except InvalidCase as e:
+        raise ConformanceFailure(str(e)) from e

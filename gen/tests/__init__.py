@@ -1,0 +1,1 @@
+"""`gen tests`: the property-test generator."""

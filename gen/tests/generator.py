@@ -1,0 +1,103 @@
+"""`gen tests --out DIR [--op GLOB] [--domain D]`: one readable pytest module per op, from `op_test.py.j2`.
+
+Each module holds the op's (version, dtype) cells as parametrized Hypothesis tests and its YAML
+examples as explicit tests; it runs under `pytest -p conformance.runner.plugin --backend X`.
+A file is written only when its content changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import jinja2
+
+from conformance.strategies.dtypes import cell_dtypes, element_of
+from conformance.strategies.examples import literal_array
+from opset.model import OpSchema
+
+TEMPLATE = "op_test.py.j2"
+
+
+def module_name(op: OpSchema) -> str:
+    return f"test_{op.domain.replace('.', '_')}__{op.name}.py"
+
+
+def _identifier(name: str) -> str:
+    return re.sub(r"\W+", "_", name).strip("_").lower() or "op"
+
+
+def _example_dtype(op: OpSchema, since: int, name: str) -> str:
+    version = op.version(since)
+    example = next(e for e in version.examples if e.name == name)
+    for literal in (*example.inputs.values(), *example.outputs.values()):
+        return element_of(literal_array(literal).dtype)
+    return "float"
+
+
+def render_module(op: OpSchema, environment: jinja2.Environment) -> str:
+    cells, unsupported, examples = [], [], []
+    for version in op.versions:
+        drawable, other = cell_dtypes(version)
+        cells += [(version.since, d) for d in drawable]
+        unsupported += [(version.since, d) for d in other]
+        examples += [(version.since, e.name, _example_dtype(op, version.since, e.name)) for e in version.examples]
+    imports = [name for name, used in (("check_example", examples), ("check_property_case", cells),
+                                       ("skip_unsupported_dtype", unsupported)) if used]
+    return environment.get_template(TEMPLATE).render(
+        domain=op.domain, op=op.name, versions=[v.since for v in op.versions], filename=module_name(op),
+        test_name=_identifier(op.name), cells=cells, unsupported=unsupported, examples=examples,
+        imports=imports or ["check_example"])
+
+
+def select_ops(ops: Iterable[OpSchema], patterns: Sequence[str], domains: Sequence[str]) -> list[OpSchema]:
+    return [op for op in ops
+            if (not patterns or any(fnmatch.fnmatchcase(op.name, p) for p in patterns))
+            and (not domains or op.domain in domains)]
+
+
+def generate(out: Path, ops: Iterable[OpSchema]) -> list[Path]:
+    """Write the modules of `ops` into `out`; returns every module path (written or already current)."""
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent),
+                                     trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                                     undefined=jinja2.StrictUndefined, autoescape=False)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for op in ops:
+        path = out / module_name(op)
+        text = render_module(op, environment)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def split_patterns(values: Sequence[str] | None) -> list[str]:
+    return [p.strip() for v in values or () for p in v.split(",") if p.strip()]
+
+
+def main(args: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="gen tests", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, type=Path, help="directory to write the test modules into")
+    parser.add_argument("--op", action="append", help="op name glob (repeatable, or comma-separated)")
+    parser.add_argument("--domain", action="append", help="registry domain (repeatable)")
+    options = parser.parse_args(args)
+    from opset.errors import RegistryError
+    from opset.load import load_registry
+
+    try:
+        registry = load_registry()
+    except RegistryError as e:
+        print(e, file=sys.stderr)
+        return 1
+    ops = select_ops(registry, split_patterns(options.op), options.domain or [])
+    if not ops:
+        print("gen tests: no op matches the selection", file=sys.stderr)
+        return 2
+    paths = generate(options.out, ops)
+    print(f"gen tests: {len(paths)} modules in {options.out}")
+    return 0
