@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -85,9 +86,15 @@ def _expectations(options: argparse.Namespace) -> Path | None:
 
 def _run(options: argparse.Namespace) -> int:
     from gen.tests.generator import generate, select_ops, split_patterns
-    from opset.load import load_registry
+    from opset.errors import RegistryError
+    from opset.load import load_registry, schemas_dir
 
-    ops = select_ops(load_registry(), split_patterns(options.op), options.domain or [])
+    try:
+        registry = load_registry()
+    except RegistryError as e:
+        print(f"conform: the registry does not load:\n{e}", file=sys.stderr)
+        return 2
+    ops = select_ops(registry, split_patterns(options.op), options.domain or [])
     if not ops:
         print("conform: no op matches the selection", file=sys.stderr)
         return 2
@@ -97,13 +104,15 @@ def _run(options: argparse.Namespace) -> int:
         print(f"conform: {e}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="conform-") as tmp:
+        snapshot = Path(tmp) / "schemas"  # the run reads this copy, whatever happens to schemas/ meanwhile
+        shutil.copytree(schemas_dir(), snapshot, ignore=shutil.ignore_patterns(".*"))
         out = options.keep or Path(tmp) / "tests"
         generate(out, ops)
         (out / "pytest.ini").write_text("[pytest]\naddopts =\n", encoding="utf-8")
         report = (options.report or Path(tmp) / "report.json").resolve()
         args = _pytest_args(options, out, report, expectations)
         started = time.monotonic()
-        code = _run_pytest(args)
+        code = _run_pytest(args, snapshot)
         elapsed = time.monotonic() - started
         return _finish(report, code, elapsed)
 
@@ -129,8 +138,9 @@ def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectati
     return args
 
 
-def _run_pytest(args: list[str]) -> int:
+def _run_pytest(args: list[str], snapshot: Path) -> int:
     env = dict(os.environ)
+    env["OPSET_SCHEMAS"] = str(snapshot)
     env["PYTHONPATH"] = os.pathsep.join([str(PROJECT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
     process = subprocess.Popen([sys.executable, "-m", "pytest", *args], env=env)
     try:

@@ -26,10 +26,10 @@ def registry_domain(node_domain_name: str) -> str:
 
 def opset_imports_for(version: OpVersion) -> dict[str, int]:
     """node domain -> opset: the version's own, plus the domain it extends (modified ONNX sits on ai.onnx@7)."""
-    from opset.load import load_registry
+    from conformance.strategies.registry import current_registry
 
     imports = {node_domain(version.domain): version.since}
-    domain = load_registry().domains.get(version.domain)
+    domain = current_registry().domains.get(version.domain)
     if domain is not None and domain.extends is not None:
         imports.setdefault(node_domain(domain.extends[0]), domain.extends[1])
     if "" not in imports:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from typing import Any
 
@@ -169,12 +168,11 @@ def test_evaluation_errors(text: str, message: str) -> None:
         ("[[0] * 100000] * 100000 == [[0] * 100000] * 100000", "steps"),
     ],
 )
-def test_bounds_are_refused_quickly(text: str, message: str) -> None:
-    start = time.perf_counter()
+def test_bounds_are_refused(text: str, message: str) -> None:
+    # the bound that refuses it is named; tests never assert on wall time
     with pytest.raises(FormulaError) as caught:
         evaluate(text, {})
     assert message in caught.value.message
-    assert time.perf_counter() - start < 5.0
 
 
 def test_unsupported_env_type_is_a_formula_error() -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from opset.formula import Formula, FormulaError, parse
@@ -152,11 +150,10 @@ def test_error_column_points_at_the_construct() -> None:
 
 
 def _refused_quickly(text: str, message_part: str) -> None:
-    start = time.perf_counter()
+    # "quickly" means by a size or depth bound before any work, which the message names (no wall-time assert)
     with pytest.raises(FormulaError) as caught:
         parse(text)
     assert message_part in caught.value.message
-    assert time.perf_counter() - start < 1.0
 
 
 def test_long_text_refused() -> None:

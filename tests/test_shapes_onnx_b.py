@@ -412,3 +412,29 @@ def test_quantize_dequantize(registry: Any, op: str) -> None:
     rejected(registry, op, 1, [[2, 3, 4], [4]], {"axis": 1}, f"{prefix}_c2", domain="com.microsoft")
     rejected(registry, op, 1, [[2, 3, 4], [4]], {"axis": 3}, f"{prefix}_c1", domain="com.microsoft")
     rejected(registry, op, 1, [[2, 3, 4], [3], [4]], {"axis": 1}, "binding", domain="com.microsoft")
+
+
+# ----------------------------------------------------------------------------------------------- symbolic dims
+
+def test_symbolic_batch_dims(registry: Any) -> None:
+    from opset.formula import Sym
+
+    n = Sym("N")
+
+    def shape_of(op: str, opset: int, shapes: list[Any], attrs: dict[str, Any] | None = None,
+                 values: dict[str, list[int]] | None = None) -> list[str] | None:
+        result = infer_shapes(registry.resolve("ai.onnx", op, opset), shapes, attrs or {}, values)
+        assert result.problems == []
+        out = result.outputs[0]
+        return None if out is None else [str(d) for d in out]
+
+    assert shape_of("Transpose", 25, [[n, 3, 4]]) == ["4", "3", "N"]
+    assert shape_of("MaxPool", 22, [[n, 3, 8, 8]], {"kernel_shape": [2, 2], "strides": [2, 2]}) == ["N", "3", "4", "4"]
+    assert shape_of("Reshape", 25, [[n, 3, 4], [2]], values={"shape": [0, -1]}) == ["N", "12"]
+    assert shape_of("Reshape", 25, [[n, 3, 4], [2]], values={"shape": [-1, 4]}) == ["3*N", "4"]
+    assert shape_of("Mul", 14, [[n, 3], [3]]) == ["N", "3"]
+    assert shape_of("Sum", 13, [[n, 3], [n, 3]]) == ["N", "3"]
+    assert shape_of("ReduceMean", 18, [[n, 3, 4], [1]], {"keepdims": 0}, {"axes": [-1]}) == ["N", "3"]
+    assert shape_of("Slice", 13, [[n, 10], [1], [1], [1]], values={"starts": [2], "ends": [-2], "axes": [1]}) == ["N", "6"]
+    # a formula that needs to compare a symbolic dim with 1 leaves the shape unknown instead of guessing
+    assert shape_of("Squeeze", 13, [[n, 1, 3]]) is None

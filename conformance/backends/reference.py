@@ -25,9 +25,9 @@ def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
     target = version.maps_to
     if target is None or not target.exact:
         raise Unsupported(f"no reference kernel for {version.signature}")
-    from opset.load import load_registry
+    from conformance.strategies.registry import current_registry
 
-    mapped = load_registry().resolve(target.domain, target.op, target.opset)
+    mapped = current_registry().resolve(target.domain, target.op, target.opset)
     env = dict(attributes)
     given = {name: parse(text).evaluate(env) for name, text in target.attributes.items()}
     by_name = {p.name: x for p, x in zip(version.inputs, inputs, strict=False)}
@@ -43,9 +43,9 @@ class ReferenceBackend:
     def run(self, node: onnx.NodeProto, inputs: list[np.ndarray | None],
             opset_imports: Mapping[str, int] | None = None) -> list[np.ndarray]:
         from conformance.onnx_model import node_attributes, registry_domain
-        from opset.load import load_registry
+        from conformance.strategies.registry import current_registry
 
-        registry = load_registry()
+        registry = current_registry()
         domain = registry_domain(node.domain)
         opset = (opset_imports or {}).get(node.domain)
         if opset is None:

@@ -6,10 +6,10 @@ from conformance.strategies.dtypes import cell_dtypes
 
 
 def registry_cells() -> list[tuple[str, str, int, str]]:
-    from opset.load import load_registry
+    from conformance.strategies.registry import current_registry
 
     cells = []
-    for version in load_registry().all_versions():
+    for version in current_registry().all_versions():
         drawable, unsupported = cell_dtypes(version)
         for dtype in drawable + unsupported:
             cells.append((version.domain, version.name, version.since, dtype))

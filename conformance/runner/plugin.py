@@ -85,10 +85,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _version_in_opset(cell: tuple[str, str, int, str], opset: int) -> bool:
-    from opset.load import load_registry
+    from conformance.strategies.registry import current_registry
 
     domain, op, since, _ = cell
-    version = load_registry().try_resolve(domain, op, opset)
+    version = current_registry().try_resolve(domain, op, opset)
     return version is not None and version.domain == domain and version.since == since
 
 

@@ -65,10 +65,10 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
 def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, object]]:
     """The case a bundle holds, its expected outputs and its metadata."""
     from opset.infer import infer_shapes, resolve_attributes
-    from opset.load import load_registry
+    from conformance.strategies.registry import current_registry
 
     meta = json.loads((bundle / "case.json").read_text(encoding="utf-8"))
-    version = load_registry().op(meta["domain"], meta["op"]).version(int(meta["since"]))
+    version = current_registry().op(meta["domain"], meta["op"]).version(int(meta["since"]))
     model = onnx.load_model(bundle / "model.onnx")
     node = model.graph.node[0]
     with np.load(bundle / "inputs.npz") as stored:

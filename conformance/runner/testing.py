@@ -16,9 +16,9 @@ from opset.model import OpVersion
 
 
 def _version(domain: str, op: str, since: int) -> OpVersion:
-    from opset.load import load_registry
+    from conformance.strategies.registry import current_registry
 
-    return load_registry().op(domain, op).version(since)
+    return current_registry().op(domain, op).version(since)
 
 
 def check_property_case(domain: str, op: str, since: int, dtype: str, data: st.DataObject) -> None:

@@ -84,11 +84,19 @@ class Evaluator:
         return self.converted[name]
 
     def boolean(self, op: str, operands: tuple[Node, ...], scope: Scope) -> Any:
-        result = self.run(operands[0], scope)
-        for operand in operands[1:]:
-            if truthy(result) != (op == "and"):
-                return result
-            result = self.run(operand, scope)
+        # an undecidable operand does not decide the whole: `N > M or True` is True, `N > M and False` False
+        deciding = op == "or"
+        undecided: Undecided | None = None
+        result: Any = None
+        for operand in operands:
+            try:
+                result = self.run(operand, scope)
+                if truthy(result) == deciding:
+                    return result
+            except Undecided as e:
+                undecided = e
+        if undecided is not None:
+            raise undecided
         return result
 
     def comparison(self, left: Node, ops: tuple[str, ...], comparators: tuple[Node, ...], scope: Scope) -> bool:

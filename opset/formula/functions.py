@@ -115,8 +115,12 @@ def _truth_fold(name: str) -> Function:
 def _broadcast(args: list[Any], budget: Budget) -> list[Any]:
     if not args:
         raise FormulaError("broadcast() needs at least one shape")
-    result = list(_iterable("broadcast", args[0]))
-    for shape in args[1:]:
+    shapes = list(args)
+    first = list(_iterable("broadcast", args[0]))
+    if len(args) == 1 and first and all(isinstance(s, list | tuple) for s in first):
+        shapes = first  # broadcast(X) over a variadic input: X is the list of its shapes
+    result = list(_iterable("broadcast", shapes[0]))
+    for shape in shapes[1:]:
         result = _broadcast_pair(result, list(_iterable("broadcast", shape)), budget)
     return result
 
