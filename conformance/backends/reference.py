@@ -15,13 +15,17 @@ from opset.model import OpVersion
 
 
 def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
-                      attributes: Mapping[str, Any]) -> tuple[np.ndarray, ...]:
-    """The reference kernel's outputs for complete `attributes`; follows an exact `maps_to` if needed."""
-    from conformance.kernels.registry import find_kernel
+                      attributes: Mapping[str, Any], num_outputs: int | None = None) -> tuple[np.ndarray, ...]:
+    """The reference kernel's outputs for complete `attributes`; follows an exact `maps_to` if needed.
 
-    fn = find_kernel(version.domain, version.name, version.since)
-    if fn is not None:
-        return tuple(np.asarray(x) for x in fn(*inputs, **attributes))
+    `num_outputs` is how many outputs the node asks for (None: all the kernel gives).
+    """
+    from conformance.kernels.registry import call_kernel, find_entry
+
+    entry = find_entry(version.domain, version.name, version.since)
+    if entry is not None:
+        outputs = call_kernel(entry, list(inputs), dict(attributes), num_outputs)
+        return tuple(np.asarray(x) for x in outputs)
     target = version.maps_to
     if target is None or not target.exact:
         raise Unsupported(f"no reference kernel for {version.signature}")
@@ -34,7 +38,7 @@ def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
     order = target.inputs if target.inputs is not None else tuple(p.name for p in version.inputs)
     mapped_inputs = [by_name.get(n) if n else None for n in order]
     shapes = [list(x.shape) if x is not None else None for x in mapped_inputs]
-    return reference_outputs(mapped, mapped_inputs, resolve_attributes(mapped, given, shapes))
+    return reference_outputs(mapped, mapped_inputs, resolve_attributes(mapped, given, shapes), num_outputs)
 
 
 class ReferenceBackend:
@@ -53,4 +57,5 @@ class ReferenceBackend:
         version = registry.resolve(domain, node.op_type, opset)
         shapes = [list(x.shape) if x is not None else None for x in inputs]
         attributes = resolve_attributes(version, node_attributes(node), shapes)
-        return list(reference_outputs(version, list(inputs), attributes))
+        wanted = len(node.output) if node.output else None
+        return list(reference_outputs(version, list(inputs), attributes, wanted))

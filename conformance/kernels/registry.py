@@ -4,6 +4,10 @@ A kernel takes the op's inputs positionally (None for an omitted optional input;
 arrives as its separate arrays) and every attribute of the version as a keyword argument, defaults
 already applied from the schema (None for an absent attribute without default). It returns a tuple
 of numpy arrays, one per output.
+
+A kernel registered with `requested_outputs=True` also gets `requested_outputs=<n>`, how many
+outputs the node asks for, so it can skip optional outputs nobody wants (MaxPool's Indices); it
+must still return at least that many.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ class KernelEntry:
     since: int
     until: int | None  # last version served (inclusive); None: every later version
     fn: KernelFn
+    requested_outputs: bool = False
 
 
 _KERNELS: dict[tuple[str, str], list[KernelEntry]] = {}
@@ -33,7 +38,8 @@ class KernelRegistrationError(Exception):
     pass
 
 
-def kernel(domain: str, op: str, *, since: int = 1, until: int | None = None) -> Callable[[KernelFn], KernelFn]:
+def kernel(domain: str, op: str, *, since: int = 1, until: int | None = None,
+           requested_outputs: bool = False) -> Callable[[KernelFn], KernelFn]:
     """Register `fn` for versions `since..until` (inclusive) of `domain::op`."""
 
     def register(fn: KernelFn) -> KernelFn:
@@ -43,19 +49,33 @@ def kernel(domain: str, op: str, *, since: int = 1, until: int | None = None) ->
             if overlap:
                 raise KernelRegistrationError(
                     f"{domain}::{op}: {fn.__module__}.{fn.__name__} overlaps {e.fn.__module__}.{e.fn.__name__}")
-        entries.append(KernelEntry(domain, op, since, until, fn))
+        entries.append(KernelEntry(domain, op, since, until, fn, requested_outputs))
         return fn
 
     return register
 
 
-def find_kernel(domain: str, op: str, version: int) -> KernelFn | None:
-    """The kernel serving `version` (an OpVersion.since) of `domain::op`, or None."""
+def find_entry(domain: str, op: str, version: int) -> KernelEntry | None:
+    """The registration serving `version` (an OpVersion.since) of `domain::op`, or None."""
     _load_all()
     for e in _KERNELS.get((domain, op), ()):
         if e.since <= version and (e.until is None or version <= e.until):
-            return e.fn
+            return e
     return None
+
+
+def find_kernel(domain: str, op: str, version: int) -> KernelFn | None:
+    """The kernel function serving `version` of `domain::op`, or None."""
+    entry = find_entry(domain, op, version)
+    return entry.fn if entry is not None else None
+
+
+def call_kernel(entry: KernelEntry, inputs: list[Any], attrs: dict[str, Any],
+                num_outputs: int | None = None) -> tuple[np.ndarray, ...]:
+    """Run a registered kernel; `num_outputs` (how many outputs the node asks for) reaches kernels that want it."""
+    if entry.requested_outputs and num_outputs is not None:
+        return entry.fn(*inputs, requested_outputs=num_outputs, **attrs)
+    return entry.fn(*inputs, **attrs)
 
 
 def all_kernels() -> dict[tuple[str, str], list[KernelEntry]]:
@@ -63,11 +83,12 @@ def all_kernels() -> dict[tuple[str, str], list[KernelEntry]]:
     return {k: list(v) for k, v in _KERNELS.items()}
 
 
-def run_kernel(domain: str, op: str, version: int, inputs: list[Any], attrs: dict[str, Any]) -> tuple[np.ndarray, ...]:
-    fn = find_kernel(domain, op, version)
-    if fn is None:
+def run_kernel(domain: str, op: str, version: int, inputs: list[Any], attrs: dict[str, Any],
+               num_outputs: int | None = None) -> tuple[np.ndarray, ...]:
+    entry = find_entry(domain, op, version)
+    if entry is None:
         raise LookupError(f"no reference kernel for {domain}@{version}::{op}")
-    return fn(*inputs, **attrs)
+    return call_kernel(entry, inputs, attrs, num_outputs)
 
 
 _loaded = False

@@ -65,7 +65,10 @@ def _draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int, m
     _draw_dims(draw, ctx, plan, hint, max_rank)
     _draw_signature_shapes(draw, ctx, plan, max_rank)
     if hint.shapes is not None:
+        before = {k: (list(v) if isinstance(v, list) else v) for k, v in ctx.shapes.items()}
         hint.shapes(draw, ctx)
+        del before  # the hint owns every shape it leaves in place
+        ctx.fixed |= set(ctx.shapes)
     if not _draw_attributes(draw, ctx, hint, max_rank):
         return None
     if not _apply_derived(ctx, plan):
@@ -146,8 +149,8 @@ def _environment(ctx: DrawContext) -> dict[str, Any]:
     shapes = _positional_shapes(ctx)
     env: dict[str, Any] = bind_inputs(ctx.version, shapes, [])
     env.update(ctx.dims)
-    for name in ctx.version.attributes:
-        env.setdefault(name, ctx.attributes.get(name))
+    for name, attr in ctx.version.attributes.items():
+        env.setdefault(name, ctx.attributes.get(name, attr.default))
     for name, text in ctx.version.lets.items():
         try:
             env[name] = parse(text).evaluate(env)
@@ -205,10 +208,12 @@ def _apply_derived(ctx: DrawContext, plan: DrawPlan) -> bool:
             if isinstance(value, int):
                 ctx.dims[name] = value
                 del pending[name]
-    if pending or any(isinstance(v, int) and v < 1 for v in ctx.dims.values()):
+    if any(isinstance(ctx.dims.get(name), int) and ctx.dims[name] < 1 for name in plan.derived):
         return False
     for param in ctx.version.inputs:
         present = param.name not in ctx.omitted
+        if param.name in ctx.fixed:
+            continue
         if param.shape is not None and present:
             shape = _signature_shape(param.shape, ctx.dims)
             if shape is None:

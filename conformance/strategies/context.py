@@ -21,6 +21,7 @@ class DrawContext:
     attributes: dict[str, Any] = field(default_factory=dict)  # attributes set on the node
     arrays: dict[str, np.ndarray | list[np.ndarray] | None] = field(default_factory=dict)
     omitted: set[str] = field(default_factory=set)  # optional inputs left off the node
+    fixed: set[str] = field(default_factory=set)  # inputs whose shape a hint chose (not rebuilt from dims)
     scratch: dict[str, Any] = field(default_factory=dict)  # what a hint decides early and uses later
 
     def first_shape(self) -> list[int]:

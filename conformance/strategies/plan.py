@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from opset.formula import parse
-from opset.formula.nodes import BinOp, BoolOp, Call, Compare, Const, Name, Node
+from opset.formula.nodes import BinOp, BoolOp, Call, Compare, Const, Name, Node, Subscript
 from opset.formula.printer import to_text
 from opset.model import OpVersion
 
@@ -29,6 +29,7 @@ class DrawPlan:
     derived: dict[str, str] = field(default_factory=dict)  # dim -> formula computing it
     multiple_of: dict[str, str] = field(default_factory=dict)  # dim -> formula it must be a multiple of
     vector_of: dict[str, str] = field(default_factory=dict)  # unsigned input -> formula of its length
+    signatures: dict[str, tuple[str | int, ...]] = field(default_factory=dict)  # input -> shape signature
 
 
 _PLANS: dict[int, tuple[OpVersion, DrawPlan]] = {}  # id(version) -> (version kept alive, plan)
@@ -54,6 +55,7 @@ def _make_plan(version: OpVersion) -> DrawPlan:
             elif isinstance(item, str) and item not in plan.dims:
                 plan.dims.append(item)
     unsigned = {p.name for p in version.inputs if p.shape is None}
+    plan.signatures = {p.name: tuple(p.shape) for p in version.inputs if p.shape is not None}
     for constraint in version.constraints:
         for clause in _conjuncts(parse(constraint.expr).tree):
             _read_clause(clause, plan, unsigned)
@@ -68,6 +70,11 @@ def _conjuncts(node: Node) -> list[Node]:
 
 
 def _read_clause(node: Node, plan: DrawPlan, unsigned: set[str]) -> None:
+    guarded = _unless_absent(node, unsigned)
+    if guarded is not None:  # `B == None or <rule about B>`: the rule holds whenever B is given
+        for clause in _conjuncts(guarded):
+            _read_clause(clause, plan, unsigned)
+        return
     if not isinstance(node, Compare) or len(node.ops) != 1:
         return
     op, left, right = node.ops[0], node.left, node.comparators[0]
@@ -81,11 +88,29 @@ def _read_clause(node: Node, plan: DrawPlan, unsigned: set[str]) -> None:
         _bound_rank(plan, right_tuple, flipped, left.value)
 
 
+def _unless_absent(node: Node, optional: set[str]) -> Node | None:
+    if not (isinstance(node, BoolOp) and node.op == "or" and len(node.values) == 2):
+        return None
+    test = node.values[0]
+    if (isinstance(test, Compare) and test.ops == ("==",) and isinstance(test.left, Name)
+            and isinstance(test.comparators[0], Const) and test.comparators[0].value is None):
+        return node.values[1]
+    return None
+
+
 def _read_equality(target: Node, source: Node, plan: DrawPlan, unsigned: set[str]) -> bool:
     if isinstance(target, Name) and target.id in plan.dims and target.id not in plan.derived:
         if target.id not in _names(source):
             plan.derived[target.id] = to_text(source)
             return True
+    if isinstance(target, Subscript) and isinstance(target.value, Name) and isinstance(target.index, Const):
+        signature = plan.signatures.get(target.value.id, ())
+        index = target.index.value
+        if isinstance(index, int) and 0 <= index < len(signature) and isinstance(signature[index], str):
+            dim = str(signature[index])
+            if dim in plan.dims and dim not in plan.derived and dim not in _names(source):
+                plan.derived[dim] = to_text(source)
+                return True
     if (isinstance(target, Call) and target.function == "prod" and len(target.args) == 1
             and isinstance(target.args[0], Name) and target.args[0].id in unsigned):
         plan.vector_of[target.args[0].id] = to_text(source)

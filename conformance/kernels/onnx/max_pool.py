@@ -55,7 +55,7 @@ def _indices(x: np.ndarray, xp: np.ndarray, y: np.ndarray, w: Window, storage_or
 
 def _max_pool(x: np.ndarray, kernel_shape: list[int] | None, auto_pad: str, pads: list[int] | None,
               strides: list[int] | None, dilations: list[int] | None, ceil_mode: int,
-              storage_order: int | None) -> tuple[np.ndarray, ...]:
+              storage_order: int | None, want_indices: bool = True) -> tuple[np.ndarray, ...]:
     if x.ndim < 3:
         raise ValueError(f"MaxPool: input must be N x C x spatial..., got shape {x.shape}")
     spatial = x.shape[2:]
@@ -63,7 +63,7 @@ def _max_pool(x: np.ndarray, kernel_shape: list[int] | None, auto_pad: str, pads
                     auto_pad=auto_pad, ceil_mode=ceil_mode)
     xp = pad_spatial(x, w.begin, w.padded_end(spatial), _lowest(x.dtype))
     y = separable_reduce(xp, w, np.maximum)
-    if storage_order is None:
+    if storage_order is None or not want_indices:
         return (y,)
     if storage_order not in (0, 1):
         raise ValueError(f"MaxPool: storage_order must be 0 or 1, got {storage_order}")
@@ -76,8 +76,9 @@ def max_pool_v1(x: np.ndarray, *, kernel_shape: list[int] | None = None, auto_pa
     return _max_pool(x, kernel_shape, auto_pad, pads, strides, None, 0, None)
 
 
-@kernel("ai.onnx", "MaxPool", since=8)
+@kernel("ai.onnx", "MaxPool", since=8, requested_outputs=True)
 def max_pool(x: np.ndarray, *, kernel_shape: list[int] | None = None, auto_pad: str = "NOTSET",
              pads: list[int] | None = None, strides: list[int] | None = None, dilations: list[int] | None = None,
-             ceil_mode: int = 0, storage_order: int = 0) -> tuple[np.ndarray, ...]:
-    return _max_pool(x, kernel_shape, auto_pad, pads, strides, dilations, ceil_mode, storage_order)
+             ceil_mode: int = 0, storage_order: int = 0, requested_outputs: int = 2) -> tuple[np.ndarray, ...]:
+    return _max_pool(x, kernel_shape, auto_pad, pads, strides, dilations, ceil_mode, storage_order,
+                     want_indices=requested_outputs >= 2)

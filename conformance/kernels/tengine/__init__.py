@@ -92,4 +92,9 @@ MODULES: tuple[str, ...] = (
     "space_to_depth",
     "topkv2",
     "layer_norm",
+    "space_to_batch_nd",
+    "sparse_to_dense",
+    "split",
+    "strided_slice",
+    "slice",
 )
