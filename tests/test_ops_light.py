@@ -21,7 +21,7 @@ from onnx.reference import ReferenceEvaluator
 
 from conformance.kernels.registry import find_kernel
 from conformance.strategies.examples import example_case
-from opset.infer import infer_shapes, resolve_attributes, validate_attributes
+from opset.infer import Shape, infer_shapes, resolve_attributes, validate_attributes
 from opset.load import load_registry
 from opset.model import OpVersion
 
@@ -79,7 +79,7 @@ def one_node_model(op: str, opset: int, inputs: list[np.ndarray | None], attrs: 
     return model, feeds
 
 
-def kernel_attributes(op: str, version: int, attrs: dict[str, Any], shapes: list[list[int] | None]) -> dict[str, Any]:
+def kernel_attributes(op: str, version: int, attrs: dict[str, Any], shapes: list[Shape | None]) -> dict[str, Any]:
     """Every attribute of the registry version, defaults applied (tensor attributes as arrays)."""
     given = {k: numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v for k, v in attrs.items()}
     return resolve_attributes(registry_version(op, version), given, shapes)
@@ -163,7 +163,7 @@ def ours(op: str, version: int, inputs: list[np.ndarray | None], attrs: dict[str
     fn = find_kernel("ai.onnx", op, version)
     if fn is None:
         raise LookupError(f"no kernel for {op}@{version}")
-    shapes = [list(x.shape) if x is not None else None for x in inputs]
+    shapes: list[Shape | None] = [list(x.shape) if x is not None else None for x in inputs]
     while inputs and inputs[-1] is None:
         inputs = inputs[:-1]
     return fn(*inputs, **kernel_attributes(op, version, attrs, shapes))
@@ -331,7 +331,9 @@ def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
 
 
 def test_data_dependent_shapes_are_unknown_without_values() -> None:
-    for op, opset, shapes in (("ConstantOfShape", 9, [[2]]), ("Unsqueeze", 13, [[2, 3], [1]])):
+    cases: list[tuple[str, int, list[Shape | None]]] = [("ConstantOfShape", 9, [[2]]),
+                                                        ("Unsqueeze", 13, [[2, 3], [1]])]
+    for op, opset, shapes in cases:
         result = infer_shapes(load_registry().resolve("ai.onnx", op, opset), shapes, {})
         assert result.outputs == [None], f"{op}@{opset}: {result.outputs} without values"
         assert not result.problems, f"{op}@{opset}: {result.problems}"
@@ -349,7 +351,7 @@ def test_data_dependent_shapes_are_unknown_without_values() -> None:
     ("LRN", 13, [[1, 3, 2, 2]], {"size": 0}, {}, "attr_range"),
     ("Unsqueeze", 1, [[2, 3]], {"axes": [-1]}, {}, "attr_range"),
 ])
-def test_invalid_node_reports_the_check(op: str, opset: int, shapes: list[list[int]], attrs: dict[str, Any],
+def test_invalid_node_reports_the_check(op: str, opset: int, shapes: list[Shape | None], attrs: dict[str, Any],
                                         values: dict[str, list[int]], check: str) -> None:
     version = load_registry().resolve("ai.onnx", op, opset)
     result = infer_shapes(version, shapes, attrs, values)

@@ -142,8 +142,9 @@ def _message(report: pytest.TestReport) -> str:
         return str(report.wasxfail)
     if report.failed:
         text = report.longreprtext
-        lines = [ln for ln in text.splitlines() if "ConformanceFailure:" in ln or ln.startswith("E ")]
-        return (lines[0] if lines else text[-1500:]).replace("E   ", "").strip()
+        lines = text.splitlines()
+        found = [ln for ln in lines if "ConformanceFailure:" in ln] or [ln for ln in lines if ln.startswith("E ")][-1:]
+        return (found[0] if found else text[-1500:]).replace("E   ", "").strip()
     return ""
 
 

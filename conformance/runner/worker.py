@@ -91,7 +91,7 @@ class IsolatedBackend:
             code = self._process.exitcode if self._process is not None else None
             self.close()
             signal = f"signal {-code}" if isinstance(code, int) and code < 0 else f"exit code {code}"
-            raise BackendCrash(f"backend process died while {what} ({signal})") from e
+            raise BackendCrash(f"backend process died while {what} ({signal}; {type(e).__name__})") from None
 
     def _request(self, kind: str, call: BackendCall) -> Any:
         conn = self._conn if self._conn is not None and self._process.is_alive() else self._start()

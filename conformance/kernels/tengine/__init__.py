@@ -97,4 +97,9 @@ MODULES: tuple[str, ...] = (
     "split",
     "strided_slice",
     "slice",
+    "scatter",
+    "roi_align",
+    "roi_pooling",
+    "rpn",
+    "spatial_transformer",
 )

@@ -20,6 +20,6 @@ def cast(x: np.ndarray, *, type_from: int = 0, type_to: int = 0) -> tuple[np.nda
     target = np.dtype(TYPE_CODES[type_to])
     if target.kind in "iu" and x.dtype.kind == "f":
         # float to integer truncates toward zero and saturates at the target's range
-        info = np.iinfo(target)
+        info = np.iinfo(target.type)  # type: ignore[type-var]
         return (np.clip(np.trunc(x.astype(np.float64)), info.min, info.max).astype(target),)
     return (x.astype(target),)

@@ -1,7 +1,7 @@
 """DetectionPostProcess (tengine, op id 30): TensorFlow Lite's SSD post-processing (regular NMS per class).
 
-Inputs (batch 1): box encodings, one (y, x, h, w) row per anchor, scores [1, num_boxes, num_classes + 1]
-(class 0 the background) and anchors, one (y, x, h, w) row per anchor. Outputs with
+Inputs (batch 1): `input`, the box encodings, one (y, x, h, w) row per anchor, `score` [1, num_boxes, num_classes + 1]
+(class 0 the background) and `anchor`, one (y, x, h, w) row per anchor. Outputs with
 D = max_detections * max_classes_per_detection slots: boxes [1, D, 4] as (x0, y0, x1, y1), classes
 [1, D], scores [1, D] and the count [1]; slots past the count are 0.
 """

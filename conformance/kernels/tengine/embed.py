@@ -1,4 +1,4 @@
-"""Embed (tengine, op id 65): row `clip(int(x), 0, input_dim - 1)` of the [input_dim, num_output] weight per input value."""
+"""Embed (tengine, op id 65): per input value, row `clip(int(x), 0, input_dim - 1)` of the weight [input_dim, K]."""
 
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 from conformance.kernels.registry import kernel
@@ -15,7 +17,7 @@ def _axis(axis: int, rank: int) -> int:
 
 def _caffe(x: np.ndarray, ax: int, points: list[int]) -> tuple[np.ndarray, ...]:
     bounds = [0, *points, x.shape[ax]]
-    if not points or any(a >= b for a, b in zip(bounds, bounds[1:])):
+    if not points or any(a >= b for a, b in pairwise(bounds)):
         raise ValueError(f"Slice: Caffe slice points {points} must increase strictly inside (0, {x.shape[ax]})")
     return tuple(np.ascontiguousarray(p) for p in np.split(x, points, axis=ax))
 
