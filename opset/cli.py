@@ -87,6 +87,11 @@ def _cmd_show(ns: argparse.Namespace) -> int:
     reg = load_registry()
     domain = reg.canonical_domain(ns.domain)
     opset = ns.opset if ns.opset is not None else reg.domains[domain].max_opset
+    op = reg.ops.get((domain, ns.op))
+    if op is not None and op.status.state == "removed" and reg.try_resolve(domain, ns.op, opset) is None:
+        # a removed op resolves in no opset, but its last definition is still worth showing
+        print(render_version(reg, op.versions[-1], asked=(domain, opset)))
+        return 0
     version = reg.resolve(domain, ns.op, opset)
     print(render_version(reg, version, asked=(domain, opset)))
     return 0

@@ -8,8 +8,13 @@ from opset.registry import Registry
 
 def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> str:
     domain, opset = asked
-    lines = [f"{v.signature}   ({v.domain} {v.name}, version {v.since}"
-             + (f", serves opsets {v.since}-{v.last}" if v.last else f", serves opsets {v.since}+") + ")"]
+    if v.status.state == "removed" and v.status.removed_at_opset is None:
+        serves = ", resolves in no opset"
+    elif v.status.state == "removed":
+        serves = f", serves opsets {v.since}-{v.status.removed_at_opset - 1}"
+    else:
+        serves = f", serves opsets {v.since}-{v.last}" if v.last else f", serves opsets {v.since}+"
+    lines = [f"{v.signature}   ({v.domain} {v.name}, version {v.since}{serves})"]
     if v.domain != domain:
         ext = reg.domains[domain].extends
         via = f" at opset {ext[1]}" if ext else ""

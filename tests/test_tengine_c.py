@@ -198,7 +198,8 @@ def test_softmax_matches_loops() -> None:
     for axis in (0, 1, 2, -1, -3):
         (y,) = _assert_formula("SoftMax", [x], {"axis": axis})
         ax = axis % 3
-        lines_in, lines_out = np.moveaxis(x, ax, -1).reshape(-1, x.shape[ax]), np.moveaxis(y, ax, -1).reshape(-1, x.shape[ax])
+        lines_in = np.moveaxis(x, ax, -1).reshape(-1, x.shape[ax])
+        lines_out = np.moveaxis(y, ax, -1).reshape(-1, x.shape[ax])
         for line_in, line_out in zip(lines_in.tolist(), lines_out.tolist(), strict=True):
             row = [math.exp(v) for v in line_in]
             assert line_out == pytest.approx([v / sum(row) for v in row], rel=1e-12)
