@@ -51,7 +51,8 @@ def make_node(case: Case) -> onnx.NodeProto:
 
 
 def make_model(node: onnx.NodeProto, inputs: Sequence[np.ndarray | None], opset_imports: Mapping[str, int],
-               output_dtypes: Sequence[np.dtype | None] = ()) -> onnx.ModelProto:
+               output_dtypes: Sequence[np.dtype | None] = (),
+               output_shapes: Sequence[list[int] | None] = ()) -> onnx.ModelProto:
     """A model running `node` once: present inputs become graph inputs, outputs are typed when known."""
     graph_inputs = []
     for name, x in zip(node.input, inputs, strict=False):
@@ -62,7 +63,8 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[np.ndarray | None], opset_
     for i, name in enumerate(node.output):
         dtype = output_dtypes[i] if i < len(output_dtypes) else None
         elem = helper.np_dtype_to_tensor_dtype(dtype) if dtype is not None else onnx.TensorProto.UNDEFINED
-        graph_outputs.append(helper.make_tensor_value_info(name, elem, None))
+        shape = output_shapes[i] if i < len(output_shapes) else None
+        graph_outputs.append(helper.make_tensor_value_info(name, elem, shape))
     graph = helper.make_graph([node], f"conform_{node.op_type}", graph_inputs, graph_outputs)
     opsets = [helper.make_opsetid(d, v) for d, v in sorted(opset_imports.items())]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="opset-conform")
@@ -71,8 +73,9 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[np.ndarray | None], opset_
     return model
 
 
-def case_model(case: Case, output_dtypes: Sequence[np.dtype | None] = ()) -> onnx.ModelProto:
-    return make_model(make_node(case), case.inputs, opset_imports_for(case.version), output_dtypes)
+def case_model(case: Case, output_dtypes: Sequence[np.dtype | None] = (),
+               output_shapes: Sequence[list[int] | None] = ()) -> onnx.ModelProto:
+    return make_model(make_node(case), case.inputs, opset_imports_for(case.version), output_dtypes, output_shapes)
 
 
 def node_attributes(node: onnx.NodeProto) -> dict[str, Any]:

@@ -347,7 +347,6 @@ def test_max_pool(registry: Any, opset: int) -> None:
         cases += [
             ([1, 1, 5, 5], {"kernel_shape": [2, 2], "strides": [2, 2], "ceil_mode": 1}),
             ([1, 1, 6, 6], {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "ceil_mode": 1}),
-            ([1, 1, 4], {"kernel_shape": [1], "strides": [3], "pads": [0, 2], "ceil_mode": 1}),
             ([1, 1, 9, 9], {"kernel_shape": [3, 3], "dilations": [2, 3]}),
             ([1, 1, 9, 9], {"kernel_shape": [2, 2], "dilations": [2, 2], "strides": [2, 2], "ceil_mode": 1}),
             ([1, 1, 4, 4], {"kernel_shape": [2, 2], "strides": [3, 3], "auto_pad": "VALID", "ceil_mode": 1}),
@@ -359,6 +358,12 @@ def test_max_pool(registry: Any, opset: int) -> None:
     rejected(registry, "MaxPool", opset, [[1, 1, 4, 4]], {"kernel_shape": [2, 2], "auto_pad": "VALID",
                                                           "pads": [1, 1, 1, 1]}, "maxpool_c3")
     rejected(registry, "MaxPool", opset, [[1, 1]], {"kernel_shape": []}, "maxpool_c1")
+    # ceil_mode: a last window made only of end padding is undefined before version 22, which drops it
+    edge = {"kernel_shape": [1], "strides": [3], "pads": [0, 2], "ceil_mode": 1}
+    if opset >= 22:
+        check(registry, "MaxPool", opset, [[1, 1, 4]], edge, outputs=outputs)
+    elif opset >= 10:
+        rejected(registry, "MaxPool", opset, [[1, 1, 4]], edge, "maxpool_c4")
 
 
 # ----------------------------------------------------------------------------------------------- com.microsoft

@@ -42,6 +42,7 @@ class BackendCall:
     op: str
     version: int
     dtypes: list[str]
+    output_shapes: list[list[int] | None] | None = None  # expected output shapes, when known
 
     @property
     def node(self) -> onnx.NodeProto:
@@ -74,7 +75,7 @@ class Backend:
                 from conformance.onnx_model import make_model
 
                 dtypes = [np.dtype(d) if d else None for d in call.output_dtypes]
-                model = make_model(node, call.inputs, call.opset_imports, dtypes)
+                model = make_model(node, call.inputs, call.opset_imports, dtypes, call.output_shapes or [])
                 feeds = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n and x is not None}
                 result = self.target.run(model, feeds)
             elif self._mode == "node+opsets":

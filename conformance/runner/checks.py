@@ -59,11 +59,13 @@ class CheckSettings:
     stats: CellStats = field(default_factory=CellStats)
 
 
-def make_call(case: Case, output_dtypes: list[str | None]) -> BackendCall:
+def make_call(case: Case, output_dtypes: list[str | None],
+              output_shapes: list[list[int] | None] | None = None) -> BackendCall:
     return BackendCall(node_bytes=make_node(case).SerializeToString(), inputs=list(case.inputs),
                        opset_imports=opset_imports_for(case.version), output_dtypes=output_dtypes,
                        domain=case.version.domain, op=case.version.name, version=case.version.since,
-                       dtypes=sorted(set(case.type_bindings.values()) | {case.dtype}))
+                       dtypes=sorted(set(case.type_bindings.values()) | {case.dtype}),
+                       output_shapes=output_shapes if output_shapes is not None else list(case.expected_shapes))
 
 
 def expected_outputs(case: Case) -> list[np.ndarray] | None:
@@ -84,7 +86,8 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
     if expected is None:
         expected = expected_outputs(case)
     dtypes = [x.dtype.name for x in expected] if expected is not None else []
-    call = make_call(case, [*dtypes])
+    shapes = [list(x.shape) for x in expected] if expected is not None else None
+    call = make_call(case, [*dtypes], shapes)
     if not _supports(backend, call, case, settings, expected):
         raise Unsupported(f"{case.label}: the backend's supports() declines it")
     outputs = _run(backend, call, case, settings, expected)
@@ -148,7 +151,9 @@ def _dtype_problems(case: Case, i: int, name: str, y: np.ndarray, expected: list
     param = case.version.outputs[i] if i < len(case.version.outputs) else None
     element = element_of(y.dtype)
     if param is not None:
-        bound = case.type_bindings.get(param.type)
+        # a type variable is fixed by the case only when a present input carries it
+        carried = {p.type for p, x in zip(case.version.inputs, case.inputs, strict=False) if x is not None}
+        bound = case.type_bindings.get(param.type) if param.type in carried else None
         allowed = [bound] if bound else allowed_elements(case.version, param.type)
         if allowed and element not in allowed:
             return [f"output {i} '{name}' has dtype {element}, the type constraint {param.type} needs "
@@ -162,7 +167,7 @@ def _property_problems(case: Case, outputs: list[np.ndarray], backend: CaseBacke
                        expected: list[np.ndarray] | None) -> list[str]:
     def rerun(inputs: list[np.ndarray | None]) -> list[np.ndarray]:
         other = case.with_inputs(inputs)
-        return backend.run(make_call(other, [x.dtype.name for x in expected] if expected else []))
+        return backend.run(make_call(other, [x.dtype.name for x in expected] if expected else [], [None] * len(outputs)))
 
     problems = []
     for prop in case.version.properties:

@@ -48,7 +48,8 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     bundle = settings.repro_dir / bundle_name(case)
     bundle.mkdir(parents=True, exist_ok=True)
     dtypes = [x.dtype for x in expected] if expected is not None else []
-    onnx.save_model(case_model(case, dtypes), bundle / "model.onnx")
+    shapes = [list(x.shape) for x in expected] if expected is not None else list(case.expected_shapes)
+    onnx.save_model(case_model(case, dtypes, shapes), bundle / "model.onnx")
     np.savez(bundle / "inputs.npz", **{n: x for n, x in zip(case.input_names, case.inputs, strict=True)
                                        if n and x is not None})
     if expected is not None:
@@ -64,8 +65,8 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
 
 def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, object]]:
     """The case a bundle holds, its expected outputs and its metadata."""
-    from opset.infer import infer_shapes, resolve_attributes
     from conformance.strategies.registry import current_registry
+    from opset.infer import infer_shapes, resolve_attributes
 
     meta = json.loads((bundle / "case.json").read_text(encoding="utf-8"))
     version = current_registry().op(meta["domain"], meta["op"]).version(int(meta["since"]))

@@ -21,10 +21,15 @@ def _version(domain: str, op: str, since: int) -> OpVersion:
     return current_registry().op(domain, op).version(since)
 
 
+_STRATEGIES: dict[tuple[str, str, int, str], st.SearchStrategy[Any]] = {}
+
+
 def check_property_case(domain: str, op: str, since: int, dtype: str, data: st.DataObject) -> None:
     """One Hypothesis example: a drawn case of `domain::op@since` in `dtype`, checked on the backend."""
-    version = _version(domain, op, since)
-    case = data.draw(op_cases(version, dtype), label="case")
+    key = (domain, op, since, dtype)
+    if key not in _STRATEGIES:  # building a composite strategy is costly; one per cell and process
+        _STRATEGIES[key] = op_cases(_version(domain, op, since), dtype)
+    case = data.draw(_STRATEGIES[key], label="case")
     _check(case, None)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
 from hypothesis import strategies as st
 
 from opset.formula import FormulaError, Undecided, parse
@@ -17,6 +18,15 @@ from opset.model import Attribute
 DrawFn = Callable[[st.SearchStrategy[Any]], Any]
 OMIT = object()  # the attribute is left off the node (its default, if any, applies)
 UNDRAWABLE_TYPES = frozenset({"graph", "graphs", "sparse_tensor", "type_proto", "type_protos", "tensors"})
+
+
+def as_node_value(value: Any) -> Any:
+    """A value as a node carries it: ONNX stores float attributes in 32 bits, so round floats to float32."""
+    if isinstance(value, float):
+        return float(np.float32(value))
+    if isinstance(value, list) and value and all(isinstance(v, float) for v in value):
+        return [float(np.float32(v)) for v in value]
+    return value
 
 
 def int_window(attr: Attribute, *, width: int = 3) -> tuple[int, int]:

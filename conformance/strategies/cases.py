@@ -14,13 +14,13 @@ import numpy as np
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from conformance.strategies.attributes import OMIT, DrawFn, draw_attribute
+from conformance.strategies.attributes import OMIT, DrawFn, as_node_value, draw_attribute
 from conformance.strategies.case import Case
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import DRAWABLE_ELEMENTS, allowed_elements, numpy_dtype, primary_param
 from conformance.strategies.hints import OpHint, hint_for
 from conformance.strategies.plan import DrawPlan, plan_for
-from conformance.strategies.values import fill_array, SEEDS
+from conformance.strategies.values import SEEDS, fill_array
 from opset.formula import FormulaError, Undecided, parse
 from opset.infer import bind_inputs, infer_shapes, resolve_attributes, validate_attributes
 from opset.model import OpVersion
@@ -102,6 +102,9 @@ def _draw_dims(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, hint: OpHint, max
         ctx.dims[name] = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
     for name in plan.dims:
         ctx.dims[name] = draw(st.integers(1, ctx.max_side))
+    for name, source in plan.same_tuple.items():
+        if source in ctx.dims and source not in plan.same_tuple:
+            ctx.dims[name] = list(ctx.dims[source])
 
 
 def _signature_shape(signature: tuple[str | int, ...], dims: dict[str, Any]) -> list[int] | None:
@@ -272,7 +275,7 @@ def _finish(ctx: DrawContext, max_elements: int) -> Case | None:
     shapes = [list(x.shape) if x is not None else None for x in inputs]
     values = {n: x.ravel().tolist() for n, x in zip(names, inputs, strict=True)
               if x is not None and x.dtype.kind in "iub" and x.size <= 64}
-    given = dict(ctx.attributes)
+    given = {name: as_node_value(value) for name, value in ctx.attributes.items()}
     if validate_attributes(version, given, shapes):
         return None
     result = infer_shapes(version, shapes, given, values)

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.strategies.attributes import as_node_value
 from conformance.strategies.case import Case
 from conformance.strategies.dtypes import element_of, primary_param
 from opset.infer import infer_shapes, resolve_attributes
@@ -33,7 +34,7 @@ def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.nd
         names.pop()
         inputs.pop()
     shapes = [list(x.shape) if x is not None else None for x in inputs]
-    given = dict(example.attributes)
+    given = {name: as_node_value(value) for name, value in example.attributes.items()}
     outputs = [p.name for p in version.outputs if p.name in example.outputs]
     expected = [literal_array(example.outputs[name]) for name in outputs]
     inferred = infer_shapes(version, shapes, given).outputs

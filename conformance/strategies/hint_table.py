@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_spatial import CONV_HINTS, POOL_HINT, CONV_TRANSPOSE_HINT
+from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tensor import (
     BATCH_NORM_HINTS,
     CLIP_HINT,

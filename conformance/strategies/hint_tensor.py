@@ -104,13 +104,13 @@ REDUCE_MEAN_HINTS = (
 def _reshape_target(draw: DrawFn, ctx: DrawContext) -> list[int]:
     shape = ctx.first_shape()
     total = int(np.prod(shape)) if shape else 1
-    options = [[total], [-1], list(reversed(shape)), shape + [1]]
+    options = [[total], [-1], list(reversed(shape)), [*shape, 1]]
     if shape:
         wildcard = list(shape)
         wildcard[draw(st.integers(0, len(shape) - 1))] = -1
         options.append(wildcard)
         if not ctx.attributes.get("allowzero"):
-            options.append([0] + [-1] if len(shape) > 1 else [0])
+            options.append([0, -1] if len(shape) > 1 else [0])
     return list(draw(st.sampled_from(options)))
 
 

@@ -29,6 +29,7 @@ class DrawPlan:
     derived: dict[str, str] = field(default_factory=dict)  # dim -> formula computing it
     multiple_of: dict[str, str] = field(default_factory=dict)  # dim -> formula it must be a multiple of
     vector_of: dict[str, str] = field(default_factory=dict)  # unsigned input -> formula of its length
+    same_tuple: dict[str, str] = field(default_factory=dict)  # tuple -> tuple it copies (`prod(A) == prod(B)`)
     signatures: dict[str, tuple[str | int, ...]] = field(default_factory=dict)  # input -> shape signature
 
 
@@ -100,7 +101,7 @@ def _unless_absent(node: Node, optional: set[str]) -> Node | None:
 
 def _read_equality(target: Node, source: Node, plan: DrawPlan, unsigned: set[str]) -> bool:
     if isinstance(target, Name) and target.id in plan.dims and target.id not in plan.derived:
-        if target.id not in _names(source):
+        if target.id not in _dims_used(source, plan):
             plan.derived[target.id] = to_text(source)
             return True
     if isinstance(target, Subscript) and isinstance(target.value, Name) and isinstance(target.index, Const):
@@ -108,9 +109,13 @@ def _read_equality(target: Node, source: Node, plan: DrawPlan, unsigned: set[str
         index = target.index.value
         if isinstance(index, int) and 0 <= index < len(signature) and isinstance(signature[index], str):
             dim = str(signature[index])
-            if dim in plan.dims and dim not in plan.derived and dim not in _names(source):
+            if dim in plan.dims and dim not in plan.derived and dim not in _dims_used(source, plan):
                 plan.derived[dim] = to_text(source)
                 return True
+    left_tuple, right_tuple = _prod_of_tuple(target, plan), _prod_of_tuple(source, plan)
+    if left_tuple and right_tuple and left_tuple != right_tuple and left_tuple not in plan.same_tuple:
+        plan.same_tuple[left_tuple] = right_tuple  # equal products: equal tuples are one valid way
+        return True
     if (isinstance(target, Call) and target.function == "prod" and len(target.args) == 1
             and isinstance(target.args[0], Name) and target.args[0].id in unsigned):
         plan.vector_of[target.args[0].id] = to_text(source)
@@ -125,6 +130,14 @@ def _read_modulo(node: Node, plan: DrawPlan) -> bool:
         plan.multiple_of[node.left.id] = to_text(node.right)
         return True
     return False
+
+
+def _prod_of_tuple(node: Node, plan: DrawPlan) -> str | None:
+    if isinstance(node, Call) and node.function == "prod" and len(node.args) == 1:
+        arg = node.args[0]
+        if isinstance(arg, Name) and arg.id in plan.tuples:
+            return arg.id
+    return None
 
 
 def _len_of_tuple(node: Node, plan: DrawPlan) -> str | None:
@@ -151,5 +164,9 @@ def _bound_rank(plan: DrawPlan, name: str, op: str, value: int) -> None:
     plan.rank_bounds[name] = (lo, hi)
 
 
-def _names(node: Node) -> set[str]:
-    return set(parse(to_text(node)).names)
+def _dims_used(node: Node, plan: DrawPlan) -> set[str]:
+    """Names in `node`, plus the signature dims of every input it names (a shape carries its dims)."""
+    names = set(parse(to_text(node)).names)
+    for name in list(names):
+        names |= {str(d) for d in plan.signatures.get(name, ()) if isinstance(d, str)}
+    return names

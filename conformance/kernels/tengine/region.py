@@ -27,7 +27,8 @@ def region(x: np.ndarray, *, num_classes: int = 0, side: int = 0, num_box: int =
     y = work.copy()
     y[:, :, 0:2] = _sigmoid(work[:, :, 0:2])
     y[:, :, coords] = _sigmoid(work[:, :, coords])
-    scores = work[:, :, coords + 1:]
-    shifted = np.exp(scores - scores.max(axis=2, keepdims=True))
-    y[:, :, coords + 1:] = shifted / shifted.sum(axis=2, keepdims=True)
+    if num_classes:
+        scores = work[:, :, coords + 1:]
+        shifted = np.exp(scores - scores.max(axis=2, keepdims=True))
+        y[:, :, coords + 1:] = shifted / shifted.sum(axis=2, keepdims=True)
     return (y.reshape(x.shape).astype(x.dtype, copy=False),)

@@ -1,0 +1,57 @@
+"""Backend resolution and the protocol adapters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from onnx import helper
+
+from conformance.backends import BackendError, Unsupported, resolve_backend
+from conformance.backends.onnx_backend import OnnxBackendAdapter
+from conformance.backends.protocol import BackendCall
+
+HERE = Path(__file__).parent
+
+
+def _relu_call() -> BackendCall:
+    node = helper.make_node("Relu", ["X"], ["Y"])
+    x = np.array([-1.0, 2.0], np.float32)
+    return BackendCall(node.SerializeToString(), [x], {"": 14}, ["float32"], "ai.onnx", "Relu", 14, ["float"], [[2]])
+
+
+@pytest.mark.parametrize("name", ["reference", "onnxruntime", "onnx-reference"])
+def test_builtins_resolve_and_run_relu(name: str) -> None:
+    out = resolve_backend(name).run(_relu_call())
+    np.testing.assert_array_equal(out[0], np.array([0.0, 2.0], np.float32))
+
+
+def test_onnxruntime_backend_module_resolves_unchanged() -> None:
+    backend = resolve_backend("onnxruntime.backend")
+    assert isinstance(backend.target, OnnxBackendAdapter)
+    np.testing.assert_array_equal(backend.run(_relu_call())[0], np.array([0.0, 2.0], np.float32))
+
+
+def test_module_and_file_paths_resolve() -> None:
+    assert resolve_backend("tests.conformance.wrong_backends.relu6_clips_at_5").spec
+    assert resolve_backend(f"{HERE / 'wrong_backends' / 'relu6_clips_at_5.py'}:Backend").spec
+
+
+def test_an_unknown_backend_is_a_readable_error() -> None:
+    with pytest.raises(BackendError, match="cannot import module"):
+        resolve_backend("no_such_backend_module")
+
+
+def test_onnxruntime_declines_custom_domains() -> None:
+    backend = resolve_backend("onnxruntime")
+    call = BackendCall(b"", [], {}, [], "ai.onnx.modified", "Relu6", 1, ["float"])
+    assert backend.supports(call) is False
+
+
+def test_an_unregistered_op_is_unsupported_on_onnxruntime() -> None:
+    node = helper.make_node("NoSuchOp", ["X"], ["Y"], domain="com.example")
+    call = BackendCall(node.SerializeToString(), [np.zeros(1, np.float32)], {"com.example": 1, "": 14},
+                       ["float32"], "com.example", "NoSuchOp", 1, ["float"])
+    with pytest.raises(Unsupported):
+        resolve_backend("onnxruntime").run(call)

@@ -1,0 +1,93 @@
+"""`conform` end to end: the reference passes, wrong backends are caught and their repro bundles reproduce."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WRONG = "tests.conformance.wrong_backends"
+
+
+def conform(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=cwd or ROOT, timeout=600)
+
+
+def run_and_report(tmp_path: Path, backend: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    report = tmp_path / "report.json"
+    result = conform("--backend", backend, "--report", str(report), "--repro-dir", str(tmp_path / "repro"),
+                     "--max-examples", "10", *args)
+    assert report.is_file(), result.stdout[-2000:] + result.stderr[-2000:]
+    return result, json.loads(report.read_text())
+
+
+def failing_cells(data: dict) -> dict[str, dict]:
+    return {k: c for k, c in data["cells"].items() if c["status"] == "fail"}
+
+
+def replay(bundle: str) -> subprocess.CompletedProcess[str]:
+    command = (Path(bundle) / "command.txt").read_text().split()
+    assert command[0] == "conform"
+    return conform(*command[1:])
+
+
+def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
+    result, data = run_and_report(tmp_path, "reference", "--op", "Relu,Abs,Tanh,Relu6,Identity")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert data["complete"] and not failing_cells(data)
+    assert any(c["status"] == "pass" for c in data["cells"].values())
+
+
+@pytest.mark.parametrize(("module", "op", "expected_cell"), [
+    ("avgpool_ignores_count_include_pad", "AveragePool", "ai.onnx::AveragePool@7"),
+    ("conv_ignores_dilations", "Conv", "ai.onnx::Conv@11"),
+    ("relu6_clips_at_5", "Relu6", "ai.onnx.modified::Relu6@1"),
+    ("raises_value_error", "Abs", "ai.onnx::Abs@13"),
+])
+def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
+                                                            expected_cell: str) -> None:
+    result, data = run_and_report(tmp_path, f"{WRONG}.{module}", "--op", op)
+    assert result.returncode == 1
+    failed = failing_cells(data)
+    named = [k for k in failed if k.startswith(expected_cell)]
+    assert named, f"{expected_cell} not among failures {sorted(failed)}"
+    assert expected_cell in result.stdout  # the summary names the failing cell
+    cell = failed[named[0]]
+    assert cell["repro"], cell
+    again = replay(cell["repro"])
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "FAIL" in again.stderr
+
+
+def test_the_reference_passes_a_bundle_a_wrong_backend_failed(tmp_path: Path) -> None:
+    _, data = run_and_report(tmp_path, f"{WRONG}.relu6_clips_at_5", "--op", "Relu6")
+    bundle = next(iter(failing_cells(data).values()))["repro"]
+    assert conform("--backend", "reference", "--replay", bundle).returncode == 0
+
+
+@pytest.mark.slow
+def test_crash_and_hang_still_give_a_complete_report(tmp_path: Path) -> None:
+    backend = str(ROOT / "tests" / "conformance" / "wrong_backends" / "crashes_and_hangs.py")
+    result, data = run_and_report(tmp_path, backend, "--op", "Relu,Sigmoid,Abs", "--domain", "ai.onnx",
+                                  "--domain", "tengine", "--timeout", "2", "--max-examples", "3")
+    assert result.returncode == 1 and data["complete"]
+    cells = data["cells"]
+    relu = [c for k, c in cells.items() if k.startswith("ai.onnx::Relu@14[float]")]
+    assert relu and relu[0]["status"] == "fail" and "died" in relu[0]["messages"][0]
+    hung = [c for k, c in cells.items() if c["op"] == "Sigmoid" and c["status"] == "fail"
+            and "hung" in c["messages"][0]]
+    assert hung, {k: c["messages"] for k, c in cells.items() if c["op"] == "Sigmoid"}
+    assert all(c["status"] in ("pass", "unsupported") for c in cells.values() if c["op"] == "Abs")
+    assert replay(relu[0]["repro"]).returncode == 1
+
+
+def test_a_bad_backend_name_is_a_usage_error() -> None:
+    result = conform("--backend", "no_such_module_anywhere")
+    assert result.returncode == 2 and "cannot import" in result.stderr

@@ -1,0 +1,71 @@
+"""The strategies on their own: bound checks, and that drawn cases are valid by the schema's own rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.kernels.registry import run_kernel
+from conformance.strategies import arrays, cell_dtypes, fill_array, op_cases
+from conformance.strategies.registry import current_registry
+from opset.infer import infer_shapes, validate_attributes
+
+FAST = settings(max_examples=20, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _version(domain: str, op: str, since: int):  # type: ignore[no-untyped-def]
+    return current_registry().op(domain, op).version(since)
+
+
+@pytest.mark.parametrize(("name", "value"), [("max_side", 0), ("max_rank", -1), ("max_elements", 0)])
+def test_bounds_are_checked_up_front_naming_the_parameter(name: str, value: int) -> None:
+    with pytest.raises(ValueError, match=name):
+        op_cases(_version("ai.onnx", "Relu", 14), "float", **{name: value})
+
+
+def test_a_dtype_outside_the_type_constraint_is_refused() -> None:
+    with pytest.raises(ValueError, match="not allowed"):
+        op_cases(_version("ai.onnx", "Relu", 6), "int8")
+
+
+def test_array_bounds_are_checked() -> None:
+    with pytest.raises(ValueError, match="min_value"):
+        arrays("float", [2], min_value=3, max_value=1)
+
+
+@given(seed=st.integers(0, 2**32 - 1), shape=st.lists(st.integers(0, 4), max_size=3))
+def test_fill_array_stays_in_bounds_and_finite(seed: int, shape: list[int]) -> None:
+    x = fill_array(seed, "float16", shape, min_value=-2, max_value=3)
+    assert x.shape == tuple(shape) and x.dtype == np.float16
+    assert np.all(np.isfinite(x)) and np.all((x >= -2) & (x <= 3))
+
+
+CASES = [("ai.onnx", "AveragePool", 11, "float"), ("ai.onnx", "AveragePool", 19, "double"),
+         ("ai.onnx", "Conv", 11, "float"), ("ai.onnx.modified", "Relu6", 1, "float16"),
+         ("ai.onnx", "Reshape", 14, "int32"), ("ai.onnx", "Slice", 13, "float"), ("ai.onnx", "Gemm", 13, "double")]
+
+
+@pytest.mark.parametrize(("domain", "op", "since", "dtype"), CASES)
+def test_drawn_cases_satisfy_the_schema_and_the_kernel(domain: str, op: str, since: int, dtype: str) -> None:
+    version = _version(domain, op, since)
+
+    @FAST
+    @given(case=op_cases(version, dtype))
+    def check(case) -> None:  # type: ignore[no-untyped-def]
+        shapes = [list(x.shape) if x is not None else None for x in case.inputs]
+        assert not validate_attributes(version, case.node_attributes, shapes)
+        assert not infer_shapes(version, shapes, case.node_attributes).problems
+        assert sum(x.size for x in case.inputs if x is not None) <= 4096
+        outputs = run_kernel(domain, op, since, case.inputs, case.attributes)
+        for y, want in zip(outputs, case.expected_shapes, strict=False):
+            if want is not None:
+                assert list(y.shape) == want, case
+
+    check()
+
+
+def test_every_registry_version_has_cells() -> None:
+    missing = [v.signature for v in current_registry().all_versions() if not any(cell_dtypes(v))]
+    assert missing == []
