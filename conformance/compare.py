@@ -75,7 +75,7 @@ def _compare_floats(actual: np.ndarray, expected: np.ndarray, tolerance: Toleran
         i = int(np.flatnonzero((inf_a != inf_e) | (inf_e & (a != e)))[0])
         return Comparison(False, problem=f"infinities differ; first at flat index {i}: {a.flat[i]} vs {e.flat[i]}")
     finite = np.isfinite(e)
-    diff = np.abs(a - e)[finite]
+    diff = np.abs(a[finite] - e[finite])
     scale = np.abs(e)[finite]
     max_abs = float(diff.max(initial=0.0))
     rel = diff / np.where(scale > 0, scale, 1.0)

@@ -86,7 +86,7 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
     if expected is None:
         expected = expected_outputs(case)
     dtypes = [x.dtype.name for x in expected] if expected is not None else []
-    shapes = [list(x.shape) for x in expected] if expected is not None else None
+    shapes: list[list[int] | None] | None = [list(x.shape) for x in expected] if expected is not None else None
     call = make_call(case, [*dtypes], shapes)
     if not _supports(backend, call, case, settings, expected):
         raise Unsupported(f"{case.label}: the backend's supports() declines it")
@@ -167,7 +167,8 @@ def _property_problems(case: Case, outputs: list[np.ndarray], backend: CaseBacke
                        expected: list[np.ndarray] | None) -> list[str]:
     def rerun(inputs: list[np.ndarray | None]) -> list[np.ndarray]:
         other = case.with_inputs(inputs)
-        return backend.run(make_call(other, [x.dtype.name for x in expected] if expected else [], [None] * len(outputs)))
+        dtypes: list[str | None] = [x.dtype.name for x in expected] if expected else []
+        return backend.run(make_call(other, dtypes, [None] * len(outputs)))
 
     problems = []
     for prop in case.version.properties:

@@ -8,7 +8,7 @@ the JSON report after every result.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_REPORT] = Report(Path(report_path) if report_path else None, config.option.backend)
 
 
-_EXPECTATIONS = pytest.StashKey[list[Expectation]]()
+_EXPECTATIONS = pytest.StashKey[Iterable[Expectation]]()
 _REPORT = pytest.StashKey[Report]()
 
 
@@ -114,10 +114,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     status = _status(report)
     if status is None:
         return
-    cell = tuple(json.loads(props["conform_cell"]))
-    stats = json.loads(props.get("conform_stats", "{}"))
-    message = _message(report)
-    config.stash[_REPORT].record(cell, status, message, stats)  # type: ignore[arg-type]
+    domain, op, since, dtype = json.loads(str(props["conform_cell"]))
+    stats = json.loads(str(props.get("conform_stats", "{}")))
+    config.stash[_REPORT].record((domain, op, int(since), dtype), status, _message(report), stats)
 
 
 def _status(report: pytest.TestReport) -> str | None:

@@ -14,7 +14,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import onnx
@@ -50,10 +50,12 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     dtypes = [x.dtype for x in expected] if expected is not None else []
     shapes = [list(x.shape) for x in expected] if expected is not None else list(case.expected_shapes)
     onnx.save_model(case_model(case, dtypes, shapes), bundle / "model.onnx")
-    np.savez(bundle / "inputs.npz", **{n: x for n, x in zip(case.input_names, case.inputs, strict=True)
-                                       if n and x is not None})
+    stored_inputs: dict[str, Any] = {n: x for n, x in zip(case.input_names, case.inputs, strict=True)
+                                     if n and x is not None}
+    np.savez(bundle / "inputs.npz", **stored_inputs)
     if expected is not None:
-        np.savez(bundle / "expected.npz", **dict(zip(case.output_names, expected, strict=False)))
+        stored_outputs: dict[str, Any] = dict(zip(case.output_names, expected, strict=False))
+        np.savez(bundle / "expected.npz", **stored_outputs)
     command = replay_command(settings.spec, bundle, settings.timeout)
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
             "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example,
@@ -85,9 +87,14 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
                 attributes=resolve_attributes(version, given, shapes), node_attributes=given, inputs=inputs,
                 input_names=list(node.input), output_names=outputs,
-                expected_shapes=[s if isinstance(s, list) and all(isinstance(d, int) for d in s) else None
-                                 for s in inferred[:len(outputs)]], example=meta.get("example"))
+                expected_shapes=[_int_shape(s) for s in inferred[:len(outputs)]], example=meta.get("example"))
     return case, expected, meta
+
+
+def _int_shape(shape: Any) -> list[int] | None:
+    if isinstance(shape, list) and all(isinstance(d, int) for d in shape):
+        return [int(d) for d in shape]
+    return None
 
 
 def replay(bundle: Path, spec: str, timeout: float) -> int:

@@ -15,7 +15,7 @@ def _rank(ctx: DrawContext) -> int:
     return len(ctx.first_shape())
 
 
-def _shape_rank(minimum: int, maximum: int = 4, *, ones: bool = False):  # type: ignore[no-untyped-def]
+def _shape_rank(minimum: int, maximum: int = 4, *, ones: bool = False):
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
         rank = draw(st.integers(minimum, maximum))
         shape = dims(draw, rank, ctx.max_side)
@@ -145,7 +145,7 @@ def _slice_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ctx.scratch["slice"] = spec
 
 
-def _slice_value(name: str):  # type: ignore[no-untyped-def]
+def _slice_value(name: str):
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         spec = ctx.scratch["slice"]
         element = ctx.element_of("Tind")
@@ -215,7 +215,7 @@ UPSAMPLE_HINTS = (
 )
 
 
-def _clip_bound(low: float, high: float):  # type: ignore[no-untyped-def]
+def _clip_bound(low: float, high: float):
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         if draw(st.booleans()):
             return None

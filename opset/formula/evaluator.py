@@ -12,7 +12,7 @@ from opset.formula.errors import FormulaError, Undecided
 from opset.formula.functions import FUNCTIONS
 from opset.formula.host_values import InputValues, flat_values, from_host
 from opset.formula.indexing import item_at, sliced
-from opset.formula.limits import Budget, check_length
+from opset.formula.limits import MAX_STEPS, Budget, check_length
 from opset.formula.nodes import (
     BinOp,
     BoolOp,
@@ -44,35 +44,52 @@ class Evaluator:
         self.converted: dict[str, Any] = {}
 
     def run(self, node: Node, scope: Scope) -> Any:
-        self.budget.charge()
-        match node:
-            case Const(value):
-                return value
-            case Name(name):
-                return self.lookup(name, scope)
-            case BinOp(op, left, right):
-                return binary(op, self.run(left, scope), self.run(right, scope), self.budget)
-            case UnaryOp("not", operand):
-                return not truthy(self.run(operand, scope))
-            case UnaryOp(op, operand):
-                return unary(op, self.run(operand, scope))
-            case BoolOp(op, values):
-                return self.boolean(op, values, scope)
-            case Compare(left, ops, comparators):
-                return self.comparison(left, ops, comparators, scope)
-            case IfExp(test, body, orelse):
-                return self.run(body if truthy(self.run(test, scope)) else orelse, scope)
-            case Subscript(value, index):
-                return self.subscript(self.run(value, scope), index, scope)
-            case ListDisplay(elements):
-                return [self.run(element, scope) for element in elements]
-            case TupleDisplay(elements):
-                return tuple(self.run(element, scope) for element in elements)
-            case Comprehension(_, element, clauses):
-                return self.comprehension(element, clauses, scope)
-            case Call(function, args):
-                return self.call(function, args, scope)
-        raise FormulaError(f"cannot evaluate {node!r}")
+        budget = self.budget
+        budget.steps += 1  # inlined Budget.charge(): this is the hottest line of the language
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
+        handler = _HANDLERS.get(type(node))
+        if handler is None:
+            raise FormulaError(f"cannot evaluate {node!r}")
+        return handler(self, node, scope)
+
+    def _const(self, node: Const, scope: Scope) -> Any:
+        return node.value
+
+    def _name(self, node: Name, scope: Scope) -> Any:
+        return self.lookup(node.id, scope)
+
+    def _binop(self, node: BinOp, scope: Scope) -> Any:
+        return binary(node.op, self.run(node.left, scope), self.run(node.right, scope), self.budget)
+
+    def _unaryop(self, node: UnaryOp, scope: Scope) -> Any:
+        if node.op == "not":
+            return not truthy(self.run(node.operand, scope))
+        return unary(node.op, self.run(node.operand, scope))
+
+    def _boolop(self, node: BoolOp, scope: Scope) -> Any:
+        return self.boolean(node.op, node.values, scope)
+
+    def _compare(self, node: Compare, scope: Scope) -> Any:
+        return self.comparison(node.left, node.ops, node.comparators, scope)
+
+    def _ifexp(self, node: IfExp, scope: Scope) -> Any:
+        return self.run(node.body if truthy(self.run(node.test, scope)) else node.orelse, scope)
+
+    def _subscript(self, node: Subscript, scope: Scope) -> Any:
+        return self.subscript(self.run(node.value, scope), node.index, scope)
+
+    def _list(self, node: ListDisplay, scope: Scope) -> Any:
+        return [self.run(element, scope) for element in node.elements]
+
+    def _tuple(self, node: TupleDisplay, scope: Scope) -> Any:
+        return tuple(self.run(element, scope) for element in node.elements)
+
+    def _comprehension(self, node: Comprehension, scope: Scope) -> Any:
+        return self.comprehension(node.element, node.clauses, scope)
+
+    def _call(self, node: Call, scope: Scope) -> Any:
+        return self.call(node.function, node.args, scope)
 
     def lookup(self, name: str, scope: Scope) -> Any:
         if name in scope:
@@ -157,6 +174,13 @@ class Evaluator:
             raise Undecided(f"the values of input {node.id!r} are not known")
         return flat_values(self.values[node.id], f"value({node.id})", self.budget)
 
+
+_HANDLERS: dict[type, Any] = {
+    Const: Evaluator._const, Name: Evaluator._name, BinOp: Evaluator._binop, UnaryOp: Evaluator._unaryop,
+    BoolOp: Evaluator._boolop, Compare: Evaluator._compare, IfExp: Evaluator._ifexp,
+    Subscript: Evaluator._subscript, ListDisplay: Evaluator._list, TupleDisplay: Evaluator._tuple,
+    Comprehension: Evaluator._comprehension, Call: Evaluator._call,
+}
 
 _UNEXPECTED = (TypeError, ValueError, IndexError, KeyError, ArithmeticError, RecursionError, MemoryError)
 

@@ -24,6 +24,14 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     if depth > MAX_HOST_NESTING:
         raise FormulaError(f"{what} is nested more than {MAX_HOST_NESTING} levels deep")
     budget.charge()
+    kind = type(value)
+    if kind is int:
+        return value
+    if kind is list and all(type(item) is int for item in value):
+        # the common case (a shape, an ints attribute): already plain; formulas never mutate what they read
+        check_length(len(value), what)
+        budget.charge(len(value))
+        return value
     if value is None or isinstance(value, bool | str | Sym | Fraction):
         return value
     if isinstance(value, np.bool_):

@@ -15,7 +15,7 @@ from opset.infer import infer_shapes, validate_attributes
 FAST = settings(max_examples=20, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _version(domain: str, op: str, since: int):  # type: ignore[no-untyped-def]
+def _version(domain: str, op: str, since: int):
     return current_registry().op(domain, op).version(since)
 
 
@@ -53,7 +53,7 @@ def test_drawn_cases_satisfy_the_schema_and_the_kernel(domain: str, op: str, sin
 
     @FAST
     @given(case=op_cases(version, dtype))
-    def check(case) -> None:  # type: ignore[no-untyped-def]
+    def check(case) -> None:
         shapes = [list(x.shape) if x is not None else None for x in case.inputs]
         assert not validate_attributes(version, case.node_attributes, shapes)
         assert not infer_shapes(version, shapes, case.node_attributes).problems
