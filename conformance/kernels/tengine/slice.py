@@ -19,13 +19,13 @@ def _caffe(x: np.ndarray, ax: int, points: list[int]) -> tuple[np.ndarray, ...]:
     bounds = [0, *points, x.shape[ax]]
     if not points or any(a >= b for a, b in pairwise(bounds)):
         raise ValueError(f"Slice: Caffe slice points {points} must increase strictly inside (0, {x.shape[ax]})")
-    return tuple(np.ascontiguousarray(p) for p in np.split(x, points, axis=ax))
+    return tuple(p.copy() for p in np.split(x, points, axis=ax))
 
 
 def _on_axis(x: np.ndarray, ax: int, part: slice) -> np.ndarray:
     index = [slice(None)] * x.ndim
     index[ax] = part
-    return np.ascontiguousarray(x[tuple(index)])
+    return x[tuple(index)].copy()
 
 
 def _tensorflow(x: np.ndarray, begins: list[int], sizes: list[int]) -> np.ndarray:
@@ -37,7 +37,7 @@ def _tensorflow(x: np.ndarray, begins: list[int], sizes: list[int]) -> np.ndarra
         if not 0 <= b < stop <= size:
             raise ValueError(f"Slice: begin {b} with size {n} does not fit an axis of {size}")
         index.append(slice(b, stop))
-    return np.ascontiguousarray(x[tuple(index)])
+    return x[tuple(index)].copy()
 
 
 @kernel("tengine", "Slice", since=1)

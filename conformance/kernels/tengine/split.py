@@ -25,4 +25,4 @@ def split(x: np.ndarray, *, axis: int = 0, split_dim: int = 1, is_caffe: int = 0
     if sum(sizes) != x.shape[ax] or min(sizes) < 1:
         raise ValueError(f"Split: sizes {sizes} do not add up to {x.shape[ax]}")
     cuts = np.cumsum(sizes)[:-1]
-    return tuple(np.ascontiguousarray(part) for part in np.split(x, cuts, axis=ax))
+    return tuple(part.copy() for part in np.split(x, cuts, axis=ax))
