@@ -28,7 +28,10 @@ def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
         return tuple(np.asarray(x) for x in outputs)
     target = version.maps_to
     if target is None or not target.exact:
-        raise Unsupported(f"no reference kernel for {version.signature}")
+        from conformance.kernels import NO_REFERENCE_KERNEL
+
+        why = NO_REFERENCE_KERNEL.get((version.domain, version.name), "none is registered")
+        raise Unsupported(f"no reference kernel for {version.signature}: {why}")
     from conformance.strategies.registry import current_registry
 
     mapped = current_registry().resolve(target.domain, target.op, target.opset)

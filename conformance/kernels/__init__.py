@@ -12,6 +12,14 @@ KERNEL_PACKAGES = (
 )
 
 
+# Ops that have no numeric meaning a kernel could compute; the reference backend reports them unsupported.
+NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
+    ("tengine", "Accuracy"): "a Caffe training layer: Tengine computes nothing for it",
+    ("tengine", "Const"): "its data lives in the file's buffer table, not in the node",
+    ("tengine", "Generic"): "its meaning depends on the plugin its name points to",
+}
+
+
 def load_kernel_modules() -> None:
     """Import every kernel module named in each subpackage's MODULES tuple."""
     for package in KERNEL_PACKAGES:
