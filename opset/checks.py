@@ -171,12 +171,17 @@ def _check_example(v: OpVersion, name: str, attributes: dict[str, Any], inputs: 
         elif not value_fits(attr.type, value):
             sink.add(where, op, f"example {name}: attribute '{attr_name}' = {value!r} is not of type {attr.type}")
     for kind, given, params in (("input", inputs, v.inputs), ("output", outputs, v.outputs)):
-        known = {p.name for p in params}
+        known = {p.name: p for p in params}
         for param_name, array in given.items():
-            if param_name not in known:
+            param = known.get(param_name)
+            if param is None:
                 sink.add(where, op, f"example {name}: unknown {kind} '{param_name}'")
-            elif array is not None:
-                problem = array_literal_problem(array)
+                continue
+            if isinstance(array, list) and not param.variadic:
+                sink.add(where, op, f"example {name}: {kind} '{param_name}' is not variadic: give one array")
+                continue
+            for item in array if isinstance(array, list) else [array]:
+                problem = array_literal_problem(item) if item is not None else None
                 if problem:
                     sink.add(where, op, f"example {name}: {kind} '{param_name}': {problem}")
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conformance.backends.reference import reference_outputs
-from conformance.strategies.examples import literal_array
+from conformance.strategies.examples import example_arrays
 from opset.infer import infer_shapes, resolve_attributes
 from opset.load import load_registry
 from opset.model import Example, OpVersion
@@ -18,11 +18,12 @@ REGISTRY = load_registry()
 EXAMPLES = [(v, ex) for v in REGISTRY.all_versions() for ex in v.examples]
 
 
-def _inputs(v: OpVersion, ex: Example) -> list[np.ndarray | None]:
-    arrays = [None if ex.inputs.get(p.name) is None else literal_array(ex.inputs[p.name]) for p in v.inputs]
-    while arrays and arrays[-1] is None:
+def _inputs(v: OpVersion, ex: Example) -> tuple[list[np.ndarray | None], list[str]]:
+    arrays, names = example_arrays(v.inputs, ex.inputs)
+    while names and names[-1] == "":
         arrays.pop()
-    return arrays
+        names.pop()
+    return arrays, names
 
 
 def _tolerance(v: OpVersion, dtype: np.dtype[Any]) -> tuple[float, float]:
@@ -39,23 +40,23 @@ def test_the_registry_has_examples_in_every_domain() -> None:
 
 @pytest.mark.parametrize(("v", "ex"), EXAMPLES, ids=lambda x: getattr(x, "name", getattr(x, "signature", "")))
 def test_example(v: OpVersion, ex: Example) -> None:
-    inputs = _inputs(v, ex)
+    inputs, names = _inputs(v, ex)
     shapes = [list(x.shape) if x is not None else None for x in inputs]
-    values = {p.name: x for p, x in zip(v.inputs, inputs, strict=False) if x is not None}
+    values = {n: x for n, x in zip(names, inputs, strict=True) if x is not None}
     result = infer_shapes(v, shapes, ex.attributes, values)
     assert result.problems == [], f"{v.signature} {ex.name}: {result.problems}"
     got = reference_outputs(v, list(inputs), resolve_attributes(v, ex.attributes, shapes))
-    for i, param in enumerate(v.outputs):
-        if param.name not in ex.outputs:
-            continue
-        want = literal_array(ex.outputs[param.name])
+    want_arrays, want_names = example_arrays(v.outputs, ex.outputs)
+    for i, (want, name) in enumerate(zip(want_arrays, want_names, strict=True)):
+        if want is None:
+            continue  # an output the example does not state
         assert i < len(got), f"{v.signature} {ex.name}: the kernel gave {len(got)} outputs"
         y = got[i]
         inferred = result.outputs[i] if i < len(result.outputs) else None
         if inferred is not None:
-            assert list(inferred) == list(want.shape), f"{v.signature} {ex.name}: formula gives {inferred}"
+            assert list(inferred) == list(want.shape), f"{v.signature} {ex.name}: {name}: formula gives {inferred}"
         assert y.dtype == want.dtype and y.shape == want.shape, (
-            f"{v.signature} {ex.name}: {param.name} is {y.dtype}{list(y.shape)}, "
+            f"{v.signature} {ex.name}: {name} is {y.dtype}{list(y.shape)}, "
             f"the example says {want.dtype}{list(want.shape)}")
         rtol, atol = _tolerance(v, want.dtype)
-        np.testing.assert_allclose(y, want, rtol=rtol, atol=atol, err_msg=f"{v.signature} {ex.name}")
+        np.testing.assert_allclose(y, want, rtol=rtol, atol=atol, err_msg=f"{v.signature} {ex.name} {name}")

@@ -24,23 +24,21 @@ def literal_array(literal: dict[str, Any]) -> np.ndarray:
 
 def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.ndarray]]:
     """The case an example describes and the outputs it expects (in output order)."""
-    inputs: list[np.ndarray | None] = []
-    names: list[str] = []
-    for param in version.inputs:
-        literal = example.inputs.get(param.name)
-        inputs.append(None if literal is None else literal_array(literal))
-        names.append("" if literal is None else param.name)
+    inputs, names = example_arrays(version.inputs, example.inputs)
     while names and names[-1] == "":
         names.pop()
         inputs.pop()
     shapes = [list(x.shape) if x is not None else None for x in inputs]
     given = {name: as_node_value(value) for name, value in example.attributes.items()}
-    outputs = [p.name for p in version.outputs if p.name in example.outputs]
-    expected = [literal_array(example.outputs[name]) for name in outputs]
-    inferred = infer_shapes(version, shapes, given).outputs
-    by_name = dict(zip([p.name for p in version.outputs], inferred, strict=False))
+    stated = [p for p in version.outputs if p.name in example.outputs]
+    expected_arrays, outputs = example_arrays(stated, example.outputs)
+    expected = [x for x in expected_arrays if x is not None]
+    values = {n: x for n, x in zip(names, inputs, strict=True) if x is not None}
+    inferred = infer_shapes(version, shapes, given, values).outputs
+    all_names = example_arrays(version.outputs, example.outputs)[1] if stated else []
+    by_name = dict(zip(all_names, inferred, strict=False))
     primary = primary_param(version)
-    dtype = _dtype_of(primary.name if primary else "", inputs, names, expected)
+    dtype = _dtype_of(example.inputs.get(primary.name) if primary else None, expected)
     bindings = {primary.type: dtype} if primary is not None else {}
     case = Case(version=version, dtype=dtype, type_bindings=bindings,
                 attributes=resolve_attributes(version, given, shapes), node_attributes=given, inputs=inputs,
@@ -49,10 +47,30 @@ def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.nd
     return case, expected
 
 
-def _dtype_of(primary: str, inputs: list[np.ndarray | None], names: list[str], outputs: list[np.ndarray]) -> str:
-    for name, x in zip(names, inputs, strict=True):
-        if name == primary and x is not None:
-            return element_of(x.dtype)
+def example_arrays(params: Any, literals: dict[str, Any]) -> tuple[list[np.ndarray | None], list[str]]:
+    """Arrays and node names of an example's inputs or outputs, in parameter order.
+
+    A variadic parameter may be given a list of arrays; they become `<name>_0`, `<name>_1` ... An absent
+    optional parameter is None with the name "".
+    """
+    arrays: list[np.ndarray | None] = []
+    names: list[str] = []
+    for param in params:
+        literal = literals.get(param.name)
+        if isinstance(literal, list):
+            arrays.extend(literal_array(item) for item in literal)
+            names.extend(f"{param.name}_{i}" for i in range(len(literal)))
+        else:
+            arrays.append(None if literal is None else literal_array(literal))
+            names.append("" if literal is None else param.name)
+    return arrays, names
+
+
+def _dtype_of(primary_literal: Any, outputs: list[np.ndarray]) -> str:
+    """The element type bound to the primary type variable: its input's dtype, else the first output's."""
+    first = primary_literal[0] if isinstance(primary_literal, list) else primary_literal
+    if first is not None:
+        return element_of(np.dtype(first["dtype"]))
     return element_of(outputs[0].dtype) if outputs else "float"
 
 

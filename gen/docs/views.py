@@ -95,9 +95,15 @@ def layout_rows(version: OpVersion) -> list[LayoutRow]:
 
 
 def example_rows(arrays: dict[str, Any], role: str) -> list[ArrayRow]:
-    # an omitted optional input is written as null in an example
-    return [ArrayRow(role, name, str(a.get("dtype", "?")), _shape_text(a), _data_text(a.get("data")))
-            for name, a in arrays.items() if a is not None]
+    # an omitted optional input is null; a variadic parameter holds a list of arrays (shown as name[i])
+    rows = []
+    for name, given in arrays.items():
+        items = list(enumerate(given)) if isinstance(given, list) else [(None, given)]
+        for i, a in items:
+            if a is not None:
+                label = name if i is None else f"{name}[{i}]"
+                rows.append(ArrayRow(role, label, str(a.get("dtype", "?")), _shape_text(a), _data_text(a.get("data"))))
+    return rows
 
 
 def opset_changes(registry: Registry, domain: str, opset: int) -> list[OpsetChange]:
