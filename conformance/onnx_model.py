@@ -44,10 +44,20 @@ def attribute_value(value: Any) -> Any:
     return value
 
 
+LIST_TYPES = {"ints": onnx.AttributeProto.INTS, "floats": onnx.AttributeProto.FLOATS,
+              "strings": onnx.AttributeProto.STRINGS}
+
+
 def make_node(case: Case) -> onnx.NodeProto:
-    attrs = {k: attribute_value(v) for k, v in sorted(case.node_attributes.items())}
-    return helper.make_node(case.version.name, case.input_names, case.output_names,
-                            domain=node_domain(case.version.domain), name=case.version.name.lower(), **attrs)
+    node = helper.make_node(case.version.name, case.input_names, case.output_names,
+                            domain=node_domain(case.version.domain), name=case.version.name.lower())
+    for name, value in sorted(case.node_attributes.items()):
+        spec = case.version.attributes.get(name)
+        # an empty list carries no element type, so the schema's attribute type names it
+        empty = isinstance(value, list) and not value
+        attr_type = LIST_TYPES.get(spec.type) if spec is not None and empty else None
+        node.attribute.append(helper.make_attribute(name, attribute_value(value), attr_type=attr_type))
+    return node
 
 
 def make_model(node: onnx.NodeProto, inputs: Sequence[np.ndarray | None], opset_imports: Mapping[str, int],

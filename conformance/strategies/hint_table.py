@@ -16,6 +16,7 @@ from conformance.strategies.hint_tensor import (
     CLIP_HINT,
     CONCAT_HINT,
     CONSTANT_HINT,
+    DROPOUT_HINTS,
     FLATTEN_HINT,
     GEMM_HINTS,
     PAD_HINTS,
@@ -72,4 +73,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Upsample"): UPSAMPLE_HINTS,
     ("ai.onnx", "Clip"): (CLIP_HINT,),
     ("ai.onnx", "Constant"): (CONSTANT_HINT,),
+    # inference mode only (training draws random masks) and a ratio inside [0, 1)
+    ("ai.onnx", "Dropout"): DROPOUT_HINTS,
 }

@@ -282,3 +282,22 @@ BATCH_NORM_HINTS = (
     OpHint(shapes=_batch_norm_shapes, values={"input_var": _variance},
            attributes={"training_mode": lambda draw, ctx: 0}, since=14),
 )
+
+
+def _dropout_ratio(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if draw(st.booleans()):
+        return None
+    param = next(p for p in ctx.version.inputs if p.name == "ratio")
+    return np.asarray(draw(st.sampled_from([0.0, 0.25, 0.5])), dtype=np.dtype(_numpy(ctx.element_of(param.type))))
+
+
+def _numpy(element: str) -> str:
+    from opset.dtypes import numpy_name
+
+    return numpy_name(element) or "float32"
+
+
+DROPOUT_HINTS = (
+    OpHint(attributes={"is_test": lambda draw, ctx: 1}, until=6),
+    OpHint(values={"ratio": _dropout_ratio, "training_mode": lambda draw, ctx: None}, since=12),
+)

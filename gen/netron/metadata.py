@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from opset.model import Attribute, OpSchema, OpVersion, Param
+from opset.model import Attribute, BinaryField, OpSchema, OpVersion, Param
 
 # registry attribute type -> Netron's name for it
 ATTRIBUTE_TYPES = {"int": "int64", "ints": "int64[]", "float": "float32", "floats": "float32[]",
@@ -71,8 +71,9 @@ def tengine_entry(op: OpSchema) -> dict[str, Any]:
         if f.ctype not in CTYPES:
             raise NetronError(f"{version.signature}: field {f.name} has ctype '{f.ctype}' that Netron cannot name")
         attribute: dict[str, Any] = {"name": f.name, "type": CTYPES[f.ctype]}
-        if f.default is not None:
-            attribute["default"] = f.default
+        default = _field_default(version, f)
+        if default is not None:
+            attribute["default"] = default
         attributes.append(attribute)
     if attributes:
         entry["attributes"] = attributes
@@ -81,6 +82,21 @@ def tengine_entry(op: OpSchema) -> dict[str, Any]:
     if version.outputs:
         entry["outputs"] = [_tengine_param(p) for p in version.outputs]
     return entry
+
+
+def _field_default(version: OpVersion, f: BinaryField) -> Any:
+    """The registry's default of the attribute a binary field carries; none when it is required.
+
+    Not the field's own `default` (Tengine's initial bytes): for a required attribute that is a
+    value the op refuses (SpaceToBatchND's block size 0), and Netron hides a parameter equal to
+    its default, so it would hide exactly the invalid value.
+    """
+    a = version.attributes.get(f.attribute or f.name)
+    if a is None:
+        raise NetronError(f"{version.signature}: field {f.name} carries no attribute of the op")
+    if a.default is None:
+        return None
+    return list(a.default) if isinstance(a.default, tuple) else a.default
 
 
 def _onnx_attribute(version: OpVersion, a: Attribute) -> dict[str, Any]:
