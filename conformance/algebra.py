@@ -55,15 +55,15 @@ def _odd(case: Case, outputs: list[np.ndarray], rerun: Rerun) -> None:
     x = case.inputs[0]
     if x is None or x.dtype.kind not in "fi":
         return
-    negated = rerun([-x, *case.inputs[1:]])
-    _same(case, "odd: f(-x) differs from -f(x)", negated[0], -outputs[0])
+    negated = rerun([np.asarray(-x), *case.inputs[1:]])
+    _same(case, "odd: f(-x) differs from -f(x)", negated[0], np.asarray(-outputs[0]))
 
 
 def _monotonic(case: Case, outputs: list[np.ndarray], rerun: Rerun) -> None:
     x = case.inputs[0]
     if x is None or x.dtype.kind != "f":
         return
-    bigger = (x + np.asarray(0.5, dtype=x.dtype)).astype(x.dtype)
+    bigger = np.asarray(x + np.asarray(0.5, dtype=x.dtype)).astype(x.dtype)
     y2 = rerun([bigger, *case.inputs[1:]])[0]
     drops = np.flatnonzero(y2.astype(np.float64) < outputs[0].astype(np.float64))
     if drops.size:

@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import onnx
 
-UNSUPPORTED_MARKERS = ("not_implemented", "not implemented", "no op registered", "unsupported",
-                       "could not find an implementation", "is not a registered function/op")
+UNSUPPORTED_MARKERS = ("not_implemented", "not implemented", "no op registered", "unsupported", "not supported",
+                       "could not find an implementation", "is not a registered function/op",
+                       "op registered for")  # "Op registered for Upsample is deprecated in domain_version of 10"
 CUSTOM_DOMAINS = ("ai.onnx.modified", "tengine")  # ops onnxruntime has never heard of
 
 
@@ -52,5 +53,10 @@ class OnnxRuntimeBackend:
             self._sessions[key] = session
             if len(self._sessions) > self._cache_size:
                 self._sessions.popitem(last=False)
-        outputs = session.run(None, feeds)
+        try:
+            outputs = session.run(None, feeds)
+        except Exception as e:  # a kernel that declares an attribute combination unsupported at run time
+            if is_unsupported_message(str(e)):
+                raise Unsupported(str(e).splitlines()[0]) from e
+            raise
         return [np.asarray(x) for x in outputs]

@@ -176,6 +176,10 @@ def _property_problems(case: Case, outputs: list[np.ndarray], backend: CaseBacke
             check_property(prop, case, outputs, rerun)
         except PropertyViolation as e:
             problems.append(f"property {e}")
+        except Unsupported:
+            continue  # the backend cannot run the rerun's inputs; the property stays unchecked
+        except Exception as e:  # a crash, hang or error while checking a property is a failure too
+            problems.append(f"property {prop.name}: backend failed on the rerun: {type(e).__name__}: {e}")
     return problems
 
 

@@ -29,6 +29,11 @@ def as_node_value(value: Any) -> Any:
     return value
 
 
+def node_values(attributes: Mapping[str, Any]) -> dict[str, Any]:
+    """Complete attributes with every float as a node holds it (schema defaults included)."""
+    return {name: as_node_value(value) for name, value in attributes.items()}
+
+
 def int_window(attr: Attribute, *, width: int = 3) -> tuple[int, int]:
     """A small inclusive interval inside the attribute's range."""
     if width < 0:

@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from conformance.strategies.attributes import OMIT, DrawFn, as_node_value, draw_attribute
+from conformance.strategies.attributes import OMIT, DrawFn, as_node_value, draw_attribute, node_values
 from conformance.strategies.case import Case
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import DRAWABLE_ELEMENTS, allowed_elements, numpy_dtype, primary_param
@@ -286,7 +286,7 @@ def _finish(ctx: DrawContext, max_elements: int) -> Case | None:
         return None
     outputs = [p.name for p in version.outputs if not p.optional]
     return Case(version=version, dtype=ctx.dtype, type_bindings=ctx.type_bindings,
-                attributes=resolve_attributes(version, given, shapes), node_attributes=given,
+                attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs, input_names=names, output_names=outputs,
                 expected_shapes=expected[:len(outputs)], values=values)
 

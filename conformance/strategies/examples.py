@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.strategies.attributes import as_node_value
+from conformance.strategies.attributes import as_node_value, node_values
 from conformance.strategies.case import Case
 from conformance.strategies.dtypes import element_of, primary_param
 from opset.infer import infer_shapes, resolve_attributes
@@ -41,7 +41,7 @@ def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.nd
     dtype = _dtype_of(example.inputs.get(primary.name) if primary else None, expected)
     bindings = {primary.type: dtype} if primary is not None else {}
     case = Case(version=version, dtype=dtype, type_bindings=bindings,
-                attributes=resolve_attributes(version, given, shapes), node_attributes=given, inputs=inputs,
+                attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given, inputs=inputs,
                 input_names=names, output_names=outputs,
                 expected_shapes=[_int_shape(by_name.get(n)) for n in outputs], example=example.name)
     return case, expected

@@ -74,9 +74,11 @@ def render_module(env: jinja2.Environment, plan: ModulePlan) -> str:
 
 def _local_imports(plan: ModulePlan) -> list[str]:
     """Re-exports, ordered as ruff's isort wants them: furthest package first, then by module and name."""
-    def order(r: Any) -> tuple[int, str, str]:
+    def order(r: Any) -> tuple[int, str, int, str]:
         level = len(r.module) - len(r.module.lstrip("."))
-        return (-level, r.module.lstrip("."), r.name.lower())
+        # isort's order-by-type: CONSTANT_CASE names (LRN) before CamelCase ones, then case-insensitive
+        kind = 0 if r.name.isupper() else 1
+        return (-level, r.module.lstrip("."), kind, r.name.lower())
     return [f"from {r.module} import {r.name} as {r.name}" for r in sorted(plan.reexports, key=order)]
 
 
