@@ -10,7 +10,7 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
     domain, opset = asked
     if v.status.state == "removed" and v.status.removed_at_opset is None:
         serves = ", resolves in no opset"
-    elif v.status.state == "removed":
+    elif v.status.state == "removed" and v.status.removed_at_opset is not None:
         serves = f", serves opsets {v.since}-{v.status.removed_at_opset - 1}"
     else:
         serves = f", serves opsets {v.since}-{v.last}" if v.last else f", serves opsets {v.since}+"

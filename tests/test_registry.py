@@ -29,7 +29,7 @@ def test_resolution_follows_since(registry) -> None:  # type: ignore[no-untyped-
 
 def test_an_op_not_yet_defined_does_not_resolve(registry) -> None:  # type: ignore[no-untyped-def]
     # onnx's history starts Upsample at 7 (the experimental version 1 is not in it)
-    with pytest.raises(ResolutionError, match="Upsample is not in opset 6 of ai.onnx"):
+    with pytest.raises(ResolutionError, match=r"Upsample is not in opset 6 of ai\.onnx"):
         registry.resolve("ai.onnx", "Upsample", 6)
 
 

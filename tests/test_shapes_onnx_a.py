@@ -124,7 +124,8 @@ VALID: list[tuple[str, int, list[Shape], dict[str, Any], int]] = [
     ("ConvTranspose", 11, [[1, 4, 3, 3], [4, 2, 3, 3]], {"strides": [2, 2], "auto_pad": "SAME_UPPER"}, 1),
     ("ConvTranspose", 11, [[1, 4, 3, 3], [4, 2, 3, 3], [2]],
      {"strides": [2, 2], "auto_pad": "SAME_LOWER", "output_padding": [1, 1]}, 1),
-    ("ConvTranspose", 11, [[1, 4, 3, 3], [4, 2, 3, 3]], {"strides": [2, 2], "dilations": [2, 1], "auto_pad": "VALID"}, 1),
+    ("ConvTranspose", 11, [[1, 4, 3, 3], [4, 2, 3, 3]],
+     {"strides": [2, 2], "dilations": [2, 1], "auto_pad": "VALID"}, 1),
     ("ConvTranspose", 22, [[1, 4, 3, 3], [4, 2, 3, 3]], {"strides": [2, 2], "kernel_shape": [3, 3]}, 1),
     ("ConvTranspose", 22, [[2, 1, 5], [1, 3, 2]], {"strides": [3], "output_shape": [16]}, 1),
     # AveragePool: seed versions (1, 7, 10, 11) and current onnx (19, 22)

@@ -330,7 +330,7 @@ def _naive_bilinear(x: np.ndarray, oh: int, ow: int, align: bool) -> np.ndarray:
             res.append((max(sx, 0), min(sx + 1, size - 1), frac))
         return res
     rows, cols = coeffs(x.shape[2], oh), coeffs(x.shape[3], ow)
-    y = np.zeros(x.shape[:2] + (oh, ow))
+    y = np.zeros((*x.shape[:2], oh, ow))
     for i, (r0, r1, fy) in enumerate(rows):
         for j, (c0, c1, fx) in enumerate(cols):
             top = x[:, :, r0, c0] * (1 - fx) + x[:, :, r0, c1] * fx

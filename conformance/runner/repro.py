@@ -86,7 +86,8 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
             expected = [np.asarray(stored[n]) for n in outputs]
     inferred = infer_shapes(version, shapes, given).outputs
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
-                attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given, inputs=inputs,
+                attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
+                inputs=inputs,
                 input_names=list(node.input), output_names=outputs,
                 expected_shapes=[_int_shape(s) for s in inferred[:len(outputs)]], example=meta.get("example"))
     return case, expected, meta

@@ -33,7 +33,7 @@ def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.nd
     stated = [p for p in version.outputs if p.name in example.outputs]
     expected_arrays, outputs = example_arrays(stated, example.outputs)
     expected = [x for x in expected_arrays if x is not None]
-    values = {n: x for n, x in zip(names, inputs, strict=True) if x is not None}
+    values = {n: x.ravel().tolist() for n, x in zip(names, inputs, strict=True) if x is not None}
     inferred = infer_shapes(version, shapes, given, values).outputs
     all_names = example_arrays(version.outputs, example.outputs)[1] if stated else []
     by_name = dict(zip(all_names, inferred, strict=False))
@@ -41,7 +41,8 @@ def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.nd
     dtype = _dtype_of(example.inputs.get(primary.name) if primary else None, expected)
     bindings = {primary.type: dtype} if primary is not None else {}
     case = Case(version=version, dtype=dtype, type_bindings=bindings,
-                attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given, inputs=inputs,
+                attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
+                inputs=inputs,
                 input_names=names, output_names=outputs,
                 expected_shapes=[_int_shape(by_name.get(n)) for n in outputs], example=example.name)
     return case, expected

@@ -11,7 +11,7 @@ from conformance.kernels.registry import kernel
 
 def output_size(size: int, scale: float, given: int, use_scale: bool) -> int:
     """Tengine's infer_shape: int(size * scale) when both scales are set, else the stored output size."""
-    return int(math.floor(size * np.float32(scale))) if use_scale else given
+    return math.floor(size * np.float32(scale)) if use_scale else given
 
 
 def linear_coeffs(size: int, out: int, align_corners: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ def l2_pool(x: np.ndarray, *, paddingType: int = 0, kernel_h: int = 0, kernel_w:
         raise ValueError(f"L2Pool: input must be NHWC (rank 4), got shape {x.shape}")
     if min(kernel_h, kernel_w, stride_h, stride_w) < 1:
         raise ValueError("L2Pool: kernel and stride must be at least 1")
-    n, h, w, c = x.shape
+    _n, h, w, _c = x.shape
     oh, top = _axis(h, kernel_h, stride_h, paddingType == 1)
     ow, left = _axis(w, kernel_w, stride_w, paddingType == 1)
     if oh < 1 or ow < 1:

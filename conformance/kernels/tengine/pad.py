@@ -29,5 +29,5 @@ def pad(x: np.ndarray, *, pad_n_0: int = 0, pad_n_1: int = 0, pad_c_0: int = 0, 
         y = np.pad(y, channels, mode="constant", constant_values=value)
     else:
         # New channels repeat the nearest real channel in both non-constant modes, as Tengine copies them.
-        y = np.pad(np.pad(x, spatial, mode=_MODES[mode]), channels, mode="edge")
+        y = np.pad(np.pad(x, spatial, mode=_MODES[mode]), channels, mode="edge")  # type: ignore[call-overload]
     return (y,)

@@ -13,5 +13,6 @@ def permute(x: np.ndarray, *, flag: int = 0, order0: int = 0, order1: int = 1, o
     # flag is unused by Tengine.
     perm = [order0, order1, order2, order3][:x.ndim]
     if x.ndim not in (3, 4) or sorted(perm) != list(range(x.ndim)):
-        raise ValueError(f"Permute: order {perm} is not a permutation of the axes of a rank-3 or rank-4 input {x.shape}")
+        raise ValueError(f"Permute: order {perm} is not a permutation of the axes of a rank-3 or rank-4 input "
+                         f"{x.shape}")
     return (np.ascontiguousarray(np.transpose(x, perm)),)

@@ -13,6 +13,6 @@ def reduce_l2(x: np.ndarray, *, axis: int = 0, keepdim: int = 1) -> tuple[np.nda
         raise ValueError(f"ReduceL2: axis {axis} is out of range for rank {x.ndim}")
     start = axis + x.ndim if axis < 0 else axis
     work = x.astype(np.promote_types(x.dtype, np.float32), copy=False)
-    y = np.sqrt(np.square(work).reshape(x.shape[:start] + (-1,)).sum(axis=-1))
+    y = np.sqrt(np.square(work).reshape((*x.shape[:start], -1)).sum(axis=-1))
     shape = x.shape[:start] + ((1,) * (x.ndim - start) if keepdim else ())
     return (y.reshape(shape).astype(x.dtype, copy=False),)

@@ -19,7 +19,7 @@ def resize(x: np.ndarray, *, scale_x: float = 1.0, scale_y: float = 1.0, type: i
     f32 = np.float32
     h, w = x.shape[2:]
     # Tengine's loader puts scale_x into scale_h and scale_y into scale_w.
-    oh, ow = int(math.floor(h * f32(scale_x))), int(math.floor(w * f32(scale_y)))
+    oh, ow = math.floor(h * f32(scale_x)), math.floor(w * f32(scale_y))
     step_h, step_w = f32(1) / f32(scale_x), f32(1) / f32(scale_y)
     rows = np.minimum((np.arange(oh, dtype=f32) * step_h).astype(np.int64), h - 1)
     cols = np.minimum((np.arange(ow, dtype=f32) * step_w).astype(np.int64), w - 1)
