@@ -16,8 +16,8 @@ from pathlib import Path
 
 import jinja2
 
-from conformance.strategies.dtypes import cell_dtypes, element_of
-from conformance.strategies.examples import literal_array
+from conformance.strategies.dtypes import cell_dtypes
+from conformance.strategies.examples import example_case
 from opset.model import OpSchema
 
 TEMPLATE = "op_test.py.j2"
@@ -34,9 +34,7 @@ def _identifier(name: str) -> str:
 def _example_dtype(op: OpSchema, since: int, name: str) -> str:
     version = op.version(since)
     example = next(e for e in version.examples if e.name == name)
-    for literal in (*example.inputs.values(), *example.outputs.values()):
-        return element_of(literal_array(literal).dtype)
-    return "float"
+    return example_case(version, example)[0].dtype  # the dtype the case itself will report
 
 
 def render_module(op: OpSchema, environment: jinja2.Environment) -> str:

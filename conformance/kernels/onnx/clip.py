@@ -13,7 +13,7 @@ def _clip(x: np.ndarray, lo: np.ndarray | float | None, hi: np.ndarray | float |
         y = np.maximum(y, np.asarray(lo).astype(x.dtype))
     if hi is not None:
         y = np.minimum(y, np.asarray(hi).astype(x.dtype))
-    return np.array(y, dtype=x.dtype, copy=y is x)
+    return x.copy() if y is x else y.astype(x.dtype, copy=False)
 
 
 @kernel("ai.onnx", "Clip", since=1, until=10)

@@ -11,7 +11,7 @@ from conformance.kernels.registry import kernel
 @kernel("ai.onnx", "Sigmoid", since=1)
 def sigmoid(x: np.ndarray, *, consumed_inputs: list[int] | None = None) -> tuple[np.ndarray, ...]:
     # sigmoid(x) = (1 + tanh(x / 2)) / 2: one transcendental, no overflow for any x
-    y = np.multiply(x, 0.5, dtype=work_dtype(x))
+    y = np.multiply(x, 0.5, dtype=work_dtype(x), out=np.empty(x.shape, work_dtype(x)))  # an array even for 0-d
     np.tanh(y, out=y)
     y += 1
     y *= 0.5

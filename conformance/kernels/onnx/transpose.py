@@ -13,4 +13,4 @@ def transpose(x: np.ndarray, *, perm: list[int] | None = None) -> tuple[np.ndarr
         perm = list(range(x.ndim))[::-1]
     if sorted(int(p) for p in perm) != list(range(x.ndim)):
         raise ValueError(f"Transpose: perm {list(perm)} is not a permutation of range({x.ndim})")
-    return (np.ascontiguousarray(np.transpose(x, perm)),)
+    return (np.transpose(x, perm).copy(),)  # .copy(), not ascontiguousarray: that makes a 0-d input 1-d
