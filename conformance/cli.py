@@ -85,7 +85,7 @@ def _expectations(options: argparse.Namespace) -> Path | None:
 
 
 def _run(options: argparse.Namespace) -> int:
-    from gen.tests.generator import generate, select_ops, split_patterns
+    from gen.tests.generator import generate, resolvable_versions, select_ops, split_patterns
     from opset.errors import RegistryError
     from opset.load import load_registry, schemas_dir
 
@@ -94,7 +94,11 @@ def _run(options: argparse.Namespace) -> int:
     except RegistryError as e:
         print(f"conform: the registry does not load:\n{e}", file=sys.stderr)
         return 2
-    ops = select_ops(registry, split_patterns(options.op), options.domain or [])
+    selected = select_ops(registry, split_patterns(options.op), options.domain or [])
+    ops = [op for op in selected if resolvable_versions(op)]
+    removed = sorted(f"{op.domain}::{op.name}" for op in selected if not resolvable_versions(op))
+    if removed:  # they resolve in no opset, so no model can use them: nothing to run
+        print(f"conform: not run, removed from every opset: {', '.join(removed)}")
     if not ops:
         print("conform: no op matches the selection", file=sys.stderr)
         return 2

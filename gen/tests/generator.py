@@ -18,7 +18,7 @@ import jinja2
 
 from conformance.strategies.dtypes import cell_dtypes
 from conformance.strategies.examples import example_case
-from opset.model import OpSchema
+from opset.model import OpSchema, OpVersion
 
 TEMPLATE = "op_test.py.j2"
 
@@ -37,9 +37,19 @@ def _example_dtype(op: OpSchema, since: int, name: str) -> str:
     return example_case(version, example)[0].dtype  # the dtype the case itself will report
 
 
+def resolvable_versions(op: OpSchema) -> list[OpVersion]:
+    """The versions some opset resolves to: a removed op's versions from its removal on resolve nowhere."""
+    status = op.status
+    if status.state != "removed":
+        return list(op.versions)
+    cut = status.removed_at_opset
+    return [] if cut is None else [v for v in op.versions if v.since < cut]
+
+
 def render_module(op: OpSchema, environment: jinja2.Environment) -> str:
     cells, unsupported, examples = [], [], []
-    for version in op.versions:
+    versions = resolvable_versions(op)
+    for version in versions:
         drawable, other = cell_dtypes(version)
         cells += [(version.since, d) for d in drawable]
         unsupported += [(version.since, d) for d in other]
@@ -47,12 +57,13 @@ def render_module(op: OpSchema, environment: jinja2.Environment) -> str:
     imports = [name for name, used in (("check_example", examples), ("check_property_case", cells),
                                        ("skip_unsupported_dtype", unsupported)) if used]
     return environment.get_template(TEMPLATE).render(
-        domain=op.domain, op=op.name, versions=[v.since for v in op.versions], filename=module_name(op),
+        domain=op.domain, op=op.name, versions=[v.since for v in versions], filename=module_name(op),
         test_name=_identifier(op.name), cells=cells, unsupported=unsupported, examples=examples,
         imports=imports or ["check_example"])
 
 
 def select_ops(ops: Iterable[OpSchema], patterns: Sequence[str], domains: Sequence[str]) -> list[OpSchema]:
+    """The ops matching the name globs and domains (all of them when none are given)."""
     return [op for op in ops
             if (not patterns or any(fnmatch.fnmatchcase(op.name, p) for p in patterns))
             and (not domains or op.domain in domains)]
