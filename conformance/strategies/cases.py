@@ -8,6 +8,7 @@ the strategy, then rejected).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,7 @@ from conformance.strategies.plan import DrawPlan, plan_for
 from conformance.strategies.values import SEEDS, fill_array
 from opset.formula import FormulaError, Undecided, parse
 from opset.infer import bind_inputs, infer_shapes, resolve_attributes, validate_attributes
-from opset.model import OpVersion
+from opset.model import Attribute, OpVersion
 
 ATTEMPTS = 12  # redraws inside the strategy before the example is rejected
 
@@ -99,12 +100,24 @@ def _draw_dims(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, hint: OpHint, max
         lo, hi = plan.rank_bounds.get(name, (hint.min_rank, max_rank))
         lo, hi = max(lo, hint.min_rank), min(hi, hint.max_rank or max_rank)
         rank = draw(st.integers(lo, max(lo, hi)))
-        ctx.dims[name] = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
+        ctx.dims[name] = _with_product(plan.min_prod.get(name, 1),
+                                       [draw(st.integers(1, ctx.max_side)) for _ in range(rank)])
     for name in plan.dims:
         ctx.dims[name] = draw(st.integers(1, ctx.max_side))
     for name, source in plan.same_tuple.items():
         if source in ctx.dims and source not in plan.same_tuple:
             ctx.dims[name] = list(ctx.dims[source])
+
+
+def _with_product(least: int, dims: list[int]) -> list[int]:
+    """`dims` with the last dim scaled up (or a dim added to a scalar) so that the product is >= `least`."""
+    total = int(np.prod(dims)) if dims else 1
+    if total >= least:
+        return dims
+    if not dims:
+        return [least]
+    factor = -(-least // total)
+    return [*dims[:-1], dims[-1] * factor]
 
 
 def _signature_shape(signature: tuple[str | int, ...], dims: dict[str, Any]) -> list[int] | None:
@@ -175,6 +188,7 @@ def _positional_shapes(ctx: DrawContext) -> list[Any]:
 
 def _draw_attributes(draw: DrawFn, ctx: DrawContext, hint: OpHint, max_rank: int) -> bool:
     rank = len(ctx.first_shape())
+    plan = plan_for(ctx.version)
     for name, attr in ctx.version.attributes.items():
         if name in ctx.attributes:
             continue
@@ -182,13 +196,39 @@ def _draw_attributes(draw: DrawFn, ctx: DrawContext, hint: OpHint, max_rank: int
             value = hint.attributes[name](draw, ctx)
         elif not hint.generic_attributes:
             continue
+        elif name in plan.attr_fixed:
+            value = plan.attr_fixed[name]
+            if value == attr.default and not attr.required and draw(st.booleans()):
+                value = OMIT  # the default is the valid value: leaving it off is valid too
         elif attr.type == "tensor":
             value = _tensor_attribute(draw, ctx) if attr.required else OMIT
         else:
-            value = draw_attribute(draw, attr, _environment(ctx), default_rank=rank or max_rank)
+            value = draw_attribute(draw, _bounded(draw, attr, plan), _environment(ctx),
+                                   default_rank=rank or max_rank)
         if value is not OMIT:
             ctx.attributes[name] = value
     return True
+
+
+def _bounded(draw: DrawFn, attr: Attribute, plan: DrawPlan) -> Attribute:
+    """`attr` narrowed by the plan's lower bound and list length (a default below the bound must be overridden)."""
+    changes: dict[str, Any] = {}
+    least = plan.attr_min.get(attr.name)
+    if least is not None:
+        lo, hi = attr.range if attr.range is not None else (None, None)
+        lo = least if lo is None else max(lo, least)
+        changes["range"] = (lo, hi)
+        if attr.allowed is not None:
+            changes["allowed"] = tuple(v for v in attr.allowed if v >= lo) or attr.allowed
+        if not isinstance(attr.default, int | float) or attr.default < lo:
+            changes["required"] = True
+    bounds = plan.attr_length.get(attr.name)
+    if bounds is not None and attr.length is None:
+        lo_len, hi_len = bounds
+        changes["length"] = str(draw(st.integers(lo_len, max(lo_len, min(hi_len, lo_len + 3)))))
+        if lo_len > len(attr.default or ()):
+            changes["required"] = True
+    return replace(attr, **changes) if changes else attr
 
 
 def _tensor_attribute(draw: DrawFn, ctx: DrawContext) -> np.ndarray:

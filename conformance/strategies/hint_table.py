@@ -1,4 +1,4 @@
-"""The per-op hint table (see `hints.py`): only what the ai.onnx schemas cannot express yet.
+"""The per-op hint table (see `hints.py`): only what the schemas cannot express yet.
 
 Each entry says why it exists. Remove an entry once the op's YAML carries signatures and constraints
 that let the generic builder draw valid cases by itself.
@@ -28,6 +28,15 @@ from conformance.strategies.hint_tensor import (
     SQUEEZE_HINTS,
     TRANSPOSE_HINT,
     UPSAMPLE_HINTS,
+)
+from conformance.strategies.hint_tengine import (
+    DETECTION_POST_PROCESS_HINT,
+    EXPAND_HINT,
+    GATHER_HINT,
+    L2POOL_HINT,
+    PAD_HINT,
+    SCATTER_HINT,
+    SPARSE_TO_DENSE_HINT,
 )
 from conformance.strategies.hints import OpHint, dims, set_first_shape
 
@@ -75,4 +84,16 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Constant"): (CONSTANT_HINT,),
     # inference mode only (training draws random masks) and a ratio inside [0, 1)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
+    # index values must lie inside the indexed axis (`value(indices)` constraints only check them)
+    ("tengine", "Gather"): (GATHER_HINT,),
+    ("tengine", "Scatter"): (SCATTER_HINT,),  # also: indices/updates fit inside data, no repeated target
+    ("tengine", "SparseToDense"): (SPARSE_TO_DENSE_HINT,),  # also: scalar, [K] or [K, 2] indices
+    # 4 boxes per anchor and num_classes + 1 scores per box; positive scales, real anchors, distinct scores
+    ("tengine", "DetectionPostProcess"): (DETECTION_POST_PROCESS_HINT,),
+    # target shapes (input and attribute) that broadcast with the data
+    ("tengine", "Expand"): (EXPAND_HINT,),
+    # the window fits the input (the plan only knows kernel and strides are >= 1)
+    ("tengine", "L2Pool"): (L2POOL_HINT,),
+    # reflect pads must stay below the side they pad, so the mode is drawn before the pads
+    ("tengine", "Pad"): (PAD_HINT,),
 }

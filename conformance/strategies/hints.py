@@ -81,3 +81,27 @@ def set_first_shape(ctx: DrawContext, shape: list[int]) -> None:
             ctx.shapes[param.name] = [list(shape) for _ in current]
         elif param is first or (current is not None and current == old):
             ctx.shapes[param.name] = list(shape)
+
+
+def set_input_shape(ctx: DrawContext, name: str, shape: list[int]) -> None:
+    """Give input `name` the shape `shape` and its signature's dims and tuples the matching values.
+
+    The constraints and shape formulas read the signature names from `ctx.dims`, so a hint that picks a
+    shape must keep them in step (`*S` takes the whole shape; a named dim takes its position).
+    """
+    param = next(p for p in ctx.version.inputs if p.name == name)
+    ctx.shapes[name] = list(shape)
+    ctx.fixed.add(name)
+    signature = list(param.shape or ())
+    star = [i for i, item in enumerate(signature) if isinstance(item, str) and item.startswith("*")]
+    if star:
+        at = star[0]
+        tail = len(signature) - at - 1
+        ctx.dims[str(signature[at])[1:]] = list(shape[at:len(shape) - tail])
+        named = list(zip(signature[:at], shape[:at], strict=False))
+        named += list(zip(signature[at + 1:], shape[len(shape) - tail:], strict=False))
+    else:
+        named = list(zip(signature, shape, strict=False))
+    for item, size in named:
+        if isinstance(item, str):
+            ctx.dims[item] = int(size)

@@ -6,7 +6,13 @@ simple forms below are turned into construction rules, so valid cases are built 
 - `D == expr` / `expr == D` with `D` a signature dim: `D` is computed from `expr` after drawing;
 - `prod(X) == expr` with `X` an input without signature: `X` gets the shape `[expr]`;
 - `D % expr == 0`: `D` is drawn as a multiple of `expr`;
-- `len(S) <op> k`: bounds for the rank of tuple `S`.
+- `len(S) <op> k`: bounds for the rank of tuple `S`;
+- `S == T` with `S`, `T` signature tuples: `S` copies `T`;
+- `prod(S) >= k` (or `>`): the last dim of `S` is scaled up when the drawn product falls short;
+- `a == k` with `a` an attribute and `k` a constant: `a` is set to `k`;
+- `a >= k` / `a > k` (also `min([a, b, ...]) >= k`) with numeric attributes: a lower bound on their
+  drawn values, and a default below it is never left in place;
+- `len(a) <op> k` with `a` a list attribute: bounds for its drawn length.
 
 Whatever else a constraint says is checked after drawing (the draw is retried a few times).
 """
@@ -16,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from opset.formula import parse
-from opset.formula.nodes import BinOp, BoolOp, Call, Compare, Const, Name, Node, Subscript
+from opset.formula.nodes import BinOp, BoolOp, Call, Compare, Const, ListDisplay, Name, Node, Subscript, UnaryOp
 from opset.formula.printer import to_text
 from opset.model import OpVersion
 
@@ -31,6 +37,10 @@ class DrawPlan:
     vector_of: dict[str, str] = field(default_factory=dict)  # unsigned input -> formula of its length
     same_tuple: dict[str, str] = field(default_factory=dict)  # tuple -> tuple it copies (`prod(A) == prod(B)`)
     signatures: dict[str, tuple[str | int, ...]] = field(default_factory=dict)  # input -> shape signature
+    min_prod: dict[str, int] = field(default_factory=dict)  # tuple -> least product (`prod(L) >= 6`)
+    attr_fixed: dict[str, object] = field(default_factory=dict)  # attribute -> its only valid value
+    attr_min: dict[str, float] = field(default_factory=dict)  # numeric attribute -> least valid value
+    attr_length: dict[str, tuple[int, int]] = field(default_factory=dict)  # list attribute -> (min, max) length
 
 
 _PLANS: dict[int, tuple[OpVersion, DrawPlan]] = {}  # id(version) -> (version kept alive, plan)
@@ -57,9 +67,11 @@ def _make_plan(version: OpVersion) -> DrawPlan:
                 plan.dims.append(item)
     unsigned = {p.name for p in version.inputs if p.shape is None}
     plan.signatures = {p.name: tuple(p.shape) for p in version.inputs if p.shape is not None}
+    attributes = {name: attr.type for name, attr in version.attributes.items()}
     for constraint in version.constraints:
         for clause in _conjuncts(parse(constraint.expr).tree):
             _read_clause(clause, plan, unsigned)
+            _read_attribute_clause(clause, plan, attributes)
     plan.dims = [d for d in plan.dims if d not in plan.derived]
     return plan
 
@@ -89,6 +101,57 @@ def _read_clause(node: Node, plan: DrawPlan, unsigned: set[str]) -> None:
         _bound_rank(plan, right_tuple, flipped, left.value)
 
 
+def _read_attribute_clause(node: Node, plan: DrawPlan, attributes: dict[str, str]) -> None:
+    """Rules on attribute values: `a == k`, `a >= k`, `a > k`, `min([a, ...]) >= k`, `len(a) <op> k`."""
+    if not isinstance(node, Compare) or len(node.ops) != 1:
+        return
+    op, left, right = node.ops[0], node.left, node.comparators[0]
+    if _constant(left) is not None and _constant(right) is None:
+        op, left, right = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op), right, left
+    value = _constant(right)
+    if value is None:
+        return
+    if isinstance(left, Name) and left.id in attributes and left.id not in plan.attr_fixed:
+        if op == "==" and attributes[left.id] in ("int", "float", "string"):
+            plan.attr_fixed[left.id] = value
+        elif op in (">=", ">") and attributes[left.id] in ("int", "float") and isinstance(value, int | float):
+            _bound_attribute(plan, left.id, attributes[left.id], op, value)
+        return
+    if (isinstance(left, Call) and left.function == "min" and len(left.args) == 1
+            and isinstance(left.args[0], ListDisplay) and op in (">=", ">") and isinstance(value, int | float)):
+        for item in left.args[0].elements:
+            if isinstance(item, Name) and attributes.get(item.id) in ("int", "float"):
+                _bound_attribute(plan, item.id, attributes[item.id], op, value)
+        return
+    if (isinstance(left, Call) and left.function == "prod" and len(left.args) == 1 and isinstance(value, int)
+            and isinstance(left.args[0], Name) and left.args[0].id in plan.tuples and op in (">=", ">")):
+        plan.min_prod[left.args[0].id] = max(plan.min_prod.get(left.args[0].id, 1), value + (op == ">"))
+        return
+    if (isinstance(left, Call) and left.function == "len" and len(left.args) == 1 and isinstance(value, int)
+            and isinstance(left.args[0], Name) and attributes.get(left.args[0].id) in ("ints", "floats", "strings")):
+        name = left.args[0].id
+        lo, hi = plan.attr_length.get(name, (0, 99))
+        lo, hi = _tightened(lo, hi, op, value)
+        plan.attr_length[name] = (lo, hi)
+
+
+def _constant(node: Node) -> object | None:
+    """The value of a literal (`3`, `-1`, `0.5`, `'x'`), else None."""
+    if isinstance(node, Const) and node.value is not None and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, UnaryOp) and node.op == "-" and isinstance(node.operand, Const):
+        inner = node.operand.value
+        if isinstance(inner, int | float) and not isinstance(inner, bool):
+            return -inner
+    return None
+
+
+def _bound_attribute(plan: DrawPlan, name: str, kind: str, op: str, value: float) -> None:
+    if op == ">":
+        value = value + 1 if kind == "int" else value + 0.125  # floats are drawn on an eighth grid
+    plan.attr_min[name] = max(plan.attr_min.get(name, value), value)
+
+
 def _unless_absent(node: Node, optional: set[str]) -> Node | None:
     if not (isinstance(node, BoolOp) and node.op == "or" and len(node.values) == 2):
         return None
@@ -112,6 +175,11 @@ def _read_equality(target: Node, source: Node, plan: DrawPlan, unsigned: set[str
             if dim in plan.dims and dim not in plan.derived and dim not in _dims_used(source, plan):
                 plan.derived[dim] = to_text(source)
                 return True
+    if (isinstance(target, Name) and isinstance(source, Name) and target.id in plan.tuples
+            and source.id in plan.tuples and target.id != source.id and target.id not in plan.same_tuple
+            and plan.same_tuple.get(source.id) != target.id):
+        plan.same_tuple[target.id] = source.id  # `I == U`: one tuple copies the other
+        return True
     left_tuple, right_tuple = _prod_of_tuple(target, plan), _prod_of_tuple(source, plan)
     if left_tuple and right_tuple and left_tuple != right_tuple and left_tuple not in plan.same_tuple:
         plan.same_tuple[left_tuple] = right_tuple  # equal products: equal tuples are one valid way
@@ -151,6 +219,10 @@ def _len_of_tuple(node: Node, plan: DrawPlan) -> str | None:
 
 def _bound_rank(plan: DrawPlan, name: str, op: str, value: int) -> None:
     lo, hi = plan.rank_bounds.get(name, (0, 99))
+    plan.rank_bounds[name] = _tightened(lo, hi, op, value)
+
+
+def _tightened(lo: int, hi: int, op: str, value: int) -> tuple[int, int]:
     if op == ">=":
         lo = max(lo, value)
     elif op == ">":
@@ -161,7 +233,7 @@ def _bound_rank(plan: DrawPlan, name: str, op: str, value: int) -> None:
         hi = min(hi, value - 1)
     elif op == "==":
         lo, hi = max(lo, value), min(hi, value)
-    plan.rank_bounds[name] = (lo, hi)
+    return lo, hi
 
 
 def _dims_used(node: Node, plan: DrawPlan) -> set[str]:
