@@ -30,7 +30,7 @@ def legacy_broadcast(op: str, a: np.ndarray, b: np.ndarray, broadcast: int, axis
         if a.shape != b.shape:
             raise ValueError(f"{op}: shapes {a.shape} and {b.shape} differ and broadcast=0")
         return b
-    if b.ndim == 0 or b.shape == (1,):
+    if b.size == 1 and b.ndim <= a.ndim:  # a 1-element B ((), (1,), (1, 1) ...) is a scalar here
         return b.reshape(())
     start = a.ndim - b.ndim if axis is None else (axis + a.ndim if axis < 0 else axis)
     if start < 0 or start + b.ndim > a.ndim or a.shape[start:start + b.ndim] != b.shape:
