@@ -11,6 +11,15 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
+from conformance.strategies.hint_tengine import (
+    DETECTION_POST_PROCESS_HINT,
+    EXPAND_HINT,
+    GATHER_HINT,
+    L2POOL_HINT,
+    PAD_HINT,
+    SCATTER_HINT,
+    SPARSE_TO_DENSE_HINT,
+)
 from conformance.strategies.hint_tensor import (
     BATCH_NORM_HINTS,
     CLIP_HINT,
@@ -28,15 +37,6 @@ from conformance.strategies.hint_tensor import (
     SQUEEZE_HINTS,
     TRANSPOSE_HINT,
     UPSAMPLE_HINTS,
-)
-from conformance.strategies.hint_tengine import (
-    DETECTION_POST_PROCESS_HINT,
-    EXPAND_HINT,
-    GATHER_HINT,
-    L2POOL_HINT,
-    PAD_HINT,
-    SCATTER_HINT,
-    SPARSE_TO_DENSE_HINT,
 )
 from conformance.strategies.hints import OpHint, dims, set_first_shape
 
