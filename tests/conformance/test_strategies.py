@@ -44,7 +44,11 @@ def test_fill_array_stays_in_bounds_and_finite(seed: int, shape: list[int]) -> N
 
 CASES = [("ai.onnx", "AveragePool", 11, "float"), ("ai.onnx", "AveragePool", 19, "double"),
          ("ai.onnx", "Conv", 11, "float"), ("ai.onnx.modified", "Relu6", 1, "float16"),
-         ("ai.onnx", "Reshape", 14, "int32"), ("ai.onnx", "Slice", 13, "float"), ("ai.onnx", "Gemm", 13, "double")]
+         ("ai.onnx", "Reshape", 14, "int32"), ("ai.onnx", "Slice", 13, "float"), ("ai.onnx", "Gemm", 13, "double"),
+         # built by the generic constant, bound, length and product rules, or by Tengine hints
+         ("tengine", "L2Pool", 1, "float"), ("tengine", "Pad", 1, "float"),
+         ("tengine", "SpatialTransformer", 1, "float"), ("tengine", "Scatter", 1, "float"),
+         ("tengine", "Gather", 1, "float"), ("tengine", "SparseToDense", 1, "int32")]
 
 
 @pytest.mark.parametrize(("domain", "op", "since", "dtype"), CASES)
@@ -69,3 +73,12 @@ def test_drawn_cases_satisfy_the_schema_and_the_kernel(domain: str, op: str, sin
 def test_every_registry_version_has_cells() -> None:
     missing = [v.signature for v in current_registry().all_versions() if not any(cell_dtypes(v))]
     assert missing == []
+
+
+def test_plans_read_constraint_forms_as_construction_rules() -> None:
+    from conformance.strategies.plan import plan_for
+
+    l2pool = plan_for(_version("tengine", "L2Pool", 1))
+    assert l2pool.attr_min.get("kernel_h", 0) >= 1 and l2pool.attr_min.get("stride_h", 0) >= 1
+    transformer = plan_for(_version("tengine", "SpatialTransformer", 1))
+    assert transformer.attr_fixed.get("sampler_type") == 1
