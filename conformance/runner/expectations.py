@@ -1,6 +1,6 @@
 """Known backend gaps: a YAML list of {op, domain, version?, dtype?, reason}; matching cells become xfail.
 
-`op` and `domain` may be fnmatch globs; `version` is a version's `since`. An entry that matches no
+`op`, `domain` and `dtype` may be fnmatch globs; `version` is a version's `since`. An entry that matches no
 cell of the registry is reported, so stale entries do not pile up.
 """
 
@@ -32,7 +32,7 @@ class Expectation:
         domain, op, since, dtype = cell
         return (fnmatch.fnmatchcase(op, self.op) and fnmatch.fnmatchcase(domain, self.domain)
                 and (self.version is None or self.version == since)
-                and (self.dtype is None or self.dtype == dtype))
+                and (self.dtype is None or fnmatch.fnmatchcase(dtype, self.dtype)))
 
     def describe(self) -> str:
         parts = [f"{self.domain}::{self.op}"]

@@ -6,7 +6,8 @@ A report is one JSON object:
      "records": [{"domain": "ai.onnx", "op": "Relu", "version": 14, "dtype": "float32",
                   "status": "pass", ...}, ...]}
 
-`results` is accepted in place of `records`; keys other than the five above are ignored (the runner
+`results` (a list) or `cells` (a mapping of cell name to record, as `conform --report` writes it)
+is accepted in place of `records`; keys other than the five above are ignored (the runner
 adds errors, timings, repro paths). A missing folder or no report gives no support pages; a file that
 is not such a report is an error naming the file and the record.
 """
@@ -83,6 +84,8 @@ def read_report(path: Path) -> Report:
     if not isinstance(backend, str) or not backend:
         raise ReportError(f"{path}: 'backend' must be a non-empty string")
     records = data.get("records", data.get("results"))
+    if records is None and isinstance(data.get("cells"), dict):  # the report `conform --report` writes
+        records = list(data["cells"].values())
     if not isinstance(records, list):
         raise ReportError(f"{path}: 'records' must be a list")
     return Report(backend=backend, file=str(path), records=tuple(_records(path, records)))
