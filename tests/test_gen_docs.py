@@ -117,6 +117,8 @@ def test_reports_render_a_matrix(tmp_path: Path, registry: Registry) -> None:
     assert "| [ai.onnx::Relu](../ai.onnx/Relu.md#v14) | 14 | ✅ pass | ❌ fail |" in matrix
     assert "| ai.onnx::NotAnOp | 14 |" in matrix  # no link to a page that does not exist
     assert "[onnxruntime](onnxruntime.md)" in pages["support/index.md"]
+    assert "|\n\n|" not in matrix, "a blank line between table rows ends the Markdown table"
+    assert str(tmp_path) not in matrix, "the page names the report by file name, not by machine path"
 
 
 @pytest.mark.parametrize(("records", "message"), [

@@ -88,7 +88,8 @@ def read_report(path: Path) -> Report:
         records = list(data["cells"].values())
     if not isinstance(records, list):
         raise ReportError(f"{path}: 'records' must be a list")
-    return Report(backend=backend, file=str(path), records=tuple(_records(path, records)))
+    # the file's name, not its path: the page must not depend on where the checkout lives
+    return Report(backend=backend, file=path.name, records=tuple(_records(path, records)))
 
 
 def _records(path: Path, items: Iterable[Any]) -> Iterable[Record]:
