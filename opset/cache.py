@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +25,17 @@ def cache_dir() -> Path:
     return Path(base) / "opset"
 
 
-def _cache_file(root: Path) -> Path:
-    tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
-    return cache_dir() / f"registry-{tag}.json"
+KEEP_FILES = 8  # caches of other contents (older checkouts, conform's snapshots) kept before the oldest go
+
+
+def _cache_file(key: str) -> Path:
+    return cache_dir() / f"registry-{key[:24]}.json"
 
 
 def content_key(root: Path, files: list[Path]) -> str:
     h = hashlib.sha256(CACHE_FORMAT.encode())
+    # records keep file paths as displayed from here, so the place is part of what is cached
+    h.update(f"{root.resolve()}\0{os.getcwd()}\0".encode())
     here = Path(__file__).resolve().parent
     for name in _BUILDER_SOURCES:
         h.update((here / name).read_bytes())
@@ -44,11 +47,11 @@ def content_key(root: Path, files: list[Path]) -> str:
     return h.hexdigest()
 
 
-def read(root: Path, key: str) -> dict[str, Any] | None:
+def read(key: str) -> dict[str, Any] | None:
     if os.environ.get("OPSET_NO_CACHE"):
         return None
     try:
-        with open(_cache_file(root), encoding="utf-8") as f:
+        with open(_cache_file(key), encoding="utf-8") as f:
             blob = json.load(f)
     except (OSError, ValueError):  # absent or corrupt: a miss, rebuilt below
         return None
@@ -58,16 +61,25 @@ def read(root: Path, key: str) -> dict[str, Any] | None:
     return plain
 
 
-def write(root: Path, key: str, plain: dict[str, Any]) -> None:
+def write(key: str, plain: dict[str, Any]) -> None:
     if os.environ.get("OPSET_NO_CACHE"):
         return
-    target = _cache_file(root)
+    import tempfile  # only a cache miss pays for it
+
+    target = _cache_file(key)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".registry-", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump({"key": key, "plain": plain}, f, separators=(",", ":"))
         os.replace(tmp, target)
+        _prune(target.parent)
     except OSError:
         # a read-only or full cache folder only costs speed; the registry itself is fine
         return
+
+
+def _prune(folder: Path) -> None:
+    caches = sorted(folder.glob("registry-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in caches[KEEP_FILES:]:
+        old.unlink(missing_ok=True)

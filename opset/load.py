@@ -33,12 +33,12 @@ def load_registry(root: Path | str | None = None, *, use_cache: bool = True) -> 
     files = _registry_files(root)
     key = cache.content_key(root, files) if use_cache else ""
     if use_cache:
-        plain = cache.read(root, key)
+        plain = cache.read(key)
         if plain is not None:
             return _build_registry(plain)
     plain = read_and_check(root, files)
     if use_cache:
-        cache.write(root, key, plain)
+        cache.write(key, plain)
     return _build_registry(plain)
 
 

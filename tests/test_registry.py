@@ -150,3 +150,11 @@ def test_show_unknown_op_is_a_clear_error() -> None:
                           cwd=ROOT)
     assert proc.returncode == 1
     assert "NoSuchOp" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_cache_folder_keeps_a_bounded_number_of_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPSET_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("OPSET_NO_CACHE", raising=False)
+    for i in range(cache.KEEP_FILES + 3):  # as many registry copies as conform's snapshots make
+        load_registry(_copy_domain(tmp_path / f"copy{i}", "ai.onnx", ["Relu"]))
+    assert len(list((tmp_path / "cache").glob("registry-*.json"))) == cache.KEEP_FILES
