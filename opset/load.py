@@ -9,7 +9,9 @@ rebuilt, never trusted.
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from opset.build import build_op
 from opset.errors import Problem, RegistryError
 from opset.lines import locating_paths
 from opset.model import Domain, OpSchema
-from opset.registry import Registry
+from opset.registry import OpTable, Registry
 
 DEFAULT_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -126,12 +128,19 @@ def _check_across_files(plain: dict[str, Any], built: dict[tuple[str, str], OpSc
 
 def _build_registry(plain: dict[str, Any], built: dict[tuple[str, str], OpSchema] | None = None) -> Registry:
     domains = {name: _domain(entry["data"], entry["file"]) for name, entry in plain["domains"].items()}
-    if built is None:
-        built = {}
-        for rel, entry in plain["ops"].items():
-            op = build_op(entry["data"], _decode_lines(entry["lines"]), rel)
-            built[(op.domain, op.name)] = op
-    return Registry(domains=domains, ops=dict(sorted(built.items())))
+    if built is not None:
+        return Registry(domains=domains, ops=OpTable.of(built))
+    builders: dict[tuple[str, str], Callable[[], OpSchema]] = {}
+    counts: dict[tuple[str, str], int] = {}
+    for rel, entry in plain["ops"].items():
+        key = (entry["data"]["domain"], entry["data"]["name"])
+        builders[key] = functools.partial(_build_cached_op, entry, rel)
+        counts[key] = len(entry["data"]["versions"])
+    return Registry(domains=domains, ops=OpTable(builders, counts))
+
+
+def _build_cached_op(entry: dict[str, Any], rel: str) -> OpSchema:
+    return build_op(entry["data"], _decode_lines(entry["lines"]), rel)
 
 
 def _domain(data: dict[str, Any], file: str) -> Domain:

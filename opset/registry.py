@@ -7,21 +7,61 @@ extends, at the opset it extends it at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from opset.errors import ResolutionError
 from opset.model import Domain, OpSchema, OpVersion
 
+OpKey = tuple[str, str]  # (domain, name)
+
+
+class OpTable(Mapping[OpKey, OpSchema]):
+    """Ops by (domain, name), each built from its checked data the first time it is asked for.
+
+    A cold process that resolves a handful of ops builds only those; the version count is known
+    without building anything.
+    """
+
+    def __init__(self, builders: Mapping[OpKey, Callable[[], OpSchema]], version_counts: Mapping[OpKey, int]) -> None:
+        self._builders = dict(sorted(builders.items()))
+        self._counts = dict(version_counts)
+        self._built: dict[OpKey, OpSchema] = {}
+
+    @classmethod
+    def of(cls, ops: Mapping[OpKey, OpSchema]) -> OpTable:
+        prebuilt = dict(ops)
+        return cls({k: functools.partial(prebuilt.__getitem__, k) for k in prebuilt},
+                    {k: len(op.versions) for k, op in prebuilt.items()})
+
+    def __getitem__(self, key: OpKey) -> OpSchema:
+        op = self._built.get(key)
+        if op is None:
+            op = self._built[key] = self._builders[key]()
+        return op
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._builders
+
+    def __iter__(self) -> Iterator[OpKey]:
+        return iter(self._builders)
+
+    def __len__(self) -> int:
+        return len(self._builders)
+
+    def version_count(self) -> int:
+        return sum(self._counts.values())
+
 
 @dataclass(frozen=True)
 class Registry:
     domains: dict[str, Domain]
-    ops: dict[tuple[str, str], OpSchema]  # (domain, name) -> op
+    ops: OpTable
 
     def __len__(self) -> int:
         """The number of op versions (comparable with onnx's schema-with-history count)."""
-        return sum(len(op.versions) for op in self.ops.values())
+        return self.ops.version_count()
 
     def __iter__(self) -> Iterator[OpSchema]:
         return iter(self.ops.values())
