@@ -17,8 +17,6 @@ _SCALAR_CHECK = {
     "string": lambda v: isinstance(v, str),
 }
 _LIST_OF = {"ints": "int", "floats": "float", "strings": "string"}
-FORMULA_FUNCTIONS = frozenset(
-    "floor ceil min max abs sum prod all any len range rank broadcast int value".split())
 
 
 class ProblemSink:

@@ -11,7 +11,7 @@ import pytest
 from gen.docs import views
 from gen.docs.diff import Change, diff_versions
 from gen.docs.generator import main
-from gen.docs.pages import HEADER, render_site, wrap_formula
+from gen.docs.pages import HEADER, MARKER, render_site, wrap_formula
 from gen.docs.reports import ReportError, read_reports
 from opset.load import load_registry
 from opset.model import BinaryField, Param, Tengine, TypeConstraint
@@ -159,11 +159,30 @@ def test_generate_writes_only_changes_and_check_names_the_fix(tmp_path: Path, ca
     assert main([*args, "--check"]) == 1
     err = capsys.readouterr().err
     assert f"stale: {page}" in err and f"no longer generated: {orphan}" in err
-    assert f"run: python -m gen.cli docs --out {out} --reports {out / 'reports'}" in err
+    assert f"run: gen docs --out {out} --reports {out / 'reports'}" in err
     assert main(args) == 0
     assert not orphan.exists() and main([*args, "--check"]) == 0
     assert (out / "format.md").read_text(encoding="utf-8") == "# hand-written\n"
 
 
 def test_committed_docs_are_current() -> None:
-    assert main(["--check"]) == 0, "docs/ is stale: run python -m gen.cli docs"
+    assert main(["--check"]) == 0, "docs/ is stale: run gen docs"
+
+
+def test_a_hand_written_page_in_the_way_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "docs"
+    (out / "ai.onnx").mkdir(parents=True)
+    (out / "ai.onnx" / "Relu.md").write_text("# my own notes\n", encoding="utf-8")
+    assert main(["--out", str(out), "--reports", str(tmp_path / "none")]) == 1
+    assert "Relu.md was not written by the generator" in capsys.readouterr().err
+    assert (out / "ai.onnx" / "Relu.md").read_text(encoding="utf-8") == "# my own notes\n"
+
+
+def test_pages_with_an_older_header_wording_are_still_recognised(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    assert main(["--out", str(out), "--reports", str(tmp_path / "none")]) == 0
+    page = out / "ai.onnx" / "Relu.md"
+    page.write_text(page.read_text(encoding="utf-8").replace(HEADER, MARKER + " (an older wording) -->"),
+                    encoding="utf-8")
+    assert main(["--out", str(out), "--reports", str(tmp_path / "none")]) == 0
+    assert page.read_text(encoding="utf-8").startswith(HEADER)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gen.classes.render import HEADER
+from gen.classes.render import MARKER
 
 
 def write_changed(root: Path, files: dict[str, str]) -> tuple[list[str], list[str]]:
@@ -55,4 +55,4 @@ def stale_files(root: Path, fresh: Path) -> list[str]:
 
 def _is_generated(path: Path) -> bool:
     with path.open(encoding="utf-8") as f:
-        return f.readline().rstrip("\n") == HEADER
+        return f.readline().startswith(MARKER)

@@ -1,8 +1,8 @@
 """`gen docs`: the Markdown site under docs/ (built by mkdocs with the material theme).
 
-    python -m gen.cli docs                 # regenerate docs/ (only changed files are written)
-    python -m gen.cli docs --check         # exit 1, naming the stale files, when docs/ is out of date
-    python -m gen.cli docs --reports DIR   # conform JSON reports to render as support matrices
+    gen docs           # regenerate docs/ (only changed files are written)
+    gen docs --check         # exit 1, naming the stale files, when docs/ is out of date
+    gen docs --reports DIR   # conform JSON reports to render as support matrices
 
 The generated pages are committed (the site builds from a fresh checkout without running Python
 first); every one starts with the `@generated` header, and only files carrying it are ever
@@ -16,8 +16,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gen.docs.output import Plan, apply_plan, plan_files
-from gen.docs.pages import HEADER, render_site
+from gen.docs.output import OutputError, Plan, apply_plan, plan_files
+from gen.docs.pages import MARKER, render_site
 from gen.docs.reports import ReportError, read_reports
 from opset.errors import RegistryError
 from opset.load import load_registry
@@ -40,7 +40,11 @@ def main(args: Sequence[str]) -> int:
     except (RegistryError, ReportError) as e:
         print(f"gen docs: {e}", file=sys.stderr)
         return 1
-    plan = plan_files(options.out, render_site(registry, reports), marker=HEADER)
+    try:
+        plan = plan_files(options.out, render_site(registry, reports), marker=MARKER)
+    except OutputError as e:
+        print(f"gen docs: {e}", file=sys.stderr)
+        return 1
     if options.check:
         return _report_stale(plan, fix_command(options.out, options.reports))
     apply_plan(plan)
@@ -50,7 +54,7 @@ def main(args: Sequence[str]) -> int:
 
 
 def fix_command(out: Path, reports: Path | None) -> str:
-    command = "python -m gen.cli docs"
+    command = "gen docs"
     if out.resolve() != DEFAULT_OUT:
         command += f" --out {out}"
     if reports is not None:

@@ -1,6 +1,7 @@
 """Write generated files only when their content changed, and find generated files no longer produced.
 
-A file is ours when its first line is the generator's marker; nothing else under the output folder
+A file is ours when its first line starts with the generator's marker (a stable prefix of the
+header, so a reworded header still recognises older pages); nothing else under the output folder
 is ever written over or deleted.
 """
 
@@ -8,6 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+
+
+class OutputError(Exception):
+    """A file in the output folder that the generator must not touch."""
 
 
 @dataclass
@@ -27,9 +32,9 @@ def plan_files(out: Path, pages: dict[str, str], *, marker: str) -> Plan:
         if path.is_file() and path.read_text(encoding="utf-8") == content:
             plan.unchanged += 1
         elif path.exists() and not path.is_file():
-            raise ValueError(f"{path} is in the way of a generated file")
+            raise OutputError(f"{path} is in the way of a generated file")
         elif path.is_file() and not _is_generated(path, marker):
-            raise ValueError(f"{path} was not written by the generator; refusing to overwrite it")
+            raise OutputError(f"{path} was not written by the generator; refusing to overwrite it")
         else:
             plan.write[path] = content
     wanted = {out / rel for rel in pages}
@@ -49,7 +54,7 @@ def apply_plan(plan: Plan) -> None:
 
 def _is_generated(path: Path, marker: str) -> bool:
     with path.open(encoding="utf-8", errors="replace") as f:
-        return f.readline().rstrip("\n") == marker
+        return f.readline().startswith(marker)
 
 
 def _remove_empty_parents(folder: Path, root: Path) -> None:
