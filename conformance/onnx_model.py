@@ -10,28 +10,33 @@ import onnx
 from onnx import helper, numpy_helper
 
 from conformance.strategies.case import Case
+from opset.attr_types import ATTR_TYPES
 from opset.model import OpVersion
-
-ONNX_DOMAIN = "ai.onnx"
 
 
 def node_domain(registry_domain: str) -> str:
-    """The domain string a node carries: "" for ai.onnx."""
-    return "" if registry_domain == ONNX_DOMAIN else registry_domain
+    """The domain string a node carries for a registry domain (the Domain record says: "" for ai.onnx)."""
+    from conformance.strategies.registry import current_registry
+
+    return current_registry().node_domain(registry_domain)
 
 
 def registry_domain(node_domain_name: str) -> str:
-    return ONNX_DOMAIN if node_domain_name in ("", "ai.onnx") else node_domain_name
+    """The registry domain of a node's domain string."""
+    from conformance.strategies.registry import current_registry
+
+    return current_registry().canonical_domain(node_domain_name)
 
 
 def opset_imports_for(version: OpVersion) -> dict[str, int]:
     """node domain -> opset: the version's own, plus the domain it extends (modified ONNX sits on ai.onnx@7)."""
     from conformance.strategies.registry import current_registry
 
-    imports = {node_domain(version.domain): version.since}
-    domain = current_registry().domains.get(version.domain)
+    registry = current_registry()
+    imports = {registry.node_domain(version.domain): version.since}
+    domain = registry.domains.get(version.domain)
     if domain is not None and domain.extends is not None:
-        imports.setdefault(node_domain(domain.extends[0]), domain.extends[1])
+        imports.setdefault(registry.node_domain(domain.extends[0]), domain.extends[1])
     if "" not in imports:
         imports[""] = 13  # an ai.onnx import keeps tools that insist on one quiet
     return imports
@@ -44,10 +49,6 @@ def attribute_value(value: Any) -> Any:
     return value
 
 
-LIST_TYPES = {"ints": onnx.AttributeProto.INTS, "floats": onnx.AttributeProto.FLOATS,
-              "strings": onnx.AttributeProto.STRINGS}
-
-
 def make_node(case: Case) -> onnx.NodeProto:
     node = helper.make_node(case.version.name, case.input_names, case.output_names,
                             domain=node_domain(case.version.domain), name=case.version.name.lower())
@@ -55,7 +56,7 @@ def make_node(case: Case) -> onnx.NodeProto:
         spec = case.version.attributes.get(name)
         # an empty list carries no element type, so the schema's attribute type names it
         empty = isinstance(value, list) and not value
-        attr_type = LIST_TYPES.get(spec.type) if spec is not None and empty else None
+        attr_type = ATTR_TYPES[spec.type].proto if spec is not None and empty else None
         node.attribute.append(helper.make_attribute(name, attribute_value(value), attr_type=attr_type))
     return node
 

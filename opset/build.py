@@ -1,14 +1,18 @@
 """Second loading pass: plain, meta-schema-valid data of one op file -> frozen `OpSchema`.
 
 Versions inherit from the version before them (docs/format.md, "Inheritance between versions");
-what comes out of here is complete. No semantic checks happen here (see `opset.checks`), so the
-cache can rebuild a registry from already-checked data quickly.
+what comes out of here is complete. Every formula is parsed here, once, into the records; a formula
+that does not parse is reported to `problems` (located) and left out of the record. Other semantic
+checks happen in `opset.checks`, so the cache can rebuild a registry from already-checked data quickly.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from opset.errors import Problem, RegistryError
+from opset.formula import Formula, FormulaError, parse
+from opset.frozen import FrozenMap, freeze
 from opset.lines import LineMap, line_of
 from opset.model import (
     Attribute,
@@ -25,32 +29,44 @@ from opset.model import (
     Tengine,
     Tolerance,
     TypeConstraint,
+    op_label,
 )
 
-DEFAULT_TOLERANCE: dict[str, Tolerance] = {
+DEFAULT_TOLERANCE: FrozenMap[str, Tolerance] = FrozenMap({
     "float16": Tolerance(rtol=1e-3, atol=1e-3),
     "bfloat16": Tolerance(rtol=1e-2, atol=1e-2),
     "float": Tolerance(rtol=1e-5, atol=1e-6),
     "double": Tolerance(rtol=1e-12, atol=1e-12),
-}
+})
 
 _MERGED_BY_NAME = ("attributes", "type_constraints", "let")
 _REPLACED = ("inputs", "outputs", "constraints", "doc", "summary", "tolerance", "properties", "maps_to", "tengine")
 
 
 class _Where:
-    """Turns a path inside the file into a Location."""
+    """Turns a path inside the file into a Location, and formula text into a Formula (or a located problem)."""
 
-    def __init__(self, file: str, lines: LineMap) -> None:
+    def __init__(self, file: str, lines: LineMap, problems: list[Problem]) -> None:
         self.file = file
         self.lines = lines
+        self.problems = problems
 
     def __call__(self, *path: str | int) -> Location:
         return Location(self.file, line_of(self.lines, path) or 1)
 
+    def formula(self, text: Any, what: str, location: Location, op: str) -> Formula | None:
+        try:
+            return parse(str(text))
+        except FormulaError as e:
+            self.problems.append(Problem(location.file, location.line, op, f"{what}: cannot parse '{text}': {e}"))
+            return None
 
-def build_op(data: dict[str, Any], lines: LineMap, file: str) -> OpSchema:
-    where = _Where(file, lines)
+
+def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Problem] | None = None) -> OpSchema:
+    """The op of one meta-schema-valid file. Formula parse errors go to `problems`, or raise
+    RegistryError when no list is given (data that was checked before never has any)."""
+    collected: list[Problem] = [] if problems is None else problems
+    where = _Where(file, lines, collected)
     status = _status(data.get("status"))
     top_tolerance = {**DEFAULT_TOLERANCE, **_tolerance(data.get("tolerance"))}
     state: dict[str, Any] = {
@@ -76,6 +92,8 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str) -> OpSchema:
                 origin[(key, "")] = index
         nxt = raw_versions[index + 1]["since"] if index + 1 < len(raw_versions) else None
         versions.append(_version(data, raw, index, state, origin, where, status, top_tolerance, nxt))
+    if problems is None and collected:
+        raise RegistryError(collected)
     return OpSchema(domain=data["domain"], name=data["name"], category=data["category"], summary=data["summary"],
                     versions=tuple(versions), status=status, file=file, seed_note=data.get("seed_note", ""))
 
@@ -86,51 +104,68 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
     def at(key: str, name: str, *rest: str | int) -> Location:
         return where("versions", origin.get((key, name), index), key, *((name,) if name else ()), *rest)
 
-    attributes = {name: _attribute(name, spec, at("attributes", name)) for name, spec in state["attributes"].items()}
-    inputs = tuple(_param(p, at("inputs", "", i), is_input=True) for i, p in enumerate(state["inputs"]))
-    outputs = tuple(_param(p, at("outputs", "", i), is_input=False) for i, p in enumerate(state["outputs"]))
+    label = op_label(data["domain"], data["name"], raw["since"])
+    location = where("versions", index)
+    attributes = FrozenMap({name: _attribute(name, spec, at("attributes", name), where, label)
+                            for name, spec in state["attributes"].items()})
+    inputs = tuple(_param(p, at("inputs", "", i), where, label, is_input=True) for i, p in enumerate(state["inputs"]))
+    outputs = tuple(_param(p, at("outputs", "", i), where, label, is_input=False)
+                    for i, p in enumerate(state["outputs"]))
     type_constraints = {}
     for name, spec in state["type_constraints"].items():
         types, doc = (spec, "") if isinstance(spec, list) else (spec["types"], spec.get("doc", ""))
         type_constraints[name] = TypeConstraint(name=name, types=tuple(types), doc=doc)
-    constraints = tuple(Constraint(id=c["id"], expr=c["expr"], message=c.get("message", ""),
-                                   location=at("constraints", "", i)) for i, c in enumerate(state["constraints"]))
-    examples = tuple(Example(name=e["name"], attributes=dict(e.get("attributes") or {}), inputs=dict(e["inputs"]),
-                             outputs=dict(e["outputs"]), doc=e.get("doc", ""),
+    constraints = []
+    for i, c in enumerate(state["constraints"]):
+        c_location = at("constraints", "", i)
+        expr = where.formula(c["expr"], f"constraint {c['id']}", c_location, label)
+        if expr is not None:
+            constraints.append(Constraint(id=c["id"], expr=expr, message=c.get("message", ""), location=c_location))
+    lets = {}
+    for name, text in state["let"].items():
+        formula = where.formula(text, f"let '{name}'", location, label)
+        if formula is not None:
+            lets[name] = formula
+    examples = tuple(Example(name=e["name"], attributes=freeze(e.get("attributes") or {}), inputs=freeze(e["inputs"]),
+                             outputs=freeze(e["outputs"]), doc=e.get("doc", ""),
                              location=where("versions", index, "examples", i))
                      for i, e in enumerate(raw.get("examples") or ()))
-    tolerance = {**top_tolerance, **_tolerance(state["tolerance"])}
-    properties = tuple(Property("range", tuple(p["range"])) if isinstance(p, dict) else Property(p)
+    tolerance = FrozenMap({**top_tolerance, **_tolerance(state["tolerance"])})
+    properties = tuple(Property("range", freeze(p["range"])) if isinstance(p, dict) else Property(p)
                        for p in state["properties"])
     last = next_since - 1 if next_since is not None else None
     return OpVersion(
         domain=data["domain"], name=data["name"], since=raw["since"],
         changes=raw.get("changes", "initial" if index == 0 else ""), summary=state["summary"], doc=state["doc"],
         category=data["category"], status=status, attributes=attributes, inputs=inputs, outputs=outputs,
-        type_constraints=type_constraints, lets=dict(state["let"]), constraints=constraints, examples=examples,
-        tolerance=tolerance, properties=properties, maps_to=_maps_to(state["maps_to"]),
-        tengine=_tengine(state["tengine"]), location=where("versions", index), last=last)
+        type_constraints=FrozenMap(type_constraints), lets=FrozenMap(lets), constraints=tuple(constraints),
+        examples=examples, tolerance=tolerance, properties=properties,
+        maps_to=_maps_to(state["maps_to"], location, where, label),
+        tengine=_tengine(state["tengine"]), location=location, last=last)
 
 
-def _attribute(name: str, spec: dict[str, Any], location: Location) -> Attribute:
+def _attribute(name: str, spec: dict[str, Any], location: Location, where: _Where, op: str) -> Attribute:
     rng = spec.get("range")
     length = spec.get("length")
+    default_expr = spec.get("default_expr")
     return Attribute(
-        name=name, type=spec["type"], required=spec.get("required", False), default=spec.get("default"),
-        default_expr=spec.get("default_expr"),
-        allowed=tuple(spec["allowed"]) if "allowed" in spec else None,
+        name=name, type=spec["type"], required=spec.get("required", False), default=freeze(spec.get("default")),
+        default_expr=(where.formula(default_expr, f"default of '{name}'", location, op)
+                      if default_expr is not None else None),
+        allowed=freeze(spec["allowed"]) if "allowed" in spec else None,
         range=(rng[0], rng[1]) if rng is not None else None,
-        length=str(length) if length is not None else None, doc=spec.get("doc", ""), location=location)
+        length=where.formula(length, f"length of '{name}'", location, op) if length is not None else None,
+        doc=spec.get("doc", ""), location=location)
 
 
-def _param(spec: dict[str, Any], location: Location, *, is_input: bool) -> Param:
+def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, is_input: bool) -> Param:
     shape = spec.get("shape")
     signature: tuple[str | int, ...] | None = None
-    formula: str | None = None
+    formula: Formula | None = None
     if is_input and shape is not None:
         signature = (shape,) if isinstance(shape, str) else tuple(shape)
-    elif not is_input:
-        formula = shape
+    elif not is_input and shape is not None:
+        formula = where.formula(shape, f"shape of output '{spec['name']}'", location, op)
     return Param(
         name=spec["name"], type=spec["type"], optional=spec.get("optional", False),
         variadic=spec.get("variadic", False), min_arity=spec.get("min_arity", 1),
@@ -150,11 +185,15 @@ def _tolerance(raw: dict[str, Any] | None) -> dict[str, Tolerance]:
     return {k: Tolerance(rtol=v["rtol"], atol=v["atol"]) for k, v in (raw or {}).items()}
 
 
-def _maps_to(raw: dict[str, Any] | None) -> MapsTo | None:
+def _maps_to(raw: dict[str, Any] | None, location: Location, where: _Where, op: str) -> MapsTo | None:
     if raw is None:
         return None
-    return MapsTo(domain=raw["domain"], op=raw["op"], opset=raw["opset"],
-                  attributes={k: str(v) for k, v in (raw.get("attributes") or {}).items()},
+    attributes = {}
+    for target, text in (raw.get("attributes") or {}).items():
+        formula = where.formula(text, f"maps_to attribute '{target}'", location, op)
+        if formula is not None:
+            attributes[target] = formula
+    return MapsTo(domain=raw["domain"], op=raw["op"], opset=raw["opset"], attributes=FrozenMap(attributes),
                   inputs=tuple(raw["inputs"]) if "inputs" in raw else None, exact=raw.get("exact", True),
                   note=raw.get("note", ""))
 
@@ -162,7 +201,7 @@ def _maps_to(raw: dict[str, Any] | None) -> MapsTo | None:
 def _tengine(raw: dict[str, Any] | None) -> Tengine | None:
     if raw is None:
         return None
-    layout = tuple(BinaryField(name=f["name"], ctype=f["ctype"], default=f.get("default"),
+    layout = tuple(BinaryField(name=f["name"], ctype=f["ctype"], default=freeze(f.get("default")),
                                attribute=f.get("attribute"), doc=f.get("doc", "")) for f in raw["layout"])
     return Tengine(op_id=raw["op_id"], category=raw["category"], param_struct=raw.get("param_struct"), layout=layout,
-                   seed_defaults=dict(raw.get("seed_defaults") or {}))
+                   seed_defaults=freeze(raw.get("seed_defaults") or {}))

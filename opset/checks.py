@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from opset.attr_types import ATTR_TYPES, value_fits
 from opset.dtypes import ELEMENT_TYPES, NUMPY_TO_ELEMENT, is_valid_type
 from opset.errors import Problem
-from opset.formula import Formula, FormulaError, parse
+from opset.formula import Formula
+from opset.frozen import thaw
 from opset.model import Attribute, Location, OpSchema, OpVersion
-
-_SCALAR_CHECK = {
-    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "float": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
-    "string": lambda v: isinstance(v, str),
-}
-_LIST_OF = {"ints": "int", "floats": "float", "strings": "string"}
 
 
 class ProblemSink:
@@ -28,16 +23,8 @@ class ProblemSink:
                                      op, message))
 
 
-def value_fits(attr_type: str, value: Any) -> bool:
-    if attr_type in _SCALAR_CHECK:
-        return bool(_SCALAR_CHECK[attr_type](value))
-    if attr_type in _LIST_OF:
-        return isinstance(value, list) and all(_SCALAR_CHECK[_LIST_OF[attr_type]](v) for v in value)
-    return True  # tensors, graphs and type protos have no literal defaults to check beyond the meta-schema
-
-
 def check_op(op: OpSchema, sink: ProblemSink, *, folder_domain: str, file_stem: str) -> None:
-    label = f"{op.domain}::{op.name}"
+    label = op.label
     first = op.versions[0].location
     if op.domain != folder_domain:
         sink.add(first, label, f"domain '{op.domain}' does not match its folder '{folder_domain}'")
@@ -79,8 +66,8 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
         if p.formula is not None:
             _check_formula(p.formula, f"shape of output '{p.name}'", p.location, op, sink, names,
                            allow_value=p.data_dependent)
-    for name, text in v.lets.items():
-        _check_formula(text, f"let '{name}'", v.location, op, sink, names, allow_value=False)
+    for name, formula in v.lets.items():
+        _check_formula(formula, f"let '{name}'", v.location, op, sink, names, allow_value=False)
     seen: set[str] = set()
     for c in v.constraints:
         if c.id in seen:
@@ -88,8 +75,8 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
         seen.add(c.id)
         _check_formula(c.expr, f"constraint {c.id}", c.location, op, sink, names, allow_value=True)
     if v.maps_to is not None:
-        for target, text in v.maps_to.attributes.items():
-            _check_formula(text, f"maps_to attribute '{target}'", v.location, op, sink, names, allow_value=False)
+        for target, formula in v.maps_to.attributes.items():
+            _check_formula(formula, f"maps_to attribute '{target}'", v.location, op, sink, names, allow_value=False)
     for ex in v.examples:
         _check_example(v, ex.name, ex.attributes, ex.inputs, ex.outputs, ex.location, sink)
 
@@ -116,58 +103,55 @@ def _check_attribute(attr: Attribute, op: str, sink: ProblemSink, names: frozens
     if attr.required and attr.has_default:
         sink.add(where, op, f"attribute '{attr.name}' is required and has a default")
     if attr.default is not None and not value_fits(attr.type, attr.default):
-        sink.add(where, op, f"attribute '{attr.name}': default {attr.default!r} is not of type {attr.type}")
-    element_type = _LIST_OF.get(attr.type, attr.type)
+        sink.add(where, op, f"attribute '{attr.name}': default {thaw(attr.default)!r} is not of type {attr.type}")
+    element_type = ATTR_TYPES[attr.type].element or attr.type
     for allowed in attr.allowed or ():
-        if element_type in _SCALAR_CHECK and not _SCALAR_CHECK[element_type](allowed):
+        if not value_fits(element_type, allowed):
             sink.add(where, op, f"attribute '{attr.name}': allowed value {allowed!r} is not of type {element_type}")
     if attr.allowed is not None and attr.default is not None:
-        values = attr.default if isinstance(attr.default, list) else [attr.default]
+        values = attr.default if isinstance(attr.default, tuple) else [attr.default]
         bad = [x for x in values if x not in attr.allowed]
         if bad:
-            sink.add(where, op, f"attribute '{attr.name}': default {attr.default!r} is not among the allowed values")
+            sink.add(where, op,
+                     f"attribute '{attr.name}': default {thaw(attr.default)!r} is not among the allowed values")
     if attr.range is not None:
         if element_type not in ("int", "float"):
             sink.add(where, op, f"attribute '{attr.name}': a range needs a numeric type, not {attr.type}")
         lo, hi = attr.range
         if lo is not None and hi is not None and lo > hi:
             sink.add(where, op, f"attribute '{attr.name}': range [{lo}, {hi}] is empty")
-        values = attr.default if isinstance(attr.default, list) else [attr.default]
+        values = attr.default if isinstance(attr.default, tuple) else [attr.default]
         if attr.default is not None and any(
                 isinstance(x, int | float) and ((lo is not None and x < lo) or (hi is not None and x > hi))
                 for x in values):
-            sink.add(where, op, f"attribute '{attr.name}': default {attr.default!r} is outside range [{lo}, {hi}]")
+            sink.add(where, op,
+                     f"attribute '{attr.name}': default {thaw(attr.default)!r} is outside range [{lo}, {hi}]")
     if attr.default_expr is not None:
         _check_formula(attr.default_expr, f"default of '{attr.name}'", where, op, sink, names, allow_value=False)
     if attr.length is not None:
         _check_formula(attr.length, f"length of '{attr.name}'", where, op, sink, names, allow_value=False)
 
 
-def _check_formula(text: str, what: str, where: Location | None, op: str, sink: ProblemSink,
-                   names: Iterable[str], *, allow_value: bool) -> Formula | None:
-    try:
-        formula = parse(text)
-    except FormulaError as e:
-        sink.add(where, op, f"{what}: cannot parse '{text}': {e}")
-        return None
+def _check_formula(formula: Formula, what: str, where: Location | None, op: str, sink: ProblemSink,
+                   names: Iterable[str], *, allow_value: bool) -> None:
+    """The names a parsed formula uses are in scope (parse errors were reported when it was built)."""
     unknown = sorted(formula.names - frozenset(names))
     if unknown:
-        sink.add(where, op, f"{what}: '{text}' names unknown {', '.join(repr(n) for n in unknown)} "
+        sink.add(where, op, f"{what}: '{formula.text}' names unknown {', '.join(repr(n) for n in unknown)} "
                             "(not an attribute, input, dim or let)")
     if formula.uses_value and not allow_value:
         sink.add(where, op, f"{what}: value() is only allowed in data-dependent output shapes and constraints")
-    return formula
 
 
-def _check_example(v: OpVersion, name: str, attributes: dict[str, Any], inputs: dict[str, Any],
-                   outputs: dict[str, Any], where: Location | None, sink: ProblemSink) -> None:
+def _check_example(v: OpVersion, name: str, attributes: Mapping[str, Any], inputs: Mapping[str, Any],
+                   outputs: Mapping[str, Any], where: Location | None, sink: ProblemSink) -> None:
     op = v.signature
     for attr_name, value in attributes.items():
         attr = v.attributes.get(attr_name)
         if attr is None:
             sink.add(where, op, f"example {name}: unknown attribute '{attr_name}'")
         elif not value_fits(attr.type, value):
-            sink.add(where, op, f"example {name}: attribute '{attr_name}' = {value!r} is not of type {attr.type}")
+            sink.add(where, op, f"example {name}: attribute '{attr_name}' = {thaw(value)!r} is not of type {attr.type}")
     for kind, given, params in (("input", inputs, v.inputs), ("output", outputs, v.outputs)):
         known = {p.name: p for p in params}
         for param_name, array in given.items():
@@ -175,25 +159,25 @@ def _check_example(v: OpVersion, name: str, attributes: dict[str, Any], inputs: 
             if param is None:
                 sink.add(where, op, f"example {name}: unknown {kind} '{param_name}'")
                 continue
-            if isinstance(array, list) and not param.variadic:
+            if isinstance(array, tuple) and not param.variadic:
                 sink.add(where, op, f"example {name}: {kind} '{param_name}' is not variadic: give one array")
                 continue
-            for item in array if isinstance(array, list) else [array]:
+            for item in array if isinstance(array, tuple) else [array]:
                 problem = array_literal_problem(item) if item is not None else None
                 if problem:
                     sink.add(where, op, f"example {name}: {kind} '{param_name}': {problem}")
 
 
-def array_literal_problem(array: dict[str, Any]) -> str | None:
-    """Why an example array `{dtype, shape, data}` is malformed, or None."""
+def array_literal_problem(array: Mapping[str, Any]) -> str | None:
+    """Why an example array `{dtype, shape, data}` (frozen or plain) is malformed, or None."""
     dtype = array["dtype"]
     if dtype not in NUMPY_TO_ELEMENT and dtype not in ELEMENT_TYPES:
         return f"unknown dtype '{dtype}'"
     if "shape" in array:
         data = array["data"]
-        if not isinstance(data, list):
+        if not isinstance(data, list | tuple):
             data = [data]
         size = math.prod(array["shape"])
         if len(data) != size:
-            return f"shape {array['shape']} needs {size} values, data has {len(data)}"
+            return f"shape {list(array['shape'])} needs {size} values, data has {len(data)}"
     return None

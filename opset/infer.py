@@ -10,8 +10,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from opset.checks import value_fits
-from opset.formula import FormulaError, Sym, Undecided, parse
+from opset.attr_types import value_fits
+from opset.formula import Formula, FormulaError, Sym, Undecided
+from opset.frozen import thaw
 from opset.model import OpVersion, Param
 
 Dim = int | Sym
@@ -30,11 +31,18 @@ UNKNOWN_SHAPE: Any = _UnknownShape()
 
 @dataclass(frozen=True, slots=True)
 class ShapeProblem:
-    """`check` is a constraint id (`averagepool_c1`) or one of: binding, rank, formula, attr_unknown,
-    attr_required, attr_type, attr_allowed, attr_range, attr_length."""
+    """One problem of a node's attributes, shapes or constraints.
+
+    `check` is a registry constraint id (`averagepool_c1`) or a key of `opset.check_ids.INFERENCE_CHECKS`.
+    `attribute` names the attribute at fault (attr_* checks); `unevaluated` marks a formula or
+    constraint that could not be evaluated or gave no usable value, which usually follows from
+    another problem (a too-short kernel_shape, an input of the wrong rank).
+    """
 
     check: str
     message: str
+    attribute: str | None = None
+    unevaluated: bool = False
 
 
 @dataclass
@@ -51,7 +59,7 @@ class _Env(Mapping[str, Any]):
     using one makes the formula undecided rather than wrong.
     """
 
-    def __init__(self, base: dict[str, Any], lazy: dict[str, str]) -> None:
+    def __init__(self, base: dict[str, Any], lazy: dict[str, Formula]) -> None:
         self._base = base
         self._lazy = lazy
         self._busy: set[str] = set()
@@ -68,7 +76,7 @@ class _Env(Mapping[str, Any]):
             raise FormulaError(f"'{name}' is defined in terms of itself")
         self._busy.add(name)
         try:
-            value = parse(self._lazy[name]).evaluate(self)
+            value = self._lazy[name].evaluate(self)
         finally:
             self._busy.discard(name)
         self._base[name] = value
@@ -163,12 +171,12 @@ def _differs(a: Any, b: Any) -> bool:
 def _environment(version: OpVersion, input_shapes: Sequence[Shape | None], given: Mapping[str, Any],
                  problems: list[ShapeProblem]) -> _Env:
     base = bind_inputs(version, input_shapes, problems)
-    lazy = dict(version.lets)
+    lazy: dict[str, Formula] = dict(version.lets)
     for name, attr in version.attributes.items():
         if name in given and given[name] is not None:
             base[name] = given[name]
         elif attr.default is not None:
-            base[name] = attr.default
+            base[name] = thaw(attr.default)  # a fresh plain copy: callers may own and change it
         elif attr.default_expr is not None:
             lazy[name] = attr.default_expr
         else:
@@ -214,19 +222,20 @@ def _output_shape(param: Param, env: _Env, values: Mapping[str, Sequence[Any]] |
     if param.formula is None:
         return None
     try:
-        shape = parse(param.formula).evaluate(env, values)
+        shape = param.formula.evaluate(env, values)
     except Undecided:
         return None
     except FormulaError as e:
-        problems.append(ShapeProblem("formula", f"shape of output '{param.name}': {e}"))
+        problems.append(ShapeProblem("formula", f"shape of output '{param.name}': {e}", unevaluated=True))
         return None
     if not isinstance(shape, list | tuple):
-        problems.append(ShapeProblem("formula", f"shape of output '{param.name}' gave {shape!r}, not a list"))
+        problems.append(ShapeProblem("formula", f"shape of output '{param.name}' gave {shape!r}, not a list",
+                                     unevaluated=True))
         return None
     shape = list(shape)
     negative = [d for d in shape if isinstance(d, int) and d < 0]
     if negative:
-        problems.append(ShapeProblem("formula", f"output '{param.name}' would have shape {shape}"))
+        problems.append(ShapeProblem("formula", f"output '{param.name}' would have shape {shape}", unevaluated=True))
         return None
     return shape
 
@@ -237,14 +246,14 @@ def check_constraints(version: OpVersion, env: Mapping[str, Any],
     problems = []
     for c in version.constraints:
         try:
-            ok = parse(c.expr).evaluate(env, values)
+            ok = c.expr.evaluate(env, values)
         except Undecided:
             continue
         except FormulaError as e:
-            problems.append(ShapeProblem(c.id, f"cannot evaluate '{c.expr}': {e}"))
+            problems.append(ShapeProblem(c.id, f"cannot evaluate '{c.expr.text}': {e}", unevaluated=True))
             continue
         if not ok:
-            problems.append(ShapeProblem(c.id, c.message or f"violated: {c.expr}"))
+            problems.append(ShapeProblem(c.id, c.message or f"violated: {c.expr.text}"))
     return problems
 
 
@@ -254,39 +263,42 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
     problems = []
     for name in given:
         if name not in version.attributes:
-            problems.append(ShapeProblem("attr_unknown", f"unknown attribute '{name}'"))
+            problems.append(ShapeProblem("attr_unknown", f"unknown attribute '{name}'", attribute=name))
     env = _environment(version, input_shapes, given, [])
     for name, attr in version.attributes.items():
         value = given.get(name)
         if value is None:
             if attr.required:
-                problems.append(ShapeProblem("attr_required", f"required attribute '{name}' is missing"))
+                problems.append(ShapeProblem("attr_required", f"required attribute '{name}' is missing",
+                                             attribute=name))
             continue
         value = list(value) if isinstance(value, tuple) else value
         if not value_fits(attr.type, value):
-            problems.append(ShapeProblem("attr_type", f"attribute '{name}' should be {attr.type}, got {value!r}"))
+            problems.append(ShapeProblem("attr_type", f"attribute '{name}' should be {attr.type}, got {value!r}",
+                                         attribute=name))
             continue
         items = value if isinstance(value, list) else [value]
         if attr.allowed is not None:
             bad = [x for x in items if x not in attr.allowed]
             if bad:
                 allowed = ", ".join(repr(a) for a in attr.allowed)
-                problems.append(ShapeProblem("attr_allowed", f"attribute '{name}' = {value!r} is not one of {allowed}"))
+                problems.append(ShapeProblem("attr_allowed", f"attribute '{name}' = {value!r} is not one of {allowed}",
+                                             attribute=name))
         if attr.range is not None:
             lo, hi = attr.range
             bad = [x for x in items if isinstance(x, int | float) and
                    ((lo is not None and x < lo) or (hi is not None and x > hi))]
             if bad:
                 problems.append(ShapeProblem("attr_range", f"attribute '{name}' = {value!r} is outside "
-                                                          f"[{_bound(lo)}, {_bound(hi)}]"))
+                                                          f"[{_bound(lo)}, {_bound(hi)}]", attribute=name))
         if attr.length is not None and isinstance(value, list):
             try:
-                want = parse(attr.length).evaluate(env)
+                want = attr.length.evaluate(env)
             except (Undecided, FormulaError):
                 continue  # the length depends on shapes that are not known here
             if isinstance(want, int) and len(value) != want:
                 problems.append(ShapeProblem("attr_length", f"attribute '{name}' has {len(value)} values, "
-                                                          f"needs {want} ({attr.length})"))
+                                                          f"needs {want} ({attr.length.text})", attribute=name))
     return problems
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from opset import cache
 from opset.build import build_op
 from opset.errors import Problem, RegistryError
+from opset.frozen import FrozenMap
 from opset.lines import locating_paths
 from opset.model import Domain, OpSchema
 from opset.registry import OpTable, Registry
@@ -80,7 +81,7 @@ def read_and_check(root: Path, files: list[Path]) -> dict[str, Any]:
                                              f"domain '{data['domain']}' does not match its folder"))
             plain["domains"][data["domain"]] = {"data": data, "file": rel}
             continue
-        op = build_op(data, lines, rel)
+        op = build_op(data, lines, rel, sink.problems)
         check_op(op, sink, folder_domain=path.parent.name, file_stem=path.stem)
         if (op.domain, op.name) in built:
             sink.add(op.versions[0].location, op.name, f"op defined twice in domain {op.domain}")
@@ -147,7 +148,8 @@ def _domain(data: dict[str, Any], file: str) -> Domain:
     ext = data.get("extends")
     return Domain(name=data["domain"], description=data["description"], seed=data.get("seed"),
                   extends=(ext["domain"], ext["opset"]) if ext else None, max_opset=data["max_opset"],
-                  releases={int(k): v for k, v in (data.get("releases") or {}).items()},
+                  releases=FrozenMap({int(k): v for k, v in (data.get("releases") or {}).items()}),
+                  node_domain=data.get("node_domain", data["domain"]),
                   aliases=tuple(data.get("aliases") or ()), file=file)
 
 

@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from opset.attr_types import ATTR_TYPES
 from opset.errors import Problem
 from opset.lines import LineMap, line_of
 
@@ -18,6 +19,8 @@ def _validator(kind: str) -> Any:
     import jsonschema
 
     schema = json.loads((META_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    if kind == "op":  # the attribute-type vocabulary has one source
+        schema["$defs"]["attribute"]["properties"]["type"]["enum"] = list(ATTR_TYPES)
     return jsonschema.Draft202012Validator(schema)
 
 

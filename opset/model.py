@@ -2,18 +2,27 @@
 
 The loader (`opset.load`) builds these records from `schemas/<domain>/<Op>.yaml`; every version it
 hands out is complete (inherited keys already applied), so consumers never merge versions themselves.
+
+Records are values: frozen, hashable, holding tuples, `FrozenMap`s and parsed `Formula`s (which keep
+their source text in `.text` for messages). Values read from YAML (defaults, examples) are frozen with
+`opset.frozen.freeze`; `thaw` gives the plain lists and dicts back.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
-AttrType = Literal["int", "float", "string", "tensor", "graph", "ints", "floats", "strings", "tensors", "graphs",
-                   "sparse_tensor", "type_proto", "type_protos"]
-ATTR_TYPES: tuple[str, ...] = ("int", "float", "string", "tensor", "graph", "ints", "floats", "strings",
-                               "tensors", "graphs", "sparse_tensor", "type_proto", "type_protos")
+from opset.formula import Formula
+from opset.frozen import EMPTY, FrozenMap
+
 StatusState = Literal["active", "deprecated", "experimental", "removed"]
+
+
+def op_label(domain: str, name: str, since: int, dtype: str | None = None) -> str:
+    """The one way an op version (and a conformance cell of it) is written: `ai.onnx@11::AveragePool[float]`."""
+    label = f"{domain}@{since}::{name}"
+    return f"{label}[{dtype}]" if dtype is not None else label
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +37,13 @@ class Location:
 @dataclass(frozen=True, slots=True)
 class Attribute:
     name: str
-    type: str  # one of ATTR_TYPES
+    type: str  # a key of opset.attr_types.ATTR_TYPES
     required: bool = False
-    default: Any = None  # a plain value (already checked against `type`); None when absent
-    default_expr: str | None = None  # a formula giving the default from shapes and other attributes
+    default: Any = None  # a frozen value (lists as tuples), checked against `type`; None when absent
+    default_expr: Formula | None = None  # gives the default from shapes and other attributes
     allowed: tuple[Any, ...] | None = None  # allowed values (for lists: allowed elements)
     range: tuple[float | None, float | None] | None = None  # inclusive; for lists, per element
-    length: str | None = None  # formula for the list length
+    length: Formula | None = None  # the list length
     doc: str = ""
     location: Location | None = None
 
@@ -54,7 +63,7 @@ class Param:
     min_arity: int = 1  # for variadic params
     homogeneous: bool = True  # variadic params: every element has the same type
     shape: tuple[str | int, ...] | None = None  # input shape signature: dim names, ints, "*S" for a tuple
-    formula: str | None = None  # output shape formula (evaluates to a list of dims)
+    formula: Formula | None = None  # output shape formula (evaluates to a list of dims)
     data_dependent: bool = False  # output shape depends on input values (formula may use value(X))
     doc: str = ""
     location: Location | None = None
@@ -70,7 +79,7 @@ class TypeConstraint:
 @dataclass(frozen=True, slots=True)
 class Constraint:
     id: str
-    expr: str
+    expr: Formula
     message: str = ""
     location: Location | None = None
 
@@ -78,9 +87,9 @@ class Constraint:
 @dataclass(frozen=True, slots=True)
 class Example:
     name: str
-    attributes: dict[str, Any]
-    inputs: dict[str, Any]  # name -> ArrayLiteral (see opset.arrays)
-    outputs: dict[str, Any]
+    attributes: FrozenMap[str, Any]  # frozen values
+    inputs: FrozenMap[str, Any]  # name -> frozen array literal {dtype, shape, data}, a tuple of them if variadic
+    outputs: FrozenMap[str, Any]
     doc: str = ""
     location: Location | None = None
 
@@ -104,7 +113,7 @@ class MapsTo:
     domain: str
     op: str
     opset: int
-    attributes: dict[str, str]  # target attribute -> formula over this op's attributes
+    attributes: FrozenMap[str, Formula]  # target attribute -> formula over this op's attributes
     inputs: tuple[str, ...] | None = None  # this op's inputs in the target's order ("" = omitted)
     exact: bool = True  # semantics match: the target's kernel can serve this op
     note: str = ""
@@ -116,7 +125,7 @@ class BinaryField:
 
     name: str
     ctype: str  # one of the ctypes of docs/format.md (int32, float32, offset_vector_int32 ...)
-    default: Any = None
+    default: Any = None  # frozen
     attribute: str | None = None  # the attribute it carries (None: same name)
     doc: str = ""
 
@@ -127,7 +136,7 @@ class Tengine:
     category: str
     param_struct: str | None  # tm2 struct name, None when the op has no parameters
     layout: tuple[BinaryField, ...]
-    seed_defaults: dict[str, Any] = field(default_factory=dict)  # where the seed's default differs
+    seed_defaults: FrozenMap[str, Any] = EMPTY  # where the seed's default differs (frozen values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,14 +161,14 @@ class OpVersion:
     doc: str
     category: str
     status: Status
-    attributes: dict[str, Attribute]
+    attributes: FrozenMap[str, Attribute]
     inputs: tuple[Param, ...]
     outputs: tuple[Param, ...]
-    type_constraints: dict[str, TypeConstraint]
-    lets: dict[str, str]  # name -> formula, evaluated after shapes are bound
+    type_constraints: FrozenMap[str, TypeConstraint]
+    lets: FrozenMap[str, Formula]  # evaluated after shapes are bound
     constraints: tuple[Constraint, ...]
     examples: tuple[Example, ...]
-    tolerance: dict[str, Tolerance]  # dtype name (float, float16, double ...) -> tolerance
+    tolerance: FrozenMap[str, Tolerance]  # dtype name (float, float16, double ...) -> tolerance
     properties: tuple[Property, ...]  # algebraic properties the property tests check
     maps_to: MapsTo | None
     tengine: Tengine | None
@@ -168,7 +177,12 @@ class OpVersion:
 
     @property
     def signature(self) -> str:
-        return f"{self.domain}@{self.since}::{self.name}"
+        """`ai.onnx@11::AveragePool` (see `op_label`)."""
+        return op_label(self.domain, self.name, self.since)
+
+    def label(self, dtype: str | None = None) -> str:
+        """The label of this version, or of its conformance cell for `dtype`."""
+        return op_label(self.domain, self.name, self.since, dtype)
 
     def type_variable(self, name: str) -> TypeConstraint | None:
         return self.type_constraints.get(name)
@@ -193,14 +207,49 @@ class OpSchema:
                 return v
         raise KeyError(f"{self.domain}::{self.name} has no version {since}")
 
+    @property
+    def label(self) -> str:
+        """`ai.onnx::AveragePool`: the op without a version."""
+        return f"{self.domain}::{self.name}"
+
 
 @dataclass(frozen=True, slots=True)
 class Domain:
+    """A family of ops, and the one place that says how its name is written everywhere.
+
+    `name` is the label (messages, reports, docs) and the schemas folder; `node_domain` is what a
+    NodeProto and an opset import carry ("" for ai.onnx); `aliases` are other node spellings a
+    model may use; `module` is the Python identifier of its packages (`opset.ops.com_microsoft`,
+    `conformance.kernels.com_microsoft`).
+    """
+
     name: str
     description: str
     seed: str | None
     extends: tuple[str, int] | None  # (domain, opset) this domain falls back to
     max_opset: int
-    releases: dict[int, str]  # opset -> release that introduced it
-    aliases: tuple[str, ...]  # names models use for this domain ("" for ai.onnx)
+    releases: FrozenMap[int, str]  # opset -> release that introduced it
+    node_domain: str
+    aliases: tuple[str, ...]
     file: str
+
+    @property
+    def folder(self) -> str:
+        return self.name
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+    @property
+    def module(self) -> str:
+        return module_name(self.name)
+
+    def spelled_by(self, node_domain: str) -> bool:
+        """Does a node or opset import with this domain string belong to this domain?"""
+        return node_domain in (self.name, self.node_domain, *self.aliases)
+
+
+def module_name(domain: str) -> str:
+    """`ai.onnx.modified` -> `ai_onnx_modified`: a registry domain name as a Python identifier."""
+    return domain.replace(".", "_").replace("-", "_")

@@ -16,34 +16,14 @@ from typing import Any, ClassVar
 import onnx
 import onnx.helper
 
+from opset.attr_types import ATTR_TYPES
 from opset.formula import Sym
 from opset.infer import InferResult, ShapeProblem, infer_shapes, validate_attributes
 from opset.load import load_registry, schemas_dir
-from opset.model import OpVersion
+from opset.model import OpVersion, op_label
 
 Dim = int | Sym
 InputShape = Sequence[Dim] | None
-
-# registry attribute type -> onnx AttributeProto type
-_ATTRIBUTE_PROTO_TYPES: dict[str, int] = {
-    "int": onnx.AttributeProto.INT,
-    "float": onnx.AttributeProto.FLOAT,
-    "string": onnx.AttributeProto.STRING,
-    "tensor": onnx.AttributeProto.TENSOR,
-    "graph": onnx.AttributeProto.GRAPH,
-    "sparse_tensor": onnx.AttributeProto.SPARSE_TENSOR,
-    "type_proto": onnx.AttributeProto.TYPE_PROTO,
-    "ints": onnx.AttributeProto.INTS,
-    "floats": onnx.AttributeProto.FLOATS,
-    "strings": onnx.AttributeProto.STRINGS,
-    "tensors": onnx.AttributeProto.TENSORS,
-    "graphs": onnx.AttributeProto.GRAPHS,
-    "type_protos": onnx.AttributeProto.TYPE_PROTOS,
-}
-
-# registry domain -> the domain string a NodeProto carries
-_NODE_DOMAINS = {"ai.onnx": ""}
-
 
 class ShapeInferenceError(ValueError):
     """Shape inference found problems (a violated constraint, a rank mismatch, a bad formula)."""
@@ -63,6 +43,7 @@ class Op:
     """One node of an op version: its input names and the attributes given (None: not given)."""
 
     domain: ClassVar[str]
+    node_domain: ClassVar[str]  # what the NodeProto carries (the registry Domain's node_domain)
     op_type: ClassVar[str]
     since: ClassVar[int]
     attribute_types: ClassVar[Mapping[str, str]]
@@ -78,7 +59,7 @@ class Op:
 
     @classmethod
     def signature(cls) -> str:
-        return f"{cls.domain}@{cls.since}::{cls.op_type}"
+        return op_label(cls.domain, cls.op_type, cls.since)
 
     @classmethod
     def schema(cls) -> OpVersion:
@@ -95,7 +76,7 @@ class Op:
             inputs,
             list(self.default_outputs if outputs is None else outputs),
             name=name or None,
-            domain=_NODE_DOMAINS.get(self.domain, self.domain),
+            domain=self.node_domain,
         )
         for key, value in self.attributes.items():
             node.attribute.append(_make_attribute(key, value, self.attribute_types[key]))
@@ -129,6 +110,6 @@ def _plain(value: object) -> object:
 
 
 def _make_attribute(key: str, value: object, attr_type: str) -> onnx.AttributeProto:
-    if attr_type not in _ATTRIBUTE_PROTO_TYPES:
+    if attr_type not in ATTR_TYPES:
         raise ValueError(f"attribute '{key}' has unknown type '{attr_type}'")
-    return onnx.helper.make_attribute(key, value, attr_type=_ATTRIBUTE_PROTO_TYPES[attr_type])
+    return onnx.helper.make_attribute(key, value, attr_type=ATTR_TYPES[attr_type].proto)

@@ -67,13 +67,17 @@ class Registry:
         return iter(self.ops.values())
 
     def canonical_domain(self, domain: str) -> str:
-        """`""` and other aliases -> the registry's domain name."""
+        """A node's domain string (`""`, an alias) or a registry name -> the registry's domain name."""
         if domain in self.domains:
             return domain
         for d in self.domains.values():
-            if domain in d.aliases:
+            if d.spelled_by(domain):
                 return d.name
         raise ResolutionError(f"unknown domain '{domain}'")
+
+    def node_domain(self, domain: str) -> str:
+        """The domain string nodes and opset imports carry for a registry domain (`ai.onnx` -> `""`)."""
+        return self.domains[self.canonical_domain(domain)].node_domain
 
     def op(self, domain: str, name: str) -> OpSchema:
         key = (self.canonical_domain(domain), name)

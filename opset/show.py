@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from opset.model import Attribute, OpVersion, Param
+from opset.frozen import thaw
+from opset.model import Attribute, OpVersion, Param, op_label
 from opset.registry import Registry
 
 
@@ -39,20 +40,20 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
         lines += [f"  {tc.name}: {', '.join(tc.types)}" for tc in v.type_constraints.values()]
     if v.lets:
         lines.append("Let:")
-        lines += [f"  {k} = {text}" for k, text in v.lets.items()]
+        lines += [f"  {k} = {formula.text}" for k, formula in v.lets.items()]
     if v.constraints:
         lines.append("Constraints:")
-        lines += [f"  {c.id}: {c.expr}" + (f"   ({c.message})" if c.message else "") for c in v.constraints]
+        lines += [f"  {c.id}: {c.expr.text}" + (f"   ({c.message})" if c.message else "") for c in v.constraints]
     if v.maps_to:
         m = v.maps_to
-        attrs = ", ".join(f"{k}={t}" for k, t in m.attributes.items())
-        lines.append(f"Maps to: {m.domain}@{m.opset}::{m.op}({attrs})" + ("" if m.exact else "  [not exact]"))
+        attrs = ", ".join(f"{k}={formula.text}" for k, formula in m.attributes.items())
+        lines.append(f"Maps to: {op_label(m.domain, m.op, m.opset)}({attrs})" + ("" if m.exact else "  [not exact]"))
     if v.tengine:
         t = v.tengine
         lines.append(f"Tengine: op id {t.op_id}, category {t.category}, param struct {t.param_struct or 'none'}")
         lines.append("  binary layout (in order):")
         for i, f in enumerate(t.layout):
-            lines.append(f"    {i:2} {f.name:20} {f.ctype:22} default {f.default!r}")
+            lines.append(f"    {i:2} {f.name:20} {f.ctype:22} default {thaw(f.default)!r}")
     if v.examples:
         lines.append("Examples: " + ", ".join(e.name for e in v.examples))
     return "\n".join(lines)
@@ -63,9 +64,9 @@ def _attribute(a: Attribute) -> str:
     if a.required:
         text += " (required)"
     elif a.default is not None:
-        text += f" = {a.default!r}"
+        text += f" = {thaw(a.default)!r}"
     elif a.default_expr is not None:
-        text += f" = {a.default_expr}"
+        text += f" = {a.default_expr.text}"
     else:
         text += " (optional, no default)"
     if a.allowed is not None:
@@ -73,7 +74,7 @@ def _attribute(a: Attribute) -> str:
     if a.range is not None:
         text += f"  range [{a.range[0]}, {a.range[1]}]"
     if a.length is not None:
-        text += f"  length {a.length}"
+        text += f"  length {a.length.text}"
     return text
 
 
@@ -85,5 +86,5 @@ def _param(p: Param) -> str:
     if p.shape is not None:
         text += "  shape [" + ", ".join(str(d) for d in p.shape) + "]"
     if p.formula is not None:
-        text += f"  shape = {p.formula}" + ("  (data-dependent)" if p.data_dependent else "")
+        text += f"  shape = {p.formula.text}" + ("  (data-dependent)" if p.data_dependent else "")
     return text

@@ -13,6 +13,7 @@ from gen.docs.diff import Change, diff_versions
 from gen.docs.generator import main
 from gen.docs.pages import HEADER, MARKER, render_site, wrap_formula
 from gen.docs.reports import ReportError, read_reports
+from opset.formula import parse
 from opset.load import load_registry
 from opset.model import BinaryField, Param, Tengine, TypeConstraint
 from opset.registry import Registry
@@ -95,7 +96,7 @@ def test_every_page_carries_the_header(site: dict[str, str]) -> None:
 
 
 def test_long_formulas_break_before_else() -> None:
-    text = wrap_formula("1 if a else (2 if b else 3) if c else " + "x + " * 30 + "y")
+    text = wrap_formula(parse("1 if a else (2 if b else 3) if c else " + "x + " * 30 + "y"))
     assert text.splitlines()[0] == "1 if a"
     assert text.splitlines()[1].startswith("    else (2 if b else 3) if c")
 

@@ -9,7 +9,6 @@ import numpy as np
 import onnx
 
 from conformance.backends.protocol import Unsupported
-from opset.formula import parse
 from opset.infer import resolve_attributes
 from opset.model import OpVersion
 
@@ -36,7 +35,7 @@ def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
 
     mapped = current_registry().resolve(target.domain, target.op, target.opset)
     env = dict(attributes)
-    given = {name: parse(text).evaluate(env) for name, text in target.attributes.items()}
+    given = {name: formula.evaluate(env) for name, formula in target.attributes.items()}
     by_name = {p.name: x for p, x in zip(version.inputs, inputs, strict=False)}
     order = target.inputs if target.inputs is not None else tuple(p.name for p in version.inputs)
     mapped_inputs = [by_name.get(n) if n else None for n in order]

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from opset.formula import FormulaError, Undecided, parse
+from opset.formula import FormulaError, Undecided
 from opset.model import Attribute
 
 DrawFn = Callable[[st.SearchStrategy[Any]], Any]
@@ -80,7 +80,7 @@ def list_length(attr: Attribute, env: Mapping[str, Any]) -> int | None:
     if attr.length is None:
         return None
     try:
-        value = parse(attr.length).evaluate(env)
+        value = attr.length.evaluate(env)
     except (FormulaError, Undecided, KeyError):
         return None
     return value if isinstance(value, int) and value >= 0 else None

@@ -22,7 +22,8 @@ from conformance.strategies.dtypes import DRAWABLE_ELEMENTS, allowed_elements, n
 from conformance.strategies.hints import OpHint, hint_for
 from conformance.strategies.plan import DrawPlan, plan_for
 from conformance.strategies.values import SEEDS, fill_array
-from opset.formula import FormulaError, Undecided, parse
+from opset.formula import Formula, FormulaError, Undecided
+from opset.frozen import thaw
 from opset.infer import bind_inputs, infer_shapes, resolve_attributes, validate_attributes
 from opset.model import Attribute, OpVersion
 
@@ -166,10 +167,10 @@ def _environment(ctx: DrawContext) -> dict[str, Any]:
     env: dict[str, Any] = bind_inputs(ctx.version, shapes, [])
     env.update(ctx.dims)
     for name, attr in ctx.version.attributes.items():
-        env.setdefault(name, ctx.attributes.get(name, attr.default))
-    for name, text in ctx.version.lets.items():
+        env.setdefault(name, ctx.attributes.get(name, thaw(attr.default)))
+    for name, formula in ctx.version.lets.items():
         try:
-            env[name] = parse(text).evaluate(env)
+            env[name] = formula.evaluate(env)
         except (FormulaError, Undecided, KeyError):
             continue
     return env
@@ -198,7 +199,7 @@ def _draw_attributes(draw: DrawFn, ctx: DrawContext, hint: OpHint, max_rank: int
             continue
         elif name in plan.attr_fixed:
             value = plan.attr_fixed[name]
-            if value == attr.default and not attr.required and draw(st.booleans()):
+            if value == thaw(attr.default) and not attr.required and draw(st.booleans()):
                 value = OMIT  # the default is the valid value: leaving it off is valid too
         elif attr.type == "tensor":
             value = _tensor_attribute(draw, ctx) if attr.required else OMIT
@@ -239,15 +240,15 @@ def _tensor_attribute(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
 
 def _apply_derived(ctx: DrawContext, plan: DrawPlan) -> bool:
     """Compute the dims and vector inputs the constraints determine, then the shapes that use them."""
-    for name, text in plan.multiple_of.items():
-        factor = _evaluate(text, ctx)
+    for name, formula in plan.multiple_of.items():
+        factor = _evaluate(formula, ctx)
         if not isinstance(factor, int) or factor < 1:
             return False
         ctx.dims[name] = ctx.dims[name] * factor
     pending = dict(plan.derived)
     for _ in range(len(pending) + 1):
-        for name, text in list(pending.items()):
-            value = _evaluate(text, ctx)
+        for name, formula in list(pending.items()):
+            value = _evaluate(formula, ctx)
             if isinstance(value, int):
                 ctx.dims[name] = value
                 del pending[name]
@@ -271,9 +272,9 @@ def _apply_derived(ctx: DrawContext, plan: DrawPlan) -> bool:
     return True
 
 
-def _evaluate(text: str, ctx: DrawContext) -> Any:
+def _evaluate(formula: Formula, ctx: DrawContext) -> Any:
     try:
-        return parse(text).evaluate(_environment(ctx))
+        return formula.evaluate(_environment(ctx))
     except (FormulaError, Undecided, KeyError):
         return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -9,11 +10,12 @@ import numpy as np
 from conformance.strategies.attributes import as_node_value, node_values
 from conformance.strategies.case import Case
 from conformance.strategies.dtypes import element_of, primary_param
+from opset.frozen import thaw
 from opset.infer import infer_shapes, resolve_attributes
 from opset.model import Example, OpVersion
 
 
-def literal_array(literal: dict[str, Any]) -> np.ndarray:
+def literal_array(literal: Mapping[str, Any]) -> np.ndarray:
     """`{dtype, shape, data}` (flat, C order) or `{dtype, data}` (nested) -> array."""
     dtype = np.dtype(literal["dtype"])
     data = np.asarray(literal["data"], dtype=dtype)
@@ -24,21 +26,22 @@ def literal_array(literal: dict[str, Any]) -> np.ndarray:
 
 def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.ndarray]]:
     """The case an example describes and the outputs it expects (in output order)."""
-    inputs, names = example_arrays(version.inputs, example.inputs)
+    example_inputs, example_outputs = thaw(example.inputs), thaw(example.outputs)
+    inputs, names = example_arrays(version.inputs, example_inputs)
     while names and names[-1] == "":
         names.pop()
         inputs.pop()
     shapes = [list(x.shape) if x is not None else None for x in inputs]
-    given = {name: as_node_value(value) for name, value in example.attributes.items()}
-    stated = [p for p in version.outputs if p.name in example.outputs]
-    expected_arrays, outputs = example_arrays(stated, example.outputs)
+    given = {name: as_node_value(value) for name, value in thaw(example.attributes).items()}
+    stated = [p for p in version.outputs if p.name in example_outputs]
+    expected_arrays, outputs = example_arrays(stated, example_outputs)
     expected = [x for x in expected_arrays if x is not None]
     values = {n: x.ravel().tolist() for n, x in zip(names, inputs, strict=True) if x is not None}
     inferred = infer_shapes(version, shapes, given, values).outputs
-    all_names = example_arrays(version.outputs, example.outputs)[1] if stated else []
+    all_names = example_arrays(version.outputs, example_outputs)[1] if stated else []
     by_name = dict(zip(all_names, inferred, strict=False))
     primary = primary_param(version)
-    dtype = _dtype_of(example.inputs.get(primary.name) if primary else None, expected)
+    dtype = _dtype_of(example_inputs.get(primary.name) if primary else None, expected)
     bindings = {primary.type: dtype} if primary is not None else {}
     case = Case(version=version, dtype=dtype, type_bindings=bindings,
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
@@ -48,12 +51,13 @@ def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.nd
     return case, expected
 
 
-def example_arrays(params: Any, literals: dict[str, Any]) -> tuple[list[np.ndarray | None], list[str]]:
-    """Arrays and node names of an example's inputs or outputs, in parameter order.
+def example_arrays(params: Any, literals: Mapping[str, Any]) -> tuple[list[np.ndarray | None], list[str]]:
+    """Arrays and node names of an example's inputs or outputs (frozen or plain), in parameter order.
 
     A variadic parameter may be given a list of arrays; they become `<name>_0`, `<name>_1` ... An absent
     optional parameter is None with the name "".
     """
+    literals = thaw(literals)
     arrays: list[np.ndarray | None] = []
     names: list[str] = []
     for param in params:

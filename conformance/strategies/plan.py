@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from opset.formula import parse
+from opset.formula import Formula
 from opset.formula.nodes import BinOp, BoolOp, Call, Compare, Const, ListDisplay, Name, Node, Subscript, UnaryOp
-from opset.formula.printer import to_text
 from opset.model import OpVersion
 
 
@@ -32,9 +31,9 @@ class DrawPlan:
     dims: list[str] = field(default_factory=list)  # named dims drawn freely, in first-seen order
     tuples: list[str] = field(default_factory=list)  # `*S` tuple names
     rank_bounds: dict[str, tuple[int, int]] = field(default_factory=dict)  # tuple -> (min, max) rank
-    derived: dict[str, str] = field(default_factory=dict)  # dim -> formula computing it
-    multiple_of: dict[str, str] = field(default_factory=dict)  # dim -> formula it must be a multiple of
-    vector_of: dict[str, str] = field(default_factory=dict)  # unsigned input -> formula of its length
+    derived: dict[str, Formula] = field(default_factory=dict)  # dim -> formula computing it
+    multiple_of: dict[str, Formula] = field(default_factory=dict)  # dim -> formula it must be a multiple of
+    vector_of: dict[str, Formula] = field(default_factory=dict)  # unsigned input -> formula of its length
     same_tuple: dict[str, str] = field(default_factory=dict)  # tuple -> tuple it copies (`prod(A) == prod(B)`)
     signatures: dict[str, tuple[str | int, ...]] = field(default_factory=dict)  # input -> shape signature
     min_prod: dict[str, int] = field(default_factory=dict)  # tuple -> least product (`prod(L) >= 6`)
@@ -69,7 +68,7 @@ def _make_plan(version: OpVersion) -> DrawPlan:
     plan.signatures = {p.name: tuple(p.shape) for p in version.inputs if p.shape is not None}
     attributes = {name: attr.type for name, attr in version.attributes.items()}
     for constraint in version.constraints:
-        for clause in _conjuncts(parse(constraint.expr).tree):
+        for clause in _conjuncts(constraint.expr.tree):
             _read_clause(clause, plan, unsigned)
             _read_attribute_clause(clause, plan, attributes)
     plan.dims = [d for d in plan.dims if d not in plan.derived]
@@ -165,7 +164,7 @@ def _unless_absent(node: Node, optional: set[str]) -> Node | None:
 def _read_equality(target: Node, source: Node, plan: DrawPlan, unsigned: set[str]) -> bool:
     if isinstance(target, Name) and target.id in plan.dims and target.id not in plan.derived:
         if target.id not in _dims_used(source, plan):
-            plan.derived[target.id] = to_text(source)
+            plan.derived[target.id] = Formula.from_tree(source)
             return True
     if isinstance(target, Subscript) and isinstance(target.value, Name) and isinstance(target.index, Const):
         signature = plan.signatures.get(target.value.id, ())
@@ -173,7 +172,7 @@ def _read_equality(target: Node, source: Node, plan: DrawPlan, unsigned: set[str
         if isinstance(index, int) and 0 <= index < len(signature) and isinstance(signature[index], str):
             dim = str(signature[index])
             if dim in plan.dims and dim not in plan.derived and dim not in _dims_used(source, plan):
-                plan.derived[dim] = to_text(source)
+                plan.derived[dim] = Formula.from_tree(source)
                 return True
     if (isinstance(target, Name) and isinstance(source, Name) and target.id in plan.tuples
             and source.id in plan.tuples and target.id != source.id and target.id not in plan.same_tuple
@@ -186,7 +185,7 @@ def _read_equality(target: Node, source: Node, plan: DrawPlan, unsigned: set[str
         return True
     if (isinstance(target, Call) and target.function == "prod" and len(target.args) == 1
             and isinstance(target.args[0], Name) and target.args[0].id in unsigned):
-        plan.vector_of[target.args[0].id] = to_text(source)
+        plan.vector_of[target.args[0].id] = Formula.from_tree(source)
         return True
     if not isinstance(source, Const) or source.value != 0:
         return False
@@ -195,7 +194,7 @@ def _read_equality(target: Node, source: Node, plan: DrawPlan, unsigned: set[str
 
 def _read_modulo(node: Node, plan: DrawPlan) -> bool:
     if isinstance(node, BinOp) and node.op == "%" and isinstance(node.left, Name) and node.left.id in plan.dims:
-        plan.multiple_of[node.left.id] = to_text(node.right)
+        plan.multiple_of[node.left.id] = Formula.from_tree(node.right)
         return True
     return False
 
@@ -238,7 +237,7 @@ def _tightened(lo: int, hi: int, op: str, value: int) -> tuple[int, int]:
 
 def _dims_used(node: Node, plan: DrawPlan) -> set[str]:
     """Names in `node`, plus the signature dims of every input it names (a shape carries its dims)."""
-    names = set(parse(to_text(node)).names)
+    names = set(Formula.from_tree(node).names)
     for name in list(names):
         names |= {str(d) for d in plan.signatures.get(name, ()) if isinstance(d, str)}
     return names

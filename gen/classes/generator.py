@@ -30,7 +30,7 @@ def render_all(registry: Registry) -> dict[str, str]:
     env = environment()
     files = {"__init__.py": render_package_init(env, registry)}
     for domain in sorted(registry.domains):
-        files[f"{module_name(domain)}/__init__.py"] = render_domain_init(env, registry, domain)
+        files[f"{module_name(registry.domains[domain])}/__init__.py"] = render_domain_init(env, registry, domain)
         for plan in plan_domain(registry, domain):
             files[plan.path] = render_module(env, plan)
     return files

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import keyword
 
+from opset.model import Domain
+
 # (domain, op) -> class name, for op names that are not identifiers or clash with a module-level name
 CLASS_NAMES: dict[tuple[str, str], str] = {}
 
@@ -25,11 +27,11 @@ class NamingError(Exception):
     """A registry name needs an entry in the special-case tables of gen/classes/naming.py."""
 
 
-def module_name(domain: str) -> str:
-    """`ai.onnx.modified` -> `ai_onnx_modified`."""
-    name = domain.replace(".", "_").replace("-", "_")
+def module_name(domain: Domain) -> str:
+    """The domain's package name (`Domain.module`: `ai.onnx.modified` -> `ai_onnx_modified`), checked usable."""
+    name = domain.module
     if not name.isidentifier() or keyword.iskeyword(name):
-        raise NamingError(f"domain '{domain}' has no module name; give it one in gen/classes/naming.py")
+        raise NamingError(f"domain '{domain.name}' gives no usable module name ('{name}'); rename the domain")
     return name
 
 

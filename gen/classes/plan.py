@@ -36,7 +36,7 @@ def _key(v: OpVersion | None) -> tuple[str, str, int] | None:
 
 def plan_domain(registry: Registry, domain: str) -> list[ModulePlan]:
     info = registry.domains[domain]
-    module = module_name(domain)
+    module = module_name(info)
     plans = []
     for opset in range(1, info.max_opset + 1):
         classes: list[ClassSpec] = []
@@ -54,7 +54,7 @@ def plan_domain(registry: Registry, domain: str) -> list[ModulePlan]:
             elif v.domain != domain:
                 reexports.append(ReExport(_foreign_module(registry, domain, v), name))
             else:
-                classes.append(class_spec(v))
+                classes.append(class_spec(v, info.node_domain))
         plans.append(ModulePlan(domain, opset, f"{module}/v{opset}.py", classes, reexports))
     return plans
 
@@ -64,4 +64,4 @@ def _foreign_module(registry: Registry, domain: str, v: OpVersion) -> str:
     extends = registry.domains[domain].extends
     if extends is None or extends[1] > registry.domains[extends[0]].max_opset:
         raise SpecError(f"{domain}: {v.signature} resolves through no generated module of an extended domain")
-    return f"..{module_name(extends[0])}.v{extends[1]}"
+    return f"..{module_name(registry.domains[extends[0]])}.v{extends[1]}"

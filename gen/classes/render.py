@@ -90,7 +90,7 @@ def render_domain_init(env: jinja2.Environment, registry: Registry, domain: str)
 
 
 def render_package_init(env: jinja2.Environment, registry: Registry) -> str:
-    domains = [{"module": module_name(d.name), "name": d.name, "max_opset": d.max_opset, "extends": d.extends}
+    domains = [{"module": module_name(d), "name": d.name, "max_opset": d.max_opset, "extends": d.extends}
                for d in sorted(registry.domains.values(), key=lambda d: d.name)]
     return _finish(env.get_template("package.j2").render(header=HEADER, domains=domains))
 

@@ -11,25 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gen.classes.naming import argument_name, class_name
+from opset.attr_types import ATTR_TYPES
 from opset.model import Attribute, OpVersion, Param
-
-# registry attribute type -> Python annotation (strings get a Literal when their values are listed)
-ANNOTATIONS: dict[str, str] = {
-    "int": "int",
-    "float": "float",
-    "string": "str",
-    "tensor": "onnx.TensorProto",
-    "graph": "onnx.GraphProto",
-    "sparse_tensor": "onnx.SparseTensorProto",
-    "type_proto": "onnx.TypeProto",
-    "ints": "Sequence[int]",
-    "floats": "Sequence[float]",
-    "strings": "Sequence[str]",
-    "tensors": "Sequence[onnx.TensorProto]",
-    "graphs": "Sequence[onnx.GraphProto]",
-    "type_protos": "Sequence[onnx.TypeProto]",
-}
-_LITERAL_DEFAULTS = {"int", "float", "string", "ints", "floats", "strings"}
 
 
 class SpecError(Exception):
@@ -51,6 +34,7 @@ class Argument:
 class ClassSpec:
     name: str
     version: OpVersion
+    node_domain: str  # what the node carries (the Domain record's node_domain)
     inputs: list[Argument]
     variadic: bool
     attributes: list[Argument]
@@ -68,7 +52,7 @@ class ClassSpec:
         return f"({', '.join(names)})"
 
 
-def class_spec(v: OpVersion) -> ClassSpec:
+def class_spec(v: OpVersion, node_domain: str) -> ClassSpec:
     imports: set[str] = set()
     inputs = _inputs(v)
     attributes = [_attribute(v, attr, imports) for attr in sorted(v.attributes.values(), key=lambda a: a.name)]
@@ -76,7 +60,7 @@ def class_spec(v: OpVersion) -> ClassSpec:
     default_outputs = tuple(p.name for p in v.outputs if not p.optional)
     constraints = [(tc.name, ", ".join(tc.types) + (f". {tc.doc}" if tc.doc else ""))
                    for tc in v.type_constraints.values()]
-    return ClassSpec(name=class_name(v.domain, v.name), version=v, inputs=inputs,
+    return ClassSpec(name=class_name(v.domain, v.name), version=v, node_domain=node_domain, inputs=inputs,
                      variadic=bool(v.inputs) and v.inputs[-1].variadic, attributes=attributes, outputs=outputs,
                      default_outputs=default_outputs, type_constraints=constraints, imports=imports)
 
@@ -108,10 +92,10 @@ def _param_head(p: Param) -> str:
 
 
 def _attribute(v: OpVersion, attr: Attribute, imports: set[str]) -> Argument:
-    if attr.type not in ANNOTATIONS:
+    if attr.type not in ATTR_TYPES:
         raise SpecError(f"{v.signature}: attribute '{attr.name}' has type '{attr.type}' with no Python annotation")
     name = argument_name(v.domain, v.name, attr.name)
-    annotation = ANNOTATIONS[attr.type]
+    annotation = ATTR_TYPES[attr.type].annotation  # strings get a Literal below when their values are listed
     if attr.type == "string" and attr.allowed:
         annotation = f"Literal[{', '.join(py_literal(a) for a in attr.allowed)}]"
         imports.add("Literal")
@@ -131,7 +115,7 @@ def _attribute(v: OpVersion, attr: Attribute, imports: set[str]) -> Argument:
 
 def _default_text(v: OpVersion, attr: Attribute) -> str | None:
     """The default as Python source, or None when the schema supplies it at inference time."""
-    if attr.default is None or attr.type not in _LITERAL_DEFAULTS:
+    if attr.default is None or not ATTR_TYPES[attr.type].literal:
         return None
     value = attr.default
     if attr.type == "string" and attr.allowed and value not in attr.allowed:
@@ -166,14 +150,14 @@ def _attribute_head(attr: Attribute) -> str:
     elif attr.default is not None:
         notes.append(f"default {_plain(attr.default)}")
     elif attr.default_expr is not None:
-        notes.append(f"default {attr.default_expr}")
+        notes.append(f"default {attr.default_expr.text}")
     if attr.allowed:
         notes.append("one of " + ", ".join(_plain(a) for a in attr.allowed))
     if attr.range is not None:
         lo, hi = attr.range
         notes.append(f"in [{'-inf' if lo is None else _plain(lo)}, {'inf' if hi is None else _plain(hi)}]")
     if attr.length is not None:
-        notes.append(f"length {attr.length}")
+        notes.append(f"length {attr.length.text}")
     return f"{attr.name} ({', '.join(notes)})"
 
 

@@ -6,9 +6,11 @@ not what the YAML restates: an attribute inherited unchanged is no change.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from opset.formula import Formula
 from opset.model import Attribute, OpVersion, Param
 
 ChangeKind = Literal["added", "removed", "changed", "widened", "narrowed", "documentation"]
@@ -30,15 +32,15 @@ def diff_versions(old: OpVersion, new: OpVersion) -> list[Change]:
     changes += _diff_params("input", old.inputs, new.inputs)
     changes += _diff_params("output", old.outputs, new.outputs)
     changes += _diff_type_constraints(old, new)
-    changes += _diff_named("let", old.lets, new.lets)
-    changes += _diff_named("constraint", {c.id: c.expr for c in old.constraints},
-                           {c.id: c.expr for c in new.constraints})
+    changes += _diff_named("let", {k: f.text for k, f in old.lets.items()}, {k: f.text for k, f in new.lets.items()})
+    changes += _diff_named("constraint", {c.id: c.expr.text for c in old.constraints},
+                           {c.id: c.expr.text for c in new.constraints})
     if (old.summary, old.doc) != (new.summary, new.doc) or _docs_differ(old, new):
         changes.append(Change("documentation", "documentation", "text revised"))
     return changes
 
 
-def _diff_attributes(old: dict[str, Attribute], new: dict[str, Attribute]) -> list[Change]:
+def _diff_attributes(old: Mapping[str, Attribute], new: Mapping[str, Attribute]) -> list[Change]:
     changes = [Change("added", f"attribute `{n}`", _attribute_summary(new[n])) for n in new if n not in old]
     changes += [Change("removed", f"attribute `{n}`") for n in old if n not in new]
     for name in (n for n in new if n in old):
@@ -59,8 +61,9 @@ def _diff_attribute(old: Attribute, new: Attribute) -> list[Change]:
         changes.append(_set_change(subject, "allowed values", old.allowed, new.allowed))
     if old.range != new.range:
         changes.append(Change("changed", subject, f"range {_range_text(old.range)} → {_range_text(new.range)}"))
-    if old.length != new.length:
-        changes.append(Change("changed", subject, f"length {old.length or 'any'} → {new.length or 'any'}"))
+    if _text(old.length) != _text(new.length):
+        before, after = _text(old.length) or "any", _text(new.length) or "any"
+        changes.append(Change("changed", subject, f"length {before} → {after}"))
     return changes
 
 
@@ -103,7 +106,7 @@ def _diff_param(role: str, old: Param, new: Param) -> list[Change]:
         changes.append(Change("changed", subject, f"type {old.type} → {new.type}"))
     if old.shape != new.shape:
         changes.append(Change("changed", subject, f"shape {_shape_text(old.shape)} → {_shape_text(new.shape)}"))
-    if old.formula != new.formula:
+    if _text(old.formula) != _text(new.formula):
         changes.append(Change("changed", subject, "shape formula changed"))
     return changes
 
@@ -149,10 +152,15 @@ def _param_summary(p: Param) -> str:
 
 def _default_text(a: Attribute) -> str:
     if a.default_expr is not None:
-        return f"`{a.default_expr}`"
+        return f"`{a.default_expr.text}`"
     if a.default is None:
         return "none"
     return f"`{format_value(a.default)}`"
+
+
+def _text(formula: Formula | None) -> str | None:
+    """Versions are compared by formula text: a rewording shows in the docs even when it means the same."""
+    return formula.text if formula is not None else None
 
 
 def _range_text(r: tuple[float | None, float | None] | None) -> str:

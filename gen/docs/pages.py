@@ -18,6 +18,7 @@ import jinja2
 from gen.docs import views
 from gen.docs.diff import format_value
 from gen.docs.reports import Report
+from opset.formula import Formula
 from opset.model import Attribute, Param
 from opset.registry import Registry
 
@@ -112,7 +113,7 @@ def cell(text: Any) -> str:
 
 def code(value: Any) -> str:
     """Inline code that survives backticks in the value and table cells."""
-    text = value if isinstance(value, str) else format_value(value)
+    text = value.text if isinstance(value, Formula) else value if isinstance(value, str) else format_value(value)
     text = one_line(text).replace("|", "\\|")
     fence = "``" if "`" in text else "`"
     pad = " " if fence == "``" else ""
@@ -127,7 +128,7 @@ def default_text(a: Attribute) -> str:
     if a.required:
         return "—"
     if a.default_expr is not None:
-        return code(a.default_expr)
+        return code(a.default_expr.text)
     if a.default is None:
         return "none"
     return code(a.default)
@@ -146,9 +147,9 @@ def param_flags(p: Param) -> str:
 FORMULA_WIDTH = 88
 
 
-def wrap_formula(expr: str) -> str:
-    """A long formula on several lines, broken before each top-level `if`/`else` and indented."""
-    text = one_line(expr)
+def wrap_formula(expr: Formula) -> str:
+    """A long formula (its source text) on several lines, broken before each top-level `if`/`else` and indented."""
+    text = one_line(expr.text)
     if len(text) <= FORMULA_WIDTH:
         return text
     lines, start, depth, quote = [], 0, 0, ""

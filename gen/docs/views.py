@@ -6,11 +6,12 @@ where a field sits in the binary struct) is made here so it can be tested withou
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from gen.docs.diff import Change, diff_versions, format_value
+from opset.frozen import thaw
 from opset.model import BinaryField, Domain, OpSchema, OpVersion
 from opset.registry import Registry
 
@@ -94,8 +95,9 @@ def layout_rows(version: OpVersion) -> list[LayoutRow]:
     return rows
 
 
-def example_rows(arrays: dict[str, Any], role: str) -> list[ArrayRow]:
+def example_rows(frozen: Mapping[str, Any], role: str) -> list[ArrayRow]:
     # an omitted optional input is null; a variadic parameter holds a list of arrays (shown as name[i])
+    arrays = thaw(frozen)
     rows = []
     for name, given in arrays.items():
         items = list(enumerate(given)) if isinstance(given, list) else [(None, given)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from opset.frozen import thaw
 from opset.model import Attribute, BinaryField, OpSchema, OpVersion, Param
 
 # registry attribute type -> Netron's name for it
@@ -96,7 +97,7 @@ def _field_default(version: OpVersion, f: BinaryField) -> Any:
         raise NetronError(f"{version.signature}: field {f.name} carries no attribute of the op")
     if a.default is None:
         return None
-    return list(a.default) if isinstance(a.default, tuple) else a.default
+    return thaw(a.default)
 
 
 def _onnx_attribute(version: OpVersion, a: Attribute) -> dict[str, Any]:
@@ -105,10 +106,10 @@ def _onnx_attribute(version: OpVersion, a: Attribute) -> dict[str, Any]:
     out: dict[str, Any] = {"name": a.name, "type": ATTRIBUTE_TYPES[a.type], "required": a.required}
     description = a.doc
     if a.default is not None:
-        out["default"] = list(a.default) if isinstance(a.default, tuple) else a.default
+        out["default"] = thaw(a.default)
     elif a.default_expr is not None:
-        out["default_expr"] = a.default_expr
-        description = f"{description} Default: `{a.default_expr}`.".strip()
+        out["default_expr"] = a.default_expr.text
+        description = f"{description} Default: `{a.default_expr.text}`.".strip()
     if a.allowed is not None:
         out["allowed"] = list(a.allowed)
     out["description"] = description

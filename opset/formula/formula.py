@@ -27,6 +27,11 @@ class Formula:
         self.uses_value: bool = "value" in self.calls
         self._text = to_text(tree)
 
+    @classmethod
+    def from_tree(cls, tree: Node) -> Formula:
+        """A formula of an already parsed tree (a part of another formula); its text is the normalised form."""
+        return cls(to_text(tree), tree)
+
     def __str__(self) -> str:
         return self._text
 

@@ -21,9 +21,10 @@ import onnx
 import onnx.defs
 from onnx import helper
 
+from opset.attr_types import BY_PROTO_NAME
 from opset.importers.yaml_writer import ImporterError, SourceOp, import_ops, select_ops
 
-ONNX_DOMAIN = "ai.onnx"
+ONNX_DOMAIN = "ai.onnx"  # the registry domain onnx.defs' default domain ("") is imported into
 DEFAULT_SCHEMAS_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
 # Categories of the ops we know; every other op gets "Other" (people may change it in the file).
@@ -49,12 +50,6 @@ CATEGORY_BY_OP: dict[str, str] = {
                      "RandomUniformLike", "EyeLike", "Range", "Multinomial"), "Generator"),
     **dict.fromkeys(("QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "QLinearMatMul",
                      "MatMulInteger", "DynamicQuantizeMatMul"), "Quantization"),
-}
-
-_ATTR_TYPE_BY_ONNX_NAME = {
-    "INT": "int", "FLOAT": "float", "STRING": "string", "TENSOR": "tensor", "GRAPH": "graph", "INTS": "ints",
-    "FLOATS": "floats", "STRINGS": "strings", "TENSORS": "tensors", "GRAPHS": "graphs",
-    "SPARSE_TENSOR": "sparse_tensor", "TYPE_PROTO": "type_proto", "TYPE_PROTOS": "type_protos",
 }
 
 # The registry wants one name per input, output and attribute of a version; the few source schemas that
@@ -124,9 +119,9 @@ def default_from_proto(proto: onnx.AttributeProto, where: str) -> Any:
 
 
 def attribute_type(type_name: str, where: str) -> str:
-    if type_name not in _ATTR_TYPE_BY_ONNX_NAME:
+    if type_name not in BY_PROTO_NAME:
         raise ImporterError(f"{where}: attribute type {type_name} has no registry equivalent")
-    return _ATTR_TYPE_BY_ONNX_NAME[type_name]
+    return BY_PROTO_NAME[type_name].name
 
 
 # ----------------------------------------------------------------------------------------------- versions

@@ -14,8 +14,9 @@ import os
 
 import onnx
 
+from opset.check_ids import CHECKS
 from opset.registry import Registry
-from opset.validate.diagnostics import CHECKS, Diagnostic, has_errors
+from opset.validate.diagnostics import Diagnostic, has_errors
 from opset.validate.profiles import PROFILES, Profile, UnknownProfileError, get_profile
 from opset.validate.reading import ModelReadError, read_model
 from opset.validate.run import ModelValidation, ValidationResult

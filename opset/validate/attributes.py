@@ -7,20 +7,12 @@ lengths are `opset.infer.validate_attributes`'s job.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable
 from typing import Any
 
 import onnx
 
-A = onnx.AttributeProto
-TYPE_NAMES: dict[int, str] = {
-    A.FLOAT: "float", A.INT: "int", A.STRING: "string", A.TENSOR: "tensor", A.GRAPH: "graph",
-    A.FLOATS: "floats", A.INTS: "ints", A.STRINGS: "strings", A.TENSORS: "tensors", A.GRAPHS: "graphs",
-    A.SPARSE_TENSOR: "sparse_tensor", A.SPARSE_TENSORS: "sparse_tensors", A.TYPE_PROTO: "type_proto",
-    A.TYPE_PROTOS: "type_protos",
-}
-_OPAQUE = {"tensor", "graph", "tensors", "graphs", "sparse_tensor", "sparse_tensors", "type_proto", "type_protos"}
+from opset.attr_types import ATTR_TYPES, BY_PROTO
 
 
 def _text(b: bytes) -> str:
@@ -28,41 +20,22 @@ def _text(b: bytes) -> str:
 
 
 def plain_value(attr: onnx.AttributeProto) -> Any:
-    """The value formulas see: numbers, strings and lists of them; protos for tensors, graphs and types."""
-    t = attr.type
-    if t == A.INT:
-        return attr.i
-    if t == A.INTS:
-        return list(attr.ints)
-    if t == A.FLOAT:
-        return attr.f
-    if t == A.FLOATS:
-        return list(attr.floats)
-    if t == A.STRING:
-        return _text(attr.s)
-    if t == A.STRINGS:
-        return [_text(s) for s in attr.strings]
-    if t == A.TENSOR:
-        return attr.t
-    if t == A.GRAPH:
-        return attr.g
-    if t == A.TENSORS:
-        return list(attr.tensors)
-    if t == A.GRAPHS:
-        return list(attr.graphs)
-    if t == A.SPARSE_TENSOR:
-        return attr.sparse_tensor
-    if t == A.SPARSE_TENSORS:
-        return list(attr.sparse_tensors)
-    if t == A.TYPE_PROTO:
-        return attr.tp
-    if t == A.TYPE_PROTOS:
-        return list(attr.type_protos)
-    return None
+    """The value formulas see: numbers, strings and lists of them; protos for tensors, graphs and types.
+    None for an attribute whose type is not set."""
+    entry = BY_PROTO.get(attr.type)
+    if entry is None:
+        return None
+    value = getattr(attr, entry.field)
+    if entry.name == "string":
+        return _text(value)
+    if entry.name == "strings":
+        return [_text(s) for s in value]
+    return list(value) if entry.is_list else value
 
 
 def hashable_key(name: str, type_name: str, value: Any, attr: onnx.AttributeProto) -> Hashable:
-    if type_name in _OPAQUE:
+    entry = ATTR_TYPES.get(type_name)
+    if entry is None or not entry.literal:  # protos (and unset types) are keyed by their bytes
         return (name, type_name, attr.SerializeToString())
     if isinstance(value, list):
         return (name, type_name, tuple(value))
@@ -79,7 +52,8 @@ class NodeAttributes:
         self.mistyped: list[tuple[str, str, str]] = []  # (name, expected, got)
         parts: list[Hashable] = []
         for attr in attrs:
-            got = TYPE_NAMES.get(attr.type, "undefined")
+            entry = BY_PROTO.get(attr.type)
+            got = entry.name if entry is not None else "undefined"
             want = schema_types.get(attr.name)
             if want is not None and want != got:
                 self.mistyped.append((attr.name, want, got))
@@ -89,15 +63,6 @@ class NodeAttributes:
             self.given[attr.name] = value
             parts.append(hashable_key(attr.name, got, value, attr))
         self.key: Hashable = tuple(parts)
-
-
-_NAME = re.compile(r"attribute '([^']+)'")
-
-
-def attribute_check(check: str, message: str) -> tuple[str, str | None]:
-    """(check id, attribute name) of an attribute problem from opset.infer (which sends the check id)."""
-    name_match = _NAME.search(message)
-    return check, name_match.group(1) if name_match else None
 
 
 NO_ATTRIBUTES = NodeAttributes([], {})

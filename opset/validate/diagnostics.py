@@ -1,7 +1,7 @@
 """Validation findings: one `Diagnostic` per problem, rendered as a line of text or as JSON.
 
-`check` is either a registry constraint id (`conv_c1`) or one of the stable check ids in `CHECKS`;
-tools key on it, people read `message`.
+`check` is either a registry constraint id (`conv_c1`) or one of the stable check ids in
+`opset.check_ids.CHECKS`; tools key on it, people read `message`.
 """
 
 from __future__ import annotations
@@ -13,33 +13,6 @@ from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 
-# every check id the validator itself emits (constraint ids come from the registry)
-CHECKS: dict[str, str] = {
-    "unknown_op": "the op is not in the registry at the model's opset (or its domain is unknown)",
-    "removed_op": "the op was removed before the imported opset",
-    "missing_opset_import": "a node's domain has no opset import",
-    "unknown_opset": "an opset import names a version the registry does not have",
-    "arity": "wrong number of inputs or outputs",
-    "attr_unknown": "an attribute the op version does not define",
-    "attr_type": "an attribute of the wrong type",
-    "attr_required": "a required attribute is missing",
-    "attr_allowed": "an attribute value outside its allowed set",
-    "attr_range": "an attribute value outside its range",
-    "attr_length": "a list attribute of the wrong length",
-    "attr_invalid": "another attribute problem",
-    "type_mismatch": "one type variable bound to two types, or a declared type that differs",
-    "type_not_allowed": "an element type outside the type constraint",
-    "shape_mismatch": "an inferred shape that contradicts a declared one, or inputs whose shapes do not bind",
-    "shape_error": "a shape formula that cannot be evaluated for the node's inputs",
-    "cycle": "nodes that depend on each other",
-    "node_order": "nodes not in topological order",
-    "undefined_input": "a node input no graph input, initializer or earlier node defines",
-    "undefined_output": "a graph output no node or input defines",
-    "duplicate_name": "a value name defined twice",
-    "unused_initializer": "an initializer no node reads",
-    "empty_graph": "a graph without nodes and outputs",
-    "registry": "the registry itself could not be loaded",
-}
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,9 +8,10 @@ from typing import Any
 
 import onnx
 
+from opset.check_ids import INFERENCE_CHECKS, reported_check
 from opset.errors import ResolutionError
 from opset.infer import UNKNOWN_SHAPE, InferResult, ShapeProblem, infer_shapes, validate_attributes
-from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes, attribute_check
+from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.facts import UNKNOWN, Facts, Shape, format_shape, merge_shapes, shapes_conflict
 from opset.validate.graph import NodeRec
@@ -18,7 +19,6 @@ from opset.validate.signatures import Arity, VersionInfo
 from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced, tensor_values
 
 Memo = dict[Hashable, tuple[list[ShapeProblem], InferResult | None]]
-_SHAPE_CHECKS = {"binding": "shape_mismatch", "rank": "shape_mismatch", "formula": "shape_error"}
 
 
 @dataclass(slots=True)
@@ -146,9 +146,8 @@ class NodeCheck:
         attr_problems, result = cached
         mistyped = {name for name, _, _ in attrs.mistyped}
         for p in attr_problems:
-            check, attr_name = attribute_check(p.check, p.message)
-            if attr_name not in mistyped:
-                self.error(check, p.message)
+            if p.attribute not in mistyped:
+                self.error(reported_check(p.check), p.message)
         if result is not None:
             self._shape_problems(result.problems, bool(attr_problems or mistyped))
         return result
@@ -158,15 +157,11 @@ class NodeCheck:
         (a formula that cannot index a too-short kernel_shape, constraints over an input of the wrong rank)."""
         bad_rank = any(p.check == "rank" for p in problems)
         for p in problems:
-            if p.check == "attribute":
-                continue  # validate_attributes reported it
-            check = _SHAPE_CHECKS.get(p.check, p.check)
-            follow_on = p.check == "formula" or p.message.startswith("cannot evaluate")
-            if (bad_attributes or bad_rank) and follow_on:
+            if (bad_attributes or bad_rank) and p.unevaluated:
                 continue
-            if bad_rank and p.check not in _SHAPE_CHECKS:
+            if bad_rank and p.check not in INFERENCE_CHECKS:
                 continue  # constraints over dims a mis-ranked input could not bind
-            self.error(check, p.message)
+            self.error(reported_check(p.check), p.message)
 
     def _outputs(self, info: VersionInfo, attrs: NodeAttributes, bound: dict[str, str], result: InferResult | None,
                  scope: Scope) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from opset.errors import ResolutionError
-from opset.formula import FormulaError, parse
 from opset.model import OpVersion, Param
 from opset.registry import Registry
 
@@ -61,13 +60,9 @@ def _arity(params: tuple[Param, ...]) -> Arity:
 
 
 def _value_inputs(v: OpVersion) -> tuple[tuple[str, int], ...]:
-    texts = [p.formula for p in v.outputs if p.formula] + [c.expr for c in v.constraints]
+    formulas = [p.formula for p in v.outputs if p.formula is not None] + [c.expr for c in v.constraints]
     names: set[str] = set()
-    for text in texts:
-        try:
-            formula = parse(text)
-        except FormulaError:
-            continue  # the loader reports bad formulas; here it only means no values are read
+    for formula in formulas:
         if formula.uses_value:
             names |= {p.name for p in v.inputs} & formula.names
     return tuple((p.name, i) for i, p in enumerate(v.inputs) if p.name in names and not p.variadic)

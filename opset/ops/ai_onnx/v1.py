@@ -31,6 +31,7 @@ class Abs(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Abs"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -75,6 +76,7 @@ class Add(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Add"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -141,6 +143,7 @@ class AveragePool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "AveragePool"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -212,6 +215,7 @@ class BatchNormalization(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "BatchNormalization"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -270,6 +274,7 @@ class Clip(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Clip"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -316,6 +321,7 @@ class Concat(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Concat"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -352,6 +358,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -422,6 +429,7 @@ class Conv(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Conv"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -511,6 +519,7 @@ class ConvTranspose(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ConvTranspose"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -579,6 +588,7 @@ class Dropout(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Dropout"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -627,6 +637,7 @@ class Elu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Elu"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -675,6 +686,7 @@ class Flatten(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Flatten"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -725,6 +737,7 @@ class Gemm(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Gemm"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -781,6 +794,7 @@ class GlobalAveragePool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "GlobalAveragePool"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -814,6 +828,7 @@ class GlobalMaxPool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "GlobalMaxPool"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -845,6 +860,7 @@ class Identity(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Identity"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -883,6 +899,7 @@ class LRN(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "LRN"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -934,6 +951,7 @@ class LeakyRelu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "LeakyRelu"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -996,6 +1014,7 @@ class MaxPool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "MaxPool"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1049,6 +1068,7 @@ class Mul(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Mul"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1098,6 +1118,7 @@ class PRelu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "PRelu"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1148,6 +1169,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1198,6 +1220,7 @@ class ReduceMean(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ReduceMean"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1242,6 +1265,7 @@ class Relu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Relu"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1283,6 +1307,7 @@ class Reshape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Reshape"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1327,6 +1352,7 @@ class Sigmoid(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Sigmoid"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1373,6 +1399,7 @@ class Slice(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Slice"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1422,6 +1449,7 @@ class Softmax(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Softmax"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1466,6 +1494,7 @@ class SpaceToDepth(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "SpaceToDepth"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1509,6 +1538,7 @@ class Squeeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Squeeze"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1549,6 +1579,7 @@ class Sum(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Sum"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1588,6 +1619,7 @@ class Tanh(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Tanh"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1632,6 +1664,7 @@ class Transpose(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Transpose"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1675,6 +1708,7 @@ class Unsqueeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Unsqueeze"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -82,6 +82,7 @@ class AveragePool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "AveragePool"
     since = 10
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -140,6 +141,7 @@ class Dropout(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Dropout"
     since = 10
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -208,6 +210,7 @@ class MaxPool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "MaxPool"
     since = 10
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -271,6 +274,7 @@ class Slice(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Slice"
     since = 10
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -312,6 +316,7 @@ class Upsample(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Upsample"
     since = 10
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -76,6 +76,7 @@ class AveragePool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "AveragePool"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -132,6 +133,7 @@ class Clip(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Clip"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -168,6 +170,7 @@ class Concat(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Concat"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -208,6 +211,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -284,6 +288,7 @@ class Conv(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Conv"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -382,6 +387,7 @@ class ConvTranspose(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ConvTranspose"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -452,6 +458,7 @@ class Flatten(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Flatten"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -502,6 +509,7 @@ class Gemm(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Gemm"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -583,6 +591,7 @@ class MaxPool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "MaxPool"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -653,6 +662,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -699,6 +709,7 @@ class ReduceMean(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ReduceMean"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -749,6 +760,7 @@ class Slice(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Slice"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -788,6 +800,7 @@ class Softmax(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Softmax"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -832,6 +845,7 @@ class Squeeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Squeeze"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -876,6 +890,7 @@ class Unsqueeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Unsqueeze"
     since = 11
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -66,6 +66,7 @@ class Clip(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Clip"
     since = 12
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -106,6 +107,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 12
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -178,6 +180,7 @@ class Dropout(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Dropout"
     since = 12
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -253,6 +256,7 @@ class MaxPool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "MaxPool"
     since = 12
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -43,6 +43,7 @@ class Abs(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Abs"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -73,6 +74,7 @@ class Add(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Add"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -108,6 +110,7 @@ class Clip(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Clip"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -145,6 +148,7 @@ class Concat(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Concat"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -191,6 +195,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -264,6 +269,7 @@ class Dropout(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Dropout"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -314,6 +320,7 @@ class Flatten(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Flatten"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -364,6 +371,7 @@ class Gemm(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Gemm"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -415,6 +423,7 @@ class Identity(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Identity"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -454,6 +463,7 @@ class LRN(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "LRN"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -502,6 +512,7 @@ class Mul(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Mul"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -547,6 +558,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -593,6 +605,7 @@ class ReduceMean(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ReduceMean"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -635,6 +648,7 @@ class Relu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Relu"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -667,6 +681,7 @@ class Reshape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Reshape"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -698,6 +713,7 @@ class Sigmoid(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Sigmoid"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -737,6 +753,7 @@ class Slice(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Slice"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -776,6 +793,7 @@ class Softmax(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Softmax"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -820,6 +838,7 @@ class SpaceToDepth(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "SpaceToDepth"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -862,6 +881,7 @@ class Squeeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Squeeze"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -892,6 +912,7 @@ class Sum(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Sum"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -921,6 +942,7 @@ class Tanh(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Tanh"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -956,6 +978,7 @@ class Transpose(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Transpose"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -998,6 +1021,7 @@ class Unsqueeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Unsqueeze"
     since = 13
     attribute_types: ClassVar[Mapping[str, str]] = {}

@@ -59,6 +59,7 @@ class Add(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Add"
     since = 14
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -108,6 +109,7 @@ class BatchNormalization(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "BatchNormalization"
     since = 14
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -161,6 +163,7 @@ class Identity(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Identity"
     since = 14
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -192,6 +195,7 @@ class Mul(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Mul"
     since = 14
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -223,6 +227,7 @@ class Relu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Relu"
     since = 14
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -261,6 +266,7 @@ class Reshape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Reshape"
     since = 14
     attribute_types: ClassVar[Mapping[str, str]] = {

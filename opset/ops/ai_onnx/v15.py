@@ -83,6 +83,7 @@ class BatchNormalization(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "BatchNormalization"
     since = 15
     attribute_types: ClassVar[Mapping[str, str]] = {

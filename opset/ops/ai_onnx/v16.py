@@ -74,6 +74,7 @@ class Identity(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Identity"
     since = 16
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -107,6 +108,7 @@ class LeakyRelu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "LeakyRelu"
     since = 16
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -148,6 +150,7 @@ class PRelu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "PRelu"
     since = 16
     attribute_types: ClassVar[Mapping[str, str]] = {}

@@ -81,6 +81,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 18
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -138,6 +139,7 @@ class ReduceMean(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ReduceMean"
     since = 18
     attribute_types: ClassVar[Mapping[str, str]] = {

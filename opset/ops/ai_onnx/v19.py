@@ -88,6 +88,7 @@ class AveragePool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "AveragePool"
     since = 19
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -154,6 +155,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 19
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -227,6 +229,7 @@ class Identity(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Identity"
     since = 19
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -276,6 +279,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 19
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -327,6 +331,7 @@ class Reshape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Reshape"
     since = 19
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -71,6 +71,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 2
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -74,6 +74,7 @@ class ConstantOfShape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ConstantOfShape"
     since = 20
     attribute_types: ClassVar[Mapping[str, str]] = {

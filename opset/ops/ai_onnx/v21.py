@@ -66,6 +66,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 21
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -134,6 +135,7 @@ class ConstantOfShape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ConstantOfShape"
     since = 21
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -183,6 +185,7 @@ class Flatten(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Flatten"
     since = 21
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -237,6 +240,7 @@ class Identity(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Identity"
     since = 21
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -287,6 +291,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 21
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -338,6 +343,7 @@ class Reshape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Reshape"
     since = 21
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -382,6 +388,7 @@ class Squeeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Squeeze"
     since = 21
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -420,6 +427,7 @@ class Transpose(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Transpose"
     since = 21
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -463,6 +471,7 @@ class Unsqueeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Unsqueeze"
     since = 21
     attribute_types: ClassVar[Mapping[str, str]] = {}

@@ -84,6 +84,7 @@ class AveragePool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "AveragePool"
     since = 22
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -177,6 +178,7 @@ class Conv(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Conv"
     since = 22
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -276,6 +278,7 @@ class ConvTranspose(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ConvTranspose"
     since = 22
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -354,6 +357,7 @@ class Dropout(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Dropout"
     since = 22
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -398,6 +402,7 @@ class Elu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Elu"
     since = 22
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -441,6 +446,7 @@ class GlobalAveragePool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "GlobalAveragePool"
     since = 22
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -475,6 +481,7 @@ class GlobalMaxPool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "GlobalMaxPool"
     since = 22
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -539,6 +546,7 @@ class MaxPool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "MaxPool"
     since = 22
     attribute_types: ClassVar[Mapping[str, str]] = {

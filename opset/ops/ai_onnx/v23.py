@@ -66,6 +66,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 23
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -135,6 +136,7 @@ class ConstantOfShape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ConstantOfShape"
     since = 23
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -184,6 +186,7 @@ class Flatten(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Flatten"
     since = 23
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -238,6 +241,7 @@ class Identity(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Identity"
     since = 23
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -288,6 +292,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 23
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -339,6 +344,7 @@ class Reshape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Reshape"
     since = 23
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -383,6 +389,7 @@ class Squeeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Squeeze"
     since = 23
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -421,6 +428,7 @@ class Transpose(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Transpose"
     since = 23
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -464,6 +472,7 @@ class Unsqueeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Unsqueeze"
     since = 23
     attribute_types: ClassVar[Mapping[str, str]] = {}

@@ -66,6 +66,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 24
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -135,6 +136,7 @@ class ConstantOfShape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ConstantOfShape"
     since = 24
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -184,6 +186,7 @@ class Flatten(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Flatten"
     since = 24
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -238,6 +241,7 @@ class Identity(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Identity"
     since = 24
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -289,6 +293,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 24
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -340,6 +345,7 @@ class Reshape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Reshape"
     since = 24
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -385,6 +391,7 @@ class Squeeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Squeeze"
     since = 24
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -423,6 +430,7 @@ class Transpose(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Transpose"
     since = 24
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -467,6 +475,7 @@ class Unsqueeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Unsqueeze"
     since = 24
     attribute_types: ClassVar[Mapping[str, str]] = {}

@@ -67,6 +67,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 25
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -136,6 +137,7 @@ class ConstantOfShape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ConstantOfShape"
     since = 25
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -186,6 +188,7 @@ class Flatten(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Flatten"
     since = 25
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -240,6 +243,7 @@ class Identity(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Identity"
     since = 25
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -291,6 +295,7 @@ class Pad(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Pad"
     since = 25
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -343,6 +348,7 @@ class Reshape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Reshape"
     since = 25
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -388,6 +394,7 @@ class Squeeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Squeeze"
     since = 25
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -427,6 +434,7 @@ class Transpose(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Transpose"
     since = 25
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -471,6 +479,7 @@ class Unsqueeze(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Unsqueeze"
     since = 25
     attribute_types: ClassVar[Mapping[str, str]] = {}

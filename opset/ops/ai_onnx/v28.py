@@ -70,6 +70,7 @@ class SpaceToDepth(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "SpaceToDepth"
     since = 28
     attribute_types: ClassVar[Mapping[str, str]] = {

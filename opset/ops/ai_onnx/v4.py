@@ -64,6 +64,7 @@ class Concat(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Concat"
     since = 4
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -63,6 +63,7 @@ class Reshape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Reshape"
     since = 5
     attribute_types: ClassVar[Mapping[str, str]] = {}

@@ -49,6 +49,7 @@ class Abs(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Abs"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -84,6 +85,7 @@ class Add(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Add"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -152,6 +154,7 @@ class BatchNormalization(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "BatchNormalization"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -206,6 +209,7 @@ class Clip(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Clip"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -253,6 +257,7 @@ class Dropout(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Dropout"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -297,6 +302,7 @@ class Elu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Elu"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -347,6 +353,7 @@ class Gemm(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Gemm"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -402,6 +409,7 @@ class LeakyRelu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "LeakyRelu"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -446,6 +454,7 @@ class Mul(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Mul"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -489,6 +498,7 @@ class PRelu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "PRelu"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -519,6 +529,7 @@ class Relu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Relu"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -548,6 +559,7 @@ class Sigmoid(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Sigmoid"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -576,6 +588,7 @@ class Sum(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Sum"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -604,6 +617,7 @@ class Tanh(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Tanh"
     since = 6
     attribute_types: ClassVar[Mapping[str, str]] = {}

@@ -55,6 +55,7 @@ class Add(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Add"
     since = 7
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -108,6 +109,7 @@ class AveragePool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "AveragePool"
     since = 7
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -183,6 +185,7 @@ class BatchNormalization(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "BatchNormalization"
     since = 7
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -235,6 +238,7 @@ class Dropout(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Dropout"
     since = 7
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -283,6 +287,7 @@ class Gemm(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Gemm"
     since = 7
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -333,6 +338,7 @@ class Mul(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Mul"
     since = 7
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -365,6 +371,7 @@ class PRelu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "PRelu"
     since = 7
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -404,6 +411,7 @@ class Upsample(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Upsample"
     since = 7
     attribute_types: ClassVar[Mapping[str, str]] = {

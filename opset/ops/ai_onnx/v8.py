@@ -88,6 +88,7 @@ class MaxPool(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "MaxPool"
     since = 8
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -137,6 +138,7 @@ class Sum(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Sum"
     since = 8
     attribute_types: ClassVar[Mapping[str, str]] = {}

@@ -75,6 +75,7 @@ class BatchNormalization(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "BatchNormalization"
     since = 9
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -122,6 +123,7 @@ class Constant(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Constant"
     since = 9
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -168,6 +170,7 @@ class ConstantOfShape(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "ConstantOfShape"
     since = 9
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -215,6 +218,7 @@ class Flatten(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Flatten"
     since = 9
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -264,6 +268,7 @@ class Gemm(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Gemm"
     since = 9
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -316,6 +321,7 @@ class PRelu(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "PRelu"
     since = 9
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -354,6 +360,7 @@ class Upsample(Op):
     """
 
     domain = "ai.onnx"
+    node_domain = ""
     op_type = "Upsample"
     since = 9
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -61,6 +61,7 @@ class Add_(Op):
     """
 
     domain = "ai.onnx.modified"
+    node_domain = "ai.onnx.modified"
     op_type = "Add_"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -92,6 +93,7 @@ class Dense(Op):
     """
 
     domain = "ai.onnx.modified"
+    node_domain = "ai.onnx.modified"
     op_type = "Dense"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -131,6 +133,7 @@ class DepthwiseConv2d(Op):
     """
 
     domain = "ai.onnx.modified"
+    node_domain = "ai.onnx.modified"
     op_type = "DepthwiseConv2d"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -182,6 +185,7 @@ class LeakyRelu(Op):
     """
 
     domain = "ai.onnx.modified"
+    node_domain = "ai.onnx.modified"
     op_type = "LeakyRelu"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -219,6 +223,7 @@ class Relu6(Op):
     """
 
     domain = "ai.onnx.modified"
+    node_domain = "ai.onnx.modified"
     op_type = "Relu6"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -250,6 +255,7 @@ class UpSampling2D(Op):
     """
 
     domain = "ai.onnx.modified"
+    node_domain = "ai.onnx.modified"
     op_type = "UpSampling2D"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -38,6 +38,7 @@ class DequantizeLinear(Op):
     """
 
     domain = "com.microsoft"
+    node_domain = "com.microsoft"
     op_type = "DequantizeLinear"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -80,6 +81,7 @@ class FastGelu(Op):
     """
 
     domain = "com.microsoft"
+    node_domain = "com.microsoft"
     op_type = "FastGelu"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -121,6 +123,7 @@ class QuantizeLinear(Op):
     """
 
     domain = "com.microsoft"
+    node_domain = "com.microsoft"
     op_type = "QuantizeLinear"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {

@@ -25,6 +25,7 @@ class Absval(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Absval"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -53,6 +54,7 @@ class Accuracy(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Accuracy"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -84,6 +86,7 @@ class Addn(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Addn"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -124,6 +127,7 @@ class ArgMax(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ArgMax"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -168,6 +172,7 @@ class ArgMin(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ArgMin"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -218,6 +223,7 @@ class BatchNormalization(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "BatchNormalization"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -273,6 +279,7 @@ class BatchToSpaceND(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "BatchToSpaceND"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -329,6 +336,7 @@ class Bias(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Bias"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -372,6 +380,7 @@ class BilinearResize(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "BilinearResize"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -416,6 +425,7 @@ class BroadMul(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "BroadMul"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -453,6 +463,7 @@ class Cast(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Cast"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -493,6 +504,7 @@ class Ceil(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Ceil"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -525,6 +537,7 @@ class Clip(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Clip"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -569,6 +582,7 @@ class Comparison(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Comparison"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -610,6 +624,7 @@ class Concat(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Concat"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -644,6 +659,7 @@ class Const(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Const"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -691,6 +707,7 @@ class Convolution(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Convolution"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -781,6 +798,7 @@ class Crop(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Crop"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -862,6 +880,7 @@ class Deconvolution(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Deconvolution"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -946,6 +965,7 @@ class DepthToSpace(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "DepthToSpace"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -993,6 +1013,7 @@ class DetectionOutput(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "DetectionOutput"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1057,6 +1078,7 @@ class DetectionPostProcess(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "DetectionPostProcess"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1111,6 +1133,7 @@ class DropOut(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "DropOut"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -1142,6 +1165,7 @@ class ELU(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ELU"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1188,6 +1212,7 @@ class Eltwise(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Eltwise"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1246,6 +1271,7 @@ class Embed(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Embed"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1299,6 +1325,7 @@ class Expand(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Expand"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1343,6 +1370,7 @@ class Expanddims(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Expanddims"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1384,6 +1412,7 @@ class Flatten(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Flatten"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1429,6 +1458,7 @@ class FullyConnected(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "FullyConnected"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1468,6 +1498,7 @@ class FusedbnScaleRelu(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "FusedbnScaleRelu"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -1513,6 +1544,7 @@ class GRU(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "GRU"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1588,6 +1620,7 @@ class Gather(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Gather"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1632,6 +1665,7 @@ class Gelu(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Gelu"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -1668,6 +1702,7 @@ class Gemm(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Gemm"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1722,6 +1757,7 @@ class Generic(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Generic"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1768,6 +1804,7 @@ class HardSwish(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "HardSwish"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1812,6 +1849,7 @@ class Hardsigmoid(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Hardsigmoid"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1857,6 +1895,7 @@ class InstanceNorm(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "InstanceNorm"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1905,6 +1944,7 @@ class Interp(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Interp"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -1954,6 +1994,7 @@ class L2Normalization(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "L2Normalization"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -1989,6 +2030,7 @@ class L2Pool(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "L2Pool"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2047,6 +2089,7 @@ class LRN(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "LRN"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2129,6 +2172,7 @@ class LSTM(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "LSTM"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2229,6 +2273,7 @@ class LayerNorm(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "LayerNorm"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2271,6 +2316,7 @@ class LogSoftmax(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "LogSoftmax"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2312,6 +2358,7 @@ class Logical(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Logical"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2350,6 +2397,7 @@ class Logistic(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Logistic"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -2383,6 +2431,7 @@ class MVN(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "MVN"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2427,6 +2476,7 @@ class MatMul(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "MatMul"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -2456,6 +2506,7 @@ class Max(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Max"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -2484,6 +2535,7 @@ class Mean(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Mean"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -2512,6 +2564,7 @@ class Min(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Min"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -2540,6 +2593,7 @@ class Mish(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Mish"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -2569,6 +2623,7 @@ class Noop(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Noop"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -2602,6 +2657,7 @@ class Normalize(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Normalize"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2655,6 +2711,7 @@ class Pad(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Pad"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2726,6 +2783,7 @@ class Permute(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Permute"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2789,6 +2847,7 @@ class Pooling(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Pooling"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2858,6 +2917,7 @@ class Prelu(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Prelu"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -2904,6 +2964,7 @@ class PriorBox(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "PriorBox"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -2988,6 +3049,7 @@ class Psroipooling(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Psroipooling"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3050,6 +3112,7 @@ class RNN(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "RNN"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3120,6 +3183,7 @@ class ROIAlign(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ROIAlign"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3177,6 +3241,7 @@ class RPN(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "RPN"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3243,6 +3308,7 @@ class ReLU(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ReLU"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3280,6 +3346,7 @@ class ReLU1(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ReLU1"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -3308,6 +3375,7 @@ class ReLU6(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ReLU6"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -3336,6 +3404,7 @@ class Reciprocal(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Reciprocal"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -3368,6 +3437,7 @@ class ReduceL2(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ReduceL2"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3417,6 +3487,7 @@ class Reduction(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Reduction"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3478,6 +3549,7 @@ class Region(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Region"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3536,6 +3608,7 @@ class Reorg(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Reorg"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3581,6 +3654,7 @@ class Reshape(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Reshape"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3633,6 +3707,7 @@ class Resize(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Resize"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3677,6 +3752,7 @@ class Reverse(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Reverse"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -3712,6 +3788,7 @@ class RoiPooling(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "RoiPooling"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3756,6 +3833,7 @@ class Round(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Round"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -3788,6 +3866,7 @@ class SELU(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "SELU"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3836,6 +3915,7 @@ class Scale(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Scale"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3887,6 +3967,7 @@ class Scatter(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Scatter"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3929,6 +4010,7 @@ class Shape(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Shape"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -3961,6 +4043,7 @@ class ShuffleChannel(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ShuffleChannel"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -3998,6 +4081,7 @@ class Sigmoid(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Sigmoid"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -4039,6 +4123,7 @@ class Slice(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Slice"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4106,6 +4191,7 @@ class SoftMax(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "SoftMax"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4143,6 +4229,7 @@ class Softplus(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Softplus"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -4179,6 +4266,7 @@ class SpaceToBatchND(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "SpaceToBatchND"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4235,6 +4323,7 @@ class SpaceToDepth(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "SpaceToDepth"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4276,6 +4365,7 @@ class SparseToDense(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "SparseToDense"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4328,6 +4418,7 @@ class SpatialTransformer(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "SpatialTransformer"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4383,6 +4474,7 @@ class Split(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Split"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4433,6 +4525,7 @@ class SquaredDifference(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "SquaredDifference"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -4469,6 +4562,7 @@ class Squeeze(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Squeeze"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4530,6 +4624,7 @@ class StridedSlice(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "StridedSlice"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4605,6 +4700,7 @@ class SwapAxis(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "SwapAxis"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4645,6 +4741,7 @@ class TanH(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "TanH"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -4676,6 +4773,7 @@ class Threshold(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Threshold"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4719,6 +4817,7 @@ class TopKV2(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "TopKV2"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4764,6 +4863,7 @@ class Transpose(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Transpose"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4804,6 +4904,7 @@ class Unary(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Unary"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4845,6 +4946,7 @@ class Unsqueeze(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Unsqueeze"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4885,6 +4987,7 @@ class Upsample(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Upsample"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {
@@ -4924,6 +5027,7 @@ class Where(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "Where"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}
@@ -4954,6 +5058,7 @@ class ZerosLike(Op):
     """
 
     domain = "tengine"
+    node_domain = "tengine"
     op_type = "ZerosLike"
     since = 1
     attribute_types: ClassVar[Mapping[str, str]] = {}

@@ -1,0 +1,94 @@
+"""The attribute-type vocabulary: the one table every part of the project derives its attribute types from.
+
+The registry spelling (`ints`), the onnx `AttributeProto` type (name and number), the `AttributeProto`
+field that holds the value, the Python annotation of generated classes, and the check of a literal
+value all come from `ATTR_TYPES`. The meta-schema's enum is filled from it when the schema is loaded.
+The proto numbers are onnx's; `tests/test_attr_types.py` holds them against `onnx.AttributeProto`, so
+this module stays importable without onnx.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_float(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _is_str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+@dataclass(frozen=True, slots=True)
+class AttrType:
+    """One attribute type.
+
+    `element` names the scalar type of a list type (`ints` -> `int`); `literal` says a YAML default,
+    an allowed value or an example can spell it (tensors, graphs and type protos cannot).
+    """
+
+    name: str
+    proto_name: str  # onnx AttributeProto.AttributeType name
+    proto: int  # its number
+    field: str  # the AttributeProto field holding the value
+    annotation: str  # Python annotation in generated op classes
+    element: str | None = None
+    literal: bool = False
+    check: Callable[[Any], bool] | None = None  # for literal scalar types: does a plain value fit
+
+    @property
+    def is_list(self) -> bool:
+        return self.element is not None
+
+    def accepts(self, value: Any) -> bool:
+        """Does a plain value (int, float, str, list) fit this type? Non-literal types accept anything."""
+        if not self.literal:
+            return True
+        if self.element is not None:
+            item = ATTR_TYPES[self.element]
+            return isinstance(value, list | tuple) and all(item.accepts(v) for v in value)
+        return self.check is not None and self.check(value)
+
+
+_TABLE = (
+    AttrType("int", "INT", 2, "i", "int", literal=True, check=_is_int),
+    AttrType("float", "FLOAT", 1, "f", "float", literal=True, check=_is_float),
+    AttrType("string", "STRING", 3, "s", "str", literal=True, check=_is_str),
+    AttrType("tensor", "TENSOR", 4, "t", "onnx.TensorProto"),
+    AttrType("graph", "GRAPH", 5, "g", "onnx.GraphProto"),
+    AttrType("ints", "INTS", 7, "ints", "Sequence[int]", element="int", literal=True),
+    AttrType("floats", "FLOATS", 6, "floats", "Sequence[float]", element="float", literal=True),
+    AttrType("strings", "STRINGS", 8, "strings", "Sequence[str]", element="string", literal=True),
+    AttrType("tensors", "TENSORS", 9, "tensors", "Sequence[onnx.TensorProto]", element="tensor"),
+    AttrType("graphs", "GRAPHS", 10, "graphs", "Sequence[onnx.GraphProto]", element="graph"),
+    AttrType("sparse_tensor", "SPARSE_TENSOR", 11, "sparse_tensor", "onnx.SparseTensorProto"),
+    AttrType("type_proto", "TYPE_PROTO", 13, "tp", "onnx.TypeProto"),
+    AttrType("type_protos", "TYPE_PROTOS", 14, "type_protos", "Sequence[onnx.TypeProto]", element="type_proto"),
+    AttrType("sparse_tensors", "SPARSE_TENSORS", 12, "sparse_tensors", "Sequence[onnx.SparseTensorProto]",
+             element="sparse_tensor"),
+)
+
+ATTR_TYPES: dict[str, AttrType] = {t.name: t for t in _TABLE}
+BY_PROTO: dict[int, AttrType] = {t.proto: t for t in _TABLE}
+BY_PROTO_NAME: dict[str, AttrType] = {t.proto_name: t for t in _TABLE}
+
+
+def attr_type(name: str) -> AttrType:
+    """The entry for a registry type name; KeyError names the unknown type."""
+    try:
+        return ATTR_TYPES[name]
+    except KeyError:
+        raise KeyError(f"unknown attribute type '{name}'") from None
+
+
+def value_fits(type_name: str, value: Any) -> bool:
+    """Does a plain value fit the registry attribute type `type_name`? (An unknown type fits nothing.)"""
+    entry = ATTR_TYPES.get(type_name)
+    return entry is not None and entry.accepts(value)

@@ -1,0 +1,53 @@
+"""Check ids: the one table of the stable ids that diagnostics and inference problems carry.
+
+`CHECKS` holds every id the model validator emits (constraint ids such as `conv_c1` come from the
+registry). `INFERENCE_CHECKS` holds the finer ids `opset.infer` gives its problems, each with the
+validator check it is reported as; tools key on the id, people read the message.
+"""
+
+from __future__ import annotations
+
+CHECKS: dict[str, str] = {
+    "unknown_op": "the op is not in the registry at the model's opset (or its domain is unknown)",
+    "removed_op": "the op was removed before the imported opset",
+    "missing_opset_import": "a node's domain has no opset import",
+    "unknown_opset": "an opset import names a version the registry does not have",
+    "arity": "wrong number of inputs or outputs",
+    "attr_unknown": "an attribute the op version does not define",
+    "attr_type": "an attribute of the wrong type",
+    "attr_required": "a required attribute is missing",
+    "attr_allowed": "an attribute value outside its allowed set",
+    "attr_range": "an attribute value outside its range",
+    "attr_length": "a list attribute of the wrong length",
+    "attr_invalid": "another attribute problem",
+    "type_mismatch": "one type variable bound to two types, or a declared type that differs",
+    "type_not_allowed": "an element type outside the type constraint",
+    "shape_mismatch": "an inferred shape that contradicts a declared one, or inputs whose shapes do not bind",
+    "shape_error": "a shape formula that cannot be evaluated for the node's inputs",
+    "cycle": "nodes that depend on each other",
+    "node_order": "nodes not in topological order",
+    "undefined_input": "a node input no graph input, initializer or earlier node defines",
+    "undefined_output": "a graph output no node or input defines",
+    "duplicate_name": "a value name defined twice",
+    "unused_initializer": "an initializer no node reads",
+    "empty_graph": "a graph without nodes and outputs",
+    "registry": "the registry itself could not be loaded",
+}
+
+# inference problem id -> the validator check it is reported as
+INFERENCE_CHECKS: dict[str, str] = {
+    "binding": "shape_mismatch",  # an input dim contradicts its signature or another input
+    "rank": "shape_mismatch",  # an input's rank does not fit its signature
+    "formula": "shape_error",  # an output shape formula failed or gave no shape
+    "attr_unknown": "attr_unknown",
+    "attr_required": "attr_required",
+    "attr_type": "attr_type",
+    "attr_allowed": "attr_allowed",
+    "attr_range": "attr_range",
+    "attr_length": "attr_length",
+}
+
+
+def reported_check(inference_check: str) -> str:
+    """The validator check of an inference problem id; a registry constraint id is reported as itself."""
+    return INFERENCE_CHECKS.get(inference_check, inference_check)
