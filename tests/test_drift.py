@@ -11,6 +11,7 @@ import yaml
 
 from opset.importers.drift import drift_onnx, drift_ort, loaded_version_facts, registry_facts
 from opset.importers.yaml_writer import dump_op, load_op_file, resolve_versions
+from opset.model import op_label
 
 REPO_SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 POOL_FILE = "schemas/ai.onnx/AveragePool.yaml"
@@ -116,4 +117,4 @@ def test_loader_resolves_versions_like_the_drift_check(tmp_path: Path) -> None:
             op = registry.op(domain, doc["name"])
             for version, resolved in zip(doc["versions"], resolve_versions(doc["versions"]), strict=True):
                 loaded = loaded_version_facts(op.version(version["since"]))
-                assert loaded == registry_facts(resolved), f"{domain}::{doc['name']}@{version['since']}"
+                assert loaded == registry_facts(resolved), op_label(domain, doc["name"], version["since"])

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from opset.model import op_label
+
 KernelFn = Callable[..., tuple[np.ndarray, ...]]
 
 
@@ -87,7 +89,7 @@ def run_kernel(domain: str, op: str, version: int, inputs: list[Any], attrs: dic
                num_outputs: int | None = None) -> tuple[np.ndarray, ...]:
     entry = find_entry(domain, op, version)
     if entry is None:
-        raise LookupError(f"no reference kernel for {domain}@{version}::{op}")
+        raise LookupError(f"no reference kernel for {op_label(domain, op, version)}")
     return call_kernel(entry, inputs, attrs, num_outputs)
 
 

@@ -12,11 +12,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from opset.model import op_label
+
 STATUS_ORDER = ("fail", "xpass", "pass", "xfail", "unsupported")  # the worst result names the cell
 
 
 def cell_key(domain: str, op: str, since: int, dtype: str) -> str:
-    return f"{domain}::{op}@{since}[{dtype}]"
+    """`ai.onnx@11::AveragePool[float]`: the project's one label of a cell (`opset.model.op_label`)."""
+    return op_label(domain, op, since, dtype)
 
 
 class Report:

@@ -12,7 +12,7 @@ from conformance.runner import state
 from conformance.runner.checks import ConformanceFailure, InvalidCase, check_case
 from conformance.strategies.cases import op_cases
 from conformance.strategies.examples import example_case
-from opset.model import OpVersion
+from opset.model import OpVersion, op_label
 
 
 def _version(domain: str, op: str, since: int) -> OpVersion:
@@ -25,7 +25,7 @@ _STRATEGIES: dict[tuple[str, str, int, str], st.SearchStrategy[Any]] = {}
 
 
 def check_property_case(domain: str, op: str, since: int, dtype: str, data: st.DataObject) -> None:
-    """One Hypothesis example: a drawn case of `domain::op@since` in `dtype`, checked on the backend."""
+    """One Hypothesis example: a drawn case of the cell `domain@since::op[dtype]`, checked on the backend."""
     key = (domain, op, since, dtype)
     if key not in _STRATEGIES:  # building a composite strategy is costly; one per cell and process
         _STRATEGIES[key] = op_cases(_version(domain, op, since), dtype)
@@ -44,7 +44,7 @@ def check_example(domain: str, op: str, since: int, name: str) -> None:
 
 
 def skip_unsupported_dtype(domain: str, op: str, since: int, dtype: str) -> None:
-    pytest.skip(f"unsupported: {domain}@{since}::{op}[{dtype}]: numpy and the reference kernels have no {dtype}")
+    pytest.skip(f"unsupported: {op_label(domain, op, since, dtype)}: numpy and the reference kernels have no {dtype}")
 
 
 def _check(case: Any, expected: Any) -> None:

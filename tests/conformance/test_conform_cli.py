@@ -46,10 +46,10 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("module", "op", "expected_cell"), [
-    ("avgpool_ignores_count_include_pad", "AveragePool", "ai.onnx::AveragePool@7"),
-    ("conv_ignores_dilations", "Conv", "ai.onnx::Conv@11"),
-    ("relu6_clips_at_5", "Relu6", "ai.onnx.modified::Relu6@1"),
-    ("raises_value_error", "Abs", "ai.onnx::Abs@13"),
+    ("avgpool_ignores_count_include_pad", "AveragePool", "ai.onnx@7::AveragePool"),
+    ("conv_ignores_dilations", "Conv", "ai.onnx@11::Conv"),
+    ("relu6_clips_at_5", "Relu6", "ai.onnx.modified@1::Relu6"),
+    ("raises_value_error", "Abs", "ai.onnx@13::Abs"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:
@@ -79,7 +79,7 @@ def test_crash_and_hang_still_give_a_complete_report(tmp_path: Path) -> None:
                                   "--domain", "tengine", "--timeout", "2", "--max-examples", "3")
     assert result.returncode == 1 and data["complete"]
     cells = data["cells"]
-    relu = [c for k, c in cells.items() if k.startswith("ai.onnx::Relu@14[float]")]
+    relu = [c for k, c in cells.items() if k.startswith("ai.onnx@14::Relu[float]")]
     assert relu and relu[0]["status"] == "fail" and "died" in relu[0]["messages"][0]
     hung = [c for k, c in cells.items() if c["op"] == "Sigmoid" and c["status"] == "fail"
             and "hung" in c["messages"][0]]
