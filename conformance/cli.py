@@ -54,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not _backend_resolves(options.backend):
         return 2
     if options.replay is not None:
-        from conformance.runner.repro import replay
+        from conformance.runner.replay import replay
 
         if not (options.replay / "case.json").is_file():
             print(f"conform: {options.replay} is not a repro bundle (no case.json)", file=sys.stderr)

@@ -16,21 +16,21 @@ from opset.model import OpVersion
 
 def node_domain(registry_domain: str) -> str:
     """The domain string a node carries for a registry domain (the Domain record says: "" for ai.onnx)."""
-    from conformance.strategies.registry import current_registry
+    from conformance.registry import current_registry
 
     return current_registry().node_domain(registry_domain)
 
 
 def registry_domain(node_domain_name: str) -> str:
     """The registry domain of a node's domain string."""
-    from conformance.strategies.registry import current_registry
+    from conformance.registry import current_registry
 
     return current_registry().canonical_domain(node_domain_name)
 
 
 def opset_imports_for(version: OpVersion) -> dict[str, int]:
     """node domain -> opset: the version's own, plus the domain it extends (modified ONNX sits on ai.onnx@7)."""
-    from conformance.strategies.registry import current_registry
+    from conformance.registry import current_registry
 
     registry = current_registry()
     imports = {registry.node_domain(version.domain): version.since}

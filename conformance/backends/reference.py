@@ -31,7 +31,7 @@ def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
 
         why = NO_REFERENCE_KERNEL.get((version.domain, version.name), "none is registered")
         raise Unsupported(f"no reference kernel for {version.signature}: {why}")
-    from conformance.strategies.registry import current_registry
+    from conformance.registry import current_registry
 
     mapped = current_registry().resolve(target.domain, target.op, target.opset)
     env = dict(attributes)
@@ -49,8 +49,8 @@ class ReferenceBackend:
     def run(self, node: onnx.NodeProto, inputs: list[np.ndarray | None],
             opset_imports: Mapping[str, int] | None = None) -> list[np.ndarray]:
         from conformance.onnx_model import node_attributes, registry_domain
+        from conformance.registry import current_registry
         from conformance.strategies.attributes import node_values
-        from conformance.strategies.registry import current_registry
 
         registry = current_registry()
         domain = registry_domain(node.domain)
@@ -66,7 +66,7 @@ class ReferenceBackend:
 
 def _removed_version(domain: str, name: str, opset: int) -> OpVersion:
     """A removed op still runs at the opset of one of its own versions (its kernel keeps the draft's meaning)."""
-    from conformance.strategies.registry import current_registry
+    from conformance.registry import current_registry
 
     op = current_registry().op(domain, name)
     found = [v for v in op.versions if v.since <= opset]

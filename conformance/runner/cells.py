@@ -6,7 +6,7 @@ from conformance.strategies.dtypes import cell_dtypes
 
 
 def registry_cells() -> list[tuple[str, str, int, str]]:
-    from conformance.strategies.registry import current_registry
+    from conformance.registry import current_registry
 
     cells = []
     for version in current_registry().all_versions():

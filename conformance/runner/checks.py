@@ -7,8 +7,6 @@ tolerance, then every algebraic property the version declares.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -18,6 +16,8 @@ from conformance.backends.protocol import BackendCall, Unsupported
 from conformance.backends.reference import reference_outputs
 from conformance.compare import compare_arrays, tolerance_for
 from conformance.onnx_model import make_node, opset_imports_for
+from conformance.runner.repro import write_bundle
+from conformance.runner.settings import CellStats, CheckSettings
 from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError
 from conformance.strategies.case import Case
 from conformance.strategies.dtypes import allowed_elements, element_of
@@ -35,28 +35,6 @@ class ConformanceFailure(AssertionError):
 
 class InvalidCase(Exception):
     """The reference kernel rejects a case the schema accepts: the schema or the kernel needs a fix."""
-
-
-@dataclass
-class CellStats:
-    examples: int = 0
-    max_abs: float = 0.0
-    max_rel: float = 0.0
-    max_ulp: float = 0.0
-    repro: str | None = None
-
-    def add(self, max_abs: float, max_rel: float, max_ulp: float) -> None:
-        self.max_abs = max(self.max_abs, max_abs)
-        self.max_rel = max(self.max_rel, max_rel)
-        self.max_ulp = max(self.max_ulp, max_ulp)
-
-
-@dataclass
-class CheckSettings:
-    spec: str  # how the backend was named on the command line (for the repro command)
-    repro_dir: Path | None = None
-    timeout: float = 20.0
-    stats: CellStats = field(default_factory=CellStats)
 
 
 def make_call(case: Case, output_dtypes: list[str | None],
@@ -186,8 +164,6 @@ def _property_problems(case: Case, outputs: list[np.ndarray], backend: CaseBacke
 def _fail(case: Case, settings: CheckSettings, expected: list[np.ndarray] | None, what: str) -> None:
     command = ""
     if settings.repro_dir is not None:
-        from conformance.runner.repro import write_bundle
-
         bundle, line = write_bundle(case, expected, settings, what)
         settings.stats.repro = str(bundle)
         command = f" | repro: {line}"

@@ -85,7 +85,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _version_in_opset(cell: tuple[str, str, int, str], opset: int) -> bool:
-    from conformance.strategies.registry import current_registry
+    from conformance.registry import current_registry
 
     domain, op, since, _ = cell
     version = current_registry().try_resolve(domain, op, opset)

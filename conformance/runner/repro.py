@@ -1,4 +1,4 @@
-"""Repro bundles: everything needed to re-run one failing case, and the replay that does it.
+"""Repro bundles: everything needed to re-run one failing case (`conformance.runner.replay` re-runs one).
 
     <repro-dir>/<domain>__<op>__v<since>__<dtype>[__<example>]/
         model.onnx     the one-node model (node, attributes, typed inputs and outputs)
@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import onnx
 
 from conformance.onnx_model import case_model, node_attributes
+from conformance.runner.settings import CheckSettings
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
-
-if TYPE_CHECKING:
-    from conformance.runner.checks import CheckSettings
 
 
 def bundle_name(case: Case) -> str:
@@ -68,7 +65,7 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
 
 def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, object]]:
     """The case a bundle holds, its expected outputs and its metadata."""
-    from conformance.strategies.registry import current_registry
+    from conformance.registry import current_registry
     from opset.infer import infer_shapes, resolve_attributes
 
     meta = json.loads((bundle / "case.json").read_text(encoding="utf-8"))
@@ -97,27 +94,3 @@ def _int_shape(shape: Any) -> list[int] | None:
     if isinstance(shape, list) and all(isinstance(d, int) for d in shape):
         return [int(d) for d in shape]
     return None
-
-
-def replay(bundle: Path, spec: str, timeout: float) -> int:
-    """Re-run a bundle's case: 0 when it passes now, 1 when it still fails, 3 when unsupported."""
-    from conformance.backends.protocol import Unsupported
-    from conformance.runner.checks import CheckSettings, ConformanceFailure, check_case
-    from conformance.runner.session import open_backend
-
-    case, expected, _ = load_bundle(bundle)
-    backend = open_backend(spec, timeout=timeout)
-    try:
-        check_case(case, backend, CheckSettings(spec=spec, timeout=timeout), expected)
-    except ConformanceFailure as e:
-        print(f"FAIL {e}", file=sys.stderr)
-        return 1
-    except Unsupported as e:
-        print(f"UNSUPPORTED {case.label}: {e}")
-        return 3
-    finally:
-        close = getattr(backend, "close", None)
-        if close is not None:
-            close()
-    print(f"PASS {case.label}: the case passes now")
-    return 0

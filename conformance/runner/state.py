@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conformance.runner.checks import CellStats, CheckSettings
+from conformance.runner.settings import CellStats, CheckSettings
 
 
 @dataclass

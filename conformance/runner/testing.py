@@ -16,7 +16,7 @@ from opset.model import OpVersion, op_label
 
 
 def _version(domain: str, op: str, since: int) -> OpVersion:
-    from conformance.strategies.registry import current_registry
+    from conformance.registry import current_registry
 
     return current_registry().op(domain, op).version(since)
 

@@ -19,7 +19,8 @@ from conformance.strategies.attributes import OMIT, DrawFn, as_node_value, draw_
 from conformance.strategies.case import Case
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import DRAWABLE_ELEMENTS, allowed_elements, numpy_dtype, primary_param
-from conformance.strategies.hints import OpHint, hint_for
+from conformance.strategies.hint_table import hint_for
+from conformance.strategies.hints import OpHint
 from conformance.strategies.plan import DrawPlan, plan_for
 from conformance.strategies.values import SEEDS, fill_array
 from opset.formula import Formula, FormulaError, Undecided

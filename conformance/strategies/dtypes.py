@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from opset.dtypes import numpy_name, tensor_element
-from opset.model import OpVersion, Param
+from opset.cells import NUMPY_ELEMENTS, allowed_elements, cell_dtypes, primary_param
+from opset.dtypes import numpy_name
 
 # Element types the strategies draw; every other one (bfloat16, float8, strings, complex ...) is
-# reported as unsupported by the reference rather than silently skipped.
-DRAWABLE_ELEMENTS: tuple[str, ...] = ("float16", "float", "double", "int8", "int16", "int32", "int64",
-                                      "uint8", "uint16", "uint32", "uint64", "bool")
+# reported as unsupported by the reference rather than silently skipped (see opset.cells).
+DRAWABLE_ELEMENTS = NUMPY_ELEMENTS
+__all__ = ["DRAWABLE_ELEMENTS", "FLOAT_ELEMENTS", "allowed_elements", "cell_dtypes", "element_of", "numpy_dtype",
+           "primary_param"]
 FLOAT_ELEMENTS = frozenset({"float16", "float", "double"})
 
 
@@ -27,29 +28,3 @@ def element_of(dtype: np.dtype) -> str:
         if np.dtype(numpy_name(element)) == dtype:
             return element
     return str(dtype)
-
-
-def allowed_elements(version: OpVersion, type_text: str) -> list[str]:
-    """Element names a parameter type allows: its type variable's list, or the one fixed type."""
-    constraint = version.type_variable(type_text)
-    types = constraint.types if constraint is not None else (type_text,)
-    elements = [tensor_element(t) for t in types]
-    return [e for e in elements if e is not None]
-
-
-def primary_param(version: OpVersion) -> Param | None:
-    """The parameter whose element type names a cell: the first typed input, else the first output."""
-    for param in (*version.inputs, *version.outputs):
-        if allowed_elements(version, param.type):
-            return param
-    return None
-
-
-def cell_dtypes(version: OpVersion) -> tuple[list[str], list[str]]:
-    """(drawable, unsupported) element types of the version's primary parameter, in schema order."""
-    param = primary_param(version)
-    if param is None:
-        return [], []
-    elements = allowed_elements(version, param.type)
-    drawable = [e for e in elements if e in DRAWABLE_ELEMENTS]
-    return drawable, [e for e in elements if e not in DRAWABLE_ELEMENTS]

@@ -9,7 +9,8 @@ import numpy as np
 
 from conformance.strategies.attributes import as_node_value, node_values
 from conformance.strategies.case import Case
-from conformance.strategies.dtypes import element_of, primary_param
+from conformance.strategies.dtypes import primary_param
+from opset.cells import example_dtype
 from opset.frozen import thaw
 from opset.infer import infer_shapes, resolve_attributes
 from opset.model import Example, OpVersion
@@ -41,7 +42,7 @@ def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.nd
     all_names = example_arrays(version.outputs, example_outputs)[1] if stated else []
     by_name = dict(zip(all_names, inferred, strict=False))
     primary = primary_param(version)
-    dtype = _dtype_of(example_inputs.get(primary.name) if primary else None, expected)
+    dtype = example_dtype(version, example)
     bindings = {primary.type: dtype} if primary is not None else {}
     case = Case(version=version, dtype=dtype, type_bindings=bindings,
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
@@ -69,14 +70,6 @@ def example_arrays(params: Any, literals: Mapping[str, Any]) -> tuple[list[np.nd
             arrays.append(None if literal is None else literal_array(literal))
             names.append("" if literal is None else param.name)
     return arrays, names
-
-
-def _dtype_of(primary_literal: Any, outputs: list[np.ndarray]) -> str:
-    """The element type bound to the primary type variable: its input's dtype, else the first output's."""
-    first = primary_literal[0] if isinstance(primary_literal, list) else primary_literal
-    if first is not None:
-        return element_of(np.dtype(first["dtype"]))
-    return element_of(outputs[0].dtype) if outputs else "float"
 
 
 def _int_shape(shape: Any) -> list[int] | None:

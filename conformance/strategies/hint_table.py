@@ -39,6 +39,7 @@ from conformance.strategies.hint_tensor import (
     UPSAMPLE_HINTS,
 )
 from conformance.strategies.hints import OpHint, dims, set_first_shape
+from opset.model import OpVersion
 
 
 def _rank_at_least(minimum: int, maximum: int = 4) -> OpHint:
@@ -97,3 +98,14 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # reflect pads must stay below the side they pad, so the mode is drawn before the pads
     ("tengine", "Pad"): (PAD_HINT,),
 }
+
+
+NO_HINT = OpHint()
+
+
+def hint_for(version: OpVersion) -> OpHint:
+    """The hint that covers `version` (by op and version range), or NO_HINT."""
+    for hint in HINTS.get((version.domain, version.name), ()):
+        if hint.since <= version.since and (hint.until is None or version.since <= hint.until):
+            return hint
+    return NO_HINT

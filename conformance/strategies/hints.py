@@ -3,7 +3,8 @@
 A hint may fix input shapes (`shapes`, which may also preset attributes), build attribute values
 (`attributes`) or whole input arrays (`values`, e.g. Reshape's `shape` input, whose values the schema
 only constrains through the data). Everything else is drawn generically from the schema. The table
-lives in `conformance.strategies.hint_table`; an op absent from it gets no hint.
+and `hint_for` live in `conformance.strategies.hint_table`; an op absent from it gets no hint. This
+module holds the record and the building blocks the table's hints share.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from opset.model import OpVersion
 
 ShapeHint = Callable[[DrawFn, DrawContext], None]
 ValueHint = Callable[[DrawFn, DrawContext], Any]
@@ -34,18 +34,6 @@ class OpHint:
     generic_attributes: bool = True  # False: attributes the hint does not set stay off the node
     since: int = 1  # the hint applies to versions with since >= this ...
     until: int | None = None  # ... and <= this
-
-
-NO_HINT = OpHint()
-
-
-def hint_for(version: OpVersion) -> OpHint:
-    from conformance.strategies.hint_table import HINTS
-
-    for hint in HINTS.get((version.domain, version.name), ()):
-        if hint.since <= version.since and (hint.until is None or version.since <= hint.until):
-            return hint
-    return NO_HINT
 
 
 # ---- building blocks shared by the table ------------------------------------------------------------

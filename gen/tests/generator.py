@@ -16,8 +16,7 @@ from pathlib import Path
 
 import jinja2
 
-from conformance.strategies.dtypes import cell_dtypes
-from conformance.strategies.examples import example_case
+from opset.cells import cell_dtypes, example_dtype
 from opset.model import OpSchema, OpVersion
 
 TEMPLATE = "op_test.py.j2"
@@ -29,12 +28,6 @@ def module_name(op: OpSchema) -> str:
 
 def _identifier(name: str) -> str:
     return re.sub(r"\W+", "_", name).strip("_").lower() or "op"
-
-
-def _example_dtype(op: OpSchema, since: int, name: str) -> str:
-    version = op.version(since)
-    example = next(e for e in version.examples if e.name == name)
-    return example_case(version, example)[0].dtype  # the dtype the case itself will report
 
 
 def resolvable_versions(op: OpSchema) -> list[OpVersion]:
@@ -53,7 +46,7 @@ def render_module(op: OpSchema, environment: jinja2.Environment) -> str:
         drawable, other = cell_dtypes(version)
         cells += [(version.since, d) for d in drawable]
         unsupported += [(version.since, d) for d in other]
-        examples += [(version.since, e.name, _example_dtype(op, version.since, e.name)) for e in version.examples]
+        examples += [(version.since, e.name, example_dtype(version, e)) for e in version.examples]
     imports = [name for name, used in (("check_example", examples), ("check_property_case", cells),
                                        ("skip_unsupported_dtype", unsupported)) if used]
     return environment.get_template(TEMPLATE).render(

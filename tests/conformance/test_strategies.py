@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.kernels.registry import run_kernel
+from conformance.registry import current_registry
 from conformance.strategies import arrays, cell_dtypes, fill_array, op_cases
-from conformance.strategies.registry import current_registry
 from opset.infer import infer_shapes, validate_attributes
 
 FAST = settings(max_examples=20, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])

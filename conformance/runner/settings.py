@@ -1,0 +1,28 @@
+"""What a case check needs to know about the run (backend spec, repro folder, timeout) and what it counts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class CellStats:
+    examples: int = 0
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    max_ulp: float = 0.0
+    repro: str | None = None
+
+    def add(self, max_abs: float, max_rel: float, max_ulp: float) -> None:
+        self.max_abs = max(self.max_abs, max_abs)
+        self.max_rel = max(self.max_rel, max_rel)
+        self.max_ulp = max(self.max_ulp, max_ulp)
+
+
+@dataclass
+class CheckSettings:
+    spec: str  # how the backend was named on the command line (for the repro command)
+    repro_dir: Path | None = None
+    timeout: float = 20.0
+    stats: CellStats = field(default_factory=CellStats)
