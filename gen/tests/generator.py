@@ -10,20 +10,23 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import re
+import shlex
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import jinja2
 
+from gen.header import header
 from opset.cells import cell_dtypes, example_dtype
 from opset.model import OpSchema, OpVersion
+from opset.model import module_name as domain_module
 
 TEMPLATE = "op_test.py.j2"
 
 
 def module_name(op: OpSchema) -> str:
-    return f"test_{op.domain.replace('.', '_')}__{op.name}.py"
+    return f"test_{domain_module(op.domain)}__{op.name}.py"
 
 
 def _identifier(name: str) -> str:
@@ -39,7 +42,8 @@ def resolvable_versions(op: OpSchema) -> list[OpVersion]:
     return [] if cut is None else [v for v in op.versions if v.since < cut]
 
 
-def render_module(op: OpSchema, environment: jinja2.Environment) -> str:
+def render_module(op: OpSchema, environment: jinja2.Environment, out: Path) -> str:
+    """The test module of `op`; its header names the command that rewrites it into `out`."""
     cells, unsupported, examples = [], [], []
     versions = resolvable_versions(op)
     for version in versions:
@@ -49,7 +53,9 @@ def render_module(op: OpSchema, environment: jinja2.Environment) -> str:
         examples += [(version.since, e.name, example_dtype(version, e)) for e in version.examples]
     imports = [name for name, used in (("check_example", examples), ("check_property_case", cells),
                                        ("skip_unsupported_dtype", unsupported)) if used]
+    command = shlex.join(["gen", "tests", "--out", str(out), "--domain", op.domain, "--op", op.name])
     return environment.get_template(TEMPLATE).render(
+        header=header("gen/tests", command, "python"),
         domain=op.domain, op=op.name, versions=[v.since for v in versions], filename=module_name(op),
         test_name=_identifier(op.name), cells=cells, unsupported=unsupported, examples=examples,
         imports=imports or ["check_example"])
@@ -71,7 +77,7 @@ def generate(out: Path, ops: Iterable[OpSchema]) -> list[Path]:
     paths = []
     for op in ops:
         path = out / module_name(op)
-        text = render_module(op, environment)
+        text = render_module(op, environment, out)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
         paths.append(path)
