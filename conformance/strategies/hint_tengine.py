@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import OpHint, axis_in, dims, set_input_shape
+from conformance.strategies.hints import OpHint, ValueHint, axis_in, dims, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 
 
@@ -159,7 +159,7 @@ EXPAND_HINT = OpHint(attributes={"ex_shape": _expand_ex_shape,
                      values={"shape": _expand_shape})
 
 
-def _l2pool_window(side: int):
+def _l2pool_window(side: int) -> ValueHint:
     """kernel_h / kernel_w no larger than the input (a SAME window could be, but need not be)."""
     def build(draw: DrawFn, ctx: DrawContext) -> int:
         return int(draw(st.integers(1, min(4, ctx.shapes["input"][side]))))

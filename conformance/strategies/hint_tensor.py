@@ -7,7 +7,16 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import OpHint, axis_in, dims, distinct_axes, int64_array, set_first_shape
+from conformance.strategies.hints import (
+    ArrayHint,
+    OpHint,
+    ShapeHint,
+    axis_in,
+    dims,
+    distinct_axes,
+    int64_array,
+    set_first_shape,
+)
 from conformance.strategies.values import SEEDS, fill_array
 
 
@@ -15,7 +24,7 @@ def _rank(ctx: DrawContext) -> int:
     return len(ctx.first_shape())
 
 
-def _shape_rank(minimum: int, maximum: int = 4, *, ones: bool = False):
+def _shape_rank(minimum: int, maximum: int = 4, *, ones: bool = False) -> ShapeHint:
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
         rank = draw(st.integers(minimum, maximum))
         shape = dims(draw, rank, ctx.max_side)
@@ -145,7 +154,7 @@ def _slice_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ctx.scratch["slice"] = spec
 
 
-def _slice_value(name: str):
+def _slice_value(name: str) -> ArrayHint:
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         spec = ctx.scratch["slice"]
         element = ctx.element_of("Tind")
@@ -215,7 +224,7 @@ UPSAMPLE_HINTS = (
 )
 
 
-def _clip_bound(low: float, high: float):
+def _clip_bound(low: float, high: float) -> ArrayHint:
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         if draw(st.booleans()):
             return None

@@ -141,7 +141,8 @@ def _symbolic_binary(op: str, left: SymbolicNumber, right: SymbolicNumber) -> Sy
         case "/":
             return symbolic.divide(left, right)
         case "//":
-            return floor_value(symbolic.divide(left, right))
+            floored: SymbolicNumber = floor_value(symbolic.divide(left, right))
+            return floored
         case "%":
             quotient = floor_value(symbolic.divide(left, right))
             return symbolic.add(left, symbolic.negate(symbolic.multiply(right, quotient)))

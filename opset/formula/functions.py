@@ -35,7 +35,8 @@ def _one(name: str, args: list[Any]) -> Any:
 def _iterable(name: str, value: Any) -> list[Any] | tuple[Any, ...]:
     if not is_sequence(value):
         raise FormulaError(f"{name}() needs a list or tuple, not {type_name(value)}")
-    return value
+    sequence: list[Any] | tuple[Any, ...] = value
+    return sequence
 
 
 def _length(name: str, args: list[Any], budget: Budget) -> int:

@@ -101,8 +101,8 @@ class _Converter:
         return FormulaError(message, text=self.text, column=self.column_of(node))
 
     def column_of(self, node: ast.AST) -> int | None:
-        line = getattr(node, "lineno", None)
-        byte_offset = getattr(node, "col_offset", None)
+        line: int | None = getattr(node, "lineno", None)
+        byte_offset: int | None = getattr(node, "col_offset", None)
         if line is None or byte_offset is None:
             return None
         start = self.line_starts[line - 1]
