@@ -18,5 +18,5 @@ def reduce_index(x: np.ndarray, axis: int, keepdims: int, pick: str, op: str) ->
 
 
 @kernel("tengine", "ArgMax", since=1)
-def argmax(x: np.ndarray, *, axis: int = 0, keepdims: int = 1) -> tuple[np.ndarray, ...]:
+def argmax(x: np.ndarray, *, axis: int, keepdims: int) -> tuple[np.ndarray, ...]:
     return (reduce_index(x, axis, keepdims, "max", "ArgMax"),)

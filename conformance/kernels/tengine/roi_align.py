@@ -43,7 +43,7 @@ def _lerp_axis(coords: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, n
 
 @kernel("tengine", "ROIAlign", since=1)
 def roi_align(x: np.ndarray, rois: np.ndarray, *, pooled_width: int, pooled_height: int,
-              spatial_scale: float = 0.0) -> tuple[np.ndarray, ...]:
+              spatial_scale: float) -> tuple[np.ndarray, ...]:
     if x.ndim != 4 or x.shape[0] != 1 or rois.size != 4:
         raise ValueError(f"ROIAlign: needs a [1, C, H, W] input and 4 box values, got {x.shape} and {rois.shape}")
     if pooled_width < 1 or pooled_height < 1:
