@@ -117,7 +117,8 @@ def tap_view(xp: np.ndarray, w: Window, tap: Sequence[int]) -> np.ndarray:
     """The strided view of padded `xp` that tap `tap` reads for every output position."""
     index: tuple[Any, ...] = (Ellipsis, *(slice(t * d, t * d + (o - 1) * s + 1, s)
                                           for t, d, o, s in zip(tap, w.dilations, w.out, w.strides, strict=True)))
-    return xp[index]
+    view: np.ndarray = xp[index]
+    return view
 
 
 def separable_reduce(xp: np.ndarray, w: Window, ufunc: Callable[..., np.ndarray]) -> np.ndarray:

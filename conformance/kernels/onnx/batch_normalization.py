@@ -31,7 +31,7 @@ def _normalise(x: np.ndarray, scale: np.ndarray, bias: np.ndarray, mean: np.ndar
     s, b, m, v = params
     k = s / np.sqrt(v + np.asarray(epsilon, wt))
     # one fused multiply-add over X: y = x * k + (b - m * k)
-    y = x.astype(wt, copy=False) * k
+    y: np.ndarray = x.astype(wt, copy=False) * k
     y += b - m * k
     return y.astype(x.dtype, copy=False)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,7 @@ def _sparse(value: Any) -> np.ndarray:
     return dense.reshape(dims)
 
 
-_MAKERS = {
+_MAKERS: dict[str, Callable[[Any], np.ndarray]] = {
     "value": _tensor,
     "sparse_value": _sparse,
     "value_float": lambda v: np.array(v, dtype=np.float32),

@@ -20,7 +20,7 @@ def _depthwise(xp: np.ndarray, weight: np.ndarray, w: Window) -> np.ndarray:
     c = weight.shape[0]
     wk = weight.reshape(c, -1)
     bshape = (1, c) + (1,) * len(w.kernel)
-    y = None
+    y: np.ndarray | None = None
     tmp = None
     for j, tap in enumerate(w.taps()):
         view = tap_view(xp, w, tap)

@@ -17,7 +17,7 @@ def _gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, alpha: float, beta
     bb = (b.T if trans_b else b).astype(wt, copy=False)
     if aa.shape[1] != bb.shape[0]:
         raise ValueError(f"Gemm: inner dims differ, A' {aa.shape} and B' {bb.shape}")
-    y = aa @ bb
+    y: np.ndarray = aa @ bb
     if alpha != 1:
         y = y * np.asarray(alpha, dtype=wt) if wt.kind == "f" else (y * alpha).astype(wt)
     if c is not None and beta != 0:

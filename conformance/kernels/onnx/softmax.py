@@ -11,7 +11,7 @@ from conformance.kernels.registry import kernel
 
 
 def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
-    y = x - np.max(x, axis=axis, keepdims=True)
+    y: np.ndarray = x - np.max(x, axis=axis, keepdims=True)
     np.exp(y, out=y)
     y /= np.sum(y, axis=axis, keepdims=True)
     return y

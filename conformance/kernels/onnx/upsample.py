@@ -19,7 +19,7 @@ def _nearest_axis(x: np.ndarray, axis: int, scale: float) -> np.ndarray:
     n_in = x.shape[axis]
     n_out = int(np.floor(n_in * scale))
     src = np.minimum(np.floor(np.arange(n_out) / scale).astype(np.int64), n_in - 1)
-    return np.take(x, src, axis=axis)
+    return np.asarray(np.take(x, src, axis=axis))
 
 
 def _linear_axis(x: np.ndarray, axis: int, scale: float) -> np.ndarray:
@@ -32,7 +32,7 @@ def _linear_axis(x: np.ndarray, axis: int, scale: float) -> np.ndarray:
     shape[axis] = n_out
     w = (pos - lo).astype(x.dtype).reshape(shape)
     a = np.take(x, lo, axis=axis)
-    return a + (np.take(x, hi, axis=axis) - a) * w
+    return np.asarray(a + (np.take(x, hi, axis=axis) - a) * w)
 
 
 def _upsample(x: np.ndarray, scales: Sequence[float], mode: str) -> np.ndarray:

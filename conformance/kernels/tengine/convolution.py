@@ -34,10 +34,10 @@ def _activate(y: np.ndarray, activation: int) -> np.ndarray:
     if activation < 0:
         return y
     if activation == 1:
-        return np.clip(y, -1, 1)
+        return np.asarray(np.clip(y, -1, 1))
     if activation == 6:
-        return np.clip(y, 0, 6)
-    return np.maximum(y, 0)
+        return np.asarray(np.clip(y, 0, 6))
+    return np.asarray(np.maximum(y, 0))
 
 
 @kernel("tengine", "Convolution", since=1)

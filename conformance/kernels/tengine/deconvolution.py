@@ -16,10 +16,10 @@ def _activate(y: np.ndarray, activation: int) -> np.ndarray:
     if activation < 0:
         return y
     if activation == 1:
-        return np.clip(y, 0, 1)  # Tengine's deconv clamps ReLU1 to [0, 1] (its conv to [-1, 1])
+        return np.asarray(np.clip(y, 0, 1))  # Tengine's deconv clamps ReLU1 to [0, 1] (its conv to [-1, 1])
     if activation == 6:
-        return np.clip(y, 0, 6)
-    return np.maximum(y, 0)
+        return np.asarray(np.clip(y, 0, 6))
+    return np.asarray(np.maximum(y, 0))
 
 
 @kernel("tengine", "Deconvolution", since=1)

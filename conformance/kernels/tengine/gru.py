@@ -13,7 +13,7 @@ from conformance.kernels.registry import kernel
 
 
 def _sigmoid(v: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-v))
+    return np.asarray(1 / (1 + np.exp(-v)))
 
 
 @kernel("tengine", "GRU", since=1)

@@ -62,7 +62,8 @@ def roi_align(x: np.ndarray, rois: np.ndarray, *, pooled_width: int, pooled_heig
     plane = x[0].astype(np.float64)  # [C, H, W]
 
     def gather(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:  # -> [C, ph, gh, pw, gw]
-        return plane[:, rows[:, :, None, None], cols[None, None, :, :]]
+        picked: np.ndarray = plane[:, rows[:, :, None, None], cols[None, None, :, :]]
+        return picked
 
     value = (gather(y0, x0) * wx0[None, None] + gather(y0, x1i) * wx1[None, None]) * wy0[:, :, None, None] \
         + (gather(y1i, x0) * wx0[None, None] + gather(y1i, x1i) * wx1[None, None]) * wy1[:, :, None, None]

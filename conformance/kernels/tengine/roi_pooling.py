@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 def _round_half_away(v: np.ndarray) -> np.ndarray:
-    return np.copysign(np.floor(np.abs(v) + 0.5), v)
+    return np.asarray(np.copysign(np.floor(np.abs(v) + 0.5), v))
 
 
 def _bin_edges(start: np.ndarray, extent: np.ndarray, pooled: int, limit: int) -> tuple[np.ndarray, np.ndarray]:

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 def _round_half_away(v: np.ndarray) -> np.ndarray:
-    return np.copysign(np.floor(np.abs(v) + 0.5), v)
+    return np.asarray(np.copysign(np.floor(np.abs(v) + 0.5), v))
 
 
 def generate_anchors(base_size: int, ratios: list[float], scales: list[float]) -> np.ndarray:
