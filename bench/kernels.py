@@ -3,9 +3,9 @@
 
 The cases, the interleaved timing and the output follow ../shared/anchor-bench/bench_kernels.py: one-node
 opset-18 models, weights/shape/axes/pads as initializers, 1 thread for BLAS and ORT, up to --rounds
-interleaved rounds (ort, ref, ours, ...), the reference capped at --cap seconds per op. Our kernel is
-`find_kernel("ai.onnx", op, v)` with v the newest schema version <= 18, called with every attribute
-(schema defaults filled in here). Ops without a kernel in our registry are skipped and listed.
+interleaved rounds (ort, ref, ours, ...), the reference capped at --cap seconds per op. Our kernel is the one
+serving the registry version of the op at opset 18, called with every attribute resolved through the registry
+(`resolve_attributes`), as the reference backend calls it. Ops without a kernel are skipped and listed.
 
 Run:  python bench/kernels.py [--threads 1] [--cap 60] [--rounds 15] [--only Conv,Gemm] [--json out.json]
 """
@@ -25,6 +25,7 @@ if _THREADS > 0:
         os.environ[_var] = str(_THREADS)
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import functools  # noqa: E402
 import json  # noqa: E402
 import signal  # noqa: E402
 import statistics  # noqa: E402
@@ -35,12 +36,15 @@ from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
-import onnx.defs  # noqa: E402
 import onnxruntime as ort  # noqa: E402
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
 
-from conformance.kernels.registry import call_kernel, find_entry, find_kernel  # noqa: E402
+from conformance.kernels.registry import KernelEntry, call_kernel, find_entry  # noqa: E402
+from opset.infer import resolve_attributes  # noqa: E402
+from opset.load import load_registry  # noqa: E402
+from opset.model import OpVersion  # noqa: E402
+from opset.registry import Registry  # noqa: E402
 
 OPSET = 18
 
@@ -127,27 +131,18 @@ def build_model(c: Case) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
     return model, feeds
 
 
-def schema_version(op: str, opset: int) -> int | None:
-    """The since_version of the newest ai.onnx schema of `op` at `opset`, or None."""
-    try:
-        return int(onnx.defs.get_schema(op, opset, "").since_version)
-    except onnx.defs.SchemaError:
+@functools.cache
+def registry() -> Registry:
+    return load_registry()
+
+
+def registry_kernel(op: str, opset: int) -> tuple[OpVersion, KernelEntry] | None:
+    """The registry version of ai.onnx `op` at `opset` and the kernel serving it, or None."""
+    version = registry().try_resolve("ai.onnx", op, opset)
+    if version is None:
         return None
-
-
-def with_defaults(op: str, version: int, attrs: dict[str, Any]) -> dict[str, Any]:
-    """Every attribute of op@version: the given value, else the schema default, else None."""
-    schema = onnx.defs.get_schema(op, version, "")
-    filled: dict[str, Any] = {}
-    for name, a in schema.attributes.items():
-        if name in attrs:
-            filled[name] = attrs[name]
-        elif a.default_value.type:
-            v = helper.get_attribute_value(a.default_value)
-            filled[name] = v.decode() if isinstance(v, bytes) else list(v) if isinstance(v, list | tuple) else v
-        else:
-            filled[name] = None
-    return filled
+    entry = find_entry(version.domain, version.name, version.since)
+    return (version, entry) if entry is not None else None
 
 
 class _Timeout(Exception):
@@ -207,15 +202,15 @@ def bench_case(c: Case, cap: float, rounds: int, so: ort.SessionOptions) -> dict
     ref_spent = ref_first or 0.0
     ref_inner = inner_for(ref_first) if ref_first else 1
 
-    version = schema_version(c.op, OPSET)
-    entry = find_entry("ai.onnx", c.op, version) if version is not None else None
-    if entry is None or version is None:
-        raise LookupError(f"no kernel for ai.onnx {c.op}@{version}")  # main() filters these cases out
-    attrs = with_defaults(c.op, version, c.attrs)
+    found = registry_kernel(c.op, OPSET)
+    if found is None:
+        raise LookupError(f"no kernel for ai.onnx {c.op} at opset {OPSET}")  # main() filters these cases out
+    version, entry = found
     inputs = list(c.inputs)
+    attrs = resolve_attributes(version, c.attrs, [None if x is None else list(x.shape) for x in inputs])
 
     def ours_fn() -> Any:  # the node asks for n_out outputs, as the ORT and reference models do
-        return call_kernel(entry, inputs, attrs, c.n_out)
+        return call_kernel(entry, version, inputs, attrs, c.n_out)
 
     ours_first, ours_out = timed(ours_fn)
     ours_inner = inner_for(ours_first)
@@ -273,9 +268,8 @@ def main() -> int:
     for c in make_cases():
         if a.only and c.op not in a.only.split(","):
             continue
-        v = schema_version(c.op, OPSET)
-        if v is None or find_kernel("ai.onnx", c.op, v) is None:
-            skipped.append(f"{c.label} (no kernel for ai.onnx {c.op}@{v} in our registry)")
+        if registry_kernel(c.op, OPSET) is None:
+            skipped.append(f"{c.label} (no kernel for ai.onnx {c.op} at opset {OPSET} in our registry)")
         else:
             cases.append(c)
     # pay one-off import costs before timing anything

@@ -145,7 +145,7 @@ def test_docstring_ends_with_the_signature() -> None:
 def test_every_generated_class_matches_its_registry_version() -> None:
     registry = load_registry()
     for domain in registry.domains.values():
-        module_dir = domain.name.replace(".", "_")
+        module_dir = domain.module
         for opset in range(1, domain.max_opset + 1):
             module = _ops(module_dir, opset)
             for version in registry.opset_contents(domain.name, opset):
@@ -176,7 +176,7 @@ FIXTURE_DOMAIN = """\
 domain: ai.onnx
 description: A two-version fixture.
 max_opset: 12
-aliases: [""]
+node_domain: ""
 """
 
 FIXTURE_POOL = """\

@@ -10,9 +10,11 @@ import onnxruntime as ort
 import pytest
 from onnx import helper
 
-from conformance.kernels.registry import all_kernels, find_kernel
+from conformance.kernels.registry import all_kernels, run_kernel
+from opset.load import load_registry
 
 RNG = np.random.default_rng(7)
+REGISTRY = load_registry()
 
 
 def run_ort(op: str, inputs: list[np.ndarray | None], attrs: dict[str, Any]) -> list[np.ndarray]:
@@ -35,9 +37,7 @@ def run_ort(op: str, inputs: list[np.ndarray | None], attrs: dict[str, Any]) -> 
 
 
 def ours(op: str, inputs: list[np.ndarray | None], attrs: dict[str, Any]) -> tuple[np.ndarray, ...]:
-    fn = find_kernel("com.microsoft", op, 1)
-    assert fn is not None, f"no kernel for com.microsoft::{op}"
-    return fn(*inputs, **{"axis": attrs.get("axis")} if op != "FastGelu" else {})
+    return run_kernel(REGISTRY.resolve("com.microsoft", op, 1), inputs, attrs)
 
 
 def f32(*shape: int, scale: float = 1.0) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ from onnx import helper
 from onnx.reference import ReferenceEvaluator
 
 from conformance.kernels import NO_REFERENCE_KERNEL
-from conformance.kernels.registry import find_kernel
+from conformance.kernels.registry import find_kernel, run_kernel
 from opset.infer import infer_shapes
 from opset.load import load_registry
 from opset.model import OpVersion
@@ -51,11 +52,12 @@ def test_every_op_has_a_kernel_and_an_example(v: OpVersion) -> None:
     assert v.examples, f"{v.signature}: no executable example"
 
 
-def _kernel(domain: str, op: str) -> Any:
-    fn = find_kernel(domain, op, 1)
-    if fn is None:
+def _kernel(domain: str, op: str) -> Callable[..., tuple[np.ndarray, ...]]:
+    """The kernel of `domain::op` version 1 as the runner calls it: attributes resolved through the registry."""
+    if find_kernel(domain, op, 1) is None:
         pytest.fail(f"{domain}::{op}: no reference kernel registered")
-    return fn
+    version = next(v for v in VERSIONS if (v.domain, v.name, v.since) == (domain, op, 1))
+    return lambda *inputs, **given: run_kernel(version, inputs, given)
 
 
 # ---- ai.onnx.modified against independent computations ----

@@ -1,7 +1,8 @@
 """ai.onnx reference kernels against onnx.reference (or onnxruntime where the reference is known wrong).
 
 Every case runs a one-node model at each schema version of its op that the case lists; every registered
-(op, version range) must be exercised by at least one case.
+(op, version range) must be exercised by at least one case. Our kernel gets its attributes resolved through
+the registry, as the conformance runner calls it.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from conformance.kernels.registry import all_kernels, find_kernel
+from conformance.kernels.registry import all_kernels, find_kernel, run_kernel
+from opset.load import load_registry
 
 RNG = np.random.default_rng(1234)
+REGISTRY = load_registry()
 
 
 def f32(*shape: int) -> np.ndarray:
@@ -35,24 +38,6 @@ def i64(*values: int) -> np.ndarray:
 def versions(op: str) -> tuple[int, ...]:
     return tuple(sorted(s.since_version for s in onnx.defs.get_all_schemas_with_history()
                         if s.name == op and s.domain == ""))
-
-
-def with_defaults(op: str, version: int, attrs: dict[str, Any]) -> dict[str, Any]:
-    """Every attribute of the schema as a keyword: given value, else schema default, else None."""
-    schema = onnx.defs.get_schema(op, version, "")
-    unknown = set(attrs) - set(schema.attributes)
-    if unknown:
-        raise KeyError(f"{op}@{version}: unknown attributes {sorted(unknown)}")
-    out: dict[str, Any] = {}
-    for name, a in schema.attributes.items():
-        if name in attrs:
-            out[name] = attrs[name]
-        elif a.default_value.type:
-            v = helper.get_attribute_value(a.default_value)
-            out[name] = v.decode() if isinstance(v, bytes) else list(v) if isinstance(v, list | tuple) else v
-        else:
-            out[name] = None
-    return out
 
 
 @dataclass
@@ -101,14 +86,16 @@ def expected(c: Case, version: int) -> list[np.ndarray]:
     return list(ReferenceEvaluator(model).run(None, feeds))
 
 
-def ours(c: Case, version: int) -> tuple[np.ndarray, ...]:
-    fn = find_kernel("ai.onnx", c.op, version)
-    assert fn is not None, f"no kernel for {c.op}@{version}"
-    attrs = with_defaults(c.op, version, c.attrs)
-    for k, v in attrs.items():  # tensor attributes arrive as numpy arrays
-        if isinstance(v, TensorProto):
-            attrs[k] = numpy_helper.to_array(v)
-    return fn(*c.inputs, **attrs)
+def ours(c: Case, opset: int) -> tuple[np.ndarray, ...]:
+    # tensor attributes arrive as numpy arrays
+    given = {k: numpy_helper.to_array(v) if isinstance(v, TensorProto) else v for k, v in c.attrs.items()}
+    version = REGISTRY.try_resolve("ai.onnx", c.op, opset)
+    if version is None:  # Upsample-1 is in onnx but not in the registry: its cases state every attribute
+        fn = find_kernel("ai.onnx", c.op, opset)
+        assert fn is not None, f"no kernel for {c.op}@{opset}"
+        return fn(*c.inputs, **given)
+    assert version.since == opset, f"{c.op}: opset {opset} resolves to the registry version {version.since}"
+    return run_kernel(version, c.inputs, given, c.n_out)
 
 
 def all_since(op: str, lo: int = 1, hi: int = 99) -> tuple[int, ...]:
@@ -345,8 +332,9 @@ def shape_cases() -> list[Case]:
     xs = f32(1, 2, 3, 4)
     cases.append(Case("Upsample", dict(scales=[1.0, 1.0, 2.0, 3.0]), [xs], all_since("Upsample", 7, 8),
                       oracle="ort", id="nearest_attr"))
-    cases.append(Case("Upsample", dict(height_scale=2.0, width_scale=3.0), [xs], all_since("Upsample", 1, 6),
-                      oracle=lambda: [xs.repeat(2, axis=2).repeat(3, axis=3)], id="v1_nearest"))
+    cases.append(Case("Upsample", dict(height_scale=2.0, width_scale=3.0, mode="nearest"), [xs],
+                      all_since("Upsample", 1, 6), oracle=lambda: [xs.repeat(2, axis=2).repeat(3, axis=3)],
+                      id="v1_nearest"))
     linear9 = Case("Upsample", dict(mode="linear"), [xs, np.array([1, 1, 2, 1.5], np.float32)], (9,), oracle="ort")
     cases.append(Case("Upsample", dict(height_scale=2.0, width_scale=1.5, mode="bilinear"), [xs],
                       all_since("Upsample", 1, 6), oracle=lambda: expected(linear9, 9), id="v1_bilinear"))
@@ -441,25 +429,21 @@ def test_kernels_accept_exactly_the_schema_attributes() -> None:
 ])
 def test_invalid_inputs_raise_value_error(op: str, attrs: dict[str, Any], inputs: list[np.ndarray],
                                           message: str) -> None:
-    version = versions(op)[-1]
-    fn = find_kernel("ai.onnx", op, version)
-    assert fn is not None
+    version = REGISTRY.resolve("ai.onnx", op, versions(op)[-1])
     with pytest.raises(ValueError, match=message):
-        fn(*inputs, **with_defaults(op, version, attrs))
+        run_kernel(version, inputs, attrs)
 
 
 def test_seed_004_average_pool_examples() -> None:
     """The AveragePool examples of seed 004 (ONNX's own operator doc examples), by value."""
-    fn = find_kernel("ai.onnx", "AveragePool", 11)
-    assert fn is not None
+    version = REGISTRY.resolve("ai.onnx", "AveragePool", 11)
     x = np.arange(1, 26, dtype=np.float32).reshape(1, 1, 5, 5)
-    (y,) = fn(x, **with_defaults("AveragePool", 11, dict(kernel_shape=[5, 5], pads=[2, 2, 2, 2])))
+    (y,) = run_kernel(version, [x], dict(kernel_shape=[5, 5], pads=[2, 2, 2, 2]))
     assert y[0, 0, 0, 0] == pytest.approx(7.0) and y[0, 0, 2, 2] == pytest.approx(13.0)
-    (y,) = fn(x, **with_defaults("AveragePool", 11, dict(kernel_shape=[5, 5], pads=[2, 2, 2, 2],
-                                                          count_include_pad=1)))
+    (y,) = run_kernel(version, [x], dict(kernel_shape=[5, 5], pads=[2, 2, 2, 2], count_include_pad=1))
     assert y[0, 0, 0, 0] == pytest.approx(2.52) and y[0, 0, 2, 2] == pytest.approx(13.0)
     x4 = np.arange(1, 17, dtype=np.float32).reshape(1, 1, 4, 4)
-    (y,) = fn(x4, **with_defaults("AveragePool", 11, dict(kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)))
+    (y,) = run_kernel(version, [x4], dict(kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1))
     np.testing.assert_allclose(y[0, 0], [[6, 7.5], [12, 13.5]])
-    (y,) = fn(x, **with_defaults("AveragePool", 11, dict(kernel_shape=[3, 3], auto_pad="SAME_LOWER")))
+    (y,) = run_kernel(version, [x], dict(kernel_shape=[3, 3], auto_pad="SAME_LOWER"))
     assert y[0, 0, 0, 0] == pytest.approx(4.0)  # mean of 1, 2, 6, 7

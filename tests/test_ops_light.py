@@ -19,9 +19,9 @@ import pytest
 from onnx import helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from conformance.kernels.registry import find_kernel
+from conformance.kernels.registry import find_kernel, run_kernel
 from conformance.strategies.examples import example_case
-from opset.infer import Shape, infer_shapes, resolve_attributes, validate_attributes
+from opset.infer import Shape, infer_shapes, validate_attributes
 from opset.load import load_registry
 from opset.model import OpVersion
 
@@ -77,12 +77,6 @@ def one_node_model(op: str, opset: int, inputs: list[np.ndarray | None], attrs: 
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 7 if opset < 15 else 10
     return model, feeds
-
-
-def kernel_attributes(op: str, version: int, attrs: dict[str, Any], shapes: list[Shape | None]) -> dict[str, Any]:
-    """Every attribute of the registry version, defaults applied (tensor attributes as arrays)."""
-    given = {k: numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v for k, v in attrs.items()}
-    return resolve_attributes(registry_version(op, version), given, shapes)
 
 
 # ----------------------------------------------------------------------------------------------- kernels
@@ -160,13 +154,8 @@ def expected(c: KernelCase, version: int) -> list[np.ndarray]:
 
 
 def ours(op: str, version: int, inputs: list[np.ndarray | None], attrs: dict[str, Any]) -> tuple[np.ndarray, ...]:
-    fn = find_kernel("ai.onnx", op, version)
-    if fn is None:
-        raise LookupError(f"no kernel for {op}@{version}")
-    shapes: list[Shape | None] = [list(x.shape) if x is not None else None for x in inputs]
-    while inputs and inputs[-1] is None:
-        inputs = inputs[:-1]
-    return fn(*inputs, **kernel_attributes(op, version, attrs, shapes))
+    given = {k: numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v for k, v in attrs.items()}
+    return run_kernel(registry_version(op, version), inputs, given)
 
 
 @pytest.mark.parametrize(("case", "version"), [pytest.param(c, v, id=f"{c.op}@{v}-{c.id}")

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conformance.kernels.registry import KernelFn, find_kernel
-from opset.infer import infer_shapes
+from conformance.kernels.registry import find_kernel, run_kernel
+from opset.infer import infer_shapes, resolve_attributes
 from opset.lint import lint
 from opset.load import load_registry
 from opset.model import OpVersion
@@ -41,11 +41,11 @@ VERSIONS = _versions()
 EXAMPLES = [(VERSIONS[name], ex) for name in OPS if name in VERSIONS for ex in VERSIONS[name].examples]
 
 
-def _kernel(op: str) -> KernelFn:
-    fn = find_kernel("tengine", op, 1)
-    if fn is None:
+def _kernel(op: str) -> Callable[..., tuple[np.ndarray, ...]]:
+    """The kernel of `op` as the runner calls it: attributes resolved through the registry."""
+    if find_kernel("tengine", op, 1) is None:
         pytest.fail(f"tengine::{op}: no reference kernel registered")
-    return fn
+    return lambda *inputs, **given: run_kernel(VERSIONS[op], inputs, given)
 
 
 def _array(literal: dict[str, Any]) -> np.ndarray:
@@ -53,9 +53,9 @@ def _array(literal: dict[str, Any]) -> np.ndarray:
     return arr.reshape(literal["shape"]) if "shape" in literal else arr
 
 
-def _attrs(v: OpVersion, given: dict[str, Any]) -> dict[str, Any]:
-    """Every attribute as the kernel receives it: given, else the default (None without one)."""
-    return {name: given.get(name, a.default) for name, a in v.attributes.items()}
+def _attrs(v: OpVersion, given: dict[str, Any], inputs: list[np.ndarray | None]) -> dict[str, Any]:
+    """Every attribute as the kernel receives it, resolved through the registry."""
+    return resolve_attributes(v, given, [None if a is None else list(a.shape) for a in inputs])
 
 
 def _formula_shapes(v: OpVersion, inputs: list[np.ndarray | None], attrs: dict[str, Any]) -> list[list[int]]:
@@ -71,9 +71,8 @@ def _formula_shapes(v: OpVersion, inputs: list[np.ndarray | None], attrs: dict[s
 def _run(op: str, inputs: list[np.ndarray | None], **given: Any) -> np.ndarray:
     """Run the kernel with the schema's defaults applied and check its output shape against the formula."""
     v = VERSIONS[op]
-    attrs = _attrs(v, given)
-    (y,) = _kernel(op)(*inputs, **attrs)
-    assert [list(y.shape)] == _formula_shapes(v, inputs, attrs), f"{op}: kernel shape {y.shape}"
+    (y,) = _kernel(op)(*inputs, **given)
+    assert [list(y.shape)] == _formula_shapes(v, inputs, _attrs(v, given, inputs)), f"{op}: kernel shape {y.shape}"
     return y
 
 
@@ -106,9 +105,8 @@ def test_example_matches_kernel_formula_and_constraints(v: OpVersion, ex: Any) -
     inputs = [None if ex.inputs.get(p.name) is None else _array(ex.inputs[p.name]) for p in v.inputs]
     while inputs and inputs[-1] is None:
         inputs.pop()
-    attrs = _attrs(v, ex.attributes)
-    got = _kernel(v.name)(*inputs, **attrs)
-    shapes = _formula_shapes(v, inputs, attrs)
+    got = _kernel(v.name)(*inputs, **ex.attributes)
+    shapes = _formula_shapes(v, inputs, _attrs(v, ex.attributes, inputs))
     for param, y, shape in zip(v.outputs, got, shapes, strict=True):
         want = _array(ex.outputs[param.name])
         assert shape == list(want.shape), f"{ex.name}: formula gives {shape}, example says {want.shape}"
@@ -118,7 +116,7 @@ def test_example_matches_kernel_formula_and_constraints(v: OpVersion, ex: Any) -
 
 def test_a_violated_constraint_is_reported() -> None:
     v = VERSIONS["Reorg"]
-    result = infer_shapes(v, [[1, 3, 4, 4]], _attrs(v, {"stride": 2}))
+    result = infer_shapes(v, [[1, 3, 4, 4]], {"stride": 2})
     assert [p.check for p in result.problems] == ["reorg_c1"]
 
 
@@ -424,7 +422,7 @@ def test_pad_matches_loops(mode: int) -> None:
             want[n, c, i, j] = x[n, cc, r, q]
     np.testing.assert_array_equal(y, want)
     with pytest.raises(ValueError, match="set"):
-        _kernel("Pad")(x, **_attrs(VERSIONS["Pad"], {}))
+        _kernel("Pad")(x)  # the schema's default pads are -1: unset
 
 
 @pytest.mark.parametrize("order", [(0, 2, 3, 1), (0, 3, 1, 2), (3, 2, 1, 0), (1, 0, 2, 3)])

@@ -23,7 +23,7 @@ def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
 
     entry = find_entry(version.domain, version.name, version.since)
     if entry is not None:
-        outputs = call_kernel(entry, list(inputs), dict(attributes), num_outputs)
+        outputs = call_kernel(entry, version, list(inputs), dict(attributes), num_outputs)
         return tuple(np.asarray(x) for x in outputs)
     target = version.maps_to
     if target is None or not target.exact:

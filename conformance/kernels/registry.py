@@ -1,9 +1,10 @@
 """Explicit kernel registration: `@kernel("ai.onnx", "Concat", since=13)`.
 
-A kernel takes the op's inputs positionally (None for an omitted optional input; a variadic input
-arrives as its separate arrays) and every attribute of the version as a keyword argument, defaults
-already applied from the schema (None for an absent attribute without default). It returns a tuple
-of numpy arrays, one per output.
+A kernel takes every input position of the op positionally (None for an omitted optional input; a
+variadic input arrives as its separate arrays) and every attribute of the version as a keyword
+argument, resolved by `opset.infer.resolve_attributes` (None for an absent attribute without
+default). Kernels declare no defaults: the schema is the one place they live. A kernel returns a
+tuple of numpy arrays, one per output.
 
 A kernel registered with `requested_outputs=True` also gets `requested_outputs=<n>`, how many
 outputs the node asks for, so it can skip optional outputs nobody wants (MaxPool's Indices); it
@@ -12,13 +13,14 @@ must still return at least that many.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from opset.model import op_label
+from opset.infer import resolve_attributes
+from opset.model import OpVersion
 
 KernelFn = Callable[..., tuple[np.ndarray, ...]]
 
@@ -72,12 +74,25 @@ def find_kernel(domain: str, op: str, version: int) -> KernelFn | None:
     return entry.fn if entry is not None else None
 
 
-def call_kernel(entry: KernelEntry, inputs: list[Any], attrs: dict[str, Any],
+def call_kernel(entry: KernelEntry, version: OpVersion, inputs: Sequence[Any], attrs: Mapping[str, Any],
                 num_outputs: int | None = None) -> tuple[np.ndarray, ...]:
-    """Run a registered kernel; `num_outputs` (how many outputs the node asks for) reaches kernels that want it."""
-    if entry.requested_outputs and num_outputs is not None:
-        return entry.fn(*inputs, requested_outputs=num_outputs, **attrs)
-    return entry.fn(*inputs, **attrs)
+    """Run a registered kernel on `version` with resolved `attrs` (see `resolve_attributes`).
+
+    Every input position is passed (None for an omitted trailing optional input); a kernel registered
+    with requested_outputs gets `num_outputs`, or every output of the version when the caller gave none.
+    """
+    args = every_input_position(version, inputs)
+    if entry.requested_outputs:
+        wanted = num_outputs if num_outputs is not None else len(version.outputs)
+        return entry.fn(*args, requested_outputs=wanted, **attrs)
+    return entry.fn(*args, **attrs)
+
+
+def every_input_position(version: OpVersion, inputs: Sequence[Any]) -> list[Any]:
+    """`inputs` padded with None up to the version's input count (a variadic input takes what is given)."""
+    if any(p.variadic for p in version.inputs):
+        return list(inputs)
+    return [*inputs, *[None] * (len(version.inputs) - len(inputs))]
 
 
 def all_kernels() -> dict[tuple[str, str], list[KernelEntry]]:
@@ -85,12 +100,17 @@ def all_kernels() -> dict[tuple[str, str], list[KernelEntry]]:
     return {k: list(v) for k, v in _KERNELS.items()}
 
 
-def run_kernel(domain: str, op: str, version: int, inputs: list[Any], attrs: dict[str, Any],
+def run_kernel(version: OpVersion, inputs: Sequence[Any], given: Mapping[str, Any],
                num_outputs: int | None = None) -> tuple[np.ndarray, ...]:
-    entry = find_entry(domain, op, version)
+    """The kernel of `version` on `inputs`, with the `given` attributes resolved through the registry."""
+    entry = find_entry(version.domain, version.name, version.since)
     if entry is None:
-        raise LookupError(f"no reference kernel for {op_label(domain, op, version)}")
-    return call_kernel(entry, inputs, attrs, num_outputs)
+        raise LookupError(f"no reference kernel for {version.signature}")
+    unknown = sorted(set(given) - set(version.attributes))
+    if unknown:
+        raise TypeError(f"{version.signature}: unknown attributes {unknown}")
+    shapes = [None if x is None else list(np.shape(x)) for x in inputs]
+    return call_kernel(entry, version, inputs, resolve_attributes(version, given, shapes), num_outputs)
 
 
 _loaded = False

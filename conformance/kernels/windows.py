@@ -43,9 +43,10 @@ class Window:
         return itertools.product(*(range(k) for k in self.kernel))
 
 
-def _ints(op: str, name: str, value: Sequence[int] | None, length: int, default: int, low: int) -> tuple[int, ...]:
+def checked_ints(op: str, name: str, value: Sequence[int] | None, length: int, low: int) -> tuple[int, ...]:
+    """`value` as ints, checked to have `length` entries of at least `low` (the schema supplies defaults)."""
     if value is None:
-        return (default,) * length
+        raise ValueError(f"{op}: attribute {name} is missing")
     out = tuple(int(v) for v in value)
     if len(out) != length:
         raise ValueError(f"{op}: attribute {name} has {len(out)} values, expected {length}")
@@ -54,16 +55,24 @@ def _ints(op: str, name: str, value: Sequence[int] | None, length: int, default:
     return out
 
 
+def dense_dilations(x: np.ndarray) -> list[int]:
+    """Dilations for the op versions that have no such attribute: every window is dense."""
+    return [1] * max(x.ndim - 2, 0)
+
+
 def make_window(op: str, spatial: Sequence[int], kernel_shape: Sequence[int] | None, *,
-                strides: Sequence[int] | None = None, dilations: Sequence[int] | None = None,
-                pads: Sequence[int] | None = None, auto_pad: str = "NOTSET", ceil_mode: int = 0) -> Window:
-    """Resolve padding and output size the ONNX way (ceil mode drops a window starting in the end padding)."""
+                strides: Sequence[int], dilations: Sequence[int], pads: Sequence[int], auto_pad: str,
+                ceil_mode: int) -> Window:
+    """Resolve padding and output size the ONNX way (ceil mode drops a window starting in the end padding).
+
+    `pads` is read only when auto_pad is NOTSET.
+    """
     r = len(spatial)
     if kernel_shape is None:
         raise ValueError(f"{op}: attribute kernel_shape is required")
-    kernel = _ints(op, "kernel_shape", kernel_shape, r, 1, 1)
-    st = _ints(op, "strides", strides, r, 1, 1)
-    dil = _ints(op, "dilations", dilations, r, 1, 1)
+    kernel = checked_ints(op, "kernel_shape", kernel_shape, r, 1)
+    st = checked_ints(op, "strides", strides, r, 1)
+    dil = checked_ints(op, "dilations", dilations, r, 1)
     if auto_pad not in AUTO_PADS:
         raise ValueError(f"{op}: auto_pad must be one of {AUTO_PADS}, got {auto_pad!r}")
     ext = [(kernel[i] - 1) * dil[i] + 1 for i in range(r)]
@@ -77,7 +86,7 @@ def make_window(op: str, spatial: Sequence[int], kernel_shape: Sequence[int] | N
     if auto_pad == "VALID":
         p = (0,) * (2 * r)
     else:
-        p = _ints(op, "pads", pads, 2 * r, 0, 0)
+        p = checked_ints(op, "pads", pads, 2 * r, 0)
     begin, end = p[:r], p[r:]
     out = []
     for i in range(r):
@@ -108,7 +117,8 @@ def tap_view(xp: np.ndarray, w: Window, tap: Sequence[int]) -> np.ndarray:
     """The strided view of padded `xp` that tap `tap` reads for every output position."""
     index: tuple[Any, ...] = (Ellipsis, *(slice(t * d, t * d + (o - 1) * s + 1, s)
                                           for t, d, o, s in zip(tap, w.dilations, w.out, w.strides, strict=True)))
-    return xp[index]
+    view: np.ndarray = xp[index]
+    return view
 
 
 def separable_reduce(xp: np.ndarray, w: Window, ufunc: Callable[..., np.ndarray]) -> np.ndarray:

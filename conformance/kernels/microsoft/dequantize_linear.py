@@ -9,8 +9,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("com.microsoft", "DequantizeLinear", since=1)
-def dequantize_linear(x: np.ndarray, x_scale: np.ndarray, x_zero_point: np.ndarray | None = None, *,
-                      axis: int | None = None) -> tuple[np.ndarray, ...]:
+def dequantize_linear(x: np.ndarray, x_scale: np.ndarray, x_zero_point: np.ndarray | None, *,
+                      axis: int | None) -> tuple[np.ndarray, ...]:
     if x.dtype not in (*QUANT_TYPES, np.dtype(np.int32)):
         raise ValueError(f"DequantizeLinear: unsupported input type {x.dtype}")
     if x_zero_point is not None and x_zero_point.dtype != x.dtype:

@@ -12,7 +12,7 @@ _C = math.sqrt(2.0 / math.pi)
 
 
 @kernel("com.microsoft", "FastGelu", since=1)
-def fast_gelu(x: np.ndarray, bias: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+def fast_gelu(x: np.ndarray, bias: np.ndarray | None) -> tuple[np.ndarray, ...]:
     wt = np.float64 if x.dtype == np.float64 else np.float32
     v: np.ndarray = x.astype(wt)
     if bias is not None:

@@ -12,8 +12,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("com.microsoft", "QuantizeLinear", since=1)
-def quantize_linear(x: np.ndarray, y_scale: np.ndarray, y_zero_point: np.ndarray | None = None, *,
-                    axis: int | None = None) -> tuple[np.ndarray, ...]:
+def quantize_linear(x: np.ndarray, y_scale: np.ndarray, y_zero_point: np.ndarray | None, *,
+                    axis: int | None) -> tuple[np.ndarray, ...]:
     out_type = np.dtype(np.uint8) if y_zero_point is None else y_zero_point.dtype
     if out_type not in QUANT_TYPES:
         raise ValueError(f"QuantizeLinear: output type must be one of {[str(t) for t in QUANT_TYPES]}, got {out_type}")

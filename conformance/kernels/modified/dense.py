@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("ai.onnx.modified", "Dense", since=1)
-def dense(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+def dense(x: np.ndarray, w: np.ndarray, b: np.ndarray | None) -> tuple[np.ndarray, ...]:
     if x.ndim != 2 or w.ndim != 2 or x.shape[1] != w.shape[0]:
         raise ValueError(f"Dense: X {x.shape} and W {w.shape} must be [M, K] and [K, N]")
     work = np.promote_types(x.dtype, np.float32)

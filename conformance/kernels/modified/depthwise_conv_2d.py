@@ -30,9 +30,8 @@ def _axis_padding(size: int, kernel: int, stride: int, dilation: int, mode: str)
 
 
 @kernel("ai.onnx.modified", "DepthwiseConv2d", since=1)
-def depthwise_conv_2d(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None, *,
-                      kernel_shape: Sequence[int] | None = None, strides: Sequence[int] = (1, 1),
-                      dilations: Sequence[int] = (1, 1), pads: str = "VALID") -> tuple[np.ndarray, ...]:
+def depthwise_conv_2d(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, *, kernel_shape: Sequence[int] | None,
+                      strides: Sequence[int], dilations: Sequence[int], pads: str) -> tuple[np.ndarray, ...]:
     if x.ndim != 4 or w.ndim != 4 or w.shape[2] != x.shape[3]:
         raise ValueError(f"DepthwiseConv2d: X {x.shape} must be NHWC and W {w.shape} [kh, kw, C, M]")
     kh, kw, c, m = w.shape

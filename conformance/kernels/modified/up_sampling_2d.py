@@ -10,7 +10,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("ai.onnx.modified", "UpSampling2D", since=1)
-def up_sampling_2d(x: np.ndarray, *, size: Sequence[int] = (2, 2)) -> tuple[np.ndarray, ...]:
+def up_sampling_2d(x: np.ndarray, *, size: Sequence[int]) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"UpSampling2D: X must be NHWC (rank 4), got shape {x.shape}")
     fh, fw = (int(s) for s in size)

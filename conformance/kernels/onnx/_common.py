@@ -14,16 +14,6 @@ def work_dtype(x: np.ndarray) -> np.dtype:
     return x.dtype
 
 
-def ints_or_default(op: str, name: str, value: Sequence[int] | None, length: int, default: int) -> tuple[int, ...]:
-    """`value` as a tuple checked to have `length` entries, or `default` repeated when absent."""
-    if value is None:
-        return (default,) * length
-    out = tuple(int(v) for v in value)
-    if len(out) != length:
-        raise ValueError(f"{op}: attribute {name} has {len(out)} values, expected {length}")
-    return out
-
-
 def legacy_broadcast(op: str, a: np.ndarray, b: np.ndarray, broadcast: int, axis: int | None) -> np.ndarray:
     """Reshape `b` for the opset-1/6 `broadcast`/`axis` rule: b's shape is a contiguous run of a's dims."""
     if not broadcast:

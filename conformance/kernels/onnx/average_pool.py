@@ -10,14 +10,36 @@ import numpy as np
 
 from conformance.kernels.onnx._common import work_dtype
 from conformance.kernels.registry import kernel
-from conformance.kernels.windows import make_window, pad_spatial, separable_reduce
+from conformance.kernels.windows import dense_dilations, make_window, pad_spatial, separable_reduce
 
 
-@kernel("ai.onnx", "AveragePool", since=1)
-def average_pool(x: np.ndarray, *, kernel_shape: list[int] | None = None, auto_pad: str = "NOTSET",
-                 pads: list[int] | None = None, strides: list[int] | None = None,
-                 dilations: list[int] | None = None, ceil_mode: int = 0,
-                 count_include_pad: int = 0) -> tuple[np.ndarray, ...]:
+@kernel("ai.onnx", "AveragePool", since=1, until=6)
+def average_pool_v1(x: np.ndarray, *, kernel_shape: list[int], auto_pad: str, pads: list[int],
+                    strides: list[int]) -> tuple[np.ndarray, ...]:
+    # before opset 7 the padding never counts; ceil mode comes at 10, dilations at 19
+    return _average_pool(x, kernel_shape, auto_pad, pads, strides, dense_dilations(x), 0, 0)
+
+
+@kernel("ai.onnx", "AveragePool", since=7, until=9)
+def average_pool_v7(x: np.ndarray, *, kernel_shape: list[int], auto_pad: str, pads: list[int], strides: list[int],
+                    count_include_pad: int) -> tuple[np.ndarray, ...]:
+    return _average_pool(x, kernel_shape, auto_pad, pads, strides, dense_dilations(x), 0, count_include_pad)
+
+
+@kernel("ai.onnx", "AveragePool", since=10, until=18)
+def average_pool_v10(x: np.ndarray, *, kernel_shape: list[int], auto_pad: str, pads: list[int], strides: list[int],
+                     count_include_pad: int, ceil_mode: int) -> tuple[np.ndarray, ...]:
+    return _average_pool(x, kernel_shape, auto_pad, pads, strides, dense_dilations(x), ceil_mode, count_include_pad)
+
+
+@kernel("ai.onnx", "AveragePool", since=19)
+def average_pool(x: np.ndarray, *, kernel_shape: list[int], auto_pad: str, pads: list[int], strides: list[int],
+                 count_include_pad: int, ceil_mode: int, dilations: list[int]) -> tuple[np.ndarray, ...]:
+    return _average_pool(x, kernel_shape, auto_pad, pads, strides, dilations, ceil_mode, count_include_pad)
+
+
+def _average_pool(x: np.ndarray, kernel_shape: list[int], auto_pad: str, pads: list[int], strides: list[int],
+                  dilations: list[int], ceil_mode: int, count_include_pad: int) -> tuple[np.ndarray, ...]:
     if x.ndim < 3:
         raise ValueError(f"AveragePool: input must be N x C x spatial..., got shape {x.shape}")
     spatial = x.shape[2:]

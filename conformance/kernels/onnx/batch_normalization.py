@@ -31,7 +31,7 @@ def _normalise(x: np.ndarray, scale: np.ndarray, bias: np.ndarray, mean: np.ndar
     s, b, m, v = params
     k = s / np.sqrt(v + np.asarray(epsilon, wt))
     # one fused multiply-add over X: y = x * k + (b - m * k)
-    y = x.astype(wt, copy=False) * k
+    y: np.ndarray = x.astype(wt, copy=False) * k
     y += b - m * k
     return y.astype(x.dtype, copy=False)
 
@@ -52,25 +52,39 @@ def _training(x: np.ndarray, scale: np.ndarray, bias: np.ndarray, mean: np.ndarr
             bm.reshape(mean.shape).astype(mean.dtype), bv.reshape(var.shape).astype(var.dtype))
 
 
-@kernel("ai.onnx", "BatchNormalization", since=1, until=6)
+@kernel("ai.onnx", "BatchNormalization", since=1, until=5)
 def batch_normalization_v1(x: np.ndarray, scale: np.ndarray, b: np.ndarray, mean: np.ndarray, var: np.ndarray, *,
-                           epsilon: float = 1e-5, momentum: float = 0.9, is_test: int = 0, spatial: int = 1,
-                           consumed_inputs: list[int] | None = None) -> tuple[np.ndarray, ...]:
+                           epsilon: float, momentum: float, is_test: int, spatial: int,
+                           consumed_inputs: list[int]) -> tuple[np.ndarray, ...]:
+    # consumed_inputs is a memory-reuse hint: it never changes the result
+    return batch_normalization_v6(x, scale, b, mean, var, epsilon=epsilon, momentum=momentum, is_test=is_test,
+                                  spatial=spatial)
+
+
+@kernel("ai.onnx", "BatchNormalization", since=6, until=6)
+def batch_normalization_v6(x: np.ndarray, scale: np.ndarray, b: np.ndarray, mean: np.ndarray, var: np.ndarray, *,
+                           epsilon: float, momentum: float, is_test: int, spatial: int) -> tuple[np.ndarray, ...]:
     if is_test:
         return (_normalise(x, scale, b, mean, var, epsilon, spatial),)
     return _training(x, scale, b, mean, var, epsilon, momentum, spatial)
 
 
-@kernel("ai.onnx", "BatchNormalization", since=7, until=13)
+@kernel("ai.onnx", "BatchNormalization", since=7, until=8)
 def batch_normalization_v7(x: np.ndarray, scale: np.ndarray, b: np.ndarray, mean: np.ndarray, var: np.ndarray, *,
-                           epsilon: float = 1e-5, momentum: float = 0.9, spatial: int = 1) -> tuple[np.ndarray, ...]:
+                           epsilon: float, momentum: float, spatial: int) -> tuple[np.ndarray, ...]:
     return (_normalise(x, scale, b, mean, var, epsilon, spatial),)
 
 
+@kernel("ai.onnx", "BatchNormalization", since=9, until=13)
+def batch_normalization_v9(x: np.ndarray, scale: np.ndarray, b: np.ndarray, mean: np.ndarray, var: np.ndarray, *,
+                           epsilon: float, momentum: float) -> tuple[np.ndarray, ...]:
+    # opset 9 drops `spatial`: statistics are always per channel
+    return (_normalise(x, scale, b, mean, var, epsilon, 1),)
+
+
 @kernel("ai.onnx", "BatchNormalization", since=14)
-def batch_normalization(x: np.ndarray, scale: np.ndarray, b: np.ndarray, input_mean: np.ndarray,
-                        input_var: np.ndarray, *, epsilon: float = 1e-5, momentum: float = 0.9,
-                        training_mode: int = 0) -> tuple[np.ndarray, ...]:
+def batch_normalization(x: np.ndarray, scale: np.ndarray, b: np.ndarray, input_mean: np.ndarray, input_var: np.ndarray,
+                        *, epsilon: float, momentum: float, training_mode: int) -> tuple[np.ndarray, ...]:
     if not training_mode:
         return (_normalise(x, scale, b, input_mean, input_var, epsilon, 1),)
     return _training(x, scale, b, input_mean, input_var, epsilon, momentum, 1)[:3]

@@ -16,14 +16,20 @@ def _clip(x: np.ndarray, lo: np.ndarray | float | None, hi: np.ndarray | float |
     return x.copy() if y is x else y.astype(x.dtype, copy=False)
 
 
-@kernel("ai.onnx", "Clip", since=1, until=10)
-def clip_attr(x: np.ndarray, *, min: float | None = None, max: float | None = None,
-              consumed_inputs: list[int] | None = None) -> tuple[np.ndarray, ...]:
+@kernel("ai.onnx", "Clip", since=1, until=5)
+def clip_v1(x: np.ndarray, *, min: float | None, max: float | None,
+            consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
+    # opset 1 has no default bounds: an absent one does not clip; consumed_inputs never changes the result
+    return (_clip(x, min, max),)
+
+
+@kernel("ai.onnx", "Clip", since=6, until=10)
+def clip_attr(x: np.ndarray, *, min: float, max: float) -> tuple[np.ndarray, ...]:
     return (_clip(x, min, max),)
 
 
 @kernel("ai.onnx", "Clip", since=11)
-def clip(x: np.ndarray, lo: np.ndarray | None = None, hi: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+def clip(x: np.ndarray, lo: np.ndarray | None, hi: np.ndarray | None) -> tuple[np.ndarray, ...]:
     for name, v in (("min", lo), ("max", hi)):
         if v is not None and np.ndim(v) != 0 and np.size(v) != 1:
             raise ValueError(f"Clip: input {name} must be a scalar, got shape {np.shape(v)}")

@@ -1,4 +1,4 @@
-"""Concat: join along `axis` (axis defaults to 1 in opset 1, required from 4, negative from 11)."""
+"""Concat: join along `axis` (negative from opset 11)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("ai.onnx", "Concat", since=1)
-def concat(*inputs: np.ndarray, axis: int | None = None) -> tuple[np.ndarray, ...]:
+def concat(*inputs: np.ndarray, axis: int) -> tuple[np.ndarray, ...]:
     if not inputs:
         raise ValueError("Concat: needs at least one input")
-    if axis is None:
-        axis = 1  # opset 1 default; later versions make it required and the caller passes it
     (ax,) = normalize_axes("Concat", [axis], inputs[0].ndim)
     ref = inputs[0].shape
     for x in inputs[1:]:

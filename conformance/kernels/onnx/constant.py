@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,7 @@ def _sparse(value: Any) -> np.ndarray:
     return dense.reshape(dims)
 
 
-_MAKERS = {
+_MAKERS: dict[str, Callable[[Any], np.ndarray]] = {
     "value": _tensor,
     "sparse_value": _sparse,
     "value_float": lambda v: np.array(v, dtype=np.float32),
@@ -42,11 +43,27 @@ _MAKERS = {
 }
 
 
-@kernel("ai.onnx", "Constant", since=1)
-def constant(**attrs: Any) -> tuple[np.ndarray, ...]:
-    unknown = sorted(set(attrs) - set(_MAKERS))
-    if unknown:
-        raise ValueError(f"Constant: unknown attributes {unknown}")
+@kernel("ai.onnx", "Constant", since=1, until=10)
+def constant_v1(*, value: Any) -> tuple[np.ndarray, ...]:
+    return _one_of(value=value)
+
+
+@kernel("ai.onnx", "Constant", since=11, until=11)
+def constant_v11(*, value: Any, sparse_value: Any) -> tuple[np.ndarray, ...]:
+    return _one_of(value=value, sparse_value=sparse_value)
+
+
+@kernel("ai.onnx", "Constant", since=12)
+def constant(*, value: Any, sparse_value: Any, value_float: float | None, value_floats: list[float] | None,
+             value_int: int | None, value_ints: list[int] | None, value_string: str | None,
+             value_strings: list[str] | None) -> tuple[np.ndarray, ...]:
+    return _one_of(value=value, sparse_value=sparse_value, value_float=value_float, value_floats=value_floats,
+                   value_int=value_int, value_ints=value_ints, value_string=value_string,
+                   value_strings=value_strings)
+
+
+def _one_of(**attrs: Any) -> tuple[np.ndarray, ...]:
+    """The tensor of the one value attribute that is set."""
     given = [k for k, v in attrs.items() if v is not None]
     if len(given) != 1:
         raise ValueError(f"Constant: exactly one value attribute must be set, got {given or 'none'}")

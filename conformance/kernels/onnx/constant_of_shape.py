@@ -20,7 +20,7 @@ def _fill_value(value: Any) -> np.ndarray:
 
 
 @kernel("ai.onnx", "ConstantOfShape", since=9)
-def constant_of_shape(input: np.ndarray, *, value: Any = None) -> tuple[np.ndarray, ...]:
+def constant_of_shape(input: np.ndarray, *, value: Any) -> tuple[np.ndarray, ...]:
     shape = np.asarray(input)
     if shape.ndim != 1:
         raise ValueError(f"ConstantOfShape: input must be 1-D, it has shape {list(shape.shape)}")

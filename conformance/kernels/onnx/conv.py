@@ -7,6 +7,7 @@ building the column matrix for a product that has no reduction over channels.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -19,7 +20,7 @@ def _depthwise(xp: np.ndarray, weight: np.ndarray, w: Window) -> np.ndarray:
     c = weight.shape[0]
     wk = weight.reshape(c, -1)
     bshape = (1, c) + (1,) * len(w.kernel)
-    y = None
+    y: np.ndarray | None = None
     tmp = None
     for j, tap in enumerate(w.taps()):
         view = tap_view(xp, w, tap)
@@ -34,17 +35,16 @@ def _depthwise(xp: np.ndarray, weight: np.ndarray, w: Window) -> np.ndarray:
     return y
 
 
-def check_kernel_shape(op: str, kernel_shape: list[int] | None, weight: np.ndarray) -> list[int]:
+def check_kernel_shape(op: str, kernel_shape: Sequence[int], weight: np.ndarray) -> list[int]:
     ks = list(weight.shape[2:])
-    if kernel_shape is not None and [int(k) for k in kernel_shape] != ks:
+    if [int(k) for k in kernel_shape] != ks:
         raise ValueError(f"{op}: kernel_shape {list(kernel_shape)} does not match W spatial shape {ks}")
     return ks
 
 
 @kernel("ai.onnx", "Conv", since=1)
-def conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None, *, auto_pad: str = "NOTSET",
-         dilations: list[int] | None = None, group: int = 1, kernel_shape: list[int] | None = None,
-         pads: list[int] | None = None, strides: list[int] | None = None) -> tuple[np.ndarray, ...]:
+def conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None, *, auto_pad: str, dilations: list[int], group: int,
+         kernel_shape: list[int], pads: list[int], strides: list[int]) -> tuple[np.ndarray, ...]:
     if x.ndim < 3 or weight.ndim != x.ndim:
         raise ValueError(f"Conv: X {x.shape} and W {weight.shape} must both be N x C x spatial...")
     n, c = x.shape[:2]
@@ -55,7 +55,8 @@ def conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None, *, a
         raise ValueError(f"Conv: B must have shape ({m},), got {bias.shape}")
     ks = check_kernel_shape("Conv", kernel_shape, weight)
     spatial = x.shape[2:]
-    w = make_window("Conv", spatial, ks, strides=strides, dilations=dilations, pads=pads, auto_pad=auto_pad)
+    w = make_window("Conv", spatial, ks, strides=strides, dilations=dilations, pads=pads, auto_pad=auto_pad,
+                    ceil_mode=0)  # Conv has no ceil mode
     wt = work_dtype(x)
     xp = pad_spatial(x.astype(wt, copy=False), w.begin, w.padded_end(spatial), 0)
     wgt = weight.astype(wt, copy=False)

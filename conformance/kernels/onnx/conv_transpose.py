@@ -11,14 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from conformance.kernels.onnx._common import ints_or_default, work_dtype
+from conformance.kernels.onnx._common import work_dtype
 from conformance.kernels.onnx.conv import check_kernel_shape
 from conformance.kernels.registry import kernel
-from conformance.kernels.windows import AUTO_PADS
+from conformance.kernels.windows import AUTO_PADS, checked_ints
 
 
 def _placement(spatial: tuple[int, ...], ks: list[int], strides: tuple[int, ...], dil: tuple[int, ...],
-               out_pad: tuple[int, ...], pads: list[int] | None, auto_pad: str,
+               out_pad: tuple[int, ...], pads: list[int], auto_pad: str,
                output_shape: list[int] | None) -> tuple[list[int], list[int], list[int]]:
     """Full (uncropped) size, crop start and output size of each spatial axis."""
     r = len(spatial)
@@ -35,7 +35,7 @@ def _placement(spatial: tuple[int, ...], ks: list[int], strides: tuple[int, ...]
         total = [full[i] - out[i] for i in range(r)]
         begin = [t // 2 if auto_pad == "SAME_UPPER" else t - t // 2 for t in total]
         return full, begin, out
-    p = (0,) * (2 * r) if auto_pad == "VALID" else ints_or_default("ConvTranspose", "pads", pads, 2 * r, 0)
+    p = (0,) * (2 * r) if auto_pad == "VALID" else checked_ints("ConvTranspose", "pads", pads, 2 * r, 0)
     out = [full[i] - p[i] - p[i + r] for i in range(r)]
     if any(o <= 0 for o in out):
         raise ValueError(f"ConvTranspose: pads {list(p)} leave an empty output {out}")
@@ -43,10 +43,9 @@ def _placement(spatial: tuple[int, ...], ks: list[int], strides: tuple[int, ...]
 
 
 @kernel("ai.onnx", "ConvTranspose", since=1)
-def conv_transpose(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None, *, auto_pad: str = "NOTSET",
-                   dilations: list[int] | None = None, group: int = 1, kernel_shape: list[int] | None = None,
-                   output_padding: list[int] | None = None, output_shape: list[int] | None = None,
-                   pads: list[int] | None = None, strides: list[int] | None = None) -> tuple[np.ndarray, ...]:
+def conv_transpose(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None, *, auto_pad: str, dilations: list[int],
+                   group: int, kernel_shape: list[int], output_padding: list[int], output_shape: list[int] | None,
+                   pads: list[int], strides: list[int]) -> tuple[np.ndarray, ...]:
     if x.ndim < 3 or weight.ndim != x.ndim:
         raise ValueError(f"ConvTranspose: X {x.shape} and W {weight.shape} must both be N x C x spatial...")
     n, c = x.shape[:2]
@@ -59,9 +58,9 @@ def conv_transpose(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = 
     ks = check_kernel_shape("ConvTranspose", kernel_shape, weight)
     spatial = x.shape[2:]
     r = len(spatial)
-    st = ints_or_default("ConvTranspose", "strides", strides, r, 1)
-    dil = ints_or_default("ConvTranspose", "dilations", dilations, r, 1)
-    op = ints_or_default("ConvTranspose", "output_padding", output_padding, r, 0)
+    st = checked_ints("ConvTranspose", "strides", strides, r, 1)
+    dil = checked_ints("ConvTranspose", "dilations", dilations, r, 1)
+    op = checked_ints("ConvTranspose", "output_padding", output_padding, r, 0)
     full, begin, out = _placement(spatial, ks, st, dil, op, pads, auto_pad, output_shape)
 
     wt = work_dtype(x)

@@ -25,30 +25,36 @@ def _training(setting: str, ratio: float) -> ValueError:
                       f"computes inference only")
 
 
-@kernel("ai.onnx", "Dropout", since=1, until=6)
-def dropout_is_test(data: np.ndarray, *, ratio: float = 0.5, is_test: int = 0,
-                    consumed_inputs: list[int] | None = None) -> tuple[np.ndarray, ...]:
+@kernel("ai.onnx", "Dropout", since=1, until=5)
+def dropout_v1(data: np.ndarray, *, ratio: float, is_test: int,
+               consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
+    # consumed_inputs is a memory-reuse hint: it never changes the result
+    return dropout_is_test(data, ratio=ratio, is_test=is_test)
+
+
+@kernel("ai.onnx", "Dropout", since=6, until=6)
+def dropout_is_test(data: np.ndarray, *, ratio: float, is_test: int) -> tuple[np.ndarray, ...]:
     if not is_test and _check_ratio(ratio) > 0:
         raise _training("is_test=0", ratio)
     return data.copy(), np.ones_like(data)
 
 
 @kernel("ai.onnx", "Dropout", since=7, until=9)
-def dropout_typed_mask(data: np.ndarray, *, ratio: float = 0.5) -> tuple[np.ndarray, ...]:
+def dropout_typed_mask(data: np.ndarray, *, ratio: float) -> tuple[np.ndarray, ...]:
     _check_ratio(ratio)
     return data.copy(), np.ones_like(data)
 
 
 @kernel("ai.onnx", "Dropout", since=10, until=11)
-def dropout_bool_mask(data: np.ndarray, *, ratio: float = 0.5) -> tuple[np.ndarray, ...]:
+def dropout_bool_mask(data: np.ndarray, *, ratio: float) -> tuple[np.ndarray, ...]:
     _check_ratio(ratio)
     return data.copy(), np.ones(data.shape, dtype=bool)
 
 
 @kernel("ai.onnx", "Dropout", since=12)
-def dropout(data: np.ndarray, ratio: np.ndarray | None = None, training_mode: np.ndarray | None = None, *,
-            seed: int | None = None) -> tuple[np.ndarray, ...]:
-    p = 0.5 if ratio is None else _check_ratio(float(np.asarray(ratio).reshape(-1)[0]))
+def dropout(data: np.ndarray, ratio: np.ndarray | None, training_mode: np.ndarray | None, *,
+            seed: int | None) -> tuple[np.ndarray, ...]:
+    p = 0.5 if ratio is None else _check_ratio(float(np.asarray(ratio).reshape(-1)[0]))  # an absent ratio is 0.5
     if training_mode is not None and bool(np.asarray(training_mode).reshape(-1)[0]) and p > 0:
         raise _training("training_mode=true", p)
     return data.copy(), np.ones(data.shape, dtype=bool)

@@ -10,7 +10,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("ai.onnx", "Flatten", since=1)
-def flatten(x: np.ndarray, *, axis: int = 1) -> tuple[np.ndarray, ...]:
+def flatten(x: np.ndarray, *, axis: int) -> tuple[np.ndarray, ...]:
     if not -x.ndim <= axis <= x.ndim:
         raise ValueError(f"Flatten: axis {axis} out of range for rank {x.ndim}")
     if axis < 0:

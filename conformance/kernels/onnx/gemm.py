@@ -17,7 +17,7 @@ def _gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, alpha: float, beta
     bb = (b.T if trans_b else b).astype(wt, copy=False)
     if aa.shape[1] != bb.shape[0]:
         raise ValueError(f"Gemm: inner dims differ, A' {aa.shape} and B' {bb.shape}")
-    y = aa @ bb
+    y: np.ndarray = aa @ bb
     if alpha != 1:
         y = y * np.asarray(alpha, dtype=wt) if wt.kind == "f" else (y * alpha).astype(wt)
     if c is not None and beta != 0:
@@ -31,8 +31,8 @@ def _gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, alpha: float, beta
 
 
 @kernel("ai.onnx", "Gemm", since=1, until=6)
-def gemm_legacy(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, alpha: float = 1.0, beta: float = 1.0,
-                transA: int = 0, transB: int = 0, broadcast: int = 0) -> tuple[np.ndarray, ...]:
+def gemm_legacy(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, alpha: float, beta: float, transA: int, transB: int,
+                broadcast: int) -> tuple[np.ndarray, ...]:
     m = a.shape[1] if transA else a.shape[0]
     n = b.shape[0] if transB else b.shape[1]
     if not broadcast and c.shape != (m, n):
@@ -41,6 +41,6 @@ def gemm_legacy(a: np.ndarray, b: np.ndarray, c: np.ndarray, *, alpha: float = 1
 
 
 @kernel("ai.onnx", "Gemm", since=7)
-def gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, *, alpha: float = 1.0, beta: float = 1.0,
-         transA: int = 0, transB: int = 0) -> tuple[np.ndarray, ...]:
+def gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, *, alpha: float, beta: float, transA: int,
+         transB: int) -> tuple[np.ndarray, ...]:
     return (_gemm(a, b, c, alpha, beta, transA, transB),)

@@ -25,8 +25,7 @@ def _window_square_sum(x: np.ndarray, size: int) -> np.ndarray:
 
 
 @kernel("ai.onnx", "LRN", since=1)
-def lrn(x: np.ndarray, *, size: int, alpha: float = 0.0001, beta: float = 0.75,
-        bias: float = 1.0) -> tuple[np.ndarray, ...]:
+def lrn(x: np.ndarray, *, size: int, alpha: float, beta: float, bias: float) -> tuple[np.ndarray, ...]:
     if x.ndim < 2:
         raise ValueError(f"LRN: X needs rank >= 2 (N, C, ...), it has shape {list(x.shape)}")
     if size is None or size < 1:

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from conformance.kernels.registry import kernel
-from conformance.kernels.windows import Window, make_window, pad_spatial, separable_reduce, tap_view
+from conformance.kernels.windows import Window, dense_dilations, make_window, pad_spatial, separable_reduce, tap_view
 
 
 def _lowest(dtype: np.dtype) -> float | int:
@@ -53,9 +53,9 @@ def _indices(x: np.ndarray, xp: np.ndarray, y: np.ndarray, w: Window, storage_or
     return flat
 
 
-def _max_pool(x: np.ndarray, kernel_shape: list[int] | None, auto_pad: str, pads: list[int] | None,
-              strides: list[int] | None, dilations: list[int] | None, ceil_mode: int,
-              storage_order: int | None, want_indices: bool = True) -> tuple[np.ndarray, ...]:
+def _max_pool(x: np.ndarray, kernel_shape: list[int], auto_pad: str, pads: list[int], strides: list[int],
+              dilations: list[int], ceil_mode: int, storage_order: int,
+              want_indices: bool) -> tuple[np.ndarray, ...]:
     if x.ndim < 3:
         raise ValueError(f"MaxPool: input must be N x C x spatial..., got shape {x.shape}")
     spatial = x.shape[2:]
@@ -63,7 +63,7 @@ def _max_pool(x: np.ndarray, kernel_shape: list[int] | None, auto_pad: str, pads
                     auto_pad=auto_pad, ceil_mode=ceil_mode)
     xp = pad_spatial(x, w.begin, w.padded_end(spatial), _lowest(x.dtype))
     y = separable_reduce(xp, w, np.maximum)
-    if storage_order is None or not want_indices:
+    if not want_indices:
         return (y,)
     if storage_order not in (0, 1):
         raise ValueError(f"MaxPool: storage_order must be 0 or 1, got {storage_order}")
@@ -71,14 +71,23 @@ def _max_pool(x: np.ndarray, kernel_shape: list[int] | None, auto_pad: str, pads
 
 
 @kernel("ai.onnx", "MaxPool", since=1, until=7)
-def max_pool_v1(x: np.ndarray, *, kernel_shape: list[int] | None = None, auto_pad: str = "NOTSET",
-                pads: list[int] | None = None, strides: list[int] | None = None) -> tuple[np.ndarray, ...]:
-    return _max_pool(x, kernel_shape, auto_pad, pads, strides, None, 0, None)
+def max_pool_v1(x: np.ndarray, *, kernel_shape: list[int], auto_pad: str, pads: list[int],
+                strides: list[int]) -> tuple[np.ndarray, ...]:
+    # opset 1 has no Indices output, no ceil mode and no dilations
+    return _max_pool(x, kernel_shape, auto_pad, pads, strides, dense_dilations(x), 0, 0, want_indices=False)
 
 
-@kernel("ai.onnx", "MaxPool", since=8, requested_outputs=True)
-def max_pool(x: np.ndarray, *, kernel_shape: list[int] | None = None, auto_pad: str = "NOTSET",
-             pads: list[int] | None = None, strides: list[int] | None = None, dilations: list[int] | None = None,
-             ceil_mode: int = 0, storage_order: int = 0, requested_outputs: int = 2) -> tuple[np.ndarray, ...]:
+@kernel("ai.onnx", "MaxPool", since=8, until=9, requested_outputs=True)
+def max_pool_v8(x: np.ndarray, *, kernel_shape: list[int], auto_pad: str, pads: list[int], strides: list[int],
+                storage_order: int, requested_outputs: int) -> tuple[np.ndarray, ...]:
+    # ceil mode and dilations come at opset 10
+    return _max_pool(x, kernel_shape, auto_pad, pads, strides, dense_dilations(x), 0, storage_order,
+                     want_indices=requested_outputs >= 2)
+
+
+@kernel("ai.onnx", "MaxPool", since=10, requested_outputs=True)
+def max_pool(x: np.ndarray, *, kernel_shape: list[int], auto_pad: str, pads: list[int], strides: list[int],
+             dilations: list[int], ceil_mode: int, storage_order: int,
+             requested_outputs: int) -> tuple[np.ndarray, ...]:
     return _max_pool(x, kernel_shape, auto_pad, pads, strides, dilations, ceil_mode, storage_order,
                      want_indices=requested_outputs >= 2)

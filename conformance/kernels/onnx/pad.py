@@ -48,24 +48,28 @@ def _pad(data: np.ndarray, pads: Sequence[int], mode: str, value: float | np.nda
 
 
 @kernel("ai.onnx", "Pad", since=1, until=1)
-def pad_v1(data: np.ndarray, *, paddings: list[int] | None = None, mode: str = "constant",
-           value: float = 0.0) -> tuple[np.ndarray, ...]:
+def pad_v1(data: np.ndarray, *, paddings: list[int] | None, mode: str, value: float) -> tuple[np.ndarray, ...]:
     if paddings is None:
         raise ValueError("Pad: attribute paddings is required in opset 1")
     return (_pad(data, paddings, mode, value, None),)
 
 
 @kernel("ai.onnx", "Pad", since=2, until=10)
-def pad_v2(data: np.ndarray, *, pads: list[int] | None = None, mode: str = "constant",
-           value: float = 0.0) -> tuple[np.ndarray, ...]:
+def pad_v2(data: np.ndarray, *, pads: list[int] | None, mode: str, value: float) -> tuple[np.ndarray, ...]:
     if pads is None:
         raise ValueError("Pad: attribute pads is required in opset 2")
     return (_pad(data, pads, mode, value, None),)
 
 
-@kernel("ai.onnx", "Pad", since=11)
-def pad(data: np.ndarray, pads: np.ndarray, constant_value: np.ndarray | None = None,
-        axes: np.ndarray | None = None, *, mode: str = "constant") -> tuple[np.ndarray, ...]:
+@kernel("ai.onnx", "Pad", since=11, until=17)
+def pad_v11(data: np.ndarray, pads: np.ndarray, constant_value: np.ndarray | None, *,
+            mode: str) -> tuple[np.ndarray, ...]:
+    return pad(data, pads, constant_value, None, mode=mode)  # the axes input comes at opset 18
+
+
+@kernel("ai.onnx", "Pad", since=18)
+def pad(data: np.ndarray, pads: np.ndarray, constant_value: np.ndarray | None, axes: np.ndarray | None, *,
+        mode: str) -> tuple[np.ndarray, ...]:
     value = np.zeros((), data.dtype) if constant_value is None else np.asarray(constant_value).reshape(())
     ax = None if axes is None else np.asarray(axes).reshape(-1).tolist()
     return (_pad(data, np.asarray(pads).reshape(-1).tolist(), mode, value, ax),)

@@ -18,13 +18,13 @@ def _mean(data: np.ndarray, axes: Sequence[int] | None, keepdims: int) -> np.nda
 
 
 @kernel("ai.onnx", "ReduceMean", since=1, until=17)
-def reduce_mean_attr(data: np.ndarray, *, axes: list[int] | None = None, keepdims: int = 1) -> tuple[np.ndarray, ...]:
+def reduce_mean_attr(data: np.ndarray, *, axes: list[int] | None, keepdims: int) -> tuple[np.ndarray, ...]:
     return (_mean(data, axes, keepdims),)
 
 
 @kernel("ai.onnx", "ReduceMean", since=18)
-def reduce_mean(data: np.ndarray, axes: np.ndarray | None = None, *, keepdims: int = 1,
-                noop_with_empty_axes: int = 0) -> tuple[np.ndarray, ...]:
+def reduce_mean(data: np.ndarray, axes: np.ndarray | None, *, keepdims: int,
+                noop_with_empty_axes: int) -> tuple[np.ndarray, ...]:
     ax = [] if axes is None else np.asarray(axes).reshape(-1).tolist()
     if not ax and noop_with_empty_axes:
         return (data.copy(),)

@@ -36,15 +36,20 @@ def _target_shape(data: np.ndarray, shape: Sequence[int], allowzero: int) -> tup
 
 
 @kernel("ai.onnx", "Reshape", since=1, until=4)
-def reshape_attr(data: np.ndarray, *, shape: list[int] | None = None,
-                 consumed_inputs: list[int] | None = None) -> tuple[np.ndarray, ...]:
+def reshape_attr(data: np.ndarray, *, shape: list[int] | None,
+                 consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
     if shape is None:
         raise ValueError("Reshape: attribute shape is required in opset 1")
     return (data.reshape(_target_shape(data, shape, 0)).copy(),)
 
 
-@kernel("ai.onnx", "Reshape", since=5)
-def reshape(data: np.ndarray, shape: np.ndarray, *, allowzero: int = 0) -> tuple[np.ndarray, ...]:
+@kernel("ai.onnx", "Reshape", since=5, until=13)
+def reshape_v5(data: np.ndarray, shape: np.ndarray) -> tuple[np.ndarray, ...]:
+    return reshape(data, shape, allowzero=0)  # before opset 14 a 0 always copies the input dim
+
+
+@kernel("ai.onnx", "Reshape", since=14)
+def reshape(data: np.ndarray, shape: np.ndarray, *, allowzero: int) -> tuple[np.ndarray, ...]:
     if np.ndim(shape) != 1:
         raise ValueError(f"Reshape: shape input must be 1-D, got shape {np.shape(shape)}")
     return (data.reshape(_target_shape(data, np.asarray(shape).tolist(), allowzero)).copy(),)

@@ -38,8 +38,8 @@ def _slice(data: np.ndarray, starts: Sequence[int], ends: Sequence[int],
 
 
 @kernel("ai.onnx", "Slice", since=1, until=9)
-def slice_attr(data: np.ndarray, *, starts: list[int] | None = None, ends: list[int] | None = None,
-               axes: list[int] | None = None) -> tuple[np.ndarray, ...]:
+def slice_attr(data: np.ndarray, *, starts: list[int] | None, ends: list[int] | None,
+               axes: list[int] | None) -> tuple[np.ndarray, ...]:
     if starts is None or ends is None:
         raise ValueError("Slice: attributes starts and ends are required in opset 1")
     return (_slice(data, starts, ends, axes, None),)
@@ -50,6 +50,6 @@ def _ints(v: np.ndarray | None) -> list[int] | None:
 
 
 @kernel("ai.onnx", "Slice", since=10)
-def slice_(data: np.ndarray, starts: np.ndarray, ends: np.ndarray, axes: np.ndarray | None = None,
-           steps: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+def slice_(data: np.ndarray, starts: np.ndarray, ends: np.ndarray, axes: np.ndarray | None,
+           steps: np.ndarray | None) -> tuple[np.ndarray, ...]:
     return (_slice(data, _ints(starts) or [], _ints(ends) or [], _ints(axes), _ints(steps)),)

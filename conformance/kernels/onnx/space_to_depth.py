@@ -7,8 +7,13 @@ import numpy as np
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "SpaceToDepth", since=1)
-def space_to_depth(x: np.ndarray, *, blocksize: int | None = None, mode: str = "DCR") -> tuple[np.ndarray, ...]:
+@kernel("ai.onnx", "SpaceToDepth", since=1, until=27)
+def space_to_depth_v1(x: np.ndarray, *, blocksize: int) -> tuple[np.ndarray, ...]:
+    return space_to_depth(x, blocksize=blocksize, mode="DCR")  # the only order before opset 28
+
+
+@kernel("ai.onnx", "SpaceToDepth", since=28)
+def space_to_depth(x: np.ndarray, *, blocksize: int, mode: str) -> tuple[np.ndarray, ...]:
     if blocksize is None or blocksize < 1:
         raise ValueError(f"SpaceToDepth: blocksize must be a positive int, got {blocksize}")
     if x.ndim != 4:

@@ -21,10 +21,10 @@ def _squeeze(data: np.ndarray, axes: Sequence[int] | None) -> np.ndarray:
 
 
 @kernel("ai.onnx", "Squeeze", since=1, until=12)
-def squeeze_attr(data: np.ndarray, *, axes: list[int] | None = None) -> tuple[np.ndarray, ...]:
+def squeeze_attr(data: np.ndarray, *, axes: list[int] | None) -> tuple[np.ndarray, ...]:
     return (_squeeze(data, axes).copy(),)
 
 
 @kernel("ai.onnx", "Squeeze", since=13)
-def squeeze(data: np.ndarray, axes: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+def squeeze(data: np.ndarray, axes: np.ndarray | None) -> tuple[np.ndarray, ...]:
     return (_squeeze(data, None if axes is None else np.asarray(axes).reshape(-1).tolist()).copy(),)

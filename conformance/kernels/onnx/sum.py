@@ -22,8 +22,14 @@ def _sum(data: tuple[np.ndarray, ...], same_shape: bool) -> tuple[np.ndarray, ..
     return (out,)
 
 
-@kernel("ai.onnx", "Sum", since=1, until=7)
-def sum_legacy(*data: np.ndarray, consumed_inputs: list[int] | None = None) -> tuple[np.ndarray, ...]:
+@kernel("ai.onnx", "Sum", since=1, until=5)
+def sum_v1(*data: np.ndarray, consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
+    # consumed_inputs (opset 1) is a memory-reuse hint: it never changes the result
+    return _sum(data, same_shape=True)
+
+
+@kernel("ai.onnx", "Sum", since=6, until=7)
+def sum_legacy(*data: np.ndarray) -> tuple[np.ndarray, ...]:
     return _sum(data, same_shape=True)
 
 

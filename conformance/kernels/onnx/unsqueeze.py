@@ -20,7 +20,7 @@ def _unsqueeze(data: np.ndarray, axes: Sequence[int] | None) -> np.ndarray:
 
 
 @kernel("ai.onnx", "Unsqueeze", since=1, until=12)
-def unsqueeze_attr(data: np.ndarray, *, axes: list[int] | None = None) -> tuple[np.ndarray, ...]:
+def unsqueeze_attr(data: np.ndarray, *, axes: list[int] | None) -> tuple[np.ndarray, ...]:
     return (_unsqueeze(data, axes),)
 
 

@@ -19,7 +19,7 @@ def _nearest_axis(x: np.ndarray, axis: int, scale: float) -> np.ndarray:
     n_in = x.shape[axis]
     n_out = int(np.floor(n_in * scale))
     src = np.minimum(np.floor(np.arange(n_out) / scale).astype(np.int64), n_in - 1)
-    return np.take(x, src, axis=axis)
+    return np.asarray(np.take(x, src, axis=axis))
 
 
 def _linear_axis(x: np.ndarray, axis: int, scale: float) -> np.ndarray:
@@ -32,7 +32,7 @@ def _linear_axis(x: np.ndarray, axis: int, scale: float) -> np.ndarray:
     shape[axis] = n_out
     w = (pos - lo).astype(x.dtype).reshape(shape)
     a = np.take(x, lo, axis=axis)
-    return a + (np.take(x, hi, axis=axis) - a) * w
+    return np.asarray(a + (np.take(x, hi, axis=axis) - a) * w)
 
 
 def _upsample(x: np.ndarray, scales: Sequence[float], mode: str) -> np.ndarray:
@@ -56,8 +56,8 @@ def _upsample(x: np.ndarray, scales: Sequence[float], mode: str) -> np.ndarray:
 
 
 @kernel("ai.onnx", "Upsample", since=1, until=6)
-def upsample_v1(x: np.ndarray, *, height_scale: float | None = None, width_scale: float | None = None,
-                mode: str = "nearest") -> tuple[np.ndarray, ...]:
+def upsample_v1(x: np.ndarray, *, height_scale: float | None, width_scale: float | None,
+                mode: str) -> tuple[np.ndarray, ...]:
     if height_scale is None or width_scale is None:
         raise ValueError("Upsample: height_scale and width_scale are required in opset 1")
     if x.ndim != 4:
@@ -66,12 +66,12 @@ def upsample_v1(x: np.ndarray, *, height_scale: float | None = None, width_scale
 
 
 @kernel("ai.onnx", "Upsample", since=7, until=8)
-def upsample_v7(x: np.ndarray, *, scales: list[float] | None = None, mode: str = "nearest") -> tuple[np.ndarray, ...]:
+def upsample_v7(x: np.ndarray, *, scales: list[float] | None, mode: str) -> tuple[np.ndarray, ...]:
     if scales is None:
         raise ValueError("Upsample: attribute scales is required in opset 7")
     return (_upsample(x, scales, mode),)
 
 
 @kernel("ai.onnx", "Upsample", since=9)
-def upsample(x: np.ndarray, scales: np.ndarray, *, mode: str = "nearest") -> tuple[np.ndarray, ...]:
+def upsample(x: np.ndarray, scales: np.ndarray, *, mode: str) -> tuple[np.ndarray, ...]:
     return (_upsample(x, np.asarray(scales, dtype=np.float64).reshape(-1).tolist(), mode),)

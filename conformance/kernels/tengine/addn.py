@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Addn", since=1)
-def addn(*inputs: np.ndarray, axis: int = 0) -> tuple[np.ndarray, ...]:
+def addn(*inputs: np.ndarray, axis: int) -> tuple[np.ndarray, ...]:
     # axis is stored in the file but Tengine's kernel never reads it.
     if not inputs:
         raise ValueError("Addn: needs at least one input")

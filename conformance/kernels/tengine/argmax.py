@@ -14,9 +14,10 @@ def reduce_index(x: np.ndarray, axis: int, keepdims: int, pick: str, op: str) ->
     index = np.argmax(x, axis=axis) if pick == "max" else np.argmin(x, axis=axis)
     if keepdims:
         index = np.expand_dims(index, axis)
-    return index.astype(np.int32)
+    converted: np.ndarray = index.astype(np.int32)
+    return converted
 
 
 @kernel("tengine", "ArgMax", since=1)
-def argmax(x: np.ndarray, *, axis: int = 0, keepdims: int = 1) -> tuple[np.ndarray, ...]:
+def argmax(x: np.ndarray, *, axis: int, keepdims: int) -> tuple[np.ndarray, ...]:
     return (reduce_index(x, axis, keepdims, "max", "ArgMax"),)

@@ -9,5 +9,5 @@ from conformance.kernels.tengine.argmax import reduce_index
 
 
 @kernel("tengine", "ArgMin", since=1)
-def argmin(x: np.ndarray, *, axis: int = 0, keepdims: int = 1) -> tuple[np.ndarray, ...]:
+def argmin(x: np.ndarray, *, axis: int, keepdims: int) -> tuple[np.ndarray, ...]:
     return (reduce_index(x, axis, keepdims, "min", "ArgMin"),)

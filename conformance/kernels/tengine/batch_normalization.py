@@ -14,8 +14,7 @@ from conformance.kernels.registry import kernel
 
 @kernel("tengine", "BatchNormalization", since=1)
 def batch_normalization(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, mean: np.ndarray, var: np.ndarray, *,
-                        rescale_factor: float = 1.0, eps: float = 1e-5,
-                        caffe_flavor: int = 0) -> tuple[np.ndarray, ...]:
+                        rescale_factor: float, eps: float, caffe_flavor: int) -> tuple[np.ndarray, ...]:
     if x.ndim < 2:
         raise ValueError(f"BatchNormalization: input {x.shape} needs a channel axis")
     c = x.shape[1]

@@ -12,8 +12,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "BatchToSpaceND", since=1)
-def batch_to_space_nd(x: np.ndarray, *, dilation_x: int = 1, dilation_y: int = 1, crop_top: int = 0,
-                      crop_bottom: int = 0, crop_left: int = 0, crop_right: int = 0) -> tuple[np.ndarray, ...]:
+def batch_to_space_nd(x: np.ndarray, *, dilation_x: int, dilation_y: int, crop_top: int, crop_bottom: int,
+                      crop_left: int, crop_right: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"BatchToSpaceND: input must be NHWC (rank 4), got {x.shape}")
     if dilation_x < 1 or dilation_y < 1:

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Bias", since=1)
-def bias(x: np.ndarray, b: np.ndarray, *, bias_size: int = 0) -> tuple[np.ndarray, ...]:
+def bias(x: np.ndarray, b: np.ndarray, *, bias_size: int) -> tuple[np.ndarray, ...]:
     # bias_size is stored in the file but Tengine's loader never reads it; the bias tensor decides.
     if x.ndim < 2 or b.size != x.shape[1]:
         raise ValueError(f"Bias: needs one value per channel of {x.shape}, got bias {b.shape}")

@@ -24,8 +24,7 @@ def _linear(size: int, out: int, scale: float) -> tuple[np.ndarray, np.ndarray, 
 
 
 @kernel("tengine", "BilinearResize", since=1)
-def bilinear_resize(x: np.ndarray, *, scale_x: float = 1.0, scale_y: float = 1.0,
-                    type: int = 0) -> tuple[np.ndarray, ...]:
+def bilinear_resize(x: np.ndarray, *, scale_x: float, scale_y: float, type: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"BilinearResize: input must be NCHW (rank 4), got {x.shape}")
     h, w = x.shape[2:]

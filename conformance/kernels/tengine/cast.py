@@ -11,7 +11,7 @@ TYPE_CODES: dict[int, type] = {1: np.float32, 2: np.uint8, 3: np.int8, 5: np.int
 
 
 @kernel("tengine", "Cast", since=1)
-def cast(x: np.ndarray, *, type_from: int = 0, type_to: int = 0) -> tuple[np.ndarray, ...]:
+def cast(x: np.ndarray, *, type_from: int, type_to: int) -> tuple[np.ndarray, ...]:
     # type_from is documentation: Tengine takes the source type from the input tensor.
     if type_to == 0:
         return (x.copy(),)

@@ -8,8 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Clip", since=1)
-def clip(x: np.ndarray, *, max: float = 3.4028234663852886e38,
-         min: float = -3.4028234663852886e38) -> tuple[np.ndarray, ...]:
+def clip(x: np.ndarray, *, max: float, min: float) -> tuple[np.ndarray, ...]:
     work = x.astype(np.promote_types(x.dtype, np.float32), copy=False)
     # Tengine tests the upper bound first, then the lower one: with min > max every value becomes min.
     y = np.where(work > max, np.asarray(max, work.dtype), work)

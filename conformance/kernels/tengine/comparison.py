@@ -24,7 +24,7 @@ def _align(big: np.ndarray, small: np.ndarray) -> np.ndarray:
 
 
 @kernel("tengine", "Comparison", since=1)
-def comparison(a: np.ndarray, b: np.ndarray, *, type: int = 0) -> tuple[np.ndarray, ...]:
+def comparison(a: np.ndarray, b: np.ndarray, *, type: int) -> tuple[np.ndarray, ...]:
     if type not in _COMPARE:
         raise ValueError(f"Comparison: unknown type {type}")
     # The output takes the shape of the input of higher rank (the first on a tie); it must be the larger one.

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Concat", since=1)
-def concat(*inputs: np.ndarray, axis: int = 1) -> tuple[np.ndarray, ...]:
+def concat(*inputs: np.ndarray, axis: int) -> tuple[np.ndarray, ...]:
     if not inputs:
         raise ValueError("Concat: needs at least one input")
     rank = inputs[0].ndim

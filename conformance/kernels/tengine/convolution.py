@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from conformance.kernels.registry import kernel, run_kernel
+from conformance.kernels.onnx.conv import conv
+from conformance.kernels.registry import kernel
 
 
 def _axis_pads(size: int, kernel_size: int, stride: int, dilation: int, pad0: int, pad1: int) -> tuple[int, int, int]:
@@ -33,18 +34,17 @@ def _activate(y: np.ndarray, activation: int) -> np.ndarray:
     if activation < 0:
         return y
     if activation == 1:
-        return np.clip(y, -1, 1)
+        return np.asarray(np.clip(y, -1, 1))
     if activation == 6:
-        return np.clip(y, 0, 6)
-    return np.maximum(y, 0)
+        return np.asarray(np.clip(y, 0, 6))
+    return np.asarray(np.maximum(y, 0))
 
 
 @kernel("tengine", "Convolution", since=1)
-def convolution(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None, *,
-                kernel_h: int = 1, kernel_w: int = 1, stride_h: int = 1, stride_w: int = 1,
-                dilation_h: int = 1, dilation_w: int = 1, input_channel: int = 64, output_channel: int = 64,
-                group: int = 1, activation: int = -1, pad_h0: int = 0, pad_w0: int = 0, pad_h1: int = 0,
-                pad_w1: int = 0) -> tuple[np.ndarray, ...]:
+def convolution(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None, *, kernel_h: int, kernel_w: int,
+                stride_h: int, stride_w: int, dilation_h: int, dilation_w: int, input_channel: int, output_channel: int,
+                group: int, activation: int, pad_h0: int, pad_w0: int, pad_h1: int,
+                pad_w1: int) -> tuple[np.ndarray, ...]:
     # input_channel and output_channel are documentation: Tengine takes both from the tensors.
     if x.ndim != 4 or weight.ndim != 4:
         raise ValueError(f"Convolution: input {x.shape} and weight {weight.shape} must be NCHW (rank 4)")
@@ -57,9 +57,7 @@ def convolution(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = Non
         if bias.size != m:
             raise ValueError(f"Convolution: bias needs {m} values, got shape {bias.shape}")
         bias = bias.reshape(m)
-    attrs = {"auto_pad": "NOTSET", "dilations": [dilation_h, dilation_w], "group": group,
-             "kernel_shape": [kernel_h, kernel_w], "pads": [top, left, bottom, right],
-             "strides": [stride_h, stride_w]}
-    (y,) = run_kernel("ai.onnx", "Conv", 11, [x, weight, bias], attrs)
+    (y,) = conv(x, weight, bias, auto_pad="NOTSET", dilations=[dilation_h, dilation_w], group=group,
+                kernel_shape=[kernel_h, kernel_w], pads=[top, left, bottom, right], strides=[stride_h, stride_w])
     y = _activate(y[:, :, :oh, :ow], activation)
     return (np.ascontiguousarray(y).astype(x.dtype, copy=False),)

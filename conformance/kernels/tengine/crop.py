@@ -14,9 +14,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Crop", since=1)
-def crop(x: np.ndarray, reference: np.ndarray | None = None, *, num_args: int = 0, offset_c: int = 0,
-         offset_h: int = 0, offset_w: int = 0, crop_h: int = 0, crop_w: int = 0, center_crop: int = 0,
-         axis: int = 1, flag: int = 0) -> tuple[np.ndarray, ...]:
+def crop(x: np.ndarray, reference: np.ndarray | None, *, num_args: int, offset_c: int, offset_h: int, offset_w: int,
+         crop_h: int, crop_w: int, center_crop: int, axis: int, flag: int) -> tuple[np.ndarray, ...]:
     # center_crop is stored but Tengine's kernel never reads it: MXNet's one-argument crop always centres.
     if x.ndim != 4:
         raise ValueError(f"Crop: input must be NCHW (rank 4), got {x.shape}")

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "DepthToSpace", since=1)
-def depth_to_space(x: np.ndarray, *, block_size: int = 1) -> tuple[np.ndarray, ...]:
+def depth_to_space(x: np.ndarray, *, block_size: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"DepthToSpace: input must be NCHW (rank 4), got {x.shape}")
     n, c, h, w = x.shape

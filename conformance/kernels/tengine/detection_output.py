@@ -44,9 +44,8 @@ def _decode(loc: np.ndarray, priors: np.ndarray, variances: np.ndarray) -> np.nd
 
 
 @kernel("tengine", "DetectionOutput", since=1)
-def detection_output(loc: np.ndarray, conf: np.ndarray, priorbox: np.ndarray, *, num_classes: int = 21,
-                     keep_top_k: int = 100, nms_top_k: int = 100, confidence_threshold: float = 0.25,
-                     nms_threshold: float = 0.45) -> tuple[np.ndarray, ...]:
+def detection_output(loc: np.ndarray, conf: np.ndarray, priorbox: np.ndarray, *, num_classes: int, keep_top_k: int,
+                     nms_top_k: int, confidence_threshold: float, nms_threshold: float) -> tuple[np.ndarray, ...]:
     if priorbox.ndim != 3 or priorbox.shape[1] != 2 or priorbox.shape[2] % 4:
         raise ValueError(f"DetectionOutput: priorbox must be [1, 2, num_prior * 4], got {priorbox.shape}")
     num_prior = priorbox.shape[2] // 4

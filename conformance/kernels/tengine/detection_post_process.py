@@ -23,10 +23,9 @@ def _decode(encodings: np.ndarray, anchors: np.ndarray, scales: list[float]) -> 
 
 
 @kernel("tengine", "DetectionPostProcess", since=1)
-def detection_post_process(boxes: np.ndarray, scores: np.ndarray, anchors: np.ndarray, *, max_detections: int = 0,
-                           max_classes_per_detection: int = 0, nms_score_threshold: float = 0.0,
-                           nms_iou_threshold: float = 0.0, num_classes: int = 0,
-                           scales: list[float] | None = None) -> tuple[np.ndarray, ...]:
+def detection_post_process(boxes: np.ndarray, scores: np.ndarray, anchors: np.ndarray, *, max_detections: int,
+                           max_classes_per_detection: int, nms_score_threshold: float, nms_iou_threshold: float,
+                           num_classes: int, scales: list[float] | None) -> tuple[np.ndarray, ...]:
     if scales is None or len(scales) != 4:
         raise ValueError(f"DetectionPostProcess: scales needs 4 values (y, x, h, w), got {scales}")
     num_boxes = boxes.size // 4

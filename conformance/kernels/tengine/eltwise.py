@@ -39,8 +39,8 @@ def _broadcast_second(a: np.ndarray, b: np.ndarray, op_type: int) -> np.ndarray:
 
 
 @kernel("tengine", "Eltwise", since=1)
-def eltwise(a: np.ndarray, b: np.ndarray | None = None, *, type: int = 0, caffe_flavor: int = 0,
-            shift: float = 0.0, power: float = 1.0, scale: float = 1.0) -> tuple[np.ndarray, ...]:
+def eltwise(a: np.ndarray, b: np.ndarray | None, *, type: int, caffe_flavor: int, shift: float, power: float,
+            scale: float) -> tuple[np.ndarray, ...]:
     work_dtype = np.promote_types(a.dtype, np.float32)
     wa = a.astype(work_dtype, copy=False)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -8,8 +8,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Embed", since=1)
-def embed(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None, *, num_output: int = 0,
-          input_dim: int = 0, bias_term: int = 0, weight_data_size: int = 0) -> tuple[np.ndarray, ...]:
+def embed(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None, *, num_output: int, input_dim: int,
+          bias_term: int, weight_data_size: int) -> tuple[np.ndarray, ...]:
     # The weight tensor decides the sizes; num_output and input_dim repeat them (weight_data_size too).
     if weight.ndim != 2:
         raise ValueError(f"Embed: weight must be [input_dim, num_output], got {weight.shape}")

@@ -12,8 +12,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Expand", since=1)
-def expand(x: np.ndarray, shape: np.ndarray | None = None, *, ex_shape: list[int] | None = None,
-           dim_num: int = 0) -> tuple[np.ndarray, ...]:
+def expand(x: np.ndarray, shape: np.ndarray | None, *, ex_shape: list[int] | None,
+           dim_num: int) -> tuple[np.ndarray, ...]:
     target = [int(v) for v in shape.reshape(-1)] if shape is not None else []
     if not target or 0 in target:
         target = list(ex_shape or [])[:dim_num]

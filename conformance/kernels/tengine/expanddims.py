@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Expanddims", since=1)
-def expanddims(x: np.ndarray, *, axis: int = 0) -> tuple[np.ndarray, ...]:
+def expanddims(x: np.ndarray, *, axis: int) -> tuple[np.ndarray, ...]:
     if not 0 <= axis <= x.ndim:
         raise ValueError(f"Expanddims: axis {axis} is outside [0, {x.ndim}]")
     return (np.expand_dims(x, axis).copy(),)

@@ -10,7 +10,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Flatten", since=1)
-def flatten(x: np.ndarray, *, axis: int = 1, end_axis: int = 3) -> tuple[np.ndarray, ...]:
+def flatten(x: np.ndarray, *, axis: int, end_axis: int) -> tuple[np.ndarray, ...]:
     if x.ndim < 1:
         raise ValueError("Flatten: input needs at least one dimension")
     inner = math.prod(x.shape[axis:end_axis + 1])

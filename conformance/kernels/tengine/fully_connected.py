@@ -8,8 +8,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "FullyConnected", since=1)
-def fully_connected(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None = None, *,
-                    num_output: int = 1) -> tuple[np.ndarray, ...]:
+def fully_connected(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None, *,
+                    num_output: int) -> tuple[np.ndarray, ...]:
     # num_output only repeats weight.shape[0]; Tengine computes from the weight, and so do we.
     if not 2 <= x.ndim <= 4 or weight.ndim != 2:
         raise ValueError(f"FullyConnected: input {x.shape} must have rank 2 to 4 and weight {weight.shape} rank 2")

@@ -12,8 +12,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Gather", since=1)
-def gather(x: np.ndarray, indices: np.ndarray, *, axis: int = 0, indices_num: int = 0,
-           is_onnx: int = 0) -> tuple[np.ndarray, ...]:
+def gather(x: np.ndarray, indices: np.ndarray, *, axis: int, indices_num: int, is_onnx: int) -> tuple[np.ndarray, ...]:
     if not 0 <= axis < x.ndim:
         raise ValueError(f"Gather: axis {axis} is outside [0, {x.ndim})")
     index = indices.astype(np.int64)

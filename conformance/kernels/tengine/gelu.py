@@ -29,7 +29,7 @@ def erf(x: np.ndarray) -> np.ndarray:
         term = term * twice_sq / (2 * n + 1)
         total = total + term
     series = 2.0 / math.sqrt(math.pi) * np.exp(-z * z) * total
-    return np.where(inside, series, np.sign(x))
+    return np.asarray(np.where(inside, series, np.sign(x)))
 
 
 @kernel("tengine", "Gelu", since=1)

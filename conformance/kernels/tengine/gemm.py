@@ -8,8 +8,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Gemm", since=1)
-def gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, *, alpha: float = 1.0, beta: float = 1.0,
-         transA: int = 0, transB: int = 0) -> tuple[np.ndarray, ...]:
+def gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, *, alpha: float, beta: float, transA: int,
+         transB: int) -> tuple[np.ndarray, ...]:
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError(f"Gemm: A {a.shape} and B {b.shape} must be matrices")
     work = np.promote_types(a.dtype, np.float32)

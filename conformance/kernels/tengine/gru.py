@@ -13,15 +13,14 @@ from conformance.kernels.registry import kernel
 
 
 def _sigmoid(v: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-v))
+    return np.asarray(1 / (1 + np.exp(-v)))
 
 
 @kernel("tengine", "GRU", since=1)
-def gru(x: np.ndarray, w: np.ndarray, r: np.ndarray, b: np.ndarray | None = None,
-        sequence_lens: np.ndarray | None = None, initial_h: np.ndarray | None = None, *, clip: float = 0.0,
-        output_len: int = 1, sequence_len: int = 1, input_size: int = 1, hidden_size: int = 1, has_clip: int = 0,
-        has_gate_bias: int = 0, has_candidate_bias: int = 0, has_init_state: int = 0,
-        mxnet_flag: int = 0) -> tuple[np.ndarray, ...]:
+def gru(x: np.ndarray, w: np.ndarray, r: np.ndarray, b: np.ndarray | None, sequence_lens: np.ndarray | None,
+        initial_h: np.ndarray | None, *, clip: float, output_len: int, sequence_len: int, input_size: int,
+        hidden_size: int, has_clip: int, has_gate_bias: int, has_candidate_bias: int, has_init_state: int,
+        mxnet_flag: int) -> tuple[np.ndarray, ...]:
     # The size fields repeat the tensors' dims and the has_* flags describe the inputs; Tengine computes from
     # the tensors, ignores clip, sequence_lens and initial_h, and so do we.
     if x.ndim != 3 or w.ndim != 3 or r.ndim != 3 or w.shape[0] != 1:

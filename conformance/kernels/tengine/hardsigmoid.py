@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Hardsigmoid", since=1)
-def hardsigmoid(x: np.ndarray, *, alpha: float = 0.0, beta: float = 0.0) -> tuple[np.ndarray, ...]:
+def hardsigmoid(x: np.ndarray, *, alpha: float, beta: float) -> tuple[np.ndarray, ...]:
     work = x.astype(np.promote_types(x.dtype, np.float32), copy=False)
     # Tengine compares x with -beta/alpha and (1 - beta)/alpha; clipping alpha * x + beta is the same map.
     y = np.clip(work * np.asarray(alpha, work.dtype) + np.asarray(beta, work.dtype), 0, 1)

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "HardSwish", since=1)
-def hardswish(x: np.ndarray, *, alpha: float = 1.0, beta: float = 3.0) -> tuple[np.ndarray, ...]:
+def hardswish(x: np.ndarray, *, alpha: float, beta: float) -> tuple[np.ndarray, ...]:
     work = x.astype(np.promote_types(x.dtype, np.float32), copy=False)
     gate = np.clip(work * np.asarray(alpha, work.dtype) + np.asarray(beta, work.dtype), 0, 6)
     return ((work * gate / 6).astype(x.dtype, copy=False),)

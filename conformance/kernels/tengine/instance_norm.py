@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "InstanceNorm", since=1)
-def instance_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, *, eps: float = 0.0) -> tuple[np.ndarray, ...]:
+def instance_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, *, eps: float) -> tuple[np.ndarray, ...]:
     if x.ndim < 3:
         raise ValueError(f"InstanceNorm: input must be [N, C, H, ...], got shape {x.shape}")
     c = x.shape[1]

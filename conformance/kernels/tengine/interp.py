@@ -34,8 +34,8 @@ def linear_coeffs(size: int, out: int, align_corners: bool) -> tuple[np.ndarray,
 
 
 @kernel("tengine", "Interp", since=1)
-def interp(x: np.ndarray, *, resize_type: int = 1, width_scale: float = 1.0, height_scale: float = 1.0,
-           output_width: int = 0, output_height: int = 0) -> tuple[np.ndarray, ...]:
+def interp(x: np.ndarray, *, resize_type: int, width_scale: float, height_scale: float, output_width: int,
+           output_height: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"Interp: input must be NCHW (rank 4), got shape {x.shape}")
     h, w = x.shape[2:]

@@ -21,8 +21,8 @@ def _axis(size: int, kernel_size: int, stride: int, same: bool) -> tuple[int, in
 
 
 @kernel("tengine", "L2Pool", since=1)
-def l2_pool(x: np.ndarray, *, paddingType: int = 0, kernel_h: int = 0, kernel_w: int = 0, stride_h: int = 0,
-            stride_w: int = 0) -> tuple[np.ndarray, ...]:
+def l2_pool(x: np.ndarray, *, paddingType: int, kernel_h: int, kernel_w: int, stride_h: int,
+            stride_w: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"L2Pool: input must be NHWC (rank 4), got shape {x.shape}")
     if min(kernel_h, kernel_w, stride_h, stride_w) < 1:

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "LayerNorm", since=1)
-def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, *, eps: float = 0.0) -> tuple[np.ndarray, ...]:
+def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, *, eps: float) -> tuple[np.ndarray, ...]:
     length = x.shape[-1]
     if gamma.size != length or beta.size != length:
         raise ValueError(f"LayerNorm: gamma and beta need {length} values each")

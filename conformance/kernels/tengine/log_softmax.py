@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "LogSoftmax", since=1)
-def log_softmax(x: np.ndarray, *, axis: int = 0) -> tuple[np.ndarray, ...]:
+def log_softmax(x: np.ndarray, *, axis: int) -> tuple[np.ndarray, ...]:
     if not -x.ndim <= axis < x.ndim:
         raise ValueError(f"LogSoftmax: axis {axis} is out of range for rank {x.ndim}")
     work = x.astype(np.promote_types(x.dtype, np.float32), copy=False)

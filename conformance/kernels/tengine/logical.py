@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Logical", since=1)
-def logical(a: np.ndarray, b: np.ndarray, *, type: int = 0) -> tuple[np.ndarray, ...]:
+def logical(a: np.ndarray, b: np.ndarray, *, type: int) -> tuple[np.ndarray, ...]:
     if type not in (0, 1):
         raise ValueError(f"Logical: type must be 0 (and) or 1 (or), got {type}")
     # The output takes the shape of the input with more elements (the second one on a tie).

@@ -8,8 +8,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "LRN", since=1)
-def lrn(x: np.ndarray, *, local_size: int = 5, alpha: float = 1e-05, beta: float = 0.75, norm_region: int = 0,
-        k: float = 2.0, bias: float = 0.0, is_onnx: int = 0) -> tuple[np.ndarray, ...]:
+def lrn(x: np.ndarray, *, local_size: int, alpha: float, beta: float, norm_region: int, k: float, bias: float,
+        is_onnx: int) -> tuple[np.ndarray, ...]:
     # bias and is_onnx are stored in the file but Tengine never reads them.
     if x.ndim != 4:
         raise ValueError(f"LRN: input must be NCHW (rank 4), got shape {x.shape}")

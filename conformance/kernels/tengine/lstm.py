@@ -21,13 +21,11 @@ def _state(value: np.ndarray | None, batch: int, hidden: int, work: np.dtype) ->
 
 
 @kernel("tengine", "LSTM", since=1)
-def lstm(x: np.ndarray, w: np.ndarray, r: np.ndarray, b: np.ndarray | None = None,
-         sequence_lens: np.ndarray | None = None, initial_h: np.ndarray | None = None,
-         initial_c: np.ndarray | None = None, p: np.ndarray | None = None, *, forget_bias: float = 0.0,
-         clip: float = 0.0, output_len: int = 1, sequence_len: int = 1, input_size: int = 1, hidden_size: int = 1,
-         cell_size: int = 1, has_peephole: int = 0, has_projection: int = 0, has_clip: int = 0, has_bias: int = 0,
-         has_init_state: int = 0, forget_act: int = 0, input_act: int = 0, output_act: int = 0, cellin_act: int = 0,
-         cellout_act: int = 0, mxnet_flag: int = 0) -> tuple[np.ndarray, ...]:
+def lstm(x: np.ndarray, w: np.ndarray, r: np.ndarray, b: np.ndarray | None, sequence_lens: np.ndarray | None,
+         initial_h: np.ndarray | None, initial_c: np.ndarray | None, p: np.ndarray | None, *, forget_bias: float,
+         clip: float, output_len: int, sequence_len: int, input_size: int, hidden_size: int, cell_size: int,
+         has_peephole: int, has_projection: int, has_clip: int, has_bias: int, has_init_state: int, forget_act: int,
+         input_act: int, output_act: int, cellin_act: int, cellout_act: int, mxnet_flag: int) -> tuple[np.ndarray, ...]:
     # Only hidden_size and mxnet_flag reach Tengine's computation; the other fields describe the source model.
     if x.ndim != 3:
         raise ValueError(f"LSTM: input must be [T, B, I], got shape {x.shape}")

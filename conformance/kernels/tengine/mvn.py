@@ -8,8 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "MVN", since=1)
-def mvn(x: np.ndarray, *, across_channels: int = 0, normalize_variance: int = 1,
-        eps: float = 1e-09) -> tuple[np.ndarray, ...]:
+def mvn(x: np.ndarray, *, across_channels: int, normalize_variance: int, eps: float) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"MVN: input must be NCHW (rank 4), got shape {x.shape}")
     work = x.astype(np.promote_types(x.dtype, np.float32), copy=False)

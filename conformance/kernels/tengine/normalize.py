@@ -8,8 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Normalize", since=1)
-def normalize(x: np.ndarray, scale: np.ndarray, *, across_spatial: int = 0,
-              channel_shared: int = 0) -> tuple[np.ndarray, ...]:
+def normalize(x: np.ndarray, scale: np.ndarray, *, across_spatial: int, channel_shared: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"Normalize: input must be NCHW (rank 4), got shape {x.shape}")
     c = x.shape[1]

@@ -10,9 +10,8 @@ _MODES = {0: "constant", 1: "edge", 2: "reflect"}
 
 
 @kernel("tengine", "Pad", since=1)
-def pad(x: np.ndarray, *, pad_n_0: int = 0, pad_n_1: int = 0, pad_c_0: int = 0, pad_c_1: int = 0,
-        pad_h_0: int = -1, pad_h_1: int = -1, pad_w_0: int = -1, pad_w_1: int = -1, mode: int = 0,
-        value: float = 0.0) -> tuple[np.ndarray, ...]:
+def pad(x: np.ndarray, *, pad_n_0: int, pad_n_1: int, pad_c_0: int, pad_c_1: int, pad_h_0: int, pad_h_1: int,
+        pad_w_0: int, pad_w_1: int, mode: int, value: float) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"Pad: input must be NCHW (rank 4), got shape {x.shape}")
     pads = (pad_n_0, pad_n_1, pad_c_0, pad_c_1, pad_h_0, pad_h_1, pad_w_0, pad_w_1)

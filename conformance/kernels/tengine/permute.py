@@ -8,8 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Permute", since=1)
-def permute(x: np.ndarray, *, flag: int = 0, order0: int = 0, order1: int = 1, order2: int = 2,
-            order3: int = 3) -> tuple[np.ndarray, ...]:
+def permute(x: np.ndarray, *, flag: int, order0: int, order1: int, order2: int, order3: int) -> tuple[np.ndarray, ...]:
     # flag is unused by Tengine.
     perm = [order0, order1, order2, order3][:x.ndim]
     if x.ndim not in (3, 4) or sorted(perm) != list(range(x.ndim)):

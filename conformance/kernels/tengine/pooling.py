@@ -69,9 +69,8 @@ def _windows(x: np.ndarray, ah: _Axis, aw: _Axis, fill: float) -> np.ndarray:
 
 
 @kernel("tengine", "Pooling", since=1)
-def pooling(x: np.ndarray, *, alg: int = 0, kernel_h: int = 2, kernel_w: int = 2, stride_h: int = 2,
-            stride_w: int = 2, global_pooling: int = 0, caffe_flavor: int = 0, pad_h0: int = 0, pad_w0: int = 0,
-            pad_h1: int = 0, pad_w1: int = 0) -> tuple[np.ndarray, ...]:
+def pooling(x: np.ndarray, *, alg: int, kernel_h: int, kernel_w: int, stride_h: int, stride_w: int, global_pooling: int,
+            caffe_flavor: int, pad_h0: int, pad_w0: int, pad_h1: int, pad_w1: int) -> tuple[np.ndarray, ...]:
     # pad_h1 and pad_w1 are recomputed by Tengine from the output size, so they do not matter here.
     if x.ndim != 4:
         raise ValueError(f"Pooling: input must be NCHW (rank 4), got shape {x.shape}")

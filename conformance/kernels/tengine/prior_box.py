@@ -28,10 +28,10 @@ def _box_sizes(min_size: list[float], max_size: list[float], aspect_ratio: list[
 
 
 @kernel("tengine", "PriorBox", since=1)
-def prior_box(feature: np.ndarray, image: np.ndarray, *, min_size: list[float], max_size: list[float] | None = None,
-              variance: list[float], aspect_ratio: list[float] | None = None, flip: int = 0, clip: int = 0,
-              img_size: int = 0, img_h: int = 0, img_w: int = 0, step_w: float = 0.0, step_h: float = 0.0,
-              offset: float = 0.5, num_priors: int = 0, out_dim: int = 0) -> tuple[np.ndarray, ...]:
+def prior_box(feature: np.ndarray, image: np.ndarray, *, min_size: list[float], max_size: list[float] | None,
+              variance: list[float], aspect_ratio: list[float] | None, flip: int, clip: int, img_size: int, img_h: int,
+              img_w: int, step_w: float, step_h: float, offset: float, num_priors: int,
+              out_dim: int) -> tuple[np.ndarray, ...]:
     # img_size, num_priors and out_dim are recomputed or unused by Tengine.
     max_size, aspect_ratio = list(max_size or []), list(aspect_ratio or [])
     if feature.ndim != 4 or image.ndim != 4:

@@ -24,8 +24,8 @@ def _bins(start: np.ndarray | np.floating[Any], length: int, count: int, size: i
 
 
 @kernel("tengine", "Psroipooling", since=1)
-def psroipooling(feature: np.ndarray, rois: np.ndarray, *, pooled_w: int = 0, pooled_h: int = 0,
-                 spatial_scale: float = 0.0, output_dim: int = 0) -> tuple[np.ndarray, ...]:
+def psroipooling(feature: np.ndarray, rois: np.ndarray, *, pooled_w: int, pooled_h: int, spatial_scale: float,
+                 output_dim: int) -> tuple[np.ndarray, ...]:
     if feature.ndim != 4 or feature.shape[0] != 1:
         raise ValueError(f"Psroipooling: feature must be [1, C, H, W], got {feature.shape}")
     if rois.size != 4:

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "ReduceL2", since=1)
-def reduce_l2(x: np.ndarray, *, axis: int = 0, keepdim: int = 1) -> tuple[np.ndarray, ...]:
+def reduce_l2(x: np.ndarray, *, axis: int, keepdim: int) -> tuple[np.ndarray, ...]:
     if not -x.ndim <= axis < x.ndim:
         raise ValueError(f"ReduceL2: axis {axis} is out of range for rank {x.ndim}")
     start = axis + x.ndim if axis < 0 else axis

@@ -13,9 +13,8 @@ def _sigmoid(v: np.ndarray) -> np.ndarray:
 
 
 @kernel("tengine", "Region", since=1)
-def region(x: np.ndarray, *, num_classes: int = 0, side: int = 0, num_box: int = 0, coords: int = 4,
-           confidence_threshold: float = 0.0, nms_threshold: float = 0.0,
-           biases: list[float] | None = None) -> tuple[np.ndarray, ...]:
+def region(x: np.ndarray, *, num_classes: int, side: int, num_box: int, coords: int, confidence_threshold: float,
+           nms_threshold: float, biases: list[float] | None) -> tuple[np.ndarray, ...]:
     # side, the thresholds and biases are read by later detection code, not by this op.
     if x.ndim != 4:
         raise ValueError(f"Region: input must be NCHW (rank 4), got shape {x.shape}")

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Reorg", since=1)
-def reorg(x: np.ndarray, *, stride: int = 1) -> tuple[np.ndarray, ...]:
+def reorg(x: np.ndarray, *, stride: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"Reorg: input must be NCHW (rank 4), got shape {x.shape}")
     n, c, h, w = x.shape

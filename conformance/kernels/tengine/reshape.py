@@ -40,8 +40,8 @@ def target_shape(shape: tuple[int, ...], re_shape: list[int], copy_zero: bool, r
 
 
 @kernel("tengine", "Reshape", since=1)
-def reshape(x: np.ndarray, shape: np.ndarray | None = None, *, is_mxnet: int = 0, reverse: int = 0,
-            re_shape: list[int] | None = None, is_onnx: int = 0) -> tuple[np.ndarray, ...]:
+def reshape(x: np.ndarray, shape: np.ndarray | None, *, is_mxnet: int, reverse: int, re_shape: list[int] | None,
+            is_onnx: int) -> tuple[np.ndarray, ...]:
     # A second `shape` input (ONNX graphs keep it) is ignored: Tengine reads the shape from the parameters.
     if not re_shape:
         raise ValueError("Reshape: re_shape is empty")

@@ -10,7 +10,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Resize", since=1)
-def resize(x: np.ndarray, *, scale_x: float = 1.0, scale_y: float = 1.0, type: int = 0) -> tuple[np.ndarray, ...]:
+def resize(x: np.ndarray, *, scale_x: float, scale_y: float, type: int) -> tuple[np.ndarray, ...]:
     # type is stored in the file but Tengine's loader never reads it: every Resize is nearest neighbour.
     if x.ndim != 4:
         raise ValueError(f"Resize: input must be NCHW (rank 4), got shape {x.shape}")

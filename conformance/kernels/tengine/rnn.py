@@ -8,10 +8,9 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "RNN", since=1)
-def rnn(x: np.ndarray, kernel_weights: np.ndarray, bias: np.ndarray | None = None,
-        init_h: np.ndarray | None = None, *, clip: float = 0.0, output_len: int = 1, sequence_len: int = 1,
-        input_size: int = 1, hidden_size: int = 1, has_clip: int = 0, has_bias: int = 0, has_init_state: int = 0,
-        activation: int = 0) -> tuple[np.ndarray, ...]:
+def rnn(x: np.ndarray, kernel_weights: np.ndarray, bias: np.ndarray | None, init_h: np.ndarray | None, *, clip: float,
+        output_len: int, sequence_len: int, input_size: int, hidden_size: int, has_clip: int, has_bias: int,
+        has_init_state: int, activation: int) -> tuple[np.ndarray, ...]:
     # clip, has_clip, activation and sequence_len are not read by Tengine's kernel (tanh, no clipping).
     if x.ndim != 3 or x.shape[2] != input_size:
         raise ValueError(f"RNN: input must be [T, B, input_size={input_size}], got shape {x.shape}")

@@ -43,7 +43,7 @@ def _lerp_axis(coords: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, n
 
 @kernel("tengine", "ROIAlign", since=1)
 def roi_align(x: np.ndarray, rois: np.ndarray, *, pooled_width: int, pooled_height: int,
-              spatial_scale: float = 0.0) -> tuple[np.ndarray, ...]:
+              spatial_scale: float) -> tuple[np.ndarray, ...]:
     if x.ndim != 4 or x.shape[0] != 1 or rois.size != 4:
         raise ValueError(f"ROIAlign: needs a [1, C, H, W] input and 4 box values, got {x.shape} and {rois.shape}")
     if pooled_width < 1 or pooled_height < 1:
@@ -62,7 +62,8 @@ def roi_align(x: np.ndarray, rois: np.ndarray, *, pooled_width: int, pooled_heig
     plane = x[0].astype(np.float64)  # [C, H, W]
 
     def gather(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:  # -> [C, ph, gh, pw, gw]
-        return plane[:, rows[:, :, None, None], cols[None, None, :, :]]
+        picked: np.ndarray = plane[:, rows[:, :, None, None], cols[None, None, :, :]]
+        return picked
 
     value = (gather(y0, x0) * wx0[None, None] + gather(y0, x1i) * wx1[None, None]) * wy0[:, :, None, None] \
         + (gather(y1i, x0) * wx0[None, None] + gather(y1i, x1i) * wx1[None, None]) * wy1[:, :, None, None]

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 def _round_half_away(v: np.ndarray) -> np.ndarray:
-    return np.copysign(np.floor(np.abs(v) + 0.5), v)
+    return np.asarray(np.copysign(np.floor(np.abs(v) + 0.5), v))
 
 
 def _bin_edges(start: np.ndarray, extent: np.ndarray, pooled: int, limit: int) -> tuple[np.ndarray, np.ndarray]:
@@ -22,7 +22,7 @@ def _bin_edges(start: np.ndarray, extent: np.ndarray, pooled: int, limit: int) -
 
 @kernel("tengine", "RoiPooling", since=1)
 def roi_pooling(x: np.ndarray, rois: np.ndarray, *, pooled_h: int, pooled_w: int,
-                spatial_scale: float = 1.0) -> tuple[np.ndarray, ...]:
+                spatial_scale: float) -> tuple[np.ndarray, ...]:
     if x.ndim != 4 or x.shape[0] != 1 or rois.ndim < 2 or rois.shape[0] != 1:
         raise ValueError(f"RoiPooling: needs a [1, C, H, W] input and [1, R, 4] boxes, got {x.shape} and {rois.shape}")
     _, _, h, w = x.shape

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 def _round_half_away(v: np.ndarray) -> np.ndarray:
-    return np.copysign(np.floor(np.abs(v) + 0.5), v)
+    return np.asarray(np.copysign(np.floor(np.abs(v) + 0.5), v))
 
 
 def generate_anchors(base_size: int, ratios: list[float], scales: list[float]) -> np.ndarray:
@@ -60,8 +60,8 @@ def _nms(boxes: np.ndarray, threshold: float) -> np.ndarray:
 
 @kernel("tengine", "RPN", since=1)
 def rpn(score: np.ndarray, bbox: np.ndarray, im_info: np.ndarray, *, ratios: list[float], anchor_scales: list[float],
-        feat_stride: int = 16, basesize: int, min_size: int, per_nms_topn: int, post_nms_topn: int, nms_thresh: float,
-        anchors: list[float] | None = None) -> tuple[np.ndarray, ...]:
+        feat_stride: int, basesize: int, min_size: int, per_nms_topn: int, post_nms_topn: int, nms_thresh: float,
+        anchors: list[float] | None) -> tuple[np.ndarray, ...]:
     # `anchors` is the stored TM2_Vector_anchors; tengine-lite regenerates them instead of reading it
     base = generate_anchors(basesize, ratios, anchor_scales)
     count = len(base)

@@ -8,8 +8,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Scale", since=1)
-def scale(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray | None = None, *, axis: int = 1, num_axes: int = 1,
-          bias_term: int = 0) -> tuple[np.ndarray, ...]:
+def scale(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray | None, *, axis: int, num_axes: int,
+          bias_term: int) -> tuple[np.ndarray, ...]:
     # axis, num_axes and bias_term describe the Caffe layer; Tengine always scales the channels
     if x.ndim != 4:
         raise ValueError(f"Scale: input must be NCHW (rank 4), got shape {x.shape}")

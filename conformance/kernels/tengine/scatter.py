@@ -8,8 +8,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Scatter", since=1)
-def scatter(data: np.ndarray, indices: np.ndarray, updates: np.ndarray, *, axis: int = -1,
-            is_onnx: int = 0) -> tuple[np.ndarray, ...]:
+def scatter(data: np.ndarray, indices: np.ndarray, updates: np.ndarray, *, axis: int,
+            is_onnx: int) -> tuple[np.ndarray, ...]:
     if not is_onnx:
         raise ValueError("Scatter: Tengine only runs ONNX scatters (is_onnx 1)")
     if not 1 <= data.ndim <= 4 or not -data.ndim <= axis < data.ndim:

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "SELU", since=1)
-def selu(x: np.ndarray, *, alpha: float = 1.67326319, gamma: float = 1.05070102) -> tuple[np.ndarray, ...]:
+def selu(x: np.ndarray, *, alpha: float, gamma: float) -> tuple[np.ndarray, ...]:
     work_dtype = np.promote_types(x.dtype, np.float32)
     work = x.astype(work_dtype, copy=False)
     scale = np.asarray(gamma, work_dtype)

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "ShuffleChannel", since=1)
-def shuffle_channel(x: np.ndarray, *, group: int = 1) -> tuple[np.ndarray, ...]:
+def shuffle_channel(x: np.ndarray, *, group: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"ShuffleChannel: input must be NCHW (rank 4), got shape {x.shape}")
     n, c, h, w = x.shape

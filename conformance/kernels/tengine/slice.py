@@ -41,9 +41,9 @@ def _tensorflow(x: np.ndarray, begins: list[int], sizes: list[int]) -> np.ndarra
 
 
 @kernel("tengine", "Slice", since=1)
-def slice_op(x: np.ndarray, *, axis: int = 1, slice_points: list[int] | None = None, begins: list[int] | None = None,
-             sizes: list[int] | None = None, iscaffe: int = 0, ismxnet: int = 0, isonnx: int = 0, begin: int = 0,
-             end: int = 0, step: int = 1) -> tuple[np.ndarray, ...]:
+def slice_op(x: np.ndarray, *, axis: int, slice_points: list[int] | None, begins: list[int] | None,
+             sizes: list[int] | None, iscaffe: int, ismxnet: int, isonnx: int, begin: int, end: int,
+             step: int) -> tuple[np.ndarray, ...]:
     if not (iscaffe or ismxnet or isonnx):
         return (_tensorflow(x, list(begins or []), list(sizes or [])),)
     ax = _axis(axis, x.ndim)

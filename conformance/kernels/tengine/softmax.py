@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "SoftMax", since=1)
-def softmax(x: np.ndarray, *, axis: int = 1) -> tuple[np.ndarray, ...]:
+def softmax(x: np.ndarray, *, axis: int) -> tuple[np.ndarray, ...]:
     if not -x.ndim <= axis < x.ndim:
         raise ValueError(f"SoftMax: axis {axis} is outside [-{x.ndim}, {x.ndim}) for shape {x.shape}")
     work = x.astype(np.promote_types(x.dtype, np.float32), copy=False)

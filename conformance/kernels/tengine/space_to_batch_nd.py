@@ -8,8 +8,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "SpaceToBatchND", since=1)
-def space_to_batch_nd(x: np.ndarray, *, dilation_x: int, dilation_y: int, pad_top: int = 0, pad_bottom: int = 0,
-                      pad_left: int = 0, pad_right: int = 0) -> tuple[np.ndarray, ...]:
+def space_to_batch_nd(x: np.ndarray, *, dilation_x: int, dilation_y: int, pad_top: int, pad_bottom: int, pad_left: int,
+                      pad_right: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"SpaceToBatchND: input must be NHWC (rank 4), got shape {x.shape}")
     by, bx = dilation_y, dilation_x

@@ -11,7 +11,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "SpaceToDepth", since=1)
-def space_to_depth(x: np.ndarray, *, block_size: int = 1) -> tuple[np.ndarray, ...]:
+def space_to_depth(x: np.ndarray, *, block_size: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"SpaceToDepth: input must be NCHW (rank 4), got shape {x.shape}")
     n, c, h, w = x.shape

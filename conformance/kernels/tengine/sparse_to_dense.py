@@ -20,8 +20,7 @@ def _dense_shape(indices: np.ndarray, output_shape: np.ndarray, size0: int, size
 
 @kernel("tengine", "SparseToDense", since=1)
 def sparse_to_dense(indices: np.ndarray, output_shape: np.ndarray, sparse_values: np.ndarray, *,
-                    output_shape_size0: int = 1, output_shape_size1: int = 0,
-                    default_value: int = 0) -> tuple[np.ndarray, ...]:
+                    output_shape_size0: int, output_shape_size1: int, default_value: int) -> tuple[np.ndarray, ...]:
     # output_shape's values are not used (the sizes are parameters); only its rank is checked
     shape = _dense_shape(indices, output_shape, output_shape_size0, output_shape_size1)
     positions = indices.reshape(-1, len(shape)).astype(np.int64)

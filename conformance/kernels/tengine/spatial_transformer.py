@@ -32,8 +32,8 @@ def _sample(plane: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 @kernel("tengine", "SpatialTransformer", since=1)
-def spatial_transformer(x: np.ndarray, theta: np.ndarray, *, sampler_type: int = -1, transformer_type: int = -1,
-                        shape_size: int = 0, target_shape: list[int]) -> tuple[np.ndarray, ...]:
+def spatial_transformer(x: np.ndarray, theta: np.ndarray, *, sampler_type: int, transformer_type: int, shape_size: int,
+                        target_shape: list[int]) -> tuple[np.ndarray, ...]:
     # shape_size only records how many target dims the file stores
     if sampler_type != 1 or transformer_type != 0:
         raise ValueError("SpatialTransformer: Tengine runs only the affine transform (0) with bilinear sampling (1)")

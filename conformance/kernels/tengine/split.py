@@ -8,8 +8,8 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Split", since=1)
-def split(x: np.ndarray, *, axis: int = 0, split_dim: int = 1, is_caffe: int = 0, is_onnx: int = 0,
-          split_sizes: list[int] | None = None) -> tuple[np.ndarray, ...]:
+def split(x: np.ndarray, *, axis: int, split_dim: int, is_caffe: int, is_onnx: int,
+          split_sizes: list[int] | None) -> tuple[np.ndarray, ...]:
     if split_dim < 1:
         raise ValueError(f"Split: split_dim must be at least 1, got {split_dim}")
     if is_caffe:

@@ -11,8 +11,7 @@ NHWC_TO_NCHW = (0, 2, 3, 1)  # Tengine's real_shape table: TensorFlow axis -> ax
 
 
 @kernel("tengine", "Squeeze", since=1)
-def squeeze(x: np.ndarray, *, dim_0: int = UNSET, dim_1: int = UNSET, dim_2: int = UNSET,
-            dim_3: int = UNSET) -> tuple[np.ndarray, ...]:
+def squeeze(x: np.ndarray, *, dim_0: int, dim_1: int, dim_2: int, dim_3: int) -> tuple[np.ndarray, ...]:
     given = [d for d in (dim_0, dim_1, dim_2, dim_3) if d != UNSET]
     if any(not 0 <= d <= 3 for d in given):
         raise ValueError(f"Squeeze: dims must be -2 or 0 to 3, got {given}")

@@ -24,9 +24,9 @@ def _axis_indices(size: int, begin: int, end: int, stride: int) -> slice:
 
 
 @kernel("tengine", "StridedSlice", since=1)
-def strided_slice(x: np.ndarray, *, begin_n: int = 0, end_n: int = 0, stride_n: int = 1, begin_c: int = 0,
-                  end_c: int = 0, stride_c: int = 1, begin_h: int = 0, end_h: int = 0, stride_h: int = 1,
-                  begin_w: int = 0, end_w: int = 0, stride_w: int = 1) -> tuple[np.ndarray, ...]:
+def strided_slice(x: np.ndarray, *, begin_n: int, end_n: int, stride_n: int, begin_c: int, end_c: int, stride_c: int,
+                  begin_h: int, end_h: int, stride_h: int, begin_w: int, end_w: int,
+                  stride_w: int) -> tuple[np.ndarray, ...]:
     if x.ndim != 4:
         raise ValueError(f"StridedSlice: input must be NCHW (rank 4), got shape {x.shape}")
     per_axis = ((begin_n, end_n, stride_n), (begin_c, end_c, stride_c), (begin_h, end_h, stride_h),

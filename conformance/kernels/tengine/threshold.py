@@ -8,6 +8,6 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "Threshold", since=1)
-def threshold(x: np.ndarray, *, threshold: float = 0.0) -> tuple[np.ndarray, ...]:
+def threshold(x: np.ndarray, *, threshold: float) -> tuple[np.ndarray, ...]:
     limit = np.asarray(threshold, np.promote_types(x.dtype, np.float32))
     return ((x > limit).astype(x.dtype),)

@@ -8,7 +8,7 @@ from conformance.kernels.registry import kernel
 
 
 @kernel("tengine", "TopKV2", since=1)
-def topkv2(x: np.ndarray, *, k: int = 1, sorted: int = 0) -> tuple[np.ndarray, ...]:
+def topkv2(x: np.ndarray, *, k: int, sorted: int) -> tuple[np.ndarray, ...]:
     # `sorted` is TensorFlow's flag; Tengine's kernel sorts descending regardless
     if x.ndim < 1 or not 1 <= k <= x.shape[-1]:
         raise ValueError(f"TopKV2: k={k} must lie in [1, {x.shape[-1] if x.ndim else 0}]")

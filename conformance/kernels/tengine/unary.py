@@ -30,7 +30,7 @@ _FUNCTIONS: dict[int, Callable[[np.ndarray], np.ndarray]] = {
 
 
 @kernel("tengine", "Unary", since=1)
-def unary(x: np.ndarray, *, type: int = 0) -> tuple[np.ndarray, ...]:
+def unary(x: np.ndarray, *, type: int) -> tuple[np.ndarray, ...]:
     fn = _FUNCTIONS.get(type)
     if fn is None:
         raise ValueError(f"Unary: type must be 0 to 16, got {type}")
