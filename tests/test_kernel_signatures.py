@@ -23,7 +23,7 @@ TAKES_KWARGS: frozenset[str] = frozenset()
 
 # kernels serving op versions that onnx.defs has and the registry does not (tested against onnx.reference only)
 OUTSIDE_THE_REGISTRY: dict[str, str] = {
-    "conformance.kernels.onnx.upsample.upsample_v1": "Upsample-1 is not in the registry (it starts at 7)",
+    "conformance.kernels.ai_onnx.upsample.upsample_v1": "Upsample-1 is not in the registry (it starts at 7)",
 }
 
 ENTRIES = [e for entries in all_kernels().values() for e in entries]

@@ -1,15 +1,14 @@
-"""Reference kernels, one op a file; each subpackage lists its modules explicitly."""
+"""Reference kernels, one op a file, one subpackage per domain (named by `Domain.module`:
+`conformance/kernels/com_microsoft/`); each subpackage lists its modules explicitly."""
 
 from __future__ import annotations
 
 import importlib
 
-KERNEL_PACKAGES = (
-    "conformance.kernels.onnx",
-    "conformance.kernels.microsoft",
-    "conformance.kernels.modified",
-    "conformance.kernels.tengine",
-)
+from opset.model import module_name
+
+KERNEL_DOMAINS = ("ai.onnx", "com.microsoft", "ai.onnx.modified", "tengine")
+KERNEL_PACKAGES = tuple(f"conformance.kernels.{module_name(domain)}" for domain in KERNEL_DOMAINS)
 
 
 # Ops that have no numeric meaning a kernel could compute; the reference backend reports them unsupported.

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from conformance.kernels.onnx.conv import conv
+from conformance.kernels.ai_onnx.conv import conv
 from conformance.kernels.registry import kernel
 
 

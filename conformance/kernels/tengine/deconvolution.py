@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.kernels.onnx.conv_transpose import conv_transpose
+from conformance.kernels.ai_onnx.conv_transpose import conv_transpose
 from conformance.kernels.registry import kernel
 
 

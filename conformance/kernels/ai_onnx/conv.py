@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from conformance.kernels.onnx._common import work_dtype
+from conformance.kernels.ai_onnx._common import work_dtype
 from conformance.kernels.registry import kernel
 from conformance.kernels.windows import Window, im2col, make_window, pad_spatial, tap_view
 

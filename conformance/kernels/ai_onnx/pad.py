@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.kernels.onnx._common import normalize_axes
+from conformance.kernels.ai_onnx._common import normalize_axes
 from conformance.kernels.registry import kernel
 
 _MODES = {"constant": "constant", "reflect": "reflect", "edge": "edge", "wrap": "wrap"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.kernels.onnx._common import normalize_axes
+from conformance.kernels.ai_onnx._common import normalize_axes
 from conformance.kernels.registry import kernel
 
 

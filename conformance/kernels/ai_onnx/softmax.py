@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from conformance.kernels.onnx._common import work_dtype
+from conformance.kernels.ai_onnx._common import work_dtype
 from conformance.kernels.registry import kernel
 
 

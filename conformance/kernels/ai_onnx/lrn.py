@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.kernels.onnx._common import work_dtype
+from conformance.kernels.ai_onnx._common import work_dtype
 from conformance.kernels.registry import kernel
 
 

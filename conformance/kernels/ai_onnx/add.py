@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.kernels.onnx._common import legacy_broadcast
+from conformance.kernels.ai_onnx._common import legacy_broadcast
 from conformance.kernels.registry import kernel
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.kernels.microsoft._quant import QUANT_TYPES, param_shape
+from conformance.kernels.com_microsoft._quant import QUANT_TYPES, param_shape
 from conformance.kernels.registry import kernel
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from conformance.kernels.onnx._common import normalize_axes
+from conformance.kernels.ai_onnx._common import normalize_axes
 from conformance.kernels.registry import kernel
 
 

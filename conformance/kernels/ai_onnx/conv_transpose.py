@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from conformance.kernels.onnx._common import work_dtype
-from conformance.kernels.onnx.conv import check_kernel_shape
+from conformance.kernels.ai_onnx._common import work_dtype
+from conformance.kernels.ai_onnx.conv import check_kernel_shape
 from conformance.kernels.registry import kernel
 from conformance.kernels.windows import AUTO_PADS, checked_ints
 
