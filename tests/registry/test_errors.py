@@ -9,7 +9,7 @@ from pathlib import Path
 
 from opset.lint import lint
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BROKEN = Path("tests/data/broken_registry")
 GOLDEN = ROOT / "tests/data/broken_registry.golden"
 

@@ -13,7 +13,7 @@ from opset import cache
 from opset.errors import RegistryError, ResolutionError
 from opset.load import load_registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_resolution_follows_since(registry) -> None:  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ from opset.importers.yaml_writer import (
     resolve_versions,
 )
 
-REPO_SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+REPO_SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 # The committed ai.onnx files that come from onnx (hand-written ones, such as removed draft ops, aside).
 IMPORTED_ONNX_OPS = sorted(p.stem for p in (REPO_SCHEMAS / "ai.onnx").glob("[A-Z]*.yaml") if p.stem in onnx_history())
 SIGNATURE_KEYS = ("attributes", "inputs", "outputs", "type_constraints")

@@ -16,7 +16,7 @@ from opset.load import load_registry
 from opset.model import Attribute, op_label
 from opset.registry import Registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from opset.importers.drift import drift_onnx, drift_ort, loaded_version_facts, r
 from opset.importers.yaml_writer import dump_op, load_op_file, resolve_versions
 from opset.model import op_label
 
-REPO_SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+REPO_SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 POOL_FILE = "schemas/ai.onnx/AveragePool.yaml"
 
 

@@ -19,7 +19,7 @@ from opset.infer import validate_attributes
 from opset.load import load_registry
 from opset.opbase import ShapeInferenceError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OPS = ROOT / "opset" / "ops"
 
 
