@@ -3,7 +3,7 @@
 The registry spelling (`ints`), the onnx `AttributeProto` type (name and number), the `AttributeProto`
 field that holds the value, the Python annotation of generated classes, and the check of a literal
 value all come from `ATTR_TYPES`. The meta-schema's enum is filled from it when the schema is loaded.
-The proto numbers are onnx's; `tests/test_attr_types.py` holds them against `onnx.AttributeProto`, so
+The proto numbers are onnx's; `tests/registry/test_records.py` holds them against `onnx.AttributeProto`, so
 this module stays importable without onnx.
 """
 
