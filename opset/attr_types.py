@@ -1,8 +1,8 @@
 """The attribute-type vocabulary: the one table every part of the project derives its attribute types from.
 
 The registry spelling (`ints`), the onnx `AttributeProto` type (name and number), the `AttributeProto`
-field that holds the value, the Python annotation of generated classes, and the check of a literal
-value all come from `ATTR_TYPES`. The meta-schema's enum is filled from it when the schema is loaded.
+field that holds the value, the Python annotation of generated classes, Netron's name, and the check
+of a literal value all come from `ATTR_TYPES`. The meta-schema's enum is filled from it when the schema is loaded.
 The proto numbers are onnx's; `tests/registry/test_records.py` holds them against `onnx.AttributeProto`, so
 this module stays importable without onnx.
 """
@@ -39,6 +39,7 @@ class AttrType:
     proto: int  # its number
     field: str  # the AttributeProto field holding the value
     annotation: str  # Python annotation in generated op classes
+    netron: str  # Netron's name for it in its metadata files
     element: str | None = None
     literal: bool = False
     check: Callable[[Any], bool] | None = None  # for literal scalar types: does a plain value fit
@@ -58,21 +59,22 @@ class AttrType:
 
 
 _TABLE = (
-    AttrType("int", "INT", 2, "i", "int", literal=True, check=_is_int),
-    AttrType("float", "FLOAT", 1, "f", "float", literal=True, check=_is_float),
-    AttrType("string", "STRING", 3, "s", "str", literal=True, check=_is_str),
-    AttrType("tensor", "TENSOR", 4, "t", "onnx.TensorProto"),
-    AttrType("graph", "GRAPH", 5, "g", "onnx.GraphProto"),
-    AttrType("ints", "INTS", 7, "ints", "Sequence[int]", element="int", literal=True),
-    AttrType("floats", "FLOATS", 6, "floats", "Sequence[float]", element="float", literal=True),
-    AttrType("strings", "STRINGS", 8, "strings", "Sequence[str]", element="string", literal=True),
-    AttrType("tensors", "TENSORS", 9, "tensors", "Sequence[onnx.TensorProto]", element="tensor"),
-    AttrType("graphs", "GRAPHS", 10, "graphs", "Sequence[onnx.GraphProto]", element="graph"),
-    AttrType("sparse_tensor", "SPARSE_TENSOR", 11, "sparse_tensor", "onnx.SparseTensorProto"),
-    AttrType("type_proto", "TYPE_PROTO", 13, "tp", "onnx.TypeProto"),
-    AttrType("type_protos", "TYPE_PROTOS", 14, "type_protos", "Sequence[onnx.TypeProto]", element="type_proto"),
+    AttrType("int", "INT", 2, "i", "int", "int64", literal=True, check=_is_int),
+    AttrType("float", "FLOAT", 1, "f", "float", "float32", literal=True, check=_is_float),
+    AttrType("string", "STRING", 3, "s", "str", "string", literal=True, check=_is_str),
+    AttrType("tensor", "TENSOR", 4, "t", "onnx.TensorProto", "tensor"),
+    AttrType("graph", "GRAPH", 5, "g", "onnx.GraphProto", "graph"),
+    AttrType("ints", "INTS", 7, "ints", "Sequence[int]", "int64[]", element="int", literal=True),
+    AttrType("floats", "FLOATS", 6, "floats", "Sequence[float]", "float32[]", element="float", literal=True),
+    AttrType("strings", "STRINGS", 8, "strings", "Sequence[str]", "string[]", element="string", literal=True),
+    AttrType("tensors", "TENSORS", 9, "tensors", "Sequence[onnx.TensorProto]", "tensor[]", element="tensor"),
+    AttrType("graphs", "GRAPHS", 10, "graphs", "Sequence[onnx.GraphProto]", "graph[]", element="graph"),
+    AttrType("sparse_tensor", "SPARSE_TENSOR", 11, "sparse_tensor", "onnx.SparseTensorProto", "sparse_tensor"),
+    AttrType("type_proto", "TYPE_PROTO", 13, "tp", "onnx.TypeProto", "type_proto"),
+    AttrType("type_protos", "TYPE_PROTOS", 14, "type_protos", "Sequence[onnx.TypeProto]", "type_proto[]",
+             element="type_proto"),
     AttrType("sparse_tensors", "SPARSE_TENSORS", 12, "sparse_tensors", "Sequence[onnx.SparseTensorProto]",
-             element="sparse_tensor"),
+             "sparse_tensor[]", element="sparse_tensor"),
 )
 
 ATTR_TYPES: dict[str, AttrType] = {t.name: t for t in _TABLE}

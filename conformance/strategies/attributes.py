@@ -12,12 +12,14 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from opset.attr_types import ATTR_TYPES
 from opset.formula import FormulaError, Undecided
 from opset.model import Attribute
 
 DrawFn = Callable[[st.SearchStrategy[Any]], Any]
 OMIT = object()  # the attribute is left off the node (its default, if any, applies)
-UNDRAWABLE_TYPES = frozenset({"graph", "graphs", "sparse_tensor", "type_proto", "type_protos", "tensors"})
+# types without a literal form, except tensor (drawn as a small array)
+UNDRAWABLE_TYPES = frozenset(t.name for t in ATTR_TYPES.values() if not t.literal) - {"tensor"}
 
 
 def as_node_value(value: Any) -> Any:

@@ -14,14 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from opset.attr_types import ATTR_TYPES
 from opset.frozen import thaw
 from opset.model import Attribute, BinaryField, OpSchema, OpVersion, Param
 
-# registry attribute type -> Netron's name for it
-ATTRIBUTE_TYPES = {"int": "int64", "ints": "int64[]", "float": "float32", "floats": "float32[]",
-                   "string": "string", "strings": "string[]", "tensor": "tensor", "tensors": "tensor[]",
-                   "graph": "graph", "graphs": "graph[]", "sparse_tensor": "sparse_tensor",
-                   "type_proto": "type_proto", "type_protos": "type_proto[]"}
 # tmfile field ctype -> Netron's type (offset fields point at a vector or string stored elsewhere)
 CTYPES = {"int8": "int8", "uint8": "uint8", "int16": "int16", "uint16": "uint16", "int32": "int32",
           "uint32": "uint32", "float32": "float32", "offset_vector_int32": "int32[]",
@@ -101,9 +97,9 @@ def _field_default(version: OpVersion, f: BinaryField) -> Any:
 
 
 def _onnx_attribute(version: OpVersion, a: Attribute) -> dict[str, Any]:
-    if a.type not in ATTRIBUTE_TYPES:
+    if a.type not in ATTR_TYPES:
         raise NetronError(f"{version.signature}: attribute {a.name} has type '{a.type}' that Netron cannot name")
-    out: dict[str, Any] = {"name": a.name, "type": ATTRIBUTE_TYPES[a.type], "required": a.required}
+    out: dict[str, Any] = {"name": a.name, "type": ATTR_TYPES[a.type].netron, "required": a.required}
     description = a.doc
     if a.default is not None:
         out["default"] = thaw(a.default)
