@@ -24,6 +24,7 @@ from conformance.strategies.hints import OpHint
 from conformance.strategies.plan import DrawPlan, plan_for
 from conformance.strategies.values import SEEDS, fill_array
 from opset.formula import Formula, FormulaError, Undecided
+from opset.formula.nodes import Const
 from opset.frozen import thaw
 from opset.infer import bind_inputs, infer_shapes, resolve_attributes, validate_attributes
 from opset.model import Attribute, OpVersion
@@ -227,7 +228,8 @@ def _bounded(draw: DrawFn, attr: Attribute, plan: DrawPlan) -> Attribute:
     bounds = plan.attr_length.get(attr.name)
     if bounds is not None and attr.length is None:
         lo_len, hi_len = bounds
-        changes["length"] = str(draw(st.integers(lo_len, max(lo_len, min(hi_len, lo_len + 3)))))
+        length = draw(st.integers(lo_len, max(lo_len, min(hi_len, lo_len + 3))))
+        changes["length"] = Formula.from_tree(Const(length))
         if lo_len > len(attr.default or ()):
             changes["required"] = True
     return replace(attr, **changes) if changes else attr

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from conformance.kernels.registry import run_kernel
 from conformance.registry import current_registry
 from conformance.strategies import arrays, cell_dtypes, fill_array, op_cases
+from conformance.strategies.plan import plan_for
 from opset.infer import infer_shapes, validate_attributes
+from opset.model import OpVersion
 
 FAST = settings(max_examples=20, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -53,8 +55,25 @@ CASES = [("ai.onnx", "AveragePool", 11, "float"), ("ai.onnx", "AveragePool", 19,
 
 @pytest.mark.parametrize(("domain", "op", "since", "dtype"), CASES)
 def test_drawn_cases_satisfy_the_schema_and_the_kernel(domain: str, op: str, since: int, dtype: str) -> None:
-    version = _version(domain, op, since)
+    _check_drawn_cases(_version(domain, op, since), dtype)
 
+
+def _versions_with_length_rules() -> list[tuple[str, str, int, str]]:
+    found = []
+    for v in current_registry().all_versions():
+        drawable = cell_dtypes(v)[0]
+        if plan_for(v).attr_length and drawable:
+            found.append((v.domain, v.name, v.since, drawable[0]))
+    return found
+
+
+@pytest.mark.parametrize(("domain", "op", "since", "dtype"), _versions_with_length_rules())
+def test_list_lengths_a_constraint_fixes_are_drawn(domain: str, op: str, since: int, dtype: str) -> None:
+    """A length the plan reads from a constraint (`len(dims) == ...`) reaches the drawn attribute."""
+    _check_drawn_cases(_version(domain, op, since), dtype)
+
+
+def _check_drawn_cases(version: OpVersion, dtype: str) -> None:
     @FAST
     @given(case=op_cases(version, dtype))
     def check(case) -> None:
