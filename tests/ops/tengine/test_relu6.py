@@ -1,0 +1,17 @@
+"""Tengine ReLU6: x clamped to [0, 6]."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.helpers import tengine_run
+
+RNG = np.random.default_rng(20240611)
+
+
+def test_relu6_clamps_to_0_and_6() -> None:
+    x = (RNG.standard_normal((2, 3, 4, 5)) * 4).astype(np.float32)
+    (y,) = tengine_run("ReLU6", [x])
+    assert y.dtype == np.float32
+    x64 = x.astype(np.float64)
+    np.testing.assert_allclose(y, np.minimum(np.maximum(x64, 0), 6), rtol=1e-5, atol=1e-6)
