@@ -19,6 +19,7 @@ from onnx import helper, numpy_helper
 
 from conformance.kernels.registry import all_kernels, find_kernel, run_kernel
 from conformance.strategies.examples import literal_array
+from opset.formula import Sym
 from opset.infer import InferResult, infer_shapes, validate_attributes
 from opset.load import load_registry
 from opset.model import OpVersion
@@ -114,11 +115,19 @@ def assert_ranges_exercised(op: str, tested_versions: set[int]) -> None:
 # ---------------------------------------------------------------------------------------- formulas
 
 
+def shapes_of(inputs: Sequence[np.ndarray | Shape]) -> list[list[int | Sym] | None]:
+    """Input shapes of arrays or plain shapes (None stays None: an omitted input)."""
+    shapes: list[list[int | Sym] | None] = []
+    for x in inputs:
+        dims = None if x is None else x.shape if isinstance(x, np.ndarray) else x
+        shapes.append(None if dims is None else [int(d) for d in dims])
+    return shapes
+
+
 def inferred(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Mapping[str, Any] | None = None,
              values: Mapping[str, Any] | None = None) -> InferResult:
     """The registry's inference for arrays (or plain shapes; None for an omitted input)."""
-    shapes = [None if x is None else list(x.shape) if isinstance(x, np.ndarray) else list(x) for x in inputs]
-    return infer_shapes(v, shapes, dict(attrs or {}), values)
+    return infer_shapes(v, shapes_of(inputs), dict(attrs or {}), values)
 
 
 def formula_shapes(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Mapping[str, Any] | None = None,
@@ -132,7 +141,7 @@ def formula_shapes(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Ma
 def problem_checks(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Mapping[str, Any] | None = None,
                    values: Mapping[str, Any] | None = None) -> list[str]:
     """Ids of every check the registry reports for a node: shapes and constraints, then attributes."""
-    shapes = [None if x is None else list(x.shape) if isinstance(x, np.ndarray) else list(x) for x in inputs]
+    shapes = shapes_of(inputs)
     result = infer_shapes(v, shapes, dict(attrs or {}), values)
     return [p.check for p in result.problems + validate_attributes(v, dict(attrs or {}), shapes)]
 
