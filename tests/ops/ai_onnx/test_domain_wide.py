@@ -1,0 +1,48 @@
+"""ai.onnx as a whole: each kernel op's module checks its ranges; each schema version has a fitting kernel."""
+
+from __future__ import annotations
+
+import inspect
+
+import onnx.defs
+import pytest
+
+from conformance.kernels.registry import all_kernels, find_kernel
+from tests.helpers import onnx_versions, op_module_problems, stray_op_test_modules
+
+DOMAIN = "ai.onnx"
+KERNEL_OPS = sorted(op for (domain, op) in all_kernels() if domain == DOMAIN)
+
+
+@pytest.mark.parametrize("op", KERNEL_OPS)
+def test_kernel_op_has_a_module_checking_its_ranges(op: str) -> None:
+    """Its module (read, not imported) calls assert_ranges_exercised for it: an untested kernel range fails there."""
+    problems = op_module_problems(DOMAIN, op, "test_every_kernel_range_is_exercised", "assert_ranges_exercised")
+    assert not problems, problems
+
+
+def test_every_module_is_named_for_an_op() -> None:
+    stray = stray_op_test_modules(DOMAIN)
+    assert not stray, f"modules named for no {DOMAIN} op (tests/ops/<domain module>/test_<kernel stem>.py): {stray}"
+
+
+@pytest.mark.parametrize("op", KERNEL_OPS)
+def test_every_schema_version_has_a_kernel(op: str) -> None:
+    gaps = [f"{op}@{v}" for v in onnx_versions(op) if find_kernel(DOMAIN, op, v) is None]
+    assert not gaps, f"schema versions without a kernel: {gaps}"
+
+
+@pytest.mark.parametrize("op", KERNEL_OPS)
+def test_kernels_accept_exactly_the_schema_attributes(op: str) -> None:
+    problems = []
+    for e in all_kernels()[(DOMAIN, op)]:
+        params = inspect.signature(e.fn).parameters
+        if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            continue
+        kw = {n for n, p in params.items() if p.kind is p.KEYWORD_ONLY}
+        for v in onnx_versions(op):
+            if e.since <= v and (e.until is None or v <= e.until):
+                attrs = set(onnx.defs.get_schema(op, v, "").attributes)
+                if not attrs <= kw:
+                    problems.append(f"{op}@{v}: kernel lacks {sorted(attrs - kw)}")
+    assert not problems, problems

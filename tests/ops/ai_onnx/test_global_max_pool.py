@@ -1,0 +1,47 @@
+"""GlobalMaxPool: the kernel against onnx.reference (onnxruntime for 3-D) and the shape formula against onnx."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import (
+    OracleCase,
+    Seeded,
+    ShapeCase,
+    all_since,
+    assert_matches_oracle,
+    assert_ranges_exercised,
+    assert_shapes_match_onnx,
+    oracle_params,
+    shape_case,
+    shape_params,
+)
+
+OP = "GlobalMaxPool"
+f32 = Seeded(1234).f32
+
+CASES = [
+    OracleCase(OP, {}, [f32(2, 3, 4, 5)], all_since(OP)),
+    # the reference reduces only the last two axes of a 3-D image
+    OracleCase(OP, {}, [f32(2, 3, 4, 5, 2)], all_since(OP), oracle="ort", id="3d"),
+]
+
+
+@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
+def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
+    assert_matches_oracle(case, opset)
+
+
+def test_every_kernel_range_is_exercised() -> None:
+    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+
+
+SHAPES = [
+    shape_case(OP, 1, [[1, 3, 2, 2, 2]]),
+    shape_case(OP, 22, [[2, 3]]),
+]
+
+
+@pytest.mark.parametrize("case", shape_params(SHAPES))
+def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
+    assert_shapes_match_onnx(case)

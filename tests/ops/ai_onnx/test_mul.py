@@ -1,0 +1,76 @@
+"""Mul: the kernel against onnx.reference, the shape formula against onnx's shape inference, rejected nodes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opset.formula import Sym
+from tests.helpers import (
+    OracleCase,
+    Seeded,
+    ShapeCase,
+    all_since,
+    assert_matches_oracle,
+    assert_ranges_exercised,
+    assert_shapes_match_onnx,
+    oracle_params,
+    rejection_params,
+    reported_checks,
+    shape_case,
+    shape_params,
+    symbolic_shape,
+)
+
+OP = "Mul"
+RAND = Seeded(1234)
+f32 = RAND.f32
+X = f32(3, 4, 5)
+A, B = f32(2, 3, 4, 5), f32(3, 4)
+
+CASES = [
+    OracleCase(OP, {}, [X, f32(3, 4, 5)], all_since(OP), id="same"),
+    OracleCase(OP, {}, [X, f32(4, 1)], all_since(OP, 7), id="bcast"),
+    OracleCase(OP, dict(broadcast=1), [X, f32(4, 5)], all_since(OP, 1, 6), id="legacy_suffix"),
+    OracleCase(OP, dict(broadcast=1, axis=1), [A, B], all_since(OP, 1, 6),
+               oracle=lambda: [np.multiply(A, B[:, :, None])], id="legacy_axis"),
+    OracleCase(OP, {}, [RAND.ints(-9, 9, (3, 4), np.int32)] * 2, all_since(OP, 7), id="int"),
+]
+
+
+@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
+def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
+    assert_matches_oracle(case, opset)
+
+
+def test_every_kernel_range_is_exercised() -> None:
+    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+
+
+# numpy broadcasting from 7 on; before it the legacy broadcast, where onnx infers no shape at opset 1
+SHAPES = [shape_case(OP, opset, [a, b]) for opset in (7, 13, 14)
+          for a, b in (([2, 3], [2, 3]), ([2, 3, 4], [4]), ([2, 1, 4], [3, 1]), ([], [5]), ([1], [2, 2]))]
+SHAPES += [shape_case(OP, opset, shapes, attrs, not_inferred_by_onnx={0: want} if opset == 1 else {})
+           for opset in (1, 6) for shapes, attrs, want in (
+               ([[2, 3], [2, 3]], {}, [2, 3]),
+               ([[2, 3, 4, 5], [4, 5]], {"broadcast": 1}, [2, 3, 4, 5]),
+               ([[2, 3, 4, 5], [3, 4]], {"broadcast": 1, "axis": 1}, [2, 3, 4, 5]),
+               ([[2, 3, 4, 5], [1, 1]], {"broadcast": 1}, [2, 3, 4, 5]))]
+
+REJECTED = [(shape_case(OP, opset, [[2, 3], [2]]), "mul_c3") for opset in (7, 13, 14)]
+REJECTED += [(shape_case(OP, opset, [[2, 3], [3]]), "mul_c1") for opset in (1, 6)]
+REJECTED += [(shape_case(OP, opset, [[2, 3, 4], [3]], {"broadcast": 1}), "mul_c2") for opset in (1, 6)]
+
+
+@pytest.mark.parametrize("case", shape_params(SHAPES))
+def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
+    assert_shapes_match_onnx(case)
+
+
+@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
+def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
+    assert check in reported_checks(case)
+
+
+def test_symbolic_batch_dim() -> None:
+    assert symbolic_shape(OP, 14, [[Sym("N"), 3], [3]]) == ["N", "3"]

@@ -1,0 +1,79 @@
+"""Upsample: the kernel against onnx.reference/onnxruntime, the shape formula against onnx, rejected nodes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.helpers import (
+    OracleCase,
+    Seeded,
+    ShapeCase,
+    all_since,
+    assert_matches_oracle,
+    assert_ranges_exercised,
+    assert_shapes_match_onnx,
+    oracle_outputs,
+    oracle_params,
+    rejection_params,
+    reported_checks,
+    shape_case,
+    shape_params,
+)
+
+OP = "Upsample"
+XS = Seeded(1234).f32(1, 2, 3, 4)
+
+
+def scales(*values: float) -> np.ndarray:
+    return np.array(values, np.float32)
+
+
+# the reference implements nearest with integer scales only; linear is checked against onnxruntime.
+# Upsample-1 is in onnx but not in the registry: its cases state every attribute.
+LINEAR_9 = OracleCase(OP, dict(mode="linear"), [XS, scales(1, 1, 2, 1.5)], (9,), oracle="ort")
+CASES = [
+    OracleCase(OP, dict(scales=[1.0, 1.0, 2.0, 3.0]), [XS], all_since(OP, 7, 8), oracle="ort", id="nearest_attr"),
+    OracleCase(OP, dict(height_scale=2.0, width_scale=3.0, mode="nearest"), [XS], all_since(OP, 1, 6),
+               oracle=lambda: [XS.repeat(2, axis=2).repeat(3, axis=3)], id="v1_nearest"),
+    OracleCase(OP, dict(height_scale=2.0, width_scale=1.5, mode="bilinear"), [XS], all_since(OP, 1, 6),
+               oracle=lambda: oracle_outputs(LINEAR_9, 9), id="v1_bilinear"),
+    OracleCase(OP, dict(mode="linear", scales=[1.0, 1.0, 2.0, 2.5]), [XS], all_since(OP, 7, 8), oracle="ort",
+               id="linear_attr"),
+    OracleCase(OP, {}, [XS, scales(1, 1, 2, 3)], all_since(OP, 9), id="nearest_input"),
+    OracleCase(OP, dict(mode="linear"), [XS, scales(1, 1, 2, 1.5)], all_since(OP, 9), oracle="ort@9",
+               id="linear_input"),
+    OracleCase(OP, dict(mode="nearest"), [XS, scales(1, 1, 1.5, 2.5)], all_since(OP, 9), oracle="ort@9",
+               id="nearest_fraction"),
+]
+
+
+@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
+def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
+    assert_matches_oracle(case, opset)
+
+
+def test_every_kernel_range_is_exercised() -> None:
+    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+
+
+# the scales are an attribute at 7, a constant input from 9
+SHAPES = [shape_case(OP, 7, [[1, 2, 3, 5]], {"scales": s, "mode": "nearest"})
+          for s in ([1.0, 1.0, 2.0, 2.0], [1.0, 1.0, 1.5, 2.7])]
+SHAPES += [shape_case(OP, 9, [[1, 2, 3, 5], scales(*s)], {"mode": "nearest"})
+           for s in ([1.0, 1.0, 2.0, 2.0], [1.0, 1.0, 1.5, 2.7])]
+
+REJECTED = [
+    (shape_case(OP, 9, [[1, 2], scales(1, 1, 2)]), "upsample_c1"),
+    (shape_case(OP, 9, [[1, 2], scales(1, 0.5)]), "upsample_c2"),
+]
+
+
+@pytest.mark.parametrize("case", shape_params(SHAPES))
+def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
+    assert_shapes_match_onnx(case)
+
+
+@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
+def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
+    assert check in reported_checks(case)

@@ -1,0 +1,91 @@
+"""com.microsoft QuantizeLinear: the kernel and the shape formula against onnxruntime, rejected nodes and inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.helpers import (
+    OracleCase,
+    Seeded,
+    assert_matches_oracle,
+    assert_registry_ranges_exercised,
+    assert_shapes_match_onnxruntime,
+    kernel_outputs,
+    oracle_params,
+    problem_checks,
+    ramp,
+    run,
+    version,
+)
+
+DOMAIN = "com.microsoft"
+OP = "QuantizeLinear"
+f32 = Seeded(7).f32
+
+# values on exact .5 steps exercise round-half-to-even; large ones saturate
+HALVES = np.array([-300.5, -2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 127.5, 128.5, 255.5, 70000.0], np.float32)
+
+
+def case(inputs: list[np.ndarray], attrs: dict[str, Any], id: str) -> OracleCase:
+    return OracleCase(OP, attrs, inputs, (1,), oracle="ort", rtol=1e-5, id=id, domain=DOMAIN)
+
+
+CASES = [
+    case([HALVES, np.array(1.0, np.float32), np.array(3, np.uint8)], {}, "uint8_halves"),
+    case([HALVES, np.array(1.0, np.float32), np.array(-1, np.int8)], {}, "int8_halves"),
+    case([HALVES * 200, np.array(2.0, np.float32), np.array(100, np.uint16)], {}, "uint16"),
+    case([HALVES * 200, np.array(2.0, np.float32), np.array(-7, np.int16)], {}, "int16"),
+    case([f32(2, 3, 4) * 50, np.array(0.7, np.float32)], {}, "no_zero_point"),
+    case([f32(2, 3, 4) * 50, np.array([0.5, 1.0, 2.0], np.float32), np.array([0, 10, 250], np.uint8)], {"axis": 1},
+         "per_axis"),
+    case([f32(2, 3, 4) * 50, np.array([0.5, 1.0, 2.0, 4.0], np.float32), np.array([0, 1, -5, 3], np.int8)],
+         {"axis": -1}, "per_axis_neg"),
+    case([(f32(3, 4) * 50).astype(np.float16), np.array(0.5, np.float16), np.array(2, np.int8)], {}, "fp16"),
+]
+
+
+@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
+def test_kernel_matches_onnxruntime(case: OracleCase, opset: int) -> None:
+    assert_matches_oracle(case, opset)
+    assert len(kernel_outputs(case, opset)) == 1
+
+
+def test_every_kernel_range_is_exercised() -> None:
+    assert_registry_ranges_exercised(DOMAIN, OP, {v for c in CASES for v in c.since})
+
+
+@pytest.mark.parametrize(("inputs", "attrs", "message"), [
+    pytest.param([f32(2, 3), np.array([1.0, 2.0], np.float32)], {}, "per-tensor scale", id="v1-scale_not_scalar"),
+    pytest.param([f32(2, 3), np.array([1.0, 2.0], np.float32)], {"axis": 1}, "length 3", id="v1-scale_length"),
+    pytest.param([f32(2, 3), np.array(1.0, np.float32), np.array(0, np.int32)], {}, "output type",
+                 id="v1-int32_zero_point"),
+])
+def test_kernel_rejects_invalid_input(inputs: list[np.ndarray], attrs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        run(DOMAIN, OP, 1, inputs, **attrs)
+
+
+X, SCALE = ramp(2, 3, 4), np.array(0.5, np.float32)
+
+
+@pytest.mark.parametrize(("inputs", "attrs"), [
+    pytest.param([X, SCALE, np.array(3, np.uint8)], {}, id="v1-per_tensor"),
+    pytest.param([X, SCALE], {}, id="v1-no_zero_point"),
+    pytest.param([X, np.full(3, 0.25, np.float32), np.zeros(3, np.uint8)], {"axis": 1}, id="v1-per_axis"),
+    pytest.param([X, np.full(4, 0.25, np.float32)], {"axis": -1}, id="v1-per_axis_neg"),
+])
+def test_shape_formula_matches_onnxruntime(inputs: list[np.ndarray], attrs: dict[str, Any]) -> None:
+    assert_shapes_match_onnxruntime(DOMAIN, OP, 1, inputs, attrs)
+
+
+@pytest.mark.parametrize(("shapes", "attrs", "check"), [
+    pytest.param([[2, 3, 4], [3]], {}, "quantizelinear_c2", id="v1-scale_not_scalar"),
+    pytest.param([[2, 3, 4], [4]], {"axis": 1}, "quantizelinear_c2", id="v1-scale_length"),
+    pytest.param([[2, 3, 4], [4]], {"axis": 3}, "quantizelinear_c1", id="v1-axis_out_of_range"),
+    pytest.param([[2, 3, 4], [3], [4]], {"axis": 1}, "binding", id="v1-zero_point_length"),
+])
+def test_invalid_node_reports_the_check(shapes: list[list[int]], attrs: dict[str, Any], check: str) -> None:
+    assert check in problem_checks(version(DOMAIN, OP, 1), shapes, attrs)
