@@ -120,7 +120,7 @@ def shapes_of(inputs: Sequence[np.ndarray | Shape]) -> list[list[int | Sym] | No
     shapes: list[list[int | Sym] | None] = []
     for x in inputs:
         dims = None if x is None else x.shape if isinstance(x, np.ndarray) else x
-        shapes.append(None if dims is None else [int(d) for d in dims])
+        shapes.append(None if dims is None else [d if isinstance(d, Sym) else int(d) for d in dims])
     return shapes
 
 

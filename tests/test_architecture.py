@@ -119,6 +119,18 @@ def test_packages_import_only_down_the_data_flow() -> None:
     assert wrong == []
 
 
+def test_no_test_module_imports_another() -> None:
+    """What tests share lives in tests/helpers.py (and conftest.py); a test module is never imported."""
+    offenders = []
+    for path in (ROOT / "tests").rglob("*.py"):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for name in _imported_names(module, path):
+            parts = name.split(".")
+            if parts[0] == "tests" and any(p.startswith("test_") for p in parts[1:]):
+                offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert offenders == []
+
+
 def test_the_circle_finder_finds_circles() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
