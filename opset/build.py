@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from opset.errors import Problem, RegistryError
+from opset.errors import Problem
 from opset.formula import Formula, FormulaError, parse
 from opset.frozen import FrozenMap, freeze
 from opset.lines import LineMap, line_of
@@ -46,15 +46,18 @@ _REPLACED = ("inputs", "outputs", "constraints", "doc", "summary", "tolerance", 
 class _Where:
     """Turns a path inside the file into a Location, and formula text into a Formula (or a located problem)."""
 
-    def __init__(self, file: str, lines: LineMap, problems: list[Problem]) -> None:
+    def __init__(self, file: str, lines: LineMap, problems: list[Problem], *, checked: bool) -> None:
         self.file = file
         self.lines = lines
         self.problems = problems
+        self.checked = checked  # the data passed every check before (a cache hit): formulas parse on first use
 
     def __call__(self, *path: str | int) -> Location:
         return Location(self.file, line_of(self.lines, path) or 1)
 
     def formula(self, text: Any, what: str, location: Location, op: str) -> Formula | None:
+        if self.checked:
+            return Formula.checked(str(text))
         try:
             return parse(str(text))
         except FormulaError as e:
@@ -63,10 +66,14 @@ class _Where:
 
 
 def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Problem] | None = None) -> OpSchema:
-    """The op of one meta-schema-valid file. Formula parse errors go to `problems`, or raise
-    RegistryError when no list is given (data that was checked before never has any)."""
+    """The op of one meta-schema-valid file; every formula text becomes a `Formula`.
+
+    With a `problems` list (a first load) each formula is parsed now and a parse error is reported
+    there, located. Without one the data passed every check before (the cache), and each formula
+    parses on its first use.
+    """
     collected: list[Problem] = [] if problems is None else problems
-    where = _Where(file, lines, collected)
+    where = _Where(file, lines, collected, checked=problems is None)
     status = _status(data.get("status"))
     top_tolerance = {**DEFAULT_TOLERANCE, **_tolerance(data.get("tolerance"))}
     state: dict[str, Any] = {
@@ -92,8 +99,6 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
                 origin[(key, "")] = index
         nxt = raw_versions[index + 1]["since"] if index + 1 < len(raw_versions) else None
         versions.append(_version(data, raw, index, state, origin, where, status, top_tolerance, nxt))
-    if problems is None and collected:
-        raise RegistryError(collected)
     return OpSchema(domain=data["domain"], name=data["name"], category=data["category"], summary=data["summary"],
                     versions=tuple(versions), status=status, file=file, seed_note=data.get("seed_note", ""))
 

@@ -3,40 +3,92 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from opset.formula.errors import FormulaError
-from opset.formula.evaluator import evaluate_tree
-from opset.formula.host_values import InputValues
 from opset.formula.nodes import Call, Comprehension, ForClause, Name, Node, Slice, child_nodes
-from opset.formula.parser import parse_tree
 from opset.formula.printer import to_text
+
+if TYPE_CHECKING:
+    from opset.formula.host_values import InputValues
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What parsing a formula's text gives; computed once per distinct text."""
+
+    tree: Node
+    names: frozenset[str]
+    calls: frozenset[str]
+    normal: str  # the normalised text
+
+
+def _facts_of(tree: Node) -> _Facts:
+    return _Facts(tree, frozenset(_free_names(tree, frozenset())), frozenset(_called_functions(tree)), to_text(tree))
+
+
+@functools.lru_cache(maxsize=16384)
+def _facts_of_text(text: str) -> _Facts:
+    from opset.formula.parser import parse_tree  # the parser (ast) loads on the first parse only
+
+    return _facts_of(parse_tree(text))
 
 
 class Formula:
-    """A parsed formula. Equality and hashing are structural: formatting and redundant parentheses do not count."""
+    """A parsed formula. Equality and hashing are structural: formatting and redundant parentheses do not count.
 
-    __slots__ = ("_text", "calls", "names", "text", "tree", "uses_value")
+    `parse(text)` parses at once (raising FormulaError); `Formula.checked(text)` is for text known to
+    parse (the registry checked it when its cache was written) and parses on first use. Either way a
+    Formula object parses its text at most once.
+    """
 
-    def __init__(self, text: str, tree: Node) -> None:
+    __slots__ = ("_facts", "text")
+
+    def __init__(self, text: str, tree: Node | None = None) -> None:
         self.text = text
-        self.tree = tree
-        self.names: frozenset[str] = frozenset(_free_names(tree, frozenset()))
-        self.calls: frozenset[str] = frozenset(_called_functions(tree))
-        self.uses_value: bool = "value" in self.calls
-        self._text = to_text(tree)
+        self._facts: _Facts | None = _facts_of(tree) if tree is not None else None
+
+    @classmethod
+    def checked(cls, text: str) -> Formula:
+        """A formula of already-checked text, parsed when first used."""
+        return cls(text)
 
     @classmethod
     def from_tree(cls, tree: Node) -> Formula:
         """A formula of an already parsed tree (a part of another formula); its text is the normalised form."""
         return cls(to_text(tree), tree)
 
+    def _parsed(self) -> _Facts:
+        facts = self._facts
+        if facts is None:
+            facts = self._facts = _facts_of_text(self.text)
+        return facts
+
+    @property
+    def tree(self) -> Node:
+        return self._parsed().tree
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Free names (attributes, inputs, dims, lets) the formula reads."""
+        return self._parsed().names
+
+    @property
+    def calls(self) -> frozenset[str]:
+        return self._parsed().calls
+
+    @property
+    def uses_value(self) -> bool:
+        """Does it read input values (`value(X)`)?"""
+        return "value" in self._parsed().calls
+
     def __str__(self) -> str:
-        return self._text
+        return self._parsed().normal
 
     def __repr__(self) -> str:
-        return f"Formula({self._text!r})"
+        return f"Formula({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Formula) and self.tree == other.tree
@@ -51,11 +103,19 @@ class Formula:
         or Undecided, nothing else.
         """
         try:
-            return evaluate_tree(self.tree, env, values)
+            return _evaluate_tree()(self.tree, env, values)
         except FormulaError as error:
             if error.text is not None:
                 raise
             raise error.with_text(self.text) from error
+
+
+@functools.cache
+def _evaluate_tree() -> Callable[[Node, Mapping[str, Any], InputValues | None], Any]:
+    """The evaluator, imported on the first evaluation: loading the registry does not need it."""
+    from opset.formula.evaluator import evaluate_tree
+
+    return evaluate_tree
 
 
 def _free_names(node: Node | Slice | ForClause, bound: frozenset[str]) -> set[str]:
@@ -84,9 +144,9 @@ def _called_functions(node: Node | Slice | ForClause) -> set[str]:
 
 
 def parse(text: str) -> Formula:
-    """Parse formula text; raises FormulaError naming the refused construct and, where possible, its column.
+    """Parse formula text now; raises FormulaError naming the refused construct and, where possible, its column.
 
-    Results are cached by text: the same formula is parsed many times.
+    Parsing is cached by text: the same formula text is parsed once per process.
     """
     if not isinstance(text, str):
         raise FormulaError(f"a formula must be a string, not {type(text).__name__}")
@@ -95,7 +155,9 @@ def parse(text: str) -> Formula:
 
 @functools.lru_cache(maxsize=8192)
 def _parse_cached(text: str) -> Formula:
-    return Formula(text, parse_tree(text))
+    formula = Formula(text)
+    formula._parsed()
+    return formula
 
 
 def evaluate(

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from opset.formula.errors import FormulaError
 from opset.formula.limits import Budget, check_length
 from opset.formula.symbolic import Sym
 
+if TYPE_CHECKING:
+    import numpy as np
+
 MAX_HOST_NESTING = 32
 
 # Known input values by input name, for value(X): flat or nested sequences, or numpy arrays.
-InputValues = Mapping[str, Sequence[Any] | np.ndarray[Any, Any]]
+InputValues = Mapping[str, "Sequence[Any] | np.ndarray[Any, Any]"]
+
+
+def _numpy() -> Any:
+    """numpy if something imported it (only then can a numpy value exist): the registry loads without it."""
+    return sys.modules.get("numpy")
 
 
 def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
@@ -34,13 +41,14 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
         return value
     if value is None or isinstance(value, bool | str | Sym | Fraction):
         return value
-    if isinstance(value, np.bool_):
+    np = _numpy()
+    if np is not None and isinstance(value, np.bool_):
         return bool(value)
     if isinstance(value, numbers.Integral):
         return int(value)
     if isinstance(value, numbers.Real):
         return float(value)
-    if isinstance(value, np.ndarray):
+    if np is not None and isinstance(value, np.ndarray):
         value = value.tolist()
     if isinstance(value, list | tuple):
         check_length(len(value), what)
@@ -51,7 +59,8 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
 
 def flat_values(raw: Any, what: str, budget: Budget) -> list[Any]:
     """The values of an input as a flat list (``value(X)``)."""
-    if isinstance(raw, np.ndarray):
+    np = _numpy()
+    if np is not None and isinstance(raw, np.ndarray):
         raw = raw.reshape(-1).tolist()
     if not isinstance(raw, list | tuple):
         raise FormulaError(f"{what} must be a sequence of values, not {type(raw).__name__}")
