@@ -120,7 +120,7 @@ def test_packages_import_only_down_the_data_flow() -> None:
 
 
 def test_no_test_module_imports_another() -> None:
-    """What tests share lives in tests/helpers.py (and conftest.py); a test module is never imported."""
+    """What tests share lives in tests/helpers/ (and conftest.py); a test module is never imported."""
     offenders = []
     for path in (ROOT / "tests").rglob("*.py"):
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts)

@@ -1,0 +1,153 @@
+"""Registry lookups, arrays, kernels as the conformance runner calls them, and formula shapes."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+import onnx.defs
+
+from conformance.kernels.registry import all_kernels, find_kernel, run_kernel
+from conformance.strategies.examples import literal_array
+from opset.formula import Sym
+from opset.infer import InferResult, infer_shapes, validate_attributes
+from opset.load import load_registry
+from opset.model import OpVersion
+from opset.registry import Registry
+
+Shape = list[int] | None
+
+# ---------------------------------------------------------------------------------------- registry
+
+
+def registry() -> Registry:
+    """The checkout's registry (loaded once per process by the loader's cache)."""
+    return _registry()
+
+
+@functools.cache
+def _registry() -> Registry:
+    return load_registry()
+
+
+def version(domain: str, op: str, since: int) -> OpVersion:
+    """The registry version that starts at `since` exactly (a LookupError names a version that does not)."""
+    found = registry().resolve(domain, op, since)
+    if found.since != since:
+        raise LookupError(f"{domain}::{op}: opset {since} resolves to the registry version {found.since}")
+    return found
+
+
+@functools.cache
+def onnx_versions(op: str) -> tuple[int, ...]:
+    """Every since_version onnx.defs knows for an ai.onnx op."""
+    return tuple(sorted(s.since_version for s in onnx.defs.get_all_schemas_with_history()
+                        if s.name == op and s.domain == ""))
+
+
+def all_since(op: str, lo: int = 1, hi: int = 99) -> tuple[int, ...]:
+    """onnx's versions of `op` in [lo, hi]."""
+    return tuple(v for v in onnx_versions(op) if lo <= v <= hi)
+
+
+# ---------------------------------------------------------------------------------------- arrays
+
+RNG = np.random.default_rng(1234)
+
+
+def f32(*shape: int) -> np.ndarray:
+    """Standard-normal float32 data of `shape`."""
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def i64(*values: int) -> np.ndarray:
+    return np.array(values, dtype=np.int64)
+
+
+def array(literal: Mapping[str, Any]) -> np.ndarray:
+    """An example's array literal `{dtype, shape, data}` (frozen or plain) as numpy."""
+    return literal_array(literal)
+
+
+# ---------------------------------------------------------------------------------------- kernels
+
+
+def run(domain: str, op: str, since: int, inputs: Sequence[np.ndarray | None], **given: Any
+        ) -> tuple[np.ndarray, ...]:
+    """The reference kernel as the conformance runner calls it: attributes resolved through the registry."""
+    if find_kernel(domain, op, since) is None:
+        raise LookupError(f"{domain}@{since}::{op}: no reference kernel registered")
+    return run_kernel(version(domain, op, since), list(inputs), given)
+
+
+def kernel(domain: str, op: str, since: int = 1) -> Callable[..., tuple[np.ndarray, ...]]:
+    """`run` bound to one op version: `kernel("tengine", "ReLU")(x, negative_slope=0.1)`."""
+    return lambda *inputs, **given: run(domain, op, since, inputs, **given)
+
+
+def kernel_ranges(domain: str, op: str) -> list[tuple[int, int | None]]:
+    """The (since, until) ranges of the kernels registered for an op."""
+    return [(e.since, e.until) for e in all_kernels().get((domain, op), ())]
+
+
+def assert_ranges_exercised(op: str, tested_versions: set[int]) -> None:
+    """Every registered kernel range of ai.onnx `op` serves some onnx version and some test runs one of those."""
+    missing = []
+    for since, until in kernel_ranges("ai.onnx", op):
+        served = [v for v in onnx_versions(op) if since <= v and (until is None or v <= until)]
+        if not served:
+            missing.append(f"{op} {since}..{until} serves no schema version")
+        elif not set(served) & tested_versions:
+            missing.append(f"{op} {since}..{until}")
+    assert not missing, f"registered kernels without a test case: {missing}"
+
+
+# ---------------------------------------------------------------------------------------- formulas
+
+
+def shapes_of(inputs: Sequence[np.ndarray | Shape]) -> list[list[int | Sym] | None]:
+    """Input shapes of arrays or plain shapes (None stays None: an omitted input)."""
+    shapes: list[list[int | Sym] | None] = []
+    for x in inputs:
+        dims = None if x is None else x.shape if isinstance(x, np.ndarray) else x
+        shapes.append(None if dims is None else [d if isinstance(d, Sym) else int(d) for d in dims])
+    return shapes
+
+
+def inferred(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Mapping[str, Any] | None = None,
+             values: Mapping[str, Any] | None = None) -> InferResult:
+    """The registry's inference for arrays (or plain shapes; None for an omitted input)."""
+    return infer_shapes(v, shapes_of(inputs), dict(attrs or {}), values)
+
+
+def formula_shapes(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Mapping[str, Any] | None = None,
+                   values: Mapping[str, Any] | None = None) -> list[list[int] | None]:
+    """Output shapes by the registry's formulas; fails when inference reports any problem."""
+    result = inferred(v, inputs, attrs, values)
+    assert not result.problems, f"{v.signature}: {result.problems}"
+    return [None if s is None else [int(str(d)) for d in s] for s in result.outputs]
+
+
+def problem_checks(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Mapping[str, Any] | None = None,
+                   values: Mapping[str, Any] | None = None) -> list[str]:
+    """Ids of every check the registry reports for a node: shapes and constraints, then attributes."""
+    shapes = shapes_of(inputs)
+    result = infer_shapes(v, shapes, dict(attrs or {}), values)
+    return [p.check for p in result.problems + validate_attributes(v, dict(attrs or {}), shapes)]
+
+
+def assert_kernel_agrees_with_formula(v: OpVersion, inputs: Sequence[np.ndarray | None],
+                                      attrs: Mapping[str, Any] | None = None) -> tuple[np.ndarray, ...]:
+    """Run the kernel and check its output shapes against the shape formula (input values are known)."""
+    values = {p.name: x for p, x in zip(v.inputs, inputs, strict=False) if x is not None and not p.variadic}
+    want = formula_shapes(v, list(inputs), attrs, values)
+    got = run_kernel(v, list(inputs), dict(attrs or {}))
+    shapes = [list(y.shape) for y in got]
+    known = [(w, g) for w, g in zip(want, shapes, strict=False) if w is not None]
+    assert all(w == g for w, g in known), f"{v.signature}: the formula gives {want}, the kernel {shapes} for {attrs}"
+    return got
+
+

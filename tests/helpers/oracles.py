@@ -1,0 +1,194 @@
+"""Independent oracles: one-node models on onnx.reference and onnxruntime, onnx's strict shape inference."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import onnx
+import onnx.defs
+from onnx import helper, numpy_helper
+
+from conformance.kernels.registry import find_kernel, run_kernel
+from opset.infer import validate_attributes
+from tests.helpers.basics import inferred, registry
+
+# ---------------------------------------------------------------------------------------- onnx oracles
+
+
+def one_node_model(op: str, opset: int, inputs: Sequence[np.ndarray | None], attrs: Mapping[str, Any],
+                   n_out: int, *, constants: Sequence[int] = (), domain: str = "") -> tuple[onnx.ModelProto,
+                                                                                             dict[str, np.ndarray]]:
+    """A one-node model and its feeds; inputs at the positions `constants` become initializers.
+
+    Outputs carry no type, so both runtimes infer them. A com.microsoft node also imports ai.onnx 18.
+    """
+    names, graph_inputs, inits, feeds = [], [], [], {}
+    for i, arr in enumerate(inputs):
+        if arr is None:
+            names.append("")
+            continue
+        name = f"in{i}"
+        names.append(name)
+        arr = np.asarray(arr)
+        if i in constants:
+            inits.append(numpy_helper.from_array(arr, name))
+        else:
+            graph_inputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(arr.dtype),
+                                                              arr.shape))
+            feeds[name] = arr
+    outs = [f"out{k}" for k in range(n_out)]
+    node = helper.make_node(op, names, outs, domain=domain, **attrs)
+    graph = helper.make_graph([node], "g", graph_inputs, [onnx.ValueInfoProto(name=o) for o in outs],
+                              initializer=inits)
+    imports = [helper.make_opsetid("", opset)] if not domain else [helper.make_opsetid("", 18),
+                                                                      helper.make_opsetid(domain, opset)]
+    model = helper.make_model(graph, opset_imports=imports)
+    model.ir_version = 8 if domain or opset <= 18 else 10
+    return model, feeds
+
+
+def run_onnx_reference(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+    from onnx.reference import ReferenceEvaluator
+
+    return [np.asarray(x) for x in ReferenceEvaluator(model).run(None, dict(feeds))]
+
+
+def run_onnxruntime(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return [np.asarray(x) for x in session.run(None, dict(feeds))]
+
+
+@dataclass
+class OracleCase:
+    """One kernel case checked against an independent oracle at each listed opset of its op."""
+
+    op: str
+    attrs: dict[str, Any]
+    inputs: list[np.ndarray | None]
+    since: tuple[int, ...]  # the schema versions this case applies to (each is run)
+    n_out: int = 1
+    # "ref" (onnx.reference), "ref@N" (the reference at opset N), "ort", or a function giving the outputs
+    oracle: str | Callable[[], list[np.ndarray]] = "ref"
+    rtol: float = 1e-4
+    id: str = ""
+    domain: str = "ai.onnx"
+
+    def label(self, opset: int) -> str:
+        return f"{self.domain}@{opset}::{self.op} ({self.id or 'basic'}, {self.attrs})"
+
+
+def oracle_params(cases: Sequence[OracleCase]) -> list[Any]:
+    """pytest params (case, opset) with ids like `v11-k3s2`."""
+    import pytest
+
+    return [pytest.param(c, v, id=f"v{v}-{c.id or 'basic'}") for c in cases for v in c.since]
+
+
+def oracle_outputs(case: OracleCase, opset: int) -> list[np.ndarray]:
+    if callable(case.oracle):
+        return case.oracle()
+    if "@" in case.oracle:
+        opset = int(case.oracle.split("@")[1])
+    node_domain = "" if case.domain == "ai.onnx" else case.domain
+    model, feeds = one_node_model(case.op, opset, case.inputs, case.attrs, case.n_out, domain=node_domain)
+    if case.oracle.startswith("ort"):
+        return run_onnxruntime(model, feeds)
+    return run_onnx_reference(model, feeds)
+
+
+def kernel_outputs(case: OracleCase, opset: int) -> tuple[np.ndarray, ...]:
+    """Our kernel on the case at `opset`; tensor attributes arrive as numpy arrays, as in a node."""
+    given = {k: numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v for k, v in case.attrs.items()}
+    resolved = registry().try_resolve(case.domain, case.op, opset)
+    if resolved is None:  # Upsample-1 is in onnx but not in the registry: its cases state every attribute
+        fn = find_kernel(case.domain, case.op, opset)
+        assert fn is not None, f"no kernel for {case.label(opset)}"
+        return fn(*case.inputs, **given)
+    assert resolved.since == opset, f"{case.op}: opset {opset} resolves to the registry version {resolved.since}"
+    return run_kernel(resolved, case.inputs, given, case.n_out)
+
+
+def assert_matches_oracle(case: OracleCase, opset: int) -> None:
+    """Our kernel's outputs equal the oracle's: count, shape, dtype, then values within `rtol`."""
+    want = oracle_outputs(case, opset)
+    got = kernel_outputs(case, opset)
+    label = case.label(opset)
+    assert isinstance(got, tuple), f"{label}: the kernel must return a tuple"
+    assert len(got) >= len(want), f"{label}: {len(got)} outputs, expected at least {len(want)}"
+    for k, (g, w) in enumerate(zip(got, want, strict=False)):
+        if w.dtype == np.bool_ and g.dtype != np.bool_ and case.op == "Dropout":
+            # Dropout before opset 10: the reference gives a bool mask where the schema's mask type is T
+            first = case.inputs[0]
+            assert first is not None and g.dtype == first.dtype, f"{label}: mask dtype {g.dtype}"
+            w = w.astype(g.dtype)
+        assert g.shape == w.shape, f"{label}: output {k} shape {g.shape} but expected {w.shape}"
+        assert g.dtype == w.dtype, f"{label}: output {k} dtype {g.dtype} but expected {w.dtype}"
+        if w.dtype.kind in "fc":
+            np.testing.assert_allclose(g, w, rtol=case.rtol, atol=case.rtol, err_msg=f"{label}: output {k}")
+        else:
+            np.testing.assert_array_equal(g, w, err_msg=f"{label}: output {k}")
+
+
+# ---------------------------------------------------------------------------------------- shape oracle
+
+
+@dataclass
+class ShapeCase:
+    """A node whose output shapes onnx.shape_inference (strict) and the registry's formulas must agree on."""
+
+    op: str
+    opset: int
+    inputs: list[np.ndarray | None]  # arrays: their shapes, and their values for `constants`
+    attrs: dict[str, Any] = field(default_factory=dict)
+    n_out: int = 1
+    constants: tuple[int, ...] = ()  # inputs whose values both sides know (initializers)
+    # outputs onnx infers no shape for: what our formula must give instead
+    not_inferred_by_onnx: dict[int, list[int]] = field(default_factory=dict)
+
+    def label(self) -> str:
+        shapes = [list(x.shape) if x is not None else None for x in self.inputs]
+        return f"ai.onnx@{self.opset}::{self.op} inputs {shapes} {self.attrs}"
+
+
+def onnx_inferred_shapes(case: ShapeCase) -> list[list[int | str] | None]:
+    """Output shapes by onnx's strict shape inference (None where it infers none; dim_param text for unknowns)."""
+    model, _ = one_node_model(case.op, case.opset, case.inputs, case.attrs, case.n_out, constants=case.constants)
+    model.ir_version = 10
+    result = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    shapes: list[list[int | str] | None] = []
+    for out in result.graph.output:
+        t = out.type.tensor_type
+        if not t.HasField("shape"):
+            shapes.append(None)
+        else:
+            shapes.append([d.dim_value if d.HasField("dim_value") else d.dim_param for d in t.shape.dim])
+    return shapes
+
+
+def assert_shapes_match_onnx(case: ShapeCase) -> None:
+    """No problem reported, and every dim onnx knows equals the formula's (onnx's unknown dims match anything)."""
+    v = registry().resolve("ai.onnx", case.op, case.opset)
+    values = {v.inputs[i].name: np.asarray(case.inputs[i]).reshape(-1).tolist() for i in case.constants}
+    result = inferred(v, list(case.inputs), case.attrs, values)
+    shapes = [list(x.shape) if x is not None else None for x in case.inputs]
+    problems = result.problems + validate_attributes(v, case.attrs, shapes)
+    label = case.label()
+    assert not problems, f"{label}: {[(p.check, p.message) for p in problems]}"
+    theirs = onnx_inferred_shapes(case)
+    for k in range(case.n_out):
+        if k in case.not_inferred_by_onnx:
+            assert theirs[k] is None, f"{label}: onnx now infers output {k}: drop it from not_inferred_by_onnx"
+        want = case.not_inferred_by_onnx.get(k, theirs[k])
+        mine = result.outputs[k]
+        assert want is not None, f"{label}: onnx inferred no shape for output {k}"
+        assert mine is not None and len(mine) == len(want), f"{label}: output {k} is {mine}, onnx says {want}"
+        for got, expected in zip(mine, want, strict=True):
+            if isinstance(expected, int):
+                assert got == expected, f"{label}: output {k} has shape {mine} by the formula, {want} by onnx"
+
+
