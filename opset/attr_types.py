@@ -82,14 +82,6 @@ BY_PROTO: dict[int, AttrType] = {t.proto: t for t in _TABLE}
 BY_PROTO_NAME: dict[str, AttrType] = {t.proto_name: t for t in _TABLE}
 
 
-def attr_type(name: str) -> AttrType:
-    """The entry for a registry type name; KeyError names the unknown type."""
-    try:
-        return ATTR_TYPES[name]
-    except KeyError:
-        raise KeyError(f"unknown attribute type '{name}'") from None
-
-
 def value_fits(type_name: str, value: Any) -> bool:
     """Does a plain value fit the registry attribute type `type_name`? (An unknown type fits nothing.)"""
     entry = ATTR_TYPES.get(type_name)

@@ -160,7 +160,7 @@ def _attribute(name: str, spec: dict[str, Any], location: Location, where: _Wher
         allowed=freeze(spec["allowed"]) if "allowed" in spec else None,
         range=(rng[0], rng[1]) if rng is not None else None,
         length=where.formula(length, f"length of '{name}'", location, op) if length is not None else None,
-        doc=spec.get("doc", ""), location=location)
+        hint=spec.get("hint", False), doc=spec.get("doc", ""), location=location)
 
 
 def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, is_input: bool) -> Param:

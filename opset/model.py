@@ -44,6 +44,7 @@ class Attribute:
     allowed: tuple[Any, ...] | None = None  # allowed values (for lists: allowed elements)
     range: tuple[float | None, float | None] | None = None  # inclusive; for lists, per element
     length: Formula | None = None  # the list length
+    hint: bool = False  # never changes what the op computes (consumed_inputs): kernels do not receive it
     doc: str = ""
     location: Location | None = None
 
@@ -180,10 +181,6 @@ class OpVersion:
         """`ai.onnx@11::AveragePool` (see `op_label`)."""
         return op_label(self.domain, self.name, self.since)
 
-    def label(self, dtype: str | None = None) -> str:
-        """The label of this version, or of its conformance cell for `dtype`."""
-        return op_label(self.domain, self.name, self.since, dtype)
-
     def type_variable(self, name: str) -> TypeConstraint | None:
         return self.type_constraints.get(name)
 
@@ -232,14 +229,6 @@ class Domain:
     node_domain: str
     aliases: tuple[str, ...]
     file: str
-
-    @property
-    def folder(self) -> str:
-        return self.name
-
-    @property
-    def label(self) -> str:
-        return self.name
 
     @property
     def module(self) -> str:

@@ -9,6 +9,7 @@ import numpy as np
 import onnx
 
 from conformance.backends.protocol import Unsupported
+from opset.errors import ResolutionError
 from opset.infer import resolve_attributes
 from opset.model import OpVersion
 
@@ -53,11 +54,14 @@ class ReferenceBackend:
         from conformance.strategies.attributes import node_values
 
         registry = current_registry()
-        domain = registry_domain(node.domain)
         opset = (opset_imports or {}).get(node.domain)
         if opset is None:
             raise Unsupported(f"no opset import for domain '{node.domain}'")
-        version = registry.try_resolve(domain, node.op_type, opset) or _removed_version(domain, node.op_type, opset)
+        try:
+            domain = registry_domain(node.domain)
+            version = registry.try_resolve(domain, node.op_type, opset) or _removed_version(domain, node.op_type, opset)
+        except ResolutionError as e:  # an op or domain the registry lacks: nothing here can run it
+            raise Unsupported(str(e)) from e
         shapes = [list(x.shape) if x is not None else None for x in inputs]
         attributes = node_values(resolve_attributes(version, node_attributes(node), shapes))
         wanted = len(node.output) if node.output else None

@@ -3,8 +3,9 @@
 A kernel takes every input position of the op positionally (None for an omitted optional input; a
 variadic input arrives as its separate arrays) and every attribute of the version as a keyword
 argument, resolved by `opset.infer.resolve_attributes` (None for an absent attribute without
-default). Kernels declare no defaults: the schema is the one place they live. A kernel returns a
-tuple of numpy arrays, one per output.
+default), except the attributes the schema marks `hint` (they never change the result). Kernels
+declare no defaults: the schema is the one place they live. A kernel returns a tuple of numpy
+arrays, one per output.
 
 A kernel registered with `requested_outputs=True` also gets `requested_outputs=<n>`, how many
 outputs the node asks for, so it can skip optional outputs nobody wants (MaxPool's Indices); it
@@ -82,6 +83,7 @@ def call_kernel(entry: KernelEntry, version: OpVersion, inputs: Sequence[Any], a
     with requested_outputs gets `num_outputs`, or every output of the version when the caller gave none.
     """
     args = every_input_position(version, inputs)
+    attrs = {name: value for name, value in attrs.items() if not version.attributes[name].hint}
     if entry.requested_outputs:
         wanted = num_outputs if num_outputs is not None else len(version.outputs)
         return entry.fn(*args, requested_outputs=wanted, **attrs)

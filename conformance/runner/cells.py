@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.strategies.dtypes import cell_dtypes
+from opset.cells import cell_dtypes
 
 
 def registry_cells() -> list[tuple[str, str, int, str]]:

@@ -20,7 +20,8 @@ from conformance.runner.repro import write_bundle
 from conformance.runner.settings import CellStats, CheckSettings
 from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError
 from conformance.strategies.case import Case
-from conformance.strategies.dtypes import allowed_elements, element_of
+from conformance.strategies.dtypes import element_of
+from opset.cells import allowed_elements
 
 
 class CaseBackend(Protocol):

@@ -2,8 +2,8 @@
 
 from conformance.strategies.case import Case
 from conformance.strategies.cases import op_cases
-from conformance.strategies.dtypes import cell_dtypes
 from conformance.strategies.examples import example_case, literal_array
 from conformance.strategies.values import arrays, fill_array
+from opset.cells import cell_dtypes
 
 __all__ = ["Case", "arrays", "cell_dtypes", "example_case", "fill_array", "literal_array", "op_cases"]

@@ -90,8 +90,8 @@ def list_length(attr: Attribute, env: Mapping[str, Any]) -> int | None:
 
 def draw_attribute(draw: DrawFn, attr: Attribute, env: Mapping[str, Any], *, default_rank: int) -> Any:
     """A value for `attr`, or OMIT. Required attributes are always drawn."""
-    if attr.type in UNDRAWABLE_TYPES:
-        return OMIT
+    if attr.type in UNDRAWABLE_TYPES or (attr.hint and not attr.required):
+        return OMIT  # a hint changes no result: a node without it is the case worth drawing
     if not attr.required and draw(st.booleans()):
         return OMIT
     if attr.type in ("int", "float", "string"):

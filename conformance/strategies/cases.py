@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn, as_node_value, draw_attribute, node_values
 from conformance.strategies.case import Case
 from conformance.strategies.context import DrawContext
-from conformance.strategies.dtypes import DRAWABLE_ELEMENTS, allowed_elements, numpy_dtype, primary_param
+from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hint_table import hint_for
 from conformance.strategies.hints import OpHint
 from conformance.strategies.plan import DrawPlan, plan_for
 from conformance.strategies.values import SEEDS, fill_array
+from opset.cells import NUMPY_ELEMENTS, allowed_elements, primary_param
 from opset.formula import Formula, FormulaError, Undecided
 from opset.formula.nodes import Const
 from opset.frozen import thaw
@@ -46,7 +47,7 @@ def op_cases(version: OpVersion, dtype: str, *, max_side: int = 5, max_rank: int
     primary = primary_param(version)
     if primary is None or dtype not in allowed_elements(version, primary.type):
         raise ValueError(f"{version.signature}: dtype {dtype} is not allowed by its type constraints")
-    if dtype not in DRAWABLE_ELEMENTS:
+    if dtype not in NUMPY_ELEMENTS:
         raise ValueError(f"{version.signature}: dtype {dtype} cannot be drawn (numpy has no such type)")
 
     @st.composite
@@ -88,7 +89,7 @@ def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
         if primary is not None and name == primary.type:
             bindings[name] = dtype
             continue
-        elements = [e for e in allowed_elements(version, name) if e in DRAWABLE_ELEMENTS]
+        elements = [e for e in allowed_elements(version, name) if e in NUMPY_ELEMENTS]
         if dtype in elements:
             bindings[name] = dtype  # keep mixed-type ops in the cell's type where they can be
         elif elements:

@@ -9,8 +9,7 @@ import numpy as np
 
 from conformance.strategies.attributes import as_node_value, node_values
 from conformance.strategies.case import Case
-from conformance.strategies.dtypes import primary_param
-from opset.cells import example_dtype
+from opset.cells import example_dtype, primary_param
 from opset.frozen import thaw
 from opset.infer import infer_shapes, resolve_attributes
 from opset.model import Example, OpVersion

@@ -50,11 +50,7 @@ def _rank_at_least(minimum: int, maximum: int = 4) -> OpHint:
     return OpHint(shapes=shapes)
 
 
-def _no_legacy_consumed(draw: DrawFn, ctx: DrawContext) -> object:
-    return OMIT  # `consumed_inputs` (opset 1) is an in-place hint with no effect on results
-
-
-_LEGACY_BROADCAST = OpHint(attributes={"axis": lambda draw, ctx: OMIT, "consumed_inputs": _no_legacy_consumed},
+_LEGACY_BROADCAST = OpHint(attributes={"axis": lambda draw, ctx: OMIT},
                            until=6)  # B has A's shape here, so only the default axis is valid
 
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {

@@ -124,8 +124,7 @@ def _reshape_target(draw: DrawFn, ctx: DrawContext) -> list[int]:
 
 
 RESHAPE_HINTS = (
-    OpHint(attributes={"shape": lambda draw, ctx: _reshape_target(draw, ctx),
-                       "consumed_inputs": lambda draw, ctx: OMIT}, until=4),
+    OpHint(attributes={"shape": lambda draw, ctx: _reshape_target(draw, ctx)}, until=4),
     OpHint(values={"shape": lambda draw, ctx: int64_array(_reshape_target(draw, ctx))},
            attributes={"allowzero": lambda draw, ctx: 0}, since=5),
 )

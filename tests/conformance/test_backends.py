@@ -55,3 +55,12 @@ def test_an_unregistered_op_is_unsupported_on_onnxruntime() -> None:
                        ["float32"], "com.example", "NoSuchOp", 1, ["float"])
     with pytest.raises(Unsupported):
         resolve_backend("onnxruntime").run(call)
+
+
+@pytest.mark.parametrize(("domain", "op"), [("foo.bar", "Relu"), ("", "NotAnOp")])
+def test_reference_reports_what_the_registry_lacks_as_unsupported(domain: str, op: str) -> None:
+    from conformance.backends.reference import ReferenceBackend
+
+    node = helper.make_node(op, ["x"], ["y"], domain=domain)
+    with pytest.raises(Unsupported):
+        ReferenceBackend().run(node, [np.zeros(2, np.float32)], {domain: 13})

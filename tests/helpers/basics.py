@@ -137,17 +137,3 @@ def problem_checks(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Ma
     shapes = shapes_of(inputs)
     result = infer_shapes(v, shapes, dict(attrs or {}), values)
     return [p.check for p in result.problems + validate_attributes(v, dict(attrs or {}), shapes)]
-
-
-def assert_kernel_agrees_with_formula(v: OpVersion, inputs: Sequence[np.ndarray | None],
-                                      attrs: Mapping[str, Any] | None = None) -> tuple[np.ndarray, ...]:
-    """Run the kernel and check its output shapes against the shape formula (input values are known)."""
-    values = {p.name: x for p, x in zip(v.inputs, inputs, strict=False) if x is not None and not p.variadic}
-    want = formula_shapes(v, list(inputs), attrs, values)
-    got = run_kernel(v, list(inputs), dict(attrs or {}))
-    shapes = [list(y.shape) for y in got]
-    known = [(w, g) for w, g in zip(want, shapes, strict=False) if w is not None]
-    assert all(w == g for w, g in known), f"{v.signature}: the formula gives {want}, the kernel {shapes} for {attrs}"
-    return got
-
-

@@ -2,8 +2,8 @@
 
 Callers resolve every attribute with `opset.infer.resolve_attributes` and pass every input position, so a
 kernel parameter with a default would be a second, silent copy of a schema default. Each kernel must also
-name exactly the attributes of every op version it serves (a missing one would be a TypeError at run time,
-an extra one a parameter no caller fills).
+name exactly the attributes of every op version it serves, less those the schema marks `hint` (they never
+reach a kernel): a missing one would be a TypeError at run time, an extra one a parameter no caller fills.
 """
 
 from __future__ import annotations
@@ -78,8 +78,9 @@ def test_kernel_keywords_are_the_attributes_of_every_version_it_serves(entry: Ke
     if ("requested_outputs" in {p.name for p in params}) != entry.requested_outputs:
         problems.append("takes requested_outputs exactly when registered with requested_outputs=True")
     for v in _served(entry):
-        extra = sorted(keywords - set(v.attributes))
-        missing = [] if takes_kwargs else sorted(set(v.attributes) - keywords)
+        passed = {name for name, attr in v.attributes.items() if not attr.hint}
+        extra = sorted(keywords - passed)
+        missing = [] if takes_kwargs else sorted(passed - keywords)
         if extra:
             problems.append(f"{v.signature} has no attributes {extra}")
         if missing:

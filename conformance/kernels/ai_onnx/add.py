@@ -8,14 +8,7 @@ from conformance.kernels.ai_onnx._common import legacy_broadcast
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "Add", since=1, until=5)
-def add_v1(a: np.ndarray, b: np.ndarray, *, broadcast: int, axis: int | None,
-           consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
-    # consumed_inputs (opset 1) is a memory-reuse hint: it never changes the result
-    return add_legacy(a, b, broadcast=broadcast, axis=axis)
-
-
-@kernel("ai.onnx", "Add", since=6, until=6)
+@kernel("ai.onnx", "Add", since=1, until=6)
 def add_legacy(a: np.ndarray, b: np.ndarray, *, broadcast: int, axis: int | None) -> tuple[np.ndarray, ...]:
     return (np.add(a, legacy_broadcast("Add", a, b, broadcast, axis)).astype(a.dtype, copy=False),)
 

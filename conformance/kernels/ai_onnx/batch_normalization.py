@@ -52,16 +52,7 @@ def _training(x: np.ndarray, scale: np.ndarray, bias: np.ndarray, mean: np.ndarr
             bm.reshape(mean.shape).astype(mean.dtype), bv.reshape(var.shape).astype(var.dtype))
 
 
-@kernel("ai.onnx", "BatchNormalization", since=1, until=5)
-def batch_normalization_v1(x: np.ndarray, scale: np.ndarray, b: np.ndarray, mean: np.ndarray, var: np.ndarray, *,
-                           epsilon: float, momentum: float, is_test: int, spatial: int,
-                           consumed_inputs: list[int]) -> tuple[np.ndarray, ...]:
-    # consumed_inputs is a memory-reuse hint: it never changes the result
-    return batch_normalization_v6(x, scale, b, mean, var, epsilon=epsilon, momentum=momentum, is_test=is_test,
-                                  spatial=spatial)
-
-
-@kernel("ai.onnx", "BatchNormalization", since=6, until=6)
+@kernel("ai.onnx", "BatchNormalization", since=1, until=6)
 def batch_normalization_v6(x: np.ndarray, scale: np.ndarray, b: np.ndarray, mean: np.ndarray, var: np.ndarray, *,
                            epsilon: float, momentum: float, is_test: int, spatial: int) -> tuple[np.ndarray, ...]:
     if is_test:

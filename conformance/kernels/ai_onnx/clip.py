@@ -17,9 +17,8 @@ def _clip(x: np.ndarray, lo: np.ndarray | float | None, hi: np.ndarray | float |
 
 
 @kernel("ai.onnx", "Clip", since=1, until=5)
-def clip_v1(x: np.ndarray, *, min: float | None, max: float | None,
-            consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
-    # opset 1 has no default bounds: an absent one does not clip; consumed_inputs never changes the result
+def clip_v1(x: np.ndarray, *, min: float | None, max: float | None) -> tuple[np.ndarray, ...]:
+    # opset 1 has no default bounds: an absent one does not clip
     return (_clip(x, min, max),)
 
 

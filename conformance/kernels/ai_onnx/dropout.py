@@ -25,14 +25,7 @@ def _training(setting: str, ratio: float) -> ValueError:
                       f"computes inference only")
 
 
-@kernel("ai.onnx", "Dropout", since=1, until=5)
-def dropout_v1(data: np.ndarray, *, ratio: float, is_test: int,
-               consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
-    # consumed_inputs is a memory-reuse hint: it never changes the result
-    return dropout_is_test(data, ratio=ratio, is_test=is_test)
-
-
-@kernel("ai.onnx", "Dropout", since=6, until=6)
+@kernel("ai.onnx", "Dropout", since=1, until=6)
 def dropout_is_test(data: np.ndarray, *, ratio: float, is_test: int) -> tuple[np.ndarray, ...]:
     if not is_test and _check_ratio(ratio) > 0:
         raise _training("is_test=0", ratio)

@@ -8,13 +8,7 @@ from conformance.kernels.ai_onnx._common import work_dtype
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "Elu", since=1, until=5)
-def elu_v1(x: np.ndarray, *, alpha: float, consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
-    # consumed_inputs (opset 1) is a memory-reuse hint: it never changes the result
-    return elu(x, alpha=alpha)
-
-
-@kernel("ai.onnx", "Elu", since=6)
+@kernel("ai.onnx", "Elu", since=1)
 def elu(x: np.ndarray, *, alpha: float) -> tuple[np.ndarray, ...]:
     xw = x.astype(work_dtype(x), copy=False)
     y = np.where(xw < 0, alpha * np.expm1(np.minimum(xw, 0)), xw)

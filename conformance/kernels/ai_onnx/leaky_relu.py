@@ -8,13 +8,7 @@ from conformance.kernels.ai_onnx._common import work_dtype
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "LeakyRelu", since=1, until=5)
-def leaky_relu_v1(x: np.ndarray, *, alpha: float, consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
-    # consumed_inputs (opset 1) is a memory-reuse hint: it never changes the result
-    return leaky_relu(x, alpha=alpha)
-
-
-@kernel("ai.onnx", "LeakyRelu", since=6)
+@kernel("ai.onnx", "LeakyRelu", since=1)
 def leaky_relu(x: np.ndarray, *, alpha: float) -> tuple[np.ndarray, ...]:
     xw = x.astype(work_dtype(x), copy=False)
     y = np.where(xw < 0, xw * np.asarray(alpha, xw.dtype), xw)

@@ -14,13 +14,7 @@ def _fits(x: np.ndarray, slope: np.ndarray) -> bool:
         return False
 
 
-@kernel("ai.onnx", "PRelu", since=1, until=5)
-def prelu_v1(x: np.ndarray, slope: np.ndarray, *, consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
-    # consumed_inputs (opset 1) is a memory-reuse hint: it never changes the result
-    return prelu(x, slope)
-
-
-@kernel("ai.onnx", "PRelu", since=6)
+@kernel("ai.onnx", "PRelu", since=1)
 def prelu(x: np.ndarray, slope: np.ndarray) -> tuple[np.ndarray, ...]:
     if not _fits(x, slope):
         # opset 1/6 let a 1-D slope of C values act per channel (axis 1)

@@ -36,8 +36,7 @@ def _target_shape(data: np.ndarray, shape: Sequence[int], allowzero: int) -> tup
 
 
 @kernel("ai.onnx", "Reshape", since=1, until=4)
-def reshape_attr(data: np.ndarray, *, shape: list[int] | None,
-                 consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
+def reshape_attr(data: np.ndarray, *, shape: list[int] | None) -> tuple[np.ndarray, ...]:
     if shape is None:
         raise ValueError("Reshape: attribute shape is required in opset 1")
     return (data.reshape(_target_shape(data, shape, 0)).copy(),)

@@ -8,13 +8,7 @@ from conformance.kernels.ai_onnx._common import work_dtype
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "Sigmoid", since=1, until=5)
-def sigmoid_v1(x: np.ndarray, *, consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
-    # consumed_inputs (opset 1) is a memory-reuse hint: it never changes the result
-    return sigmoid(x)
-
-
-@kernel("ai.onnx", "Sigmoid", since=6)
+@kernel("ai.onnx", "Sigmoid", since=1)
 def sigmoid(x: np.ndarray) -> tuple[np.ndarray, ...]:
     # sigmoid(x) = (1 + tanh(x / 2)) / 2: one transcendental, no overflow for any x
     y = np.multiply(x, 0.5, dtype=work_dtype(x), out=np.empty(x.shape, work_dtype(x)))  # an array even for 0-d

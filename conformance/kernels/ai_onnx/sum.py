@@ -23,8 +23,8 @@ def _sum(data: tuple[np.ndarray, ...], same_shape: bool) -> tuple[np.ndarray, ..
 
 
 @kernel("ai.onnx", "Sum", since=1, until=5)
-def sum_v1(*data: np.ndarray, consumed_inputs: list[int] | None) -> tuple[np.ndarray, ...]:
-    # consumed_inputs (opset 1) is a memory-reuse hint: it never changes the result
+def sum_v1(*data: np.ndarray) -> tuple[np.ndarray, ...]:
+    # opset 1 has no broadcasting: every input has the same shape
     return _sum(data, same_shape=True)
 
 
