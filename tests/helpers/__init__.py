@@ -3,7 +3,8 @@
 An op's own tests live in `tests/ops/<domain module>/test_<op>.py` (the stem of its kernel file);
 everything they have in common lives in this package, so no test module imports another.
 `basics` (registry, arrays, kernels, formula shapes), `oracles` (onnx.reference, onnxruntime,
-onnx.shape_inference), `op_modules` (case tables, ids, coverage checks), `tengine` (Tengine loops).
+onnx.shape_inference), `op_modules` (case tables, ids, coverage checks), `op_tests` (the tests most op modules bind in
+one line each), `tengine` (Tengine loops).
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ from tests.helpers.op_modules import (
     shape_params,
     stray_op_test_modules,
     symbolic_shape,
+)
+from tests.helpers.op_tests import (
+    oracle_tests,
+    rejection_tests,
+    shape_tests,
 )
 from tests.helpers.oracles import (
     OracleCase,
@@ -108,11 +114,13 @@ __all__ = [
     "op_test_path",
     "oracle_outputs",
     "oracle_params",
+    "oracle_tests",
     "pointwise",
     "problem_checks",
     "ramp",
     "registry",
     "rejection_params",
+    "rejection_tests",
     "reported_checks",
     "run",
     "run_onnx_reference",
@@ -120,6 +128,7 @@ __all__ = [
     "shape_case",
     "shape_id",
     "shape_params",
+    "shape_tests",
     "shapes_of",
     "stray_op_test_modules",
     "symbolic_shape",

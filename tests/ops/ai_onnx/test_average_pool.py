@@ -12,20 +12,17 @@ from tests.helpers import (
     Seeded,
     ShapeCase,
     all_since,
-    assert_matches_oracle,
-    assert_ranges_exercised,
-    assert_shapes_match_onnx,
     formula_shapes,
     onnx_inferred_shapes,
     onnx_versions,
-    oracle_params,
+    oracle_tests,
     registry,
-    rejection_params,
+    rejection_tests,
     reported_checks,
     run,
     shape_case,
     shape_id,
-    shape_params,
+    shape_tests,
 )
 
 OP = "AveragePool"
@@ -67,13 +64,7 @@ def kernel_cases() -> list[OracleCase]:
 CASES = kernel_cases()
 
 
-@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
-def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
-    assert_matches_oracle(case, opset)
-
-
-def test_every_kernel_range_is_exercised() -> None:
-    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
 
 
 @pytest.mark.parametrize(("attrs", "inputs", "message"), [
@@ -144,9 +135,7 @@ REJECTED = [
 ]
 
 
-@pytest.mark.parametrize("case", shape_params(SHAPES))
-def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
-    assert_shapes_match_onnx(case)
+test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
 @pytest.mark.parametrize(("case", "seed_shape"), [pytest.param(c, s, id=shape_id(c)) for c, s in SEED_DIVERGENCES])
@@ -157,6 +146,4 @@ def test_seed_formula_where_onnx_differs(case: ShapeCase, seed_shape: list[int])
     assert onnx_inferred_shapes(case) != [seed_shape]
 
 
-@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
-def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
-    assert check in reported_checks(case)
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)

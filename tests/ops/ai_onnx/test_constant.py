@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
 from onnx import numpy_helper
 
 from tests.helpers import (
     OracleCase,
     Seeded,
-    ShapeCase,
     all_since,
-    assert_matches_oracle,
-    assert_ranges_exercised,
-    oracle_params,
-    rejection_params,
-    reported_checks,
+    oracle_tests,
+    rejection_tests,
     shape_case,
 )
 
@@ -30,18 +25,10 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
-def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
-    assert_matches_oracle(case, opset)
-
-
-def test_every_kernel_range_is_exercised() -> None:
-    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
 
 
 REJECTED = [(shape_case(OP, 12, [], {"value_int": 1, "value_ints": [1, 2]}), "constant_c1")]
 
 
-@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
-def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
-    assert check in reported_checks(case)
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)

@@ -11,20 +11,15 @@ from opset.formula import Sym
 from tests.helpers import (
     OracleCase,
     Seeded,
-    ShapeCase,
     all_since,
-    assert_matches_oracle,
-    assert_ranges_exercised,
-    assert_shapes_match_onnx,
     inferred,
     onnx_versions,
-    oracle_params,
+    oracle_tests,
     problem_checks,
-    rejection_params,
-    reported_checks,
+    rejection_tests,
     run,
     shape_case,
-    shape_params,
+    shape_tests,
     version,
 )
 
@@ -48,13 +43,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
-def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
-    assert_matches_oracle(case, opset)
-
-
-def test_every_kernel_range_is_exercised() -> None:
-    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
 
 
 @pytest.mark.parametrize(("attrs", "inputs", "message"), [
@@ -85,14 +74,10 @@ REJECTED = [
 ]
 
 
-@pytest.mark.parametrize("case", shape_params(SHAPES))
-def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
-    assert_shapes_match_onnx(case)
+test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
-@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
-def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
-    assert check in reported_checks(case)
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)
 
 
 def test_symbolic_dims_leave_constraints_unchecked() -> None:

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.helpers import (
     OracleCase,
     Seeded,
-    ShapeCase,
     all_since,
-    assert_matches_oracle,
-    assert_ranges_exercised,
-    assert_shapes_match_onnx,
-    oracle_params,
+    oracle_tests,
     shape_case,
-    shape_params,
+    shape_tests,
 )
 
 OP = "GlobalAveragePool"
@@ -23,13 +17,7 @@ f32 = Seeded(1234).f32
 CASES = [OracleCase(OP, {}, [f32(2, 3, 4, 5)], all_since(OP))]
 
 
-@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
-def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
-    assert_matches_oracle(case, opset)
-
-
-def test_every_kernel_range_is_exercised() -> None:
-    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
 
 
 SHAPES = [
@@ -38,6 +26,4 @@ SHAPES = [
 ]
 
 
-@pytest.mark.parametrize("case", shape_params(SHAPES))
-def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
-    assert_shapes_match_onnx(case)
+test_shape_formula_matches_onnx = shape_tests(SHAPES)

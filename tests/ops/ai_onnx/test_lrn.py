@@ -10,19 +10,14 @@ import pytest
 from tests.helpers import (
     OracleCase,
     Seeded,
-    ShapeCase,
     assert_examples_match_kernel_and_formula,
-    assert_matches_oracle,
-    assert_ranges_exercised,
-    assert_shapes_match_onnx,
     assert_versions_exercised,
     onnx_versions,
-    oracle_params,
-    rejection_params,
-    reported_checks,
+    oracle_tests,
+    rejection_tests,
     run,
     shape_case,
-    shape_params,
+    shape_tests,
 )
 
 OP = "LRN"
@@ -40,13 +35,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
-def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
-    assert_matches_oracle(case, opset)
-
-
-def test_every_kernel_range_is_exercised() -> None:
-    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
 
 
 def test_every_version_has_a_kernel_case() -> None:
@@ -83,11 +72,7 @@ SHAPES = [shape_case(OP, v, [s], {"size": 3}) for v in onnx_versions(OP) for s i
 REJECTED = [(shape_case(OP, 13, [[1, 3, 2, 2]], {"size": 0}), "attr_range")]
 
 
-@pytest.mark.parametrize("case", shape_params(SHAPES))
-def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
-    assert_shapes_match_onnx(case)
+test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
-@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
-def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
-    assert check in reported_checks(case)
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)

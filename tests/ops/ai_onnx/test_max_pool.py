@@ -11,18 +11,13 @@ from opset.formula import Sym
 from tests.helpers import (
     OracleCase,
     Seeded,
-    ShapeCase,
     all_since,
-    assert_matches_oracle,
-    assert_ranges_exercised,
-    assert_shapes_match_onnx,
     onnx_versions,
-    oracle_params,
-    rejection_params,
-    reported_checks,
+    oracle_tests,
+    rejection_tests,
     run,
     shape_case,
-    shape_params,
+    shape_tests,
     symbolic_shape,
 )
 
@@ -63,13 +58,7 @@ def kernel_cases() -> list[OracleCase]:
 CASES = kernel_cases()
 
 
-@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
-def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
-    assert_matches_oracle(case, opset)
-
-
-def test_every_kernel_range_is_exercised() -> None:
-    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
 
 
 @pytest.mark.parametrize(("attrs", "inputs", "message"), [
@@ -115,14 +104,10 @@ REJECTED = [(c, check) for opset in OPSETS for c, check in (
 REJECTED += [(shape_case(OP, opset, [[1, 1, 4]], EDGE), "maxpool_c4") for opset in OPSETS if 10 <= opset < 22]
 
 
-@pytest.mark.parametrize("case", shape_params(SHAPES))
-def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
-    assert_shapes_match_onnx(case)
+test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
-@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
-def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
-    assert check in reported_checks(case)
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)
 
 
 def test_symbolic_batch_dim() -> None:

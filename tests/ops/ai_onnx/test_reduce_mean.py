@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from opset.formula import Sym
 from tests.helpers import (
     OracleCase,
     Seeded,
-    ShapeCase,
     all_since,
-    assert_matches_oracle,
-    assert_ranges_exercised,
-    assert_shapes_match_onnx,
     i64,
-    oracle_params,
-    rejection_params,
-    reported_checks,
+    oracle_tests,
+    rejection_tests,
     shape_case,
-    shape_params,
+    shape_tests,
     symbolic_shape,
 )
 
@@ -34,13 +28,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
-def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
-    assert_matches_oracle(case, opset)
-
-
-def test_every_kernel_range_is_exercised() -> None:
-    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
 
 
 # axes are an attribute up to 13, an optional input from 18
@@ -60,14 +48,10 @@ REJECTED = [(shape_case(OP, opset, [[2, 3]], {"axes": [2]}), "reducemean_c1") fo
 REJECTED.append((shape_case(OP, 18, [[2, 3], i64(-3)]), "reducemean_c1"))
 
 
-@pytest.mark.parametrize("case", shape_params(SHAPES))
-def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
-    assert_shapes_match_onnx(case)
+test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
-@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
-def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
-    assert check in reported_checks(case)
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)
 
 
 def test_symbolic_batch_dim() -> None:

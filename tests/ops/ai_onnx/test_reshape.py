@@ -13,18 +13,14 @@ from tests.helpers import (
     Seeded,
     ShapeCase,
     all_since,
-    assert_matches_oracle,
-    assert_ranges_exercised,
-    assert_shapes_match_onnx,
     i64,
     inferred,
     onnx_versions,
-    oracle_params,
-    rejection_params,
-    reported_checks,
+    oracle_tests,
+    rejection_tests,
     run,
     shape_case,
-    shape_params,
+    shape_tests,
     symbolic_shape,
     version,
 )
@@ -40,13 +36,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
-def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
-    assert_matches_oracle(case, opset)
-
-
-def test_every_kernel_range_is_exercised() -> None:
-    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
 
 
 @pytest.mark.parametrize(("attrs", "inputs", "message"), [
@@ -83,14 +73,10 @@ REJECTED += [(c, check) for opset in OPSETS if opset >= 14 for c, check in (
     (reshaped(opset, [2, 0], [0, 3, 0]), "reshape_c3"), (reshaped(opset, [0, 3], [0, -1], allowzero=1), "reshape_c5"))]
 
 
-@pytest.mark.parametrize("case", shape_params(SHAPES))
-def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
-    assert_shapes_match_onnx(case)
+test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
-@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
-def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
-    assert check in reported_checks(case)
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)
 
 
 def test_unknown_shape_values_leave_the_output_unknown() -> None:

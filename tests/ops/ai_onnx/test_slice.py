@@ -10,19 +10,14 @@ from opset.formula import Sym
 from tests.helpers import (
     OracleCase,
     Seeded,
-    ShapeCase,
     all_since,
-    assert_matches_oracle,
-    assert_ranges_exercised,
-    assert_shapes_match_onnx,
     formula_shapes,
     i64,
-    oracle_params,
-    rejection_params,
-    reported_checks,
+    oracle_tests,
+    rejection_tests,
     shape_case,
     shape_id,
-    shape_params,
+    shape_tests,
     symbolic_shape,
     version,
 )
@@ -38,13 +33,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("case", "opset"), oracle_params(CASES))
-def test_kernel_matches_oracle(case: OracleCase, opset: int) -> None:
-    assert_matches_oracle(case, opset)
-
-
-def test_every_kernel_range_is_exercised() -> None:
-    assert_ranges_exercised(OP, {v for c in CASES for v in c.since})
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
 
 
 BIG = 2**63 - 1
@@ -75,14 +64,10 @@ REJECTED += [(shape_case(OP, opset, inputs), check) for opset in INPUT_OPSETS fo
 )]
 
 
-@pytest.mark.parametrize("case", shape_params(SHAPES))
-def test_shape_formula_matches_onnx(case: ShapeCase) -> None:
-    assert_shapes_match_onnx(case)
+test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
-@pytest.mark.parametrize(("case", "check"), rejection_params(REJECTED))
-def test_invalid_node_reports_the_check(case: ShapeCase, check: str) -> None:
-    assert check in reported_checks(case)
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)
 
 
 @pytest.mark.parametrize(("shape", "attrs", "want"), [pytest.param(*s, id=shape_id(shape_case(OP, 1, [s[0]], s[1])))
