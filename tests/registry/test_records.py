@@ -101,5 +101,10 @@ def test_the_meta_schema_takes_its_attribute_types_from_the_table() -> None:
 def test_one_label_format() -> None:
     assert op_label("ai.onnx", "AveragePool", 11) == "ai.onnx@11::AveragePool"
     assert op_label("ai.onnx", "AveragePool", 11, "float") == "ai.onnx@11::AveragePool[float]"
+
+
+def test_equal_records_hash_alike() -> None:
     attr = Attribute(name="x", type="ints", default=freeze([1]))
+    assert attr == Attribute(name="x", type="ints", default=(1,))
     assert hash(attr) == hash(Attribute(name="x", type="ints", default=(1,)))
+    assert attr != Attribute(name="x", type="ints", default=(2,))
