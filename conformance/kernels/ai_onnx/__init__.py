@@ -37,4 +37,6 @@ MODULES: tuple[str, ...] = (
     "dropout",
     "lrn",
     "unsqueeze",
+    "lp_pool",
+    "global_lp_pool",
 )
