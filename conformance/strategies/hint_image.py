@@ -4,12 +4,16 @@ agree with each other in ways the schemas check but cannot construct.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_spatial import POOL_HINT
-from conformance.strategies.hints import OpHint, dims, set_first_shape
+from conformance.strategies.hints import OpHint, dims, int64_array, set_first_shape, set_input_shape
+from conformance.strategies.values import SEEDS
 
 
 def _lp_order(draw: DrawFn, ctx: DrawContext) -> float | int:
@@ -29,3 +33,60 @@ def _global_pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 # one to three spatial axes, as the pooling hints draw (onnxruntime's pooling kernels stop at three)
 GLOBAL_LP_POOL_HINT = OpHint(shapes=_global_pool_shapes, attributes={"p": _lp_order})
+
+
+# ---- MaxUnpool --------------------------------------------------------------------------------------
+
+def _unpool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """A pooled X (1 to 3 spatial axes), the window that pooled it, and the unpooled output shape.
+
+    The total padding stays small enough that every output axis is at least as long as X's, so each (n, c)
+    plane has room for distinct indices; output_shape, when given, adds up to stride - 1 per axis (the sizes
+    a MaxPool input of that window could have had).
+    """
+    rank = draw(st.integers(1, 3))
+    n, c = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    spatial = dims(draw, rank, 3)
+    kernel = [draw(st.integers(1, 3)) for _ in spatial]
+    strides = [draw(st.integers(1, 3)) for _ in spatial]
+    begin, end = [], []
+    for s, k, st_ in zip(spatial, kernel, strides, strict=True):
+        total = draw(st.integers(0, min(2 * (k - 1), (s - 1) * (st_ - 1) + k - 1)))
+        first = draw(st.integers(max(0, total - (k - 1)), min(total, k - 1)))
+        begin.append(first)
+        end.append(total - first)
+    inferred = [(s - 1) * st_ - b - e + k for s, st_, b, e, k in zip(spatial, strides, begin, end, kernel, strict=True)]
+    ctx.attributes["kernel_shape"] = kernel
+    if any(st_ > 1 for st_ in strides) or draw(st.booleans()):
+        ctx.attributes["strides"] = strides
+    if any(begin + end) or draw(st.booleans()):
+        ctx.attributes["pads"] = begin + end
+    out = [n, c, *inferred]
+    if "output_shape" not in ctx.omitted:
+        out = [n, c, *(d + draw(st.integers(0, st_ - 1)) for d, st_ in zip(inferred, strides, strict=True))]
+        set_input_shape(ctx, "output_shape", [len(out)])
+    ctx.scratch["unpool_out"] = out
+    set_input_shape(ctx, "X", [n, c, *spatial])
+    set_input_shape(ctx, "I", [n, c, *spatial])
+
+
+def _unpool_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Distinct positions per (n, c) plane, offset to that plane, as MaxPool's Indices count them; or, now and
+    then, distinct positions anywhere in the output (the indices are flat over the whole tensor)."""
+    out = ctx.scratch["unpool_out"]
+    shape = ctx.shapes["X"]
+    rng = np.random.default_rng(draw(SEEDS))
+    plane, count = math.prod(out[2:]), math.prod(shape[2:])
+    if draw(st.integers(0, 3)) == 0:
+        anywhere = rng.choice(math.prod(out), size=math.prod(shape), replace=False)
+        return np.asarray(anywhere, dtype=np.int64).reshape(shape)
+    planes = [rng.choice(plane, size=count, replace=False) + k * plane for k in range(shape[0] * shape[1])]
+    return np.concatenate(planes).astype(np.int64).reshape(shape)
+
+
+def _unpool_output_shape(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    return None if "output_shape" in ctx.omitted else int64_array(ctx.scratch["unpool_out"])
+
+
+MAX_UNPOOL_HINT = OpHint(shapes=_unpool_shapes, values={"I": _unpool_indices, "output_shape": _unpool_output_shape},
+                         generic_attributes=False)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_image import GLOBAL_LP_POOL_HINT, LP_POOL_HINT
+from conformance.strategies.hint_image import GLOBAL_LP_POOL_HINT, LP_POOL_HINT, MAX_UNPOOL_HINT
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -97,6 +97,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # image ops: the pooling window fits the drawn spatial dims, and p is drawn
     ("ai.onnx", "LpPool"): (LP_POOL_HINT,),
     ("ai.onnx", "GlobalLpPool"): (GLOBAL_LP_POOL_HINT,),
+    # indices name distinct positions of the unpooled output (per plane, as MaxPool's do); output_shape fits them
+    ("ai.onnx", "MaxUnpool"): (MAX_UNPOOL_HINT,),
 }
 
 

@@ -39,4 +39,5 @@ MODULES: tuple[str, ...] = (
     "unsqueeze",
     "lp_pool",
     "global_lp_pool",
+    "max_unpool",
 )
