@@ -9,8 +9,9 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.strategies.attributes import DrawFn
+from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hint_spatial import POOL_HINT
 from conformance.strategies.hints import OpHint, dims, int64_array, set_first_shape, set_input_shape
 from conformance.strategies.values import SEEDS
@@ -90,3 +91,47 @@ def _unpool_output_shape(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
 
 MAX_UNPOOL_HINT = OpHint(shapes=_unpool_shapes, values={"I": _unpool_indices, "output_shape": _unpool_output_shape},
                          generic_attributes=False)
+
+
+# ---- MaxRoiPool, RoiAlign -------------------------------------------------------------------------
+
+def _boxes(draw: DrawFn, ctx: DrawContext, count: int) -> np.ndarray:
+    """count x 4 boxes [x1, y1, x2, y2] on a quarter-pixel grid, from just outside the image to just past it,
+    corners ordered (x1 <= x2, y1 <= y2)."""
+    height, width = ctx.shapes["X"][2:4]
+    rng = np.random.default_rng(draw(SEEDS))
+    xs = rng.integers(-4, 4 * width + 5, size=(count, 2)) / 4
+    ys = rng.integers(-4, 4 * height + 5, size=(count, 2)) / 4
+    return np.stack([xs.min(axis=1), ys.min(axis=1), xs.max(axis=1), ys.max(axis=1)], axis=1)
+
+
+def _max_roi_pool_rois(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """[batch, x1, y1, x2, y2] rows: an image of the batch and a box."""
+    count = ctx.shapes["rois"][0]
+    batch = np.asarray(draw(st.lists(st.integers(0, ctx.shapes["X"][0] - 1), min_size=count, max_size=count)))
+    rows = np.concatenate([batch[:, None], _boxes(draw, ctx, count)], axis=1)
+    return rows.astype(numpy_dtype(ctx.element_of("T")))
+
+
+def _roi_align_rois(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return _boxes(draw, ctx, ctx.shapes["rois"][0]).astype(numpy_dtype(ctx.element_of("T1")))
+
+
+def _roi_align_batch(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    count = ctx.shapes["batch_indices"][0]
+    return int64_array(draw(st.lists(st.integers(0, ctx.shapes["X"][0] - 1), min_size=count, max_size=count)))
+
+
+def _pooled_shape(draw: DrawFn, ctx: DrawContext) -> list[int]:
+    return [draw(st.integers(1, 3)), draw(st.integers(1, 3))]
+
+
+# the pooled shape (required) is drawn here, the RoIs' batch index names an image and the boxes lie about the image
+MAX_ROI_POOL_HINT = OpHint(attributes={"pooled_shape": _pooled_shape}, values={"rois": _max_roi_pool_rois})
+def _roi_align_mode(draw: DrawFn, ctx: DrawContext) -> object:
+    """max as often as avg (the generic draw leaves the attribute off, i.e. avg, half the time)."""
+    return draw(st.sampled_from(["max", "avg", OMIT]))
+
+
+ROI_ALIGN_HINT = OpHint(attributes={"mode": _roi_align_mode},
+                        values={"rois": _roi_align_rois, "batch_indices": _roi_align_batch})

@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_image import GLOBAL_LP_POOL_HINT, LP_POOL_HINT, MAX_UNPOOL_HINT
+from conformance.strategies.hint_image import (
+    GLOBAL_LP_POOL_HINT,
+    LP_POOL_HINT,
+    MAX_ROI_POOL_HINT,
+    MAX_UNPOOL_HINT,
+    ROI_ALIGN_HINT,
+)
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -99,6 +105,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "GlobalLpPool"): (GLOBAL_LP_POOL_HINT,),
     # indices name distinct positions of the unpooled output (per plane, as MaxPool's do); output_shape fits them
     ("ai.onnx", "MaxUnpool"): (MAX_UNPOOL_HINT,),
+    # a RoI's batch index names an image of X; its box lies about the image with ordered corners
+    ("ai.onnx", "MaxRoiPool"): (MAX_ROI_POOL_HINT,),
+    ("ai.onnx", "RoiAlign"): (ROI_ALIGN_HINT,),
 }
 
 

@@ -40,4 +40,6 @@ MODULES: tuple[str, ...] = (
     "lp_pool",
     "global_lp_pool",
     "max_unpool",
+    "max_roi_pool",
+    "roi_align",
 )
