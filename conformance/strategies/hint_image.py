@@ -13,7 +13,7 @@ from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hint_spatial import POOL_HINT
-from conformance.strategies.hints import OpHint, dims, int64_array, set_first_shape, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint, dims, int64_array, set_first_shape, set_input_shape
 from conformance.strategies.values import SEEDS
 
 
@@ -135,3 +135,40 @@ def _roi_align_mode(draw: DrawFn, ctx: DrawContext) -> object:
 
 ROI_ALIGN_HINT = OpHint(attributes={"mode": _roi_align_mode},
                         values={"rois": _roi_align_rois, "batch_indices": _roi_align_batch})
+
+
+# ---- NonMaxSuppression ---------------------------------------------------------------------------
+
+def _scalar_input(values: st.SearchStrategy[float], dtype: type[np.generic]) -> ArrayHint:
+    """A one-value input, left off now and then; shaped [1] mostly (onnx.reference indexes it), else a scalar."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        if draw(st.integers(0, 4)) == 0:
+            return None
+        shape: tuple[int, ...] = (1,) if draw(st.integers(0, 3)) else ()
+        return np.full(shape, draw(values), dtype=dtype)
+
+    return build
+
+
+def _nms_boxes(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Coordinates on a coarse grid (whole units, now and then halves) in a small square: boxes overlap often and
+    their IoUs are simple fractions (1/2, 1/3, 2/3 ...) that the thresholds below can hit exactly."""
+    rng = np.random.default_rng(draw(SEEDS))
+    step = draw(st.sampled_from([1.0, 0.5]))
+    return np.asarray(rng.integers(-1, 5, size=ctx.shapes["boxes"]) * step, dtype=np.float32)
+
+
+def _nms_scores(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Scores on the score thresholds' grid, so ties and scores equal to the threshold occur."""
+    rng = np.random.default_rng(draw(SEEDS))
+    return np.asarray(rng.integers(-2, 5, size=ctx.shapes["scores"]) / 4, dtype=np.float32)
+
+
+IOU_THRESHOLDS = [0.0, 0.25, 1 / 3, 0.5, 2 / 3, 0.75, 1.0]
+NMS_HINT = OpHint(values={
+    "boxes": _nms_boxes,
+    "scores": _nms_scores,
+    "max_output_boxes_per_class": _scalar_input(st.integers(-1, 5), np.int64),
+    "iou_threshold": _scalar_input(st.sampled_from(IOU_THRESHOLDS), np.float32),
+    "score_threshold": _scalar_input(st.integers(-2, 4).map(lambda k: k / 4), np.float32),
+})

@@ -15,6 +15,7 @@ from conformance.strategies.hint_image import (
     LP_POOL_HINT,
     MAX_ROI_POOL_HINT,
     MAX_UNPOOL_HINT,
+    NMS_HINT,
     ROI_ALIGN_HINT,
 )
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
@@ -108,6 +109,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # a RoI's batch index names an image of X; its box lies about the image with ordered corners
     ("ai.onnx", "MaxRoiPool"): (MAX_ROI_POOL_HINT,),
     ("ai.onnx", "RoiAlign"): (ROI_ALIGN_HINT,),
+    # the three scalar inputs: a box limit (also 0 or negative), an IoU threshold in [0, 1], a score threshold
+    ("ai.onnx", "NonMaxSuppression"): (NMS_HINT,),
 }
 
 

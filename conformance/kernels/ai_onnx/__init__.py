@@ -42,4 +42,5 @@ MODULES: tuple[str, ...] = (
     "max_unpool",
     "max_roi_pool",
     "roi_align",
+    "non_max_suppression",
 )
