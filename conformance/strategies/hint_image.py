@@ -172,3 +172,18 @@ NMS_HINT = OpHint(values={
     "iou_threshold": _scalar_input(st.sampled_from(IOU_THRESHOLDS), np.float32),
     "score_threshold": _scalar_input(st.integers(-2, 4).map(lambda k: k / 4), np.float32),
 })
+
+
+# ---- AffineGrid, GridSample -----------------------------------------------------------------------
+
+def _affine_grid_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """A 2-D or 3-D theta and the size it needs: [N, C, (D,) H, W] with small sides (1 included)."""
+    r = draw(st.integers(2, 3))
+    n = draw(st.integers(1, 2))
+    ctx.scratch["affine_size"] = [n, draw(st.integers(1, 3)), *dims(draw, r, 4)]
+    set_input_shape(ctx, "theta", [n, r, r + 1])
+    set_input_shape(ctx, "size", [r + 2])
+
+
+AFFINE_GRID_HINT = OpHint(shapes=_affine_grid_shapes,
+                          values={"size": lambda draw, ctx: int64_array(ctx.scratch["affine_size"])})

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_image import (
+    AFFINE_GRID_HINT,
     GLOBAL_LP_POOL_HINT,
     LP_POOL_HINT,
     MAX_ROI_POOL_HINT,
@@ -111,6 +112,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "RoiAlign"): (ROI_ALIGN_HINT,),
     # the three scalar inputs: a box limit (also 0 or negative), an IoU threshold in [0, 1], a score threshold
     ("ai.onnx", "NonMaxSuppression"): (NMS_HINT,),
+    # size matches theta: [N, C, H, W] for N x 2 x 3, [N, C, D, H, W] for N x 3 x 4
+    ("ai.onnx", "AffineGrid"): (AFFINE_GRID_HINT,),
 }
 
 

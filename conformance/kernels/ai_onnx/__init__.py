@@ -43,4 +43,5 @@ MODULES: tuple[str, ...] = (
     "max_roi_pool",
     "roi_align",
     "non_max_suppression",
+    "affine_grid",
 )
