@@ -187,3 +187,21 @@ def _affine_grid_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 AFFINE_GRID_HINT = OpHint(shapes=_affine_grid_shapes,
                           values={"size": lambda draw, ctx: int64_array(ctx.scratch["affine_size"])})
+
+
+def _grid_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """X with 1 to 3 spatial axes (exactly 2 at version 16) and a grid with as many output axes."""
+    r = 2 if ctx.version.since < 20 else draw(st.integers(1, 3))
+    n, c = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    set_input_shape(ctx, "X", [n, c, *dims(draw, r, 4)])
+    set_input_shape(ctx, "grid", [n, *dims(draw, r, 3), r])
+
+
+def _grid_values(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Coordinates in [-1.25, 1.25] on an eighth grid: mostly inside the image, some just outside (padding)."""
+    rng = np.random.default_rng(draw(SEEDS))
+    steps = rng.integers(-10, 11, size=ctx.shapes["grid"])
+    return np.asarray(steps / 8, dtype=numpy_dtype(ctx.element_of("T2")))
+
+
+GRID_SAMPLE_HINT = OpHint(shapes=_grid_shapes, values={"grid": _grid_values})

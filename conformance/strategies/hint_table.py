@@ -13,6 +13,7 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_image import (
     AFFINE_GRID_HINT,
     GLOBAL_LP_POOL_HINT,
+    GRID_SAMPLE_HINT,
     LP_POOL_HINT,
     MAX_ROI_POOL_HINT,
     MAX_UNPOOL_HINT,
@@ -114,6 +115,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "NonMaxSuppression"): (NMS_HINT,),
     # size matches theta: [N, C, H, W] for N x 2 x 3, [N, C, D, H, W] for N x 3 x 4
     ("ai.onnx", "AffineGrid"): (AFFINE_GRID_HINT,),
+    # a grid with one coordinate per spatial axis of X, its values about [-1, 1]
+    ("ai.onnx", "GridSample"): (GRID_SAMPLE_HINT,),
 }
 
 

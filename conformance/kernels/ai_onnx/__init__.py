@@ -44,4 +44,5 @@ MODULES: tuple[str, ...] = (
     "roi_align",
     "non_max_suppression",
     "affine_grid",
+    "grid_sample",
 )
