@@ -205,3 +205,44 @@ def _grid_values(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
 
 
 GRID_SAMPLE_HINT = OpHint(shapes=_grid_shapes, values={"grid": _grid_values})
+
+
+# ---- DeformConv ------------------------------------------------------------------------------------
+
+def _deform_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """1 to 3 spatial axes; a window that fits; groups and offset groups that divide the channels; offset (and
+    mask) shaped for the output."""
+    r = draw(st.integers(1, 3))
+    spatial = dims(draw, r, 4, low=2)
+    kernel = [draw(st.integers(1, min(3, s))) for s in spatial]
+    dilations = [draw(st.integers(1, 2)) if (k - 1) * 2 < s else 1 for k, s in zip(kernel, spatial, strict=True)]
+    strides = [draw(st.integers(1, 2)) for _ in spatial]
+    pads = [draw(st.integers(0, 1)) for _ in range(2 * r)]
+    out = [(s + pads[i] + pads[i + r] - (k - 1) * d - 1) // st_ + 1
+           for i, (s, k, d, st_) in enumerate(zip(spatial, kernel, dilations, strides, strict=True))]
+    group, offset_group = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    channels = group * offset_group * draw(st.integers(1, 2))
+    maps = group * draw(st.integers(1, 2))
+    n = draw(st.integers(1, 2))
+    taps = math.prod(kernel)
+    for name, value, default in (("kernel_shape", kernel, None), ("dilations", dilations, [1] * r),
+                                 ("strides", strides, [1] * r), ("pads", pads, [0] * 2 * r),
+                                 ("group", group, 1), ("offset_group", offset_group, 1)):
+        if value != default or draw(st.booleans()):
+            ctx.attributes[name] = value
+    set_input_shape(ctx, "X", [n, channels, *spatial])
+    set_input_shape(ctx, "W", [maps, channels // group, *kernel])
+    set_input_shape(ctx, "offset", [n, offset_group * taps * r, *out])
+    if "B" not in ctx.omitted:
+        set_input_shape(ctx, "B", [maps])
+    if "mask" not in ctx.omitted:
+        set_input_shape(ctx, "mask", [n, offset_group * taps, *out])
+
+
+def _offsets(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Offsets in [-1.5, 1.5] on an eighth grid: fractional moves, some past the image's edge."""
+    rng = np.random.default_rng(draw(SEEDS))
+    return np.asarray(rng.integers(-12, 13, size=ctx.shapes["offset"]) / 8, dtype=numpy_dtype(ctx.dtype))
+
+
+DEFORM_CONV_HINT = OpHint(shapes=_deform_conv_shapes, values={"offset": _offsets}, generic_attributes=False)

@@ -12,6 +12,7 @@ from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_image import (
     AFFINE_GRID_HINT,
+    DEFORM_CONV_HINT,
     GLOBAL_LP_POOL_HINT,
     GRID_SAMPLE_HINT,
     LP_POOL_HINT,
@@ -117,6 +118,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "AffineGrid"): (AFFINE_GRID_HINT,),
     # a grid with one coordinate per spatial axis of X, its values about [-1, 1]
     ("ai.onnx", "GridSample"): (GRID_SAMPLE_HINT,),
+    # a window that fits, groups that divide the channels, offset and mask shaped for the output
+    ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
 }
 
 

@@ -45,4 +45,5 @@ MODULES: tuple[str, ...] = (
     "non_max_suppression",
     "affine_grid",
     "grid_sample",
+    "deform_conv",
 )
