@@ -246,3 +246,64 @@ def _offsets(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
 
 
 DEFORM_CONV_HINT = OpHint(shapes=_deform_conv_shapes, values={"offset": _offsets}, generic_attributes=False)
+
+
+# ---- Resize ----------------------------------------------------------------------------------------
+
+# dyadic scales: length * scale is exact in float32, so output lengths do not depend on the product's rounding
+RESIZE_SCALES = (0.25, 0.375, 0.5, 0.625, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0)
+
+
+def _resize_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """X of rank 1 to 4; the resized axes (a subset, any order, negative too, from version 18); scales (dyadic,
+    output lengths >= 1) or sizes (1 to 8, with a keep_aspect_ratio_policy from 18); a roi for
+    tf_crop_and_resize (starts and ends around [0, 1], crops and overhangs). Decided together here; the value
+    hints hand the arrays over (an unused optional input is left off or empty)."""
+    since = ctx.version.since
+    rank = draw(st.integers(1, 4))
+    shape = dims(draw, rank, 5)
+    set_input_shape(ctx, "X", shape)
+    axes = list(range(rank))
+    if since >= 18 and draw(st.booleans()):
+        axes = draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank, unique=True))
+        ctx.attributes["axes"] = [a - rank if draw(st.booleans()) else a for a in axes]
+    plan: dict[str, object] = {}
+    if since == 10 or draw(st.booleans()):
+        factors = []
+        for a in axes:
+            factors.append(draw(st.sampled_from([s for s in RESIZE_SCALES if math.floor(shape[a] * s) >= 1])))
+        plan["scales"] = np.asarray(factors, dtype=np.float32)
+        if draw(st.booleans()):
+            ctx.scratch["resize_policy"] = "stretch"  # the only policy scales allow
+    else:
+        plan["sizes"] = int64_array([draw(st.integers(1, 8)) for _ in axes])
+        if draw(st.booleans()):
+            ctx.scratch["resize_policy"] = draw(st.sampled_from(["stretch", "not_larger", "not_smaller"]))
+    if since >= 11:
+        transforms = list(ctx.version.attributes["coordinate_transformation_mode"].allowed or ())
+        transform = draw(st.sampled_from(transforms))
+        ctx.attributes["coordinate_transformation_mode"] = transform
+        if transform == "tf_crop_and_resize":
+            starts = [draw(st.integers(-2, 6)) / 8 for _ in axes]
+            plan["roi"] = np.asarray(starts + [s + draw(st.integers(1, 8)) / 8 for s in starts],
+                                     dtype=numpy_dtype(ctx.element_of("T2")))
+    ctx.scratch["resize"] = plan
+
+
+def _resize_input(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        plan = ctx.scratch["resize"]
+        if name in plan:
+            return np.asarray(plan[name])
+        param = next(p for p in ctx.version.inputs if p.name == name)
+        if param.optional and draw(st.booleans()):
+            return None  # left off the node
+        dtype = np.int64 if name == "sizes" else np.float32 if name == "scales" else numpy_dtype(ctx.element_of("T2"))
+        return np.zeros(0, dtype=dtype)  # given but empty: unused
+
+    return build
+
+
+RESIZE_HINT = OpHint(shapes=_resize_shapes,
+                     attributes={"keep_aspect_ratio_policy": lambda draw, ctx: ctx.scratch.get("resize_policy", OMIT)},
+                     values={name: _resize_input(name) for name in ("roi", "scales", "sizes")})

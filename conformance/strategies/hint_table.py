@@ -19,6 +19,7 @@ from conformance.strategies.hint_image import (
     MAX_ROI_POOL_HINT,
     MAX_UNPOOL_HINT,
     NMS_HINT,
+    RESIZE_HINT,
     ROI_ALIGN_HINT,
 )
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
@@ -120,6 +121,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "GridSample"): (GRID_SAMPLE_HINT,),
     # a window that fits, groups that divide the channels, offset and mask shaped for the output
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
+    # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
+    ("ai.onnx", "Resize"): (RESIZE_HINT,),
 }
 
 

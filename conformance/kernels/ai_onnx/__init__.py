@@ -46,4 +46,5 @@ MODULES: tuple[str, ...] = (
     "affine_grid",
     "grid_sample",
     "deform_conv",
+    "resize",
 )
