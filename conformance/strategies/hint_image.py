@@ -296,8 +296,10 @@ def _resize_input(name: str) -> ArrayHint:
         if name in plan:
             return np.asarray(plan[name])
         param = next(p for p in ctx.version.inputs if p.name == name)
-        if param.optional and draw(st.booleans()):
-            return None  # left off the node
+        if param.optional and (name != "roi" or draw(st.booleans())):
+            # an unused scales or sizes is left off the node (the text's way from version 13; a present empty one
+            # is valid too, but onnx's shape inference rejects it unless it is an initializer: the readings)
+            return None
         dtype = np.int64 if name == "sizes" else np.float32 if name == "scales" else numpy_dtype(ctx.element_of("T2"))
         return np.zeros(0, dtype=dtype)  # given but empty: unused
 
