@@ -260,25 +260,28 @@ def _resize_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     tf_crop_and_resize (starts and ends around [0, 1], crops and overhangs). Decided together here; the value
     hints hand the arrays over (an unused optional input is left off or empty)."""
     since = ctx.version.since
-    rank = draw(st.integers(1, 4))
+    use_scales = since == 10 or draw(st.booleans())
+    # with sizes from version 18, the policies first: they matter only when two or more axes are resized
+    policy = draw(st.sampled_from(["not_larger", "not_smaller", "stretch", OMIT])) if not use_scales else OMIT
+    several = policy in ("not_larger", "not_smaller")
+    rank = draw(st.integers(2 if several else 1, 4))
     shape = dims(draw, rank, 5)
     set_input_shape(ctx, "X", shape)
     axes = list(range(rank))
     if since >= 18 and draw(st.booleans()):
-        axes = draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank, unique=True))
+        axes = draw(st.lists(st.integers(0, rank - 1), min_size=2 if several else 1, max_size=rank, unique=True))
         ctx.attributes["axes"] = [a - rank if draw(st.booleans()) else a for a in axes]
     plan: dict[str, object] = {}
-    if since == 10 or draw(st.booleans()):
+    if use_scales:
         factors = []
         for a in axes:
             factors.append(draw(st.sampled_from([s for s in RESIZE_SCALES if math.floor(shape[a] * s) >= 1])))
         plan["scales"] = np.asarray(factors, dtype=np.float32)
         if draw(st.booleans()):
-            ctx.scratch["resize_policy"] = "stretch"  # the only policy scales allow
+            policy = "stretch"  # the only policy scales allow
     else:
         plan["sizes"] = int64_array([draw(st.integers(1, 8)) for _ in axes])
-        if draw(st.booleans()):
-            ctx.scratch["resize_policy"] = draw(st.sampled_from(["stretch", "not_larger", "not_smaller"]))
+    ctx.scratch["resize_policy"] = policy
     if since >= 11:
         transforms = list(ctx.version.attributes["coordinate_transformation_mode"].allowed or ())
         transform = draw(st.sampled_from(transforms))
