@@ -101,7 +101,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, Any]:
         stats = state.SESSION.stats
         item.user_properties.append(("conform_stats", json.dumps(
             {"examples": stats.examples, "max_abs": stats.max_abs, "max_rel": stats.max_rel,
-             "max_ulp": stats.max_ulp, "repro": stats.repro})))
+             "max_ulp": stats.max_ulp, "repro": stats.repro, "ambiguous": stats.ambiguous})))
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
