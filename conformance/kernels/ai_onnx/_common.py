@@ -39,3 +39,23 @@ def normalize_axes(op: str, axes: Sequence[int], rank: int) -> tuple[int, ...]:
     if len(set(out)) != len(out):
         raise ValueError(f"{op}: repeated axes {list(axes)}")
     return tuple(out)
+
+
+def broadcast_shape(op: str, *arrays: np.ndarray) -> tuple[int, ...]:
+    """numpy's multidirectional broadcast of the arrays' shapes; ValueError naming `op` when they do not broadcast."""
+    try:
+        return tuple(np.broadcast_shapes(*(np.shape(x) for x in arrays)))
+    except ValueError as e:
+        raise ValueError(f"{op}: shapes {[np.shape(x) for x in arrays]} do not broadcast") from e
+
+
+def same_shapes(op: str, arrays: Sequence[np.ndarray]) -> None:
+    """ValueError naming `op` unless every array has the first one's shape (variadic ops before broadcasting)."""
+    if any(np.shape(x) != np.shape(arrays[0]) for x in arrays):
+        raise ValueError(f"{op}: inputs must share one shape, got {[np.shape(x) for x in arrays]}")
+
+
+def no_integer_zero(op: str, divisor: np.ndarray) -> None:
+    """ValueError when an integer `divisor` holds 0 (integer division by zero has no defined result)."""
+    if divisor.dtype.kind in "iu" and bool(np.any(divisor == 0)):
+        raise ValueError(f"{op}: an integer divisor holds 0, which has no defined result")
