@@ -10,6 +10,16 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_binary import (
+    BITSHIFT_HINTS,
+    BITWISE_HINTS,
+    DIV_HINTS,
+    MOD_HINTS,
+    POW_HINTS,
+    VARIADIC_HINTS,
+    WHERE_HINTS,
+    binary_hints,
+)
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -79,6 +89,19 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Upsample"): UPSAMPLE_HINTS,
     ("ai.onnx", "Clip"): (CLIP_HINT,),
     ("ai.onnx", "Constant"): (CONSTANT_HINT,),
+    # elementwise ops: shapes that broadcast by construction (legacy broadcast/axis up to opset 6), no
+    # integer division by zero, integer powers with integer values, full-width bits, shifts past the width
+    ("ai.onnx", "Sub"): binary_hints(legacy_until=6),
+    ("ai.onnx", "Div"): DIV_HINTS,
+    ("ai.onnx", "Mod"): MOD_HINTS,  # also: fmod=1 for float T before opset 28
+    ("ai.onnx", "Pow"): POW_HINTS,  # also: T1 drawn, not pinned to T
+    **{("ai.onnx", op): binary_hints(legacy_until=6) for op in ("And", "Or", "Xor", "Equal", "Greater", "Less")},
+    ("ai.onnx", "GreaterOrEqual"): binary_hints(),
+    ("ai.onnx", "LessOrEqual"): binary_hints(),
+    **{("ai.onnx", op): BITWISE_HINTS for op in ("BitwiseAnd", "BitwiseOr", "BitwiseXor")},
+    ("ai.onnx", "BitShift"): BITSHIFT_HINTS,
+    **{("ai.onnx", op): VARIADIC_HINTS for op in ("Max", "Min", "Mean")},
+    ("ai.onnx", "Where"): WHERE_HINTS,  # also: T drawn, not pinned to the condition's bool
     # inference mode only (training draws random masks) and a ratio inside [0, 1)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
     # index values must lie inside the indexed axis (`value(indices)` constraints only check them)
