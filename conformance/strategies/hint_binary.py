@@ -38,21 +38,25 @@ def _partner(draw: DrawFn, out: list[int]) -> list[int]:
 
 
 def broadcast_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """Every input (each value of a variadic one) a partner of one drawn output shape."""
+    """Every input (each value of a variadic one) a partner of one drawn output shape; a variadic input takes
+    3 values in the simplest draw (Hypothesis draws first choices most often), else 2, 1 or 4."""
     out = dims(draw, draw(st.integers(0, MAX_RANK)), ctx.max_side)
     for param in ctx.version.inputs:
         if param.variadic:
-            ctx.shapes[param.name] = [_partner(draw, out) for _ in ctx.shapes.get(param.name) or [None]]
+            count = draw(st.sampled_from([n for n in (3, 2, 1, 4) if n >= param.min_arity]))
+            ctx.shapes[param.name] = [_partner(draw, out) for _ in range(count)]
         else:
             set_input_shape(ctx, param.name, _partner(draw, out))
 
 
 def legacy_broadcast_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """A's shape, then B's with `broadcast` and `axis` (opsets 1-6): one of the four forms the rule allows."""
+    """A's shape, then B's with `broadcast` and `axis` (opsets 1-6): one of the four forms the rule allows
+    (equal shapes, a 1-element B, B matching A's trailing dims, B matching a run of A's dims that `axis` places
+    and that does not reach the last dim, so a backend that ignores `axis` fails)."""
     first, second = ctx.version.inputs[0].name, ctx.version.inputs[1].name
-    rank = draw(st.integers(0, MAX_RANK))
+    form = draw(st.sampled_from(("axis", "suffix", "one", "same")))  # the most telling form is the simplest draw
+    rank = draw(st.integers(2 if form == "axis" else 0, MAX_RANK))
     a = dims(draw, rank, ctx.max_side)
-    form = draw(st.sampled_from(("same", "one", "suffix", "axis")))
     if form == "same":
         b = list(a)
         if draw(st.booleans()):
@@ -64,19 +68,21 @@ def legacy_broadcast_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         elif form == "suffix":
             b = a[draw(st.integers(0, rank)):]
         else:
-            start = draw(st.integers(0, rank))
-            b = a[start:draw(st.integers(start, rank))]
+            start = draw(st.integers(0, rank - 2))  # a run that stops short of the last dim: only axis places it
+            b = a[start:draw(st.integers(start + 1, rank - 1))]
             ctx.attributes["axis"] = start - rank if draw(st.booleans()) else start
     set_input_shape(ctx, first, a)
     set_input_shape(ctx, second, b)
 
 
-def with_type_drawn(shapes: ShapeHint, variable: str) -> ShapeHint:
-    """`shapes`, then `variable` bound to any element type numpy holds (the cell names another parameter's)."""
+def with_type_drawn(shapes: ShapeHint, variable: str, first: tuple[str, ...] = ()) -> ShapeHint:
+    """`shapes`, then `variable` bound to any element type numpy holds (the cell names another parameter's);
+    the types in `first` lead the choices, as Hypothesis draws the first choices most often."""
 
     def hint(draw: DrawFn, ctx: DrawContext) -> None:
         shapes(draw, ctx)
-        choices = [e for e in allowed_elements(ctx.version, variable) if e in NUMPY_ELEMENTS]
+        allowed = [e for e in allowed_elements(ctx.version, variable) if e in NUMPY_ELEMENTS]
+        choices = [e for e in first if e in allowed] + [e for e in allowed if e not in first]
         ctx.type_bindings[variable] = draw(st.sampled_from(choices))
 
     return hint
@@ -103,6 +109,16 @@ def _meets(mask: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     lead = len(out) - len(shape)
     axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape) if d == 1 and out[lead + i] != 1)
     return np.broadcast_to(mask, out).any(axis=axes).reshape(shape)
+
+
+def pow_base(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """X for Pow-12 on: an integer base is drawn from [-6, 6], or from [0, 6] in half the draws, where every
+    fractional exponent keeps its fraction (so truncating the power toward zero is tested)."""
+    element = ctx.element_of(ctx.version.inputs[0].type)
+    if numpy_dtype(element).kind == "f":
+        return fill_array(draw(SEEDS), element, ctx.shapes["X"])
+    low = 0 if draw(st.booleans()) else -6
+    return fill_array(draw(SEEDS), element, ctx.shapes["X"], min_value=low, max_value=6)
 
 
 def pow_exponent(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -175,6 +191,7 @@ MOD_HINTS = (OpHint(shapes=broadcast_shapes, values={"B": nonzero_divisor}, attr
              OpHint(shapes=broadcast_shapes, values={"B": nonzero_divisor}, since=28))
 POW_HINTS = (OpHint(shapes=legacy_broadcast_shapes, attributes=LEGACY_ATTRIBUTES, until=6),
              OpHint(shapes=broadcast_shapes, since=7, until=11),
-             OpHint(shapes=with_type_drawn(broadcast_shapes, "T1"), values={"Y": pow_exponent}, since=12))
+             OpHint(shapes=with_type_drawn(broadcast_shapes, "T1", first=("float", "int64")),
+                    values={"X": pow_base, "Y": pow_exponent}, since=12))
 VARIADIC_HINTS = (OpHint(shapes=broadcast_shapes, since=8),)  # before 8 the inputs share one shape
-WHERE_HINTS = (OpHint(shapes=with_type_drawn(broadcast_shapes, "T")),)
+WHERE_HINTS = (OpHint(shapes=with_type_drawn(broadcast_shapes, "T", first=("float", "int64"))),)
