@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -39,3 +39,11 @@ def normalize_axes(op: str, axes: Sequence[int], rank: int) -> tuple[int, ...]:
     if len(set(out)) != len(out):
         raise ValueError(f"{op}: repeated axes {list(axes)}")
     return tuple(out)
+
+
+def float_unary(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+    """`fn` applied elementwise in `work_dtype(x)` and rounded back to x's dtype, always as an array (a 0-d input
+    too). Out-of-domain inputs give NaN or an infinity silently, as IEEE arithmetic does (no numpy warning)."""
+    with np.errstate(all="ignore"):
+        y = fn(x.astype(work_dtype(x), copy=False))
+    return np.asarray(y).astype(x.dtype, copy=False)
