@@ -33,7 +33,7 @@ def erf_double(x: np.ndarray) -> np.ndarray:
         if not np.any(np.abs(term) > 1e-17 * np.abs(total)):
             break
     series = 2.0 / np.sqrt(np.pi) * np.exp(-z2) * total
-    return np.where(inside, series, np.sign(x))  # sign keeps NaN as NaN
+    return np.asarray(np.where(inside, series, np.sign(x)))  # sign keeps NaN as NaN
 
 
 @kernel("ai.onnx", "Erf", since=9)
