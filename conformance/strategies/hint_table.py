@@ -38,6 +38,7 @@ from conformance.strategies.hint_tensor import (
     TRANSPOSE_HINT,
     UPSAMPLE_HINTS,
 )
+from conformance.strategies.hint_values import specials_hint
 from conformance.strategies.hints import OpHint, dims, set_first_shape
 from opset.model import OpVersion
 
@@ -93,6 +94,13 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("tengine", "L2Pool"): (L2POOL_HINT,),
     # reflect pads must stay below the side they pad, so the mode is drawn before the pads
     ("tengine", "Pad"): (PAD_HINT,),
+    # NaN, infinities and -0 mixed into the data: what these ops single out never shows in finite draws
+    ("ai.onnx", "IsNaN"): (specials_hint("X"),),
+    ("ai.onnx", "IsInf"): (specials_hint("X"),),
+    ("ai.onnx", "Ceil"): (specials_hint("X"),),  # ... and Floor, Round: returned unchanged
+    ("ai.onnx", "Floor"): (specials_hint("X"),),
+    ("ai.onnx", "Round"): (specials_hint("X"),),
+    ("ai.onnx", "Neg"): (specials_hint("X"),),  # integers: the type's extremes (-(-128) wraps to -128 in int8)
 }
 
 
