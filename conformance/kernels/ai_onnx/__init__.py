@@ -37,4 +37,6 @@ MODULES: tuple[str, ...] = (
     "dropout",
     "lrn",
     "unsqueeze",
+    "negative_log_likelihood_loss",
+    "softmax_cross_entropy_loss",
 )
