@@ -39,4 +39,5 @@ MODULES: tuple[str, ...] = (
     "unsqueeze",
     "negative_log_likelihood_loss",
     "softmax_cross_entropy_loss",
+    "rotary_embedding",
 )
