@@ -40,4 +40,5 @@ MODULES: tuple[str, ...] = (
     "negative_log_likelihood_loss",
     "softmax_cross_entropy_loss",
     "rotary_embedding",
+    "attention",
 )
