@@ -42,7 +42,8 @@ def _position_ids(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     if shape is None:
         return None
     seed = draw(st.integers(0, 2**31 - 1))
-    return np.random.default_rng(seed).integers(0, ctx.scratch["positions"], size=shape).astype(np.int64)
+    positions = int(ctx.scratch["positions"])
+    return np.random.default_rng(seed).integers(0, positions, size=shape).astype(np.int64)
 
 
 ROTARY_EMBEDDING_HINT = OpHint(shapes=_rotary_shapes, values={"position_ids": _position_ids},
