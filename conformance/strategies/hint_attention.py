@@ -43,7 +43,7 @@ def _position_ids(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         return None
     seed = draw(st.integers(0, 2**31 - 1))
     positions = int(ctx.scratch["positions"])
-    return np.random.default_rng(seed).integers(0, positions, size=shape).astype(np.int64)
+    return np.asarray(np.random.default_rng(seed).integers(0, positions, size=shape), dtype=np.int64)
 
 
 ROTARY_EMBEDDING_HINT = OpHint(shapes=_rotary_shapes, values={"position_ids": _position_ids},
