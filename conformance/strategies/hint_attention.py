@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
-from conformance.strategies.hints import OpHint
+from conformance.strategies.hints import ArrayHint, OpHint
 
 
 def _rotary_shapes(draw: DrawFn, ctx: DrawContext) -> None:
@@ -130,3 +130,72 @@ def _attention_outputs(draw: DrawFn, ctx: DrawContext) -> int:
 
 ATTENTION_HINT = OpHint(shapes=_attention_shapes, values={"attn_mask": _mask, "nonpad_kv_seqlen": _nonpad},
                         generic_attributes=False, outputs=_attention_outputs)
+
+
+def _linear_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, steps, hkv, group = (draw(st.integers(1, 3)) for _ in range(4))
+    hq = hkv * group
+    dk, dv = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
+    ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv, update_rule=rule)
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.0, 0.5]))
+    if draw(st.booleans()):
+        ctx.attributes["chunk_size"] = draw(st.integers(1, 4))
+    ctx.shapes.update(query=[batch, steps, hq * dk], key=[batch, steps, hkv * dk], value=[batch, steps, hkv * dv])
+    optional = {
+        "past_state": [batch, hkv, dk, dv] if draw(st.booleans()) else None,
+        "decay": draw(st.sampled_from([[batch, steps, hkv * dk], [batch, steps, hkv]]))
+        if rule in ("gated", "gated_delta") else None,
+        "beta": draw(st.sampled_from([[batch, steps, hkv], [batch, steps, 1]]))
+        if rule in ("delta", "gated_delta") else None,
+    }
+    for name, shape in optional.items():
+        ctx.shapes[name] = shape
+        if shape is None:
+            ctx.omitted.add(name)
+
+
+def _gate(name: str, low: float, high: float) -> ArrayHint:
+    """Values in [low, high] for an optional gate input (decay in log space, beta a sigmoid's output)."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None:
+            return None
+        rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+        return np.asarray(rng.uniform(low, high, size=shape)).astype(numpy_dtype(ctx.dtype))
+
+    return build
+
+
+def _keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Keys; L2-normalized per head for the delta rules, as the op asks (else the recurrence can grow without
+    bound and only rounding is compared)."""
+    shape = ctx.shapes["key"]
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    keys = rng.uniform(-2.0, 2.0, size=shape)
+    if ctx.attributes.get("update_rule") in ("delta", "gated_delta"):
+        heads = int(ctx.attributes["kv_num_heads"])
+        per_head = keys.reshape(shape[0], shape[1], heads, -1)
+        keys = (per_head / np.maximum(np.linalg.norm(per_head, axis=-1, keepdims=True), 1e-3)).reshape(shape)
+    return np.asarray(keys).astype(numpy_dtype(ctx.dtype))
+
+
+LINEAR_ATTENTION_HINT = OpHint(shapes=_linear_attention_shapes,
+                               values={"key": _keys, "decay": _gate("decay", -1.0, 0.0),
+                                       "beta": _gate("beta", 0.0, 1.0)},
+                               generic_attributes=False)
+
+
+def _causal_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    n, c, length, k = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    ctx.shapes.update(input=[n, c, length], weight=[c, 1, k])
+    for name, shape in (("bias", [c]), ("past_state", [n, c, k - 1])):
+        if name not in ctx.omitted and draw(st.booleans()):
+            ctx.shapes[name] = shape
+        else:
+            ctx.omitted.add(name)
+            ctx.shapes[name] = None
+
+
+CAUSAL_CONV_HINT = OpHint(shapes=_causal_conv_shapes)

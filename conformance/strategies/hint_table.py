@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_attention import ATTENTION_HINT, ROTARY_EMBEDDING_HINT
+from conformance.strategies.hint_attention import (
+    ATTENTION_HINT,
+    CAUSAL_CONV_HINT,
+    LINEAR_ATTENTION_HINT,
+    ROTARY_EMBEDDING_HINT,
+)
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
@@ -68,6 +73,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # heads, head size, rotated width, caches and position ids must agree
     ("ai.onnx", "RotaryEmbedding"): (ROTARY_EMBEDDING_HINT,),
     ("ai.onnx", "Attention"): (ATTENTION_HINT,),
+    ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
+    ("ai.onnx", "CausalConvWithState"): (CAUSAL_CONV_HINT,),
     # labels must name a class of the scores (or the ignore_index)
     ("ai.onnx", "NegativeLogLikelihoodLoss"): (NLL_HINT,),
     ("ai.onnx", "SoftmaxCrossEntropyLoss"): (SOFTMAX_CROSS_ENTROPY_HINT,),

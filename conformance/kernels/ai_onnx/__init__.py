@@ -41,4 +41,6 @@ MODULES: tuple[str, ...] = (
     "softmax_cross_entropy_loss",
     "rotary_embedding",
     "attention",
+    "causal_conv_with_state",
+    "linear_attention",
 )
