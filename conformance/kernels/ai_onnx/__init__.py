@@ -62,4 +62,10 @@ MODULES: tuple[str, ...] = (
     "is_inf",
     "not",
     "bitwise_not",
+    "negative_log_likelihood_loss",
+    "softmax_cross_entropy_loss",
+    "rotary_embedding",
+    "attention",
+    "causal_conv_with_state",
+    "linear_attention",
 )
