@@ -211,7 +211,7 @@ def _attributes_from(version: OpVersion, env: _Env) -> dict[str, Any]:
 
 
 def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attributes: Mapping[str, Any],
-                 values: Mapping[str, Sequence[Any]] | None = None) -> InferResult:
+                 values: Mapping[str, Sequence[Any]] | None = None, *, all_values_known: bool = False) -> InferResult:
     """Output shapes from the shape formulas; constraint violations and binding mismatches as problems."""
     problems: list[ShapeProblem] = []
     env = _environment(version, input_shapes, attributes, problems)
@@ -224,7 +224,8 @@ def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attri
         else:
             outputs.append(shapes)
     problems += check_constraints(version, env, values)
-    readings = applicable_readings(version, env, values) if version.readings else []
+    readings = applicable_readings(version, env, values, undecided_holds=not all_values_known) \
+        if version.readings else []
     out_values = [_output_values(p, env, values) for p in version.outputs] \
         if any(p.value is not None for p in version.outputs) else []
     return InferResult(outputs=outputs, attributes=resolved, problems=problems, readings=readings,
@@ -251,15 +252,17 @@ def _output_values(param: Param, env: _Env, values: Mapping[str, Sequence[Any]] 
 
 
 def applicable_readings(version: OpVersion, env: Mapping[str, Any],
-                        values: Mapping[str, Sequence[Any]] | None = None) -> list[ReadingShapes]:
-    """The version's other readings whose `when` holds for these shapes and attributes (an undecidable
-    `when` counts as holding: the node may follow it)."""
+                        values: Mapping[str, Sequence[Any]] | None = None, *,
+                        undecided_holds: bool = True) -> list[ReadingShapes]:
+    """The version's other readings whose `when` holds for these shapes and attributes. An undecidable `when`
+    (symbolic dims, unknown values) counts as holding for a model (the node may follow it) and, with
+    `undecided_holds=False`, as not holding where every value is known (a conformance case)."""
     found = []
     for r in version.readings:
         try:
             applies = bool(r.when.evaluate(env, values))
         except Undecided:
-            applies = True
+            applies = undecided_holds
         except FormulaError:
             applies = False
         if not applies:
