@@ -10,6 +10,12 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_attention import (
+    ATTENTION_HINT,
+    CAUSAL_CONV_HINT,
+    LINEAR_ATTENTION_HINT,
+    ROTARY_EMBEDDING_HINT,
+)
 from conformance.strategies.hint_binary import (
     BITSHIFT_HINTS,
     BITWISE_HINTS,
@@ -20,6 +26,7 @@ from conformance.strategies.hint_binary import (
     WHERE_HINTS,
     binary_hints,
 )
+from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -48,6 +55,7 @@ from conformance.strategies.hint_tensor import (
     TRANSPOSE_HINT,
     UPSAMPLE_HINTS,
 )
+from conformance.strategies.hint_values import specials_hint
 from conformance.strategies.hints import OpHint, dims, set_first_shape
 from opset.model import OpVersion
 
@@ -73,6 +81,14 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "GlobalMaxPool"): (_rank_at_least(3),),
     ("ai.onnx", "BatchNormalization"): BATCH_NORM_HINTS,
     ("ai.onnx", "Gemm"): GEMM_HINTS,
+    # heads, head size, rotated width, caches and position ids must agree
+    ("ai.onnx", "RotaryEmbedding"): (ROTARY_EMBEDDING_HINT,),
+    ("ai.onnx", "Attention"): (ATTENTION_HINT,),
+    ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
+    ("ai.onnx", "CausalConvWithState"): (CAUSAL_CONV_HINT,),
+    # labels must name a class of the scores (or the ignore_index)
+    ("ai.onnx", "NegativeLogLikelihoodLoss"): (NLL_HINT,),
+    ("ai.onnx", "SoftmaxCrossEntropyLoss"): (SOFTMAX_CROSS_ENTROPY_HINT,),
     ("ai.onnx", "Add"): (_LEGACY_BROADCAST,),
     ("ai.onnx", "Mul"): (_LEGACY_BROADCAST,),
     # attributes or inputs whose values must agree with the data's shape
@@ -116,6 +132,13 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("tengine", "L2Pool"): (L2POOL_HINT,),
     # reflect pads must stay below the side they pad, so the mode is drawn before the pads
     ("tengine", "Pad"): (PAD_HINT,),
+    # NaN, infinities and -0 mixed into the data: what these ops single out never shows in finite draws
+    ("ai.onnx", "IsNaN"): (specials_hint("X"),),
+    ("ai.onnx", "IsInf"): (specials_hint("X"),),
+    ("ai.onnx", "Ceil"): (specials_hint("X"),),  # ... and Floor, Round: returned unchanged
+    ("ai.onnx", "Floor"): (specials_hint("X"),),
+    ("ai.onnx", "Round"): (specials_hint("X"),),
+    ("ai.onnx", "Neg"): (specials_hint("X"),),  # integers: the type's extremes (-(-128) wraps to -128 in int8)
 }
 
 

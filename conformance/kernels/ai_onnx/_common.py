@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -59,3 +59,9 @@ def no_integer_zero(op: str, divisor: np.ndarray) -> None:
     """ValueError when an integer `divisor` holds 0 (integer division by zero has no defined result)."""
     if divisor.dtype.kind in "iu" and bool(np.any(divisor == 0)):
         raise ValueError(f"{op}: an integer divisor holds 0, which has no defined result")
+def float_unary(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+    """`fn` applied elementwise in `work_dtype(x)` and rounded back to x's dtype, always as an array (a 0-d input
+    too). Out-of-domain inputs give NaN or an infinity silently, as IEEE arithmetic does (no numpy warning)."""
+    with np.errstate(all="ignore"):
+        y = fn(x.astype(work_dtype(x), copy=False))
+    return np.asarray(y).astype(x.dtype, copy=False)
