@@ -40,7 +40,7 @@ from conformance.strategies.hint_tensor import (
     TRANSPOSE_HINT,
     UPSAMPLE_HINTS,
 )
-from conformance.strategies.hints import OpHint, axis_in, dims, set_first_shape
+from conformance.strategies.hints import ArrayHint, OpHint, axis_in, dims, set_first_shape
 from conformance.strategies.values import SEEDS, fill_array
 from opset.model import OpVersion
 
@@ -58,30 +58,38 @@ def _axis_or_default(draw: DrawFn, ctx: DrawContext) -> object:
     return axis_in(draw, len(ctx.first_shape())) if draw(st.booleans()) else OMIT
 
 
-# the rank of x must be >= 1 and the 0-D `axis` input inside [-r, r-1], in its drawn type (int32 or int64)
+_INTEGER_ELEMENTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _reaching_type_ends(name: str) -> ArrayHint:
+    """Integers: small values mixed with values at both ends of the type, so that sums and differences wrap
+    around (and 32/64-bit values leave single and double precision); floats: the usual small values."""
+
+    def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+        shape, seed = ctx.shapes[name], draw(SEEDS)
+        small = fill_array(seed, ctx.dtype, shape)
+        if ctx.dtype not in _INTEGER_ELEMENTS:
+            return small
+        dtype, rng = numpy_dtype(ctx.dtype), np.random.default_rng(seed)
+        info = np.iinfo(dtype)
+        low = rng.integers(int(info.min), int(info.min) + 4, size=shape, dtype=dtype, endpoint=True)
+        high = rng.integers(int(info.max) - 4, int(info.max), size=shape, dtype=dtype, endpoint=True)
+        return np.asarray(np.choose(rng.integers(0, 3, size=shape), [small, low, high]))
+
+    return values
+
+
+# the rank of x must be >= 1 and the 0-D `axis` input inside [-r, r-1], in its drawn type (int32 or int64);
+# integer data reaches the ends of its type (sums and products wrap)
 _CUMULATE_HINT = OpHint(
     shapes=_rank_at_least(1).shapes,
-    values={"axis": lambda draw, ctx: np.asarray(axis_in(draw, len(ctx.first_shape())),
+    values={"x": _reaching_type_ends("x"),
+            "axis": lambda draw, ctx: np.asarray(axis_in(draw, len(ctx.first_shape())),
                                                  dtype=numpy_dtype(ctx.element_of("T2")))})
 
 
-def _shrink_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    """Integers: small values mixed with values at both ends of the type, so that x +- bias wraps around (and
-    32/64-bit values leave single and double precision); floats: the usual small values."""
-    shape = ctx.shapes["input"]
-    seed = draw(SEEDS)
-    if ctx.dtype not in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):
-        return fill_array(seed, ctx.dtype, shape)
-    dtype, rng = numpy_dtype(ctx.dtype), np.random.default_rng(seed)
-    info = np.iinfo(dtype)
-    small = fill_array(seed, ctx.dtype, shape)
-    low = rng.integers(int(info.min), int(info.min) + 4, size=shape, dtype=dtype, endpoint=True)
-    high = rng.integers(int(info.max) - 4, int(info.max), size=shape, dtype=dtype, endpoint=True)
-    return np.asarray(np.choose(rng.integers(0, 3, size=shape), [small, low, high]))
-
-
 # bias up to +-3 (the generic draw keeps to +-2 around the default 0, rarely past the smallest unsigned x)
-_SHRINK_HINT = OpHint(values={"input": _shrink_input},
+_SHRINK_HINT = OpHint(values={"input": _reaching_type_ends("input")},
                       attributes={"bias": lambda draw, ctx: draw(st.integers(-24, 24)) / 8 if draw(st.booleans())
                                   else OMIT})
 
