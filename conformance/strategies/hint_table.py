@@ -12,6 +12,13 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
+from conformance.strategies.hint_attention import (
+    ATTENTION_HINT,
+    CAUSAL_CONV_HINT,
+    LINEAR_ATTENTION_HINT,
+    ROTARY_EMBEDDING_HINT,
+)
+from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -107,6 +114,14 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "GlobalMaxPool"): (_rank_at_least(3),),
     ("ai.onnx", "BatchNormalization"): BATCH_NORM_HINTS,
     ("ai.onnx", "Gemm"): GEMM_HINTS,
+    # heads, head size, rotated width, caches and position ids must agree
+    ("ai.onnx", "RotaryEmbedding"): (ROTARY_EMBEDDING_HINT,),
+    ("ai.onnx", "Attention"): (ATTENTION_HINT,),
+    ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
+    ("ai.onnx", "CausalConvWithState"): (CAUSAL_CONV_HINT,),
+    # labels must name a class of the scores (or the ignore_index)
+    ("ai.onnx", "NegativeLogLikelihoodLoss"): (NLL_HINT,),
+    ("ai.onnx", "SoftmaxCrossEntropyLoss"): (SOFTMAX_CROSS_ENTROPY_HINT,),
     ("ai.onnx", "Add"): (_LEGACY_BROADCAST,),
     ("ai.onnx", "Mul"): (_LEGACY_BROADCAST,),
     # attributes or inputs whose values must agree with the data's shape

@@ -53,4 +53,10 @@ MODULES: tuple[str, ...] = (
     "swi_glu",
     "swish",
     "thresholded_relu",
+    "negative_log_likelihood_loss",
+    "softmax_cross_entropy_loss",
+    "rotary_embedding",
+    "attention",
+    "causal_conv_with_state",
+    "linear_attention",
 )
