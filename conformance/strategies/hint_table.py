@@ -6,10 +6,12 @@ that let the generic builder draw valid cases by itself.
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hint_attention import (
     ATTENTION_HINT,
     CAUSAL_CONV_HINT,
@@ -56,7 +58,8 @@ from conformance.strategies.hint_tensor import (
     UPSAMPLE_HINTS,
 )
 from conformance.strategies.hint_values import specials_hint
-from conformance.strategies.hints import OpHint, dims, set_first_shape
+from conformance.strategies.hints import ArrayHint, OpHint, axis_in, dims, set_first_shape
+from conformance.strategies.values import SEEDS, fill_array
 from opset.model import OpVersion
 
 
@@ -66,6 +69,47 @@ def _rank_at_least(minimum: int, maximum: int = 4) -> OpHint:
         set_first_shape(ctx, dims(draw, rank, ctx.max_side))
 
     return OpHint(shapes=shapes)
+
+
+def _axis_or_default(draw: DrawFn, ctx: DrawContext) -> object:
+    """Any valid axis, or none (the version's default applies: 1 before opset 13, -1 from it)."""
+    return axis_in(draw, len(ctx.first_shape())) if draw(st.booleans()) else OMIT
+
+
+_INTEGER_ELEMENTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _reaching_type_ends(name: str) -> ArrayHint:
+    """Integers: small values mixed with values at both ends of the type, so that sums and differences wrap
+    around (and 32/64-bit values leave single and double precision); floats: the usual small values."""
+
+    def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+        shape, seed = ctx.shapes[name], draw(SEEDS)
+        small = fill_array(seed, ctx.dtype, shape)
+        if ctx.dtype not in _INTEGER_ELEMENTS:
+            return small
+        dtype, rng = numpy_dtype(ctx.dtype), np.random.default_rng(seed)
+        info = np.iinfo(dtype)
+        low = rng.integers(int(info.min), int(info.min) + 4, size=shape, dtype=dtype, endpoint=True)
+        high = rng.integers(int(info.max) - 4, int(info.max), size=shape, dtype=dtype, endpoint=True)
+        return np.asarray(np.choose(rng.integers(0, 3, size=shape), [small, low, high]))
+
+    return values
+
+
+# the rank of x must be >= 1 and the 0-D `axis` input inside [-r, r-1], in its drawn type (int32 or int64);
+# integer data reaches the ends of its type (sums and products wrap)
+_CUMULATE_HINT = OpHint(
+    shapes=_rank_at_least(1).shapes,
+    values={"x": _reaching_type_ends("x"),
+            "axis": lambda draw, ctx: np.asarray(axis_in(draw, len(ctx.first_shape())),
+                                                 dtype=numpy_dtype(ctx.element_of("T2")))})
+
+
+# bias up to +-3 (the generic draw keeps to +-2 around the default 0, rarely past the smallest unsigned x)
+_SHRINK_HINT = OpHint(values={"input": _reaching_type_ends("input")},
+                      attributes={"bias": lambda draw, ctx: draw(st.integers(-24, 24)) / 8 if draw(st.booleans())
+                                  else OMIT})
 
 
 _LEGACY_BROADCAST = OpHint(attributes={"axis": lambda draw, ctx: OMIT},
@@ -118,6 +162,13 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "BitShift"): BITSHIFT_HINTS,
     **{("ai.onnx", op): VARIADIC_HINTS for op in ("Max", "Min", "Mean")},
     ("ai.onnx", "Where"): WHERE_HINTS,  # also: T drawn, not pinned to the condition's bool
+    # axis inside [-r, r-1] (the generic int draw keeps to [0, 1] or [-2, 0] around the default), or omitted
+    ("ai.onnx", "Hardmax"): (OpHint(shapes=_rank_at_least(1).shapes, attributes={"axis": _axis_or_default}),),
+    ("ai.onnx", "LogSoftmax"): (OpHint(shapes=_rank_at_least(1).shapes, attributes={"axis": _axis_or_default}),),
+    ("ai.onnx", "CumSum"): (_CUMULATE_HINT,),
+    ("ai.onnx", "CumProd"): (_CUMULATE_HINT,),
+    # integer data reaching both ends of the type (wrap-around and precision), a wider bias
+    ("ai.onnx", "Shrink"): (_SHRINK_HINT,),
     # inference mode only (training draws random masks) and a ratio inside [0, 1)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
     # index values must lie inside the indexed axis (`value(indices)` constraints only check them)

@@ -65,3 +65,43 @@ def float_unary(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.nda
     with np.errstate(all="ignore"):
         y = fn(x.astype(work_dtype(x), copy=False))
     return np.asarray(y).astype(x.dtype, copy=False)
+def swish_of(x: np.ndarray, alpha: float) -> np.ndarray:
+    """x * sigmoid(alpha * x) in x's (float) dtype, without overflow in exp for large |alpha * x|."""
+    z = alpha * x
+    e = np.exp(-np.abs(z))  # in (0, 1]
+    sigmoid = np.where(z >= 0, 1 / (1 + e), e / (1 + e))
+    return np.asarray(x * sigmoid)
+
+
+def checked_axis(op: str, axis: int, rank: int) -> int:
+    """`axis` in [-rank, rank-1] made non-negative; ValueError otherwise."""
+    if not -rank <= axis < rank:
+        raise ValueError(f"{op}: axis {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def as_rows(x: np.ndarray, axis: int) -> np.ndarray:
+    """`x` coerced to the 2-D matrix [a_0 * ... * a_{axis-1}, a_axis * ... * a_{n-1}] (opset 1/11 Softmax family)."""
+    rows = int(np.prod(x.shape[:axis], dtype=np.int64))
+    return x.reshape(rows, int(np.prod(x.shape[axis:], dtype=np.int64)))
+
+
+def cumulate(op: str, x: np.ndarray, axis: np.ndarray, exclusive: int, reverse: int) -> np.ndarray:
+    """CumSum/CumProd along the 0-D `axis`: integers wrap in their own type, half precision runs in float32."""
+    if np.ndim(axis) != 0:
+        raise ValueError(f"{op}: axis must be a 0-D tensor, not of shape {list(np.shape(axis))}")
+    ax = checked_axis(op, int(axis), x.ndim)
+    work = x.astype(work_dtype(x), copy=False)
+    if reverse:
+        work = np.flip(work, ax)
+    running = (np.cumsum if op == "CumSum" else np.cumprod)(work, axis=ax, dtype=work.dtype)
+    if exclusive:  # shift by one along the axis: the first element becomes the identity (0 or 1)
+        shifted = np.zeros_like(running) if op == "CumSum" else np.ones_like(running)
+        body = [slice(None)] * x.ndim
+        head = list(body)
+        body[ax], head[ax] = slice(1, None), slice(None, -1)
+        shifted[tuple(body)] = running[tuple(head)]
+        running = shifted
+    if reverse:
+        running = np.flip(running, ax)
+    return np.asarray(running).astype(x.dtype, copy=False)
