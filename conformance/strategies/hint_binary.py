@@ -139,12 +139,12 @@ def pow_exponent(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     return np.asarray(y, dtype=y.dtype)
 
 
-def full_range(name_index: int) -> ValueHint:
-    """Input `name_index` with values over the whole range of its integer type (capped to int64), so that
+def full_range(index: int) -> ValueHint:
+    """Input number `index` with values over the whole range of its integer type (capped to int64), so that
     high bits and the sign bit take part."""
 
     def hint(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-        param = ctx.version.inputs[name_index]
+        param = ctx.version.inputs[index]
         element = ctx.element_of(param.type)
         info = np.iinfo(numpy_dtype(element))
         return fill_array(draw(SEEDS), element, ctx.shapes[param.name], min_value=float(max(info.min, -2**63)),
