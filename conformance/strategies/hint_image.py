@@ -272,16 +272,7 @@ def _resize_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         axes = draw(st.lists(st.integers(0, rank - 1), min_size=2 if several else 1, max_size=rank, unique=True))
         ctx.attributes["axes"] = [a - rank if draw(st.booleans()) else a for a in axes]
     plan: dict[str, object] = {}
-    if use_scales:
-        factors = []
-        for a in axes:
-            factors.append(draw(st.sampled_from([s for s in RESIZE_SCALES if math.floor(shape[a] * s) >= 1])))
-        plan["scales"] = np.asarray(factors, dtype=np.float32)
-        if draw(st.booleans()):
-            policy = "stretch"  # the only policy scales allow
-    else:
-        plan["sizes"] = int64_array([draw(st.integers(1, 8)) for _ in axes])
-    ctx.scratch["resize_policy"] = policy
+    transform = None
     if since >= 11:
         transforms = list(ctx.version.attributes["coordinate_transformation_mode"].allowed or ())
         transform = draw(st.sampled_from(transforms))
@@ -290,6 +281,23 @@ def _resize_shapes(draw: DrawFn, ctx: DrawContext) -> None:
             starts = [draw(st.integers(-2, 6)) / 8 for _ in axes]
             plan["roi"] = np.asarray(starts + [s + draw(st.integers(1, 8)) / 8 for s in starts],
                                      dtype=numpy_dtype(ctx.element_of("T2")))
+    # these transforms read the resized length, which the sources take differently where length * scale is not
+    # whole (a reading): mostly whole lengths there, so that the cases test the rest
+    whole = transform in ("align_corners", "pytorch_half_pixel", "tf_crop_and_resize") and draw(st.integers(0, 3)) > 0
+    if use_scales:
+        factors = []
+        for a in axes:
+            fits = [s for s in RESIZE_SCALES if math.floor(shape[a] * s) >= 1]
+            if draw(st.integers(0, 3)) > 0:  # mostly not a scale that keeps the length (onnxruntime: a reading)
+                fits = [s for s in fits if s == 1 or math.floor(shape[a] * s) != shape[a]]
+            exact = [s for s in fits if (shape[a] * s).is_integer()]
+            factors.append(draw(st.sampled_from(exact if whole and exact else fits)))
+        plan["scales"] = np.asarray(factors, dtype=np.float32)
+        if draw(st.booleans()):
+            policy = "stretch"  # the only policy scales allow
+    else:
+        plan["sizes"] = int64_array([draw(st.integers(1, 8)) for _ in axes])
+    ctx.scratch["resize_policy"] = policy
     ctx.scratch["resize"] = plan
 
 
@@ -310,5 +318,7 @@ def _resize_input(name: str) -> ArrayHint:
 
 
 RESIZE_HINT = OpHint(shapes=_resize_shapes,
-                     attributes={"keep_aspect_ratio_policy": lambda draw, ctx: ctx.scratch.get("resize_policy", OMIT)},
+                     attributes={"keep_aspect_ratio_policy": lambda draw, ctx: ctx.scratch.get("resize_policy", OMIT),
+                                 # antialiasing matters on shrinking axes only: drawn on in half the cases
+                                 "antialias": lambda draw, ctx: draw(st.sampled_from([1, OMIT, 0, 1]))},
                      values={name: _resize_input(name) for name in ("roi", "scales", "sizes")})
