@@ -141,3 +141,19 @@ test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
 test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+@pytest.mark.parametrize(("spatial", "attrs"), [
+    ([5], {"kernel_shape": [2], "dilations": [2], "auto_pad": "SAME_UPPER"}),
+    ([9, 6], {"kernel_shape": [3, 2], "dilations": [2, 2], "strides": [3, 1], "auto_pad": "SAME_LOWER"}),
+])
+def test_same_padding_reading_gives_onnxruntimes_shape(spatial: list[int], attrs: dict[str, Any]) -> None:
+    """lppool_r3 states the output shape onnxruntime gives a dilated kernel with SAME padding."""
+    from opset.infer import infer_shapes
+    from tests.helpers import registry
+
+    x = f32(1, 1, *spatial)
+    ort = oracle_outputs(OracleCase(OP, attrs, [x], (18,), oracle="ort"), 18)[0]
+    result = infer_shapes(registry().resolve("ai.onnx", OP, 18), [list(x.shape)], attrs, {}, all_values_known=True)
+    found = {r.reading.id: r.outputs[0] for r in result.readings}
+    assert found["lppool_r3"] == list(ort.shape) != result.outputs[0]

@@ -224,3 +224,39 @@ test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
 test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+def holding(opset: int, inputs: list[np.ndarray | None], attrs: dict[str, Any]) -> dict[str, list[Any]]:
+    """The readings whose `when` holds for a node with these inputs (values known): id -> their first output's
+    shape (None where the reading states none)."""
+    from opset.infer import infer_shapes
+    from tests.helpers import registry
+
+    v = registry().resolve("ai.onnx", OP, opset)
+    shapes = [None if x is None else list(x.shape) for x in inputs]
+    values = {p.name: x.reshape(-1).tolist() for p, x in zip(v.inputs, inputs, strict=False) if x is not None}
+    result = infer_shapes(v, shapes, attrs, values, all_values_known=True)
+    return {r.reading.id: (None if r.outputs[0] is None else list(r.outputs[0])) for r in result.readings}
+
+
+@pytest.mark.parametrize(("opset", "length", "scale"), [(10, 10, 0.7), (13, 100, 0.29), (19, 1000, 0.7)])
+def test_float32_lengths_reading_gives_onnxruntimes_shape(opset: int, length: int, scale: float) -> None:
+    """resize_r4 states onnxruntime's output length (the floor of the float32 product), the registry the exact one."""
+    x = np.zeros((1, length), np.float32)
+    scales = f32(1, scale)
+    ins: list[np.ndarray | None] = [x, scales] if opset == 10 else [x, None, scales]
+    ort = oracle_outputs(OracleCase(OP, {}, ins, (opset,), oracle="ort"), opset)[0]
+    (ours,) = run("ai.onnx", OP, opset, ins)
+    assert ours.shape[1] == ort.shape[1] - 1
+    assert holding(opset, ins, {})["resize_r4"] == list(ort.shape)
+
+
+def test_readings_hold_where_the_sources_part() -> None:
+    x = np.zeros((2, 4), np.float32)
+    align = {"mode": "linear", "coordinate_transformation_mode": "align_corners"}
+    assert "resize_r2" in holding(19, [x, None, f32(1, 0.6)], align)
+    assert "resize_r2" not in holding(19, [x, None, f32(1, 0.5)], align)
+    assert "resize_r3" in holding(13, [x, None, f32(1.25, 1)], {"mode": "linear"})
+    assert "resize_r3" not in holding(13, [x, None, f32(2, 1)], {"mode": "linear"})
+    crop = {"coordinate_transformation_mode": "tf_crop_and_resize"}
+    assert holding(18, [x, f32(0, 0, 0.5, 1), f32(2, 2)], crop)["resize_r1"] == [2, 8]
