@@ -95,6 +95,7 @@ def _formula_scope(v: OpVersion, sink: ProblemSink) -> frozenset[str]:
         for dim in p.shape or ():
             if isinstance(dim, str):
                 names.add(dim.lstrip("*"))
+    names.update(p.name for p in v.outputs if p.variadic)  # the number of values the node gives it
     return frozenset(names)
 
 

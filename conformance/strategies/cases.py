@@ -111,6 +111,9 @@ def _draw_dims(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, hint: OpHint, max
     for name, source in plan.same_tuple.items():
         if source in ctx.dims and source not in plan.same_tuple:
             ctx.dims[name] = list(ctx.dims[source])
+    for param in ctx.version.outputs:
+        if param.variadic:  # used where the formulas leave the count to the node (Split without lengths)
+            ctx.scratch.setdefault("arity", {})[param.name] = draw(st.integers(param.min_arity, param.min_arity + 2))
 
 
 def _with_product(least: int, dims: list[int]) -> list[int]:
@@ -323,17 +326,38 @@ def _finish(ctx: DrawContext, max_elements: int) -> Case | None:
     given = {name: as_node_value(value) for name, value in ctx.attributes.items()}
     if validate_attributes(version, given, shapes):
         return None
-    result = infer_shapes(version, shapes, given, values)
+    output_count = _output_count(ctx, shapes, given, values)
+    result = infer_shapes(version, shapes, given, values, output_count=output_count)
     if result.problems:
         return None
     expected = [_concrete(s) for s in result.outputs]
     if any(s is not None and (min(s, default=1) < 0 or int(np.prod(s)) > max_elements) for s in expected):
         return None
-    outputs = [p.name for p in version.outputs if not p.optional]
+    outputs: list[str] = []
+    for param in version.outputs:
+        if param.variadic and output_count is not None:
+            outputs += [f"{param.name}_{i}" for i in range(output_count - len(outputs))]
+        elif not param.optional:
+            outputs.append(param.name)
     return Case(version=version, dtype=ctx.dtype, type_bindings=ctx.type_bindings,
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs, input_names=names, output_names=outputs,
                 expected_shapes=expected[:len(outputs)], values=values)
+
+
+def _output_count(ctx: DrawContext, shapes: list[Any], given: dict[str, Any],
+                  values: dict[str, list[Any]]) -> int | None:
+    """How many outputs the node gets when one is variadic: as many as its formula gives, or where the formula
+    leaves that to the node (it names the output), the drawn count. None without a variadic output."""
+    version = ctx.version
+    variadic = [p for p in version.outputs if p.variadic]
+    if not variadic:
+        return None
+    fixed = len(version.outputs) - 1
+    tail = infer_shapes(version, shapes, given, values).outputs[fixed:]
+    if tail == [None]:  # undecided: the formula needs the count (or input values nobody knows)
+        return fixed + int(ctx.scratch["arity"][variadic[0].name])
+    return fixed + len(tail)
 
 
 def _concrete(shape: Any) -> list[int] | None:
