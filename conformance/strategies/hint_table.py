@@ -10,6 +10,15 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT, EYE_LIKE_HINT
+from conformance.strategies.hint_layout import (
+    BROADCAST_TARGET_HINT,
+    ONE_HOT_HINT,
+    RANGE_HINT,
+    SHAPE_HINT,
+    SPLIT_HINTS,
+    TILE_HINTS,
+)
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -81,6 +90,20 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Constant"): (CONSTANT_HINT,),
     # inference mode only (training draws random masks) and a ratio inside [0, 1)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
+    # the target type is drawn among those numpy holds (bound generically it would equal the input's), with input
+    # values every conversion rule defines; BitCast keeps the width
+    ("ai.onnx", "Cast"): (CAST_HINT,),
+    ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),
+    ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),
+    ("ai.onnx", "EyeLike"): (EYE_LIKE_HINT,),
+    # start and end around [-r, r] (clamping), a target shape that broadcasts, repeats >= 0, a nonzero delta,
+    # depth >= 1 and axis in [-r-1, r], split lengths that add up (or an axis the output count divides)
+    ("ai.onnx", "Shape"): (SHAPE_HINT,),
+    ("ai.onnx", "Expand"): (BROADCAST_TARGET_HINT,),
+    ("ai.onnx", "Tile"): TILE_HINTS,
+    ("ai.onnx", "Range"): (RANGE_HINT,),
+    ("ai.onnx", "OneHot"): (ONE_HOT_HINT,),
+    ("ai.onnx", "Split"): SPLIT_HINTS,
     # index values must lie inside the indexed axis (`value(indices)` constraints only check them)
     ("tengine", "Gather"): (GATHER_HINT,),
     ("tengine", "Scatter"): (SCATTER_HINT,),  # also: indices/updates fit inside data, no repeated target
