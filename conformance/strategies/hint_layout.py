@@ -120,7 +120,7 @@ def _depth(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     return fill_array(draw(SEEDS), element, shape, min_value=classes, max_value=classes)
 
 
-ONE_HOT_HINT = OpHint(shapes=_rank_between(0, 3), attributes={"axis": _one_hot_axis}, values={"depth": _depth})
+ONE_HOT_HINT = OpHint(shapes=_rank_between(1, 3), attributes={"axis": _one_hot_axis}, values={"depth": _depth})
 
 
 # ---- Split --------------------------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ def reported_checks(case: ShapeCase) -> list[str]:
     v = registry().resolve("ai.onnx", case.op, case.opset)
     values = {v.inputs[min(i, len(v.inputs) - 1)].name: np.asarray(case.inputs[i]).reshape(-1).tolist()
               for i in case.constants}
-    return problem_checks(v, list(case.inputs), case.attrs, values)
+    return problem_checks(v, list(case.inputs), case.attrs, values, case.n_out)
 
 
 def rejection_params(cases: Sequence[tuple[ShapeCase, str]]) -> list[Any]:
