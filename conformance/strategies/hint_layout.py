@@ -82,26 +82,20 @@ TILE_HINTS = (
 
 # ---- Range --------------------------------------------------------------------------------------------------
 
-def _range_shape(draw: DrawFn, ctx: DrawContext) -> None:
-    ctx.scratch["range_shape"] = draw(st.sampled_from([[], [], [1]]))  # a scalar, or the [1] everyone accepts
-
-
 def _range_value(name: str) -> ArrayHint:
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
         element = ctx.dtype
-        low = 0.0 if element.startswith("uint") else -4.0
-        shape = ctx.scratch["range_shape"]
         if name != "delta":
-            return fill_array(draw(SEEDS), element, shape, min_value=low)
+            return fill_array(draw(SEEDS), element, [])
         step = draw(st.sampled_from([-2.0, -1.0, -0.5, -0.25, 0.25, 0.5, 1.0, 2.0, 3.0]))
         if element not in ("float16", "float", "double"):
             step = float(np.sign(step)) * max(1.0, abs(step))
-        return fill_array(draw(SEEDS), element, shape, min_value=step, max_value=step)
+        return fill_array(draw(SEEDS), element, [], min_value=step, max_value=step)
 
     return build
 
 
-RANGE_HINT = OpHint(shapes=_range_shape, values={n: _range_value(n) for n in ("start", "limit", "delta")})
+RANGE_HINT = OpHint(values={n: _range_value(n) for n in ("start", "limit", "delta")})
 
 
 # ---- OneHot -------------------------------------------------------------------------------------------------

@@ -15,9 +15,9 @@ from conformance.kernels.registry import kernel
 
 
 def _scalar(name: str, x: np.ndarray) -> np.ndarray:
-    if x.size != 1 or x.ndim > 1:
-        raise ValueError(f"Range: {name} must be a scalar (or of shape [1]), it has shape {list(x.shape)}")
-    return x.reshape(())
+    if x.ndim != 0:
+        raise ValueError(f"Range: {name} must be a scalar, it has shape {list(x.shape)}")
+    return x
 
 
 def _range(start: np.ndarray, limit: np.ndarray, delta: np.ndarray, work: np.dtype | None) -> np.ndarray:
