@@ -66,6 +66,8 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
         if p.formula is not None:
             _check_formula(p.formula, f"shape of output '{p.name}'", p.location, op, sink, names,
                            allow_value=p.data_dependent)
+        if p.value is not None:
+            _check_formula(p.value, f"value of output '{p.name}'", p.location, op, sink, names, allow_value=True)
     for name, formula in v.lets.items():
         _check_formula(formula, f"let '{name}'", v.location, op, sink, names, allow_value=False)
     seen: set[str] = set()
@@ -74,6 +76,17 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
             sink.add(c.location, op, f"duplicate constraint id '{c.id}'")
         seen.add(c.id)
         _check_formula(c.expr, f"constraint {c.id}", c.location, op, sink, names, allow_value=True)
+    output_names = {p.name for p in v.outputs}
+    for r in v.readings:
+        if r.id in seen:
+            sink.add(r.location, op, f"duplicate id '{r.id}'")
+        seen.add(r.id)
+        _check_formula(r.when, f"reading {r.id}", r.location, op, sink, names, allow_value=True)
+        for out, formula in r.outputs.items():
+            if out not in output_names:
+                sink.add(r.location, op, f"reading {r.id}: '{out}' is not an output")
+            _check_formula(formula, f"reading {r.id}, shape of '{out}'", r.location, op, sink, names,
+                           allow_value=True)
     if v.maps_to is not None:
         for target, formula in v.maps_to.attributes.items():
             _check_formula(formula, f"maps_to attribute '{target}'", v.location, op, sink, names, allow_value=False)
@@ -141,7 +154,8 @@ def _check_formula(formula: Formula, what: str, where: Location | None, op: str,
         sink.add(where, op, f"{what}: '{formula.text}' names unknown {', '.join(repr(n) for n in unknown)} "
                             "(not an attribute, input, dim or let)")
     if formula.uses_value and not allow_value:
-        sink.add(where, op, f"{what}: value() is only allowed in data-dependent output shapes and constraints")
+        sink.add(where, op, f"{what}: value() is only allowed in data-dependent output shapes, output values, "
+                            "readings and constraints")
 
 
 def _check_example(v: OpVersion, name: str, attributes: Mapping[str, Any], inputs: Mapping[str, Any],

@@ -79,7 +79,19 @@ def _draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int, m
     if not _apply_derived(ctx, plan):
         return None
     _draw_arrays(draw, ctx, hint)
-    return _finish(ctx, max_elements)
+    return _finish(ctx, max_elements, _output_count(draw, ctx, hint))
+
+
+def _output_count(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> int:
+    """How many outputs the node names: every required one, and optional ones as a prefix (no gaps), so each
+    optional output is checked too; a hint may fix the count where the op ties outputs to inputs."""
+    outputs = ctx.version.outputs
+    if any(p.variadic for p in outputs):
+        return sum(1 for p in outputs if not p.optional)
+    if hint.outputs is not None:
+        return hint.outputs(draw, ctx)
+    required = max((i + 1 for i, p in enumerate(outputs) if not p.optional), default=0)
+    return int(draw(st.integers(required, len(outputs)))) if required < len(outputs) else len(outputs)
 
 
 def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
@@ -303,7 +315,7 @@ def _draw_arrays(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> None:
             ctx.arrays[param.name] = fill_array(draw(SEEDS), element, shape)
 
 
-def _finish(ctx: DrawContext, max_elements: int) -> Case | None:
+def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | None:
     version = ctx.version
     inputs: list[np.ndarray | None] = []
     names: list[str] = []
@@ -326,33 +338,32 @@ def _finish(ctx: DrawContext, max_elements: int) -> Case | None:
     given = {name: as_node_value(value) for name, value in ctx.attributes.items()}
     if validate_attributes(version, given, shapes):
         return None
-    output_count = _output_count(ctx, shapes, given, values)
+    if any(p.variadic for p in version.outputs):
+        output_count = _variadic_output_count(ctx, shapes, given, values)
     result = infer_shapes(version, shapes, given, values, output_count=output_count)
     if result.problems:
         return None
     expected = [_concrete(s) for s in result.outputs]
     if any(s is not None and (min(s, default=1) < 0 or int(np.prod(s)) > max_elements) for s in expected):
         return None
-    outputs: list[str] = []
-    for param in version.outputs:
-        if param.variadic and output_count is not None:
-            outputs += [f"{param.name}_{i}" for i in range(output_count - len(outputs))]
-        elif not param.optional:
-            outputs.append(param.name)
+    variadic = [p for p in version.outputs if p.variadic]
+    if variadic:  # one name per value of the variadic (last) output
+        fixed = [p.name for p in version.outputs if not p.variadic]
+        outputs = fixed + [f"{variadic[0].name}_{i}" for i in range(output_count - len(fixed))]
+    else:
+        outputs = [p.name for p in version.outputs[:output_count]]
     return Case(version=version, dtype=ctx.dtype, type_bindings=ctx.type_bindings,
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs, input_names=names, output_names=outputs,
                 expected_shapes=expected[:len(outputs)], values=values)
 
 
-def _output_count(ctx: DrawContext, shapes: list[Any], given: dict[str, Any],
-                  values: dict[str, list[Any]]) -> int | None:
+def _variadic_output_count(ctx: DrawContext, shapes: list[Any], given: dict[str, Any],
+                           values: dict[str, list[Any]]) -> int:
     """How many outputs the node gets when one is variadic: as many as its formula gives, or where the formula
-    leaves that to the node (it names the output), the drawn count. None without a variadic output."""
+    leaves that to the node (it names the output), the drawn count."""
     version = ctx.version
     variadic = [p for p in version.outputs if p.variadic]
-    if not variadic:
-        return None
     fixed = len(version.outputs) - 1
     tail = infer_shapes(version, shapes, given, values).outputs[fixed:]
     if tail == [None]:  # undecided: the formula needs the count (or input values nobody knows)

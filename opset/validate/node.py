@@ -55,6 +55,10 @@ class NodeCheck:
         self.diags.append(Diagnostic("error", check, message, self.node.index, self.node.name or None, self.op,
                                      self.path))
 
+    def warning(self, check: str, message: str) -> None:
+        self.diags.append(Diagnostic("warning", check, message, self.node.index, self.node.name or None, self.op,
+                                     self.path))
+
     def unresolved(self, error: ResolutionError, opset: int, hint: str) -> None:
         text = str(error)
         check = "removed_op" if " removed " in text else "unknown_op"
@@ -131,10 +135,15 @@ class NodeCheck:
         if info.value_inputs:
             values = {}
             for name, pos in info.value_inputs:
+                if info.version.inputs[pos].variadic:  # one list of values per present input, all known
+                    each = [scope.known_values(n) if n else None for n in self.node.inputs[pos:]]
+                    if each and all(k is not None for k in each):
+                        values[name] = [list(k) for k in each if k is not None]
+                    continue
                 known = scope.known_values(self.node.inputs[pos]) if pos < len(self.node.inputs) else None
                 if known is not None:
                     values[name] = list(known)
-            values_key = tuple(sorted((k, tuple(v)) for k, v in values.items()))
+            values_key = tuple(sorted((k, repr(v)) for k, v in values.items()))
         # a variadic output's formulas may use how many values the node gives it
         outputs = len(self.node.outputs) if any(p.variadic for p in version.outputs) else None
         key = (info.key, attrs.key, shapes, values_key, outputs)
@@ -189,12 +198,35 @@ class NodeCheck:
             shape: Shape | None = None
             if raw is not None:
                 shape = scope.inferred[out] = tuple(raw)
+            computed = result.values[pos] if result is not None and pos < len(result.values) else None
+            if computed is not None:
+                scope.values[out] = tuple(computed)
             if produced is not None and pos == 0:
                 type_ = type_ or produced.type
                 shape = shape if shape is not None else produced.shape
                 if produced.values is not None:
                     scope.values[out] = produced.values
-            scope.facts[out] = self._against_declared(out, type_, shape, scope.declared.get(out))
+            declared = scope.declared.get(out)
+            if declared is not None and result is not None and result.readings:
+                shape = self._other_reading(out, pos, shape, declared, result)
+            scope.facts[out] = self._against_declared(out, type_, shape, declared)
+
+    def _other_reading(self, out: str, pos: int, shape: Shape | None, declared: Facts,
+                       result: InferResult) -> Shape | None:
+        """A declared shape that contradicts ours but is what another reading of the op gives: a warning
+        naming the disagreement, and the declared shape goes on."""
+        if declared.shape is None or shape is None or not shapes_conflict(shape, declared.shape):
+            return shape
+        for found in result.readings:
+            other = found.outputs[pos] if pos < len(found.outputs) else None
+            if other is not None and not shapes_conflict(tuple(other), declared.shape):
+                r = found.reading
+                self.warning("ambiguous_reading",
+                             f"output '{out}' is declared {format_shape(declared.shape)}, which follows another "
+                             f"reading of the op ({r.id}, as {', '.join(r.followed_by)} do) than the registry's "
+                             f"{format_shape(shape)}: {r.note}")
+                return declared.shape
+        return shape
 
     def _against_declared(self, out: str, type_: str | None, shape: Shape | None, declared: Facts | None) -> Facts:
         if declared is None:
