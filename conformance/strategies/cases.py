@@ -352,6 +352,7 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
         outputs = fixed + [f"{variadic[0].name}_{i}" for i in range(output_count - len(fixed))]
     else:
         outputs = [p.name for p in version.outputs[:output_count]]
+    expected += [None] * (len(outputs) - len(expected))  # an undecided variadic output gives one None for all
     return Case(version=version, dtype=ctx.dtype, type_bindings=ctx.type_bindings,
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs, input_names=names, output_names=outputs,

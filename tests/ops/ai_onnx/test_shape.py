@@ -34,3 +34,23 @@ test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 def test_symbolic_dims_keep_the_rank() -> None:
     assert symbolic_shape(OP, 15, [[Sym("N"), 3, Sym("W")]], {"start": 1}) == ["2"]
+
+
+def test_values_reach_a_reshape_through_cast() -> None:
+    """Shape's values, carried through Cast to int32 and back, give Reshape its shape; symbolic ones reach Expand."""
+    from onnx import TensorProto, helper
+
+    from opset.validate import check_model
+    from opset.validate.values import value_entry
+
+    nodes = [helper.make_node(OP, ["x"], ["s"], start=1), helper.make_node("Cast", ["s"], ["s32"], to=6),
+             helper.make_node("Cast", ["s32"], ["s64"], to=7), helper.make_node("Reshape", ["y", "s64"], ["z"]),
+             helper.make_node(OP, ["x"], ["all"]), helper.make_node("Expand", ["w", "all"], ["v"])]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 4]),
+                                           helper.make_tensor_value_info("y", TensorProto.FLOAT, [12]),
+                                           helper.make_tensor_value_info("w", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("z", "v")])
+    result = check_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)]))
+    assert not result.diagnostics, result.diagnostics
+    assert value_entry(result.facts["z"])["shape"] == [3, 4]
+    assert value_entry(result.facts["v"])["shape"] == ["N", 3, 4]

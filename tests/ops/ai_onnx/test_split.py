@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import onnx
+import pytest
+from hypothesis import HealthCheck, given, settings
 from onnx import helper
 
+from conformance.kernels.registry import run_kernel
+from conformance.strategies import op_cases
+from conformance.strategies.case import Case
 from opset.validate import check_model
 from tests.helpers import (
     OracleCase,
@@ -105,3 +110,26 @@ def test_validator_splits_by_the_node_output_count() -> None:
 def test_validator_reports_an_uneven_count_and_a_mismatched_num_outputs() -> None:
     assert [d.check for d in check_model(_split_model(13, 4)).diagnostics] == ["split_c4"]
     assert "split_c10" in [d.check for d in check_model(_split_model(18, 2, num_outputs=3)).diagnostics]
+
+
+@pytest.mark.parametrize("since", [1, 2, 13, 18])
+def test_drawn_cases_name_one_output_per_part(since: int) -> None:
+    """Every drawn node has as many outputs as parts (the formula's count, or the drawn one for equal parts), the
+    kernel gives them in the formula's shapes, and equal parts by output count are drawn before opset 18."""
+    v = version("ai.onnx", OP, since)
+    ways: set[str] = set()
+
+    @settings(max_examples=40, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case=op_cases(v, "float"))
+    def draw(case: Case) -> None:
+        outputs = run_kernel(v, case.inputs, case.attributes, len(case.output_names))
+        assert len(outputs) == len(case.output_names) == len(case.expected_shapes)
+        for got, want in zip(outputs, case.expected_shapes, strict=True):
+            assert want is None or list(got.shape) == want, case
+        given = case.node_attributes
+        lengths = "split" in given or any(n in ("split", "split_input") for n in case.input_names)
+        ways.add("lengths" if lengths else "num_outputs" if "num_outputs" in given else "equal")
+
+    draw()
+    assert ways == ({"lengths", "num_outputs"} if since >= 18 else {"lengths", "equal"}), ways
