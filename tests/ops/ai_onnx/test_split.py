@@ -110,6 +110,7 @@ def test_validator_splits_by_the_node_output_count() -> None:
 def test_validator_reports_an_uneven_count_and_a_mismatched_num_outputs() -> None:
     assert [d.check for d in check_model(_split_model(13, 4)).diagnostics] == ["split_c4"]
     assert "split_c10" in [d.check for d in check_model(_split_model(18, 2, num_outputs=3)).diagnostics]
+    assert [d.check for d in check_model(_split_model(18, 2)).diagnostics] == ["split_c9"]  # and no formula error
 
 
 @pytest.mark.parametrize("since", [1, 2, 13, 18])
