@@ -72,9 +72,10 @@ def scatter_elements_into(op: str, data: np.ndarray, indices: np.ndarray, update
     if any(ishape[d] > shape[d] for d in range(data.ndim) if d != ax):
         raise ValueError(f"{op}: indices {ishape} exceed data {shape} on an axis other than {ax}")
     idx = checked_indices(op, indices, shape[ax], negative=negative)
-    coords = list(np.indices(ishape, sparse=True))
+    coords: list[np.ndarray] = list(np.indices(ishape, sparse=True))
     coords[ax] = idx
-    positions = np.ravel_multi_index(tuple(np.broadcast_arrays(*coords)), shape).reshape(-1)
+    full: tuple[np.ndarray, ...] = tuple(np.broadcast_arrays(*coords))
+    positions = np.asarray(np.ravel_multi_index(full, shape)).reshape(-1)
     out = np.array(data, copy=True, order="C")
     write_updates(op, out.reshape(-1), positions, np.asarray(updates).reshape(-1), reduction)
     return out

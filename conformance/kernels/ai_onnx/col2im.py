@@ -48,6 +48,7 @@ def col2im(x: np.ndarray, image_shape: np.ndarray, block_shape: np.ndarray, *, d
     for offset in itertools.product(*(range(b) for b in block)):  # one pass per position inside the block
         window = tuple(slice(offset[i] * dilations[i], offset[i] * dilations[i] + strides[i] * (blocks[i] - 1) + 1,
                              strides[i]) for i in range(n))
-        out[(slice(None), slice(None), *window)] += columns[(slice(None), slice(None), *offset)]
+        at: tuple[slice | int, ...] = (slice(None), slice(None), *offset)
+        out[(slice(None), slice(None), *window)] += columns[at]
     crop = tuple(slice(pads[i], pads[i] + image[i]) for i in range(n))
     return (np.ascontiguousarray(out[(slice(None), slice(None), *crop)]).astype(x.dtype, copy=False),)

@@ -27,7 +27,7 @@ def _gather_nd(data: np.ndarray, indices: np.ndarray, b: int) -> np.ndarray:
     flat = data.reshape((batch, *shape[b:]))
     idx = idx.reshape(batch, tuples, k)
     picked = flat[(np.arange(batch)[:, None], *(idx[..., j] for j in range(k)))]  # (batch, tuples, *rest)
-    return picked.reshape(tuple(ishape[:-1]) + tuple(shape[b + k:]))
+    return np.asarray(picked).reshape(tuple(ishape[:-1]) + tuple(shape[b + k:]))
 
 
 @kernel("ai.onnx", "GatherND", since=11, until=11)
