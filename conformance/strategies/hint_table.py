@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from conformance.strategies import hint_indexing as indexing
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
@@ -81,6 +82,20 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Constant"): (CONSTANT_HINT,),
     # inference mode only (training draws random masks) and a ratio inside [0, 1)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
+    # index values inside the indexed axes (`value(...)` constraints only check them), index shapes that fit
+    # the data, axes and sizes drawn together with the shapes they refer to
+    ("ai.onnx", "Gather"): (indexing.GATHER_HINT,),
+    ("ai.onnx", "GatherElements"): (indexing.GATHER_ELEMENTS_HINT,),
+    ("ai.onnx", "GatherND"): (indexing.GATHER_ND_HINT,),
+    ("ai.onnx", "Scatter"): (indexing.SCATTER_ELEMENTS_HINT,),
+    ("ai.onnx", "ScatterElements"): (indexing.SCATTER_ELEMENTS_HINT,),
+    ("ai.onnx", "ScatterND"): (indexing.SCATTER_ND_HINT,),
+    ("ai.onnx", "TensorScatter"): (indexing.TENSOR_SCATTER_HINT,),
+    ("ai.onnx", "Compress"): (indexing.COMPRESS_HINT,),
+    ("ai.onnx", "ReverseSequence"): (indexing.REVERSE_SEQUENCE_HINT,),
+    ("ai.onnx", "CenterCropPad"): (indexing.CENTER_CROP_PAD_HINT,),
+    ("ai.onnx", "DepthToSpace"): (indexing.DEPTH_TO_SPACE_HINT,),
+    ("ai.onnx", "Col2Im"): (indexing.COL2IM_HINT,),
     # index values must lie inside the indexed axis (`value(indices)` constraints only check them)
     ("tengine", "Gather"): (GATHER_HINT,),
     ("tengine", "Scatter"): (SCATTER_HINT,),  # also: indices/updates fit inside data, no repeated target
