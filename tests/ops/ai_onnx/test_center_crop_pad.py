@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from opset.formula import Sym
 from tests.helpers import (
     OracleCase,
     Seeded,
@@ -15,6 +16,7 @@ from tests.helpers import (
     rejection_tests,
     shape_case,
     shape_tests,
+    symbolic_shape,
 )
 
 OP = "CenterCropPad"
@@ -49,3 +51,7 @@ test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
 test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+def test_symbolic_dims() -> None:
+    assert symbolic_shape(OP, 18, [[Sym("N"), 4, 3], [2]], {"axes": [2, 1]}, {"shape": [8, 1]}) == ["N", "1", "8"]

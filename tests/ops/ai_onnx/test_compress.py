@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from opset.formula import Sym
 from tests.helpers import (
     OracleCase,
     Seeded,
@@ -15,6 +16,7 @@ from tests.helpers import (
     rejection_tests,
     shape_case,
     shape_tests,
+    symbolic_shape,
 )
 
 OP = "Compress"
@@ -67,3 +69,11 @@ def test_kernel_rejects_what_the_constraints_reject(since: int, condition: np.nd
                                                     attrs: dict[str, int]) -> None:
     with pytest.raises(ValueError):
         kernel("ai.onnx", OP, since)(np.zeros((3, 4), np.float32), condition, **attrs)
+
+
+def test_symbolic_dims() -> None:
+    """A symbolic dim off the axis stays; the axis's size is the count of true entries; flattening a symbolic
+    input leaves the size open."""
+    values = {"condition": [True, False, True]}
+    assert symbolic_shape(OP, 11, [[Sym("N"), 4], [3]], {"axis": 1}, values) == ["N", "2"]
+    assert symbolic_shape(OP, 11, [[Sym("N"), 4], [3]], {}, values) is None
