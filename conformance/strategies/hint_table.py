@@ -10,6 +10,14 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_reduce import (
+    ARG_HINT,
+    LOG_SUM_DATA,
+    NON_ZERO_HINT,
+    TOP_K_HINTS,
+    UNIQUE_HINT,
+    reduce_hints,
+)
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -93,6 +101,24 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("tengine", "L2Pool"): (L2POOL_HINT,),
     # reflect pads must stay below the side they pad, so the mode is drawn before the pads
     ("tengine", "Pad"): (PAD_HINT,),
+    # reductions: axes inside the rank, never repeated (attribute, then input from 18 / ReduceSum 13), and an
+    # empty dim now and then; an integer log needs a positive sum
+    ("ai.onnx", "ReduceL1"): reduce_hints(18),
+    ("ai.onnx", "ReduceL2"): reduce_hints(18),
+    ("ai.onnx", "ReduceLogSum"): reduce_hints(18, LOG_SUM_DATA),
+    ("ai.onnx", "ReduceLogSumExp"): reduce_hints(18),
+    ("ai.onnx", "ReduceMax"): reduce_hints(18),
+    ("ai.onnx", "ReduceMin"): reduce_hints(18),
+    ("ai.onnx", "ReduceProd"): reduce_hints(18),
+    ("ai.onnx", "ReduceSum"): reduce_hints(13),
+    ("ai.onnx", "ReduceSumSquare"): reduce_hints(18),
+    # an axis inside the rank and k no larger than it; data with ties (the tie rules decide the indices)
+    ("ai.onnx", "ArgMax"): (ARG_HINT,),
+    ("ai.onnx", "ArgMin"): (ARG_HINT,),
+    ("ai.onnx", "TopK"): TOP_K_HINTS,
+    # repeated values and slices (what Unique is about), zeros among the values (what NonZero is about)
+    ("ai.onnx", "Unique"): (UNIQUE_HINT,),
+    ("ai.onnx", "NonZero"): (NON_ZERO_HINT,),
 }
 
 
