@@ -25,6 +25,7 @@ from opset.model import (
     OpVersion,
     Param,
     Property,
+    Reading,
     Status,
     Tengine,
     Tolerance,
@@ -40,7 +41,8 @@ DEFAULT_TOLERANCE: FrozenMap[str, Tolerance] = FrozenMap({
 })
 
 _MERGED_BY_NAME = ("attributes", "type_constraints", "let")
-_REPLACED = ("inputs", "outputs", "constraints", "doc", "summary", "tolerance", "properties", "maps_to", "tengine")
+_REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "properties", "maps_to",
+             "tengine")
 
 
 class _Where:
@@ -78,6 +80,7 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
     top_tolerance = {**DEFAULT_TOLERANCE, **_tolerance(data.get("tolerance"))}
     state: dict[str, Any] = {
         "attributes": {}, "type_constraints": {}, "let": {}, "inputs": [], "outputs": [], "constraints": [],
+        "readings": [],
         "doc": data.get("doc", ""), "summary": data["summary"], "tolerance": None, "properties": [],
         "maps_to": None, "tengine": None,
     }
@@ -126,6 +129,8 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
         expr = where.formula(c["expr"], f"constraint {c['id']}", c_location, label)
         if expr is not None:
             constraints.append(Constraint(id=c["id"], expr=expr, message=c.get("message", ""), location=c_location))
+    readings = tuple(r for i, raw_reading in enumerate(state["readings"])
+                     if (r := _reading(raw_reading, at("readings", "", i), where, label)) is not None)
     lets = {}
     for name, text in state["let"].items():
         formula = where.formula(text, f"let '{name}'", location, label)
@@ -146,7 +151,20 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
         type_constraints=FrozenMap(type_constraints), lets=FrozenMap(lets), constraints=tuple(constraints),
         examples=examples, tolerance=tolerance, properties=properties,
         maps_to=_maps_to(state["maps_to"], location, where, label),
-        tengine=_tengine(state["tengine"]), location=location, last=last)
+        tengine=_tengine(state["tengine"]), location=location, last=last, readings=readings)
+
+
+def _reading(raw: dict[str, Any], location: Location, where: _Where, op: str) -> Reading | None:
+    when = where.formula(raw["when"], f"reading {raw['id']}", location, op)
+    outputs = {}
+    for name, text in (raw.get("outputs") or {}).items():
+        formula = where.formula(text, f"reading {raw['id']}, shape of '{name}'", location, op)
+        if formula is not None:
+            outputs[name] = formula
+    if when is None:
+        return None
+    return Reading(id=raw["id"], when=when, outputs=FrozenMap(outputs), followed_by=tuple(raw["followed_by"]),
+                   note=raw["note"], location=location)
 
 
 def _attribute(name: str, spec: dict[str, Any], location: Location, where: _Where, op: str) -> Attribute:

@@ -23,6 +23,7 @@ CHECKS: dict[str, str] = {
     "type_mismatch": "one type variable bound to two types, or a declared type that differs",
     "type_not_allowed": "an element type outside the type constraint",
     "shape_mismatch": "an inferred shape that contradicts a declared one, or inputs whose shapes do not bind",
+    "ambiguous_reading": "an output that follows another reading of the op where its sources disagree (a warning)",
     "shape_error": "a shape formula that cannot be evaluated for the node's inputs",
     "cycle": "nodes that depend on each other",
     "node_order": "nodes not in topological order",

@@ -74,6 +74,17 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
             sink.add(c.location, op, f"duplicate constraint id '{c.id}'")
         seen.add(c.id)
         _check_formula(c.expr, f"constraint {c.id}", c.location, op, sink, names, allow_value=True)
+    output_names = {p.name for p in v.outputs}
+    for r in v.readings:
+        if r.id in seen:
+            sink.add(r.location, op, f"duplicate id '{r.id}'")
+        seen.add(r.id)
+        _check_formula(r.when, f"reading {r.id}", r.location, op, sink, names, allow_value=True)
+        for out, formula in r.outputs.items():
+            if out not in output_names:
+                sink.add(r.location, op, f"reading {r.id}: '{out}' is not an output")
+            _check_formula(formula, f"reading {r.id}, shape of '{out}'", r.location, op, sink, names,
+                           allow_value=True)
     if v.maps_to is not None:
         for target, formula in v.maps_to.attributes.items():
             _check_formula(formula, f"maps_to attribute '{target}'", v.location, op, sink, names, allow_value=False)

@@ -13,7 +13,7 @@ from typing import Any
 from opset.attr_types import value_fits
 from opset.formula import Formula, FormulaError, Sym, Undecided
 from opset.frozen import thaw
-from opset.model import OpVersion, Param
+from opset.model import OpVersion, Param, Reading
 
 Dim = int | Sym
 Shape = list[Dim]
@@ -45,11 +45,20 @@ class ShapeProblem:
     unevaluated: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class ReadingShapes:
+    """A reading of the version that applies to this node, with its output shapes (None: as ours)."""
+
+    reading: Reading
+    outputs: tuple[Shape | None, ...]
+
+
 @dataclass
 class InferResult:
     outputs: list[Shape | None]  # None: unknown (data-dependent without values, or undecidable)
     attributes: dict[str, Any]
     problems: list[ShapeProblem] = field(default_factory=list)
+    readings: list[ReadingShapes] = field(default_factory=list)  # the other readings whose `when` holds
 
 
 class _Env(Mapping[str, Any]):
@@ -214,7 +223,37 @@ def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attri
         else:
             outputs.append(shapes)
     problems += check_constraints(version, env, values)
-    return InferResult(outputs=outputs, attributes=resolved, problems=problems)
+    readings = applicable_readings(version, env, values) if version.readings else []
+    return InferResult(outputs=outputs, attributes=resolved, problems=problems, readings=readings)
+
+
+def applicable_readings(version: OpVersion, env: Mapping[str, Any],
+                        values: Mapping[str, Sequence[Any]] | None = None) -> list[ReadingShapes]:
+    """The version's other readings whose `when` holds for these shapes and attributes (an undecidable
+    `when` counts as holding: the node may follow it)."""
+    found = []
+    for r in version.readings:
+        try:
+            applies = bool(r.when.evaluate(env, values))
+        except Undecided:
+            applies = True
+        except FormulaError:
+            applies = False
+        if not applies:
+            continue
+        shapes: list[Shape | None] = []
+        for param in version.outputs:
+            formula = r.outputs.get(param.name)
+            shape = None
+            if formula is not None:
+                try:
+                    got = formula.evaluate(env, values)
+                    shape = list(got) if isinstance(got, list | tuple) else None
+                except (Undecided, FormulaError):
+                    shape = None
+            shapes.append(shape)
+        found.append(ReadingShapes(r, tuple(shapes)))
+    return found
 
 
 def _output_shape(param: Param, env: _Env, values: Mapping[str, Sequence[Any]] | None,

@@ -86,6 +86,23 @@ class Constraint:
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """Another reading of the op where its sources disagree (onnx's text, its shape inference, onnx.reference,
+    onnxruntime): where `when` holds, a model or backend following it is ambiguous, not wrong.
+
+    `outputs` maps an output name to that reading's shape formula; empty when the readings differ in
+    values only. `followed_by` names who follows it (`onnx.shape_inference`, `onnxruntime` ...).
+    """
+
+    id: str
+    when: Formula
+    outputs: FrozenMap[str, Formula]
+    followed_by: tuple[str, ...]
+    note: str
+    location: Location | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Example:
     name: str
     attributes: FrozenMap[str, Any]  # frozen values
@@ -175,6 +192,7 @@ class OpVersion:
     tengine: Tengine | None
     location: Location
     last: int | None = None  # the last opset this version covers (None: open-ended)
+    readings: tuple[Reading, ...] = ()  # where the sources disagree, the readings we do not take
 
     @property
     def signature(self) -> str:

@@ -44,6 +44,11 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
     if v.constraints:
         lines.append("Constraints:")
         lines += [f"  {c.id}: {c.expr.text}" + (f"   ({c.message})" if c.message else "") for c in v.constraints]
+    if v.readings:
+        lines.append("Other readings (where the sources disagree; not errors):")
+        for r in v.readings:
+            lines.append(f"  {r.id}: when {r.when.text} ({', '.join(r.followed_by)}): {r.note}")
+            lines += [f"    {name} = {formula.text}" for name, formula in r.outputs.items()]
     if v.maps_to:
         m = v.maps_to
         attrs = ", ".join(f"{k}={formula.text}" for k, formula in m.attributes.items())

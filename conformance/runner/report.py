@@ -14,7 +14,8 @@ from typing import Any
 
 from opset.model import op_label
 
-STATUS_ORDER = ("fail", "xpass", "pass", "xfail", "unsupported")  # the worst result names the cell
+# the worst result names the cell; "ambiguous": every case passed or followed another reading of the op
+STATUS_ORDER = ("fail", "xpass", "ambiguous", "pass", "xfail", "unsupported")
 
 
 def cell_key(domain: str, op: str, since: int, dtype: str) -> str:
@@ -35,9 +36,14 @@ class Report:
                                                     "status": status, "tests": 0, "examples": 0, "max_abs": 0.0,
                                                     "max_rel": 0.0, "max_ulp": 0.0, "messages": [], "repro": None})
         entry["tests"] += 1
+        ambiguous = list(stats.get("ambiguous") or ())
+        if ambiguous:
+            entry["ambiguous"] = entry.get("ambiguous", 0) + len(ambiguous)
+            if status == "pass":
+                status, message = "ambiguous", ambiguous[0]
         if STATUS_ORDER.index(status) < STATUS_ORDER.index(entry["status"]):
             entry["status"] = status
-        if message and status in ("fail", "unsupported", "xfail", "xpass"):
+        if message and status in ("fail", "unsupported", "xfail", "xpass", "ambiguous"):
             entry["messages"] = (entry["messages"] + [message[:2000]])[:3]
         entry["examples"] += int(stats.get("examples", 0))
         for name in ("max_abs", "max_rel", "max_ulp"):
@@ -69,19 +75,25 @@ def summarize(data: dict[str, Any]) -> str:
         row = rows.setdefault((cell["domain"], cell["op"]), {s: 0 for s in STATUS_ORDER} | {"max_ulp": 0.0})
         row[cell["status"]] += 1
         row["max_ulp"] = max(row["max_ulp"], cell.get("max_ulp", 0.0))
-    header = f"{'op':44} {'pass':>5} {'fail':>5} {'unsup':>6} {'xfail':>6} {'xpass':>6} {'max ULP':>9}"
+    header = (f"{'op':44} {'pass':>5} {'fail':>5} {'unsup':>6} {'xfail':>6} {'xpass':>6} {'ambig':>6} "
+              f"{'max ULP':>9}")
     lines = [header, "-" * len(header)]
     for (domain, op), row in sorted(rows.items()):
         lines.append(f"{domain + '::' + op:44} {row['pass']:5} {row['fail']:5} {row['unsupported']:6} "
-                     f"{row['xfail']:6} {row['xpass']:6} {row['max_ulp']:9.0f}")
+                     f"{row['xfail']:6} {row['xpass']:6} {row['ambiguous']:6} {row['max_ulp']:9.0f}")
     totals = {s: sum(r[s] for r in rows.values()) for s in STATUS_ORDER}
     lines.append("-" * len(header))
     lines.append(f"{'total cells':44} {totals['pass']:5} {totals['fail']:5} {totals['unsupported']:6} "
-                 f"{totals['xfail']:6} {totals['xpass']:6}")
+                 f"{totals['xfail']:6} {totals['xpass']:6} {totals['ambiguous']:6}")
     failures = [c for c in data.get("cells", {}).values() if c["status"] == "fail"]
     for cell in sorted(failures, key=lambda c: (c["domain"], c["op"], c["version"], c["dtype"])):
         first = (cell["messages"] or ["(no message)"])[0].splitlines()[0]
         lines.append(f"FAIL {cell_key(cell['domain'], cell['op'], cell['version'], cell['dtype'])}: {first[:400]}")
+    ambiguous = [c for c in data.get("cells", {}).values() if c["status"] == "ambiguous"]
+    for cell in sorted(ambiguous, key=lambda c: (c["domain"], c["op"], c["version"], c["dtype"])):
+        first = (cell["messages"] or ["(no message)"])[0].splitlines()[0]
+        lines.append(f"AMBIGUOUS {cell_key(cell['domain'], cell['op'], cell['version'], cell['dtype'])}: "
+                     f"{first[:300]}")
     for entry in data.get("unmatched_expectations", []):
         lines.append(f"expectation matches no cell: {entry}")
     return "\n".join(lines)

@@ -13,6 +13,7 @@ class CellStats:
     max_rel: float = 0.0
     max_ulp: float = 0.0
     repro: str | None = None
+    ambiguous: list[str] = field(default_factory=list)  # cases that follow another reading of the op
 
     def add(self, max_abs: float, max_rel: float, max_ulp: float) -> None:
         self.max_abs = max(self.max_abs, max_abs)

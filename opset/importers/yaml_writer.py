@@ -20,7 +20,7 @@ _SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 TOP_LEVEL_ORDER = ("name", "domain", "category", "summary", "doc", "status", "seed_note", "tolerance", "versions")
 VERSION_ORDER = ("since", "changes", "summary", "doc", "attributes", "inputs", "outputs", "type_constraints",
-                 "let", "constraints", "examples", "tolerance", "properties", "maps_to", "tengine")
+                 "let", "constraints", "readings", "examples", "tolerance", "properties", "maps_to", "tengine")
 ATTRIBUTE_ORDER = ("type", "required", "default", "default_expr", "allowed", "range", "length", "hint", "doc")
 PARAM_ORDER = ("name", "type", "optional", "variadic", "min_arity", "homogeneous", "shape", "data_dependent", "doc")
 

@@ -55,6 +55,10 @@ class NodeCheck:
         self.diags.append(Diagnostic("error", check, message, self.node.index, self.node.name or None, self.op,
                                      self.path))
 
+    def warning(self, check: str, message: str) -> None:
+        self.diags.append(Diagnostic("warning", check, message, self.node.index, self.node.name or None, self.op,
+                                     self.path))
+
     def unresolved(self, error: ResolutionError, opset: int, hint: str) -> None:
         text = str(error)
         check = "removed_op" if " removed " in text else "unknown_op"
@@ -191,7 +195,27 @@ class NodeCheck:
                 shape = shape if shape is not None else produced.shape
                 if produced.values is not None:
                     scope.values[out] = produced.values
-            scope.facts[out] = self._against_declared(out, type_, shape, scope.declared.get(out))
+            declared = scope.declared.get(out)
+            if declared is not None and result is not None and result.readings:
+                shape = self._other_reading(out, pos, shape, declared, result)
+            scope.facts[out] = self._against_declared(out, type_, shape, declared)
+
+    def _other_reading(self, out: str, pos: int, shape: Shape | None, declared: Facts,
+                       result: InferResult) -> Shape | None:
+        """A declared shape that contradicts ours but is what another reading of the op gives: a warning
+        naming the disagreement, and the declared shape goes on."""
+        if declared.shape is None or shape is None or not shapes_conflict(shape, declared.shape):
+            return shape
+        for found in result.readings:
+            other = found.outputs[pos] if pos < len(found.outputs) else None
+            if other is not None and not shapes_conflict(tuple(other), declared.shape):
+                r = found.reading
+                self.warning("ambiguous_reading",
+                             f"output '{out}' is declared {format_shape(declared.shape)}, which follows another "
+                             f"reading of the op ({r.id}, as {', '.join(r.followed_by)} do) than the registry's "
+                             f"{format_shape(shape)}: {r.note}")
+                return declared.shape
+        return shape
 
     def _against_declared(self, out: str, type_: str | None, shape: Shape | None, declared: Facts | None) -> Facts:
         if declared is None:

@@ -66,6 +66,19 @@ def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, modu
     assert "FAIL" in again.stderr
 
 
+def test_a_backend_following_another_reading_is_ambiguous_not_failed(tmp_path: Path) -> None:
+    """AveragePool 10/11 with VALID and ceil_mode=1 sized as onnxruntime does: the registry's reading
+    averagepool_r1 names it, so the cells that meet it are "ambiguous" and the run passes."""
+    result, data = run_and_report(tmp_path, f"{WRONG}.avgpool_follows_onnx_valid_ceil", "--op", "AveragePool",
+                                  "--max-examples", "3")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert not failing_cells(data)
+    ambiguous = {k: c for k, c in data["cells"].items() if c["status"] == "ambiguous"}
+    assert "ai.onnx@10::AveragePool[float]" in ambiguous, sorted(ambiguous)
+    assert "averagepool_r1" in ambiguous["ai.onnx@10::AveragePool[float]"]["messages"][0]
+    assert "AMBIGUOUS ai.onnx@10::AveragePool[float]" in result.stdout
+
+
 def test_the_reference_passes_a_bundle_a_wrong_backend_failed(tmp_path: Path) -> None:
     _, data = run_and_report(tmp_path, f"{WRONG}.relu6_clips_at_5", "--op", "Relu6")
     bundle = next(iter(failing_cells(data).values()))["repro"]

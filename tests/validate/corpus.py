@@ -131,6 +131,10 @@ CASES: list[Case] = [
     Case("node_order", lambda: model([node("Relu", ["h"], ["Y"], name="second"),
                                       node("Relu", ["X"], ["h"], name="first")], [X], [Y]),
          "node_order", ("topological",), severity="warning"),
+    Case("ambiguous_reading", lambda: model(
+        [node("AveragePool", ["X"], ["Y"], kernel_shape=[2, 2], strides=[2, 2], auto_pad="VALID", ceil_mode=1)],
+        [tensor("X", F, [1, 1, 5, 5])], [tensor("Y", F, [1, 1, 3, 3])], opsets={"": 11}),
+         "ambiguous_reading", ("averagepool_r1", "onnxruntime"), severity="warning"),
     Case("subgraph_unknown_op", lambda: _if_model("FooBar", "X"), "unknown_op", ("FooBar",)),
     Case("subgraph_undefined_outer_name", lambda: _if_model("Relu", "missing"), "undefined_input", ("missing",)),
 ]

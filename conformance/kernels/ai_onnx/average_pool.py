@@ -29,6 +29,9 @@ def average_pool_v7(x: np.ndarray, *, kernel_shape: list[int], auto_pad: str, pa
 @kernel("ai.onnx", "AveragePool", since=10, until=18)
 def average_pool_v10(x: np.ndarray, *, kernel_shape: list[int], auto_pad: str, pads: list[int], strides: list[int],
                      count_include_pad: int, ceil_mode: int) -> tuple[np.ndarray, ...]:
+    # the seed's VALID size ceil((S - k + 1) / s) is floor mode's: ceil_mode does not apply to VALID here
+    # (onnx's shape inference and onnxruntime apply it: reading averagepool_r1)
+    ceil_mode = 0 if auto_pad == "VALID" else ceil_mode
     return _average_pool(x, kernel_shape, auto_pad, pads, strides, dense_dilations(x), ceil_mode, count_include_pad)
 
 
