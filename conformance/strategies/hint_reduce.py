@@ -105,7 +105,7 @@ def _axis_size(ctx: DrawContext) -> int:
 
 
 def _k_attribute(draw: DrawFn, ctx: DrawContext) -> int:
-    return int(draw(st.integers(0, _axis_size(ctx))))
+    return int(draw(st.integers(1, _axis_size(ctx))))  # version 1 needs k >= 1
 
 
 def _k_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -139,7 +139,7 @@ def _unique_data(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     source[axis] = draw(st.integers(1, 3))
     slices = fill_array(draw(SEEDS), element, source, min_value=-1, max_value=1)
     picks = np.random.default_rng(draw(SEEDS)).integers(0, source[axis], size=shape[axis])
-    return np.take(slices, picks, axis=int(axis))
+    return np.asarray(np.take(slices, picks, axis=int(axis)))
 
 
 UNIQUE_HINT = OpHint(shapes=_shape(0, empty=True), attributes={"axis": _maybe_axis},

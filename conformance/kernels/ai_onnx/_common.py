@@ -68,4 +68,4 @@ def to_integer(op: str, y: np.ndarray, dtype: np.dtype) -> np.ndarray:
     finite has no integer counterpart and raises ValueError."""
     if not np.all(np.isfinite(y)):
         raise ValueError(f"{op}: the result is not finite, which {dtype} cannot hold (undefined for integers)")
-    return np.trunc(y).astype(dtype)
+    return np.asarray(np.trunc(y)).astype(dtype)

@@ -18,7 +18,7 @@ def _l2(data: np.ndarray, ax: tuple[int, ...], keepdims: int) -> np.ndarray:
     squares = np.asarray(np.sum(x * x, axis=ax, keepdims=bool(keepdims)))
     if data.dtype.kind in "iu":
         return to_integer("ReduceL2", np.sqrt(squares.astype(np.float64)), data.dtype)
-    return np.sqrt(squares).astype(data.dtype)
+    return np.asarray(np.sqrt(squares)).astype(data.dtype)
 
 
 @kernel("ai.onnx", "ReduceL2", since=1, until=17)

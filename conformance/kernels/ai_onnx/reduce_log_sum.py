@@ -19,7 +19,7 @@ def _log_sum(data: np.ndarray, ax: tuple[int, ...], keepdims: int) -> np.ndarray
         with np.errstate(divide="ignore", invalid="ignore"):
             return to_integer("ReduceLogSum", np.log(total.astype(np.float64)), data.dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.log(total).astype(data.dtype)
+        return np.asarray(np.log(total)).astype(data.dtype)
 
 
 @kernel("ai.onnx", "ReduceLogSum", since=1, until=17)
