@@ -28,10 +28,10 @@ def _rank(ctx: DrawContext) -> int:
 
 
 def _shape(minimum: int, *, empty: bool) -> ShapeHint:
-    """Rank in [minimum, 4]; with `empty`, about one draw in eight gets a zero-size dim."""
+    """Rank in [minimum, 4]; with `empty`, about one draw in four gets a zero-size dim."""
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
         shape = dims(draw, draw(st.integers(minimum, 4)), ctx.max_side)
-        if empty and shape and draw(st.integers(0, 7)) == 0:
+        if empty and shape and draw(st.integers(0, 3)) == 0:
             shape[draw(st.integers(0, len(shape) - 1))] = 0
         set_first_shape(ctx, shape)
 

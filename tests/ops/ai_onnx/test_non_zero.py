@@ -45,8 +45,9 @@ def test_formula_sizes_the_kernel_output(x: np.ndarray) -> None:
     assert formula_shapes(version("ai.onnx", OP, 13), [x], {}, {"X": x.reshape(-1).tolist()}) == [list(y.shape)]
 
 
-def test_without_values_the_shape_is_unknown() -> None:
-    assert inferred(version("ai.onnx", OP, 13), [[Sym("N"), 3]]).outputs == [None]
+def test_without_values_the_count_is_an_unknown_dim() -> None:
+    (shape,) = inferred(version("ai.onnx", OP, 13), [[Sym("N"), 3]]).outputs
+    assert shape is not None and [str(d) for d in shape] == ["2", "?nonzero"]
 
 
 def test_a_scalar_follows_onnx_text_and_onnxruntime_is_the_other_reading() -> None:

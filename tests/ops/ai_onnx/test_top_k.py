@@ -97,3 +97,8 @@ def test_unsorted_is_the_other_reading() -> None:
     found = inferred(version("ai.onnx", OP, 11), [[2, 3], [1]], {"sorted": 0}, {"K": [2]}).readings
     assert [r.reading.id for r in found] == ["topk_r1"]
     assert inferred(version("ai.onnx", OP, 11), [[2, 3], [1]], {}, {"K": [2]}).readings == []
+
+
+def test_without_the_value_of_k_its_dim_is_unknown() -> None:
+    (values, indices) = inferred(version("ai.onnx", OP, 11), [[2, 3, 4], [1]], {"axis": 1}).outputs
+    assert values is not None and [str(d) for d in values] == ["2", "?k", "4"] and indices == values

@@ -11,6 +11,7 @@ from tests.helpers import (
     Seeded,
     all_since,
     formula_shapes,
+    inferred,
     oracle_tests,
     rejection_tests,
     run,
@@ -60,9 +61,12 @@ def test_formula_sizes_the_kernel_outputs(x: np.ndarray, attrs: dict[str, int]) 
     assert formula_shapes(v, [x], attrs, {"X": x.reshape(-1).tolist()}) == got
 
 
-def test_without_values_only_inverse_indices_is_sized() -> None:
-    result = formula_shapes(version("ai.onnx", OP, 11), [[3, 4]], {"axis": 1})
-    assert result == [None, None, [4], None]
+def test_without_values_the_count_is_one_unknown_dim() -> None:
+    outputs = inferred(version("ai.onnx", OP, 11), [[3, 4]], {"axis": 1}).outputs
+    assert [[str(d) for d in s] for s in outputs if s is not None] == [["3", "?unique"], ["?unique"], ["4"],
+                                                                       ["?unique"]]
+    flat = inferred(version("ai.onnx", OP, 11), [[3, 4]]).outputs
+    assert [[str(d) for d in s] for s in flat if s is not None] == [["?unique"], ["?unique"], ["12"], ["?unique"]]
 
 
 SHAPES = [shape_case(OP, opset, [x], attrs, n_out=4) for opset in ALL for x, attrs in (
