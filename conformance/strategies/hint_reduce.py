@@ -27,11 +27,13 @@ def _rank(ctx: DrawContext) -> int:
     return len(ctx.first_shape())
 
 
-def _shape(minimum: int, *, empty: bool) -> ShapeHint:
-    """Rank in [minimum, 4]; with `empty`, about one draw in four gets a zero-size dim."""
+def _shape(minimum: int, *, empty: bool, empty_ints: bool = True) -> ShapeHint:
+    """Rank in [minimum, 4]; with `empty`, about one draw in four gets a zero-size dim (with `empty_ints` false,
+    only in float cells)."""
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
         shape = dims(draw, draw(st.integers(minimum, 4)), ctx.max_side)
-        if empty and shape and draw(st.integers(0, 3)) == 0:
+        integer = ctx.dtype.startswith(("int", "uint"))
+        if empty and (empty_ints or not integer) and shape and draw(st.integers(0, 3)) == 0:
             shape[draw(st.integers(0, len(shape) - 1))] = 0
         set_first_shape(ctx, shape)
 
@@ -75,12 +77,14 @@ def _data_in(low: float, high: float) -> ArrayHint:
     return fill
 
 
-def reduce_hints(axes_input_since: int, data: ArrayHint | None = None) -> tuple[OpHint, ...]:
+def reduce_hints(axes_input_since: int, data: ArrayHint | None = None, *,
+                 logarithm: bool = False) -> tuple[OpHint, ...]:
+    """With `logarithm`, integer cells draw no empty set: its log is minus infinity, which no integer holds."""
     values: dict[str, ArrayHint] = {} if data is None else {"data": data}
+    shapes = _shape(0, empty=True, empty_ints=not logarithm)
     return (
-        OpHint(shapes=_shape(0, empty=True), attributes={"axes": _axes_attribute}, values=values,
-               until=axes_input_since - 1),
-        OpHint(shapes=_shape(0, empty=True), values={"axes": _axes_input, **values}, since=axes_input_since),
+        OpHint(shapes=shapes, attributes={"axes": _axes_attribute}, values=values, until=axes_input_since - 1),
+        OpHint(shapes=shapes, values={"axes": _axes_input, **values}, since=axes_input_since),
     )
 
 

@@ -102,11 +102,11 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # reflect pads must stay below the side they pad, so the mode is drawn before the pads
     ("tengine", "Pad"): (PAD_HINT,),
     # reductions: axes inside the rank, never repeated (attribute, then input from 18 / ReduceSum 13), and an
-    # empty dim now and then; an integer log needs a positive sum
+    # empty dim now and then; an integer log needs a positive sum (and no empty set)
     ("ai.onnx", "ReduceL1"): reduce_hints(18),
     ("ai.onnx", "ReduceL2"): reduce_hints(18),
-    ("ai.onnx", "ReduceLogSum"): reduce_hints(18, LOG_SUM_DATA),
-    ("ai.onnx", "ReduceLogSumExp"): reduce_hints(18),
+    ("ai.onnx", "ReduceLogSum"): reduce_hints(18, LOG_SUM_DATA, logarithm=True),
+    ("ai.onnx", "ReduceLogSumExp"): reduce_hints(18, logarithm=True),
     ("ai.onnx", "ReduceMax"): reduce_hints(18),
     ("ai.onnx", "ReduceMin"): reduce_hints(18),
     ("ai.onnx", "ReduceProd"): reduce_hints(18),
