@@ -146,7 +146,13 @@ def _unique_data(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     return np.asarray(np.take(slices, picks, axis=int(axis)))
 
 
-UNIQUE_HINT = OpHint(shapes=_shape(0, empty=True), attributes={"axis": _maybe_axis},
+def _unique_axis(draw: DrawFn, ctx: DrawContext) -> object:
+    """An axis or none; none for an empty X: onnxruntime (1.32) aborts the whole process on slices of an empty
+    tensor (a crash conform would report for every cell), so that case is left to the op's own tests."""
+    return OMIT if 0 in ctx.first_shape() else _maybe_axis(draw, ctx)
+
+
+UNIQUE_HINT = OpHint(shapes=_shape(0, empty=True), attributes={"axis": _unique_axis},
                      values={"X": _unique_data})
 
 NON_ZERO_HINT = OpHint(shapes=_shape(0, empty=True), values={"X": _data_in(-1, 1)})

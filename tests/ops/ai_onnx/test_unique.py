@@ -83,3 +83,13 @@ test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
 test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+@pytest.mark.parametrize(("shape", "axis", "count"), [((3, 0), 0, 1), ((0, 3), 0, 0), ((2, 0, 2), -1, 1)], ids=str)
+def test_the_slices_of_an_empty_tensor_are_one_slice(shape: tuple[int, ...], axis: int, count: int) -> None:
+    x = np.zeros(shape, np.int64)
+    y, indices, inverse, counts = run("ai.onnx", OP, 11, [x], axis=axis)
+    assert y.shape[axis] == count and indices.shape == counts.shape == (count,)
+    assert inverse.shape == (shape[axis],) and int(counts.sum()) == shape[axis]
+    v = version("ai.onnx", OP, 11)
+    assert formula_shapes(v, [x], {"axis": axis}, {"X": []}) == [list(y.shape), [count], [shape[axis]], [count]]
