@@ -46,6 +46,9 @@ _PENDING_GROUPS = {
     "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
 }
 PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for op in ops.split()}
+PENDING_DOMAINS: dict[str, str] = {
+    d: f"the {d} domain is the companion issue's ('ai.onnx complete, part 2')"
+    for d in ("ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview")}
 LACKING_ELEMENTS = "element types numpy lacks (bfloat16, float8, int4, float4, string ...) are the companion issue's"
 
 
@@ -106,10 +109,19 @@ def suite_cases(patterns: Sequence[str] = ()) -> list[SuiteCase]:
         version = registry.try_resolve(domain, node.op_type, opset) if (domain, node.op_type) in registry.ops \
             else None
         inputs = case.data_sets[0][0] if case.data_sets else []
-        first = next((np.asarray(x) for x in inputs if x is not None), None)
-        dtype = (element_of_numpy(first.dtype.name) or str(first.dtype)) if first is not None else "none"
+        dtype = next((_element(x) for x in inputs if x is not None), "none")
         out.append(SuiteCase(name, domain, node.op_type, version.since if version is not None else opset, dtype))
     return out
+
+
+def _element(value: Any) -> str:
+    """The cell's element type of a case input: `float`, `seq(float)`, `map` ..."""
+    if isinstance(value, list):
+        return f"seq({_element(value[0])})" if value else "seq"
+    if isinstance(value, dict):
+        return "map"
+    array = np.asarray(value)
+    return element_of_numpy(array.dtype.name) or array.dtype.name
 
 
 def write_module(out: Path, cases: Sequence[SuiteCase]) -> None:
@@ -246,7 +258,8 @@ class _CallExecutor:
         try:
             domain = registry_domain(node.domain)
         except ResolutionError as e:  # a domain the registry lacks
-            raise Unsupported(f"domain '{node.domain}': {e}") from e
+            why = PENDING_DOMAINS.get(node.domain, str(e))
+            raise Unsupported(f"{node.domain}::{node.op_type}: {why}") from e
         opset = imports.get(node.domain, 0)
         version = current_registry().try_resolve(domain, node.op_type, opset) \
             if (domain, node.op_type) in current_registry().ops else None

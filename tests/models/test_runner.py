@@ -83,7 +83,7 @@ def test_missing_inputs_unknown_ops_and_cycles_are_located_errors() -> None:
         run_model(model, {"x": np.zeros((1, 3, 8, 8), np.float32), "y": np.zeros(1)})
     unknown = _model([helper.make_node("NoSuchOp", ["x"], ["y"])], [helper.make_tensor_value_info("x", F, [1])],
                      [helper.make_tensor_value_info("y", F, [1])])
-    with pytest.raises(NodeUnsupported, match="node 0 .*NoSuchOp"):
+    with pytest.raises(NodeUnsupported, match=r"node 0 .*NoSuchOp"):
         run_model(unknown, {"x": np.zeros(1, np.float32)})
     cycle = _model([helper.make_node("Relu", ["b"], ["a"]), helper.make_node("Relu", ["a"], ["b"])],
                    [helper.make_tensor_value_info("x", F, [1])], [helper.make_tensor_value_info("a", F, [1])])
