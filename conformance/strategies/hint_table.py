@@ -30,6 +30,14 @@ from conformance.strategies.hint_binary import (
     binary_hints,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
+from conformance.strategies.hint_reduce import (
+    ARG_HINT,
+    LOG_SUM_DATA,
+    NON_ZERO_HINT,
+    TOP_K_HINTS,
+    UNIQUE_HINT,
+    reduce_hints,
+)
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -205,6 +213,24 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Floor"): (specials_hint("X"),),
     ("ai.onnx", "Round"): (specials_hint("X"),),
     ("ai.onnx", "Neg"): (specials_hint("X"),),  # integers: the type's extremes (-(-128) wraps to -128 in int8)
+    # reductions: axes inside the rank, never repeated (attribute, then input from 18 / ReduceSum 13), and an
+    # empty dim now and then; an integer log needs a positive sum (and no empty set)
+    ("ai.onnx", "ReduceL1"): reduce_hints(18),
+    ("ai.onnx", "ReduceL2"): reduce_hints(18),
+    ("ai.onnx", "ReduceLogSum"): reduce_hints(18, LOG_SUM_DATA, logarithm=True),
+    ("ai.onnx", "ReduceLogSumExp"): reduce_hints(18, logarithm=True),
+    ("ai.onnx", "ReduceMax"): reduce_hints(18),
+    ("ai.onnx", "ReduceMin"): reduce_hints(18),
+    ("ai.onnx", "ReduceProd"): reduce_hints(18),
+    ("ai.onnx", "ReduceSum"): reduce_hints(13),
+    ("ai.onnx", "ReduceSumSquare"): reduce_hints(18),
+    # an axis inside the rank and k no larger than it; data with ties (the tie rules decide the indices)
+    ("ai.onnx", "ArgMax"): (ARG_HINT,),
+    ("ai.onnx", "ArgMin"): (ARG_HINT,),
+    ("ai.onnx", "TopK"): TOP_K_HINTS,
+    # repeated values and slices (what Unique is about), zeros among the values (what NonZero is about)
+    ("ai.onnx", "Unique"): (UNIQUE_HINT,),
+    ("ai.onnx", "NonZero"): (NON_ZERO_HINT,),
 }
 
 
