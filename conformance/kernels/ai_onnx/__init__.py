@@ -37,4 +37,5 @@ MODULES: tuple[str, ...] = (
     "dropout",
     "lrn",
     "unsqueeze",
+    "mat_mul",
 )

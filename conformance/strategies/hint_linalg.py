@@ -1,0 +1,45 @@
+"""Hints for the matrix, normalization and quantization ops: shapes that contract, scales that fit a
+quantization axis or block, zero points of the output's type, positive scales.
+
+Each builder draws the shapes first, then what must agree with them, so every case is valid by construction
+(the constraints then only confirm it).
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hints import OpHint, dims, set_input_shape
+
+# ---- MatMul, MatMulInteger, QLinearMatMul ------------------------------------------------------------
+
+
+def matmul_shapes(draw: DrawFn, ctx: DrawContext) -> tuple[list[int], list[int]]:
+    """Shapes of A and B for numpy.matmul: ranks 1..4 (1-D promotion), a shared K, batch dims that broadcast
+    (each side may hold a 1 or lack leading dims)."""
+    side = ctx.max_side
+    m, k, n = (draw(st.integers(1, side)) for _ in range(3))
+    ra, rb = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    batch = dims(draw, max(ra, rb) - 2, 3) if max(ra, rb) > 2 else []
+
+    def batch_of(rank: int) -> list[int]:
+        own = batch[len(batch) - max(rank - 2, 0):] if rank > 2 else []
+        return [1 if draw(st.booleans()) and draw(st.booleans()) else d for d in own]
+
+    a = [k] if ra == 1 else [*batch_of(ra), m, k]
+    b = [k] if rb == 1 else [*batch_of(rb), k, n]
+    return a, b
+
+
+def _matmul_inputs(first: str, second: str) -> OpHint:
+    def shapes(draw: DrawFn, ctx: DrawContext) -> None:
+        a, b = matmul_shapes(draw, ctx)
+        set_input_shape(ctx, first, a)
+        set_input_shape(ctx, second, b)
+
+    return OpHint(shapes=shapes)
+
+
+MATMUL_HINT = _matmul_inputs("A", "B")
