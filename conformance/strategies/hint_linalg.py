@@ -43,3 +43,26 @@ def _matmul_inputs(first: str, second: str) -> OpHint:
 
 
 MATMUL_HINT = _matmul_inputs("A", "B")
+
+
+def _row_zero_point_shape(draw: DrawFn, a: list[int]) -> list[int]:
+    options = [[], [1]] + ([[*a[:-1], 1]] if len(a) >= 2 else []) + ([[a[0]]] if len(a) == 2 else [])
+    return list(draw(st.sampled_from(options)))
+
+
+def _column_zero_point_shape(draw: DrawFn, b: list[int]) -> list[int]:
+    options = [[], [1]] + ([[*b[:-2], 1, b[-1]]] if len(b) >= 2 else []) + ([[b[1]]] if len(b) == 2 else [])
+    return list(draw(st.sampled_from(options)))
+
+
+def _matmul_integer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    a, b = matmul_shapes(draw, ctx)
+    set_input_shape(ctx, "A", a)
+    set_input_shape(ctx, "B", b)
+    if "a_zero_point" not in ctx.omitted:
+        ctx.shapes["a_zero_point"] = _row_zero_point_shape(draw, a)
+    if "b_zero_point" not in ctx.omitted:
+        ctx.shapes["b_zero_point"] = _column_zero_point_shape(draw, b)
+
+
+MATMUL_INTEGER_HINT = OpHint(shapes=_matmul_integer_shapes)

@@ -38,4 +38,5 @@ MODULES: tuple[str, ...] = (
     "lrn",
     "unsqueeze",
     "mat_mul",
+    "mat_mul_integer",
 )
