@@ -7,11 +7,25 @@ Each builder draws the shapes first, then what must agree with them, so every ca
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import OpHint, dims, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
+from conformance.strategies.values import SEEDS, fill_array
+
+
+def positive(name: str, low: float = 0.25, high: float = 2.0) -> ArrayHint:
+    """Input `name` (a scale) filled with values in [low, high] (quarter steps) in its drawn shape and type."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        param = next(p for p in ctx.version.inputs if p.name == name)
+        return fill_array(draw(SEEDS), ctx.element_of(param.type), shape, min_value=low, max_value=high)
+
+    return build
 
 # ---- MatMul, MatMulInteger, QLinearMatMul ------------------------------------------------------------
 
@@ -66,3 +80,16 @@ def _matmul_integer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 
 MATMUL_INTEGER_HINT = OpHint(shapes=_matmul_integer_shapes)
+
+
+def _qlinear_matmul_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    a, b = matmul_shapes(draw, ctx)
+    set_input_shape(ctx, "a", a)
+    set_input_shape(ctx, "b", b)
+    ctx.shapes["a_scale"] = ctx.shapes["a_zero_point"] = _row_zero_point_shape(draw, a)
+    ctx.shapes["b_scale"] = ctx.shapes["b_zero_point"] = _column_zero_point_shape(draw, b)
+    ctx.shapes["y_scale"] = ctx.shapes["y_zero_point"] = list(draw(st.sampled_from([[], [1]])))
+
+
+QLINEAR_MATMUL_HINT = OpHint(shapes=_qlinear_matmul_shapes,
+                             values={name: positive(name) for name in ("a_scale", "b_scale", "y_scale")})

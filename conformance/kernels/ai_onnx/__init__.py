@@ -39,4 +39,5 @@ MODULES: tuple[str, ...] = (
     "unsqueeze",
     "mat_mul",
     "mat_mul_integer",
+    "q_linear_mat_mul",
 )

@@ -39,3 +39,13 @@ def normalize_axes(op: str, axes: Sequence[int], rank: int) -> tuple[int, ...]:
     if len(set(out)) != len(out):
         raise ValueError(f"{op}: repeated axes {list(axes)}")
     return tuple(out)
+
+
+def round_add_saturate(scaled: np.ndarray, zero_point: np.ndarray | None, dtype: np.dtype) -> np.ndarray:
+    """`saturate(round(scaled) + zero_point)` as `dtype` (an integer type): rounding half to even first, then
+    the zero point added, then values clipped to the type's range (the quantizers' output rule)."""
+    info = np.iinfo(dtype)
+    y = np.rint(np.asarray(scaled, dtype=np.float64))
+    if zero_point is not None:
+        y = y + np.asarray(zero_point, dtype=np.float64)
+    return np.asarray(np.clip(y, info.min, info.max).astype(dtype))

@@ -10,39 +10,39 @@ from conformance.kernels.ai_onnx.mat_mul import checked_matmul
 from conformance.kernels.registry import kernel
 
 
-def row_zero_point(op: str, a: np.ndarray, zero_point: np.ndarray | None) -> np.ndarray:
-    """A's zero point shaped to broadcast against A: one element, per row ([M] -> [M, 1] for a 2-D A) or A's
-    shape with the last dim 1."""
-    if zero_point is None:
-        return np.zeros((), np.int32)
-    z = zero_point.astype(np.int32)
-    if z.size == 1:
-        return z.reshape(())
-    if a.ndim == 2 and z.shape == (a.shape[0],):
-        return z.reshape(-1, 1)
-    if a.ndim >= 2 and z.shape == (*a.shape[:-1], 1):
-        return z
-    raise ValueError(f"{op}: a zero point of shape {zero_point.shape} fits neither per tensor nor per row of {a.shape}")
+def per_row(op: str, a: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """A quantization parameter of `a` shaped to broadcast against it: one element, per row ([M] -> [M, 1] for a
+    2-D `a`) or `a`'s shape with the last dim 1."""
+    if value.size == 1:
+        return value.reshape(())
+    if a.ndim == 2 and value.shape == (a.shape[0],):
+        return value.reshape(-1, 1)
+    if a.ndim >= 2 and value.shape == (*a.shape[:-1], 1):
+        return value
+    raise ValueError(f"{op}: a parameter of shape {value.shape} fits neither per tensor nor per row of {a.shape}")
 
 
-def column_zero_point(op: str, b: np.ndarray, zero_point: np.ndarray | None) -> np.ndarray:
-    """B's zero point shaped to broadcast against B: one element, per column ([N]) or B's shape with dim -2 of 1."""
-    if zero_point is None:
-        return np.zeros((), np.int32)
-    z = zero_point.astype(np.int32)
-    if z.size == 1:
-        return z.reshape(())
-    if (b.ndim == 2 and z.shape == (b.shape[1],)) or (b.ndim >= 2 and z.shape == (*b.shape[:-2], 1, b.shape[-1])):
-        return z
-    raise ValueError(f"{op}: a zero point of shape {zero_point.shape} fits neither per tensor nor per column of "
-                     f"{b.shape}")
+def per_column(op: str, b: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """A quantization parameter of `b` shaped to broadcast against it: one element, per column ([N] for a 2-D
+    `b`) or `b`'s shape with dim -2 of 1."""
+    if value.size == 1:
+        return value.reshape(())
+    if b.ndim == 2 and value.shape == (b.shape[1],):
+        return value
+    if b.ndim >= 2 and value.shape == (*b.shape[:-2], 1, b.shape[-1]):
+        return value
+    raise ValueError(f"{op}: a parameter of shape {value.shape} fits neither per tensor nor per column of {b.shape}")
 
 
 def integer_product(op: str, a: np.ndarray, b: np.ndarray, a_zero_point: np.ndarray | None,
                     b_zero_point: np.ndarray | None) -> np.ndarray:
     """(a - a_zero_point) @ (b - b_zero_point) as int32."""
-    aa = a.astype(np.int32) - row_zero_point(op, a, a_zero_point)
-    bb = b.astype(np.int32) - column_zero_point(op, b, b_zero_point)
+    aa = a.astype(np.int32)
+    if a_zero_point is not None:
+        aa = aa - per_row(op, a, a_zero_point.astype(np.int32))
+    bb = b.astype(np.int32)
+    if b_zero_point is not None:
+        bb = bb - per_column(op, b, b_zero_point.astype(np.int32))
     return checked_matmul(op, aa, bb).astype(np.int32, copy=False)
 
 
