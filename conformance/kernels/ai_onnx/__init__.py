@@ -40,4 +40,5 @@ MODULES: tuple[str, ...] = (
     "mat_mul",
     "mat_mul_integer",
     "q_linear_mat_mul",
+    "det",
 )
