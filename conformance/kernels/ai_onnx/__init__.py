@@ -41,4 +41,5 @@ MODULES: tuple[str, ...] = (
     "mat_mul_integer",
     "q_linear_mat_mul",
     "det",
+    "instance_normalization",
 )

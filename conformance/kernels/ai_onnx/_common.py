@@ -49,3 +49,13 @@ def round_add_saturate(scaled: np.ndarray, zero_point: np.ndarray | None, dtype:
     if zero_point is not None:
         y = y + np.asarray(zero_point, dtype=np.float64)
     return np.asarray(np.clip(y, info.min, info.max).astype(dtype))
+
+
+def normalized(x: np.ndarray, axes: tuple[int, ...], epsilon: float, dtype: np.dtype) -> np.ndarray:
+    """(x - mean) / sqrt(variance + epsilon) over `axes`, computed in `dtype` (the variance as the mean of squared
+    deviations, the two-pass form the operators' texts write)."""
+    xs = x.astype(dtype, copy=False)
+    mean = np.mean(xs, axis=axes, keepdims=True, dtype=dtype)
+    deviation = xs - mean
+    variance = np.mean(deviation * deviation, axis=axes, keepdims=True, dtype=dtype)
+    return np.asarray(deviation / np.sqrt(variance + np.asarray(epsilon, dtype=dtype)))
