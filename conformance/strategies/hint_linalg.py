@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.strategies.attributes import DrawFn
+from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint, ValueHint, dims, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 
 
@@ -93,3 +93,43 @@ def _qlinear_matmul_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 QLINEAR_MATMUL_HINT = OpHint(shapes=_qlinear_matmul_shapes,
                              values={name: positive(name) for name in ("a_scale", "b_scale", "y_scale")})
+
+
+# ---- LayerNormalization, RMSNormalization, GroupNormalization --------------------------------------------
+
+NUMPY_STASH_TYPES = (1, 10, 11)  # float, float16, double: the stash types numpy holds (16, bfloat16, is issue 10's)
+
+
+def unidirectional_to(draw: DrawFn, shape: list[int], axis: int) -> list[int]:
+    """A shape that broadcasts to `shape` unidirectionally: mostly the normalized dims `shape[axis:]`, sometimes a
+    shorter or longer suffix with some dims 1."""
+    if draw(st.booleans()):
+        return list(shape[axis:])
+    length = draw(st.integers(0, len(shape)))
+    suffix = list(shape[len(shape) - length:])
+    return [1 if draw(st.booleans()) else d for d in suffix]
+
+
+def _axis_and_shape(draw: DrawFn, ctx: DrawContext) -> tuple[list[int], int]:
+    shape = dims(draw, draw(st.integers(1, 4)), ctx.max_side)
+    axis = draw(st.integers(-len(shape), len(shape) - 1))
+    ctx.attributes["axis"] = axis
+    return shape, axis % len(shape)
+
+
+def _layer_norm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    shape, axis = _axis_and_shape(draw, ctx)
+    set_input_shape(ctx, "X", shape)
+    set_input_shape(ctx, "Scale", unidirectional_to(draw, shape, axis))
+    if "B" not in ctx.omitted:
+        set_input_shape(ctx, "B", unidirectional_to(draw, shape, axis))
+
+
+def _stash(allowed: tuple[int, ...]) -> ValueHint:
+    def value(draw: DrawFn, ctx: DrawContext) -> object:
+        return OMIT if draw(st.booleans()) else draw(st.sampled_from(allowed))
+
+    return value
+
+
+LAYER_NORM_HINT = OpHint(shapes=_layer_norm_shapes, attributes={"stash_type": _stash((1,))})

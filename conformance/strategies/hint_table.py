@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_linalg import MATMUL_HINT, MATMUL_INTEGER_HINT, QLINEAR_MATMUL_HINT
+from conformance.strategies.hint_linalg import (
+    LAYER_NORM_HINT,
+    MATMUL_HINT,
+    MATMUL_INTEGER_HINT,
+    QLINEAR_MATMUL_HINT,
+)
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -98,6 +103,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "MatMul"): (MATMUL_HINT,),
     ("ai.onnx", "MatMulInteger"): (MATMUL_INTEGER_HINT,),  # zero points per tensor, row or column
     ("ai.onnx", "QLinearMatMul"): (QLINEAR_MATMUL_HINT,),  # ... and positive scales shaped like them
+    # an axis inside X, Scale and B broadcasting to X; a stash type numpy holds (bfloat16 is issue 10's)
+    ("ai.onnx", "LayerNormalization"): (LAYER_NORM_HINT,),
 }
 
 

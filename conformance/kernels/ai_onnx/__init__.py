@@ -42,4 +42,5 @@ MODULES: tuple[str, ...] = (
     "q_linear_mat_mul",
     "det",
     "instance_normalization",
+    "layer_normalization",
 )

@@ -59,3 +59,15 @@ def normalized(x: np.ndarray, axes: tuple[int, ...], epsilon: float, dtype: np.d
     deviation = xs - mean
     variance = np.mean(deviation * deviation, axis=axes, keepdims=True, dtype=dtype)
     return np.asarray(deviation / np.sqrt(variance + np.asarray(epsilon, dtype=dtype)))
+
+
+STASH_DTYPES = {1: np.dtype(np.float32), 10: np.dtype(np.float16), 11: np.dtype(np.float64)}
+
+
+def stash_dtype(op: str, stash_type: int) -> np.dtype:
+    """The numpy type of a `stash_type` (a TensorProto code); bfloat16 (16) has none, so the case is unsupported."""
+    if stash_type in STASH_DTYPES:
+        return STASH_DTYPES[stash_type]
+    from conformance.backends.protocol import Unsupported
+
+    raise Unsupported(f"{op}: stash_type {stash_type} has no numpy type")
