@@ -1,4 +1,5 @@
-"""Det: the kernel against onnx.reference (2-D, batched) and a float64 determinant (half precision), shapes against onnx, rejected nodes."""
+"""Det: the kernel against onnx.reference (2-D, batched) and a float64 determinant (half precision), shapes
+against onnx, rejected nodes."""
 
 from __future__ import annotations
 
