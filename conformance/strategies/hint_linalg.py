@@ -133,3 +133,6 @@ def _stash(allowed: tuple[int, ...]) -> ValueHint:
 
 
 LAYER_NORM_HINT = OpHint(shapes=_layer_norm_shapes, attributes={"stash_type": _stash((1,))})
+
+
+GROUP_NORM_HINTS = (OpHint(attributes={"stash_type": _stash(NUMPY_STASH_TYPES)}, since=21),)

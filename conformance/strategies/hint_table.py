@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import (
+    GROUP_NORM_HINTS,
     LAYER_NORM_HINT,
     MATMUL_HINT,
     MATMUL_INTEGER_HINT,
@@ -105,6 +106,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "QLinearMatMul"): (QLINEAR_MATMUL_HINT,),  # ... and positive scales shaped like them
     # an axis inside X, Scale and B broadcasting to X; a stash type numpy holds (bfloat16 is issue 10's)
     ("ai.onnx", "LayerNormalization"): (LAYER_NORM_HINT,),
+    ("ai.onnx", "GroupNormalization"): GROUP_NORM_HINTS,
 }
 
 

@@ -43,4 +43,5 @@ MODULES: tuple[str, ...] = (
     "det",
     "instance_normalization",
     "layer_normalization",
+    "group_normalization",
 )
