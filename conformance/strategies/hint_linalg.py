@@ -136,3 +136,12 @@ LAYER_NORM_HINT = OpHint(shapes=_layer_norm_shapes, attributes={"stash_type": _s
 
 
 GROUP_NORM_HINTS = (OpHint(attributes={"stash_type": _stash(NUMPY_STASH_TYPES)}, since=21),)
+
+
+def _rms_norm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    shape, axis = _axis_and_shape(draw, ctx)
+    set_input_shape(ctx, "X", shape)
+    set_input_shape(ctx, "scale", unidirectional_to(draw, shape, axis))
+
+
+RMS_NORM_HINT = OpHint(shapes=_rms_norm_shapes, attributes={"stash_type": _stash(NUMPY_STASH_TYPES)})

@@ -16,6 +16,7 @@ from conformance.strategies.hint_linalg import (
     MATMUL_HINT,
     MATMUL_INTEGER_HINT,
     QLINEAR_MATMUL_HINT,
+    RMS_NORM_HINT,
 )
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
@@ -107,6 +108,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # an axis inside X, Scale and B broadcasting to X; a stash type numpy holds (bfloat16 is issue 10's)
     ("ai.onnx", "LayerNormalization"): (LAYER_NORM_HINT,),
     ("ai.onnx", "GroupNormalization"): GROUP_NORM_HINTS,
+    ("ai.onnx", "RMSNormalization"): (RMS_NORM_HINT,),
 }
 
 

@@ -44,4 +44,5 @@ MODULES: tuple[str, ...] = (
     "instance_normalization",
     "layer_normalization",
     "group_normalization",
+    "rms_normalization",
 )
