@@ -45,4 +45,5 @@ MODULES: tuple[str, ...] = (
     "layer_normalization",
     "group_normalization",
     "rms_normalization",
+    "lp_normalization",
 )
