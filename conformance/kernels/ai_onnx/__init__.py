@@ -46,4 +46,5 @@ MODULES: tuple[str, ...] = (
     "group_normalization",
     "rms_normalization",
     "lp_normalization",
+    "mean_variance_normalization",
 )
