@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import ArrayHint, OpHint, ValueHint, dims, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, ValueHint, dims, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 
 
@@ -145,3 +145,89 @@ def _rms_norm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 
 RMS_NORM_HINT = OpHint(shapes=_rms_norm_shapes, attributes={"stash_type": _stash(NUMPY_STASH_TYPES)})
+
+
+# ---- QuantizeLinear, DequantizeLinear ------------------------------------------------------------------------
+
+INTEGER_CODES = {"uint8": 2, "int8": 3, "uint16": 4, "int16": 5}  # TensorProto codes of the numpy integer outputs
+
+
+def _quantization_shapes(scale: str, zero_point: str) -> ShapeHint:
+    """x of rank 0..4; scale and zero point per tensor, per axis (13) or blocked (21), with axis and block_size."""
+    def shapes(draw: DrawFn, ctx: DrawContext) -> None:
+        since = ctx.version.since
+        x = dims(draw, draw(st.integers(0, 4)), ctx.max_side)
+        modes = ["tensor"] + (["axis"] if since >= 13 and x else []) + (["block"] if since >= 21 and x else [])
+        mode = draw(st.sampled_from(modes))
+        if mode == "block" and all(d == 1 for d in x):
+            mode = "axis"  # only one-element blocked scales fit (see below)
+        param: list[int] = list(draw(st.sampled_from([[], [1]])))
+        if mode != "tensor":
+            axis = draw(st.integers(-len(x), len(x) - 1))
+            ctx.attributes["axis"] = axis
+            if mode == "axis":
+                param = [x[axis]]
+            else:
+                block = draw(st.integers(1, x[axis] + 1))
+                param = [-(-d // block) if i == axis % len(x) else d for i, d in enumerate(x)]
+                if int(np.prod(param)) == 1:  # onnxruntime takes a one-element scale for per tensor and refuses
+                    block = max(1, x[axis] - 1)  # a block size: keep such cases to the unit tests
+                    param = [-(-d // block) if i == axis % len(x) else d for i, d in enumerate(x)]
+                ctx.attributes["block_size"] = block
+        elif since >= 13 and draw(st.booleans()):
+            ctx.attributes["axis"] = draw(st.integers(-4, 3))  # ignored per tensor
+        set_input_shape(ctx, "x", x)
+        ctx.shapes[scale] = param
+        if zero_point not in ctx.omitted:
+            ctx.shapes[zero_point] = list(param)
+
+    return shapes
+
+
+def _magnitudes(name: str) -> ArrayHint:
+    """Input `name` with values of a drawn magnitude (small, or large enough to saturate 8 and 16 bits)."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        param = next(p for p in ctx.version.inputs if p.name == name)
+        element = ctx.element_of(param.type)
+        bound = draw(st.sampled_from([4.0, 64.0, 400.0, 60000.0 if element == "float16" else 70000.0]))
+        return fill_array(draw(SEEDS), element, ctx.shapes[name], min_value=-bound, max_value=bound)
+
+    return build
+
+
+def _output_dtype(draw: DrawFn, ctx: DrawContext) -> object:
+    """0 (the zero point's type, else uint8) or the code of the zero point's type, or any numpy integer output."""
+    if "y_zero_point" not in ctx.omitted:
+        code = INTEGER_CODES[ctx.element_of(next(p.type for p in ctx.version.inputs if p.name == "y_zero_point"))]
+        return draw(st.sampled_from([OMIT, 0, code]))
+    return draw(st.sampled_from([OMIT, 0, *INTEGER_CODES.values()]))
+
+
+def _precision(draw: DrawFn, ctx: DrawContext) -> object:
+    # float and float16 (double is valid too, but onnxruntime refuses it: the unit tests have it)
+    return draw(st.sampled_from([OMIT, 0, 1, 10]))
+
+
+def _unblocked(draw: DrawFn, ctx: DrawContext) -> object:
+    return draw(st.sampled_from([OMIT, 0]))  # the shapes hint sets block_size when it draws a blocked scale
+
+
+QUANTIZE_HINTS = (
+    OpHint(shapes=_quantization_shapes("y_scale", "y_zero_point"),
+           values={"x": _magnitudes("x"), "y_scale": positive("y_scale")}, until=20),
+    OpHint(shapes=_quantization_shapes("y_scale", "y_zero_point"),
+           values={"x": _magnitudes("x"), "y_scale": positive("y_scale")},
+           attributes={"output_dtype": _output_dtype, "block_size": _unblocked,
+                       "precision": _precision},
+           since=21),
+)
+
+DEQUANTIZE_HINTS = (
+    OpHint(shapes=_quantization_shapes("x_scale", "x_zero_point"), values={"x_scale": positive("x_scale")},
+           until=20),
+    OpHint(shapes=_quantization_shapes("x_scale", "x_zero_point"), values={"x_scale": positive("x_scale")},
+           attributes={"block_size": _unblocked}, since=21, until=22),
+    OpHint(shapes=_quantization_shapes("x_scale", "x_zero_point"), values={"x_scale": positive("x_scale")},
+           attributes={"block_size": _unblocked,
+                       "output_dtype": lambda draw, ctx: draw(st.sampled_from([OMIT, 0, 1, 10]))}, since=23),
+)

@@ -11,11 +11,13 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import (
+    DEQUANTIZE_HINTS,
     GROUP_NORM_HINTS,
     LAYER_NORM_HINT,
     MATMUL_HINT,
     MATMUL_INTEGER_HINT,
     QLINEAR_MATMUL_HINT,
+    QUANTIZE_HINTS,
     RMS_NORM_HINT,
 )
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
@@ -109,6 +111,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "LayerNormalization"): (LAYER_NORM_HINT,),
     ("ai.onnx", "GroupNormalization"): GROUP_NORM_HINTS,
     ("ai.onnx", "RMSNormalization"): (RMS_NORM_HINT,),
+    # scale and zero point per tensor, axis or block; positive scales; an output_dtype that fits the zero point
+    ("ai.onnx", "QuantizeLinear"): QUANTIZE_HINTS,
+    ("ai.onnx", "DequantizeLinear"): DEQUANTIZE_HINTS,
 }
 
 

@@ -71,8 +71,18 @@ def _cast(given: dict[str, Any]) -> Produced | None:
     return Produced(tensor_type(to), None) if isinstance(to, int) else None
 
 
+def _output_dtype(given: dict[str, Any]) -> Produced | None:
+    """QuantizeLinear (21) and DequantizeLinear (23): y's type from output_dtype. Without it y has the type of an
+    input (QuantizeLinear's y_zero_point, else uint8 when that is absent; DequantizeLinear's x_scale), which the
+    type binding supplies when known; this table cannot see which inputs are present, so it says nothing then."""
+    code = given.get("output_dtype")
+    return Produced(tensor_type(code), None) if isinstance(code, int) and code else None
+
+
 ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any]], Produced | None]] = {
     ("ai.onnx", "Constant"): _constant,
     ("ai.onnx", "ConstantOfShape"): _constant_of_shape,
     ("ai.onnx", "Cast"): _cast,
+    ("ai.onnx", "QuantizeLinear"): _output_dtype,
+    ("ai.onnx", "DequantizeLinear"): _output_dtype,
 }

@@ -47,4 +47,6 @@ MODULES: tuple[str, ...] = (
     "rms_normalization",
     "lp_normalization",
     "mean_variance_normalization",
+    "quantize_linear",
+    "dequantize_linear",
 )

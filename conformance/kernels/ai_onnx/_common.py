@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +62,7 @@ def normalized(x: np.ndarray, axes: tuple[int, ...], epsilon: float, dtype: np.d
     return np.asarray(deviation / np.sqrt(variance + np.asarray(epsilon, dtype=dtype)))
 
 
-STASH_DTYPES = {1: np.dtype(np.float32), 10: np.dtype(np.float16), 11: np.dtype(np.float64)}
+STASH_DTYPES: dict[int, np.dtype[Any]] = {1: np.dtype(np.float32), 10: np.dtype(np.float16), 11: np.dtype(np.float64)}
 
 
 def stash_dtype(op: str, stash_type: int) -> np.dtype:
@@ -71,3 +72,24 @@ def stash_dtype(op: str, stash_type: int) -> np.dtype:
     from conformance.backends.protocol import Unsupported
 
     raise Unsupported(f"{op}: stash_type {stash_type} has no numpy type")
+
+
+def quantization_layout(op: str, name: str, value: np.ndarray, shape: tuple[int, ...], axis: int,
+                        block_size: int = 0) -> np.ndarray:
+    """A scale or zero point shaped to broadcast against an input of `shape`: per tensor (one element of rank <= 1),
+    per axis (1-D of the axis' length) or, with block_size > 0, blocked (the input's rank, ceil(D / block_size)
+    along axis, each value repeated over its block)."""
+    r = len(shape)
+    if block_size == 0 and value.ndim <= 1 and value.size == 1:
+        return value.reshape(())
+    if not -r <= axis < r:
+        raise ValueError(f"{op}: axis {axis} is out of range for rank {r}")
+    a = axis % r
+    if block_size == 0:
+        if value.ndim != 1 or value.shape[0] != shape[a]:
+            raise ValueError(f"{op}: {name} {value.shape} is neither per tensor nor per axis {a} of {shape}")
+        return value.reshape([-1 if i == a else 1 for i in range(r)])
+    want = tuple(-(-d // block_size) if i == a else d for i, d in enumerate(shape))
+    if block_size < 0 or value.shape != want:
+        raise ValueError(f"{op}: blocked {name} {value.shape} must be {want} for {shape}, axis {a}, block {block_size}")
+    return np.repeat(value, block_size, axis=a).take(np.arange(shape[a]), axis=a)

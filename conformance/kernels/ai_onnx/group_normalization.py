@@ -28,7 +28,7 @@ def _grouped(op: str, x: np.ndarray, num_groups: int, epsilon: float, dtype: np.
     mean_of_square = np.mean(xu * xu, axis=2, keepdims=True, dtype=accumulate).astype(dtype)
     variance = mean_of_square - mean * mean
     std = np.sqrt(variance + np.asarray(epsilon, dtype=dtype))
-    return ((xu - mean) / std).astype(x.dtype)
+    return np.asarray(((xu - mean) / std).astype(x.dtype))
 
 
 @kernel("ai.onnx", "GroupNormalization", since=18, until=20)

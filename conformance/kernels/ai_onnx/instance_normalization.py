@@ -18,7 +18,7 @@ def _instance_norm(x: np.ndarray, scale: np.ndarray, bias: np.ndarray, epsilon: 
     wt = work_dtype(x)
     channel = (1, c) + (1,) * (x.ndim - 2)
     y = normalized(x, tuple(range(2, x.ndim)), epsilon, wt)
-    return (y * scale.astype(wt).reshape(channel) + bias.astype(wt).reshape(channel)).astype(x.dtype)
+    return np.asarray((y * scale.astype(wt).reshape(channel) + bias.astype(wt).reshape(channel)).astype(x.dtype))
 
 
 @kernel("ai.onnx", "InstanceNormalization", since=1, until=5)
