@@ -14,7 +14,8 @@ from conformance.kernels.ai_onnx._common import STASH_DTYPES, quantization_layou
 from conformance.kernels.registry import kernel
 
 OP = "QuantizeLinear"
-INTEGER_OUTPUTS: dict[int, np.dtype[Any]] = {2: np.dtype(np.uint8), 3: np.dtype(np.int8), 4: np.dtype(np.uint16), 5: np.dtype(np.int16)}
+INTEGER_OUTPUTS: dict[int, np.dtype[Any]] = {2: np.dtype(np.uint8), 3: np.dtype(np.int8), 4: np.dtype(np.uint16),
+                                             5: np.dtype(np.int16)}
 
 
 def output_type(op: str, zero_point: np.ndarray | None, output_dtype: int) -> np.dtype:
