@@ -49,4 +49,5 @@ MODULES: tuple[str, ...] = (
     "mean_variance_normalization",
     "quantize_linear",
     "dequantize_linear",
+    "dynamic_quantize_linear",
 )
