@@ -21,6 +21,6 @@ def dynamic_quantize_linear(x: np.ndarray) -> tuple[np.ndarray, ...]:
     if scale == 0:  # x is all zeros: the text's zero point and quotients would be 0 / 0
         zeros = np.zeros(x.shape, np.uint8)
         return zeros, np.asarray(scale, np.float32), np.asarray(0, np.uint8)
-    zero_point = round_add_saturate(np.clip(np.float32(0) - low / scale, 0, QMAX), None, np.dtype(np.uint8))
+    zero_point = round_add_saturate(np.asarray(np.clip(np.float32(0) - low / scale, 0, QMAX)), None, np.dtype(np.uint8))
     y = round_add_saturate((x.astype(np.float32) / scale).astype(np.float32), zero_point, np.dtype(np.uint8))
     return y, np.asarray(scale, np.float32), np.asarray(zero_point, np.uint8)
