@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_spatial import draw_window
 from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, ValueHint, dims, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 
@@ -231,3 +232,52 @@ DEQUANTIZE_HINTS = (
            attributes={"block_size": _unblocked,
                        "output_dtype": lambda draw, ctx: draw(st.sampled_from([OMIT, 0, 1, 10]))}, since=23),
 )
+
+
+# ---- ConvInteger, QLinearConv ----------------------------------------------------------------------------------
+
+def _conv_operands(draw: DrawFn, ctx: DrawContext) -> int:
+    """x, w and the window attributes of a grouped convolution that fits (as Conv's hint draws them); returns M."""
+    w = draw_window(draw, ctx, allow_dilations=True, allow_auto_pad=True)
+    group = draw(st.integers(1, 2))
+    channels, maps = group * draw(st.integers(1, 2)), group * draw(st.integers(1, 2))
+    ctx.attributes["dilations"] = w.dilations
+    if draw(st.booleans()):
+        ctx.attributes["kernel_shape"] = w.kernel
+    if draw(st.booleans()):
+        ctx.attributes["strides"] = w.strides
+    if w.auto_pad != "NOTSET":
+        ctx.attributes["auto_pad"] = w.auto_pad
+    elif draw(st.booleans()):
+        ctx.attributes["pads"] = w.pads
+    if group > 1 or draw(st.booleans()):
+        ctx.attributes["group"] = group
+    set_input_shape(ctx, "x", [draw(st.integers(1, 2)), channels, *w.spatial])
+    set_input_shape(ctx, "w", [maps, channels // group, *w.kernel])
+    return maps
+
+
+def _per_tensor(draw: DrawFn) -> list[int]:
+    return list(draw(st.sampled_from([[], [1]])))
+
+
+def _conv_integer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    maps = _conv_operands(draw, ctx)
+    if "x_zero_point" not in ctx.omitted:
+        ctx.shapes["x_zero_point"] = _per_tensor(draw)
+    if "w_zero_point" not in ctx.omitted:
+        ctx.shapes["w_zero_point"] = draw(st.sampled_from([_per_tensor(draw), [maps]]))
+
+
+def _qlinear_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    maps = _conv_operands(draw, ctx)
+    ctx.shapes["x_scale"] = ctx.shapes["x_zero_point"] = _per_tensor(draw)
+    ctx.shapes["w_scale"] = ctx.shapes["w_zero_point"] = draw(st.sampled_from([_per_tensor(draw), [maps]]))
+    ctx.shapes["y_scale"] = ctx.shapes["y_zero_point"] = _per_tensor(draw)
+    if "B" not in ctx.omitted:
+        ctx.shapes["B"] = [maps]
+
+
+CONV_INTEGER_HINT = OpHint(shapes=_conv_integer_shapes, generic_attributes=False)
+QLINEAR_CONV_HINT = OpHint(shapes=_qlinear_conv_shapes, generic_attributes=False,
+                           values={name: positive(name, 0.0625, 1.0) for name in ("x_scale", "w_scale", "y_scale")})

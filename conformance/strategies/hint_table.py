@@ -11,11 +11,13 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import (
+    CONV_INTEGER_HINT,
     DEQUANTIZE_HINTS,
     GROUP_NORM_HINTS,
     LAYER_NORM_HINT,
     MATMUL_HINT,
     MATMUL_INTEGER_HINT,
+    QLINEAR_CONV_HINT,
     QLINEAR_MATMUL_HINT,
     QUANTIZE_HINTS,
     RMS_NORM_HINT,
@@ -114,6 +116,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # scale and zero point per tensor, axis or block; positive scales; an output_dtype that fits the zero point
     ("ai.onnx", "QuantizeLinear"): QUANTIZE_HINTS,
     ("ai.onnx", "DequantizeLinear"): DEQUANTIZE_HINTS,
+    # Conv's windows, with zero points (and scales) per tensor or per output channel
+    ("ai.onnx", "ConvInteger"): (CONV_INTEGER_HINT,),
+    ("ai.onnx", "QLinearConv"): (QLINEAR_CONV_HINT,),
 }
 
 

@@ -50,4 +50,6 @@ MODULES: tuple[str, ...] = (
     "quantize_linear",
     "dequantize_linear",
     "dynamic_quantize_linear",
+    "conv_integer",
+    "q_linear_conv",
 )
