@@ -44,8 +44,11 @@ CASES = [
     OracleCase(OP, {}, _args(X, W, f(0.01, 0.02, 0.03, shape=(3,)), u8(3), f(0.3), np.uint8(9),
                              RAND.ints(-999, 999, (3,), np.int32)), V10, oracle="ort", id="per_filter_bias"),
     # a multiplier of 0.5 * 0.25 / 0.5 = 1/4 puts every sum 2 (mod 4) on a tie; the zero point 5 is odd
-    OracleCase(OP, dict(group=2), _args(u8(1, 4, 4, 4), u8(2, 2, 3, 3), f(0.25), np.uint8(3), f(0.5), np.uint8(5),
-                                        xs=0.5), V10, oracle="ort", id="group_ties"),
+    # (small operands near their zero points keep the sums unsaturated)
+    OracleCase(OP, dict(group=2), _args(RAND.ints(116, 125, (2, 4, 5, 5), np.uint8), RAND.ints(0, 7, (2, 2, 3, 3),
+                                                                                                np.uint8),
+                                        f(0.25), np.uint8(3), f(0.5), np.uint8(5), xs=0.5), V10, oracle="ort",
+               id="group_ties"),
 ]
 
 

@@ -35,7 +35,8 @@ def f(*values: float, shape: tuple[int, ...] = ()) -> np.ndarray:
 
 
 A, B = u8(3, 4), u8(4, 2)
-SCALES = [f(0.0625), f(0.125), f(0.75)]  # 1/128 of an integer step: products land on ties often
+# a multiplier of 0.5 * 0.25 / 0.5 = 1/4 puts every sum 2 (mod 4) on a tie; small operands keep it unsaturated
+SMALL_A, SMALL_B = RAND.ints(0, 8, (4, 5), np.uint8), RAND.ints(0, 8, (5, 3), np.uint8)
 
 
 def _args(a: np.ndarray, sa: np.ndarray, za: np.ndarray, b: np.ndarray, sb: np.ndarray, zb: np.ndarray,
@@ -56,8 +57,8 @@ CASES = [
     OracleCase(OP, {}, _args(A, f(0.02), u8(), B, f(0.03), u8(), f(0.1), u8()), ALL, id="per_tensor"),
     OracleCase(OP, {}, _args(i8(2, 3, 4), f(0.02), i8(), i8(4, 5), f(0.01), i8(), f(0.05), i8()), ALL,
                id="int8_batch"),
-    OracleCase(OP, {}, _args(A, SCALES[0], u8(), B, SCALES[1], u8(), SCALES[2], np.uint8(7)), ALL, oracle="ort",
-               id="ties_odd_zero_point"),
+    OracleCase(OP, {}, _args(SMALL_A, f(0.5), np.uint8(3), SMALL_B, f(0.25), np.uint8(4), f(0.5), np.uint8(7)), ALL,
+               oracle="ort", id="ties_odd_zero_point"),
     OracleCase(OP, {}, _args(A, f(0.02), u8(), B, f(0.01, 0.03, shape=(2,)), u8(2), f(0.1), u8()), ALL,
                oracle="ort", id="per_column"),
     OracleCase(OP, {}, _args(u8(4), f(0.02), u8(), u8(3, 4, 2), f(0.01, 0.03, shape=(1, 2)).repeat(3, 0)
