@@ -281,3 +281,46 @@ def _qlinear_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 CONV_INTEGER_HINT = OpHint(shapes=_conv_integer_shapes, generic_attributes=False)
 QLINEAR_CONV_HINT = OpHint(shapes=_qlinear_conv_shapes, generic_attributes=False,
                            values={name: positive(name, 0.0625, 1.0) for name in ("x_scale", "w_scale", "y_scale")})
+
+
+# ---- Einsum ------------------------------------------------------------------------------------------------------
+
+def _einsum_equation(draw: DrawFn, ctx: DrawContext) -> None:
+    """1-3 operands with terms over a few labels (repeats in a term take a diagonal, upper case sorts first),
+    sometimes an ellipsis of a shared rank, label and ellipsis sizes of 1 that broadcast across operands, and an
+    explicit (a subset of the labels, in a drawn order) or implicit output; sometimes spaces."""
+    count = ctx.scratch.get("arity", {}).get("Inputs", 1)
+    pool = draw(st.sampled_from(["abcd", "abCD", "ijkA"]))
+    sizes = {c: draw(st.integers(1, 3)) for c in pool}
+    ell_rank = draw(st.integers(0, 2)) if draw(st.booleans()) else None
+    ell_dims = dims(draw, ell_rank or 0, 3)
+    terms, shapes, used = [], [], False
+    for _ in range(count):
+        labels = [draw(st.sampled_from(pool)) for _ in range(draw(st.sampled_from([0, 1, 1, 2, 2, 3, 3])))]
+        shape = [sizes[c] for c in labels]
+        broadcast = [c for c in set(labels) if labels.count(c) == 1]
+        for c in broadcast:  # a size of 1 broadcasts against the other operands (not inside a term)
+            if draw(st.integers(0, 4)) == 0:
+                shape[labels.index(c)] = 1
+        term = "".join(labels)
+        if ell_rank is not None and draw(st.booleans()):
+            at = draw(st.integers(0, len(labels)))
+            term = term[:at] + "..." + term[at:]
+            shape = shape[:at] + [1 if draw(st.integers(0, 3)) == 0 else d for d in ell_dims] + shape[at:]
+            used = True
+        terms.append(term)
+        shapes.append(shape)
+    equation = ",".join(terms)
+    if draw(st.booleans()):
+        present = sorted({c for t in terms for c in t if c != "."})
+        out = list(draw(st.permutations(present)))[:draw(st.integers(0, len(present)))]
+        if used and (ell_rank or draw(st.booleans())):
+            out.insert(draw(st.integers(0, len(out))), "...")
+        equation += "->" + "".join(out)
+    if draw(st.integers(0, 4)) == 0:
+        equation = " ".join(equation)
+    ctx.attributes["equation"] = equation
+    ctx.shapes["Inputs"] = shapes
+
+
+EINSUM_HINT = OpHint(shapes=_einsum_equation)

@@ -13,6 +13,7 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import (
     CONV_INTEGER_HINT,
     DEQUANTIZE_HINTS,
+    EINSUM_HINT,
     GROUP_NORM_HINTS,
     LAYER_NORM_HINT,
     MATMUL_HINT,
@@ -119,6 +120,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # Conv's windows, with zero points (and scales) per tensor or per output channel
     ("ai.onnx", "ConvInteger"): (CONV_INTEGER_HINT,),
     ("ai.onnx", "QLinearConv"): (QLINEAR_CONV_HINT,),
+    # an equation and operand shapes that fit it (labels, diagonals, ellipses, broadcasting, implicit output)
+    ("ai.onnx", "Einsum"): (EINSUM_HINT,),
 }
 
 

@@ -52,4 +52,5 @@ MODULES: tuple[str, ...] = (
     "dynamic_quantize_linear",
     "conv_integer",
     "q_linear_conv",
+    "einsum",
 )
