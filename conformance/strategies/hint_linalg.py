@@ -290,7 +290,8 @@ def _einsum_equation(draw: DrawFn, ctx: DrawContext) -> None:
     sometimes an ellipsis of a shared rank, label and ellipsis sizes of 1 that broadcast across operands, and an
     explicit (a subset of the labels, in a drawn order) or implicit output; sometimes spaces."""
     count = ctx.scratch.get("arity", {}).get("Inputs", 1)
-    pool = draw(st.sampled_from(["abcd", "abCD", "ijkA"]))
+    explicit = draw(st.booleans())
+    pool = draw(st.sampled_from(["abcd", "abCD", "ijkA"]))  # upper case sorts first in an implicit output
     sizes = {c: draw(st.integers(1, 3)) for c in pool}
     ell_rank = draw(st.integers(0, 2)) if draw(st.booleans()) else None
     ell_dims = dims(draw, ell_rank or 0, 3)
@@ -311,7 +312,7 @@ def _einsum_equation(draw: DrawFn, ctx: DrawContext) -> None:
         terms.append(term)
         shapes.append(shape)
     equation = ",".join(terms)
-    if draw(st.booleans()):
+    if explicit:
         present = sorted({c for t in terms for c in t if c != "."})
         out = list(draw(st.permutations(present)))[:draw(st.integers(0, len(present)))]
         if used and (ell_rank or draw(st.booleans())):
