@@ -254,7 +254,7 @@ def _conv_operands(draw: DrawFn, ctx: DrawContext) -> int:
         ctx.attributes["group"] = group
     set_input_shape(ctx, "x", [draw(st.integers(1, 2)), channels, *w.spatial])
     set_input_shape(ctx, "w", [maps, channels // group, *w.kernel])
-    return maps
+    return int(maps)
 
 
 def _per_tensor(draw: DrawFn) -> list[int]:
