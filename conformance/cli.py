@@ -28,6 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="conform", description="Operator conformance of a backend against the registry.")
     p.add_argument("--backend", required=True, help="reference | onnxruntime | onnx-reference | module[:factory] | "
                                                     "file.py[:factory] | an onnx.backend module (onnxruntime.backend)")
+    p.add_argument("--suite", choices=("properties", "onnx-node"), default="properties",
+                   help="properties: the registry's property tests and examples (default); onnx-node: the cases of "
+                        "onnx's node test suite (--op then also matches case names)")
     p.add_argument("--op", action="append", help="op name glob (repeatable, or comma-separated)")
     p.add_argument("--domain", action="append", help="registry domain (repeatable)")
     p.add_argument("--opset", type=int, help="only the versions an import of this opset resolves to")
@@ -94,6 +97,8 @@ def _run(options: argparse.Namespace) -> int:
     except RegistryError as e:
         print(f"conform: the registry does not load:\n{e}", file=sys.stderr)
         return 2
+    if options.suite == "onnx-node":
+        return _run_onnx_node(options, split_patterns(options.op), schemas_dir())
     selected = select_ops(registry, split_patterns(options.op), options.domain or [])
     ops = [op for op in selected if resolvable_versions(op)]
     removed = sorted(f"{op.domain}::{op.name}" for op in selected if not resolvable_versions(op))
@@ -119,6 +124,31 @@ def _run(options: argparse.Namespace) -> int:
         code = _run_pytest(args, snapshot)
         elapsed = time.monotonic() - started
         return _finish(report, code, elapsed)
+
+
+def _run_onnx_node(options: argparse.Namespace, patterns: list[str], schemas: Path) -> int:
+    from conformance.suites.onnx_node import suite_cases, write_module
+
+    cases = suite_cases(patterns)
+    if not cases:
+        print("conform: no onnx node-suite case matches the selection", file=sys.stderr)
+        return 2
+    try:
+        expectations = _expectations(options)
+    except FileNotFoundError as e:
+        print(f"conform: {e}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="conform-") as tmp:
+        snapshot = Path(tmp) / "schemas"
+        shutil.copytree(schemas, snapshot, ignore=shutil.ignore_patterns(".*"))
+        out = options.keep or Path(tmp) / "tests"
+        write_module(out, cases)
+        (out / "pytest.ini").write_text("[pytest]\naddopts =\n", encoding="utf-8")
+        report = (options.report or Path(tmp) / "report.json").resolve()
+        args = _pytest_args(options, out, report, expectations)
+        started = time.monotonic()
+        code = _run_pytest(args, snapshot)
+        return _finish(report, code, time.monotonic() - started)
 
 
 def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectations: Path | None) -> list[str]:

@@ -193,7 +193,9 @@ def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, 
         name=spec["name"], type=spec["type"], optional=spec.get("optional", False),
         variadic=spec.get("variadic", False), min_arity=spec.get("min_arity", 1),
         homogeneous=spec.get("homogeneous", True), shape=signature, formula=formula,
-        data_dependent=spec.get("data_dependent", False), doc=spec.get("doc", ""), location=location)
+        data_dependent=spec.get("data_dependent", False), doc=spec.get("doc", ""), location=location,
+        value=(where.formula(spec["value"], f"value of output '{spec['name']}'", location, op)
+               if not is_input and "value" in spec else None))
 
 
 def _status(raw: dict[str, Any] | None) -> Status:

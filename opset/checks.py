@@ -66,6 +66,8 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
         if p.formula is not None:
             _check_formula(p.formula, f"shape of output '{p.name}'", p.location, op, sink, names,
                            allow_value=p.data_dependent)
+        if p.value is not None:
+            _check_formula(p.value, f"value of output '{p.name}'", p.location, op, sink, names, allow_value=True)
     for name, formula in v.lets.items():
         _check_formula(formula, f"let '{name}'", v.location, op, sink, names, allow_value=False)
     seen: set[str] = set()
@@ -151,7 +153,8 @@ def _check_formula(formula: Formula, what: str, where: Location | None, op: str,
         sink.add(where, op, f"{what}: '{formula.text}' names unknown {', '.join(repr(n) for n in unknown)} "
                             "(not an attribute, input, dim or let)")
     if formula.uses_value and not allow_value:
-        sink.add(where, op, f"{what}: value() is only allowed in data-dependent output shapes and constraints")
+        sink.add(where, op, f"{what}: value() is only allowed in data-dependent output shapes, output values, "
+                            "readings and constraints")
 
 
 def _check_example(v: OpVersion, name: str, attributes: Mapping[str, Any], inputs: Mapping[str, Any],

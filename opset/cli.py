@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
 from opset.errors import RegistryError, ResolutionError
@@ -14,6 +15,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in _PASSTHROUGH:
         return _PASSTHROUGH[args[0]](args[1:])
+    plugged = _plugged_commands()
+    if args and args[0] in plugged:
+        command: Callable[[list[str]], int] = plugged[args[0]].load()
+        return command(args[1:])
     parser = _parser()
     ns = parser.parse_args(args)
     if not hasattr(ns, "run"):
@@ -55,9 +60,20 @@ def _parser() -> argparse.ArgumentParser:
 
     for name, text in (("import-onnx", "write or refresh ai.onnx YAML from onnx.defs"),
                        ("import-ort", "write or refresh com.microsoft YAML from onnxruntime"),
-                       ("validate", "validate an ONNX model against the registry")):
+                       ("validate", "validate an ONNX model against the registry"),
+                       ("infer", "write inferred types and shapes into a model as value_info")):
         sub.add_parser(name, help=text, add_help=False)
+    for name, ep in sorted(_plugged_commands().items()):
+        sub.add_parser(name, help=f"(from {ep.value.split(':')[0]}) {_PLUGGED_HELP.get(name, '')}", add_help=False)
     return p
+
+
+COMMAND_GROUP = "opset.commands"  # commands other packages add (`run` comes from conformance: it needs kernels)
+_PLUGGED_HELP = {"run": "run a whole ONNX model on the reference kernels"}
+
+
+def _plugged_commands() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=COMMAND_GROUP)}
 
 
 def _cmd_list(ns: argparse.Namespace) -> int:
@@ -128,7 +144,14 @@ def _validate(args: list[str]) -> int:
     return main_validate(args)
 
 
+def _infer(args: list[str]) -> int:
+    from opset.validate.cli import main_infer
+
+    return main_infer(args)
+
+
 _PASSTHROUGH: dict[str, Callable[[list[str]], int]] = {
+    "infer": _infer,
     "import-onnx": _import_onnx,
     "import-ort": _import_ort,
     "validate": _validate,

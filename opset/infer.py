@@ -59,6 +59,7 @@ class InferResult:
     attributes: dict[str, Any]
     problems: list[ShapeProblem] = field(default_factory=list)
     readings: list[ReadingShapes] = field(default_factory=list)  # the other readings whose `when` holds
+    values: list[list[Any] | None] = field(default_factory=list)  # per output: its values by its `value` formula
 
 
 class _Env(Mapping[str, Any]):
@@ -210,7 +211,7 @@ def _attributes_from(version: OpVersion, env: _Env) -> dict[str, Any]:
 
 
 def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attributes: Mapping[str, Any],
-                 values: Mapping[str, Sequence[Any]] | None = None) -> InferResult:
+                 values: Mapping[str, Sequence[Any]] | None = None, *, all_values_known: bool = False) -> InferResult:
     """Output shapes from the shape formulas; constraint violations and binding mismatches as problems."""
     problems: list[ShapeProblem] = []
     env = _environment(version, input_shapes, attributes, problems)
@@ -223,20 +224,45 @@ def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attri
         else:
             outputs.append(shapes)
     problems += check_constraints(version, env, values)
-    readings = applicable_readings(version, env, values) if version.readings else []
-    return InferResult(outputs=outputs, attributes=resolved, problems=problems, readings=readings)
+    readings = applicable_readings(version, env, values, undecided_holds=not all_values_known) \
+        if version.readings else []
+    out_values = [_output_values(p, env, values) for p in version.outputs] \
+        if any(p.value is not None for p in version.outputs) else []
+    return InferResult(outputs=outputs, attributes=resolved, problems=problems, readings=readings,
+                       values=out_values)
+
+
+MAX_OUTPUT_VALUES = 1024  # values tracked for shape-like outputs (Shape, Gather of a shape, Concat ...)
+
+
+def _output_values(param: Param, env: _Env, values: Mapping[str, Sequence[Any]] | None) -> list[Any] | None:
+    """The output's values by its `value` formula: a flat list of ints (or symbolic dims), None when the
+    formula does not apply (None), cannot be decided, or gives something else."""
+    if param.value is None:
+        return None
+    try:
+        got = param.value.evaluate(env, values)
+    except (Undecided, FormulaError):
+        return None
+    if not isinstance(got, list | tuple) or len(got) > MAX_OUTPUT_VALUES:
+        return None
+    if not all(isinstance(x, int | Sym) and not isinstance(x, bool) for x in got):
+        return None
+    return list(got)
 
 
 def applicable_readings(version: OpVersion, env: Mapping[str, Any],
-                        values: Mapping[str, Sequence[Any]] | None = None) -> list[ReadingShapes]:
-    """The version's other readings whose `when` holds for these shapes and attributes (an undecidable
-    `when` counts as holding: the node may follow it)."""
+                        values: Mapping[str, Sequence[Any]] | None = None, *,
+                        undecided_holds: bool = True) -> list[ReadingShapes]:
+    """The version's other readings whose `when` holds for these shapes and attributes. An undecidable `when`
+    (symbolic dims, unknown values) counts as holding for a model (the node may follow it) and, with
+    `undecided_holds=False`, as not holding where every value is known (a conformance case)."""
     found = []
     for r in version.readings:
         try:
             applies = bool(r.when.evaluate(env, values))
         except Undecided:
-            applies = True
+            applies = undecided_holds
         except FormulaError:
             applies = False
         if not applies:

@@ -68,6 +68,7 @@ class Param:
     data_dependent: bool = False  # output shape depends on input values (formula may use value(X))
     doc: str = ""
     location: Location | None = None
+    value: Formula | None = None  # output: its values (a flat list) from its inputs', where they are known
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,6 +82,9 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
     settings.stats.examples += 1
 
 
+_READING_VALUES = 4096  # inputs up to this size give their values to a reading's `when`
+
+
 def other_reading(case: Case, outputs: list[np.ndarray]) -> str | None:
     """The id of another reading of the op (registry `readings`) that the outputs follow, else None: one whose
     `when` holds for the case and whose output shapes (if it gives any) are the outputs' shapes."""
@@ -90,7 +93,10 @@ def other_reading(case: Case, outputs: list[np.ndarray]) -> str | None:
     from opset.infer import infer_shapes
 
     shapes = [list(x.shape) if x is not None else None for x in case.inputs]
-    result = infer_shapes(case.version, shapes, case.attributes, case.values)
+    names = [p.name for p in case.version.inputs]
+    values = {name: np.asarray(x).reshape(-1).tolist() for name, x in zip(names, case.inputs, strict=False)
+              if x is not None and x.size <= _READING_VALUES}
+    result = infer_shapes(case.version, shapes, case.attributes, values, all_values_known=True)
     for found in result.readings:
         given = [(i, shape) for i, shape in enumerate(found.outputs) if shape is not None and i < len(outputs)]
         if all(list(outputs[i].shape) == shape for i, shape in given):

@@ -60,7 +60,10 @@ def _cell_of(item: pytest.Item) -> tuple[str, str, int, str] | None:
     params = getattr(getattr(item, "callspec", None), "params", {})
     if module is None or "since" not in params or "dtype" not in params:
         return None
-    return (module.DOMAIN, module.OP, int(params["since"]), str(params["dtype"]))
+    # a property-test module is one op's; a suite module's cases carry their own domain and op
+    domain = params.get("domain", getattr(module, "DOMAIN", None))
+    op = params.get("op", getattr(module, "OP", None))
+    return (str(domain), str(op), int(params["since"]), str(params["dtype"]))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

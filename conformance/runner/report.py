@@ -41,6 +41,8 @@ class Report:
             entry["ambiguous"] = entry.get("ambiguous", 0) + len(ambiguous)
             if status == "pass":
                 status, message = "ambiguous", ambiguous[0]
+        outcomes = entry.setdefault("outcomes", {})
+        outcomes[status] = outcomes.get(status, 0) + 1  # per test: a cell holds several
         if STATUS_ORDER.index(status) < STATUS_ORDER.index(entry["status"]):
             entry["status"] = status
         if message and status in ("fail", "unsupported", "xfail", "xpass", "ambiguous"):
@@ -85,6 +87,9 @@ def summarize(data: dict[str, Any]) -> str:
     lines.append("-" * len(header))
     lines.append(f"{'total cells':44} {totals['pass']:5} {totals['fail']:5} {totals['unsupported']:6} "
                  f"{totals['xfail']:6} {totals['xpass']:6} {totals['ambiguous']:6}")
+    tests = {s: sum(c.get("outcomes", {}).get(s, 0) for c in data.get("cells", {}).values()) for s in STATUS_ORDER}
+    lines.append(f"{'total tests':44} {tests['pass']:5} {tests['fail']:5} {tests['unsupported']:6} "
+                 f"{tests['xfail']:6} {tests['xpass']:6} {tests['ambiguous']:6}")
     failures = [c for c in data.get("cells", {}).values() if c["status"] == "fail"]
     for cell in sorted(failures, key=lambda c: (c["domain"], c["op"], c["version"], c["dtype"])):
         first = (cell["messages"] or ["(no message)"])[0].splitlines()[0]
@@ -94,6 +99,13 @@ def summarize(data: dict[str, Any]) -> str:
         first = (cell["messages"] or ["(no message)"])[0].splitlines()[0]
         lines.append(f"AMBIGUOUS {cell_key(cell['domain'], cell['op'], cell['version'], cell['dtype'])}: "
                      f"{first[:300]}")
+    reasons: dict[str, int] = {}
+    for cell in data.get("cells", {}).values():
+        if cell["status"] == "unsupported" and cell["messages"]:
+            reason = cell["messages"][0].splitlines()[0].rsplit(": ", 1)[-1]
+            reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1])[:15]:
+        lines.append(f"unsupported ({count} cells): {reason[:300]}")
     for entry in data.get("unmatched_expectations", []):
         lines.append(f"expectation matches no cell: {entry}")
     return "\n".join(lines)

@@ -79,7 +79,19 @@ def _draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int, m
     if not _apply_derived(ctx, plan):
         return None
     _draw_arrays(draw, ctx, hint)
-    return _finish(ctx, max_elements)
+    return _finish(ctx, max_elements, _output_count(draw, ctx, hint))
+
+
+def _output_count(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> int:
+    """How many outputs the node names: every required one, and optional ones as a prefix (no gaps), so each
+    optional output is checked too; a hint may fix the count where the op ties outputs to inputs."""
+    outputs = ctx.version.outputs
+    if any(p.variadic for p in outputs):
+        return sum(1 for p in outputs if not p.optional)
+    if hint.outputs is not None:
+        return hint.outputs(draw, ctx)
+    required = max((i + 1 for i, p in enumerate(outputs) if not p.optional), default=0)
+    return int(draw(st.integers(required, len(outputs)))) if required < len(outputs) else len(outputs)
 
 
 def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
@@ -300,7 +312,7 @@ def _draw_arrays(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> None:
             ctx.arrays[param.name] = fill_array(draw(SEEDS), element, shape)
 
 
-def _finish(ctx: DrawContext, max_elements: int) -> Case | None:
+def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | None:
     version = ctx.version
     inputs: list[np.ndarray | None] = []
     names: list[str] = []
@@ -329,7 +341,8 @@ def _finish(ctx: DrawContext, max_elements: int) -> Case | None:
     expected = [_concrete(s) for s in result.outputs]
     if any(s is not None and (min(s, default=1) < 0 or int(np.prod(s)) > max_elements) for s in expected):
         return None
-    outputs = [p.name for p in version.outputs if not p.optional]
+    outputs = [p.name for p in version.outputs[:output_count]] if not any(p.variadic for p in version.outputs) \
+        else [p.name for p in version.outputs if not p.optional]
     return Case(version=version, dtype=ctx.dtype, type_bindings=ctx.type_bindings,
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs, input_names=names, output_names=outputs,

@@ -6,10 +6,28 @@ that let the generic builder draw valid cases by itself.
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.dtypes import numpy_dtype
+from conformance.strategies.hint_attention import (
+    ATTENTION_HINT,
+    CAUSAL_CONV_HINT,
+    LINEAR_ATTENTION_HINT,
+    ROTARY_EMBEDDING_HINT,
+)
+from conformance.strategies.hint_binary import (
+    BITSHIFT_HINTS,
+    BITWISE_HINTS,
+    DIV_HINTS,
+    MOD_HINTS,
+    POW_HINTS,
+    VARIADIC_HINTS,
+    WHERE_HINTS,
+    binary_hints,
+)
 from conformance.strategies.hint_linalg import (
     CONV_INTEGER_HINT,
     DEQUANTIZE_HINTS,
@@ -23,6 +41,7 @@ from conformance.strategies.hint_linalg import (
     QUANTIZE_HINTS,
     RMS_NORM_HINT,
 )
+from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -51,7 +70,9 @@ from conformance.strategies.hint_tensor import (
     TRANSPOSE_HINT,
     UPSAMPLE_HINTS,
 )
-from conformance.strategies.hints import OpHint, dims, set_first_shape
+from conformance.strategies.hint_values import specials_hint
+from conformance.strategies.hints import ArrayHint, OpHint, axis_in, dims, set_first_shape
+from conformance.strategies.values import SEEDS, fill_array
 from opset.model import OpVersion
 
 
@@ -61,6 +82,47 @@ def _rank_at_least(minimum: int, maximum: int = 4) -> OpHint:
         set_first_shape(ctx, dims(draw, rank, ctx.max_side))
 
     return OpHint(shapes=shapes)
+
+
+def _axis_or_default(draw: DrawFn, ctx: DrawContext) -> object:
+    """Any valid axis, or none (the version's default applies: 1 before opset 13, -1 from it)."""
+    return axis_in(draw, len(ctx.first_shape())) if draw(st.booleans()) else OMIT
+
+
+_INTEGER_ELEMENTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _reaching_type_ends(name: str) -> ArrayHint:
+    """Integers: small values mixed with values at both ends of the type, so that sums and differences wrap
+    around (and 32/64-bit values leave single and double precision); floats: the usual small values."""
+
+    def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+        shape, seed = ctx.shapes[name], draw(SEEDS)
+        small = fill_array(seed, ctx.dtype, shape)
+        if ctx.dtype not in _INTEGER_ELEMENTS:
+            return small
+        dtype, rng = numpy_dtype(ctx.dtype), np.random.default_rng(seed)
+        info = np.iinfo(dtype)
+        low = rng.integers(int(info.min), int(info.min) + 4, size=shape, dtype=dtype, endpoint=True)
+        high = rng.integers(int(info.max) - 4, int(info.max), size=shape, dtype=dtype, endpoint=True)
+        return np.asarray(np.choose(rng.integers(0, 3, size=shape), [small, low, high]))
+
+    return values
+
+
+# the rank of x must be >= 1 and the 0-D `axis` input inside [-r, r-1], in its drawn type (int32 or int64);
+# integer data reaches the ends of its type (sums and products wrap)
+_CUMULATE_HINT = OpHint(
+    shapes=_rank_at_least(1).shapes,
+    values={"x": _reaching_type_ends("x"),
+            "axis": lambda draw, ctx: np.asarray(axis_in(draw, len(ctx.first_shape())),
+                                                 dtype=numpy_dtype(ctx.element_of("T2")))})
+
+
+# bias up to +-3 (the generic draw keeps to +-2 around the default 0, rarely past the smallest unsigned x)
+_SHRINK_HINT = OpHint(values={"input": _reaching_type_ends("input")},
+                      attributes={"bias": lambda draw, ctx: draw(st.integers(-24, 24)) / 8 if draw(st.booleans())
+                                  else OMIT})
 
 
 _LEGACY_BROADCAST = OpHint(attributes={"axis": lambda draw, ctx: OMIT},
@@ -76,6 +138,14 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "GlobalMaxPool"): (_rank_at_least(3),),
     ("ai.onnx", "BatchNormalization"): BATCH_NORM_HINTS,
     ("ai.onnx", "Gemm"): GEMM_HINTS,
+    # heads, head size, rotated width, caches and position ids must agree
+    ("ai.onnx", "RotaryEmbedding"): (ROTARY_EMBEDDING_HINT,),
+    ("ai.onnx", "Attention"): (ATTENTION_HINT,),
+    ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
+    ("ai.onnx", "CausalConvWithState"): (CAUSAL_CONV_HINT,),
+    # labels must name a class of the scores (or the ignore_index)
+    ("ai.onnx", "NegativeLogLikelihoodLoss"): (NLL_HINT,),
+    ("ai.onnx", "SoftmaxCrossEntropyLoss"): (SOFTMAX_CROSS_ENTROPY_HINT,),
     ("ai.onnx", "Add"): (_LEGACY_BROADCAST,),
     ("ai.onnx", "Mul"): (_LEGACY_BROADCAST,),
     # attributes or inputs whose values must agree with the data's shape
@@ -92,6 +162,26 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Upsample"): UPSAMPLE_HINTS,
     ("ai.onnx", "Clip"): (CLIP_HINT,),
     ("ai.onnx", "Constant"): (CONSTANT_HINT,),
+    # elementwise ops: shapes that broadcast by construction (legacy broadcast/axis up to opset 6), no
+    # integer division by zero, integer powers with integer values, full-width bits, shifts past the width
+    ("ai.onnx", "Sub"): binary_hints(legacy_until=6),
+    ("ai.onnx", "Div"): DIV_HINTS,
+    ("ai.onnx", "Mod"): MOD_HINTS,  # also: fmod=1 for float T before opset 28
+    ("ai.onnx", "Pow"): POW_HINTS,  # also: T1 drawn, not pinned to T
+    **{("ai.onnx", op): binary_hints(legacy_until=6) for op in ("And", "Or", "Xor", "Equal", "Greater", "Less")},
+    ("ai.onnx", "GreaterOrEqual"): binary_hints(),
+    ("ai.onnx", "LessOrEqual"): binary_hints(),
+    **{("ai.onnx", op): BITWISE_HINTS for op in ("BitwiseAnd", "BitwiseOr", "BitwiseXor")},
+    ("ai.onnx", "BitShift"): BITSHIFT_HINTS,
+    **{("ai.onnx", op): VARIADIC_HINTS for op in ("Max", "Min", "Mean")},
+    ("ai.onnx", "Where"): WHERE_HINTS,  # also: T drawn, not pinned to the condition's bool
+    # axis inside [-r, r-1] (the generic int draw keeps to [0, 1] or [-2, 0] around the default), or omitted
+    ("ai.onnx", "Hardmax"): (OpHint(shapes=_rank_at_least(1).shapes, attributes={"axis": _axis_or_default}),),
+    ("ai.onnx", "LogSoftmax"): (OpHint(shapes=_rank_at_least(1).shapes, attributes={"axis": _axis_or_default}),),
+    ("ai.onnx", "CumSum"): (_CUMULATE_HINT,),
+    ("ai.onnx", "CumProd"): (_CUMULATE_HINT,),
+    # integer data reaching both ends of the type (wrap-around and precision), a wider bias
+    ("ai.onnx", "Shrink"): (_SHRINK_HINT,),
     # inference mode only (training draws random masks) and a ratio inside [0, 1)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
     # index values must lie inside the indexed axis (`value(indices)` constraints only check them)
@@ -106,6 +196,13 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("tengine", "L2Pool"): (L2POOL_HINT,),
     # reflect pads must stay below the side they pad, so the mode is drawn before the pads
     ("tengine", "Pad"): (PAD_HINT,),
+    # NaN, infinities and -0 mixed into the data: what these ops single out never shows in finite draws
+    ("ai.onnx", "IsNaN"): (specials_hint("X"),),
+    ("ai.onnx", "IsInf"): (specials_hint("X"),),
+    ("ai.onnx", "Ceil"): (specials_hint("X"),),  # ... and Floor, Round: returned unchanged
+    ("ai.onnx", "Floor"): (specials_hint("X"),),
+    ("ai.onnx", "Round"): (specials_hint("X"),),
+    ("ai.onnx", "Neg"): (specials_hint("X"),),  # integers: the type's extremes (-(-128) wraps to -128 in int8)
     # matrix products: A's last dim is B's contracted dim, batch dims broadcast
     ("ai.onnx", "MatMul"): (MATMUL_HINT,),
     ("ai.onnx", "MatMulInteger"): (MATMUL_INTEGER_HINT,),  # zero points per tensor, row or column

@@ -280,14 +280,18 @@ def _variance(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     return fill_array(draw(SEEDS), ctx.element_of(param.type), [channels], min_value=0.25, max_value=4.0)
 
 
+def _only_y(draw: DrawFn, ctx: DrawContext) -> int:
+    return 1  # the running statistics and saved means are training outputs; the cases run inference
+
+
 BATCH_NORM_HINTS = (
-    OpHint(shapes=_batch_norm_shapes, values={"var": _variance},
+    OpHint(shapes=_batch_norm_shapes, outputs=_only_y, values={"var": _variance},
            attributes={"is_test": lambda draw, ctx: 1, "spatial": lambda draw, ctx: 1,
                        "consumed_inputs": lambda draw, ctx: [0, 0, 0, 1, 1] if ctx.version.since == 1 else OMIT},
            until=6),
-    OpHint(shapes=_batch_norm_shapes, values={"var": _variance},
+    OpHint(shapes=_batch_norm_shapes, outputs=_only_y, values={"var": _variance},
            attributes={"spatial": lambda draw, ctx: 1}, since=7, until=13),
-    OpHint(shapes=_batch_norm_shapes, values={"input_var": _variance},
+    OpHint(shapes=_batch_norm_shapes, outputs=_only_y, values={"input_var": _variance},
            attributes={"training_mode": lambda draw, ctx: 0}, since=14),
 )
 

@@ -32,6 +32,9 @@ class OpHint:
     attributes: dict[str, ValueHint] = field(default_factory=dict)
     values: dict[str, ArrayHint] = field(default_factory=dict)
     generic_attributes: bool = True  # False: attributes the hint does not set stay off the node
+    # how many outputs the node asks for (a prefix of the version's outputs); None: any count from the
+    # required ones to all of them
+    outputs: Callable[[DrawFn, DrawContext], int] | None = None
     since: int = 1  # the hint applies to versions with since >= this ...
     until: int | None = None  # ... and <= this
 

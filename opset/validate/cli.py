@@ -6,11 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+import onnx
+
 from opset.errors import RegistryError
 from opset.validate import check_model
 from opset.validate.diagnostics import has_errors, render_json, render_text
 from opset.validate.profiles import PROFILES, UnknownProfileError
 from opset.validate.reading import ModelReadError, read_model
+from opset.validate.values import annotate, values_json
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,5 +46,47 @@ def main_validate(args: list[str]) -> int:
         print(f"error: the registry could not be loaded ({len(e.problems)} problem(s))", file=sys.stderr)
         return 1
     diags = result.diagnostics
-    print(render_json(diags, ns.model) if ns.json else render_text(diags, ns.model))
+    print(render_json(diags, ns.model, values_json(result.facts)) if ns.json else render_text(diags, ns.model))
     return 1 if has_errors(diags) else 0
+
+
+def _infer_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="opset infer", description=(
+        "Write every inferred type and shape of the main graph into the model as value_info (as "
+        "onnx.shape_inference does, for every registry domain). Exit 0 when written (diagnostics go to "
+        "stderr), 2 when the model cannot be read."))
+    p.add_argument("model", help="path of an .onnx file")
+    p.add_argument("-o", "--output", required=True, help="where to write the annotated model")
+    p.add_argument("--profile", default=None, choices=sorted(PROFILES),
+                   help="how the model's domains map onto the registry (default: as written)")
+    return p
+
+
+def main_infer(args: list[str]) -> int:
+    try:
+        ns = _infer_parser().parse_args(args)
+    except SystemExit as e:
+        return int(e.code) if isinstance(e.code, int) else 2
+    try:
+        model = read_model(ns.model)
+        result = check_model(model, ns.profile)
+    except ModelReadError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except UnknownProfileError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except RegistryError as e:
+        print(e, file=sys.stderr)
+        return 1
+    for d in result.diagnostics:
+        print(f"{ns.model}: {d}", file=sys.stderr)
+    annotated = annotate(model, result.facts)
+    try:
+        onnx.save_model(annotated, ns.output)
+    except OSError as e:
+        print(f"error: cannot write {ns.output}: {e}", file=sys.stderr)
+        return 2
+    written = len(annotated.graph.value_info)
+    print(f"{ns.output}: {written} value_info entries")
+    return 0

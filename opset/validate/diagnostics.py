@@ -63,8 +63,11 @@ def render_text(diagnostics: list[Diagnostic], source: str) -> str:
     return "\n".join(lines)
 
 
-def render_json(diagnostics: list[Diagnostic], source: str) -> str:
+def render_json(diagnostics: list[Diagnostic], source: str, values: dict[str, Any] | None = None) -> str:
+    """The diagnostics, and (when given) `values`: every main-graph value's inferred type and shape."""
     errors = sum(d.is_error for d in diagnostics)
-    blob = {"model": source, "errors": errors, "warnings": len(diagnostics) - errors,
-            "diagnostics": [d.to_dict() for d in diagnostics]}
+    blob: dict[str, Any] = {"model": source, "errors": errors, "warnings": len(diagnostics) - errors,
+                            "diagnostics": [d.to_dict() for d in diagnostics]}
+    if values is not None:
+        blob["values"] = values
     return json.dumps(blob, indent=1)

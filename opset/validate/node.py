@@ -135,10 +135,15 @@ class NodeCheck:
         if info.value_inputs:
             values = {}
             for name, pos in info.value_inputs:
+                if info.version.inputs[pos].variadic:  # one list of values per present input, all known
+                    each = [scope.known_values(n) if n else None for n in self.node.inputs[pos:]]
+                    if each and all(k is not None for k in each):
+                        values[name] = [list(k) for k in each if k is not None]
+                    continue
                 known = scope.known_values(self.node.inputs[pos]) if pos < len(self.node.inputs) else None
                 if known is not None:
                     values[name] = list(known)
-            values_key = tuple(sorted((k, tuple(v)) for k, v in values.items()))
+            values_key = tuple(sorted((k, repr(v)) for k, v in values.items()))
         key = (info.key, attrs.key, shapes, values_key)
         cached = memo.get(key)
         if cached is None:
@@ -190,6 +195,9 @@ class NodeCheck:
             shape: Shape | None = None
             if raw is not None:
                 shape = scope.inferred[out] = tuple(raw)
+            computed = result.values[pos] if result is not None and pos < len(result.values) else None
+            if computed is not None:
+                scope.values[out] = tuple(computed)
             if produced is not None and pos == 0:
                 type_ = type_ or produced.type
                 shape = shape if shape is not None else produced.shape

@@ -60,12 +60,15 @@ def _arity(params: tuple[Param, ...]) -> Arity:
 
 
 def _value_inputs(v: OpVersion) -> tuple[tuple[str, int], ...]:
-    formulas = [p.formula for p in v.outputs if p.formula is not None] + [c.expr for c in v.constraints]
+    """(input name, position) of each input whose values a formula reads; a variadic input is read from its
+    position to the end (its values are then a list per value)."""
+    formulas = [f for p in v.outputs for f in (p.formula, p.value) if f is not None] + \
+        [c.expr for c in v.constraints] + [r.when for r in v.readings]
     names: set[str] = set()
     for formula in formulas:
         if formula.uses_value:
             names |= {p.name for p in v.inputs} & formula.names
-    return tuple((p.name, i) for i, p in enumerate(v.inputs) if p.name in names and not p.variadic)
+    return tuple((p.name, i) for i, p in enumerate(v.inputs) if p.name in names)
 
 
 class VersionTable:
@@ -92,7 +95,7 @@ class VersionTable:
         if known is not None and known.version is v:
             return known
         allowed = {name: frozenset(t.replace(" ", "") for t in tc.types) for name, tc in v.type_constraints.items()}
-        needs = (any(p.formula for p in v.outputs) or bool(v.constraints) or any(p.shape for p in v.inputs)
+        needs = (any(p.formula or p.value for p in v.outputs) or bool(v.constraints) or any(p.shape for p in v.inputs)
                  or any(a.length or a.allowed or a.range for a in v.attributes.values()))
         info = VersionInfo(version=v, key=len(self._info), inputs=_arity(v.inputs), outputs=_arity(v.outputs),
                            allowed=allowed, attr_types={n: a.type for n, a in v.attributes.items()},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,72 @@ def normalize_axes(op: str, axes: Sequence[int], rank: int) -> tuple[int, ...]:
     if len(set(out)) != len(out):
         raise ValueError(f"{op}: repeated axes {list(axes)}")
     return tuple(out)
+
+
+def broadcast_shape(op: str, *arrays: np.ndarray) -> tuple[int, ...]:
+    """numpy's multidirectional broadcast of the arrays' shapes; ValueError naming `op` when they do not broadcast."""
+    try:
+        return tuple(np.broadcast_shapes(*(np.shape(x) for x in arrays)))
+    except ValueError as e:
+        raise ValueError(f"{op}: shapes {[np.shape(x) for x in arrays]} do not broadcast") from e
+
+
+def same_shapes(op: str, arrays: Sequence[np.ndarray]) -> None:
+    """ValueError naming `op` unless every array has the first one's shape (variadic ops before broadcasting)."""
+    if any(np.shape(x) != np.shape(arrays[0]) for x in arrays):
+        raise ValueError(f"{op}: inputs must share one shape, got {[np.shape(x) for x in arrays]}")
+
+
+def no_integer_zero(op: str, divisor: np.ndarray) -> None:
+    """ValueError when an integer `divisor` holds 0 (integer division by zero has no defined result)."""
+    if divisor.dtype.kind in "iu" and bool(np.any(divisor == 0)):
+        raise ValueError(f"{op}: an integer divisor holds 0, which has no defined result")
+def float_unary(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+    """`fn` applied elementwise in `work_dtype(x)` and rounded back to x's dtype, always as an array (a 0-d input
+    too). Out-of-domain inputs give NaN or an infinity silently, as IEEE arithmetic does (no numpy warning)."""
+    with np.errstate(all="ignore"):
+        y = fn(x.astype(work_dtype(x), copy=False))
+    return np.asarray(y).astype(x.dtype, copy=False)
+def swish_of(x: np.ndarray, alpha: float) -> np.ndarray:
+    """x * sigmoid(alpha * x) in x's (float) dtype, without overflow in exp for large |alpha * x|."""
+    z = alpha * x
+    e = np.exp(-np.abs(z))  # in (0, 1]
+    sigmoid = np.where(z >= 0, 1 / (1 + e), e / (1 + e))
+    return np.asarray(x * sigmoid)
+
+
+def checked_axis(op: str, axis: int, rank: int) -> int:
+    """`axis` in [-rank, rank-1] made non-negative; ValueError otherwise."""
+    if not -rank <= axis < rank:
+        raise ValueError(f"{op}: axis {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def as_rows(x: np.ndarray, axis: int) -> np.ndarray:
+    """`x` coerced to the 2-D matrix [a_0 * ... * a_{axis-1}, a_axis * ... * a_{n-1}] (opset 1/11 Softmax family)."""
+    rows = int(np.prod(x.shape[:axis], dtype=np.int64))
+    return x.reshape(rows, int(np.prod(x.shape[axis:], dtype=np.int64)))
+
+
+def cumulate(op: str, x: np.ndarray, axis: np.ndarray, exclusive: int, reverse: int) -> np.ndarray:
+    """CumSum/CumProd along the 0-D `axis`: integers wrap in their own type, half precision runs in float32."""
+    if np.ndim(axis) != 0:
+        raise ValueError(f"{op}: axis must be a 0-D tensor, not of shape {list(np.shape(axis))}")
+    ax = checked_axis(op, int(axis), x.ndim)
+    work = x.astype(work_dtype(x), copy=False)
+    if reverse:
+        work = np.flip(work, ax)
+    running = (np.cumsum if op == "CumSum" else np.cumprod)(work, axis=ax, dtype=work.dtype)
+    if exclusive:  # shift by one along the axis: the first element becomes the identity (0 or 1)
+        shifted = np.zeros_like(running) if op == "CumSum" else np.ones_like(running)
+        body = [slice(None)] * x.ndim
+        head = list(body)
+        body[ax], head[ax] = slice(1, None), slice(None, -1)
+        shifted[tuple(body)] = running[tuple(head)]
+        running = shifted
+    if reverse:
+        running = np.flip(running, ax)
+    return np.asarray(running).astype(x.dtype, copy=False)
 
 
 def round_add_saturate(scaled: np.ndarray, zero_point: np.ndarray | None, dtype: np.dtype) -> np.ndarray:

@@ -2,7 +2,8 @@
 
 Random dropout is not reproducible across backends, so this reference kernel does not draw one:
 a call that asks for training (is_test=0 before opset 7, training_mode true from opset 12) with a
-ratio above 0 raises ValueError naming that setting. With ratio 0 training is the identity too.
+ratio above 0 raises Unsupported naming that setting (random ops, training-mode Dropout among them, are
+the companion issue's). With ratio 0 training is the identity too.
 Every version declares the optional mask output, so the kernel always returns (output, mask); the
 mask has the data's type before opset 10 (all ones) and is boolean from opset 10 (all true).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.backends.protocol import Unsupported
 from conformance.kernels.registry import kernel
 
 
@@ -20,9 +22,10 @@ def _check_ratio(ratio: float) -> float:
     return ratio
 
 
-def _training(setting: str, ratio: float) -> ValueError:
-    return ValueError(f"Dropout: {setting} asks for random dropout with ratio {ratio}; the reference kernel "
-                      f"computes inference only")
+def _training(setting: str, ratio: float) -> Unsupported:
+    return Unsupported(f"Dropout: {setting} asks for random dropout with ratio {ratio}; the reference kernel "
+                       f"computes inference only (training mode is the companion issue's, 'ai.onnx complete, "
+                       f"part 2')")
 
 
 @kernel("ai.onnx", "Dropout", since=1, until=6)

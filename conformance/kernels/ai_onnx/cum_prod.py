@@ -1,0 +1,13 @@
+"""CumProd: running products along the 0-D `axis` input (exclusive: shifted by one; reverse: from the end)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.kernels.ai_onnx._common import cumulate
+from conformance.kernels.registry import kernel
+
+
+@kernel("ai.onnx", "CumProd", since=26)
+def cum_prod(x: np.ndarray, axis: np.ndarray, *, exclusive: int, reverse: int) -> tuple[np.ndarray, ...]:
+    return (cumulate("CumProd", x, axis, exclusive, reverse),)

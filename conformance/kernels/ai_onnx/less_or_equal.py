@@ -1,0 +1,14 @@
+"""LessOrEqual: elementwise A <= B (bool result), with numpy broadcasting."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.kernels.ai_onnx._common import broadcast_shape
+from conformance.kernels.registry import kernel
+
+
+@kernel("ai.onnx", "LessOrEqual", since=12)
+def less_or_equal(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
+    broadcast_shape("LessOrEqual", a, b)
+    return (np.asarray(np.less_equal(a, b), dtype=np.bool_),)

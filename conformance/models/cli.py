@@ -1,0 +1,127 @@
+"""`opset run MODEL.onnx [--input NAME=FILE.npy ...] [--output-dir DIR]`: run a whole model on the reference
+kernels and write one `<output name>.npy` per graph output.
+
+Graph inputs without `--input` get random values of their declared element type and shape (a symbolic
+dim takes its `--dim NAME=SIZE`, else 1). Exit 0 on success, 1 when a node cannot be run (the message
+names it), 2 on a usage problem (an unreadable model or input file, an unknown input name).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import onnx
+from google.protobuf.message import DecodeError
+from onnx import helper
+
+from conformance.models.runner import ModelRunError, ModelRunner
+
+_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def main_run(argv: Sequence[str]) -> int:
+    p = argparse.ArgumentParser(prog="opset run", description=__doc__.split("\n\n")[0])
+    p.add_argument("model", type=Path)
+    p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
+                   help="a graph input's value (repeatable)")
+    p.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
+                   help="the size of a symbolic dim for random inputs (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    p.add_argument("--output-dir", type=Path, default=Path("."), help="where the .npy files go (default: .)")
+    ns = p.parse_args(list(argv))
+    try:
+        model = onnx.load(str(ns.model))
+    except (OSError, DecodeError, ValueError) as e:
+        print(f"opset run: cannot read {ns.model}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+    try:
+        dims = {name: int(_checked_int(value, name)) for name, value in _pairs(ns.dim, "--dim").items()}
+        given = {name: _load(path, name) for name, path in _pairs(ns.input, "--input").items()}
+        runner = ModelRunner(model)
+        unknown = [n for n in given if n not in runner.input_names]
+        if unknown:
+            raise UsageError(f"--input {', '.join(unknown)}: not an input of the graph (inputs: "
+                             f"{', '.join(runner.input_names) or 'none'})")
+        feeds = {**random_inputs(model, runner.input_names, dims, ns.seed, skip=set(given)), **given}
+    except (UsageError, ModelRunError) as e:
+        print(f"opset run: {e}", file=sys.stderr)
+        return 2
+    try:
+        outputs = runner.run(feeds)
+    except ModelRunError as e:
+        print(f"opset run: {ns.model}: {e}", file=sys.stderr)
+        return 1
+    ns.output_dir.mkdir(parents=True, exist_ok=True)
+    for name, value in feeds.items():
+        if name not in given:
+            print(f"input  {name}: random {value.dtype}{list(value.shape)}")
+    for name, value in outputs.items():
+        path = ns.output_dir / f"{_SAFE.sub('_', name) or 'output'}.npy"
+        np.save(path, value)
+        print(f"output {name}: {value.dtype}{list(value.shape)} -> {path}")
+    return 0
+
+
+class UsageError(Exception):
+    pass
+
+
+def _pairs(items: list[str], flag: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"{flag} {item!r}: expected NAME=VALUE")
+        out[name] = value
+    return out
+
+
+def _checked_int(text: str, name: str) -> int:
+    try:
+        value = int(text)
+    except ValueError as e:
+        raise UsageError(f"--dim {name}={text}: not an integer") from e
+    if value < 0:
+        raise UsageError(f"--dim {name}={text}: a dim cannot be negative")
+    return value
+
+
+def _load(path: str, name: str) -> np.ndarray:
+    try:
+        value = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--input {name}={path}: {e}") from e
+    if not isinstance(value, np.ndarray):
+        raise UsageError(f"--input {name}={path}: holds several arrays; give one .npy file per input")
+    return value
+
+
+def random_inputs(model: onnx.ModelProto, names: Sequence[str], dims: dict[str, int], seed: int,
+                  skip: set[str]) -> dict[str, np.ndarray]:
+    """Random values of each graph input's declared element type and shape."""
+    rng = np.random.default_rng(seed)
+    declared = {i.name: i for i in model.graph.input}
+    feeds = {}
+    for name in names:
+        if name in skip:
+            continue
+        t = declared[name].type
+        if not t.HasField("tensor_type"):
+            raise UsageError(f"input '{name}' is not a tensor: give it with --input")
+        dtype = helper.tensor_dtype_to_np_dtype(t.tensor_type.elem_type)
+        if dtype.kind not in "biuf":
+            raise UsageError(f"input '{name}' has element type {dtype}: give it with --input")
+        shape = [d.dim_value if d.HasField("dim_value") else int(dims.get(d.dim_param, 1))
+                 for d in t.tensor_type.shape.dim]
+        if dtype.kind == "f":
+            feeds[name] = rng.standard_normal(shape).astype(dtype)
+        elif dtype.kind == "b":
+            feeds[name] = rng.integers(0, 2, shape).astype(bool)
+        else:
+            feeds[name] = rng.integers(0, 10, shape).astype(dtype)
+    return feeds

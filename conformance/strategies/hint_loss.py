@@ -1,0 +1,36 @@
+"""Hints for the loss ops: class labels must name a class (or the ignore_index) of the scores' class axis."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hints import OpHint
+
+
+def _ignore_index(draw: DrawFn, ctx: DrawContext) -> object:
+    """Absent, the common -100 and -1, or a real class (then those samples are left out)."""
+    return draw(st.sampled_from([OMIT, -1, -100, 0, 1]))
+
+
+def _labels(name: str) -> object:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+        shape = ctx.shapes[name]
+        classes = int(ctx.dims.get("C", 1))
+        seed = draw(st.integers(0, 2**31 - 1))
+        rng = np.random.default_rng(seed)
+        labels = rng.integers(0, classes, size=shape)
+        ignore = ctx.attributes.get("ignore_index")
+        if isinstance(ignore, int) and labels.size and draw(st.booleans()):
+            labels.flat[rng.integers(0, labels.size)] = ignore  # some sample is ignored
+        return np.asarray(labels.astype(ctx.element_of(ctx.version.inputs[1].type)))
+
+    return build
+
+
+NLL_HINT = OpHint(min_rank=0, max_rank=3, attributes={"ignore_index": _ignore_index},
+                  values={"target": _labels("target")})  # type: ignore[dict-item]
+SOFTMAX_CROSS_ENTROPY_HINT = OpHint(min_rank=0, max_rank=3, attributes={"ignore_index": _ignore_index},
+                                    values={"labels": _labels("labels")})  # type: ignore[dict-item]

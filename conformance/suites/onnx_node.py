@@ -1,0 +1,275 @@
+"""onnx's node test suite as a conformance source: `conform --suite onnx-node --backend X`.
+
+Each case of `onnx.backend.test.case.node.collect_testcases()` (a model, its inputs and onnx's expected
+outputs) runs on the backend: a one-node model as one call, a multi-node model (the `_expanded` cases,
+function bodies written out) node by node through the model runner, every node a call to the backend.
+A case belongs to the cell of the op it tests (domain, op, the version its opset import resolves to,
+the element type of its first input), so reports and expectations work as for the property tests.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import json
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+
+from conformance.backends.protocol import BackendCall, Unsupported
+from conformance.models.runner import ModelRunner, NodeUnsupported
+from conformance.runner.checks import ConformanceFailure
+from conformance.runner.settings import CheckSettings
+from opset.cells import NUMPY_ELEMENTS
+from opset.dtypes import element_of_numpy
+from opset.errors import ResolutionError
+
+# ops the registry does not hold yet, with the issue that brings them
+_PENDING_GROUPS = {
+    "control flow (If, Loop, Scan) is the companion issue's ('ai.onnx complete, part 2')":
+        "If Loop Scan",
+    "sequences and optionals are the companion issue's ('ai.onnx complete, part 2')":
+        "SequenceAt SequenceConstruct SequenceEmpty SequenceErase SequenceInsert SequenceLength SequenceMap "
+        "SplitToSequence ConcatFromSequence Optional OptionalGetElement OptionalHasElement",
+    "string ops are the companion issue's ('ai.onnx complete, part 2')":
+        "StringConcat StringNormalizer StringSplit RegexFullMatch TfIdfVectorizer",
+    "random ops are the companion issue's ('ai.onnx complete, part 2')":
+        "RandomNormal RandomNormalLike RandomUniform RandomUniformLike Bernoulli Multinomial",
+    "signal and image ops are the companion issue's ('ai.onnx complete, part 2')":
+        "DFT STFT BlackmanWindow HammingWindow HannWindow MelWeightMatrix ImageDecoder",
+    "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
+}
+PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for op in ops.split()}
+PENDING_DOMAINS: dict[str, str] = {
+    d: f"the {d} domain is the companion issue's ('ai.onnx complete, part 2')"
+    for d in ("ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview")}
+LACKING_ELEMENTS = "element types numpy lacks (bfloat16, float8, int4, float4, string ...) are the companion issue's"
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteCase:
+    """One node-suite case and the cell it reports under."""
+
+    name: str
+    domain: str
+    op: str
+    since: int
+    dtype: str
+
+
+@functools.cache
+def testcases() -> dict[str, Any]:
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # onnx's case generators overflow casts on purpose
+        return {c.name: c for c in collect_testcases(None)}
+
+
+def op_under_test(name: str, model: onnx.ModelProto, cases: Mapping[str, Any]) -> onnx.NodeProto | None:
+    """The node whose op a case tests: the only node, or for an `_expanded` case its base case's node."""
+    if len(model.graph.node) == 1:
+        only: onnx.NodeProto = model.graph.node[0]
+        return only
+    base = re.sub(r"_expanded(_.*)?$", "", name)
+    if base != name and base in cases and len(cases[base].model.graph.node) == 1:
+        tested: onnx.NodeProto = cases[base].model.graph.node[0]
+        return tested
+    first: onnx.NodeProto | None = model.graph.node[0] if model.graph.node else None
+    return first
+
+
+def suite_cases(patterns: Sequence[str] = ()) -> list[SuiteCase]:
+    """Every case (or those whose op or case name matches a glob of `patterns`) with its cell."""
+    from conformance.onnx_model import registry_domain
+    from conformance.registry import current_registry
+
+    registry = current_registry()
+    cases = testcases()
+    out = []
+    for name, case in sorted(cases.items()):
+        node = op_under_test(name, case.model, cases)
+        if node is None:
+            continue
+        if patterns and not any(fnmatch.fnmatchcase(node.op_type, p) or fnmatch.fnmatchcase(name, p)
+                                for p in patterns):
+            continue
+        imports = {o.domain: o.version for o in case.model.opset_import}
+        opset = imports.get(node.domain, imports.get("ai.onnx" if node.domain == "" else node.domain, 0))
+        try:
+            domain = registry_domain(node.domain)
+        except ResolutionError:  # a domain the registry lacks: reported under the node's own spelling
+            domain = node.domain or "ai.onnx"
+        version = registry.try_resolve(domain, node.op_type, opset) if (domain, node.op_type) in registry.ops \
+            else None
+        inputs = case.data_sets[0][0] if case.data_sets else []
+        dtype = next((_element(x) for x in inputs if x is not None), "none")
+        out.append(SuiteCase(name, domain, node.op_type, version.since if version is not None else opset, dtype))
+    return out
+
+
+def _element(value: Any) -> str:
+    """The cell's element type of a case input: `float`, `seq(float)`, `map` ..."""
+    if isinstance(value, list):
+        return f"seq({_element(value[0])})" if value else "seq"
+    if isinstance(value, dict):
+        return "map"
+    array = np.asarray(value)
+    return element_of_numpy(array.dtype.name) or array.dtype.name
+
+
+def write_module(out: Path, cases: Sequence[SuiteCase]) -> None:
+    """The test module pytest runs: one test per case, parametrized by its cell."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "onnx_node_cases.json").write_text(json.dumps([asdict(c) for c in cases]), encoding="utf-8")
+    (out / "test_onnx_node_suite.py").write_text(_MODULE, encoding="utf-8")
+
+
+_MODULE = '''"""onnx's node suite on the session's backend (written by `conform --suite onnx-node`)."""
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.suites.onnx_node import check_suite_case
+
+SUITE = "onnx-node"
+CASES = json.loads((Path(__file__).parent / "onnx_node_cases.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(("domain", "op", "since", "dtype", "name"),
+                         [(c["domain"], c["op"], c["since"], c["dtype"], c["name"]) for c in CASES],
+                         ids=[c["name"] for c in CASES])
+def test_case(domain: str, op: str, since: int, dtype: str, name: str) -> None:
+    check_suite_case(name)
+'''
+
+
+def check_suite_case(name: str) -> None:
+    """Run one case on the session's backend; raises Unsupported or ConformanceFailure."""
+    import pytest
+
+    from conformance.runner import state
+
+    backend, settings = state.current()
+    try:
+        _check(name, backend, settings)
+    except (Unsupported, NodeUnsupported) as e:
+        pytest.skip(f"unsupported: {e}")
+
+
+def _check(name: str, backend: Any, settings: CheckSettings) -> None:
+    case = testcases()[name]
+    model = case.model
+    op = op_under_test(name, model, testcases())
+    if op is not None and op.op_type in PENDING and op.domain in ("", "ai.onnx"):
+        raise Unsupported(f"{name}: {op.op_type}: {PENDING[op.op_type]}")
+    for k, (inputs, expected) in enumerate(case.data_sets or []):
+        arrays = [np.asarray(x) for x in [*inputs, *expected] if not isinstance(x, list | dict)]
+        if len(arrays) < len(inputs) + len(expected):
+            raise Unsupported(f"{name}: sequence, map or optional values are the companion issue's")
+        lacking = sorted({a.dtype.name for a in arrays if element_of_numpy(a.dtype.name) not in NUMPY_ELEMENTS})
+        if lacking:
+            raise Unsupported(f"{name}: {', '.join(lacking)}: {LACKING_ELEMENTS}")
+        feeds = dict(zip([i.name for i in model.graph.input], (np.asarray(x) for x in inputs), strict=False))
+        runner = ModelRunner(model, _CallExecutor(backend))
+        try:
+            got = runner.run(feeds)
+        except NodeUnsupported:
+            raise
+        except Exception as e:  # the backend's error, a crash or a hang: a recorded failure of this case
+            _fail(name, k, settings, f"{type(e).__name__}: {e}")
+        problems = compare(list(got.values()), [np.asarray(x) for x in expected], case.rtol, case.atol)
+        if problems:
+            _fail(name, k, settings, "; ".join(problems))
+        settings.stats.examples += 1
+
+
+def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float, atol: float) -> list[str]:
+    """onnx's node-suite rule: the same dtype and shape; floats within rtol/atol (NaN where NaN); others equal."""
+    problems = []
+    for i, (y, want) in enumerate(zip(got, expected, strict=False)):
+        y = np.asarray(y)
+        if y.dtype != want.dtype or y.shape != want.shape:
+            problems.append(f"output {i}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}")
+        elif want.dtype.kind in "fc":
+            if not np.allclose(y, want, rtol=rtol, atol=atol, equal_nan=True):
+                diff = np.abs(y.astype(np.float64) - want.astype(np.float64))
+                problems.append(f"output {i}: max abs difference {np.nanmax(diff):.3g} "
+                                f"(rtol {rtol:g}, atol {atol:g})")
+        elif not np.array_equal(y, want):
+            problems.append(f"output {i}: {int(np.sum(y != want))} of {want.size} values differ")
+    if len(got) < len(expected):
+        problems.append(f"{len(got)} outputs, onnx expects {len(expected)}")
+    return problems
+
+
+def _fail(name: str, data_set: int, settings: CheckSettings, what: str) -> None:
+    command = ""
+    if settings.repro_dir is not None:
+        bundle = write_suite_bundle(name, data_set, settings, what)
+        settings.stats.repro = str(bundle)
+        command = f" | repro: {(bundle / 'command.txt').read_text(encoding='utf-8').strip()}"
+    raise ConformanceFailure(f"onnx-node {name} (data set {data_set}): {what}{command}")
+
+
+def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: str) -> Path:
+    """model.onnx, inputs.npz, expected.npz, case.json and the command that re-runs the case."""
+    import shlex
+
+    assert settings.repro_dir is not None
+    case = testcases()[name]
+    bundle = settings.repro_dir / f"onnx-node__{name}"
+    bundle.mkdir(parents=True, exist_ok=True)
+    onnx.save_model(case.model, bundle / "model.onnx")
+    inputs, expected = case.data_sets[data_set]
+    stored_inputs: dict[str, Any] = {i.name: np.asarray(x) for i, x in zip(case.model.graph.input, inputs,
+                                                                          strict=False)}
+    stored_outputs: dict[str, Any] = {o.name: np.asarray(x) for o, x in zip(case.model.graph.output, expected,
+                                                                            strict=False)}
+    np.savez(bundle / "inputs.npz", **stored_inputs)
+    np.savez(bundle / "expected.npz", **stored_outputs)
+    command = shlex.join(["conform", "--backend", settings.spec, "--suite", "onnx-node", "--op", name])
+    meta = {"suite": "onnx-node", "case": name, "data_set": data_set, "backend": settings.spec, "failure": what,
+            "command": command}
+    (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
+    return bundle
+
+
+class _CallExecutor:
+    """Runs each node of a case as one BackendCall on the session's backend (through its isolation worker)."""
+
+    def __init__(self, backend: Any) -> None:
+        self.backend = backend
+
+    def run(self, node: onnx.NodeProto, inputs: list[np.ndarray | None],
+            opset_imports: Mapping[str, int] | None = None) -> list[np.ndarray]:
+        from conformance.onnx_model import registry_domain
+        from conformance.registry import current_registry
+
+        imports = dict(opset_imports or {})
+        try:
+            domain = registry_domain(node.domain)
+        except ResolutionError as e:  # a domain the registry lacks
+            why = PENDING_DOMAINS.get(node.domain, str(e))
+            raise Unsupported(f"{node.domain}::{node.op_type}: {why}") from e
+        opset = imports.get(node.domain, 0)
+        version = current_registry().try_resolve(domain, node.op_type, opset) \
+            if (domain, node.op_type) in current_registry().ops else None
+        if version is None:
+            why = PENDING.get(node.op_type, "not in the registry")
+            raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: {why}")
+        dtypes = sorted({element_of_numpy(x.dtype.name) or x.dtype.name for x in inputs if x is not None})
+        call = BackendCall(node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=imports,
+                           output_dtypes=[None] * len(node.output), domain=domain, op=node.op_type,
+                           version=version.since, dtypes=dtypes, output_shapes=None)
+        if not self.backend.supports(call):
+            raise Unsupported(f"{version.signature}: the backend's supports() declines it")
+        return list(self.backend.run(call))

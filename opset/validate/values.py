@@ -1,0 +1,94 @@
+"""The validated type and shape of every main-graph value, for people (`opset validate --json`'s `values`)
+and for tools (`opset infer` writes them into the model as `value_info`, as onnx.shape_inference does)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import onnx
+
+from opset.dtypes import ELEMENT_TYPES
+from opset.validate.facts import Dim, Facts
+
+_FRESH = "?"  # FreshDims names unnamed dims "?1", "?2": a dim nobody knows, written as unknown
+
+
+def dim_value(d: Dim) -> int | str | None:
+    """An int, a symbolic dim's name (or expression, `2*N`), or None for a dim nobody named."""
+    if isinstance(d, int):
+        return d
+    text = str(d)
+    return None if text.startswith(_FRESH) else text
+
+
+def value_entry(facts: Facts) -> dict[str, Any]:
+    """`{"type": "float", "shape": [1, 64, "N", 56]}`; a type or shape not known is null."""
+    type_ = facts.type
+    if type_ is not None and type_.startswith("tensor(") and type_.endswith(")"):
+        type_ = type_[len("tensor("):-1]
+    shape = [dim_value(d) for d in facts.shape] if facts.shape is not None else None
+    return {"type": type_, "shape": shape}
+
+
+def values_json(facts: Mapping[str, Facts]) -> dict[str, dict[str, Any]]:
+    return {name: value_entry(f) for name, f in facts.items() if name}
+
+
+def annotate(model: onnx.ModelProto, facts: Mapping[str, Facts]) -> onnx.ModelProto:
+    """A copy of `model` whose main graph declares every inferred tensor value: `value_info` for the values
+    nodes compute, and the missing element type or shape of each graph output. Declared facts are kept
+    where they say more (the validator already merged them)."""
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    graph = out.graph
+    outputs = {o.name: o for o in graph.output}
+    skip = {i.name for i in graph.input} | {t.name for t in graph.initializer}
+    kept = [vi for vi in graph.value_info if vi.name not in facts]
+    del graph.value_info[:]
+    graph.value_info.extend(kept)
+    for node in graph.node:
+        for name in node.output:
+            if not name or name in skip or name not in facts:
+                continue
+            vi = _value_info(name, facts[name])
+            if vi is None:
+                continue
+            if name in outputs:
+                _fill_output(outputs[name], vi)
+            else:
+                graph.value_info.append(vi)
+    return out
+
+
+def _value_info(name: str, facts: Facts) -> onnx.ValueInfoProto | None:
+    type_ = facts.type
+    if type_ is None or not (type_.startswith("tensor(") and type_.endswith(")")):
+        return None  # sequences, optionals and unknown types are left to the model's own declarations
+    element = ELEMENT_TYPES.get(type_[len("tensor("):-1])
+    if element is None:
+        return None
+    code = element[0]
+    vi = onnx.ValueInfoProto(name=name)
+    tensor = vi.type.tensor_type
+    tensor.elem_type = code
+    if facts.shape is not None:
+        shape = tensor.shape
+        shape.SetInParent()  # a rank-0 value has a shape with no dims, not no shape
+        for d in facts.shape:
+            dim = shape.dim.add()
+            value = dim_value(d)
+            if isinstance(value, int):
+                dim.dim_value = value
+            elif isinstance(value, str):
+                dim.dim_param = value
+    return vi
+
+
+def _fill_output(declared: onnx.ValueInfoProto, inferred: onnx.ValueInfoProto) -> None:
+    tensor = declared.type.tensor_type
+    if not tensor.elem_type:
+        tensor.elem_type = inferred.type.tensor_type.elem_type
+    if not tensor.HasField("shape") and inferred.type.tensor_type.HasField("shape"):
+        tensor.shape.CopyFrom(inferred.type.tensor_type.shape)
+

@@ -1,0 +1,155 @@
+"""The model runner against onnx.reference on multi-node models, and `opset run` / `opset infer` end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+from conformance.models import ModelRunError, ModelRunner, NodeUnsupported, run_model
+
+F = TensorProto.FLOAT
+
+
+def _model(nodes: list[onnx.NodeProto], inputs: list[onnx.ValueInfoProto], outputs: list[onnx.ValueInfoProto],
+           inits: list[onnx.TensorProto] | None = None, functions: list[onnx.FunctionProto] | None = None,
+           opset: int = 17) -> onnx.ModelProto:
+    graph = helper.make_graph(nodes, "g", inputs, outputs, inits or [])
+    imports = [helper.make_opsetid("", opset)] + ([helper.make_opsetid("local", 1)] if functions else [])
+    model = helper.make_model(graph, opset_imports=imports, functions=functions or [])
+    model.ir_version = 8
+    return model
+
+
+def _block(*, in_order: bool = False) -> onnx.ModelProto:
+    """Conv -> Relu -> (Add with a skip) -> two outputs; out of order on purpose unless `in_order`
+    (onnx.reference and onnx's shape inference need graph order)."""
+    w = numpy_helper.from_array(np.random.default_rng(0).standard_normal((4, 3, 3, 3)).astype(np.float32), "w")
+    nodes = [
+        helper.make_node("Add", ["r", "x_skip"], ["sum"]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+        helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["x_skip"]),
+        helper.make_node("GlobalAveragePool", ["sum"], ["pooled"]),
+    ]
+    if in_order:
+        nodes = [nodes[3], nodes[2], nodes[1], nodes[0], nodes[4]]
+    inits = [w, numpy_helper.from_array(np.array([0], np.int64), "starts"),
+             numpy_helper.from_array(np.array([1], np.int64), "ends"),
+             numpy_helper.from_array(np.array([1], np.int64), "axes")]
+    return _model(nodes, [helper.make_tensor_value_info("x", F, [1, 3, 8, 8])],
+                  [helper.make_tensor_value_info("sum", F, None), helper.make_tensor_value_info("pooled", F, None)],
+                  inits)
+
+
+def test_a_block_out_of_order_matches_onnx_reference() -> None:
+    model = _block()
+    x = np.random.default_rng(1).standard_normal((1, 3, 8, 8)).astype(np.float32)
+    ours = run_model(model, {"x": x})
+    theirs = ReferenceEvaluator(_block(in_order=True)).run(None, {"x": x})
+    assert list(ours) == ["sum", "pooled"]
+    for got, want in zip(ours.values(), theirs, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_a_model_local_function_is_expanded_with_its_attributes() -> None:
+    leaky = helper.make_node("LeakyRelu", ["a"], ["b"])
+    leaky.attribute.append(helper.make_attribute_ref("alpha", F_ATTR))
+    body = [leaky, helper.make_node("Add", ["b", "a"], ["y"])]
+    function = helper.make_function("local", "LeakyPlus", ["a"], ["y"], body, [helper.make_opsetid("", 17)],
+                                    attributes=["alpha"])
+    node = helper.make_node("LeakyPlus", ["x"], ["out"], domain="local", alpha=0.5)
+    model = _model([node], [helper.make_tensor_value_info("x", F, [4])], [helper.make_tensor_value_info("out", F, [4])],
+                   functions=[function])
+    x = np.array([-2, -1, 1, 2], np.float32)
+    np.testing.assert_allclose(run_model(model, {"x": x})["out"], np.where(x < 0, 0.5 * x, x) + x)
+
+
+F_ATTR = onnx.AttributeProto.FLOAT
+
+
+def test_missing_inputs_unknown_ops_and_cycles_are_located_errors() -> None:
+    model = _block()
+    with pytest.raises(ModelRunError, match="no value given for graph input"):
+        run_model(model, {})
+    with pytest.raises(ModelRunError, match="not an input of the graph"):
+        run_model(model, {"x": np.zeros((1, 3, 8, 8), np.float32), "y": np.zeros(1)})
+    unknown = _model([helper.make_node("NoSuchOp", ["x"], ["y"])], [helper.make_tensor_value_info("x", F, [1])],
+                     [helper.make_tensor_value_info("y", F, [1])])
+    with pytest.raises(NodeUnsupported, match=r"node 0 .*NoSuchOp"):
+        run_model(unknown, {"x": np.zeros(1, np.float32)})
+    cycle = _model([helper.make_node("Relu", ["b"], ["a"]), helper.make_node("Relu", ["a"], ["b"])],
+                   [helper.make_tensor_value_info("x", F, [1])], [helper.make_tensor_value_info("a", F, [1])])
+    with pytest.raises(ModelRunError, match="cycle"):
+        ModelRunner(cycle)
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    code = "import sys; from opset.cli import main; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_opset_run_writes_one_npy_per_output(tmp_path: Path) -> None:
+    path = tmp_path / "block.onnx"
+    onnx.save(_block(), path)
+    x = np.random.default_rng(2).standard_normal((1, 3, 8, 8)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    result = _cli("run", str(path), "--input", f"x={tmp_path / 'x.npy'}", "--output-dir", str(tmp_path / "out"),
+                  cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    theirs = ReferenceEvaluator(_block(in_order=True)).run(None, {"x": x})
+    for name, want in zip(("sum", "pooled"), theirs, strict=True):
+        np.testing.assert_allclose(np.load(tmp_path / "out" / f"{name}.npy"), want, rtol=1e-5, atol=1e-5)
+    random = _cli("run", str(path), "--output-dir", str(tmp_path / "rand"), cwd=tmp_path)
+    assert random.returncode == 0 and "random float32[1, 3, 8, 8]" in random.stdout
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["run", "missing.onnx"], "cannot read"),
+    (["run", "block.onnx", "--input", "nope=x.npy"], "nope"),
+    (["run", "block.onnx", "--input", "x"], "NAME=VALUE"),
+    (["run", "block.onnx", "--dim", "N=-3"], "negative"),
+])
+def test_opset_run_usage_errors_exit_2_without_a_traceback(tmp_path: Path, args: list[str], words: str) -> None:
+    onnx.save(_block(), tmp_path / "block.onnx")
+    np.save(tmp_path / "x.npy", np.zeros((1, 3, 8, 8), np.float32))
+    result = _cli(*args, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_opset_infer_writes_value_info_like_onnx(tmp_path: Path) -> None:
+    path, out = tmp_path / "block.onnx", tmp_path / "typed.onnx"
+    onnx.save(_block(in_order=True), path)
+    result = _cli("infer", str(path), "-o", str(out), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    ours = onnx.load(out)
+    theirs = onnx.shape_inference.infer_shapes(_block(in_order=True), strict_mode=True)
+
+    def typed(m: onnx.ModelProto) -> dict[str, tuple[int, list[int]]]:
+        values = [*m.graph.value_info, *m.graph.output]
+        return {v.name: (v.type.tensor_type.elem_type, [d.dim_value for d in v.type.tensor_type.shape.dim])
+                for v in values}
+
+    assert typed(ours) == typed(theirs)
+    onnx.checker.check_model(ours, full_check=True)
+
+
+def test_validate_json_lists_every_value_with_type_and_shape(tmp_path: Path) -> None:
+    model = _block()
+    model.graph.input[0].type.tensor_type.shape.dim[0].dim_param = "N"
+    path = tmp_path / "block.onnx"
+    onnx.save(model, path)
+    result = _cli("validate", "--json", str(path), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    values = json.loads(result.stdout)["values"]
+    assert values["c"] == {"type": "float", "shape": ["N", 4, 8, 8]}
+    assert values["pooled"] == {"type": "float", "shape": ["N", 4, 1, 1]}
+    assert values["x_skip"] == {"type": "float", "shape": ["N", 1, 8, 8]}

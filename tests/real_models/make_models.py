@@ -1,0 +1,151 @@
+"""Write a corpus of real models, as real tools write them, into a folder (default build/real-models/):
+
+- torch.onnx.export (the dynamo exporter, through onnxscript) of a tiny BERT and a tiny GPT-2 from
+  transformers, and of a small convolutional network;
+- onnxruntime's graph optimizer at the basic level (constant folding and ai.onnx-only rewrites), on each;
+- onnxruntime's quantization tool: dynamic quantization (DynamicQuantizeLinear, MatMulInteger) and static
+  QDQ quantization (QuantizeLinear / DequantizeLinear pairs) of the convolutional network.
+
+Each model comes with `<name>.inputs.npz`, inputs it runs on. Nothing is committed: the slow test
+tests/real_models/test_real_models.py writes the corpus when it is missing. Needs the `real-models` extra
+(`pip install -e '.[real-models]'`: torch, transformers, onnxscript).
+
+    python -m tests.real_models.make_models [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+DEFAULT_OUT = Path(__file__).resolve().parents[2] / "build" / "real-models"
+
+
+def _export(module: object, args: tuple[object, ...], path: Path, names: list[str],
+            dynamic: tuple[dict[int, str], ...]) -> None:
+    """`dynamic`: per positional argument, its dynamic axes ({axis: name})."""
+    import torch
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(module, args, str(path), dynamo=True, input_names=names, dynamic_shapes=dynamic,
+                          verbose=False)
+    model = onnx.load(str(path))  # the exporter may write weights to a side file: keep one self-contained file
+    onnx.save(model, str(path), save_as_external_data=False)
+    side = path.with_name(path.name + ".data")
+    if side.exists():
+        side.unlink()
+
+
+def bert(out: Path) -> dict[str, np.ndarray]:
+    import torch
+    from transformers import BertConfig, BertModel
+
+    torch.manual_seed(0)
+    config = BertConfig(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128,
+                        vocab_size=100, max_position_embeddings=64)
+    model = BertModel(config).eval()
+    ids = torch.randint(0, 100, (2, 8))
+    mask = torch.ones(2, 8, dtype=torch.int64)
+    _export(model, (ids, mask), out / "bert_tiny.onnx", ["input_ids", "attention_mask"],
+            ({0: "batch", 1: "seq"}, {0: "batch", 1: "seq"}))
+    return {"input_ids": ids.numpy(), "attention_mask": mask.numpy()}
+
+
+def gpt2(out: Path) -> dict[str, np.ndarray]:
+    import torch
+    from transformers import GPT2Config, GPT2Model
+
+    torch.manual_seed(0)
+    config = GPT2Config(n_embd=64, n_layer=2, n_head=4, vocab_size=100, n_positions=64)
+    model = GPT2Model(config).eval()
+    model.config.use_cache = False
+    ids = torch.randint(0, 100, (2, 8))
+    _export(model, (ids,), out / "gpt2_tiny.onnx", ["input_ids"], ({0: "batch", 1: "seq"},))
+    return {"input_ids": ids.numpy()}
+
+
+def convnet(out: Path) -> dict[str, np.ndarray]:
+    import torch
+    from torch import nn
+
+    torch.manual_seed(0)
+    model = nn.Sequential(
+        nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2, ceil_mode=True),
+        nn.Conv2d(8, 16, 3, stride=2, padding=1, groups=2), nn.Hardswish(), nn.AvgPool2d(2),
+        nn.Upsample(scale_factor=2, mode="nearest"), nn.Conv2d(16, 8, 1), nn.Sigmoid(),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 10), nn.LogSoftmax(dim=-1)).eval()
+    x = torch.randn(2, 3, 32, 32)
+    _export(model, (x,), out / "convnet.onnx", ["image"], ({0: "batch"},))
+    return {"image": x.numpy()}
+
+
+def _ort_optimized(source: Path, target: Path) -> None:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    options.optimized_model_filepath = str(target)
+    ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+
+
+def _quantized(source: Path, out: Path, feeds: dict[str, np.ndarray]) -> list[str]:
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, quantize_dynamic, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    prepared = out / f"{source.stem}.prep.onnx"
+    quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
+    dynamic = out / f"{source.stem}.qdynamic.onnx"
+    quantize_dynamic(str(prepared), str(dynamic))
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.items = iter([feeds])
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            return next(self.items, None)
+
+    qdq = out / f"{source.stem}.qdq.onnx"
+    quantize_static(str(prepared), str(qdq), Reader(), quant_format=QuantFormat.QDQ)
+    prepared.unlink()
+    return [dynamic.name, qdq.name]
+
+
+MAKERS: dict[str, Callable[[Path], dict[str, np.ndarray]]] = {"bert_tiny": bert, "gpt2_tiny": gpt2,
+                                                              "convnet": convnet}
+
+
+def make_corpus(out: Path = DEFAULT_OUT) -> list[Path]:
+    """Write every model (and its inputs) into `out`; the paths of the models."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, maker in MAKERS.items():
+        feeds = maker(out)
+        source = out / f"{name}.onnx"
+        onnx.checker.check_model(onnx.load(source), full_check=True)
+        names = [source.name]
+        optimized = out / f"{name}.ort_basic.onnx"
+        _ort_optimized(source, optimized)
+        names.append(optimized.name)
+        if name == "convnet":
+            names += _quantized(source, out, feeds)
+        for model_name in names:
+            np.savez(out / model_name.replace(".onnx", ".inputs.npz"), **feeds)  # type: ignore[arg-type]
+            written.append(out / model_name)
+    return written
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    for path in make_corpus(p.parse_args().out):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
