@@ -330,3 +330,15 @@ def _einsum_equation(draw: DrawFn, ctx: DrawContext) -> None:
 
 
 EINSUM_HINT = OpHint(shapes=_einsum_equation)
+
+
+# ---- LpNormalization ----------------------------------------------------------------------------------------------
+
+def _lp_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Signed data, or non-negative data in half the draws: p = 1 over signed data is where onnx.reference's
+    reading (no absolute value) differs, so non-negative draws keep p checked outside that reading."""
+    data = fill_array(draw(SEEDS), ctx.dtype, ctx.shapes["input"])
+    return np.abs(data) if draw(st.booleans()) else data
+
+
+LP_NORM_HINT = OpHint(values={"input": _lp_input})

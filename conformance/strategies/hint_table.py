@@ -34,6 +34,7 @@ from conformance.strategies.hint_linalg import (
     EINSUM_HINT,
     GROUP_NORM_HINTS,
     LAYER_NORM_HINT,
+    LP_NORM_HINT,
     MATMUL_HINT,
     MATMUL_INTEGER_HINT,
     QLINEAR_CONV_HINT,
@@ -211,6 +212,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "LayerNormalization"): (LAYER_NORM_HINT,),
     ("ai.onnx", "GroupNormalization"): GROUP_NORM_HINTS,
     ("ai.onnx", "RMSNormalization"): (RMS_NORM_HINT,),
+    ("ai.onnx", "LpNormalization"): (LP_NORM_HINT,),  # non-negative data in half the draws
     # scale and zero point per tensor, axis or block; positive scales; an output_dtype that fits the zero point
     ("ai.onnx", "QuantizeLinear"): QUANTIZE_HINTS,
     ("ai.onnx", "DequantizeLinear"): DEQUANTIZE_HINTS,
