@@ -108,6 +108,36 @@ def cumulate(op: str, x: np.ndarray, axis: np.ndarray, exclusive: int, reverse: 
     return np.asarray(running).astype(x.dtype, copy=False)
 
 
+def reduction_axes(op: str, rank: int, axes: Sequence[int] | np.ndarray | None,
+                   noop_with_empty_axes: int) -> tuple[int, ...]:
+    """The axes a Reduce* op reduces, as numpy's `axis` tuple: every axis when `axes` is absent or empty, or
+    none at all when noop_with_empty_axes is 1 (then only the op's elementwise steps remain); negative axes made
+    positive, out-of-range or repeated ones raise ValueError. Versions with an `axes` attribute pass 0."""
+    given = [] if axes is None else np.asarray(axes).reshape(-1).tolist()
+    if not given:
+        return () if noop_with_empty_axes else tuple(range(rank))
+    return normalize_axes(op, given, rank)
+
+
+def accumulator(x: np.ndarray) -> np.dtype:
+    """The dtype a sum or product of `x` runs in: half precision in float32, other floats in their own width,
+    signed integers in int64 and unsigned in uint64 (a result cast back to x's type then wraps as x's own
+    two's-complement arithmetic would)."""
+    if x.dtype.kind == "i":
+        return np.dtype(np.int64)
+    if x.dtype.kind in "ub":
+        return np.dtype(np.uint64)
+    return work_dtype(x)
+
+
+def to_integer(op: str, y: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A floating result converted to integer `dtype` as Cast does (truncation toward zero); a value that is not
+    finite has no integer counterpart and raises ValueError."""
+    if not np.all(np.isfinite(y)):
+        raise ValueError(f"{op}: the result is not finite, which {dtype} cannot hold (undefined for integers)")
+    return np.asarray(np.trunc(y)).astype(dtype)
+
+
 def round_add_saturate(scaled: np.ndarray, zero_point: np.ndarray | None, dtype: np.dtype) -> np.ndarray:
     """`saturate(round(scaled) + zero_point)` as `dtype` (an integer type): rounding half to even first, then
     the zero point added, then values clipped to the type's range (the quantizers' output rule)."""
