@@ -38,6 +38,20 @@ from conformance.strategies.hint_layout import (
     SPLIT_HINTS,
     TILE_HINTS,
 )
+from conformance.strategies.hint_linalg import (
+    CONV_INTEGER_HINT,
+    DEQUANTIZE_HINTS,
+    EINSUM_HINT,
+    GROUP_NORM_HINTS,
+    LAYER_NORM_HINT,
+    LP_NORM_HINT,
+    MATMUL_HINT,
+    MATMUL_INTEGER_HINT,
+    QLINEAR_CONV_HINT,
+    QLINEAR_MATMUL_HINT,
+    QUANTIZE_HINTS,
+    RMS_NORM_HINT,
+)
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
@@ -254,6 +268,23 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # repeated values and slices (what Unique is about), zeros among the values (what NonZero is about)
     ("ai.onnx", "Unique"): (UNIQUE_HINT,),
     ("ai.onnx", "NonZero"): (NON_ZERO_HINT,),
+    # matrix products: A's last dim is B's contracted dim, batch dims broadcast
+    ("ai.onnx", "MatMul"): (MATMUL_HINT,),
+    ("ai.onnx", "MatMulInteger"): (MATMUL_INTEGER_HINT,),  # zero points per tensor, row or column
+    ("ai.onnx", "QLinearMatMul"): (QLINEAR_MATMUL_HINT,),  # ... and positive scales shaped like them
+    # an axis inside X, Scale and B broadcasting to X; a stash type numpy holds (bfloat16 is issue 10's)
+    ("ai.onnx", "LayerNormalization"): (LAYER_NORM_HINT,),
+    ("ai.onnx", "GroupNormalization"): GROUP_NORM_HINTS,
+    ("ai.onnx", "RMSNormalization"): (RMS_NORM_HINT,),
+    ("ai.onnx", "LpNormalization"): (LP_NORM_HINT,),  # non-negative data in half the draws
+    # scale and zero point per tensor, axis or block; positive scales; an output_dtype that fits the zero point
+    ("ai.onnx", "QuantizeLinear"): QUANTIZE_HINTS,
+    ("ai.onnx", "DequantizeLinear"): DEQUANTIZE_HINTS,
+    # Conv's windows, with zero points (and scales) per tensor or per output channel
+    ("ai.onnx", "ConvInteger"): (CONV_INTEGER_HINT,),
+    ("ai.onnx", "QLinearConv"): (QLINEAR_CONV_HINT,),
+    # an equation and operand shapes that fit it (labels, diagonals, ellipses, broadcasting, implicit output)
+    ("ai.onnx", "Einsum"): (EINSUM_HINT,),
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -185,3 +186,54 @@ def convert_elements(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         source = np.trunc(x) if x.dtype.kind == "f" and dtype.kind in "iu" else x
         return np.asarray(source.astype(dtype))
+def round_add_saturate(scaled: np.ndarray, zero_point: np.ndarray | None, dtype: np.dtype) -> np.ndarray:
+    """`saturate(round(scaled) + zero_point)` as `dtype` (an integer type): rounding half to even first, then
+    the zero point added, then values clipped to the type's range (the quantizers' output rule)."""
+    info = np.iinfo(dtype)
+    y = np.rint(np.asarray(scaled, dtype=np.float64))
+    if zero_point is not None:
+        y = y + np.asarray(zero_point, dtype=np.float64)
+    return np.asarray(np.clip(y, info.min, info.max).astype(dtype))
+
+
+def normalized(x: np.ndarray, axes: tuple[int, ...], epsilon: float, dtype: np.dtype) -> np.ndarray:
+    """(x - mean) / sqrt(variance + epsilon) over `axes`, computed in `dtype` (the variance as the mean of squared
+    deviations, the two-pass form the operators' texts write)."""
+    xs = x.astype(dtype, copy=False)
+    mean = np.mean(xs, axis=axes, keepdims=True, dtype=dtype)
+    deviation = xs - mean
+    variance = np.mean(deviation * deviation, axis=axes, keepdims=True, dtype=dtype)
+    return np.asarray(deviation / np.sqrt(variance + np.asarray(epsilon, dtype=dtype)))
+
+
+STASH_DTYPES: dict[int, np.dtype[Any]] = {1: np.dtype(np.float32), 10: np.dtype(np.float16), 11: np.dtype(np.float64)}
+
+
+def stash_dtype(op: str, stash_type: int) -> np.dtype:
+    """The numpy type of a `stash_type` (a TensorProto code); bfloat16 (16) has none, so the case is unsupported."""
+    if stash_type in STASH_DTYPES:
+        return STASH_DTYPES[stash_type]
+    from conformance.backends.protocol import Unsupported
+
+    raise Unsupported(f"{op}: stash_type {stash_type} has no numpy type")
+
+
+def quantization_layout(op: str, name: str, value: np.ndarray, shape: tuple[int, ...], axis: int,
+                        block_size: int = 0) -> np.ndarray:
+    """A scale or zero point shaped to broadcast against an input of `shape`: per tensor (one element of rank <= 1),
+    per axis (1-D of the axis' length) or, with block_size > 0, blocked (the input's rank, ceil(D / block_size)
+    along axis, each value repeated over its block)."""
+    r = len(shape)
+    if block_size == 0 and value.ndim <= 1 and value.size == 1:
+        return value.reshape(())
+    if not -r <= axis < r:
+        raise ValueError(f"{op}: axis {axis} is out of range for rank {r}")
+    a = axis % r
+    if block_size == 0:
+        if value.ndim != 1 or value.shape[0] != shape[a]:
+            raise ValueError(f"{op}: {name} {value.shape} is neither per tensor nor per axis {a} of {shape}")
+        return value.reshape([-1 if i == a else 1 for i in range(r)])
+    want = tuple(-(-d // block_size) if i == a else d for i, d in enumerate(shape))
+    if block_size < 0 or value.shape != want:
+        raise ValueError(f"{op}: blocked {name} {value.shape} must be {want} for {shape}, axis {a}, block {block_size}")
+    return np.repeat(value, block_size, axis=a).take(np.arange(shape[a]), axis=a)
