@@ -65,7 +65,7 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
     for p in v.outputs:
         if p.formula is not None:
             _check_formula(p.formula, f"shape of output '{p.name}'", p.location, op, sink, names,
-                           allow_value=p.data_dependent)
+                           allow_value=p.data_dependent, allow_unknown=p.data_dependent)
         if p.value is not None:
             _check_formula(p.value, f"value of output '{p.name}'", p.location, op, sink, names, allow_value=True)
     for name, formula in v.lets.items():
@@ -86,7 +86,7 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
             if out not in output_names:
                 sink.add(r.location, op, f"reading {r.id}: '{out}' is not an output")
             _check_formula(formula, f"reading {r.id}, shape of '{out}'", r.location, op, sink, names,
-                           allow_value=True)
+                           allow_value=True, allow_unknown=True)
     if v.maps_to is not None:
         for target, formula in v.maps_to.attributes.items():
             _check_formula(formula, f"maps_to attribute '{target}'", v.location, op, sink, names, allow_value=False)
@@ -108,6 +108,7 @@ def _formula_scope(v: OpVersion, sink: ProblemSink) -> frozenset[str]:
         for dim in p.shape or ():
             if isinstance(dim, str):
                 names.add(dim.lstrip("*"))
+    names.update(p.name for p in v.outputs if p.variadic)  # the number of values the node gives it
     return frozenset(names)
 
 
@@ -146,7 +147,7 @@ def _check_attribute(attr: Attribute, op: str, sink: ProblemSink, names: frozens
 
 
 def _check_formula(formula: Formula, what: str, where: Location | None, op: str, sink: ProblemSink,
-                   names: Iterable[str], *, allow_value: bool) -> None:
+                   names: Iterable[str], *, allow_value: bool, allow_unknown: bool = False) -> None:
     """The names a parsed formula uses are in scope (parse errors were reported when it was built)."""
     unknown = sorted(formula.names - frozenset(names))
     if unknown:
@@ -155,6 +156,8 @@ def _check_formula(formula: Formula, what: str, where: Location | None, op: str,
     if formula.uses_value and not allow_value:
         sink.add(where, op, f"{what}: value() is only allowed in data-dependent output shapes, output values, "
                             "readings and constraints")
+    if "unknown" in formula.calls and not allow_unknown:
+        sink.add(where, op, f"{what}: unknown() is only allowed in data-dependent output shapes")
 
 
 def _check_example(v: OpVersion, name: str, attributes: Mapping[str, Any], inputs: Mapping[str, Any],

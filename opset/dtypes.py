@@ -35,6 +35,8 @@ ELEMENT_TYPES: dict[str, tuple[int, str | None]] = {
     "float8e8m0": (24, None),
     "uint2": (25, None),
     "int2": (26, None),
+    "float6e2m3": (27, None),
+    "float6e3m2": (28, None),
 }
 NUMPY_TO_ELEMENT: dict[str, str] = {np_name: onnx_name for onnx_name, (_, np_name) in ELEMENT_TYPES.items() if np_name}
 CODE_TO_ELEMENT: dict[int, str] = {code: name for name, (code, _) in ELEMENT_TYPES.items()}

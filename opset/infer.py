@@ -92,6 +92,10 @@ class _Env(Mapping[str, Any]):
         self._base[name] = value
         return value
 
+    def bind(self, name: str, value: Any) -> None:
+        self._base[name] = value
+        self.unknown.discard(name)
+
     def __contains__(self, name: object) -> bool:
         return name in self._base or name in self._lazy or name in self.unknown
 
@@ -211,10 +215,16 @@ def _attributes_from(version: OpVersion, env: _Env) -> dict[str, Any]:
 
 
 def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attributes: Mapping[str, Any],
-                 values: Mapping[str, Sequence[Any]] | None = None, *, all_values_known: bool = False) -> InferResult:
-    """Output shapes from the shape formulas; constraint violations and binding mismatches as problems."""
+                 values: Mapping[str, Sequence[Any]] | None = None, *, all_values_known: bool = False,
+                 output_count: int | None = None) -> InferResult:
+    """Output shapes from the shape formulas; constraint violations and binding mismatches as problems.
+
+    `output_count` is how many outputs the node states (None: not known). A variadic output's name stands
+    for the number of values it gets (Split's `outputs`); without `output_count` a formula using it is undecided.
+    """
     problems: list[ShapeProblem] = []
     env = _environment(version, input_shapes, attributes, problems)
+    _bind_output_arity(version, env, output_count)
     resolved = _attributes_from(version, env)
     outputs: list[Shape | None] = []
     for param in version.outputs:
@@ -280,6 +290,18 @@ def applicable_readings(version: OpVersion, env: Mapping[str, Any],
             shapes.append(shape)
         found.append(ReadingShapes(r, tuple(shapes)))
     return found
+
+
+def _bind_output_arity(version: OpVersion, env: _Env, output_count: int | None) -> None:
+    """The variadic output's name -> how many values it gets: the node's outputs after the fixed ones."""
+    for param in version.outputs:
+        if not param.variadic:
+            continue
+        arity = None if output_count is None else output_count - (len(version.outputs) - 1)
+        if arity is None or arity < 0:
+            env.unknown.add(param.name)
+        else:
+            env.bind(param.name, arity)
 
 
 def _output_shape(param: Param, env: _Env, values: Mapping[str, Sequence[Any]] | None,

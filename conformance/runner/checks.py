@@ -50,7 +50,7 @@ def make_call(case: Case, output_dtypes: list[str | None],
 def expected_outputs(case: Case) -> list[np.ndarray] | None:
     """The reference's outputs, None when there is no kernel; InvalidCase when the kernel rejects the case."""
     try:
-        outputs = reference_outputs(case.version, list(case.inputs), case.attributes)
+        outputs = reference_outputs(case.version, list(case.inputs), case.attributes, len(case.output_names))
     except Unsupported:
         return None
     except Exception as e:  # a kernel error on a schema-valid case is itself a finding
@@ -153,7 +153,9 @@ def output_problems(case: Case, outputs: list[np.ndarray], expected: list[np.nda
 
 
 def _dtype_problems(case: Case, i: int, name: str, y: np.ndarray, expected: list[np.ndarray] | None) -> list[str]:
-    param = case.version.outputs[i] if i < len(case.version.outputs) else None
+    params = case.version.outputs
+    # the values of a variadic (last) output all have its parameter
+    param = params[i] if i < len(params) else params[-1] if params and params[-1].variadic else None
     element = element_of(y.dtype)
     if param is not None:
         # a type variable is fixed by the case only when a present input carries it

@@ -81,7 +81,7 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     if (bundle / "expected.npz").is_file():
         with np.load(bundle / "expected.npz") as stored:
             expected = [np.asarray(stored[n]) for n in outputs]
-    inferred = infer_shapes(version, shapes, given).outputs
+    inferred = infer_shapes(version, shapes, given, output_count=len(outputs)).outputs
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs,

@@ -123,6 +123,9 @@ def _draw_dims(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, hint: OpHint, max
     for name, source in plan.same_tuple.items():
         if source in ctx.dims and source not in plan.same_tuple:
             ctx.dims[name] = list(ctx.dims[source])
+    for param in ctx.version.outputs:
+        if param.variadic:  # used where the formulas leave the count to the node (Split without lengths)
+            ctx.scratch.setdefault("arity", {})[param.name] = draw(st.integers(param.min_arity, param.min_arity + 2))
 
 
 def _with_product(least: int, dims: list[int]) -> list[int]:
@@ -335,18 +338,38 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
     given = {name: as_node_value(value) for name, value in ctx.attributes.items()}
     if validate_attributes(version, given, shapes):
         return None
-    result = infer_shapes(version, shapes, given, values)
+    if any(p.variadic for p in version.outputs):
+        output_count = _variadic_output_count(ctx, shapes, given, values)
+    result = infer_shapes(version, shapes, given, values, output_count=output_count)
     if result.problems:
         return None
     expected = [_concrete(s) for s in result.outputs]
     if any(s is not None and (min(s, default=1) < 0 or int(np.prod(s)) > max_elements) for s in expected):
         return None
-    outputs = [p.name for p in version.outputs[:output_count]] if not any(p.variadic for p in version.outputs) \
-        else [p.name for p in version.outputs if not p.optional]
+    variadic = [p for p in version.outputs if p.variadic]
+    if variadic:  # one name per value of the variadic (last) output
+        fixed = [p.name for p in version.outputs if not p.variadic]
+        outputs = fixed + [f"{variadic[0].name}_{i}" for i in range(output_count - len(fixed))]
+    else:
+        outputs = [p.name for p in version.outputs[:output_count]]
+    expected += [None] * (len(outputs) - len(expected))  # an undecided variadic output gives one None for all
     return Case(version=version, dtype=ctx.dtype, type_bindings=ctx.type_bindings,
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs, input_names=names, output_names=outputs,
                 expected_shapes=expected[:len(outputs)], values=values)
+
+
+def _variadic_output_count(ctx: DrawContext, shapes: list[Any], given: dict[str, Any],
+                           values: dict[str, list[Any]]) -> int:
+    """How many outputs the node gets when one is variadic: as many as its formula gives, or where the formula
+    leaves that to the node (it names the output), the drawn count."""
+    version = ctx.version
+    variadic = [p for p in version.outputs if p.variadic]
+    fixed = len(version.outputs) - 1
+    tail = infer_shapes(version, shapes, given, values).outputs[fixed:]
+    if tail == [None]:  # undecided: the formula needs the count (or input values nobody knows)
+        return fixed + int(ctx.scratch["arity"][variadic[0].name])
+    return fixed + len(tail)
 
 
 def _concrete(shape: Any) -> list[int] | None:

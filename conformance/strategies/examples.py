@@ -37,8 +37,8 @@ def example_case(version: OpVersion, example: Example) -> tuple[Case, list[np.nd
     expected_arrays, outputs = example_arrays(stated, example_outputs)
     expected = [x for x in expected_arrays if x is not None]
     values = {n: x.ravel().tolist() for n, x in zip(names, inputs, strict=True) if x is not None}
-    inferred = infer_shapes(version, shapes, given, values).outputs
     all_names = example_arrays(version.outputs, example_outputs)[1] if stated else []
+    inferred = infer_shapes(version, shapes, given, values, output_count=len(all_names) or None).outputs
     by_name = dict(zip(all_names, inferred, strict=False))
     primary = primary_param(version)
     dtype = example_dtype(version, example)

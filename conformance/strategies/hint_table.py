@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from conformance.strategies import hint_indexing as indexing
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
@@ -28,6 +29,7 @@ from conformance.strategies.hint_binary import (
     WHERE_HINTS,
     binary_hints,
 )
+from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT, EYE_LIKE_HINT
 from conformance.strategies.hint_image import (
     AFFINE_GRID_HINT,
     DEFORM_CONV_HINT,
@@ -40,7 +42,37 @@ from conformance.strategies.hint_image import (
     RESIZE_HINT,
     ROI_ALIGN_HINT,
 )
+from conformance.strategies.hint_layout import (
+    BROADCAST_TARGET_HINT,
+    ONE_HOT_HINT,
+    RANGE_HINT,
+    SHAPE_HINT,
+    SPLIT_HINTS,
+    TILE_HINTS,
+)
+from conformance.strategies.hint_linalg import (
+    CONV_INTEGER_HINT,
+    DEQUANTIZE_HINTS,
+    EINSUM_HINT,
+    GROUP_NORM_HINTS,
+    LAYER_NORM_HINT,
+    LP_NORM_HINT,
+    MATMUL_HINT,
+    MATMUL_INTEGER_HINT,
+    QLINEAR_CONV_HINT,
+    QLINEAR_MATMUL_HINT,
+    QUANTIZE_HINTS,
+    RMS_NORM_HINT,
+)
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
+from conformance.strategies.hint_reduce import (
+    ARG_HINT,
+    LOG_SUM_DATA,
+    NON_ZERO_HINT,
+    TOP_K_HINTS,
+    UNIQUE_HINT,
+    reduce_hints,
+)
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -183,6 +215,34 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Shrink"): (_SHRINK_HINT,),
     # inference mode only (training draws random masks) and a ratio inside [0, 1)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
+    # index values inside the indexed axes (`value(...)` constraints only check them), index shapes that fit
+    # the data, axes and sizes drawn together with the shapes they refer to
+    ("ai.onnx", "Gather"): (indexing.GATHER_HINT,),
+    ("ai.onnx", "GatherElements"): (indexing.GATHER_ELEMENTS_HINT,),
+    ("ai.onnx", "GatherND"): (indexing.GATHER_ND_HINT,),
+    ("ai.onnx", "Scatter"): (indexing.SCATTER_ELEMENTS_HINT,),
+    ("ai.onnx", "ScatterElements"): (indexing.SCATTER_ELEMENTS_HINT,),
+    ("ai.onnx", "ScatterND"): (indexing.SCATTER_ND_HINT,),
+    ("ai.onnx", "TensorScatter"): (indexing.TENSOR_SCATTER_HINT,),
+    ("ai.onnx", "Compress"): (indexing.COMPRESS_HINT,),
+    ("ai.onnx", "ReverseSequence"): (indexing.REVERSE_SEQUENCE_HINT,),
+    ("ai.onnx", "CenterCropPad"): (indexing.CENTER_CROP_PAD_HINT,),
+    ("ai.onnx", "DepthToSpace"): (indexing.DEPTH_TO_SPACE_HINT,),
+    ("ai.onnx", "Col2Im"): (indexing.COL2IM_HINT,),
+    # the target type is drawn among those numpy holds (bound generically it would equal the input's), with input
+    # values every conversion rule defines; BitCast keeps the width
+    ("ai.onnx", "Cast"): (CAST_HINT,),
+    ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),
+    ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),
+    ("ai.onnx", "EyeLike"): (EYE_LIKE_HINT,),
+    # start and end around [-r, r] (clamping), a target shape that broadcasts, repeats >= 0, a nonzero delta,
+    # depth >= 1 and axis in [-r-1, r], split lengths that add up (or an axis the output count divides)
+    ("ai.onnx", "Shape"): (SHAPE_HINT,),
+    ("ai.onnx", "Expand"): (BROADCAST_TARGET_HINT,),
+    ("ai.onnx", "Tile"): TILE_HINTS,
+    ("ai.onnx", "Range"): (RANGE_HINT,),
+    ("ai.onnx", "OneHot"): (ONE_HOT_HINT,),
+    ("ai.onnx", "Split"): SPLIT_HINTS,
     # index values must lie inside the indexed axis (`value(indices)` constraints only check them)
     ("tengine", "Gather"): (GATHER_HINT,),
     ("tengine", "Scatter"): (SCATTER_HINT,),  # also: indices/updates fit inside data, no repeated target
@@ -202,6 +262,41 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Floor"): (specials_hint("X"),),
     ("ai.onnx", "Round"): (specials_hint("X"),),
     ("ai.onnx", "Neg"): (specials_hint("X"),),  # integers: the type's extremes (-(-128) wraps to -128 in int8)
+    # reductions: axes inside the rank, never repeated (attribute, then input from 18 / ReduceSum 13), and an
+    # empty dim now and then; an integer log needs a positive sum (and no empty set)
+    ("ai.onnx", "ReduceL1"): reduce_hints(18),
+    ("ai.onnx", "ReduceL2"): reduce_hints(18),
+    ("ai.onnx", "ReduceLogSum"): reduce_hints(18, LOG_SUM_DATA, logarithm=True),
+    ("ai.onnx", "ReduceLogSumExp"): reduce_hints(18, logarithm=True),
+    ("ai.onnx", "ReduceMax"): reduce_hints(18),
+    ("ai.onnx", "ReduceMin"): reduce_hints(18),
+    ("ai.onnx", "ReduceProd"): reduce_hints(18),
+    ("ai.onnx", "ReduceSum"): reduce_hints(13),
+    ("ai.onnx", "ReduceSumSquare"): reduce_hints(18),
+    # an axis inside the rank and k no larger than it; data with ties (the tie rules decide the indices)
+    ("ai.onnx", "ArgMax"): (ARG_HINT,),
+    ("ai.onnx", "ArgMin"): (ARG_HINT,),
+    ("ai.onnx", "TopK"): TOP_K_HINTS,
+    # repeated values and slices (what Unique is about), zeros among the values (what NonZero is about)
+    ("ai.onnx", "Unique"): (UNIQUE_HINT,),
+    ("ai.onnx", "NonZero"): (NON_ZERO_HINT,),
+    # matrix products: A's last dim is B's contracted dim, batch dims broadcast
+    ("ai.onnx", "MatMul"): (MATMUL_HINT,),
+    ("ai.onnx", "MatMulInteger"): (MATMUL_INTEGER_HINT,),  # zero points per tensor, row or column
+    ("ai.onnx", "QLinearMatMul"): (QLINEAR_MATMUL_HINT,),  # ... and positive scales shaped like them
+    # an axis inside X, Scale and B broadcasting to X; a stash type numpy holds (bfloat16 is issue 10's)
+    ("ai.onnx", "LayerNormalization"): (LAYER_NORM_HINT,),
+    ("ai.onnx", "GroupNormalization"): GROUP_NORM_HINTS,
+    ("ai.onnx", "RMSNormalization"): (RMS_NORM_HINT,),
+    ("ai.onnx", "LpNormalization"): (LP_NORM_HINT,),  # non-negative data in half the draws
+    # scale and zero point per tensor, axis or block; positive scales; an output_dtype that fits the zero point
+    ("ai.onnx", "QuantizeLinear"): QUANTIZE_HINTS,
+    ("ai.onnx", "DequantizeLinear"): DEQUANTIZE_HINTS,
+    # Conv's windows, with zero points (and scales) per tensor or per output channel
+    ("ai.onnx", "ConvInteger"): (CONV_INTEGER_HINT,),
+    ("ai.onnx", "QLinearConv"): (QLINEAR_CONV_HINT,),
+    # an equation and operand shapes that fit it (labels, diagonals, ellipses, broadcasting, implicit output)
+    ("ai.onnx", "Einsum"): (EINSUM_HINT,),
     # image ops: the pooling window fits the drawn spatial dims, and p is drawn
     ("ai.onnx", "LpPool"): (LP_POOL_HINT,),
     ("ai.onnx", "GlobalLpPool"): (GLOBAL_LP_POOL_HINT,),

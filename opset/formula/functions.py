@@ -159,6 +159,16 @@ def format_value(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _unknown(args: list[Any], budget: Budget) -> Sym:
+    """A dim whose size depends on values nobody knows here (NonZero's count): an opaque symbol `?<tag>`.
+    Within one evaluation the same tag is the same dim; like the validator's fresh dims, it has no name a
+    model could give it."""
+    tag = _one("unknown", args)
+    if not isinstance(tag, str) or not tag:
+        raise FormulaError(f"unknown() needs a non-empty string, not {type_name(tag)}")
+    return symbolic.opaque(f"?{tag}")
+
+
 FUNCTIONS: dict[str, Function] = {
     "floor": lambda args, budget: floor_value(_one("floor", args)),
     "ceil": lambda args, budget: ceil_value(_one("ceil", args)),
@@ -174,4 +184,5 @@ FUNCTIONS: dict[str, Function] = {
     "all": _truth_fold("all"),
     "any": _truth_fold("any"),
     "broadcast": _broadcast,
+    "unknown": _unknown,
 }

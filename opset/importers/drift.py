@@ -18,6 +18,7 @@ import onnx.defs
 import yaml
 from onnx import helper
 
+from opset.frozen import thaw
 from opset.importers.yaml_writer import ImporterError, existing_op_names, load_op_file, resolve_versions
 
 EXCEPTIONS_FILE = "drift_exceptions.yaml"
@@ -129,7 +130,7 @@ def loaded_version_facts(version: Any) -> Facts:
                 "min_arity": p.min_arity if p.variadic else 1, "homogeneous": p.homogeneous if p.variadic else True}
 
     return {
-        "attributes": {name: {"type": a.type, "required": a.required, "default": a.default}
+        "attributes": {name: {"type": a.type, "required": a.required, "default": thaw(a.default)}
                        for name, a in version.attributes.items()},
         "inputs": [param(p) for p in version.inputs],
         "outputs": [param(p) for p in version.outputs],

@@ -52,13 +52,14 @@ CATEGORY_BY_OP: dict[str, str] = {
                      "MatMulInteger", "DynamicQuantizeMatMul"), "Quantization"),
 }
 
-# The registry wants one name per input, output and attribute of a version; the few source schemas that
-# reuse a name get the param renamed here (only in the versions where the clash occurs).
+# The registry wants one name per input, output and attribute of a version, and identifiers; the few source
+# schemas that reuse a name or use another get the param renamed here (only in the versions where that occurs).
 # Any other clash raises ImporterError. Key: (domain, op, param name).
 PARAM_RENAMES: dict[tuple[str, str, str], str] = {
     ("ai.onnx", "BatchNormalization", "mean"): "running_mean",  # output `mean` of v1-9 (as named since v14)
     ("ai.onnx", "BatchNormalization", "var"): "running_var",  # output `var` of v1-9
     ("ai.onnx", "Split", "split"): "split_input",  # v1 has both an input and an attribute `split`
+    ("ai.onnx", "Split", "outputs..."): "outputs",  # v1's variadic output (no identifier), as named from v2
     ("com.microsoft", "MatMulNBitsQkv", "K"): "K_input",  # input `K` and attribute `K`
 }
 
@@ -182,16 +183,20 @@ def full_version(schema: Any, domain: str, access: SchemaAccess) -> dict[str, An
 
 def _rename_clashing_params(domain: str, op: str, where: str, attributes: set[str],
                             inputs: list[dict[str, Any]], outputs: list[dict[str, Any]]) -> None:
-    """Rename (in place, from PARAM_RENAMES) the param that reuses an input's or an attribute's name."""
+    """Rename (in place, from PARAM_RENAMES) the param that reuses an input's or an attribute's name, or whose
+    name is no identifier."""
     seen = set(attributes)
     for spec in [*inputs, *outputs]:
         name = spec["name"]
-        if name in seen:
+        why = ("names must be unique in a version" if name in seen else
+               "names must be identifiers" if not name.isidentifier() else None)
+        if why is not None:
             new_name = PARAM_RENAMES.get((domain, op, name))
             if new_name is None:
-                raise ImporterError(f"{where}: name {name!r} is used twice; add it to PARAM_RENAMES")
+                raise ImporterError(f"{where}: name {name!r} is used twice or no identifier; add it to "
+                                    "PARAM_RENAMES")
             spec["name"] = new_name
-            note = f"Named `{name}` in the source; renamed because names must be unique in a version."
+            note = f"Named `{name}` in the source; renamed because {why}."
             spec["doc"] = f"{spec['doc']}\n\n{note}" if spec.get("doc") else note
         seen.add(spec["name"])
 

@@ -78,7 +78,7 @@ class NodeCheck:
         in_facts = [facts.get(n, UNKNOWN) if n else None for n in node.inputs]
         bound = self._unify(info, in_facts)
         result = self._infer(info, attrs, in_facts, scope, memo)
-        self._outputs(info, attrs, bound, result, scope)
+        self._outputs(info, attrs, bound, result, scope, [f.type if f is not None else None for f in in_facts])
 
     def _arity(self, arity: Arity, names: list[str], what: str) -> None:
         count = len(names)
@@ -144,12 +144,15 @@ class NodeCheck:
                 if known is not None:
                     values[name] = list(known)
             values_key = tuple(sorted((k, repr(v)) for k, v in values.items()))
-        key = (info.key, attrs.key, shapes, values_key)
+        # a variadic output's formulas may use how many values the node gives it
+        outputs = len(self.node.outputs) if any(p.variadic for p in version.outputs) else None
+        key = (info.key, attrs.key, shapes, values_key, outputs)
         cached = memo.get(key)
         if cached is None:
             listed = [list(s) if s is not None and s is not UNKNOWN_SHAPE else s for s in shapes]
             attr_problems = validate_attributes(version, attrs.given, listed)
-            result = infer_shapes(version, listed, attrs.given, values) if info.needs_inference else None
+            result = (infer_shapes(version, listed, attrs.given, values, output_count=outputs)
+                      if info.needs_inference else None)
             cached = (attr_problems, result)
             memo[key] = cached
         attr_problems, result = cached
@@ -173,10 +176,10 @@ class NodeCheck:
             self.error(reported_check(p.check), p.message)
 
     def _outputs(self, info: VersionInfo, attrs: NodeAttributes, bound: dict[str, str], result: InferResult | None,
-                 scope: Scope) -> None:
+                 scope: Scope, input_types: list[str | None]) -> None:
         version = info.version
         special = ATTRIBUTE_OUTPUTS.get((version.domain, version.name))
-        produced: Produced | None = special(attrs.given) if special is not None else None
+        produced: Produced | None = special(attrs.given, input_types) if special is not None else None
         inferred = result.outputs if result is not None else []
         for pos, out in enumerate(self.node.outputs):
             if not out:

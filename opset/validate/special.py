@@ -1,8 +1,9 @@
 """Ops whose output type (and sometimes shape and values) comes from an attribute, not from inputs.
 
 The registry states such outputs with a type variable no input binds (Constant's T, Cast's T2), and
-formulas cannot read tensor attributes; this one table says where those facts come from. An op
-missing here simply gets its output type from the declared value_info, or stays unknown.
+formulas cannot read tensor attributes; this one table says where those facts come from. Each entry
+takes the node's given attributes and its input types (None where unknown). An op missing here simply
+gets its output type from the declared value_info, or stays unknown.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def tensor_values(t: onnx.TensorProto) -> tuple[int, ...] | None:
     return tuple(int(x) for x in array.reshape(-1))
 
 
-def _constant(given: dict[str, Any]) -> Produced | None:
+def _constant(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
     t = given.get("value")
     if isinstance(t, onnx.TensorProto):
         return Produced(tensor_type(t.data_type), tuple(t.dims), tensor_values(t))
@@ -61,18 +62,49 @@ def _constant(given: dict[str, Any]) -> Produced | None:
     return None
 
 
-def _constant_of_shape(given: dict[str, Any]) -> Produced | None:
+def _constant_of_shape(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
     t = given.get("value")
     return Produced(tensor_type(t.data_type) if isinstance(t, onnx.TensorProto) else "tensor(float)", None)
 
 
-def _cast(given: dict[str, Any]) -> Produced | None:
-    to = given.get("to")
-    return Produced(tensor_type(to), None) if isinstance(to, int) else None
+def _element_code(to: Any) -> int | None:
+    """A DataType as an attribute gives it: its number (opset 6 on), or its name (Cast-1's `to`)."""
+    if isinstance(to, bytes):
+        to = to.decode("utf-8")
+    if isinstance(to, str):
+        return onnx.TensorProto.DataType.Value(to) if to in onnx.TensorProto.DataType.keys() else None
+    return to if isinstance(to, int) else None
 
 
-ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any]], Produced | None]] = {
+def _to(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """Cast and BitCast: the type `to` names."""
+    code = _element_code(given.get("to"))
+    return Produced(tensor_type(code), None) if code is not None else None
+
+
+def _dtype_else_input(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """EyeLike: the type `dtype` names, else the input's."""
+    code = _element_code(given.get("dtype"))
+    if code is not None:
+        return Produced(tensor_type(code), None)
+    first = input_types[0] if input_types else None
+    return Produced(first, None) if first is not None else None
+
+
+def _output_dtype(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """QuantizeLinear (21) and DequantizeLinear (23): y's type from output_dtype. Without it y has the type of an
+    input (QuantizeLinear's y_zero_point, else uint8 when that is absent; DequantizeLinear's x_scale), which the
+    type binding supplies when known; this table cannot see which inputs are present, so it says nothing then."""
+    code = given.get("output_dtype")
+    return Produced(tensor_type(code), None) if isinstance(code, int) and code else None
+
+
+ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | None]], Produced | None]] = {
     ("ai.onnx", "Constant"): _constant,
     ("ai.onnx", "ConstantOfShape"): _constant_of_shape,
-    ("ai.onnx", "Cast"): _cast,
+    ("ai.onnx", "Cast"): _to,
+    ("ai.onnx", "BitCast"): _to,
+    ("ai.onnx", "EyeLike"): _dtype_else_input,
+    ("ai.onnx", "QuantizeLinear"): _output_dtype,
+    ("ai.onnx", "DequantizeLinear"): _output_dtype,
 }

@@ -118,9 +118,10 @@ def shapes_of(inputs: Sequence[np.ndarray | Shape]) -> list[list[int | Sym] | No
 
 
 def inferred(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Mapping[str, Any] | None = None,
-             values: Mapping[str, Any] | None = None) -> InferResult:
-    """The registry's inference for arrays (or plain shapes; None for an omitted input)."""
-    return infer_shapes(v, shapes_of(inputs), dict(attrs or {}), values)
+             values: Mapping[str, Any] | None = None, output_count: int | None = None) -> InferResult:
+    """The registry's inference for arrays (or plain shapes; None for an omitted input); `output_count` is how many
+    outputs the node has (what a variadic output's formulas may read)."""
+    return infer_shapes(v, shapes_of(inputs), dict(attrs or {}), values, output_count=output_count)
 
 
 def formula_shapes(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Mapping[str, Any] | None = None,
@@ -132,8 +133,8 @@ def formula_shapes(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Ma
 
 
 def problem_checks(v: OpVersion, inputs: Sequence[np.ndarray | Shape], attrs: Mapping[str, Any] | None = None,
-                   values: Mapping[str, Any] | None = None) -> list[str]:
+                   values: Mapping[str, Any] | None = None, output_count: int | None = None) -> list[str]:
     """Ids of every check the registry reports for a node: shapes and constraints, then attributes."""
     shapes = shapes_of(inputs)
-    result = infer_shapes(v, shapes, dict(attrs or {}), values)
+    result = infer_shapes(v, shapes, dict(attrs or {}), values, output_count=output_count)
     return [p.check for p in result.problems + validate_attributes(v, dict(attrs or {}), shapes)]

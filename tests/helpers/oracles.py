@@ -174,7 +174,7 @@ def assert_shapes_match_onnx(case: ShapeCase) -> None:
     """No problem reported, and every dim onnx knows equals the formula's (onnx's unknown dims match anything)."""
     v = registry().resolve("ai.onnx", case.op, case.opset)
     values = {v.inputs[i].name: np.asarray(case.inputs[i]).reshape(-1).tolist() for i in case.constants}
-    result = inferred(v, list(case.inputs), case.attrs, values)
+    result = inferred(v, list(case.inputs), case.attrs, values, case.n_out)
     shapes = [list(x.shape) if x is not None else None for x in case.inputs]
     problems = result.problems + validate_attributes(v, case.attrs, shapes)
     label = case.label()

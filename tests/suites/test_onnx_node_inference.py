@@ -52,6 +52,8 @@ def mismatches_by_op() -> dict[str, list[Mismatch]]:
         node = op_under_test(name, case.model, cases)
         if node is None or node.domain not in ("", "ai.onnx"):
             continue
+        if any(n.op_type in PENDING for n in case.model.graph.node):
+            continue  # an expanded body that runs through Loop, Scan or other ops the companion issue brings
         model = _stripped(case.model)
         theirs = _onnx_outputs(model)
         if not theirs:

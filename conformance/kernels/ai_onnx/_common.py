@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -105,3 +106,134 @@ def cumulate(op: str, x: np.ndarray, axis: np.ndarray, exclusive: int, reverse: 
     if reverse:
         running = np.flip(running, ax)
     return np.asarray(running).astype(x.dtype, copy=False)
+
+
+def reduction_axes(op: str, rank: int, axes: Sequence[int] | np.ndarray | None,
+                   noop_with_empty_axes: int) -> tuple[int, ...]:
+    """The axes a Reduce* op reduces, as numpy's `axis` tuple: every axis when `axes` is absent or empty, or
+    none at all when noop_with_empty_axes is 1 (then only the op's elementwise steps remain); negative axes made
+    positive, out-of-range or repeated ones raise ValueError. Versions with an `axes` attribute pass 0."""
+    given = [] if axes is None else np.asarray(axes).reshape(-1).tolist()
+    if not given:
+        return () if noop_with_empty_axes else tuple(range(rank))
+    return normalize_axes(op, given, rank)
+
+
+def accumulator(x: np.ndarray) -> np.dtype:
+    """The dtype a sum or product of `x` runs in: half precision in float32, other floats in their own width,
+    signed integers in int64 and unsigned in uint64 (a result cast back to x's type then wraps as x's own
+    two's-complement arithmetic would)."""
+    if x.dtype.kind == "i":
+        return np.dtype(np.int64)
+    if x.dtype.kind in "ub":
+        return np.dtype(np.uint64)
+    return work_dtype(x)
+
+
+def to_integer(op: str, y: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A floating result converted to integer `dtype` as Cast does (truncation toward zero); a value that is not
+    finite has no integer counterpart and raises ValueError."""
+    if not np.all(np.isfinite(y)):
+        raise ValueError(f"{op}: the result is not finite, which {dtype} cannot hold (undefined for integers)")
+    return np.asarray(np.trunc(y)).astype(dtype)
+
+
+def numpy_dtype_of(op: str, element: str) -> np.dtype:
+    """The numpy dtype of an ONNX element type name; Unsupported for those the reference does not compute in
+    (bfloat16, float8, int4, string, complex ...: issue 10's), ValueError for a name ONNX does not know."""
+    from conformance.backends.protocol import Unsupported
+    from opset.cells import NUMPY_ELEMENTS
+    from opset.dtypes import ELEMENT_TYPES, numpy_name
+
+    if element not in ELEMENT_TYPES:
+        raise ValueError(f"{op}: {element!r} is no ONNX element type")
+    name = numpy_name(element)
+    if element not in NUMPY_ELEMENTS or name is None:
+        raise Unsupported(f"{op}: the reference kernels do not compute in {element}")
+    return np.dtype(name)
+
+
+def numpy_element_dtype(op: str, dtype: np.dtype) -> np.dtype:
+    """`dtype` itself when it is an element type the reference computes in, else Unsupported (an ml_dtypes
+    bfloat16, float8 or int4 array, a string or complex array)."""
+    from conformance.backends.protocol import Unsupported
+    from opset.dtypes import element_of_numpy
+
+    element = element_of_numpy(dtype.name)
+    if element is None:
+        raise Unsupported(f"{op}: the reference kernels do not compute in {dtype}")
+    return numpy_dtype_of(op, element)
+
+
+def numpy_dtype_of_code(op: str, code: int) -> np.dtype:
+    """The numpy dtype of a TensorProto DataType number (`to`, `dtype` attributes)."""
+    from opset.dtypes import CODE_TO_ELEMENT
+
+    if code not in CODE_TO_ELEMENT:
+        raise ValueError(f"{op}: {code} is no TensorProto DataType")
+    return numpy_dtype_of(op, CODE_TO_ELEMENT[code])
+
+
+def convert_elements(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Cast's conversion between the types numpy holds.
+
+    Floating point to fixed point truncates toward zero (the conversion of a value out of the target's range is
+    undefined in ONNX); fixed point to fixed point keeps the low bits (two's complement); to bool, zero is false and
+    everything else (NaN too) true; from bool, 1 and 0; to floating point, round to nearest even, with +/- infinity
+    out of range. numpy's C casts do exactly this, so the one subtlety left is that a float in (-1, 0) truncates to
+    zero before it meets an unsigned type.
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        source = np.trunc(x) if x.dtype.kind == "f" and dtype.kind in "iu" else x
+        return np.asarray(source.astype(dtype))
+def round_add_saturate(scaled: np.ndarray, zero_point: np.ndarray | None, dtype: np.dtype) -> np.ndarray:
+    """`saturate(round(scaled) + zero_point)` as `dtype` (an integer type): rounding half to even first, then
+    the zero point added, then values clipped to the type's range (the quantizers' output rule)."""
+    info = np.iinfo(dtype)
+    y = np.rint(np.asarray(scaled, dtype=np.float64))
+    if zero_point is not None:
+        y = y + np.asarray(zero_point, dtype=np.float64)
+    return np.asarray(np.clip(y, info.min, info.max).astype(dtype))
+
+
+def normalized(x: np.ndarray, axes: tuple[int, ...], epsilon: float, dtype: np.dtype) -> np.ndarray:
+    """(x - mean) / sqrt(variance + epsilon) over `axes`, computed in `dtype` (the variance as the mean of squared
+    deviations, the two-pass form the operators' texts write)."""
+    xs = x.astype(dtype, copy=False)
+    mean = np.mean(xs, axis=axes, keepdims=True, dtype=dtype)
+    deviation = xs - mean
+    variance = np.mean(deviation * deviation, axis=axes, keepdims=True, dtype=dtype)
+    return np.asarray(deviation / np.sqrt(variance + np.asarray(epsilon, dtype=dtype)))
+
+
+STASH_DTYPES: dict[int, np.dtype[Any]] = {1: np.dtype(np.float32), 10: np.dtype(np.float16), 11: np.dtype(np.float64)}
+
+
+def stash_dtype(op: str, stash_type: int) -> np.dtype:
+    """The numpy type of a `stash_type` (a TensorProto code); bfloat16 (16) has none, so the case is unsupported."""
+    if stash_type in STASH_DTYPES:
+        return STASH_DTYPES[stash_type]
+    from conformance.backends.protocol import Unsupported
+
+    raise Unsupported(f"{op}: stash_type {stash_type} has no numpy type")
+
+
+def quantization_layout(op: str, name: str, value: np.ndarray, shape: tuple[int, ...], axis: int,
+                        block_size: int = 0) -> np.ndarray:
+    """A scale or zero point shaped to broadcast against an input of `shape`: per tensor (one element of rank <= 1),
+    per axis (1-D of the axis' length) or, with block_size > 0, blocked (the input's rank, ceil(D / block_size)
+    along axis, each value repeated over its block)."""
+    r = len(shape)
+    if block_size == 0 and value.ndim <= 1 and value.size == 1:
+        return value.reshape(())
+    if not -r <= axis < r:
+        raise ValueError(f"{op}: axis {axis} is out of range for rank {r}")
+    a = axis % r
+    if block_size == 0:
+        if value.ndim != 1 or value.shape[0] != shape[a]:
+            raise ValueError(f"{op}: {name} {value.shape} is neither per tensor nor per axis {a} of {shape}")
+        return value.reshape([-1 if i == a else 1 for i in range(r)])
+    want = tuple(-(-d // block_size) if i == a else d for i, d in enumerate(shape))
+    if block_size < 0 or value.shape != want:
+        raise ValueError(f"{op}: blocked {name} {value.shape} must be {want} for {shape}, axis {a}, block {block_size}")
+    return np.repeat(value, block_size, axis=a).take(np.arange(shape[a]), axis=a)

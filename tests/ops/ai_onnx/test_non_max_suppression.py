@@ -1,5 +1,5 @@
 """NonMaxSuppression: the kernel against onnx.reference and onnxruntime, hand-checked selections, onnx's shape
-inference (an unnamed first dim: the count depends on the data), rejected nodes."""
+inference (an unnamed first dim: the count depends on the data, an unknown dim in the formula), rejected nodes."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from tests.helpers import (
     OracleCase,
     ShapeCase,
     i64,
-    onnx_inferred_shapes,
+    inferred,
     oracle_tests,
     registry,
     rejection_tests,
     run,
     shape_case,
+    shape_tests,
 )
 
 OP = "NonMaxSuppression"
@@ -69,17 +70,24 @@ def test_degenerate_boxes_never_suppress() -> None:
     assert y.tolist() == [[0, 0, 0], [0, 0, 1]]
 
 
-@pytest.mark.parametrize(("opset", "inferred"), [(10, False), (11, True)])
-def test_selected_count_has_no_formula(opset: int, inferred: bool) -> None:
-    """The number of rows depends on the boxes' values: no shape formula; onnx infers an unnamed dim by 3 at
-    version 11 and nothing at 10."""
+@pytest.mark.parametrize("opset", [10, 11])
+def test_selected_count_is_an_unknown_dim(opset: int) -> None:
+    """The number of rows depends on the boxes' values through the greedy selection: the formula states it as an
+    unknown dim, with or without values."""
     v = registry().resolve("ai.onnx", OP, opset)
-    assert v.outputs[0].formula is None
-    (shape,) = onnx_inferred_shapes(shape_case(OP, opset, [[2, 6, 4], [2, 3, 6], i64(3)]))
-    if not inferred:
-        assert shape is None
-        return
-    assert shape is not None and isinstance(shape[0], str) and shape[1:] == [3]
+    boxes, scores = BOXES, SCORES
+    values = {"boxes": boxes.reshape(-1).tolist(), "scores": scores.reshape(-1).tolist(),
+              "max_output_boxes_per_class": [3]}
+    for known in ({}, values):
+        (shape,) = inferred(v, [boxes, scores, i64(3)], {}, known).outputs
+        assert shape is not None and [str(d) for d in shape] == ["?selected", "3"]
+
+
+# onnx infers an unnamed dim by 3 at version 11 (and nothing at 10): the formula's 3 must agree
+SHAPES = [shape_case(OP, 11, [[2, 6, 4], [2, 3, 6], i64(3)]), shape_case(OP, 11, [[1, 3, 4], [1, 2, 3]])]
+
+
+test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
 def _nodes() -> list[tuple[ShapeCase, str]]:

@@ -1,0 +1,125 @@
+"""Hints for ai.onnx ops whose output element type an attribute or a second input chooses: Cast, CastLike, BitCast,
+EyeLike.
+
+The generic builder binds every type variable to the cell's type where it can, so a conversion would only ever be
+drawn to its own type; these hints draw the target among the element types numpy holds (every one of them, so each
+cell meets every target) and keep the case's type bindings in step. Input values are drawn so that each conversion
+rule shows: quarter steps for truncation toward zero, the whole range of an integer type for wrap-around, and no
+value whose conversion ONNX leaves undefined (a float outside the target integer's range).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hints import OpHint
+from conformance.strategies.values import SEEDS, fill_array
+from opset.cells import NUMPY_ELEMENTS, allowed_elements
+from opset.dtypes import ELEMENT_TYPES, numpy_name
+
+
+def code_of(element: str) -> int:
+    """The TensorProto DataType number of an element type."""
+    return ELEMENT_TYPES[element][0]
+
+
+def drawable_targets(ctx: DrawContext, type_var: str) -> list[str]:
+    """The element types a type variable allows that numpy holds (strings and the rest are issue 10's)."""
+    return [e for e in allowed_elements(ctx.version, type_var) if e in NUMPY_ELEMENTS]
+
+
+def whole_range(seed: int, element: str, shape: list[int]) -> np.ndarray:
+    """Values spread over the whole range of an integer (or bool) element type."""
+    dtype = np.dtype(numpy_name(element) or element)
+    rng = np.random.default_rng(seed)
+    if dtype.kind == "b":
+        return np.asarray(rng.integers(0, 2, size=shape).astype(bool))
+    info = np.iinfo(dtype)
+    return np.asarray(rng.integers(int(info.min), int(info.max), size=shape, dtype=dtype, endpoint=True))
+
+
+def conversion_input(draw: DrawFn, ctx: DrawContext, name: str, target: str) -> np.ndarray:
+    """An array for input `name` whose every value converts to `target` by a rule ONNX defines."""
+    element = ctx.element_of(next(p.type for p in ctx.version.inputs if p.name == name))
+    shape = list(ctx.shapes[name])
+    seed = draw(SEEDS)
+    if element not in ("float16", "float", "double"):
+        # integers (and bool): wrap-around, infinity in float16 and nonzero-is-true only show over the whole range
+        return whole_range(seed, element, shape) if draw(st.booleans()) else fill_array(seed, element, shape)
+    if target.startswith("uint"):
+        return fill_array(seed, element, shape, min_value=0.0)  # a negative float is out of an unsigned range
+    return fill_array(seed, element, shape)
+
+
+# ---- Cast, CastLike -------------------------------------------------------------------------------------------
+
+def _cast_to(draw: DrawFn, ctx: DrawContext) -> object:
+    output_type = ctx.version.outputs[0].type
+    target = draw(st.sampled_from(drawable_targets(ctx, output_type)))
+    ctx.type_bindings[output_type] = target
+    if ctx.version.attributes["to"].type == "string":
+        return target.upper()  # opset 1 names the DataType
+    return code_of(target)
+
+
+def _cast_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return conversion_input(draw, ctx, "input", ctx.type_bindings[ctx.version.outputs[0].type])
+
+
+CAST_HINT = OpHint(attributes={"to": _cast_to}, values={"input": _cast_input})
+
+
+def _cast_like_target(draw: DrawFn, ctx: DrawContext) -> None:
+    ctx.type_bindings["T2"] = draw(st.sampled_from(drawable_targets(ctx, "T2")))
+
+
+def _cast_like_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return conversion_input(draw, ctx, "input", ctx.type_bindings["T2"])
+
+
+CAST_LIKE_HINT = OpHint(shapes=_cast_like_target, values={"input": _cast_like_input})
+
+
+# ---- BitCast --------------------------------------------------------------------------------------------------
+
+def _bit_cast_to(draw: DrawFn, ctx: DrawContext) -> object:
+    width = np.dtype(numpy_name(ctx.dtype) or ctx.dtype).itemsize
+    same = [e for e in drawable_targets(ctx, "T2") if np.dtype(numpy_name(e) or e).itemsize == width]
+    target = draw(st.sampled_from(same))
+    ctx.type_bindings["T2"] = target
+    return code_of(target)
+
+
+def _bit_cast_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    shape = list(ctx.shapes["input"])
+    seed = draw(SEEDS)
+    if ctx.type_bindings["T2"] == "bool":
+        return fill_array(seed, ctx.dtype, shape, min_value=0, max_value=1)  # other bytes are no bool
+    if ctx.dtype in ("float16", "float", "double") or not draw(st.booleans()):
+        return fill_array(seed, ctx.dtype, shape)
+    return whole_range(seed, ctx.dtype, shape)
+
+
+BIT_CAST_HINT = OpHint(attributes={"to": _bit_cast_to}, values={"input": _bit_cast_input})
+
+
+# ---- EyeLike --------------------------------------------------------------------------------------------------
+
+def _eye_like_dtype(draw: DrawFn, ctx: DrawContext) -> object:
+    if draw(st.booleans()):
+        ctx.type_bindings["T2"] = ctx.dtype  # without dtype the output takes the input's type
+        return OMIT
+    target = draw(st.sampled_from(drawable_targets(ctx, "T2")))
+    ctx.type_bindings["T2"] = target
+    return code_of(target)
+
+
+def _eye_like_k(draw: DrawFn, ctx: DrawContext) -> object:
+    rows, cols = ctx.first_shape()
+    return draw(st.integers(-rows, cols)) if draw(st.integers(0, 3)) else OMIT
+
+
+EYE_LIKE_HINT = OpHint(attributes={"dtype": _eye_like_dtype, "k": _eye_like_k})

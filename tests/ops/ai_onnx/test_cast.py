@@ -1,0 +1,185 @@
+"""Cast: every pair of numpy element types against onnx.reference and onnxruntime, every version against onnx, the
+shape formula, disallowed targets, the validator's output type and the strategy's targets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from onnx import helper
+
+from conformance.strategies import op_cases
+from conformance.strategies.case import Case
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_cast import CAST_HINT
+from opset.cells import NUMPY_ELEMENTS
+from opset.dtypes import ELEMENT_TYPES, numpy_name
+from opset.validate import check_model
+from tests.helpers import (
+    OracleCase,
+    all_since,
+    oracle_tests,
+    rejection_tests,
+    run,
+    run_onnx_reference,
+    run_onnxruntime,
+    shape_case,
+    shape_tests,
+    version,
+)
+
+OP = "Cast"
+CODE = {e: ELEMENT_TYPES[e][0] for e in NUMPY_ELEMENTS}
+DTYPE = {e: np.dtype(numpy_name(e) or e) for e in NUMPY_ELEMENTS}
+FLOATS = ("float16", "float", "double")
+
+
+def source_values(source: str, target: str) -> np.ndarray:
+    """Values of `source` whose conversion to `target` ONNX defines, covering each rule: truncation toward zero
+    (quarter steps), wrap-around (an integer type's extremes), nonzero-is-true, infinity past float16's range."""
+    dtype = DTYPE[source]
+    if source == "bool":
+        return np.array([True, False, True], dtype=bool)
+    if source in FLOATS:
+        steps = [-3.75, -1.5, -0.75, -0.0, 0.0, 0.25, 0.5, 1.75, 2.5, 3.0]
+        if target.startswith("uint"):
+            steps = [s for s in steps if s >= 0]  # a negative float is out of an unsigned type's range
+        if target in (*FLOATS, "bool") and source != "float16":
+            steps += [1e5, -7e4, 65519.0, 65520.0]  # float16's largest, and past it: infinity
+        return np.array(steps, dtype=dtype)
+    info = np.iinfo(dtype)  # type: ignore[type-var]
+    picks = [info.min, info.min + 1, -1, 0, 1, 127, 128, 200, 255, 256, 65504, 65520, info.max - 1, info.max]
+    return np.array(sorted({int(v) for v in picks if info.min <= v <= info.max}), dtype=object).astype(dtype)
+
+
+PAIRS = [(s, t) for s in NUMPY_ELEMENTS for t in NUMPY_ELEMENTS]
+
+
+def _pair_model(opset: int) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+    """One model that casts every source type to every target type (one node per pair)."""
+    nodes, inputs, outputs, feeds = [], [], [], {}
+    for s, t in PAIRS:
+        name = f"{s}_to_{t}"
+        x = source_values(s, t)
+        feeds[name] = x
+        inputs.append(helper.make_tensor_value_info(name, CODE[s], list(x.shape)))
+        outputs.append(helper.make_tensor_value_info(f"{name}_out", CODE[t], list(x.shape)))
+        nodes.append(helper.make_node(OP, [name], [f"{name}_out"], to=CODE[t]))
+    graph = helper.make_graph(nodes, "pairs", inputs, outputs)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    return model, feeds
+
+
+@pytest.mark.parametrize("oracle", ["onnx.reference", "onnxruntime"])
+def test_every_numpy_pair_matches(oracle: str) -> None:
+    """All 144 conversions between the types numpy holds, each rule's values, at opset 13 (the first with bfloat16,
+    whose conversions are issue 10's like float8's)."""
+    model, feeds = _pair_model(13)
+    want = (run_onnx_reference if oracle == "onnx.reference" else run_onnxruntime)(model, feeds)
+    wrong = []
+    for (s, t), expected in zip(PAIRS, want, strict=True):
+        (got,) = run("ai.onnx", OP, 13, [feeds[f"{s}_to_{t}"]], to=CODE[t])
+        if got.dtype != expected.dtype or not np.array_equal(got, expected, equal_nan=got.dtype.kind == "f"):
+            wrong.append(f"{s}->{t}: {got.tolist()} vs {expected.tolist()}")
+    assert not wrong, f"Cast differs from {oracle}: " + "; ".join(wrong)
+
+
+X = source_values("float", "int32").reshape(2, 5)
+CASES = [
+    OracleCase(OP, dict(to=CODE["int32"]), [X], all_since(OP, 6), id="float_to_int32"),
+    OracleCase(OP, dict(to=CODE["float16"]), [np.arange(-6, 6, dtype=np.int64).reshape(3, 4)], all_since(OP, 6),
+               id="int64_to_float16"),
+    OracleCase(OP, dict(to="INT32"), [X], (1,), oracle=lambda: [X.astype(np.int32)], id="named_target"),
+]
+
+
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES)
+
+
+def test_opset_1_names_the_type() -> None:
+    """Cast-1's `to` is a DataType name; it converts as Cast-6 does with the number (onnx runs neither)."""
+    x = source_values("double", "uint8")
+    (named,) = run("ai.onnx", OP, 1, [x], to="UINT8")
+    (numbered,) = run("ai.onnx", OP, 6, [x], to=CODE["uint8"])
+    assert named.dtype == np.uint8 and np.array_equal(named, numbered)
+
+
+SHAPES = [shape_case(OP, v, [shape], {"to": CODE["int64"]}) for v in (6, 13, 19, 25)
+          for shape in ([2, 3], [], [4, 0, 1])]
+REJECTED = [
+    (shape_case(OP, 6, [[2]], {"to": ELEMENT_TYPES["bfloat16"][0]}), "attr_allowed"),  # bfloat16 arrives in opset 13
+    (shape_case(OP, 13, [[2]], {"to": 14}), "attr_allowed"),  # complex64: never a Cast target
+    (shape_case(OP, 19, [[2]], {"to": 1, "saturate": 2}), "attr_allowed"),
+    (shape_case(OP, 24, [[2]], {"to": 1, "round_mode": "sideways"}), "attr_allowed"),
+]
+
+
+test_shape_formula_matches_onnx = shape_tests(SHAPES)
+
+
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+def test_opset_1_rejects_a_number() -> None:
+    from tests.helpers import problem_checks
+
+    assert "attr_allowed" in problem_checks(version("ai.onnx", OP, 1), [[2]], {"to": "FLOAT8"})
+    assert "attr_type" in problem_checks(version("ai.onnx", OP, 1), [[2]], {"to": 7})
+
+
+@pytest.mark.parametrize(("opset", "to", "want"), [(13, CODE["int8"], "tensor(int8)"),
+                                                   (25, CODE["bool"], "tensor(bool)"),
+                                                   (1, "DOUBLE", "tensor(double)")])
+def test_validator_takes_the_output_type_from_to(opset: int, to: Any, want: str) -> None:
+    x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2, "N"])
+    node = helper.make_node(OP, ["x"], ["y"], to=to)
+    graph = helper.make_graph([node], "g", [x], [onnx.ValueInfoProto(name="y")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    result = check_model(model)
+    assert result.diagnostics == []
+    assert result.facts["y"].type == want and [str(d) for d in result.facts["y"].shape or ()] == ["2", "N"]
+
+
+DRAWS = settings(max_examples=30, derandomize=True, database=None, deadline=None,
+                 suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.parametrize(("since", "cell"), [(1, "double"), (6, "float"), (13, "int8"), (25, "bool")])
+def test_strategy_draws_every_numpy_target(since: int, cell: str) -> None:
+    """The hint draws every target numpy holds for a cell and none it lacks, naming it as the version does and
+    binding T2 to it (drawn cases are checked against the schema by conform itself)."""
+    v = version("ai.onnx", OP, since)
+    seen: set[str] = set()
+
+    @DRAWS
+    @given(data=st.data())
+    def draw(data: st.DataObject) -> None:
+        ctx = DrawContext(v, cell, {"T1": cell, "T2": cell}, max_side=3)
+        to = CAST_HINT.attributes["to"](data.draw, ctx)
+        target = ctx.type_bindings["T2"]
+        assert to == (target.upper() if since == 1 else CODE[target])
+        seen.add(target)
+
+    draw()
+    assert seen == set(NUMPY_ELEMENTS)
+
+
+@pytest.mark.parametrize(("since", "cell"), [(6, "float"), (25, "uint16")])
+def test_drawn_cases_convert_other_types(since: int, cell: str) -> None:
+    """Whole drawn cases reach several targets (not only the cell's own, where the generic binding would keep them)."""
+    v = version("ai.onnx", OP, since)
+    seen: set[int] = set()
+
+    @DRAWS
+    @given(case=op_cases(v, cell))
+    def draw(case: Case) -> None:
+        seen.add(case.node_attributes["to"])
+        assert ELEMENT_TYPES[case.type_bindings["T2"]][0] == case.node_attributes["to"]
+
+    draw()
+    assert len(seen) >= 6, seen
