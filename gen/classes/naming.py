@@ -14,7 +14,9 @@ from opset.model import Domain
 CLASS_NAMES: dict[tuple[str, str], str] = {}
 
 # (domain, op, input or attribute name) -> argument name, for names that are not usable as arguments
-ARGUMENT_NAMES: dict[tuple[str, str, str], str] = {}
+ARGUMENT_NAMES: dict[tuple[str, str, str], str] = {
+    ("ai.onnx", "MaxUnpool", "I"): "indices",  # E741: I reads as l or 1
+}
 
 # names every generated module binds itself (imports), which no class may take
 MODULE_NAMES = frozenset({"ClassVar", "Literal", "Op", "Sequence", "annotations", "onnx"})
