@@ -117,4 +117,7 @@ def test_the_model_runner_gives_onnxruntimes_outputs(name: str) -> None:
     for (out, got), want in zip(ours.items(), theirs, strict=True):
         assert got.dtype == want.dtype and got.shape == want.shape, f"{out}: {got.dtype}{got.shape} vs {want.dtype}" \
                                                                     f"{want.shape}"
-        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=out)
+        # quantized models: a value on a rounding boundary of QuantizeLinear moves by one quantum when the float
+        # before it differs in the last bit (onnxruntime accumulates in single precision, our kernels in double)
+        tolerance = 2e-3 if ".qdq." in name or ".qdynamic." in name else 1e-4
+        np.testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance, err_msg=out)

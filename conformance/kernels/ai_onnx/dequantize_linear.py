@@ -21,6 +21,8 @@ def dequantize(x: np.ndarray, x_scale: np.ndarray, x_zero_point: np.ndarray | No
                out: np.dtype) -> np.ndarray:
     if x.dtype.kind not in "iu":
         raise Unsupported(f"{OP}: x of type {x.dtype} has no numpy integer type")
+    if x_zero_point is not None and x_zero_point.size == 1 and x_scale.size == 1:
+        x_zero_point = x_zero_point.reshape(x_scale.shape)  # [1] and [] both mean per-tensor (dequantizelinear_c1)
     if x_zero_point is not None and (x_zero_point.shape != x_scale.shape or x_zero_point.dtype != x.dtype):
         raise ValueError(f"{OP}: x_zero_point {x_zero_point.dtype}{x_zero_point.shape} must have x's type and "
                          f"x_scale's shape {x_scale.shape}")

@@ -44,6 +44,8 @@ def division_type(op: str, scale: np.ndarray, precision: int) -> np.dtype:
 def quantize(x: np.ndarray, y_scale: np.ndarray, y_zero_point: np.ndarray | None, *, axis: int, block_size: int,
              output_dtype: int, precision: int) -> np.ndarray:
     out = output_type(OP, y_zero_point, output_dtype)
+    if y_zero_point is not None and y_zero_point.size == 1 and y_scale.size == 1:
+        y_zero_point = y_zero_point.reshape(y_scale.shape)  # [1] and [] both mean per-tensor (quantizelinear_c1)
     if y_zero_point is not None and y_zero_point.shape != y_scale.shape:
         raise ValueError(f"{OP}: y_zero_point {y_zero_point.shape} must have y_scale's shape {y_scale.shape}")
     p = division_type(OP, y_scale, precision)
