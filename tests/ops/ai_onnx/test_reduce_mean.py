@@ -57,3 +57,10 @@ test_invalid_node_reports_the_check = rejection_tests(REJECTED)
 def test_symbolic_batch_dim() -> None:
     shape = symbolic_shape(OP, 18, [[Sym("N"), 3, 4], [1]], {"keepdims": 0}, {"axes": [-1]})
     assert shape == ["N", "3"]
+
+
+def test_an_empty_axes_attribute_reduces_every_axis() -> None:
+    """axes=[] (an attribute onnx.helper cannot even write untyped) means every axis, in formula and kernel."""
+    for opset in ATTR_OPSETS:
+        assert symbolic_shape(OP, opset, [[2, 3, 4]], {"axes": [], "keepdims": 0}) == []
+        assert symbolic_shape(OP, opset, [[2, 3, 4]], {"axes": []}) == ["1", "1", "1"]
