@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -107,23 +107,7 @@ def _run(options: argparse.Namespace) -> int:
     if not ops:
         print("conform: no op matches the selection", file=sys.stderr)
         return 2
-    try:
-        expectations = _expectations(options)
-    except FileNotFoundError as e:
-        print(f"conform: {e}", file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="conform-") as tmp:
-        snapshot = Path(tmp) / "schemas"  # the run reads this copy, whatever happens to schemas/ meanwhile
-        shutil.copytree(schemas_dir(), snapshot, ignore=shutil.ignore_patterns(".*"))
-        out = options.keep or Path(tmp) / "tests"
-        generate(out, ops)
-        (out / "pytest.ini").write_text("[pytest]\naddopts =\n", encoding="utf-8")
-        report = (options.report or Path(tmp) / "report.json").resolve()
-        args = _pytest_args(options, out, report, expectations)
-        started = time.monotonic()
-        code = _run_pytest(args, snapshot)
-        elapsed = time.monotonic() - started
-        return _finish(report, code, elapsed)
+    return _run_modules(options, schemas_dir(), lambda out: generate(out, ops))
 
 
 def _run_onnx_node(options: argparse.Namespace, patterns: list[str], schemas: Path) -> int:
@@ -133,16 +117,22 @@ def _run_onnx_node(options: argparse.Namespace, patterns: list[str], schemas: Pa
     if not cases:
         print("conform: no onnx node-suite case matches the selection", file=sys.stderr)
         return 2
+    return _run_modules(options, schemas, lambda out: write_module(out, cases))
+
+
+def _run_modules(options: argparse.Namespace, schemas: Path, write_tests: Callable[[Path], object]) -> int:
+    """Write the test modules (`write_tests(folder)`), run them under pytest on a snapshot of the registry, and
+    print the summary; the exit status of `conform`."""
     try:
         expectations = _expectations(options)
     except FileNotFoundError as e:
         print(f"conform: {e}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="conform-") as tmp:
-        snapshot = Path(tmp) / "schemas"
+        snapshot = Path(tmp) / "schemas"  # the run reads this copy, whatever happens to schemas/ meanwhile
         shutil.copytree(schemas, snapshot, ignore=shutil.ignore_patterns(".*"))
         out = options.keep or Path(tmp) / "tests"
-        write_module(out, cases)
+        write_tests(out)
         (out / "pytest.ini").write_text("[pytest]\naddopts =\n", encoding="utf-8")
         report = (options.report or Path(tmp) / "report.json").resolve()
         args = _pytest_args(options, out, report, expectations)

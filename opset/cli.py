@@ -15,10 +15,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in _PASSTHROUGH:
         return _PASSTHROUGH[args[0]](args[1:])
-    plugged = _plugged_commands()
-    if args and args[0] in plugged:
-        command: Callable[[list[str]], int] = plugged[args[0]].load()
-        return command(args[1:])
+    if args and args[0] not in _BUILT_IN:  # look for a plugged-in command only when no built-in one is asked for
+        plugged = _plugged_commands()
+        if args[0] in plugged:
+            command: Callable[[list[str]], int] = plugged[args[0]].load()
+            return command(args[1:])
     parser = _parser()
     ns = parser.parse_args(args)
     if not hasattr(ns, "run"):
@@ -68,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+_BUILT_IN = frozenset({"list", "show", "lint", "-h", "--help"})
 COMMAND_GROUP = "opset.commands"  # commands other packages add (`run` comes from conformance: it needs kernels)
 _PLUGGED_HELP = {"run": "run a whole ONNX model on the reference kernels"}
 

@@ -50,7 +50,7 @@ class ModelRunner:
         self.opset_imports = {o.domain: o.version for o in model.opset_import}
         self.functions: dict[FunctionKey, onnx.FunctionProto] = {(f.domain, f.name): f for f in model.functions}
         graph = model.graph
-        self.initializers = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+        self.initializers = {t.name: _initializer(t) for t in graph.initializer}
         self.input_names = [i.name for i in graph.input if i.name not in self.initializers]
         self.output_names = [o.name for o in graph.output]
         self.order = topological_order(graph.node, set(self.initializers) | {i.name for i in graph.input})
@@ -121,6 +121,13 @@ class ModelRunner:
         if absent:
             raise ModelRunError(f"{where}: function {function.name} never computes {', '.join(absent)}")
         return [scope[n] for n in function.output]
+
+
+def _initializer(tensor: onnx.TensorProto) -> np.ndarray:
+    try:
+        return numpy_helper.to_array(tensor)
+    except (ValueError, TypeError) as e:  # raw_data of the wrong size, an element type numpy lacks ...
+        raise ModelRunError(f"initializer '{tensor.name}' cannot be read: {e}") from e
 
 
 def bind_attributes(node: onnx.NodeProto, given: Mapping[str, onnx.AttributeProto],

@@ -7,7 +7,8 @@ tolerance, then every algebraic property the version declares.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError
 from conformance.strategies.case import Case
 from conformance.strategies.dtypes import element_of
 from opset.cells import allowed_elements
+from opset.model import OpVersion
 
 
 class CaseBackend(Protocol):
@@ -86,20 +88,25 @@ _READING_VALUES = 4096  # inputs up to this size give their values to a reading'
 
 
 def other_reading(case: Case, outputs: list[np.ndarray]) -> str | None:
-    """The id of another reading of the op (registry `readings`) that the outputs follow, else None: one whose
-    `when` holds for the case and whose output shapes (if it gives any) are the outputs' shapes."""
-    if not case.version.readings:
+    """The reading (registry `readings`) other than ours that the backend's outputs follow, else None."""
+    return followed_reading(case.version, case.inputs, case.attributes, [list(y.shape) for y in outputs])
+
+
+def followed_reading(version: OpVersion, inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any],
+                     output_shapes: Sequence[list[int]]) -> str | None:
+    """`id (followed_by)` of a reading of `version` whose `when` holds for these inputs (all their values known)
+    and whose output shapes, where it states any, are `output_shapes`; None when there is none."""
+    if not version.readings:
         return None
     from opset.infer import infer_shapes
 
-    shapes = [list(x.shape) if x is not None else None for x in case.inputs]
-    names = [p.name for p in case.version.inputs]
-    values = {name: np.asarray(x).reshape(-1).tolist() for name, x in zip(names, case.inputs, strict=False)
-              if x is not None and x.size <= _READING_VALUES}
-    result = infer_shapes(case.version, shapes, case.attributes, values, all_values_known=True)
+    shapes = [list(x.shape) if x is not None else None for x in inputs]
+    values = {p.name: np.asarray(x).reshape(-1).tolist() for p, x in zip(version.inputs, inputs, strict=False)
+              if x is not None and x.size <= _READING_VALUES and np.asarray(x).dtype.kind in "biuf"}
+    result = infer_shapes(version, shapes, attributes, values, all_values_known=True)
     for found in result.readings:
-        given = [(i, shape) for i, shape in enumerate(found.outputs) if shape is not None and i < len(outputs)]
-        if all(list(outputs[i].shape) == shape for i, shape in given):
+        given = [(i, shape) for i, shape in enumerate(found.outputs) if shape is not None and i < len(output_shapes)]
+        if all(list(output_shapes[i]) == shape for i, shape in given):
             return f"{found.reading.id} ({', '.join(found.reading.followed_by)})"
     return None
 

@@ -153,3 +153,12 @@ def test_validate_json_lists_every_value_with_type_and_shape(tmp_path: Path) -> 
     assert values["c"] == {"type": "float", "shape": ["N", 4, 8, 8]}
     assert values["pooled"] == {"type": "float", "shape": ["N", 4, 1, 1]}
     assert values["x_skip"] == {"type": "float", "shape": ["N", 1, 8, 8]}
+
+
+def test_an_unreadable_initializer_is_a_located_usage_error(tmp_path: Path) -> None:
+    broken = onnx.TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[3], raw_data=b"\0" * 4)  # 1 of 3 floats
+    model = _model([helper.make_node("Add", ["x", "w"], ["y"])], [helper.make_tensor_value_info("x", F, [3])],
+                   [helper.make_tensor_value_info("y", F, [3])], [broken])
+    onnx.save(model, tmp_path / "broken.onnx")
+    result = _cli("run", str(tmp_path / "broken.onnx"), cwd=tmp_path)
+    assert result.returncode == 2 and "initializer 'w'" in result.stderr and "Traceback" not in result.stderr
