@@ -44,8 +44,28 @@ CODE_TO_ELEMENT: dict[int, str] = {code: name for name, (code, _) in ELEMENT_TYP
 _TYPE_RE = re.compile(r"^(tensor|sparse_tensor|seq|optional|map)\((.*)\)$")
 
 
+def canonical_type(text: str) -> str:
+    """One spelling per type: no spaces, and a map's bare element value written as the tensor it is.
+
+    onnx writes ZipMap's type both `seq(map(string, float))` (its constraint) and
+    `seq(map(string,tensor(float)))` (its output); a model's TypeProto says the second.
+    """
+    text = text.replace(" ", "")
+    m = _TYPE_RE.match(text)
+    if m is None:
+        return text
+    kind, inner = m.groups()
+    if kind in ("tensor", "sparse_tensor"):
+        return text
+    if kind == "map":
+        key, _, value = inner.partition(",")
+        value = f"tensor({value})" if value in ELEMENT_TYPES else canonical_type(value)
+        return f"map({key},{value})"
+    return f"{kind}({canonical_type(inner)})"
+
+
 def is_valid_type(text: str) -> bool:
-    """`tensor(float)`, `seq(tensor(int64))`, `map(string, tensor(float))`, `optional(...)`."""
+    """`tensor(float)`, `seq(tensor(int64))`, `map(string, tensor(float))`, `map(int64, float)`, `optional(...)`."""
     m = _TYPE_RE.match(text.replace(" ", ""))
     if m is None:
         return False
@@ -54,7 +74,7 @@ def is_valid_type(text: str) -> bool:
         return inner in ELEMENT_TYPES
     if kind == "map":
         key, _, value = inner.partition(",")
-        return key in ELEMENT_TYPES and is_valid_type(value)
+        return key in ELEMENT_TYPES and (value in ELEMENT_TYPES or is_valid_type(value))
     return is_valid_type(inner)
 
 
@@ -64,6 +84,19 @@ def tensor_element(text: str) -> str | None:
     if m is None or m.group(1) != "tensor":
         return None
     return m.group(2)
+
+
+def innermost_element(text: str) -> str | None:
+    """The element type at the bottom of a type: `seq(tensor(float))` -> `float`; a map's value element."""
+    m = _TYPE_RE.match(text.replace(" ", ""))
+    if m is None:
+        return text if text in ELEMENT_TYPES else None
+    kind, inner = m.groups()
+    if kind in ("tensor", "sparse_tensor"):
+        return inner
+    if kind == "map":
+        return innermost_element(inner.partition(",")[2])
+    return innermost_element(inner)
 
 
 def numpy_name(element: str) -> str | None:
