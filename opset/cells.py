@@ -1,8 +1,9 @@
 """A version's conformance cells: the (version, element type) pairs its tests are reported by.
 
 A cell is named by the element type of the version's primary parameter (its first typed input,
-else its first output). Element types numpy holds are drawn; the others (bfloat16, float8, strings,
-complex ...) are cells reported as unsupported by numpy-based backends, never silently dropped.
+else its first output). Element types numpy holds are drawn (`string` as object arrays of Python str); the
+others (bfloat16, float8, complex ...) are cells reported as unsupported by numpy-based backends, never
+silently dropped.
 Both the test generator (gen) and the runner (conformance) read cells from here.
 """
 
@@ -17,7 +18,7 @@ from opset.dtypes import element_of_numpy, tensor_element
 from opset.model import Example, OpVersion, Param
 
 NUMPY_ELEMENTS: tuple[str, ...] = ("float16", "float", "double", "int8", "int16", "int32", "int64",
-                                   "uint8", "uint16", "uint32", "uint64", "bool")
+                                   "uint8", "uint16", "uint32", "uint64", "bool", "string")
 
 
 def allowed_elements(version: OpVersion, type_text: str) -> list[str]:

@@ -107,7 +107,9 @@ def _as_arrays(result: Any, output_names: Sequence[str]) -> list[np.ndarray]:
         result = [result]
     if not isinstance(result, list | tuple):
         raise BackendError(f"run() returned {type(result).__name__}, not a list of arrays")
-    return [np.asarray(x) for x in result]
+    from conformance.string_arrays import normalized
+
+    return [normalized(np.asarray(x)) for x in result]  # string tensors as object arrays of str
 
 
 def supports_signature_ok(target: Any) -> bool:

@@ -2,8 +2,9 @@
 
     <repro-dir>/<domain>__<op>__v<since>__<dtype>[__<example>]/
         model.onnx     the one-node model (node, attributes, typed inputs and outputs)
-        inputs.npz     the inputs by name
-        expected.npz   the reference outputs by name (absent when there is no reference kernel)
+        inputs.npz     the inputs by name (string tensors in inputs.strings.json instead: never pickled)
+        expected.npz   the reference outputs by name (absent when there is no reference kernel; string
+                       outputs in expected.strings.json)
         case.json      op, version, dtype, type bindings, backend, timeout, what failed
         command.txt    the one command that re-runs exactly this case (exit 1 while it still fails)
 """
@@ -50,10 +51,10 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     onnx.save_model(case_model(case, dtypes, shapes), bundle / "model.onnx")
     stored_inputs: dict[str, Any] = {n: x for n, x in zip(case.input_names, case.inputs, strict=True)
                                      if n and x is not None}
-    np.savez(bundle / "inputs.npz", **stored_inputs)
+    save_arrays(bundle, "inputs", stored_inputs)
     if expected is not None:
         stored_outputs: dict[str, Any] = dict(zip(case.output_names, expected, strict=False))
-        np.savez(bundle / "expected.npz", **stored_outputs)
+        save_arrays(bundle, "expected", stored_outputs)
     command = replay_command(settings.spec, bundle, settings.timeout)
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
             "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example,
@@ -61,6 +62,30 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
     return bundle, command
+
+
+def save_arrays(bundle: Path, stem: str, arrays: dict[str, Any]) -> None:
+    """`<stem>.npz` with the numeric arrays, and `<stem>.strings.json` with the string tensors (if any): an
+    object array in an .npz would need pickle to load, which a bundle never asks for."""
+    from conformance.string_arrays import is_string_array, strings_to_json
+
+    strings = {n: x for n, x in arrays.items() if is_string_array(np.asarray(x))}
+    np.savez(bundle / f"{stem}.npz", **{n: x for n, x in arrays.items() if n not in strings})
+    if strings:
+        (bundle / f"{stem}.strings.json").write_text(json.dumps(strings_to_json(strings), ensure_ascii=False),
+                                                      encoding="utf-8")
+
+
+def load_arrays(bundle: Path, stem: str) -> dict[str, np.ndarray]:
+    """What `save_arrays` wrote, by name (never unpickling)."""
+    from conformance.string_arrays import strings_from_json
+
+    with np.load(bundle / f"{stem}.npz", allow_pickle=False) as stored:
+        arrays = {n: np.asarray(stored[n]) for n in stored.files}
+    strings = bundle / f"{stem}.strings.json"
+    if strings.is_file():
+        arrays.update(strings_from_json(json.loads(strings.read_text(encoding="utf-8"))))
+    return arrays
 
 
 def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, object]]:
@@ -72,15 +97,15 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     version = current_registry().op(meta["domain"], meta["op"]).version(int(meta["since"]))
     model = onnx.load_model(bundle / "model.onnx")
     node = model.graph.node[0]
-    with np.load(bundle / "inputs.npz") as stored:
-        inputs = [np.asarray(stored[n]) if n and n in stored else None for n in node.input]
+    stored = load_arrays(bundle, "inputs")
+    inputs = [stored[n] if n and n in stored else None for n in node.input]
     shapes = [list(x.shape) if x is not None else None for x in inputs]
     given = node_attributes(node)
     outputs = list(node.output)
     expected = None
     if (bundle / "expected.npz").is_file():
-        with np.load(bundle / "expected.npz") as stored:
-            expected = [np.asarray(stored[n]) for n in outputs]
+        stored = load_arrays(bundle, "expected")
+        expected = [stored[n] for n in outputs]
     inferred = infer_shapes(version, shapes, given, output_count=len(outputs)).outputs
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,

@@ -13,6 +13,8 @@ FLOAT_ELEMENTS = frozenset({"float16", "float", "double"})
 
 
 def numpy_dtype(element: str) -> np.dtype:
+    if element == "string":
+        return np.dtype(object)  # a string tensor is an object array of Python str
     name = numpy_name(element)
     if name is None or element not in NUMPY_ELEMENTS:
         raise ValueError(f"element type {element} has no numpy dtype the strategies draw")
@@ -20,7 +22,9 @@ def numpy_dtype(element: str) -> np.dtype:
 
 
 def element_of(dtype: np.dtype) -> str:
-    """numpy dtype -> ONNX element name (`float32` -> `float`)."""
+    """numpy dtype -> ONNX element name (`float32` -> `float`, object -> `string`)."""
+    if np.dtype(dtype).kind in "OUS":
+        return "string"
     for element in NUMPY_ELEMENTS:
         if np.dtype(numpy_name(element)) == dtype:
             return element

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
+from conformance.strategies.strings import numeric_literals
 from conformance.strategies.values import SEEDS, fill_array
 from opset.cells import NUMPY_ELEMENTS, allowed_elements
 from opset.dtypes import ELEMENT_TYPES, numpy_name
@@ -27,7 +28,7 @@ def code_of(element: str) -> int:
 
 
 def drawable_targets(ctx: DrawContext, type_var: str) -> list[str]:
-    """The element types a type variable allows that numpy holds (strings and the rest are issue 10's)."""
+    """The element types a type variable allows that the strategies draw (strings too; the rest is issue 10's)."""
     return [e for e in allowed_elements(ctx.version, type_var) if e in NUMPY_ELEMENTS]
 
 
@@ -46,12 +47,38 @@ def conversion_input(draw: DrawFn, ctx: DrawContext, name: str, target: str) -> 
     element = ctx.element_of(next(p.type for p in ctx.version.inputs if p.name == name))
     shape = list(ctx.shapes[name])
     seed = draw(SEEDS)
+    if element == "string" or target == "string":
+        return string_conversion_input(draw, seed, element, target, shape)
     if element not in ("float16", "float", "double"):
         # integers (and bool): wrap-around, infinity in float16 and nonzero-is-true only show over the whole range
         return whole_range(seed, element, shape) if draw(st.booleans()) else fill_array(seed, element, shape)
     if target.startswith("uint"):
         return fill_array(seed, element, shape, min_value=0.0)  # a negative float is out of an unsigned range
     return fill_array(seed, element, shape)
+
+
+def string_conversion_input(draw: DrawFn, seed: int, element: str, target: str, shape: list[int]) -> np.ndarray:
+    """Strings that read as `target` numbers (string to number), or numbers whose text shows the format: integral
+    values, many digits, magnitudes that switch to an exponent, infinities and NaN (number to string)."""
+    if element == "string":
+        if target == "string":
+            return fill_array(seed, element, shape)
+        if target in ("float16", "float", "double", "bool"):
+            return numeric_literals(seed, shape, target)
+        info = np.iinfo(np.dtype(numpy_name(target) or target))
+        return numeric_literals(seed, shape, target, max(int(info.min), -300), min(int(info.max), 300))
+    if element not in ("float16", "float", "double"):
+        return fill_array(seed, element, shape) if draw(st.booleans()) else whole_range(seed, element, shape)
+    if draw(st.booleans()):
+        return fill_array(seed, element, shape)
+    rng = np.random.default_rng(seed)
+    size = int(np.prod(shape)) if shape else 1
+    values = rng.standard_normal(size) * 10.0 ** rng.integers(-7, 11, size=size)
+    special = rng.integers(0, 12, size=size)
+    values = np.where(special == 0, np.round(values), values)  # integral: no decimal point in the text
+    values = np.where(special == 1, np.array([np.inf, -np.inf, np.nan, -0.0])[rng.integers(0, 4, size=size)], values)
+    with np.errstate(over="ignore"):
+        return np.asarray(values.reshape(shape).astype(numpy_name(element) or element))
 
 
 # ---- Cast, CastLike -------------------------------------------------------------------------------------------

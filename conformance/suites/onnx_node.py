@@ -25,6 +25,7 @@ import onnx
 from conformance.backends.protocol import BackendCall, Unsupported
 from conformance.models.runner import ModelRunner, NodeUnsupported
 from conformance.runner.checks import ConformanceFailure, followed_reading
+from conformance.runner.repro import save_arrays
 from conformance.runner.settings import CheckSettings
 from opset.cells import NUMPY_ELEMENTS
 from opset.dtypes import element_of_numpy
@@ -37,8 +38,6 @@ _PENDING_GROUPS = {
     "sequences and optionals are the companion issue's ('ai.onnx complete, part 2')":
         "SequenceAt SequenceConstruct SequenceEmpty SequenceErase SequenceInsert SequenceLength SequenceMap "
         "SplitToSequence ConcatFromSequence Optional OptionalGetElement OptionalHasElement",
-    "string ops are the companion issue's ('ai.onnx complete, part 2')":
-        "StringConcat StringNormalizer StringSplit RegexFullMatch TfIdfVectorizer",
     "random ops are the companion issue's ('ai.onnx complete, part 2')":
         "RandomNormal RandomNormalLike RandomUniform RandomUniformLike Bernoulli Multinomial",
     "signal and image ops are the companion issue's ('ai.onnx complete, part 2')":
@@ -120,8 +119,12 @@ def _element(value: Any) -> str:
         return f"seq({_element(value[0])})" if value else "seq"
     if isinstance(value, dict):
         return "map"
-    array = np.asarray(value)
-    return element_of_numpy(array.dtype.name) or array.dtype.name
+    return _element_name(np.asarray(value).dtype)
+
+
+def _element_name(dtype: np.dtype) -> str:
+    """An array's element type name: `float`, `string` for object arrays of str ..., else numpy's name."""
+    return "string" if dtype.kind in "OUS" else element_of_numpy(dtype.name) or dtype.name
 
 
 def write_module(out: Path, cases: Sequence[SuiteCase]) -> None:
@@ -174,7 +177,7 @@ def _check(name: str, backend: Any, settings: CheckSettings) -> None:
         arrays = [np.asarray(x) for x in [*inputs, *expected] if not isinstance(x, list | dict)]
         if len(arrays) < len(inputs) + len(expected):
             raise Unsupported(f"{name}: sequence, map or optional values are the companion issue's")
-        lacking = sorted({a.dtype.name for a in arrays if element_of_numpy(a.dtype.name) not in NUMPY_ELEMENTS})
+        lacking = sorted({a.dtype.name for a in arrays if _element_name(a.dtype) not in NUMPY_ELEMENTS})
         if lacking:
             raise Unsupported(f"{name}: {', '.join(lacking)}: {LACKING_ELEMENTS}")
         feeds = dict(zip([i.name for i in model.graph.input], (np.asarray(x) for x in inputs), strict=False))
@@ -253,7 +256,7 @@ def _fail(name: str, data_set: int, settings: CheckSettings, what: str) -> None:
 
 
 def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: str) -> Path:
-    """model.onnx, inputs.npz, expected.npz, case.json and the command that re-runs the case."""
+    """model.onnx, inputs and expected outputs (`save_arrays`), case.json and the command that re-runs the case."""
     import shlex
 
     assert settings.repro_dir is not None
@@ -266,8 +269,8 @@ def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: 
                                                                           strict=False)}
     stored_outputs: dict[str, Any] = {o.name: np.asarray(x) for o, x in zip(case.model.graph.output, expected,
                                                                             strict=False)}
-    np.savez(bundle / "inputs.npz", **stored_inputs)
-    np.savez(bundle / "expected.npz", **stored_outputs)
+    save_arrays(bundle, "inputs", stored_inputs)
+    save_arrays(bundle, "expected", stored_outputs)
     command = shlex.join(["conform", "--backend", settings.spec, "--suite", "onnx-node", "--op", name])
     meta = {"suite": "onnx-node", "case": name, "data_set": data_set, "backend": settings.spec, "failure": what,
             "command": command}
@@ -299,7 +302,7 @@ class _CallExecutor:
         if version is None:
             why = PENDING.get(node.op_type, "not in the registry")
             raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: {why}")
-        dtypes = sorted({element_of_numpy(x.dtype.name) or x.dtype.name for x in inputs if x is not None})
+        dtypes = sorted({_element_name(x.dtype) for x in inputs if x is not None})
         call = BackendCall(node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=imports,
                            output_dtypes=[None] * len(node.output), domain=domain, op=node.op_type,
                            version=version.since, dtypes=dtypes, output_shapes=None)

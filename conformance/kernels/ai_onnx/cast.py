@@ -1,5 +1,6 @@
-"""Cast: to the element type `to` names (a DataType name at opset 1, its number from 6); float8 and string targets
-are issue 10's (Unsupported here), so `saturate` and `round_mode`, which only concern float8, change nothing."""
+"""Cast: to the element type `to` names (a DataType name at opset 1, its number from 6); to and from strings as
+`_strings` describes (from opset 9); float8 targets are issue 10's (Unsupported here), so `saturate` and
+`round_mode`, which only concern float8, change nothing."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from conformance.kernels.ai_onnx._common import (
     numpy_dtype_of_code,
     numpy_element_dtype,
 )
+from conformance.kernels.ai_onnx._strings import cast_elements
 from conformance.kernels.registry import kernel
 
 
 def _cast(input: np.ndarray, to: int) -> np.ndarray:
     numpy_element_dtype("Cast", input.dtype)
-    return convert_elements(input, numpy_dtype_of_code("Cast", to))
+    return cast_elements("Cast", input, numpy_dtype_of_code("Cast", to))
 
 
 @kernel("ai.onnx", "Cast", since=1, until=5)

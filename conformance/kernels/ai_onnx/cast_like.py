@@ -1,17 +1,18 @@
-"""CastLike: Cast to the element type of `target_type` (its values do not matter); `saturate` and `round_mode`
-only concern float8 targets, which are issue 10's."""
+"""CastLike: Cast to the element type of `target_type` (its values do not matter), strings as Cast converts them;
+`saturate` and `round_mode` only concern float8 targets, which are issue 10's."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from conformance.kernels.ai_onnx._common import convert_elements, numpy_element_dtype
+from conformance.kernels.ai_onnx._common import numpy_element_dtype
+from conformance.kernels.ai_onnx._strings import cast_elements
 from conformance.kernels.registry import kernel
 
 
 def _cast_like(input: np.ndarray, target_type: np.ndarray) -> np.ndarray:
     numpy_element_dtype("CastLike", input.dtype)
-    return convert_elements(input, numpy_element_dtype("CastLike", target_type.dtype))
+    return cast_elements("CastLike", input, numpy_element_dtype("CastLike", target_type.dtype))
 
 
 @kernel("ai.onnx", "CastLike", since=15, until=18)
