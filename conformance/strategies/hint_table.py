@@ -74,6 +74,7 @@ from conformance.strategies.hint_reduce import (
     reduce_hints,
 )
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
+from conformance.strategies.hint_strings import strings_keep
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
     EXPAND_HINT,
@@ -101,7 +102,6 @@ from conformance.strategies.hint_tensor import (
     TRANSPOSE_HINT,
     UPSAMPLE_HINTS,
 )
-from conformance.strategies.hint_strings import strings_keep
 from conformance.strategies.hint_values import specials_hint
 from conformance.strategies.hints import ArrayHint, OpHint, axis_in, dims, set_first_shape
 from conformance.strategies.values import SEEDS, fill_array
