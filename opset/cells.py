@@ -56,6 +56,8 @@ def example_dtype(version: OpVersion, example: Example) -> str:
         literal = next((x for x in stated if x is not None), None)
     if literal is None:
         return "float"
+    if literal["dtype"] == "string":
+        return "string"
     name = np.dtype(str(literal["dtype"])).name
     return element_of_numpy(name) or name
 

@@ -168,4 +168,9 @@ MODULES: tuple[str, ...] = (
     "grid_sample",
     "deform_conv",
     "resize",
+    "string_concat",
+    "string_normalizer",
+    "string_split",
+    "regex_full_match",
+    "tf_idf_vectorizer",
 )
