@@ -70,6 +70,9 @@ def _parse_integer(op: str, text: str, dtype: np.dtype) -> int:
 def from_strings(op: str, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """An object array of str read as numbers of `dtype`, as described above."""
     texts = x.reshape(-1).tolist()
+    stray = next((t for t in texts if not isinstance(t, str)), None)
+    if stray is not None:
+        raise TypeError(f"{op}: a string tensor holds {type(stray).__name__} {stray!r:.60}, not str")
     if dtype.kind == "f":
         values = np.array([_parse_float(op, t) for t in texts], dtype=np.float64)
         with np.errstate(over="ignore"):
