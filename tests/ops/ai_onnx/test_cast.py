@@ -13,12 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from onnx import helper
 
+from conformance.element_types import ML_FLOATS, ML_INTEGERS, finite_range, numpy_dtype
 from conformance.strategies import op_cases
 from conformance.strategies.case import Case
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_cast import CAST_HINT
-from conformance.element_types import ML_FLOATS, ML_INTEGERS, finite_range, numpy_dtype
-from conformance.strategies.hint_cast import drawable_targets
+from conformance.strategies.hint_cast import CAST_HINT, drawable_targets
 from opset.cells import allowed_elements
 from opset.dtypes import ELEMENT_TYPES, numpy_name
 from opset.validate import check_model
