@@ -3,14 +3,11 @@
 onnx's numpy_helper and onnxruntime give and take exactly that; onnx.reference and numpy's own string functions
 may give fixed-width `<U` arrays or `bytes` elements instead. `as_strings` turns what arrives into the one form
 where values enter (backend outputs, kernel outputs, repro bundles), so comparisons see `str` on both sides.
-
-Repro bundles never pickle: string arrays are stored as JSON (`strings_to_json` / `strings_from_json`), each
-`{"shape": [...], "data": [flat C-order strings]}`.
+(Repro bundles store string tensors as TensorProtos, conformance.value_protos: never pickled.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -56,22 +53,3 @@ def non_str_element(x: np.ndarray) -> tuple[int, Any] | None:
         if not isinstance(value, str):
             return i, value
     return None
-
-
-def strings_to_json(arrays: Mapping[str, np.ndarray]) -> dict[str, dict[str, Any]]:
-    """String arrays by name as JSON-ready `{"shape", "data"}` records."""
-    return {name: {"shape": list(x.shape), "data": [str(v) for v in as_strings(x).reshape(-1).tolist()]}
-            for name, x in arrays.items()}
-
-
-def strings_from_json(records: Mapping[str, Any]) -> dict[str, np.ndarray]:
-    """The inverse of `strings_to_json`: object arrays of str by name."""
-    out: dict[str, np.ndarray] = {}
-    for name, record in records.items():
-        data = record["data"]
-        if not isinstance(data, list) or not all(isinstance(v, str) for v in data):
-            raise ValueError(f"string array '{name}': data must be a list of strings")
-        array = np.empty(len(data), dtype=object)
-        array[:] = data
-        out[name] = array.reshape([int(d) for d in record["shape"]])
-    return out

@@ -71,17 +71,19 @@ def strings_from(values: Sequence[str], shape: Sequence[int]) -> np.ndarray:
     return _string_array(values, shape)
 
 
-FLOAT_TARGETS = ("float16", "float", "double")
+FLOAT_TARGETS = ("float16", "float", "double", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
+                 "float8e5m2fnuz", "float8e8m0", "float4e2m1", "float6e2m3", "float6e3m2")
 
 
-def _float_literal(rng: np.random.Generator, long_digits: bool) -> str:
-    """A decimal literal Cast reads as a float: plain, scientific or a special value, in any case and sign."""
-    kind = int(rng.integers(0, 8))
-    sign = ("", "-", "+")[int(rng.integers(0, 3))]
+def _float_literal(rng: np.random.Generator, long_digits: bool, specials: bool, positive: bool) -> str:
+    """A decimal literal Cast reads as a float: plain, scientific or (with `specials`) an infinity or NaN, in any
+    case and sign (`positive`: no minus sign, no zero)."""
+    kind = int(rng.integers(0 if specials else 1, 8))
+    sign = ("", "-", "+")[int(rng.integers(0, 2 if positive else 3))]
     if kind == 0:
         word = ("inf", "INF", "Inf", "infinity", "NaN", "nan", "NAN")[int(rng.integers(0, 7))]
         return ("" if word.lower() == "nan" else sign) + word
-    quarters = int(rng.integers(0, 64))
+    quarters = int(rng.integers(1 if positive else 0, 64))
     whole, part = divmod(quarters, 4)
     if kind == 1:  # scientific: a short mantissa and a small exponent
         mantissa = f"{whole}.{part * 25:02d}".rstrip("0").rstrip(".") if part else str(whole)
@@ -101,16 +103,18 @@ def _integer_literal(rng: np.random.Generator, low: int, high: int) -> str:
     return sign + text
 
 
-def numeric_literals(seed: int, shape: Sequence[int], target: str, low: int = -300, high: int = 300) -> np.ndarray:
+def numeric_literals(seed: int, shape: Sequence[int], target: str, low: int = -300, high: int = 300, *,
+                     specials: bool = True, positive: bool = False) -> np.ndarray:
     """Strings Cast reads as numbers of `target` (a float type, an integer type within [low, high], or bool), some
-    with surrounding whitespace."""
+    with surrounding whitespace; float literals include infinities and NaN with `specials`, and are all > 0 with
+    `positive`."""
     rng = np.random.default_rng(seed)
     count = int(np.prod([int(d) for d in shape])) if len(shape) else 1
     texts = []
     for _ in range(count):
-        # float16: no long digit strings, which a backend may round through float32 first (twice) for a tie
-        text = _float_literal(rng, target != "float16") if target in FLOAT_TARGETS else \
-            _integer_literal(rng, low, high)
+        # narrow floats: no long digit strings, which a backend may round through float32 first (twice) for a tie
+        text = _float_literal(rng, target in ("float", "double"), specials, positive) if target in FLOAT_TARGETS \
+            else _integer_literal(rng, low, high)
         if rng.integers(0, 6) == 0:
             text = " " * int(rng.integers(0, 2)) + text + "\t" * int(rng.integers(0, 2))
         texts.append(text)

@@ -19,7 +19,7 @@ import re
 
 import numpy as np
 
-from conformance.kernels.ai_onnx._common import convert_elements
+from conformance.element_types import FLOATS, ML_FLOATS, ML_INTEGERS, integer_range, numpy_dtype
 
 _WHITESPACE = " \t\n\r\f\v"
 FLOAT_LITERAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
@@ -54,39 +54,33 @@ def _parse_float(op: str, text: str) -> float:
     return float("nan") if special.group(2).lower() == "nan" else sign * float("inf")
 
 
-def _parse_integer(op: str, text: str, dtype: np.dtype) -> int:
+def _parse_integer(op: str, text: str, element: str) -> int:
     body = text.strip(_WHITESPACE)
     if not INTEGER_LITERAL.fullmatch(body):
-        raise ValueError(f"{op}: {text!r} is no integer literal; its conversion to {dtype} is undefined")
+        raise ValueError(f"{op}: {text!r} is no integer literal; its conversion to {element} is undefined")
     value = int(body)
-    if dtype == np.bool_:
+    if element == "bool":
         return int(value != 0)
-    info = np.iinfo(dtype)
-    if not info.min <= value <= info.max:
-        raise ValueError(f"{op}: {text!r} lies outside {dtype}; its conversion is undefined")
+    low, high = integer_range(element)
+    if not low <= value <= high:
+        raise ValueError(f"{op}: {text!r} lies outside {element}; its conversion is undefined")
     return value
 
 
-def from_strings(op: str, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """An object array of str read as numbers of `dtype`, as described above."""
+def from_strings(op: str, x: np.ndarray, element: str) -> np.ndarray:
+    """An object array of str read as numbers of the ONNX element type `element`, as described above, in a numpy
+    type that converts to `element` exactly (float64 for ml_dtypes' floats, int64 for its integers)."""
     texts = x.reshape(-1).tolist()
     stray = next((t for t in texts if not isinstance(t, str)), None)
     if stray is not None:
         raise TypeError(f"{op}: a string tensor holds {type(stray).__name__} {stray!r:.60}, not str")
-    if dtype.kind == "f":
-        values = np.array([_parse_float(op, t) for t in texts], dtype=np.float64)
+    if element in FLOATS:
+        values = np.array([_parse_float(op, t) for t in texts], dtype=np.float64).reshape(x.shape)
+        if element in ML_FLOATS:
+            return values
         with np.errstate(over="ignore"):
-            return values.astype(dtype).reshape(x.shape)
-    if dtype.kind in "iub":
-        return np.array([_parse_integer(op, t, dtype) for t in texts], dtype=dtype).reshape(x.shape)
-    raise ValueError(f"{op}: strings do not convert to {dtype}")
-
-
-def cast_elements(op: str, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """Cast's conversion of `x` to `dtype`: through strings where either side is a string tensor, else
-    `convert_elements` (numbers to numbers)."""
-    if dtype.kind == "O":
-        return to_strings(x)
-    if x.dtype.kind == "O":
-        return from_strings(op, x, dtype)
-    return convert_elements(x, dtype)
+            return values.astype(numpy_dtype(element))
+    if element == "bool" or element in ML_INTEGERS or numpy_dtype(element).kind in "iu":
+        wide = np.dtype(np.int64) if element in ML_INTEGERS else numpy_dtype(element)
+        return np.array([_parse_integer(op, t, element) for t in texts], dtype=wide).reshape(x.shape)
+    raise ValueError(f"{op}: strings do not convert to {element}")
