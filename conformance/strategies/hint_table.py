@@ -28,6 +28,7 @@ from conformance.strategies.hint_binary import (
     VARIADIC_HINTS,
     WHERE_HINTS,
     binary_hints,
+    broadcast_shapes,
 )
 from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT, EYE_LIKE_HINT
 from conformance.strategies.hint_image import (
@@ -73,8 +74,14 @@ from conformance.strategies.hint_reduce import (
     UNIQUE_HINT,
     reduce_hints,
 )
+from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
-from conformance.strategies.hint_strings import strings_keep
+from conformance.strategies.hint_strings import (
+    STRING_NORMALIZER_HINT,
+    STRING_SPLIT_HINT,
+    TF_IDF_VECTORIZER_HINT,
+    strings_keep,
+)
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
     EXPAND_HINT,
@@ -319,6 +326,14 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
+    # string ops: shapes that broadcast; words that repeat in several cases, with stop words among them; strings
+    # joined at the drawn delimiter; a random RE2 pattern with strings that match it or nearly do; a pool of
+    # n-grams mostly taken from X's own windows
+    ("ai.onnx", "StringConcat"): (OpHint(shapes=broadcast_shapes),),
+    ("ai.onnx", "StringNormalizer"): (STRING_NORMALIZER_HINT,),
+    ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
+    ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
+    ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
 }
 
 

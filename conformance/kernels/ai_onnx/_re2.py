@@ -235,6 +235,11 @@ class _Reader:
             self.emit("(", item=False)
             return
         rest = self.text[self.at + 2:]
+        if rest.startswith(":"):  # (?:...) groups without capturing
+            self.at += 3
+            self.groups.append(_Group(multiline))
+            self.emit("(?:", item=False)
+            return
         if rest.startswith("P<") or (rest.startswith("<") and not rest.startswith(("<=", "<!"))):
             start = self.at + (4 if rest.startswith("P<") else 3)
             end = self.text.find(">", start)
