@@ -26,6 +26,7 @@ from tests.helpers.basics import (
     registry,
     run,
     shapes_of,
+    strs,
     version,
 )
 from tests.helpers.op_modules import (
@@ -131,6 +132,7 @@ __all__ = [
     "shape_tests",
     "shapes_of",
     "stray_op_test_modules",
+    "strs",
     "symbolic_shape",
     "tengine_problems",
     "tengine_run",

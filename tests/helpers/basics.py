@@ -67,6 +67,13 @@ def i64(*values: int) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
+def strs(*values: str, shape: Sequence[int] | None = None) -> np.ndarray:
+    """A string tensor (an object array of Python str) holding `values`, 1-D or of `shape`."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out.reshape(tuple(shape)) if shape is not None else out
+
+
 def array(literal: Mapping[str, Any]) -> np.ndarray:
     """An example's array literal `{dtype, shape, data}` (frozen or plain) as numpy."""
     return literal_array(literal)

@@ -38,9 +38,9 @@ class Seeded:
 
 def shape_case(op: str, opset: int, inputs: Sequence[Sequence[int] | np.ndarray | None],
                attrs: Mapping[str, Any] | None = None, n_out: int = 1,
-               not_inferred_by_onnx: Mapping[int, list[int]] | None = None) -> ShapeCase:
-    """A ShapeCase written compactly: a list is the shape of a float32 input, an array a constant (an
-    initializer: both sides know its values), None an omitted optional input."""
+               not_inferred_by_onnx: Mapping[int, list[int]] | None = None, dtype: Any = np.float32) -> ShapeCase:
+    """A ShapeCase written compactly: a list is the shape of an input of `dtype` (float32; `object` for a string
+    tensor), an array a constant (an initializer: both sides know its values), None an omitted optional input."""
     arrays: list[np.ndarray | None] = []
     constants: list[int] = []
     for i, x in enumerate(inputs):
@@ -48,7 +48,7 @@ def shape_case(op: str, opset: int, inputs: Sequence[Sequence[int] | np.ndarray 
             arrays.append(x)
             constants.append(i)
         else:
-            arrays.append(None if x is None else np.zeros(tuple(x), np.float32))
+            arrays.append(None if x is None else np.zeros(tuple(x), dtype))
     return ShapeCase(op, opset, arrays, dict(attrs or {}), n_out, tuple(constants), dict(not_inferred_by_onnx or {}))
 
 

@@ -12,6 +12,7 @@ import onnx.defs
 from onnx import helper, numpy_helper
 
 from conformance.kernels.registry import find_kernel, run_kernel
+from conformance.string_arrays import normalized  # string outputs as object arrays of str, as kernels give them
 from opset.infer import validate_attributes
 from tests.helpers.basics import inferred, registry
 
@@ -53,14 +54,14 @@ def one_node_model(op: str, opset: int, inputs: Sequence[np.ndarray | None], att
 def run_onnx_reference(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> list[np.ndarray]:
     from onnx.reference import ReferenceEvaluator
 
-    return [np.asarray(x) for x in ReferenceEvaluator(model).run(None, dict(feeds))]
+    return [normalized(np.asarray(x)) for x in ReferenceEvaluator(model).run(None, dict(feeds))]
 
 
 def run_onnxruntime(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> list[np.ndarray]:
     import onnxruntime as ort
 
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    return [np.asarray(x) for x in session.run(None, dict(feeds))]
+    return [normalized(np.asarray(x)) for x in session.run(None, dict(feeds))]
 
 
 @dataclass
