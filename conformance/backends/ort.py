@@ -79,6 +79,9 @@ class OnnxRuntimeBackend:
     def _to_ort(self, name: str, x: Any) -> Any:
         from conformance.backends.protocol import Unsupported
 
+        if isinstance(x, np.ndarray) and x.dtype.kind == "O":
+            raise Unsupported(f"input '{name}' is a string tensor: onnxruntime's Python API makes no OrtValue of one, "
+                              "and a node with an ml_dtypes input needs OrtValues for every input")
         if not (isinstance(x, np.ndarray) and is_ml_dtype(x.dtype)):
             return self._ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
         element = element_of(x.dtype)

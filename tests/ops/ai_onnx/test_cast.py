@@ -252,3 +252,78 @@ def test_drawn_cases_convert_other_types(since: int, cell: str) -> None:
 
     draw()
     assert len(seen) >= 6, seen
+
+
+# ---- strings (opset 9 on): onnxruntime's text formats, the registry's reading ------------------------------------
+
+def _text_sources() -> list[tuple[str, np.ndarray]]:
+    rng = np.random.default_rng(9)
+    wide = rng.standard_normal(400) * 10.0 ** rng.integers(-9, 12, size=400)
+    specials = [0.0, -0.0, 1.0, -3.0, 0.1, 1e8, 99999999.0, 1e-4, 1e-5, 123456789.0, np.inf, -np.inf, np.nan]
+    floats = np.concatenate([wide, np.round(wide[:40]), specials])
+    with np.errstate(over="ignore"):
+        sources = [(e, floats.astype(DTYPE[e])) for e in FLOATS]
+    sources += [(e, source_values(e, "float")) for e in NUMPY_ELEMENTS if e not in FLOATS]
+    return sources
+
+
+@pytest.mark.parametrize(("source", "x"), _text_sources(), ids=[s for s, _ in _text_sources()])
+def test_numbers_to_strings_as_onnxruntime_writes_them(source: str, x: np.ndarray) -> None:
+    from tests.helpers import assert_matches_oracle
+
+    assert_matches_oracle(OracleCase(OP, {"to": CODE["string"]}, [x], (9, 13), oracle="ort"), 13)
+
+
+LITERALS = {
+    "float": ["1", " -2.5 ", "1e3", "1E-2", "INF", "-inf", "+Inf", "infinity", "NaN", "nan", ".5", "5.", "+7", "007",
+              "3.4028236e38", "1e-50", "0.1", "-0"],
+    "int64": ["0", "-7", "+12", " 42 ", "007", "-9223372036854775808", "9223372036854775807"],
+    "uint8": ["0", "255", "+3", "010"],
+    "int8": ["-128", "127", "-0"],
+    "uint64": ["18446744073709551615", "0"],
+    "bool": ["0", "1", "-3", "00", "12"],
+}
+
+
+@pytest.mark.parametrize("target", ["float", "double", "float16", "int64", "uint8", "int8", "uint64", "bool"])
+def test_strings_to_numbers_as_onnxruntime_reads_them(target: str) -> None:
+    from tests.helpers import assert_matches_oracle, strs
+
+    texts = LITERALS.get(target, LITERALS["float"])
+    assert_matches_oracle(OracleCase(OP, {"to": CODE[target]}, [strs(*texts)], (9, 13), oracle="ort"), 13)
+
+
+def test_strings_convert_to_and_from_the_ml_dtypes_types() -> None:
+    from tests.helpers import strs
+
+    (y,) = run("ai.onnx", OP, 25, [strs("1.5", "-448", "1e9", "0.3")], to=CODE["float8e4m3fn"], saturate=1)
+    assert y.astype(np.float32).tolist() == [1.5, -448.0, 448.0, 0.3125]
+    (y,) = run("ai.onnx", OP, 25, [strs("-8", "7", "+3")], to=CODE["int4"], saturate=1)
+    assert y.astype(np.int8).tolist() == [-8, 7, 3]
+    with pytest.raises(ValueError, match="outside int4"):
+        run("ai.onnx", OP, 25, [strs("8")], to=CODE["int4"], saturate=1)
+    x = np.array([1.5, -0.25, 3.0], dtype=numpy_dtype("bfloat16"))
+    (text,) = run("ai.onnx", OP, 25, [x], to=CODE["string"], saturate=1)
+    assert text.tolist() == ["1.5", "-0.25", "3"]
+
+
+@pytest.mark.parametrize("text", ["abc", "0x10", "1_000", "", "true"])
+def test_non_numeric_strings_are_undefined(text: str) -> None:
+    from tests.helpers import strs
+
+    with pytest.raises(ValueError, match="undefined"):
+        run("ai.onnx", OP, 13, [strs(text)], to=CODE["float"])
+
+
+def test_onnx_reference_writes_numpy_text_which_the_doc_describes() -> None:
+    x = np.array([1.0, np.inf], dtype=np.float32)
+    model, feeds = _single(x, CODE["string"], 13)
+    assert run_onnx_reference(model, feeds)[0].tolist() == ["1.0", "inf"]
+    assert run_onnxruntime(model, feeds)[0].tolist() == ["1", "INF"]
+    assert run("ai.onnx", OP, 13, [x], to=CODE["string"])[0].tolist() == ["1", "INF"]
+
+
+def _single(x: np.ndarray, to: int, opset: int) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+    from tests.helpers import one_node_model
+
+    return one_node_model(OP, opset, [x], {"to": to}, 1)
