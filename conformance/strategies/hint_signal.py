@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_cast import code_of, drawable_targets
-from conformance.strategies.hints import OpHint, dims, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 from opset.dtypes import numpy_name
 
@@ -149,14 +149,14 @@ SAMPLE_RATES = [8, 20, 100, 1000, 8000, 16000]
 GRID = 16  # the edges lie on sixteenths of the Nyquist frequency: exact in float16 for every rate above
 
 
-def _mel(hertz: np.ndarray) -> np.ndarray:
-    return np.asarray(2595 * np.log10(1 + hertz / 700))
+def _mel(hertz: float) -> float:
+    return float(2595 * np.log10(1 + hertz / 700))
 
 
 def _clear_of_bin_edges(bands: int, length: int, rate: int, low: float, high: float) -> bool:
     """Whether every filter point falls clear of a bin boundary: where (length + 1) * f / rate is about an integer,
     the precision an implementation computes in (float in onnxruntime, double here) decides the bin."""
-    mels = _mel(np.float64(low)) + np.arange(bands + 2) * (_mel(np.float64(high)) - _mel(np.float64(low))) / (bands + 2)
+    mels = _mel(low) + np.arange(bands + 2) * (_mel(high) - _mel(low)) / (bands + 2)
     position = (length + 1) * 700 * (10 ** (mels / 2595) - 1) / rate
     off = np.abs(position - np.rint(position))
     return bool(np.all((off > 1e-3) | (position == 0)))
@@ -177,7 +177,7 @@ def _mel_attributes(draw: DrawFn, ctx: DrawContext) -> None:
                           "lower_edge_hertz": edges[0], "upper_edge_hertz": edges[1]}
 
 
-def _mel_value(name: str) -> object:
+def _mel_value(name: str) -> ArrayHint:
     return lambda draw, ctx: _scalar(ctx, name, ctx.scratch["mel"][name])
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from conformance.kernels.ai_onnx._signal import cosine_window
 from conformance.kernels.registry import kernel
 
+
 @kernel("ai.onnx", "BlackmanWindow", since=17)
 def blackman_window(size: np.ndarray, *, output_datatype: int, periodic: int) -> tuple[np.ndarray, ...]:
     return (cosine_window("BlackmanWindow", size, periodic, output_datatype, (0.42, 0.5, 0.08)),)

@@ -11,6 +11,7 @@ import numpy as np
 from conformance.kernels.ai_onnx._signal import cosine_window
 from conformance.kernels.registry import kernel
 
+
 @kernel("ai.onnx", "HannWindow", since=17)
 def hann_window(size: np.ndarray, *, output_datatype: int, periodic: int) -> tuple[np.ndarray, ...]:
     return (cosine_window("HannWindow", size, periodic, output_datatype, (0.5, 0.5)),)
