@@ -70,6 +70,8 @@ CASES = [
     case(GRAY_PNG, "RGB", oracle=pixels(np.repeat(GRAY[..., np.newaxis], 3, axis=2)), id="gray_png_as_rgb"),
     case(encoded(PIL.Image.fromarray(RGBA), "PNG"), "RGB", oracle=pixels(RGBA[..., :3]), id="rgba_drops_alpha"),
     case(encoded(PALETTE, "PNG"), "BGR", oracle=pixels(PALETTE_RGB[..., ::-1]), id="palette"),
+    case(np.frombuffer(b"P6 2 1 255\n" + bytes([255, 0, 10, 0, 128, 255]), np.uint8).copy(), "BGR",
+         oracle=pixels(np.array([[[10, 0, 255], [255, 128, 0]]], np.uint8)), id="ppm_by_hand"),
     case(PNG[:40], oracle=pixels(np.zeros((0, 0, 3), np.uint8)), id="truncated"),
     case(np.arange(64, dtype=np.uint8), "Grayscale", oracle=pixels(np.zeros((0, 0, 1), np.uint8)), id="no_image"),
 ]
