@@ -73,6 +73,7 @@ from conformance.strategies.hint_reduce import (
     UNIQUE_HINT,
     reduce_hints,
 )
+from conformance.strategies.hint_signal import DFT_HINTS, IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT, WINDOW_HINT
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -315,6 +316,16 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (RESIZE_HINT,),
+    # signal ops: what is computed (inverse, one-sided, the output type) first, then shapes and the scalar inputs'
+    # values that fit it (an RFFT takes real input, a frame fits the signal, the mel edges lie below Nyquist)
+    ("ai.onnx", "DFT"): DFT_HINTS,
+    ("ai.onnx", "STFT"): (STFT_HINT,),
+    ("ai.onnx", "HannWindow"): (WINDOW_HINT,),
+    ("ai.onnx", "HammingWindow"): (WINDOW_HINT,),
+    ("ai.onnx", "BlackmanWindow"): (WINDOW_HINT,),
+    ("ai.onnx", "MelWeightMatrix"): (MEL_HINT,),
+    # a small random image Pillow encodes losslessly (PNG, BMP, TIFF, PPM; gray, palette, RGB, RGBA)
+    ("ai.onnx", "ImageDecoder"): (IMAGE_DECODER_HINT,),
 }
 
 

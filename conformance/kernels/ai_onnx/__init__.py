@@ -168,4 +168,11 @@ MODULES: tuple[str, ...] = (
     "grid_sample",
     "deform_conv",
     "resize",
+    "dft",
+    "stft",
+    "blackman_window",
+    "hamming_window",
+    "hann_window",
+    "mel_weight_matrix",
+    "image_decoder",
 )
