@@ -43,8 +43,6 @@ _PENDING_GROUPS = {
         "StringConcat StringNormalizer StringSplit RegexFullMatch TfIdfVectorizer",
     "random ops are the companion issue's ('ai.onnx complete, part 2')":
         "RandomNormal RandomNormalLike RandomUniform RandomUniformLike Bernoulli Multinomial",
-    "signal and image ops are the companion issue's ('ai.onnx complete, part 2')":
-        "DFT STFT BlackmanWindow HammingWindow HannWindow MelWeightMatrix ImageDecoder",
     "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
 }
 PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for op in ops.split()}
