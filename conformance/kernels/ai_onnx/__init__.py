@@ -168,4 +168,10 @@ MODULES: tuple[str, ...] = (
     "grid_sample",
     "deform_conv",
     "resize",
+    "random_normal",
+    "random_normal_like",
+    "random_uniform",
+    "random_uniform_like",
+    "bernoulli",
+    "multinomial",
 )
