@@ -31,7 +31,8 @@ class Law:
 
 LAWS: dict[str, Law] = {law.name: law for law in (
     Law("normal", (), ("mean", "scale"),
-        "every value is a number (no NaN); the law is normal with mean `mean` and standard deviation `scale`"),
+        "every value is a number (no NaN), the mean where scale is 0; the law is normal with mean `mean` and "
+        "standard deviation `scale`"),
     Law("uniform", (), ("low", "high"),
         "every value lies in [low, high] (the bounds rounded to the output type); the law is uniform on [low, high)"),
     Law("bernoulli", ("p",), (),
