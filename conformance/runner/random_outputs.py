@@ -2,10 +2,11 @@
 
 Values drawn at random differ between implementations (onnx defines none, not even for a seed), so a backend's
 random output is checked for its shape and type (as every output is) and for what the law determines
-(`opset.random_laws.LAWS`): a uniform draw lies in [low, high], a Bernoulli draw is 0 or 1 (and certain where p is 0
-or 1), a Multinomial draw is a class index of nonzero probability, a normal draw is no NaN (and the mean where scale is 0), and Dropout's output is
-the data scaled by 1 / (1 - ratio) where its mask keeps an element and 0 elsewhere. Where the key's `when` does not
-hold (Dropout in inference, or with ratio 0) the outputs are not random and are compared as usual.
+(`opset.random_laws.LAWS`): a uniform draw lies in [low, high], a Bernoulli draw is 0 or 1 (and certain where p is
+0 or 1), a Multinomial draw is a class index of nonzero probability, a normal draw is no NaN (and the mean where
+scale is 0), and Dropout's output is the data scaled by 1 / (1 - ratio) where its mask keeps an element and 0
+elsewhere. Where the key's `when` does not hold (Dropout in inference, or with ratio 0) the outputs are not random
+and are compared as usual.
 
 `random_call` says whether (and how) a call's outputs are random; `random_output_problems` checks them. The
 property runner (`checks.output_problems`) and the node suite (`suites.onnx_node`) both use these two.
@@ -163,7 +164,7 @@ def _dropout(call: RandomCall, drawn: dict[str, np.ndarray]) -> list[str]:
     scale = 1.0 / (1.0 - call.scalars["ratio"])
     y = drawn.get(output_name)
     mask = drawn.get(mask_name) if mask_name is not None else None
-    problems = []
+    problems: list[str] = []
     if mask is not None:
         m64 = mask.astype(np.float64)
         bad = ~((m64 == 0) | (m64 == 1))

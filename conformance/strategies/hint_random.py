@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_cast import code_of, drawable_targets
-from conformance.strategies.hints import OpHint
+from conformance.strategies.hints import OpHint, ValueHint
 from conformance.strategies.values import SEEDS, fill_array
 
 
@@ -27,7 +27,7 @@ def _cell_dtype(draw: DrawFn, ctx: DrawContext) -> object:
     return code_of(ctx.dtype)
 
 
-def _target_dtype(output_type: str) -> object:
+def _target_dtype(output_type: str) -> ValueHint:
     """The *Like ops and Bernoulli: a target numpy holds, or none where the input's type is one the output takes."""
 
     def dtype(draw: DrawFn, ctx: DrawContext) -> object:

@@ -306,7 +306,8 @@ def _dropout_ratio(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
 
 def _dropout_training(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     """Absent (inference), false or true: training draws a random mask, which conform checks by its law."""
-    return draw(st.sampled_from([None, np.asarray(False), np.asarray(True)]))
+    training: np.ndarray | None = draw(st.sampled_from([None, np.asarray(False), np.asarray(True)]))
+    return training
 
 
 def _numpy(element: str) -> str:

@@ -21,14 +21,14 @@ def class_probabilities(logits: np.ndarray) -> np.ndarray:
     if np.isnan(x).any():
         raise ValueError("Multinomial: a logit is NaN")
     top = np.isposinf(x)
-    has_top = top.any(axis=1, keepdims=True)
+    has_top = np.asarray(top.any(axis=1, keepdims=True))
     finite_max = np.max(np.where(np.isfinite(x), x, -np.inf), axis=1, keepdims=True, initial=-np.inf)
-    empty = ~has_top[:, 0] & np.isneginf(finite_max[:, 0])
+    empty = np.asarray(~has_top[:, 0] & np.isneginf(finite_max[:, 0]))
     if empty.any():
         raise ValueError(f"Multinomial: row {int(np.flatnonzero(empty)[0])} has no class of nonzero probability")
     with np.errstate(invalid="ignore", over="ignore"):  # exp(inf) in rows the +inf classes decide (not used)
         weights = np.where(has_top, top.astype(np.float64), np.exp(x - np.where(has_top, 0.0, finite_max)))
-    return weights / weights.sum(axis=1, keepdims=True)
+    return np.asarray(weights / weights.sum(axis=1, keepdims=True))
 
 
 @kernel("ai.onnx", "Multinomial", since=7)
