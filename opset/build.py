@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from opset.dtypes import canonical_type
 from opset.errors import Problem
 from opset.formula import Formula, FormulaError, parse
 from opset.frozen import FrozenMap, freeze
@@ -123,7 +124,7 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
     type_constraints = {}
     for name, spec in state["type_constraints"].items():
         types, doc = (spec, "") if isinstance(spec, list) else (spec["types"], spec.get("doc", ""))
-        type_constraints[name] = TypeConstraint(name=name, types=tuple(types), doc=doc)
+        type_constraints[name] = TypeConstraint(name=name, types=tuple(canonical_type(t) for t in types), doc=doc)
     constraints = []
     for i, c in enumerate(state["constraints"]):
         c_location = at("constraints", "", i)
@@ -214,7 +215,7 @@ def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, 
     elif not is_input and shape is not None:
         formula = where.formula(shape, f"shape of output '{spec['name']}'", location, op)
     return Param(
-        name=spec["name"], type=spec["type"], optional=spec.get("optional", False),
+        name=spec["name"], type=canonical_type(spec["type"]), optional=spec.get("optional", False),
         variadic=spec.get("variadic", False), min_arity=spec.get("min_arity", 1),
         homogeneous=spec.get("homogeneous", True), shape=signature, formula=formula,
         data_dependent=spec.get("data_dependent", False), doc=spec.get("doc", ""), location=location,

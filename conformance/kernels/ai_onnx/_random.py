@@ -1,5 +1,9 @@
 """What the random ops' kernels share: our seed semantics and the output type a `dtype` attribute chooses.
 
+The kernels whose output type may be their input's (the *Like ops, Bernoulli) or whose input only gives a shape or
+probabilities register with `exact_types`: they read an ml_dtypes input (bfloat16 ...) as it is and draw in float64,
+rounding once to the output type, so a bfloat16 input gives a bfloat16 output.
+
 onnx defines no values for a seed, so the reference fixes its own meaning (the YAML docs say so): a seed selects a
 numpy PCG64 generator from the seed's value (a float seed by its float64 bits, an int seed modulo 2**64), so the
 same seed gives the same values in our kernels, on every platform numpy runs on; without a seed the generator
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.element_types import FLOATS, element_of
 from conformance.kernels.ai_onnx._common import numpy_dtype_of_code, numpy_element_dtype
 
 
@@ -39,9 +44,10 @@ def output_dtype(op: str, dtype: int | None, like: np.ndarray | None = None) -> 
 
 
 def float_output_dtype(op: str, dtype: int | None, like: np.ndarray | None = None) -> np.dtype:
-    """`output_dtype` for the ops whose output is a float type (RandomNormal, RandomUniform and their *Like)."""
+    """`output_dtype` for the ops whose output is a float type (RandomNormal, RandomUniform and their *Like; bfloat16
+    is ml_dtypes')."""
     target = output_dtype(op, dtype, like)
-    if target.kind != "f":
+    if element_of(target) not in FLOATS:
         raise ValueError(f"{op}: the output type must be a float type, {target} is not (give dtype)")
     return target
 

@@ -12,7 +12,7 @@ from conformance.kernels.ai_onnx._random import float_seed, generator, output_dt
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "Bernoulli", since=15)
+@kernel("ai.onnx", "Bernoulli", since=15, exact_types=True)
 def bernoulli(input: np.ndarray, *, dtype: int | None, seed: float | None) -> tuple[np.ndarray, ...]:
     target = output_dtype("Bernoulli", dtype, input)
     p = input.astype(np.float64)

@@ -31,7 +31,7 @@ def class_probabilities(logits: np.ndarray) -> np.ndarray:
     return np.asarray(weights / weights.sum(axis=1, keepdims=True))
 
 
-@kernel("ai.onnx", "Multinomial", since=7)
+@kernel("ai.onnx", "Multinomial", since=7, exact_types=True)
 def multinomial(input: np.ndarray, *, dtype: int, sample_size: int, seed: float | None) -> tuple[np.ndarray, ...]:
     if input.ndim != 2 or input.shape[1] < 1:
         raise ValueError(f"Multinomial: the input must be [batch_size, class_size >= 1], it is {list(input.shape)}")

@@ -9,7 +9,7 @@ from conformance.kernels.ai_onnx.random_normal import normal_draw
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "RandomNormalLike", since=1)
+@kernel("ai.onnx", "RandomNormalLike", since=1, exact_types=True)
 def random_normal_like(input: np.ndarray, *, dtype: int | None, mean: float, scale: float,
                        seed: float | None) -> tuple[np.ndarray, ...]:
     op = "RandomNormalLike"

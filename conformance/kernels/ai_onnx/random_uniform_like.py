@@ -9,7 +9,7 @@ from conformance.kernels.ai_onnx.random_uniform import uniform_draw
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "RandomUniformLike", since=1)
+@kernel("ai.onnx", "RandomUniformLike", since=1, exact_types=True)
 def random_uniform_like(input: np.ndarray, *, dtype: int | None, high: float, low: float,
                         seed: float | None) -> tuple[np.ndarray, ...]:
     op = "RandomUniformLike"
