@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from conformance.compare import compare_arrays, tolerance_for
+from conformance.element_types import compute_dtype
 from conformance.strategies.dtypes import element_of
 from opset.formula import FormulaError, Undecided
 from opset.infer import formula_environment
@@ -53,7 +54,8 @@ def random_call(version: OpVersion, inputs: Sequence[np.ndarray | None],
     arrays = {p.name: np.asarray(x) for p, x in zip(version.inputs, inputs, strict=False) if x is not None}
     shapes = [list(np.shape(x)) if x is not None else None for x in inputs]
     env = formula_environment(version, shapes, attributes)
-    values = {name: x for name, x in arrays.items() if x.dtype.kind in "biuf"}
+    widened = {name: x.astype(compute_dtype(x.dtype)) for name, x in arrays.items()}  # ml_dtypes: bfloat16 ...
+    values = {name: x for name, x in widened.items() if x.dtype.kind in "biuf"}
     if spec.when is not None and not bool(_evaluate(version, "when", spec.when.text, spec.when, env, values)):
         return None
     scalars = {name: float(_evaluate(version, name, formula.text, formula, env, values))

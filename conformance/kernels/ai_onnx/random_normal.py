@@ -20,7 +20,7 @@ def normal_draw(op: str, shape: tuple[int, ...], mean: float, scale: float, seed
     return np.asarray(values).astype(target)
 
 
-@kernel("ai.onnx", "RandomNormal", since=1, exact_types=True)
+@kernel("ai.onnx", "RandomNormal", since=1)
 def random_normal(*, dtype: int, mean: float, scale: float, seed: float | None,
                   shape: list[int]) -> tuple[np.ndarray, ...]:
     op = "RandomNormal"

@@ -21,7 +21,7 @@ def uniform_draw(op: str, shape: tuple[int, ...], low: float, high: float, seed:
     return np.asarray(values).astype(target)
 
 
-@kernel("ai.onnx", "RandomUniform", since=1, exact_types=True)
+@kernel("ai.onnx", "RandomUniform", since=1)
 def random_uniform(*, dtype: int, high: float, low: float, seed: float | None,
                    shape: list[int]) -> tuple[np.ndarray, ...]:
     op = "RandomUniform"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 from onnx import TensorProto
@@ -49,6 +50,7 @@ MIXED = np.array([0.0, 0.25, 0.5, 0.75, 1.0] * 8, np.float32).reshape(5, 8)
     (15, [MIXED.astype(np.float64)], dict(dtype=TensorProto.DOUBLE, seed=1.0), ("ref",)),
     (22, [MIXED], dict(dtype=TensorProto.INT8), ("ref",)),  # onnxruntime stops at opset 21
     (22, [MIXED.astype(np.float16)], dict(dtype=TensorProto.BOOL), ("ref",)),
+    (22, [MIXED.astype(ml_dtypes.bfloat16)], {}, ("ref",)),  # without dtype: the input's bfloat16
 ])
 def test_other_draws_pass_the_law_check(opset: int, inputs: list[np.ndarray], attrs: dict[str, Any],
                                         oracles: tuple[str, ...]) -> None:

@@ -39,6 +39,7 @@ test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(
     (1, dict(shape=[3, 4], mean=2.0, scale=0.5), ("ref", "ort")),
     (1, dict(shape=[5], dtype=TensorProto.DOUBLE, seed=3.0), ("ref", "ort")),
     (22, dict(shape=[2, 2, 2], dtype=TensorProto.FLOAT16, scale=3.0), ("ref",)),  # onnxruntime stops at opset 21
+    (22, dict(shape=[3, 5], dtype=TensorProto.BFLOAT16, mean=-4.0), ("ref",)),
 ])
 def test_other_draws_pass_the_law_check(opset: int, attrs: dict[str, Any], oracles: tuple[str, ...]) -> None:
     assert_draws_pass_the_law(OP, opset, [], attrs, oracles=oracles)
