@@ -126,6 +126,8 @@ def assert_matches_oracle(case: OracleCase, opset: int) -> None:
             first = case.inputs[0]
             assert first is not None and g.dtype == first.dtype, f"{label}: mask dtype {g.dtype}"
             w = w.astype(g.dtype)
+        if w.dtype.kind == "U":  # onnx.reference may give strings as numpy unicode; a string tensor is object str
+            w = w.astype(object)
         assert g.shape == w.shape, f"{label}: output {k} shape {g.shape} but expected {w.shape}"
         assert g.dtype == w.dtype, f"{label}: output {k} dtype {g.dtype} but expected {w.dtype}"
         if w.dtype.kind in "fc":
@@ -149,15 +151,17 @@ class ShapeCase:
     constants: tuple[int, ...] = ()  # inputs whose values both sides know (initializers)
     # outputs onnx infers no shape for: what our formula must give instead
     not_inferred_by_onnx: dict[int, list[int]] = field(default_factory=dict)
+    domain: str = "ai.onnx"
 
     def label(self) -> str:
         shapes = [list(x.shape) if x is not None else None for x in self.inputs]
-        return f"ai.onnx@{self.opset}::{self.op} inputs {shapes} {self.attrs}"
+        return f"{self.domain}@{self.opset}::{self.op} inputs {shapes} {self.attrs}"
 
 
 def onnx_inferred_shapes(case: ShapeCase) -> list[list[int | str] | None]:
     """Output shapes by onnx's strict shape inference (None where it infers none; dim_param text for unknowns)."""
-    model, _ = one_node_model(case.op, case.opset, case.inputs, case.attrs, case.n_out, constants=case.constants)
+    model, _ = one_node_model(case.op, case.opset, case.inputs, case.attrs, case.n_out, constants=case.constants,
+                              domain="" if case.domain == "ai.onnx" else case.domain)
     model.ir_version = 10
     result = onnx.shape_inference.infer_shapes(model, strict_mode=True)
     shapes: list[list[int | str] | None] = []
@@ -172,7 +176,7 @@ def onnx_inferred_shapes(case: ShapeCase) -> list[list[int | str] | None]:
 
 def assert_shapes_match_onnx(case: ShapeCase) -> None:
     """No problem reported, and every dim onnx knows equals the formula's (onnx's unknown dims match anything)."""
-    v = registry().resolve("ai.onnx", case.op, case.opset)
+    v = registry().resolve(case.domain, case.op, case.opset)
     values = {v.inputs[i].name: np.asarray(case.inputs[i]).reshape(-1).tolist() for i in case.constants}
     result = inferred(v, list(case.inputs), case.attrs, values, case.n_out)
     shapes = [list(x.shape) if x is not None else None for x in case.inputs]

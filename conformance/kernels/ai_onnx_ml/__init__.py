@@ -1,3 +1,13 @@
 """Kernels of this domain. MODULES lists them explicitly (one op a file)."""
 
-MODULES: tuple[str, ...] = ()
+MODULES: tuple[str, ...] = (
+    "array_feature_extractor",
+    "binarizer",
+    "category_mapper",
+    "feature_vectorizer",
+    "imputer",
+    "label_encoder",
+    "normalizer",
+    "one_hot_encoder",
+    "scaler",
+)
