@@ -65,6 +65,13 @@ from conformance.strategies.hint_linalg import (
     RMS_NORM_HINT,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
+from conformance.strategies.hint_ml_encoders import (
+    ARRAY_FEATURE_EXTRACTOR_HINT,
+    CATEGORY_MAPPER_HINT,
+    IMPUTER_HINT,
+    LABEL_ENCODER_HINTS,
+    ONE_HOT_ENCODER_HINT,
+)
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
     LOG_SUM_DATA,
@@ -315,6 +322,13 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (RESIZE_HINT,),
+    # ai.onnx.ml: indices inside X's last axis; the alternative attributes that X's and Y's types select
+    # (imputed values, categories, keys and values) and X values that hit them
+    ("ai.onnx.ml", "ArrayFeatureExtractor"): (ARRAY_FEATURE_EXTRACTOR_HINT,),
+    ("ai.onnx.ml", "Imputer"): (IMPUTER_HINT,),
+    ("ai.onnx.ml", "OneHotEncoder"): (ONE_HOT_ENCODER_HINT,),
+    ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
+    ("ai.onnx.ml", "CategoryMapper"): (CATEGORY_MAPPER_HINT,),
 }
 
 
