@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
-from conformance.strategies.hints import OpHint
+from conformance.strategies.hints import OpHint, dims, set_first_shape
 from conformance.strategies.values import SEEDS, fill_array
 
 # short texts for string keys, categories and defaults: empty, repeated prefixes, non-ASCII
@@ -81,7 +81,7 @@ ARRAY_FEATURE_EXTRACTOR_HINT = OpHint(values={"Y": _feature_indices})
 
 def _per_feature_count(draw: DrawFn, ctx: DrawContext) -> int:
     shape = ctx.shapes["X"]
-    return shape[-1] if len(shape) <= 2 and draw(st.booleans()) else 1
+    return shape[-1] if len(shape) <= 2 and draw(st.integers(0, 3)) > 0 else 1
 
 
 def _imputed(floating: bool) -> Any:
@@ -89,7 +89,8 @@ def _imputed(floating: bool) -> Any:
         if _is_float(_x_element(ctx)) != floating:
             return OMIT
         pool = QUARTERS if floating else SMALL_INTS
-        return [draw(st.sampled_from(pool)) for _ in range(_per_feature_count(draw, ctx))]
+        count = _per_feature_count(draw, ctx)  # distinct per feature: a backend using one for all shows
+        return draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count, unique=count <= len(pool)))
 
     return value
 
@@ -116,7 +117,14 @@ def _imputer_x(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     return _mixed_into(draw, ctx, "X", [replaced])
 
 
+def _mostly_rows(draw: DrawFn, ctx: DrawContext) -> None:
+    """[N, F] or [F] in three draws of four (where per-feature values apply), any rank >= 1 otherwise."""
+    rank = draw(st.sampled_from([1, 2, 2, 3]))
+    set_first_shape(ctx, dims(draw, rank, ctx.max_side))
+
+
 IMPUTER_HINT = OpHint(
+    shapes=_mostly_rows,
     attributes={"imputed_value_floats": _imputed(True), "imputed_value_int64s": _imputed(False),
                 "replaced_value_float": _replaced(True), "replaced_value_int64": _replaced(False)},
     values={"X": _imputer_x})

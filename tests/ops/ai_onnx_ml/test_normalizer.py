@@ -59,7 +59,9 @@ def test_the_max_reading_holds_only_for_a_negative_value_under_max() -> None:
         result = inferred(v, [x], {"norm": norm}, {"X": x.reshape(-1).tolist()})
         return [r.reading.id for r in result.readings]
 
-    signed = np.array([[3, -4]], np.int64)
+    signed = np.array([[3, -4], [1, 2]], np.int64)
     assert readings(signed, "MAX") == ["normalizer_r1"]
     assert readings(np.abs(signed), "MAX") == []
+    assert readings(np.array([[4, -3], [1, 2]], np.int64), "MAX") == []  # max(X) = max(|X|) in every row
+    assert readings(np.array([-1.0, -2.0], np.float32), "MAX") == ["normalizer_r1"]
     assert readings(signed, "L1") == []
