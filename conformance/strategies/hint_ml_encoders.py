@@ -71,7 +71,7 @@ def _keys(draw: DrawFn, element: str, *, repeats: bool = True, nans: bool = Fals
 def _feature_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     width = ctx.shapes["X"][-1]
     rng = np.random.default_rng(draw(SEEDS))
-    return rng.integers(0, width, size=ctx.shapes["Y"]).astype(np.int64)
+    return np.asarray(rng.integers(0, width, size=ctx.shapes["Y"]), dtype=np.int64)
 
 
 ARRAY_FEATURE_EXTRACTOR_HINT = OpHint(values={"Y": _feature_indices})

@@ -60,7 +60,8 @@ def shape_id(case: ShapeCase) -> str:
         if x is None:
             return "none"
         if i in case.constants:
-            return "[" + ",".join(str(v) if isinstance(v, int | str) else f"{v:g}" for v in x.reshape(-1).tolist()) + "]"
+            shown = (str(v) if isinstance(v, int | str) else f"{v:g}" for v in x.reshape(-1).tolist())
+            return "[" + ",".join(shown) + "]"
         return "x".join(map(str, x.shape)) or "scalar"
 
     def value(v: Any) -> str:

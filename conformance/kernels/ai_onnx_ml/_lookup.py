@@ -34,7 +34,7 @@ class KeyTable:
         array = np.asarray(keys)
         if _is_text(array):
             array = as_text(array)
-        self.text = _is_text(array) or array.size == 0 and array.dtype == object
+        self.text = _is_text(array) or (array.size == 0 and array.dtype == object)
         self.nan_position = -1
         if array.dtype.kind == "f":
             nan = np.isnan(array)

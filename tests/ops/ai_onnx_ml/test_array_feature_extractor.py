@@ -26,7 +26,7 @@ X3 = data.f32(2, 3, 4)
 WORDS = np.array([["a", "b", "c"], ["d", "e", "f"]], dtype=object)
 
 
-def case(inputs: list[np.ndarray], id: str, oracle: str = "ort") -> OracleCase:
+def case(inputs: list[np.ndarray | None], id: str, oracle: str = "ort") -> OracleCase:
     return OracleCase(OP, {}, inputs, (1,), oracle=oracle, id=id, domain=DOMAIN)
 
 

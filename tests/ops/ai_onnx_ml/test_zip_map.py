@@ -1,0 +1,44 @@
+"""ZipMap: the kernel against onnxruntime (string and int64 labels, [N, C] and [C], a repeated label), rejected
+nodes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tests.helpers import OracleCase, Seeded, oracle_tests, rejection_tests, run, shape_case
+
+DOMAIN = "ai.onnx.ml"
+OP = "ZipMap"
+data = Seeded(48)
+
+
+def case(x: np.ndarray, attrs: dict[str, Any], id: str) -> OracleCase:
+    return OracleCase(OP, attrs, [x], (1,), oracle="ort", id=id, domain=DOMAIN)
+
+
+CASES = [
+    case(data.f32(3, 2), {"classlabels_strings": ["no", "yes"]}, "strings"),
+    case(data.f32(4, 3), {"classlabels_int64s": [7, -1, 3]}, "ints"),
+    case(data.f32(3), {"classlabels_int64s": [7, -1, 3]}, "vector_is_one_row"),
+    case(data.f32(2, 3), {"classlabels_strings": ["a", "b", "a"]}, "repeated_label"),
+]
+
+test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES, domain=DOMAIN)
+
+REJECTED = [
+    (shape_case(OP, 1, [[2, 3]], {}, domain=DOMAIN), "zipmap_c1"),
+    (shape_case(OP, 1, [[2, 2]], {"classlabels_strings": ["a", "b"], "classlabels_int64s": [1, 2]}, domain=DOMAIN),
+     "zipmap_c1"),
+    (shape_case(OP, 1, [[2, 1, 2]], {"classlabels_int64s": [1, 2]}, domain=DOMAIN), "zipmap_c2"),
+    (shape_case(OP, 1, [[2, 3]], {"classlabels_int64s": [1, 2]}, domain=DOMAIN), "zipmap_c3"),
+]
+
+test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+def test_values_are_float_scalars_by_label() -> None:
+    (maps,) = run(DOMAIN, OP, 1, [np.array([[0.25, 0.75]], np.float32)], classlabels_int64s=[5, 3])
+    assert maps == [{5: 0.25, 3: 0.75}]
+    assert all(isinstance(v, np.float32) for v in maps[0].values())
