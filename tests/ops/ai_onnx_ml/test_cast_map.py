@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.helpers import OracleCase, oracle_tests, rejection_tests, run, shape_case
+from tests.helpers import OracleCase, one_node_model, oracle_tests, rejection_tests, run, shape_case
 
 DOMAIN = "ai.onnx.ml"
 OP = "CastMap"
@@ -62,3 +62,20 @@ REJECTED = [
 ]
 
 test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+def _validated_type(x: Any, attrs: dict[str, Any], opset: int = 1) -> str | None:
+    """The type `opset validate` gives the node's output (no value_info declares it)."""
+    from opset.validate import check_model
+    from opset.validate.values import value_entry
+
+    model, _ = one_node_model(OP, opset, [x], attrs, 1, domain=DOMAIN)
+    result = check_model(model)
+    assert not [d for d in result.diagnostics if d.is_error], [str(d) for d in result.diagnostics]
+    found: str | None = value_entry(result.facts["out0"])["type"]
+    return found
+
+
+@pytest.mark.parametrize(("cast_to", "want"), [("TO_FLOAT", "float"), ("TO_INT64", "int64"), ("TO_STRING", "string")])
+def test_the_validator_types_y_by_cast_to(cast_to: str, want: str) -> None:
+    assert _validated_type(FLOATS, {"cast_to": cast_to}) == want

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
-from tests.helpers import OracleCase, oracle_tests, rejection_tests, shape_case, shape_tests
+from tests.helpers import OracleCase, one_node_model, oracle_tests, rejection_tests, shape_case, shape_tests
 
 DOMAIN = "ai.onnx.ml"
 OP = "CategoryMapper"
@@ -45,3 +46,21 @@ REJECTED = [
 ]
 
 test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+def _validated_type(x: Any, attrs: dict[str, Any], opset: int = 1) -> str | None:
+    """The type `opset validate` gives the node's output (no value_info declares it)."""
+    from opset.validate import check_model
+    from opset.validate.values import value_entry
+
+    model, _ = one_node_model(OP, opset, [x], attrs, 1, domain=DOMAIN)
+    result = check_model(model)
+    assert not [d for d in result.diagnostics if d.is_error], [str(d) for d in result.diagnostics]
+    found: str | None = value_entry(result.facts["out0"])["type"]
+    return found
+
+
+@pytest.mark.parametrize(("x", "want"), [(ANIMALS, "int64"), (np.array([1], np.int64), "string")],
+                         ids=["v1-strings", "v1-ints"])
+def test_the_validator_types_y_the_other_way_from_x(x: np.ndarray, want: str) -> None:
+    assert _validated_type(x, CATS) == want

@@ -75,3 +75,21 @@ REJECTED = [
 ]
 
 test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+def _validated_type(x: Any, attrs: dict[str, Any], opset: int = 1) -> str | None:
+    """The type `opset validate` gives the node's output (no value_info declares it)."""
+    from opset.validate import check_model
+    from opset.validate.values import value_entry
+
+    model, _ = one_node_model(OP, opset, [x], attrs, 1, domain=DOMAIN)
+    result = check_model(model)
+    assert not [d for d in result.diagnostics if d.is_error], [str(d) for d in result.diagnostics]
+    found: str | None = value_entry(result.facts["out0"])["type"]
+    return found
+
+
+@pytest.mark.parametrize(("x", "want"), [({"a": 1.0}, "float"), ({"a": np.int64(1)}, "int64")],
+                         ids=["v1-float_values", "v1-int64_values"])
+def test_the_validator_types_y_by_the_map_values(x: dict[Any, Any], want: str) -> None:
+    assert _validated_type(x, WORDS) == want

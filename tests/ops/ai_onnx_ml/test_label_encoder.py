@@ -12,6 +12,7 @@ from onnx import numpy_helper
 from tests.helpers import (
     OracleCase,
     inferred,
+    one_node_model,
     oracle_tests,
     rejection_tests,
     run,
@@ -131,3 +132,26 @@ def test_each_reading_holds_where_it_says(since: int, attrs: dict[str, Any], rea
 def test_no_reading_holds_for_a_plain_mapping() -> None:
     for since in (2, 4):
         assert inferred(version(DOMAIN, OP, since), [[3]], {"keys_floats": [1.5], "values_int64s": [7]}).readings == []
+
+
+def _validated_type(x: Any, attrs: dict[str, Any], opset: int = 1) -> str | None:
+    """The type `opset validate` gives the node's output (no value_info declares it)."""
+    from opset.validate import check_model
+    from opset.validate.values import value_entry
+
+    model, _ = one_node_model(OP, opset, [x], attrs, 1, domain=DOMAIN)
+    result = check_model(model)
+    assert not [d for d in result.diagnostics if d.is_error], [str(d) for d in result.diagnostics]
+    found: str | None = value_entry(result.facts["out0"])["type"]
+    return found
+
+
+@pytest.mark.parametrize(("opset", "x", "attrs", "want"), [
+    pytest.param(1, NAMES, {"classes_strings": ["Amy"]}, "int64", id="v1-strings_to_ints"),
+    pytest.param(1, np.array([0], np.int64), {"classes_strings": ["Amy"]}, "string", id="v1-ints_to_strings"),
+    pytest.param(2, NAMES, {"keys_strings": ["Amy"], "values_floats": [1.0]}, "float", id="v2-values_floats"),
+    pytest.param(4, NAMES, {"keys_strings": ["Amy"], "values_tensor": tensor(np.array([3], np.int16))}, "int16",
+                 id="v4-values_tensor"),
+])
+def test_the_validator_types_y_by_the_values(opset: int, x: np.ndarray, attrs: dict[str, Any], want: str) -> None:
+    assert _validated_type(x, attrs, opset) == want

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
-from tests.helpers import OracleCase, Seeded, oracle_tests, rejection_tests, run, shape_case
+from tests.helpers import OracleCase, Seeded, one_node_model, oracle_tests, rejection_tests, run, shape_case
 
 DOMAIN = "ai.onnx.ml"
 OP = "ZipMap"
@@ -42,3 +43,22 @@ def test_values_are_float_scalars_by_label() -> None:
     (maps,) = run(DOMAIN, OP, 1, [np.array([[0.25, 0.75]], np.float32)], classlabels_int64s=[5, 3])
     assert maps == [{5: 0.25, 3: 0.75}]
     assert all(isinstance(v, np.float32) for v in maps[0].values())
+
+
+def _validated_type(x: Any, attrs: dict[str, Any], opset: int = 1) -> str | None:
+    """The type `opset validate` gives the node's output (no value_info declares it)."""
+    from opset.validate import check_model
+    from opset.validate.values import value_entry
+
+    model, _ = one_node_model(OP, opset, [x], attrs, 1, domain=DOMAIN)
+    result = check_model(model)
+    assert not [d for d in result.diagnostics if d.is_error], [str(d) for d in result.diagnostics]
+    found: str | None = value_entry(result.facts["out0"])["type"]
+    return found
+
+
+@pytest.mark.parametrize(("attrs", "want"), [({"classlabels_strings": ["a", "b"]}, "seq(map(string,tensor(float)))"),
+                                             ({"classlabels_int64s": [1, 2]}, "seq(map(int64,tensor(float)))")],
+                         ids=["v1-strings", "v1-ints"])
+def test_the_validator_types_z_by_the_labels(attrs: dict[str, Any], want: str) -> None:
+    assert _validated_type(data.f32(3, 2), attrs) == want
