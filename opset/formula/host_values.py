@@ -48,9 +48,6 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
         return int(value)
     if isinstance(value, numbers.Real):
         return float(value)
-    tensor = _tensor_attribute(value, what)
-    if tensor is not None:
-        value = tensor
     if np is not None and isinstance(value, np.ndarray):
         value = value.tolist()
     if isinstance(value, list | tuple):
@@ -58,26 +55,6 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
         converted = [from_host(item, what, budget, depth + 1) for item in value]
         return tuple(converted) if isinstance(value, tuple) else converted
     raise FormulaError(f"{what} has a value of unsupported type {type(value).__name__}")
-
-
-def _tensor_attribute(value: Any, what: str) -> Any:
-    """A tensor attribute as a model's node carries it (an onnx TensorProto, when onnx is loaded) as the numpy
-    array a formula reads, nested lists of its values (strings decoded): LabelEncoder's keys_tensor. None for
-    anything else."""
-    onnx = sys.modules.get("onnx")
-    if onnx is None or not isinstance(value, onnx.TensorProto):
-        return None
-    count = 1
-    for dim in value.dims:
-        count *= int(dim)
-    check_length(count, what)
-    from onnx import numpy_helper
-
-    array = numpy_helper.to_array(value)
-    if array.dtype == object:
-        flat = [v.decode("utf-8", errors="replace") if isinstance(v, bytes) else v for v in array.reshape(-1)]
-        array = _numpy().array(flat, dtype=object).reshape(array.shape)
-    return array
 
 
 def flat_values(raw: Any, what: str, budget: Budget) -> list[Any]:
