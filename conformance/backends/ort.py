@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import onnx
 
+from conformance.containers import as_value
+
 UNSUPPORTED_MARKERS = ("not_implemented", "not implemented", "no op registered", "unsupported", "not supported",
                        "could not find an implementation", "is not a registered function/op",
                        "op registered for")  # "Op registered for Upsample is deprecated in domain_version of 10"
@@ -59,4 +61,4 @@ class OnnxRuntimeBackend:
             if is_unsupported_message(str(e)):
                 raise Unsupported(str(e).splitlines()[0]) from e
             raise
-        return [np.asarray(x) for x in outputs]
+        return [as_value(x) for x in outputs]

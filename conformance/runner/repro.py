@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.onnx_model import case_model, node_attributes
+from conformance.containers import pack, shape_of, unpack
+from conformance.onnx_model import case_model, node_attributes, output_types
 from conformance.runner.settings import CheckSettings
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
@@ -45,19 +46,22 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
         raise ValueError("write_bundle needs settings.repro_dir")
     bundle = settings.repro_dir / bundle_name(case)
     bundle.mkdir(parents=True, exist_ok=True)
-    dtypes = [x.dtype for x in expected] if expected is not None else []
-    shapes = [list(x.shape) for x in expected] if expected is not None else list(case.expected_shapes)
+    dtypes = output_types(case, expected) if expected is not None else []
+    shapes = [shape_of(x) for x in expected] if expected is not None else list(case.expected_shapes)
     onnx.save_model(case_model(case, dtypes, shapes), bundle / "model.onnx")
-    stored_inputs: dict[str, Any] = {n: x for n, x in zip(case.input_names, case.inputs, strict=True)
-                                     if n and x is not None}
-    np.savez(bundle / "inputs.npz", **stored_inputs)
+    # an empty optional input is named and None: the layout keeps it
+    arrays, inputs_layout = pack({n: x for n, x in zip(case.input_names, case.inputs, strict=True) if n})
+    np.savez(bundle / "inputs.npz", **arrays)
+    meta: dict[str, Any] = {}
     if expected is not None:
-        stored_outputs: dict[str, Any] = dict(zip(case.output_names, expected, strict=False))
-        np.savez(bundle / "expected.npz", **stored_outputs)
+        arrays, outputs_layout = pack(dict(zip(case.output_names, expected, strict=False)))
+        np.savez(bundle / "expected.npz", **arrays)
+        meta["expected_layout"] = outputs_layout
     command = replay_command(settings.spec, bundle, settings.timeout)
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
             "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example,
-            "backend": settings.spec, "timeout": settings.timeout, "failure": what, "command": command}
+            "backend": settings.spec, "timeout": settings.timeout, "failure": what, "command": command,
+            "inputs_layout": inputs_layout, **meta}
     (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
     return bundle, command
@@ -73,14 +77,16 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     model = onnx.load_model(bundle / "model.onnx")
     node = model.graph.node[0]
     with np.load(bundle / "inputs.npz") as stored:
-        inputs = [np.asarray(stored[n]) if n and n in stored else None for n in node.input]
-    shapes = [list(x.shape) if x is not None else None for x in inputs]
+        values = _stored(stored, meta.get("inputs_layout"))
+    inputs = [values.get(n) if n else None for n in node.input]
+    shapes = [shape_of(x) for x in inputs]
     given = node_attributes(node)
     outputs = list(node.output)
     expected = None
     if (bundle / "expected.npz").is_file():
         with np.load(bundle / "expected.npz") as stored:
-            expected = [np.asarray(stored[n]) for n in outputs]
+            found = _stored(stored, meta.get("expected_layout"))
+        expected = [found[n] for n in outputs]
     inferred = infer_shapes(version, shapes, given, output_count=len(outputs)).outputs
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
@@ -90,7 +96,17 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     return case, expected, meta
 
 
-def _int_shape(shape: Any) -> list[int] | None:
+def _stored(stored: Any, layout: dict[str, Any] | None) -> dict[str, Any]:
+    """The values an `.npz` holds: by its layout (containers), or one array per name (bundles without one)."""
+    arrays = {k: np.asarray(stored[k]) for k in stored.files}
+    return unpack(layout, arrays) if layout is not None else arrays
+
+
+def _int_shape(shape: Any) -> Any:
+    """A tensor's shape, or a sequence's element shapes, when every dim is an int."""
     if isinstance(shape, list) and all(isinstance(d, int) for d in shape):
         return [int(d) for d in shape]
+    if isinstance(shape, list) and shape and all(isinstance(s, list) and all(isinstance(d, int) for d in s)
+                                                 for s in shape):
+        return [[int(d) for d in s] for s in shape]
     return None

@@ -9,11 +9,11 @@ from typing import Any
 import onnx
 
 from opset.check_ids import INFERENCE_CHECKS, reported_check
+from opset.dtypes import apply_relation
 from opset.errors import ResolutionError
 from opset.infer import UNKNOWN_SHAPE, InferResult, ShapeProblem, infer_shapes, validate_attributes
 from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes
 from opset.validate.diagnostics import Diagnostic
-from opset.dtypes import apply_relation
 from opset.validate.facts import (
     UNKNOWN,
     Facts,
