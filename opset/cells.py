@@ -2,10 +2,10 @@
 
 A cell is named by a type of the version's primary parameter (its first typed input, else its first
 output): a tensor type by its element type (`float`), a container by its canonical type text
-(`seq(tensor(float))`, `optional(tensor(int64))`, `map(int64,tensor(float))`). Element types numpy holds are
-drawn; the others (bfloat16, float8, strings, complex ...) are cells reported as unsupported by numpy-based
-backends, never silently dropped. Both the test generator (gen) and the runner (conformance) read cells
-from here.
+(`seq(tensor(float))`, `optional(tensor(int64))`, `map(int64,tensor(float))`). Every element type numpy or
+ml_dtypes holds (bfloat16, the float8 and float4 formats, int4 ...; see conformance.element_types) is drawn,
+in tensors and in containers; one the strategies cannot draw would be a cell reported unsupported, never
+silently dropped. Both the test generator (gen) and the runner (conformance) read cells from here.
 """
 
 from __future__ import annotations
@@ -27,8 +27,11 @@ from opset.dtypes import (
 )
 from opset.model import Example, OpVersion, Param
 
-NUMPY_ELEMENTS: tuple[str, ...] = ("float16", "float", "double", "int8", "int16", "int32", "int64",
-                                   "uint8", "uint16", "uint32", "uint64", "bool")
+DRAWN_ELEMENTS: tuple[str, ...] = (
+    "float16", "float", "double", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool",
+    "complex64", "complex128", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz",
+    "float8e8m0", "float4e2m1", "float6e2m3", "float6e3m2", "int4", "uint4", "int2", "uint2")
+NUMPY_ELEMENTS = DRAWN_ELEMENTS  # the name of the list before ml_dtypes; kept until every user says DRAWN_ELEMENTS
 
 
 def allowed_elements(version: OpVersion, type_text: str) -> list[str]:
@@ -73,7 +76,7 @@ def drawable_cell(cell: str) -> bool:
     if kind in ("seq", "optional"):
         inner = text[text.index("(") + 1:-1]
         return drawable_cell(cell_name(inner))
-    return all(e in NUMPY_ELEMENTS for e in type_elements(text))
+    return all(e in DRAWN_ELEMENTS for e in type_elements(text))
 
 
 def primary_param(version: OpVersion) -> Param | None:

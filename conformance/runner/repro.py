@@ -2,8 +2,9 @@
 
     <repro-dir>/<domain>__<op>__v<since>__<dtype>[__<example>]/
         model.onnx     the one-node model (node, attributes, typed inputs and outputs)
-        inputs.npz     the inputs by name
-        expected.npz   the reference outputs by name (absent when there is no reference kernel)
+        input_<i>.pb   the value of the node's i-th input (absent for an omitted one), as onnx's backend test
+                       data stores values (conformance.value_protos: every element type, containers too)
+        output_<i>.pb  the reference's i-th output (absent when there is no reference kernel)
         case.json      op, version, dtype, type bindings, backend, timeout, what failed
         command.txt    the one command that re-runs exactly this case (exit 1 while it still fails)
 """
@@ -18,11 +19,12 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.containers import pack, shape_of, unpack
+from conformance.containers import shape_of
 from conformance.onnx_model import case_model, node_attributes, output_types
 from conformance.runner.settings import CheckSettings
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
+from conformance.value_protos import load_value, save_value
 
 
 def bundle_name(case: Case) -> str:
@@ -48,20 +50,21 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     bundle.mkdir(parents=True, exist_ok=True)
     dtypes = output_types(case, expected) if expected is not None else []
     shapes = [shape_of(x) for x in expected] if expected is not None else list(case.expected_shapes)
-    onnx.save_model(case_model(case, dtypes, shapes), bundle / "model.onnx")
-    # an empty optional input is named and None: the layout keeps it
-    arrays, inputs_layout = pack({n: x for n, x in zip(case.input_names, case.inputs, strict=True) if n})
-    np.savez(bundle / "inputs.npz", **arrays)
-    meta: dict[str, Any] = {}
+    model = case_model(case, dtypes, shapes)
+    onnx.save_model(model, bundle / "model.onnx")
+    declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
+    for old in bundle.glob("*put_*.pb"):  # a bundle rewritten for another case of the same cell
+        old.unlink()
+    for i, (name, x) in enumerate(zip(case.input_names, case.inputs, strict=True)):
+        if name and (x is not None or name in declared):  # an empty optional input is named and None
+            save_value(bundle / f"input_{i}.pb", x, name, declared.get(name))
     if expected is not None:
-        arrays, outputs_layout = pack(dict(zip(case.output_names, expected, strict=False)))
-        np.savez(bundle / "expected.npz", **arrays)
-        meta["expected_layout"] = outputs_layout
+        for i, (name, y) in enumerate(zip(case.output_names, expected, strict=False)):
+            save_value(bundle / f"output_{i}.pb", y, name, declared.get(name))
     command = replay_command(settings.spec, bundle, settings.timeout)
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
             "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example,
-            "backend": settings.spec, "timeout": settings.timeout, "failure": what, "command": command,
-            "inputs_layout": inputs_layout, **meta}
+            "backend": settings.spec, "timeout": settings.timeout, "failure": what, "command": command}
     (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
     return bundle, command
@@ -76,17 +79,16 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     version = current_registry().op(meta["domain"], meta["op"]).version(int(meta["since"]))
     model = onnx.load_model(bundle / "model.onnx")
     node = model.graph.node[0]
-    with np.load(bundle / "inputs.npz") as stored:
-        values = _stored(stored, meta.get("inputs_layout"))
-    inputs = [values.get(n) if n else None for n in node.input]
+    declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
+    inputs = [load_value(bundle / f"input_{i}.pb", declared[n]) if n and (bundle / f"input_{i}.pb").is_file()
+              else None for i, n in enumerate(node.input)]
     shapes = [shape_of(x) for x in inputs]
     given = node_attributes(node)
     outputs = list(node.output)
     expected = None
-    if (bundle / "expected.npz").is_file():
-        with np.load(bundle / "expected.npz") as stored:
-            found = _stored(stored, meta.get("expected_layout"))
-        expected = [found[n] for n in outputs]
+    if (bundle / "output_0.pb").is_file():
+        expected = [load_value(bundle / f"output_{i}.pb", declared[n]) for i, n in enumerate(outputs)
+                    if (bundle / f"output_{i}.pb").is_file()]
     inferred = infer_shapes(version, shapes, given, output_count=len(outputs)).outputs
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
@@ -94,12 +96,6 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
                 input_names=list(node.input), output_names=outputs,
                 expected_shapes=[_int_shape(s) for s in inferred[:len(outputs)]], example=meta.get("example"))
     return case, expected, meta
-
-
-def _stored(stored: Any, layout: dict[str, Any] | None) -> dict[str, Any]:
-    """The values an `.npz` holds: by its layout (containers), or one array per name (bundles without one)."""
-    arrays = {k: np.asarray(stored[k]) for k in stored.files}
-    return unpack(layout, arrays) if layout is not None else arrays
 
 
 def _int_shape(shape: Any) -> Any:
@@ -110,3 +106,4 @@ def _int_shape(shape: Any) -> Any:
                                                  for s in shape):
         return [[int(d) for d in s] for s in shape]
     return None
+
