@@ -1,5 +1,5 @@
-"""BitCast: every same-width pair of element types (ml_dtypes' too) against onnx.reference, the shape formula against onnx, a width
-mismatch (which only the kernel can see), and the validator's output type."""
+"""BitCast: every same-width pair of element types (ml_dtypes' too) against onnx.reference, the shape formula
+against onnx, a width mismatch (which only the kernel can see), and the validator's output type."""
 
 from __future__ import annotations
 
