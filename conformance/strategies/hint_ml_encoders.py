@@ -1,7 +1,8 @@
 """Hints of ai.onnx.ml's feature transforms and encoders (ArrayFeatureExtractor, Imputer, OneHotEncoder,
-LabelEncoder, CategoryMapper): which of their alternative attributes applies follows the element types (floats
-or ints, keys of X's type, values of Y's), a relation formulas cannot state; and the values worth drawing are
-the ones the keys, categories or replaced value name, so the draw puts them into X.
+LabelEncoder, CategoryMapper, ZipMap, DictVectorizer, CastMap): which of their alternative attributes applies
+follows the element types (floats or ints, keys of X's type, values of Y's, labels of the output's map keys), a
+relation formulas cannot state; and the values worth drawing are the ones the keys, categories, vocabulary or
+replaced value name, so the draw puts them into X.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import OpHint, dims, set_first_shape
 from conformance.strategies.values import SEEDS, fill_array
+from opset.dtypes import map_parts, tensor_element
 
 # short texts for string keys, categories and defaults: empty, repeated prefixes, non-ASCII
 WORDS = ("", "a", "b", "ab", "Amy", "Sally", "\u00e9t\u00e9", "\u732b", " a")
@@ -247,3 +249,83 @@ def _category_list(name: str) -> Any:
 CATEGORY_MAPPER_HINT = OpHint(
     attributes={"cats_strings": _category_list("cats_strings"), "cats_int64s": _category_list("cats_int64s")},
     values={"X": lambda draw, ctx: _mixed_into(draw, ctx, "X", list(ctx.scratch["keys"]))})
+
+
+# ---- ZipMap: labels of the output's key type, one per column of an [N, C] or [C] X ------------------------
+
+def _rows(draw: DrawFn, ctx: DrawContext) -> None:
+    set_first_shape(ctx, dims(draw, draw(st.integers(1, 2)), ctx.max_side))
+
+
+def _zip_labels(strings: bool) -> Any:
+    def value(draw: DrawFn, ctx: DrawContext) -> Any:
+        output = ctx.type_of(ctx.version.outputs[0].type)
+        if output.startswith("seq(map(string") != strings:
+            return OMIT
+        count = ctx.shapes["X"][-1]
+        pool: tuple[Any, ...] = WORDS if strings else SMALL_INTS
+        unique = count <= len(pool) and draw(st.integers(0, 3)) > 0  # a repeated label now and then
+        return draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count, unique=unique))
+
+    return value
+
+
+ZIP_MAP_HINT = OpHint(shapes=_rows, attributes={"classlabels_strings": _zip_labels(True),
+                                                "classlabels_int64s": _zip_labels(False)})
+
+
+# ---- DictVectorizer and CastMap: maps whose keys the vocabulary (or max_map) names --------------------------
+
+def _map_of(draw: DrawFn, ctx: DrawContext, keys: list[Any], *, numeric_strings: bool = False) -> dict[Any, Any]:
+    """A map of X's type with these keys: scalar values of its value element (numpy scalars carry the type);
+    string values are numbers as text (what CastMap can read) or words."""
+    parts = map_parts(ctx.type_of(ctx.version.inputs[0].type))
+    if parts is None:
+        raise ValueError(f"{ctx.version.signature}: X is no map")
+    element = tensor_element(parts[1]) or ""
+    rng = np.random.default_rng(draw(SEEDS))
+    if element == "string":
+        pool = [f"{v:g}" for v in QUARTERS] + [" 7", "3e2", "-2.5x"] if numeric_strings else list(WORDS)
+        return {k: pool[i] for k, i in zip(keys, rng.integers(0, len(pool), len(keys)), strict=True)}
+    values = fill_array(draw(SEEDS), element, [len(keys)])
+    return {k: values.dtype.type(v) for k, v in zip(keys, values, strict=True)}
+
+
+def _map_key_type(ctx: DrawContext) -> str:
+    parts = map_parts(ctx.type_of(ctx.version.inputs[0].type))
+    return parts[0] if parts is not None else "int64"
+
+
+def _vocabulary(strings: bool) -> Any:
+    def value(draw: DrawFn, ctx: DrawContext) -> Any:
+        if (_map_key_type(ctx) == "string") != strings:
+            return OMIT
+        return _keys(draw, "string" if strings else "int64")
+
+    return value
+
+
+def _vectorized_map(draw: DrawFn, ctx: DrawContext) -> Any:  # a dict: the map X
+    vocabulary = ctx.attributes.get("string_vocabulary") or ctx.attributes.get("int64_vocabulary") or []
+    keys = draw(st.lists(st.sampled_from(list(dict.fromkeys(vocabulary))), max_size=len(vocabulary), unique=True))
+    if draw(st.integers(0, 3)) == 0:  # a key the vocabulary lacks (dropped)
+        keys.append("unlisted" if _map_key_type(ctx) == "string" else 99)
+    return _map_of(draw, ctx, keys)
+
+
+DICT_VECTORIZER_HINT = OpHint(attributes={"string_vocabulary": _vocabulary(True),
+                                          "int64_vocabulary": _vocabulary(False)},
+                              values={"X": _vectorized_map})
+
+
+def _cast_map(draw: DrawFn, ctx: DrawContext) -> Any:  # a dict: the map X
+    if ctx.attributes.get("map_form") == "SPARSE":
+        size = ctx.attributes.get("max_map", 1)
+        keys = draw(st.lists(st.integers(0, max(0, size - 1)), max_size=size, unique=True)) if size else []
+    else:
+        keys = draw(st.lists(st.integers(-3, 12), max_size=4, unique=True))
+    numeric = ctx.attributes.get("cast_to", "TO_FLOAT") != "TO_STRING"
+    return _map_of(draw, ctx, [int(k) for k in keys], numeric_strings=numeric)
+
+
+CAST_MAP_HINT = OpHint(attributes={"max_map": lambda draw, ctx: draw(st.integers(0, 6))}, values={"X": _cast_map})

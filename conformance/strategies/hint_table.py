@@ -67,10 +67,13 @@ from conformance.strategies.hint_linalg import (
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
 from conformance.strategies.hint_ml_encoders import (
     ARRAY_FEATURE_EXTRACTOR_HINT,
+    CAST_MAP_HINT,
     CATEGORY_MAPPER_HINT,
+    DICT_VECTORIZER_HINT,
     IMPUTER_HINT,
     LABEL_ENCODER_HINTS,
     ONE_HOT_ENCODER_HINT,
+    ZIP_MAP_HINT,
 )
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
@@ -338,6 +341,10 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.ml", "OneHotEncoder"): (ONE_HOT_ENCODER_HINT,),
     ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
     ("ai.onnx.ml", "CategoryMapper"): (CATEGORY_MAPPER_HINT,),
+    # labels of the output's key type, one per column; maps whose keys the vocabulary or max_map names
+    ("ai.onnx.ml", "ZipMap"): (ZIP_MAP_HINT,),
+    ("ai.onnx.ml", "DictVectorizer"): (DICT_VECTORIZER_HINT,),
+    ("ai.onnx.ml", "CastMap"): (CAST_MAP_HINT,),
     # positions inside the drawn sequence ([-n, n - 1]; SequenceInsert also n); splits that cut the axis; tensors
     # that concatenate (one shape but for the axis); attributes that type an output no input types
     ("ai.onnx", "SequenceAt"): (SEQUENCE_AT_HINT,),

@@ -8,7 +8,18 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.helpers import OracleCase, Seeded, one_node_model, oracle_tests, rejection_tests, run, shape_case
+from tests.helpers import (
+    OracleCase,
+    Seeded,
+    inferred,
+    one_node_model,
+    oracle_tests,
+    rejection_tests,
+    run,
+    run_onnxruntime,
+    shape_case,
+    version,
+)
 
 DOMAIN = "ai.onnx.ml"
 OP = "ZipMap"
@@ -62,3 +73,18 @@ def _validated_type(x: Any, attrs: dict[str, Any], opset: int = 1) -> str | None
                          ids=["v1-strings", "v1-ints"])
 def test_the_validator_types_z_by_the_labels(attrs: dict[str, Any], want: str) -> None:
     assert _validated_type(data.f32(3, 2), attrs) == want
+
+
+@pytest.mark.parametrize("x", [data.f32(4, 2), data.f32(2)], ids=["v1-matrix", "v1-vector"])
+def test_shape_formula_gives_one_map_per_row_of_onnxruntimes(x: np.ndarray) -> None:
+    """A sequence's formula lists its elements' shapes; a map has none, so each is None."""
+    attrs = {"classlabels_strings": ["a", "b"]}
+    (mine,) = formula_shapes_raw(x, attrs)
+    model, feeds = one_node_model(OP, 1, [x], attrs, 1, domain=DOMAIN)
+    assert mine == [None] * len(run_onnxruntime(model, feeds)[0])
+
+
+def formula_shapes_raw(x: np.ndarray, attrs: dict[str, Any]) -> list[Any]:
+    result = inferred(version(DOMAIN, OP, 1), [x], attrs)
+    assert not result.problems, result.problems
+    return result.outputs
