@@ -88,7 +88,10 @@ class Backend:
                 result = self.target.run(node, list(call.inputs))
         except NotImplementedError as e:
             raise Unsupported(str(e) or "NotImplementedError") from e
-        return _as_arrays(result, list(node.output))
+        from conformance.containers import with_declared_type
+
+        types = list(call.output_dtypes) + [None] * len(node.output)
+        return [with_declared_type(x, types[i]) for i, x in enumerate(_as_arrays(result, list(node.output)))]
 
 
 def _call_mode(run: Any) -> str:
