@@ -375,7 +375,7 @@ def svm_classifier_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     attrs.update(_kernel(draw))
     pairs = classes * (classes - 1) // 2
     if draw(st.integers(0, 4)) > 0:  # one-vs-one SVC
-        counts = [int(c) for c in rng.integers(0, 4, size=classes).tolist()]
+        counts: list[int] = np.asarray(rng.integers(0, 4, size=classes)).astype(int).tolist()
         if sum(counts) == 0:
             counts[int(rng.integers(0, classes))] = 1
         total = sum(counts)
