@@ -47,7 +47,7 @@ def _plain(attrs: Mapping[str, Any]) -> dict[str, Any]:
 
 def formula_shapes(op: str, since: int, x_shape: Dims, attrs: Mapping[str, Any]) -> list[list[str] | None]:
     """The registry's output shapes (dims as text, symbolic ones by name); fails on any problem."""
-    dims = [Sym(d) if isinstance(d, str) else d for d in x_shape]
+    dims: list[Any] = [Sym(d) if isinstance(d, str) else d for d in x_shape]
     result = inferred(version(DOMAIN, op, since), [dims], _plain(attrs))
     assert not result.problems, f"{op}@{since}: {[(p.check, p.message) for p in result.problems]}"
     return [None if s is None else [str(d) for d in s] for s in result.outputs]
@@ -85,7 +85,7 @@ def assert_shapes_match(op: str, since: int, x: np.ndarray, attrs: Mapping[str, 
 
 def checks(op: str, since: int, x_shape: Dims, attrs: Mapping[str, Any]) -> list[str]:
     """Ids of every check the registry reports for the node."""
-    return problem_checks(version(DOMAIN, op, since), [list(x_shape)], _plain(attrs))
+    return problem_checks(version(DOMAIN, op, since), [[int(d) for d in x_shape]], _plain(attrs))
 
 
 def validation_errors(op: str, since: int, x: np.ndarray, attrs: Mapping[str, Any], n_out: int) -> list[str]:

@@ -171,7 +171,7 @@ VALID = {**trees(), **votes(2)}
     pytest.param(3, {**VALID, "nodes_hitrates": [1.0] * 8, "nodes_hitrates_as_tensor": tensor([1.0] * 8)},
                  "treeensembleregressor_c12", id="v3-hitrates_twice"),
     pytest.param(1, {**VALID, "aggregate_function": "MEDIAN"}, "attr_allowed", id="v1-aggregate"),
-    pytest.param(1, {**VALID, "nodes_modes": ["BRANCH_LE"] + VALID["nodes_modes"][1:]}, "attr_allowed",
+    pytest.param(1, {**VALID, "nodes_modes": ["BRANCH_LE", *VALID["nodes_modes"][1:]]}, "attr_allowed",
                  id="v1-mode"),
 ])
 def test_invalid_node_reports_the_check(since: int, attrs: dict[str, Any], check: str) -> None:
