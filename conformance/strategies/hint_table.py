@@ -74,6 +74,16 @@ from conformance.strategies.hint_ml import (
     SVM_REGRESSOR_HINT,
     TREE_ENSEMBLE_HINT,
 )
+from conformance.strategies.hint_ml_encoders import (
+    ARRAY_FEATURE_EXTRACTOR_HINT,
+    CAST_MAP_HINT,
+    CATEGORY_MAPPER_HINT,
+    DICT_VECTORIZER_HINT,
+    IMPUTER_HINT,
+    LABEL_ENCODER_HINTS,
+    ONE_HOT_ENCODER_HINT,
+    ZIP_MAP_HINT,
+)
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
     LOG_SUM_DATA,
@@ -81,6 +91,15 @@ from conformance.strategies.hint_reduce import (
     TOP_K_HINTS,
     UNIQUE_HINT,
     reduce_hints,
+)
+from conformance.strategies.hint_sequence import (
+    CONCAT_FROM_SEQUENCE_HINT,
+    OPTIONAL_HINT,
+    SEQUENCE_AT_HINT,
+    SEQUENCE_EMPTY_HINT,
+    SEQUENCE_ERASE_HINT,
+    SEQUENCE_INSERT_HINT,
+    SPLIT_TO_SEQUENCE_HINT,
 )
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
@@ -333,6 +352,26 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.ml", "SVMRegressor"): (SVM_REGRESSOR_HINT,),
     ("ai.onnx.ml", "LinearClassifier"): (LINEAR_CLASSIFIER_HINT,),
     ("ai.onnx.ml", "LinearRegressor"): (LINEAR_REGRESSOR_HINT,),
+    # ai.onnx.ml: indices inside X's last axis; the alternative attributes that X's and Y's types select
+    # (imputed values, categories, keys and values) and X values that hit them
+    ("ai.onnx.ml", "ArrayFeatureExtractor"): (ARRAY_FEATURE_EXTRACTOR_HINT,),
+    ("ai.onnx.ml", "Imputer"): (IMPUTER_HINT,),
+    ("ai.onnx.ml", "OneHotEncoder"): (ONE_HOT_ENCODER_HINT,),
+    ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
+    ("ai.onnx.ml", "CategoryMapper"): (CATEGORY_MAPPER_HINT,),
+    # labels of the output's key type, one per column; maps whose keys the vocabulary or max_map names
+    ("ai.onnx.ml", "ZipMap"): (ZIP_MAP_HINT,),
+    ("ai.onnx.ml", "DictVectorizer"): (DICT_VECTORIZER_HINT,),
+    ("ai.onnx.ml", "CastMap"): (CAST_MAP_HINT,),
+    # positions inside the drawn sequence ([-n, n - 1]; SequenceInsert also n); splits that cut the axis; tensors
+    # that concatenate (one shape but for the axis); attributes that type an output no input types
+    ("ai.onnx", "SequenceAt"): (SEQUENCE_AT_HINT,),
+    ("ai.onnx", "SequenceErase"): (SEQUENCE_ERASE_HINT,),
+    ("ai.onnx", "SequenceInsert"): (SEQUENCE_INSERT_HINT,),
+    ("ai.onnx", "SplitToSequence"): (SPLIT_TO_SEQUENCE_HINT,),
+    ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
+    ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
+    ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
 }
 
 
