@@ -65,6 +65,15 @@ from conformance.strategies.hint_linalg import (
     RMS_NORM_HINT,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
+from conformance.strategies.hint_ml import (
+    CLASSIFIER_HINT,
+    LINEAR_CLASSIFIER_HINT,
+    LINEAR_REGRESSOR_HINT,
+    REGRESSOR_HINT,
+    SVM_CLASSIFIER_HINT,
+    SVM_REGRESSOR_HINT,
+    TREE_ENSEMBLE_HINT,
+)
 from conformance.strategies.hint_ml_encoders import (
     ARRAY_FEATURE_EXTRACTOR_HINT,
     CAST_MAP_HINT,
@@ -338,6 +347,15 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
+    # a model in a node: trees, support vectors or coefficient rows that fit X and each other, drawn whole with X
+    # (thresholds from X's values, NaN features, every mode, aggregate and post_transform)
+    ("ai.onnx.ml", "TreeEnsemble"): (TREE_ENSEMBLE_HINT,),
+    ("ai.onnx.ml", "TreeEnsembleClassifier"): (CLASSIFIER_HINT,),
+    ("ai.onnx.ml", "TreeEnsembleRegressor"): (REGRESSOR_HINT,),
+    ("ai.onnx.ml", "SVMClassifier"): (SVM_CLASSIFIER_HINT,),
+    ("ai.onnx.ml", "SVMRegressor"): (SVM_REGRESSOR_HINT,),
+    ("ai.onnx.ml", "LinearClassifier"): (LINEAR_CLASSIFIER_HINT,),
+    ("ai.onnx.ml", "LinearRegressor"): (LINEAR_REGRESSOR_HINT,),
     # ai.onnx.ml: indices inside X's last axis; the alternative attributes that X's and Y's types select
     # (imputed values, categories, keys and values) and X values that hit them
     ("ai.onnx.ml", "ArrayFeatureExtractor"): (ARRAY_FEATURE_EXTRACTOR_HINT,),
