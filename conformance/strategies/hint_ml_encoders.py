@@ -222,7 +222,11 @@ def _v2_attributes(draw: DrawFn, ctx: DrawContext) -> Any:
 
 
 LABEL_ENCODER_HINTS = (
-    OpHint(attributes={"classes_strings": _v1_classes}, values={"X": _label_encoder_x}, until=1),
+    # the defaults drawn apart from the schema's ("_Unused", -1), so a backend that ignores them shows
+    OpHint(attributes={"classes_strings": _v1_classes,
+                       "default_string": lambda draw, ctx: draw(st.sampled_from(WORDS)),
+                       "default_int64": lambda draw, ctx: draw(st.sampled_from(SMALL_INTS))},
+           values={"X": _label_encoder_x}, until=1),
     # the first attribute drawn sets them all; the rest keep what it set
     OpHint(attributes={"keys_strings": _v2_attributes}, values={"X": _label_encoder_x}, generic_attributes=False,
            since=2),
