@@ -26,6 +26,17 @@ def _numpy() -> Any:
     return sys.modules.get("numpy")
 
 
+def _onnx_tensor(value: Any) -> Any:
+    """The values of an onnx TensorProto (a tensor attribute) as a numpy array; None for anything else. onnx is
+    only consulted when something imported it (only then can a TensorProto exist)."""
+    onnx = sys.modules.get("onnx")
+    if onnx is None or not isinstance(value, onnx.TensorProto):
+        return None
+    from onnx import numpy_helper
+
+    return numpy_helper.to_array(value)
+
+
 def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     """Plain ints, floats, strings, lists... from numpy scalars and arrays too; other types are refused."""
     if depth > MAX_HOST_NESTING:
@@ -44,6 +55,9 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     np = _numpy()
     if np is not None and isinstance(value, np.bool_):
         return bool(value)
+    tensor = _onnx_tensor(value)
+    if tensor is not None:  # a tensor attribute as a model holds it: its values, as a conformance case holds them
+        value = tensor
     if isinstance(value, numbers.Integral):
         return int(value)
     if isinstance(value, numbers.Real):
