@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from opset.cells import cell_name
-from opset.dtypes import element_of_numpy
+from opset.dtypes import element_of_numpy, numpy_name
 from opset.infer import UNKNOWN_SHAPE
 
 Value = Any  # np.ndarray | list[Value] | dict[int | str, Any] | None
@@ -28,6 +28,32 @@ def as_value(x: Any) -> Value:
     if isinstance(x, list | tuple) and not isinstance(x, np.ndarray):
         return [as_value(e) for e in x]
     return np.asarray(x)
+
+
+def with_declared_type(x: Value, type_text: str | None) -> Value:
+    """A value whose map values are plain Python numbers (onnxruntime's and onnx.reference's maps) as the numpy
+    scalars of the element type the declared type names: a Python float cannot say whether it is a float or a
+    double. Anything else, or without a declared container type, is returned as it is."""
+    if type_text is None or x is None:
+        return x
+    from opset.dtypes import inner_type, map_parts, tensor_element, type_kind
+
+    kind = type_kind(type_text)
+    if kind == "seq" and isinstance(x, list):
+        inner = inner_type(type_text)
+        return [with_declared_type(e, inner) for e in x]
+    if kind == "optional":
+        return with_declared_type(x, inner_type(type_text))
+    parts = map_parts(type_text) if kind == "map" else None
+    if parts is None or not isinstance(x, dict):
+        return x
+    element = tensor_element(parts[1])
+    name = numpy_name(element) if element is not None else None
+    if name is None or name == "str":
+        return x
+    scalar = np.dtype(name).type
+    return {k: scalar(v) if isinstance(v, int | float) and not isinstance(v, np.generic) else v
+            for k, v in x.items()}
 
 
 def is_container(x: Any) -> bool:

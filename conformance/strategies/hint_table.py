@@ -102,6 +102,7 @@ from conformance.strategies.hint_sequence import (
     SPLIT_TO_SEQUENCE_HINT,
 )
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
+from conformance.strategies.hint_strings import strings_keep
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
     EXPAND_HINT,
@@ -187,6 +188,9 @@ _SHRINK_HINT = OpHint(values={"input": _reaching_type_ends("input")},
 _LEGACY_BROADCAST = OpHint(attributes={"axis": lambda draw, ctx: OMIT},
                            until=6)  # B has A's shape here, so only the default axis is valid
 
+NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolated
+STRING_REDUCTIONS = ("none", "add", "max", "min")  # strings concatenate and compare; they do not multiply
+
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # kernel sizes, pads and strides must fit the spatial dims; channels and groups must agree
     ("ai.onnx", "AveragePool"): (POOL_HINT,),
@@ -218,7 +222,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "ReduceMean"): REDUCE_MEAN_HINTS,
     ("ai.onnx", "SpaceToDepth"): (SPACE_TO_DEPTH_HINT,),
     ("ai.onnx", "Pad"): PAD_HINTS,
-    ("ai.onnx", "Upsample"): UPSAMPLE_HINTS,
+    ("ai.onnx", "Upsample"): tuple(strings_keep(h, mode=NEAREST) for h in UPSAMPLE_HINTS),  # strings: no linear
     ("ai.onnx", "Clip"): (CLIP_HINT,),
     ("ai.onnx", "Constant"): (CONSTANT_HINT,),
     # elementwise ops: shapes that broadcast by construction (legacy broadcast/axis up to opset 6), no
@@ -249,8 +253,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "GatherElements"): (indexing.GATHER_ELEMENTS_HINT,),
     ("ai.onnx", "GatherND"): (indexing.GATHER_ND_HINT,),
     ("ai.onnx", "Scatter"): (indexing.SCATTER_ELEMENTS_HINT,),
-    ("ai.onnx", "ScatterElements"): (indexing.SCATTER_ELEMENTS_HINT,),
-    ("ai.onnx", "ScatterND"): (indexing.SCATTER_ND_HINT,),
+    ("ai.onnx", "ScatterElements"): (strings_keep(indexing.SCATTER_ELEMENTS_HINT, reduction=STRING_REDUCTIONS),),
+    ("ai.onnx", "ScatterND"): (strings_keep(indexing.SCATTER_ND_HINT, reduction=STRING_REDUCTIONS),),
     ("ai.onnx", "TensorScatter"): (indexing.TENSOR_SCATTER_HINT,),
     ("ai.onnx", "Compress"): (indexing.COMPRESS_HINT,),
     ("ai.onnx", "ReverseSequence"): (indexing.REVERSE_SEQUENCE_HINT,),
@@ -338,11 +342,11 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # size matches theta: [N, C, H, W] for N x 2 x 3, [N, C, D, H, W] for N x 3 x 4
     ("ai.onnx", "AffineGrid"): (AFFINE_GRID_HINT,),
     # a grid with one coordinate per spatial axis of X, its values about [-1, 1]
-    ("ai.onnx", "GridSample"): (GRID_SAMPLE_HINT,),
+    ("ai.onnx", "GridSample"): (strings_keep(GRID_SAMPLE_HINT, mode=NEAREST),),  # strings: no interpolation
     # a window that fits, groups that divide the channels, offset and mask shaped for the output
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
-    ("ai.onnx", "Resize"): (RESIZE_HINT,),
+    ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
     # a model in a node: trees, support vectors or coefficient rows that fit X and each other, drawn whole with X
     # (thresholds from X's values, NaN features, every mode, aggregate and post_transform)
     ("ai.onnx.ml", "TreeEnsemble"): (TREE_ENSEMBLE_HINT,),

@@ -39,8 +39,6 @@ _PENDING_GROUPS = {
     "sequences and optionals are the companion issue's ('ai.onnx complete, part 2')":
         "SequenceAt SequenceConstruct SequenceEmpty SequenceErase SequenceInsert SequenceLength SequenceMap "
         "SplitToSequence ConcatFromSequence Optional OptionalGetElement OptionalHasElement",
-    "string ops are the companion issue's ('ai.onnx complete, part 2')":
-        "StringConcat StringNormalizer StringSplit RegexFullMatch TfIdfVectorizer",
     "random ops are the companion issue's ('ai.onnx complete, part 2')":
         "RandomNormal RandomNormalLike RandomUniform RandomUniformLike Bernoulli Multinomial",
     "signal and image ops are the companion issue's ('ai.onnx complete, part 2')":

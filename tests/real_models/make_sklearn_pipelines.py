@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -210,10 +211,14 @@ def make_corpus(out: Path = DEFAULT_OUT) -> list[Path]:
         for name, maker in MAKERS.items():
             model, feeds = maker()
             onnx.checker.check_model(model, full_check=True)
+            # feeds first, then the model, each renamed into place whole: test workers writing the corpus at
+            # once never read half a file, and a model present means its feeds are
             path = out / f"{name}.onnx"
-            onnx.save(model, str(path))
-            (out / f"{name}.inputs.json").write_text(json.dumps({k: _entry(v) for k, v in feeds.items()}),
-                                                     encoding="utf-8")
+            staged = out / f".{name}.{os.getpid()}"
+            staged.write_text(json.dumps({k: _entry(v) for k, v in feeds.items()}), encoding="utf-8")
+            os.replace(staged, out / f"{name}.inputs.json")
+            onnx.save(model, str(staged))
+            os.replace(staged, path)
             written.append(path)
     return written
 

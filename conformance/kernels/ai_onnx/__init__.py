@@ -179,4 +179,9 @@ MODULES: tuple[str, ...] = (
     "optional",
     "optional_get_element",
     "optional_has_element",
+    "string_concat",
+    "string_normalizer",
+    "string_split",
+    "regex_full_match",
+    "tf_idf_vectorizer",
 )
