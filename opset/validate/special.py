@@ -142,6 +142,15 @@ def _labelled_maps(given: dict[str, Any], input_types: list[str | None]) -> Prod
     return Produced(f"seq(map({key},tensor(float)))", None) if key is not None else None
 
 
+def _class_labels(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """The classifiers (TreeEnsembleClassifier, SVMClassifier, LinearClassifier): Y, the top class's label, has the
+    labels' type (strings or int64)."""
+    if given.get("classlabels_strings") is not None:
+        return Produced("tensor(string)", None)
+    ints = given.get("classlabels_int64s", given.get("classlabels_ints"))
+    return Produced("tensor(int64)", None) if ints is not None else None
+
+
 def _sequence_empty(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
     """SequenceEmpty: a sequence of the element type `dtype` names (float without it)."""
     code = _element_code(given.get("dtype", onnx.TensorProto.FLOAT))
@@ -180,6 +189,9 @@ ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | No
     ("ai.onnx.ml", "CastMap"): _cast_to,
     ("ai.onnx.ml", "DictVectorizer"): _map_values,
     ("ai.onnx.ml", "ZipMap"): _labelled_maps,
+    ("ai.onnx.ml", "TreeEnsembleClassifier"): _class_labels,
+    ("ai.onnx.ml", "SVMClassifier"): _class_labels,
+    ("ai.onnx.ml", "LinearClassifier"): _class_labels,
     ("ai.onnx", "SequenceEmpty"): _sequence_empty,
     ("ai.onnx", "Optional"): _optional,
     ("ai.onnx", "RandomNormal"): _dtype_else(onnx.TensorProto.FLOAT),

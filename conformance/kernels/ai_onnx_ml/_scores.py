@@ -83,9 +83,11 @@ def softmax(scores: np.ndarray) -> np.ndarray:
 
 
 def softmax_zero(scores: np.ndarray) -> np.ndarray:
-    """Softmax of each row over its nonzero scores (|s| > 1e-7); a zero score becomes 0 / sum."""
+    """Softmax of each row over its nonzero scores (|s| > 1e-7); a zero score becomes 0 / sum. As onnxruntime
+    computes it, a NaN score is neither the row's maximum nor part of the sum (it stays NaN)."""
     nonzero = np.abs(scores) > 1e-7
-    top = scores.max(axis=1, keepdims=True)
+    lowest = -float(np.finfo(np.float32).max)  # onnxruntime's starting maximum
+    top = np.where(np.isnan(scores), lowest, scores).max(axis=1, keepdims=True, initial=lowest)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         values = np.where(nonzero, np.exp(scores - top), scores * np.exp(-top))
         total = np.where(nonzero, values, 0.0).sum(axis=1, keepdims=True)

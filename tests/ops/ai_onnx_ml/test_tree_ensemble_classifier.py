@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import onnx
 import pytest
 
 from opset.infer import infer_shapes
+from opset.validate import check_model
 from tests.helpers import (
     OracleCase,
     assert_matches_oracle,
@@ -23,6 +25,7 @@ from tests.helpers.ml_models import (
     assert_shapes_match,
     checks,
     formula_shapes,
+    ml_model,
     ort_outputs,
     tensor,
     validation_errors,
@@ -199,3 +202,15 @@ def test_invalid_node_reports_the_check(since: int, attrs: dict[str, Any], check
 
 def test_a_valid_model_validates_clean() -> None:
     assert validation_errors(OP, 3, X, {**trees(), **MULTI, "classlabels_strings": ["a", "b", "c"]}, 2) == []
+
+
+@pytest.mark.parametrize(("labels", "wrong"), [
+    pytest.param({"classlabels_strings": ["a", "b", "c"]}, onnx.TensorProto.INT64, id="strings"),
+    pytest.param(LABELS3, onnx.TensorProto.STRING, id="int64s"),
+])
+def test_the_label_type_follows_the_class_labels(labels: dict[str, Any], wrong: int) -> None:
+    """The validator types Y from the class labels: a model declaring the other type is reported."""
+    model, _ = ml_model(OP, 3, X, {**trees(), **MULTI, **labels}, 2)
+    model.graph.output[0].CopyFrom(onnx.helper.make_tensor_value_info("out0", wrong, [6]))
+    errors = [d for d in check_model(model).diagnostics if d.is_error]
+    assert errors and all("out0" in d.message for d in errors), [str(d) for d in errors]
