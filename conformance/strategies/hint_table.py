@@ -66,6 +66,26 @@ from conformance.strategies.hint_linalg import (
     RMS_NORM_HINT,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
+from conformance.strategies.hint_ml import (
+    CLASSIFIER_HINT,
+    LINEAR_CLASSIFIER_HINT,
+    LINEAR_REGRESSOR_HINT,
+    REGRESSOR_HINT,
+    SVM_CLASSIFIER_HINT,
+    SVM_REGRESSOR_HINT,
+    TREE_ENSEMBLE_HINT,
+)
+from conformance.strategies.hint_ml_encoders import (
+    ARRAY_FEATURE_EXTRACTOR_HINT,
+    CAST_MAP_HINT,
+    CATEGORY_MAPPER_HINT,
+    DICT_VECTORIZER_HINT,
+    IMPUTER_HINT,
+    LABEL_ENCODER_HINTS,
+    ONE_HOT_ENCODER_HINT,
+    ZIP_MAP_HINT,
+)
+from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
     LOG_SUM_DATA,
@@ -75,6 +95,16 @@ from conformance.strategies.hint_reduce import (
     reduce_hints,
 )
 from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
+from conformance.strategies.hint_sequence import (
+    CONCAT_FROM_SEQUENCE_HINT,
+    OPTIONAL_HINT,
+    SEQUENCE_AT_HINT,
+    SEQUENCE_EMPTY_HINT,
+    SEQUENCE_ERASE_HINT,
+    SEQUENCE_INSERT_HINT,
+    SPLIT_TO_SEQUENCE_HINT,
+)
+from conformance.strategies.hint_signal import DFT_HINTS, IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT, WINDOW_HINT
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_strings import (
     STRING_NORMALIZER_HINT,
@@ -224,7 +254,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "CumProd"): (_CUMULATE_HINT,),
     # integer data reaching both ends of the type (wrap-around and precision), a wider bias
     ("ai.onnx", "Shrink"): (_SHRINK_HINT,),
-    # inference mode only (training draws random masks) and a ratio inside [0, 1)
+    # a ratio inside [0, 1) as an input, training on or off (a random mask, checked by its law)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
     # index values inside the indexed axes (`value(...)` constraints only check them), index shapes that fit
     # the data, axes and sizes drawn together with the shapes they refer to
@@ -326,6 +356,53 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
+    # a model in a node: trees, support vectors or coefficient rows that fit X and each other, drawn whole with X
+    # (thresholds from X's values, NaN features, every mode, aggregate and post_transform)
+    ("ai.onnx.ml", "TreeEnsemble"): (TREE_ENSEMBLE_HINT,),
+    ("ai.onnx.ml", "TreeEnsembleClassifier"): (CLASSIFIER_HINT,),
+    ("ai.onnx.ml", "TreeEnsembleRegressor"): (REGRESSOR_HINT,),
+    ("ai.onnx.ml", "SVMClassifier"): (SVM_CLASSIFIER_HINT,),
+    ("ai.onnx.ml", "SVMRegressor"): (SVM_REGRESSOR_HINT,),
+    ("ai.onnx.ml", "LinearClassifier"): (LINEAR_CLASSIFIER_HINT,),
+    ("ai.onnx.ml", "LinearRegressor"): (LINEAR_REGRESSOR_HINT,),
+    # ai.onnx.ml: indices inside X's last axis; the alternative attributes that X's and Y's types select
+    # (imputed values, categories, keys and values) and X values that hit them
+    ("ai.onnx.ml", "ArrayFeatureExtractor"): (ARRAY_FEATURE_EXTRACTOR_HINT,),
+    ("ai.onnx.ml", "Imputer"): (IMPUTER_HINT,),
+    ("ai.onnx.ml", "OneHotEncoder"): (ONE_HOT_ENCODER_HINT,),
+    ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
+    ("ai.onnx.ml", "CategoryMapper"): (CATEGORY_MAPPER_HINT,),
+    # labels of the output's key type, one per column; maps whose keys the vocabulary or max_map names
+    ("ai.onnx.ml", "ZipMap"): (ZIP_MAP_HINT,),
+    ("ai.onnx.ml", "DictVectorizer"): (DICT_VECTORIZER_HINT,),
+    ("ai.onnx.ml", "CastMap"): (CAST_MAP_HINT,),
+    # positions inside the drawn sequence ([-n, n - 1]; SequenceInsert also n); splits that cut the axis; tensors
+    # that concatenate (one shape but for the axis); attributes that type an output no input types
+    ("ai.onnx", "SequenceAt"): (SEQUENCE_AT_HINT,),
+    ("ai.onnx", "SequenceErase"): (SEQUENCE_ERASE_HINT,),
+    ("ai.onnx", "SequenceInsert"): (SEQUENCE_INSERT_HINT,),
+    ("ai.onnx", "SplitToSequence"): (SPLIT_TO_SEQUENCE_HINT,),
+    ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
+    ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
+    ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
+    # signal ops: what is computed (inverse, one-sided, the output type) first, then shapes and the scalar inputs'
+    # values that fit it (an RFFT takes real input, a frame fits the signal, the mel edges lie below Nyquist)
+    ("ai.onnx", "DFT"): DFT_HINTS,
+    ("ai.onnx", "STFT"): (STFT_HINT,),
+    ("ai.onnx", "HannWindow"): (WINDOW_HINT,),
+    ("ai.onnx", "HammingWindow"): (WINDOW_HINT,),
+    ("ai.onnx", "BlackmanWindow"): (WINDOW_HINT,),
+    ("ai.onnx", "MelWeightMatrix"): (MEL_HINT,),
+    # a small random image Pillow encodes losslessly (PNG, BMP, TIFF, PPM; gray, palette, RGB, RGBA)
+    ("ai.onnx", "ImageDecoder"): (IMAGE_DECODER_HINT,),
+    # random draws: dtype in step with the cell (or a float target for an input type the output cannot take),
+    # probabilities in [0, 1] (0 and 1 included), logits with classes of probability 0 (-inf)
+    ("ai.onnx", "RandomNormal"): (GENERATOR_HINT,),
+    ("ai.onnx", "RandomUniform"): (GENERATOR_HINT,),
+    ("ai.onnx", "RandomNormalLike"): (LIKE_HINT,),
+    ("ai.onnx", "RandomUniformLike"): (LIKE_HINT,),
+    ("ai.onnx", "Bernoulli"): (BERNOULLI_HINT,),
+    ("ai.onnx", "Multinomial"): (MULTINOMIAL_HINT,),
     # string ops: shapes that broadcast; words that repeat in several cases, with stop words among them; strings
     # joined at the drawn delimiter; a random RE2 pattern with strings that match it or nearly do; a pool of
     # n-grams mostly taken from X's own windows
