@@ -66,20 +66,36 @@ def _case_variant(rng: np.random.Generator, word: str) -> str:
     return (word, word.upper(), word.lower(), word[:1].upper() + word[1:])[k]
 
 
-# StringNormalizer: X drawn from a few words in several cases; the stop words from the same words (in any case)
+# words whose case changes are not one character for one in Python's str methods (full mappings, final sigma):
+# the simple mappings keep their length
+# (and the case change that shows it)
+SPECIAL_CASE = (("straße", "UPPER"), ("ΟΔΟΣ", "LOWER"), ("İz", "LOWER"))
+
+# StringNormalizer: X drawn from a few words in several cases (half the time one of SPECIAL_CASE among them); the stop words from the same words (in any case)
 # and some absent ones, so case-sensitive and case-insensitive matching differ
 
 def _normalizer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = _rng(draw)
     words = vocabulary(rng, int(rng.integers(1, 5)), alphabet=ALPHABETS["text"], max_length=5, empty=False)
+    special = draw(st.booleans())
+    if special:
+        word, action = SPECIAL_CASE[int(rng.integers(0, len(SPECIAL_CASE)))]
+        words.append(word)
+        ctx.scratch["case_change_action"] = action
     count = draw(st.integers(1, 6))
     values = [_case_variant(rng, words[int(i)]) for i in rng.integers(0, len(words), size=count)]
+    if special:
+        values[int(rng.integers(0, count))] = words[-1]
     if draw(st.integers(0, 5)) == 0:
         values[int(rng.integers(0, count))] = ""  # an empty element is kept unless "" is a stop word
     shape = [count] if draw(st.booleans()) else [1, count]
     set_input_shape(ctx, "X", shape)
     ctx.scratch["X"] = strings_from(values, shape)
-    chosen = [_case_variant(rng, w) for w in words if rng.integers(0, 2)]
+    chosen = [_case_variant(rng, w) for w in words[:len(words) - special] if rng.integers(0, 2)]
+    cased = [w for w in values if w.upper() != w.lower()]
+    if cased:  # a stop word that matches an element in lower case only: is_case_sensitive decides
+        w = cased[int(rng.integers(0, len(cased)))]
+        chosen.append(w.lower() if w != w.lower() else w.upper())
     chosen += vocabulary(rng, int(rng.integers(0, 3)), alphabet=ALPHABETS["ascii"], empty=False)
     if "" in values and rng.integers(0, 3) == 0:
         chosen.append("")
@@ -93,7 +109,12 @@ def _stopwords(draw: DrawFn, ctx: DrawContext) -> object:
 # onnxruntime builds the named locale (en_US.UTF-8 when none is given) and fails where the system lacks it; the
 # registry's case mapping is the same in every UTF-8 locale, so the draws name the one every glibc system has
 STRING_NORMALIZER_HINT = OpHint(shapes=_normalizer_shapes,
-                                attributes={"stopwords": _stopwords, "locale": lambda draw, ctx: "C.UTF-8"},
+                                attributes={"stopwords": _stopwords, "locale": lambda draw, ctx: "C.UTF-8",
+                                            # the telling values first: Hypothesis draws first choices most often
+                                            "case_change_action": lambda draw, ctx: ctx.scratch.get(
+                                                "case_change_action") or draw(st.sampled_from(
+                                                    ["UPPER", "LOWER", OMIT, "NONE"])),
+                                            "is_case_sensitive": lambda draw, ctx: draw(st.sampled_from([1, 0, OMIT]))},
                                 values={"X": lambda draw, ctx: ctx.scratch["X"]})
 
 
@@ -135,8 +156,8 @@ STRING_SPLIT_HINT = OpHint(shapes=_split_shapes,
 
 
 # TfIdfVectorizer: X first (items from a small vocabulary, so n-grams repeat), then a pool of distinct n-grams of
-# each size, most of them taken from X's own windows (with and without skips) so that counts are seldom zero,
-# some absent; ngram_counts, ngram_indexes (a permutation, now and then with gaps or a shared coordinate) and
+# each size, most of them taken from X's own windows (with and without skips, and with a gap one past
+# max_skip_count, which must count nothing) so that counts are seldom zero, some absent; ngram_counts, ngram_indexes (a permutation, now and then with gaps or a shared coordinate) and
 # weights follow the pool. A string cell pools strings, an integer cell int64s.
 
 def _tfidf_shapes(draw: DrawFn, ctx: DrawContext) -> None:
@@ -156,7 +177,7 @@ def _tfidf_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         grams: list[tuple[int, ...]] = []
         for _ in range(int(rng.integers(1, 5))):
             row = rows[int(rng.integers(0, rows.shape[0]))]
-            s = int(rng.integers(0, skip + 1))
+            s = int(rng.integers(0, skip + 2))  # skip + 1 too: a gap just past max_skip_count counts nothing
             span = (n - 1) * (s + 1)
             if span < row.size and rng.integers(0, 4):  # a window of X
                 start = int(rng.integers(0, row.size - span))

@@ -54,6 +54,7 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("scaler_scales_before_offset", "Scaler", "ai.onnx.ml@1::Scaler"),
     ("dft_ignores_onesided", "DFT", "ai.onnx@20::DFT"),
     ("dropout_mask_disagrees", "Dropout", "ai.onnx@13::Dropout"),
+    ("stringnormalizer_ignores_case_change", "StringNormalizer", "ai.onnx@10::StringNormalizer[string]"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:

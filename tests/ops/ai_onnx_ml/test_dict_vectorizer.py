@@ -52,7 +52,7 @@ def test_kernel_matches_onnx_reference_row(x: dict[Any, Any], attrs: dict[str, A
     model, feeds = one_node_model(OP, 1, [x], attrs, 1, domain=DOMAIN)
     (theirs,) = run_onnx_reference(model, feeds)
     assert ours.shape == (1, theirs.size)
-    if theirs.dtype.kind == "U":
+    if theirs.dtype.kind in "UO":  # the oracle helpers hand strings over as object arrays
         theirs = np.where(theirs == "0", "", theirs).astype(object)  # its absent strings are "0"; ours ""
     np.testing.assert_array_equal(ours[0], theirs)
     assert ours.dtype == (object if theirs.dtype == object else theirs.dtype)
