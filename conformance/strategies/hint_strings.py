@@ -71,8 +71,9 @@ def _case_variant(rng: np.random.Generator, word: str) -> str:
 # (and the case change that shows it)
 SPECIAL_CASE = (("straße", "UPPER"), ("ΟΔΟΣ", "LOWER"), ("İz", "LOWER"))
 
-# StringNormalizer: X drawn from a few words in several cases (half the time one of SPECIAL_CASE among them); the stop words from the same words (in any case)
-# and some absent ones, so case-sensitive and case-insensitive matching differ
+# StringNormalizer: X drawn from a few words in several cases (half the time one of SPECIAL_CASE among them); the
+# stop words from the same words (in any case), one matching an element in lower case only, and some absent ones,
+# so case-sensitive and case-insensitive matching differ
 
 def _normalizer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = _rng(draw)
@@ -83,7 +84,7 @@ def _normalizer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         words.append(word)
         ctx.scratch["case_change_action"] = action
     count = draw(st.integers(1, 6))
-    values = [_case_variant(rng, words[int(i)]) for i in rng.integers(0, len(words), size=count)]
+    values = [_case_variant(rng, words[int(i)]) for i in rng.integers(0, len(words), size=(count,))]
     if special:
         values[int(rng.integers(0, count))] = words[-1]
     if draw(st.integers(0, 5)) == 0:
@@ -157,8 +158,9 @@ STRING_SPLIT_HINT = OpHint(shapes=_split_shapes,
 
 # TfIdfVectorizer: X first (items from a small vocabulary, so n-grams repeat), then a pool of distinct n-grams of
 # each size, most of them taken from X's own windows (with and without skips, and with a gap one past
-# max_skip_count, which must count nothing) so that counts are seldom zero, some absent; ngram_counts, ngram_indexes (a permutation, now and then with gaps or a shared coordinate) and
-# weights follow the pool. A string cell pools strings, an integer cell int64s.
+# max_skip_count, which must count nothing) so that counts are seldom zero, some absent; ngram_counts,
+# ngram_indexes (a permutation, now and then with gaps or a shared coordinate) and weights follow the pool. A string
+# cell pools strings, an integer cell int64s.
 
 def _tfidf_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = _rng(draw)
@@ -193,8 +195,8 @@ def _tfidf_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         indexes[int(rng.integers(1, total))] = indexes[0]  # two n-grams counted into one coordinate
     x = np.asarray([items[int(i)] for i in rows.reshape(-1)], dtype=object if strings else np.int64)
     set_input_shape(ctx, "X", shape)
-    ctx.scratch["X"] = x.reshape(shape) if strings else x.reshape(shape).astype((ctx.dtype == "int32" and np.int32)
-                                                                                 or np.int64)
+    integer = np.dtype(np.int32) if ctx.dtype == "int32" else np.dtype(np.int64)
+    ctx.scratch["X"] = x.reshape(shape) if strings else x.reshape(shape).astype(integer)
     ctx.scratch["tfidf"] = {
         "max_gram_length": longest, "min_gram_length": shortest, "max_skip_count": skip, "ngram_counts": counts,
         "ngram_indexes": indexes, "pool_strings" if strings else "pool_int64s": pool,

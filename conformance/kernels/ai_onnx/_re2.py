@@ -253,7 +253,7 @@ class _Reader:
         flags = re.match(r"([imsU]*)(?:-([imsU]*))?([:)])", rest)
         if flags is None or (flags.group(2) is not None and not flags.group(2)):
             raise self.fail("look-around, atomic groups, conditionals and comments are not RE2 syntax")
-        on, off, end = flags.group(1), flags.group(2) or "", flags.group(3)
+        on, off, closer = flags.group(1), flags.group(2) or "", flags.group(3)
         if "U" in on + off:
             raise self.fail("the ungreedy flag (?U) has no equivalent in Python's re")
         if len(set(on + off)) != len(on + off) or not (on or off):
@@ -264,7 +264,7 @@ class _Reader:
         elif "m" in off:
             multiline = False
         spec = on + (f"-{off}" if off else "")
-        if end == ":":
+        if closer == ":":
             self.groups.append(_Group(multiline))
             self.emit(f"(?{spec}:", item=False)
             return

@@ -103,6 +103,7 @@ def tf_idf_vectorizer(x: np.ndarray, *, max_gram_length: int, max_skip_count: in
             counts = np.minimum(counts, 1.0)
         if mode != "TF":
             counts = counts * weight[chosen]
-        np.add.at(out, (slice(None), np.asarray(ngram_indexes, dtype=np.int64)[chosen]), counts)
+        columns = np.asarray(ngram_indexes, dtype=np.int64)[chosen]
+        np.add.at(out.T, columns, counts.T)  # out.T is a view: coordinates shared by n-grams add up
     y = out.astype(np.float32)
     return (y.reshape(-1) if x.ndim == 1 else y,)
