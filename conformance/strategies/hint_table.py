@@ -65,6 +65,7 @@ from conformance.strategies.hint_linalg import (
     RMS_NORM_HINT,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
+from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
     LOG_SUM_DATA,
@@ -315,6 +316,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (RESIZE_HINT,),
+    # W, R, B, P and the states sized from hidden_size, the direction count and the layout; activation lists as
+    # long as the directions need, with alpha/beta that reach them; sequence lengths inside the sequence
+    **{("ai.onnx", op): (RECURRENT_HINT,) for op in ("RNN", "GRU", "LSTM")},
 }
 
 
