@@ -34,7 +34,7 @@ def _absent(ctx: DrawContext, name: str) -> None:
 
 
 def _recurrent_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    op, since = ctx.version.name, ctx.version.since
+    op = ctx.version.name
     gates, names = GATES[op], {p.name for p in ctx.version.inputs}
     seq, batch, hidden, size = (draw(st.integers(1, 4)), draw(st.integers(1, 3)), draw(st.integers(1, 4)),
                                 draw(st.integers(1, 3)))
