@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from opset.dtypes import canonical_type
 from opset.errors import Problem
 from opset.formula import Formula, FormulaError, parse
 from opset.frozen import FrozenMap, freeze
@@ -25,6 +26,7 @@ from opset.model import (
     OpVersion,
     Param,
     Property,
+    RandomOutputs,
     Reading,
     Status,
     Tengine,
@@ -40,9 +42,9 @@ DEFAULT_TOLERANCE: FrozenMap[str, Tolerance] = FrozenMap({
     "double": Tolerance(rtol=1e-12, atol=1e-12),
 })
 
-_MERGED_BY_NAME = ("attributes", "type_constraints", "let")
+_MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations")
 _REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "properties", "maps_to",
-             "tengine")
+             "tengine", "random")
 
 
 class _Where:
@@ -79,10 +81,10 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
     status = _status(data.get("status"))
     top_tolerance = {**DEFAULT_TOLERANCE, **_tolerance(data.get("tolerance"))}
     state: dict[str, Any] = {
-        "attributes": {}, "type_constraints": {}, "let": {}, "inputs": [], "outputs": [], "constraints": [],
-        "readings": [],
+        "attributes": {}, "type_constraints": {}, "let": {}, "type_relations": {}, "inputs": [], "outputs": [],
+        "constraints": [], "readings": [],
         "doc": data.get("doc", ""), "summary": data["summary"], "tolerance": None, "properties": [],
-        "maps_to": None, "tengine": None,
+        "maps_to": None, "tengine": None, "random": None,
     }
     # remember which version index each inherited entry came from, so locations point at its text
     origin: dict[tuple[str, str], int] = {}
@@ -122,7 +124,7 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
     type_constraints = {}
     for name, spec in state["type_constraints"].items():
         types, doc = (spec, "") if isinstance(spec, list) else (spec["types"], spec.get("doc", ""))
-        type_constraints[name] = TypeConstraint(name=name, types=tuple(types), doc=doc)
+        type_constraints[name] = TypeConstraint(name=name, types=tuple(canonical_type(t) for t in types), doc=doc)
     constraints = []
     for i, c in enumerate(state["constraints"]):
         c_location = at("constraints", "", i)
@@ -151,7 +153,9 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
         type_constraints=FrozenMap(type_constraints), lets=FrozenMap(lets), constraints=tuple(constraints),
         examples=examples, tolerance=tolerance, properties=properties,
         maps_to=_maps_to(state["maps_to"], location, where, label),
-        tengine=_tengine(state["tengine"]), location=location, last=last, readings=readings)
+        tengine=_tengine(state["tengine"]), location=location, last=last, readings=readings,
+        type_relations=FrozenMap({name: str(e).replace(" ", "") for name, e in state["type_relations"].items()}),
+        random=_random(state["random"], at("random", ""), where, label))
 
 
 def _reading(raw: dict[str, Any], location: Location, where: _Where, op: str) -> Reading | None:
@@ -165,6 +169,28 @@ def _reading(raw: dict[str, Any], location: Location, where: _Where, op: str) ->
         return None
     return Reading(id=raw["id"], when=when, outputs=FrozenMap(outputs), followed_by=tuple(raw["followed_by"]),
                    note=raw["note"], location=location)
+
+
+def _random(raw: dict[str, Any] | None, location: Location, where: _Where, op: str) -> RandomOutputs | None:
+    """A version's `random` key; an argument the law (opset.random_laws) calls a tensor names a parameter, the
+    others are formulas. An unknown law or argument is left for opset.checks to report."""
+    from opset.random_laws import LAWS
+
+    if raw is None:
+        return None
+    law = LAWS.get(raw["law"])
+    tensors: dict[str, str] = {}
+    scalars: dict[str, Formula] = {}
+    for name, text in (raw.get("args") or {}).items():
+        if law is not None and name in law.tensors:
+            tensors[name] = str(text)
+            continue
+        formula = where.formula(text, f"random argument '{name}'", location, op)
+        if formula is not None:
+            scalars[name] = formula
+    when = where.formula(raw["when"], "random when", location, op) if "when" in raw else None
+    return RandomOutputs(law=raw["law"], outputs=tuple(raw["outputs"]), tensors=FrozenMap(tensors),
+                         scalars=FrozenMap(scalars), seed=raw.get("seed"), when=when, location=location)
 
 
 def _attribute(name: str, spec: dict[str, Any], location: Location, where: _Where, op: str) -> Attribute:
@@ -190,7 +216,7 @@ def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, 
     elif not is_input and shape is not None:
         formula = where.formula(shape, f"shape of output '{spec['name']}'", location, op)
     return Param(
-        name=spec["name"], type=spec["type"], optional=spec.get("optional", False),
+        name=spec["name"], type=canonical_type(spec["type"]), optional=spec.get("optional", False),
         variadic=spec.get("variadic", False), min_arity=spec.get("min_arity", 1),
         homogeneous=spec.get("homogeneous", True), shape=signature, formula=formula,
         data_dependent=spec.get("data_dependent", False), doc=spec.get("doc", ""), location=location,

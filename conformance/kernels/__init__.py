@@ -7,7 +7,8 @@ import importlib
 
 from opset.model import module_name
 
-KERNEL_DOMAINS = ("ai.onnx", "com.microsoft", "ai.onnx.modified", "tengine")
+KERNEL_DOMAINS = ("ai.onnx", "ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview", "com.microsoft",
+                  "ai.onnx.modified", "tengine")
 KERNEL_PACKAGES = tuple(f"conformance.kernels.{module_name(domain)}" for domain in KERNEL_DOMAINS)
 
 
@@ -16,6 +17,8 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
     ("tengine", "Accuracy"): "a Caffe training layer: Tengine computes nothing for it",
     ("tengine", "Const"): "its data lives in the file's buffer table, not in the node",
     ("tengine", "Generic"): "its meaning depends on the plugin its name points to",
+    ("ai.onnx.preview.training", "Gradient"): "its values depend on the part of the enclosing graph between xs, zs "
+                                              "and y, which no single-node kernel sees",
     ("tengine", "FusedbnScaleRelu"): "Tengine numbers it but has no loader or kernel: its inputs are unspecified",
 }
 

@@ -2,8 +2,9 @@
 
     <repro-dir>/<domain>__<op>__v<since>__<dtype>[__<example>]/
         model.onnx     the one-node model (node, attributes, typed inputs and outputs)
-        inputs.npz     the inputs by name
-        expected.npz   the reference outputs by name (absent when there is no reference kernel)
+        input_<i>.pb   the value of the node's i-th input (absent for an omitted one), as onnx's backend test
+                       data stores values (conformance.value_protos: every element type, containers too)
+        output_<i>.pb  the reference's i-th output (absent when there is no reference kernel)
         case.json      op, version, dtype, type bindings, backend, timeout, what failed
         command.txt    the one command that re-runs exactly this case (exit 1 while it still fails)
 """
@@ -18,10 +19,12 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.onnx_model import case_model, node_attributes
+from conformance.containers import shape_of
+from conformance.onnx_model import case_model, node_attributes, output_types
 from conformance.runner.settings import CheckSettings
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
+from conformance.value_protos import load_value, save_value
 
 
 def bundle_name(case: Case) -> str:
@@ -45,15 +48,19 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
         raise ValueError("write_bundle needs settings.repro_dir")
     bundle = settings.repro_dir / bundle_name(case)
     bundle.mkdir(parents=True, exist_ok=True)
-    dtypes = [x.dtype for x in expected] if expected is not None else []
-    shapes = [list(x.shape) for x in expected] if expected is not None else list(case.expected_shapes)
-    onnx.save_model(case_model(case, dtypes, shapes), bundle / "model.onnx")
-    stored_inputs: dict[str, Any] = {n: x for n, x in zip(case.input_names, case.inputs, strict=True)
-                                     if n and x is not None}
-    np.savez(bundle / "inputs.npz", **stored_inputs)
+    dtypes = output_types(case, expected) if expected is not None else []
+    shapes = [shape_of(x) for x in expected] if expected is not None else list(case.expected_shapes)
+    model = case_model(case, dtypes, shapes)
+    onnx.save_model(model, bundle / "model.onnx")
+    declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
+    for old in bundle.glob("*put_*.pb"):  # a bundle rewritten for another case of the same cell
+        old.unlink()
+    for i, (name, x) in enumerate(zip(case.input_names, case.inputs, strict=True)):
+        if name and (x is not None or name in declared):  # an empty optional input is named and None
+            save_value(bundle / f"input_{i}.pb", x, name, declared.get(name))
     if expected is not None:
-        stored_outputs: dict[str, Any] = dict(zip(case.output_names, expected, strict=False))
-        np.savez(bundle / "expected.npz", **stored_outputs)
+        for i, (name, y) in enumerate(zip(case.output_names, expected, strict=False)):
+            save_value(bundle / f"output_{i}.pb", y, name, declared.get(name))
     command = replay_command(settings.spec, bundle, settings.timeout)
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
             "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example,
@@ -72,15 +79,16 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     version = current_registry().op(meta["domain"], meta["op"]).version(int(meta["since"]))
     model = onnx.load_model(bundle / "model.onnx")
     node = model.graph.node[0]
-    with np.load(bundle / "inputs.npz") as stored:
-        inputs = [np.asarray(stored[n]) if n and n in stored else None for n in node.input]
-    shapes = [list(x.shape) if x is not None else None for x in inputs]
+    declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
+    inputs = [load_value(bundle / f"input_{i}.pb", declared[n]) if n and (bundle / f"input_{i}.pb").is_file()
+              else None for i, n in enumerate(node.input)]
+    shapes = [shape_of(x) for x in inputs]
     given = node_attributes(node)
     outputs = list(node.output)
     expected = None
-    if (bundle / "expected.npz").is_file():
-        with np.load(bundle / "expected.npz") as stored:
-            expected = [np.asarray(stored[n]) for n in outputs]
+    if (bundle / "output_0.pb").is_file():
+        expected = [load_value(bundle / f"output_{i}.pb", declared[n]) for i, n in enumerate(outputs)
+                    if (bundle / f"output_{i}.pb").is_file()]
     inferred = infer_shapes(version, shapes, given, output_count=len(outputs)).outputs
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
@@ -90,7 +98,12 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     return case, expected, meta
 
 
-def _int_shape(shape: Any) -> list[int] | None:
+def _int_shape(shape: Any) -> Any:
+    """A tensor's shape, or a sequence's element shapes, when every dim is an int."""
     if isinstance(shape, list) and all(isinstance(d, int) for d in shape):
         return [int(d) for d in shape]
+    if isinstance(shape, list) and shape and all(isinstance(s, list) and all(isinstance(d, int) for d in s)
+                                                 for s in shape):
+        return [[int(d) for d in s] for s in shape]
     return None
+

@@ -9,6 +9,7 @@ the element type of its first input), so reports and expectations work as for th
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import json
@@ -23,11 +24,13 @@ import numpy as np
 import onnx
 
 from conformance.backends.protocol import BackendCall, Unsupported
+from conformance.compare import DEFAULT_TOLERANCE
+from conformance.element_types import element_of, is_ml_dtype
 from conformance.models.runner import ModelRunner, NodeUnsupported
 from conformance.runner.checks import ConformanceFailure, followed_reading
+from conformance.runner.random_outputs import RandomCall, random_call, random_output_problems
 from conformance.runner.settings import CheckSettings
-from opset.cells import NUMPY_ELEMENTS
-from opset.dtypes import element_of_numpy
+from conformance.value_protos import save_value
 from opset.errors import ResolutionError
 
 # ops the registry does not hold yet, with the issue that brings them
@@ -37,19 +40,11 @@ _PENDING_GROUPS = {
     "sequences and optionals are the companion issue's ('ai.onnx complete, part 2')":
         "SequenceAt SequenceConstruct SequenceEmpty SequenceErase SequenceInsert SequenceLength SequenceMap "
         "SplitToSequence ConcatFromSequence Optional OptionalGetElement OptionalHasElement",
-    "string ops are the companion issue's ('ai.onnx complete, part 2')":
-        "StringConcat StringNormalizer StringSplit RegexFullMatch TfIdfVectorizer",
-    "random ops are the companion issue's ('ai.onnx complete, part 2')":
-        "RandomNormal RandomNormalLike RandomUniform RandomUniformLike Bernoulli Multinomial",
-    "signal and image ops are the companion issue's ('ai.onnx complete, part 2')":
-        "DFT STFT BlackmanWindow HammingWindow HannWindow MelWeightMatrix ImageDecoder",
-    "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
 }
 PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for op in ops.split()}
 PENDING_DOMAINS: dict[str, str] = {
     d: f"the {d} domain is the companion issue's ('ai.onnx complete, part 2')"
     for d in ("ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview")}
-LACKING_ELEMENTS = "element types numpy lacks (bfloat16, float8, int4, float4, string ...) are the companion issue's"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +64,21 @@ def testcases() -> dict[str, Any]:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # onnx's case generators overflow casts on purpose
-        return {c.name: c for c in collect_testcases(None)}
+        cases = collect_testcases(None)
+    return {c.name: dataclasses.replace(c, data_sets=[([_runtime_value(x) for x in inputs],
+                                                      [_runtime_value(y) for y in outputs])
+                                                     for inputs, outputs in (c.data_sets or [])])
+            for c in cases}
+
+
+def _runtime_value(value: Any) -> Any:
+    """A case value as the runner holds it: onnx gives tensors of the types numpy lacks (bfloat16, float8, int4 ...)
+    as TensorProtos, the rest as numpy values."""
+    if isinstance(value, onnx.TensorProto):
+        return onnx.numpy_helper.to_array(value)
+    if isinstance(value, list):
+        return [_runtime_value(x) for x in value]
+    return value
 
 
 def op_under_test(name: str, model: onnx.ModelProto, cases: Mapping[str, Any]) -> onnx.NodeProto | None:
@@ -121,7 +130,7 @@ def _element(value: Any) -> str:
     if isinstance(value, dict):
         return "map"
     array = np.asarray(value)
-    return element_of_numpy(array.dtype.name) or array.dtype.name
+    return element_of(array.dtype) or array.dtype.name
 
 
 def write_module(out: Path, cases: Sequence[SuiteCase]) -> None:
@@ -174,9 +183,6 @@ def _check(name: str, backend: Any, settings: CheckSettings) -> None:
         arrays = [np.asarray(x) for x in [*inputs, *expected] if not isinstance(x, list | dict)]
         if len(arrays) < len(inputs) + len(expected):
             raise Unsupported(f"{name}: sequence, map or optional values are the companion issue's")
-        lacking = sorted({a.dtype.name for a in arrays if element_of_numpy(a.dtype.name) not in NUMPY_ELEMENTS})
-        if lacking:
-            raise Unsupported(f"{name}: {', '.join(lacking)}: {LACKING_ELEMENTS}")
         feeds = dict(zip([i.name for i in model.graph.input], (np.asarray(x) for x in inputs), strict=False))
         runner = ModelRunner(model, _CallExecutor(backend))
         try:
@@ -185,7 +191,8 @@ def _check(name: str, backend: Any, settings: CheckSettings) -> None:
             raise
         except Exception as e:  # the backend's error, a crash or a hang: a recorded failure of this case
             _fail(name, k, settings, f"{type(e).__name__}: {e}")
-        problems = compare(list(got.values()), [np.asarray(x) for x in expected], case.rtol, case.atol)
+        problems = compare(list(got.values()), [np.asarray(x) for x in expected], case.rtol, case.atol,
+                           _drawn(name, model, feeds))
         if problems:
             reading = _other_reading(model, feeds, [np.asarray(x) for x in expected])
             if reading is None:
@@ -217,21 +224,77 @@ def _other_reading(model: onnx.ModelProto, feeds: dict[str, np.ndarray], expecte
     return followed_reading(version, arrays, node_attributes(node), [list(x.shape) for x in expected])
 
 
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """The random outputs of a case (the registry's `random` key applies to the op under test): the call, and per
+    graph output the op's output parameter it is, if random (None otherwise)."""
+
+    call: RandomCall
+    params: tuple[str | None, ...]
+
+
+def _drawn(name: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> Drawn | None:
+    """The case's random outputs, when the op under test draws them here (RandomNormal, Bernoulli, Dropout in
+    training ...): onnx's expected values come from one particular generator and cannot be matched value by
+    value, so those outputs are checked for their shape, type and what the law determines."""
+    from conformance.onnx_model import node_attributes, registry_domain
+    from conformance.registry import current_registry
+    from conformance.strategies.attributes import node_values
+    from opset.infer import resolve_attributes
+
+    nodes = model.graph.node
+    node = nodes[0] if len(nodes) == 1 else op_under_test(name, model, testcases())
+    if node is None:
+        return None
+    imports = {o.domain: o.version for o in model.opset_import}
+    try:
+        domain = registry_domain(node.domain)
+    except ResolutionError:
+        return None
+    registry = current_registry()
+    version = registry.try_resolve(domain, node.op_type, imports.get(node.domain, 0)) \
+        if (domain, node.op_type) in registry.ops else None
+    if version is None or version.random is None:
+        return None
+    inits = {t.name: np.asarray(onnx.numpy_helper.to_array(t)) for t in model.graph.initializer}
+    arrays = [feeds.get(n, inits.get(n)) if n else None for n in node.input]
+    shapes = [list(x.shape) if x is not None else None for x in arrays]
+    attributes = node_values(resolve_attributes(version, node_attributes(node), shapes))
+    call = random_call(version, arrays, attributes)
+    if call is None:
+        return None
+    param_of = {out: p.name for out, p in zip(node.output, version.outputs, strict=False) if out}
+    params = tuple(param_of.get(o.name) if param_of.get(o.name) in call.outputs else None
+                   for o in model.graph.output)
+    return Drawn(call, params)
+
+
 HALF_ATOL = 1e-3
 
 
-def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float, atol: float) -> list[str]:
+def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float, atol: float,
+            drawn: Drawn | None = None) -> list[str]:
     """onnx's node-suite rule: the same dtype and shape; floats within rtol/atol (NaN where NaN; float16 at
-    least HALF_ATOL absolute); others equal."""
+    least HALF_ATOL absolute); others equal. Outputs drawn at random (`drawn`) are not compared value by value:
+    their law's checks (`random_outputs`) take the place of the values."""
     problems = []
+    random_params = drawn.params if drawn is not None else ()
     for i, (y, want) in enumerate(zip(got, expected, strict=False)):
         y = np.asarray(y)
         if y.dtype != want.dtype or y.shape != want.shape:
             problems.append(f"output {i}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}")
-        elif want.dtype.kind in "fc":
+            continue
+        if i < len(random_params) and random_params[i] is not None:
+            continue  # drawn at random: checked by the law below
+        narrow = DEFAULT_TOLERANCE.get(element_of(want.dtype) or "") if is_ml_dtype(want.dtype) else None
+        if is_ml_dtype(want.dtype):  # bfloat16, float8, int4 ...: compared by value in a numpy type
+            y, want = y.astype(np.float32), want.astype(np.float32)
+        if want.dtype.kind in "fc":
             # half precision: onnx's expected values round at every step of a function body, a kernel once;
             # the registry's float16 tolerance (1e-3 absolute) covers the difference
             floor = HALF_ATOL if want.dtype == np.float16 else 0.0
+            if narrow is not None:  # bfloat16, float8 ...: at least the registry's default tolerance of the type
+                rtol, floor = max(rtol, narrow.rtol), max(floor, narrow.atol)
             if not np.allclose(y, want, rtol=rtol, atol=max(atol, floor), equal_nan=True):
                 diff = np.abs(y.astype(np.float64) - want.astype(np.float64))
                 problems.append(f"output {i}: max abs difference {np.nanmax(diff):.3g} "
@@ -240,6 +303,9 @@ def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: flo
             problems.append(f"output {i}: {int(np.sum(y != want))} of {want.size} values differ")
     if len(got) < len(expected):
         problems.append(f"{len(got)} outputs, onnx expects {len(expected)}")
+    if drawn is not None and not problems:
+        by_param = {param: np.asarray(y) for param, y in zip(drawn.params, got, strict=False) if param is not None}
+        problems += [f"drawn at random: {p}" for p in random_output_problems(drawn.call, by_param)]
     return problems
 
 
@@ -253,7 +319,8 @@ def _fail(name: str, data_set: int, settings: CheckSettings, what: str) -> None:
 
 
 def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: str) -> Path:
-    """model.onnx, inputs.npz, expected.npz, case.json and the command that re-runs the case."""
+    """model.onnx, input_<i>.pb and output_<i>.pb (conformance.value_protos), case.json and the command that re-runs
+    the case."""
     import shlex
 
     assert settings.repro_dir is not None
@@ -262,12 +329,10 @@ def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: 
     bundle.mkdir(parents=True, exist_ok=True)
     onnx.save_model(case.model, bundle / "model.onnx")
     inputs, expected = case.data_sets[data_set]
-    stored_inputs: dict[str, Any] = {i.name: np.asarray(x) for i, x in zip(case.model.graph.input, inputs,
-                                                                          strict=False)}
-    stored_outputs: dict[str, Any] = {o.name: np.asarray(x) for o, x in zip(case.model.graph.output, expected,
-                                                                            strict=False)}
-    np.savez(bundle / "inputs.npz", **stored_inputs)
-    np.savez(bundle / "expected.npz", **stored_outputs)
+    for i, (v, x) in enumerate(zip(case.model.graph.input, inputs, strict=False)):
+        save_value(bundle / f"input_{i}.pb", x, v.name)
+    for i, (v, y) in enumerate(zip(case.model.graph.output, expected, strict=False)):
+        save_value(bundle / f"output_{i}.pb", y, v.name)
     command = shlex.join(["conform", "--backend", settings.spec, "--suite", "onnx-node", "--op", name])
     meta = {"suite": "onnx-node", "case": name, "data_set": data_set, "backend": settings.spec, "failure": what,
             "command": command}
@@ -299,7 +364,7 @@ class _CallExecutor:
         if version is None:
             why = PENDING.get(node.op_type, "not in the registry")
             raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: {why}")
-        dtypes = sorted({element_of_numpy(x.dtype.name) or x.dtype.name for x in inputs if x is not None})
+        dtypes = sorted({element_of(x.dtype) or x.dtype.name for x in inputs if isinstance(x, np.ndarray)})
         call = BackendCall(node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=imports,
                            output_dtypes=[None] * len(node.output), domain=domain, op=node.op_type,
                            version=version.since, dtypes=dtypes, output_shapes=None)

@@ -7,6 +7,7 @@ so that a conversion bug shows up as drift. Expected differences are listed, wit
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,11 +79,14 @@ def _schema_facts(schema: Any, *, ort: bool) -> Facts:
     }
 
 
-def onnx_source_facts() -> dict[str, dict[int, Facts]]:
-    """Every ai.onnx op of the installed onnx (experimental versions included): name -> since -> facts."""
+def onnx_source_facts(domain: str = "ai.onnx") -> dict[str, dict[int, Facts]]:
+    """Every op of one onnx domain (registry spelling; experimental versions included): name -> since -> facts."""
+    from opset.importers.onnx_defs import ONNX_SOURCE_DOMAINS
+
+    source = ONNX_SOURCE_DOMAINS[domain]
     facts: dict[str, dict[int, Facts]] = {}
     for schema in onnx.defs.get_all_schemas_with_history():
-        if schema.domain == "":
+        if schema.domain == source:
             facts.setdefault(schema.name, {})[int(schema.since_version)] = _schema_facts(schema, ort=False)
     return facts
 
@@ -281,8 +285,12 @@ def drift_report(registry_dir: Path, domain: str, source_name: str,
 
 
 def drift_onnx(registry_dir: Path) -> list[str]:
-    """Unexplained differences between `registry_dir/ai.onnx/*.yaml` and the installed onnx."""
-    return drift_report(registry_dir, "ai.onnx", "onnx", onnx_source_facts)
+    """Unexplained differences between the op files of every onnx domain (`registry_dir/ai.onnx/*.yaml`,
+    `ai.onnx.ml` ...) and the installed onnx."""
+    from opset.importers.onnx_defs import ONNX_SOURCE_DOMAINS
+
+    return [line for domain in ONNX_SOURCE_DOMAINS if (registry_dir / domain).is_dir()
+            for line in drift_report(registry_dir, domain, "onnx", functools.partial(onnx_source_facts, domain))]
 
 
 def drift_ort(registry_dir: Path) -> list[str]:

@@ -25,6 +25,13 @@ from opset.attr_types import BY_PROTO_NAME
 from opset.importers.yaml_writer import ImporterError, SourceOp, import_ops, select_ops
 
 ONNX_DOMAIN = "ai.onnx"  # the registry domain onnx.defs' default domain ("") is imported into
+# registry domain -> the domain onnx.defs files its schemas under
+ONNX_SOURCE_DOMAINS: dict[str, str] = {
+    ONNX_DOMAIN: "",
+    "ai.onnx.ml": "ai.onnx.ml",
+    "ai.onnx.preview.training": "ai.onnx.preview.training",
+    "ai.onnx.preview": "ai.onnx.preview",
+}
 DEFAULT_SCHEMAS_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
 # Categories of the ops we know; every other op gets "Other" (people may change it in the file).
@@ -235,41 +242,50 @@ def group_by_name(schemas: Iterable[Any]) -> dict[str, list[Any]]:
 
 
 @functools.cache
-def onnx_history(*, include_experimental: bool = False) -> dict[str, list[Any]]:
-    """Every ai.onnx schema of the installed onnx, by op name, oldest first.
+def onnx_history(domain: str = ONNX_DOMAIN, *, include_experimental: bool = False) -> dict[str, list[Any]]:
+    """Every schema of one registry domain (`ai.onnx`, `ai.onnx.ml` ...) of the installed onnx, by op name,
+    oldest first.
 
-    Experimental schemas (only Upsample@1 today) are left out of the registry unless asked for.
+    Experimental schemas (only ai.onnx's Upsample@1 today) are left out of the registry unless asked for.
     """
+    source = ONNX_SOURCE_DOMAINS[domain]
     return group_by_name(
         s for s in onnx.defs.get_all_schemas_with_history()
-        if s.domain == "" and (include_experimental or s.support_level != s.SupportType.EXPERIMENTAL))
+        if s.domain == source and (include_experimental or s.support_level != s.SupportType.EXPERIMENTAL))
 
 
-def build_onnx_op(name: str) -> SourceOp:
-    return source_op(name, ONNX_DOMAIN, onnx_history()[name], ONNX_ACCESS)
+def build_onnx_op(name: str, domain: str = ONNX_DOMAIN) -> SourceOp:
+    return source_op(name, domain, onnx_history(domain)[name], ONNX_ACCESS)
 
 
-def import_onnx(schemas_dir: Path, ops: list[str] | None, *, create: bool) -> list[Path]:
-    """Create or refresh ai.onnx op files; see `select_ops` for which ones. Returns the files written."""
-    names = select_ops(schemas_dir, ONNX_DOMAIN, onnx_history(), ops, create=create)
-    return import_ops(schemas_dir, ONNX_DOMAIN, names, build_onnx_op)
+def import_onnx(schemas_dir: Path, ops: list[str] | None, *, create: bool, domain: str = ONNX_DOMAIN) -> list[Path]:
+    """Create or refresh the op files of one onnx domain; see `select_ops` for which ones. Returns the files
+    written."""
+    names = select_ops(schemas_dir, domain, onnx_history(domain), ops, create=create)
+    return import_ops(schemas_dir, domain, names, functools.partial(build_onnx_op, domain=domain))
 
 
 # ----------------------------------------------------------------------------------------------- CLI
 
 
-def run_import_cli(prog: str, args: list[str],
-                   importer: Callable[..., list[Path]]) -> int:
-    """Shared command line of `opset import-onnx` and `opset import-ort`."""
+def run_import_cli(prog: str, args: list[str], importer: Callable[..., list[Path]],
+                   domains: Iterable[str] = ()) -> int:
+    """Shared command line of `opset import-onnx` and `opset import-ort` (`domains`: the registry domains the
+    importer takes with `--domain`, the first being the default)."""
     parser = argparse.ArgumentParser(prog=prog, description="Create or refresh op files from the source. "
                                      "Without --op or --all, refresh the files that exist.")
     parser.add_argument("--schemas", type=Path, default=DEFAULT_SCHEMAS_DIR, help="registry folder")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--op", nargs="+", action="extend", metavar="NAME", help="create or refresh these ops")
     which.add_argument("--all", action="store_true", help="every op of the source")
+    choices = list(domains)
+    if choices:
+        parser.add_argument("--domain", choices=choices, default=choices[0],
+                            help=f"registry domain (default {choices[0]})")
     options = parser.parse_args(args)
+    extra = {"domain": options.domain} if choices else {}
     try:
-        written = importer(options.schemas, options.op, create=bool(options.op) or options.all)
+        written = importer(options.schemas, options.op, create=bool(options.op) or options.all, **extra)
     except ImporterError as error:
         print(f"{prog}: {error}", file=sys.stderr)
         return 1
@@ -280,4 +296,4 @@ def run_import_cli(prog: str, args: list[str],
 
 
 def main_import_onnx(args: list[str]) -> int:
-    return run_import_cli("opset import-onnx", args, import_onnx)
+    return run_import_cli("opset import-onnx", args, import_onnx, ONNX_SOURCE_DOMAINS)
