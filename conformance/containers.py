@@ -2,19 +2,18 @@
 
 A tensor is a numpy array; a sequence a Python list of values; an optional None (empty) or its value; a map a
 Python dict (int or str keys; values numpy scalars or arrays, or Python numbers as onnx.reference gives them).
-This module says what such a value's shape, size and type are, describes one in a line, and packs values into
-flat arrays (and a JSON layout) for the `.npz` files of repro bundles.
+This module says what such a value's shape, size and type are and describes one in a line (repro bundles store
+values as onnx protos: conformance.value_protos).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from conformance.element_types import element_of
 from opset.cells import cell_name
-from opset.dtypes import element_of_numpy
 from opset.infer import UNKNOWN_SHAPE
 
 Value = Any  # np.ndarray | list[Value] | dict[int | str, Any] | None
@@ -72,7 +71,7 @@ def value_type(x: Value) -> str | None:
         key, item = next(iter(x.items()))
         return f"map({'string' if isinstance(key, str) else 'int64'},{value_type(np.asarray(item))})"
     array = np.asarray(x)
-    element = "string" if array.dtype.kind in "OU" else element_of_numpy(array.dtype.name)
+    element = "string" if array.dtype.kind in "OU" else element_of(array.dtype)
     return f"tensor({element or array.dtype.name})"
 
 
@@ -116,40 +115,3 @@ def describe(x: Value) -> str:
     array = np.asarray(x)
     return f"{array.dtype}{list(array.shape)}"
 
-
-# ---------------------------------------------------------------------------------------- .npz storage
-
-
-def pack(values: Mapping[str, Value]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Named values as flat arrays for `np.savez` and a JSON layout that rebuilds them (`unpack`): a tensor is
-    stored under its name; a sequence's elements under `name#0`, `name#1` ...; a map's keys and values apart."""
-    arrays: dict[str, np.ndarray] = {}
-    layout = {name: _pack(value, name, arrays) for name, value in values.items()}
-    return arrays, layout
-
-
-def _pack(x: Value, key: str, arrays: dict[str, np.ndarray]) -> Any:
-    if x is None:
-        return {"none": True}
-    if isinstance(x, list):
-        return {"seq": [_pack(e, f"{key}#{i}", arrays) for i, e in enumerate(x)]}
-    if isinstance(x, dict):
-        keys = list(x)
-        return {"map": {"keys": keys, "values": [_pack(np.asarray(x[k]), f"{key}#{i}", arrays)
-                                                 for i, k in enumerate(keys)]}}
-    arrays[key] = np.asarray(x)
-    return {"tensor": key}
-
-
-def unpack(layout: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> dict[str, Value]:
-    return {name: _unpack(spec, arrays) for name, spec in layout.items()}
-
-
-def _unpack(spec: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> Value:
-    if "tensor" in spec:
-        return np.asarray(arrays[spec["tensor"]])
-    if "seq" in spec:
-        return [_unpack(s, arrays) for s in spec["seq"]]
-    if "map" in spec:
-        return {k: _unpack(v, arrays) for k, v in zip(spec["map"]["keys"], spec["map"]["values"], strict=True)}
-    return None

@@ -93,8 +93,11 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
         if isinstance(dtype, str) and "(" in dtype:
             graph_outputs.append(_typed_value_info(name, dtype, None, shape))
             continue
-        elem = helper.np_dtype_to_tensor_dtype(np.dtype(dtype)) if dtype else onnx.TensorProto.UNDEFINED
-        graph_outputs.append(helper.make_tensor_value_info(name, elem, shape))
+        if not dtype:  # no type at all (an UNDEFINED element type is refused by onnxruntime): the runtime infers it
+            graph_outputs.append(onnx.ValueInfoProto(name=name))
+            continue
+        graph_outputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.dtype(dtype)),
+                                                           shape))
     graph = helper.make_graph([node], f"conform_{node.op_type}", graph_inputs, graph_outputs)
     opsets = [helper.make_opsetid(d, v) for d, v in sorted(opset_imports.items())]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="opset-conform")

@@ -1,5 +1,6 @@
 """`opset run MODEL.onnx [--input NAME=FILE.npy ...] [--output-dir DIR]`: run a whole model on the reference
-kernels and write one `<output name>.npy` per graph output.
+kernels and write one `<output name>.npy` per graph output (`.pb`, an onnx proto, for a sequence, optional or
+map; `--input NAME=FILE.pb` gives one).
 
 Graph inputs without `--input` get random values of their declared element type and shape (a symbolic
 dim takes its `--dim NAME=SIZE`, else 1). Exit 0 on success, 1 when a node cannot be run (the message
@@ -13,13 +14,16 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
 from google.protobuf.message import DecodeError
 from onnx import helper
 
+from conformance.containers import describe
 from conformance.models.runner import ModelRunError, ModelRunner
+from conformance.value_protos import load_value, save_value
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -28,7 +32,7 @@ def main_run(argv: Sequence[str]) -> int:
     p = argparse.ArgumentParser(prog="opset run", description=__doc__.split("\n\n")[0])
     p.add_argument("model", type=Path)
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
-                   help="a graph input's value (repeatable)")
+                   help="a graph input's value (repeatable; FILE.pb: an onnx proto, for a sequence, optional or map)")
     p.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
                    help="the size of a symbolic dim for random inputs (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
@@ -41,7 +45,8 @@ def main_run(argv: Sequence[str]) -> int:
         return 2
     try:
         dims = {name: int(_checked_int(value, name)) for name, value in _pairs(ns.dim, "--dim").items()}
-        given = {name: _load(path, name) for name, path in _pairs(ns.input, "--input").items()}
+        declared = {i.name: i.type for i in model.graph.input}
+        given = {name: _load(path, name, declared.get(name)) for name, path in _pairs(ns.input, "--input").items()}
         runner = ModelRunner(model)
         unknown = [n for n in given if n not in runner.input_names]
         if unknown:
@@ -57,13 +62,19 @@ def main_run(argv: Sequence[str]) -> int:
         print(f"opset run: {ns.model}: {e}", file=sys.stderr)
         return 1
     ns.output_dir.mkdir(parents=True, exist_ok=True)
+    declared_outputs = {o.name: o.type for o in model.graph.output}
     for name, value in feeds.items():
         if name not in given:
             print(f"input  {name}: random {value.dtype}{list(value.shape)}")
     for name, value in outputs.items():
-        path = ns.output_dir / f"{_SAFE.sub('_', name) or 'output'}.npy"
-        np.save(path, value)
-        print(f"output {name}: {value.dtype}{list(value.shape)} -> {path}")
+        stem = ns.output_dir / (_SAFE.sub('_', name) or 'output')
+        if isinstance(value, np.ndarray):
+            path = stem.with_suffix(".npy")
+            np.save(path, value)
+        else:  # a sequence, optional or map: an onnx proto, as onnx's backend test data stores one
+            path = stem.with_suffix(".pb")
+            save_value(path, value, name, declared_outputs.get(name))
+        print(f"output {name}: {describe(value)} -> {path}")
     return 0
 
 
@@ -91,7 +102,15 @@ def _checked_int(text: str, name: str) -> int:
     return value
 
 
-def _load(path: str, name: str) -> np.ndarray:
+def _load(path: str, name: str, type_proto: onnx.TypeProto | None = None) -> Any:
+    """A `.npy` array, or a `.pb` onnx proto (a sequence, optional or map too) read as the input's declared type."""
+    if path.endswith(".pb"):
+        if type_proto is None:
+            raise UsageError(f"--input {name}={path}: the graph declares no type for it")
+        try:
+            return load_value(Path(path), type_proto)
+        except (OSError, ValueError, DecodeError) as e:
+            raise UsageError(f"--input {name}={path}: {e}") from e
     try:
         value = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as e:

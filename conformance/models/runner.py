@@ -10,13 +10,14 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import onnx
 from onnx import numpy_helper
 
 from conformance.backends.protocol import Unsupported
+from conformance.containers import as_value
 
 
 class NodeExecutor(Protocol):
@@ -55,7 +56,7 @@ class ModelRunner:
         self.output_names = [o.name for o in graph.output]
         self.order = topological_order(graph.node, set(self.initializers) | {i.name for i in graph.input})
 
-    def run(self, feeds: Mapping[str, np.ndarray], outputs: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+    def run(self, feeds: Mapping[str, Any], outputs: Sequence[str] | None = None) -> dict[str, Any]:
         missing = [n for n in self.input_names if n not in feeds]
         if missing:
             raise ModelRunError(f"no value given for graph input(s) {', '.join(missing)}")
@@ -63,7 +64,8 @@ class ModelRunner:
         if unknown:
             raise ModelRunError(f"{', '.join(unknown)}: not an input of the graph (inputs: "
                                 f"{', '.join(self.input_names) or 'none'})")
-        values: dict[str, np.ndarray] = {**self.initializers, **{k: np.asarray(v) for k, v in feeds.items()}}
+        # a feed is any runtime value: an array, a list (sequence), None (empty optional), a dict (map)
+        values: dict[str, Any] = {**self.initializers, **{k: as_value(v) for k, v in feeds.items()}}
         nodes = self.model.graph.node
         for index in self.order:
             self._run_node(nodes[index], index, values, self.opset_imports, "")
@@ -73,7 +75,7 @@ class ModelRunner:
             raise ModelRunError(f"graph output(s) {', '.join(absent)} were never computed")
         return {n: values[n] for n in wanted}
 
-    def _run_node(self, node: onnx.NodeProto, index: int, values: dict[str, np.ndarray],
+    def _run_node(self, node: onnx.NodeProto, index: int, values: dict[str, Any],
                   opset_imports: Mapping[str, int], path: str) -> None:
         where = f"{path}node {index}" + (f" '{node.name}'" if node.name else "") + \
             f" ({node.domain or 'ai.onnx'}::{node.op_type})"
@@ -102,13 +104,13 @@ class ModelRunner:
                 raise ModelRunError(f"{where}: gave {len(results)} output(s), the node names {len(node.output)}")
         for name, value in zip(node.output, results, strict=False):
             if name:
-                values[name] = np.asarray(value)
+                values[name] = as_value(value)  # sequences, optionals and maps stay as they are
 
     def _run_function(self, function: onnx.FunctionProto, node: onnx.NodeProto, inputs: list[np.ndarray | None],
                       where: str) -> list[np.ndarray]:
-        scope: dict[str, np.ndarray] = {}
-        for name, value in zip(function.input, inputs, strict=False):
-            if value is not None:
+        scope: dict[str, Any] = {}
+        for name, given_name, value in zip(function.input, node.input, inputs, strict=False):
+            if given_name:  # an empty optional (None) is a value too; an omitted input is none
                 scope[name] = value
         given = {a.name: a for a in node.attribute}
         defaults = {a.name: a for a in function.attribute_proto}
@@ -185,7 +187,7 @@ def topological_order(nodes: Sequence[onnx.NodeProto], available: Iterable[str])
     return order
 
 
-def run_model(model: onnx.ModelProto | str | Path, feeds: Mapping[str, np.ndarray],
-              executor: NodeExecutor | None = None) -> dict[str, np.ndarray]:
+def run_model(model: onnx.ModelProto | str | Path, feeds: Mapping[str, Any],
+              executor: NodeExecutor | None = None) -> dict[str, Any]:
     """Every graph output of `model` for `feeds`, computed by the reference kernels (or `executor`)."""
     return ModelRunner(model, executor).run(feeds)

@@ -23,15 +23,16 @@ def _count(ctx: DrawContext, name: str) -> int:
 
 
 def position(*, at_end: bool) -> Any:
-    """A scalar position into `input_sequence`, in the drawn integer type: [-n, n - 1], or [-n, n] `at_end`
-    (SequenceInsert appends at n); None where the node leaves it off."""
+    """A position into `input_sequence`, in the drawn integer type: [-n, n - 1], or [-n, n] `at_end` (SequenceInsert
+    appends at n); a scalar, now and then a 1-D tensor of one value; None where the node leaves it off."""
 
     def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         if "position" in ctx.omitted:
             return None
         n = _count(ctx, "input_sequence")
         top = n if at_end else n - 1
-        return np.asarray(draw(st.integers(-n, max(-n, top))), dtype=numpy_dtype(ctx.element_of("I")))
+        value = np.asarray(draw(st.integers(-n, max(-n, top))), dtype=numpy_dtype(ctx.element_of("I")))
+        return value.reshape(1) if draw(st.integers(0, 3)) == 0 else value  # now and then the 1-D form
 
     return values
 
