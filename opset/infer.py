@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from opset.attr_types import value_fits
+from opset.dtypes import proto_type_text
 from opset.formula import Formula, FormulaError, Sym, Undecided
 from opset.frozen import thaw
 from opset.model import OpVersion, Param, Reading
@@ -188,7 +189,7 @@ def _environment(version: OpVersion, input_shapes: Sequence[Shape | None], given
     lazy: dict[str, Formula] = dict(version.lets)
     for name, attr in version.attributes.items():
         if name in given and given[name] is not None:
-            base[name] = given[name]
+            base[name] = _formula_value(attr.type, given[name])
         elif attr.default is not None:
             base[name] = thaw(attr.default)  # a fresh plain copy: callers may own and change it
         elif attr.default_expr is not None:
@@ -196,6 +197,15 @@ def _environment(version: OpVersion, input_shapes: Sequence[Shape | None], given
         else:
             base[name] = None
     return _Env(base, lazy)
+
+
+def _formula_value(attr_type: str, value: Any) -> Any:
+    """What a formula sees of an attribute: a type proto as its type text (`tensor(float)`), else the value."""
+    if attr_type == "type_proto" and not isinstance(value, str):
+        return proto_type_text(value)
+    if attr_type == "type_protos" and isinstance(value, list | tuple):
+        return [v if isinstance(v, str) else proto_type_text(v) for v in value]
+    return value
 
 
 def resolve_attributes(version: OpVersion, given: Mapping[str, Any],

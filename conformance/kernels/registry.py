@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.containers import shape_of
 from conformance.element_types import compute_dtype, is_ml_dtype
 from opset.infer import resolve_attributes
 from opset.model import OpVersion, Param
@@ -155,7 +156,7 @@ def run_kernel(version: OpVersion, inputs: Sequence[Any], given: Mapping[str, An
     unknown = sorted(set(given) - set(version.attributes))
     if unknown:
         raise TypeError(f"{version.signature}: unknown attributes {unknown}")
-    shapes = [None if x is None else list(np.shape(x)) for x in inputs]
+    shapes = [shape_of(x) for x in inputs]
     return call_kernel(entry, version, inputs, resolve_attributes(version, given, shapes), num_outputs)
 
 

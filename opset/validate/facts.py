@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 import onnx
 
-from opset.dtypes import CODE_TO_ELEMENT, ELEMENT_TYPES, inner_type, map_parts, tensor_element, type_kind
+from opset.dtypes import (
+    CODE_TO_ELEMENT,
+    ELEMENT_TYPES,
+    inner_type,
+    map_parts,
+    proto_type_text,
+    tensor_element,
+    type_kind,
+)
 from opset.formula import Sym, Undecided
 
 Dim = int | Sym
@@ -52,23 +60,7 @@ def tensor_type(elem_type: int) -> str | None:
 
 def type_text(tp: onnx.TypeProto) -> str | None:
     """`tensor(float)`, `seq(tensor(int64))`, ...; None when the type is absent or its element unknown."""
-    kind = tp.WhichOneof("value")
-    if kind == "tensor_type":
-        return _TENSOR_TYPES.get(tp.tensor_type.elem_type)
-    if kind == "sparse_tensor_type":
-        elem = CODE_TO_ELEMENT.get(tp.sparse_tensor_type.elem_type)
-        return f"sparse_tensor({elem})" if elem else None
-    if kind == "sequence_type":
-        inner = type_text(tp.sequence_type.elem_type)
-        return f"seq({inner})" if inner else None
-    if kind == "optional_type":
-        inner = type_text(tp.optional_type.elem_type)
-        return f"optional({inner})" if inner else None
-    if kind == "map_type":
-        key = CODE_TO_ELEMENT.get(tp.map_type.key_type)
-        value = type_text(tp.map_type.value_type)
-        return f"map({key},{value})" if key and value else None
-    return None
+    return proto_type_text(tp)
 
 
 def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:

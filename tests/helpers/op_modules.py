@@ -36,17 +36,20 @@ class Seeded:
         return self.rng.integers(low, high, shape).astype(dtype)
 
 
-def shape_case(op: str, opset: int, inputs: Sequence[Sequence[int] | np.ndarray | None],
+def shape_case(op: str, opset: int, inputs: Sequence[Sequence[Any] | np.ndarray | None],
                attrs: Mapping[str, Any] | None = None, n_out: int = 1,
                not_inferred_by_onnx: Mapping[int, list[int]] | None = None) -> ShapeCase:
-    """A ShapeCase written compactly: a list is the shape of a float32 input, an array a constant (an
-    initializer: both sides know its values), None an omitted optional input."""
-    arrays: list[np.ndarray | None] = []
+    """A ShapeCase written compactly: a list is the shape of a float32 input (a list of shapes a sequence of
+    float32 tensors), an array a constant (an initializer: both sides know its values), None an omitted optional
+    input."""
+    arrays: list[Any] = []
     constants: list[int] = []
     for i, x in enumerate(inputs):
         if isinstance(x, np.ndarray):
             arrays.append(x)
             constants.append(i)
+        elif x is not None and len(x) and all(isinstance(s, list | tuple) for s in x):
+            arrays.append([np.zeros(tuple(s), np.float32) for s in x])
         else:
             arrays.append(None if x is None else np.zeros(tuple(x), np.float32))
     return ShapeCase(op, opset, arrays, dict(attrs or {}), n_out, tuple(constants), dict(not_inferred_by_onnx or {}))
@@ -55,9 +58,11 @@ def shape_case(op: str, opset: int, inputs: Sequence[Sequence[int] | np.ndarray 
 def shape_id(case: ShapeCase) -> str:
     """`v11-1x4x7x7,6x2x3x3-group=2,strides=[2,2]`: the version, the inputs (a constant by its values), the
     attributes."""
-    def one(i: int, x: np.ndarray | None) -> str:
+    def one(i: int, x: Any) -> str:
         if x is None:
             return "none"
+        if isinstance(x, list):
+            return "seq[" + ";".join("x".join(map(str, e.shape)) or "scalar" for e in x) + "]"
         if i in case.constants:
             return "[" + ",".join(str(v) if isinstance(v, int) else f"{v:g}" for v in x.reshape(-1).tolist()) + "]"
         return "x".join(map(str, x.shape)) or "scalar"

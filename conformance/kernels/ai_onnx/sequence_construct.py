@@ -8,7 +8,7 @@ from conformance.kernels.ai_onnx._sequence import copy_value, same_element_type
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "SequenceConstruct", since=11)
+@kernel("ai.onnx", "SequenceConstruct", since=11, exact_types=True)  # data moves as it is: no widening
 def sequence_construct(*inputs: np.ndarray) -> tuple[list[np.ndarray], ...]:
     tensors = list(inputs)
     same_element_type("SequenceConstruct", tensors, "the inputs")

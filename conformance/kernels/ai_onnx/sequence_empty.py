@@ -7,6 +7,6 @@ import numpy as np
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "SequenceEmpty", since=11)
+@kernel("ai.onnx", "SequenceEmpty", since=11, exact_types=True)  # data moves as it is: no widening
 def sequence_empty(*, dtype: int) -> tuple[list[np.ndarray], ...]:
     return ([],)

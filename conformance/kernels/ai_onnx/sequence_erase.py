@@ -8,7 +8,7 @@ from conformance.kernels.ai_onnx._sequence import copy_value, position_index
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "SequenceErase", since=11)
+@kernel("ai.onnx", "SequenceErase", since=11, exact_types=True)  # data moves as it is: no widening
 def sequence_erase(input_sequence: list[np.ndarray], position: np.ndarray | None) -> tuple[list[np.ndarray], ...]:
     count = len(input_sequence)
     if count == 0:

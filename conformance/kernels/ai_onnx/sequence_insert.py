@@ -9,7 +9,7 @@ from conformance.kernels.ai_onnx._sequence import copy_value, position_index, sa
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "SequenceInsert", since=11)
+@kernel("ai.onnx", "SequenceInsert", since=11, exact_types=True)  # data moves as it is: no widening
 def sequence_insert(input_sequence: list[np.ndarray], tensor: np.ndarray,
                     position: np.ndarray | None) -> tuple[list[np.ndarray], ...]:
     count = len(input_sequence)

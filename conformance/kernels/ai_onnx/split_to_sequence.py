@@ -9,7 +9,7 @@ import numpy as np
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "SplitToSequence", since=11)
+@kernel("ai.onnx", "SplitToSequence", since=11, exact_types=True)  # data moves as it is: no widening
 def split_to_sequence(input: np.ndarray, split: np.ndarray | None, *, axis: int,
                       keepdims: int) -> tuple[list[np.ndarray], ...]:
     rank = input.ndim
