@@ -14,6 +14,7 @@ import numpy as np
 
 from conformance.element_types import element_of
 from opset.cells import cell_name
+from opset.dtypes import is_container  # of a type text
 from opset.infer import UNKNOWN_SHAPE
 
 Value = Any  # np.ndarray | list[Value] | dict[int | str, Any] | None
@@ -27,10 +28,6 @@ def as_value(x: Any) -> Value:
     if isinstance(x, list | tuple) and not isinstance(x, np.ndarray):
         return [as_value(e) for e in x]
     return np.asarray(x)
-
-
-def is_container(x: Any) -> bool:
-    return x is None or isinstance(x, list | dict)
 
 
 def shape_of(x: Value) -> Any:
@@ -98,8 +95,9 @@ def cell_of_value(x: Value, declared: str | None = None) -> str:
     """The cell a value belongs to: its tensor element (`float`), else its type text; a declared type names
     what the value cannot show (an empty sequence's or optional's)."""
     shown = value_type(x)
-    if declared is not None and (shown is None or "?" in shown or not shown.startswith("tensor(")):
-        return cell_name(declared)
+    if declared is not None and (shown is None or "?" in shown or is_container(declared)
+                                 or not shown.startswith("tensor(")):
+        return cell_name(declared)  # an optional's content shows the content's type, not the optional's
     return cell_name(shown) if shown is not None else "none"
 
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,9 @@ from conformance.value_protos import load_value, save_value
 def bundle_name(case: Case) -> str:
     v = case.version
     tail = f"__{case.example}" if case.example else ""
-    return f"{v.domain}__{v.name}__v{v.since}__{case.dtype}{tail}"
+    # a container cell's type text (`seq(tensor(float))`) as a name a shell takes unquoted: seq_tensor_float
+    dtype = re.sub(r"[^A-Za-z0-9._-]+", "_", case.dtype).strip("_")
+    return f"{v.domain}__{v.name}__v{v.since}__{dtype}{tail}"
 
 
 def replay_command(spec: str, bundle: Path, timeout: float) -> str:
@@ -89,7 +92,10 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     if (bundle / "output_0.pb").is_file():
         expected = [load_value(bundle / f"output_{i}.pb", declared[n]) for i, n in enumerate(outputs)
                     if (bundle / f"output_{i}.pb").is_file()]
-    inferred = infer_shapes(version, shapes, given, output_count=len(outputs)).outputs
+    # small int inputs give their values, as when the case was drawn (a position, a split's lengths)
+    values = {p.name: x.ravel().tolist() for p, x in zip(version.inputs, inputs, strict=False)
+              if isinstance(x, np.ndarray) and x.dtype.kind in "iub" and x.size <= 64}
+    inferred = infer_shapes(version, shapes, given, values, output_count=len(outputs)).outputs
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs,

@@ -80,8 +80,10 @@ def _split_lengths(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     size = shape[axis + len(shape) if axis < 0 else axis]
     dtype = numpy_dtype(ctx.element_of("I"))
     if draw(st.booleans()):
-        return np.asarray(draw(st.integers(1, max(1, size + 1))), dtype=dtype)
-    cuts = sorted(draw(st.lists(st.integers(0, size), min_size=0, max_size=3)))
+        uneven = [k for k in range(2, size) if size % k]  # a shorter last part: what scalar splits are about
+        step = draw(st.sampled_from(uneven)) if uneven and draw(st.booleans()) else draw(st.integers(1, size + 1))
+        return np.asarray(step, dtype=dtype)
+    cuts = sorted(draw(st.lists(st.integers(0, size), min_size=1, max_size=3)))
     edges = [0, *cuts, size]
     return np.asarray([b - a for a, b in itertools.pairwise(edges)], dtype=dtype)
 
