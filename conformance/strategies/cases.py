@@ -123,9 +123,8 @@ def _follow_relations(version: OpVersion, bindings: dict[str, str]) -> None:
     """Bind every variable a type relation gives from bound ones (`T: element(S)` once S is bound)."""
     for _ in range(len(version.type_relations)):
         texts = {name: cell_type(cell) for name, cell in bindings.items()}
-        found = {name: apply_relation(expr, texts) for name, expr in version.type_relations.items()
-                 if name not in bindings}
-        found = {name: given for name, given in found.items() if given is not None}
+        found = {name: given for name, expr in version.type_relations.items()
+                 if name not in bindings and (given := apply_relation(expr, texts)) is not None}
         if not found:
             return
         bindings.update({name: cell_name(given) for name, given in found.items()})
@@ -352,7 +351,7 @@ def _draw_arrays(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> None:
 
 def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | None:
     version = ctx.version
-    inputs: list[np.ndarray | None] = []
+    inputs: list[Any] = []  # arrays, containers (conformance.containers), None
     names: list[str] = []
     for param in version.inputs:
         array = ctx.arrays.get(param.name)

@@ -232,7 +232,7 @@ class NodeCheck:
                 type_ = type_ or produced.type
             declared = scope.declared.get(out)
             known_type = type_ or (declared.type if declared is not None else None)
-            raw = inferred[pos] if pos < len(inferred) else None
+            raw: Any = inferred[pos] if pos < len(inferred) else None  # a shape, or a sequence's element shapes
             shape: Shape | None = None
             elements: tuple[Shape, ...] | None = None
             if raw is not None and (is_sequence_type(known_type) or (known_type is None and _nested(raw))):
