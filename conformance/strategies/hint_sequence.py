@@ -39,7 +39,12 @@ def position(*, at_end: bool) -> Any:
 
 def _inserted_shape(draw: DrawFn, ctx: DrawContext) -> None:
     """The inserted tensor: one of the sequence's shapes, or a shape of its rank drawn anew (a sequence's tensors
-    need not share one)."""
+    need not share one). Mostly into a sequence that has tensors, at a given position (where one inserts is what
+    the op is about; an empty sequence and the append default are drawn now and then)."""
+    if not ctx.shapes.get("input_sequence") and draw(st.integers(0, 3)):
+        ctx.shapes["input_sequence"] = sequence_shapes(draw, ctx, min_length=1)
+    if "position" in ctx.omitted and draw(st.integers(0, 2)):
+        ctx.omitted.discard("position")
     elements = ctx.shapes.get("input_sequence") or []
     rank = len(elements[0]) if elements else draw(st.integers(0, 3))
     fresh = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
