@@ -63,13 +63,17 @@ def make_node(case: Case) -> onnx.NodeProto:
 
 def make_model(node: onnx.NodeProto, inputs: Sequence[np.ndarray | None], opset_imports: Mapping[str, int],
                output_dtypes: Sequence[np.dtype | None] = (),
-               output_shapes: Sequence[list[int] | None] = ()) -> onnx.ModelProto:
-    """A model running `node` once: present inputs become graph inputs, outputs are typed when known."""
-    graph_inputs = []
-    for name, x in zip(node.input, inputs, strict=False):
-        if name and x is not None:
-            graph_inputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(x.dtype),
-                                                              list(x.shape)))
+               output_shapes: Sequence[list[int] | None] = (),
+               outer: Mapping[str, np.ndarray] | None = None) -> onnx.ModelProto:
+    """A model running `node` once: present inputs become graph inputs, outputs are typed when known. `outer`
+    holds the values the node's graph attributes read from the enclosing graph: graph inputs too."""
+    graph_inputs: list[onnx.ValueInfoProto] = []
+    named = [(n, x) for n, x in zip(node.input, inputs, strict=False) if n and x is not None]
+    for name, x in [*named, *sorted((outer or {}).items())]:
+        if any(i.name == name for i in graph_inputs):
+            continue
+        graph_inputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(x.dtype),
+                                                          list(x.shape)))
     graph_outputs = []
     for i, name in enumerate(node.output):
         dtype = output_dtypes[i] if i < len(output_dtypes) else None
@@ -86,7 +90,8 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[np.ndarray | None], opset_
 
 def case_model(case: Case, output_dtypes: Sequence[np.dtype | None] = (),
                output_shapes: Sequence[list[int] | None] = ()) -> onnx.ModelProto:
-    return make_model(make_node(case), case.inputs, opset_imports_for(case.version), output_dtypes, output_shapes)
+    return make_model(make_node(case), case.inputs, opset_imports_for(case.version), output_dtypes, output_shapes,
+                      case.outer)
 
 
 def node_attributes(node: onnx.NodeProto) -> dict[str, Any]:

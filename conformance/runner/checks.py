@@ -13,8 +13,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from conformance.algebra import PropertyViolation, check_property
-from conformance.backends.protocol import BackendCall, Unsupported
-from conformance.backends.reference import reference_outputs
+from conformance.backends.protocol import BackendCall, Outer, Unsupported
+from conformance.backends.reference import ReferenceBackend, reference_outputs
 from conformance.compare import compare_arrays, tolerance_for
 from conformance.onnx_model import make_node, opset_imports_for
 from conformance.runner.repro import write_bundle
@@ -46,19 +46,27 @@ def make_call(case: Case, output_dtypes: list[str | None],
                        opset_imports=opset_imports_for(case.version), output_dtypes=output_dtypes,
                        domain=case.version.domain, op=case.version.name, version=case.version.since,
                        dtypes=sorted(set(case.type_bindings.values()) | {case.dtype}),
-                       output_shapes=output_shapes if output_shapes is not None else list(case.expected_shapes))
+                       output_shapes=output_shapes if output_shapes is not None else list(case.expected_shapes),
+                       outer=dict(case.outer) or None)
 
 
 def expected_outputs(case: Case) -> list[np.ndarray] | None:
     """The reference's outputs, None when there is no kernel; InvalidCase when the kernel rejects the case."""
     try:
-        outputs = reference_outputs(case.version, list(case.inputs), case.attributes, len(case.output_names))
+        outputs = reference_outputs(case.version, list(case.inputs), case.attributes, len(case.output_names),
+                                    outer=_outer(case), opset_imports=opset_imports_for(case.version))
     except Unsupported:
         return None
     except Exception as e:  # a kernel error on a schema-valid case is itself a finding
         raise InvalidCase(f"{case.label}: the reference kernel rejects a case the schema accepts "
                           f"({type(e).__name__}: {e}); {case.describe()}") from e
     return list(outputs[:len(case.output_names)])
+
+
+def _outer(case: Case) -> Outer:
+    """What the case's graph attributes see: the case's outer values and the node's inputs, run by the reference."""
+    named = {n: x for n, x in zip(case.input_names, case.inputs, strict=False) if n}
+    return Outer({**case.outer, **named}, ReferenceBackend())
 
 
 def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,

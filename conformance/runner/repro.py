@@ -48,8 +48,8 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     dtypes = [x.dtype for x in expected] if expected is not None else []
     shapes = [list(x.shape) for x in expected] if expected is not None else list(case.expected_shapes)
     onnx.save_model(case_model(case, dtypes, shapes), bundle / "model.onnx")
-    stored_inputs: dict[str, Any] = {n: x for n, x in zip(case.input_names, case.inputs, strict=True)
-                                     if n and x is not None}
+    stored_inputs: dict[str, Any] = {**case.outer, **{n: x for n, x in zip(case.input_names, case.inputs, strict=True)
+                                                      if n and x is not None}}
     np.savez(bundle / "inputs.npz", **stored_inputs)
     if expected is not None:
         stored_outputs: dict[str, Any] = dict(zip(case.output_names, expected, strict=False))
@@ -74,6 +74,9 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     node = model.graph.node[0]
     with np.load(bundle / "inputs.npz") as stored:
         inputs = [np.asarray(stored[n]) if n and n in stored else None for n in node.input]
+        # graph inputs that are not the node's: values its graph attributes read from the enclosing graph
+        outer = {i.name: np.asarray(stored[i.name]) for i in model.graph.input
+                 if i.name not in node.input and i.name in stored}
     shapes = [list(x.shape) if x is not None else None for x in inputs]
     given = node_attributes(node)
     outputs = list(node.output)
@@ -86,7 +89,8 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs,
                 input_names=list(node.input), output_names=outputs,
-                expected_shapes=[_int_shape(s) for s in inferred[:len(outputs)]], example=meta.get("example"))
+                expected_shapes=[_int_shape(s) for s in inferred[:len(outputs)]], example=meta.get("example"),
+                outer=outer)
     return case, expected, meta
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.backends.protocol import BackendCall, Unsupported
+from conformance.backends.protocol import BackendCall, Outer, Unsupported
 from conformance.models.runner import ModelRunner, NodeUnsupported
 from conformance.runner.checks import ConformanceFailure, followed_reading
 from conformance.runner.settings import CheckSettings
@@ -283,7 +283,8 @@ class _CallExecutor:
         self.backend = backend
 
     def run(self, node: onnx.NodeProto, inputs: list[np.ndarray | None],
-            opset_imports: Mapping[str, int] | None = None) -> list[np.ndarray]:
+            opset_imports: Mapping[str, int] | None = None, outer: Outer | None = None) -> list[np.ndarray]:
+        from conformance.models.graphs import graph_reads
         from conformance.onnx_model import registry_domain
         from conformance.registry import current_registry
 
@@ -300,9 +301,12 @@ class _CallExecutor:
             why = PENDING.get(node.op_type, "not in the registry")
             raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: {why}")
         dtypes = sorted({element_of_numpy(x.dtype.name) or x.dtype.name for x in inputs if x is not None})
+        # the values the node's graphs read from the enclosing graphs travel with the call (not the node's inputs)
+        reads = {n: outer.values[n] for n in sorted(graph_reads(node)) if n in outer.values and n not in node.input} \
+            if outer is not None else {}
         call = BackendCall(node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=imports,
                            output_dtypes=[None] * len(node.output), domain=domain, op=node.op_type,
-                           version=version.since, dtypes=dtypes, output_shapes=None)
+                           version=version.since, dtypes=dtypes, output_shapes=None, outer=reads or None)
         if not self.backend.supports(call):
             raise Unsupported(f"{version.signature}: the backend's supports() declines it")
         return list(self.backend.run(call))
