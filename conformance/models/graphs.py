@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import onnx
-from onnx import numpy_helper
+from onnx import helper, numpy_helper
 
 from conformance.backends.protocol import Outer, Unsupported
 from opset.validate.graph import free_names, subgraphs
@@ -73,6 +73,24 @@ class GraphFunction:
         if absent:
             raise ModelRunError(f"{path}output(s) {', '.join(absent)} were never computed")
         return [values[n] for n in self.output_names]
+
+    def declared_outputs(self) -> list[tuple[np.dtype[Any] | None, tuple[int, ...] | None]]:
+        """Each output's element type and static shape as the graph declares them (None where it does not): what a
+        kernel needs to shape an output no call produced (a Loop's scan output after zero iterations)."""
+        found: list[tuple[np.dtype[Any] | None, tuple[int, ...] | None]] = []
+        for vi in self.graph.output:
+            tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+            dtype = None
+            if tt is not None and tt.elem_type:
+                try:
+                    dtype = np.dtype(helper.tensor_dtype_to_np_dtype(tt.elem_type))
+                except (KeyError, TypeError, ValueError):
+                    dtype = None
+            shape = None
+            if tt is not None and tt.HasField("shape") and all(d.HasField("dim_value") for d in tt.shape.dim):
+                shape = tuple(int(d.dim_value) for d in tt.shape.dim)
+            found.append((dtype, shape))
+        return found
 
     def __repr__(self) -> str:
         return f"GraphFunction({self.name}: {len(self.input_names)} -> {len(self.output_names)})"

@@ -168,4 +168,7 @@ MODULES: tuple[str, ...] = (
     "grid_sample",
     "deform_conv",
     "resize",
+    "if_then_else",
+    "loop",
+    "scan",
 )
