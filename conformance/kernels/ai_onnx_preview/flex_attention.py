@@ -19,7 +19,7 @@ _PRECISION = {1: np.float32, 10: np.float16, 11: np.float64, 16: np.float32}  # 
 def _softmax(x: np.ndarray) -> np.ndarray:
     shifted = x - np.max(x, axis=-1, keepdims=True)
     e = np.exp(shifted)
-    return e / np.sum(e, axis=-1, keepdims=True)
+    return np.asarray(e / np.sum(e, axis=-1, keepdims=True))
 
 
 @kernel("ai.onnx.preview", "FlexAttention", since=1)
