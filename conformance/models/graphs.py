@@ -63,7 +63,7 @@ class GraphFunction:
                                 f"{len(self.input_names)} input(s) ({', '.join(self.input_names) or 'none'})")
         engine = GraphRun(self.outer.executor, self.outer.functions)
         local: dict[str, Any] = {t.name: initializer(t) for t in self.graph.initializer}
-        local.update(zip(self.input_names, inputs, strict=True))
+        local.update(zip(self.input_names, (as_value(x) for x in inputs), strict=True))
         outer_values: Any = self.outer.values  # read only: every write goes to `local`
         values: MutableMapping[str, Any] = ChainMap(local, outer_values) if outer_values else local
         path = f"{self.outer.path}graph {self.name} > "

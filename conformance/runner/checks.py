@@ -175,7 +175,8 @@ def _dtype_problems(case: Case, i: int, name: str, y: np.ndarray, expected: list
     if param is not None:
         # a type variable is fixed by the case only when a present input carries it
         carried = {p.type for p, x in zip(case.version.inputs, case.inputs, strict=False) if x is not None}
-        bound = case.type_bindings.get(param.type) if param.type in carried else None
+        # a heterogeneous variadic type (Loop's and Scan's V) is bound per value, not by the case
+        bound = case.type_bindings.get(param.type) if param.type in carried and param.homogeneous else None
         allowed = [bound] if bound else allowed_elements(case.version, param.type)
         if allowed and element not in allowed:
             return [f"output {i} '{name}' has dtype {element}, the type constraint {param.type} needs "

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn, as_node_value, draw_attribute, node_values
 from conformance.strategies.case import Case
 from conformance.strategies.context import DrawContext
-from conformance.strategies.dtypes import numpy_dtype
+from conformance.strategies.dtypes import element_of, numpy_dtype
 from conformance.strategies.hint_table import hint_for
 from conformance.strategies.hints import OpHint
 from conformance.strategies.plan import DrawPlan, plan_for
@@ -303,7 +303,10 @@ def _draw_arrays(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> None:
         if param.name in hint.values:
             array = hint.values[param.name](draw, ctx)
             ctx.arrays[param.name] = array
-            ctx.shapes[param.name] = None if array is None else list(np.shape(array))
+            if param.variadic and isinstance(array, list):  # one array per value, each of its own shape
+                ctx.shapes[param.name] = [list(np.shape(x)) for x in array]
+            else:
+                ctx.shapes[param.name] = None if array is None else list(np.shape(array))
             continue
         shape = ctx.shapes.get(param.name)
         element = ctx.element_of(param.type)
@@ -327,7 +330,9 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
         else:
             inputs.append(array if isinstance(array, np.ndarray) else None)
             names.append(param.name if array is not None else "")
-    while names and names[-1] == "":  # trailing omitted inputs are left off the node
+    # trailing omitted inputs are left off the node, except the positions before a variadic input (Loop's cond)
+    keep = next((i for i, p in enumerate(version.inputs) if p.variadic), 0)
+    while len(names) > keep and names[-1] == "":
         names.pop()
         inputs.pop()
     if sum(int(x.size) for x in inputs if x is not None) > max_elements:
@@ -340,7 +345,8 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
         return None
     if any(p.variadic for p in version.outputs):
         output_count = _variadic_output_count(ctx, shapes, given, values)
-    result = infer_shapes(version, shapes, given, values, output_count=output_count)
+    types = [tensor_type(x) for x in inputs]
+    result = infer_shapes(version, shapes, given, values, output_count=output_count, input_types=types)
     if result.problems:
         return None
     expected = [_concrete(s) for s in result.outputs]
@@ -356,7 +362,15 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
     return Case(version=version, dtype=ctx.dtype, type_bindings=ctx.type_bindings,
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs, input_names=names, output_names=outputs,
-                expected_shapes=expected[:len(outputs)], values=values)
+                expected_shapes=expected[:len(outputs)], values=values, outer=dict(ctx.outer))
+
+
+def tensor_type(x: np.ndarray | None) -> str | None:
+    """The type string of an input value (`tensor(float)`), for formulas that read types."""
+    if x is None:
+        return None
+    element = element_of(x.dtype)
+    return f"tensor({element})" if element in NUMPY_ELEMENTS else None
 
 
 def _variadic_output_count(ctx: DrawContext, shapes: list[Any], given: dict[str, Any],

@@ -26,7 +26,7 @@ def _run(states: list[Any], scans: Sequence[np.ndarray], axes: Sequence[int], re
     outputs: list[list[Any]] | None = None
     n = len(states)
     for t in range(length):
-        elements = [np.take(x, length - 1 - t if backward else t, axis=axis)
+        elements = [np.asarray(np.take(x, length - 1 - t if backward else t, axis=axis))
                     for x, axis, backward in zip(scans, axes, reverse, strict=True)]
         got = body(*states, *elements)
         if len(got) < n:
