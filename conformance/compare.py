@@ -1,7 +1,10 @@
 """Comparing a backend's outputs with the reference: tolerance per dtype, ULP distance, NaN and infinities.
 
-Floats pass when |actual - expected| <= atol + rtol * |expected| element-wise, NaN exactly where the
-reference has NaN and infinities equal (sign included); integers and booleans must be equal.
+Floats (ml_dtypes' bfloat16, float8, float4 and float6 too) pass when |actual - expected| <= atol + rtol *
+|expected| element-wise, NaN exactly where the reference has NaN and infinities equal (sign included); complex
+values compare their real and imaginary parts so; integers and booleans must be equal.
+The default tolerance of a narrow float is about one unit in its last place: results are rounded once to it, and
+a backend computing in another width may land one step away.
 """
 
 from __future__ import annotations
@@ -10,11 +13,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from conformance.element_types import FLOATS, element_of, is_ml_dtype
 from opset.model import OpVersion, Tolerance
 
 DEFAULT_TOLERANCE: dict[str, Tolerance] = {
     "float16": Tolerance(rtol=1e-3, atol=1e-3),
     "bfloat16": Tolerance(rtol=1e-2, atol=1e-2),
+    "float8e4m3fn": Tolerance(rtol=0.125, atol=2.0**-9), "float8e4m3fnuz": Tolerance(rtol=0.125, atol=2.0**-10),
+    "float8e5m2": Tolerance(rtol=0.25, atol=2.0**-16), "float8e5m2fnuz": Tolerance(rtol=0.25, atol=2.0**-17),
+    "float8e8m0": Tolerance(rtol=1.0, atol=0.0), "float4e2m1": Tolerance(rtol=0.5, atol=0.5),
+    "float6e2m3": Tolerance(rtol=0.125, atol=0.125), "float6e3m2": Tolerance(rtol=0.25, atol=0.0625),
     "float": Tolerance(rtol=1e-5, atol=1e-6),
     "double": Tolerance(rtol=1e-12, atol=1e-12),
 }
@@ -54,6 +62,13 @@ def compare_arrays(actual: np.ndarray, expected: np.ndarray, tolerance: Toleranc
         return Comparison(False, problem=f"dtype {actual.dtype} but expected {expected.dtype}")
     if actual.size == 0:
         return Comparison(True)
+    if actual.dtype.kind == "c":
+        real = compare_arrays(actual.real.copy(), expected.real.copy(), tolerance)
+        return real if not real.ok else compare_arrays(actual.imag.copy(), expected.imag.copy(), tolerance)
+    if is_ml_dtype(actual.dtype) and element_of(actual.dtype) in FLOATS:
+        return _compare_floats(actual.astype(np.float32), expected.astype(np.float32), tolerance)
+    if is_ml_dtype(actual.dtype):
+        return compare_arrays(actual.astype(np.int8), expected.astype(np.int8), tolerance)
     if actual.dtype.kind != "f":
         wrong = np.flatnonzero(actual != expected)
         if wrong.size:

@@ -1,8 +1,9 @@
 """A version's conformance cells: the (version, element type) pairs its tests are reported by.
 
 A cell is named by the element type of the version's primary parameter (its first typed input,
-else its first output). Element types numpy holds are drawn; the others (bfloat16, float8, strings,
-complex ...) are cells reported as unsupported by numpy-based backends, never silently dropped.
+else its first output). Every element type numpy or ml_dtypes holds (bfloat16, the float8 and float4
+formats, int4 ...; see conformance.element_types) is drawn; one the strategies cannot draw would be
+a cell reported unsupported, never silently dropped.
 Both the test generator (gen) and the runner (conformance) read cells from here.
 """
 
@@ -16,8 +17,11 @@ import numpy as np
 from opset.dtypes import element_of_numpy, tensor_element
 from opset.model import Example, OpVersion, Param
 
-NUMPY_ELEMENTS: tuple[str, ...] = ("float16", "float", "double", "int8", "int16", "int32", "int64",
-                                   "uint8", "uint16", "uint32", "uint64", "bool")
+DRAWN_ELEMENTS: tuple[str, ...] = (
+    "float16", "float", "double", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool",
+    "complex64", "complex128", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz",
+    "float8e8m0", "float4e2m1", "float6e2m3", "float6e3m2", "int4", "uint4", "int2", "uint2")
+NUMPY_ELEMENTS = DRAWN_ELEMENTS  # the name of the list before ml_dtypes; kept until every user says DRAWN_ELEMENTS
 
 
 def allowed_elements(version: OpVersion, type_text: str) -> list[str]:
@@ -42,8 +46,8 @@ def cell_dtypes(version: OpVersion) -> tuple[list[str], list[str]]:
     if param is None:
         return [], []
     elements = allowed_elements(version, param.type)
-    drawable = [e for e in elements if e in NUMPY_ELEMENTS]
-    return drawable, [e for e in elements if e not in NUMPY_ELEMENTS]
+    drawable = [e for e in elements if e in DRAWN_ELEMENTS]
+    return drawable, [e for e in elements if e not in DRAWN_ELEMENTS]
 
 
 def example_dtype(version: OpVersion, example: Example) -> str:

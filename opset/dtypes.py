@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-# ONNX element type name -> (TensorProto code, numpy dtype name or None when numpy has none)
+# ONNX element type name -> (TensorProto code, numpy dtype name: numpy's own, or the ml_dtypes type holding it)
 ELEMENT_TYPES: dict[str, tuple[int, str | None]] = {
     "float": (1, "float32"),
     "uint8": (2, "uint8"),
@@ -24,19 +24,19 @@ ELEMENT_TYPES: dict[str, tuple[int, str | None]] = {
     "uint64": (13, "uint64"),
     "complex64": (14, "complex64"),
     "complex128": (15, "complex128"),
-    "bfloat16": (16, None),
-    "float8e4m3fn": (17, None),
-    "float8e4m3fnuz": (18, None),
-    "float8e5m2": (19, None),
-    "float8e5m2fnuz": (20, None),
-    "uint4": (21, None),
-    "int4": (22, None),
-    "float4e2m1": (23, None),
-    "float8e8m0": (24, None),
-    "uint2": (25, None),
-    "int2": (26, None),
-    "float6e2m3": (27, None),
-    "float6e3m2": (28, None),
+    "bfloat16": (16, "bfloat16"),
+    "float8e4m3fn": (17, "float8_e4m3fn"),
+    "float8e4m3fnuz": (18, "float8_e4m3fnuz"),
+    "float8e5m2": (19, "float8_e5m2"),
+    "float8e5m2fnuz": (20, "float8_e5m2fnuz"),
+    "uint4": (21, "uint4"),
+    "int4": (22, "int4"),
+    "float4e2m1": (23, "float4_e2m1fn"),
+    "float8e8m0": (24, "float8_e8m0fnu"),
+    "uint2": (25, "uint2"),
+    "int2": (26, "int2"),
+    "float6e2m3": (27, "float6_e2m3fn"),
+    "float6e3m2": (28, "float6_e3m2fn"),
 }
 NUMPY_TO_ELEMENT: dict[str, str] = {np_name: onnx_name for onnx_name, (_, np_name) in ELEMENT_TYPES.items() if np_name}
 CODE_TO_ELEMENT: dict[int, str] = {code: name for name, (code, _) in ELEMENT_TYPES.items()}

@@ -1,7 +1,13 @@
-"""The `onnxruntime` backend: one single-threaded InferenceSession per distinct one-node model."""
+"""The `onnxruntime` backend: one single-threaded InferenceSession per distinct one-node model.
+
+onnxruntime's Python API holds no ml_dtypes arrays: bfloat16 and float8 values go in as OrtValues made from their
+bytes with their ONNX type, and come out copied byte for byte into ml_dtypes arrays. It takes no unpacked 4-bit or
+2-bit arrays at all, so cases with such inputs are unsupported here (the API's limit, not onnxruntime's kernels').
+"""
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 from collections import OrderedDict
 from typing import Any
@@ -9,9 +15,15 @@ from typing import Any
 import numpy as np
 import onnx
 
+from conformance.element_types import ML_FLOATS, SUB_BYTE_BITS, element_of, is_ml_dtype, numpy_dtype
+from opset.dtypes import ELEMENT_TYPES, tensor_element
+
+ML_TYPES = ML_FLOATS - SUB_BYTE_BITS.keys()  # the ml_dtypes types onnxruntime's OrtValues hold byte for byte
+
 UNSUPPORTED_MARKERS = ("not_implemented", "not implemented", "no op registered", "unsupported", "not supported",
                        "could not find an implementation", "is not a registered function/op",
-                       "op registered for")  # "Op registered for Upsample is deprecated in domain_version of 10"
+                       "op registered for",  # "Op registered for Upsample is deprecated in domain_version of 10"
+                       "is not currently registered")
 CUSTOM_DOMAINS = ("ai.onnx.modified", "tengine")  # ops onnxruntime has never heard of
 
 
@@ -54,9 +66,36 @@ class OnnxRuntimeBackend:
             if len(self._sessions) > self._cache_size:
                 self._sessions.popitem(last=False)
         try:
-            outputs = session.run(None, feeds)
+            if not any(isinstance(x, np.ndarray) and is_ml_dtype(x.dtype) for x in feeds.values()):
+                return [self._from_ort(x) if isinstance(x, self._ort.OrtValue) else np.asarray(x)
+                        for x in session.run(None, feeds)]
+            values = {name: self._to_ort(name, x) for name, x in feeds.items()}
+            return [self._from_ort(x) for x in session.run_with_ort_values(None, values)]
         except Exception as e:  # a kernel that declares an attribute combination unsupported at run time
             if is_unsupported_message(str(e)):
                 raise Unsupported(str(e).splitlines()[0]) from e
             raise
-        return [np.asarray(x) for x in outputs]
+
+    def _to_ort(self, name: str, x: Any) -> Any:
+        from conformance.backends.protocol import Unsupported
+
+        if not (isinstance(x, np.ndarray) and is_ml_dtype(x.dtype)):
+            return self._ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
+        element = element_of(x.dtype)
+        assert element is not None
+        if element in SUB_BYTE_BITS:
+            raise Unsupported(f"input '{name}' is {element}: onnxruntime's Python API takes no unpacked "
+                              f"{SUB_BYTE_BITS[element]}-bit arrays")
+        raw = np.ascontiguousarray(x).view(np.uint16 if x.dtype.itemsize == 2 else np.uint8)
+        return self._ort.OrtValue.ortvalue_from_numpy_with_onnx_type(raw, ELEMENT_TYPES[element][0])
+
+    @staticmethod
+    def _from_ort(value: Any) -> Any:
+        """An OrtValue as numpy: its own conversion, or its bytes as the ml_dtypes type it holds."""
+        element = tensor_element(value.data_type())
+        if element is None or element not in ML_TYPES:
+            return np.asarray(value.numpy())
+        out = np.empty(value.shape(), dtype=numpy_dtype(element))
+        if out.nbytes:
+            ctypes.memmove(out.ctypes.data, value.data_ptr(), out.nbytes)
+        return out

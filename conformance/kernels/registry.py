@@ -10,6 +10,11 @@ arrays, one per output.
 A kernel registered with `requested_outputs=True` also gets `requested_outputs=<n>`, how many
 outputs the node asks for, so it can skip optional outputs nobody wants (MaxPool's Indices); it
 must still return at least that many.
+
+Kernels compute in the types numpy has. An input of a type `ml_dtypes` adds (bfloat16, float8, int4 ...) reaches
+the kernel widened (`conformance.element_types.COMPUTE_AS`), and every output whose type variable that input
+binds is rounded back to the narrow type: one rounding, as a correctly rounding backend gives. A kernel whose
+meaning is the type itself (casts, quantization) registers with `exact_types=True` and gets the arrays as they are.
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from conformance.element_types import compute_dtype, is_ml_dtype
 from opset.infer import resolve_attributes
-from opset.model import OpVersion
+from opset.model import OpVersion, Param
 
 KernelFn = Callable[..., tuple[np.ndarray, ...]]
 
@@ -34,6 +40,7 @@ class KernelEntry:
     until: int | None  # last version served (inclusive); None: every later version
     fn: KernelFn
     requested_outputs: bool = False
+    exact_types: bool = False
 
 
 _KERNELS: dict[tuple[str, str], list[KernelEntry]] = {}
@@ -44,7 +51,7 @@ class KernelRegistrationError(Exception):
 
 
 def kernel(domain: str, op: str, *, since: int = 1, until: int | None = None,
-           requested_outputs: bool = False) -> Callable[[KernelFn], KernelFn]:
+           requested_outputs: bool = False, exact_types: bool = False) -> Callable[[KernelFn], KernelFn]:
     """Register `fn` for versions `since..until` (inclusive) of `domain::op`."""
 
     def register(fn: KernelFn) -> KernelFn:
@@ -54,7 +61,7 @@ def kernel(domain: str, op: str, *, since: int = 1, until: int | None = None,
             if overlap:
                 raise KernelRegistrationError(
                     f"{domain}::{op}: {fn.__module__}.{fn.__name__} overlaps {e.fn.__module__}.{e.fn.__name__}")
-        entries.append(KernelEntry(domain, op, since, until, fn, requested_outputs))
+        entries.append(KernelEntry(domain, op, since, until, fn, requested_outputs, exact_types))
         return fn
 
     return register
@@ -84,10 +91,47 @@ def call_kernel(entry: KernelEntry, version: OpVersion, inputs: Sequence[Any], a
     """
     args = every_input_position(version, inputs)
     attrs = {name: value for name, value in attrs.items() if not version.attributes[name].hint}
+    narrow = {} if entry.exact_types else _narrow_type_variables(version, args)
+    if narrow:
+        args = [compute_dtype_array(x) for x in args]
     if entry.requested_outputs:
         wanted = num_outputs if num_outputs is not None else len(version.outputs)
-        return entry.fn(*args, requested_outputs=wanted, **attrs)
-    return entry.fn(*args, **attrs)
+        outputs = entry.fn(*args, requested_outputs=wanted, **attrs)
+    else:
+        outputs = entry.fn(*args, **attrs)
+    if not narrow:
+        return outputs
+    return tuple(_narrowed(x, _param_type(version.outputs, i), narrow) for i, x in enumerate(outputs))
+
+
+def _param_type(params: Sequence[Param], position: int) -> str | None:
+    if position < len(params):
+        return params[position].type
+    return params[-1].type if params and params[-1].variadic else None
+
+
+def _narrow_type_variables(version: OpVersion, args: Sequence[Any]) -> dict[str, np.dtype]:
+    """Type variable -> the ml_dtypes dtype an input binds it to (empty when no input has such a type)."""
+    found: dict[str, np.dtype] = {}
+    for i, x in enumerate(args):
+        if isinstance(x, np.ndarray) and is_ml_dtype(x.dtype):
+            variable = _param_type(version.inputs, i)
+            if variable is not None:
+                found.setdefault(variable, x.dtype)
+    return found
+
+
+def compute_dtype_array(x: Any) -> Any:
+    """An ml_dtypes array widened to the type the kernels compute it in; anything else as it is."""
+    if isinstance(x, np.ndarray) and is_ml_dtype(x.dtype):
+        return x.astype(compute_dtype(x.dtype))
+    return x
+
+
+def _narrowed(x: Any, variable: str | None, narrow: Mapping[str, np.dtype]) -> Any:
+    if variable is not None and variable in narrow and isinstance(x, np.ndarray | np.generic):
+        return np.asarray(x).astype(narrow[variable])
+    return x
 
 
 def every_input_position(version: OpVersion, inputs: Sequence[Any]) -> list[Any]:

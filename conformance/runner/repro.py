@@ -2,8 +2,11 @@
 
     <repro-dir>/<domain>__<op>__v<since>__<dtype>[__<example>]/
         model.onnx     the one-node model (node, attributes, typed inputs and outputs)
-        inputs.npz     the inputs by name
-        expected.npz   the reference outputs by name (absent when there is no reference kernel)
+        input_<i>.pb   the value of the node's i-th input (absent for an omitted one), as onnx's backend test
+                       data stores values (conformance.value_protos: every element type, containers too)
+        output_<i>.pb  the reference's i-th output (absent when there is no reference kernel)
+        outer_<k>.pb   the k-th value the node's graph attributes read from the enclosing graph (the model's
+                       graph inputs after the node's own)
         case.json      op, version, dtype, type bindings, backend, timeout, what failed
         command.txt    the one command that re-runs exactly this case (exit 1 while it still fails)
 """
@@ -22,6 +25,7 @@ from conformance.onnx_model import case_model, node_attributes
 from conformance.runner.settings import CheckSettings
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
+from conformance.value_protos import load_value, save_value
 
 
 def bundle_name(case: Case) -> str:
@@ -48,12 +52,16 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     dtypes = [x.dtype for x in expected] if expected is not None else []
     shapes = [list(x.shape) for x in expected] if expected is not None else list(case.expected_shapes)
     onnx.save_model(case_model(case, dtypes, shapes), bundle / "model.onnx")
-    stored_inputs: dict[str, Any] = {**case.outer, **{n: x for n, x in zip(case.input_names, case.inputs, strict=True)
-                                                      if n and x is not None}}
-    np.savez(bundle / "inputs.npz", **stored_inputs)
+    for old in [*bundle.glob("*put_*.pb"), *bundle.glob("outer_*.pb")]:  # a bundle rewritten for another case
+        old.unlink()
+    for i, (name, x) in enumerate(zip(case.input_names, case.inputs, strict=True)):
+        if name and x is not None:
+            save_value(bundle / f"input_{i}.pb", x, name)
+    for k, (name, x) in enumerate(sorted(case.outer.items())):  # the model's graph inputs after the node's
+        save_value(bundle / f"outer_{k}.pb", x, name)
     if expected is not None:
-        stored_outputs: dict[str, Any] = dict(zip(case.output_names, expected, strict=False))
-        np.savez(bundle / "expected.npz", **stored_outputs)
+        for i, (name, y) in enumerate(zip(case.output_names, expected, strict=False)):
+            save_value(bundle / f"output_{i}.pb", y, name)
     command = replay_command(settings.spec, bundle, settings.timeout)
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
             "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example,
@@ -72,18 +80,20 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     version = current_registry().op(meta["domain"], meta["op"]).version(int(meta["since"]))
     model = onnx.load_model(bundle / "model.onnx")
     node = model.graph.node[0]
-    with np.load(bundle / "inputs.npz") as stored:
-        inputs = [np.asarray(stored[n]) if n and n in stored else None for n in node.input]
-        # graph inputs that are not the node's: values its graph attributes read from the enclosing graph
-        outer = {i.name: np.asarray(stored[i.name]) for i in model.graph.input
-                 if i.name not in node.input and i.name in stored}
-    shapes = [list(x.shape) if x is not None else None for x in inputs]
+    declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
+    inputs = [load_value(bundle / f"input_{i}.pb", declared[n]) if n and (bundle / f"input_{i}.pb").is_file()
+              else None for i, n in enumerate(node.input)]
+    # graph inputs that are not the node's: values its graph attributes read from the enclosing graph
+    outer_names = [i.name for i in model.graph.input if i.name not in node.input]
+    outer = {n: load_value(bundle / f"outer_{k}.pb", declared[n]) for k, n in enumerate(outer_names)
+             if (bundle / f"outer_{k}.pb").is_file()}
+    shapes = [list(x.shape) if isinstance(x, np.ndarray) else None for x in inputs]
     given = node_attributes(node)
     outputs = list(node.output)
     expected = None
-    if (bundle / "expected.npz").is_file():
-        with np.load(bundle / "expected.npz") as stored:
-            expected = [np.asarray(stored[n]) for n in outputs]
+    if (bundle / "output_0.pb").is_file():
+        expected = [load_value(bundle / f"output_{i}.pb", declared[n]) for i, n in enumerate(outputs)
+                    if (bundle / f"output_{i}.pb").is_file()]
     inferred = infer_shapes(version, shapes, given, output_count=len(outputs)).outputs
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,

@@ -1,27 +1,23 @@
-"""Element types a case can be drawn in: those numpy and the reference kernels represent."""
+"""Element types a case can be drawn in: `opset.cells.DRAWN_ELEMENTS`, as numpy dtypes (conformance.element_types)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from opset.cells import NUMPY_ELEMENTS
-from opset.dtypes import numpy_name
+from conformance.element_types import FLOATS
+from conformance.element_types import element_of as _element_of
+from conformance.element_types import numpy_dtype as _numpy_dtype
+from opset.cells import DRAWN_ELEMENTS
 
-# The strategies draw the element types numpy holds (opset.cells); every other one (bfloat16, float8,
-# strings, complex ...) is reported as unsupported by the reference rather than silently skipped.
-FLOAT_ELEMENTS = frozenset({"float16", "float", "double"})
+FLOAT_ELEMENTS = FLOATS
 
 
 def numpy_dtype(element: str) -> np.dtype:
-    name = numpy_name(element)
-    if name is None or element not in NUMPY_ELEMENTS:
-        raise ValueError(f"element type {element} has no numpy dtype the strategies draw")
-    return np.dtype(name)
+    if element not in DRAWN_ELEMENTS:
+        raise ValueError(f"element type {element} has no dtype the strategies draw")
+    return _numpy_dtype(element)
 
 
 def element_of(dtype: np.dtype) -> str:
     """numpy dtype -> ONNX element name (`float32` -> `float`)."""
-    for element in NUMPY_ELEMENTS:
-        if np.dtype(numpy_name(element)) == dtype:
-            return element
-    return str(dtype)
+    return _element_of(dtype) or str(dtype)

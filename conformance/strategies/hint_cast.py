@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from conformance.element_types import COMPLEX, COMPUTE_AS, FLOATS, bit_width, finite_range, integer_range, numpy_dtype
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
 from conformance.strategies.values import SEEDS, fill_array
 from opset.cells import NUMPY_ELEMENTS, allowed_elements
-from opset.dtypes import ELEMENT_TYPES, numpy_name
+from opset.dtypes import ELEMENT_TYPES
 
 
 def code_of(element: str) -> int:
@@ -27,18 +28,19 @@ def code_of(element: str) -> int:
 
 
 def drawable_targets(ctx: DrawContext, type_var: str) -> list[str]:
-    """The element types a type variable allows that numpy holds (strings and the rest are issue 10's)."""
+    """The element types a type variable allows that the strategies draw."""
     return [e for e in allowed_elements(ctx.version, type_var) if e in NUMPY_ELEMENTS]
 
 
 def whole_range(seed: int, element: str, shape: list[int]) -> np.ndarray:
     """Values spread over the whole range of an integer (or bool) element type."""
-    dtype = np.dtype(numpy_name(element) or element)
+    dtype = numpy_dtype(element)
     rng = np.random.default_rng(seed)
     if dtype.kind == "b":
         return np.asarray(rng.integers(0, 2, size=shape).astype(bool))
-    info = np.iinfo(dtype)
-    return np.asarray(rng.integers(int(info.min), int(info.max), size=shape, dtype=dtype, endpoint=True))
+    low, high = integer_range(element)
+    wide = COMPUTE_AS.get(element, dtype)
+    return np.asarray(rng.integers(low, high, size=shape, dtype=wide, endpoint=True).astype(dtype))
 
 
 def conversion_input(draw: DrawFn, ctx: DrawContext, name: str, target: str) -> np.ndarray:
@@ -46,12 +48,15 @@ def conversion_input(draw: DrawFn, ctx: DrawContext, name: str, target: str) -> 
     element = ctx.element_of(next(p.type for p in ctx.version.inputs if p.name == name))
     shape = list(ctx.shapes[name])
     seed = draw(SEEDS)
-    if element not in ("float16", "float", "double"):
+    if element not in FLOATS:
         # integers (and bool): wrap-around, infinity in float16 and nonzero-is-true only show over the whole range
         return whole_range(seed, element, shape) if draw(st.booleans()) else fill_array(seed, element, shape)
-    if target.startswith("uint"):
-        return fill_array(seed, element, shape, min_value=0.0)  # a negative float is out of an unsigned range
-    return fill_array(seed, element, shape)
+    if target == "float8e8m0":  # zero and negative values convert to unspecified values
+        return fill_array(seed, element, shape, min_value=0.25)
+    if target in FLOATS or target == "bool":
+        return fill_array(seed, element, shape)
+    low, high = finite_range(target)  # a float beyond the integer target's range converts to an undefined value
+    return fill_array(seed, element, shape, min_value=max(low, -4.0), max_value=min(high, 4.0))
 
 
 # ---- Cast, CastLike -------------------------------------------------------------------------------------------
@@ -86,8 +91,8 @@ CAST_LIKE_HINT = OpHint(shapes=_cast_like_target, values={"input": _cast_like_in
 # ---- BitCast --------------------------------------------------------------------------------------------------
 
 def _bit_cast_to(draw: DrawFn, ctx: DrawContext) -> object:
-    width = np.dtype(numpy_name(ctx.dtype) or ctx.dtype).itemsize
-    same = [e for e in drawable_targets(ctx, "T2") if np.dtype(numpy_name(e) or e).itemsize == width]
+    width = bit_width(ctx.dtype)
+    same = [e for e in drawable_targets(ctx, "T2") if bit_width(e) == width]
     target = draw(st.sampled_from(same))
     ctx.type_bindings["T2"] = target
     return code_of(target)
@@ -98,7 +103,7 @@ def _bit_cast_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     seed = draw(SEEDS)
     if ctx.type_bindings["T2"] == "bool":
         return fill_array(seed, ctx.dtype, shape, min_value=0, max_value=1)  # other bytes are no bool
-    if ctx.dtype in ("float16", "float", "double") or not draw(st.booleans()):
+    if ctx.dtype in FLOATS or ctx.dtype in COMPLEX or not draw(st.booleans()):
         return fill_array(seed, ctx.dtype, shape)
     return whole_range(seed, ctx.dtype, shape)
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from conformance.element_types import FLOATS, numpy_dtype
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_cast import code_of
 from conformance.strategies.hint_spatial import draw_window
 from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, ValueHint, dims, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
+from opset.cells import allowed_elements
 
 
 def positive(name: str, low: float = 0.25, high: float = 2.0) -> ArrayHint:
@@ -152,7 +155,6 @@ RMS_NORM_HINT = OpHint(shapes=_rms_norm_shapes, attributes={"stash_type": _stash
 
 # ---- QuantizeLinear, DequantizeLinear ------------------------------------------------------------------------
 
-INTEGER_CODES = {"uint8": 2, "int8": 3, "uint16": 4, "int16": 5}  # TensorProto codes of the numpy integer outputs
 
 
 def _quantization_shapes(scale: str, zero_point: str) -> ShapeHint:
@@ -200,11 +202,33 @@ def _magnitudes(name: str) -> ArrayHint:
 
 
 def _output_dtype(draw: DrawFn, ctx: DrawContext) -> object:
-    """0 (the zero point's type, else uint8) or the code of the zero point's type, or any numpy integer output."""
+    """0 (the zero point's type, else uint8) or the code of the zero point's type, or any quantized output."""
+    variable = next(p.type for p in ctx.version.inputs if p.name == "y_zero_point")
     if "y_zero_point" not in ctx.omitted:
-        code = INTEGER_CODES[ctx.element_of(next(p.type for p in ctx.version.inputs if p.name == "y_zero_point"))]
-        return draw(st.sampled_from([OMIT, 0, code]))
-    return draw(st.sampled_from([OMIT, 0, *INTEGER_CODES.values()]))
+        return draw(st.sampled_from([OMIT, 0, code_of(ctx.element_of(variable))]))
+    target = draw(st.sampled_from(allowed_elements(ctx.version, variable)))
+    ctx.type_bindings[variable] = target
+    return code_of(target)
+
+
+def _zero_point(name: str) -> ArrayHint:
+    """A zero point: any value of an integer type; 0 for a float8 or float4 type (which take no other)."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        if name in ctx.omitted:
+            return None
+        element = ctx.element_of(next(p.type for p in ctx.version.inputs if p.name == name))
+        if element in FLOATS:
+            return np.zeros(ctx.shapes[name], dtype=numpy_dtype(element))
+        return fill_array(draw(SEEDS), element, ctx.shapes[name])
+
+    return build
+
+
+def _dequantized_type(draw: DrawFn, ctx: DrawContext) -> object:
+    """Any output type; one is needed when x_scale is float8e8m0, whose type y cannot take."""
+    if ctx.element_of("T2") == "float8e8m0":
+        return draw(st.sampled_from([1, 10, 16]))
+    return draw(st.sampled_from([OMIT, 0, 1, 10, 16]))
 
 
 def _precision(draw: DrawFn, ctx: DrawContext) -> object:
@@ -218,22 +242,22 @@ def _unblocked(draw: DrawFn, ctx: DrawContext) -> object:
 
 QUANTIZE_HINTS = (
     OpHint(shapes=_quantization_shapes("y_scale", "y_zero_point"),
-           values={"x": _magnitudes("x"), "y_scale": positive("y_scale")}, until=20),
+           values={"x": _magnitudes("x"), "y_scale": positive("y_scale"), "y_zero_point": _zero_point("y_zero_point")},
+           until=20),
     OpHint(shapes=_quantization_shapes("y_scale", "y_zero_point"),
-           values={"x": _magnitudes("x"), "y_scale": positive("y_scale")},
+           values={"x": _magnitudes("x"), "y_scale": positive("y_scale"), "y_zero_point": _zero_point("y_zero_point")},
            attributes={"output_dtype": _output_dtype, "block_size": _unblocked,
                        "precision": _precision},
            since=21),
 )
 
+_DEQUANTIZE_VALUES = {"x_scale": positive("x_scale"), "x_zero_point": _zero_point("x_zero_point")}
 DEQUANTIZE_HINTS = (
-    OpHint(shapes=_quantization_shapes("x_scale", "x_zero_point"), values={"x_scale": positive("x_scale")},
-           until=20),
-    OpHint(shapes=_quantization_shapes("x_scale", "x_zero_point"), values={"x_scale": positive("x_scale")},
+    OpHint(shapes=_quantization_shapes("x_scale", "x_zero_point"), values=_DEQUANTIZE_VALUES, until=20),
+    OpHint(shapes=_quantization_shapes("x_scale", "x_zero_point"), values=_DEQUANTIZE_VALUES,
            attributes={"block_size": _unblocked}, since=21, until=22),
-    OpHint(shapes=_quantization_shapes("x_scale", "x_zero_point"), values={"x_scale": positive("x_scale")},
-           attributes={"block_size": _unblocked,
-                       "output_dtype": lambda draw, ctx: draw(st.sampled_from([OMIT, 0, 1, 10]))}, since=23),
+    OpHint(shapes=_quantization_shapes("x_scale", "x_zero_point"), values=_DEQUANTIZE_VALUES,
+           attributes={"block_size": _unblocked, "output_dtype": _dequantized_type}, since=23),
 )
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 from hypothesis import strategies as st
 
+from conformance.element_types import COMPLEX, COMPUTE_AS, finite_range
 from conformance.strategies.dtypes import FLOAT_ELEMENTS, numpy_dtype
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -26,15 +27,28 @@ def fill_array(seed: int, element: str, shape: Sequence[int], *, min_value: floa
     size = tuple(int(d) for d in shape)
     if element == "bool":
         return np.asarray(rng.integers(0, 2, size=size).astype(bool))
+    if element == "float8e8m0":  # powers of two only (no zero, no sign)
+        low, high = max(min_value, 2.0**-3), max(max_value, 2.0**-3)
+        exponents = rng.integers(int(np.ceil(np.log2(low))), int(np.floor(np.log2(high))) + 1, size=size)
+        return np.asarray(np.exp2(exponents).astype(np.float32).astype(dtype))
+    if element in COMPLEX:
+        real, imag = (_quarter_steps(rng, min_value, max_value, size) for _ in range(2))
+        return np.asarray((real + 1j * imag).astype(dtype))
     if element in FLOAT_ELEMENTS:
         # quarter steps keep sums exact in every float width, so tolerance failures mean real differences
-        steps = rng.integers(int(np.ceil(min_value * 4)), int(np.floor(max_value * 4)) + 1, size=size)
-        return np.asarray((steps / 4.0).astype(dtype))
-    info = np.iinfo(dtype)
-    low, high = max(int(np.ceil(min_value)), int(info.min)), min(int(np.floor(max_value)), int(info.max))
+        low, high = finite_range(element)
+        steps = _quarter_steps(rng, max(min_value, low), min(max_value, high), size)
+        return np.asarray(steps.astype(COMPUTE_AS.get(element, dtype)).astype(dtype))
+    type_low, type_high = finite_range(element)
+    low, high = max(int(np.ceil(min_value)), int(type_low)), min(int(np.floor(max_value)), int(type_high))
     if low > high:
-        low, high = int(info.min), int(info.min)
-    return np.asarray(rng.integers(low, high + 1, size=size).astype(dtype))
+        low, high = int(type_low), int(type_low)
+    return np.asarray(rng.integers(low, high + 1, size=size).astype(COMPUTE_AS.get(element, dtype)).astype(dtype))
+
+
+def _quarter_steps(rng: np.random.Generator, low: float, high: float, size: tuple[int, ...]) -> np.ndarray:
+    steps = rng.integers(int(np.ceil(low * 4)), int(np.floor(high * 4)) + 1, size=size)
+    return np.asarray(steps / 4.0)
 
 
 def arrays(element: str, shape: Sequence[int], *, min_value: float = -4.0,

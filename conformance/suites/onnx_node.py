@@ -9,6 +9,7 @@ the element type of its first input), so reports and expectations work as for th
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import json
@@ -23,11 +24,12 @@ import numpy as np
 import onnx
 
 from conformance.backends.protocol import BackendCall, Outer, Unsupported
+from conformance.compare import DEFAULT_TOLERANCE
+from conformance.element_types import element_of, is_ml_dtype
 from conformance.models.runner import ModelRunner, NodeUnsupported
 from conformance.runner.checks import ConformanceFailure, followed_reading
 from conformance.runner.settings import CheckSettings
-from opset.cells import NUMPY_ELEMENTS
-from opset.dtypes import element_of_numpy
+from conformance.value_protos import save_value
 from opset.errors import ResolutionError
 
 # ops the registry does not hold yet, with the issue that brings them
@@ -49,7 +51,6 @@ PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for o
 PENDING_DOMAINS: dict[str, str] = {
     d: f"the {d} domain is the companion issue's ('ai.onnx complete, part 2')"
     for d in ("ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview")}
-LACKING_ELEMENTS = "element types numpy lacks (bfloat16, float8, int4, float4, string ...) are the companion issue's"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,21 @@ def testcases() -> dict[str, Any]:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # onnx's case generators overflow casts on purpose
-        return {c.name: c for c in collect_testcases(None)}
+        cases = collect_testcases(None)
+    return {c.name: dataclasses.replace(c, data_sets=[([_runtime_value(x) for x in inputs],
+                                                      [_runtime_value(y) for y in outputs])
+                                                     for inputs, outputs in (c.data_sets or [])])
+            for c in cases}
+
+
+def _runtime_value(value: Any) -> Any:
+    """A case value as the runner holds it: onnx gives tensors of the types numpy lacks (bfloat16, float8, int4 ...)
+    as TensorProtos, the rest as numpy values."""
+    if isinstance(value, onnx.TensorProto):
+        return onnx.numpy_helper.to_array(value)
+    if isinstance(value, list):
+        return [_runtime_value(x) for x in value]
+    return value
 
 
 def op_under_test(name: str, model: onnx.ModelProto, cases: Mapping[str, Any]) -> onnx.NodeProto | None:
@@ -121,7 +136,7 @@ def _element(value: Any) -> str:
     if isinstance(value, dict):
         return "map"
     array = np.asarray(value)
-    return element_of_numpy(array.dtype.name) or array.dtype.name
+    return element_of(array.dtype) or array.dtype.name
 
 
 def write_module(out: Path, cases: Sequence[SuiteCase]) -> None:
@@ -174,9 +189,6 @@ def _check(name: str, backend: Any, settings: CheckSettings) -> None:
         arrays = [np.asarray(x) for x in [*inputs, *expected] if not isinstance(x, list | dict)]
         if len(arrays) < len(inputs) + len(expected):
             raise Unsupported(f"{name}: sequence, map or optional values are the companion issue's")
-        lacking = sorted({a.dtype.name for a in arrays if element_of_numpy(a.dtype.name) not in NUMPY_ELEMENTS})
-        if lacking:
-            raise Unsupported(f"{name}: {', '.join(lacking)}: {LACKING_ELEMENTS}")
         feeds = dict(zip([i.name for i in model.graph.input], (np.asarray(x) for x in inputs), strict=False))
         runner = ModelRunner(model, _CallExecutor(backend))
         try:
@@ -228,10 +240,16 @@ def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: flo
         y = np.asarray(y)
         if y.dtype != want.dtype or y.shape != want.shape:
             problems.append(f"output {i}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}")
-        elif want.dtype.kind in "fc":
+            continue
+        narrow = DEFAULT_TOLERANCE.get(element_of(want.dtype) or "") if is_ml_dtype(want.dtype) else None
+        if is_ml_dtype(want.dtype):  # bfloat16, float8, int4 ...: compared by value in a numpy type
+            y, want = y.astype(np.float32), want.astype(np.float32)
+        if want.dtype.kind in "fc":
             # half precision: onnx's expected values round at every step of a function body, a kernel once;
             # the registry's float16 tolerance (1e-3 absolute) covers the difference
             floor = HALF_ATOL if want.dtype == np.float16 else 0.0
+            if narrow is not None:  # bfloat16, float8 ...: at least the registry's default tolerance of the type
+                rtol, floor = max(rtol, narrow.rtol), max(floor, narrow.atol)
             if not np.allclose(y, want, rtol=rtol, atol=max(atol, floor), equal_nan=True):
                 diff = np.abs(y.astype(np.float64) - want.astype(np.float64))
                 problems.append(f"output {i}: max abs difference {np.nanmax(diff):.3g} "
@@ -253,7 +271,8 @@ def _fail(name: str, data_set: int, settings: CheckSettings, what: str) -> None:
 
 
 def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: str) -> Path:
-    """model.onnx, inputs.npz, expected.npz, case.json and the command that re-runs the case."""
+    """model.onnx, input_<i>.pb and output_<i>.pb (conformance.value_protos), case.json and the command that re-runs
+    the case."""
     import shlex
 
     assert settings.repro_dir is not None
@@ -262,12 +281,10 @@ def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: 
     bundle.mkdir(parents=True, exist_ok=True)
     onnx.save_model(case.model, bundle / "model.onnx")
     inputs, expected = case.data_sets[data_set]
-    stored_inputs: dict[str, Any] = {i.name: np.asarray(x) for i, x in zip(case.model.graph.input, inputs,
-                                                                          strict=False)}
-    stored_outputs: dict[str, Any] = {o.name: np.asarray(x) for o, x in zip(case.model.graph.output, expected,
-                                                                            strict=False)}
-    np.savez(bundle / "inputs.npz", **stored_inputs)
-    np.savez(bundle / "expected.npz", **stored_outputs)
+    for i, (v, x) in enumerate(zip(case.model.graph.input, inputs, strict=False)):
+        save_value(bundle / f"input_{i}.pb", x, v.name)
+    for i, (v, y) in enumerate(zip(case.model.graph.output, expected, strict=False)):
+        save_value(bundle / f"output_{i}.pb", y, v.name)
     command = shlex.join(["conform", "--backend", settings.spec, "--suite", "onnx-node", "--op", name])
     meta = {"suite": "onnx-node", "case": name, "data_set": data_set, "backend": settings.spec, "failure": what,
             "command": command}
@@ -300,7 +317,7 @@ class _CallExecutor:
         if version is None:
             why = PENDING.get(node.op_type, "not in the registry")
             raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: {why}")
-        dtypes = sorted({element_of_numpy(x.dtype.name) or x.dtype.name for x in inputs if x is not None})
+        dtypes = sorted({element_of(x.dtype) or x.dtype.name for x in inputs if isinstance(x, np.ndarray)})
         # the values the node's graphs read from the enclosing graphs travel with the call (not the node's inputs)
         reads = {n: outer.values[n] for n in sorted(graph_reads(node)) if n in outer.values and n not in node.input} \
             if outer is not None else {}

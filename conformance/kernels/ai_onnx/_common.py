@@ -139,30 +139,23 @@ def to_integer(op: str, y: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def numpy_dtype_of(op: str, element: str) -> np.dtype:
-    """The numpy dtype of an ONNX element type name; Unsupported for those the reference does not compute in
-    (bfloat16, float8, int4, string, complex ...: issue 10's), ValueError for a name ONNX does not know."""
-    from conformance.backends.protocol import Unsupported
-    from opset.cells import NUMPY_ELEMENTS
-    from opset.dtypes import ELEMENT_TYPES, numpy_name
+    """The numpy dtype of an ONNX element type name (ml_dtypes' for bfloat16, float8, int4 ...); ValueError for a
+    name ONNX does not know."""
+    from conformance.element_types import numpy_dtype
+    from opset.dtypes import ELEMENT_TYPES
 
     if element not in ELEMENT_TYPES:
         raise ValueError(f"{op}: {element!r} is no ONNX element type")
-    name = numpy_name(element)
-    if element not in NUMPY_ELEMENTS or name is None:
-        raise Unsupported(f"{op}: the reference kernels do not compute in {element}")
-    return np.dtype(name)
+    return numpy_dtype(element)
 
 
 def numpy_element_dtype(op: str, dtype: np.dtype) -> np.dtype:
-    """`dtype` itself when it is an element type the reference computes in, else Unsupported (an ml_dtypes
-    bfloat16, float8 or int4 array, a string or complex array)."""
-    from conformance.backends.protocol import Unsupported
-    from opset.dtypes import element_of_numpy
+    """`dtype` itself when it is an ONNX element type's dtype, else ValueError."""
+    from conformance.element_types import element_of
 
-    element = element_of_numpy(dtype.name)
-    if element is None:
-        raise Unsupported(f"{op}: the reference kernels do not compute in {dtype}")
-    return numpy_dtype_of(op, element)
+    if element_of(dtype) is None:
+        raise ValueError(f"{op}: {dtype} is no ONNX element type")
+    return np.dtype(dtype)
 
 
 def numpy_dtype_of_code(op: str, code: int) -> np.dtype:

@@ -1,40 +1,47 @@
-"""Cast: to the element type `to` names (a DataType name at opset 1, its number from 6); float8 and string targets
-are issue 10's (Unsupported here), so `saturate` and `round_mode`, which only concern float8, change nothing."""
+"""Cast: to the element type `to` names (a DataType name at opset 1, its number from 6). Into the types ml_dtypes
+holds (float8, float8e8m0, float4, float6, int4, int2) the rules of `_narrow` apply, with `saturate` (19) and
+`round_mode` (24, float8e8m0 only); from them, values widen exactly first."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from conformance.kernels.ai_onnx._common import (
-    convert_elements,
-    numpy_dtype_of,
-    numpy_dtype_of_code,
-    numpy_element_dtype,
-)
+from conformance.element_types import ML_FLOATS, ML_INTEGERS
+from conformance.kernels.ai_onnx._common import convert_elements, numpy_dtype_of
+from conformance.kernels.ai_onnx._narrow import to_narrow, widened
 from conformance.kernels.registry import kernel
+from opset.dtypes import CODE_TO_ELEMENT
 
 
-def _cast(input: np.ndarray, to: int) -> np.ndarray:
-    numpy_element_dtype("Cast", input.dtype)
-    return convert_elements(input, numpy_dtype_of_code("Cast", to))
+def cast_to(op: str, x: np.ndarray, element: str, *, saturate: int = 1, round_mode: str = "up") -> np.ndarray:
+    """Cast's conversion of `x` to the ONNX element type `element`."""
+    x = widened(x)
+    if element in ML_FLOATS or element in ML_INTEGERS:
+        return to_narrow(x, element, saturate=bool(saturate), round_mode=round_mode)
+    return convert_elements(x, numpy_dtype_of(op, element))
 
 
-@kernel("ai.onnx", "Cast", since=1, until=5)
+def _element(to: int) -> str:
+    if to not in CODE_TO_ELEMENT:
+        raise ValueError(f"Cast: {to} is no TensorProto DataType")
+    return CODE_TO_ELEMENT[to]
+
+
+@kernel("ai.onnx", "Cast", since=1, until=5, exact_types=True)
 def cast_named(input: np.ndarray, *, to: str) -> tuple[np.ndarray, ...]:
-    numpy_element_dtype("Cast", input.dtype)
-    return (convert_elements(input, numpy_dtype_of("Cast", to.lower())),)
+    return (cast_to("Cast", input, to.lower()),)
 
 
-@kernel("ai.onnx", "Cast", since=6, until=18)
+@kernel("ai.onnx", "Cast", since=6, until=18, exact_types=True)
 def cast(input: np.ndarray, *, to: int) -> tuple[np.ndarray, ...]:
-    return (_cast(input, to),)
+    return (cast_to("Cast", input, _element(to)),)
 
 
-@kernel("ai.onnx", "Cast", since=19, until=23)
+@kernel("ai.onnx", "Cast", since=19, until=23, exact_types=True)
 def cast_saturate(input: np.ndarray, *, to: int, saturate: int) -> tuple[np.ndarray, ...]:
-    return (_cast(input, to),)
+    return (cast_to("Cast", input, _element(to), saturate=saturate),)
 
 
-@kernel("ai.onnx", "Cast", since=24)
+@kernel("ai.onnx", "Cast", since=24, exact_types=True)
 def cast_round_mode(input: np.ndarray, *, to: int, saturate: int, round_mode: str) -> tuple[np.ndarray, ...]:
-    return (_cast(input, to),)
+    return (cast_to("Cast", input, _element(to), saturate=saturate, round_mode=round_mode),)

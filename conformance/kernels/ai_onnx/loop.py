@@ -17,7 +17,7 @@ from conformance.kernels.ai_onnx._control import single, stacked
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "Loop", since=1)
+@kernel("ai.onnx", "Loop", since=1, exact_types=True)  # values reach the body as they are
 def loop(M: np.ndarray | None, cond: np.ndarray | None, *v_initial: Any, body: Any) -> tuple[Any, ...]:
     if M is None and cond is None:
         raise ValueError("a Loop without M and cond never ends (the body's condition is ignored)")

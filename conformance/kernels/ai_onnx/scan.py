@@ -46,7 +46,7 @@ def _length(scans: Sequence[np.ndarray], axes: Sequence[int]) -> int:
     return lengths.pop() if lengths else 0
 
 
-@kernel("ai.onnx", "Scan", since=9)
+@kernel("ai.onnx", "Scan", since=9, exact_types=True)  # values reach the body as they are
 def scan(*initial_state_and_scan_inputs: Any, body: Any, num_scan_inputs: int, scan_input_axes: list[int] | None,
          scan_input_directions: list[int] | None, scan_output_axes: list[int] | None,
          scan_output_directions: list[int] | None) -> tuple[Any, ...]:
@@ -68,7 +68,7 @@ def scan(*initial_state_and_scan_inputs: Any, body: Any, num_scan_inputs: int, s
     return (*states, *results)
 
 
-@kernel("ai.onnx", "Scan", since=8, until=8)
+@kernel("ai.onnx", "Scan", since=8, until=8, exact_types=True)
 def scan_batched(sequence_lens: np.ndarray | None, *initial_state_and_scan_inputs: Any, body: Any,
                  num_scan_inputs: int, directions: list[int] | None) -> tuple[Any, ...]:
     m = num_scan_inputs

@@ -1,5 +1,5 @@
-"""BitCast: every same-width pair of numpy types against onnx.reference, the shape formula against onnx, a width
-mismatch (which only the kernel can see), and the validator's output type."""
+"""BitCast: every same-width pair of element types (ml_dtypes' too) against onnx.reference, the shape formula
+against onnx, a width mismatch (which only the kernel can see), and the validator's output type."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import onnx
 import pytest
 from onnx import helper
 
-from opset.cells import NUMPY_ELEMENTS
-from opset.dtypes import ELEMENT_TYPES, numpy_name
+from conformance.element_types import bit_width, numpy_dtype
+from conformance.registry import current_registry
+from opset.cells import allowed_elements
+from opset.dtypes import ELEMENT_TYPES
 from opset.validate import check_model
 from tests.helpers import (
     OracleCase,
@@ -22,8 +24,9 @@ from tests.helpers import (
 )
 
 OP = "BitCast"
-DTYPE = {e: np.dtype(numpy_name(e) or e) for e in NUMPY_ELEMENTS}
-CODE = {e: ELEMENT_TYPES[e][0] for e in NUMPY_ELEMENTS}
+ELEMENTS = [e for e in allowed_elements(current_registry().resolve("ai.onnx", OP, 26), "T1") if e != "string"]
+DTYPE = {e: numpy_dtype(e) for e in ELEMENTS}
+CODE = {e: ELEMENT_TYPES[e][0] for e in ELEMENTS}
 
 CASES = [
     OracleCase(OP, dict(to=CODE["int32"]), [np.array([[1.0, -2.0], [0.5, -0.0]], np.float32)], (26,), id="f32_i32"),
@@ -48,7 +51,7 @@ def _bits(source: str) -> np.ndarray:
 
 
 def test_every_same_width_pair_matches_onnx_reference() -> None:
-    pairs = [(s, t) for s in NUMPY_ELEMENTS for t in NUMPY_ELEMENTS if DTYPE[s].itemsize == DTYPE[t].itemsize]
+    pairs = [(s, t) for s in ELEMENTS for t in ELEMENTS if bit_width(s) == bit_width(t)]
     nodes, inputs, feeds = [], [], {}
     for s, t in pairs:
         name = f"x_{s}_{t}"

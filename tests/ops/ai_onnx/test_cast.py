@@ -1,5 +1,6 @@
-"""Cast: every pair of numpy element types against onnx.reference and onnxruntime, every version against onnx, the
-shape formula, disallowed targets, the validator's output type and the strategy's targets."""
+"""Cast: every pair of numpy element types against onnx.reference and onnxruntime, every pair with an ml_dtypes
+type (bfloat16, float8, float4, float6, int4, int2) against onnx.reference, saturation, every version against onnx,
+the shape formula, disallowed targets, the validator's output type and the strategy's targets."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from onnx import helper
 
+from conformance.element_types import ML_FLOATS, ML_INTEGERS, finite_range, numpy_dtype
 from conformance.strategies import op_cases
 from conformance.strategies.case import Case
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_cast import CAST_HINT
-from opset.cells import NUMPY_ELEMENTS
+from conformance.strategies.hint_cast import CAST_HINT, drawable_targets
+from opset.cells import allowed_elements
 from opset.dtypes import ELEMENT_TYPES, numpy_name
 from opset.validate import check_model
 from tests.helpers import (
@@ -33,7 +35,9 @@ from tests.helpers import (
 )
 
 OP = "Cast"
-CODE = {e: ELEMENT_TYPES[e][0] for e in NUMPY_ELEMENTS}
+NUMPY_ELEMENTS = ("float16", "float", "double", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                  "uint64", "bool")
+CODE = {e: code for e, (code, _) in ELEMENT_TYPES.items()}
 DTYPE = {e: np.dtype(numpy_name(e) or e) for e in NUMPY_ELEMENTS}
 FLOATS = ("float16", "float", "double")
 
@@ -77,8 +81,7 @@ def _pair_model(opset: int) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
 
 @pytest.mark.parametrize("oracle", ["onnx.reference", "onnxruntime"])
 def test_every_numpy_pair_matches(oracle: str) -> None:
-    """All 144 conversions between the types numpy holds, each rule's values, at opset 13 (the first with bfloat16,
-    whose conversions are issue 10's like float8's)."""
+    """All 144 conversions between the types numpy holds, each rule's values, at opset 13."""
     model, feeds = _pair_model(13)
     want = (run_onnx_reference if oracle == "onnx.reference" else run_onnxruntime)(model, feeds)
     wrong = []
@@ -87,6 +90,71 @@ def test_every_numpy_pair_matches(oracle: str) -> None:
         if got.dtype != expected.dtype or not np.array_equal(got, expected, equal_nan=got.dtype.kind == "f"):
             wrong.append(f"{s}->{t}: {got.tolist()} vs {expected.tolist()}")
     assert not wrong, f"Cast differs from {oracle}: " + "; ".join(wrong)
+
+
+CAST_25 = version("ai.onnx", OP, 25)
+ML_ELEMENTS = sorted(ML_FLOATS | ML_INTEGERS)
+
+
+def _narrow_source(source: str, target: str) -> np.ndarray:
+    """Values of an ml_dtypes source (or float32 into one) whose conversion to `target` ONNX defines."""
+    steps = np.array([-3.75, -1.5, -0.75, 0.0, 0.25, 0.5, 1.75, 2.5, 3.0], np.float32)
+    for element in (source, target):
+        if element in ML_INTEGERS or element.startswith(("int", "uint")):
+            low, high = finite_range(element)
+            steps = steps[(steps >= low) & (steps < high + 1)]  # a float out of an integer's range is undefined
+        if element == "float8e8m0":
+            steps = steps[steps > 0]  # zero and negative values are unspecified in float8e8m0
+    return steps.astype(numpy_dtype(source))
+
+
+@pytest.mark.parametrize("pair", [(s, t) for s in [*ML_ELEMENTS, "float"] for t in [*ML_ELEMENTS, "float"]
+                                  if (s in ML_ELEMENTS or t in ML_ELEMENTS)
+                                  and s in allowed_elements(CAST_25, "T1") and t in allowed_elements(CAST_25, "T2")],
+                         ids=lambda p: f"{p[0]}-{p[1]}")
+def test_every_ml_dtypes_pair_matches_onnx_reference(pair: tuple[str, str]) -> None:
+    source, target = pair
+    x = _narrow_source(source, target)
+    # onnx.reference casts nothing out of float8e8m0 but float, nor between two small integer types (ml_dtypes has
+    # no such cast): their values widen exactly to float32 or int32 first
+    oracle_source, oracle_x = source, x
+    if source == "float8e8m0":
+        oracle_source, oracle_x = "float", x.astype(np.float32)
+    elif source in ML_INTEGERS and target in ML_INTEGERS:
+        oracle_source, oracle_x = "int32", x.astype(np.float32).astype(np.int32)
+    node = helper.make_node(OP, ["x"], ["y"], to=CODE[target])
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", CODE[oracle_source], [x.size])],
+                              [helper.make_tensor_value_info("y", CODE[target], [x.size])])
+    (want,) = run_onnx_reference(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 25)]),
+                                 {"x": oracle_x})
+    (got,) = run("ai.onnx", OP, 25, [x], to=CODE[target])
+    assert got.dtype == want.dtype and np.array_equal(got.astype(np.float32), want.astype(np.float32),
+                                                      equal_nan=True), (got, want)
+
+
+@pytest.mark.parametrize("target", ["float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz"])
+@pytest.mark.parametrize("saturate", [0, 1])
+def test_float8_saturation_follows_the_table(target: str, saturate: int) -> None:
+    """Past the largest finite value (infinity included) saturate gives it; without, NaN (E5M2: infinity)."""
+    x = np.array([1e6, -1e6, np.inf, -np.inf, np.nan, 1.0], np.float32)
+    (got,) = run("ai.onnx", OP, 25, [x], to=CODE[target], saturate=saturate)
+    largest = finite_range(target)[1]
+    values = got.astype(np.float32)
+    if saturate:
+        assert values[:4].tolist() == [largest, -largest, largest, -largest]
+    elif target == "float8e5m2":
+        assert values[:4].tolist() == [np.inf, -np.inf, np.inf, -np.inf]
+    else:
+        assert np.isnan(values[:4]).all()
+    assert np.isnan(values[4]) and values[5] == 1.0
+
+
+@pytest.mark.parametrize(("round_mode", "want"), [("up", [1, 2, 4, 4, 2.0**127]), ("down", [1, 1, 2, 2, 2.0**127]),
+                                                  ("nearest", [1, 2, 2, 4, 2.0**127])])
+def test_float8e8m0_rounds_the_exponent(round_mode: str, want: list[float]) -> None:
+    x = np.array([1.0, 1.5, 2.9, 3.0, 1e39], np.float32)  # 1e39 is infinity in float32: saturates
+    (got,) = run("ai.onnx", OP, 25, [x], to=CODE["float8e8m0"], saturate=1, round_mode=round_mode)
+    assert got.astype(np.float64).tolist() == want
 
 
 X = source_values("float", "int32").reshape(2, 5)
@@ -150,8 +218,8 @@ DRAWS = settings(max_examples=30, derandomize=True, database=None, deadline=None
 
 
 @pytest.mark.parametrize(("since", "cell"), [(1, "double"), (6, "float"), (13, "int8"), (25, "bool")])
-def test_strategy_draws_every_numpy_target(since: int, cell: str) -> None:
-    """The hint draws every target numpy holds for a cell and none it lacks, naming it as the version does and
+def test_strategy_draws_every_target(since: int, cell: str) -> None:
+    """The hint draws every target the version allows (ml_dtypes' types too), naming it as the version does and
     binding T2 to it (drawn cases are checked against the schema by conform itself)."""
     v = version("ai.onnx", OP, since)
     seen: set[str] = set()
@@ -166,7 +234,8 @@ def test_strategy_draws_every_numpy_target(since: int, cell: str) -> None:
         seen.add(target)
 
     draw()
-    assert seen == set(NUMPY_ELEMENTS)
+    targets = set(drawable_targets(DrawContext(v, cell, {"T1": cell, "T2": cell}, max_side=3), "T2"))
+    assert seen == targets and len(targets) >= 12
 
 
 @pytest.mark.parametrize(("since", "cell"), [(6, "float"), (25, "uint16")])

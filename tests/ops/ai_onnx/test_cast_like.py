@@ -8,7 +8,6 @@ import onnx
 import pytest
 from onnx import helper
 
-from opset.cells import NUMPY_ELEMENTS
 from opset.dtypes import CODE_TO_ELEMENT, ELEMENT_TYPES, numpy_name
 from opset.validate import check_model
 from tests.helpers import (
@@ -23,6 +22,8 @@ from tests.helpers import (
 )
 
 OP = "CastLike"
+NUMPY_ELEMENTS = ("float16", "float", "double", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                  "uint64", "bool")  # ml_dtypes' types: Cast's tests (CastLike converts through the same function)
 DTYPE = {e: np.dtype(numpy_name(e) or e) for e in NUMPY_ELEMENTS}
 X = np.array([[-3.75, -0.5, 0.0, 1.25], [2.5, 3.0, 100.0, -100.0]], np.float32)
 
