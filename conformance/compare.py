@@ -9,7 +9,9 @@ a backend computing in another width may land one step away.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -104,3 +106,60 @@ def _compare_floats(actual: np.ndarray, expected: np.ndarray, tolerance: Toleran
                                   f"atol={tolerance.atol}; first at flat index {i}: {a.flat[i]!r} vs {e.flat[i]!r}; "
                                   f"max abs err {max_abs:.3g}, max rel err {max_rel:.3g}, max ULP {max_ulp:.0f}")
     return Comparison(True, max_abs, max_rel, max_ulp)
+
+
+def compare_values(actual: Any, expected: Any, tolerance: Callable[[np.dtype], Tolerance]) -> Comparison:
+    """`compare_arrays` through containers: a sequence element by element, an optional empty where expected
+    (or its content), a map key by key; `tolerance` gives each tensor's tolerance from its dtype."""
+    where, result = _compare_values(actual, expected, tolerance)
+    if result.ok or not where:
+        return result
+    return Comparison(False, result.max_abs, result.max_rel, result.max_ulp, problem=f"{where}: {result.problem}")
+
+
+def _compare_values(actual: Any, expected: Any, tolerance: Callable[[np.dtype], Tolerance]
+                    ) -> tuple[str, Comparison]:
+    if expected is None or actual is None:
+        if expected is None and actual is None:
+            return "", Comparison(True)
+        return "", Comparison(False, problem="an empty optional but expected a value" if actual is None
+                              else f"a value ({_kind(actual)}) but expected an empty optional")
+    if isinstance(expected, list) or isinstance(actual, list):
+        if not (isinstance(expected, list) and isinstance(actual, list)):
+            return "", Comparison(False, problem=f"{_kind(actual)} but expected {_kind(expected)}")
+        if len(actual) != len(expected):
+            return "", Comparison(False, problem=f"a sequence of {len(actual)} tensors but expected {len(expected)}")
+        return _worst([(f"element {i}", *_compare_values(a, e, tolerance)) for i, (a, e) in
+                       enumerate(zip(actual, expected, strict=True))])
+    if isinstance(expected, dict) or isinstance(actual, dict):
+        if not (isinstance(expected, dict) and isinstance(actual, dict)):
+            return "", Comparison(False, problem=f"{_kind(actual)} but expected {_kind(expected)}")
+        if set(actual) != set(expected):
+            missing = sorted(map(repr, set(expected) - set(actual)))
+            extra = sorted(map(repr, set(actual) - set(expected)))
+            return "", Comparison(False, problem=f"map keys differ: missing {missing[:5]}, extra {extra[:5]}")
+        return _worst([(f"key {k!r}", *_compare_values(np.asarray(actual[k]), np.asarray(expected[k]), tolerance))
+                       for k in expected])
+    a, e = np.asarray(actual), np.asarray(expected)
+    return "", compare_arrays(a, e, tolerance(e.dtype))
+
+
+def _worst(parts: list[tuple[str, str, Comparison]]) -> tuple[str, Comparison]:
+    """The first failing part (its place prefixed), with the largest errors over every part."""
+    max_abs = max((c.max_abs for _, _, c in parts), default=0.0)
+    max_rel = max((c.max_rel for _, _, c in parts), default=0.0)
+    max_ulp = max((c.max_ulp for _, _, c in parts), default=0.0)
+    for place, inner, c in parts:
+        if not c.ok:
+            return (f"{place}, {inner}" if inner else place), Comparison(False, max_abs, max_rel, max_ulp, c.problem)
+    return "", Comparison(True, max_abs, max_rel, max_ulp)
+
+
+def _kind(x: Any) -> str:
+    if x is None:
+        return "an empty optional"
+    if isinstance(x, list):
+        return "a sequence"
+    if isinstance(x, dict):
+        return "a map"
+    return f"a tensor {np.asarray(x).dtype}{list(np.shape(x))}"

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from conformance.containers import as_value
 from conformance.element_types import ML_FLOATS, SUB_BYTE_BITS, element_of, is_ml_dtype, numpy_dtype
 from opset.dtypes import ELEMENT_TYPES, tensor_element
 
@@ -67,7 +68,8 @@ class OnnxRuntimeBackend:
                 self._sessions.popitem(last=False)
         try:
             if not any(isinstance(x, np.ndarray) and is_ml_dtype(x.dtype) for x in feeds.values()):
-                return [self._from_ort(x) if isinstance(x, self._ort.OrtValue) else np.asarray(x)
+                # sequences come back as lists, optionals as None or their value, maps as dicts
+                return [self._from_ort(x) if isinstance(x, self._ort.OrtValue) else as_value(x)
                         for x in session.run(None, feeds)]
             values = {name: self._to_ort(name, x) for name, x in feeds.items()}
             return [self._from_ort(x) for x in session.run_with_ort_values(None, values)]

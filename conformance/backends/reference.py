@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import onnx
 
 from conformance.backends.protocol import Outer, Unsupported
-from conformance.models.graphs import GraphFunction, as_value, has_graphs
+from conformance.containers import as_value, shape_of
+from conformance.models.graphs import GraphFunction, has_graphs
 from opset.errors import ResolutionError
 from opset.infer import resolve_attributes
 from opset.model import OpVersion
@@ -30,7 +30,7 @@ def reference_outputs(version: OpVersion, inputs: list[Any], attributes: Mapping
     if entry is not None:
         attributes = _graph_functions(version, attributes, outer, opset_imports)
         outputs = call_kernel(entry, version, list(inputs), dict(attributes), num_outputs)
-        return tuple(as_value(x) for x in outputs)
+        return tuple(as_value(x) for x in outputs)  # containers (lists, None, dicts) stay as they are
     target = version.maps_to
     if target is None or not target.exact:
         from conformance.kernels import NO_REFERENCE_KERNEL
@@ -45,7 +45,7 @@ def reference_outputs(version: OpVersion, inputs: list[Any], attributes: Mapping
     by_name = {p.name: x for p, x in zip(version.inputs, inputs, strict=False)}
     order = target.inputs if target.inputs is not None else tuple(p.name for p in version.inputs)
     mapped_inputs = [by_name.get(n) if n else None for n in order]
-    shapes = [list(x.shape) if x is not None else None for x in mapped_inputs]
+    shapes = [shape_of(x) for x in mapped_inputs]
     return reference_outputs(mapped, mapped_inputs, resolve_attributes(mapped, given, shapes), num_outputs)
 
 
@@ -87,7 +87,7 @@ class ReferenceBackend:
             version = registry.try_resolve(domain, node.op_type, opset) or _removed_version(domain, node.op_type, opset)
         except ResolutionError as e:  # an op or domain the registry lacks: nothing here can run it
             raise Unsupported(str(e)) from e
-        shapes = [list(np.shape(x)) if isinstance(x, np.ndarray) else None for x in inputs]
+        shapes = [shape_of(x) for x in inputs]
         attributes = node_values(resolve_attributes(version, node_attributes(node), shapes))
         wanted = len(node.output) if node.output else None
         if outer is None and has_graphs(node):

@@ -23,6 +23,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from conformance.backends.protocol import Outer, Unsupported
+from conformance.containers import as_value
 from opset.validate.graph import free_names, subgraphs
 
 FunctionKey = tuple[str, str]  # (domain, name)
@@ -98,14 +99,6 @@ class GraphFunction:
 
 def has_graphs(node: onnx.NodeProto) -> bool:
     return any(a.type in _GRAPH_TYPES for a in node.attribute)
-
-
-def as_value(value: Any) -> Any:
-    """A value as a graph holds it: sequences (lists), empty optionals (None) and maps (dicts) as they are, anything
-    else as a numpy array."""
-    if value is None or isinstance(value, list | dict):
-        return value
-    return np.asarray(value)
 
 
 class GraphRun:

@@ -14,13 +14,13 @@ from typing import Any
 
 import onnx
 
+from conformance.containers import as_value
 from conformance.models.graphs import (
     FunctionKey,
     GraphRun,
     ModelRunError,
     NodeExecutor,
     NodeUnsupported,
-    as_value,
     bind_attributes,
     initializer,
     topological_order,

@@ -74,6 +74,15 @@ from conformance.strategies.hint_reduce import (
     UNIQUE_HINT,
     reduce_hints,
 )
+from conformance.strategies.hint_sequence import (
+    CONCAT_FROM_SEQUENCE_HINT,
+    OPTIONAL_HINT,
+    SEQUENCE_AT_HINT,
+    SEQUENCE_EMPTY_HINT,
+    SEQUENCE_ERASE_HINT,
+    SEQUENCE_INSERT_HINT,
+    SPLIT_TO_SEQUENCE_HINT,
+)
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
@@ -322,6 +331,15 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Loop"): (LOOP_HINT,),
     ("ai.onnx", "Scan"): SCAN_HINTS,
     ("ai.onnx.preview", "FlexAttention"): (FLEX_ATTENTION_HINT,),
+    # positions inside the drawn sequence ([-n, n - 1]; SequenceInsert also n); splits that cut the axis; tensors
+    # that concatenate (one shape but for the axis); attributes that type an output no input types
+    ("ai.onnx", "SequenceAt"): (SEQUENCE_AT_HINT,),
+    ("ai.onnx", "SequenceErase"): (SEQUENCE_ERASE_HINT,),
+    ("ai.onnx", "SequenceInsert"): (SEQUENCE_INSERT_HINT,),
+    ("ai.onnx", "SplitToSequence"): (SPLIT_TO_SEQUENCE_HINT,),
+    ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
+    ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
+    ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
 }
 
 

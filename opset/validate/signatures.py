@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from opset.dtypes import canonical_type
 from opset.errors import ResolutionError
 from opset.model import OpVersion, Param
 from opset.registry import Registry
@@ -95,7 +96,7 @@ class VersionTable:
         known = self._info.get(id(v))
         if known is not None and known.version is v:
             return known
-        allowed = {name: frozenset(t.replace(" ", "") for t in tc.types) for name, tc in v.type_constraints.items()}
+        allowed = {name: frozenset(canonical_type(t) for t in tc.types) for name, tc in v.type_constraints.items()}
         uses_types = (any(p.types is not None for p in v.outputs) or any(a.signature for a in v.attributes.values())
                       or any("type_of" in c.expr.calls for c in v.constraints))
         needs = (any(p.formula or p.value for p in v.outputs) or bool(v.constraints) or any(p.shape for p in v.inputs)

@@ -16,7 +16,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from opset.validate.facts import Shape, tensor_type
+from opset.validate.facts import Shape, tensor_type, type_text
 
 MAX_VALUES = 1024  # values tracked for shape-like int tensors (Reshape's shape, Slice's starts ...)
 _INT_TYPES = {onnx.TensorProto.INT64, onnx.TensorProto.INT32}
@@ -99,6 +99,21 @@ def _output_dtype(given: dict[str, Any], input_types: list[str | None]) -> Produ
     return Produced(tensor_type(code), None) if isinstance(code, int) and code else None
 
 
+def _sequence_empty(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """SequenceEmpty: a sequence of the element type `dtype` names (float without it)."""
+    code = _element_code(given.get("dtype", onnx.TensorProto.FLOAT))
+    element = tensor_type(code) if code is not None else None
+    return Produced(f"seq({element})", None) if element is not None else None
+
+
+def _optional(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """Optional without an input: an optional of the type `type` names (with an input, the input's type
+    binds it through the type relation)."""
+    tp = given.get("type")
+    inner = type_text(tp) if isinstance(tp, onnx.TypeProto) else None
+    return Produced(f"optional({inner})", None) if inner is not None else None
+
+
 ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | None]], Produced | None]] = {
     ("ai.onnx", "Constant"): _constant,
     ("ai.onnx", "ConstantOfShape"): _constant_of_shape,
@@ -107,4 +122,6 @@ ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | No
     ("ai.onnx", "EyeLike"): _dtype_else_input,
     ("ai.onnx", "QuantizeLinear"): _output_dtype,
     ("ai.onnx", "DequantizeLinear"): _output_dtype,
+    ("ai.onnx", "SequenceEmpty"): _sequence_empty,
+    ("ai.onnx", "Optional"): _optional,
 }
