@@ -25,6 +25,7 @@ import onnx
 
 from conformance.backends.protocol import BackendCall, Outer, Unsupported
 from conformance.compare import DEFAULT_TOLERANCE
+from conformance.containers import as_value
 from conformance.element_types import element_of, is_ml_dtype
 from conformance.models.runner import ModelRunner, NodeUnsupported
 from conformance.runner.checks import ConformanceFailure, followed_reading
@@ -34,8 +35,6 @@ from opset.errors import ResolutionError
 
 # ops the registry does not hold yet, with the issue that brings them
 _PENDING_GROUPS = {
-    "control flow (If, Loop, Scan) is the companion issue's ('ai.onnx complete, part 2')":
-        "If Loop Scan",
     "sequences and optionals are the companion issue's ('ai.onnx complete, part 2')":
         "SequenceAt SequenceConstruct SequenceEmpty SequenceErase SequenceInsert SequenceLength SequenceMap "
         "SplitToSequence ConcatFromSequence Optional OptionalGetElement OptionalHasElement",
@@ -186,10 +185,10 @@ def _check(name: str, backend: Any, settings: CheckSettings) -> None:
     if op is not None and op.op_type in PENDING and op.domain in ("", "ai.onnx"):
         raise Unsupported(f"{name}: {op.op_type}: {PENDING[op.op_type]}")
     for k, (inputs, expected) in enumerate(case.data_sets or []):
-        arrays = [np.asarray(x) for x in [*inputs, *expected] if not isinstance(x, list | dict)]
-        if len(arrays) < len(inputs) + len(expected):
-            raise Unsupported(f"{name}: sequence, map or optional values are the companion issue's")
-        feeds = dict(zip([i.name for i in model.graph.input], (np.asarray(x) for x in inputs), strict=False))
+        if any(isinstance(x, dict) for x in [*inputs, *expected]):
+            raise Unsupported(f"{name}: map values are the companion issue's")
+        # sequences (lists) and empty optionals (None) stay as they are; everything else is an array
+        feeds = dict(zip([i.name for i in model.graph.input], (as_value(x) for x in inputs), strict=False))
         runner = ModelRunner(model, _CallExecutor(backend))
         try:
             got = runner.run(feeds)
@@ -197,9 +196,9 @@ def _check(name: str, backend: Any, settings: CheckSettings) -> None:
             raise
         except Exception as e:  # the backend's error, a crash or a hang: a recorded failure of this case
             _fail(name, k, settings, f"{type(e).__name__}: {e}")
-        problems = compare(list(got.values()), [np.asarray(x) for x in expected], case.rtol, case.atol)
+        problems = compare(list(got.values()), [as_value(x) for x in expected], case.rtol, case.atol)
         if problems:
-            reading = _other_reading(model, feeds, [np.asarray(x) for x in expected])
+            reading = _other_reading(model, feeds, [as_value(x) for x in expected])
             if reading is None:
                 _fail(name, k, settings, "; ".join(problems))
             settings.stats.ambiguous.append(f"onnx-node {name}: onnx's expected outputs follow {reading}: "
@@ -232,11 +231,14 @@ def _other_reading(model: onnx.ModelProto, feeds: dict[str, np.ndarray], expecte
 HALF_ATOL = 1e-3
 
 
-def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float, atol: float) -> list[str]:
+def compare(got: Sequence[Any], expected: Sequence[Any], rtol: float, atol: float) -> list[str]:
     """onnx's node-suite rule: the same dtype and shape; floats within rtol/atol (NaN where NaN; float16 at
-    least HALF_ATOL absolute); others equal."""
-    problems = []
+    least HALF_ATOL absolute); others equal. A sequence compares element by element, an empty optional is None."""
+    problems: list[str] = []
     for i, (y, want) in enumerate(zip(got, expected, strict=False)):
+        if want is None or y is None or isinstance(want, list) or isinstance(y, list):
+            problems += _compare_container(f"output {i}", y, want, rtol, atol)
+            continue
         y = np.asarray(y)
         if y.dtype != want.dtype or y.shape != want.shape:
             problems.append(f"output {i}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}")
@@ -259,6 +261,19 @@ def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: flo
     if len(got) < len(expected):
         problems.append(f"{len(got)} outputs, onnx expects {len(expected)}")
     return problems
+
+
+def _compare_container(where: str, y: Any, want: Any, rtol: float, atol: float) -> list[str]:
+    if want is None or y is None:
+        if want is None and y is None:
+            return []
+        shown, expects = ("an empty optional" if v is None else "a value" for v in (y, want))
+        return [f"{where}: {shown}, onnx expects {expects}"]
+    if not (isinstance(want, list) and isinstance(y, list)):
+        return [f"{where}: {type(y).__name__}, onnx expects {type(want).__name__}"]
+    if len(y) != len(want):
+        return [f"{where}: a sequence of {len(y)} tensors, onnx expects {len(want)}"]
+    return [f"{where} element {p}" for p in compare(y, want, rtol, atol)]
 
 
 def _fail(name: str, data_set: int, settings: CheckSettings, what: str) -> None:
