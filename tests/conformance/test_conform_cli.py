@@ -50,6 +50,8 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("conv_ignores_dilations", "Conv", "ai.onnx@11::Conv"),
     ("relu6_clips_at_5", "Relu6", "ai.onnx.modified@1::Relu6"),
     ("raises_value_error", "Abs", "ai.onnx@13::Abs"),
+    ("loop_ignores_body_condition", "Loop", "ai.onnx@13::Loop"),
+    ("scan_ignores_directions", "Scan", "ai.onnx@11::Scan[float]"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:
