@@ -7,8 +7,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-from opset.validate import check_model
 from opset.infer import infer_shapes
+from opset.validate import check_model
 from tests.helpers import OracleCase, all_since, oracle_tests, registry, rejection_tests, shape_tests
 from tests.helpers.oracles import ShapeCase
 
