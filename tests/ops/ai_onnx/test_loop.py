@@ -160,3 +160,21 @@ def test_a_problem_in_a_nested_body_is_located_by_its_path() -> None:
     result = check_model(_model(helper.make_node("Loop", ["M", "c", "x"], ["y"], name="loop", body=body), INPUTS))
     errors = [d for d in result.diagnostics if d.is_error]
     assert errors and errors[0].graph == "loop.body/inner.then_branch", errors
+
+
+def test_onnxruntime_follows_the_other_reading_without_cond() -> None:
+    """M = 5, no cond, a body whose condition turns false in its second iteration: the registry runs all five
+    iterations (onnx's text: the condition is then ignored), onnxruntime stops after two (reading loop_r1), which
+    applies where cond is absent and M given, and nowhere else."""
+    from tests.helpers.oracles import kernel_outputs, one_node_model, run_onnxruntime
+
+    case = OracleCase(OP, {"body": EARLY}, [m(5), None, X], (13,), n_out=2)
+    ours = kernel_outputs(case, 13)
+    model, feeds = one_node_model(OP, 13, case.inputs, case.attrs, 2)
+    theirs = run_onnxruntime(model, feeds)
+    assert ours[1].shape == (5, 2) and theirs[1].shape == (2, 2)
+    np.testing.assert_allclose(ours[1][:2], theirs[1])
+    v = registry().resolve("ai.onnx", OP, 13)
+    found = infer_shapes(v, [[], None, [2]], {"body": EARLY}, {"M": [5]}, output_count=2).readings
+    assert [r.reading.id for r in found] == ["loop_r1"]
+    assert infer_shapes(v, [[], [], [2]], {"body": EARLY}, {"M": [5]}, output_count=2).readings == []
