@@ -52,6 +52,8 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("raises_value_error", "Abs", "ai.onnx@13::Abs"),
     ("loop_ignores_body_condition", "Loop", "ai.onnx@13::Loop"),
     ("scan_ignores_directions", "Scan", "ai.onnx@11::Scan[float]"),
+    ("dft_ignores_onesided", "DFT", "ai.onnx@20::DFT"),
+    ("dropout_mask_disagrees", "Dropout", "ai.onnx@13::Dropout"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:

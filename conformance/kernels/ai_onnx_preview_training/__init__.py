@@ -1,3 +1,7 @@
 """Kernels of this domain. MODULES lists them explicitly (one op a file)."""
 
-MODULES: tuple[str, ...] = ()
+MODULES: tuple[str, ...] = (
+    "adagrad",
+    "adam",
+    "momentum",
+)
