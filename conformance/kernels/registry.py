@@ -136,9 +136,11 @@ def _narrowed(x: Any, variable: str | None, narrow: Mapping[str, np.dtype]) -> A
 
 
 def every_input_position(version: OpVersion, inputs: Sequence[Any]) -> list[Any]:
-    """`inputs` padded with None up to the version's input count (a variadic input takes what is given)."""
+    """`inputs` padded with None up to the version's input count (a variadic input takes what is given, after the
+    positions before it, padded too)."""
     if any(p.variadic for p in version.inputs):
-        return list(inputs)
+        fixed = len(version.inputs) - 1  # the positions before the variadic input (Loop's M and cond)
+        return [*inputs, *[None] * (fixed - len(inputs))]
     return [*inputs, *[None] * (len(version.inputs) - len(inputs))]
 
 

@@ -30,6 +30,7 @@ from conformance.strategies.hint_binary import (
     binary_hints,
 )
 from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT, EYE_LIKE_HINT
+from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
 from conformance.strategies.hint_image import (
     AFFINE_GRID_HINT,
     DEFORM_CONV_HINT,
@@ -326,6 +327,12 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (RESIZE_HINT,),
+    # graph attributes: valid bodies from a small library (conformance.strategies.graph_bodies), the outer
+    # values they read, and inputs that reach zero iterations, early stops, reversed and non-zero scan axes
+    ("ai.onnx", "If"): (IF_HINT,),
+    ("ai.onnx", "Loop"): (LOOP_HINT,),
+    ("ai.onnx", "Scan"): SCAN_HINTS,
+    ("ai.onnx.preview", "FlexAttention"): (FLEX_ATTENTION_HINT,),
     # positions inside the drawn sequence ([-n, n - 1]; SequenceInsert also n); splits that cut the axis; tensors
     # that concatenate (one shape but for the axis); attributes that type an output no input types
     ("ai.onnx", "SequenceAt"): (SEQUENCE_AT_HINT,),

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.backends.protocol import BackendCall, Unsupported
+from conformance.backends.protocol import BackendCall, Outer, Unsupported
 from conformance.compare import DEFAULT_TOLERANCE
 from conformance.containers import as_value, cell_of_value, describe, shape_of
 from conformance.element_types import element_of, is_ml_dtype
@@ -38,10 +38,6 @@ from opset.validate.facts import type_text
 
 # ops the registry does not hold yet, with the issue that brings them
 _PENDING_GROUPS = {
-    "control flow (If, Loop, Scan) is the companion issue's ('ai.onnx complete, part 2')":
-        "If Loop Scan",
-    "SequenceMap's body is a graph attribute, which the companion issue's control-flow work brings":
-        "SequenceMap",
     "string ops are the companion issue's ('ai.onnx complete, part 2')":
         "StringConcat StringNormalizer StringSplit RegexFullMatch TfIdfVectorizer",
     "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
@@ -366,7 +362,8 @@ class _CallExecutor:
         self.declared = dict(declared or {})  # value name -> type text the model states (containers' types)
 
     def run(self, node: onnx.NodeProto, inputs: list[Any],
-            opset_imports: Mapping[str, int] | None = None) -> list[Any]:
+            opset_imports: Mapping[str, int] | None = None, outer: Outer | None = None) -> list[Any]:
+        from conformance.models.graphs import graph_reads
         from conformance.onnx_model import registry_domain
         from conformance.registry import current_registry
 
@@ -383,12 +380,15 @@ class _CallExecutor:
             why = PENDING.get(node.op_type, "not in the registry")
             raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: {why}")
         dtypes = sorted({element_of(x.dtype) or x.dtype.name for x in inputs if isinstance(x, np.ndarray)})
+        # the values the node's graphs read from the enclosing graphs travel with the call (not the node's inputs)
+        reads = {n: outer.values[n] for n in sorted(graph_reads(node)) if n in outer.values and n not in node.input} \
+            if outer is not None else {}
         # a container's type a model must declare: what the case's model states for the value
         outputs: list[str | None] = [t if t is not None and is_container(t) else None
                                      for t in (self.declared.get(n) for n in node.output)]
         call = BackendCall(node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=imports,
                            output_dtypes=outputs, domain=domain, op=node.op_type,
-                           version=version.since, dtypes=dtypes, output_shapes=None,
+                           version=version.since, dtypes=dtypes, output_shapes=None, outer=reads or None,
                            input_types=[self.declared.get(n) for n in node.input])
         if not self.backend.supports(call):
             raise Unsupported(f"{version.signature}: the backend's supports() declines it")

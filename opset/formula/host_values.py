@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from opset.formula.errors import FormulaError
+from opset.formula.graph_value import GraphValue
 from opset.formula.limits import Budget, check_length
 from opset.formula.symbolic import Sym
 
@@ -39,7 +40,7 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
         check_length(len(value), what)
         budget.charge(len(value))
         return value
-    if value is None or isinstance(value, bool | str | Sym | Fraction):
+    if value is None or isinstance(value, bool | str | Sym | Fraction | GraphValue):
         return value
     np = _numpy()
     if np is not None and isinstance(value, np.bool_):

@@ -21,6 +21,7 @@ from opset.dtypes import (
     type_kind,
 )
 from opset.formula import Sym, Undecided
+from opset.formula.graph_value import GraphValue, Port
 
 Dim = int | Sym
 Shape = tuple[Dim, ...]
@@ -93,6 +94,17 @@ def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
 
 def value_info_facts(vi: onnx.ValueInfoProto, fresh: FreshDims) -> Facts:
     return Facts(type_text(vi.type), declared_shape(vi.type, fresh))
+
+
+def declared_graph(graph: onnx.GraphProto, fresh: FreshDims | None = None) -> GraphValue:
+    """A graph's inputs and outputs as it declares them (value_info types and shapes; None where absent)."""
+    dims = fresh or FreshDims()
+
+    def port(vi: onnx.ValueInfoProto) -> Port:
+        facts = value_info_facts(vi, dims)
+        return Port(vi.name, facts.type, facts.shape)
+
+    return GraphValue(inputs=tuple(port(vi) for vi in graph.input), outputs=tuple(port(vi) for vi in graph.output))
 
 
 def tensor_facts(t: onnx.TensorProto) -> Facts:

@@ -112,6 +112,8 @@ def _optional(given: dict[str, Any], input_types: list[str | None]) -> Produced 
     tp = given.get("type")
     inner = type_text(tp) if isinstance(tp, onnx.TypeProto) else None
     return Produced(f"optional({inner})", None) if inner is not None else None
+
+
 def _dtype_else(default: int) -> Callable[[dict[str, Any], list[str | None]], Produced | None]:
     """RandomNormal, RandomUniform (float) and Multinomial (int32): the type `dtype` names, else the default's."""
 

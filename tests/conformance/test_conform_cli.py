@@ -51,6 +51,8 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("relu6_clips_at_5", "Relu6", "ai.onnx.modified@1::Relu6"),
     ("raises_value_error", "Abs", "ai.onnx@13::Abs"),
     ("sequence_insert_negative_off_by_one", "SequenceInsert", "ai.onnx@11::SequenceInsert"),
+    ("loop_ignores_body_condition", "Loop", "ai.onnx@13::Loop"),
+    ("scan_ignores_directions", "Scan", "ai.onnx@11::Scan[float]"),
     ("dft_ignores_onesided", "DFT", "ai.onnx@20::DFT"),
     ("dropout_mask_disagrees", "Dropout", "ai.onnx@13::Dropout"),
 ])

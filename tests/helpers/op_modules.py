@@ -68,6 +68,8 @@ def shape_id(case: ShapeCase) -> str:
         return "x".join(map(str, x.shape)) or "scalar"
 
     def value(v: Any) -> str:
+        if isinstance(v, onnx.GraphProto):  # a graph attribute by its name and its nodes' ops
+            return f"{v.name}({'+'.join(n.op_type for n in v.node)})"
         return "[" + ",".join(map(str, v)) + "]" if isinstance(v, list | tuple) else str(v)
 
     parts = [f"v{case.opset}", ",".join(one(i, x) for i, x in enumerate(case.inputs))]

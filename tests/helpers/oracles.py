@@ -128,8 +128,11 @@ def oracle_outputs(case: OracleCase, opset: int) -> list[np.ndarray]:
 
 
 def kernel_outputs(case: OracleCase, opset: int) -> tuple[np.ndarray, ...]:
-    """Our kernel on the case at `opset`; tensor attributes arrive as numpy arrays, as in a node."""
+    """Our kernel on the case at `opset`; tensor attributes arrive as numpy arrays, graph attributes as the graph
+    callables the reference backend makes (reading the node's inputs by their one-node-model names), as in a node."""
     given = {k: numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else v for k, v in case.attrs.items()}
+    if any(isinstance(v, onnx.GraphProto) for v in given.values()):
+        given = _graph_callables(case, opset, given)
     resolved = registry().try_resolve(case.domain, case.op, opset)
     if resolved is None:  # Upsample-1 is in onnx but not in the registry: its cases state every attribute
         fn = find_kernel(case.domain, case.op, opset)
@@ -137,6 +140,16 @@ def kernel_outputs(case: OracleCase, opset: int) -> tuple[np.ndarray, ...]:
         return fn(*case.inputs, **given)
     assert resolved.since == opset, f"{case.op}: opset {opset} resolves to the registry version {resolved.since}"
     return run_kernel(resolved, case.inputs, given, case.n_out)
+
+
+def _graph_callables(case: OracleCase, opset: int, given: dict[str, Any]) -> dict[str, Any]:
+    from conformance.backends.protocol import Outer
+    from conformance.backends.reference import ReferenceBackend
+    from conformance.models.graphs import GraphFunction
+
+    imports = {"": opset} if case.domain == "ai.onnx" else {"": 18, case.domain: opset}
+    outer = Outer({f"in{i}": x for i, x in enumerate(case.inputs) if x is not None}, ReferenceBackend())
+    return {k: GraphFunction(v, outer, imports, k) if isinstance(v, onnx.GraphProto) else v for k, v in given.items()}
 
 
 def assert_matches_oracle(case: OracleCase, opset: int) -> None:

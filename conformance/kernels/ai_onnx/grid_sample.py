@@ -91,6 +91,10 @@ class _Axis:
 
 def _grid_sample(x: np.ndarray, grid: np.ndarray, mode: str, padding_mode: str, align_corners: int,
                  max_rank: int | None) -> tuple[np.ndarray, ...]:
+    if x.dtype.kind == "c":  # sampling is linear in X: the real and imaginary parts sample alike
+        (real,) = _grid_sample(x.real.copy(), grid, mode, padding_mode, align_corners, max_rank)
+        (imag,) = _grid_sample(x.imag.copy(), grid, mode, padding_mode, align_corners, max_rank)
+        return (np.asarray(real + 1j * imag).astype(x.dtype),)
     r = x.ndim - 2
     if r < 1 or (max_rank is not None and r > max_rank):
         most = "any number of" if max_rank is None else f"1 to {max_rank}"

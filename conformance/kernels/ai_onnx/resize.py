@@ -183,6 +183,12 @@ def _resize(x: np.ndarray, roi: np.ndarray | None, scales: np.ndarray | None, si
             legacy_nearest: bool = False) -> tuple[np.ndarray, ...]:
     if mode not in MODES:
         raise ValueError(f"Resize: mode must be one of {MODES}, got {mode!r}")
+    if x.dtype.kind == "c":  # resizing is linear in X: the parts resize alike (outside the roi: value + 0j)
+        parts = [_resize(part.copy(), roi, scales, sizes, mode=mode, transform=transform, nearest_mode=nearest_mode,
+                         cubic_coeff_a=cubic_coeff_a, exclude_outside=exclude_outside, extrapolation_value=outside,
+                         antialias=antialias, axes=axes, policy=policy, legacy_nearest=legacy_nearest)[0]
+                 for part, outside in ((x.real, extrapolation_value), (x.imag, 0.0))]
+        return (np.asarray(parts[0] + 1j * parts[1]).astype(x.dtype),)
     if x.dtype.kind not in "fiub":
         raise ValueError(f"Resize: element type {x.dtype} is not supported")
     plan = _plan(x, roi, scales, sizes, axes, policy)
