@@ -118,3 +118,58 @@ CONCAT_FROM_SEQUENCE_HINT = OpHint(shapes=_concatenable)
 SPLIT_TO_SEQUENCE_HINT = OpHint(min_rank=1, attributes={"axis": _split_axis}, values={"split": _split_lengths})
 SEQUENCE_EMPTY_HINT = OpHint(attributes={"dtype": _element_code})
 OPTIONAL_HINT = OpHint(attributes={"type": _optional_type})
+
+
+def _sequence_map_case(draw: DrawFn, ctx: DrawContext) -> None:
+    """A body (from the body library) over the samples: 0..3 tensors in input_sequence (of one rank; one shape for
+    all, or each its own), 0..2 additional inputs (a tensor passed whole, or a sequence as long as the first), 1..3
+    outputs each computed from one of the body's inputs, reading outer values now and then. Everything keeps the
+    cell's element type, so every output sequence has the sequence type the cell names."""
+    from conformance.strategies.graph_bodies import GraphBuilder, outer_values, steps
+
+    element = tensor_element(inner_type(cell_type(ctx.dtype)) or "")
+    assert element is not None
+    shapes = sequence_shapes(draw, ctx, min_length=draw(st.sampled_from([2, 0])), max_length=3)
+    extras: list[tuple[str, Any]] = []  # ("seq", element shapes) or ("tensor", shape) per additional input
+    # telling choices first (Hypothesis starts from them): an additional sequence, outputs from additional inputs
+    for _ in range(draw(st.sampled_from([1, 2, 0]))):
+        if draw(st.sampled_from([True, False])):
+            extras.append(("seq", sequence_shapes(draw, ctx, min_length=len(shapes), max_length=len(shapes))))
+        else:
+            extras.append(("tensor", [draw(st.integers(1, ctx.max_side)) for _ in range(draw(st.integers(0, 2)))]))
+    outer = outer_values(draw, "outer_", [(element, [])])
+    g = GraphBuilder("body", ctx.version.since, "body_")
+    declared = [_held(shapes), *(_held(layout) if kind == "seq" else layout for kind, layout in extras)]
+    inputs = [g.input(element, shape) for shape in declared]
+    for _ in range(draw(st.integers(1, 3))):
+        k = draw(st.sampled_from(list(reversed(range(len(inputs))))))
+        value = steps(draw, g, inputs[k], element, [], outer) if draw(st.integers(0, 3)) else inputs[k]
+        g.output(value, element, declared[k])
+    ctx.scratch["sequence_map"] = {"body": g.build(), "extras": extras}
+    ctx.shapes["input_sequence"] = shapes
+    ctx.shapes["additional_inputs"] = [layout for _, layout in extras]
+    ctx.fixed |= {"input_sequence", "additional_inputs"}
+    ctx.outer.update(outer)
+    ctx.scratch.setdefault("arity", {})["out_sequence"] = len(g.outputs)
+
+
+def _held(shapes: list[list[int]]) -> list[int | None]:
+    """What a body input declares of a sequence's samples: the dims every element shares (None where they
+    differ)."""
+    if not shapes:
+        return []
+    return [d if all(s[i] == d for s in shapes) else None for i, d in enumerate(shapes[0])]
+
+
+def _sequence_map_values(draw: DrawFn, ctx: DrawContext) -> list[Any]:
+    """The additional inputs: a sequence of tensors, or a tensor, each of the cell's element type."""
+    from conformance.strategies.values import SEEDS, fill_array
+
+    element = tensor_element(inner_type(cell_type(ctx.dtype)) or "") or ""
+    return [[fill_array(draw(SEEDS), element, s) for s in layout] if kind == "seq"
+            else fill_array(draw(SEEDS), element, layout) for kind, layout in ctx.scratch["sequence_map"]["extras"]]
+
+
+SEQUENCE_MAP_HINT = OpHint(shapes=_sequence_map_case, generic_attributes=False,
+                           attributes={"body": lambda draw, ctx: ctx.scratch["sequence_map"]["body"]},
+                           values={"additional_inputs": _sequence_map_values})

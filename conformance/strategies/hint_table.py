@@ -82,6 +82,7 @@ from conformance.strategies.hint_sequence import (
     SEQUENCE_EMPTY_HINT,
     SEQUENCE_ERASE_HINT,
     SEQUENCE_INSERT_HINT,
+    SEQUENCE_MAP_HINT,
     SPLIT_TO_SEQUENCE_HINT,
 )
 from conformance.strategies.hint_signal import DFT_HINTS, IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT, WINDOW_HINT
@@ -342,6 +343,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
     ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
     ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
+    # a body from the body library over the samples, additional tensors and sequences, outer values
+    ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),
     # signal ops: what is computed (inverse, one-sided, the output type) first, then shapes and the scalar inputs'
     # values that fit it (an RFFT takes real input, a frame fits the signal, the mel edges lie below Nyquist)
     ("ai.onnx", "DFT"): DFT_HINTS,

@@ -258,9 +258,10 @@ class NodeCheck:
                 if allowed is None:
                     type_ = param.type.replace(" ", "")
                 else:
-                    type_ = bound.get(param.type)
-                    if type_ is None and result is not None and pos < len(result.types):
-                        type_ = result.types[pos]  # the output's `types` formula (a graph's output types ...)
+                    # the output's `types` formula (a graph's output types ...) says more than its type variable,
+                    # which an input may bind to another type (SequenceMap's S: its input and output sequences)
+                    stated = result.types[pos] if result is not None and pos < len(result.types) else None
+                    type_ = stated or bound.get(param.type)
                     if type_ is None and len(allowed) == 1:
                         type_ = next(iter(allowed))
             if produced is not None and pos == 0:

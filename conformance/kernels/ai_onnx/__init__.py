@@ -182,6 +182,7 @@ MODULES: tuple[str, ...] = (
     "optional",
     "optional_get_element",
     "optional_has_element",
+    "sequence_map",
     "dft",
     "stft",
     "blackman_window",
