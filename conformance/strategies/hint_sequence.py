@@ -125,7 +125,9 @@ def _sequence_map_case(draw: DrawFn, ctx: DrawContext) -> None:
     all, or each its own), 0..2 additional inputs (a tensor passed whole, or a sequence as long as the first), 1..3
     outputs each computed from one of the body's inputs, reading outer values now and then. Everything keeps the
     cell's element type, so every output sequence has the sequence type the cell names."""
-    from conformance.strategies.graph_bodies import GraphBuilder, outer_values, steps
+    from onnx import helper
+
+    from conformance.strategies.graph_bodies import GraphBuilder, outer_values, steps, tensor_type
 
     element = tensor_element(inner_type(cell_type(ctx.dtype)) or "")
     assert element is not None
@@ -140,11 +142,15 @@ def _sequence_map_case(draw: DrawFn, ctx: DrawContext) -> None:
     outer = outer_values(draw, "outer_", [(element, [])])
     g = GraphBuilder("body", ctx.version.since, "body_")
     declared = [_held(shapes), *(_held(layout) if kind == "seq" else layout for kind, layout in extras)]
-    inputs = [g.input(element, shape) for shape in declared]
+    inputs = []
+    for shape in declared:  # a dim the samples disagree on is declared unknown (None)
+        inputs.append(g.fresh())
+        g.inputs.append(helper.make_tensor_value_info(inputs[-1], tensor_type(element), shape))
     for _ in range(draw(st.integers(1, 3))):
         k = draw(st.sampled_from(list(reversed(range(len(inputs))))))
         value = steps(draw, g, inputs[k], element, [], outer) if draw(st.integers(0, 3)) else inputs[k]
-        g.output(value, element, declared[k])
+        value = g.op("Identity", [value])  # a graph output names a value once
+        g.outputs.append(helper.make_tensor_value_info(value, tensor_type(element), declared[k]))
     ctx.scratch["sequence_map"] = {"body": g.build(), "extras": extras}
     ctx.shapes["input_sequence"] = shapes
     ctx.shapes["additional_inputs"] = [layout for _, layout in extras]
@@ -161,7 +167,7 @@ def _held(shapes: list[list[int]]) -> list[int | None]:
     return [d if all(s[i] == d for s in shapes) else None for i, d in enumerate(shapes[0])]
 
 
-def _sequence_map_values(draw: DrawFn, ctx: DrawContext) -> list[Any]:
+def _sequence_map_values(draw: DrawFn, ctx: DrawContext) -> Any:
     """The additional inputs: a sequence of tensors, or a tensor, each of the cell's element type."""
     from conformance.strategies.values import SEEDS, fill_array
 
