@@ -2,7 +2,8 @@
 
 Floats (ml_dtypes' bfloat16, float8, float4 and float6 too) pass when |actual - expected| <= atol + rtol *
 |expected| element-wise, NaN exactly where the reference has NaN and infinities equal (sign included); complex
-values compare their real and imaginary parts so; integers and booleans must be equal.
+values compare their real and imaginary parts so; integers and booleans must be equal; strings (object arrays of
+Python str) must be equal exactly, and an element that is not a str (bytes, a number) is a difference.
 The default tolerance of a narrow float is about one unit in its last place: results are rounded once to it, and
 a backend computing in another width may land one step away.
 """
@@ -62,6 +63,8 @@ def compare_arrays(actual: np.ndarray, expected: np.ndarray, tolerance: Toleranc
         return Comparison(False, problem=f"shape {list(actual.shape)} but expected {list(expected.shape)}")
     if actual.dtype != expected.dtype:
         return Comparison(False, problem=f"dtype {actual.dtype} but expected {expected.dtype}")
+    if actual.dtype.kind == "O":
+        return _compare_strings(actual, expected)
     if actual.size == 0:
         return Comparison(True)
     if actual.dtype.kind == "c":
@@ -79,6 +82,22 @@ def compare_arrays(actual: np.ndarray, expected: np.ndarray, tolerance: Toleranc
                                              f"{i}: {actual.flat[i]!r} vs {expected.flat[i]!r}")
         return Comparison(True)
     return _compare_floats(actual, expected, tolerance)
+
+
+def _compare_strings(actual: np.ndarray, expected: np.ndarray) -> Comparison:
+    from conformance.string_arrays import non_str_element
+
+    found = non_str_element(actual)
+    if found is not None:
+        i, value = found
+        return Comparison(False, problem=f"a string tensor holds {type(value).__name__} {value!r} at flat index {i}")
+    a, e = actual.reshape(-1).tolist(), expected.reshape(-1).tolist()
+    wrong = [i for i, (x, y) in enumerate(zip(a, e, strict=True)) if x != y]
+    if wrong:
+        i = wrong[0]
+        return Comparison(False, problem=f"{len(wrong)} of {actual.size} strings differ; first at flat index {i}: "
+                                         f"{a[i]!r} vs {e[i]!r}")
+    return Comparison(True)
 
 
 def _compare_floats(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> Comparison:

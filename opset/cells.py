@@ -4,8 +4,9 @@ A cell is named by a type of the version's primary parameter (its first typed in
 output): a tensor type by its element type (`float`), a container by its canonical type text
 (`seq(tensor(float))`, `optional(tensor(int64))`, `map(int64,tensor(float))`). Every element type numpy or
 ml_dtypes holds (bfloat16, the float8 and float4 formats, int4 ...; see conformance.element_types) is drawn,
-in tensors and in containers; one the strategies cannot draw would be a cell reported unsupported, never
-silently dropped. Both the test generator (gen) and the runner (conformance) read cells from here.
+and `string` as object arrays of Python str, in tensors and in containers; one the strategies cannot draw
+would be a cell reported unsupported, never silently dropped. Both the test generator (gen) and the runner
+(conformance) read cells from here.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from opset.model import Example, OpVersion, Param
 DRAWN_ELEMENTS: tuple[str, ...] = (
     "float16", "float", "double", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool",
     "complex64", "complex128", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz",
-    "float8e8m0", "float4e2m1", "float6e2m3", "float6e3m2", "int4", "uint4", "int2", "uint2")
+    "float8e8m0", "float4e2m1", "float6e2m3", "float6e3m2", "int4", "uint4", "int2", "uint2",
+    "string")
 NUMPY_ELEMENTS = DRAWN_ELEMENTS  # the name of the list before ml_dtypes; kept until every user says DRAWN_ELEMENTS
 
 
@@ -106,6 +108,8 @@ def example_dtype(version: OpVersion, example: Example) -> str:
         literal = next((x for x in stated if x is not None), None)
     if literal is None:
         return "float"
+    if literal["dtype"] == "string":
+        return "string"
     name = np.dtype(str(literal["dtype"])).name
     return element_of_numpy(name) or name
 

@@ -118,6 +118,8 @@ def _check_type_relations(v: OpVersion, sink: ProblemSink) -> None:
         if not given or stray:
             why = f"gives {', '.join(stray)}" if stray else f"gives nothing for the types of {source_name}"
             sink.add(v.location, op, f"type relation {name} = {expr} {why}, which {name} does not allow")
+
+
 def _check_random(v: OpVersion, sink: ProblemSink, names: frozenset[str]) -> None:
     """The `random` key: a known law with exactly its arguments, outputs of the version, tensor arguments naming
     a parameter, a seed naming an attribute, formulas over names in scope (value() allowed)."""

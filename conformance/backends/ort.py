@@ -49,6 +49,10 @@ class OnnxRuntimeBackend:
     def run(self, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         from conformance.backends.protocol import Unsupported
 
+        unfed = [name for name, x in feeds.items() if isinstance(x, dict) and not _feedable_map(x)]
+        if unfed:  # the Python API's limit, not onnxruntime's kernels'
+            raise Unsupported(f"onnxruntime's Python API feeds only non-empty maps of float values "
+                              f"({', '.join(unfed)})")
         data = model.SerializeToString()
         key = hashlib.sha1(data).hexdigest()
         session = self._sessions.get(key)
@@ -106,3 +110,7 @@ class OnnxRuntimeBackend:
 def _contiguous(x: np.ndarray) -> np.ndarray:
     """A C-contiguous copy of `x` where needed, keeping its rank (np.ascontiguousarray makes a 0-d array 1-d)."""
     return np.require(x, requirements="C")
+def _feedable_map(x: dict[Any, Any]) -> bool:
+    """Whether onnxruntime's Python API can feed this map: it turns a dict into map(string|int64, float) (other
+    value types arrive as floats or not at all) and refuses an empty one."""
+    return bool(x) and all(isinstance(v, float | np.float32) and not isinstance(v, np.float64) for v in x.values())

@@ -113,7 +113,10 @@ class Backend:
                 result = self.target.run(node, list(call.inputs))
         except NotImplementedError as e:
             raise Unsupported(str(e) or "NotImplementedError") from e
-        return _as_arrays(result, list(node.output))
+        from conformance.containers import with_declared_type
+
+        types = list(call.output_dtypes) + [None] * len(node.output)
+        return [with_declared_type(x, types[i]) for i, x in enumerate(_as_arrays(result, list(node.output)))]
 
 
 def _call_mode(run: Any) -> str:
@@ -145,8 +148,12 @@ def _as_arrays(result: Any, output_names: Sequence[str]) -> list[np.ndarray]:
     if not isinstance(result, list | tuple):
         raise BackendError(f"run() returned {type(result).__name__}, not a list of arrays")
     from conformance.containers import as_value
+    from conformance.string_arrays import normalized
 
-    return [as_value(x) for x in result]
+    def normal(v: Any) -> Any:  # string tensors as object arrays of str, inside containers too
+        return normalized(v) if isinstance(v, np.ndarray) else [normal(e) for e in v] if isinstance(v, list) else v
+
+    return [normal(as_value(x)) for x in result]
 
 
 def supports_signature_ok(target: Any) -> bool:

@@ -1,6 +1,6 @@
 """`opset run MODEL.onnx [--input NAME=FILE.npy ...] [--output-dir DIR]`: run a whole model on the reference
-kernels and write one `<output name>.npy` per graph output (`.pb`, an onnx proto, for a sequence, optional or
-map; `--input NAME=FILE.pb` gives one).
+kernels and write one `<output name>.npy` per graph output (a sequence, map or optional output: `<name>.npz`,
+its arrays and, under `__layout__`, the JSON layout `conformance.containers.unpack` rebuilds it from).
 
 Graph inputs without `--input` get random values of their declared element type and shape (a symbolic
 dim takes its `--dim NAME=SIZE`, else 1). Exit 0 on success, 1 when a node cannot be run (the message
@@ -10,6 +10,7 @@ names it), 2 on a usage problem (an unreadable model or input file, an unknown i
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Sequence
@@ -21,9 +22,10 @@ import onnx
 from google.protobuf.message import DecodeError
 from onnx import helper
 
-from conformance.containers import describe
+from conformance.containers import describe, is_container, pack, unpack
 from conformance.models.runner import ModelRunError, ModelRunner
-from conformance.value_protos import load_value, save_value
+
+LAYOUT_KEY = "__layout__"
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -32,7 +34,7 @@ def main_run(argv: Sequence[str]) -> int:
     p = argparse.ArgumentParser(prog="opset run", description=__doc__.split("\n\n")[0])
     p.add_argument("model", type=Path)
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
-                   help="a graph input's value (repeatable; FILE.pb: an onnx proto, for a sequence, optional or map)")
+                   help="a graph input's value (repeatable; a sequence, map or optional: a .npz opset run wrote)")
     p.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
                    help="the size of a symbolic dim for random inputs (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
@@ -45,8 +47,7 @@ def main_run(argv: Sequence[str]) -> int:
         return 2
     try:
         dims = {name: int(_checked_int(value, name)) for name, value in _pairs(ns.dim, "--dim").items()}
-        declared = {i.name: i.type for i in model.graph.input}
-        given = {name: _load(path, name, declared.get(name)) for name, path in _pairs(ns.input, "--input").items()}
+        given = {name: _load(path, name) for name, path in _pairs(ns.input, "--input").items()}
         runner = ModelRunner(model)
         unknown = [n for n in given if n not in runner.input_names]
         if unknown:
@@ -62,18 +63,18 @@ def main_run(argv: Sequence[str]) -> int:
         print(f"opset run: {ns.model}: {e}", file=sys.stderr)
         return 1
     ns.output_dir.mkdir(parents=True, exist_ok=True)
-    declared_outputs = {o.name: o.type for o in model.graph.output}
     for name, value in feeds.items():
         if name not in given:
             print(f"input  {name}: random {value.dtype}{list(value.shape)}")
     for name, value in outputs.items():
-        stem = ns.output_dir / (_SAFE.sub('_', name) or 'output')
-        if isinstance(value, np.ndarray):
-            path = stem.with_suffix(".npy")
+        stem = _SAFE.sub("_", name) or "output"
+        if is_container(value):  # a sequence, map or optional: its arrays and the layout that rebuilds it
+            path = ns.output_dir / f"{stem}.npz"
+            arrays, layout = pack({name: value})
+            np.savez(path, **arrays, **{LAYOUT_KEY: np.array(json.dumps(layout))})  # type: ignore[arg-type]
+        else:
+            path = ns.output_dir / f"{stem}.npy"
             np.save(path, value)
-        else:  # a sequence, optional or map: an onnx proto, as onnx's backend test data stores one
-            path = stem.with_suffix(".pb")
-            save_value(path, value, name, declared_outputs.get(name))
         print(f"output {name}: {describe(value)} -> {path}")
     return 0
 
@@ -102,21 +103,22 @@ def _checked_int(text: str, name: str) -> int:
     return value
 
 
-def _load(path: str, name: str, type_proto: onnx.TypeProto | None = None) -> Any:
-    """A `.npy` array, or a `.pb` onnx proto (a sequence, optional or map too) read as the input's declared type."""
-    if path.endswith(".pb"):
-        if type_proto is None:
-            raise UsageError(f"--input {name}={path}: the graph declares no type for it")
-        try:
-            return load_value(Path(path), type_proto)
-        except (OSError, ValueError, DecodeError) as e:
-            raise UsageError(f"--input {name}={path}: {e}") from e
+def _load(path: str, name: str) -> Any:
+    """A `.npy` array, or a sequence, map or optional from a `.npz` that `opset run` wrote (its layout inside)."""
     try:
         value = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as e:
         raise UsageError(f"--input {name}={path}: {e}") from e
-    if not isinstance(value, np.ndarray):
-        raise UsageError(f"--input {name}={path}: holds several arrays; give one .npy file per input")
+    if isinstance(value, np.lib.npyio.NpzFile):
+        with value:
+            if LAYOUT_KEY not in value.files:
+                raise UsageError(f"--input {name}={path}: holds several arrays; give one .npy file per input "
+                                 "(or a container .npz as opset run writes one)")
+            layout = json.loads(str(value[LAYOUT_KEY]))
+            arrays = {k: np.asarray(value[k]) for k in value.files if k != LAYOUT_KEY}
+        if len(layout) != 1:
+            raise UsageError(f"--input {name}={path}: holds {len(layout)} values; give one per input")
+        return next(iter(unpack(layout, arrays).values()))
     return value
 
 

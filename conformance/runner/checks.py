@@ -116,7 +116,7 @@ def followed_reading(version: OpVersion, inputs: Sequence[Any], attributes: Mapp
 
     shapes = [shape_of(x) for x in inputs]
     values = {p.name: np.asarray(x).reshape(-1).tolist() for p, x in zip(version.inputs, inputs, strict=False)
-              if isinstance(x, np.ndarray) and x.size <= _READING_VALUES and x.dtype.kind in "biuf"}
+              if isinstance(x, np.ndarray) and x.size <= _READING_VALUES and x.dtype.kind in "biufO"}  # O: strings
     result = infer_shapes(version, shapes, attributes, values, all_values_known=True)
     for found in result.readings:
         given = [(i, shape) for i, shape in enumerate(found.outputs) if shape is not None and i < len(output_shapes)]

@@ -375,7 +375,7 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
         return None
     shapes = [shape_of(x) for x in inputs]
     values = {n: x.ravel().tolist() for n, x in zip(names, inputs, strict=True)
-              if isinstance(x, np.ndarray) and x.dtype.kind in "iub" and x.size <= 64}
+              if isinstance(x, np.ndarray) and x.dtype.kind in "iubO" and x.size <= 64}  # O: strings
     given = {name: as_node_value(value) for name, value in ctx.attributes.items()}
     if validate_attributes(version, given, shapes):
         return None

@@ -38,8 +38,6 @@ from opset.validate.facts import type_text
 
 # ops the registry does not hold yet, with the issue that brings them
 _PENDING_GROUPS = {
-    "string ops are the companion issue's ('ai.onnx complete, part 2')":
-        "StringConcat StringNormalizer StringSplit RegexFullMatch TfIdfVectorizer",
     "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
 }
 PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for op in ops.split()}

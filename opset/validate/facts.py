@@ -35,7 +35,7 @@ class Facts:
 
     type: str | None  # None: unknown
     shape: Shape | None  # None: unknown rank
-    elements: tuple[Shape, ...] | None = None
+    elements: tuple[Shape | None, ...] | None = None
 
 
 UNKNOWN = Facts(None, None)
@@ -149,7 +149,7 @@ def is_sequence_type(type_: str | None) -> bool:
     return type_ is not None and (type_.startswith("seq(") or type_.startswith("optional(seq("))
 
 
-def common_shape(elements: tuple[Shape, ...], fresh: FreshDims) -> Shape | None:
+def common_shape(elements: tuple[Shape | None, ...], fresh: FreshDims) -> Shape | None:
     """The shape every element has, as onnx's sequence element shape: a dim the elements disagree on is unknown
     (a fresh symbol); no shape when their ranks differ or some element's shape is unknown (or there is none)."""
     if not elements or any(e is None for e in elements):

@@ -270,9 +270,11 @@ class NodeCheck:
             known_type = type_ or (declared.type if declared is not None else None)
             raw: Any = inferred[pos] if pos < len(inferred) else None  # a shape, or a sequence's element shapes
             shape: Shape | None = None
-            elements: tuple[Shape, ...] | None = None
+            elements: tuple[Shape | None, ...] | None = None
             if raw is not None and (is_sequence_type(known_type) or (known_type is None and _nested(raw))):
-                elements = tuple(tuple(e) for e in raw)
+                # an element without a shape (a map: ZipMap's sequence of maps) is None
+                listed: list[Any] = list(raw)
+                elements = tuple(None if e is None else tuple(e) for e in listed)
                 shape = common_shape(elements, scope.fresh)
                 if shape is not None:
                     scope.inferred[out] = shape
@@ -320,12 +322,12 @@ class NodeCheck:
             return Facts(type_ or declared.type, shape)
         return Facts(type_ or declared.type, merge_shapes(shape, declared.shape))
 
-    def _elements_against_declared(self, out: str, facts: Facts, elements: tuple[Shape, ...],
+    def _elements_against_declared(self, out: str, facts: Facts, elements: tuple[Shape | None, ...],
                                    declared: Facts | None) -> Facts:
         """A sequence's elements, each checked against the element shape its declaration states."""
         if declared is not None and declared.shape is not None:
             for i, element in enumerate(elements):
-                if shapes_conflict(element, declared.shape):
+                if element is not None and shapes_conflict(element, declared.shape):
                     self.error("shape_mismatch", f"output '{out}': element {i} has shape {format_shape(element)} "
                                                  f"by the shape formula but the sequence's elements are declared "
                                                  f"{format_shape(declared.shape)}")

@@ -31,7 +31,8 @@ def value_entry(facts: Facts) -> dict[str, Any]:
     shape = [dim_value(d) for d in facts.shape] if facts.shape is not None else None
     if not is_sequence_type(facts.type):
         return {"type": type_, "shape": shape}
-    elements = [[dim_value(d) for d in e] for e in facts.elements] if facts.elements is not None else None
+    elements = [None if e is None else [dim_value(d) for d in e] for e in facts.elements] \
+        if facts.elements is not None else None
     return {"type": type_, "shape": None, "element_shape": shape, "elements": elements}
 
 

@@ -53,6 +53,8 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("sequence_insert_negative_off_by_one", "SequenceInsert", "ai.onnx@11::SequenceInsert"),
     ("loop_ignores_body_condition", "Loop", "ai.onnx@13::Loop"),
     ("scan_ignores_directions", "Scan", "ai.onnx@11::Scan[float]"),
+    ("trees_take_lt_as_leq", "TreeEnsembleRegressor", "ai.onnx.ml@1::TreeEnsembleRegressor"),
+    ("scaler_scales_before_offset", "Scaler", "ai.onnx.ml@1::Scaler"),
     ("dft_ignores_onesided", "DFT", "ai.onnx@20::DFT"),
     ("dropout_mask_disagrees", "Dropout", "ai.onnx@13::Dropout"),
 ])

@@ -38,7 +38,11 @@ def one_node_model(op: str, opset: int, inputs: Sequence[Any], attrs: Mapping[st
             continue
         name = f"in{i}"
         names.append(name)
-        if i not in types and not isinstance(arr, list | dict):
+        if isinstance(arr, dict) and i not in types:  # a map input (DictVectorizer, CastMap)
+            graph_inputs.append(helper.make_value_info(name, map_type_proto(arr)))
+            feeds[name] = arr
+            continue
+        if i not in types and not isinstance(arr, list):
             arr = np.asarray(arr)
             if i in constants:
                 inits.append(numpy_helper.from_array(arr, name))
@@ -72,6 +76,17 @@ def _held_shape(value: Any) -> list[int | None] | None:
     if not shapes or any(len(s) != len(shapes[0]) for s in shapes):
         return None
     return [d if all(s[k] == d for s in shapes) else None for k, d in enumerate(shapes[0])]
+
+
+def map_type_proto(value: Mapping[Any, Any]) -> onnx.TypeProto:
+    """The map type a dict stands for: int64 or string keys; values of the first value's type (a Python float is
+    float, the only value type onnxruntime's Python binding feeds besides none)."""
+    key = next(iter(value), "")
+    first = next(iter(value.values()), 0.0)
+    element = onnx.TensorProto.STRING if isinstance(first, str) else onnx.TensorProto.FLOAT \
+        if isinstance(first, float) else helper.np_dtype_to_tensor_dtype(np.asarray(first).dtype)
+    key_type = onnx.TensorProto.STRING if isinstance(key, str) else onnx.TensorProto.INT64
+    return helper.make_map_type_proto(key_type, helper.make_tensor_type_proto(element, None))
 
 
 def run_onnx_reference(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> list[Any]:
@@ -168,6 +183,8 @@ def assert_matches_oracle(case: OracleCase, opset: int) -> None:
             first = case.inputs[0]
             assert first is not None and g.dtype == first.dtype, f"{label}: mask dtype {g.dtype}"
             w = w.astype(g.dtype)
+        if w.dtype.kind == "U":  # onnx.reference may give strings as numpy unicode; a string tensor is object str
+            w = w.astype(object)
         assert g.shape == w.shape, f"{label}: output {k} shape {g.shape} but expected {w.shape}"
         assert g.dtype == w.dtype, f"{label}: output {k} dtype {g.dtype} but expected {w.dtype}"
         if w.dtype.kind in "fc":
@@ -203,6 +220,16 @@ def assert_same_value(label: str, got: Any, want: Any, rtol: float) -> None:
         np.testing.assert_array_equal(g, w, err_msg=label)
 
 
+def assert_same_maps(got: Any, want: list[Mapping[Any, Any]], label: str, rtol: float) -> None:
+    """A sequence of maps equal to `want`: as many maps, the same keys, values within `rtol`."""
+    assert isinstance(got, list) and len(got) == len(want), f"{label}: {got!r} is no list of {len(want)} maps"
+    for i, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert isinstance(g, dict) and sorted(g) == sorted(w), f"{label}[{i}]: keys {g!r}, expected {sorted(w)}"
+        for key in w:
+            np.testing.assert_allclose(np.float64(g[key]), np.float64(w[key]), rtol=rtol, atol=rtol,
+                                       err_msg=f"{label}[{i}][{key!r}]")
+
+
 # ---------------------------------------------------------------------------------------- shape oracle
 
 
@@ -218,11 +245,12 @@ class ShapeCase:
     constants: tuple[int, ...] = ()  # inputs whose values both sides know (initializers)
     # outputs onnx infers no shape for: what our formula must give instead
     not_inferred_by_onnx: dict[int, list[int]] = field(default_factory=dict)
+    domain: str = "ai.onnx"
     input_types: dict[int, str] = field(default_factory=dict)  # position -> type text (see one_node_model)
 
     def label(self) -> str:
         shapes = shapes_of(self.inputs)
-        return f"ai.onnx@{self.opset}::{self.op} inputs {shapes} {self.attrs}"
+        return f"{self.domain}@{self.opset}::{self.op} inputs {shapes} {self.attrs}"
 
 
 class SequenceShape(list[int | str]):
@@ -233,7 +261,7 @@ def onnx_inferred_shapes(case: ShapeCase) -> list[list[int | str] | None]:
     """Output shapes by onnx's strict shape inference (None where it infers none; dim_param text for unknowns); a
     sequence's (or optional's) is what onnx states of its elements (a SequenceShape) or content."""
     model, _ = one_node_model(case.op, case.opset, case.inputs, case.attrs, case.n_out, constants=case.constants,
-                              input_types=case.input_types)
+                              domain="" if case.domain == "ai.onnx" else case.domain, input_types=case.input_types)
     model.ir_version = 10
     result = onnx.shape_inference.infer_shapes(model, strict_mode=True)
     shapes: list[list[int | str] | None] = []
@@ -253,7 +281,7 @@ def onnx_inferred_shapes(case: ShapeCase) -> list[list[int | str] | None]:
 
 def assert_shapes_match_onnx(case: ShapeCase) -> None:
     """No problem reported, and every dim onnx knows equals the formula's (onnx's unknown dims match anything)."""
-    v = registry().resolve("ai.onnx", case.op, case.opset)
+    v = registry().resolve(case.domain, case.op, case.opset)
     values = {v.inputs[i].name: np.asarray(case.inputs[i]).reshape(-1).tolist() for i in case.constants}
     result = inferred(v, list(case.inputs), case.attrs, values, case.n_out)
     shapes = shapes_of(case.inputs)
