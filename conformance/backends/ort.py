@@ -86,13 +86,13 @@ class OnnxRuntimeBackend:
         from conformance.backends.protocol import Unsupported
 
         if not (isinstance(x, np.ndarray) and is_ml_dtype(x.dtype)):
-            return self._ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
+            return self._ort.OrtValue.ortvalue_from_numpy(_contiguous(x))
         element = element_of(x.dtype)
         assert element is not None
         if element in SUB_BYTE_BITS:
             raise Unsupported(f"input '{name}' is {element}: onnxruntime's Python API takes no unpacked "
                               f"{SUB_BYTE_BITS[element]}-bit arrays")
-        raw = np.ascontiguousarray(x).view(np.uint16 if x.dtype.itemsize == 2 else np.uint8)
+        raw = _contiguous(x).view(np.uint16 if x.dtype.itemsize == 2 else np.uint8)
         return self._ort.OrtValue.ortvalue_from_numpy_with_onnx_type(raw, ELEMENT_TYPES[element][0])
 
     @staticmethod
@@ -107,6 +107,9 @@ class OnnxRuntimeBackend:
         return out
 
 
+def _contiguous(x: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of `x` where needed, keeping its rank (np.ascontiguousarray makes a 0-d array 1-d)."""
+    return np.require(x, requirements="C")
 def _feedable_map(x: dict[Any, Any]) -> bool:
     """Whether onnxruntime's Python API can feed this map: it turns a dict into map(string|int64, float) (other
     value types arrive as floats or not at all) and refuses an empty one."""
