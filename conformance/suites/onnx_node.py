@@ -157,7 +157,6 @@ def check_suite_case(name: str) -> None:
 def _check(name: str, backend: Any, settings: CheckSettings) -> None:
     case = testcases()[name]
     model = case.model
-    op = op_under_test(name, model, testcases())
     for k, (inputs, expected) in enumerate(case.data_sets or []):
         # sequences are lists, optionals None or their value, maps dicts (conformance.containers)
         feeds = dict(zip([i.name for i in model.graph.input], (as_value(x) for x in inputs), strict=False))
