@@ -1,5 +1,6 @@
 """Run a whole ONNX model node by node: initializers, topological order, several outputs, model-local
-functions expanded (with their attribute references), every node through a `NodeExecutor`.
+functions expanded (with their attribute references), every node through a `NodeExecutor`; a Gradient node
+(ai.onnx.preview.training) differentiates the graph around it (`conformance.models.gradient`).
 
 The default executor is the reference backend (the registry's numpy kernels). `conform --suite onnx-node`
 passes the backend under test instead, so a one-op backend runs the node suite's multi-node cases too.
@@ -17,6 +18,7 @@ import onnx
 from onnx import numpy_helper
 
 from conformance.backends.protocol import Unsupported
+from conformance.models.gradient import EnclosingGraph, GradientError, NotDifferentiable, gradient_outputs, is_gradient
 
 
 class NodeExecutor(Protocol):
@@ -65,8 +67,9 @@ class ModelRunner:
                                 f"{', '.join(self.input_names) or 'none'})")
         values: dict[str, np.ndarray] = {**self.initializers, **{k: np.asarray(v) for k, v in feeds.items()}}
         nodes = self.model.graph.node
+        graph = EnclosingGraph(nodes, frozenset(self.initializers))
         for index in self.order:
-            self._run_node(nodes[index], index, values, self.opset_imports, "")
+            self._run_node(nodes[index], index, values, self.opset_imports, "", graph)
         wanted = list(outputs) if outputs is not None else self.output_names
         absent = [n for n in wanted if n not in values]
         if absent:
@@ -74,7 +77,7 @@ class ModelRunner:
         return {n: values[n] for n in wanted}
 
     def _run_node(self, node: onnx.NodeProto, index: int, values: dict[str, np.ndarray],
-                  opset_imports: Mapping[str, int], path: str) -> None:
+                  opset_imports: Mapping[str, int], path: str, graph: EnclosingGraph) -> None:
         where = f"{path}node {index}" + (f" '{node.name}'" if node.name else "") + \
             f" ({node.domain or 'ai.onnx'}::{node.op_type})"
         inputs: list[np.ndarray | None] = []
@@ -88,6 +91,8 @@ class ModelRunner:
         function = self.functions.get((node.domain, node.op_type))
         if function is not None:
             results = self._run_function(function, node, inputs, where)
+        elif is_gradient(node):
+            results = self._run_gradient(node, inputs, graph, values, opset_imports, where)
         else:
             try:
                 results = list(self.executor.run(node, inputs, opset_imports=dict(opset_imports)))
@@ -115,12 +120,28 @@ class ModelRunner:
         imports = {**self.opset_imports, **{o.domain: o.version for o in function.opset_import}}
         body = [bind_attributes(n, given, defaults) for n in function.node]
         known = set(scope) | {""}
+        enclosing = EnclosingGraph(body)
         for i in topological_order(body, known):
-            self._run_node(body[i], i, scope, imports, f"{where} > function {function.name}: ")
+            self._run_node(body[i], i, scope, imports, f"{where} > function {function.name}: ", enclosing)
         absent = [n for n in function.output if n not in scope]
         if absent:
             raise ModelRunError(f"{where}: function {function.name} never computes {', '.join(absent)}")
         return [scope[n] for n in function.output]
+
+    def _run_gradient(self, node: onnx.NodeProto, inputs: list[np.ndarray | None], graph: EnclosingGraph,
+                      values: Mapping[str, np.ndarray], opset_imports: Mapping[str, int],
+                      where: str) -> list[np.ndarray]:
+        """Gradient's outputs: the part of `graph` between its xs, zs and y runs forward again through this runner
+        (so through its executor), then backwards with the rules of `conformance.models.gradient`."""
+        def forward(n: onnx.NodeProto, i: int, scope: dict[str, np.ndarray]) -> None:
+            self._run_node(n, i, scope, opset_imports, f"{where} > forward: ", graph)
+
+        try:
+            return gradient_outputs(node, inputs, graph, values, opset_imports, forward)
+        except NotDifferentiable as e:
+            raise NodeUnsupported(f"{where}: {e}") from e
+        except GradientError as e:
+            raise ModelRunError(f"{where}: {e}") from e
 
 
 def _initializer(tensor: onnx.TensorProto) -> np.ndarray:
