@@ -19,7 +19,7 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
     ("tengine", "Const"): "its data lives in the file's buffer table, not in the node",
     ("tengine", "Generic"): "its meaning depends on the plugin its name points to",
     ("ai.onnx.preview.training", "Gradient"): "its values depend on the part of the enclosing graph between xs, zs "
-                                              "and y, which no single-node kernel sees: the model runner computes "
+                                              "and y, which no single-node kernel sees; the model runner computes "
                                               "it (opset run, conform --suite onnx-node)",
     ("tengine", "FusedbnScaleRelu"): "Tengine numbers it but has no loader or kernel: its inputs are unspecified",
 }

@@ -88,6 +88,10 @@ def gradient_outputs(node: onnx.NodeProto, inputs: Sequence[Any], graph: Enclosi
                                 "floating-point tensors")
 
     part, leaves = _differentiated_part(graph.nodes, y, set(named), graph.constants)
+    own = {o for o in node.output if o}
+    loops = [o for i in part for o in graph.nodes[i].output if o in own]
+    if loops:
+        raise GradientError(f"y '{y}' depends on '{loops[0]}', an output of this Gradient node")
     missing = sorted(n for n in leaves if n not in values)
     if missing:
         raise GradientError(f"initializer(s) {', '.join(missing)} have no value")
@@ -119,9 +123,9 @@ def gradient_outputs(node: onnx.NodeProto, inputs: Sequence[Any], graph: Enclosi
             if dx is None or not name or name not in active:
                 continue
             want = np.shape(forward[name])
-            if np.shape(dx) != want:  # a rule's bug, not the model's: say so loudly
-                raise AssertionError(f"the rule for {n.op_type} gave a gradient of shape {list(np.shape(dx))} for "
-                                     f"input {position} of shape {list(want)}")
+            if np.shape(dx) != want:
+                raise GradientError(f"the rule for {_label(n, index)} gave a gradient of shape {list(np.shape(dx))} "
+                                    f"for input {position} of shape {list(want)} (a bug in {__name__})")
             grads[name] = grads[name] + dx if name in grads else np.asarray(dx)
     return [np.asarray(grads.get(x, np.zeros_like(bound[x])), dtype=np.asarray(bound[x]).dtype) for x in xs]
 
@@ -148,8 +152,9 @@ def _differentiated_part(nodes: Sequence[onnx.NodeProto], y: str, named: set[str
         if name in constants:
             leaves.add(name)
             return None
-        raise GradientError(f"y '{y}' depends on '{name}', which is neither in xs or zs nor computed by a node "
-                            "or an initializer: xs and zs must determine y (name it in zs)")
+        what = f"y '{y}'" if name == y else f"y '{y}' depends on '{name}', which"
+        raise GradientError(f"{what} is neither in xs or zs nor computed by a node or an initializer: xs and zs "
+                            "must determine y" + ("" if name == y else " (name it in zs)"))
 
     first = source(y)
     stack: list[tuple[int, int]] = [] if first is None else [(first, 0)]
