@@ -26,6 +26,7 @@ from opset.model import (
     OpVersion,
     Param,
     Property,
+    RandomOutputs,
     Reading,
     Status,
     Tengine,
@@ -43,7 +44,7 @@ DEFAULT_TOLERANCE: FrozenMap[str, Tolerance] = FrozenMap({
 
 _MERGED_BY_NAME = ("attributes", "type_constraints", "let")
 _REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "properties", "maps_to",
-             "tengine")
+             "tengine", "random")
 
 
 class _Where:
@@ -83,7 +84,7 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
         "attributes": {}, "type_constraints": {}, "let": {}, "inputs": [], "outputs": [], "constraints": [],
         "readings": [],
         "doc": data.get("doc", ""), "summary": data["summary"], "tolerance": None, "properties": [],
-        "maps_to": None, "tengine": None,
+        "maps_to": None, "tengine": None, "random": None,
     }
     # remember which version index each inherited entry came from, so locations point at its text
     origin: dict[tuple[str, str], int] = {}
@@ -152,7 +153,8 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
         type_constraints=FrozenMap(type_constraints), lets=FrozenMap(lets), constraints=tuple(constraints),
         examples=examples, tolerance=tolerance, properties=properties,
         maps_to=_maps_to(state["maps_to"], location, where, label),
-        tengine=_tengine(state["tengine"]), location=location, last=last, readings=readings)
+        tengine=_tengine(state["tengine"]), location=location, last=last, readings=readings,
+        random=_random(state["random"], at("random", ""), where, label))
 
 
 def _reading(raw: dict[str, Any], location: Location, where: _Where, op: str) -> Reading | None:
@@ -166,6 +168,28 @@ def _reading(raw: dict[str, Any], location: Location, where: _Where, op: str) ->
         return None
     return Reading(id=raw["id"], when=when, outputs=FrozenMap(outputs), followed_by=tuple(raw["followed_by"]),
                    note=raw["note"], location=location)
+
+
+def _random(raw: dict[str, Any] | None, location: Location, where: _Where, op: str) -> RandomOutputs | None:
+    """A version's `random` key; an argument the law (opset.random_laws) calls a tensor names a parameter, the
+    others are formulas. An unknown law or argument is left for opset.checks to report."""
+    from opset.random_laws import LAWS
+
+    if raw is None:
+        return None
+    law = LAWS.get(raw["law"])
+    tensors: dict[str, str] = {}
+    scalars: dict[str, Formula] = {}
+    for name, text in (raw.get("args") or {}).items():
+        if law is not None and name in law.tensors:
+            tensors[name] = str(text)
+            continue
+        formula = where.formula(text, f"random argument '{name}'", location, op)
+        if formula is not None:
+            scalars[name] = formula
+    when = where.formula(raw["when"], "random when", location, op) if "when" in raw else None
+    return RandomOutputs(law=raw["law"], outputs=tuple(raw["outputs"]), tensors=FrozenMap(tensors),
+                         scalars=FrozenMap(scalars), seed=raw.get("seed"), when=when, location=location)
 
 
 def _attribute(name: str, spec: dict[str, Any], location: Location, where: _Where, op: str) -> Attribute:

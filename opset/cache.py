@@ -15,7 +15,7 @@ from typing import Any
 CACHE_FORMAT = "opset-registry-cache-4"
 # the code that checks files and turns cached plain data into records: a change to it makes old caches misses
 _BUILDER_SOURCES = ("build.py", "model.py", "lines.py", "cache.py", "checks.py", "meta.py", "attr_types.py",
-                    "frozen.py")
+                    "frozen.py", "random_laws.py")
 
 
 def cache_dir() -> Path:

@@ -87,11 +87,47 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
                 sink.add(r.location, op, f"reading {r.id}: '{out}' is not an output")
             _check_formula(formula, f"reading {r.id}, shape of '{out}'", r.location, op, sink, names,
                            allow_value=True, allow_unknown=True)
+    if v.random is not None:
+        _check_random(v, sink, names)
     if v.maps_to is not None:
         for target, formula in v.maps_to.attributes.items():
             _check_formula(formula, f"maps_to attribute '{target}'", v.location, op, sink, names, allow_value=False)
     for ex in v.examples:
         _check_example(v, ex.name, ex.attributes, ex.inputs, ex.outputs, ex.location, sink)
+
+
+def _check_random(v: OpVersion, sink: ProblemSink, names: frozenset[str]) -> None:
+    """The `random` key: a known law with exactly its arguments, outputs of the version, tensor arguments naming
+    a parameter, a seed naming an attribute, formulas over names in scope (value() allowed)."""
+    from opset.random_laws import LAWS
+
+    r, op = v.random, v.signature
+    assert r is not None
+    law = LAWS.get(r.law)
+    if law is None:
+        sink.add(r.location, op, f"random: unknown law '{r.law}' (one of {', '.join(LAWS)})")
+        return
+    outputs = {p.name for p in v.outputs}
+    for name in r.outputs:
+        if name not in outputs:
+            sink.add(r.location, op, f"random: '{name}' is not an output")
+    given = {*r.tensors, *r.scalars}
+    missing = [a for a in law.arguments if a not in given and a not in law.optional]
+    unknown = sorted(given - set(law.arguments))
+    if missing or unknown:
+        sink.add(r.location, op, f"random: law {law.name} takes {', '.join(law.arguments)}"
+                                 + (f"; missing {', '.join(missing)}" if missing else "")
+                                 + (f"; unknown {', '.join(unknown)}" if unknown else ""))
+    params = {p.name for p in (*v.inputs, *v.outputs)}
+    for arg, param in r.tensors.items():
+        if param not in params:
+            sink.add(r.location, op, f"random: argument {arg} names '{param}', not an input or output")
+    for arg, formula in r.scalars.items():
+        _check_formula(formula, f"random argument {arg}", r.location, op, sink, names, allow_value=True)
+    if r.when is not None:
+        _check_formula(r.when, "random when", r.location, op, sink, names, allow_value=True)
+    if r.seed is not None and r.seed not in v.attributes:
+        sink.add(r.location, op, f"random: seed '{r.seed}' is not an attribute")
 
 
 def _formula_scope(v: OpVersion, sink: ProblemSink) -> frozenset[str]:

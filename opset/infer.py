@@ -391,3 +391,11 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
 
 def _bound(x: float | None) -> str:
     return "inf" if x is None else str(x)
+
+
+def formula_environment(version: OpVersion, input_shapes: Sequence[Shape | None],
+                        attributes: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The names a version's formulas see for these input shapes and attributes (inputs bound to their shapes,
+    signature dims, attributes with defaults applied, `let`s on demand): for formulas outside shape inference, such
+    as a `random` key's arguments. Binding mismatches are not reported here (`infer_shapes` does)."""
+    return _environment(version, input_shapes, attributes, [])

@@ -104,6 +104,26 @@ class Reading:
 
 
 @dataclass(frozen=True, slots=True)
+class RandomOutputs:
+    """Outputs whose values are drawn at random (docs/format.md, "Random outputs"): their shapes and types are
+    determined as usual, their values only as far as `law` determines them (`opset.random_laws.LAWS`).
+
+    `tensors` maps a law argument to the input or output whose values it is (Bernoulli's `p: input`), `scalars`
+    to a formula (RandomNormal's `mean: mean`). `seed` names the attribute that fixes the draw: in our reference
+    kernels the same seed gives the same values (onnx defines no values across implementations). Where `when` is
+    given, the outputs are random only where it holds (Dropout in training); elsewhere they are compared as usual.
+    """
+
+    law: str
+    outputs: tuple[str, ...]
+    tensors: FrozenMap[str, str]
+    scalars: FrozenMap[str, Formula]
+    seed: str | None = None
+    when: Formula | None = None
+    location: Location | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Example:
     name: str
     attributes: FrozenMap[str, Any]  # frozen values
@@ -194,6 +214,7 @@ class OpVersion:
     location: Location
     last: int | None = None  # the last opset this version covers (None: open-ended)
     readings: tuple[Reading, ...] = ()  # where the sources disagree, the readings we do not take
+    random: RandomOutputs | None = None  # outputs whose values are drawn at random, and what determines them
 
     @property
     def signature(self) -> str:

@@ -49,6 +49,13 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
         for r in v.readings:
             lines.append(f"  {r.id}: when {r.when.text} ({', '.join(r.followed_by)}): {r.note}")
             lines += [f"    {name} = {formula.text}" for name, formula in r.outputs.items()]
+    if v.random:
+        drawn = v.random
+        args = ", ".join([*(f"{k}={name}" for k, name in drawn.tensors.items()),
+                          *(f"{k}={formula.text}" for k, formula in drawn.scalars.items())])
+        lines.append(f"Random outputs: {', '.join(drawn.outputs)} drawn from {drawn.law}({args})"
+                     + (f" when {drawn.when.text}" if drawn.when is not None else "")
+                     + (f"; seeded by {drawn.seed}" if drawn.seed else ""))
     if v.maps_to:
         m = v.maps_to
         attrs = ", ".join(f"{k}={formula.text}" for k, formula in m.attributes.items())

@@ -2,7 +2,9 @@
 
 Per case: output count, each output's shape against the shape formula, its dtype against the type
 constraint and the reference kernel's dtype, its values against the reference within the op's
-tolerance, then every algebraic property the version declares.
+tolerance, then every algebraic property the version declares. Outputs drawn at random (the version's `random`
+key) are checked for what their law determines instead of their values, and without the properties, whose reruns
+would draw anew (`random_outputs`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from conformance.backends.protocol import BackendCall, Unsupported
 from conformance.backends.reference import reference_outputs
 from conformance.compare import compare_arrays, tolerance_for
 from conformance.onnx_model import make_node, opset_imports_for
+from conformance.runner.random_outputs import random_call, random_output_problems
 from conformance.runner.repro import write_bundle
 from conformance.runner.settings import CellStats, CheckSettings
 from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError
@@ -73,8 +76,8 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
         raise Unsupported(f"{case.label}: the backend's supports() declines it")
     outputs = _run(backend, call, case, settings, expected)
     problems = output_problems(case, outputs, expected, settings.stats)
-    if not problems:
-        problems = _property_problems(case, outputs, backend, expected)
+    if not problems and random_call(case.version, case.inputs, case.attributes) is None:
+        problems = _property_problems(case, outputs, backend, expected)  # a rerun of a random draw draws anew
     if problems:
         reading = other_reading(case, outputs)
         if reading is None:
@@ -137,10 +140,12 @@ def _run(backend: CaseBackend, call: BackendCall, case: Case, settings: CheckSet
 
 def output_problems(case: Case, outputs: list[np.ndarray], expected: list[np.ndarray] | None,
                     stats: CellStats | None = None) -> list[str]:
-    """What is wrong with `outputs` (empty when nothing is)."""
+    """What is wrong with `outputs` (empty when nothing is). Outputs drawn at random (the version's `random` key)
+    are checked for what their law determines, not against the reference's values (`random_outputs`)."""
     want = len(case.output_names)
     if len(outputs) < want:
         return [f"{len(outputs)} outputs but the node has {want} ({', '.join(case.output_names)})"]
+    drawn = random_call(case.version, case.inputs, case.attributes)
     problems: list[str] = []
     for i, name in enumerate(case.output_names):
         y = outputs[i]
@@ -149,13 +154,15 @@ def output_problems(case: Case, outputs: list[np.ndarray], expected: list[np.nda
             problems.append(f"output {i} '{name}' has shape {list(y.shape)} but the shape formula gives {formula}")
             continue
         problems += _dtype_problems(case, i, name, y, expected)
-        if problems or expected is None:
+        if problems or expected is None or (drawn is not None and name in drawn.outputs):
             continue
         result = compare_arrays(y, expected[i], tolerance_for(case.version, element_of(expected[i].dtype)))
         if stats is not None:
             stats.add(result.max_abs, result.max_rel, result.max_ulp)
         if not result.ok:
             problems.append(f"output {i} '{name}': {result.problem}")
+    if drawn is not None and not problems:
+        problems += random_output_problems(drawn, dict(zip(case.output_names, outputs, strict=False)))
     return problems
 
 

@@ -65,6 +65,7 @@ from conformance.strategies.hint_linalg import (
     RMS_NORM_HINT,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
+from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
     LOG_SUM_DATA,
@@ -214,7 +215,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "CumProd"): (_CUMULATE_HINT,),
     # integer data reaching both ends of the type (wrap-around and precision), a wider bias
     ("ai.onnx", "Shrink"): (_SHRINK_HINT,),
-    # inference mode only (training draws random masks) and a ratio inside [0, 1)
+    # a ratio inside [0, 1) as an input, training on or off (a random mask, checked by its law)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
     # index values inside the indexed axes (`value(...)` constraints only check them), index shapes that fit
     # the data, axes and sizes drawn together with the shapes they refer to
@@ -326,6 +327,14 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "MelWeightMatrix"): (MEL_HINT,),
     # a small random image Pillow encodes losslessly (PNG, BMP, TIFF, PPM; gray, palette, RGB, RGBA)
     ("ai.onnx", "ImageDecoder"): (IMAGE_DECODER_HINT,),
+    # random draws: dtype in step with the cell (or a float target for an input type the output cannot take),
+    # probabilities in [0, 1] (0 and 1 included), logits with classes of probability 0 (-inf)
+    ("ai.onnx", "RandomNormal"): (GENERATOR_HINT,),
+    ("ai.onnx", "RandomUniform"): (GENERATOR_HINT,),
+    ("ai.onnx", "RandomNormalLike"): (LIKE_HINT,),
+    ("ai.onnx", "RandomUniformLike"): (LIKE_HINT,),
+    ("ai.onnx", "Bernoulli"): (BERNOULLI_HINT,),
+    ("ai.onnx", "Multinomial"): (MULTINOMIAL_HINT,),
 }
 
 

@@ -300,7 +300,14 @@ def _dropout_ratio(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     if draw(st.booleans()):
         return None
     param = next(p for p in ctx.version.inputs if p.name == "ratio")
-    return np.asarray(draw(st.sampled_from([0.0, 0.25, 0.5])), dtype=np.dtype(_numpy(ctx.element_of(param.type))))
+    return np.asarray(draw(st.sampled_from([0.0, 0.25, 0.5, 0.75])),
+                      dtype=np.dtype(_numpy(ctx.element_of(param.type))))
+
+
+def _dropout_training(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    """Absent (inference), false or true: training draws a random mask, which conform checks by its law."""
+    training: np.ndarray | None = draw(st.sampled_from([None, np.asarray(False), np.asarray(True)]))
+    return training
 
 
 def _numpy(element: str) -> str:
@@ -309,7 +316,7 @@ def _numpy(element: str) -> str:
     return numpy_name(element) or "float32"
 
 
+# before opset 7 is_test (0 by default: training) and the ratio attribute are drawn generically
 DROPOUT_HINTS = (
-    OpHint(attributes={"is_test": lambda draw, ctx: 1}, until=6),
-    OpHint(values={"ratio": _dropout_ratio, "training_mode": lambda draw, ctx: None}, since=12),
+    OpHint(values={"ratio": _dropout_ratio, "training_mode": _dropout_training}, since=12),
 )

@@ -28,6 +28,7 @@ from conformance.compare import DEFAULT_TOLERANCE
 from conformance.element_types import element_of, is_ml_dtype
 from conformance.models.runner import ModelRunner, NodeUnsupported
 from conformance.runner.checks import ConformanceFailure, followed_reading
+from conformance.runner.random_outputs import RandomCall, random_call, random_output_problems
 from conformance.runner.settings import CheckSettings
 from conformance.value_protos import save_value
 from opset.errors import ResolutionError
@@ -41,8 +42,6 @@ _PENDING_GROUPS = {
         "SplitToSequence ConcatFromSequence Optional OptionalGetElement OptionalHasElement",
     "string ops are the companion issue's ('ai.onnx complete, part 2')":
         "StringConcat StringNormalizer StringSplit RegexFullMatch TfIdfVectorizer",
-    "random ops are the companion issue's ('ai.onnx complete, part 2')":
-        "RandomNormal RandomNormalLike RandomUniform RandomUniformLike Bernoulli Multinomial",
     "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
 }
 PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for op in ops.split()}
@@ -195,7 +194,8 @@ def _check(name: str, backend: Any, settings: CheckSettings) -> None:
             raise
         except Exception as e:  # the backend's error, a crash or a hang: a recorded failure of this case
             _fail(name, k, settings, f"{type(e).__name__}: {e}")
-        problems = compare(list(got.values()), [np.asarray(x) for x in expected], case.rtol, case.atol)
+        problems = compare(list(got.values()), [np.asarray(x) for x in expected], case.rtol, case.atol,
+                           _drawn(name, model, feeds))
         if problems:
             reading = _other_reading(model, feeds, [np.asarray(x) for x in expected])
             if reading is None:
@@ -227,18 +227,68 @@ def _other_reading(model: onnx.ModelProto, feeds: dict[str, np.ndarray], expecte
     return followed_reading(version, arrays, node_attributes(node), [list(x.shape) for x in expected])
 
 
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """The random outputs of a case (the registry's `random` key applies to the op under test): the call, and per
+    graph output the op's output parameter it is, if random (None otherwise)."""
+
+    call: RandomCall
+    params: tuple[str | None, ...]
+
+
+def _drawn(name: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> Drawn | None:
+    """The case's random outputs, when the op under test draws them here (RandomNormal, Bernoulli, Dropout in
+    training ...): onnx's expected values come from one particular generator and cannot be matched value by
+    value, so those outputs are checked for their shape, type and what the law determines."""
+    from conformance.onnx_model import node_attributes, registry_domain
+    from conformance.registry import current_registry
+    from conformance.strategies.attributes import node_values
+    from opset.infer import resolve_attributes
+
+    nodes = model.graph.node
+    node = nodes[0] if len(nodes) == 1 else op_under_test(name, model, testcases())
+    if node is None:
+        return None
+    imports = {o.domain: o.version for o in model.opset_import}
+    try:
+        domain = registry_domain(node.domain)
+    except ResolutionError:
+        return None
+    registry = current_registry()
+    version = registry.try_resolve(domain, node.op_type, imports.get(node.domain, 0)) \
+        if (domain, node.op_type) in registry.ops else None
+    if version is None or version.random is None:
+        return None
+    inits = {t.name: np.asarray(onnx.numpy_helper.to_array(t)) for t in model.graph.initializer}
+    arrays = [feeds.get(n, inits.get(n)) if n else None for n in node.input]
+    shapes = [list(x.shape) if x is not None else None for x in arrays]
+    attributes = node_values(resolve_attributes(version, node_attributes(node), shapes))
+    call = random_call(version, arrays, attributes)
+    if call is None:
+        return None
+    param_of = {out: p.name for out, p in zip(node.output, version.outputs, strict=False) if out}
+    params = tuple(param_of.get(o.name) if param_of.get(o.name) in call.outputs else None
+                   for o in model.graph.output)
+    return Drawn(call, params)
+
+
 HALF_ATOL = 1e-3
 
 
-def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float, atol: float) -> list[str]:
+def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float, atol: float,
+            drawn: Drawn | None = None) -> list[str]:
     """onnx's node-suite rule: the same dtype and shape; floats within rtol/atol (NaN where NaN; float16 at
-    least HALF_ATOL absolute); others equal."""
+    least HALF_ATOL absolute); others equal. Outputs drawn at random (`drawn`) are not compared value by value:
+    their law's checks (`random_outputs`) take the place of the values."""
     problems = []
+    random_params = drawn.params if drawn is not None else ()
     for i, (y, want) in enumerate(zip(got, expected, strict=False)):
         y = np.asarray(y)
         if y.dtype != want.dtype or y.shape != want.shape:
             problems.append(f"output {i}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}")
             continue
+        if i < len(random_params) and random_params[i] is not None:
+            continue  # drawn at random: checked by the law below
         narrow = DEFAULT_TOLERANCE.get(element_of(want.dtype) or "") if is_ml_dtype(want.dtype) else None
         if is_ml_dtype(want.dtype):  # bfloat16, float8, int4 ...: compared by value in a numpy type
             y, want = y.astype(np.float32), want.astype(np.float32)
@@ -256,6 +306,9 @@ def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: flo
             problems.append(f"output {i}: {int(np.sum(y != want))} of {want.size} values differ")
     if len(got) < len(expected):
         problems.append(f"{len(got)} outputs, onnx expects {len(expected)}")
+    if drawn is not None and not problems:
+        by_param = {param: np.asarray(y) for param, y in zip(drawn.params, got, strict=False) if param is not None}
+        problems += [f"drawn at random: {p}" for p in random_output_problems(drawn.call, by_param)]
     return problems
 
 

@@ -83,7 +83,7 @@ def _to(given: dict[str, Any], input_types: list[str | None]) -> Produced | None
 
 
 def _dtype_else_input(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
-    """EyeLike: the type `dtype` names, else the input's."""
+    """EyeLike, RandomNormalLike, RandomUniformLike, Bernoulli: the type `dtype` names, else the input's."""
     code = _element_code(given.get("dtype"))
     if code is not None:
         return Produced(tensor_type(code), None)
@@ -99,6 +99,16 @@ def _output_dtype(given: dict[str, Any], input_types: list[str | None]) -> Produ
     return Produced(tensor_type(code), None) if isinstance(code, int) and code else None
 
 
+def _dtype_else(default: int) -> Callable[[dict[str, Any], list[str | None]], Produced | None]:
+    """RandomNormal, RandomUniform (float) and Multinomial (int32): the type `dtype` names, else the default's."""
+
+    def produced(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+        code = _element_code(given.get("dtype"))
+        return Produced(tensor_type(code if code is not None else default), None)
+
+    return produced
+
+
 ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | None]], Produced | None]] = {
     ("ai.onnx", "Constant"): _constant,
     ("ai.onnx", "ConstantOfShape"): _constant_of_shape,
@@ -107,4 +117,10 @@ ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | No
     ("ai.onnx", "EyeLike"): _dtype_else_input,
     ("ai.onnx", "QuantizeLinear"): _output_dtype,
     ("ai.onnx", "DequantizeLinear"): _output_dtype,
+    ("ai.onnx", "RandomNormal"): _dtype_else(onnx.TensorProto.FLOAT),
+    ("ai.onnx", "RandomUniform"): _dtype_else(onnx.TensorProto.FLOAT),
+    ("ai.onnx", "Multinomial"): _dtype_else(onnx.TensorProto.INT32),
+    ("ai.onnx", "RandomNormalLike"): _dtype_else_input,
+    ("ai.onnx", "RandomUniformLike"): _dtype_else_input,
+    ("ai.onnx", "Bernoulli"): _dtype_else_input,
 }

@@ -51,6 +51,7 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("relu6_clips_at_5", "Relu6", "ai.onnx.modified@1::Relu6"),
     ("raises_value_error", "Abs", "ai.onnx@13::Abs"),
     ("dft_ignores_onesided", "DFT", "ai.onnx@20::DFT"),
+    ("dropout_mask_disagrees", "Dropout", "ai.onnx@13::Dropout"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:

@@ -4,7 +4,8 @@ An op's own tests live in `tests/ops/<domain module>/test_<op>.py` (the stem of 
 everything they have in common lives in this package, so no test module imports another.
 `basics` (registry, arrays, kernels, formula shapes), `oracles` (onnx.reference, onnxruntime,
 onnx.shape_inference), `op_modules` (case tables, ids, coverage checks), `op_tests` (the tests most op modules bind in
-one line each), `tengine` (Tengine loops).
+one line each), `random_draws` (statistical tests of a law; other implementations' draws by conform's law check),
+`tengine` (Tengine loops).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from tests.helpers.oracles import (
     run_onnx_reference,
     run_onnxruntime,
 )
+from tests.helpers.random_draws import assert_draws_pass_the_law
 from tests.helpers.tengine import (
     Scored,
     assert_example_holds,
@@ -86,6 +88,7 @@ __all__ = [
     "ShapeCase",
     "all_since",
     "array",
+    "assert_draws_pass_the_law",
     "assert_example_holds",
     "assert_examples_match_kernel_and_formula",
     "assert_kernel_or_documented_gap",

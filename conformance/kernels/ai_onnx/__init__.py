@@ -175,4 +175,10 @@ MODULES: tuple[str, ...] = (
     "hann_window",
     "mel_weight_matrix",
     "image_decoder",
+    "random_normal",
+    "random_normal_like",
+    "random_uniform",
+    "random_uniform_like",
+    "bernoulli",
+    "multinomial",
 )

@@ -1,4 +1,6 @@
-"""Dropout: the kernel against onnx.reference/the identity, mask types, shape formulas against onnx, rejected nodes."""
+"""Dropout: the kernel against onnx.reference/the identity where nothing is random (inference, ratio 0), training
+draws of ours, onnx.reference and onnxruntime passing conform's law check (output = data * mask / (1 - ratio)), mask
+types, seeds, shape formulas against onnx, rejected nodes. The keep rate itself is tests/ops/test_random_laws.py's."""
 
 from __future__ import annotations
 
@@ -8,12 +10,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conformance.backends.protocol import Unsupported
 from tests.helpers import (
     OracleCase,
     Seeded,
     ShapeCase,
     all_since,
+    assert_draws_pass_the_law,
     assert_examples_match_kernel_and_formula,
     assert_versions_exercised,
     onnx_versions,
@@ -64,17 +66,42 @@ def test_mask_is_typed_by_version() -> None:
         assert out[1].dtype == dtype and bool(np.all(out[1])), f"{OP}@{opset}: mask {out[1]!r}"
 
 
-@pytest.mark.parametrize(("opset", "inputs", "attrs", "message", "error"), [
-    pytest.param(12, [f32(2, 3), np.array(0.5, np.float32), np.array(True)], {}, "training_mode", Unsupported,
-                 id="v12-training"),
-    pytest.param(12, [f32(2, 3), None, np.array(True)], {}, "training_mode", Unsupported,
-                 id="v12-training_default_ratio"),
-    pytest.param(1, [f32(2, 3)], {}, "is_test", Unsupported, id="v1-not_is_test"),
-    pytest.param(7, [f32(2, 3)], {"ratio": 1.0}, "ratio", ValueError, id="v7-ratio_1"),
+@pytest.mark.parametrize(("opset", "inputs", "attrs", "n_out", "oracles"), [
+    pytest.param(12, [f32(3, 4), np.array(0.5, np.float32), np.array(True)], {}, 2, ("ref", "ort"), id="v12"),
+    pytest.param(13, [f32(2, 5), np.array(0.75, np.float32), np.array(True)], {"seed": 4}, 2, ("ref", "ort"),
+                 id="v13-seed"),
+    # onnx.reference fails on an omitted ratio before training_mode (it compares None with the draws)
+    pytest.param(13, [f32(4, 4), None, np.array(True)], {}, 1, ("ort",), id="v13-default_ratio-no_mask"),
+    # onnx.reference turns float16 data into a float32 output in training (its scale is float32); onnxruntime has
+    # no opset 22
+    pytest.param(22, [f32(6).astype(np.float16), np.array(0.25, np.float16), np.array(True)], {}, 2, (),
+                 id="v22-float16"),
+    pytest.param(22, [f32(6).astype(np.float64), np.array(0.25, np.float64), np.array(True)], {}, 2, ("ref",),
+                 id="v22-double"),
+    pytest.param(1, [f32(3, 3)], {"ratio": 0.5}, 2, (), id="v1-is_test0"),  # neither onnx.reference nor ORT has it
 ])
-def test_kernel_rejects_invalid_input(opset: int, inputs: list[np.ndarray | None], attrs: dict[str, Any],
-                                      message: str, error: type[Exception]) -> None:
-    with pytest.raises(error, match=message):
+def test_training_draws_pass_the_law_check(opset: int, inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                                           n_out: int, oracles: tuple[str, ...]) -> None:
+    assert_draws_pass_the_law(OP, opset, inputs, attrs, n_out, oracles=oracles)
+
+
+def test_training_keeps_scaled_data_where_the_mask_is_true() -> None:
+    x = f32(200)
+    out, mask = run("ai.onnx", OP, 13, [x, np.array(0.75, np.float32), np.array(True)], seed=1)
+    assert mask.dtype == np.bool_ and 0 < int(mask.sum()) < x.size
+    np.testing.assert_array_equal(out, np.where(mask, x * np.float32(4.0), np.float32(0.0)))
+    legacy_out, legacy_mask = run("ai.onnx", OP, 1, [x], ratio=0.5)
+    assert legacy_mask.dtype == np.float32 and set(np.unique(legacy_mask).tolist()) <= {0.0, 1.0}
+    np.testing.assert_array_equal(legacy_out, x * 2 * legacy_mask)
+
+
+@pytest.mark.parametrize(("opset", "inputs", "attrs"), [
+    pytest.param(7, [f32(2, 3)], {"ratio": 1.0}, id="v7-ratio_1"),
+    pytest.param(1, [f32(2, 3)], {"ratio": -0.25, "is_test": 0}, id="v1-negative"),
+    pytest.param(13, [f32(2, 3), np.array(1.0, np.float32), np.array(True)], {}, id="v13-ratio_1"),
+])
+def test_kernel_rejects_invalid_input(opset: int, inputs: list[np.ndarray | None], attrs: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="ratio"):
         run("ai.onnx", OP, opset, inputs, **attrs)
 
 
