@@ -425,6 +425,13 @@ def test_a_y_the_xs_do_not_reach_has_zero_gradients() -> None:
     np.testing.assert_array_equal(got["dw"], np.zeros_like(w))
 
 
+def test_an_output_named_empty_is_skipped() -> None:
+    a, b = np.array([1.0, 2.0], np.float32), np.array([3.0, -1.0], np.float32)
+    nodes = [_n("Mul", ["a", "b"], "y"), _gradient(["a", "b"], ["", "db"], xs=["a", "b"], y="y")]
+    got = run_model(_graph_model(nodes, {"a": a, "b": b}, ["db"]), {"a": a, "b": b})
+    np.testing.assert_array_equal(got["db"], a)
+
+
 def test_outputs_keep_the_element_type_of_their_x() -> None:
     x16 = np.array([0.5, -1.0], np.float16)
     nodes = [_n("Mul", ["x", "x"], "y"), _gradient(["x"], ["dx"], xs=["x"], y="y")]
