@@ -2,14 +2,17 @@
 
 Floats (ml_dtypes' bfloat16, float8, float4 and float6 too) pass when |actual - expected| <= atol + rtol *
 |expected| element-wise, NaN exactly where the reference has NaN and infinities equal (sign included); complex
-values compare their real and imaginary parts so; integers and booleans must be equal.
+values compare their real and imaginary parts so; integers and booleans must be equal; strings (object arrays of
+Python str) must be equal exactly, and an element that is not a str (bytes, a number) is a difference.
 The default tolerance of a narrow float is about one unit in its last place: results are rounded once to it, and
 a backend computing in another width may land one step away.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -60,6 +63,8 @@ def compare_arrays(actual: np.ndarray, expected: np.ndarray, tolerance: Toleranc
         return Comparison(False, problem=f"shape {list(actual.shape)} but expected {list(expected.shape)}")
     if actual.dtype != expected.dtype:
         return Comparison(False, problem=f"dtype {actual.dtype} but expected {expected.dtype}")
+    if actual.dtype.kind == "O":
+        return _compare_strings(actual, expected)
     if actual.size == 0:
         return Comparison(True)
     if actual.dtype.kind == "c":
@@ -77,6 +82,22 @@ def compare_arrays(actual: np.ndarray, expected: np.ndarray, tolerance: Toleranc
                                              f"{i}: {actual.flat[i]!r} vs {expected.flat[i]!r}")
         return Comparison(True)
     return _compare_floats(actual, expected, tolerance)
+
+
+def _compare_strings(actual: np.ndarray, expected: np.ndarray) -> Comparison:
+    from conformance.string_arrays import non_str_element
+
+    found = non_str_element(actual)
+    if found is not None:
+        i, value = found
+        return Comparison(False, problem=f"a string tensor holds {type(value).__name__} {value!r} at flat index {i}")
+    a, e = actual.reshape(-1).tolist(), expected.reshape(-1).tolist()
+    wrong = [i for i, (x, y) in enumerate(zip(a, e, strict=True)) if x != y]
+    if wrong:
+        i = wrong[0]
+        return Comparison(False, problem=f"{len(wrong)} of {actual.size} strings differ; first at flat index {i}: "
+                                         f"{a[i]!r} vs {e[i]!r}")
+    return Comparison(True)
 
 
 def _compare_floats(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> Comparison:
@@ -104,3 +125,60 @@ def _compare_floats(actual: np.ndarray, expected: np.ndarray, tolerance: Toleran
                                   f"atol={tolerance.atol}; first at flat index {i}: {a.flat[i]!r} vs {e.flat[i]!r}; "
                                   f"max abs err {max_abs:.3g}, max rel err {max_rel:.3g}, max ULP {max_ulp:.0f}")
     return Comparison(True, max_abs, max_rel, max_ulp)
+
+
+def compare_values(actual: Any, expected: Any, tolerance: Callable[[np.dtype], Tolerance]) -> Comparison:
+    """`compare_arrays` through containers: a sequence element by element, an optional empty where expected
+    (or its content), a map key by key; `tolerance` gives each tensor's tolerance from its dtype."""
+    where, result = _compare_values(actual, expected, tolerance)
+    if result.ok or not where:
+        return result
+    return Comparison(False, result.max_abs, result.max_rel, result.max_ulp, problem=f"{where}: {result.problem}")
+
+
+def _compare_values(actual: Any, expected: Any, tolerance: Callable[[np.dtype], Tolerance]
+                    ) -> tuple[str, Comparison]:
+    if expected is None or actual is None:
+        if expected is None and actual is None:
+            return "", Comparison(True)
+        return "", Comparison(False, problem="an empty optional but expected a value" if actual is None
+                              else f"a value ({_kind(actual)}) but expected an empty optional")
+    if isinstance(expected, list) or isinstance(actual, list):
+        if not (isinstance(expected, list) and isinstance(actual, list)):
+            return "", Comparison(False, problem=f"{_kind(actual)} but expected {_kind(expected)}")
+        if len(actual) != len(expected):
+            return "", Comparison(False, problem=f"a sequence of {len(actual)} tensors but expected {len(expected)}")
+        return _worst([(f"element {i}", *_compare_values(a, e, tolerance)) for i, (a, e) in
+                       enumerate(zip(actual, expected, strict=True))])
+    if isinstance(expected, dict) or isinstance(actual, dict):
+        if not (isinstance(expected, dict) and isinstance(actual, dict)):
+            return "", Comparison(False, problem=f"{_kind(actual)} but expected {_kind(expected)}")
+        if set(actual) != set(expected):
+            missing = sorted(map(repr, set(expected) - set(actual)))
+            extra = sorted(map(repr, set(actual) - set(expected)))
+            return "", Comparison(False, problem=f"map keys differ: missing {missing[:5]}, extra {extra[:5]}")
+        return _worst([(f"key {k!r}", *_compare_values(np.asarray(actual[k]), np.asarray(expected[k]), tolerance))
+                       for k in expected])
+    a, e = np.asarray(actual), np.asarray(expected)
+    return "", compare_arrays(a, e, tolerance(e.dtype))
+
+
+def _worst(parts: list[tuple[str, str, Comparison]]) -> tuple[str, Comparison]:
+    """The first failing part (its place prefixed), with the largest errors over every part."""
+    max_abs = max((c.max_abs for _, _, c in parts), default=0.0)
+    max_rel = max((c.max_rel for _, _, c in parts), default=0.0)
+    max_ulp = max((c.max_ulp for _, _, c in parts), default=0.0)
+    for place, inner, c in parts:
+        if not c.ok:
+            return (f"{place}, {inner}" if inner else place), Comparison(False, max_abs, max_rel, max_ulp, c.problem)
+    return "", Comparison(True, max_abs, max_rel, max_ulp)
+
+
+def _kind(x: Any) -> str:
+    if x is None:
+        return "an empty optional"
+    if isinstance(x, list):
+        return "a sequence"
+    if isinstance(x, dict):
+        return "a map"
+    return f"a tensor {np.asarray(x).dtype}{list(np.shape(x))}"

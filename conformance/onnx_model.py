@@ -9,9 +9,13 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
+from conformance.containers import shape_of, value_type
 from conformance.strategies.case import Case
 from opset.attr_types import ATTR_TYPES
-from opset.model import OpVersion
+from opset.cells import cell_type
+from opset.dtypes import is_container
+from opset.model import OpVersion, Param
+from opset.validate.facts import type_proto
 
 
 def node_domain(registry_domain: str) -> str:
@@ -61,20 +65,35 @@ def make_node(case: Case) -> onnx.NodeProto:
     return node
 
 
-def make_model(node: onnx.NodeProto, inputs: Sequence[np.ndarray | None], opset_imports: Mapping[str, int],
-               output_dtypes: Sequence[np.dtype | None] = (),
-               output_shapes: Sequence[list[int] | None] = ()) -> onnx.ModelProto:
-    """A model running `node` once: present inputs become graph inputs, outputs are typed when known."""
+def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mapping[str, int],
+               output_dtypes: Sequence[Any] = (), output_shapes: Sequence[Any] = (), *,
+               input_types: Sequence[str | None] = ()) -> onnx.ModelProto:
+    """A model running `node` once: named inputs become graph inputs (an empty optional's type from
+    `input_types`), outputs are typed when known. `output_dtypes` holds numpy dtypes (or their names) for tensors
+    and type texts (`seq(tensor(float))`) for containers; `output_shapes` a tensor's shape or a sequence's element
+    shapes."""
     graph_inputs = []
-    for name, x in zip(node.input, inputs, strict=False):
-        if name and x is not None:
+    for i, (name, x) in enumerate(zip(node.input, inputs, strict=False)):
+        declared = input_types[i] if i < len(input_types) else None
+        if not name:
+            continue
+        if isinstance(x, np.ndarray):
             graph_inputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(x.dtype),
                                                               list(x.shape)))
+            if declared is not None and declared.startswith("optional("):  # a present optional stays one
+                graph_inputs[-1] = _typed_value_info(name, declared, x)
+            continue
+        text = declared if declared is not None and "?" not in declared else value_type(x)
+        if text is not None and "?" not in text:
+            graph_inputs.append(_typed_value_info(name, text, x))
     graph_outputs = []
     for i, name in enumerate(node.output):
         dtype = output_dtypes[i] if i < len(output_dtypes) else None
-        elem = helper.np_dtype_to_tensor_dtype(dtype) if dtype is not None else onnx.TensorProto.UNDEFINED
         shape = output_shapes[i] if i < len(output_shapes) else None
+        if isinstance(dtype, str) and "(" in dtype:
+            graph_outputs.append(_typed_value_info(name, dtype, None, shape))
+            continue
+        elem = helper.np_dtype_to_tensor_dtype(np.dtype(dtype)) if dtype else onnx.TensorProto.UNDEFINED
         graph_outputs.append(helper.make_tensor_value_info(name, elem, shape))
     graph = helper.make_graph([node], f"conform_{node.op_type}", graph_inputs, graph_outputs)
     opsets = [helper.make_opsetid(d, v) for d, v in sorted(opset_imports.items())]
@@ -84,9 +103,32 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[np.ndarray | None], opset_
     return model
 
 
-def case_model(case: Case, output_dtypes: Sequence[np.dtype | None] = (),
-               output_shapes: Sequence[list[int] | None] = ()) -> onnx.ModelProto:
-    return make_model(make_node(case), case.inputs, opset_imports_for(case.version), output_dtypes, output_shapes)
+def _typed_value_info(name: str, type_text: str, value: Any, shape: Any = None) -> onnx.ValueInfoProto:
+    """A graph input or output of a container type (or a tensor that is an optional's content). The shape is the
+    tensor's, or what a sequence's elements share (their dims where they agree); a map has none."""
+    shapes = shape_of(value) if value is not None and shape is None else shape
+    tp = type_proto(type_text, _common_shape(type_text, shapes))
+    if tp is None:
+        raise ValueError(f"'{name}': {type_text} is no type a model can declare")
+    vi = onnx.ValueInfoProto(name=name)
+    vi.type.CopyFrom(tp)
+    return vi
+
+
+def _common_shape(type_text: str, shapes: Any) -> list[int | None] | None:
+    if not isinstance(shapes, list):
+        return None
+    sequence = type_text.startswith("seq(") or type_text.startswith("optional(seq(")
+    if not sequence:
+        return shapes if all(isinstance(d, int) for d in shapes) else None
+    if not shapes or not all(isinstance(s, list) and len(s) == len(shapes[0]) for s in shapes):
+        return None
+    return [d if all(s[k] == d for s in shapes) else None for k, d in enumerate(shapes[0])]
+
+
+def case_model(case: Case, output_dtypes: Sequence[Any] = (), output_shapes: Sequence[Any] = ()) -> onnx.ModelProto:
+    return make_model(make_node(case), case.inputs, opset_imports_for(case.version), output_dtypes, output_shapes,
+                      input_types=case.input_types())
 
 
 def node_attributes(node: onnx.NodeProto) -> dict[str, Any]:
@@ -102,3 +144,24 @@ def node_attributes(node: onnx.NodeProto) -> dict[str, Any]:
             value = numpy_helper.to_array(value)
         out[attr.name] = value
     return out
+
+
+def output_types(case: Case, expected: list[Any]) -> list[str | None]:
+    """What a model declares of each expected output: a tensor's numpy dtype name; a container's type text, from
+    the case's type bindings where the value cannot show it (an empty sequence or optional)."""
+    types: list[str | None] = []
+    for i, x in enumerate(expected):
+        param = output_param(case.version, i)
+        bound = case.type_bindings.get(param.type) if param is not None else None
+        if isinstance(x, np.ndarray) and (bound is None or not is_container(cell_type(bound))):
+            types.append(x.dtype.name)
+            continue
+        shown = value_type(x)
+        types.append(cell_type(bound) if bound is not None else shown if shown and "?" not in shown else None)
+    return types
+
+
+def output_param(version: OpVersion, i: int) -> Param | None:
+    """The parameter of output position `i` (the values of a variadic last output all have it)."""
+    params = version.outputs
+    return params[i] if i < len(params) else params[-1] if params and params[-1].variadic else None

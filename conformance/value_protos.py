@@ -17,8 +17,18 @@ from onnx import numpy_helper
 ProtoValue = onnx.TensorProto | onnx.SequenceProto | onnx.OptionalProto | onnx.MapProto
 
 
-def to_proto(value: Any, name: str) -> ProtoValue:
-    """A runtime value (array, list, None for an empty optional, dict) as the proto that holds it."""
+def to_proto(value: Any, name: str, type_proto: onnx.TypeProto | None = None) -> ProtoValue:
+    """A runtime value (array, list, None for an empty optional, dict) as the proto that holds it; a value the
+    model declares an optional is stored in an OptionalProto even when present."""
+    if type_proto is not None and type_proto.WhichOneof("value") == "optional_type" and value is not None:
+        optional = numpy_helper.from_optional(None, name)
+        inner = to_proto(value, name)
+        optional.elem_type = (onnx.OptionalProto.SEQUENCE if isinstance(inner, onnx.SequenceProto) else
+                              onnx.OptionalProto.MAP if isinstance(inner, onnx.MapProto) else onnx.OptionalProto.TENSOR)
+        target = {onnx.OptionalProto.SEQUENCE: optional.sequence_value, onnx.OptionalProto.MAP: optional.map_value,
+                  onnx.OptionalProto.TENSOR: optional.tensor_value}[optional.elem_type]
+        target.CopyFrom(inner)
+        return optional
     if isinstance(value, dict):
         return numpy_helper.from_dict(value, name)
     if isinstance(value, list):
@@ -50,8 +60,8 @@ def from_proto(proto: ProtoValue) -> Any:
     return numpy_helper.to_array(proto)
 
 
-def save_value(path: Path, value: Any, name: str) -> None:
-    path.write_bytes(to_proto(value, name).SerializeToString())
+def save_value(path: Path, value: Any, name: str, type_proto: onnx.TypeProto | None = None) -> None:
+    path.write_bytes(to_proto(value, name, type_proto).SerializeToString())
 
 
 def load_value(path: Path, type_proto: onnx.TypeProto) -> Any:

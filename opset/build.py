@@ -42,7 +42,7 @@ DEFAULT_TOLERANCE: FrozenMap[str, Tolerance] = FrozenMap({
     "double": Tolerance(rtol=1e-12, atol=1e-12),
 })
 
-_MERGED_BY_NAME = ("attributes", "type_constraints", "let")
+_MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations")
 _REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "properties", "maps_to",
              "tengine", "random")
 
@@ -81,8 +81,8 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
     status = _status(data.get("status"))
     top_tolerance = {**DEFAULT_TOLERANCE, **_tolerance(data.get("tolerance"))}
     state: dict[str, Any] = {
-        "attributes": {}, "type_constraints": {}, "let": {}, "inputs": [], "outputs": [], "constraints": [],
-        "readings": [],
+        "attributes": {}, "type_constraints": {}, "let": {}, "type_relations": {}, "inputs": [], "outputs": [],
+        "constraints": [], "readings": [],
         "doc": data.get("doc", ""), "summary": data["summary"], "tolerance": None, "properties": [],
         "maps_to": None, "tengine": None, "random": None,
     }
@@ -154,6 +154,7 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
         examples=examples, tolerance=tolerance, properties=properties,
         maps_to=_maps_to(state["maps_to"], location, where, label),
         tengine=_tengine(state["tengine"]), location=location, last=last, readings=readings,
+        type_relations=FrozenMap({name: str(e).replace(" ", "") for name, e in state["type_relations"].items()}),
         random=_random(state["random"], at("random", ""), where, label))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from opset.attr_types import ATTR_TYPES, value_fits
-from opset.dtypes import ELEMENT_TYPES, NUMPY_TO_ELEMENT, is_valid_type
+from opset.dtypes import ELEMENT_TYPES, NUMPY_TO_ELEMENT, apply_relation, is_valid_type, relation_source
 from opset.errors import Problem
 from opset.formula import Formula
 from opset.frozen import thaw
@@ -62,6 +62,7 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
         for t in tc.types:
             if not is_valid_type(t):
                 sink.add(v.location, op, f"type constraint {tc.name}: invalid type '{t}'")
+    _check_type_relations(v, sink)
     for p in v.outputs:
         if p.formula is not None:
             _check_formula(p.formula, f"shape of output '{p.name}'", p.location, op, sink, names,
@@ -94,6 +95,25 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
             _check_formula(formula, f"maps_to attribute '{target}'", v.location, op, sink, names, allow_value=False)
     for ex in v.examples:
         _check_example(v, ex.name, ex.attributes, ex.inputs, ex.outputs, ex.location, sink)
+
+
+def _check_type_relations(v: OpVersion, sink: ProblemSink) -> None:
+    """Each relation names type variables, reads one, and gives only types its variable allows."""
+    op = v.signature
+    for name, expr in v.type_relations.items():
+        target = v.type_variable(name)
+        source_name = relation_source(expr)
+        source = v.type_variable(source_name) if source_name is not None else None
+        if target is None or source is None or source_name == name:
+            sink.add(v.location, op, f"type relation {name}: '{expr}' must relate two type variables of "
+                                     "type_constraints (element(S), seq(T), optional(V) or unwrap(O))")
+            continue
+        assert source_name is not None
+        given = [t for t in source.types if apply_relation(expr, {source_name: t}) is not None]
+        stray = sorted({str(apply_relation(expr, {source_name: t})) for t in given} - set(target.types))
+        if not given or stray:
+            why = f"gives {', '.join(stray)}" if stray else f"gives nothing for the types of {source_name}"
+            sink.add(v.location, op, f"type relation {name} = {expr} {why}, which {name} does not allow")
 
 
 def _check_random(v: OpVersion, sink: ProblemSink, names: frozenset[str]) -> None:

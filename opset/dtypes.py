@@ -106,3 +106,86 @@ def numpy_name(element: str) -> str | None:
 
 def element_of_numpy(np_name: str) -> str | None:
     return NUMPY_TO_ELEMENT.get(np_name)
+
+
+# ---- container types: sequences, optionals and maps -------------------------------------------------------
+
+CONTAINER_KINDS = ("seq", "optional", "map")
+
+
+def type_kind(text: str) -> str | None:
+    """`tensor`, `sparse_tensor`, `seq`, `optional` or `map`; None for text that is no type."""
+    m = _TYPE_RE.match(text.replace(" ", ""))
+    return m.group(1) if m is not None else None
+
+
+def is_container(text: str) -> bool:
+    return type_kind(text) in CONTAINER_KINDS
+
+
+def inner_type(text: str) -> str | None:
+    """What a sequence or an optional holds (canonical): `seq(tensor(float))` -> `tensor(float)`; None otherwise."""
+    m = _TYPE_RE.match(canonical_type(text))
+    if m is None or m.group(1) not in ("seq", "optional"):
+        return None
+    return m.group(2)
+
+
+def map_parts(text: str) -> tuple[str, str] | None:
+    """A map's key element and value type (canonical): `map(int64,tensor(float))` -> (`int64`, `tensor(float)`)."""
+    m = _TYPE_RE.match(canonical_type(text))
+    if m is None or m.group(1) != "map":
+        return None
+    key, _, value = m.group(2).partition(",")
+    return key, value
+
+
+def type_elements(text: str) -> list[str]:
+    """Every element type a type holds, a map's key included: `map(string,tensor(float))` -> [string, float]."""
+    kind = type_kind(text)
+    if kind in ("tensor", "sparse_tensor"):
+        element = tensor_element(text) if kind == "tensor" else canonical_type(text)[len("sparse_tensor("):-1]
+        return [element] if element else []
+    if kind in ("seq", "optional"):
+        inner = inner_type(text)
+        return type_elements(inner) if inner else []
+    parts = map_parts(text)
+    return [parts[0], *type_elements(parts[1])] if parts else []
+
+
+# A version's `type_relations` say how a type variable follows another one: `element(S)` (what the sequence
+# or optional S holds), `seq(T)`, `optional(V)`, `unwrap(O)` (what the optional O holds, O itself when it is
+# no optional). Where the variable's argument is bound, the relation gives the variable's type.
+TYPE_FUNCTIONS = ("element", "seq", "optional", "unwrap")
+_RELATION_RE = re.compile(r"^(element|seq|optional|unwrap)\((.+)\)$")
+
+
+def relation_source(expr: str) -> str | None:
+    """The type variable a relation reads (`element(seq(S))` -> `S`); None when the text is no relation."""
+    m = _RELATION_RE.match(expr.replace(" ", ""))
+    if m is None:
+        return None
+    inner = m.group(2)
+    return relation_source(inner) if _RELATION_RE.match(inner) else (inner if inner.isidentifier() else None)
+
+
+def apply_relation(expr: str, bindings: dict[str, str]) -> str | None:
+    """The type a relation gives for the bound variables (type texts), None when its variable is unbound or
+    the relation does not apply (`element` of a tensor)."""
+    text = expr.replace(" ", "")
+    m = _RELATION_RE.match(text)
+    if m is None:
+        bound = bindings.get(text)
+        return canonical_type(bound) if bound is not None else None
+    function, argument = m.groups()
+    value = apply_relation(argument, bindings)
+    if value is None:
+        return None
+    if function == "seq":
+        return f"seq({value})"
+    if function == "optional":
+        return f"optional({value})"
+    inner = inner_type(value)
+    if function == "element":
+        return inner
+    return inner if type_kind(value) == "optional" else value

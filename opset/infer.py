@@ -228,7 +228,7 @@ def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attri
     resolved = _attributes_from(version, env)
     outputs: list[Shape | None] = []
     for param in version.outputs:
-        shapes = _output_shape(param, env, values, problems)
+        shapes = _output_shape(param, env, values, problems, empty_allowed=_may_be_empty(version, param))
         if param.variadic and isinstance(shapes, list) and all(isinstance(s, list) or s is None for s in shapes):
             outputs.extend(shapes)
         else:
@@ -304,8 +304,15 @@ def _bind_output_arity(version: OpVersion, env: _Env, output_count: int | None) 
             env.bind(param.name, arity)
 
 
+def _may_be_empty(version: OpVersion, param: Param) -> bool:
+    """Can the parameter hold an optional (whose formula gives None when it is empty)?"""
+    constraint = version.type_variable(param.type)
+    types = constraint.types if constraint is not None else (param.type,)
+    return any(t.startswith("optional(") for t in types)
+
+
 def _output_shape(param: Param, env: _Env, values: Mapping[str, Sequence[Any]] | None,
-                  problems: list[ShapeProblem]) -> Any:
+                  problems: list[ShapeProblem], *, empty_allowed: bool = False) -> Any:
     if param.formula is None:
         return None
     try:
@@ -315,6 +322,8 @@ def _output_shape(param: Param, env: _Env, values: Mapping[str, Sequence[Any]] |
     except FormulaError as e:
         problems.append(ShapeProblem("formula", f"shape of output '{param.name}': {e}", unevaluated=True))
         return None
+    if shape is None and empty_allowed:
+        return None  # an empty optional has no shape
     if not isinstance(shape, list | tuple):
         problems.append(ShapeProblem("formula", f"shape of output '{param.name}' gave {shape!r}, not a list",
                                      unevaluated=True))

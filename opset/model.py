@@ -214,6 +214,8 @@ class OpVersion:
     location: Location
     last: int | None = None  # the last opset this version covers (None: open-ended)
     readings: tuple[Reading, ...] = ()  # where the sources disagree, the readings we do not take
+    # type variable -> how it follows another (`element(S)`, `seq(T)`, `optional(V)`, `unwrap(O)`; opset.dtypes)
+    type_relations: FrozenMap[str, str] = EMPTY
     random: RandomOutputs | None = None  # outputs whose values are drawn at random, and what determines them
 
     @property

@@ -9,6 +9,7 @@ import onnx
 
 from conformance.backends.ort import is_unsupported_message
 from conformance.backends.protocol import Unsupported
+from conformance.containers import as_value
 
 
 def looks_like_onnx_backend(obj: Any) -> bool:
@@ -46,4 +47,4 @@ class OnnxBackendAdapter:
                 raise Unsupported(str(e).splitlines()[0]) from e
             raise
         ordered = [feeds[i.name] for i in model.graph.input if i.name in feeds]
-        return [np.asarray(x) for x in rep.run(ordered)]
+        return [as_value(x) for x in rep.run(ordered)]

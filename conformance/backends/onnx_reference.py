@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import onnx
 
+from conformance.containers import as_value
+
 
 class OnnxReferenceBackend:
     def supports(self, domain: str, op: str, version: int, dtypes: list[str]) -> bool:
@@ -23,4 +25,4 @@ class OnnxReferenceBackend:
             if "not implemented" in str(e).lower() or "unable to" in str(e).lower():
                 raise Unsupported(str(e).splitlines()[0]) from e
             raise
-        return [np.asarray(x) for x in evaluator.run(None, feeds)]
+        return [as_value(x) for x in evaluator.run(None, feeds)]

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from conformance.containers import as_value
 from conformance.element_types import ML_FLOATS, SUB_BYTE_BITS, element_of, is_ml_dtype, numpy_dtype
 from opset.dtypes import ELEMENT_TYPES, tensor_element
 
@@ -48,6 +49,10 @@ class OnnxRuntimeBackend:
     def run(self, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         from conformance.backends.protocol import Unsupported
 
+        unfed = [name for name, x in feeds.items() if isinstance(x, dict) and not _feedable_map(x)]
+        if unfed:  # the Python API's limit, not onnxruntime's kernels'
+            raise Unsupported(f"onnxruntime's Python API feeds only non-empty maps of float values "
+                              f"({', '.join(unfed)})")
         data = model.SerializeToString()
         key = hashlib.sha1(data).hexdigest()
         session = self._sessions.get(key)
@@ -67,7 +72,8 @@ class OnnxRuntimeBackend:
                 self._sessions.popitem(last=False)
         try:
             if not any(isinstance(x, np.ndarray) and is_ml_dtype(x.dtype) for x in feeds.values()):
-                return [self._from_ort(x) if isinstance(x, self._ort.OrtValue) else np.asarray(x)
+                # sequences come back as lists, optionals as None or their value, maps as dicts
+                return [self._from_ort(x) if isinstance(x, self._ort.OrtValue) else as_value(x)
                         for x in session.run(None, feeds)]
             values = {name: self._to_ort(name, x) for name, x in feeds.items()}
             return [self._from_ort(x) for x in session.run_with_ort_values(None, values)]
@@ -99,3 +105,9 @@ class OnnxRuntimeBackend:
         if out.nbytes:
             ctypes.memmove(out.ctypes.data, value.data_ptr(), out.nbytes)
         return out
+
+
+def _feedable_map(x: dict[Any, Any]) -> bool:
+    """Whether onnxruntime's Python API can feed this map: it turns a dict into map(string|int64, float) (other
+    value types arrive as floats or not at all) and refuses an empty one."""
+    return bool(x) and all(isinstance(v, float | np.float32) and not isinstance(v, np.float64) for v in x.values())

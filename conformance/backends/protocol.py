@@ -35,14 +35,17 @@ class BackendCall:
     """Everything a backend needs for one case; picklable, so it can cross into an isolation worker."""
 
     node_bytes: bytes
-    inputs: list[np.ndarray | None]
+    inputs: list[Any]  # runtime values (conformance.containers): arrays, lists, dicts, None
     opset_imports: dict[str, int]
-    output_dtypes: list[str | None]  # numpy dtype names of the expected outputs (for typed model outputs)
+    # numpy dtype names of the expected outputs, or a container's type text (for typed model outputs)
+    output_dtypes: list[str | None]
     domain: str  # registry domain
     op: str
     version: int
     dtypes: list[str]
-    output_shapes: list[list[int] | None] | None = None  # expected output shapes, when known
+    output_shapes: list[Any] | None = None  # expected output shapes (a sequence's: its element shapes), when known
+    # each input's type text where a value cannot show it (an empty sequence or optional): typed model inputs
+    input_types: list[str | None] | None = None
 
     @property
     def node(self) -> onnx.NodeProto:
@@ -74,9 +77,10 @@ class Backend:
             if self._mode == "model":
                 from conformance.onnx_model import make_model
 
-                dtypes = [np.dtype(d) if d else None for d in call.output_dtypes]
-                model = make_model(node, call.inputs, call.opset_imports, dtypes, call.output_shapes or [])
-                feeds = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n and x is not None}
+                model = make_model(node, call.inputs, call.opset_imports, call.output_dtypes, call.output_shapes or [],
+                                   input_types=call.input_types or [])
+                declared = {i.name for i in model.graph.input}
+                feeds = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n and n in declared}
                 result = self.target.run(model, feeds)
             elif self._mode == "node+opsets":
                 result = self.target.run(node, list(call.inputs), opset_imports=dict(call.opset_imports))
@@ -84,7 +88,10 @@ class Backend:
                 result = self.target.run(node, list(call.inputs))
         except NotImplementedError as e:
             raise Unsupported(str(e) or "NotImplementedError") from e
-        return _as_arrays(result, list(node.output))
+        from conformance.containers import with_declared_type
+
+        types = list(call.output_dtypes) + [None] * len(node.output)
+        return [with_declared_type(x, types[i]) for i, x in enumerate(_as_arrays(result, list(node.output)))]
 
 
 def _call_mode(run: Any) -> str:
@@ -107,7 +114,13 @@ def _as_arrays(result: Any, output_names: Sequence[str]) -> list[np.ndarray]:
         result = [result]
     if not isinstance(result, list | tuple):
         raise BackendError(f"run() returned {type(result).__name__}, not a list of arrays")
-    return [np.asarray(x) for x in result]
+    from conformance.containers import as_value
+    from conformance.string_arrays import normalized
+
+    def normal(v: Any) -> Any:  # string tensors as object arrays of str, inside containers too
+        return normalized(v) if isinstance(v, np.ndarray) else [normal(e) for e in v] if isinstance(v, list) else v
+
+    return [normal(as_value(x)) for x in result]
 
 
 def supports_signature_ok(target: Any) -> bool:

@@ -9,6 +9,7 @@ import numpy as np
 import onnx
 
 from conformance.backends.protocol import Unsupported
+from conformance.containers import as_value, shape_of
 from opset.errors import ResolutionError
 from opset.infer import resolve_attributes
 from opset.model import OpVersion
@@ -25,7 +26,7 @@ def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
     entry = find_entry(version.domain, version.name, version.since)
     if entry is not None:
         outputs = call_kernel(entry, version, list(inputs), dict(attributes), num_outputs)
-        return tuple(np.asarray(x) for x in outputs)
+        return tuple(as_value(x) for x in outputs)  # containers (lists, None, dicts) stay as they are
     target = version.maps_to
     if target is None or not target.exact:
         from conformance.kernels import NO_REFERENCE_KERNEL
@@ -40,7 +41,7 @@ def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
     by_name = {p.name: x for p, x in zip(version.inputs, inputs, strict=False)}
     order = target.inputs if target.inputs is not None else tuple(p.name for p in version.inputs)
     mapped_inputs = [by_name.get(n) if n else None for n in order]
-    shapes = [list(x.shape) if x is not None else None for x in mapped_inputs]
+    shapes = [shape_of(x) for x in mapped_inputs]
     return reference_outputs(mapped, mapped_inputs, resolve_attributes(mapped, given, shapes), num_outputs)
 
 
@@ -62,7 +63,7 @@ class ReferenceBackend:
             version = registry.try_resolve(domain, node.op_type, opset) or _removed_version(domain, node.op_type, opset)
         except ResolutionError as e:  # an op or domain the registry lacks: nothing here can run it
             raise Unsupported(str(e)) from e
-        shapes = [list(x.shape) if x is not None else None for x in inputs]
+        shapes = [shape_of(x) for x in inputs]
         attributes = node_values(resolve_attributes(version, node_attributes(node), shapes))
         wanted = len(node.output) if node.output else None
         return list(reference_outputs(version, list(inputs), attributes, wanted))

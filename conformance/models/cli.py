@@ -1,5 +1,6 @@
 """`opset run MODEL.onnx [--input NAME=FILE.npy ...] [--output-dir DIR]`: run a whole model on the reference
-kernels and write one `<output name>.npy` per graph output.
+kernels and write one `<output name>.npy` per graph output (a sequence, map or optional output: `<name>.npz`,
+its arrays and, under `__layout__`, the JSON layout `conformance.containers.unpack` rebuilds it from).
 
 Graph inputs without `--input` get random values of their declared element type and shape (a symbolic
 dim takes its `--dim NAME=SIZE`, else 1). Exit 0 on success, 1 when a node cannot be run (the message
@@ -9,6 +10,7 @@ names it), 2 on a usage problem (an unreadable model or input file, an unknown i
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Sequence
@@ -19,7 +21,10 @@ import onnx
 from google.protobuf.message import DecodeError
 from onnx import helper
 
+from conformance.containers import describe, is_container, pack
 from conformance.models.runner import ModelRunError, ModelRunner
+
+LAYOUT_KEY = "__layout__"
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -61,9 +66,15 @@ def main_run(argv: Sequence[str]) -> int:
         if name not in given:
             print(f"input  {name}: random {value.dtype}{list(value.shape)}")
     for name, value in outputs.items():
-        path = ns.output_dir / f"{_SAFE.sub('_', name) or 'output'}.npy"
-        np.save(path, value)
-        print(f"output {name}: {value.dtype}{list(value.shape)} -> {path}")
+        stem = _SAFE.sub("_", name) or "output"
+        if is_container(value):  # a sequence, map or optional: its arrays and the layout that rebuilds it
+            path = ns.output_dir / f"{stem}.npz"
+            arrays, layout = pack({name: value})
+            np.savez(path, **arrays, **{LAYOUT_KEY: np.array(json.dumps(layout))})  # type: ignore[arg-type]
+        else:
+            path = ns.output_dir / f"{stem}.npy"
+            np.save(path, value)
+        print(f"output {name}: {describe(value)} -> {path}")
     return 0
 
 

@@ -17,6 +17,7 @@ import onnx
 from onnx import numpy_helper
 
 from conformance.backends.protocol import Unsupported
+from conformance.containers import as_value
 
 
 class NodeExecutor(Protocol):
@@ -63,7 +64,8 @@ class ModelRunner:
         if unknown:
             raise ModelRunError(f"{', '.join(unknown)}: not an input of the graph (inputs: "
                                 f"{', '.join(self.input_names) or 'none'})")
-        values: dict[str, np.ndarray] = {**self.initializers, **{k: np.asarray(v) for k, v in feeds.items()}}
+        # a container value (a sequence as a list, a map as a dict) is kept as it is, anything else is an array
+        values: dict[str, np.ndarray] = {**self.initializers, **{k: as_value(v) for k, v in feeds.items()}}
         nodes = self.model.graph.node
         for index in self.order:
             self._run_node(nodes[index], index, values, self.opset_imports, "")
@@ -102,7 +104,7 @@ class ModelRunner:
                 raise ModelRunError(f"{where}: gave {len(results)} output(s), the node names {len(node.output)}")
         for name, value in zip(node.output, results, strict=False):
             if name:
-                values[name] = np.asarray(value)
+                values[name] = as_value(value)
 
     def _run_function(self, function: onnx.FunctionProto, node: onnx.NodeProto, inputs: list[np.ndarray | None],
                       where: str) -> list[np.ndarray]:

@@ -18,8 +18,9 @@ import numpy as np
 from conformance.algebra import PropertyViolation, check_property
 from conformance.backends.protocol import BackendCall, Unsupported
 from conformance.backends.reference import reference_outputs
-from conformance.compare import compare_arrays, tolerance_for
-from conformance.onnx_model import make_node, opset_imports_for
+from conformance.compare import compare_values, tolerance_for
+from conformance.containers import describe, shape_of, type_fits, value_type
+from conformance.onnx_model import make_node, opset_imports_for, output_param, output_types
 from conformance.runner.random_laws import law_test
 from conformance.runner.random_outputs import random_call, random_output_problems
 from conformance.runner.repro import write_bundle
@@ -27,8 +28,10 @@ from conformance.runner.settings import CellStats, CheckSettings
 from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError
 from conformance.strategies.case import Case
 from conformance.strategies.dtypes import element_of
-from opset.cells import allowed_elements
-from opset.model import OpVersion
+from opset.cells import allowed_cells, allowed_elements, cell_type
+from opset.dtypes import is_container
+from opset.infer import UNKNOWN_SHAPE
+from opset.model import OpVersion, Param
 
 
 class CaseBackend(Protocol):
@@ -46,15 +49,16 @@ class InvalidCase(Exception):
 
 
 def make_call(case: Case, output_dtypes: list[str | None],
-              output_shapes: list[list[int] | None] | None = None) -> BackendCall:
+              output_shapes: list[Any] | None = None) -> BackendCall:
     return BackendCall(node_bytes=make_node(case).SerializeToString(), inputs=list(case.inputs),
                        opset_imports=opset_imports_for(case.version), output_dtypes=output_dtypes,
                        domain=case.version.domain, op=case.version.name, version=case.version.since,
                        dtypes=sorted(set(case.type_bindings.values()) | {case.dtype}),
-                       output_shapes=output_shapes if output_shapes is not None else list(case.expected_shapes))
+                       output_shapes=output_shapes if output_shapes is not None else list(case.expected_shapes),
+                       input_types=case.input_types())
 
 
-def expected_outputs(case: Case) -> list[np.ndarray] | None:
+def expected_outputs(case: Case) -> list[Any] | None:
     """The reference's outputs, None when there is no kernel; InvalidCase when the kernel rejects the case."""
     try:
         outputs = reference_outputs(case.version, list(case.inputs), case.attributes, len(case.output_names))
@@ -72,8 +76,8 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
     law_case`) has its random outputs tested against their law too."""
     if expected is None:
         expected = expected_outputs(case)
-    dtypes = [x.dtype.name for x in expected] if expected is not None else []
-    shapes: list[list[int] | None] | None = [list(x.shape) for x in expected] if expected is not None else None
+    dtypes = output_types(case, expected) if expected is not None else []
+    shapes: list[Any] | None = [shape_of(x) for x in expected] if expected is not None else None
     call = make_call(case, [*dtypes], shapes)
     if not _supports(backend, call, case, settings, expected, law):
         raise Unsupported(f"{case.label}: the backend's supports() declines it")
@@ -95,22 +99,22 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
 _READING_VALUES = 4096  # inputs up to this size give their values to a reading's `when`
 
 
-def other_reading(case: Case, outputs: list[np.ndarray]) -> str | None:
+def other_reading(case: Case, outputs: list[Any]) -> str | None:
     """The reading (registry `readings`) other than ours that the backend's outputs follow, else None."""
-    return followed_reading(case.version, case.inputs, case.attributes, [list(y.shape) for y in outputs])
+    return followed_reading(case.version, case.inputs, case.attributes, [shape_of(y) for y in outputs])
 
 
-def followed_reading(version: OpVersion, inputs: Sequence[np.ndarray | None], attributes: Mapping[str, Any],
-                     output_shapes: Sequence[list[int]]) -> str | None:
+def followed_reading(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str, Any],
+                     output_shapes: Sequence[Any]) -> str | None:
     """`id (followed_by)` of a reading of `version` whose `when` holds for these inputs (all their values known)
     and whose output shapes, where it states any, are `output_shapes`; None when there is none."""
     if not version.readings:
         return None
     from opset.infer import infer_shapes
 
-    shapes = [list(x.shape) if x is not None else None for x in inputs]
+    shapes = [shape_of(x) for x in inputs]
     values = {p.name: np.asarray(x).reshape(-1).tolist() for p, x in zip(version.inputs, inputs, strict=False)
-              if x is not None and x.size <= _READING_VALUES and np.asarray(x).dtype.kind in "biuf"}
+              if isinstance(x, np.ndarray) and x.size <= _READING_VALUES and x.dtype.kind in "biufO"}  # O: strings
     result = infer_shapes(version, shapes, attributes, values, all_values_known=True)
     for found in result.readings:
         given = [(i, shape) for i, shape in enumerate(found.outputs) if shape is not None and i < len(output_shapes)]
@@ -160,7 +164,7 @@ def _run(backend: CaseBackend, call: BackendCall, case: Case, settings: CheckSet
     return []
 
 
-def output_problems(case: Case, outputs: list[np.ndarray], expected: list[np.ndarray] | None,
+def output_problems(case: Case, outputs: list[Any], expected: list[Any] | None,
                     stats: CellStats | None = None) -> list[str]:
     """What is wrong with `outputs` (empty when nothing is). Outputs drawn at random (the version's `random` key)
     are checked for what their law determines, not against the reference's values (`random_outputs`)."""
@@ -172,13 +176,15 @@ def output_problems(case: Case, outputs: list[np.ndarray], expected: list[np.nda
     for i, name in enumerate(case.output_names):
         y = outputs[i]
         formula = case.expected_shapes[i] if i < len(case.expected_shapes) else None
-        if formula is not None and list(y.shape) != formula:
-            problems.append(f"output {i} '{name}' has shape {list(y.shape)} but the shape formula gives {formula}")
+        shape = shape_of(y)
+        if formula is not None and shape is not UNKNOWN_SHAPE and shape != formula:
+            what = "element shapes" if isinstance(y, list) else "shape"
+            problems.append(f"output {i} '{name}' has {what} {shape} but the shape formula gives {formula}")
             continue
         problems += _dtype_problems(case, i, name, y, expected)
         if problems or expected is None or (drawn is not None and name in drawn.outputs):
             continue
-        result = compare_arrays(y, expected[i], tolerance_for(case.version, element_of(expected[i].dtype)))
+        result = compare_values(y, expected[i], lambda dtype: tolerance_for(case.version, element_of(dtype)))
         if stats is not None:
             stats.add(result.max_abs, result.max_rel, result.max_ulp)
         if not result.ok:
@@ -188,11 +194,13 @@ def output_problems(case: Case, outputs: list[np.ndarray], expected: list[np.nda
     return problems
 
 
-def _dtype_problems(case: Case, i: int, name: str, y: np.ndarray, expected: list[np.ndarray] | None) -> list[str]:
-    params = case.version.outputs
-    # the values of a variadic (last) output all have its parameter
-    param = params[i] if i < len(params) else params[-1] if params and params[-1].variadic else None
+def _dtype_problems(case: Case, i: int, name: str, y: Any, expected: list[Any] | None) -> list[str]:
+    param = output_param(case.version, i)  # the values of a variadic (last) output all have its parameter
+    if not isinstance(y, np.ndarray):
+        return _container_type_problems(case, i, name, y, expected, param)
     element = element_of(y.dtype)
+    if param is not None and is_container(cell_type(case.type_bindings.get(param.type, element))):
+        return _container_type_problems(case, i, name, y, expected, param)  # an optional's content
     if param is not None:
         # a type variable is fixed by the case only when a present input carries it
         carried = {p.type for p, x in zip(case.version.inputs, case.inputs, strict=False) if x is not None}
@@ -201,16 +209,32 @@ def _dtype_problems(case: Case, i: int, name: str, y: np.ndarray, expected: list
         if allowed and element not in allowed:
             return [f"output {i} '{name}' has dtype {element}, the type constraint {param.type} needs "
                     f"{' or '.join(allowed)}"]
-    if expected is not None and y.dtype != expected[i].dtype:
-        return [f"output {i} '{name}' has dtype {element}, the reference gives {element_of(expected[i].dtype)}"]
+    want = expected[i] if expected is not None and i < len(expected) else None
+    if isinstance(want, np.ndarray) and y.dtype != want.dtype:
+        return [f"output {i} '{name}' has dtype {element}, the reference gives {element_of(want.dtype)}"]
     return []
 
 
-def _property_problems(case: Case, outputs: list[np.ndarray], backend: CaseBackend,
-                       expected: list[np.ndarray] | None) -> list[str]:
-    def rerun(inputs: list[np.ndarray | None]) -> list[np.ndarray]:
+def _container_type_problems(case: Case, i: int, name: str, y: Any, expected: list[Any] | None,
+                             param: Param | None) -> list[str]:
+    """A sequence, optional or map output: of a type its parameter allows (the case's binding where it has one)."""
+    if param is None:
+        return []
+    bound = case.type_bindings.get(param.type)
+    allowed = [cell_type(bound)] if bound is not None else [cell_type(c) for c in allowed_cells(case.version,
+                                                                                              param.type)]
+    if allowed and not any(type_fits(y, t) for t in allowed):
+        shown = value_type(y) or describe(y)
+        return [f"output {i} '{name}' is {shown}, the type constraint {param.type} needs {' or '.join(allowed[:4])}"
+                + (" ..." if len(allowed) > 4 else "")]
+    return []
+
+
+def _property_problems(case: Case, outputs: list[Any], backend: CaseBackend,
+                       expected: list[Any] | None) -> list[str]:
+    def rerun(inputs: list[Any]) -> list[Any]:
         other = case.with_inputs(inputs)
-        dtypes: list[str | None] = [x.dtype.name for x in expected] if expected else []
+        dtypes: list[str | None] = output_types(case, expected) if expected else []
         return backend.run(make_call(other, dtypes, [None] * len(outputs)))
 
     problems = []

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.onnx_model import case_model, node_attributes
+from conformance.containers import shape_of
+from conformance.onnx_model import case_model, node_attributes, output_types
 from conformance.runner.settings import CheckSettings
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
@@ -48,17 +49,19 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
         raise ValueError("write_bundle needs settings.repro_dir")
     bundle = settings.repro_dir / bundle_name(case, law)
     bundle.mkdir(parents=True, exist_ok=True)
-    dtypes = [x.dtype for x in expected] if expected is not None else []
-    shapes = [list(x.shape) for x in expected] if expected is not None else list(case.expected_shapes)
-    onnx.save_model(case_model(case, dtypes, shapes), bundle / "model.onnx")
+    dtypes = output_types(case, expected) if expected is not None else []
+    shapes = [shape_of(x) for x in expected] if expected is not None else list(case.expected_shapes)
+    model = case_model(case, dtypes, shapes)
+    onnx.save_model(model, bundle / "model.onnx")
+    declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
     for old in bundle.glob("*put_*.pb"):  # a bundle rewritten for another case of the same cell
         old.unlink()
     for i, (name, x) in enumerate(zip(case.input_names, case.inputs, strict=True)):
-        if name and x is not None:
-            save_value(bundle / f"input_{i}.pb", x, name)
+        if name and (x is not None or name in declared):  # an empty optional input is named and None
+            save_value(bundle / f"input_{i}.pb", x, name, declared.get(name))
     if expected is not None:
         for i, (name, y) in enumerate(zip(case.output_names, expected, strict=False)):
-            save_value(bundle / f"output_{i}.pb", y, name)
+            save_value(bundle / f"output_{i}.pb", y, name, declared.get(name))
     command = replay_command(settings.spec, bundle, settings.timeout)
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
             "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example, "law": law,
@@ -80,7 +83,7 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
     inputs = [load_value(bundle / f"input_{i}.pb", declared[n]) if n and (bundle / f"input_{i}.pb").is_file()
               else None for i, n in enumerate(node.input)]
-    shapes = [list(x.shape) if isinstance(x, np.ndarray) else None for x in inputs]
+    shapes = [shape_of(x) for x in inputs]
     given = node_attributes(node)
     outputs = list(node.output)
     expected = None
@@ -96,7 +99,12 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     return case, expected, meta
 
 
-def _int_shape(shape: Any) -> list[int] | None:
+def _int_shape(shape: Any) -> Any:
+    """A tensor's shape, or a sequence's element shapes, when every dim is an int."""
     if isinstance(shape, list) and all(isinstance(d, int) for d in shape):
         return [int(d) for d in shape]
+    if isinstance(shape, list) and shape and all(isinstance(s, list) and all(isinstance(d, int) for d in s)
+                                                 for s in shape):
+        return [[int(d) for d in s] for s in shape]
     return None
+

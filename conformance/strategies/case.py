@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
+from conformance.containers import describe
 from opset.model import OpVersion
 
 
@@ -16,18 +15,20 @@ class Case:
 
     `attributes` is complete (every attribute of the version, defaults applied, None when absent); it is
     what the reference kernel receives. `node_attributes` is the subset a node states explicitly.
-    `inputs` is positional with a variadic input expanded; None marks an omitted optional input.
+    `inputs` is positional with a variadic input expanded; None marks an omitted optional input (its name is
+    "") or an empty optional (named). A container input is a runtime value (conformance.containers).
     """
 
     version: OpVersion
-    dtype: str  # the cell's element type: the type variable of the first typed input (or output)
-    type_bindings: dict[str, str]  # type variable -> element name
+    dtype: str  # the cell: the type of the first typed input (or output), as opset.cells names it
+    type_bindings: dict[str, str]  # type variable -> cell name (`float`, `seq(tensor(float))`)
     attributes: dict[str, Any]
     node_attributes: dict[str, Any]
-    inputs: list[np.ndarray | None]
+    inputs: list[Any]
     input_names: list[str]  # "" for an omitted optional input
     output_names: list[str]
-    expected_shapes: list[list[int] | None]  # from the shape formulas; None when the formula is unknown
+    # from the shape formulas (a sequence's: its element shapes); None when the formula is unknown
+    expected_shapes: list[Any]
     values: dict[str, list[Any]] = field(default_factory=dict)  # input name -> flat values, for value(X)
     example: str | None = None  # the YAML example it comes from, if any
 
@@ -37,7 +38,7 @@ class Case:
 
     def describe(self) -> str:
         """A short, one-line account of the case for assertion messages."""
-        shapes = ", ".join("-" if x is None else f"{n}:{x.dtype}{list(x.shape)}"
+        shapes = ", ".join("-" if not n else f"{n}:{describe(x)}"
                            for n, x in zip(self.input_names, self.inputs, strict=True))
         given = ", ".join(f"{k}={v!r}" for k, v in sorted(self.node_attributes.items()))
         return f"inputs ({shapes}) attributes {{{given}}}"
@@ -45,6 +46,20 @@ class Case:
     def __repr__(self) -> str:
         return f"Case({self.label}: {self.describe()})"
 
-    def with_inputs(self, inputs: list[np.ndarray | None]) -> Case:
+    def input_types(self) -> list[str | None]:
+        """The type text of each input position, where the bindings say it (empty sequences and optionals cannot
+        show theirs)."""
+        from opset.cells import cell_type
+
+        params = self.version.inputs
+        types: list[str | None] = []
+        for i in range(len(self.inputs)):
+            param = params[i] if i < len(params) else params[-1] if params and params[-1].variadic else None
+            bound = self.type_bindings.get(param.type) if param is not None else None
+            fixed = param.type if param is not None and self.version.type_variable(param.type) is None else None
+            types.append(cell_type(bound) if bound is not None else fixed)
+        return types
+
+    def with_inputs(self, inputs: list[Any]) -> Case:
         return Case(self.version, self.dtype, self.type_bindings, self.attributes, self.node_attributes,
                     inputs, self.input_names, self.output_names, self.expected_shapes, self.values, self.example)

@@ -15,15 +15,18 @@ import numpy as np
 from hypothesis import reject
 from hypothesis import strategies as st
 
+from conformance.containers import shape_of, value_size
 from conformance.strategies.attributes import OMIT, DrawFn, as_node_value, draw_attribute, node_values
 from conformance.strategies.case import Case
+from conformance.strategies.containers import MAX_LENGTH, draw_layout, fill_container, layout_size
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hint_table import hint_for
 from conformance.strategies.hints import OpHint
 from conformance.strategies.plan import DrawPlan, plan_for
 from conformance.strategies.values import SEEDS, fill_array
-from opset.cells import NUMPY_ELEMENTS, allowed_elements, primary_param
+from opset.cells import allowed_cells, cell_name, cell_type, drawable_cell, primary_param
+from opset.dtypes import apply_relation, is_container
 from opset.formula import Formula, FormulaError, Undecided
 from opset.formula.nodes import Const
 from opset.frozen import thaw
@@ -45,9 +48,9 @@ def op_cases(version: OpVersion, dtype: str, *, max_side: int = 5, max_rank: int
     check_positive("max_rank", max_rank)
     check_positive("max_elements", max_elements)
     primary = primary_param(version)
-    if primary is None or dtype not in allowed_elements(version, primary.type):
+    if primary is None or dtype not in allowed_cells(version, primary.type):
         raise ValueError(f"{version.signature}: dtype {dtype} is not allowed by its type constraints")
-    if dtype not in NUMPY_ELEMENTS:
+    if not drawable_cell(dtype):
         raise ValueError(f"{version.signature}: dtype {dtype} cannot be drawn (numpy has no such type)")
 
     @st.composite
@@ -95,20 +98,37 @@ def _output_count(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> int:
 
 
 def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
+    """Type variable -> cell name: the primary parameter's is the cell; a variable a type relation gives
+    follows its source; the others keep the cell's type where they can, else are drawn."""
     primary = primary_param(version)
     bindings: dict[str, str] = {}
+    if primary is not None and version.type_variable(primary.type) is not None:
+        bindings[primary.type] = dtype
+    _follow_relations(version, bindings)
     for name, constraint in version.type_constraints.items():
-        if primary is not None and name == primary.type:
-            bindings[name] = dtype
+        if name in bindings:
             continue
-        elements = [e for e in allowed_elements(version, name) if e in NUMPY_ELEMENTS]
-        if dtype in elements:
+        cells = [c for c in allowed_cells(version, name) if drawable_cell(c)]
+        if dtype in cells:
             bindings[name] = dtype  # keep mixed-type ops in the cell's type where they can be
-        elif elements:
-            bindings[name] = draw(st.sampled_from(elements))
+        elif cells:
+            bindings[name] = draw(st.sampled_from(cells))
         else:
-            bindings[name] = constraint.types[0]
+            bindings[name] = cell_name(constraint.types[0])
+        _follow_relations(version, bindings)
     return bindings
+
+
+def _follow_relations(version: OpVersion, bindings: dict[str, str]) -> None:
+    """Bind every variable a type relation gives from bound ones (`T: element(S)` once S is bound)."""
+    for _ in range(len(version.type_relations)):
+        texts = {name: cell_type(cell) for name, cell in bindings.items()}
+        found = {name: apply_relation(expr, texts) for name, expr in version.type_relations.items()
+                 if name not in bindings}
+        found = {name: given for name, given in found.items() if given is not None}
+        if not found:
+            return
+        bindings.update({name: cell_name(given) for name, given in found.items()})
 
 
 def _draw_dims(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, hint: OpHint, max_rank: int) -> None:
@@ -159,6 +179,15 @@ def _draw_signature_shapes(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, max_r
             ctx.shapes[param.name] = None
             ctx.omitted.add(param.name)
             continue
+        type_text = ctx.type_of(param.type)
+        if is_container(type_text):
+            lo, hi = plan.lengths.get(param.name, (0, MAX_LENGTH))
+            hi = max(lo, min(hi, MAX_LENGTH))
+            layouts = [draw_layout(draw, ctx, param.name, type_text, min_length=lo, max_length=hi)
+                       for _ in range(draw(st.integers(param.min_arity, param.min_arity + 2))
+                                      if param.variadic else 1)]
+            ctx.shapes[param.name] = layouts if param.variadic else layouts[0]
+            continue
         if param.shape is not None:
             shape = _signature_shape(param.shape, ctx.dims)
         elif param.name in plan.vector_of:
@@ -177,7 +206,8 @@ def _draw_signature_shapes(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, max_r
 
 
 def _has_shaped_input(ctx: DrawContext) -> bool:
-    return any(ctx.shapes.get(p.name) is not None for p in ctx.version.inputs)
+    return any(ctx.shapes.get(p.name) is not None and not is_container(ctx.type_of(p.type))
+               for p in ctx.version.inputs)
 
 
 def _environment(ctx: DrawContext) -> dict[str, Any]:
@@ -275,8 +305,8 @@ def _apply_derived(ctx: DrawContext, plan: DrawPlan) -> bool:
         return False
     for param in ctx.version.inputs:
         present = param.name not in ctx.omitted
-        if param.name in ctx.fixed:
-            continue
+        if param.name in ctx.fixed or is_container(ctx.type_of(param.type)):
+            continue  # a hint's shape, or a container's layout (a signature never shapes one)
         if param.shape is not None and present:
             shape = _signature_shape(param.shape, ctx.dims)
             if shape is None:
@@ -303,9 +333,14 @@ def _draw_arrays(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> None:
         if param.name in hint.values:
             array = hint.values[param.name](draw, ctx)
             ctx.arrays[param.name] = array
-            ctx.shapes[param.name] = None if array is None else list(np.shape(array))
+            ctx.shapes[param.name] = None if array is None else shape_of(array)
             continue
         shape = ctx.shapes.get(param.name)
+        type_text = ctx.type_of(param.type)
+        if is_container(type_text) and param.name not in ctx.omitted:
+            ctx.arrays[param.name] = [fill_container(draw, ctx, param.name, type_text, s) for s in shape or []] \
+                if param.variadic else fill_container(draw, ctx, param.name, type_text, shape)
+            continue
         element = ctx.element_of(param.type)
         if shape is None or param.name in ctx.omitted:
             ctx.arrays[param.name] = None
@@ -325,16 +360,18 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
             inputs.extend(array)
             names.extend(f"{param.name}_{i}" for i in range(len(array)))
         else:
-            inputs.append(array if isinstance(array, np.ndarray) else None)
-            names.append(param.name if array is not None else "")
+            value = array if isinstance(array, np.ndarray) or is_container(ctx.type_of(param.type)) else None
+            inputs.append(value)
+            present = array is not None or (param.name in ctx.empty and param.name not in ctx.omitted)
+            names.append(param.name if present else "")
     while names and names[-1] == "":  # trailing omitted inputs are left off the node
         names.pop()
         inputs.pop()
-    if sum(int(x.size) for x in inputs if x is not None) > max_elements:
+    if sum(value_size(x) for x in inputs) > max_elements:
         return None
-    shapes = [list(x.shape) if x is not None else None for x in inputs]
+    shapes = [shape_of(x) for x in inputs]
     values = {n: x.ravel().tolist() for n, x in zip(names, inputs, strict=True)
-              if x is not None and x.dtype.kind in "iub" and x.size <= 64}
+              if isinstance(x, np.ndarray) and x.dtype.kind in "iubO" and x.size <= 64}  # O: strings
     given = {name: as_node_value(value) for name, value in ctx.attributes.items()}
     if validate_attributes(version, given, shapes):
         return None
@@ -344,7 +381,7 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
     if result.problems:
         return None
     expected = [_concrete(s) for s in result.outputs]
-    if any(s is not None and (min(s, default=1) < 0 or int(np.prod(s)) > max_elements) for s in expected):
+    if any(s is not None and layout_size(s) > max_elements for s in expected):
         return None
     variadic = [p for p in version.outputs if p.variadic]
     if variadic:  # one name per value of the variadic (last) output
@@ -372,9 +409,13 @@ def _variadic_output_count(ctx: DrawContext, shapes: list[Any], given: dict[str,
     return fixed + len(tail)
 
 
-def _concrete(shape: Any) -> list[int] | None:
+def _concrete(shape: Any) -> Any:
+    """A shape of ints, or a sequence's element shapes of ints; None otherwise."""
     if isinstance(shape, list) and all(isinstance(d, int) for d in shape):
         return [int(d) for d in shape]
+    if isinstance(shape, list) and shape and all(_concrete(s) is not None and isinstance(s, list)
+                                                 and all(isinstance(d, int) for d in s) for s in shape):
+        return [[int(d) for d in s] for s in shape]
     return None
 
 

@@ -21,6 +21,7 @@ class DrawContext:
     attributes: dict[str, Any] = field(default_factory=dict)  # attributes set on the node
     arrays: dict[str, np.ndarray | list[np.ndarray] | None] = field(default_factory=dict)
     omitted: set[str] = field(default_factory=set)  # optional inputs left off the node
+    empty: set[str] = field(default_factory=set)  # inputs given an empty optional (named on the node, None)
     fixed: set[str] = field(default_factory=set)  # inputs whose shape a hint chose (not rebuilt from dims)
     scratch: dict[str, Any] = field(default_factory=dict)  # what a hint decides early and uses later
 
@@ -33,6 +34,13 @@ class DrawContext:
             if shape is not None:
                 return list(shape)
         return []
+
+    def type_of(self, type_text: str) -> str:
+        """The type a parameter type stands for in this draw (`tensor(float)`, `seq(tensor(int64))`)."""
+        from opset.cells import cell_type
+
+        bound = self.type_bindings.get(type_text)
+        return cell_type(bound) if bound is not None else type_text
 
     def element_of(self, type_text: str) -> str:
         """The element type a parameter type stands for in this draw."""

@@ -16,9 +16,14 @@ from opset.model import Example, OpVersion
 
 
 def literal_array(literal: Mapping[str, Any]) -> np.ndarray:
-    """`{dtype, shape, data}` (flat, C order) or `{dtype, data}` (nested) -> array."""
-    dtype = np.dtype(literal["dtype"])
-    data = np.asarray(literal["data"], dtype=dtype)
+    """`{dtype, shape, data}` (flat, C order) or `{dtype, data}` (nested) -> array; dtype `string` gives an object
+    array of str."""
+    if literal["dtype"] == "string":
+        data = np.asarray(literal["data"], dtype=object)
+        if not all(isinstance(v, str) for v in data.reshape(-1).tolist()):
+            raise ValueError(f"a string example array holds a value that is no string: {literal['data']!r}")
+    else:
+        data = np.asarray(literal["data"], dtype=np.dtype(literal["dtype"]))
     if "shape" in literal:
         data = data.reshape([int(d) for d in literal["shape"]])
     return data

@@ -275,6 +275,8 @@ def _resize_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     transform = None
     if since >= 11:
         transforms = list(ctx.version.attributes["coordinate_transformation_mode"].allowed or ())
+        if ctx.dtype == "string":  # a string tensor has no value for the crop's outside (extrapolation_value)
+            transforms.remove("tf_crop_and_resize")
         transform = draw(st.sampled_from(transforms))
         ctx.attributes["coordinate_transformation_mode"] = transform
         if transform == "tf_crop_and_resize":

@@ -65,6 +65,25 @@ from conformance.strategies.hint_linalg import (
     RMS_NORM_HINT,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
+from conformance.strategies.hint_ml import (
+    CLASSIFIER_HINT,
+    LINEAR_CLASSIFIER_HINT,
+    LINEAR_REGRESSOR_HINT,
+    REGRESSOR_HINT,
+    SVM_CLASSIFIER_HINT,
+    SVM_REGRESSOR_HINT,
+    TREE_ENSEMBLE_HINT,
+)
+from conformance.strategies.hint_ml_encoders import (
+    ARRAY_FEATURE_EXTRACTOR_HINT,
+    CAST_MAP_HINT,
+    CATEGORY_MAPPER_HINT,
+    DICT_VECTORIZER_HINT,
+    IMPUTER_HINT,
+    LABEL_ENCODER_HINTS,
+    ONE_HOT_ENCODER_HINT,
+    ZIP_MAP_HINT,
+)
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
@@ -74,8 +93,18 @@ from conformance.strategies.hint_reduce import (
     UNIQUE_HINT,
     reduce_hints,
 )
+from conformance.strategies.hint_sequence import (
+    CONCAT_FROM_SEQUENCE_HINT,
+    OPTIONAL_HINT,
+    SEQUENCE_AT_HINT,
+    SEQUENCE_EMPTY_HINT,
+    SEQUENCE_ERASE_HINT,
+    SEQUENCE_INSERT_HINT,
+    SPLIT_TO_SEQUENCE_HINT,
+)
 from conformance.strategies.hint_signal import DFT_HINTS, IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT, WINDOW_HINT
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
+from conformance.strategies.hint_strings import strings_keep
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
     EXPAND_HINT,
@@ -161,6 +190,9 @@ _SHRINK_HINT = OpHint(values={"input": _reaching_type_ends("input")},
 _LEGACY_BROADCAST = OpHint(attributes={"axis": lambda draw, ctx: OMIT},
                            until=6)  # B has A's shape here, so only the default axis is valid
 
+NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolated
+STRING_REDUCTIONS = ("none", "add", "max", "min")  # strings concatenate and compare; they do not multiply
+
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # kernel sizes, pads and strides must fit the spatial dims; channels and groups must agree
     ("ai.onnx", "AveragePool"): (POOL_HINT,),
@@ -192,7 +224,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "ReduceMean"): REDUCE_MEAN_HINTS,
     ("ai.onnx", "SpaceToDepth"): (SPACE_TO_DEPTH_HINT,),
     ("ai.onnx", "Pad"): PAD_HINTS,
-    ("ai.onnx", "Upsample"): UPSAMPLE_HINTS,
+    ("ai.onnx", "Upsample"): tuple(strings_keep(h, mode=NEAREST) for h in UPSAMPLE_HINTS),  # strings: no linear
     ("ai.onnx", "Clip"): (CLIP_HINT,),
     ("ai.onnx", "Constant"): (CONSTANT_HINT,),
     # elementwise ops: shapes that broadcast by construction (legacy broadcast/axis up to opset 6), no
@@ -223,8 +255,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "GatherElements"): (indexing.GATHER_ELEMENTS_HINT,),
     ("ai.onnx", "GatherND"): (indexing.GATHER_ND_HINT,),
     ("ai.onnx", "Scatter"): (indexing.SCATTER_ELEMENTS_HINT,),
-    ("ai.onnx", "ScatterElements"): (indexing.SCATTER_ELEMENTS_HINT,),
-    ("ai.onnx", "ScatterND"): (indexing.SCATTER_ND_HINT,),
+    ("ai.onnx", "ScatterElements"): (strings_keep(indexing.SCATTER_ELEMENTS_HINT, reduction=STRING_REDUCTIONS),),
+    ("ai.onnx", "ScatterND"): (strings_keep(indexing.SCATTER_ND_HINT, reduction=STRING_REDUCTIONS),),
     ("ai.onnx", "TensorScatter"): (indexing.TENSOR_SCATTER_HINT,),
     ("ai.onnx", "Compress"): (indexing.COMPRESS_HINT,),
     ("ai.onnx", "ReverseSequence"): (indexing.REVERSE_SEQUENCE_HINT,),
@@ -312,11 +344,40 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # size matches theta: [N, C, H, W] for N x 2 x 3, [N, C, D, H, W] for N x 3 x 4
     ("ai.onnx", "AffineGrid"): (AFFINE_GRID_HINT,),
     # a grid with one coordinate per spatial axis of X, its values about [-1, 1]
-    ("ai.onnx", "GridSample"): (GRID_SAMPLE_HINT,),
+    ("ai.onnx", "GridSample"): (strings_keep(GRID_SAMPLE_HINT, mode=NEAREST),),  # strings: no interpolation
     # a window that fits, groups that divide the channels, offset and mask shaped for the output
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
-    ("ai.onnx", "Resize"): (RESIZE_HINT,),
+    ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
+    # a model in a node: trees, support vectors or coefficient rows that fit X and each other, drawn whole with X
+    # (thresholds from X's values, NaN features, every mode, aggregate and post_transform)
+    ("ai.onnx.ml", "TreeEnsemble"): (TREE_ENSEMBLE_HINT,),
+    ("ai.onnx.ml", "TreeEnsembleClassifier"): (CLASSIFIER_HINT,),
+    ("ai.onnx.ml", "TreeEnsembleRegressor"): (REGRESSOR_HINT,),
+    ("ai.onnx.ml", "SVMClassifier"): (SVM_CLASSIFIER_HINT,),
+    ("ai.onnx.ml", "SVMRegressor"): (SVM_REGRESSOR_HINT,),
+    ("ai.onnx.ml", "LinearClassifier"): (LINEAR_CLASSIFIER_HINT,),
+    ("ai.onnx.ml", "LinearRegressor"): (LINEAR_REGRESSOR_HINT,),
+    # ai.onnx.ml: indices inside X's last axis; the alternative attributes that X's and Y's types select
+    # (imputed values, categories, keys and values) and X values that hit them
+    ("ai.onnx.ml", "ArrayFeatureExtractor"): (ARRAY_FEATURE_EXTRACTOR_HINT,),
+    ("ai.onnx.ml", "Imputer"): (IMPUTER_HINT,),
+    ("ai.onnx.ml", "OneHotEncoder"): (ONE_HOT_ENCODER_HINT,),
+    ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
+    ("ai.onnx.ml", "CategoryMapper"): (CATEGORY_MAPPER_HINT,),
+    # labels of the output's key type, one per column; maps whose keys the vocabulary or max_map names
+    ("ai.onnx.ml", "ZipMap"): (ZIP_MAP_HINT,),
+    ("ai.onnx.ml", "DictVectorizer"): (DICT_VECTORIZER_HINT,),
+    ("ai.onnx.ml", "CastMap"): (CAST_MAP_HINT,),
+    # positions inside the drawn sequence ([-n, n - 1]; SequenceInsert also n); splits that cut the axis; tensors
+    # that concatenate (one shape but for the axis); attributes that type an output no input types
+    ("ai.onnx", "SequenceAt"): (SEQUENCE_AT_HINT,),
+    ("ai.onnx", "SequenceErase"): (SEQUENCE_ERASE_HINT,),
+    ("ai.onnx", "SequenceInsert"): (SEQUENCE_INSERT_HINT,),
+    ("ai.onnx", "SplitToSequence"): (SPLIT_TO_SEQUENCE_HINT,),
+    ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
+    ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
+    ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
     # signal ops: what is computed (inverse, one-sided, the output type) first, then shapes and the scalar inputs'
     # values that fit it (an RFFT takes real input, a frame fits the signal, the mel edges lie below Nyquist)
     ("ai.onnx", "DFT"): DFT_HINTS,

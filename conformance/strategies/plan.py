@@ -12,7 +12,9 @@ simple forms below are turned into construction rules, so valid cases are built 
 - `a == k` with `a` an attribute and `k` a constant: `a` is set to `k`;
 - `a >= k` / `a > k` (also `min([a, b, ...]) >= k`) with numeric attributes: a lower bound on their
   drawn values, and a default below it is never left in place;
-- `len(a) <op> k` with `a` a list attribute: bounds for its drawn length.
+- `len(a) <op> k` with `a` a list attribute: bounds for its drawn length;
+- `len(X) <op> k` with `X` an input without signature: bounds for the element count of a sequence it is
+  drawn as.
 
 Whatever else a constraint says is checked after drawing (the draw is retried a few times).
 """
@@ -40,6 +42,7 @@ class DrawPlan:
     attr_fixed: dict[str, object] = field(default_factory=dict)  # attribute -> its only valid value
     attr_min: dict[str, float] = field(default_factory=dict)  # numeric attribute -> least valid value
     attr_length: dict[str, tuple[int, int]] = field(default_factory=dict)  # list attribute -> (min, max) length
+    lengths: dict[str, tuple[int, int]] = field(default_factory=dict)  # sequence input -> (min, max) element count
 
 
 _PLANS: dict[int, tuple[OpVersion, DrawPlan]] = {}  # id(version) -> (version kept alive, plan)
@@ -93,6 +96,10 @@ def _read_clause(node: Node, plan: DrawPlan, unsigned: set[str]) -> None:
     if op == "==" and (_read_equality(left, right, plan, unsigned) or _read_equality(right, left, plan, unsigned)):
         return
     left_tuple, right_tuple = _len_of_tuple(left, plan), _len_of_tuple(right, plan)
+    counted = _len_of_unsigned(left, unsigned)
+    if counted is not None and isinstance(right, Const) and isinstance(right.value, int):
+        lo, hi = plan.lengths.get(counted, (0, 99))
+        plan.lengths[counted] = _tightened(lo, hi, op, right.value)  # a sequence input's element count
     if left_tuple is not None and isinstance(right, Const) and isinstance(right.value, int):
         _bound_rank(plan, left_tuple, op, right.value)
     elif right_tuple is not None and isinstance(left, Const) and isinstance(left.value, int):
@@ -212,6 +219,15 @@ def _len_of_tuple(node: Node, plan: DrawPlan) -> str | None:
     if isinstance(node, Call) and node.function == "len" and len(node.args) == 1:
         arg = node.args[0]
         if isinstance(arg, Name) and arg.id in plan.tuples:
+            return arg.id
+    return None
+
+
+def _len_of_unsigned(node: Node, unsigned: set[str]) -> str | None:
+    """`X` when `node` is `len(X)` for an input without signature (a sequence's element count, drawn so)."""
+    if isinstance(node, Call) and node.function == "len" and len(node.args) == 1:
+        arg = node.args[0]
+        if isinstance(arg, Name) and arg.id in unsigned:
             return arg.id
     return None
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from conformance.element_types import COMPLEX, COMPUTE_AS, finite_range
 from conformance.strategies.dtypes import FLOAT_ELEMENTS, numpy_dtype
+from conformance.strategies.strings import fill_strings
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -22,6 +23,8 @@ def fill_array(seed: int, element: str, shape: Sequence[int], *, min_value: floa
                max_value: float = 4.0) -> np.ndarray:
     """An array of `element` values in [min_value, max_value] (clipped to the dtype), reproducible from `seed`."""
     check_bounds("min_value", min_value, "max_value", max_value)
+    if element == "string":  # the bounds concern numbers only
+        return fill_strings(seed, shape)
     rng = np.random.default_rng(seed)
     dtype = numpy_dtype(element)
     size = tuple(int(d) for d in shape)

@@ -40,8 +40,6 @@ _PENDING_GROUPS = {
     "sequences and optionals are the companion issue's ('ai.onnx complete, part 2')":
         "SequenceAt SequenceConstruct SequenceEmpty SequenceErase SequenceInsert SequenceLength SequenceMap "
         "SplitToSequence ConcatFromSequence Optional OptionalGetElement OptionalHasElement",
-    "string ops are the companion issue's ('ai.onnx complete, part 2')":
-        "StringConcat StringNormalizer StringSplit RegexFullMatch TfIdfVectorizer",
     "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
 }
 PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for op in ops.split()}

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from opset.formula.errors import FormulaError
-from opset.formula.limits import Budget, check_length
+from opset.formula.errors import FormulaError, Undecided
+from opset.formula.limits import MAX_LIST_LENGTH, Budget
 from opset.formula.symbolic import Sym
 
 if TYPE_CHECKING:
@@ -26,6 +26,25 @@ def _numpy() -> Any:
     return sys.modules.get("numpy")
 
 
+def _onnx_tensor(value: Any) -> Any:
+    """The values of an onnx TensorProto (a tensor attribute) as a numpy array; None for anything else. onnx is
+    only consulted when something imported it (only then can a TensorProto exist)."""
+    onnx = sys.modules.get("onnx")
+    if onnx is None or not isinstance(value, onnx.TensorProto):
+        return None
+    from onnx import numpy_helper
+
+    return numpy_helper.to_array(value)
+
+
+def _check_host_length(length: int, what: str) -> None:
+    """A value a node brings (an attribute, an input's values) longer than a formula's lists may grow is too big to
+    reason about cheaply, not wrong: what depends on it stays undecided (a forest of 150 000 nodes is a real
+    model), where a formula building such a list itself is an error."""
+    if length > MAX_LIST_LENGTH:
+        raise Undecided(f"{what} has {length} elements, more than the {MAX_LIST_LENGTH} a formula reasons about")
+
+
 def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     """Plain ints, floats, strings, lists... from numpy scalars and arrays too; other types are refused."""
     if depth > MAX_HOST_NESTING:
@@ -36,7 +55,7 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
         return value
     if kind is list and all(type(item) is int for item in value):
         # the common case (a shape, an ints attribute): already plain; formulas never mutate what they read
-        check_length(len(value), what)
+        _check_host_length(len(value), what)
         budget.charge(len(value))
         return value
     if value is None or isinstance(value, bool | str | Sym | Fraction):
@@ -44,6 +63,9 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     np = _numpy()
     if np is not None and isinstance(value, np.bool_):
         return bool(value)
+    tensor = _onnx_tensor(value)
+    if tensor is not None:  # a tensor attribute as a model holds it: its values, as a conformance case holds them
+        value = tensor
     if isinstance(value, numbers.Integral):
         return int(value)
     if isinstance(value, numbers.Real):
@@ -51,7 +73,7 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     if np is not None and isinstance(value, np.ndarray):
         value = value.tolist()
     if isinstance(value, list | tuple):
-        check_length(len(value), what)
+        _check_host_length(len(value), what)
         converted = [from_host(item, what, budget, depth + 1) for item in value]
         return tuple(converted) if isinstance(value, tuple) else converted
     raise FormulaError(f"{what} has a value of unsupported type {type(value).__name__}")

@@ -20,7 +20,8 @@ _SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 TOP_LEVEL_ORDER = ("name", "domain", "category", "summary", "doc", "status", "seed_note", "tolerance", "versions")
 VERSION_ORDER = ("since", "changes", "summary", "doc", "attributes", "inputs", "outputs", "type_constraints",
-                 "let", "constraints", "readings", "examples", "tolerance", "properties", "maps_to", "tengine")
+                 "type_relations", "let", "constraints", "readings", "examples", "tolerance", "properties", "maps_to",
+                 "tengine")
 ATTRIBUTE_ORDER = ("type", "required", "default", "default_expr", "allowed", "range", "length", "hint", "doc")
 PARAM_ORDER = ("name", "type", "optional", "variadic", "min_arity", "homogeneous", "shape", "data_dependent", "value",
                "doc")
@@ -31,7 +32,7 @@ HAND_PARAM_KEYS = ("shape", "data_dependent", "value")
 # Version keys the importer produces; every other key of an existing version is kept as it is.
 IMPORTED_VERSION_KEYS = ("since", "changes", "attributes", "inputs", "outputs", "type_constraints")
 # How later versions inherit each key (docs/format.md, "Inheritance between versions").
-MERGED_BY_NAME = ("attributes", "type_constraints", "let")
+MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations")
 NOT_INHERITED = ("examples", "changes")
 
 

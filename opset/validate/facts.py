@@ -6,11 +6,12 @@ constraint is a set membership test.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import onnx
 
-from opset.dtypes import CODE_TO_ELEMENT
+from opset.dtypes import CODE_TO_ELEMENT, ELEMENT_TYPES, inner_type, map_parts, tensor_element, type_kind
 from opset.formula import Sym, Undecided
 
 Dim = int | Sym
@@ -19,8 +20,13 @@ Shape = tuple[Dim, ...]
 
 @dataclass(frozen=True, slots=True)
 class Facts:
+    """A tensor's (or an optional tensor's) shape; for a sequence (or an optional one) `shape` is the shape its
+    elements share (onnx's sequence element shape: dims that differ are unknown) and `elements` each element's
+    shape, where the number of elements is known."""
+
     type: str | None  # None: unknown
     shape: Shape | None  # None: unknown rank
+    elements: tuple[Shape | None, ...] | None = None
 
 
 UNKNOWN = Facts(None, None)
@@ -66,8 +72,13 @@ def type_text(tp: onnx.TypeProto) -> str | None:
 
 
 def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
-    """A tensor type's shape: dim_value -> int, dim_param -> Sym(name), neither -> a fresh symbol."""
+    """A tensor type's shape: dim_value -> int, dim_param -> Sym(name), neither -> a fresh symbol. A sequence's or
+    an optional's: the shape of what it holds (a sequence's elements share it)."""
     kind = tp.WhichOneof("value")
+    if kind == "sequence_type":
+        return declared_shape(tp.sequence_type.elem_type, fresh)
+    if kind == "optional_type":
+        return declared_shape(tp.optional_type.elem_type, fresh)
     if kind == "tensor_type":
         tt = tp.tensor_type
     elif kind == "sparse_tensor_type":
@@ -127,3 +138,61 @@ def same_dim(a: Dim, b: Dim) -> bool | None:
         return bool(a == b)
     except Undecided:
         return None
+
+
+def is_sequence_type(type_: str | None) -> bool:
+    """A sequence, or an optional sequence: its formula value is the list of its elements' shapes."""
+    return type_ is not None and (type_.startswith("seq(") or type_.startswith("optional(seq("))
+
+
+def common_shape(elements: tuple[Shape | None, ...], fresh: FreshDims) -> Shape | None:
+    """The shape every element has, as onnx's sequence element shape: a dim the elements disagree on is unknown
+    (a fresh symbol); no shape when their ranks differ or some element's shape is unknown (or there is none)."""
+    if not elements or any(e is None for e in elements):
+        return None
+    first = elements[0]
+    assert first is not None
+    if any(e is not None and len(e) != len(first) for e in elements):
+        return None
+    dims: list[Dim] = []
+    for i, d in enumerate(first):
+        same = all(e is not None and same_dim(e[i], d) for e in elements)
+        dims.append(d if same else fresh.new())
+    return tuple(dims)
+
+
+def type_proto(text: str, shape: Sequence[int | str | None] | None = None) -> onnx.TypeProto | None:
+    """The TypeProto of a type text (the inverse of `type_text`); `shape` is a tensor's, or what a sequence's
+    elements or an optional's content share: dims as ints, names (dim_param) or None (unknown). None for text
+    that is no type."""
+    tp = onnx.TypeProto()
+    kind = type_kind(text)
+    if kind == "tensor":
+        element = ELEMENT_TYPES.get(tensor_element(text) or "")
+        if element is None:
+            return None
+        tp.tensor_type.elem_type = element[0]
+        if shape is not None:
+            dims = tp.tensor_type.shape
+            dims.SetInParent()  # a rank-0 value has a shape with no dims, not no shape
+            for d in shape:
+                dim = dims.dim.add()
+                if isinstance(d, int):
+                    dim.dim_value = d
+                elif isinstance(d, str):
+                    dim.dim_param = d
+        return tp
+    if kind in ("seq", "optional"):
+        inner = type_proto(inner_type(text) or "", shape)
+        if inner is None:
+            return None
+        (tp.sequence_type if kind == "seq" else tp.optional_type).elem_type.CopyFrom(inner)
+        return tp
+    parts = map_parts(text) if kind == "map" else None
+    key = ELEMENT_TYPES.get(parts[0]) if parts is not None else None
+    value = type_proto(parts[1]) if parts is not None else None
+    if key is None or value is None:
+        return None
+    tp.map_type.key_type = key[0]
+    tp.map_type.value_type.CopyFrom(value)
+    return tp

@@ -9,11 +9,22 @@ from typing import Any
 import onnx
 
 from opset.check_ids import INFERENCE_CHECKS, reported_check
+from opset.dtypes import apply_relation
 from opset.errors import ResolutionError
 from opset.infer import UNKNOWN_SHAPE, InferResult, ShapeProblem, infer_shapes, validate_attributes
 from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes
 from opset.validate.diagnostics import Diagnostic
-from opset.validate.facts import UNKNOWN, Facts, Shape, format_shape, merge_shapes, shapes_conflict
+from opset.validate.facts import (
+    UNKNOWN,
+    Facts,
+    FreshDims,
+    Shape,
+    common_shape,
+    format_shape,
+    is_sequence_type,
+    merge_shapes,
+    shapes_conflict,
+)
 from opset.validate.graph import NodeRec
 from opset.validate.signatures import Arity, VersionInfo
 from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced, tensor_values
@@ -30,6 +41,7 @@ class Scope:
     values: MutableMapping[str, tuple[int, ...]] = field(default_factory=dict)
     tensors: MutableMapping[str, onnx.TensorProto] = field(default_factory=dict)
     inferred: dict[str, Shape] = field(default_factory=dict)  # shapes the formulas gave, before merging
+    fresh: FreshDims = field(default_factory=FreshDims)  # the run's unknown dims (a sequence's disagreeing dims)
 
     def known_values(self, name: str) -> tuple[int, ...] | None:
         found = self.values.get(name)
@@ -121,15 +133,37 @@ class NodeCheck:
             elif before != f.type:
                 self.error("type_mismatch", f"type variable {var} is {before} from '{where[var]}' but {f.type} "
                                             f"from '{name}' ({param.name})")
+        if info.version.type_relations:
+            self._relate(info, bound, where)
         return bound
+
+    def _relate(self, info: VersionInfo, bound: dict[str, str], where: dict[str, str]) -> None:
+        """Variables the version's type relations give from bound ones (`T: element(S)`); a variable an input
+        binds otherwise is a type mismatch."""
+        relations = info.version.type_relations
+        for _ in range(len(relations)):
+            changed = False
+            for var, expr in relations.items():
+                given = apply_relation(expr, bound)
+                if given is None:
+                    continue
+                before = bound.get(var)
+                if before is None:
+                    bound[var] = given
+                    changed = True
+                elif before != given and var in where:
+                    self.error("type_mismatch", f"type variable {var} is {before} from '{where[var]}' but {expr} "
+                                                f"gives {given}")
+                    where.pop(var)  # reported once
+            if not changed:
+                return
 
     def _infer(self, info: VersionInfo, attrs: NodeAttributes, in_facts: list[Facts | None], scope: Scope,
                memo: Memo) -> InferResult | None:
         version = info.version
         if not attrs.given and not info.needs_inference and not info.has_required:
             return None
-        shapes = tuple((f.shape if f.shape is not None else UNKNOWN_SHAPE) if f is not None else None
-                       for f in in_facts)
+        shapes = tuple(_formula_shape(f) if f is not None else None for f in in_facts)
         values: dict[str, Any] | None = None
         values_key: Hashable = None
         if info.value_inputs:
@@ -149,7 +183,7 @@ class NodeCheck:
         key = (info.key, attrs.key, shapes, values_key, outputs)
         cached = memo.get(key)
         if cached is None:
-            listed = [list(s) if s is not None and s is not UNKNOWN_SHAPE else s for s in shapes]
+            listed = [_listed(s) if s is not None and s is not UNKNOWN_SHAPE else s for s in shapes]
             attr_problems = validate_attributes(version, attrs.given, listed)
             result = (infer_shapes(version, listed, attrs.given, values, output_count=outputs)
                       if info.needs_inference else None)
@@ -194,22 +228,35 @@ class NodeCheck:
                     type_ = bound.get(param.type)
                     if type_ is None and len(allowed) == 1:
                         type_ = next(iter(allowed))
+            if produced is not None and pos == 0:
+                type_ = type_ or produced.type
+            declared = scope.declared.get(out)
+            known_type = type_ or (declared.type if declared is not None else None)
             raw = inferred[pos] if pos < len(inferred) else None
             shape: Shape | None = None
-            if raw is not None:
+            elements: tuple[Shape | None, ...] | None = None
+            if raw is not None and (is_sequence_type(known_type) or (known_type is None and _nested(raw))):
+                # an element without a shape (a map: ZipMap's sequence of maps) is None
+                listed: list[Any] = list(raw)
+                elements = tuple(None if e is None else tuple(e) for e in listed)
+                shape = common_shape(elements, scope.fresh)
+                if shape is not None:
+                    scope.inferred[out] = shape
+            elif raw is not None:
                 shape = scope.inferred[out] = tuple(raw)
             computed = result.values[pos] if result is not None and pos < len(result.values) else None
             if computed is not None:
                 scope.values[out] = tuple(computed)
             if produced is not None and pos == 0:
-                type_ = type_ or produced.type
                 shape = shape if shape is not None else produced.shape
                 if produced.values is not None:
                     scope.values[out] = produced.values
-            declared = scope.declared.get(out)
             if declared is not None and result is not None and result.readings:
                 shape = self._other_reading(out, pos, shape, declared, result)
-            scope.facts[out] = self._against_declared(out, type_, shape, declared)
+            facts = self._against_declared(out, type_, shape, declared)
+            if elements is not None:
+                facts = self._elements_against_declared(out, facts, elements, declared)
+            scope.facts[out] = facts
 
     def _other_reading(self, out: str, pos: int, shape: Shape | None, declared: Facts,
                        result: InferResult) -> Shape | None:
@@ -238,3 +285,35 @@ class NodeCheck:
                                          f"but is declared {format_shape(declared.shape)}")
             return Facts(type_ or declared.type, shape)
         return Facts(type_ or declared.type, merge_shapes(shape, declared.shape))
+
+    def _elements_against_declared(self, out: str, facts: Facts, elements: tuple[Shape | None, ...],
+                                   declared: Facts | None) -> Facts:
+        """A sequence's elements, each checked against the element shape its declaration states."""
+        if declared is not None and declared.shape is not None:
+            for i, element in enumerate(elements):
+                if element is not None and shapes_conflict(element, declared.shape):
+                    self.error("shape_mismatch", f"output '{out}': element {i} has shape {format_shape(element)} "
+                                                 f"by the shape formula but the sequence's elements are declared "
+                                                 f"{format_shape(declared.shape)}")
+                    return facts
+        return Facts(facts.type, facts.shape, elements)
+
+
+def _formula_shape(f: Facts) -> Any:
+    """What a formula sees of a value: a tensor's shape, a sequence's element shapes (a tuple of them, when the
+    count is known), an optional's content; UNKNOWN_SHAPE where that is not known (a map never has one)."""
+    if is_sequence_type(f.type):
+        return f.elements if f.elements is not None else UNKNOWN_SHAPE
+    if f.type is not None and f.type.startswith("map("):
+        return UNKNOWN_SHAPE
+    return f.shape if f.shape is not None else UNKNOWN_SHAPE
+
+
+def _listed(shape: Any) -> list[Any]:
+    """A shape, or a sequence's element shapes, as the lists formulas take."""
+    return [list(d) if isinstance(d, tuple) else d for d in shape]
+
+
+def _nested(raw: Any) -> bool:
+    """A formula's value that is a list of shapes (a sequence's), not a shape."""
+    return isinstance(raw, list) and bool(raw) and all(isinstance(d, list) for d in raw)

@@ -86,9 +86,9 @@ class ModelValidation:
             if vi.name not in local:
                 declared_facts[vi.name] = value_info_facts(vi, self.fresh)
         if outer is None:
-            return Scope(facts=local, declared=declared_facts, values={}, tensors=tensors)
+            return Scope(facts=local, declared=declared_facts, values={}, tensors=tensors, fresh=self.fresh)
         return Scope(facts=ChainMap(local, outer.facts), declared=declared_facts,
-                     values=ChainMap({}, outer.values), tensors=ChainMap(tensors, outer.tensors))
+                     values=ChainMap({}, outer.values), tensors=ChainMap(tensors, outer.tensors), fresh=self.fresh)
 
     def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
         plan = plan_graph(graph, outer_names, path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from opset.dtypes import canonical_type
 from opset.errors import ResolutionError
 from opset.model import OpVersion, Param
 from opset.registry import Registry
@@ -94,7 +95,7 @@ class VersionTable:
         known = self._info.get(id(v))
         if known is not None and known.version is v:
             return known
-        allowed = {name: frozenset(t.replace(" ", "") for t in tc.types) for name, tc in v.type_constraints.items()}
+        allowed = {name: frozenset(canonical_type(t) for t in tc.types) for name, tc in v.type_constraints.items()}
         needs = (any(p.formula or p.value for p in v.outputs) or bool(v.constraints) or any(p.shape for p in v.inputs)
                  or any(a.length or a.allowed or a.range for a in v.attributes.values()))
         info = VersionInfo(version=v, key=len(self._info), inputs=_arity(v.inputs), outputs=_arity(v.outputs),

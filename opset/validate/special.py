@@ -16,7 +16,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from opset.validate.facts import Shape, tensor_type
+from opset.validate.facts import Shape, tensor_type, type_text
 
 MAX_VALUES = 1024  # values tracked for shape-like int tensors (Reshape's shape, Slice's starts ...)
 _INT_TYPES = {onnx.TensorProto.INT64, onnx.TensorProto.INT32}
@@ -99,6 +99,73 @@ def _output_dtype(given: dict[str, Any], input_types: list[str | None]) -> Produ
     return Produced(tensor_type(code), None) if isinstance(code, int) and code else None
 
 
+_KIND_TYPES = {"strings": "tensor(string)", "int64s": "tensor(int64)", "floats": "tensor(float)"}
+_FLIPPED = {"tensor(string)": "tensor(int64)", "tensor(int64)": "tensor(string)"}
+
+
+def _values_kind(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """LabelEncoder: Y has the values' type (values_tensor's element, else the values_* list's kind); version 1
+    maps strings to int64 and int64 to strings (the other way from X, as CategoryMapper always does)."""
+    values = given.get("values_tensor")
+    if isinstance(values, onnx.TensorProto):
+        return Produced(tensor_type(values.data_type), None)
+    for kind, type_name in _KIND_TYPES.items():
+        if given.get(f"values_{kind}") is not None:
+            return Produced(type_name, None)
+    return _flipped(given, input_types)
+
+
+def _flipped(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """CategoryMapper (and LabelEncoder 1): int64 for a string X, strings for an int64 X."""
+    first = input_types[0] if input_types else None
+    return Produced(_FLIPPED[first], None) if first in _FLIPPED else None
+
+
+def _cast_to(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """CastMap: the element type `cast_to` names (float without it)."""
+    named = {"TO_FLOAT": "tensor(float)", "TO_INT64": "tensor(int64)", "TO_STRING": "tensor(string)"}
+    return Produced(named.get(str(given.get("cast_to", "TO_FLOAT"))), None)
+
+
+def _map_values(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """DictVectorizer: a tensor of the map's value type."""
+    first = input_types[0] if input_types else None
+    if first is None or not first.startswith("map("):
+        return None
+    value = first[len("map("):-1].partition(",")[2].strip()
+    return Produced(value if value.startswith("tensor(") else f"tensor({value})", None)
+
+
+def _labelled_maps(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """ZipMap: a sequence of maps from its labels' type (strings or int64) to float."""
+    key = "string" if given.get("classlabels_strings") else "int64" if given.get("classlabels_int64s") else None
+    return Produced(f"seq(map({key},tensor(float)))", None) if key is not None else None
+
+
+def _class_labels(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """The classifiers (TreeEnsembleClassifier, SVMClassifier, LinearClassifier): Y, the top class's label, has the
+    labels' type (strings or int64)."""
+    if given.get("classlabels_strings") is not None:
+        return Produced("tensor(string)", None)
+    ints = given.get("classlabels_int64s", given.get("classlabels_ints"))
+    return Produced("tensor(int64)", None) if ints is not None else None
+
+
+def _sequence_empty(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """SequenceEmpty: a sequence of the element type `dtype` names (float without it)."""
+    code = _element_code(given.get("dtype", onnx.TensorProto.FLOAT))
+    element = tensor_type(code) if code is not None else None
+    return Produced(f"seq({element})", None) if element is not None else None
+
+
+def _optional(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
+    """Optional without an input: an optional of the type `type` names (with an input, the input's type
+    binds it through the type relation)."""
+    tp = given.get("type")
+    inner = type_text(tp) if isinstance(tp, onnx.TypeProto) else None
+    return Produced(f"optional({inner})", None) if inner is not None else None
+
+
 def _dtype_else(default: int) -> Callable[[dict[str, Any], list[str | None]], Produced | None]:
     """RandomNormal, RandomUniform (float) and Multinomial (int32): the type `dtype` names, else the default's."""
 
@@ -117,6 +184,16 @@ ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | No
     ("ai.onnx", "EyeLike"): _dtype_else_input,
     ("ai.onnx", "QuantizeLinear"): _output_dtype,
     ("ai.onnx", "DequantizeLinear"): _output_dtype,
+    ("ai.onnx.ml", "LabelEncoder"): _values_kind,
+    ("ai.onnx.ml", "CategoryMapper"): _flipped,
+    ("ai.onnx.ml", "CastMap"): _cast_to,
+    ("ai.onnx.ml", "DictVectorizer"): _map_values,
+    ("ai.onnx.ml", "ZipMap"): _labelled_maps,
+    ("ai.onnx.ml", "TreeEnsembleClassifier"): _class_labels,
+    ("ai.onnx.ml", "SVMClassifier"): _class_labels,
+    ("ai.onnx.ml", "LinearClassifier"): _class_labels,
+    ("ai.onnx", "SequenceEmpty"): _sequence_empty,
+    ("ai.onnx", "Optional"): _optional,
     ("ai.onnx", "RandomNormal"): _dtype_else(onnx.TensorProto.FLOAT),
     ("ai.onnx", "RandomUniform"): _dtype_else(onnx.TensorProto.FLOAT),
     ("ai.onnx", "Multinomial"): _dtype_else(onnx.TensorProto.INT32),

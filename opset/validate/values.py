@@ -8,8 +8,7 @@ from typing import Any
 
 import onnx
 
-from opset.dtypes import ELEMENT_TYPES
-from opset.validate.facts import Dim, Facts
+from opset.validate.facts import Dim, Facts, is_sequence_type, type_proto
 
 _FRESH = "?"  # FreshDims names unnamed dims "?1", "?2": a dim nobody knows, written as unknown
 
@@ -23,12 +22,18 @@ def dim_value(d: Dim) -> int | str | None:
 
 
 def value_entry(facts: Facts) -> dict[str, Any]:
-    """`{"type": "float", "shape": [1, 64, "N", 56]}`; a type or shape not known is null."""
+    """`{"type": "float", "shape": [1, 64, "N", 56]}`; a type or shape not known is null. A container keeps its
+    type text (`seq(tensor(float))`); an optional's shape is its content's; a sequence has no shape but an
+    `element_shape` (what its elements share) and, where their number is known, `elements` (each one's shape)."""
     type_ = facts.type
     if type_ is not None and type_.startswith("tensor(") and type_.endswith(")"):
         type_ = type_[len("tensor("):-1]
     shape = [dim_value(d) for d in facts.shape] if facts.shape is not None else None
-    return {"type": type_, "shape": shape}
+    if not is_sequence_type(facts.type):
+        return {"type": type_, "shape": shape}
+    elements = [None if e is None else [dim_value(d) for d in e] for e in facts.elements] \
+        if facts.elements is not None else None
+    return {"type": type_, "shape": None, "element_shape": shape, "elements": elements}
 
 
 def values_json(facts: Mapping[str, Facts]) -> dict[str, dict[str, Any]]:
@@ -62,30 +67,25 @@ def annotate(model: onnx.ModelProto, facts: Mapping[str, Facts]) -> onnx.ModelPr
 
 
 def _value_info(name: str, facts: Facts) -> onnx.ValueInfoProto | None:
-    type_ = facts.type
-    if type_ is None or not (type_.startswith("tensor(") and type_.endswith(")")):
-        return None  # sequences, optionals and unknown types are left to the model's own declarations
-    element = ELEMENT_TYPES.get(type_[len("tensor("):-1])
-    if element is None:
+    """A tensor's type and shape; a sequence's or optional's type with the shape of what it holds (a
+    sequence's element shape); a map's type. None where the type is not known."""
+    if facts.type is None:
         return None
-    code = element[0]
+    shape = [dim_value(d) for d in facts.shape] if facts.shape is not None else None
+    tp = type_proto(facts.type, shape)
+    if tp is None:
+        return None
     vi = onnx.ValueInfoProto(name=name)
-    tensor = vi.type.tensor_type
-    tensor.elem_type = code
-    if facts.shape is not None:
-        shape = tensor.shape
-        shape.SetInParent()  # a rank-0 value has a shape with no dims, not no shape
-        for d in facts.shape:
-            dim = shape.dim.add()
-            value = dim_value(d)
-            if isinstance(value, int):
-                dim.dim_value = value
-            elif isinstance(value, str):
-                dim.dim_param = value
+    vi.type.CopyFrom(tp)
     return vi
 
 
 def _fill_output(declared: onnx.ValueInfoProto, inferred: onnx.ValueInfoProto) -> None:
+    if declared.type.WhichOneof("value") is None:
+        declared.type.CopyFrom(inferred.type)
+        return
+    if declared.type.WhichOneof("value") != "tensor_type":
+        return  # a declared container type is the model's word
     tensor = declared.type.tensor_type
     if not tensor.elem_type:
         tensor.elem_type = inferred.type.tensor_type.elem_type

@@ -50,6 +50,8 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("conv_ignores_dilations", "Conv", "ai.onnx@11::Conv"),
     ("relu6_clips_at_5", "Relu6", "ai.onnx.modified@1::Relu6"),
     ("raises_value_error", "Abs", "ai.onnx@13::Abs"),
+    ("trees_take_lt_as_leq", "TreeEnsembleRegressor", "ai.onnx.ml@1::TreeEnsembleRegressor"),
+    ("scaler_scales_before_offset", "Scaler", "ai.onnx.ml@1::Scaler"),
     ("dft_ignores_onesided", "DFT", "ai.onnx@20::DFT"),
     ("dropout_mask_disagrees", "Dropout", "ai.onnx@13::Dropout"),
     ("random_normal_scale_too_wide", "RandomNormal", "ai.onnx@1::RandomNormal"),

@@ -38,9 +38,9 @@ class Seeded:
 
 def shape_case(op: str, opset: int, inputs: Sequence[Sequence[int] | np.ndarray | None],
                attrs: Mapping[str, Any] | None = None, n_out: int = 1,
-               not_inferred_by_onnx: Mapping[int, list[int]] | None = None) -> ShapeCase:
+               not_inferred_by_onnx: Mapping[int, list[int]] | None = None, *, domain: str = "ai.onnx") -> ShapeCase:
     """A ShapeCase written compactly: a list is the shape of a float32 input, an array a constant (an
-    initializer: both sides know its values), None an omitted optional input."""
+    initializer: both sides know its values), None an omitted optional input; `domain` names the op's domain."""
     arrays: list[np.ndarray | None] = []
     constants: list[int] = []
     for i, x in enumerate(inputs):
@@ -49,7 +49,8 @@ def shape_case(op: str, opset: int, inputs: Sequence[Sequence[int] | np.ndarray 
             constants.append(i)
         else:
             arrays.append(None if x is None else np.zeros(tuple(x), np.float32))
-    return ShapeCase(op, opset, arrays, dict(attrs or {}), n_out, tuple(constants), dict(not_inferred_by_onnx or {}))
+    return ShapeCase(op, opset, arrays, dict(attrs or {}), n_out, tuple(constants), dict(not_inferred_by_onnx or {}),
+                     domain)
 
 
 def shape_id(case: ShapeCase) -> str:
@@ -59,7 +60,8 @@ def shape_id(case: ShapeCase) -> str:
         if x is None:
             return "none"
         if i in case.constants:
-            return "[" + ",".join(str(v) if isinstance(v, int) else f"{v:g}" for v in x.reshape(-1).tolist()) + "]"
+            shown = (str(v) if isinstance(v, int | str) else f"{v:g}" for v in x.reshape(-1).tolist())
+            return "[" + ",".join(shown) + "]"
         return "x".join(map(str, x.shape)) or "scalar"
 
     def value(v: Any) -> str:
@@ -80,7 +82,7 @@ def shape_params(cases: Sequence[ShapeCase]) -> list[Any]:
 
 def reported_checks(case: ShapeCase) -> list[str]:
     """Ids of every check the registry reports for a shape case's node (its constants' values known)."""
-    v = registry().resolve("ai.onnx", case.op, case.opset)
+    v = registry().resolve(case.domain, case.op, case.opset)
     values = {v.inputs[min(i, len(v.inputs) - 1)].name: np.asarray(case.inputs[i]).reshape(-1).tolist()
               for i in case.constants}
     return problem_checks(v, list(case.inputs), case.attrs, values, case.n_out)
@@ -94,9 +96,9 @@ def rejection_params(cases: Sequence[tuple[ShapeCase, str]]) -> list[Any]:
 
 
 def symbolic_shape(op: str, opset: int, shapes: Sequence[Sequence[Any] | None], attrs: Mapping[str, Any] | None = None,
-                   values: Mapping[str, Any] | None = None) -> list[str] | None:
+                   values: Mapping[str, Any] | None = None, *, domain: str = "ai.onnx") -> list[str] | None:
     """The formula's first output shape as text (symbolic dims by name); fails on any problem."""
-    result = infer_shapes(registry().resolve("ai.onnx", op, opset), [None if s is None else list(s) for s in shapes],
+    result = infer_shapes(registry().resolve(domain, op, opset), [None if s is None else list(s) for s in shapes],
                           dict(attrs or {}), values)
     assert result.problems == [], f"{op}@{opset} {shapes}: {result.problems}"
     out = result.outputs[0]

@@ -18,21 +18,26 @@ from tests.helpers.basics import inferred, registry
 # ---------------------------------------------------------------------------------------- onnx oracles
 
 
-def one_node_model(op: str, opset: int, inputs: Sequence[np.ndarray | None], attrs: Mapping[str, Any],
-                   n_out: int, *, constants: Sequence[int] = (), domain: str = "") -> tuple[onnx.ModelProto,
-                                                                                             dict[str, np.ndarray]]:
-    """A one-node model and its feeds; inputs at the positions `constants` become initializers.
+def one_node_model(op: str, opset: int, inputs: Sequence[np.ndarray | dict[Any, Any] | None],
+                   attrs: Mapping[str, Any], n_out: int, *, constants: Sequence[int] = (),
+                   domain: str = "") -> tuple[onnx.ModelProto, dict[str, Any]]:
+    """A one-node model and its feeds; inputs at the positions `constants` become initializers, a dict is a map.
 
     Outputs carry no type, so both runtimes infer them. A com.microsoft node also imports ai.onnx 18.
     """
-    names, graph_inputs, inits, feeds = [], [], [], {}
-    for i, arr in enumerate(inputs):
-        if arr is None:
+    names, graph_inputs, inits = [], [], []
+    feeds: dict[str, Any] = {}
+    for i, given in enumerate(inputs):
+        if given is None:
             names.append("")
             continue
         name = f"in{i}"
         names.append(name)
-        arr = np.asarray(arr)
+        if isinstance(given, dict):  # a map input (DictVectorizer, CastMap)
+            graph_inputs.append(helper.make_value_info(name, map_type_proto(given)))
+            feeds[name] = given
+            continue
+        arr = np.asarray(given)
         if i in constants:
             inits.append(numpy_helper.from_array(arr, name))
         else:
@@ -50,17 +55,33 @@ def one_node_model(op: str, opset: int, inputs: Sequence[np.ndarray | None], att
     return model, feeds
 
 
+def map_type_proto(value: Mapping[Any, Any]) -> onnx.TypeProto:
+    """The map type a dict stands for: int64 or string keys; values of the first value's type (a Python float is
+    float, the only value type onnxruntime's Python binding feeds besides none)."""
+    key = next(iter(value), "")
+    first = next(iter(value.values()), 0.0)
+    element = onnx.TensorProto.STRING if isinstance(first, str) else onnx.TensorProto.FLOAT \
+        if isinstance(first, float) else helper.np_dtype_to_tensor_dtype(np.asarray(first).dtype)
+    key_type = onnx.TensorProto.STRING if isinstance(key, str) else onnx.TensorProto.INT64
+    return helper.make_map_type_proto(key_type, helper.make_tensor_type_proto(element, None))
+
+
+def _kept(value: Any) -> Any:
+    """A runtime's output as the kernels give it: a sequence (of maps) stays a list, a tensor becomes an array."""
+    return value if isinstance(value, list | dict) else np.asarray(value)
+
+
 def run_onnx_reference(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> list[np.ndarray]:
     from onnx.reference import ReferenceEvaluator
 
-    return [np.asarray(x) for x in ReferenceEvaluator(model).run(None, dict(feeds))]
+    return [_kept(x) for x in ReferenceEvaluator(model).run(None, dict(feeds))]
 
 
 def run_onnxruntime(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> list[np.ndarray]:
     import onnxruntime as ort
 
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    return [np.asarray(x) for x in session.run(None, dict(feeds))]
+    return [_kept(x) for x in session.run(None, dict(feeds))]
 
 
 @dataclass
@@ -121,17 +142,32 @@ def assert_matches_oracle(case: OracleCase, opset: int) -> None:
     assert isinstance(got, tuple), f"{label}: the kernel must return a tuple"
     assert len(got) >= len(want), f"{label}: {len(got)} outputs, expected at least {len(want)}"
     for k, (g, w) in enumerate(zip(got, want, strict=False)):
+        if isinstance(w, list):
+            assert_same_maps(g, w, f"{label}: output {k}", case.rtol)
+            continue
         if w.dtype == np.bool_ and g.dtype != np.bool_ and case.op == "Dropout":
             # Dropout before opset 10: the reference gives a bool mask where the schema's mask type is T
             first = case.inputs[0]
             assert first is not None and g.dtype == first.dtype, f"{label}: mask dtype {g.dtype}"
             w = w.astype(g.dtype)
+        if w.dtype.kind == "U":  # onnx.reference may give strings as numpy unicode; a string tensor is object str
+            w = w.astype(object)
         assert g.shape == w.shape, f"{label}: output {k} shape {g.shape} but expected {w.shape}"
         assert g.dtype == w.dtype, f"{label}: output {k} dtype {g.dtype} but expected {w.dtype}"
         if w.dtype.kind in "fc":
             np.testing.assert_allclose(g, w, rtol=case.rtol, atol=case.rtol, err_msg=f"{label}: output {k}")
         else:
             np.testing.assert_array_equal(g, w, err_msg=f"{label}: output {k}")
+
+
+def assert_same_maps(got: Any, want: list[Mapping[Any, Any]], label: str, rtol: float) -> None:
+    """A sequence of maps equal to `want`: as many maps, the same keys, values within `rtol`."""
+    assert isinstance(got, list) and len(got) == len(want), f"{label}: {got!r} is no list of {len(want)} maps"
+    for i, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert isinstance(g, dict) and sorted(g) == sorted(w), f"{label}[{i}]: keys {g!r}, expected {sorted(w)}"
+        for key in w:
+            np.testing.assert_allclose(np.float64(g[key]), np.float64(w[key]), rtol=rtol, atol=rtol,
+                                       err_msg=f"{label}[{i}][{key!r}]")
 
 
 # ---------------------------------------------------------------------------------------- shape oracle
@@ -149,15 +185,17 @@ class ShapeCase:
     constants: tuple[int, ...] = ()  # inputs whose values both sides know (initializers)
     # outputs onnx infers no shape for: what our formula must give instead
     not_inferred_by_onnx: dict[int, list[int]] = field(default_factory=dict)
+    domain: str = "ai.onnx"
 
     def label(self) -> str:
         shapes = [list(x.shape) if x is not None else None for x in self.inputs]
-        return f"ai.onnx@{self.opset}::{self.op} inputs {shapes} {self.attrs}"
+        return f"{self.domain}@{self.opset}::{self.op} inputs {shapes} {self.attrs}"
 
 
 def onnx_inferred_shapes(case: ShapeCase) -> list[list[int | str] | None]:
     """Output shapes by onnx's strict shape inference (None where it infers none; dim_param text for unknowns)."""
-    model, _ = one_node_model(case.op, case.opset, case.inputs, case.attrs, case.n_out, constants=case.constants)
+    model, _ = one_node_model(case.op, case.opset, case.inputs, case.attrs, case.n_out, constants=case.constants,
+                              domain="" if case.domain == "ai.onnx" else case.domain)
     model.ir_version = 10
     result = onnx.shape_inference.infer_shapes(model, strict_mode=True)
     shapes: list[list[int | str] | None] = []
@@ -172,7 +210,7 @@ def onnx_inferred_shapes(case: ShapeCase) -> list[list[int | str] | None]:
 
 def assert_shapes_match_onnx(case: ShapeCase) -> None:
     """No problem reported, and every dim onnx knows equals the formula's (onnx's unknown dims match anything)."""
-    v = registry().resolve("ai.onnx", case.op, case.opset)
+    v = registry().resolve(case.domain, case.op, case.opset)
     values = {v.inputs[i].name: np.asarray(case.inputs[i]).reshape(-1).tolist() for i in case.constants}
     result = inferred(v, list(case.inputs), case.attrs, values, case.n_out)
     shapes = [list(x.shape) if x is not None else None for x in case.inputs]

@@ -111,6 +111,28 @@ def test_opset_run_writes_one_npy_per_output(tmp_path: Path) -> None:
     assert random.returncode == 0 and "random float32[1, 3, 8, 8]" in random.stdout
 
 
+def test_opset_run_writes_a_sequence_of_maps_as_npz_with_its_layout(tmp_path: Path) -> None:
+    """ZipMap's output (a sequence of maps) goes into `<name>.npz`: its arrays and the JSON layout under
+    `__layout__` that `conformance.containers.unpack` rebuilds it from."""
+    from conformance.containers import unpack
+
+    node = helper.make_node("ZipMap", ["x"], ["z"], domain="ai.onnx.ml", classlabels_int64s=[4, 2])
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", F, [2, 2])],
+                              [onnx.ValueInfoProto(name="z")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", 1)])
+    model.ir_version = 8
+    onnx.save(model, tmp_path / "zip.onnx")
+    x = np.array([[0.25, 0.75], [1.0, 0.0]], np.float32)
+    np.save(tmp_path / "x.npy", x)
+    result = _cli("run", "zip.onnx", "--input", "x=x.npy", "--output-dir", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "seq[map{2 entries}, map{2 entries}]" in result.stdout
+    with np.load(tmp_path / "out" / "z.npz") as stored:
+        layout = json.loads(str(stored["__layout__"]))
+        maps = unpack(layout, {k: stored[k] for k in stored.files})["z"]
+    assert [{k: float(v) for k, v in m.items()} for m in maps] == [{4: 0.25, 2: 0.75}, {4: 1.0, 2: 0.0}]
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (["run", "missing.onnx"], "cannot read"),
     (["run", "block.onnx", "--input", "nope=x.npy"], "nope"),

@@ -94,8 +94,10 @@ def test_kernel_takes_every_input_position(entry: KernelEntry) -> None:
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     variadic = any(p.kind is p.VAR_POSITIONAL for p in params)
     for v in _served(entry):
-        if any(p.variadic for p in v.inputs):
-            assert variadic and not positional, f"{_label(entry)}: {v.signature} has a variadic input: take *inputs"
+        if any(p.variadic for p in v.inputs):  # the fixed inputs by position, then the variadic last one as *rest
+            assert variadic and len(positional) == len(v.inputs) - 1, (
+                f"{_label(entry)}: {v.signature} has inputs {[p.name for p in v.inputs]} (the last variadic): take "
+                f"the fixed ones by position, then *{v.inputs[-1].name}")
         else:
             assert not variadic and len(positional) == len(v.inputs), (
                 f"{_label(entry)}: {v.signature} has inputs {[p.name for p in v.inputs]}, the kernel takes "

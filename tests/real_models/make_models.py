@@ -4,11 +4,12 @@
   transformers, and of a small convolutional network;
 - onnxruntime's graph optimizer at the basic level (constant folding and ai.onnx-only rewrites), on each;
 - onnxruntime's quantization tool: dynamic quantization (DynamicQuantizeLinear, MatMulInteger) and static
-  QDQ quantization (QuantizeLinear / DequantizeLinear pairs) of the convolutional network.
+  QDQ quantization (QuantizeLinear / DequantizeLinear pairs) of the convolutional network;
+- skl2onnx's conversions of scikit-learn models (tests/real_models/make_sklearn_models.py, `sklearn_*`).
 
 Each model comes with `<name>.inputs.npz`, inputs it runs on. Nothing is committed: the slow test
 tests/real_models/test_real_models.py writes the corpus when it is missing. Needs the `real-models` extra
-(`pip install -e '.[real-models]'`: torch, transformers, onnxscript).
+(`pip install -e '.[real-models]'`: torch, transformers, onnxscript, scikit-learn, skl2onnx).
 
     python -m tests.real_models.make_models [--out DIR]
 """
@@ -22,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+
+from tests.real_models.make_sklearn_models import make_sklearn_corpus
 
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "build" / "real-models"
 
@@ -137,7 +140,7 @@ def make_corpus(out: Path = DEFAULT_OUT) -> list[Path]:
         for model_name in names:
             np.savez(out / model_name.replace(".onnx", ".inputs.npz"), **feeds)  # type: ignore[arg-type]
             written.append(out / model_name)
-    return written
+    return written + make_sklearn_corpus(out)
 
 
 def main() -> None:

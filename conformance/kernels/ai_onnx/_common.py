@@ -230,3 +230,20 @@ def quantization_layout(op: str, name: str, value: np.ndarray, shape: tuple[int,
     if block_size < 0 or value.shape != want:
         raise ValueError(f"{op}: blocked {name} {value.shape} must be {want} for {shape}, axis {a}, block {block_size}")
     return np.repeat(value, block_size, axis=a).take(np.arange(shape[a]), axis=a)
+
+
+def zero_of(dtype: np.dtype) -> Any:
+    """The fill value an op's "zero" stands for in `dtype`: 0 (False for bool), and for a string tensor (an object
+    array of str) the empty string, the value a TensorProto's string element has by default."""
+    return "" if np.dtype(dtype).kind == "O" else np.zeros((), dtype=dtype)[()]
+
+
+def zeros_of(shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+    """An array of `shape` and `dtype` holding `zero_of(dtype)` (empty strings for a string tensor)."""
+    return np.full(tuple(int(d) for d in shape), zero_of(dtype), dtype=dtype)
+
+
+def as_array_of(value: Any, dtype: np.dtype) -> np.ndarray:
+    """`value` as an array of `dtype`: indexing an object array down to one element gives the bare str, which
+    `np.asarray` alone would turn into a fixed-width `<U` array instead of a 0-d string tensor."""
+    return np.asarray(value, dtype=dtype)

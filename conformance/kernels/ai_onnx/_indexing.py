@@ -42,7 +42,9 @@ def write_updates(op: str, target: np.ndarray, positions: np.ndarray, updates: n
 
     `reduction` "none" replaces, and of several updates of one position the last in row-major order wins
     (onnx leaves that order open); "add", "mul", "max", "min" combine the old value with each update in
-    row-major order, in the target's dtype (integers wrap, bool add is `or` and mul is `and`).
+    row-major order, in the target's dtype (integers wrap, bool add is `or` and mul is `and`). In a string
+    tensor add concatenates (old value first, as onnx.reference and onnxruntime do), max and min compare by code
+    point, and mul is undefined (ValueError).
     """
     if reduction == "none":
         if positions.size == 0:
@@ -53,6 +55,8 @@ def write_updates(op: str, target: np.ndarray, positions: np.ndarray, updates: n
         last = positions.size - 1 - first_in_reversed
         target[positions[last]] = updates[last]
         return
+    if target.dtype.kind == "O" and reduction == "mul":
+        raise ValueError(f"{op}: reduction 'mul' of strings is undefined")
     ufunc = _UFUNCS.get(reduction)
     if ufunc is None:
         raise ValueError(f"{op}: reduction must be one of {', '.join(REDUCTIONS)}, got {reduction!r}")

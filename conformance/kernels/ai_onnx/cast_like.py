@@ -1,4 +1,5 @@
-"""CastLike: Cast to the element type of `target_type` (its values do not matter), with Cast's rules."""
+"""CastLike: Cast to the element type of `target_type` (its values do not matter), with Cast's rules (strings
+as Cast converts them)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """CenterCropPad: each listed axis cut to a centred window (start rounded down) or zero-padded on both
-sides (an odd extra element on the right) to the requested size."""
+sides (an odd extra element on the right) to the requested size; a string tensor pads with empty strings."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from conformance.kernels.ai_onnx._common import normalize_axes
+from conformance.kernels.ai_onnx._common import normalize_axes, zeros_of
 from conformance.kernels.registry import kernel
 
 OP = "CenterCropPad"
@@ -32,6 +32,6 @@ def center_crop_pad(input_data: np.ndarray, shape: np.ndarray, *, axes: list[int
         elif size > have:  # pad: floor((size - have) / 2) zeros before, the rest after
             start = (size - have) // 2
             target[a] = slice(start, start + have)
-    out = np.zeros(out_shape, dtype=input_data.dtype)
+    out = zeros_of(out_shape, input_data.dtype)  # a string tensor pads with empty strings
     out[tuple(target)] = input_data[tuple(source)]
     return (out,)

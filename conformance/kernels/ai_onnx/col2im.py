@@ -1,6 +1,8 @@
 """Col2Im: the columns of `input` ([N, C * prod(block_shape), L], one column per sliding block in
 row-major block order) summed back into an image of image_shape, as the inverse of an im2col with
-`dilations`, `pads` and `strides`; overlapping elements add up."""
+`dilations`, `pads` and `strides`; overlapping elements add up. In a string tensor adding is concatenation (as
+the Scatter ops' `add` reads for strings in onnx.reference and onnxruntime), in block order, and an element no
+block covers is the empty string."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import itertools
 
 import numpy as np
 
-from conformance.kernels.ai_onnx._common import work_dtype
+from conformance.kernels.ai_onnx._common import work_dtype, zeros_of
 from conformance.kernels.registry import kernel
 
 OP = "Col2Im"
@@ -44,8 +46,13 @@ def col2im(x: np.ndarray, image_shape: np.ndarray, block_shape: np.ndarray, *, d
         raise ValueError(f"{OP}: input dim 2 ({count}) must be the number of sliding blocks {blocks}")
     acc = work_dtype(x)
     columns = x.reshape(batch, channels, *block, *blocks).astype(acc, copy=False)
-    out = np.zeros((batch, channels, *padded), dtype=acc)
-    for offset in itertools.product(*(range(b) for b in block)):  # one pass per position inside the block
+    out = zeros_of((batch, channels, *padded), acc)
+    offsets = list(itertools.product(*(range(b) for b in block)))
+    if x.dtype.kind == "O":
+        # an element's contributions come in descending offset order exactly when they come in ascending block
+        # order (block = (position - offset * dilation) / stride per axis): concatenation in block order
+        offsets.reverse()
+    for offset in offsets:  # one pass per position inside the block
         window = tuple(slice(offset[i] * dilations[i], offset[i] * dilations[i] + strides[i] * (blocks[i] - 1) + 1,
                              strides[i]) for i in range(n))
         at: tuple[slice | int, ...] = (slice(None), slice(None), *offset)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.kernels.ai_onnx._common import as_array_of
 from conformance.kernels.ai_onnx._indexing import checked_axis, checked_indices
 from conformance.kernels.registry import kernel
 
@@ -14,7 +15,7 @@ def _gather(data: np.ndarray, indices: np.ndarray, axis: int, *, negative: bool)
         raise ValueError("Gather: data must have rank >= 1")
     ax = checked_axis("Gather", axis, data.ndim)
     idx = checked_indices("Gather", indices, data.shape[ax], negative=negative)
-    return np.take(data, idx, axis=ax)
+    return as_array_of(np.take(data, idx, axis=ax), data.dtype)  # a string scalar stays a 0-d string tensor
 
 
 @kernel("ai.onnx", "Gather", since=1, until=10)

@@ -10,7 +10,8 @@ position; the 2 linear or 4 cubic neighbours of floor(x), cubic with Keys' a = -
 (zeros), the nearest edge pixel (border) or the reflected pixel (reflection). Version 16 names the modes bilinear
 and bicubic and samples 2-D images only; version 20 names them linear and cubic and samples any rank.
 Integer and bool outputs take the computed value truncated toward zero (ONNX's Cast), saturated at the type's
-bounds; float16 and float compute in float32.
+bounds; float16 and float compute in float32. A string tensor samples in nearest mode only (the others need
+arithmetic), a tap outside reading the empty string.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import itertools
 
 import numpy as np
 
-from conformance.kernels.ai_onnx._common import work_dtype
+from conformance.kernels.ai_onnx._common import work_dtype, zero_of, zeros_of
 from conformance.kernels.registry import kernel
 
 CUBIC_A = -0.75
@@ -91,6 +92,10 @@ class _Axis:
 
 def _grid_sample(x: np.ndarray, grid: np.ndarray, mode: str, padding_mode: str, align_corners: int,
                  max_rank: int | None) -> tuple[np.ndarray, ...]:
+    if x.dtype.kind == "c":  # sampling is linear in X: the real and imaginary parts sample alike
+        (real,) = _grid_sample(x.real.copy(), grid, mode, padding_mode, align_corners, max_rank)
+        (imag,) = _grid_sample(x.imag.copy(), grid, mode, padding_mode, align_corners, max_rank)
+        return (np.asarray(real + 1j * imag).astype(x.dtype),)
     r = x.ndim - 2
     if r < 1 or (max_rank is not None and r > max_rank):
         most = "any number of" if max_rank is None else f"1 to {max_rank}"
@@ -101,23 +106,26 @@ def _grid_sample(x: np.ndarray, grid: np.ndarray, mode: str, padding_mode: str, 
         raise ValueError(f"GridSample: unknown mode {mode!r}")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"GridSample: unknown padding_mode {padding_mode!r}")
-    if x.dtype.kind not in "fiub":
+    strings = x.dtype.kind == "O"
+    if strings and mode != "nearest":
+        raise ValueError(f"GridSample: {mode} interpolation of strings is undefined (only nearest picks strings)")
+    if x.dtype.kind not in "fiubO":
         raise ValueError(f"GridSample: element type {x.dtype} is not supported")
-    wt = work_dtype(x) if x.dtype.kind == "f" else np.dtype(np.float64)
+    wt = x.dtype if strings else work_dtype(x) if x.dtype.kind == "f" else np.dtype(np.float64)
     coords = grid.astype(work_dtype(grid), copy=False)
     axes = [_Axis(x.shape[2 + d], align_corners, padding_mode) for d in range(r)]
     # positions per spatial axis d (outermost first): grid's coordinate r - 1 - d
     pos = [axes[d].position(coords[..., r - 1 - d], align_corners, mode) for d in range(r)]
     data = x.astype(wt, copy=False)
     batch = np.arange(x.shape[0]).reshape((-1,) + (1,) * (grid.ndim - 2))
-    out = np.zeros((x.shape[0], *grid.shape[1:-1], x.shape[1]), dtype=wt)  # channels last while gathering
+    out = zeros_of((x.shape[0], *grid.shape[1:-1], x.shape[1]), wt)  # channels last while gathering
 
     def gather(indices: list[np.ndarray]) -> np.ndarray:
         taps = [axes[d].tap(indices[d]) for d in range(r)]
         values = data.transpose(0, *range(2, x.ndim), 1)[(batch, *(t[0] for t in taps))]
         masks = [t[1] for t in taps if t[1] is not None]
-        if masks:
-            values = values * np.logical_and.reduce(masks)[..., None]
+        if masks:  # a tap outside reads zero (the empty string in a string tensor)
+            values = np.where(np.logical_and.reduce(masks)[..., None], values, zero_of(wt))
         return np.asarray(values)
 
     if mode == "nearest":
@@ -136,6 +144,8 @@ def _grid_sample(x: np.ndarray, grid: np.ndarray, mode: str, padding_mode: str, 
             w = np.prod([weights[d][k] for d, k in enumerate(combo)], axis=0)
             out += w[..., None] * gather([starts[d] + offsets[k] for d, k in enumerate(combo)])
     y = np.moveaxis(out, -1, 1)
+    if strings:
+        return (np.ascontiguousarray(y),)
     if x.dtype.kind == "f":
         return (y.astype(x.dtype, copy=False),)
     if x.dtype == np.bool_:

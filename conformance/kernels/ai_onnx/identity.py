@@ -1,14 +1,13 @@
-"""Identity: a copy of the input tensor (sequence and optional values are not supported here)."""
+"""Identity: a copy of the input: a tensor, a sequence (from 14) or an optional (from 16; None when empty)."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
+from conformance.kernels.ai_onnx._sequence import copy_value
 from conformance.kernels.registry import kernel
 
 
 @kernel("ai.onnx", "Identity", since=1)
-def identity(x: np.ndarray) -> tuple[np.ndarray, ...]:
-    if not isinstance(x, np.ndarray):
-        raise ValueError(f"Identity: only tensors are supported, got {type(x).__name__}")
-    return (x.copy(),)
+def identity(x: Any) -> tuple[Any, ...]:
+    return (copy_value(x),)

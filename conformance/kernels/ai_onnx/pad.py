@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.kernels.ai_onnx._common import normalize_axes
+from conformance.kernels.ai_onnx._common import normalize_axes, zero_of
 from conformance.kernels.registry import kernel
 
 _MODES = {"constant": "constant", "reflect": "reflect", "edge": "edge", "wrap": "wrap"}
@@ -70,6 +70,8 @@ def pad_v11(data: np.ndarray, pads: np.ndarray, constant_value: np.ndarray | Non
 @kernel("ai.onnx", "Pad", since=18)
 def pad(data: np.ndarray, pads: np.ndarray, constant_value: np.ndarray | None, axes: np.ndarray | None, *,
         mode: str) -> tuple[np.ndarray, ...]:
-    value = np.zeros((), data.dtype) if constant_value is None else np.asarray(constant_value).reshape(())
+    # without constant_value: 0, False, or the empty string for a string tensor (the op's text says so)
+    value = np.asarray(zero_of(data.dtype), dtype=data.dtype) if constant_value is None else \
+        np.asarray(constant_value).reshape(())
     ax = None if axes is None else np.asarray(axes).reshape(-1).tolist()
     return (_pad(data, np.asarray(pads).reshape(-1).tolist(), mode, value, ax),)

@@ -127,6 +127,9 @@ def _resample(data: np.ndarray, d: int, axis: _Axis, mode: str, transform: str, 
     if transform == "tf_crop_and_resize":
         outside = (x < 0) | (x > axis.length - 1)
         if outside.any():
+            if out.dtype.kind == "O":
+                raise ValueError("Resize: extrapolation_value is a number; a string tensor has no value for "
+                                 "positions outside the input (undefined)")
             shape = [1] * out.ndim
             shape[d] = axis.out
             fill = np.asarray(extrapolation_value).astype(out.dtype)
@@ -183,7 +186,15 @@ def _resize(x: np.ndarray, roi: np.ndarray | None, scales: np.ndarray | None, si
             legacy_nearest: bool = False) -> tuple[np.ndarray, ...]:
     if mode not in MODES:
         raise ValueError(f"Resize: mode must be one of {MODES}, got {mode!r}")
-    if x.dtype.kind not in "fiub":
+    if x.dtype.kind == "c":  # resizing is linear in X: the parts resize alike (outside the roi: value + 0j)
+        parts = [_resize(part.copy(), roi, scales, sizes, mode=mode, transform=transform, nearest_mode=nearest_mode,
+                         cubic_coeff_a=cubic_coeff_a, exclude_outside=exclude_outside, extrapolation_value=outside,
+                         antialias=antialias, axes=axes, policy=policy, legacy_nearest=legacy_nearest)[0]
+                 for part, outside in ((x.real, extrapolation_value), (x.imag, 0.0))]
+        return (np.asarray(parts[0] + 1j * parts[1]).astype(x.dtype),)
+    if x.dtype.kind == "O" and mode != "nearest":
+        raise ValueError(f"Resize: {mode} interpolation of strings is undefined (only nearest picks strings)")
+    if x.dtype.kind not in "fiubO":
         raise ValueError(f"Resize: element type {x.dtype} is not supported")
     plan = _plan(x, roi, scales, sizes, axes, policy)
     if any(axis.length == 0 or axis.out < 0 for _, axis in plan):

@@ -47,6 +47,8 @@ def _upsample(x: np.ndarray, scales: Sequence[float], mode: str) -> np.ndarray:
                 y = _nearest_axis(y, axis, float(s))
         return y if y is not x else x.copy()
     if mode in ("linear", "bilinear"):
+        if x.dtype.kind == "O":
+            raise ValueError(f"Upsample: {mode} interpolation of strings is undefined (only nearest picks strings)")
         y = x.astype(work_dtype(x)) if x.dtype.kind == "f" else x.astype(np.float64)
         for axis, s in enumerate(scales):
             if s != 1:

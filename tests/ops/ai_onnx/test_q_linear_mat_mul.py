@@ -6,13 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import onnx
+from onnx import helper, numpy_helper
 
+from conformance.element_types import numpy_dtype
 from tests.helpers import (
     OracleCase,
     Seeded,
     all_since,
     oracle_tests,
     rejection_tests,
+    run_onnx_reference,
     shape_case,
     shape_tests,
 )
@@ -53,8 +57,30 @@ def _per_row() -> list[np.ndarray]:
     return [np.clip(y, 0, 255).astype(np.uint8)]
 
 
+E4M3 = numpy_dtype("float8e4m3fn")
+
+
+def _float8_by_parts(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
+    """onnx.reference has no float8 QLinearMatMul: its DequantizeLinear, MatMul and QuantizeLinear (scales 0.5, 2
+    and 0.25, zero points 0) compute the same thing."""
+    zero = numpy_helper.from_array(np.zeros((), E4M3), "zero")
+    scales = [numpy_helper.from_array(np.array(v, np.float32), n) for n, v in (("sa", 0.5), ("sb", 2.0), ("sy", 0.25))]
+    nodes = [helper.make_node("DequantizeLinear", ["a", "sa", "zero"], ["fa"]),
+             helper.make_node("DequantizeLinear", ["b", "sb", "zero"], ["fb"]),
+             helper.make_node("MatMul", ["fa", "fb"], ["fy"]),
+             helper.make_node("QuantizeLinear", ["fy", "sy", "zero"], ["y"])]
+    graph = helper.make_graph(nodes, "parts", [helper.make_tensor_value_info("a", onnx.TensorProto.FLOAT8E4M3FN, None),
+                                               helper.make_tensor_value_info("b", onnx.TensorProto.FLOAT8E4M3FN, None)],
+                              [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT8E4M3FN, None)],
+                              initializer=[zero, *scales])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    return run_onnx_reference(model, {"a": a, "b": b})
+F8_A = (np.arange(-6, 6, dtype=np.float32) / 2).reshape(3, 4).astype(E4M3)
+F8_B = (np.arange(8, dtype=np.float32) - 3).reshape(4, 2).astype(E4M3)
 CASES = [
     OracleCase(OP, {}, _args(A, f(0.02), u8(), B, f(0.03), u8(), f(0.1), u8()), ALL, id="per_tensor"),
+    OracleCase(OP, {}, _args(F8_A, f(0.5), np.zeros((), E4M3), F8_B, f(2.0), np.zeros((), E4M3), f(0.25),
+                             np.zeros((), E4M3)), (21,), oracle=lambda: _float8_by_parts(F8_A, F8_B), id="float8"),
     OracleCase(OP, {}, _args(i8(2, 3, 4), f(0.02), i8(), i8(4, 5), f(0.01), i8(), f(0.05), i8()), ALL,
                id="int8_batch"),
     OracleCase(OP, {}, _args(SMALL_A, f(0.5), np.uint8(3), SMALL_B, f(0.25), np.uint8(4), f(0.5), np.uint8(7)), ALL,

@@ -1,0 +1,338 @@
+"""Hints of ai.onnx.ml's feature transforms and encoders (ArrayFeatureExtractor, Imputer, OneHotEncoder,
+LabelEncoder, CategoryMapper, ZipMap, DictVectorizer, CastMap): which of their alternative attributes applies
+follows the element types (floats or ints, keys of X's type, values of Y's, labels of the output's map keys), a
+relation formulas cannot state; and the values worth drawing are the ones the keys, categories, vocabulary or
+replaced value name, so the draw puts them into X.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.dtypes import numpy_dtype
+from conformance.strategies.hints import OpHint, dims, set_first_shape
+from conformance.strategies.values import SEEDS, fill_array
+from opset.dtypes import map_parts, tensor_element
+
+# short texts for string keys, categories and defaults: empty, repeated prefixes, non-ASCII
+WORDS = ("", "a", "b", "ab", "Amy", "Sally", "\u00e9t\u00e9", "\u732b", " a")
+QUARTERS = tuple(k / 4 for k in range(-16, 17))  # the generic float draw's values
+SMALL_INTS = tuple(range(-4, 5))  # the generic integer draw's values
+
+
+def _is_float(element: str) -> bool:
+    return element in ("float", "double", "float16")
+
+
+def _x_element(ctx: DrawContext) -> str:
+    return ctx.element_of(ctx.version.inputs[0].type)
+
+
+def _texts(values: list[Any]) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _mixed_into(draw: DrawFn, ctx: DrawContext, name: str, pool: list[Any]) -> np.ndarray:
+    """Input `name` in its drawn shape: the generic values with about half of them taken from `pool` (keys,
+    categories, the replaced value), so that look-ups hit as well as miss."""
+    shape, element = list(ctx.shapes[name]), _x_element(ctx)
+    seed = draw(SEEDS)
+    rng = np.random.default_rng(seed)
+    if element == "string":
+        generic = _texts([WORDS[i] for i in rng.integers(0, len(WORDS), int(np.prod(shape)))]).reshape(shape)
+    else:
+        generic = fill_array(seed, element, shape)
+    if not pool:
+        return generic
+    chosen = _texts([pool[i] for i in rng.integers(0, len(pool), generic.size)]) if element == "string" else \
+        np.asarray([pool[i] for i in rng.integers(0, len(pool), generic.size)]).astype(generic.dtype)
+    take = rng.random(generic.shape) < 0.5
+    return np.asarray(np.where(take, chosen.reshape(generic.shape), generic)).astype(generic.dtype)
+
+
+def _keys(draw: DrawFn, element: str, *, repeats: bool = True, nans: bool = False) -> list[Any]:
+    """1 to 5 keys of `element` from the values the generic draw gives (in a quarter of the draws, repeats may
+    occur: where runtimes part on them, the case is another reading's, and the rest must stay telling)."""
+    pool: tuple[Any, ...] = WORDS if element == "string" else QUARTERS if _is_float(element) else SMALL_INTS
+    unique = not repeats or draw(st.integers(0, 3)) > 0
+    keys = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=5, unique=unique))
+    if nans and _is_float(element) and draw(st.integers(0, 3)) == 0:
+        keys[draw(st.integers(0, len(keys) - 1))] = float("nan")
+    return [float(k) if _is_float(element) else k for k in keys]
+
+
+# ---- ArrayFeatureExtractor: indices inside X's last axis -------------------------------------------------
+
+def _feature_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    width = ctx.shapes["X"][-1]
+    rng = np.random.default_rng(draw(SEEDS))
+    return np.asarray(rng.integers(0, width, size=ctx.shapes["Y"]), dtype=np.int64)
+
+
+ARRAY_FEATURE_EXTRACTOR_HINT = OpHint(values={"Y": _feature_indices})
+
+
+# ---- Imputer: the imputed values of X's kind, one or one per feature; the replaced value inside X ----------
+
+def _per_feature_count(draw: DrawFn, ctx: DrawContext) -> int:
+    shape = ctx.shapes["X"]
+    return shape[-1] if len(shape) <= 2 and draw(st.integers(0, 3)) > 0 else 1
+
+
+def _imputed(floating: bool) -> Any:
+    def value(draw: DrawFn, ctx: DrawContext) -> Any:
+        if _is_float(_x_element(ctx)) != floating:
+            return OMIT
+        pool = QUARTERS if floating else SMALL_INTS
+        count = _per_feature_count(draw, ctx)  # distinct per feature: a backend using one for all shows
+        return draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count, unique=count <= len(pool)))
+
+    return value
+
+
+def _replaced(floating: bool) -> Any:
+    def value(draw: DrawFn, ctx: DrawContext) -> Any:
+        if _is_float(_x_element(ctx)) != floating:
+            return OMIT  # the other kind's replaced value changes nothing: left to its default
+        if floating and draw(st.booleans()):
+            return float("nan")
+        return draw(st.sampled_from(QUARTERS if floating else SMALL_INTS))
+
+    return value
+
+
+def _imputer_x(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    floating = _is_float(_x_element(ctx))
+    name = "replaced_value_float" if floating else "replaced_value_int64"
+    replaced = ctx.attributes.get(name, 0.0 if floating else 0)
+    if floating and np.isnan(replaced):
+        x = _mixed_into(draw, ctx, "X", [0.0])
+        rng = np.random.default_rng(draw(SEEDS))
+        return np.where(rng.random(x.shape) < 0.4, np.nan, x).astype(x.dtype)
+    return _mixed_into(draw, ctx, "X", [replaced])
+
+
+def _mostly_rows(draw: DrawFn, ctx: DrawContext) -> None:
+    """[N, F] or [F] in three draws of four (where per-feature values apply), any rank >= 1 otherwise."""
+    rank = draw(st.sampled_from([1, 2, 2, 3]))
+    set_first_shape(ctx, dims(draw, rank, ctx.max_side))
+
+
+IMPUTER_HINT = OpHint(
+    shapes=_mostly_rows,
+    attributes={"imputed_value_floats": _imputed(True), "imputed_value_int64s": _imputed(False),
+                "replaced_value_float": _replaced(True), "replaced_value_int64": _replaced(False)},
+    values={"X": _imputer_x})
+
+
+# ---- OneHotEncoder: categories of X's kind; with zeros = 0 every element names one ------------------------
+
+def _categories(strings: bool) -> Any:
+    def value(draw: DrawFn, ctx: DrawContext) -> Any:
+        if (_x_element(ctx) == "string") != strings:
+            return OMIT
+        return _keys(draw, "string" if strings else "int64")
+
+    return value
+
+
+def _one_hot_x(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    element = _x_element(ctx)
+    categories = ctx.attributes.get("cats_strings") or ctx.attributes.get("cats_int64s") or []
+    if ctx.attributes.get("zeros", 1):
+        return _mixed_into(draw, ctx, "X", list(categories))
+    # every element one of the categories; floats off them by a fraction that truncation removes
+    rng = np.random.default_rng(draw(SEEDS))
+    shape = list(ctx.shapes["X"])
+    picked = [categories[i] for i in rng.integers(0, len(categories), int(np.prod(shape)))]
+    if element == "string":
+        return _texts(picked).reshape(shape)
+    x = np.asarray(picked, dtype=np.float64).reshape(shape)
+    if _is_float(element):
+        x = x + np.sign(x) * rng.integers(0, 4, size=shape) / 4
+    return x.astype(numpy_dtype(element))
+
+
+ONE_HOT_ENCODER_HINT = OpHint(
+    attributes={"cats_int64s": _categories(False), "cats_strings": _categories(True),
+                "zeros": lambda draw, ctx: draw(st.sampled_from([0, 1, OMIT]))},
+    values={"X": _one_hot_x})
+
+
+# ---- LabelEncoder: keys of X's type, values of Y's, a default of Y's type ----------------------------------
+
+_LIST_FORM = {"string": "strings", "int64": "int64s", "float": "floats"}
+_DEFAULT_OF = {"string": "default_string", "int64": "default_int64", "float": "default_float"}
+
+
+def _tensor(values: list[Any], element: str) -> np.ndarray:
+    if element == "string":
+        return _texts(values)
+    return np.asarray(values, dtype=numpy_dtype(element))
+
+
+def _label_encoder_attributes(draw: DrawFn, ctx: DrawContext) -> None:
+    """Every attribute of the version at once (they depend on each other), into ctx.attributes."""
+    key_element, value_element = _x_element(ctx), ctx.element_of(ctx.version.outputs[0].type)
+    tensors = ctx.version.since >= 4
+    keys = _keys(draw, key_element, nans=tensors)
+    values = _keys(draw, value_element)
+    values = (values * len(keys))[:len(keys)]
+    if key_element in _LIST_FORM and not (tensors and draw(st.booleans())):
+        ctx.attributes[f"keys_{_LIST_FORM[key_element]}"] = keys
+    else:
+        ctx.attributes["keys_tensor"] = _tensor(keys, key_element)
+    if value_element in _LIST_FORM and not (tensors and draw(st.booleans())):
+        ctx.attributes[f"values_{_LIST_FORM[value_element]}"] = values
+    else:
+        ctx.attributes["values_tensor"] = _tensor(values, value_element)
+    default = _keys(draw, value_element)[0]
+    if tensors and draw(st.booleans()):
+        ctx.attributes["default_tensor"] = _tensor([default], value_element)
+    elif value_element in _DEFAULT_OF and draw(st.booleans()):
+        ctx.attributes[_DEFAULT_OF[value_element]] = default
+    ctx.scratch["keys"] = keys
+
+
+def _label_encoder_x(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    if "keys" not in ctx.scratch:
+        _label_encoder_attributes(draw, ctx)
+    x = _mixed_into(draw, ctx, "X", [k for k in ctx.scratch["keys"] if k == k])
+    if any(k != k for k in ctx.scratch["keys"]) and x.size:
+        x.reshape(-1)[0] = np.nan  # a NaN key is worth a NaN to look up
+    return x
+
+
+def _v1_classes(draw: DrawFn, ctx: DrawContext) -> list[str]:
+    classes = _keys(draw, "string")
+    ctx.scratch["keys"] = classes if _x_element(ctx) == "string" else list(range(-1, len(classes) + 1))
+    return classes
+
+
+def _v2_attributes(draw: DrawFn, ctx: DrawContext) -> Any:
+    _label_encoder_attributes(draw, ctx)
+    return OMIT
+
+
+LABEL_ENCODER_HINTS = (
+    # the defaults drawn apart from the schema's ("_Unused", -1), so a backend that ignores them shows
+    OpHint(attributes={"classes_strings": _v1_classes,
+                       "default_string": lambda draw, ctx: draw(st.sampled_from(WORDS)),
+                       "default_int64": lambda draw, ctx: draw(st.sampled_from(SMALL_INTS))},
+           values={"X": _label_encoder_x}, until=1),
+    # the first attribute drawn sets them all; the rest keep what it set
+    OpHint(attributes={"keys_strings": _v2_attributes}, values={"X": _label_encoder_x}, generic_attributes=False,
+           since=2),
+)
+
+
+# ---- CategoryMapper: two lists of one length; X drawn from the side its type maps from -------------------
+
+def _category_lists(draw: DrawFn, ctx: DrawContext) -> None:
+    texts = _keys(draw, "string")
+    ctx.scratch["cats"] = {"cats_strings": texts, "cats_int64s": [draw(st.sampled_from(SMALL_INTS)) for _ in texts]}
+    ctx.scratch["keys"] = ctx.scratch["cats"]["cats_strings" if _x_element(ctx) == "string" else "cats_int64s"]
+
+
+def _category_list(name: str) -> Any:
+    def value(draw: DrawFn, ctx: DrawContext) -> Any:
+        if "cats" not in ctx.scratch:
+            _category_lists(draw, ctx)
+        return ctx.scratch["cats"][name]
+
+    return value
+
+
+CATEGORY_MAPPER_HINT = OpHint(
+    attributes={"cats_strings": _category_list("cats_strings"), "cats_int64s": _category_list("cats_int64s")},
+    values={"X": lambda draw, ctx: _mixed_into(draw, ctx, "X", list(ctx.scratch["keys"]))})
+
+
+# ---- ZipMap: labels of the output's key type, one per column of an [N, C] or [C] X ------------------------
+
+def _rows(draw: DrawFn, ctx: DrawContext) -> None:
+    set_first_shape(ctx, dims(draw, draw(st.integers(1, 2)), ctx.max_side))
+
+
+def _zip_labels(strings: bool) -> Any:
+    def value(draw: DrawFn, ctx: DrawContext) -> Any:
+        output = ctx.type_of(ctx.version.outputs[0].type)
+        if output.startswith("seq(map(string") != strings:
+            return OMIT
+        count = ctx.shapes["X"][-1]
+        pool: tuple[Any, ...] = WORDS if strings else SMALL_INTS
+        unique = count <= len(pool) and draw(st.integers(0, 3)) > 0  # a repeated label now and then
+        return draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count, unique=unique))
+
+    return value
+
+
+ZIP_MAP_HINT = OpHint(shapes=_rows, attributes={"classlabels_strings": _zip_labels(True),
+                                                "classlabels_int64s": _zip_labels(False)})
+
+
+# ---- DictVectorizer and CastMap: maps whose keys the vocabulary (or max_map) names --------------------------
+
+def _map_of(draw: DrawFn, ctx: DrawContext, keys: list[Any], *, numeric_strings: bool = False) -> dict[Any, Any]:
+    """A map of X's type with these keys: scalar values of its value element (numpy scalars carry the type);
+    string values are numbers as text (what CastMap can read) or words."""
+    parts = map_parts(ctx.type_of(ctx.version.inputs[0].type))
+    if parts is None:
+        raise ValueError(f"{ctx.version.signature}: X is no map")
+    element = tensor_element(parts[1]) or ""
+    rng = np.random.default_rng(draw(SEEDS))
+    if element == "string":
+        pool = [f"{v:g}" for v in QUARTERS] + [" 7", "3e2", "-2.5x"] if numeric_strings else list(WORDS)
+        return {k: pool[i] for k, i in zip(keys, rng.integers(0, len(pool), len(keys)), strict=True)}
+    values = fill_array(draw(SEEDS), element, [len(keys)])
+    return {k: values.dtype.type(v) for k, v in zip(keys, values, strict=True)}
+
+
+def _map_key_type(ctx: DrawContext) -> str:
+    parts = map_parts(ctx.type_of(ctx.version.inputs[0].type))
+    return parts[0] if parts is not None else "int64"
+
+
+def _vocabulary(strings: bool) -> Any:
+    def value(draw: DrawFn, ctx: DrawContext) -> Any:
+        if (_map_key_type(ctx) == "string") != strings:
+            return OMIT
+        return _keys(draw, "string" if strings else "int64")
+
+    return value
+
+
+def _vectorized_map(draw: DrawFn, ctx: DrawContext) -> Any:  # a dict: the map X
+    vocabulary = ctx.attributes.get("string_vocabulary") or ctx.attributes.get("int64_vocabulary") or []
+    # never empty: onnxruntime's Python API refuses an empty map, and a cell skipped once is skipped whole
+    keys = draw(st.lists(st.sampled_from(list(dict.fromkeys(vocabulary))), min_size=1, max_size=len(vocabulary),
+                         unique=True))
+    if draw(st.integers(0, 3)) == 0:  # a key the vocabulary lacks (dropped)
+        keys.append("unlisted" if _map_key_type(ctx) == "string" else 99)
+    return _map_of(draw, ctx, keys)
+
+
+DICT_VECTORIZER_HINT = OpHint(attributes={"string_vocabulary": _vocabulary(True),
+                                          "int64_vocabulary": _vocabulary(False)},
+                              values={"X": _vectorized_map})
+
+
+def _cast_map(draw: DrawFn, ctx: DrawContext) -> Any:  # a dict: the map X
+    # never empty (see _vectorized_map)
+    if ctx.attributes.get("map_form") == "SPARSE":
+        size = ctx.attributes.get("max_map", 1)
+        keys = draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True))
+    else:
+        keys = draw(st.lists(st.integers(-3, 12), min_size=1, max_size=4, unique=True))
+    numeric = ctx.attributes.get("cast_to", "TO_FLOAT") != "TO_STRING"
+    return _map_of(draw, ctx, [int(k) for k in keys], numeric_strings=numeric)
+
+
+CAST_MAP_HINT = OpHint(attributes={"max_map": lambda draw, ctx: draw(st.integers(1, 6))}, values={"X": _cast_map})
