@@ -262,3 +262,22 @@ def test_only_the_law_case_catches_a_backend_drawing_from_the_wrong_law(module: 
     check_case(grown, reference, passed, law=True)
     assert passed.stats.law_test is not None and not passed.stats.law_test["rejected"]
     assert passed.stats.examples == 1
+
+
+# ---- reports -----------------------------------------------------------------------------------------------------
+
+def test_the_report_carries_each_cells_law_test() -> None:
+    from conformance.runner.report import Report, summarize
+
+    report = Report(None, "x")
+    cell = ("ai.onnx", "Bernoulli", 15, "float")
+    rejected = {"law": "bernoulli", "arguments": "p from 'input' in {0.25}", "output": "output", "draws": 20000,
+                "statistic": 0.5, "bound": 0.019, "alpha": ALPHA, "rejected": True}
+    report.record(cell, "xfail", "expected: complement", {"examples": 0})
+    report.record(cell, "xpass", "", {"examples": 1, "law_test": rejected | {"rejected": False}})
+    entry = report.data["cells"]["ai.onnx@15::Bernoulli[float]"]
+    assert entry["status"] == "xfail"  # the expected failure still shows in a test of the cell
+    assert entry["law_test"]["rejected"] is False and entry["examples"] == 1
+    report.record(("ai.onnx", "Bernoulli", 22, "float"), "fail", "law test rejects", {"law_test": rejected})
+    lines = summarize(report.data).splitlines()
+    assert "law tests (DKW, false-alarm rate 1e-06 per cell): 2 cells tested, 1 rejected" in lines
