@@ -115,8 +115,9 @@ class Backend:
             raise Unsupported(str(e) or "NotImplementedError") from e
         from conformance.containers import with_declared_type
 
-        types = list(call.output_dtypes) + [None] * len(node.output)
-        return [with_declared_type(x, types[i]) for i, x in enumerate(_as_arrays(result, list(node.output)))]
+        values = _as_arrays(result, list(node.output))
+        types = list(call.output_dtypes) + [None] * len(values)  # a kernel may give more outputs than the node names
+        return [with_declared_type(x, types[i]) for i, x in enumerate(values)]
 
 
 def _call_mode(run: Any) -> str:
