@@ -47,6 +47,13 @@ def normalized(x: Any) -> Any:
     return x
 
 
+def normalized_value(x: Any) -> Any:
+    """`normalized` through containers too: the tensors of a sequence (a list) normalised one by one."""
+    if isinstance(x, list):
+        return [normalized_value(e) for e in x]
+    return normalized(x)
+
+
 def non_str_element(x: np.ndarray) -> tuple[int, Any] | None:
     """The first (flat index, element) of an object array that is not a Python str, else None."""
     for i, value in enumerate(x.reshape(-1).tolist()):

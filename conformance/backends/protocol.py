@@ -149,12 +149,9 @@ def _as_arrays(result: Any, output_names: Sequence[str]) -> list[np.ndarray]:
     if not isinstance(result, list | tuple):
         raise BackendError(f"run() returned {type(result).__name__}, not a list of arrays")
     from conformance.containers import as_value
-    from conformance.string_arrays import normalized
+    from conformance.string_arrays import normalized_value
 
-    def normal(v: Any) -> Any:  # string tensors as object arrays of str, inside containers too
-        return normalized(v) if isinstance(v, np.ndarray) else [normal(e) for e in v] if isinstance(v, list) else v
-
-    return [normal(as_value(x)) for x in result]
+    return [normalized_value(as_value(x)) for x in result]  # string tensors as object arrays of str, in lists too
 
 
 def supports_signature_ok(target: Any) -> bool:

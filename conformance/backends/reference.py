@@ -10,6 +10,7 @@ import onnx
 from conformance.backends.protocol import Outer, Unsupported
 from conformance.containers import as_value, shape_of
 from conformance.models.graphs import GraphFunction, has_graphs
+from conformance.string_arrays import normalized_value
 from opset.errors import ResolutionError
 from opset.infer import resolve_attributes
 from opset.model import OpVersion
@@ -30,7 +31,9 @@ def reference_outputs(version: OpVersion, inputs: list[Any], attributes: Mapping
     if entry is not None:
         attributes = _graph_functions(version, attributes, outer, opset_imports)
         outputs = call_kernel(entry, version, list(inputs), dict(attributes), num_outputs)
-        return tuple(as_value(x) for x in outputs)  # containers (lists, None, dicts) stay as they are
+        # containers (lists, None, dicts) stay as they are; string tensors come out as object arrays of str even
+        # where a kernel's numpy gave a fixed-width <U array
+        return tuple(normalized_value(as_value(x)) for x in outputs)
     target = version.maps_to
     if target is None or not target.exact:
         from conformance.kernels import NO_REFERENCE_KERNEL
