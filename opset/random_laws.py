@@ -4,7 +4,8 @@ An op whose output values are drawn at random (RandomNormal, Bernoulli, Dropout 
 registry which outputs are random, the law they are drawn from and its arguments (docs/format.md, "Random
 outputs"). Values drawn at random cannot be compared value by value between implementations, and onnx does not
 define them even for a given seed; what the law determines can be checked: `determined` says what that is for each
-law (the conformance checks test exactly that, the statistical tests of the reference kernels the law itself).
+law (conform checks exactly that on every case; its law case per cell, `conformance.runner.random_laws`, tests the law
+itself statistically, on any backend and on the reference kernels).
 
 A law's arguments are either tensors (`tensors`: the argument names an input or output of the version, whose values
 it is, element by element) or scalars (`scalars`: a formula over the version's attributes, input shapes and

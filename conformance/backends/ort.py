@@ -20,6 +20,7 @@ from conformance.element_types import ML_FLOATS, SUB_BYTE_BITS, element_of, is_m
 from opset.dtypes import ELEMENT_TYPES, tensor_element
 
 ML_TYPES = ML_FLOATS - SUB_BYTE_BITS.keys()  # the ml_dtypes types onnxruntime's OrtValues hold byte for byte
+ML_CODES = frozenset(ELEMENT_TYPES[e][0] for e in ML_TYPES if e in ELEMENT_TYPES)
 
 UNSUPPORTED_MARKERS = ("not_implemented", "not implemented", "no op registered", "unsupported", "not supported",
                        "could not find an implementation", "is not a registered function/op",
@@ -71,7 +72,9 @@ class OnnxRuntimeBackend:
             if len(self._sessions) > self._cache_size:
                 self._sessions.popitem(last=False)
         try:
-            if not any(isinstance(x, np.ndarray) and is_ml_dtype(x.dtype) for x in feeds.values()):
+            # an ml_dtypes output needs OrtValues too, even where every input is a numpy type (If's branches)
+            ml_out = any(o.type.tensor_type.elem_type in ML_CODES for o in model.graph.output)
+            if not ml_out and not any(isinstance(x, np.ndarray) and is_ml_dtype(x.dtype) for x in feeds.values()):
                 # sequences come back as lists, optionals as None or their value, maps as dicts
                 return [self._from_ort(x) if isinstance(x, self._ort.OrtValue) else as_value(x)
                         for x in session.run(None, feeds)]

@@ -4,7 +4,8 @@ Per case: output count, each output's shape against the shape formula, its dtype
 constraint and the reference kernel's dtype, its values against the reference within the op's
 tolerance, then every algebraic property the version declares. Outputs drawn at random (the version's `random`
 key) are checked for what their law determines instead of their values, and without the properties, whose reruns
-would draw anew (`random_outputs`).
+would draw anew (`random_outputs`); a law case (one large draw per cell) is then tested against the law itself
+(`random_laws`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from conformance.backends.reference import ReferenceBackend, reference_outputs
 from conformance.compare import compare_values, tolerance_for
 from conformance.containers import describe, shape_of, type_fits, value_type
 from conformance.onnx_model import make_node, opset_imports_for, output_param, output_types
+from conformance.runner.random_laws import law_test
 from conformance.runner.random_outputs import random_call, random_output_problems
 from conformance.runner.repro import write_bundle
 from conformance.runner.settings import CellStats, CheckSettings
@@ -76,23 +78,26 @@ def _outer(case: Case) -> Outer:
 
 
 def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
-               expected: list[np.ndarray] | None = None) -> None:
-    """Run `case` on `backend` and check it; raises Unsupported or ConformanceFailure."""
+               expected: list[np.ndarray] | None = None, *, law: bool = False) -> None:
+    """Run `case` on `backend` and check it; raises Unsupported or ConformanceFailure. A `law` case (`random_laws.
+    law_case`) has its random outputs tested against their law too."""
     if expected is None:
         expected = expected_outputs(case)
     dtypes = output_types(case, expected) if expected is not None else []
     shapes: list[Any] | None = [shape_of(x) for x in expected] if expected is not None else None
     call = make_call(case, [*dtypes], shapes)
-    if not _supports(backend, call, case, settings, expected):
+    if not _supports(backend, call, case, settings, expected, law):
         raise Unsupported(f"{case.label}: the backend's supports() declines it")
-    outputs = _run(backend, call, case, settings, expected)
+    outputs = _run(backend, call, case, settings, expected, law)
     problems = output_problems(case, outputs, expected, settings.stats)
-    if not problems and random_call(case.version, case.inputs, case.attributes) is None:
+    if law:
+        problems += law_problems(case, outputs, problems, settings.stats)
+    elif not problems and random_call(case.version, case.inputs, case.attributes) is None:
         problems = _property_problems(case, outputs, backend, expected)  # a rerun of a random draw draws anew
     if problems:
         reading = other_reading(case, outputs)
         if reading is None:
-            _fail(case, settings, expected, "; ".join(problems))
+            _fail(case, settings, expected, "; ".join(problems), law)
         settings.stats.ambiguous.append(f"{case.label}: follows {reading}: {'; '.join(problems)}")
         return
     settings.stats.examples += 1
@@ -125,27 +130,44 @@ def followed_reading(version: OpVersion, inputs: Sequence[Any], attributes: Mapp
     return None
 
 
+def law_problems(case: Case, outputs: list[np.ndarray], found: list[str], stats: CellStats) -> list[str]:
+    """The law test of a law case's random outputs (recorded in `stats`): its message when it rejects them. It runs
+    when the outputs' count, shapes and types are right (`found`, the problems seen so far, are at most what the law
+    determines: a wrong certain value does not hide a wrong law)."""
+    call = random_call(case.version, case.inputs, case.attributes)
+    if call is None:  # law_case draws only random calls
+        raise InvalidCase(f"{case.label}: the law case is not random; {case.describe()}")
+    named = dict(zip(case.output_names, outputs, strict=False))
+    if found and (len(outputs) < len(case.output_names) or found != random_output_problems(call, named)):
+        return []
+    result = law_test(call, named)
+    if result is None:  # law_case draws only cases whose law leaves something to chance
+        raise InvalidCase(f"{case.label}: the law case leaves nothing to chance; {case.describe()}")
+    stats.law_test = result.as_report()
+    return [result.describe()] if result.rejected else []
+
+
 def _supports(backend: CaseBackend, call: BackendCall, case: Case, settings: CheckSettings,
-              expected: list[np.ndarray] | None) -> bool:
+              expected: list[np.ndarray] | None, law: bool = False) -> bool:
     try:
         return backend.supports(call)
     except (BackendCrash, BackendTimeout, RemoteError) as e:
-        _fail(case, settings, expected, f"supports() failed: {e}")
+        _fail(case, settings, expected, f"supports() failed: {e}", law)
     return False
 
 
 def _run(backend: CaseBackend, call: BackendCall, case: Case, settings: CheckSettings,
-         expected: list[np.ndarray] | None) -> list[np.ndarray]:
+         expected: list[np.ndarray] | None, law: bool = False) -> list[np.ndarray]:
     try:
         return backend.run(call)
     except Unsupported:
         raise
     except BackendCrash as e:
-        _fail(case, settings, expected, f"backend crashed: {e}")
+        _fail(case, settings, expected, f"backend crashed: {e}", law)
     except BackendTimeout as e:
-        _fail(case, settings, expected, f"backend hung: {e}")
+        _fail(case, settings, expected, f"backend hung: {e}", law)
     except Exception as e:  # any other backend exception is a recorded failure of this case
-        _fail(case, settings, expected, f"backend raised {type(e).__name__}: {str(e).splitlines()[0]}")
+        _fail(case, settings, expected, f"backend raised {type(e).__name__}: {str(e).splitlines()[0]}", law)
     return []
 
 
@@ -236,11 +258,12 @@ def _property_problems(case: Case, outputs: list[Any], backend: CaseBackend,
     return problems
 
 
-def _fail(case: Case, settings: CheckSettings, expected: list[np.ndarray] | None, what: str) -> None:
+def _fail(case: Case, settings: CheckSettings, expected: list[np.ndarray] | None, what: str,
+          law: bool = False) -> None:
     command = ""
     if settings.repro_dir is not None:
-        bundle, line = write_bundle(case, expected, settings, what)
+        bundle, line = write_bundle(case, expected, settings, what, law=law)
         settings.stats.repro = str(bundle)
         command = f" | repro: {line}"
-    example = f" (example {case.example})" if case.example else ""
+    example = f" (example {case.example})" if case.example else " (law case)" if law else ""
     raise ConformanceFailure(f"{case.label}{example}: {what}; {case.describe()}{command}")

@@ -104,7 +104,8 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, Any]:
         stats = state.SESSION.stats
         item.user_properties.append(("conform_stats", json.dumps(
             {"examples": stats.examples, "max_abs": stats.max_abs, "max_rel": stats.max_rel,
-             "max_ulp": stats.max_ulp, "repro": stats.repro, "ambiguous": stats.ambiguous})))
+             "max_ulp": stats.max_ulp, "repro": stats.repro, "ambiguous": stats.ambiguous,
+             "law_test": stats.law_test})))
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

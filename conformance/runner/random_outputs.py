@@ -9,7 +9,8 @@ elsewhere. Where the key's `when` does not hold (Dropout in inference, or with r
 and are compared as usual.
 
 `random_call` says whether (and how) a call's outputs are random; `random_output_problems` checks them. The
-property runner (`checks.output_problems`) and the node suite (`suites.onnx_node`) both use these two.
+property runner (`checks.output_problems`) and the node suite (`suites.onnx_node`) both use these two. The law itself
+is tested by `random_laws` on one large law case per cell.
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ from conformance.runner.settings import CheckSettings
 
 def replay(bundle: Path, spec: str, timeout: float) -> int:
     """Re-run a bundle's case: 0 when it passes now, 1 when it still fails, 3 when unsupported."""
-    case, expected, _ = load_bundle(bundle)
+    case, expected, meta = load_bundle(bundle)
     backend = open_backend(spec, timeout=timeout)
     try:
-        check_case(case, backend, CheckSettings(spec=spec, timeout=timeout), expected)
+        check_case(case, backend, CheckSettings(spec=spec, timeout=timeout), expected, law=bool(meta.get("law")))
     except ConformanceFailure as e:
         print(f"FAIL {e}", file=sys.stderr)
         return 1

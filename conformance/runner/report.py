@@ -1,6 +1,8 @@
 """The JSON report: one entry per (domain, op, version, dtype) cell, rewritten atomically as results arrive.
 
-A run stopped by Ctrl-C or a kill leaves the report of every cell finished so far (`"complete": false`).
+A run stopped by Ctrl-C or a kill leaves the report of every cell finished so far (`"complete": false`). A cell of
+a version whose outputs are drawn at random carries `law_test`: its law case's law, arguments, draws, statistic,
+bound, false-alarm rate and whether the draws were rejected (`conformance.runner.random_laws`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,15 @@ def cell_key(domain: str, op: str, since: int, dtype: str) -> str:
     return op_label(domain, op, since, dtype)
 
 
+def cell_status(outcomes: dict[str, int]) -> str:
+    """The worst status among a cell's tests; "xpass" only when no test of the cell still fails as expected (a cell
+    whose expected failure shows in some tests, the law case or an example passing, is "xfail")."""
+    present = [s for s in STATUS_ORDER if outcomes.get(s)]
+    if "xfail" in present and "xpass" in present:
+        present.remove("xpass")
+    return present[0]
+
+
 class Report:
     def __init__(self, path: Path | None, backend: str) -> None:
         self.path = path
@@ -43,8 +54,7 @@ class Report:
                 status, message = "ambiguous", ambiguous[0]
         outcomes = entry.setdefault("outcomes", {})
         outcomes[status] = outcomes.get(status, 0) + 1  # per test: a cell holds several
-        if STATUS_ORDER.index(status) < STATUS_ORDER.index(entry["status"]):
-            entry["status"] = status
+        entry["status"] = cell_status(outcomes)
         if message and status in ("fail", "unsupported", "xfail", "xpass", "ambiguous"):
             entry["messages"] = (entry["messages"] + [message[:2000]])[:3]
         entry["examples"] += int(stats.get("examples", 0))
@@ -52,6 +62,8 @@ class Report:
             entry[name] = max(entry[name], float(stats.get(name, 0.0)))
         if stats.get("repro"):
             entry["repro"] = stats["repro"]
+        if stats.get("law_test"):
+            entry["law_test"] = stats["law_test"]
         self.write()
 
     def finish(self, unmatched_expectations: list[str]) -> None:
@@ -90,6 +102,13 @@ def summarize(data: dict[str, Any]) -> str:
     tests = {s: sum(c.get("outcomes", {}).get(s, 0) for c in data.get("cells", {}).values()) for s in STATUS_ORDER}
     lines.append(f"{'total tests':44} {tests['pass']:5} {tests['fail']:5} {tests['unsupported']:6} "
                  f"{tests['xfail']:6} {tests['xpass']:6} {tests['ambiguous']:6}")
+    laws = [c for c in data.get("cells", {}).values() if c.get("law_test")]
+    if laws:
+        rates = sorted({f"{c['law_test']['alpha']:g}" for c in laws})
+        rejected = [c for c in laws if c["law_test"]["rejected"]]
+        expected = sum(c["status"] == "xfail" for c in rejected)
+        lines.append(f"law tests (DKW, false-alarm rate {' / '.join(rates)} per cell): {len(laws)} cells tested, "
+                     f"{len(rejected)} rejected" + (f" ({expected} in cells expected to fail)" if expected else ""))
     failures = [c for c in data.get("cells", {}).values() if c["status"] == "fail"]
     for cell in sorted(failures, key=lambda c: (c["domain"], c["op"], c["version"], c["dtype"])):
         first = (cell["messages"] or ["(no message)"])[0].splitlines()[0]

@@ -1,13 +1,14 @@
 """Repro bundles: everything needed to re-run one failing case (`conformance.runner.replay` re-runs one).
 
-    <repro-dir>/<domain>__<op>__v<since>__<dtype>[__<example>]/
+    <repro-dir>/<domain>__<op>__v<since>__<dtype>[__<example> | __law]/
         model.onnx     the one-node model (node, attributes, typed inputs and outputs)
         input_<i>.pb   the value of the node's i-th input (absent for an omitted one), as onnx's backend test
                        data stores values (conformance.value_protos: every element type, containers too)
         output_<i>.pb  the reference's i-th output (absent when there is no reference kernel)
         outer_<k>.pb   the k-th value the node's graph attributes read from the enclosing graph (the model's
                        graph inputs after the node's own)
-        case.json      op, version, dtype, type bindings, backend, timeout, what failed
+        case.json      op, version, dtype, type bindings, backend, timeout, what failed, whether it is a law case
+                       (`random_laws.law_case`: its replay tests the draws against their law again)
         command.txt    the one command that re-runs exactly this case (exit 1 while it still fails)
 """
 
@@ -30,9 +31,9 @@ from conformance.strategies.case import Case
 from conformance.value_protos import load_value, save_value
 
 
-def bundle_name(case: Case) -> str:
+def bundle_name(case: Case, law: bool = False) -> str:
     v = case.version
-    tail = f"__{case.example}" if case.example else ""
+    tail = f"__{case.example}" if case.example else "__law" if law else ""
     # a container cell's type text (`seq(tensor(float))`) as a name a shell takes unquoted: seq_tensor_float
     dtype = re.sub(r"[^A-Za-z0-9._-]+", "_", case.dtype).strip("_")
     return f"{v.domain}__{v.name}__v{v.since}__{dtype}{tail}"
@@ -48,10 +49,10 @@ def replay_command(spec: str, bundle: Path, timeout: float) -> str:
 
 
 def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckSettings,
-                 what: str) -> tuple[Path, str]:
+                 what: str, *, law: bool = False) -> tuple[Path, str]:
     if settings.repro_dir is None:
         raise ValueError("write_bundle needs settings.repro_dir")
-    bundle = settings.repro_dir / bundle_name(case)
+    bundle = settings.repro_dir / bundle_name(case, law)
     bundle.mkdir(parents=True, exist_ok=True)
     dtypes = output_types(case, expected) if expected is not None else []
     shapes = [shape_of(x) for x in expected] if expected is not None else list(case.expected_shapes)
@@ -70,7 +71,7 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
             save_value(bundle / f"output_{i}.pb", y, name, declared.get(name))
     command = replay_command(settings.spec, bundle, settings.timeout)
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
-            "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example,
+            "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example, "law": law,
             "backend": settings.spec, "timeout": settings.timeout, "failure": what, "command": command}
     (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass
@@ -14,6 +15,7 @@ class CellStats:
     max_ulp: float = 0.0
     repro: str | None = None
     ambiguous: list[str] = field(default_factory=list)  # cases that follow another reading of the op
+    law_test: dict[str, Any] | None = None  # the cell's law test (`random_laws.LawTest.as_report`), if it ran
 
     def add(self, max_abs: float, max_rel: float, max_ulp: float) -> None:
         self.max_abs = max(self.max_abs, max_abs)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from conformance.backends.protocol import Unsupported
 from conformance.runner import state
 from conformance.runner.checks import ConformanceFailure, InvalidCase, check_case
+from conformance.runner.random_laws import law_case
 from conformance.strategies.cases import op_cases
 from conformance.strategies.examples import example_case
 from opset.model import OpVersion, op_label
@@ -33,6 +35,17 @@ def check_property_case(domain: str, op: str, since: int, dtype: str, data: st.D
     _check(case, None)
 
 
+def check_law_case(domain: str, op: str, since: int, dtype: str, data: st.DataObject) -> None:
+    """The law case of the cell: a drawn case whose law leaves something to chance, made large (`law_case`), run
+    once on the backend and its draws tested against the registry's law (false-alarm rate `random_laws.ALPHA`)."""
+    key = (domain, op, since, dtype)
+    if key not in _STRATEGIES:
+        _STRATEGIES[key] = op_cases(_version(domain, op, since), dtype)
+    case = law_case(data.draw(_STRATEGIES[key], label="case"))
+    assume(case is not None)  # a certain law (scale 0, Dropout in inference) or standard arguments: redraw
+    _check(case, None, law=True)
+
+
 def check_example(domain: str, op: str, since: int, name: str) -> None:
     """The YAML example `name` of the version, checked against the outputs it states."""
     version = _version(domain, op, since)
@@ -47,10 +60,10 @@ def skip_unsupported_dtype(domain: str, op: str, since: int, dtype: str) -> None
     pytest.skip(f"unsupported: {op_label(domain, op, since, dtype)}: numpy and the reference kernels have no {dtype}")
 
 
-def _check(case: Any, expected: Any) -> None:
+def _check(case: Any, expected: Any, law: bool = False) -> None:
     backend, settings = state.current()
     try:
-        check_case(case, backend, settings, expected)
+        check_case(case, backend, settings, expected, law=law)
     except Unsupported as e:
         pytest.skip(f"unsupported: {e}")
     except InvalidCase as e:

@@ -31,17 +31,25 @@ from conformance.strategies.values import SEEDS, fill_array
 BINARY_OPS = ("Add", "Sub", "Mul", "And", "Or", "Xor")
 UNARY_OPS = ("Neg", "Abs", "Not", "Identity")
 ARITHMETIC_ELEMENTS = frozenset({"float16", "float", "double", "int32", "int64", "uint32", "uint64"})
-_ARITHMETIC = frozenset({"Add", "Sub", "Mul"})
+_SHARED: dict[str, frozenset[str]] = {  # op -> the element types backends share it for (Identity: every type)
+    **dict.fromkeys(("Add", "Sub", "Mul"), ARITHMETIC_ELEMENTS),
+    "Neg": frozenset({"float16", "float", "double", "int8", "int16", "int32", "int64"}),
+    "Abs": ARITHMETIC_ELEMENTS | {"int8", "int16", "uint8", "uint16"},
+    **dict.fromkeys(("And", "Or", "Xor", "Not"), frozenset({"bool"})),
+}
+# element types the bodies of If and Loop give their values (Scan's follow its cell): those every backend holds
+PLAIN_ELEMENTS = ("float", "double", "float16", "int32", "int64", "int8", "int16", "uint8", "uint16", "uint32",
+                  "uint64", "bool")
 # ops that need same-shaped operands before opset 7 (legacy broadcasting needs an attribute)
 _BROADCAST_FROM = 7
 
 
 def accepts(op: str, opset: int, element: str) -> bool:
-    """Does `op` (ai.onnx) at `opset` take `element` for its first input (arithmetic: on the shared types only)?"""
+    """Does `op` (ai.onnx) at `opset` take `element` for its first input (and do backends share it for that type)?"""
     from conformance.registry import current_registry
     from opset.cells import allowed_elements
 
-    if op in _ARITHMETIC and element not in ARITHMETIC_ELEMENTS:
+    if op in _SHARED and element not in _SHARED[op]:
         return False
     version = current_registry().try_resolve("ai.onnx", op, opset)
     if version is None or not version.inputs:
@@ -123,7 +131,7 @@ def step(draw: DrawFn, g: GraphBuilder, value: str, element: str, shape: Sequenc
     an outer value of the same type and shape, or a unary op; Identity where nothing else takes the type."""
     readable = [n for n, x in outer.items() if x.dtype == numpy_dtype(element) and list(x.shape) == list(shape)]
     binary = [op for op in BINARY_OPS if accepts(op, g.opset, element)]
-    unary = [op for op in UNARY_OPS if accepts(op, g.opset, element) and not (op == "Neg" and element.startswith("u"))]
+    unary = [op for op in UNARY_OPS if accepts(op, g.opset, element)]
     if not readable and not constant_takes(g.opset, element):
         binary = []  # the other operand would be a constant, which this opset cannot hold in this type
     kinds = (["binary"] if binary else []) + (["unary"] if unary else [])

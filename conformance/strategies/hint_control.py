@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.graph_bodies import (
+    PLAIN_ELEMENTS,
     GraphBuilder,
     accepts,
     constant_takes,
@@ -33,7 +34,7 @@ from conformance.strategies.graph_bodies import (
     steps,
 )
 from conformance.strategies.hints import OpHint, dims, set_input_shape
-from opset.cells import NUMPY_ELEMENTS, allowed_elements
+from opset.cells import allowed_elements
 
 
 def _scratch(name: str) -> Any:
@@ -60,7 +61,9 @@ def _set_arity(ctx: DrawContext, count: int) -> None:
 
 
 def _drawable(ctx: DrawContext, type_variable: str) -> list[str]:
-    return [e for e in allowed_elements(ctx.version, type_variable) if e in NUMPY_ELEMENTS]
+    """The plain element types the variable allows (not complex nor ml_dtypes': one value of a type a backend
+    lacks makes its whole cell unsupported; Scan's cells cover every type of V)."""
+    return [e for e in allowed_elements(ctx.version, type_variable) if e in PLAIN_ELEMENTS]
 
 
 # ---- If -----------------------------------------------------------------------------------------------------

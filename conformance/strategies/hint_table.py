@@ -86,6 +86,7 @@ from conformance.strategies.hint_ml_encoders import (
     ZIP_MAP_HINT,
 )
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
+from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
     LOG_SUM_DATA,
@@ -406,6 +407,10 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "RandomUniformLike"): (LIKE_HINT,),
     ("ai.onnx", "Bernoulli"): (BERNOULLI_HINT,),
     ("ai.onnx", "Multinomial"): (MULTINOMIAL_HINT,),
+    # W, R, B, P and the states sized from hidden_size, the direction count and the layout; activation lists as
+    # long as the directions need, with alpha/beta that reach them; sequence lengths inside the sequence, mostly
+    # with a shorter entry
+    **{("ai.onnx", op): (RECURRENT_HINT,) for op in ("RNN", "GRU", "LSTM")},
 }
 
 

@@ -36,15 +36,6 @@ from opset.dtypes import is_container
 from opset.errors import ResolutionError
 from opset.validate.facts import type_text
 
-# ops the registry does not hold yet, with the issue that brings them
-_PENDING_GROUPS = {
-    "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
-}
-PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for op in ops.split()}
-PENDING_DOMAINS: dict[str, str] = {
-    d: f"the {d} domain is the companion issue's ('ai.onnx complete, part 2')"
-    for d in ("ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview")}
-
 
 @dataclass(frozen=True, slots=True)
 class SuiteCase:
@@ -166,9 +157,6 @@ def check_suite_case(name: str) -> None:
 def _check(name: str, backend: Any, settings: CheckSettings) -> None:
     case = testcases()[name]
     model = case.model
-    op = op_under_test(name, model, testcases())
-    if op is not None and op.op_type in PENDING and op.domain in ("", "ai.onnx"):
-        raise Unsupported(f"{name}: {op.op_type}: {PENDING[op.op_type]}")
     for k, (inputs, expected) in enumerate(case.data_sets or []):
         # sequences are lists, optionals None or their value, maps dicts (conformance.containers)
         feeds = dict(zip([i.name for i in model.graph.input], (as_value(x) for x in inputs), strict=False))
@@ -369,14 +357,12 @@ class _CallExecutor:
         try:
             domain = registry_domain(node.domain)
         except ResolutionError as e:  # a domain the registry lacks
-            why = PENDING_DOMAINS.get(node.domain, str(e))
-            raise Unsupported(f"{node.domain}::{node.op_type}: {why}") from e
+            raise Unsupported(f"{node.domain}::{node.op_type}: {e}") from e
         opset = imports.get(node.domain, 0)
         version = current_registry().try_resolve(domain, node.op_type, opset) \
             if (domain, node.op_type) in current_registry().ops else None
         if version is None:
-            why = PENDING.get(node.op_type, "not in the registry")
-            raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: {why}")
+            raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: not in the registry")
         dtypes = sorted({element_of(x.dtype) or x.dtype.name for x in inputs if isinstance(x, np.ndarray)})
         # the values the node's graphs read from the enclosing graphs travel with the call (not the node's inputs)
         reads = {n: outer.values[n] for n in sorted(graph_reads(node)) if n in outer.values and n not in node.input} \

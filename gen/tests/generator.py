@@ -1,7 +1,8 @@
 """`gen tests --out DIR [--op GLOB] [--domain D]`: one readable pytest module per op, from `op_test.py.j2`.
 
-Each module holds the op's (version, dtype) cells as parametrized Hypothesis tests and its YAML
-examples as explicit tests; it runs under `pytest -p conformance.runner.plugin --backend X`.
+Each module holds the op's (version, dtype) cells as parametrized Hypothesis tests, one law case per cell of
+a version whose outputs are drawn at random (its `random` key), and its YAML examples as explicit tests; it
+runs under `pytest -p conformance.runner.plugin --backend X`.
 A file is written only when its content changed.
 """
 
@@ -44,20 +45,22 @@ def resolvable_versions(op: OpSchema) -> list[OpVersion]:
 
 def render_module(op: OpSchema, environment: jinja2.Environment, out: Path) -> str:
     """The test module of `op`; its header names the command that rewrites it into `out`."""
-    cells, unsupported, examples = [], [], []
+    cells, unsupported, examples, laws = [], [], [], []
     versions = resolvable_versions(op)
     for version in versions:
         drawable, other = cell_dtypes(version)
         cells += [(version.since, d) for d in drawable]
+        laws += [(version.since, d) for d in drawable] if version.random is not None else []
         unsupported += [(version.since, d) for d in other]
         examples += [(version.since, e.name, example_dtype(version, e)) for e in version.examples]
-    imports = [name for name, used in (("check_example", examples), ("check_property_case", cells),
-                                       ("skip_unsupported_dtype", unsupported)) if used]
+    imports = [name for name, used in (("check_example", examples), ("check_law_case", laws),
+                                       ("check_property_case", cells), ("skip_unsupported_dtype", unsupported))
+               if used]
     command = shlex.join(["gen", "tests", "--out", str(out), "--domain", op.domain, "--op", op.name])
     return environment.get_template(TEMPLATE).render(
         header=header("gen/tests", command, "python"),
         domain=op.domain, op=op.name, versions=[v.since for v in versions], filename=module_name(op),
-        test_name=_identifier(op.name), cells=cells, unsupported=unsupported, examples=examples,
+        test_name=_identifier(op.name), cells=cells, unsupported=unsupported, examples=examples, laws=laws,
         imports=imports or ["check_example"])
 
 

@@ -57,6 +57,9 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("scaler_scales_before_offset", "Scaler", "ai.onnx.ml@1::Scaler"),
     ("dft_ignores_onesided", "DFT", "ai.onnx@20::DFT"),
     ("dropout_mask_disagrees", "Dropout", "ai.onnx@13::Dropout"),
+    ("lstm_reverse_ignores_sequence_lens", "LSTM", "ai.onnx@14::LSTM"),
+    ("random_normal_scale_too_wide", "RandomNormal", "ai.onnx@1::RandomNormal"),
+    ("bernoulli_complements_p", "Bernoulli", "ai.onnx@15::Bernoulli"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:
@@ -71,6 +74,25 @@ def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, modu
     again = replay(cell["repro"])
     assert again.returncode == 1, again.stdout + again.stderr
     assert "FAIL" in again.stderr
+
+
+RANDOM_OPS = "RandomNormal,RandomNormalLike,RandomUniform,RandomUniformLike,Bernoulli,Multinomial,Dropout"
+
+
+def test_the_reference_passes_the_law_test_of_every_random_cell(tmp_path: Path) -> None:
+    """Every cell of a version whose outputs are drawn at random runs one law case, reported under `law_test`, and
+    the reference's draws pass them all; cells without a `random` key (Dropout 7 and 10) run none."""
+    from conformance.registry import current_registry
+
+    result, data = run_and_report(tmp_path, "reference", "--op", RANDOM_OPS, "--max-examples", "2")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert not failing_cells(data)
+    laws = {k: c.get("law_test") for k, c in data["cells"].items() if c["status"] != "unsupported"}
+    random = {k for k in laws if current_registry().op("ai.onnx", data["cells"][k]["op"])
+              .version(data["cells"][k]["version"]).random is not None}
+    assert {k for k, t in laws.items() if t} == random and len(random) > 90
+    assert all(not laws[k]["rejected"] and laws[k]["draws"] >= 10_000 and laws[k]["alpha"] == 1e-6 for k in random)
+    assert "law tests (DKW, false-alarm rate 1e-06 per cell)" in result.stdout
 
 
 def test_a_backend_following_another_reading_is_ambiguous_not_failed(tmp_path: Path) -> None:

@@ -1,82 +1,36 @@
 """Tests of ops that draw random values: statistical tests of a law, and draws of other implementations checked by it.
 
-**The statistical test.** A sample of n draws follows a law when the largest gap between its empirical CDF and the
-law's CDF is at most `dkw_epsilon(n, alpha)` = sqrt(ln(2 / alpha) / (2 n)). By the Dvoretzky-Kiefer-Wolfowitz
-inequality (with Massart's constant) a sample that does follow the law exceeds that gap with probability at most
-`alpha`, for every n and for discrete laws too: `ALPHA` is each test's false-alarm rate, stated, not estimated. The
-tests draw with fixed seeds, so in CI they are deterministic; the bound says how unlikely a failure on a correct
-kernel would be for any seed. With n = 40 000 and alpha = 1e-6 the gap allowed is 0.0135: a law off by a few
-hundredths in probability (a scale 1.2 for 1, an interval a tenth too wide, p = 0.33 for 0.3) is rejected.
+**The statistical test** is conform's law test (`conformance.runner.random_laws`, whose doc gives the statistic and
+its bound): a sample of n draws follows a law when its CDF gap is at most `dkw_epsilon(n, alpha)` =
+sqrt(ln(2 / alpha) / (2 n)); by the Dvoretzky-Kiefer-Wolfowitz inequality (with Massart's constant) a sample that
+does follow the law exceeds it with probability at most `alpha`, for every n, for discrete laws too: `ALPHA` is each
+test's false-alarm rate, stated, not estimated. The tests draw with fixed seeds, so in CI they are deterministic; the
+bound says how unlikely a failure on a correct kernel would be for any seed. With n = 40 000 and alpha = 1e-6 the gap
+allowed is 0.0135: a law off by a few hundredths in probability (a scale 1.2 for 1, an interval a tenth too wide,
+p = 0.33 for 0.3) is rejected.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from conformance.runner.random_laws import ALPHA, Cdf, continuous_gap, discrete_gap, dkw_epsilon
 from conformance.runner.random_outputs import random_call, random_output_problems
 from opset.model import OpVersion
 
-ALPHA = 1e-6  # false-alarm rate of each statistical test (a bound that holds for any sample size)
 DRAWS = 40_000  # draws per statistical test
-
-Cdf = Callable[[np.ndarray], np.ndarray]
-
-
-def dkw_epsilon(n: int, alpha: float = ALPHA) -> float:
-    """The largest CDF gap a sample of `n` draws of the law exceeds with probability at most `alpha`."""
-    if n < 1 or not 0 < alpha < 1:
-        raise ValueError(f"n={n} must be >= 1 and alpha={alpha} in (0, 1)")
-    return math.sqrt(math.log(2 / alpha) / (2 * n))
-
-
-def continuous_gap(samples: np.ndarray, cdf: Cdf) -> float:
-    """sup |F_n - F| of a sample against a continuous CDF (attained just before or at a sample point)."""
-    x = np.sort(np.asarray(samples, dtype=np.float64).reshape(-1))
-    n = x.size
-    f = cdf(x)
-    above = np.arange(1, n + 1) / n - f
-    below = f - np.arange(0, n) / n
-    return float(max(above.max(initial=0.0), below.max(initial=0.0)))
-
-
-def discrete_gap(samples: np.ndarray, probabilities: Sequence[float]) -> float:
-    """sup |F_n - F| of a sample of outcomes 0 .. K-1 against their probabilities (the CDF's jumps)."""
-    k = len(probabilities)
-    outcomes = np.asarray(samples).reshape(-1).astype(np.int64)
-    if outcomes.size == 0 or outcomes.min() < 0 or outcomes.max() >= k:
-        return 1.0  # an outcome the law cannot give (or no draw at all)
-    empirical = np.cumsum(np.bincount(outcomes, minlength=k)) / outcomes.size
-    return float(np.abs(empirical - np.cumsum(probabilities)).max())
-
-
-def normal_cdf(mean: float, scale: float) -> Cdf:
-    def cdf(x: np.ndarray) -> np.ndarray:
-        return np.asarray([0.5 * math.erfc(-(v - mean) / (scale * math.sqrt(2))) for v in x.tolist()])
-
-    return cdf
-
-
-def uniform_cdf(low: float, high: float) -> Cdf:
-    return lambda x: np.clip((x - low) / (high - low), 0.0, 1.0)
-
-
-def softmax(logits: np.ndarray) -> np.ndarray:
-    x = np.asarray(logits, dtype=np.float64)
-    w = np.exp(x - x.max())
-    return np.asarray(w / w.sum())
 
 
 def assert_follows(samples: np.ndarray, label: str, *, cdf: Cdf | None = None,
                    probabilities: Sequence[float] | None = None, alpha: float = ALPHA) -> None:
-    """The sample passes the DKW test against a continuous `cdf` or discrete `probabilities` (see the module doc)."""
+    """The sample passes the law test against a continuous `cdf` or discrete `probabilities` (see the module doc)."""
     if cdf is not None:
         gap = continuous_gap(samples, cdf)
     elif probabilities is not None:
-        gap = discrete_gap(samples, probabilities)
+        gap = discrete_gap(samples, np.asarray(probabilities, dtype=np.float64))
     else:
         raise ValueError(f"{label}: give the law as a cdf or as probabilities")
     allowed = dkw_epsilon(int(np.asarray(samples).size), alpha)

@@ -1,9 +1,10 @@
 """Every op version whose outputs the registry calls random (its `random` key): the reference kernel's draws follow
 the law the registry states, with the arguments it states; a seed fixes the draw; unseeded calls draw anew.
 
-The statistical test is `tests.helpers.random_draws.assert_follows` (DKW bound: each test's false-alarm rate is
-ALPHA = 1e-6 for any sample size; the draws use fixed seeds, so CI runs are deterministic). The last tests show the
-same test function rejecting draws of a slightly wrong law, so a passing law test means something.
+The statistical test is conform's law test (`conformance.runner.random_laws.law_test`, with the law and arguments of
+the registry's key; `tests.helpers.random_draws.assert_follows` for a law given directly): DKW bound, each test's
+false-alarm rate ALPHA = 1e-6 for any sample size; the draws use fixed seeds, so CI runs are deterministic. The last
+tests show the same statistic rejecting draws of a slightly wrong law, so a passing law test means something.
 """
 
 from __future__ import annotations
@@ -13,20 +14,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conformance.runner.random_laws import law_test, laws_with_a_test, normal_cdf, uniform_cdf
 from conformance.runner.random_outputs import checked_laws, random_call
 from conformance.strategies.attributes import node_values
 from opset.infer import resolve_attributes
 from opset.model import OpVersion
 from opset.random_laws import LAWS
 from tests.helpers import registry, run
-from tests.helpers.random_draws import (
-    DRAWS,
-    assert_follows,
-    law_problems,
-    normal_cdf,
-    softmax,
-    uniform_cdf,
-)
+from tests.helpers.random_draws import DRAWS, assert_follows, law_problems
 
 RANDOM_VERSIONS = sorted((v for op in registry().ops.values() for v in op.versions if v.random is not None),
                          key=lambda v: (v.domain, v.name, v.since))
@@ -66,8 +61,9 @@ def _complete(v: OpVersion, inputs: list[np.ndarray | None], given: dict[str, An
     return node_values(resolve_attributes(v, given, shapes))
 
 
-def test_every_law_has_its_conformance_check() -> None:
+def test_every_law_has_its_conformance_check_and_law_test() -> None:
     assert checked_laws() == frozenset(LAWS)
+    assert laws_with_a_test() == frozenset(LAWS)
 
 
 def test_the_random_ops_are_all_covered() -> None:
@@ -77,7 +73,7 @@ def test_the_random_ops_are_all_covered() -> None:
 
 @pytest.mark.parametrize("v", _params())
 def test_kernel_draws_follow_the_registry_law(v: OpVersion) -> None:
-    """The law and arguments come from the registry (`random_call`), the draws from the kernel."""
+    """The law and arguments come from the registry (`random_call`), the draws from the kernel; conform's test."""
     inputs, given = telling_call(v, DRAWS, seed=11.0)
     outputs = run(v.domain, v.name, v.since, inputs, **given)
     attributes = _complete(v, inputs, given)
@@ -85,23 +81,9 @@ def test_kernel_draws_follow_the_registry_law(v: OpVersion) -> None:
     assert v.random is not None and call is not None, f"{v.signature}: the telling call is not random"
     named = dict(zip((p.name for p in v.outputs), outputs, strict=False))
     assert law_problems(v, inputs, attributes, named) == [], f"{v.signature}: conform's law check fails the kernel"
-    law, y = v.random.law, named[v.random.outputs[0]]
-    label = f"{v.signature} ({law})"
-    if law == "normal":
-        assert_follows(y, label, cdf=normal_cdf(call.scalars["mean"], call.scalars["scale"]))
-    elif law == "uniform":
-        assert_follows(y, label, cdf=uniform_cdf(call.scalars["low"], call.scalars["high"]))
-    elif law == "bernoulli":
-        p = float(np.unique(call.inputs[v.random.tensors["p"]])[0])
-        assert_follows(y, label, probabilities=[1 - p, p])
-    elif law == "multinomial":
-        assert_follows(y, label, probabilities=softmax(call.inputs[v.random.tensors["logits"]][0]))
-    elif law == "dropout":
-        mask = named[v.random.tensors["mask"]]
-        ratio = call.scalars["ratio"]
-        assert_follows(mask.astype(np.int64), label, probabilities=[ratio, 1 - ratio])
-    else:
-        raise AssertionError(f"{label}: no statistical test for this law yet")
+    result = law_test(call, named)
+    assert result is not None, f"{v.signature}: the telling call leaves nothing to chance"
+    assert result.draws >= DRAWS // 2 and not result.rejected, f"{v.signature}: {result.describe()}"
 
 
 @pytest.mark.parametrize("v", [p for p in _params() if p.values[0].random.seed is not None])

@@ -201,4 +201,7 @@ MODULES: tuple[str, ...] = (
     "random_uniform_like",
     "bernoulli",
     "multinomial",
+    "rnn",
+    "gru",
+    "lstm",
 )
