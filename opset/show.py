@@ -40,6 +40,9 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
     if v.type_constraints:
         lines.append("Type constraints:")
         lines += [f"  {tc.name}: {', '.join(tc.types)}" for tc in v.type_constraints.values()]
+    if v.type_relations:
+        lines.append("Type relations:")
+        lines += [f"  {name} = {expr}" for name, expr in v.type_relations.items()]
     if v.lets:
         lines.append("Let:")
         lines += [f"  {k} = {formula.text}" for k, formula in v.lets.items()]

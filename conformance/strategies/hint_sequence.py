@@ -71,6 +71,17 @@ def _concatenable(draw: DrawFn, ctx: DrawContext) -> None:
         ctx.attributes["new_axis"] = int(stack)
 
 
+def _split_given(draw: DrawFn, ctx: DrawContext) -> None:
+    """`split` given two times in three (a scalar or lengths: what the op is mostly about; left off, parts of one)."""
+    if "split" in ctx.omitted and draw(st.integers(0, 2)):
+        ctx.omitted.discard("split")
+
+
+def _keepdims(draw: DrawFn, ctx: DrawContext) -> object:
+    """0, 1 or left off alike: keepdims matters without split and is ignored with one (where onnxruntime parts)."""
+    return draw(st.sampled_from([0, 1, OMIT]))
+
+
 def _split_axis(draw: DrawFn, ctx: DrawContext) -> object:
     return axis_in(draw, len(ctx.shapes.get("input") or [])) if draw(st.integers(0, 3)) else OMIT
 
@@ -115,7 +126,9 @@ SEQUENCE_AT_HINT = OpHint(values={"position": position(at_end=False)})
 SEQUENCE_ERASE_HINT = OpHint(values={"position": position(at_end=False)})
 SEQUENCE_INSERT_HINT = OpHint(shapes=_inserted_shape, values={"position": position(at_end=True)})
 CONCAT_FROM_SEQUENCE_HINT = OpHint(shapes=_concatenable)
-SPLIT_TO_SEQUENCE_HINT = OpHint(min_rank=1, attributes={"axis": _split_axis}, values={"split": _split_lengths})
+SPLIT_TO_SEQUENCE_HINT = OpHint(min_rank=1, shapes=_split_given,
+                                attributes={"axis": _split_axis, "keepdims": _keepdims},
+                                values={"split": _split_lengths})
 SEQUENCE_EMPTY_HINT = OpHint(attributes={"dtype": _element_code})
 OPTIONAL_HINT = OpHint(attributes={"type": _optional_type})
 
