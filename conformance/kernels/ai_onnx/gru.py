@@ -48,28 +48,28 @@ def _gru(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequ
     return tuple(recur("GRU", X, W, B, sequence_lens, [h0], layout=layout, direction=direction, cell=cell))
 
 
-@kernel("ai.onnx", "GRU", since=1, until=2)
+@kernel("ai.onnx", "GRU", since=1, until=2, requested_outputs=True)
 def gru_v1(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequence_lens: np.ndarray | None,
            initial_h: np.ndarray | None, *, activation_alpha: list[float] | None,
            activation_beta: list[float] | None, activations: list[str], clip: float | None, direction: str,
-           hidden_size: int) -> tuple[np.ndarray, ...]:
+           hidden_size: int, requested_outputs: int) -> tuple[np.ndarray, ...]:
     return _gru(X, W, R, B, sequence_lens, initial_h, activation_alpha, activation_beta, activations, clip,
-                direction, hidden_size, 0, 0)
+                direction, hidden_size, 0, 0)[:requested_outputs]
 
 
-@kernel("ai.onnx", "GRU", since=3, until=13)
+@kernel("ai.onnx", "GRU", since=3, until=13, requested_outputs=True)
 def gru_v3(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequence_lens: np.ndarray | None,
            initial_h: np.ndarray | None, *, activation_alpha: list[float] | None,
            activation_beta: list[float] | None, activations: list[str], clip: float | None, direction: str,
-           hidden_size: int, linear_before_reset: int) -> tuple[np.ndarray, ...]:
+           hidden_size: int, linear_before_reset: int, requested_outputs: int) -> tuple[np.ndarray, ...]:
     return _gru(X, W, R, B, sequence_lens, initial_h, activation_alpha, activation_beta, activations, clip,
-                direction, hidden_size, 0, linear_before_reset)
+                direction, hidden_size, 0, linear_before_reset)[:requested_outputs]
 
 
-@kernel("ai.onnx", "GRU", since=14)
+@kernel("ai.onnx", "GRU", since=14, requested_outputs=True)
 def gru(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequence_lens: np.ndarray | None,
         initial_h: np.ndarray | None, *, activation_alpha: list[float] | None, activation_beta: list[float] | None,
         activations: list[str], clip: float | None, direction: str, hidden_size: int, layout: int,
-        linear_before_reset: int) -> tuple[np.ndarray, ...]:
+        linear_before_reset: int, requested_outputs: int) -> tuple[np.ndarray, ...]:
     return _gru(X, W, R, B, sequence_lens, initial_h, activation_alpha, activation_beta, activations, clip,
-                direction, hidden_size, layout, linear_before_reset)
+                direction, hidden_size, layout, linear_before_reset)[:requested_outputs]

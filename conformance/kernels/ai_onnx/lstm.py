@@ -52,20 +52,21 @@ def _lstm(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, seq
     return tuple(recur("LSTM", X, W, B, sequence_lens, [h0, c0], layout=layout, direction=direction, cell=cell))
 
 
-@kernel("ai.onnx", "LSTM", since=1, until=13)
+@kernel("ai.onnx", "LSTM", since=1, until=13, requested_outputs=True)
 def lstm_v1(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequence_lens: np.ndarray | None,
             initial_h: np.ndarray | None, initial_c: np.ndarray | None, P: np.ndarray | None, *,
             activation_alpha: list[float] | None, activation_beta: list[float] | None, activations: list[str],
-            clip: float | None, direction: str, hidden_size: int, input_forget: int) -> tuple[np.ndarray, ...]:
+            clip: float | None, direction: str, hidden_size: int, input_forget: int,
+            requested_outputs: int) -> tuple[np.ndarray, ...]:
     return _lstm(X, W, R, B, sequence_lens, initial_h, initial_c, P, activation_alpha, activation_beta,
-                 activations, clip, direction, hidden_size, input_forget, 0)
+                 activations, clip, direction, hidden_size, input_forget, 0)[:requested_outputs]
 
 
-@kernel("ai.onnx", "LSTM", since=14)
+@kernel("ai.onnx", "LSTM", since=14, requested_outputs=True)
 def lstm(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequence_lens: np.ndarray | None,
          initial_h: np.ndarray | None, initial_c: np.ndarray | None, P: np.ndarray | None, *,
          activation_alpha: list[float] | None, activation_beta: list[float] | None, activations: list[str],
          clip: float | None, direction: str, hidden_size: int, input_forget: int,
-         layout: int) -> tuple[np.ndarray, ...]:
+         layout: int, requested_outputs: int) -> tuple[np.ndarray, ...]:
     return _lstm(X, W, R, B, sequence_lens, initial_h, initial_c, P, activation_alpha, activation_beta,
-                 activations, clip, direction, hidden_size, input_forget, layout)
+                 activations, clip, direction, hidden_size, input_forget, layout)[:requested_outputs]

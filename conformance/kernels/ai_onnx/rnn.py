@@ -40,19 +40,19 @@ def _rnn(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequ
     return tuple(recur("RNN", X, W, B, sequence_lens, [h0], layout=layout, direction=direction, cell=cell))
 
 
-@kernel("ai.onnx", "RNN", since=1, until=13)
+@kernel("ai.onnx", "RNN", since=1, until=13, requested_outputs=True)
 def rnn_v1(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequence_lens: np.ndarray | None,
            initial_h: np.ndarray | None, *, activation_alpha: list[float] | None,
            activation_beta: list[float] | None, activations: list[str], clip: float | None, direction: str,
-           hidden_size: int) -> tuple[np.ndarray, ...]:
+           hidden_size: int, requested_outputs: int) -> tuple[np.ndarray, ...]:
     return _rnn(X, W, R, B, sequence_lens, initial_h, activation_alpha, activation_beta, activations, clip,
-                direction, hidden_size, 0)
+                direction, hidden_size, 0)[:requested_outputs]
 
 
-@kernel("ai.onnx", "RNN", since=14)
+@kernel("ai.onnx", "RNN", since=14, requested_outputs=True)
 def rnn(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequence_lens: np.ndarray | None,
         initial_h: np.ndarray | None, *, activation_alpha: list[float] | None, activation_beta: list[float] | None,
         activations: list[str], clip: float | None, direction: str, hidden_size: int,
-        layout: int) -> tuple[np.ndarray, ...]:
+        layout: int, requested_outputs: int) -> tuple[np.ndarray, ...]:
     return _rnn(X, W, R, B, sequence_lens, initial_h, activation_alpha, activation_beta, activations, clip,
-                direction, hidden_size, layout)
+                direction, hidden_size, layout)[:requested_outputs]

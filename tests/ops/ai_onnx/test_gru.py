@@ -35,13 +35,13 @@ ACTIVATIONS: dict[str, dict[str, Any]] = {
 def _cases() -> list[OracleCase]:
     cases = []
     for k, (direction, nd) in enumerate(DIRECTIONS.items()):
-        d = {"direction": direction}
+        d: dict[str, Any] = {"direction": direction}
         full = recurrent_inputs(OP, k, directions=nd)
         short = recurrent_inputs(OP, 10 + k, directions=nd, seq=4, batch=3, lengths=[4, 2, 1])
         empty = recurrent_inputs(OP, 20 + k, directions=nd, lengths=[0, 3])
         wide = recurrent_inputs(OP, 30 + k, directions=nd, scale=2.0)
         bare = recurrent_inputs(OP, 40 + k, directions=nd, bias=False, initial=False)
-        for inputs, attrs, n_out, name, since in [
+        variants: list[tuple[list[np.ndarray | None], dict[str, Any], int, str, tuple[int, ...]]] = [
             (full, d, 2, "full", ORT),
             (bare, d, 2, "bare", ORT),
             (short, d, 2, "lengths", ORT),
@@ -50,7 +50,8 @@ def _cases() -> list[OracleCase]:
             (wide, {**d, "linear_before_reset": 1}, 1, "linear_before_reset", ORT),
             (wide, {**d, **ACTIVATIONS[direction]}, 2, "activations", ORT),
             (short, {**d, "clip": 0.25, "linear_before_reset": 1, **ACTIVATIONS[direction]}, 2, "everything", ORT),
-        ]:
+        ]
+        for inputs, attrs, n_out, name, since in variants:
             cases.append(OracleCase(OP, {**attrs, "hidden_size": 3}, inputs, since, n_out=n_out, oracle="ort",
                                     id=f"{direction}_{name}"))
             old = (1, 3) if "linear_before_reset" not in attrs else (3,)  # GRU-1 has no linear_before_reset

@@ -42,13 +42,13 @@ ACTIVATIONS: dict[str, dict[str, Any]] = {
 def _cases() -> list[OracleCase]:
     cases = []
     for k, (direction, nd) in enumerate(DIRECTIONS.items()):
-        d = {"direction": direction}
+        d: dict[str, Any] = {"direction": direction}
         full = recurrent_inputs(OP, k, directions=nd, hidden=3)
         short = recurrent_inputs(OP, 10 + k, directions=nd, seq=4, batch=3, lengths=[4, 2, 1])
         empty = recurrent_inputs(OP, 20 + k, directions=nd, lengths=[0, 3])
         wide = recurrent_inputs(OP, 30 + k, directions=nd, scale=2.0)
         bare = recurrent_inputs(OP, 40 + k, directions=nd, bias=False, initial=False, peephole=False)
-        for inputs, attrs, n_out, name in [
+        variants: list[tuple[list[np.ndarray | None], dict[str, Any], int, str]] = [
             (full, d, 3, "full"),
             (bare, d, 3, "bare"),
             (short, d, 3, "lengths"),
@@ -57,7 +57,8 @@ def _cases() -> list[OracleCase]:
             (wide, {**d, "input_forget": 1}, 2, "input_forget"),
             (wide, {**d, **ACTIVATIONS[direction]}, 3, "activations"),
             (short, {**d, "clip": 0.25, "input_forget": 1, **ACTIVATIONS[direction]}, 3, "everything"),
-        ]:
+        ]
+        for inputs, attrs, n_out, name in variants:
             cases.append(OracleCase(OP, {**attrs, "hidden_size": 3}, inputs, ORT, n_out=n_out, oracle="ort",
                                     id=f"{direction}_{name}"))
             cases.append(OracleCase(OP, {**attrs, "hidden_size": 3}, inputs, (1,), n_out=n_out, oracle="ort@7",
@@ -138,7 +139,7 @@ test_invalid_node_reports_the_check = rejection_tests(REJECTED)
 
 
 def test_symbolic_sequence_and_batch() -> None:
-    shapes = [[Sym("S"), Sym("N"), 5], [2, 12, 5], [2, 12, 3]]
+    shapes: list[list[Any]] = [[Sym("S"), Sym("N"), 5], [2, 12, 5], [2, 12, 3]]
     assert symbolic_shape(OP, 14, shapes, {"direction": "bidirectional"}) == ["S", "2", "N", "3"]
     assert symbolic_shape(OP, 14, [[Sym("N"), Sym("S"), 5], [1, 12, 5], [1, 12, 3]], {"layout": 1}) == \
         ["N", "S", "1", "3"]
@@ -149,7 +150,7 @@ def test_any_subset_of_the_outputs_can_be_named() -> None:
     onnxruntime does."""
     inputs = recurrent_inputs(OP, 99, directions=2, lengths=[3, 1])
     names = ["X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"]
-    attrs = {"hidden_size": 3, "direction": "bidirectional"}
+    attrs: dict[str, Any] = {"hidden_size": 3, "direction": "bidirectional"}
     feeds = {n: x for n, x in zip(names, inputs, strict=True) if x is not None}
     every = ort_outputs(OP, 14, inputs, attrs, 3)
     for wanted in (["Y"], ["", "Y_h"], ["", "", "Y_c"], ["Y", "", "Y_c"], ["", "Y_h", "Y_c"]):
