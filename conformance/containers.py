@@ -3,7 +3,8 @@
 A tensor is a numpy array; a sequence a Python list of values; an optional None (empty) or its value; a map a
 Python dict (int or str keys; values numpy scalars or arrays, or Python numbers as onnx.reference gives them).
 This module says what such a value's shape, size and type are, describes one in a line, and packs values into
-flat arrays (and a JSON layout) for the `.npz` files of repro bundles.
+flat arrays (and a JSON layout) for `.npz` files (`opset run`'s container outputs and inputs; repro bundles store
+values as onnx protos: conformance.value_protos).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from conformance.element_types import element_of
 from opset.cells import cell_name
-from opset.dtypes import element_of_numpy, numpy_name
+from opset.dtypes import is_container as is_container_type
+from opset.dtypes import numpy_name
 from opset.infer import UNKNOWN_SHAPE
 
 Value = Any  # np.ndarray | list[Value] | dict[int | str, Any] | None
@@ -57,6 +60,7 @@ def with_declared_type(x: Value, type_text: str | None) -> Value:
 
 
 def is_container(x: Any) -> bool:
+    """A runtime value that is no tensor: a sequence (list), a map (dict), an empty optional (None)."""
     return x is None or isinstance(x, list | dict)
 
 
@@ -98,7 +102,7 @@ def value_type(x: Value) -> str | None:
         key, item = next(iter(x.items()))
         return f"map({'string' if isinstance(key, str) else 'int64'},{value_type(np.asarray(item))})"
     array = np.asarray(x)
-    element = "string" if array.dtype.kind in "OU" else element_of_numpy(array.dtype.name)
+    element = "string" if array.dtype.kind in "OU" else element_of(array.dtype)
     return f"tensor({element or array.dtype.name})"
 
 
@@ -125,8 +129,9 @@ def cell_of_value(x: Value, declared: str | None = None) -> str:
     """The cell a value belongs to: its tensor element (`float`), else its type text; a declared type names
     what the value cannot show (an empty sequence's or optional's)."""
     shown = value_type(x)
-    if declared is not None and (shown is None or "?" in shown or not shown.startswith("tensor(")):
-        return cell_name(declared)
+    if declared is not None and (shown is None or "?" in shown or is_container_type(declared)
+                                 or not shown.startswith("tensor(")):
+        return cell_name(declared)  # an optional's content shows the content's type, not the optional's
     return cell_name(shown) if shown is not None else "none"
 
 

@@ -67,12 +67,23 @@ def make_node(case: Case) -> onnx.NodeProto:
 
 def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mapping[str, int],
                output_dtypes: Sequence[Any] = (), output_shapes: Sequence[Any] = (), *,
-               input_types: Sequence[str | None] = ()) -> onnx.ModelProto:
+               input_types: Sequence[str | None] = (), outer: Mapping[str, Any] | None = None) -> onnx.ModelProto:
     """A model running `node` once: named inputs become graph inputs (an empty optional's type from
     `input_types`), outputs are typed when known. `output_dtypes` holds numpy dtypes (or their names) for tensors
     and type texts (`seq(tensor(float))`) for containers; `output_shapes` a tensor's shape or a sequence's element
-    shapes."""
-    graph_inputs = []
+    shapes. `outer` holds the values the node's graph attributes read from the enclosing graph: graph inputs too,
+    after the node's (by name)."""
+    graph_inputs: list[onnx.ValueInfoProto] = []
+    for name, x in sorted((outer or {}).items()):
+        if name in node.input:
+            continue
+        text = value_type(x)
+        if isinstance(x, np.ndarray):
+            graph_inputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(x.dtype),
+                                                              list(x.shape)))
+        elif text is not None and "?" not in text:
+            graph_inputs.append(_typed_value_info(name, text, x))
+    outer_inputs, graph_inputs = graph_inputs, []
     for i, (name, x) in enumerate(zip(node.input, inputs, strict=False)):
         declared = input_types[i] if i < len(input_types) else None
         if not name:
@@ -86,6 +97,7 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
         text = declared if declared is not None and "?" not in declared else value_type(x)
         if text is not None and "?" not in text:
             graph_inputs.append(_typed_value_info(name, text, x))
+    graph_inputs += outer_inputs
     graph_outputs = []
     for i, name in enumerate(node.output):
         dtype = output_dtypes[i] if i < len(output_dtypes) else None
@@ -93,8 +105,11 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
         if isinstance(dtype, str) and "(" in dtype:
             graph_outputs.append(_typed_value_info(name, dtype, None, shape))
             continue
-        elem = helper.np_dtype_to_tensor_dtype(np.dtype(dtype)) if dtype else onnx.TensorProto.UNDEFINED
-        graph_outputs.append(helper.make_tensor_value_info(name, elem, shape))
+        if not dtype:  # no type at all (an UNDEFINED element type is refused by onnxruntime): the runtime infers it
+            graph_outputs.append(onnx.ValueInfoProto(name=name))
+            continue
+        graph_outputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.dtype(dtype)),
+                                                           shape))
     graph = helper.make_graph([node], f"conform_{node.op_type}", graph_inputs, graph_outputs)
     opsets = [helper.make_opsetid(d, v) for d, v in sorted(opset_imports.items())]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="opset-conform")
@@ -128,7 +143,7 @@ def _common_shape(type_text: str, shapes: Any) -> list[int | None] | None:
 
 def case_model(case: Case, output_dtypes: Sequence[Any] = (), output_shapes: Sequence[Any] = ()) -> onnx.ModelProto:
     return make_model(make_node(case), case.inputs, opset_imports_for(case.version), output_dtypes, output_shapes,
-                      input_types=case.input_types())
+                      input_types=case.input_types(), outer=case.outer)
 
 
 def node_attributes(node: onnx.NodeProto) -> dict[str, Any]:

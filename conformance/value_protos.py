@@ -25,7 +25,7 @@ def to_proto(value: Any, name: str, type_proto: onnx.TypeProto | None = None) ->
         inner = to_proto(value, name)
         optional.elem_type = (onnx.OptionalProto.SEQUENCE if isinstance(inner, onnx.SequenceProto) else
                               onnx.OptionalProto.MAP if isinstance(inner, onnx.MapProto) else onnx.OptionalProto.TENSOR)
-        target = {onnx.OptionalProto.SEQUENCE: optional.sequence_value, onnx.OptionalProto.MAP: optional.map_value,
+        target: Any = {onnx.OptionalProto.SEQUENCE: optional.sequence_value, onnx.OptionalProto.MAP: optional.map_value,
                   onnx.OptionalProto.TENSOR: optional.tensor_value}[optional.elem_type]
         target.CopyFrom(inner)
         return optional

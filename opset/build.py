@@ -20,6 +20,8 @@ from opset.model import (
     BinaryField,
     Constraint,
     Example,
+    GraphParam,
+    GraphSignature,
     Location,
     MapsTo,
     OpSchema,
@@ -204,7 +206,28 @@ def _attribute(name: str, spec: dict[str, Any], location: Location, where: _Wher
         allowed=freeze(spec["allowed"]) if "allowed" in spec else None,
         range=(rng[0], rng[1]) if rng is not None else None,
         length=where.formula(length, f"length of '{name}'", location, op) if length is not None else None,
-        hint=spec.get("hint", False), doc=spec.get("doc", ""), location=location)
+        hint=spec.get("hint", False), doc=spec.get("doc", ""), location=location,
+        signature=_signature(name, spec.get("signature"), location, where, op))
+
+
+def _signature(attribute: str, raw: dict[str, Any] | None, location: Location, where: _Where,
+               op: str) -> GraphSignature | None:
+    if raw is None:
+        return None
+
+    def part(spec: dict[str, Any], side: str) -> GraphParam:
+        what = f"signature of '{attribute}', {side} '{spec['name']}'"
+
+        def formula(key: str) -> Formula | None:
+            text = spec.get(key)
+            return where.formula(text, f"{what}: {key}", location, op) if text is not None else None
+
+        return GraphParam(name=spec["name"], type=canonical_type(spec["type"]), variadic=spec.get("variadic", False),
+                          min_arity=spec.get("min_arity", 1), count=formula("count"), shape=formula("shape"),
+                          types=formula("types"), doc=spec.get("doc", ""))
+
+    return GraphSignature(inputs=tuple(part(p, "input") for p in raw["inputs"]),
+                          outputs=tuple(part(p, "output") for p in raw["outputs"]))
 
 
 def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, is_input: bool) -> Param:
@@ -221,7 +244,9 @@ def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, 
         homogeneous=spec.get("homogeneous", True), shape=signature, formula=formula,
         data_dependent=spec.get("data_dependent", False), doc=spec.get("doc", ""), location=location,
         value=(where.formula(spec["value"], f"value of output '{spec['name']}'", location, op)
-               if not is_input and "value" in spec else None))
+               if not is_input and "value" in spec else None),
+        types=(where.formula(spec["types"], f"types of output '{spec['name']}'", location, op)
+               if not is_input and "types" in spec else None))
 
 
 def _status(raw: dict[str, Any] | None) -> Status:

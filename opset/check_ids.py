@@ -32,6 +32,8 @@ CHECKS: dict[str, str] = {
     "duplicate_name": "a value name defined twice",
     "unused_initializer": "an initializer no node reads",
     "empty_graph": "a graph without nodes and outputs",
+    "graph_signature": "a graph attribute (If's branch, Loop's body ...) whose inputs or outputs do not fit the "
+                       "op's declared signature: their count, types or shapes (reported inside the graph)",
     "registry": "the registry itself could not be loaded",
 }
 
@@ -40,6 +42,7 @@ INFERENCE_CHECKS: dict[str, str] = {
     "binding": "shape_mismatch",  # an input dim contradicts its signature or another input
     "rank": "shape_mismatch",  # an input's rank does not fit its signature
     "formula": "shape_error",  # an output shape formula failed or gave no shape
+    "graph_signature": "graph_signature",  # a graph attribute against its signature
     "attr_unknown": "attr_unknown",
     "attr_required": "attr_required",
     "attr_type": "attr_type",

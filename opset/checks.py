@@ -62,8 +62,12 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
         for t in tc.types:
             if not is_valid_type(t):
                 sink.add(v.location, op, f"type constraint {tc.name}: invalid type '{t}'")
+    for attr in v.attributes.values():
+        _check_signature(v, attr, sink, names)
     _check_type_relations(v, sink)
     for p in v.outputs:
+        if p.types is not None:
+            _check_formula(p.types, f"types of output '{p.name}'", p.location, op, sink, names, allow_value=False)
         if p.formula is not None:
             _check_formula(p.formula, f"shape of output '{p.name}'", p.location, op, sink, names,
                            allow_value=p.data_dependent, allow_unknown=p.data_dependent)
@@ -166,6 +170,36 @@ def _formula_scope(v: OpVersion, sink: ProblemSink) -> frozenset[str]:
                 names.add(dim.lstrip("*"))
     names.update(p.name for p in v.outputs if p.variadic)  # the number of values the node gives it
     return frozenset(names)
+
+
+def _check_signature(v: OpVersion, attr: Attribute, sink: ProblemSink, names: frozenset[str]) -> None:
+    """A graph attribute's signature: on graph attributes only, typed by the version's type variables or valid
+    types, unique names, at most one variadic part per side whose count is left to the graph."""
+    signature = attr.signature
+    if signature is None:
+        return
+    op, where = v.signature, attr.location
+    if ATTR_TYPES[attr.type].name not in ("graph", "graphs"):
+        sink.add(where, op, f"attribute '{attr.name}': a signature needs a graph attribute, not {attr.type}")
+    for side, parts in (("input", signature.inputs), ("output", signature.outputs)):
+        seen: set[str] = set()
+        for part in parts:
+            what = f"attribute '{attr.name}', signature {side} '{part.name}'"
+            if part.name in seen:
+                sink.add(where, op, f"{what}: the name is used twice")
+            seen.add(part.name)
+            if part.type not in v.type_constraints and not is_valid_type(part.type):
+                sink.add(where, op, f"{what}: type '{part.type}' is not a type variable of type_constraints "
+                                    "nor a valid type")
+            if not part.variadic and part.count is not None:
+                sink.add(where, op, f"{what}: only a variadic part has a count")
+            for key, formula in (("count", part.count), ("shape", part.shape), ("types", part.types)):
+                if formula is not None:
+                    _check_formula(formula, f"{what}: {key}", where, op, sink, names, allow_value=False)
+        open_ended = [p.name for p in parts if p.variadic and p.count is None]
+        if len(open_ended) > 1:
+            sink.add(where, op, f"attribute '{attr.name}': signature {side}s {', '.join(open_ended)} are variadic "
+                                "without a count; at most one part may take what the others leave")
 
 
 def _check_attribute(attr: Attribute, op: str, sink: ProblemSink, names: frozenset[str]) -> None:

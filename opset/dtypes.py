@@ -189,3 +189,23 @@ def apply_relation(expr: str, bindings: dict[str, str]) -> str | None:
     if function == "element":
         return inner
     return inner if type_kind(value) == "optional" else value
+
+
+def proto_type_text(tp: object) -> str | None:
+    """The type text of an onnx TypeProto (`tensor(float)`, `seq(tensor(int64))` ...), read through the proto's own
+    accessors so this module needs no onnx import; None when the type is absent or its element unknown."""
+    which = getattr(tp, "WhichOneof", None)
+    kind = which("value") if callable(which) else None
+    codes = {code: name for name, (code, _) in ELEMENT_TYPES.items()}
+    if kind in ("tensor_type", "sparse_tensor_type"):
+        element = codes.get(getattr(tp, kind).elem_type)
+        prefix = "tensor" if kind == "tensor_type" else "sparse_tensor"
+        return f"{prefix}({element})" if element else None
+    if kind in ("sequence_type", "optional_type"):
+        inner = proto_type_text(getattr(tp, kind).elem_type)
+        return f"{'seq' if kind == 'sequence_type' else 'optional'}({inner})" if inner else None
+    if kind == "map_type":
+        key = codes.get(tp.map_type.key_type)  # type: ignore[attr-defined]
+        value = proto_type_text(tp.map_type.value_type)  # type: ignore[attr-defined]
+        return f"map({key},{value})" if key and value else None
+    return None

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from opset.attr_types import value_fits
+from opset.dtypes import proto_type_text
 from opset.formula import Formula, FormulaError, Sym, Undecided
+from opset.formula.graph_value import TYPES_KEY, GraphValue, Port
 from opset.frozen import thaw
-from opset.model import OpVersion, Param, Reading
+from opset.model import Attribute, GraphParam, OpVersion, Param, Reading
 
 Dim = int | Sym
 Shape = list[Dim]
@@ -43,6 +45,7 @@ class ShapeProblem:
     message: str
     attribute: str | None = None
     unevaluated: bool = False
+    port: tuple[str, int] | None = None  # graph_signature: ("input" or "output", index) of the graph attribute
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,7 @@ class InferResult:
     problems: list[ShapeProblem] = field(default_factory=list)
     readings: list[ReadingShapes] = field(default_factory=list)  # the other readings whose `when` holds
     values: list[list[Any] | None] = field(default_factory=list)  # per output: its values by its `value` formula
+    types: list[str | None] = field(default_factory=list)  # per node output: its type by its `types` formula
 
 
 class _Env(Mapping[str, Any]):
@@ -69,15 +73,23 @@ class _Env(Mapping[str, Any]):
     using one makes the formula undecided rather than wrong.
     """
 
-    def __init__(self, base: dict[str, Any], lazy: dict[str, Formula]) -> None:
+    def __init__(self, base: dict[str, Any], lazy: dict[str, Formula], graphs: dict[str, Any] | None = None) -> None:
         self._base = base
         self._lazy = lazy
+        self._graphs = graphs or {}  # graph attributes as given (a GraphProto ...), read into a GraphValue on use
         self._busy: set[str] = set()
         self.unknown: set[str] = set(base.pop(_UNKNOWN_KEY, ()))
+
+    def given_graph(self, name: str) -> Any:
+        """A graph attribute as the caller gave it (kernels get it so, formulas see its GraphValue)."""
+        return self._graphs.get(name)
 
     def __getitem__(self, name: str) -> Any:
         if name in self._base:
             return self._base[name]
+        if name in self._graphs:
+            value = self._base[name] = graph_value(self._graphs[name])
+            return value
         if name in self.unknown:
             raise Undecided(f"'{name}' is not known")
         if name not in self._lazy:
@@ -97,13 +109,13 @@ class _Env(Mapping[str, Any]):
         self.unknown.discard(name)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._base or name in self._lazy or name in self.unknown
+        return name in self._base or name in self._lazy or name in self._graphs or name in self.unknown
 
     def __iter__(self) -> Iterator[str]:
-        return iter({**self._lazy, **self._base})
+        return iter({**self._lazy, **self._graphs, **self._base})
 
     def __len__(self) -> int:
-        return len({**self._lazy, **self._base})
+        return len({**self._lazy, **self._graphs, **self._base})
 
 
 _UNKNOWN_KEY = "\0unknown"  # not a valid formula name, so it cannot clash
@@ -182,20 +194,62 @@ def _differs(a: Any, b: Any) -> bool:
         return False
 
 
+def graph_value(given: Any) -> GraphValue | None:
+    """What formulas see of a graph attribute: a GraphValue as it is, an onnx GraphProto by its declared inputs
+    and outputs (`opset.validate.facts.declared_graph`), None for an absent one."""
+    if given is None or isinstance(given, GraphValue):
+        return given
+    from opset.validate.facts import declared_graph
+
+    return declared_graph(given)
+
+
+def _is_graph(attr: Attribute) -> bool:
+    return attr.type in ("graph", "graphs")
+
+
+def _input_types(version: OpVersion, input_types: Sequence[str | None]) -> dict[str, Any]:
+    """Input name -> its type string (a list of them for a variadic input), for `type_of(X)`."""
+    named: dict[str, Any] = {}
+    position = 0
+    for param in version.inputs:
+        if param.variadic:
+            named[param.name] = list(input_types[position:])
+            position = len(input_types)
+            continue
+        named[param.name] = input_types[position] if position < len(input_types) else None
+        position += 1
+    return named
+
+
 def _environment(version: OpVersion, input_shapes: Sequence[Shape | None], given: Mapping[str, Any],
-                 problems: list[ShapeProblem]) -> _Env:
+                 problems: list[ShapeProblem], input_types: Sequence[str | None] | None = None) -> _Env:
     base = bind_inputs(version, input_shapes, problems)
+    if input_types is not None:
+        base[TYPES_KEY] = _input_types(version, input_types)
     lazy: dict[str, Formula] = dict(version.lets)
+    graphs: dict[str, Any] = {}
     for name, attr in version.attributes.items():
-        if name in given and given[name] is not None:
-            base[name] = given[name]
+        if _is_graph(attr) and given.get(name) is not None:
+            graphs[name] = given[name]
+        elif name in given and given[name] is not None:
+            base[name] = _formula_value(attr.type, given[name])
         elif attr.default is not None:
             base[name] = thaw(attr.default)  # a fresh plain copy: callers may own and change it
         elif attr.default_expr is not None:
             lazy[name] = attr.default_expr
         else:
             base[name] = None
-    return _Env(base, lazy)
+    return _Env(base, lazy, graphs)
+
+
+def _formula_value(attr_type: str, value: Any) -> Any:
+    """What a formula sees of an attribute: a type proto as its type text (`tensor(float)`), else the value."""
+    if attr_type == "type_proto" and not isinstance(value, str):
+        return proto_type_text(value)
+    if attr_type == "type_protos" and isinstance(value, list | tuple):
+        return [v if isinstance(v, str) else proto_type_text(v) for v in value]
+    return value
 
 
 def resolve_attributes(version: OpVersion, given: Mapping[str, Any],
@@ -206,7 +260,10 @@ def resolve_attributes(version: OpVersion, given: Mapping[str, Any],
 
 def _attributes_from(version: OpVersion, env: _Env) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name in version.attributes:
+    for name, attr in version.attributes.items():
+        if _is_graph(attr):
+            out[name] = env.given_graph(name)
+            continue
         try:
             out[name] = env[name]
         except (FormulaError, Undecided):
@@ -216,14 +273,16 @@ def _attributes_from(version: OpVersion, env: _Env) -> dict[str, Any]:
 
 def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attributes: Mapping[str, Any],
                  values: Mapping[str, Sequence[Any]] | None = None, *, all_values_known: bool = False,
-                 output_count: int | None = None) -> InferResult:
+                 output_count: int | None = None, input_types: Sequence[str | None] | None = None) -> InferResult:
     """Output shapes from the shape formulas; constraint violations and binding mismatches as problems.
 
     `output_count` is how many outputs the node states (None: not known). A variadic output's name stands
     for the number of values it gets (Split's `outputs`); without `output_count` a formula using it is undecided.
+    `input_types` (positional, None where unknown) serve `type_of(X)`. A graph attribute (a GraphProto or a
+    `GraphValue`) is checked against its signature, and its outputs serve `graph_shapes` and `graph_types`.
     """
     problems: list[ShapeProblem] = []
-    env = _environment(version, input_shapes, attributes, problems)
+    env = _environment(version, input_shapes, attributes, problems, input_types)
     _bind_output_arity(version, env, output_count)
     resolved = _attributes_from(version, env)
     outputs: list[Shape | None] = []
@@ -238,8 +297,158 @@ def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attri
         if version.readings else []
     out_values = [_output_values(p, env, values) for p in version.outputs] \
         if any(p.value is not None for p in version.outputs) else []
+    for name, attr in version.attributes.items():
+        if attr.signature is not None and env.given_graph(name) is not None:
+            problems += check_graph(version, name, env)
+    types = _output_types(version, env, len(outputs)) if any(p.types is not None for p in version.outputs) else []
     return InferResult(outputs=outputs, attributes=resolved, problems=problems, readings=readings,
-                       values=out_values)
+                       values=out_values, types=types)
+
+
+def _output_types(version: OpVersion, env: _Env, count: int) -> list[str | None]:
+    """Per node output, its type by its output's `types` formula (None where there is none or it is undecided)."""
+    types: list[str | None] = []
+    for param in version.outputs:
+        got: Any = None
+        if param.types is not None:
+            try:
+                got = param.types.evaluate(env)
+            except (Undecided, FormulaError):
+                got = None
+        if param.variadic:
+            items = got if isinstance(got, list | tuple) else []
+            types += [t if isinstance(t, str) else None for t in items]
+        else:
+            types.append(got if isinstance(got, str) else None)
+    return types[:count] + [None] * (count - len(types))
+
+
+# ---- graph attributes: their signatures ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What one graph input or output must be by the signature: its part, an exact type and shape where the
+    signature's formulas give them, the types its type variable allows."""
+
+    part: GraphParam
+    type: str | None
+    allowed: frozenset[str] | None
+    shape: Shape | None
+
+
+def expected_ports(version: OpVersion, attribute: str, side: str, count: int, env: _Env
+                   ) -> list[Expected] | str:
+    """The signature's `side` ("inputs" or "outputs") of `attribute` laid over `count` values, or why it cannot be
+    (a message: the count does not fit). Parts whose count cannot be decided make the layout unknown: []."""
+    attr = version.attributes[attribute]
+    assert attr.signature is not None
+    parts: tuple[GraphParam, ...] = getattr(attr.signature, side)
+    counts: dict[str, int] = {}
+    for part in parts:
+        if not part.variadic:
+            counts[part.name] = 1
+        elif part.count is not None:
+            try:
+                n = part.count.evaluate(env)
+            except (Undecided, FormulaError):
+                return []
+            if not isinstance(n, int) or n < 0:
+                return []
+            counts[part.name] = n
+    fixed = sum(counts.values())
+    rest = [p for p in parts if p.name not in counts]
+    needs = " + ".join(f"{p.name} ({counts[p.name]})" if p.variadic else p.name for p in parts if p.name in counts)
+    if rest:
+        left = count - fixed
+        if left < rest[0].min_arity:
+            return (f"has {count} {side}, its signature needs {needs or 'none'} and at least {rest[0].min_arity} "
+                    f"for {rest[0].name}")
+        counts[rest[0].name] = left
+    elif count != fixed:
+        return f"has {count} {side}, its signature needs {fixed}: {needs or 'none'}"
+    out: list[Expected] = []
+    for part in parts:
+        n = counts[part.name]
+        types = _part_values(part.types, env, part.variadic, n)
+        shapes = _part_values(part.shape, env, part.variadic, n)
+        constraint = version.type_constraints.get(part.type)
+        allowed = frozenset(t.replace(" ", "") for t in constraint.types) if constraint is not None else None
+        fixed_type = None if constraint is not None else part.type.replace(" ", "")
+        for k in range(n):
+            exact = types[k] if isinstance(types[k], str) else fixed_type
+            shape = shapes[k]
+            out.append(Expected(part, exact, allowed, list(shape) if isinstance(shape, list | tuple) else None))
+    return out
+
+
+def _part_values(formula: Formula | None, env: _Env, variadic: bool, n: int) -> list[Any]:
+    """A part's `types` or `shape` per value (None where the formula is absent, undecided or does not fit)."""
+    if formula is None:
+        return [None] * n
+    try:
+        got = formula.evaluate(env)
+    except (Undecided, FormulaError):
+        return [None] * n
+    if not variadic:
+        return [got]
+    if isinstance(got, list | tuple) and len(got) == n:
+        return list(got)
+    return [None] * n
+
+
+def graph_inputs(version: OpVersion, attribute: str, input_shapes: Sequence[Shape | None],
+                 attributes: Mapping[str, Any], count: int, *, input_types: Sequence[str | None] | None = None,
+                 output_count: int | None = None) -> list[Port | None]:
+    """What the node gives each of the `count` inputs of its graph attribute `attribute` by the signature: a Port
+    with the type and shape where the signature says (None for a value it says nothing about). Where the count does
+    not fit, nothing is known ([None] * count): `check_graph` reports it."""
+    env = _environment(version, input_shapes, attributes, [], input_types)
+    _bind_output_arity(version, env, output_count)
+    found = expected_ports(version, attribute, "inputs", count, env)
+    if isinstance(found, str) or not found:
+        return [None] * count
+    return [Port(e.part.name, e.type, tuple(e.shape) if e.shape is not None else None) for e in found]
+
+
+def check_graph(version: OpVersion, attribute: str, env: _Env) -> list[ShapeProblem]:
+    """The graph attribute's inputs and outputs against its signature: counts, types, shapes."""
+    graph = env[attribute]
+    if not isinstance(graph, GraphValue):
+        return []
+    problems: list[ShapeProblem] = []
+    for side, ports in (("inputs", graph.inputs), ("outputs", graph.outputs)):
+        found = expected_ports(version, attribute, side, len(ports), env)
+        if isinstance(found, str):
+            problems.append(ShapeProblem("graph_signature", f"graph attribute '{attribute}' {found}",
+                                         attribute=attribute, port=(side[:-1], 0)))
+            continue
+        for index, (want, port) in enumerate(zip(found, ports, strict=False)):
+            what = f"graph attribute '{attribute}': {side[:-1]} {index} '{port.name}' ({want.part.name})"
+            problem = _port_problem(want, port)
+            if problem:
+                problems.append(ShapeProblem("graph_signature", f"{what} {problem}", attribute=attribute,
+                                             port=(side[:-1], index)))
+    return problems
+
+
+def _port_problem(want: Expected, port: Port) -> str | None:
+    if port.type is not None:
+        if want.type is not None and port.type != want.type:
+            return f"is {port.type}, the signature needs {want.type}"
+        if want.allowed is not None and port.type not in want.allowed:
+            return f"is {port.type}, not one of {want.part.type}: {', '.join(sorted(want.allowed))}"
+    if port.shape is not None and want.shape is not None and _shapes_differ(list(port.shape), want.shape):
+        return (f"has shape [{', '.join(map(str, port.shape))}], the signature needs "
+                f"[{', '.join(map(str, want.shape))}]")
+    return None
+
+
+def _shapes_differ(a: Shape, b: Shape) -> bool:
+    """Known ranks differ, or two int dims differ (symbols may take any value)."""
+    if len(a) != len(b):
+        return True
+    return any(type(x) is int and type(y) is int and x != y for x, y in zip(a, b, strict=True))
 
 
 MAX_OUTPUT_VALUES = 1024  # values tracked for shape-like outputs (Shape, Gather of a shape, Concat ...)

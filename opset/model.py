@@ -35,6 +35,34 @@ class Location:
 
 
 @dataclass(frozen=True, slots=True)
+class GraphParam:
+    """One part of a graph attribute's signature: a single input or output of the graph, or a variadic run of them.
+
+    `type` is a type variable of the op (`V`) or a fixed type (`tensor(bool)`). A variadic part has `count`
+    values (a formula over the op's inputs and attributes, `len(v_initial)`) or, without one, whatever the
+    other parts leave (at least `min_arity`). `shape` gives the shape (a list of shapes for a variadic part)
+    and `types` the type (a list for a variadic part, `type_of(v_initial)`) the value must have, where known.
+    """
+
+    name: str
+    type: str
+    variadic: bool = False
+    min_arity: int = 1
+    count: Formula | None = None
+    shape: Formula | None = None
+    types: Formula | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GraphSignature:
+    """What a graph attribute is: a typed function with its own inputs and outputs (docs/format.md)."""
+
+    inputs: tuple[GraphParam, ...]
+    outputs: tuple[GraphParam, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Attribute:
     name: str
     type: str  # a key of opset.attr_types.ATTR_TYPES
@@ -47,6 +75,7 @@ class Attribute:
     hint: bool = False  # never changes what the op computes (consumed_inputs): kernels do not receive it
     doc: str = ""
     location: Location | None = None
+    signature: GraphSignature | None = None  # a graph attribute's inputs and outputs
 
     @property
     def has_default(self) -> bool:
@@ -69,6 +98,7 @@ class Param:
     doc: str = ""
     location: Location | None = None
     value: Formula | None = None  # output: its values (a flat list) from its inputs', where they are known
+    types: Formula | None = None  # output: its type (a list for a variadic output) where type variables cannot tell
 
 
 @dataclass(frozen=True, slots=True)

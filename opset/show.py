@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from opset.frozen import thaw
-from opset.model import Attribute, OpVersion, Param, op_label
+from opset.model import Attribute, GraphParam, OpVersion, Param, op_label
 from opset.registry import Registry
 
 
@@ -30,7 +30,9 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
         lines.append(f"  changes: {v.changes}")
     lines.append("")
     lines.append("Attributes:" if v.attributes else "Attributes: none")
-    lines += [f"  {_attribute(a)}" for a in sorted(v.attributes.values(), key=lambda a: a.name)]
+    for a in sorted(v.attributes.values(), key=lambda a: a.name):
+        lines.append(f"  {_attribute(a)}")
+        lines += [f"    {line}" for line in signature_lines(a)]
     lines.append("Inputs:")
     lines += [f"  {_param(p)}" for p in v.inputs] or ["  none"]
     lines.append("Outputs:")
@@ -99,4 +101,23 @@ def _param(p: Param) -> str:
         text += "  shape [" + ", ".join(str(d) for d in p.shape) + "]"
     if p.formula is not None:
         text += f"  shape = {p.formula.text}" + ("  (data-dependent)" if p.data_dependent else "")
+    if p.types is not None:
+        text += f"  types = {p.types.text}"
     return text
+
+
+def signature_lines(a: Attribute) -> list[str]:
+    """A graph attribute's signature, one line per side: `graph (inputs) -> (outputs)` spelled out."""
+    if a.signature is None:
+        return []
+    return [f"{side}: " + (", ".join(_graph_param(p) for p in parts) or "none")
+            for side, parts in (("graph inputs", a.signature.inputs), ("graph outputs", a.signature.outputs))]
+
+
+def _graph_param(p: GraphParam) -> str:
+    text = f"{p.name}: {p.type}"
+    if p.variadic:
+        text = f"{text}..." + (f" x {p.count.text}" if p.count is not None else
+                               f" (the rest, min {p.min_arity})")
+    extra = [f"{key} {f.text}" for key, f in (("shape", p.shape), ("types", p.types)) if f is not None]
+    return text + (f" [{'; '.join(extra)}]" if extra else "")

@@ -20,6 +20,7 @@ from conformance.element_types import ML_FLOATS, SUB_BYTE_BITS, element_of, is_m
 from opset.dtypes import ELEMENT_TYPES, tensor_element
 
 ML_TYPES = ML_FLOATS - SUB_BYTE_BITS.keys()  # the ml_dtypes types onnxruntime's OrtValues hold byte for byte
+ML_CODES = frozenset(ELEMENT_TYPES[e][0] for e in ML_TYPES if e in ELEMENT_TYPES)
 
 UNSUPPORTED_MARKERS = ("not_implemented", "not implemented", "no op registered", "unsupported", "not supported",
                        "could not find an implementation", "is not a registered function/op",
@@ -71,7 +72,9 @@ class OnnxRuntimeBackend:
             if len(self._sessions) > self._cache_size:
                 self._sessions.popitem(last=False)
         try:
-            if not any(isinstance(x, np.ndarray) and is_ml_dtype(x.dtype) for x in feeds.values()):
+            # an ml_dtypes output needs OrtValues too, even where every input is a numpy type (If's branches)
+            ml_out = any(o.type.tensor_type.elem_type in ML_CODES for o in model.graph.output)
+            if not ml_out and not any(isinstance(x, np.ndarray) and is_ml_dtype(x.dtype) for x in feeds.values()):
                 # sequences come back as lists, optionals as None or their value, maps as dicts
                 return [self._from_ort(x) if isinstance(x, self._ort.OrtValue) else as_value(x)
                         for x in session.run(None, feeds)]
@@ -86,13 +89,13 @@ class OnnxRuntimeBackend:
         from conformance.backends.protocol import Unsupported
 
         if not (isinstance(x, np.ndarray) and is_ml_dtype(x.dtype)):
-            return self._ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(x))
+            return self._ort.OrtValue.ortvalue_from_numpy(_contiguous(x))
         element = element_of(x.dtype)
         assert element is not None
         if element in SUB_BYTE_BITS:
             raise Unsupported(f"input '{name}' is {element}: onnxruntime's Python API takes no unpacked "
                               f"{SUB_BYTE_BITS[element]}-bit arrays")
-        raw = np.ascontiguousarray(x).view(np.uint16 if x.dtype.itemsize == 2 else np.uint8)
+        raw = _contiguous(x).view(np.uint16 if x.dtype.itemsize == 2 else np.uint8)
         return self._ort.OrtValue.ortvalue_from_numpy_with_onnx_type(raw, ELEMENT_TYPES[element][0])
 
     @staticmethod
@@ -107,6 +110,9 @@ class OnnxRuntimeBackend:
         return out
 
 
+def _contiguous(x: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of `x` where needed, keeping its rank (np.ascontiguousarray makes a 0-d array 1-d)."""
+    return np.require(x, requirements="C")
 def _feedable_map(x: dict[Any, Any]) -> bool:
     """Whether onnxruntime's Python API can feed this map: it turns a dict into map(string|int64, float) (other
     value types arrive as floats or not at all) and refuses an empty one."""

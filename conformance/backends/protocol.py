@@ -5,9 +5,11 @@ A backend is any object with either
     run(node, inputs, opset_imports=...) -> outputs     # node: onnx.NodeProto, inputs: arrays or None
     run(model, feeds) -> outputs                        # model: one-node onnx.ModelProto, feeds: name -> array
 
-(`opset_imports`, node domain -> opset version, is passed when `run` accepts it or **kwargs), and
-optionally `supports(domain, op, version, dtypes) -> bool` (registry domain, op name, the version's
-`since`, element type names such as "float"). Raising `Unsupported` or NotImplementedError means
+(`opset_imports`, node domain -> opset version, is passed when `run` accepts it or **kwargs; so is
+`outer`, an `Outer`, for a node with graph attributes: the values its graphs read from the enclosing
+graph and the executor to run their nodes with; a model-level backend gets those values as extra graph
+inputs), and optionally `supports(domain, op, version, dtypes) -> bool` (registry domain, op name, the
+version's `since`, element type names such as "float"). Raising `Unsupported` or NotImplementedError means
 "cannot run this", which is reported as unsupported, not as a failure.
 """
 
@@ -15,11 +17,24 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import onnx
+
+
+@dataclass(frozen=True)
+class Outer:
+    """What a node's graph attributes see around them: the values of the enclosing graphs by name, the executor
+    that runs their nodes (any object with `run(node, inputs, ...)`), the model's local functions, and where the
+    node is (for messages). `conformance.models.graphs.GraphFunction(graph, outer, opset_imports)` makes a graph a
+    callable over it."""
+
+    values: Mapping[str, Any]
+    executor: Any
+    functions: Mapping[tuple[str, str], onnx.FunctionProto] = field(default_factory=dict)
+    path: str = ""
 
 
 class Unsupported(Exception):
@@ -46,12 +61,16 @@ class BackendCall:
     output_shapes: list[Any] | None = None  # expected output shapes (a sequence's: its element shapes), when known
     # each input's type text where a value cannot show it (an empty sequence or optional): typed model inputs
     input_types: list[str | None] | None = None
+    outer: dict[str, Any] | None = None  # values of the enclosing graph the node's graph attributes read
 
     @property
     def node(self) -> onnx.NodeProto:
         node = onnx.NodeProto()
         node.ParseFromString(self.node_bytes)
         return node
+
+
+_GRAPH_TYPES = (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
 
 
 class Backend:
@@ -64,6 +83,7 @@ class Backend:
         if not callable(run):
             raise BackendError(f"backend '{spec}' has no run() method")
         self._mode = _call_mode(run)
+        self._takes_outer = _takes_outer(run)
 
     def supports(self, call: BackendCall) -> bool:
         check = getattr(self.target, "supports", None)
@@ -77,13 +97,18 @@ class Backend:
             if self._mode == "model":
                 from conformance.onnx_model import make_model
 
+                outer = call.outer or {}
                 model = make_model(node, call.inputs, call.opset_imports, call.output_dtypes, call.output_shapes or [],
-                                   input_types=call.input_types or [])
+                                   input_types=call.input_types or [], outer=outer)
                 declared = {i.name for i in model.graph.input}
                 feeds = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n and n in declared}
-                result = self.target.run(model, feeds)
+                result = self.target.run(model, {**outer, **feeds})
             elif self._mode == "node+opsets":
-                result = self.target.run(node, list(call.inputs), opset_imports=dict(call.opset_imports))
+                kwargs: dict[str, Any] = {"opset_imports": dict(call.opset_imports)}
+                if self._takes_outer and any(a.type in _GRAPH_TYPES for a in node.attribute):
+                    named = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n}
+                    kwargs["outer"] = Outer({**(call.outer or {}), **named}, self.target)
+                result = self.target.run(node, list(call.inputs), **kwargs)
             else:
                 result = self.target.run(node, list(call.inputs))
         except NotImplementedError as e:
@@ -105,6 +130,14 @@ def _call_mode(run: Any) -> str:
     if "opset_imports" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         return "node+opsets"
     return "node"
+
+
+def _takes_outer(run: Any) -> bool:
+    try:
+        params = inspect.signature(run).parameters
+    except (TypeError, ValueError):
+        return False
+    return "outer" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
 def _as_arrays(result: Any, output_names: Sequence[str]) -> list[np.ndarray]:

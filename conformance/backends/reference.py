@@ -5,26 +5,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import onnx
 
-from conformance.backends.protocol import Unsupported
+from conformance.backends.protocol import Outer, Unsupported
 from conformance.containers import as_value, shape_of
+from conformance.models.graphs import GraphFunction, has_graphs
 from opset.errors import ResolutionError
 from opset.infer import resolve_attributes
 from opset.model import OpVersion
 
 
-def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
-                      attributes: Mapping[str, Any], num_outputs: int | None = None) -> tuple[np.ndarray, ...]:
+def reference_outputs(version: OpVersion, inputs: list[Any], attributes: Mapping[str, Any],
+                      num_outputs: int | None = None, *, outer: Outer | None = None,
+                      opset_imports: Mapping[str, int] | None = None) -> tuple[Any, ...]:
     """The reference kernel's outputs for complete `attributes`; follows an exact `maps_to` if needed.
 
-    `num_outputs` is how many outputs the node asks for (None: all the kernel gives).
+    `num_outputs` is how many outputs the node asks for (None: all the kernel gives). A graph attribute given as
+    a GraphProto reaches the kernel as a `GraphFunction` over `outer` (the enclosing values and the executor of
+    its nodes; without one, the reference backend and no outer values) at `opset_imports` (default: the version's).
     """
     from conformance.kernels.registry import call_kernel, find_entry
 
     entry = find_entry(version.domain, version.name, version.since)
     if entry is not None:
+        attributes = _graph_functions(version, attributes, outer, opset_imports)
         outputs = call_kernel(entry, version, list(inputs), dict(attributes), num_outputs)
         return tuple(as_value(x) for x in outputs)  # containers (lists, None, dicts) stay as they are
     target = version.maps_to
@@ -45,11 +49,31 @@ def reference_outputs(version: OpVersion, inputs: list[np.ndarray | None],
     return reference_outputs(mapped, mapped_inputs, resolve_attributes(mapped, given, shapes), num_outputs)
 
 
-class ReferenceBackend:
-    """Runs a node with our kernels; the node's domain and opset imports select the version."""
+def _graph_functions(version: OpVersion, attributes: Mapping[str, Any], outer: Outer | None,
+                     opset_imports: Mapping[str, int] | None) -> Mapping[str, Any]:
+    """`attributes` with every GraphProto turned into a GraphFunction (the kernels' callables)."""
+    graphs = [name for name, value in attributes.items() if isinstance(value, onnx.GraphProto)]
+    if not graphs:
+        return attributes
+    if outer is None:
+        outer = Outer({}, ReferenceBackend())
+    if opset_imports is None:
+        from conformance.onnx_model import opset_imports_for
 
-    def run(self, node: onnx.NodeProto, inputs: list[np.ndarray | None],
-            opset_imports: Mapping[str, int] | None = None) -> list[np.ndarray]:
+        opset_imports = opset_imports_for(version)
+    return {**attributes, **{name: GraphFunction(attributes[name], outer, opset_imports, name) for name in graphs}}
+
+
+class ReferenceBackend:
+    """Runs a node with our kernels; the node's domain and opset imports select the version.
+
+    A node with graph attributes runs them through `outer.executor` (the model runner passes the executor of the
+    whole model), reading the enclosing values `outer` holds; without `outer`, through this backend, reading the
+    node's own inputs by name.
+    """
+
+    def run(self, node: onnx.NodeProto, inputs: list[Any], opset_imports: Mapping[str, int] | None = None,
+            outer: Outer | None = None) -> list[Any]:
         from conformance.onnx_model import node_attributes, registry_domain
         from conformance.registry import current_registry
         from conformance.strategies.attributes import node_values
@@ -66,7 +90,10 @@ class ReferenceBackend:
         shapes = [shape_of(x) for x in inputs]
         attributes = node_values(resolve_attributes(version, node_attributes(node), shapes))
         wanted = len(node.output) if node.output else None
-        return list(reference_outputs(version, list(inputs), attributes, wanted))
+        if outer is None and has_graphs(node):
+            outer = Outer({n: x for n, x in zip(node.input, inputs, strict=False) if n}, self)
+        return list(reference_outputs(version, list(inputs), attributes, wanted, outer=outer,
+                                      opset_imports=opset_imports))
 
 
 def _removed_version(domain: str, name: str, opset: int) -> OpVersion:

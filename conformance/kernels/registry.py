@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.containers import shape_of
 from conformance.element_types import compute_dtype, is_ml_dtype
 from opset.infer import resolve_attributes
 from opset.model import OpVersion, Param
@@ -135,9 +136,11 @@ def _narrowed(x: Any, variable: str | None, narrow: Mapping[str, np.dtype]) -> A
 
 
 def every_input_position(version: OpVersion, inputs: Sequence[Any]) -> list[Any]:
-    """`inputs` padded with None up to the version's input count (a variadic input takes what is given)."""
+    """`inputs` padded with None up to the version's input count (a variadic input takes what is given, after the
+    positions before it, padded too)."""
     if any(p.variadic for p in version.inputs):
-        return list(inputs)
+        fixed = len(version.inputs) - 1  # the positions before the variadic input (Loop's M and cond)
+        return [*inputs, *[None] * (fixed - len(inputs))]
     return [*inputs, *[None] * (len(version.inputs) - len(inputs))]
 
 
@@ -155,7 +158,7 @@ def run_kernel(version: OpVersion, inputs: Sequence[Any], given: Mapping[str, An
     unknown = sorted(set(given) - set(version.attributes))
     if unknown:
         raise TypeError(f"{version.signature}: unknown attributes {unknown}")
-    shapes = [None if x is None else list(np.shape(x)) for x in inputs]
+    shapes = [shape_of(x) for x in inputs]
     return call_kernel(entry, version, inputs, resolve_attributes(version, given, shapes), num_outputs)
 
 

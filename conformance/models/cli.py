@@ -15,13 +15,14 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
 from google.protobuf.message import DecodeError
 from onnx import helper
 
-from conformance.containers import describe, is_container, pack
+from conformance.containers import describe, is_container, pack, unpack
 from conformance.models.runner import ModelRunError, ModelRunner
 
 LAYOUT_KEY = "__layout__"
@@ -33,7 +34,7 @@ def main_run(argv: Sequence[str]) -> int:
     p = argparse.ArgumentParser(prog="opset run", description=__doc__.split("\n\n")[0])
     p.add_argument("model", type=Path)
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
-                   help="a graph input's value (repeatable)")
+                   help="a graph input's value (repeatable; a sequence, map or optional: a .npz opset run wrote)")
     p.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
                    help="the size of a symbolic dim for random inputs (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
@@ -102,13 +103,22 @@ def _checked_int(text: str, name: str) -> int:
     return value
 
 
-def _load(path: str, name: str) -> np.ndarray:
+def _load(path: str, name: str) -> Any:
+    """A `.npy` array, or a sequence, map or optional from a `.npz` that `opset run` wrote (its layout inside)."""
     try:
         value = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as e:
         raise UsageError(f"--input {name}={path}: {e}") from e
-    if not isinstance(value, np.ndarray):
-        raise UsageError(f"--input {name}={path}: holds several arrays; give one .npy file per input")
+    if isinstance(value, np.lib.npyio.NpzFile):
+        with value:
+            if LAYOUT_KEY not in value.files:
+                raise UsageError(f"--input {name}={path}: holds several arrays; give one .npy file per input "
+                                 "(or a container .npz as opset run writes one)")
+            layout = json.loads(str(value[LAYOUT_KEY]))
+            arrays = {k: np.asarray(value[k]) for k in value.files if k != LAYOUT_KEY}
+        if len(layout) != 1:
+            raise UsageError(f"--input {name}={path}: holds {len(layout)} values; give one per input")
+        return next(iter(unpack(layout, arrays).values()))
     return value
 
 

@@ -16,8 +16,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from conformance.algebra import PropertyViolation, check_property
-from conformance.backends.protocol import BackendCall, Unsupported
-from conformance.backends.reference import reference_outputs
+from conformance.backends.protocol import BackendCall, Outer, Unsupported
+from conformance.backends.reference import ReferenceBackend, reference_outputs
 from conformance.compare import compare_values, tolerance_for
 from conformance.containers import describe, shape_of, type_fits, value_type
 from conformance.onnx_model import make_node, opset_imports_for, output_param, output_types
@@ -55,19 +55,26 @@ def make_call(case: Case, output_dtypes: list[str | None],
                        domain=case.version.domain, op=case.version.name, version=case.version.since,
                        dtypes=sorted(set(case.type_bindings.values()) | {case.dtype}),
                        output_shapes=output_shapes if output_shapes is not None else list(case.expected_shapes),
-                       input_types=case.input_types())
+                       input_types=case.input_types(), outer=dict(case.outer) or None)
 
 
 def expected_outputs(case: Case) -> list[Any] | None:
     """The reference's outputs, None when there is no kernel; InvalidCase when the kernel rejects the case."""
     try:
-        outputs = reference_outputs(case.version, list(case.inputs), case.attributes, len(case.output_names))
+        outputs = reference_outputs(case.version, list(case.inputs), case.attributes, len(case.output_names),
+                                    outer=_outer(case), opset_imports=opset_imports_for(case.version))
     except Unsupported:
         return None
     except Exception as e:  # a kernel error on a schema-valid case is itself a finding
         raise InvalidCase(f"{case.label}: the reference kernel rejects a case the schema accepts "
                           f"({type(e).__name__}: {e}); {case.describe()}") from e
     return list(outputs[:len(case.output_names)])
+
+
+def _outer(case: Case) -> Outer:
+    """What the case's graph attributes see: the case's outer values and the node's inputs, run by the reference."""
+    named = {n: x for n, x in zip(case.input_names, case.inputs, strict=False) if n}
+    return Outer({**case.outer, **named}, ReferenceBackend())
 
 
 def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
@@ -204,7 +211,8 @@ def _dtype_problems(case: Case, i: int, name: str, y: Any, expected: list[Any] |
     if param is not None:
         # a type variable is fixed by the case only when a present input carries it
         carried = {p.type for p, x in zip(case.version.inputs, case.inputs, strict=False) if x is not None}
-        bound = case.type_bindings.get(param.type) if param.type in carried else None
+        # a heterogeneous variadic type (Loop's and Scan's V) is bound per value, not by the case
+        bound = case.type_bindings.get(param.type) if param.type in carried and param.homogeneous else None
         allowed = [bound] if bound else allowed_elements(case.version, param.type)
         if allowed and element not in allowed:
             return [f"output {i} '{name}' has dtype {element}, the type constraint {param.type} needs "

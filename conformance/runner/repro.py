@@ -5,6 +5,8 @@
         input_<i>.pb   the value of the node's i-th input (absent for an omitted one), as onnx's backend test
                        data stores values (conformance.value_protos: every element type, containers too)
         output_<i>.pb  the reference's i-th output (absent when there is no reference kernel)
+        outer_<k>.pb   the k-th value the node's graph attributes read from the enclosing graph (the model's
+                       graph inputs after the node's own)
         case.json      op, version, dtype, type bindings, backend, timeout, what failed, whether it is a law case
                        (`random_laws.law_case`: its replay tests the draws against their law again)
         command.txt    the one command that re-runs exactly this case (exit 1 while it still fails)
@@ -13,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -31,7 +34,9 @@ from conformance.value_protos import load_value, save_value
 def bundle_name(case: Case, law: bool = False) -> str:
     v = case.version
     tail = f"__{case.example}" if case.example else "__law" if law else ""
-    return f"{v.domain}__{v.name}__v{v.since}__{case.dtype}{tail}"
+    # a container cell's type text (`seq(tensor(float))`) as a name a shell takes unquoted: seq_tensor_float
+    dtype = re.sub(r"[^A-Za-z0-9._-]+", "_", case.dtype).strip("_")
+    return f"{v.domain}__{v.name}__v{v.since}__{dtype}{tail}"
 
 
 def replay_command(spec: str, bundle: Path, timeout: float) -> str:
@@ -54,11 +59,13 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     model = case_model(case, dtypes, shapes)
     onnx.save_model(model, bundle / "model.onnx")
     declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
-    for old in bundle.glob("*put_*.pb"):  # a bundle rewritten for another case of the same cell
+    for old in [*bundle.glob("*put_*.pb"), *bundle.glob("outer_*.pb")]:  # a bundle rewritten for another case
         old.unlink()
     for i, (name, x) in enumerate(zip(case.input_names, case.inputs, strict=True)):
         if name and (x is not None or name in declared):  # an empty optional input is named and None
             save_value(bundle / f"input_{i}.pb", x, name, declared.get(name))
+    for k, (name, x) in enumerate(sorted(case.outer.items())):  # the model's graph inputs after the node's
+        save_value(bundle / f"outer_{k}.pb", x, name, declared.get(name))
     if expected is not None:
         for i, (name, y) in enumerate(zip(case.output_names, expected, strict=False)):
             save_value(bundle / f"output_{i}.pb", y, name, declared.get(name))
@@ -83,6 +90,10 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
     inputs = [load_value(bundle / f"input_{i}.pb", declared[n]) if n and (bundle / f"input_{i}.pb").is_file()
               else None for i, n in enumerate(node.input)]
+    # graph inputs that are not the node's: values its graph attributes read from the enclosing graph
+    outer_names = [i.name for i in model.graph.input if i.name not in node.input]
+    outer = {n: load_value(bundle / f"outer_{k}.pb", declared[n]) for k, n in enumerate(outer_names)
+             if (bundle / f"outer_{k}.pb").is_file()}
     shapes = [shape_of(x) for x in inputs]
     given = node_attributes(node)
     outputs = list(node.output)
@@ -90,12 +101,16 @@ def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, 
     if (bundle / "output_0.pb").is_file():
         expected = [load_value(bundle / f"output_{i}.pb", declared[n]) for i, n in enumerate(outputs)
                     if (bundle / f"output_{i}.pb").is_file()]
-    inferred = infer_shapes(version, shapes, given, output_count=len(outputs)).outputs
+    # small int inputs give their values, as when the case was drawn (a position, a split's lengths)
+    values = {p.name: x.ravel().tolist() for p, x in zip(version.inputs, inputs, strict=False)
+              if isinstance(x, np.ndarray) and x.dtype.kind in "iub" and x.size <= 64}
+    inferred = infer_shapes(version, shapes, given, values, output_count=len(outputs)).outputs
     case = Case(version=version, dtype=meta["dtype"], type_bindings=dict(meta["type_bindings"]),
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs,
                 input_names=list(node.input), output_names=outputs,
-                expected_shapes=[_int_shape(s) for s in inferred[:len(outputs)]], example=meta.get("example"))
+                expected_shapes=[_int_shape(s) for s in inferred[:len(outputs)]], example=meta.get("example"),
+                outer=outer)
     return case, expected, meta
 
 

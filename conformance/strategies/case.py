@@ -31,6 +31,8 @@ class Case:
     expected_shapes: list[Any]
     values: dict[str, list[Any]] = field(default_factory=dict)  # input name -> flat values, for value(X)
     example: str | None = None  # the YAML example it comes from, if any
+    # values of the enclosing graph the node's graph attributes read (graph inputs of the one-node model)
+    outer: dict[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -40,8 +42,9 @@ class Case:
         """A short, one-line account of the case for assertion messages."""
         shapes = ", ".join("-" if not n else f"{n}:{describe(x)}"
                            for n, x in zip(self.input_names, self.inputs, strict=True))
-        given = ", ".join(f"{k}={v!r}" for k, v in sorted(self.node_attributes.items()))
-        return f"inputs ({shapes}) attributes {{{given}}}"
+        given = ", ".join(f"{k}={_shown(v)}" for k, v in sorted(self.node_attributes.items()))
+        outer = ", ".join(f"{n}:{x.dtype}{list(x.shape)}" for n, x in sorted(self.outer.items()))
+        return f"inputs ({shapes}) attributes {{{given}}}" + (f" outer ({outer})" if outer else "")
 
     def __repr__(self) -> str:
         return f"Case({self.label}: {self.describe()})"
@@ -62,4 +65,13 @@ class Case:
 
     def with_inputs(self, inputs: list[Any]) -> Case:
         return Case(self.version, self.dtype, self.type_bindings, self.attributes, self.node_attributes,
-                    inputs, self.input_names, self.output_names, self.expected_shapes, self.values, self.example)
+                    inputs, self.input_names, self.output_names, self.expected_shapes, self.values, self.example,
+                    self.outer)
+
+
+def _shown(value: Any) -> str:
+    """An attribute value in one line: a graph as its nodes' ops (`graph body(Add, Identity)`)."""
+    nodes = getattr(value, "node", None)
+    if nodes is not None and hasattr(value, "output"):
+        return f"graph {value.name}({', '.join(n.op_type for n in nodes)})"
+    return repr(value)

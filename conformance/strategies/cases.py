@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from conformance.containers import shape_of, value_size
+from conformance.containers import shape_of, value_size, value_type
 from conformance.strategies.attributes import OMIT, DrawFn, as_node_value, draw_attribute, node_values
 from conformance.strategies.case import Case
 from conformance.strategies.containers import MAX_LENGTH, draw_layout, fill_container, layout_size
@@ -123,9 +123,8 @@ def _follow_relations(version: OpVersion, bindings: dict[str, str]) -> None:
     """Bind every variable a type relation gives from bound ones (`T: element(S)` once S is bound)."""
     for _ in range(len(version.type_relations)):
         texts = {name: cell_type(cell) for name, cell in bindings.items()}
-        found = {name: apply_relation(expr, texts) for name, expr in version.type_relations.items()
-                 if name not in bindings}
-        found = {name: given for name, given in found.items() if given is not None}
+        found = {name: given for name, expr in version.type_relations.items()
+                 if name not in bindings and (given := apply_relation(expr, texts)) is not None}
         if not found:
             return
         bindings.update({name: cell_name(given) for name, given in found.items()})
@@ -333,7 +332,10 @@ def _draw_arrays(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> None:
         if param.name in hint.values:
             array = hint.values[param.name](draw, ctx)
             ctx.arrays[param.name] = array
-            ctx.shapes[param.name] = None if array is None else shape_of(array)
+            if param.variadic and isinstance(array, list):  # one value per position, each of its own shape
+                ctx.shapes[param.name] = [shape_of(x) for x in array]
+            else:
+                ctx.shapes[param.name] = None if array is None else shape_of(array)
             continue
         shape = ctx.shapes.get(param.name)
         type_text = ctx.type_of(param.type)
@@ -352,7 +354,7 @@ def _draw_arrays(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> None:
 
 def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | None:
     version = ctx.version
-    inputs: list[np.ndarray | None] = []
+    inputs: list[Any] = []  # arrays, containers (conformance.containers), None
     names: list[str] = []
     for param in version.inputs:
         array = ctx.arrays.get(param.name)
@@ -364,7 +366,9 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
             inputs.append(value)
             present = array is not None or (param.name in ctx.empty and param.name not in ctx.omitted)
             names.append(param.name if present else "")
-    while names and names[-1] == "":  # trailing omitted inputs are left off the node
+    # trailing omitted inputs are left off the node, except the positions before a variadic input (Loop's cond)
+    keep = next((i for i, p in enumerate(version.inputs) if p.variadic), 0)
+    while len(names) > keep and names[-1] == "":
         names.pop()
         inputs.pop()
     if sum(value_size(x) for x in inputs) > max_elements:
@@ -377,7 +381,8 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
         return None
     if any(p.variadic for p in version.outputs):
         output_count = _variadic_output_count(ctx, shapes, given, values)
-    result = infer_shapes(version, shapes, given, values, output_count=output_count)
+    types = [t if t is not None and "?" not in t else None for t in map(value_type, inputs)]  # for type_of(X)
+    result = infer_shapes(version, shapes, given, values, output_count=output_count, input_types=types)
     if result.problems:
         return None
     expected = [_concrete(s) for s in result.outputs]
@@ -393,7 +398,7 @@ def _finish(ctx: DrawContext, max_elements: int, output_count: int) -> Case | No
     return Case(version=version, dtype=ctx.dtype, type_bindings=ctx.type_bindings,
                 attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                 inputs=inputs, input_names=names, output_names=outputs,
-                expected_shapes=expected[:len(outputs)], values=values)
+                expected_shapes=expected[:len(outputs)], values=values, outer=dict(ctx.outer))
 
 
 def _variadic_output_count(ctx: DrawContext, shapes: list[Any], given: dict[str, Any],

@@ -24,6 +24,7 @@ class DrawContext:
     empty: set[str] = field(default_factory=set)  # inputs given an empty optional (named on the node, None)
     fixed: set[str] = field(default_factory=set)  # inputs whose shape a hint chose (not rebuilt from dims)
     scratch: dict[str, Any] = field(default_factory=dict)  # what a hint decides early and uses later
+    outer: dict[str, np.ndarray] = field(default_factory=dict)  # enclosing-graph values the graph attributes read
 
     def first_shape(self) -> list[int]:
         """The shape of the first present input ([] when there is none)."""

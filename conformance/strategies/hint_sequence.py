@@ -23,22 +23,28 @@ def _count(ctx: DrawContext, name: str) -> int:
 
 
 def position(*, at_end: bool) -> Any:
-    """A scalar position into `input_sequence`, in the drawn integer type: [-n, n - 1], or [-n, n] `at_end`
-    (SequenceInsert appends at n); None where the node leaves it off."""
+    """A position into `input_sequence`, in the drawn integer type: [-n, n - 1], or [-n, n] `at_end` (SequenceInsert
+    appends at n); a scalar, now and then a 1-D tensor of one value; None where the node leaves it off."""
 
     def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         if "position" in ctx.omitted:
             return None
         n = _count(ctx, "input_sequence")
         top = n if at_end else n - 1
-        return np.asarray(draw(st.integers(-n, max(-n, top))), dtype=numpy_dtype(ctx.element_of("I")))
+        value = np.asarray(draw(st.integers(-n, max(-n, top))), dtype=numpy_dtype(ctx.element_of("I")))
+        return value.reshape(1) if draw(st.integers(0, 3)) == 0 else value  # now and then the 1-D form
 
     return values
 
 
 def _inserted_shape(draw: DrawFn, ctx: DrawContext) -> None:
     """The inserted tensor: one of the sequence's shapes, or a shape of its rank drawn anew (a sequence's tensors
-    need not share one)."""
+    need not share one). Mostly into a sequence that has tensors, at a given position (where one inserts is what
+    the op is about; an empty sequence and the append default are drawn now and then)."""
+    if not ctx.shapes.get("input_sequence") and draw(st.integers(0, 3)):
+        ctx.shapes["input_sequence"] = sequence_shapes(draw, ctx, min_length=1)
+    if "position" in ctx.omitted and draw(st.integers(0, 2)):
+        ctx.omitted.discard("position")
     elements = ctx.shapes.get("input_sequence") or []
     rank = len(elements[0]) if elements else draw(st.integers(0, 3))
     fresh = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
@@ -79,8 +85,10 @@ def _split_lengths(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     size = shape[axis + len(shape) if axis < 0 else axis]
     dtype = numpy_dtype(ctx.element_of("I"))
     if draw(st.booleans()):
-        return np.asarray(draw(st.integers(1, max(1, size + 1))), dtype=dtype)
-    cuts = sorted(draw(st.lists(st.integers(0, size), min_size=0, max_size=3)))
+        uneven = [k for k in range(2, size) if size % k]  # a shorter last part: what scalar splits are about
+        step = draw(st.sampled_from(uneven)) if uneven and draw(st.booleans()) else draw(st.integers(1, size + 1))
+        return np.asarray(step, dtype=dtype)
+    cuts = sorted(draw(st.lists(st.integers(0, size), min_size=1, max_size=3)))
     edges = [0, *cuts, size]
     return np.asarray([b - a for a, b in itertools.pairwise(edges)], dtype=dtype)
 
@@ -110,3 +118,64 @@ CONCAT_FROM_SEQUENCE_HINT = OpHint(shapes=_concatenable)
 SPLIT_TO_SEQUENCE_HINT = OpHint(min_rank=1, attributes={"axis": _split_axis}, values={"split": _split_lengths})
 SEQUENCE_EMPTY_HINT = OpHint(attributes={"dtype": _element_code})
 OPTIONAL_HINT = OpHint(attributes={"type": _optional_type})
+
+
+def _sequence_map_case(draw: DrawFn, ctx: DrawContext) -> None:
+    """A body (from the body library) over the samples: 0..3 tensors in input_sequence (of one rank; one shape for
+    all, or each its own), 0..2 additional inputs (a tensor passed whole, or a sequence as long as the first), 1..3
+    outputs each computed from one of the body's inputs, reading outer values now and then. Everything keeps the
+    cell's element type, so every output sequence has the sequence type the cell names."""
+    from onnx import helper
+
+    from conformance.strategies.graph_bodies import GraphBuilder, outer_values, steps, tensor_type
+
+    element = tensor_element(inner_type(cell_type(ctx.dtype)) or "")
+    assert element is not None
+    shapes = sequence_shapes(draw, ctx, min_length=draw(st.sampled_from([2, 0])), max_length=3)
+    extras: list[tuple[str, Any]] = []  # ("seq", element shapes) or ("tensor", shape) per additional input
+    # telling choices first (Hypothesis starts from them): an additional sequence, outputs from additional inputs
+    for _ in range(draw(st.sampled_from([1, 2, 0]))):
+        if draw(st.sampled_from([True, False])):
+            extras.append(("seq", sequence_shapes(draw, ctx, min_length=len(shapes), max_length=len(shapes))))
+        else:
+            extras.append(("tensor", [draw(st.integers(1, ctx.max_side)) for _ in range(draw(st.integers(0, 2)))]))
+    outer = outer_values(draw, "outer_", [(element, [])])
+    g = GraphBuilder("body", ctx.version.since, "body_")
+    declared = [_held(shapes), *(_held(layout) if kind == "seq" else layout for kind, layout in extras)]
+    inputs = []
+    for shape in declared:  # a dim the samples disagree on is declared unknown (None)
+        inputs.append(g.fresh())
+        g.inputs.append(helper.make_tensor_value_info(inputs[-1], tensor_type(element), shape))
+    for _ in range(draw(st.integers(1, 3))):
+        k = draw(st.sampled_from(list(reversed(range(len(inputs))))))
+        value = steps(draw, g, inputs[k], element, [], outer) if draw(st.integers(0, 3)) else inputs[k]
+        value = g.op("Identity", [value])  # a graph output names a value once
+        g.outputs.append(helper.make_tensor_value_info(value, tensor_type(element), declared[k]))
+    ctx.scratch["sequence_map"] = {"body": g.build(), "extras": extras}
+    ctx.shapes["input_sequence"] = shapes
+    ctx.shapes["additional_inputs"] = [layout for _, layout in extras]
+    ctx.fixed |= {"input_sequence", "additional_inputs"}
+    ctx.outer.update(outer)
+    ctx.scratch.setdefault("arity", {})["out_sequence"] = len(g.outputs)
+
+
+def _held(shapes: list[list[int]]) -> list[int | None]:
+    """What a body input declares of a sequence's samples: the dims every element shares (None where they
+    differ)."""
+    if not shapes:
+        return []
+    return [d if all(s[i] == d for s in shapes) else None for i, d in enumerate(shapes[0])]
+
+
+def _sequence_map_values(draw: DrawFn, ctx: DrawContext) -> Any:
+    """The additional inputs: a sequence of tensors, or a tensor, each of the cell's element type."""
+    from conformance.strategies.values import SEEDS, fill_array
+
+    element = tensor_element(inner_type(cell_type(ctx.dtype)) or "") or ""
+    return [[fill_array(draw(SEEDS), element, s) for s in layout] if kind == "seq"
+            else fill_array(draw(SEEDS), element, layout) for kind, layout in ctx.scratch["sequence_map"]["extras"]]
+
+
+SEQUENCE_MAP_HINT = OpHint(shapes=_sequence_map_case, generic_attributes=False,
+                           attributes={"body": lambda draw, ctx: ctx.scratch["sequence_map"]["body"]},
+                           values={"additional_inputs": _sequence_map_values})

@@ -30,6 +30,7 @@ from conformance.strategies.hint_binary import (
     binary_hints,
 )
 from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT, EYE_LIKE_HINT
+from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
 from conformance.strategies.hint_image import (
     AFFINE_GRID_HINT,
     DEFORM_CONV_HINT,
@@ -85,6 +86,7 @@ from conformance.strategies.hint_ml_encoders import (
     ZIP_MAP_HINT,
 )
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
+from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
     ARG_HINT,
     LOG_SUM_DATA,
@@ -100,6 +102,7 @@ from conformance.strategies.hint_sequence import (
     SEQUENCE_EMPTY_HINT,
     SEQUENCE_ERASE_HINT,
     SEQUENCE_INSERT_HINT,
+    SEQUENCE_MAP_HINT,
     SPLIT_TO_SEQUENCE_HINT,
 )
 from conformance.strategies.hint_signal import DFT_HINTS, IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT, WINDOW_HINT
@@ -349,6 +352,12 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
+    # graph attributes: valid bodies from a small library (conformance.strategies.graph_bodies), the outer
+    # values they read, and inputs that reach zero iterations, early stops, reversed and non-zero scan axes
+    ("ai.onnx", "If"): (IF_HINT,),
+    ("ai.onnx", "Loop"): (LOOP_HINT,),
+    ("ai.onnx", "Scan"): SCAN_HINTS,
+    ("ai.onnx.preview", "FlexAttention"): (FLEX_ATTENTION_HINT,),
     # a model in a node: trees, support vectors or coefficient rows that fit X and each other, drawn whole with X
     # (thresholds from X's values, NaN features, every mode, aggregate and post_transform)
     ("ai.onnx.ml", "TreeEnsemble"): (TREE_ENSEMBLE_HINT,),
@@ -378,6 +387,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
     ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
     ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
+    # a body from the body library over the samples, additional tensors and sequences, outer values
+    ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),
     # signal ops: what is computed (inverse, one-sided, the output type) first, then shapes and the scalar inputs'
     # values that fit it (an RFFT takes real input, a frame fits the signal, the mel edges lie below Nyquist)
     ("ai.onnx", "DFT"): DFT_HINTS,
@@ -396,6 +407,10 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "RandomUniformLike"): (LIKE_HINT,),
     ("ai.onnx", "Bernoulli"): (BERNOULLI_HINT,),
     ("ai.onnx", "Multinomial"): (MULTINOMIAL_HINT,),
+    # W, R, B, P and the states sized from hidden_size, the direction count and the layout; activation lists as
+    # long as the directions need, with alpha/beta that reach them; sequence lengths inside the sequence, mostly
+    # with a shorter entry
+    **{("ai.onnx", op): (RECURRENT_HINT,) for op in ("RNN", "GRU", "LSTM")},
 }
 
 

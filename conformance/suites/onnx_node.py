@@ -23,29 +23,18 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.backends.protocol import BackendCall, Unsupported
+from conformance.backends.protocol import BackendCall, Outer, Unsupported
 from conformance.compare import DEFAULT_TOLERANCE
+from conformance.containers import as_value, cell_of_value, describe, shape_of
 from conformance.element_types import element_of, is_ml_dtype
 from conformance.models.runner import ModelRunner, NodeUnsupported
 from conformance.runner.checks import ConformanceFailure, followed_reading
 from conformance.runner.random_outputs import RandomCall, random_call, random_output_problems
 from conformance.runner.settings import CheckSettings
 from conformance.value_protos import save_value
+from opset.dtypes import is_container
 from opset.errors import ResolutionError
-
-# ops the registry does not hold yet, with the issue that brings them
-_PENDING_GROUPS = {
-    "control flow (If, Loop, Scan) is the companion issue's ('ai.onnx complete, part 2')":
-        "If Loop Scan",
-    "sequences and optionals are the companion issue's ('ai.onnx complete, part 2')":
-        "SequenceAt SequenceConstruct SequenceEmpty SequenceErase SequenceInsert SequenceLength SequenceMap "
-        "SplitToSequence ConcatFromSequence Optional OptionalGetElement OptionalHasElement",
-    "recurrent ops are the companion issue's ('ai.onnx complete, part 2')": "RNN GRU LSTM",
-}
-PENDING: dict[str, str] = {op: why for why, ops in _PENDING_GROUPS.items() for op in ops.split()}
-PENDING_DOMAINS: dict[str, str] = {
-    d: f"the {d} domain is the companion issue's ('ai.onnx complete, part 2')"
-    for d in ("ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview")}
+from opset.validate.facts import type_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,19 +108,10 @@ def suite_cases(patterns: Sequence[str] = ()) -> list[SuiteCase]:
         version = registry.try_resolve(domain, node.op_type, opset) if (domain, node.op_type) in registry.ops \
             else None
         inputs = case.data_sets[0][0] if case.data_sets else []
-        dtype = next((_element(x) for x in inputs if x is not None), "none")
+        declared = [type_text(i.type) for i in case.model.graph.input]
+        dtype = next((cell_of_value(x, t) for x, t in zip(inputs, declared, strict=False)), "none")
         out.append(SuiteCase(name, domain, node.op_type, version.since if version is not None else opset, dtype))
     return out
-
-
-def _element(value: Any) -> str:
-    """The cell's element type of a case input: `float`, `seq(float)`, `map` ..."""
-    if isinstance(value, list):
-        return f"seq({_element(value[0])})" if value else "seq"
-    if isinstance(value, dict):
-        return "map"
-    array = np.asarray(value)
-    return element_of(array.dtype) or array.dtype.name
 
 
 def write_module(out: Path, cases: Sequence[SuiteCase]) -> None:
@@ -177,25 +157,20 @@ def check_suite_case(name: str) -> None:
 def _check(name: str, backend: Any, settings: CheckSettings) -> None:
     case = testcases()[name]
     model = case.model
-    op = op_under_test(name, model, testcases())
-    if op is not None and op.op_type in PENDING and op.domain in ("", "ai.onnx"):
-        raise Unsupported(f"{name}: {op.op_type}: {PENDING[op.op_type]}")
     for k, (inputs, expected) in enumerate(case.data_sets or []):
-        arrays = [np.asarray(x) for x in [*inputs, *expected] if not isinstance(x, list | dict)]
-        if len(arrays) < len(inputs) + len(expected):
-            raise Unsupported(f"{name}: sequence, map or optional values are the companion issue's")
-        feeds = dict(zip([i.name for i in model.graph.input], (np.asarray(x) for x in inputs), strict=False))
-        runner = ModelRunner(model, _CallExecutor(backend))
+        # sequences are lists, optionals None or their value, maps dicts (conformance.containers)
+        feeds = dict(zip([i.name for i in model.graph.input], (as_value(x) for x in inputs), strict=False))
+        expected = [as_value(y) for y in expected]
+        runner = ModelRunner(model, _CallExecutor(backend, declared_types(model)))
         try:
             got = runner.run(feeds)
         except NodeUnsupported:
             raise
         except Exception as e:  # the backend's error, a crash or a hang: a recorded failure of this case
             _fail(name, k, settings, f"{type(e).__name__}: {e}")
-        problems = compare(list(got.values()), [np.asarray(x) for x in expected], case.rtol, case.atol,
-                           _drawn(name, model, feeds))
+        problems = compare(list(got.values()), expected, case.rtol, case.atol, _drawn(name, model, feeds))
         if problems:
-            reading = _other_reading(model, feeds, [np.asarray(x) for x in expected])
+            reading = _other_reading(model, feeds, expected)
             if reading is None:
                 _fail(name, k, settings, "; ".join(problems))
             settings.stats.ambiguous.append(f"onnx-node {name}: onnx's expected outputs follow {reading}: "
@@ -204,7 +179,7 @@ def _check(name: str, backend: Any, settings: CheckSettings) -> None:
         settings.stats.examples += 1
 
 
-def _other_reading(model: onnx.ModelProto, feeds: dict[str, np.ndarray], expected: list[np.ndarray]) -> str | None:
+def _other_reading(model: onnx.ModelProto, feeds: dict[str, Any], expected: list[Any]) -> str | None:
     """For a one-node case, the registry reading (other than ours) that onnx's expected outputs follow."""
     from conformance.onnx_model import node_attributes, registry_domain
     from conformance.registry import current_registry
@@ -222,7 +197,7 @@ def _other_reading(model: onnx.ModelProto, feeds: dict[str, np.ndarray], expecte
         return None
     inits = {t.name: np.asarray(onnx.numpy_helper.to_array(t)) for t in model.graph.initializer}
     arrays = [feeds.get(n, inits.get(n)) if n else None for n in node.input]
-    return followed_reading(version, arrays, node_attributes(node), [list(x.shape) for x in expected])
+    return followed_reading(version, arrays, node_attributes(node), [shape_of(x) for x in expected])
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,41 +248,64 @@ def _drawn(name: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> D
 HALF_ATOL = 1e-3
 
 
-def compare(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float, atol: float,
+def compare(got: Sequence[Any], expected: Sequence[Any], rtol: float, atol: float,
             drawn: Drawn | None = None) -> list[str]:
     """onnx's node-suite rule: the same dtype and shape; floats within rtol/atol (NaN where NaN; float16 at
-    least HALF_ATOL absolute); others equal. Outputs drawn at random (`drawn`) are not compared value by value:
-    their law's checks (`random_outputs`) take the place of the values."""
-    problems = []
+    least HALF_ATOL absolute); others equal. Sequences compare element by element, optionals empty where onnx's
+    are, maps key by key. Outputs drawn at random (`drawn`) are not compared value by value: their law's checks
+    (`random_outputs`) take the place of the values."""
+    problems: list[str] = []
     random_params = drawn.params if drawn is not None else ()
     for i, (y, want) in enumerate(zip(got, expected, strict=False)):
-        y = np.asarray(y)
-        if y.dtype != want.dtype or y.shape != want.shape:
-            problems.append(f"output {i}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}")
-            continue
         if i < len(random_params) and random_params[i] is not None:
+            y, want = np.asarray(y), np.asarray(want)
+            if y.dtype != want.dtype or y.shape != want.shape:
+                problems.append(f"output {i}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}")
             continue  # drawn at random: checked by the law below
-        narrow = DEFAULT_TOLERANCE.get(element_of(want.dtype) or "") if is_ml_dtype(want.dtype) else None
-        if is_ml_dtype(want.dtype):  # bfloat16, float8, int4 ...: compared by value in a numpy type
-            y, want = y.astype(np.float32), want.astype(np.float32)
-        if want.dtype.kind in "fc":
-            # half precision: onnx's expected values round at every step of a function body, a kernel once;
-            # the registry's float16 tolerance (1e-3 absolute) covers the difference
-            floor = HALF_ATOL if want.dtype == np.float16 else 0.0
-            if narrow is not None:  # bfloat16, float8 ...: at least the registry's default tolerance of the type
-                rtol, floor = max(rtol, narrow.rtol), max(floor, narrow.atol)
-            if not np.allclose(y, want, rtol=rtol, atol=max(atol, floor), equal_nan=True):
-                diff = np.abs(y.astype(np.float64) - want.astype(np.float64))
-                problems.append(f"output {i}: max abs difference {np.nanmax(diff):.3g} "
-                                f"(rtol {rtol:g}, atol {atol:g})")
-        elif not np.array_equal(y, want):
-            problems.append(f"output {i}: {int(np.sum(y != want))} of {want.size} values differ")
+        problems += _compare_value(f"output {i}", y, want, rtol, atol)
     if len(got) < len(expected):
         problems.append(f"{len(got)} outputs, onnx expects {len(expected)}")
     if drawn is not None and not problems:
         by_param = {param: np.asarray(y) for param, y in zip(drawn.params, got, strict=False) if param is not None}
         problems += [f"drawn at random: {p}" for p in random_output_problems(drawn.call, by_param)]
     return problems
+
+
+def _compare_value(where: str, y: Any, want: Any, rtol: float, atol: float) -> list[str]:
+    if want is None or y is None:
+        return [] if want is None and y is None else \
+            [f"{where}: {describe(y)}, onnx expects {describe(want)}"]
+    if isinstance(want, list) or isinstance(y, list):
+        if not (isinstance(want, list) and isinstance(y, list)) or len(y) != len(want):
+            return [f"{where}: {describe(y)}, onnx expects {describe(want)}"]
+        return [p for k, (a, b) in enumerate(zip(y, want, strict=True))
+                for p in _compare_value(f"{where} element {k}", a, b, rtol, atol)]
+    if isinstance(want, dict) or isinstance(y, dict):
+        if not (isinstance(want, dict) and isinstance(y, dict)) or set(y) != set(want):
+            return [f"{where}: {describe(y)}, onnx expects {describe(want)} (keys differ)"]
+        return [p for key in want for p in _compare_value(f"{where} key {key!r}", np.asarray(y[key]),
+                                                          np.asarray(want[key]), rtol, atol)]
+    return _compare_tensor(where, np.asarray(y), np.asarray(want), rtol, atol)
+
+
+def _compare_tensor(where: str, y: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> list[str]:
+    if y.dtype != want.dtype or y.shape != want.shape:
+        return [f"{where}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}"]
+    narrow = DEFAULT_TOLERANCE.get(element_of(want.dtype) or "") if is_ml_dtype(want.dtype) else None
+    if is_ml_dtype(want.dtype):  # bfloat16, float8, int4 ...: compared by value in a numpy type
+        y, want = y.astype(np.float32), want.astype(np.float32)
+    if want.dtype.kind in "fc":
+        # half precision: onnx's expected values round at every step of a function body, a kernel once;
+        # the registry's float16 tolerance (1e-3 absolute) covers the difference
+        floor = HALF_ATOL if want.dtype == np.float16 else 0.0
+        if narrow is not None:  # bfloat16, float8 ...: at least the registry's default tolerance of the type
+            rtol, floor = max(rtol, narrow.rtol), max(floor, narrow.atol)
+        if not np.allclose(y, want, rtol=rtol, atol=max(atol, floor), equal_nan=True):
+            diff = np.abs(y.astype(np.float64) - want.astype(np.float64))
+            return [f"{where}: max abs difference {np.nanmax(diff):.3g} (rtol {rtol:g}, atol {atol:g})"]
+    elif not np.array_equal(y, want):
+        return [f"{where}: {int(np.sum(y != want))} of {want.size} values differ"]
+    return []
 
 
 def _fail(name: str, data_set: int, settings: CheckSettings, what: str) -> None:
@@ -331,9 +329,9 @@ def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: 
     onnx.save_model(case.model, bundle / "model.onnx")
     inputs, expected = case.data_sets[data_set]
     for i, (v, x) in enumerate(zip(case.model.graph.input, inputs, strict=False)):
-        save_value(bundle / f"input_{i}.pb", x, v.name)
+        save_value(bundle / f"input_{i}.pb", x, v.name, v.type)
     for i, (v, y) in enumerate(zip(case.model.graph.output, expected, strict=False)):
-        save_value(bundle / f"output_{i}.pb", y, v.name)
+        save_value(bundle / f"output_{i}.pb", y, v.name, v.type)
     command = shlex.join(["conform", "--backend", settings.spec, "--suite", "onnx-node", "--op", name])
     meta = {"suite": "onnx-node", "case": name, "data_set": data_set, "backend": settings.spec, "failure": what,
             "command": command}
@@ -345,11 +343,13 @@ def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: 
 class _CallExecutor:
     """Runs each node of a case as one BackendCall on the session's backend (through its isolation worker)."""
 
-    def __init__(self, backend: Any) -> None:
+    def __init__(self, backend: Any, declared: Mapping[str, str] | None = None) -> None:
         self.backend = backend
+        self.declared = dict(declared or {})  # value name -> type text the model states (containers' types)
 
-    def run(self, node: onnx.NodeProto, inputs: list[np.ndarray | None],
-            opset_imports: Mapping[str, int] | None = None) -> list[np.ndarray]:
+    def run(self, node: onnx.NodeProto, inputs: list[Any],
+            opset_imports: Mapping[str, int] | None = None, outer: Outer | None = None) -> list[Any]:
+        from conformance.models.graphs import graph_reads
         from conformance.onnx_model import registry_domain
         from conformance.registry import current_registry
 
@@ -357,18 +357,33 @@ class _CallExecutor:
         try:
             domain = registry_domain(node.domain)
         except ResolutionError as e:  # a domain the registry lacks
-            why = PENDING_DOMAINS.get(node.domain, str(e))
-            raise Unsupported(f"{node.domain}::{node.op_type}: {why}") from e
+            raise Unsupported(f"{node.domain}::{node.op_type}: {e}") from e
         opset = imports.get(node.domain, 0)
         version = current_registry().try_resolve(domain, node.op_type, opset) \
             if (domain, node.op_type) in current_registry().ops else None
         if version is None:
-            why = PENDING.get(node.op_type, "not in the registry")
-            raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: {why}")
+            raise Unsupported(f"{domain}::{node.op_type} at opset {opset}: not in the registry")
         dtypes = sorted({element_of(x.dtype) or x.dtype.name for x in inputs if isinstance(x, np.ndarray)})
+        # the values the node's graphs read from the enclosing graphs travel with the call (not the node's inputs)
+        reads = {n: outer.values[n] for n in sorted(graph_reads(node)) if n in outer.values and n not in node.input} \
+            if outer is not None else {}
+        # a container's type a model must declare: what the case's model states for the value
+        outputs: list[str | None] = [t if t is not None and is_container(t) else None
+                                     for t in (self.declared.get(n) for n in node.output)]
         call = BackendCall(node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=imports,
-                           output_dtypes=[None] * len(node.output), domain=domain, op=node.op_type,
-                           version=version.since, dtypes=dtypes, output_shapes=None)
+                           output_dtypes=outputs, domain=domain, op=node.op_type,
+                           version=version.since, dtypes=dtypes, output_shapes=None, outer=reads or None,
+                           input_types=[self.declared.get(n) for n in node.input])
         if not self.backend.supports(call):
             raise Unsupported(f"{version.signature}: the backend's supports() declines it")
         return list(self.backend.run(call))
+
+
+def declared_types(model: onnx.ModelProto) -> dict[str, str]:
+    """Every value a model types (graph inputs and outputs, value_info), by name: its type text."""
+    found = {}
+    for v in [*model.graph.input, *model.graph.value_info, *model.graph.output]:
+        text = type_text(v.type)
+        if text is not None:
+            found[v.name] = text
+    return found

@@ -10,6 +10,7 @@ from opset.formula.arithmetic import binary, is_sequence, type_name, unary
 from opset.formula.comparisons import all_of, any_of, compare, truthy
 from opset.formula.errors import FormulaError, Undecided
 from opset.formula.functions import FUNCTIONS
+from opset.formula.graph_value import TYPES_KEY
 from opset.formula.host_values import InputValues, flat_values, from_host
 from opset.formula.indexing import item_at, sliced
 from opset.formula.limits import MAX_STEPS, Budget, check_length
@@ -157,6 +158,8 @@ class Evaluator:
     def call(self, function: str, args: tuple[Node, ...], scope: Scope) -> Any:
         if function == "value":
             return self.input_values(args[0])
+        if function == "type_of":
+            return self.input_type(args[0])
         if function in ("all", "any") and len(args) == 1 and isinstance(args[0], Comprehension):
             # Element by element, so one false element decides all() even when another is undecided.
             element, clauses = args[0].element, args[0].clauses
@@ -166,6 +169,18 @@ class Evaluator:
 
     def truth_of(self, node: Node, scope: Scope) -> bool:
         return truthy(self.run(node, scope))
+
+    def input_type(self, node: Node) -> Any:
+        """`type_of(X)`: the type string of input X (a list of them for a variadic input), where it is known."""
+        if not isinstance(node, Name):
+            raise FormulaError("type_of(...) takes exactly one input name")
+        if node.id not in self.env:
+            raise FormulaError(f"unknown name {node.id!r}")
+        types = self.env[TYPES_KEY] if TYPES_KEY in self.env else None
+        found = types.get(node.id) if types is not None else None
+        if found is None or (isinstance(found, list | tuple) and any(t is None for t in found)):
+            raise Undecided(f"the type of input {node.id!r} is not known")
+        return list(found) if isinstance(found, list | tuple) else found
 
     def input_values(self, node: Node) -> list[Any]:
         if not isinstance(node, Name):

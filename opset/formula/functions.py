@@ -20,6 +20,7 @@ from opset.formula.arithmetic import (
 )
 from opset.formula.comparisons import all_of, any_of, compare, equal, truthy
 from opset.formula.errors import FormulaError, Undecided
+from opset.formula.graph_value import GraphValue
 from opset.formula.limits import MAX_RANGE_LENGTH, Budget
 from opset.formula.symbolic import Sym
 
@@ -169,6 +170,51 @@ def _unknown(args: list[Any], budget: Budget) -> Sym:
     return symbolic.opaque(f"?{tag}")
 
 
+def _graph(name: str, args: list[Any]) -> GraphValue:
+    graph = _one(name, args)
+    if not isinstance(graph, GraphValue):
+        what = "an absent graph attribute" if graph is None else type_name(graph)
+        raise FormulaError(f"{name}() needs a graph attribute, not {what}")
+    return graph
+
+
+def _graph_shapes(args: list[Any], budget: Budget) -> list[list[Any]]:
+    """The output shapes of a graph attribute; undecided when one of them is not known."""
+    graph = _graph("graph_shapes", args)
+    budget.charge(len(graph.outputs))
+    unknown = [port.name for port in graph.outputs if port.shape is None]
+    if unknown:
+        raise Undecided(f"the shape of graph output(s) {', '.join(unknown)} is not known")
+    return [list(port.shape or ()) for port in graph.outputs]
+
+
+def _graph_types(args: list[Any], budget: Budget) -> list[str]:
+    """The output types of a graph attribute (`tensor(float)` ...); undecided when one of them is not known."""
+    graph = _graph("graph_types", args)
+    budget.charge(len(graph.outputs))
+    unknown = [port.name for port in graph.outputs if port.type is None]
+    if unknown:
+        raise Undecided(f"the type of graph output(s) {', '.join(unknown)} is not known")
+    return [str(port.type) for port in graph.outputs]
+
+
+def _merge(args: list[Any], budget: Budget) -> list[Any]:
+    """Two shapes one value may have (If's two branches): the dims they agree on, an unknown dim where they
+    differ; undecided (no shape) when their ranks differ."""
+    if len(args) != 2:
+        raise FormulaError(f"merge() takes exactly two shapes ({len(args)} given)")
+    left, right = (list(_iterable("merge", arg)) for arg in args)
+    if len(left) != len(right):
+        raise Undecided(f"merge() of shapes of different ranks ({format_value(left)}, {format_value(right)})")
+    merged = []
+    for a, b in zip(left, right, strict=True):
+        budget.charge()
+        if not (is_number(a) or isinstance(a, Sym)) or not (is_number(b) or isinstance(b, Sym)):
+            raise FormulaError(f"merge() needs shapes of dims, got {type_name(a)} and {type_name(b)}")
+        merged.append(a if _decided("==", a, b, budget) else symbolic.opaque(f"?{a}|{b}"))
+    return merged
+
+
 FUNCTIONS: dict[str, Function] = {
     "floor": lambda args, budget: floor_value(_one("floor", args)),
     "ceil": lambda args, budget: ceil_value(_one("ceil", args)),
@@ -185,4 +231,7 @@ FUNCTIONS: dict[str, Function] = {
     "any": _truth_fold("any"),
     "broadcast": _broadcast,
     "unknown": _unknown,
+    "graph_shapes": _graph_shapes,
+    "graph_types": _graph_types,
+    "merge": _merge,
 }

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from opset.formula.errors import FormulaError, Undecided
+from opset.formula.graph_value import GraphValue
 from opset.formula.limits import MAX_LIST_LENGTH, Budget
 from opset.formula.symbolic import Sym
 
@@ -58,7 +59,7 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
         _check_host_length(len(value), what)
         budget.charge(len(value))
         return value
-    if value is None or isinstance(value, bool | str | Sym | Fraction):
+    if value is None or isinstance(value, bool | str | Sym | Fraction | GraphValue):
         return value
     np = _numpy()
     if np is not None and isinstance(value, np.bool_):

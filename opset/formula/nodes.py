@@ -10,7 +10,7 @@ ARITHMETIC_OPERATORS = ("+", "-", "*", "/", "//", "%", "**")
 COMPARISON_OPERATORS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 FUNCTION_NAMES = frozenset(
     {"floor", "ceil", "min", "max", "abs", "sum", "prod", "all", "any", "len", "range", "rank", "broadcast",
-     "int", "value", "unknown"}
+     "int", "value", "unknown", "type_of", "graph_shapes", "graph_types", "merge"}
 )
 
 

@@ -246,12 +246,14 @@ def onnx_history(domain: str = ONNX_DOMAIN, *, include_experimental: bool = Fals
     """Every schema of one registry domain (`ai.onnx`, `ai.onnx.ml` ...) of the installed onnx, by op name,
     oldest first.
 
-    Experimental schemas (only ai.onnx's Upsample@1 today) are left out of the registry unless asked for.
+    Experimental schemas of ai.onnx (only Upsample@1 today) are left out of the registry unless asked for;
+    the preview domains hold experimental ops by name (ai.onnx.preview's FlexAttention), so theirs are kept.
     """
     source = ONNX_SOURCE_DOMAINS[domain]
+    keep_experimental = include_experimental or domain != ONNX_DOMAIN
     return group_by_name(
         s for s in onnx.defs.get_all_schemas_with_history()
-        if s.domain == source and (include_experimental or s.support_level != s.SupportType.EXPERIMENTAL))
+        if s.domain == source and (keep_experimental or s.support_level != s.SupportType.EXPERIMENTAL))
 
 
 def build_onnx_op(name: str, domain: str = ONNX_DOMAIN) -> SourceOp:

@@ -27,8 +27,8 @@ PARAM_ORDER = ("name", "type", "optional", "variadic", "min_arity", "homogeneous
                "doc")
 
 # Keys that only people write; a refresh copies them over from the existing file unchanged.
-HAND_ATTRIBUTE_KEYS = ("default_expr", "allowed", "range", "length", "hint")
-HAND_PARAM_KEYS = ("shape", "data_dependent", "value")
+HAND_ATTRIBUTE_KEYS = ("default_expr", "allowed", "range", "length", "hint", "signature")
+HAND_PARAM_KEYS = ("shape", "data_dependent", "value", "types")
 # Version keys the importer produces; every other key of an existing version is kept as it is.
 IMPORTED_VERSION_KEYS = ("since", "changes", "attributes", "inputs", "outputs", "type_constraints")
 # How later versions inherit each key (docs/format.md, "Inheritance between versions").

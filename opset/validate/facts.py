@@ -11,8 +11,17 @@ from dataclasses import dataclass
 
 import onnx
 
-from opset.dtypes import CODE_TO_ELEMENT, ELEMENT_TYPES, inner_type, map_parts, tensor_element, type_kind
+from opset.dtypes import (
+    CODE_TO_ELEMENT,
+    ELEMENT_TYPES,
+    inner_type,
+    map_parts,
+    proto_type_text,
+    tensor_element,
+    type_kind,
+)
 from opset.formula import Sym, Undecided
+from opset.formula.graph_value import GraphValue, Port
 
 Dim = int | Sym
 Shape = tuple[Dim, ...]
@@ -52,23 +61,7 @@ def tensor_type(elem_type: int) -> str | None:
 
 def type_text(tp: onnx.TypeProto) -> str | None:
     """`tensor(float)`, `seq(tensor(int64))`, ...; None when the type is absent or its element unknown."""
-    kind = tp.WhichOneof("value")
-    if kind == "tensor_type":
-        return _TENSOR_TYPES.get(tp.tensor_type.elem_type)
-    if kind == "sparse_tensor_type":
-        elem = CODE_TO_ELEMENT.get(tp.sparse_tensor_type.elem_type)
-        return f"sparse_tensor({elem})" if elem else None
-    if kind == "sequence_type":
-        inner = type_text(tp.sequence_type.elem_type)
-        return f"seq({inner})" if inner else None
-    if kind == "optional_type":
-        inner = type_text(tp.optional_type.elem_type)
-        return f"optional({inner})" if inner else None
-    if kind == "map_type":
-        key = CODE_TO_ELEMENT.get(tp.map_type.key_type)
-        value = type_text(tp.map_type.value_type)
-        return f"map({key},{value})" if key and value else None
-    return None
+    return proto_type_text(tp)
 
 
 def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
@@ -101,6 +94,17 @@ def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
 
 def value_info_facts(vi: onnx.ValueInfoProto, fresh: FreshDims) -> Facts:
     return Facts(type_text(vi.type), declared_shape(vi.type, fresh))
+
+
+def declared_graph(graph: onnx.GraphProto, fresh: FreshDims | None = None) -> GraphValue:
+    """A graph's inputs and outputs as it declares them (value_info types and shapes; None where absent)."""
+    dims = fresh or FreshDims()
+
+    def port(vi: onnx.ValueInfoProto) -> Port:
+        facts = value_info_facts(vi, dims)
+        return Port(vi.name, facts.type, facts.shape)
+
+    return GraphValue(inputs=tuple(port(vi) for vi in graph.input), outputs=tuple(port(vi) for vi in graph.output))
 
 
 def tensor_facts(t: onnx.TensorProto) -> Facts:

@@ -11,6 +11,7 @@ import onnx
 from opset.check_ids import INFERENCE_CHECKS, reported_check
 from opset.dtypes import apply_relation
 from opset.errors import ResolutionError
+from opset.formula.graph_value import GraphValue
 from opset.infer import UNKNOWN_SHAPE, InferResult, ShapeProblem, infer_shapes, validate_attributes
 from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes
 from opset.validate.diagnostics import Diagnostic
@@ -30,6 +31,15 @@ from opset.validate.signatures import Arity, VersionInfo
 from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced, tensor_values
 
 Memo = dict[Hashable, tuple[list[ShapeProblem], InferResult | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Subgraph:
+    """A graph attribute of the node as validated: where it is (its path) and what it turned out to be."""
+
+    path: str
+    graph: onnx.GraphProto
+    value: GraphValue
 
 
 @dataclass(slots=True)
@@ -79,7 +89,8 @@ class NodeCheck:
             text = f"{node.domain or 'ai.onnx'}::{node.op_type} at opset {opset}: {text}"
         self.error(check, f"{text}{hint}")
 
-    def check(self, info: VersionInfo, scope: Scope, memo: Memo) -> None:
+    def check(self, info: VersionInfo, scope: Scope, memo: Memo, subgraphs: dict[str, Subgraph] | None = None) -> None:
+        """`subgraphs`: the node's graph attributes, already validated (their outputs serve the shape formulas)."""
         node = self.node
         self._arity(info.inputs, node.inputs, "input")
         self._arity(info.outputs, node.outputs, "output")
@@ -89,7 +100,7 @@ class NodeCheck:
         facts = scope.facts
         in_facts = [facts.get(n, UNKNOWN) if n else None for n in node.inputs]
         bound = self._unify(info, in_facts)
-        result = self._infer(info, attrs, in_facts, scope, memo)
+        result = self._infer(info, attrs, in_facts, scope, memo, subgraphs or {})
         self._outputs(info, attrs, bound, result, scope, [f.type if f is not None else None for f in in_facts])
 
     def _arity(self, arity: Arity, names: list[str], what: str) -> None:
@@ -159,7 +170,7 @@ class NodeCheck:
                 return
 
     def _infer(self, info: VersionInfo, attrs: NodeAttributes, in_facts: list[Facts | None], scope: Scope,
-               memo: Memo) -> InferResult | None:
+               memo: Memo, subgraphs: dict[str, Subgraph]) -> InferResult | None:
         version = info.version
         if not attrs.given and not info.needs_inference and not info.has_required:
             return None
@@ -180,12 +191,15 @@ class NodeCheck:
             values_key = tuple(sorted((k, repr(v)) for k, v in values.items()))
         # a variadic output's formulas may use how many values the node gives it
         outputs = len(self.node.outputs) if any(p.variadic for p in version.outputs) else None
-        key = (info.key, attrs.key, shapes, values_key, outputs)
+        types = tuple(f.type if f is not None else None for f in in_facts) if info.uses_types else None
+        graphs = {name: sub.value for name, sub in subgraphs.items()}
+        key = (info.key, attrs.key, shapes, values_key, outputs, types, tuple(sorted(graphs.items())))
         cached = memo.get(key)
         if cached is None:
             listed = [_listed(s) if s is not None and s is not UNKNOWN_SHAPE else s for s in shapes]
             attr_problems = validate_attributes(version, attrs.given, listed)
-            result = (infer_shapes(version, listed, attrs.given, values, output_count=outputs)
+            given = {**attrs.given, **graphs}
+            result = (infer_shapes(version, listed, given, values, output_count=outputs, input_types=types)
                       if info.needs_inference else None)
             cached = (attr_problems, result)
             memo[key] = cached
@@ -195,10 +209,11 @@ class NodeCheck:
             if p.attribute not in mistyped:
                 self.error(reported_check(p.check), p.message)
         if result is not None:
-            self._shape_problems(result.problems, bool(attr_problems or mistyped))
+            self._shape_problems(result.problems, bool(attr_problems or mistyped), subgraphs)
         return result
 
-    def _shape_problems(self, problems: list[ShapeProblem], bad_attributes: bool) -> None:
+    def _shape_problems(self, problems: list[ShapeProblem], bad_attributes: bool,
+                        subgraphs: dict[str, Subgraph]) -> None:
         """Report shape and constraint problems, leaving out what only follows from an earlier one
         (a formula that cannot index a too-short kernel_shape, constraints over an input of the wrong rank)."""
         bad_rank = any(p.check == "rank" for p in problems)
@@ -207,7 +222,25 @@ class NodeCheck:
                 continue
             if bad_rank and p.check not in INFERENCE_CHECKS:
                 continue  # constraints over dims a mis-ranked input could not bind
-            self.error(reported_check(p.check), p.message)
+            sub = subgraphs.get(p.attribute or "") if p.check == "graph_signature" else None
+            if sub is not None:
+                self._in_subgraph(sub, p)
+            else:
+                self.error(reported_check(p.check), p.message)
+
+    def _in_subgraph(self, sub: Subgraph, problem: ShapeProblem) -> None:
+        """A graph attribute that does not fit its signature: reported inside the graph, at the node producing
+        the output at fault (or at the graph itself, for its inputs and counts)."""
+        index: int | None = None
+        side, position = problem.port or ("", 0)
+        if side == "output" and position < len(sub.graph.output):
+            name = sub.graph.output[position].name
+            index = next((i for i, n in enumerate(sub.graph.node) if name in n.output), None)
+        node = sub.graph.node[index] if index is not None else None
+        self.diags.append(Diagnostic("error", "graph_signature", problem.message, index,
+                                     (node.name or None) if node is not None else None,
+                                     f"{node.domain or 'ai.onnx'}::{node.op_type}" if node is not None else self.op,
+                                     sub.path))
 
     def _outputs(self, info: VersionInfo, attrs: NodeAttributes, bound: dict[str, str], result: InferResult | None,
                  scope: Scope, input_types: list[str | None]) -> None:
@@ -225,14 +258,17 @@ class NodeCheck:
                 if allowed is None:
                     type_ = param.type.replace(" ", "")
                 else:
-                    type_ = bound.get(param.type)
+                    # the output's `types` formula (a graph's output types ...) says more than its type variable,
+                    # which an input may bind to another type (SequenceMap's S: its input and output sequences)
+                    stated = result.types[pos] if result is not None and pos < len(result.types) else None
+                    type_ = stated or bound.get(param.type)
                     if type_ is None and len(allowed) == 1:
                         type_ = next(iter(allowed))
             if produced is not None and pos == 0:
                 type_ = type_ or produced.type
             declared = scope.declared.get(out)
             known_type = type_ or (declared.type if declared is not None else None)
-            raw = inferred[pos] if pos < len(inferred) else None
+            raw: Any = inferred[pos] if pos < len(inferred) else None  # a shape, or a sequence's element shapes
             shape: Shape | None = None
             elements: tuple[Shape | None, ...] | None = None
             if raw is not None and (is_sequence_type(known_type) or (known_type is None and _nested(raw))):

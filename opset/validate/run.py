@@ -10,13 +10,25 @@ from dataclasses import dataclass
 import onnx
 
 from opset.errors import ResolutionError
+from opset.formula.graph_value import GraphValue, Port
+from opset.infer import UNKNOWN_SHAPE, graph_inputs
 from opset.registry import Registry
+from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes
 from opset.validate.diagnostics import Diagnostic
-from opset.validate.facts import UNKNOWN, Facts, FreshDims, Shape, tensor_facts, value_info_facts
+from opset.validate.facts import (
+    UNKNOWN,
+    Facts,
+    FreshDims,
+    Shape,
+    merge_shapes,
+    shapes_conflict,
+    tensor_facts,
+    value_info_facts,
+)
 from opset.validate.graph import NodeRec, plan_graph
-from opset.validate.node import Memo, NodeCheck, Scope
+from opset.validate.node import Memo, NodeCheck, Scope, Subgraph
 from opset.validate.profiles import Profile
-from opset.validate.signatures import VersionTable
+from opset.validate.signatures import VersionInfo, VersionTable
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 
@@ -71,16 +83,21 @@ class ModelValidation:
             self.diags.append(Diagnostic("error", "unknown_opset", f"opset import {domain or 'ai.onnx'} {version}: "
                                          f"the registry's {name} has opsets 1 to {newest}"))
 
-    def _scope(self, graph: onnx.GraphProto, outer: Scope | None) -> Scope:
+    def _scope(self, graph: onnx.GraphProto, outer: Scope | None,
+               given: list[Port | None] | None = None) -> Scope:
+        """The scope of a graph; `given` (a subgraph's) says what the node feeds each graph input, filling in what
+        the graph does not declare."""
         local: dict[str, Facts] = {}
-        for vi in graph.input:
-            local[vi.name] = value_info_facts(vi, self.fresh)
+        for k, vi in enumerate(graph.input):
+            declared = value_info_facts(vi, self.fresh)
+            port = given[k] if given is not None and k < len(given) else None
+            local[vi.name] = declared if port is None else _fed(declared, port)
         tensors: dict[str, onnx.TensorProto] = {}
         for t in graph.initializer:
             tensors[t.name] = t
-            declared = local.get(t.name)
-            local[t.name] = tensor_facts(t) if declared is None or declared.shape is None else \
-                Facts(declared.type or tensor_facts(t).type, tensor_facts(t).shape)
+            stated = local.get(t.name)
+            local[t.name] = tensor_facts(t) if stated is None or stated.shape is None else \
+                Facts(stated.type or tensor_facts(t).type, tensor_facts(t).shape)
         declared_facts = {vi.name: value_info_facts(vi, self.fresh) for vi in graph.value_info}
         for vi in graph.output:
             if vi.name not in local:
@@ -112,9 +129,12 @@ class ModelValidation:
                 NodeCheck(rec, path, label, self.diags).unresolved(found, opset, self._hint(rec, domain, opset))
                 self._unchecked_outputs(rec, scope)
             else:
-                NodeCheck(rec, path, found.version.signature, self.diags).check(found, scope, self.memo)
+                # the node's graphs first: their outputs serve its shape formulas
+                subgraphs = self._subgraphs(rec, path, scope, found) if rec.subgraphs else {}
+                NodeCheck(rec, path, found.version.signature, self.diags).check(found, scope, self.memo, subgraphs)
+                return
         if rec.subgraphs:
-            self._subgraphs(rec, path, scope)
+            self._subgraphs(rec, path, scope, None)
 
     def _map_domain(self, domain: str) -> tuple[str, int] | None:
         if domain in self._mapped:
@@ -150,12 +170,54 @@ class ModelValidation:
             if out:
                 scope.facts[out] = scope.declared.get(out, UNKNOWN)
 
-    def _subgraphs(self, rec: NodeRec, path: str, scope: Scope) -> None:
+    def _subgraphs(self, rec: NodeRec, path: str, scope: Scope, info: VersionInfo | None) -> dict[str, Subgraph]:
+        """Validate every graph attribute of the node, its inputs bound to what the op's signature says the node
+        feeds them, with the enclosing scopes visible; the validated graphs by attribute name."""
+        done: dict[str, Subgraph] = {}
         for attr_name, g in rec.subgraphs:
             label = rec.name or f"{rec.op_type}_{rec.index}"
             sub_path = f"{path}/{label}.{attr_name}" if path else f"{label}.{attr_name}"
-            inner = self._scope(g, scope)
+            given = self._graph_inputs(rec, info, attr_name, len(g.input), scope) if info is not None else None
+            inner = self._scope(g, scope, given)
             self._graph(g, sub_path, inner, frozenset(_visible(scope.facts)))
+            if info is not None and attr_name in info.version.attributes:
+                done[attr_name] = Subgraph(sub_path, g, _validated(g, inner))
+        return done
+
+    def _graph_inputs(self, rec: NodeRec, info: VersionInfo, attr_name: str, count: int,
+                      scope: Scope) -> list[Port | None] | None:
+        attr = info.version.attributes.get(attr_name)
+        if attr is None or attr.signature is None:
+            return None
+        in_facts = [scope.facts.get(n, UNKNOWN) if n else None for n in rec.inputs]
+        shapes = [(f.shape if f.shape is not None else UNKNOWN_SHAPE) if f is not None else None for f in in_facts]
+        listed = [list(s) if s is not None and s is not UNKNOWN_SHAPE else s for s in shapes]
+        attrs = NodeAttributes(rec.attrs, info.attr_types) if rec.attrs else NO_ATTRIBUTES
+        outputs = len(rec.outputs) if any(p.variadic for p in info.version.outputs) else None
+        return graph_inputs(info.version, attr_name, listed, attrs.given, count,
+                            input_types=[f.type if f is not None else None for f in in_facts], output_count=outputs)
+
+
+def _fed(declared: Facts, port: Port) -> Facts:
+    """A graph input: what it declares, completed by what the node feeds it (a conflict is reported against the
+    signature, and the declaration goes on)."""
+    shape = port.shape
+    if declared.shape is not None and (shape is None or shapes_conflict(declared.shape, shape)):
+        shape = declared.shape
+    else:
+        shape = merge_shapes(shape, declared.shape)
+    return Facts(declared.type or port.type, shape)
+
+
+def _validated(graph: onnx.GraphProto, scope: Scope) -> GraphValue:
+    """A validated graph: its inputs as declared, its outputs as validated (inferred, merged with declarations)."""
+    def port(name: str, facts: Facts) -> Port:
+        return Port(name, facts.type, facts.shape)
+
+    fresh = FreshDims()
+    inputs = tuple(port(vi.name, value_info_facts(vi, fresh)) for vi in graph.input)
+    outputs = tuple(port(vi.name, scope.facts.get(vi.name, UNKNOWN)) for vi in graph.output)
+    return GraphValue(inputs, outputs)
 
 
 def _visible(facts: Mapping[str, Facts]) -> list[str]:

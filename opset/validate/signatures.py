@@ -32,6 +32,7 @@ class VersionInfo:
     value_inputs: tuple[tuple[str, int], ...]  # (input name, position) whose values a formula reads
     needs_inference: bool  # any output formula, constraint, shape signature or attribute relation
     has_required: bool  # some attribute is required
+    uses_types: bool = False  # formulas read input types (`type_of`, output `types`, graph signatures)
 
     def input_param(self, position: int) -> Param | None:
         return _param_at(self.version.inputs, position)
@@ -96,11 +97,13 @@ class VersionTable:
         if known is not None and known.version is v:
             return known
         allowed = {name: frozenset(canonical_type(t) for t in tc.types) for name, tc in v.type_constraints.items()}
+        uses_types = (any(p.types is not None for p in v.outputs) or any(a.signature for a in v.attributes.values())
+                      or any("type_of" in c.expr.calls for c in v.constraints))
         needs = (any(p.formula or p.value for p in v.outputs) or bool(v.constraints) or any(p.shape for p in v.inputs)
-                 or any(a.length or a.allowed or a.range for a in v.attributes.values()))
+                 or any(a.length or a.allowed or a.range for a in v.attributes.values()) or uses_types)
         info = VersionInfo(version=v, key=len(self._info), inputs=_arity(v.inputs), outputs=_arity(v.outputs),
                            allowed=allowed, attr_types={n: a.type for n, a in v.attributes.items()},
                            value_inputs=_value_inputs(v), needs_inference=needs,
-                           has_required=any(a.required for a in v.attributes.values()))
+                           has_required=any(a.required for a in v.attributes.values()), uses_types=uses_types)
         self._info[id(v)] = info
         return info

@@ -50,12 +50,16 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("conv_ignores_dilations", "Conv", "ai.onnx@11::Conv"),
     ("relu6_clips_at_5", "Relu6", "ai.onnx.modified@1::Relu6"),
     ("raises_value_error", "Abs", "ai.onnx@13::Abs"),
+    ("sequence_insert_negative_off_by_one", "SequenceInsert", "ai.onnx@11::SequenceInsert"),
+    ("loop_ignores_body_condition", "Loop", "ai.onnx@13::Loop"),
+    ("scan_ignores_directions", "Scan", "ai.onnx@11::Scan[float]"),
     ("trees_take_lt_as_leq", "TreeEnsembleRegressor", "ai.onnx.ml@1::TreeEnsembleRegressor"),
     ("scaler_scales_before_offset", "Scaler", "ai.onnx.ml@1::Scaler"),
     ("dft_ignores_onesided", "DFT", "ai.onnx@20::DFT"),
     ("dropout_mask_disagrees", "Dropout", "ai.onnx@13::Dropout"),
     ("random_normal_scale_too_wide", "RandomNormal", "ai.onnx@1::RandomNormal"),
     ("bernoulli_complements_p", "Bernoulli", "ai.onnx@15::Bernoulli"),
+    ("lstm_reverse_ignores_sequence_lens", "LSTM", "ai.onnx@14::LSTM"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:

@@ -108,10 +108,14 @@ def assert_ranges_exercised(op: str, tested_versions: set[int]) -> None:
 # ---------------------------------------------------------------------------------------- formulas
 
 
-def shapes_of(inputs: Sequence[np.ndarray | Shape]) -> list[list[int | Sym] | None]:
-    """Input shapes of arrays or plain shapes (None stays None: an omitted input)."""
-    shapes: list[list[int | Sym] | None] = []
+def shapes_of(inputs: Sequence[Any]) -> list[Any]:
+    """Input shapes of arrays or plain shapes (None stays None: an omitted input or an empty optional); a
+    sequence (a list of arrays, or of shapes) gives its elements' shapes."""
+    shapes: list[Any] = []
     for x in inputs:
+        if isinstance(x, list) and x and all(isinstance(e, np.ndarray | list | tuple) for e in x):
+            shapes.append([shapes_of([e])[0] for e in x])  # a sequence: arrays, or their shapes
+            continue
         dims = None if x is None else x.shape if isinstance(x, np.ndarray) else x
         shapes.append(None if dims is None else [d if isinstance(d, Sym) else int(d) for d in dims])
     return shapes

@@ -36,17 +36,20 @@ class Seeded:
         return self.rng.integers(low, high, shape).astype(dtype)
 
 
-def shape_case(op: str, opset: int, inputs: Sequence[Sequence[int] | np.ndarray | None],
+def shape_case(op: str, opset: int, inputs: Sequence[Sequence[Any] | np.ndarray | None],
                attrs: Mapping[str, Any] | None = None, n_out: int = 1,
                not_inferred_by_onnx: Mapping[int, list[int]] | None = None, *, domain: str = "ai.onnx") -> ShapeCase:
-    """A ShapeCase written compactly: a list is the shape of a float32 input, an array a constant (an
-    initializer: both sides know its values), None an omitted optional input; `domain` names the op's domain."""
-    arrays: list[np.ndarray | None] = []
+    """A ShapeCase written compactly: a list is the shape of a float32 input (a list of shapes a sequence of
+    float32 tensors), an array a constant (an initializer: both sides know its values), None an omitted optional
+    input; `domain` names the op's domain."""
+    arrays: list[Any] = []
     constants: list[int] = []
     for i, x in enumerate(inputs):
         if isinstance(x, np.ndarray):
             arrays.append(x)
             constants.append(i)
+        elif x is not None and len(x) and all(isinstance(s, list | tuple) for s in x):
+            arrays.append([np.zeros(tuple(s), np.float32) for s in x])
         else:
             arrays.append(None if x is None else np.zeros(tuple(x), np.float32))
     return ShapeCase(op, opset, arrays, dict(attrs or {}), n_out, tuple(constants), dict(not_inferred_by_onnx or {}),
@@ -56,15 +59,19 @@ def shape_case(op: str, opset: int, inputs: Sequence[Sequence[int] | np.ndarray 
 def shape_id(case: ShapeCase) -> str:
     """`v11-1x4x7x7,6x2x3x3-group=2,strides=[2,2]`: the version, the inputs (a constant by its values), the
     attributes."""
-    def one(i: int, x: np.ndarray | None) -> str:
+    def one(i: int, x: Any) -> str:
         if x is None:
             return "none"
+        if isinstance(x, list):
+            return "seq[" + ";".join("x".join(map(str, e.shape)) or "scalar" for e in x) + "]"
         if i in case.constants:
             shown = (str(v) if isinstance(v, int | str) else f"{v:g}" for v in x.reshape(-1).tolist())
             return "[" + ",".join(shown) + "]"
         return "x".join(map(str, x.shape)) or "scalar"
 
     def value(v: Any) -> str:
+        if isinstance(v, onnx.GraphProto):  # a graph attribute by its name and its nodes' ops
+            return f"{v.name}({'+'.join(n.op_type for n in v.node)})"
         return "[" + ",".join(map(str, v)) + "]" if isinstance(v, list | tuple) else str(v)
 
     parts = [f"v{case.opset}", ",".join(one(i, x) for i, x in enumerate(case.inputs))]

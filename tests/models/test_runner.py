@@ -184,3 +184,55 @@ def test_an_unreadable_initializer_is_a_located_usage_error(tmp_path: Path) -> N
     onnx.save(model, tmp_path / "broken.onnx")
     result = _cli("run", str(tmp_path / "broken.onnx"), cwd=tmp_path)
     assert result.returncode == 2 and "initializer 'w'" in result.stderr and "Traceback" not in result.stderr
+
+
+def _sequence_model() -> onnx.ModelProto:
+    """SplitToSequence -> SequenceInsert (at the front) -> ConcatFromSequence, the sequence an output too."""
+    nodes = [helper.make_node("SplitToSequence", ["x", "split"], ["seq"], axis=0),
+             helper.make_node("SequenceInsert", ["seq", "extra", "zero"], ["longer"]),
+             helper.make_node("ConcatFromSequence", ["longer"], ["joined"], axis=0)]
+    inits = [numpy_helper.from_array(np.array([1, 2], np.int64), "split"),
+             numpy_helper.from_array(np.array(0, np.int64), "zero")]
+    return _model(nodes, [helper.make_tensor_value_info("x", F, [3, 2]),
+                          helper.make_tensor_value_info("extra", F, [1, 2])],
+                  [helper.make_tensor_sequence_value_info("longer", F, [None, 2]),
+                   helper.make_tensor_value_info("joined", F, [4, 2])], inits)
+
+
+def test_sequences_stay_lists_through_the_runner_and_match_onnx_reference() -> None:
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    extra = np.full((1, 2), -1, np.float32)
+    ours = run_model(_sequence_model(), {"x": x, "extra": extra})
+    theirs = ReferenceEvaluator(_sequence_model()).run(None, {"x": x, "extra": extra})
+    assert isinstance(ours["longer"], list) and [t.shape for t in ours["longer"]] == [(1, 2), (1, 2), (2, 2)]
+    for got, want in zip(ours["longer"], theirs[0], strict=True):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(ours["joined"], theirs[1])
+
+
+def test_an_empty_optional_feed_reaches_the_node() -> None:
+    optional = helper.make_optional_type_proto(helper.make_tensor_type_proto(F, [2]))
+    model = _model([helper.make_node("OptionalHasElement", ["o"], ["h"])], [helper.make_value_info("o", optional)],
+                   [helper.make_tensor_value_info("h", TensorProto.BOOL, [])], opset=18)
+    assert run_model(model, {"o": None})["h"] == np.array(False)
+    assert run_model(model, {"o": np.ones(2, np.float32)})["h"] == np.array(True)
+
+
+def test_opset_run_writes_a_sequence_output_and_reads_one_back(tmp_path: Path) -> None:
+    path = tmp_path / "seq.onnx"
+    onnx.save(_sequence_model(), path)
+    np.save(tmp_path / "x.npy", np.arange(6, dtype=np.float32).reshape(3, 2))
+    result = _cli("run", str(path), "--input", f"x={tmp_path / 'x.npy'}", "--output-dir", str(tmp_path / "out"),
+                  cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "output longer: seq[float32[1, 2], float32[1, 2], float32[2, 2]]" in result.stdout
+    assert (tmp_path / "out" / "longer.npz").is_file() and (tmp_path / "out" / "joined.npy").is_file()
+    # the sequence output, given back as a sequence input
+    length = _model([helper.make_node("SequenceLength", ["s"], ["n"])],
+                    [helper.make_tensor_sequence_value_info("s", F, None)],
+                    [helper.make_tensor_value_info("n", TensorProto.INT64, [])])
+    onnx.save(length, tmp_path / "len.onnx")
+    result = _cli("run", str(tmp_path / "len.onnx"), "--input", f"s={tmp_path / 'out' / 'longer.npz'}",
+                  "--output-dir", str(tmp_path / "n"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert np.load(tmp_path / "n" / "n.npy") == 3

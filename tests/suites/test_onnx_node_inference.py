@@ -10,7 +10,7 @@ from collections import defaultdict
 import onnx
 import pytest
 
-from conformance.suites.onnx_node import PENDING, op_under_test, testcases
+from conformance.suites.onnx_node import op_under_test, testcases
 from opset.validate import check_model
 from opset.validate.values import value_entry
 
@@ -52,8 +52,6 @@ def mismatches_by_op() -> dict[str, list[Mismatch]]:
         node = op_under_test(name, case.model, cases)
         if node is None or node.domain not in ("", "ai.onnx"):
             continue
-        if any(n.op_type in PENDING for n in case.model.graph.node):
-            continue  # an expanded body that runs through Loop, Scan or other ops the companion issue brings
         model = _stripped(case.model)
         theirs = _onnx_outputs(model)
         if not theirs:
@@ -79,7 +77,5 @@ def _ops() -> list[str]:
 
 @pytest.mark.parametrize("op", _ops())
 def test_inferred_shapes_equal_onnx(op: str) -> None:
-    if op in PENDING:
-        pytest.skip(f"{op}: {PENDING[op]}")
     bad = mismatches_by_op().get(op, [])
     assert not bad, "\n".join(f"{case} {out}: {what}" for case, out, what in bad[:20])

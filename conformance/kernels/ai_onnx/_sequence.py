@@ -8,12 +8,13 @@ import numpy as np
 
 
 def position_index(op: str, position: np.ndarray, count: int, *, at_end: bool = False) -> int:
-    """A scalar `position` as a list index from the front: negative counts from the back. Valid positions are
-    [-count, count - 1], and `count` too where `at_end` (SequenceInsert's append position)."""
-    if np.ndim(position) != 0 or np.asarray(position).dtype.kind not in "iu":
-        raise ValueError(f"{op}: position must be an integer scalar, got {np.asarray(position).dtype}"
-                         f"{list(np.shape(position))}")
-    p = int(position)
+    """A scalar `position` (or a 1-D tensor of one value, as onnx's node test gives it) as a list index from the
+    front: negative counts from the back. Valid positions are [-count, count - 1], and `count` too where `at_end`
+    (SequenceInsert's append position)."""
+    array = np.asarray(position)
+    if array.shape not in ((), (1,)) or array.dtype.kind not in "iu":
+        raise ValueError(f"{op}: position must be an integer scalar, got {array.dtype}{list(array.shape)}")
+    p = int(array.reshape(()))
     top = count if at_end else count - 1
     if not -count <= p <= top:
         raise IndexError(f"{op}: position {p} is outside [{-count}, {top}] for a sequence of {count} tensors")

@@ -9,7 +9,7 @@ from conformance.kernels.ai_onnx._sequence import same_element_type
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "ConcatFromSequence", since=11)
+@kernel("ai.onnx", "ConcatFromSequence", since=11, exact_types=True)  # data moves as it is: no widening
 def concat_from_sequence(input_sequence: list[np.ndarray], *, axis: int, new_axis: int) -> tuple[np.ndarray, ...]:
     if not input_sequence:
         raise ValueError("ConcatFromSequence: the sequence is empty")

@@ -8,6 +8,6 @@ from conformance.kernels.ai_onnx._sequence import copy_value
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "Identity", since=1)
+@kernel("ai.onnx", "Identity", since=1, exact_types=True)  # data moves as it is: no widening
 def identity(x: Any) -> tuple[Any, ...]:
     return (copy_value(x),)

@@ -9,6 +9,6 @@ from conformance.kernels.ai_onnx._sequence import copy_value
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "Optional", since=15)
+@kernel("ai.onnx", "Optional", since=15, exact_types=True)  # data moves as it is: no widening
 def optional(input: Any, *, type: Any) -> tuple[Any, ...]:
     return (copy_value(input),)

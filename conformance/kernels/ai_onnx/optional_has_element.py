@@ -10,6 +10,6 @@ import numpy as np
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "OptionalHasElement", since=15)
+@kernel("ai.onnx", "OptionalHasElement", since=15, exact_types=True)  # data moves as it is: no widening
 def optional_has_element(input: Any) -> tuple[np.ndarray, ...]:
     return (np.array(input is not None),)

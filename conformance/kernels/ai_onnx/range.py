@@ -15,9 +15,11 @@ from conformance.kernels.registry import kernel
 
 
 def _scalar(name: str, x: np.ndarray) -> np.ndarray:
-    if x.ndim != 0:
+    # a one-element tensor reads as its element, as onnxruntime and onnx.reference read it (onnx's own AffineGrid
+    # function body hands Range [1]-shaped limits, through If)
+    if x.size != 1 or x.ndim > 1:
         raise ValueError(f"Range: {name} must be a scalar, it has shape {list(x.shape)}")
-    return x
+    return x.reshape(())
 
 
 def _range(start: np.ndarray, limit: np.ndarray, delta: np.ndarray, work: np.dtype | None) -> np.ndarray:

@@ -1,3 +1,3 @@
 """Kernels of this domain. MODULES lists them explicitly (one op a file)."""
 
-MODULES: tuple[str, ...] = ()
+MODULES: tuple[str, ...] = ("flex_attention",)
