@@ -24,6 +24,7 @@ from onnx import helper, numpy_helper
 
 from conformance.backends.protocol import Outer, Unsupported
 from conformance.containers import as_value
+from conformance.models.gradient import EnclosingGraph, GradientError, NotDifferentiable, gradient_outputs, is_gradient
 from opset.validate.graph import free_names, subgraphs
 
 FunctionKey = tuple[str, str]  # (domain, name)
@@ -109,12 +110,14 @@ class GraphRun:
         self.functions = functions
 
     def run_nodes(self, nodes: Sequence[onnx.NodeProto], order: Iterable[int], values: MutableMapping[str, Any],
-                  opset_imports: Mapping[str, int], path: str) -> None:
+                  opset_imports: Mapping[str, int], path: str, constants: frozenset[str] = frozenset()) -> None:
+        """`constants`: the names the graph's initializers hold (a Gradient node may read them freely)."""
+        graph = EnclosingGraph(nodes, constants)
         for index in order:
-            self.run_node(nodes[index], index, values, opset_imports, path)
+            self.run_node(nodes[index], index, values, opset_imports, path, graph)
 
     def run_node(self, node: onnx.NodeProto, index: int, values: MutableMapping[str, Any],
-                 opset_imports: Mapping[str, int], path: str) -> None:
+                 opset_imports: Mapping[str, int], path: str, graph: EnclosingGraph | None = None) -> None:
         where = f"{path}node {index}" + (f" '{node.name}'" if node.name else "") + \
             f" ({node.domain or 'ai.onnx'}::{node.op_type})"
         inputs: list[Any] = []
@@ -128,6 +131,8 @@ class GraphRun:
         function = self.functions.get((node.domain, node.op_type))
         if function is not None:
             results = self.run_function(function, node, inputs, opset_imports, where)
+        elif graph is not None and is_gradient(node):
+            results = self.run_gradient(node, inputs, graph, values, opset_imports, where)
         else:
             outer = Outer(values, self.executor, self.functions, f"{where} > ") if has_graphs(node) else None
             try:
@@ -146,6 +151,20 @@ class GraphRun:
         for name, value in zip(node.output, results, strict=False):
             if name:
                 values[name] = as_value(value)
+
+    def run_gradient(self, node: onnx.NodeProto, inputs: list[Any], graph: EnclosingGraph,
+                     values: Mapping[str, Any], opset_imports: Mapping[str, int], where: str) -> list[Any]:
+        """Gradient's outputs: the part of `graph` between its xs, zs and y runs forward again through this run (so
+        through its executor), then backwards with the rules of `conformance.models.gradient`."""
+        def forward(n: onnx.NodeProto, i: int, scope: dict[str, Any]) -> None:
+            self.run_node(n, i, scope, opset_imports, f"{where} > forward: ", graph)
+
+        try:
+            return list(gradient_outputs(node, inputs, graph, values, opset_imports, forward))
+        except NotDifferentiable as e:
+            raise NodeUnsupported(f"{where}: {e}") from e
+        except GradientError as e:
+            raise ModelRunError(f"{where}: {e}") from e
 
     def run_function(self, function: onnx.FunctionProto, node: onnx.NodeProto, inputs: list[Any],
                      opset_imports: Mapping[str, int], where: str) -> list[Any]:

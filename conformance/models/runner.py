@@ -1,6 +1,7 @@
 """Run a whole ONNX model node by node: initializers, topological order, several outputs, model-local
 functions expanded (with their attribute references), graph attributes (If, Loop, Scan bodies) run with
-their outer scope, every node through a `NodeExecutor` (the engine is `conformance.models.graphs`).
+their outer scope, a Gradient node (ai.onnx.preview.training) by differentiating the graph around it
+(`conformance.models.gradient`), every node through a `NodeExecutor` (the engine is `conformance.models.graphs`).
 
 The default executor is the reference backend (the registry's numpy kernels). `conform --suite onnx-node`
 passes the backend under test instead, so a one-op backend runs the node suite's multi-node cases too.
@@ -60,7 +61,7 @@ class ModelRunner:
                                 f"{', '.join(self.input_names) or 'none'})")
         values: dict[str, Any] = {**self.initializers, **{k: as_value(v) for k, v in feeds.items()}}
         GraphRun(self.executor, self.functions).run_nodes(self.model.graph.node, self.order, values,
-                                                          self.opset_imports, "")
+                                                          self.opset_imports, "", frozenset(self.initializers))
         wanted = list(outputs) if outputs is not None else self.output_names
         absent = [n for n in wanted if n not in values]
         if absent:

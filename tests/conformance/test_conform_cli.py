@@ -57,9 +57,9 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("scaler_scales_before_offset", "Scaler", "ai.onnx.ml@1::Scaler"),
     ("dft_ignores_onesided", "DFT", "ai.onnx@20::DFT"),
     ("dropout_mask_disagrees", "Dropout", "ai.onnx@13::Dropout"),
+    ("lstm_reverse_ignores_sequence_lens", "LSTM", "ai.onnx@14::LSTM"),
     ("random_normal_scale_too_wide", "RandomNormal", "ai.onnx@1::RandomNormal"),
     ("bernoulli_complements_p", "Bernoulli", "ai.onnx@15::Bernoulli"),
-    ("lstm_reverse_ignores_sequence_lens", "LSTM", "ai.onnx@14::LSTM"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:
