@@ -21,7 +21,8 @@ def _unique(X: np.ndarray, axis: int | None, sorted_: int) -> tuple[np.ndarray, 
         a = 0
     else:
         (a,) = normalize_axes("Unique", [axis], X.ndim)
-        y, first, inverse, counts = np.unique(X, return_index=True, return_inverse=True, return_counts=True, axis=a)
+        unique_slices = _unique_object_slices if X.dtype == object else _unique_slices
+        y, first, inverse, counts = unique_slices(X, a)
     inverse = inverse.reshape(-1)
     if not sorted_:
         order = np.argsort(first, kind="stable")  # the distinct values by their first occurrence
@@ -30,6 +31,24 @@ def _unique(X: np.ndarray, axis: int | None, sorted_: int) -> tuple[np.ndarray, 
         y, first, counts, inverse = np.take(y, order, axis=a), first[order], counts[order], rank[inverse]
     return (y.astype(X.dtype, copy=False), first.astype(np.int64), inverse.astype(np.int64),
             counts.astype(np.int64))
+
+
+def _unique_slices(X: np.ndarray, a: int) -> tuple[np.ndarray, ...]:
+    return tuple(np.unique(X, return_index=True, return_inverse=True, return_counts=True, axis=a))
+
+
+def _unique_object_slices(X: np.ndarray, a: int) -> tuple[np.ndarray, ...]:
+    """numpy's unique takes no axis for object arrays (strings): group the slices as tuples, which compare
+    element by element in C order as numpy's sorted slices do."""
+    slices = [tuple(s.reshape(-1)) for s in np.moveaxis(X, a, 0)]
+    distinct = sorted(set(slices))
+    position = {s: i for i, s in enumerate(distinct)}
+    inverse = np.array([position[s] for s in slices], np.int64)
+    first = np.full(len(distinct), len(slices), np.int64)
+    np.minimum.at(first, inverse, np.arange(len(slices)))
+    counts = np.bincount(inverse, minlength=len(distinct))
+    y = np.take(X, first, axis=a) if len(distinct) else np.take(X, np.zeros(0, np.int64), axis=a)
+    return y, first, inverse, counts
 
 
 @kernel("ai.onnx", "Unique", since=11)

@@ -93,3 +93,19 @@ def test_the_slices_of_an_empty_tensor_are_one_slice(shape: tuple[int, ...], axi
     assert inverse.shape == (shape[axis],) and int(counts.sum()) == shape[axis]
     v = version("ai.onnx", OP, 11)
     assert formula_shapes(v, [x], {"axis": axis}, {"X": []}) == [list(y.shape), [count], [shape[axis]], [count]]
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, -3])
+@pytest.mark.parametrize("sorted_", [0, 1])
+def test_strings_are_grouped_as_their_ranks_are(axis: int | None, sorted_: int) -> None:
+    # numpy's unique takes no axis for strings: the kernel must group and order string slices exactly as
+    # it does the same slices written as the strings' ranks (ranks keep the order of the strings)
+    words = np.array(["", "VvFj", "l", "la"], object)
+    ranks = data.ints(0, 4, (3, 4, 2), np.int64)
+    attrs = {"sorted": sorted_} if axis is None else {"axis": axis, "sorted": sorted_}
+    as_strings = run("ai.onnx", OP, 11, [words[ranks]], **attrs)
+    as_ranks = run("ai.onnx", OP, 11, [ranks], **attrs)
+    assert as_strings[0].dtype == object
+    np.testing.assert_array_equal(as_strings[0], words[as_ranks[0]])
+    for got, want in zip(as_strings[1:], as_ranks[1:], strict=True):
+        np.testing.assert_array_equal(got, want)
