@@ -1,0 +1,3 @@
+"""Kernels of this domain. MODULES lists them explicitly (one op a file)."""
+
+MODULES: tuple[str, ...] = ()
