@@ -92,6 +92,11 @@ def is_ml_dtype(dtype: np.dtype) -> bool:
     return element is not None and element in _ML_DTYPES
 
 
+def is_float_dtype(dtype: np.dtype) -> bool:
+    """Is `dtype` a real floating-point type, numpy's or one ml_dtypes adds (whose numpy `kind` is 'V')?"""
+    return element_of(dtype) in FLOATS
+
+
 def compute_dtype(dtype: np.dtype) -> np.dtype:
     """The dtype a kernel computes `dtype` values in: itself, or the wider numpy type of an ml_dtypes type."""
     element = element_of(dtype)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from conformance.element_types import is_float_dtype
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
@@ -106,7 +107,7 @@ def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     dtype = numpy_dtype(ctx.element_of("U"))
     if dtype == np.bool_:
         return np.asarray(rng.random(shape) < 0.7)
-    if dtype.kind == "f":  # an additive bias, -inf disallowing a key
+    if is_float_dtype(dtype):  # an additive bias, -inf disallowing a key
         return np.asarray(rng.choice([0.0, -1.0, 0.5, -np.inf], size=shape, p=[0.55, 0.2, 0.15, 0.1])).astype(dtype)
     return np.asarray(rng.choice([0, 1] if dtype.kind == "u" else [0, -1, 1], size=shape)).astype(dtype)
 

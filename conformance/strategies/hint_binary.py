@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from conformance.element_types import is_float_dtype
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import FLOAT_ELEMENTS, numpy_dtype
@@ -132,8 +133,8 @@ def pow_exponent(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
         raise ValueError(f"{ctx.version.signature}: X must be drawn before Y")
     if x.dtype.kind == "f" and draw(st.booleans()):
         return y
-    if y.dtype.kind == "f":
-        y = np.where(_meets(x < 0, y.shape), np.trunc(y), y)
+    if is_float_dtype(y.dtype):  # bfloat16 and the float8 types too
+        y = np.where(_meets(x < 0, y.shape), np.trunc(y.astype(np.float32)), y.astype(np.float32)).astype(y.dtype)
     if y.dtype.kind != "u":
         y = np.where(_meets(x == 0, y.shape) & (y < 0), -y, y)
     return np.asarray(y, dtype=y.dtype)

@@ -203,6 +203,20 @@ _LEGACY_BROADCAST = OpHint(attributes={"axis": lambda draw, ctx: OMIT},
 NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolated
 STRING_REDUCTIONS = ("none", "add", "max", "min")  # strings concatenate and compare; they do not multiply
 
+
+def _optimizer_groups(groups: int) -> OpHint:
+    """The training optimizers' variadic input: n tensors (1 or 2), then `groups - 1` more groups of n with their
+    shapes (G, V, H ...); R and T scalars."""
+
+    def shapes(draw: DrawFn, ctx: DrawContext) -> None:
+        tensors = [dims(draw, draw(st.integers(0, 3)), ctx.max_side) for _ in range(draw(st.integers(1, 2)))]
+        ctx.shapes["R"], ctx.shapes["T"] = [], []
+        ctx.shapes["inputs"] = [list(t) for _ in range(groups) for t in tensors]
+        ctx.scratch.setdefault("arity", {})["inputs"] = groups * len(tensors)
+
+    return OpHint(shapes=shapes)
+
+
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # kernel sizes, pads and strides must fit the spatial dims; channels and groups must agree
     ("ai.onnx", "AveragePool"): (POOL_HINT,),
@@ -426,6 +440,10 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
+    # the training optimizers: the variadic input in its groups of n tensors (X, G, then V and H)
+    ("ai.onnx.preview.training", "Adagrad"): (_optimizer_groups(3),),
+    ("ai.onnx.preview.training", "Momentum"): (_optimizer_groups(3),),
+    ("ai.onnx.preview.training", "Adam"): (_optimizer_groups(4),),
 }
 
 

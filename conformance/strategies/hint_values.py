@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.element_types import is_float_dtype
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
@@ -20,7 +21,7 @@ SHARE = 0.25  # of the elements replaced by a special value
 
 def specials_of(dtype: np.dtype) -> np.ndarray:
     """The special values of a numeric dtype: NaN, +-inf and -0 for floats, the extremes for integers."""
-    if dtype.kind == "f":
+    if is_float_dtype(dtype):  # ml_dtypes floats too
         return np.array([np.nan, np.inf, -np.inf, -0.0], dtype=dtype)
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
