@@ -4,4 +4,13 @@ MODULES: tuple[str, ...] = (
     "dequantize_linear",
     "fast_gelu",
     "quantize_linear",
+    "bifurcation_detector",
+    "crop_and_resize",
+    "dynamic_time_warping",
+    "murmur_hash3",
+    "n_gram_repeat_block",
+    "pad",
+    "sample_op",
+    "tokenizer",
+    "word_conv_embedding",
 )
