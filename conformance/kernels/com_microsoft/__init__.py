@@ -13,4 +13,5 @@ MODULES: tuple[str, ...] = (
     "sample_op",
     "tokenizer",
     "word_conv_embedding",
+    "attn_lstm",
 )

@@ -42,7 +42,8 @@ def bifurcation_detector(src_tokens: np.ndarray, cur_tokens: np.ndarray, prev_su
             raise ValueError(f"BifurcationDetector: prev_suffix_match_idx {prev} must lie in [0, {len(src)}]")
         pred = pred_tokens.astype(np.int64).reshape(-1)
         if pred.size != len(src) + 1 - prev:
-            raise ValueError(f"BifurcationDetector: pred_tokens must hold {len(src) + 1 - prev} tokens, got {pred.size}")
+            raise ValueError(f"BifurcationDetector: pred_tokens must hold {len(src) + 1 - prev} tokens, "
+                             f"got {pred.size}")
         rest = np.asarray(src[prev:], dtype=np.int64)
         differ = np.nonzero(pred[: rest.size] != rest)[0]
         k = int(differ[0]) if differ.size else rest.size

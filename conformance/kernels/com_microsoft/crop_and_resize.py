@@ -35,7 +35,8 @@ def crop_and_resize(x: np.ndarray, rois: np.ndarray, batch_indices: np.ndarray, 
     if rois.ndim != 2 or rois.shape[1] != 4:
         raise ValueError(f"CropAndResize: rois must be [num_rois, 4], got {rois.shape}")
     if batch_indices.shape != (rois.shape[0],):
-        raise ValueError(f"CropAndResize: batch_indices must be [num_rois] = [{rois.shape[0]}], got {batch_indices.shape}")
+        raise ValueError(f"CropAndResize: batch_indices must be [num_rois] = [{rois.shape[0]}], "
+                         f"got {batch_indices.shape}")
     if crop_size.shape != (2,):
         raise ValueError(f"CropAndResize: crop_size must hold 2 values, got shape {crop_size.shape}")
     if mode not in ("bilinear", "nearest"):

@@ -20,7 +20,7 @@ def n_gram_repeat_block(input_ids: np.ndarray, scores: np.ndarray, *, ngram_size
     if ngram_size < 1:
         raise ValueError(f"NGramRepeatBlock: ngram_size must be positive, got {ngram_size}")
     out = scores.copy()
-    batch, length = input_ids.shape
+    length = input_ids.shape[1]
     n = int(ngram_size)
     starts = length - n + 1  # n-grams wholly inside the row
     if length + 1 < n or starts <= 0:
