@@ -19,12 +19,12 @@ def _positions(start: np.ndarray, end: np.ndarray, size: int, out: int) -> np.nd
     """[num_rois, out] sample positions along one axis of length `size`."""
     scale = float(size - 1)
     if out == 1:
-        return (0.5 * (start + end) * scale)[:, None].astype(np.float32)
+        return np.asarray((0.5 * (start + end) * scale)[:, None], dtype=np.float32)
     step = (end - start) * scale / (out - 1)
     pos = start[:, None] * scale + np.arange(out, dtype=start.dtype)[None, :] * step[:, None]
     pos[:, 0] = start * scale
     pos[:, -1] = end * scale
-    return pos.astype(np.float32)
+    return np.asarray(pos, dtype=np.float32)
 
 
 @kernel("com.microsoft", "CropAndResize", since=1)
@@ -65,7 +65,7 @@ def crop_and_resize(x: np.ndarray, rois: np.ndarray, batch_indices: np.ndarray, 
         lx = (xc - left).astype(np.float32)[:, None, None, :]
 
         def at(yy: np.ndarray, xx: np.ndarray) -> np.ndarray:
-            return img[ri, ci, yy[:, None, :, None], xx[:, None, None, :]]
+            return np.asarray(img[ri, ci, yy[:, None, :, None], xx[:, None, None, :]])
 
         upper = at(top, left) + (at(top, right) - at(top, left)) * lx
         lower = at(bottom, left) + (at(bottom, right) - at(bottom, left)) * lx

@@ -18,7 +18,7 @@ def dynamic_time_warping(cost: np.ndarray) -> tuple[np.ndarray, ...]:
     if not (cost.ndim == 2 or (cost.ndim == 3 and cost.shape[0] == 1)):
         raise ValueError(f"DynamicTimeWarping: input must be [M, N] or [1, M, N], got {cost.shape}")
     c = cost.reshape(cost.shape[-2:]).astype(np.float32)
-    rows, cols = c.shape
+    rows, cols = int(c.shape[0]), int(c.shape[1])
     acc = np.full((rows + 1, cols + 1), np.inf, dtype=np.float32)
     acc[0, 0] = 0
     trace = np.zeros((rows + 1, cols + 1), dtype=np.int8)

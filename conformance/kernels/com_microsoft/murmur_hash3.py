@@ -16,7 +16,7 @@ _C2 = np.uint32(0x1B873593)
 
 
 def _rotl(x: np.ndarray, r: int) -> np.ndarray:
-    return (x << np.uint32(r)) | (x >> np.uint32(32 - r))
+    return np.asarray((x << np.uint32(r)) | (x >> np.uint32(32 - r)))
 
 
 def _mix_block(h: np.ndarray, k: np.ndarray) -> np.ndarray:
