@@ -17,19 +17,19 @@ from conformance.kernels.registry import kernel
 def dynamic_time_warping(cost: np.ndarray) -> tuple[np.ndarray, ...]:
     if not (cost.ndim == 2 or (cost.ndim == 3 and cost.shape[0] == 1)):
         raise ValueError(f"DynamicTimeWarping: input must be [M, N] or [1, M, N], got {cost.shape}")
-    c = cost.reshape(cost.shape[-2:]).astype(np.float32)
-    rows, cols = int(c.shape[0]), int(c.shape[1])
+    rows, cols = int(cost.shape[-2]), int(cost.shape[-1])
+    c = cost.reshape(rows, cols).astype(np.float32)
     acc = np.full((rows + 1, cols + 1), np.inf, dtype=np.float32)
     acc[0, 0] = 0
     trace = np.zeros((rows + 1, cols + 1), dtype=np.int8)
     for d in range(2, rows + cols + 1):  # anti-diagonals i + j = d (1-based), each a vector step
-        i = np.arange(max(1, d - cols), min(rows, d - 1) + 1)
-        j = d - i
-        c0, c1, c2 = acc[i - 1, j - 1], acc[i - 1, j], acc[i, j - 1]
+        ii = np.arange(max(1, d - cols), min(rows, d - 1) + 1)
+        jj = d - ii
+        c0, c1, c2 = acc[ii - 1, jj - 1], acc[ii - 1, jj], acc[ii, jj - 1]
         choice = np.where((c0 < c1) & (c0 < c2), 0, np.where((c1 < c0) & (c1 < c2), 1, 2))
         best = np.choose(choice, [c0, c1, c2])
-        acc[i, j] = best + c[i - 1, j - 1]
-        trace[i, j] = choice
+        acc[ii, jj] = best + c[ii - 1, jj - 1]
+        trace[ii, jj] = choice
     path: list[tuple[int, int]] = []
     i, j = rows, cols
     while i > 0 and j > 0:

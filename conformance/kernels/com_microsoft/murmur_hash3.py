@@ -31,7 +31,7 @@ def _finish(h: np.ndarray, length: np.ndarray) -> np.ndarray:
     h = h * np.uint32(0x85EBCA6B)
     h = h ^ (h >> np.uint32(13))
     h = h * np.uint32(0xC2B2AE35)
-    return h ^ (h >> np.uint32(16))
+    return np.asarray(h ^ (h >> np.uint32(16)))
 
 
 def hash_words(words: np.ndarray, seed: int) -> np.ndarray:
