@@ -14,4 +14,5 @@ MODULES: tuple[str, ...] = (
     "tokenizer",
     "word_conv_embedding",
     "attn_lstm",
+    "gather_packed",
 )
