@@ -22,6 +22,19 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                               "and y, which no single-node kernel sees; the model runner computes "
                                               "it (opset run, conform --suite onnx-node)",
     ("tengine", "FusedbnScaleRelu"): "Tengine numbers it but has no loader or kernel: its inputs are unspecified",
+    ("com.microsoft", "BeamSearch"): "a whole decoding loop: it runs its decoder (and encoder) subgraphs once per "
+                                     "generated token and keeps the best beams, so its values are the subgraphs' "
+                                     "model's, not a single node's",
+    ("com.microsoft", "GreedySearch"): "a whole decoding loop over its decoder subgraph (one run per generated "
+                                       "token); the values are the subgraph model's",
+    ("com.microsoft", "WhisperBeamSearch"): "a whole Whisper decoding loop (encoder once, decoder once per token, "
+                                            "timestamp and no-speech logic); the values are the subgraph model's",
+    ("com.microsoft", "Sampling"): "a whole decoding loop over its decoder subgraph that also draws each token at "
+                                   "random (top-p, temperature): the values are the subgraph model's and the draw's",
+    ("com.microsoft", "EPContext"): "an opaque context blob compiled by an execution provider (QNN, TensorRT, "
+                                    "OpenVINO ...) for a graph partition; only that provider can run it",
+    ("com.microsoft", "Snpe"): "an opaque DLC payload compiled by Qualcomm's SNPE; only the SNPE execution provider "
+                               "can run it",
 }
 
 
