@@ -22,6 +22,9 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                               "and y, which no single-node kernel sees; the model runner computes "
                                               "it (opset run, conform --suite onnx-node)",
     ("tengine", "FusedbnScaleRelu"): "Tengine numbers it but has no loader or kernel: its inputs are unspecified",
+    ("com.microsoft", "RMSNormRotary"): "a CUDA-only fused kernel whose values are its BF16 rounding points (which "
+                                        "differ between a prefill and a decode path a CPU-side control tensor "
+                                        "picks); onnxruntime has no CPU kernel and no subgraph defines them",
 }
 
 
