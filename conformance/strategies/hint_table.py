@@ -67,6 +67,17 @@ from conformance.strategies.hint_linalg import (
     RMS_NORM_HINT,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
+from conformance.strategies.hint_norms import (
+    BRANCHWISE_HINT,
+    EMBED_HINT,
+    GATED_HINT,
+    GEMMA_HINT,
+    GROUP_HINT,
+    M_ROTARY_HINT,
+    ROTARY_HINT,
+    SKIP_NORM_HINT,
+    TORCH_EMBEDDING_HINT,
+)
 from conformance.strategies.hint_ml import (
     CLASSIFIER_HINT,
     LINEAR_CLASSIFIER_HINT,
@@ -426,6 +437,20 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
+    # onnxruntime's fused norms and rotary ops: head sizes, cache widths, sections, groups and hidden sizes that
+    # agree; ids inside their tables; positions (a base position too) inside the caches; EmbedLayerNormalization
+    # asks for mask_index where onnxruntime's inference types it
+    ("com.microsoft", "RotaryEmbedding"): (ROTARY_HINT,),
+    ("com.microsoft", "MRotaryEmbedding"): (M_ROTARY_HINT,),
+    ("com.microsoft", "SkipLayerNormalization"): (SKIP_NORM_HINT,),
+    ("com.microsoft", "SkipSimplifiedLayerNormalization"): (SKIP_NORM_HINT,),
+    ("com.microsoft", "EmbedLayerNormalization"): (EMBED_HINT,),
+    ("com.microsoft", "GroupNorm"): (GROUP_HINT,),
+    ("com.microsoft", "SkipGroupNorm"): (GROUP_HINT,),
+    ("com.microsoft", "GatedRMSNorm"): (GATED_HINT,),
+    ("com.microsoft", "BranchwiseRMSNorm"): (BRANCHWISE_HINT,),
+    ("com.microsoft", "GemmaRotaryEmbedding"): (GEMMA_HINT,),
+    ("com.microsoft", "TorchEmbedding"): (TORCH_EMBEDDING_HINT,),
 }
 
 
