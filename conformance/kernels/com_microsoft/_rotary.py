@@ -21,10 +21,11 @@ def heads_last(op: str, x: np.ndarray, head_size: int) -> np.ndarray:
 
 
 def rotate(op: str, x: np.ndarray, heads: np.ndarray, cos: np.ndarray, sin: np.ndarray, rot: int,
-           interleaved: int) -> np.ndarray:
+           interleaved: int, scale: float = 1.0) -> np.ndarray:
     """Rotate the first `rot` features of each head of `heads` (batch, sequence, heads, head_size) by the angles
     whose cosines and sines `cos`, `sin` (batch, sequence, rot / 2) hold; the rest passes through. The pairs are
-    the two halves of the rotated part, or its even and odd features (interleaved). Back in X's layout and type."""
+    the two halves of the rotated part, or its even and odd features (interleaved); the rotated features are
+    multiplied by `scale`. Back in X's layout and type."""
     if rot % 2 or not 0 < rot <= heads.shape[-1]:
         raise ValueError(f"{op}: cannot rotate {rot} features of heads of size {heads.shape[-1]}")
     half = rot // 2
@@ -33,8 +34,8 @@ def rotate(op: str, x: np.ndarray, heads: np.ndarray, cos: np.ndarray, sin: np.n
     out = heads.astype(np.float32)  # a copy: the features past rot pass through
     part = out[..., :rot]
     first, second = (part[..., 0::2], part[..., 1::2]) if interleaved else (part[..., :half], part[..., half:])
-    turned_first = first * c - second * s
-    turned_second = second * c + first * s
+    turned_first = (first * c - second * s) * np.float32(scale)
+    turned_second = (second * c + first * s) * np.float32(scale)
     if interleaved:
         out[..., 0:rot:2], out[..., 1:rot:2] = turned_first, turned_second
     else:

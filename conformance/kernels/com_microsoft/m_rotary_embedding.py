@@ -4,8 +4,9 @@ of one of them, chosen by mrope_section and mrope_layout; then the rotation of R
 
 Layout 0 gives the first section[0] features T, the next section[1] H, the last section[2] W. Layout 1 starts from
 T everywhere, then gives H to the features f = 1 (mod 3) below 3 * section[1] and W to the features f = 2 (mod 3)
-below 3 * section[2]. A 3-D input needs num_heads (head size hidden / num_heads); `scale` and
-`is_packed_batching` change nothing on onnxruntime's CPU kernel."""
+below 3 * section[2]. A 3-D input needs num_heads (head size hidden / num_heads). As onnxruntime's CPU kernel
+computes it, the rotated features are multiplied by `scale` (the features past rot are not); `is_packed_batching`
+changes nothing."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def stream_of_feature(section: list[int], layout: int, half: int) -> np.ndarray:
 def m_rotary_embedding(x: np.ndarray, position_ids: np.ndarray, cos_cache: np.ndarray, sin_cache: np.ndarray, *,
                        interleaved: int, is_packed_batching: int, mrope_layout: int, mrope_section: list[int],
                        num_heads: int, rotary_embedding_dim: int, scale: float) -> tuple[np.ndarray, ...]:
-    del is_packed_batching, scale  # no effect on the values (see the module doc)
+    del is_packed_batching  # no effect on the values (see the module doc)
     if cos_cache.ndim != 2 or cos_cache.shape != sin_cache.shape:
         raise ValueError(f"{OP}: cos_cache {cos_cache.shape} and sin_cache {sin_cache.shape} must share one 2-D shape")
     if x.ndim == 4:
@@ -60,4 +61,4 @@ def m_rotary_embedding(x: np.ndarray, position_ids: np.ndarray, cos_cache: np.nd
     rows = position_ids.astype(np.int64)[stream]  # (half, batch, seq): the row each feature reads
     cos = np.moveaxis(cos_cache[rows, f[:, None, None]], 0, -1)  # (batch, seq, half)
     sin = np.moveaxis(sin_cache[rows, f[:, None, None]], 0, -1)
-    return (rotate(OP, x, heads, cos, sin, rot, interleaved),)
+    return (rotate(OP, x, heads, cos, sin, rot, interleaved, scale),)
