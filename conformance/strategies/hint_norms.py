@@ -50,7 +50,7 @@ def _rope_layout(draw: DrawFn, ctx: DrawContext, *, multimodal: bool) -> tuple[i
     set_input_shape(ctx, "input", [batch, seq, heads * head] if three_d else [batch, heads, seq, head])
     if rot:
         ctx.attributes["rotary_embedding_dim"] = rot
-    if rot or multimodal and three_d or draw(st.booleans()):
+    if rot or (multimodal and three_d) or draw(st.booleans()):
         ctx.attributes["num_heads"] = heads
     for name in ("interleaved", "is_packed_batching"):
         if draw(st.booleans()):

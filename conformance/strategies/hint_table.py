@@ -67,17 +67,6 @@ from conformance.strategies.hint_linalg import (
     RMS_NORM_HINT,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
-from conformance.strategies.hint_norms import (
-    BRANCHWISE_HINT,
-    EMBED_HINT,
-    GATED_HINT,
-    GEMMA_HINT,
-    GROUP_HINT,
-    M_ROTARY_HINT,
-    ROTARY_HINT,
-    SKIP_NORM_HINT,
-    TORCH_EMBEDDING_HINT,
-)
 from conformance.strategies.hint_ml import (
     CLASSIFIER_HINT,
     LINEAR_CLASSIFIER_HINT,
@@ -96,6 +85,17 @@ from conformance.strategies.hint_ml_encoders import (
     LABEL_ENCODER_HINTS,
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
+)
+from conformance.strategies.hint_norms import (
+    BRANCHWISE_HINT,
+    EMBED_HINT,
+    GATED_HINT,
+    GEMMA_HINT,
+    GROUP_HINT,
+    M_ROTARY_HINT,
+    ROTARY_HINT,
+    SKIP_NORM_HINT,
+    TORCH_EMBEDDING_HINT,
 )
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT

@@ -13,7 +13,7 @@ def skip_sum(op: str, x: np.ndarray, skip: np.ndarray, gamma: np.ndarray, others
     (hidden,)."""
     if x.ndim not in (2, 3):
         raise ValueError(f"{op}: input must be 2-D or 3-D, got {x.shape}")
-    fits = skip.shape == x.shape or x.ndim == 3 and skip.shape in (x.shape[1:], (1, *x.shape[1:]))
+    fits = skip.shape == x.shape or (x.ndim == 3 and skip.shape in (x.shape[1:], (1, *x.shape[1:])))
     if not fits:
         raise ValueError(f"{op}: skip {skip.shape} must be {x.shape}, or (1, S, H) or (S, H) for a 3-D input")
     hidden = x.shape[-1]

@@ -4,13 +4,10 @@ ReduceMean, Sub, Mul, Sqrt, Div, Reshape back, Mul gamma, Add beta, Sigmoid * y 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import onnx
 import pytest
-from onnx import TensorProto, helper, numpy_helper
 
 from tests.helpers import (
     OracleCase,
@@ -20,52 +17,19 @@ from tests.helpers import (
     formula_shapes,
     oracle_params,
     problem_checks,
-    run_onnxruntime,
     version,
 )
+from tests.helpers.ort_subgraphs import group_norm_subgraph
 
 DOMAIN = "com.microsoft"
 OP = "GroupNorm"
 data = Seeded(31)
 
 
-def subgraph(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, *, groups: int, activation: int,
-             channels_last: int, epsilon: float) -> Callable[[], list[Any]]:
-    """What GroupNorm's text says, as an ai.onnx (opset 18) model run by onnxruntime, in float32."""
-    nchw = np.moveaxis(x, 3, 1) if channels_last else x
-    c = nchw.shape[1]
-    inits = [numpy_helper.from_array(np.array(a), n) for n, a in (
-        ("grouped", np.array([nchw.shape[0], groups, -1], np.int64)), ("back", np.array(nchw.shape, np.int64)),
-        ("axes", np.array([2], np.int64)), ("eps", np.array(epsilon, np.float32)),
-        ("gamma", gamma.astype(np.float32).reshape(c, 1, 1)), ("beta", beta.astype(np.float32).reshape(c, 1, 1)))]
-    nodes = [helper.make_node("Cast", ["x"], ["xf"], to=TensorProto.FLOAT)]
-    nodes.append(helper.make_node("Transpose", ["xf"], ["t"], perm=[0, 3, 1, 2]) if channels_last else
-                 helper.make_node("Identity", ["xf"], ["t"]))
-    nodes += [helper.make_node("Reshape", ["t", "grouped"], ["g"]),
-              helper.make_node("ReduceMean", ["g", "axes"], ["mean"]),
-              helper.make_node("Sub", ["g", "mean"], ["d"]), helper.make_node("Mul", ["d", "d"], ["dd"]),
-              helper.make_node("ReduceMean", ["dd", "axes"], ["var"]), helper.make_node("Add", ["var", "eps"], ["ve"]),
-              helper.make_node("Sqrt", ["ve"], ["std"]), helper.make_node("Div", ["d", "std"], ["n"]),
-              helper.make_node("Reshape", ["n", "back"], ["nb"]), helper.make_node("Mul", ["nb", "gamma"], ["sc"]),
-              helper.make_node("Add", ["sc", "beta"], ["y0"])]
-    if activation:
-        nodes += [helper.make_node("Sigmoid", ["y0"], ["sg"]), helper.make_node("Mul", ["y0", "sg"], ["y1"])]
-    last = "y1" if activation else "y0"
-    nodes.append(helper.make_node("Transpose", [last], ["yt"], perm=[0, 2, 3, 1]) if channels_last else
-                 helper.make_node("Identity", [last], ["yt"]))
-    nodes.append(helper.make_node("Cast", ["yt"], ["y"], to=helper.np_dtype_to_tensor_dtype(x.dtype)))
-    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", helper.np_dtype_to_tensor_dtype(x.dtype),
-                                                                         x.shape)],
-                              [onnx.ValueInfoProto(name="y")], initializer=inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
-    model.ir_version = 8
-    return lambda: run_onnxruntime(model, {"x": x})
-
-
 def case(x: np.ndarray, attrs: dict[str, Any], id: str, rtol: float = 1e-5) -> OracleCase:
     c = x.shape[3] if attrs["channels_last"] else x.shape[1]
     gamma, beta = data.f32(c), data.f32(c)
-    oracle = subgraph(x, gamma, beta, **attrs)
+    oracle = group_norm_subgraph(x, gamma, beta, **attrs)
     return OracleCase(OP, attrs, [x, gamma, beta], (1,), oracle=oracle, rtol=rtol, id=id, domain=DOMAIN)
 
 
