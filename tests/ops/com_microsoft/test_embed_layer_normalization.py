@@ -90,7 +90,8 @@ SH = [[B, S], [B, S], [V, H], [P, H], [G, H], [H], [H]]
 
 
 @pytest.mark.parametrize(("shapes", "check"), [
-    pytest.param([[B, S], [B, S], [V, H], [P, H], None, [H], [H]], "embedlayernormalization_c1", id="segment_ids_alone"),
+    pytest.param([[B, S], [B, S], [V, H], [P, H], None, [H], [H]], "embedlayernormalization_c1",
+                 id="segment_ids_alone"),
     pytest.param([[B, S], [B, 1], [V, H], [P, H], [G, H], [H], [H]], "embedlayernormalization_c2", id="segment_shape"),
     pytest.param([*SH, [B, 1]], "embedlayernormalization_c3", id="mask_shape"),
     pytest.param([*SH, None, [3, S]], "embedlayernormalization_c4", id="position_rows"),

@@ -1,5 +1,6 @@
-"""com.microsoft SkipLayerNormalization: the kernel against onnxruntime's CPU kernel (every optional input and output, skip
-broadcast over the batch, 2-D input, float16; bfloat16 runs in conform, the Python binding feeds none), the shape formulas against onnxruntime, rejected nodes."""
+"""com.microsoft SkipLayerNormalization: the kernel against onnxruntime's CPU kernel (every optional input and
+output, skip broadcast over the batch, 2-D input, float16; bfloat16 runs in conform, the Python binding feeds
+none), the shape formulas against onnxruntime, rejected nodes."""
 
 from __future__ import annotations
 
