@@ -34,9 +34,10 @@ def case(last: int, skip_kind: str, with_bias: bool, act: int, id: str, dtype: A
     skip = skip.astype(dtype)
     bias = data.f32(c).astype(dtype) if with_bias else None
     gamma, beta = data.f32(c), data.f32(c)
-    attrs = {"groups": 3, "activation": act, "channels_last": last, "epsilon": 1e-5}
+    attrs: dict[str, Any] = {"groups": 3, "activation": act, "channels_last": last, "epsilon": 1e-5}
     broadcast = skip.reshape(per_channel) if skip_kind == "nc" else skip
-    oracle = group_norm_subgraph(x, gamma, beta, skip=broadcast, bias=bias, **attrs)
+    oracle = group_norm_subgraph(x, gamma, beta, skip=broadcast, bias=bias, groups=3, activation=act,
+                                 channels_last=last, epsilon=1e-5)
     return OracleCase(OP, attrs, [x, gamma, beta, skip, bias], (1,), n_out=2, oracle=oracle, rtol=rtol, id=id,
                       domain=DOMAIN)
 
