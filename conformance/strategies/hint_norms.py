@@ -236,3 +236,42 @@ GEMMA_HINT = OpHint(shapes=_gemma_shapes)
 TORCH_EMBEDDING_HINT = OpHint(shapes=_torch_embedding_shapes,
                               values={"indices": _ids("indices", "rows"),
                                       "padding_idx": _ids("padding_idx", "rows", "neg_rows")})
+
+
+# ---- RMSNormRotary (no reference kernel: the draw checks shapes and types, and onnxruntime's CPU provider) ----------
+
+
+def _rms_norm_rotary_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq, heads = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 2))
+    stride = 2 * draw(st.integers(1, 4))
+    width = 2 * draw(st.integers(1, stride // 2))
+    start = draw(st.integers(0, stride - width))
+    rot = 2 * draw(st.integers(1, width // 2))
+    rows = seq + draw(st.integers(0, 3))
+    ctx.attributes["rotary_embedding_dim"] = rot
+    if start or draw(st.booleans()):
+        ctx.attributes["input_start"] = start
+    if width < stride or draw(st.booleans()):
+        ctx.attributes["input_width"] = width
+    for name in ("flatten_batch", "output_fp16", "use_fp32_arithmetic"):
+        if draw(st.booleans()):
+            ctx.attributes[name] = draw(st.integers(0, 1))
+    if draw(st.booleans()):
+        ctx.attributes["epsilon"] = draw(st.sampled_from([1e-6, 1e-2, 1.0]))
+    ctx.scratch.update(rows=rows, base_top=rows - seq + 1)
+    set_input_shape(ctx, "X", [batch, seq, heads, stride])
+    set_input_shape(ctx, "scale", [width])
+    set_input_shape(ctx, "position_ids", draw(st.sampled_from([[1], []])) if draw(st.booleans()) else [batch, seq])
+    set_input_shape(ctx, "cosine", [rows, rot // 2])
+    set_input_shape(ctx, "sine", [rows, rot // 2])
+    if _maybe(draw, ctx, "prefill_numerics"):
+        set_input_shape(ctx, "prefill_numerics", draw(st.sampled_from([[], [1]])))
+
+
+def _prefill_numerics(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    shape = ctx.shapes.get("prefill_numerics")
+    return None if shape is None else np.full(shape, draw(st.integers(0, 1)), dtype=np.int32)
+
+
+RMS_NORM_ROTARY_HINT = OpHint(shapes=_rms_norm_rotary_shapes, generic_attributes=False,
+                              values={"position_ids": _rotary_positions, "prefill_numerics": _prefill_numerics})

@@ -93,6 +93,7 @@ from conformance.strategies.hint_norms import (
     GEMMA_HINT,
     GROUP_HINT,
     M_ROTARY_HINT,
+    RMS_NORM_ROTARY_HINT,
     ROTARY_HINT,
     SKIP_NORM_HINT,
     TORCH_EMBEDDING_HINT,
@@ -451,6 +452,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "BranchwiseRMSNorm"): (BRANCHWISE_HINT,),
     ("com.microsoft", "GemmaRotaryEmbedding"): (GEMMA_HINT,),
     ("com.microsoft", "TorchEmbedding"): (TORCH_EMBEDDING_HINT,),
+    ("com.microsoft", "RMSNormRotary"): (RMS_NORM_ROTARY_HINT,),
 }
 
 
