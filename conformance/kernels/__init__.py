@@ -35,6 +35,9 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                     "OpenVINO ...) for a graph partition; only that provider can run it",
     ("com.microsoft", "Snpe"): "an opaque DLC payload compiled by Qualcomm's SNPE; only the SNPE execution provider "
                                "can run it",
+    ("com.microsoft", "RMSNormRotary"): "a CUDA-only fused kernel whose values are its BF16 rounding points (which "
+                                        "differ between a prefill and a decode path a CPU-side control tensor "
+                                        "picks); onnxruntime has no CPU kernel and no subgraph defines them",
 }
 
 

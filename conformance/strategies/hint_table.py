@@ -86,6 +86,18 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_norms import (
+    BRANCHWISE_HINT,
+    EMBED_HINT,
+    GATED_HINT,
+    GEMMA_HINT,
+    GROUP_HINT,
+    M_ROTARY_HINT,
+    RMS_NORM_ROTARY_HINT,
+    ROTARY_HINT,
+    SKIP_NORM_HINT,
+    TORCH_EMBEDDING_HINT,
+)
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -444,6 +456,21 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.preview.training", "Adagrad"): (_optimizer_groups(3),),
     ("ai.onnx.preview.training", "Momentum"): (_optimizer_groups(3),),
     ("ai.onnx.preview.training", "Adam"): (_optimizer_groups(4),),
+    # onnxruntime's fused norms and rotary ops: head sizes, cache widths, sections, groups and hidden sizes that
+    # agree; ids inside their tables; positions (a base position too) inside the caches; EmbedLayerNormalization
+    # asks for mask_index where onnxruntime's inference types it
+    ("com.microsoft", "RotaryEmbedding"): (ROTARY_HINT,),
+    ("com.microsoft", "MRotaryEmbedding"): (M_ROTARY_HINT,),
+    ("com.microsoft", "SkipLayerNormalization"): (SKIP_NORM_HINT,),
+    ("com.microsoft", "SkipSimplifiedLayerNormalization"): (SKIP_NORM_HINT,),
+    ("com.microsoft", "EmbedLayerNormalization"): (EMBED_HINT,),
+    ("com.microsoft", "GroupNorm"): (GROUP_HINT,),
+    ("com.microsoft", "SkipGroupNorm"): (GROUP_HINT,),
+    ("com.microsoft", "GatedRMSNorm"): (GATED_HINT,),
+    ("com.microsoft", "BranchwiseRMSNorm"): (BRANCHWISE_HINT,),
+    ("com.microsoft", "GemmaRotaryEmbedding"): (GEMMA_HINT,),
+    ("com.microsoft", "TorchEmbedding"): (TORCH_EMBEDDING_HINT,),
+    ("com.microsoft", "RMSNormRotary"): (RMS_NORM_ROTARY_HINT,),
 }
 
 
