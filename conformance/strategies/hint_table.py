@@ -86,6 +86,9 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
+from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
+from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -426,6 +429,12 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
+    # blocked tensors (channels a multiple of 16); Upsample's scales [1, 1, sh, sw] with nearest mode asymmetric;
+    # pooling windows with pads below the kernel
+    ("com.microsoft.nchwc", "Upsample"): (NCHWC_UPSAMPLE_HINT,),
+    ("com.microsoft.nchwc", "AveragePool"): (NCHWC_POOL_HINT,),
+    ("com.microsoft.nchwc", "MaxPool"): (NCHWC_POOL_HINT,),
+    ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
 }
 
 

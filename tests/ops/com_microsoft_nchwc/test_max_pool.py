@@ -53,10 +53,12 @@ REJECTED = [
     ([[1, 16, 2, 2]], {"kernel_shape": [3, 3]}, "maxpool_c2"),
     ([[1, 16, 3, 3]], {"kernel_shape": [1, 1], "strides": [4, 4], "auto_pad": "SAME_UPPER"}, "maxpool_c3"),
     ([[1, 16, 4, 4]], {"kernel_shape": [2, 2, 2]}, "attr_length"),
+    ([[1, 16, 4, 4]], {"kernel_shape": [2, 2], "pads": [0, 2, 0, 0]}, "maxpool_c4"),
 ]
 INVALID = [
     ("not-blocked", [ramp(1, 20, 4, 4)], {"kernel_shape": [2, 2]}),
     ("kernel-3d", [ramp(1, 16, 4, 4)], {"kernel_shape": [2, 2, 2]}),
+    ("pad-not-below-kernel", [ramp(1, 16, 4, 4)], {"kernel_shape": [2, 2], "pads": [0, 0, 2, 0]}),
 ]
 test_kernel_matches_oracle, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES, domain=DOMAIN)
 
