@@ -435,6 +435,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft.nchwc", "AveragePool"): (NCHWC_POOL_HINT,),
     ("com.microsoft.nchwc", "MaxPool"): (NCHWC_POOL_HINT,),
     ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
+    # com.microsoft GatherND is ai.onnx GatherND 11 (in-bounds index tuples; k = 0, which only the contrib op
+    # takes, is an example and an oracle test)
+    ("com.microsoft", "GatherND"): (indexing.GATHER_ND_HINT,),
 }
 
 

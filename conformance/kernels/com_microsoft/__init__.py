@@ -4,4 +4,10 @@ MODULES: tuple[str, ...] = (
     "dequantize_linear",
     "fast_gelu",
     "quantize_linear",
+    "expand_dims",
+    "gather_nd",
+    "range",
+    "trilu",
+    "unique",
+    "unfold_tensor",
 )
