@@ -14,8 +14,8 @@ def unfold_tensor(x: np.ndarray, *, dim: int, size: int, step: int) -> tuple[np.
     if not -r <= dim < r:
         raise ValueError(f"UnfoldTensor: dim {dim} is outside [{-r}, {r - 1}]")
     d = dim + r if dim < 0 else dim
-    if size < 0 or step < 1:
-        raise ValueError(f"UnfoldTensor: size {size} must be >= 0 and step {step} >= 1")
+    if size < 1 or step < 1:
+        raise ValueError(f"UnfoldTensor: size {size} and step {step} must be >= 1")
     if size > x.shape[d]:
         raise ValueError(f"UnfoldTensor: size {size} exceeds the length {x.shape[d]} of axis {dim}")
     count = (x.shape[d] - size) // step + 1
