@@ -119,3 +119,28 @@ def _conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 # block of channels), every activation with its parameters, B and Sum each present or not; pads only without auto_pad
 # (onnxruntime rejects a node with both, even zero pads)
 CONV_HINT = OpHint(shapes=_conv_shapes, generic_attributes=False)
+
+
+def _reorder_input_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    channels_last = draw(st.integers(0, 1))
+    n, c, h, w = draw(st.integers(1, 2)), 4 * draw(st.integers(1, 9)), *dims(draw, 2, ctx.max_side + 1)
+    if channels_last or draw(st.booleans()):
+        ctx.attributes["channels_last"] = channels_last
+    set_input_shape(ctx, "X", [n, h, w, c] if channels_last else [n, c, h, w])
+
+
+# channels a multiple of 4 below, at and above a block (16) so padding lanes appear; NCHW and NHWC
+REORDER_INPUT_HINT = OpHint(shapes=_reorder_input_shapes, generic_attributes=False)
+
+
+def _reorder_output_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    x = _blocked_shape(draw, ctx)
+    ctx.attributes["channels"] = draw(st.integers(x[1] - BLOCK + 1, x[1]))
+    channels_last = draw(st.integers(0, 1))
+    if channels_last or draw(st.booleans()):
+        ctx.attributes["channels_last"] = channels_last
+    set_input_shape(ctx, "X", x)
+
+
+# every channel count the blocked channels round up from, NCHW and NHWC
+REORDER_OUTPUT_HINT = OpHint(shapes=_reorder_output_shapes, generic_attributes=False)
