@@ -98,6 +98,12 @@ from conformance.strategies.hint_norms import (
     SKIP_NORM_HINT,
     TORCH_EMBEDDING_HINT,
 )
+from conformance.strategies.hint_ms_tensor import RANGE_HINT as MS_RANGE_HINT
+from conformance.strategies.hint_ms_tensor import UNIQUE_HINT as MS_UNIQUE_HINT
+from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
+from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
+from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
+from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -471,6 +477,19 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "GemmaRotaryEmbedding"): (GEMMA_HINT,),
     ("com.microsoft", "TorchEmbedding"): (TORCH_EMBEDDING_HINT,),
     ("com.microsoft", "RMSNormRotary"): (RMS_NORM_ROTARY_HINT,),
+    # blocked tensors (channels a multiple of 16); Upsample's scales [1, 1, sh, sw] with nearest mode asymmetric;
+    # pooling windows with pads below the kernel
+    ("com.microsoft.nchwc", "Upsample"): (NCHWC_UPSAMPLE_HINT,),
+    ("com.microsoft.nchwc", "AveragePool"): (NCHWC_POOL_HINT,),
+    ("com.microsoft.nchwc", "MaxPool"): (NCHWC_POOL_HINT,),
+    ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
+    ("com.microsoft.nchwc", "ReorderInput"): (REORDER_INPUT_HINT,),
+    ("com.microsoft.nchwc", "ReorderOutput"): (REORDER_OUTPUT_HINT,),
+    # com.microsoft GatherND is ai.onnx GatherND 11 (in-bounds index tuples; k = 0, which only the contrib op
+    # takes, is an example and an oracle test)
+    ("com.microsoft", "GatherND"): (indexing.GATHER_ND_HINT,),
+    ("com.microsoft", "Range"): (MS_RANGE_HINT,),
+    ("com.microsoft", "Unique"): (MS_UNIQUE_HINT,),
 }
 
 

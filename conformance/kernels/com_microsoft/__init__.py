@@ -26,4 +26,10 @@ MODULES: tuple[str, ...] = (
     "skip_layer_normalization",
     "skip_simplified_layer_normalization",
     "torch_embedding",
+    "expand_dims",
+    "gather_nd",
+    "range",
+    "trilu",
+    "unique",
+    "unfold_tensor",
 )
