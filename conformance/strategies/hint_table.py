@@ -86,6 +86,12 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_ms_tensor import RANGE_HINT as MS_RANGE_HINT
+from conformance.strategies.hint_ms_tensor import UNIQUE_HINT as MS_UNIQUE_HINT
+from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
+from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
+from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
+from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
 from conformance.strategies.hint_norms import (
     BRANCHWISE_HINT,
     EMBED_HINT,
@@ -98,12 +104,6 @@ from conformance.strategies.hint_norms import (
     SKIP_NORM_HINT,
     TORCH_EMBEDDING_HINT,
 )
-from conformance.strategies.hint_ms_tensor import RANGE_HINT as MS_RANGE_HINT
-from conformance.strategies.hint_ms_tensor import UNIQUE_HINT as MS_UNIQUE_HINT
-from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
-from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
-from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
-from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (

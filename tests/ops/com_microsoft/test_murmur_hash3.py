@@ -8,8 +8,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.helpers import OracleCase, Seeded, assert_examples_match_kernel_and_formula, oracle_tests, problem_checks
-from tests.helpers import assert_shapes_match_onnxruntime, inferred, version
+from tests.helpers import (
+    OracleCase,
+    Seeded,
+    assert_examples_match_kernel_and_formula,
+    assert_shapes_match_onnxruntime,
+    inferred,
+    oracle_tests,
+    problem_checks,
+    version,
+)
 
 DOMAIN = "com.microsoft"
 OP = "MurmurHash3"
@@ -17,7 +25,8 @@ rng = np.random.default_rng(3)
 i32 = rng.integers(-2**31, 2**31 - 1, (3, 4), dtype=np.int64)
 NUMBERS = {
     "int32": i32.astype(np.int32), "uint32": i32.astype(np.uint32), "int64": i32 * 65537,
-    "uint64": (i32 * 65537).astype(np.uint64), "float": Seeded(4).f32(3, 4), "double": Seeded(5).f32(5).astype(np.float64),
+    "uint64": (i32 * 65537).astype(np.uint64), "float": Seeded(4).f32(3, 4),
+    "double": Seeded(5).f32(5).astype(np.float64),
 }
 WORDS = np.array([["", "a", "ab"], ["abc", "abcd", "élan 漢字"]], dtype=object)
 ATTRS: list[dict[str, Any]] = [{}, {"positive": 0}, {"seed": 42}, {"positive": 0, "seed": 4294967295}]
