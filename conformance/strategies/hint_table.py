@@ -428,6 +428,11 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
 }
 
+# onnxruntime's fused ops (com.microsoft)
+from conformance.strategies.hint_fused import FUSED_HINTS  # noqa: E402
+
+HINTS.update(FUSED_HINTS)
+
 
 NO_HINT = OpHint()
 

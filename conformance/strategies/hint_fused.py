@@ -1,0 +1,212 @@
+"""Hints for onnxruntime's fused ops (FusedConv, NhwcConv, FusedGemm, FusedMatMul, BiasSoftmax ...): Conv's window
+with a residual Z of the output's shape and a drawn activation with its parameters, matrix products whose operands
+are drawn transposed as the trans flags say, a bias that repeats over the softmax rows as is_inner_broadcast says.
+
+Activation parameters are drawn away from every activation's usual default (LeakyRelu's 0.01, HardSigmoid's 0.2
+and 0.5 ...), so a backend that ignores one gets caught.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_linalg import matmul_shapes
+from conformance.strategies.hint_spatial import CONV_HINTS
+from conformance.strategies.hints import OpHint, dims, set_input_shape
+from conformance.strategies.values import SEEDS, fill_array
+
+_MLAS_PARAMS: dict[str, st.SearchStrategy[list[float]]] = {
+    "LeakyRelu": st.sampled_from([[0.25], [1.5], [-0.5]]),
+    "Clip": st.sampled_from([[-0.5, 0.75], [0.0, 1.5], [-1.25, 0.25]]),
+    "HardSigmoid": st.sampled_from([[0.75, 0.25], [0.375, 0.625], [1.5, -0.25]]),
+}
+
+
+def _conv_output_spatial(ctx: DrawContext, spatial: list[int], kernel: list[int]) -> list[int]:
+    r = len(spatial)
+    a = ctx.attributes
+    strides = a.get("strides", [1] * r)
+    dilations = a.get("dilations", [1] * r)
+    auto_pad = a.get("auto_pad", "NOTSET")
+    pads = a.get("pads", [0] * (2 * r))
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        return [math.ceil(s / t) for s, t in zip(spatial, strides, strict=True)]
+    padsum = [0 if auto_pad == "VALID" else pads[i] + pads[i + r] for i in range(r)]
+    return [(spatial[i] + padsum[i] - (kernel[i] - 1) * dilations[i] - 1) // strides[i] + 1 for i in range(r)]
+
+
+def _draw_mlas_activation(draw: DrawFn, ctx: DrawContext) -> None:
+    activation = draw(st.sampled_from([None, "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"]))
+    if activation is None:
+        return
+    ctx.attributes["activation"] = activation
+    if activation in _MLAS_PARAMS:
+        ctx.attributes["activation_params"] = draw(_MLAS_PARAMS[activation])
+
+
+def _fused_conv_shapes(channels_last: bool, fused: bool):  # type: ignore[no-untyped-def]
+    conv_shapes = CONV_HINTS[0].shapes
+    assert conv_shapes is not None
+
+    def shapes(draw: DrawFn, ctx: DrawContext) -> None:
+        conv_shapes(draw, ctx)
+        names = [p.name for p in ctx.version.inputs]
+        x, w = ctx.shapes[names[0]], ctx.shapes[names[1]]
+        y = [x[0], w[0], *_conv_output_spatial(ctx, x[2:], w[2:])]
+        if channels_last:
+            x = [x[0], *x[2:], x[1]]
+            y = [y[0], *y[2:], y[1]]
+            set_input_shape(ctx, names[0], x)
+        if fused:
+            _draw_mlas_activation(draw, ctx)
+            if "Z" not in ctx.omitted:
+                ctx.shapes["Z"] = y
+                ctx.fixed.add("Z")
+
+    return shapes
+
+
+FUSED_CONV_HINT = OpHint(shapes=_fused_conv_shapes(False, True), generic_attributes=False)
+NHWC_CONV_HINT = OpHint(shapes=_fused_conv_shapes(True, False), generic_attributes=False)
+NHWC_FUSED_CONV_HINT = OpHint(shapes=_fused_conv_shapes(True, True), generic_attributes=False)
+
+
+# ---- FusedGemm, FusedMatMul, TransposeMatMul, GemmFastGelu --------------------------------------------------
+
+_FUNCTOR_PARAMS = {  # activation -> the attributes it reads
+    "Elu": ("alpha",), "HardSigmoid": ("alpha", "beta"), "LeakyRelu": ("alpha",), "ThresholdedRelu": ("alpha",),
+    "Selu": ("alpha", "gamma"), "ParametricSoftplus": ("alpha", "beta"), "ScaledTanh": ("alpha", "beta"),
+    "Relu": (), "Sigmoid": (), "Softplus": (), "Softsign": (), "Tanh": (),
+}
+_FUNCTOR_VALUES = st.sampled_from([0.25, 0.75, 1.5, -0.5, 2.0])
+
+
+def _draw_functor_activation(draw: DrawFn, ctx: DrawContext) -> None:
+    activation = draw(st.sampled_from(sorted(_FUNCTOR_PARAMS)))
+    ctx.attributes["activation"] = activation
+    for name in _FUNCTOR_PARAMS[activation]:
+        ctx.attributes[f"activation_{name}"] = draw(_FUNCTOR_VALUES)
+    if draw(st.booleans()):  # a parameter the activation does not read changes nothing
+        spare = [n for n in ("alpha", "beta", "gamma") if n not in _FUNCTOR_PARAMS[activation]]
+        if spare:
+            ctx.attributes[f"activation_{draw(st.sampled_from(spare))}"] = draw(_FUNCTOR_VALUES)
+
+
+def _fused_gemm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    m, k, n = (draw(st.integers(1, 6)) for _ in range(3))
+    trans_a, trans_b = draw(st.integers(0, 1)), draw(st.integers(0, 1))
+    ctx.attributes.update({"transA": trans_a, "transB": trans_b})
+    for name in ("alpha", "beta"):
+        if draw(st.booleans()):
+            ctx.attributes[name] = draw(st.sampled_from([0.5, -1.5, 2.0, 0.0]))
+    set_input_shape(ctx, "A", [k, m] if trans_a else [m, k])
+    set_input_shape(ctx, "B", [n, k] if trans_b else [k, n])
+    if "C" not in ctx.omitted:
+        set_input_shape(ctx, "C", list(draw(st.sampled_from([[m, n], [n], [1], [m, 1], [1, n], []]))))
+    _draw_functor_activation(draw, ctx)
+
+
+FUSED_GEMM_HINT = OpHint(shapes=_fused_gemm_shapes, generic_attributes=False)
+
+
+def _raw_operand(effective: list[int], trans: int, trans_batch: int) -> list[int]:
+    """The operand shape whose FusedMatMul transpositions give `effective`."""
+    if len(effective) < 2:
+        return effective
+    *batch, rows, cols = effective
+    if trans_batch and batch:
+        return [cols, *batch, rows] if trans else [rows, *batch, cols]
+    return [*batch, cols, rows] if trans else effective
+
+
+def _transposed_matmul_shapes(batch_flags: bool, activation: bool):  # type: ignore[no-untyped-def]
+    def shapes(draw: DrawFn, ctx: DrawContext) -> None:
+        a, b = matmul_shapes(draw, ctx)
+        flags = {name: draw(st.integers(0, 1)) for name in ("transA", "transB")}
+        if batch_flags and len(a) == len(b) >= 3:  # onnxruntime: transBatch needs one rank, 3 or more
+            flags.update({name: draw(st.integers(0, 1)) for name in ("transBatchA", "transBatchB")})
+        ctx.attributes.update(flags)
+        if draw(st.booleans()):
+            ctx.attributes["alpha"] = draw(st.sampled_from([0.5, -1.5, 2.0]))
+        set_input_shape(ctx, "A", _raw_operand(a, flags["transA"], flags.get("transBatchA", 0)))
+        set_input_shape(ctx, "B", _raw_operand(b, flags["transB"], flags.get("transBatchB", 0)))
+        if activation:
+            _draw_functor_activation(draw, ctx)
+
+    return shapes
+
+
+FUSED_MATMUL_HINT = OpHint(shapes=_transposed_matmul_shapes(True, False), generic_attributes=False)
+TRANSPOSE_MATMUL_HINT = OpHint(shapes=_transposed_matmul_shapes(False, False), generic_attributes=False)
+FUSED_MATMUL_ACTIVATION_HINT = OpHint(shapes=_transposed_matmul_shapes(True, True), generic_attributes=False)
+
+
+def _gemm_fast_gelu_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    k, n = draw(st.integers(1, ctx.max_side)), draw(st.integers(1, ctx.max_side))
+    lead = dims(draw, draw(st.integers(0, 2)), 3)
+    set_input_shape(ctx, "X", [*lead, k])
+    set_input_shape(ctx, "W", [k, n])
+    if "bias" not in ctx.omitted:
+        set_input_shape(ctx, "bias", [n])
+
+
+GEMM_FAST_GELU_HINT = OpHint(shapes=_gemm_fast_gelu_shapes)
+
+
+# ---- BiasSoftmax ---------------------------------------------------------------------------------------------
+
+def _bias_softmax_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    rank = draw(st.integers(1, 4))
+    shape = dims(draw, rank, ctx.max_side)
+    ax = draw(st.integers(0, rank - 1))
+    inner = draw(st.integers(0, 1))
+    cut = draw(st.integers(0, ax))
+    if inner:  # bias keeps the outer batch dims [0, cut) and lacks the inner ones [cut, ax)
+        bias = [*shape[:cut], *([1] * (ax - cut)), *shape[ax:]]
+    else:  # bias lacks the outer batch dims [0, cut): ones, or dropped
+        ones = draw(st.integers(0, cut))
+        bias = [*([1] * ones), *shape[cut:]]
+    ctx.attributes["axis"] = ax - rank if draw(st.booleans()) else ax
+    ctx.attributes["is_inner_broadcast"] = inner
+    set_input_shape(ctx, "data", shape)
+    set_input_shape(ctx, "bias", bias)
+
+
+BIAS_SOFTMAX_HINT = OpHint(shapes=_bias_softmax_shapes, generic_attributes=False)
+
+
+def _quick_gelu_alpha(draw: DrawFn, ctx: DrawContext) -> object:
+    return draw(st.sampled_from([0.5, -1.25, 3.0])) if draw(st.booleans()) else OMIT
+
+
+QUICK_GELU_HINT = OpHint(attributes={"alpha": _quick_gelu_alpha})
+
+
+def _scalar_scale(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    param = next(p for p in ctx.version.inputs if p.name == "scale")
+    return fill_array(draw(SEEDS), ctx.element_of(param.type), [], min_value=-3, max_value=3)
+
+
+# ---- the table's entries -----------------------------------------------------------------------------------
+
+FUSED_HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
+    # Conv's window; Z of the output's shape; an MLAS activation with its activation_params
+    ("com.microsoft", "FusedConv"): (FUSED_CONV_HINT,),
+    ("com.microsoft", "NhwcConv"): (NHWC_CONV_HINT,),
+    ("com.microsoft", "NhwcFusedConv"): (NHWC_FUSED_CONV_HINT,),
+    # Gemm's shapes and C; an activation functor with the alpha/beta/gamma it reads
+    ("com.microsoft", "FusedGemm"): (FUSED_GEMM_HINT,),
+    # MatMul's shapes, drawn transposed as transA/B and transBatchA/B say
+    ("com.microsoft", "FusedMatMul"): (FUSED_MATMUL_HINT,),
+    ("com.microsoft", "TransposeMatMul"): (TRANSPOSE_MATMUL_HINT,),
+    ("com.microsoft", "FusedMatMulActivation"): (FUSED_MATMUL_ACTIVATION_HINT,),
+    ("com.microsoft", "GemmFastGelu"): (GEMM_FAST_GELU_HINT,),
+    # a bias of whole softmax rows that repeat over data's rows as is_inner_broadcast says
+    ("com.microsoft", "BiasSoftmax"): (BIAS_SOFTMAX_HINT,),
+    ("com.microsoft", "QuickGelu"): (QUICK_GELU_HINT,),
+}
