@@ -18,6 +18,8 @@ from conformance.kernels.tengine.gelu import erf
 
 _PARAM_COUNT = {"LeakyRelu": 1, "Clip": 2, "HardSigmoid": 2}
 _NO_PARAMS = ("Relu", "Tanh", "Sigmoid")
+FUNCTOR_ACTIVATIONS = frozenset({"Elu", "HardSigmoid", "LeakyRelu", "Relu", "Selu", "Sigmoid", "Softplus", "Softsign",
+                                 "Tanh", "ThresholdedRelu", "ParametricSoftplus", "ScaledTanh"})
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -67,6 +69,8 @@ def functor_activation(op: str, y: np.ndarray, activation: str | None, alpha: fl
     ParametricSoftplus (alpha * softplus(beta * x)) and ScaledTanh (alpha * tanh(beta * x))."""
     if activation is None:
         raise ValueError(f"{op}: onnxruntime's kernel needs an activation")
+    if activation not in FUNCTOR_ACTIVATIONS:
+        raise ValueError(f"{op}: unsupported activation {activation!r}")
     with np.errstate(over="ignore", invalid="ignore"):
         if activation == "Relu":
             return np.asarray(np.maximum(y, 0))
