@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import matmul_shapes
-from conformance.strategies.hint_spatial import CONV_HINTS
-from conformance.strategies.hints import OpHint, dims, set_input_shape
+from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
+from conformance.strategies.hints import OpHint, dims, int64_array, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 
 _MLAS_PARAMS: dict[str, st.SearchStrategy[list[float]]] = {
@@ -188,8 +188,105 @@ QUICK_GELU_HINT = OpHint(attributes={"alpha": _quick_gelu_alpha})
 
 
 def _scalar_scale(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "scale" in ctx.omitted:
+        return None
     param = next(p for p in ctx.version.inputs if p.name == "scale")
     return fill_array(draw(SEEDS), ctx.element_of(param.type), [], min_value=-3, max_value=3)
+
+
+def _scaled_si_lu_alpha(draw: DrawFn, ctx: DrawContext) -> object:
+    return draw(st.sampled_from([0.5, -1.5, 2.25])) if draw(st.integers(0, 3)) else OMIT
+
+
+# ScaledSiLU: alpha away from 1 (a backend ignoring it is caught), the scale input in [-3, 3] when given
+SCALED_SILU_HINT = OpHint(attributes={"alpha": _scaled_si_lu_alpha}, values={"scale": _scalar_scale})
+
+
+# ---- SwiGLU, GatedAdd ------------------------------------------------------------------------------------
+
+def _swiglu_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    shape = dims(draw, draw(st.integers(1, 3)), ctx.max_side)
+    if "up" in ctx.omitted:
+        shape[-1] *= 2  # gate's last dim holds both halves
+    else:
+        set_input_shape(ctx, "up", shape)
+    set_input_shape(ctx, "gate", shape)
+    # a limit that clamps some of the drawn values (|x| <= 4), or none (0 or less)
+    if draw(st.booleans()):
+        ctx.attributes["limit"] = draw(st.sampled_from([0.0, -1.0, 0.75, 2.5]))
+    if draw(st.booleans()):
+        ctx.attributes["activation_alpha"] = draw(st.sampled_from([1.702, 0.5, -1.25]))
+    if draw(st.booleans()):
+        ctx.attributes["activation_beta"] = draw(st.sampled_from([1.0, -0.5, 2.0]))
+    if draw(st.booleans()):
+        ctx.attributes["round_activation"] = draw(st.integers(0, 1))
+
+
+SWIGLU_HINT = OpHint(shapes=_swiglu_shapes, generic_attributes=False)
+
+
+def _gated_add_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """X and Y of one shape; the plain gate (..., 1), or for bfloat16 (the one type onnxruntime implements
+    projected mode for) now and then the activation (..., K) with gate_weight (K, 1)."""
+    shape = dims(draw, draw(st.integers(1, 3)), ctx.max_side)
+    set_input_shape(ctx, "X", shape)
+    set_input_shape(ctx, "Y", shape)
+    projected = ctx.dtype == "bfloat16" and "gate_weight" not in ctx.omitted and draw(st.booleans())
+    if not projected:
+        ctx.omitted.add("gate_weight")
+        ctx.shapes["gate_weight"] = None
+        set_input_shape(ctx, "gate", [*shape[:-1], 1])
+        return
+    k = draw(st.integers(1, 6))
+    set_input_shape(ctx, "gate", [*shape[:-1], k])
+    set_input_shape(ctx, "gate_weight", [k, 1])
+
+
+GATED_ADD_HINT = OpHint(shapes=_gated_add_shapes, generic_attributes=False)
+
+
+# ---- NhwcMaxPool -----------------------------------------------------------------------------------------
+
+def _nhwc_pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """MaxPool's window (pads below the kernel, the dilated kernel inside the padded input), x channels last."""
+    pool_shapes = POOL_HINT.shapes
+    assert pool_shapes is not None
+    pool_shapes(draw, ctx)
+    x = ctx.shapes["x"]
+    set_input_shape(ctx, "x", [x[0], *x[2:], x[1]])
+
+
+NHWC_MAX_POOL_HINT = OpHint(shapes=_nhwc_pool_shapes, generic_attributes=False)
+
+
+# ---- ConvTransposeWithDynamicPads -------------------------------------------------------------------------
+
+def _conv_transpose_dynamic_pads_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """ConvTranspose's window, its pads moved from the attribute to the int64 input Pads (B comes after Pads)."""
+    transpose_shapes = CONV_TRANSPOSE_HINT.shapes
+    assert transpose_shapes is not None
+    transpose_shapes(draw, ctx)
+    pads = ctx.attributes.pop("pads")
+    if "output_padding" in ctx.attributes:  # below the stride (convtransposewithdynamicpads_c6)
+        strides = ctx.attributes["strides"]
+        ctx.attributes["output_padding"] = [min(p, s - 1) for p, s in zip(ctx.attributes["output_padding"], strides,
+                                                                             strict=True)]
+    x, w = ctx.shapes["X"], ctx.shapes["W"]
+    set_input_shape(ctx, "X", x)
+    set_input_shape(ctx, "W", w)
+    ctx.scratch["dynamic_pads"] = pads
+    ctx.omitted.discard("Pads")  # onnxruntime's kernel requires it (convtransposewithdynamicpads_c5)
+    set_input_shape(ctx, "Pads", [len(pads)])
+    if "B" not in ctx.omitted:
+        set_input_shape(ctx, "B", [w[1] * ctx.attributes.get("group", 1)])
+
+
+def _dynamic_pads(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    return int64_array(ctx.scratch["dynamic_pads"])
+
+
+CONV_TRANSPOSE_DYNAMIC_PADS_HINT = OpHint(shapes=_conv_transpose_dynamic_pads_shapes, values={"Pads": _dynamic_pads},
+                                          generic_attributes=False)
 
 
 # ---- the table's entries -----------------------------------------------------------------------------------
@@ -209,4 +306,11 @@ FUSED_HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # a bias of whole softmax rows that repeat over data's rows as is_inner_broadcast says
     ("com.microsoft", "BiasSoftmax"): (BIAS_SOFTMAX_HINT,),
     ("com.microsoft", "QuickGelu"): (QUICK_GELU_HINT,),
+    ("com.microsoft", "ScaledSiLU"): (SCALED_SILU_HINT,),
+    # limits that clamp, activation_alpha and activation_beta off their defaults, up given or packed in gate
+    ("com.microsoft", "SwiGLU"): (SWIGLU_HINT,),
+    ("com.microsoft", "GatedAdd"): (GATED_ADD_HINT,),
+    ("com.microsoft", "NhwcMaxPool"): (NHWC_MAX_POOL_HINT,),
+    # ConvTranspose's window with the pads given as the input Pads
+    ("com.microsoft", "ConvTransposeWithDynamicPads"): (CONV_TRANSPOSE_DYNAMIC_PADS_HINT,),
 }

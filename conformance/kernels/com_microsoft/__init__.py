@@ -17,4 +17,10 @@ MODULES: tuple[str, ...] = (
     "nhwc_fused_conv",
     "quick_gelu",
     "transpose_mat_mul",
+    "conv_transpose_with_dynamic_pads",
+    "fused_mat_mul_activation",
+    "gated_add",
+    "nhwc_max_pool",
+    "scaled_si_lu",
+    "swi_glu",
 )
