@@ -253,7 +253,28 @@ def _nhwc_pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     assert pool_shapes is not None
     pool_shapes(draw, ctx)
     x = ctx.shapes["x"]
+    if ctx.attributes.get("ceil_mode") == 1 and "auto_pad" not in ctx.attributes and draw(st.booleans()):
+        x[2:] = _where_ceil_shows(ctx, x[2:])
     set_input_shape(ctx, "x", [x[0], *x[2:], x[1]])
+
+
+def _where_ceil_shows(ctx: DrawContext, spatial: list[int]) -> list[int]:
+    """Stride 2, no end padding, a dilated kernel of 2 or more and an odd S + begin pad - kernel on every axis: ceil
+    then adds a window that starts inside the input (not in the padding, where it would be dropped again)."""
+    r = len(spatial)
+    kernel = list(ctx.attributes["kernel_shape"])
+    dilations = list(ctx.attributes.get("dilations", [1] * r))
+    pads = list(ctx.attributes.get("pads", [0] * (2 * r)))
+    out = list(spatial)
+    for i in range(r):
+        kernel[i] = max(kernel[i], 2)
+        ek = (kernel[i] - 1) * dilations[i] + 1
+        pads[i], pads[i + r] = min(pads[i], kernel[i] - 1), 0
+        out[i] = max(out[i], ek - pads[i])
+        if (out[i] + pads[i] - ek) % 2 == 0:
+            out[i] += 1
+    ctx.attributes.update(kernel_shape=kernel, strides=[2] * r, pads=pads)
+    return out
 
 
 NHWC_MAX_POOL_HINT = OpHint(shapes=_nhwc_pool_shapes, generic_attributes=False)
