@@ -38,6 +38,7 @@ def activation_nodes(attrs: dict[str, Any], dtype: Any) -> list[onnx.NodeProto]:
     if act == "HardSigmoid":
         return [node(act, ["m"], ["y"], alpha=alpha, beta=beta)]
     inner = "Softplus" if act == "ParametricSoftplus" else "Tanh"
+    assert alpha is not None and beta is not None
     return [_constant("act_alpha", alpha, dtype), _constant("act_beta", beta, dtype),
             node("Mul", ["m", "act_beta"], ["bm"]), node(inner, ["bm"], ["f"]), node("Mul", ["f", "act_alpha"], ["y"])]
 
