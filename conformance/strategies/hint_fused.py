@@ -9,6 +9,7 @@ and 0.5 ...), so a backend that ignores one gets caught.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 from hypothesis import strategies as st
@@ -17,6 +18,7 @@ from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import matmul_shapes
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
+from conformance.strategies.hint_tensor import DROPOUT_HINTS
 from conformance.strategies.hints import OpHint, dims, int64_array, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 
@@ -310,6 +312,9 @@ CONV_TRANSPOSE_DYNAMIC_PADS_HINT = OpHint(shapes=_conv_transpose_dynamic_pads_sh
                                           generic_attributes=False)
 
 
+DROPOUT_VALUES = replace(DROPOUT_HINTS[0], since=1)
+
+
 # ---- the table's entries -----------------------------------------------------------------------------------
 
 FUSED_HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
@@ -332,6 +337,11 @@ FUSED_HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "SwiGLU"): (SWIGLU_HINT,),
     ("com.microsoft", "GatedAdd"): (GATED_ADD_HINT,),
     ("com.microsoft", "NhwcMaxPool"): (NHWC_MAX_POOL_HINT,),
+    # Dropout's ratio (0, 0.25, 0.5, 0.75 or absent) and training_mode (absent, false, true): training draws a mask
+    # conform checks by the dropout law (bias and residual in it, the bitmask unpacked)
+    ("com.microsoft", "BiasDropout"): (DROPOUT_VALUES,),
+    ("com.microsoft", "BitmaskBiasDropout"): (DROPOUT_VALUES,),
+    ("com.microsoft", "BitmaskDropout"): (DROPOUT_VALUES,),
     # ConvTranspose's window with the pads given as the input Pads
     ("com.microsoft", "ConvTransposeWithDynamicPads"): (CONV_TRANSPOSE_DYNAMIC_PADS_HINT,),
 }

@@ -23,4 +23,7 @@ MODULES: tuple[str, ...] = (
     "nhwc_max_pool",
     "scaled_si_lu",
     "swi_glu",
+    "bias_dropout",
+    "bitmask_bias_dropout",
+    "bitmask_dropout",
 )
