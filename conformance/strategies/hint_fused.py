@@ -255,8 +255,13 @@ def _nhwc_pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     assert pool_shapes is not None
     pool_shapes(draw, ctx)
     x = ctx.shapes["x"]
-    if ctx.attributes.get("ceil_mode") == 1 and "auto_pad" not in ctx.attributes and draw(st.booleans()):
+    if ctx.attributes.get("ceil_mode") == 1 and "auto_pad" not in ctx.attributes:
         x[2:] = _where_ceil_shows(ctx, x[2:])
+    if ctx.attributes.get("auto_pad") in ("SAME_UPPER", "SAME_LOWER") and draw(st.booleans()):
+        # dilated SAME windows: the padding must grow with the dilation (onnxruntime's gap, see its expectations)
+        r = len(x) - 2
+        ctx.attributes["kernel_shape"] = [max(k, 2) for k in ctx.attributes["kernel_shape"]]
+        ctx.attributes["dilations"] = [2] * r
     set_input_shape(ctx, "x", [x[0], *x[2:], x[1]])
 
 
