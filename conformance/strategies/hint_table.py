@@ -492,6 +492,11 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "Unique"): (MS_UNIQUE_HINT,),
 }
 
+# onnxruntime's fused ops (com.microsoft)
+from conformance.strategies.hint_fused import FUSED_HINTS  # noqa: E402
+
+HINTS.update(FUSED_HINTS)
+
 
 NO_HINT = OpHint()
 
