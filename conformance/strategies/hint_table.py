@@ -86,6 +86,7 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_qmatmul import DYNAMIC_QUANTIZE_MATMUL_HINT, MATMUL_INTEGER_TO_FLOAT_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -426,6 +427,11 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
+    # com.microsoft quantized matmuls: scales, zero points and bias per tensor or per column of B, at most one
+    # scale per column
+    ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
+    ("com.microsoft", "DynamicQuantizeMatMul"): (DYNAMIC_QUANTIZE_MATMUL_HINT,),
+    ("com.microsoft", "MatMulInteger16"): (MATMUL_HINT,),
 }
 
 

@@ -2,6 +2,9 @@
 
 MODULES: tuple[str, ...] = (
     "dequantize_linear",
+    "dynamic_quantize_mat_mul",
     "fast_gelu",
+    "mat_mul_integer16",
+    "mat_mul_integer_to_float",
     "quantize_linear",
 )
