@@ -4,12 +4,14 @@ to the data, which the schemas state as constraints but the generic builder cann
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
-from conformance.strategies.attributes import DrawFn
+from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import matmul_shapes, positive
-from conformance.strategies.hints import OpHint, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
+from conformance.strategies.values import SEEDS, fill_array
 
 
 def _per_column(draw: DrawFn, b: list[int]) -> list[int]:
@@ -56,3 +58,66 @@ def _dynamic_quantize_mat_mul_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 MATMUL_INTEGER_TO_FLOAT_HINT = OpHint(shapes=_mat_mul_integer_to_float_shapes,
                                       values={"a_scale": positive("a_scale"), "b_scale": positive("b_scale")})
 DYNAMIC_QUANTIZE_MATMUL_HINT = OpHint(shapes=_dynamic_quantize_mat_mul_shapes, values={"b_scale": positive("b_scale")})
+
+
+# ---- MatMulNBits ------------------------------------------------------------------------------------------
+
+def _n_bits_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, N, bits and block_size, and every input shaped from them; zero points packed uint8 or unpacked in A's
+    type (never float with 8 bits: matmulnbits_c8); g_idx with 4 bits and
+    unpacked zero points only (matmulnbits_c9, _r2, _r3)."""
+    bits = draw(st.sampled_from([4, 2, 8]))
+    block = draw(st.sampled_from([16, 32]))
+    k = draw(st.integers(1, 2 * block + 3))
+    n = draw(st.integers(1, max(1, ctx.max_side)))
+    kb = -(-k // block)
+    ctx.attributes.update(K=k, N=n, bits=bits, block_size=block)
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k])
+    ctx.shapes["B"] = [n, kb, block * bits // 8]
+    ctx.shapes["scales"] = draw(st.sampled_from([[n, kb], [n * kb]]))
+    with_g_idx = "g_idx" not in ctx.omitted and bits == 4 and draw(st.integers(0, 2)) == 0  # deprecated: rarely
+    if not with_g_idx:
+        ctx.omitted.add("g_idx")
+        ctx.shapes["g_idx"] = None
+    else:
+        ctx.shapes["g_idx"] = [k]
+    if "zero_points" not in ctx.omitted:  # with g_idx unpacked (matmulnbits_r2)
+        packed = bits == 8 or not with_g_idx and draw(st.booleans())
+        ctx.type_bindings["T3"] = "uint8" if packed else ctx.dtype
+        ctx.shapes["zero_points"] = [n, -(-kb * bits // 8)] if packed else [n, kb]
+    if "bias" not in ctx.omitted:
+        ctx.shapes["bias"] = [n]
+
+
+def _bytes(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        return fill_array(draw(SEEDS), "uint8", shape, min_value=0, max_value=255)
+
+    return build
+
+
+def _n_bits_zero_points(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    shape = ctx.shapes.get("zero_points")
+    if shape is None or "zero_points" in ctx.omitted:
+        return None
+    element = ctx.type_bindings.get("T3", "uint8")
+    top = 255 if element == "uint8" else (1 << int(ctx.attributes["bits"])) - 1
+    return fill_array(draw(SEEDS), element, shape, min_value=0, max_value=top)
+
+
+def _g_idx(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    shape = ctx.shapes.get("g_idx")
+    if shape is None or "g_idx" in ctx.omitted:
+        return None
+    kb = -(-int(ctx.attributes["K"]) // int(ctx.attributes["block_size"]))
+    return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=kb - 1)
+
+
+MATMUL_N_BITS_HINT = OpHint(shapes=_n_bits_shapes,
+                            attributes={"weight_prepacked": lambda draw, ctx: OMIT},
+                            values={"B": _bytes("B"), "scales": positive("scales"),
+                                    "zero_points": _n_bits_zero_points, "g_idx": _g_idx})

@@ -86,7 +86,11 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
-from conformance.strategies.hint_qmatmul import DYNAMIC_QUANTIZE_MATMUL_HINT, MATMUL_INTEGER_TO_FLOAT_HINT
+from conformance.strategies.hint_qmatmul import (
+    DYNAMIC_QUANTIZE_MATMUL_HINT,
+    MATMUL_INTEGER_TO_FLOAT_HINT,
+    MATMUL_N_BITS_HINT,
+)
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -432,6 +436,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
     ("com.microsoft", "DynamicQuantizeMatMul"): (DYNAMIC_QUANTIZE_MATMUL_HINT,),
     ("com.microsoft", "MatMulInteger16"): (MATMUL_HINT,),
+    # K, N, bits and block_size tie B, scales, zero points, g_idx and bias; B's bytes are any bytes
+    ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
 }
 
 

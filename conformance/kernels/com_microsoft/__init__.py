@@ -6,5 +6,6 @@ MODULES: tuple[str, ...] = (
     "fast_gelu",
     "mat_mul_integer16",
     "mat_mul_integer_to_float",
+    "mat_mul_n_bits",
     "quantize_linear",
 )
