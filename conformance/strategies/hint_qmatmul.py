@@ -121,3 +121,71 @@ MATMUL_N_BITS_HINT = OpHint(shapes=_n_bits_shapes,
                             attributes={"weight_prepacked": lambda draw, ctx: OMIT},
                             values={"B": _bytes("B"), "scales": positive("scales"),
                                     "zero_points": _n_bits_zero_points, "g_idx": _g_idx})
+
+
+# ---- GatherBlockQuantized ---------------------------------------------------------------------------------
+
+FLOAT_TABLES = ("float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "float4e2m1")
+
+
+def _gather_block_quantized_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """A table of rank 2..3 (uint8: gathered on axis 0, quantized along the last), axes, block_size and bits,
+    scales with ceil(dim / block) blocks (float tables: some axes broadcast), zero points like the scales (uint8 ones
+    packed); the scales' type float or float16 (onnxruntime has no bfloat16 kernel)."""
+    element = ctx.dtype
+    is_uint8, is_float = element == "uint8", element in FLOAT_TABLES
+    bits = draw(st.sampled_from([2, 4, 8])) if is_uint8 else 4
+    packs = 8 // bits if is_uint8 else 1
+    rank = draw(st.integers(2, 3))
+    logical = [draw(st.integers(1, 4)) for _ in range(rank)]
+    qa = rank - 1 if is_uint8 else draw(st.integers(0, rank - 1))
+    ga = 0 if is_uint8 else draw(st.integers(0, rank - 1))
+    block = draw(st.sampled_from([0, 16, 16, 32] if is_float else [16, 16, 32]))
+    logical[qa] = draw(st.integers(1, 2 * max(block, 16) + 3))
+    if is_uint8:
+        logical[-1] = packs * draw(st.integers(1, 40 // packs))
+    ctx.attributes.update(gather_axis=ga - rank if draw(st.booleans()) else ga,
+                          quantize_axis=qa - rank if draw(st.booleans()) else qa, block_size=block)
+    if is_uint8 or draw(st.booleans()):
+        ctx.attributes["bits"] = bits
+    data = list(logical)
+    data[-1] //= packs
+    ctx.shapes["data"] = data
+    ctx.shapes["indices"] = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    span = block if block else max(logical[qa], 1)
+    scales = [-(-d // span) if i == qa else d for i, d in enumerate(logical)]
+    if is_float:
+        scales = [1 if i != qa and draw(st.booleans()) else d for i, d in enumerate(scales)]
+    ctx.shapes["scales"] = scales
+    ctx.type_bindings["T2"] = draw(st.sampled_from(["float", "float16"]))
+    if is_float:
+        ctx.omitted.add("zero_points")
+        ctx.shapes["zero_points"] = None
+    elif "zero_points" not in ctx.omitted:
+        ctx.shapes["zero_points"] = [*scales[:-1], -(-scales[-1] // packs)]
+
+
+def _table_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Indices mostly inside [-s, s-1] of the gathered axis, sometimes just outside (zeros)."""
+    data = ctx.shapes["data"]
+    ga = int(ctx.attributes["gather_axis"]) % len(data)
+    size = data[ga]
+    element = ctx.element_of("Tind")
+    return fill_array(draw(SEEDS), element, ctx.shapes["indices"], min_value=-size - 1, max_value=size)
+
+
+def _table_data(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return fill_array(draw(SEEDS), ctx.dtype, ctx.shapes["data"], min_value=-8, max_value=255 if ctx.dtype == "uint8"
+                      else 8)
+
+
+def _table_zero_points(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    shape = ctx.shapes.get("zero_points")
+    if shape is None or "zero_points" in ctx.omitted:
+        return None
+    return fill_array(draw(SEEDS), ctx.dtype, shape, min_value=-8, max_value=255 if ctx.dtype == "uint8" else 8)
+
+
+GATHER_BLOCK_QUANTIZED_HINT = OpHint(shapes=_gather_block_quantized_shapes,
+                                     values={"data": _table_data, "indices": _table_indices,
+                                             "scales": positive("scales"), "zero_points": _table_zero_points})

@@ -88,6 +88,7 @@ from conformance.strategies.hint_ml_encoders import (
 )
 from conformance.strategies.hint_qmatmul import (
     DYNAMIC_QUANTIZE_MATMUL_HINT,
+    GATHER_BLOCK_QUANTIZED_HINT,
     MATMUL_INTEGER_TO_FLOAT_HINT,
     MATMUL_N_BITS_HINT,
 )
@@ -438,6 +439,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulInteger16"): (MATMUL_HINT,),
     # K, N, bits and block_size tie B, scales, zero points, g_idx and bias; B's bytes are any bytes
     ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
+    # the table's packing (uint8 with bits), axes and block_size tie scales and zero points; indices reach
+    # just past the gathered axis (zeros there)
+    ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
 }
 
 

@@ -4,6 +4,7 @@ MODULES: tuple[str, ...] = (
     "dequantize_linear",
     "dynamic_quantize_mat_mul",
     "fast_gelu",
+    "gather_block_quantized",
     "mat_mul_integer16",
     "mat_mul_integer_to_float",
     "mat_mul_n_bits",
