@@ -91,6 +91,7 @@ from conformance.strategies.hint_qmatmul import (
     GATHER_BLOCK_QUANTIZED_HINT,
     MATMUL_INTEGER_TO_FLOAT_HINT,
     MATMUL_N_BITS_HINT,
+    Q_ATTENTION_HINT,
 )
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
@@ -442,6 +443,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # the table's packing (uint8 with bits), axes and block_size tie scales and zero points; indices reach
     # just past the gathered axis (zeros there)
     ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
+    # heads divide the projection, mask_index in one of its four layouts with positions inside P + S
+    ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
 }
 
 

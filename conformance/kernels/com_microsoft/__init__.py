@@ -8,5 +8,6 @@ MODULES: tuple[str, ...] = (
     "mat_mul_integer16",
     "mat_mul_integer_to_float",
     "mat_mul_n_bits",
+    "q_attention",
     "quantize_linear",
 )
