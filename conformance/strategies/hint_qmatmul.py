@@ -4,12 +4,15 @@ to the data, which the schemas state as constraints but the generic builder cann
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import matmul_shapes, positive
+from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 
@@ -83,7 +86,7 @@ def _n_bits_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     else:
         ctx.shapes["g_idx"] = [k]
     if "zero_points" not in ctx.omitted:  # with g_idx unpacked (matmulnbits_r2)
-        packed = bits == 8 or not with_g_idx and draw(st.booleans())
+        packed = bits == 8 or (not with_g_idx and draw(st.booleans()))
         ctx.type_bindings["T3"] = "uint8" if packed else ctx.dtype
         ctx.shapes["zero_points"] = [n, -(-kb * bits // 8)] if packed else [n, kb]
     if "bias" not in ctx.omitted:
@@ -238,3 +241,87 @@ def _q_attention_outputs(draw: DrawFn, ctx: DrawContext) -> int:
 Q_ATTENTION_HINT = OpHint(shapes=_q_attention_shapes, outputs=_q_attention_outputs,
                           values={"input_scale": positive("input_scale", 0.25, 0.5),
                                   "weight_scale": positive("weight_scale", 0.25, 0.5), "mask_index": _mask_index})
+
+
+# ---- DynamicQuantizeLSTM ----------------------------------------------------------------------------------
+
+def _dynamic_quantize_lstm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """LSTM's draw (directions, optional inputs, activations, clip, input_forget) with the weights transposed
+    ([num_directions, input_size, 4*hidden_size]), int8 or uint8, and scales and zero points per direction or per
+    column (zero points per column one value, 0 for int8: dynamicquantizelstm_c8, _c11)."""
+    _recurrent_shapes_as(draw, ctx, "LSTM")
+    directions, four_hidden, size = ctx.shapes["W"]
+    hidden = four_hidden // 4
+    ctx.shapes["W"] = [directions, size, four_hidden]
+    ctx.shapes["R"] = [directions, hidden, four_hidden]
+    ctx.type_bindings["T2"] = draw(st.sampled_from(["int8", "uint8"]))
+    for weight in ("W", "R"):
+        per_column = draw(st.booleans())
+        ctx.scratch[f"{weight}_per_column"] = per_column
+        shape = [directions, four_hidden] if per_column else [directions]
+        ctx.shapes[f"{weight}_scale"] = list(shape)
+        ctx.shapes[f"{weight}_zero_point"] = list(shape)
+
+
+def _recurrent_shapes_as(draw: DrawFn, ctx: DrawContext, op: str) -> None:
+    """hint_recurrent's draw for `op`'s inputs and attributes, on a node of another name."""
+    shapes = RECURRENT_HINT.shapes
+    assert shapes is not None
+    real = ctx.version
+    ctx.version = replace(real, name=op)
+    try:
+        shapes(draw, ctx)
+    finally:
+        ctx.version = real
+
+
+def _lstm_zero_point(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None:
+            return None
+        element = ctx.type_bindings["T2"]
+        signed = element == "int8"
+        if ctx.scratch[f"{name[0]}_per_column"]:  # one value for every column: 0 for int8
+            value = 0 if signed else draw(st.integers(0, 255))
+            return np.full(shape, value, np.int8 if signed else np.uint8)
+        return fill_array(draw(SEEDS), element, shape, min_value=-8 if signed else 120, max_value=8 if signed else 136)
+
+    return build
+
+
+def _lstm_weight(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        signed = ctx.type_bindings["T2"] == "int8"
+        return fill_array(draw(SEEDS), ctx.type_bindings["T2"], ctx.shapes[name], min_value=-128 if signed else 0,
+                          max_value=127 if signed else 255)
+
+    return build
+
+
+def _lstm_scale(name: str) -> ArrayHint:
+    """Quarter steps in [0.25, 2] over 128: a weight of 127 then weighs up to about 2."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        return fill_array(draw(SEEDS), "float", ctx.shapes[name], min_value=0.25, max_value=2.0) / np.float32(128)
+
+    return build
+
+
+def _lstm_float(name: str, bound: float) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        return fill_array(draw(SEEDS), "float", shape, min_value=-bound, max_value=bound)
+
+    return build
+
+
+DYNAMIC_QUANTIZE_LSTM_HINT = OpHint(
+    shapes=_dynamic_quantize_lstm_shapes, generic_attributes=False,
+    values={"X": _lstm_float("X", 2.0), "W": _lstm_weight("W"), "R": _lstm_weight("R"),
+            **{name: _lstm_float(name, 1.0) for name in ("B", "initial_h", "initial_c", "P")},
+            "W_scale": _lstm_scale("W_scale"), "R_scale": _lstm_scale("R_scale"),
+            "W_zero_point": _lstm_zero_point("W_zero_point"), "R_zero_point": _lstm_zero_point("R_zero_point"),
+            "sequence_lens": RECURRENT_HINT.values["sequence_lens"]},
+    outputs=RECURRENT_HINT.outputs)

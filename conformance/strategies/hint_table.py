@@ -87,6 +87,7 @@ from conformance.strategies.hint_ml_encoders import (
     ZIP_MAP_HINT,
 )
 from conformance.strategies.hint_qmatmul import (
+    DYNAMIC_QUANTIZE_LSTM_HINT,
     DYNAMIC_QUANTIZE_MATMUL_HINT,
     GATHER_BLOCK_QUANTIZED_HINT,
     MATMUL_INTEGER_TO_FLOAT_HINT,
@@ -445,6 +446,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
     # heads divide the projection, mask_index in one of its four layouts with positions inside P + S
     ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
+    ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),
 }
 
 

@@ -2,6 +2,7 @@
 
 MODULES: tuple[str, ...] = (
     "dequantize_linear",
+    "dynamic_quantize_lstm",
     "dynamic_quantize_mat_mul",
     "fast_gelu",
     "gather_block_quantized",

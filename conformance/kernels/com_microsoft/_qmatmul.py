@@ -42,7 +42,8 @@ def scale_and_bias(op: str, acc: np.ndarray, multiplier: np.ndarray, bias: np.nd
     y = acc.astype(np.float32) * multiplier.astype(np.float32)
     if bias is not None:
         if n < 0 or bias.ndim != 1 or bias.shape[0] != n:
-            raise ValueError(f"{op}: bias must be 1-D of the last dim of a B of rank >= 2, got {bias.shape} for B {b.shape}")
+            raise ValueError(f"{op}: bias must be 1-D of the last dim of a B of rank >= 2, got {bias.shape} for B "
+                             f"{b.shape}")
         y = y + bias.astype(np.float32)
     return np.asarray(y, np.float32)
 

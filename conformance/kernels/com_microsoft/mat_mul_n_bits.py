@@ -41,7 +41,7 @@ def dequantized_weight(op: str, b: np.ndarray, scales: np.ndarray, zero_points: 
     q = unpack_bits(b, bits, block_size).reshape(n, k_blocks * block_size)[:, :k].astype(np.float32)
     block = np.arange(k) // block_size
     if g_idx is not None:
-        if g_idx.shape != (k,) or g_idx.size and (g_idx.min() < 0 or g_idx.max() >= k_blocks):
+        if g_idx.shape != (k,) or (g_idx.size and (g_idx.min() < 0 or g_idx.max() >= k_blocks)):
             raise ValueError(f"{op}: g_idx must be [K] block indices in [0, {k_blocks}), got {g_idx.shape}")
         block = g_idx.astype(np.int64)
     scale = scales.astype(np.float32).reshape(n, k_blocks)
