@@ -302,7 +302,8 @@ def _lstm_weight(name: str) -> ArrayHint:
 def _lstm_scale(name: str) -> ArrayHint:
     """Quarter steps in [0.25, 2] over 128: a weight of 127 then weighs up to about 2."""
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-        return fill_array(draw(SEEDS), "float", ctx.shapes[name], min_value=0.25, max_value=2.0) / np.float32(128)
+        return np.asarray(fill_array(draw(SEEDS), "float", ctx.shapes[name], min_value=0.25, max_value=2.0)
+                          / np.float32(128))
 
     return build
 
@@ -325,3 +326,86 @@ DYNAMIC_QUANTIZE_LSTM_HINT = OpHint(
             "W_zero_point": _lstm_zero_point("W_zero_point"), "R_zero_point": _lstm_zero_point("R_zero_point"),
             "sequence_lens": RECURRENT_HINT.values["sequence_lens"]},
     outputs=RECURRENT_HINT.outputs)
+
+
+# ---- QEmbedLayerNormalization -----------------------------------------------------------------------------
+
+SEGMENT_GROUP = ("segment_ids", "segment_embedding", "segment_embedding_scale", "segment_embedding_zero_point")
+
+
+def _q_embed_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """batch, sequence, hidden and table sizes; the segment inputs all or none (qembedlayernormalization_c1);
+    scales and zero points scalars or 1-element vectors; int8 or uint8 tables."""
+    batch, steps, hidden = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 8))
+    words, segments = draw(st.integers(1, 6)), draw(st.integers(1, 3))
+    ctx.type_bindings["T2"] = draw(st.sampled_from(["uint8", "int8"]))
+    ctx.shapes.update(input_ids=[batch, steps], word_embedding_quant=[words, hidden],
+                      position_embedding_quant=[steps + draw(st.integers(0, 2)), hidden], gamma_quant=[hidden],
+                      beta_quant=[hidden])
+    with_segments = draw(st.booleans())
+    for name in SEGMENT_GROUP:
+        if with_segments:
+            ctx.omitted.discard(name)
+        else:
+            ctx.omitted.add(name)
+            ctx.shapes[name] = None
+    if with_segments:
+        ctx.shapes.update(segment_ids=[batch, steps], segment_embedding=[segments, hidden])
+    if "mask" not in ctx.omitted:
+        ctx.shapes["mask"] = [batch, steps]
+    for p in ctx.version.inputs:
+        if p.name.endswith(("_scale", "_zero_point")) and p.name not in ctx.omitted:
+            ctx.shapes[p.name] = _one_element(draw)
+
+
+def _ids(name: str, table: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=ctx.shapes[table][0] - 1)
+
+    return build
+
+
+def _q_table(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        element = ctx.type_bindings["T2"]
+        low, high = (-128, 127) if element == "int8" else (0, 255)
+        if name.endswith("_zero_point"):  # near the middle of the range, so the tables hold both signs
+            low, high = (-16, 16) if element == "int8" else (112, 144)
+        return fill_array(draw(SEEDS), element, shape, min_value=low, max_value=high)
+
+    return build
+
+
+def _q_scale(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        return np.asarray(fill_array(draw(SEEDS), "float", shape, min_value=0.25, max_value=2.0) / np.float32(64))
+
+    return build
+
+
+def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    """0s and 1s, now and then a 2 (which mask_index_out does not count)."""
+    shape = ctx.shapes.get("mask")
+    if shape is None or "mask" in ctx.omitted:
+        return None
+    return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=1 if draw(st.integers(0, 3)) else 2)
+
+
+Q_EMBED_LAYER_NORMALIZATION_HINT = OpHint(
+    shapes=_q_embed_shapes,
+    values={"input_ids": _ids("input_ids", "word_embedding_quant"),
+            "segment_ids": _ids("segment_ids", "segment_embedding"), "mask": _mask,
+            **{name: _q_table(name) for name in ("word_embedding_quant", "position_embedding_quant",
+                                                 "segment_embedding", "gamma_quant", "beta_quant")},
+            **{f"{table}_{part}": (_q_scale if part == "scale" else _q_table)(f"{table}_{part}")
+               for table in ("word_embedding", "position_embedding", "segment_embedding", "gamma", "beta")
+               for part in ("scale", "zero_point")}})

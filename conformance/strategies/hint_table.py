@@ -93,6 +93,7 @@ from conformance.strategies.hint_qmatmul import (
     MATMUL_INTEGER_TO_FLOAT_HINT,
     MATMUL_N_BITS_HINT,
     Q_ATTENTION_HINT,
+    Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
@@ -447,6 +448,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # heads divide the projection, mask_index in one of its four layouts with positions inside P + S
     ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
     ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),
+    ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),
 }
 
 

@@ -10,5 +10,6 @@ MODULES: tuple[str, ...] = (
     "mat_mul_integer_to_float",
     "mat_mul_n_bits",
     "q_attention",
+    "q_embed_layer_normalization",
     "quantize_linear",
 )
