@@ -4,6 +4,7 @@ rejected nodes and inputs."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -129,3 +130,41 @@ def shapes(**change: Any) -> list[Any]:
 ])
 def test_invalid_node_reports_the_check(inputs: list[Any], values: dict[str, Any], check: str) -> None:
     assert check in problem_checks(version(DOMAIN, OP, 1), inputs, {}, values)
+
+
+def test_onnxruntimes_dynamic_quantization_of_embed_layer_normalization(tmp_path: Path) -> None:
+    """The node as onnxruntime's quantize_dynamic writes it (as in the real-model corpus' BERT): the model validates
+    clean, and the model runner on our kernel gives onnxruntime's outputs."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+    from onnxruntime.quantization import quantize_dynamic
+
+    from conformance.models import run_model
+    from opset.validate import check_model
+
+    rng = np.random.default_rng(11)
+    hidden = 16
+    tables = {"we": rng.normal(0, 1, (30, hidden)), "pe": rng.normal(0, 1, (8, hidden)),
+              "se": rng.normal(0, 1, (2, hidden)), "g": rng.uniform(0.5, 1.5, hidden), "b": rng.normal(0, 0.1, hidden)}
+    node = helper.make_node("EmbedLayerNormalization", ["ids", "seg", "we", "pe", "se", "g", "b", "mask"],
+                            ["y", "mask_index"], domain=DOMAIN, epsilon=1e-12)
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info(n, TensorProto.INT32, [2, 5]) for n in ("ids", "seg", "mask")],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("mask_index", TensorProto.INT32, None)],
+        initializer=[numpy_helper.from_array(v.astype(np.float32), k) for k, v in tables.items()])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(DOMAIN, 1)])
+    model.ir_version = 8
+    onnx.save(model, tmp_path / "embed.onnx")
+    quantize_dynamic(tmp_path / "embed.onnx", tmp_path / "embed.q.onnx")
+    quantized = tmp_path / "embed.q.onnx"
+    assert [n.op_type for n in onnx.load(quantized).graph.node] == [OP]
+    errors = [str(d) for d in check_model(quantized).diagnostics if d.is_error]
+    assert not errors, errors
+    feeds = {"ids": rng.integers(0, 30, (2, 5)).astype(np.int32), "seg": rng.integers(0, 2, (2, 5)).astype(np.int32),
+             "mask": np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], np.int32)}
+    theirs = ort.InferenceSession(str(quantized), providers=["CPUExecutionProvider"]).run(None, feeds)
+    ours = list(run_model(quantized, feeds).values())
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(ours[1], theirs[1])
