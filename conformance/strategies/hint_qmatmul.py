@@ -409,3 +409,25 @@ Q_EMBED_LAYER_NORMALIZATION_HINT = OpHint(
             **{f"{table}_{part}": (_q_scale if part == "scale" else _q_table)(f"{table}_{part}")
                for table in ("word_embedding", "position_embedding", "segment_embedding", "gamma", "beta")
                for part in ("scale", "zero_point")}})
+
+
+# ---- MatMulBnb4 -------------------------------------------------------------------------------------------
+
+def _bnb4_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, N, block size, code table and transB; B and absmax sized from N * K (an odd count now and then: a
+    half-filled last byte), A of rank 1..3 ending in K (N with transB 0)."""
+    k, n = draw(st.integers(1, 40)), draw(st.integers(1, 6))
+    block = draw(st.sampled_from([16, 32, 64]))
+    trans = draw(st.sampled_from([1, 1, 1, 0]))
+    ctx.attributes.update(K=k, N=n, block_size=block, quant_type=draw(st.integers(0, 1)))
+    if trans == 0 or draw(st.booleans()):
+        ctx.attributes["transB"] = trans
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k if trans else n])
+    ctx.shapes["B"] = [(n * k + 1) // 2]
+    ctx.shapes["absmax"] = [-(-n * k // block)]
+
+
+MATMUL_BNB4_HINT = OpHint(shapes=_bnb4_shapes, generic_attributes=False,
+                          attributes={"training_mode": lambda draw, ctx: OMIT},
+                          values={"B": _bytes("B"), "absmax": positive("absmax")})

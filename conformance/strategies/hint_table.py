@@ -90,6 +90,7 @@ from conformance.strategies.hint_qmatmul import (
     DYNAMIC_QUANTIZE_LSTM_HINT,
     DYNAMIC_QUANTIZE_MATMUL_HINT,
     GATHER_BLOCK_QUANTIZED_HINT,
+    MATMUL_BNB4_HINT,
     MATMUL_INTEGER_TO_FLOAT_HINT,
     MATMUL_N_BITS_HINT,
     Q_ATTENTION_HINT,
@@ -449,6 +450,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
     ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),
     ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),
+    ("com.microsoft", "MatMulBnb4"): (MATMUL_BNB4_HINT,),
 }
 
 

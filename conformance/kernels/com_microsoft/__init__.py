@@ -6,6 +6,7 @@ MODULES: tuple[str, ...] = (
     "dynamic_quantize_mat_mul",
     "fast_gelu",
     "gather_block_quantized",
+    "mat_mul_bnb4",
     "mat_mul_integer16",
     "mat_mul_integer_to_float",
     "mat_mul_n_bits",
