@@ -22,6 +22,16 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                               "and y, which no single-node kernel sees; the model runner computes "
                                               "it (opset run, conform --suite onnx-node)",
     ("tengine", "FusedbnScaleRelu"): "Tengine numbers it but has no loader or kernel: its inputs are unspecified",
+    ("com.microsoft", "MatMulFpQ4"): "B is a blob packed by MLAS's MlasQ4GemmPackB, whose block layout is MLAS's "
+                                     "internal, platform-specific format, not the operator's",
+    ("com.microsoft", "QuantizeBFP"): "the BFP byte stream's layout (bfp_type's block and shared-exponent encoding) is "
+                                      "specified nowhere, and no onnxruntime execution provider implements the op",
+    ("com.microsoft", "DequantizeBFP"): "the BFP byte stream's layout (bfp_type's block and shared-exponent encoding) is "
+                                        "specified nowhere, and no onnxruntime execution provider implements the op",
+    ("com.microsoft", "MatMulPacked"): "a CUDA-only op whose point is B's byte layout, one of onnxruntime's "
+                                       "packed-weight formats chosen by packed_type (docs/PackedWeightFormats.md)",
+    ("com.microsoft", "SparseToDenseMatMul"): "A is a sparse tensor, a value kind no cell, runner or backend of the "
+                                              "project carries",
 }
 
 
