@@ -26,8 +26,9 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                      "internal, platform-specific format, not the operator's",
     ("com.microsoft", "QuantizeBFP"): "the BFP byte stream's layout (bfp_type's block and shared-exponent encoding) is "
                                       "specified nowhere, and no onnxruntime execution provider implements the op",
-    ("com.microsoft", "DequantizeBFP"): "the BFP byte stream's layout (bfp_type's block and shared-exponent encoding) is "
-                                        "specified nowhere, and no onnxruntime execution provider implements the op",
+    ("com.microsoft", "DequantizeBFP"): "the BFP byte stream's layout (bfp_type's block and shared-exponent "
+                                        "encoding) is specified nowhere, and no onnxruntime execution provider "
+                                        "implements the op",
     ("com.microsoft", "MatMulPacked"): "a CUDA-only op whose point is B's byte layout, one of onnxruntime's "
                                        "packed-weight formats chosen by packed_type (docs/PackedWeightFormats.md)",
     ("com.microsoft", "SparseToDenseMatMul"): "A is a sparse tensor, a value kind no cell, runner or backend of the "
