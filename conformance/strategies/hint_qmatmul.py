@@ -431,3 +431,44 @@ def _bnb4_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 MATMUL_BNB4_HINT = OpHint(shapes=_bnb4_shapes, generic_attributes=False,
                           attributes={"training_mode": lambda draw, ctx: OMIT},
                           values={"B": _bytes("B"), "absmax": positive("absmax")})
+
+
+# ---- MatMulBlockQuantizedFp8Weight / Fp4Weight ------------------------------------------------------------
+
+def _block_weight_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K (even for FP4), N, block_size (a partial last block now and then), A of rank 1..3 ending in K; the scales
+    per row and block, the optional scalars and bias drawn present or absent."""
+    fp4 = ctx.version.name.endswith("Fp4Weight")
+    block = draw(st.sampled_from([4, 8, 16]))
+    k, n = 2 * draw(st.integers(1, 20)) if fp4 else draw(st.integers(1, 40)), draw(st.integers(1, 5))
+    ctx.attributes["block_size"] = block
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k])
+    ctx.shapes["B"] = [n, k // 2] if fp4 else [n, k]
+    blocks = [n, -(-k // block)]
+    if fp4:
+        ctx.shapes.update(weight_scale=blocks, weight_scale_2=_one_element(draw))
+    else:
+        ctx.shapes["b_scale"] = blocks
+    scalar = "input_scale" if fp4 else "a_scale"
+    for name, shape in ((scalar, _one_element(draw)), ("bias", [n])):
+        if name not in ctx.omitted:
+            ctx.shapes[name] = shape
+
+
+def _e4m3_scale_bytes(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Raw E4M3 bytes of scales in [1/8, 4] (0x20..0x48: positive, finite)."""
+    return fill_array(draw(SEEDS), "uint8", ctx.shapes["weight_scale"], min_value=0x20, max_value=0x48)
+
+
+def _fp8_weight(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return fill_array(draw(SEEDS), "float8e4m3fn", ctx.shapes["B"], min_value=-8.0, max_value=8.0)
+
+
+BLOCK_FP8_WEIGHT_HINT = OpHint(shapes=_block_weight_shapes, generic_attributes=False,
+                               values={"B": _fp8_weight, "b_scale": positive("b_scale", 0.25, 1.0),
+                                       "a_scale": positive("a_scale", 0.25, 0.5)})
+BLOCK_FP4_WEIGHT_HINT = OpHint(shapes=_block_weight_shapes, generic_attributes=False,
+                               values={"B": _bytes("B"), "weight_scale": _e4m3_scale_bytes,
+                                       "weight_scale_2": positive("weight_scale_2", 0.25, 1.0),
+                                       "input_scale": positive("input_scale")})

@@ -87,6 +87,8 @@ from conformance.strategies.hint_ml_encoders import (
     ZIP_MAP_HINT,
 )
 from conformance.strategies.hint_qmatmul import (
+    BLOCK_FP4_WEIGHT_HINT,
+    BLOCK_FP8_WEIGHT_HINT,
     DYNAMIC_QUANTIZE_LSTM_HINT,
     DYNAMIC_QUANTIZE_MATMUL_HINT,
     GATHER_BLOCK_QUANTIZED_HINT,
@@ -451,6 +453,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),
     ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),
     ("com.microsoft", "MatMulBnb4"): (MATMUL_BNB4_HINT,),
+    ("com.microsoft", "MatMulBlockQuantizedFp8Weight"): (BLOCK_FP8_WEIGHT_HINT,),
+    ("com.microsoft", "MatMulBlockQuantizedFp4Weight"): (BLOCK_FP4_WEIGHT_HINT,),
 }
 
 

@@ -6,6 +6,8 @@ MODULES: tuple[str, ...] = (
     "dynamic_quantize_mat_mul",
     "fast_gelu",
     "gather_block_quantized",
+    "mat_mul_block_quantized_fp4_weight",
+    "mat_mul_block_quantized_fp8_weight",
     "mat_mul_bnb4",
     "mat_mul_integer16",
     "mat_mul_integer_to_float",
