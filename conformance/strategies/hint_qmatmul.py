@@ -472,3 +472,30 @@ BLOCK_FP4_WEIGHT_HINT = OpHint(shapes=_block_weight_shapes, generic_attributes=F
                                values={"B": _bytes("B"), "weight_scale": _e4m3_scale_bytes,
                                        "weight_scale_2": positive("weight_scale_2", 0.25, 1.0),
                                        "input_scale": positive("input_scale")})
+
+
+# ---- MatMulNBitsQkv ---------------------------------------------------------------------------------------
+
+def _qkv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, Nq, Nkv, bits, block_size; A of rank 1..3 ending in K, skip of A's shape or absent, three packed weights
+    with scales (flat now and then) and optional biases."""
+    bits, block = draw(st.sampled_from([4, 2, 8])), draw(st.sampled_from([16, 32]))
+    k, nq, nkv = draw(st.integers(1, 2 * block + 3)), draw(st.integers(1, 6)), draw(st.integers(1, 4))
+    kb = -(-k // block)
+    ctx.attributes.update(K=k, Nq=nq, Nkv=nkv, bits=bits, block_size=block)
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k])
+    if "skip" not in ctx.omitted:
+        ctx.shapes["skip"] = [*lead, k]
+    ctx.shapes["norm_scale"] = [k]
+    for p, n in (("q", nq), ("k", nkv), ("v", nkv)):
+        ctx.shapes[f"{p}_B"] = [n, kb, block * bits // 8]
+        ctx.shapes[f"{p}_scales"] = draw(st.sampled_from([[n, kb], [n * kb]]))
+        if f"{p}_bias" not in ctx.omitted:
+            ctx.shapes[f"{p}_bias"] = [n]
+
+
+MATMUL_N_BITS_QKV_HINT = OpHint(shapes=_qkv_shapes,
+                                values={**{f"{p}_B": _bytes(f"{p}_B") for p in "qkv"},
+                                        **{f"{p}_scales": positive(f"{p}_scales", 0.25, 0.5) for p in "qkv"},
+                                        "norm_scale": positive("norm_scale")})
