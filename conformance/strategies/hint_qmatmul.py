@@ -499,3 +499,35 @@ MATMUL_N_BITS_QKV_HINT = OpHint(shapes=_qkv_shapes,
                                 values={**{f"{p}_B": _bytes(f"{p}_B") for p in "qkv"},
                                         **{f"{p}_scales": positive(f"{p}_scales", 0.25, 0.5) for p in "qkv"},
                                         "norm_scale": positive("norm_scale")})
+
+
+# ---- MatMulNBitsMlp ---------------------------------------------------------------------------------------
+
+def _mlp_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, N, bits, block_size, activation silu (the only one); A of rank 1..3 ending in K, norm_scale present or
+    absent, skip only with it; gate and up weights with scales (flat now and then) and optional biases."""
+    bits, block = draw(st.sampled_from([4, 2, 8])), draw(st.sampled_from([16, 32]))
+    k, n = draw(st.integers(1, 2 * block + 3)), draw(st.integers(1, 6))
+    kb = -(-k // block)
+    ctx.attributes.update(K=k, N=n, bits=bits, block_size=block, activation="silu")
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k])
+    norm = "norm_scale" not in ctx.omitted
+    if norm:
+        ctx.shapes["norm_scale"] = [k]
+    if "skip" not in ctx.omitted and norm:
+        ctx.shapes["skip"] = [*lead, k]
+    else:
+        ctx.omitted.add("skip")
+        ctx.shapes["skip"] = None
+    for p in ("gate", "up"):
+        ctx.shapes[f"{p}_B"] = [n, kb, block * bits // 8]
+        ctx.shapes[f"{p}_scales"] = draw(st.sampled_from([[n, kb], [n * kb]]))
+        if f"{p}_bias" not in ctx.omitted:
+            ctx.shapes[f"{p}_bias"] = [n]
+
+
+MATMUL_N_BITS_MLP_HINT = OpHint(shapes=_mlp_shapes,
+                                values={**{f"{p}_B": _bytes(f"{p}_B") for p in ("gate", "up")},
+                                        **{f"{p}_scales": positive(f"{p}_scales", 0.25, 0.5) for p in ("gate", "up")},
+                                        "norm_scale": positive("norm_scale")})

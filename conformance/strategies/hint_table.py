@@ -95,6 +95,7 @@ from conformance.strategies.hint_qmatmul import (
     MATMUL_BNB4_HINT,
     MATMUL_INTEGER_TO_FLOAT_HINT,
     MATMUL_N_BITS_HINT,
+    MATMUL_N_BITS_MLP_HINT,
     MATMUL_N_BITS_QKV_HINT,
     Q_ATTENTION_HINT,
     Q_EMBED_LAYER_NORMALIZATION_HINT,
@@ -457,6 +458,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulBlockQuantizedFp8Weight"): (BLOCK_FP8_WEIGHT_HINT,),
     ("com.microsoft", "MatMulBlockQuantizedFp4Weight"): (BLOCK_FP4_WEIGHT_HINT,),
     ("com.microsoft", "MatMulNBitsQkv"): (MATMUL_N_BITS_QKV_HINT,),
+    ("com.microsoft", "MatMulNBitsMlp"): (MATMUL_N_BITS_MLP_HINT,),
 }
 
 
