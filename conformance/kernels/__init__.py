@@ -33,6 +33,8 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                        "packed-weight formats chosen by packed_type (docs/PackedWeightFormats.md)",
     ("com.microsoft", "SparseToDenseMatMul"): "A is a sparse tensor, a value kind no cell, runner or backend of the "
                                               "project carries",
+    ("com.microsoft", "GemmFloat8"): "a CUDA-only op (cuBLASLt) whose scaleY, activation epilogue and float8 output "
+                                     "rounding are cuBLASLt's, stated by neither the schema nor any CPU kernel",
 }
 
 

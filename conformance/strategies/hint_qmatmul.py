@@ -531,3 +531,27 @@ MATMUL_N_BITS_MLP_HINT = OpHint(shapes=_mlp_shapes,
                                 values={**{f"{p}_B": _bytes(f"{p}_B") for p in ("gate", "up")},
                                         **{f"{p}_scales": positive(f"{p}_scales", 0.25, 0.5) for p in ("gate", "up")},
                                         "norm_scale": positive("norm_scale")})
+
+
+# ---- MatMulNBitsQLoRA -------------------------------------------------------------------------------------
+
+def _qlora_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, N, rank R, both bit widths and block sizes; X of rank 1..3 ending in K; W, lora_A [R, ...], lora_B [N, ...]
+    packed as MatMulNBits packs them, with their scales."""
+    bits, lbits = draw(st.sampled_from([4, 2, 8])), draw(st.sampled_from([8, 4, 2]))
+    block, lblock = draw(st.sampled_from([16, 32])), draw(st.sampled_from([16, 32]))
+    k, n, rank = draw(st.integers(1, 40)), draw(st.integers(1, 6)), draw(st.integers(1, 20))
+    ctx.attributes.update(K=k, N=n, bits=bits, block_size=block, lora_bits=lbits, lora_block_size=lblock)
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "X", [*lead, k])
+    for name, rows, width, b, bs in (("W", n, k, bits, block), ("lora_A", rank, k, lbits, lblock),
+                                     ("lora_B", n, rank, lbits, lblock)):
+        blocks = -(-width // bs)
+        ctx.shapes[name] = [rows, blocks, bs * b // 8]
+        ctx.shapes["scales" if name == "W" else f"{name}_scales"] = [rows, blocks]
+
+
+MATMUL_N_BITS_QLORA_HINT = OpHint(shapes=_qlora_shapes, generic_attributes=False,
+                                  values={**{name: _bytes(name) for name in ("W", "lora_A", "lora_B")},
+                                          **{name: positive(name, 0.25, 0.5)
+                                             for name in ("scales", "lora_A_scales", "lora_B_scales")}})

@@ -97,6 +97,7 @@ from conformance.strategies.hint_qmatmul import (
     MATMUL_N_BITS_HINT,
     MATMUL_N_BITS_MLP_HINT,
     MATMUL_N_BITS_QKV_HINT,
+    MATMUL_N_BITS_QLORA_HINT,
     Q_ATTENTION_HINT,
     Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
@@ -459,6 +460,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulBlockQuantizedFp4Weight"): (BLOCK_FP4_WEIGHT_HINT,),
     ("com.microsoft", "MatMulNBitsQkv"): (MATMUL_N_BITS_QKV_HINT,),
     ("com.microsoft", "MatMulNBitsMlp"): (MATMUL_N_BITS_MLP_HINT,),
+    ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
 }
 
 

@@ -13,6 +13,7 @@ MODULES: tuple[str, ...] = (
     "mat_mul_integer_to_float",
     "mat_mul_n_bits",
     "mat_mul_n_bits_mlp",
+    "mat_mul_n_bits_qlora",
     "mat_mul_n_bits_qkv",
     "q_attention",
     "q_embed_layer_normalization",
