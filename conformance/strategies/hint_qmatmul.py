@@ -465,9 +465,18 @@ def _fp8_weight(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     return fill_array(draw(SEEDS), "float8e4m3fn", ctx.shapes["B"], min_value=-8.0, max_value=8.0)
 
 
+def _a_scale(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    """A scale that is no power of two, so that A / a_scale needs rounding to E4M3 (a quarter-step A over a
+    quarter-step scale is often exact, which would hide a backend that skips the W8A8 round trip)."""
+    shape = ctx.shapes.get("a_scale")
+    if shape is None or "a_scale" in ctx.omitted:
+        return None
+    return np.full(shape, draw(st.sampled_from([0.3, 0.11, 0.7])), np.float32)
+
+
 BLOCK_FP8_WEIGHT_HINT = OpHint(shapes=_block_weight_shapes, generic_attributes=False,
                                values={"B": _fp8_weight, "b_scale": positive("b_scale", 0.25, 1.0),
-                                       "a_scale": positive("a_scale", 0.25, 0.5)})
+                                       "a_scale": _a_scale})
 BLOCK_FP4_WEIGHT_HINT = OpHint(shapes=_block_weight_shapes, generic_attributes=False,
                                values={"B": _bytes("B"), "weight_scale": _e4m3_scale_bytes,
                                        "weight_scale_2": positive("weight_scale_2", 0.25, 1.0),
