@@ -12,6 +12,7 @@ import pytest
 from conformance.kernels.com_microsoft.mat_mul_bnb4 import FP4, NF4
 from tests.helpers import (
     OracleCase,
+    assert_examples_match_kernel_and_formula,
     assert_matches_oracle,
     assert_registry_ranges_exercised,
     assert_shapes_match_onnxruntime,
@@ -104,3 +105,7 @@ ATTRS = {"K": 4, "N": 3, "block_size": 16, "quant_type": 0}
 ])
 def test_invalid_node_reports_the_check(shapes: list[Any], attrs: dict[str, Any], check: str) -> None:
     assert check in problem_checks(version(DOMAIN, OP, 1), shapes, {**ATTRS, **attrs})
+
+
+def test_examples_match_kernel_and_formula() -> None:
+    assert_examples_match_kernel_and_formula(DOMAIN, OP)
