@@ -12,6 +12,7 @@ import pytest
 
 from tests.helpers import (
     OracleCase,
+    assert_examples_match_kernel_and_formula,
     assert_matches_oracle,
     assert_registry_ranges_exercised,
     formula_shapes,
@@ -168,3 +169,7 @@ def test_onnxruntimes_dynamic_quantization_of_embed_layer_normalization(tmp_path
     ours = list(run_model(quantized, feeds).values())
     np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(ours[1], theirs[1])
+
+
+def test_examples_match_kernel_and_formula() -> None:
+    assert_examples_match_kernel_and_formula(DOMAIN, OP)
