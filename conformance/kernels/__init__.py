@@ -38,6 +38,19 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
     ("com.microsoft", "RMSNormRotary"): "a CUDA-only fused kernel whose values are its BF16 rounding points (which "
                                         "differ between a prefill and a decode path a CPU-side control tensor "
                                         "picks); onnxruntime has no CPU kernel and no subgraph defines them",
+    ("com.microsoft", "MatMulFpQ4"): "B is a blob packed by MLAS's MlasQ4GemmPackB, whose block layout is MLAS's "
+                                     "internal, platform-specific format, not the operator's",
+    ("com.microsoft", "QuantizeBFP"): "the BFP byte stream's layout (bfp_type's block and shared-exponent encoding) is "
+                                      "specified nowhere, and no onnxruntime execution provider implements the op",
+    ("com.microsoft", "DequantizeBFP"): "the BFP byte stream's layout (bfp_type's block and shared-exponent "
+                                        "encoding) is specified nowhere, and no onnxruntime execution provider "
+                                        "implements the op",
+    ("com.microsoft", "MatMulPacked"): "a CUDA-only op whose point is B's byte layout, one of onnxruntime's "
+                                       "packed-weight formats chosen by packed_type (docs/PackedWeightFormats.md)",
+    ("com.microsoft", "SparseToDenseMatMul"): "A is a sparse tensor, a value kind no cell, runner or backend of the "
+                                              "project carries",
+    ("com.microsoft", "GemmFloat8"): "a CUDA-only op (cuBLASLt) whose scaleY, activation epilogue and float8 output "
+                                     "rounding are cuBLASLt's, stated by neither the schema nor any CPU kernel",
 }
 
 

@@ -103,6 +103,20 @@ from conformance.strategies.hint_norms import (
     ROTARY_HINT,
     SKIP_NORM_HINT,
     TORCH_EMBEDDING_HINT,
+from conformance.strategies.hint_qmatmul import (
+    BLOCK_FP4_WEIGHT_HINT,
+    BLOCK_FP8_WEIGHT_HINT,
+    DYNAMIC_QUANTIZE_LSTM_HINT,
+    DYNAMIC_QUANTIZE_MATMUL_HINT,
+    GATHER_BLOCK_QUANTIZED_HINT,
+    MATMUL_BNB4_HINT,
+    MATMUL_INTEGER_TO_FLOAT_HINT,
+    MATMUL_N_BITS_HINT,
+    MATMUL_N_BITS_MLP_HINT,
+    MATMUL_N_BITS_QKV_HINT,
+    MATMUL_N_BITS_QLORA_HINT,
+    Q_ATTENTION_HINT,
+    Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
@@ -490,6 +504,26 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "GatherND"): (indexing.GATHER_ND_HINT,),
     ("com.microsoft", "Range"): (MS_RANGE_HINT,),
     ("com.microsoft", "Unique"): (MS_UNIQUE_HINT,),
+    # com.microsoft quantized matmuls: scales, zero points and bias per tensor or per column of B, at most one
+    # scale per column
+    ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
+    ("com.microsoft", "DynamicQuantizeMatMul"): (DYNAMIC_QUANTIZE_MATMUL_HINT,),
+    ("com.microsoft", "MatMulInteger16"): (MATMUL_HINT,),
+    # K, N, bits and block_size tie B, scales, zero points, g_idx and bias; B's bytes are any bytes
+    ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
+    # the table's packing (uint8 with bits), axes and block_size tie scales and zero points; indices reach
+    # just past the gathered axis (zeros there)
+    ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
+    # heads divide the projection, mask_index in one of its four layouts with positions inside P + S
+    ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
+    ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),
+    ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),
+    ("com.microsoft", "MatMulBnb4"): (MATMUL_BNB4_HINT,),
+    ("com.microsoft", "MatMulBlockQuantizedFp8Weight"): (BLOCK_FP8_WEIGHT_HINT,),
+    ("com.microsoft", "MatMulBlockQuantizedFp4Weight"): (BLOCK_FP4_WEIGHT_HINT,),
+    ("com.microsoft", "MatMulNBitsQkv"): (MATMUL_N_BITS_QKV_HINT,),
+    ("com.microsoft", "MatMulNBitsMlp"): (MATMUL_N_BITS_MLP_HINT,),
+    ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
 }
 
 # onnxruntime's fused ops (com.microsoft)
