@@ -103,6 +103,7 @@ from conformance.strategies.hint_norms import (
     ROTARY_HINT,
     SKIP_NORM_HINT,
     TORCH_EMBEDDING_HINT,
+)
 from conformance.strategies.hint_qmatmul import (
     BLOCK_FP4_WEIGHT_HINT,
     BLOCK_FP8_WEIGHT_HINT,
