@@ -1,6 +1,7 @@
 """Kernels of this domain. MODULES lists them explicitly (one op a file)."""
 
 MODULES: tuple[str, ...] = (
+    "attention",
     "dequantize_linear",
     "fast_gelu",
     "quantize_linear",
