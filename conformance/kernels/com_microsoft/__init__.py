@@ -4,5 +4,6 @@ MODULES: tuple[str, ...] = (
     "attention",
     "dequantize_linear",
     "fast_gelu",
+    "multi_head_attention",
     "quantize_linear",
 )

@@ -40,6 +40,7 @@ def key_mask(op: str, mask: np.ndarray | None, batch: int, seq: int, total: int,
         return None
     keys = np.arange(total)
     future = keys[None, :] > past + np.arange(seq)[:, None]  # (seq, total)
+    future[-1:] = False  # onnxruntime leaves the last query row unmasked (all keys, even past past + seq - 1)
     out = np.zeros((batch, seq, total))
     if mask is not None and mask.ndim == 3:
         if mask.shape != (batch, seq, total):
@@ -68,6 +69,9 @@ def key_mask(op: str, mask: np.ndarray | None, batch: int, seq: int, total: int,
 
 
 def softmax(x: np.ndarray) -> np.ndarray:
+    """Softmax over the last axis of scores that onnxruntime holds in float: they are rounded to float first, so
+    a row whose keys are all masked (each score plus -10000) keeps float's precision there."""
+    x = x.astype(np.float32).astype(np.float64)
     top = np.max(x, axis=-1, keepdims=True)
     e = np.exp(x - top)
     out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
