@@ -4,6 +4,7 @@ MODULES: tuple[str, ...] = (
     "attention",
     "dequantize_linear",
     "fast_gelu",
+    "group_query_attention",
     "multi_head_attention",
     "quantize_linear",
 )
