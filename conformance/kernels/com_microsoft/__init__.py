@@ -4,7 +4,9 @@ MODULES: tuple[str, ...] = (
     "attention",
     "dequantize_linear",
     "fast_gelu",
+    "gated_relative_position_bias",
     "group_query_attention",
     "multi_head_attention",
     "quantize_linear",
+    "relative_position_bias",
 )
