@@ -86,6 +86,7 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_ms_attention import ATTENTION_MS_HINT, GQA_HINT, GRPB_HINT, MHA_HINT, RPB_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -427,6 +428,17 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
 }
+
+# com.microsoft attention ops: head counts dividing the hidden sizes, masks in the layouts the kernels accept with
+# positions inside the key range, caches whose lengths agree with seqlens_k / past_sequence_length, GQA's head sizes
+# of 8 or 16 (onnxruntime's CPU kernel needs multiples of 8, rotary of 16), buckets and gates that stay defined
+HINTS.update({
+    ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
+    ("com.microsoft", "MultiHeadAttention"): (MHA_HINT,),
+    ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
+    ("com.microsoft", "RelativePositionBias"): (RPB_HINT,),
+    ("com.microsoft", "GatedRelativePositionBias"): (GRPB_HINT,),
+})
 
 
 NO_HINT = OpHint()

@@ -28,11 +28,11 @@ def key_mask(op: str, mask: np.ndarray | None, batch: int, seq: int, total: int,
 
     1-D (batch): each entry's keys at or past its end position are masked; 1-D (2 * batch): the second half also
     masks the keys before each start position; 1-D (3 * batch + 2), where `ends_of_3b2` (Attention's CPU kernel
-    reads only its first batch entries, as end positions); 2-D (batch, total): 0 masks a key; 3-D (batch, seq, total): 0 masks
-    a key for one query. A masked position adds `filter_value` (not -inf: a fully masked row still averages).
-    The causal mask (query i sees keys up to past + i, applied only when seq > 1 as onnxruntime does) is written
-    over a 3-D mask and added to the others, so a key both padded and in the future gets the filter value twice.
-    A 2-D mask of one column ((batch or 1, 1)) masks nothing: onnxruntime drops it.
+    reads only its first batch values, as end positions); 2-D (batch, total): 0 masks a key; 3-D (batch, seq,
+    total): 0 masks a key for one query. A masked position adds `filter_value` (not -inf: a fully masked row
+    averages its keys). The causal mask (query i sees keys up to past + i, the last query every key) excludes
+    the future keys outright (-inf), so a query whose visible keys are all padded averages those keys only. A
+    2-D mask of one column ((batch or 1, 1)) masks nothing: onnxruntime drops it.
     """
     if mask is not None and mask.ndim == 2 and mask.shape[1] == 1 and total != 1:
         mask = None
@@ -52,7 +52,8 @@ def key_mask(op: str, mask: np.ndarray | None, batch: int, seq: int, total: int,
             if mask.shape != (batch, total):
                 raise ValueError(f"{op}: a 2-D mask must be (batch, total) = {(batch, total)}, got {mask.shape}")
             row = np.where(mask > 0, 0.0, filter_value)
-        elif mask.ndim == 1 and (mask.shape[0] in (batch, 2 * batch) or ends_of_3b2 and mask.shape[0] == 3 * batch + 2):
+        elif mask.ndim == 1 and (mask.shape[0] in (batch, 2 * batch)
+                                 or (ends_of_3b2 and mask.shape[0] == 3 * batch + 2)):
             end = mask[:batch].astype(np.int64)[:, None]
             masked = keys[None, :] >= end
             if mask.shape[0] == 2 * batch and batch > 0:

@@ -9,7 +9,8 @@ from past_key / past_value. present holds past_b cached rows then the sequence_l
 max(past buffer, total_sequence_length) rows; rows after those are unspecified (zeros here).
 
 With do_rotary, Q and K are rotated (cos_cache / sin_cache rows at each token's position: position_ids when
-given (on the first prompt only its first value, counting up from it), else past_b + s) before K is cached. Query row s (absolute position past_b + s) sees keys [0, past_b + s]
+given (on the first prompt only its first value, counting up from it), else past_b + s) before K is cached.
+Query row s (absolute position past_b + s) sees keys [0, past_b + s]
 (with causal=0: every key [0, total_b)), the last local_window_size of them when local_window_size > 0.
 Scores are scale * Q K^T (1 / sqrt(head_size) when scale is absent or 0), soft-capped (softcap * tanh(x / softcap))
 when softcap > 0, plus attention_bias (columns are absolute key positions); softmax over the visible keys, with a

@@ -79,7 +79,7 @@ def multi_head_attention(query: np.ndarray, key: np.ndarray | None, value: np.nd
         raise ValueError(f"{OP}: past_key and past_value come together")
     if past_key is not None and past_value is not None:
         if past_key.shape[:2] != (batch, num_heads) or past_key.shape[3] != head_size \
-                or past_value.shape != past_key.shape[:3] + (v.shape[3],):
+                or past_value.shape != (*past_key.shape[:3], v.shape[3]):
             raise ValueError(f"{OP}: past_key and past_value must be (batch, num_heads, past, head_size), got "
                              f"{past_key.shape} and {past_value.shape}")
         pk, pv = past_key.astype(np.float64), past_value.astype(np.float64)
