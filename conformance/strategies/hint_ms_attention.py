@@ -125,6 +125,8 @@ def _mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     hidden = heads * head
     ctx.attributes["num_heads"] = heads
     in_heads = draw(st.integers(0, 3)) == 0
+    if in_heads:
+        v_head = head  # onnxruntime takes key and value in heads of one shape only
     _use(ctx, query=[batch, seq, hidden])
     if in_heads:
         _use(ctx, key=[batch, heads, kv_seq, head], value=[batch, heads, kv_seq, v_head])

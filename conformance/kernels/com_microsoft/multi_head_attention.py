@@ -9,7 +9,8 @@ heads yet. With past_key / past_value
 tensors are buffers of max_sequence positions holding that many valid ones, the new keys and values are written
 after them and the presents are the whole buffers. Scores are scale * Q K^T (1 / sqrt(head_size) when scale is
 absent or 0) plus attention_bias plus the additive mask of key_padding_mask and unidirectional
-(`_attention.key_mask`); softmax over the keys; output = weights V, heads merged. qk is the scaled scores with
+(`_attention.key_mask`; of a (3 * batch + 2) mask the CPU kernel reads the first batch values as end
+positions); softmax over the keys; output = weights V, heads merged. qk is the scaled scores with
 bias and mask, before the softmax.
 """
 
@@ -55,7 +56,7 @@ def multi_head_attention(query: np.ndarray, key: np.ndarray | None, value: np.nd
                              f"multiple of num_heads), got {key.shape} and {value.shape}")
         v_hidden = value.shape[2]
     else:
-        if key.shape[:2] != (batch, num_heads) or key.shape[3] != head_size or value.shape[:3] != key.shape[:3]:
+        if key.shape[:2] != (batch, num_heads) or key.shape[3] != head_size or value.shape != key.shape:
             raise ValueError(f"{OP}: 4-D key and value must be (batch, num_heads, kv_sequence, head_size), got "
                              f"{key.shape} and {value.shape}")
         if past_key is not None or past_value is not None:
@@ -103,7 +104,7 @@ def multi_head_attention(query: np.ndarray, key: np.ndarray | None, value: np.nd
             and batch > 0:
         raise ValueError(f"{OP}: a key_padding_mask of (2 * batch) is not one of its layouts")
     mask = key_mask(OP, key_padding_mask, batch, seq, total, past_len, bool(unidirectional) and seq > 1,
-                    mask_filter_value)
+                    mask_filter_value, ends_of_3b2=True)
     factor = scale if scale else 1.0 / math.sqrt(head_size)
     s = scores(q, k, factor)
     if attention_bias is not None:
