@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.helpers import OracleCase, Seeded, oracle_params, oracle_tests, rejection_tests, shape_case
+from tests.helpers import OracleCase, Seeded, ShapeCase, oracle_params, oracle_tests, rejection_tests, shape_case
 from tests.helpers.ort_attention import assert_every_output_shape_matches_onnxruntime, i32
 
 DOMAIN = "com.microsoft"
@@ -84,7 +84,7 @@ def test_shared_buffer_writes_after_the_valid_past() -> None:
     np.testing.assert_array_equal(shared[1][:, :, :, 5:], buf[:, :, :, 5:])
 
 
-def _node(inputs: list[list[int] | np.ndarray | None], n_out: int = 1, **attrs: object) -> object:
+def _node(inputs: list[list[int] | np.ndarray | None], n_out: int = 1, **attrs: object) -> ShapeCase:
     return shape_case(OP, 1, inputs, {"num_heads": N, **attrs}, n_out, domain=DOMAIN)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.helpers import OracleCase, Seeded, oracle_params, oracle_tests, rejection_tests, shape_case
+from tests.helpers import OracleCase, Seeded, ShapeCase, oracle_params, oracle_tests, rejection_tests, shape_case
 from tests.helpers.ort_attention import assert_every_output_shape_matches_onnxruntime, i32
 
 DOMAIN = "com.microsoft"
@@ -88,7 +88,7 @@ def test_qk_is_the_masked_scores_before_softmax() -> None:
     assert np.all(qk[0, :, :, 2:] < -9000)
 
 
-def _node(inputs: list[list[int] | np.ndarray | None], n_out: int = 1, **attrs: object) -> object:
+def _node(inputs: list[list[int] | np.ndarray | None], n_out: int = 1, **attrs: object) -> ShapeCase:
     return shape_case(OP, 1, inputs, {"num_heads": N, **attrs}, n_out, domain=DOMAIN)
 
 
