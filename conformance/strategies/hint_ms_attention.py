@@ -309,3 +309,43 @@ def _token_offset(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
 
 
 GRPB_HINT = OpHint(shapes=_grpb_shapes, generic_attributes=False, values={"token_offset": _token_offset})
+
+
+# ---- RemovePadding and RestorePadding ---------------------------------------------------------------------------
+
+def _remove_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq = draw(st.integers(1, 3)), draw(st.integers(1, 5))
+    ctx.scratch.update(batch=batch, seq=seq)
+    _use(ctx, input=[batch, seq, draw(st.integers(1, 6))], sequence_token_count=[batch])
+
+
+def _token_counts(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return _rng(draw).integers(0, ctx.scratch["seq"] + 1, ctx.scratch["batch"]).astype(np.int32)
+
+
+REMOVE_PADDING_HINT = OpHint(shapes=_remove_padding_shapes, generic_attributes=False,
+                             values={"sequence_token_count": _token_counts})
+
+
+def _restore_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq = draw(st.integers(1, 3)), draw(st.integers(1, 5))
+    ctx.scratch.update(batch=batch, seq=seq, right_padded=draw(st.booleans()))
+    _use(ctx, input=[draw(st.integers(0, batch * seq)), draw(st.integers(1, 6))], token_offset=[batch, seq])
+
+
+def _restore_offsets(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """RemovePadding's layout (tokens of right-padded sequences first) or any order of the positions."""
+    s, rng = ctx.scratch, _rng(draw)
+    if s["right_padded"]:
+        counts = rng.integers(0, s["seq"] + 1, s["batch"])
+        pos = np.arange(s["seq"])[None, :]
+        flat = np.arange(s["batch"])[:, None] * s["seq"] + pos
+        real = pos < counts[:, None]
+        offsets = np.concatenate([flat[real], flat[~real]])
+    else:
+        offsets = rng.permutation(s["batch"] * s["seq"])
+    return offsets.reshape(s["batch"], s["seq"]).astype(np.int32)
+
+
+RESTORE_PADDING_HINT = OpHint(shapes=_restore_padding_shapes, generic_attributes=False,
+                              values={"token_offset": _restore_offsets})

@@ -86,7 +86,15 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
-from conformance.strategies.hint_ms_attention import ATTENTION_MS_HINT, GQA_HINT, GRPB_HINT, MHA_HINT, RPB_HINT
+from conformance.strategies.hint_ms_attention import (
+    ATTENTION_MS_HINT,
+    GQA_HINT,
+    GRPB_HINT,
+    MHA_HINT,
+    REMOVE_PADDING_HINT,
+    RESTORE_PADDING_HINT,
+    RPB_HINT,
+)
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -438,6 +446,8 @@ HINTS.update({
     ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
     ("com.microsoft", "RelativePositionBias"): (RPB_HINT,),
     ("com.microsoft", "GatedRelativePositionBias"): (GRPB_HINT,),
+    ("com.microsoft", "RemovePadding"): (REMOVE_PADDING_HINT,),
+    ("com.microsoft", "RestorePadding"): (RESTORE_PADDING_HINT,),
 })
 
 

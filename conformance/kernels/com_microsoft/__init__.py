@@ -9,4 +9,6 @@ MODULES: tuple[str, ...] = (
     "multi_head_attention",
     "quantize_linear",
     "relative_position_bias",
+    "remove_padding",
+    "restore_padding",
 )
