@@ -22,6 +22,21 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                               "and y, which no single-node kernel sees; the model runner computes "
                                               "it (opset run, conform --suite onnx-node)",
     ("tengine", "FusedbnScaleRelu"): "Tengine numbers it but has no loader or kernel: its inputs are unspecified",
+    ("com.microsoft", "DecoderAttention"): "onnxruntime runs it on CUDA only, so no CPU result pins down its four "
+                                           "host-read boolean branches (self or cross, cache or none) to check a "
+                                           "reference against",
+    ("com.microsoft", "DecoderMaskedSelfAttention"): "onnxruntime runs it on CUDA only, with its key cache in the "
+                                                     "CUDA kernel's reordered (head_size / x, max_sequence, x) layout",
+    ("com.microsoft", "DecoderMaskedMultiHeadAttention"): "a beam-search decoding step: its key cache is in the "
+                                                          "CUDA kernel's reordered layout there and plain on CPU, "
+                                                          "and the cache indirection ties it to BeamSearch's state",
+    ("com.microsoft", "LongformerAttention"): "onnxruntime runs it on CUDA only, its sliding-window-plus-global "
+                                              "attention defined by that kernel's compact band buffers",
+    ("com.microsoft", "PackedAttention"): "onnxruntime runs it on CUDA only (fused TensorRT / cutlass kernels over "
+                                          "the packed token layout), so no CPU result to check a reference against",
+    ("com.microsoft", "PackedMultiHeadAttention"): "onnxruntime runs it on CUDA only (fused flash / cutlass kernels "
+                                                   "over the packed token layout), so no CPU result to check a "
+                                                   "reference against",
 }
 
 

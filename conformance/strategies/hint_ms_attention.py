@@ -4,6 +4,8 @@ gate parameters that leave the ops defined."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -320,7 +322,8 @@ def _remove_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 
 def _token_counts(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    return _rng(draw).integers(0, ctx.scratch["seq"] + 1, ctx.scratch["batch"]).astype(np.int32)
+    out: np.ndarray = _rng(draw).integers(0, ctx.scratch["seq"] + 1, ctx.scratch["batch"]).astype(np.int32)
+    return out
 
 
 REMOVE_PADDING_HINT = OpHint(shapes=_remove_padding_shapes, generic_attributes=False,
@@ -349,3 +352,113 @@ def _restore_offsets(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
 
 RESTORE_PADDING_HINT = OpHint(shapes=_restore_padding_shapes, generic_attributes=False,
                               values={"token_offset": _restore_offsets})
+
+
+# ---- ops without a reference kernel: valid nodes for their shape formulas -----------------------------------------
+
+def _decoder_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    seq, batch, heads, head = draw(st.integers(1, 3)), draw(st.integers(1, 2)), draw(st.integers(1, 2)), \
+        draw(st.integers(1, 3))
+    hidden, kv_seq, cache = heads * head, draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    ctx.attributes["num_heads"] = heads
+    flags = [draw(st.booleans()) for _ in range(3)]
+    ctx.scratch.update(flags=flags)
+    _use(ctx, query=[seq, batch, hidden], key=[kv_seq, batch, hidden], q_weight=[hidden, hidden],
+         kv_weight=[hidden, 2 * hidden], bias=[3 * hidden], static_kv=[1], use_past=[1], has_layer_state=[1],
+         has_key_padding_mask=[1], key_cache=[batch, heads, cache, head], value_cache=[batch, heads, cache, head])
+    _omit(ctx, "key_padding_mask")
+
+
+def _flag(index: int) -> Callable[[DrawFn, DrawContext], np.ndarray]:
+    return lambda draw, ctx: np.array([ctx.scratch["flags"][index]], dtype=np.bool_)
+
+
+DECODER_ATTENTION_HINT = OpHint(shapes=_decoder_attention_shapes, generic_attributes=False,
+                                values={"static_kv": _flag(0), "use_past": _flag(1), "has_layer_state": _flag(2),
+                                        "has_key_padding_mask": lambda draw, ctx: np.array([False])},
+                                outputs=lambda draw, ctx: 3)
+
+
+def _dmmha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, heads, head, past = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 3)), \
+        draw(st.integers(0, 3))
+    hidden, rows = heads * head, past + 1 + draw(st.integers(0, 2))
+    ctx.attributes.update(num_heads=heads, past_present_share_buffer=1)
+    ctx.scratch.update(past_length=past)
+    _use(ctx, query=[batch, 1, hidden], key=[batch, 1, hidden], value=[batch, 1, hidden],
+         past_key=[batch, heads, rows, head], past_value=[batch, heads, rows, head], past_sequence_length=[1])
+    _omit(ctx, "mask_index", "attention_bias", "beam_width", "cache_indirection", "bias")
+
+
+DMMHA_HINT = OpHint(shapes=_dmmha_shapes, generic_attributes=False,
+                    values={"past_sequence_length": _past_length}, outputs=lambda draw, ctx: 3)
+
+
+def _dmsa_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, heads, head, past = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 3)), \
+        draw(st.integers(0, 3))
+    hidden, width = heads * head, draw(st.integers(1, 4))
+    ctx.attributes.update(num_heads=heads, past_present_share_buffer=1)
+    ctx.scratch.update(past_length=past)
+    _use(ctx, input=[batch, 1, width], weights=[width, 3 * hidden], bias=[3 * hidden],
+         past=[2, batch, heads, past + 1 + draw(st.integers(0, 2)), head], past_sequence_length=[1])
+    _omit(ctx, "mask_index", "attention_bias", "beam_width", "cache_indirection")
+
+
+DMSA_HINT = OpHint(shapes=_dmsa_shapes, generic_attributes=False, values={"past_sequence_length": _past_length},
+                   outputs=lambda draw, ctx: 2)
+
+
+def _longformer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq, heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 2)), \
+        draw(st.integers(1, 3))
+    hidden = heads * head
+    ctx.attributes.update(num_heads=heads, window=draw(st.integers(1, 3)))
+    _use(ctx, input=[batch, seq, hidden], weight=[hidden, 3 * hidden], bias=[3 * hidden], mask=[batch, seq],
+         global_weight=[hidden, 3 * hidden], global_bias=[3 * hidden], **{"global": [batch, seq]})
+
+
+LONGFORMER_HINT = OpHint(shapes=_longformer_shapes, generic_attributes=False)
+
+
+def _packed_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int, int]:
+    batch, seq, heads = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 2))
+    ctx.attributes["num_heads"] = heads
+    ctx.scratch.update(batch=batch, seq=seq)
+    _use(ctx, token_offset=[batch, seq], cumulative_sequence_length=[batch + 1])
+    _omit(ctx, "attention_bias")
+    return batch * seq, heads, draw(st.integers(1, 3))
+
+
+def _packed_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    tokens, heads, head = _packed_common(draw, ctx)
+    width = draw(st.integers(1, 4))
+    _use(ctx, input=[tokens, width], weights=[width, 3 * heads * head], bias=[3 * heads * head])
+
+
+def _packed_mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    tokens, heads, head = _packed_common(draw, ctx)
+    if draw(st.booleans()):
+        _use(ctx, query=[tokens, heads, 3, head])
+        _omit(ctx, "key", "value")
+    else:
+        _use(ctx, query=[tokens, heads * head], key=[tokens, heads * head], value=[tokens, heads * head])
+    _omit(ctx, "bias")
+
+
+def _all_tokens(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    s = ctx.scratch
+    out: np.ndarray = np.arange(s["batch"] * s["seq"]).reshape(s["batch"], s["seq"]).astype(np.int32)
+    return out
+
+
+def _cumulative(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    s = ctx.scratch
+    out: np.ndarray = (np.arange(s["batch"] + 1) * s["seq"]).astype(np.int32)
+    return out
+
+
+PACKED_ATTENTION_HINT = OpHint(shapes=_packed_attention_shapes, generic_attributes=False,
+                               values={"token_offset": _all_tokens, "cumulative_sequence_length": _cumulative})
+PACKED_MHA_HINT = OpHint(shapes=_packed_mha_shapes, generic_attributes=False,
+                         values={"token_offset": _all_tokens, "cumulative_sequence_length": _cumulative})

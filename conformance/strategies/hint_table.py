@@ -88,9 +88,15 @@ from conformance.strategies.hint_ml_encoders import (
 )
 from conformance.strategies.hint_ms_attention import (
     ATTENTION_MS_HINT,
+    DECODER_ATTENTION_HINT,
+    DMMHA_HINT,
+    DMSA_HINT,
     GQA_HINT,
     GRPB_HINT,
+    LONGFORMER_HINT,
     MHA_HINT,
+    PACKED_ATTENTION_HINT,
+    PACKED_MHA_HINT,
     REMOVE_PADDING_HINT,
     RESTORE_PADDING_HINT,
     RPB_HINT,
@@ -448,6 +454,12 @@ HINTS.update({
     ("com.microsoft", "GatedRelativePositionBias"): (GRPB_HINT,),
     ("com.microsoft", "RemovePadding"): (REMOVE_PADDING_HINT,),
     ("com.microsoft", "RestorePadding"): (RESTORE_PADDING_HINT,),
+    ("com.microsoft", "DecoderAttention"): (DECODER_ATTENTION_HINT,),
+    ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
+    ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
+    ("com.microsoft", "LongformerAttention"): (LONGFORMER_HINT,),
+    ("com.microsoft", "PackedAttention"): (PACKED_ATTENTION_HINT,),
+    ("com.microsoft", "PackedMultiHeadAttention"): (PACKED_MHA_HINT,),
 })
 
 
