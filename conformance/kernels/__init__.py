@@ -27,9 +27,6 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                            "reference against",
     ("com.microsoft", "DecoderMaskedSelfAttention"): "onnxruntime runs it on CUDA only, with its key cache in the "
                                                      "CUDA kernel's reordered (head_size / x, max_sequence, x) layout",
-    ("com.microsoft", "DecoderMaskedMultiHeadAttention"): "a beam-search decoding step: its key cache is in the "
-                                                          "CUDA kernel's reordered layout there and plain on CPU, "
-                                                          "and the cache indirection ties it to BeamSearch's state",
     ("com.microsoft", "LongformerAttention"): "onnxruntime runs it on CUDA only, its sliding-window-plus-global "
                                               "attention defined by that kernel's compact band buffers",
     ("com.microsoft", "PackedAttention"): "onnxruntime runs it on CUDA only (fused TensorRT / cutlass kernels over "

@@ -380,18 +380,77 @@ DECODER_ATTENTION_HINT = OpHint(shapes=_decoder_attention_shapes, generic_attrib
 
 
 def _dmmha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, heads, head, past = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 3)), \
-        draw(st.integers(0, 3))
-    hidden, rows = heads * head, past + 1 + draw(st.integers(0, 2))
-    ctx.attributes.update(num_heads=heads, past_present_share_buffer=1)
-    ctx.scratch.update(past_length=past)
-    _use(ctx, query=[batch, 1, hidden], key=[batch, 1, hidden], value=[batch, 1, hidden],
-         past_key=[batch, heads, rows, head], past_value=[batch, heads, rows, head], past_sequence_length=[1])
-    _omit(ctx, "mask_index", "attention_bias", "beam_width", "cache_indirection", "bias")
+    """Self attention into shared buffers (beams in groups with a cache indirection, some of the time) or cross
+    attention over keys and values in heads; bias, a (batch, total) mask, attention_bias (self attention) and qk."""
+    groups, beams, heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2)), \
+        draw(st.integers(1, 4))
+    batch, hidden = groups * beams, heads * head
+    ctx.attributes["num_heads"] = heads
+    ctx.type_bindings["QK"] = ctx.dtype
+    cross = draw(st.integers(0, 3)) == 0
+    _use(ctx, query=[batch, 1, hidden])
+    _omit(ctx, "beam_width", "cache_indirection")
+    if cross:
+        total = draw(st.integers(1, 4))
+        _use(ctx, key=[batch, heads, total, head], value=[batch, heads, total, head])
+        _omit(ctx, "past_key", "past_value", "past_sequence_length", "attention_bias")
+        ctx.scratch["outputs"] = 1
+    else:
+        past = draw(st.integers(0, 3))
+        rows, total = past + 1 + draw(st.integers(0, 2)), past + 1
+        ctx.attributes["past_present_share_buffer"] = 1
+        _use(ctx, key=[batch, 1, hidden], value=[batch, 1, hidden], past_key=[batch, heads, rows, head],
+             past_value=[batch, heads, rows, head], past_sequence_length=[1])
+        if beams > 1:
+            _use(ctx, beam_width=[1], cache_indirection=[groups, beams, rows])
+        if draw(st.booleans()):
+            # onnxruntime's CPU beam path adds the first entry's bias to every entry: one row for all with beams
+            _use(ctx, attention_bias=_bias_shape(draw, 1 if beams > 1 else batch, heads, 1, total))
+        else:
+            _omit(ctx, "attention_bias")
+        ctx.scratch.update(past_length=past, beams=beams)
+        ctx.scratch["outputs"] = draw(st.sampled_from([3, 4]))
+        if ctx.scratch["outputs"] == 4:
+            ctx.attributes["output_qk"] = 1
+    ctx.scratch.update(batch=batch, seq=1, total=total)
+    if _often(draw):
+        _use(ctx, bias=[3 * hidden])
+    else:
+        _omit(ctx, "bias")
+    if not _often(draw):
+        _omit(ctx, "mask_index")
+    else:
+        _use(ctx, mask_index=[batch, total])
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
+    if draw(st.booleans()):
+        ctx.attributes["mask_filter_value"] = draw(st.sampled_from([-1.5, -30.0, -10000.0]))
+
+
+def _dmmha_mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "mask_index" in ctx.omitted:
+        return None
+    s = ctx.scratch
+    return _key_mask(draw, s["batch"], 1, s["total"], ["2d"])
+
+
+def _beam_width(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    return None if "beam_width" in ctx.omitted else np.array([ctx.scratch["beams"]], dtype=np.int32)
+
+
+def _cache_indirection(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "cache_indirection" in ctx.omitted:
+        return None
+    shape = ctx.shapes["cache_indirection"]
+    assert shape is not None
+    out: np.ndarray = _rng(draw).integers(0, ctx.scratch["beams"], shape).astype(np.int32)
+    return out
 
 
 DMMHA_HINT = OpHint(shapes=_dmmha_shapes, generic_attributes=False,
-                    values={"past_sequence_length": _past_length}, outputs=lambda draw, ctx: 3)
+                    values={"past_sequence_length": _past_length, "mask_index": _dmmha_mask,
+                            "beam_width": _beam_width, "cache_indirection": _cache_indirection},
+                    outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
 
 
 def _dmsa_shapes(draw: DrawFn, ctx: DrawContext) -> None:

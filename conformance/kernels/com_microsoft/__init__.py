@@ -11,4 +11,5 @@ MODULES: tuple[str, ...] = (
     "relative_position_bias",
     "remove_padding",
     "restore_padding",
+    "decoder_masked_multi_head_attention",
 )

@@ -69,8 +69,9 @@ def group_query_attention(
         head_size = width // num_heads
         _check(key.shape == (batch, seq, kv_num_heads * head_size) and value is not None and value.shape == key.shape,
                f"key and value must be (batch, sequence, {kv_num_heads * head_size}), got {key.shape}")
+        if value is None:
+            raise ValueError(f"{OP}: key and value come together")
         q_in, k_in, v_in = query, key, value
-    assert v_in is not None
     q = split_heads(q_in, num_heads)
     k = split_heads(k_in, kv_num_heads)
     v = split_heads(v_in, kv_num_heads)

@@ -64,7 +64,9 @@ def multi_head_attention(query: np.ndarray, key: np.ndarray | None, value: np.nd
         v_hidden = value.shape[1] * value.shape[3]
     if bias is not None and bias.shape != (2 * hidden + v_hidden,):
         raise ValueError(f"{OP}: bias must be ({2 * hidden + v_hidden},), got {bias.shape}")
-    bq = bk = bv = 0.0
+    bq: np.ndarray | float = 0.0
+    bk: np.ndarray | float = 0.0
+    bv: np.ndarray | float = 0.0
     if bias is not None:
         b64 = bias.astype(np.float64)
         bq, bk, bv = b64[:hidden], b64[hidden:2 * hidden], b64[2 * hidden:]
