@@ -29,11 +29,6 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                                      "CUDA kernel's reordered (head_size / x, max_sequence, x) layout",
     ("com.microsoft", "LongformerAttention"): "onnxruntime runs it on CUDA only, its sliding-window-plus-global "
                                               "attention defined by that kernel's compact band buffers",
-    ("com.microsoft", "PackedAttention"): "onnxruntime runs it on CUDA only (fused TensorRT / cutlass kernels over "
-                                          "the packed token layout), so no CPU result to check a reference against",
-    ("com.microsoft", "PackedMultiHeadAttention"): "onnxruntime runs it on CUDA only (fused flash / cutlass kernels "
-                                                   "over the packed token layout), so no CPU result to check a "
-                                                   "reference against",
 }
 
 

@@ -481,43 +481,64 @@ LONGFORMER_HINT = OpHint(shapes=_longformer_shapes, generic_attributes=False)
 
 
 def _packed_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int, int]:
-    batch, seq, heads = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 2))
+    """Right-padded sequences of drawn lengths: the token count, heads and head size; attention_bias some of the
+    time."""
+    batch, seq, heads = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 2))
+    lengths = [draw(st.integers(0, seq)) for _ in range(batch)]
+    if sum(lengths) == 0:
+        lengths[0] = 1
     ctx.attributes["num_heads"] = heads
-    ctx.scratch.update(batch=batch, seq=seq)
+    ctx.scratch.update(batch=batch, seq=seq, lengths=lengths)
     _use(ctx, token_offset=[batch, seq], cumulative_sequence_length=[batch + 1])
-    _omit(ctx, "attention_bias")
-    return batch * seq, heads, draw(st.integers(1, 3))
+    if draw(st.booleans()):
+        _use(ctx, attention_bias=_bias_shape(draw, batch, heads, seq, seq))
+    else:
+        _omit(ctx, "attention_bias")
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
+    return sum(lengths), heads, draw(st.integers(1, 3))
 
 
 def _packed_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     tokens, heads, head = _packed_common(draw, ctx)
-    width = draw(st.integers(1, 4))
-    _use(ctx, input=[tokens, width], weights=[width, 3 * heads * head], bias=[3 * heads * head])
+    width, v_head = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    sizes = [heads * head, heads * head, heads * v_head]
+    if v_head != head or draw(st.booleans()):
+        ctx.attributes["qkv_hidden_sizes"] = sizes
+    _use(ctx, input=[tokens, width], weights=[width, sum(sizes)], bias=[sum(sizes)])
 
 
 def _packed_mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     tokens, heads, head = _packed_common(draw, ctx)
+    v_head = head
     if draw(st.booleans()):
         _use(ctx, query=[tokens, heads, 3, head])
         _omit(ctx, "key", "value")
     else:
-        _use(ctx, query=[tokens, heads * head], key=[tokens, heads * head], value=[tokens, heads * head])
-    _omit(ctx, "bias")
+        v_head = draw(st.integers(1, 3))
+        _use(ctx, query=[tokens, heads * head], key=[tokens, heads * head], value=[tokens, heads * v_head])
+    if _often(draw):
+        _use(ctx, bias=[2 * heads * head + heads * v_head])
+    else:
+        _omit(ctx, "bias")
 
 
-def _all_tokens(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+def _packed_offsets(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """RemovePadding's layout for the drawn lengths: the tokens' padded positions, then the padding's."""
     s = ctx.scratch
-    out: np.ndarray = np.arange(s["batch"] * s["seq"]).reshape(s["batch"], s["seq"]).astype(np.int32)
+    pos = np.arange(s["seq"])[None, :]
+    flat = np.arange(s["batch"])[:, None] * s["seq"] + pos
+    real = pos < np.array(s["lengths"])[:, None]
+    out: np.ndarray = np.concatenate([flat[real], flat[~real]]).reshape(s["batch"], s["seq"]).astype(np.int32)
     return out
 
 
 def _cumulative(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    s = ctx.scratch
-    out: np.ndarray = (np.arange(s["batch"] + 1) * s["seq"]).astype(np.int32)
+    out: np.ndarray = np.concatenate([[0], np.cumsum(ctx.scratch["lengths"])]).astype(np.int32)
     return out
 
 
 PACKED_ATTENTION_HINT = OpHint(shapes=_packed_attention_shapes, generic_attributes=False,
-                               values={"token_offset": _all_tokens, "cumulative_sequence_length": _cumulative})
+                               values={"token_offset": _packed_offsets, "cumulative_sequence_length": _cumulative})
 PACKED_MHA_HINT = OpHint(shapes=_packed_mha_shapes, generic_attributes=False,
-                         values={"token_offset": _all_tokens, "cumulative_sequence_length": _cumulative})
+                         values={"token_offset": _packed_offsets, "cumulative_sequence_length": _cumulative})

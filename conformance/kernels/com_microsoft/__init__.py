@@ -12,4 +12,6 @@ MODULES: tuple[str, ...] = (
     "remove_padding",
     "restore_padding",
     "decoder_masked_multi_head_attention",
+    "packed_attention",
+    "packed_multi_head_attention",
 )

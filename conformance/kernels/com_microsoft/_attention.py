@@ -106,3 +106,43 @@ def rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, interleaved: bool) -
         a, b = rot[..., :half], rot[..., half:]
         out = np.concatenate([a * cos - b * sin, a * sin + b * cos], axis=-1)
     return np.concatenate([out, rest], axis=-1)
+
+
+def packed_attention(op: str, q: np.ndarray, k: np.ndarray, v: np.ndarray, token_offset: np.ndarray,
+                     cumulative_sequence_length: np.ndarray, attention_bias: np.ndarray | None, heads: int,
+                     scale: float) -> np.ndarray:
+    """Attention over packed tokens (q, k: (tokens, hidden), v: (tokens, v_hidden), in double): the tokens are put at
+    their padded positions token_offset[:tokens] of (batch, sequence), each query sees the keys of its own sequence
+    (the first cumulative[b + 1] - cumulative[b] positions), attention_bias (batch or 1, heads or 1, sequence,
+    sequence) is indexed by padded positions; the output rows are taken back at the tokens' positions."""
+    if token_offset.ndim != 2 or cumulative_sequence_length.shape != (token_offset.shape[0] + 1,):
+        raise ValueError(f"{op}: token_offset (batch, sequence) and cumulative_sequence_length (batch + 1) expected, "
+                         f"got {token_offset.shape} and {cumulative_sequence_length.shape}")
+    batch, seq = token_offset.shape
+    tokens = q.shape[0]
+    cumulative = cumulative_sequence_length.astype(np.int64)
+    lengths = np.diff(cumulative)
+    if cumulative[0] != 0 or np.any(lengths < 0) or np.any(lengths > seq) or cumulative[-1] != tokens:
+        raise ValueError(f"{op}: cumulative_sequence_length {cumulative.tolist()} must rise from 0 to the {tokens} "
+                         f"tokens by at most {seq} a sequence")
+    pos = np.arange(seq)[None, :]
+    flat = np.arange(batch)[:, None] * seq + pos
+    real = pos < lengths[:, None]
+    offsets = token_offset.reshape(-1).astype(np.int64)
+    if offsets[:tokens].tolist() != flat[real].tolist():
+        raise ValueError(f"{op}: token_offset must list the tokens' padded positions, sequence by sequence, as "
+                         f"RemovePadding gives them")
+
+    def padded(x: np.ndarray) -> np.ndarray:
+        out = np.zeros((batch * seq, x.shape[1]))
+        out[offsets[:tokens]] = x
+        return out.reshape(batch, seq, x.shape[1])
+
+    s = scores(split_heads(padded(q), heads), split_heads(padded(k), heads), scale)
+    if attention_bias is not None:
+        check_bias(op, attention_bias, batch, heads, seq, seq)
+        s = s + attention_bias.astype(np.float64)
+    s = np.where(real[:, None, None, :], s, -1e30)  # keys of other sequences and padding take no weight
+    out = merge_heads(softmax(s) @ split_heads(padded(v), heads)).reshape(batch * seq, -1)
+    rows: np.ndarray = out[offsets[:tokens]]
+    return rows
