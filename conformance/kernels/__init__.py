@@ -22,9 +22,6 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                               "and y, which no single-node kernel sees; the model runner computes "
                                               "it (opset run, conform --suite onnx-node)",
     ("tengine", "FusedbnScaleRelu"): "Tengine numbers it but has no loader or kernel: its inputs are unspecified",
-    ("com.microsoft", "DecoderAttention"): "onnxruntime runs it on CUDA only, so no CPU result pins down its four "
-                                           "host-read boolean branches (self or cross, cache or none) to check a "
-                                           "reference against",
     ("com.microsoft", "DecoderMaskedSelfAttention"): "onnxruntime runs it on CUDA only, with its key cache in the "
                                                      "CUDA kernel's reordered (head_size / x, max_sequence, x) layout",
     ("com.microsoft", "LongformerAttention"): "onnxruntime runs it on CUDA only, its sliding-window-plus-global "

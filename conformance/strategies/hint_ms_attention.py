@@ -357,25 +357,43 @@ RESTORE_PADDING_HINT = OpHint(shapes=_restore_padding_shapes, generic_attributes
 # ---- ops without a reference kernel: valid nodes for their shape formulas -----------------------------------------
 
 def _decoder_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """Each branch of the flags (cross attention with use_past only with has_layer_state), a key padding mask of the
+    attended length some of the time."""
     seq, batch, heads, head = draw(st.integers(1, 3)), draw(st.integers(1, 2)), draw(st.integers(1, 2)), \
         draw(st.integers(1, 3))
     hidden, kv_seq, cache = heads * head, draw(st.integers(1, 3)), draw(st.integers(1, 3))
     ctx.attributes["num_heads"] = heads
-    flags = [draw(st.booleans()) for _ in range(3)]
-    ctx.scratch.update(flags=flags)
+    cross, past, state = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+    state = state or (past and cross)
+    masked = draw(st.booleans())
+    length = (cache if cross else cache + seq) if past and state else (kv_seq if cross else seq)
+    ctx.scratch.update(flags=[cross, past, state, masked], batch=batch, length=length)
     _use(ctx, query=[seq, batch, hidden], key=[kv_seq, batch, hidden], q_weight=[hidden, hidden],
          kv_weight=[hidden, 2 * hidden], bias=[3 * hidden], static_kv=[1], use_past=[1], has_layer_state=[1],
          has_key_padding_mask=[1], key_cache=[batch, heads, cache, head], value_cache=[batch, heads, cache, head])
-    _omit(ctx, "key_padding_mask")
+    if masked:
+        _use(ctx, key_padding_mask=[batch, length])
+    else:
+        _omit(ctx, "key_padding_mask")
 
 
 def _flag(index: int) -> Callable[[DrawFn, DrawContext], np.ndarray]:
     return lambda draw, ctx: np.array([ctx.scratch["flags"][index]], dtype=np.bool_)
 
 
+def _key_padding(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    """True marks a padded key; each entry keeps its first key."""
+    if "key_padding_mask" in ctx.omitted:
+        return None
+    s = ctx.scratch
+    out: np.ndarray = _rng(draw).random((s["batch"], s["length"])) < 0.4
+    out[:, 0] = False
+    return out
+
+
 DECODER_ATTENTION_HINT = OpHint(shapes=_decoder_attention_shapes, generic_attributes=False,
                                 values={"static_kv": _flag(0), "use_past": _flag(1), "has_layer_state": _flag(2),
-                                        "has_key_padding_mask": lambda draw, ctx: np.array([False])},
+                                        "has_key_padding_mask": _flag(3), "key_padding_mask": _key_padding},
                                 outputs=lambda draw, ctx: 3)
 
 

@@ -14,4 +14,5 @@ MODULES: tuple[str, ...] = (
     "decoder_masked_multi_head_attention",
     "packed_attention",
     "packed_multi_head_attention",
+    "decoder_attention",
 )
