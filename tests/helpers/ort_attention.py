@@ -7,9 +7,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from onnx import TensorProto, helper
 
 from tests.helpers.basics import formula_shapes, version
 from tests.helpers.oracles import OracleCase, one_node_model, run_onnxruntime
+
+DOMAIN = "com.microsoft"
 
 
 def assert_every_output_shape_matches_onnxruntime(case: OracleCase, opset: int = 1) -> None:
@@ -34,3 +37,57 @@ def scalar_i32(value: int) -> np.ndarray:
 
 def shapes(*items: Sequence[int] | None) -> list[Any]:
     return [None if s is None else list(s) for s in items]
+
+
+def layout(lengths: list[int], seq: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """RemovePadding's token_offset, the cumulative lengths, and the tokens' flat padded positions."""
+    pos = np.arange(seq)[None, :]
+    flat = np.arange(len(lengths))[:, None] * seq + pos
+    real = pos < np.array(lengths)[:, None]
+    offsets = np.concatenate([flat[real], flat[~real]]).reshape(len(lengths), seq).astype(np.int32)
+    return offsets, np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32), flat[real]
+
+
+def padded(x: np.ndarray, rows: np.ndarray, batch: int, seq: int) -> np.ndarray:
+    out = np.zeros((batch * seq, *x.shape[1:]), x.dtype)
+    out[rows] = x
+    return out.reshape(batch, seq, *x.shape[1:])
+
+
+def via_padded_batch(op: str, inputs: list[Any], attrs: dict[str, Any], lengths: list[int], seq: int) -> list[Any]:
+    """onnxruntime's CPU `op` (Attention or MultiHeadAttention) on the padded batch, the tokens' rows taken back."""
+    _, _, rows = layout(lengths, seq)
+    batch = len(lengths)
+    ends = np.array(lengths, np.int32)
+    if op == "Attention":
+        x, weights, bias, bias4 = inputs
+        node_inputs = [padded(x, rows, batch, seq), weights, bias, ends, None, bias4]
+    else:
+        q, k, v, bias, bias4 = inputs
+        node_inputs = [padded(q, rows, batch, seq), padded(k, rows, batch, seq), padded(v, rows, batch, seq), bias,
+                       ends, bias4]
+    model, feeds = one_node_model(op, 1, node_inputs, attrs, 1, domain=DOMAIN)
+    (out,) = run_onnxruntime(model, feeds)
+    return [out.reshape(batch * seq, -1)[rows]]
+
+
+def gather_scatter_outputs(x: np.ndarray, offsets: np.ndarray, count: int) -> list[np.ndarray]:
+    """onnxruntime on ai.onnx ops: the packed rows (GatherND at the first count offsets) and the restored tensor
+    (ScatterND of them onto zeros)."""
+    batch, seq, hidden = x.shape
+    idx = offsets.reshape(-1)[:count].astype(np.int64).reshape(count, 1)
+    nodes = [helper.make_node("Reshape", ["x", "rows_shape"], ["rows"]),
+             helper.make_node("GatherND", ["rows", "idx"], ["packed"]),
+             helper.make_node("Mul", ["rows", "zero"], ["zeros"]),
+             helper.make_node("ScatterND", ["zeros", "idx", "packed"], ["restored_rows"]),
+             helper.make_node("Reshape", ["restored_rows", "x_shape"], ["restored"])]
+    inits = [helper.make_tensor("rows_shape", TensorProto.INT64, [2], [batch * seq, hidden]),
+             helper.make_tensor("x_shape", TensorProto.INT64, [3], [batch, seq, hidden]),
+             helper.make_tensor("zero", TensorProto.FLOAT, [], [0.0])]
+    graph = helper.make_graph(nodes, "padding", [
+        helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape)),
+        helper.make_tensor_value_info("idx", TensorProto.INT64, [count, 1])],
+        [helper.make_tensor_value_info("packed", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("restored", TensorProto.FLOAT, None)], initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    return run_onnxruntime(model, {"x": x, "idx": idx})
