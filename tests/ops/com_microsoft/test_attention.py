@@ -99,6 +99,8 @@ REJECTED = [
     (_node([[B, S, IN], [IN, 18], [18], None, None, [B, N, S, S + 1]]), "attention_c6"),
     (_node([[B, S, IN], [IN, 18], [18], None, [2, B, N, 2, 3], [B, N, S, S + 2]], 2), "attention_c7"),
     (_node([[B, S, IN], [IN, 18], [18], None, [2, B, N, 6, 3]], 2, past_present_share_buffer=1), "attention_c8"),
+    (_node([[B, S, IN], [IN, 18], [18], None, [2, B, N, 6, 3], None, np.array(2, np.int32)], 2,
+           past_present_share_buffer=1), "attention_c8"),
     (_node([[B, S, IN], [IN, 18], [18], [B, 1, 4, 4]], unidirectional=1), "attention_c9"),
     (_node([[B, S, IN], [IN, 18], [18]], unidirectional=2), "attr_allowed"),
     (_node([[B, S, IN], [IN, 18], [17]]), "binding"),

@@ -105,6 +105,8 @@ REJECTED = [
      "multiheadattention_c4"),
     (_node([[B, S, D], [B, L, D], [B, L, D], None, None, None, [B, N, 5, H], [B, N, 5, H], np.array(2, np.int32)],
            3), "multiheadattention_c5"),
+    (_node([[B, S, D], [B, L, D], [B, L, 2 * N], None, None, None, [B, N, 2, H], [B, N, 2, 2]], 3),
+     "multiheadattention_c4"),
     (_node([[B, S, D], [B, L, D], [B, L, D], None, [2 * B]]), "multiheadattention_c6"),
     (_node([[B, S, D], [B, L, D], [B, L, D], None, [B, L + 1]]), "multiheadattention_c6"),
     (_node([[B, S, D], [B, L, D], [B, L, D], None, None, [B, N + 1, S, L]]), "multiheadattention_c7"),
