@@ -137,6 +137,8 @@ REJECTED = [
     (_node([QS, KS, KS, [B, NK, 2, H], [B, NK, 2, H], i32(4, 4), scalar_i32(5), None, None, None, None, None, None,
             None, None, None, i32(1, 1, 1)], 3), "groupqueryattention_c14"),
     (_node([QS, KS, KS, [B, NK, 2, H], [B, NK, 2, H], i32(4, 4), scalar_i32(5)], 3), "groupqueryattention_c15"),
+    (_node([[1, 2, N * H], [1, 2, NK * H], [1, 2, NK * H], [1, NK, 3, H], [1, NK, 3, H], i32(3), scalar_i32(4)], 3),
+     "groupqueryattention_c16"),
     (_node([QS, KS, KS, None, None, i32(2, 2), scalar_i32(3)], qk_output=3), "attr_allowed"),
 ]
 
