@@ -22,8 +22,6 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                               "and y, which no single-node kernel sees; the model runner computes "
                                               "it (opset run, conform --suite onnx-node)",
     ("tengine", "FusedbnScaleRelu"): "Tengine numbers it but has no loader or kernel: its inputs are unspecified",
-    ("com.microsoft", "DecoderMaskedSelfAttention"): "onnxruntime runs it on CUDA only, with its key cache in the "
-                                                     "CUDA kernel's reordered (head_size / x, max_sequence, x) layout",
     ("com.microsoft", "LongformerAttention"): "onnxruntime runs it on CUDA only, its sliding-window-plus-global "
                                               "attention defined by that kernel's compact band buffers",
 }

@@ -15,4 +15,5 @@ MODULES: tuple[str, ...] = (
     "packed_attention",
     "packed_multi_head_attention",
     "decoder_attention",
+    "decoder_masked_self_attention",
 )
