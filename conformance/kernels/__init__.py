@@ -51,6 +51,8 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                               "project carries",
     ("com.microsoft", "GemmFloat8"): "a CUDA-only op (cuBLASLt) whose scaleY, activation epilogue and float8 output "
                                      "rounding are cuBLASLt's, stated by neither the schema nor any CPU kernel",
+    ("com.microsoft", "LongformerAttention"): "onnxruntime runs it on CUDA only, its sliding-window-plus-global "
+                                              "attention defined by that kernel's compact band buffers",
 }
 
 

@@ -86,6 +86,21 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_ms_attention import (
+    ATTENTION_MS_HINT,
+    DECODER_ATTENTION_HINT,
+    DMMHA_HINT,
+    DMSA_HINT,
+    GQA_HINT,
+    GRPB_HINT,
+    LONGFORMER_HINT,
+    MHA_HINT,
+    PACKED_ATTENTION_HINT,
+    PACKED_MHA_HINT,
+    REMOVE_PADDING_HINT,
+    RESTORE_PADDING_HINT,
+    RPB_HINT,
+)
 from conformance.strategies.hint_ms_tensor import RANGE_HINT as MS_RANGE_HINT
 from conformance.strategies.hint_ms_tensor import UNIQUE_HINT as MS_UNIQUE_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
@@ -531,6 +546,24 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
 from conformance.strategies.hint_fused import FUSED_HINTS  # noqa: E402
 
 HINTS.update(FUSED_HINTS)
+# com.microsoft attention ops: head counts dividing the hidden sizes, masks in the layouts the kernels accept with
+# positions inside the key range, caches whose lengths agree with seqlens_k / past_sequence_length, GQA's head sizes
+# of 8 or 16 (onnxruntime's CPU kernel needs multiples of 8, rotary of 16), buckets and gates that stay defined
+HINTS.update({
+    ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
+    ("com.microsoft", "MultiHeadAttention"): (MHA_HINT,),
+    ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
+    ("com.microsoft", "RelativePositionBias"): (RPB_HINT,),
+    ("com.microsoft", "GatedRelativePositionBias"): (GRPB_HINT,),
+    ("com.microsoft", "RemovePadding"): (REMOVE_PADDING_HINT,),
+    ("com.microsoft", "RestorePadding"): (RESTORE_PADDING_HINT,),
+    ("com.microsoft", "DecoderAttention"): (DECODER_ATTENTION_HINT,),
+    ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
+    ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
+    ("com.microsoft", "LongformerAttention"): (LONGFORMER_HINT,),
+    ("com.microsoft", "PackedAttention"): (PACKED_ATTENTION_HINT,),
+    ("com.microsoft", "PackedMultiHeadAttention"): (PACKED_MHA_HINT,),
+})
 
 
 NO_HINT = OpHint()

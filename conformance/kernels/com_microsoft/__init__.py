@@ -1,6 +1,7 @@
 """Kernels of this domain. MODULES lists them explicitly (one op a file)."""
 
 MODULES: tuple[str, ...] = (
+    "attention",
     "dequantize_linear",
     "dynamic_quantize_lstm",
     "dynamic_quantize_mat_mul",
@@ -68,4 +69,15 @@ MODULES: tuple[str, ...] = (
     "bias_dropout",
     "bitmask_bias_dropout",
     "bitmask_dropout",
+    "gated_relative_position_bias",
+    "group_query_attention",
+    "multi_head_attention",
+    "relative_position_bias",
+    "remove_padding",
+    "restore_padding",
+    "decoder_masked_multi_head_attention",
+    "packed_attention",
+    "packed_multi_head_attention",
+    "decoder_attention",
+    "decoder_masked_self_attention",
 )
