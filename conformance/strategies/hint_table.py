@@ -86,6 +86,7 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_ort_misc import INVERSE_HINT, IS_ALL_FINITE_HINT, MAXPOOL_WITH_MASK_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -426,6 +427,10 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
+    # com.microsoft: invertible matrices; inputs clean or with NaN, infinities or both; masks with zeros
+    ("com.microsoft", "Inverse"): (INVERSE_HINT,),
+    ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
+    ("com.microsoft", "MaxpoolWithMask"): (MAXPOOL_WITH_MASK_HINT,),
 }
 
 
