@@ -119,6 +119,7 @@ from conformance.strategies.hint_norms import (
     SKIP_NORM_HINT,
     TORCH_EMBEDDING_HINT,
 )
+from conformance.strategies.hint_ort_misc import INVERSE_HINT, IS_ALL_FINITE_HINT, MAXPOOL_WITH_MASK_HINT
 from conformance.strategies.hint_qmatmul import (
     BLOCK_FP4_WEIGHT_HINT,
     BLOCK_FP8_WEIGHT_HINT,
@@ -540,6 +541,10 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulNBitsQkv"): (MATMUL_N_BITS_QKV_HINT,),
     ("com.microsoft", "MatMulNBitsMlp"): (MATMUL_N_BITS_MLP_HINT,),
     ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
+    # com.microsoft: invertible matrices; inputs clean or with NaN, infinities or both; masks with zeros
+    ("com.microsoft", "Inverse"): (INVERSE_HINT,),
+    ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
+    ("com.microsoft", "MaxpoolWithMask"): (MAXPOOL_WITH_MASK_HINT,),
 }
 
 # onnxruntime's fused ops (com.microsoft)

@@ -80,4 +80,13 @@ MODULES: tuple[str, ...] = (
     "packed_multi_head_attention",
     "decoder_attention",
     "decoder_masked_self_attention",
+    "c_dist",
+    "complex_mul",
+    "complex_mul_conj",
+    "grid_sample",
+    "inverse",
+    "irfft",
+    "is_all_finite",
+    "maxpool_with_mask",
+    "rfft",
 )
