@@ -317,8 +317,13 @@ def _merge_version(existing: Mapping[str, Any] | None, generated: Mapping[str, A
         if params is not None:
             merged[key] = params
     if "type_constraints" in generated:
-        merged["type_constraints"] = {name: _narrowed_or_generated(old.get("type_constraints"), name, spec)
+        mine = old.get("type_constraints")
+        merged["type_constraints"] = {name: _narrowed_or_generated(mine, name, spec)
                                       for name, spec in generated["type_constraints"].items()}
+        # a variable only the registry has (e.g. the element types of a subgraph's state) stays: the drift test
+        # fails unless schemas/drift_exceptions.yaml names it
+        if isinstance(mine, dict):
+            merged["type_constraints"].update({k: v for k, v in mine.items() if k not in merged["type_constraints"]})
     merged.update({k: v for k, v in old.items() if k not in IMPORTED_VERSION_KEYS})
     return merged
 
