@@ -8,10 +8,23 @@ dequantized value, a fused multiply-add) these helpers round at the same place.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import overload
 
 import numpy as np
 
 EIGHT_BIT = (np.dtype(np.int8), np.dtype(np.uint8))
+
+
+@overload
+def scalar_param(op: str, name: str, value: np.ndarray, dtype: np.dtype | None = None) -> np.ndarray: ...
+
+
+@overload
+def scalar_param(op: str, name: str, value: None, dtype: np.dtype | None = None) -> None: ...
+
+
+@overload
+def scalar_param(op: str, name: str, value: np.ndarray | None, dtype: np.dtype | None = None) -> np.ndarray | None: ...
 
 
 def scalar_param(op: str, name: str, value: np.ndarray | None, dtype: np.dtype | None = None) -> np.ndarray | None:

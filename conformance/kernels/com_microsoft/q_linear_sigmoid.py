@@ -40,7 +40,7 @@ def logistic(x: np.ndarray) -> np.ndarray:
     q = fma32(square, np.float32(_DENOMINATOR[0]), np.float32(_DENOMINATOR[1]))
     for c in _DENOMINATOR[2:]:
         q = fma32(q, square, np.float32(c))
-    return np.clip(f32(f32(p / q) + np.float32(0.5)), np.float32(0.0), np.float32(1.0))
+    return np.asarray(np.clip(f32(f32(p / q) + np.float32(0.5)), np.float32(0.0), np.float32(1.0)))
 
 
 @kernel("com.microsoft", "QLinearSigmoid", since=1)

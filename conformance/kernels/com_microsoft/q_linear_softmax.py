@@ -42,7 +42,7 @@ def q_linear_softmax(x: np.ndarray, x_scale: np.ndarray, x_zero_point: np.ndarra
     xs = float(np.float32(scalar_param(op, "X_scale", x_scale)))
     scalar_param(op, "x_zero_point", x_zero_point, dtype)
     ys = scalar_param(op, "y_scale", y_scale)
-    yz = int(scalar_param(op, "y_zero_point", y_zero_point, dtype))  # type: ignore[arg-type]
+    yz = int(scalar_param(op, "y_zero_point", y_zero_point, dtype))
     if x.ndim == 0:
         raise ValueError(f"{op}: X must have rank >= 1")
     if not -x.ndim <= axis < x.ndim:
