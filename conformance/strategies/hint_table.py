@@ -86,6 +86,12 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_qlinear import (
+    COM_QLINEAR_CONV_HINT,
+    QGEMM_HINT,
+    QLINEAR_CONCAT_HINT,
+    QLINEAR_POOL_HINT,
+)
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -426,6 +432,13 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
+    # com.microsoft quantized ops: positive scales; conv operands (channels_last too), QGemm's M/K/N with
+    # per-column b parameters and a quantized or float output, QLinearConcat's (tensor, scale, zero point) triples
+    ("com.microsoft", "QLinearConv"): (COM_QLINEAR_CONV_HINT,),
+    ("com.microsoft", "QGemm"): (QGEMM_HINT,),
+    ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
+    ("com.microsoft", "QLinearAveragePool"): (QLINEAR_POOL_HINT,),
+    ("com.microsoft", "QLinearGlobalAveragePool"): (QLINEAR_POOL_HINT,),
 }
 
 
