@@ -89,8 +89,15 @@ from conformance.strategies.hint_ml_encoders import (
 from conformance.strategies.hint_qlinear import (
     COM_QLINEAR_CONV_HINT,
     QGEMM_HINT,
+    QLINEAR_ADD_HINT,
     QLINEAR_CONCAT_HINT,
+    QLINEAR_LEAKY_RELU_HINT,
+    QLINEAR_MUL_HINT,
     QLINEAR_POOL_HINT,
+    QLINEAR_REDUCE_MEAN_HINT,
+    QLINEAR_SIGMOID_HINT,
+    QLINEAR_SOFTMAX_HINT,
+    QLINEAR_WHERE_HINT,
 )
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
@@ -439,6 +446,15 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
     ("com.microsoft", "QLinearAveragePool"): (QLINEAR_POOL_HINT,),
     ("com.microsoft", "QLinearGlobalAveragePool"): (QLINEAR_POOL_HINT,),
+    # element-wise/reducing QLinear ops: data and zero points over the whole 8-bit range (the generic draw
+    # stays within -4..4), float32 scales that put the result across the output range
+    ("com.microsoft", "QLinearAdd"): (QLINEAR_ADD_HINT,),
+    ("com.microsoft", "QLinearMul"): (QLINEAR_MUL_HINT,),
+    ("com.microsoft", "QLinearSigmoid"): (QLINEAR_SIGMOID_HINT,),
+    ("com.microsoft", "QLinearLeakyRelu"): (QLINEAR_LEAKY_RELU_HINT,),
+    ("com.microsoft", "QLinearSoftmax"): (QLINEAR_SOFTMAX_HINT,),
+    ("com.microsoft", "QLinearWhere"): (QLINEAR_WHERE_HINT,),
+    ("com.microsoft", "QLinearReduceMean"): (QLINEAR_REDUCE_MEAN_HINT,),
 }
 
 
