@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import _qlinear_conv_shapes
+from conformance.strategies.hint_spatial import _pool_shapes
 from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 
@@ -150,6 +151,34 @@ QLINEAR_CONCAT_HINT = OpHint(shapes=_qlinear_concat_shapes, generic_attributes=F
 # ---- pooling: positive scales ----------------------------------------------------------------------------------
 
 _POOL_SCALARS = ("x_scale", "x_zero_point", "y_scale", "y_zero_point")
+
+
+def _qlinear_average_pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """ai.onnx pooling's window (kernel, strides, pads or auto_pad, ceil_mode, count_include_pad), sometimes on
+    NHWC data; rank-0 parameters."""
+    _pool_shapes(draw, ctx)
+    attrs = ctx.attributes
+    if attrs.get("ceil_mode") == 1 and attrs.get("auto_pad", "NOTSET") == "NOTSET" and draw(st.booleans()):
+        # a stride of 2 over an odd remainder, where ceil_mode adds the last, partial window
+        shape = list(ctx.shapes["X"])
+        r = len(shape) - 2
+        pads = list(attrs.get("pads", [0] * (2 * r)))
+        attrs["strides"] = [2] * r
+        for i in range(r):
+            if (shape[2 + i] + pads[i] + pads[i + r] - attrs["kernel_shape"][i]) % 2 == 0:
+                shape[2 + i] += 1
+        set_input_shape(ctx, "X", shape)
+    if draw(st.booleans()):
+        ctx.attributes["channels_last"] = int(draw(st.sampled_from([0, 1])))
+    if ctx.attributes.get("channels_last") == 1:
+        nchw = ctx.shapes["X"]
+        set_input_shape(ctx, "X", [nchw[0], *nchw[2:], nchw[1]])
+    scalars(*_POOL_SCALARS, present=True)(draw, ctx)
+
+
+QLINEAR_AVERAGE_POOL_HINT = OpHint(shapes=_qlinear_average_pool_shapes, generic_attributes=False,
+                                   values=qlinear_values({"x_scale": (0.01, 1.0), "y_scale": (0.01, 1.0)},
+                                                         ("X", "x_zero_point", "y_zero_point")))
 QLINEAR_POOL_HINT = OpHint(shapes=scalars(*_POOL_SCALARS, present=True),
                            values=qlinear_values({"x_scale": (0.01, 1.0), "y_scale": (0.01, 1.0)},
                                                  ("X", "x_zero_point", "y_zero_point")))

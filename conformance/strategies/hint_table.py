@@ -90,6 +90,7 @@ from conformance.strategies.hint_qlinear import (
     COM_QLINEAR_CONV_HINT,
     QGEMM_HINT,
     QLINEAR_ADD_HINT,
+    QLINEAR_AVERAGE_POOL_HINT,
     QLINEAR_CONCAT_HINT,
     QLINEAR_LEAKY_RELU_HINT,
     QLINEAR_MUL_HINT,
@@ -444,7 +445,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "QLinearConv"): (COM_QLINEAR_CONV_HINT,),
     ("com.microsoft", "QGemm"): (QGEMM_HINT,),
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
-    ("com.microsoft", "QLinearAveragePool"): (QLINEAR_POOL_HINT,),
+    ("com.microsoft", "QLinearAveragePool"): (QLINEAR_AVERAGE_POOL_HINT,),
     ("com.microsoft", "QLinearGlobalAveragePool"): (QLINEAR_POOL_HINT,),
     # element-wise/reducing QLinear ops: data and zero points over the whole 8-bit range (the generic draw
     # stays within -4..4), float32 scales that put the result across the output range
