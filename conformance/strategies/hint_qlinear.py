@@ -14,14 +14,25 @@ from conformance.strategies.hint_spatial import _pool_shapes
 from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, set_input_shape
 from conformance.strategies.values import SEEDS, fill_array
 
+OUTPUT_SCALES = frozenset({"C_scale", "Y_scale", "y_scale", "z_scale", "reduced_scale"})
+
 
 def scale_between(name: str, low: float, high: float) -> ArrayHint:
-    """Input `name` (a scale) in its drawn shape, log-uniform in [low, high] as float32: arbitrary float32 values,
-    so ratios of scales round the way onnxruntime's float32 arithmetic must reproduce."""
+    """Input `name` (a scale) in its drawn shape: half the time log-uniform in [low, high] as float32 (arbitrary
+    float32 values, so ratios of scales round the way onnxruntime's float32 arithmetic must reproduce), half the
+    time (one choice per case) powers of two whose exact ratios put many results on a .5 tie, where the rounding
+    mode shows."""
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         shape = ctx.shapes.get(name)
         if shape is None or name in ctx.omitted:
             return None
+        if ctx.scratch.setdefault("power_of_two_scales", draw(st.booleans())):  # one choice for all the scales
+            # every input scale 2^e, every output scale 2^(e+1): the ratios are 1/2, so about half the results of
+            # an add (a quarter of a multiply's) fall on a .5 tie
+            if "power_of_two_base" not in ctx.scratch:
+                ctx.scratch["power_of_two_base"] = int(draw(st.integers(-5, -1)))
+            exponent = int(ctx.scratch["power_of_two_base"]) + (1 if name in OUTPUT_SCALES else 0)
+            return np.full(tuple(shape), 2.0**exponent, dtype=np.float32)
         rng = np.random.default_rng(draw(SEEDS))
         return np.asarray(low * (high / low) ** rng.random(tuple(shape)), dtype=np.float32)
 
