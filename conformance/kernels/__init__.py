@@ -53,6 +53,23 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                      "rounding are cuBLASLt's, stated by neither the schema nor any CPU kernel",
     ("com.microsoft", "LongformerAttention"): "onnxruntime runs it on CUDA only, its sliding-window-plus-global "
                                               "attention defined by that kernel's compact band buffers",
+    # CUDA-only cublasLt ops (onnxruntime registers them for the CUDA EP alone): their int8 tensors are stored in
+    # the order attributes' cublasLt layouts (COL32, COL4_4R2_8C, COL32_2R_4R4 tile and interleave rows and
+    # columns), so the values a node holds are a memory layout, and the arithmetic is cuBLASLt's, not a formula
+    ("com.microsoft", "QuantizeWithOrder"): "CUDA-only: writes int8 in a cublasLt memory order (COL32, "
+                                            "COL4_4R2_8C, ...), a layout, not a value a CPU reference can compare",
+    ("com.microsoft", "DequantizeWithOrder"): "CUDA-only: reads int8 stored in a cublasLt memory order (COL32, "
+                                              "COL4_4R2_8C, ...), a layout no CPU reference sees",
+    ("com.microsoft", "QOrderedGelu"): "CUDA-only: int8 in a cublasLt order (ROW or COL32) in and out; onnxruntime "
+                                       "has no CPU kernel to check one against",
+    ("com.microsoft", "QOrderedLayerNormalization"): "CUDA-only: int8 in cublasLt ROW/COL32 order with fp16 or "
+                                                     "fp32 gamma; onnxruntime has no CPU kernel to check one against",
+    ("com.microsoft", "QOrderedMatMul"): "CUDA-only cublasLt int8 matmul: B is pre-transposed and tiled "
+                                         "(COL4_4R2_8C, COL32_2R_4R4), A and Y in COL32; the layout is the point",
+    ("com.microsoft", "QOrderedAttention"): "CUDA-only: int8 attention over cublasLt-ordered (COL32, COL4_4R2_8C) "
+                                            "operands with cuBLASLt's fused rescaling; no CPU kernel exists",
+    ("com.microsoft", "QOrderedLongformerAttention"): "CUDA-only: int8 sliding-window attention over "
+                                                      "cublasLt-ordered operands; no CPU kernel exists",
 }
 
 
