@@ -4,4 +4,5 @@ MODULES: tuple[str, ...] = (
     "dequantize_linear",
     "fast_gelu",
     "quantize_linear",
+    "moe",
 )
