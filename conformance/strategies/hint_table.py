@@ -86,7 +86,8 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
-from conformance.strategies.hint_moe import MOE_HINT
+from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
+from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -429,6 +430,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
     # com.microsoft MoE: expert counts, hidden/inter sizes, the fused gate/up width and k must agree
     ("com.microsoft", "MoE"): (MOE_HINT,),
+    # com.microsoft LinearAttention: GQA or inverse GQA heads, the state window and the gates' shapes must agree
+    ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
 }
 
 

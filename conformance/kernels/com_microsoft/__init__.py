@@ -5,4 +5,5 @@ MODULES: tuple[str, ...] = (
     "fast_gelu",
     "quantize_linear",
     "moe",
+    "linear_attention",
 )

@@ -1,0 +1,103 @@
+"""Hints for the mixture-of-experts, linear-attention, convolution-state and hyper-connection ops of com.microsoft:
+expert counts, hidden and inter sizes, head counts and state shapes must agree across inputs and attributes."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.dtypes import numpy_dtype
+from conformance.strategies.hints import ArrayHint, OpHint
+
+
+def _place(ctx: DrawContext, name: str, shape: list[int] | None) -> None:
+    ctx.shapes[name] = shape
+    if shape is None:
+        ctx.omitted.add(name)
+
+
+def _moe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    experts, hidden, inter = draw(st.integers(1, 4)), draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    lead = draw(st.sampled_from([[draw(st.integers(1, 5))], [draw(st.integers(1, 2)), draw(st.integers(1, 3))]]))
+    tokens = 1
+    for d in lead:
+        tokens *= d
+    act = draw(st.sampled_from(["relu", "gelu", "silu", "identity", "swiglu", "relu2", "geglu"]))
+    fusion = draw(st.sampled_from([1, 2])) if act in ("swiglu", "geglu") else 0
+    fc3 = act != "geglu" and draw(st.integers(0, 3)) == 0
+    if act == "swiglu" and fc3:
+        fusion = 0
+    width = 2 * inter if fusion else inter
+    ctx.attributes.update(activation_type=act, k=draw(st.integers(1, experts)),
+                          normalize_routing_weights=draw(st.integers(0, 1)))
+    if fusion:
+        ctx.attributes["swiglu_fusion"] = fusion
+    if act == "swiglu":
+        ctx.attributes["activation_alpha"] = draw(st.sampled_from([1.0, 1.702]))
+        ctx.attributes["activation_beta"] = draw(st.sampled_from([0.0, 1.0]))
+        if draw(st.booleans()):
+            ctx.attributes["swiglu_limit"] = draw(st.sampled_from([0.5, 1.5]))
+            ctx.attributes["swiglu_limit_after_activation"] = draw(st.integers(0, 1))
+    ctx.shapes.update(input=[*lead, hidden], router_probs=[tokens, experts],
+                      fc1_experts_weights=[experts, width, hidden], fc2_experts_weights=[experts, hidden, inter])
+    _place(ctx, "fc1_experts_bias", [experts, width] if draw(st.booleans()) else None)
+    _place(ctx, "fc2_experts_bias", [experts, hidden] if draw(st.booleans()) else None)
+    _place(ctx, "fc3_experts_weights", [experts, inter, hidden] if fc3 else None)
+    _place(ctx, "fc3_experts_bias", [experts, inter] if fc3 and draw(st.booleans()) else None)
+
+
+MOE_HINT = OpHint(shapes=_moe_shapes, generic_attributes=False)
+
+
+def _uniform(name: str, low: float, high: float) -> ArrayHint:
+    """Values in [low, high] for an input (decay in log space, beta a sigmoid's output); None when omitted."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None:
+            return None
+        rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+        return np.asarray(rng.uniform(low, high, size=shape)).astype(numpy_dtype(ctx.dtype))
+
+    return build
+
+
+def _unit_keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Keys, L2-normalized per head for the delta rules as the ops ask (else the state grows without bound)."""
+    shape = ctx.shapes["key"]
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    keys = rng.uniform(-2.0, 2.0, size=shape)
+    if ctx.attributes.get("update_rule", "gated_delta") in ("delta", "gated_delta"):
+        head = int(ctx.scratch["head_size_k"])
+        per_head = keys.reshape(*shape[:-1], -1, head)
+        keys = (per_head / np.maximum(np.linalg.norm(per_head, axis=-1, keepdims=True), 1e-3)).reshape(shape)
+    return np.asarray(keys).astype(numpy_dtype(ctx.dtype))
+
+
+def _linear_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, steps = draw(st.integers(1, 2)), draw(st.integers(1, 4))
+    small, group = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    hq, hkv = (small * group, small) if draw(st.booleans()) else (small, small * group)  # GQA or inverse GQA
+    dk, dv = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
+    window = draw(st.sampled_from([0, 0, 1, 3]))
+    ctx.scratch["head_size_k"] = dk
+    ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv, update_rule=rule)
+    if window:
+        ctx.attributes["state_window"] = window
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.0, 0.5]))
+    ctx.shapes.update(query=[batch, steps, hq * dk], key=[batch, steps, hkv * dk], value=[batch, steps, hkv * dv])
+    state = ([window] if window else []) + [batch, hkv, dk, dv]
+    _place(ctx, "past_state", state if draw(st.booleans()) else None)
+    _place(ctx, "decay", draw(st.sampled_from([[batch, steps, hkv * dk], [batch, steps, hkv]]))
+           if rule in ("gated", "gated_delta") else None)
+    _place(ctx, "beta", draw(st.sampled_from([[batch, steps, hkv], [batch, steps, 1]]))
+           if rule in ("delta", "gated_delta") else None)
+
+
+LINEAR_ATTENTION_HINT = OpHint(shapes=_linear_attention_shapes,
+                               values={"key": _unit_keys, "decay": _uniform("decay", -1.0, 0.0),
+                                       "beta": _uniform("beta", 0.0, 1.0)},
+                               generic_attributes=False)
