@@ -86,6 +86,7 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
@@ -432,6 +433,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MoE"): (MOE_HINT,),
     # com.microsoft LinearAttention: GQA or inverse GQA heads, the state window and the gates' shapes must agree
     ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
+    # com.microsoft CausalConvWithState: layouts, dilation, window and state length decide the state's shape
+    ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
 }
 
 

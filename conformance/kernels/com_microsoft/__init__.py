@@ -6,4 +6,5 @@ MODULES: tuple[str, ...] = (
     "quantize_linear",
     "moe",
     "linear_attention",
+    "causal_conv_with_state",
 )
