@@ -140,3 +140,48 @@ def _causal_conv_outputs(draw: DrawFn, ctx: DrawContext) -> int:
 
 
 CAUSAL_CONV_HINT = OpHint(shapes=_causal_conv_shapes, outputs=_causal_conv_outputs, generic_attributes=False)
+
+
+def _qmoe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """Integer QMoE: packed uint8 weights whose rows hold hidden (fc1) or inter (fc2) values of `bits` bits,
+    scales of the input's type per row (or per block of 16 along a row), optional packed zero points."""
+    experts, bits = draw(st.integers(1, 4)), draw(st.sampled_from([2, 4, 8]))  # 3 bits: a SwiGLU-only profile
+    block = draw(st.sampled_from([0, 0, 16]))
+    unit = 16 if block else 8 // bits
+    hidden, inter = unit * draw(st.integers(1, 2)), unit * draw(st.integers(1, 2))
+    lead = draw(st.sampled_from([[draw(st.integers(1, 5))], [draw(st.integers(1, 2)), draw(st.integers(1, 3))]]))
+    tokens = int(np.prod(lead))
+    act = draw(st.sampled_from(["relu", "gelu", "silu", "identity", "swiglu", "relu2"]))
+    fusion = 1 if act == "swiglu" else 0
+    width = 2 * inter if fusion else inter
+    ctx.type_bindings["T1"] = "uint8"
+    ctx.type_bindings["T2"] = ctx.dtype
+    ctx.attributes.update(activation_type=act, k=draw(st.integers(1, experts)), expert_weight_bits=bits,
+                          normalize_routing_weights=draw(st.integers(0, 1)))
+    if block:
+        ctx.attributes["block_size"] = block
+    if fusion:
+        ctx.attributes.update(swiglu_fusion=1, activation_alpha=draw(st.sampled_from([1.0, 1.702])),
+                              activation_beta=draw(st.sampled_from([0.0, 1.0])))
+        if draw(st.booleans()):
+            ctx.attributes["swiglu_limit"] = draw(st.sampled_from([0.5, 1.5]))
+    ctx.shapes.update(input=[*lead, hidden], router_probs=[tokens, experts],
+                      fc1_experts_weights=[experts, width, hidden * bits // 8],
+                      fc2_experts_weights=[experts, hidden, inter * bits // 8])
+    for name, rows, count in (("fc1", width, hidden), ("fc2", hidden, inter)):
+        _place(ctx, f"{name}_scales", [experts, rows, count // block] if block else [experts, rows])
+        zero = ([experts, rows, -(-count // block * bits // 8)] if block else [experts, -(-rows * bits // 8)])
+        _place(ctx, f"{name}_zero_points", zero if draw(st.booleans()) else None)
+    _place(ctx, "fc1_experts_bias", [experts, width] if draw(st.booleans()) else None)
+    _place(ctx, "fc2_experts_bias", [experts, hidden] if draw(st.booleans()) else None)
+    _place(ctx, "router_weights", [tokens, experts] if draw(st.integers(0, 3)) == 0 else None)
+    for name in ("fc3_experts_weights", "fc3_scales", "fc3_experts_bias", "fc3_zero_points", "fc1_global_scale",
+                 "fc2_global_scale", "fc1_act_scale", "fc2_act_scale", "fc1_act_block_scale",
+                 "fc2_act_block_scale"):
+        _place(ctx, name, None)
+
+
+QMOE_HINT = OpHint(shapes=_qmoe_shapes, values={"fc1_scales": _uniform("fc1_scales", 0.01, 0.2),
+                                                "fc2_scales": _uniform("fc2_scales", 0.01, 0.2),
+                                                "router_weights": _uniform("router_weights", 0.05, 1.0)},
+                   generic_attributes=False)

@@ -89,6 +89,7 @@ from conformance.strategies.hint_ml_encoders import (
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import MOE_HINT
+from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -435,6 +436,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
     # com.microsoft CausalConvWithState: layouts, dilation, window and state length decide the state's shape
     ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
+    # com.microsoft QMoE: packed byte widths, scale and zero-point shapes follow the bits and the block size
+    ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
 }
 
 

@@ -7,4 +7,5 @@ MODULES: tuple[str, ...] = (
     "moe",
     "linear_attention",
     "causal_conv_with_state",
+    "qmoe",
 )
