@@ -78,7 +78,8 @@ def activate(op: str, h: np.ndarray, up: np.ndarray | None, *, activation_type: 
         a = h
     else:
         raise ValueError(f"{op}: unknown activation_type {activation_type!r}")
-    return a if up is None else a * up
+    gated: np.ndarray = a if up is None else a * up
+    return gated
 
 
 def mixture(op: str, x: np.ndarray, mix: np.ndarray, w1: np.ndarray, b1: np.ndarray | None, w2: np.ndarray,
