@@ -25,10 +25,10 @@ def moe(x: np.ndarray, router_probs: np.ndarray, fc1_experts_weights: np.ndarray
     experts, _, hidden = fc1_experts_weights.shape
     rows = check_layout("MoE", x, router_probs, experts, hidden)
     mix = routing_weights("MoE", router_probs, None, k, normalize_routing_weights)
-    f64 = [None if w is None else w.astype(np.float64) for w in (
-        fc1_experts_weights, fc1_experts_bias, fc2_experts_weights, fc2_experts_bias, fc3_experts_weights,
-        fc3_experts_bias)]
-    out = mixture("MoE", rows.astype(np.float64), mix, *f64, activation_type=activation_type,
+    b1, b2, w3, b3 = (None if w is None else w.astype(np.float64) for w in (
+        fc1_experts_bias, fc2_experts_bias, fc3_experts_weights, fc3_experts_bias))
+    out = mixture("MoE", rows.astype(np.float64), mix, fc1_experts_weights.astype(np.float64), b1,
+                  fc2_experts_weights.astype(np.float64), b2, w3, b3, activation_type=activation_type,
                   swiglu_fusion=swiglu_fusion, alpha=activation_alpha, beta=activation_beta, limit=swiglu_limit,
                   limit_after=swiglu_limit_after_activation)
     return (out.reshape(x.shape).astype(x.dtype),)
