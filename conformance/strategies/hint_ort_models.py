@@ -58,7 +58,8 @@ def _uniform(name: str, low: float, high: float) -> ArrayHint:
         if shape is None:
             return None
         rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
-        return np.asarray(rng.uniform(low, high, size=shape)).astype(numpy_dtype(ctx.dtype))
+        param = next(p for p in ctx.version.inputs if p.name == name)
+        return np.asarray(rng.uniform(low, high, size=shape)).astype(numpy_dtype(ctx.element_of(param.type)))
 
     return build
 
@@ -185,3 +186,19 @@ QMOE_HINT = OpHint(shapes=_qmoe_shapes, values={"fc1_scales": _uniform("fc1_scal
                                                 "fc2_scales": _uniform("fc2_scales", 0.01, 0.2),
                                                 "router_weights": _uniform("router_weights", 0.05, 1.0)},
                    generic_attributes=False)
+
+
+def _gate_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, steps, heads = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    ctx.shapes.update(a=[batch, steps, heads], dt_bias=[heads], decay_scale=[heads])
+    _place(ctx, "b", [batch, steps, heads] if draw(st.booleans()) else None)
+
+
+def _gate_outputs(draw: DrawFn, ctx: DrawContext) -> int:
+    """beta is asked for exactly when b is given (onnxruntime rejects beta without b)."""
+    return 1 if "b" in ctx.omitted else 2
+
+
+LINEAR_ATTENTION_GATE_HINT = OpHint(shapes=_gate_shapes, outputs=_gate_outputs,
+                                    values={"a": _uniform("a", -30.0, 30.0),
+                                            "decay_scale": _uniform("decay_scale", -4.0, -0.01)})

@@ -87,6 +87,7 @@ from conformance.strategies.hint_ml_encoders import (
     ZIP_MAP_HINT,
 )
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
+from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_GATE_HINT as ORT_LINEAR_ATTENTION_GATE_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
@@ -438,6 +439,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
     # com.microsoft QMoE: packed byte widths, scale and zero-point shapes follow the bits and the block size
     ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
+    # com.microsoft LinearAttentionGate: beta is asked for exactly when b is given
+    ("com.microsoft", "LinearAttentionGate"): (ORT_LINEAR_ATTENTION_GATE_HINT,),
 }
 
 

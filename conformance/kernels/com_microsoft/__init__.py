@@ -8,4 +8,5 @@ MODULES: tuple[str, ...] = (
     "linear_attention",
     "causal_conv_with_state",
     "qmoe",
+    "linear_attention_gate",
 )
