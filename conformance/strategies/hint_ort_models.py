@@ -202,3 +202,33 @@ def _gate_outputs(draw: DrawFn, ctx: DrawContext) -> int:
 LINEAR_ATTENTION_GATE_HINT = OpHint(shapes=_gate_shapes, outputs=_gate_outputs,
                                     values={"a": _uniform("a", -30.0, 30.0),
                                             "decay_scale": _uniform("decay_scale", -4.0, -0.01)})
+
+
+def _hyper_connection_layout(draw: DrawFn, ctx: DrawContext, gate: str, *, flat_gate: bool) -> tuple[list[int], int,
+                                                                                                    int]:
+    """Streams grouped (..., C, H) or flattened (..., C * H) with num_branches; the gate in one of its forms."""
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    c, h = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    flat = draw(st.booleans())
+    if flat:
+        ctx.attributes["num_branches"] = c
+    ctx.shapes["streams"] = [*lead, c * h] if flat else [*lead, c, h]
+    forms = [[*lead, c], [*lead, c, 1], [*lead, c, h]] + ([[*lead, c * h]] if flat and flat_gate else [])
+    ctx.shapes[gate] = draw(st.sampled_from(forms))
+    return lead, c, h
+
+
+def _pre_mix_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    _hyper_connection_layout(draw, ctx, "pre_mix", flat_gate=True)
+    if draw(st.booleans()):
+        ctx.attributes["reduction_scale"] = draw(st.sampled_from([0.5, 0.25, 2.0]))
+
+
+def _post_mix_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    lead, c, h = _hyper_connection_layout(draw, ctx, "post_mix", flat_gate=False)
+    ctx.shapes["block_output"] = [*lead, h]
+    _place(ctx, "stream_mix", [*lead, c, c] if draw(st.booleans()) else None)
+
+
+HYPER_CONNECTION_PRE_MIX_HINT = OpHint(shapes=_pre_mix_shapes, generic_attributes=False)
+HYPER_CONNECTION_POST_MIX_HINT = OpHint(shapes=_post_mix_shapes, generic_attributes=False)

@@ -9,4 +9,6 @@ MODULES: tuple[str, ...] = (
     "causal_conv_with_state",
     "qmoe",
     "linear_attention_gate",
+    "hyper_connection_pre_mix",
+    "hyper_connection_post_mix",
 )
