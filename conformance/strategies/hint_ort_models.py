@@ -232,3 +232,18 @@ def _post_mix_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 HYPER_CONNECTION_PRE_MIX_HINT = OpHint(shapes=_pre_mix_shapes, generic_attributes=False)
 HYPER_CONNECTION_POST_MIX_HINT = OpHint(shapes=_post_mix_shapes, generic_attributes=False)
+
+
+def _engram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    b, s, m, h = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 6)))
+    ctx.shapes.update(key=[b, s, m, h], query=[b, s, m, h], value=[b, s, h], key_norm_scale=[m, h],
+                      query_norm_scale=[m, h])
+    _place(ctx, "conv_norm_scale", [m, h] if draw(st.booleans()) else None)
+
+
+def _engram_outputs(draw: DrawFn, ctx: DrawContext) -> int:
+    """gated_value_normed is asked for exactly when conv_norm_scale is given (onnxruntime needs it)."""
+    return 1 if "conv_norm_scale" in ctx.omitted else 2
+
+
+ENGRAM_GATE_HINT = OpHint(shapes=_engram_shapes, outputs=_engram_outputs)

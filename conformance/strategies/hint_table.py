@@ -87,6 +87,7 @@ from conformance.strategies.hint_ml_encoders import (
     ZIP_MAP_HINT,
 )
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
+from conformance.strategies.hint_ort_models import ENGRAM_GATE_HINT as ORT_ENGRAM_GATE_HINT
 from conformance.strategies.hint_ort_models import HYPER_CONNECTION_POST_MIX_HINT as ORT_HC_POST_MIX_HINT
 from conformance.strategies.hint_ort_models import HYPER_CONNECTION_PRE_MIX_HINT as ORT_HC_PRE_MIX_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_GATE_HINT as ORT_LINEAR_ATTENTION_GATE_HINT
@@ -446,6 +447,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # com.microsoft hyper-connections: grouped or flattened streams, gates in each of their forms
     ("com.microsoft", "HyperConnectionPreMix"): (ORT_HC_PRE_MIX_HINT,),
     ("com.microsoft", "HyperConnectionPostMix"): (ORT_HC_POST_MIX_HINT,),
+    # com.microsoft EngramGate: gated_value_normed is asked for exactly when conv_norm_scale is given
+    ("com.microsoft", "EngramGate"): (ORT_ENGRAM_GATE_HINT,),
 }
 
 

@@ -11,4 +11,5 @@ MODULES: tuple[str, ...] = (
     "linear_attention_gate",
     "hyper_connection_pre_mix",
     "hyper_connection_post_mix",
+    "engram_gate",
 )
