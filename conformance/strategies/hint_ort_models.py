@@ -247,3 +247,49 @@ def _engram_outputs(draw: DrawFn, ctx: DrawContext) -> int:
 
 
 ENGRAM_GATE_HINT = OpHint(shapes=_engram_shapes, outputs=_engram_outputs)
+
+
+def _ints(name: str, low: int, high: int) -> ArrayHint:
+    """Integers in [low, high] of the input's type; None when omitted."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None:
+            return None
+        rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+        param = next(p for p in ctx.version.inputs if p.name == name)
+        dtype = numpy_dtype(ctx.element_of(param.type))
+        top = min(high, int(np.iinfo(dtype).max))
+        return np.asarray(rng.integers(low, top, size=shape, endpoint=True)).astype(dtype)
+
+    return build
+
+
+def _ngram_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int]:
+    """Attributes and tables; the (EOS, fill) choices. Returns (max_ngram_size, heads)."""
+    n, per = draw(st.integers(2, 4)), draw(st.integers(1, 3))
+    heads = (n - 1) * per
+    ctx.attributes.update(max_ngram_size=n, n_head_per_ngram=per, pad_id=draw(st.integers(-3, 9)))
+    if draw(st.booleans()):
+        ctx.attributes["reset_on_eos"] = draw(st.integers(0, 1))
+    ctx.shapes.update(multipliers=[n + draw(st.integers(0, 1))], vocab_sizes=[heads])
+    _place(ctx, "head_offsets", [heads] if draw(st.booleans()) else None)
+    _place(ctx, "eos_token_id", [] if draw(st.booleans()) else None)
+    return n, heads
+
+
+def _ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    n, _ = _ngram_common(draw, ctx)
+    b, s = draw(st.integers(1, 3)), draw(st.integers(1, 6))
+    ctx.shapes["input_ids"] = [b, s]
+    _place(ctx, "past_ids", [b, n - 1] if draw(st.booleans()) else None)
+    _place(ctx, "segment_ids", [b, s] if draw(st.booleans()) else None)
+
+
+# ids from a small vocabulary so that EOS (an id drawn from it) occurs; multipliers wide enough to wrap
+_NGRAM_VALUES: dict[str, ArrayHint] = {
+    "input_ids": _ints("input_ids", 0, 5), "past_ids": _ints("past_ids", 0, 5),
+    "eos_token_id": _ints("eos_token_id", 0, 5), "segment_ids": _ints("segment_ids", 0, 1),
+    "multipliers": _ints("multipliers", -(2**62), 2**62), "vocab_sizes": _ints("vocab_sizes", 1, 1000),
+    "head_offsets": _ints("head_offsets", 0, 2**62), "past_segment_ids": _ints("past_segment_ids", 0, 1),
+}
+NGRAM_HASH_HINT = OpHint(shapes=_ngram_shapes, values=_NGRAM_VALUES, generic_attributes=False)

@@ -93,6 +93,7 @@ from conformance.strategies.hint_ort_models import HYPER_CONNECTION_PRE_MIX_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_GATE_HINT as ORT_LINEAR_ATTENTION_GATE_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import MOE_HINT
+from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
@@ -449,6 +450,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "HyperConnectionPostMix"): (ORT_HC_POST_MIX_HINT,),
     # com.microsoft EngramGate: gated_value_normed is asked for exactly when conv_norm_scale is given
     ("com.microsoft", "EngramGate"): (ORT_ENGRAM_GATE_HINT,),
+    # com.microsoft NGramHashMapping: table lengths follow the n-gram order; ids from a small vocabulary hit EOS
+    ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
 }
 
 

@@ -12,4 +12,5 @@ MODULES: tuple[str, ...] = (
     "hyper_connection_pre_mix",
     "hyper_connection_post_mix",
     "engram_gate",
+    "ngram_hash_mapping",
 )
