@@ -3,11 +3,11 @@
 The sequence seen is its history (max_ngram_size - 1 right-aligned ids, the last the most recent; the fill id
 where absent) followed by its ids. Shift k of position t reads the id k places back; with reset_on_eos and an
 eos_token_id every position at or before the latest EOS strictly before t reads eos_token_id; with segment ids
-every position before the start of t's segment reads the fill id (a segment starts where the
-id differs from the previous position's; the call's first segment continues the history). The fill id is eos_token_id when given, else
-pad_id. For n = 2 .. max_ngram_size: mix = (id_0 * m_0) xor ... xor (id_{n-1} * m_{n-1}) in the id type's
-wrapping arithmetic, and head h of that order emits mix mod vocab (non-negative) plus its head offset, the sum
-wrapping in the id type.
+every position before the start of t's segment reads the fill id (a segment starts where the id differs from
+the previous position's; the call's first segment continues the history). The fill id is eos_token_id when
+given, else pad_id. For n = 2 .. max_ngram_size: mix = (id_0 * m_0) xor ... xor (id_{n-1} * m_{n-1}) in the id
+type's wrapping arithmetic, and head h of that order emits mix mod vocab (non-negative) plus its head offset,
+the sum wrapping in the id type.
 """
 
 from __future__ import annotations
