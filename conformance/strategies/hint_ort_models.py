@@ -293,3 +293,33 @@ _NGRAM_VALUES: dict[str, ArrayHint] = {
     "head_offsets": _ints("head_offsets", 0, 2**62), "past_segment_ids": _ints("past_segment_ids", 0, 1),
 }
 NGRAM_HASH_HINT = OpHint(shapes=_ngram_shapes, values=_NGRAM_VALUES, generic_attributes=False)
+
+
+def _varlen_ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    n, _ = _ngram_common(draw, ctx)
+    lengths = [draw(st.integers(1, 4)) for _ in range(draw(st.integers(1, 3)))]
+    batch, total = len(lengths), sum(lengths)
+    ctx.scratch["cumulative"] = np.cumsum([0, *lengths]).astype(np.int32)
+    ctx.shapes.update(input_ids=[total], cumulative_sequence_length=[batch + 1])
+    _place(ctx, "past_ids", [batch, n - 1] if draw(st.booleans()) else None)
+    segments = draw(st.booleans())
+    _place(ctx, "segment_ids", [total] if segments else None)
+    _place(ctx, "past_segment_ids", [batch, n - 1] if segments and draw(st.booleans()) else None)
+    capacity = draw(st.sampled_from([0, 0, 1, 3]))
+    if capacity:
+        ctx.attributes["state_update_capacity"] = capacity
+    _place(ctx, "capture_count", [batch] if capacity else None)
+
+
+def _varlen_ngram_outputs(draw: DrawFn, ctx: DrawContext) -> int:
+    """present_segment_ids only with segment_ids (onnxruntime refuses it otherwise); state_update with a capacity."""
+    if "segment_ids" in ctx.omitted:
+        return int(draw(st.integers(1, 2)))
+    capacity = int(ctx.attributes.get("state_update_capacity", 0))
+    return int(draw(st.integers(3, 4))) if capacity > 0 else int(draw(st.integers(1, 3)))
+
+
+VARLEN_NGRAM_HASH_HINT = OpHint(
+    shapes=_varlen_ngram_shapes, outputs=_varlen_ngram_outputs, generic_attributes=False,
+    values={**_NGRAM_VALUES, "cumulative_sequence_length": lambda draw, ctx: ctx.scratch["cumulative"],
+            "capture_count": _ints("capture_count", 0, 5)})

@@ -13,4 +13,5 @@ MODULES: tuple[str, ...] = (
     "hyper_connection_post_mix",
     "engram_gate",
     "ngram_hash_mapping",
+    "varlen_ngram_hash_mapping",
 )

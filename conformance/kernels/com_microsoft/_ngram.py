@@ -31,8 +31,10 @@ def check_tables(op: str, multipliers: np.ndarray, vocab_sizes: np.ndarray, head
 
 def sequence_hashes(ids: np.ndarray, history: np.ndarray, segments: np.ndarray | None, multipliers: np.ndarray,
                     vocab_sizes: np.ndarray, head_offsets: np.ndarray | None, *, max_ngram_size: int,
-                    n_head_per_ngram: int, fill: int, eos: int | None, reset_on_eos: bool) -> np.ndarray:
-    """(len(ids), heads) hash ids of one sequence; history holds its max_ngram_size - 1 preceding ids."""
+                    n_head_per_ngram: int, fill: int, eos: int | None, reset_on_eos: bool,
+                    past_segments: np.ndarray | None = None) -> np.ndarray:
+    """(len(ids), heads) hash ids of one sequence; history holds its max_ngram_size - 1 preceding ids and
+    past_segments, when given, their segment ids (a boundary may then fall inside the history or at its end)."""
     dtype = ids.dtype
     p, s = history.shape[0], ids.shape[0]
     seq = np.concatenate([history, ids]).astype(dtype)
@@ -48,10 +50,15 @@ def sequence_hashes(ids: np.ndarray, history: np.ndarray, segments: np.ndarray |
         before = np.concatenate([[-1], latest])[p + np.arange(s)]  # strictly before p + t
         tokens = np.where(src <= before[:, None], dtype.type(eos), tokens)
     if segments is not None:
-        # the first segment of the call continues the history; a later one starts where the id changes
-        starts = np.concatenate([[-p], 1 + np.flatnonzero(segments[1:] != segments[:-1])])
-        start = starts[np.searchsorted(starts, np.arange(s), side="right") - 1]
-        tokens = np.where(src < p + start[:, None], dtype.type(fill), tokens)
+        # indices into seq where a segment starts; without past segments the call's first segment continues the
+        # history
+        if past_segments is None:
+            starts = np.concatenate([[0], p + 1 + np.flatnonzero(segments[1:] != segments[:-1])])
+        else:
+            both = np.concatenate([past_segments, segments])
+            starts = np.concatenate([[0], 1 + np.flatnonzero(both[1:] != both[:-1])])
+        start = starts[np.searchsorted(starts, p + np.arange(s), side="right") - 1]
+        tokens = np.where(src < start[:, None], dtype.type(fill), tokens)
     with np.errstate(over="ignore"):
         products = tokens * multipliers[:max_ngram_size].astype(dtype)[None, :]
         mixes = np.bitwise_xor.accumulate(products, axis=1)[:, 1:]  # order n = k + 1 for k >= 1
