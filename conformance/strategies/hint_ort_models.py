@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
-from conformance.strategies.hints import ArrayHint, OpHint
+from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
 
 
 def _place(ctx: DrawContext, name: str, shape: list[int] | None) -> None:
@@ -323,3 +323,21 @@ VARLEN_NGRAM_HASH_HINT = OpHint(
     shapes=_varlen_ngram_shapes, outputs=_varlen_ngram_outputs, generic_attributes=False,
     values={**_NGRAM_VALUES, "cumulative_sequence_length": lambda draw, ctx: ctx.scratch["cumulative"],
             "capture_count": _ints("capture_count", 0, 5)})
+
+
+def _group_router_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """Legacy routing (router_probs): groups dividing the experts; the projection needs the full-score outputs,
+    which a prefix of the outputs never reaches, so it stays off."""
+    n_group, size = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    experts = n_group * size
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(1, 2)))]
+    ctx.attributes.update(n_group=n_group, topk_group=draw(st.integers(1, n_group)), top_k=draw(st.integers(1, size)),
+                          group_topk=draw(st.integers(1, size + 1)))
+    if draw(st.booleans()):
+        ctx.attributes["router_sentinel"] = draw(st.sampled_from([-1.0, -30000.0]))
+    ctx.shapes["logits"] = [*lead, experts]
+    set_input_shape(ctx, "expert_bias", [experts])
+    _place(ctx, "projection_weight", None)
+
+
+GROUP_ROUTER_HINT = OpHint(shapes=_group_router_shapes, outputs=lambda draw, ctx: 1, generic_attributes=False)

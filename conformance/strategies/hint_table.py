@@ -88,6 +88,7 @@ from conformance.strategies.hint_ml_encoders import (
 )
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import ENGRAM_GATE_HINT as ORT_ENGRAM_GATE_HINT
+from conformance.strategies.hint_ort_models import GROUP_ROUTER_HINT as ORT_GROUP_ROUTER_HINT
 from conformance.strategies.hint_ort_models import HYPER_CONNECTION_POST_MIX_HINT as ORT_HC_POST_MIX_HINT
 from conformance.strategies.hint_ort_models import HYPER_CONNECTION_PRE_MIX_HINT as ORT_HC_PRE_MIX_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_GATE_HINT as ORT_LINEAR_ATTENTION_GATE_HINT
@@ -454,6 +455,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # com.microsoft NGramHashMapping: table lengths follow the n-gram order; ids from a small vocabulary hit EOS
     ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
     ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),
+    # com.microsoft MoEGroupRouter: groups divide the experts; top_k within the kept groups
+    ("com.microsoft", "MoEGroupRouter"): (ORT_GROUP_ROUTER_HINT,),
 }
 
 

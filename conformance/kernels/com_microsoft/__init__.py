@@ -14,4 +14,5 @@ MODULES: tuple[str, ...] = (
     "engram_gate",
     "ngram_hash_mapping",
     "varlen_ngram_hash_mapping",
+    "moe_group_router",
 )
