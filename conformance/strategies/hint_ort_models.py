@@ -341,3 +341,29 @@ def _group_router_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 
 GROUP_ROUTER_HINT = OpHint(shapes=_group_router_shapes, outputs=lambda draw, ctx: 1, generic_attributes=False)
+
+
+def _varlen_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    lengths = [draw(st.integers(1, 4)) for _ in range(draw(st.integers(1, 3)))]
+    batch, total = len(lengths), sum(lengths)
+    channels, k, dilation = draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    ctx.scratch["cumulative"] = np.cumsum([0, *lengths]).astype(np.int32)
+    ctx.attributes.update(activation=draw(st.sampled_from(["none", "silu", "swish"])), dilation=dilation)
+    capacity = draw(st.sampled_from([0, 0, 1, 3]))
+    if capacity:
+        ctx.attributes["state_update_capacity"] = capacity
+    set_input_shape(ctx, "input", [total, channels])
+    set_input_shape(ctx, "weight", [channels, 1, k])
+    set_input_shape(ctx, "cumulative_sequence_length", [batch + 1])
+    set_input_shape(ctx, "initial_state", [batch, channels, (k - 1) * dilation])
+    _place(ctx, "bias", [channels] if draw(st.booleans()) else None)
+    _place(ctx, "capture_count", [batch] if capacity else None)
+    _place(ctx, "kernel_delta", None)
+    _place(ctx, "previous_mask", None)
+
+
+VARLEN_CAUSAL_CONV_HINT = OpHint(
+    shapes=_varlen_conv_shapes, generic_attributes=False,
+    outputs=lambda draw, ctx: 3 if int(ctx.attributes.get("state_update_capacity", 0)) > 0 else 2,
+    values={"cumulative_sequence_length": lambda draw, ctx: ctx.scratch["cumulative"],
+            "capture_count": _ints("capture_count", -1, 5)})

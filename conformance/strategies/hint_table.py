@@ -96,6 +96,7 @@ from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_
 from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
+from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import VARLEN_NGRAM_HASH_HINT as ORT_VARLEN_NGRAM_HASH_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
@@ -457,6 +458,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),
     # com.microsoft MoEGroupRouter: groups divide the experts; top_k within the kept groups
     ("com.microsoft", "MoEGroupRouter"): (ORT_GROUP_ROUTER_HINT,),
+    # com.microsoft VarlenCausalConvWithState: packed requests, the state length follows kernel and dilation
+    ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
 }
 
 

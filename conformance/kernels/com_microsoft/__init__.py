@@ -15,4 +15,5 @@ MODULES: tuple[str, ...] = (
     "ngram_hash_mapping",
     "varlen_ngram_hash_mapping",
     "moe_group_router",
+    "varlen_causal_conv_with_state",
 )

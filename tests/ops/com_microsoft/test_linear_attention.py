@@ -73,6 +73,7 @@ def test_every_kernel_range_is_exercised() -> None:
 def test_state_window_holds_the_state_after_each_trailing_token(window: int) -> None:
     attrs = {"q_num_heads": 2, "kv_num_heads": 2, "update_rule": "gated_delta", "scale": 0.0}
     q, k, v, past, decay, beta = _inputs(2, 2, "gated_delta")
+    assert q is not None and k is not None and v is not None and decay is not None and beta is not None
     assert past is not None and decay is not None and beta is not None
     padded_past = np.concatenate([np.full((window - 1, *past.shape), 9.0, np.float32), past[None]])
     out, states = run(DOMAIN, OP, 1, [q, k, v, padded_past, decay, beta], state_window=window, **attrs)

@@ -67,4 +67,4 @@ def test_per_head_parameters_must_match_the_heads() -> None:
 @pytest.mark.parametrize("with_b", [False, True])
 def test_shape_formula_matches_onnxruntime(with_b: bool) -> None:
     inputs = [f32(B, T, H), f32(H), _scale(), f32(B, T, H) if with_b else None]
-    assert_output_shapes_match_onnxruntime(DOMAIN, OP, 1, inputs, {})
+    assert_output_shapes_match_onnxruntime(DOMAIN, OP, 1, inputs, {}, n_out=2 if with_b else 1)

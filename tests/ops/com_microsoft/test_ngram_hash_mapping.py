@@ -89,7 +89,7 @@ def test_chunks_threaded_through_past_ids_equal_one_call() -> None:
 @pytest.mark.parametrize("past", [False, True])
 def test_shape_formulas_match_onnxruntime(past: bool) -> None:
     assert_output_shapes_match_onnxruntime(DOMAIN, OP, 1, _inputs(np.int64, past=past),
-                                           {"max_ngram_size": N, "n_head_per_ngram": PER, "pad_id": 0})
+                                           {"max_ngram_size": N, "n_head_per_ngram": PER, "pad_id": 0}, n_out=2)
 
 
 @pytest.mark.parametrize(("shapes", "check"), [
