@@ -367,3 +367,77 @@ VARLEN_CAUSAL_CONV_HINT = OpHint(
     outputs=lambda draw, ctx: 3 if int(ctx.attributes.get("state_update_capacity", 0)) > 0 else 2,
     values={"cumulative_sequence_length": lambda draw, ctx: ctx.scratch["cumulative"],
             "capture_count": _ints("capture_count", -1, 5)})
+
+
+def _gdn_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """Token-major heads (H_v a multiple of H_q), requests by cu_seqlens or a uniform split, the gate inputs the
+    rule and the gate activation need; keys normalised by the op (qk_l2_norm) or by the values hint."""
+    hq = draw(st.integers(1, 2))
+    hv, dqk, dv = hq * draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    lengths = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(1, 3)))]
+    batch, tokens = len(lengths), sum(lengths)
+    rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
+    act = draw(st.sampled_from(["none", "none", "softplus", "sigmoid"])) if "gated" in rule else "none"
+    ctx.scratch["head_size_k"] = dqk
+    ctx.scratch["cumulative"] = np.cumsum([0, *lengths]).astype(np.int32)
+    ctx.attributes.update(update_rule=rule, gate_activation=act, qk_l2_norm=draw(st.integers(0, 1)))
+    if "delta" in rule:
+        ctx.attributes["beta_activation"] = draw(st.sampled_from(["none", "sigmoid"]))
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.5, 1.0]))
+    packed = draw(st.integers(0, 3)) == 0
+    ragged = draw(st.booleans())
+    if not ragged:  # a uniform split: every request as long as the first
+        tokens = lengths[0] * batch
+    if packed:
+        ctx.shapes["query"] = [tokens, 2 * hq * dqk + hv * dv]
+    else:
+        ctx.shapes["query"] = [tokens, hq, dqk]
+    _place(ctx, "key", None if packed else [tokens, hq, dqk])
+    _place(ctx, "value", None if packed else [tokens, hv, dv])
+    _place(ctx, "cu_seqlens", [batch + 1] if ragged else None)
+    per_key = draw(st.booleans())
+    _place(ctx, "decay", ([tokens, hv, dqk] if per_key else [tokens, hv]) if "gated" in rule else None)
+    _place(ctx, "beta", [tokens, hv] if "delta" in rule else None)
+    state = packed or not ragged or draw(st.booleans())
+    _place(ctx, "initial_state", [batch, hv, dv, dqk] if state else None)
+    _place(ctx, "a_log", [hv] if act != "none" else None)
+    _place(ctx, "dt_bias", ([hv, dqk] if per_key else [hv]) if act != "none" else None)
+    for name in ("capture_count", "state_update_active"):
+        _place(ctx, name, None)
+
+
+def _gdn_cumulative(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    return None if ctx.shapes.get("cu_seqlens") is None else np.asarray(ctx.scratch["cumulative"])
+
+
+def _gdn_query(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Query, or packed QKV whose key part is normalised per head for the delta rules."""
+    shape = ctx.shapes["query"]
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    q = rng.uniform(-2.0, 2.0, size=shape)
+    if ctx.shapes.get("key") is None and ctx.attributes.get("update_rule") in ("delta", "gated_delta"):
+        dqk = int(ctx.scratch["head_size_k"])
+        state = ctx.shapes["initial_state"]
+        hq = (shape[-1] - state[1] * state[2]) // (2 * dqk)
+        keys = q[:, hq * dqk:2 * hq * dqk].reshape(-1, hq, dqk)
+        q[:, hq * dqk:2 * hq * dqk] = (keys / np.maximum(np.linalg.norm(keys, axis=-1, keepdims=True), 1e-3)
+                                       ).reshape(-1, hq * dqk)
+    return np.asarray(q).astype(numpy_dtype(ctx.dtype))
+
+
+def _gdn_keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    shape = ctx.shapes.get("key")
+    if shape is None:
+        return None
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    keys = rng.uniform(-2.0, 2.0, size=shape)
+    keys = keys / np.maximum(np.linalg.norm(keys, axis=-1, keepdims=True), 1e-3)
+    return np.asarray(keys).astype(numpy_dtype(ctx.dtype))
+
+
+GATED_DELTA_NET_HINT = OpHint(
+    shapes=_gdn_shapes, generic_attributes=False, outputs=lambda draw, ctx: int(draw(st.integers(1, 2))),
+    values={"query": _gdn_query, "key": _gdn_keys, "cu_seqlens": _gdn_cumulative,
+            "decay": _uniform("decay", -1.0, 0.0), "beta": _uniform("beta", 0.0, 1.0),
+            "a_log": _uniform("a_log", -1.0, 0.5), "dt_bias": _uniform("dt_bias", -1.0, 1.0)})

@@ -16,4 +16,5 @@ MODULES: tuple[str, ...] = (
     "varlen_ngram_hash_mapping",
     "moe_group_router",
     "varlen_causal_conv_with_state",
+    "gated_delta_net",
 )
