@@ -35,7 +35,8 @@ RESOLVED = {"beta_activation": "none", "gate_activation": "none", "gate_lower_bo
 
 def _unit(*shape: int) -> np.ndarray:
     a = f32(*shape)
-    return (a / np.linalg.norm(a, axis=-1, keepdims=True)).astype(np.float32)
+    unit: np.ndarray = (a / np.linalg.norm(a, axis=-1, keepdims=True)).astype(np.float32)
+    return unit
 
 
 Q, K, V = f32(T, HQ, DK), _unit(T, HQ, DK), f32(T, HV, DV)
