@@ -441,3 +441,58 @@ GATED_DELTA_NET_HINT = OpHint(
     values={"query": _gdn_query, "key": _gdn_keys, "cu_seqlens": _gdn_cumulative,
             "decay": _uniform("decay", -1.0, 0.0), "beta": _uniform("beta", 0.0, 1.0),
             "a_log": _uniform("a_log", -1.0, 0.5), "dt_bias": _uniform("dt_bias", -1.0, 1.0)})
+
+
+def _sparse_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """Head size 16, block 16, a cache of 2 to 4 blocks, per-entry totals no shorter than the new tokens, random
+    block layouts (CSR) that keep each diagonal block so every query sees itself."""
+    batch, kvh, group, steps = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2)), \
+        draw(st.integers(1, 4))
+    heads, hs, block, blocks = kvh * group, 16, 16, draw(st.integers(2, 4))
+    m = blocks * block
+    layouts = draw(st.sampled_from([n for n in (1, 2) if heads % n == 0]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    masks = np.tril(rng.integers(0, 2, (layouts, blocks, blocks))) | np.eye(blocks, dtype=np.int64)[None]
+    rows = np.concatenate([np.zeros((layouts, 1), np.int64), np.cumsum(masks.sum(axis=2), axis=1)], axis=1)
+    nnz = int(rows[:, -1].max())
+    cols = np.full((layouts, nnz), -1, np.int64)
+    for n in range(layouts):
+        found = np.nonzero(masks[n])[1]
+        cols[n, :found.shape[0]] = found
+    lengths = rng.integers(steps, m, size=batch, endpoint=True)
+    ctx.scratch.update(rows=rows.astype(np.int32), cols=cols.astype(np.int32), lengths=lengths.astype(np.int32))
+    ctx.type_bindings["M"] = "int32"
+    ctx.attributes.update(num_heads=heads, kv_num_heads=kvh, sparse_block_size=block)
+    rotary = draw(st.booleans())
+    if rotary:
+        ctx.attributes.update(do_rotary=1, rotary_interleaved=draw(st.integers(0, 1)))
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.1, 0.5]))
+    packed = draw(st.booleans())
+    width = (heads + 2 * kvh) * hs if packed else heads * hs
+    set_input_shape(ctx, "query", [batch, steps, width])
+    _place(ctx, "key", None if packed else [batch, steps, kvh * hs])
+    _place(ctx, "value", None if packed else [batch, steps, kvh * hs])
+    set_input_shape(ctx, "past_key", [batch, kvh, m, hs])
+    set_input_shape(ctx, "past_value", [batch, kvh, m, hs])
+    set_input_shape(ctx, "block_row_indices", list(rows.shape))
+    set_input_shape(ctx, "block_col_indices", list(cols.shape))
+    ctx.shapes["total_sequence_length"] = []
+    set_input_shape(ctx, "key_total_sequence_lengths", [batch])
+    _place(ctx, "cos_cache", [m, hs // 2] if rotary else None)
+    _place(ctx, "sin_cache", [m, hs // 2] if rotary else None)
+
+
+def _scratch(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+        return np.asarray(ctx.scratch[name])
+
+    return build
+
+
+SPARSE_ATTENTION_HINT = OpHint(
+    shapes=_sparse_attention_shapes, generic_attributes=False,
+    values={"block_row_indices": _scratch("rows"), "block_col_indices": _scratch("cols"),
+            "key_total_sequence_lengths": _scratch("lengths"),
+            "total_sequence_length": lambda draw, ctx: np.array(ctx.scratch["lengths"].max(), np.int32),
+            "cos_cache": _uniform("cos_cache", -1.0, 1.0), "sin_cache": _uniform("sin_cache", -1.0, 1.0)})

@@ -97,6 +97,7 @@ from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_
 from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
+from conformance.strategies.hint_ort_models import SPARSE_ATTENTION_HINT as ORT_SPARSE_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import VARLEN_NGRAM_HASH_HINT as ORT_VARLEN_NGRAM_HASH_HINT
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
@@ -463,6 +464,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
     # com.microsoft GatedDeltaNet: head counts that group, requests, the gates the rule needs, unit keys
     ("com.microsoft", "GatedDeltaNet"): (ORT_GATED_DELTA_NET_HINT,),
+    # com.microsoft SparseAttention: block layouts as CSR, cache totals within the cache, head size 16
+    ("com.microsoft", "SparseAttention"): (ORT_SPARSE_ATTENTION_HINT,),
 }
 
 

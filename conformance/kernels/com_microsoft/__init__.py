@@ -17,4 +17,5 @@ MODULES: tuple[str, ...] = (
     "moe_group_router",
     "varlen_causal_conv_with_state",
     "gated_delta_net",
+    "sparse_attention",
 )
