@@ -13,7 +13,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper
 
-from tests.helpers import Seeded, problem_checks, run, version
+from tests.helpers import Seeded, assert_registry_ranges_exercised, problem_checks, run, version
 
 DOMAIN = "com.microsoft"
 OP = "SparseAttention"
@@ -156,3 +156,7 @@ def test_causal_block_mask_by_hand() -> None:
 ])
 def test_invalid_node_reports_the_check(shapes: list[list[int]], attrs: dict[str, Any], check: str) -> None:
     assert check in problem_checks(version(DOMAIN, OP, 1), shapes, {**BASE, **attrs})
+
+
+def test_every_kernel_range_is_exercised() -> None:
+    assert_registry_ranges_exercised(DOMAIN, OP, {1})  # every case above runs version 1
