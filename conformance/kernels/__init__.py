@@ -55,9 +55,6 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
     ("com.microsoft", "HyperConnectionLowRankMix"): "CUDA-only (no CPU kernel to check against); its contract rounds "
                                                     "every one of eleven steps to T in a CUDA-specific order, which a "
                                                     "kernel would have to reproduce step by step",
-    ("com.microsoft", "RouterGateUpProj"): "CUDA-only (no CPU kernel to check one against); it is MatMul rounded to T, "
-                                           "then Split and com.microsoft SwiGLU on the gate and up halves, and the "
-                                           "graph of those ops computes it",
 }
 
 

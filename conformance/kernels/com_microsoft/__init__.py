@@ -18,4 +18,5 @@ MODULES: tuple[str, ...] = (
     "varlen_causal_conv_with_state",
     "gated_delta_net",
     "sparse_attention",
+    "router_gate_up_proj",
 )
