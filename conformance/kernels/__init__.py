@@ -52,9 +52,6 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
     ("com.microsoft", "SparseAttentionIndexer"): "onnxruntime has no CPU kernel; its top-k tie order and its "
                                                  "compressed-key buffer carried between calls are defined only by the"
                                                  " device kernels",
-    ("com.microsoft", "HyperConnectionLowRankMix"): "CUDA-only (no CPU kernel to check against); its contract rounds "
-                                                    "every one of eleven steps to T in a CUDA-specific order, which a "
-                                                    "kernel would have to reproduce step by step",
 }
 
 

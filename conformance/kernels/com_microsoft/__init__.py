@@ -19,4 +19,5 @@ MODULES: tuple[str, ...] = (
     "gated_delta_net",
     "sparse_attention",
     "router_gate_up_proj",
+    "hyper_connection_low_rank_mix",
 )
