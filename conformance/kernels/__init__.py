@@ -70,6 +70,36 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                             "operands with cuBLASLt's fused rescaling; no CPU kernel exists",
     ("com.microsoft", "QOrderedLongformerAttention"): "CUDA-only: int8 sliding-window attention over "
                                                       "cublasLt-ordered operands; no CPU kernel exists",
+    ("com.microsoft", "MoEPacked"): "onnxruntime has no CPU kernel; its expert weights are packed blobs whose layout "
+                                    "is named by contract format ids (gate_type, up_type, down_type) defined only by "
+                                    "its CUDA and WebGPU kernels",
+    ("com.microsoft", "GatedDeltaNetStateReplay"): "CUDA-only; it copies state between backing allocations at offsets"
+                                                   " an 11-word metadata tensor names, so its meaning is a device "
+                                                   "memory layout, not a function of tensors",
+    ("com.microsoft", "ConvStateReplay"): "CUDA-only; it rebuilds a convolution state between backing allocations at "
+                                          "byte offsets an 8-word metadata tensor names, so its meaning is a device "
+                                          "memory layout, not a function of tensors",
+    ("com.microsoft", "SpeculativePrefixCommit"): "CUDA-only stateful control op: it publishes records to a result "
+                                                  "ring at a raw device address (ptrs) and its outputs alias its "
+                                                  "inputs",
+    ("com.microsoft", "Mamba2Verify"): "CUDA-only (bfloat16, d_state 128, head_dim 64); the layout of its packed "
+                                       "projection and of its state snapshots is defined only by onnxruntime's CUDA "
+                                       "kernel",
+    ("com.microsoft", "PagedAttention"): "CUDA-only; its meaning is defined by the paged KV-cache block table layout "
+                                         "and the in-place cache writes of onnxruntime's CUDA kernel",
+    ("com.microsoft", "SparsePagedAttention"): "CUDA-only; its meaning is defined by the paged KV-cache block table "
+                                               "layout, the in-place cache writes and the selected-entry addressing "
+                                               "of onnxruntime's CUDA kernel",
+    ("com.microsoft", "DynamicSparseAttention"): "CUDA-only; its cache update, INT8 cache scales and validation-"
+                                                 "status codes are defined only by onnxruntime's CUDA kernel",
+    ("com.microsoft", "PackedSparseAttentionIndexer"): "CUDA and WebGPU only; a stateful indexer whose fixed-capacity"
+                                                       " state buffers, status codes and IndexShare reuse are defined"
+                                                       " by those device kernels",
+    ("com.microsoft", "PackedSparseAttentionIndexerMerge"): "CUDA-only; its per-query status codes for invalid "
+                                                            "selections are defined only by onnxruntime's CUDA kernel",
+    ("com.microsoft", "SparseAttentionIndexer"): "onnxruntime has no CPU kernel; its top-k tie order and its "
+                                                 "compressed-key buffer carried between calls are defined only by the"
+                                                 " device kernels",
 }
 
 

@@ -120,6 +120,20 @@ from conformance.strategies.hint_norms import (
     TORCH_EMBEDDING_HINT,
 )
 from conformance.strategies.hint_ort_misc import INVERSE_HINT, IS_ALL_FINITE_HINT, MAXPOOL_WITH_MASK_HINT
+from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
+from conformance.strategies.hint_ort_models import ENGRAM_GATE_HINT as ORT_ENGRAM_GATE_HINT
+from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
+from conformance.strategies.hint_ort_models import GROUP_ROUTER_HINT as ORT_GROUP_ROUTER_HINT
+from conformance.strategies.hint_ort_models import HYPER_CONNECTION_POST_MIX_HINT as ORT_HC_POST_MIX_HINT
+from conformance.strategies.hint_ort_models import HYPER_CONNECTION_PRE_MIX_HINT as ORT_HC_PRE_MIX_HINT
+from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_GATE_HINT as ORT_LINEAR_ATTENTION_GATE_HINT
+from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
+from conformance.strategies.hint_ort_models import MOE_HINT
+from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
+from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
+from conformance.strategies.hint_ort_models import SPARSE_ATTENTION_HINT as ORT_SPARSE_ATTENTION_HINT
+from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
+from conformance.strategies.hint_ort_models import VARLEN_NGRAM_HASH_HINT as ORT_VARLEN_NGRAM_HASH_HINT
 from conformance.strategies.hint_qlinear import (
     COM_QLINEAR_CONV_HINT,
     QGEMM_HINT,
@@ -575,6 +589,32 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "QLinearSoftmax"): (QLINEAR_SOFTMAX_HINT,),
     ("com.microsoft", "QLinearWhere"): (QLINEAR_WHERE_HINT,),
     ("com.microsoft", "QLinearReduceMean"): (QLINEAR_REDUCE_MEAN_HINT,),
+    # com.microsoft MoE: expert counts, hidden/inter sizes, the fused gate/up width and k must agree
+    ("com.microsoft", "MoE"): (MOE_HINT,),
+    # com.microsoft LinearAttention: GQA or inverse GQA heads, the state window and the gates' shapes must agree
+    ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
+    # com.microsoft CausalConvWithState: layouts, dilation, window and state length decide the state's shape
+    ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
+    # com.microsoft QMoE: packed byte widths, scale and zero-point shapes follow the bits and the block size
+    ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
+    # com.microsoft LinearAttentionGate: beta is asked for exactly when b is given
+    ("com.microsoft", "LinearAttentionGate"): (ORT_LINEAR_ATTENTION_GATE_HINT,),
+    # com.microsoft hyper-connections: grouped or flattened streams, gates in each of their forms
+    ("com.microsoft", "HyperConnectionPreMix"): (ORT_HC_PRE_MIX_HINT,),
+    ("com.microsoft", "HyperConnectionPostMix"): (ORT_HC_POST_MIX_HINT,),
+    # com.microsoft EngramGate: gated_value_normed is asked for exactly when conv_norm_scale is given
+    ("com.microsoft", "EngramGate"): (ORT_ENGRAM_GATE_HINT,),
+    # com.microsoft NGramHashMapping: table lengths follow the n-gram order; ids from a small vocabulary hit EOS
+    ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
+    ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),
+    # com.microsoft MoEGroupRouter: groups divide the experts; top_k within the kept groups
+    ("com.microsoft", "MoEGroupRouter"): (ORT_GROUP_ROUTER_HINT,),
+    # com.microsoft VarlenCausalConvWithState: packed requests, the state length follows kernel and dilation
+    ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
+    # com.microsoft GatedDeltaNet: head counts that group, requests, the gates the rule needs, unit keys
+    ("com.microsoft", "GatedDeltaNet"): (ORT_GATED_DELTA_NET_HINT,),
+    # com.microsoft SparseAttention: block layouts as CSR, cache totals within the cache, head size 16
+    ("com.microsoft", "SparseAttention"): (ORT_SPARSE_ATTENTION_HINT,),
 }
 
 # onnxruntime's fused ops (com.microsoft)
