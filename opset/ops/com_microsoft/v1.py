@@ -340,7 +340,20 @@ class BeamSearch(Op):
         vocab_size: int = -1,
     ) -> None:
         super().__init__(
-            (input_ids, max_length, min_length, num_beams, num_return_sequences, length_penalty, repetition_penalty, vocab_mask, prefix_vocab_mask, attention_mask, decoder_input_ids, logits_processor),
+            (
+                input_ids,
+                max_length,
+                min_length,
+                num_beams,
+                num_return_sequences,
+                length_penalty,
+                repetition_penalty,
+                vocab_mask,
+                prefix_vocab_mask,
+                attention_mask,
+                decoder_input_ids,
+                logits_processor,
+            ),
             {
                 "decoder": decoder,
                 "decoder_start_token_id": decoder_start_token_id,
@@ -1248,7 +1261,20 @@ class DecoderAttention(Op):
         num_heads: int,
     ) -> None:
         super().__init__(
-            (query, key, q_weight, kv_weight, bias, key_padding_mask, key_cache, value_cache, static_kv, use_past, has_layer_state, has_key_padding_mask),
+            (
+                query,
+                key,
+                q_weight,
+                kv_weight,
+                bias,
+                key_padding_mask,
+                key_cache,
+                value_cache,
+                static_kv,
+                use_past,
+                has_layer_state,
+                has_key_padding_mask,
+            ),
             {
                 "mask_filter_value": mask_filter_value,
                 "num_heads": num_heads,
@@ -1353,7 +1379,19 @@ class DecoderMaskedMultiHeadAttention(Op):
         scale: float | None = None,
     ) -> None:
         super().__init__(
-            (query, key, value, mask_index, attention_bias, past_key, past_value, past_sequence_length, beam_width, cache_indirection, bias),
+            (
+                query,
+                key,
+                value,
+                mask_index,
+                attention_bias,
+                past_key,
+                past_value,
+                past_sequence_length,
+                beam_width,
+                cache_indirection,
+                bias,
+            ),
             {
                 "mask_filter_value": mask_filter_value,
                 "num_heads": num_heads,
@@ -1446,7 +1484,17 @@ class DecoderMaskedSelfAttention(Op):
         scale: float | None = None,
     ) -> None:
         super().__init__(
-            (input, weights, bias, mask_index, past, attention_bias, past_sequence_length, beam_width, cache_indirection),
+            (
+                input,
+                weights,
+                bias,
+                mask_index,
+                past,
+                attention_bias,
+                past_sequence_length,
+                beam_width,
+                cache_indirection,
+            ),
             {
                 "do_rotary": do_rotary,
                 "mask_filter_value": mask_filter_value,
@@ -1921,7 +1969,28 @@ class DynamicSparseAttention(Op):
         smooth_softmax: int = 0,
     ) -> None:
         super().__init__(
-            (query, key, value, past_key, past_value, auxiliary_key, auxiliary_value, selected_indices, selected_counts, seqlens_k, total_sequence_length, cos_cache, sin_cache, position_ids, q_norm_weight, k_norm_weight, head_sink, committed_length, key_scale, value_scale),
+            (
+                query,
+                key,
+                value,
+                past_key,
+                past_value,
+                auxiliary_key,
+                auxiliary_value,
+                selected_indices,
+                selected_counts,
+                seqlens_k,
+                total_sequence_length,
+                cos_cache,
+                sin_cache,
+                position_ids,
+                q_norm_weight,
+                k_norm_weight,
+                head_sink,
+                committed_length,
+                key_scale,
+                value_scale,
+            ),
             {
                 "attention_mode": attention_mode,
                 "auxiliary_kv_shared": auxiliary_kv_shared,
@@ -2115,7 +2184,17 @@ class EmbedLayerNormalization(Op):
         mask_index_type: int | None = None,
     ) -> None:
         super().__init__(
-            (input_ids, segment_ids, word_embedding, position_embedding, segment_embedding, gamma, beta, mask, position_ids),
+            (
+                input_ids,
+                segment_ids,
+                word_embedding,
+                position_embedding,
+                segment_embedding,
+                gamma,
+                beta,
+                mask,
+                position_ids,
+            ),
             {
                 "epsilon": epsilon,
                 "mask_index_type": mask_index_type,
@@ -2717,7 +2796,19 @@ class GatedDeltaNet(Op):
         update_rule: Literal["linear", "gated", "delta", "gated_delta"] = "gated_delta",
     ) -> None:
         super().__init__(
-            (query, key, value, cu_seqlens, decay, beta, initial_state, a_log, dt_bias, capture_count, state_update_active),
+            (
+                query,
+                key,
+                value,
+                cu_seqlens,
+                decay,
+                beta,
+                initial_state,
+                a_log,
+                dt_bias,
+                capture_count,
+                state_update_active,
+            ),
             {
                 "beta_activation": beta_activation,
                 "chunk_size": chunk_size,
@@ -3625,7 +3716,25 @@ class GroupQueryAttention(Op):
         v_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] = "NONE",
     ) -> None:
         super().__init__(
-            (query, key, value, past_key, past_value, seqlens_k, total_sequence_length, cos_cache, sin_cache, position_ids, attention_bias, head_sink, k_scale, v_scale, q_norm_weight, k_norm_weight, query_seqlens),
+            (
+                query,
+                key,
+                value,
+                past_key,
+                past_value,
+                seqlens_k,
+                total_sequence_length,
+                cos_cache,
+                sin_cache,
+                position_ids,
+                attention_bias,
+                head_sink,
+                k_scale,
+                v_scale,
+                q_norm_weight,
+                k_norm_weight,
+                query_seqlens,
+            ),
             {
                 "causal": causal,
                 "do_rotary": do_rotary,
@@ -5216,7 +5325,16 @@ class MoE(Op):
         use_sparse_mixer: int = 0,
     ) -> None:
         super().__init__(
-            (input, router_probs, fc1_experts_weights, fc1_experts_bias, fc2_experts_weights, fc2_experts_bias, fc3_experts_weights, fc3_experts_bias),
+            (
+                input,
+                router_probs,
+                fc1_experts_weights,
+                fc1_experts_bias,
+                fc2_experts_weights,
+                fc2_experts_bias,
+                fc3_experts_weights,
+                fc3_experts_bias,
+            ),
             {
                 "activation_alpha": activation_alpha,
                 "activation_beta": activation_beta,
@@ -5524,7 +5642,18 @@ class MultiHeadAttention(Op):
         unidirectional: int = 0,
     ) -> None:
         super().__init__(
-            (query, key, value, bias, key_padding_mask, attention_bias, past_key, past_value, past_sequence_length, cache_indirection),
+            (
+                query,
+                key,
+                value,
+                bias,
+                key_padding_mask,
+                attention_bias,
+                past_key,
+                past_value,
+                past_sequence_length,
+                cache_indirection,
+            ),
             {
                 "mask_filter_value": mask_filter_value,
                 "num_heads": num_heads,
@@ -6192,7 +6321,13 @@ class PackedSparseAttentionIndexer(Op):
         "state_update_capacity": "int",
         "token_budget": "int",
     }
-    default_outputs = ("selected_indices", "selected_counts", "present_key_state", "present_kv_buffer", "present_state_lengths")
+    default_outputs = (
+        "selected_indices",
+        "selected_counts",
+        "present_key_state",
+        "present_kv_buffer",
+        "present_state_lengths",
+    )
 
     def __init__(
         self,
@@ -6232,7 +6367,30 @@ class PackedSparseAttentionIndexer(Op):
         token_budget: int | None = None,
     ) -> None:
         super().__init__(
-            (query, key, query_norm_weight, key_norm_weight, cos_cache, sin_cache, cumulative_sequence_lengths, past_sequence_lengths, gate, position_bias, head_weights, position_ids, past_key_state, past_kv_buffer, past_gate_buffer, past_state_lengths, state_update_capture_count, state_update_active, indexshare_mode, merged_indices, merged_counts, merged_status),
+            (
+                query,
+                key,
+                query_norm_weight,
+                key_norm_weight,
+                cos_cache,
+                sin_cache,
+                cumulative_sequence_lengths,
+                past_sequence_lengths,
+                gate,
+                position_bias,
+                head_weights,
+                position_ids,
+                past_key_state,
+                past_kv_buffer,
+                past_gate_buffer,
+                past_state_lengths,
+                state_update_capture_count,
+                state_update_active,
+                indexshare_mode,
+                merged_indices,
+                merged_counts,
+                merged_status,
+            ),
             {
                 "compress_ratio": compress_ratio,
                 "epsilon": epsilon,
@@ -6303,7 +6461,15 @@ class PackedSparseAttentionIndexerMerge(Op):
         policy_mode: Literal["append_range", "append_indices"],
     ) -> None:
         super().__init__(
-            (base_indices, base_counts, base_row_indices, range_starts, range_ends, additional_indices, additional_counts),
+            (
+                base_indices,
+                base_counts,
+                base_row_indices,
+                range_starts,
+                range_ends,
+                additional_indices,
+                additional_counts,
+            ),
             {
                 "max_output_entries": max_output_entries,
                 "policy_mode": policy_mode,
@@ -6556,7 +6722,25 @@ class PagedAttention(Op):
         v_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] = "NONE",
     ) -> None:
         super().__init__(
-            (query, key, value, key_cache, value_cache, cumulative_sequence_length, past_seqlens, block_table, cos_cache, sin_cache, slot_mapping, head_sink, q_norm_weight, k_norm_weight, k_scale, v_scale, attention_metadata),
+            (
+                query,
+                key,
+                value,
+                key_cache,
+                value_cache,
+                cumulative_sequence_length,
+                past_seqlens,
+                block_table,
+                cos_cache,
+                sin_cache,
+                slot_mapping,
+                head_sink,
+                q_norm_weight,
+                k_norm_weight,
+                k_scale,
+                v_scale,
+                attention_metadata,
+            ),
             {
                 "do_rotary": do_rotary,
                 "is_causal": is_causal,
@@ -6747,7 +6931,26 @@ class QEmbedLayerNormalization(Op):
         epsilon: float = 1e-12,
     ) -> None:
         super().__init__(
-            (input_ids, segment_ids, word_embedding_quant, position_embedding_quant, segment_embedding, gamma_quant, beta_quant, mask, word_embedding_scale, position_embedding_scale, segment_embedding_scale, gamma_scale, beta_scale, word_embedding_zero_point, position_embedding_zero_point, segment_embedding_zero_point, gamma_zero_point, beta_zero_point),
+            (
+                input_ids,
+                segment_ids,
+                word_embedding_quant,
+                position_embedding_quant,
+                segment_embedding,
+                gamma_quant,
+                beta_quant,
+                mask,
+                word_embedding_scale,
+                position_embedding_scale,
+                segment_embedding_scale,
+                gamma_scale,
+                beta_scale,
+                word_embedding_zero_point,
+                position_embedding_zero_point,
+                segment_embedding_zero_point,
+                gamma_zero_point,
+                beta_zero_point,
+            ),
             {
                 "epsilon": epsilon,
             },
@@ -7670,7 +7873,29 @@ class QMoE(Op):
         weights_prepacked: int = -1,
     ) -> None:
         super().__init__(
-            (input, router_probs, fc1_experts_weights, fc1_scales, fc1_experts_bias, fc2_experts_weights, fc2_scales, fc2_experts_bias, fc3_experts_weights, fc3_scales, fc3_experts_bias, fc1_zero_points, fc2_zero_points, fc3_zero_points, router_weights, fc1_global_scale, fc2_global_scale, fc1_act_scale, fc2_act_scale, fc1_act_block_scale, fc2_act_block_scale),
+            (
+                input,
+                router_probs,
+                fc1_experts_weights,
+                fc1_scales,
+                fc1_experts_bias,
+                fc2_experts_weights,
+                fc2_scales,
+                fc2_experts_bias,
+                fc3_experts_weights,
+                fc3_scales,
+                fc3_experts_bias,
+                fc1_zero_points,
+                fc2_zero_points,
+                fc3_zero_points,
+                router_weights,
+                fc1_global_scale,
+                fc2_global_scale,
+                fc1_act_scale,
+                fc2_act_scale,
+                fc1_act_block_scale,
+                fc2_act_block_scale,
+            ),
             {
                 "accuracy_level": accuracy_level,
                 "activation_alpha": activation_alpha,
@@ -7795,7 +8020,28 @@ class QOrderedAttention(Op):
         unidirectional: int = 0,
     ) -> None:
         super().__init__(
-            (input, scale_input, scale_Q_gemm, scale_K_gemm, scale_V_gemm, Q_weight, K_weight, V_weight, scale_Q_weight, scale_K_weight, scale_V_weight, Q_bias, K_bias, V_bias, scale_QKT_gemm, scale_QKT_softmax, scale_values_gemm, mask_index, past, attention_bias),
+            (
+                input,
+                scale_input,
+                scale_Q_gemm,
+                scale_K_gemm,
+                scale_V_gemm,
+                Q_weight,
+                K_weight,
+                V_weight,
+                scale_Q_weight,
+                scale_K_weight,
+                scale_V_weight,
+                Q_bias,
+                K_bias,
+                V_bias,
+                scale_QKT_gemm,
+                scale_QKT_softmax,
+                scale_values_gemm,
+                mask_index,
+                past,
+                attention_bias,
+            ),
             {
                 "num_heads": num_heads,
                 "order_input": order_input,
@@ -8006,7 +8252,22 @@ class QOrderedLongformerAttention(Op):
         window: int,
     ) -> None:
         super().__init__(
-            (input, scale_input, weight, scale_weight, bias, scale_bias, scale_qkv_gemm, mask, global_weight, scale_global_weight, global_bias, scale_global_gemm, global_, scale_output),
+            (
+                input,
+                scale_input,
+                weight,
+                scale_weight,
+                bias,
+                scale_bias,
+                scale_qkv_gemm,
+                mask,
+                global_weight,
+                scale_global_weight,
+                global_bias,
+                scale_global_gemm,
+                global_,
+                scale_output,
+            ),
             {
                 "num_heads": num_heads,
                 "order_global_weight": order_global_weight,
@@ -8894,7 +9155,17 @@ class Sampling(Op):
         vocab_size: int = -1,
     ) -> None:
         super().__init__(
-            (input_ids, max_length, min_length, repetition_penalty, vocab_mask, prefix_vocab_mask, attention_mask, presence_mask, seed),
+            (
+                input_ids,
+                max_length,
+                min_length,
+                repetition_penalty,
+                vocab_mask,
+                prefix_vocab_mask,
+                attention_mask,
+                presence_mask,
+                seed,
+            ),
             {
                 "custom": custom,
                 "decoder": decoder,
@@ -9273,7 +9544,19 @@ class SparseAttention(Op):
         sparse_block_size: int,
     ) -> None:
         super().__init__(
-            (query, key, value, past_key, past_value, block_row_indices, block_col_indices, total_sequence_length, key_total_sequence_lengths, cos_cache, sin_cache),
+            (
+                query,
+                key,
+                value,
+                past_key,
+                past_value,
+                block_row_indices,
+                block_col_indices,
+                total_sequence_length,
+                key_total_sequence_lengths,
+                cos_cache,
+                sin_cache,
+            ),
             {
                 "do_rotary": do_rotary,
                 "kv_num_heads": kv_num_heads,
@@ -9404,7 +9687,22 @@ class SparseAttentionIndexer(Op):
         token_budget: int | None = None,
     ) -> None:
         super().__init__(
-            (query, key, query_norm_weight, key_norm_weight, cos_cache, sin_cache, mask, past_key, gate, position_bias, head_weights, position_ids, past_sequence_length, past_proj_buffer),
+            (
+                query,
+                key,
+                query_norm_weight,
+                key_norm_weight,
+                cos_cache,
+                sin_cache,
+                mask,
+                past_key,
+                gate,
+                position_bias,
+                head_weights,
+                position_ids,
+                past_sequence_length,
+                past_proj_buffer,
+            ),
             {
                 "compress_ratio": compress_ratio,
                 "epsilon": epsilon,
@@ -9550,7 +9848,30 @@ class SparsePagedAttention(Op):
         v_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] = "NONE",
     ) -> None:
         super().__init__(
-            (query, key, value, key_cache, value_cache, cumulative_sequence_length, past_seqlens, block_table, slot_mapping, selected_indices, selected_counts, auxiliary_key, auxiliary_value, auxiliary_lengths, cos_cache, sin_cache, head_sink, q_norm_weight, k_norm_weight, k_scale, v_scale, attention_metadata),
+            (
+                query,
+                key,
+                value,
+                key_cache,
+                value_cache,
+                cumulative_sequence_length,
+                past_seqlens,
+                block_table,
+                slot_mapping,
+                selected_indices,
+                selected_counts,
+                auxiliary_key,
+                auxiliary_value,
+                auxiliary_lengths,
+                cos_cache,
+                sin_cache,
+                head_sink,
+                q_norm_weight,
+                k_norm_weight,
+                k_scale,
+                v_scale,
+                attention_metadata,
+            ),
             {
                 "attention_mode": attention_mode,
                 "auxiliary_cache_layout": auxiliary_cache_layout,
@@ -10127,7 +10448,16 @@ class VarlenCausalConvWithState(Op):
         state_update_capacity: int = 0,
     ) -> None:
         super().__init__(
-            (input, weight, cumulative_sequence_length, bias, initial_state, capture_count, kernel_delta, previous_mask),
+            (
+                input,
+                weight,
+                cumulative_sequence_length,
+                bias,
+                initial_state,
+                capture_count,
+                kernel_delta,
+                previous_mask,
+            ),
             {
                 "activation": activation,
                 "delta_offset": delta_offset,
@@ -10229,7 +10559,18 @@ class VarlenNGramHashMapping(Op):
         state_update_capacity: int = 0,
     ) -> None:
         super().__init__(
-            (input_ids, multipliers, vocab_sizes, cumulative_sequence_length, past_ids, head_offsets, eos_token_id, segment_ids, past_segment_ids, capture_count),
+            (
+                input_ids,
+                multipliers,
+                vocab_sizes,
+                cumulative_sequence_length,
+                past_ids,
+                head_offsets,
+                eos_token_id,
+                segment_ids,
+                past_segment_ids,
+                capture_count,
+            ),
             {
                 "max_ngram_size": max_ngram_size,
                 "n_head_per_ngram": n_head_per_ngram,
@@ -10392,7 +10733,23 @@ class WhisperBeamSearch(Op):
         vocab_size: int = -1,
     ) -> None:
         super().__init__(
-            (input_ids, max_length, min_length, num_beams, num_return_sequences, length_penalty, repetition_penalty, vocab_mask, prefix_vocab_mask, attention_mask, decoder_input_ids, logits_processor, cross_qk_layer_head, extra_decoding_ids, temperature),
+            (
+                input_ids,
+                max_length,
+                min_length,
+                num_beams,
+                num_return_sequences,
+                length_penalty,
+                repetition_penalty,
+                vocab_mask,
+                prefix_vocab_mask,
+                attention_mask,
+                decoder_input_ids,
+                logits_processor,
+                cross_qk_layer_head,
+                extra_decoding_ids,
+                temperature,
+            ),
             {
                 "beginning_timestamp_token_id": beginning_timestamp_token_id,
                 "decoder": decoder,
