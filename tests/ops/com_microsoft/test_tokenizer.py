@@ -56,7 +56,8 @@ def test_shape_formula_adds_a_token_axis_and_accepts_empty_matching_separators()
     attrs = {**BASE, "separators": ["", ""]}
     result = inferred(version(DOMAIN, OP, 1), [[2, 3]], attrs)
     assert not result.problems
-    assert [str(d) for d in result.outputs[0][:2]] == ["2", "3"] and len(result.outputs[0]) == 3
+    shape = result.outputs[0]
+    assert shape is not None and len(shape) == 3 and [str(d) for d in shape[:2]] == ["2", "3"]
 
 
 @pytest.mark.parametrize(("shape", "attrs", "check"), [
