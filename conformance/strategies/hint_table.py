@@ -101,6 +101,7 @@ from conformance.strategies.hint_ms_attention import (
     RESTORE_PADDING_HINT,
     RPB_HINT,
 )
+from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
 from conformance.strategies.hint_ms_tensor import RANGE_HINT as MS_RANGE_HINT
 from conformance.strategies.hint_ms_tensor import UNIQUE_HINT as MS_UNIQUE_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
@@ -615,6 +616,12 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "GatedDeltaNet"): (ORT_GATED_DELTA_NET_HINT,),
     # com.microsoft SparseAttention: block layouts as CSR, cache totals within the cache, head size 16
     ("com.microsoft", "SparseAttention"): (ORT_SPARSE_ATTENTION_HINT,),
+    # com.microsoft seed ops: AttnLSTM's LSTM draw plus the attention sizes W's last dim depends on; Pad's pads
+    # drawn after the mode (reflect below the kept length, cropping that keeps an element), as [2r] or [1, 2r];
+    # WordConvEmbedding's window inside the word slot, character ids inside C's rows
+    ("com.microsoft", "AttnLSTM"): (ATTN_LSTM_HINT,),
+    ("com.microsoft", "Pad"): (PAD_MS_HINT,),
+    ("com.microsoft", "WordConvEmbedding"): (WORD_CONV_EMBEDDING_HINT,),
 }
 
 # onnxruntime's fused ops (com.microsoft)

@@ -3,8 +3,11 @@
 Modes (onnxruntime's kernel; patterns are RE2, matched leftmost-longest as onnxruntime configures RE2):
 - character mode (separators == [""] or tokenexp == "."): every character is a token.
 - separators: each separator in turn cuts every token the previous ones left; the text between two matches (and
-  after the last) is a token if it has at least mincharnum characters. A separator that matches the empty string
-  is refused (onnxruntime then reads past the string's end).
+  after the last) is a token if it has at least mincharnum characters. Where a separator matches the empty string
+  the text before the match is a token as usual and the search goes on one character after the match (that
+  character is dropped, as onnxruntime drops it); an empty match at the end of the text leaves no trailing token
+  (onnxruntime's trailing length then underflows and its UTF-8 count over it fails, so it records none). A
+  separator that matches the empty string everywhere ("", "a*", "x?") therefore leaves no token at all.
 - tokenexp: the matches of the pattern, searched from the left; a match shorter than mincharnum characters is
   skipped by one character from where it starts.
 Rows are padded with pad_value to the longest row; with mark the row's tokens are enclosed in "\\x02" and
@@ -55,11 +58,14 @@ def _split(p: re.Pattern[str], text: str, mincharnum: int) -> list[str]:
                 out.append(text[start:])
             return out
         begin, end = m
-        if end == begin:
-            raise ValueError(f"Tokenizer: separator {p.pattern!r} matches the empty string")
         if begin - start >= mincharnum:
             out.append(text[start:begin])
-        start = end
+        if end == begin:  # an empty match: skip one character; past the end there is no trailing token
+            if begin >= len(text):
+                return out
+            start = begin + 1
+        else:
+            start = end
 
 
 def _match_tokens(p: re.Pattern[str], text: str, mincharnum: int) -> list[str]:
