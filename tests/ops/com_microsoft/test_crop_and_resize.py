@@ -4,6 +4,7 @@ the double cases run against its float outputs), the output shape against onnxru
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -54,7 +55,7 @@ def float_outputs_as_double(attrs: dict[str, Any], h: int, w: int) -> list[Any]:
 CASES = [OracleCase(OP, attrs, [X, ROIS, BATCH, crop(h, w)], (1,), oracle="ort", id=f"float-{h}x{w}-{k}",
                     domain=DOMAIN) for h, w in SIZES for k, attrs in enumerate(ATTRS)]
 CASES += [OracleCase(OP, attrs, [X.astype(np.float64), ROIS.astype(np.float64), BATCH, crop(h, w)], (1,),
-                     oracle=lambda a=attrs, h=h, w=w: float_outputs_as_double(a, h, w), id=f"double-{h}x{w}-{k}",
+                     oracle=partial(float_outputs_as_double, attrs, h, w), id=f"double-{h}x{w}-{k}",
                      domain=DOMAIN) for h, w in SIZES for k, attrs in enumerate(ATTRS)]
 
 test_kernel_matches_onnxruntime, test_every_kernel_range_is_exercised = oracle_tests(OP, CASES, domain=DOMAIN)
