@@ -41,8 +41,10 @@ LAWS: dict[str, Law] = {law.name: law for law in (
     Law("multinomial", ("logits",), (),
         "every value is a class index in [0, C) of the logits' last axis, never one of probability 0 (logit -inf); "
         "class c comes with probability softmax(logits)[c] of its row"),
-    Law("dropout", ("data", "mask"), ("ratio",),
-        "the mask holds only 0 and 1 (false and true) and output = data * mask / (1 - ratio) element by element; "
-        "without the mask every output value is 0 or data / (1 - ratio); an element is kept with probability "
-        "1 - ratio", optional=("mask",)),
+    Law("dropout", ("data", "mask", "bias", "residual"), ("ratio", "packed"),
+        "the mask holds only 0 and 1 (false and true) and output = (data + bias) * mask / (1 - ratio) + residual "
+        "element by element (bias broadcast to data, bias and residual 0 when not given); without the mask every "
+        "output value is residual or (data + bias) / (1 - ratio) + residual; an element is kept with probability "
+        "1 - ratio. With `packed` nonzero the mask is bit-packed: element i is bit i % 32 of uint32 word i // 32",
+        optional=("mask", "bias", "residual", "packed")),
 )}

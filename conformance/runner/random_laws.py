@@ -38,7 +38,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from conformance.runner.random_outputs import RandomCall, random_call
+from conformance.runner.random_outputs import RandomCall, dropout_terms, random_call, unpack_bits
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
 from opset.infer import infer_shapes, resolve_attributes, validate_attributes
@@ -295,14 +295,19 @@ def _dropout(call: RandomCall, drawn: dict[str, np.ndarray]) -> _Found:
     if not 0 < ratio < 1:
         return None
     if mask_name is not None and mask_name in drawn:
-        name, kept = mask_name, drawn[mask_name].astype(np.float64).reshape(-1)
-    elif output_name in drawn:  # without the mask: kept where the output is not 0, known where data is not 0
+        mask = drawn[mask_name]
+        if call.scalars.get("packed", 0):
+            name, kept = mask_name, unpack_bits(mask, data.size)
+        else:
+            name, kept = mask_name, mask.astype(np.float64).reshape(-1)
+    elif output_name in drawn:  # without the mask: kept where the output is not the dropped value (where they differ)
         y = drawn[output_name]
         if y.shape != data.shape:
             return None
-        scaled = (data / (1 - ratio)).astype(y.dtype).astype(np.float64)
-        known = (scaled != 0).reshape(-1)
-        name, kept = output_name, (y.astype(np.float64).reshape(-1)[known] != 0).astype(np.float64)
+        kept_value, dropped_value = (v.astype(y.dtype).astype(np.float64) for v in dropout_terms(call))
+        known = (kept_value != dropped_value).reshape(-1)
+        name, kept = output_name, (y.astype(np.float64).reshape(-1)[known] != dropped_value.reshape(-1)[known])
+        kept = kept.astype(np.float64)
     else:
         return None
     if kept.size == 0:
@@ -348,6 +353,12 @@ def law_case(case: Case, draws: int = LAW_DRAWS) -> Case | None:
     elif inputs and inputs[0] is not None:
         x = inputs[0]
         inputs[0] = np.resize(x, (draws,)) if x.size else np.zeros((draws,), x.dtype)
+        if spec.law == "dropout":  # BiasDropout's bias and residual follow the data, element by element
+            positions = {name: i for i, name in enumerate(case.input_names)}
+            for argument in ("bias", "residual"):
+                position = positions.get(spec.tensors.get(argument, ""))
+                if position is not None and inputs[position] is not None:
+                    inputs[position] = np.resize(inputs[position], (draws,))
     else:
         raise ValueError(f"{version.signature}: law_case has no rule to grow the draw of this version; add one")
     if spec.seed is not None and spec.seed not in given:
@@ -362,8 +373,10 @@ def law_case(case: Case, draws: int = LAW_DRAWS) -> Case | None:
     if result.problems:
         raise ValueError(f"{version.signature}: the law case is invalid: {result.problems}")
     expected = [_concrete(s) for s in result.outputs[:len(case.output_names)]]
+    packed = spec.law == "dropout" and "packed" in spec.scalars  # a bit-packed mask: 32 draws a word
     for name, shape in zip(case.output_names, expected, strict=False):
-        if name in spec.outputs and (shape is None or int(np.prod(shape)) < draws):
+        per_element = 32 if packed and name == spec.tensors.get("mask") else 1
+        if name in spec.outputs and (shape is None or int(np.prod(shape)) * per_element < draws):
             raise ValueError(f"{version.signature}: the law case's output '{name}' has shape {shape}, fewer than "
                              f"{draws} draws; law_case needs a rule for this version")
     return replace(case, attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,

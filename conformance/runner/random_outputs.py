@@ -5,8 +5,8 @@ random output is checked for its shape and type (as every output is) and for wha
 (`opset.random_laws.LAWS`): a uniform draw lies in [low, high], a Bernoulli draw is 0 or 1 (and certain where p is
 0 or 1), a Multinomial draw is a class index of nonzero probability, a normal draw is no NaN (and the mean where
 scale is 0), and Dropout's output is the data scaled by 1 / (1 - ratio) where its mask keeps an element and 0
-elsewhere. Where the key's `when` does not hold (Dropout in inference, or with ratio 0) the outputs are not random
-and are compared as usual.
+elsewhere (BiasDropout's: data + bias scaled, plus the residual; a bit-packed mask unpacked first). Where the key's
+`when` does not hold (Dropout in inference, or with ratio 0) the outputs are not random and are compared as usual.
 
 `random_call` says whether (and how) a call's outputs are random; `random_output_problems` checks them. The
 property runner (`checks.output_problems`) and the node suite (`suites.onnx_node`) both use these two. The law itself
@@ -160,15 +160,40 @@ def _multinomial(call: RandomCall, drawn: dict[str, np.ndarray]) -> list[str]:
     return problems
 
 
+def unpack_bits(mask: np.ndarray, count: int) -> np.ndarray:
+    """The first `count` bits of uint32 words (element i is bit i % 32 of word i // 32), as 0 and 1."""
+    words = np.asarray(mask).astype(np.uint32).reshape(-1)
+    bits = (words[:, None] >> np.arange(32, dtype=np.uint32)) & np.uint32(1)
+    return bits.reshape(-1)[:count].astype(np.float64)
+
+
+def dropout_terms(call: RandomCall) -> tuple[np.ndarray, np.ndarray]:
+    """(kept, dropped) of the dropout law in float64, data's shape: (data + bias) / (1 - ratio) + residual, and the
+    residual (0 without one)."""
+    data = _tensor(call, "data").astype(np.float64)
+    scale = 1.0 / (1.0 - call.scalars["ratio"])
+    bias_name, residual_name = call.spec.tensors.get("bias"), call.spec.tensors.get("residual")
+    bias = call.inputs.get(bias_name) if bias_name is not None else None
+    residual = call.inputs.get(residual_name) if residual_name is not None else None
+    base = data if bias is None else data + np.asarray(bias).astype(np.float64)
+    dropped = np.zeros_like(data) if residual is None else np.asarray(residual).astype(np.float64)
+    return base * scale + dropped, dropped
+
+
 def _dropout(call: RandomCall, drawn: dict[str, np.ndarray]) -> list[str]:
     output_name = next(name for name in call.outputs if name != call.spec.tensors.get("mask"))
     mask_name = call.spec.tensors.get("mask")
     data = _tensor(call, "data")
-    scale = 1.0 / (1.0 - call.scalars["ratio"])
+    packed = bool(call.scalars.get("packed", 0))
     y = drawn.get(output_name)
     mask = drawn.get(mask_name) if mask_name is not None else None
     problems: list[str] = []
     if mask is not None:
+        if packed:
+            words = -(-data.size // 32)
+            if mask.shape != (words,):
+                return [f"mask '{mask_name}': shape {list(mask.shape)}, {data.size} elements pack into [{words}]"]
+            mask = unpack_bits(mask, data.size).reshape(data.shape)
         m64 = mask.astype(np.float64)
         bad = ~((m64 == 0) | (m64 == 1))
         if bad.any():
@@ -179,22 +204,24 @@ def _dropout(call: RandomCall, drawn: dict[str, np.ndarray]) -> list[str]:
         return problems
     if y.shape != data.shape:
         return [f"output '{output_name}': shape {list(y.shape)}, the data has {list(data.shape)}"]
-    scaled = data.astype(np.float64) * scale
+    kept_value, dropped_value = dropout_terms(call)
     tolerance = tolerance_for(call.version, element_of(y.dtype))
     if mask is not None:
-        want = np.where(mask.astype(bool), scaled, 0.0).astype(y.dtype)
+        want = np.where(mask.astype(bool), kept_value, dropped_value).astype(y.dtype)
         result = compare_arrays(y, want, tolerance)
         if not result.ok:
-            problems.append(f"output '{output_name}' disagrees with mask '{mask_name}' (output = data * mask / "
-                            f"(1 - ratio), ratio {call.scalars['ratio']:g}): {result.problem}")
+            problems.append(f"output '{output_name}' disagrees with mask '{mask_name}' (output = (data + bias) * "
+                            f"mask / (1 - ratio) + residual, ratio {call.scalars['ratio']:g}): {result.problem}")
         return problems
     y64 = y.astype(np.float64)
-    kept = np.abs(y64 - scaled.astype(y.dtype)) <= tolerance.atol + tolerance.rtol * np.abs(scaled)
-    dropped = np.abs(y64) <= tolerance.atol
+    kept = np.abs(y64 - kept_value.astype(y.dtype)) <= tolerance.atol + tolerance.rtol * np.abs(kept_value)
+    dropped = np.abs(y64 - dropped_value.astype(y.dtype)) <= tolerance.atol + tolerance.rtol * np.abs(dropped_value)
     bad = ~(kept | dropped)
     if bad.any():
-        problems.append(f"output '{output_name}': values neither 0 nor data / (1 - ratio) (ratio "
-                        f"{call.scalars['ratio']:g}; {_first_bad(y, bad)})")
+        plain = "bias" not in call.spec.tensors and "residual" not in call.spec.tensors
+        what = "0 nor data / (1 - ratio)" if plain else "residual nor (data + bias) / (1 - ratio) + residual"
+        problems.append(f"output '{output_name}': values neither {what} (ratio {call.scalars['ratio']:g}; "
+                        f"{_first_bad(y, bad)})")
     return problems
 
 

@@ -121,10 +121,18 @@ def summarize(data: dict[str, Any]) -> str:
     reasons: dict[str, int] = {}
     for cell in data.get("cells", {}).values():
         if cell["status"] == "unsupported" and cell["messages"]:
-            reason = cell["messages"][0].splitlines()[0].rsplit(": ", 1)[-1]
+            reason = unsupported_reason(cell["messages"][0].splitlines()[0])
             reasons[reason] = reasons.get(reason, 0) + 1
     for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1])[:15]:
         lines.append(f"unsupported ({count} cells): {reason[:300]}")
     for entry in data.get("unmatched_expectations", []):
         lines.append(f"expectation matches no cell: {entry}")
     return "\n".join(lines)
+
+
+def unsupported_reason(message: str) -> str:
+    """The reason of an unsupported cell's first message: a stated no-kernel reason whole (it may hold ': '
+    itself), else the message's last part."""
+    text = message.removeprefix("Skipped: ").removeprefix("unsupported: ")
+    _, sep, why = text.partition("]: ") if text.startswith("no reference kernel for ") else ("", "", "")
+    return why if sep else text.rsplit(": ", 1)[-1]

@@ -86,6 +86,84 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
+from conformance.strategies.hint_ms_attention import (
+    ATTENTION_MS_HINT,
+    DECODER_ATTENTION_HINT,
+    DMMHA_HINT,
+    DMSA_HINT,
+    GQA_HINT,
+    GRPB_HINT,
+    LONGFORMER_HINT,
+    MHA_HINT,
+    PACKED_ATTENTION_HINT,
+    PACKED_MHA_HINT,
+    REMOVE_PADDING_HINT,
+    RESTORE_PADDING_HINT,
+    RPB_HINT,
+)
+from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
+from conformance.strategies.hint_ms_tensor import RANGE_HINT as MS_RANGE_HINT
+from conformance.strategies.hint_ms_tensor import UNIQUE_HINT as MS_UNIQUE_HINT
+from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
+from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
+from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
+from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
+from conformance.strategies.hint_norms import (
+    BRANCHWISE_HINT,
+    EMBED_HINT,
+    GATED_HINT,
+    GEMMA_HINT,
+    GROUP_HINT,
+    M_ROTARY_HINT,
+    RMS_NORM_ROTARY_HINT,
+    ROTARY_HINT,
+    SKIP_NORM_HINT,
+    TORCH_EMBEDDING_HINT,
+)
+from conformance.strategies.hint_ort_misc import INVERSE_HINT, IS_ALL_FINITE_HINT, MAXPOOL_WITH_MASK_HINT
+from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
+from conformance.strategies.hint_ort_models import ENGRAM_GATE_HINT as ORT_ENGRAM_GATE_HINT
+from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
+from conformance.strategies.hint_ort_models import GROUP_ROUTER_HINT as ORT_GROUP_ROUTER_HINT
+from conformance.strategies.hint_ort_models import HYPER_CONNECTION_POST_MIX_HINT as ORT_HC_POST_MIX_HINT
+from conformance.strategies.hint_ort_models import HYPER_CONNECTION_PRE_MIX_HINT as ORT_HC_PRE_MIX_HINT
+from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_GATE_HINT as ORT_LINEAR_ATTENTION_GATE_HINT
+from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
+from conformance.strategies.hint_ort_models import MOE_HINT
+from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
+from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
+from conformance.strategies.hint_ort_models import SPARSE_ATTENTION_HINT as ORT_SPARSE_ATTENTION_HINT
+from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
+from conformance.strategies.hint_ort_models import VARLEN_NGRAM_HASH_HINT as ORT_VARLEN_NGRAM_HASH_HINT
+from conformance.strategies.hint_qlinear import (
+    COM_QLINEAR_CONV_HINT,
+    QGEMM_HINT,
+    QLINEAR_ADD_HINT,
+    QLINEAR_AVERAGE_POOL_HINT,
+    QLINEAR_CONCAT_HINT,
+    QLINEAR_LEAKY_RELU_HINT,
+    QLINEAR_MUL_HINT,
+    QLINEAR_POOL_HINT,
+    QLINEAR_REDUCE_MEAN_HINT,
+    QLINEAR_SIGMOID_HINT,
+    QLINEAR_SOFTMAX_HINT,
+    QLINEAR_WHERE_HINT,
+)
+from conformance.strategies.hint_qmatmul import (
+    BLOCK_FP4_WEIGHT_HINT,
+    BLOCK_FP8_WEIGHT_HINT,
+    DYNAMIC_QUANTIZE_LSTM_HINT,
+    DYNAMIC_QUANTIZE_MATMUL_HINT,
+    GATHER_BLOCK_QUANTIZED_HINT,
+    MATMUL_BNB4_HINT,
+    MATMUL_INTEGER_TO_FLOAT_HINT,
+    MATMUL_N_BITS_HINT,
+    MATMUL_N_BITS_MLP_HINT,
+    MATMUL_N_BITS_QKV_HINT,
+    MATMUL_N_BITS_QLORA_HINT,
+    Q_ATTENTION_HINT,
+    Q_EMBED_LAYER_NORMALIZATION_HINT,
+)
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_reduce import (
@@ -444,7 +522,130 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.preview.training", "Adagrad"): (_optimizer_groups(3),),
     ("ai.onnx.preview.training", "Momentum"): (_optimizer_groups(3),),
     ("ai.onnx.preview.training", "Adam"): (_optimizer_groups(4),),
+    # onnxruntime's fused norms and rotary ops: head sizes, cache widths, sections, groups and hidden sizes that
+    # agree; ids inside their tables; positions (a base position too) inside the caches; EmbedLayerNormalization
+    # asks for mask_index where onnxruntime's inference types it
+    ("com.microsoft", "RotaryEmbedding"): (ROTARY_HINT,),
+    ("com.microsoft", "MRotaryEmbedding"): (M_ROTARY_HINT,),
+    ("com.microsoft", "SkipLayerNormalization"): (SKIP_NORM_HINT,),
+    ("com.microsoft", "SkipSimplifiedLayerNormalization"): (SKIP_NORM_HINT,),
+    ("com.microsoft", "EmbedLayerNormalization"): (EMBED_HINT,),
+    ("com.microsoft", "GroupNorm"): (GROUP_HINT,),
+    ("com.microsoft", "SkipGroupNorm"): (GROUP_HINT,),
+    ("com.microsoft", "GatedRMSNorm"): (GATED_HINT,),
+    ("com.microsoft", "BranchwiseRMSNorm"): (BRANCHWISE_HINT,),
+    ("com.microsoft", "GemmaRotaryEmbedding"): (GEMMA_HINT,),
+    ("com.microsoft", "TorchEmbedding"): (TORCH_EMBEDDING_HINT,),
+    ("com.microsoft", "RMSNormRotary"): (RMS_NORM_ROTARY_HINT,),
+    # blocked tensors (channels a multiple of 16); Upsample's scales [1, 1, sh, sw] with nearest mode asymmetric;
+    # pooling windows with pads below the kernel
+    ("com.microsoft.nchwc", "Upsample"): (NCHWC_UPSAMPLE_HINT,),
+    ("com.microsoft.nchwc", "AveragePool"): (NCHWC_POOL_HINT,),
+    ("com.microsoft.nchwc", "MaxPool"): (NCHWC_POOL_HINT,),
+    ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
+    ("com.microsoft.nchwc", "ReorderInput"): (REORDER_INPUT_HINT,),
+    ("com.microsoft.nchwc", "ReorderOutput"): (REORDER_OUTPUT_HINT,),
+    # com.microsoft GatherND is ai.onnx GatherND 11 (in-bounds index tuples; k = 0, which only the contrib op
+    # takes, is an example and an oracle test)
+    ("com.microsoft", "GatherND"): (indexing.GATHER_ND_HINT,),
+    ("com.microsoft", "Range"): (MS_RANGE_HINT,),
+    ("com.microsoft", "Unique"): (MS_UNIQUE_HINT,),
+    # com.microsoft quantized matmuls: scales, zero points and bias per tensor or per column of B, at most one
+    # scale per column
+    ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
+    ("com.microsoft", "DynamicQuantizeMatMul"): (DYNAMIC_QUANTIZE_MATMUL_HINT,),
+    ("com.microsoft", "MatMulInteger16"): (MATMUL_HINT,),
+    # K, N, bits and block_size tie B, scales, zero points, g_idx and bias; B's bytes are any bytes
+    ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
+    # the table's packing (uint8 with bits), axes and block_size tie scales and zero points; indices reach
+    # just past the gathered axis (zeros there)
+    ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
+    # heads divide the projection, mask_index in one of its four layouts with positions inside P + S
+    ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
+    ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),
+    ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),
+    ("com.microsoft", "MatMulBnb4"): (MATMUL_BNB4_HINT,),
+    ("com.microsoft", "MatMulBlockQuantizedFp8Weight"): (BLOCK_FP8_WEIGHT_HINT,),
+    ("com.microsoft", "MatMulBlockQuantizedFp4Weight"): (BLOCK_FP4_WEIGHT_HINT,),
+    ("com.microsoft", "MatMulNBitsQkv"): (MATMUL_N_BITS_QKV_HINT,),
+    ("com.microsoft", "MatMulNBitsMlp"): (MATMUL_N_BITS_MLP_HINT,),
+    ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
+    # com.microsoft: invertible matrices; inputs clean or with NaN, infinities or both; masks with zeros
+    ("com.microsoft", "Inverse"): (INVERSE_HINT,),
+    ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
+    ("com.microsoft", "MaxpoolWithMask"): (MAXPOOL_WITH_MASK_HINT,),
+    # com.microsoft quantized ops: positive scales; conv operands (channels_last too), QGemm's M/K/N with
+    # per-column b parameters and a quantized or float output, QLinearConcat's (tensor, scale, zero point) triples
+    ("com.microsoft", "QLinearConv"): (COM_QLINEAR_CONV_HINT,),
+    ("com.microsoft", "QGemm"): (QGEMM_HINT,),
+    ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
+    ("com.microsoft", "QLinearAveragePool"): (QLINEAR_AVERAGE_POOL_HINT,),
+    ("com.microsoft", "QLinearGlobalAveragePool"): (QLINEAR_POOL_HINT,),
+    # element-wise/reducing QLinear ops: data and zero points over the whole 8-bit range (the generic draw
+    # stays within -4..4), float32 scales that put the result across the output range
+    ("com.microsoft", "QLinearAdd"): (QLINEAR_ADD_HINT,),
+    ("com.microsoft", "QLinearMul"): (QLINEAR_MUL_HINT,),
+    ("com.microsoft", "QLinearSigmoid"): (QLINEAR_SIGMOID_HINT,),
+    ("com.microsoft", "QLinearLeakyRelu"): (QLINEAR_LEAKY_RELU_HINT,),
+    ("com.microsoft", "QLinearSoftmax"): (QLINEAR_SOFTMAX_HINT,),
+    ("com.microsoft", "QLinearWhere"): (QLINEAR_WHERE_HINT,),
+    ("com.microsoft", "QLinearReduceMean"): (QLINEAR_REDUCE_MEAN_HINT,),
+    # com.microsoft MoE: expert counts, hidden/inter sizes, the fused gate/up width and k must agree
+    ("com.microsoft", "MoE"): (MOE_HINT,),
+    # com.microsoft LinearAttention: GQA or inverse GQA heads, the state window and the gates' shapes must agree
+    ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
+    # com.microsoft CausalConvWithState: layouts, dilation, window and state length decide the state's shape
+    ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
+    # com.microsoft QMoE: packed byte widths, scale and zero-point shapes follow the bits and the block size
+    ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
+    # com.microsoft LinearAttentionGate: beta is asked for exactly when b is given
+    ("com.microsoft", "LinearAttentionGate"): (ORT_LINEAR_ATTENTION_GATE_HINT,),
+    # com.microsoft hyper-connections: grouped or flattened streams, gates in each of their forms
+    ("com.microsoft", "HyperConnectionPreMix"): (ORT_HC_PRE_MIX_HINT,),
+    ("com.microsoft", "HyperConnectionPostMix"): (ORT_HC_POST_MIX_HINT,),
+    # com.microsoft EngramGate: gated_value_normed is asked for exactly when conv_norm_scale is given
+    ("com.microsoft", "EngramGate"): (ORT_ENGRAM_GATE_HINT,),
+    # com.microsoft NGramHashMapping: table lengths follow the n-gram order; ids from a small vocabulary hit EOS
+    ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
+    ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),
+    # com.microsoft MoEGroupRouter: groups divide the experts; top_k within the kept groups
+    ("com.microsoft", "MoEGroupRouter"): (ORT_GROUP_ROUTER_HINT,),
+    # com.microsoft VarlenCausalConvWithState: packed requests, the state length follows kernel and dilation
+    ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
+    # com.microsoft GatedDeltaNet: head counts that group, requests, the gates the rule needs, unit keys
+    ("com.microsoft", "GatedDeltaNet"): (ORT_GATED_DELTA_NET_HINT,),
+    # com.microsoft SparseAttention: block layouts as CSR, cache totals within the cache, head size 16
+    ("com.microsoft", "SparseAttention"): (ORT_SPARSE_ATTENTION_HINT,),
+    # com.microsoft seed ops: AttnLSTM's LSTM draw plus the attention sizes W's last dim depends on; Pad's pads
+    # drawn after the mode (reflect below the kept length, cropping that keeps an element), as [2r] or [1, 2r];
+    # WordConvEmbedding's window inside the word slot, character ids inside C's rows
+    ("com.microsoft", "AttnLSTM"): (ATTN_LSTM_HINT,),
+    ("com.microsoft", "Pad"): (PAD_MS_HINT,),
+    ("com.microsoft", "WordConvEmbedding"): (WORD_CONV_EMBEDDING_HINT,),
 }
+
+# onnxruntime's fused ops (com.microsoft)
+from conformance.strategies.hint_fused import FUSED_HINTS  # noqa: E402
+
+HINTS.update(FUSED_HINTS)
+# com.microsoft attention ops: head counts dividing the hidden sizes, masks in the layouts the kernels accept with
+# positions inside the key range, caches whose lengths agree with seqlens_k / past_sequence_length, GQA's head sizes
+# of 8 or 16 (onnxruntime's CPU kernel needs multiples of 8, rotary of 16), buckets and gates that stay defined
+HINTS.update({
+    ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
+    ("com.microsoft", "MultiHeadAttention"): (MHA_HINT,),
+    ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
+    ("com.microsoft", "RelativePositionBias"): (RPB_HINT,),
+    ("com.microsoft", "GatedRelativePositionBias"): (GRPB_HINT,),
+    ("com.microsoft", "RemovePadding"): (REMOVE_PADDING_HINT,),
+    ("com.microsoft", "RestorePadding"): (RESTORE_PADDING_HINT,),
+    ("com.microsoft", "DecoderAttention"): (DECODER_ATTENTION_HINT,),
+    ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
+    ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
+    ("com.microsoft", "LongformerAttention"): (LONGFORMER_HINT,),
+    ("com.microsoft", "PackedAttention"): (PACKED_ATTENTION_HINT,),
+    ("com.microsoft", "PackedMultiHeadAttention"): (PACKED_MHA_HINT,),
+})
 
 
 NO_HINT = OpHint()

@@ -16,6 +16,8 @@ CLASS_NAMES: dict[tuple[str, str], str] = {}
 # (domain, op, input or attribute name) -> argument name, for names that are not usable as arguments
 ARGUMENT_NAMES: dict[tuple[str, str, str], str] = {
     ("ai.onnx", "MaxUnpool", "I"): "indices",  # E741: I reads as l or 1
+    ("com.microsoft", "LongformerAttention", "global"): "global_",  # a Python keyword
+    ("com.microsoft", "QOrderedLongformerAttention", "global"): "global_",  # a Python keyword
 }
 
 # names every generated module binds itself (imports), which no class may take

@@ -45,11 +45,21 @@ def _tuple(items: tuple[str, ...]) -> str:
     return "(" + ", ".join(py_literal(i) for i in items) + ")"
 
 
+def _fit(text: str, indent: int, before: int = 0, after: int = 1) -> str:
+    """A parenthesised tuple of names or literals as written at column `indent` (plus `before` characters on its
+    line ahead of it and `after` behind it); one item per line where the one-line form is too long."""
+    if indent + before + len(text) + after <= LINE_LENGTH or not (text.startswith("(") and text.endswith(")")):
+        return text
+    items = [i.strip() for i in text[1:-1].split(", ") if i.strip().rstrip(",")]
+    inner = "".join(f"\n{' ' * (indent + 4)}{i.rstrip(',')}," for i in items)
+    return f"({inner}\n{' ' * indent})"
+
+
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent), trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
                              autoescape=False)
-    env.filters.update(doc=_doc, declare=_declare, pystr=py_literal, pytuple=_tuple)
+    env.filters.update(doc=_doc, declare=_declare, pystr=py_literal, pytuple=_tuple, fit=_fit)
     return env
 
 

@@ -91,15 +91,16 @@ def onnx_source_facts(domain: str = "ai.onnx") -> dict[str, dict[int, Facts]]:
     return facts
 
 
-def ort_source_facts() -> dict[str, dict[int, Facts]]:
-    """Every com.microsoft op of the installed onnxruntime: name -> since -> facts."""
+def ort_source_facts(domain: str = "com.microsoft") -> dict[str, dict[int, Facts]]:
+    """Every op of one onnxruntime domain (com.microsoft, com.microsoft.nchwc) of the installed onnxruntime:
+    name -> since -> facts."""
     try:
         from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
     except ImportError as error:
         raise ImporterError(f"onnxruntime is not installed ({error}); pip install 'opset[ort]'") from error
     facts: dict[str, dict[int, Facts]] = {}
     for schema in ort_state.get_all_operator_schema():
-        if schema.domain == "com.microsoft":
+        if schema.domain == domain:
             facts.setdefault(schema.name, {})[int(schema.since_version)] = _schema_facts(schema, ort=True)
     return facts
 
@@ -294,5 +295,9 @@ def drift_onnx(registry_dir: Path) -> list[str]:
 
 
 def drift_ort(registry_dir: Path) -> list[str]:
-    """Unexplained differences between `registry_dir/com.microsoft/*.yaml` and the installed onnxruntime."""
-    return drift_report(registry_dir, "com.microsoft", "onnxruntime", ort_source_facts)
+    """Unexplained differences between the registry's onnxruntime domains (`com.microsoft`,
+    `com.microsoft.nchwc`) and the installed onnxruntime."""
+    from opset.importers.ort_contrib import ORT_SOURCE_DOMAINS
+
+    return [line for domain in ORT_SOURCE_DOMAINS
+            for line in drift_report(registry_dir, domain, "onnxruntime", functools.partial(ort_source_facts, domain))]

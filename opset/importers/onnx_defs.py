@@ -67,7 +67,7 @@ PARAM_RENAMES: dict[tuple[str, str, str], str] = {
     ("ai.onnx", "BatchNormalization", "var"): "running_var",  # output `var` of v1-9
     ("ai.onnx", "Split", "split"): "split_input",  # v1 has both an input and an attribute `split`
     ("ai.onnx", "Split", "outputs..."): "outputs",  # v1's variadic output (no identifier), as named from v2
-    ("com.microsoft", "MatMulNBitsQkv", "K"): "K_input",  # input `K` and attribute `K`
+    ("com.microsoft", "MatMulNBitsQkv", "K"): "K_output",  # output `K` and attribute `K`
 }
 
 _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf", "approx")

@@ -1,4 +1,7 @@
-"""`opset import-ort`: build `schemas/com.microsoft/<Op>.yaml` from onnxruntime's contrib op schemas.
+"""`opset import-ort`: build `schemas/<domain>/<Op>.yaml` from onnxruntime's contrib op schemas.
+
+Domains: `com.microsoft` (the contrib ops) and `com.microsoft.nchwc` (the blocked-layout ops onnxruntime's
+layout optimizer writes); `--domain` picks one.
 
 onnxruntime is optional (extra `ort`); it is imported only when this importer runs.
 onnxruntime's schema objects do not expose `min_arity`: variadic params get the format's default (1).
@@ -23,6 +26,7 @@ from opset.importers.onnx_defs import (
 from opset.importers.yaml_writer import ImporterError, SourceOp, import_ops, select_ops
 
 ORT_DOMAIN = "com.microsoft"
+ORT_SOURCE_DOMAINS = ("com.microsoft", "com.microsoft.nchwc")  # registry domains = onnxruntime's domain strings
 
 
 def ort_default(attr: Any) -> Any:
@@ -46,24 +50,25 @@ ORT_ACCESS = SchemaAccess(
 
 
 @functools.cache
-def ort_history() -> dict[str, list[Any]]:
-    """Every com.microsoft schema of the installed onnxruntime, by op name, oldest first."""
+def ort_history(domain: str = ORT_DOMAIN) -> dict[str, list[Any]]:
+    """Every schema of one onnxruntime domain of the installed onnxruntime, by op name, oldest first."""
     try:
         from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
     except ImportError as error:
         raise ImporterError(f"onnxruntime is not installed ({error}); pip install 'opset[ort]'") from error
-    return group_by_name(s for s in ort_state.get_all_operator_schema() if s.domain == ORT_DOMAIN)
+    return group_by_name(s for s in ort_state.get_all_operator_schema() if s.domain == domain)
 
 
-def build_ort_op(name: str) -> SourceOp:
-    return source_op(name, ORT_DOMAIN, ort_history()[name], ORT_ACCESS)
+def build_ort_op(name: str, domain: str = ORT_DOMAIN) -> SourceOp:
+    return source_op(name, domain, ort_history(domain)[name], ORT_ACCESS)
 
 
-def import_ort(schemas_dir: Path, ops: list[str] | None, *, create: bool) -> list[Path]:
-    """Create or refresh com.microsoft op files; see `select_ops` for which ones. Returns the files written."""
-    names = select_ops(schemas_dir, ORT_DOMAIN, ort_history(), ops, create=create)
-    return import_ops(schemas_dir, ORT_DOMAIN, names, build_ort_op)
+def import_ort(schemas_dir: Path, ops: list[str] | None, *, create: bool, domain: str = ORT_DOMAIN) -> list[Path]:
+    """Create or refresh the op files of one onnxruntime domain; see `select_ops` for which ones. Returns the
+    files written."""
+    names = select_ops(schemas_dir, domain, ort_history(domain), ops, create=create)
+    return import_ops(schemas_dir, domain, names, functools.partial(build_ort_op, domain=domain))
 
 
 def main_import_ort(args: list[str]) -> int:
-    return run_import_cli("opset import-ort", args, import_ort)
+    return run_import_cli("opset import-ort", args, import_ort, ORT_SOURCE_DOMAINS)

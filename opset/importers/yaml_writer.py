@@ -291,6 +291,19 @@ def _merge_params(existing: Any, generated: list[dict[str, Any]] | None) -> list
     return [_with_hand_keys(p, old_by_name.get(p["name"]), HAND_PARAM_KEYS) for p in generated]
 
 
+def _narrowed_or_generated(existing: Any, name: str, generated: Any) -> Any:
+    """A type constraint the file narrows by hand to a proper subset of the source's types stays as written (a
+    deliberate narrowing: tests/registry/test_drift.py fails unless schemas/drift_exceptions.yaml names it);
+    otherwise the source's."""
+    mine = existing.get(name) if isinstance(existing, dict) else None
+    mine_types = mine.get("types") if isinstance(mine, dict) else mine
+    source_types = generated.get("types") if isinstance(generated, dict) else generated
+    if isinstance(mine_types, list) and isinstance(source_types, list) and mine_types \
+            and set(mine_types) < set(source_types):
+        return mine
+    return generated
+
+
 def _merge_version(existing: Mapping[str, Any] | None, generated: Mapping[str, Any]) -> dict[str, Any]:
     old = existing or {}
     merged: dict[str, Any] = {"since": generated["since"]}
@@ -304,7 +317,13 @@ def _merge_version(existing: Mapping[str, Any] | None, generated: Mapping[str, A
         if params is not None:
             merged[key] = params
     if "type_constraints" in generated:
-        merged["type_constraints"] = generated["type_constraints"]
+        mine = old.get("type_constraints")
+        merged["type_constraints"] = {name: _narrowed_or_generated(mine, name, spec)
+                                      for name, spec in generated["type_constraints"].items()}
+        # a variable only the registry has (e.g. the element types of a subgraph's state) stays: the drift test
+        # fails unless schemas/drift_exceptions.yaml names it
+        if isinstance(mine, dict):
+            merged["type_constraints"].update({k: v for k, v in mine.items() if k not in merged["type_constraints"]})
     merged.update({k: v for k, v in old.items() if k not in IMPORTED_VERSION_KEYS})
     return merged
 

@@ -11,5 +11,6 @@
 - `ai_onnx_preview`: ai.onnx.preview, opsets 1 to 1
 - `ai_onnx_preview_training`: ai.onnx.preview.training, opsets 1 to 1
 - `com_microsoft`: com.microsoft, opsets 1 to 1
+- `com_microsoft_nchwc`: com.microsoft.nchwc, opsets 1 to 1
 - `tengine`: tengine, opsets 1 to 1
 """

@@ -61,6 +61,9 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("random_normal_scale_too_wide", "RandomNormal", "ai.onnx@1::RandomNormal"),
     ("bernoulli_complements_p", "Bernoulli", "ai.onnx@15::Bernoulli"),
     ("stringnormalizer_ignores_case_change", "StringNormalizer", "ai.onnx@10::StringNormalizer[string]"),
+    ("fusedconv_leakyrelu_default_alpha", "FusedConv", "com.microsoft@1::FusedConv"),
+    ("attention_scales_by_hidden_size", "Attention", "com.microsoft@1::Attention"),
+    ("qlinearadd_rounds_half_away", "QLinearAdd", "com.microsoft@1::QLinearAdd"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:

@@ -53,6 +53,12 @@ def telling_call(v: OpVersion, draws: int, seed: float | None) -> tuple[list[np.
         if v.since < 7:
             return [data], {"ratio": 0.25, "is_test": 0}
         return [data, np.array(0.375, np.float32), np.array(True)], {**seeded}
+    if v.name in ("BiasDropout", "BitmaskBiasDropout"):
+        data = np.linspace(-3, 3, draws).astype(np.float32).reshape(-1, 8)
+        bias, residual = np.linspace(0.5, 1.5, 8).astype(np.float32), np.full(data.shape, -0.25, np.float32)
+        return [data, bias, residual, np.array(0.375, np.float32), np.array(True)], {**seeded}
+    if v.name == "BitmaskDropout":
+        return [np.linspace(-3, 3, draws).astype(np.float32), np.array(0.375, np.float32), np.array(True)], {**seeded}
     raise LookupError(f"{v.signature}: no telling call for this op yet; add one")
 
 
@@ -68,7 +74,8 @@ def test_every_law_has_its_conformance_check_and_law_test() -> None:
 
 def test_the_random_ops_are_all_covered() -> None:
     assert {v.name for v in RANDOM_VERSIONS} == {"RandomNormal", "RandomNormalLike", "RandomUniform",
-                                                 "RandomUniformLike", "Bernoulli", "Multinomial", "Dropout"}
+                                                 "RandomUniformLike", "Bernoulli", "Multinomial", "Dropout",
+                                                 "BiasDropout", "BitmaskBiasDropout", "BitmaskDropout"}
 
 
 @pytest.mark.parametrize("v", _params())

@@ -17,7 +17,7 @@ from conformance.models import run_model
 from opset.validate import check_model
 from opset.validate.values import value_entry
 from tests.helpers import registry
-from tests.real_models.make_models import DEFAULT_OUT, MAKERS, make_corpus
+from tests.real_models.make_models import DEFAULT_OUT, MAKERS, derived_names, make_corpus
 from tests.real_models.make_sklearn_models import PREFIX, SKLEARN_MODELS, make_sklearn_corpus, needed_ops
 
 pytestmark = pytest.mark.slow
@@ -30,7 +30,7 @@ def _exported() -> list[Path]:
 @functools.cache
 def corpus() -> list[Path]:
     models = _exported()
-    if len(models) < len(MAKERS):
+    if not {n for name in MAKERS for n in derived_names(name)} <= {p.name for p in models}:
         try:
             import torch  # noqa: F401
         except ImportError:
@@ -62,10 +62,7 @@ def model_path(name: str) -> Path:
 
 
 def _names() -> list[str]:
-    exported = [p.name for p in _exported()] if DEFAULT_OUT.is_dir() and _exported() else \
-        [f"{name}{tail}" for name in MAKERS for tail in (".onnx", ".ort_basic.onnx")] + \
-        ["convnet.qdynamic.onnx", "convnet.qdq.onnx"]
-    return exported + list(SKLEARN_MODELS)
+    return [n for name in MAKERS for n in derived_names(name)] + list(SKLEARN_MODELS)
 
 
 def _feeds(name: str) -> dict[str, np.ndarray]:

@@ -213,3 +213,15 @@ def test_ort_contrib_import(tmp_path: Path) -> None:
     version = doc["versions"][0]
     assert [(p["name"], p.get("optional", False)) for p in version["inputs"]] == [("X", False), ("bias", True)]
     assert import_ort(root, None, create=False) == []
+
+
+def test_a_hand_narrowed_type_constraint_survives_a_reimport() -> None:
+    from opset.importers.yaml_writer import _narrowed_or_generated
+
+    source = {"types": ["tensor(float)", "tensor(int32)", "tensor(double)"], "doc": "source"}
+    narrowed = {"T": {"types": ["tensor(float)", "tensor(double)"], "doc": "mine"}}
+    assert _narrowed_or_generated(narrowed, "T", source) == narrowed["T"]
+    widened = {"T": {"types": ["tensor(float)", "tensor(int32)", "tensor(double)", "tensor(bool)"], "doc": "mine"}}
+    assert _narrowed_or_generated(widened, "T", source) == source
+    assert _narrowed_or_generated({"T": {"types": ["tensor(bool)"]}}, "T", source) == source  # not a subset
+    assert _narrowed_or_generated(None, "T", source) == source

@@ -135,6 +135,25 @@ CASES: list[Case] = [
         [node("AveragePool", ["X"], ["Y"], kernel_shape=[2, 2], strides=[2, 2], auto_pad="VALID", ceil_mode=1)],
         [tensor("X", F, [1, 1, 5, 5])], [tensor("Y", F, [1, 1, 3, 3])], opsets={"": 11}),
          "ambiguous_reading", ("averagepool_r1", "onnxruntime"), severity="warning"),
+    # com.microsoft: onnx.checker accepts any node of this domain unchecked
+    Case("fusedgemm_four_inputs", lambda: model(
+        [node("FusedGemm", ["A", "B", "C", "C"], ["Y"], "com.microsoft", activation="Relu")],
+        [tensor("A", F, [2, 3]), tensor("B", F, [3, 4]), tensor("C", F, [4])], [tensor("Y", F, [2, 4])],
+        opsets=MS), "arity", ("inputs", "got 4")),
+    Case("fusedconv_activation_not_allowed", lambda: model(
+        [node("FusedConv", ["X", "W"], ["Y"], "com.microsoft", activation="Gelu")],
+        [tensor("X", F, [1, 1, 5, 5]), tensor("W", F, [2, 1, 3, 3])], [tensor("Y", F, [1, 2, 3, 3])],
+        opsets=MS), "attr_allowed", ("activation", "Gelu")),
+    Case("qlinearadd_mixed_types", lambda: model(
+        [node("QLinearAdd", ["A", "s", "za", "B", "s", "zb", "s", "zc"], ["C"], "com.microsoft")],
+        [tensor("A", TensorProto.INT8, [2, 3]), tensor("s", F, []), tensor("za", TensorProto.INT8, []),
+         tensor("B", TensorProto.UINT8, [2, 3]), tensor("zb", TensorProto.UINT8, []),
+         tensor("zc", TensorProto.INT8, [])], [tensor("C", TensorProto.INT8, [2, 3])], opsets=MS),
+         "type_mismatch", ("T", "tensor(int8)", "tensor(uint8)")),
+    Case("attention_heads_do_not_divide", lambda: model(
+        [node("Attention", ["X", "W", "Bq"], ["Y"], "com.microsoft", num_heads=5)],
+        [tensor("X", F, [2, 4, 12]), tensor("W", F, [12, 36]), tensor("Bq", F, [36])], [tensor("Y", F, None)],
+        opsets=MS), "attention_c3", ("num_heads",)),
     Case("subgraph_unknown_op", lambda: _if_model("FooBar", "X"), "unknown_op", ("FooBar",)),
     Case("subgraph_undefined_outer_name", lambda: _if_model("Relu", "missing"), "undefined_input", ("missing",)),
 ]
@@ -152,6 +171,14 @@ CLEAN: dict[str, tuple[Callable[[], onnx.ModelProto], str | None]] = {
                                     opsets={"": 7}), "seed000"),
     "symbolic_batch": (lambda: model([node("Relu6", ["X"], ["Y"])], [tensor("X", F, ["N", 3])],
                                      [tensor("Y", F, ["N", 3])], opsets={"": 7}), "seed000"),
+    "fusedgemm_relu": (lambda: model(
+        [node("FusedGemm", ["A", "B", "C"], ["Y"], "com.microsoft", activation="Relu")],
+        [tensor("A", F, [2, 3]), tensor("B", F, [3, 4]), tensor("C", F, [4])], [tensor("Y", F, [2, 4])],
+        opsets=MS), None),
+    "attention_bert": (lambda: model(
+        [node("Attention", ["X", "W", "Bq"], ["Y"], "com.microsoft", num_heads=4)],
+        [tensor("X", F, ["batch", 4, 12]), tensor("W", F, [12, 36]), tensor("Bq", F, [36])],
+        [tensor("Y", F, ["batch", 4, 12])], opsets=MS), None),
     "tengine_relu": (lambda: model([node("ReLU", ["X"], ["Y"], "tengine")], [X], [Y],
                                    opsets={"": 18, "tengine": 1}), None),
 }

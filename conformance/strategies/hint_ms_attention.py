@@ -1,0 +1,581 @@
+"""Hints for com.microsoft's attention ops: head counts that divide the hidden sizes, masks in the layouts the kernels
+accept with values inside the key range, past caches whose lengths agree with the lengths inputs, and bucket and
+gate parameters that leave the ops defined."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hints import OpHint
+
+
+def _omit(ctx: DrawContext, *names: str) -> None:
+    for name in names:
+        ctx.omitted.add(name)
+        ctx.shapes[name] = None
+
+
+def _use(ctx: DrawContext, **shapes: list[int]) -> None:
+    """Give inputs their shapes, present even where the generic draw left them off."""
+    for name, shape in shapes.items():
+        ctx.omitted.discard(name)
+        ctx.shapes[name] = shape
+
+
+def _often(draw: DrawFn) -> bool:
+    """True three times in four: optional inputs and attributes are mostly there."""
+    return bool(draw(st.integers(0, 3)) > 0)
+
+
+def _rng(draw: DrawFn) -> np.random.Generator:
+    return np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+
+
+def _key_mask(draw: DrawFn, batch: int, seq: int, total: int, layouts: list[str]) -> np.ndarray:
+    """A key mask in one of the layouts: ends (batch), ends and starts (2 * batch), 3 * batch + 2 values, raw
+    (batch, total) or (batch, seq, total) 0/1 masks, or a (1, 1) mask the kernels drop."""
+    layout = draw(st.sampled_from(layouts))
+    rng = _rng(draw)
+    if layout == "ends":
+        return rng.integers(0, total + 1, batch).astype(np.int32)
+    if layout == "ends_starts":
+        return np.concatenate([rng.integers(0, total + 1, batch), rng.integers(0, total + 1, batch)]).astype(np.int32)
+    if layout == "3b2":
+        return np.concatenate([rng.integers(0, total + 1, batch), rng.integers(0, total + 1, 2 * batch + 2)]
+                              ).astype(np.int32)
+    if layout == "one":
+        return np.ones((1, 1), np.int32) * int(rng.integers(0, 2))
+    shape = (batch, total) if layout == "2d" else (batch, seq, total)
+    return (rng.random(shape) < 0.75).astype(np.int32)
+
+
+def _bias_shape(draw: DrawFn, batch: int, heads: int, seq: int, total: int) -> list[int]:
+    return [draw(st.sampled_from([1, batch])), draw(st.sampled_from([1, heads])), seq, total]
+
+
+# ---- Attention --------------------------------------------------------------------------------------------------
+
+def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq, width = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 6))
+    heads, head = draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    v_head = head if draw(st.booleans()) else draw(st.integers(1, 4))
+    sizes = [heads * head, heads * head, heads * v_head]
+    if v_head != head or draw(st.booleans()):
+        ctx.attributes["qkv_hidden_sizes"] = sizes
+    ctx.attributes["num_heads"] = heads
+    _use(ctx, input=[batch, seq, width], weights=[width, sum(sizes)])
+    if _often(draw):
+        _use(ctx, bias=[sum(sizes)])
+    else:
+        _omit(ctx, "bias")
+    past = draw(st.integers(1, 3)) if v_head == head and draw(st.booleans()) else 0
+    shared = bool(past) and draw(st.integers(0, 3)) == 0
+    if past and shared:
+        ctx.attributes["past_present_share_buffer"] = 1
+        _use(ctx, past=[2, batch, heads, past + seq + draw(st.integers(0, 2)), head])
+        ctx.scratch["past_length"] = past
+        _use(ctx, past_sequence_length=[1])
+    elif past:
+        _use(ctx, past=[2, batch, heads, past, head])
+        _omit(ctx, "past_sequence_length")
+    else:
+        _omit(ctx, "past", "past_sequence_length")
+    total = past + seq
+    ctx.scratch.update(batch=batch, seq=seq, total=total)
+    if not past and _often(draw):
+        _use(ctx, attention_bias=_bias_shape(draw, batch, heads, seq, total))
+    else:
+        _omit(ctx, "attention_bias")
+    if shared or not _often(draw):
+        _omit(ctx, "mask_index")
+    ctx.attributes["unidirectional"] = draw(st.integers(0, 1))
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
+    if draw(st.booleans()):
+        ctx.attributes["mask_filter_value"] = draw(st.sampled_from([-1.5, -30.0, -10000.0]))
+    ctx.scratch["outputs"] = 2 if past else draw(st.sampled_from([1, 2] if v_head == head else [1]))
+
+
+def _attention_mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "mask_index" in ctx.omitted:
+        return None
+    s = ctx.scratch
+    return _key_mask(draw, s["batch"], s["seq"], s["total"], ["ends", "ends_starts", "3b2", "2d", "3d", "one"])
+
+
+def _past_length(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "past_sequence_length" in ctx.omitted:
+        return None
+    return np.array(ctx.scratch["past_length"], dtype=np.int32)
+
+
+ATTENTION_MS_HINT = OpHint(shapes=_attention_shapes, generic_attributes=False,
+                           values={"mask_index": _attention_mask, "past_sequence_length": _past_length},
+                           outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
+
+
+# ---- MultiHeadAttention -----------------------------------------------------------------------------------------
+
+def _mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq, kv_seq = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    heads, head, v_head = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    hidden = heads * head
+    ctx.attributes["num_heads"] = heads
+    in_heads = draw(st.integers(0, 3)) == 0
+    if in_heads:
+        v_head = head  # onnxruntime takes key and value in heads of one shape only
+    _use(ctx, query=[batch, seq, hidden])
+    if in_heads:
+        _use(ctx, key=[batch, heads, kv_seq, head], value=[batch, heads, kv_seq, v_head])
+    else:
+        _use(ctx, key=[batch, kv_seq, hidden], value=[batch, kv_seq, heads * v_head])
+    if _often(draw):
+        _use(ctx, bias=[2 * hidden + heads * v_head])
+    else:
+        _omit(ctx, "bias")
+    past = draw(st.integers(1, 3)) if not in_heads and v_head == head and draw(st.booleans()) else 0
+    shared = bool(past) and draw(st.integers(0, 2)) == 0
+    if past:
+        rows = past + kv_seq + draw(st.integers(0, 2)) if shared else past
+        _use(ctx, past_key=[batch, heads, rows, head], past_value=[batch, heads, rows, v_head])
+        ctx.scratch["past_length"] = past
+    else:
+        _omit(ctx, "past_key", "past_value")
+    if shared:
+        _use(ctx, past_sequence_length=[])
+    else:
+        _omit(ctx, "past_sequence_length")
+    _omit(ctx, "cache_indirection")
+    total = past + kv_seq
+    ctx.scratch.update(batch=batch, seq=seq, total=total)
+    if _often(draw):
+        _use(ctx, attention_bias=_bias_shape(draw, batch, heads, seq, total))
+    else:
+        _omit(ctx, "attention_bias")
+    if shared or not _often(draw):
+        _omit(ctx, "key_padding_mask")
+    ctx.attributes["unidirectional"] = draw(st.integers(0, 1))
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
+    if draw(st.booleans()):
+        ctx.attributes["mask_filter_value"] = draw(st.sampled_from([-1.5, -30.0, -10000.0]))
+    ctx.scratch["outputs"] = 3 if past else draw(st.sampled_from([1, 3]))
+
+
+def _mha_mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "key_padding_mask" in ctx.omitted:
+        return None
+    s = ctx.scratch
+    return _key_mask(draw, s["batch"], s["seq"], s["total"], ["ends", "2d", "3d"])
+
+
+MHA_HINT = OpHint(shapes=_mha_shapes, generic_attributes=False,
+                  values={"key_padding_mask": _mha_mask, "past_sequence_length": _past_length},
+                  outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
+
+
+# ---- GroupQueryAttention ----------------------------------------------------------------------------------------
+
+GQA_INPUTS_OFF = ("k_scale", "v_scale", "q_norm_weight", "k_norm_weight", "query_seqlens")
+
+
+def _gqa_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    ctx.type_bindings["T_CACHE"] = ctx.dtype  # an unquantized cache holds the op's own type
+    batch, kv_heads, group = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    heads = kv_heads * group
+    rotary = draw(st.booleans())
+    head = 16 if rotary else draw(st.sampled_from([8, 16]))
+    mode = draw(st.sampled_from(["prompt", "decode", "chunk"]))
+    if mode == "prompt":
+        seq, past = draw(st.integers(1, 4)), 0
+    elif mode == "decode":
+        seq, past = 1, draw(st.integers(1, 3))
+    else:
+        batch, seq, past = 1, draw(st.integers(2, 3)), draw(st.integers(1, 3))
+    total = past + seq
+    ctx.attributes.update(num_heads=heads, kv_num_heads=kv_heads)
+    if draw(st.integers(0, 3)) == 0:
+        _use(ctx, query=[batch, seq, (heads + 2 * kv_heads) * head])
+        _omit(ctx, "key", "value")
+    else:
+        _use(ctx, query=[batch, seq, heads * head], key=[batch, seq, kv_heads * head],
+             value=[batch, seq, kv_heads * head])
+    if past:
+        _use(ctx, past_key=[batch, kv_heads, past, head], past_value=[batch, kv_heads, past, head])
+    else:
+        _omit(ctx, "past_key", "past_value")
+    _use(ctx, seqlens_k=[batch], total_sequence_length=[])
+    ctx.scratch.update(batch=batch, seq=seq, total=total, past=past)
+    if rotary:
+        ctx.attributes["do_rotary"] = 1
+        ctx.attributes["rotary_interleaved"] = draw(st.integers(0, 1))
+        rows = total + draw(st.integers(0, 3))
+        _use(ctx, cos_cache=[rows, 8], sin_cache=[rows, 8])
+        ctx.scratch["rotary_rows"] = rows
+        if not draw(st.booleans()):
+            _omit(ctx, "position_ids")
+    else:
+        _omit(ctx, "cos_cache", "sin_cache", "position_ids")
+    if draw(st.booleans()):
+        _use(ctx, attention_bias=_bias_shape(draw, batch, heads, seq, total))
+    else:
+        _omit(ctx, "attention_bias")
+    if draw(st.integers(0, 2)) == 0:
+        _use(ctx, head_sink=[heads])
+    else:
+        _omit(ctx, "head_sink")
+    _omit(ctx, *GQA_INPUTS_OFF)
+    causal = draw(st.integers(0, 1))
+    ctx.attributes["causal"] = causal
+    if causal and draw(st.booleans()):
+        ctx.attributes["local_window_size"] = draw(st.integers(1, 3))
+    if draw(st.booleans()):
+        ctx.attributes["softcap"] = draw(st.sampled_from([1.0, 5.0]))
+    if draw(st.booleans()):
+        ctx.attributes["smooth_softmax"] = 1
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.125, 0.5]))
+    # onnxruntime's CPU kernel reads a past only when the presents are asked for
+    outputs = draw(st.sampled_from([3, 4] if past else [1, 3, 4]))
+    if outputs == 4:
+        ctx.attributes["qk_output"] = draw(st.integers(1, 2))
+    ctx.scratch["outputs"] = outputs
+
+
+def _seqlens(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return np.full(ctx.scratch["batch"], ctx.scratch["total"] - 1, dtype=np.int32)
+
+
+def _total(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return np.array(ctx.scratch["total"], dtype=np.int32)
+
+
+def _position_ids(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "position_ids" in ctx.omitted:
+        return None
+    s = ctx.scratch
+    start = _rng(draw).integers(0, s["rotary_rows"] - s["seq"] + 1, (s["batch"], 1))
+    return (start + np.arange(s["seq"])[None, :]).astype(np.int64)
+
+
+GQA_HINT = OpHint(shapes=_gqa_shapes, generic_attributes=False,
+                  values={"seqlens_k": _seqlens, "total_sequence_length": _total, "position_ids": _position_ids},
+                  outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
+
+
+# ---- RelativePositionBias and GatedRelativePositionBias ---------------------------------------------------------
+
+def _rpb_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    bidirectional = draw(st.integers(0, 1))
+    buckets = draw(st.integers(4 if bidirectional else 2, 16))
+    span = buckets // 2 if bidirectional else buckets
+    ctx.attributes.update(is_bidirectional=bidirectional, max_distance=draw(st.integers(span // 2 + 1, 24)))
+    _use(ctx, bias_table=[buckets, draw(st.integers(1, 3))])
+    ctx.scratch["length"] = draw(st.integers(1, 10))
+
+
+def _length(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return np.array(ctx.scratch["length"], dtype=np.int64)
+
+
+RPB_HINT = OpHint(shapes=_rpb_shapes, generic_attributes=False,
+                  values={"query_length": _length, "key_length": _length})
+
+
+def _grpb_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq, heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 3)), \
+        draw(st.integers(1, 4))
+    d = 2 * draw(st.integers(1, 4))
+    ctx.attributes["num_heads"] = heads
+    ctx.scratch.update(batch=batch, seq=seq)
+    if draw(st.booleans()):
+        count = draw(st.integers(1, batch * seq))
+        ctx.scratch["count"] = count
+        _use(ctx, query_layer=[count, heads * head], token_offset=[batch, seq])
+    else:
+        _use(ctx, query_layer=[batch, seq, heads * head])
+        _omit(ctx, "token_offset")
+    _use(ctx, query_bias=[heads * head], rel_pos=[1, heads, seq, seq], weight=[head, d], bias=[d],
+         eco_a=[1, heads, 1, 1])
+
+
+def _token_offset(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "token_offset" in ctx.omitted:
+        return None
+    s = ctx.scratch
+    return _rng(draw).permutation(s["batch"] * s["seq"]).reshape(s["batch"], s["seq"]).astype(np.int32)
+
+
+GRPB_HINT = OpHint(shapes=_grpb_shapes, generic_attributes=False, values={"token_offset": _token_offset})
+
+
+# ---- RemovePadding and RestorePadding ---------------------------------------------------------------------------
+
+def _remove_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq = draw(st.integers(1, 3)), draw(st.integers(1, 5))
+    ctx.scratch.update(batch=batch, seq=seq)
+    _use(ctx, input=[batch, seq, draw(st.integers(1, 6))], sequence_token_count=[batch])
+
+
+def _token_counts(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    out: np.ndarray = _rng(draw).integers(0, ctx.scratch["seq"] + 1, ctx.scratch["batch"]).astype(np.int32)
+    return out
+
+
+REMOVE_PADDING_HINT = OpHint(shapes=_remove_padding_shapes, generic_attributes=False,
+                             values={"sequence_token_count": _token_counts})
+
+
+def _restore_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq = draw(st.integers(1, 3)), draw(st.integers(1, 5))
+    ctx.scratch.update(batch=batch, seq=seq, right_padded=draw(st.booleans()))
+    _use(ctx, input=[draw(st.integers(0, batch * seq)), draw(st.integers(1, 6))], token_offset=[batch, seq])
+
+
+def _restore_offsets(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """RemovePadding's layout (tokens of right-padded sequences first) or any order of the positions."""
+    s, rng = ctx.scratch, _rng(draw)
+    if s["right_padded"]:
+        counts = rng.integers(0, s["seq"] + 1, s["batch"])
+        pos = np.arange(s["seq"])[None, :]
+        flat = np.arange(s["batch"])[:, None] * s["seq"] + pos
+        real = pos < counts[:, None]
+        offsets = np.concatenate([flat[real], flat[~real]])
+    else:
+        offsets = rng.permutation(s["batch"] * s["seq"])
+    return offsets.reshape(s["batch"], s["seq"]).astype(np.int32)
+
+
+RESTORE_PADDING_HINT = OpHint(shapes=_restore_padding_shapes, generic_attributes=False,
+                              values={"token_offset": _restore_offsets})
+
+
+# ---- ops without a reference kernel: valid nodes for their shape formulas -----------------------------------------
+
+def _decoder_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """Each branch of the flags (cross attention with use_past only with has_layer_state), a key padding mask of the
+    attended length some of the time."""
+    seq, batch, heads, head = draw(st.integers(1, 3)), draw(st.integers(1, 2)), draw(st.integers(1, 2)), \
+        draw(st.integers(1, 3))
+    hidden, kv_seq, cache = heads * head, draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    ctx.attributes["num_heads"] = heads
+    cross, past, state = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+    state = state or (past and cross)
+    masked = draw(st.booleans())
+    length = (cache if cross else cache + seq) if past and state else (kv_seq if cross else seq)
+    ctx.scratch.update(flags=[cross, past, state, masked], batch=batch, length=length)
+    _use(ctx, query=[seq, batch, hidden], key=[kv_seq, batch, hidden], q_weight=[hidden, hidden],
+         kv_weight=[hidden, 2 * hidden], bias=[3 * hidden], static_kv=[1], use_past=[1], has_layer_state=[1],
+         has_key_padding_mask=[1], key_cache=[batch, heads, cache, head], value_cache=[batch, heads, cache, head])
+    if masked:
+        _use(ctx, key_padding_mask=[batch, length])
+    else:
+        _omit(ctx, "key_padding_mask")
+
+
+def _flag(index: int) -> Callable[[DrawFn, DrawContext], np.ndarray]:
+    return lambda draw, ctx: np.array([ctx.scratch["flags"][index]], dtype=np.bool_)
+
+
+def _key_padding(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    """True marks a padded key; each entry keeps its first key."""
+    if "key_padding_mask" in ctx.omitted:
+        return None
+    s = ctx.scratch
+    out: np.ndarray = _rng(draw).random((s["batch"], s["length"])) < 0.4
+    out[:, 0] = False
+    return out
+
+
+DECODER_ATTENTION_HINT = OpHint(shapes=_decoder_attention_shapes, generic_attributes=False,
+                                values={"static_kv": _flag(0), "use_past": _flag(1), "has_layer_state": _flag(2),
+                                        "has_key_padding_mask": _flag(3), "key_padding_mask": _key_padding},
+                                outputs=lambda draw, ctx: 3)
+
+
+def _dmmha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """Self attention into shared buffers (beams in groups with a cache indirection, some of the time) or cross
+    attention over keys and values in heads; bias, a (batch, total) mask, attention_bias (self attention) and qk."""
+    groups, beams, heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2)), \
+        draw(st.integers(1, 4))
+    batch, hidden = groups * beams, heads * head
+    ctx.attributes["num_heads"] = heads
+    ctx.type_bindings["QK"] = ctx.dtype
+    cross = draw(st.integers(0, 3)) == 0
+    _use(ctx, query=[batch, 1, hidden])
+    _omit(ctx, "beam_width", "cache_indirection")
+    if cross:
+        total = draw(st.integers(1, 4))
+        _use(ctx, key=[batch, heads, total, head], value=[batch, heads, total, head])
+        _omit(ctx, "past_key", "past_value", "past_sequence_length", "attention_bias")
+        ctx.scratch["outputs"] = 1
+    else:
+        past = draw(st.integers(0, 3))
+        rows, total = past + 1 + draw(st.integers(0, 2)), past + 1
+        ctx.attributes["past_present_share_buffer"] = 1
+        _use(ctx, key=[batch, 1, hidden], value=[batch, 1, hidden], past_key=[batch, heads, rows, head],
+             past_value=[batch, heads, rows, head], past_sequence_length=[1])
+        if beams > 1:
+            _use(ctx, beam_width=[1], cache_indirection=[groups, beams, rows])
+        if draw(st.booleans()):
+            # onnxruntime's CPU beam path adds the first entry's bias to every entry: one row for all with beams
+            _use(ctx, attention_bias=_bias_shape(draw, 1 if beams > 1 else batch, heads, 1, total))
+        else:
+            _omit(ctx, "attention_bias")
+        ctx.scratch.update(past_length=past, beams=beams)
+        ctx.scratch["outputs"] = draw(st.sampled_from([3, 4]))
+        if ctx.scratch["outputs"] == 4:
+            ctx.attributes["output_qk"] = 1
+    ctx.scratch.update(batch=batch, seq=1, total=total)
+    if _often(draw):
+        _use(ctx, bias=[3 * hidden])
+    else:
+        _omit(ctx, "bias")
+    if not _often(draw):
+        _omit(ctx, "mask_index")
+    else:
+        _use(ctx, mask_index=[batch, total])
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
+    if draw(st.booleans()):
+        ctx.attributes["mask_filter_value"] = draw(st.sampled_from([-1.5, -30.0, -10000.0]))
+
+
+def _dmmha_mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "mask_index" in ctx.omitted:
+        return None
+    s = ctx.scratch
+    return _key_mask(draw, s["batch"], 1, s["total"], ["2d"])
+
+
+def _beam_width(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    return None if "beam_width" in ctx.omitted else np.array([ctx.scratch["beams"]], dtype=np.int32)
+
+
+def _cache_indirection(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    if "cache_indirection" in ctx.omitted:
+        return None
+    shape = ctx.shapes["cache_indirection"]
+    assert shape is not None
+    out: np.ndarray = _rng(draw).integers(0, ctx.scratch["beams"], shape).astype(np.int32)
+    return out
+
+
+DMMHA_HINT = OpHint(shapes=_dmmha_shapes, generic_attributes=False,
+                    values={"past_sequence_length": _past_length, "mask_index": _dmmha_mask,
+                            "beam_width": _beam_width, "cache_indirection": _cache_indirection},
+                    outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
+
+
+def _dmsa_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """A shared buffer with head sizes of whole 16-byte chunks (the reordered key layout), beams some of the time,
+    a (batch, total) mask and attention_bias (one row for all entries with beams, as onnxruntime's CPU reads it)."""
+    groups, beams, heads = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    head = draw(st.sampled_from([8, 16]))
+    batch, hidden, past, width = groups * beams, heads * head, draw(st.integers(0, 3)), draw(st.integers(1, 4))
+    rows, total = past + 1 + draw(st.integers(0, 2)), past + 1
+    ctx.attributes.update(num_heads=heads, past_present_share_buffer=1)
+    ctx.scratch.update(past_length=past, beams=beams, batch=batch, total=total)
+    _use(ctx, input=[batch, 1, width], weights=[width, 3 * hidden], bias=[3 * hidden],
+         past=[2, batch, heads, rows, head], past_sequence_length=[1])
+    if beams > 1:
+        _use(ctx, beam_width=[1], cache_indirection=[groups, beams, rows])
+    else:
+        _omit(ctx, "beam_width", "cache_indirection")
+    if draw(st.booleans()):
+        _use(ctx, attention_bias=_bias_shape(draw, 1 if beams > 1 else batch, heads, 1, total))
+    else:
+        _omit(ctx, "attention_bias")
+    if _often(draw):
+        _omit(ctx, "mask_index")
+    else:
+        _use(ctx, mask_index=[batch, total])
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
+
+
+DMSA_HINT = OpHint(shapes=_dmsa_shapes, generic_attributes=False,
+                   values={"past_sequence_length": _past_length, "mask_index": _dmmha_mask,
+                           "beam_width": _beam_width, "cache_indirection": _cache_indirection},
+                   outputs=lambda draw, ctx: 2)
+
+
+def _longformer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    batch, seq, heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 2)), \
+        draw(st.integers(1, 3))
+    hidden = heads * head
+    ctx.attributes.update(num_heads=heads, window=draw(st.integers(1, 3)))
+    _use(ctx, input=[batch, seq, hidden], weight=[hidden, 3 * hidden], bias=[3 * hidden], mask=[batch, seq],
+         global_weight=[hidden, 3 * hidden], global_bias=[3 * hidden], **{"global": [batch, seq]})
+
+
+LONGFORMER_HINT = OpHint(shapes=_longformer_shapes, generic_attributes=False)
+
+
+def _packed_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int, int]:
+    """Right-padded sequences of drawn lengths: the token count, heads and head size; attention_bias some of the
+    time."""
+    batch, seq, heads = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 2))
+    lengths = [draw(st.integers(0, seq)) for _ in range(batch)]
+    if sum(lengths) == 0:
+        lengths[0] = 1
+    ctx.attributes["num_heads"] = heads
+    ctx.scratch.update(batch=batch, seq=seq, lengths=lengths)
+    _use(ctx, token_offset=[batch, seq], cumulative_sequence_length=[batch + 1])
+    if draw(st.booleans()):
+        _use(ctx, attention_bias=_bias_shape(draw, batch, heads, seq, seq))
+    else:
+        _omit(ctx, "attention_bias")
+    if draw(st.booleans()):
+        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
+    return sum(lengths), heads, draw(st.integers(1, 3))
+
+
+def _packed_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    tokens, heads, head = _packed_common(draw, ctx)
+    width, v_head = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    sizes = [heads * head, heads * head, heads * v_head]
+    if v_head != head or draw(st.booleans()):
+        ctx.attributes["qkv_hidden_sizes"] = sizes
+    _use(ctx, input=[tokens, width], weights=[width, sum(sizes)], bias=[sum(sizes)])
+
+
+def _packed_mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    tokens, heads, head = _packed_common(draw, ctx)
+    v_head = head
+    if draw(st.booleans()):
+        _use(ctx, query=[tokens, heads, 3, head])
+        _omit(ctx, "key", "value")
+    else:
+        v_head = draw(st.integers(1, 3))
+        _use(ctx, query=[tokens, heads * head], key=[tokens, heads * head], value=[tokens, heads * v_head])
+    if _often(draw):
+        _use(ctx, bias=[2 * heads * head + heads * v_head])
+    else:
+        _omit(ctx, "bias")
+
+
+def _packed_offsets(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """RemovePadding's layout for the drawn lengths: the tokens' padded positions, then the padding's."""
+    s = ctx.scratch
+    pos = np.arange(s["seq"])[None, :]
+    flat = np.arange(s["batch"])[:, None] * s["seq"] + pos
+    real = pos < np.array(s["lengths"])[:, None]
+    out: np.ndarray = np.concatenate([flat[real], flat[~real]]).reshape(s["batch"], s["seq"]).astype(np.int32)
+    return out
+
+
+def _cumulative(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    out: np.ndarray = np.concatenate([[0], np.cumsum(ctx.scratch["lengths"])]).astype(np.int32)
+    return out
+
+
+PACKED_ATTENTION_HINT = OpHint(shapes=_packed_attention_shapes, generic_attributes=False,
+                               values={"token_offset": _packed_offsets, "cumulative_sequence_length": _cumulative})
+PACKED_MHA_HINT = OpHint(shapes=_packed_mha_shapes, generic_attributes=False,
+                         values={"token_offset": _packed_offsets, "cumulative_sequence_length": _cumulative})

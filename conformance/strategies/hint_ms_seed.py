@@ -1,0 +1,190 @@
+"""Hints of the old com.microsoft ops seed 002 documents (AttnLSTM, Pad, WordConvEmbedding): shapes and values the
+schemas state as constraints but the generic builder cannot solve (one draw in many would satisfy them).
+
+- AttnLSTM: ai.onnx LSTM's draw (directions, optional inputs, activations, clip, input_forget; see
+  hint_recurrent), then the attention mechanism's sizes (memory steps and depth, attention size, the optional
+  attention layer) and W's last dim, which reads [X_t, attention state]; lengths inside their sequences.
+- Pad: the mode first, then per axis pads that keep what the mode needs (reflect: below the kept length; reflect
+  and edge: an element left after cropping), now and then negative (cropping); pads as [2r] or [1, 2r].
+- WordConvEmbedding: the window fits a word slot, attributes equal to the weights' sizes (or left off), words as
+  a run of character ids above 0 followed by zeros (rarely empty: onnxruntime leaves such rows unwritten).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_recurrent import RECURRENT_HINT
+from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
+from conformance.strategies.values import SEEDS, fill_array
+
+# ---- AttnLSTM ---------------------------------------------------------------------------------------------
+
+# the inputs drawn here, with the magnitude of their values (the LSTM's as hint_recurrent draws them)
+_ATTN_MAGNITUDE = {"X": 2.0, "W": 1.0, "R": 1.0, "B": 1.0, "initial_h": 1.0, "initial_c": 1.0, "P": 1.0,
+                   "QW": 1.0, "MW": 1.0, "V": 1.0, "M": 2.0, "AW": 1.0}
+
+
+def _present(ctx: DrawContext, name: str, shape: list[int]) -> None:
+    ctx.shapes[name] = list(shape)
+    ctx.omitted.discard(name)
+
+
+def _absent(ctx: DrawContext, name: str) -> None:
+    ctx.shapes[name] = None
+    ctx.omitted.add(name)
+
+
+def _attn_lstm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """LSTM's draw on this node (as an ai.onnx LSTM), then QW [D, H, AM], MW [D, MD, AM], V [D, AM], M [Bt, T, MD]
+    (required: attnlstm_c1), memory_seq_lens [Bt] and AW [D, MD + H, AL] in half the draws each; W
+    [D, 4H, I + (AL if AW else MD)] (attnlstm_c5)."""
+    shapes = RECURRENT_HINT.shapes
+    assert shapes is not None
+    real = ctx.version
+    ctx.version = replace(real, name="LSTM")
+    try:
+        shapes(draw, ctx)
+    finally:
+        ctx.version = real
+    directions, four_hidden, size = ctx.shapes["W"]
+    hidden, batch = four_hidden // 4, ctx.shapes["X"][1]
+    steps, depth, attn = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    ctx.scratch["memory_steps"] = steps
+    _present(ctx, "QW", [directions, hidden, attn])
+    _present(ctx, "MW", [directions, depth, attn])
+    _present(ctx, "V", [directions, attn])
+    _present(ctx, "M", [batch, steps, depth])
+    if draw(st.booleans()):
+        _present(ctx, "memory_seq_lens", [batch])
+    else:
+        _absent(ctx, "memory_seq_lens")
+    layer = depth
+    if draw(st.booleans()):
+        layer = draw(st.integers(1, 3))
+        _present(ctx, "AW", [directions, depth + hidden, layer])
+    else:
+        _absent(ctx, "AW")
+    ctx.shapes["W"] = [directions, four_hidden, size + layer]
+
+
+def _attn_scaled(name: str) -> ArrayHint:
+    def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        bound = _ATTN_MAGNITUDE[name]
+        return fill_array(draw(SEEDS), ctx.dtype, shape, min_value=-bound, max_value=bound)
+
+    return values
+
+
+def _lengths(name: str, total: str) -> ArrayHint:
+    """Lengths in [1, total] (attnlstm_c9, _c10: onnxruntime refuses 0), in seven draws of eight one entry shorter
+    than the whole (where there is room): full lengths tell nothing about how a shorter one is followed."""
+
+    def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        top = int(ctx.scratch[total])
+        lengths = [draw(st.integers(1, top)) for _ in range(shape[0])]
+        if top > 1 and draw(st.integers(0, 7)) != 7:
+            lengths[draw(st.integers(0, shape[0] - 1))] = draw(st.integers(1, top - 1))
+        return np.asarray(lengths, dtype=np.int32)
+
+    return values
+
+
+ATTN_LSTM_HINT = OpHint(
+    shapes=_attn_lstm_shapes, generic_attributes=False, outputs=RECURRENT_HINT.outputs,
+    values={**{name: _attn_scaled(name) for name in _ATTN_MAGNITUDE},
+            "sequence_lens": _lengths("sequence_lens", "seq"),
+            "memory_seq_lens": _lengths("memory_seq_lens", "memory_steps")})
+
+
+# ---- Pad --------------------------------------------------------------------------------------------------
+
+def _side_pads(draw: DrawFn, side: int, mode: str) -> tuple[int, int]:
+    """(begin, end) for an axis of `side` elements: each end crops in a quarter of the draws (constant may crop the
+    whole axis, reflect and edge keep an element: pad_c4, _c5), else pads 0..2 (reflect: below the kept length,
+    pad_c6)."""
+    crop_begin = draw(st.integers(0, side if mode == "constant" else side - 1)) if draw(st.integers(0, 3)) == 0 \
+        else 0
+    room = side - crop_begin - (0 if mode == "constant" else 1)
+    crop_end = draw(st.integers(0, room)) if draw(st.integers(0, 3)) == 0 else 0
+    kept = side - crop_begin - crop_end
+    most = min(2, kept - 1) if mode == "reflect" else 2
+    begin = -crop_begin if crop_begin else draw(st.integers(0, max(0, most)))
+    end = -crop_end if crop_end else draw(st.integers(0, max(0, most)))
+    return begin, end
+
+
+def _pad_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    mode = draw(st.sampled_from(["constant", "reflect", "edge", ""]))  # "": the default (constant)
+    if mode:
+        ctx.attributes["mode"] = mode
+    shape = dims(draw, draw(st.integers(1, 4)), ctx.max_side)
+    pads = [_side_pads(draw, side, mode or "constant") for side in shape]
+    flat = [p[0] for p in pads] + [p[1] for p in pads]
+    ctx.scratch["pads"] = flat
+    set_input_shape(ctx, "data", shape)
+    set_input_shape(ctx, "pads", [len(flat)] if draw(st.booleans()) else [1, len(flat)])
+    if draw(st.integers(0, 3)) != 0:  # the pad value in three draws of four (else 0)
+        set_input_shape(ctx, "value", draw(st.sampled_from([[], [1]])))
+        ctx.omitted.discard("value")
+    else:
+        _absent(ctx, "value")
+
+
+PAD_MS_HINT = OpHint(
+    shapes=_pad_shapes, generic_attributes=False,
+    values={"pads": lambda draw, ctx: np.asarray(ctx.scratch["pads"], dtype=np.int64).reshape(ctx.shapes["pads"])})
+
+
+# ---- WordConvEmbedding ------------------------------------------------------------------------------------
+
+def _word_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    words, slot = draw(st.integers(1, 4)), draw(st.integers(1, 5))
+    filters, window, depth = draw(st.integers(1, 3)), draw(st.integers(1, slot)), draw(st.integers(1, 3))
+    vocabulary = draw(st.integers(2, 6))
+    set_input_shape(ctx, "Sequence", [words, slot])
+    set_input_shape(ctx, "W", [filters, 1, window, depth])
+    set_input_shape(ctx, "B", [filters])
+    set_input_shape(ctx, "C", [vocabulary, depth])
+    for name, value in (("embedding_size", filters), ("conv_window_size", window), ("char_embedding_size", depth)):
+        if draw(st.booleans()):
+            ctx.attributes[name] = value
+
+
+def _word_ids(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Per word a length in 1..slot (0 in one word of sixteen) and that many ids in [1, vocabulary), then zeros; in
+    one draw of eight any ids in [0, vocabulary) (zeros inside a word, which it then counts shorter)."""
+    words, slot = ctx.shapes["Sequence"]
+    vocabulary = ctx.shapes["C"][0]
+    rng = np.random.default_rng(draw(SEEDS))
+    if draw(st.integers(0, 7)) == 0:
+        return np.asarray(rng.integers(0, vocabulary, size=(words, slot)), dtype=np.int32)
+    ids = np.zeros((words, slot), dtype=np.int32)
+    for row in range(words):
+        length = 0 if draw(st.integers(0, 15)) == 0 else draw(st.integers(1, slot))
+        ids[row, :length] = rng.integers(1, vocabulary, size=length)
+    return ids
+
+
+def _word_conv_float(bound: float, name: str) -> ArrayHint:
+    def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+        return fill_array(draw(SEEDS), "float", ctx.shapes[name], min_value=-bound, max_value=bound)
+
+    return values
+
+
+WORD_CONV_EMBEDDING_HINT = OpHint(
+    shapes=_word_conv_shapes, generic_attributes=False,
+    values={"Sequence": _word_ids, "W": _word_conv_float(1.0, "W"), "B": _word_conv_float(1.0, "B"),
+            "C": _word_conv_float(2.0, "C")})

@@ -1,0 +1,81 @@
+"""Hints for com.microsoft's Inverse, IsAllFinite and MaxpoolWithMask: values the schema cannot ask for.
+
+- Inverse: matrices far from singular (the generic values plus a diagonal that dominates each row), so the
+  inverse is defined and well conditioned, also in float16.
+- IsAllFinite: each input clean, or with NaN only, infinities only or both mixed in, and each attribute setting
+  about as often as the others, so that each setting meets inputs it passes and inputs it fails.
+- MaxpoolWithMask: a mask of ones with about a third zeros, so that windows are cut short, some at their first
+  position, and some channels see no zero at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hints import OpHint
+from conformance.strategies.values import SEEDS, fill_array
+
+
+def _invertible(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    shape, seed = list(ctx.shapes["X"]), draw(SEEDS)
+    x = fill_array(seed, ctx.dtype, shape)
+    size = shape[-1]
+    dominant = np.abs(x.astype(np.float64)).sum(axis=-1, keepdims=True).max() + 1.0
+    sign = np.where(np.random.default_rng(seed).random(size) < 0.5, -1.0, 1.0)
+    return np.asarray(x.astype(np.float64) + np.eye(size) * sign * dominant).astype(x.dtype)
+
+
+INVERSE_HINT = OpHint(values={"X": _invertible})
+
+# the kind drawn most (Hypothesis favours the first) leads; where one kind is checked alone that is the other kind:
+# true for the setting, false for a backend that checks both
+_KINDS = ("both", "nan", "inf", "clean")
+_KINDS_BY_SETTING = {"isinf_only": ("nan", "clean", "inf"), "isnan_only": ("inf", "clean", "nan")}
+
+
+def _maybe_finite(draw: DrawFn, ctx: DrawContext) -> Any:  # one array per position of the variadic input
+    out = []
+    kinds = next((k for name, k in _KINDS_BY_SETTING.items() if ctx.attributes.get(name) == 1), _KINDS)
+    for shape in ctx.shapes["input"]:
+        seed, kind = draw(SEEDS), draw(st.sampled_from(kinds))
+        x = fill_array(seed, ctx.dtype, list(shape))
+        if kind != "clean" and x.size:
+            rng = np.random.default_rng(seed)
+            specials = {"nan": [np.nan], "inf": [np.inf, -np.inf], "both": [np.nan, np.inf, -np.inf]}[kind]
+            at = rng.integers(0, x.size, size=max(1, x.size // 4))
+            flat = x.reshape(-1).copy()
+            flat[at] = np.asarray(specials)[rng.integers(0, len(specials), at.size)]
+            x = flat.reshape(x.shape)
+        out.append(np.asarray(x))
+    return out
+
+
+def _isinf_only(draw: DrawFn, ctx: DrawContext) -> object:
+    """The setting is drawn once, here: NaN only, infinities only, both (attributes 0) or both (left off)."""
+    setting = draw(st.sampled_from(("nan", "inf", "both", "default")))
+    ctx.scratch["isallfinite"] = setting
+    return 1 if setting == "inf" else 0 if setting != "default" else OMIT
+
+
+def _isnan_only(draw: DrawFn, ctx: DrawContext) -> object:
+    setting = ctx.scratch.get("isallfinite", "default")
+    return 1 if setting == "nan" else 0 if setting != "default" else OMIT
+
+
+# each attribute setting about as often as the others (the generic draw keeps to the defaults)
+IS_ALL_FINITE_HINT = OpHint(values={"input": _maybe_finite},
+                            attributes={"isinf_only": _isinf_only, "isnan_only": _isnan_only})
+
+
+def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    shape, seed = list(ctx.shapes["M"]), draw(SEEDS)
+    rng = np.random.default_rng(seed)
+    return np.asarray(rng.random(shape) >= draw(st.sampled_from((0.0, 0.15, 0.35, 0.6)))).astype(np.int32)
+
+
+MAXPOOL_WITH_MASK_HINT = OpHint(values={"M": _mask})

@@ -1,0 +1,571 @@
+"""Hints of the com.microsoft quantized matmuls (MatMulIntegerToFloat, DynamicQuantizeMatMul, MatMulNBits,
+GatherBlockQuantized, QAttention, DynamicQuantizeLSTM): shapes that tie the weights, scales, zero points and bias
+to the data, which the schemas state as constraints but the generic builder cannot solve."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_linalg import matmul_shapes, positive
+from conformance.strategies.hint_recurrent import RECURRENT_HINT
+from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
+from conformance.strategies.values import SEEDS, fill_array
+
+
+def _per_column(draw: DrawFn, b: list[int]) -> list[int]:
+    """A shape per column of B: [N] for a 2-D B, B's shape with dim -2 of 1 for a higher rank."""
+    return [b[-1]] if len(b) == 2 else [*b[:-2], 1, b[-1]]
+
+
+def _one_element(draw: DrawFn) -> list[int]:
+    return list(draw(st.sampled_from([[], [1]])))
+
+
+def _column_or_tensor(draw: DrawFn, b: list[int]) -> list[int]:
+    return _per_column(draw, b) if len(b) >= 2 and draw(st.booleans()) else _one_element(draw)
+
+
+def _integer_matmul_shapes(draw: DrawFn, ctx: DrawContext) -> tuple[list[int], list[int]]:
+    a, b = matmul_shapes(draw, ctx)
+    if "bias" not in ctx.omitted and len(b) == 1:  # a bias needs a B of rank 2 (its length is B's last dim)
+        b = [b[0], draw(st.integers(1, max(1, ctx.max_side)))]
+    set_input_shape(ctx, "A", a)
+    set_input_shape(ctx, "B", b)
+    if "bias" not in ctx.omitted:
+        ctx.shapes["bias"] = [b[-1]]
+    if "b_zero_point" not in ctx.omitted:
+        ctx.shapes["b_zero_point"] = _column_or_tensor(draw, b)
+    return a, b
+
+
+def _mat_mul_integer_to_float_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    _, b = _integer_matmul_shapes(draw, ctx)
+    scales = [_column_or_tensor(draw, b), _one_element(draw)]  # at most one per column
+    if draw(st.booleans()):
+        scales.reverse()
+    ctx.shapes["a_scale"], ctx.shapes["b_scale"] = scales
+    if "a_zero_point" not in ctx.omitted:
+        ctx.shapes["a_zero_point"] = _one_element(draw)
+
+
+def _dynamic_quantize_mat_mul_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    _, b = _integer_matmul_shapes(draw, ctx)
+    ctx.shapes["b_scale"] = _column_or_tensor(draw, b)
+
+
+MATMUL_INTEGER_TO_FLOAT_HINT = OpHint(shapes=_mat_mul_integer_to_float_shapes,
+                                      values={"a_scale": positive("a_scale"), "b_scale": positive("b_scale")})
+DYNAMIC_QUANTIZE_MATMUL_HINT = OpHint(shapes=_dynamic_quantize_mat_mul_shapes, values={"b_scale": positive("b_scale")})
+
+
+# ---- MatMulNBits ------------------------------------------------------------------------------------------
+
+def _n_bits_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, N, bits and block_size, and every input shaped from them; zero points packed uint8 or unpacked in A's
+    type (never float with 8 bits: matmulnbits_c8); g_idx with 4 bits and
+    unpacked zero points only (matmulnbits_c9, _r2, _r3)."""
+    bits = draw(st.sampled_from([4, 2, 8]))
+    block = draw(st.sampled_from([16, 32]))
+    k = draw(st.integers(1, 2 * block + 3))
+    n = draw(st.integers(1, max(1, ctx.max_side)))
+    kb = -(-k // block)
+    ctx.attributes.update(K=k, N=n, bits=bits, block_size=block)
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k])
+    ctx.shapes["B"] = [n, kb, block * bits // 8]
+    ctx.shapes["scales"] = draw(st.sampled_from([[n, kb], [n * kb]]))
+    with_g_idx = "g_idx" not in ctx.omitted and bits == 4 and draw(st.integers(0, 2)) == 0  # deprecated: rarely
+    if not with_g_idx:
+        ctx.omitted.add("g_idx")
+        ctx.shapes["g_idx"] = None
+    else:
+        ctx.shapes["g_idx"] = [k]
+    if "zero_points" not in ctx.omitted:  # with g_idx unpacked (matmulnbits_r2)
+        packed = bits == 8 or (not with_g_idx and draw(st.booleans()))
+        ctx.type_bindings["T3"] = "uint8" if packed else ctx.dtype
+        ctx.shapes["zero_points"] = [n, -(-kb * bits // 8)] if packed else [n, kb]
+    if "bias" not in ctx.omitted:
+        ctx.shapes["bias"] = [n]
+
+
+def _bytes(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        return fill_array(draw(SEEDS), "uint8", shape, min_value=0, max_value=255)
+
+    return build
+
+
+def _n_bits_zero_points(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    shape = ctx.shapes.get("zero_points")
+    if shape is None or "zero_points" in ctx.omitted:
+        return None
+    element = ctx.type_bindings.get("T3", "uint8")
+    top = 255 if element == "uint8" else (1 << int(ctx.attributes["bits"])) - 1
+    return fill_array(draw(SEEDS), element, shape, min_value=0, max_value=top)
+
+
+def _g_idx(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    shape = ctx.shapes.get("g_idx")
+    if shape is None or "g_idx" in ctx.omitted:
+        return None
+    kb = -(-int(ctx.attributes["K"]) // int(ctx.attributes["block_size"]))
+    return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=kb - 1)
+
+
+MATMUL_N_BITS_HINT = OpHint(shapes=_n_bits_shapes,
+                            attributes={"weight_prepacked": lambda draw, ctx: OMIT},
+                            values={"B": _bytes("B"), "scales": positive("scales"),
+                                    "zero_points": _n_bits_zero_points, "g_idx": _g_idx})
+
+
+# ---- GatherBlockQuantized ---------------------------------------------------------------------------------
+
+FLOAT_TABLES = ("float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "float4e2m1")
+
+
+def _gather_block_quantized_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """A table of rank 2..3 (uint8: gathered on axis 0, quantized along the last), axes, block_size and bits,
+    scales with ceil(dim / block) blocks (float tables: some axes broadcast), zero points like the scales (uint8 ones
+    packed); the scales' type float or float16 (onnxruntime has no bfloat16 kernel)."""
+    element = ctx.dtype
+    is_uint8, is_float = element == "uint8", element in FLOAT_TABLES
+    bits = draw(st.sampled_from([2, 4, 8])) if is_uint8 else 4
+    packs = 8 // bits if is_uint8 else 1
+    rank = draw(st.integers(2, 3))
+    logical = [draw(st.integers(1, 4)) for _ in range(rank)]
+    qa = rank - 1 if is_uint8 else draw(st.integers(0, rank - 1))
+    ga = 0 if is_uint8 else draw(st.integers(0, rank - 1))
+    block = draw(st.sampled_from([0, 16, 16, 32] if is_float else [16, 16, 32]))
+    logical[qa] = draw(st.integers(1, 2 * max(block, 16) + 3))
+    if is_uint8:
+        logical[-1] = packs * draw(st.integers(1, 40 // packs))
+    ctx.attributes.update(gather_axis=ga - rank if draw(st.booleans()) else ga,
+                          quantize_axis=qa - rank if draw(st.booleans()) else qa, block_size=block)
+    if is_uint8 or draw(st.booleans()):
+        ctx.attributes["bits"] = bits
+    data = list(logical)
+    data[-1] //= packs
+    ctx.shapes["data"] = data
+    ctx.shapes["indices"] = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    span = block if block else max(logical[qa], 1)
+    scales = [-(-d // span) if i == qa else d for i, d in enumerate(logical)]
+    if is_float:
+        scales = [1 if i != qa and draw(st.booleans()) else d for i, d in enumerate(scales)]
+    ctx.shapes["scales"] = scales
+    ctx.type_bindings["T2"] = draw(st.sampled_from(["float", "float16"]))
+    if is_float:
+        ctx.omitted.add("zero_points")
+        ctx.shapes["zero_points"] = None
+    elif "zero_points" not in ctx.omitted:
+        ctx.shapes["zero_points"] = [*scales[:-1], -(-scales[-1] // packs)]
+
+
+def _table_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Indices mostly inside [-s, s-1] of the gathered axis, sometimes just outside (zeros)."""
+    data = ctx.shapes["data"]
+    ga = int(ctx.attributes["gather_axis"]) % len(data)
+    size = data[ga]
+    element = ctx.element_of("Tind")
+    return fill_array(draw(SEEDS), element, ctx.shapes["indices"], min_value=-size - 1, max_value=size)
+
+
+def _table_data(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return fill_array(draw(SEEDS), ctx.dtype, ctx.shapes["data"], min_value=-8, max_value=255 if ctx.dtype == "uint8"
+                      else 8)
+
+
+def _table_zero_points(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    shape = ctx.shapes.get("zero_points")
+    if shape is None or "zero_points" in ctx.omitted:
+        return None
+    return fill_array(draw(SEEDS), ctx.dtype, shape, min_value=-8, max_value=255 if ctx.dtype == "uint8" else 8)
+
+
+GATHER_BLOCK_QUANTIZED_HINT = OpHint(shapes=_gather_block_quantized_shapes,
+                                     values={"data": _table_data, "indices": _table_indices,
+                                             "scales": positive("scales"), "zero_points": _table_zero_points})
+
+
+# ---- QAttention -------------------------------------------------------------------------------------------
+
+def _q_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """batch, sequence, input width, heads and head size; scales and zero points per tensor or per column; one of
+    the four mask_index layouts; a past of 0..3 steps (never with past_present_share_buffer: qattention_c8)."""
+    b, s, d = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    w3 = 3 * heads * head
+    ctx.attributes["num_heads"] = heads
+    ctx.shapes.update(input=[b, s, d], weight=[d, w3], bias=[w3], input_scale=_one_element(draw),
+                      weight_scale=draw(st.sampled_from([[], [1], [w3]])))
+    past = draw(st.integers(1, 3)) if "past" not in ctx.omitted and draw(st.booleans()) else 0
+    if past:
+        ctx.shapes["past"] = [2, b, heads, past, head]
+        ctx.attributes["past_present_share_buffer"] = 0
+    else:
+        ctx.omitted.add("past")
+        ctx.shapes["past"] = None
+    total = s + past
+    if "mask_index" not in ctx.omitted:
+        ctx.shapes["mask_index"] = draw(st.sampled_from([[b], [2 * b], [b, total], [b, s, total]]))
+    if "input_zero_point" not in ctx.omitted:
+        ctx.shapes["input_zero_point"] = _one_element(draw)
+    if "weight_zero_point" not in ctx.omitted:
+        ctx.shapes["weight_zero_point"] = draw(st.sampled_from([[], [1], [w3]]))
+    ctx.type_bindings["T3"] = draw(st.sampled_from(["float", "float16"]))
+
+
+def _mask_index(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    """End (and start) positions in [0, P + S] for the 1-D layouts, 0/1 for the others."""
+    shape = ctx.shapes.get("mask_index")
+    if shape is None or "mask_index" in ctx.omitted:
+        return None
+    s = ctx.shapes["input"][1]
+    total = s + (ctx.shapes["past"][3] if ctx.shapes.get("past") else 0)
+    top = total if len(shape) == 1 else 1
+    return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=top)
+
+
+def _q_attention_outputs(draw: DrawFn, ctx: DrawContext) -> int:
+    """present is asked for whenever past is given (onnxruntime's CPU kernel refuses a past without it)."""
+    return 2 if ctx.shapes.get("past") else int(draw(st.integers(1, 2)))
+
+
+Q_ATTENTION_HINT = OpHint(shapes=_q_attention_shapes, outputs=_q_attention_outputs,
+                          values={"input_scale": positive("input_scale", 0.25, 0.5),
+                                  "weight_scale": positive("weight_scale", 0.25, 0.5), "mask_index": _mask_index})
+
+
+# ---- DynamicQuantizeLSTM ----------------------------------------------------------------------------------
+
+def _dynamic_quantize_lstm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """LSTM's draw (directions, optional inputs, activations, clip, input_forget) with the weights transposed
+    ([num_directions, input_size, 4*hidden_size]), int8 or uint8, and scales and zero points per direction or per
+    column (zero points per column one value, 0 for int8: dynamicquantizelstm_c8, _c11)."""
+    _recurrent_shapes_as(draw, ctx, "LSTM")
+    if draw(st.booleans()):  # one batch entry in half the draws: onnxruntime then agrees (reading r1 needs two)
+        ctx.shapes["X"][1] = 1
+        for name in ("sequence_lens", "initial_h", "initial_c"):
+            if ctx.shapes.get(name) is not None:
+                ctx.shapes[name][0 if name == "sequence_lens" else 1] = 1
+    directions, four_hidden, size = ctx.shapes["W"]
+    hidden = four_hidden // 4
+    ctx.shapes["W"] = [directions, size, four_hidden]
+    ctx.shapes["R"] = [directions, hidden, four_hidden]
+    ctx.type_bindings["T2"] = draw(st.sampled_from(["int8", "uint8"]))
+    for weight in ("W", "R"):
+        per_column = draw(st.booleans())
+        ctx.scratch[f"{weight}_per_column"] = per_column
+        shape = [directions, four_hidden] if per_column else [directions]
+        ctx.shapes[f"{weight}_scale"] = list(shape)
+        ctx.shapes[f"{weight}_zero_point"] = list(shape)
+
+
+def _recurrent_shapes_as(draw: DrawFn, ctx: DrawContext, op: str) -> None:
+    """hint_recurrent's draw for `op`'s inputs and attributes, on a node of another name."""
+    shapes = RECURRENT_HINT.shapes
+    assert shapes is not None
+    real = ctx.version
+    ctx.version = replace(real, name=op)
+    try:
+        shapes(draw, ctx)
+    finally:
+        ctx.version = real
+
+
+def _lstm_zero_point(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None:
+            return None
+        element = ctx.type_bindings["T2"]
+        signed = element == "int8"
+        if ctx.scratch[f"{name[0]}_per_column"]:  # one value for every column: 0 for int8
+            value = 0 if signed else draw(st.integers(0, 255))
+            return np.full(shape, value, np.int8 if signed else np.uint8)
+        return fill_array(draw(SEEDS), element, shape, min_value=-8 if signed else 120, max_value=8 if signed else 136)
+
+    return build
+
+
+def _lstm_weight(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        signed = ctx.type_bindings["T2"] == "int8"
+        return fill_array(draw(SEEDS), ctx.type_bindings["T2"], ctx.shapes[name], min_value=-128 if signed else 0,
+                          max_value=127 if signed else 255)
+
+    return build
+
+
+def _lstm_scale(name: str) -> ArrayHint:
+    """Quarter steps in [0.25, 2] over 128: a weight of 127 then weighs up to about 2."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        return np.asarray(fill_array(draw(SEEDS), "float", ctx.shapes[name], min_value=0.25, max_value=2.0)
+                          / np.float32(128))
+
+    return build
+
+
+def _lstm_float(name: str, bound: float) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        return fill_array(draw(SEEDS), "float", shape, min_value=-bound, max_value=bound)
+
+    return build
+
+
+DYNAMIC_QUANTIZE_LSTM_HINT = OpHint(
+    shapes=_dynamic_quantize_lstm_shapes, generic_attributes=False,
+    values={"X": _lstm_float("X", 2.0), "W": _lstm_weight("W"), "R": _lstm_weight("R"),
+            **{name: _lstm_float(name, 1.0) for name in ("B", "initial_h", "initial_c", "P")},
+            "W_scale": _lstm_scale("W_scale"), "R_scale": _lstm_scale("R_scale"),
+            "W_zero_point": _lstm_zero_point("W_zero_point"), "R_zero_point": _lstm_zero_point("R_zero_point"),
+            "sequence_lens": RECURRENT_HINT.values["sequence_lens"]},
+    outputs=RECURRENT_HINT.outputs)
+
+
+# ---- QEmbedLayerNormalization -----------------------------------------------------------------------------
+
+SEGMENT_GROUP = ("segment_ids", "segment_embedding", "segment_embedding_scale", "segment_embedding_zero_point")
+
+
+def _q_embed_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """batch, sequence, hidden and table sizes; the segment inputs all or none (qembedlayernormalization_c1);
+    scales and zero points scalars or 1-element vectors; int8 or uint8 tables."""
+    batch, steps, hidden = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 8))
+    words, segments = draw(st.integers(1, 6)), draw(st.integers(1, 3))
+    ctx.type_bindings["T2"] = draw(st.sampled_from(["uint8", "int8"]))
+    ctx.shapes.update(input_ids=[batch, steps], word_embedding_quant=[words, hidden],
+                      position_embedding_quant=[steps + draw(st.integers(0, 2)), hidden], gamma_quant=[hidden],
+                      beta_quant=[hidden])
+    with_segments = draw(st.booleans())
+    for name in SEGMENT_GROUP:
+        if with_segments:
+            ctx.omitted.discard(name)
+        else:
+            ctx.omitted.add(name)
+            ctx.shapes[name] = None
+    if with_segments:
+        ctx.shapes.update(segment_ids=[batch, steps], segment_embedding=[segments, hidden])
+    if "mask" not in ctx.omitted:
+        ctx.shapes["mask"] = [batch, steps]
+    for p in ctx.version.inputs:
+        if p.name.endswith(("_scale", "_zero_point")) and p.name not in ctx.omitted:
+            ctx.shapes[p.name] = _one_element(draw)
+
+
+def _ids(name: str, table: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=ctx.shapes[table][0] - 1)
+
+    return build
+
+
+def _q_table(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        element = ctx.type_bindings["T2"]
+        low, high = (-128, 127) if element == "int8" else (0, 255)
+        if name.endswith("_zero_point"):  # near the middle of the range, so the tables hold both signs
+            low, high = (-16, 16) if element == "int8" else (112, 144)
+        return fill_array(draw(SEEDS), element, shape, min_value=low, max_value=high)
+
+    return build
+
+
+def _q_scale(name: str) -> ArrayHint:
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        return np.asarray(fill_array(draw(SEEDS), "float", shape, min_value=0.25, max_value=2.0) / np.float32(64))
+
+    return build
+
+
+def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    """0s and 1s, now and then a 2 (which mask_index_out does not count)."""
+    shape = ctx.shapes.get("mask")
+    if shape is None or "mask" in ctx.omitted:
+        return None
+    return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=1 if draw(st.integers(0, 3)) else 2)
+
+
+Q_EMBED_LAYER_NORMALIZATION_HINT = OpHint(
+    shapes=_q_embed_shapes,
+    values={"input_ids": _ids("input_ids", "word_embedding_quant"),
+            "segment_ids": _ids("segment_ids", "segment_embedding"), "mask": _mask,
+            **{name: _q_table(name) for name in ("word_embedding_quant", "position_embedding_quant",
+                                                 "segment_embedding", "gamma_quant", "beta_quant")},
+            **{f"{table}_{part}": (_q_scale if part == "scale" else _q_table)(f"{table}_{part}")
+               for table in ("word_embedding", "position_embedding", "segment_embedding", "gamma", "beta")
+               for part in ("scale", "zero_point")}})
+
+
+# ---- MatMulBnb4 -------------------------------------------------------------------------------------------
+
+def _bnb4_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, N, block size, code table and transB; B and absmax sized from N * K (an odd count now and then: a
+    half-filled last byte), A of rank 1..3 ending in K (N with transB 0)."""
+    k, n = draw(st.integers(1, 40)), draw(st.integers(1, 6))
+    block = draw(st.sampled_from([16, 32, 64]))
+    trans = draw(st.sampled_from([1, 1, 1, 0]))
+    ctx.attributes.update(K=k, N=n, block_size=block, quant_type=draw(st.integers(0, 1)))
+    if trans == 0 or draw(st.booleans()):
+        ctx.attributes["transB"] = trans
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k if trans else n])
+    ctx.shapes["B"] = [(n * k + 1) // 2]
+    ctx.shapes["absmax"] = [-(-n * k // block)]
+
+
+MATMUL_BNB4_HINT = OpHint(shapes=_bnb4_shapes, generic_attributes=False,
+                          attributes={"training_mode": lambda draw, ctx: OMIT},
+                          values={"B": _bytes("B"), "absmax": positive("absmax")})
+
+
+# ---- MatMulBlockQuantizedFp8Weight / Fp4Weight ------------------------------------------------------------
+
+def _block_weight_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K (even for FP4), N, block_size (a partial last block now and then), A of rank 1..3 ending in K; the scales
+    per row and block, the optional scalars and bias drawn present or absent."""
+    fp4 = ctx.version.name.endswith("Fp4Weight")
+    block = draw(st.sampled_from([4, 8, 16]))
+    k, n = 2 * draw(st.integers(1, 20)) if fp4 else draw(st.integers(1, 40)), draw(st.integers(1, 5))
+    ctx.attributes["block_size"] = block
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k])
+    ctx.shapes["B"] = [n, k // 2] if fp4 else [n, k]
+    blocks = [n, -(-k // block)]
+    if fp4:
+        ctx.shapes.update(weight_scale=blocks, weight_scale_2=_one_element(draw))
+    else:
+        ctx.shapes["b_scale"] = blocks
+    scalar = "input_scale" if fp4 else "a_scale"
+    for name, shape in ((scalar, _one_element(draw)), ("bias", [n])):
+        if name not in ctx.omitted:
+            ctx.shapes[name] = shape
+
+
+def _e4m3_scale_bytes(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Raw E4M3 bytes of scales in [1/8, 4] (0x20..0x48: positive, finite)."""
+    return fill_array(draw(SEEDS), "uint8", ctx.shapes["weight_scale"], min_value=0x20, max_value=0x48)
+
+
+def _fp8_weight(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return fill_array(draw(SEEDS), "float8e4m3fn", ctx.shapes["B"], min_value=-8.0, max_value=8.0)
+
+
+def _a_scale(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+    """A scale that is no power of two, so that A / a_scale needs rounding to E4M3 (a quarter-step A over a
+    quarter-step scale is often exact, which would hide a backend that skips the W8A8 round trip)."""
+    shape = ctx.shapes.get("a_scale")
+    if shape is None or "a_scale" in ctx.omitted:
+        return None
+    return np.full(shape, draw(st.sampled_from([0.3, 0.11, 0.7])), np.float32)
+
+
+BLOCK_FP8_WEIGHT_HINT = OpHint(shapes=_block_weight_shapes, generic_attributes=False,
+                               values={"B": _fp8_weight, "b_scale": positive("b_scale", 0.25, 1.0),
+                                       "a_scale": _a_scale})
+BLOCK_FP4_WEIGHT_HINT = OpHint(shapes=_block_weight_shapes, generic_attributes=False,
+                               values={"B": _bytes("B"), "weight_scale": _e4m3_scale_bytes,
+                                       "weight_scale_2": positive("weight_scale_2", 0.25, 1.0),
+                                       "input_scale": positive("input_scale")})
+
+
+# ---- MatMulNBitsQkv ---------------------------------------------------------------------------------------
+
+def _qkv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, Nq, Nkv, bits, block_size; A of rank 1..3 ending in K, skip of A's shape or absent, three packed weights
+    with scales (flat now and then) and optional biases."""
+    bits, block = draw(st.sampled_from([4, 2, 8])), draw(st.sampled_from([16, 32]))
+    k, nq, nkv = draw(st.integers(1, 2 * block + 3)), draw(st.integers(1, 6)), draw(st.integers(1, 4))
+    kb = -(-k // block)
+    ctx.attributes.update(K=k, Nq=nq, Nkv=nkv, bits=bits, block_size=block)
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k])
+    if "skip" not in ctx.omitted:
+        ctx.shapes["skip"] = [*lead, k]
+    ctx.shapes["norm_scale"] = [k]
+    for p, n in (("q", nq), ("k", nkv), ("v", nkv)):
+        ctx.shapes[f"{p}_B"] = [n, kb, block * bits // 8]
+        ctx.shapes[f"{p}_scales"] = draw(st.sampled_from([[n, kb], [n * kb]]))
+        if f"{p}_bias" not in ctx.omitted:
+            ctx.shapes[f"{p}_bias"] = [n]
+
+
+MATMUL_N_BITS_QKV_HINT = OpHint(shapes=_qkv_shapes,
+                                values={**{f"{p}_B": _bytes(f"{p}_B") for p in "qkv"},
+                                        **{f"{p}_scales": positive(f"{p}_scales", 0.25, 0.5) for p in "qkv"},
+                                        "norm_scale": positive("norm_scale")})
+
+
+# ---- MatMulNBitsMlp ---------------------------------------------------------------------------------------
+
+def _mlp_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, N, bits, block_size, activation silu (the only one); A of rank 1..3 ending in K, norm_scale present or
+    absent, skip only with it; gate and up weights with scales (flat now and then) and optional biases."""
+    bits, block = draw(st.sampled_from([4, 2, 8])), draw(st.sampled_from([16, 32]))
+    k, n = draw(st.integers(1, 2 * block + 3)), draw(st.integers(1, 6))
+    kb = -(-k // block)
+    ctx.attributes.update(K=k, N=n, bits=bits, block_size=block, activation="silu")
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "A", [*lead, k])
+    norm = "norm_scale" not in ctx.omitted
+    if norm:
+        ctx.shapes["norm_scale"] = [k]
+    if "skip" not in ctx.omitted and norm:
+        ctx.shapes["skip"] = [*lead, k]
+    else:
+        ctx.omitted.add("skip")
+        ctx.shapes["skip"] = None
+    for p in ("gate", "up"):
+        ctx.shapes[f"{p}_B"] = [n, kb, block * bits // 8]
+        ctx.shapes[f"{p}_scales"] = draw(st.sampled_from([[n, kb], [n * kb]]))
+        if f"{p}_bias" not in ctx.omitted:
+            ctx.shapes[f"{p}_bias"] = [n]
+
+
+MATMUL_N_BITS_MLP_HINT = OpHint(shapes=_mlp_shapes,
+                                values={**{f"{p}_B": _bytes(f"{p}_B") for p in ("gate", "up")},
+                                        **{f"{p}_scales": positive(f"{p}_scales", 0.25, 0.5) for p in ("gate", "up")},
+                                        "norm_scale": positive("norm_scale")})
+
+
+# ---- MatMulNBitsQLoRA -------------------------------------------------------------------------------------
+
+def _qlora_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """K, N, rank R, both bit widths and block sizes; X of rank 1..3 ending in K; W, lora_A [R, ...], lora_B [N, ...]
+    packed as MatMulNBits packs them, with their scales."""
+    bits, lbits = draw(st.sampled_from([4, 2, 8])), draw(st.sampled_from([8, 4, 2]))
+    block, lblock = draw(st.sampled_from([16, 32])), draw(st.sampled_from([16, 32]))
+    k, n, rank = draw(st.integers(1, 40)), draw(st.integers(1, 6)), draw(st.integers(1, 20))
+    ctx.attributes.update(K=k, N=n, bits=bits, block_size=block, lora_bits=lbits, lora_block_size=lblock)
+    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    set_input_shape(ctx, "X", [*lead, k])
+    for name, rows, width, b, bs in (("W", n, k, bits, block), ("lora_A", rank, k, lbits, lblock),
+                                     ("lora_B", n, rank, lbits, lblock)):
+        blocks = -(-width // bs)
+        ctx.shapes[name] = [rows, blocks, bs * b // 8]
+        ctx.shapes["scales" if name == "W" else f"{name}_scales"] = [rows, blocks]
+
+
+MATMUL_N_BITS_QLORA_HINT = OpHint(shapes=_qlora_shapes, generic_attributes=False,
+                                  values={**{name: _bytes(name) for name in ("W", "lora_A", "lora_B")},
+                                          **{name: positive(name, 0.25, 0.5)
+                                             for name in ("scales", "lora_A_scales", "lora_B_scales")}})
