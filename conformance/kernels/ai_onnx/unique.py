@@ -40,7 +40,9 @@ def _unique_slices(X: np.ndarray, a: int) -> tuple[np.ndarray, ...]:
 def _unique_object_slices(X: np.ndarray, a: int) -> tuple[np.ndarray, ...]:
     """numpy's unique takes no axis for object arrays (strings): group the slices as tuples, which compare
     element by element in C order as numpy's sorted slices do."""
-    slices = [tuple(s.reshape(-1)) for s in np.moveaxis(X, a, 0)]
+    n = X.shape[a]
+    rows = np.moveaxis(X, a, 0).reshape(n, X.size // n if n else 0)
+    slices = [tuple(row) for row in rows]
     distinct = sorted(set(slices))
     position = {s: i for i, s in enumerate(distinct)}
     inverse = np.array([position[s] for s in slices], np.int64)
