@@ -109,8 +109,9 @@ def node_attributes(node: Node, version: OpVersion) -> list[onnx.AttributeProto]
     return out
 
 
-_PROTO_TYPES = {"int": onnx.AttributeProto.INT, "float": onnx.AttributeProto.FLOAT, "string": onnx.AttributeProto.STRING,
-                "ints": onnx.AttributeProto.INTS, "floats": onnx.AttributeProto.FLOATS}
+_PROTO_TYPES = {"int": onnx.AttributeProto.INT, "float": onnx.AttributeProto.FLOAT,
+                "string": onnx.AttributeProto.STRING, "ints": onnx.AttributeProto.INTS,
+                "floats": onnx.AttributeProto.FLOATS}
 
 
 def _typed(value: Any, attr_type: str) -> Any:

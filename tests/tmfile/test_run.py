@@ -1,0 +1,71 @@
+"""`opset run MODEL.tmfile`: a Tengine model on the reference kernels through its tengine-domain ONNX view.
+
+mnist.tmfile (real weights) must read drawn digits as a plausible MNIST net does; the benchmark graphs (zero
+weights) must run end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conformance.models.cli import load_model, main_run
+from conformance.models.runner import ModelRunner
+from tests.helpers.digits import mnist_input
+
+DATA = Path("/work/shared/data/tmfile")
+MNIST = DATA / "mnist.tmfile"
+
+pytestmark = pytest.mark.skipif(not MNIST.exists(), reason=f"the shared Tengine models are not at {DATA}")
+
+
+@pytest.fixture(scope="module")
+def mnist() -> ModelRunner:
+    return ModelRunner(load_model(MNIST))
+
+
+def test_mnist_reads_drawn_digits(mnist: ModelRunner) -> None:
+    predicted = [int(np.argmax(mnist.run({"images": mnist_input(d)})["output"])) for d in range(10)]
+    right = sum(p == d for d, p in enumerate(predicted))
+    assert right >= 8, f"drawn digits 0-9 read as {predicted}"
+
+
+def test_mnist_ends_in_logits_not_probabilities(mnist: ModelRunner) -> None:
+    """The net ends with FullyConnected (no SoftMax): its outputs are scores, and a softmax over them is sure of the
+    digit drawn."""
+    nodes = mnist.model.graph.node
+    assert nodes[-1].op_type == "FullyConnected"
+    scores = mnist.run({"images": mnist_input(3)})["output"]
+    assert scores.shape == (1, 10) and scores.dtype == np.float32
+    probs = np.exp(scores - scores.max()) / np.exp(scores - scores.max()).sum()
+    assert probs[0, 3] > 0.5
+
+
+def test_opset_run_cli_writes_the_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image = tmp_path / "seven.npy"
+    np.save(image, mnist_input(7))
+    assert main_run([str(MNIST), "--input", f"images={image}", "--output-dir", str(tmp_path)]) == 0
+    assert "output output: float32[1, 10]" in capsys.readouterr().out
+    assert int(np.argmax(np.load(tmp_path / "output.npy"))) == 7
+
+
+@pytest.mark.parametrize("name", ["resnet18_benchmark", "squeezenet_v1.1_benchmark", "mobilenet_benchmark",
+                                  "vgg16_benchmark"])
+def test_benchmark_graph_runs(name: str) -> None:
+    runner = ModelRunner(load_model(DATA / f"{name}.tmfile"))
+    feeds = {n: np.random.default_rng(0).standard_normal((1, 3, 224, 224)).astype(np.float32)
+             for n in runner.input_names}
+    outputs = runner.run(feeds)
+    (value,) = outputs.values()
+    assert np.all(np.isfinite(value))
+    if runner.model.graph.node[-1].op_type == "SoftMax":  # probabilities over the classes (axis 1)
+        assert np.allclose(value.sum(axis=1), 1.0, atol=1e-5) and value.min() >= 0
+
+
+def test_unreadable_tmfile_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "cut.tmfile"
+    bad.write_bytes(MNIST.read_bytes()[:100])
+    assert main_run([str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("opset run: cannot read") and len(err.strip().splitlines()) == 1
