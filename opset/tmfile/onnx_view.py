@@ -164,7 +164,7 @@ def to_onnx(model: Model, registry: Registry) -> OnnxView:
         nodes[-1].attribute.extend(node_attributes(node, version))
         indices.append(node.index)
     produced_by = {t: node for node in graph.nodes for t in node.outputs}
-    outputs = []
+    outputs: list[onnx.ValueInfoProto] = []
     for k in graph.outputs:
         if not 0 <= k < len(graph.nodes):
             raise ViewError(f"graph output node {k} out of range ({len(graph.nodes)} nodes)")

@@ -50,8 +50,7 @@ def test_opset_run_cli_writes_the_output(tmp_path: Path, capsys: pytest.CaptureF
     assert int(np.argmax(np.load(tmp_path / "output.npy"))) == 7
 
 
-@pytest.mark.parametrize("name", ["resnet18_benchmark", "squeezenet_v1.1_benchmark", "mobilenet_benchmark",
-                                  "vgg16_benchmark"])
+@pytest.mark.parametrize("name", ["resnet18_benchmark", "squeezenet_v1.1_benchmark", "mobilenet_benchmark"])
 def test_benchmark_graph_runs(name: str) -> None:
     runner = ModelRunner(load_model(DATA / f"{name}.tmfile"))
     feeds = {n: np.random.default_rng(0).standard_normal((1, 3, 224, 224)).astype(np.float32)
