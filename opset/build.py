@@ -295,7 +295,8 @@ def _maps_to(raw: dict[str, Any] | None, location: Location, where: _Where, op: 
                   attributes=formulas(raw.get("attributes"), "maps_to attribute"),
                   inputs=tuple(raw["inputs"]) if "inputs" in raw else None, exact=raw.get("exact", True),
                   note=raw.get("note", ""), when=when(raw.get("when")), const_inputs=consts(raw.get("const_inputs")),
-                  then=then, alternatives=alternatives, unmapped=raw.get("unmapped", ""))
+                  then=then, alternatives=alternatives, unmapped=raw.get("unmapped", ""),
+                  reshape_inputs=formulas(raw.get("reshape_inputs"), "maps_to reshape_inputs"))
 
 
 def _tengine(raw: dict[str, Any] | None) -> Tengine | None:

@@ -105,6 +105,7 @@ def _check_mapping_formulas(m: MapsTo, v: OpVersion, sink: ProblemSink, names: f
     op = v.signature
     formulas = [(f"maps_to attribute '{t}'", f) for t, f in m.attributes.items()]
     formulas += [(f"maps_to const input '{n}'", c.value) for n, c in m.const_inputs.items()]
+    formulas += [(f"maps_to reshape_inputs '{n}'", f) for n, f in m.reshape_inputs.items()]
     if m.when is not None:
         formulas.append(("maps_to when", m.when))
     for then in m.then:

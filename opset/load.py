@@ -134,6 +134,9 @@ def _check_mapping(v: OpVersion, m: MapsTo, registry: Registry, domains: Mapping
     for name in m.inputs or ():
         if name not in known:
             sink.add(v.location, v.signature, f"maps_to input '{name}' is neither an input nor a const_inputs name")
+    for name in m.reshape_inputs:
+        if name not in {p.name for p in v.inputs}:
+            sink.add(v.location, v.signature, f"maps_to reshape_inputs '{name}' is not an input")
     for alternative in m.alternatives:
         _check_mapping(v, alternative, registry, domains, sink)
 

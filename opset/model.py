@@ -209,6 +209,7 @@ class MapsTo:
     const_inputs: FrozenMap[str, ConstInput] = EMPTY
     then: tuple[FollowUp, ...] = ()
     alternatives: tuple[MapsTo, ...] = ()  # tried in order where `when` does not hold
+    reshape_inputs: FrozenMap[str, Formula] = EMPTY  # input -> the shape the target takes it in (same elements)
     unmapped: str = ""  # why nothing applies where neither `when` nor an alternative's holds
 
 

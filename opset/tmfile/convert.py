@@ -136,10 +136,10 @@ def _build(view: OnnxView, plans: Sequence[_Planned], opset: int, registry: Regi
         m, env = plan.mapping, plan.env
         version = registry.resolve(m.domain, m.op, opset)
         attributes = {t: _plain(f.evaluate(env)) for t, f in m.attributes.items()}
-        inputs = _wired(node, plan.version, m, env, initializers)
+        inputs = _wired(node, plan.version, m, env, initializers, nodes)
         follow = [t for t in m.then if _holds(t.when, env)]
         out = list(node.output)
-        first_out = [f"{out[0]}__{m.op.lower()}"] + out[1:] if follow else out
+        first_out = [f"{out[0]}__{m.op.lower()}", *out[1:]] if follow else out
         nodes.append(helper.make_node(m.op, inputs, first_out[:len(version.outputs) or 1], name=node.name,
                                       **attributes))
         previous = first_out[0]
@@ -163,7 +163,7 @@ def _build(view: OnnxView, plans: Sequence[_Planned], opset: int, registry: Regi
 
 
 def _wired(node: onnx.NodeProto, version: OpVersion, m: MapsTo, env: Mapping[str, Any],
-           initializers: list[onnx.TensorProto]) -> list[str]:
+           initializers: list[onnx.TensorProto], extra_nodes: list[onnx.NodeProto]) -> list[str]:
     """The target's inputs: the node's by the tengine op's input names, constants, "" for an omitted one."""
     if m.inputs is None:
         return list(node.input)
@@ -174,6 +174,9 @@ def _wired(node: onnx.NodeProto, version: OpVersion, m: MapsTo, env: Mapping[str
             wired.append(_const(f"{node.name}_{name}", m.const_inputs[name], env, initializers))
         elif name == "":
             wired.append("")
+        elif name in m.reshape_inputs and name in by_name:
+            shape = [int(d) for d in _plain(m.reshape_inputs[name].evaluate(env))]
+            wired.append(_reshaped(by_name[name][0], shape, f"{node.name}_{name}", initializers, extra_nodes))
         else:
             wired.extend(by_name.get(name, []))
     while wired and wired[-1] == "":
@@ -192,6 +195,19 @@ def inputs_by_name(node: onnx.NodeProto, version: OpVersion) -> dict[str, list[s
         if pos < len(names) and names[pos]:
             found[param.name] = [names[pos]]
     return found
+
+
+def _reshaped(value: str, shape: list[int], name: str, initializers: list[onnx.TensorProto],
+              nodes: list[onnx.NodeProto]) -> str:
+    """`value` in `shape`: a reshaped copy of a constant, else a Reshape node before the target."""
+    for t in initializers:
+        if t.name == value:
+            initializers.append(numpy_helper.from_array(numpy_helper.to_array(t).reshape(shape), name))
+            return name
+    shape_name = f"{name}_shape"
+    initializers.append(numpy_helper.from_array(np.asarray(shape, dtype=np.int64), shape_name))
+    nodes.append(helper.make_node("Reshape", [value, shape_name], [name], name=f"{name}/Reshape"))
+    return name
 
 
 def _with_shape(vi: onnx.ValueInfoProto, shape: list[Any] | None) -> onnx.ValueInfoProto:
