@@ -126,8 +126,12 @@ def _typed(value: Any, attr_type: str) -> Any:
     return value
 
 
-def to_onnx(model: Model, registry: Registry) -> OnnxView:
-    """The model's first subgraph as a tengine-domain ONNX model; ViewError when a reference does not resolve."""
+def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True) -> OnnxView:
+    """The model's first subgraph as a tengine-domain ONNX model; ViewError when a reference does not resolve.
+
+    Without `zero_fill` a constant whose buffer holds no data becomes a graph input of its declared type and dims
+    instead of a zero initializer: all validation needs, without allocating what a benchmark graph's weights
+    would take (vgg16's are 500 MB)."""
     graph = model.graph
     names = tensor_names(graph)
     versions = tengine_versions(registry)
@@ -155,7 +159,11 @@ def to_onnx(model: Model, registry: Registry) -> OnnxView:
                 if not 0 <= t.buffer < len(graph.buffers):
                     raise ViewError(f"{node_place(node)}: tensor {t.index} names buffer {t.buffer} "
                                     f"({len(graph.buffers)} buffers)")
-                value = const_array(t, graph.buffers[t.buffer].data)
+                data = graph.buffers[t.buffer].data
+                if data is None and not zero_fill:
+                    inputs.append(_value_info(names[t.index], t))
+                    continue
+                value = const_array(t, data)
                 initializers.append(onnx.numpy_helper.from_array(value, names[t.index]))
             continue
         ins = [names[tensor(i, node).index] for i in node.inputs]

@@ -51,7 +51,7 @@ def validate_tmfile(model: Model, registry: Registry) -> ValidationResult:
     if any(d.is_error for d in diags):
         return ValidationResult(diags, {}, {})  # the view would rest on references that do not hold
     try:
-        view = to_onnx(model, registry)
+        view = to_onnx(model, registry, zero_fill=False)
     except ViewError as e:  # a problem the structural checks do not catch: report it, never crash
         return ValidationResult([*diags, Diagnostic("error", "tmfile_reference", str(e))], {}, {})
     from opset.validate import check_model
