@@ -129,7 +129,7 @@ def _check_params(node: Node, version: OpVersion, error: _Error, node_warning: _
         missing = [f.name for f in version.tengine.layout if f.name not in node.params]
         where = node_warning if missing else error
         where("tmfile_params", f"parameter block of {len(node.param_bytes)} bytes, {version.tengine.param_struct} is "
-              f"{expected}: an older, shorter struct; {', '.join(missing) or 'no field'} take(s) the default")
+              f"{expected}: an older, shorter struct; {', '.join(missing) or 'no field'} keep(s) the default")
     elif len(node.param_bytes) > expected:
         error("tmfile_params", f"parameter block of {len(node.param_bytes)} bytes; {version.tengine.param_struct} is "
               f"{expected} bytes")

@@ -41,7 +41,7 @@ def test_older_short_blocks_are_warnings(capsys: pytest.CaptureFixture[str]) -> 
     assert main_validate([str(DATA / "resnet18_benchmark.tmfile")]) == 0
     out = capsys.readouterr().out
     assert "warning [tmfile_params] node 14 'res2a' (tengine@1::Eltwise): parameter block of 8 bytes" in out
-    assert "shift, power, scale take(s) the default" in out
+    assert "shift, power, scale keep(s) the default" in out
 
 
 def _patched(tmp_path: Path, key: tuple[object, ...], at: int, value: int) -> Path:
