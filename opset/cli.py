@@ -62,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     for name, text in (("import-onnx", "write or refresh ai.onnx YAML from onnx.defs"),
                        ("import-ort", "write or refresh com.microsoft YAML from onnxruntime"),
                        ("validate", "validate an ONNX model against the registry"),
+                       ("inspect", "what a Tengine .tmfile holds: counts, op histogram, nodes with parameters"),
                        ("infer", "write inferred types and shapes into a model as value_info")):
         sub.add_parser(name, help=text, add_help=False)
     for name, ep in sorted(_plugged_commands().items()):
@@ -146,6 +147,12 @@ def _validate(args: list[str]) -> int:
     return main_validate(args)
 
 
+def _inspect(args: list[str]) -> int:
+    from opset.tmfile.cli import main_inspect
+
+    return main_inspect(args)
+
+
 def _infer(args: list[str]) -> int:
     from opset.validate.cli import main_infer
 
@@ -154,6 +161,7 @@ def _infer(args: list[str]) -> int:
 
 _PASSTHROUGH: dict[str, Callable[[list[str]], int]] = {
     "infer": _infer,
+    "inspect": _inspect,
     "import-onnx": _import_onnx,
     "import-ort": _import_ort,
     "validate": _validate,
