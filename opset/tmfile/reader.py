@@ -19,7 +19,7 @@ from typing import Any
 
 from opset.tmfile.binary import NOT_SET, Image, TmfileError
 from opset.tmfile.model import Buffer, Model, Node, NodeAttr, QuantParam, Subgraph, SubInfo, Tensor
-from opset.tmfile.params import ParamStruct, decode, stored_length
+from opset.tmfile.params import OFFSET_CTYPES, ParamStruct, decode, stored_length
 
 SUPPORTED_MAIN_VERSION = 2
 # object sizes as Tengine's writer stores them (sizeof of the C structs in tm2_format.h)
@@ -149,7 +149,7 @@ class _Reader:
             if ps is not None:
                 length = ps.size if room is None else stored_length(ps, room)
                 params = decode(img, ps, t_param, length, f"{what} ({ps.op_name}): parameter block")
-                param_bytes = img.bytes_at(t_param, length, label)
+                param_bytes = _without_offsets(ps, img.bytes_at(t_param, length, label))
                 self.note(("param", s, n), t_param, length)
                 self._note_param_objects(s, n, ps, t_param, length)
             elif room is not None and room <= MAX_UNKNOWN_PARAM_BYTES:
@@ -162,8 +162,7 @@ class _Reader:
     def _note_param_objects(self, s: int, n: int, ps: ParamStruct, offset: int, length: int) -> None:
         """Note where the vectors and strings a parameter block points at sit (decode checked them)."""
         for slot in ps.slots:
-            if slot.offset + slot.size > length or slot.field.ctype not in (
-                    "offset_vector_int32", "offset_vector_float32", "offset_string"):
+            if slot.offset + slot.size > length or slot.field.ctype not in OFFSET_CTYPES:
                 continue
             target = self.img.u32(offset + slot.offset, "parameter field")
             if target == NOT_SET:
@@ -216,6 +215,16 @@ class _Reader:
             data = self.img.bytes_at(data_offset, size, f"{what}: data")
             self.note(("bdata", s, b), data_offset, size)
         return Buffer(b, size, data)
+
+
+def _without_offsets(ps: ParamStruct, block: bytes) -> bytes:
+    """The block with its vector and string offset fields zeroed: they are positions in this file, not values
+    (`params` holds what they point at), and would differ in the same model laid out elsewhere."""
+    out = bytearray(block)
+    for slot in ps.slots:
+        if slot.field.ctype in OFFSET_CTYPES and slot.offset + slot.size <= len(out):
+            out[slot.offset:slot.offset + slot.size] = bytes(slot.size)
+    return bytes(out)
 
 
 def read_image(data: bytes, structs: Mapping[int, ParamStruct]) -> Model:
