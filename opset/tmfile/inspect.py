@@ -83,7 +83,8 @@ def summarize(model: Model, structs: Mapping[int, ParamStruct]) -> dict[str, Any
         out = []
         for i in nodes:
             if 0 <= i < len(g.nodes):
-                out.append({"node": i, "name": g.nodes[i].name, "tensors": [tensor_info(g, t) for t in g.nodes[i].outputs]})
+                tensors = [tensor_info(g, t) for t in g.nodes[i].outputs]
+                out.append({"node": i, "name": g.nodes[i].name, "tensors": tensors})
             else:
                 out.append({"node": i, "error": f"no node {i} (the graph has {len(g.nodes)})"})
         return out

@@ -69,8 +69,7 @@ class _Reader:
         img = self.img
         if img.size < HEADER_SIZE:
             raise TmfileError(f"header: the file has {img.size} bytes, a .tmfile header needs {HEADER_SIZE}")
-        ver_main, ver_sub, ver_compile, pad, root = img.unpack("HHHHI", 0, "header")
-        assert isinstance(root, int)
+        ver_main, ver_sub, ver_compile, pad, root = (int(v) for v in img.unpack("HHHHI", 0, "header"))
         if ver_main != SUPPORTED_MAIN_VERSION:
             raise TmfileError(
                 f"header: format version {ver_main}.{ver_sub}.{ver_compile} is not supported: only TM2 (version 2.x) "
@@ -90,7 +89,6 @@ class _Reader:
             raise TmfileError(f"subgraph vector at {vo_subgraphs:#x} is empty: the model has no graph")
         subgraphs = tuple(self.subgraph(i, off, vo_subgraphs) for i, off in enumerate(sg_offsets))
         assert isinstance(orig_format, int) and isinstance(sub_format, int)
-        assert isinstance(ver_sub, int) and isinstance(ver_compile, int) and isinstance(pad, int)
         raw: dict[str, Any] = {"image": img.data, "objects": self.objects, "header_pad": pad}
         return Model((ver_main, ver_sub, ver_compile), orig_format, sub_format, name, subgraphs, raw)
 
@@ -104,6 +102,10 @@ class _Reader:
         sg_id, g_layout, m_layout, vi_in, vi_out, vo_nodes, vo_tensors, vo_buffers, s_name = fields[:9]
         vo_subinfo = NOT_SET if old else fields[9]
         self.note(("sg", s), offset, OLD_SUBGRAPH_SIZE if old else SUBGRAPH_SIZE)
+        for field, value in (("input node", vi_in), ("output node", vi_out), ("node", vo_nodes),
+                             ("tensor", vo_tensors), ("buffer", vo_buffers)):
+            if value == NOT_SET:  # Tengine's loader follows these without a check: a real file always has them
+                raise TmfileError(f"{what} at {offset:#x}: no {field} vector (offset 0)")
         inputs = self.index_vector(vi_in, ("sg_in", s), f"{what}: input node vector")
         outputs = self.index_vector(vi_out, ("sg_out", s), f"{what}: output node vector")
         node_offsets = self.index_vector(vo_nodes, ("nodes", s), f"{what}: node vector")

@@ -185,8 +185,9 @@ class _Writer:
 
     def params(self, s: int, node: Node) -> int:
         """The parameter block: re-encoded from `params` through the layout for a known op (over the padding
-        bytes of `param_bytes`, so they survive a fresh layout too), the stored bytes for an unknown one. A node built by hand (no `param_bytes`) gets the layout's defaults for the fields
-        it does not give; a node read from a file keeps its block's length (older files store shorter ones)."""
+        bytes of `param_bytes`, so they survive a fresh layout too), the stored bytes for an unknown one. A
+        node built by hand (no `param_bytes`) gets the layout's defaults for the fields it does not give; a node
+        read from a file keeps its block's length (older files store shorter ones)."""
         n = node.index
         ps = self.structs.get(node.op_id)
         if ps is None:
@@ -238,10 +239,13 @@ class _Writer:
 def _check_indices(m: Model) -> None:
     """The writer names objects by their index: they must be the records' positions."""
     for s, sg in enumerate(m.subgraphs):
-        for kind, items in (("node", sg.nodes), ("tensor", sg.tensors), ("buffer", sg.buffers)):
-            for pos, item in enumerate(items):
-                if item.index != pos:
-                    raise TmfileError(f"subgraph {s}: {kind} at position {pos} has index {item.index}")
+        indices: list[tuple[str, list[int]]] = [("node", [n.index for n in sg.nodes]),
+                                                ("tensor", [t.index for t in sg.tensors]),
+                                                ("buffer", [b.index for b in sg.buffers])]
+        for kind, found in indices:
+            for pos, index in enumerate(found):
+                if index != pos:
+                    raise TmfileError(f"subgraph {s}: {kind} at position {pos} has index {index}")
 
 
 def write_model(m: Model, structs: Mapping[int, ParamStruct]) -> bytes:

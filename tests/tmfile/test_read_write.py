@@ -121,7 +121,7 @@ def test_a_value_that_does_not_fit_its_field_is_a_tmfile_error() -> None:
     g = m.graph
     bad = dataclasses.replace(g.nodes[1], params={**g.nodes[1].params, "kernel_h": 1 << 40})
     m2 = dataclasses.replace(m, subgraphs=(dataclasses.replace(g, nodes=(g.nodes[0], bad, g.nodes[2])),))
-    with pytest.raises(TmfileError, match="node 1 .*kernel_h"):
+    with pytest.raises(TmfileError, match=r"node 1 .*kernel_h"):
         write_tmfile(m2)
 
 

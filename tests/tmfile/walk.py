@@ -33,7 +33,7 @@ def _vector(data: bytes, at: int) -> list[int]:
 
 def walk(data: bytes) -> Walked:
     root = _u32(data, 8)  # TM2_Header: 3 x uint16 versions, 2 padding bytes, root offset
-    subgraph = _vector(data, root + 8)[0]  # TM2_Model: orig_format, sub_format, subgraph vector, name
+    subgraph = _vector(data, _u32(data, root + 8))[0]  # TM2_Model: orig_format, sub_format, subgraphs, name
     # TM2_Subgraph: id, graph layout, model layout, inputs, outputs, nodes, tensors, buffers, ...
     inputs, outputs, nodes, tensors, buffers = struct.unpack_from("<5I", data, subgraph + 12)
     node_offsets = _vector(data, nodes)
