@@ -22,7 +22,8 @@ __all__ = ["Model", "TmfileError", "read_tmfile", "write_tmfile"]
 MAX_FILE_SIZE = 1 << 31  # offsets are 32-bit: a TM2 file cannot be larger than this
 
 
-def read_tmfile(source: str | PathLike[str] | bytes | bytearray | memoryview, registry: Registry | None = None) -> Model:
+def read_tmfile(source: str | PathLike[str] | bytes | bytearray | memoryview,
+                registry: Registry | None = None) -> Model:
     """Read a `.tmfile` from a path or from its bytes; raise `TmfileError` when it is not a readable TM2 file."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)

@@ -37,7 +37,8 @@ class Image:
     def check(self, offset: int, length: int, what: str) -> None:
         """Raise unless `length` bytes at `offset` lie inside the image."""
         if offset < 0 or length < 0 or offset + length > self.size:
-            raise TmfileError(f"{what} at {offset:#x} ({length} bytes) runs past the end of the file (size {self.size})")
+            raise TmfileError(
+                f"{what} at {offset:#x} ({length} bytes) runs past the end of the file (size {self.size})")
 
     def unpack(self, fmt: str, offset: int, what: str) -> tuple[int | float, ...]:
         """`struct.unpack` of little-endian `fmt` at `offset`, bounds-checked."""

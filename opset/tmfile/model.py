@@ -59,7 +59,9 @@ class Node:
     op_version: int  # `op_ver`
     op_name: str | None  # the registry's tengine op of that id; None when the id is unknown
     params: dict[str, Any]  # decoded parameter block, field name -> value (int, float, list or str)
-    param_bytes: bytes | None  # the block as stored (None: no block); what `params` was decoded from
+    # the block as stored (None: no block), what `params` was decoded from; its vector and string offset fields
+    # are zeroed (positions in the file, not values); an unknown op's block is kept as stored, up to its operator
+    param_bytes: bytes | None
     inputs: tuple[int, ...]
     outputs: tuple[int, ...]
     attrs: tuple[NodeAttr, ...] = ()

@@ -67,13 +67,13 @@ def struct_of(op_name: str, tengine: Tengine) -> ParamStruct:
     return ParamStruct(op_name, tengine.op_id, tuple(slots), total)
 
 
-_CACHE: dict[int, tuple[Registry, dict[int, ParamStruct]]] = {}
+_LAST: list[tuple[Registry, dict[int, ParamStruct]]] = []  # the last registry asked about and its structs
+_DEFAULT: list[dict[int, ParamStruct]] = []  # the structs of the registry `load_registry()` gives, once a process
 
 
 def _structs(reg: Registry) -> dict[int, ParamStruct]:
-    hit = _CACHE.get(id(reg))
-    if hit is not None and hit[0] is reg:
-        return hit[1]
+    if _LAST and _LAST[0][0] is reg:
+        return _LAST[0][1]
     out: dict[int, ParamStruct] = {}
     for (domain, name), op in reg.ops.items():
         if domain != "tengine":
@@ -81,17 +81,19 @@ def _structs(reg: Registry) -> dict[int, ParamStruct]:
         t = op.versions[-1].tengine
         if t is not None:
             out[t.op_id] = struct_of(name, t)
-    _CACHE[id(reg)] = (reg, out)
+    _LAST[:] = [(reg, out)]
     return out
 
 
 def param_structs(reg: Registry | None = None) -> Mapping[int, ParamStruct]:
     """op id -> parameter struct, for every tengine op of the registry (loaded when not given)."""
-    if reg is None:
+    if reg is not None:
+        return _structs(reg)
+    if not _DEFAULT:
         from opset.load import load_registry
 
-        reg = load_registry()
-    return _structs(reg)
+        _DEFAULT.append(_structs(load_registry()))
+    return _DEFAULT[0]
 
 
 def stored_length(ps: ParamStruct, room: int) -> int:

@@ -19,7 +19,7 @@ from typing import Any
 
 from opset.tmfile.binary import NOT_SET, Image, TmfileError
 from opset.tmfile.model import Buffer, Model, Node, NodeAttr, QuantParam, Subgraph, SubInfo, Tensor
-from opset.tmfile.params import ParamStruct, decode, stored_length
+from opset.tmfile.params import OFFSET_CTYPES, ParamStruct, decode, stored_length
 
 SUPPORTED_MAIN_VERSION = 2
 # object sizes as Tengine's writer stores them (sizeof of the C structs in tm2_format.h)
@@ -69,8 +69,7 @@ class _Reader:
         img = self.img
         if img.size < HEADER_SIZE:
             raise TmfileError(f"header: the file has {img.size} bytes, a .tmfile header needs {HEADER_SIZE}")
-        ver_main, ver_sub, ver_compile, pad, root = img.unpack("HHHHI", 0, "header")
-        assert isinstance(root, int)
+        ver_main, ver_sub, ver_compile, pad, root = (int(v) for v in img.unpack("HHHHI", 0, "header"))
         if ver_main != SUPPORTED_MAIN_VERSION:
             raise TmfileError(
                 f"header: format version {ver_main}.{ver_sub}.{ver_compile} is not supported: only TM2 (version 2.x) "
@@ -90,7 +89,6 @@ class _Reader:
             raise TmfileError(f"subgraph vector at {vo_subgraphs:#x} is empty: the model has no graph")
         subgraphs = tuple(self.subgraph(i, off, vo_subgraphs) for i, off in enumerate(sg_offsets))
         assert isinstance(orig_format, int) and isinstance(sub_format, int)
-        assert isinstance(ver_sub, int) and isinstance(ver_compile, int) and isinstance(pad, int)
         raw: dict[str, Any] = {"image": img.data, "objects": self.objects, "header_pad": pad}
         return Model((ver_main, ver_sub, ver_compile), orig_format, sub_format, name, subgraphs, raw)
 
@@ -104,6 +102,10 @@ class _Reader:
         sg_id, g_layout, m_layout, vi_in, vi_out, vo_nodes, vo_tensors, vo_buffers, s_name = fields[:9]
         vo_subinfo = NOT_SET if old else fields[9]
         self.note(("sg", s), offset, OLD_SUBGRAPH_SIZE if old else SUBGRAPH_SIZE)
+        for field, value in (("input node", vi_in), ("output node", vi_out), ("node", vo_nodes),
+                             ("tensor", vo_tensors), ("buffer", vo_buffers)):
+            if value == NOT_SET:  # Tengine's loader follows these without a check: a real file always has them
+                raise TmfileError(f"{what} at {offset:#x}: no {field} vector (offset 0)")
         inputs = self.index_vector(vi_in, ("sg_in", s), f"{what}: input node vector")
         outputs = self.index_vector(vi_out, ("sg_out", s), f"{what}: output node vector")
         node_offsets = self.index_vector(vo_nodes, ("nodes", s), f"{what}: node vector")
@@ -149,7 +151,7 @@ class _Reader:
             if ps is not None:
                 length = ps.size if room is None else stored_length(ps, room)
                 params = decode(img, ps, t_param, length, f"{what} ({ps.op_name}): parameter block")
-                param_bytes = img.bytes_at(t_param, length, label)
+                param_bytes = _without_offsets(ps, img.bytes_at(t_param, length, label))
                 self.note(("param", s, n), t_param, length)
                 self._note_param_objects(s, n, ps, t_param, length)
             elif room is not None and room <= MAX_UNKNOWN_PARAM_BYTES:
@@ -162,8 +164,7 @@ class _Reader:
     def _note_param_objects(self, s: int, n: int, ps: ParamStruct, offset: int, length: int) -> None:
         """Note where the vectors and strings a parameter block points at sit (decode checked them)."""
         for slot in ps.slots:
-            if slot.offset + slot.size > length or slot.field.ctype not in (
-                    "offset_vector_int32", "offset_vector_float32", "offset_string"):
+            if slot.offset + slot.size > length or slot.field.ctype not in OFFSET_CTYPES:
                 continue
             target = self.img.u32(offset + slot.offset, "parameter field")
             if target == NOT_SET:
@@ -216,6 +217,16 @@ class _Reader:
             data = self.img.bytes_at(data_offset, size, f"{what}: data")
             self.note(("bdata", s, b), data_offset, size)
         return Buffer(b, size, data)
+
+
+def _without_offsets(ps: ParamStruct, block: bytes) -> bytes:
+    """The block with its vector and string offset fields zeroed: they are positions in this file, not values
+    (`params` holds what they point at), and would differ in the same model laid out elsewhere."""
+    out = bytearray(block)
+    for slot in ps.slots:
+        if slot.field.ctype in OFFSET_CTYPES and slot.offset + slot.size <= len(out):
+            out[slot.offset:slot.offset + slot.size] = bytes(slot.size)
+    return bytes(out)
 
 
 def read_image(data: bytes, structs: Mapping[int, ParamStruct]) -> Model:
