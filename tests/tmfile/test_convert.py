@@ -6,6 +6,7 @@ The converted models pass onnx.checker (full check) and onnxruntime computes wha
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,7 +23,8 @@ from tests.helpers.digits import mnist_input
 
 ort = pytest.importorskip("onnxruntime")
 
-DATA = Path("/work/shared/data/tmfile")
+# the shared models, where tests/tmfile/conftest.py finds them: $OPSET_TMFILE_DIR, else ../shared/data/tmfile
+DATA = Path(os.environ.get("OPSET_TMFILE_DIR") or Path(__file__).resolve().parents[3] / "shared" / "data" / "tmfile")
 MNIST = DATA / "mnist.tmfile"
 
 pytestmark = pytest.mark.skipif(not MNIST.exists(), reason=f"the shared Tengine models are not at {DATA}")
