@@ -176,7 +176,11 @@ def _wired(node: onnx.NodeProto, version: OpVersion, m: MapsTo, env: Mapping[str
             wired.append("")
         elif name in m.reshape_inputs and name in by_name:
             shape = [int(d) for d in _plain(m.reshape_inputs[name].evaluate(env))]
-            wired.append(_reshaped(by_name[name][0], shape, f"{node.name}_{name}", initializers, extra_nodes))
+            current = env.get(name)
+            if isinstance(current, list) and [_plain(d) for d in current] == shape:
+                wired.append(by_name[name][0])  # already in the shape the target takes
+            else:
+                wired.append(_reshaped(by_name[name][0], shape, f"{node.name}_{name}", initializers, extra_nodes))
         else:
             wired.extend(by_name.get(name, []))
     while wired and wired[-1] == "":

@@ -73,7 +73,9 @@ def _random_weights(model: Model, seed: int) -> Model:
     return replace(model, subgraphs=(replace(graph, buffers=tuple(buffers)), *model.subgraphs[1:]))
 
 
-@pytest.mark.parametrize("name", ["squeezenet_v1.1_benchmark", "mobilenet_benchmark", "yolov3_tiny_benchmark"])
+@pytest.mark.parametrize("name", ["squeezenet_v1.1_benchmark", "resnet18_benchmark",  # the file stays under 10 s
+                                  pytest.param("mobilenet_benchmark", marks=pytest.mark.slow),
+                                  pytest.param("yolov3_tiny_benchmark", marks=pytest.mark.slow)])
 def test_benchmark_with_random_weights_agrees(name: str) -> None:
     model = _random_weights(read_tmfile(DATA / f"{name}.tmfile"), seed=1)
     onnx_model = _converted(model)
