@@ -57,9 +57,26 @@ def tengine_versions(registry: Registry) -> dict[int, OpVersion]:
     return found
 
 
+def clean_text(text: str | None) -> str | None:
+    """A name as ONNX and a terminal take it: bytes that were not UTF-8 (kept by the reader as surrogates) are
+    written as `\\xNN` escapes."""
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape" if _only_escapes(text) else "backslashreplace") \
+            .decode("utf-8", "backslashreplace")
+
+
+def _only_escapes(text: str) -> bool:
+    return all(not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF for c in text)
+
+
 def node_place(node: Node) -> str:
     """`node 12 'Conv_0' (Convolution)`: how messages name a Tengine node."""
-    name = f" '{node.name}'" if node.name else ""
+    name = f" '{clean_text(node.name)}'" if node.name else ""
     op = node.op_name or f"op id {node.op_id}"
     return f"node {node.index}{name} ({op})"
 
@@ -69,7 +86,8 @@ def tensor_names(graph: Subgraph) -> tuple[str, ...]:
     seen: set[str] = set()
     names = []
     for t in graph.tensors:
-        name = t.name if t.name and t.name not in seen else f"tensor_{t.index}"
+        own = clean_text(t.name)
+        name = own if own and own not in seen else f"tensor_{t.index}"
         while name in seen:
             name = f"{name}_"
         seen.add(name)
@@ -123,6 +141,8 @@ def _typed(value: Any, attr_type: str) -> Any:
         return [int(v) for v in value]
     if attr_type == "floats":
         return [float(v) for v in value]
+    if isinstance(value, str):
+        return clean_text(value)
     return value
 
 
@@ -146,6 +166,7 @@ def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True) -> Onnx
     initializers: list[onnx.TensorProto] = []
     nodes: list[onnx.NodeProto] = []
     indices: list[int] = []
+    zero_bytes = 0  # what the data-less constants take once zero-filled, bounded by MAX_ZERO_FILL
     for node in graph.nodes:
         outs = [tensor(i, node) for i in node.outputs]
         if node.op_id == INPUT_OP_ID:
@@ -159,16 +180,21 @@ def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True) -> Onnx
                 if not 0 <= t.buffer < len(graph.buffers):
                     raise ViewError(f"{node_place(node)}: tensor {t.index} names buffer {t.buffer} "
                                     f"({len(graph.buffers)} buffers)")
-                data = graph.buffers[t.buffer].data
-                if data is None and not zero_fill:
+                buffer = graph.buffers[t.buffer]
+                if buffer.data is None and not zero_fill:
                     inputs.append(_value_info(names[t.index], t))
                     continue
-                value = const_array(t, data)
+                if buffer.data is None:
+                    zero_bytes += _zero_fill_size(t, buffer.size, node)
+                    if zero_bytes > MAX_ZERO_FILL:
+                        raise ViewError(f"the constants without data would take more than {MAX_ZERO_FILL} bytes "
+                                        "of zeros")
+                value = const_array(t, buffer.data)
                 initializers.append(onnx.numpy_helper.from_array(value, names[t.index]))
             continue
         ins = [names[tensor(i, node).index] for i in node.inputs]
         nodes.append(helper.make_node(version.name, ins, [names[t.index] for t in outs],
-                                      name=node.name or f"node_{node.index}", domain=node_domain))
+                                      name=clean_text(node.name) or f"node_{node.index}", domain=node_domain))
         nodes[-1].attribute.extend(node_attributes(node, version))
         indices.append(node.index)
     produced_by = {t: node for node in graph.nodes for t in node.outputs}
@@ -181,7 +207,8 @@ def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True) -> Onnx
     given = {vi.name for vi in inputs} | {t.name for t in initializers} | {vi.name for vi in outputs}
     value_info = [_value_info(names[t.index], t) for t in graph.tensors
                   if t.dims is not None and names[t.index] not in given and t.index in produced_by]
-    onnx_graph = helper.make_graph(nodes, graph.name or model.name or "tmfile", inputs, outputs, initializers,
+    onnx_graph = helper.make_graph(nodes, clean_text(graph.name or model.name) or "tmfile", inputs, outputs,
+                                   initializers,
                                    value_info=value_info)
     proto = helper.make_model(onnx_graph, opset_imports=[helper.make_opsetid(node_domain, TENGINE_OPSET)],
                               producer_name="opset.tmfile")
@@ -189,6 +216,25 @@ def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True) -> Onnx
                                    "tengine.model_layout": LAYOUTS.get(graph.model_layout, str(graph.model_layout)),
                                    "tengine.format_version": ".".join(map(str, model.version))})
     return OnnxView(proto, tuple(indices), names)
+
+
+MAX_ZERO_FILL = 1 << 30  # bytes of zeros the view allocates for data-less buffers (vgg16's benchmark needs 553 MB)
+
+
+def _zero_fill_size(tensor: Tensor, stored_size: int, node: Node) -> int:
+    """The bytes a data-less constant takes, checked against its buffer's size field before anything is
+    allocated (a file of a few bytes can declare any dims)."""
+    dims = tensor.dims or ()
+    if any(d < 0 for d in dims) or tensor.data_type not in ELEMENT_SIZES:
+        raise ViewError(f"{node_place(node)}: tensor {tensor.index} has dims {list(dims)} of type {tensor.data_type}")
+    size = element_count(dims) * ELEMENT_SIZES[tensor.data_type]
+    if size != stored_size:
+        raise ViewError(f"{node_place(node)}: tensor {tensor.index} {list(dims)} needs {size} bytes; its buffer says "
+                        f"{stored_size}")
+    if size > MAX_ZERO_FILL:
+        raise ViewError(f"{node_place(node)}: tensor {tensor.index} would take {size} bytes of zeros (more than "
+                        f"{MAX_ZERO_FILL})")
+    return size
 
 
 def _value_info(name: str, tensor: Tensor) -> onnx.ValueInfoProto:

@@ -20,6 +20,7 @@ from opset.tmfile.onnx_view import (
     TENGINE_OPSET,
     OnnxView,
     ViewError,
+    clean_text,
     element_count,
     tengine_versions,
     to_onnx,
@@ -66,7 +67,7 @@ def _located(d: Diagnostic, view: OnnxView, graph: Subgraph) -> Diagnostic:
     if d.node_index is None or d.graph or not 0 <= d.node_index < len(view.node_indices):
         return d
     node = graph.nodes[view.node_indices[d.node_index]]
-    return replace(d, node_index=node.index, node_name=node.name)
+    return replace(d, node_index=node.index, node_name=clean_text(node.name))
 
 
 def structure_diagnostics(graph: Subgraph, versions: dict[int, OpVersion]) -> list[Diagnostic]:
@@ -83,10 +84,10 @@ def structure_diagnostics(graph: Subgraph, versions: dict[int, OpVersion]) -> li
         label = _label(node, version)
 
         def error(check: str, message: str, node: Node = node, label: str = label) -> None:
-            diags.append(Diagnostic("error", check, message, node.index, node.name, label))
+            diags.append(Diagnostic("error", check, message, node.index, clean_text(node.name), label))
 
         def warning(check: str, message: str, node: Node = node, label: str = label) -> None:
-            diags.append(Diagnostic("warning", check, message, node.index, node.name, label))
+            diags.append(Diagnostic("warning", check, message, node.index, clean_text(node.name), label))
 
         for side, refs in (("input", node.inputs), ("output", node.outputs)):
             for pos, t in enumerate(refs):
@@ -151,7 +152,7 @@ def _check_consts(node: Node, graph: Subgraph, error: _Error) -> None:
         if not 0 <= t_index < len(graph.tensors):
             continue  # reported as a reference already
         tensor = graph.tensors[t_index]
-        where = f"tensor {t_index}" + (f" '{tensor.name}'" if tensor.name else "")
+        where = f"tensor {t_index}" + (f" '{clean_text(tensor.name)}'" if tensor.name else "")
         if tensor.data_type not in DATA_TYPES:
             error("tmfile_tensor", f"{where} has the unknown data type {tensor.data_type}")
             continue

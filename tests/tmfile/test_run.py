@@ -13,6 +13,7 @@ import pytest
 
 from conformance.models.cli import load_model, main_run
 from conformance.models.runner import ModelRunner
+from conformance.registry import current_registry
 from tests.helpers.digits import mnist_input
 
 # the shared models, where tests/tmfile/conftest.py finds them: $OPSET_TMFILE_DIR, else ../shared/data/tmfile
@@ -70,3 +71,36 @@ def test_unreadable_tmfile_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main_run([str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("opset run: cannot read") and len(err.strip().splitlines()) == 1
+
+
+def test_declared_dims_never_size_an_allocation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A data-less constant claiming 2**40 elements: exit 2 with one line, nothing allocated."""
+    from dataclasses import replace
+
+    from opset.tmfile import read_tmfile, write_tmfile
+
+    model = read_tmfile(MNIST)
+    graph = model.graph
+    weight = graph.tensors[7]  # dense.0.weight
+    tensors = tuple(replace(t, dims=(1 << 20, 1 << 20)) if t.index == 7 else t for t in graph.tensors)
+    buffers = tuple(replace(b, data=None) if b.index == weight.buffer else b for b in graph.buffers)
+    broken = replace(model, subgraphs=(replace(graph, tensors=tensors, buffers=buffers),), raw={})
+    path = tmp_path / "huge.tmfile"
+    path.write_bytes(write_tmfile(broken))
+    assert main_run([str(path), "--output-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "node 7 'dense.0.weight' (Const): tensor 7 [1048576, 1048576] needs" in err[0]
+
+
+def test_names_that_are_not_utf8_still_run(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from opset.tmfile import read_tmfile
+    from opset.tmfile.onnx_view import to_onnx
+
+    model = read_tmfile(MNIST)
+    graph = model.graph
+    nodes = tuple(replace(n, name="conv\udce9") if n.index == 12 else n for n in graph.nodes)
+    view = to_onnx(replace(model, subgraphs=(replace(graph, nodes=nodes),), raw={}), current_registry()).model
+    assert view.graph.node[0].name == "conv\\xe9"
+    assert ModelRunner(view).run({"images": mnist_input(1)})["output"].shape == (1, 10)
