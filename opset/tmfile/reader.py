@@ -73,9 +73,9 @@ class _Reader:
         if ver_main != SUPPORTED_MAIN_VERSION:
             # TM1 (header version 0.1.0, read by the C++ Tengine 1.x beside TM2) has other structs and other
             # parameter layouts than the registry's, which describe TM2; anything else is not a Tengine model
-            why = ("it looks like TM1, the format before TM2, whose nodes and parameter blocks differ from TM2's; "
-                   "save it again as TM2 with Tengine 1.x" if ver_main in (0, 1) else "only TM2 (version 2.x) files are read "
-                   "(is this a .tmfile?)")
+            tm1 = ("it looks like TM1, the format before TM2, whose nodes and parameter blocks differ from TM2's; "
+                   "save it again as TM2 with Tengine 1.x")
+            why = tm1 if ver_main in (0, 1) else "only TM2 (version 2.x) files are read (is this a .tmfile?)"
             raise TmfileError(f"header: format version {ver_main}.{ver_sub}.{ver_compile} is not supported: {why}")
         self.note(("header",), 0, HEADER_SIZE)
         if root == NOT_SET:
