@@ -60,7 +60,8 @@ class Node:
     op_name: str | None  # the registry's tengine op of that id; None when the id is unknown
     params: dict[str, Any]  # decoded parameter block, field name -> value (int, float, list or str)
     # the block as stored (None: no block), what `params` was decoded from; its vector and string offset fields
-    # are zeroed (positions in the file, not values); an unknown op's block is kept as stored, up to its operator
+    # are zeroed (positions in the file, not values); a block longer than the layout (it ends at its operator, as
+    # Tengine writes it) and an unknown op's block are kept whole: len(param_bytes) is the stored size
     param_bytes: bytes | None
     inputs: tuple[int, ...]
     outputs: tuple[int, ...]

@@ -154,8 +154,10 @@ class _Reader:
             if ps is not None:
                 length = ps.size if room is None else stored_length(ps, room)
                 params = decode(img, ps, t_param, length, f"{what} ({ps.op_name}): parameter block")
-                param_bytes = _without_offsets(ps, img.bytes_at(t_param, length, label))
-                self.note(("param", s, n), t_param, length)
+                # a block longer than the layout (a newer writer's struct with more fields) is kept whole
+                kept = room if room is not None and ps.size < room <= MAX_UNKNOWN_PARAM_BYTES else length
+                param_bytes = _without_offsets(ps, img.bytes_at(t_param, kept, label))
+                self.note(("param", s, n), t_param, kept)
                 self._note_param_objects(s, n, ps, t_param, length)
             elif room is not None and room <= MAX_UNKNOWN_PARAM_BYTES:
                 param_bytes = img.bytes_at(t_param, room, label)

@@ -175,3 +175,14 @@ def test_the_header_padding_survives_a_fresh_layout(mnist_bytes: bytes) -> None:
     m = read_tmfile(mnist_bytes)
     assert m.raw["header_pad"] == struct.unpack_from("<H", mnist_bytes, 6)[0] != 0
     assert _fresh(m)[6:8] == mnist_bytes[6:8]
+
+
+def test_a_block_longer_than_the_layout_is_kept_whole(mnist_bytes: bytes) -> None:
+    m = read_tmfile(mnist_bytes)
+    g = m.graph
+    fc = g.nodes[19]
+    assert fc.op_name == "FullyConnected" and fc.param_bytes is not None and len(fc.param_bytes) == 4
+    longer = dataclasses.replace(fc, param_bytes=fc.param_bytes + b"\x07\x00\x00\x00")  # a newer field
+    m2 = dataclasses.replace(m, subgraphs=(dataclasses.replace(g, nodes=(*g.nodes[:19], longer)),))
+    back = read_tmfile(write_tmfile(m2)).graph.nodes[19]
+    assert back.param_bytes == fc.param_bytes + b"\x07\x00\x00\x00" and back.params == fc.params
