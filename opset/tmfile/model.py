@@ -16,6 +16,9 @@ from typing import Any
 DATA_TYPES: dict[int, str] = {0: "float32", 1: "float16", 2: "int8", 3: "uint8", 4: "int32", 5: "int16"}
 TENSOR_KINDS: dict[int, str] = {0: "unknown", 1: "var", 2: "const", 3: "input", 4: "dep"}
 LAYOUTS: dict[int, str] = {0: "NCHW", 1: "NHWC"}
+# TM2_OPTYPE_INPUTOP: the node that marks a graph input (no parameters, no computation). Every real model has
+# one; it is part of the container, not an operator, so the registry has no op for it and `Node.op_name` is None.
+INPUT_OP_ID = 12
 
 
 @dataclass(frozen=True)

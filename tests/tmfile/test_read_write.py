@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from opset.tmfile import Model, TmfileError, read_tmfile, write_tmfile
-from opset.tmfile.model import Buffer, Node, Subgraph, Tensor
+from opset.tmfile.model import INPUT_OP_ID, Buffer, Node, Subgraph, Tensor
 from opset.tmfile.params import param_structs
 from opset.tmfile.writer import write_model
 from tests.tmfile.conftest import SHARED, SHARED_IDS, tmfile_dir
@@ -27,7 +27,7 @@ def test_every_shared_file_reads_with_references_in_range(path: Path) -> None:
     assert m.version[0] == 2 and g.nodes and g.tensors
     for n in g.nodes:
         assert all(0 <= t < len(g.tensors) for t in (*n.inputs, *n.outputs)), n
-        assert n.op_name is not None or n.op_id == 12  # InputOp is the one op id the registry leaves out
+        assert n.op_name is not None or n.op_id == INPUT_OP_ID  # the input marker is the one op the registry lacks
     for t in g.tensors:
         if t.kind == 2:  # const
             assert 0 <= t.buffer < len(g.buffers)
