@@ -16,8 +16,7 @@ from opset.registry import Registry
 from opset.tmfile import read_tmfile
 from opset.tmfile.inspect import summarize
 from opset.tmfile.params import param_structs
-from tests.tmfile.conftest import SHARED, SHARED_IDS, tmfile_dir
-from tests.tmfile.walk import walk
+from tests.helpers.tmfile import SHARED, SHARED_IDS, tmfile_dir, walk
 
 
 def _names_by_id(registry: Registry) -> dict[int, str]:

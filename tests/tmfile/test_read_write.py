@@ -12,7 +12,7 @@ from opset.tmfile import Model, TmfileError, read_tmfile, write_tmfile
 from opset.tmfile.model import INPUT_OP_ID, Buffer, Node, Subgraph, Tensor
 from opset.tmfile.params import param_structs
 from opset.tmfile.writer import write_model
-from tests.tmfile.conftest import SHARED, SHARED_IDS, tmfile_dir
+from tests.helpers.tmfile import SHARED, SHARED_IDS, tmfile_dir
 
 
 def test_the_shared_models_are_there() -> None:

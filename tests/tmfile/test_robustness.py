@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from opset.tmfile import TmfileError, read_tmfile, write_tmfile
-from tests.tmfile.conftest import tmfile_dir
+from tests.helpers.tmfile import tmfile_dir
 
 SMALL = "yolov3_tiny_benchmark.tmfile"  # the smallest model with names, parameters and an old-style subgraph
 
