@@ -8,6 +8,7 @@ byte offset at fault.
 
 from __future__ import annotations
 
+import stat
 from os import PathLike
 from pathlib import Path
 
@@ -30,7 +31,10 @@ def read_tmfile(source: str | PathLike[str] | bytes | bytearray | memoryview,
     else:
         path = Path(source)
         try:
-            size = path.stat().st_size
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode):  # a device or pipe could be endless
+                raise TmfileError(f"{path}: not a regular file")
+            size = info.st_size
             if size > MAX_FILE_SIZE:
                 raise TmfileError(f"{path}: {size} bytes is more than a TM2 file's 32-bit offsets can address")
             data = path.read_bytes()

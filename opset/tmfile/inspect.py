@@ -2,7 +2,7 @@
 
 Parameters are shown by attribute name, as `opset show --domain tengine OP` names them (a layout field's
 `attribute`, else its own name); a node whose op id the registry does not know is shown as `unknown(ID)` with
-its parameter block's size.
+its parameter block's size, except Tengine's input marker (op id 12), shown as `InputOp`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from opset.tmfile.model import DATA_TYPES, LAYOUTS, TENSOR_KINDS, Model, Node, Subgraph, Tensor
+from opset.tmfile.model import DATA_TYPES, INPUT_OP_ID, LAYOUTS, TENSOR_KINDS, Model, Node, Subgraph, Tensor
 from opset.tmfile.params import ParamStruct
 from opset.tmfile.reader import OLD_SUBGRAPH_SIZE
 
@@ -36,7 +36,10 @@ def framework(model: Model) -> str:
 
 
 def op_label(node: Node) -> str:
-    return node.op_name if node.op_name is not None else f"unknown({node.op_id})"
+    """The registry's name of the node's op, `InputOp` for the container's input marker, else `unknown(ID)`."""
+    if node.op_name is not None:
+        return node.op_name
+    return "InputOp" if node.op_id == INPUT_OP_ID else f"unknown({node.op_id})"
 
 
 def _json_value(value: Any) -> Any:

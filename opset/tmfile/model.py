@@ -16,6 +16,9 @@ from typing import Any
 DATA_TYPES: dict[int, str] = {0: "float32", 1: "float16", 2: "int8", 3: "uint8", 4: "int32", 5: "int16"}
 TENSOR_KINDS: dict[int, str] = {0: "unknown", 1: "var", 2: "const", 3: "input", 4: "dep"}
 LAYOUTS: dict[int, str] = {0: "NCHW", 1: "NHWC"}
+# TM2_OPTYPE_INPUTOP: the node that marks a graph input (no parameters, no computation). Every real model has
+# one; it is part of the container, not an operator, so the registry has no op for it and `Node.op_name` is None.
+INPUT_OP_ID = 12
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,8 @@ class Node:
     op_name: str | None  # the registry's tengine op of that id; None when the id is unknown
     params: dict[str, Any]  # decoded parameter block, field name -> value (int, float, list or str)
     # the block as stored (None: no block), what `params` was decoded from; its vector and string offset fields
-    # are zeroed (positions in the file, not values); an unknown op's block is kept as stored, up to its operator
+    # are zeroed (positions in the file, not values); a block longer than the layout (it ends at its operator, as
+    # Tengine writes it) and an unknown op's block are kept whole: len(param_bytes) is the stored size
     param_bytes: bytes | None
     inputs: tuple[int, ...]
     outputs: tuple[int, ...]

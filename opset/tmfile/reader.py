@@ -71,9 +71,12 @@ class _Reader:
             raise TmfileError(f"header: the file has {img.size} bytes, a .tmfile header needs {HEADER_SIZE}")
         ver_main, ver_sub, ver_compile, pad, root = (int(v) for v in img.unpack("HHHHI", 0, "header"))
         if ver_main != SUPPORTED_MAIN_VERSION:
-            raise TmfileError(
-                f"header: format version {ver_main}.{ver_sub}.{ver_compile} is not supported: only TM2 (version 2.x) "
-                f"files are read (is this a .tmfile?)")
+            # TM1 (header version 0.1.0, read by the C++ Tengine 1.x beside TM2) has other structs and other
+            # parameter layouts than the registry's, which describe TM2; anything else is not a Tengine model
+            tm1 = ("it looks like TM1, the format before TM2, whose nodes and parameter blocks differ from TM2's; "
+                   "save it again as TM2 with Tengine 1.x")
+            why = tm1 if ver_main in (0, 1) else "only TM2 (version 2.x) files are read (is this a .tmfile?)"
+            raise TmfileError(f"header: format version {ver_main}.{ver_sub}.{ver_compile} is not supported: {why}")
         self.note(("header",), 0, HEADER_SIZE)
         if root == NOT_SET:
             raise TmfileError("header: the root table offset is 0")
@@ -151,8 +154,10 @@ class _Reader:
             if ps is not None:
                 length = ps.size if room is None else stored_length(ps, room)
                 params = decode(img, ps, t_param, length, f"{what} ({ps.op_name}): parameter block")
-                param_bytes = _without_offsets(ps, img.bytes_at(t_param, length, label))
-                self.note(("param", s, n), t_param, length)
+                # a block longer than the layout (a newer writer's struct with more fields) is kept whole
+                kept = room if room is not None and ps.size < room <= MAX_UNKNOWN_PARAM_BYTES else length
+                param_bytes = _without_offsets(ps, img.bytes_at(t_param, kept, label))
+                self.note(("param", s, n), t_param, kept)
                 self._note_param_objects(s, n, ps, t_param, length)
             elif room is not None and room <= MAX_UNKNOWN_PARAM_BYTES:
                 param_bytes = img.bytes_at(t_param, room, label)

@@ -217,9 +217,12 @@ class _Writer:
         body = encode_scalars(ps, params, offsets, what)
         pieces = [(slot.offset, body[slot.offset:slot.offset + slot.size]) for slot in ps.slots
                   if slot.offset + slot.size <= len(body)]
-        if node.param_bytes is not None and len(node.param_bytes) == len(body):
-            pieces.insert(0, (0, node.param_bytes))  # the struct's padding bytes as read; the fields go over them
-        return self.out.put(("param", s, n), len(body), pieces)
+        size = len(body)
+        if node.param_bytes is not None and len(node.param_bytes) >= len(body):
+            # the block as read (its padding, and any bytes past the layout's fields); the fields go over it
+            pieces.insert(0, (0, node.param_bytes))
+            size = len(node.param_bytes)
+        return self.out.put(("param", s, n), size, pieces)
 
     def tensor(self, s: int, t: Tensor) -> int:
         i = t.index

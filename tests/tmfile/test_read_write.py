@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from opset.tmfile import Model, TmfileError, read_tmfile, write_tmfile
-from opset.tmfile.model import Buffer, Node, Subgraph, Tensor
+from opset.tmfile.model import INPUT_OP_ID, Buffer, Node, Subgraph, Tensor
 from opset.tmfile.params import param_structs
 from opset.tmfile.writer import write_model
-from tests.tmfile.conftest import SHARED, SHARED_IDS, tmfile_dir
+from tests.helpers.tmfile import SHARED, SHARED_IDS, tmfile_dir
 
 
 def test_the_shared_models_are_there() -> None:
@@ -27,7 +27,7 @@ def test_every_shared_file_reads_with_references_in_range(path: Path) -> None:
     assert m.version[0] == 2 and g.nodes and g.tensors
     for n in g.nodes:
         assert all(0 <= t < len(g.tensors) for t in (*n.inputs, *n.outputs)), n
-        assert n.op_name is not None or n.op_id == 12  # InputOp is the one op id the registry leaves out
+        assert n.op_name is not None or n.op_id == INPUT_OP_ID  # the input marker is the one op the registry lacks
     for t in g.tensors:
         if t.kind == 2:  # const
             assert 0 <= t.buffer < len(g.buffers)
@@ -175,3 +175,14 @@ def test_the_header_padding_survives_a_fresh_layout(mnist_bytes: bytes) -> None:
     m = read_tmfile(mnist_bytes)
     assert m.raw["header_pad"] == struct.unpack_from("<H", mnist_bytes, 6)[0] != 0
     assert _fresh(m)[6:8] == mnist_bytes[6:8]
+
+
+def test_a_block_longer_than_the_layout_is_kept_whole(mnist_bytes: bytes) -> None:
+    m = read_tmfile(mnist_bytes)
+    g = m.graph
+    fc = g.nodes[19]
+    assert fc.op_name == "FullyConnected" and fc.param_bytes is not None and len(fc.param_bytes) == 4
+    longer = dataclasses.replace(fc, param_bytes=fc.param_bytes + b"\x07\x00\x00\x00")  # a newer field
+    m2 = dataclasses.replace(m, subgraphs=(dataclasses.replace(g, nodes=(*g.nodes[:19], longer)),))
+    back = read_tmfile(write_tmfile(m2)).graph.nodes[19]
+    assert back.param_bytes == fc.param_bytes + b"\x07\x00\x00\x00" and back.params == fc.params

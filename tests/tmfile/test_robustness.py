@@ -8,11 +8,12 @@ import random
 import struct
 import tracemalloc
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from opset.tmfile import TmfileError, read_tmfile, write_tmfile
-from tests.tmfile.conftest import tmfile_dir
+from tests.helpers.tmfile import tmfile_dir
 
 SMALL = "yolov3_tiny_benchmark.tmfile"  # the smallest model with names, parameters and an old-style subgraph
 
@@ -144,3 +145,12 @@ def test_many_references_to_one_big_object_are_refused_with_little_memory(small:
     finally:
         tracemalloc.stop()
     assert peak < 8 * len(small) + (1 << 20)
+
+
+def test_a_device_or_folder_is_refused_without_reading_it(tmp_path: Path) -> None:
+    with pytest.raises(TmfileError, match="not a regular file"):
+        read_tmfile("/dev/zero")  # endless: reading it would never stop
+    with pytest.raises(TmfileError, match="not a regular file"):
+        read_tmfile(tmp_path)
+    with pytest.raises(TmfileError, match="cannot read the file"):
+        read_tmfile(tmp_path / "missing.tmfile")

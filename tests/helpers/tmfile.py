@@ -1,14 +1,28 @@
-"""An independent, minimal walk of a TM2 file for the tests: counts, subgraph input/output nodes and op ids.
+"""What the `.tmfile` tests share: where the real models are, and an independent minimal walk of a TM2 file.
 
-Written from tm2_format.h alone, without `opset.tmfile`, so the reader's numbers are checked against a second
-reading instead of against themselves.
+The models: `$OPSET_TMFILE_DIR`, else `../shared/data/tmfile` beside the repo. The walk (`walk`) is written
+from tm2_format.h alone, without `opset.tmfile`, so the reader's numbers are checked against a second reading
+instead of against themselves: counts, the subgraph's input/output nodes and the op ids.
 """
 
 from __future__ import annotations
 
+import os
 import struct
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tmfile_dir() -> Path:
+    env = os.environ.get("OPSET_TMFILE_DIR")
+    return Path(env) if env else ROOT.parent / "shared" / "data" / "tmfile"
+
+
+SHARED = sorted(tmfile_dir().glob("*.tmfile"))
+SHARED_IDS = [p.name for p in SHARED]
 
 
 @dataclass(frozen=True)
