@@ -21,9 +21,8 @@ from onnx import TensorProto, helper
 
 from opset.model import OpVersion
 from opset.registry import Registry
-from opset.tmfile.model import LAYOUTS, Model, Node, Subgraph, Tensor
+from opset.tmfile.model import INPUT_OP_ID, LAYOUTS, Model, Node, Subgraph, Tensor
 
-INPUT_OP_ID = 12  # TM2_OPTYPE_INPUTOP: a graph input's producer; the registry has no op for it
 TENGINE_OPSET = 1
 
 # Tengine's element types (`TENGINE_DT_*`) as ONNX element types, and their sizes in bytes

@@ -13,10 +13,9 @@ from dataclasses import replace
 
 from opset.model import OpVersion
 from opset.registry import Registry
-from opset.tmfile.model import DATA_TYPES, Model, Node, Subgraph
+from opset.tmfile.model import DATA_TYPES, INPUT_OP_ID, Model, Node, Subgraph
 from opset.tmfile.onnx_view import (
     ELEMENT_SIZES,
-    INPUT_OP_ID,
     TENGINE_OPSET,
     OnnxView,
     ViewError,
@@ -132,8 +131,10 @@ def _check_params(node: Node, version: OpVersion, error: _Error, node_warning: _
         where("tmfile_params", f"parameter block of {len(node.param_bytes)} bytes, {version.tengine.param_struct} is "
               f"{expected}: an older, shorter struct; {', '.join(missing) or 'no field'} keep(s) the default")
     elif len(node.param_bytes) > expected:
-        error("tmfile_params", f"parameter block of {len(node.param_bytes)} bytes; {version.tengine.param_struct} is "
-              f"{expected} bytes")
+        # the reader keeps a block that runs on to its operator whole: a newer writer's struct with more fields
+        node_warning("tmfile_params", f"parameter block of {len(node.param_bytes)} bytes, "
+                     f"{version.tengine.param_struct} is {expected}: a newer, longer struct; the bytes past the "
+                     "layout are not read")
 
 
 def _check_counts(node: Node, version: OpVersion, error: _Error) -> None:
