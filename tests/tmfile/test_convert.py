@@ -6,7 +6,6 @@ The converted models pass onnx.checker (full check) and onnxruntime computes wha
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,11 +19,11 @@ from opset.tmfile import Model, read_tmfile
 from opset.tmfile.convert import convert, main_convert
 from opset.tmfile.onnx_view import ELEMENT_SIZES, to_onnx
 from tests.helpers.digits import mnist_input
+from tests.helpers.tmfile import tmfile_dir
 
 ort = pytest.importorskip("onnxruntime")
 
-# the shared models, where tests/tmfile/conftest.py finds them: $OPSET_TMFILE_DIR, else ../shared/data/tmfile
-DATA = Path(os.environ.get("OPSET_TMFILE_DIR") or Path(__file__).resolve().parents[3] / "shared" / "data" / "tmfile")
+DATA = tmfile_dir()  # $OPSET_TMFILE_DIR, else ../shared/data/tmfile
 MNIST = DATA / "mnist.tmfile"
 
 pytestmark = pytest.mark.skipif(not MNIST.exists(), reason=f"the shared Tengine models are not at {DATA}")

@@ -5,7 +5,6 @@ weights) must run end to end."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -15,9 +14,9 @@ from conformance.models.cli import load_model, main_run
 from conformance.models.runner import ModelRunner
 from conformance.registry import current_registry
 from tests.helpers.digits import mnist_input
+from tests.helpers.tmfile import tmfile_dir
 
-# the shared models, where tests/tmfile/conftest.py finds them: $OPSET_TMFILE_DIR, else ../shared/data/tmfile
-DATA = Path(os.environ.get("OPSET_TMFILE_DIR") or Path(__file__).resolve().parents[3] / "shared" / "data" / "tmfile")
+DATA = tmfile_dir()  # $OPSET_TMFILE_DIR, else ../shared/data/tmfile
 MNIST = DATA / "mnist.tmfile"
 
 pytestmark = pytest.mark.skipif(not MNIST.exists(), reason=f"the shared Tengine models are not at {DATA}")

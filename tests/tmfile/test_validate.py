@@ -6,7 +6,6 @@ changed) give exit 1 and a diagnostic that names the Tengine node; unreadable on
 from __future__ import annotations
 
 import json
-import os
 import struct
 from dataclasses import replace
 from pathlib import Path
@@ -19,9 +18,9 @@ from opset.tmfile.model import Node
 from opset.tmfile.validate import validate_tmfile
 from opset.validate.cli import main_validate
 from opset.validate.diagnostics import Diagnostic
+from tests.helpers.tmfile import tmfile_dir
 
-# the shared models, where tests/tmfile/conftest.py finds them: $OPSET_TMFILE_DIR, else ../shared/data/tmfile
-DATA = Path(os.environ.get("OPSET_TMFILE_DIR") or Path(__file__).resolve().parents[3] / "shared" / "data" / "tmfile")
+DATA = tmfile_dir()  # $OPSET_TMFILE_DIR, else ../shared/data/tmfile
 MNIST = DATA / "mnist.tmfile"
 FILES = sorted(DATA.glob("*.tmfile"))
 
