@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from opset.tmfile import Model, TmfileError, read_tmfile, write_tmfile
-from opset.tmfile.model import INPUT_OP_ID, Buffer, Node, Subgraph, Tensor
+from opset.tmfile.model import INPUT_OP_ID, Buffer, Node, QuantParam, Subgraph, Tensor
 from opset.tmfile.params import param_structs
 from opset.tmfile.writer import write_model
 from tests.helpers.tmfile import SHARED, SHARED_IDS, tmfile_dir
@@ -186,3 +186,27 @@ def test_a_block_longer_than_the_layout_is_kept_whole(mnist_bytes: bytes) -> Non
     m2 = dataclasses.replace(m, subgraphs=(dataclasses.replace(g, nodes=(*g.nodes[:19], longer)),))
     back = read_tmfile(write_tmfile(m2)).graph.nodes[19]
     assert back.param_bytes == fc.param_bytes + b"\x07\x00\x00\x00" and back.params == fc.params
+
+
+def test_a_uint8_quantised_deconvolution_round_trips_with_its_quantisation() -> None:
+    """The shape of a uint8 model: per-tensor and per-channel quantisation parameters, a Deconvolution (scales
+    that float32 holds exactly, as the file stores them)."""
+    weight = bytes(range(2 * 1 * 3 * 3))
+    per_channel = (QuantParam(128, 0.5, 8), QuantParam(120, 0.25, 8))
+    tensors = (
+        Tensor(0, "x", 0, (1, 1, 4, 4), 0, 3, 3, (QuantParam(128, 0.125, 8),)),
+        Tensor(1, "w", 0, (2, 1, 3, 3), 0, 2, 3, per_channel),
+        Tensor(2, "y", 0, (1, 2, 8, 8), 0, 1, 3, (QuantParam(0, 0.0625, 8),)),
+    )
+    deconv = {"kernel_h": 3, "kernel_w": 3, "stride_h": 2, "stride_w": 2, "num_output": 2}
+    nodes = (
+        Node(0, "x", INPUT_OP_ID, 1, None, {}, None, (), (0,)),
+        Node(1, "w", 4, 1, "Const", {}, None, (), (1,)),
+        Node(2, "up", 6, 1, "Deconvolution", deconv, None, (0, 1), (2,)),
+    )
+    g = Subgraph(0, 0, 0, 0, (0,), (2,), nodes, tensors, (Buffer(0, len(weight), weight),), None)
+    back = read_tmfile(write_tmfile(Model((2, 0, 0), 3, 0, None, (g,))))
+    assert back.graph.tensors == tensors
+    up = back.graph.nodes[2]
+    assert up.op_name == "Deconvolution" and {k: up.params[k] for k in deconv} == deconv
+    assert back.graph.buffers[0].data == weight
