@@ -18,8 +18,10 @@ from opset.lines import LineMap, line_of
 from opset.model import (
     Attribute,
     BinaryField,
+    ConstInput,
     Constraint,
     Example,
+    FollowUp,
     GraphParam,
     GraphSignature,
     Location,
@@ -46,7 +48,7 @@ DEFAULT_TOLERANCE: FrozenMap[str, Tolerance] = FrozenMap({
 
 _MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations")
 _REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "properties", "maps_to",
-             "tengine", "random")
+             "tengine", "random", "unmapped")
 
 
 class _Where:
@@ -86,7 +88,7 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
         "attributes": {}, "type_constraints": {}, "let": {}, "type_relations": {}, "inputs": [], "outputs": [],
         "constraints": [], "readings": [],
         "doc": data.get("doc", ""), "summary": data["summary"], "tolerance": None, "properties": [],
-        "maps_to": None, "tengine": None, "random": None,
+        "maps_to": None, "tengine": None, "random": None, "unmapped": "",
     }
     # remember which version index each inherited entry came from, so locations point at its text
     origin: dict[tuple[str, str], int] = {}
@@ -157,7 +159,7 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
         maps_to=_maps_to(state["maps_to"], location, where, label),
         tengine=_tengine(state["tengine"]), location=location, last=last, readings=readings,
         type_relations=FrozenMap({name: str(e).replace(" ", "") for name, e in state["type_relations"].items()}),
-        random=_random(state["random"], at("random", ""), where, label))
+        random=_random(state["random"], at("random", ""), where, label), unmapped=state["unmapped"] or "")
 
 
 def _reading(raw: dict[str, Any], location: Location, where: _Where, op: str) -> Reading | None:
@@ -264,14 +266,37 @@ def _tolerance(raw: dict[str, Any] | None) -> dict[str, Tolerance]:
 def _maps_to(raw: dict[str, Any] | None, location: Location, where: _Where, op: str) -> MapsTo | None:
     if raw is None:
         return None
-    attributes = {}
-    for target, text in (raw.get("attributes") or {}).items():
-        formula = where.formula(text, f"maps_to attribute '{target}'", location, op)
-        if formula is not None:
-            attributes[target] = formula
-    return MapsTo(domain=raw["domain"], op=raw["op"], opset=raw["opset"], attributes=FrozenMap(attributes),
+
+    def formulas(texts: dict[str, Any] | None, what: str) -> FrozenMap[str, Formula]:
+        found = {}
+        for target, text in (texts or {}).items():
+            formula = where.formula(text, f"{what} '{target}'", location, op)
+            if formula is not None:
+                found[target] = formula
+        return FrozenMap(found)
+
+    def consts(texts: dict[str, Any] | None) -> FrozenMap[str, ConstInput]:
+        found = {}
+        for name, spec in (texts or {}).items():
+            formula = where.formula(spec["value"], f"maps_to const input '{name}'", location, op)
+            if formula is not None:
+                found[name] = ConstInput(formula, spec["type"])
+        return FrozenMap(found)
+
+    def when(text: Any) -> Formula | None:
+        return None if text is None else where.formula(text, "maps_to when", location, op)
+
+    then = tuple(FollowUp(op=t["op"], when=when(t.get("when")), attributes=formulas(t.get("attributes"),
+                                                                                        "maps_to then attribute"),
+                          const_inputs=consts(t.get("const_inputs"))) for t in raw.get("then") or ())
+    alternatives = tuple(m for m in (_maps_to(a, location, where, op) for a in raw.get("alternatives") or ())
+                         if m is not None)
+    return MapsTo(domain=raw["domain"], op=raw["op"], opset=raw["opset"],
+                  attributes=formulas(raw.get("attributes"), "maps_to attribute"),
                   inputs=tuple(raw["inputs"]) if "inputs" in raw else None, exact=raw.get("exact", True),
-                  note=raw.get("note", ""))
+                  note=raw.get("note", ""), when=when(raw.get("when")), const_inputs=consts(raw.get("const_inputs")),
+                  then=then, alternatives=alternatives, unmapped=raw.get("unmapped", ""),
+                  reshape_inputs=formulas(raw.get("reshape_inputs"), "maps_to reshape_inputs"))
 
 
 def _tengine(raw: dict[str, Any] | None) -> Tengine | None:

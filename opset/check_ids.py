@@ -35,6 +35,10 @@ CHECKS: dict[str, str] = {
     "graph_signature": "a graph attribute (If's branch, Loop's body ...) whose inputs or outputs do not fit the "
                        "op's declared signature: their count, types or shapes (reported inside the graph)",
     "registry": "the registry itself could not be loaded",
+    "tmfile_params": "a .tmfile node's parameter block missing, or not the size its op's binary layout says",
+    "tmfile_reference": "a .tmfile index (tensor, buffer, node) outside its table",
+    "tmfile_buffer": "a .tmfile constant buffer whose size differs from its tensor's dims times the element size",
+    "tmfile_tensor": "a .tmfile tensor of an unknown element type or with negative dims",
 }
 
 # inference problem id -> the validator check it is reported as

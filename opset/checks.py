@@ -11,7 +11,7 @@ from opset.dtypes import ELEMENT_TYPES, NUMPY_TO_ELEMENT, apply_relation, is_val
 from opset.errors import Problem
 from opset.formula import Formula
 from opset.frozen import thaw
-from opset.model import Attribute, Location, OpSchema, OpVersion
+from opset.model import Attribute, Location, MapsTo, OpSchema, OpVersion
 
 
 class ProblemSink:
@@ -95,10 +95,28 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
     if v.random is not None:
         _check_random(v, sink, names)
     if v.maps_to is not None:
-        for target, formula in v.maps_to.attributes.items():
-            _check_formula(formula, f"maps_to attribute '{target}'", v.location, op, sink, names, allow_value=False)
+        _check_mapping_formulas(v.maps_to, v, sink, names)
     for ex in v.examples:
         _check_example(v, ex.name, ex.attributes, ex.inputs, ex.outputs, ex.location, sink)
+
+
+def _check_mapping_formulas(m: MapsTo, v: OpVersion, sink: ProblemSink, names: frozenset[str]) -> None:
+    """Every formula of a mapping (its follow-ups' and alternatives' too) reads only names the version has."""
+    op = v.signature
+    formulas = [(f"maps_to attribute '{t}'", f) for t, f in m.attributes.items()]
+    formulas += [(f"maps_to const input '{n}'", c.value) for n, c in m.const_inputs.items()]
+    formulas += [(f"maps_to reshape_inputs '{n}'", f) for n, f in m.reshape_inputs.items()]
+    if m.when is not None:
+        formulas.append(("maps_to when", m.when))
+    for then in m.then:
+        formulas += [(f"maps_to then {then.op} attribute '{t}'", f) for t, f in then.attributes.items()]
+        formulas += [(f"maps_to then {then.op} const input '{n}'", c.value) for n, c in then.const_inputs.items()]
+        if then.when is not None:
+            formulas.append((f"maps_to then {then.op} when", then.when))
+    for what, formula in formulas:
+        _check_formula(formula, what, v.location, op, sink, names, allow_value=False)
+    for alternative in m.alternatives:
+        _check_mapping_formulas(alternative, v, sink, names)
 
 
 def _check_type_relations(v: OpVersion, sink: ProblemSink) -> None:

@@ -61,7 +61,9 @@ def _parser() -> argparse.ArgumentParser:
 
     for name, text in (("import-onnx", "write or refresh ai.onnx YAML from onnx.defs"),
                        ("import-ort", "write or refresh com.microsoft YAML from onnxruntime"),
-                       ("validate", "validate an ONNX model against the registry"),
+                       ("validate", "validate an ONNX model or a Tengine .tmfile against the registry"),
+                       ("inspect", "what a Tengine .tmfile holds: counts, op histogram, nodes with parameters"),
+                       ("convert", "convert a Tengine .tmfile into an ai.onnx model through maps_to"),
                        ("infer", "write inferred types and shapes into a model as value_info")):
         sub.add_parser(name, help=text, add_help=False)
     for name, ep in sorted(_plugged_commands().items()):
@@ -71,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
 
 _BUILT_IN = frozenset({"list", "show", "lint", "-h", "--help"})
 COMMAND_GROUP = "opset.commands"  # commands other packages add (`run` comes from conformance: it needs kernels)
-_PLUGGED_HELP = {"run": "run a whole ONNX model on the reference kernels"}
+_PLUGGED_HELP = {"run": "run a whole ONNX model (or a Tengine .tmfile) on the reference kernels"}
 
 
 def _plugged_commands() -> dict[str, EntryPoint]:
@@ -146,6 +148,18 @@ def _validate(args: list[str]) -> int:
     return main_validate(args)
 
 
+def _convert(args: list[str]) -> int:
+    from opset.tmfile.convert import main_convert
+
+    return main_convert(args)
+
+
+def _inspect(args: list[str]) -> int:
+    from opset.tmfile.cli import main_inspect
+
+    return main_inspect(args)
+
+
 def _infer(args: list[str]) -> int:
     from opset.validate.cli import main_infer
 
@@ -153,7 +167,9 @@ def _infer(args: list[str]) -> int:
 
 
 _PASSTHROUGH: dict[str, Callable[[list[str]], int]] = {
+    "convert": _convert,
     "infer": _infer,
+    "inspect": _inspect,
     "import-onnx": _import_onnx,
     "import-ort": _import_ort,
     "validate": _validate,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from opset.build import build_op
 from opset.errors import Problem, RegistryError
 from opset.frozen import FrozenMap
 from opset.lines import locating_paths
-from opset.model import Domain, OpSchema
+from opset.model import Domain, MapsTo, OpSchema, OpVersion
 from opset.registry import OpTable, Registry
 
 DEFAULT_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -113,18 +113,32 @@ def _check_across_files(plain: dict[str, Any], built: dict[tuple[str, str], OpSc
                 other = op_ids.setdefault(v.tengine.op_id, op.name)
                 if other != op.name:
                     sink.add(v.location, v.signature, f"tengine op_id {v.tengine.op_id} is also {other}'s")
-            if v.maps_to is None:
-                continue
-            m = v.maps_to
-            target = registry.try_resolve(m.domain, m.op, m.opset) if m.domain in domains else None
-            if target is None:
-                sink.add(v.location, v.signature, f"maps_to target {m.domain}::{m.op} at opset {m.opset} "
-                                                  "is not in the registry")
-                continue
-            for attr in m.attributes:
-                if attr not in target.attributes:
-                    sink.add(v.location, v.signature, f"maps_to attribute '{attr}' is not an attribute of "
-                                                      f"{target.signature}")
+            if v.maps_to is not None:
+                _check_mapping(v, v.maps_to, registry, domains, sink)
+
+
+def _check_mapping(v: OpVersion, m: MapsTo, registry: Registry, domains: Mapping[str, Any], sink: Any) -> None:
+    """A mapping's target (and its follow-ups' and alternatives') resolves, and its attributes are the target's."""
+    targets = [(m.op, m.attributes)] + [(t.op, t.attributes) for t in m.then]
+    for op, attributes in targets:
+        target = registry.try_resolve(m.domain, op, m.opset) if m.domain in domains else None
+        if target is None:
+            sink.add(v.location, v.signature, f"maps_to target {m.domain}::{op} at opset {m.opset} "
+                                              "is not in the registry")
+            continue
+        for attr in attributes:
+            if attr not in target.attributes:
+                sink.add(v.location, v.signature, f"maps_to attribute '{attr}' is not an attribute of "
+                                                  f"{target.signature}")
+    known = {p.name for p in v.inputs} | set(m.const_inputs) | {""}
+    for name in m.inputs or ():
+        if name not in known:
+            sink.add(v.location, v.signature, f"maps_to input '{name}' is neither an input nor a const_inputs name")
+    for name in m.reshape_inputs:
+        if name not in {p.name for p in v.inputs}:
+            sink.add(v.location, v.signature, f"maps_to reshape_inputs '{name}' is not an input")
+    for alternative in m.alternatives:
+        _check_mapping(v, alternative, registry, domains, sink)
 
 
 def _build_registry(plain: dict[str, Any], built: dict[tuple[str, str], OpSchema] | None = None) -> Registry:

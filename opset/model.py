@@ -178,14 +178,39 @@ class Tolerance:
 
 
 @dataclass(frozen=True, slots=True)
+class ConstInput:
+    """A constant input a mapping gives its target: values from a formula, of one element type."""
+
+    value: Formula
+    dtype: str  # float, int64 or int32
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """An op applied to a mapping's output where `when` holds (a fused activation): its data input first, then its
+    `const_inputs` in order."""
+
+    op: str
+    when: Formula | None
+    attributes: FrozenMap[str, Formula]
+    const_inputs: FrozenMap[str, ConstInput] = EMPTY
+
+
+@dataclass(frozen=True, slots=True)
 class MapsTo:
     domain: str
     op: str
     opset: int
     attributes: FrozenMap[str, Formula]  # target attribute -> formula over this op's attributes
-    inputs: tuple[str, ...] | None = None  # this op's inputs in the target's order ("" = omitted)
+    inputs: tuple[str, ...] | None = None  # this op's inputs or const_inputs names, in the target's order ("": none)
     exact: bool = True  # semantics match: the target's kernel can serve this op
     note: str = ""
+    when: Formula | None = None  # where the mapping computes the op (None: everywhere); the converter's choice
+    const_inputs: FrozenMap[str, ConstInput] = EMPTY
+    then: tuple[FollowUp, ...] = ()
+    alternatives: tuple[MapsTo, ...] = ()  # tried in order where `when` does not hold
+    reshape_inputs: FrozenMap[str, Formula] = EMPTY  # input -> the shape the target takes it in (same elements)
+    unmapped: str = ""  # why nothing applies where neither `when` nor an alternative's holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +272,7 @@ class OpVersion:
     # type variable -> how it follows another (`element(S)`, `seq(T)`, `optional(V)`, `unwrap(O)`; opset.dtypes)
     type_relations: FrozenMap[str, str] = EMPTY
     random: RandomOutputs | None = None  # outputs whose values are drawn at random, and what determines them
+    unmapped: str = ""  # why no op of another domain computes this one (no maps_to): the converter says it
 
     @property
     def signature(self) -> str:

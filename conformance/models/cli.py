@@ -24,6 +24,7 @@ from onnx import helper
 
 from conformance.containers import describe, is_container, pack, unpack
 from conformance.models.runner import ModelRunError, ModelRunner
+from conformance.registry import current_registry
 
 LAYOUT_KEY = "__layout__"
 
@@ -41,9 +42,9 @@ def main_run(argv: Sequence[str]) -> int:
     p.add_argument("--output-dir", type=Path, default=Path("."), help="where the .npy files go (default: .)")
     ns = p.parse_args(list(argv))
     try:
-        model = onnx.load(str(ns.model))
-    except (OSError, DecodeError, ValueError) as e:
-        print(f"opset run: cannot read {ns.model}: {type(e).__name__}: {e}", file=sys.stderr)
+        model = load_model(ns.model)
+    except UsageError as e:
+        print(f"opset run: {e}", file=sys.stderr)
         return 2
     try:
         dims = {name: int(_checked_int(value, name)) for name, value in _pairs(ns.dim, "--dim").items()}
@@ -81,6 +82,27 @@ def main_run(argv: Sequence[str]) -> int:
 
 class UsageError(Exception):
     pass
+
+
+def load_model(path: Path) -> onnx.ModelProto:
+    """An ONNX model, or a `.tmfile` as its tengine-domain ONNX view (`opset.tmfile.onnx_view`)."""
+    from opset.tmfile.validate import is_tmfile
+
+    if not is_tmfile(str(path)):
+        try:
+            return onnx.load(str(path))
+        except (OSError, DecodeError, ValueError) as e:
+            raise UsageError(f"cannot read {path}: {type(e).__name__}: {e}") from e
+    from opset.tmfile import TmfileError, read_tmfile
+    from opset.tmfile.onnx_view import ViewError, to_onnx
+
+    registry = current_registry()
+    try:
+        return to_onnx(read_tmfile(path, registry), registry).model
+    except TmfileError as e:
+        raise UsageError(f"cannot read {path}: {e}") from e
+    except ViewError as e:
+        raise UsageError(f"{path}: {e} (opset validate says more)") from e
 
 
 def _pairs(items: list[str], flag: str) -> dict[str, str]:

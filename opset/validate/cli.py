@@ -31,6 +31,10 @@ def main_validate(args: list[str]) -> int:
         ns = parser.parse_args(args)
     except SystemExit as e:  # argparse exits on --help (0) and on bad arguments (2)
         return int(e.code) if isinstance(e.code, int) else 2
+    from opset.tmfile.validate import is_tmfile
+
+    if is_tmfile(ns.model):
+        return _validate_tmfile(ns.model, ns.json, ns.profile)
     try:
         model = read_model(ns.model)
     except ModelReadError as e:
@@ -47,6 +51,32 @@ def main_validate(args: list[str]) -> int:
         return 1
     diags = result.diagnostics
     print(render_json(diags, ns.model, values_json(result.facts)) if ns.json else render_text(diags, ns.model))
+    return 1 if has_errors(diags) else 0
+
+
+def _validate_tmfile(path: str, as_json: bool, profile: str | None) -> int:
+    """A Tengine model: its container checks, then its ONNX view (opset.tmfile.validate)."""
+    from opset.load import load_registry
+    from opset.tmfile import TmfileError, read_tmfile
+    from opset.tmfile.validate import validate_tmfile
+
+    if profile is not None:
+        print("error: --profile applies to ONNX models; a .tmfile is always the tengine domain", file=sys.stderr)
+        return 2
+    try:
+        registry = load_registry()
+    except RegistryError as e:
+        print(e, file=sys.stderr)
+        print(f"error: the registry could not be loaded ({len(e.problems)} problem(s))", file=sys.stderr)
+        return 1
+    try:
+        model = read_tmfile(path, registry)
+    except TmfileError as e:
+        print(f"error: {path}: {e}", file=sys.stderr)
+        return 2
+    result = validate_tmfile(model, registry)
+    diags = result.diagnostics
+    print(render_json(diags, path, values_json(result.facts)) if as_json else render_text(diags, path))
     return 1 if has_errors(diags) else 0
 
 

@@ -5,7 +5,7 @@ everything they have in common lives in this package, so no test module imports 
 `basics` (registry, arrays, kernels, formula shapes), `oracles` (onnx.reference, onnxruntime,
 onnx.shape_inference), `op_modules` (case tables, ids, coverage checks), `op_tests` (the tests most op modules bind in
 one line each), `random_draws` (statistical tests of a law; other implementations' draws by conform's law check),
-`tengine` (Tengine loops).
+`tengine` (Tengine loops), `tmfile` (the real .tmfile models and an independent walk of the format).
 """
 
 from __future__ import annotations

@@ -46,8 +46,11 @@ def _decode(loc: np.ndarray, priors: np.ndarray, variances: np.ndarray) -> np.nd
 @kernel("tengine", "DetectionOutput", since=1)
 def detection_output(loc: np.ndarray, conf: np.ndarray, priorbox: np.ndarray, *, num_classes: int, keep_top_k: int,
                      nms_top_k: int, confidence_threshold: float, nms_threshold: float) -> tuple[np.ndarray, ...]:
+    if priorbox.ndim == 4 and priorbox.shape[3] == 1:  # PriorBox's own [1, 2, num_prior * 4, 1]
+        priorbox = priorbox[..., 0]
     if priorbox.ndim != 3 or priorbox.shape[1] != 2 or priorbox.shape[2] % 4:
-        raise ValueError(f"DetectionOutput: priorbox must be [1, 2, num_prior * 4], got {priorbox.shape}")
+        raise ValueError(f"DetectionOutput: priorbox must be [1, 2, num_prior * 4] (or with a trailing 1), "
+                         f"got {priorbox.shape}")
     num_prior = priorbox.shape[2] // 4
     if loc.size < num_prior * 4 or conf.size < num_prior * num_classes:
         raise ValueError(f"DetectionOutput: loc {loc.shape} or conf {conf.shape} too small for {num_prior} priors")

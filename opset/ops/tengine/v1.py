@@ -993,7 +993,7 @@ class DetectionOutput(Op):
     Inputs:
         loc (T): Box offsets, 4 per prior.
         conf (T): Class scores, num_classes per prior.
-        priorbox (T): Priors and their variances [1, 2, num_prior * 4].
+        priorbox (T): Priors and their variances [1, 2, num_prior * 4], or with a trailing 1 as PriorBox gives them.
 
     Outputs:
         output (T): [1, num_detected, 6, 1] rows of (class, score, xmin, ymin, xmax, ymax); data dependent, no
@@ -3635,7 +3635,7 @@ class Reshape(Op):
 
     Inputs:
         input (T): Input tensor.
-        shape (tensor(int64), optional): The ONNX shape tensor (ignored).
+        shape (I, optional): The ONNX shape tensor (ignored).
 
     Outputs:
         output (T): The input's values in the new shape.
@@ -3649,6 +3649,8 @@ class Reshape(Op):
     Type constraints:
         T: tensor(float16), tensor(float), tensor(int8), tensor(uint8), tensor(int32). Reshape only moves data;
             every element type Tengine stores.
+        I: tensor(int32), tensor(int64). The ignored shape tensor: int32 as Tengine's converter writes it, or int64
+            as ONNX.
 
     Signature: tengine@1::Reshape
     """

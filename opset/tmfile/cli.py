@@ -1,0 +1,35 @@
+"""`opset inspect MODEL.tmfile [--json]`: exit 0 with the summary, 2 with one line on stderr when the file
+cannot be read as a `.tmfile`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from opset.tmfile import TmfileError, read_tmfile
+from opset.tmfile.inspect import render_text, summarize
+from opset.tmfile.params import param_structs
+
+
+def main_inspect(argv: Sequence[str]) -> int:
+    p = argparse.ArgumentParser(prog="opset inspect", description="What a Tengine .tmfile holds: model, graph, "
+                                "counts, op histogram, every node with its parameters and tensors.")
+    p.add_argument("model", help="a .tmfile")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    ns = p.parse_args(list(argv))
+    try:
+        model = read_tmfile(ns.model)
+    except TmfileError as e:
+        message = str(e)
+        if not message.startswith(ns.model):
+            message = f"{ns.model}: {message}"
+        print("error: " + " ".join(message.split()), file=sys.stderr)  # one line, whatever the message holds
+        return 2
+    summary = summarize(model, param_structs())
+    try:
+        print(json.dumps(summary, indent=1) if ns.json else render_text(summary))
+    except BrokenPipeError:
+        return 0
+    return 0

@@ -1,0 +1,241 @@
+"""A `.tmfile` model seen as an ONNX ModelProto in the `tengine` domain, so the validator, the model runner and
+the converter to ai.onnx work on it unchanged.
+
+One ONNX node per Tengine compute node: `op_type` is the registry's op name, the domain the registry's node
+domain of `tengine`, the attributes the decoded parameter block by attribute name (a layout field's `attribute`,
+else its name). InputOp nodes (TM2 op id 12, which carries nothing but its output tensor) become graph inputs;
+Const nodes become initializers with the buffer's data, or zeros of the declared dims when the buffer holds none
+(the benchmark graphs: Tengine fills them with zeros on load). Every tensor with declared dims becomes a
+value_info, so the validator compares them with the shapes the registry's formulas propagate. The model's
+Tengine layouts are kept in `metadata_props` (`tengine.graph_layout`, `tengine.model_layout`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+from opset.model import OpVersion
+from opset.registry import Registry
+from opset.tmfile.model import INPUT_OP_ID, LAYOUTS, Model, Node, Subgraph, Tensor
+
+TENGINE_OPSET = 1
+
+# Tengine's element types (`TENGINE_DT_*`) as ONNX element types, and their sizes in bytes
+ONNX_TYPES: dict[int, int] = {0: TensorProto.FLOAT, 1: TensorProto.FLOAT16, 2: TensorProto.INT8,
+                              3: TensorProto.UINT8, 4: TensorProto.INT32, 5: TensorProto.INT16}
+ELEMENT_SIZES: dict[int, int] = {0: 4, 1: 2, 2: 1, 3: 1, 4: 4, 5: 2}
+
+
+class ViewError(Exception):
+    """The model cannot be seen as ONNX (a reference out of range, an unknown op): the message says where."""
+
+
+@dataclass(frozen=True)
+class OnnxView:
+    """The ONNX model and, per ONNX node, the index of the Tengine node it came from."""
+
+    model: onnx.ModelProto
+    node_indices: tuple[int, ...]
+    tensor_names: tuple[str, ...]  # the ONNX value name of each Tengine tensor, by tensor index
+
+
+def tengine_versions(registry: Registry) -> dict[int, OpVersion]:
+    """The registry's tengine op versions by TM2 op id."""
+    found: dict[int, OpVersion] = {}
+    for (domain, _name), op in registry.ops.items():
+        if domain != "tengine":
+            continue
+        version = op.versions[-1]
+        if version.tengine is not None:
+            found[version.tengine.op_id] = version
+    return found
+
+
+def clean_text(text: str | None) -> str | None:
+    """A name as ONNX and a terminal take it: bytes that were not UTF-8 (kept by the reader as surrogates) are
+    written as `\\xNN` escapes."""
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape" if _only_escapes(text) else "backslashreplace") \
+            .decode("utf-8", "backslashreplace")
+
+
+def _only_escapes(text: str) -> bool:
+    return all(not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF for c in text)
+
+
+def node_place(node: Node) -> str:
+    """`node 12 'Conv_0' (Convolution)`: how messages name a Tengine node."""
+    name = f" '{clean_text(node.name)}'" if node.name else ""
+    op = node.op_name or f"op id {node.op_id}"
+    return f"node {node.index}{name} ({op})"
+
+
+def tensor_names(graph: Subgraph) -> tuple[str, ...]:
+    """A unique ONNX value name for each tensor: its own name, else (or when taken) `tensor_<index>`."""
+    seen: set[str] = set()
+    names = []
+    for t in graph.tensors:
+        own = clean_text(t.name)
+        name = own if own and own not in seen else f"tensor_{t.index}"
+        while name in seen:
+            name = f"{name}_"
+        seen.add(name)
+        names.append(name)
+    return tuple(names)
+
+
+def element_count(dims: tuple[int, ...]) -> int:
+    return int(np.prod(dims, dtype=np.int64)) if dims else 1
+
+
+def const_array(tensor: Tensor, data: bytes | None) -> np.ndarray:
+    """A Const tensor's value: the buffer's bytes read as the tensor's type and dims, or zeros without data."""
+    if tensor.data_type not in ONNX_TYPES:
+        raise ViewError(f"tensor {tensor.index}: unknown data type {tensor.data_type}")
+    dtype = helper.tensor_dtype_to_np_dtype(ONNX_TYPES[tensor.data_type]).newbyteorder("<")
+    dims = tensor.dims or ()
+    if data is None:
+        return np.zeros(dims, dtype=dtype)
+    expected = element_count(dims) * ELEMENT_SIZES[tensor.data_type]
+    if len(data) != expected:
+        raise ViewError(f"tensor {tensor.index}: buffer of {len(data)} bytes for dims {list(dims)} ({expected} bytes)")
+    return np.frombuffer(data, dtype=dtype).reshape(dims).astype(dtype.newbyteorder("="))
+
+
+def node_attributes(node: Node, version: OpVersion) -> list[onnx.AttributeProto]:
+    """The decoded parameter block as ONNX attributes, typed as the registry's attributes are."""
+    assert version.tengine is not None
+    out = []
+    for field in version.tengine.layout:
+        name = field.attribute or field.name
+        value = node.params.get(field.name)
+        if value is None or name not in version.attributes:
+            continue  # an absent vector or string: the attribute's default applies
+        attr_type = version.attributes[name].type
+        out.append(helper.make_attribute(name, _typed(value, attr_type), attr_type=_PROTO_TYPES.get(attr_type)))
+    return out
+
+
+_PROTO_TYPES = {"int": onnx.AttributeProto.INT, "float": onnx.AttributeProto.FLOAT,
+                "string": onnx.AttributeProto.STRING, "ints": onnx.AttributeProto.INTS,
+                "floats": onnx.AttributeProto.FLOATS}
+
+
+def _typed(value: Any, attr_type: str) -> Any:
+    if attr_type == "int":
+        return int(value)
+    if attr_type == "float":
+        return float(value)
+    if attr_type == "ints":
+        return [int(v) for v in value]
+    if attr_type == "floats":
+        return [float(v) for v in value]
+    if isinstance(value, str):
+        return clean_text(value)
+    return value
+
+
+def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True) -> OnnxView:
+    """The model's first subgraph as a tengine-domain ONNX model; ViewError when a reference does not resolve.
+
+    Without `zero_fill` a constant whose buffer holds no data becomes a graph input of its declared type and dims
+    instead of a zero initializer: all validation needs, without allocating what a benchmark graph's weights
+    would take (vgg16's are 500 MB)."""
+    graph = model.graph
+    names = tensor_names(graph)
+    versions = tengine_versions(registry)
+    node_domain = registry.node_domain("tengine")
+
+    def tensor(index: int, node: Node) -> Tensor:
+        if not 0 <= index < len(graph.tensors):
+            raise ViewError(f"{node_place(node)}: tensor {index} out of range ({len(graph.tensors)} tensors)")
+        return graph.tensors[index]
+
+    inputs: list[onnx.ValueInfoProto] = []
+    initializers: list[onnx.TensorProto] = []
+    nodes: list[onnx.NodeProto] = []
+    indices: list[int] = []
+    zero_bytes = 0  # what the data-less constants take once zero-filled, bounded by MAX_ZERO_FILL
+    for node in graph.nodes:
+        outs = [tensor(i, node) for i in node.outputs]
+        if node.op_id == INPUT_OP_ID:
+            inputs.extend(_value_info(names[t.index], t) for t in outs)
+            continue
+        version = versions.get(node.op_id)
+        if version is None:
+            raise ViewError(f"{node_place(node)}: op id {node.op_id} is not a Tengine op of the registry")
+        if version.name == "Const":
+            for t in outs:
+                if not 0 <= t.buffer < len(graph.buffers):
+                    raise ViewError(f"{node_place(node)}: tensor {t.index} names buffer {t.buffer} "
+                                    f"({len(graph.buffers)} buffers)")
+                buffer = graph.buffers[t.buffer]
+                if buffer.data is None and not zero_fill:
+                    inputs.append(_value_info(names[t.index], t))
+                    continue
+                if buffer.data is None:
+                    zero_bytes += _zero_fill_size(t, buffer.size, node)
+                    if zero_bytes > MAX_ZERO_FILL:
+                        raise ViewError(f"the constants without data would take more than {MAX_ZERO_FILL} bytes "
+                                        "of zeros")
+                value = const_array(t, buffer.data)
+                initializers.append(onnx.numpy_helper.from_array(value, names[t.index]))
+            continue
+        ins = [names[tensor(i, node).index] for i in node.inputs]
+        nodes.append(helper.make_node(version.name, ins, [names[t.index] for t in outs],
+                                      name=clean_text(node.name) or f"node_{node.index}", domain=node_domain))
+        nodes[-1].attribute.extend(node_attributes(node, version))
+        indices.append(node.index)
+    produced_by = {t: node for node in graph.nodes for t in node.outputs}
+    outputs: list[onnx.ValueInfoProto] = []
+    for k in graph.outputs:
+        if not 0 <= k < len(graph.nodes):
+            raise ViewError(f"graph output node {k} out of range ({len(graph.nodes)} nodes)")
+        outputs.extend(_value_info(names[t], graph.tensors[t]) for t in graph.nodes[k].outputs
+                       if 0 <= t < len(graph.tensors))
+    given = {vi.name for vi in inputs} | {t.name for t in initializers} | {vi.name for vi in outputs}
+    value_info = [_value_info(names[t.index], t) for t in graph.tensors
+                  if t.dims is not None and names[t.index] not in given and t.index in produced_by]
+    onnx_graph = helper.make_graph(nodes, clean_text(graph.name or model.name) or "tmfile", inputs, outputs,
+                                   initializers,
+                                   value_info=value_info)
+    proto = helper.make_model(onnx_graph, opset_imports=[helper.make_opsetid(node_domain, TENGINE_OPSET)],
+                              producer_name="opset.tmfile")
+    helper.set_model_props(proto, {"tengine.graph_layout": LAYOUTS.get(graph.graph_layout, str(graph.graph_layout)),
+                                   "tengine.model_layout": LAYOUTS.get(graph.model_layout, str(graph.model_layout)),
+                                   "tengine.format_version": ".".join(map(str, model.version))})
+    return OnnxView(proto, tuple(indices), names)
+
+
+MAX_ZERO_FILL = 1 << 30  # bytes of zeros the view allocates for data-less buffers (vgg16's benchmark needs 553 MB)
+
+
+def _zero_fill_size(tensor: Tensor, stored_size: int, node: Node) -> int:
+    """The bytes a data-less constant takes, checked against its buffer's size field before anything is
+    allocated (a file of a few bytes can declare any dims)."""
+    dims = tensor.dims or ()
+    if any(d < 0 for d in dims) or tensor.data_type not in ELEMENT_SIZES:
+        raise ViewError(f"{node_place(node)}: tensor {tensor.index} has dims {list(dims)} of type {tensor.data_type}")
+    size = element_count(dims) * ELEMENT_SIZES[tensor.data_type]
+    if size != stored_size:
+        raise ViewError(f"{node_place(node)}: tensor {tensor.index} {list(dims)} needs {size} bytes; its buffer says "
+                        f"{stored_size}")
+    if size > MAX_ZERO_FILL:
+        raise ViewError(f"{node_place(node)}: tensor {tensor.index} would take {size} bytes of zeros (more than "
+                        f"{MAX_ZERO_FILL})")
+    return size
+
+
+def _value_info(name: str, tensor: Tensor) -> onnx.ValueInfoProto:
+    elem = ONNX_TYPES.get(tensor.data_type, TensorProto.UNDEFINED)
+    return helper.make_tensor_value_info(name, elem, list(tensor.dims) if tensor.dims is not None else None)
