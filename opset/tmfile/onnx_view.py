@@ -5,7 +5,10 @@ One ONNX node per Tengine compute node: `op_type` is the registry's op name, the
 domain of `tengine`, the attributes the decoded parameter block by attribute name (a layout field's `attribute`,
 else its name). InputOp nodes (TM2 op id 12, which carries nothing but its output tensor) become graph inputs;
 Const nodes become initializers with the buffer's data, or zeros of the declared dims when the buffer holds none
-(the benchmark graphs: Tengine fills them with zeros on load). Every tensor with declared dims becomes a
+(the benchmark graphs: Tengine fills them with zeros on load). A quantised tensor (int8, uint8 or int32 with
+quantisation parameters) is seen as the float values it encodes, so a uint8 model is the real-valued computation
+its integers approximate: it validates against the ops' float types, and `opset run` computes it in float (its
+outputs differ from Tengine's integer kernels by their rounding). Every tensor with declared dims becomes a
 value_info, so the validator compares them with the shapes the registry's formulas propagate. The model's
 Tengine layouts are kept in `metadata_props` (`tengine.graph_layout`, `tengine.model_layout`).
 """
@@ -98,18 +101,52 @@ def element_count(dims: tuple[int, ...]) -> int:
     return int(np.prod(dims, dtype=np.int64)) if dims else 1
 
 
+_QUANTISED_TYPES = (2, 3, 4)  # int8, uint8 and int32 (a quantised bias) carry values through quantisation parameters
+
+
+def is_quantised(tensor: Tensor) -> bool:
+    """Whether the tensor stores integers that stand for real values, `scale * (q - zero_point)`: an int8, uint8 or
+    int32 tensor with quantisation parameters of positive scale (a shape tensor has none)."""
+    return (tensor.data_type in _QUANTISED_TYPES and bool(tensor.quant_params)
+            and all(q.scale > 0 for q in tensor.quant_params))
+
+
+def view_type(tensor: Tensor) -> int:
+    """The ONNX element type the view gives a tensor: a quantised one is seen as the float values it encodes, so
+    a uint8 model validates, runs and converts as the real-valued computation its integers approximate."""
+    return TensorProto.FLOAT if is_quantised(tensor) else ONNX_TYPES.get(tensor.data_type, TensorProto.UNDEFINED)
+
+
 def const_array(tensor: Tensor, data: bytes | None) -> np.ndarray:
-    """A Const tensor's value: the buffer's bytes read as the tensor's type and dims, or zeros without data."""
+    """A Const tensor's value: the buffer's bytes read as the tensor's type and dims, or zeros without data; a
+    quantised tensor's integers dequantised (one parameter for the tensor or one per index of its first dim)."""
     if tensor.data_type not in ONNX_TYPES:
         raise ViewError(f"tensor {tensor.index}: unknown data type {tensor.data_type}")
     dtype = helper.tensor_dtype_to_np_dtype(ONNX_TYPES[tensor.data_type]).newbyteorder("<")
     dims = tensor.dims or ()
     if data is None:
-        return np.zeros(dims, dtype=dtype)
+        return np.zeros(dims, dtype=np.float32 if is_quantised(tensor) else dtype)
     expected = element_count(dims) * ELEMENT_SIZES[tensor.data_type]
     if len(data) != expected:
         raise ViewError(f"tensor {tensor.index}: buffer of {len(data)} bytes for dims {list(dims)} ({expected} bytes)")
-    return np.frombuffer(data, dtype=dtype).reshape(dims).astype(dtype.newbyteorder("="))
+    stored = np.frombuffer(data, dtype=dtype).reshape(dims).astype(dtype.newbyteorder("="))
+    return _dequantised(tensor, stored) if is_quantised(tensor) else stored
+
+
+def _dequantised(tensor: Tensor, stored: np.ndarray) -> np.ndarray:
+    params = tensor.quant_params
+    scale: np.ndarray
+    zero: np.ndarray
+    if len(params) == 1:
+        scale, zero = np.array(params[0].scale, np.float64), np.array(params[0].zero_point, np.float64)
+    elif stored.ndim >= 1 and len(params) == stored.shape[0]:
+        channel = (len(params),) + (1,) * (stored.ndim - 1)
+        scale = np.array([q.scale for q in params], np.float64).reshape(channel)
+        zero = np.array([q.zero_point for q in params], np.float64).reshape(channel)
+    else:
+        raise ViewError(f"tensor {tensor.index}: {len(params)} quantisation parameters for dims "
+                        f"{list(stored.shape)} (one, or one per index of the first dim)")
+    return ((stored.astype(np.float64) - zero) * scale).astype(np.float32)
 
 
 def node_attributes(node: Node, version: OpVersion) -> list[onnx.AttributeProto]:
@@ -237,5 +274,5 @@ def _zero_fill_size(tensor: Tensor, stored_size: int, node: Node) -> int:
 
 
 def _value_info(name: str, tensor: Tensor) -> onnx.ValueInfoProto:
-    elem = ONNX_TYPES.get(tensor.data_type, TensorProto.UNDEFINED)
-    return helper.make_tensor_value_info(name, elem, list(tensor.dims) if tensor.dims is not None else None)
+    dims = list(tensor.dims) if tensor.dims is not None else None
+    return helper.make_tensor_value_info(name, view_type(tensor), dims)
