@@ -17,6 +17,7 @@ from opset.tmfile import read_tmfile
 from opset.tmfile.inspect import summarize
 from opset.tmfile.params import param_structs
 from tests.helpers.tmfile import SHARED, SHARED_IDS, tmfile_dir, walk
+from tests.tmfile.conftest import shared_model
 
 
 def _names_by_id(registry: Registry) -> dict[int, str]:
@@ -61,7 +62,7 @@ def test_parameters_are_named_as_opset_show_names_them(path: Path, registry: Reg
         assert set(shown["params"]) <= set(version.attributes)
 
 
-def test_mnist_histogram(capsys: pytest.CaptureFixture[str]) -> None:
+def test_mnist_histogram(capsys: pytest.CaptureFixture[str], mnist_bytes: bytes) -> None:
     got = _inspect_json(tmfile_dir() / "mnist.tmfile", capsys)
     ops = got["op_types"]
     assert {"Convolution", "FullyConnected", "Const"} <= set(ops)
@@ -75,9 +76,10 @@ def test_mnist_histogram(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_text_output_names_the_model_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
     path = tmfile_dir() / "yolov3_tiny_benchmark.tmfile"
+    data = shared_model(path.name)
     assert main(["inspect", str(path)]) == 0
     out = capsys.readouterr().out
-    want = walk(path.read_bytes())
+    want = walk(data)
     assert f"{want.nodes} nodes, {want.tensors} tensors, {want.buffers} buffers" in out
     assert "framework:    darknet" in out  # Tengine 1.x numbering: its darknet converter wrote 7
     assert "Convolution" in out and "kernel_h=" in out

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from opset.tmfile import TmfileError, read_tmfile, write_tmfile
-from tests.helpers.tmfile import tmfile_dir
+from tests.tmfile.conftest import shared_model
 
 SMALL = "yolov3_tiny_benchmark.tmfile"  # the smallest model with names, parameters and an old-style subgraph
 
@@ -33,7 +33,7 @@ def _outcome(data: bytes) -> str:
 
 @pytest.fixture(scope="module")
 def small() -> bytes:
-    return (tmfile_dir() / SMALL).read_bytes()
+    return shared_model(SMALL)
 
 
 def test_every_truncation_of_a_small_file(small: bytes) -> None:
