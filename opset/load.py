@@ -13,7 +13,7 @@ import functools
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from opset import cache
 from opset.build import build_op
@@ -22,6 +22,9 @@ from opset.frozen import FrozenMap
 from opset.lines import locating_paths
 from opset.model import Domain, MapsTo, OpSchema, OpVersion
 from opset.registry import OpTable, Registry
+
+if TYPE_CHECKING:
+    from opset.checks import ProblemSink
 
 DEFAULT_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -117,7 +120,8 @@ def _check_across_files(plain: dict[str, Any], built: dict[tuple[str, str], OpSc
                 _check_mapping(v, v.maps_to, registry, domains, sink)
 
 
-def _check_mapping(v: OpVersion, m: MapsTo, registry: Registry, domains: Mapping[str, Any], sink: Any) -> None:
+def _check_mapping(v: OpVersion, m: MapsTo, registry: Registry, domains: Mapping[str, Any],
+                   sink: ProblemSink) -> None:
     """A mapping's target (and its follow-ups' and alternatives') resolves, and its attributes are the target's."""
     targets = [(m.op, m.attributes)] + [(t.op, t.attributes) for t in m.then]
     for op, attributes in targets:

@@ -86,21 +86,20 @@ class UsageError(Exception):
 
 def load_model(path: Path) -> onnx.ModelProto:
     """An ONNX model, or a `.tmfile` as its tengine-domain ONNX view (`opset.tmfile.onnx_view`)."""
-    from opset.tmfile.validate import is_tmfile
+    from opset.tmfile import TmfileError, is_tmfile, read_tmfile
 
     if not is_tmfile(str(path)):
         try:
             return onnx.load(str(path))
         except (OSError, DecodeError, ValueError) as e:
             raise UsageError(f"cannot read {path}: {type(e).__name__}: {e}") from e
-    from opset.tmfile import TmfileError, read_tmfile
     from opset.tmfile.onnx_view import ViewError, to_onnx
 
     registry = current_registry()
     try:
         return to_onnx(read_tmfile(path, registry), registry).model
     except TmfileError as e:
-        raise UsageError(f"cannot read {path}: {e}") from e
+        raise UsageError(f"cannot read {e}") from e
     except ViewError as e:
         raise UsageError(f"{path}: {e} (opset validate says more)") from e
 

@@ -18,29 +18,48 @@ from opset.tmfile.model import Model
 from opset.tmfile.params import param_structs
 from opset.tmfile.reader import read_image
 
-__all__ = ["Model", "TmfileError", "read_tmfile", "write_tmfile"]
+__all__ = ["Model", "TmfileError", "is_tmfile", "read_tmfile", "write_tmfile"]
 
 MAX_FILE_SIZE = 1 << 31  # offsets are 32-bit: a TM2 file cannot be larger than this
 
 
+def is_tmfile(path: str) -> bool:
+    """A `.tmfile` by its suffix, or by its first bytes: a TM2 header starts with the uint16 main version 1 or 2,
+    which no ONNX file does (protobuf has no field 0)."""
+    if path.endswith(".tmfile"):
+        return True
+    try:
+        with open(path, "rb") as f:
+            head = f.read(2)
+    except OSError:
+        return False
+    return head in (b"\x01\x00", b"\x02\x00")
+
+
 def read_tmfile(source: str | PathLike[str] | bytes | bytearray | memoryview,
                 registry: Registry | None = None) -> Model:
-    """Read a `.tmfile` from a path or from its bytes; raise `TmfileError` when it is not a readable TM2 file."""
+    """Read a `.tmfile` from a path or from its bytes; raise `TmfileError` when it is not a readable TM2 file.
+
+    The error is one line; read from a path, it starts with the path, so callers print it as it is."""
     if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-    else:
-        path = Path(source)
-        try:
-            info = path.stat()
-            if not stat.S_ISREG(info.st_mode):  # a device or pipe could be endless
-                raise TmfileError(f"{path}: not a regular file")
-            size = info.st_size
-            if size > MAX_FILE_SIZE:
-                raise TmfileError(f"{path}: {size} bytes is more than a TM2 file's 32-bit offsets can address")
-            data = path.read_bytes()
-        except OSError as e:
-            raise TmfileError(f"{path}: cannot read the file ({e.strerror or e})") from None
-    return read_image(data, param_structs(registry))
+        return read_image(bytes(source), param_structs(registry))
+    path = Path(source)
+    try:
+        return read_image(_file_bytes(path), param_structs(registry))
+    except TmfileError as e:
+        raise TmfileError(f"{path}: {' '.join(str(e).split())}") from None
+
+
+def _file_bytes(path: Path) -> bytes:
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a device or pipe could be endless
+            raise TmfileError("not a regular file")
+        if info.st_size > MAX_FILE_SIZE:
+            raise TmfileError(f"{info.st_size} bytes is more than a TM2 file's 32-bit offsets can address")
+        return path.read_bytes()
+    except OSError as e:
+        raise TmfileError(f"cannot read the file ({e.strerror or e})") from None
 
 
 def write_tmfile(model: Model, registry: Registry | None = None) -> bytes:

@@ -22,10 +22,7 @@ def main_inspect(argv: Sequence[str]) -> int:
     try:
         model = read_tmfile(ns.model)
     except TmfileError as e:
-        message = str(e)
-        if not message.startswith(ns.model):
-            message = f"{ns.model}: {message}"
-        print("error: " + " ".join(message.split()), file=sys.stderr)  # one line, whatever the message holds
+        print(f"error: {e}", file=sys.stderr)  # one line, starting with the path
         return 2
     summary = summarize(model, param_structs())
     try:

@@ -26,7 +26,8 @@ from opset.infer import formula_environment
 from opset.model import ConstInput, MapsTo, OpVersion
 from opset.registry import Registry
 from opset.tmfile.model import Model
-from opset.tmfile.onnx_view import OnnxView, tengine_versions, to_onnx
+from opset.tmfile.onnx_view import OnnxView, to_onnx
+from opset.tmfile.params import tengine_versions
 
 _CONST_TYPES = {"float": np.float32, "int64": np.int64, "int32": np.int32}
 
@@ -270,7 +271,7 @@ def main_convert(args: Sequence[str]) -> int:
     try:
         model = read_tmfile(ns.model, registry)
     except TmfileError as e:
-        print(f"error: {ns.model}: {e}", file=sys.stderr)
+        print(f"error: {e}", file=sys.stderr)
         return 2
     problems = [d for d in structure_diagnostics(model.graph, tengine_versions(registry)) if d.is_error]
     for d in problems:

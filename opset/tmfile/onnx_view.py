@@ -24,14 +24,14 @@ from onnx import TensorProto, helper
 
 from opset.model import OpVersion
 from opset.registry import Registry
-from opset.tmfile.model import INPUT_OP_ID, LAYOUTS, Model, Node, Subgraph, Tensor
+from opset.tmfile.model import DATA_TYPES, INPUT_OP_ID, LAYOUTS, Model, Node, Subgraph, Tensor
+from opset.tmfile.params import tengine_versions
 
 TENGINE_OPSET = 1
 
-# Tengine's element types (`TENGINE_DT_*`) as ONNX element types, and their sizes in bytes
-ONNX_TYPES: dict[int, int] = {0: TensorProto.FLOAT, 1: TensorProto.FLOAT16, 2: TensorProto.INT8,
-                              3: TensorProto.UINT8, 4: TensorProto.INT32, 5: TensorProto.INT16}
-ELEMENT_SIZES: dict[int, int] = {0: 4, 1: 2, 2: 1, 3: 1, 4: 4, 5: 2}
+# Tengine's element types (`TENGINE_DT_*`, named in model.DATA_TYPES) as ONNX element types, and their sizes
+ONNX_TYPES: dict[int, int] = {k: helper.np_dtype_to_tensor_dtype(np.dtype(name)) for k, name in DATA_TYPES.items()}
+ELEMENT_SIZES: dict[int, int] = {k: np.dtype(name).itemsize for k, name in DATA_TYPES.items()}
 
 
 class ViewError(Exception):
@@ -45,18 +45,6 @@ class OnnxView:
     model: onnx.ModelProto
     node_indices: tuple[int, ...]
     tensor_names: tuple[str, ...]  # the ONNX value name of each Tengine tensor, by tensor index
-
-
-def tengine_versions(registry: Registry) -> dict[int, OpVersion]:
-    """The registry's tengine op versions by TM2 op id."""
-    found: dict[int, OpVersion] = {}
-    for (domain, _name), op in registry.ops.items():
-        if domain != "tengine":
-            continue
-        version = op.versions[-1]
-        if version.tengine is not None:
-            found[version.tengine.op_id] = version
-    return found
 
 
 def clean_text(text: str | None) -> str | None:

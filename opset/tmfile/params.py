@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from opset.model import BinaryField, Tengine
+from opset.model import BinaryField, OpVersion, Tengine
 from opset.registry import Registry
 from opset.tmfile.binary import Image, TmfileError
 
@@ -71,16 +71,20 @@ _LAST: list[tuple[Registry, dict[int, ParamStruct]]] = []  # the last registry a
 _DEFAULT: list[dict[int, ParamStruct]] = []  # the structs of the registry `load_registry()` gives, once a process
 
 
+def tengine_versions(registry: Registry) -> dict[int, OpVersion]:
+    """The registry's tengine op versions by TM2 op id (the newest version of each op)."""
+    found: dict[int, OpVersion] = {}
+    for (domain, _name), op in registry.ops.items():
+        version = op.versions[-1]
+        if domain == "tengine" and version.tengine is not None:
+            found[version.tengine.op_id] = version
+    return found
+
+
 def _structs(reg: Registry) -> dict[int, ParamStruct]:
     if _LAST and _LAST[0][0] is reg:
         return _LAST[0][1]
-    out: dict[int, ParamStruct] = {}
-    for (domain, name), op in reg.ops.items():
-        if domain != "tengine":
-            continue
-        t = op.versions[-1].tengine
-        if t is not None:
-            out[t.op_id] = struct_of(name, t)
+    out = {op_id: struct_of(v.name, v.tengine) for op_id, v in tengine_versions(reg).items() if v.tengine is not None}
     _LAST[:] = [(reg, out)]
     return out
 

@@ -29,7 +29,6 @@ SUBGRAPH_SIZE = 40
 OLD_SUBGRAPH_SIZE = 36  # before the sub-info vector was added (the benchmark graphs)
 SUBINFO_SIZE = 28
 NODE_SIZE = 28  # 6 uint32 + a 1-byte bool + 3 padding bytes
-NODE_FIELDS = 25
 OPERATOR_SIZE = 12
 TENSOR_SIZE = 32
 BUFFER_SIZE = 8

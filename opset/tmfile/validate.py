@@ -21,26 +21,11 @@ from opset.tmfile.onnx_view import (
     ViewError,
     clean_text,
     element_count,
-    tengine_versions,
     to_onnx,
 )
+from opset.tmfile.params import struct_of, tengine_versions
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.run import ValidationResult
-
-# bytes of each layout ctype in a parameter block (tm2_format.h: offsets and int32 are 4 bytes)
-CTYPE_SIZES: dict[str, int] = {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4, "float32": 4,
-                               "offset_vector_int32": 4, "offset_vector_float32": 4, "offset_string": 4}
-
-
-def block_size(version: OpVersion) -> int:
-    """The size of the op's parameter struct as a C compiler lays it out: each field aligned to its own size, the
-    whole padded to 4 bytes (every TM2 param struct holds 4-byte fields)."""
-    assert version.tengine is not None
-    pos = 0
-    for field in version.tengine.layout:
-        size = CTYPE_SIZES[field.ctype]
-        pos = -(-pos // size) * size + size
-    return -(-pos // 4) * 4
 
 
 def validate_tmfile(model: Model, registry: Registry) -> ValidationResult:
@@ -120,7 +105,7 @@ def _check_params(node: Node, version: OpVersion, error: _Error, node_warning: _
     assert version.tengine is not None
     if not version.tengine.layout:
         return  # an op without parameters: whatever the file points at is never read
-    expected = block_size(version)
+    expected = struct_of(version.name, version.tengine).size  # sizeof the C struct, as the reader lays it out
     if node.param_bytes is None:
         error("tmfile_params", f"no parameter block; {version.tengine.param_struct} needs {expected} bytes")
     elif len(node.param_bytes) < expected:
@@ -173,17 +158,4 @@ def _check_consts(node: Node, graph: Subgraph, error: _Error) -> None:
             error("tmfile_buffer", f"buffer {buffer.index} says {buffer.size} bytes and carries {len(buffer.data)}")
 
 
-__all__ = ["TENGINE_OPSET", "block_size", "structure_diagnostics", "validate_tmfile"]
-
-
-def is_tmfile(path: str) -> bool:
-    """A `.tmfile` by its suffix, or by its first bytes: a TM2 header starts with the uint16 main version 1 or 2,
-    which no ONNX file does (protobuf has no field 0)."""
-    if path.endswith(".tmfile"):
-        return True
-    try:
-        with open(path, "rb") as f:
-            head = f.read(2)
-    except OSError:
-        return False
-    return head in (b"\x01\x00", b"\x02\x00")
+__all__ = ["TENGINE_OPSET", "structure_diagnostics", "validate_tmfile"]

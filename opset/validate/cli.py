@@ -31,7 +31,7 @@ def main_validate(args: list[str]) -> int:
         ns = parser.parse_args(args)
     except SystemExit as e:  # argparse exits on --help (0) and on bad arguments (2)
         return int(e.code) if isinstance(e.code, int) else 2
-    from opset.tmfile.validate import is_tmfile
+    from opset.tmfile import is_tmfile
 
     if is_tmfile(ns.model):
         return _validate_tmfile(ns.model, ns.json, ns.profile)
@@ -72,7 +72,7 @@ def _validate_tmfile(path: str, as_json: bool, profile: str | None) -> int:
     try:
         model = read_tmfile(path, registry)
     except TmfileError as e:
-        print(f"error: {path}: {e}", file=sys.stderr)
+        print(f"error: {e}", file=sys.stderr)
         return 2
     result = validate_tmfile(model, registry)
     diags = result.diagnostics

@@ -154,3 +154,18 @@ def test_a_device_or_folder_is_refused_without_reading_it(tmp_path: Path) -> Non
         read_tmfile(tmp_path)
     with pytest.raises(TmfileError, match="cannot read the file"):
         read_tmfile(tmp_path / "missing.tmfile")
+
+
+@pytest.mark.parametrize("command", [["validate"], ["inspect"], ["convert", "{out}"], ["run"]])
+@pytest.mark.parametrize("content", [None, b"\x02\x00\x00\x00" + b"\xff" * 12], ids=["missing", "lying"])
+def test_every_command_names_the_bad_file_once_on_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           command: list[str], content: bytes | None) -> None:
+    from opset.cli import main
+
+    path = tmp_path / "bad.tmfile"
+    if content is not None:
+        path.write_bytes(content)
+    args = [command[0], str(path), *(a.format(out=tmp_path / "out.onnx") for a in command[1:])]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.count(str(path)) == 1, err
