@@ -320,6 +320,20 @@ CONV_TRANSPOSE_DYNAMIC_PADS_HINT = OpHint(shapes=_conv_transpose_dynamic_pads_sh
 DROPOUT_VALUES = replace(DROPOUT_HINTS[0], since=1)
 
 
+def _bias_dropout_shapes(draw: DrawFn, ctx: DrawContext) -> None:
+    """data of rank 1 to 3; bias of data's shape or 1-D of its last dim; residual, when given, of data's shape
+    (drawn independently the three shapes almost never agree, and the law test's one case is filtered away)."""
+    shape = dims(draw, draw(st.integers(1, 3)), ctx.max_side)
+    set_input_shape(ctx, "data", shape)
+    set_input_shape(ctx, "bias", shape if draw(st.booleans()) else shape[-1:])
+    if "residual" not in ctx.omitted:
+        set_input_shape(ctx, "residual", shape)
+
+
+# the dropout values, with data, bias and residual drawn in agreeing shapes
+BIAS_DROPOUT_HINT = replace(DROPOUT_VALUES, shapes=_bias_dropout_shapes)
+
+
 # ---- the table's entries -----------------------------------------------------------------------------------
 
 FUSED_HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
@@ -344,8 +358,8 @@ FUSED_HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "NhwcMaxPool"): (NHWC_MAX_POOL_HINT,),
     # Dropout's ratio (0, 0.25, 0.5, 0.75 or absent) and training_mode (absent, false, true): training draws a mask
     # conform checks by the dropout law (bias and residual in it, the bitmask unpacked)
-    ("com.microsoft", "BiasDropout"): (DROPOUT_VALUES,),
-    ("com.microsoft", "BitmaskBiasDropout"): (DROPOUT_VALUES,),
+    ("com.microsoft", "BiasDropout"): (BIAS_DROPOUT_HINT,),
+    ("com.microsoft", "BitmaskBiasDropout"): (BIAS_DROPOUT_HINT,),
     ("com.microsoft", "BitmaskDropout"): (DROPOUT_VALUES,),
     # ConvTranspose's window with the pads given as the input Pads
     ("com.microsoft", "ConvTransposeWithDynamicPads"): (CONV_TRANSPOSE_DYNAMIC_PADS_HINT,),

@@ -13,9 +13,12 @@ from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
 
 
 def _place(ctx: DrawContext, name: str, shape: list[int] | None) -> None:
+    """An optional input given `shape`, or left off (None), whatever the generic draw decided before."""
     ctx.shapes[name] = shape
     if shape is None:
         ctx.omitted.add(name)
+    else:
+        ctx.omitted.discard(name)
 
 
 def _moe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
