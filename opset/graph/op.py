@@ -12,9 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-import numpy as np
-
-from opset.graph.value import Array, Value, element_of
+from opset.graph.value import Value
 from opset.model import OpVersion
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -113,12 +111,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return list(value)
     return value
-
-
-def as_array(x: Any, where: str) -> Array:
-    if isinstance(x, np.ndarray):
-        return x
-    raise TypeError(f"{where}: expected a numpy array or a graph value, not {type(x).__name__}")
-
-
-__all__ = ["OpRef", "apply", "as_array", "element_of", "op", "op_ref", "returned_outputs"]

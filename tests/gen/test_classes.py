@@ -15,10 +15,10 @@ import pytest
 
 from gen.classes import generator
 from gen.classes.naming import NamingError, argument_name, class_name
-from opset.infer import validate_attributes
-from opset.load import load_registry
 from opset.graph import BuildError, build, inputs
 from opset.graph.op import op_ref
+from opset.infer import validate_attributes
+from opset.load import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 OPS = ROOT / "opset" / "ops"
