@@ -9,16 +9,17 @@ import inspect
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-import onnx
-import onnx.helper
+from typing import TYPE_CHECKING, Any
 
 from opset.attr_types import ATTR_TYPES
 from opset.graph.value import Dim, Value
-from opset.model import OpVersion
-from opset.registry import Registry
-from opset.validate.signatures import VersionInfo, VersionTable
+
+if TYPE_CHECKING:  # imported where used: `import opset.ops...` stays light
+    import onnx
+
+    from opset.model import OpVersion
+    from opset.registry import Registry
+    from opset.validate.signatures import VersionInfo, VersionTable
 
 
 class BuildError(ValueError):
@@ -49,6 +50,8 @@ def _loaded(root: Path) -> Registry:
 
 @functools.cache
 def _table(root: Path) -> VersionTable:
+    from opset.validate.signatures import VersionTable
+
     return VersionTable(_loaded(root))
 
 
@@ -62,6 +65,8 @@ def version_info(domain: str, op_type: str, since: int) -> VersionInfo:
 def node_proto(version: OpVersion, node_domain: str, inputs: Sequence[str], outputs: Sequence[str],
                attributes: Mapping[str, Any], name: str = "") -> onnx.NodeProto:
     """A NodeProto: trailing omitted inputs dropped, only the given attributes written."""
+    import onnx.helper
+
     names = list(inputs)
     while names and names[-1] == "":
         names.pop()
@@ -74,6 +79,7 @@ def node_proto(version: OpVersion, node_domain: str, inputs: Sequence[str], outp
 def make_attribute(key: str, value: Any, attr_type: str) -> onnx.AttributeProto:
     """An AttributeProto of the registry's type; a numpy array is accepted where a tensor is."""
     import numpy as np
+    import onnx.helper
     from onnx import numpy_helper
 
     if attr_type == "tensor" and isinstance(value, np.ndarray):

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from opset.graph.check import check_node, node_proto, registry
 from opset.graph.graph import output_labels
 from opset.graph.value import Array, Value, element_of
-from opset.model import OpVersion
+
+if TYPE_CHECKING:
+    from opset.model import OpVersion
 
 REFERENCE = "conformance.backends.reference:ReferenceBackend"
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from opset.graph.check import check_node
 from opset.graph.value import Array, Node, Value, element_of
-from opset.model import OpVersion
+
+if TYPE_CHECKING:
+    from opset.model import OpVersion
 
 MAX_KNOWN = 4096  # int constants up to this size carry their values for the formulas (shapes, axes)
 

@@ -8,13 +8,13 @@ the attributes the caller gave are written. The model is validated with `opset v
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
-import onnx
-import onnx.helper
-from onnx import numpy_helper
+from typing import TYPE_CHECKING
 
 from opset.graph.check import BuildError, node_proto, registry
 from opset.graph.value import Node, Value
+
+if TYPE_CHECKING:  # onnx is imported when a model is built: `import opset.ops...` stays light
+    import onnx
 
 
 def build(inputs: Sequence[Value] | Mapping[str, Value], outputs: Sequence[Value] | Mapping[str, Value], *,
@@ -25,6 +25,8 @@ def build(inputs: Sequence[Value] | Mapping[str, Value], outputs: Sequence[Value
     own version there. Raises BuildError: a graph input the outputs need but `inputs` does not list, an op that
     does not resolve at its domain's opset, a model `opset validate` rejects.
     """
+    import onnx.helper
+
     in_values = list(inputs.values()) if isinstance(inputs, Mapping) else list(inputs)
     out_values = list(outputs.values()) if isinstance(outputs, Mapping) else list(outputs)
     for v in in_values:
@@ -117,6 +119,8 @@ def _ordered_nodes(outputs: Sequence[Value]) -> list[Node]:
 
 
 def _write_nodes(nodes: list[Node], names: _Namer) -> tuple[list[onnx.NodeProto], list[onnx.TensorProto]]:
+    from onnx import numpy_helper
+
     protos: list[onnx.NodeProto] = []
     initializers: list[onnx.TensorProto] = []
     counts: dict[str, int] = {}
@@ -154,6 +158,8 @@ def _output_name(node: Node, position: int) -> str:
 
 
 def _value_info(name: str, v: Value) -> onnx.ValueInfoProto:
+    import onnx
+
     from opset.validate.facts import type_proto
 
     vi = onnx.ValueInfoProto(name=name)

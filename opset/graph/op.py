@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from opset.graph.value import Value
-from opset.model import OpVersion
+
+if TYPE_CHECKING:
+    from opset.model import OpVersion
 
 F = TypeVar("F", bound=Callable[..., Any])
 R = TypeVar("R")
