@@ -102,7 +102,7 @@ def _local_imports(plan: ModulePlan) -> list[str]:
 def render_domain_init(env: jinja2.Environment, registry: Registry, domain: str) -> str:
     d = registry.domains[domain]
     return _finish(env.get_template("domain.j2").render(header=HEADER, name=d.name, description=d.description,
-                                                         max_opset=d.max_opset))
+                                                         max_opset=d.max_opset, module=module_name(d)))
 
 
 def render_package_init(env: jinja2.Environment, registry: Registry) -> str:

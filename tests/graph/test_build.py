@@ -124,3 +124,20 @@ def test_build_refuses_what_cannot_be_a_model() -> None:
 def test_a_value_prints_its_type_and_shape() -> None:
     v: Value = v13.Relu(inputs.tensor("x", "float", ("N", None)))
     assert v.shape == ("N", None) and repr(v).endswith("tensor(float) [N, ?])")
+
+
+def test_ops_without_inputs_renamed_arguments_and_all_optional_outputs() -> None:
+    c = v22.Constant(value=np.array([1.0, 2.0], np.float32))  # no inputs: always a graph value
+    assert isinstance(c, Value) and c.shape == (2,)
+    x = inputs.tensor("x", "float", (2, 3, 4, 4))
+    indices = inputs.tensor("indices", "int64", (2, 3, 2, 2))
+    pooled = v22.AveragePool(x, kernel_shape=[2, 2], strides=[2, 2])
+    unpooled = v22.MaxUnpool(pooled, indices, kernel_shape=[2, 2], strides=[2, 2])  # its input I is `indices`
+    assert unpooled.shape == (2, 3, 4, 4)
+    y, y_h, y_c = v22.LSTM(inputs.tensor("s", "float", (5, 2, 3)), np.zeros((1, 16, 3), np.float32),
+                           np.zeros((1, 16, 4), np.float32), hidden_size=4)  # every output optional: all three
+    assert (y.shape, y_h.shape, y_c.shape) == ((5, 1, 2, 4), (1, 2, 4), (1, 2, 4))
+    model = build(inputs=[x, indices], outputs=[unpooled, v22.Add(c, c), v22.Reshape(x, v22.Shape(x))])
+    assert [n.op_type for n in model.graph.node] == ["Constant", "AveragePool", "MaxUnpool", "Add", "Shape", "Reshape"]
+    assert model.graph.output[2].type.tensor_type.shape.dim[3].dim_value == 4  # the Shape's values reached Reshape
+    _valid(model)
