@@ -141,3 +141,12 @@ def test_ops_without_inputs_renamed_arguments_and_all_optional_outputs() -> None
     assert [n.op_type for n in model.graph.node] == ["Constant", "AveragePool", "MaxUnpool", "Add", "Shape", "Reshape"]
     assert model.graph.output[2].type.tensor_type.shape.dim[3].dim_value == 4  # the Shape's values reached Reshape
     _valid(model)
+
+
+def test_the_element_type_literal_lists_every_element_type() -> None:
+    from opset.dtypes import ELEMENT_TYPES
+    from opset.graph.inputs import ELEMENT_NAMES
+
+    assert sorted(ELEMENT_NAMES) == sorted(ELEMENT_TYPES)
+    with pytest.raises(ValueError, match="'flaot' is not an element type"):
+        inputs.tensor("x", "flaot", (1,))  # type: ignore[arg-type]

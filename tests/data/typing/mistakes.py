@@ -12,3 +12,4 @@ op.AveragePool(x, kernel_shap=[2, 2])  # mypy: call-arg
 op.AveragePool(x, kernel_shape=[2, 2], auto_pad="SAME")  # mypy: arg-type
 op.Conv(x, "w", kernel_shape=[3, 3])  # mypy: type-var
 op.Gemm(x, x, 1.0)  # mypy: type-var
+inputs.tensor("y", "flaot", (1,))  # mypy: arg-type
