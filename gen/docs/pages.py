@@ -15,12 +15,13 @@ from typing import Any
 
 import jinja2
 
+from gen.classes.naming import class_name
 from gen.docs import support, views
 from gen.docs.diff import format_value
 from gen.docs.reports import Report
 from gen.header import header, marker
 from opset.formula import Formula
-from opset.model import Attribute, Param
+from opset.model import Attribute, OpVersion, Param
 from opset.registry import Registry
 
 MARKER = marker("gen/docs", "markdown")  # how the generator recognises its pages
@@ -39,7 +40,7 @@ def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
     env = _environment(registry)
     cells = support.report_cells(reports)
     env.globals.update(version_support=lambda v: support.version_support(v, reports, cells),
-                       support_counts=support_counts)
+                       support_counts=support_counts, python_function=lambda v: python_function(registry, v))
     pages: dict[str, str] = {"index.md": _render(env, "index.md.j2", registry=registry, reports=reports,
                                                  counts=_domain_counts(registry))}
     for domain in registry.domains.values():
@@ -60,6 +61,16 @@ def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
             pages[f"support/{backend_slug(report.backend)}.md"] = _render(
                 env, "support.md.j2", report=report, domains=support.backend_domains(report))
     return pages
+
+
+def python_function(registry: Registry, version: OpVersion) -> str | None:
+    """`opset.ops.ai_onnx.v11.AveragePool`: the op function of `gen classes` that writes this version (in the
+    module of the opset that introduced it), or None for a version no opset resolves to (a removed draft op)."""
+    found = registry.try_resolve(version.domain, version.name, version.since)
+    if found is None or found.since != version.since:
+        return None
+    domain = registry.domains[version.domain]
+    return f"opset.ops.{domain.module}.v{version.since}.{class_name(version.domain, version.name)}"
 
 
 def support_counts(counts: dict[str, int] | None) -> str:

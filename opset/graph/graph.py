@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from opset.model import OpVersion
 
 MAX_KNOWN = 4096  # int constants up to this size carry their values for the formulas (shapes, axes)
+_CONSTANTS = itertools.count()
 
 
 def constant(array: Array | Sequence[Any] | float, name: str | None = None) -> Value:
@@ -25,7 +27,7 @@ def constant(array: Array | Sequence[Any] | float, name: str | None = None) -> V
     if data.dtype.kind in "iu" and data.size <= MAX_KNOWN:
         known = tuple(int(x) for x in data.reshape(-1))
     dims = tuple(int(d) for d in data.shape)
-    label = name or f"constant#{id(data):x}"
+    label = name or f"constant#{next(_CONSTANTS)}"
     return Value(f"tensor({element_of(data)})", dims, label, name=name, array=data, known=known)
 
 

@@ -200,3 +200,19 @@ def test_pages_with_an_older_header_wording_are_still_recognised(tmp_path: Path)
                     encoding="utf-8")
     assert main(["--out", str(out), "--reports", str(tmp_path / "none")]) == 0
     assert page.read_text(encoding="utf-8").startswith(HEADER)
+
+
+def test_op_pages_name_the_python_function_of_each_version(site: dict[str, str]) -> None:
+    import importlib
+    import re
+
+    from opset.graph.op import op_ref
+
+    named = 0
+    for path, page in site.items():
+        for signature, dotted in re.findall(r"^`([^`]+)` · opsets .* · Python \[`([^`]+)`\]", page, re.MULTILINE):
+            module, _, name = dotted.rpartition(".")
+            assert op_ref(getattr(importlib.import_module(module), name)).signature == signature, path
+            named += 1
+    assert named >= 900  # nearly every version (not those no opset resolves to)
+    assert "· Python [" not in site["ai.onnx/ATen.md"]  # removed from every opset: no function writes it
