@@ -17,6 +17,9 @@ if TYPE_CHECKING:  # onnx is imported when a model is built: `import opset.ops..
     import onnx
 
 
+MIN_IR_VERSION = 4
+
+
 def build(inputs: Sequence[Value] | Mapping[str, Value], outputs: Sequence[Value] | Mapping[str, Value], *,
           name: str = "graph", opsets: Mapping[str, int] | None = None, validate: bool = True) -> onnx.ModelProto:
     """The model computing `outputs` (a mapping names them) from the graph inputs `inputs`.
@@ -59,7 +62,9 @@ def build(inputs: Sequence[Value] | Mapping[str, Value], outputs: Sequence[Value
     imports = _opset_imports(nodes, opsets or {})
     model = onnx.helper.make_model(graph, producer_name="opset.graph",
                                    opset_imports=[onnx.helper.make_opsetid(d, k) for d, k in imports.items()])
-    model.ir_version = onnx.helper.find_min_ir_version_for(list(model.opset_import), ignore_unknown=True)
+    # the IR version the imports need, and at least the first that lets initializers stay out of the graph inputs
+    model.ir_version = max(onnx.helper.find_min_ir_version_for(list(model.opset_import), ignore_unknown=True),
+                           MIN_IR_VERSION)
     if validate:
         from opset.validate import validate_model
 

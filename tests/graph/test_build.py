@@ -71,6 +71,10 @@ def test_mixed_domains_fusedgemm_runs_in_onnxruntime_as_in_eager_mode() -> None:
     eager = v13.Sigmoid(ms.FusedGemm(data, b, c, activation="LeakyRelu", activation_alpha=0.1))
     (got,) = run_onnxruntime(model, {"a": data})
     np.testing.assert_allclose(got, eager, rtol=1e-5, atol=1e-6)
+    alone = build(inputs=[a], outputs={"z": ms.FusedGemm(a, b, c, activation="Relu")})  # com.microsoft only
+    _valid(alone)
+    (got,) = run_onnxruntime(alone, {"a": data})
+    np.testing.assert_allclose(got, ms.FusedGemm(data, b, c, activation="Relu"), rtol=1e-5, atol=1e-6)
 
 
 def test_several_outputs_come_as_a_tuple_and_shapes_follow_constant_values() -> None:
