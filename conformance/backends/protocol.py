@@ -9,8 +9,9 @@ A backend is any object with either
 `outer`, an `Outer`, for a node with graph attributes: the values its graphs read from the enclosing
 graph and the executor to run their nodes with; a model-level backend gets those values as extra graph
 inputs), and optionally `supports(domain, op, version, dtypes) -> bool` (registry domain, op name, the
-version's `since`, element type names such as "float"). Raising `Unsupported` or NotImplementedError means
-"cannot run this", which is reported as unsupported, not as a failure.
+version's `since`, element type names such as "float"), and optionally a `name`: its identity, which picks
+its expectations file (`conformance/expectations/<name>.yaml`; without one, the `--backend` text). Raising
+`Unsupported` or NotImplementedError means "cannot run this", which is reported as unsupported, not as a failure.
 """
 
 from __future__ import annotations
@@ -84,6 +85,13 @@ class Backend:
             raise BackendError(f"backend '{spec}' has no run() method")
         self._mode = _call_mode(run)
         self._takes_outer = _takes_outer(run)
+
+    @property
+    def identity(self) -> str:
+        """Who the backend says it is (its `name`), else how it was named on the command line: the known gaps of
+        `conformance/expectations/<identity>.yaml` are its own."""
+        stated = getattr(self.target, "name", None)
+        return stated if isinstance(stated, str) and stated else self.spec
 
     def supports(self, call: BackendCall) -> bool:
         check = getattr(self.target, "supports", None)
