@@ -2,7 +2,9 @@
 
 A run stopped by Ctrl-C or a kill leaves the report of every cell finished so far (`"complete": false`). A cell of
 a version whose outputs are drawn at random carries `law_test`: its law case's law, arguments, draws, statistic,
-bound, false-alarm rate and whether the draws were rejected (`conformance.runner.random_laws`).
+bound, false-alarm rate and whether the draws were rejected (`conformance.runner.random_laws`). `examples` counts the
+cases that ran and passed; `unsupported_draws` the drawn cases the backend declined (each passed over, the cell's
+other draws still run), with the first one's `unsupported_reason`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from typing import Any
 
 from opset.model import op_label
 
-# the worst result names the cell; "ambiguous": every case passed or followed another reading of the op
+# every status a test or cell can have, worst first (`cell_status` says how a cell's tests make its status);
+# "ambiguous": every case passed or followed another reading of the op
 STATUS_ORDER = ("fail", "xpass", "ambiguous", "pass", "xfail", "unsupported")
 
 
@@ -64,6 +67,8 @@ class Report:
             entry["messages"] = (entry["messages"] + [message[:2000]])[:3]
         entry["examples"] += int(stats.get("examples", 0))
         entry["unsupported_draws"] = entry.get("unsupported_draws", 0) + int(stats.get("unsupported_draws", 0))
+        if stats.get("unsupported_reason") and not entry.get("unsupported_reason"):
+            entry["unsupported_reason"] = str(stats["unsupported_reason"])[:500]  # the first declined draw's
         for name in ("max_abs", "max_rel", "max_ulp"):
             entry[name] = max(entry[name], float(stats.get(name, 0.0)))
         if stats.get("repro"):

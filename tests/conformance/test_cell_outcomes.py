@@ -56,6 +56,7 @@ def test_declined_draws_are_counted_one_by_one(tmp_path: Path) -> None:
     assert softmax["status"] == "pass" and softmax["outcomes"] == {"pass": softmax["tests"]}
     assert softmax["unsupported_draws"] > 0 and softmax["examples"] > 0
     assert softmax["examples"] + softmax["unsupported_draws"] >= 10
+    assert softmax["unsupported_reason"].startswith("Softmax with a negative axis")
     relu = data["cells"]["ai.onnx@14::Relu[int8]"]
     assert relu["status"] == "unsupported" and relu["examples"] == 0 and relu["unsupported_draws"] == 10
     assert "Relu on int8" in relu["messages"][0]
