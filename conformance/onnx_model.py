@@ -100,6 +100,8 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
     graph_inputs += outer_inputs
     graph_outputs = []
     for i, name in enumerate(node.output):
+        if not name:  # an omitted optional output (LSTM's Y where only Y_h is asked for) is no graph output
+            continue
         dtype = output_dtypes[i] if i < len(output_dtypes) else None
         shape = output_shapes[i] if i < len(output_shapes) else None
         if isinstance(dtype, str) and "(" in dtype:
@@ -115,7 +117,7 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
     model = helper.make_model(graph, opset_imports=opsets, producer_name="opset-conform")
     model.ir_version = min(helper.find_min_ir_version_for(opsets, ignore_unknown=True), onnx.IR_VERSION)
     model.ir_version = max(model.ir_version, 7)
-    _shape_unranked_outputs(model)
+    _complete_outputs(model)
     return model
 
 
@@ -127,23 +129,32 @@ def symbolic_dims(name: str, shape: Any) -> list[int | str] | None:
     return [d if isinstance(d, int | str) else f"{name}_d{k}" for k, d in enumerate(shape)]
 
 
-def _shape_unranked_outputs(model: onnx.ModelProto) -> None:
-    """Give a tensor output declared without a shape (onnx.checker requires one on a graph's outputs) the shape
-    onnx's own inference finds for it, its unknown dims as dim_params. A node onnx has no schema for keeps what
-    it has (nothing can be inferred for it)."""
-    missing = [o for o in model.graph.output if o.type.HasField("tensor_type")
-               and not o.type.tensor_type.HasField("shape")]
+def _complete_outputs(model: onnx.ModelProto) -> None:
+    """Give an output declared without a type, or a tensor output without a shape (onnx.checker requires both on a
+    graph's outputs), what onnx's own inference finds for it, its unknown dims as dim_params. A node onnx has no
+    schema for keeps what it has (nothing can be inferred for it)."""
+    missing = [o for o in model.graph.output if not o.HasField("type") or (
+        o.type.HasField("tensor_type") and not o.type.tensor_type.HasField("shape"))]
     if not missing:
         return
     try:
         inferred = onnx.shape_inference.infer_shapes(model)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
         return  # the backend's checker will say what is wrong with the model
-    found = {o.name: o.type for o in inferred.graph.output}
-    found.update({v.name: v.type for v in inferred.graph.value_info})
+    found = {v.name: v.type for v in inferred.graph.value_info}
+    found.update({o.name: o.type for o in inferred.graph.output if o.HasField("type")})
     for output in missing:
         tp = found.get(output.name)
-        if tp is None or not tp.HasField("tensor_type") or not tp.tensor_type.HasField("shape"):
+        if tp is None or tp.WhichOneof("value") is None:
+            continue
+        if not output.HasField("type"):
+            if tp.HasField("tensor_type") and tp.tensor_type.elem_type == onnx.TensorProto.UNDEFINED:
+                continue  # onnxruntime refuses an UNDEFINED element type: better none
+            output.type.CopyFrom(tp)
+            if not tp.HasField("tensor_type"):
+                continue
+            output.type.tensor_type.ClearField("shape")
+        if not tp.HasField("tensor_type") or not tp.tensor_type.HasField("shape"):
             continue
         dims = output.type.tensor_type.shape
         dims.SetInParent()

@@ -110,7 +110,7 @@ class Backend:
                                    input_types=call.input_types or [], outer=outer)
                 declared = {i.name for i in model.graph.input}
                 feeds = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n and n in declared}
-                result = self.target.run(model, {**outer, **feeds})
+                result = _by_position(self.target.run(model, {**outer, **feeds}), list(node.output))
             elif self._mode == "node+opsets":
                 kwargs: dict[str, Any] = {"opset_imports": dict(call.opset_imports)}
                 if self._takes_outer and any(a.type in _GRAPH_TYPES for a in node.attribute):
@@ -126,6 +126,15 @@ class Backend:
         values = _as_arrays(result, list(node.output))
         types = list(call.output_dtypes) + [None] * len(values)  # a kernel may give more outputs than the node names
         return [with_declared_type(x, types[i]) for i, x in enumerate(values)]
+
+
+def _by_position(result: Any, output_names: Sequence[str]) -> Any:
+    """A one-node model's outputs (its named node outputs, in order) back at their node positions: None where the
+    node omits an optional output (`""`), which the model does not declare."""
+    if "" not in output_names or not isinstance(result, list | tuple):
+        return result
+    values = iter(result)
+    return [next(values, None) if name else None for name in output_names]
 
 
 def _call_mode(run: Any) -> str:

@@ -16,7 +16,7 @@ import onnx
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conformance.backends.protocol import Backend, Unsupported
+from conformance.backends.protocol import Backend, BackendCall, Unsupported
 from conformance.models import run_model
 from conformance.onnx_model import make_model
 from conformance.registry import current_registry
@@ -86,8 +86,8 @@ def test_every_model_of_a_cell_passes_the_full_check(domain: str, op: str, since
 
 
 def test_an_unknown_output_shape_is_declared_with_named_dims() -> None:
-    """A tensor output whose dims are unknown gets dim_params, never a missing shape; one whose rank is unknown
-    too gets the rank onnx's inference finds."""
+    """A tensor output whose dims are unknown gets dim_params, never a missing shape; one whose rank (or type) is
+    unknown too gets what onnx's inference finds."""
     node = onnx.helper.make_node("Relu", ["X"], ["Y"])
     x = np.zeros((2, 3), dtype=np.float32)
     for shape in ([None, None], None):
@@ -95,4 +95,28 @@ def test_an_unknown_output_shape_is_declared_with_named_dims() -> None:
         onnx.checker.check_model(model, full_check=True)
         dims = model.graph.output[0].type.tensor_type.shape.dim
         assert [d.dim_value or d.dim_param for d in dims] == (["Y_d0", "Y_d1"] if shape else [2, 3])
+    untyped = make_model(node, [x], {"": 14})  # the node-suite's calls declare no tensor types: onnx infers them
+    onnx.checker.check_model(untyped, full_check=True)
+    assert untyped.graph.output[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT
 
+
+
+def test_an_omitted_optional_output_is_no_graph_output_and_keeps_its_position() -> None:
+    """LSTM asked only for Y_h: the model declares Y_h alone (an output named "" fails the checker), and a
+    model-level backend's answer comes back at Y_h's node position, None at the omitted Y's."""
+    node = onnx.helper.make_node("LSTM", ["X", "W", "R"], ["", "Y_h"], hidden_size=2)
+    rng = np.random.default_rng(0)
+    x, w, r = (rng.standard_normal(s).astype(np.float32) for s in ((3, 1, 2), (1, 8, 2), (1, 8, 2)))
+    model = make_model(node, [x, w, r], {"": 14}, ["float32", "float32"], [None, [1, 1, 2]])
+    onnx.checker.check_model(model, full_check=True)
+    assert [o.name for o in model.graph.output] == ["Y_h"]
+
+    class Models:
+        def run(self, model: onnx.ModelProto, feeds: dict[str, Any]) -> list[Any]:
+            return [run_model(model, feeds)["Y_h"]]
+
+    call = BackendCall(node_bytes=node.SerializeToString(), inputs=[x, w, r], opset_imports={"": 14},
+                       output_dtypes=["float32", "float32"], domain="ai.onnx", op="LSTM", version=14,
+                       dtypes=["float"], output_shapes=[None, [1, 1, 2]])
+    outputs = Backend(Models(), "models").run(call)
+    assert outputs[0] is None and outputs[1].shape == (1, 1, 2)
