@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0: runs are repeatable)")
     p.add_argument("-n", dest="workers", help="pytest-xdist workers (a number or 'auto')")
     p.add_argument("--expectations", type=Path, help="YAML of known gaps (default: conformance/expectations/"
-                                                     "<backend>.yaml when it exists)")
+                                                     "<the backend's name>.yaml when it exists)")
     p.add_argument("--report", type=Path, help="JSON report, rewritten as results arrive")
     p.add_argument("--junit", type=Path, help="JUnit XML report")
     p.add_argument("--repro-dir", type=Path, help="write a repro bundle per failing cell here")
@@ -83,7 +83,9 @@ def _expectations(options: argparse.Namespace) -> Path | None:
         if not options.expectations.is_file():
             raise FileNotFoundError(f"expectations file {options.expectations} not found")
         return Path(options.expectations)
-    default = DEFAULT_EXPECTATIONS / f"{options.backend}.yaml"
+    from conformance.backends.resolve import backend_identity
+
+    default = DEFAULT_EXPECTATIONS / f"{backend_identity(options.backend)}.yaml"
     return default if default.is_file() else None
 
 
