@@ -142,7 +142,27 @@ def test_show_other_domains() -> None:
 
 def test_show_a_removed_op() -> None:
     fc = _show("FC")
-    assert "status: removed" in fc and "replacement Gemm" in fc and "resolves in no opset" in fc
+    assert "resolves in no opset" in fc
+    status = [line for line in fc.splitlines() if line.startswith("  status:")]
+    assert status == ["  status: removed in 1.2; replacement: Gemm"]
+    assert fc.count("removed in 1.2") == 1
+    note = load_registry().ops[("ai.onnx", "FC")].status.note
+    assert note and f"  note: {note}" in fc.splitlines()
+
+
+def test_show_a_deprecated_op() -> None:
+    upsample = _show("Upsample", "--opset", "9")
+    assert "  status: deprecated since opset 10" in upsample.splitlines()
+
+
+def test_show_beyond_the_newest_opset_says_so() -> None:
+    newest = load_registry().domains["ai.onnx"].max_opset
+    assert _show("Relu", "--opset", str(newest)).startswith("ai.onnx@14::Relu")
+    for op in ("Relu", "FC"):  # an active op and a removed one
+        proc = subprocess.run([sys.executable, "-m", "opset.cli", "show", op, "--opset", str(newest + 1)],
+                              capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 1 and proc.stdout == ""
+        assert proc.stderr == f"error: ai.onnx has no opset {newest + 1}; its newest opset is {newest}\n"
 
 
 def test_show_unknown_op_is_a_clear_error() -> None:
