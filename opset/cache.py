@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from opset.registry_home import meta_dir
+
 CACHE_FORMAT = "opset-registry-cache-4"
 # the code that checks files and turns cached plain data into records: a change to it makes old caches misses
 _BUILDER_SOURCES = ("build.py", "model.py", "lines.py", "cache.py", "checks.py", "meta.py", "attr_types.py",
@@ -40,7 +42,7 @@ def content_key(root: Path, files: list[Path]) -> str:
     here = Path(__file__).resolve().parent
     for name in _BUILDER_SOURCES:
         h.update((here / name).read_bytes())
-    for meta in sorted((here.parent / "schemas" / "meta").glob("*.schema.json")):  # as opset.meta reads them
+    for meta in sorted(meta_dir().glob("*.schema.json")):  # as opset.meta reads them
         h.update(meta.read_bytes())
     for path in files:
         h.update(str(path.relative_to(root)).encode())
