@@ -28,8 +28,10 @@ class AnchorError(Exception):
     """constraints.txt is missing or does not pin an anchor."""
 
 
-def pinned(path: Path = CONSTRAINTS) -> dict[str, str]:
-    """{package: version} of every anchor pinned in `path`; AnchorError names what is missing."""
+def pinned(path: Path | None = None) -> dict[str, str]:
+    """{package: version} of every anchor pinned in `path` (default: the checkout's constraints.txt); AnchorError
+    names what is missing."""
+    path = path or CONSTRAINTS
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
