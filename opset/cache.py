@@ -37,8 +37,7 @@ def _cache_file(key: str) -> Path:
 
 def content_key(root: Path, files: list[Path]) -> str:
     h = hashlib.sha256(CACHE_FORMAT.encode())
-    # records keep file paths as displayed from here, so the place is part of what is cached
-    h.update(f"{root.resolve()}\0{os.getcwd()}\0".encode())
+    h.update(f"{shown_root(root)}\0".encode())  # records keep file paths as shown from here
     here = Path(__file__).resolve().parent
     for name in _BUILDER_SOURCES:
         h.update((here / name).read_bytes())
@@ -50,6 +49,16 @@ def content_key(root: Path, files: list[Path]) -> str:
         h.update(path.read_bytes())
         h.update(b"\0")
     return h.hexdigest()
+
+
+def shown_root(root: Path) -> str:
+    """How records name the files under `root` (as `opset.load` shows them): relative to the working directory when
+    inside it, else as given. Only this much of the working directory reaches the cached data, so an installed
+    registry used from any folder has one cache entry."""
+    try:
+        return str(root.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(root)
 
 
 def read(key: str) -> dict[str, Any] | None:

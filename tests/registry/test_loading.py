@@ -178,3 +178,19 @@ def test_the_cache_folder_keeps_a_bounded_number_of_files(tmp_path: Path, monkey
     for i in range(cache.KEEP_FILES + 3):  # as many registry copies as conform's snapshots make
         load_registry(_copy_domain(tmp_path / f"copy{i}", "ai.onnx", ["Relu"]))
     assert len(list((tmp_path / "cache").glob("registry-*.json"))) == cache.KEEP_FILES
+
+
+def test_one_cache_entry_serves_every_folder_outside_the_registry(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPSET_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("OPSET_NO_CACHE", raising=False)
+    reg_root = _copy_domain(tmp_path / "installed", "ai.onnx", ["Relu"])
+    for folder in ("a", "b"):  # an installed registry used from two project folders
+        (tmp_path / folder).mkdir()
+        monkeypatch.chdir(tmp_path / folder)
+        relu = load_registry(reg_root).ops[("ai.onnx", "Relu")]
+        assert relu.file == str(reg_root / "ai.onnx" / "Relu.yaml")
+    assert len(list((tmp_path / "cache").glob("registry-*.json"))) == 1
+    monkeypatch.chdir(tmp_path / "installed")  # from inside, files are named relative to the working directory
+    assert load_registry(reg_root).ops[("ai.onnx", "Relu")].file == str(Path("schemas", "ai.onnx", "Relu.yaml"))
+    assert len(list((tmp_path / "cache").glob("registry-*.json"))) == 2
