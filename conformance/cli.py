@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the folder holding `conformance`: a checkout or site-packages
 DEFAULT_EXPECTATIONS = Path(__file__).resolve().parent / "expectations"
 
 
@@ -167,13 +167,21 @@ def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectati
 def _run_pytest(args: list[str], snapshot: Path) -> int:
     env = dict(os.environ)
     env["OPSET_SCHEMAS"] = str(snapshot)
-    env["PYTHONPATH"] = os.pathsep.join([str(PROJECT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    if not _on_sys_path(PROJECT_ROOT):  # a checkout run without an install; an installed wheel is importable already
+        env["PYTHONPATH"] = os.pathsep.join([str(PROJECT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
     process = subprocess.Popen([sys.executable, "-m", "pytest", *args], env=env)
     try:
         return process.wait()
     except KeyboardInterrupt:
         process.wait()  # pytest got the same SIGINT and writes what it has
         return 130
+
+
+def _on_sys_path(folder: Path) -> bool:
+    """Whether `folder` is on this interpreter's import path (site-packages of an installed wheel, or a checkout put
+    there), so the pytest child, the same interpreter, imports `conformance` from it without PYTHONPATH; putting
+    site-packages on PYTHONPATH would move it ahead of the standard library."""
+    return any(Path(entry or ".").resolve() == folder for entry in sys.path)
 
 
 def _finish(report: Path, code: int, elapsed: float) -> int:

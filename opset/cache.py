@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from opset.registry_home import meta_dir
+
 CACHE_FORMAT = "opset-registry-cache-4"
 # the code that checks files and turns cached plain data into records: a change to it makes old caches misses
 _BUILDER_SOURCES = ("build.py", "model.py", "lines.py", "cache.py", "checks.py", "meta.py", "attr_types.py",
@@ -35,12 +37,11 @@ def _cache_file(key: str) -> Path:
 
 def content_key(root: Path, files: list[Path]) -> str:
     h = hashlib.sha256(CACHE_FORMAT.encode())
-    # records keep file paths as displayed from here, so the place is part of what is cached
-    h.update(f"{root.resolve()}\0{os.getcwd()}\0".encode())
+    h.update(f"{shown_root(root)}\0".encode())  # records keep file paths as shown from here
     here = Path(__file__).resolve().parent
     for name in _BUILDER_SOURCES:
         h.update((here / name).read_bytes())
-    for meta in sorted((here.parent / "schemas" / "meta").glob("*.schema.json")):  # as opset.meta reads them
+    for meta in sorted(meta_dir().glob("*.schema.json")):  # as opset.meta reads them
         h.update(meta.read_bytes())
     for path in files:
         h.update(str(path.relative_to(root)).encode())
@@ -48,6 +49,16 @@ def content_key(root: Path, files: list[Path]) -> str:
         h.update(path.read_bytes())
         h.update(b"\0")
     return h.hexdigest()
+
+
+def shown_root(root: Path) -> str:
+    """How records name the files under `root` (as `opset.load` shows them): relative to the working directory when
+    inside it, else as given. Only this much of the working directory reaches the cached data, so an installed
+    registry used from any folder has one cache entry."""
+    try:
+        return str(root.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(root)
 
 
 def read(key: str) -> dict[str, Any] | None:

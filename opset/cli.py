@@ -106,7 +106,10 @@ def _cmd_show(ns: argparse.Namespace) -> int:
 
     reg = load_registry()
     domain = reg.canonical_domain(ns.domain)
-    opset = ns.opset if ns.opset is not None else reg.domains[domain].max_opset
+    newest = reg.domains[domain].max_opset
+    if ns.opset is not None and ns.opset > newest:  # resolving would quietly show the newest version instead
+        raise ResolutionError(f"{domain} has no opset {ns.opset}; its newest opset is {newest}")
+    opset = ns.opset if ns.opset is not None else newest
     op = reg.ops.get((domain, ns.op))
     if op is not None and op.status.state == "removed" and reg.try_resolve(domain, ns.op, opset) is None:
         # a removed op resolves in no opset, but its last definition is still worth showing

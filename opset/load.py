@@ -1,6 +1,6 @@
 """Load the whole registry: meta-schema check, build, semantic checks; every problem in one run.
 
-    registry = load_registry()          # schemas/ of this checkout, through the compiled cache
+    registry = load_registry()          # schemas/ of this checkout (or the wheel's copy), through the compiled cache
 
 A cache hit skips YAML parsing and every check (the key is the content of every file plus the
 loader's own version), so a cold process loads in a few milliseconds. A corrupt or stale cache is
@@ -10,7 +10,6 @@ rebuilt, never trusted.
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,19 +21,18 @@ from opset.frozen import FrozenMap
 from opset.lines import locating_paths
 from opset.model import Domain, MapsTo, OpSchema, OpVersion
 from opset.registry import OpTable, Registry
+from opset.registry_home import schemas_dir
+
+__all__ = ["load_registry", "read_and_check", "schemas_dir"]
 
 if TYPE_CHECKING:
     from opset.checks import ProblemSink
 
-DEFAULT_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
-
-
-def schemas_dir() -> Path:
-    return Path(os.environ.get("OPSET_SCHEMAS", DEFAULT_SCHEMAS))
 
 
 def load_registry(root: Path | str | None = None, *, use_cache: bool = True) -> Registry:
-    """The registry under `root` (default: this checkout's `schemas/`). Raises RegistryError."""
+    """The registry under `root` (default: `schemas_dir()`: `$OPSET_SCHEMAS`, else this checkout's `schemas/` or
+    the installed wheel's copy). Raises RegistryError."""
     root = Path(root) if root is not None else schemas_dir()
     files = _registry_files(root)
     key = cache.content_key(root, files) if use_cache else ""

@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from opset.attr_types import ATTR_TYPES
 from opset.errors import Problem
 from opset.lines import LineMap, line_of
 from opset.random_laws import LAWS
-
-META_DIR = Path(__file__).resolve().parent.parent / "schemas" / "meta"
+from opset.registry_home import meta_dir
 
 
 @cache
 def _validator(kind: str) -> Any:
     import jsonschema
 
-    schema = json.loads((META_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads((meta_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"))
     if kind == "op":  # the attribute-type vocabulary has one source
         schema["$defs"]["attribute"]["properties"]["type"]["enum"] = list(ATTR_TYPES)
         schema["$defs"]["random"]["properties"]["law"]["enum"] = list(LAWS)  # ... and so has the laws'

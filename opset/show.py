@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from opset.frozen import thaw
-from opset.model import Attribute, GraphParam, OpVersion, Param, op_label
+from opset.model import Attribute, GraphParam, OpVersion, Param, Status, op_label
 from opset.registry import Registry
 
 
@@ -20,11 +20,7 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
         ext = reg.domains[domain].extends
         via = f" at opset {ext[1]}" if ext else ""
         lines.append(f"  resolved for {domain} opset {opset} through {v.domain}{via}")
-    if v.status.state != "active":
-        s = v.status
-        extra = [f"since opset {s.since}" if s.since else "", f"removed in {s.removed_in}" if s.removed_in else "",
-                 f"replacement {s.replacement}" if s.replacement else ""]
-        lines.append(f"  status: {s.state} " + ", ".join(x for x in extra if x))
+    lines += status_lines(v.status)
     lines.append(f"  {v.summary}")
     if v.changes:
         lines.append(f"  changes: {v.changes}")
@@ -74,6 +70,19 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
     if v.examples:
         lines.append("Examples: " + ", ".join(e.name for e in v.examples))
     return "\n".join(lines)
+
+
+def status_lines(s: Status) -> list[str]:
+    """`status: removed in 1.2; replacement: Gemm` (each fact once) and the status note; nothing for an active op."""
+    if s.state == "active":
+        return []
+    if s.state == "removed":
+        when = [f"removed in {s.removed_in}" if s.removed_in else "removed",
+                f"from opset {s.removed_at_opset} on" if s.removed_at_opset is not None else ""]
+    else:
+        when = [s.state, f"since opset {s.since}" if s.since is not None else ""]
+    facts = [" ".join(x for x in when if x)] + ([f"replacement: {s.replacement}"] if s.replacement else [])
+    return [f"  status: {'; '.join(facts)}"] + ([f"  note: {s.note}"] if s.note else [])
 
 
 def _attribute(a: Attribute) -> str:

@@ -20,6 +20,7 @@ from gen.docs.output import OutputError, Plan, apply_plan, plan_files
 from gen.docs.pages import MARKER, render_site
 from gen.docs.reports import ReportError, read_reports
 from opset.errors import RegistryError
+from opset.importers.anchors import AnchorError
 from opset.load import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +43,7 @@ def main(args: Sequence[str]) -> int:
         return 1
     try:
         plan = plan_files(options.out, render_site(registry, reports), marker=MARKER)
-    except OutputError as e:
+    except (OutputError, AnchorError) as e:  # the home page states the pins of a checkout's constraints.txt
         print(f"gen docs: {e}", file=sys.stderr)
         return 1
     if options.check:

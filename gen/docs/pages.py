@@ -21,6 +21,7 @@ from gen.docs.diff import format_value
 from gen.docs.reports import Report
 from gen.header import header, marker
 from opset.formula import Formula
+from opset.importers.anchors import pinned
 from opset.model import Attribute, OpVersion, Param
 from opset.registry import Registry
 
@@ -42,7 +43,7 @@ def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
     env.globals.update(version_support=lambda v: support.version_support(v, reports, cells),
                        support_counts=support_counts, python_function=lambda v: python_function(registry, v))
     pages: dict[str, str] = {"index.md": _render(env, "index.md.j2", registry=registry, reports=reports,
-                                                 counts=_domain_counts(registry))}
+                                                 counts=_domain_counts(registry), anchors=pinned())}
     for domain in registry.domains.values():
         ops = [op for op in registry if op.domain == domain.name]
         pages[f"{domain.name}/index.md"] = _render(env, "domain.md.j2", domain=domain, ops=ops,

@@ -23,6 +23,7 @@ from onnx import helper
 
 from opset.attr_types import BY_PROTO_NAME
 from opset.importers.yaml_writer import ImporterError, SourceOp, import_ops, select_ops
+from opset.registry_home import default_schemas
 
 ONNX_DOMAIN = "ai.onnx"  # the registry domain onnx.defs' default domain ("") is imported into
 # registry domain -> the domain onnx.defs files its schemas under
@@ -32,7 +33,7 @@ ONNX_SOURCE_DOMAINS: dict[str, str] = {
     "ai.onnx.preview.training": "ai.onnx.preview.training",
     "ai.onnx.preview": "ai.onnx.preview",
 }
-DEFAULT_SCHEMAS_DIR = Path(__file__).resolve().parents[2] / "schemas"
+DEFAULT_SCHEMAS_DIR = default_schemas()  # the registry this code came with (a checkout's schemas/)
 
 # Categories of the ops we know; every other op gets "Other" (people may change it in the file).
 CATEGORY_BY_OP: dict[str, str] = {

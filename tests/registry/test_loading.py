@@ -142,7 +142,27 @@ def test_show_other_domains() -> None:
 
 def test_show_a_removed_op() -> None:
     fc = _show("FC")
-    assert "status: removed" in fc and "replacement Gemm" in fc and "resolves in no opset" in fc
+    assert "resolves in no opset" in fc
+    status = [line for line in fc.splitlines() if line.startswith("  status:")]
+    assert status == ["  status: removed in 1.2; replacement: Gemm"]
+    assert fc.count("removed in 1.2") == 1
+    note = load_registry().ops[("ai.onnx", "FC")].status.note
+    assert note and f"  note: {note}" in fc.splitlines()
+
+
+def test_show_a_deprecated_op() -> None:
+    upsample = _show("Upsample", "--opset", "9")
+    assert "  status: deprecated since opset 10" in upsample.splitlines()
+
+
+def test_show_beyond_the_newest_opset_says_so() -> None:
+    newest = load_registry().domains["ai.onnx"].max_opset
+    assert _show("Relu", "--opset", str(newest)).startswith("ai.onnx@14::Relu")
+    for op in ("Relu", "FC"):  # an active op and a removed one
+        proc = subprocess.run([sys.executable, "-m", "opset.cli", "show", op, "--opset", str(newest + 1)],
+                              capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 1 and proc.stdout == ""
+        assert proc.stderr == f"error: ai.onnx has no opset {newest + 1}; its newest opset is {newest}\n"
 
 
 def test_show_unknown_op_is_a_clear_error() -> None:
@@ -158,3 +178,19 @@ def test_the_cache_folder_keeps_a_bounded_number_of_files(tmp_path: Path, monkey
     for i in range(cache.KEEP_FILES + 3):  # as many registry copies as conform's snapshots make
         load_registry(_copy_domain(tmp_path / f"copy{i}", "ai.onnx", ["Relu"]))
     assert len(list((tmp_path / "cache").glob("registry-*.json"))) == cache.KEEP_FILES
+
+
+def test_one_cache_entry_serves_every_folder_outside_the_registry(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPSET_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("OPSET_NO_CACHE", raising=False)
+    reg_root = _copy_domain(tmp_path / "installed", "ai.onnx", ["Relu"])
+    for folder in ("a", "b"):  # an installed registry used from two project folders
+        (tmp_path / folder).mkdir()
+        monkeypatch.chdir(tmp_path / folder)
+        relu = load_registry(reg_root).ops[("ai.onnx", "Relu")]
+        assert relu.file == str(reg_root / "ai.onnx" / "Relu.yaml")
+    assert len(list((tmp_path / "cache").glob("registry-*.json"))) == 1
+    monkeypatch.chdir(tmp_path / "installed")  # from inside, files are named relative to the working directory
+    assert load_registry(reg_root).ops[("ai.onnx", "Relu")].file == str(Path("schemas", "ai.onnx", "Relu.yaml"))
+    assert len(list((tmp_path / "cache").glob("registry-*.json"))) == 2
