@@ -15,12 +15,13 @@ import onnx
 from onnx import helper
 
 _T = onnx.TensorProto
-# element types stored several to a byte in raw_data: elements per byte (a 6-bit type: 8 bits per 6 elements ... 4/3)
-_PACKED_RAW = {_T.INT4: (2, 1), _T.UINT4: (2, 1), _T.FLOAT4E2M1: (2, 1), _T.INT2: (4, 1), _T.UINT2: (4, 1),
-               _T.FLOAT6E2M3: (4, 3), _T.FLOAT6E3M2: (4, 3)}
+# element types packed below a byte in raw_data: (elements, bytes) of one packed group (6-bit: 4 elements in 3 bytes)
+_PACKED_RAW: dict[int, tuple[int, int]] = {
+    _T.INT4: (2, 1), _T.UINT4: (2, 1), _T.FLOAT4E2M1: (2, 1), _T.INT2: (4, 1), _T.UINT2: (4, 1),
+    _T.FLOAT6E2M3: (4, 3), _T.FLOAT6E3M2: (4, 3)}
 # element types stored several to one int32_data entry (one packed byte an entry)
-_PACKED_TYPED = {_T.INT4: 2, _T.UINT4: 2, _T.FLOAT4E2M1: 2, _T.INT2: 4, _T.UINT2: 4}
-_COMPLEX = {_T.COMPLEX64, _T.COMPLEX128}  # two typed entries an element
+_PACKED_TYPED: dict[int, int] = {_T.INT4: 2, _T.UINT4: 2, _T.FLOAT4E2M1: 2, _T.INT2: 4, _T.UINT2: 4}
+_COMPLEX: set[int] = {_T.COMPLEX64, _T.COMPLEX128}  # two typed entries an element
 _KNOWN = {v for _, v in _T.DataType.items() if v != _T.UNDEFINED}
 
 
