@@ -8,9 +8,9 @@ import sys
 
 import onnx
 
-from opset.errors import RegistryError
+from opset.errors import RegistryError, one_line
 from opset.validate import check_model
-from opset.validate.diagnostics import has_errors, one_line, render_json, render_text
+from opset.validate.diagnostics import has_errors, render_json, render_text
 from opset.validate.profiles import PROFILES, UnknownProfileError
 from opset.validate.reading import ModelReadError, read_model
 from opset.validate.values import annotate, values_json

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from opset.errors import one_line
+
 Severity = Literal["error", "warning"]
 
 
@@ -53,14 +55,6 @@ class Diagnostic:
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.is_error for d in diagnostics)
-
-
-def one_line(text: str) -> str:
-    """`text` with every character that would start a new line (newlines, other control characters, the Unicode
-    line and paragraph separators) written as an escape: a name taken from a model prints as one line."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def render_text(diagnostics: list[Diagnostic], source: str) -> str:
