@@ -39,7 +39,7 @@ EXPRESSIONS = st.recursive(
     lambda inner: st.one_of(
         st.tuples(inner, st.sampled_from(BINARY), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
         st.tuples(st.sampled_from(["-", "+", "not "]), inner).map(lambda t: f"{t[0]}({t[1]})"),
-        st.tuples(st.lists(inner, max_size=3), st.sampled_from(sorted(FUNCTION_NAMES) + ["eval", "open"])).map(
+        st.tuples(st.lists(inner, max_size=3), st.sampled_from([*sorted(FUNCTION_NAMES), "eval", "open"])).map(
             lambda t: _call(*t)),
         st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
         st.tuples(inner, inner).map(lambda t: f"{t[0]}[{t[1]}]"),

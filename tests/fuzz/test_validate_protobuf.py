@@ -136,7 +136,7 @@ def _edit_tensor(draw: st.DrawFn, model: onnx.ModelProto) -> None:
     elif kind == "data_type":
         t.data_type = draw(st.integers(0, 40))
     elif kind == "name":
-        t.name = draw(st.sampled_from(_names(model) + ["orphan"]))
+        t.name = draw(st.sampled_from([*_names(model), "orphan"]))
     else:
         t.ClearField("raw_data")
         t.float_data.extend(draw(st.lists(FLOATS, max_size=5)))
