@@ -22,8 +22,10 @@ def ends_quietly_on_broken_pipe(main: Callable[P, int]) -> Callable[P, int]:
     @functools.wraps(main)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> int:
         try:
-            code = main(*args, **kwargs)
-            sys.stdout.flush()  # buffered output meets the closed pipe here, inside the guard
+            try:
+                code = main(*args, **kwargs)
+            finally:  # also on SystemExit (argparse's --help): buffered output meets the closed pipe here
+                sys.stdout.flush()
         except BrokenPipeError:
             _detach_stdout()
             return 0
