@@ -122,7 +122,8 @@ BAD_BACKENDS = {
     "hangs": "import time\n        time.sleep(600)",
     "unpicklable": "return [lambda: 0]",
     "base_exception": "raise BaseException('not an Exception')",
-    "supports_raises": "return []\n    def supports(self, domain, op, version, dtypes):\n        raise ValueError('no')",
+    "supports_raises": "return []\n"
+                       "    def supports(self, domain, op, version, dtypes):\n        raise ValueError('no')",
 }
 
 
@@ -135,7 +136,8 @@ def test_a_backend_process_that_dies_or_hangs_is_a_recorded_failure(tmp_path: Pa
     try:
         with pytest.raises(ConformanceFailure, match="Relu") as caught:
             check_case(case, isolated, CheckSettings(spec=str(source), timeout=3))
-        assert any(word in str(caught.value) for word in ("crashed", "hung", "raised", "died", "failed")), str(caught.value)
+        said = str(caught.value)
+        assert any(word in said for word in ("crashed", "hung", "raised", "died", "failed")), said
         # the next call starts a fresh child: one case's crash is not the end of the run
         with pytest.raises(ConformanceFailure):
             check_case(case, isolated, CheckSettings(spec=str(source), timeout=3))
