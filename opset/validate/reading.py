@@ -25,6 +25,8 @@ def read_model(path: str | os.PathLike[str], *, load_external_data: bool = True)
         raise ModelReadError(f"{p}: no such file")
     if p.is_dir():
         raise ModelReadError(f"{p}: is a directory, not a model file")
+    if not p.is_file():  # a device or a pipe could be endless (/dev/zero): onnx.load would read it all
+        raise ModelReadError(f"{p}: is not a regular file")
     try:
         model = onnx.load(str(p), load_external_data=load_external_data)
     except DecodeError as e:

@@ -258,3 +258,10 @@ def test_assert_one_line_error_refuses_two_lines() -> None:
 
     with pytest.raises(AssertionError):
         assert_one_line_error(Outcome(2, "", "error: m.onnx: x\nmore\n"), "m.onnx")
+
+
+def test_a_device_is_not_read_as_a_model() -> None:
+    """`opset validate /dev/zero` read forever (onnx.load reads the whole file)."""
+    outcome = run_main(main_validate, ["/dev/zero"])
+    assert outcome.code == 2
+    assert_one_line_error(outcome, "/dev/zero")
