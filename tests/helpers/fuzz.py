@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import pytest
 from hypothesis import HealthCheck, Phase, seed, settings
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -30,6 +31,8 @@ def fuzz(examples: int) -> Callable[[F], F]:
     is its seed), no deadline (tests never judge wall time; pytest-timeout catches a hang), no health checks (the
     inputs are large and slow on purpose)."""
     def wrap(test: F) -> F:
+        # pytest-timeout's 300 s is for one test; a fuzz test's budget grows with the scale (a hang is still caught)
+        test = pytest.mark.timeout(round(300 * max(1.0, SCALE)))(test)
         configured = settings(max_examples=max(1, round(examples * SCALE)), deadline=None, database=None,
                               suppress_health_check=list(HealthCheck),
                               phases=(Phase.explicit, Phase.generate, Phase.shrink))(test)
