@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from opset.broken_pipe import ends_quietly_on_broken_pipe
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the folder holding `conformance`: a checkout or site-packages
 DEFAULT_EXPECTATIONS = Path(__file__).resolve().parent / "expectations"
 
@@ -49,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+@ends_quietly_on_broken_pipe
 def main(argv: Sequence[str] | None = None) -> int:
     options = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if options.max_examples < 1:

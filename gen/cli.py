@@ -6,6 +6,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from opset.broken_pipe import ends_quietly_on_broken_pipe
+
 # subcommand -> module whose `main(args: list[str]) -> int` runs it
 GENERATORS = {
     "tests": ("gen.tests.generator", "property-test modules, one per op"),
@@ -15,6 +17,7 @@ GENERATORS = {
 }
 
 
+@ends_quietly_on_broken_pipe
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help") or args[0] not in GENERATORS:

@@ -34,6 +34,8 @@ CHECKS: dict[str, str] = {
     "empty_graph": "a graph without nodes and outputs",
     "graph_signature": "a graph attribute (If's branch, Loop's body ...) whose inputs or outputs do not fit the "
                        "op's declared signature: their count, types or shapes (reported inside the graph)",
+    "tensor_data": "an initializer or tensor attribute whose stored values do not fit its dims and element type "
+                   "(a raw_data of the wrong size, a negative dim, an unknown data_type, a string that is not UTF-8)",
     "registry": "the registry itself could not be loaded",
     "tmfile_params": "a .tmfile node's parameter block missing, or not the size its op's binary layout says",
     "tmfile_reference": "a .tmfile index (tensor, buffer, node) outside its table",

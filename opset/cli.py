@@ -8,9 +8,11 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
+from opset.broken_pipe import ends_quietly_on_broken_pipe
 from opset.errors import RegistryError, ResolutionError
 
 
+@ends_quietly_on_broken_pipe
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in _PASSTHROUGH:
@@ -35,8 +37,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ResolutionError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        return 0
 
 
 def _parser() -> argparse.ArgumentParser:

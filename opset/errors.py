@@ -16,7 +16,15 @@ class Problem:
 
     def __str__(self) -> str:
         place = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{place}: {self.op}: {self.message}" if self.op else f"{place}: {self.message}"
+        return one_line(f"{place}: {self.op}: {self.message}" if self.op else f"{place}: {self.message}")
+
+
+def one_line(text: str) -> str:
+    """`text` with every character that would start a new line (newlines, other control characters, the Unicode
+    line and paragraph separators) written as an escape: a name taken from a file prints as one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 class RegistryError(Exception):

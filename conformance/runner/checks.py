@@ -25,7 +25,7 @@ from conformance.runner.random_laws import law_test
 from conformance.runner.random_outputs import random_call, random_output_problems
 from conformance.runner.repro import write_bundle
 from conformance.runner.settings import CellStats, CheckSettings
-from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError
+from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError, exception_line
 from conformance.strategies.case import Case
 from conformance.strategies.dtypes import element_of
 from opset.cells import allowed_cells, allowed_elements, cell_type
@@ -165,7 +165,7 @@ def _run(backend: CaseBackend, call: BackendCall, case: Case, settings: CheckSet
     except BackendTimeout as e:
         _fail(case, settings, expected, f"backend hung: {e}", law)
     except Exception as e:  # any other backend exception is a recorded failure of this case
-        _fail(case, settings, expected, f"backend raised {type(e).__name__}: {str(e).splitlines()[0]}", law)
+        _fail(case, settings, expected, f"backend raised {exception_line(e)}", law)
     return []
 
 
@@ -254,7 +254,7 @@ def _property_problems(case: Case, outputs: list[Any], backend: CaseBackend,
         except Unsupported:
             continue  # the backend cannot run the rerun's inputs; the property stays unchecked
         except Exception as e:  # a crash, hang or error while checking a property is a failure too
-            problems.append(f"property {prop.name}: backend failed on the rerun: {type(e).__name__}: {e}")
+            problems.append(f"property {prop.name}: backend failed on the rerun: {exception_line(e)}")
     return problems
 
 

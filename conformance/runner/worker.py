@@ -31,6 +31,17 @@ class RemoteError(Exception):
     """The backend raised inside the worker; the message carries its type and traceback tail."""
 
 
+def exception_line(error: BaseException) -> str:
+    """`ValueError: first line of the message`, or the type alone when the message is empty or cannot be printed:
+    a backend's exception is described in one line whatever its `__str__` does."""
+    try:
+        text = str(error).strip()
+    except Exception:  # a backend's own __str__ may raise anything; its type still says what happened
+        text = ""
+    first = text.splitlines()[0] if text else ""
+    return f"{type(error).__name__}: {first}" if first else type(error).__name__
+
+
 def _serve(conn: Connection, spec: str) -> None:
     from conformance.backends.resolve import resolve_backend
 
@@ -54,8 +65,14 @@ def _serve(conn: Connection, spec: str) -> None:
         except Unsupported as e:
             conn.send(("unsupported", str(e)))
         except Exception as e:  # any backend failure goes back to the parent as data
-            tail = "".join(traceback.format_exception(e)[-3:]).strip()
-            conn.send(("error", f"{type(e).__name__}: {e}\n{tail}"))
+            conn.send(("error", f"{exception_line(e)}\n{_traceback_tail(e)}"))
+
+
+def _traceback_tail(error: BaseException) -> str:
+    try:
+        return "".join(traceback.format_exception(error)[-3:]).strip()
+    except Exception:  # formatting calls the exception's __str__, which may raise (exception_line says what it was)
+        return ""
 
 
 class IsolatedBackend:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from opset.formula.errors import FormulaError, Undecided
 from opset.formula.graph_value import GraphValue
-from opset.formula.limits import MAX_LIST_LENGTH, Budget
+from opset.formula.limits import MAX_LIST_LENGTH, MAX_STEPS, Budget
 from opset.formula.symbolic import Sym
 
 if TYPE_CHECKING:
@@ -27,14 +27,20 @@ def _numpy() -> Any:
     return sys.modules.get("numpy")
 
 
-def _onnx_tensor(value: Any) -> Any:
+def _onnx_tensor(value: Any, what: str) -> Any:
     """The values of an onnx TensorProto (a tensor attribute) as a numpy array; None for anything else. onnx is
-    only consulted when something imported it (only then can a TensorProto exist)."""
+    only consulted when something imported it (only then can a TensorProto exist). A tensor whose stored values
+    do not fit its dims (the validator reports it as tensor_data), or that keeps them in another file, leaves
+    what depends on it undecided."""
     onnx = sys.modules.get("onnx")
     if onnx is None or not isinstance(value, onnx.TensorProto):
         return None
     from onnx import numpy_helper
 
+    from opset.tensor_data import decodable, payload_problem
+
+    if not decodable(value):
+        raise Undecided(f"{what}: {payload_problem(value) or 'its values are not stored in the model'}")
     return numpy_helper.to_array(value)
 
 
@@ -64,7 +70,7 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     np = _numpy()
     if np is not None and isinstance(value, np.bool_):
         return bool(value)
-    tensor = _onnx_tensor(value)
+    tensor = _onnx_tensor(value, what)
     if tensor is not None:  # a tensor attribute as a model holds it: its values, as a conformance case holds them
         value = tensor
     if isinstance(value, numbers.Integral):
@@ -72,6 +78,8 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     if isinstance(value, numbers.Real):
         return float(value)
     if np is not None and isinstance(value, np.ndarray):
+        if value.size > MAX_STEPS:  # more than an evaluation may touch: refuse before tolist() copies it
+            raise Undecided(f"{what} has {value.size} elements, more than the {MAX_STEPS} a formula reasons about")
         value = value.tolist()
     if isinstance(value, list | tuple):
         _check_host_length(len(value), what)
@@ -84,6 +92,7 @@ def flat_values(raw: Any, what: str, budget: Budget) -> list[Any]:
     """The values of an input as a flat list (``value(X)``)."""
     np = _numpy()
     if np is not None and isinstance(raw, np.ndarray):
+        _check_host_length(raw.size, what)  # before tolist() copies it
         raw = raw.reshape(-1).tolist()
     if not isinstance(raw, list | tuple):
         raise FormulaError(f"{what} must be a sequence of values, not {type(raw).__name__}")

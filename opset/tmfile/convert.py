@@ -13,6 +13,7 @@ reported like an unmapped node.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,7 @@ from opset.infer import formula_environment
 from opset.model import ConstInput, MapsTo, OpVersion
 from opset.registry import Registry
 from opset.tmfile.model import Model
-from opset.tmfile.onnx_view import OnnxView, to_onnx
+from opset.tmfile.onnx_view import OnnxView, ViewError, to_onnx
 from opset.tmfile.params import tengine_versions
 
 _CONST_TYPES = {"float": np.float32, "int64": np.int64, "int32": np.int32}
@@ -207,6 +208,9 @@ def _reshaped(value: str, shape: list[int], name: str, initializers: list[onnx.T
     """`value` in `shape`: a reshaped copy of a constant, else a Reshape node before the target."""
     for t in initializers:
         if t.name == value:
+            if math.prod(t.dims) != math.prod(shape):  # a damaged file's dims disagree with what the mapping needs
+                raise ViewError(f"{name}: constant '{value}' of dims {list(t.dims)} cannot take the shape {shape} "
+                                "the mapping needs")
             initializers.append(numpy_helper.from_array(numpy_helper.to_array(t).reshape(shape), name))
             return name
     shape_name = f"{name}_shape"

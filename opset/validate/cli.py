@@ -8,7 +8,7 @@ import sys
 
 import onnx
 
-from opset.errors import RegistryError
+from opset.errors import RegistryError, one_line
 from opset.validate import check_model
 from opset.validate.diagnostics import has_errors, render_json, render_text
 from opset.validate.profiles import PROFILES, UnknownProfileError
@@ -38,12 +38,12 @@ def main_validate(args: list[str]) -> int:
     try:
         model = read_model(ns.model)
     except ModelReadError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(one_line(f"error: {e}"), file=sys.stderr)
         return 2
     try:
         result = check_model(model, ns.profile)
     except UnknownProfileError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(one_line(f"error: {e}"), file=sys.stderr)
         return 2
     except RegistryError as e:
         print(e, file=sys.stderr)
@@ -72,7 +72,7 @@ def _validate_tmfile(path: str, as_json: bool, profile: str | None) -> int:
     try:
         model = read_tmfile(path, registry)
     except TmfileError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(one_line(f"error: {e}"), file=sys.stderr)
         return 2
     result = validate_tmfile(model, registry)
     diags = result.diagnostics
@@ -101,16 +101,16 @@ def main_infer(args: list[str]) -> int:
         model = read_model(ns.model)
         result = check_model(model, ns.profile)
     except ModelReadError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(one_line(f"error: {e}"), file=sys.stderr)
         return 2
     except UnknownProfileError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(one_line(f"error: {e}"), file=sys.stderr)
         return 2
     except RegistryError as e:
         print(e, file=sys.stderr)
         return 1
     for d in result.diagnostics:
-        print(f"{ns.model}: {d}", file=sys.stderr)
+        print(one_line(f"{ns.model}: {d}"), file=sys.stderr)
     annotated = annotate(model, result.facts)
     try:
         onnx.save_model(annotated, ns.output)

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from opset.errors import one_line
+
 Severity = Literal["error", "warning"]
 
 
@@ -56,7 +58,7 @@ def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
 
 
 def render_text(diagnostics: list[Diagnostic], source: str) -> str:
-    lines = [f"{source}: {d}" for d in diagnostics]
+    lines = [one_line(f"{source}: {d}") for d in diagnostics]
     errors = sum(d.is_error for d in diagnostics)
     warnings = len(diagnostics) - errors
     lines.append(f"{source}: {errors} error(s), {warnings} warning(s)")

@@ -85,7 +85,7 @@ def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
         which = d.WhichOneof("value")
         if which == "dim_value":
             dims.append(d.dim_value)
-        elif which == "dim_param":
+        elif which == "dim_param" and d.dim_param:
             dims.append(Sym(d.dim_param))
         else:
             dims.append(fresh.new())

@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 import onnx
-from google.protobuf.message import DecodeError
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import DecodeError, Message
 
 
 class ModelReadError(Exception):
@@ -24,6 +25,8 @@ def read_model(path: str | os.PathLike[str], *, load_external_data: bool = True)
         raise ModelReadError(f"{p}: no such file")
     if p.is_dir():
         raise ModelReadError(f"{p}: is a directory, not a model file")
+    if not p.is_file():  # a device or a pipe could be endless (/dev/zero): onnx.load would read it all
+        raise ModelReadError(f"{p}: is not a regular file")
     try:
         model = onnx.load(str(p), load_external_data=load_external_data)
     except DecodeError as e:
@@ -45,6 +48,52 @@ def not_a_model(model: onnx.ModelProto) -> str | None:
         return "no graph"
     if not model.opset_import and model.ir_version >= 3:
         return "no opset_import"
+    bad = first_non_utf8(model)
+    if bad is not None:
+        return f"{bad} is not valid UTF-8"
+    return None
+
+
+_FieldPlan = tuple[tuple[str, bool, bool], ...]  # (name, is a string, is repeated) of the string and message fields
+_PLANS: dict[str, _FieldPlan] = {}
+
+
+def _plan(message: Message) -> _FieldPlan:
+    descriptor = message.DESCRIPTOR
+    plan = _PLANS.get(descriptor.full_name)
+    if plan is None:
+        plan = tuple((f.name, f.type == FieldDescriptor.TYPE_STRING, f.is_repeated)
+                     for f in descriptor.fields
+                     if f.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_MESSAGE))
+        _PLANS[descriptor.full_name] = plan
+    return plan
+
+
+def first_non_utf8(message: Message, path: str = "model") -> str | None:
+    """The path (`model.graph.node[12].op_type`) of the first string field whose bytes are not UTF-8, else None.
+
+    ONNX's strings are UTF-8, but protobuf decodes a proto2 string with other bytes into a `bytes` value instead
+    of failing, and names, op types and domains are compared and printed as `str` everywhere after reading.
+    Only string and message fields are read (never a tensor's raw_data, which would be copied).
+    """
+    for name, is_string, repeated in _plan(message):
+        if is_string:
+            value = getattr(message, name)
+            if repeated:
+                for k, item in enumerate(value):
+                    if not isinstance(item, str):
+                        return f"{path}.{name}[{k}]"
+            elif not isinstance(value, str):
+                return f"{path}.{name}"
+        elif repeated:
+            for k, item in enumerate(getattr(message, name)):
+                found = first_non_utf8(item, f"{path}.{name}[{k}]")
+                if found:
+                    return found
+        elif message.HasField(name):
+            found = first_non_utf8(getattr(message, name), f"{path}.{name}")
+            if found:
+                return found
     return None
 
 

@@ -13,6 +13,7 @@ from opset.errors import ResolutionError
 from opset.formula.graph_value import GraphValue, Port
 from opset.infer import UNKNOWN_SHAPE, graph_inputs
 from opset.registry import Registry
+from opset.tensor_data import payload_problem
 from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.facts import (
@@ -110,11 +111,32 @@ class ModelValidation:
     def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
         plan = plan_graph(graph, outer_names, path)
         self.diags.extend(plan.diagnostics)
+        self._initializer_data(graph, path)
         records = plan.records
         for i in plan.order:
             self._node(records[i], path, scope)
 
+    def _initializer_data(self, graph: onnx.GraphProto, path: str) -> None:
+        """Every initializer's stored values fit its dims (checked before anything decodes one)."""
+        for k, t in enumerate(graph.initializer):
+            problem = payload_problem(t)
+            if problem:
+                self.diags.append(Diagnostic("error", "tensor_data", f"initializer {k} '{t.name}': {problem}",
+                                             graph=path))
+        for k, sparse in enumerate(graph.sparse_initializer):
+            for part in ("values", "indices"):
+                problem = payload_problem(getattr(sparse, part))
+                if problem:
+                    self.diags.append(Diagnostic("error", "tensor_data", f"sparse initializer {k} "
+                                                 f"'{sparse.values.name}' {part}: {problem}", graph=path))
+
     def _node(self, rec: NodeRec, path: str, scope: Scope) -> None:
+        for attr in rec.attrs:
+            for where, tensor in _attribute_tensors(attr):
+                problem = payload_problem(tensor)
+                if problem:
+                    NodeCheck(rec, path, f"{rec.domain or 'ai.onnx'}::{rec.op_type}", self.diags).error(
+                        "tensor_data", f"attribute '{attr.name}'{where}: {problem}")
         mapped = self._mapped[rec.domain] if rec.domain in self._mapped else self._map_domain(rec.domain)
         if mapped is None:
             label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
@@ -196,6 +218,17 @@ class ModelValidation:
         outputs = len(rec.outputs) if any(p.variadic for p in info.version.outputs) else None
         return graph_inputs(info.version, attr_name, listed, attrs.given, count,
                             input_types=[f.type if f is not None else None for f in in_facts], output_count=outputs)
+
+
+def _attribute_tensors(attr: onnx.AttributeProto) -> list[tuple[str, onnx.TensorProto]]:
+    """The tensors an attribute holds, each with where in the attribute it sits (`""`, `[2]`, `.values`)."""
+    if attr.type == onnx.AttributeProto.TENSOR:
+        return [("", attr.t)]
+    if attr.type == onnx.AttributeProto.TENSORS:
+        return [(f"[{k}]", t) for k, t in enumerate(attr.tensors)]
+    if attr.type == onnx.AttributeProto.SPARSE_TENSOR:
+        return [(".values", attr.sparse_tensor.values), (".indices", attr.sparse_tensor.indices)]
+    return []
 
 
 def _fed(declared: Facts, port: Port) -> Facts:

@@ -16,6 +16,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
+from opset.tensor_data import decodable
 from opset.validate.facts import Shape, tensor_type, type_text
 
 MAX_VALUES = 1024  # values tracked for shape-like int tensors (Reshape's shape, Slice's starts ...)
@@ -36,7 +37,7 @@ def tensor_values(t: onnx.TensorProto) -> tuple[int, ...] | None:
     count = 1
     for d in t.dims:
         count *= d
-    if count > MAX_VALUES or t.data_location == onnx.TensorProto.EXTERNAL:
+    if count > MAX_VALUES or not decodable(t):  # values that do not fit the dims are reported as tensor_data
         return None
     array: np.ndarray[Any, Any] = numpy_helper.to_array(t)
     return tuple(int(x) for x in array.reshape(-1))

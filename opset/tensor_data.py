@@ -1,0 +1,82 @@
+"""Whether an onnx TensorProto's stored values fit its dims and element type, checked before anything decodes them.
+
+`numpy_helper.to_array` trusts `dims`: a `raw_data` of 4 bytes under dims [65] ends in a numpy reshape error, and a
+string tensor holding bytes that are not UTF-8 in a decode error. Both are facts about the model, so the validator
+reports them (check `tensor_data`) and decodes only tensors this module passes. The check compares counts only:
+it allocates nothing, so a dims field of 2^40 costs what a dims field of 4 costs (the values themselves are already
+in memory, read by protobuf from a file of bounded size).
+"""
+
+from __future__ import annotations
+
+import math
+
+import onnx
+from onnx import helper
+
+_T = onnx.TensorProto
+# element types packed below a byte in raw_data: (elements, bytes) of one packed group (6-bit: 4 elements in 3 bytes)
+_PACKED_RAW: dict[int, tuple[int, int]] = {
+    _T.INT4: (2, 1), _T.UINT4: (2, 1), _T.FLOAT4E2M1: (2, 1), _T.INT2: (4, 1), _T.UINT2: (4, 1),
+    _T.FLOAT6E2M3: (4, 3), _T.FLOAT6E3M2: (4, 3)}
+# element types stored several to one int32_data entry (one packed byte an entry)
+_PACKED_TYPED: dict[int, int] = {_T.INT4: 2, _T.UINT4: 2, _T.FLOAT4E2M1: 2, _T.INT2: 4, _T.UINT2: 4}
+_COMPLEX: set[int] = {_T.COMPLEX64, _T.COMPLEX128}  # two typed entries an element
+_KNOWN = {v for _, v in _T.DataType.items() if v != _T.UNDEFINED}
+
+
+def element_count(t: onnx.TensorProto) -> int:
+    """The product of the dims (1 for a scalar); only meaningful when `payload_problem` found none."""
+    return math.prod(t.dims)
+
+
+def payload_problem(t: onnx.TensorProto) -> str | None:
+    """Why the values `t` stores do not fit its dims and element type, as a phrase (`raw_data holds 4 bytes, dims
+    [65] of FLOAT need 260`); None when they fit, or when they live in an external file not loaded."""
+    for d in t.dims:
+        if d < 0:
+            return f"dims {list(t.dims)} has a negative dim"
+    code = t.data_type
+    if code not in _KNOWN:
+        return f"data_type {code} is not an element type"
+    if t.data_location == _T.EXTERNAL:
+        return None  # not read: its length is the external file's business (onnx.load checks it when it reads)
+    if t.HasField("segment"):
+        return None  # a segment of a larger tensor: its dims are the whole tensor's, nothing to compare
+    count = element_count(t)
+    type_name = _T.DataType.Name(code)
+    if code == _T.STRING:
+        return _string_problem(t, count)
+    if t.HasField("raw_data"):
+        have = len(t.raw_data)
+        per, size = _PACKED_RAW.get(code, (1, helper.tensor_dtype_to_np_dtype(code).itemsize))
+        need = -(-count * size // per)
+        if have != need:
+            return f"raw_data holds {have} bytes, dims {list(t.dims)} of {type_name} need {need}"
+        return None
+    field = helper.tensor_dtype_to_field(code)
+    have = len(getattr(t, field))
+    need = 2 * count if code in _COMPLEX else -(-count // _PACKED_TYPED.get(code, 1))
+    if have != need:
+        return f"{field} holds {have} values, dims {list(t.dims)} of {type_name} need {need}"
+    return None
+
+
+def _string_problem(t: onnx.TensorProto, count: int) -> str | None:
+    if t.HasField("raw_data"):
+        return "a STRING tensor keeps its values in string_data, not raw_data"
+    have = len(t.string_data)
+    if have != count:
+        return f"string_data holds {have} values, dims {list(t.dims)} need {count}"
+    for k, s in enumerate(t.string_data):
+        try:
+            s.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return f"string_data[{k}] is not UTF-8 (byte {e.start})"
+    return None
+
+
+def decodable(t: onnx.TensorProto) -> bool:
+    """`numpy_helper.to_array(t)` gives the tensor's values without reading another file: they are stored here,
+    in one piece, and fit the dims."""
+    return t.data_location != _T.EXTERNAL and not t.HasField("segment") and payload_problem(t) is None
