@@ -148,14 +148,21 @@ def failure_line(cell: dict[str, Any], backend: str) -> str:
     shortest, command = "(no message)", ""
     for message in cell.get("messages") or []:
         text = " ".join(str(message).split())  # one line, whatever the backend's error spans
-        text = text.split("ConformanceFailure: ", 1)[-1].removeprefix(label).removeprefix(": ")
+        text = text.split("ConformanceFailure: ", 1)[-1].removeprefix(label).removeprefix(": ").strip()
         text, _, tail = text.partition(_REPRO_TAIL)
-        if shortest == "(no message)" or len(text) < len(shortest):
+        if shortest == "(no message)" or len(_case_part(text)) < len(_case_part(shortest)):
             shortest, command = text, _relative_command(tail)
     if not command and cell.get("repro"):
         command = shlex.join(["conform", "--backend", backend, "--replay", _relative(str(cell["repro"]))])
     replay = f" | replay: {command}" if command else " | no repro bundle was written"
-    return f"FAIL {label}: {shortest}{replay}"
+    sep = " " if shortest.startswith("(") else ": "  # `label (example e): ...`, `label (law case): ...`
+    return f"FAIL {label}{sep}{shortest}{replay}"
+
+
+def _case_part(text: str) -> str:
+    """The case of a failure message (`Case.describe`: inputs, attributes), by which failures are compared."""
+    at = text.rfind("inputs (")
+    return text[at:] if at >= 0 else text
 
 
 def _relative_command(command: str) -> str:
