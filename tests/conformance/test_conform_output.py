@@ -144,3 +144,12 @@ def test_a_backend_failing_only_on_a_propertys_second_run_is_told_so() -> None:
     with pytest.raises(ConformanceFailure, match=r"property idempotent: the case's own outputs are right, but the "
                                                  r"backend failed when run again on f\(f\(x\)\), its own output"):
         check_case(case, SecondRunFails(), CheckSettings(spec="m"))
+
+
+def test_a_backend_file_whose_imports_fail_is_one_line(tmp_path: Path) -> None:
+    backend = tmp_path / "needs_more.py"
+    backend.write_text("import no_such_package_anywhere\n", encoding="utf-8")
+    result = conform("--backend", str(backend), "--op", "Relu")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip().splitlines() == [f"conform: backend '{backend}': {backend} cannot import what it "
+                                                  "needs: No module named 'no_such_package_anywhere'"]
