@@ -92,3 +92,9 @@ def test_merge_of_an_unreadable_file_is_one_line(tmp_path: Path) -> None:
         assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert result.stderr.startswith(f"conform merge: {path}")
     assert not (tmp_path / "out.json").exists()
+
+
+def test_help_names_the_merge_command_and_merge_has_its_own_help() -> None:
+    assert "conform merge ..." in conform("--help").stdout
+    own = conform("merge", "--help")
+    assert own.returncode == 0 and "--junit" in own.stdout and "usage: conform merge" in own.stdout
