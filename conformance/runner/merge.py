@@ -85,7 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options: argparse.Namespace) -> int:
-    """Merge, write, print the summary; 0 when no cell failed, 1 when one did, 2 on unusable inputs."""
+    """Merge, write, print the summary; 0 when no cell failed, 1 when one did or a shard is missing (the merged
+    report is written, marked incomplete), 2 on inputs that cannot be one run's."""
     from conformance.runner.junit import write_junit
     from conformance.runner.report import Report, summarize
 
@@ -105,7 +106,7 @@ def run(options: argparse.Namespace) -> int:
         print(f"conform merge: {warning}", file=sys.stderr)
     written = [f"{what}: {path}" for what, path in (("report", options.report), ("junit", options.junit)) if path]
     print(f"\n{len(merged['cells'])} cells from {len(options.reports)} reports" + "".join(f"; {w}" for w in written))
-    return 1 if any(c.get("status") == "fail" for c in merged["cells"].values()) else 0
+    return 1 if warnings or any(c.get("status") == "fail" for c in merged["cells"].values()) else 0
 
 
 def _read(path: Path) -> dict[str, Any]:

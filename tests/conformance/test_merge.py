@@ -61,7 +61,9 @@ def test_three_shards_merged_equal_the_unsharded_run(tmp_path: Path) -> None:
 
 def _report(shard: str | None, *cells: str, backend: str = "reference") -> dict[str, Any]:
     data: dict[str, Any] = {"backend": backend, "started": 1.0, "finished": 2.0, "complete": True,
-                            "unmatched_expectations": [], "cells": {c: {"status": "pass"} for c in cells}}
+                            "unmatched_expectations": [],
+                            "cells": {c: {"domain": "ai.onnx", "op": c, "version": 1, "dtype": "float",
+                                          "status": "pass", "messages": []} for c in cells}}
     if shard is not None:
         data["shard"] = shard
     return data
@@ -98,3 +100,18 @@ def test_help_names_the_merge_command_and_merge_has_its_own_help() -> None:
     assert "conform merge ..." in conform("--help").stdout
     own = conform("merge", "--help")
     assert own.returncode == 0 and "--junit" in own.stdout and "usage: conform merge" in own.stdout
+
+
+def test_merging_without_a_shard_writes_an_incomplete_report_and_exits_1(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from conformance.runner.merge import run
+
+    for name, shard, cell in (("a", "1/3", "x"), ("c", "3/3", "z")):
+        (tmp_path / f"{name}.json").write_text(json.dumps(_report(shard, cell)), encoding="utf-8")
+    out = tmp_path / "all.json"
+    code = run(argparse.Namespace(reports=[tmp_path / "a.json", tmp_path / "c.json"], report=out, junit=None))
+    assert code == 1 and "shard 2/3 is missing" in capsys.readouterr().err
+    merged = json.loads(out.read_text())
+    assert set(merged["cells"]) == {"x", "z"} and merged["complete"] is False
