@@ -153,3 +153,20 @@ def test_a_backend_file_whose_imports_fail_is_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert result.stderr.strip().splitlines() == [f"conform: backend '{backend}': {backend} cannot import what it "
                                                   "needs: No module named 'no_such_package_anywhere'"]
+
+
+def test_the_readmes_sample_output_is_what_conform_prints(tmp_path: Path) -> None:
+    """The README's sample: its command run (from another folder, so the bundles land there) prints its table rows
+    and FAIL line exactly; only timings may differ."""
+    import re
+
+    from tests.helpers.conform_cli import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sample = re.search(r"```text\n\$ PYTHONPATH=\. conform (.*?) \| cat\n(.*?)```", readme, re.S)
+    assert sample, "the README lost its sample of conform's output"
+    result = conform(*shlex.split(sample.group(1)), cwd=tmp_path)
+    assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
+    stable = [ln for ln in sample.group(2).splitlines() if not re.search(r"\d s\b|\d+ s,", ln)]
+    assert stable and any(ln.startswith("FAIL ") for ln in stable)
+    assert [ln for ln in result.stdout.splitlines() if not re.search(r"\d s\b|\d+ s,", ln)] == stable
