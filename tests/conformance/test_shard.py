@@ -42,3 +42,21 @@ def test_conform_refuses_a_bad_shard_with_one_line(spec: str) -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("conform: --shard"), result.stderr
     assert "Traceback" not in result.stderr and not result.stdout
+
+
+def test_the_shard_of_a_cell_is_the_same_in_another_process() -> None:
+    """Two jobs of a CI matrix are two interpreters with different string-hash seeds: they must agree."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.helpers.conform_cli import ROOT
+
+    code = ("import json, sys; from conformance.runner.shard import shard_of; "
+            "print(json.dumps([shard_of(label, 3) for label in json.load(sys.stdin)]))")
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
+        out = subprocess.run([sys.executable, "-c", code], input=json.dumps(LABELS), capture_output=True, text=True,
+                             env=env, check=True).stdout
+        assert json.loads(out) == [shard_of(label, 3) for label in LABELS]
