@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                                 "Hypothesis' failing examples) instead of a "
                                                                 "progress bar")
     p.add_argument("--expectations", type=Path, help="YAML of known gaps (default: conformance/expectations/"
-                                                     "<backend>.yaml when it exists)")
+                                                     "<the backend's name>.yaml when it exists)")
     p.add_argument("--report", type=Path, help="JSON report, rewritten as results arrive")
     p.add_argument("--junit", type=Path, help="JUnit XML report, one test case per cell")
     p.add_argument("--repro-dir", type=Path, default=DEFAULT_REPRO_DIR,
@@ -138,7 +138,9 @@ def _expectations(options: argparse.Namespace) -> Path | None:
         if not options.expectations.is_file():
             raise FileNotFoundError(f"expectations file {options.expectations} not found")
         return Path(options.expectations)
-    default = DEFAULT_EXPECTATIONS / f"{options.backend}.yaml"
+    from conformance.backends.resolve import backend_identity
+
+    default = DEFAULT_EXPECTATIONS / f"{backend_identity(options.backend)}.yaml"
     return default if default.is_file() else None
 
 

@@ -100,6 +100,8 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
     graph_inputs += outer_inputs
     graph_outputs = []
     for i, name in enumerate(node.output):
+        if not name:  # an omitted optional output (LSTM's Y where only Y_h is asked for) is no graph output
+            continue
         dtype = output_dtypes[i] if i < len(output_dtypes) else None
         shape = output_shapes[i] if i < len(output_shapes) else None
         if isinstance(dtype, str) and "(" in dtype:
@@ -109,20 +111,66 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
             graph_outputs.append(onnx.ValueInfoProto(name=name))
             continue
         graph_outputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.dtype(dtype)),
-                                                           shape))
+                                                           symbolic_dims(name, shape)))
     graph = helper.make_graph([node], f"conform_{node.op_type}", graph_inputs, graph_outputs)
     opsets = [helper.make_opsetid(d, v) for d, v in sorted(opset_imports.items())]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="opset-conform")
     model.ir_version = min(helper.find_min_ir_version_for(opsets, ignore_unknown=True), onnx.IR_VERSION)
     model.ir_version = max(model.ir_version, 7)
+    _complete_outputs(model)
     return model
+
+
+def symbolic_dims(name: str, shape: Any) -> list[int | str] | None:
+    """A tensor's declared dims: known dims as they are, an unknown one (None) as a dim_param named after the value
+    and position (`Y_d1`); None when not even the rank is known."""
+    if not isinstance(shape, list | tuple):
+        return None
+    return [d if isinstance(d, int | str) else f"{name}_d{k}" for k, d in enumerate(shape)]
+
+
+def _complete_outputs(model: onnx.ModelProto) -> None:
+    """Give an output declared without a type, or a tensor output without a shape (onnx.checker requires both on a
+    graph's outputs), what onnx's own inference finds for it, its unknown dims as dim_params. A node onnx has no
+    schema for keeps what it has (nothing can be inferred for it)."""
+    missing = [o for o in model.graph.output if not o.HasField("type") or (
+        o.type.HasField("tensor_type") and not o.type.tensor_type.HasField("shape"))]
+    if not missing:
+        return
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+        return  # the backend's checker will say what is wrong with the model
+    found = {v.name: v.type for v in inferred.graph.value_info}
+    found.update({o.name: o.type for o in inferred.graph.output if o.HasField("type")})
+    for output in missing:
+        tp = found.get(output.name)
+        if tp is None or tp.WhichOneof("value") is None:
+            continue
+        if not output.HasField("type"):
+            if tp.HasField("tensor_type") and tp.tensor_type.elem_type == onnx.TensorProto.UNDEFINED:
+                continue  # onnxruntime refuses an UNDEFINED element type: better none
+            output.type.CopyFrom(tp)
+            if not tp.HasField("tensor_type"):
+                continue
+            output.type.tensor_type.ClearField("shape")
+        if not tp.HasField("tensor_type") or not tp.tensor_type.HasField("shape"):
+            continue
+        dims = output.type.tensor_type.shape
+        dims.SetInParent()
+        for k, dim in enumerate(tp.tensor_type.shape.dim):
+            new = dims.dim.add()
+            if dim.HasField("dim_value"):
+                new.dim_value = dim.dim_value
+            else:
+                new.dim_param = dim.dim_param or f"{output.name}_d{k}"
 
 
 def _typed_value_info(name: str, type_text: str, value: Any, shape: Any = None) -> onnx.ValueInfoProto:
     """A graph input or output of a container type (or a tensor that is an optional's content). The shape is the
     tensor's, or what a sequence's elements share (their dims where they agree); a map has none."""
     shapes = shape_of(value) if value is not None and shape is None else shape
-    tp = type_proto(type_text, _common_shape(type_text, shapes))
+    tp = type_proto(type_text, _common_shape(type_text, shapes, name))
     if tp is None:
         raise ValueError(f"'{name}': {type_text} is no type a model can declare")
     vi = onnx.ValueInfoProto(name=name)
@@ -130,12 +178,12 @@ def _typed_value_info(name: str, type_text: str, value: Any, shape: Any = None) 
     return vi
 
 
-def _common_shape(type_text: str, shapes: Any) -> list[int | None] | None:
+def _common_shape(type_text: str, shapes: Any, name: str = "") -> Sequence[int | str | None] | None:
     if not isinstance(shapes, list):
         return None
     sequence = type_text.startswith("seq(") or type_text.startswith("optional(seq(")
     if not sequence:
-        return shapes if all(isinstance(d, int) for d in shapes) else None
+        return symbolic_dims(name, shapes) if all(isinstance(d, int | str) or d is None for d in shapes) else None
     if not shapes or not all(isinstance(s, list) and len(s) == len(shapes[0]) for s in shapes):
         return None
     return [d if all(s[k] == d for s in shapes) else None for k, d in enumerate(shapes[0])]
@@ -161,19 +209,42 @@ def node_attributes(node: onnx.NodeProto) -> dict[str, Any]:
     return out
 
 
-def output_types(case: Case, expected: list[Any]) -> list[str | None]:
-    """What a model declares of each expected output: a tensor's numpy dtype name; a container's type text, from
-    the case's type bindings where the value cannot show it (an empty sequence or optional)."""
+def output_types(case: Case, expected: Sequence[Any] | None) -> list[str | None]:
+    """What a model declares of each output of the case: a tensor's numpy dtype name (from the reference's value);
+    a container's type text, from the case's type bindings where the value cannot show it (an empty sequence or
+    optional); without a reference value, the type text the bindings or the parameter's fixed type give (None
+    where nothing does)."""
     types: list[str | None] = []
-    for i, x in enumerate(expected):
+    for i in range(len(case.output_names)):
+        x = expected[i] if expected is not None and i < len(expected) else None
         param = output_param(case.version, i)
         bound = case.type_bindings.get(param.type) if param is not None else None
         if isinstance(x, np.ndarray) and (bound is None or not is_container(cell_type(bound))):
             types.append(x.dtype.name)
             continue
-        shown = value_type(x)
-        types.append(cell_type(bound) if bound is not None else shown if shown and "?" not in shown else None)
+        if bound is not None:
+            types.append(cell_type(bound))
+            continue
+        shown = value_type(x) if expected is not None and i < len(expected) else None
+        if shown and "?" not in shown:
+            types.append(shown)
+        elif param is not None and case.version.type_variable(param.type) is None and "(" in param.type:
+            types.append(param.type)  # a fixed type (`tensor(int64)`)
+        else:
+            types.append(None)
     return types
+
+
+def output_shapes(case: Case, expected: Sequence[Any] | None) -> list[Any]:
+    """What a model declares of each output's shape: the reference value's, else the shape formula's (None where
+    neither is known: `make_model` then asks onnx's inference, and names unknown dims)."""
+    shapes: list[Any] = []
+    for i in range(len(case.output_names)):
+        if expected is not None and i < len(expected):
+            shapes.append(shape_of(expected[i]))
+        else:
+            shapes.append(case.expected_shapes[i] if i < len(case.expected_shapes) else None)
+    return shapes
 
 
 def output_param(version: OpVersion, i: int) -> Param | None:

@@ -28,7 +28,7 @@ def _module_files() -> dict[str, Path]:
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             if (ROOT / "opset" / "ops") in path.parents:
-                continue  # generated classes import only opset.opbase
+                continue  # generated op functions import only opset.graph
             parts = list(path.relative_to(ROOT).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()

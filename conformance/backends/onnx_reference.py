@@ -9,6 +9,8 @@ from conformance.containers import as_value
 
 
 class OnnxReferenceBackend:
+    name = "onnx-reference"  # its identity: the expectations file it is checked with
+
     def supports(self, domain: str, op: str, version: int, dtypes: list[str]) -> bool:
         return domain == "ai.onnx"
 

@@ -37,6 +37,8 @@ def is_unsupported_message(text: str) -> bool:
 class OnnxRuntimeBackend:
     """`run(model, feeds)`; load errors that say "not implemented" become Unsupported."""
 
+    name = "onnxruntime"  # its identity: the expectations file it is checked with (onnxruntime.backend's too)
+
     def __init__(self, cache_size: int = 64) -> None:
         import onnxruntime
 

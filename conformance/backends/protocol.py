@@ -9,8 +9,9 @@ A backend is any object with either
 `outer`, an `Outer`, for a node with graph attributes: the values its graphs read from the enclosing
 graph and the executor to run their nodes with; a model-level backend gets those values as extra graph
 inputs), and optionally `supports(domain, op, version, dtypes) -> bool` (registry domain, op name, the
-version's `since`, element type names such as "float"). Raising `Unsupported` or NotImplementedError means
-"cannot run this", which is reported as unsupported, not as a failure.
+version's `since`, element type names such as "float"), and optionally a `name`: its identity, which picks
+its expectations file (`conformance/expectations/<name>.yaml`; without one, the `--backend` text). Raising
+`Unsupported` or NotImplementedError means "cannot run this", which is reported as unsupported, not as a failure.
 """
 
 from __future__ import annotations
@@ -85,6 +86,13 @@ class Backend:
         self._mode = _call_mode(run)
         self._takes_outer = _takes_outer(run)
 
+    @property
+    def identity(self) -> str:
+        """Who the backend says it is (its `name`), else how it was named on the command line: the known gaps of
+        `conformance/expectations/<identity>.yaml` are its own."""
+        stated = getattr(self.target, "name", None)
+        return stated if isinstance(stated, str) and stated else self.spec
+
     def supports(self, call: BackendCall) -> bool:
         check = getattr(self.target, "supports", None)
         if check is None:
@@ -102,7 +110,7 @@ class Backend:
                                    input_types=call.input_types or [], outer=outer)
                 declared = {i.name for i in model.graph.input}
                 feeds = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n and n in declared}
-                result = self.target.run(model, {**outer, **feeds})
+                result = _by_position(self.target.run(model, {**outer, **feeds}), list(node.output))
             elif self._mode == "node+opsets":
                 kwargs: dict[str, Any] = {"opset_imports": dict(call.opset_imports)}
                 if self._takes_outer and any(a.type in _GRAPH_TYPES for a in node.attribute):
@@ -118,6 +126,15 @@ class Backend:
         values = _as_arrays(result, list(node.output))
         types = list(call.output_dtypes) + [None] * len(values)  # a kernel may give more outputs than the node names
         return [with_declared_type(x, types[i]) for i, x in enumerate(values)]
+
+
+def _by_position(result: Any, output_names: Sequence[str]) -> Any:
+    """A one-node model's outputs (its named node outputs, in order) back at their node positions: None where the
+    node omits an optional output (`""`), which the model does not declare."""
+    if "" not in output_names or not isinstance(result, list | tuple):
+        return result
+    values = iter(result)
+    return [next(values, None) if name else None for name in output_names]
 
 
 def _call_mode(run: Any) -> str:

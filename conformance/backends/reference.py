@@ -78,6 +78,8 @@ class ReferenceBackend:
     node's own inputs by name.
     """
 
+    name = "reference"  # its identity: the expectations file it is checked with
+
     def run(self, node: onnx.NodeProto, inputs: list[Any], opset_imports: Mapping[str, int] | None = None,
             outer: Outer | None = None) -> list[Any]:
         from conformance.onnx_model import node_attributes, registry_domain

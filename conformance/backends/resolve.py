@@ -30,6 +30,11 @@ def resolve_backend(spec: str) -> Backend:
     return Backend(_instantiate(obj, spec), spec)
 
 
+def backend_identity(spec: str) -> str:
+    """The identity of the backend `spec` names (`Backend.identity`): `onnxruntime.backend` is onnxruntime."""
+    return resolve_backend(spec).identity
+
+
 def _entry_point(name: str) -> str | None:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name == name:

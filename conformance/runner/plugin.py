@@ -124,13 +124,18 @@ def _version_in_opset(cell: tuple[str, str, int, str], opset: int) -> bool:
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, Any]:
     state.start_test()
     try:
-        return (yield)
+        result = yield
+        stats = state.SESSION.stats
+        if stats.unsupported_draws and not stats.ran:  # every draw declined: the cell was not tested at all
+            pytest.skip(f"unsupported: {stats.unsupported_reason}")  # the report counts the draws
+        return result
     finally:
         stats = state.SESSION.stats
         item.user_properties.append(("conform_stats", json.dumps(
             {"examples": stats.examples, "max_abs": stats.max_abs, "max_rel": stats.max_rel,
              "max_ulp": stats.max_ulp, "repro": stats.repro, "ambiguous": stats.ambiguous,
-             "law_test": stats.law_test})))
+             "law_test": stats.law_test, "unsupported_draws": stats.unsupported_draws,
+             "unsupported_reason": stats.unsupported_reason})))
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -2,7 +2,9 @@
 
 A run stopped by Ctrl-C or a kill leaves the report of every cell finished so far (`"complete": false`). A cell of
 a version whose outputs are drawn at random carries `law_test`: its law case's law, arguments, draws, statistic,
-bound, false-alarm rate and whether the draws were rejected (`conformance.runner.random_laws`).
+bound, false-alarm rate and whether the draws were rejected (`conformance.runner.random_laws`). `examples` counts the
+cases that ran and passed; `unsupported_draws` the drawn cases the backend declined (each passed over, the cell's
+other draws still run), with the first one's `unsupported_reason`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any
 
 from opset.model import op_label
 
-# the worst result names the cell; "ambiguous": every case passed or followed another reading of the op
+# every status a test or cell can have, worst first (`cell_status` says how a cell's tests make its status);
+# "ambiguous": every case passed or followed another reading of the op
 STATUS_ORDER = ("fail", "xpass", "ambiguous", "pass", "xfail", "unsupported")
 
 
@@ -27,12 +30,16 @@ def cell_key(domain: str, op: str, since: int, dtype: str) -> str:
 
 
 def cell_status(outcomes: dict[str, int]) -> str:
-    """The worst status among a cell's tests; "xpass" only when no test of the cell still fails as expected (a cell
-    whose expected failure shows in some tests, the law case or an example passing, is "xfail")."""
-    present = [s for s in STATUS_ORDER if outcomes.get(s)]
-    if "xfail" in present and "xpass" in present:
-        present.remove("xpass")
-    return present[0]
+    """A cell's status from its tests' outcomes. A failure fails it. A cell with a listed gap is "xpass" only when
+    every one of its tests passed (the gap is gone); one of its tests still failing as expected or declining to run
+    (unsupported) keeps it "xfail". Otherwise the worst of "ambiguous", "pass", "unsupported" (a cell none of
+    whose tests ran is unsupported)."""
+    if outcomes.get("fail"):
+        return "fail"
+    if outcomes.get("xfail") or outcomes.get("xpass"):
+        gap_shows = outcomes.get("xfail") or outcomes.get("unsupported")
+        return "xfail" if gap_shows else "xpass"
+    return next(s for s in STATUS_ORDER if outcomes.get(s))
 
 
 class Report:
@@ -45,7 +52,8 @@ class Report:
         key = cell_key(*cell)
         domain, op, since, dtype = cell
         entry = self.data["cells"].setdefault(key, {"domain": domain, "op": op, "version": since, "dtype": dtype,
-                                                    "status": status, "tests": 0, "examples": 0, "max_abs": 0.0,
+                                                    "status": status, "tests": 0, "examples": 0,
+                                                    "unsupported_draws": 0, "max_abs": 0.0,
                                                     "max_rel": 0.0, "max_ulp": 0.0, "messages": [], "repro": None})
         entry["tests"] += 1
         ambiguous = list(stats.get("ambiguous") or ())
@@ -59,6 +67,9 @@ class Report:
         if message and status in ("fail", "unsupported", "xfail", "xpass", "ambiguous"):
             entry["messages"] = (entry["messages"] + [message[:2000]])[:3]
         entry["examples"] += int(stats.get("examples", 0))
+        entry["unsupported_draws"] = entry.get("unsupported_draws", 0) + int(stats.get("unsupported_draws", 0))
+        if stats.get("unsupported_reason") and not entry.get("unsupported_reason"):
+            entry["unsupported_reason"] = str(stats["unsupported_reason"])[:500]  # the first declined draw's
         for name in ("max_abs", "max_rel", "max_ulp"):
             entry[name] = max(entry[name], float(stats.get(name, 0.0)))
         if stats.get("repro"):

@@ -24,7 +24,7 @@ import numpy as np
 import onnx
 
 from conformance.containers import shape_of
-from conformance.onnx_model import case_model, node_attributes, output_types
+from conformance.onnx_model import case_model, node_attributes, output_shapes, output_types
 from conformance.runner.settings import CheckSettings
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
@@ -54,9 +54,7 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
         raise ValueError("write_bundle needs settings.repro_dir")
     bundle = settings.repro_dir / bundle_name(case, law)
     bundle.mkdir(parents=True, exist_ok=True)
-    dtypes = output_types(case, expected) if expected is not None else []
-    shapes = [shape_of(x) for x in expected] if expected is not None else list(case.expected_shapes)
-    model = case_model(case, dtypes, shapes)
+    model = case_model(case, output_types(case, expected), output_shapes(case, expected))
     onnx.save_model(model, bundle / "model.onnx")
     declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
     for old in [*bundle.glob("*put_*.pb"), *bundle.glob("outer_*.pb")]:  # a bundle rewritten for another case

@@ -16,6 +16,18 @@ class CellStats:
     repro: str | None = None
     ambiguous: list[str] = field(default_factory=list)  # cases that follow another reading of the op
     law_test: dict[str, Any] | None = None  # the cell's law test (`random_laws.LawTest.as_report`), if it ran
+    unsupported_draws: int = 0  # drawn cases the backend declined (Unsupported), passed over one by one
+    unsupported_reason: str | None = None  # the first one's reason
+
+    @property
+    def ran(self) -> int:
+        """Cases the backend really ran and that were checked: passed ones and those following another reading."""
+        return self.examples + len(self.ambiguous)
+
+    def unsupported(self, reason: str) -> None:
+        self.unsupported_draws += 1
+        if self.unsupported_reason is None:
+            self.unsupported_reason = reason
 
     def add(self, max_abs: float, max_rel: float, max_ulp: float) -> None:
         self.max_abs = max(self.max_abs, max_abs)

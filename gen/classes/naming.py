@@ -21,10 +21,10 @@ ARGUMENT_NAMES: dict[tuple[str, str, str], str] = {
 }
 
 # names every generated module binds itself (imports), which no class may take
-MODULE_NAMES = frozenset({"ClassVar", "Literal", "Op", "Sequence", "annotations", "onnx"})
+MODULE_NAMES = frozenset({"Array", "Literal", "Sequence", "V", "Value", "annotations", "apply", "onnx", "op"})
 
-# names an argument may not take: the instance, and names ruff rejects as ambiguous (E741)
-RESERVED_ARGUMENTS = frozenset({"self", "l", "I", "O"})
+# names an argument may not take: what the function body calls, and names ruff rejects as ambiguous (E741)
+RESERVED_ARGUMENTS = frozenset({"self", "l", "I", "O", "apply", "locals"})
 
 
 class NamingError(Exception):

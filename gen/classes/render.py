@@ -18,7 +18,7 @@ MARKER = marker("gen/classes", "python")  # how the generator recognises its fil
 HEADER = header("gen/classes", "gen classes", "python")
 LINE_LENGTH = 120
 _WRAP = LINE_LENGTH - 4  # room for the closing quotes and a margin
-_ARGUMENT_INDENT = " " * 8
+_ARGUMENT_INDENT = " " * 4
 
 
 def _doc(text: str, indent: int, hanging: int) -> str:
@@ -45,6 +45,10 @@ def _tuple(items: tuple[str, ...]) -> str:
     return "(" + ", ".join(py_literal(i) for i in items) + ")"
 
 
+def _dict(items: dict[str, str]) -> str:
+    return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in items.items()) + "}"
+
+
 def _fit(text: str, indent: int, before: int = 0, after: int = 1) -> str:
     """A parenthesised tuple of names or literals as written at column `indent` (plus `before` characters on its
     line ahead of it and `after` behind it); one item per line where the one-line form is too long."""
@@ -59,7 +63,7 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent), trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
                              autoescape=False)
-    env.filters.update(doc=_doc, declare=_declare, pystr=py_literal, pytuple=_tuple, fit=_fit)
+    env.filters.update(doc=_doc, declare=_declare, pystr=py_literal, pytuple=_tuple, fit=_fit, pydict=_dict)
     return env
 
 
@@ -68,14 +72,15 @@ def render_module(env: jinja2.Environment, plan: ModulePlan) -> str:
     for cls in plan.classes:
         needs |= cls.imports
     stdlib = []
-    if plan.classes:
-        abc = sorted({"Mapping"} | ({"Sequence"} & needs))
-        stdlib = [f"from collections.abc import {', '.join(abc)}",
-                  f"from typing import {', '.join(sorted({'ClassVar'} | ({'Literal'} & needs)))}"]
+    if "Sequence" in needs:
+        stdlib.append("from collections.abc import Sequence")
+    if "Literal" in needs:
+        stdlib.append("from typing import Literal")
+    runtime = sorted({"apply", "op"} | ({"Array", "V", "Value"} & needs), key=lambda n: (not n[0].isupper(), n))
     imports: dict[str, list[str]] = {
         "stdlib": stdlib,
         "third_party": ["import onnx"] if "onnx" in needs else [],
-        "first_party": ["from opset.opbase import Op"] if plan.classes else [],
+        "first_party": [f"from opset.graph import {', '.join(runtime)}"] if plan.classes else [],
         "local": _local_imports(plan),
     }
     total = len(plan.classes) + len(plan.reexports)
@@ -97,7 +102,7 @@ def _local_imports(plan: ModulePlan) -> list[str]:
 def render_domain_init(env: jinja2.Environment, registry: Registry, domain: str) -> str:
     d = registry.domains[domain]
     return _finish(env.get_template("domain.j2").render(header=HEADER, name=d.name, description=d.description,
-                                                         max_opset=d.max_opset))
+                                                         max_opset=d.max_opset, module=module_name(d)))
 
 
 def render_package_init(env: jinja2.Environment, registry: Registry) -> str:

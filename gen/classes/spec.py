@@ -12,6 +12,7 @@ from typing import Any
 
 from gen.classes.naming import argument_name, class_name
 from opset.attr_types import ATTR_TYPES
+from opset.graph.op import returned_outputs
 from opset.model import Attribute, OpVersion, Param
 
 
@@ -39,45 +40,69 @@ class ClassSpec:
     variadic: bool
     attributes: list[Argument]
     outputs: list[tuple[str, str]]  # (docstring head, doc)
-    default_outputs: tuple[str, ...]
+    returns: str  # the return annotation: V, tuple[V, V], tuple[V, ...], or Value for an op without inputs
+    renames: dict[str, str]  # Python argument name -> registry name, where they differ
     type_constraints: list[tuple[str, str]]  # (type variable, text)
-    imports: set[str] = field(default_factory=set)  # which of Sequence Literal onnx the class needs
+    imports: set[str] = field(default_factory=set)  # which of Sequence Literal onnx Array Value V the function needs
 
-    @property
-    def input_tuple(self) -> str:
-        names = [("*" if self.variadic and i == len(self.inputs) - 1 else "") + a.name
-                 for i, a in enumerate(self.inputs)]
-        if len(names) == 1:
-            return f"({names[0]},)"
-        return f"({', '.join(names)})"
+
+# the keyword-only argument saying how many values a variadic output gives (Split's outputs)
+N_OUTPUTS = "n_outputs"
 
 
 def class_spec(v: OpVersion, node_domain: str) -> ClassSpec:
     imports: set[str] = set()
-    inputs = _inputs(v)
+    inputs = _inputs(v, imports)
     attributes = [_attribute(v, attr, imports) for attr in sorted(v.attributes.values(), key=lambda a: a.name)]
+    returns = _returns(v, imports)
+    if returns.endswith(", ...]"):
+        if N_OUTPUTS in v.attributes or any(p.name == N_OUTPUTS for p in v.inputs):
+            raise SpecError(f"{v.signature}: '{N_OUTPUTS}' is the argument of a variadic output's count; "
+                            "rename it in gen/classes/spec.py")
+        attributes.append(Argument(N_OUTPUTS, N_OUTPUTS, f"{N_OUTPUTS}: int", f"{N_OUTPUTS} (int, required)",
+                                   f"how many values the variadic output {v.outputs[-1].name} gives"))
     outputs = [(_param_head(p), p.doc) for p in v.outputs]
-    default_outputs = tuple(p.name for p in v.outputs if not p.optional)
     constraints = [(tc.name, ", ".join(tc.types) + (f". {tc.doc}" if tc.doc else ""))
                    for tc in v.type_constraints.values()]
+    renames = {a.name: a.key for a in inputs + attributes if a.name != a.key}
     return ClassSpec(name=class_name(v.domain, v.name), version=v, node_domain=node_domain, inputs=inputs,
                      variadic=bool(v.inputs) and v.inputs[-1].variadic, attributes=attributes, outputs=outputs,
-                     default_outputs=default_outputs, type_constraints=constraints, imports=imports)
+                     returns=returns, renames=renames, type_constraints=constraints, imports=imports)
 
 
-def _inputs(v: OpVersion) -> list[Argument]:
+def _returns(v: OpVersion, imports: set[str]) -> str:
+    """What the function returns (the rule of `opset.graph.op.returned_outputs`): the mode's value type V, or a
+    graph `Value` for an op without inputs (there are no arrays to evaluate it on)."""
+    value = "V" if v.inputs else "Value"
+    imports.add(value)
+    wanted = returned_outputs(v)
+    if wanted is None:
+        return f"tuple[{value}, ...]"
+    if len(wanted) == 1:
+        return value
+    return f"tuple[{', '.join([value] * len(wanted))}]"
+
+
+def _inputs(v: OpVersion, imports: set[str]) -> list[Argument]:
+    """The first required input takes V, which fixes the mode of the call (graph values or arrays); the others
+    take V or an array (a constant, in graph mode)."""
     out = []
+    first = next((i for i, p in enumerate(v.inputs) if not p.optional), 0)
     for i, p in enumerate(v.inputs):
         if p.variadic and i != len(v.inputs) - 1:
             raise SpecError(f"{v.signature}: variadic input '{p.name}' is not the last input")
         name = argument_name(v.domain, v.name, p.name)
         later_required = any(not q.optional and not q.variadic for q in v.inputs[i + 1:])
+        kind = "V" if i == first else "V | Array"
+        imports.add("V")
+        if kind != "V":
+            imports.add("Array")
         if p.variadic:
-            declaration = f"*{name}: str"
+            declaration = f"*{name}: {kind}"
         elif p.optional:
-            declaration = f"{name}: str | None" + ("" if later_required else " = None")
+            declaration = f"{name}: {kind} | None" + ("" if later_required else " = None")
         else:
-            declaration = f"{name}: str"
+            declaration = f"{name}: {kind}"
         out.append(Argument(p.name, name, declaration, _param_head(p), p.doc))
     return out
 
@@ -103,13 +128,16 @@ def _attribute(v: OpVersion, attr: Attribute, imports: set[str]) -> Argument:
         imports.add("Sequence")
     if "onnx." in annotation:
         imports.add("onnx")
-    default = _default_text(v, attr)
-    if attr.required:
-        declaration = f"{name}: {annotation}"
-    elif default is None:
-        declaration = f"{name}: {annotation} | None = None"
-    else:
-        declaration = f"{name}: {annotation} = {default}"
+    if attr.type == "int" and attr.allowed and all(isinstance(a, int) and not isinstance(a, bool)
+                                                   for a in attr.allowed):
+        annotation = f"Literal[{', '.join(str(a) for a in attr.allowed)}]"
+        imports.add("Literal")
+    if attr.type in ("tensor", "tensors"):
+        annotation = annotation.replace("onnx.TensorProto", "onnx.TensorProto | Array")
+        imports.add("Array")
+    _default_text(v, attr)  # checks the default fits the annotation; the docstring states it
+    # a default is never written into the node: None means "not given", and the op's default applies
+    declaration = f"{name}: {annotation}" if attr.required else f"{name}: {annotation} | None = None"
     return Argument(attr.name, name, declaration, _attribute_head(attr), attr.doc)
 
 

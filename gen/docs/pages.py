@@ -15,12 +15,13 @@ from typing import Any
 
 import jinja2
 
-from gen.docs import views
+from gen.classes.naming import class_name
+from gen.docs import support, views
 from gen.docs.diff import format_value
 from gen.docs.reports import Report
 from gen.header import header, marker
 from opset.formula import Formula
-from opset.model import Attribute, Param
+from opset.model import Attribute, OpVersion, Param
 from opset.registry import Registry
 
 MARKER = marker("gen/docs", "markdown")  # how the generator recognises its pages
@@ -37,6 +38,9 @@ STATUS_MARKS = {"pass": "✅ pass", "fail": "❌ fail", "unsupported": "➖ unsu
 
 def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
     env = _environment(registry)
+    cells = support.report_cells(reports)
+    env.globals.update(version_support=lambda v: support.version_support(v, reports, cells),
+                       support_counts=support_counts, python_function=lambda v: python_function(registry, v))
     pages: dict[str, str] = {"index.md": _render(env, "index.md.j2", registry=registry, reports=reports,
                                                  counts=_domain_counts(registry))}
     for domain in registry.domains.values():
@@ -51,10 +55,29 @@ def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
             pages[f"{domain.name}/{op.name}.md"] = _render(
                 env, "op.md.j2", op=op, domain=domain, versions=list(reversed(views.version_views(op, domain))))
     if reports:
-        pages["support/index.md"] = _render(env, "support_index.md.j2", reports=reports)
+        pages["support/index.md"] = _render(env, "support_index.md.j2", reports=reports,
+                                            domains=support.domain_tables(registry, reports, cells))
         for report in reports:
-            pages[f"support/{backend_slug(report.backend)}.md"] = _render(env, "support.md.j2", report=report)
+            pages[f"support/{backend_slug(report.backend)}.md"] = _render(
+                env, "support.md.j2", report=report, domains=support.backend_domains(report))
     return pages
+
+
+def python_function(registry: Registry, version: OpVersion) -> str | None:
+    """`opset.ops.ai_onnx.v11.AveragePool`: the op function of `gen classes` that writes this version (in the
+    module of the opset that introduced it), or None for a version no opset resolves to (a removed draft op)."""
+    found = registry.try_resolve(version.domain, version.name, version.since)
+    if found is None or found.since != version.since:
+        return None
+    domain = registry.domains[version.domain]
+    return f"opset.ops.{domain.module}.v{version.since}.{class_name(version.domain, version.name)}"
+
+
+def support_counts(counts: dict[str, int] | None) -> str:
+    """`✅ 3 · ➖ 1`: a backend's cells of one op version by status; "—" where the report lacks the version."""
+    if counts is None:
+        return "—"
+    return " · ".join(f"{STATUS_MARKS[s].split()[0]} {n}" for s, n in counts.items() if n) or "—"
 
 
 def backend_slug(backend: str) -> str:

@@ -10,14 +10,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from gen.classes import generator
 from gen.classes.naming import NamingError, argument_name, class_name
-from opset.formula import Sym
+from opset.graph import BuildError, build, inputs
+from opset.graph.op import op_ref
 from opset.infer import validate_attributes
 from opset.load import load_registry
-from opset.opbase import ShapeInferenceError
 
 ROOT = Path(__file__).resolve().parents[2]
 OPS = ROOT / "opset" / "ops"
@@ -71,7 +72,7 @@ def test_every_generated_file_has_the_header() -> None:
 def test_generated_package_passes_mypy_strict() -> None:
     # imported modules outside the generated package are type-checked for their types, not reported on
     result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-                             "opset/ops", "opset/opbase.py"], cwd=ROOT, capture_output=True, text=True,
+                             "opset/ops", "opset/graph"], cwd=ROOT, capture_output=True, text=True,
                             timeout=120, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -87,40 +88,35 @@ def _ops(domain: str, opset: int) -> object:
     return importlib.import_module(f"opset.ops.{domain}.v{opset}")
 
 
-def test_averagepool_to_onnx() -> None:
+def test_averagepool_writes_only_the_attributes_given() -> None:
     from opset.ops.ai_onnx.v11 import AveragePool
 
-    node = AveragePool("X", kernel_shape=[2, 2]).to_onnx(name="pool", outputs=["Y0"])
-    attributes = {a.name: a for a in node.attribute}
+    x = inputs.tensor("X", "float", (1, 3, 32, 32))
+    model = build(inputs=[x], outputs={"Y0": AveragePool(x, kernel_shape=[2, 2])})
+    node = model.graph.node[0]
     assert (node.op_type, node.domain, list(node.input), list(node.output)) == ("AveragePool", "", ["X"], ["Y0"])
-    assert list(attributes["kernel_shape"].ints) == [2, 2]
-    assert attributes["auto_pad"].s == b"NOTSET"
-    assert attributes["count_include_pad"].i == 0
-    assert "pads" not in attributes and "strides" not in attributes  # their defaults come from the shapes
+    assert {a.name: list(a.ints) for a in node.attribute} == {"kernel_shape": [2, 2]}  # defaults stay implicit
 
 
 def test_averagepool_infers_shapes() -> None:
     from opset.ops.ai_onnx.v11 import AveragePool
 
-    op = AveragePool("X", kernel_shape=[2, 2])
-    assert op.infer_shapes([[1, 3, 32, 32]]) == [[1, 3, 31, 31]]
-    n = Sym("N")
-    assert op.infer_shapes([[n, 3, 32, 32]]) == [[n, 3, 31, 31]]
-    strided = AveragePool("X", kernel_shape=[2, 2], strides=(2, 2))
-    assert strided.infer_shapes([[1, 3, 32, 32]]) == [[1, 3, 16, 16]]
+    assert AveragePool(inputs.tensor("X", "float", (1, 3, 32, 32)), kernel_shape=[2, 2]).shape == (1, 3, 31, 31)
+    symbolic = AveragePool(inputs.tensor("X", "float", ("N", 3, 32, 32)), kernel_shape=[2, 2])
+    assert symbolic.shape == ("N", 3, 31, 31) and symbolic.type == "tensor(float)"
+    strided = AveragePool(inputs.tensor("X", "float", (1, 3, 32, 32)), kernel_shape=[2, 2], strides=(2, 2))
+    assert strided.shape == (1, 3, 16, 16)
 
 
-def test_validate_reports_what_the_validator_reports() -> None:
+def test_a_bad_attribute_raises_what_the_validator_reports() -> None:
     from opset.ops.ai_onnx.v11 import AveragePool
 
     foo: Any = "FOO"  # not an allowed value, so not one the annotation accepts
-    bad = AveragePool("X", kernel_shape=[2, 2], auto_pad=foo)
-    problems = bad.validate()
-    expected = validate_attributes(AveragePool.schema(), {"kernel_shape": [2, 2], "auto_pad": "FOO",
-                                                          "ceil_mode": 0, "count_include_pad": 0})
-    assert [p.message for p in problems] == [p.message for p in expected]
-    assert any("auto_pad" in p.message and "FOO" in p.message for p in problems)
-    assert AveragePool("X", kernel_shape=[2, 2]).validate() == []
+    expected = validate_attributes(op_ref(AveragePool).version(), {"kernel_shape": [2, 2], "auto_pad": "FOO"})
+    with pytest.raises(BuildError) as caught:
+        AveragePool(inputs.tensor("X", "float", (1, 3, 8, 8)), kernel_shape=[2, 2], auto_pad=foo)
+    assert [m for _, m in caught.value.problems] == [p.message for p in expected]
+    assert "attribute 'auto_pad' = 'FOO'" in str(caught.value) and "[attr_allowed]" in str(caught.value)
 
 
 def test_unchanged_ops_are_reexported_not_copied() -> None:
@@ -128,10 +124,10 @@ def test_unchanged_ops_are_reexported_not_copied() -> None:
     from opset.ops.ai_onnx_modified import v1 as modified
 
     assert v12.AveragePool is v11.AveragePool
-    assert v11.AveragePool.since == 11
-    assert "class AveragePool" not in (OPS / "ai_onnx" / "v12.py").read_text(encoding="utf-8")
+    assert op_ref(v11.AveragePool).since == 11
+    assert "def AveragePool" not in (OPS / "ai_onnx" / "v12.py").read_text(encoding="utf-8")
     assert modified.Relu is v7.Relu  # resolved through ai.onnx at opset 7
-    assert modified.LeakyRelu.domain == "ai.onnx.modified"
+    assert op_ref(modified.LeakyRelu).domain == "ai.onnx.modified"
 
 
 def test_docstring_ends_with_the_signature() -> None:
@@ -142,24 +138,34 @@ def test_docstring_ends_with_the_signature() -> None:
     assert "Type constraints:" in doc and "kernel_shape" in doc
 
 
-def test_every_generated_class_matches_its_registry_version() -> None:
+def test_every_generated_function_matches_its_registry_version() -> None:
     registry = load_registry()
     for domain in registry.domains.values():
         module_dir = domain.module
         for opset in range(1, domain.max_opset + 1):
             module = _ops(module_dir, opset)
             for version in registry.opset_contents(domain.name, opset):
-                cls = getattr(module, version.name)
-                assert (cls.domain, cls.op_type, cls.since) == (version.domain, version.name, version.since)
-                assert set(cls.attribute_types) == set(version.attributes)
+                fn = getattr(module, version.name)
+                ref = op_ref(fn)
+                assert (ref.domain, ref.op_type, ref.since) == (version.domain, version.name, version.since)
+                params = inspect.signature(fn).parameters.values()
+                keywords = {ref.renames.get(p.name, p.name) for p in params if p.kind is p.KEYWORD_ONLY}
+                positional = [ref.renames.get(p.name, p.name) for p in params if p.kind is not p.KEYWORD_ONLY]
+                assert keywords - {"n_outputs"} == set(version.attributes), version.signature
+                assert positional == [p.name for p in version.inputs], version.signature
 
 
 def test_inputs_variadic_and_optional() -> None:
     from opset.ops.ai_onnx.v11 import Clip, Concat
 
-    assert list(Concat("a", "b", "c", axis=1).to_onnx().input) == ["a", "b", "c"]
-    assert list(Clip("x", None, "hi").to_onnx().input) == ["x", "", "hi"]
-    assert list(Clip("x", "lo").to_onnx().input) == ["x", "lo"]
+    a, b, c = (inputs.tensor(n, "float", (2, 3)) for n in "abc")
+    concat = Concat(a, b, c, axis=1)
+    assert concat.shape == (2, 9)
+    hi = np.array(1.0, np.float32)
+    model = build(inputs=[a, b, c], outputs={"y": Clip(concat, None, hi), "z": Clip(a, np.array(0.0, np.float32))})
+    clip_nodes = [n for n in model.graph.node if n.op_type == "Clip"]
+    assert [list(n.input)[1] for n in clip_nodes] == ["", "Clip_1_min"]
+    assert len(clip_nodes[0].input) == 3 and len(clip_nodes[1].input) == 2
 
 
 def test_names_that_need_the_special_case_table_raise() -> None:
@@ -223,8 +229,10 @@ def test_generator_on_a_fixture_registry(tmp_path: Path, monkeypatch: pytest.Mon
     assert generator.main(["--schemas", str(schemas), "--out", str(out)]) == 0
     capsys.readouterr()
     v11 = (out / "ai_onnx" / "v11.py").read_text(encoding="utf-8")
-    assert 'auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",' in v11
-    assert "pads: Sequence[int] | None = None," in v11  # a default_expr default is applied at infer time
+    assert 'auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,' in v11
+    assert "count_include_pad: Literal[0, 1] | None = None," in v11  # an int enumeration is a Literal
+    assert "kernel_shape: Sequence[int]," in v11  # required: no default
+    assert "pads: Sequence[int] | None = None," in v11  # None: not given, the schema's default applies
     assert "from .v9 import AveragePool as AveragePool" in (out / "ai_onnx" / "v10.py").read_text(encoding="utf-8")
     assert sorted(p.name for p in (out / "ai_onnx").glob("v*.py")) == sorted(f"v{n}.py" for n in range(1, 13))
 
@@ -232,13 +240,11 @@ def test_generator_on_a_fixture_registry(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.syspath_prepend(str(tmp_path))
     module = importlib.import_module("fixture_ops.ai_onnx.v11")
     later = importlib.import_module("fixture_ops.ai_onnx.v12")
-    pool = module.AveragePool("X", kernel_shape=[2, 2])
     assert later.AveragePool is module.AveragePool
-    assert pool.infer_shapes([[1, 3, 32, 32]]) == [[1, 3, 31, 31]]
-    n = Sym("N")
-    assert pool.infer_shapes([[n, 3, 32, 32]]) == [[n, 3, 31, 31]]
-    with pytest.raises(ShapeInferenceError, match="averagepool_c1"):
-        pool.infer_shapes([[1, 3, 1, 1]])
-    problems = module.AveragePool("X", kernel_shape=[2, 2], auto_pad="FOO").validate()
-    assert [p.message for p in problems] == [
-        "attribute 'auto_pad' = 'FOO' is not one of 'NOTSET', 'SAME_UPPER', 'SAME_LOWER', 'VALID'"]
+    assert op_ref(module.AveragePool).version().since == 11
+    x = inputs.tensor("X", "float", ("N", 3, 32, 32))
+    assert module.AveragePool(x, kernel_shape=[2, 2]).shape == ("N", 3, 31, 31)
+    with pytest.raises(BuildError, match=r"\[averagepool_c1\] the kernel must fit in the padded input"):
+        module.AveragePool(inputs.tensor("X", "float", (1, 3, 1, 1)), kernel_shape=[2, 2])
+    with pytest.raises(BuildError, match="attribute 'auto_pad' = 'FOO' is not one of"):
+        module.AveragePool(x, kernel_shape=[2, 2], auto_pad="FOO")

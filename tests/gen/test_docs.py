@@ -110,16 +110,29 @@ def test_reports_missing_folder_gives_no_support_pages(tmp_path: Path) -> None:
 
 
 def test_reports_render_a_matrix(tmp_path: Path, registry: Registry) -> None:
-    record = {"domain": "ai.onnx", "op": "Relu", "version": 14, "dtype": "float32", "status": "pass"}
-    _report(tmp_path / "ort.json", "onnxruntime", [record, {**record, "dtype": "float64", "status": "fail"},
+    record = {"domain": "ai.onnx", "op": "Relu", "version": 14, "dtype": "float", "status": "pass"}
+    _report(tmp_path / "ort.json", "onnxruntime", [record, {**record, "dtype": "double", "status": "fail"},
                                                     {**record, "op": "NotAnOp", "status": "unsupported"}])
     pages = render_site(registry, read_reports(tmp_path))
     matrix = pages["support/onnxruntime.md"]
-    assert "| [ai.onnx::Relu](../ai.onnx/Relu.md#v14) | 14 | ✅ pass | ❌ fail |" in matrix
-    assert "| ai.onnx::NotAnOp | 14 |" in matrix  # no link to a page that does not exist
-    assert "[onnxruntime](onnxruntime.md)" in pages["support/index.md"]
-    assert "|\n\n|" not in matrix, "a blank line between table rows ends the Markdown table"
+    assert "## ai.onnx\n" in matrix and "| op | version | double | float | \n" in matrix  # only columns tested
+    assert "| [Relu](../ai.onnx/Relu.md#v14) | 14 | ❌ fail | ✅ pass |" in matrix
+    assert "| NotAnOp | 14 |" in matrix  # no link to a page that does not exist
+    index = pages["support/index.md"]
+    assert "[onnxruntime](onnxruntime.md)" in index
+    assert "| [Relu](../ai.onnx/Relu.md#v14) | 14 | ✅ 1 · ❌ 1 |" in index  # a table per domain
+    for page in (matrix, index):
+        assert "|\n\n|" not in page, "a blank line between table rows ends the Markdown table"
     assert str(tmp_path) not in matrix, "the page names the report by file name, not by machine path"
+    relu = pages["ai.onnx/Relu.md"]
+    section = relu[relu.index("## Version 14"):relu.index("## Version 13")]
+    # the columns are the element types Relu@14's T allows, in its order; the report's other cells are not in it
+    allowed = [t[len("tensor("):-1] for t in registry.resolve("ai.onnx", "Relu", 14).type_constraints["T"].types]
+    header = "| backend | " + " | ".join(allowed) + " | \n"
+    assert header in section
+    row = section[section.index("| [onnxruntime]"):].splitlines()[0]
+    assert row.count("✅ pass") == 1 and row.count("❌ fail") == 1 and row.count("—") == len(allowed) - 2
+    assert "**Backend support**" not in relu[relu.index("## Version 13"):]  # no report for version 13
 
 
 @pytest.mark.parametrize(("records", "message"), [
@@ -187,3 +200,19 @@ def test_pages_with_an_older_header_wording_are_still_recognised(tmp_path: Path)
                     encoding="utf-8")
     assert main(["--out", str(out), "--reports", str(tmp_path / "none")]) == 0
     assert page.read_text(encoding="utf-8").startswith(HEADER)
+
+
+def test_op_pages_name_the_python_function_of_each_version(site: dict[str, str]) -> None:
+    import importlib
+    import re
+
+    from opset.graph.op import op_ref
+
+    named = 0
+    for path, page in site.items():
+        for signature, dotted in re.findall(r"^`([^`]+)` · opsets .* · Python \[`([^`]+)`\]", page, re.MULTILINE):
+            module, _, name = dotted.rpartition(".")
+            assert op_ref(getattr(importlib.import_module(module), name)).signature == signature, path
+            named += 1
+    assert named >= 900  # nearly every version (not those no opset resolves to)
+    assert "· Python [" not in site["ai.onnx/ATen.md"]  # removed from every opset: no function writes it

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -25,6 +26,7 @@ from typing import Any
 import pytest
 
 from gen.docs.generator import main as gen_docs
+from opset.load import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -42,10 +44,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site as `mkdocs build --strict` makes it from freshly generated pages."""
     tmp = tmp_path_factory.mktemp("site")
     docs = tmp / "docs"
-    assert gen_docs(["--out", str(docs), "--reports", str(tmp / "no-reports")]) == 0
-    shutil.copy(ROOT / "docs" / "format.md", docs / "format.md")
+    assert gen_docs(["--out", str(docs), "--reports", str(ROOT / "docs" / "reports")]) == 0
+    for page in (ROOT / "docs").glob("*.md"):  # the hand-written pages
+        if not (docs / page.name).exists():
+            shutil.copy(page, docs / page.name)
     config = tmp / "mkdocs.yml"
-    config.write_text(f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: {docs}\n", encoding="utf-8")
+    config.write_text(f"INHERIT: {ROOT / 'mkdocs.yml'}\ndocs_dir: {docs}\nhooks: [{ROOT / 'gen/docs/nav_hook.py'}]\n",
+                      encoding="utf-8")
     built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config),
                             "-d", str(tmp / "site")], capture_output=True, text=True, timeout=240,
                            env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
@@ -91,6 +96,41 @@ def test_averagepool_page_shows_versions_and_diffs(chromium: Path, base_url: str
     assert "Changes from version 7:" in dom and "adds attribute ceil_mode" in dom
     assert "Changes from version 10:" in dom
     assert "<td>count_include_pad</td>" in dom.replace("<code>", "").replace("</code>", "")
+
+
+def _tables(dom: str) -> list[str]:
+    return re.findall(r"<table>.*?</table>", dom, re.S)
+
+
+def test_support_index_renders_a_table_per_domain(chromium: Path, base_url: str, tmp_path: Path) -> None:
+    dom = _chromium(chromium, tmp_path / "profile", "--dump-dom", f"{base_url}/support/")
+    tables = _tables(dom)
+    assert len(tables) >= 2, "the support index shows no tables"
+    assert '<h2 id="aionnx"' in dom and '<h2 id="commicrosoft"' in dom  # a section per domain
+    per_domain = next(t for t in tables if "AveragePool" in t)
+    assert per_domain.count("<tr>") > 100
+    assert "<th>onnxruntime</th>" in per_domain and "<th>reference</th>" in per_domain
+
+
+def test_an_op_page_renders_its_support_table(chromium: Path, base_url: str, tmp_path: Path) -> None:
+    dom = _chromium(chromium, tmp_path / "profile", "--dump-dom", f"{base_url}/ai.onnx/Relu/")
+    section = dom[dom.index('id="v14"'):dom.index('id="v13"')]
+    support = section[section.index("Backend support"):]
+    table = _tables(support)[0]
+    headers = re.findall(r"<th>(.*?)</th>", table)
+    allowed = load_registry().resolve("ai.onnx", "Relu", 14).type_constraints["T"].types
+    assert headers == ["backend"] + [t[len("tensor("):-1] for t in allowed]  # the constraint's types, no others
+    assert "reference" in table and "pass" in table
+
+
+def test_sidebar_groups_ops_by_domain_and_category(site: Path) -> None:
+    page = (site / "ai.onnx" / "Relu" / "index.html").read_text(encoding="utf-8")
+    nav = page[page.index('class="md-nav md-nav--primary"'):page.index('class="md-content"')]
+    titles = [t.strip() for t in re.findall(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', nav, re.S)]
+    assert "Opsets" in titles and "Activation" in titles and "Pool" in titles
+    activation = titles.index("Activation")
+    assert "Relu" in titles[activation:activation + 40]
+    assert len(titles) < 5000
 
 
 def test_search_index_has_relu6(site: Path) -> None:

@@ -3,15 +3,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, Value, apply, op
 
 
-class Abs(Op):
+@op("ai.onnx", "Abs", 1)
+def Abs(
+    X: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Absolute takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where absolute value, y =
     abs(x), is applied to the tensor elementwise.
 
@@ -21,7 +26,7 @@ class Abs(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -29,31 +34,18 @@ class Abs(Op):
 
     Signature: ai.onnx@1::Abs
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Abs"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Abs, locals())
 
 
-class Add(Op):
+@op("ai.onnx", "Add", 1)
+def Add(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Performs element-wise binary addition (with Numpy-style broadcasting support).
 
     Inputs:
@@ -64,7 +56,7 @@ class Add(Op):
     Outputs:
         C (T): Result, has same dimensions and type as A
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions. See doc for details.
         broadcast (int, default 0, one of 0, 1): Pass 1 to enable broadcasting
         consumed_inputs (ints): legacy optimization attribute.
@@ -74,38 +66,17 @@ class Add(Op):
 
     Signature: ai.onnx@1::Add
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Add"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Add, locals())
 
 
-class And(Op):
+@op("ai.onnx", "And", 1)
+def And(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Returns the tensor resulted from performing the and logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -116,7 +87,7 @@ class And(Op):
     Outputs:
         C (T1): Result tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions.
         broadcast (int, default 0, one of 0, 1): Enable broadcasting
 
@@ -126,35 +97,16 @@ class And(Op):
 
     Signature: ai.onnx@1::And
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "And"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(And, locals())
 
 
-class ArgMax(Op):
+@op("ai.onnx", "ArgMax", 1)
+def ArgMax(
+    data: V,
+    *,
+    axis: int | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the indices of the max elements of the input tensor's element along the provided axis.
 
     Inputs:
@@ -163,7 +115,7 @@ class ArgMax(Op):
     Outputs:
         reduced (tensor(int64)): Reduced output tensor with integer data type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): The axis in which to compute the arg indices.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
@@ -175,34 +127,16 @@ class ArgMax(Op):
 
     Signature: ai.onnx@1::ArgMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ArgMax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ArgMax, locals())
 
 
-class ArgMin(Op):
+@op("ai.onnx", "ArgMin", 1)
+def ArgMin(
+    data: V,
+    *,
+    axis: int | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the indices of the min elements of the input tensor's element along the provided axis.
 
     Inputs:
@@ -211,7 +145,7 @@ class ArgMin(Op):
     Outputs:
         reduced (tensor(int64)): Reduced output tensor with integer data type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): The axis in which to compute the arg indices.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
@@ -223,34 +157,18 @@ class ArgMin(Op):
 
     Signature: ai.onnx@1::ArgMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ArgMin"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ArgMin, locals())
 
 
-class AveragePool(Op):
+@op("ai.onnx", "AveragePool", 1)
+def AveragePool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """AveragePool consumes an input tensor X and applies average pooling across the tensor according to kernel sizes,
     stride sizes, and pad lengths.
 
@@ -265,7 +183,7 @@ class AveragePool(Op):
         Y (T): Output data tensor from average or max pooling across the input tensor. Dimensions will vary based on
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -286,40 +204,23 @@ class AveragePool(Op):
 
     Signature: ai.onnx@1::AveragePool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "AveragePool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(AveragePool, locals())
 
 
-class BatchNormalization(Op):
+@op("ai.onnx", "BatchNormalization", 1)
+def BatchNormalization(
+    X: V,
+    scale: V | Array,
+    B: V | Array,
+    mean: V | Array,
+    var: V | Array,
+    *,
+    consumed_inputs: Sequence[int],
+    epsilon: float | None = None,
+    is_test: Literal[0, 1] | None = None,
+    momentum: float | None = None,
+    spatial: Literal[0, 1] | None = None,
+) -> V:
     """Carries out batch normalization as described in the paper https://arxiv.org/abs/1502.03167.
 
     Inputs:
@@ -343,7 +244,7 @@ class BatchNormalization(Op):
         saved_var (T, optional): Saved variance used during training to speed up gradient computation. Should not be
             used for testing.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints, required): legacy optimization attribute.
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero, default is 1e-5f.
         is_test (int, default 0, one of 0, 1): If set to nonzero, run spatial batch normalization in test mode,
@@ -358,47 +259,28 @@ class BatchNormalization(Op):
 
     Signature: ai.onnx@1::BatchNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BatchNormalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-        "epsilon": "float",
-        "is_test": "int",
-        "momentum": "float",
-        "spatial": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        B: str,
-        mean: str,
-        var: str,
-        *,
-        consumed_inputs: Sequence[int],
-        epsilon: float = 1e-05,
-        is_test: int = 0,
-        momentum: float = 0.9,
-        spatial: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, scale, B, mean, var),
-            {
-                "consumed_inputs": consumed_inputs,
-                "epsilon": epsilon,
-                "is_test": is_test,
-                "momentum": momentum,
-                "spatial": spatial,
-            },
-        )
+    return apply(BatchNormalization, locals())
 
 
-class Cast(Op):
+@op("ai.onnx", "Cast", 1)
+def Cast(
+    input: V,
+    *,
+    to: Literal[
+        "BOOL",
+        "DOUBLE",
+        "FLOAT",
+        "FLOAT16",
+        "INT16",
+        "INT32",
+        "INT64",
+        "INT8",
+        "UINT16",
+        "UINT32",
+        "UINT64",
+        "UINT8",
+    ],
+) -> V:
     """The operator casts the elements of a given input tensor to a data type specified by the 'to' argument and
     returns an output tensor of the same size in the converted type.
 
@@ -408,7 +290,7 @@ class Cast(Op):
     Outputs:
         output (T2): Output tensor with the same shape as input with type specified by the 'to' argument
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         to (string, required, one of "BOOL", "DOUBLE", "FLOAT", "FLOAT16", "INT16", "INT32", "INT64", "INT8",
             "UINT16", "UINT32", "UINT64", "UINT8"): The data type to which the elements of the input tensor are
             cast. Strictly must be one of the types from DataType enum in TensorProto
@@ -423,44 +305,15 @@ class Cast(Op):
 
     Signature: ai.onnx@1::Cast
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cast"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "to": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        to: Literal[
-            "BOOL",
-            "DOUBLE",
-            "FLOAT",
-            "FLOAT16",
-            "INT16",
-            "INT32",
-            "INT64",
-            "INT8",
-            "UINT16",
-            "UINT32",
-            "UINT64",
-            "UINT8",
-        ],
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "to": to,
-            },
-        )
+    return apply(Cast, locals())
 
 
-class Ceil(Op):
+@op("ai.onnx", "Ceil", 1)
+def Ceil(
+    X: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Ceil takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the ceil is, y = ceil(x),
     is applied to the tensor elementwise.
 
@@ -470,7 +323,7 @@ class Ceil(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -478,31 +331,17 @@ class Ceil(Op):
 
     Signature: ai.onnx@1::Ceil
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Ceil"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Ceil, locals())
 
 
-class Clip(Op):
+@op("ai.onnx", "Clip", 1)
+def Clip(
+    input: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+    max: float | None = None,
+    min: float | None = None,
+) -> V:
     """Clip operator limits the given input within an interval.
 
     Inputs:
@@ -511,7 +350,7 @@ class Clip(Op):
     Outputs:
         output (T): Output tensor with clipped input elements
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
         max (float): Maximum value, above which element is replaced by max
         min (float): Minimum value, under which element is replaced by min
@@ -521,37 +360,14 @@ class Clip(Op):
 
     Signature: ai.onnx@1::Clip
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Clip"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-        "max": "float",
-        "min": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-        max: float | None = None,
-        min: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "consumed_inputs": consumed_inputs,
-                "max": max,
-                "min": min,
-            },
-        )
+    return apply(Clip, locals())
 
 
-class Concat(Op):
+@op("ai.onnx", "Concat", 1)
+def Concat(
+    *inputs: V,
+    axis: int | None = None,
+) -> V:
     """Concatenate a list of tensors into a single tensor.
 
     Inputs:
@@ -560,7 +376,7 @@ class Concat(Op):
     Outputs:
         concat_result (T): Concatenated tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Which axis to concat on. Default value is 1.
 
     Type constraints:
@@ -568,36 +384,20 @@ class Concat(Op):
 
     Signature: ai.onnx@1::Concat
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Concat"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("concat_result",)
-
-    def __init__(
-        self,
-        *inputs: str,
-        axis: int | None = None,
-    ) -> None:
-        super().__init__(
-            (*inputs,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Concat, locals())
 
 
-class Constant(Op):
+@op("ai.onnx", "Constant", 1)
+def Constant(
+    *,
+    value: onnx.TensorProto | Array,
+) -> Value:
     """This operator produces a constant tensor.
 
     Outputs:
         output (T): Output tensor containing the same value of the provided tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         value (tensor, required): The value for the elements of the output tensor.
 
     Type constraints:
@@ -605,30 +405,22 @@ class Constant(Op):
 
     Signature: ai.onnx@1::Constant
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Constant"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "value": "tensor",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        value: onnx.TensorProto,
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "value": value,
-            },
-        )
+    return apply(Constant, locals())
 
 
-class Conv(Op):
+@op("ai.onnx", "Conv", 1)
+def Conv(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The convolution operator consumes an input tensor and a filter, and computes the output.
 
     Inputs:
@@ -651,7 +443,7 @@ class Conv(Op):
         Y (T): Output data tensor that contains the result of the convolution. The output dimensions are functions
             of the kernel size, stride size, and pad lengths.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -676,48 +468,24 @@ class Conv(Op):
 
     Signature: ai.onnx@1::Conv
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Conv"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(Conv, locals())
 
 
-class ConvTranspose(Op):
+@op("ai.onnx", "ConvTranspose", 1)
+def ConvTranspose(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    output_padding: Sequence[int] | None = None,
+    output_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The convolution transpose operator consumes an input tensor and a filter, and computes the output.
 
     Inputs:
@@ -736,7 +504,7 @@ class ConvTranspose(Op):
             of the kernel size, stride size, pad lengths and group count. The number of channels in the output
             should be equal to W.shape[1] * group (assuming zero based indices of the shape array)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -766,54 +534,15 @@ class ConvTranspose(Op):
 
     Signature: ai.onnx@1::ConvTranspose
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ConvTranspose"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "output_padding": "ints",
-        "output_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        output_padding: Sequence[int] | None = None,
-        output_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "output_padding": output_padding,
-                "output_shape": output_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(ConvTranspose, locals())
 
 
-class DepthToSpace(Op):
+@op("ai.onnx", "DepthToSpace", 1)
+def DepthToSpace(
+    input: V,
+    *,
+    blocksize: int,
+) -> V:
     """DepthToSpace rearranges (permutes) data from depth into blocks of spatial data.
 
     Inputs:
@@ -823,7 +552,7 @@ class DepthToSpace(Op):
     Outputs:
         output (T): Output tensor of [N, C/(blocksize * blocksize), H * blocksize, W * blocksize].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         blocksize (int, required, in [1, inf]): Blocks of [blocksize, blocksize] are moved.
 
     Type constraints:
@@ -834,31 +563,18 @@ class DepthToSpace(Op):
 
     Signature: ai.onnx@1::DepthToSpace
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DepthToSpace"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "blocksize": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        blocksize: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "blocksize": blocksize,
-            },
-        )
+    return apply(DepthToSpace, locals())
 
 
-class Div(Op):
+@op("ai.onnx", "Div", 1)
+def Div(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Performs element-wise binary division (with Numpy-style broadcasting support).
 
     Inputs:
@@ -869,7 +585,7 @@ class Div(Op):
     Outputs:
         C (T): Result, has same dimensions and type as A
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions. See doc for details.
         broadcast (int, default 0, one of 0, 1): Pass 1 to enable broadcasting
         consumed_inputs (ints): legacy optimization attribute.
@@ -879,38 +595,17 @@ class Div(Op):
 
     Signature: ai.onnx@1::Div
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Div"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Div, locals())
 
 
-class Dropout(Op):
+@op("ai.onnx", "Dropout", 1)
+def Dropout(
+    data: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+    is_test: int | None = None,
+    ratio: float | None = None,
+) -> V:
     """Dropout takes an input floating-point tensor, an optional input ratio (floating-point scalar) and an optional
     input training_mode (boolean scalar).
 
@@ -921,7 +616,7 @@ class Dropout(Op):
         output (T): The output.
         mask (T, optional): The output mask. If is_test is nonzero, this output is not filled.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
         is_test (int, default 0): (int, default 0) if nonzero, run dropout in test mode where the output is simply Y
             = X.
@@ -932,37 +627,16 @@ class Dropout(Op):
 
     Signature: ai.onnx@1::Dropout
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Dropout"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-        "is_test": "int",
-        "ratio": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-        is_test: int = 0,
-        ratio: float = 0.5,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "consumed_inputs": consumed_inputs,
-                "is_test": is_test,
-                "ratio": ratio,
-            },
-        )
+    return apply(Dropout, locals())
 
 
-class Elu(Op):
+@op("ai.onnx", "Elu", 1)
+def Elu(
+    X: V,
+    *,
+    alpha: float | None = None,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Elu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the function f(x) = alpha *
     (exp(x) - 1.) for x < 0, f(x) = x for x >= 0., is applied to the tensor elementwise.
 
@@ -972,7 +646,7 @@ class Elu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Coefficient of ELU default to 1.0.
         consumed_inputs (ints): legacy optimization attribute.
 
@@ -981,34 +655,17 @@ class Elu(Op):
 
     Signature: ai.onnx@1::Elu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Elu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.0,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Elu, locals())
 
 
-class Equal(Op):
+@op("ai.onnx", "Equal", 1)
+def Equal(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Returns the tensor resulted from performing the equal logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -1019,7 +676,7 @@ class Equal(Op):
     Outputs:
         C (T1): Result tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions.
         broadcast (int, default 0, one of 0, 1): Enable broadcasting
 
@@ -1029,35 +686,15 @@ class Equal(Op):
 
     Signature: ai.onnx@1::Equal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Equal"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Equal, locals())
 
 
-class Exp(Op):
+@op("ai.onnx", "Exp", 1)
+def Exp(
+    input: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Calculates the exponential of the given input tensor, element-wise.
 
     Inputs:
@@ -1066,7 +703,7 @@ class Exp(Op):
     Outputs:
         output (T): The exponential of the input tensor computed element-wise
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -1074,31 +711,15 @@ class Exp(Op):
 
     Signature: ai.onnx@1::Exp
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Exp"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Exp, locals())
 
 
-class Flatten(Op):
+@op("ai.onnx", "Flatten", 1)
+def Flatten(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """Flattens the input tensor into a 2D matrix.
 
     Inputs:
@@ -1109,7 +730,7 @@ class Flatten(Op):
             the outer dimension of the output and remaining input dimensions flattened into the inner dimension of
             the output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Indicate up to which input dimensions (exclusive) should be flattened to the outer
             dimension of the output. The value for axis must be in the range [0, R], where R is the rank of the
             input tensor. When axis = 0, the shape of the output tensor is (1, (d_0 X d_1 ... d_n), where the shape
@@ -1120,31 +741,15 @@ class Flatten(Op):
 
     Signature: ai.onnx@1::Flatten
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Flatten"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Flatten, locals())
 
 
-class Floor(Op):
+@op("ai.onnx", "Floor", 1)
+def Floor(
+    X: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Floor takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the floor is, y =
     floor(x), is applied to the tensor elementwise.
 
@@ -1154,7 +759,7 @@ class Floor(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -1162,31 +767,26 @@ class Floor(Op):
 
     Signature: ai.onnx@1::Floor
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Floor"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Floor, locals())
 
 
-class GRU(Op):
+@op("ai.onnx", "GRU", 1)
+def GRU(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional", "foward"] | None = None,
+    hidden_size: int | None = None,
+    output_sequence: Literal[0, 1] | None = None,
+) -> V:
     """Computes an one-layer GRU.
 
     Inputs:
@@ -1209,7 +809,7 @@ class GRU(Op):
             `[seq_length, num_directions, batch_size, hidden_size]`. It is optional if `output_sequence` is 0.
         Y_h (T): The last output value of the hidden. It has shape `[num_directions, batch_size, hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM.
         activation_beta (floats): Optional scaling values used by some activation functions. The values are consumed
@@ -1233,54 +833,16 @@ class GRU(Op):
 
     Signature: ai.onnx@1::GRU
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GRU"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "output_sequence": "int",
-    }
-    default_outputs = ("Y_h",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional", "foward"] = "foward",
-        hidden_size: int | None = None,
-        output_sequence: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "output_sequence": output_sequence,
-            },
-        )
+    return apply(GRU, locals())
 
 
-class Gather(Op):
+@op("ai.onnx", "Gather", 1)
+def Gather(
+    data: V,
+    indices: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """Given data tensor of rank r >= 1, and indices tensor of rank q, gather entries of the axis dimension of data (by
     default outer-most one as axis=0) indexed by indices, and concatenates them in an output tensor of rank q + (r -
     1).
@@ -1293,7 +855,7 @@ class Gather(Op):
     Outputs:
         output (T): Tensor of rank q + (r - 1).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to gather on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1]
 
@@ -1306,32 +868,21 @@ class Gather(Op):
 
     Signature: ai.onnx@1::Gather
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gather"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Gather, locals())
 
 
-class Gemm(Op):
+@op("ai.onnx", "Gemm", 1)
+def Gemm(
+    A: V,
+    B: V | Array,
+    C: V | Array,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    broadcast: Literal[0, 1] | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """General Matrix multiplication: https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3 * A' =
     transpose(A) if transA else A * B' = transpose(B) if transB else B Compute Y = alpha * A' * B' + beta * C, where
     input tensor A has shape (M, K) or (K, M), input tensor B has shape (K, N) or (N, K), input tensor C is
@@ -1345,7 +896,7 @@ class Gemm(Op):
     Outputs:
         Y (T): Output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of input tensors A * B, the default value is
             1.0.
         beta (float, default 1.0): Scalar multiplier for input tensor C, the default value is 1.0.
@@ -1358,45 +909,13 @@ class Gemm(Op):
 
     Signature: ai.onnx@1::Gemm
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gemm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "broadcast": "int",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        C: str,
-        *,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-        broadcast: int = 0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, C),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "broadcast": broadcast,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(Gemm, locals())
 
 
-class GlobalAveragePool(Op):
+@op("ai.onnx", "GlobalAveragePool", 1)
+def GlobalAveragePool(
+    X: V,
+) -> V:
     """GlobalAveragePool consumes an input tensor X and applies average pooling across the values in the same channel.
 
     Inputs:
@@ -1415,22 +934,15 @@ class GlobalAveragePool(Op):
 
     Signature: ai.onnx@1::GlobalAveragePool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GlobalAveragePool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(GlobalAveragePool, locals())
 
 
-class GlobalLpPool(Op):
+@op("ai.onnx", "GlobalLpPool", 1)
+def GlobalLpPool(
+    X: V,
+    *,
+    p: float | None = None,
+) -> V:
     """GlobalLpPool consumes an input tensor X and applies lp pool pooling across the values in the same channel.
 
     Inputs:
@@ -1442,7 +954,7 @@ class GlobalLpPool(Op):
     Outputs:
         Y (T): Output data tensor from pooling across the input tensor. Dimensions will be N x C x 1 x 1
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         p (float, default 2.0, in [1.0, inf]): p value of the Lp norm used to pool over the input data, default is
             2.0.
 
@@ -1451,31 +963,13 @@ class GlobalLpPool(Op):
 
     Signature: ai.onnx@1::GlobalLpPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GlobalLpPool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "p": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        p: float = 2.0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "p": p,
-            },
-        )
+    return apply(GlobalLpPool, locals())
 
 
-class GlobalMaxPool(Op):
+@op("ai.onnx", "GlobalMaxPool", 1)
+def GlobalMaxPool(
+    X: V,
+) -> V:
     """GlobalMaxPool consumes an input tensor X and applies max pooling across the values in the same channel.
 
     Inputs:
@@ -1494,22 +988,17 @@ class GlobalMaxPool(Op):
 
     Signature: ai.onnx@1::GlobalMaxPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GlobalMaxPool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(GlobalMaxPool, locals())
 
 
-class Greater(Op):
+@op("ai.onnx", "Greater", 1)
+def Greater(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Returns the tensor resulted from performing the greater logical operation elementwise on the input tensors A and
     B (with Numpy-style broadcasting support).
 
@@ -1520,7 +1009,7 @@ class Greater(Op):
     Outputs:
         C (T1): Result tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions.
         broadcast (int, default 0, one of 0, 1): Enable broadcasting
 
@@ -1530,35 +1019,17 @@ class Greater(Op):
 
     Signature: ai.onnx@1::Greater
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Greater"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Greater, locals())
 
 
-class HardSigmoid(Op):
+@op("ai.onnx", "HardSigmoid", 1)
+def HardSigmoid(
+    X: V,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """HardSigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the HardSigmoid
     function, y = max(0, min(1, alpha * x + beta)), is applied to the tensor elementwise.
 
@@ -1568,7 +1039,7 @@ class HardSigmoid(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.2): Value of alpha default to 0.2
         beta (float, default 0.5): Value of beta default to 0.5
         consumed_inputs (ints): legacy optimization attribute.
@@ -1578,37 +1049,15 @@ class HardSigmoid(Op):
 
     Signature: ai.onnx@1::HardSigmoid
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "HardSigmoid"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 0.2,
-        beta: float = 0.5,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(HardSigmoid, locals())
 
 
-class Hardmax(Op):
+@op("ai.onnx", "Hardmax", 1)
+def Hardmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """The operator computes the hardmax values for the given input: Hardmax(element in input, axis) = 1 if the element
     is the first maximum value along the specified axis, 0 otherwise The "axis" attribute indicates the dimension
     along which Hardmax will be performed.
@@ -1619,7 +1068,7 @@ class Hardmax(Op):
     Outputs:
         output (T): The output values with the same shape as input tensor (the original size without coercion).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Describes the axis of the inputs when coerced to 2D; defaults to one because the 0th
             axis most likely describes the batch_size
 
@@ -1628,31 +1077,13 @@ class Hardmax(Op):
 
     Signature: ai.onnx@1::Hardmax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Hardmax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Hardmax, locals())
 
 
-class Identity(Op):
+@op("ai.onnx", "Identity", 1)
+def Identity(
+    input: V,
+) -> V:
     """Identity operator
 
     Inputs:
@@ -1669,22 +1100,17 @@ class Identity(Op):
 
     Signature: ai.onnx@1::Identity
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Identity"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Identity, locals())
 
 
-class If(Op):
+@op("ai.onnx", "If", 1)
+def If(
+    cond: V,
+    *,
+    else_branch: onnx.GraphProto,
+    then_branch: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs one of two graphs, then_branch or else_branch, as a single-element boolean condition says.
 
     Inputs:
@@ -1694,13 +1120,14 @@ class If(Op):
         outputs (V, variadic, at least 1): Values that are live-out to the enclosing scope. The return values in the
             `then_branch` and `else_branch` must be of the same shape and same data type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         else_branch (graph, required): Graph to run if condition is false. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             then_branch.
         then_branch (graph, required): Graph to run if condition is true. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             else_branch.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -1710,34 +1137,18 @@ class If(Op):
 
     Signature: ai.onnx@1::If
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "If"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "else_branch": "graph",
-        "then_branch": "graph",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        cond: str,
-        *,
-        else_branch: onnx.GraphProto,
-        then_branch: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (cond,),
-            {
-                "else_branch": else_branch,
-                "then_branch": then_branch,
-            },
-        )
+    return apply(If, locals())
 
 
-class InstanceNormalization(Op):
+@op("ai.onnx", "InstanceNormalization", 1)
+def InstanceNormalization(
+    input: V,
+    scale: V | Array,
+    B: V | Array,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+    epsilon: float | None = None,
+) -> V:
     """Carries out instance normalization as described in the paper https://arxiv.org/abs/1607.08022.
 
     Inputs:
@@ -1748,7 +1159,7 @@ class InstanceNormalization(Op):
     Outputs:
         output (T): The output 4-dimensional tensor of the same shape as input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero, default is 1e-5f.
 
@@ -1757,36 +1168,18 @@ class InstanceNormalization(Op):
 
     Signature: ai.onnx@1::InstanceNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "InstanceNormalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-        "epsilon": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        scale: str,
-        B: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-        epsilon: float = 1e-05,
-    ) -> None:
-        super().__init__(
-            (input, scale, B),
-            {
-                "consumed_inputs": consumed_inputs,
-                "epsilon": epsilon,
-            },
-        )
+    return apply(InstanceNormalization, locals())
 
 
-class LRN(Op):
+@op("ai.onnx", "LRN", 1)
+def LRN(
+    X: V,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    bias: float | None = None,
+    size: int,
+) -> V:
     """Local Response Normalization proposed in the AlexNet paper.
 
     Inputs:
@@ -1799,7 +1192,7 @@ class LRN(Op):
     Outputs:
         Y (T): Output tensor, which has the shape and type as input tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.0001): Scaling parameter.
         beta (float, default 0.75): The exponent.
         bias (float, default 1.0)
@@ -1810,40 +1203,29 @@ class LRN(Op):
 
     Signature: ai.onnx@1::LRN
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LRN"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "bias": "float",
-        "size": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 0.0001,
-        beta: float = 0.75,
-        bias: float = 1.0,
-        size: int,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "bias": bias,
-                "size": size,
-            },
-        )
+    return apply(LRN, locals())
 
 
-class LSTM(Op):
+@op("ai.onnx", "LSTM", 1)
+def LSTM(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    initial_c: V | Array | None = None,
+    P: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    input_forget: Literal[0, 1] | None = None,
+    output_sequence: Literal[0, 1] | None = None,
+) -> tuple[V, V, V]:
     """Computes an one-layer LSTM.
 
     Inputs:
@@ -1874,7 +1256,7 @@ class LSTM(Op):
         Y_c (T, optional): The last output value of the cell. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -1901,59 +1283,16 @@ class LSTM(Op):
 
     Signature: ai.onnx@1::LSTM
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LSTM"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "input_forget": "int",
-        "output_sequence": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        initial_c: str | None = None,
-        P: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        input_forget: int = 0,
-        output_sequence: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h, initial_c, P),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "input_forget": input_forget,
-                "output_sequence": output_sequence,
-            },
-        )
+    return apply(LSTM, locals())
 
 
-class LeakyRelu(Op):
+@op("ai.onnx", "LeakyRelu", 1)
+def LeakyRelu(
+    X: V,
+    *,
+    alpha: float | None = None,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """LeakyRelu takes input data (Tensor<T>) and an argument alpha, and produces one output data (Tensor<T>) where the
     function f(x) = alpha * x for x < 0, f(x) = x for x >= 0, is applied to the data tensor elementwise.
 
@@ -1963,7 +1302,7 @@ class LeakyRelu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.01): Coefficient of leakage default to 0.01.
         consumed_inputs (ints): legacy optimization attribute.
 
@@ -1972,34 +1311,17 @@ class LeakyRelu(Op):
 
     Signature: ai.onnx@1::LeakyRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LeakyRelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 0.01,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(LeakyRelu, locals())
 
 
-class Less(Op):
+@op("ai.onnx", "Less", 1)
+def Less(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Returns the tensor resulted from performing the less logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -2010,7 +1332,7 @@ class Less(Op):
     Outputs:
         C (T1): Result tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions.
         broadcast (int, default 0, one of 0, 1): Enable broadcasting
 
@@ -2020,35 +1342,15 @@ class Less(Op):
 
     Signature: ai.onnx@1::Less
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Less"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Less, locals())
 
 
-class Log(Op):
+@op("ai.onnx", "Log", 1)
+def Log(
+    input: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Calculates the natural log of the given input tensor, element-wise.
 
     Inputs:
@@ -2057,7 +1359,7 @@ class Log(Op):
     Outputs:
         output (T): The natural log of the input tensor computed element-wise
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -2065,31 +1367,15 @@ class Log(Op):
 
     Signature: ai.onnx@1::Log
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Log"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Log, locals())
 
 
-class LogSoftmax(Op):
+@op("ai.onnx", "LogSoftmax", 1)
+def LogSoftmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """The operator computes the log of softmax values for the given input: LogSoftmax(input, axis) =
     Log(Softmax(input, axis=axis)) The "axis" attribute indicates the dimension along which LogSoftmax will be
     performed.
@@ -2100,7 +1386,7 @@ class LogSoftmax(Op):
     Outputs:
         output (T): The output values with the same shape as input tensor (the original size without coercion).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Describes the axis of the inputs when coerced to 2D; defaults to one because the 0th
             axis most likely describes the batch_size
 
@@ -2109,31 +1395,17 @@ class LogSoftmax(Op):
 
     Signature: ai.onnx@1::LogSoftmax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LogSoftmax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(LogSoftmax, locals())
 
 
-class Loop(Op):
+@op("ai.onnx", "Loop", 1)
+def Loop(
+    M: V | Array | None = None,
+    cond: V | Array | None = None,
+    *v_initial: V,
+    body: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs a body graph repeatedly, carrying values from one iteration to the next and stacking scan outputs.
 
     Inputs:
@@ -2147,12 +1419,13 @@ class Loop(Op):
         v_final_and_scan_outputs (V, variadic, at least 1): Final N loop carried dependency values then K
             scan_outputs
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has 2+N inputs: (iteration_num, condition, loop
             carried dependencies...). It has 1+N+K outputs: (condition, loop carried dependencies...,
             scan_outputs...). Each scan_output is created by concatenating the value of the specified output value
             at the end of each iteration of the loop. It is an error if the dimensions or data type of these
             scan_outputs change across loop iterations.
+        n_outputs (int, required): how many values the variadic output v_final_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -2163,32 +1436,16 @@ class Loop(Op):
 
     Signature: ai.onnx@1::Loop
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Loop"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-    }
-    default_outputs = ("v_final_and_scan_outputs",)
-
-    def __init__(
-        self,
-        M: str | None = None,
-        cond: str | None = None,
-        *v_initial: str,
-        body: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (M, cond, *v_initial),
-            {
-                "body": body,
-            },
-        )
+    return apply(Loop, locals())
 
 
-class LpNormalization(Op):
+@op("ai.onnx", "LpNormalization", 1)
+def LpNormalization(
+    input: V,
+    *,
+    axis: int | None = None,
+    p: Literal[1, 2] | None = None,
+) -> V:
     """Given a matrix, apply Lp-normalization along the provided axis.
 
     Inputs:
@@ -2197,7 +1454,7 @@ class LpNormalization(Op):
     Outputs:
         output (T): Matrix after normalization
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): The axis on which to apply normalization, -1 mean last axis.
         p (int, default 2, one of 1, 2): The order of the normalization, only 1 or 2 are supported.
 
@@ -2206,34 +1463,19 @@ class LpNormalization(Op):
 
     Signature: ai.onnx@1::LpNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LpNormalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "p": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = -1,
-        p: int = 2,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "p": p,
-            },
-        )
+    return apply(LpNormalization, locals())
 
 
-class LpPool(Op):
+@op("ai.onnx", "LpPool", 1)
+def LpPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    p: float | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """LpPool consumes an input tensor X and applies Lp pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -2247,7 +1489,7 @@ class LpPool(Op):
         Y (T): Output data tensor from Lp pooling across the input tensor. Dimensions will vary based on various
             kernel, stride, and pad sizes.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output size match the input.In
@@ -2270,43 +1512,14 @@ class LpPool(Op):
 
     Signature: ai.onnx@1::LpPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LpPool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "kernel_shape": "ints",
-        "p": "float",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        kernel_shape: Sequence[int] | None = None,
-        p: float = 2.0,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "kernel_shape": kernel_shape,
-                "p": p,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(LpPool, locals())
 
 
-class MatMul(Op):
+@op("ai.onnx", "MatMul", 1)
+def MatMul(
+    A: V,
+    B: V | Array,
+) -> V:
     """Matrix product that behaves like numpy.matmul.
 
     Inputs:
@@ -2321,23 +1534,14 @@ class MatMul(Op):
 
     Signature: ai.onnx@1::MatMul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MatMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(MatMul, locals())
 
 
-class Max(Op):
+@op("ai.onnx", "Max", 1)
+def Max(
+    *data_0: V,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Element-wise max of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -2346,7 +1550,7 @@ class Max(Op):
     Outputs:
         max (T): Output tensor. Same dimension as inputs.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -2354,30 +1558,18 @@ class Max(Op):
 
     Signature: ai.onnx@1::Max
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Max"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("max",)
-
-    def __init__(
-        self,
-        *data_0: str,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*data_0,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Max, locals())
 
 
-class MaxPool(Op):
+@op("ai.onnx", "MaxPool", 1)
+def MaxPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxPool consumes an input tensor X and applies max pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -2392,7 +1584,7 @@ class MaxPool(Op):
         Y (T): Output data tensor from average or max pooling across the input tensor. Dimensions will vary based on
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -2413,40 +1605,17 @@ class MaxPool(Op):
 
     Signature: ai.onnx@1::MaxPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxPool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(MaxPool, locals())
 
 
-class MaxRoiPool(Op):
+@op("ai.onnx", "MaxRoiPool", 1)
+def MaxRoiPool(
+    X: V,
+    rois: V | Array,
+    *,
+    pooled_shape: Sequence[int],
+    spatial_scale: float | None = None,
+) -> V:
     """ROI max pool consumes an input tensor X and region of interests (RoIs) to apply max pooling across each RoI, to
     produce output 4-D tensor of shape (num_rois, channels, pooled_shape[0], pooled_shape[1]).
 
@@ -2459,7 +1628,7 @@ class MaxRoiPool(Op):
     Outputs:
         Y (T): RoI pooled output 4-D tensor of shape (num_rois, channels, pooled_shape[0], pooled_shape[1]).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         pooled_shape (ints, required, in [1, inf], length 2): ROI pool output shape (height, width).
         spatial_scale (float, default 1.0): Multiplicative spatial scale factor to translate ROI coordinates from
             their input scale to the scale used when pooling.
@@ -2469,35 +1638,14 @@ class MaxRoiPool(Op):
 
     Signature: ai.onnx@1::MaxRoiPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxRoiPool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "pooled_shape": "ints",
-        "spatial_scale": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        rois: str,
-        *,
-        pooled_shape: Sequence[int],
-        spatial_scale: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X, rois),
-            {
-                "pooled_shape": pooled_shape,
-                "spatial_scale": spatial_scale,
-            },
-        )
+    return apply(MaxRoiPool, locals())
 
 
-class Mean(Op):
+@op("ai.onnx", "Mean", 1)
+def Mean(
+    *data_0: V,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Element-wise mean of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -2506,7 +1654,7 @@ class Mean(Op):
     Outputs:
         mean (T): Output tensor. Same dimension as inputs.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -2514,30 +1662,14 @@ class Mean(Op):
 
     Signature: ai.onnx@1::Mean
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mean"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("mean",)
-
-    def __init__(
-        self,
-        *data_0: str,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*data_0,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Mean, locals())
 
 
-class Min(Op):
+@op("ai.onnx", "Min", 1)
+def Min(
+    *data_0: V,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Element-wise min of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -2546,7 +1678,7 @@ class Min(Op):
     Outputs:
         min (T): Output tensor. Same dimension as inputs.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -2554,30 +1686,18 @@ class Min(Op):
 
     Signature: ai.onnx@1::Min
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Min"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("min",)
-
-    def __init__(
-        self,
-        *data_0: str,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*data_0,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Min, locals())
 
 
-class Mul(Op):
+@op("ai.onnx", "Mul", 1)
+def Mul(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Performs element-wise binary multiplication (with Numpy-style broadcasting support).
 
     Inputs:
@@ -2588,7 +1708,7 @@ class Mul(Op):
     Outputs:
         C (T): Result, has same dimensions and type as A
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions. See doc for details.
         broadcast (int, default 0, one of 0, 1): Pass 1 to enable broadcasting
         consumed_inputs (ints): legacy optimization attribute.
@@ -2598,38 +1718,15 @@ class Mul(Op):
 
     Signature: ai.onnx@1::Mul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Mul, locals())
 
 
-class Neg(Op):
+@op("ai.onnx", "Neg", 1)
+def Neg(
+    X: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Neg takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where each element flipped sign, y
     = -x, is applied to the tensor elementwise.
 
@@ -2639,7 +1736,7 @@ class Neg(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -2647,31 +1744,13 @@ class Neg(Op):
 
     Signature: ai.onnx@1::Neg
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Neg"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Neg, locals())
 
 
-class Not(Op):
+@op("ai.onnx", "Not", 1)
+def Not(
+    X: V,
+) -> V:
     """Returns the negation of the input tensor element-wise.
 
     Inputs:
@@ -2685,22 +1764,17 @@ class Not(Op):
 
     Signature: ai.onnx@1::Not
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Not"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Not, locals())
 
 
-class Or(Op):
+@op("ai.onnx", "Or", 1)
+def Or(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Returns the tensor resulted from performing the or logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -2711,7 +1785,7 @@ class Or(Op):
     Outputs:
         C (T1): Result tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions.
         broadcast (int, default 0, one of 0, 1): Enable broadcasting
 
@@ -2721,35 +1795,16 @@ class Or(Op):
 
     Signature: ai.onnx@1::Or
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Or"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Or, locals())
 
 
-class PRelu(Op):
+@op("ai.onnx", "PRelu", 1)
+def PRelu(
+    X: V,
+    slope: V | Array,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """PRelu takes input data (Tensor<T>) and slope tensor as input, and produces one output data (Tensor<T>) where the
     function f(x) = slope * x for x < 0, f(x) = x for x >= 0., is applied to the data tensor elementwise.
 
@@ -2760,7 +1815,7 @@ class PRelu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -2768,32 +1823,17 @@ class PRelu(Op):
 
     Signature: ai.onnx@1::PRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "PRelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        slope: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, slope),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(PRelu, locals())
 
 
-class Pad(Op):
+@op("ai.onnx", "Pad", 1)
+def Pad(
+    data: V,
+    *,
+    mode: Literal["constant", "reflect", "edge"] | None = None,
+    paddings: Sequence[int],
+    value: float | None = None,
+) -> V:
     """Given a tensor containing the data to be padded (data), a tensor containing the number of start and end pad
     values for axis (pads), (optionally) a mode, and (optionally) constant_value, a padded tensor (output) is
     generated.
@@ -2804,7 +1844,7 @@ class Pad(Op):
     Outputs:
         output (T): Tensor after padding.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "constant", one of "constant", "reflect", "edge"): Three modes: constant(default),
             reflect, edge
         paddings (ints, required, length 2 * r): List of integers indicate the padding element count at the
@@ -2819,37 +1859,17 @@ class Pad(Op):
 
     Signature: ai.onnx@1::Pad
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pad"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-        "paddings": "ints",
-        "value": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        mode: Literal["constant", "reflect", "edge"] = "constant",
-        paddings: Sequence[int],
-        value: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "mode": mode,
-                "paddings": paddings,
-                "value": value,
-            },
-        )
+    return apply(Pad, locals())
 
 
-class Pow(Op):
+@op("ai.onnx", "Pow", 1)
+def Pow(
+    X: V,
+    Y: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Pow takes input data (Tensor<T>) and exponent Tensor, and produces one output data (Tensor<T>) where the
     function f(x) = x^exponent, is applied to the data tensor elementwise.
 
@@ -2860,7 +1880,7 @@ class Pow(Op):
     Outputs:
         Z (T): Output tensor (same size as X)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions. See doc for details.
         broadcast (int, default 0, one of 0, 1): Pass 1 to enable broadcasting
 
@@ -2869,35 +1889,26 @@ class Pow(Op):
 
     Signature: ai.onnx@1::Pow
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pow"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, Y),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Pow, locals())
 
 
-class RNN(Op):
+@op("ai.onnx", "RNN", 1)
+def RNN(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    output_sequence: Literal[0, 1] | None = None,
+) -> tuple[V, V]:
     """Computes an one-layer simple RNN.
 
     Inputs:
@@ -2921,7 +1932,7 @@ class RNN(Op):
         Y_h (T, optional): The last output value of the hidden. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -2946,60 +1957,24 @@ class RNN(Op):
 
     Signature: ai.onnx@1::RNN
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RNN"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "output_sequence": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] = ("Tanh", "Tanh"),
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        output_sequence: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "output_sequence": output_sequence,
-            },
-        )
+    return apply(RNN, locals())
 
 
-class RandomNormal(Op):
+@op("ai.onnx", "RandomNormal", 1)
+def RandomNormal(
+    *,
+    dtype: Literal[1, 10, 11] | None = None,
+    mean: float | None = None,
+    scale: float | None = None,
+    seed: float | None = None,
+    shape: Sequence[int],
+) -> Value:
     """Generate a tensor with random values drawn from a normal distribution.
 
     Outputs:
         output (T): Output tensor of random values drawn from normal distribution
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, default 1, one of 1, 10, 11): The data type for the elements of the output tensor. Default is
             TensorProto::FLOAT.
         mean (float, default 0.0): The mean of the normal distribution.
@@ -3012,42 +1987,18 @@ class RandomNormal(Op):
 
     Signature: ai.onnx@1::RandomNormal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RandomNormal"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "mean": "float",
-        "scale": "float",
-        "seed": "float",
-        "shape": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        dtype: int = 1,
-        mean: float = 0.0,
-        scale: float = 1.0,
-        seed: float | None = None,
-        shape: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "dtype": dtype,
-                "mean": mean,
-                "scale": scale,
-                "seed": seed,
-                "shape": shape,
-            },
-        )
+    return apply(RandomNormal, locals())
 
 
-class RandomNormalLike(Op):
+@op("ai.onnx", "RandomNormalLike", 1)
+def RandomNormalLike(
+    input: V,
+    *,
+    dtype: Literal[1, 10, 11] | None = None,
+    mean: float | None = None,
+    scale: float | None = None,
+    seed: float | None = None,
+) -> V:
     """Generate a tensor with random values drawn from a normal distribution.
 
     Inputs:
@@ -3056,7 +2007,7 @@ class RandomNormalLike(Op):
     Outputs:
         output (T2): Output tensor of random values drawn from normal distribution
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, one of 1, 10, 11): (Optional) The data type for the elements of the output tensor, if not
             specified, we will use the data type of the input tensor.
         mean (float, default 0.0): The mean of the normal distribution.
@@ -3072,46 +2023,24 @@ class RandomNormalLike(Op):
 
     Signature: ai.onnx@1::RandomNormalLike
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RandomNormalLike"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "mean": "float",
-        "scale": "float",
-        "seed": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int | None = None,
-        mean: float = 0.0,
-        scale: float = 1.0,
-        seed: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "mean": mean,
-                "scale": scale,
-                "seed": seed,
-            },
-        )
+    return apply(RandomNormalLike, locals())
 
 
-class RandomUniform(Op):
+@op("ai.onnx", "RandomUniform", 1)
+def RandomUniform(
+    *,
+    dtype: Literal[1, 10, 11] | None = None,
+    high: float | None = None,
+    low: float | None = None,
+    seed: float | None = None,
+    shape: Sequence[int],
+) -> Value:
     """Generate a tensor with random values drawn from a uniform distribution.
 
     Outputs:
         output (T): Output tensor of random values drawn from uniform distribution
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, default 1, one of 1, 10, 11): The data type for the elements of the output tensor. If not
             specified, default is TensorProto::FLOAT.
         high (float, default 1.0): Upper boundary of the output values.
@@ -3124,42 +2053,18 @@ class RandomUniform(Op):
 
     Signature: ai.onnx@1::RandomUniform
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RandomUniform"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "high": "float",
-        "low": "float",
-        "seed": "float",
-        "shape": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        dtype: int = 1,
-        high: float = 1.0,
-        low: float = 0.0,
-        seed: float | None = None,
-        shape: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "dtype": dtype,
-                "high": high,
-                "low": low,
-                "seed": seed,
-                "shape": shape,
-            },
-        )
+    return apply(RandomUniform, locals())
 
 
-class RandomUniformLike(Op):
+@op("ai.onnx", "RandomUniformLike", 1)
+def RandomUniformLike(
+    input: V,
+    *,
+    dtype: Literal[1, 10, 11] | None = None,
+    high: float | None = None,
+    low: float | None = None,
+    seed: float | None = None,
+) -> V:
     """Generate a tensor with random values drawn from a uniform distribution.
 
     Inputs:
@@ -3168,7 +2073,7 @@ class RandomUniformLike(Op):
     Outputs:
         output (T2): Output tensor of random values drawn from uniform distribution
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, one of 1, 10, 11): (Optional) The data type for the elements of the output tensor, if not
             specified, we will use the data type of the input tensor.
         high (float, default 1.0): Upper boundary of the output values.
@@ -3184,40 +2089,15 @@ class RandomUniformLike(Op):
 
     Signature: ai.onnx@1::RandomUniformLike
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RandomUniformLike"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "high": "float",
-        "low": "float",
-        "seed": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int | None = None,
-        high: float = 1.0,
-        low: float = 0.0,
-        seed: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "high": high,
-                "low": low,
-                "seed": seed,
-            },
-        )
+    return apply(RandomUniformLike, locals())
 
 
-class Reciprocal(Op):
+@op("ai.onnx", "Reciprocal", 1)
+def Reciprocal(
+    X: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Reciprocal takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the reciprocal is, y
     = 1/x, is applied to the tensor elementwise.
 
@@ -3227,7 +2107,7 @@ class Reciprocal(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -3235,31 +2115,16 @@ class Reciprocal(Op):
 
     Signature: ai.onnx@1::Reciprocal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Reciprocal"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Reciprocal, locals())
 
 
-class ReduceL1(Op):
+@op("ai.onnx", "ReduceL1", 1)
+def ReduceL1(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the L1 norm of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3268,7 +2133,7 @@ class ReduceL1(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3280,34 +2145,16 @@ class ReduceL1(Op):
 
     Signature: ai.onnx@1::ReduceL1
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceL1"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceL1, locals())
 
 
-class ReduceL2(Op):
+@op("ai.onnx", "ReduceL2", 1)
+def ReduceL2(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the L2 norm of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3316,7 +2163,7 @@ class ReduceL2(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3328,34 +2175,16 @@ class ReduceL2(Op):
 
     Signature: ai.onnx@1::ReduceL2
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceL2"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceL2, locals())
 
 
-class ReduceLogSum(Op):
+@op("ai.onnx", "ReduceLogSum", 1)
+def ReduceLogSum(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3364,7 +2193,7 @@ class ReduceLogSum(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3376,34 +2205,16 @@ class ReduceLogSum(Op):
 
     Signature: ai.onnx@1::ReduceLogSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSum"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceLogSum, locals())
 
 
-class ReduceLogSumExp(Op):
+@op("ai.onnx", "ReduceLogSumExp", 1)
+def ReduceLogSumExp(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum exponent of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3412,7 +2223,7 @@ class ReduceLogSumExp(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3424,34 +2235,16 @@ class ReduceLogSumExp(Op):
 
     Signature: ai.onnx@1::ReduceLogSumExp
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSumExp"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceLogSumExp, locals())
 
 
-class ReduceMax(Op):
+@op("ai.onnx", "ReduceMax", 1)
+def ReduceMax(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the max of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3460,7 +2253,7 @@ class ReduceMax(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3472,34 +2265,16 @@ class ReduceMax(Op):
 
     Signature: ai.onnx@1::ReduceMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMax, locals())
 
 
-class ReduceMean(Op):
+@op("ai.onnx", "ReduceMean", 1)
+def ReduceMean(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the mean of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3508,7 +2283,7 @@ class ReduceMean(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3520,34 +2295,16 @@ class ReduceMean(Op):
 
     Signature: ai.onnx@1::ReduceMean
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMean"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMean, locals())
 
 
-class ReduceMin(Op):
+@op("ai.onnx", "ReduceMin", 1)
+def ReduceMin(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the min of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3556,7 +2313,7 @@ class ReduceMin(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3568,34 +2325,16 @@ class ReduceMin(Op):
 
     Signature: ai.onnx@1::ReduceMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMin"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMin, locals())
 
 
-class ReduceProd(Op):
+@op("ai.onnx", "ReduceProd", 1)
+def ReduceProd(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the product of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3604,7 +2343,7 @@ class ReduceProd(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3616,34 +2355,16 @@ class ReduceProd(Op):
 
     Signature: ai.onnx@1::ReduceProd
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceProd"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceProd, locals())
 
 
-class ReduceSum(Op):
+@op("ai.onnx", "ReduceSum", 1)
+def ReduceSum(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the sum of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3652,7 +2373,7 @@ class ReduceSum(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3664,34 +2385,16 @@ class ReduceSum(Op):
 
     Signature: ai.onnx@1::ReduceSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceSum"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceSum, locals())
 
 
-class ReduceSumSquare(Op):
+@op("ai.onnx", "ReduceSumSquare", 1)
+def ReduceSumSquare(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the sum square of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -3700,7 +2403,7 @@ class ReduceSumSquare(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor.
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -3712,34 +2415,15 @@ class ReduceSumSquare(Op):
 
     Signature: ai.onnx@1::ReduceSumSquare
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceSumSquare"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceSumSquare, locals())
 
 
-class Relu(Op):
+@op("ai.onnx", "Relu", 1)
+def Relu(
+    X: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Relu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the rectified linear
     function, y = max(0, x), is applied to the tensor elementwise.
 
@@ -3749,7 +2433,7 @@ class Relu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -3757,31 +2441,16 @@ class Relu(Op):
 
     Signature: ai.onnx@1::Relu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Relu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Relu, locals())
 
 
-class Reshape(Op):
+@op("ai.onnx", "Reshape", 1)
+def Reshape(
+    data: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+    shape: Sequence[int] | None = None,
+) -> V:
     """Reshape the input tensor similar to numpy.reshape.
 
     Inputs:
@@ -3790,7 +2459,7 @@ class Reshape(Op):
     Outputs:
         reshaped (T): Reshaped data.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
         shape (ints): New shape
 
@@ -3799,34 +2468,17 @@ class Reshape(Op):
 
     Signature: ai.onnx@1::Reshape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Reshape"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-        "shape": "ints",
-    }
-    default_outputs = ("reshaped",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-        shape: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "consumed_inputs": consumed_inputs,
-                "shape": shape,
-            },
-        )
+    return apply(Reshape, locals())
 
 
-class Selu(Op):
+@op("ai.onnx", "Selu", 1)
+def Selu(
+    X: V,
+    *,
+    alpha: float | None = None,
+    consumed_inputs: Sequence[int] | None = None,
+    gamma: float | None = None,
+) -> V:
     """Selu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the scaled exponential
     linear unit function, y = gamma * (alpha * e^x - alpha) for x <= 0, y = gamma * x for x > 0, is applied to the
     tensor elementwise.
@@ -3837,7 +2489,7 @@ class Selu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.6732): Coefficient of SELU default to 1.6732.
         consumed_inputs (ints): legacy optimization attribute.
         gamma (float, default 1.0507): Coefficient of SELU default to 1.0507.
@@ -3847,37 +2499,13 @@ class Selu(Op):
 
     Signature: ai.onnx@1::Selu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Selu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "consumed_inputs": "ints",
-        "gamma": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.6732,
-        consumed_inputs: Sequence[int] | None = None,
-        gamma: float = 1.0507,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "consumed_inputs": consumed_inputs,
-                "gamma": gamma,
-            },
-        )
+    return apply(Selu, locals())
 
 
-class Shape(Op):
+@op("ai.onnx", "Shape", 1)
+def Shape(
+    data: V,
+) -> V:
     """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input tensor.
 
     Inputs:
@@ -3894,22 +2522,15 @@ class Shape(Op):
 
     Signature: ai.onnx@1::Shape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Shape"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("shape",)
-
-    def __init__(
-        self,
-        data: str,
-    ) -> None:
-        super().__init__((data,), {})
+    return apply(Shape, locals())
 
 
-class Sigmoid(Op):
+@op("ai.onnx", "Sigmoid", 1)
+def Sigmoid(
+    X: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Sigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the sigmoid function, y
     = 1 / (1 + exp(-x)), is applied to the tensor elementwise.
 
@@ -3919,7 +2540,7 @@ class Sigmoid(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -3927,31 +2548,13 @@ class Sigmoid(Op):
 
     Signature: ai.onnx@1::Sigmoid
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sigmoid"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Sigmoid, locals())
 
 
-class Size(Op):
+@op("ai.onnx", "Size", 1)
+def Size(
+    data: V,
+) -> V:
     """Takes a tensor as input and outputs a int64 scalar that equals to the total number of elements of the input
     tensor.
 
@@ -3969,22 +2572,17 @@ class Size(Op):
 
     Signature: ai.onnx@1::Size
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Size"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("size",)
-
-    def __init__(
-        self,
-        data: str,
-    ) -> None:
-        super().__init__((data,), {})
+    return apply(Size, locals())
 
 
-class Slice(Op):
+@op("ai.onnx", "Slice", 1)
+def Slice(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    ends: Sequence[int],
+    starts: Sequence[int],
+) -> V:
     """Produces a slice of the input tensor along multiple axes.
 
     Inputs:
@@ -3993,7 +2591,7 @@ class Slice(Op):
     Outputs:
         output (T): Sliced data tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints, default range(len(starts)), length len(starts)): Axes that `starts` and `ends` apply to. It's
             optional. If not present, will be treated as [0, 1, ..., len(`starts`) - 1].
         ends (ints, required, length len(starts)): Ending indices (exclusive) of corresponding axis in axes`
@@ -4007,37 +2605,15 @@ class Slice(Op):
 
     Signature: ai.onnx@1::Slice
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Slice"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "ends": "ints",
-        "starts": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        ends: Sequence[int],
-        starts: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "ends": ends,
-                "starts": starts,
-            },
-        )
+    return apply(Slice, locals())
 
 
-class Softmax(Op):
+@op("ai.onnx", "Softmax", 1)
+def Softmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """The operator computes the normalized exponential values for the given input: Softmax(input, axis) = Exp(input) /
     ReduceSum(Exp(input), axis=axis, keepdims=1) The "axis" attribute indicates the dimension along which Softmax
     will be performed.
@@ -4048,7 +2624,7 @@ class Softmax(Op):
     Outputs:
         output (T): The output values with the same shape as input tensor (the original size without coercion).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Describes the axis of the inputs when coerced to 2D; defaults to one because the 0th
             axis most likely describes the batch_size
 
@@ -4057,31 +2633,13 @@ class Softmax(Op):
 
     Signature: ai.onnx@1::Softmax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Softmax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Softmax, locals())
 
 
-class Softplus(Op):
+@op("ai.onnx", "Softplus", 1)
+def Softplus(
+    X: V,
+) -> V:
     """Softplus takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the softplus function,
     y = ln(exp(x) + 1), is applied to the tensor elementwise.
 
@@ -4096,22 +2654,13 @@ class Softplus(Op):
 
     Signature: ai.onnx@1::Softplus
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Softplus"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Softplus, locals())
 
 
-class Softsign(Op):
+@op("ai.onnx", "Softsign", 1)
+def Softsign(
+    input: V,
+) -> V:
     """Calculates the softsign (x/(1+|x|)) of the given input tensor element-wise.
 
     Inputs:
@@ -4125,22 +2674,15 @@ class Softsign(Op):
 
     Signature: ai.onnx@1::Softsign
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Softsign"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Softsign, locals())
 
 
-class SpaceToDepth(Op):
+@op("ai.onnx", "SpaceToDepth", 1)
+def SpaceToDepth(
+    input: V,
+    *,
+    blocksize: int,
+) -> V:
     """SpaceToDepth rearranges blocks of spatial data into depth.
 
     Inputs:
@@ -4150,7 +2692,7 @@ class SpaceToDepth(Op):
     Outputs:
         output (T): Output tensor of [N, C * blocksize * blocksize, H/blocksize, W/blocksize].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         blocksize (int, required, in [1, inf]): Blocks of [blocksize, blocksize] are moved.
 
     Type constraints:
@@ -4161,31 +2703,18 @@ class SpaceToDepth(Op):
 
     Signature: ai.onnx@1::SpaceToDepth
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SpaceToDepth"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "blocksize": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        blocksize: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "blocksize": blocksize,
-            },
-        )
+    return apply(SpaceToDepth, locals())
 
 
-class Split(Op):
+@op("ai.onnx", "Split", 1)
+def Split(
+    input: V,
+    split_input: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    split: Sequence[int] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Split a tensor into a list of tensors, along the specified 'axis'.
 
     Inputs:
@@ -4197,44 +2726,25 @@ class Split(Op):
         outputs (T, variadic, at least 1): One or more outputs forming list of tensors after splitting Named
             `outputs...` in the source; renamed because names must be identifiers.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to split on
         split (ints, in [0, inf]): length of each output
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(float16), tensor(float), tensor(double). Constrain input types to float tensors.
 
     Signature: ai.onnx@1::Split
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Split"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "split": "ints",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        input: str,
-        split_input: str | None = None,
-        *,
-        axis: int | None = None,
-        split: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (input, split_input),
-            {
-                "axis": axis,
-                "split": split,
-            },
-        )
+    return apply(Split, locals())
 
 
-class Sqrt(Op):
+@op("ai.onnx", "Sqrt", 1)
+def Sqrt(
+    X: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Square root takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the square root is,
     y = x^0.5, is applied to the tensor elementwise.
 
@@ -4244,7 +2754,7 @@ class Sqrt(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -4252,31 +2762,15 @@ class Sqrt(Op):
 
     Signature: ai.onnx@1::Sqrt
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sqrt"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Sqrt, locals())
 
 
-class Squeeze(Op):
+@op("ai.onnx", "Squeeze", 1)
+def Squeeze(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+) -> V:
     """Remove single-dimensional entries from the shape of a tensor.
 
     Inputs:
@@ -4285,7 +2779,7 @@ class Squeeze(Op):
     Outputs:
         squeezed (T): Reshaped tensor with same data as input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints, in [0, inf]): List of non-negative integers, indicate the dimensions to squeeze.
 
     Type constraints:
@@ -4296,31 +2790,18 @@ class Squeeze(Op):
 
     Signature: ai.onnx@1::Squeeze
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Squeeze"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-    }
-    default_outputs = ("squeezed",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-            },
-        )
+    return apply(Squeeze, locals())
 
 
-class Sub(Op):
+@op("ai.onnx", "Sub", 1)
+def Sub(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Performs element-wise binary subtraction (with Numpy-style broadcasting support).
 
     Inputs:
@@ -4331,7 +2812,7 @@ class Sub(Op):
     Outputs:
         C (T): Result, has same dimensions and type as A
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions. See doc for details.
         broadcast (int, default 0, one of 0, 1): Pass 1 to enable broadcasting
         consumed_inputs (ints): legacy optimization attribute.
@@ -4341,38 +2822,14 @@ class Sub(Op):
 
     Signature: ai.onnx@1::Sub
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sub"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Sub, locals())
 
 
-class Sum(Op):
+@op("ai.onnx", "Sum", 1)
+def Sum(
+    *data_0: V,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Element-wise sum of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -4381,7 +2838,7 @@ class Sum(Op):
     Outputs:
         sum (T): Output tensor. Same dimension as inputs.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -4389,30 +2846,15 @@ class Sum(Op):
 
     Signature: ai.onnx@1::Sum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sum"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("sum",)
-
-    def __init__(
-        self,
-        *data_0: str,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*data_0,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Sum, locals())
 
 
-class Tanh(Op):
+@op("ai.onnx", "Tanh", 1)
+def Tanh(
+    input: V,
+    *,
+    consumed_inputs: Sequence[int] | None = None,
+) -> V:
     """Calculates the hyperbolic tangent of the given input tensor element-wise.
 
     Inputs:
@@ -4421,7 +2863,7 @@ class Tanh(Op):
     Outputs:
         output (T): The hyperbolic tangent values of the input tensor computed element-wise
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         consumed_inputs (ints): legacy optimization attribute.
 
     Type constraints:
@@ -4429,31 +2871,15 @@ class Tanh(Op):
 
     Signature: ai.onnx@1::Tanh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Tanh"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "consumed_inputs": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        consumed_inputs: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "consumed_inputs": consumed_inputs,
-            },
-        )
+    return apply(Tanh, locals())
 
 
-class Tile(Op):
+@op("ai.onnx", "Tile", 1)
+def Tile(
+    input: V,
+    tiles: V | Array,
+    axis: V | Array,
+) -> V:
     """Constructs a tensor by tiling a given tensor.
 
     Inputs:
@@ -4470,24 +2896,16 @@ class Tile(Op):
 
     Signature: ai.onnx@1::Tile
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Tile"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        tiles: str,
-        axis: str,
-    ) -> None:
-        super().__init__((input, tiles, axis), {})
+    return apply(Tile, locals())
 
 
-class TopK(Op):
+@op("ai.onnx", "TopK", 1)
+def TopK(
+    X: V,
+    *,
+    axis: int | None = None,
+    k: int,
+) -> tuple[V, V]:
     """Retrieve the top-K largest or smallest elements along a specified axis.
 
     Inputs:
@@ -4499,7 +2917,7 @@ class TopK(Op):
         Indices (I): Tensor of shape [a_0, a_1, ..., a_{axis-1}, k, a_{axis+1}, ... a_{n-1}] containing the
             corresponding input tensor indices for the top K values.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): Dimension on which to do the sort.
         k (int, required, in [1, inf]): Number of top elements to retrieve
 
@@ -4509,34 +2927,15 @@ class TopK(Op):
 
     Signature: ai.onnx@1::TopK
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "TopK"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "k": "int",
-    }
-    default_outputs = ("Values", "Indices")
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        axis: int = -1,
-        k: int,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "axis": axis,
-                "k": k,
-            },
-        )
+    return apply(TopK, locals())
 
 
-class Transpose(Op):
+@op("ai.onnx", "Transpose", 1)
+def Transpose(
+    data: V,
+    *,
+    perm: Sequence[int] | None = None,
+) -> V:
     """Returns a transpose of the input tensor.
 
     Inputs:
@@ -4545,7 +2944,7 @@ class Transpose(Op):
     Outputs:
         transposed (T): Transposed output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         perm (ints, default [r - 1 - i for i in range(r)], in [0, inf], length r): A list of integers. By default,
             reverse the dimensions, otherwise permute the axes according to the values given.
 
@@ -4557,31 +2956,15 @@ class Transpose(Op):
 
     Signature: ai.onnx@1::Transpose
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Transpose"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "perm": "ints",
-    }
-    default_outputs = ("transposed",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        perm: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "perm": perm,
-            },
-        )
+    return apply(Transpose, locals())
 
 
-class Unsqueeze(Op):
+@op("ai.onnx", "Unsqueeze", 1)
+def Unsqueeze(
+    data: V,
+    *,
+    axes: Sequence[int],
+) -> V:
     """Insert single-dimensional entries to the shape of an input tensor (data).
 
     Inputs:
@@ -4590,7 +2973,7 @@ class Unsqueeze(Op):
     Outputs:
         expanded (T): Reshaped tensor with same data as input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints, required, in [0, inf]): List of non-negative integers, indicate the dimensions to be inserted
 
     Type constraints:
@@ -4601,31 +2984,17 @@ class Unsqueeze(Op):
 
     Signature: ai.onnx@1::Unsqueeze
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Unsqueeze"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-    }
-    default_outputs = ("expanded",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-            },
-        )
+    return apply(Unsqueeze, locals())
 
 
-class Xor(Op):
+@op("ai.onnx", "Xor", 1)
+def Xor(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Returns the tensor resulted from performing the xor logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -4636,7 +3005,7 @@ class Xor(Op):
     Outputs:
         C (T1): Result tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions.
         broadcast (int, default 0, one of 0, 1): Enable broadcasting
 
@@ -4646,29 +3015,4 @@ class Xor(Op):
 
     Signature: ai.onnx@1::Xor
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Xor"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Xor, locals())

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v9 import GRU as GRU
 from .v9 import LRN as LRN
@@ -127,7 +127,17 @@ from .v9 import Where as Where
 from .v9 import Xor as Xor
 
 
-class AveragePool(Op):
+@op("ai.onnx", "AveragePool", 10)
+def AveragePool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    count_include_pad: Literal[0, 1] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """AveragePool consumes an input tensor X and applies average pooling across the tensor according to kernel sizes,
     stride sizes, and pad lengths.
 
@@ -142,7 +152,7 @@ class AveragePool(Op):
         Y (T): Output data tensor from average or max pooling across the input tensor. Dimensions will vary based on
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -166,46 +176,23 @@ class AveragePool(Op):
 
     Signature: ai.onnx@10::AveragePool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "AveragePool"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "count_include_pad": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        count_include_pad: int = 0,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "count_include_pad": count_include_pad,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(AveragePool, locals())
 
 
-class ConvInteger(Op):
+@op("ai.onnx", "ConvInteger", 10)
+def ConvInteger(
+    x: V,
+    w: V | Array,
+    x_zero_point: V | Array | None = None,
+    w_zero_point: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The integer convolution operator consumes an input tensor, its zero-point, a filter, and its zero-point, and
     computes the output.
 
@@ -233,7 +220,7 @@ class ConvInteger(Op):
         y (T3): Output data tensor that contains the result of the convolution. The output dimensions are functions
             of the kernel size, stride size, and pad lengths.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -263,49 +250,15 @@ class ConvInteger(Op):
 
     Signature: ai.onnx@10::ConvInteger
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ConvInteger"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        w: str,
-        x_zero_point: str | None = None,
-        w_zero_point: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (x, w, x_zero_point, w_zero_point),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(ConvInteger, locals())
 
 
-class DequantizeLinear(Op):
+@op("ai.onnx", "DequantizeLinear", 10)
+def DequantizeLinear(
+    x: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array | None = None,
+) -> V:
     """The linear dequantization operator.
 
     Inputs:
@@ -323,24 +276,15 @@ class DequantizeLinear(Op):
 
     Signature: ai.onnx@10::DequantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DequantizeLinear"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        x_scale: str,
-        x_zero_point: str | None = None,
-    ) -> None:
-        super().__init__((x, x_scale, x_zero_point), {})
+    return apply(DequantizeLinear, locals())
 
 
-class Dropout(Op):
+@op("ai.onnx", "Dropout", 10)
+def Dropout(
+    data: V,
+    *,
+    ratio: float | None = None,
+) -> V:
     """Dropout takes an input floating-point tensor, an optional input ratio (floating-point scalar) and an optional
     input training_mode (boolean scalar).
 
@@ -351,7 +295,7 @@ class Dropout(Op):
         output (T): The output.
         mask (T1, optional): The output mask.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         ratio (float, default 0.5): The ratio of random dropout
 
     Type constraints:
@@ -360,31 +304,16 @@ class Dropout(Op):
 
     Signature: ai.onnx@10::Dropout
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Dropout"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "ratio": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        ratio: float = 0.5,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "ratio": ratio,
-            },
-        )
+    return apply(Dropout, locals())
 
 
-class IsInf(Op):
+@op("ai.onnx", "IsInf", 10)
+def IsInf(
+    X: V,
+    *,
+    detect_negative: Literal[0, 1] | None = None,
+    detect_positive: Literal[0, 1] | None = None,
+) -> V:
     """Map infinity to true and other values to false.
 
     Inputs:
@@ -393,7 +322,7 @@ class IsInf(Op):
     Outputs:
         Y (T2): output
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         detect_negative (int, default 1, one of 0, 1): (Optional) Whether map negative infinity to true. Default to
             1 so that negative infinity induces true. Set this attribute to 0 if negative infinity should be mapped
             to false.
@@ -407,34 +336,16 @@ class IsInf(Op):
 
     Signature: ai.onnx@10::IsInf
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "IsInf"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "detect_negative": "int",
-        "detect_positive": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        detect_negative: int = 1,
-        detect_positive: int = 1,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "detect_negative": detect_negative,
-                "detect_positive": detect_positive,
-            },
-        )
+    return apply(IsInf, locals())
 
 
-class MatMulInteger(Op):
+@op("ai.onnx", "MatMulInteger", 10)
+def MatMulInteger(
+    A: V,
+    B: V | Array,
+    a_zero_point: V | Array | None = None,
+    b_zero_point: V | Array | None = None,
+) -> V:
     """Matrix product that behaves like numpy.matmul.
 
     Inputs:
@@ -461,25 +372,21 @@ class MatMulInteger(Op):
 
     Signature: ai.onnx@10::MatMulInteger
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MatMulInteger"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        a_zero_point: str | None = None,
-        b_zero_point: str | None = None,
-    ) -> None:
-        super().__init__((A, B, a_zero_point, b_zero_point), {})
+    return apply(MatMulInteger, locals())
 
 
-class MaxPool(Op):
+@op("ai.onnx", "MaxPool", 10)
+def MaxPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    storage_order: Literal[0, 1] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxPool consumes an input tensor X and applies max pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -498,7 +405,7 @@ class MaxPool(Op):
             pooling. The indices are computed as flatten 1-D tensor, and the indices do not consider padding. So the
             values in indices are in [0, N x C x D1 x ... x Dn).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -524,49 +431,16 @@ class MaxPool(Op):
 
     Signature: ai.onnx@10::MaxPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxPool"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "storage_order": "int",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        storage_order: int = 0,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "storage_order": storage_order,
-                "strides": strides,
-            },
-        )
+    return apply(MaxPool, locals())
 
 
-class Mod(Op):
+@op("ai.onnx", "Mod", 10)
+def Mod(
+    A: V,
+    B: V | Array,
+    *,
+    fmod: Literal[0, 1] | None = None,
+) -> V:
     """Performs an element-wise binary modulo operation.
 
     Inputs:
@@ -576,7 +450,7 @@ class Mod(Op):
     Outputs:
         C (T): Remainder tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         fmod (int, default 0, one of 0, 1): Whether the operator should behave like fmod (default=0 meaning it will
             do integer mods); Set this to 1 to force fmod treatment
 
@@ -587,32 +461,19 @@ class Mod(Op):
 
     Signature: ai.onnx@10::Mod
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mod"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "fmod": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        fmod: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "fmod": fmod,
-            },
-        )
+    return apply(Mod, locals())
 
 
-class NonMaxSuppression(Op):
+@op("ai.onnx", "NonMaxSuppression", 10)
+def NonMaxSuppression(
+    boxes: V,
+    scores: V | Array,
+    max_output_boxes_per_class: V | Array | None = None,
+    iou_threshold: V | Array | None = None,
+    score_threshold: V | Array | None = None,
+    *,
+    center_point_box: Literal[0, 1] | None = None,
+) -> V:
     """Filter out boxes that have high intersection-over-union (IOU) overlap with previously selected boxes.
 
     Inputs:
@@ -630,7 +491,7 @@ class NonMaxSuppression(Op):
         selected_indices (tensor(int64)): selected indices from the boxes tensor. [num_selected_indices, 3], the
             selected index format is [batch_index, class_index, box_index].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         center_point_box (int, default 0, one of 0, 1): Integer indicate the format of the box data. The default is
             0. 0 - the box data is supplied as [y1, x1, y2, x2] where (y1, x1) and (y2, x2) are the coordinates of
             any diagonal pair of box corners and the coordinates can be provided as normalized (i.e., lying in the
@@ -639,35 +500,28 @@ class NonMaxSuppression(Op):
 
     Signature: ai.onnx@10::NonMaxSuppression
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "NonMaxSuppression"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "center_point_box": "int",
-    }
-    default_outputs = ("selected_indices",)
-
-    def __init__(
-        self,
-        boxes: str,
-        scores: str,
-        max_output_boxes_per_class: str | None = None,
-        iou_threshold: str | None = None,
-        score_threshold: str | None = None,
-        *,
-        center_point_box: int = 0,
-    ) -> None:
-        super().__init__(
-            (boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold),
-            {
-                "center_point_box": center_point_box,
-            },
-        )
+    return apply(NonMaxSuppression, locals())
 
 
-class QLinearConv(Op):
+@op("ai.onnx", "QLinearConv", 10)
+def QLinearConv(
+    x: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array,
+    w: V | Array,
+    w_scale: V | Array,
+    w_zero_point: V | Array,
+    y_scale: V | Array,
+    y_zero_point: V | Array,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The convolution operator consumes a quantized input tensor, its scale and zero point, a quantized filter, its
     scale and zero point, and output's scale and zero point, and computes the quantized output.
 
@@ -706,7 +560,7 @@ class QLinearConv(Op):
         y (T3): Output data tensor that contains the result of the convolution. The output dimensions are functions
             of the kernel size, stride size, and pad lengths.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -737,54 +591,20 @@ class QLinearConv(Op):
 
     Signature: ai.onnx@10::QLinearConv
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "QLinearConv"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        x_scale: str,
-        x_zero_point: str,
-        w: str,
-        w_scale: str,
-        w_zero_point: str,
-        y_scale: str,
-        y_zero_point: str,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(QLinearConv, locals())
 
 
-class QLinearMatMul(Op):
+@op("ai.onnx", "QLinearMatMul", 10)
+def QLinearMatMul(
+    a: V,
+    a_scale: V | Array,
+    a_zero_point: V | Array,
+    b: V | Array,
+    b_scale: V | Array,
+    b_zero_point: V | Array,
+    y_scale: V | Array,
+    y_zero_point: V | Array,
+) -> V:
     """Matrix product that behaves like numpy.matmul.
 
     Inputs:
@@ -807,29 +627,15 @@ class QLinearMatMul(Op):
 
     Signature: ai.onnx@10::QLinearMatMul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "QLinearMatMul"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        a: str,
-        a_scale: str,
-        a_zero_point: str,
-        b: str,
-        b_scale: str,
-        b_zero_point: str,
-        y_scale: str,
-        y_zero_point: str,
-    ) -> None:
-        super().__init__((a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point), {})
+    return apply(QLinearMatMul, locals())
 
 
-class QuantizeLinear(Op):
+@op("ai.onnx", "QuantizeLinear", 10)
+def QuantizeLinear(
+    x: V,
+    y_scale: V | Array,
+    y_zero_point: V | Array | None = None,
+) -> V:
     """The linear quantization operator consumes a high-precision tensor, a scale, and a zero point to compute the
     low-precision/quantized tensor.
 
@@ -849,24 +655,16 @@ class QuantizeLinear(Op):
 
     Signature: ai.onnx@10::QuantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "QuantizeLinear"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        y_scale: str,
-        y_zero_point: str | None = None,
-    ) -> None:
-        super().__init__((x, y_scale, y_zero_point), {})
+    return apply(QuantizeLinear, locals())
 
 
-class Resize(Op):
+@op("ai.onnx", "Resize", 10)
+def Resize(
+    X: V,
+    scales: V | Array,
+    *,
+    mode: Literal["nearest", "linear"] | None = None,
+) -> V:
     """Resize the input tensor.
 
     Inputs:
@@ -878,7 +676,7 @@ class Resize(Op):
     Outputs:
         Y (T): N-D tensor after resizing
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "nearest", one of "nearest", "linear"): Two interpolation modes: nearest (default),
             and linear (including bilinear, trilinear, etc)
 
@@ -890,32 +688,17 @@ class Resize(Op):
 
     Signature: ai.onnx@10::Resize
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Resize"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scales: str,
-        *,
-        mode: Literal["nearest", "linear"] = "nearest",
-    ) -> None:
-        super().__init__(
-            (X, scales),
-            {
-                "mode": mode,
-            },
-        )
+    return apply(Resize, locals())
 
 
-class ReverseSequence(Op):
+@op("ai.onnx", "ReverseSequence", 10)
+def ReverseSequence(
+    input: V,
+    sequence_lens: V | Array,
+    *,
+    batch_axis: Literal[0, 1] | None = None,
+    time_axis: Literal[0, 1] | None = None,
+) -> V:
     """Reverse batch of sequences having different lengths specified by sequence_lens.
 
     Inputs:
@@ -926,7 +709,7 @@ class ReverseSequence(Op):
     Outputs:
         Y (T): Tensor with same shape of input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         batch_axis (int, default 1, one of 0, 1): (Optional) Specify which axis is batch axis. Must be one of 1
             (default), or 0.
         time_axis (int, default 0, one of 0, 1): (Optional) Specify which axis is time axis. Must be one of 0
@@ -939,35 +722,21 @@ class ReverseSequence(Op):
 
     Signature: ai.onnx@10::ReverseSequence
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReverseSequence"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "batch_axis": "int",
-        "time_axis": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        input: str,
-        sequence_lens: str,
-        *,
-        batch_axis: int = 1,
-        time_axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, sequence_lens),
-            {
-                "batch_axis": batch_axis,
-                "time_axis": time_axis,
-            },
-        )
+    return apply(ReverseSequence, locals())
 
 
-class RoiAlign(Op):
+@op("ai.onnx", "RoiAlign", 10)
+def RoiAlign(
+    X: V,
+    rois: V | Array,
+    batch_indices: V | Array,
+    *,
+    mode: Literal["avg", "max"] | None = None,
+    output_height: int | None = None,
+    output_width: int | None = None,
+    sampling_ratio: int | None = None,
+    spatial_scale: float | None = None,
+) -> V:
     """Region of Interest (RoI) align operation described in the Mask R-CNN paper.
 
     Inputs:
@@ -983,7 +752,7 @@ class RoiAlign(Op):
         Y (T1): RoI pooled output, 4-D tensor of shape (num_rois, C, output_height, output_width). The r-th batch
             element Y[r-1] is a pooled feature map corresponding to the r-th RoI X[r-1].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "avg", one of "avg", "max"): The pooling method. Two modes are supported: 'avg' and
             'max'. Default is 'avg'.
         output_height (int, default 1, in [1, inf]): default 1; Pooled output Y's height.
@@ -1002,45 +771,17 @@ class RoiAlign(Op):
 
     Signature: ai.onnx@10::RoiAlign
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RoiAlign"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-        "output_height": "int",
-        "output_width": "int",
-        "sampling_ratio": "int",
-        "spatial_scale": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        rois: str,
-        batch_indices: str,
-        *,
-        mode: Literal["avg", "max"] = "avg",
-        output_height: int = 1,
-        output_width: int = 1,
-        sampling_ratio: int = 0,
-        spatial_scale: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X, rois, batch_indices),
-            {
-                "mode": mode,
-                "output_height": output_height,
-                "output_width": output_width,
-                "sampling_ratio": sampling_ratio,
-                "spatial_scale": spatial_scale,
-            },
-        )
+    return apply(RoiAlign, locals())
 
 
-class Slice(Op):
+@op("ai.onnx", "Slice", 10)
+def Slice(
+    data: V,
+    starts: V | Array,
+    ends: V | Array,
+    axes: V | Array | None = None,
+    steps: V | Array | None = None,
+) -> V:
     """Produces a slice of the input tensor along multiple axes.
 
     Inputs:
@@ -1062,26 +803,18 @@ class Slice(Op):
 
     Signature: ai.onnx@10::Slice
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Slice"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        starts: str,
-        ends: str,
-        axes: str | None = None,
-        steps: str | None = None,
-    ) -> None:
-        super().__init__((data, starts, ends, axes, steps), {})
+    return apply(Slice, locals())
 
 
-class StringNormalizer(Op):
+@op("ai.onnx", "StringNormalizer", 10)
+def StringNormalizer(
+    X: V,
+    *,
+    case_change_action: Literal["LOWER", "UPPER", "NONE"] | None = None,
+    is_case_sensitive: Literal[0, 1] | None = None,
+    locale: str | None = None,
+    stopwords: Sequence[str] | None = None,
+) -> V:
     """StringNormalization performs string operations for basic cleaning.
 
     Inputs:
@@ -1090,7 +823,7 @@ class StringNormalizer(Op):
     Outputs:
         Y (tensor(string)): UTF-8 Normalized strings
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         case_change_action (string, default "NONE", one of "LOWER", "UPPER", "NONE"): string enum that cases output
             to be lowercased/uppercases/unchanged. Valid values are "LOWER", "UPPER", "NONE". Default is "NONE"
         is_case_sensitive (int, default 0, one of 0, 1): Boolean. Whether the identification of stop words in X is
@@ -1102,40 +835,15 @@ class StringNormalizer(Op):
 
     Signature: ai.onnx@10::StringNormalizer
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "StringNormalizer"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "case_change_action": "string",
-        "is_case_sensitive": "int",
-        "locale": "string",
-        "stopwords": "strings",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        case_change_action: Literal["LOWER", "UPPER", "NONE"] = "NONE",
-        is_case_sensitive: int = 0,
-        locale: str | None = None,
-        stopwords: Sequence[str] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "case_change_action": case_change_action,
-                "is_case_sensitive": is_case_sensitive,
-                "locale": locale,
-                "stopwords": stopwords,
-            },
-        )
+    return apply(StringNormalizer, locals())
 
 
-class ThresholdedRelu(Op):
+@op("ai.onnx", "ThresholdedRelu", 10)
+def ThresholdedRelu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """ThresholdedRelu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the rectified
     linear function, y = x for x > alpha, y = 0 otherwise, is applied to the tensor elementwise.
 
@@ -1145,7 +853,7 @@ class ThresholdedRelu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Threshold value
 
     Type constraints:
@@ -1153,31 +861,16 @@ class ThresholdedRelu(Op):
 
     Signature: ai.onnx@10::ThresholdedRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ThresholdedRelu"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(ThresholdedRelu, locals())
 
 
-class TopK(Op):
+@op("ai.onnx", "TopK", 10)
+def TopK(
+    X: V,
+    K: V | Array,
+    *,
+    axis: int | None = None,
+) -> tuple[V, V]:
     """Retrieve the top-K largest or smallest elements along a specified axis.
 
     Inputs:
@@ -1191,7 +884,7 @@ class TopK(Op):
         Indices (I): Tensor of shape [a_0, a_1, ..., a_{axis-1}, k, a_{axis+1}, ... a_{n-1}] containing the
             corresponding input tensor indices for the top K values.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): Dimension on which to do the sort.
 
     Type constraints:
@@ -1200,32 +893,16 @@ class TopK(Op):
 
     Signature: ai.onnx@10::TopK
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "TopK"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("Values", "Indices")
-
-    def __init__(
-        self,
-        X: str,
-        K: str,
-        *,
-        axis: int = -1,
-    ) -> None:
-        super().__init__(
-            (X, K),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(TopK, locals())
 
 
-class Upsample(Op):
+@op("ai.onnx", "Upsample", 10)
+def Upsample(
+    X: V,
+    scales: V | Array,
+    *,
+    mode: Literal["nearest", "linear"] | None = None,
+) -> V:
     """Upsample the input tensor.
 
     Inputs:
@@ -1236,7 +913,7 @@ class Upsample(Op):
     Outputs:
         Y (T): N-D tensor after resizing
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "nearest", one of "nearest", "linear"): Two interpolation modes: nearest (default),
             and linear (including bilinear, trilinear, etc)
 
@@ -1248,26 +925,4 @@ class Upsample(Op):
 
     Signature: ai.onnx@10::Upsample
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Upsample"
-    since = 10
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scales: str,
-        *,
-        mode: Literal["nearest", "linear"] = "nearest",
-    ) -> None:
-        super().__init__(
-            (X, scales),
-            {
-                "mode": mode,
-            },
-        )
+    return apply(Upsample, locals())

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, Value, apply, op
 
 from .v10 import GRU as GRU
 from .v10 import LRN as LRN
@@ -106,7 +106,13 @@ from .v10 import Where as Where
 from .v10 import Xor as Xor
 
 
-class ArgMax(Op):
+@op("ai.onnx", "ArgMax", 11)
+def ArgMax(
+    data: V,
+    *,
+    axis: int | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the indices of the max elements of the input tensor's element along the provided axis.
 
     Inputs:
@@ -115,7 +121,7 @@ class ArgMax(Op):
     Outputs:
         reduced (tensor(int64)): Reduced output tensor with integer data type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): The axis in which to compute the arg indices. Accepted range is [-r, r-1] where r =
             rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -128,34 +134,16 @@ class ArgMax(Op):
 
     Signature: ai.onnx@11::ArgMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ArgMax"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ArgMax, locals())
 
 
-class ArgMin(Op):
+@op("ai.onnx", "ArgMin", 11)
+def ArgMin(
+    data: V,
+    *,
+    axis: int | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the indices of the min elements of the input tensor's element along the provided axis.
 
     Inputs:
@@ -164,7 +152,7 @@ class ArgMin(Op):
     Outputs:
         reduced (tensor(int64)): Reduced output tensor with integer data type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): The axis in which to compute the arg indices. Accepted range is [-r, r-1] where r =
             rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -177,34 +165,20 @@ class ArgMin(Op):
 
     Signature: ai.onnx@11::ArgMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ArgMin"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ArgMin, locals())
 
 
-class AveragePool(Op):
+@op("ai.onnx", "AveragePool", 11)
+def AveragePool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    count_include_pad: Literal[0, 1] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """AveragePool consumes an input tensor X and applies average pooling across the tensor according to kernel sizes,
     stride sizes, and pad lengths.
 
@@ -219,7 +193,7 @@ class AveragePool(Op):
         Y (T): Output data tensor from average or max pooling across the input tensor. Dimensions will vary based on
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -245,46 +219,16 @@ class AveragePool(Op):
 
     Signature: ai.onnx@11::AveragePool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "AveragePool"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "count_include_pad": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        count_include_pad: int = 0,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "count_include_pad": count_include_pad,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(AveragePool, locals())
 
 
-class BitShift(Op):
+@op("ai.onnx", "BitShift", 11)
+def BitShift(
+    X: V,
+    Y: V | Array,
+    *,
+    direction: Literal["LEFT", "RIGHT"],
+) -> V:
     """Bitwise shift operator performs element-wise operation.
 
     Inputs:
@@ -294,7 +238,7 @@ class BitShift(Op):
     Outputs:
         Z (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         direction (string, required, one of "LEFT", "RIGHT"): Direction of moving bits. It can be either "RIGHT"
             (for right shift) or "LEFT" (for left shift).
 
@@ -304,32 +248,15 @@ class BitShift(Op):
 
     Signature: ai.onnx@11::BitShift
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BitShift"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "direction": "string",
-    }
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-        *,
-        direction: Literal["LEFT", "RIGHT"],
-    ) -> None:
-        super().__init__(
-            (X, Y),
-            {
-                "direction": direction,
-            },
-        )
+    return apply(BitShift, locals())
 
 
-class Clip(Op):
+@op("ai.onnx", "Clip", 11)
+def Clip(
+    input: V,
+    min: V | Array | None = None,
+    max: V | Array | None = None,
+) -> V:
     """Clip operator limits the given input within an interval.
 
     Inputs:
@@ -347,24 +274,16 @@ class Clip(Op):
 
     Signature: ai.onnx@11::Clip
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Clip"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        min: str | None = None,
-        max: str | None = None,
-    ) -> None:
-        super().__init__((input, min, max), {})
+    return apply(Clip, locals())
 
 
-class Compress(Op):
+@op("ai.onnx", "Compress", 11)
+def Compress(
+    input: V,
+    condition: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """Selects slices from an input tensor along a given axis where condition evaluates to True for each axis index.
 
     Inputs:
@@ -376,7 +295,7 @@ class Compress(Op):
     Outputs:
         output (T): Tensor of rank r if axis is specified. Otherwise output is a Tensor of rank 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): (Optional) Axis along which to take slices. If not specified, input is flattened before elements
             being selected. Negative value means counting dimensions from the back. Accepted range is [-r, r-1]
             where r = rank(input).
@@ -390,32 +309,14 @@ class Compress(Op):
 
     Signature: ai.onnx@11::Compress
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Compress"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        condition: str,
-        *,
-        axis: int | None = None,
-    ) -> None:
-        super().__init__(
-            (input, condition),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Compress, locals())
 
 
-class Concat(Op):
+@op("ai.onnx", "Concat", 11)
+def Concat(
+    *inputs: V,
+    axis: int,
+) -> V:
     """Concatenate a list of tensors into a single tensor.
 
     Inputs:
@@ -424,7 +325,7 @@ class Concat(Op):
     Outputs:
         concat_result (T): Concatenated tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, required): Which axis to concat on. A negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(inputs)..
 
@@ -435,30 +336,16 @@ class Concat(Op):
 
     Signature: ai.onnx@11::Concat
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Concat"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("concat_result",)
-
-    def __init__(
-        self,
-        *inputs: str,
-        axis: int,
-    ) -> None:
-        super().__init__(
-            (*inputs,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Concat, locals())
 
 
-class ConcatFromSequence(Op):
+@op("ai.onnx", "ConcatFromSequence", 11)
+def ConcatFromSequence(
+    input_sequence: V,
+    *,
+    axis: int,
+    new_axis: Literal[0, 1] | None = None,
+) -> V:
     """Concatenate a sequence of tensors into a single tensor.
 
     Inputs:
@@ -467,7 +354,7 @@ class ConcatFromSequence(Op):
     Outputs:
         concat_result (T): Concatenated tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, required): Which axis to concat on. Accepted range in `[-r, r - 1]`, where `r` is the rank of
             input tensors. When `new_axis` is 1, accepted range is `[-r - 1, r]`.
         new_axis (int, default 0, one of 0, 1): Insert and concatenate on a new axis or not, default 0 means do not
@@ -484,40 +371,21 @@ class ConcatFromSequence(Op):
 
     Signature: ai.onnx@11::ConcatFromSequence
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ConcatFromSequence"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "new_axis": "int",
-    }
-    default_outputs = ("concat_result",)
-
-    def __init__(
-        self,
-        input_sequence: str,
-        *,
-        axis: int,
-        new_axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (input_sequence,),
-            {
-                "axis": axis,
-                "new_axis": new_axis,
-            },
-        )
+    return apply(ConcatFromSequence, locals())
 
 
-class Constant(Op):
+@op("ai.onnx", "Constant", 11)
+def Constant(
+    *,
+    sparse_value: onnx.SparseTensorProto | None = None,
+    value: onnx.TensorProto | Array | None = None,
+) -> Value:
     """This operator produces a constant tensor.
 
     Outputs:
         output (T): Output tensor containing the same value of the provided tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         sparse_value (sparse_tensor): The value for the elements of the output tensor in sparse format.
         value (tensor): The value for the elements of the output tensor.
 
@@ -529,33 +397,22 @@ class Constant(Op):
 
     Signature: ai.onnx@11::Constant
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Constant"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "sparse_value": "sparse_tensor",
-        "value": "tensor",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        sparse_value: onnx.SparseTensorProto | None = None,
-        value: onnx.TensorProto | None = None,
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "sparse_value": sparse_value,
-                "value": value,
-            },
-        )
+    return apply(Constant, locals())
 
 
-class Conv(Op):
+@op("ai.onnx", "Conv", 11)
+def Conv(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The convolution operator consumes an input tensor and a filter, and computes the output.
 
     Inputs:
@@ -579,7 +436,7 @@ class Conv(Op):
         Y (T): Output data tensor that contains the result of the convolution. The output dimensions are functions
             of the kernel size, stride size, and pad lengths.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -606,48 +463,24 @@ class Conv(Op):
 
     Signature: ai.onnx@11::Conv
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Conv"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(Conv, locals())
 
 
-class ConvTranspose(Op):
+@op("ai.onnx", "ConvTranspose", 11)
+def ConvTranspose(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    output_padding: Sequence[int] | None = None,
+    output_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The convolution transpose operator consumes an input tensor and a filter, and computes the output.
 
     Inputs:
@@ -666,7 +499,7 @@ class ConvTranspose(Op):
             of the kernel size, stride size, pad lengths and group count. The number of channels in the output
             should be equal to W.shape[1] * group (assuming zero based indices of the shape array)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] = input_shape[i] *
@@ -705,54 +538,17 @@ class ConvTranspose(Op):
 
     Signature: ai.onnx@11::ConvTranspose
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ConvTranspose"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "output_padding": "ints",
-        "output_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        output_padding: Sequence[int] | None = None,
-        output_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "output_padding": output_padding,
-                "output_shape": output_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(ConvTranspose, locals())
 
 
-class CumSum(Op):
+@op("ai.onnx", "CumSum", 11)
+def CumSum(
+    x: V,
+    axis: V | Array,
+    *,
+    exclusive: Literal[0, 1] | None = None,
+    reverse: Literal[0, 1] | None = None,
+) -> V:
     """Performs cumulative sum of the input elements along the given axis.
 
     Inputs:
@@ -763,7 +559,7 @@ class CumSum(Op):
     Outputs:
         y (T): Output tensor of the same type as 'x' with cumulative sums of the x's elements
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         exclusive (int, default 0, one of 0, 1): If set to 1 will return exclusive sum in which the top element is
             not included. In other terms, if set to 1, the j-th output element would be the sum of the first (j-1)
             elements. Otherwise, it would be the sum of the first j elements.
@@ -776,35 +572,16 @@ class CumSum(Op):
 
     Signature: ai.onnx@11::CumSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "CumSum"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "exclusive": "int",
-        "reverse": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        axis: str,
-        *,
-        exclusive: int = 0,
-        reverse: int = 0,
-    ) -> None:
-        super().__init__(
-            (x, axis),
-            {
-                "exclusive": exclusive,
-                "reverse": reverse,
-            },
-        )
+    return apply(CumSum, locals())
 
 
-class DepthToSpace(Op):
+@op("ai.onnx", "DepthToSpace", 11)
+def DepthToSpace(
+    input: V,
+    *,
+    blocksize: int,
+    mode: Literal["DCR", "CRD"] | None = None,
+) -> V:
     """DepthToSpace rearranges (permutes) data from depth into blocks of spatial data.
 
     Inputs:
@@ -814,7 +591,7 @@ class DepthToSpace(Op):
     Outputs:
         output (T): Output tensor of [N, C/(blocksize * blocksize), H * blocksize, W * blocksize].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         blocksize (int, required, in [1, inf]): Blocks of [blocksize, blocksize] are moved.
         mode (string, default "DCR", one of "DCR", "CRD"): DCR (default) for depth-column-row order re-arrangement.
             Use CRD for column-row-depth order.
@@ -827,34 +604,13 @@ class DepthToSpace(Op):
 
     Signature: ai.onnx@11::DepthToSpace
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DepthToSpace"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "blocksize": "int",
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        blocksize: int,
-        mode: Literal["DCR", "CRD"] = "DCR",
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "blocksize": blocksize,
-                "mode": mode,
-            },
-        )
+    return apply(DepthToSpace, locals())
 
 
-class Det(Op):
+@op("ai.onnx", "Det", 11)
+def Det(
+    X: V,
+) -> V:
     """Det calculates determinant of a square matrix or batches of square matrices.
 
     Inputs:
@@ -869,22 +625,13 @@ class Det(Op):
 
     Signature: ai.onnx@11::Det
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Det"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Det, locals())
 
 
-class DynamicQuantizeLinear(Op):
+@op("ai.onnx", "DynamicQuantizeLinear", 11)
+def DynamicQuantizeLinear(
+    x: V,
+) -> tuple[V, V, V]:
     """A Function to fuse calculation for Scale, Zero Point and FP32->8Bit conversion of FP32 Input data.
 
     Inputs:
@@ -901,22 +648,14 @@ class DynamicQuantizeLinear(Op):
 
     Signature: ai.onnx@11::DynamicQuantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DynamicQuantizeLinear"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("y", "y_scale", "y_zero_point")
-
-    def __init__(
-        self,
-        x: str,
-    ) -> None:
-        super().__init__((x,), {})
+    return apply(DynamicQuantizeLinear, locals())
 
 
-class Equal(Op):
+@op("ai.onnx", "Equal", 11)
+def Equal(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the equal logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -935,23 +674,15 @@ class Equal(Op):
 
     Signature: ai.onnx@11::Equal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Equal"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Equal, locals())
 
 
-class Flatten(Op):
+@op("ai.onnx", "Flatten", 11)
+def Flatten(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """Flattens the input tensor into a 2D matrix.
 
     Inputs:
@@ -962,7 +693,7 @@ class Flatten(Op):
             the outer dimension of the output and remaining input dimensions flattened into the inner dimension of
             the output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Indicate up to which input dimensions (exclusive) should be flattened to the outer
             dimension of the output. The value for axis must be in the range [-r, r], where r is the rank of the
             input tensor. Negative value means counting dimensions from the back. When axis = 0, the shape of the
@@ -975,31 +706,16 @@ class Flatten(Op):
 
     Signature: ai.onnx@11::Flatten
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Flatten"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Flatten, locals())
 
 
-class Gather(Op):
+@op("ai.onnx", "Gather", 11)
+def Gather(
+    data: V,
+    indices: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """Given data tensor of rank r >= 1, and indices tensor of rank q, gather entries of the axis dimension of data (by
     default outer-most one as axis=0) indexed by indices, and concatenates them in an output tensor of rank q + (r -
     1).
@@ -1012,7 +728,7 @@ class Gather(Op):
     Outputs:
         output (T): Tensor of rank q + (r - 1).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to gather on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(data).
 
@@ -1025,32 +741,16 @@ class Gather(Op):
 
     Signature: ai.onnx@11::Gather
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gather"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Gather, locals())
 
 
-class GatherElements(Op):
+@op("ai.onnx", "GatherElements", 11)
+def GatherElements(
+    data: V,
+    indices: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """GatherElements takes two inputs data and indices of the same rank r >= 1 and an optional attribute axis that
     identifies an axis of data (by default, the outer-most axis, that is axis 0).
 
@@ -1063,7 +763,7 @@ class GatherElements(Op):
     Outputs:
         output (T): Tensor of the same shape as indices.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to gather on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(data).
 
@@ -1076,32 +776,14 @@ class GatherElements(Op):
 
     Signature: ai.onnx@11::GatherElements
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GatherElements"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(GatherElements, locals())
 
 
-class GatherND(Op):
+@op("ai.onnx", "GatherND", 11)
+def GatherND(
+    data: V,
+    indices: V | Array,
+) -> V:
     """Given data tensor of rank r >= 1, indices tensor of rank q >= 1, and batch_dims integer b, this operator gathers
     slices of data into an output tensor of rank q + r - indices_shape[-1] - 1 - b.
 
@@ -1121,23 +803,20 @@ class GatherND(Op):
 
     Signature: ai.onnx@11::GatherND
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GatherND"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-    ) -> None:
-        super().__init__((data, indices), {})
+    return apply(GatherND, locals())
 
 
-class Gemm(Op):
+@op("ai.onnx", "Gemm", 11)
+def Gemm(
+    A: V,
+    B: V | Array,
+    C: V | Array | None = None,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """General Matrix multiplication: https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3 * A' =
     transpose(A) if transA else A * B' = transpose(B) if transB else B Compute Y = alpha * A' * B' + beta * C, where
     input tensor A has shape (M, K) or (K, M), input tensor B has shape (K, N) or (N, K), input tensor C is
@@ -1152,7 +831,7 @@ class Gemm(Op):
     Outputs:
         Y (T): Output tensor of shape (M, N).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of input tensors A * B.
         beta (float, default 1.0): Scalar multiplier for input tensor C.
         transA (int, default 0, one of 0, 1): Whether A should be transposed
@@ -1164,42 +843,15 @@ class Gemm(Op):
 
     Signature: ai.onnx@11::Gemm
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gemm"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        C: str | None = None,
-        *,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, C),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(Gemm, locals())
 
 
-class Hardmax(Op):
+@op("ai.onnx", "Hardmax", 11)
+def Hardmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """The operator computes the hardmax values for the given input: Hardmax(element in input, axis) = 1 if the element
     is the first maximum value along the specified axis, 0 otherwise The "axis" attribute indicates the dimension
     along which Hardmax will be performed.
@@ -1210,7 +862,7 @@ class Hardmax(Op):
     Outputs:
         output (T): The output values with the same shape as input tensor (the original size without coercion).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Describes the axis of the inputs when coerced to 2D; defaults to one because the 0th
             axis most likely describes the batch_size. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(input).
@@ -1220,31 +872,17 @@ class Hardmax(Op):
 
     Signature: ai.onnx@11::Hardmax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Hardmax"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Hardmax, locals())
 
 
-class If(Op):
+@op("ai.onnx", "If", 11)
+def If(
+    cond: V,
+    *,
+    else_branch: onnx.GraphProto,
+    then_branch: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs one of two graphs, then_branch or else_branch, as a single-element boolean condition says.
 
     Inputs:
@@ -1262,13 +900,14 @@ class If(Op):
             nor `dim_param` set, or (c) a shape of rank 1 with a unique `dim_param`. In contrast, the first output
             cannot have the shape [2] since [2] and [3] are not compatible.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         else_branch (graph, required): Graph to run if condition is false. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             then_branch.
         then_branch (graph, required): Graph to run if condition is true. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             else_branch.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -1278,34 +917,15 @@ class If(Op):
 
     Signature: ai.onnx@11::If
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "If"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "else_branch": "graph",
-        "then_branch": "graph",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        cond: str,
-        *,
-        else_branch: onnx.GraphProto,
-        then_branch: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (cond,),
-            {
-                "else_branch": else_branch,
-                "then_branch": then_branch,
-            },
-        )
+    return apply(If, locals())
 
 
-class LogSoftmax(Op):
+@op("ai.onnx", "LogSoftmax", 11)
+def LogSoftmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """The operator computes the log of softmax values for the given input: LogSoftmax(input, axis) =
     Log(Softmax(input, axis=axis)) The "axis" attribute indicates the dimension along which LogSoftmax will be
     performed.
@@ -1316,7 +936,7 @@ class LogSoftmax(Op):
     Outputs:
         output (T): The output values with the same shape as input tensor (the original size without coercion).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Describes the axis of the inputs when coerced to 2D; defaults to one because the 0th
             axis most likely describes the batch_size. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(input).
@@ -1326,31 +946,17 @@ class LogSoftmax(Op):
 
     Signature: ai.onnx@11::LogSoftmax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LogSoftmax"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(LogSoftmax, locals())
 
 
-class Loop(Op):
+@op("ai.onnx", "Loop", 11)
+def Loop(
+    M: V | Array | None = None,
+    cond: V | Array | None = None,
+    *v_initial: V,
+    body: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs a body graph repeatedly, carrying values from one iteration to the next and stacking scan outputs.
 
     Inputs:
@@ -1364,12 +970,13 @@ class Loop(Op):
         v_final_and_scan_outputs (V, variadic, at least 1): Final N loop carried dependency values then K
             scan_outputs
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has 2+N inputs: (iteration_num, condition, loop
             carried dependencies...). It has 1+N+K outputs: (condition, loop carried dependencies...,
             scan_outputs...). Each scan_output is created by concatenating the value of the specified output value
             at the end of each iteration of the loop. It is an error if the dimensions or data type of these
             scan_outputs change across loop iterations.
+        n_outputs (int, required): how many values the variadic output v_final_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -1380,32 +987,19 @@ class Loop(Op):
 
     Signature: ai.onnx@11::Loop
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Loop"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-    }
-    default_outputs = ("v_final_and_scan_outputs",)
-
-    def __init__(
-        self,
-        M: str | None = None,
-        cond: str | None = None,
-        *v_initial: str,
-        body: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (M, cond, *v_initial),
-            {
-                "body": body,
-            },
-        )
+    return apply(Loop, locals())
 
 
-class LpPool(Op):
+@op("ai.onnx", "LpPool", 11)
+def LpPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    kernel_shape: Sequence[int],
+    p: int | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """LpPool consumes an input tensor X and applies Lp pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -1419,7 +1013,7 @@ class LpPool(Op):
         Y (T): Output data tensor from Lp pooling across the input tensor. Dimensions will vary based on various
             kernel, stride, and pad sizes.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -1443,43 +1037,21 @@ class LpPool(Op):
 
     Signature: ai.onnx@11::LpPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LpPool"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "kernel_shape": "ints",
-        "p": "int",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        kernel_shape: Sequence[int],
-        p: int = 2,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "kernel_shape": kernel_shape,
-                "p": p,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(LpPool, locals())
 
 
-class MaxPool(Op):
+@op("ai.onnx", "MaxPool", 11)
+def MaxPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    storage_order: Literal[0, 1] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxPool consumes an input tensor X and applies max pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -1498,7 +1070,7 @@ class MaxPool(Op):
             pooling. The indices are computed as flatten 1-D tensor, and the indices do not consider padding. So the
             values in indices are in [0, N x C x D1 x ... x Dn).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -1526,49 +1098,19 @@ class MaxPool(Op):
 
     Signature: ai.onnx@11::MaxPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxPool"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "storage_order": "int",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        storage_order: int = 0,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "storage_order": storage_order,
-                "strides": strides,
-            },
-        )
+    return apply(MaxPool, locals())
 
 
-class MaxUnpool(Op):
+@op("ai.onnx", "MaxUnpool", 11, {"indices": "I"})
+def MaxUnpool(
+    X: V,
+    indices: V | Array,
+    output_shape: V | Array | None = None,
+    *,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxUnpool essentially computes the partial inverse of the MaxPool op.
 
     Inputs:
@@ -1589,7 +1131,7 @@ class MaxUnpool(Op):
     Outputs:
         output (T1): Output data tensor that contains the result of the unpooling.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         kernel_shape (ints, required, in [1, inf], length r): The size of the kernel along each axis.
         pads (ints, default [0] * (2 * r), in [0, inf], length 2 * r): Padding for the beginning and ending along
             each spatial axis, it can take any value greater than or equal to 0. The value represent the number of
@@ -1607,39 +1149,19 @@ class MaxUnpool(Op):
 
     Signature: ai.onnx@11::MaxUnpool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxUnpool"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        X: str,
-        indices: str,
-        output_shape: str | None = None,
-        *,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, indices, output_shape),
-            {
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(MaxUnpool, locals())
 
 
-class NonMaxSuppression(Op):
+@op("ai.onnx", "NonMaxSuppression", 11)
+def NonMaxSuppression(
+    boxes: V,
+    scores: V | Array,
+    max_output_boxes_per_class: V | Array | None = None,
+    iou_threshold: V | Array | None = None,
+    score_threshold: V | Array | None = None,
+    *,
+    center_point_box: Literal[0, 1] | None = None,
+) -> V:
     """Filter out boxes that have high intersection-over-union (IOU) overlap with previously selected boxes.
 
     Inputs:
@@ -1658,7 +1180,7 @@ class NonMaxSuppression(Op):
         selected_indices (tensor(int64)): selected indices from the boxes tensor. [num_selected_indices, 3], the
             selected index format is [batch_index, class_index, box_index].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         center_point_box (int, default 0, one of 0, 1): Integer indicate the format of the box data. The default is
             0. 0 - the box data is supplied as [y1, x1, y2, x2] where (y1, x1) and (y2, x2) are the coordinates of
             any diagonal pair of box corners and the coordinates can be provided as normalized (i.e., lying in the
@@ -1667,35 +1189,17 @@ class NonMaxSuppression(Op):
 
     Signature: ai.onnx@11::NonMaxSuppression
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "NonMaxSuppression"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "center_point_box": "int",
-    }
-    default_outputs = ("selected_indices",)
-
-    def __init__(
-        self,
-        boxes: str,
-        scores: str,
-        max_output_boxes_per_class: str | None = None,
-        iou_threshold: str | None = None,
-        score_threshold: str | None = None,
-        *,
-        center_point_box: int = 0,
-    ) -> None:
-        super().__init__(
-            (boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold),
-            {
-                "center_point_box": center_point_box,
-            },
-        )
+    return apply(NonMaxSuppression, locals())
 
 
-class OneHot(Op):
+@op("ai.onnx", "OneHot", 11)
+def OneHot(
+    indices: V,
+    depth: V | Array,
+    values: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """Produces a one-hot tensor based on inputs.
 
     Inputs:
@@ -1714,7 +1218,7 @@ class OneHot(Op):
         output (T3): Tensor of rank one greater than input tensor 'indices', i.e. rank(output) = rank(indices) + 1.
             The data type for the elements of the output tensor is the same as the type of input 'values' is used.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): (Optional) Axis along which one-hot representation in added. Default: axis=-1.
             axis=-1 means that the additional dimension will be inserted as the innermost/last dimension in the
             output tensor. Negative value means counting dimensions from the back. Accepted range is [-r-1, r] where
@@ -1733,33 +1237,17 @@ class OneHot(Op):
 
     Signature: ai.onnx@11::OneHot
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "OneHot"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        indices: str,
-        depth: str,
-        values: str,
-        *,
-        axis: int = -1,
-    ) -> None:
-        super().__init__(
-            (indices, depth, values),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(OneHot, locals())
 
 
-class Pad(Op):
+@op("ai.onnx", "Pad", 11)
+def Pad(
+    data: V,
+    pads: V | Array,
+    constant_value: V | Array | None = None,
+    *,
+    mode: Literal["constant", "reflect", "edge"] | None = None,
+) -> V:
     """Given a tensor containing the data to be padded (data), a tensor containing the number of start and end pad
     values for axis (pads), (optionally) a mode, and (optionally) constant_value, a padded tensor (output) is
     generated.
@@ -1777,7 +1265,7 @@ class Pad(Op):
     Outputs:
         output (T): Tensor after padding.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "constant", one of "constant", "reflect", "edge"): Supported modes:
             `constant`(default), `reflect`, `edge`
 
@@ -1788,33 +1276,15 @@ class Pad(Op):
 
     Signature: ai.onnx@11::Pad
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pad"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        pads: str,
-        constant_value: str | None = None,
-        *,
-        mode: Literal["constant", "reflect", "edge"] = "constant",
-    ) -> None:
-        super().__init__(
-            (data, pads, constant_value),
-            {
-                "mode": mode,
-            },
-        )
+    return apply(Pad, locals())
 
 
-class Range(Op):
+@op("ai.onnx", "Range", 11)
+def Range(
+    start: V,
+    limit: V | Array,
+    delta: V | Array,
+) -> V:
     """Generate a tensor containing a sequence of numbers that begin at start and extends by increments of delta up to
     limit (exclusive).
 
@@ -1832,24 +1302,16 @@ class Range(Op):
 
     Signature: ai.onnx@11::Range
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Range"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        start: str,
-        limit: str,
-        delta: str,
-    ) -> None:
-        super().__init__((start, limit, delta), {})
+    return apply(Range, locals())
 
 
-class ReduceL1(Op):
+@op("ai.onnx", "ReduceL1", 11)
+def ReduceL1(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the L1 norm of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -1858,7 +1320,7 @@ class ReduceL1(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -1870,34 +1332,16 @@ class ReduceL1(Op):
 
     Signature: ai.onnx@11::ReduceL1
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceL1"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceL1, locals())
 
 
-class ReduceL2(Op):
+@op("ai.onnx", "ReduceL2", 11)
+def ReduceL2(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the L2 norm of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -1906,7 +1350,7 @@ class ReduceL2(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -1918,34 +1362,16 @@ class ReduceL2(Op):
 
     Signature: ai.onnx@11::ReduceL2
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceL2"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceL2, locals())
 
 
-class ReduceLogSum(Op):
+@op("ai.onnx", "ReduceLogSum", 11)
+def ReduceLogSum(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -1954,7 +1380,7 @@ class ReduceLogSum(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -1966,34 +1392,16 @@ class ReduceLogSum(Op):
 
     Signature: ai.onnx@11::ReduceLogSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSum"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceLogSum, locals())
 
 
-class ReduceLogSumExp(Op):
+@op("ai.onnx", "ReduceLogSumExp", 11)
+def ReduceLogSumExp(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum exponent of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2002,7 +1410,7 @@ class ReduceLogSumExp(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2014,34 +1422,16 @@ class ReduceLogSumExp(Op):
 
     Signature: ai.onnx@11::ReduceLogSumExp
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSumExp"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceLogSumExp, locals())
 
 
-class ReduceMax(Op):
+@op("ai.onnx", "ReduceMax", 11)
+def ReduceMax(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the max of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2050,7 +1440,7 @@ class ReduceMax(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2062,34 +1452,16 @@ class ReduceMax(Op):
 
     Signature: ai.onnx@11::ReduceMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMax"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMax, locals())
 
 
-class ReduceMean(Op):
+@op("ai.onnx", "ReduceMean", 11)
+def ReduceMean(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the mean of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2098,7 +1470,7 @@ class ReduceMean(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2110,34 +1482,16 @@ class ReduceMean(Op):
 
     Signature: ai.onnx@11::ReduceMean
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMean"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMean, locals())
 
 
-class ReduceMin(Op):
+@op("ai.onnx", "ReduceMin", 11)
+def ReduceMin(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the min of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2146,7 +1500,7 @@ class ReduceMin(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2158,34 +1512,16 @@ class ReduceMin(Op):
 
     Signature: ai.onnx@11::ReduceMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMin"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMin, locals())
 
 
-class ReduceProd(Op):
+@op("ai.onnx", "ReduceProd", 11)
+def ReduceProd(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the product of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2194,7 +1530,7 @@ class ReduceProd(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2206,34 +1542,16 @@ class ReduceProd(Op):
 
     Signature: ai.onnx@11::ReduceProd
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceProd"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceProd, locals())
 
 
-class ReduceSum(Op):
+@op("ai.onnx", "ReduceSum", 11)
+def ReduceSum(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the sum of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2242,7 +1560,7 @@ class ReduceSum(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2254,34 +1572,16 @@ class ReduceSum(Op):
 
     Signature: ai.onnx@11::ReduceSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceSum"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceSum, locals())
 
 
-class ReduceSumSquare(Op):
+@op("ai.onnx", "ReduceSumSquare", 11)
+def ReduceSumSquare(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the sum square of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2290,7 +1590,7 @@ class ReduceSumSquare(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2302,34 +1602,30 @@ class ReduceSumSquare(Op):
 
     Signature: ai.onnx@11::ReduceSumSquare
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceSumSquare"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceSumSquare, locals())
 
 
-class Resize(Op):
+@op("ai.onnx", "Resize", 11)
+def Resize(
+    X: V,
+    roi: V | Array,
+    scales: V | Array,
+    sizes: V | Array | None = None,
+    *,
+    coordinate_transformation_mode: Literal[
+        "half_pixel",
+        "pytorch_half_pixel",
+        "align_corners",
+        "asymmetric",
+        "tf_half_pixel_for_nn",
+        "tf_crop_and_resize",
+    ] | None = None,
+    cubic_coeff_a: float | None = None,
+    exclude_outside: Literal[0, 1] | None = None,
+    extrapolation_value: float | None = None,
+    mode: Literal["nearest", "linear", "cubic"] | None = None,
+    nearest_mode: Literal["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"] | None = None,
+) -> V:
     """Resize the input tensor.
 
     Inputs:
@@ -2346,7 +1642,7 @@ class Resize(Op):
     Outputs:
         Y (T1): N-D tensor after resizing
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         coordinate_transformation_mode (string, default "half_pixel", one of "half_pixel", "pytorch_half_pixel",
             "align_corners", "asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize"): This attribute describes
             how to transform the coordinate in the resized tensor to the coordinate in the original tensor. <br/>
@@ -2394,56 +1690,13 @@ class Resize(Op):
 
     Signature: ai.onnx@11::Resize
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Resize"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "coordinate_transformation_mode": "string",
-        "cubic_coeff_a": "float",
-        "exclude_outside": "int",
-        "extrapolation_value": "float",
-        "mode": "string",
-        "nearest_mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        roi: str,
-        scales: str,
-        sizes: str | None = None,
-        *,
-        coordinate_transformation_mode: Literal[
-            "half_pixel",
-            "pytorch_half_pixel",
-            "align_corners",
-            "asymmetric",
-            "tf_half_pixel_for_nn",
-            "tf_crop_and_resize",
-        ] = "half_pixel",
-        cubic_coeff_a: float = -0.75,
-        exclude_outside: int = 0,
-        extrapolation_value: float = 0.0,
-        mode: Literal["nearest", "linear", "cubic"] = "nearest",
-        nearest_mode: Literal["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"] = "round_prefer_floor",
-    ) -> None:
-        super().__init__(
-            (X, roi, scales, sizes),
-            {
-                "coordinate_transformation_mode": coordinate_transformation_mode,
-                "cubic_coeff_a": cubic_coeff_a,
-                "exclude_outside": exclude_outside,
-                "extrapolation_value": extrapolation_value,
-                "mode": mode,
-                "nearest_mode": nearest_mode,
-            },
-        )
+    return apply(Resize, locals())
 
 
-class Round(Op):
+@op("ai.onnx", "Round", 11)
+def Round(
+    X: V,
+) -> V:
     """Round takes one input Tensor and rounds the values, element-wise, meaning it finds the nearest integer for each
     value.
 
@@ -2458,22 +1711,20 @@ class Round(Op):
 
     Signature: ai.onnx@11::Round
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Round"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Round, locals())
 
 
-class Scan(Op):
+@op("ai.onnx", "Scan", 11)
+def Scan(
+    *initial_state_and_scan_inputs: V,
+    body: onnx.GraphProto,
+    num_scan_inputs: int,
+    scan_input_axes: Sequence[int] | None = None,
+    scan_input_directions: Sequence[int] | None = None,
+    scan_output_axes: Sequence[int] | None = None,
+    scan_output_directions: Sequence[int] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more scan_output tensors.
 
     Inputs:
@@ -2484,7 +1735,7 @@ class Scan(Op):
         final_state_and_scan_outputs (V, variadic, at least 1): Final values of the loop's N state variables
             followed by K scan_outputs
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has N+M inputs: (loop state variables...,
             scan_input_elts...). It has N+K outputs: (loop state variables..., scan_output_elts...). Each
             scan_output is created by concatenating the value of the specified scan_output_elt value at the end of
@@ -2507,6 +1758,7 @@ class Scan(Op):
             The i-th element of the list specifies whether the i-th scan_output should be constructed by appending
             or prepending a new value in each iteration: 0 indicates appending and 1 indicates prepending. If
             omitted, all scan_output tensors will be produced by appending a value in each iteration.
+        n_outputs (int, required): how many values the variadic output final_state_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -2515,45 +1767,17 @@ class Scan(Op):
 
     Signature: ai.onnx@11::Scan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Scan"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-        "num_scan_inputs": "int",
-        "scan_input_axes": "ints",
-        "scan_input_directions": "ints",
-        "scan_output_axes": "ints",
-        "scan_output_directions": "ints",
-    }
-    default_outputs = ("final_state_and_scan_outputs",)
-
-    def __init__(
-        self,
-        *initial_state_and_scan_inputs: str,
-        body: onnx.GraphProto,
-        num_scan_inputs: int,
-        scan_input_axes: Sequence[int] | None = None,
-        scan_input_directions: Sequence[int] | None = None,
-        scan_output_axes: Sequence[int] | None = None,
-        scan_output_directions: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*initial_state_and_scan_inputs,),
-            {
-                "body": body,
-                "num_scan_inputs": num_scan_inputs,
-                "scan_input_axes": scan_input_axes,
-                "scan_input_directions": scan_input_directions,
-                "scan_output_axes": scan_output_axes,
-                "scan_output_directions": scan_output_directions,
-            },
-        )
+    return apply(Scan, locals())
 
 
-class Scatter(Op):
+@op("ai.onnx", "Scatter", 11)
+def Scatter(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """This operator is deprecated.
 
     Inputs:
@@ -2566,7 +1790,7 @@ class Scatter(Op):
     Outputs:
         output (T): Tensor of rank r >= 1 (same rank as input).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to scatter on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(data).
 
@@ -2578,33 +1802,17 @@ class Scatter(Op):
 
     Signature: ai.onnx@11::Scatter
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Scatter"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices, updates),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Scatter, locals())
 
 
-class ScatterElements(Op):
+@op("ai.onnx", "ScatterElements", 11)
+def ScatterElements(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """ScatterElements takes three inputs data, updates, and indices of the same rank r >= 1 and an optional attribute
     axis that identifies an axis of data (by default, the outer-most axis, that is axis 0).
 
@@ -2618,7 +1826,7 @@ class ScatterElements(Op):
     Outputs:
         output (T): Tensor of rank r >= 1 (same rank as input).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to scatter on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(data).
 
@@ -2630,33 +1838,15 @@ class ScatterElements(Op):
 
     Signature: ai.onnx@11::ScatterElements
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ScatterElements"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices, updates),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(ScatterElements, locals())
 
 
-class ScatterND(Op):
+@op("ai.onnx", "ScatterND", 11)
+def ScatterND(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+) -> V:
     """ScatterND takes three inputs data tensor of rank r >= 1, indices tensor of rank q >= 1, and updates tensor of
     rank q + r - indices.shape[-1] - 1.
 
@@ -2676,24 +1866,14 @@ class ScatterND(Op):
 
     Signature: ai.onnx@11::ScatterND
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ScatterND"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-    ) -> None:
-        super().__init__((data, indices, updates), {})
+    return apply(ScatterND, locals())
 
 
-class SequenceAt(Op):
+@op("ai.onnx", "SequenceAt", 11)
+def SequenceAt(
+    input_sequence: V,
+    position: V | Array,
+) -> V:
     """Outputs a tensor copy from the tensor at 'position' in 'input_sequence'.
 
     Inputs:
@@ -2718,23 +1898,13 @@ class SequenceAt(Op):
 
     Signature: ai.onnx@11::SequenceAt
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SequenceAt"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("tensor",)
-
-    def __init__(
-        self,
-        input_sequence: str,
-        position: str,
-    ) -> None:
-        super().__init__((input_sequence, position), {})
+    return apply(SequenceAt, locals())
 
 
-class SequenceConstruct(Op):
+@op("ai.onnx", "SequenceConstruct", 11)
+def SequenceConstruct(
+    *inputs: V,
+) -> V:
     """Construct a tensor sequence containing 'inputs' tensors.
 
     Inputs:
@@ -2754,28 +1924,20 @@ class SequenceConstruct(Op):
 
     Signature: ai.onnx@11::SequenceConstruct
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SequenceConstruct"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output_sequence",)
-
-    def __init__(
-        self,
-        *inputs: str,
-    ) -> None:
-        super().__init__((*inputs,), {})
+    return apply(SequenceConstruct, locals())
 
 
-class SequenceEmpty(Op):
+@op("ai.onnx", "SequenceEmpty", 11)
+def SequenceEmpty(
+    *,
+    dtype: Literal[2, 4, 12, 13, 3, 5, 6, 7, 10, 1, 11, 8, 9, 14, 15] | None = None,
+) -> Value:
     """Construct an empty tensor sequence, with given data type.
 
     Outputs:
         output (S): Empty sequence.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, default 1, one of 2, 4, 12, 13, 3, 5, 6, 7, 10, 1, 11, 8, 9, 14, 15): (Optional) The data type
             of the tensors in the output sequence. The default type is 'float'.
 
@@ -2787,30 +1949,14 @@ class SequenceEmpty(Op):
 
     Signature: ai.onnx@11::SequenceEmpty
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SequenceEmpty"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        dtype: int | None = None,
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "dtype": dtype,
-            },
-        )
+    return apply(SequenceEmpty, locals())
 
 
-class SequenceErase(Op):
+@op("ai.onnx", "SequenceErase", 11)
+def SequenceErase(
+    input_sequence: V,
+    position: V | Array | None = None,
+) -> V:
     """Outputs a tensor sequence that removes the tensor at 'position' from 'input_sequence'.
 
     Inputs:
@@ -2832,23 +1978,15 @@ class SequenceErase(Op):
 
     Signature: ai.onnx@11::SequenceErase
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SequenceErase"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output_sequence",)
-
-    def __init__(
-        self,
-        input_sequence: str,
-        position: str | None = None,
-    ) -> None:
-        super().__init__((input_sequence, position), {})
+    return apply(SequenceErase, locals())
 
 
-class SequenceInsert(Op):
+@op("ai.onnx", "SequenceInsert", 11)
+def SequenceInsert(
+    input_sequence: V,
+    tensor: V | Array,
+    position: V | Array | None = None,
+) -> V:
     """Outputs a tensor sequence that inserts 'tensor' into 'input_sequence' at 'position'.
 
     Inputs:
@@ -2875,24 +2013,13 @@ class SequenceInsert(Op):
 
     Signature: ai.onnx@11::SequenceInsert
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SequenceInsert"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output_sequence",)
-
-    def __init__(
-        self,
-        input_sequence: str,
-        tensor: str,
-        position: str | None = None,
-    ) -> None:
-        super().__init__((input_sequence, tensor, position), {})
+    return apply(SequenceInsert, locals())
 
 
-class SequenceLength(Op):
+@op("ai.onnx", "SequenceLength", 11)
+def SequenceLength(
+    input_sequence: V,
+) -> V:
     """Produces a scalar(tensor of empty shape) containing the number of tensors in 'input_sequence'.
 
     Inputs:
@@ -2910,22 +2037,17 @@ class SequenceLength(Op):
 
     Signature: ai.onnx@11::SequenceLength
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SequenceLength"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("length",)
-
-    def __init__(
-        self,
-        input_sequence: str,
-    ) -> None:
-        super().__init__((input_sequence,), {})
+    return apply(SequenceLength, locals())
 
 
-class Slice(Op):
+@op("ai.onnx", "Slice", 11)
+def Slice(
+    data: V,
+    starts: V | Array,
+    ends: V | Array,
+    axes: V | Array | None = None,
+    steps: V | Array | None = None,
+) -> V:
     """Produces a slice of the input tensor along multiple axes.
 
     Inputs:
@@ -2949,26 +2071,15 @@ class Slice(Op):
 
     Signature: ai.onnx@11::Slice
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Slice"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        starts: str,
-        ends: str,
-        axes: str | None = None,
-        steps: str | None = None,
-    ) -> None:
-        super().__init__((data, starts, ends, axes, steps), {})
+    return apply(Slice, locals())
 
 
-class Softmax(Op):
+@op("ai.onnx", "Softmax", 11)
+def Softmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """The operator computes the normalized exponential values for the given input: Softmax(input, axis) = Exp(input) /
     ReduceSum(Exp(input), axis=axis, keepdims=1) The "axis" attribute indicates the dimension along which Softmax
     will be performed.
@@ -2979,7 +2090,7 @@ class Softmax(Op):
     Outputs:
         output (T): The output values with the same shape as input tensor (the original size without coercion).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Describes the axis of the inputs when coerced to 2D; defaults to one because the 0th
             axis most likely describes the batch_size. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(input).
@@ -2989,31 +2100,17 @@ class Softmax(Op):
 
     Signature: ai.onnx@11::Softmax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Softmax"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Softmax, locals())
 
 
-class Split(Op):
+@op("ai.onnx", "Split", 11)
+def Split(
+    input: V,
+    *,
+    axis: int | None = None,
+    split: Sequence[int] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Split a tensor into a list of tensors, along the specified 'axis'.
 
     Inputs:
@@ -3022,10 +2119,11 @@ class Split(Op):
     Outputs:
         outputs (T, variadic, at least 1): One or more outputs forming list of tensors after splitting
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to split on. A negative value means counting dimensions from the back.
             Accepted range is [-rank, rank-1] where r = rank(input).
         split (ints, in [0, inf]): length of each output. Values should be >= 0.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -3035,34 +2133,17 @@ class Split(Op):
 
     Signature: ai.onnx@11::Split
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Split"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "split": "ints",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 0,
-        split: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "split": split,
-            },
-        )
+    return apply(Split, locals())
 
 
-class SplitToSequence(Op):
+@op("ai.onnx", "SplitToSequence", 11)
+def SplitToSequence(
+    input: V,
+    split: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Split a tensor into a sequence of tensors, along the specified 'axis'.
 
     Inputs:
@@ -3073,7 +2154,7 @@ class SplitToSequence(Op):
     Outputs:
         output_sequence (S): One or more outputs forming a sequence of tensors after splitting
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to split on. A negative value means counting dimensions from the back.
             Accepted range is [-rank, rank-1].
         keepdims (int, default 1, one of 0, 1): Keep the split dimension or not. Default 1, which means we keep
@@ -3091,35 +2172,15 @@ class SplitToSequence(Op):
 
     Signature: ai.onnx@11::SplitToSequence
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SplitToSequence"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-    }
-    default_outputs = ("output_sequence",)
-
-    def __init__(
-        self,
-        input: str,
-        split: str | None = None,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (input, split),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(SplitToSequence, locals())
 
 
-class Squeeze(Op):
+@op("ai.onnx", "Squeeze", 11)
+def Squeeze(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+) -> V:
     """Remove single-dimensional entries from the shape of a tensor.
 
     Inputs:
@@ -3128,7 +2189,7 @@ class Squeeze(Op):
     Outputs:
         squeezed (T): Reshaped tensor with same data as input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): List of integers indicating the dimensions to squeeze. Negative value means counting dimensions
             from the back. Accepted range is [-r, r-1] where r = rank(data).
 
@@ -3140,31 +2201,18 @@ class Squeeze(Op):
 
     Signature: ai.onnx@11::Squeeze
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Squeeze"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-    }
-    default_outputs = ("squeezed",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-            },
-        )
+    return apply(Squeeze, locals())
 
 
-class TopK(Op):
+@op("ai.onnx", "TopK", 11)
+def TopK(
+    X: V,
+    K: V | Array,
+    *,
+    axis: int | None = None,
+    largest: Literal[0, 1] | None = None,
+    sorted: Literal[0, 1] | None = None,
+) -> tuple[V, V]:
     """Retrieve the top-K largest or smallest elements along a specified axis.
 
     Inputs:
@@ -3178,7 +2226,7 @@ class TopK(Op):
         Indices (I): Tensor of shape [a_0, a_1, ..., a_{axis-1}, k, a_{axis+1}, ... a_{n-1}] containing the
             corresponding input tensor indices for the top K values.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): Dimension on which to do the sort. Negative value means counting dimensions from the
             back. Accepted range is [-r, r-1] where r = rank(input).
         largest (int, default 1, one of 0, 1): Whether to return the top-K largest or smallest elements.
@@ -3192,38 +2240,16 @@ class TopK(Op):
 
     Signature: ai.onnx@11::TopK
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "TopK"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "largest": "int",
-        "sorted": "int",
-    }
-    default_outputs = ("Values", "Indices")
-
-    def __init__(
-        self,
-        X: str,
-        K: str,
-        *,
-        axis: int = -1,
-        largest: int = 1,
-        sorted: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, K),
-            {
-                "axis": axis,
-                "largest": largest,
-                "sorted": sorted,
-            },
-        )
+    return apply(TopK, locals())
 
 
-class Unique(Op):
+@op("ai.onnx", "Unique", 11)
+def Unique(
+    X: V,
+    *,
+    axis: int | None = None,
+    sorted: Literal[0, 1] | None = None,
+) -> V:
     """Find the unique elements of a tensor.
 
     Inputs:
@@ -3241,7 +2267,7 @@ class Unique(Op):
         counts (tensor(int64), optional): A 1-D INT64 tensor containing the count of each element of 'Y' in input
             'X'
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): (Optional) The dimension to apply unique. If not specified, the unique elements of the flattened
             input are returned. Negative value means counting dimensions from the back. Accepted range is [-r, r-1]
             where r = rank(input).
@@ -3255,34 +2281,15 @@ class Unique(Op):
 
     Signature: ai.onnx@11::Unique
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Unique"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "sorted": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        axis: int | None = None,
-        sorted: int = 1,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "axis": axis,
-                "sorted": sorted,
-            },
-        )
+    return apply(Unique, locals())
 
 
-class Unsqueeze(Op):
+@op("ai.onnx", "Unsqueeze", 11)
+def Unsqueeze(
+    data: V,
+    *,
+    axes: Sequence[int],
+) -> V:
     """Insert single-dimensional entries to the shape of an input tensor (data).
 
     Inputs:
@@ -3291,7 +2298,7 @@ class Unsqueeze(Op):
     Outputs:
         expanded (T): Reshaped tensor with same data as input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints, required): List of integers indicating the dimensions to be inserted. Negative value means
             counting dimensions from the back. Accepted range is [-r, r-1] where r = rank(expanded).
 
@@ -3303,25 +2310,4 @@ class Unsqueeze(Op):
 
     Signature: ai.onnx@11::Unsqueeze
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Unsqueeze"
-    since = 11
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-    }
-    default_outputs = ("expanded",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-            },
-        )
+    return apply(Unsqueeze, locals())

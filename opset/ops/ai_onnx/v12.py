@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, Value, apply, op
 
 from .v11 import GRU as GRU
 from .v11 import LRN as LRN
@@ -156,7 +156,14 @@ from .v11 import Where as Where
 from .v11 import Xor as Xor
 
 
-class ArgMax(Op):
+@op("ai.onnx", "ArgMax", 12)
+def ArgMax(
+    data: V,
+    *,
+    axis: int | None = None,
+    keepdims: Literal[0, 1] | None = None,
+    select_last_index: Literal[0, 1] | None = None,
+) -> V:
     """Computes the indices of the max elements of the input tensor's element along the provided axis.
 
     Inputs:
@@ -165,7 +172,7 @@ class ArgMax(Op):
     Outputs:
         reduced (tensor(int64)): Reduced output tensor with integer data type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): The axis in which to compute the arg indices. Accepted range is [-r, r-1] where r =
             rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -180,37 +187,17 @@ class ArgMax(Op):
 
     Signature: ai.onnx@12::ArgMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ArgMax"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-        "select_last_index": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-        select_last_index: int = 0,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-                "select_last_index": select_last_index,
-            },
-        )
+    return apply(ArgMax, locals())
 
 
-class ArgMin(Op):
+@op("ai.onnx", "ArgMin", 12)
+def ArgMin(
+    data: V,
+    *,
+    axis: int | None = None,
+    keepdims: Literal[0, 1] | None = None,
+    select_last_index: Literal[0, 1] | None = None,
+) -> V:
     """Computes the indices of the min elements of the input tensor's element along the provided axis.
 
     Inputs:
@@ -219,7 +206,7 @@ class ArgMin(Op):
     Outputs:
         reduced (tensor(int64)): Reduced output tensor with integer data type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): The axis in which to compute the arg indices. Accepted range is [-r, r-1] where r =
             rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -234,37 +221,15 @@ class ArgMin(Op):
 
     Signature: ai.onnx@12::ArgMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ArgMin"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-        "select_last_index": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-        select_last_index: int = 0,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-                "select_last_index": select_last_index,
-            },
-        )
+    return apply(ArgMin, locals())
 
 
-class Celu(Op):
+@op("ai.onnx", "Celu", 12)
+def Celu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """Continuously Differentiable Exponential Linear Units: Perform the linear unit element-wise on the input tensor X
     using formula: max(0,x) + min(0,alpha*(exp(x/alpha)-1))
 
@@ -274,7 +239,7 @@ class Celu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): The Alpha value in Celu formula which control the shape of the unit. The default
             value is 1.0.
 
@@ -283,31 +248,15 @@ class Celu(Op):
 
     Signature: ai.onnx@12::Celu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Celu"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(Celu, locals())
 
 
-class Clip(Op):
+@op("ai.onnx", "Clip", 12)
+def Clip(
+    input: V,
+    min: V | Array | None = None,
+    max: V | Array | None = None,
+) -> V:
     """Clip operator limits the given input within an interval.
 
     Inputs:
@@ -327,30 +276,27 @@ class Clip(Op):
 
     Signature: ai.onnx@12::Clip
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Clip"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        min: str | None = None,
-        max: str | None = None,
-    ) -> None:
-        super().__init__((input, min, max), {})
+    return apply(Clip, locals())
 
 
-class Constant(Op):
+@op("ai.onnx", "Constant", 12)
+def Constant(
+    *,
+    sparse_value: onnx.SparseTensorProto | None = None,
+    value: onnx.TensorProto | Array | None = None,
+    value_float: float | None = None,
+    value_floats: Sequence[float] | None = None,
+    value_int: int | None = None,
+    value_ints: Sequence[int] | None = None,
+    value_string: str | None = None,
+    value_strings: Sequence[str] | None = None,
+) -> Value:
     """This operator produces a constant tensor.
 
     Outputs:
         output (T): Output tensor containing the same value of the provided tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         sparse_value (sparse_tensor): The value for the elements of the output tensor in sparse format.
         value (tensor): The value for the elements of the output tensor.
         value_float (float): The value for the sole element for the scalar, float32, output tensor.
@@ -368,51 +314,17 @@ class Constant(Op):
 
     Signature: ai.onnx@12::Constant
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Constant"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "sparse_value": "sparse_tensor",
-        "value": "tensor",
-        "value_float": "float",
-        "value_floats": "floats",
-        "value_int": "int",
-        "value_ints": "ints",
-        "value_string": "string",
-        "value_strings": "strings",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        sparse_value: onnx.SparseTensorProto | None = None,
-        value: onnx.TensorProto | None = None,
-        value_float: float | None = None,
-        value_floats: Sequence[float] | None = None,
-        value_int: int | None = None,
-        value_ints: Sequence[int] | None = None,
-        value_string: str | None = None,
-        value_strings: Sequence[str] | None = None,
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "sparse_value": sparse_value,
-                "value": value,
-                "value_float": value_float,
-                "value_floats": value_floats,
-                "value_int": value_int,
-                "value_ints": value_ints,
-                "value_string": value_string,
-                "value_strings": value_strings,
-            },
-        )
+    return apply(Constant, locals())
 
 
-class Dropout(Op):
+@op("ai.onnx", "Dropout", 12)
+def Dropout(
+    data: V,
+    ratio: V | Array | None = None,
+    training_mode: V | Array | None = None,
+    *,
+    seed: int | None = None,
+) -> V:
     """Dropout takes an input floating-point tensor, an optional input ratio (floating-point scalar) and an optional
     input training_mode (boolean scalar).
 
@@ -431,7 +343,7 @@ class Dropout(Op):
         output (T): The output.
         mask (T2, optional): The output mask.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         seed (int): (Optional) Seed to the random generator, if not specified we will auto generate one.
 
     Type constraints:
@@ -441,33 +353,14 @@ class Dropout(Op):
 
     Signature: ai.onnx@12::Dropout
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Dropout"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "seed": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        ratio: str | None = None,
-        training_mode: str | None = None,
-        *,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(
-            (data, ratio, training_mode),
-            {
-                "seed": seed,
-            },
-        )
+    return apply(Dropout, locals())
 
 
-class Einsum(Op):
+@op("ai.onnx", "Einsum", 12)
+def Einsum(
+    *Inputs: V,
+    equation: str,
+) -> V:
     """An einsum of the form term1, term2 -> output-term produces an output tensor using the following equation
     output[output-term] = reduce-sum( input1[term1] * input2[term2] ) where the reduce-sum performs a summation over
     all the indices occurring in the input terms (term1, term2) that do not occur in the output-term.
@@ -478,7 +371,7 @@ class Einsum(Op):
     Outputs:
         Output (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         equation (string, required): Einsum expression string.
 
     Type constraints:
@@ -488,30 +381,16 @@ class Einsum(Op):
 
     Signature: ai.onnx@12::Einsum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Einsum"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "equation": "string",
-    }
-    default_outputs = ("Output",)
-
-    def __init__(
-        self,
-        *Inputs: str,
-        equation: str,
-    ) -> None:
-        super().__init__(
-            (*Inputs,),
-            {
-                "equation": equation,
-            },
-        )
+    return apply(Einsum, locals())
 
 
-class GatherND(Op):
+@op("ai.onnx", "GatherND", 12)
+def GatherND(
+    data: V,
+    indices: V | Array,
+    *,
+    batch_dims: int | None = None,
+) -> V:
     """Given data tensor of rank r >= 1, indices tensor of rank q >= 1, and batch_dims integer b, this operator gathers
     slices of data into an output tensor of rank q + r - indices_shape[-1] - 1 - b.
 
@@ -523,7 +402,7 @@ class GatherND(Op):
     Outputs:
         output (T): Tensor of rank q + r - indices_shape[-1] - 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         batch_dims (int, default 0, in [0, inf]): The number of batch dimensions. The gather of indexing starts from
             dimension of data[batch_dims:]
 
@@ -535,32 +414,14 @@ class GatherND(Op):
 
     Signature: ai.onnx@12::GatherND
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GatherND"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "batch_dims": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        *,
-        batch_dims: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices),
-            {
-                "batch_dims": batch_dims,
-            },
-        )
+    return apply(GatherND, locals())
 
 
-class GreaterOrEqual(Op):
+@op("ai.onnx", "GreaterOrEqual", 12)
+def GreaterOrEqual(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the greater_equal logical operation elementwise on the input tensors
     A and B (with Numpy-style broadcasting support).
 
@@ -579,23 +440,14 @@ class GreaterOrEqual(Op):
 
     Signature: ai.onnx@12::GreaterOrEqual
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GreaterOrEqual"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(GreaterOrEqual, locals())
 
 
-class LessOrEqual(Op):
+@op("ai.onnx", "LessOrEqual", 12)
+def LessOrEqual(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the less_equal logical operation elementwise on the input tensors A
     and B (with Numpy-style broadcasting support).
 
@@ -614,23 +466,13 @@ class LessOrEqual(Op):
 
     Signature: ai.onnx@12::LessOrEqual
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LessOrEqual"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(LessOrEqual, locals())
 
 
-class Max(Op):
+@op("ai.onnx", "Max", 12)
+def Max(
+    *data_0: V,
+) -> V:
     """Element-wise max of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -646,22 +488,21 @@ class Max(Op):
 
     Signature: ai.onnx@12::Max
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Max"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("max",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Max, locals())
 
 
-class MaxPool(Op):
+@op("ai.onnx", "MaxPool", 12)
+def MaxPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    storage_order: Literal[0, 1] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxPool consumes an input tensor X and applies max pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -680,7 +521,7 @@ class MaxPool(Op):
             pooling. The indices are computed as flatten 1-D tensor, and the indices do not consider padding. So the
             values in indices are in [0, N x C x D1 x ... x Dn).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -711,49 +552,13 @@ class MaxPool(Op):
 
     Signature: ai.onnx@12::MaxPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxPool"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "storage_order": "int",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        storage_order: int = 0,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "storage_order": storage_order,
-                "strides": strides,
-            },
-        )
+    return apply(MaxPool, locals())
 
 
-class Min(Op):
+@op("ai.onnx", "Min", 12)
+def Min(
+    *data_0: V,
+) -> V:
     """Element-wise min of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -769,22 +574,18 @@ class Min(Op):
 
     Signature: ai.onnx@12::Min
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Min"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("min",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Min, locals())
 
 
-class NegativeLogLikelihoodLoss(Op):
+@op("ai.onnx", "NegativeLogLikelihoodLoss", 12)
+def NegativeLogLikelihoodLoss(
+    input: V,
+    target: V | Array,
+    weight: V | Array | None = None,
+    *,
+    ignore_index: int | None = None,
+    reduction: Literal["none", "sum", "mean"] | None = None,
+) -> V:
     """A NegativeLogLikelihoodLoss operator computes (weighted) negative log likelihood loss.
 
     Inputs:
@@ -798,7 +599,7 @@ class NegativeLogLikelihoodLoss(Op):
     Outputs:
         loss (T): The negative log likelihood loss
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         ignore_index (int): Specifies a target value that is ignored and does not contribute to the input gradient.
             It's an optional value.
         reduction (string, default "mean", one of "none", "sum", "mean"): Type of reduction to apply to loss: none,
@@ -812,36 +613,14 @@ class NegativeLogLikelihoodLoss(Op):
 
     Signature: ai.onnx@12::NegativeLogLikelihoodLoss
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "NegativeLogLikelihoodLoss"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "ignore_index": "int",
-        "reduction": "string",
-    }
-    default_outputs = ("loss",)
-
-    def __init__(
-        self,
-        input: str,
-        target: str,
-        weight: str | None = None,
-        *,
-        ignore_index: int | None = None,
-        reduction: Literal["none", "sum", "mean"] = "mean",
-    ) -> None:
-        super().__init__(
-            (input, target, weight),
-            {
-                "ignore_index": ignore_index,
-                "reduction": reduction,
-            },
-        )
+    return apply(NegativeLogLikelihoodLoss, locals())
 
 
-class Pow(Op):
+@op("ai.onnx", "Pow", 12)
+def Pow(
+    X: V,
+    Y: V | Array,
+) -> V:
     """Pow takes input data (Tensor<T>) and exponent Tensor, and produces one output data (Tensor<T>) where the
     function f(x) = x^exponent, is applied to the data tensor elementwise.
 
@@ -861,23 +640,16 @@ class Pow(Op):
 
     Signature: ai.onnx@12::Pow
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pow"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-    ) -> None:
-        super().__init__((X, Y), {})
+    return apply(Pow, locals())
 
 
-class ReduceMax(Op):
+@op("ai.onnx", "ReduceMax", 12)
+def ReduceMax(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the max of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -886,7 +658,7 @@ class ReduceMax(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -899,34 +671,16 @@ class ReduceMax(Op):
 
     Signature: ai.onnx@12::ReduceMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMax"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMax, locals())
 
 
-class ReduceMin(Op):
+@op("ai.onnx", "ReduceMin", 12)
+def ReduceMin(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the min of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -935,7 +689,7 @@ class ReduceMin(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -948,34 +702,18 @@ class ReduceMin(Op):
 
     Signature: ai.onnx@12::ReduceMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMin"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMin, locals())
 
 
-class SoftmaxCrossEntropyLoss(Op):
+@op("ai.onnx", "SoftmaxCrossEntropyLoss", 12)
+def SoftmaxCrossEntropyLoss(
+    scores: V,
+    labels: V | Array,
+    weights: V | Array | None = None,
+    *,
+    ignore_index: int | None = None,
+    reduction: Literal["none", "sum", "mean"] | None = None,
+) -> V:
     """Loss function that measures the softmax cross entropy between 'scores' and 'labels'.
 
     Inputs:
@@ -993,7 +731,7 @@ class SoftmaxCrossEntropyLoss(Op):
             [batch_size, D1, D2, ..., Dk] in case of K-dimensional loss. Otherwise, it is a scalar.
         log_prob (T, optional): Log probability tensor. If the output of softmax is prob, its value is log(prob).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         ignore_index (int): Specifies a target value that is ignored and does not contribute to the input gradient.
             It's an optional value.
         reduction (string, default "mean", one of "none", "sum", "mean"): Type of reduction to apply to loss: none,
@@ -1006,30 +744,4 @@ class SoftmaxCrossEntropyLoss(Op):
 
     Signature: ai.onnx@12::SoftmaxCrossEntropyLoss
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SoftmaxCrossEntropyLoss"
-    since = 12
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "ignore_index": "int",
-        "reduction": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        scores: str,
-        labels: str,
-        weights: str | None = None,
-        *,
-        ignore_index: int | None = None,
-        reduction: Literal["none", "sum", "mean"] = "mean",
-    ) -> None:
-        super().__init__(
-            (scores, labels, weights),
-            {
-                "ignore_index": ignore_index,
-                "reduction": reduction,
-            },
-        )
+    return apply(SoftmaxCrossEntropyLoss, locals())

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, Value, apply, op
 
 from .v12 import GRU as GRU
 from .v12 import LSTM as LSTM
@@ -95,7 +95,10 @@ from .v12 import Where as Where
 from .v12 import Xor as Xor
 
 
-class Abs(Op):
+@op("ai.onnx", "Abs", 13)
+def Abs(
+    X: V,
+) -> V:
     """Absolute takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where absolute value, y =
     abs(x), is applied to the tensor elementwise.
 
@@ -112,22 +115,14 @@ class Abs(Op):
 
     Signature: ai.onnx@13::Abs
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Abs"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Abs, locals())
 
 
-class Add(Op):
+@op("ai.onnx", "Add", 13)
+def Add(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary addition (with Numpy-style broadcasting support).
 
     Inputs:
@@ -143,23 +138,17 @@ class Add(Op):
 
     Signature: ai.onnx@13::Add
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Add"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Add, locals())
 
 
-class ArgMax(Op):
+@op("ai.onnx", "ArgMax", 13)
+def ArgMax(
+    data: V,
+    *,
+    axis: int | None = None,
+    keepdims: Literal[0, 1] | None = None,
+    select_last_index: Literal[0, 1] | None = None,
+) -> V:
     """Computes the indices of the max elements of the input tensor's element along the provided axis.
 
     Inputs:
@@ -168,7 +157,7 @@ class ArgMax(Op):
     Outputs:
         reduced (tensor(int64)): Reduced output tensor with integer data type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): The axis in which to compute the arg indices. Accepted range is [-r, r-1] where r =
             rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -183,37 +172,17 @@ class ArgMax(Op):
 
     Signature: ai.onnx@13::ArgMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ArgMax"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-        "select_last_index": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-        select_last_index: int = 0,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-                "select_last_index": select_last_index,
-            },
-        )
+    return apply(ArgMax, locals())
 
 
-class ArgMin(Op):
+@op("ai.onnx", "ArgMin", 13)
+def ArgMin(
+    data: V,
+    *,
+    axis: int | None = None,
+    keepdims: Literal[0, 1] | None = None,
+    select_last_index: Literal[0, 1] | None = None,
+) -> V:
     """Computes the indices of the min elements of the input tensor's element along the provided axis.
 
     Inputs:
@@ -222,7 +191,7 @@ class ArgMin(Op):
     Outputs:
         reduced (tensor(int64)): Reduced output tensor with integer data type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): The axis in which to compute the arg indices. Accepted range is [-r, r-1] where r =
             rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -237,37 +206,15 @@ class ArgMin(Op):
 
     Signature: ai.onnx@13::ArgMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ArgMin"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-        "select_last_index": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-        select_last_index: int = 0,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-                "select_last_index": select_last_index,
-            },
-        )
+    return apply(ArgMin, locals())
 
 
-class Cast(Op):
+@op("ai.onnx", "Cast", 13)
+def Cast(
+    input: V,
+    *,
+    to: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16],
+) -> V:
     """The operator casts the elements of a given input tensor to a data type specified by the 'to' argument and
     returns an output tensor of the same size in the converted type.
 
@@ -277,7 +224,7 @@ class Cast(Op):
     Outputs:
         output (T2): Output tensor with the same shape as input with type specified by the 'to' argument
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         to (int, required, one of 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16): The data type to which the
             elements of the input tensor are cast. Strictly must be one of the types from DataType enum in
             TensorProto
@@ -292,31 +239,13 @@ class Cast(Op):
 
     Signature: ai.onnx@13::Cast
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cast"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "to": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        to: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "to": to,
-            },
-        )
+    return apply(Cast, locals())
 
 
-class Ceil(Op):
+@op("ai.onnx", "Ceil", 13)
+def Ceil(
+    X: V,
+) -> V:
     """Ceil takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the ceil is, y = ceil(x),
     is applied to the tensor elementwise.
 
@@ -332,22 +261,15 @@ class Ceil(Op):
 
     Signature: ai.onnx@13::Ceil
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Ceil"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Ceil, locals())
 
 
-class Clip(Op):
+@op("ai.onnx", "Clip", 13)
+def Clip(
+    input: V,
+    min: V | Array | None = None,
+    max: V | Array | None = None,
+) -> V:
     """Clip operator limits the given input within an interval.
 
     Inputs:
@@ -367,24 +289,14 @@ class Clip(Op):
 
     Signature: ai.onnx@13::Clip
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Clip"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        min: str | None = None,
-        max: str | None = None,
-    ) -> None:
-        super().__init__((input, min, max), {})
+    return apply(Clip, locals())
 
 
-class Concat(Op):
+@op("ai.onnx", "Concat", 13)
+def Concat(
+    *inputs: V,
+    axis: int,
+) -> V:
     """Concatenate a list of tensors into a single tensor.
 
     Inputs:
@@ -393,7 +305,7 @@ class Concat(Op):
     Outputs:
         concat_result (T): Concatenated tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, required): Which axis to concat on. A negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(inputs)..
 
@@ -405,36 +317,27 @@ class Concat(Op):
 
     Signature: ai.onnx@13::Concat
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Concat"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("concat_result",)
-
-    def __init__(
-        self,
-        *inputs: str,
-        axis: int,
-    ) -> None:
-        super().__init__(
-            (*inputs,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Concat, locals())
 
 
-class Constant(Op):
+@op("ai.onnx", "Constant", 13)
+def Constant(
+    *,
+    sparse_value: onnx.SparseTensorProto | None = None,
+    value: onnx.TensorProto | Array | None = None,
+    value_float: float | None = None,
+    value_floats: Sequence[float] | None = None,
+    value_int: int | None = None,
+    value_ints: Sequence[int] | None = None,
+    value_string: str | None = None,
+    value_strings: Sequence[str] | None = None,
+) -> Value:
     """This operator produces a constant tensor.
 
     Outputs:
         output (T): Output tensor containing the same value of the provided tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         sparse_value (sparse_tensor): The value for the elements of the output tensor in sparse format.
         value (tensor): The value for the elements of the output tensor.
         value_float (float): The value for the sole element for the scalar, float32, output tensor.
@@ -452,51 +355,16 @@ class Constant(Op):
 
     Signature: ai.onnx@13::Constant
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Constant"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "sparse_value": "sparse_tensor",
-        "value": "tensor",
-        "value_float": "float",
-        "value_floats": "floats",
-        "value_int": "int",
-        "value_ints": "ints",
-        "value_string": "string",
-        "value_strings": "strings",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        sparse_value: onnx.SparseTensorProto | None = None,
-        value: onnx.TensorProto | None = None,
-        value_float: float | None = None,
-        value_floats: Sequence[float] | None = None,
-        value_int: int | None = None,
-        value_ints: Sequence[int] | None = None,
-        value_string: str | None = None,
-        value_strings: Sequence[str] | None = None,
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "sparse_value": sparse_value,
-                "value": value,
-                "value_float": value_float,
-                "value_floats": value_floats,
-                "value_int": value_int,
-                "value_ints": value_ints,
-                "value_string": value_string,
-                "value_strings": value_strings,
-            },
-        )
+    return apply(Constant, locals())
 
 
-class DepthToSpace(Op):
+@op("ai.onnx", "DepthToSpace", 13)
+def DepthToSpace(
+    input: V,
+    *,
+    blocksize: int,
+    mode: Literal["DCR", "CRD"] | None = None,
+) -> V:
     """DepthToSpace rearranges (permutes) data from depth into blocks of spatial data.
 
     Inputs:
@@ -506,7 +374,7 @@ class DepthToSpace(Op):
     Outputs:
         output (T): Output tensor of [N, C/(blocksize * blocksize), H * blocksize, W * blocksize].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         blocksize (int, required, in [1, inf]): Blocks of [blocksize, blocksize] are moved.
         mode (string, default "DCR", one of "DCR", "CRD"): DCR (default) for depth-column-row order re-arrangement.
             Use CRD for column-row-depth order.
@@ -519,34 +387,17 @@ class DepthToSpace(Op):
 
     Signature: ai.onnx@13::DepthToSpace
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DepthToSpace"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "blocksize": "int",
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        blocksize: int,
-        mode: Literal["DCR", "CRD"] = "DCR",
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "blocksize": blocksize,
-                "mode": mode,
-            },
-        )
+    return apply(DepthToSpace, locals())
 
 
-class DequantizeLinear(Op):
+@op("ai.onnx", "DequantizeLinear", 13)
+def DequantizeLinear(
+    x: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+) -> V:
     """The linear dequantization operator.
 
     Inputs:
@@ -559,7 +410,7 @@ class DequantizeLinear(Op):
     Outputs:
         y (tensor(float)): N-D full precision output tensor. It has same shape as input 'x'.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): (Optional) The axis of the dequantizing dimension of the input tensor. Ignored for
             per-tensor quantization. Negative value means counting dimensions from the back. Accepted range is [-r,
             r-1] where r = rank(input).
@@ -570,33 +421,14 @@ class DequantizeLinear(Op):
 
     Signature: ai.onnx@13::DequantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DequantizeLinear"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        x_scale: str,
-        x_zero_point: str | None = None,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (x, x_scale, x_zero_point),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(DequantizeLinear, locals())
 
 
-class Div(Op):
+@op("ai.onnx", "Div", 13)
+def Div(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary division (with Numpy-style broadcasting support).
 
     Inputs:
@@ -612,23 +444,17 @@ class Div(Op):
 
     Signature: ai.onnx@13::Div
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Div"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Div, locals())
 
 
-class Dropout(Op):
+@op("ai.onnx", "Dropout", 13)
+def Dropout(
+    data: V,
+    ratio: V | Array | None = None,
+    training_mode: V | Array | None = None,
+    *,
+    seed: int | None = None,
+) -> V:
     """Dropout takes an input floating-point tensor, an optional input ratio (floating-point scalar) and an optional
     input training_mode (boolean scalar).
 
@@ -647,7 +473,7 @@ class Dropout(Op):
         output (T): The output.
         mask (T2, optional): The output mask.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         seed (int): (Optional) Seed to the random generator, if not specified we will auto generate one.
 
     Type constraints:
@@ -658,33 +484,14 @@ class Dropout(Op):
 
     Signature: ai.onnx@13::Dropout
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Dropout"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "seed": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        ratio: str | None = None,
-        training_mode: str | None = None,
-        *,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(
-            (data, ratio, training_mode),
-            {
-                "seed": seed,
-            },
-        )
+    return apply(Dropout, locals())
 
 
-class Equal(Op):
+@op("ai.onnx", "Equal", 13)
+def Equal(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the equal logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -703,23 +510,13 @@ class Equal(Op):
 
     Signature: ai.onnx@13::Equal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Equal"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Equal, locals())
 
 
-class Erf(Op):
+@op("ai.onnx", "Erf", 13)
+def Erf(
+    input: V,
+) -> V:
     """Computes the error function of the given input tensor element-wise.
 
     Inputs:
@@ -735,22 +532,13 @@ class Erf(Op):
 
     Signature: ai.onnx@13::Erf
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Erf"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Erf, locals())
 
 
-class Exp(Op):
+@op("ai.onnx", "Exp", 13)
+def Exp(
+    input: V,
+) -> V:
     """Calculates the exponential of the given input tensor, element-wise.
 
     Inputs:
@@ -765,22 +553,14 @@ class Exp(Op):
 
     Signature: ai.onnx@13::Exp
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Exp"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Exp, locals())
 
 
-class Expand(Op):
+@op("ai.onnx", "Expand", 13)
+def Expand(
+    input: V,
+    shape: V | Array,
+) -> V:
     """Broadcast the input tensor following the given shape and the broadcast rule.
 
     Inputs:
@@ -798,23 +578,15 @@ class Expand(Op):
 
     Signature: ai.onnx@13::Expand
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Expand"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        shape: str,
-    ) -> None:
-        super().__init__((input, shape), {})
+    return apply(Expand, locals())
 
 
-class Flatten(Op):
+@op("ai.onnx", "Flatten", 13)
+def Flatten(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """Flattens the input tensor into a 2D matrix.
 
     Inputs:
@@ -825,7 +597,7 @@ class Flatten(Op):
             the outer dimension of the output and remaining input dimensions flattened into the inner dimension of
             the output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Indicate up to which input dimensions (exclusive) should be flattened to the outer
             dimension of the output. The value for axis must be in the range [-r, r], where r is the rank of the
             input tensor. Negative value means counting dimensions from the back. When axis = 0, the shape of the
@@ -839,31 +611,13 @@ class Flatten(Op):
 
     Signature: ai.onnx@13::Flatten
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Flatten"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Flatten, locals())
 
 
-class Floor(Op):
+@op("ai.onnx", "Floor", 13)
+def Floor(
+    X: V,
+) -> V:
     """Floor takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the floor is, y =
     floor(x), is applied to the tensor elementwise.
 
@@ -879,22 +633,16 @@ class Floor(Op):
 
     Signature: ai.onnx@13::Floor
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Floor"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Floor, locals())
 
 
-class Gather(Op):
+@op("ai.onnx", "Gather", 13)
+def Gather(
+    data: V,
+    indices: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """Given data tensor of rank r >= 1, and indices tensor of rank q, gather entries of the axis dimension of data (by
     default outer-most one as axis=0) indexed by indices, and concatenates them in an output tensor of rank q + (r -
     1).
@@ -907,7 +655,7 @@ class Gather(Op):
     Outputs:
         output (T): Tensor of rank q + (r - 1).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to gather on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(data).
 
@@ -920,32 +668,16 @@ class Gather(Op):
 
     Signature: ai.onnx@13::Gather
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gather"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Gather, locals())
 
 
-class GatherElements(Op):
+@op("ai.onnx", "GatherElements", 13)
+def GatherElements(
+    data: V,
+    indices: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """GatherElements takes two inputs data and indices of the same rank r >= 1 and an optional attribute axis that
     identifies an axis of data (by default, the outer-most axis, that is axis 0).
 
@@ -958,7 +690,7 @@ class GatherElements(Op):
     Outputs:
         output (T): Tensor of the same shape as indices.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to gather on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(data).
 
@@ -971,32 +703,16 @@ class GatherElements(Op):
 
     Signature: ai.onnx@13::GatherElements
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GatherElements"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(GatherElements, locals())
 
 
-class GatherND(Op):
+@op("ai.onnx", "GatherND", 13)
+def GatherND(
+    data: V,
+    indices: V | Array,
+    *,
+    batch_dims: int | None = None,
+) -> V:
     """Given data tensor of rank r >= 1, indices tensor of rank q >= 1, and batch_dims integer b, this operator gathers
     slices of data into an output tensor of rank q + r - indices_shape[-1] - 1 - b.
 
@@ -1008,7 +724,7 @@ class GatherND(Op):
     Outputs:
         output (T): Tensor of rank q + r - indices_shape[-1] - 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         batch_dims (int, default 0, in [0, inf]): The number of batch dimensions. The gather of indexing starts from
             dimension of data[batch_dims:]
 
@@ -1020,32 +736,20 @@ class GatherND(Op):
 
     Signature: ai.onnx@13::GatherND
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GatherND"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "batch_dims": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        *,
-        batch_dims: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices),
-            {
-                "batch_dims": batch_dims,
-            },
-        )
+    return apply(GatherND, locals())
 
 
-class Gemm(Op):
+@op("ai.onnx", "Gemm", 13)
+def Gemm(
+    A: V,
+    B: V | Array,
+    C: V | Array | None = None,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """General Matrix multiplication: https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3 * A' =
     transpose(A) if transA else A * B' = transpose(B) if transB else B Compute Y = alpha * A' * B' + beta * C, where
     input tensor A has shape (M, K) or (K, M), input tensor B has shape (K, N) or (N, K), input tensor C is
@@ -1060,7 +764,7 @@ class Gemm(Op):
     Outputs:
         Y (T): Output tensor of shape (M, N).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of input tensors A * B.
         beta (float, default 1.0): Scalar multiplier for input tensor C.
         transA (int, default 0, one of 0, 1): Whether A should be transposed
@@ -1072,42 +776,14 @@ class Gemm(Op):
 
     Signature: ai.onnx@13::Gemm
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gemm"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        C: str | None = None,
-        *,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, C),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(Gemm, locals())
 
 
-class Greater(Op):
+@op("ai.onnx", "Greater", 13)
+def Greater(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the greater logical operation elementwise on the input tensors A and
     B (with Numpy-style broadcasting support).
 
@@ -1126,23 +802,15 @@ class Greater(Op):
 
     Signature: ai.onnx@13::Greater
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Greater"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Greater, locals())
 
 
-class Hardmax(Op):
+@op("ai.onnx", "Hardmax", 13)
+def Hardmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """The operator computes the hardmax values for the given input: Hardmax(element in input, axis) = 1 if the element
     is the first maximum value along the specified axis, 0 otherwise The "axis" attribute indicates the dimension
     along which Hardmax will be performed.
@@ -1153,7 +821,7 @@ class Hardmax(Op):
     Outputs:
         output (T): The output values with the same shape as the input tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): Describes the dimension Hardmax will be performed on. Negative value means counting
             dimensions from the back. Accepted range is [-r, r-1] where r = rank(input).
 
@@ -1163,31 +831,13 @@ class Hardmax(Op):
 
     Signature: ai.onnx@13::Hardmax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Hardmax"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = -1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Hardmax, locals())
 
 
-class Identity(Op):
+@op("ai.onnx", "Identity", 13)
+def Identity(
+    input: V,
+) -> V:
     """Identity operator
 
     Inputs:
@@ -1204,22 +854,17 @@ class Identity(Op):
 
     Signature: ai.onnx@13::Identity
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Identity"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Identity, locals())
 
 
-class If(Op):
+@op("ai.onnx", "If", 13)
+def If(
+    cond: V,
+    *,
+    else_branch: onnx.GraphProto,
+    then_branch: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs one of two graphs, then_branch or else_branch, as a single-element boolean condition says.
 
     Inputs:
@@ -1237,13 +882,14 @@ class If(Op):
             nor `dim_param` set, or (c) a shape of rank 1 with a unique `dim_param`. In contrast, the first output
             cannot have the shape [2] since [2] and [3] are not compatible.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         else_branch (graph, required): Graph to run if condition is false. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             then_branch.
         then_branch (graph, required): Graph to run if condition is true. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             else_branch.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -1256,34 +902,13 @@ class If(Op):
 
     Signature: ai.onnx@13::If
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "If"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "else_branch": "graph",
-        "then_branch": "graph",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        cond: str,
-        *,
-        else_branch: onnx.GraphProto,
-        then_branch: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (cond,),
-            {
-                "else_branch": else_branch,
-                "then_branch": then_branch,
-            },
-        )
+    return apply(If, locals())
 
 
-class IsNaN(Op):
+@op("ai.onnx", "IsNaN", 13)
+def IsNaN(
+    X: V,
+) -> V:
     """Returns which elements of the input are NaN.
 
     Inputs:
@@ -1299,22 +924,18 @@ class IsNaN(Op):
 
     Signature: ai.onnx@13::IsNaN
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "IsNaN"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(IsNaN, locals())
 
 
-class LRN(Op):
+@op("ai.onnx", "LRN", 13)
+def LRN(
+    X: V,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    bias: float | None = None,
+    size: int,
+) -> V:
     """Local Response Normalization proposed in the AlexNet paper.
 
     Inputs:
@@ -1327,7 +948,7 @@ class LRN(Op):
     Outputs:
         Y (T): Output tensor, which has the shape and type as input tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.0001): Scaling parameter.
         beta (float, default 0.75): The exponent.
         bias (float, default 1.0)
@@ -1339,40 +960,14 @@ class LRN(Op):
 
     Signature: ai.onnx@13::LRN
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LRN"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "bias": "float",
-        "size": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 0.0001,
-        beta: float = 0.75,
-        bias: float = 1.0,
-        size: int,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "bias": bias,
-                "size": size,
-            },
-        )
+    return apply(LRN, locals())
 
 
-class Less(Op):
+@op("ai.onnx", "Less", 13)
+def Less(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the less logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -1391,23 +986,13 @@ class Less(Op):
 
     Signature: ai.onnx@13::Less
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Less"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Less, locals())
 
 
-class Log(Op):
+@op("ai.onnx", "Log", 13)
+def Log(
+    input: V,
+) -> V:
     """Calculates the natural log of the given input tensor, element-wise.
 
     Inputs:
@@ -1422,22 +1007,15 @@ class Log(Op):
 
     Signature: ai.onnx@13::Log
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Log"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Log, locals())
 
 
-class LogSoftmax(Op):
+@op("ai.onnx", "LogSoftmax", 13)
+def LogSoftmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """The operator computes the log of softmax values for the given input: LogSoftmax(input, axis) =
     Log(Softmax(input, axis=axis)) The "axis" attribute indicates the dimension along which LogSoftmax will be
     performed.
@@ -1448,7 +1026,7 @@ class LogSoftmax(Op):
     Outputs:
         output (T): The output values with the same shape as the input tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): Describes the dimension LogSoftmax will be performed on. Negative value means
             counting dimensions from the back. Accepted range is [-r, r-1] where r = rank(input).
 
@@ -1458,31 +1036,17 @@ class LogSoftmax(Op):
 
     Signature: ai.onnx@13::LogSoftmax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LogSoftmax"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = -1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(LogSoftmax, locals())
 
 
-class Loop(Op):
+@op("ai.onnx", "Loop", 13)
+def Loop(
+    M: V | Array | None = None,
+    cond: V | Array | None = None,
+    *v_initial: V,
+    body: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs a body graph repeatedly, carrying values from one iteration to the next and stacking scan outputs.
 
     Inputs:
@@ -1496,12 +1060,13 @@ class Loop(Op):
         v_final_and_scan_outputs (V, variadic, at least 1): Final N loop carried dependency values then K
             scan_outputs. Scan outputs must be Tensors.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has 2+N inputs: (iteration_num, condition, loop
             carried dependencies...). It has 1+N+K outputs: (condition, loop carried dependencies...,
             scan_outputs...). Each scan_output is created by concatenating the value of the specified output value
             at the end of each iteration of the loop. It is an error if the dimensions or data type of these
             scan_outputs change across loop iterations.
+        n_outputs (int, required): how many values the variadic output v_final_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -1515,32 +1080,14 @@ class Loop(Op):
 
     Signature: ai.onnx@13::Loop
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Loop"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-    }
-    default_outputs = ("v_final_and_scan_outputs",)
-
-    def __init__(
-        self,
-        M: str | None = None,
-        cond: str | None = None,
-        *v_initial: str,
-        body: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (M, cond, *v_initial),
-            {
-                "body": body,
-            },
-        )
+    return apply(Loop, locals())
 
 
-class MatMul(Op):
+@op("ai.onnx", "MatMul", 13)
+def MatMul(
+    A: V,
+    B: V | Array,
+) -> V:
     """Matrix product that behaves like numpy.matmul.
 
     Inputs:
@@ -1556,23 +1103,13 @@ class MatMul(Op):
 
     Signature: ai.onnx@13::MatMul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MatMul"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(MatMul, locals())
 
 
-class Max(Op):
+@op("ai.onnx", "Max", 13)
+def Max(
+    *data_0: V,
+) -> V:
     """Element-wise max of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -1588,22 +1125,13 @@ class Max(Op):
 
     Signature: ai.onnx@13::Max
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Max"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("max",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Max, locals())
 
 
-class Mean(Op):
+@op("ai.onnx", "Mean", 13)
+def Mean(
+    *data_0: V,
+) -> V:
     """Element-wise mean of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -1618,22 +1146,15 @@ class Mean(Op):
 
     Signature: ai.onnx@13::Mean
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mean"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("mean",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Mean, locals())
 
 
-class MeanVarianceNormalization(Op):
+@op("ai.onnx", "MeanVarianceNormalization", 13)
+def MeanVarianceNormalization(
+    X: V,
+    *,
+    axes: Sequence[int] | None = None,
+) -> V:
     """A MeanVarianceNormalization Function: Perform mean variance normalization on the input tensor X using formula:
     (X-EX)/sqrt(E(X-EX)^2)
 
@@ -1643,7 +1164,7 @@ class MeanVarianceNormalization(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints, default [0, 2, 3]): A list of integers, along which to reduce. The default is to calculate along
             axes [0,2,3] for calculating mean and variance along each channel. Two variables with the same
             C-coordinate are associated with the same mean and variance.
@@ -1654,31 +1175,13 @@ class MeanVarianceNormalization(Op):
 
     Signature: ai.onnx@13::MeanVarianceNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MeanVarianceNormalization"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        axes: Sequence[int] = (0, 2, 3),
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "axes": axes,
-            },
-        )
+    return apply(MeanVarianceNormalization, locals())
 
 
-class Min(Op):
+@op("ai.onnx", "Min", 13)
+def Min(
+    *data_0: V,
+) -> V:
     """Element-wise min of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -1694,22 +1197,16 @@ class Min(Op):
 
     Signature: ai.onnx@13::Min
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Min"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("min",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Min, locals())
 
 
-class Mod(Op):
+@op("ai.onnx", "Mod", 13)
+def Mod(
+    A: V,
+    B: V | Array,
+    *,
+    fmod: Literal[0, 1] | None = None,
+) -> V:
     """Performs an element-wise binary modulo operation.
 
     Inputs:
@@ -1719,7 +1216,7 @@ class Mod(Op):
     Outputs:
         C (T): Remainder tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         fmod (int, default 0, one of 0, 1): Whether the operator should behave like fmod (default=0 meaning it will
             do integer mods); Set this to 1 to force fmod treatment
 
@@ -1730,32 +1227,14 @@ class Mod(Op):
 
     Signature: ai.onnx@13::Mod
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mod"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "fmod": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        fmod: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "fmod": fmod,
-            },
-        )
+    return apply(Mod, locals())
 
 
-class Mul(Op):
+@op("ai.onnx", "Mul", 13)
+def Mul(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary multiplication (with Numpy-style broadcasting support).
 
     Inputs:
@@ -1771,23 +1250,13 @@ class Mul(Op):
 
     Signature: ai.onnx@13::Mul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mul"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Mul, locals())
 
 
-class Neg(Op):
+@op("ai.onnx", "Neg", 13)
+def Neg(
+    X: V,
+) -> V:
     """Neg takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where each element flipped sign, y
     = -x, is applied to the tensor elementwise.
 
@@ -1803,22 +1272,18 @@ class Neg(Op):
 
     Signature: ai.onnx@13::Neg
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Neg"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Neg, locals())
 
 
-class NegativeLogLikelihoodLoss(Op):
+@op("ai.onnx", "NegativeLogLikelihoodLoss", 13)
+def NegativeLogLikelihoodLoss(
+    input: V,
+    target: V | Array,
+    weight: V | Array | None = None,
+    *,
+    ignore_index: int | None = None,
+    reduction: Literal["none", "sum", "mean"] | None = None,
+) -> V:
     """A NegativeLogLikelihoodLoss operator computes (weighted) negative log likelihood loss.
 
     Inputs:
@@ -1832,7 +1297,7 @@ class NegativeLogLikelihoodLoss(Op):
     Outputs:
         loss (T): The negative log likelihood loss
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         ignore_index (int): Specifies a target value that is ignored and does not contribute to the input gradient.
             It's an optional value.
         reduction (string, default "mean", one of "none", "sum", "mean"): Type of reduction to apply to loss: none,
@@ -1846,36 +1311,13 @@ class NegativeLogLikelihoodLoss(Op):
 
     Signature: ai.onnx@13::NegativeLogLikelihoodLoss
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "NegativeLogLikelihoodLoss"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "ignore_index": "int",
-        "reduction": "string",
-    }
-    default_outputs = ("loss",)
-
-    def __init__(
-        self,
-        input: str,
-        target: str,
-        weight: str | None = None,
-        *,
-        ignore_index: int | None = None,
-        reduction: Literal["none", "sum", "mean"] = "mean",
-    ) -> None:
-        super().__init__(
-            (input, target, weight),
-            {
-                "ignore_index": ignore_index,
-                "reduction": reduction,
-            },
-        )
+    return apply(NegativeLogLikelihoodLoss, locals())
 
 
-class NonZero(Op):
+@op("ai.onnx", "NonZero", 13)
+def NonZero(
+    X: V,
+) -> V:
     """Returns the indices of the elements that are non-zero (in row-major order - by dimension).
 
     Inputs:
@@ -1891,22 +1333,17 @@ class NonZero(Op):
 
     Signature: ai.onnx@13::NonZero
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "NonZero"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(NonZero, locals())
 
 
-class Pad(Op):
+@op("ai.onnx", "Pad", 13)
+def Pad(
+    data: V,
+    pads: V | Array,
+    constant_value: V | Array | None = None,
+    *,
+    mode: Literal["constant", "reflect", "edge"] | None = None,
+) -> V:
     """Given a tensor containing the data to be padded (data), a tensor containing the number of start and end pad
     values for axis (pads), (optionally) a mode, and (optionally) constant_value, a padded tensor (output) is
     generated.
@@ -1924,7 +1361,7 @@ class Pad(Op):
     Outputs:
         output (T): Tensor after padding.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "constant", one of "constant", "reflect", "edge"): Supported modes:
             `constant`(default), `reflect`, `edge`
 
@@ -1936,33 +1373,14 @@ class Pad(Op):
 
     Signature: ai.onnx@13::Pad
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pad"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        pads: str,
-        constant_value: str | None = None,
-        *,
-        mode: Literal["constant", "reflect", "edge"] = "constant",
-    ) -> None:
-        super().__init__(
-            (data, pads, constant_value),
-            {
-                "mode": mode,
-            },
-        )
+    return apply(Pad, locals())
 
 
-class Pow(Op):
+@op("ai.onnx", "Pow", 13)
+def Pow(
+    X: V,
+    Y: V | Array,
+) -> V:
     """Pow takes input data (Tensor<T>) and exponent Tensor, and produces one output data (Tensor<T>) where the
     function f(x) = x^exponent, is applied to the data tensor elementwise.
 
@@ -1982,23 +1400,17 @@ class Pow(Op):
 
     Signature: ai.onnx@13::Pow
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pow"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-    ) -> None:
-        super().__init__((X, Y), {})
+    return apply(Pow, locals())
 
 
-class QuantizeLinear(Op):
+@op("ai.onnx", "QuantizeLinear", 13)
+def QuantizeLinear(
+    x: V,
+    y_scale: V | Array,
+    y_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+) -> V:
     """The linear quantization operator consumes a high-precision tensor, a scale, and a zero point to compute the
     low-precision/quantized tensor.
 
@@ -2012,7 +1424,7 @@ class QuantizeLinear(Op):
     Outputs:
         y (T2): N-D quantized output tensor. It has same shape as input 'x'.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): (Optional) The axis of the quantization dimension of the input tensor. Ignored for
             per-tensor quantization. Negative value means counting dimensions from the back. Accepted range is [-r,
             r-1] where r = rank(input).
@@ -2023,33 +1435,13 @@ class QuantizeLinear(Op):
 
     Signature: ai.onnx@13::QuantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "QuantizeLinear"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        y_scale: str,
-        y_zero_point: str | None = None,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (x, y_scale, y_zero_point),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(QuantizeLinear, locals())
 
 
-class Reciprocal(Op):
+@op("ai.onnx", "Reciprocal", 13)
+def Reciprocal(
+    X: V,
+) -> V:
     """Reciprocal takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the reciprocal is, y
     = 1/x, is applied to the tensor elementwise.
 
@@ -2065,22 +1457,16 @@ class Reciprocal(Op):
 
     Signature: ai.onnx@13::Reciprocal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Reciprocal"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Reciprocal, locals())
 
 
-class ReduceL1(Op):
+@op("ai.onnx", "ReduceL1", 13)
+def ReduceL1(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the L1 norm of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2089,7 +1475,7 @@ class ReduceL1(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2101,34 +1487,16 @@ class ReduceL1(Op):
 
     Signature: ai.onnx@13::ReduceL1
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceL1"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceL1, locals())
 
 
-class ReduceL2(Op):
+@op("ai.onnx", "ReduceL2", 13)
+def ReduceL2(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the L2 norm of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2137,7 +1505,7 @@ class ReduceL2(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2149,34 +1517,16 @@ class ReduceL2(Op):
 
     Signature: ai.onnx@13::ReduceL2
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceL2"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceL2, locals())
 
 
-class ReduceLogSum(Op):
+@op("ai.onnx", "ReduceLogSum", 13)
+def ReduceLogSum(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2185,7 +1535,7 @@ class ReduceLogSum(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2197,34 +1547,16 @@ class ReduceLogSum(Op):
 
     Signature: ai.onnx@13::ReduceLogSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSum"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceLogSum, locals())
 
 
-class ReduceLogSumExp(Op):
+@op("ai.onnx", "ReduceLogSumExp", 13)
+def ReduceLogSumExp(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum exponent of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2233,7 +1565,7 @@ class ReduceLogSumExp(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2245,34 +1577,16 @@ class ReduceLogSumExp(Op):
 
     Signature: ai.onnx@13::ReduceLogSumExp
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSumExp"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceLogSumExp, locals())
 
 
-class ReduceMax(Op):
+@op("ai.onnx", "ReduceMax", 13)
+def ReduceMax(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the max of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2281,7 +1595,7 @@ class ReduceMax(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2294,34 +1608,16 @@ class ReduceMax(Op):
 
     Signature: ai.onnx@13::ReduceMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMax"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMax, locals())
 
 
-class ReduceMean(Op):
+@op("ai.onnx", "ReduceMean", 13)
+def ReduceMean(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the mean of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2330,7 +1626,7 @@ class ReduceMean(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2342,34 +1638,16 @@ class ReduceMean(Op):
 
     Signature: ai.onnx@13::ReduceMean
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMean"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMean, locals())
 
 
-class ReduceMin(Op):
+@op("ai.onnx", "ReduceMin", 13)
+def ReduceMin(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the min of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2378,7 +1656,7 @@ class ReduceMin(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2391,34 +1669,16 @@ class ReduceMin(Op):
 
     Signature: ai.onnx@13::ReduceMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMin"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceMin, locals())
 
 
-class ReduceProd(Op):
+@op("ai.onnx", "ReduceProd", 13)
+def ReduceProd(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the product of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2427,7 +1687,7 @@ class ReduceProd(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2439,34 +1699,17 @@ class ReduceProd(Op):
 
     Signature: ai.onnx@13::ReduceProd
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceProd"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceProd, locals())
 
 
-class ReduceSum(Op):
+@op("ai.onnx", "ReduceSum", 13)
+def ReduceSum(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the sum of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2480,7 +1723,7 @@ class ReduceSum(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -2497,35 +1740,16 @@ class ReduceSum(Op):
 
     Signature: ai.onnx@13::ReduceSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceSum"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceSum, locals())
 
 
-class ReduceSumSquare(Op):
+@op("ai.onnx", "ReduceSumSquare", 13)
+def ReduceSumSquare(
+    data: V,
+    *,
+    axes: Sequence[int] | None = None,
+    keepdims: Literal[0, 1] | None = None,
+) -> V:
     """Computes the sum square of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -2534,7 +1758,7 @@ class ReduceSumSquare(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): A list of integers, along which to reduce. The default is to reduce over all the dimensions of
             the input tensor. Accepted range is [-r, r-1] where r = rank(data).
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
@@ -2546,34 +1770,13 @@ class ReduceSumSquare(Op):
 
     Signature: ai.onnx@13::ReduceSumSquare
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceSumSquare"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int] | None = None,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceSumSquare, locals())
 
 
-class Relu(Op):
+@op("ai.onnx", "Relu", 13)
+def Relu(
+    X: V,
+) -> V:
     """Relu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the rectified linear
     function, y = max(0, x), is applied to the tensor elementwise.
 
@@ -2589,22 +1792,14 @@ class Relu(Op):
 
     Signature: ai.onnx@13::Relu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Relu"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Relu, locals())
 
 
-class Reshape(Op):
+@op("ai.onnx", "Reshape", 13)
+def Reshape(
+    data: V,
+    shape: V | Array,
+) -> V:
     """Reshape the input tensor similar to numpy.reshape.
 
     Inputs:
@@ -2622,23 +1817,29 @@ class Reshape(Op):
 
     Signature: ai.onnx@13::Reshape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Reshape"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("reshaped",)
-
-    def __init__(
-        self,
-        data: str,
-        shape: str,
-    ) -> None:
-        super().__init__((data, shape), {})
+    return apply(Reshape, locals())
 
 
-class Resize(Op):
+@op("ai.onnx", "Resize", 13)
+def Resize(
+    X: V,
+    roi: V | Array | None = None,
+    scales: V | Array | None = None,
+    sizes: V | Array | None = None,
+    *,
+    coordinate_transformation_mode: Literal[
+        "half_pixel",
+        "pytorch_half_pixel",
+        "align_corners",
+        "asymmetric",
+        "tf_crop_and_resize",
+    ] | None = None,
+    cubic_coeff_a: float | None = None,
+    exclude_outside: Literal[0, 1] | None = None,
+    extrapolation_value: float | None = None,
+    mode: Literal["nearest", "linear", "cubic"] | None = None,
+    nearest_mode: Literal["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"] | None = None,
+) -> V:
     """Resize the input tensor.
 
     Inputs:
@@ -2657,7 +1858,7 @@ class Resize(Op):
     Outputs:
         Y (T1): N-D tensor after resizing
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         coordinate_transformation_mode (string, default "half_pixel", one of "half_pixel", "pytorch_half_pixel",
             "align_corners", "asymmetric", "tf_crop_and_resize"): This attribute describes how to transform the
             coordinate in the resized tensor to the coordinate in the original tensor. <br/> The coordinate of each
@@ -2703,55 +1904,17 @@ class Resize(Op):
 
     Signature: ai.onnx@13::Resize
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Resize"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "coordinate_transformation_mode": "string",
-        "cubic_coeff_a": "float",
-        "exclude_outside": "int",
-        "extrapolation_value": "float",
-        "mode": "string",
-        "nearest_mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        roi: str | None = None,
-        scales: str | None = None,
-        sizes: str | None = None,
-        *,
-        coordinate_transformation_mode: Literal[
-            "half_pixel",
-            "pytorch_half_pixel",
-            "align_corners",
-            "asymmetric",
-            "tf_crop_and_resize",
-        ] = "half_pixel",
-        cubic_coeff_a: float = -0.75,
-        exclude_outside: int = 0,
-        extrapolation_value: float = 0.0,
-        mode: Literal["nearest", "linear", "cubic"] = "nearest",
-        nearest_mode: Literal["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"] = "round_prefer_floor",
-    ) -> None:
-        super().__init__(
-            (X, roi, scales, sizes),
-            {
-                "coordinate_transformation_mode": coordinate_transformation_mode,
-                "cubic_coeff_a": cubic_coeff_a,
-                "exclude_outside": exclude_outside,
-                "extrapolation_value": extrapolation_value,
-                "mode": mode,
-                "nearest_mode": nearest_mode,
-            },
-        )
+    return apply(Resize, locals())
 
 
-class ScatterElements(Op):
+@op("ai.onnx", "ScatterElements", 13)
+def ScatterElements(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """ScatterElements takes three inputs data, updates, and indices of the same rank r >= 1 and an optional attribute
     axis that identifies an axis of data (by default, the outer-most axis, that is axis 0).
 
@@ -2765,7 +1928,7 @@ class ScatterElements(Op):
     Outputs:
         output (T): Tensor of rank r >= 1 (same rank as input).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to scatter on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(data).
 
@@ -2778,33 +1941,15 @@ class ScatterElements(Op):
 
     Signature: ai.onnx@13::ScatterElements
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ScatterElements"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices, updates),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(ScatterElements, locals())
 
 
-class ScatterND(Op):
+@op("ai.onnx", "ScatterND", 13)
+def ScatterND(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+) -> V:
     """ScatterND takes three inputs data tensor of rank r >= 1, indices tensor of rank q >= 1, and updates tensor of
     rank q + r - indices.shape[-1] - 1.
 
@@ -2824,24 +1969,13 @@ class ScatterND(Op):
 
     Signature: ai.onnx@13::ScatterND
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ScatterND"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-    ) -> None:
-        super().__init__((data, indices, updates), {})
+    return apply(ScatterND, locals())
 
 
-class Shape(Op):
+@op("ai.onnx", "Shape", 13)
+def Shape(
+    data: V,
+) -> V:
     """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input tensor.
 
     Inputs:
@@ -2859,22 +1993,13 @@ class Shape(Op):
 
     Signature: ai.onnx@13::Shape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Shape"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("shape",)
-
-    def __init__(
-        self,
-        data: str,
-    ) -> None:
-        super().__init__((data,), {})
+    return apply(Shape, locals())
 
 
-class Sigmoid(Op):
+@op("ai.onnx", "Sigmoid", 13)
+def Sigmoid(
+    X: V,
+) -> V:
     """Sigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the sigmoid function, y
     = 1 / (1 + exp(-x)), is applied to the tensor elementwise.
 
@@ -2890,22 +2015,13 @@ class Sigmoid(Op):
 
     Signature: ai.onnx@13::Sigmoid
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sigmoid"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Sigmoid, locals())
 
 
-class Sign(Op):
+@op("ai.onnx", "Sign", 13)
+def Sign(
+    input: V,
+) -> V:
     """Calculate the sign of the given input tensor element-wise.
 
     Inputs:
@@ -2921,22 +2037,13 @@ class Sign(Op):
 
     Signature: ai.onnx@13::Sign
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sign"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Sign, locals())
 
 
-class Size(Op):
+@op("ai.onnx", "Size", 13)
+def Size(
+    data: V,
+) -> V:
     """Takes a tensor as input and outputs a int64 scalar that equals to the total number of elements of the input
     tensor.
 
@@ -2955,22 +2062,17 @@ class Size(Op):
 
     Signature: ai.onnx@13::Size
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Size"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("size",)
-
-    def __init__(
-        self,
-        data: str,
-    ) -> None:
-        super().__init__((data,), {})
+    return apply(Size, locals())
 
 
-class Slice(Op):
+@op("ai.onnx", "Slice", 13)
+def Slice(
+    data: V,
+    starts: V | Array,
+    ends: V | Array,
+    axes: V | Array | None = None,
+    steps: V | Array | None = None,
+) -> V:
     """Produces a slice of the input tensor along multiple axes.
 
     Inputs:
@@ -2995,26 +2097,15 @@ class Slice(Op):
 
     Signature: ai.onnx@13::Slice
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Slice"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        starts: str,
-        ends: str,
-        axes: str | None = None,
-        steps: str | None = None,
-    ) -> None:
-        super().__init__((data, starts, ends, axes, steps), {})
+    return apply(Slice, locals())
 
 
-class Softmax(Op):
+@op("ai.onnx", "Softmax", 13)
+def Softmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """The operator computes the normalized exponential values for the given input: Softmax(input, axis) = Exp(input) /
     ReduceSum(Exp(input), axis=axis, keepdims=1) The "axis" attribute indicates the dimension along which Softmax
     will be performed.
@@ -3025,7 +2116,7 @@ class Softmax(Op):
     Outputs:
         output (T): The output values with the same shape as the input tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): Describes the dimension Softmax will be performed on. Negative value means counting
             dimensions from the back. Accepted range is [-r, r-1] where r = rank(input).
 
@@ -3035,31 +2126,18 @@ class Softmax(Op):
 
     Signature: ai.onnx@13::Softmax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Softmax"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = -1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Softmax, locals())
 
 
-class SoftmaxCrossEntropyLoss(Op):
+@op("ai.onnx", "SoftmaxCrossEntropyLoss", 13)
+def SoftmaxCrossEntropyLoss(
+    scores: V,
+    labels: V | Array,
+    weights: V | Array | None = None,
+    *,
+    ignore_index: int | None = None,
+    reduction: Literal["none", "sum", "mean"] | None = None,
+) -> V:
     """Loss function that measures the softmax cross entropy between 'scores' and 'labels'.
 
     Inputs:
@@ -3077,7 +2155,7 @@ class SoftmaxCrossEntropyLoss(Op):
             [batch_size, D1, D2, ..., Dk] in case of K-dimensional loss. Otherwise, it is a scalar.
         log_prob (T, optional): Log probability tensor. If the output of softmax is prob, its value is log(prob).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         ignore_index (int): Specifies a target value that is ignored and does not contribute to the input gradient.
             It's an optional value.
         reduction (string, default "mean", one of "none", "sum", "mean"): Type of reduction to apply to loss: none,
@@ -3091,36 +2169,15 @@ class SoftmaxCrossEntropyLoss(Op):
 
     Signature: ai.onnx@13::SoftmaxCrossEntropyLoss
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SoftmaxCrossEntropyLoss"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "ignore_index": "int",
-        "reduction": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        scores: str,
-        labels: str,
-        weights: str | None = None,
-        *,
-        ignore_index: int | None = None,
-        reduction: Literal["none", "sum", "mean"] = "mean",
-    ) -> None:
-        super().__init__(
-            (scores, labels, weights),
-            {
-                "ignore_index": ignore_index,
-                "reduction": reduction,
-            },
-        )
+    return apply(SoftmaxCrossEntropyLoss, locals())
 
 
-class SpaceToDepth(Op):
+@op("ai.onnx", "SpaceToDepth", 13)
+def SpaceToDepth(
+    input: V,
+    *,
+    blocksize: int,
+) -> V:
     """SpaceToDepth rearranges blocks of spatial data into depth.
 
     Inputs:
@@ -3130,7 +2187,7 @@ class SpaceToDepth(Op):
     Outputs:
         output (T): Output tensor of [N, C * blocksize * blocksize, H/blocksize, W/blocksize].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         blocksize (int, required, in [1, inf]): Blocks of [blocksize, blocksize] are moved.
 
     Type constraints:
@@ -3141,31 +2198,17 @@ class SpaceToDepth(Op):
 
     Signature: ai.onnx@13::SpaceToDepth
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SpaceToDepth"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "blocksize": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        blocksize: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "blocksize": blocksize,
-            },
-        )
+    return apply(SpaceToDepth, locals())
 
 
-class Split(Op):
+@op("ai.onnx", "Split", 13)
+def Split(
+    input: V,
+    split: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Split a tensor into a list of tensors, along the specified 'axis'.
 
     Inputs:
@@ -3176,9 +2219,10 @@ class Split(Op):
     Outputs:
         outputs (T, variadic, at least 1): One or more outputs forming list of tensors after splitting
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to split on. A negative value means counting dimensions from the back.
             Accepted range is [-rank, rank-1] where r = rank(input).
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -3188,32 +2232,13 @@ class Split(Op):
 
     Signature: ai.onnx@13::Split
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Split"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        input: str,
-        split: str | None = None,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, split),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Split, locals())
 
 
-class Sqrt(Op):
+@op("ai.onnx", "Sqrt", 13)
+def Sqrt(
+    X: V,
+) -> V:
     """Square root takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the square root is,
     y = x^0.5, is applied to the tensor elementwise.
 
@@ -3229,22 +2254,14 @@ class Sqrt(Op):
 
     Signature: ai.onnx@13::Sqrt
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sqrt"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Sqrt, locals())
 
 
-class Squeeze(Op):
+@op("ai.onnx", "Squeeze", 13)
+def Squeeze(
+    data: V,
+    axes: V | Array | None = None,
+) -> V:
     """Remove single-dimensional entries from the shape of a tensor.
 
     Inputs:
@@ -3263,23 +2280,14 @@ class Squeeze(Op):
 
     Signature: ai.onnx@13::Squeeze
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Squeeze"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("squeezed",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-    ) -> None:
-        super().__init__((data, axes), {})
+    return apply(Squeeze, locals())
 
 
-class Sub(Op):
+@op("ai.onnx", "Sub", 13)
+def Sub(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary subtraction (with Numpy-style broadcasting support).
 
     Inputs:
@@ -3295,23 +2303,13 @@ class Sub(Op):
 
     Signature: ai.onnx@13::Sub
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sub"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Sub, locals())
 
 
-class Sum(Op):
+@op("ai.onnx", "Sum", 13)
+def Sum(
+    *data_0: V,
+) -> V:
     """Element-wise sum of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -3326,22 +2324,13 @@ class Sum(Op):
 
     Signature: ai.onnx@13::Sum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sum"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("sum",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Sum, locals())
 
 
-class Tanh(Op):
+@op("ai.onnx", "Tanh", 13)
+def Tanh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic tangent of the given input tensor element-wise.
 
     Inputs:
@@ -3356,22 +2345,14 @@ class Tanh(Op):
 
     Signature: ai.onnx@13::Tanh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Tanh"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Tanh, locals())
 
 
-class Tile(Op):
+@op("ai.onnx", "Tile", 13)
+def Tile(
+    input: V,
+    repeats: V | Array,
+) -> V:
     """Constructs a tensor by tiling a given tensor.
 
     Inputs:
@@ -3392,23 +2373,15 @@ class Tile(Op):
 
     Signature: ai.onnx@13::Tile
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Tile"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        repeats: str,
-    ) -> None:
-        super().__init__((input, repeats), {})
+    return apply(Tile, locals())
 
 
-class Transpose(Op):
+@op("ai.onnx", "Transpose", 13)
+def Transpose(
+    data: V,
+    *,
+    perm: Sequence[int] | None = None,
+) -> V:
     """Returns a transpose of the input tensor.
 
     Inputs:
@@ -3417,7 +2390,7 @@ class Transpose(Op):
     Outputs:
         transposed (T): Transposed output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         perm (ints, default [r - 1 - i for i in range(r)], in [0, inf], length r): A list of integers. By default,
             reverse the dimensions, otherwise permute the axes according to the values given.
 
@@ -3429,31 +2402,14 @@ class Transpose(Op):
 
     Signature: ai.onnx@13::Transpose
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Transpose"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "perm": "ints",
-    }
-    default_outputs = ("transposed",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        perm: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "perm": perm,
-            },
-        )
+    return apply(Transpose, locals())
 
 
-class Unsqueeze(Op):
+@op("ai.onnx", "Unsqueeze", 13)
+def Unsqueeze(
+    data: V,
+    axes: V | Array,
+) -> V:
     """Insert single-dimensional entries to the shape of an input tensor (data).
 
     Inputs:
@@ -3472,17 +2428,4 @@ class Unsqueeze(Op):
 
     Signature: ai.onnx@13::Unsqueeze
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Unsqueeze"
-    since = 13
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("expanded",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str,
-    ) -> None:
-        super().__init__((data, axes), {})
+    return apply(Unsqueeze, locals())

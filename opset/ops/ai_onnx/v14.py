@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v13 import LRN as LRN
 from .v13 import Abs as Abs
@@ -160,7 +160,11 @@ from .v13 import Where as Where
 from .v13 import Xor as Xor
 
 
-class Add(Op):
+@op("ai.onnx", "Add", 14)
+def Add(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary addition (with Numpy-style broadcasting support).
 
     Inputs:
@@ -177,23 +181,21 @@ class Add(Op):
 
     Signature: ai.onnx@14::Add
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Add"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Add, locals())
 
 
-class BatchNormalization(Op):
+@op("ai.onnx", "BatchNormalization", 14)
+def BatchNormalization(
+    X: V,
+    scale: V | Array,
+    B: V | Array,
+    input_mean: V | Array,
+    input_var: V | Array,
+    *,
+    epsilon: float | None = None,
+    momentum: float | None = None,
+    training_mode: Literal[0, 1] | None = None,
+) -> V:
     """Carries out batch normalization as described in the paper https://arxiv.org/abs/1502.03167.
 
     Inputs:
@@ -212,7 +214,7 @@ class BatchNormalization(Op):
         running_var (U, optional): The running variance after the BatchNormalization operator. This op uses the
             population size (N) for calculating variance, and not the sample size N-1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
         momentum (float, default 0.9): Factor used in computing the running mean and variance.e.g., running_mean =
             running_mean * momentum + mean * (1 - momentum).
@@ -227,41 +229,17 @@ class BatchNormalization(Op):
 
     Signature: ai.onnx@14::BatchNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BatchNormalization"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "momentum": "float",
-        "training_mode": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        B: str,
-        input_mean: str,
-        input_var: str,
-        *,
-        epsilon: float = 1e-05,
-        momentum: float = 0.9,
-        training_mode: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, scale, B, input_mean, input_var),
-            {
-                "epsilon": epsilon,
-                "momentum": momentum,
-                "training_mode": training_mode,
-            },
-        )
+    return apply(BatchNormalization, locals())
 
 
-class CumSum(Op):
+@op("ai.onnx", "CumSum", 14)
+def CumSum(
+    x: V,
+    axis: V | Array,
+    *,
+    exclusive: Literal[0, 1] | None = None,
+    reverse: Literal[0, 1] | None = None,
+) -> V:
     """Performs cumulative sum of the input elements along the given axis.
 
     Inputs:
@@ -272,7 +250,7 @@ class CumSum(Op):
     Outputs:
         y (T): Output tensor of the same type as 'x' with cumulative sums of the x's elements
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         exclusive (int, default 0, one of 0, 1): If set to 1 will return exclusive sum in which the top element is
             not included. In other terms, if set to 1, the j-th output element would be the sum of the first (j-1)
             elements. Otherwise, it would be the sum of the first j elements.
@@ -285,35 +263,14 @@ class CumSum(Op):
 
     Signature: ai.onnx@14::CumSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "CumSum"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "exclusive": "int",
-        "reverse": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        axis: str,
-        *,
-        exclusive: int = 0,
-        reverse: int = 0,
-    ) -> None:
-        super().__init__(
-            (x, axis),
-            {
-                "exclusive": exclusive,
-                "reverse": reverse,
-            },
-        )
+    return apply(CumSum, locals())
 
 
-class Div(Op):
+@op("ai.onnx", "Div", 14)
+def Div(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary division (with Numpy-style broadcasting support).
 
     Inputs:
@@ -330,23 +287,27 @@ class Div(Op):
 
     Signature: ai.onnx@14::Div
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Div"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Div, locals())
 
 
-class GRU(Op):
+@op("ai.onnx", "GRU", 14)
+def GRU(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    layout: Literal[0, 1] | None = None,
+    linear_before_reset: Literal[0, 1] | None = None,
+) -> tuple[V, V]:
     """Computes an one-layer GRU.
 
     Inputs:
@@ -370,7 +331,7 @@ class GRU(Op):
         Y_h (T, optional): The last output value of the hidden. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -402,57 +363,13 @@ class GRU(Op):
 
     Signature: ai.onnx@14::GRU
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GRU"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "layout": "int",
-        "linear_before_reset": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        layout: int = 0,
-        linear_before_reset: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "layout": layout,
-                "linear_before_reset": linear_before_reset,
-            },
-        )
+    return apply(GRU, locals())
 
 
-class HardSwish(Op):
+@op("ai.onnx", "HardSwish", 14)
+def HardSwish(
+    X: V,
+) -> V:
     """HardSwish takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the HardSwish
     function, y = x * max(0, min(1, alpha * x + beta)) = x * HardSigmoid<alpha, beta>(x), where alpha = 1/6 and beta
     = 0.5, is applied to the tensor elementwise.
@@ -468,22 +385,13 @@ class HardSwish(Op):
 
     Signature: ai.onnx@14::HardSwish
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "HardSwish"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(HardSwish, locals())
 
 
-class Identity(Op):
+@op("ai.onnx", "Identity", 14)
+def Identity(
+    input: V,
+) -> V:
     """Identity operator
 
     Inputs:
@@ -503,22 +411,29 @@ class Identity(Op):
 
     Signature: ai.onnx@14::Identity
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Identity"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Identity, locals())
 
 
-class LSTM(Op):
+@op("ai.onnx", "LSTM", 14)
+def LSTM(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    initial_c: V | Array | None = None,
+    P: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    input_forget: Literal[0, 1] | None = None,
+    layout: Literal[0, 1] | None = None,
+) -> tuple[V, V, V]:
     """Computes an one-layer LSTM.
 
     Inputs:
@@ -549,7 +464,7 @@ class LSTM(Op):
         Y_c (T, optional): The last output value of the cell. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -580,59 +495,14 @@ class LSTM(Op):
 
     Signature: ai.onnx@14::LSTM
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LSTM"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "input_forget": "int",
-        "layout": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        initial_c: str | None = None,
-        P: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        input_forget: int = 0,
-        layout: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h, initial_c, P),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "input_forget": input_forget,
-                "layout": layout,
-            },
-        )
+    return apply(LSTM, locals())
 
 
-class Mul(Op):
+@op("ai.onnx", "Mul", 14)
+def Mul(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary multiplication (with Numpy-style broadcasting support).
 
     Inputs:
@@ -649,23 +519,26 @@ class Mul(Op):
 
     Signature: ai.onnx@14::Mul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mul"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Mul, locals())
 
 
-class RNN(Op):
+@op("ai.onnx", "RNN", 14)
+def RNN(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    layout: Literal[0, 1] | None = None,
+) -> tuple[V, V]:
     """Computes an one-layer simple RNN.
 
     Inputs:
@@ -689,7 +562,7 @@ class RNN(Op):
         Y_h (T, optional): The last output value of the hidden. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -718,54 +591,13 @@ class RNN(Op):
 
     Signature: ai.onnx@14::RNN
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RNN"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "layout": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] = ("Tanh", "Tanh"),
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        layout: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "layout": layout,
-            },
-        )
+    return apply(RNN, locals())
 
 
-class Relu(Op):
+@op("ai.onnx", "Relu", 14)
+def Relu(
+    X: V,
+) -> V:
     """Relu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the rectified linear
     function, y = max(0, x), is applied to the tensor elementwise.
 
@@ -781,22 +613,16 @@ class Relu(Op):
 
     Signature: ai.onnx@14::Relu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Relu"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Relu, locals())
 
 
-class Reshape(Op):
+@op("ai.onnx", "Reshape", 14)
+def Reshape(
+    data: V,
+    shape: V | Array,
+    *,
+    allowzero: Literal[0, 1] | None = None,
+) -> V:
     """Reshape the input tensor similar to numpy.reshape.
 
     Inputs:
@@ -806,7 +632,7 @@ class Reshape(Op):
     Outputs:
         reshaped (T): Reshaped data.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         allowzero (int, default 0, one of 0, 1): (Optional) By default, when any value in the 'shape' input is equal
             to zero the corresponding dimension value is copied from the input tensor dynamically. allowzero=1
             indicates that if any value in the 'shape' input is set to zero, the zero value is honored, similar to
@@ -820,32 +646,14 @@ class Reshape(Op):
 
     Signature: ai.onnx@14::Reshape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Reshape"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "allowzero": "int",
-    }
-    default_outputs = ("reshaped",)
-
-    def __init__(
-        self,
-        data: str,
-        shape: str,
-        *,
-        allowzero: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, shape),
-            {
-                "allowzero": allowzero,
-            },
-        )
+    return apply(Reshape, locals())
 
 
-class Sub(Op):
+@op("ai.onnx", "Sub", 14)
+def Sub(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary subtraction (with Numpy-style broadcasting support).
 
     Inputs:
@@ -862,23 +670,16 @@ class Sub(Op):
 
     Signature: ai.onnx@14::Sub
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sub"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Sub, locals())
 
 
-class Trilu(Op):
+@op("ai.onnx", "Trilu", 14)
+def Trilu(
+    input: V,
+    k: V | Array | None = None,
+    *,
+    upper: Literal[0, 1] | None = None,
+) -> V:
     """Given a 2-D matrix or batches of 2-D matrices, returns the upper or lower triangular part of the tensor(s).
 
     Inputs:
@@ -889,7 +690,7 @@ class Trilu(Op):
     Outputs:
         output (T): Output tensor of the same type and shape as the input tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         upper (int, default 1, one of 0, 1): Boolean. Indicates whether upper or lower part of matrix is retained.
             Default is true.
 
@@ -901,26 +702,4 @@ class Trilu(Op):
 
     Signature: ai.onnx@14::Trilu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Trilu"
-    since = 14
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "upper": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        k: str | None = None,
-        *,
-        upper: int = 1,
-    ) -> None:
-        super().__init__(
-            (input, k),
-            {
-                "upper": upper,
-            },
-        )
+    return apply(Trilu, locals())

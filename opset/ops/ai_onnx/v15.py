@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v14 import GRU as GRU
 from .v14 import LRN as LRN
@@ -173,7 +172,18 @@ from .v14 import Where as Where
 from .v14 import Xor as Xor
 
 
-class BatchNormalization(Op):
+@op("ai.onnx", "BatchNormalization", 15)
+def BatchNormalization(
+    X: V,
+    scale: V | Array,
+    B: V | Array,
+    input_mean: V | Array,
+    input_var: V | Array,
+    *,
+    epsilon: float | None = None,
+    momentum: float | None = None,
+    training_mode: Literal[0, 1] | None = None,
+) -> V:
     """Carries out batch normalization as described in the paper https://arxiv.org/abs/1502.03167.
 
     Inputs:
@@ -192,7 +202,7 @@ class BatchNormalization(Op):
         running_var (T2, optional): The running variance after the BatchNormalization operator. This op uses the
             population size (N) for calculating variance, and not the sample size N-1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
         momentum (float, default 0.9): Factor used in computing the running mean and variance.e.g., running_mean =
             running_mean * momentum + mean * (1 - momentum).
@@ -209,41 +219,16 @@ class BatchNormalization(Op):
 
     Signature: ai.onnx@15::BatchNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BatchNormalization"
-    since = 15
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "momentum": "float",
-        "training_mode": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        B: str,
-        input_mean: str,
-        input_var: str,
-        *,
-        epsilon: float = 1e-05,
-        momentum: float = 0.9,
-        training_mode: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, scale, B, input_mean, input_var),
-            {
-                "epsilon": epsilon,
-                "momentum": momentum,
-                "training_mode": training_mode,
-            },
-        )
+    return apply(BatchNormalization, locals())
 
 
-class Bernoulli(Op):
+@op("ai.onnx", "Bernoulli", 15)
+def Bernoulli(
+    input: V,
+    *,
+    dtype: Literal[10, 1, 11, 16, 2, 4, 12, 13, 3, 5, 6, 7, 9] | None = None,
+    seed: float | None = None,
+) -> V:
     """Draws binary random numbers (0 or 1) from a Bernoulli distribution.
 
     Inputs:
@@ -252,7 +237,7 @@ class Bernoulli(Op):
     Outputs:
         output (T2): The returned output tensor only has values 0 or 1, same shape as input tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, one of 10, 1, 11, 16, 2, 4, 12, 13, 3, 5, 6, 7, 9): The data type for the elements of the output
             tensor. if not specified, we will use the data type of the input tensor.
         seed (float): (Optional) Seed to the random generator, if not specified we will auto generate one.
@@ -265,34 +250,14 @@ class Bernoulli(Op):
 
     Signature: ai.onnx@15::Bernoulli
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Bernoulli"
-    since = 15
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "seed": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int | None = None,
-        seed: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "seed": seed,
-            },
-        )
+    return apply(Bernoulli, locals())
 
 
-class CastLike(Op):
+@op("ai.onnx", "CastLike", 15)
+def CastLike(
+    input: V,
+    target_type: V | Array,
+) -> V:
     """The operator casts the elements of a given input tensor (the first input) to the same data type as the elements
     of the second input tensor.
 
@@ -315,23 +280,15 @@ class CastLike(Op):
 
     Signature: ai.onnx@15::CastLike
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "CastLike"
-    since = 15
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        target_type: str,
-    ) -> None:
-        super().__init__((input, target_type), {})
+    return apply(CastLike, locals())
 
 
-class Optional(Op):
+@op("ai.onnx", "Optional", 15)
+def Optional(
+    input: V | None = None,
+    *,
+    type: onnx.TypeProto | None = None,
+) -> V:
     """Constructs an optional-type value containing either an empty optional of a certain type specified by the
     attribute, or a non-empty value containing the input element.
 
@@ -341,7 +298,7 @@ class Optional(Op):
     Outputs:
         output (O): The optional output enclosing the input element.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         type (type_proto): Type of the element in the optional output
 
     Type constraints:
@@ -365,31 +322,13 @@ class Optional(Op):
 
     Signature: ai.onnx@15::Optional
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Optional"
-    since = 15
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "type": "type_proto",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str | None = None,
-        *,
-        type: onnx.TypeProto | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "type": type,
-            },
-        )
+    return apply(Optional, locals())
 
 
-class OptionalGetElement(Op):
+@op("ai.onnx", "OptionalGetElement", 15)
+def OptionalGetElement(
+    input: V,
+) -> V:
     """If the input is a tensor or sequence type, it returns the input.
 
     Inputs:
@@ -419,22 +358,13 @@ class OptionalGetElement(Op):
 
     Signature: ai.onnx@15::OptionalGetElement
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "OptionalGetElement"
-    since = 15
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(OptionalGetElement, locals())
 
 
-class OptionalHasElement(Op):
+@op("ai.onnx", "OptionalHasElement", 15)
+def OptionalHasElement(
+    input: V,
+) -> V:
     """Returns true if (1) the input is an optional-type and contains an element, or, (2) the input is a tensor or
     sequence type.
 
@@ -460,22 +390,14 @@ class OptionalHasElement(Op):
 
     Signature: ai.onnx@15::OptionalHasElement
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "OptionalHasElement"
-    since = 15
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(OptionalHasElement, locals())
 
 
-class Pow(Op):
+@op("ai.onnx", "Pow", 15)
+def Pow(
+    X: V,
+    Y: V | Array,
+) -> V:
     """Pow takes input data (Tensor<T>) and exponent Tensor, and produces one output data (Tensor<T>) where the
     function f(x) = x^exponent, is applied to the data tensor elementwise.
 
@@ -495,23 +417,16 @@ class Pow(Op):
 
     Signature: ai.onnx@15::Pow
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pow"
-    since = 15
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-    ) -> None:
-        super().__init__((X, Y), {})
+    return apply(Pow, locals())
 
 
-class Shape(Op):
+@op("ai.onnx", "Shape", 15)
+def Shape(
+    data: V,
+    *,
+    end: int | None = None,
+    start: int | None = None,
+) -> V:
     """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input tensor.
 
     Inputs:
@@ -520,7 +435,7 @@ class Shape(Op):
     Outputs:
         shape (T1): Shape of the input tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         end (int): (Optional) Ending axis for slicing the shape. Negative value means counting dimensions from the
             back. If omitted, sizes of all axes upto (including) the last one will be included.
         start (int, default 0): (Optional) Starting axis for slicing the shape. Default value is 0.Negative value
@@ -535,28 +450,4 @@ class Shape(Op):
 
     Signature: ai.onnx@15::Shape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Shape"
-    since = 15
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "end": "int",
-        "start": "int",
-    }
-    default_outputs = ("shape",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        end: int | None = None,
-        start: int = 0,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "end": end,
-                "start": start,
-            },
-        )
+    return apply(Shape, locals())

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v15 import GRU as GRU
 from .v15 import LRN as LRN
@@ -169,7 +169,11 @@ from .v15 import Upsample as Upsample
 from .v15 import Xor as Xor
 
 
-class GreaterOrEqual(Op):
+@op("ai.onnx", "GreaterOrEqual", 16)
+def GreaterOrEqual(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the greater_equal logical operation elementwise on the input tensors
     A and B (with Numpy-style broadcasting support).
 
@@ -188,23 +192,18 @@ class GreaterOrEqual(Op):
 
     Signature: ai.onnx@16::GreaterOrEqual
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GreaterOrEqual"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(GreaterOrEqual, locals())
 
 
-class GridSample(Op):
+@op("ai.onnx", "GridSample", 16)
+def GridSample(
+    X: V,
+    grid: V | Array,
+    *,
+    align_corners: Literal[0, 1] | None = None,
+    mode: Literal["bilinear", "nearest", "bicubic"] | None = None,
+    padding_mode: Literal["zeros", "border", "reflection"] | None = None,
+) -> V:
     """Given an input X and a flow-field grid, computes the output Y using X values and pixel locations from the grid.
 
     Inputs:
@@ -219,7 +218,7 @@ class GridSample(Op):
         Y (T1): 4-D tensor of shape (N, C, H_out, W_out) of sampled values. For integer input types, intermediate
             values are computed as floating point and cast to integer at the end.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         align_corners (int, default 0, one of 0, 1): If align_corners=1, the extrema (-1 and 1) are considered as
             referring to the center points of the input's corner pixels. If align_corners=0, they are instead
             considered as referring to the corner points of the input's corner pixels, making the sampling more
@@ -243,38 +242,13 @@ class GridSample(Op):
 
     Signature: ai.onnx@16::GridSample
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GridSample"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "align_corners": "int",
-        "mode": "string",
-        "padding_mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        grid: str,
-        *,
-        align_corners: int = 0,
-        mode: Literal["bilinear", "nearest", "bicubic"] = "bilinear",
-        padding_mode: Literal["zeros", "border", "reflection"] = "zeros",
-    ) -> None:
-        super().__init__(
-            (X, grid),
-            {
-                "align_corners": align_corners,
-                "mode": mode,
-                "padding_mode": padding_mode,
-            },
-        )
+    return apply(GridSample, locals())
 
 
-class Identity(Op):
+@op("ai.onnx", "Identity", 16)
+def Identity(
+    input: V,
+) -> V:
     """Identity operator
 
     Inputs:
@@ -303,22 +277,17 @@ class Identity(Op):
 
     Signature: ai.onnx@16::Identity
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Identity"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Identity, locals())
 
 
-class If(Op):
+@op("ai.onnx", "If", 16)
+def If(
+    cond: V,
+    *,
+    else_branch: onnx.GraphProto,
+    then_branch: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs one of two graphs, then_branch or else_branch, as a single-element boolean condition says.
 
     Inputs:
@@ -336,13 +305,14 @@ class If(Op):
             nor `dim_param` set, or (c) a shape of rank 1 with a unique `dim_param`. In contrast, the first output
             cannot have the shape [2] since [2] and [3] are not compatible.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         else_branch (graph, required): Graph to run if condition is false. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             then_branch.
         then_branch (graph, required): Graph to run if condition is true. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             else_branch.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -366,34 +336,15 @@ class If(Op):
 
     Signature: ai.onnx@16::If
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "If"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "else_branch": "graph",
-        "then_branch": "graph",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        cond: str,
-        *,
-        else_branch: onnx.GraphProto,
-        then_branch: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (cond,),
-            {
-                "else_branch": else_branch,
-                "then_branch": then_branch,
-            },
-        )
+    return apply(If, locals())
 
 
-class LeakyRelu(Op):
+@op("ai.onnx", "LeakyRelu", 16)
+def LeakyRelu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """LeakyRelu takes input data (Tensor<T>) and an argument alpha, and produces one output data (Tensor<T>) where the
     function f(x) = alpha * x for x < 0, f(x) = x for x >= 0, is applied to the data tensor elementwise.
 
@@ -403,7 +354,7 @@ class LeakyRelu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.01): Coefficient of leakage.
 
     Type constraints:
@@ -412,31 +363,14 @@ class LeakyRelu(Op):
 
     Signature: ai.onnx@16::LeakyRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LeakyRelu"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 0.01,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(LeakyRelu, locals())
 
 
-class LessOrEqual(Op):
+@op("ai.onnx", "LessOrEqual", 16)
+def LessOrEqual(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the less_equal logical operation elementwise on the input tensors A
     and B (with Numpy-style broadcasting support).
 
@@ -455,23 +389,17 @@ class LessOrEqual(Op):
 
     Signature: ai.onnx@16::LessOrEqual
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LessOrEqual"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(LessOrEqual, locals())
 
 
-class Loop(Op):
+@op("ai.onnx", "Loop", 16)
+def Loop(
+    M: V | Array | None = None,
+    cond: V | Array | None = None,
+    *v_initial: V,
+    body: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs a body graph repeatedly, carrying values from one iteration to the next and stacking scan outputs.
 
     Inputs:
@@ -485,12 +413,13 @@ class Loop(Op):
         v_final_and_scan_outputs (V, variadic, at least 1): Final N loop carried dependency values then K
             scan_outputs. Scan outputs must be Tensors.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has 2+N inputs: (iteration_num, condition, loop
             carried dependencies...). It has 1+N+K outputs: (condition, loop carried dependencies...,
             scan_outputs...). Each scan_output is created by concatenating the value of the specified output value
             at the end of each iteration of the loop. It is an error if the dimensions or data type of these
             scan_outputs change across loop iterations.
+        n_outputs (int, required): how many values the variadic output v_final_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -515,32 +444,14 @@ class Loop(Op):
 
     Signature: ai.onnx@16::Loop
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Loop"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-    }
-    default_outputs = ("v_final_and_scan_outputs",)
-
-    def __init__(
-        self,
-        M: str | None = None,
-        cond: str | None = None,
-        *v_initial: str,
-        body: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (M, cond, *v_initial),
-            {
-                "body": body,
-            },
-        )
+    return apply(Loop, locals())
 
 
-class PRelu(Op):
+@op("ai.onnx", "PRelu", 16)
+def PRelu(
+    X: V,
+    slope: V | Array,
+) -> V:
     """PRelu takes input data (Tensor<T>) and slope tensor as input, and produces one output data (Tensor<T>) where the
     function f(x) = slope * x for x < 0, f(x) = x for x >= 0., is applied to the data tensor elementwise.
 
@@ -558,23 +469,22 @@ class PRelu(Op):
 
     Signature: ai.onnx@16::PRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "PRelu"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        slope: str,
-    ) -> None:
-        super().__init__((X, slope), {})
+    return apply(PRelu, locals())
 
 
-class RoiAlign(Op):
+@op("ai.onnx", "RoiAlign", 16)
+def RoiAlign(
+    X: V,
+    rois: V | Array,
+    batch_indices: V | Array,
+    *,
+    coordinate_transformation_mode: Literal["half_pixel", "output_half_pixel"] | None = None,
+    mode: Literal["avg", "max"] | None = None,
+    output_height: int | None = None,
+    output_width: int | None = None,
+    sampling_ratio: int | None = None,
+    spatial_scale: float | None = None,
+) -> V:
     """Region of Interest (RoI) align operation described in the Mask R-CNN paper.
 
     Inputs:
@@ -590,7 +500,7 @@ class RoiAlign(Op):
         Y (T1): RoI pooled output, 4-D tensor of shape (num_rois, C, output_height, output_width). The r-th batch
             element Y[r-1] is a pooled feature map corresponding to the r-th RoI X[r-1].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         coordinate_transformation_mode (string, default "half_pixel", one of "half_pixel", "output_half_pixel"):
             Allowed values are 'half_pixel' and 'output_half_pixel'. Use the value 'half_pixel' to pixel shift the
             input coordinates by -0.5 (the recommended behavior). Use the value 'output_half_pixel' to omit the
@@ -613,48 +523,20 @@ class RoiAlign(Op):
 
     Signature: ai.onnx@16::RoiAlign
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RoiAlign"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "coordinate_transformation_mode": "string",
-        "mode": "string",
-        "output_height": "int",
-        "output_width": "int",
-        "sampling_ratio": "int",
-        "spatial_scale": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        rois: str,
-        batch_indices: str,
-        *,
-        coordinate_transformation_mode: Literal["half_pixel", "output_half_pixel"] = "half_pixel",
-        mode: Literal["avg", "max"] = "avg",
-        output_height: int = 1,
-        output_width: int = 1,
-        sampling_ratio: int = 0,
-        spatial_scale: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X, rois, batch_indices),
-            {
-                "coordinate_transformation_mode": coordinate_transformation_mode,
-                "mode": mode,
-                "output_height": output_height,
-                "output_width": output_width,
-                "sampling_ratio": sampling_ratio,
-                "spatial_scale": spatial_scale,
-            },
-        )
+    return apply(RoiAlign, locals())
 
 
-class Scan(Op):
+@op("ai.onnx", "Scan", 16)
+def Scan(
+    *initial_state_and_scan_inputs: V,
+    body: onnx.GraphProto,
+    num_scan_inputs: int,
+    scan_input_axes: Sequence[int] | None = None,
+    scan_input_directions: Sequence[int] | None = None,
+    scan_output_axes: Sequence[int] | None = None,
+    scan_output_directions: Sequence[int] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more scan_output tensors.
 
     Inputs:
@@ -665,7 +547,7 @@ class Scan(Op):
         final_state_and_scan_outputs (V, variadic, at least 1): Final values of the loop's N state variables
             followed by K scan_outputs
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has N+M inputs: (loop state variables...,
             scan_input_elts...). It has N+K outputs: (loop state variables..., scan_output_elts...). Each
             scan_output is created by concatenating the value of the specified scan_output_elt value at the end of
@@ -688,6 +570,7 @@ class Scan(Op):
             The i-th element of the list specifies whether the i-th scan_output should be constructed by appending
             or prepending a new value in each iteration: 0 indicates appending and 1 indicates prepending. If
             omitted, all scan_output tensors will be produced by appending a value in each iteration.
+        n_outputs (int, required): how many values the variadic output final_state_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -696,45 +579,18 @@ class Scan(Op):
 
     Signature: ai.onnx@16::Scan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Scan"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-        "num_scan_inputs": "int",
-        "scan_input_axes": "ints",
-        "scan_input_directions": "ints",
-        "scan_output_axes": "ints",
-        "scan_output_directions": "ints",
-    }
-    default_outputs = ("final_state_and_scan_outputs",)
-
-    def __init__(
-        self,
-        *initial_state_and_scan_inputs: str,
-        body: onnx.GraphProto,
-        num_scan_inputs: int,
-        scan_input_axes: Sequence[int] | None = None,
-        scan_input_directions: Sequence[int] | None = None,
-        scan_output_axes: Sequence[int] | None = None,
-        scan_output_directions: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*initial_state_and_scan_inputs,),
-            {
-                "body": body,
-                "num_scan_inputs": num_scan_inputs,
-                "scan_input_axes": scan_input_axes,
-                "scan_input_directions": scan_input_directions,
-                "scan_output_axes": scan_output_axes,
-                "scan_output_directions": scan_output_directions,
-            },
-        )
+    return apply(Scan, locals())
 
 
-class ScatterElements(Op):
+@op("ai.onnx", "ScatterElements", 16)
+def ScatterElements(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+    *,
+    axis: int | None = None,
+    reduction: Literal["none", "add", "mul"] | None = None,
+) -> V:
     """ScatterElements takes three inputs data, updates, and indices of the same rank r >= 1 and an optional attribute
     axis that identifies an axis of data (by default, the outer-most axis, that is axis 0).
 
@@ -748,7 +604,7 @@ class ScatterElements(Op):
     Outputs:
         output (T): Tensor of rank r >= 1 (same rank as input).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to scatter on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(data).
         reduction (string, default "none", one of "none", "add", "mul"): Type of reduction to apply: none (default),
@@ -764,36 +620,17 @@ class ScatterElements(Op):
 
     Signature: ai.onnx@16::ScatterElements
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ScatterElements"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "reduction": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-        *,
-        axis: int = 0,
-        reduction: Literal["none", "add", "mul"] = "none",
-    ) -> None:
-        super().__init__(
-            (data, indices, updates),
-            {
-                "axis": axis,
-                "reduction": reduction,
-            },
-        )
+    return apply(ScatterElements, locals())
 
 
-class ScatterND(Op):
+@op("ai.onnx", "ScatterND", 16)
+def ScatterND(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+    *,
+    reduction: Literal["none", "add", "mul"] | None = None,
+) -> V:
     """ScatterND takes three inputs data tensor of rank r >= 1, indices tensor of rank q >= 1, and updates tensor of
     rank q + r - indices.shape[-1] - 1.
 
@@ -805,7 +642,7 @@ class ScatterND(Op):
     Outputs:
         output (T): Tensor of rank r >= 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         reduction (string, default "none", one of "none", "add", "mul"): Type of reduction to apply: none (default),
             add, mul. 'none': no reduction applied. 'add': reduction using the addition operation. 'mul': reduction
             using the multiplication operation.
@@ -818,33 +655,15 @@ class ScatterND(Op):
 
     Signature: ai.onnx@16::ScatterND
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ScatterND"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "reduction": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-        *,
-        reduction: Literal["none", "add", "mul"] = "none",
-    ) -> None:
-        super().__init__(
-            (data, indices, updates),
-            {
-                "reduction": reduction,
-            },
-        )
+    return apply(ScatterND, locals())
 
 
-class Where(Op):
+@op("ai.onnx", "Where", 16)
+def Where(
+    condition: V,
+    X: V | Array,
+    Y: V | Array,
+) -> V:
     """Return elements, either from X or Y, depending on condition.
 
     Inputs:
@@ -864,18 +683,4 @@ class Where(Op):
 
     Signature: ai.onnx@16::Where
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Where"
-    since = 16
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        condition: str,
-        X: str,
-        Y: str,
-    ) -> None:
-        super().__init__((condition, X, Y), {})
+    return apply(Where, locals())

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v16 import GRU as GRU
 from .v16 import LRN as LRN
@@ -182,7 +181,13 @@ from .v16 import Where as Where
 from .v16 import Xor as Xor
 
 
-class BlackmanWindow(Op):
+@op("ai.onnx", "BlackmanWindow", 17)
+def BlackmanWindow(
+    size: V,
+    *,
+    output_datatype: Literal[1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 16] | None = None,
+    periodic: Literal[0, 1] | None = None,
+) -> V:
     """Generates a Blackman window as described in the paper https://ieeexplore.ieee.org/document/1455106.
 
     Inputs:
@@ -191,7 +196,7 @@ class BlackmanWindow(Op):
     Outputs:
         output (T2): A Blackman window with length: size. The output has the shape: [size].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         output_datatype (int, default 1, one of 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 16): The data type of the
             output tensor. Strictly must be one of the values from DataType enum in TensorProto whose values
             correspond to T2. The default value is 1 = FLOAT.
@@ -207,34 +212,18 @@ class BlackmanWindow(Op):
 
     Signature: ai.onnx@17::BlackmanWindow
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BlackmanWindow"
-    since = 17
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "output_datatype": "int",
-        "periodic": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        size: str,
-        *,
-        output_datatype: int = 1,
-        periodic: int = 1,
-    ) -> None:
-        super().__init__(
-            (size,),
-            {
-                "output_datatype": output_datatype,
-                "periodic": periodic,
-            },
-        )
+    return apply(BlackmanWindow, locals())
 
 
-class DFT(Op):
+@op("ai.onnx", "DFT", 17)
+def DFT(
+    input: V,
+    dft_length: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    inverse: Literal[0, 1] | None = None,
+    onesided: Literal[0, 1] | None = None,
+) -> V:
     """Computes the discrete Fourier Transform (DFT) of the input.
 
     Inputs:
@@ -257,7 +246,7 @@ class DFT(Op):
             floor(dft_length/2) + 1. For IRFFT (onesided=1, inverse=1), the output shape is:
             [batch_idx][signal_dim1][signal_dim2]...[signal_dimN][1] (real), where signal_dim_axis = dft_length.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): The axis on which to perform the DFT. By default this value is set to 1, which
             corresponds to the first dimension after the batch index. Negative value means counting dimensions from
             the back. Accepted range is $[-r, -2] \\cup [0, r-2]$ where `r = rank(input)`. The last dimension is for
@@ -278,38 +267,16 @@ class DFT(Op):
 
     Signature: ai.onnx@17::DFT
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DFT"
-    since = 17
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "inverse": "int",
-        "onesided": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        dft_length: str | None = None,
-        *,
-        axis: int = 1,
-        inverse: int = 0,
-        onesided: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, dft_length),
-            {
-                "axis": axis,
-                "inverse": inverse,
-                "onesided": onesided,
-            },
-        )
+    return apply(DFT, locals())
 
 
-class HammingWindow(Op):
+@op("ai.onnx", "HammingWindow", 17)
+def HammingWindow(
+    size: V,
+    *,
+    output_datatype: Literal[1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 16] | None = None,
+    periodic: Literal[0, 1] | None = None,
+) -> V:
     """Generates a Hamming window as described in the paper https://ieeexplore.ieee.org/document/1455106.
 
     Inputs:
@@ -318,7 +285,7 @@ class HammingWindow(Op):
     Outputs:
         output (T2): A Hamming window with length: size. The output has the shape: [size].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         output_datatype (int, default 1, one of 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 16): The data type of the
             output tensor. Strictly must be one of the values from DataType enum in TensorProto whose values
             correspond to T2. The default value is 1 = FLOAT.
@@ -334,34 +301,16 @@ class HammingWindow(Op):
 
     Signature: ai.onnx@17::HammingWindow
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "HammingWindow"
-    since = 17
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "output_datatype": "int",
-        "periodic": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        size: str,
-        *,
-        output_datatype: int = 1,
-        periodic: int = 1,
-    ) -> None:
-        super().__init__(
-            (size,),
-            {
-                "output_datatype": output_datatype,
-                "periodic": periodic,
-            },
-        )
+    return apply(HammingWindow, locals())
 
 
-class HannWindow(Op):
+@op("ai.onnx", "HannWindow", 17)
+def HannWindow(
+    size: V,
+    *,
+    output_datatype: Literal[1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 16] | None = None,
+    periodic: Literal[0, 1] | None = None,
+) -> V:
     """Generates a Hann window as described in the paper https://ieeexplore.ieee.org/document/1455106.
 
     Inputs:
@@ -370,7 +319,7 @@ class HannWindow(Op):
     Outputs:
         output (T2): A Hann window with length: size. The output has the shape: [size].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         output_datatype (int, default 1, one of 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 16): The data type of the
             output tensor. Strictly must be one of the values from DataType enum in TensorProto whose values
             correspond to T2. The default value is 1 = FLOAT.
@@ -386,34 +335,19 @@ class HannWindow(Op):
 
     Signature: ai.onnx@17::HannWindow
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "HannWindow"
-    since = 17
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "output_datatype": "int",
-        "periodic": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        size: str,
-        *,
-        output_datatype: int = 1,
-        periodic: int = 1,
-    ) -> None:
-        super().__init__(
-            (size,),
-            {
-                "output_datatype": output_datatype,
-                "periodic": periodic,
-            },
-        )
+    return apply(HannWindow, locals())
 
 
-class LayerNormalization(Op):
+@op("ai.onnx", "LayerNormalization", 17)
+def LayerNormalization(
+    X: V,
+    Scale: V | Array,
+    B: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    epsilon: float | None = None,
+    stash_type: Literal[1, 16] | None = None,
+) -> V:
     """This is layer normalization defined in ONNX as function.
 
     Inputs:
@@ -427,7 +361,7 @@ class LayerNormalization(Op):
         InvStdDev (U, optional): Saved inverse standard deviation used during training to speed up gradient
             computation.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): The first normalization dimension. If rank(X) is r, axis' allowed range is [-r, r).
             Negative value means counting dimensions from the back.
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
@@ -441,39 +375,19 @@ class LayerNormalization(Op):
 
     Signature: ai.onnx@17::LayerNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LayerNormalization"
-    since = 17
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "epsilon": "float",
-        "stash_type": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        Scale: str,
-        B: str | None = None,
-        *,
-        axis: int = -1,
-        epsilon: float = 1e-05,
-        stash_type: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, Scale, B),
-            {
-                "axis": axis,
-                "epsilon": epsilon,
-                "stash_type": stash_type,
-            },
-        )
+    return apply(LayerNormalization, locals())
 
 
-class MelWeightMatrix(Op):
+@op("ai.onnx", "MelWeightMatrix", 17)
+def MelWeightMatrix(
+    num_mel_bins: V,
+    dft_length: V | Array,
+    sample_rate: V | Array,
+    lower_edge_hertz: V | Array,
+    upper_edge_hertz: V | Array,
+    *,
+    output_datatype: Literal[1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 16] | None = None,
+) -> V:
     """Generate a MelWeightMatrix that can be used to re-weight a Tensor containing a linearly sampled frequency
     spectra (from DFT or STFT) into num_mel_bins frequency information based on the [lower_edge_hertz,
     upper_edge_hertz] range on the mel scale.
@@ -493,7 +407,7 @@ class MelWeightMatrix(Op):
     Outputs:
         output (T3): The Mel Weight Matrix. The output has the shape: [floor(dft_length/2) + 1][num_mel_bins].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         output_datatype (int, default 1, one of 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 16): The data type of the
             output tensor. Strictly must be one of the values from DataType enum in TensorProto whose values
             correspond to T3. The default value is 1 = FLOAT.
@@ -507,35 +421,18 @@ class MelWeightMatrix(Op):
 
     Signature: ai.onnx@17::MelWeightMatrix
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MelWeightMatrix"
-    since = 17
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "output_datatype": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        num_mel_bins: str,
-        dft_length: str,
-        sample_rate: str,
-        lower_edge_hertz: str,
-        upper_edge_hertz: str,
-        *,
-        output_datatype: int = 1,
-    ) -> None:
-        super().__init__(
-            (num_mel_bins, dft_length, sample_rate, lower_edge_hertz, upper_edge_hertz),
-            {
-                "output_datatype": output_datatype,
-            },
-        )
+    return apply(MelWeightMatrix, locals())
 
 
-class STFT(Op):
+@op("ai.onnx", "STFT", 17)
+def STFT(
+    signal: V,
+    frame_step: V | Array,
+    window: V | Array | None = None,
+    frame_length: V | Array | None = None,
+    *,
+    onesided: Literal[0, 1] | None = None,
+) -> V:
     """Computes the Short-time Fourier Transform of the signal.
 
     Inputs:
@@ -563,7 +460,7 @@ class STFT(Op):
             [batch_size][frames][frame_length][2], where frame_length is the length of the DFT. The last dimension
             of size 2 represents the real and imaginary parts of each complex value.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         onesided (int, default 1, one of 0, 1): If onesided is 1, only values for w in [0, 1, 2, ..., floor(n_fft/2)
             + 1] are returned because the real-to-complex Fourier transform satisfies the conjugate symmetry, i.e.,
             X[m, w] = X[m, n_fft-w]*. Note if the input or window tensors are complex, then onesided output is not
@@ -577,34 +474,16 @@ class STFT(Op):
 
     Signature: ai.onnx@17::STFT
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "STFT"
-    since = 17
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "onesided": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        signal: str,
-        frame_step: str,
-        window: str | None = None,
-        frame_length: str | None = None,
-        *,
-        onesided: int = 1,
-    ) -> None:
-        super().__init__(
-            (signal, frame_step, window, frame_length),
-            {
-                "onesided": onesided,
-            },
-        )
+    return apply(STFT, locals())
 
 
-class SequenceMap(Op):
+@op("ai.onnx", "SequenceMap", 17)
+def SequenceMap(
+    input_sequence: V,
+    *additional_inputs: V | Array,
+    body: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Applies a sub-graph to each sample in the input sequence(s).
 
     Inputs:
@@ -614,9 +493,10 @@ class SequenceMap(Op):
     Outputs:
         out_sequence (S, variadic, at least 1): Output sequence(s)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph to be run for each sample in the sequence(s). It should have as many
             inputs and outputs as inputs and outputs to the SequenceMap function.
+        n_outputs (int, required): how many values the variadic output out_sequence gives
 
     Type constraints:
         S: seq(tensor(uint8)), seq(tensor(uint16)), seq(tensor(uint32)), seq(tensor(uint64)), seq(tensor(int8)),
@@ -633,25 +513,4 @@ class SequenceMap(Op):
 
     Signature: ai.onnx@17::SequenceMap
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SequenceMap"
-    since = 17
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-    }
-    default_outputs = ("out_sequence",)
-
-    def __init__(
-        self,
-        input_sequence: str,
-        *additional_inputs: str,
-        body: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (input_sequence, *additional_inputs),
-            {
-                "body": body,
-            },
-        )
+    return apply(SequenceMap, locals())

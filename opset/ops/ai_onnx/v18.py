@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v17 import DFT as DFT
 from .v17 import GRU as GRU
@@ -171,7 +171,11 @@ from .v17 import Where as Where
 from .v17 import Xor as Xor
 
 
-class BitwiseAnd(Op):
+@op("ai.onnx", "BitwiseAnd", 18)
+def BitwiseAnd(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulting from performing the bitwise and operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -188,23 +192,13 @@ class BitwiseAnd(Op):
 
     Signature: ai.onnx@18::BitwiseAnd
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BitwiseAnd"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(BitwiseAnd, locals())
 
 
-class BitwiseNot(Op):
+@op("ai.onnx", "BitwiseNot", 18)
+def BitwiseNot(
+    X: V,
+) -> V:
     """Returns the bitwise not of the input tensor element-wise.
 
     Inputs:
@@ -219,22 +213,14 @@ class BitwiseNot(Op):
 
     Signature: ai.onnx@18::BitwiseNot
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BitwiseNot"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(BitwiseNot, locals())
 
 
-class BitwiseOr(Op):
+@op("ai.onnx", "BitwiseOr", 18)
+def BitwiseOr(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulting from performing the bitwise or operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -251,23 +237,14 @@ class BitwiseOr(Op):
 
     Signature: ai.onnx@18::BitwiseOr
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BitwiseOr"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(BitwiseOr, locals())
 
 
-class BitwiseXor(Op):
+@op("ai.onnx", "BitwiseXor", 18)
+def BitwiseXor(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulting from performing the bitwise xor operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -284,23 +261,16 @@ class BitwiseXor(Op):
 
     Signature: ai.onnx@18::BitwiseXor
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BitwiseXor"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(BitwiseXor, locals())
 
 
-class CenterCropPad(Op):
+@op("ai.onnx", "CenterCropPad", 18)
+def CenterCropPad(
+    input_data: V,
+    shape: V | Array,
+    *,
+    axes: Sequence[int] | None = None,
+) -> V:
     """Center crop or pad an input to given dimensions.
 
     Inputs:
@@ -310,7 +280,7 @@ class CenterCropPad(Op):
     Outputs:
         output_data (T): Output data.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints): If provided, it specifies a subset of axes that 'shape' refer to. If not provided, all axes are
             assumed [0, 1, ..., r-1], where r = rank(data). Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1], where r = rank(data). Behavior is undefined if an axis is repeated.
@@ -324,32 +294,19 @@ class CenterCropPad(Op):
 
     Signature: ai.onnx@18::CenterCropPad
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "CenterCropPad"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-    }
-    default_outputs = ("output_data",)
-
-    def __init__(
-        self,
-        input_data: str,
-        shape: str,
-        *,
-        axes: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (input_data, shape),
-            {
-                "axes": axes,
-            },
-        )
+    return apply(CenterCropPad, locals())
 
 
-class Col2Im(Op):
+@op("ai.onnx", "Col2Im", 18)
+def Col2Im(
+    input: V,
+    image_shape: V | Array,
+    block_shape: V | Array,
+    *,
+    dilations: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The operator rearranges column blocks back into a multidimensional image Col2Im behaves similarly to PyTorch's
     fold https://pytorch.org/docs/stable/generated/torch.nn.Fold.html, but it only supports *batched*
     multi-dimensional image tensors.
@@ -370,7 +327,7 @@ class Col2Im(Op):
     Outputs:
         output (T): Output tensor produced by rearranging blocks into an image.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dilations (ints, default [1] * n, in [1, inf], length n): 1-dimensional tensor with dilation value along
             each spatial axis of the image. If not present, the dilation defaults to 1 along each spatial axis of
             the image.
@@ -391,39 +348,18 @@ class Col2Im(Op):
 
     Signature: ai.onnx@18::Col2Im
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Col2Im"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dilations": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        image_shape: str,
-        block_shape: str,
-        *,
-        dilations: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (input, image_shape, block_shape),
-            {
-                "dilations": dilations,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(Col2Im, locals())
 
 
-class GroupNormalization(Op):
+@op("ai.onnx", "GroupNormalization", 18)
+def GroupNormalization(
+    X: V,
+    scale: V | Array,
+    bias: V | Array,
+    *,
+    epsilon: float | None = None,
+    num_groups: int,
+) -> V:
     """A GroupNormalization function.
 
     Inputs:
@@ -437,7 +373,7 @@ class GroupNormalization(Op):
     Outputs:
         Y (T): The output tensor of the same shape as `X`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
         num_groups (int, required, in [1, inf]): The number of groups of channels. It should be a divisor of the
             number of channels `C`.
@@ -448,36 +384,21 @@ class GroupNormalization(Op):
 
     Signature: ai.onnx@18::GroupNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GroupNormalization"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "num_groups": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        bias: str,
-        *,
-        epsilon: float = 1e-05,
-        num_groups: int,
-    ) -> None:
-        super().__init__(
-            (X, scale, bias),
-            {
-                "epsilon": epsilon,
-                "num_groups": num_groups,
-            },
-        )
+    return apply(GroupNormalization, locals())
 
 
-class LpPool(Op):
+@op("ai.onnx", "LpPool", 18)
+def LpPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    p: int | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """LpPool consumes an input tensor X and applies Lp pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -491,7 +412,7 @@ class LpPool(Op):
         Y (T): Output data tensor from Lp pooling across the input tensor. Dimensions will vary based on various
             kernel, stride, and pad sizes.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -518,49 +439,13 @@ class LpPool(Op):
 
     Signature: ai.onnx@18::LpPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LpPool"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "p": "int",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        p: int = 2,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "p": p,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(LpPool, locals())
 
 
-class Mish(Op):
+@op("ai.onnx", "Mish", 18)
+def Mish(
+    X: V,
+) -> V:
     """Mish: A Self Regularized Non-Monotonic Neural Activation Function.
 
     Inputs:
@@ -574,22 +459,13 @@ class Mish(Op):
 
     Signature: ai.onnx@18::Mish
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mish"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Mish, locals())
 
 
-class OptionalGetElement(Op):
+@op("ai.onnx", "OptionalGetElement", 18)
+def OptionalGetElement(
+    input: V,
+) -> V:
     """If the input is a tensor or sequence type, it returns the input.
 
     Inputs:
@@ -625,22 +501,13 @@ class OptionalGetElement(Op):
 
     Signature: ai.onnx@18::OptionalGetElement
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "OptionalGetElement"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(OptionalGetElement, locals())
 
 
-class OptionalHasElement(Op):
+@op("ai.onnx", "OptionalHasElement", 18)
+def OptionalHasElement(
+    input: V | None = None,
+) -> V:
     """Returns true if (1) the input is an optional-type and contains an element, or, (2) the input is a tensor or
     sequence type.
 
@@ -672,22 +539,18 @@ class OptionalHasElement(Op):
 
     Signature: ai.onnx@18::OptionalHasElement
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "OptionalHasElement"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str | None = None,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(OptionalHasElement, locals())
 
 
-class Pad(Op):
+@op("ai.onnx", "Pad", 18)
+def Pad(
+    data: V,
+    pads: V | Array,
+    constant_value: V | Array | None = None,
+    axes: V | Array | None = None,
+    *,
+    mode: Literal["constant", "reflect", "edge"] | None = None,
+) -> V:
     """Given a tensor containing the data to be padded (data), a tensor containing the number of start and end pad
     values for axis (pads), (optionally) a mode, and (optionally) constant_value, a padded tensor (output) is
     generated.
@@ -709,7 +572,7 @@ class Pad(Op):
     Outputs:
         output (T): Tensor after padding.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "constant", one of "constant", "reflect", "edge"): Supported modes:
             `constant`(default), `reflect`, `edge`
 
@@ -722,34 +585,17 @@ class Pad(Op):
 
     Signature: ai.onnx@18::Pad
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pad"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        pads: str,
-        constant_value: str | None = None,
-        axes: str | None = None,
-        *,
-        mode: Literal["constant", "reflect", "edge"] = "constant",
-    ) -> None:
-        super().__init__(
-            (data, pads, constant_value, axes),
-            {
-                "mode": mode,
-            },
-        )
+    return apply(Pad, locals())
 
 
-class ReduceL1(Op):
+@op("ai.onnx", "ReduceL1", 18)
+def ReduceL1(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the L1 norm of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -763,7 +609,7 @@ class ReduceL1(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -780,35 +626,17 @@ class ReduceL1(Op):
 
     Signature: ai.onnx@18::ReduceL1
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceL1"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceL1, locals())
 
 
-class ReduceL2(Op):
+@op("ai.onnx", "ReduceL2", 18)
+def ReduceL2(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the L2 norm of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -822,7 +650,7 @@ class ReduceL2(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -839,35 +667,17 @@ class ReduceL2(Op):
 
     Signature: ai.onnx@18::ReduceL2
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceL2"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceL2, locals())
 
 
-class ReduceLogSum(Op):
+@op("ai.onnx", "ReduceLogSum", 18)
+def ReduceLogSum(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -881,7 +691,7 @@ class ReduceLogSum(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -898,35 +708,17 @@ class ReduceLogSum(Op):
 
     Signature: ai.onnx@18::ReduceLogSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSum"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceLogSum, locals())
 
 
-class ReduceLogSumExp(Op):
+@op("ai.onnx", "ReduceLogSumExp", 18)
+def ReduceLogSumExp(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum exponent of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -940,7 +732,7 @@ class ReduceLogSumExp(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -957,35 +749,17 @@ class ReduceLogSumExp(Op):
 
     Signature: ai.onnx@18::ReduceLogSumExp
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSumExp"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceLogSumExp, locals())
 
 
-class ReduceMax(Op):
+@op("ai.onnx", "ReduceMax", 18)
+def ReduceMax(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the max of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -999,7 +773,7 @@ class ReduceMax(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -1017,35 +791,17 @@ class ReduceMax(Op):
 
     Signature: ai.onnx@18::ReduceMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMax"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceMax, locals())
 
 
-class ReduceMean(Op):
+@op("ai.onnx", "ReduceMean", 18)
+def ReduceMean(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the mean of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -1059,7 +815,7 @@ class ReduceMean(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -1076,35 +832,17 @@ class ReduceMean(Op):
 
     Signature: ai.onnx@18::ReduceMean
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMean"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceMean, locals())
 
 
-class ReduceMin(Op):
+@op("ai.onnx", "ReduceMin", 18)
+def ReduceMin(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the min of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -1118,7 +856,7 @@ class ReduceMin(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -1136,35 +874,17 @@ class ReduceMin(Op):
 
     Signature: ai.onnx@18::ReduceMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMin"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceMin, locals())
 
 
-class ReduceProd(Op):
+@op("ai.onnx", "ReduceProd", 18)
+def ReduceProd(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the product of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -1178,7 +898,7 @@ class ReduceProd(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -1195,35 +915,17 @@ class ReduceProd(Op):
 
     Signature: ai.onnx@18::ReduceProd
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceProd"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceProd, locals())
 
 
-class ReduceSumSquare(Op):
+@op("ai.onnx", "ReduceSumSquare", 18)
+def ReduceSumSquare(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the sum square of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -1237,7 +939,7 @@ class ReduceSumSquare(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -1254,35 +956,32 @@ class ReduceSumSquare(Op):
 
     Signature: ai.onnx@18::ReduceSumSquare
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceSumSquare"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceSumSquare, locals())
 
 
-class Resize(Op):
+@op("ai.onnx", "Resize", 18)
+def Resize(
+    X: V,
+    roi: V | Array | None = None,
+    scales: V | Array | None = None,
+    sizes: V | Array | None = None,
+    *,
+    antialias: Literal[0, 1] | None = None,
+    axes: Sequence[int] | None = None,
+    coordinate_transformation_mode: Literal[
+        "half_pixel",
+        "pytorch_half_pixel",
+        "align_corners",
+        "asymmetric",
+        "tf_crop_and_resize",
+    ] | None = None,
+    cubic_coeff_a: float | None = None,
+    exclude_outside: Literal[0, 1] | None = None,
+    extrapolation_value: float | None = None,
+    keep_aspect_ratio_policy: Literal["stretch", "not_larger", "not_smaller"] | None = None,
+    mode: Literal["nearest", "linear", "cubic"] | None = None,
+    nearest_mode: Literal["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"] | None = None,
+) -> V:
     """Resize the input tensor.
 
     Inputs:
@@ -1302,7 +1001,7 @@ class Resize(Op):
     Outputs:
         Y (T1): N-D tensor after resizing
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         antialias (int, default 0, one of 0, 1): If set to 1, "linear" and "cubic" interpolation modes will use an
             antialiasing filter when downscaling. Antialiasing is achieved by stretching the resampling filter by a
             factor max(1, 1 / scale), which means that when downsampling, more input pixels contribute to an output
@@ -1371,64 +1070,18 @@ class Resize(Op):
 
     Signature: ai.onnx@18::Resize
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Resize"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "antialias": "int",
-        "axes": "ints",
-        "coordinate_transformation_mode": "string",
-        "cubic_coeff_a": "float",
-        "exclude_outside": "int",
-        "extrapolation_value": "float",
-        "keep_aspect_ratio_policy": "string",
-        "mode": "string",
-        "nearest_mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        roi: str | None = None,
-        scales: str | None = None,
-        sizes: str | None = None,
-        *,
-        antialias: int = 0,
-        axes: Sequence[int] | None = None,
-        coordinate_transformation_mode: Literal[
-            "half_pixel",
-            "pytorch_half_pixel",
-            "align_corners",
-            "asymmetric",
-            "tf_crop_and_resize",
-        ] = "half_pixel",
-        cubic_coeff_a: float = -0.75,
-        exclude_outside: int = 0,
-        extrapolation_value: float = 0.0,
-        keep_aspect_ratio_policy: Literal["stretch", "not_larger", "not_smaller"] = "stretch",
-        mode: Literal["nearest", "linear", "cubic"] = "nearest",
-        nearest_mode: Literal["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"] = "round_prefer_floor",
-    ) -> None:
-        super().__init__(
-            (X, roi, scales, sizes),
-            {
-                "antialias": antialias,
-                "axes": axes,
-                "coordinate_transformation_mode": coordinate_transformation_mode,
-                "cubic_coeff_a": cubic_coeff_a,
-                "exclude_outside": exclude_outside,
-                "extrapolation_value": extrapolation_value,
-                "keep_aspect_ratio_policy": keep_aspect_ratio_policy,
-                "mode": mode,
-                "nearest_mode": nearest_mode,
-            },
-        )
+    return apply(Resize, locals())
 
 
-class ScatterElements(Op):
+@op("ai.onnx", "ScatterElements", 18)
+def ScatterElements(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+    *,
+    axis: int | None = None,
+    reduction: Literal["none", "add", "mul", "max", "min"] | None = None,
+) -> V:
     """ScatterElements takes three inputs data, updates, and indices of the same rank r >= 1 and an optional attribute
     axis that identifies an axis of data (by default, the outer-most axis, that is axis 0).
 
@@ -1442,7 +1095,7 @@ class ScatterElements(Op):
     Outputs:
         output (T): Tensor of rank r >= 1 (same rank as input).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to scatter on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1] where r = rank(data).
         reduction (string, default "none", one of "none", "add", "mul", "max", "min"): Type of reduction to apply:
@@ -1459,36 +1112,17 @@ class ScatterElements(Op):
 
     Signature: ai.onnx@18::ScatterElements
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ScatterElements"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "reduction": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-        *,
-        axis: int = 0,
-        reduction: Literal["none", "add", "mul", "max", "min"] = "none",
-    ) -> None:
-        super().__init__(
-            (data, indices, updates),
-            {
-                "axis": axis,
-                "reduction": reduction,
-            },
-        )
+    return apply(ScatterElements, locals())
 
 
-class ScatterND(Op):
+@op("ai.onnx", "ScatterND", 18)
+def ScatterND(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+    *,
+    reduction: Literal["none", "add", "mul", "max", "min"] | None = None,
+) -> V:
     """ScatterND takes three inputs data tensor of rank r >= 1, indices tensor of rank q >= 1, and updates tensor of
     rank q + r - indices.shape[-1] - 1.
 
@@ -1500,7 +1134,7 @@ class ScatterND(Op):
     Outputs:
         output (T): Tensor of rank r >= 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         reduction (string, default "none", one of "none", "add", "mul", "max", "min"): Type of reduction to apply:
             none (default), add, mul, max, min. 'none': no reduction applied. 'add': reduction using the addition
             operation. 'mul': reduction using the addition operation. 'max': reduction using the maximum
@@ -1514,33 +1148,18 @@ class ScatterND(Op):
 
     Signature: ai.onnx@18::ScatterND
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ScatterND"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "reduction": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-        *,
-        reduction: Literal["none", "add", "mul", "max", "min"] = "none",
-    ) -> None:
-        super().__init__(
-            (data, indices, updates),
-            {
-                "reduction": reduction,
-            },
-        )
+    return apply(ScatterND, locals())
 
 
-class Split(Op):
+@op("ai.onnx", "Split", 18)
+def Split(
+    input: V,
+    split: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    num_outputs: int | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Split a tensor into a list of tensors, along the specified 'axis'.
 
     Inputs:
@@ -1551,11 +1170,12 @@ class Split(Op):
     Outputs:
         outputs (T, variadic, at least 1): One or more outputs forming list of tensors after splitting
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to split on. A negative value means counting dimensions from the back.
             Accepted range is [-rank, rank-1] where r = rank(input).
         num_outputs (int, in [1, inf]): Number of outputs to split parts of the tensor into. If the tensor is not
             evenly splittable the last chunk will be smaller.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -1565,29 +1185,4 @@ class Split(Op):
 
     Signature: ai.onnx@18::Split
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Split"
-    since = 18
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "num_outputs": "int",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        input: str,
-        split: str | None = None,
-        *,
-        axis: int = 0,
-        num_outputs: int | None = None,
-    ) -> None:
-        super().__init__(
-            (input, split),
-            {
-                "axis": axis,
-                "num_outputs": num_outputs,
-            },
-        )
+    return apply(Split, locals())

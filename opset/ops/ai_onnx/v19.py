@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, Value, apply, op
 
 from .v18 import DFT as DFT
 from .v18 import GRU as GRU
@@ -182,7 +182,18 @@ from .v18 import Where as Where
 from .v18 import Xor as Xor
 
 
-class AveragePool(Op):
+@op("ai.onnx", "AveragePool", 19)
+def AveragePool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    count_include_pad: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """AveragePool consumes an input tensor X and applies average pooling across the tensor according to kernel sizes,
     stride sizes, and pad lengths.
 
@@ -197,7 +208,7 @@ class AveragePool(Op):
         Y (T): Output data tensor from average or max pooling across the input tensor. Dimensions will vary based on
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -225,49 +236,16 @@ class AveragePool(Op):
 
     Signature: ai.onnx@19::AveragePool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "AveragePool"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "count_include_pad": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        count_include_pad: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "count_include_pad": count_include_pad,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(AveragePool, locals())
 
 
-class Cast(Op):
+@op("ai.onnx", "Cast", 19)
+def Cast(
+    input: V,
+    *,
+    saturate: Literal[0, 1] | None = None,
+    to: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20],
+) -> V:
     """The operator casts the elements of a given input tensor to a data type specified by the 'to' argument and
     returns an output tensor of the same size in the converted type.
 
@@ -277,7 +255,7 @@ class Cast(Op):
     Outputs:
         output (T2): Output tensor with the same shape as input with type specified by the 'to' argument
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         saturate (int, default 1, one of 0, 1): The parameter defines how the conversion behaves if an input value
             is out of range of the destination type. It only applies for float 8 conversion (float8e4m3fn,
             float8e4m3fnuz, float8e5m2, float8e5m2fnuz). It is true by default. All cases are fully described in two
@@ -298,34 +276,16 @@ class Cast(Op):
 
     Signature: ai.onnx@19::Cast
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cast"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "saturate": "int",
-        "to": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        saturate: int = 1,
-        to: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "saturate": saturate,
-                "to": to,
-            },
-        )
+    return apply(Cast, locals())
 
 
-class CastLike(Op):
+@op("ai.onnx", "CastLike", 19)
+def CastLike(
+    input: V,
+    target_type: V | Array,
+    *,
+    saturate: Literal[0, 1] | None = None,
+) -> V:
     """The operator casts the elements of a given input tensor (the first input) to the same data type as the elements
     of the second input tensor.
 
@@ -338,7 +298,7 @@ class CastLike(Op):
         output (T2): Output tensor produced by casting the first input tensor to have the same type as the second
             input tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         saturate (int, default 1, one of 0, 1): The parameter defines how the conversion behaves if an input value
             is out of range of the destination type. It only applies for float 8 conversion (float8e4m3fn,
             float8e4m3fnuz, float8e5m2, float8e5m2fnuz). It is true by default. Please refer to operator Cast
@@ -356,38 +316,27 @@ class CastLike(Op):
 
     Signature: ai.onnx@19::CastLike
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "CastLike"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "saturate": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        target_type: str,
-        *,
-        saturate: int = 1,
-    ) -> None:
-        super().__init__(
-            (input, target_type),
-            {
-                "saturate": saturate,
-            },
-        )
+    return apply(CastLike, locals())
 
 
-class Constant(Op):
+@op("ai.onnx", "Constant", 19)
+def Constant(
+    *,
+    sparse_value: onnx.SparseTensorProto | None = None,
+    value: onnx.TensorProto | Array | None = None,
+    value_float: float | None = None,
+    value_floats: Sequence[float] | None = None,
+    value_int: int | None = None,
+    value_ints: Sequence[int] | None = None,
+    value_string: str | None = None,
+    value_strings: Sequence[str] | None = None,
+) -> Value:
     """This operator produces a constant tensor.
 
     Outputs:
         output (T): Output tensor containing the same value of the provided tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         sparse_value (sparse_tensor): The value for the elements of the output tensor in sparse format.
         value (tensor): The value for the elements of the output tensor.
         value_float (float): The value for the sole element for the scalar, float32, output tensor.
@@ -406,51 +355,24 @@ class Constant(Op):
 
     Signature: ai.onnx@19::Constant
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Constant"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "sparse_value": "sparse_tensor",
-        "value": "tensor",
-        "value_float": "float",
-        "value_floats": "floats",
-        "value_int": "int",
-        "value_ints": "ints",
-        "value_string": "string",
-        "value_strings": "strings",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        sparse_value: onnx.SparseTensorProto | None = None,
-        value: onnx.TensorProto | None = None,
-        value_float: float | None = None,
-        value_floats: Sequence[float] | None = None,
-        value_int: int | None = None,
-        value_ints: Sequence[int] | None = None,
-        value_string: str | None = None,
-        value_strings: Sequence[str] | None = None,
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "sparse_value": sparse_value,
-                "value": value,
-                "value_float": value_float,
-                "value_floats": value_floats,
-                "value_int": value_int,
-                "value_ints": value_ints,
-                "value_string": value_string,
-                "value_strings": value_strings,
-            },
-        )
+    return apply(Constant, locals())
 
 
-class DeformConv(Op):
+@op("ai.onnx", "DeformConv", 19)
+def DeformConv(
+    X: V,
+    W: V | Array,
+    offset: V | Array,
+    B: V | Array | None = None,
+    mask: V | Array | None = None,
+    *,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    offset_group: int | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """Performs deformable convolution as described in https://arxiv.org/abs/1703.06211 and
     https://arxiv.org/abs/1811.11168.
 
@@ -475,7 +397,7 @@ class DeformConv(Op):
         Y (T): Output data tensor that contains the result of convolution. It has shape (N, oC, oH, oW) for 2D data
             or (N, oC, o1, o2, ..., on) for nD data
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dilations (ints, default [1] * r, in [1, inf], length r): Dilation value along each spatial axis of the
             kernel. Default is 1 along each axis.
         group (int, default 1, in [1, inf]): Number of groups the input and output channels, C and oC, are divided
@@ -497,50 +419,17 @@ class DeformConv(Op):
 
     Signature: ai.onnx@19::DeformConv
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DeformConv"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "offset_group": "int",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        offset: str,
-        B: str | None = None,
-        mask: str | None = None,
-        *,
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        offset_group: int = 1,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, offset, B, mask),
-            {
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "offset_group": offset_group,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(DeformConv, locals())
 
 
-class DequantizeLinear(Op):
+@op("ai.onnx", "DequantizeLinear", 19)
+def DequantizeLinear(
+    x: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+) -> V:
     """The linear dequantization operator.
 
     Inputs:
@@ -553,7 +442,7 @@ class DequantizeLinear(Op):
     Outputs:
         y (T2): N-D full precision output tensor. It has same shape as input 'x'.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): (Optional) The axis of the dequantizing dimension of the input tensor. Used only for
             per-axis quantization. Negative value means counting dimensions from the back. Accepted range is `[-r,
             r-1]` where `r = rank(input)`. When the rank of the input is 1, per-tensor quantization is applied,
@@ -567,33 +456,14 @@ class DequantizeLinear(Op):
 
     Signature: ai.onnx@19::DequantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DequantizeLinear"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        x_scale: str,
-        x_zero_point: str | None = None,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (x, x_scale, x_zero_point),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(DequantizeLinear, locals())
 
 
-class Equal(Op):
+@op("ai.onnx", "Equal", 19)
+def Equal(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the equal logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -612,23 +482,13 @@ class Equal(Op):
 
     Signature: ai.onnx@19::Equal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Equal"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Equal, locals())
 
 
-class Identity(Op):
+@op("ai.onnx", "Identity", 19)
+def Identity(
+    input: V,
+) -> V:
     """Identity operator
 
     Inputs:
@@ -658,22 +518,17 @@ class Identity(Op):
 
     Signature: ai.onnx@19::Identity
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Identity"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Identity, locals())
 
 
-class If(Op):
+@op("ai.onnx", "If", 19)
+def If(
+    cond: V,
+    *,
+    else_branch: onnx.GraphProto,
+    then_branch: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs one of two graphs, then_branch or else_branch, as a single-element boolean condition says.
 
     Inputs:
@@ -691,13 +546,14 @@ class If(Op):
             nor `dim_param` set, or (c) a shape of rank 1 with a unique `dim_param`. In contrast, the first output
             cannot have the shape [2] since [2] and [3] are not compatible.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         else_branch (graph, required): Graph to run if condition is false. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             then_branch.
         then_branch (graph, required): Graph to run if condition is true. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             else_branch.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -725,34 +581,17 @@ class If(Op):
 
     Signature: ai.onnx@19::If
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "If"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "else_branch": "graph",
-        "then_branch": "graph",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        cond: str,
-        *,
-        else_branch: onnx.GraphProto,
-        then_branch: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (cond,),
-            {
-                "else_branch": else_branch,
-                "then_branch": then_branch,
-            },
-        )
+    return apply(If, locals())
 
 
-class Loop(Op):
+@op("ai.onnx", "Loop", 19)
+def Loop(
+    M: V | Array | None = None,
+    cond: V | Array | None = None,
+    *v_initial: V,
+    body: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs a body graph repeatedly, carrying values from one iteration to the next and stacking scan outputs.
 
     Inputs:
@@ -766,12 +605,13 @@ class Loop(Op):
         v_final_and_scan_outputs (V, variadic, at least 1): Final N loop carried dependency values then K
             scan_outputs. Scan outputs must be Tensors.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has 2+N inputs: (iteration_num, condition, loop
             carried dependencies...). It has 1+N+K outputs: (condition, loop carried dependencies...,
             scan_outputs...). Each scan_output is created by concatenating the value of the specified output value
             at the end of each iteration of the loop. It is an error if the dimensions or data type of these
             scan_outputs change across loop iterations.
+        n_outputs (int, required): how many values the variadic output v_final_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -800,32 +640,18 @@ class Loop(Op):
 
     Signature: ai.onnx@19::Loop
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Loop"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-    }
-    default_outputs = ("v_final_and_scan_outputs",)
-
-    def __init__(
-        self,
-        M: str | None = None,
-        cond: str | None = None,
-        *v_initial: str,
-        body: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (M, cond, *v_initial),
-            {
-                "body": body,
-            },
-        )
+    return apply(Loop, locals())
 
 
-class Pad(Op):
+@op("ai.onnx", "Pad", 19)
+def Pad(
+    data: V,
+    pads: V | Array,
+    constant_value: V | Array | None = None,
+    axes: V | Array | None = None,
+    *,
+    mode: Literal["constant", "reflect", "edge", "wrap"] | None = None,
+) -> V:
     """Given a tensor containing the data to be padded (data), a tensor containing the number of start and end pad
     values for axis (pads), (optionally) a mode, and (optionally) constant_value, a padded tensor (output) is
     generated.
@@ -847,7 +673,7 @@ class Pad(Op):
     Outputs:
         output (T): Tensor after padding.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "constant", one of "constant", "reflect", "edge", "wrap"): Supported modes:
             `constant`(default), `reflect`, `edge`, `wrap`
 
@@ -860,34 +686,18 @@ class Pad(Op):
 
     Signature: ai.onnx@19::Pad
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pad"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        pads: str,
-        constant_value: str | None = None,
-        axes: str | None = None,
-        *,
-        mode: Literal["constant", "reflect", "edge", "wrap"] = "constant",
-    ) -> None:
-        super().__init__(
-            (data, pads, constant_value, axes),
-            {
-                "mode": mode,
-            },
-        )
+    return apply(Pad, locals())
 
 
-class QuantizeLinear(Op):
+@op("ai.onnx", "QuantizeLinear", 19)
+def QuantizeLinear(
+    x: V,
+    y_scale: V | Array,
+    y_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    saturate: Literal[0, 1] | None = None,
+) -> V:
     """The linear quantization operator consumes a high-precision tensor, a scale, and a zero point to compute the
     low-precision/quantized tensor.
 
@@ -901,7 +711,7 @@ class QuantizeLinear(Op):
     Outputs:
         y (T2): N-D quantized output tensor. It has same shape as input 'x'.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): (Optional) The axis of the quantization dimension of the input tensor. Ignored for
             per-tensor quantization. Negative value means counting dimensions from the back. Accepted range is [-r,
             r-1] where r = rank(input).
@@ -918,36 +728,16 @@ class QuantizeLinear(Op):
 
     Signature: ai.onnx@19::QuantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "QuantizeLinear"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "saturate": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        y_scale: str,
-        y_zero_point: str | None = None,
-        *,
-        axis: int = 1,
-        saturate: int = 1,
-    ) -> None:
-        super().__init__(
-            (x, y_scale, y_zero_point),
-            {
-                "axis": axis,
-                "saturate": saturate,
-            },
-        )
+    return apply(QuantizeLinear, locals())
 
 
-class Reshape(Op):
+@op("ai.onnx", "Reshape", 19)
+def Reshape(
+    data: V,
+    shape: V | Array,
+    *,
+    allowzero: Literal[0, 1] | None = None,
+) -> V:
     """Reshape the input tensor similar to numpy.reshape.
 
     Inputs:
@@ -957,7 +747,7 @@ class Reshape(Op):
     Outputs:
         reshaped (T): Reshaped data.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         allowzero (int, default 0, one of 0, 1): (Optional) By default, when any value in the 'shape' input is equal
             to zero the corresponding dimension value is copied from the input tensor dynamically. allowzero=1
             indicates that if any value in the 'shape' input is set to zero, the zero value is honored, similar to
@@ -972,32 +762,33 @@ class Reshape(Op):
 
     Signature: ai.onnx@19::Reshape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Reshape"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "allowzero": "int",
-    }
-    default_outputs = ("reshaped",)
-
-    def __init__(
-        self,
-        data: str,
-        shape: str,
-        *,
-        allowzero: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, shape),
-            {
-                "allowzero": allowzero,
-            },
-        )
+    return apply(Reshape, locals())
 
 
-class Resize(Op):
+@op("ai.onnx", "Resize", 19)
+def Resize(
+    X: V,
+    roi: V | Array | None = None,
+    scales: V | Array | None = None,
+    sizes: V | Array | None = None,
+    *,
+    antialias: Literal[0, 1] | None = None,
+    axes: Sequence[int] | None = None,
+    coordinate_transformation_mode: Literal[
+        "half_pixel",
+        "half_pixel_symmetric",
+        "pytorch_half_pixel",
+        "align_corners",
+        "asymmetric",
+        "tf_crop_and_resize",
+    ] | None = None,
+    cubic_coeff_a: float | None = None,
+    exclude_outside: Literal[0, 1] | None = None,
+    extrapolation_value: float | None = None,
+    keep_aspect_ratio_policy: str | None = None,
+    mode: Literal["nearest", "linear", "cubic"] | None = None,
+    nearest_mode: Literal["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"] | None = None,
+) -> V:
     """Resize the input tensor.
 
     Inputs:
@@ -1017,7 +808,7 @@ class Resize(Op):
     Outputs:
         Y (T1): N-D tensor after resizing
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         antialias (int, default 0, one of 0, 1): If set to 1, "linear" and "cubic" interpolation modes will use an
             antialiasing filter when downscaling. Antialiasing is achieved by stretching the resampling filter by a
             factor max(1, 1 / scale), which means that when downsampling, more input pixels contribute to an output
@@ -1088,65 +879,20 @@ class Resize(Op):
 
     Signature: ai.onnx@19::Resize
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Resize"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "antialias": "int",
-        "axes": "ints",
-        "coordinate_transformation_mode": "string",
-        "cubic_coeff_a": "float",
-        "exclude_outside": "int",
-        "extrapolation_value": "float",
-        "keep_aspect_ratio_policy": "string",
-        "mode": "string",
-        "nearest_mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        roi: str | None = None,
-        scales: str | None = None,
-        sizes: str | None = None,
-        *,
-        antialias: int = 0,
-        axes: Sequence[int] | None = None,
-        coordinate_transformation_mode: Literal[
-            "half_pixel",
-            "half_pixel_symmetric",
-            "pytorch_half_pixel",
-            "align_corners",
-            "asymmetric",
-            "tf_crop_and_resize",
-        ] = "half_pixel",
-        cubic_coeff_a: float = -0.75,
-        exclude_outside: int = 0,
-        extrapolation_value: float = 0.0,
-        keep_aspect_ratio_policy: str = "stretch",
-        mode: Literal["nearest", "linear", "cubic"] = "nearest",
-        nearest_mode: Literal["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"] = "round_prefer_floor",
-    ) -> None:
-        super().__init__(
-            (X, roi, scales, sizes),
-            {
-                "antialias": antialias,
-                "axes": axes,
-                "coordinate_transformation_mode": coordinate_transformation_mode,
-                "cubic_coeff_a": cubic_coeff_a,
-                "exclude_outside": exclude_outside,
-                "extrapolation_value": extrapolation_value,
-                "keep_aspect_ratio_policy": keep_aspect_ratio_policy,
-                "mode": mode,
-                "nearest_mode": nearest_mode,
-            },
-        )
+    return apply(Resize, locals())
 
 
-class Scan(Op):
+@op("ai.onnx", "Scan", 19)
+def Scan(
+    *initial_state_and_scan_inputs: V,
+    body: onnx.GraphProto,
+    num_scan_inputs: int,
+    scan_input_axes: Sequence[int] | None = None,
+    scan_input_directions: Sequence[int] | None = None,
+    scan_output_axes: Sequence[int] | None = None,
+    scan_output_directions: Sequence[int] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more scan_output tensors.
 
     Inputs:
@@ -1157,7 +903,7 @@ class Scan(Op):
         final_state_and_scan_outputs (V, variadic, at least 1): Final values of the loop's N state variables
             followed by K scan_outputs
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has N+M inputs: (loop state variables...,
             scan_input_elts...). It has N+K outputs: (loop state variables..., scan_output_elts...). Each
             scan_output is created by concatenating the value of the specified scan_output_elt value at the end of
@@ -1180,6 +926,7 @@ class Scan(Op):
             The i-th element of the list specifies whether the i-th scan_output should be constructed by appending
             or prepending a new value in each iteration: 0 indicates appending and 1 indicates prepending. If
             omitted, all scan_output tensors will be produced by appending a value in each iteration.
+        n_outputs (int, required): how many values the variadic output final_state_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -1189,45 +936,16 @@ class Scan(Op):
 
     Signature: ai.onnx@19::Scan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Scan"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-        "num_scan_inputs": "int",
-        "scan_input_axes": "ints",
-        "scan_input_directions": "ints",
-        "scan_output_axes": "ints",
-        "scan_output_directions": "ints",
-    }
-    default_outputs = ("final_state_and_scan_outputs",)
-
-    def __init__(
-        self,
-        *initial_state_and_scan_inputs: str,
-        body: onnx.GraphProto,
-        num_scan_inputs: int,
-        scan_input_axes: Sequence[int] | None = None,
-        scan_input_directions: Sequence[int] | None = None,
-        scan_output_axes: Sequence[int] | None = None,
-        scan_output_directions: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*initial_state_and_scan_inputs,),
-            {
-                "body": body,
-                "num_scan_inputs": num_scan_inputs,
-                "scan_input_axes": scan_input_axes,
-                "scan_input_directions": scan_input_directions,
-                "scan_output_axes": scan_output_axes,
-                "scan_output_directions": scan_output_directions,
-            },
-        )
+    return apply(Scan, locals())
 
 
-class Shape(Op):
+@op("ai.onnx", "Shape", 19)
+def Shape(
+    data: V,
+    *,
+    end: int | None = None,
+    start: int | None = None,
+) -> V:
     """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input tensor.
 
     Inputs:
@@ -1236,7 +954,7 @@ class Shape(Op):
     Outputs:
         shape (T1): Shape of the input tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         end (int): (Optional) Ending axis for slicing the shape. Negative value means counting dimensions from the
             back. If omitted, sizes of all axes upto (including) the last one will be included.
         start (int, default 0): (Optional) Starting axis for slicing the shape. Default value is 0.Negative value
@@ -1252,34 +970,13 @@ class Shape(Op):
 
     Signature: ai.onnx@19::Shape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Shape"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "end": "int",
-        "start": "int",
-    }
-    default_outputs = ("shape",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        end: int | None = None,
-        start: int = 0,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "end": end,
-                "start": start,
-            },
-        )
+    return apply(Shape, locals())
 
 
-class Size(Op):
+@op("ai.onnx", "Size", 19)
+def Size(
+    data: V,
+) -> V:
     """Takes a tensor as input and outputs a int64 scalar that equals to the total number of elements of the input
     tensor.
 
@@ -1299,16 +996,4 @@ class Size(Op):
 
     Signature: ai.onnx@19::Size
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Size"
-    since = 19
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("size",)
-
-    def __init__(
-        self,
-        data: str,
-    ) -> None:
-        super().__init__((data,), {})
+    return apply(Size, locals())

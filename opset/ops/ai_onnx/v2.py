@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import V, apply, op
 
 from .v1 import GRU as GRU
 from .v1 import LRN as LRN
@@ -100,7 +100,12 @@ from .v1 import Unsqueeze as Unsqueeze
 from .v1 import Xor as Xor
 
 
-class GlobalLpPool(Op):
+@op("ai.onnx", "GlobalLpPool", 2)
+def GlobalLpPool(
+    X: V,
+    *,
+    p: int | None = None,
+) -> V:
     """GlobalLpPool consumes an input tensor X and applies lp pool pooling across the values in the same channel.
 
     Inputs:
@@ -114,7 +119,7 @@ class GlobalLpPool(Op):
             input. The first two dimensions of output shape are the same as the input (N x C), while the other
             dimensions are all 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         p (int, default 2, in [1, inf]): p value of the Lp norm used to pool over the input data.
 
     Type constraints:
@@ -122,31 +127,19 @@ class GlobalLpPool(Op):
 
     Signature: ai.onnx@2::GlobalLpPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GlobalLpPool"
-    since = 2
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "p": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        p: int = 2,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "p": p,
-            },
-        )
+    return apply(GlobalLpPool, locals())
 
 
-class LpPool(Op):
+@op("ai.onnx", "LpPool", 2)
+def LpPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    kernel_shape: Sequence[int],
+    p: int | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """LpPool consumes an input tensor X and applies Lp pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -160,7 +153,7 @@ class LpPool(Op):
         Y (T): Output data tensor from Lp pooling across the input tensor. Dimensions will vary based on various
             kernel, stride, and pad sizes.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -182,43 +175,17 @@ class LpPool(Op):
 
     Signature: ai.onnx@2::LpPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LpPool"
-    since = 2
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "kernel_shape": "ints",
-        "p": "int",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        kernel_shape: Sequence[int],
-        p: int = 2,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "kernel_shape": kernel_shape,
-                "p": p,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(LpPool, locals())
 
 
-class Pad(Op):
+@op("ai.onnx", "Pad", 2)
+def Pad(
+    data: V,
+    *,
+    mode: Literal["constant", "reflect", "edge"] | None = None,
+    pads: Sequence[int],
+    value: float | None = None,
+) -> V:
     """Given a tensor containing the data to be padded (data), a tensor containing the number of start and end pad
     values for axis (pads), (optionally) a mode, and (optionally) constant_value, a padded tensor (output) is
     generated.
@@ -229,7 +196,7 @@ class Pad(Op):
     Outputs:
         output (T): Tensor after padding.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "constant", one of "constant", "reflect", "edge"): Three modes: constant(default),
             reflect, edge
         pads (ints, required, length 2 * r): List of integers indicating the number of padding elements to add or
@@ -244,37 +211,17 @@ class Pad(Op):
 
     Signature: ai.onnx@2::Pad
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pad"
-    since = 2
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-        "pads": "ints",
-        "value": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        mode: Literal["constant", "reflect", "edge"] = "constant",
-        pads: Sequence[int],
-        value: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "mode": mode,
-                "pads": pads,
-                "value": value,
-            },
-        )
+    return apply(Pad, locals())
 
 
-class Split(Op):
+@op("ai.onnx", "Split", 2)
+def Split(
+    input: V,
+    *,
+    axis: int | None = None,
+    split: Sequence[int] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Split a tensor into a list of tensors, along the specified 'axis'.
 
     Inputs:
@@ -283,9 +230,10 @@ class Split(Op):
     Outputs:
         outputs (T, variadic, at least 1): One or more outputs forming list of tensors after splitting
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to split on.
         split (ints, in [0, inf]): length of each output
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -295,28 +243,4 @@ class Split(Op):
 
     Signature: ai.onnx@2::Split
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Split"
-    since = 2
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "split": "ints",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 0,
-        split: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "split": split,
-            },
-        )
+    return apply(Split, locals())

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar, Literal
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v19 import GRU as GRU
 from .v19 import LRN as LRN
@@ -192,7 +191,13 @@ from .v19 import Where as Where
 from .v19 import Xor as Xor
 
 
-class AffineGrid(Op):
+@op("ai.onnx", "AffineGrid", 20)
+def AffineGrid(
+    theta: V,
+    size: V | Array,
+    *,
+    align_corners: Literal[0, 1] | None = None,
+) -> V:
     """Generates a 2D or 3D flow field (sampling grid), given a batch of affine matrices theta
     (https://pytorch.org/docs/stable/generated/torch.nn.functional.affine_grid.html).
 
@@ -204,7 +209,7 @@ class AffineGrid(Op):
         grid (T1): output tensor of shape (N, H, W, 2) of 2D sample coordinates or (N, D, H, W, 3) of 3D sample
             coordinates.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         align_corners (int, default 0, one of 0, 1): if align_corners=1, consider -1 and 1 to refer to the centers
             of the corner pixels. if align_corners=0, consider -1 and 1 to refer to the outer edge the corner
             pixels.
@@ -215,32 +220,15 @@ class AffineGrid(Op):
 
     Signature: ai.onnx@20::AffineGrid
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "AffineGrid"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "align_corners": "int",
-    }
-    default_outputs = ("grid",)
-
-    def __init__(
-        self,
-        theta: str,
-        size: str,
-        *,
-        align_corners: int = 0,
-    ) -> None:
-        super().__init__(
-            (theta, size),
-            {
-                "align_corners": align_corners,
-            },
-        )
+    return apply(AffineGrid, locals())
 
 
-class ConstantOfShape(Op):
+@op("ai.onnx", "ConstantOfShape", 20)
+def ConstantOfShape(
+    input: V,
+    *,
+    value: onnx.TensorProto | Array | None = None,
+) -> V:
     """Generate a tensor with given value and shape.
 
     Inputs:
@@ -252,7 +240,7 @@ class ConstantOfShape(Op):
             datatype of the output tensor is taken from 'value'.If attribute 'value' is not specified, the value in
             the output defaults to 0, and the datatype defaults to float32.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         value (tensor): (Optional) The value of the output elements.Should be a one-element tensor. If not
             specified, it defaults to a tensor of value 0 and datatype float32
 
@@ -265,31 +253,18 @@ class ConstantOfShape(Op):
 
     Signature: ai.onnx@20::ConstantOfShape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ConstantOfShape"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "value": "tensor",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        value: onnx.TensorProto | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "value": value,
-            },
-        )
+    return apply(ConstantOfShape, locals())
 
 
-class DFT(Op):
+@op("ai.onnx", "DFT", 20)
+def DFT(
+    input: V,
+    dft_length: V | Array | None = None,
+    axis: V | Array | None = None,
+    *,
+    inverse: Literal[0, 1] | None = None,
+    onesided: Literal[0, 1] | None = None,
+) -> V:
     """Computes the discrete Fourier Transform (DFT) of the input.
 
     Inputs:
@@ -316,7 +291,7 @@ class DFT(Op):
             `[signal_dim0][signal_dim1][signal_dim2]...[signal_dimN][1]` (real), where `signal_dim_axis =
             dft_length`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         inverse (int, default 0, one of 0, 1): Whether to perform the inverse discrete Fourier Transform. Default is
             0, which corresponds to `false`.
         onesided (int, default 0, one of 0, 1): If `onesided` is `1`, only values for `k` in `[0, 1, 2, ...,
@@ -334,36 +309,15 @@ class DFT(Op):
 
     Signature: ai.onnx@20::DFT
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DFT"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "inverse": "int",
-        "onesided": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        dft_length: str | None = None,
-        axis: str | None = None,
-        *,
-        inverse: int = 0,
-        onesided: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, dft_length, axis),
-            {
-                "inverse": inverse,
-                "onesided": onesided,
-            },
-        )
+    return apply(DFT, locals())
 
 
-class Gelu(Op):
+@op("ai.onnx", "Gelu", 20)
+def Gelu(
+    X: V,
+    *,
+    approximate: Literal["none", "tanh"] | None = None,
+) -> V:
     """Gelu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the gaussian error linear
     units function, $y = 0.5 * x * (1 + erf(x/sqrt(2)))$ is applied to the tensor elementwise.
 
@@ -373,7 +327,7 @@ class Gelu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         approximate (string, default "none", one of "none", "tanh"): Gelu approximation algorithm: `"tanh"`,
             `"none"`(default).`"none"`: do not use approximation.`"tanh"`: use tanh approximation.
 
@@ -383,31 +337,18 @@ class Gelu(Op):
 
     Signature: ai.onnx@20::Gelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gelu"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "approximate": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        approximate: Literal["none", "tanh"] = "none",
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "approximate": approximate,
-            },
-        )
+    return apply(Gelu, locals())
 
 
-class GridSample(Op):
+@op("ai.onnx", "GridSample", 20)
+def GridSample(
+    X: V,
+    grid: V | Array,
+    *,
+    align_corners: Literal[0, 1] | None = None,
+    mode: Literal["linear", "nearest", "cubic"] | None = None,
+    padding_mode: Literal["zeros", "border", "reflection"] | None = None,
+) -> V:
     """Given an input X and a flow-field grid, computes the output Y using X values and pixel locations from the grid.
 
     Inputs:
@@ -426,7 +367,7 @@ class GridSample(Op):
             For integer input types, intermediate values are computed as floating point and cast to integer at the
             end.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         align_corners (int, default 0, one of 0, 1): If align_corners=1, the extrema (-1 and 1) are considered as
             referring to the center points of the input's corner pixels (voxels, etc.). If align_corners=0, they are
             instead considered as referring to the corner points of the input's corner pixels (voxels, etc.), making
@@ -454,38 +395,15 @@ class GridSample(Op):
 
     Signature: ai.onnx@20::GridSample
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GridSample"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "align_corners": "int",
-        "mode": "string",
-        "padding_mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        grid: str,
-        *,
-        align_corners: int = 0,
-        mode: Literal["linear", "nearest", "cubic"] = "linear",
-        padding_mode: Literal["zeros", "border", "reflection"] = "zeros",
-    ) -> None:
-        super().__init__(
-            (X, grid),
-            {
-                "align_corners": align_corners,
-                "mode": mode,
-                "padding_mode": padding_mode,
-            },
-        )
+    return apply(GridSample, locals())
 
 
-class ImageDecoder(Op):
+@op("ai.onnx", "ImageDecoder", 20)
+def ImageDecoder(
+    encoded_stream: V,
+    *,
+    pixel_format: Literal["RGB", "BGR", "Grayscale"] | None = None,
+) -> V:
     """Loads and decodes and image from a file.
 
     Inputs:
@@ -494,7 +412,7 @@ class ImageDecoder(Op):
     Outputs:
         image (T2): Decoded image
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         pixel_format (string, default "RGB", one of "RGB", "BGR", "Grayscale"): Pixel format. Can be one of "RGB",
             "BGR", or "Grayscale".
 
@@ -504,31 +422,16 @@ class ImageDecoder(Op):
 
     Signature: ai.onnx@20::ImageDecoder
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ImageDecoder"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "pixel_format": "string",
-    }
-    default_outputs = ("image",)
-
-    def __init__(
-        self,
-        encoded_stream: str,
-        *,
-        pixel_format: Literal["RGB", "BGR", "Grayscale"] = "RGB",
-    ) -> None:
-        super().__init__(
-            (encoded_stream,),
-            {
-                "pixel_format": pixel_format,
-            },
-        )
+    return apply(ImageDecoder, locals())
 
 
-class IsInf(Op):
+@op("ai.onnx", "IsInf", 20)
+def IsInf(
+    X: V,
+    *,
+    detect_negative: Literal[0, 1] | None = None,
+    detect_positive: Literal[0, 1] | None = None,
+) -> V:
     """Map infinity to true and other values to false.
 
     Inputs:
@@ -537,7 +440,7 @@ class IsInf(Op):
     Outputs:
         Y (T2): output
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         detect_negative (int, default 1, one of 0, 1): (Optional) Whether map negative infinity to true. Default to
             1 so that negative infinity induces true. Set this attribute to 0 if negative infinity should be mapped
             to false.
@@ -553,34 +456,13 @@ class IsInf(Op):
 
     Signature: ai.onnx@20::IsInf
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "IsInf"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "detect_negative": "int",
-        "detect_positive": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        detect_negative: int = 1,
-        detect_positive: int = 1,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "detect_negative": detect_negative,
-                "detect_positive": detect_positive,
-            },
-        )
+    return apply(IsInf, locals())
 
 
-class IsNaN(Op):
+@op("ai.onnx", "IsNaN", 20)
+def IsNaN(
+    X: V,
+) -> V:
     """Returns which elements of the input are NaN.
 
     Inputs:
@@ -597,22 +479,17 @@ class IsNaN(Op):
 
     Signature: ai.onnx@20::IsNaN
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "IsNaN"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(IsNaN, locals())
 
 
-class ReduceMax(Op):
+@op("ai.onnx", "ReduceMax", 20)
+def ReduceMax(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the max of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -626,7 +503,7 @@ class ReduceMax(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -644,35 +521,17 @@ class ReduceMax(Op):
 
     Signature: ai.onnx@20::ReduceMax
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMax"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceMax, locals())
 
 
-class ReduceMin(Op):
+@op("ai.onnx", "ReduceMin", 20)
+def ReduceMin(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the min of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -686,7 +545,7 @@ class ReduceMin(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -704,35 +563,15 @@ class ReduceMin(Op):
 
     Signature: ai.onnx@20::ReduceMin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceMin"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceMin, locals())
 
 
-class RegexFullMatch(Op):
+@op("ai.onnx", "RegexFullMatch", 20)
+def RegexFullMatch(
+    X: V,
+    *,
+    pattern: str | None = None,
+) -> V:
     """RegexFullMatch performs a full regex match on each element of the input tensor.
 
     Inputs:
@@ -741,7 +580,7 @@ class RegexFullMatch(Op):
     Outputs:
         Y (T2): Tensor of bools indicating if each input string fully matches the regex pattern specified.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         pattern (string): Regex pattern to match on. This must be valid RE2 syntax.
 
     Type constraints:
@@ -750,31 +589,14 @@ class RegexFullMatch(Op):
 
     Signature: ai.onnx@20::RegexFullMatch
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RegexFullMatch"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "pattern": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        pattern: str | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "pattern": pattern,
-            },
-        )
+    return apply(RegexFullMatch, locals())
 
 
-class StringConcat(Op):
+@op("ai.onnx", "StringConcat", 20)
+def StringConcat(
+    X: V,
+    Y: V | Array,
+) -> V:
     """StringConcat concatenates string tensors elementwise (with NumPy-style broadcasting support)
 
     Inputs:
@@ -789,23 +611,16 @@ class StringConcat(Op):
 
     Signature: ai.onnx@20::StringConcat
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "StringConcat"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-    ) -> None:
-        super().__init__((X, Y), {})
+    return apply(StringConcat, locals())
 
 
-class StringSplit(Op):
+@op("ai.onnx", "StringSplit", 20)
+def StringSplit(
+    X: V,
+    *,
+    delimiter: str | None = None,
+    maxsplit: int | None = None,
+) -> tuple[V, V]:
     """StringSplit splits a string tensor's elements into substrings based on a delimiter attribute and a maxsplit
     attribute.
 
@@ -818,7 +633,7 @@ class StringSplit(Op):
             will pad any necessary empty strings.
         Z (T3): The number of substrings generated for each input element.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         delimiter (string): Delimiter to split on. If left unset or set to the empty string (""), the input is split
             on consecutive whitespace.
         maxsplit (int): Maximum number of splits (from left to right). If left unset (or if the number of possible
@@ -833,28 +648,4 @@ class StringSplit(Op):
 
     Signature: ai.onnx@20::StringSplit
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "StringSplit"
-    since = 20
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "delimiter": "string",
-        "maxsplit": "int",
-    }
-    default_outputs = ("Y", "Z")
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        delimiter: str | None = None,
-        maxsplit: int | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "delimiter": delimiter,
-                "maxsplit": maxsplit,
-            },
-        )
+    return apply(StringSplit, locals())

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, Value, apply, op
 
 from .v20 import DFT as DFT
 from .v20 import GRU as GRU
@@ -185,7 +185,13 @@ from .v20 import Where as Where
 from .v20 import Xor as Xor
 
 
-class Cast(Op):
+@op("ai.onnx", "Cast", 21)
+def Cast(
+    input: V,
+    *,
+    saturate: Literal[0, 1] | None = None,
+    to: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20, 21, 22],
+) -> V:
     """The operator casts the elements of a given input tensor to a data type specified by the 'to' argument and
     returns an output tensor of the same size in the converted type.
 
@@ -195,7 +201,7 @@ class Cast(Op):
     Outputs:
         output (T2): Output tensor with the same shape as input with type specified by the 'to' argument
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         saturate (int, default 1, one of 0, 1): The parameter defines how the conversion behaves if an input value
             is out of range of the destination type. It only applies for float 8 conversion (float8e4m3fn,
             float8e4m3fnuz, float8e5m2, float8e5m2fnuz). It is true by default. All cases are fully described in two
@@ -218,34 +224,16 @@ class Cast(Op):
 
     Signature: ai.onnx@21::Cast
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cast"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "saturate": "int",
-        "to": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        saturate: int = 1,
-        to: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "saturate": saturate,
-                "to": to,
-            },
-        )
+    return apply(Cast, locals())
 
 
-class CastLike(Op):
+@op("ai.onnx", "CastLike", 21)
+def CastLike(
+    input: V,
+    target_type: V | Array,
+    *,
+    saturate: Literal[0, 1] | None = None,
+) -> V:
     """The operator casts the elements of a given input tensor (the first input) to the same data type as the elements
     of the second input tensor.
 
@@ -258,7 +246,7 @@ class CastLike(Op):
         output (T2): Output tensor produced by casting the first input tensor to have the same type as the second
             input tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         saturate (int, default 1, one of 0, 1): The parameter defines how the conversion behaves if an input value
             is out of range of the destination type. It only applies for float 8 conversion (float8e4m3fn,
             float8e4m3fnuz, float8e5m2, float8e5m2fnuz). It is true by default. Please refer to operator Cast
@@ -278,38 +266,27 @@ class CastLike(Op):
 
     Signature: ai.onnx@21::CastLike
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "CastLike"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "saturate": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        target_type: str,
-        *,
-        saturate: int = 1,
-    ) -> None:
-        super().__init__(
-            (input, target_type),
-            {
-                "saturate": saturate,
-            },
-        )
+    return apply(CastLike, locals())
 
 
-class Constant(Op):
+@op("ai.onnx", "Constant", 21)
+def Constant(
+    *,
+    sparse_value: onnx.SparseTensorProto | None = None,
+    value: onnx.TensorProto | Array | None = None,
+    value_float: float | None = None,
+    value_floats: Sequence[float] | None = None,
+    value_int: int | None = None,
+    value_ints: Sequence[int] | None = None,
+    value_string: str | None = None,
+    value_strings: Sequence[str] | None = None,
+) -> Value:
     """This operator produces a constant tensor.
 
     Outputs:
         output (T): Output tensor containing the same value of the provided tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         sparse_value (sparse_tensor): The value for the elements of the output tensor in sparse format.
         value (tensor): The value for the elements of the output tensor.
         value_float (float): The value for the sole element for the scalar, float32, output tensor.
@@ -328,51 +305,15 @@ class Constant(Op):
 
     Signature: ai.onnx@21::Constant
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Constant"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "sparse_value": "sparse_tensor",
-        "value": "tensor",
-        "value_float": "float",
-        "value_floats": "floats",
-        "value_int": "int",
-        "value_ints": "ints",
-        "value_string": "string",
-        "value_strings": "strings",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        sparse_value: onnx.SparseTensorProto | None = None,
-        value: onnx.TensorProto | None = None,
-        value_float: float | None = None,
-        value_floats: Sequence[float] | None = None,
-        value_int: int | None = None,
-        value_ints: Sequence[int] | None = None,
-        value_string: str | None = None,
-        value_strings: Sequence[str] | None = None,
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "sparse_value": sparse_value,
-                "value": value,
-                "value_float": value_float,
-                "value_floats": value_floats,
-                "value_int": value_int,
-                "value_ints": value_ints,
-                "value_string": value_string,
-                "value_strings": value_strings,
-            },
-        )
+    return apply(Constant, locals())
 
 
-class ConstantOfShape(Op):
+@op("ai.onnx", "ConstantOfShape", 21)
+def ConstantOfShape(
+    input: V,
+    *,
+    value: onnx.TensorProto | Array | None = None,
+) -> V:
     """Generate a tensor with given value and shape.
 
     Inputs:
@@ -384,7 +325,7 @@ class ConstantOfShape(Op):
             datatype of the output tensor is taken from 'value'.If attribute 'value' is not specified, the value in
             the output defaults to 0, and the datatype defaults to float32.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         value (tensor): (Optional) The value of the output elements.Should be a one-element tensor. If not
             specified, it defaults to a tensor of value 0 and datatype float32
 
@@ -397,31 +338,18 @@ class ConstantOfShape(Op):
 
     Signature: ai.onnx@21::ConstantOfShape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ConstantOfShape"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "value": "tensor",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        value: onnx.TensorProto | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "value": value,
-            },
-        )
+    return apply(ConstantOfShape, locals())
 
 
-class DequantizeLinear(Op):
+@op("ai.onnx", "DequantizeLinear", 21)
+def DequantizeLinear(
+    x: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    block_size: int | None = None,
+) -> V:
     """The linear dequantization operator.
 
     Inputs:
@@ -435,7 +363,7 @@ class DequantizeLinear(Op):
     Outputs:
         y (T2): N-D full precision output tensor. It has same shape as input `x`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): (Optional) The axis of the dequantizing dimension of the input tensor. Used for
             per-axis and blocked quantization. Negative value means counting dimensions from the back. Accepted
             range is `[-r, r-1]` where `r = rank(input)`.
@@ -452,36 +380,15 @@ class DequantizeLinear(Op):
 
     Signature: ai.onnx@21::DequantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DequantizeLinear"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "block_size": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        x_scale: str,
-        x_zero_point: str | None = None,
-        *,
-        axis: int = 1,
-        block_size: int = 0,
-    ) -> None:
-        super().__init__(
-            (x, x_scale, x_zero_point),
-            {
-                "axis": axis,
-                "block_size": block_size,
-            },
-        )
+    return apply(DequantizeLinear, locals())
 
 
-class Flatten(Op):
+@op("ai.onnx", "Flatten", 21)
+def Flatten(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """Flattens the input tensor into a 2D matrix.
 
     Inputs:
@@ -492,7 +399,7 @@ class Flatten(Op):
             the outer dimension of the output and remaining input dimensions flattened into the inner dimension of
             the output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Indicate up to which input dimensions (exclusive) should be flattened to the outer
             dimension of the output. The value for axis must be in the range [-r, r], where r is the rank of the
             input tensor. Negative value means counting dimensions from the back. When axis = 0, the shape of the
@@ -507,31 +414,19 @@ class Flatten(Op):
 
     Signature: ai.onnx@21::Flatten
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Flatten"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Flatten, locals())
 
 
-class GroupNormalization(Op):
+@op("ai.onnx", "GroupNormalization", 21)
+def GroupNormalization(
+    X: V,
+    scale: V | Array,
+    bias: V | Array,
+    *,
+    epsilon: float | None = None,
+    num_groups: int,
+    stash_type: Literal[1, 10, 11, 16] | None = None,
+) -> V:
     """A GroupNormalization function.
 
     Inputs:
@@ -545,7 +440,7 @@ class GroupNormalization(Op):
     Outputs:
         Y (T): The output tensor of the same shape as `X`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
         num_groups (int, required, in [1, inf]): The number of groups of channels. It should be a divisor of the
             number of channels `C`.
@@ -558,39 +453,13 @@ class GroupNormalization(Op):
 
     Signature: ai.onnx@21::GroupNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GroupNormalization"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "num_groups": "int",
-        "stash_type": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        bias: str,
-        *,
-        epsilon: float = 1e-05,
-        num_groups: int,
-        stash_type: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, scale, bias),
-            {
-                "epsilon": epsilon,
-                "num_groups": num_groups,
-                "stash_type": stash_type,
-            },
-        )
+    return apply(GroupNormalization, locals())
 
 
-class Identity(Op):
+@op("ai.onnx", "Identity", 21)
+def Identity(
+    input: V,
+) -> V:
     """Identity operator
 
     Inputs:
@@ -621,22 +490,17 @@ class Identity(Op):
 
     Signature: ai.onnx@21::Identity
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Identity"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Identity, locals())
 
 
-class If(Op):
+@op("ai.onnx", "If", 21)
+def If(
+    cond: V,
+    *,
+    else_branch: onnx.GraphProto,
+    then_branch: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs one of two graphs, then_branch or else_branch, as a single-element boolean condition says.
 
     Inputs:
@@ -654,13 +518,14 @@ class If(Op):
             nor `dim_param` set, or (c) a shape of rank 1 with a unique `dim_param`. In contrast, the first output
             cannot have the shape [2] since [2] and [3] are not compatible.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         else_branch (graph, required): Graph to run if condition is false. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             then_branch.
         then_branch (graph, required): Graph to run if condition is true. Has N outputs: values you wish to be
             live-out to the enclosing scope. The number of outputs must match the number of outputs in the
             else_branch.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -689,34 +554,17 @@ class If(Op):
 
     Signature: ai.onnx@21::If
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "If"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "else_branch": "graph",
-        "then_branch": "graph",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        cond: str,
-        *,
-        else_branch: onnx.GraphProto,
-        then_branch: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (cond,),
-            {
-                "else_branch": else_branch,
-                "then_branch": then_branch,
-            },
-        )
+    return apply(If, locals())
 
 
-class Loop(Op):
+@op("ai.onnx", "Loop", 21)
+def Loop(
+    M: V | Array | None = None,
+    cond: V | Array | None = None,
+    *v_initial: V,
+    body: onnx.GraphProto,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Runs a body graph repeatedly, carrying values from one iteration to the next and stacking scan outputs.
 
     Inputs:
@@ -730,12 +578,13 @@ class Loop(Op):
         v_final_and_scan_outputs (V, variadic, at least 1): Final N loop carried dependency values then K
             scan_outputs. Scan outputs must be Tensors.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has 2+N inputs: (iteration_num, condition, loop
             carried dependencies...). It has 1+N+K outputs: (condition, loop carried dependencies...,
             scan_outputs...). Each scan_output is created by concatenating the value of the specified output value
             at the end of each iteration of the loop. It is an error if the dimensions or data type of these
             scan_outputs change across loop iterations.
+        n_outputs (int, required): how many values the variadic output v_final_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -765,32 +614,18 @@ class Loop(Op):
 
     Signature: ai.onnx@21::Loop
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Loop"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-    }
-    default_outputs = ("v_final_and_scan_outputs",)
-
-    def __init__(
-        self,
-        M: str | None = None,
-        cond: str | None = None,
-        *v_initial: str,
-        body: onnx.GraphProto,
-    ) -> None:
-        super().__init__(
-            (M, cond, *v_initial),
-            {
-                "body": body,
-            },
-        )
+    return apply(Loop, locals())
 
 
-class Pad(Op):
+@op("ai.onnx", "Pad", 21)
+def Pad(
+    data: V,
+    pads: V | Array,
+    constant_value: V | Array | None = None,
+    axes: V | Array | None = None,
+    *,
+    mode: Literal["constant", "reflect", "edge", "wrap"] | None = None,
+) -> V:
     """Given a tensor containing the data to be padded (data), a tensor containing the number of start and end pad
     values for axis (pads), (optionally) a mode, and (optionally) constant_value, a padded tensor (output) is
     generated.
@@ -812,7 +647,7 @@ class Pad(Op):
     Outputs:
         output (T): Tensor after padding.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "constant", one of "constant", "reflect", "edge", "wrap"): Supported modes:
             `constant`(default), `reflect`, `edge`, `wrap`
 
@@ -826,34 +661,20 @@ class Pad(Op):
 
     Signature: ai.onnx@21::Pad
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pad"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        pads: str,
-        constant_value: str | None = None,
-        axes: str | None = None,
-        *,
-        mode: Literal["constant", "reflect", "edge", "wrap"] = "constant",
-    ) -> None:
-        super().__init__(
-            (data, pads, constant_value, axes),
-            {
-                "mode": mode,
-            },
-        )
+    return apply(Pad, locals())
 
 
-class QLinearMatMul(Op):
+@op("ai.onnx", "QLinearMatMul", 21)
+def QLinearMatMul(
+    a: V,
+    a_scale: V | Array,
+    a_zero_point: V | Array,
+    b: V | Array,
+    b_scale: V | Array,
+    b_zero_point: V | Array,
+    y_scale: V | Array,
+    y_zero_point: V | Array,
+) -> V:
     """Matrix product that behaves like numpy.matmul.
 
     Inputs:
@@ -880,29 +701,20 @@ class QLinearMatMul(Op):
 
     Signature: ai.onnx@21::QLinearMatMul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "QLinearMatMul"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        a: str,
-        a_scale: str,
-        a_zero_point: str,
-        b: str,
-        b_scale: str,
-        b_zero_point: str,
-        y_scale: str,
-        y_zero_point: str,
-    ) -> None:
-        super().__init__((a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point), {})
+    return apply(QLinearMatMul, locals())
 
 
-class QuantizeLinear(Op):
+@op("ai.onnx", "QuantizeLinear", 21)
+def QuantizeLinear(
+    x: V,
+    y_scale: V | Array,
+    y_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    block_size: int | None = None,
+    output_dtype: Literal[0, 2, 3, 4, 5, 17, 18, 19, 20, 21, 22] | None = None,
+    saturate: Literal[0, 1] | None = None,
+) -> V:
     """The linear quantization operator consumes a high-precision tensor, a scale, and a zero point to compute the
     low-precision/quantized tensor.
 
@@ -917,7 +729,7 @@ class QuantizeLinear(Op):
     Outputs:
         y (T2): N-D quantized output tensor. It has same shape as input `x`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): (Optional) The axis of the dequantizing dimension of the input tensor. Used only for
             per-axis and blocked quantization. Negative value means counting dimensions from the back. Accepted
             range is `[-r, r-1]` where `r = rank(input)`. When the rank of the input is 1, per-tensor quantization
@@ -943,42 +755,16 @@ class QuantizeLinear(Op):
 
     Signature: ai.onnx@21::QuantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "QuantizeLinear"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "block_size": "int",
-        "output_dtype": "int",
-        "saturate": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        y_scale: str,
-        y_zero_point: str | None = None,
-        *,
-        axis: int = 1,
-        block_size: int = 0,
-        output_dtype: int = 0,
-        saturate: int = 1,
-    ) -> None:
-        super().__init__(
-            (x, y_scale, y_zero_point),
-            {
-                "axis": axis,
-                "block_size": block_size,
-                "output_dtype": output_dtype,
-                "saturate": saturate,
-            },
-        )
+    return apply(QuantizeLinear, locals())
 
 
-class Reshape(Op):
+@op("ai.onnx", "Reshape", 21)
+def Reshape(
+    data: V,
+    shape: V | Array,
+    *,
+    allowzero: Literal[0, 1] | None = None,
+) -> V:
     """Reshape the input tensor similar to numpy.reshape.
 
     Inputs:
@@ -988,7 +774,7 @@ class Reshape(Op):
     Outputs:
         reshaped (T): Reshaped data.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         allowzero (int, default 0, one of 0, 1): (Optional) By default, when any value in the 'shape' input is equal
             to zero the corresponding dimension value is copied from the input tensor dynamically. allowzero=1
             indicates that if any value in the 'shape' input is set to zero, the zero value is honored, similar to
@@ -1003,32 +789,20 @@ class Reshape(Op):
 
     Signature: ai.onnx@21::Reshape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Reshape"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "allowzero": "int",
-    }
-    default_outputs = ("reshaped",)
-
-    def __init__(
-        self,
-        data: str,
-        shape: str,
-        *,
-        allowzero: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, shape),
-            {
-                "allowzero": allowzero,
-            },
-        )
+    return apply(Reshape, locals())
 
 
-class Scan(Op):
+@op("ai.onnx", "Scan", 21)
+def Scan(
+    *initial_state_and_scan_inputs: V,
+    body: onnx.GraphProto,
+    num_scan_inputs: int,
+    scan_input_axes: Sequence[int] | None = None,
+    scan_input_directions: Sequence[int] | None = None,
+    scan_output_axes: Sequence[int] | None = None,
+    scan_output_directions: Sequence[int] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more scan_output tensors.
 
     Inputs:
@@ -1039,7 +813,7 @@ class Scan(Op):
         final_state_and_scan_outputs (V, variadic, at least 1): Final values of the loop's N state variables
             followed by K scan_outputs
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has N+M inputs: (loop state variables...,
             scan_input_elts...). It has N+K outputs: (loop state variables..., scan_output_elts...). Each
             scan_output is created by concatenating the value of the specified scan_output_elt value at the end of
@@ -1062,6 +836,7 @@ class Scan(Op):
             The i-th element of the list specifies whether the i-th scan_output should be constructed by appending
             or prepending a new value in each iteration: 0 indicates appending and 1 indicates prepending. If
             omitted, all scan_output tensors will be produced by appending a value in each iteration.
+        n_outputs (int, required): how many values the variadic output final_state_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -1072,45 +847,16 @@ class Scan(Op):
 
     Signature: ai.onnx@21::Scan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Scan"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-        "num_scan_inputs": "int",
-        "scan_input_axes": "ints",
-        "scan_input_directions": "ints",
-        "scan_output_axes": "ints",
-        "scan_output_directions": "ints",
-    }
-    default_outputs = ("final_state_and_scan_outputs",)
-
-    def __init__(
-        self,
-        *initial_state_and_scan_inputs: str,
-        body: onnx.GraphProto,
-        num_scan_inputs: int,
-        scan_input_axes: Sequence[int] | None = None,
-        scan_input_directions: Sequence[int] | None = None,
-        scan_output_axes: Sequence[int] | None = None,
-        scan_output_directions: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*initial_state_and_scan_inputs,),
-            {
-                "body": body,
-                "num_scan_inputs": num_scan_inputs,
-                "scan_input_axes": scan_input_axes,
-                "scan_input_directions": scan_input_directions,
-                "scan_output_axes": scan_output_axes,
-                "scan_output_directions": scan_output_directions,
-            },
-        )
+    return apply(Scan, locals())
 
 
-class Shape(Op):
+@op("ai.onnx", "Shape", 21)
+def Shape(
+    data: V,
+    *,
+    end: int | None = None,
+    start: int | None = None,
+) -> V:
     """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input tensor.
 
     Inputs:
@@ -1119,7 +865,7 @@ class Shape(Op):
     Outputs:
         shape (T1): Shape of the input tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         end (int): (Optional) Ending axis for slicing the shape. Negative value means counting dimensions from the
             back. If omitted, sizes of all axes upto (including) the last one will be included.
         start (int, default 0): (Optional) Starting axis for slicing the shape. Default value is 0.Negative value
@@ -1135,34 +881,13 @@ class Shape(Op):
 
     Signature: ai.onnx@21::Shape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Shape"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "end": "int",
-        "start": "int",
-    }
-    default_outputs = ("shape",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        end: int | None = None,
-        start: int = 0,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "end": end,
-                "start": start,
-            },
-        )
+    return apply(Shape, locals())
 
 
-class Size(Op):
+@op("ai.onnx", "Size", 21)
+def Size(
+    data: V,
+) -> V:
     """Takes a tensor as input and outputs a int64 scalar that equals to the total number of elements of the input
     tensor.
 
@@ -1182,22 +907,14 @@ class Size(Op):
 
     Signature: ai.onnx@21::Size
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Size"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("size",)
-
-    def __init__(
-        self,
-        data: str,
-    ) -> None:
-        super().__init__((data,), {})
+    return apply(Size, locals())
 
 
-class Squeeze(Op):
+@op("ai.onnx", "Squeeze", 21)
+def Squeeze(
+    data: V,
+    axes: V | Array | None = None,
+) -> V:
     """Remove single-dimensional entries from the shape of a tensor.
 
     Inputs:
@@ -1217,23 +934,15 @@ class Squeeze(Op):
 
     Signature: ai.onnx@21::Squeeze
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Squeeze"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("squeezed",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-    ) -> None:
-        super().__init__((data, axes), {})
+    return apply(Squeeze, locals())
 
 
-class Transpose(Op):
+@op("ai.onnx", "Transpose", 21)
+def Transpose(
+    data: V,
+    *,
+    perm: Sequence[int] | None = None,
+) -> V:
     """Returns a transpose of the input tensor.
 
     Inputs:
@@ -1242,7 +951,7 @@ class Transpose(Op):
     Outputs:
         transposed (T): Transposed output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         perm (ints, default [r - 1 - i for i in range(r)], in [0, inf], length r): A list of integers. By default,
             reverse the dimensions, otherwise permute the axes according to the values given. Its length must be
             equal to the rank of the input.
@@ -1256,31 +965,14 @@ class Transpose(Op):
 
     Signature: ai.onnx@21::Transpose
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Transpose"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "perm": "ints",
-    }
-    default_outputs = ("transposed",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        perm: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "perm": perm,
-            },
-        )
+    return apply(Transpose, locals())
 
 
-class Unsqueeze(Op):
+@op("ai.onnx", "Unsqueeze", 21)
+def Unsqueeze(
+    data: V,
+    axes: V | Array,
+) -> V:
     """Insert single-dimensional entries to the shape of an input tensor (data).
 
     Inputs:
@@ -1300,17 +992,4 @@ class Unsqueeze(Op):
 
     Signature: ai.onnx@21::Unsqueeze
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Unsqueeze"
-    since = 21
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("expanded",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str,
-    ) -> None:
-        super().__init__((data, axes), {})
+    return apply(Unsqueeze, locals())

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, Value, apply, op
 
 from .v21 import DFT as DFT
 from .v21 import LRN as LRN
@@ -155,7 +155,10 @@ from .v21 import Where as Where
 from .v21 import Xor as Xor
 
 
-class Acos(Op):
+@op("ai.onnx", "Acos", 22)
+def Acos(
+    input: V,
+) -> V:
     """Calculates the arccosine (inverse of cosine) of the given input tensor, element-wise.
 
     Inputs:
@@ -170,22 +173,13 @@ class Acos(Op):
 
     Signature: ai.onnx@22::Acos
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Acos"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Acos, locals())
 
 
-class Acosh(Op):
+@op("ai.onnx", "Acosh", 22)
+def Acosh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic arccosine of the given input tensor element-wise.
 
     Inputs:
@@ -200,22 +194,13 @@ class Acosh(Op):
 
     Signature: ai.onnx@22::Acosh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Acosh"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Acosh, locals())
 
 
-class Asin(Op):
+@op("ai.onnx", "Asin", 22)
+def Asin(
+    input: V,
+) -> V:
     """Calculates the arcsine (inverse of sine) of the given input tensor, element-wise.
 
     Inputs:
@@ -230,22 +215,13 @@ class Asin(Op):
 
     Signature: ai.onnx@22::Asin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Asin"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Asin, locals())
 
 
-class Asinh(Op):
+@op("ai.onnx", "Asinh", 22)
+def Asinh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic arcsine of the given input tensor element-wise.
 
     Inputs:
@@ -260,22 +236,13 @@ class Asinh(Op):
 
     Signature: ai.onnx@22::Asinh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Asinh"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Asinh, locals())
 
 
-class Atan(Op):
+@op("ai.onnx", "Atan", 22)
+def Atan(
+    input: V,
+) -> V:
     """Calculates the arctangent (inverse of tangent) of the given input tensor, element-wise.
 
     Inputs:
@@ -290,22 +257,13 @@ class Atan(Op):
 
     Signature: ai.onnx@22::Atan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Atan"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Atan, locals())
 
 
-class Atanh(Op):
+@op("ai.onnx", "Atanh", 22)
+def Atanh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic arctangent of the given input tensor element-wise.
 
     Inputs:
@@ -320,22 +278,21 @@ class Atanh(Op):
 
     Signature: ai.onnx@22::Atanh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Atanh"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Atanh, locals())
 
 
-class AveragePool(Op):
+@op("ai.onnx", "AveragePool", 22)
+def AveragePool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    count_include_pad: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """AveragePool consumes an input tensor X and applies average pooling across the tensor according to kernel sizes,
     stride sizes, and pad lengths.
 
@@ -350,7 +307,7 @@ class AveragePool(Op):
         Y (T): Output data tensor from average or max pooling across the input tensor. Dimensions will vary based on
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -379,49 +336,16 @@ class AveragePool(Op):
 
     Signature: ai.onnx@22::AveragePool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "AveragePool"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "count_include_pad": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        count_include_pad: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "count_include_pad": count_include_pad,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(AveragePool, locals())
 
 
-class Bernoulli(Op):
+@op("ai.onnx", "Bernoulli", 22)
+def Bernoulli(
+    input: V,
+    *,
+    dtype: Literal[10, 1, 11, 16, 2, 4, 12, 13, 3, 5, 6, 7, 9] | None = None,
+    seed: float | None = None,
+) -> V:
     """Draws binary random numbers (0 or 1) from a Bernoulli distribution.
 
     Inputs:
@@ -430,7 +354,7 @@ class Bernoulli(Op):
     Outputs:
         output (T2): The returned output tensor only has values 0 or 1, same shape as input tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, one of 10, 1, 11, 16, 2, 4, 12, 13, 3, 5, 6, 7, 9): The data type for the elements of the output
             tensor. if not specified, we will use the data type of the input tensor.
         seed (float): (Optional) Seed to the random generator, if not specified we will auto generate one.
@@ -444,34 +368,22 @@ class Bernoulli(Op):
 
     Signature: ai.onnx@22::Bernoulli
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Bernoulli"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "seed": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int | None = None,
-        seed: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "seed": seed,
-            },
-        )
+    return apply(Bernoulli, locals())
 
 
-class Conv(Op):
+@op("ai.onnx", "Conv", 22)
+def Conv(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The convolution operator consumes an input tensor and a filter, and computes the output.
 
     Inputs:
@@ -495,7 +407,7 @@ class Conv(Op):
         Y (T): Output data tensor that contains the result of the convolution. The output dimensions are functions
             of the kernel size, stride size, and pad lengths.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -523,48 +435,24 @@ class Conv(Op):
 
     Signature: ai.onnx@22::Conv
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Conv"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(Conv, locals())
 
 
-class ConvTranspose(Op):
+@op("ai.onnx", "ConvTranspose", 22)
+def ConvTranspose(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    output_padding: Sequence[int] | None = None,
+    output_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The convolution transpose operator consumes an input tensor and a filter, and computes the output.
 
     Inputs:
@@ -583,7 +471,7 @@ class ConvTranspose(Op):
             of the kernel size, stride size, pad lengths and group count. The number of channels in the output
             should be equal to W.shape[1] * group (assuming zero based indices of the shape array)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] = input_shape[i] *
@@ -623,54 +511,13 @@ class ConvTranspose(Op):
 
     Signature: ai.onnx@22::ConvTranspose
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ConvTranspose"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "output_padding": "ints",
-        "output_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        output_padding: Sequence[int] | None = None,
-        output_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "output_padding": output_padding,
-                "output_shape": output_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(ConvTranspose, locals())
 
 
-class Cos(Op):
+@op("ai.onnx", "Cos", 22)
+def Cos(
+    input: V,
+) -> V:
     """Calculates the cosine of the given input tensor, element-wise.
 
     Inputs:
@@ -685,22 +532,13 @@ class Cos(Op):
 
     Signature: ai.onnx@22::Cos
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cos"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Cos, locals())
 
 
-class Cosh(Op):
+@op("ai.onnx", "Cosh", 22)
+def Cosh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic cosine of the given input tensor element-wise.
 
     Inputs:
@@ -715,22 +553,24 @@ class Cosh(Op):
 
     Signature: ai.onnx@22::Cosh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cosh"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Cosh, locals())
 
 
-class DeformConv(Op):
+@op("ai.onnx", "DeformConv", 22)
+def DeformConv(
+    X: V,
+    W: V | Array,
+    offset: V | Array,
+    B: V | Array | None = None,
+    mask: V | Array | None = None,
+    *,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    offset_group: int | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """Performs deformable convolution as described in https://arxiv.org/abs/1703.06211 and
     https://arxiv.org/abs/1811.11168.
 
@@ -755,7 +595,7 @@ class DeformConv(Op):
         Y (T): Output data tensor that contains the result of convolution. It has shape (N, oC, oH, oW) for 2D data
             or (N, oC, o1, o2, ..., on) for nD data
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dilations (ints, default [1] * r, in [1, inf], length r): Dilation value along each spatial axis of the
             kernel. Default is 1 along each axis.
         group (int, default 1, in [1, inf]): Number of groups the input and output channels, C and oC, are divided
@@ -778,50 +618,13 @@ class DeformConv(Op):
 
     Signature: ai.onnx@22::DeformConv
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DeformConv"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "offset_group": "int",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        offset: str,
-        B: str | None = None,
-        mask: str | None = None,
-        *,
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        offset_group: int = 1,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, offset, B, mask),
-            {
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "offset_group": offset_group,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(DeformConv, locals())
 
 
-class Det(Op):
+@op("ai.onnx", "Det", 22)
+def Det(
+    X: V,
+) -> V:
     """Det calculates determinant of a square matrix or batches of square matrices.
 
     Inputs:
@@ -836,22 +639,17 @@ class Det(Op):
 
     Signature: ai.onnx@22::Det
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Det"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Det, locals())
 
 
-class Dropout(Op):
+@op("ai.onnx", "Dropout", 22)
+def Dropout(
+    data: V,
+    ratio: V | Array | None = None,
+    training_mode: V | Array | None = None,
+    *,
+    seed: int | None = None,
+) -> V:
     """Dropout takes an input floating-point tensor, an optional input ratio (floating-point scalar) and an optional
     input training_mode (boolean scalar).
 
@@ -869,7 +667,7 @@ class Dropout(Op):
         output (T): The output.
         mask (T2, optional): The output mask.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         seed (int): (Optional) Seed to the random generator, if not specified we will auto generate one.
 
     Type constraints:
@@ -883,33 +681,15 @@ class Dropout(Op):
 
     Signature: ai.onnx@22::Dropout
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Dropout"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "seed": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        ratio: str | None = None,
-        training_mode: str | None = None,
-        *,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(
-            (data, ratio, training_mode),
-            {
-                "seed": seed,
-            },
-        )
+    return apply(Dropout, locals())
 
 
-class Elu(Op):
+@op("ai.onnx", "Elu", 22)
+def Elu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """Elu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the function f(x) = alpha *
     (exp(x) - 1.) for x < 0, f(x) = x for x >= 0., is applied to the tensor elementwise.
 
@@ -919,7 +699,7 @@ class Elu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Coefficient of ELU.
 
     Type constraints:
@@ -928,31 +708,16 @@ class Elu(Op):
 
     Signature: ai.onnx@22::Elu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Elu"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(Elu, locals())
 
 
-class EyeLike(Op):
+@op("ai.onnx", "EyeLike", 22)
+def EyeLike(
+    input: V,
+    *,
+    dtype: Literal[1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16] | None = None,
+    k: int | None = None,
+) -> V:
     """Generate a 2D tensor (matrix) with ones on the diagonal and zeros everywhere else.
 
     Inputs:
@@ -961,7 +726,7 @@ class EyeLike(Op):
     Outputs:
         output (T2): Output tensor, same shape as input tensor T1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, one of 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16): (Optional) The data type for the elements of
             the output tensor. If not specified, the data type of the input tensor T1 is used.
         k (int, default 0): (Optional) Index of the diagonal to be populated with ones. Default is 0. If T2 is the
@@ -978,34 +743,27 @@ class EyeLike(Op):
 
     Signature: ai.onnx@22::EyeLike
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "EyeLike"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "k": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int | None = None,
-        k: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "k": k,
-            },
-        )
+    return apply(EyeLike, locals())
 
 
-class GRU(Op):
+@op("ai.onnx", "GRU", 22)
+def GRU(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    layout: Literal[0, 1] | None = None,
+    linear_before_reset: Literal[0, 1] | None = None,
+) -> tuple[V, V]:
     """Computes an one-layer GRU.
 
     Inputs:
@@ -1029,7 +787,7 @@ class GRU(Op):
         Y_h (T, optional): The last output value of the hidden. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -1062,57 +820,13 @@ class GRU(Op):
 
     Signature: ai.onnx@22::GRU
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GRU"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "layout": "int",
-        "linear_before_reset": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        layout: int = 0,
-        linear_before_reset: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "layout": layout,
-                "linear_before_reset": linear_before_reset,
-            },
-        )
+    return apply(GRU, locals())
 
 
-class GlobalAveragePool(Op):
+@op("ai.onnx", "GlobalAveragePool", 22)
+def GlobalAveragePool(
+    X: V,
+) -> V:
     """GlobalAveragePool consumes an input tensor X and applies average pooling across the values in the same channel.
 
     Inputs:
@@ -1132,22 +846,15 @@ class GlobalAveragePool(Op):
 
     Signature: ai.onnx@22::GlobalAveragePool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GlobalAveragePool"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(GlobalAveragePool, locals())
 
 
-class GlobalLpPool(Op):
+@op("ai.onnx", "GlobalLpPool", 22)
+def GlobalLpPool(
+    X: V,
+    *,
+    p: int | None = None,
+) -> V:
     """GlobalLpPool consumes an input tensor X and applies lp pool pooling across the values in the same channel.
 
     Inputs:
@@ -1161,7 +868,7 @@ class GlobalLpPool(Op):
             input. The first two dimensions of output shape are the same as the input (N x C), while the other
             dimensions are all 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         p (int, default 2, in [1, inf]): p value of the Lp norm used to pool over the input data.
 
     Type constraints:
@@ -1170,31 +877,13 @@ class GlobalLpPool(Op):
 
     Signature: ai.onnx@22::GlobalLpPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GlobalLpPool"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "p": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        p: int = 2,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "p": p,
-            },
-        )
+    return apply(GlobalLpPool, locals())
 
 
-class GlobalMaxPool(Op):
+@op("ai.onnx", "GlobalMaxPool", 22)
+def GlobalMaxPool(
+    X: V,
+) -> V:
     """GlobalMaxPool consumes an input tensor X and applies max pooling across the values in the same channel.
 
     Inputs:
@@ -1214,22 +903,18 @@ class GlobalMaxPool(Op):
 
     Signature: ai.onnx@22::GlobalMaxPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GlobalMaxPool"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(GlobalMaxPool, locals())
 
 
-class GridSample(Op):
+@op("ai.onnx", "GridSample", 22)
+def GridSample(
+    X: V,
+    grid: V | Array,
+    *,
+    align_corners: Literal[0, 1] | None = None,
+    mode: Literal["linear", "nearest", "cubic"] | None = None,
+    padding_mode: Literal["zeros", "border", "reflection"] | None = None,
+) -> V:
     """Given an input X and a flow-field grid, computes the output Y using X values and pixel locations from the grid.
 
     Inputs:
@@ -1248,7 +933,7 @@ class GridSample(Op):
             For integer input types, intermediate values are computed as floating point and cast to integer at the
             end.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         align_corners (int, default 0, one of 0, 1): If align_corners=1, the extrema (-1 and 1) are considered as
             referring to the center points of the input's corner pixels (voxels, etc.). If align_corners=0, they are
             instead considered as referring to the corner points of the input's corner pixels (voxels, etc.), making
@@ -1276,38 +961,16 @@ class GridSample(Op):
 
     Signature: ai.onnx@22::GridSample
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GridSample"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "align_corners": "int",
-        "mode": "string",
-        "padding_mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        grid: str,
-        *,
-        align_corners: int = 0,
-        mode: Literal["linear", "nearest", "cubic"] = "linear",
-        padding_mode: Literal["zeros", "border", "reflection"] = "zeros",
-    ) -> None:
-        super().__init__(
-            (X, grid),
-            {
-                "align_corners": align_corners,
-                "mode": mode,
-                "padding_mode": padding_mode,
-            },
-        )
+    return apply(GridSample, locals())
 
 
-class HardSigmoid(Op):
+@op("ai.onnx", "HardSigmoid", 22)
+def HardSigmoid(
+    X: V,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+) -> V:
     """HardSigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the HardSigmoid
     function, y = max(0, min(1, alpha * x + beta)), is applied to the tensor elementwise.
 
@@ -1317,7 +980,7 @@ class HardSigmoid(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.2): Value of alpha.
         beta (float, default 0.5): Value of beta.
 
@@ -1327,34 +990,13 @@ class HardSigmoid(Op):
 
     Signature: ai.onnx@22::HardSigmoid
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "HardSigmoid"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 0.2,
-        beta: float = 0.5,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "beta": beta,
-            },
-        )
+    return apply(HardSigmoid, locals())
 
 
-class HardSwish(Op):
+@op("ai.onnx", "HardSwish", 22)
+def HardSwish(
+    X: V,
+) -> V:
     """HardSwish takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the HardSwish
     function, y = x * max(0, min(1, alpha * x + beta)) = x * HardSigmoid<alpha, beta>(x), where alpha = 1/6 and beta
     = 0.5, is applied to the tensor elementwise.
@@ -1371,22 +1013,17 @@ class HardSwish(Op):
 
     Signature: ai.onnx@22::HardSwish
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "HardSwish"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(HardSwish, locals())
 
 
-class InstanceNormalization(Op):
+@op("ai.onnx", "InstanceNormalization", 22)
+def InstanceNormalization(
+    input: V,
+    scale: V | Array,
+    B: V | Array,
+    *,
+    epsilon: float | None = None,
+) -> V:
     """Carries out instance normalization as described in the paper https://arxiv.org/abs/1607.08022.
 
     Inputs:
@@ -1400,7 +1037,7 @@ class InstanceNormalization(Op):
     Outputs:
         output (T): The output tensor of the same shape as input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
 
     Type constraints:
@@ -1409,33 +1046,29 @@ class InstanceNormalization(Op):
 
     Signature: ai.onnx@22::InstanceNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "InstanceNormalization"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        scale: str,
-        B: str,
-        *,
-        epsilon: float = 1e-05,
-    ) -> None:
-        super().__init__(
-            (input, scale, B),
-            {
-                "epsilon": epsilon,
-            },
-        )
+    return apply(InstanceNormalization, locals())
 
 
-class LSTM(Op):
+@op("ai.onnx", "LSTM", 22)
+def LSTM(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    initial_c: V | Array | None = None,
+    P: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    input_forget: Literal[0, 1] | None = None,
+    layout: Literal[0, 1] | None = None,
+) -> tuple[V, V, V]:
     """Computes an one-layer LSTM.
 
     Inputs:
@@ -1466,7 +1099,7 @@ class LSTM(Op):
         Y_c (T, optional): The last output value of the cell. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -1498,59 +1131,16 @@ class LSTM(Op):
 
     Signature: ai.onnx@22::LSTM
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LSTM"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "input_forget": "int",
-        "layout": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        initial_c: str | None = None,
-        P: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        input_forget: int = 0,
-        layout: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h, initial_c, P),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "input_forget": input_forget,
-                "layout": layout,
-            },
-        )
+    return apply(LSTM, locals())
 
 
-class LpNormalization(Op):
+@op("ai.onnx", "LpNormalization", 22)
+def LpNormalization(
+    input: V,
+    *,
+    axis: int | None = None,
+    p: Literal[1, 2] | None = None,
+) -> V:
     """Given a matrix, apply Lp-normalization along the provided axis.
 
     Inputs:
@@ -1559,7 +1149,7 @@ class LpNormalization(Op):
     Outputs:
         output (T): Matrix after normalization
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): The axis on which to apply normalization, -1 mean last axis.
         p (int, default 2, one of 1, 2): The order of the normalization, only 1 or 2 are supported.
 
@@ -1569,34 +1159,21 @@ class LpNormalization(Op):
 
     Signature: ai.onnx@22::LpNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LpNormalization"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "p": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = -1,
-        p: int = 2,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "p": p,
-            },
-        )
+    return apply(LpNormalization, locals())
 
 
-class LpPool(Op):
+@op("ai.onnx", "LpPool", 22)
+def LpPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    p: int | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """LpPool consumes an input tensor X and applies Lp pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -1610,7 +1187,7 @@ class LpPool(Op):
         Y (T): Output data tensor from Lp pooling across the input tensor. Dimensions will vary based on various
             kernel, stride, and pad sizes.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -1638,49 +1215,21 @@ class LpPool(Op):
 
     Signature: ai.onnx@22::LpPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LpPool"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "p": "int",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        p: int = 2,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "p": p,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(LpPool, locals())
 
 
-class MaxPool(Op):
+@op("ai.onnx", "MaxPool", 22)
+def MaxPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    storage_order: Literal[0, 1] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxPool consumes an input tensor X and applies max pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -1699,7 +1248,7 @@ class MaxPool(Op):
             pooling. The indices are computed as flatten 1-D tensor, and the indices do not consider padding. So the
             values in indices are in [0, N x C x D1 x ... x Dn).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -1730,49 +1279,17 @@ class MaxPool(Op):
 
     Signature: ai.onnx@22::MaxPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxPool"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "storage_order": "int",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        storage_order: int = 0,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "storage_order": storage_order,
-                "strides": strides,
-            },
-        )
+    return apply(MaxPool, locals())
 
 
-class MaxRoiPool(Op):
+@op("ai.onnx", "MaxRoiPool", 22)
+def MaxRoiPool(
+    X: V,
+    rois: V | Array,
+    *,
+    pooled_shape: Sequence[int],
+    spatial_scale: float | None = None,
+) -> V:
     """ROI max pool consumes an input tensor X and region of interests (RoIs) to apply max pooling across each RoI, to
     produce output 4-D tensor of shape (num_rois, channels, pooled_shape[0], pooled_shape[1]).
 
@@ -1785,7 +1302,7 @@ class MaxRoiPool(Op):
     Outputs:
         Y (T): RoI pooled output 4-D tensor of shape (num_rois, channels, pooled_shape[0], pooled_shape[1]).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         pooled_shape (ints, required, in [1, inf], length 2): ROI pool output shape (height, width).
         spatial_scale (float, default 1.0): Multiplicative spatial scale factor to translate ROI coordinates from
             their input scale to the scale used when pooling.
@@ -1796,35 +1313,19 @@ class MaxRoiPool(Op):
 
     Signature: ai.onnx@22::MaxRoiPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxRoiPool"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "pooled_shape": "ints",
-        "spatial_scale": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        rois: str,
-        *,
-        pooled_shape: Sequence[int],
-        spatial_scale: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X, rois),
-            {
-                "pooled_shape": pooled_shape,
-                "spatial_scale": spatial_scale,
-            },
-        )
+    return apply(MaxRoiPool, locals())
 
 
-class MaxUnpool(Op):
+@op("ai.onnx", "MaxUnpool", 22, {"indices": "I"})
+def MaxUnpool(
+    X: V,
+    indices: V | Array,
+    output_shape: V | Array | None = None,
+    *,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxUnpool essentially computes the partial inverse of the MaxPool op.
 
     Inputs:
@@ -1845,7 +1346,7 @@ class MaxUnpool(Op):
     Outputs:
         output (T1): Output data tensor that contains the result of the unpooling.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         kernel_shape (ints, required, in [1, inf], length r): The size of the kernel along each axis.
         pads (ints, default [0] * (2 * r), in [0, inf], length 2 * r): Padding for the beginning and ending along
             each spatial axis, it can take any value greater than or equal to 0. The value represent the number of
@@ -1864,39 +1365,13 @@ class MaxUnpool(Op):
 
     Signature: ai.onnx@22::MaxUnpool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxUnpool"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        X: str,
-        indices: str,
-        output_shape: str | None = None,
-        *,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, indices, output_shape),
-            {
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(MaxUnpool, locals())
 
 
-class Mish(Op):
+@op("ai.onnx", "Mish", 22)
+def Mish(
+    X: V,
+) -> V:
     """Mish: A Self Regularized Non-Monotonic Neural Activation Function.
 
     Inputs:
@@ -1911,22 +1386,17 @@ class Mish(Op):
 
     Signature: ai.onnx@22::Mish
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mish"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Mish, locals())
 
 
-class Multinomial(Op):
+@op("ai.onnx", "Multinomial", 22)
+def Multinomial(
+    input: V,
+    *,
+    dtype: Literal[6, 7] | None = None,
+    sample_size: int | None = None,
+    seed: float | None = None,
+) -> V:
     """Generate a tensor of samples from a multinomial distribution according to the probabilities of each of the
     possible outcomes.
 
@@ -1939,7 +1409,7 @@ class Multinomial(Op):
         output (T2): Output tensor with shape [batch_size, sample_size], where sample_size is the number of times to
             sample. Each value along the axis zero represents the outcome of the corresponding sample in a batch.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, default 6, one of 6, 7): (Optional) The data type for the elements of the output tensor, if not
             specified, we will use int32.
         sample_size (int, default 1, in [1, inf]): Number of times to sample.
@@ -1952,37 +1422,18 @@ class Multinomial(Op):
 
     Signature: ai.onnx@22::Multinomial
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Multinomial"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "sample_size": "int",
-        "seed": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int = 6,
-        sample_size: int = 1,
-        seed: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "sample_size": sample_size,
-                "seed": seed,
-            },
-        )
+    return apply(Multinomial, locals())
 
 
-class NegativeLogLikelihoodLoss(Op):
+@op("ai.onnx", "NegativeLogLikelihoodLoss", 22)
+def NegativeLogLikelihoodLoss(
+    input: V,
+    target: V | Array,
+    weight: V | Array | None = None,
+    *,
+    ignore_index: int | None = None,
+    reduction: Literal["none", "sum", "mean"] | None = None,
+) -> V:
     """A NegativeLogLikelihoodLoss operator computes (weighted) negative log likelihood loss.
 
     Inputs:
@@ -1996,7 +1447,7 @@ class NegativeLogLikelihoodLoss(Op):
     Outputs:
         loss (T): The negative log likelihood loss
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         ignore_index (int): Specifies a target value that is ignored and does not contribute to the input gradient.
             It's an optional value.
         reduction (string, default "mean", one of "none", "sum", "mean"): Type of reduction to apply to loss: none,
@@ -2010,36 +1461,26 @@ class NegativeLogLikelihoodLoss(Op):
 
     Signature: ai.onnx@22::NegativeLogLikelihoodLoss
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "NegativeLogLikelihoodLoss"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "ignore_index": "int",
-        "reduction": "string",
-    }
-    default_outputs = ("loss",)
-
-    def __init__(
-        self,
-        input: str,
-        target: str,
-        weight: str | None = None,
-        *,
-        ignore_index: int | None = None,
-        reduction: Literal["none", "sum", "mean"] = "mean",
-    ) -> None:
-        super().__init__(
-            (input, target, weight),
-            {
-                "ignore_index": ignore_index,
-                "reduction": reduction,
-            },
-        )
+    return apply(NegativeLogLikelihoodLoss, locals())
 
 
-class RNN(Op):
+@op("ai.onnx", "RNN", 22)
+def RNN(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    layout: Literal[0, 1] | None = None,
+) -> tuple[V, V]:
     """Computes an one-layer simple RNN.
 
     Inputs:
@@ -2063,7 +1504,7 @@ class RNN(Op):
         Y_h (T, optional): The last output value of the hidden. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -2093,60 +1534,24 @@ class RNN(Op):
 
     Signature: ai.onnx@22::RNN
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RNN"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "layout": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] = ("Tanh", "Tanh"),
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        layout: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "layout": layout,
-            },
-        )
+    return apply(RNN, locals())
 
 
-class RandomNormal(Op):
+@op("ai.onnx", "RandomNormal", 22)
+def RandomNormal(
+    *,
+    dtype: Literal[1, 10, 11, 16] | None = None,
+    mean: float | None = None,
+    scale: float | None = None,
+    seed: float | None = None,
+    shape: Sequence[int],
+) -> Value:
     """Generate a tensor with random values drawn from a normal distribution.
 
     Outputs:
         output (T): Output tensor of random values drawn from normal distribution
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, default 1, one of 1, 10, 11, 16): The data type for the elements of the output tensor. Default
             is TensorProto::FLOAT.
         mean (float, default 0.0): The mean of the normal distribution.
@@ -2160,42 +1565,18 @@ class RandomNormal(Op):
 
     Signature: ai.onnx@22::RandomNormal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RandomNormal"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "mean": "float",
-        "scale": "float",
-        "seed": "float",
-        "shape": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        dtype: int = 1,
-        mean: float = 0.0,
-        scale: float = 1.0,
-        seed: float | None = None,
-        shape: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "dtype": dtype,
-                "mean": mean,
-                "scale": scale,
-                "seed": seed,
-                "shape": shape,
-            },
-        )
+    return apply(RandomNormal, locals())
 
 
-class RandomNormalLike(Op):
+@op("ai.onnx", "RandomNormalLike", 22)
+def RandomNormalLike(
+    input: V,
+    *,
+    dtype: Literal[1, 10, 11, 16] | None = None,
+    mean: float | None = None,
+    scale: float | None = None,
+    seed: float | None = None,
+) -> V:
     """Generate a tensor with random values drawn from a normal distribution.
 
     Inputs:
@@ -2204,7 +1585,7 @@ class RandomNormalLike(Op):
     Outputs:
         output (T2): Output tensor of random values drawn from normal distribution
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, one of 1, 10, 11, 16): (Optional) The data type for the elements of the output tensor, if not
             specified, we will use the data type of the input tensor.
         mean (float, default 0.0): The mean of the normal distribution.
@@ -2221,46 +1602,24 @@ class RandomNormalLike(Op):
 
     Signature: ai.onnx@22::RandomNormalLike
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RandomNormalLike"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "mean": "float",
-        "scale": "float",
-        "seed": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int | None = None,
-        mean: float = 0.0,
-        scale: float = 1.0,
-        seed: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "mean": mean,
-                "scale": scale,
-                "seed": seed,
-            },
-        )
+    return apply(RandomNormalLike, locals())
 
 
-class RandomUniform(Op):
+@op("ai.onnx", "RandomUniform", 22)
+def RandomUniform(
+    *,
+    dtype: Literal[1, 10, 11, 16] | None = None,
+    high: float | None = None,
+    low: float | None = None,
+    seed: float | None = None,
+    shape: Sequence[int],
+) -> Value:
     """Generate a tensor with random values drawn from a uniform distribution.
 
     Outputs:
         output (T): Output tensor of random values drawn from uniform distribution
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, default 1, one of 1, 10, 11, 16): The data type for the elements of the output tensor. If not
             specified, default is TensorProto::FLOAT.
         high (float, default 1.0): Upper boundary of the output values.
@@ -2274,42 +1633,18 @@ class RandomUniform(Op):
 
     Signature: ai.onnx@22::RandomUniform
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RandomUniform"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "high": "float",
-        "low": "float",
-        "seed": "float",
-        "shape": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        dtype: int = 1,
-        high: float = 1.0,
-        low: float = 0.0,
-        seed: float | None = None,
-        shape: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "dtype": dtype,
-                "high": high,
-                "low": low,
-                "seed": seed,
-                "shape": shape,
-            },
-        )
+    return apply(RandomUniform, locals())
 
 
-class RandomUniformLike(Op):
+@op("ai.onnx", "RandomUniformLike", 22)
+def RandomUniformLike(
+    input: V,
+    *,
+    dtype: Literal[1, 10, 11, 16] | None = None,
+    high: float | None = None,
+    low: float | None = None,
+    seed: float | None = None,
+) -> V:
     """Generate a tensor with random values drawn from a uniform distribution.
 
     Inputs:
@@ -2318,7 +1653,7 @@ class RandomUniformLike(Op):
     Outputs:
         output (T2): Output tensor of random values drawn from uniform distribution
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, one of 1, 10, 11, 16): (Optional) The data type for the elements of the output tensor, if not
             specified, we will use the data type of the input tensor.
         high (float, default 1.0): Upper boundary of the output values.
@@ -2335,40 +1670,22 @@ class RandomUniformLike(Op):
 
     Signature: ai.onnx@22::RandomUniformLike
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RandomUniformLike"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "high": "float",
-        "low": "float",
-        "seed": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int | None = None,
-        high: float = 1.0,
-        low: float = 0.0,
-        seed: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "high": high,
-                "low": low,
-                "seed": seed,
-            },
-        )
+    return apply(RandomUniformLike, locals())
 
 
-class RoiAlign(Op):
+@op("ai.onnx", "RoiAlign", 22)
+def RoiAlign(
+    X: V,
+    rois: V | Array,
+    batch_indices: V | Array,
+    *,
+    coordinate_transformation_mode: Literal["half_pixel", "output_half_pixel"] | None = None,
+    mode: Literal["avg", "max"] | None = None,
+    output_height: int | None = None,
+    output_width: int | None = None,
+    sampling_ratio: int | None = None,
+    spatial_scale: float | None = None,
+) -> V:
     """Region of Interest (RoI) align operation described in the Mask R-CNN paper.
 
     Inputs:
@@ -2384,7 +1701,7 @@ class RoiAlign(Op):
         Y (T1): RoI pooled output, 4-D tensor of shape (num_rois, C, output_height, output_width). The r-th batch
             element Y[r-1] is a pooled feature map corresponding to the r-th RoI X[r-1].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         coordinate_transformation_mode (string, default "half_pixel", one of "half_pixel", "output_half_pixel"):
             Allowed values are 'half_pixel' and 'output_half_pixel'. Use the value 'half_pixel' to pixel shift the
             input coordinates by -0.5 (the recommended behavior). Use the value 'output_half_pixel' to omit the
@@ -2407,48 +1724,13 @@ class RoiAlign(Op):
 
     Signature: ai.onnx@22::RoiAlign
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RoiAlign"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "coordinate_transformation_mode": "string",
-        "mode": "string",
-        "output_height": "int",
-        "output_width": "int",
-        "sampling_ratio": "int",
-        "spatial_scale": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        rois: str,
-        batch_indices: str,
-        *,
-        coordinate_transformation_mode: Literal["half_pixel", "output_half_pixel"] = "half_pixel",
-        mode: Literal["avg", "max"] = "avg",
-        output_height: int = 1,
-        output_width: int = 1,
-        sampling_ratio: int = 0,
-        spatial_scale: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X, rois, batch_indices),
-            {
-                "coordinate_transformation_mode": coordinate_transformation_mode,
-                "mode": mode,
-                "output_height": output_height,
-                "output_width": output_width,
-                "sampling_ratio": sampling_ratio,
-                "spatial_scale": spatial_scale,
-            },
-        )
+    return apply(RoiAlign, locals())
 
 
-class Round(Op):
+@op("ai.onnx", "Round", 22)
+def Round(
+    X: V,
+) -> V:
     """Round takes one input Tensor and rounds the values, element-wise, meaning it finds the nearest integer for each
     value.
 
@@ -2464,22 +1746,16 @@ class Round(Op):
 
     Signature: ai.onnx@22::Round
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Round"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Round, locals())
 
 
-class Selu(Op):
+@op("ai.onnx", "Selu", 22)
+def Selu(
+    X: V,
+    *,
+    alpha: float | None = None,
+    gamma: float | None = None,
+) -> V:
     """Selu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the scaled exponential
     linear unit function, y = gamma * (alpha * e^x - alpha) for x <= 0, y = gamma * x for x > 0, is applied to the
     tensor elementwise.
@@ -2490,7 +1766,7 @@ class Selu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.6732632): Coefficient of SELU default to 1.67326319217681884765625 (i.e., float32
             approximation of 1.6732632423543772848170429916717).
         gamma (float, default 1.050701): Coefficient of SELU default to 1.05070102214813232421875 (i.e., float32
@@ -2502,34 +1778,13 @@ class Selu(Op):
 
     Signature: ai.onnx@22::Selu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Selu"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "gamma": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.6732632,
-        gamma: float = 1.050701,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "gamma": gamma,
-            },
-        )
+    return apply(Selu, locals())
 
 
-class Sin(Op):
+@op("ai.onnx", "Sin", 22)
+def Sin(
+    input: V,
+) -> V:
     """Calculates the sine of the given input tensor, element-wise.
 
     Inputs:
@@ -2544,22 +1799,13 @@ class Sin(Op):
 
     Signature: ai.onnx@22::Sin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sin"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Sin, locals())
 
 
-class Sinh(Op):
+@op("ai.onnx", "Sinh", 22)
+def Sinh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic sine of the given input tensor element-wise.
 
     Inputs:
@@ -2574,22 +1820,13 @@ class Sinh(Op):
 
     Signature: ai.onnx@22::Sinh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sinh"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Sinh, locals())
 
 
-class Softplus(Op):
+@op("ai.onnx", "Softplus", 22)
+def Softplus(
+    X: V,
+) -> V:
     """Softplus takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the softplus function,
     y = ln(exp(x) + 1), is applied to the tensor elementwise.
 
@@ -2605,22 +1842,13 @@ class Softplus(Op):
 
     Signature: ai.onnx@22::Softplus
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Softplus"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Softplus, locals())
 
 
-class Softsign(Op):
+@op("ai.onnx", "Softsign", 22)
+def Softsign(
+    input: V,
+) -> V:
     """Calculates the softsign (x/(1+|x|)) of the given input tensor element-wise.
 
     Inputs:
@@ -2635,22 +1863,13 @@ class Softsign(Op):
 
     Signature: ai.onnx@22::Softsign
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Softsign"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Softsign, locals())
 
 
-class Tan(Op):
+@op("ai.onnx", "Tan", 22)
+def Tan(
+    input: V,
+) -> V:
     """Calculates the tangent of the given input tensor, element-wise.
 
     Inputs:
@@ -2665,22 +1884,15 @@ class Tan(Op):
 
     Signature: ai.onnx@22::Tan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Tan"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Tan, locals())
 
 
-class ThresholdedRelu(Op):
+@op("ai.onnx", "ThresholdedRelu", 22)
+def ThresholdedRelu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """ThresholdedRelu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the rectified
     linear function, y = x for x > alpha, y = 0 otherwise, is applied to the tensor elementwise.
 
@@ -2690,7 +1902,7 @@ class ThresholdedRelu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Threshold value
 
     Type constraints:
@@ -2699,25 +1911,4 @@ class ThresholdedRelu(Op):
 
     Signature: ai.onnx@22::ThresholdedRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ThresholdedRelu"
-    since = 22
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(ThresholdedRelu, locals())

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v25 import DFT as DFT
 from .v25 import GRU as GRU
@@ -208,7 +207,12 @@ from .v25 import Where as Where
 from .v25 import Xor as Xor
 
 
-class BitCast(Op):
+@op("ai.onnx", "BitCast", 26)
+def BitCast(
+    input: V,
+    *,
+    to: Literal[1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26],
+) -> V:
     """Reinterprets the binary representation of a tensor as a different data type, specified by the 'to' attribute.
 
     Inputs:
@@ -217,7 +221,7 @@ class BitCast(Op):
     Outputs:
         output (T2): Output tensor with the same shape as the input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         to (int, required, one of 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
             24, 25, 26): The data type to which the input tensor is bitwise reinterpreted. Must be one of the
             non-string types from DataType enum in TensorProto. The target type must have the same bit-width as the
@@ -239,31 +243,17 @@ class BitCast(Op):
 
     Signature: ai.onnx@26::BitCast
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BitCast"
-    since = 26
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "to": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        to: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "to": to,
-            },
-        )
+    return apply(BitCast, locals())
 
 
-class CumProd(Op):
+@op("ai.onnx", "CumProd", 26)
+def CumProd(
+    x: V,
+    axis: V | Array,
+    *,
+    exclusive: Literal[0, 1] | None = None,
+    reverse: Literal[0, 1] | None = None,
+) -> V:
     """Performs cumulative product of the input elements along the given axis.
 
     Inputs:
@@ -274,7 +264,7 @@ class CumProd(Op):
     Outputs:
         y (T): Output tensor of the same type as 'x' with cumulative products of the x's elements
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         exclusive (int, default 0, one of 0, 1): If set to 1 will return exclusive product in which the top element
             is not included. In other terms, if set to 1, the j-th output element would be the product of the first
             (j-1) elements. Otherwise, it would be the product of the first j elements.
@@ -287,29 +277,4 @@ class CumProd(Op):
 
     Signature: ai.onnx@26::CumProd
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "CumProd"
-    since = 26
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "exclusive": "int",
-        "reverse": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        axis: str,
-        *,
-        exclusive: int = 0,
-        reverse: int = 0,
-    ) -> None:
-        super().__init__(
-            (x, axis),
-            {
-                "exclusive": exclusive,
-                "reverse": reverse,
-            },
-        )
+    return apply(CumProd, locals())

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar, Literal
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v26 import DFT as DFT
 from .v26 import GRU as GRU
@@ -209,7 +208,15 @@ from .v26 import Where as Where
 from .v26 import Xor as Xor
 
 
-class CausalConvWithState(Op):
+@op("ai.onnx", "CausalConvWithState", 27)
+def CausalConvWithState(
+    input: V,
+    weight: V | Array,
+    bias: V | Array | None = None,
+    past_state: V | Array | None = None,
+    *,
+    activation: Literal["silu", "swish", "none"] | None = None,
+) -> tuple[V, V]:
     """Stateful causal 1D depthwise convolution.
 
     Inputs:
@@ -229,7 +236,7 @@ class CausalConvWithState(Op):
             values of the effective padded/concatenated sequence along the causal axis, including any values from
             past_state or zero-padding when the current input is shorter than k - 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, default "none", one of "silu", "swish", "none"): Fused activation function. One of:
             'silu', 'swish', 'none'. Default is 'none'.
 
@@ -238,34 +245,24 @@ class CausalConvWithState(Op):
 
     Signature: ai.onnx@27::CausalConvWithState
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "CausalConvWithState"
-    since = 27
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-    }
-    default_outputs = ("output", "present_state")
-
-    def __init__(
-        self,
-        input: str,
-        weight: str,
-        bias: str | None = None,
-        past_state: str | None = None,
-        *,
-        activation: Literal["silu", "swish", "none"] = "none",
-    ) -> None:
-        super().__init__(
-            (input, weight, bias, past_state),
-            {
-                "activation": activation,
-            },
-        )
+    return apply(CausalConvWithState, locals())
 
 
-class LinearAttention(Op):
+@op("ai.onnx", "LinearAttention", 27)
+def LinearAttention(
+    query: V,
+    key: V | Array,
+    value: V | Array,
+    past_state: V | Array | None = None,
+    decay: V | Array | None = None,
+    beta: V | Array | None = None,
+    *,
+    chunk_size: int | None = None,
+    kv_num_heads: int,
+    q_num_heads: int,
+    scale: float | None = None,
+    update_rule: Literal["linear", "gated", "delta", "gated_delta"] | None = None,
+) -> tuple[V, V]:
     """Unified linear attention operator for autoregressive decoding (T=1) and prefill (T>1).
 
     Inputs:
@@ -285,7 +282,7 @@ class LinearAttention(Op):
         output (T): Attention output with 3D packed shape (B, T, H_q * d_v).
         present_state (S): Updated recurrent state with shape (B, H_kv, d_k, d_v). Always 4D.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         chunk_size (int, default 64, in [1, inf]): Chunk size for the chunk-parallel WY decomposition during prefill
             (T>1). Tuning hint; does not affect output correctness.
         kv_num_heads (int, required, in [1, inf]): Number of key/value heads. Always required.
@@ -304,48 +301,17 @@ class LinearAttention(Op):
 
     Signature: ai.onnx@27::LinearAttention
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LinearAttention"
-    since = 27
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "chunk_size": "int",
-        "kv_num_heads": "int",
-        "q_num_heads": "int",
-        "scale": "float",
-        "update_rule": "string",
-    }
-    default_outputs = ("output", "present_state")
-
-    def __init__(
-        self,
-        query: str,
-        key: str,
-        value: str,
-        past_state: str | None = None,
-        decay: str | None = None,
-        beta: str | None = None,
-        *,
-        chunk_size: int = 64,
-        kv_num_heads: int,
-        q_num_heads: int,
-        scale: float = 0.0,
-        update_rule: Literal["linear", "gated", "delta", "gated_delta"] = "gated_delta",
-    ) -> None:
-        super().__init__(
-            (query, key, value, past_state, decay, beta),
-            {
-                "chunk_size": chunk_size,
-                "kv_num_heads": kv_num_heads,
-                "q_num_heads": q_num_heads,
-                "scale": scale,
-                "update_rule": update_rule,
-            },
-        )
+    return apply(LinearAttention, locals())
 
 
-class Range(Op):
+@op("ai.onnx", "Range", 27)
+def Range(
+    start: V,
+    limit: V | Array,
+    delta: V | Array,
+    *,
+    stash_type: Literal[1, 11] | None = None,
+) -> V:
     """Generate a tensor containing a sequence of numbers that begin at start and extends by increments of delta up to
     limit (exclusive).
 
@@ -357,7 +323,7 @@ class Range(Op):
     Outputs:
         output (T): A 1-D tensor with same type as the inputs containing generated range of values.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         stash_type (int, default 1, one of 1, 11): The data type used for intermediate computation when T is float16
             or bfloat16. Defaults to 1 (float). Has no effect for other types.
 
@@ -367,27 +333,4 @@ class Range(Op):
 
     Signature: ai.onnx@27::Range
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Range"
-    since = 27
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "stash_type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        start: str,
-        limit: str,
-        delta: str,
-        *,
-        stash_type: int = 1,
-    ) -> None:
-        super().__init__(
-            (start, limit, delta),
-            {
-                "stash_type": stash_type,
-            },
-        )
+    return apply(Range, locals())

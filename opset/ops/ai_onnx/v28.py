@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar, Literal
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v27 import DFT as DFT
 from .v27 import GRU as GRU
@@ -196,7 +195,13 @@ from .v27 import Where as Where
 from .v27 import Xor as Xor
 
 
-class BitShift(Op):
+@op("ai.onnx", "BitShift", 28)
+def BitShift(
+    X: V,
+    Y: V | Array,
+    *,
+    direction: Literal["LEFT", "RIGHT"],
+) -> V:
     """Bitwise shift operator performs element-wise operation.
 
     Inputs:
@@ -206,7 +211,7 @@ class BitShift(Op):
     Outputs:
         Z (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         direction (string, required, one of "LEFT", "RIGHT"): Direction of moving bits. It can be either "RIGHT"
             (for right shift) or "LEFT" (for left shift).
 
@@ -216,32 +221,17 @@ class BitShift(Op):
 
     Signature: ai.onnx@28::BitShift
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BitShift"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "direction": "string",
-    }
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-        *,
-        direction: Literal["LEFT", "RIGHT"],
-    ) -> None:
-        super().__init__(
-            (X, Y),
-            {
-                "direction": direction,
-            },
-        )
+    return apply(BitShift, locals())
 
 
-class Cast(Op):
+@op("ai.onnx", "Cast", 28)
+def Cast(
+    input: V,
+    *,
+    round_mode: Literal["up", "down", "nearest"] | None = None,
+    saturate: Literal[0, 1] | None = None,
+    to: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28],
+) -> V:
     """The operator casts the elements of a given input tensor to a data type specified by the 'to' argument and
     returns an output tensor of the same size in the converted type.
 
@@ -251,7 +241,7 @@ class Cast(Op):
     Outputs:
         output (T2): Output tensor with the same shape as input with type specified by the 'to' argument
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         round_mode (string, default "up", one of "up", "down", "nearest"): Rounding mode for conversion to
             float8e8m0. It only applies to casting to float8e8m0 and is `up` by default. `up`: round to nearest
             value away from zero, `down`: round to nearest value towards zero, `nearest`: round to nearest value and
@@ -280,37 +270,15 @@ class Cast(Op):
 
     Signature: ai.onnx@28::Cast
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cast"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "round_mode": "string",
-        "saturate": "int",
-        "to": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        round_mode: Literal["up", "down", "nearest"] = "up",
-        saturate: int = 1,
-        to: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "round_mode": round_mode,
-                "saturate": saturate,
-                "to": to,
-            },
-        )
+    return apply(Cast, locals())
 
 
-class Celu(Op):
+@op("ai.onnx", "Celu", 28)
+def Celu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """Continuously Differentiable Exponential Linear Units: Perform the linear unit element-wise on the input tensor X
     using formula: max(0,x) + min(0,alpha*(exp(x/alpha)-1))
 
@@ -320,7 +288,7 @@ class Celu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): The Alpha value in Celu formula which control the shape of the unit. The default
             value is 1.0.
 
@@ -330,31 +298,16 @@ class Celu(Op):
 
     Signature: ai.onnx@28::Celu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Celu"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(Celu, locals())
 
 
-class Compress(Op):
+@op("ai.onnx", "Compress", 28)
+def Compress(
+    input: V,
+    condition: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """Selects slices from an input tensor along a given axis where condition evaluates to True for each axis index.
 
     Inputs:
@@ -366,7 +319,7 @@ class Compress(Op):
     Outputs:
         output (T): Tensor of rank r if axis is specified. Otherwise output is a Tensor of rank 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): (Optional) Axis along which to take slices. If not specified, input is flattened before elements
             being selected. Negative value means counting dimensions from the back. Accepted range is [-r, r-1]
             where r = rank(input).
@@ -380,32 +333,16 @@ class Compress(Op):
 
     Signature: ai.onnx@28::Compress
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Compress"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        condition: str,
-        *,
-        axis: int | None = None,
-    ) -> None:
-        super().__init__(
-            (input, condition),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Compress, locals())
 
 
-class DepthToSpace(Op):
+@op("ai.onnx", "DepthToSpace", 28)
+def DepthToSpace(
+    input: V,
+    *,
+    blocksize: int,
+    mode: Literal["DCR", "CRD"] | None = None,
+) -> V:
     """DepthToSpace rearranges (permutes) data from depth into blocks of spatial data.
 
     Inputs:
@@ -415,7 +352,7 @@ class DepthToSpace(Op):
     Outputs:
         output (T): Output tensor of [N, C/(blocksize * blocksize), H * blocksize, W * blocksize].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         blocksize (int, required, in [1, inf]): Blocks of [blocksize, blocksize] are moved.
         mode (string, default "DCR", one of "DCR", "CRD"): DCR (default) for depth-column-row order re-arrangement.
             Use CRD for column-row-depth order.
@@ -428,34 +365,19 @@ class DepthToSpace(Op):
 
     Signature: ai.onnx@28::DepthToSpace
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DepthToSpace"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "blocksize": "int",
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        blocksize: int,
-        mode: Literal["DCR", "CRD"] = "DCR",
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "blocksize": blocksize,
-                "mode": mode,
-            },
-        )
+    return apply(DepthToSpace, locals())
 
 
-class DequantizeLinear(Op):
+@op("ai.onnx", "DequantizeLinear", 28)
+def DequantizeLinear(
+    x: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    block_size: int | None = None,
+    output_dtype: Literal[0, 1, 10, 16] | None = None,
+) -> V:
     """The linear dequantization operator.
 
     Inputs:
@@ -470,7 +392,7 @@ class DequantizeLinear(Op):
         y (T3): N-D full precision output tensor. It has the same shape as input `x`. The data type is specified by
             the `output_dtype` attribute or, in its absence, the type of `x_scale`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): (Optional) The axis of the dequantizing dimension of the input tensor. Used for
             per-axis and blocked quantization. Negative value means counting dimensions from the back. Accepted
             range is `[-r, r-1]` where `r = rank(input)`.
@@ -491,39 +413,14 @@ class DequantizeLinear(Op):
 
     Signature: ai.onnx@28::DequantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "DequantizeLinear"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "block_size": "int",
-        "output_dtype": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        x_scale: str,
-        x_zero_point: str | None = None,
-        *,
-        axis: int = 1,
-        block_size: int = 0,
-        output_dtype: int = 0,
-    ) -> None:
-        super().__init__(
-            (x, x_scale, x_zero_point),
-            {
-                "axis": axis,
-                "block_size": block_size,
-                "output_dtype": output_dtype,
-            },
-        )
+    return apply(DequantizeLinear, locals())
 
 
-class Einsum(Op):
+@op("ai.onnx", "Einsum", 28)
+def Einsum(
+    *Inputs: V,
+    equation: str,
+) -> V:
     """An einsum of the form term1, term2 -> output-term produces an output tensor using the following equation
     output[output-term] = reduce-sum( input1[term1] * input2[term2] ) where the reduce-sum performs a summation over
     all the indices occurring in the input terms (term1, term2) that do not occur in the output-term.
@@ -534,7 +431,7 @@ class Einsum(Op):
     Outputs:
         Output (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         equation (string, required): Einsum expression string.
 
     Type constraints:
@@ -544,30 +441,16 @@ class Einsum(Op):
 
     Signature: ai.onnx@28::Einsum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Einsum"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "equation": "string",
-    }
-    default_outputs = ("Output",)
-
-    def __init__(
-        self,
-        *Inputs: str,
-        equation: str,
-    ) -> None:
-        super().__init__(
-            (*Inputs,),
-            {
-                "equation": equation,
-            },
-        )
+    return apply(Einsum, locals())
 
 
-class Mod(Op):
+@op("ai.onnx", "Mod", 28)
+def Mod(
+    A: V,
+    B: V | Array,
+    *,
+    fmod: Literal[0, 1] | None = None,
+) -> V:
     """Performs an element-wise binary modulo operation.
 
     Inputs:
@@ -577,7 +460,7 @@ class Mod(Op):
     Outputs:
         C (T): Remainder tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         fmod (int, default 0, one of 0, 1): Whether the operator should use floor (0) or truncation (1) to calculate
             the quotient.
 
@@ -588,32 +471,17 @@ class Mod(Op):
 
     Signature: ai.onnx@28::Mod
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mod"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "fmod": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        fmod: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "fmod": fmod,
-            },
-        )
+    return apply(Mod, locals())
 
 
-class OneHot(Op):
+@op("ai.onnx", "OneHot", 28)
+def OneHot(
+    indices: V,
+    depth: V | Array,
+    values: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """Produces a one-hot tensor based on inputs.
 
     Inputs:
@@ -632,7 +500,7 @@ class OneHot(Op):
         output (T3): Tensor of rank one greater than input tensor 'indices', i.e. rank(output) = rank(indices) + 1.
             The data type for the elements of the output tensor is the same as the type of input 'values' is used.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): (Optional) Axis along which one-hot representation in added. Default: axis=-1.
             axis=-1 means that the additional dimension will be inserted as the innermost/last dimension in the
             output tensor. Negative value means counting dimensions from the back. Accepted range is [-r-1, r] where
@@ -651,33 +519,15 @@ class OneHot(Op):
 
     Signature: ai.onnx@28::OneHot
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "OneHot"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        indices: str,
-        depth: str,
-        values: str,
-        *,
-        axis: int = -1,
-    ) -> None:
-        super().__init__(
-            (indices, depth, values),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(OneHot, locals())
 
 
-class Optional(Op):
+@op("ai.onnx", "Optional", 28)
+def Optional(
+    input: V | None = None,
+    *,
+    type: onnx.TypeProto | None = None,
+) -> V:
     """Constructs an optional-type value containing either an empty optional of a certain type specified by the
     attribute, or a non-empty value containing the input element.
 
@@ -687,7 +537,7 @@ class Optional(Op):
     Outputs:
         output (O): The optional output enclosing the input element.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         type (type_proto): Type of the element in the optional output
 
     Type constraints:
@@ -726,31 +576,13 @@ class Optional(Op):
 
     Signature: ai.onnx@28::Optional
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Optional"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "type": "type_proto",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str | None = None,
-        *,
-        type: onnx.TypeProto | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "type": type,
-            },
-        )
+    return apply(Optional, locals())
 
 
-class OptionalGetElement(Op):
+@op("ai.onnx", "OptionalGetElement", 28)
+def OptionalGetElement(
+    input: V,
+) -> V:
     """If the input is a tensor or sequence type, it returns the input.
 
     Inputs:
@@ -806,22 +638,13 @@ class OptionalGetElement(Op):
 
     Signature: ai.onnx@28::OptionalGetElement
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "OptionalGetElement"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(OptionalGetElement, locals())
 
 
-class OptionalHasElement(Op):
+@op("ai.onnx", "OptionalHasElement", 28)
+def OptionalHasElement(
+    input: V | None = None,
+) -> V:
     """Returns true if (1) the input is an optional-type and contains an element, or, (2) the input is a tensor or
     sequence type.
 
@@ -868,22 +691,21 @@ class OptionalHasElement(Op):
 
     Signature: ai.onnx@28::OptionalHasElement
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "OptionalHasElement"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str | None = None,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(OptionalHasElement, locals())
 
 
-class QuantizeLinear(Op):
+@op("ai.onnx", "QuantizeLinear", 28)
+def QuantizeLinear(
+    x: V,
+    y_scale: V | Array,
+    y_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    block_size: int | None = None,
+    output_dtype: Literal[0, 2, 3, 4, 5, 17, 18, 19, 20, 21, 22, 23, 25, 26, 27, 28] | None = None,
+    precision: Literal[0, 1, 10, 11, 16] | None = None,
+    saturate: Literal[0, 1] | None = None,
+) -> V:
     """The linear quantization operator consumes a high-precision tensor, a scale, and a zero point to compute the
     low-precision/quantized tensor.
 
@@ -898,7 +720,7 @@ class QuantizeLinear(Op):
     Outputs:
         y (T3): N-D quantized output tensor. It has same shape as input `x`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): (Optional) The axis of the dequantizing dimension of the input tensor. Used only for
             per-axis and blocked quantization. Negative value means counting dimensions from the back. Accepted
             range is `[-r, r-1]` where `r = rank(input)`. When the rank of the input is 1, per-tensor quantization
@@ -930,45 +752,17 @@ class QuantizeLinear(Op):
 
     Signature: ai.onnx@28::QuantizeLinear
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "QuantizeLinear"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "block_size": "int",
-        "output_dtype": "int",
-        "precision": "int",
-        "saturate": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        y_scale: str,
-        y_zero_point: str | None = None,
-        *,
-        axis: int = 1,
-        block_size: int = 0,
-        output_dtype: int = 0,
-        precision: int = 0,
-        saturate: int = 1,
-    ) -> None:
-        super().__init__(
-            (x, y_scale, y_zero_point),
-            {
-                "axis": axis,
-                "block_size": block_size,
-                "output_dtype": output_dtype,
-                "precision": precision,
-                "saturate": saturate,
-            },
-        )
+    return apply(QuantizeLinear, locals())
 
 
-class ReduceLogSum(Op):
+@op("ai.onnx", "ReduceLogSum", 28)
+def ReduceLogSum(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -982,7 +776,7 @@ class ReduceLogSum(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -999,35 +793,17 @@ class ReduceLogSum(Op):
 
     Signature: ai.onnx@28::ReduceLogSum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSum"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceLogSum, locals())
 
 
-class ReduceLogSumExp(Op):
+@op("ai.onnx", "ReduceLogSumExp", 28)
+def ReduceLogSumExp(
+    data: V,
+    axes: V | Array | None = None,
+    *,
+    keepdims: Literal[0, 1] | None = None,
+    noop_with_empty_axes: Literal[0, 1] | None = None,
+) -> V:
     """Computes the log sum exponent of the input tensor's elements along the provided axes.
 
     Inputs:
@@ -1041,7 +817,7 @@ class ReduceLogSumExp(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         keepdims (int, default 1, one of 0, 1): Keep the reduced dimension or not, default 1 means keep reduced
             dimension.
         noop_with_empty_axes (int, default 0, one of 0, 1): Defines behavior when axes is not provided or is empty.
@@ -1058,35 +834,17 @@ class ReduceLogSumExp(Op):
 
     Signature: ai.onnx@28::ReduceLogSumExp
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReduceLogSumExp"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "keepdims": "int",
-        "noop_with_empty_axes": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        axes: str | None = None,
-        *,
-        keepdims: int = 1,
-        noop_with_empty_axes: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, axes),
-            {
-                "keepdims": keepdims,
-                "noop_with_empty_axes": noop_with_empty_axes,
-            },
-        )
+    return apply(ReduceLogSumExp, locals())
 
 
-class ReverseSequence(Op):
+@op("ai.onnx", "ReverseSequence", 28)
+def ReverseSequence(
+    input: V,
+    sequence_lens: V | Array,
+    *,
+    batch_axis: Literal[0, 1] | None = None,
+    time_axis: Literal[0, 1] | None = None,
+) -> V:
     """Reverse batch of sequences having different lengths specified by sequence_lens.
 
     Inputs:
@@ -1097,7 +855,7 @@ class ReverseSequence(Op):
     Outputs:
         Y (T): Tensor with same shape of input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         batch_axis (int, default 1, one of 0, 1): (Optional) Specify which axis is batch axis. Must be one of 1
             (default), or 0.
         time_axis (int, default 0, one of 0, 1): (Optional) Specify which axis is time axis. Must be one of 0
@@ -1111,35 +869,16 @@ class ReverseSequence(Op):
 
     Signature: ai.onnx@28::ReverseSequence
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ReverseSequence"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "batch_axis": "int",
-        "time_axis": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        input: str,
-        sequence_lens: str,
-        *,
-        batch_axis: int = 1,
-        time_axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, sequence_lens),
-            {
-                "batch_axis": batch_axis,
-                "time_axis": time_axis,
-            },
-        )
+    return apply(ReverseSequence, locals())
 
 
-class SpaceToDepth(Op):
+@op("ai.onnx", "SpaceToDepth", 28)
+def SpaceToDepth(
+    input: V,
+    *,
+    blocksize: int,
+    mode: Literal["DCR", "CRD"] | None = None,
+) -> V:
     """SpaceToDepth rearranges blocks of spatial data into depth.
 
     Inputs:
@@ -1149,7 +888,7 @@ class SpaceToDepth(Op):
     Outputs:
         output (T): Output tensor of [N, C * blocksize * blocksize, H/blocksize, W/blocksize].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         blocksize (int, required, in [1, inf]): Blocks of [blocksize, blocksize] are moved.
         mode (string, default "DCR", one of "DCR", "CRD"): DCR (default) for depth-column-row order re-arrangement.
             Use CRD for column-row-depth order.
@@ -1162,34 +901,16 @@ class SpaceToDepth(Op):
 
     Signature: ai.onnx@28::SpaceToDepth
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SpaceToDepth"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "blocksize": "int",
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        blocksize: int,
-        mode: Literal["DCR", "CRD"] = "DCR",
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "blocksize": blocksize,
-                "mode": mode,
-            },
-        )
+    return apply(SpaceToDepth, locals())
 
 
-class SwiGLU(Op):
+@op("ai.onnx", "SwiGLU", 28)
+def SwiGLU(
+    A: V,
+    B: V | Array,
+    *,
+    alpha: float | None = None,
+) -> V:
     """SwiGLU is a gated activation that takes two inputs, a gate A and a linear (value) input B, and produces one
     output Y.
 
@@ -1200,7 +921,7 @@ class SwiGLU(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Coefficient that scales the gate input inside the sigmoid of the Swish
             activation. The default value is 1.0.
 
@@ -1210,32 +931,16 @@ class SwiGLU(Op):
 
     Signature: ai.onnx@28::SwiGLU
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "SwiGLU"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(SwiGLU, locals())
 
 
-class Unique(Op):
+@op("ai.onnx", "Unique", 28)
+def Unique(
+    X: V,
+    *,
+    axis: int | None = None,
+    sorted: Literal[0, 1] | None = None,
+) -> V:
     """Find the unique elements of a tensor.
 
     Inputs:
@@ -1253,7 +958,7 @@ class Unique(Op):
         counts (tensor(int64), optional): A 1-D INT64 tensor containing the count of each element of 'Y' in input
             'X'
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): (Optional) The dimension to apply unique. If not specified, the unique elements of the flattened
             input are returned. Negative value means counting dimensions from the back. Accepted range is [-r, r-1]
             where r = rank(input).
@@ -1267,28 +972,4 @@ class Unique(Op):
 
     Signature: ai.onnx@28::Unique
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Unique"
-    since = 28
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "sorted": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        axis: int | None = None,
-        sorted: int = 1,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "axis": axis,
-                "sorted": sorted,
-            },
-        )
+    return apply(Unique, locals())

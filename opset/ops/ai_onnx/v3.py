@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v2 import LRN as LRN
 from .v2 import LSTM as LSTM
@@ -103,7 +103,24 @@ from .v2 import Unsqueeze as Unsqueeze
 from .v2 import Xor as Xor
 
 
-class GRU(Op):
+@op("ai.onnx", "GRU", 3)
+def GRU(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    linear_before_reset: Literal[0, 1] | None = None,
+    output_sequence: Literal[0, 1] | None = None,
+) -> tuple[V, V]:
     """Computes an one-layer GRU.
 
     Inputs:
@@ -127,7 +144,7 @@ class GRU(Op):
         Y_h (T, optional): The last output value of the hidden. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -155,51 +172,4 @@ class GRU(Op):
 
     Signature: ai.onnx@3::GRU
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GRU"
-    since = 3
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "linear_before_reset": "int",
-        "output_sequence": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        linear_before_reset: int = 0,
-        output_sequence: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "linear_before_reset": linear_before_reset,
-                "output_sequence": output_sequence,
-            },
-        )
+    return apply(GRU, locals())

@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
-
-from opset.opbase import Op
+from opset.graph import V, apply, op
 
 from .v3 import GRU as GRU
 from .v3 import LRN as LRN
@@ -103,7 +100,11 @@ from .v3 import Unsqueeze as Unsqueeze
 from .v3 import Xor as Xor
 
 
-class Concat(Op):
+@op("ai.onnx", "Concat", 4)
+def Concat(
+    *inputs: V,
+    axis: int,
+) -> V:
     """Concatenate a list of tensors into a single tensor.
 
     Inputs:
@@ -112,7 +113,7 @@ class Concat(Op):
     Outputs:
         concat_result (T): Concatenated tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, required): Which axis to concat on
 
     Type constraints:
@@ -122,24 +123,4 @@ class Concat(Op):
 
     Signature: ai.onnx@4::Concat
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Concat"
-    since = 4
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("concat_result",)
-
-    def __init__(
-        self,
-        *inputs: str,
-        axis: int,
-    ) -> None:
-        super().__init__(
-            (*inputs,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Concat, locals())

@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
-
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v4 import GRU as GRU
 from .v4 import LRN as LRN
@@ -103,7 +100,11 @@ from .v4 import Unsqueeze as Unsqueeze
 from .v4 import Xor as Xor
 
 
-class Reshape(Op):
+@op("ai.onnx", "Reshape", 5)
+def Reshape(
+    data: V,
+    shape: V | Array,
+) -> V:
     """Reshape the input tensor similar to numpy.reshape.
 
     Inputs:
@@ -121,17 +122,4 @@ class Reshape(Op):
 
     Signature: ai.onnx@5::Reshape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Reshape"
-    since = 5
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("reshaped",)
-
-    def __init__(
-        self,
-        data: str,
-        shape: str,
-    ) -> None:
-        super().__init__((data, shape), {})
+    return apply(Reshape, locals())

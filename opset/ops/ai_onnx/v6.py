@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v5 import GRU as GRU
 from .v5 import LRN as LRN
@@ -73,7 +72,10 @@ from .v5 import Unsqueeze as Unsqueeze
 from .v5 import Xor as Xor
 
 
-class Abs(Op):
+@op("ai.onnx", "Abs", 6)
+def Abs(
+    X: V,
+) -> V:
     """Absolute takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where absolute value, y =
     abs(x), is applied to the tensor elementwise.
 
@@ -90,22 +92,17 @@ class Abs(Op):
 
     Signature: ai.onnx@6::Abs
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Abs"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Abs, locals())
 
 
-class Add(Op):
+@op("ai.onnx", "Add", 6)
+def Add(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Performs element-wise binary addition (with Numpy-style broadcasting support).
 
     Inputs:
@@ -116,7 +113,7 @@ class Add(Op):
     Outputs:
         C (T): Result, has same dimensions and type as A
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions. See doc for details.
         broadcast (int, default 0, one of 0, 1): Pass 1 to enable broadcasting
 
@@ -126,35 +123,22 @@ class Add(Op):
 
     Signature: ai.onnx@6::Add
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Add"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Add, locals())
 
 
-class BatchNormalization(Op):
+@op("ai.onnx", "BatchNormalization", 6)
+def BatchNormalization(
+    X: V,
+    scale: V | Array,
+    B: V | Array,
+    mean: V | Array,
+    var: V | Array,
+    *,
+    epsilon: float | None = None,
+    is_test: Literal[0, 1] | None = None,
+    momentum: float | None = None,
+    spatial: Literal[0, 1] | None = None,
+) -> V:
     """Carries out batch normalization as described in the paper https://arxiv.org/abs/1502.03167.
 
     Inputs:
@@ -181,7 +165,7 @@ class BatchNormalization(Op):
         saved_var (T, optional): Saved variance used during training to speed up gradient computation. Should not be
             used for testing.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero, default is 1e-5f.
         is_test (int, default 0, one of 0, 1): If set to nonzero, run spatial batch normalization in test mode,
             default is 0.
@@ -195,44 +179,15 @@ class BatchNormalization(Op):
 
     Signature: ai.onnx@6::BatchNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BatchNormalization"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "is_test": "int",
-        "momentum": "float",
-        "spatial": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        B: str,
-        mean: str,
-        var: str,
-        *,
-        epsilon: float = 1e-05,
-        is_test: int = 0,
-        momentum: float = 0.9,
-        spatial: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, scale, B, mean, var),
-            {
-                "epsilon": epsilon,
-                "is_test": is_test,
-                "momentum": momentum,
-                "spatial": spatial,
-            },
-        )
+    return apply(BatchNormalization, locals())
 
 
-class Cast(Op):
+@op("ai.onnx", "Cast", 6)
+def Cast(
+    input: V,
+    *,
+    to: Literal[1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13],
+) -> V:
     """The operator casts the elements of a given input tensor to a data type specified by the 'to' argument and
     returns an output tensor of the same size in the converted type.
 
@@ -242,7 +197,7 @@ class Cast(Op):
     Outputs:
         output (T2): Output tensor with the same shape as input with type specified by the 'to' argument
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         to (int, required, one of 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13): The data type to which the elements of
             the input tensor are cast. Strictly must be one of the types from DataType enum in TensorProto
 
@@ -256,31 +211,13 @@ class Cast(Op):
 
     Signature: ai.onnx@6::Cast
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cast"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "to": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        to: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "to": to,
-            },
-        )
+    return apply(Cast, locals())
 
 
-class Ceil(Op):
+@op("ai.onnx", "Ceil", 6)
+def Ceil(
+    X: V,
+) -> V:
     """Ceil takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the ceil is, y = ceil(x),
     is applied to the tensor elementwise.
 
@@ -295,22 +232,16 @@ class Ceil(Op):
 
     Signature: ai.onnx@6::Ceil
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Ceil"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Ceil, locals())
 
 
-class Clip(Op):
+@op("ai.onnx", "Clip", 6)
+def Clip(
+    input: V,
+    *,
+    max: float | None = None,
+    min: float | None = None,
+) -> V:
     """Clip operator limits the given input within an interval.
 
     Inputs:
@@ -319,7 +250,7 @@ class Clip(Op):
     Outputs:
         output (T): Output tensor with clipped input elements
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         max (float, default 3.4028235e+38): Maximum value, above which element is replaced by max
         min (float, default -3.4028235e+38): Minimum value, under which element is replaced by min
 
@@ -328,34 +259,17 @@ class Clip(Op):
 
     Signature: ai.onnx@6::Clip
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Clip"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "max": "float",
-        "min": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        max: float = 3.4028235e+38,
-        min: float = -3.4028235e+38,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "max": max,
-                "min": min,
-            },
-        )
+    return apply(Clip, locals())
 
 
-class Div(Op):
+@op("ai.onnx", "Div", 6)
+def Div(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Performs element-wise binary division (with Numpy-style broadcasting support).
 
     Inputs:
@@ -366,7 +280,7 @@ class Div(Op):
     Outputs:
         C (T): Result, has same dimensions and type as A
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions. See doc for details.
         broadcast (int, default 0, one of 0, 1): Pass 1 to enable broadcasting
 
@@ -376,35 +290,16 @@ class Div(Op):
 
     Signature: ai.onnx@6::Div
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Div"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Div, locals())
 
 
-class Dropout(Op):
+@op("ai.onnx", "Dropout", 6)
+def Dropout(
+    data: V,
+    *,
+    is_test: int | None = None,
+    ratio: float | None = None,
+) -> V:
     """Dropout takes an input floating-point tensor, an optional input ratio (floating-point scalar) and an optional
     input training_mode (boolean scalar).
 
@@ -415,7 +310,7 @@ class Dropout(Op):
         output (T): The output.
         mask (T, optional): The output mask. If is_test is nonzero, this output is not filled.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         is_test (int, default 0): (int, default 0) if nonzero, run dropout in test mode where the output is simply Y
             = X.
         ratio (float, default 0.5): (float, default 0.5) the ratio of random dropout
@@ -425,34 +320,15 @@ class Dropout(Op):
 
     Signature: ai.onnx@6::Dropout
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Dropout"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "is_test": "int",
-        "ratio": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        is_test: int = 0,
-        ratio: float = 0.5,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "is_test": is_test,
-                "ratio": ratio,
-            },
-        )
+    return apply(Dropout, locals())
 
 
-class Elu(Op):
+@op("ai.onnx", "Elu", 6)
+def Elu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """Elu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the function f(x) = alpha *
     (exp(x) - 1.) for x < 0, f(x) = x for x >= 0., is applied to the tensor elementwise.
 
@@ -462,7 +338,7 @@ class Elu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Coefficient of ELU.
 
     Type constraints:
@@ -470,31 +346,13 @@ class Elu(Op):
 
     Signature: ai.onnx@6::Elu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Elu"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(Elu, locals())
 
 
-class Exp(Op):
+@op("ai.onnx", "Exp", 6)
+def Exp(
+    input: V,
+) -> V:
     """Calculates the exponential of the given input tensor, element-wise.
 
     Inputs:
@@ -508,22 +366,13 @@ class Exp(Op):
 
     Signature: ai.onnx@6::Exp
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Exp"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Exp, locals())
 
 
-class Floor(Op):
+@op("ai.onnx", "Floor", 6)
+def Floor(
+    X: V,
+) -> V:
     """Floor takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the floor is, y =
     floor(x), is applied to the tensor elementwise.
 
@@ -538,22 +387,21 @@ class Floor(Op):
 
     Signature: ai.onnx@6::Floor
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Floor"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Floor, locals())
 
 
-class Gemm(Op):
+@op("ai.onnx", "Gemm", 6)
+def Gemm(
+    A: V,
+    B: V | Array,
+    C: V | Array,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    broadcast: Literal[0, 1] | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """General Matrix multiplication: https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3 * A' =
     transpose(A) if transA else A * B' = transpose(B) if transB else B Compute Y = alpha * A' * B' + beta * C, where
     input tensor A has shape (M, K) or (K, M), input tensor B has shape (K, N) or (N, K), input tensor C is
@@ -567,7 +415,7 @@ class Gemm(Op):
     Outputs:
         Y (T): Output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of input tensors A * B, the default value is
             1.0.
         beta (float, default 1.0): Scalar multiplier for input tensor C, the default value is 1.0.
@@ -580,45 +428,16 @@ class Gemm(Op):
 
     Signature: ai.onnx@6::Gemm
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gemm"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "broadcast": "int",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        C: str,
-        *,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-        broadcast: int = 0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, C),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "broadcast": broadcast,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(Gemm, locals())
 
 
-class HardSigmoid(Op):
+@op("ai.onnx", "HardSigmoid", 6)
+def HardSigmoid(
+    X: V,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+) -> V:
     """HardSigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the HardSigmoid
     function, y = max(0, min(1, alpha * x + beta)), is applied to the tensor elementwise.
 
@@ -628,7 +447,7 @@ class HardSigmoid(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.2): Value of alpha.
         beta (float, default 0.5): Value of beta.
 
@@ -637,34 +456,17 @@ class HardSigmoid(Op):
 
     Signature: ai.onnx@6::HardSigmoid
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "HardSigmoid"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 0.2,
-        beta: float = 0.5,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "beta": beta,
-            },
-        )
+    return apply(HardSigmoid, locals())
 
 
-class InstanceNormalization(Op):
+@op("ai.onnx", "InstanceNormalization", 6)
+def InstanceNormalization(
+    input: V,
+    scale: V | Array,
+    B: V | Array,
+    *,
+    epsilon: float | None = None,
+) -> V:
     """Carries out instance normalization as described in the paper https://arxiv.org/abs/1607.08022.
 
     Inputs:
@@ -678,7 +480,7 @@ class InstanceNormalization(Op):
     Outputs:
         output (T): The output tensor of the same shape as input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
 
     Type constraints:
@@ -686,33 +488,15 @@ class InstanceNormalization(Op):
 
     Signature: ai.onnx@6::InstanceNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "InstanceNormalization"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        scale: str,
-        B: str,
-        *,
-        epsilon: float = 1e-05,
-    ) -> None:
-        super().__init__(
-            (input, scale, B),
-            {
-                "epsilon": epsilon,
-            },
-        )
+    return apply(InstanceNormalization, locals())
 
 
-class LeakyRelu(Op):
+@op("ai.onnx", "LeakyRelu", 6)
+def LeakyRelu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """LeakyRelu takes input data (Tensor<T>) and an argument alpha, and produces one output data (Tensor<T>) where the
     function f(x) = alpha * x for x < 0, f(x) = x for x >= 0, is applied to the data tensor elementwise.
 
@@ -722,7 +506,7 @@ class LeakyRelu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.01): Coefficient of leakage.
 
     Type constraints:
@@ -730,31 +514,13 @@ class LeakyRelu(Op):
 
     Signature: ai.onnx@6::LeakyRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LeakyRelu"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 0.01,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(LeakyRelu, locals())
 
 
-class Log(Op):
+@op("ai.onnx", "Log", 6)
+def Log(
+    input: V,
+) -> V:
     """Calculates the natural log of the given input tensor, element-wise.
 
     Inputs:
@@ -768,22 +534,13 @@ class Log(Op):
 
     Signature: ai.onnx@6::Log
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Log"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Log, locals())
 
 
-class Max(Op):
+@op("ai.onnx", "Max", 6)
+def Max(
+    *data_0: V,
+) -> V:
     """Element-wise max of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -797,22 +554,13 @@ class Max(Op):
 
     Signature: ai.onnx@6::Max
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Max"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("max",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Max, locals())
 
 
-class Mean(Op):
+@op("ai.onnx", "Mean", 6)
+def Mean(
+    *data_0: V,
+) -> V:
     """Element-wise mean of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -826,22 +574,13 @@ class Mean(Op):
 
     Signature: ai.onnx@6::Mean
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mean"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("mean",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Mean, locals())
 
 
-class Min(Op):
+@op("ai.onnx", "Min", 6)
+def Min(
+    *data_0: V,
+) -> V:
     """Element-wise min of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -855,22 +594,17 @@ class Min(Op):
 
     Signature: ai.onnx@6::Min
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Min"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("min",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Min, locals())
 
 
-class Mul(Op):
+@op("ai.onnx", "Mul", 6)
+def Mul(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Performs element-wise binary multiplication (with Numpy-style broadcasting support).
 
     Inputs:
@@ -881,7 +615,7 @@ class Mul(Op):
     Outputs:
         C (T): Result, has same dimensions and type as A
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions. See doc for details.
         broadcast (int, default 0, one of 0, 1): Pass 1 to enable broadcasting
 
@@ -891,35 +625,13 @@ class Mul(Op):
 
     Signature: ai.onnx@6::Mul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mul"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Mul, locals())
 
 
-class Neg(Op):
+@op("ai.onnx", "Neg", 6)
+def Neg(
+    X: V,
+) -> V:
     """Neg takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where each element flipped sign, y
     = -x, is applied to the tensor elementwise.
 
@@ -935,22 +647,14 @@ class Neg(Op):
 
     Signature: ai.onnx@6::Neg
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Neg"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Neg, locals())
 
 
-class PRelu(Op):
+@op("ai.onnx", "PRelu", 6)
+def PRelu(
+    X: V,
+    slope: V | Array,
+) -> V:
     """PRelu takes input data (Tensor<T>) and slope tensor as input, and produces one output data (Tensor<T>) where the
     function f(x) = slope * x for x < 0, f(x) = x for x >= 0., is applied to the data tensor elementwise.
 
@@ -966,23 +670,13 @@ class PRelu(Op):
 
     Signature: ai.onnx@6::PRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "PRelu"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        slope: str,
-    ) -> None:
-        super().__init__((X, slope), {})
+    return apply(PRelu, locals())
 
 
-class Reciprocal(Op):
+@op("ai.onnx", "Reciprocal", 6)
+def Reciprocal(
+    X: V,
+) -> V:
     """Reciprocal takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the reciprocal is, y
     = 1/x, is applied to the tensor elementwise.
 
@@ -997,22 +691,13 @@ class Reciprocal(Op):
 
     Signature: ai.onnx@6::Reciprocal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Reciprocal"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Reciprocal, locals())
 
 
-class Relu(Op):
+@op("ai.onnx", "Relu", 6)
+def Relu(
+    X: V,
+) -> V:
     """Relu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the rectified linear
     function, y = max(0, x), is applied to the tensor elementwise.
 
@@ -1027,22 +712,16 @@ class Relu(Op):
 
     Signature: ai.onnx@6::Relu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Relu"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Relu, locals())
 
 
-class Selu(Op):
+@op("ai.onnx", "Selu", 6)
+def Selu(
+    X: V,
+    *,
+    alpha: float | None = None,
+    gamma: float | None = None,
+) -> V:
     """Selu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the scaled exponential
     linear unit function, y = gamma * (alpha * e^x - alpha) for x <= 0, y = gamma * x for x > 0, is applied to the
     tensor elementwise.
@@ -1053,7 +732,7 @@ class Selu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.6732632): Coefficient of SELU default to 1.67326319217681884765625 (i.e., float32
             approximation of 1.6732632423543772848170429916717).
         gamma (float, default 1.050701): Coefficient of SELU default to 1.05070102214813232421875 (i.e., float32
@@ -1064,34 +743,13 @@ class Selu(Op):
 
     Signature: ai.onnx@6::Selu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Selu"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "gamma": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.6732632,
-        gamma: float = 1.050701,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-                "gamma": gamma,
-            },
-        )
+    return apply(Selu, locals())
 
 
-class Sigmoid(Op):
+@op("ai.onnx", "Sigmoid", 6)
+def Sigmoid(
+    X: V,
+) -> V:
     """Sigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the sigmoid function, y
     = 1 / (1 + exp(-x)), is applied to the tensor elementwise.
 
@@ -1106,22 +764,13 @@ class Sigmoid(Op):
 
     Signature: ai.onnx@6::Sigmoid
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sigmoid"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Sigmoid, locals())
 
 
-class Sqrt(Op):
+@op("ai.onnx", "Sqrt", 6)
+def Sqrt(
+    X: V,
+) -> V:
     """Square root takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the square root is,
     y = x^0.5, is applied to the tensor elementwise.
 
@@ -1136,22 +785,17 @@ class Sqrt(Op):
 
     Signature: ai.onnx@6::Sqrt
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sqrt"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Sqrt, locals())
 
 
-class Sub(Op):
+@op("ai.onnx", "Sub", 6)
+def Sub(
+    A: V,
+    B: V | Array,
+    *,
+    axis: int | None = None,
+    broadcast: Literal[0, 1] | None = None,
+) -> V:
     """Performs element-wise binary subtraction (with Numpy-style broadcasting support).
 
     Inputs:
@@ -1162,7 +806,7 @@ class Sub(Op):
     Outputs:
         C (T): Result, has same dimensions and type as A
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): If set, defines the broadcast dimensions. See doc for details.
         broadcast (int, default 0, one of 0, 1): Pass 1 to enable broadcasting
 
@@ -1172,35 +816,13 @@ class Sub(Op):
 
     Signature: ai.onnx@6::Sub
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sub"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "broadcast": "int",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        axis: int | None = None,
-        broadcast: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "axis": axis,
-                "broadcast": broadcast,
-            },
-        )
+    return apply(Sub, locals())
 
 
-class Sum(Op):
+@op("ai.onnx", "Sum", 6)
+def Sum(
+    *data_0: V,
+) -> V:
     """Element-wise sum of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -1214,22 +836,13 @@ class Sum(Op):
 
     Signature: ai.onnx@6::Sum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sum"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("sum",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Sum, locals())
 
 
-class Tanh(Op):
+@op("ai.onnx", "Tanh", 6)
+def Tanh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic tangent of the given input tensor element-wise.
 
     Inputs:
@@ -1243,22 +856,14 @@ class Tanh(Op):
 
     Signature: ai.onnx@6::Tanh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Tanh"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Tanh, locals())
 
 
-class Tile(Op):
+@op("ai.onnx", "Tile", 6)
+def Tile(
+    input: V,
+    repeats: V | Array,
+) -> V:
     """Constructs a tensor by tiling a given tensor.
 
     Inputs:
@@ -1279,17 +884,4 @@ class Tile(Op):
 
     Signature: ai.onnx@6::Tile
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Tile"
-    since = 6
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        repeats: str,
-    ) -> None:
-        super().__init__((input, repeats), {})
+    return apply(Tile, locals())

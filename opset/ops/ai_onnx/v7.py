@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v6 import LRN as LRN
 from .v6 import Abs as Abs
@@ -85,7 +85,10 @@ from .v6 import Transpose as Transpose
 from .v6 import Unsqueeze as Unsqueeze
 
 
-class Acos(Op):
+@op("ai.onnx", "Acos", 7)
+def Acos(
+    input: V,
+) -> V:
     """Calculates the arccosine (inverse of cosine) of the given input tensor, element-wise.
 
     Inputs:
@@ -99,22 +102,14 @@ class Acos(Op):
 
     Signature: ai.onnx@7::Acos
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Acos"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Acos, locals())
 
 
-class Add(Op):
+@op("ai.onnx", "Add", 7)
+def Add(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary addition (with Numpy-style broadcasting support).
 
     Inputs:
@@ -130,23 +125,14 @@ class Add(Op):
 
     Signature: ai.onnx@7::Add
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Add"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Add, locals())
 
 
-class And(Op):
+@op("ai.onnx", "And", 7)
+def And(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the and logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -163,23 +149,13 @@ class And(Op):
 
     Signature: ai.onnx@7::And
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "And"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(And, locals())
 
 
-class Asin(Op):
+@op("ai.onnx", "Asin", 7)
+def Asin(
+    input: V,
+) -> V:
     """Calculates the arcsine (inverse of sine) of the given input tensor, element-wise.
 
     Inputs:
@@ -193,22 +169,13 @@ class Asin(Op):
 
     Signature: ai.onnx@7::Asin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Asin"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Asin, locals())
 
 
-class Atan(Op):
+@op("ai.onnx", "Atan", 7)
+def Atan(
+    input: V,
+) -> V:
     """Calculates the arctangent (inverse of tangent) of the given input tensor, element-wise.
 
     Inputs:
@@ -222,22 +189,19 @@ class Atan(Op):
 
     Signature: ai.onnx@7::Atan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Atan"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Atan, locals())
 
 
-class AveragePool(Op):
+@op("ai.onnx", "AveragePool", 7)
+def AveragePool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    count_include_pad: Literal[0, 1] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """AveragePool consumes an input tensor X and applies average pooling across the tensor according to kernel sizes,
     stride sizes, and pad lengths.
 
@@ -252,7 +216,7 @@ class AveragePool(Op):
         Y (T): Output data tensor from average or max pooling across the input tensor. Dimensions will vary based on
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -275,43 +239,21 @@ class AveragePool(Op):
 
     Signature: ai.onnx@7::AveragePool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "AveragePool"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "count_include_pad": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        count_include_pad: int = 0,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "count_include_pad": count_include_pad,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(AveragePool, locals())
 
 
-class BatchNormalization(Op):
+@op("ai.onnx", "BatchNormalization", 7)
+def BatchNormalization(
+    X: V,
+    scale: V | Array,
+    B: V | Array,
+    mean: V | Array,
+    var: V | Array,
+    *,
+    epsilon: float | None = None,
+    momentum: float | None = None,
+    spatial: Literal[0, 1] | None = None,
+) -> V:
     """Carries out batch normalization as described in the paper https://arxiv.org/abs/1502.03167.
 
     Inputs:
@@ -339,7 +281,7 @@ class BatchNormalization(Op):
         saved_mean (T, optional): Saved mean used during training to speed up gradient computation.
         saved_var (T, optional): Saved variance used during training to speed up gradient computation.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
         momentum (float, default 0.9): Factor used in computing the running mean and variance.e.g., running_mean =
             running_mean * momentum + mean * (1 - momentum).
@@ -351,41 +293,13 @@ class BatchNormalization(Op):
 
     Signature: ai.onnx@7::BatchNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BatchNormalization"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "momentum": "float",
-        "spatial": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        B: str,
-        mean: str,
-        var: str,
-        *,
-        epsilon: float = 1e-05,
-        momentum: float = 0.9,
-        spatial: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, scale, B, mean, var),
-            {
-                "epsilon": epsilon,
-                "momentum": momentum,
-                "spatial": spatial,
-            },
-        )
+    return apply(BatchNormalization, locals())
 
 
-class Cos(Op):
+@op("ai.onnx", "Cos", 7)
+def Cos(
+    input: V,
+) -> V:
     """Calculates the cosine of the given input tensor, element-wise.
 
     Inputs:
@@ -399,22 +313,14 @@ class Cos(Op):
 
     Signature: ai.onnx@7::Cos
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cos"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Cos, locals())
 
 
-class Div(Op):
+@op("ai.onnx", "Div", 7)
+def Div(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary division (with Numpy-style broadcasting support).
 
     Inputs:
@@ -430,23 +336,15 @@ class Div(Op):
 
     Signature: ai.onnx@7::Div
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Div"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Div, locals())
 
 
-class Dropout(Op):
+@op("ai.onnx", "Dropout", 7)
+def Dropout(
+    data: V,
+    *,
+    ratio: float | None = None,
+) -> V:
     """Dropout takes an input floating-point tensor, an optional input ratio (floating-point scalar) and an optional
     input training_mode (boolean scalar).
 
@@ -457,7 +355,7 @@ class Dropout(Op):
         output (T): The output.
         mask (T, optional): The output mask.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         ratio (float, default 0.5): The ratio of random dropout
 
     Type constraints:
@@ -465,31 +363,14 @@ class Dropout(Op):
 
     Signature: ai.onnx@7::Dropout
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Dropout"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "ratio": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        ratio: float = 0.5,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "ratio": ratio,
-            },
-        )
+    return apply(Dropout, locals())
 
 
-class Equal(Op):
+@op("ai.onnx", "Equal", 7)
+def Equal(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the equal logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -506,23 +387,26 @@ class Equal(Op):
 
     Signature: ai.onnx@7::Equal
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Equal"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Equal, locals())
 
 
-class GRU(Op):
+@op("ai.onnx", "GRU", 7)
+def GRU(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    linear_before_reset: Literal[0, 1] | None = None,
+) -> tuple[V, V]:
     """Computes an one-layer GRU.
 
     Inputs:
@@ -546,7 +430,7 @@ class GRU(Op):
         Y_h (T, optional): The last output value of the hidden. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -572,54 +456,20 @@ class GRU(Op):
 
     Signature: ai.onnx@7::GRU
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "GRU"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "linear_before_reset": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        linear_before_reset: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "linear_before_reset": linear_before_reset,
-            },
-        )
+    return apply(GRU, locals())
 
 
-class Gemm(Op):
+@op("ai.onnx", "Gemm", 7)
+def Gemm(
+    A: V,
+    B: V | Array,
+    C: V | Array,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """General Matrix multiplication: https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3 * A' =
     transpose(A) if transA else A * B' = transpose(B) if transB else B Compute Y = alpha * A' * B' + beta * C, where
     input tensor A has shape (M, K) or (K, M), input tensor B has shape (K, N) or (N, K), input tensor C is
@@ -633,7 +483,7 @@ class Gemm(Op):
     Outputs:
         Y (T): Output tensor of shape (M, N).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of input tensors A * B.
         beta (float, default 1.0): Scalar multiplier for input tensor C.
         transA (int, default 0, one of 0, 1): Whether A should be transposed
@@ -644,42 +494,14 @@ class Gemm(Op):
 
     Signature: ai.onnx@7::Gemm
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gemm"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        C: str,
-        *,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, C),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(Gemm, locals())
 
 
-class Greater(Op):
+@op("ai.onnx", "Greater", 7)
+def Greater(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the greater logical operation elementwise on the input tensors A and
     B (with Numpy-style broadcasting support).
 
@@ -696,23 +518,28 @@ class Greater(Op):
 
     Signature: ai.onnx@7::Greater
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Greater"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Greater, locals())
 
 
-class LSTM(Op):
+@op("ai.onnx", "LSTM", 7)
+def LSTM(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    initial_c: V | Array | None = None,
+    P: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    input_forget: Literal[0, 1] | None = None,
+) -> tuple[V, V, V]:
     """Computes an one-layer LSTM.
 
     Inputs:
@@ -743,7 +570,7 @@ class LSTM(Op):
         Y_c (T, optional): The last output value of the cell. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -768,56 +595,14 @@ class LSTM(Op):
 
     Signature: ai.onnx@7::LSTM
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "LSTM"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "input_forget": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        initial_c: str | None = None,
-        P: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        input_forget: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h, initial_c, P),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "input_forget": input_forget,
-            },
-        )
+    return apply(LSTM, locals())
 
 
-class Less(Op):
+@op("ai.onnx", "Less", 7)
+def Less(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the less logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -834,23 +619,14 @@ class Less(Op):
 
     Signature: ai.onnx@7::Less
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Less"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Less, locals())
 
 
-class Mul(Op):
+@op("ai.onnx", "Mul", 7)
+def Mul(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary multiplication (with Numpy-style broadcasting support).
 
     Inputs:
@@ -866,23 +642,17 @@ class Mul(Op):
 
     Signature: ai.onnx@7::Mul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mul"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Mul, locals())
 
 
-class Multinomial(Op):
+@op("ai.onnx", "Multinomial", 7)
+def Multinomial(
+    input: V,
+    *,
+    dtype: Literal[6, 7] | None = None,
+    sample_size: int | None = None,
+    seed: float | None = None,
+) -> V:
     """Generate a tensor of samples from a multinomial distribution according to the probabilities of each of the
     possible outcomes.
 
@@ -895,7 +665,7 @@ class Multinomial(Op):
         output (T2): Output tensor with shape [batch_size, sample_size], where sample_size is the number of times to
             sample. Each value along the axis zero represents the outcome of the corresponding sample in a batch.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, default 6, one of 6, 7): (Optional) The data type for the elements of the output tensor, if not
             specified, we will use int32.
         sample_size (int, default 1, in [1, inf]): Number of times to sample.
@@ -907,37 +677,14 @@ class Multinomial(Op):
 
     Signature: ai.onnx@7::Multinomial
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Multinomial"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "sample_size": "int",
-        "seed": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int = 6,
-        sample_size: int = 1,
-        seed: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "sample_size": sample_size,
-                "seed": seed,
-            },
-        )
+    return apply(Multinomial, locals())
 
 
-class Or(Op):
+@op("ai.onnx", "Or", 7)
+def Or(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the or logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -954,23 +701,14 @@ class Or(Op):
 
     Signature: ai.onnx@7::Or
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Or"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Or, locals())
 
 
-class PRelu(Op):
+@op("ai.onnx", "PRelu", 7)
+def PRelu(
+    X: V,
+    slope: V | Array,
+) -> V:
     """PRelu takes input data (Tensor<T>) and slope tensor as input, and produces one output data (Tensor<T>) where the
     function f(x) = slope * x for x < 0, f(x) = x for x >= 0., is applied to the data tensor elementwise.
 
@@ -987,23 +725,14 @@ class PRelu(Op):
 
     Signature: ai.onnx@7::PRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "PRelu"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        slope: str,
-    ) -> None:
-        super().__init__((X, slope), {})
+    return apply(PRelu, locals())
 
 
-class Pow(Op):
+@op("ai.onnx", "Pow", 7)
+def Pow(
+    X: V,
+    Y: V | Array,
+) -> V:
     """Pow takes input data (Tensor<T>) and exponent Tensor, and produces one output data (Tensor<T>) where the
     function f(x) = x^exponent, is applied to the data tensor elementwise.
 
@@ -1019,23 +748,25 @@ class Pow(Op):
 
     Signature: ai.onnx@7::Pow
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Pow"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-    ) -> None:
-        super().__init__((X, Y), {})
+    return apply(Pow, locals())
 
 
-class RNN(Op):
+@op("ai.onnx", "RNN", 7)
+def RNN(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+) -> tuple[V, V]:
     """Computes an one-layer simple RNN.
 
     Inputs:
@@ -1059,7 +790,7 @@ class RNN(Op):
         Y_h (T, optional): The last output value of the hidden. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -1082,51 +813,13 @@ class RNN(Op):
 
     Signature: ai.onnx@7::RNN
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "RNN"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] = ("Tanh", "Tanh"),
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-            },
-        )
+    return apply(RNN, locals())
 
 
-class Sin(Op):
+@op("ai.onnx", "Sin", 7)
+def Sin(
+    input: V,
+) -> V:
     """Calculates the sine of the given input tensor, element-wise.
 
     Inputs:
@@ -1140,22 +833,14 @@ class Sin(Op):
 
     Signature: ai.onnx@7::Sin
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sin"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Sin, locals())
 
 
-class Sub(Op):
+@op("ai.onnx", "Sub", 7)
+def Sub(
+    A: V,
+    B: V | Array,
+) -> V:
     """Performs element-wise binary subtraction (with Numpy-style broadcasting support).
 
     Inputs:
@@ -1171,23 +856,13 @@ class Sub(Op):
 
     Signature: ai.onnx@7::Sub
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sub"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Sub, locals())
 
 
-class Tan(Op):
+@op("ai.onnx", "Tan", 7)
+def Tan(
+    input: V,
+) -> V:
     """Calculates the tangent of the given input tensor, element-wise.
 
     Inputs:
@@ -1201,22 +876,16 @@ class Tan(Op):
 
     Signature: ai.onnx@7::Tan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Tan"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Tan, locals())
 
 
-class Upsample(Op):
+@op("ai.onnx", "Upsample", 7)
+def Upsample(
+    X: V,
+    *,
+    mode: Literal["nearest", "linear"] | None = None,
+    scales: Sequence[float],
+) -> V:
     """Upsample the input tensor.
 
     Inputs:
@@ -1225,7 +894,7 @@ class Upsample(Op):
     Outputs:
         Y (T): N-D tensor after resizing
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "nearest", one of "nearest", "linear"): Two interpolation modes: nearest (default),
             and linear (including bilinear, trilinear, etc)
         scales (floats, required, in [1, inf], length len(S)): The scale array along each dimension. It takes value
@@ -1240,34 +909,14 @@ class Upsample(Op):
 
     Signature: ai.onnx@7::Upsample
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Upsample"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-        "scales": "floats",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        mode: Literal["nearest", "linear"] = "nearest",
-        scales: Sequence[float],
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "mode": mode,
-                "scales": scales,
-            },
-        )
+    return apply(Upsample, locals())
 
 
-class Xor(Op):
+@op("ai.onnx", "Xor", 7)
+def Xor(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the xor logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -1284,17 +933,4 @@ class Xor(Op):
 
     Signature: ai.onnx@7::Xor
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Xor"
-    since = 7
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Xor, locals())

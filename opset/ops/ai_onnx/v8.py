@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v7 import GRU as GRU
 from .v7 import LRN as LRN
@@ -109,7 +109,11 @@ from .v7 import Upsample as Upsample
 from .v7 import Xor as Xor
 
 
-class Expand(Op):
+@op("ai.onnx", "Expand", 8)
+def Expand(
+    input: V,
+    shape: V | Array,
+) -> V:
     """Broadcast the input tensor following the given shape and the broadcast rule.
 
     Inputs:
@@ -126,23 +130,13 @@ class Expand(Op):
 
     Signature: ai.onnx@8::Expand
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Expand"
-    since = 8
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        shape: str,
-    ) -> None:
-        super().__init__((input, shape), {})
+    return apply(Expand, locals())
 
 
-class Max(Op):
+@op("ai.onnx", "Max", 8)
+def Max(
+    *data_0: V,
+) -> V:
     """Element-wise max of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -156,22 +150,19 @@ class Max(Op):
 
     Signature: ai.onnx@8::Max
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Max"
-    since = 8
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("max",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Max, locals())
 
 
-class MaxPool(Op):
+@op("ai.onnx", "MaxPool", 8)
+def MaxPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    storage_order: Literal[0, 1] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxPool consumes an input tensor X and applies max pooling across the tensor according to kernel sizes, stride
     sizes, and pad lengths.
 
@@ -190,7 +181,7 @@ class MaxPool(Op):
             pooling. The indices are computed as flatten 1-D tensor, and the indices do not consider padding. So the
             values in indices are in [0, N x C x D1 x ... x Dn).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -214,43 +205,13 @@ class MaxPool(Op):
 
     Signature: ai.onnx@8::MaxPool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxPool"
-    since = 8
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "storage_order": "int",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        storage_order: int = 0,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "storage_order": storage_order,
-                "strides": strides,
-            },
-        )
+    return apply(MaxPool, locals())
 
 
-class Mean(Op):
+@op("ai.onnx", "Mean", 8)
+def Mean(
+    *data_0: V,
+) -> V:
     """Element-wise mean of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -264,22 +225,13 @@ class Mean(Op):
 
     Signature: ai.onnx@8::Mean
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Mean"
-    since = 8
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("mean",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Mean, locals())
 
 
-class Min(Op):
+@op("ai.onnx", "Min", 8)
+def Min(
+    *data_0: V,
+) -> V:
     """Element-wise min of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -293,22 +245,18 @@ class Min(Op):
 
     Signature: ai.onnx@8::Min
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Min"
-    since = 8
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("min",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Min, locals())
 
 
-class Scan(Op):
+@op("ai.onnx", "Scan", 8)
+def Scan(
+    sequence_lens: V | Array | None = None,
+    *initial_state_and_scan_inputs: V,
+    body: onnx.GraphProto,
+    directions: Sequence[int] | None = None,
+    num_scan_inputs: int,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more scan_output tensors.
 
     Inputs:
@@ -322,7 +270,7 @@ class Scan(Op):
         final_state_and_scan_outputs (V, variadic, at least 1): Final values of the loop's N state variables
             followed by K scan_outputs
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has N+M inputs: (loop state variables...,
             scan_input_elts...). It has N+K outputs: (loop state variables..., scan_output_elts...). Each
             scan_output is created by concatenating the value of the specified scan_output_elt value at the end of
@@ -333,6 +281,7 @@ class Scan(Op):
             and 1 indicates reverse direction. If omitted, all scan_input tensors will be scanned in the forward
             direction.
         num_scan_inputs (int, required, in [1, inf]): An attribute specifying the number of scan_inputs M.
+        n_outputs (int, required): how many values the variadic output final_state_and_scan_outputs gives
 
     Type constraints:
         I: tensor(int64). Int64 tensor
@@ -342,37 +291,13 @@ class Scan(Op):
 
     Signature: ai.onnx@8::Scan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Scan"
-    since = 8
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-        "directions": "ints",
-        "num_scan_inputs": "int",
-    }
-    default_outputs = ("final_state_and_scan_outputs",)
-
-    def __init__(
-        self,
-        sequence_lens: str | None = None,
-        *initial_state_and_scan_inputs: str,
-        body: onnx.GraphProto,
-        directions: Sequence[int] | None = None,
-        num_scan_inputs: int,
-    ) -> None:
-        super().__init__(
-            (sequence_lens, *initial_state_and_scan_inputs),
-            {
-                "body": body,
-                "directions": directions,
-                "num_scan_inputs": num_scan_inputs,
-            },
-        )
+    return apply(Scan, locals())
 
 
-class Sum(Op):
+@op("ai.onnx", "Sum", 8)
+def Sum(
+    *data_0: V,
+) -> V:
     """Element-wise sum of each of the input tensors (with Numpy-style broadcasting support).
 
     Inputs:
@@ -386,16 +311,4 @@ class Sum(Op):
 
     Signature: ai.onnx@8::Sum
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sum"
-    since = 8
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("sum",)
-
-    def __init__(
-        self,
-        *data_0: str,
-    ) -> None:
-        super().__init__((*data_0,), {})
+    return apply(Sum, locals())

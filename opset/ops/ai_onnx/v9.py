@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, Value, apply, op
 
 from .v8 import GRU as GRU
 from .v8 import LRN as LRN
@@ -105,7 +105,10 @@ from .v8 import Unsqueeze as Unsqueeze
 from .v8 import Xor as Xor
 
 
-class Acosh(Op):
+@op("ai.onnx", "Acosh", 9)
+def Acosh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic arccosine of the given input tensor element-wise.
 
     Inputs:
@@ -119,22 +122,13 @@ class Acosh(Op):
 
     Signature: ai.onnx@9::Acosh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Acosh"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Acosh, locals())
 
 
-class Asinh(Op):
+@op("ai.onnx", "Asinh", 9)
+def Asinh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic arcsine of the given input tensor element-wise.
 
     Inputs:
@@ -148,22 +142,13 @@ class Asinh(Op):
 
     Signature: ai.onnx@9::Asinh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Asinh"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Asinh, locals())
 
 
-class Atanh(Op):
+@op("ai.onnx", "Atanh", 9)
+def Atanh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic arctangent of the given input tensor element-wise.
 
     Inputs:
@@ -177,22 +162,20 @@ class Atanh(Op):
 
     Signature: ai.onnx@9::Atanh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Atanh"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Atanh, locals())
 
 
-class BatchNormalization(Op):
+@op("ai.onnx", "BatchNormalization", 9)
+def BatchNormalization(
+    X: V,
+    scale: V | Array,
+    B: V | Array,
+    mean: V | Array,
+    var: V | Array,
+    *,
+    epsilon: float | None = None,
+    momentum: float | None = None,
+) -> V:
     """Carries out batch normalization as described in the paper https://arxiv.org/abs/1502.03167.
 
     Inputs:
@@ -214,7 +197,7 @@ class BatchNormalization(Op):
         saved_mean (T, optional): Saved mean used during training to speed up gradient computation.
         saved_var (T, optional): Saved variance used during training to speed up gradient computation.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
         momentum (float, default 0.9): Factor used in computing the running mean and variance.e.g., running_mean =
             running_mean * momentum + mean * (1 - momentum).
@@ -224,38 +207,15 @@ class BatchNormalization(Op):
 
     Signature: ai.onnx@9::BatchNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "BatchNormalization"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "momentum": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        B: str,
-        mean: str,
-        var: str,
-        *,
-        epsilon: float = 1e-05,
-        momentum: float = 0.9,
-    ) -> None:
-        super().__init__(
-            (X, scale, B, mean, var),
-            {
-                "epsilon": epsilon,
-                "momentum": momentum,
-            },
-        )
+    return apply(BatchNormalization, locals())
 
 
-class Cast(Op):
+@op("ai.onnx", "Cast", 9)
+def Cast(
+    input: V,
+    *,
+    to: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+) -> V:
     """The operator casts the elements of a given input tensor to a data type specified by the 'to' argument and
     returns an output tensor of the same size in the converted type.
 
@@ -265,7 +225,7 @@ class Cast(Op):
     Outputs:
         output (T2): Output tensor with the same shape as input with type specified by the 'to' argument
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         to (int, required, one of 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13): The data type to which the elements of
             the input tensor are cast. Strictly must be one of the types from DataType enum in TensorProto
 
@@ -279,31 +239,16 @@ class Cast(Op):
 
     Signature: ai.onnx@9::Cast
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cast"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "to": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        to: int,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "to": to,
-            },
-        )
+    return apply(Cast, locals())
 
 
-class Compress(Op):
+@op("ai.onnx", "Compress", 9)
+def Compress(
+    input: V,
+    condition: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """Selects slices from an input tensor along a given axis where condition evaluates to True for each axis index.
 
     Inputs:
@@ -315,7 +260,7 @@ class Compress(Op):
     Outputs:
         output (T): Tensor of rank r if axis is specified. Otherwise output is a Tensor of rank 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): (Optional) Axis along which to take slices. If not specified, input is flattened before elements
             being selected.
 
@@ -328,38 +273,20 @@ class Compress(Op):
 
     Signature: ai.onnx@9::Compress
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Compress"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        condition: str,
-        *,
-        axis: int | None = None,
-    ) -> None:
-        super().__init__(
-            (input, condition),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Compress, locals())
 
 
-class Constant(Op):
+@op("ai.onnx", "Constant", 9)
+def Constant(
+    *,
+    value: onnx.TensorProto | Array,
+) -> Value:
     """This operator produces a constant tensor.
 
     Outputs:
         output (T): Output tensor containing the same value of the provided tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         value (tensor, required): The value for the elements of the output tensor.
 
     Type constraints:
@@ -370,30 +297,15 @@ class Constant(Op):
 
     Signature: ai.onnx@9::Constant
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Constant"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "value": "tensor",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *,
-        value: onnx.TensorProto,
-    ) -> None:
-        super().__init__(
-            (),
-            {
-                "value": value,
-            },
-        )
+    return apply(Constant, locals())
 
 
-class ConstantOfShape(Op):
+@op("ai.onnx", "ConstantOfShape", 9)
+def ConstantOfShape(
+    input: V,
+    *,
+    value: onnx.TensorProto | Array | None = None,
+) -> V:
     """Generate a tensor with given value and shape.
 
     Inputs:
@@ -405,7 +317,7 @@ class ConstantOfShape(Op):
             datatype of the output tensor is taken from 'value'.If attribute 'value' is not specified, the value in
             the output defaults to 0, and the datatype defaults to float32.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         value (tensor): (Optional) The value of the output elements.Should be a one-element tensor. If not
             specified, it defaults to a tensor of value 0 and datatype float32
 
@@ -417,31 +329,13 @@ class ConstantOfShape(Op):
 
     Signature: ai.onnx@9::ConstantOfShape
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "ConstantOfShape"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "value": "tensor",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        value: onnx.TensorProto | None = None,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "value": value,
-            },
-        )
+    return apply(ConstantOfShape, locals())
 
 
-class Cosh(Op):
+@op("ai.onnx", "Cosh", 9)
+def Cosh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic cosine of the given input tensor element-wise.
 
     Inputs:
@@ -455,22 +349,13 @@ class Cosh(Op):
 
     Signature: ai.onnx@9::Cosh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Cosh"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Cosh, locals())
 
 
-class Erf(Op):
+@op("ai.onnx", "Erf", 9)
+def Erf(
+    input: V,
+) -> V:
     """Computes the error function of the given input tensor element-wise.
 
     Inputs:
@@ -487,22 +372,16 @@ class Erf(Op):
 
     Signature: ai.onnx@9::Erf
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Erf"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Erf, locals())
 
 
-class EyeLike(Op):
+@op("ai.onnx", "EyeLike", 9)
+def EyeLike(
+    input: V,
+    *,
+    dtype: Literal[1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13] | None = None,
+    k: int | None = None,
+) -> V:
     """Generate a 2D tensor (matrix) with ones on the diagonal and zeros everywhere else.
 
     Inputs:
@@ -511,7 +390,7 @@ class EyeLike(Op):
     Outputs:
         output (T2): Output tensor, same shape as input tensor T1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dtype (int, one of 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13): (Optional) The data type for the elements of the
             output tensor. If not specified,the data type of the input tensor T1 is used. If input tensor T1 is also
             notspecified, then type defaults to 'float'.
@@ -529,34 +408,15 @@ class EyeLike(Op):
 
     Signature: ai.onnx@9::EyeLike
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "EyeLike"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dtype": "int",
-        "k": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dtype: int | None = None,
-        k: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dtype": dtype,
-                "k": k,
-            },
-        )
+    return apply(EyeLike, locals())
 
 
-class Flatten(Op):
+@op("ai.onnx", "Flatten", 9)
+def Flatten(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """Flattens the input tensor into a 2D matrix.
 
     Inputs:
@@ -567,7 +427,7 @@ class Flatten(Op):
             the outer dimension of the output and remaining input dimensions flattened into the inner dimension of
             the output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Indicate up to which input dimensions (exclusive) should be flattened to the outer
             dimension of the output. The value for axis must be in the range [0, R], where R is the rank of the
             input tensor. When axis = 0, the shape of the output tensor is (1, (d_0 X d_1 ... d_n), where the shape
@@ -580,31 +440,20 @@ class Flatten(Op):
 
     Signature: ai.onnx@9::Flatten
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Flatten"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Flatten, locals())
 
 
-class Gemm(Op):
+@op("ai.onnx", "Gemm", 9)
+def Gemm(
+    A: V,
+    B: V | Array,
+    C: V | Array,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """General Matrix multiplication: https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3 * A' =
     transpose(A) if transA else A * B' = transpose(B) if transB else B Compute Y = alpha * A' * B' + beta * C, where
     input tensor A has shape (M, K) or (K, M), input tensor B has shape (K, N) or (N, K), input tensor C is
@@ -618,7 +467,7 @@ class Gemm(Op):
     Outputs:
         Y (T): Output tensor of shape (M, N).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of input tensors A * B.
         beta (float, default 1.0): Scalar multiplier for input tensor C.
         transA (int, default 0, one of 0, 1): Whether A should be transposed
@@ -630,42 +479,14 @@ class Gemm(Op):
 
     Signature: ai.onnx@9::Gemm
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Gemm"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        C: str,
-        *,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, C),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(Gemm, locals())
 
 
-class Greater(Op):
+@op("ai.onnx", "Greater", 9)
+def Greater(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the greater logical operation elementwise on the input tensors A and
     B (with Numpy-style broadcasting support).
 
@@ -684,23 +505,13 @@ class Greater(Op):
 
     Signature: ai.onnx@9::Greater
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Greater"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Greater, locals())
 
 
-class IsNaN(Op):
+@op("ai.onnx", "IsNaN", 9)
+def IsNaN(
+    X: V,
+) -> V:
     """Returns which elements of the input are NaN.
 
     Inputs:
@@ -715,22 +526,14 @@ class IsNaN(Op):
 
     Signature: ai.onnx@9::IsNaN
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "IsNaN"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(IsNaN, locals())
 
 
-class Less(Op):
+@op("ai.onnx", "Less", 9)
+def Less(
+    A: V,
+    B: V | Array,
+) -> V:
     """Returns the tensor resulted from performing the less logical operation elementwise on the input tensors A and B
     (with Numpy-style broadcasting support).
 
@@ -749,23 +552,14 @@ class Less(Op):
 
     Signature: ai.onnx@9::Less
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Less"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Less, locals())
 
 
-class MatMul(Op):
+@op("ai.onnx", "MatMul", 9)
+def MatMul(
+    A: V,
+    B: V | Array,
+) -> V:
     """Matrix product that behaves like numpy.matmul.
 
     Inputs:
@@ -781,23 +575,19 @@ class MatMul(Op):
 
     Signature: ai.onnx@9::MatMul
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MatMul"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(MatMul, locals())
 
 
-class MaxUnpool(Op):
+@op("ai.onnx", "MaxUnpool", 9, {"indices": "I"})
+def MaxUnpool(
+    X: V,
+    indices: V | Array,
+    output_shape: V | Array | None = None,
+    *,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxUnpool essentially computes the partial inverse of the MaxPool op.
 
     Inputs:
@@ -818,7 +608,7 @@ class MaxUnpool(Op):
     Outputs:
         output (T1): Output data tensor that contains the result of the unpooling.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         kernel_shape (ints, required, in [1, inf], length r): The size of the kernel along each axis.
         pads (ints, default [0] * (2 * r), in [0, inf], length 2 * r): Padding for the beginning and ending along
             each spatial axis, it can take any value greater than or equal to 0. The value represent the number of
@@ -835,39 +625,15 @@ class MaxUnpool(Op):
 
     Signature: ai.onnx@9::MaxUnpool
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MaxUnpool"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        X: str,
-        indices: str,
-        output_shape: str | None = None,
-        *,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, indices, output_shape),
-            {
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(MaxUnpool, locals())
 
 
-class MeanVarianceNormalization(Op):
+@op("ai.onnx", "MeanVarianceNormalization", 9)
+def MeanVarianceNormalization(
+    X: V,
+    *,
+    axes: Sequence[int] | None = None,
+) -> V:
     """A MeanVarianceNormalization Function: Perform mean variance normalization on the input tensor X using formula:
     (X-EX)/sqrt(E(X-EX)^2)
 
@@ -877,7 +643,7 @@ class MeanVarianceNormalization(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints, default [0, 2, 3]): A list of integers, along which to reduce. The default is to calculate along
             axes [0,2,3] for calculating mean and variance along each channel. Two variables with the same
             C-coordinate are associated with the same mean and variance.
@@ -887,31 +653,13 @@ class MeanVarianceNormalization(Op):
 
     Signature: ai.onnx@9::MeanVarianceNormalization
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "MeanVarianceNormalization"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        axes: Sequence[int] = (0, 2, 3),
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "axes": axes,
-            },
-        )
+    return apply(MeanVarianceNormalization, locals())
 
 
-class NonZero(Op):
+@op("ai.onnx", "NonZero", 9)
+def NonZero(
+    X: V,
+) -> V:
     """Returns the indices of the elements that are non-zero (in row-major order - by dimension).
 
     Inputs:
@@ -927,22 +675,17 @@ class NonZero(Op):
 
     Signature: ai.onnx@9::NonZero
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "NonZero"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(NonZero, locals())
 
 
-class OneHot(Op):
+@op("ai.onnx", "OneHot", 9)
+def OneHot(
+    indices: V,
+    depth: V | Array,
+    values: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """Produces a one-hot tensor based on inputs.
 
     Inputs:
@@ -962,7 +705,7 @@ class OneHot(Op):
         output (T3): Tensor of rank one greater than input tensor 'indices', i.e. rank(output) = rank(indices) + 1.
             The data type for the elements of the output tensor is the same as the type of input 'values' is used.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): (Optional) Axis along which one-hot representation in added. Default: axis=-1.
             axis=-1 means that the additional dimension will be inserted as the innermost/last dimension in the
             output tensor.
@@ -980,33 +723,14 @@ class OneHot(Op):
 
     Signature: ai.onnx@9::OneHot
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "OneHot"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        indices: str,
-        depth: str,
-        values: str,
-        *,
-        axis: int = -1,
-    ) -> None:
-        super().__init__(
-            (indices, depth, values),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(OneHot, locals())
 
 
-class PRelu(Op):
+@op("ai.onnx", "PRelu", 9)
+def PRelu(
+    X: V,
+    slope: V | Array,
+) -> V:
     """PRelu takes input data (Tensor<T>) and slope tensor as input, and produces one output data (Tensor<T>) where the
     function f(x) = slope * x for x < 0, f(x) = x for x >= 0., is applied to the data tensor elementwise.
 
@@ -1024,23 +748,20 @@ class PRelu(Op):
 
     Signature: ai.onnx@9::PRelu
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "PRelu"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        slope: str,
-    ) -> None:
-        super().__init__((X, slope), {})
+    return apply(PRelu, locals())
 
 
-class Scan(Op):
+@op("ai.onnx", "Scan", 9)
+def Scan(
+    *initial_state_and_scan_inputs: V,
+    body: onnx.GraphProto,
+    num_scan_inputs: int,
+    scan_input_axes: Sequence[int] | None = None,
+    scan_input_directions: Sequence[int] | None = None,
+    scan_output_axes: Sequence[int] | None = None,
+    scan_output_directions: Sequence[int] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more scan_output tensors.
 
     Inputs:
@@ -1051,7 +772,7 @@ class Scan(Op):
         final_state_and_scan_outputs (V, variadic, at least 1): Final values of the loop's N state variables
             followed by K scan_outputs
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         body (graph, required): The graph run each iteration. It has N+M inputs: (loop state variables...,
             scan_input_elts...). It has N+K outputs: (loop state variables..., scan_output_elts...). Each
             scan_output is created by concatenating the value of the specified scan_output_elt value at the end of
@@ -1072,6 +793,7 @@ class Scan(Op):
             The i-th element of the list specifies whether the i-th scan_output should be constructed by appending
             or prepending a new value in each iteration: 0 indicates appending and 1 indicates prepending. If
             omitted, all scan_output tensors will be produced by appending a value in each iteration.
+        n_outputs (int, required): how many values the variadic output final_state_and_scan_outputs gives
 
     Type constraints:
         V: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -1080,45 +802,17 @@ class Scan(Op):
 
     Signature: ai.onnx@9::Scan
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Scan"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "body": "graph",
-        "num_scan_inputs": "int",
-        "scan_input_axes": "ints",
-        "scan_input_directions": "ints",
-        "scan_output_axes": "ints",
-        "scan_output_directions": "ints",
-    }
-    default_outputs = ("final_state_and_scan_outputs",)
-
-    def __init__(
-        self,
-        *initial_state_and_scan_inputs: str,
-        body: onnx.GraphProto,
-        num_scan_inputs: int,
-        scan_input_axes: Sequence[int] | None = None,
-        scan_input_directions: Sequence[int] | None = None,
-        scan_output_axes: Sequence[int] | None = None,
-        scan_output_directions: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*initial_state_and_scan_inputs,),
-            {
-                "body": body,
-                "num_scan_inputs": num_scan_inputs,
-                "scan_input_axes": scan_input_axes,
-                "scan_input_directions": scan_input_directions,
-                "scan_output_axes": scan_output_axes,
-                "scan_output_directions": scan_output_directions,
-            },
-        )
+    return apply(Scan, locals())
 
 
-class Scatter(Op):
+@op("ai.onnx", "Scatter", 9)
+def Scatter(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+    *,
+    axis: int | None = None,
+) -> V:
     """This operator is deprecated.
 
     Inputs:
@@ -1129,7 +823,7 @@ class Scatter(Op):
     Outputs:
         output (T): Tensor of rank r >= 1 (same rank as input).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Which axis to scatter on. Negative value means counting dimensions from the back.
             Accepted range is [-r, r-1]
 
@@ -1141,33 +835,16 @@ class Scatter(Op):
 
     Signature: ai.onnx@9::Scatter
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Scatter"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices, updates),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Scatter, locals())
 
 
-class Shrink(Op):
+@op("ai.onnx", "Shrink", 9)
+def Shrink(
+    input: V,
+    *,
+    bias: float | None = None,
+    lambd: float | None = None,
+) -> V:
     """Shrink takes one input data (Tensor<numeric>) and produces one Tensor output, having same datatype and shape
     with input.
 
@@ -1177,7 +854,7 @@ class Shrink(Op):
     Outputs:
         output (T): The output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         bias (float, default 0.0): The bias value added to output. Default is 0.
         lambd (float, default 0.5): The lambd value for the Shrink formulation. Default is 0.5.
 
@@ -1188,34 +865,13 @@ class Shrink(Op):
 
     Signature: ai.onnx@9::Shrink
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Shrink"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "bias": "float",
-        "lambd": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        bias: float = 0.0,
-        lambd: float = 0.5,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "bias": bias,
-                "lambd": lambd,
-            },
-        )
+    return apply(Shrink, locals())
 
 
-class Sign(Op):
+@op("ai.onnx", "Sign", 9)
+def Sign(
+    input: V,
+) -> V:
     """Calculate the sign of the given input tensor element-wise.
 
     Inputs:
@@ -1231,22 +887,13 @@ class Sign(Op):
 
     Signature: ai.onnx@9::Sign
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sign"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Sign, locals())
 
 
-class Sinh(Op):
+@op("ai.onnx", "Sinh", 9)
+def Sinh(
+    input: V,
+) -> V:
     """Calculates the hyperbolic sine of the given input tensor element-wise.
 
     Inputs:
@@ -1260,22 +907,23 @@ class Sinh(Op):
 
     Signature: ai.onnx@9::Sinh
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Sinh"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Sinh, locals())
 
 
-class TfIdfVectorizer(Op):
+@op("ai.onnx", "TfIdfVectorizer", 9)
+def TfIdfVectorizer(
+    X: V,
+    *,
+    max_gram_length: int,
+    max_skip_count: int,
+    min_gram_length: int,
+    mode: Literal["TF", "IDF", "TFIDF"],
+    ngram_counts: Sequence[int],
+    ngram_indexes: Sequence[int],
+    pool_int64s: Sequence[int] | None = None,
+    pool_strings: Sequence[str] | None = None,
+    weights: Sequence[float] | None = None,
+) -> V:
     """This transform extracts n-grams from the input sequence and save them as a vector.
 
     Inputs:
@@ -1284,7 +932,7 @@ class TfIdfVectorizer(Op):
     Outputs:
         Y (T1): Ngram results
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         max_gram_length (int, required, in [1, inf]): Maximum n-gram length. If this value is 3, 3-grams will be
             used to generate the output.
         max_skip_count (int, required, in [0, inf]): Maximum number of items (integers/strings) to be skipped when
@@ -1321,55 +969,16 @@ class TfIdfVectorizer(Op):
 
     Signature: ai.onnx@9::TfIdfVectorizer
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "TfIdfVectorizer"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "max_gram_length": "int",
-        "max_skip_count": "int",
-        "min_gram_length": "int",
-        "mode": "string",
-        "ngram_counts": "ints",
-        "ngram_indexes": "ints",
-        "pool_int64s": "ints",
-        "pool_strings": "strings",
-        "weights": "floats",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        max_gram_length: int,
-        max_skip_count: int,
-        min_gram_length: int,
-        mode: Literal["TF", "IDF", "TFIDF"],
-        ngram_counts: Sequence[int],
-        ngram_indexes: Sequence[int],
-        pool_int64s: Sequence[int] | None = None,
-        pool_strings: Sequence[str] | None = None,
-        weights: Sequence[float] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "max_gram_length": max_gram_length,
-                "max_skip_count": max_skip_count,
-                "min_gram_length": min_gram_length,
-                "mode": mode,
-                "ngram_counts": ngram_counts,
-                "ngram_indexes": ngram_indexes,
-                "pool_int64s": pool_int64s,
-                "pool_strings": pool_strings,
-                "weights": weights,
-            },
-        )
+    return apply(TfIdfVectorizer, locals())
 
 
-class Upsample(Op):
+@op("ai.onnx", "Upsample", 9)
+def Upsample(
+    X: V,
+    scales: V | Array,
+    *,
+    mode: Literal["nearest", "linear"] | None = None,
+) -> V:
     """Upsample the input tensor.
 
     Inputs:
@@ -1380,7 +989,7 @@ class Upsample(Op):
     Outputs:
         Y (T): N-D tensor after resizing
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "nearest", one of "nearest", "linear"): Two interpolation modes: nearest (default),
             and linear (including bilinear, trilinear, etc)
 
@@ -1392,32 +1001,15 @@ class Upsample(Op):
 
     Signature: ai.onnx@9::Upsample
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Upsample"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scales: str,
-        *,
-        mode: Literal["nearest", "linear"] = "nearest",
-    ) -> None:
-        super().__init__(
-            (X, scales),
-            {
-                "mode": mode,
-            },
-        )
+    return apply(Upsample, locals())
 
 
-class Where(Op):
+@op("ai.onnx", "Where", 9)
+def Where(
+    condition: V,
+    X: V | Array,
+    Y: V | Array,
+) -> V:
     """Return elements, either from X or Y, depending on condition.
 
     Inputs:
@@ -1437,18 +1029,4 @@ class Where(Op):
 
     Signature: ai.onnx@9::Where
     """
-
-    domain = "ai.onnx"
-    node_domain = ""
-    op_type = "Where"
-    since = 9
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        condition: str,
-        X: str,
-        Y: str,
-    ) -> None:
-        super().__init__((condition, X, Y), {})
+    return apply(Where, locals())

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 
-class ArrayFeatureExtractor(Op):
+@op("ai.onnx.ml", "ArrayFeatureExtractor", 1)
+def ArrayFeatureExtractor(
+    X: V,
+    Y: V | Array,
+) -> V:
     """Select elements of the input tensor based on the indices passed.<br> The indices are applied to the last axes of
     the tensor.
 
@@ -26,23 +30,15 @@ class ArrayFeatureExtractor(Op):
 
     Signature: ai.onnx.ml@1::ArrayFeatureExtractor
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "ArrayFeatureExtractor"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-    ) -> None:
-        super().__init__((X, Y), {})
+    return apply(ArrayFeatureExtractor, locals())
 
 
-class Binarizer(Op):
+@op("ai.onnx.ml", "Binarizer", 1)
+def Binarizer(
+    X: V,
+    *,
+    threshold: float | None = None,
+) -> V:
     """Maps the values of the input tensor to either 0 or 1, element-wise, based on the outcome of a comparison against
     a threshold value.
 
@@ -52,7 +48,7 @@ class Binarizer(Op):
     Outputs:
         Y (T): Binarized output data
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         threshold (float, default 0.0): Values greater than this are mapped to 1, others to 0.
 
     Type constraints:
@@ -61,31 +57,17 @@ class Binarizer(Op):
 
     Signature: ai.onnx.ml@1::Binarizer
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "Binarizer"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "threshold": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        threshold: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "threshold": threshold,
-            },
-        )
+    return apply(Binarizer, locals())
 
 
-class CastMap(Op):
+@op("ai.onnx.ml", "CastMap", 1)
+def CastMap(
+    X: V,
+    *,
+    cast_to: Literal["TO_FLOAT", "TO_STRING", "TO_INT64"] | None = None,
+    map_form: Literal["DENSE", "SPARSE"] | None = None,
+    max_map: int | None = None,
+) -> V:
     """Converts a map to a tensor.<br>The map key must be an int64 and the values will be ordered in ascending order
     based on this key.<br>The operator supports dense packing or sparse packing.
 
@@ -95,7 +77,7 @@ class CastMap(Op):
     Outputs:
         Y (T2): A tensor representing the same data as the input map, ordered by their keys
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         cast_to (string, default "TO_FLOAT", one of "TO_FLOAT", "TO_STRING", "TO_INT64"): A string indicating the
             desired element type of the output tensor, one of 'TO_FLOAT', 'TO_STRING', 'TO_INT64'.
         map_form (string, default "DENSE", one of "DENSE", "SPARSE"): Indicates whether to only output as many
@@ -111,37 +93,18 @@ class CastMap(Op):
 
     Signature: ai.onnx.ml@1::CastMap
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "CastMap"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "cast_to": "string",
-        "map_form": "string",
-        "max_map": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        cast_to: Literal["TO_FLOAT", "TO_STRING", "TO_INT64"] = "TO_FLOAT",
-        map_form: Literal["DENSE", "SPARSE"] = "DENSE",
-        max_map: int = 1,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "cast_to": cast_to,
-                "map_form": map_form,
-                "max_map": max_map,
-            },
-        )
+    return apply(CastMap, locals())
 
 
-class CategoryMapper(Op):
+@op("ai.onnx.ml", "CategoryMapper", 1)
+def CategoryMapper(
+    X: V,
+    *,
+    cats_int64s: Sequence[int] | None = None,
+    cats_strings: Sequence[str] | None = None,
+    default_int64: int | None = None,
+    default_string: str | None = None,
+) -> V:
     """Converts strings to integers and vice versa.<br> Two sequences of equal length are used to map between integers
     and strings, with strings and integers at the same index detailing the mapping.<br> Each operator converts
     either integers to strings or strings to integers, depending on which default value attribute is provided.
@@ -152,7 +115,7 @@ class CategoryMapper(Op):
     Outputs:
         Y (T2): Output data. If strings are input, the output values are integers, and vice versa.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         cats_int64s (ints): The integers of the map. This sequence must be the same length as the 'cats_strings'
             sequence.
         cats_strings (strings): The strings of the map. This sequence must be the same length as the 'cats_int64s'
@@ -169,40 +132,16 @@ class CategoryMapper(Op):
 
     Signature: ai.onnx.ml@1::CategoryMapper
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "CategoryMapper"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "cats_int64s": "ints",
-        "cats_strings": "strings",
-        "default_int64": "int",
-        "default_string": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        cats_int64s: Sequence[int] | None = None,
-        cats_strings: Sequence[str] | None = None,
-        default_int64: int = -1,
-        default_string: str = "_Unused",
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "cats_int64s": cats_int64s,
-                "cats_strings": cats_strings,
-                "default_int64": default_int64,
-                "default_string": default_string,
-            },
-        )
+    return apply(CategoryMapper, locals())
 
 
-class DictVectorizer(Op):
+@op("ai.onnx.ml", "DictVectorizer", 1)
+def DictVectorizer(
+    X: V,
+    *,
+    int64_vocabulary: Sequence[int] | None = None,
+    string_vocabulary: Sequence[str] | None = None,
+) -> V:
     """Uses an index mapping to convert a dictionary to an array.<br> Given a dictionary, each key is looked up in the
     vocabulary attribute corresponding to the key type.
 
@@ -212,7 +151,7 @@ class DictVectorizer(Op):
     Outputs:
         Y (T2): A 1-D tensor holding values from the input dictionary.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         int64_vocabulary (ints): An integer vocabulary array.<br>One and only one of the vocabularies must be
             defined.
         string_vocabulary (strings): A string vocabulary array.<br>One and only one of the vocabularies must be
@@ -228,34 +167,14 @@ class DictVectorizer(Op):
 
     Signature: ai.onnx.ml@1::DictVectorizer
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "DictVectorizer"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "int64_vocabulary": "ints",
-        "string_vocabulary": "strings",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        int64_vocabulary: Sequence[int] | None = None,
-        string_vocabulary: Sequence[str] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "int64_vocabulary": int64_vocabulary,
-                "string_vocabulary": string_vocabulary,
-            },
-        )
+    return apply(DictVectorizer, locals())
 
 
-class FeatureVectorizer(Op):
+@op("ai.onnx.ml", "FeatureVectorizer", 1)
+def FeatureVectorizer(
+    *X: V,
+    inputdimensions: Sequence[int] | None = None,
+) -> V:
     """Concatenates input tensors into one continuous output.<br> All input shapes are 2-D and are concatenated along
     the second dimension.
 
@@ -265,7 +184,7 @@ class FeatureVectorizer(Op):
     Outputs:
         Y (tensor(float)): The output array, elements ordered as the inputs.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         inputdimensions (ints, in [0, inf]): The size of each input in the input list
 
     Type constraints:
@@ -274,30 +193,18 @@ class FeatureVectorizer(Op):
 
     Signature: ai.onnx.ml@1::FeatureVectorizer
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "FeatureVectorizer"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "inputdimensions": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        *X: str,
-        inputdimensions: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (*X,),
-            {
-                "inputdimensions": inputdimensions,
-            },
-        )
+    return apply(FeatureVectorizer, locals())
 
 
-class Imputer(Op):
+@op("ai.onnx.ml", "Imputer", 1)
+def Imputer(
+    X: V,
+    *,
+    imputed_value_floats: Sequence[float] | None = None,
+    imputed_value_int64s: Sequence[int] | None = None,
+    replaced_value_float: float | None = None,
+    replaced_value_int64: int | None = None,
+) -> V:
     """Replaces inputs that equal one value with another, leaving all other elements alone.<br> This operator is
     typically used to replace missing values in situations where they have a canonical representation, such as -1,
     0, NaN, or some extreme value.<br> One and only one of imputed_value_floats or imputed_value_int64s should be
@@ -309,7 +216,7 @@ class Imputer(Op):
     Outputs:
         Y (T): Imputed output data
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         imputed_value_floats (floats): Value(s) to change to
         imputed_value_int64s (ints): Value(s) to change to.
         replaced_value_float (float, default 0.0): A value that needs replacing.
@@ -321,40 +228,17 @@ class Imputer(Op):
 
     Signature: ai.onnx.ml@1::Imputer
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "Imputer"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "imputed_value_floats": "floats",
-        "imputed_value_int64s": "ints",
-        "replaced_value_float": "float",
-        "replaced_value_int64": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        imputed_value_floats: Sequence[float] | None = None,
-        imputed_value_int64s: Sequence[int] | None = None,
-        replaced_value_float: float = 0.0,
-        replaced_value_int64: int = 0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "imputed_value_floats": imputed_value_floats,
-                "imputed_value_int64s": imputed_value_int64s,
-                "replaced_value_float": replaced_value_float,
-                "replaced_value_int64": replaced_value_int64,
-            },
-        )
+    return apply(Imputer, locals())
 
 
-class LabelEncoder(Op):
+@op("ai.onnx.ml", "LabelEncoder", 1)
+def LabelEncoder(
+    X: V,
+    *,
+    classes_strings: Sequence[str] | None = None,
+    default_int64: int | None = None,
+    default_string: str | None = None,
+) -> V:
     """Maps each element in the input tensor to another value.<br> The mapping is determined by the two parallel
     attributes, 'keys_*' and 'values_*' attribute.
 
@@ -364,7 +248,7 @@ class LabelEncoder(Op):
     Outputs:
         Y (T2): Output data. If strings are input, the output values are integers, and vice versa.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         classes_strings (strings): A list of labels.
         default_int64 (int, default -1): An integer to use when an input string value is not found in the
             map.<br>One and only one of the 'default_*' attributes must be defined.
@@ -378,37 +262,20 @@ class LabelEncoder(Op):
 
     Signature: ai.onnx.ml@1::LabelEncoder
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "LabelEncoder"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "classes_strings": "strings",
-        "default_int64": "int",
-        "default_string": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        classes_strings: Sequence[str] | None = None,
-        default_int64: int = -1,
-        default_string: str = "_Unused",
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "classes_strings": classes_strings,
-                "default_int64": default_int64,
-                "default_string": default_string,
-            },
-        )
+    return apply(LabelEncoder, locals())
 
 
-class LinearClassifier(Op):
+@op("ai.onnx.ml", "LinearClassifier", 1)
+def LinearClassifier(
+    X: V,
+    *,
+    classlabels_ints: Sequence[int] | None = None,
+    classlabels_strings: Sequence[str] | None = None,
+    coefficients: Sequence[float],
+    intercepts: Sequence[float] | None = None,
+    multi_class: Literal[0, 1] | None = None,
+    post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] | None = None,
+) -> tuple[V, V]:
     """Linear classifier
 
     Inputs:
@@ -418,7 +285,7 @@ class LinearClassifier(Op):
         Y (T2): Classification outputs (one class per example).
         Z (tensor(float)): Classification scores ([N,E] - one score for each class and example
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         classlabels_ints (ints): Class labels when using integer labels. One and only one 'classlabels' attribute
             must be defined.
         classlabels_strings (strings): Class labels when using string labels. One and only one 'classlabels'
@@ -438,46 +305,18 @@ class LinearClassifier(Op):
 
     Signature: ai.onnx.ml@1::LinearClassifier
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "LinearClassifier"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "classlabels_ints": "ints",
-        "classlabels_strings": "strings",
-        "coefficients": "floats",
-        "intercepts": "floats",
-        "multi_class": "int",
-        "post_transform": "string",
-    }
-    default_outputs = ("Y", "Z")
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        classlabels_ints: Sequence[int] | None = None,
-        classlabels_strings: Sequence[str] | None = None,
-        coefficients: Sequence[float],
-        intercepts: Sequence[float] | None = None,
-        multi_class: int = 0,
-        post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] = "NONE",
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "classlabels_ints": classlabels_ints,
-                "classlabels_strings": classlabels_strings,
-                "coefficients": coefficients,
-                "intercepts": intercepts,
-                "multi_class": multi_class,
-                "post_transform": post_transform,
-            },
-        )
+    return apply(LinearClassifier, locals())
 
 
-class LinearRegressor(Op):
+@op("ai.onnx.ml", "LinearRegressor", 1)
+def LinearRegressor(
+    X: V,
+    *,
+    coefficients: Sequence[float] | None = None,
+    intercepts: Sequence[float] | None = None,
+    post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] | None = None,
+    targets: int | None = None,
+) -> V:
     """Generalized linear regression evaluation.<br> If targets is set to 1 (default) then univariate regression is
     performed.<br> If targets is set to M then M sets of coefficients must be passed in as a sequence and M results
     will be output for each input n in N.<br> The coefficients array is of length n, and the coefficients for each
@@ -489,7 +328,7 @@ class LinearRegressor(Op):
     Outputs:
         Y (tensor(float)): Regression outputs (one per target, per example).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         coefficients (floats): Weights of the model(s).
         intercepts (floats): Weights of the intercepts, if used.
         post_transform (string, default "NONE", one of "NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"):
@@ -503,40 +342,15 @@ class LinearRegressor(Op):
 
     Signature: ai.onnx.ml@1::LinearRegressor
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "LinearRegressor"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "coefficients": "floats",
-        "intercepts": "floats",
-        "post_transform": "string",
-        "targets": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        coefficients: Sequence[float] | None = None,
-        intercepts: Sequence[float] | None = None,
-        post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] = "NONE",
-        targets: int = 1,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "coefficients": coefficients,
-                "intercepts": intercepts,
-                "post_transform": post_transform,
-                "targets": targets,
-            },
-        )
+    return apply(LinearRegressor, locals())
 
 
-class Normalizer(Op):
+@op("ai.onnx.ml", "Normalizer", 1)
+def Normalizer(
+    X: V,
+    *,
+    norm: Literal["MAX", "L1", "L2"] | None = None,
+) -> V:
     """Normalize the input.
 
     Inputs:
@@ -545,7 +359,7 @@ class Normalizer(Op):
     Outputs:
         Y (tensor(float)): Encoded output data
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         norm (string, default "MAX", one of "MAX", "L1", "L2"): One of 'MAX,' 'L1,' 'L2'
 
     Type constraints:
@@ -554,31 +368,17 @@ class Normalizer(Op):
 
     Signature: ai.onnx.ml@1::Normalizer
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "Normalizer"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "norm": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        norm: Literal["MAX", "L1", "L2"] = "MAX",
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "norm": norm,
-            },
-        )
+    return apply(Normalizer, locals())
 
 
-class OneHotEncoder(Op):
+@op("ai.onnx.ml", "OneHotEncoder", 1)
+def OneHotEncoder(
+    X: V,
+    *,
+    cats_int64s: Sequence[int] | None = None,
+    cats_strings: Sequence[str] | None = None,
+    zeros: Literal[0, 1] | None = None,
+) -> V:
     """Replace each input element with an array of ones and zeros, where a single one is placed at the index of the
     category that was passed in.
 
@@ -588,7 +388,7 @@ class OneHotEncoder(Op):
     Outputs:
         Y (tensor(float)): Encoded output data, having one more dimension than X.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         cats_int64s (ints): List of categories, ints.<br>One and only one of the 'cats_*' attributes must be
             defined.
         cats_strings (strings): List of categories, strings.<br>One and only one of the 'cats_*' attributes must be
@@ -602,37 +402,25 @@ class OneHotEncoder(Op):
 
     Signature: ai.onnx.ml@1::OneHotEncoder
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "OneHotEncoder"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "cats_int64s": "ints",
-        "cats_strings": "strings",
-        "zeros": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        cats_int64s: Sequence[int] | None = None,
-        cats_strings: Sequence[str] | None = None,
-        zeros: int = 1,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "cats_int64s": cats_int64s,
-                "cats_strings": cats_strings,
-                "zeros": zeros,
-            },
-        )
+    return apply(OneHotEncoder, locals())
 
 
-class SVMClassifier(Op):
+@op("ai.onnx.ml", "SVMClassifier", 1)
+def SVMClassifier(
+    X: V,
+    *,
+    classlabels_ints: Sequence[int] | None = None,
+    classlabels_strings: Sequence[str] | None = None,
+    coefficients: Sequence[float] | None = None,
+    kernel_params: Sequence[float] | None = None,
+    kernel_type: Literal["LINEAR", "POLY", "RBF", "SIGMOID"] | None = None,
+    post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] | None = None,
+    prob_a: Sequence[float] | None = None,
+    prob_b: Sequence[float] | None = None,
+    rho: Sequence[float] | None = None,
+    support_vectors: Sequence[float] | None = None,
+    vectors_per_class: Sequence[int] | None = None,
+) -> tuple[V, V]:
     """Support Vector Machine classifier
 
     Inputs:
@@ -643,7 +431,7 @@ class SVMClassifier(Op):
         Z (tensor(float)): Class scores (one per class per example), if prob_a and prob_b are provided they are
             probabilities for each class, otherwise they are raw scores.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         classlabels_ints (ints): Class labels if using integer labels.<br>One and only one of the 'classlabels_*'
             attributes must be defined.
         classlabels_strings (strings): Class labels if using string labels.<br>One and only one of the
@@ -671,61 +459,22 @@ class SVMClassifier(Op):
 
     Signature: ai.onnx.ml@1::SVMClassifier
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "SVMClassifier"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "classlabels_ints": "ints",
-        "classlabels_strings": "strings",
-        "coefficients": "floats",
-        "kernel_params": "floats",
-        "kernel_type": "string",
-        "post_transform": "string",
-        "prob_a": "floats",
-        "prob_b": "floats",
-        "rho": "floats",
-        "support_vectors": "floats",
-        "vectors_per_class": "ints",
-    }
-    default_outputs = ("Y", "Z")
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        classlabels_ints: Sequence[int] | None = None,
-        classlabels_strings: Sequence[str] | None = None,
-        coefficients: Sequence[float] | None = None,
-        kernel_params: Sequence[float] | None = None,
-        kernel_type: Literal["LINEAR", "POLY", "RBF", "SIGMOID"] = "LINEAR",
-        post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] = "NONE",
-        prob_a: Sequence[float] | None = None,
-        prob_b: Sequence[float] | None = None,
-        rho: Sequence[float] | None = None,
-        support_vectors: Sequence[float] | None = None,
-        vectors_per_class: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "classlabels_ints": classlabels_ints,
-                "classlabels_strings": classlabels_strings,
-                "coefficients": coefficients,
-                "kernel_params": kernel_params,
-                "kernel_type": kernel_type,
-                "post_transform": post_transform,
-                "prob_a": prob_a,
-                "prob_b": prob_b,
-                "rho": rho,
-                "support_vectors": support_vectors,
-                "vectors_per_class": vectors_per_class,
-            },
-        )
+    return apply(SVMClassifier, locals())
 
 
-class SVMRegressor(Op):
+@op("ai.onnx.ml", "SVMRegressor", 1)
+def SVMRegressor(
+    X: V,
+    *,
+    coefficients: Sequence[float] | None = None,
+    kernel_params: Sequence[float] | None = None,
+    kernel_type: Literal["LINEAR", "POLY", "RBF", "SIGMOID"] | None = None,
+    n_supports: int | None = None,
+    one_class: Literal[0, 1] | None = None,
+    post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] | None = None,
+    rho: Sequence[float] | None = None,
+    support_vectors: Sequence[float] | None = None,
+) -> V:
     """Support Vector Machine regression prediction and one-class SVM anomaly detection.
 
     Inputs:
@@ -734,7 +483,7 @@ class SVMRegressor(Op):
     Outputs:
         Y (tensor(float)): Regression outputs (one score per target per example).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         coefficients (floats): Support vector coefficients.
         kernel_params (floats, length 3): List of 3 elements containing gamma, coef0, and degree, in that order.
             Zero if unused for the kernel.
@@ -754,52 +503,16 @@ class SVMRegressor(Op):
 
     Signature: ai.onnx.ml@1::SVMRegressor
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "SVMRegressor"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "coefficients": "floats",
-        "kernel_params": "floats",
-        "kernel_type": "string",
-        "n_supports": "int",
-        "one_class": "int",
-        "post_transform": "string",
-        "rho": "floats",
-        "support_vectors": "floats",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        coefficients: Sequence[float] | None = None,
-        kernel_params: Sequence[float] | None = None,
-        kernel_type: Literal["LINEAR", "POLY", "RBF", "SIGMOID"] = "LINEAR",
-        n_supports: int = 0,
-        one_class: int = 0,
-        post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] = "NONE",
-        rho: Sequence[float] | None = None,
-        support_vectors: Sequence[float] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "coefficients": coefficients,
-                "kernel_params": kernel_params,
-                "kernel_type": kernel_type,
-                "n_supports": n_supports,
-                "one_class": one_class,
-                "post_transform": post_transform,
-                "rho": rho,
-                "support_vectors": support_vectors,
-            },
-        )
+    return apply(SVMRegressor, locals())
 
 
-class Scaler(Op):
+@op("ai.onnx.ml", "Scaler", 1)
+def Scaler(
+    X: V,
+    *,
+    offset: Sequence[float] | None = None,
+    scale: Sequence[float] | None = None,
+) -> V:
     """Rescale input data, for example to standardize features by removing the mean and scaling to unit variance.
 
     Inputs:
@@ -808,7 +521,7 @@ class Scaler(Op):
     Outputs:
         Y (tensor(float)): Scaled output data.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         offset (floats): First, offset by this.<br>Can be length of features in an [N,F] tensor or length 1, in
             which case it applies to all features, regardless of dimension count.
         scale (floats): Second, multiply by this.<br>Can be length of features in an [N,F] tensor or length 1, in
@@ -820,34 +533,31 @@ class Scaler(Op):
 
     Signature: ai.onnx.ml@1::Scaler
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "Scaler"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "offset": "floats",
-        "scale": "floats",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        offset: Sequence[float] | None = None,
-        scale: Sequence[float] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "offset": offset,
-                "scale": scale,
-            },
-        )
+    return apply(Scaler, locals())
 
 
-class TreeEnsembleClassifier(Op):
+@op("ai.onnx.ml", "TreeEnsembleClassifier", 1)
+def TreeEnsembleClassifier(
+    X: V,
+    *,
+    base_values: Sequence[float] | None = None,
+    class_ids: Sequence[int] | None = None,
+    class_nodeids: Sequence[int] | None = None,
+    class_treeids: Sequence[int] | None = None,
+    class_weights: Sequence[float] | None = None,
+    classlabels_int64s: Sequence[int] | None = None,
+    classlabels_strings: Sequence[str] | None = None,
+    nodes_falsenodeids: Sequence[int] | None = None,
+    nodes_featureids: Sequence[int] | None = None,
+    nodes_hitrates: Sequence[float] | None = None,
+    nodes_missing_value_tracks_true: Sequence[int] | None = None,
+    nodes_modes: Sequence[str] | None = None,
+    nodes_nodeids: Sequence[int] | None = None,
+    nodes_treeids: Sequence[int] | None = None,
+    nodes_truenodeids: Sequence[int] | None = None,
+    nodes_values: Sequence[float] | None = None,
+    post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] | None = None,
+) -> tuple[V, V]:
     """This operator is DEPRECATED.
 
     Inputs:
@@ -857,7 +567,7 @@ class TreeEnsembleClassifier(Op):
         Y (T2): N, Top class for each point
         Z (tensor(float)): The class score for each class, for each point, a tensor of shape [N,E].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         base_values (floats): Base values for classification, added to final class score; the size must be the same
             as the classes or can be left unassigned (assumed 0)
         class_ids (ints, in [0, inf]): The index of the class list that each weight is for.
@@ -894,79 +604,31 @@ class TreeEnsembleClassifier(Op):
 
     Signature: ai.onnx.ml@1::TreeEnsembleClassifier
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "TreeEnsembleClassifier"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "base_values": "floats",
-        "class_ids": "ints",
-        "class_nodeids": "ints",
-        "class_treeids": "ints",
-        "class_weights": "floats",
-        "classlabels_int64s": "ints",
-        "classlabels_strings": "strings",
-        "nodes_falsenodeids": "ints",
-        "nodes_featureids": "ints",
-        "nodes_hitrates": "floats",
-        "nodes_missing_value_tracks_true": "ints",
-        "nodes_modes": "strings",
-        "nodes_nodeids": "ints",
-        "nodes_treeids": "ints",
-        "nodes_truenodeids": "ints",
-        "nodes_values": "floats",
-        "post_transform": "string",
-    }
-    default_outputs = ("Y", "Z")
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        base_values: Sequence[float] | None = None,
-        class_ids: Sequence[int] | None = None,
-        class_nodeids: Sequence[int] | None = None,
-        class_treeids: Sequence[int] | None = None,
-        class_weights: Sequence[float] | None = None,
-        classlabels_int64s: Sequence[int] | None = None,
-        classlabels_strings: Sequence[str] | None = None,
-        nodes_falsenodeids: Sequence[int] | None = None,
-        nodes_featureids: Sequence[int] | None = None,
-        nodes_hitrates: Sequence[float] | None = None,
-        nodes_missing_value_tracks_true: Sequence[int] | None = None,
-        nodes_modes: Sequence[str] | None = None,
-        nodes_nodeids: Sequence[int] | None = None,
-        nodes_treeids: Sequence[int] | None = None,
-        nodes_truenodeids: Sequence[int] | None = None,
-        nodes_values: Sequence[float] | None = None,
-        post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] = "NONE",
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "base_values": base_values,
-                "class_ids": class_ids,
-                "class_nodeids": class_nodeids,
-                "class_treeids": class_treeids,
-                "class_weights": class_weights,
-                "classlabels_int64s": classlabels_int64s,
-                "classlabels_strings": classlabels_strings,
-                "nodes_falsenodeids": nodes_falsenodeids,
-                "nodes_featureids": nodes_featureids,
-                "nodes_hitrates": nodes_hitrates,
-                "nodes_missing_value_tracks_true": nodes_missing_value_tracks_true,
-                "nodes_modes": nodes_modes,
-                "nodes_nodeids": nodes_nodeids,
-                "nodes_treeids": nodes_treeids,
-                "nodes_truenodeids": nodes_truenodeids,
-                "nodes_values": nodes_values,
-                "post_transform": post_transform,
-            },
-        )
+    return apply(TreeEnsembleClassifier, locals())
 
 
-class TreeEnsembleRegressor(Op):
+@op("ai.onnx.ml", "TreeEnsembleRegressor", 1)
+def TreeEnsembleRegressor(
+    X: V,
+    *,
+    aggregate_function: Literal["AVERAGE", "SUM", "MIN", "MAX"] | None = None,
+    base_values: Sequence[float] | None = None,
+    n_targets: int | None = None,
+    nodes_falsenodeids: Sequence[int] | None = None,
+    nodes_featureids: Sequence[int] | None = None,
+    nodes_hitrates: Sequence[float] | None = None,
+    nodes_missing_value_tracks_true: Sequence[int] | None = None,
+    nodes_modes: Sequence[str] | None = None,
+    nodes_nodeids: Sequence[int] | None = None,
+    nodes_treeids: Sequence[int] | None = None,
+    nodes_truenodeids: Sequence[int] | None = None,
+    nodes_values: Sequence[float] | None = None,
+    post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] | None = None,
+    target_ids: Sequence[int] | None = None,
+    target_nodeids: Sequence[int] | None = None,
+    target_treeids: Sequence[int] | None = None,
+    target_weights: Sequence[float] | None = None,
+) -> V:
     """This operator is DEPRECATED.
 
     Inputs:
@@ -975,7 +637,7 @@ class TreeEnsembleRegressor(Op):
     Outputs:
         Y (tensor(float)): N classes
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         aggregate_function (string, default "SUM", one of "AVERAGE", "SUM", "MIN", "MAX"): Defines how to aggregate
             leaf values within a target. <br>One of 'AVERAGE,' 'SUM,' 'MIN,' 'MAX.'
         base_values (floats): Base values for classification, added to final class score; the size must be the same
@@ -1011,79 +673,16 @@ class TreeEnsembleRegressor(Op):
 
     Signature: ai.onnx.ml@1::TreeEnsembleRegressor
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "TreeEnsembleRegressor"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "aggregate_function": "string",
-        "base_values": "floats",
-        "n_targets": "int",
-        "nodes_falsenodeids": "ints",
-        "nodes_featureids": "ints",
-        "nodes_hitrates": "floats",
-        "nodes_missing_value_tracks_true": "ints",
-        "nodes_modes": "strings",
-        "nodes_nodeids": "ints",
-        "nodes_treeids": "ints",
-        "nodes_truenodeids": "ints",
-        "nodes_values": "floats",
-        "post_transform": "string",
-        "target_ids": "ints",
-        "target_nodeids": "ints",
-        "target_treeids": "ints",
-        "target_weights": "floats",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        aggregate_function: Literal["AVERAGE", "SUM", "MIN", "MAX"] = "SUM",
-        base_values: Sequence[float] | None = None,
-        n_targets: int | None = None,
-        nodes_falsenodeids: Sequence[int] | None = None,
-        nodes_featureids: Sequence[int] | None = None,
-        nodes_hitrates: Sequence[float] | None = None,
-        nodes_missing_value_tracks_true: Sequence[int] | None = None,
-        nodes_modes: Sequence[str] | None = None,
-        nodes_nodeids: Sequence[int] | None = None,
-        nodes_treeids: Sequence[int] | None = None,
-        nodes_truenodeids: Sequence[int] | None = None,
-        nodes_values: Sequence[float] | None = None,
-        post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] = "NONE",
-        target_ids: Sequence[int] | None = None,
-        target_nodeids: Sequence[int] | None = None,
-        target_treeids: Sequence[int] | None = None,
-        target_weights: Sequence[float] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "aggregate_function": aggregate_function,
-                "base_values": base_values,
-                "n_targets": n_targets,
-                "nodes_falsenodeids": nodes_falsenodeids,
-                "nodes_featureids": nodes_featureids,
-                "nodes_hitrates": nodes_hitrates,
-                "nodes_missing_value_tracks_true": nodes_missing_value_tracks_true,
-                "nodes_modes": nodes_modes,
-                "nodes_nodeids": nodes_nodeids,
-                "nodes_treeids": nodes_treeids,
-                "nodes_truenodeids": nodes_truenodeids,
-                "nodes_values": nodes_values,
-                "post_transform": post_transform,
-                "target_ids": target_ids,
-                "target_nodeids": target_nodeids,
-                "target_treeids": target_treeids,
-                "target_weights": target_weights,
-            },
-        )
+    return apply(TreeEnsembleRegressor, locals())
 
 
-class ZipMap(Op):
+@op("ai.onnx.ml", "ZipMap", 1)
+def ZipMap(
+    X: V,
+    *,
+    classlabels_int64s: Sequence[int] | None = None,
+    classlabels_strings: Sequence[str] | None = None,
+) -> V:
     """Creates a map from the input and the attributes.<br> The values are provided by the input tensor, while the keys
     are specified by the attributes.
 
@@ -1093,7 +692,7 @@ class ZipMap(Op):
     Outputs:
         Z (T): The output map
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         classlabels_int64s (ints): The keys when using int keys.<br>One and only one of the 'classlabels_*'
             attributes must be defined.
         classlabels_strings (strings): The keys when using string keys.<br>One and only one of the 'classlabels_*'
@@ -1105,28 +704,4 @@ class ZipMap(Op):
 
     Signature: ai.onnx.ml@1::ZipMap
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "ZipMap"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "classlabels_int64s": "ints",
-        "classlabels_strings": "strings",
-    }
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        classlabels_int64s: Sequence[int] | None = None,
-        classlabels_strings: Sequence[str] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "classlabels_int64s": classlabels_int64s,
-                "classlabels_strings": classlabels_strings,
-            },
-        )
+    return apply(ZipMap, locals())

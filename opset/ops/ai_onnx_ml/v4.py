@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from collections.abc import Sequence
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v3 import ArrayFeatureExtractor as ArrayFeatureExtractor
 from .v3 import Binarizer as Binarizer
@@ -29,7 +28,23 @@ from .v3 import TreeEnsembleRegressor as TreeEnsembleRegressor
 from .v3 import ZipMap as ZipMap
 
 
-class LabelEncoder(Op):
+@op("ai.onnx.ml", "LabelEncoder", 4)
+def LabelEncoder(
+    X: V,
+    *,
+    default_float: float | None = None,
+    default_int64: int | None = None,
+    default_string: str | None = None,
+    default_tensor: onnx.TensorProto | Array | None = None,
+    keys_floats: Sequence[float] | None = None,
+    keys_int64s: Sequence[int] | None = None,
+    keys_strings: Sequence[str] | None = None,
+    keys_tensor: onnx.TensorProto | Array | None = None,
+    values_floats: Sequence[float] | None = None,
+    values_int64s: Sequence[int] | None = None,
+    values_strings: Sequence[str] | None = None,
+    values_tensor: onnx.TensorProto | Array | None = None,
+) -> V:
     """Maps each element in the input tensor to another value.<br> The mapping is determined by the two parallel
     attributes, 'keys_*' and 'values_*' attribute.
 
@@ -39,7 +54,7 @@ class LabelEncoder(Op):
     Outputs:
         Y (T2): Output data. This tensor's element type is based on the values_* attribute set.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         default_float (float, default -0.0): A float.
         default_int64 (int, default -1): An integer.
         default_string (string, default "_Unused"): A string.
@@ -62,58 +77,4 @@ class LabelEncoder(Op):
 
     Signature: ai.onnx.ml@4::LabelEncoder
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "LabelEncoder"
-    since = 4
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "default_float": "float",
-        "default_int64": "int",
-        "default_string": "string",
-        "default_tensor": "tensor",
-        "keys_floats": "floats",
-        "keys_int64s": "ints",
-        "keys_strings": "strings",
-        "keys_tensor": "tensor",
-        "values_floats": "floats",
-        "values_int64s": "ints",
-        "values_strings": "strings",
-        "values_tensor": "tensor",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        default_float: float = -0.0,
-        default_int64: int = -1,
-        default_string: str = "_Unused",
-        default_tensor: onnx.TensorProto | None = None,
-        keys_floats: Sequence[float] | None = None,
-        keys_int64s: Sequence[int] | None = None,
-        keys_strings: Sequence[str] | None = None,
-        keys_tensor: onnx.TensorProto | None = None,
-        values_floats: Sequence[float] | None = None,
-        values_int64s: Sequence[int] | None = None,
-        values_strings: Sequence[str] | None = None,
-        values_tensor: onnx.TensorProto | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "default_float": default_float,
-                "default_int64": default_int64,
-                "default_string": default_string,
-                "default_tensor": default_tensor,
-                "keys_floats": keys_floats,
-                "keys_int64s": keys_int64s,
-                "keys_strings": keys_strings,
-                "keys_tensor": keys_tensor,
-                "values_floats": values_floats,
-                "values_int64s": values_int64s,
-                "values_strings": values_strings,
-                "values_tensor": values_tensor,
-            },
-        )
+    return apply(LabelEncoder, locals())

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from .v4 import ArrayFeatureExtractor as ArrayFeatureExtractor
 from .v4 import Binarizer as Binarizer
@@ -28,7 +28,27 @@ from .v4 import SVMRegressor as SVMRegressor
 from .v4 import ZipMap as ZipMap
 
 
-class TreeEnsemble(Op):
+@op("ai.onnx.ml", "TreeEnsemble", 5)
+def TreeEnsemble(
+    X: V,
+    *,
+    aggregate_function: Literal[0, 1, 2, 3] | None = None,
+    leaf_targetids: Sequence[int],
+    leaf_weights: onnx.TensorProto | Array,
+    membership_values: onnx.TensorProto | Array | None = None,
+    n_targets: int | None = None,
+    nodes_falseleafs: Sequence[int],
+    nodes_falsenodeids: Sequence[int],
+    nodes_featureids: Sequence[int],
+    nodes_hitrates: onnx.TensorProto | Array | None = None,
+    nodes_missing_value_tracks_true: Sequence[int] | None = None,
+    nodes_modes: onnx.TensorProto | Array,
+    nodes_splits: onnx.TensorProto | Array,
+    nodes_trueleafs: Sequence[int],
+    nodes_truenodeids: Sequence[int],
+    post_transform: Literal[0, 1, 2, 3, 4] | None = None,
+    tree_roots: Sequence[int],
+) -> V:
     """Tree Ensemble operator.
 
     Inputs:
@@ -37,7 +57,7 @@ class TreeEnsemble(Op):
     Outputs:
         Y (T): Output of shape [Batch Size, Number of targets]
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         aggregate_function (int, default 1, one of 0, 1, 2, 3): Defines how to aggregate leaf values within a
             target. <br>One of 'AVERAGE' (0) 'SUM' (1) 'MIN' (2) 'MAX (3) defaults to 'SUM' (1)
         leaf_targetids (ints, required, in [0, inf]): The index of the target that this leaf contributes to (this
@@ -81,76 +101,35 @@ class TreeEnsemble(Op):
 
     Signature: ai.onnx.ml@5::TreeEnsemble
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "TreeEnsemble"
-    since = 5
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "aggregate_function": "int",
-        "leaf_targetids": "ints",
-        "leaf_weights": "tensor",
-        "membership_values": "tensor",
-        "n_targets": "int",
-        "nodes_falseleafs": "ints",
-        "nodes_falsenodeids": "ints",
-        "nodes_featureids": "ints",
-        "nodes_hitrates": "tensor",
-        "nodes_missing_value_tracks_true": "ints",
-        "nodes_modes": "tensor",
-        "nodes_splits": "tensor",
-        "nodes_trueleafs": "ints",
-        "nodes_truenodeids": "ints",
-        "post_transform": "int",
-        "tree_roots": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        aggregate_function: int = 1,
-        leaf_targetids: Sequence[int],
-        leaf_weights: onnx.TensorProto,
-        membership_values: onnx.TensorProto | None = None,
-        n_targets: int | None = None,
-        nodes_falseleafs: Sequence[int],
-        nodes_falsenodeids: Sequence[int],
-        nodes_featureids: Sequence[int],
-        nodes_hitrates: onnx.TensorProto | None = None,
-        nodes_missing_value_tracks_true: Sequence[int] | None = None,
-        nodes_modes: onnx.TensorProto,
-        nodes_splits: onnx.TensorProto,
-        nodes_trueleafs: Sequence[int],
-        nodes_truenodeids: Sequence[int],
-        post_transform: int = 0,
-        tree_roots: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "aggregate_function": aggregate_function,
-                "leaf_targetids": leaf_targetids,
-                "leaf_weights": leaf_weights,
-                "membership_values": membership_values,
-                "n_targets": n_targets,
-                "nodes_falseleafs": nodes_falseleafs,
-                "nodes_falsenodeids": nodes_falsenodeids,
-                "nodes_featureids": nodes_featureids,
-                "nodes_hitrates": nodes_hitrates,
-                "nodes_missing_value_tracks_true": nodes_missing_value_tracks_true,
-                "nodes_modes": nodes_modes,
-                "nodes_splits": nodes_splits,
-                "nodes_trueleafs": nodes_trueleafs,
-                "nodes_truenodeids": nodes_truenodeids,
-                "post_transform": post_transform,
-                "tree_roots": tree_roots,
-            },
-        )
+    return apply(TreeEnsemble, locals())
 
 
-class TreeEnsembleClassifier(Op):
+@op("ai.onnx.ml", "TreeEnsembleClassifier", 5)
+def TreeEnsembleClassifier(
+    X: V,
+    *,
+    base_values: Sequence[float] | None = None,
+    base_values_as_tensor: onnx.TensorProto | Array | None = None,
+    class_ids: Sequence[int] | None = None,
+    class_nodeids: Sequence[int] | None = None,
+    class_treeids: Sequence[int] | None = None,
+    class_weights: Sequence[float] | None = None,
+    class_weights_as_tensor: onnx.TensorProto | Array | None = None,
+    classlabels_int64s: Sequence[int] | None = None,
+    classlabels_strings: Sequence[str] | None = None,
+    nodes_falsenodeids: Sequence[int] | None = None,
+    nodes_featureids: Sequence[int] | None = None,
+    nodes_hitrates: Sequence[float] | None = None,
+    nodes_hitrates_as_tensor: onnx.TensorProto | Array | None = None,
+    nodes_missing_value_tracks_true: Sequence[int] | None = None,
+    nodes_modes: Sequence[str] | None = None,
+    nodes_nodeids: Sequence[int] | None = None,
+    nodes_treeids: Sequence[int] | None = None,
+    nodes_truenodeids: Sequence[int] | None = None,
+    nodes_values: Sequence[float] | None = None,
+    nodes_values_as_tensor: onnx.TensorProto | Array | None = None,
+    post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] | None = None,
+) -> tuple[V, V]:
     """This operator is DEPRECATED.
 
     Inputs:
@@ -160,7 +139,7 @@ class TreeEnsembleClassifier(Op):
         Y (T2): N, Top class for each point
         Z (tensor(float)): The class score for each class, for each point, a tensor of shape [N,E].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         base_values (floats): Base values for classification, added to final class score; the size must be the same
             as the classes or can be left unassigned (assumed 0)
         base_values_as_tensor (tensor): Base values for classification, added to final class score; the size must be
@@ -202,91 +181,35 @@ class TreeEnsembleClassifier(Op):
 
     Signature: ai.onnx.ml@5::TreeEnsembleClassifier
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "TreeEnsembleClassifier"
-    since = 5
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "base_values": "floats",
-        "base_values_as_tensor": "tensor",
-        "class_ids": "ints",
-        "class_nodeids": "ints",
-        "class_treeids": "ints",
-        "class_weights": "floats",
-        "class_weights_as_tensor": "tensor",
-        "classlabels_int64s": "ints",
-        "classlabels_strings": "strings",
-        "nodes_falsenodeids": "ints",
-        "nodes_featureids": "ints",
-        "nodes_hitrates": "floats",
-        "nodes_hitrates_as_tensor": "tensor",
-        "nodes_missing_value_tracks_true": "ints",
-        "nodes_modes": "strings",
-        "nodes_nodeids": "ints",
-        "nodes_treeids": "ints",
-        "nodes_truenodeids": "ints",
-        "nodes_values": "floats",
-        "nodes_values_as_tensor": "tensor",
-        "post_transform": "string",
-    }
-    default_outputs = ("Y", "Z")
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        base_values: Sequence[float] | None = None,
-        base_values_as_tensor: onnx.TensorProto | None = None,
-        class_ids: Sequence[int] | None = None,
-        class_nodeids: Sequence[int] | None = None,
-        class_treeids: Sequence[int] | None = None,
-        class_weights: Sequence[float] | None = None,
-        class_weights_as_tensor: onnx.TensorProto | None = None,
-        classlabels_int64s: Sequence[int] | None = None,
-        classlabels_strings: Sequence[str] | None = None,
-        nodes_falsenodeids: Sequence[int] | None = None,
-        nodes_featureids: Sequence[int] | None = None,
-        nodes_hitrates: Sequence[float] | None = None,
-        nodes_hitrates_as_tensor: onnx.TensorProto | None = None,
-        nodes_missing_value_tracks_true: Sequence[int] | None = None,
-        nodes_modes: Sequence[str] | None = None,
-        nodes_nodeids: Sequence[int] | None = None,
-        nodes_treeids: Sequence[int] | None = None,
-        nodes_truenodeids: Sequence[int] | None = None,
-        nodes_values: Sequence[float] | None = None,
-        nodes_values_as_tensor: onnx.TensorProto | None = None,
-        post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] = "NONE",
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "base_values": base_values,
-                "base_values_as_tensor": base_values_as_tensor,
-                "class_ids": class_ids,
-                "class_nodeids": class_nodeids,
-                "class_treeids": class_treeids,
-                "class_weights": class_weights,
-                "class_weights_as_tensor": class_weights_as_tensor,
-                "classlabels_int64s": classlabels_int64s,
-                "classlabels_strings": classlabels_strings,
-                "nodes_falsenodeids": nodes_falsenodeids,
-                "nodes_featureids": nodes_featureids,
-                "nodes_hitrates": nodes_hitrates,
-                "nodes_hitrates_as_tensor": nodes_hitrates_as_tensor,
-                "nodes_missing_value_tracks_true": nodes_missing_value_tracks_true,
-                "nodes_modes": nodes_modes,
-                "nodes_nodeids": nodes_nodeids,
-                "nodes_treeids": nodes_treeids,
-                "nodes_truenodeids": nodes_truenodeids,
-                "nodes_values": nodes_values,
-                "nodes_values_as_tensor": nodes_values_as_tensor,
-                "post_transform": post_transform,
-            },
-        )
+    return apply(TreeEnsembleClassifier, locals())
 
 
-class TreeEnsembleRegressor(Op):
+@op("ai.onnx.ml", "TreeEnsembleRegressor", 5)
+def TreeEnsembleRegressor(
+    X: V,
+    *,
+    aggregate_function: Literal["AVERAGE", "SUM", "MIN", "MAX"] | None = None,
+    base_values: Sequence[float] | None = None,
+    base_values_as_tensor: onnx.TensorProto | Array | None = None,
+    n_targets: int | None = None,
+    nodes_falsenodeids: Sequence[int] | None = None,
+    nodes_featureids: Sequence[int] | None = None,
+    nodes_hitrates: Sequence[float] | None = None,
+    nodes_hitrates_as_tensor: onnx.TensorProto | Array | None = None,
+    nodes_missing_value_tracks_true: Sequence[int] | None = None,
+    nodes_modes: Sequence[str] | None = None,
+    nodes_nodeids: Sequence[int] | None = None,
+    nodes_treeids: Sequence[int] | None = None,
+    nodes_truenodeids: Sequence[int] | None = None,
+    nodes_values: Sequence[float] | None = None,
+    nodes_values_as_tensor: onnx.TensorProto | Array | None = None,
+    post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] | None = None,
+    target_ids: Sequence[int] | None = None,
+    target_nodeids: Sequence[int] | None = None,
+    target_treeids: Sequence[int] | None = None,
+    target_weights: Sequence[float] | None = None,
+    target_weights_as_tensor: onnx.TensorProto | Array | None = None,
+) -> V:
     """This operator is DEPRECATED.
 
     Inputs:
@@ -295,7 +218,7 @@ class TreeEnsembleRegressor(Op):
     Outputs:
         Y (tensor(float)): N classes
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         aggregate_function (string, default "SUM", one of "AVERAGE", "SUM", "MIN", "MAX"): Defines how to aggregate
             leaf values within a target. <br>One of 'AVERAGE,' 'SUM,' 'MIN,' 'MAX.'
         base_values (floats): Base values for regression, added to final prediction after applying
@@ -336,85 +259,4 @@ class TreeEnsembleRegressor(Op):
 
     Signature: ai.onnx.ml@5::TreeEnsembleRegressor
     """
-
-    domain = "ai.onnx.ml"
-    node_domain = "ai.onnx.ml"
-    op_type = "TreeEnsembleRegressor"
-    since = 5
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "aggregate_function": "string",
-        "base_values": "floats",
-        "base_values_as_tensor": "tensor",
-        "n_targets": "int",
-        "nodes_falsenodeids": "ints",
-        "nodes_featureids": "ints",
-        "nodes_hitrates": "floats",
-        "nodes_hitrates_as_tensor": "tensor",
-        "nodes_missing_value_tracks_true": "ints",
-        "nodes_modes": "strings",
-        "nodes_nodeids": "ints",
-        "nodes_treeids": "ints",
-        "nodes_truenodeids": "ints",
-        "nodes_values": "floats",
-        "nodes_values_as_tensor": "tensor",
-        "post_transform": "string",
-        "target_ids": "ints",
-        "target_nodeids": "ints",
-        "target_treeids": "ints",
-        "target_weights": "floats",
-        "target_weights_as_tensor": "tensor",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        aggregate_function: Literal["AVERAGE", "SUM", "MIN", "MAX"] = "SUM",
-        base_values: Sequence[float] | None = None,
-        base_values_as_tensor: onnx.TensorProto | None = None,
-        n_targets: int | None = None,
-        nodes_falsenodeids: Sequence[int] | None = None,
-        nodes_featureids: Sequence[int] | None = None,
-        nodes_hitrates: Sequence[float] | None = None,
-        nodes_hitrates_as_tensor: onnx.TensorProto | None = None,
-        nodes_missing_value_tracks_true: Sequence[int] | None = None,
-        nodes_modes: Sequence[str] | None = None,
-        nodes_nodeids: Sequence[int] | None = None,
-        nodes_treeids: Sequence[int] | None = None,
-        nodes_truenodeids: Sequence[int] | None = None,
-        nodes_values: Sequence[float] | None = None,
-        nodes_values_as_tensor: onnx.TensorProto | None = None,
-        post_transform: Literal["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"] = "NONE",
-        target_ids: Sequence[int] | None = None,
-        target_nodeids: Sequence[int] | None = None,
-        target_treeids: Sequence[int] | None = None,
-        target_weights: Sequence[float] | None = None,
-        target_weights_as_tensor: onnx.TensorProto | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "aggregate_function": aggregate_function,
-                "base_values": base_values,
-                "base_values_as_tensor": base_values_as_tensor,
-                "n_targets": n_targets,
-                "nodes_falsenodeids": nodes_falsenodeids,
-                "nodes_featureids": nodes_featureids,
-                "nodes_hitrates": nodes_hitrates,
-                "nodes_hitrates_as_tensor": nodes_hitrates_as_tensor,
-                "nodes_missing_value_tracks_true": nodes_missing_value_tracks_true,
-                "nodes_modes": nodes_modes,
-                "nodes_nodeids": nodes_nodeids,
-                "nodes_treeids": nodes_treeids,
-                "nodes_truenodeids": nodes_truenodeids,
-                "nodes_values": nodes_values,
-                "nodes_values_as_tensor": nodes_values_as_tensor,
-                "post_transform": post_transform,
-                "target_ids": target_ids,
-                "target_nodeids": target_nodeids,
-                "target_treeids": target_treeids,
-                "target_weights": target_weights,
-                "target_weights_as_tensor": target_weights_as_tensor,
-            },
-        )
+    return apply(TreeEnsembleRegressor, locals())

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 from ..ai_onnx.v7 import GRU as GRU
 from ..ai_onnx.v7 import LRN as LRN
@@ -111,7 +111,11 @@ from ..ai_onnx.v7 import Upsample as Upsample
 from ..ai_onnx.v7 import Xor as Xor
 
 
-class Add_(Op):
+@op("ai.onnx.modified", "Add_", 1)
+def Add_(
+    A: V,
+    B: V | Array,
+) -> V:
     """Adds a 1-D bias along the last (channel) axis of an NHWC tensor, Y = A + B.
 
     Inputs:
@@ -126,23 +130,15 @@ class Add_(Op):
 
     Signature: ai.onnx.modified@1::Add_
     """
-
-    domain = "ai.onnx.modified"
-    node_domain = "ai.onnx.modified"
-    op_type = "Add_"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(Add_, locals())
 
 
-class Dense(Op):
+@op("ai.onnx.modified", "Dense", 1)
+def Dense(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+) -> V:
     """Fully connected layer Y = X · W + B with W laid out [K, N].
 
     Inputs:
@@ -158,24 +154,20 @@ class Dense(Op):
 
     Signature: ai.onnx.modified@1::Dense
     """
-
-    domain = "ai.onnx.modified"
-    node_domain = "ai.onnx.modified"
-    op_type = "Dense"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-    ) -> None:
-        super().__init__((X, W, B), {})
+    return apply(Dense, locals())
 
 
-class DepthwiseConv2d(Op):
+@op("ai.onnx.modified", "DepthwiseConv2d", 1)
+def DepthwiseConv2d(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    *,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Literal["SAME", "VALID"] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """Depthwise 2-D convolution of an NHWC tensor with TensorFlow's SAME/VALID padding.
 
     Inputs:
@@ -186,7 +178,7 @@ class DepthwiseConv2d(Op):
     Outputs:
         Y (T): Output in NHWC layout; channel c * M + m.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dilations (ints, default [1, 1], in [1, inf], length 2): Dilations [dh, dw].
         kernel_shape (ints, default [KH, KW], in [1, inf], length 2): Kernel size [kh, kw]; defaults to W's spatial
             dims.
@@ -198,42 +190,15 @@ class DepthwiseConv2d(Op):
 
     Signature: ai.onnx.modified@1::DepthwiseConv2d
     """
-
-    domain = "ai.onnx.modified"
-    node_domain = "ai.onnx.modified"
-    op_type = "DepthwiseConv2d"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "string",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        *,
-        dilations: Sequence[int] = (1, 1),
-        kernel_shape: Sequence[int] | None = None,
-        pads: Literal["SAME", "VALID"] = "VALID",
-        strides: Sequence[int] = (1, 1),
-    ) -> None:
-        super().__init__(
-            (X, W, B),
-            {
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(DepthwiseConv2d, locals())
 
 
-class LeakyRelu(Op):
+@op("ai.onnx.modified", "LeakyRelu", 1)
+def LeakyRelu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """Leaky rectified linear unit, Y = X if X >= 0 else alpha * X, with TensorFlow's default alpha 0.2.
 
     Inputs:
@@ -242,7 +207,7 @@ class LeakyRelu(Op):
     Outputs:
         Y (T): Output tensor with the shape of X.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.2): Slope for negative inputs (TensorFlow default 0.2).
 
     Type constraints:
@@ -250,31 +215,13 @@ class LeakyRelu(Op):
 
     Signature: ai.onnx.modified@1::LeakyRelu
     """
-
-    domain = "ai.onnx.modified"
-    node_domain = "ai.onnx.modified"
-    op_type = "LeakyRelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 0.2,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(LeakyRelu, locals())
 
 
-class Relu6(Op):
+@op("ai.onnx.modified", "Relu6", 1)
+def Relu6(
+    X: V,
+) -> V:
     """Rectified linear unit capped at 6, Y = min(max(X, 0), 6), elementwise.
 
     Inputs:
@@ -288,22 +235,15 @@ class Relu6(Op):
 
     Signature: ai.onnx.modified@1::Relu6
     """
-
-    domain = "ai.onnx.modified"
-    node_domain = "ai.onnx.modified"
-    op_type = "Relu6"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Relu6, locals())
 
 
-class UpSampling2D(Op):
+@op("ai.onnx.modified", "UpSampling2D", 1)
+def UpSampling2D(
+    X: V,
+    *,
+    size: Sequence[int] | None = None,
+) -> V:
     """Nearest-neighbour upsampling of an NHWC tensor by integer factors along H and W.
 
     Inputs:
@@ -312,7 +252,7 @@ class UpSampling2D(Op):
     Outputs:
         Y (T): Upsampled tensor, NHWC.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         size (ints, default [2, 2], in [1, inf], length 2): Integer factors [fh, fw] for H and W.
 
     Type constraints:
@@ -320,25 +260,4 @@ class UpSampling2D(Op):
 
     Signature: ai.onnx.modified@1::UpSampling2D
     """
-
-    domain = "ai.onnx.modified"
-    node_domain = "ai.onnx.modified"
-    op_type = "UpSampling2D"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "size": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        size: Sequence[int] = (2, 2),
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "size": size,
-            },
-        )
+    return apply(UpSampling2D, locals())

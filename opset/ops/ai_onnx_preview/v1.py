@@ -3,15 +3,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 
-class FlexAttention(Op):
+@op("ai.onnx.preview", "FlexAttention", 1)
+def FlexAttention(
+    Q: V,
+    K: V | Array,
+    V: V | Array,
+    *,
+    prob_mod: onnx.GraphProto | None = None,
+    scale: float | None = None,
+    score_mod: onnx.GraphProto | None = None,
+    softmax_precision: Literal[1, 10, 11, 16] | None = None,
+) -> V:
     """Scaled dot-product attention over rank-4 inputs with optional graphs that modify the scores (before the softmax)
     and the probabilities (after it).
 
@@ -23,7 +32,7 @@ class FlexAttention(Op):
     Outputs:
         Y (T1): Output tensor with shape `(batch_size, q_num_heads, q_seq_len, v_head_size)`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         prob_mod (graph): Optional probability modifier subgraph with 1 rank-4 tensor input and 1 rank-4 tensor
             output of the same shape and element type: (probs) -> probs_out. probs has softmax_precision element
             type and shape (B, Hq, L, S). The output must preserve the input shape.
@@ -39,36 +48,4 @@ class FlexAttention(Op):
 
     Signature: ai.onnx.preview@1::FlexAttention
     """
-
-    domain = "ai.onnx.preview"
-    node_domain = "ai.onnx.preview"
-    op_type = "FlexAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "prob_mod": "graph",
-        "scale": "float",
-        "score_mod": "graph",
-        "softmax_precision": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        Q: str,
-        K: str,
-        V: str,
-        *,
-        prob_mod: onnx.GraphProto | None = None,
-        scale: float | None = None,
-        score_mod: onnx.GraphProto | None = None,
-        softmax_precision: int | None = None,
-    ) -> None:
-        super().__init__(
-            (Q, K, V),
-            {
-                "prob_mod": prob_mod,
-                "scale": scale,
-                "score_mod": score_mod,
-                "softmax_precision": softmax_precision,
-            },
-        )
+    return apply(FlexAttention, locals())

@@ -3,13 +3,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 
-class Adagrad(Op):
+@op("ai.onnx.preview.training", "Adagrad", 1)
+def Adagrad(
+    R: V,
+    T: V | Array,
+    *inputs: V | Array,
+    decay_factor: float | None = None,
+    epsilon: float | None = None,
+    norm_coefficient: float | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Compute one iteration of ADAGRAD, a stochastic gradient based optimization algorithm.
 
     Inputs:
@@ -26,13 +35,14 @@ class Adagrad(Op):
             would be [new value of "X_1," new value of "X_2" new accumulated squared gradient of "X_1", new
             accumulated squared gradient of "X_2"].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         decay_factor (float, default 0.0, in [0, inf]): The decay factor of learning rate after one update.The
             effective learning rate is computed by r = R / (1 + T * decay_factor). Default to 0 so that increasing
             update counts doesn't reduce the learning rate.
         epsilon (float, default 1e-06, in [0, inf]): Small scalar to avoid dividing by zero.
         norm_coefficient (float, default 0.0, in [0, inf]): Regularization coefficient in 0.5 * norm_coefficient *
             ||X||_2^2. Default to 0, which means no regularization.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T1: tensor(float), tensor(double). Constrain input types to float scalars.
@@ -41,38 +51,21 @@ class Adagrad(Op):
 
     Signature: ai.onnx.preview.training@1::Adagrad
     """
-
-    domain = "ai.onnx.preview.training"
-    node_domain = "ai.onnx.preview.training"
-    op_type = "Adagrad"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "decay_factor": "float",
-        "epsilon": "float",
-        "norm_coefficient": "float",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        R: str,
-        T: str,
-        *inputs: str,
-        decay_factor: float = 0.0,
-        epsilon: float = 1e-06,
-        norm_coefficient: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (R, T, *inputs),
-            {
-                "decay_factor": decay_factor,
-                "epsilon": epsilon,
-                "norm_coefficient": norm_coefficient,
-            },
-        )
+    return apply(Adagrad, locals())
 
 
-class Adam(Op):
+@op("ai.onnx.preview.training", "Adam", 1)
+def Adam(
+    R: V,
+    T: V | Array,
+    *inputs: V | Array,
+    alpha: float | None = None,
+    beta: float | None = None,
+    epsilon: float | None = None,
+    norm_coefficient: float | None = None,
+    norm_coefficient_post: float | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Compute one iteration of Adam, a stochastic gradient based optimization algorithm.
 
     Inputs:
@@ -91,7 +84,7 @@ class Adam(Op):
             "X_2", new accumulated gradient of "X_1", new accumulated gradient of "X_2", new accumulated squared
             gradient of "X_1", new accumulated squared gradient of "X_2"].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.9, in [0, 1]): Coefficient of previously accumulated gradient in running average.
             Default to 0.9.
         beta (float, default 0.999, in [0, 1]): Coefficient of previously accumulated squared-gradient in running
@@ -101,6 +94,7 @@ class Adam(Op):
             ||X||_2^2. Default to 0, which means no regularization.
         norm_coefficient_post (float, default 0.0, in [0, 1]): Regularization coefficient of 0.5 * norm_coefficient
             * ||X||_2^2. Default to 0, which means no regularization.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T1: tensor(float), tensor(double). Constrain input types to float scalars.
@@ -109,44 +103,17 @@ class Adam(Op):
 
     Signature: ai.onnx.preview.training@1::Adam
     """
-
-    domain = "ai.onnx.preview.training"
-    node_domain = "ai.onnx.preview.training"
-    op_type = "Adam"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "epsilon": "float",
-        "norm_coefficient": "float",
-        "norm_coefficient_post": "float",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        R: str,
-        T: str,
-        *inputs: str,
-        alpha: float = 0.9,
-        beta: float = 0.999,
-        epsilon: float = 1e-06,
-        norm_coefficient: float = 0.0,
-        norm_coefficient_post: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (R, T, *inputs),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "epsilon": epsilon,
-                "norm_coefficient": norm_coefficient,
-                "norm_coefficient_post": norm_coefficient_post,
-            },
-        )
+    return apply(Adam, locals())
 
 
-class Gradient(Op):
+@op("ai.onnx.preview.training", "Gradient", 1)
+def Gradient(
+    *Inputs: V,
+    xs: Sequence[str],
+    y: str,
+    zs: Sequence[str] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Gradient operator computes the partial derivatives of a specific tensor w.r.t.
 
     Inputs:
@@ -160,7 +127,7 @@ class Gradient(Op):
             to each of tensors specified in the attribute "xs". The i-th output is the gradient of "y" with respect
             to the i-th tensor specified in the attribute "xs".
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         xs (strings, required): Input tensor names of the differentiated sub-graph. It contains only the necessary
             differentiated inputs of a (sub-)graph. Variables (usually called intermediate variables) that can be
             generated from inputs cannot be included in this attribute.
@@ -170,6 +137,7 @@ class Gradient(Op):
         zs (strings): Input tensor names of the differentiated sub-graph. It contains only the necessary
             non-differentiated inputs of a (sub-)graph. Variables (usually called intermediate variables) that can
             be generated from inputs cannot be included in this attribute.
+        n_outputs (int, required): how many values the variadic output Outputs gives
 
     Type constraints:
         T1: tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), tensor(int8), tensor(int16),
@@ -179,36 +147,20 @@ class Gradient(Op):
 
     Signature: ai.onnx.preview.training@1::Gradient
     """
-
-    domain = "ai.onnx.preview.training"
-    node_domain = "ai.onnx.preview.training"
-    op_type = "Gradient"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "xs": "strings",
-        "y": "string",
-        "zs": "strings",
-    }
-    default_outputs = ("Outputs",)
-
-    def __init__(
-        self,
-        *Inputs: str,
-        xs: Sequence[str],
-        y: str,
-        zs: Sequence[str] | None = None,
-    ) -> None:
-        super().__init__(
-            (*Inputs,),
-            {
-                "xs": xs,
-                "y": y,
-                "zs": zs,
-            },
-        )
+    return apply(Gradient, locals())
 
 
-class Momentum(Op):
+@op("ai.onnx.preview.training", "Momentum", 1)
+def Momentum(
+    R: V,
+    T: V | Array,
+    *inputs: V | Array,
+    alpha: float,
+    beta: float,
+    mode: Literal["standard", "nesterov"],
+    norm_coefficient: float,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Compute one iteration of stochastic gradient update with momentum.
 
     Inputs:
@@ -225,7 +177,7 @@ class Momentum(Op):
             output list would be [new value of "X_1," new value of "X_2" new momentum of "X_1", new momentum of
             "X_2"].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, required, in [0, inf]): The decay factor of momentum. It should be a scalar.
         beta (float, required, in [0, inf]): The coefficient of gradient in computing new momentum. It should be a
             scalar.
@@ -233,6 +185,7 @@ class Momentum(Op):
             The value "nesterov" leads to the use of Nesterov's momentum while "standard" invokes stochastic
             gradient method using standard momentum
         norm_coefficient (float, required, in [0, inf]): Coefficient of 0.5 * norm_coefficient * ||X||^2.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T1: tensor(float), tensor(double). Constrain input types to float scalars.
@@ -241,35 +194,4 @@ class Momentum(Op):
 
     Signature: ai.onnx.preview.training@1::Momentum
     """
-
-    domain = "ai.onnx.preview.training"
-    node_domain = "ai.onnx.preview.training"
-    op_type = "Momentum"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "mode": "string",
-        "norm_coefficient": "float",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        R: str,
-        T: str,
-        *inputs: str,
-        alpha: float,
-        beta: float,
-        mode: Literal["standard", "nesterov"],
-        norm_coefficient: float,
-    ) -> None:
-        super().__init__(
-            (R, T, *inputs),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "mode": mode,
-                "norm_coefficient": norm_coefficient,
-            },
-        )
+    return apply(Momentum, locals())

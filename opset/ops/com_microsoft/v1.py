@@ -3,15 +3,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import onnx
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 
-class Attention(Op):
+@op("com.microsoft", "Attention", 1)
+def Attention(
+    input: V,
+    weights: V | Array,
+    bias: V | Array | None = None,
+    mask_index: V | Array | None = None,
+    past: V | Array | None = None,
+    attention_bias: V | Array | None = None,
+    past_sequence_length: V | Array | None = None,
+    *,
+    do_rotary: Literal[0, 1] | None = None,
+    mask_filter_value: float | None = None,
+    num_heads: int,
+    past_present_share_buffer: Literal[0, 1] | None = None,
+    qkv_hidden_sizes: Sequence[int] | None = None,
+    rotary_embedding_dim: Literal[32, 64, 128] | None = None,
+    scale: float | None = None,
+    unidirectional: Literal[0, 1] | None = None,
+) -> V:
     """Multi-head self attention with the Q, K and V projections fused in: one merged weight, an optional past state,
     and masks in several layouts.
 
@@ -37,7 +55,7 @@ class Attention(Op):
             num_heads, max_sequence_length, head_size), while effective_seq_length = (past_sequence_length +
             kv_sequence_length).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         do_rotary (int, default 0, one of 0, 1): Whether to use rotary position embedding. Default value is 0.
         mask_filter_value (float, default -10000.0): The value to be filled in the attention mask. Default value is
             -10000.0f
@@ -58,58 +76,34 @@ class Attention(Op):
 
     Signature: com.microsoft@1::Attention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Attention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "do_rotary": "int",
-        "mask_filter_value": "float",
-        "num_heads": "int",
-        "past_present_share_buffer": "int",
-        "qkv_hidden_sizes": "ints",
-        "rotary_embedding_dim": "int",
-        "scale": "float",
-        "unidirectional": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        weights: str,
-        bias: str | None = None,
-        mask_index: str | None = None,
-        past: str | None = None,
-        attention_bias: str | None = None,
-        past_sequence_length: str | None = None,
-        *,
-        do_rotary: int | None = None,
-        mask_filter_value: float | None = None,
-        num_heads: int,
-        past_present_share_buffer: int | None = None,
-        qkv_hidden_sizes: Sequence[int] | None = None,
-        rotary_embedding_dim: int | None = None,
-        scale: float | None = None,
-        unidirectional: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, weights, bias, mask_index, past, attention_bias, past_sequence_length),
-            {
-                "do_rotary": do_rotary,
-                "mask_filter_value": mask_filter_value,
-                "num_heads": num_heads,
-                "past_present_share_buffer": past_present_share_buffer,
-                "qkv_hidden_sizes": qkv_hidden_sizes,
-                "rotary_embedding_dim": rotary_embedding_dim,
-                "scale": scale,
-                "unidirectional": unidirectional,
-            },
-        )
+    return apply(Attention, locals())
 
 
-class AttnLSTM(Op):
+@op("com.microsoft", "AttnLSTM", 1)
+def AttnLSTM(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    initial_c: V | Array | None = None,
+    P: V | Array | None = None,
+    QW: V | Array | None = None,
+    MW: V | Array | None = None,
+    V: V | Array | None = None,
+    M: V | Array | None = None,
+    memory_seq_lens: V | Array | None = None,
+    AW: V | Array | None = None,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    input_forget: Literal[0, 1] | None = None,
+) -> tuple[V, V, V]:
     """A one-layer LSTM whose cell is wrapped in Bahdanau attention over a memory sequence.
 
     Inputs:
@@ -153,7 +147,7 @@ class AttnLSTM(Op):
         Y_c (T, optional): The last output value of the cell. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -178,62 +172,35 @@ class AttnLSTM(Op):
 
     Signature: com.microsoft@1::AttnLSTM
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "AttnLSTM"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "input_forget": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        initial_c: str | None = None,
-        P: str | None = None,
-        QW: str | None = None,
-        MW: str | None = None,
-        V: str | None = None,
-        M: str | None = None,
-        memory_seq_lens: str | None = None,
-        AW: str | None = None,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        input_forget: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h, initial_c, P, QW, MW, V, M, memory_seq_lens, AW),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "input_forget": input_forget,
-            },
-        )
+    return apply(AttnLSTM, locals())
 
 
-class BeamSearch(Op):
+@op("com.microsoft", "BeamSearch", 1)
+def BeamSearch(
+    input_ids: V,
+    max_length: V | Array,
+    min_length: V | Array | None,
+    num_beams: V | Array,
+    num_return_sequences: V | Array,
+    length_penalty: V | Array | None = None,
+    repetition_penalty: V | Array | None = None,
+    vocab_mask: V | Array | None = None,
+    prefix_vocab_mask: V | Array | None = None,
+    attention_mask: V | Array | None = None,
+    decoder_input_ids: V | Array | None = None,
+    logits_processor: V | Array | None = None,
+    *,
+    decoder: onnx.GraphProto,
+    decoder_start_token_id: int | None = None,
+    early_stopping: Literal[0, 1] | None = None,
+    encoder: onnx.GraphProto | None = None,
+    eos_token_id: int,
+    init_decoder: onnx.GraphProto | None = None,
+    model_type: Literal[0, 1, 2] | None = None,
+    no_repeat_ngram_size: int | None = None,
+    pad_token_id: int,
+    vocab_size: int | None = None,
+) -> V:
     """Beam search text generation: a decoder subgraph (with an optional encoder) run once per token.
 
     Inputs:
@@ -267,7 +234,7 @@ class BeamSearch(Op):
             consisting of log softmax scores for each vocabulary token and sum of log softmax of previously
             generated tokens in this beam.Shape is (max_length - sequence_length, batch_size, num_beams, vocab_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         decoder (graph, required): Decoder subgraph to execute in a loop.
         decoder_start_token_id (int, default -1, in [-1, inf]): The id of the token that indicates decoding starts.
         early_stopping (int, default 0, one of 0, 1): early stop or not
@@ -294,82 +261,15 @@ class BeamSearch(Op):
 
     Signature: com.microsoft@1::BeamSearch
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BeamSearch"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "decoder": "graph",
-        "decoder_start_token_id": "int",
-        "early_stopping": "int",
-        "encoder": "graph",
-        "eos_token_id": "int",
-        "init_decoder": "graph",
-        "model_type": "int",
-        "no_repeat_ngram_size": "int",
-        "pad_token_id": "int",
-        "vocab_size": "int",
-    }
-    default_outputs = ("sequences",)
-
-    def __init__(
-        self,
-        input_ids: str,
-        max_length: str,
-        min_length: str | None,
-        num_beams: str,
-        num_return_sequences: str,
-        length_penalty: str | None = None,
-        repetition_penalty: str | None = None,
-        vocab_mask: str | None = None,
-        prefix_vocab_mask: str | None = None,
-        attention_mask: str | None = None,
-        decoder_input_ids: str | None = None,
-        logits_processor: str | None = None,
-        *,
-        decoder: onnx.GraphProto,
-        decoder_start_token_id: int = -1,
-        early_stopping: int = 0,
-        encoder: onnx.GraphProto | None = None,
-        eos_token_id: int,
-        init_decoder: onnx.GraphProto | None = None,
-        model_type: int = 0,
-        no_repeat_ngram_size: int = 0,
-        pad_token_id: int,
-        vocab_size: int = -1,
-    ) -> None:
-        super().__init__(
-            (
-                input_ids,
-                max_length,
-                min_length,
-                num_beams,
-                num_return_sequences,
-                length_penalty,
-                repetition_penalty,
-                vocab_mask,
-                prefix_vocab_mask,
-                attention_mask,
-                decoder_input_ids,
-                logits_processor,
-            ),
-            {
-                "decoder": decoder,
-                "decoder_start_token_id": decoder_start_token_id,
-                "early_stopping": early_stopping,
-                "encoder": encoder,
-                "eos_token_id": eos_token_id,
-                "init_decoder": init_decoder,
-                "model_type": model_type,
-                "no_repeat_ngram_size": no_repeat_ngram_size,
-                "pad_token_id": pad_token_id,
-                "vocab_size": vocab_size,
-            },
-        )
+    return apply(BeamSearch, locals())
 
 
-class BiasAdd(Op):
+@op("com.microsoft", "BiasAdd", 1)
+def BiasAdd(
+    X: V,
+    bias: V | Array,
+    skip: V | Array,
+) -> V:
     """Y = X + bias + skip, for X and skip of shape (N, S, C) and bias of (C).
 
     Inputs:
@@ -386,24 +286,19 @@ class BiasAdd(Op):
 
     Signature: com.microsoft@1::BiasAdd
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BiasAdd"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        bias: str,
-        skip: str,
-    ) -> None:
-        super().__init__((X, bias, skip), {})
+    return apply(BiasAdd, locals())
 
 
-class BiasDropout(Op):
+@op("com.microsoft", "BiasDropout", 1)
+def BiasDropout(
+    data: V,
+    bias: V | Array,
+    residual: V | Array | None = None,
+    ratio: V | Array | None = None,
+    training_mode: V | Array | None = None,
+    *,
+    seed: int | None = None,
+) -> V:
     """Dropout of data + bias, plus the residual, with a boolean mask.
 
     Inputs:
@@ -423,7 +318,7 @@ class BiasDropout(Op):
         output (T): The output.
         mask (T2, optional): The output mask of dropout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         seed (int): (Optional) Seed to the random generator, if not specified we will auto generate one.
 
     Type constraints:
@@ -435,35 +330,14 @@ class BiasDropout(Op):
 
     Signature: com.microsoft@1::BiasDropout
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BiasDropout"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "seed": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        bias: str,
-        residual: str | None = None,
-        ratio: str | None = None,
-        training_mode: str | None = None,
-        *,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(
-            (data, bias, residual, ratio, training_mode),
-            {
-                "seed": seed,
-            },
-        )
+    return apply(BiasDropout, locals())
 
 
-class BiasGelu(Op):
+@op("com.microsoft", "BiasGelu", 1)
+def BiasGelu(
+    A: V,
+    B: V | Array,
+) -> V:
     """Gelu(A + B): the exact (erf) Gelu of A plus a bias along its last axis.
 
     Inputs:
@@ -479,23 +353,17 @@ class BiasGelu(Op):
 
     Signature: com.microsoft@1::BiasGelu
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BiasGelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(BiasGelu, locals())
 
 
-class BiasSoftmax(Op):
+@op("com.microsoft", "BiasSoftmax", 1)
+def BiasSoftmax(
+    data: V,
+    bias: V | Array,
+    *,
+    axis: int | None = None,
+    is_inner_broadcast: Literal[0, 1],
+) -> V:
     """Softmax(data + bias) over the dims from axis on (coerced to 2-D), the bias repeated over the batch.
 
     Inputs:
@@ -505,7 +373,7 @@ class BiasSoftmax(Op):
     Outputs:
         output (T): The output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): apply softmax to elements for dimensions axis or higher
         is_inner_broadcast (int, required, one of 0, 1): true if broadcast bias across input for dimensions
             broadcast_axis to axis-1, otherwise broadcast bias across input for dimensions 0 to broadcast_axis - 1
@@ -515,35 +383,14 @@ class BiasSoftmax(Op):
 
     Signature: com.microsoft@1::BiasSoftmax
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BiasSoftmax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "is_inner_broadcast": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        bias: str,
-        *,
-        axis: int = 1,
-        is_inner_broadcast: int,
-    ) -> None:
-        super().__init__(
-            (data, bias),
-            {
-                "axis": axis,
-                "is_inner_broadcast": is_inner_broadcast,
-            },
-        )
+    return apply(BiasSoftmax, locals())
 
 
-class BiasSplitGelu(Op):
+@op("com.microsoft", "BiasSplitGelu", 1)
+def BiasSplitGelu(
+    X: V,
+    bias: V | Array,
+) -> V:
     """Adds a bias along the last axis, splits it in halves L and R, and gives L * Gelu(R).
 
     Inputs:
@@ -559,23 +406,19 @@ class BiasSplitGelu(Op):
 
     Signature: com.microsoft@1::BiasSplitGelu
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BiasSplitGelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        bias: str,
-    ) -> None:
-        super().__init__((X, bias), {})
+    return apply(BiasSplitGelu, locals())
 
 
-class BifurcationDetector(Op):
+@op("com.microsoft", "BifurcationDetector", 1)
+def BifurcationDetector(
+    src_tokens: V,
+    cur_tokens: V | Array,
+    prev_suffix_match_idx: V | Array,
+    pred_tokens: V | Array | None = None,
+    *,
+    max_ngram_size: int | None = None,
+    min_ngram_size: int | None = None,
+) -> tuple[V, V]:
     """One step of aggressive decoding: merges the predicted tokens that agree with the source and finds where the
     output's last n-gram occurs once in the source.
 
@@ -589,7 +432,7 @@ class BifurcationDetector(Op):
         tokens (T): Decoder input ids after merging predicted tokens
         suffix_match_idx (T): new suffix match index
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         max_ngram_size (int, default 3, in [1, inf]): The maximum NGram size for suffix matching.
         min_ngram_size (int, default 1, in [1, inf]): The minimum NGram size for suffix matching.
 
@@ -598,37 +441,19 @@ class BifurcationDetector(Op):
 
     Signature: com.microsoft@1::BifurcationDetector
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BifurcationDetector"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "max_ngram_size": "int",
-        "min_ngram_size": "int",
-    }
-    default_outputs = ("tokens", "suffix_match_idx")
-
-    def __init__(
-        self,
-        src_tokens: str,
-        cur_tokens: str,
-        prev_suffix_match_idx: str,
-        pred_tokens: str | None = None,
-        *,
-        max_ngram_size: int = 3,
-        min_ngram_size: int = 1,
-    ) -> None:
-        super().__init__(
-            (src_tokens, cur_tokens, prev_suffix_match_idx, pred_tokens),
-            {
-                "max_ngram_size": max_ngram_size,
-                "min_ngram_size": min_ngram_size,
-            },
-        )
+    return apply(BifurcationDetector, locals())
 
 
-class BitmaskBiasDropout(Op):
+@op("com.microsoft", "BitmaskBiasDropout", 1)
+def BitmaskBiasDropout(
+    data: V,
+    bias: V | Array,
+    residual: V | Array | None = None,
+    ratio: V | Array | None = None,
+    training_mode: V | Array | None = None,
+    *,
+    seed: int | None = None,
+) -> V:
     """Dropout of data + bias, plus the residual, its mask bit-packed into uint32 words.
 
     Inputs:
@@ -648,7 +473,7 @@ class BitmaskBiasDropout(Op):
         output (T): The output.
         mask (T3, optional): The output mask of dropout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         seed (int): (Optional) Seed to the random generator, if not specified we will auto generate one.
 
     Type constraints:
@@ -661,35 +486,17 @@ class BitmaskBiasDropout(Op):
 
     Signature: com.microsoft@1::BitmaskBiasDropout
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BitmaskBiasDropout"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "seed": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        bias: str,
-        residual: str | None = None,
-        ratio: str | None = None,
-        training_mode: str | None = None,
-        *,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(
-            (data, bias, residual, ratio, training_mode),
-            {
-                "seed": seed,
-            },
-        )
+    return apply(BitmaskBiasDropout, locals())
 
 
-class BitmaskDropout(Op):
+@op("com.microsoft", "BitmaskDropout", 1)
+def BitmaskDropout(
+    data: V,
+    ratio: V | Array | None = None,
+    training_mode: V | Array | None = None,
+    *,
+    seed: int | None = None,
+) -> V:
     """Dropout, its mask bit-packed into uint32 words.
 
     Inputs:
@@ -707,7 +514,7 @@ class BitmaskDropout(Op):
         output (T): The output.
         mask (T3, optional): The bit-packed output mask.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         seed (int): (Optional) Seed to the random generator, if not specified we will auto generate one.
 
     Type constraints:
@@ -720,33 +527,17 @@ class BitmaskDropout(Op):
 
     Signature: com.microsoft@1::BitmaskDropout
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BitmaskDropout"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "seed": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        ratio: str | None = None,
-        training_mode: str | None = None,
-        *,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(
-            (data, ratio, training_mode),
-            {
-                "seed": seed,
-            },
-        )
+    return apply(BitmaskDropout, locals())
 
 
-class BranchwiseRMSNorm(Op):
+@op("com.microsoft", "BranchwiseRMSNorm", 1)
+def BranchwiseRMSNorm(
+    X: V,
+    scale: V | Array | None = None,
+    *,
+    epsilon: float | None = None,
+    num_branches: int | None = None,
+) -> V:
     """Applies RMS normalization independently to each branch.
 
     Inputs:
@@ -756,7 +547,7 @@ class BranchwiseRMSNorm(Op):
     Outputs:
         Y (T): RMS-normalized output with the same shape as X.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05, in [0.0, inf]): Epsilon added before reciprocal square root.
         num_branches (int, default 0, in [0, inf]): Number of branches for flattened input. Omit or set to zero for
             grouped input.
@@ -767,35 +558,16 @@ class BranchwiseRMSNorm(Op):
 
     Signature: com.microsoft@1::BranchwiseRMSNorm
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "BranchwiseRMSNorm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "num_branches": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str | None = None,
-        *,
-        epsilon: float = 1e-05,
-        num_branches: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, scale),
-            {
-                "epsilon": epsilon,
-                "num_branches": num_branches,
-            },
-        )
+    return apply(BranchwiseRMSNorm, locals())
 
 
-class CDist(Op):
+@op("com.microsoft", "CDist", 1)
+def CDist(
+    A: V,
+    B: V | Array,
+    *,
+    metric: Literal["sqeuclidean", "euclidean"] | None = None,
+) -> V:
     """Pairwise distances between the rows of A (M x N) and the rows of B (K x N): squared euclidean or euclidean.
 
     Inputs:
@@ -805,7 +577,7 @@ class CDist(Op):
     Outputs:
         C (T): A 2D Matrix that represents the distance between each pair of the two collections of inputs.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         metric (string, default "sqeuclidean", one of "sqeuclidean", "euclidean"): The distance metric to use. If a
             string, the distance function can be "braycurtis", "canberra", "chebyshev", "cityblock", "correlation",
             "cosine", "dice", "euclidean", "hamming", "jaccard", "jensenshannon", "kulsinski", "mahalanobis",
@@ -817,32 +589,27 @@ class CDist(Op):
 
     Signature: com.microsoft@1::CDist
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "CDist"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "metric": "string",
-    }
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        metric: Literal["sqeuclidean", "euclidean"] = "sqeuclidean",
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "metric": metric,
-            },
-        )
+    return apply(CDist, locals())
 
 
-class CausalConvWithState(Op):
+@op("com.microsoft", "CausalConvWithState", 1)
+def CausalConvWithState(
+    input: V,
+    weight: V | Array,
+    bias: V | Array | None = None,
+    past_state: V | Array | None = None,
+    *,
+    activation: Literal["silu", "swish", "none"] | None = None,
+    channels_last: Literal[0, 1] | None = None,
+    dilation: int | None = None,
+    input_channel_offset: int | None = None,
+    input_channels: int | None = None,
+    ndim: Literal[1, 2, 3] | None = None,
+    state_channels_last: Literal[-1, 0, 1] | None = None,
+    state_length: int | None = None,
+    state_update_capacity: int | None = None,
+    state_window: int | None = None,
+) -> tuple[V, V]:
     """Causal depthwise convolution along the last spatial axis with a carried state of the previous (k - 1) * dilation
     positions, and an optional fused SiLU.
 
@@ -872,7 +639,7 @@ class CausalConvWithState(Op):
             state_update_capacity, channels) when state_update_capacity > 0. CUDA extended path only; requires
             rank-3 channels-last input and state_window=0.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, default "none", one of "silu", "swish", "none"): Fused activation function. One of:
             'silu', 'swish', 'none'. Default is 'none'.
         channels_last (int, default 0, one of 0, 1): When 1, input, output, past_state and present_state use a
@@ -911,61 +678,14 @@ class CausalConvWithState(Op):
 
     Signature: com.microsoft@1::CausalConvWithState
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "CausalConvWithState"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "channels_last": "int",
-        "dilation": "int",
-        "input_channel_offset": "int",
-        "input_channels": "int",
-        "ndim": "int",
-        "state_channels_last": "int",
-        "state_length": "int",
-        "state_update_capacity": "int",
-        "state_window": "int",
-    }
-    default_outputs = ("output", "present_state")
-
-    def __init__(
-        self,
-        input: str,
-        weight: str,
-        bias: str | None = None,
-        past_state: str | None = None,
-        *,
-        activation: Literal["silu", "swish", "none"] = "none",
-        channels_last: int = 0,
-        dilation: int = 1,
-        input_channel_offset: int = 0,
-        input_channels: int = 0,
-        ndim: int = 1,
-        state_channels_last: int = -1,
-        state_length: int = 0,
-        state_update_capacity: int = 0,
-        state_window: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, weight, bias, past_state),
-            {
-                "activation": activation,
-                "channels_last": channels_last,
-                "dilation": dilation,
-                "input_channel_offset": input_channel_offset,
-                "input_channels": input_channels,
-                "ndim": ndim,
-                "state_channels_last": state_channels_last,
-                "state_length": state_length,
-                "state_update_capacity": state_update_capacity,
-                "state_window": state_window,
-            },
-        )
+    return apply(CausalConvWithState, locals())
 
 
-class ComplexMul(Op):
+@op("com.microsoft", "ComplexMul", 1)
+def ComplexMul(
+    A: V,
+    B: V | Array,
+) -> V:
     """Elementwise product of two complex tensors stored as (real, imaginary) pairs on the last axis.
 
     Inputs:
@@ -981,23 +701,14 @@ class ComplexMul(Op):
 
     Signature: com.microsoft@1::ComplexMul
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "ComplexMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(ComplexMul, locals())
 
 
-class ComplexMulConj(Op):
+@op("com.microsoft", "ComplexMulConj", 1)
+def ComplexMulConj(
+    A: V,
+    B: V | Array,
+) -> V:
     """Elementwise product of complex A with the conjugate of complex B, each stored as (real, imaginary) pairs on the
     last axis.
 
@@ -1014,23 +725,16 @@ class ComplexMulConj(Op):
 
     Signature: com.microsoft@1::ComplexMulConj
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "ComplexMulConj"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(ComplexMulConj, locals())
 
 
-class ConvStateReplay(Op):
+@op("com.microsoft", "ConvStateReplay", 1)
+def ConvStateReplay(
+    source_backing: V,
+    capture_backing: V | Array,
+    destination_backing: V | Array,
+    metadata: V | Array,
+) -> V:
     """Rebuilds a causal-convolution carry state for an accepted speculative prefix from the incoming history and the
     captured token inputs, all addressed by byte offsets into backing buffers.
 
@@ -1049,25 +753,23 @@ class ConvStateReplay(Op):
 
     Signature: com.microsoft@1::ConvStateReplay
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "ConvStateReplay"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("destination_out",)
-
-    def __init__(
-        self,
-        source_backing: str,
-        capture_backing: str,
-        destination_backing: str,
-        metadata: str,
-    ) -> None:
-        super().__init__((source_backing, capture_backing, destination_backing, metadata), {})
+    return apply(ConvStateReplay, locals())
 
 
-class ConvTransposeWithDynamicPads(Op):
+@op("com.microsoft", "ConvTransposeWithDynamicPads", 1)
+def ConvTransposeWithDynamicPads(
+    X: V,
+    W: V | Array,
+    Pads: V | Array | None = None,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    output_padding: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """ConvTranspose whose pads come from the int64 input Pads instead of an attribute.
 
     Inputs:
@@ -1079,7 +781,7 @@ class ConvTransposeWithDynamicPads(Op):
     Outputs:
         Y (T)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
         dilations (ints, default [1] * r, in [1, inf], length r)
         group (int, default 1, in [1, inf])
@@ -1092,49 +794,19 @@ class ConvTransposeWithDynamicPads(Op):
 
     Signature: com.microsoft@1::ConvTransposeWithDynamicPads
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "ConvTransposeWithDynamicPads"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "output_padding": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        Pads: str | None = None,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        output_padding: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, Pads, B),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "output_padding": output_padding,
-                "strides": strides,
-            },
-        )
+    return apply(ConvTransposeWithDynamicPads, locals())
 
 
-class CropAndResize(Op):
+@op("com.microsoft", "CropAndResize", 1)
+def CropAndResize(
+    X: V,
+    rois: V | Array,
+    batch_indices: V | Array,
+    crop_size: V | Array,
+    *,
+    extrapolation_value: float | None = None,
+    mode: Literal["bilinear", "nearest"] | None = None,
+) -> V:
     """Boxes cut from NCHW images and resized, corners aligned, to one crop size by bilinear or nearest sampling.
 
     Inputs:
@@ -1152,7 +824,7 @@ class CropAndResize(Op):
         Y (T1): RoI pooled output, 4-D tensor of shape (num_rois, C, crop_height, crop_width). The r-th batch
             element Y[r-1] is a pooled feature map corresponding to the r-th RoI X[r-1].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         extrapolation_value (float, default 0.0): Value used for extrapolation, when applicable. Default is 0.0f.
         mode (string, default "bilinear", one of "bilinear", "nearest"): The pooling method. Two modes are
             supported: 'bilinear' and 'nearest'. Default is 'bilinear'.
@@ -1163,37 +835,27 @@ class CropAndResize(Op):
 
     Signature: com.microsoft@1::CropAndResize
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "CropAndResize"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "extrapolation_value": "float",
-        "mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        rois: str,
-        batch_indices: str,
-        crop_size: str,
-        *,
-        extrapolation_value: float = 0.0,
-        mode: Literal["bilinear", "nearest"] = "bilinear",
-    ) -> None:
-        super().__init__(
-            (X, rois, batch_indices, crop_size),
-            {
-                "extrapolation_value": extrapolation_value,
-                "mode": mode,
-            },
-        )
+    return apply(CropAndResize, locals())
 
 
-class DecoderAttention(Op):
+@op("com.microsoft", "DecoderAttention", 1)
+def DecoderAttention(
+    query: V,
+    key: V | Array,
+    q_weight: V | Array,
+    kv_weight: V | Array,
+    bias: V | Array,
+    key_padding_mask: V | Array | None,
+    key_cache: V | Array | None,
+    value_cache: V | Array | None,
+    static_kv: V | Array,
+    use_past: V | Array,
+    has_layer_state: V | Array,
+    has_key_padding_mask: V | Array,
+    *,
+    mask_filter_value: float | None = None,
+    num_heads: int,
+) -> V:
     """Fairseq-style decoder attention on sequence-first tensors, self or cross attention (static_kv), with or without
     a key/value cache (use_past, has_layer_state) and a key padding mask, chosen by boolean inputs.
 
@@ -1221,7 +883,7 @@ class DecoderAttention(Op):
         new_value_cache (T, optional): output tensor with shape (batch_size, num_heads, new sequence_length,
             head_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mask_filter_value (float): The value to be filled in the attention mask. Default value is -10000.0f
         num_heads (int, required, in [1, inf]): Number of attention heads
 
@@ -1231,58 +893,29 @@ class DecoderAttention(Op):
 
     Signature: com.microsoft@1::DecoderAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DecoderAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mask_filter_value": "float",
-        "num_heads": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query: str,
-        key: str,
-        q_weight: str,
-        kv_weight: str,
-        bias: str,
-        key_padding_mask: str | None,
-        key_cache: str | None,
-        value_cache: str | None,
-        static_kv: str,
-        use_past: str,
-        has_layer_state: str,
-        has_key_padding_mask: str,
-        *,
-        mask_filter_value: float | None = None,
-        num_heads: int,
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                q_weight,
-                kv_weight,
-                bias,
-                key_padding_mask,
-                key_cache,
-                value_cache,
-                static_kv,
-                use_past,
-                has_layer_state,
-                has_key_padding_mask,
-            ),
-            {
-                "mask_filter_value": mask_filter_value,
-                "num_heads": num_heads,
-            },
-        )
+    return apply(DecoderAttention, locals())
 
 
-class DecoderMaskedMultiHeadAttention(Op):
+@op("com.microsoft", "DecoderMaskedMultiHeadAttention", 1)
+def DecoderMaskedMultiHeadAttention(
+    query: V,
+    key: V | Array | None = None,
+    value: V | Array | None = None,
+    mask_index: V | Array | None = None,
+    attention_bias: V | Array | None = None,
+    past_key: V | Array | None = None,
+    past_value: V | Array | None = None,
+    past_sequence_length: V | Array | None = None,
+    beam_width: V | Array | None = None,
+    cache_indirection: V | Array | None = None,
+    bias: V | Array | None = None,
+    *,
+    mask_filter_value: float | None = None,
+    num_heads: int,
+    output_qk: Literal[0, 1] | None = None,
+    past_present_share_buffer: Literal[0, 1] | None = None,
+    scale: float | None = None,
+) -> V:
     """One decoding step of multi-head attention (sequence length 1), self attention appending to a shared key/value
     buffer (with beam-search cache indirection) or cross attention over cached keys and values.
 
@@ -1327,7 +960,7 @@ class DecoderMaskedMultiHeadAttention(Op):
             kv_sequence_length).
         qk (QK, optional): normalized Q * K, of shape (batch_size, num_heads, 1, total_sequence_length).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mask_filter_value (float, default -10000.0): The value to be filled in the attention mask. Default value is
             -10000.0f
         num_heads (int, required, in [1, inf]): Number of attention heads
@@ -1344,65 +977,27 @@ class DecoderMaskedMultiHeadAttention(Op):
 
     Signature: com.microsoft@1::DecoderMaskedMultiHeadAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DecoderMaskedMultiHeadAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mask_filter_value": "float",
-        "num_heads": "int",
-        "output_qk": "int",
-        "past_present_share_buffer": "int",
-        "scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None = None,
-        value: str | None = None,
-        mask_index: str | None = None,
-        attention_bias: str | None = None,
-        past_key: str | None = None,
-        past_value: str | None = None,
-        past_sequence_length: str | None = None,
-        beam_width: str | None = None,
-        cache_indirection: str | None = None,
-        bias: str | None = None,
-        *,
-        mask_filter_value: float | None = None,
-        num_heads: int,
-        output_qk: int | None = None,
-        past_present_share_buffer: int | None = None,
-        scale: float | None = None,
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                value,
-                mask_index,
-                attention_bias,
-                past_key,
-                past_value,
-                past_sequence_length,
-                beam_width,
-                cache_indirection,
-                bias,
-            ),
-            {
-                "mask_filter_value": mask_filter_value,
-                "num_heads": num_heads,
-                "output_qk": output_qk,
-                "past_present_share_buffer": past_present_share_buffer,
-                "scale": scale,
-            },
-        )
+    return apply(DecoderMaskedMultiHeadAttention, locals())
 
 
-class DecoderMaskedSelfAttention(Op):
+@op("com.microsoft", "DecoderMaskedSelfAttention", 1)
+def DecoderMaskedSelfAttention(
+    input: V,
+    weights: V | Array,
+    bias: V | Array,
+    mask_index: V | Array | None,
+    past: V | Array,
+    attention_bias: V | Array | None,
+    past_sequence_length: V | Array,
+    beam_width: V | Array | None = None,
+    cache_indirection: V | Array | None = None,
+    *,
+    do_rotary: Literal[0, 1] | None = None,
+    mask_filter_value: float | None = None,
+    num_heads: int,
+    past_present_share_buffer: Literal[0, 1] | None = None,
+    scale: float | None = None,
+) -> tuple[V, V]:
     """One decoding step of self attention (sequence length 1) with the Q/K/V projection, a past buffer of keys and
     values, optional rotary embedding and beam-search cache indirection.
 
@@ -1436,7 +1031,7 @@ class DecoderMaskedSelfAttention(Op):
             max_sequence_length, head_size), while effective_seq_length = (past_sequence_length +
             kv_sequence_length).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         do_rotary (int, one of 0, 1): Whether to use rotary position embedding. Default value is 0.
         mask_filter_value (float, default -10000.0): The value to be filled in the attention mask. Default value is
             -10000.0f
@@ -1451,61 +1046,19 @@ class DecoderMaskedSelfAttention(Op):
 
     Signature: com.microsoft@1::DecoderMaskedSelfAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DecoderMaskedSelfAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "do_rotary": "int",
-        "mask_filter_value": "float",
-        "num_heads": "int",
-        "past_present_share_buffer": "int",
-        "scale": "float",
-    }
-    default_outputs = ("output", "present")
-
-    def __init__(
-        self,
-        input: str,
-        weights: str,
-        bias: str,
-        mask_index: str | None,
-        past: str,
-        attention_bias: str | None,
-        past_sequence_length: str,
-        beam_width: str | None = None,
-        cache_indirection: str | None = None,
-        *,
-        do_rotary: int | None = None,
-        mask_filter_value: float | None = None,
-        num_heads: int,
-        past_present_share_buffer: int | None = None,
-        scale: float | None = None,
-    ) -> None:
-        super().__init__(
-            (
-                input,
-                weights,
-                bias,
-                mask_index,
-                past,
-                attention_bias,
-                past_sequence_length,
-                beam_width,
-                cache_indirection,
-            ),
-            {
-                "do_rotary": do_rotary,
-                "mask_filter_value": mask_filter_value,
-                "num_heads": num_heads,
-                "past_present_share_buffer": past_present_share_buffer,
-                "scale": scale,
-            },
-        )
+    return apply(DecoderMaskedSelfAttention, locals())
 
 
-class DequantizeBFP(Op):
+@op("com.microsoft", "DequantizeBFP", 1)
+def DequantizeBFP(
+    x: V,
+    shape: V | Array,
+    strides: V | Array,
+    *,
+    bfp_type: int,
+    block_dim: int | None = None,
+    dtype: int | None = None,
+) -> V:
     """Dequantizes a block floating point (BFP) byte stream to a tensor of the given shape and strides.
 
     Inputs:
@@ -1516,7 +1069,7 @@ class DequantizeBFP(Op):
     Outputs:
         y (T3): de-quantized tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         bfp_type (int, required): The type of BFP - must match with the BFPType enum
         block_dim (int, default -1): Each bounding box spans this dimension.Typically, the block dimension
             corresponds to the reduction dimension of the matrix multipication that consumes the output of this
@@ -1531,39 +1084,17 @@ class DequantizeBFP(Op):
 
     Signature: com.microsoft@1::DequantizeBFP
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DequantizeBFP"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "bfp_type": "int",
-        "block_dim": "int",
-        "dtype": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        shape: str,
-        strides: str,
-        *,
-        bfp_type: int,
-        block_dim: int = -1,
-        dtype: int = 1,
-    ) -> None:
-        super().__init__(
-            (x, shape, strides),
-            {
-                "bfp_type": bfp_type,
-                "block_dim": block_dim,
-                "dtype": dtype,
-            },
-        )
+    return apply(DequantizeBFP, locals())
 
 
-class DequantizeLinear(Op):
+@op("com.microsoft", "DequantizeLinear", 1)
+def DequantizeLinear(
+    x: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+) -> V:
     """The linear dequantization operator.
 
     Inputs:
@@ -1576,7 +1107,7 @@ class DequantizeLinear(Op):
     Outputs:
         y (T2): N-D full precision output tensor. It has same shape as input 'x'.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): The axis along which same quantization parameters are applied. It's optional.If it's not
             specified, it means per-tensor quantization and input 'x_scale' and 'x_zero_point' must be scalars.If
             it's specified, it means per 'axis' quantization and input 'x_scale' and 'x_zero_point' must be 1-D
@@ -1590,33 +1121,18 @@ class DequantizeLinear(Op):
 
     Signature: com.microsoft@1::DequantizeLinear
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DequantizeLinear"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        x_scale: str,
-        x_zero_point: str | None = None,
-        *,
-        axis: int | None = None,
-    ) -> None:
-        super().__init__(
-            (x, x_scale, x_zero_point),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(DequantizeLinear, locals())
 
 
-class DequantizeWithOrder(Op):
+@op("com.microsoft", "DequantizeWithOrder", 1)
+def DequantizeWithOrder(
+    input: V,
+    scale_input: V | Array,
+    *,
+    order_input: Literal[0, 1, 2, 3, 4],
+    order_output: Literal[0, 1, 2, 3, 4],
+    to: Literal[1, 10],
+) -> V:
     """Dequantize input matrix to specific layout used in cublaslt.
 
     Inputs:
@@ -1627,7 +1143,7 @@ class DequantizeWithOrder(Op):
     Outputs:
         output (F): output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         order_input (int, required, one of 0, 1, 2, 3, 4): cublasLt order of input matrix. See the schema of
             QuantizeWithOrder for order definition.
         order_output (int, required, one of 0, 1, 2, 3, 4): cublasLt order of output matrix
@@ -1641,38 +1157,32 @@ class DequantizeWithOrder(Op):
 
     Signature: com.microsoft@1::DequantizeWithOrder
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DequantizeWithOrder"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "order_input": "int",
-        "order_output": "int",
-        "to": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        scale_input: str,
-        *,
-        order_input: int,
-        order_output: int,
-        to: int,
-    ) -> None:
-        super().__init__(
-            (input, scale_input),
-            {
-                "order_input": order_input,
-                "order_output": order_output,
-                "to": to,
-            },
-        )
+    return apply(DequantizeWithOrder, locals())
 
 
-class DynamicQuantizeLSTM(Op):
+@op("com.microsoft", "DynamicQuantizeLSTM", 1)
+def DynamicQuantizeLSTM(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None,
+    sequence_lens: V | Array | None,
+    initial_h: V | Array | None,
+    initial_c: V | Array | None,
+    P: V | Array | None,
+    W_scale: V | Array,
+    W_zero_point: V | Array,
+    R_scale: V | Array,
+    R_zero_point: V | Array,
+    *,
+    activation_alpha: Sequence[float] | None = None,
+    activation_beta: Sequence[float] | None = None,
+    activations: Sequence[str] | None = None,
+    clip: float | None = None,
+    direction: Literal["forward", "reverse", "bidirectional"] | None = None,
+    hidden_size: int | None = None,
+    input_forget: Literal[0, 1] | None = None,
+) -> tuple[V, V, V]:
     """LSTM on 8-bit weights (W and R with their scales and zero points), its float operands quantized to uint8 on the
     fly before each matmul.
 
@@ -1712,7 +1222,7 @@ class DynamicQuantizeLSTM(Op):
         Y_c (T, optional): The last output value of the cell. It has shape `[num_directions, batch_size,
             hidden_size]`.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (floats): Optional scaling values used by some activation functions. The values are
             consumed in the order of activation functions, for example (f, g, h) in LSTM. Default values are the
             same as of corresponding ONNX operators.For example with LeakyRelu, the default alpha is 0.01.
@@ -1738,60 +1248,17 @@ class DynamicQuantizeLSTM(Op):
 
     Signature: com.microsoft@1::DynamicQuantizeLSTM
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DynamicQuantizeLSTM"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "floats",
-        "activation_beta": "floats",
-        "activations": "strings",
-        "clip": "float",
-        "direction": "string",
-        "hidden_size": "int",
-        "input_forget": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None,
-        sequence_lens: str | None,
-        initial_h: str | None,
-        initial_c: str | None,
-        P: str | None,
-        W_scale: str,
-        W_zero_point: str,
-        R_scale: str,
-        R_zero_point: str,
-        *,
-        activation_alpha: Sequence[float] | None = None,
-        activation_beta: Sequence[float] | None = None,
-        activations: Sequence[str] | None = None,
-        clip: float | None = None,
-        direction: Literal["forward", "reverse", "bidirectional"] = "forward",
-        hidden_size: int | None = None,
-        input_forget: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h, initial_c, P, W_scale, W_zero_point, R_scale, R_zero_point),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activations": activations,
-                "clip": clip,
-                "direction": direction,
-                "hidden_size": hidden_size,
-                "input_forget": input_forget,
-            },
-        )
+    return apply(DynamicQuantizeLSTM, locals())
 
 
-class DynamicQuantizeMatMul(Op):
+@op("com.microsoft", "DynamicQuantizeMatMul", 1)
+def DynamicQuantizeMatMul(
+    A: V,
+    B: V | Array,
+    b_scale: V | Array,
+    b_zero_point: V | Array | None = None,
+    bias: V | Array | None = None,
+) -> V:
     """Quantizes float A to uint8 on the fly (scale and zero point from its range), then multiplies it with the 8-bit B
     in int32 and scales the product back to float, plus an optional bias.
 
@@ -1815,26 +1282,47 @@ class DynamicQuantizeMatMul(Op):
 
     Signature: com.microsoft@1::DynamicQuantizeMatMul
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DynamicQuantizeMatMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        b_scale: str,
-        b_zero_point: str | None = None,
-        bias: str | None = None,
-    ) -> None:
-        super().__init__((A, B, b_scale, b_zero_point, bias), {})
+    return apply(DynamicQuantizeMatMul, locals())
 
 
-class DynamicSparseAttention(Op):
+@op("com.microsoft", "DynamicSparseAttention", 1)
+def DynamicSparseAttention(
+    query: V,
+    key: V | Array | None,
+    value: V | Array | None,
+    past_key: V | Array | None,
+    past_value: V | Array | None,
+    auxiliary_key: V | Array | None,
+    auxiliary_value: V | Array | None,
+    selected_indices: V | Array,
+    selected_counts: V | Array,
+    seqlens_k: V | Array,
+    total_sequence_length: V | Array,
+    cos_cache: V | Array | None = None,
+    sin_cache: V | Array | None = None,
+    position_ids: V | Array | None = None,
+    q_norm_weight: V | Array | None = None,
+    k_norm_weight: V | Array | None = None,
+    head_sink: V | Array | None = None,
+    committed_length: V | Array | None = None,
+    key_scale: V | Array | None = None,
+    value_scale: V | Array | None = None,
+    *,
+    attention_mode: Literal["selected_only", "local_plus_selected"] | None = None,
+    auxiliary_kv_shared: Literal[0, 1] | None = None,
+    do_rotary: Literal[0, 1] | None = None,
+    is_causal: Literal[1] | None = None,
+    kv_num_heads: int,
+    local_window_size: int | None = None,
+    num_heads: int,
+    output_bf16: Literal[0, 1] | None = None,
+    qk_norm_epsilon: float | None = None,
+    rotary_interleaved: Literal[0, 1] | None = None,
+    rotary_offset: int | None = None,
+    scale: float | None = None,
+    selected_kv_source: Literal["main", "auxiliary"] | None = None,
+    smooth_softmax: Literal[0, 1] | None = None,
+) -> V:
     """Causal attention over per-query selected KV positions (and optionally a local window) from a main KV cache or an
     auxiliary sequence, with optional rotary, QK RMSNorm, head sinks and INT8 caches.
 
@@ -1872,7 +1360,7 @@ class DynamicSparseAttention(Op):
             (1-8: selection, sequence-length or rotary-position errors; 9: inconsistent committed_length cursor; 10:
             invalid INT8 cache scale).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         attention_mode (string, default "selected_only", one of "selected_only", "local_plus_selected"): One of
             'selected_only' or 'local_plus_selected'.
         auxiliary_kv_shared (int, default 0, one of 0, 1): Use auxiliary_key as both key and value when
@@ -1907,110 +1395,13 @@ class DynamicSparseAttention(Op):
 
     Signature: com.microsoft@1::DynamicSparseAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DynamicSparseAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "attention_mode": "string",
-        "auxiliary_kv_shared": "int",
-        "do_rotary": "int",
-        "is_causal": "int",
-        "kv_num_heads": "int",
-        "local_window_size": "int",
-        "num_heads": "int",
-        "output_bf16": "int",
-        "qk_norm_epsilon": "float",
-        "rotary_interleaved": "int",
-        "rotary_offset": "int",
-        "scale": "float",
-        "selected_kv_source": "string",
-        "smooth_softmax": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None,
-        value: str | None,
-        past_key: str | None,
-        past_value: str | None,
-        auxiliary_key: str | None,
-        auxiliary_value: str | None,
-        selected_indices: str,
-        selected_counts: str,
-        seqlens_k: str,
-        total_sequence_length: str,
-        cos_cache: str | None = None,
-        sin_cache: str | None = None,
-        position_ids: str | None = None,
-        q_norm_weight: str | None = None,
-        k_norm_weight: str | None = None,
-        head_sink: str | None = None,
-        committed_length: str | None = None,
-        key_scale: str | None = None,
-        value_scale: str | None = None,
-        *,
-        attention_mode: Literal["selected_only", "local_plus_selected"] = "selected_only",
-        auxiliary_kv_shared: int = 0,
-        do_rotary: int = 0,
-        is_causal: int = 1,
-        kv_num_heads: int,
-        local_window_size: int = -1,
-        num_heads: int,
-        output_bf16: int = 0,
-        qk_norm_epsilon: float = 1e-06,
-        rotary_interleaved: int = 0,
-        rotary_offset: int = 0,
-        scale: float | None = None,
-        selected_kv_source: Literal["main", "auxiliary"] = "main",
-        smooth_softmax: int = 0,
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                value,
-                past_key,
-                past_value,
-                auxiliary_key,
-                auxiliary_value,
-                selected_indices,
-                selected_counts,
-                seqlens_k,
-                total_sequence_length,
-                cos_cache,
-                sin_cache,
-                position_ids,
-                q_norm_weight,
-                k_norm_weight,
-                head_sink,
-                committed_length,
-                key_scale,
-                value_scale,
-            ),
-            {
-                "attention_mode": attention_mode,
-                "auxiliary_kv_shared": auxiliary_kv_shared,
-                "do_rotary": do_rotary,
-                "is_causal": is_causal,
-                "kv_num_heads": kv_num_heads,
-                "local_window_size": local_window_size,
-                "num_heads": num_heads,
-                "output_bf16": output_bf16,
-                "qk_norm_epsilon": qk_norm_epsilon,
-                "rotary_interleaved": rotary_interleaved,
-                "rotary_offset": rotary_offset,
-                "scale": scale,
-                "selected_kv_source": selected_kv_source,
-                "smooth_softmax": smooth_softmax,
-            },
-        )
+    return apply(DynamicSparseAttention, locals())
 
 
-class DynamicTimeWarping(Op):
+@op("com.microsoft", "DynamicTimeWarping", 1)
+def DynamicTimeWarping(
+    input: V,
+) -> V:
     """The cheapest monotone path from (0, 0) to (M-1, N-1) through a cost matrix, as row and column indices.
 
     Inputs:
@@ -2025,22 +1416,24 @@ class DynamicTimeWarping(Op):
 
     Signature: com.microsoft@1::DynamicTimeWarping
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "DynamicTimeWarping"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(DynamicTimeWarping, locals())
 
 
-class EPContext(Op):
+@op("com.microsoft", "EPContext", 1)
+def EPContext(
+    *inputs: V,
+    embed_mode: Literal[0, 1] | None = None,
+    ep_cache_context: str | None = None,
+    ep_sdk_version: str | None = None,
+    hardware_architecture: str | None = None,
+    main_context: Literal[0, 1] | None = None,
+    max_size: int | None = None,
+    notes: str | None = None,
+    onnx_model_filename: str | None = None,
+    partition_name: str | None = None,
+    source: str | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """A partition of the graph compiled ahead of time by an execution provider, kept as an opaque context blob (or a
     file path to it).
 
@@ -2050,7 +1443,7 @@ class EPContext(Op):
     Outputs:
         outputs (T, variadic, at least 1): One or more outputs, list of tensors for outputs
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         embed_mode (int, default 1, one of 0, 1): 1: indicate ep_cache_context is the context content. 0: indicate
             ep_cache_context is the file path to the context content.The path is relative to this Onnx file. Default
             is 1.
@@ -2068,6 +1461,7 @@ class EPContext(Op):
         partition_name (string): (Optional) partitioned graph name.
         source (string): (Optional) the source used to generate the engine/context cache file. Ort EP or native SDK
             tool chain
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(bool), tensor(int8), tensor(int16), tensor(int32), tensor(int64), tensor(uint8), tensor(uint16),
@@ -2076,57 +1470,24 @@ class EPContext(Op):
 
     Signature: com.microsoft@1::EPContext
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "EPContext"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "embed_mode": "int",
-        "ep_cache_context": "string",
-        "ep_sdk_version": "string",
-        "hardware_architecture": "string",
-        "main_context": "int",
-        "max_size": "int",
-        "notes": "string",
-        "onnx_model_filename": "string",
-        "partition_name": "string",
-        "source": "string",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        *inputs: str,
-        embed_mode: int = 1,
-        ep_cache_context: str | None = None,
-        ep_sdk_version: str | None = None,
-        hardware_architecture: str | None = None,
-        main_context: int = 1,
-        max_size: int = 0,
-        notes: str | None = None,
-        onnx_model_filename: str | None = None,
-        partition_name: str | None = None,
-        source: str | None = None,
-    ) -> None:
-        super().__init__(
-            (*inputs,),
-            {
-                "embed_mode": embed_mode,
-                "ep_cache_context": ep_cache_context,
-                "ep_sdk_version": ep_sdk_version,
-                "hardware_architecture": hardware_architecture,
-                "main_context": main_context,
-                "max_size": max_size,
-                "notes": notes,
-                "onnx_model_filename": onnx_model_filename,
-                "partition_name": partition_name,
-                "source": source,
-            },
-        )
+    return apply(EPContext, locals())
 
 
-class EmbedLayerNormalization(Op):
+@op("com.microsoft", "EmbedLayerNormalization", 1)
+def EmbedLayerNormalization(
+    input_ids: V,
+    segment_ids: V | Array | None,
+    word_embedding: V | Array,
+    position_embedding: V | Array,
+    segment_embedding: V | Array | None,
+    gamma: V | Array,
+    beta: V | Array,
+    mask: V | Array | None = None,
+    position_ids: V | Array | None = None,
+    *,
+    epsilon: float | None = None,
+    mask_index_type: Literal[0, 1] | None = None,
+) -> V:
     """EmbedLayerNormalization is the fusion of embedding layer in BERT model, with optional mask processing.
 
     Inputs:
@@ -2146,7 +1507,7 @@ class EmbedLayerNormalization(Op):
         mask_index (T1, optional): 1D mask_index tensor with shape (batch_size)
         embedding_sum (T, optional): sum of word_embedding and position_embedding without layer normalization
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-12, in [0.0, inf]): The epsilon value to use to avoid division by zero.
         mask_index_type (int, default 1, one of 0, 1): The mask index tensor type for shape inference (0: None, 1:
             1D mask_index)
@@ -2157,52 +1518,20 @@ class EmbedLayerNormalization(Op):
 
     Signature: com.microsoft@1::EmbedLayerNormalization
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "EmbedLayerNormalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "mask_index_type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input_ids: str,
-        segment_ids: str | None,
-        word_embedding: str,
-        position_embedding: str,
-        segment_embedding: str | None,
-        gamma: str,
-        beta: str,
-        mask: str | None = None,
-        position_ids: str | None = None,
-        *,
-        epsilon: float = 1e-12,
-        mask_index_type: int | None = None,
-    ) -> None:
-        super().__init__(
-            (
-                input_ids,
-                segment_ids,
-                word_embedding,
-                position_embedding,
-                segment_embedding,
-                gamma,
-                beta,
-                mask,
-                position_ids,
-            ),
-            {
-                "epsilon": epsilon,
-                "mask_index_type": mask_index_type,
-            },
-        )
+    return apply(EmbedLayerNormalization, locals())
 
 
-class EngramGate(Op):
+@op("com.microsoft", "EngramGate", 1)
+def EngramGate(
+    key: V,
+    query: V | Array,
+    value: V | Array,
+    key_norm_scale: V | Array,
+    query_norm_scale: V | Array,
+    conv_norm_scale: V | Array | None = None,
+    *,
+    epsilon: float | None = None,
+) -> V:
     """Engram gate: the RMS-normalized keys and queries of every hyper-connection score the shared value, which is
     scaled by a sigmoid of that score (optionally RMS-normalized again).
 
@@ -2221,7 +1550,7 @@ class EngramGate(Op):
         gated_value_normed (T, optional): Optional RMS-normalized gated value tensor with shape (batch_size,
             sequence_length, hc_mult, hidden_size).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05, in [0.0, inf]): Epsilon used by both RMS normalization steps. Default is
             1e-5.
 
@@ -2230,36 +1559,14 @@ class EngramGate(Op):
 
     Signature: com.microsoft@1::EngramGate
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "EngramGate"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        key: str,
-        query: str,
-        value: str,
-        key_norm_scale: str,
-        query_norm_scale: str,
-        conv_norm_scale: str | None = None,
-        *,
-        epsilon: float = 1e-05,
-    ) -> None:
-        super().__init__(
-            (key, query, value, key_norm_scale, query_norm_scale, conv_norm_scale),
-            {
-                "epsilon": epsilon,
-            },
-        )
+    return apply(EngramGate, locals())
 
 
-class ExpandDims(Op):
+@op("com.microsoft", "ExpandDims", 1)
+def ExpandDims(
+    X: V,
+    axis: V | Array,
+) -> V:
     """Inserts one axis of size 1 into X's shape at the position the scalar `axis` gives (numpy's expand_dims).
 
     Inputs:
@@ -2277,23 +1584,14 @@ class ExpandDims(Op):
 
     Signature: com.microsoft@1::ExpandDims
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "ExpandDims"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        axis: str,
-    ) -> None:
-        super().__init__((X, axis), {})
+    return apply(ExpandDims, locals())
 
 
-class FastGelu(Op):
+@op("com.microsoft", "FastGelu", 1)
+def FastGelu(
+    X: V,
+    bias: V | Array | None = None,
+) -> V:
     """GELU (Gaussian Error Linear Unit) approximation: Y=0.5*X*(1+tanh(0.797885*X+0.035677*X*X*X)) with an optional
     input of bias that will be added to X before GELU.
 
@@ -2310,23 +1608,25 @@ class FastGelu(Op):
 
     Signature: com.microsoft@1::FastGelu
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "FastGelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        bias: str | None = None,
-    ) -> None:
-        super().__init__((X, bias), {})
+    return apply(FastGelu, locals())
 
 
-class FusedConv(Op):
+@op("com.microsoft", "FusedConv", 1)
+def FusedConv(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    Z: V | Array | None = None,
+    *,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
+    activation_params: Sequence[float] | None = None,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """Conv followed by an optional residual add (Z) and an activation, in one node.
 
     Inputs:
@@ -2338,7 +1638,7 @@ class FusedConv(Op):
     Outputs:
         Y (T)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid")
         activation_params (floats)
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
@@ -2353,55 +1653,37 @@ class FusedConv(Op):
 
     Signature: com.microsoft@1::FusedConv
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "FusedConv"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "activation_params": "floats",
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        Z: str | None = None,
-        *,
-        activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
-        activation_params: Sequence[float] | None = None,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B, Z),
-            {
-                "activation": activation,
-                "activation_params": activation_params,
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(FusedConv, locals())
 
 
-class FusedGemm(Op):
+@op("com.microsoft", "FusedGemm", 1)
+def FusedGemm(
+    A: V,
+    B: V | Array,
+    C: V | Array | None = None,
+    *,
+    activation: Literal[
+        "Elu",
+        "HardSigmoid",
+        "LeakyRelu",
+        "Relu",
+        "Selu",
+        "Sigmoid",
+        "Softplus",
+        "Softsign",
+        "Tanh",
+        "ThresholdedRelu",
+        "ParametricSoftplus",
+        "ScaledTanh",
+    ] | None = None,
+    activation_alpha: float | None = None,
+    activation_beta: float | None = None,
+    activation_gamma: float | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """Gemm followed by an activation: Y = activation(alpha * A' B' + beta * C).
 
     Inputs:
@@ -2412,7 +1694,7 @@ class FusedGemm(Op):
     Outputs:
         Y (T): Output tensor of shape (M, N).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, one of "Elu", "HardSigmoid", "LeakyRelu", "Relu", "Selu", "Sigmoid", "Softplus",
             "Softsign", "Tanh", "ThresholdedRelu", "ParametricSoftplus", "ScaledTanh")
         activation_alpha (float)
@@ -2429,67 +1711,20 @@ class FusedGemm(Op):
 
     Signature: com.microsoft@1::FusedGemm
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "FusedGemm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "activation_alpha": "float",
-        "activation_beta": "float",
-        "activation_gamma": "float",
-        "alpha": "float",
-        "beta": "float",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        C: str | None = None,
-        *,
-        activation: Literal[
-            "Elu",
-            "HardSigmoid",
-            "LeakyRelu",
-            "Relu",
-            "Selu",
-            "Sigmoid",
-            "Softplus",
-            "Softsign",
-            "Tanh",
-            "ThresholdedRelu",
-            "ParametricSoftplus",
-            "ScaledTanh",
-        ] | None = None,
-        activation_alpha: float | None = None,
-        activation_beta: float | None = None,
-        activation_gamma: float | None = None,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, C),
-            {
-                "activation": activation,
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activation_gamma": activation_gamma,
-                "alpha": alpha,
-                "beta": beta,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(FusedGemm, locals())
 
 
-class FusedMatMul(Op):
+@op("com.microsoft", "FusedMatMul", 1)
+def FusedMatMul(
+    A: V,
+    B: V | Array,
+    *,
+    alpha: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+    transBatchA: Literal[0, 1] | None = None,
+    transBatchB: Literal[0, 1] | None = None,
+) -> V:
     """numpy.matmul of A and B, each optionally transposed (last two dims, or batch axes), scaled by alpha.
 
     Inputs:
@@ -2499,7 +1734,7 @@ class FusedMatMul(Op):
     Outputs:
         Y (T): Matrix multiply results
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of the input tensors.
         transA (int, default 0, one of 0, 1): Whether A should be transposed on the last two dimensions before doing
             multiplication
@@ -2516,44 +1751,38 @@ class FusedMatMul(Op):
 
     Signature: com.microsoft@1::FusedMatMul
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "FusedMatMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "transA": "int",
-        "transB": "int",
-        "transBatchA": "int",
-        "transBatchB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        alpha: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-        transBatchA: int = 0,
-        transBatchB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "alpha": alpha,
-                "transA": transA,
-                "transB": transB,
-                "transBatchA": transBatchA,
-                "transBatchB": transBatchB,
-            },
-        )
+    return apply(FusedMatMul, locals())
 
 
-class FusedMatMulActivation(Op):
+@op("com.microsoft", "FusedMatMulActivation", 1)
+def FusedMatMulActivation(
+    A: V,
+    B: V | Array,
+    *,
+    activation: Literal[
+        "Elu",
+        "HardSigmoid",
+        "LeakyRelu",
+        "Relu",
+        "Selu",
+        "Sigmoid",
+        "Softplus",
+        "Softsign",
+        "Tanh",
+        "ThresholdedRelu",
+        "ParametricSoftplus",
+        "ScaledTanh",
+    ],
+    activation_alpha: float | None = None,
+    activation_axis: int | None = None,
+    activation_beta: float | None = None,
+    activation_gamma: float | None = None,
+    alpha: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+    transBatchA: Literal[0, 1] | None = None,
+    transBatchB: Literal[0, 1] | None = None,
+) -> V:
     """FusedMatMul followed by an activation.
 
     Inputs:
@@ -2563,7 +1792,7 @@ class FusedMatMulActivation(Op):
     Outputs:
         Y (T): Matrix multiply results
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, required, one of "Elu", "HardSigmoid", "LeakyRelu", "Relu", "Selu", "Sigmoid",
             "Softplus", "Softsign", "Tanh", "ThresholdedRelu", "ParametricSoftplus", "ScaledTanh")
         activation_alpha (float)
@@ -2586,72 +1815,16 @@ class FusedMatMulActivation(Op):
 
     Signature: com.microsoft@1::FusedMatMulActivation
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "FusedMatMulActivation"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "activation_alpha": "float",
-        "activation_axis": "int",
-        "activation_beta": "float",
-        "activation_gamma": "float",
-        "alpha": "float",
-        "transA": "int",
-        "transB": "int",
-        "transBatchA": "int",
-        "transBatchB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        activation: Literal[
-            "Elu",
-            "HardSigmoid",
-            "LeakyRelu",
-            "Relu",
-            "Selu",
-            "Sigmoid",
-            "Softplus",
-            "Softsign",
-            "Tanh",
-            "ThresholdedRelu",
-            "ParametricSoftplus",
-            "ScaledTanh",
-        ],
-        activation_alpha: float | None = None,
-        activation_axis: int | None = None,
-        activation_beta: float | None = None,
-        activation_gamma: float | None = None,
-        alpha: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-        transBatchA: int = 0,
-        transBatchB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "activation": activation,
-                "activation_alpha": activation_alpha,
-                "activation_axis": activation_axis,
-                "activation_beta": activation_beta,
-                "activation_gamma": activation_gamma,
-                "alpha": alpha,
-                "transA": transA,
-                "transB": transB,
-                "transBatchA": transBatchA,
-                "transBatchB": transBatchB,
-            },
-        )
+    return apply(FusedMatMulActivation, locals())
 
 
-class GatedAdd(Op):
+@op("com.microsoft", "GatedAdd", 1)
+def GatedAdd(
+    X: V,
+    Y: V | Array,
+    gate: V | Array,
+    gate_weight: V | Array | None = None,
+) -> V:
     """output = X + Y * gate, the gate one value per row (plain or projected).
 
     Inputs:
@@ -2672,25 +1845,32 @@ class GatedAdd(Op):
 
     Signature: com.microsoft@1::GatedAdd
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GatedAdd"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        X: str,
-        Y: str,
-        gate: str,
-        gate_weight: str | None = None,
-    ) -> None:
-        super().__init__((X, Y, gate, gate_weight), {})
+    return apply(GatedAdd, locals())
 
 
-class GatedDeltaNet(Op):
+@op("com.microsoft", "GatedDeltaNet", 1)
+def GatedDeltaNet(
+    query: V,
+    key: V | Array | None = None,
+    value: V | Array | None = None,
+    cu_seqlens: V | Array | None = None,
+    decay: V | Array | None = None,
+    beta: V | Array | None = None,
+    initial_state: V | Array | None = None,
+    a_log: V | Array | None = None,
+    dt_bias: V | Array | None = None,
+    capture_count: V | Array | None = None,
+    state_update_active: V | Array | None = None,
+    *,
+    beta_activation: Literal["none", "sigmoid"] | None = None,
+    chunk_size: int | None = None,
+    gate_activation: Literal["none", "softplus", "qwen", "sigmoid", "kda"] | None = None,
+    gate_lower_bound: float | None = None,
+    qk_l2_norm: Literal[0, 1] | None = None,
+    scale: float | None = None,
+    state_update_capacity: int | None = None,
+    update_rule: Literal["linear", "gated", "delta", "gated_delta"] | None = None,
+) -> V:
     """Packed (token-major) gated delta network: a linear attention whose float recurrent state is updated per token by
     the linear, gated, delta or gated-delta rule, with optional ragged packing (cu_seqlens).
 
@@ -2724,7 +1904,7 @@ class GatedDeltaNet(Op):
             state_update_capacity * (decay_width + num_heads_k * head_size_qk + num_heads_v * head_size_v)), where
             decay_width is num_heads_v for scalar decay and num_heads_v * head_size_qk for per-key-dimension decay.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         beta_activation (string, default "none", one of "none", "sigmoid"): 'none' (default) treats `beta` as the
             effective update rate. 'sigmoid' applies a sigmoid.
         chunk_size (int, default 64, in [1, inf]): Tuning hint for the chunk-parallel prefill algorithm. On CUDA, 32
@@ -2755,74 +1935,16 @@ class GatedDeltaNet(Op):
 
     Signature: com.microsoft@1::GatedDeltaNet
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GatedDeltaNet"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "beta_activation": "string",
-        "chunk_size": "int",
-        "gate_activation": "string",
-        "gate_lower_bound": "float",
-        "qk_l2_norm": "int",
-        "scale": "float",
-        "state_update_capacity": "int",
-        "update_rule": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None = None,
-        value: str | None = None,
-        cu_seqlens: str | None = None,
-        decay: str | None = None,
-        beta: str | None = None,
-        initial_state: str | None = None,
-        a_log: str | None = None,
-        dt_bias: str | None = None,
-        capture_count: str | None = None,
-        state_update_active: str | None = None,
-        *,
-        beta_activation: Literal["none", "sigmoid"] = "none",
-        chunk_size: int = 64,
-        gate_activation: Literal["none", "softplus", "qwen", "sigmoid", "kda"] = "none",
-        gate_lower_bound: float = -5.0,
-        qk_l2_norm: int = 0,
-        scale: float = 0.0,
-        state_update_capacity: int = 0,
-        update_rule: Literal["linear", "gated", "delta", "gated_delta"] = "gated_delta",
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                value,
-                cu_seqlens,
-                decay,
-                beta,
-                initial_state,
-                a_log,
-                dt_bias,
-                capture_count,
-                state_update_active,
-            ),
-            {
-                "beta_activation": beta_activation,
-                "chunk_size": chunk_size,
-                "gate_activation": gate_activation,
-                "gate_lower_bound": gate_lower_bound,
-                "qk_l2_norm": qk_l2_norm,
-                "scale": scale,
-                "state_update_capacity": state_update_capacity,
-                "update_rule": update_rule,
-            },
-        )
+    return apply(GatedDeltaNet, locals())
 
 
-class GatedDeltaNetStateReplay(Op):
+@op("com.microsoft", "GatedDeltaNetStateReplay", 1)
+def GatedDeltaNetStateReplay(
+    source_backing: V,
+    capsule_backing: V | Array,
+    destination_backing: V | Array,
+    metadata: V | Array,
+) -> V:
     """Replays the kept prefix of captured GatedDeltaNet state transitions from a source state into a destination
     state, all addressed by byte offsets into flat float backing buffers.
 
@@ -2842,25 +1964,18 @@ class GatedDeltaNetStateReplay(Op):
 
     Signature: com.microsoft@1::GatedDeltaNetStateReplay
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GatedDeltaNetStateReplay"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("destination_out",)
-
-    def __init__(
-        self,
-        source_backing: str,
-        capsule_backing: str,
-        destination_backing: str,
-        metadata: str,
-    ) -> None:
-        super().__init__((source_backing, capsule_backing, destination_backing, metadata), {})
+    return apply(GatedDeltaNetStateReplay, locals())
 
 
-class GatedRMSNorm(Op):
+@op("com.microsoft", "GatedRMSNorm", 1)
+def GatedRMSNorm(
+    X: V,
+    scale: V | Array,
+    gate: V | Array,
+    *,
+    activation: Literal["silu", "swish", "sigmoid"] | None = None,
+    epsilon: float | None = None,
+) -> V:
     """RMS normalization over runs of C elements of the last axis, scaled and multiplied by an activated gate.
 
     Inputs:
@@ -2872,7 +1987,7 @@ class GatedRMSNorm(Op):
     Outputs:
         Y (T): Output tensor with the same shape as X.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, default "silu", one of "silu", "swish", "sigmoid"): Fused gate activation. One of:
             'silu', 'swish', 'sigmoid'. 'swish' is an alias of 'silu'.
         epsilon (float, default 1e-05, in [0.0, inf]): Epsilon added to the mean of squares before the reciprocal
@@ -2883,36 +1998,21 @@ class GatedRMSNorm(Op):
 
     Signature: com.microsoft@1::GatedRMSNorm
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GatedRMSNorm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "epsilon": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        gate: str,
-        *,
-        activation: Literal["silu", "swish", "sigmoid"] = "silu",
-        epsilon: float = 1e-05,
-    ) -> None:
-        super().__init__(
-            (X, scale, gate),
-            {
-                "activation": activation,
-                "epsilon": epsilon,
-            },
-        )
+    return apply(GatedRMSNorm, locals())
 
 
-class GatedRelativePositionBias(Op):
+@op("com.microsoft", "GatedRelativePositionBias", 1)
+def GatedRelativePositionBias(
+    query_layer: V,
+    query_bias: V | Array,
+    rel_pos: V | Array,
+    weight: V | Array,
+    bias: V | Array,
+    eco_a: V | Array,
+    token_offset: V | Array | None = None,
+    *,
+    num_heads: int,
+) -> V:
     """WavLM's gated relative position bias, rel_pos scaled per query token and head by a gate computed from the query
     (packed tokens with token_offset).
 
@@ -2929,7 +2029,7 @@ class GatedRelativePositionBias(Op):
     Outputs:
         output (T): output tensor with shape (batch_size, num_heads, seq_len, seq_len)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         num_heads (int, required, in [1, inf]): Number of attention heads
 
     Type constraints:
@@ -2938,37 +2038,21 @@ class GatedRelativePositionBias(Op):
 
     Signature: com.microsoft@1::GatedRelativePositionBias
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GatedRelativePositionBias"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "num_heads": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query_layer: str,
-        query_bias: str,
-        rel_pos: str,
-        weight: str,
-        bias: str,
-        eco_a: str,
-        token_offset: str | None = None,
-        *,
-        num_heads: int,
-    ) -> None:
-        super().__init__(
-            (query_layer, query_bias, rel_pos, weight, bias, eco_a, token_offset),
-            {
-                "num_heads": num_heads,
-            },
-        )
+    return apply(GatedRelativePositionBias, locals())
 
 
-class GatherBlockQuantized(Op):
+@op("com.microsoft", "GatherBlockQuantized", 1)
+def GatherBlockQuantized(
+    data: V,
+    indices: V | Array,
+    scales: V | Array,
+    zero_points: V | Array | None = None,
+    *,
+    bits: Literal[2, 4, 8] | None = None,
+    block_size: Literal[0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096] | None = None,
+    gather_axis: int | None = None,
+    quantize_axis: int | None = None,
+) -> V:
     """GatherBlockQuantized is a Gather with data quantized.
 
     Inputs:
@@ -2985,7 +2069,7 @@ class GatherBlockQuantized(Op):
     Outputs:
         output (T2): Dequantized output tensor of rank q + (r - 1).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         bits (int, default 4, one of 2, 4, 8): Number of bits used for weight quantization. Must be 2, 4 or 8.
             Ignored when `data` is an FP8 or FP4 type.
         block_size (int, default 128, one of 0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096): (Optional) block size
@@ -3005,43 +2089,14 @@ class GatherBlockQuantized(Op):
 
     Signature: com.microsoft@1::GatherBlockQuantized
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GatherBlockQuantized"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "bits": "int",
-        "block_size": "int",
-        "gather_axis": "int",
-        "quantize_axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        scales: str,
-        zero_points: str | None = None,
-        *,
-        bits: int = 4,
-        block_size: int = 128,
-        gather_axis: int = 0,
-        quantize_axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (data, indices, scales, zero_points),
-            {
-                "bits": bits,
-                "block_size": block_size,
-                "gather_axis": gather_axis,
-                "quantize_axis": quantize_axis,
-            },
-        )
+    return apply(GatherBlockQuantized, locals())
 
 
-class GatherND(Op):
+@op("com.microsoft", "GatherND", 1)
+def GatherND(
+    data: V,
+    indices: V | Array,
+) -> V:
     """Given data tensor of rank r >= 1, and indices tensor of rank q >= 1, gather slices of data into an output tensor
     of rank q - 1 + r - indices[-1].
 
@@ -3061,23 +2116,18 @@ class GatherND(Op):
 
     Signature: com.microsoft@1::GatherND
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GatherND"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-    ) -> None:
-        super().__init__((data, indices), {})
+    return apply(GatherND, locals())
 
 
-class GatherPacked(Op):
+@op("com.microsoft", "GatherPacked", 1)
+def GatherPacked(
+    data: V,
+    indices: V | Array,
+    *,
+    K: int,
+    output_dtype: Literal[1, 10, 16] | None = None,
+    packed_type: Literal[0, 1, 2, 6, 8, 13, 14, 16, 17, 18, 20, 22, 23, 30],
+) -> V:
     """Rows of a GGML block-packed embedding table gathered by index and dequantized to float, float16 or bfloat16.
 
     Inputs:
@@ -3087,7 +2137,7 @@ class GatherPacked(Op):
     Outputs:
         output (T2): Dequantized gathered embeddings [..., K].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         K (int, required, in [1, inf]): Logical embedding dimension. Must be a positive multiple of the selected
             packed format's block size.
         output_dtype (int, default 16, one of 1, 10, 16): ONNX TensorProto DataType for output (default 16 =
@@ -3102,38 +2152,13 @@ class GatherPacked(Op):
 
     Signature: com.microsoft@1::GatherPacked
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GatherPacked"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "K": "int",
-        "output_dtype": "int",
-        "packed_type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        *,
-        K: int,
-        output_dtype: int = 16,
-        packed_type: int,
-    ) -> None:
-        super().__init__(
-            (data, indices),
-            {
-                "K": K,
-                "output_dtype": output_dtype,
-                "packed_type": packed_type,
-            },
-        )
+    return apply(GatherPacked, locals())
 
 
-class Gelu(Op):
+@op("com.microsoft", "Gelu", 1)
+def Gelu(
+    X: V,
+) -> V:
     """Gaussian Error Linear Unit: Y = X * (1 + erf(X / sqrt(2))) / 2.
 
     Inputs:
@@ -3148,22 +2173,15 @@ class Gelu(Op):
 
     Signature: com.microsoft@1::Gelu
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Gelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Gelu, locals())
 
 
-class GemmFastGelu(Op):
+@op("com.microsoft", "GemmFastGelu", 1)
+def GemmFastGelu(
+    X: V,
+    W: V | Array,
+    bias: V | Array | None = None,
+) -> V:
     """FastGelu(MatMul(X, W) + bias): a matrix product, the optional bias along the last axis, then FastGelu.
 
     Inputs:
@@ -3180,24 +2198,25 @@ class GemmFastGelu(Op):
 
     Signature: com.microsoft@1::GemmFastGelu
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GemmFastGelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        bias: str | None = None,
-    ) -> None:
-        super().__init__((X, W, bias), {})
+    return apply(GemmFastGelu, locals())
 
 
-class GemmFloat8(Op):
+@op("com.microsoft", "GemmFloat8", 1)
+def GemmFloat8(
+    A: V,
+    B: V | Array,
+    C: V | Array | None = None,
+    scaleA: V | Array | None = None,
+    scaleB: V | Array | None = None,
+    scaleY: V | Array | None = None,
+    *,
+    activation: str | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    dtype: int | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """Gemm (alpha * A' B' + beta * C) on float8, float16, bfloat16 or float operands with per-tensor scales of A, B
     and Y, the result in the type dtype names.
 
@@ -3212,7 +2231,7 @@ class GemmFloat8(Op):
     Outputs:
         Y (TR): Output tensor of shape (M, N).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string): Activation function, RELU or GELU or NONE (default).
         alpha (float, default 1.0): Scalar multiplier for the product of input tensors A * B.
         beta (float, default 0.0): Scalar multiplier for the product of input bias C.
@@ -3232,51 +2251,17 @@ class GemmFloat8(Op):
 
     Signature: com.microsoft@1::GemmFloat8
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GemmFloat8"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "alpha": "float",
-        "beta": "float",
-        "dtype": "int",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        C: str | None = None,
-        scaleA: str | None = None,
-        scaleB: str | None = None,
-        scaleY: str | None = None,
-        *,
-        activation: str | None = None,
-        alpha: float = 1.0,
-        beta: float = 0.0,
-        dtype: int = 1,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, C, scaleA, scaleB, scaleY),
-            {
-                "activation": activation,
-                "alpha": alpha,
-                "beta": beta,
-                "dtype": dtype,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(GemmFloat8, locals())
 
 
-class GemmaRotaryEmbedding(Op):
+@op("com.microsoft", "GemmaRotaryEmbedding", 1)
+def GemmaRotaryEmbedding(
+    emb: V,
+    q: V | Array,
+    q_rot: V | Array,
+    k: V | Array,
+    k_rot: V | Array,
+) -> tuple[V, V]:
     """Gemma's rotary embedding step: q * cos(emb) + q_rot * sin(emb) and the same for k, in float16.
 
     Inputs:
@@ -3296,26 +2281,29 @@ class GemmaRotaryEmbedding(Op):
 
     Signature: com.microsoft@1::GemmaRotaryEmbedding
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GemmaRotaryEmbedding"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output1", "output2")
-
-    def __init__(
-        self,
-        emb: str,
-        q: str,
-        q_rot: str,
-        k: str,
-        k_rot: str,
-    ) -> None:
-        super().__init__((emb, q, q_rot, k, k_rot), {})
+    return apply(GemmaRotaryEmbedding, locals())
 
 
-class GreedySearch(Op):
+@op("com.microsoft", "GreedySearch", 1)
+def GreedySearch(
+    input_ids: V,
+    max_length: V | Array,
+    min_length: V | Array | None = None,
+    repetition_penalty: V | Array | None = None,
+    vocab_mask: V | Array | None = None,
+    prefix_vocab_mask: V | Array | None = None,
+    attention_mask: V | Array | None = None,
+    *,
+    decoder: onnx.GraphProto,
+    decoder_start_token_id: int | None = None,
+    encoder: onnx.GraphProto | None = None,
+    eos_token_id: int,
+    init_decoder: onnx.GraphProto | None = None,
+    model_type: Literal[0, 1] | None = None,
+    no_repeat_ngram_size: int | None = None,
+    pad_token_id: int,
+    vocab_size: int | None = None,
+) -> V:
     """Greedy text generation: the most likely next token from a decoder subgraph, once per token.
 
     Inputs:
@@ -3334,7 +2322,7 @@ class GreedySearch(Op):
     Outputs:
         sequences (I): Word IDs of generated sequences. Shape is (batch_size, max_sequence_length)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         decoder (graph, required): Decoder subgraph to execute in a loop.
         decoder_start_token_id (int, default -1, in [-1, inf]): The id of the token that indicates decoding starts.
         encoder (graph): The subgraph for initialization of encoder and decoder. It will be called once before
@@ -3359,61 +2347,18 @@ class GreedySearch(Op):
 
     Signature: com.microsoft@1::GreedySearch
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GreedySearch"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "decoder": "graph",
-        "decoder_start_token_id": "int",
-        "encoder": "graph",
-        "eos_token_id": "int",
-        "init_decoder": "graph",
-        "model_type": "int",
-        "no_repeat_ngram_size": "int",
-        "pad_token_id": "int",
-        "vocab_size": "int",
-    }
-    default_outputs = ("sequences",)
-
-    def __init__(
-        self,
-        input_ids: str,
-        max_length: str,
-        min_length: str | None = None,
-        repetition_penalty: str | None = None,
-        vocab_mask: str | None = None,
-        prefix_vocab_mask: str | None = None,
-        attention_mask: str | None = None,
-        *,
-        decoder: onnx.GraphProto,
-        decoder_start_token_id: int = -1,
-        encoder: onnx.GraphProto | None = None,
-        eos_token_id: int,
-        init_decoder: onnx.GraphProto | None = None,
-        model_type: int = 0,
-        no_repeat_ngram_size: int = 0,
-        pad_token_id: int,
-        vocab_size: int = -1,
-    ) -> None:
-        super().__init__(
-            (input_ids, max_length, min_length, repetition_penalty, vocab_mask, prefix_vocab_mask, attention_mask),
-            {
-                "decoder": decoder,
-                "decoder_start_token_id": decoder_start_token_id,
-                "encoder": encoder,
-                "eos_token_id": eos_token_id,
-                "init_decoder": init_decoder,
-                "model_type": model_type,
-                "no_repeat_ngram_size": no_repeat_ngram_size,
-                "pad_token_id": pad_token_id,
-                "vocab_size": vocab_size,
-            },
-        )
+    return apply(GreedySearch, locals())
 
 
-class GridSample(Op):
+@op("com.microsoft", "GridSample", 1)
+def GridSample(
+    X: V,
+    Grid: V | Array,
+    *,
+    align_corners: Literal[0, 1] | None = None,
+    mode: Literal["bilinear", "nearest", "bicubic"] | None = None,
+    padding_mode: Literal["zeros", "border", "reflection"] | None = None,
+) -> V:
     """Samples X at the normalized positions of a flow-field grid (bilinear, nearest or bicubic); 4-D only.
 
     Inputs:
@@ -3427,7 +2372,7 @@ class GridSample(Op):
     Outputs:
         Y (T2): 4-D tensor of shape (N, C, H_out, W_out).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         align_corners (int, default 0, one of 0, 1): If align_corners=1, the extrema (-1 and 1) are considered as
             referring to the center points of the input's corner pixels. If align_corners=0, they are instead
             considered as referring to the corner points of the input's corner pixels, making the sampling more
@@ -3446,38 +2391,20 @@ class GridSample(Op):
 
     Signature: com.microsoft@1::GridSample
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GridSample"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "align_corners": "int",
-        "mode": "string",
-        "padding_mode": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        Grid: str,
-        *,
-        align_corners: int = 0,
-        mode: Literal["bilinear", "nearest", "bicubic"] = "bilinear",
-        padding_mode: Literal["zeros", "border", "reflection"] = "zeros",
-    ) -> None:
-        super().__init__(
-            (X, Grid),
-            {
-                "align_corners": align_corners,
-                "mode": mode,
-                "padding_mode": padding_mode,
-            },
-        )
+    return apply(GridSample, locals())
 
 
-class GroupNorm(Op):
+@op("com.microsoft", "GroupNorm", 1)
+def GroupNorm(
+    X: V,
+    gamma: V | Array,
+    beta: V | Array,
+    *,
+    activation: Literal[0, 1],
+    channels_last: Literal[0, 1] | None = None,
+    epsilon: float | None = None,
+    groups: int,
+) -> V:
     """Group normalization of a 4-D NHWC or NCHW tensor with per-channel gamma and beta, optionally followed by SiLU.
 
     Inputs:
@@ -3490,7 +2417,7 @@ class GroupNorm(Op):
     Outputs:
         Y (T): The output tensor of the same shape as X
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (int, required, one of 0, 1): Activation after group normalization: 0 for None, 1 for SiLU
         channels_last (int, default 1, one of 0, 1): 1 if the input and output are in the NHWC layout, 0 if it is in
             the NCHW layout. Defaults to 1.
@@ -3504,42 +2431,47 @@ class GroupNorm(Op):
 
     Signature: com.microsoft@1::GroupNorm
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GroupNorm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "int",
-        "channels_last": "int",
-        "epsilon": "float",
-        "groups": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        gamma: str,
-        beta: str,
-        *,
-        activation: int,
-        channels_last: int = 1,
-        epsilon: float = 1e-05,
-        groups: int,
-    ) -> None:
-        super().__init__(
-            (X, gamma, beta),
-            {
-                "activation": activation,
-                "channels_last": channels_last,
-                "epsilon": epsilon,
-                "groups": groups,
-            },
-        )
+    return apply(GroupNorm, locals())
 
 
-class GroupQueryAttention(Op):
+@op("com.microsoft", "GroupQueryAttention", 1)
+def GroupQueryAttention(
+    query: V,
+    key: V | Array | None,
+    value: V | Array | None,
+    past_key: V | Array | None,
+    past_value: V | Array | None,
+    seqlens_k: V | Array,
+    total_sequence_length: V | Array,
+    cos_cache: V | Array | None = None,
+    sin_cache: V | Array | None = None,
+    position_ids: V | Array | None = None,
+    attention_bias: V | Array | None = None,
+    head_sink: V | Array | None = None,
+    k_scale: V | Array | None = None,
+    v_scale: V | Array | None = None,
+    q_norm_weight: V | Array | None = None,
+    k_norm_weight: V | Array | None = None,
+    query_seqlens: V | Array | None = None,
+    *,
+    causal: Literal[0, 1] | None = None,
+    do_rotary: Literal[0, 1] | None = None,
+    k_norm_epsilon: float | None = None,
+    k_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] | None = None,
+    kv_cache_bit_width: Literal[4, 8] | None = None,
+    kv_num_heads: int,
+    local_window_size: int | None = None,
+    num_heads: int,
+    q_norm_epsilon: float | None = None,
+    qk_norm_epsilon: float | None = None,
+    qk_output: Literal[0, 1, 2] | None = None,
+    rotary_interleaved: Literal[0, 1] | None = None,
+    scale: float | None = None,
+    sliding_window_cache: Literal[0, 1] | None = None,
+    smooth_softmax: Literal[-1, 0, 1] | None = None,
+    softcap: float | None = None,
+    v_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] | None = None,
+) -> V:
     """Grouped-query attention (several query heads per key/value head) over a KV cache addressed by per-entry lengths,
     with causal or local windows, soft-capping, rotary embedding and optional cache quantization.
 
@@ -3604,7 +2536,7 @@ class GroupQueryAttention(Op):
             past_sequence_length +kv_sequence_length.
         output_qk (T, optional): Values of QK matrix multiplication, either before or after softmax normalization
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         causal (int, default 1, one of 0, 1): Whether to apply a causal mask. Must be 0 or 1. Default value is 1.
             Set to 0 for bidirectional attention.
         do_rotary (int, default 0, one of 0, 1): Whether to use rotary position embedding. Default value is 0.
@@ -3651,113 +2583,26 @@ class GroupQueryAttention(Op):
 
     Signature: com.microsoft@1::GroupQueryAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "GroupQueryAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "causal": "int",
-        "do_rotary": "int",
-        "k_norm_epsilon": "float",
-        "k_quant_type": "string",
-        "kv_cache_bit_width": "int",
-        "kv_num_heads": "int",
-        "local_window_size": "int",
-        "num_heads": "int",
-        "q_norm_epsilon": "float",
-        "qk_norm_epsilon": "float",
-        "qk_output": "int",
-        "rotary_interleaved": "int",
-        "scale": "float",
-        "sliding_window_cache": "int",
-        "smooth_softmax": "int",
-        "softcap": "float",
-        "v_quant_type": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None,
-        value: str | None,
-        past_key: str | None,
-        past_value: str | None,
-        seqlens_k: str,
-        total_sequence_length: str,
-        cos_cache: str | None = None,
-        sin_cache: str | None = None,
-        position_ids: str | None = None,
-        attention_bias: str | None = None,
-        head_sink: str | None = None,
-        k_scale: str | None = None,
-        v_scale: str | None = None,
-        q_norm_weight: str | None = None,
-        k_norm_weight: str | None = None,
-        query_seqlens: str | None = None,
-        *,
-        causal: int = 1,
-        do_rotary: int | None = None,
-        k_norm_epsilon: float | None = None,
-        k_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] = "NONE",
-        kv_cache_bit_width: int | None = None,
-        kv_num_heads: int,
-        local_window_size: int = -1,
-        num_heads: int,
-        q_norm_epsilon: float | None = None,
-        qk_norm_epsilon: float = 1e-06,
-        qk_output: int = 0,
-        rotary_interleaved: int | None = None,
-        scale: float | None = None,
-        sliding_window_cache: int = 0,
-        smooth_softmax: int = -1,
-        softcap: float | None = None,
-        v_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] = "NONE",
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                value,
-                past_key,
-                past_value,
-                seqlens_k,
-                total_sequence_length,
-                cos_cache,
-                sin_cache,
-                position_ids,
-                attention_bias,
-                head_sink,
-                k_scale,
-                v_scale,
-                q_norm_weight,
-                k_norm_weight,
-                query_seqlens,
-            ),
-            {
-                "causal": causal,
-                "do_rotary": do_rotary,
-                "k_norm_epsilon": k_norm_epsilon,
-                "k_quant_type": k_quant_type,
-                "kv_cache_bit_width": kv_cache_bit_width,
-                "kv_num_heads": kv_num_heads,
-                "local_window_size": local_window_size,
-                "num_heads": num_heads,
-                "q_norm_epsilon": q_norm_epsilon,
-                "qk_norm_epsilon": qk_norm_epsilon,
-                "qk_output": qk_output,
-                "rotary_interleaved": rotary_interleaved,
-                "scale": scale,
-                "sliding_window_cache": sliding_window_cache,
-                "smooth_softmax": smooth_softmax,
-                "softcap": softcap,
-                "v_quant_type": v_quant_type,
-            },
-        )
+    return apply(GroupQueryAttention, locals())
 
 
-class HyperConnectionLowRankMix(Op):
+@op("com.microsoft", "HyperConnectionLowRankMix", 1)
+def HyperConnectionLowRankMix(
+    streams: V,
+    norm_scale: V | Array,
+    down_weight: V | Array,
+    up_weight: V | Array,
+    inject_weight: V | Array,
+    prev_block_output: V | Array | None = None,
+    prev_post_gate: V | Array | None = None,
+    *,
+    epsilon: float | None = None,
+    gate_div: float | None = None,
+    gate_mul: float | None = None,
+    num_branches: int,
+    reduction_scale: float | None = None,
+    silu_alpha: float | None = None,
+) -> tuple[V, V]:
     """Low-rank hyper-connection mixing: RMS-normalized streams pass a ScaledSiLU low-rank bottleneck and are reduced
     to the block input, and a sigmoid gate for the next post-mix is computed.
 
@@ -3779,7 +2624,7 @@ class HyperConnectionLowRankMix(Op):
         streams_out (T, optional): Optional streams after the prologue, with the same shape as streams. Equal to
             streams when the prologue inputs are absent.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-05, in [0.0, inf]): Epsilon added to the mean square of each branch before the
             reciprocal square root.
         gate_div (float, default 1.0): Divisor applied to the inject logits before the sigmoid. Must not be zero.
@@ -3795,52 +2640,18 @@ class HyperConnectionLowRankMix(Op):
 
     Signature: com.microsoft@1::HyperConnectionLowRankMix
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "HyperConnectionLowRankMix"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "gate_div": "float",
-        "gate_mul": "float",
-        "num_branches": "int",
-        "reduction_scale": "float",
-        "silu_alpha": "float",
-    }
-    default_outputs = ("pre_output", "post_gate")
-
-    def __init__(
-        self,
-        streams: str,
-        norm_scale: str,
-        down_weight: str,
-        up_weight: str,
-        inject_weight: str,
-        prev_block_output: str | None = None,
-        prev_post_gate: str | None = None,
-        *,
-        epsilon: float = 1e-05,
-        gate_div: float = 1.0,
-        gate_mul: float = 1.0,
-        num_branches: int,
-        reduction_scale: float = 1.0,
-        silu_alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (streams, norm_scale, down_weight, up_weight, inject_weight, prev_block_output, prev_post_gate),
-            {
-                "epsilon": epsilon,
-                "gate_div": gate_div,
-                "gate_mul": gate_mul,
-                "num_branches": num_branches,
-                "reduction_scale": reduction_scale,
-                "silu_alpha": silu_alpha,
-            },
-        )
+    return apply(HyperConnectionLowRankMix, locals())
 
 
-class HyperConnectionPostMix(Op):
+@op("com.microsoft", "HyperConnectionPostMix", 1)
+def HyperConnectionPostMix(
+    streams: V,
+    block_output: V | Array,
+    post_mix: V | Array,
+    stream_mix: V | Array | None = None,
+    *,
+    num_branches: int | None = None,
+) -> V:
     """Hyper-connection post-mix: Y[..., k, h] = sum_c stream_mix[..., c, k] * streams[..., c, h] + post_mix[..., k(,
     h)] * block_output[..., h].
 
@@ -3853,7 +2664,7 @@ class HyperConnectionPostMix(Op):
     Outputs:
         output (T): Mixed streams with the same shape as streams.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         num_branches (int, default 0, in [0, inf]): Number of branches for flattened streams. Omit or set to zero
             for grouped streams.
 
@@ -3864,34 +2675,17 @@ class HyperConnectionPostMix(Op):
 
     Signature: com.microsoft@1::HyperConnectionPostMix
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "HyperConnectionPostMix"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "num_branches": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        streams: str,
-        block_output: str,
-        post_mix: str,
-        stream_mix: str | None = None,
-        *,
-        num_branches: int = 0,
-    ) -> None:
-        super().__init__(
-            (streams, block_output, post_mix, stream_mix),
-            {
-                "num_branches": num_branches,
-            },
-        )
+    return apply(HyperConnectionPostMix, locals())
 
 
-class HyperConnectionPreMix(Op):
+@op("com.microsoft", "HyperConnectionPreMix", 1)
+def HyperConnectionPreMix(
+    streams: V,
+    pre_mix: V | Array,
+    *,
+    num_branches: int | None = None,
+    reduction_scale: float | None = None,
+) -> V:
     """Hyper-connection pre-mix: Y[..., h] = reduction_scale * sum_c streams[..., c, h] * pre_mix[..., c(, h)].
 
     Inputs:
@@ -3902,7 +2696,7 @@ class HyperConnectionPreMix(Op):
     Outputs:
         output (T): Reduced feature tensor with shape (..., H).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         num_branches (int, default 0, in [0, inf]): Number of branches for flattened streams. Omit or set to zero
             for grouped streams.
         reduction_scale (float, default 1.0): Multiplier applied to the branch reduction.
@@ -3913,35 +2707,13 @@ class HyperConnectionPreMix(Op):
 
     Signature: com.microsoft@1::HyperConnectionPreMix
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "HyperConnectionPreMix"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "num_branches": "int",
-        "reduction_scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        streams: str,
-        pre_mix: str,
-        *,
-        num_branches: int = 0,
-        reduction_scale: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (streams, pre_mix),
-            {
-                "num_branches": num_branches,
-                "reduction_scale": reduction_scale,
-            },
-        )
+    return apply(HyperConnectionPreMix, locals())
 
 
-class Inverse(Op):
+@op("com.microsoft", "Inverse", 1)
+def Inverse(
+    X: V,
+) -> V:
     """Inverse of each square matrix of the batch formed by the two innermost axes.
 
     Inputs:
@@ -3955,22 +2727,17 @@ class Inverse(Op):
 
     Signature: com.microsoft@1::Inverse
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Inverse"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(Inverse, locals())
 
 
-class Irfft(Op):
+@op("com.microsoft", "Irfft", 1)
+def Irfft(
+    X: V,
+    *,
+    normalized: Literal[0] | None = None,
+    onesided: Literal[1] | None = None,
+    signal_ndim: int,
+) -> V:
     """Inverse of the one-sided Fourier transform (Rfft) over the last signal_ndim axes: (real, imaginary) pairs in, a
     real signal out.
 
@@ -3981,7 +2748,7 @@ class Irfft(Op):
     Outputs:
         Y (T): output tensor with size n in the signal dim
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         normalized (int, default 0, one of 0): must be 0, normalization currently not supported
         onesided (int, default 1, one of 1): must be 1, only one sided FFTs supported
         signal_ndim (int, required, in [1, 3]): number of dimensions comprising the signal
@@ -3992,37 +2759,15 @@ class Irfft(Op):
 
     Signature: com.microsoft@1::Irfft
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Irfft"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "normalized": "int",
-        "onesided": "int",
-        "signal_ndim": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        normalized: int = 0,
-        onesided: int = 1,
-        signal_ndim: int,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "normalized": normalized,
-                "onesided": onesided,
-                "signal_ndim": signal_ndim,
-            },
-        )
+    return apply(Irfft, locals())
 
 
-class IsAllFinite(Op):
+@op("com.microsoft", "IsAllFinite", 1)
+def IsAllFinite(
+    *input: V,
+    isinf_only: Literal[0, 1] | None = None,
+    isnan_only: Literal[0, 1] | None = None,
+) -> V:
     """A scalar bool: true when no element of any input is infinite or NaN (or only one of the two, by the attributes).
 
     Inputs:
@@ -4032,7 +2777,7 @@ class IsAllFinite(Op):
         output (T): The output scalar. Its value is true if all input tensors are finite. Otherwise, the output
             value would be false.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         isinf_only (int, default 0, one of 0, 1): If true, check only for Inf, -Inf.
         isnan_only (int, default 0, one of 0, 1): If true, check only for NaN.
 
@@ -4043,33 +2788,25 @@ class IsAllFinite(Op):
 
     Signature: com.microsoft@1::IsAllFinite
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "IsAllFinite"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "isinf_only": "int",
-        "isnan_only": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *input: str,
-        isinf_only: int = 0,
-        isnan_only: int = 0,
-    ) -> None:
-        super().__init__(
-            (*input,),
-            {
-                "isinf_only": isinf_only,
-                "isnan_only": isnan_only,
-            },
-        )
+    return apply(IsAllFinite, locals())
 
 
-class LinearAttention(Op):
+@op("com.microsoft", "LinearAttention", 1)
+def LinearAttention(
+    query: V,
+    key: V | Array,
+    value: V | Array,
+    past_state: V | Array | None = None,
+    decay: V | Array | None = None,
+    beta: V | Array | None = None,
+    *,
+    chunk_size: int | None = None,
+    kv_num_heads: int,
+    q_num_heads: int,
+    scale: float | None = None,
+    state_window: int | None = None,
+    update_rule: Literal["linear", "gated", "delta", "gated_delta"] | None = None,
+) -> tuple[V, V]:
     """Linear attention with an explicit recurrent state (linear, gated, delta and gated-delta update rules) over
     packed (B, T, H*D) query, key and value.
 
@@ -4094,7 +2831,7 @@ class LinearAttention(Op):
             state_window = W > 0. Slot W-1 is the state after the last token; slot j is the state after token (T - W
             + j).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         chunk_size (int, default 64, in [1, inf]): Chunk size for the chunk-parallel WY decomposition during prefill
             (T>1). Tuning hint; does not affect output correctness.
         kv_num_heads (int, required, in [1, inf]): Number of key/value heads. Always required.
@@ -4119,51 +2856,16 @@ class LinearAttention(Op):
 
     Signature: com.microsoft@1::LinearAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "LinearAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "chunk_size": "int",
-        "kv_num_heads": "int",
-        "q_num_heads": "int",
-        "scale": "float",
-        "state_window": "int",
-        "update_rule": "string",
-    }
-    default_outputs = ("output", "present_state")
-
-    def __init__(
-        self,
-        query: str,
-        key: str,
-        value: str,
-        past_state: str | None = None,
-        decay: str | None = None,
-        beta: str | None = None,
-        *,
-        chunk_size: int = 64,
-        kv_num_heads: int,
-        q_num_heads: int,
-        scale: float = 0.0,
-        state_window: int = 0,
-        update_rule: Literal["linear", "gated", "delta", "gated_delta"] = "gated_delta",
-    ) -> None:
-        super().__init__(
-            (query, key, value, past_state, decay, beta),
-            {
-                "chunk_size": chunk_size,
-                "kv_num_heads": kv_num_heads,
-                "q_num_heads": q_num_heads,
-                "scale": scale,
-                "state_window": state_window,
-                "update_rule": update_rule,
-            },
-        )
+    return apply(LinearAttention, locals())
 
 
-class LinearAttentionGate(Op):
+@op("com.microsoft", "LinearAttentionGate", 1)
+def LinearAttentionGate(
+    a: V,
+    dt_bias: V | Array,
+    decay_scale: V | Array,
+    b: V | Array | None = None,
+) -> V:
     """Gates of a gated linear attention: decay = decay_scale * Softplus(a + dt_bias) and beta = Sigmoid(b).
 
     Inputs:
@@ -4183,25 +2885,22 @@ class LinearAttentionGate(Op):
 
     Signature: com.microsoft@1::LinearAttentionGate
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "LinearAttentionGate"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("decay",)
-
-    def __init__(
-        self,
-        a: str,
-        dt_bias: str,
-        decay_scale: str,
-        b: str | None = None,
-    ) -> None:
-        super().__init__((a, dt_bias, decay_scale, b), {})
+    return apply(LinearAttentionGate, locals())
 
 
-class LongformerAttention(Op):
+@op("com.microsoft", "LongformerAttention", 1, {"global_": "global"})
+def LongformerAttention(
+    input: V,
+    weight: V | Array,
+    bias: V | Array,
+    mask: V | Array,
+    global_weight: V | Array,
+    global_bias: V | Array,
+    global_: V | Array,
+    *,
+    num_heads: int,
+    window: int,
+) -> V:
     """Longformer self attention, each token sees a sliding window of window keys on either side, and the tokens
     flagged global see and are seen by every token, through their own projection.
 
@@ -4218,7 +2917,7 @@ class LongformerAttention(Op):
     Outputs:
         output (T): 3D output tensor with shape (batch_size, sequence_length, hidden_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         num_heads (int, required, in [1, inf]): Number of attention heads
         window (int, required, in [1, inf]): One sided attention windows length W, or half of total window length
 
@@ -4228,40 +2927,24 @@ class LongformerAttention(Op):
 
     Signature: com.microsoft@1::LongformerAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "LongformerAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "num_heads": "int",
-        "window": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        weight: str,
-        bias: str,
-        mask: str,
-        global_weight: str,
-        global_bias: str,
-        global_: str,
-        *,
-        num_heads: int,
-        window: int,
-    ) -> None:
-        super().__init__(
-            (input, weight, bias, mask, global_weight, global_bias, global_),
-            {
-                "num_heads": num_heads,
-                "window": window,
-            },
-        )
+    return apply(LongformerAttention, locals())
 
 
-class MRotaryEmbedding(Op):
+@op("com.microsoft", "MRotaryEmbedding", 1)
+def MRotaryEmbedding(
+    input: V,
+    position_ids: V | Array,
+    cos_cache: V | Array,
+    sin_cache: V | Array,
+    *,
+    interleaved: Literal[0, 1] | None = None,
+    is_packed_batching: Literal[0, 1] | None = None,
+    mrope_layout: Literal[0, 1] | None = None,
+    mrope_section: Sequence[int],
+    num_heads: int | None = None,
+    rotary_embedding_dim: int | None = None,
+    scale: float | None = None,
+) -> V:
     """Multimodal rotary position embedding (M-RoPE): each rotary feature's angle comes from the temporal, height or
     width position of its token.
 
@@ -4278,7 +2961,7 @@ class MRotaryEmbedding(Op):
     Outputs:
         output (T): tensor with same shape as input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         interleaved (int, default 0, one of 0, 1): Indicates whether the input has real and imaginary parts
             interleaved along the last (head_size) axis. Default value is 0 (False), meaning the first half of the
             rotary portion consists of real values and the second half consists of imaginary values.
@@ -4302,52 +2985,29 @@ class MRotaryEmbedding(Op):
 
     Signature: com.microsoft@1::MRotaryEmbedding
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MRotaryEmbedding"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "interleaved": "int",
-        "is_packed_batching": "int",
-        "mrope_layout": "int",
-        "mrope_section": "ints",
-        "num_heads": "int",
-        "rotary_embedding_dim": "int",
-        "scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        position_ids: str,
-        cos_cache: str,
-        sin_cache: str,
-        *,
-        interleaved: int | None = None,
-        is_packed_batching: int | None = None,
-        mrope_layout: int | None = None,
-        mrope_section: Sequence[int],
-        num_heads: int | None = None,
-        rotary_embedding_dim: int | None = None,
-        scale: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input, position_ids, cos_cache, sin_cache),
-            {
-                "interleaved": interleaved,
-                "is_packed_batching": is_packed_batching,
-                "mrope_layout": mrope_layout,
-                "mrope_section": mrope_section,
-                "num_heads": num_heads,
-                "rotary_embedding_dim": rotary_embedding_dim,
-                "scale": scale,
-            },
-        )
+    return apply(MRotaryEmbedding, locals())
 
 
-class Mamba2Verify(Op):
+@op("com.microsoft", "Mamba2Verify", 1)
+def Mamba2Verify(
+    projection: V,
+    conv_state: V | Array,
+    ssm_state: V | Array,
+    conv_weight: V | Array,
+    conv_bias: V | Array,
+    dt_bias: V | Array,
+    A_negative: V | Array,
+    D: V | Array,
+    norm_weight: V | Array,
+    state_row: V | Array,
+    *,
+    d_state: Literal[128] | None = None,
+    epsilon: float | None = None,
+    head_dim: Literal[64] | None = None,
+    heads: int,
+    n_groups: int,
+    time_step_min: float | None = None,
+) -> tuple[V, V, V]:
     """Speculative-decoding verification step of a Mamba-2 mixer: a causal convolution and SSM recurrence over R draft
     rows that also emits the per-token convolution and SSM state snapshots.
 
@@ -4370,7 +3030,7 @@ class Mamba2Verify(Op):
         xbc (T, optional): Optional BF16 convolution SiLU result [R, channels].
         readout (F, optional): Optional FP32 recurrence readout before gating [R, di].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         d_state (int, default 128, one of 128): Currently 128.
         epsilon (float, default 1e-05, in [0.0, inf]): Grouped RMS epsilon.
         head_dim (int, default 64, one of 64): Currently 64.
@@ -4385,55 +3045,20 @@ class Mamba2Verify(Op):
 
     Signature: com.microsoft@1::Mamba2Verify
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Mamba2Verify"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "d_state": "int",
-        "epsilon": "float",
-        "head_dim": "int",
-        "heads": "int",
-        "n_groups": "int",
-        "time_step_min": "float",
-    }
-    default_outputs = ("Y", "conv_snapshots", "ssm_snapshots")
-
-    def __init__(
-        self,
-        projection: str,
-        conv_state: str,
-        ssm_state: str,
-        conv_weight: str,
-        conv_bias: str,
-        dt_bias: str,
-        A_negative: str,
-        D: str,
-        norm_weight: str,
-        state_row: str,
-        *,
-        d_state: int = 128,
-        epsilon: float = 1e-05,
-        head_dim: int = 64,
-        heads: int,
-        n_groups: int,
-        time_step_min: float = 0.001,
-    ) -> None:
-        super().__init__(
-            (projection, conv_state, ssm_state, conv_weight, conv_bias, dt_bias, A_negative, D, norm_weight, state_row),
-            {
-                "d_state": d_state,
-                "epsilon": epsilon,
-                "head_dim": head_dim,
-                "heads": heads,
-                "n_groups": n_groups,
-                "time_step_min": time_step_min,
-            },
-        )
+    return apply(Mamba2Verify, locals())
 
 
-class MatMulBlockQuantizedFp4Weight(Op):
+@op("com.microsoft", "MatMulBlockQuantizedFp4Weight", 1)
+def MatMulBlockQuantizedFp4Weight(
+    A: V,
+    B: V | Array,
+    weight_scale: V | Array,
+    weight_scale_2: V | Array,
+    input_scale: V | Array | None = None,
+    bias: V | Array | None = None,
+    *,
+    block_size: int | None = None,
+) -> V:
     """MatMul by an NVFP4 weight [N, K] (E2M1 codes two a byte, one E4M3 scale per block of K and a global scale),
     transposed, plus an optional bias.
 
@@ -4451,7 +3076,7 @@ class MatMulBlockQuantizedFp4Weight(Op):
     Outputs:
         Y (T): Output of shape [..., N] in the activation type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         block_size (int, default 16, in [1, inf]): Number of consecutive K values that share one E4M3 weight scale.
             Default 16.
 
@@ -4463,36 +3088,19 @@ class MatMulBlockQuantizedFp4Weight(Op):
 
     Signature: com.microsoft@1::MatMulBlockQuantizedFp4Weight
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulBlockQuantizedFp4Weight"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "block_size": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        weight_scale: str,
-        weight_scale_2: str,
-        input_scale: str | None = None,
-        bias: str | None = None,
-        *,
-        block_size: int = 16,
-    ) -> None:
-        super().__init__(
-            (A, B, weight_scale, weight_scale_2, input_scale, bias),
-            {
-                "block_size": block_size,
-            },
-        )
+    return apply(MatMulBlockQuantizedFp4Weight, locals())
 
 
-class MatMulBlockQuantizedFp8Weight(Op):
+@op("com.microsoft", "MatMulBlockQuantizedFp8Weight", 1)
+def MatMulBlockQuantizedFp8Weight(
+    A: V,
+    B: V | Array,
+    b_scale: V | Array,
+    a_scale: V | Array | None = None,
+    bias: V | Array | None = None,
+    *,
+    block_size: int | None = None,
+) -> V:
     """MatMul by a float8 E4M3 weight [N, K] with one float scale per block of K, transposed; A optionally quantized to
     E4M3 by a_scale (W8A8); plus an optional bias.
 
@@ -4507,7 +3115,7 @@ class MatMulBlockQuantizedFp8Weight(Op):
     Outputs:
         Y (T): Output of shape [..., N] in the activation type.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         block_size (int, default 128, in [1, inf]): Number of consecutive K values that share one weight scale.
             Default 128.
 
@@ -4518,35 +3126,22 @@ class MatMulBlockQuantizedFp8Weight(Op):
 
     Signature: com.microsoft@1::MatMulBlockQuantizedFp8Weight
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulBlockQuantizedFp8Weight"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "block_size": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        b_scale: str,
-        a_scale: str | None = None,
-        bias: str | None = None,
-        *,
-        block_size: int = 128,
-    ) -> None:
-        super().__init__(
-            (A, B, b_scale, a_scale, bias),
-            {
-                "block_size": block_size,
-            },
-        )
+    return apply(MatMulBlockQuantizedFp8Weight, locals())
 
 
-class MatMulBnb4(Op):
+@op("com.microsoft", "MatMulBnb4", 1)
+def MatMulBnb4(
+    A: V,
+    B: V | Array,
+    absmax: V | Array,
+    *,
+    K: int,
+    N: int,
+    block_size: Literal[16, 32, 64, 128, 256],
+    quant_type: Literal[0, 1],
+    training_mode: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """MatMul with a 4-bit FP4 or NF4 weight B [N, K] (bitsandbytes' formats), dequantized by one absmax per block of
     block_size flat elements.
 
@@ -4558,7 +3153,7 @@ class MatMulBnb4(Op):
     Outputs:
         Y (T1): tensor. The output tensor has the same rank as the input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         K (int, required, in [1, inf]): size of each input feature
         N (int, required, in [1, inf]): size of each output feature
         block_size (int, required, one of 16, 32, 64, 128, 256): number of groupsize used for weight quantization.
@@ -4575,48 +3170,17 @@ class MatMulBnb4(Op):
 
     Signature: com.microsoft@1::MatMulBnb4
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulBnb4"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "K": "int",
-        "N": "int",
-        "block_size": "int",
-        "quant_type": "int",
-        "training_mode": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        absmax: str,
-        *,
-        K: int,
-        N: int,
-        block_size: int,
-        quant_type: int,
-        training_mode: int = 0,
-        transB: int = 1,
-    ) -> None:
-        super().__init__(
-            (A, B, absmax),
-            {
-                "K": K,
-                "N": N,
-                "block_size": block_size,
-                "quant_type": quant_type,
-                "training_mode": training_mode,
-                "transB": transB,
-            },
-        )
+    return apply(MatMulBnb4, locals())
 
 
-class MatMulFpQ4(Op):
+@op("com.microsoft", "MatMulFpQ4", 1)
+def MatMulFpQ4(
+    A: V,
+    B: V | Array,
+    B_shape: V | Array,
+    *,
+    blk_quant_type: Literal[0, 1, 2] | None = None,
+) -> V:
     """MatMul by a weight [K, N] held as an MLAS-packed blob of 4-bit blocks (the blob's layout is MLAS's), its shape
     given by B_shape.
 
@@ -4628,7 +3192,7 @@ class MatMulFpQ4(Op):
     Outputs:
         Y (T1): Matrix multiply results from A * B
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         blk_quant_type (int, default 1, one of 0, 1, 2): Quantization type
 
     Type constraints:
@@ -4638,33 +3202,14 @@ class MatMulFpQ4(Op):
 
     Signature: com.microsoft@1::MatMulFpQ4
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulFpQ4"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "blk_quant_type": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        B_shape: str,
-        *,
-        blk_quant_type: int = 1,
-    ) -> None:
-        super().__init__(
-            (A, B, B_shape),
-            {
-                "blk_quant_type": blk_quant_type,
-            },
-        )
+    return apply(MatMulFpQ4, locals())
 
 
-class MatMulInteger16(Op):
+@op("com.microsoft", "MatMulInteger16", 1)
+def MatMulInteger16(
+    A: V,
+    B: V | Array,
+) -> V:
     """Matrix product of 16-bit integers like numpy.matmul, into a 32-bit accumulator.
 
     Inputs:
@@ -4683,23 +3228,19 @@ class MatMulInteger16(Op):
 
     Signature: com.microsoft@1::MatMulInteger16
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulInteger16"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(MatMulInteger16, locals())
 
 
-class MatMulIntegerToFloat(Op):
+@op("com.microsoft", "MatMulIntegerToFloat", 1)
+def MatMulIntegerToFloat(
+    A: V,
+    B: V | Array,
+    a_scale: V | Array,
+    b_scale: V | Array,
+    a_zero_point: V | Array | None = None,
+    b_zero_point: V | Array | None = None,
+    bias: V | Array | None = None,
+) -> V:
     """Matrix product of two 8-bit integer tensors, each shifted by its zero point, accumulated in int32 and scaled to
     float (a_scale * b_scale), plus an optional bias.
 
@@ -4730,28 +3271,25 @@ class MatMulIntegerToFloat(Op):
 
     Signature: com.microsoft@1::MatMulIntegerToFloat
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulIntegerToFloat"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        a_scale: str,
-        b_scale: str,
-        a_zero_point: str | None = None,
-        b_zero_point: str | None = None,
-        bias: str | None = None,
-    ) -> None:
-        super().__init__((A, B, a_scale, b_scale, a_zero_point, b_zero_point, bias), {})
+    return apply(MatMulIntegerToFloat, locals())
 
 
-class MatMulNBits(Op):
+@op("com.microsoft", "MatMulNBits", 1)
+def MatMulNBits(
+    A: V,
+    B: V | Array,
+    scales: V | Array,
+    zero_points: V | Array | None = None,
+    g_idx: V | Array | None = None,
+    bias: V | Array | None = None,
+    *,
+    K: int,
+    N: int,
+    accuracy_level: Literal[0, 1, 2, 3, 4] | None = None,
+    bits: Literal[2, 4, 8] | None = None,
+    block_size: Literal[16, 32, 64, 128, 256, 512, 1024, 2048, 4096],
+    weight_prepacked: Literal[0, 1, 2] | None = None,
+) -> V:
     """MatMulNBits performs a matrix multiplication where the right-hand-side matrix (weights) is quantized to N bits.
 
     Inputs:
@@ -4772,7 +3310,7 @@ class MatMulNBits(Op):
     Outputs:
         Y (T1): tensor. The output tensor has the same rank as the input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         K (int, required, in [1, inf]): Input feature dimension of the weight matrix.
         N (int, required, in [1, inf]): Output feature dimension of the weight matrix.
         accuracy_level (int, default 0, one of 0, 1, 2, 3, 4): The minimum accuracy level of input A, can be:
@@ -4797,51 +3335,29 @@ class MatMulNBits(Op):
 
     Signature: com.microsoft@1::MatMulNBits
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulNBits"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "K": "int",
-        "N": "int",
-        "accuracy_level": "int",
-        "bits": "int",
-        "block_size": "int",
-        "weight_prepacked": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        scales: str,
-        zero_points: str | None = None,
-        g_idx: str | None = None,
-        bias: str | None = None,
-        *,
-        K: int,
-        N: int,
-        accuracy_level: int = 0,
-        bits: int = 4,
-        block_size: int,
-        weight_prepacked: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, scales, zero_points, g_idx, bias),
-            {
-                "K": K,
-                "N": N,
-                "accuracy_level": accuracy_level,
-                "bits": bits,
-                "block_size": block_size,
-                "weight_prepacked": weight_prepacked,
-            },
-        )
+    return apply(MatMulNBits, locals())
 
 
-class MatMulNBitsMlp(Op):
+@op("com.microsoft", "MatMulNBitsMlp", 1)
+def MatMulNBitsMlp(
+    A: V,
+    skip: V | Array | None,
+    norm_scale: V | Array | None,
+    gate_B: V | Array,
+    gate_scales: V | Array,
+    gate_bias: V | Array | None,
+    up_B: V | Array,
+    up_scales: V | Array,
+    up_bias: V | Array | None = None,
+    *,
+    K: int,
+    N: int,
+    accuracy_level: Literal[0, 1, 2, 3, 4] | None = None,
+    activation: Literal["silu"],
+    bits: Literal[2, 4, 8] | None = None,
+    block_size: Literal[16, 32, 64, 128, 256, 512, 1024, 2048, 4096],
+    epsilon: float | None = None,
+) -> V:
     """Two MatMulNBits projections of one (optionally RMS-normalized) input, gate and up, combined as activation(gate)
     * up (a decoder MLP).
 
@@ -4861,7 +3377,7 @@ class MatMulNBitsMlp(Op):
         Y (T1): The fused gated MLP output tensor.
         input_skip_bias_sum (T1, optional): Optional residual-sum output for SkipSimplifiedLayerNormalization.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         K (int, required, in [1, inf]): Input feature dimension shared by both quantized weight matrices.
         N (int, required, in [1, inf]): Output feature dimension shared by both quantized weight matrices.
         accuracy_level (int, default 0, one of 0, 1, 2, 3, 4): The minimum accuracy level of input A. It follows the
@@ -4880,57 +3396,27 @@ class MatMulNBitsMlp(Op):
 
     Signature: com.microsoft@1::MatMulNBitsMlp
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulNBitsMlp"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "K": "int",
-        "N": "int",
-        "accuracy_level": "int",
-        "activation": "string",
-        "bits": "int",
-        "block_size": "int",
-        "epsilon": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        skip: str | None,
-        norm_scale: str | None,
-        gate_B: str,
-        gate_scales: str,
-        gate_bias: str | None,
-        up_B: str,
-        up_scales: str,
-        up_bias: str | None = None,
-        *,
-        K: int,
-        N: int,
-        accuracy_level: int = 0,
-        activation: Literal["silu"],
-        bits: int = 4,
-        block_size: int,
-        epsilon: float = 1e-05,
-    ) -> None:
-        super().__init__(
-            (A, skip, norm_scale, gate_B, gate_scales, gate_bias, up_B, up_scales, up_bias),
-            {
-                "K": K,
-                "N": N,
-                "accuracy_level": accuracy_level,
-                "activation": activation,
-                "bits": bits,
-                "block_size": block_size,
-                "epsilon": epsilon,
-            },
-        )
+    return apply(MatMulNBitsMlp, locals())
 
 
-class MatMulNBitsQLoRA(Op):
+@op("com.microsoft", "MatMulNBitsQLoRA", 1)
+def MatMulNBitsQLoRA(
+    X: V,
+    W: V | Array,
+    scales: V | Array,
+    lora_A: V | Array,
+    lora_A_scales: V | Array,
+    lora_B: V | Array,
+    lora_B_scales: V | Array,
+    *,
+    K: int,
+    N: int,
+    accuracy_level: Literal[0, 1, 2, 3, 4] | None = None,
+    bits: Literal[2, 4, 8] | None = None,
+    block_size: Literal[16, 32, 64, 128, 256, 512, 1024, 2048, 4096] | None = None,
+    lora_bits: Literal[2, 4, 8] | None = None,
+    lora_block_size: Literal[16, 32, 64, 128, 256, 512, 1024, 2048, 4096] | None = None,
+) -> V:
     """A MatMulNBits projection plus a low-rank adapter of two more 4/8-bit projections (down to rank R, up to N), all
     with implicit middle zero points.
 
@@ -4947,7 +3433,7 @@ class MatMulNBitsQLoRA(Op):
     Outputs:
         Y (T): Input shape with the last dimension replaced by N.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         K (int, required, in [1, inf]): Positive input feature dimension of the base and down-projection weight
             matrices.
         N (int, required, in [1, inf]): Positive output feature dimension of the base and up-projection weight
@@ -4969,55 +3455,32 @@ class MatMulNBitsQLoRA(Op):
 
     Signature: com.microsoft@1::MatMulNBitsQLoRA
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulNBitsQLoRA"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "K": "int",
-        "N": "int",
-        "accuracy_level": "int",
-        "bits": "int",
-        "block_size": "int",
-        "lora_bits": "int",
-        "lora_block_size": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        scales: str,
-        lora_A: str,
-        lora_A_scales: str,
-        lora_B: str,
-        lora_B_scales: str,
-        *,
-        K: int,
-        N: int,
-        accuracy_level: int = 0,
-        bits: int = 4,
-        block_size: int = 32,
-        lora_bits: int = 8,
-        lora_block_size: int = 32,
-    ) -> None:
-        super().__init__(
-            (X, W, scales, lora_A, lora_A_scales, lora_B, lora_B_scales),
-            {
-                "K": K,
-                "N": N,
-                "accuracy_level": accuracy_level,
-                "bits": bits,
-                "block_size": block_size,
-                "lora_bits": lora_bits,
-                "lora_block_size": lora_block_size,
-            },
-        )
+    return apply(MatMulNBitsQLoRA, locals())
 
 
-class MatMulNBitsQkv(Op):
+@op("com.microsoft", "MatMulNBitsQkv", 1)
+def MatMulNBitsQkv(
+    A: V,
+    skip: V | Array | None,
+    norm_scale: V | Array,
+    q_B: V | Array,
+    q_scales: V | Array,
+    q_bias: V | Array | None,
+    k_B: V | Array,
+    k_scales: V | Array,
+    k_bias: V | Array | None,
+    v_B: V | Array,
+    v_scales: V | Array,
+    v_bias: V | Array | None = None,
+    *,
+    K: int,
+    Nkv: int,
+    Nq: int,
+    accuracy_level: Literal[0, 1, 2, 3, 4] | None = None,
+    bits: Literal[2, 4, 8] | None = None,
+    block_size: Literal[16, 32, 64, 128, 256, 512, 1024, 2048, 4096],
+    epsilon: float | None = None,
+) -> tuple[V, V, V]:
     """RMS normalization (with an optional skip) of A followed by its three MatMulNBits projections, Q [..., Nq], K and
     V [..., Nkv] (a decoder's fused QKV).
 
@@ -5042,7 +3505,7 @@ class MatMulNBitsQkv(Op):
         V (T1): The V projection output tensor.
         input_skip_bias_sum (T1, optional): Optional residual-sum output for SkipSimplifiedLayerNormalization.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         K (int, required, in [1, inf]): Input feature dimension shared by the normalized input and all projection
             weights.
         Nkv (int, required, in [1, inf]): Output feature dimension shared by the K and V projections.
@@ -5061,60 +3524,20 @@ class MatMulNBitsQkv(Op):
 
     Signature: com.microsoft@1::MatMulNBitsQkv
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulNBitsQkv"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "K": "int",
-        "Nkv": "int",
-        "Nq": "int",
-        "accuracy_level": "int",
-        "bits": "int",
-        "block_size": "int",
-        "epsilon": "float",
-    }
-    default_outputs = ("Q", "K_output", "V")
-
-    def __init__(
-        self,
-        A: str,
-        skip: str | None,
-        norm_scale: str,
-        q_B: str,
-        q_scales: str,
-        q_bias: str | None,
-        k_B: str,
-        k_scales: str,
-        k_bias: str | None,
-        v_B: str,
-        v_scales: str,
-        v_bias: str | None = None,
-        *,
-        K: int,
-        Nkv: int,
-        Nq: int,
-        accuracy_level: int = 0,
-        bits: int = 4,
-        block_size: int,
-        epsilon: float = 1e-06,
-    ) -> None:
-        super().__init__(
-            (A, skip, norm_scale, q_B, q_scales, q_bias, k_B, k_scales, k_bias, v_B, v_scales, v_bias),
-            {
-                "K": K,
-                "Nkv": Nkv,
-                "Nq": Nq,
-                "accuracy_level": accuracy_level,
-                "bits": bits,
-                "block_size": block_size,
-                "epsilon": epsilon,
-            },
-        )
+    return apply(MatMulNBitsQkv, locals())
 
 
-class MatMulPacked(Op):
+@op("com.microsoft", "MatMulPacked", 1)
+def MatMulPacked(
+    A: V,
+    B: V | Array,
+    global_scale: V | Array | None = None,
+    *,
+    K: int,
+    N: int,
+    activation_type: str | None = None,
+    packed_type: int,
+) -> V:
     """Y = A @ W^T for a weight [N, K] in a block-packed byte layout (one of onnxruntime's packed-weight formats, rows
     of row_bytes).
 
@@ -5128,7 +3551,7 @@ class MatMulPacked(Op):
     Outputs:
         Y (T1): Output activations [..., N].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         K (int, required, in [1, inf]): Reduction dimension. Must be a whole number of packed blocks; CUDA requires
             a positive multiple of 32.
         N (int, required, in [1, inf]): Output dimension.
@@ -5144,42 +3567,20 @@ class MatMulPacked(Op):
 
     Signature: com.microsoft@1::MatMulPacked
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MatMulPacked"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "K": "int",
-        "N": "int",
-        "activation_type": "string",
-        "packed_type": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        global_scale: str | None = None,
-        *,
-        K: int,
-        N: int,
-        activation_type: str = "none",
-        packed_type: int,
-    ) -> None:
-        super().__init__(
-            (A, B, global_scale),
-            {
-                "K": K,
-                "N": N,
-                "activation_type": activation_type,
-                "packed_type": packed_type,
-            },
-        )
+    return apply(MatMulPacked, locals())
 
 
-class MaxpoolWithMask(Op):
+@op("com.microsoft", "MaxpoolWithMask", 1)
+def MaxpoolWithMask(
+    X: V,
+    M: V | Array,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    storage_order: Literal[0, 1] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """Max pooling over 1-3 spatial axes where a zero in the int32 mask M cuts a window short (onnxruntime internal).
 
     Inputs:
@@ -5189,7 +3590,7 @@ class MaxpoolWithMask(Op):
     Outputs:
         Y (T)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
         kernel_shape (ints, in [1, inf], length r)
         pads (ints, default [0] * (2 * r), in [0, inf], length 2 * r)
@@ -5201,44 +3602,30 @@ class MaxpoolWithMask(Op):
 
     Signature: com.microsoft@1::MaxpoolWithMask
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MaxpoolWithMask"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "storage_order": "int",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        M: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        storage_order: int = 0,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, M),
-            {
-                "auto_pad": auto_pad,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "storage_order": storage_order,
-                "strides": strides,
-            },
-        )
+    return apply(MaxpoolWithMask, locals())
 
 
-class MoE(Op):
+@op("com.microsoft", "MoE", 1)
+def MoE(
+    input: V,
+    router_probs: V | Array,
+    fc1_experts_weights: V | Array,
+    fc1_experts_bias: V | Array | None,
+    fc2_experts_weights: V | Array,
+    fc2_experts_bias: V | Array | None = None,
+    fc3_experts_weights: V | Array | None = None,
+    fc3_experts_bias: V | Array | None = None,
+    *,
+    activation_alpha: float | None = None,
+    activation_beta: float | None = None,
+    activation_type: Literal["relu", "gelu", "silu", "swiglu", "identity", "relu2", "geglu"] | None = None,
+    k: int | None = None,
+    normalize_routing_weights: Literal[0, 1] | None = None,
+    swiglu_fusion: Literal[0, 1, 2] | None = None,
+    swiglu_limit: float | None = None,
+    swiglu_limit_after_activation: Literal[0, 1] | None = None,
+    use_sparse_mixer: Literal[0, 1] | None = None,
+) -> V:
     """Mixture of experts: each token row is routed to its top-k experts by router_probs and the experts' two-layer
     feed-forward outputs are mixed by the routing weights.
 
@@ -5261,7 +3648,7 @@ class MoE(Op):
         output (T): Same shape as input: packed (total_tokens, hidden_size) or padded (batch_size, sequence_length,
             hidden_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (float, default 1.0): Alpha parameter used in activation function.
         activation_beta (float, default 0.0): Beta parameter used in activation function.
         activation_type (string, default "relu", one of "relu", "gelu", "silu", "swiglu", "identity", "relu2",
@@ -5285,71 +3672,21 @@ class MoE(Op):
 
     Signature: com.microsoft@1::MoE
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MoE"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "float",
-        "activation_beta": "float",
-        "activation_type": "string",
-        "k": "int",
-        "normalize_routing_weights": "int",
-        "swiglu_fusion": "int",
-        "swiglu_limit": "float",
-        "swiglu_limit_after_activation": "int",
-        "use_sparse_mixer": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        router_probs: str,
-        fc1_experts_weights: str,
-        fc1_experts_bias: str | None,
-        fc2_experts_weights: str,
-        fc2_experts_bias: str | None = None,
-        fc3_experts_weights: str | None = None,
-        fc3_experts_bias: str | None = None,
-        *,
-        activation_alpha: float = 1.0,
-        activation_beta: float = 0.0,
-        activation_type: Literal["relu", "gelu", "silu", "swiglu", "identity", "relu2", "geglu"] = "relu",
-        k: int = 1,
-        normalize_routing_weights: int = 0,
-        swiglu_fusion: int = 0,
-        swiglu_limit: float | None = None,
-        swiglu_limit_after_activation: int = 0,
-        use_sparse_mixer: int = 0,
-    ) -> None:
-        super().__init__(
-            (
-                input,
-                router_probs,
-                fc1_experts_weights,
-                fc1_experts_bias,
-                fc2_experts_weights,
-                fc2_experts_bias,
-                fc3_experts_weights,
-                fc3_experts_bias,
-            ),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activation_type": activation_type,
-                "k": k,
-                "normalize_routing_weights": normalize_routing_weights,
-                "swiglu_fusion": swiglu_fusion,
-                "swiglu_limit": swiglu_limit,
-                "swiglu_limit_after_activation": swiglu_limit_after_activation,
-                "use_sparse_mixer": use_sparse_mixer,
-            },
-        )
+    return apply(MoE, locals())
 
 
-class MoEGroupRouter(Op):
+@op("com.microsoft", "MoEGroupRouter", 1)
+def MoEGroupRouter(
+    logits: V,
+    expert_bias: V | Array,
+    projection_weight: V | Array | None = None,
+    *,
+    group_topk: int | None = None,
+    n_group: int | None = None,
+    router_sentinel: float | None = None,
+    top_k: int,
+    topk_group: int | None = None,
+) -> tuple[V, V, V]:
     """Grouped top-k expert router (DeepSeek-V3 style): sigmoid scores plus an expert bias, the best groups by the sum
     of their top group_topk scores, then the top_k experts within the chosen groups.
 
@@ -5366,7 +3703,7 @@ class MoEGroupRouter(Op):
         router_weights (TF, optional): Full FP32 unbiased sigmoid values (total_tokens, num_experts), without
             normalization or scaling.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         group_topk (int, default 2, in [1, inf]): Positive number of top experts summed within each group, clamped
             to the group size.
         n_group (int, default 1, in [1, inf]): Positive number of expert groups.
@@ -5380,45 +3717,27 @@ class MoEGroupRouter(Op):
 
     Signature: com.microsoft@1::MoEGroupRouter
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MoEGroupRouter"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "group_topk": "int",
-        "n_group": "int",
-        "router_sentinel": "float",
-        "top_k": "int",
-        "topk_group": "int",
-    }
-    default_outputs = ()
-
-    def __init__(
-        self,
-        logits: str,
-        expert_bias: str,
-        projection_weight: str | None = None,
-        *,
-        group_topk: int = 2,
-        n_group: int = 1,
-        router_sentinel: float = -10000.0,
-        top_k: int,
-        topk_group: int = 1,
-    ) -> None:
-        super().__init__(
-            (logits, expert_bias, projection_weight),
-            {
-                "group_topk": group_topk,
-                "n_group": n_group,
-                "router_sentinel": router_sentinel,
-                "top_k": top_k,
-                "topk_group": topk_group,
-            },
-        )
+    return apply(MoEGroupRouter, locals())
 
 
-class MoEPacked(Op):
+@op("com.microsoft", "MoEPacked", 1)
+def MoEPacked(
+    input: V,
+    router_probs: V | Array,
+    gate_experts_weights: V | Array,
+    up_experts_weights: V | Array | None,
+    down_experts_weights: V | Array,
+    router_weights: V | Array | None = None,
+    *,
+    activation_type: Literal["swiglu", "relu2", "relu_squared"] | None = None,
+    down_type: int,
+    gate_type: int,
+    k: int | None = None,
+    normalize_routing_weights: Literal[0, 1] | None = None,
+    routed_scaling_factor: float | None = None,
+    routing_epsilon: float | None = None,
+    up_type: int | None = None,
+) -> V:
     """Mixture of experts over GGUF-style packed expert weight blobs (format ids per projection), routed by top-k over
     FP32 scores.
 
@@ -5438,7 +3757,7 @@ class MoEPacked(Op):
     Outputs:
         output (T): Output hidden states [..., hidden_size].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_type (string, default "swiglu", one of "swiglu", "relu2", "relu_squared"): Expert activation
             function: 'swiglu' or 'relu2' (squared ReLU; 'relu_squared' is an alias). relu2 requires IQ2_XXS (type
             16) gate and down weights and omitted up weights.
@@ -5469,57 +3788,16 @@ class MoEPacked(Op):
 
     Signature: com.microsoft@1::MoEPacked
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MoEPacked"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_type": "string",
-        "down_type": "int",
-        "gate_type": "int",
-        "k": "int",
-        "normalize_routing_weights": "int",
-        "routed_scaling_factor": "float",
-        "routing_epsilon": "float",
-        "up_type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        router_probs: str,
-        gate_experts_weights: str,
-        up_experts_weights: str | None,
-        down_experts_weights: str,
-        router_weights: str | None = None,
-        *,
-        activation_type: Literal["swiglu", "relu2", "relu_squared"] = "swiglu",
-        down_type: int,
-        gate_type: int,
-        k: int = 1,
-        normalize_routing_weights: int = 1,
-        routed_scaling_factor: float = 1.0,
-        routing_epsilon: float = 0.0,
-        up_type: int = -1,
-    ) -> None:
-        super().__init__(
-            (input, router_probs, gate_experts_weights, up_experts_weights, down_experts_weights, router_weights),
-            {
-                "activation_type": activation_type,
-                "down_type": down_type,
-                "gate_type": gate_type,
-                "k": k,
-                "normalize_routing_weights": normalize_routing_weights,
-                "routed_scaling_factor": routed_scaling_factor,
-                "routing_epsilon": routing_epsilon,
-                "up_type": up_type,
-            },
-        )
+    return apply(MoEPacked, locals())
 
 
-class MulInteger(Op):
+@op("com.microsoft", "MulInteger", 1)
+def MulInteger(
+    A: V,
+    A_zero_point: V | Array | None,
+    B: V | Array,
+    B_zero_point: V | Array | None = None,
+) -> V:
     """Performs element-wise binary quantized multiplication (with Numpy-style broadcasting support).
 
     Inputs:
@@ -5539,25 +3817,27 @@ class MulInteger(Op):
 
     Signature: com.microsoft@1::MulInteger
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MulInteger"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        A_zero_point: str | None,
-        B: str,
-        B_zero_point: str | None = None,
-    ) -> None:
-        super().__init__((A, A_zero_point, B, B_zero_point), {})
+    return apply(MulInteger, locals())
 
 
-class MultiHeadAttention(Op):
+@op("com.microsoft", "MultiHeadAttention", 1)
+def MultiHeadAttention(
+    query: V,
+    key: V | Array | None = None,
+    value: V | Array | None = None,
+    bias: V | Array | None = None,
+    key_padding_mask: V | Array | None = None,
+    attention_bias: V | Array | None = None,
+    past_key: V | Array | None = None,
+    past_value: V | Array | None = None,
+    past_sequence_length: V | Array | None = None,
+    cache_indirection: V | Array | None = None,
+    *,
+    mask_filter_value: float | None = None,
+    num_heads: int,
+    scale: float | None = None,
+    unidirectional: Literal[0, 1] | None = None,
+) -> V:
     """Multi-head self or cross attention over projected Q, K and V, with a bias, key padding masks, an attention bias
     and past key/value caches.
 
@@ -5594,7 +3874,7 @@ class MultiHeadAttention(Op):
         qk (QK, optional): normalized Q * K, of shape (batch_size, num_heads, sequence_length,
             total_sequence_length).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mask_filter_value (float, default -10000.0): The value to be filled in the attention mask. Default value is
             -10000.0f
         num_heads (int, required, in [1, inf]): Number of attention heads
@@ -5610,60 +3890,16 @@ class MultiHeadAttention(Op):
 
     Signature: com.microsoft@1::MultiHeadAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MultiHeadAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mask_filter_value": "float",
-        "num_heads": "int",
-        "scale": "float",
-        "unidirectional": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None = None,
-        value: str | None = None,
-        bias: str | None = None,
-        key_padding_mask: str | None = None,
-        attention_bias: str | None = None,
-        past_key: str | None = None,
-        past_value: str | None = None,
-        past_sequence_length: str | None = None,
-        cache_indirection: str | None = None,
-        *,
-        mask_filter_value: float | None = None,
-        num_heads: int,
-        scale: float | None = None,
-        unidirectional: int = 0,
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                value,
-                bias,
-                key_padding_mask,
-                attention_bias,
-                past_key,
-                past_value,
-                past_sequence_length,
-                cache_indirection,
-            ),
-            {
-                "mask_filter_value": mask_filter_value,
-                "num_heads": num_heads,
-                "scale": scale,
-                "unidirectional": unidirectional,
-            },
-        )
+    return apply(MultiHeadAttention, locals())
 
 
-class MurmurHash3(Op):
+@op("com.microsoft", "MurmurHash3", 1)
+def MurmurHash3(
+    X: V,
+    *,
+    positive: Literal[0, 1] | None = None,
+    seed: int | None = None,
+) -> V:
     """MurmurHash3_x86_32 of each element (numbers as their bytes, strings as UTF-8), as uint32 or int32.
 
     Inputs:
@@ -5672,7 +3908,7 @@ class MurmurHash3(Op):
     Outputs:
         Y (T2): 32-bit hash value.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         positive (int, default 1, one of 0, 1): If value is 1, output type is uint32_t, else int32_t. Default value
             is 1.
         seed (int, default 0, in [0, 4294967295]): Seed for the hashing algorithm, unsigned 32-bit integer, default
@@ -5686,34 +3922,24 @@ class MurmurHash3(Op):
 
     Signature: com.microsoft@1::MurmurHash3
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "MurmurHash3"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "positive": "int",
-        "seed": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        positive: int = 1,
-        seed: int = 0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "positive": positive,
-                "seed": seed,
-            },
-        )
+    return apply(MurmurHash3, locals())
 
 
-class NGramHashMapping(Op):
+@op("com.microsoft", "NGramHashMapping", 1)
+def NGramHashMapping(
+    input_ids: V,
+    multipliers: V | Array,
+    vocab_sizes: V | Array,
+    past_ids: V | Array | None = None,
+    head_offsets: V | Array | None = None,
+    eos_token_id: V | Array | None = None,
+    segment_ids: V | Array | None = None,
+    *,
+    max_ngram_size: int,
+    n_head_per_ngram: int,
+    pad_id: int,
+    reset_on_eos: Literal[0, 1] | None = None,
+) -> V:
     """Engram n-gram hash ids: for every n-gram order 2..max_ngram_size and hash head, the xor of the causal shifts of
     input_ids times their multipliers, modulo the head's vocabulary size.
 
@@ -5740,7 +3966,7 @@ class NGramHashMapping(Op):
         present_ids (M, optional): Trailing max_ngram_size - 1 ids of past_ids followed by input_ids, with shape
             (batch_size, max_ngram_size - 1). Feed this back as past_ids on the next call.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         max_ngram_size (int, required, in [2, inf]): Maximum n-gram order. Must be at least 2.
         n_head_per_ngram (int, required, in [1, inf]): Number of hash heads emitted for each n-gram order.
         pad_id (int, required): Compressed tokenizer id used to pad causal shifts before the beginning of a
@@ -5755,46 +3981,16 @@ class NGramHashMapping(Op):
 
     Signature: com.microsoft@1::NGramHashMapping
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "NGramHashMapping"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "max_ngram_size": "int",
-        "n_head_per_ngram": "int",
-        "pad_id": "int",
-        "reset_on_eos": "int",
-    }
-    default_outputs = ("hash_ids",)
-
-    def __init__(
-        self,
-        input_ids: str,
-        multipliers: str,
-        vocab_sizes: str,
-        past_ids: str | None = None,
-        head_offsets: str | None = None,
-        eos_token_id: str | None = None,
-        segment_ids: str | None = None,
-        *,
-        max_ngram_size: int,
-        n_head_per_ngram: int,
-        pad_id: int,
-        reset_on_eos: int = 0,
-    ) -> None:
-        super().__init__(
-            (input_ids, multipliers, vocab_sizes, past_ids, head_offsets, eos_token_id, segment_ids),
-            {
-                "max_ngram_size": max_ngram_size,
-                "n_head_per_ngram": n_head_per_ngram,
-                "pad_id": pad_id,
-                "reset_on_eos": reset_on_eos,
-            },
-        )
+    return apply(NGramHashMapping, locals())
 
 
-class NGramRepeatBlock(Op):
+@op("com.microsoft", "NGramRepeatBlock", 1)
+def NGramRepeatBlock(
+    input_ids: V,
+    scores: V | Array,
+    *,
+    ngram_size: int,
+) -> V:
     """Sets to -inf the score of every token that would repeat an n-gram already in the sequence.
 
     Inputs:
@@ -5804,7 +4000,7 @@ class NGramRepeatBlock(Op):
     Outputs:
         scores_out (T): 2D output tensor with shape (batch_size, vocab_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         ngram_size (int, required, in [1, inf]): The NGram size.
 
     Type constraints:
@@ -5813,32 +4009,22 @@ class NGramRepeatBlock(Op):
 
     Signature: com.microsoft@1::NGramRepeatBlock
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "NGramRepeatBlock"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "ngram_size": "int",
-    }
-    default_outputs = ("scores_out",)
-
-    def __init__(
-        self,
-        input_ids: str,
-        scores: str,
-        *,
-        ngram_size: int,
-    ) -> None:
-        super().__init__(
-            (input_ids, scores),
-            {
-                "ngram_size": ngram_size,
-            },
-        )
+    return apply(NGramRepeatBlock, locals())
 
 
-class NhwcConv(Op):
+@op("com.microsoft", "NhwcConv", 1)
+def NhwcConv(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """Conv with channels-last input and output (X is N x D1 x ... x Dn x C); W keeps Conv's layout.
 
     Inputs:
@@ -5862,7 +4048,7 @@ class NhwcConv(Op):
         Y (T): Output data tensor that contains the result of the convolution. The output dimensions are functions
             of the kernel size, stride size, and pad lengths.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
         dilations (ints, default [1] * r, in [1, inf], length r): dilation value along each spatial axis of the
             filter. If not present, the dilation defaults is 1 along each spatial axis.
@@ -5878,48 +4064,25 @@ class NhwcConv(Op):
 
     Signature: com.microsoft@1::NhwcConv
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "NhwcConv"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B),
-            {
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(NhwcConv, locals())
 
 
-class NhwcFusedConv(Op):
+@op("com.microsoft", "NhwcFusedConv", 1)
+def NhwcFusedConv(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    Z: V | Array | None = None,
+    *,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
+    activation_params: Sequence[float] | None = None,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """FusedConv with channels-last X, Z and Y: Y = activation(Conv(X, W, B) + Z).
 
     Inputs:
@@ -5935,7 +4098,7 @@ class NhwcFusedConv(Op):
         Y (T): Output tensor in channels-last layout. For 2D convolution this is [N, out_H, out_W, M], where M is
             the number of output channels.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid")
         activation_params (floats)
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
@@ -5950,55 +4113,20 @@ class NhwcFusedConv(Op):
 
     Signature: com.microsoft@1::NhwcFusedConv
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "NhwcFusedConv"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "activation_params": "floats",
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        Z: str | None = None,
-        *,
-        activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
-        activation_params: Sequence[float] | None = None,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B, Z),
-            {
-                "activation": activation,
-                "activation_params": activation_params,
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(NhwcFusedConv, locals())
 
 
-class NhwcMaxPool(Op):
+@op("com.microsoft", "NhwcMaxPool", 1)
+def NhwcMaxPool(
+    x: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """MaxPool of 8-bit integers in channels-last layout (x is N x D1 x ... x Dn x C).
 
     Inputs:
@@ -6007,7 +4135,7 @@ class NhwcMaxPool(Op):
     Outputs:
         y (T)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
         ceil_mode (int, default 0, one of 0, 1)
         dilations (ints, default [1] * r, in [1, inf], length r)
@@ -6020,46 +4148,22 @@ class NhwcMaxPool(Op):
 
     Signature: com.microsoft@1::NhwcMaxPool
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "NhwcMaxPool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (x,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(NhwcMaxPool, locals())
 
 
-class PackedAttention(Op):
+@op("com.microsoft", "PackedAttention", 1)
+def PackedAttention(
+    input: V,
+    weights: V | Array,
+    bias: V | Array,
+    token_offset: V | Array,
+    cumulative_sequence_length: V | Array,
+    attention_bias: V | Array | None = None,
+    *,
+    num_heads: int,
+    qkv_hidden_sizes: Sequence[int] | None = None,
+    scale: float | None = None,
+) -> V:
     """Attention (the Q/K/V projection included) over packed tokens of right-padded sequences, each token seeing the
     tokens of its own sequence.
 
@@ -6076,7 +4180,7 @@ class PackedAttention(Op):
     Outputs:
         output (T): 2D output tensor with shape (token_count, v_hidden_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         num_heads (int, required, in [1, inf]): Number of attention heads
         qkv_hidden_sizes (ints, length 3): Hidden dimension of Q, K, V: hidden_size, hidden_size and v_hidden_size
         scale (float): Custom scale will be used if specified. Default value is 1/sqrt(head_size)
@@ -6087,42 +4191,23 @@ class PackedAttention(Op):
 
     Signature: com.microsoft@1::PackedAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "PackedAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "num_heads": "int",
-        "qkv_hidden_sizes": "ints",
-        "scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        weights: str,
-        bias: str,
-        token_offset: str,
-        cumulative_sequence_length: str,
-        attention_bias: str | None = None,
-        *,
-        num_heads: int,
-        qkv_hidden_sizes: Sequence[int] | None = None,
-        scale: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input, weights, bias, token_offset, cumulative_sequence_length, attention_bias),
-            {
-                "num_heads": num_heads,
-                "qkv_hidden_sizes": qkv_hidden_sizes,
-                "scale": scale,
-            },
-        )
+    return apply(PackedAttention, locals())
 
 
-class PackedMultiHeadAttention(Op):
+@op("com.microsoft", "PackedMultiHeadAttention", 1)
+def PackedMultiHeadAttention(
+    query: V,
+    key: V | Array | None,
+    value: V | Array | None,
+    bias: V | Array | None,
+    token_offset: V | Array,
+    cumulative_sequence_length: V | Array,
+    attention_bias: V | Array | None = None,
+    *,
+    mask_filter_value: float | None = None,
+    num_heads: int,
+    scale: float | None = None,
+) -> V:
     """MultiHeadAttention over packed tokens of right-padded sequences (Q, K and V projected, or packed QKV), each
     token seeing the tokens of its own sequence.
 
@@ -6141,7 +4226,7 @@ class PackedMultiHeadAttention(Op):
     Outputs:
         output (T): output tensor with shape (token_count, v_hidden_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mask_filter_value (float): The value to be filled in the attention mask. Default value is -10000.0f
         num_heads (int, required, in [1, inf]): Number of attention heads
         scale (float): Custom scale will be used if specified. Default value is 1/sqrt(head_size)
@@ -6152,43 +4237,46 @@ class PackedMultiHeadAttention(Op):
 
     Signature: com.microsoft@1::PackedMultiHeadAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "PackedMultiHeadAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mask_filter_value": "float",
-        "num_heads": "int",
-        "scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None,
-        value: str | None,
-        bias: str | None,
-        token_offset: str,
-        cumulative_sequence_length: str,
-        attention_bias: str | None = None,
-        *,
-        mask_filter_value: float | None = None,
-        num_heads: int,
-        scale: float | None = None,
-    ) -> None:
-        super().__init__(
-            (query, key, value, bias, token_offset, cumulative_sequence_length, attention_bias),
-            {
-                "mask_filter_value": mask_filter_value,
-                "num_heads": num_heads,
-                "scale": scale,
-            },
-        )
+    return apply(PackedMultiHeadAttention, locals())
 
 
-class PackedSparseAttentionIndexer(Op):
+@op("com.microsoft", "PackedSparseAttentionIndexer", 1)
+def PackedSparseAttentionIndexer(
+    query: V,
+    key: V | Array | None,
+    query_norm_weight: V | Array,
+    key_norm_weight: V | Array,
+    cos_cache: V | Array,
+    sin_cache: V | Array,
+    cumulative_sequence_lengths: V | Array,
+    past_sequence_lengths: V | Array,
+    gate: V | Array | None,
+    position_bias: V | Array | None,
+    head_weights: V | Array | None,
+    position_ids: V | Array | None,
+    past_key_state: V | Array,
+    past_kv_buffer: V | Array,
+    past_gate_buffer: V | Array | None,
+    past_state_lengths: V | Array,
+    state_update_capture_count: V | Array | None = None,
+    state_update_active: V | Array | None = None,
+    indexshare_mode: V | Array | None = None,
+    merged_indices: V | Array | None = None,
+    merged_counts: V | Array | None = None,
+    merged_status: V | Array | None = None,
+    *,
+    compress_ratio: int,
+    epsilon: float | None = None,
+    head_weight_scale: float | None = None,
+    index_topk: int | None = None,
+    indexshare_state_policy: Literal["default", "hold", "advance"] | None = None,
+    max_output_entries: int | None = None,
+    policy_mode: Literal["qsa", "csa"],
+    scale: float | None = None,
+    state_capacity: int,
+    state_update_capacity: int | None = None,
+    token_budget: int | None = None,
+) -> tuple[V, V, V, V, V]:
     """Sparse-attention indexer over packed requests with fixed-capacity state: scores cached (or compressed) keys per
     query with ReLU head scores and selects the token (qsa) or compressed-block (csa) entries the attention reads.
 
@@ -6269,7 +4357,7 @@ class PackedSparseAttentionIndexer(Op):
             it after the replay instead of synchronizing inside the operator. Currently supported by the CUDA
             provider only.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         compress_ratio (int, required, in [1, inf]): Number of consecutive tokens folded into one compressed/pooled
             entry. Must be > 0 and 2 * compress_ratio - 1 must not exceed INT_MAX.
         epsilon (float, default 1e-06, in [0.0, inf]): Epsilon of the RMS normalization applied to queries and
@@ -6303,111 +4391,22 @@ class PackedSparseAttentionIndexer(Op):
 
     Signature: com.microsoft@1::PackedSparseAttentionIndexer
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "PackedSparseAttentionIndexer"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "compress_ratio": "int",
-        "epsilon": "float",
-        "head_weight_scale": "float",
-        "index_topk": "int",
-        "indexshare_state_policy": "string",
-        "max_output_entries": "int",
-        "policy_mode": "string",
-        "scale": "float",
-        "state_capacity": "int",
-        "state_update_capacity": "int",
-        "token_budget": "int",
-    }
-    default_outputs = (
-        "selected_indices",
-        "selected_counts",
-        "present_key_state",
-        "present_kv_buffer",
-        "present_state_lengths",
-    )
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None,
-        query_norm_weight: str,
-        key_norm_weight: str,
-        cos_cache: str,
-        sin_cache: str,
-        cumulative_sequence_lengths: str,
-        past_sequence_lengths: str,
-        gate: str | None,
-        position_bias: str | None,
-        head_weights: str | None,
-        position_ids: str | None,
-        past_key_state: str,
-        past_kv_buffer: str,
-        past_gate_buffer: str | None,
-        past_state_lengths: str,
-        state_update_capture_count: str | None = None,
-        state_update_active: str | None = None,
-        indexshare_mode: str | None = None,
-        merged_indices: str | None = None,
-        merged_counts: str | None = None,
-        merged_status: str | None = None,
-        *,
-        compress_ratio: int,
-        epsilon: float = 1e-06,
-        head_weight_scale: float | None = None,
-        index_topk: int | None = None,
-        indexshare_state_policy: Literal["default", "hold", "advance"] = "default",
-        max_output_entries: int = 0,
-        policy_mode: Literal["qsa", "csa"],
-        scale: float | None = None,
-        state_capacity: int,
-        state_update_capacity: int = 0,
-        token_budget: int | None = None,
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                query_norm_weight,
-                key_norm_weight,
-                cos_cache,
-                sin_cache,
-                cumulative_sequence_lengths,
-                past_sequence_lengths,
-                gate,
-                position_bias,
-                head_weights,
-                position_ids,
-                past_key_state,
-                past_kv_buffer,
-                past_gate_buffer,
-                past_state_lengths,
-                state_update_capture_count,
-                state_update_active,
-                indexshare_mode,
-                merged_indices,
-                merged_counts,
-                merged_status,
-            ),
-            {
-                "compress_ratio": compress_ratio,
-                "epsilon": epsilon,
-                "head_weight_scale": head_weight_scale,
-                "index_topk": index_topk,
-                "indexshare_state_policy": indexshare_state_policy,
-                "max_output_entries": max_output_entries,
-                "policy_mode": policy_mode,
-                "scale": scale,
-                "state_capacity": state_capacity,
-                "state_update_capacity": state_update_capacity,
-                "token_budget": token_budget,
-            },
-        )
+    return apply(PackedSparseAttentionIndexer, locals())
 
 
-class PackedSparseAttentionIndexerMerge(Op):
+@op("com.microsoft", "PackedSparseAttentionIndexerMerge", 1)
+def PackedSparseAttentionIndexerMerge(
+    base_indices: V,
+    base_counts: V | Array,
+    base_row_indices: V | Array,
+    range_starts: V | Array | None = None,
+    range_ends: V | Array | None = None,
+    additional_indices: V | Array | None = None,
+    additional_counts: V | Array | None = None,
+    *,
+    max_output_entries: int,
+    policy_mode: Literal["append_range", "append_indices"],
+) -> tuple[V, V, V]:
     """Merges cached sparse-attention selections with an appended index range or appended index lists into fixed-width
     selections with per-query counts and validation status.
 
@@ -6427,7 +4426,7 @@ class PackedSparseAttentionIndexerMerge(Op):
         selected_counts (T): Merged prefix lengths, shape (N).
         status (T): Per-query device validation status, shape (N).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         max_output_entries (int, required, in [1, 1073741824]): Fixed output width, in [1, 2^30].
         policy_mode (string, required, one of "append_range", "append_indices"): append_range or append_indices.
 
@@ -6436,48 +4435,17 @@ class PackedSparseAttentionIndexerMerge(Op):
 
     Signature: com.microsoft@1::PackedSparseAttentionIndexerMerge
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "PackedSparseAttentionIndexerMerge"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "max_output_entries": "int",
-        "policy_mode": "string",
-    }
-    default_outputs = ("selected_indices", "selected_counts", "status")
-
-    def __init__(
-        self,
-        base_indices: str,
-        base_counts: str,
-        base_row_indices: str,
-        range_starts: str | None = None,
-        range_ends: str | None = None,
-        additional_indices: str | None = None,
-        additional_counts: str | None = None,
-        *,
-        max_output_entries: int,
-        policy_mode: Literal["append_range", "append_indices"],
-    ) -> None:
-        super().__init__(
-            (
-                base_indices,
-                base_counts,
-                base_row_indices,
-                range_starts,
-                range_ends,
-                additional_indices,
-                additional_counts,
-            ),
-            {
-                "max_output_entries": max_output_entries,
-                "policy_mode": policy_mode,
-            },
-        )
+    return apply(PackedSparseAttentionIndexerMerge, locals())
 
 
-class Pad(Op):
+@op("com.microsoft", "Pad", 1)
+def Pad(
+    data: V,
+    pads: V | Array,
+    value: V | Array | None = None,
+    *,
+    mode: Literal["constant", "reflect", "edge"] | None = None,
+) -> V:
     """Pads (or crops) every axis by begin and end amounts given as an input, with a constant, the reflection or the
     edge.
 
@@ -6495,7 +4463,7 @@ class Pad(Op):
     Outputs:
         output (T): Tensor after padding.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (string, default "constant", one of "constant", "reflect", "edge"): Three modes: `constant`(default) -
             pads with a given constant value, `reflect` - pads with the reflection of the vector mirrored on the
             first and last values of the vector along each axis, `edge` - pads with the edge values of array
@@ -6505,33 +4473,46 @@ class Pad(Op):
 
     Signature: com.microsoft@1::Pad
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Pad"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        pads: str,
-        value: str | None = None,
-        *,
-        mode: Literal["constant", "reflect", "edge"] = "constant",
-    ) -> None:
-        super().__init__(
-            (data, pads, value),
-            {
-                "mode": mode,
-            },
-        )
+    return apply(Pad, locals())
 
 
-class PagedAttention(Op):
+@op("com.microsoft", "PagedAttention", 1)
+def PagedAttention(
+    query: V,
+    key: V | Array | None,
+    value: V | Array | None,
+    key_cache: V | Array,
+    value_cache: V | Array | None,
+    cumulative_sequence_length: V | Array,
+    past_seqlens: V | Array,
+    block_table: V | Array,
+    cos_cache: V | Array | None = None,
+    sin_cache: V | Array | None = None,
+    slot_mapping: V | Array | None = None,
+    head_sink: V | Array | None = None,
+    q_norm_weight: V | Array | None = None,
+    k_norm_weight: V | Array | None = None,
+    k_scale: V | Array | None = None,
+    v_scale: V | Array | None = None,
+    attention_metadata: V | Array | None = None,
+    *,
+    do_rotary: Literal[0, 1] | None = None,
+    is_causal: Literal[0, 1] | None = None,
+    k_cache_dtype: Literal["", "float16", "bfloat16", "int8", "float8e4m3fn", "int4", "float4e2m1"] | None = None,
+    k_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] | None = None,
+    kv_cache_layout: Literal["SEPARATE", "LATENT"] | None = None,
+    kv_num_heads: int,
+    local_window_size: int | None = None,
+    num_heads: int,
+    qk_norm_epsilon: float | None = None,
+    rotary_interleaved: Literal[0, 1] | None = None,
+    rotary_offset: int | None = None,
+    scale: float | None = None,
+    softcap: float | None = None,
+    v_cache_dtype: Literal["", "float16", "bfloat16", "int8", "float8e4m3fn", "int4", "float4e2m1"] | None = None,
+    v_head_size: int | None = None,
+    v_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] | None = None,
+) -> V:
     """Attention of packed variable-length queries over a block-paged KV cache addressed through a block table (vLLM
     style), with grouped KV heads, rotary, softcap, sinks, QK RMSNorm and quantized caches.
 
@@ -6604,7 +4585,7 @@ class PagedAttention(Op):
         value_cache_out (T_CACHE, optional): Aliases value_cache with the same shape and element type, including its
             packed dimension for INT4. Must be absent when 'kv_cache_layout' is 'LATENT'.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         do_rotary (int, one of 0, 1): Whether to use rotary position embedding. Default value is 0.
         is_causal (int, default 1, one of 0, 1): Whether the attention mask is causal (bottom-right aligned).
             Default value is 1. Set to 0 for a block drafter whose query tokens attend to each other
@@ -6659,110 +4640,28 @@ class PagedAttention(Op):
 
     Signature: com.microsoft@1::PagedAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "PagedAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "do_rotary": "int",
-        "is_causal": "int",
-        "k_cache_dtype": "string",
-        "k_quant_type": "string",
-        "kv_cache_layout": "string",
-        "kv_num_heads": "int",
-        "local_window_size": "int",
-        "num_heads": "int",
-        "qk_norm_epsilon": "float",
-        "rotary_interleaved": "int",
-        "rotary_offset": "int",
-        "scale": "float",
-        "softcap": "float",
-        "v_cache_dtype": "string",
-        "v_head_size": "int",
-        "v_quant_type": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None,
-        value: str | None,
-        key_cache: str,
-        value_cache: str | None,
-        cumulative_sequence_length: str,
-        past_seqlens: str,
-        block_table: str,
-        cos_cache: str | None = None,
-        sin_cache: str | None = None,
-        slot_mapping: str | None = None,
-        head_sink: str | None = None,
-        q_norm_weight: str | None = None,
-        k_norm_weight: str | None = None,
-        k_scale: str | None = None,
-        v_scale: str | None = None,
-        attention_metadata: str | None = None,
-        *,
-        do_rotary: int | None = None,
-        is_causal: int = 1,
-        k_cache_dtype: Literal["", "float16", "bfloat16", "int8", "float8e4m3fn", "int4", "float4e2m1"] = "",
-        k_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] = "NONE",
-        kv_cache_layout: Literal["SEPARATE", "LATENT"] = "SEPARATE",
-        kv_num_heads: int,
-        local_window_size: int = -1,
-        num_heads: int,
-        qk_norm_epsilon: float | None = None,
-        rotary_interleaved: int | None = None,
-        rotary_offset: int | None = None,
-        scale: float | None = None,
-        softcap: float | None = None,
-        v_cache_dtype: Literal["", "float16", "bfloat16", "int8", "float8e4m3fn", "int4", "float4e2m1"] = "",
-        v_head_size: int | None = None,
-        v_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] = "NONE",
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                value,
-                key_cache,
-                value_cache,
-                cumulative_sequence_length,
-                past_seqlens,
-                block_table,
-                cos_cache,
-                sin_cache,
-                slot_mapping,
-                head_sink,
-                q_norm_weight,
-                k_norm_weight,
-                k_scale,
-                v_scale,
-                attention_metadata,
-            ),
-            {
-                "do_rotary": do_rotary,
-                "is_causal": is_causal,
-                "k_cache_dtype": k_cache_dtype,
-                "k_quant_type": k_quant_type,
-                "kv_cache_layout": kv_cache_layout,
-                "kv_num_heads": kv_num_heads,
-                "local_window_size": local_window_size,
-                "num_heads": num_heads,
-                "qk_norm_epsilon": qk_norm_epsilon,
-                "rotary_interleaved": rotary_interleaved,
-                "rotary_offset": rotary_offset,
-                "scale": scale,
-                "softcap": softcap,
-                "v_cache_dtype": v_cache_dtype,
-                "v_head_size": v_head_size,
-                "v_quant_type": v_quant_type,
-            },
-        )
+    return apply(PagedAttention, locals())
 
 
-class QAttention(Op):
+@op("com.microsoft", "QAttention", 1)
+def QAttention(
+    input: V,
+    weight: V | Array,
+    bias: V | Array,
+    input_scale: V | Array,
+    weight_scale: V | Array,
+    mask_index: V | Array | None = None,
+    input_zero_point: V | Array | None = None,
+    weight_zero_point: V | Array | None = None,
+    past: V | Array | None = None,
+    *,
+    do_rotary: Literal[0, 1] | None = None,
+    mask_filter_value: float | None = None,
+    num_heads: int,
+    past_present_share_buffer: Literal[0, 1] | None = None,
+    scale: float | None = None,
+    unidirectional: Literal[0, 1] | None = None,
+) -> V:
     """Multi-head self-attention whose input projection is an 8-bit integer matmul (quantized input and weight,
     dequantized by their scales) plus a float bias.
 
@@ -6789,7 +4688,7 @@ class QAttention(Op):
         present (T3, optional): present state for key and value with shape (2, batch_size, num_heads,
             past_sequence_length + sequence_length, head_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         do_rotary (int, default 0, one of 0, 1): Whether to use rotary position embedding. Default value is 0.
         mask_filter_value (float, default -10000.0): The value to be filled in the attention mask. Default value is
             -10000.0f
@@ -6808,54 +4707,32 @@ class QAttention(Op):
 
     Signature: com.microsoft@1::QAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "do_rotary": "int",
-        "mask_filter_value": "float",
-        "num_heads": "int",
-        "past_present_share_buffer": "int",
-        "scale": "float",
-        "unidirectional": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        weight: str,
-        bias: str,
-        input_scale: str,
-        weight_scale: str,
-        mask_index: str | None = None,
-        input_zero_point: str | None = None,
-        weight_zero_point: str | None = None,
-        past: str | None = None,
-        *,
-        do_rotary: int | None = None,
-        mask_filter_value: float | None = None,
-        num_heads: int,
-        past_present_share_buffer: int | None = None,
-        scale: float | None = None,
-        unidirectional: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, weight, bias, input_scale, weight_scale, mask_index, input_zero_point, weight_zero_point, past),
-            {
-                "do_rotary": do_rotary,
-                "mask_filter_value": mask_filter_value,
-                "num_heads": num_heads,
-                "past_present_share_buffer": past_present_share_buffer,
-                "scale": scale,
-                "unidirectional": unidirectional,
-            },
-        )
+    return apply(QAttention, locals())
 
 
-class QEmbedLayerNormalization(Op):
+@op("com.microsoft", "QEmbedLayerNormalization", 1)
+def QEmbedLayerNormalization(
+    input_ids: V,
+    segment_ids: V | Array | None,
+    word_embedding_quant: V | Array,
+    position_embedding_quant: V | Array,
+    segment_embedding: V | Array | None,
+    gamma_quant: V | Array,
+    beta_quant: V | Array,
+    mask: V | Array | None,
+    word_embedding_scale: V | Array,
+    position_embedding_scale: V | Array,
+    segment_embedding_scale: V | Array | None,
+    gamma_scale: V | Array,
+    beta_scale: V | Array,
+    word_embedding_zero_point: V | Array,
+    position_embedding_zero_point: V | Array,
+    segment_embedding_zero_point: V | Array | None,
+    gamma_zero_point: V | Array,
+    beta_zero_point: V | Array,
+    *,
+    epsilon: float | None = None,
+) -> tuple[V, V]:
     """BERT's embedding layer on 8-bit tables (word, position and segment embeddings, gamma, beta), each dequantized by
     its scale and zero point, added and layer-normalized; mask_index counts each row's 1s.
 
@@ -6887,7 +4764,7 @@ class QEmbedLayerNormalization(Op):
         layernorm_out (T): LayerNorm Output
         mask_index_out (T1): Mask Index Output
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-12, in [0.0, inf]): The epsilon value to use to avoid division by zero.
 
     Type constraints:
@@ -6897,67 +4774,25 @@ class QEmbedLayerNormalization(Op):
 
     Signature: com.microsoft@1::QEmbedLayerNormalization
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QEmbedLayerNormalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-    }
-    default_outputs = ("layernorm_out", "mask_index_out")
-
-    def __init__(
-        self,
-        input_ids: str,
-        segment_ids: str | None,
-        word_embedding_quant: str,
-        position_embedding_quant: str,
-        segment_embedding: str | None,
-        gamma_quant: str,
-        beta_quant: str,
-        mask: str | None,
-        word_embedding_scale: str,
-        position_embedding_scale: str,
-        segment_embedding_scale: str | None,
-        gamma_scale: str,
-        beta_scale: str,
-        word_embedding_zero_point: str,
-        position_embedding_zero_point: str,
-        segment_embedding_zero_point: str | None,
-        gamma_zero_point: str,
-        beta_zero_point: str,
-        *,
-        epsilon: float = 1e-12,
-    ) -> None:
-        super().__init__(
-            (
-                input_ids,
-                segment_ids,
-                word_embedding_quant,
-                position_embedding_quant,
-                segment_embedding,
-                gamma_quant,
-                beta_quant,
-                mask,
-                word_embedding_scale,
-                position_embedding_scale,
-                segment_embedding_scale,
-                gamma_scale,
-                beta_scale,
-                word_embedding_zero_point,
-                position_embedding_zero_point,
-                segment_embedding_zero_point,
-                gamma_zero_point,
-                beta_zero_point,
-            ),
-            {
-                "epsilon": epsilon,
-            },
-        )
+    return apply(QEmbedLayerNormalization, locals())
 
 
-class QGemm(Op):
+@op("com.microsoft", "QGemm", 1)
+def QGemm(
+    A: V,
+    a_scale: V | Array,
+    a_zero_point: V | Array,
+    B: V | Array,
+    b_scale: V | Array,
+    b_zero_point: V | Array,
+    C: V | Array | None = None,
+    y_scale: V | Array | None = None,
+    y_zero_point: V | Array | None = None,
+    *,
+    alpha: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """Quantized Gemm: alpha * (A' - a_zero_point)(B' - b_zero_point) * a_scale * b_scale + C, quantized with y_scale
     and y_zero_point or left in float.
 
@@ -6984,7 +4819,7 @@ class QGemm(Op):
     Outputs:
         Y (TY): Output tensor of shape (M, N).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of input tensors A * B.
         transA (int, default 0, one of 0, 1): Whether A should be transposed
         transB (int, default 0, one of 0, 1): Whether B should be transposed
@@ -6999,45 +4834,20 @@ class QGemm(Op):
 
     Signature: com.microsoft@1::QGemm
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QGemm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        a_scale: str,
-        a_zero_point: str,
-        B: str,
-        b_scale: str,
-        b_zero_point: str,
-        C: str | None = None,
-        y_scale: str | None = None,
-        y_zero_point: str | None = None,
-        *,
-        alpha: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, a_scale, a_zero_point, B, b_scale, b_zero_point, C, y_scale, y_zero_point),
-            {
-                "alpha": alpha,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(QGemm, locals())
 
 
-class QLinearAdd(Op):
+@op("com.microsoft", "QLinearAdd", 1)
+def QLinearAdd(
+    A: V,
+    A_scale: V | Array,
+    A_zero_point: V | Array | None,
+    B: V | Array,
+    B_scale: V | Array,
+    B_zero_point: V | Array | None,
+    C_scale: V | Array,
+    C_zero_point: V | Array | None = None,
+) -> V:
     """Performs element-wise binary addition on 8 bit data types (with Numpy-style broadcasting support).
 
     Inputs:
@@ -7061,29 +4871,25 @@ class QLinearAdd(Op):
 
     Signature: com.microsoft@1::QLinearAdd
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearAdd"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        A_scale: str,
-        A_zero_point: str | None,
-        B: str,
-        B_scale: str,
-        B_zero_point: str | None,
-        C_scale: str,
-        C_zero_point: str | None = None,
-    ) -> None:
-        super().__init__((A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale, C_zero_point), {})
+    return apply(QLinearAdd, locals())
 
 
-class QLinearAveragePool(Op):
+@op("com.microsoft", "QLinearAveragePool", 1)
+def QLinearAveragePool(
+    X: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array | None,
+    y_scale: V | Array,
+    y_zero_point: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    channels_last: Literal[0, 1] | None = None,
+    count_include_pad: Literal[0, 1] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """QLinearAveragePool consumes an input tensor X and applies average pooling across the tensor according to kernel
     sizes, stride sizes, and pad lengths.
 
@@ -7104,7 +4910,7 @@ class QLinearAveragePool(Op):
         Y (T): Output data tensor from average or max pooling across the input tensor. Dimensions will vary based on
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -7130,53 +4936,16 @@ class QLinearAveragePool(Op):
 
     Signature: com.microsoft@1::QLinearAveragePool
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearAveragePool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "channels_last": "int",
-        "count_include_pad": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        x_scale: str,
-        x_zero_point: str | None,
-        y_scale: str,
-        y_zero_point: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        channels_last: int = 0,
-        count_include_pad: int = 0,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, x_scale, x_zero_point, y_scale, y_zero_point),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "channels_last": channels_last,
-                "count_include_pad": count_include_pad,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(QLinearAveragePool, locals())
 
 
-class QLinearConcat(Op):
+@op("com.microsoft", "QLinearConcat", 1)
+def QLinearConcat(
+    Y_scale: V,
+    Y_zero_point: V | Array,
+    *inputs: V | Array,
+    axis: int,
+) -> V:
     """Concatenate a list of tensors into a single tensor.All input tensors must have the same shape, except for the
     dimension size of the axis to concatenate on.
 
@@ -7188,7 +4957,7 @@ class QLinearConcat(Op):
     Outputs:
         Y (T8): Concatenated tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, required): Which axis to concat on
 
     Type constraints:
@@ -7199,32 +4968,29 @@ class QLinearConcat(Op):
 
     Signature: com.microsoft@1::QLinearConcat
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearConcat"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        Y_scale: str,
-        Y_zero_point: str,
-        *inputs: str,
-        axis: int,
-    ) -> None:
-        super().__init__(
-            (Y_scale, Y_zero_point, *inputs),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(QLinearConcat, locals())
 
 
-class QLinearConv(Op):
+@op("com.microsoft", "QLinearConv", 1)
+def QLinearConv(
+    x: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array,
+    w: V | Array,
+    w_scale: V | Array,
+    w_zero_point: V | Array,
+    y_scale: V | Array,
+    y_zero_point: V | Array,
+    B: V | Array | None = None,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    channels_last: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """The quantized convolution of ai.onnx QLinearConv, with channels_last to read x as [N, spatial..., C].
 
     Inputs:
@@ -7241,7 +5007,7 @@ class QLinearConv(Op):
     Outputs:
         y (T3)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
         channels_last (int, default 0, one of 0, 1)
         dilations (ints, default [1] * r, in [1, inf], length r)
@@ -7258,57 +5024,19 @@ class QLinearConv(Op):
 
     Signature: com.microsoft@1::QLinearConv
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearConv"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "channels_last": "int",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        x_scale: str,
-        x_zero_point: str,
-        w: str,
-        w_scale: str,
-        w_zero_point: str,
-        y_scale: str,
-        y_zero_point: str,
-        B: str | None = None,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        channels_last: int = 0,
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B),
-            {
-                "auto_pad": auto_pad,
-                "channels_last": channels_last,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(QLinearConv, locals())
 
 
-class QLinearGlobalAveragePool(Op):
+@op("com.microsoft", "QLinearGlobalAveragePool", 1)
+def QLinearGlobalAveragePool(
+    X: V,
+    x_scale: V | Array,
+    x_zero_point: V | Array,
+    y_scale: V | Array,
+    y_zero_point: V | Array,
+    *,
+    channels_last: Literal[0, 1] | None = None,
+) -> V:
     """QLinearGlobalAveragePool consumes an input tensor X and applies Average pooling across the values in the same
     channel.
 
@@ -7326,7 +5054,7 @@ class QLinearGlobalAveragePool(Op):
         Y (T): Output data tensor from pooling across the input tensor. The output tensor has the same rank as the
             input. with the N and C value keep it value, while the otherdimensions are all 1.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         channels_last (int, default 0, one of 0, 1)
 
     Type constraints:
@@ -7334,35 +5062,19 @@ class QLinearGlobalAveragePool(Op):
 
     Signature: com.microsoft@1::QLinearGlobalAveragePool
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearGlobalAveragePool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "channels_last": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        x_scale: str,
-        x_zero_point: str,
-        y_scale: str,
-        y_zero_point: str,
-        *,
-        channels_last: int = 0,
-    ) -> None:
-        super().__init__(
-            (X, x_scale, x_zero_point, y_scale, y_zero_point),
-            {
-                "channels_last": channels_last,
-            },
-        )
+    return apply(QLinearGlobalAveragePool, locals())
 
 
-class QLinearLeakyRelu(Op):
+@op("com.microsoft", "QLinearLeakyRelu", 1)
+def QLinearLeakyRelu(
+    X: V,
+    X_scale: V | Array,
+    X_zero_point: V | Array | None,
+    Y_scale: V | Array,
+    Y_zero_point: V | Array | None = None,
+    *,
+    alpha: float | None = None,
+) -> V:
     """QLinearLeakyRelu takes quantized input data (Tensor), an argument alpha, and quantize parameter for output, and
     produces one output data (Tensor<T>) where the function f(x) = quantize(alpha * dequantize(x)) for dequantize(x)
     < 0, f(x) = quantize(dequantize(x)) for dequantize(x) >= 0, is applied to the data tensor elementwise.
@@ -7379,7 +5091,7 @@ class QLinearLeakyRelu(Op):
     Outputs:
         Y (T): Output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.01): Coefficient of leakage.
 
     Type constraints:
@@ -7387,35 +5099,20 @@ class QLinearLeakyRelu(Op):
 
     Signature: com.microsoft@1::QLinearLeakyRelu
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearLeakyRelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        X_scale: str,
-        X_zero_point: str | None,
-        Y_scale: str,
-        Y_zero_point: str | None = None,
-        *,
-        alpha: float = 0.01,
-    ) -> None:
-        super().__init__(
-            (X, X_scale, X_zero_point, Y_scale, Y_zero_point),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(QLinearLeakyRelu, locals())
 
 
-class QLinearMul(Op):
+@op("com.microsoft", "QLinearMul", 1)
+def QLinearMul(
+    A: V,
+    A_scale: V | Array,
+    A_zero_point: V | Array | None,
+    B: V | Array,
+    B_scale: V | Array,
+    B_zero_point: V | Array | None,
+    C_scale: V | Array,
+    C_zero_point: V | Array | None = None,
+) -> V:
     """Performs element-wise binary multiplication on 8 bit data types (with Numpy-style broadcasting support).
 
     Inputs:
@@ -7439,29 +5136,20 @@ class QLinearMul(Op):
 
     Signature: com.microsoft@1::QLinearMul
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("C",)
-
-    def __init__(
-        self,
-        A: str,
-        A_scale: str,
-        A_zero_point: str | None,
-        B: str,
-        B_scale: str,
-        B_zero_point: str | None,
-        C_scale: str,
-        C_zero_point: str | None = None,
-    ) -> None:
-        super().__init__((A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale, C_zero_point), {})
+    return apply(QLinearMul, locals())
 
 
-class QLinearReduceMean(Op):
+@op("com.microsoft", "QLinearReduceMean", 1)
+def QLinearReduceMean(
+    data: V,
+    data_scale: V | Array,
+    data_zero_point: V | Array | None,
+    reduced_scale: V | Array,
+    reduced_zero_point: V | Array | None = None,
+    *,
+    axes: Sequence[int],
+    keepdims: Literal[0, 1],
+) -> V:
     """Computes the mean of the low-precision input tensor's element along the provided axes.
 
     Inputs:
@@ -7476,7 +5164,7 @@ class QLinearReduceMean(Op):
     Outputs:
         reduced (T): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints, required, length len(axes)): A list of integers, along which to reduce. The default is to reduce
             over all the dimensions of the input tensor.
         keepdims (int, required, one of 0, 1): Keep the reduced dimension or not, default 1 mean keep reduced
@@ -7487,38 +5175,17 @@ class QLinearReduceMean(Op):
 
     Signature: com.microsoft@1::QLinearReduceMean
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearReduceMean"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        data_scale: str,
-        data_zero_point: str | None,
-        reduced_scale: str,
-        reduced_zero_point: str | None = None,
-        *,
-        axes: Sequence[int],
-        keepdims: int,
-    ) -> None:
-        super().__init__(
-            (data, data_scale, data_zero_point, reduced_scale, reduced_zero_point),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(QLinearReduceMean, locals())
 
 
-class QLinearSigmoid(Op):
+@op("com.microsoft", "QLinearSigmoid", 1)
+def QLinearSigmoid(
+    X: V,
+    X_scale: V | Array,
+    X_zero_point: V | Array | None,
+    Y_scale: V | Array,
+    Y_zero_point: V | Array | None = None,
+) -> V:
     """QLinearSigmoid takes quantized input data (Tensor), and quantize parameter for output, and produces one output
     data (Tensor<T>) where the function f(x) = quantize(Sigmoid(dequantize(x))), is applied to the data tensor
     elementwise.
@@ -7540,26 +5207,20 @@ class QLinearSigmoid(Op):
 
     Signature: com.microsoft@1::QLinearSigmoid
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearSigmoid"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        X_scale: str,
-        X_zero_point: str | None,
-        Y_scale: str,
-        Y_zero_point: str | None = None,
-    ) -> None:
-        super().__init__((X, X_scale, X_zero_point, Y_scale, Y_zero_point), {})
+    return apply(QLinearSigmoid, locals())
 
 
-class QLinearSoftmax(Op):
+@op("com.microsoft", "QLinearSoftmax", 1)
+def QLinearSoftmax(
+    X: V,
+    X_scale: V | Array,
+    x_zero_point: V | Array | None,
+    y_scale: V | Array,
+    y_zero_point: V | Array,
+    *,
+    axis: int | None = None,
+    opset: int,
+) -> V:
     """QLinearSoftmax computes the normalized exponential values for the given input: Softmax(input, axis) = Exp(input)
     / ReduceSum(Exp(input), axis=axis, keepdims=1) The input does not need to explicitly be a 2D vector.
 
@@ -7574,7 +5235,7 @@ class QLinearSoftmax(Op):
         Y (T): Output data tensor from pooling across the input tensor. The output tensor has the same rank as the
             input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): apply softmax to elements for dimensions axis,or all dims along with axis according
             to op-version
         opset (int, required, in [1, inf]): opset version of corresponding SoftMax.
@@ -7584,38 +5245,21 @@ class QLinearSoftmax(Op):
 
     Signature: com.microsoft@1::QLinearSoftmax
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearSoftmax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "opset": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        X_scale: str,
-        x_zero_point: str | None,
-        y_scale: str,
-        y_zero_point: str,
-        *,
-        axis: int = -1,
-        opset: int,
-    ) -> None:
-        super().__init__(
-            (X, X_scale, x_zero_point, y_scale, y_zero_point),
-            {
-                "axis": axis,
-                "opset": opset,
-            },
-        )
+    return apply(QLinearSoftmax, locals())
 
 
-class QLinearWhere(Op):
+@op("com.microsoft", "QLinearWhere", 1)
+def QLinearWhere(
+    condition: V,
+    X: V | Array,
+    x_scale: V | Array,
+    x_zero_point: V | Array,
+    Y: V | Array,
+    y_scale: V | Array,
+    y_zero_point: V | Array,
+    z_scale: V | Array,
+    z_zero_point: V | Array,
+) -> V:
     """Return elements, either from X or Y, depending on condition.
 
     Inputs:
@@ -7639,30 +5283,51 @@ class QLinearWhere(Op):
 
     Signature: com.microsoft@1::QLinearWhere
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QLinearWhere"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Z",)
-
-    def __init__(
-        self,
-        condition: str,
-        X: str,
-        x_scale: str,
-        x_zero_point: str,
-        Y: str,
-        y_scale: str,
-        y_zero_point: str,
-        z_scale: str,
-        z_zero_point: str,
-    ) -> None:
-        super().__init__((condition, X, x_scale, x_zero_point, Y, y_scale, y_zero_point, z_scale, z_zero_point), {})
+    return apply(QLinearWhere, locals())
 
 
-class QMoE(Op):
+@op("com.microsoft", "QMoE", 1)
+def QMoE(
+    input: V,
+    router_probs: V | Array,
+    fc1_experts_weights: V | Array,
+    fc1_scales: V | Array | None,
+    fc1_experts_bias: V | Array | None,
+    fc2_experts_weights: V | Array,
+    fc2_scales: V | Array | None = None,
+    fc2_experts_bias: V | Array | None = None,
+    fc3_experts_weights: V | Array | None = None,
+    fc3_scales: V | Array | None = None,
+    fc3_experts_bias: V | Array | None = None,
+    fc1_zero_points: V | Array | None = None,
+    fc2_zero_points: V | Array | None = None,
+    fc3_zero_points: V | Array | None = None,
+    router_weights: V | Array | None = None,
+    fc1_global_scale: V | Array | None = None,
+    fc2_global_scale: V | Array | None = None,
+    fc1_act_scale: V | Array | None = None,
+    fc2_act_scale: V | Array | None = None,
+    fc1_act_block_scale: V | Array | None = None,
+    fc2_act_block_scale: V | Array | None = None,
+    *,
+    accuracy_level: int | None = None,
+    activation_alpha: float | None = None,
+    activation_beta: float | None = None,
+    activation_type: Literal["relu", "gelu", "silu", "swiglu", "identity", "relu2", "geglu"] | None = None,
+    block_size: int | None = None,
+    expert_weight_bits: Literal[2, 3, 4, 8] | None = None,
+    fc1_expert_weight_bits: Literal[2, 3, 4, 8] | None = None,
+    fc2_expert_weight_bits: Literal[2, 3, 4, 8] | None = None,
+    fc3_expert_weight_bits: Literal[2, 3, 4, 8] | None = None,
+    k: int | None = None,
+    normalize_routing_weights: Literal[0, 1] | None = None,
+    quant_type: Literal["int", "fp4", "nvfp4", "fp8", "wfp4afp8"] | None = None,
+    swiglu_fusion: Literal[0, 1, 2] | None = None,
+    swiglu_limit: float | None = None,
+    swiglu_limit_after_activation: Literal[0, 1] | None = None,
+    use_sparse_mixer: Literal[0, 1] | None = None,
+    weights_prepacked: Literal[-1, 0, 1] | None = None,
+) -> V:
     """Mixture of experts whose expert weights are quantized (int2/3/4/8 with scales and zero points, or FP4/FP8
     formats); tokens are routed to their top-k experts and the outputs mixed by the routing weights.
 
@@ -7737,7 +5402,7 @@ class QMoE(Op):
     Outputs:
         output (T): output tensor with same shape of input
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         accuracy_level (int, default 0, in [0, 4]): Minimum accuracy level of the expert GEMMs on CPU, with the
             MatMulNBits meaning. For block-wise 4-bit experts, 0 (default) or 1 keeps fp32 activations and 4 allows
             int8 activations (int8 dot-product kernels). Block-wise 8-bit experts have no fp32 kernel and use int8
@@ -7804,121 +5469,39 @@ class QMoE(Op):
 
     Signature: com.microsoft@1::QMoE
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QMoE"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "accuracy_level": "int",
-        "activation_alpha": "float",
-        "activation_beta": "float",
-        "activation_type": "string",
-        "block_size": "int",
-        "expert_weight_bits": "int",
-        "fc1_expert_weight_bits": "int",
-        "fc2_expert_weight_bits": "int",
-        "fc3_expert_weight_bits": "int",
-        "k": "int",
-        "normalize_routing_weights": "int",
-        "quant_type": "string",
-        "swiglu_fusion": "int",
-        "swiglu_limit": "float",
-        "swiglu_limit_after_activation": "int",
-        "use_sparse_mixer": "int",
-        "weights_prepacked": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        router_probs: str,
-        fc1_experts_weights: str,
-        fc1_scales: str | None,
-        fc1_experts_bias: str | None,
-        fc2_experts_weights: str,
-        fc2_scales: str | None = None,
-        fc2_experts_bias: str | None = None,
-        fc3_experts_weights: str | None = None,
-        fc3_scales: str | None = None,
-        fc3_experts_bias: str | None = None,
-        fc1_zero_points: str | None = None,
-        fc2_zero_points: str | None = None,
-        fc3_zero_points: str | None = None,
-        router_weights: str | None = None,
-        fc1_global_scale: str | None = None,
-        fc2_global_scale: str | None = None,
-        fc1_act_scale: str | None = None,
-        fc2_act_scale: str | None = None,
-        fc1_act_block_scale: str | None = None,
-        fc2_act_block_scale: str | None = None,
-        *,
-        accuracy_level: int = 0,
-        activation_alpha: float = 1.0,
-        activation_beta: float = 0.0,
-        activation_type: Literal["relu", "gelu", "silu", "swiglu", "identity", "relu2", "geglu"] = "relu",
-        block_size: int | None = None,
-        expert_weight_bits: int = 4,
-        fc1_expert_weight_bits: int | None = None,
-        fc2_expert_weight_bits: int | None = None,
-        fc3_expert_weight_bits: int | None = None,
-        k: int = 1,
-        normalize_routing_weights: int = 0,
-        quant_type: Literal["int", "fp4", "nvfp4", "fp8", "wfp4afp8"] = "int",
-        swiglu_fusion: int = 0,
-        swiglu_limit: float | None = None,
-        swiglu_limit_after_activation: int = 0,
-        use_sparse_mixer: int = 0,
-        weights_prepacked: int = -1,
-    ) -> None:
-        super().__init__(
-            (
-                input,
-                router_probs,
-                fc1_experts_weights,
-                fc1_scales,
-                fc1_experts_bias,
-                fc2_experts_weights,
-                fc2_scales,
-                fc2_experts_bias,
-                fc3_experts_weights,
-                fc3_scales,
-                fc3_experts_bias,
-                fc1_zero_points,
-                fc2_zero_points,
-                fc3_zero_points,
-                router_weights,
-                fc1_global_scale,
-                fc2_global_scale,
-                fc1_act_scale,
-                fc2_act_scale,
-                fc1_act_block_scale,
-                fc2_act_block_scale,
-            ),
-            {
-                "accuracy_level": accuracy_level,
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "activation_type": activation_type,
-                "block_size": block_size,
-                "expert_weight_bits": expert_weight_bits,
-                "fc1_expert_weight_bits": fc1_expert_weight_bits,
-                "fc2_expert_weight_bits": fc2_expert_weight_bits,
-                "fc3_expert_weight_bits": fc3_expert_weight_bits,
-                "k": k,
-                "normalize_routing_weights": normalize_routing_weights,
-                "quant_type": quant_type,
-                "swiglu_fusion": swiglu_fusion,
-                "swiglu_limit": swiglu_limit,
-                "swiglu_limit_after_activation": swiglu_limit_after_activation,
-                "use_sparse_mixer": use_sparse_mixer,
-                "weights_prepacked": weights_prepacked,
-            },
-        )
+    return apply(QMoE, locals())
 
 
-class QOrderedAttention(Op):
+@op("com.microsoft", "QOrderedAttention", 1)
+def QOrderedAttention(
+    input: V,
+    scale_input: V | Array,
+    scale_Q_gemm: V | Array,
+    scale_K_gemm: V | Array,
+    scale_V_gemm: V | Array,
+    Q_weight: V | Array,
+    K_weight: V | Array,
+    V_weight: V | Array,
+    scale_Q_weight: V | Array,
+    scale_K_weight: V | Array,
+    scale_V_weight: V | Array,
+    Q_bias: V | Array,
+    K_bias: V | Array,
+    V_bias: V | Array,
+    scale_QKT_gemm: V | Array | None,
+    scale_QKT_softmax: V | Array | None,
+    scale_values_gemm: V | Array,
+    mask_index: V | Array | None = None,
+    past: V | Array | None = None,
+    attention_bias: V | Array | None = None,
+    *,
+    num_heads: int,
+    order_input: Literal[0, 1, 2, 3, 4],
+    order_output: Literal[0, 1, 2, 3, 4],
+    order_weight: Literal[0, 1, 2, 3, 4],
+    qkv_hidden_sizes: Sequence[int] | None = None,
+    unidirectional: int | None = None,
+) -> V:
     """Quantized version of simplified Multi-Head Self Attention(using int8 with specific matrix Layout).
 
     Inputs:
@@ -7958,7 +5541,7 @@ class QOrderedAttention(Op):
     Outputs:
         output (Q): 3D output tensor with shape (batch_size, sequence_length, hidden_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         num_heads (int, required): Number of attention heads
         order_input (int, required, one of 0, 1, 2, 3, 4): cublasLt order of input matrix. See the schema of
             QuantizeWithOrder for order definition.
@@ -7974,86 +5557,18 @@ class QOrderedAttention(Op):
 
     Signature: com.microsoft@1::QOrderedAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QOrderedAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "num_heads": "int",
-        "order_input": "int",
-        "order_output": "int",
-        "order_weight": "int",
-        "qkv_hidden_sizes": "ints",
-        "unidirectional": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        scale_input: str,
-        scale_Q_gemm: str,
-        scale_K_gemm: str,
-        scale_V_gemm: str,
-        Q_weight: str,
-        K_weight: str,
-        V_weight: str,
-        scale_Q_weight: str,
-        scale_K_weight: str,
-        scale_V_weight: str,
-        Q_bias: str,
-        K_bias: str,
-        V_bias: str,
-        scale_QKT_gemm: str | None,
-        scale_QKT_softmax: str | None,
-        scale_values_gemm: str,
-        mask_index: str | None = None,
-        past: str | None = None,
-        attention_bias: str | None = None,
-        *,
-        num_heads: int,
-        order_input: int,
-        order_output: int,
-        order_weight: int,
-        qkv_hidden_sizes: Sequence[int] | None = None,
-        unidirectional: int = 0,
-    ) -> None:
-        super().__init__(
-            (
-                input,
-                scale_input,
-                scale_Q_gemm,
-                scale_K_gemm,
-                scale_V_gemm,
-                Q_weight,
-                K_weight,
-                V_weight,
-                scale_Q_weight,
-                scale_K_weight,
-                scale_V_weight,
-                Q_bias,
-                K_bias,
-                V_bias,
-                scale_QKT_gemm,
-                scale_QKT_softmax,
-                scale_values_gemm,
-                mask_index,
-                past,
-                attention_bias,
-            ),
-            {
-                "num_heads": num_heads,
-                "order_input": order_input,
-                "order_output": order_output,
-                "order_weight": order_weight,
-                "qkv_hidden_sizes": qkv_hidden_sizes,
-                "unidirectional": unidirectional,
-            },
-        )
+    return apply(QOrderedAttention, locals())
 
 
-class QOrderedGelu(Op):
+@op("com.microsoft", "QOrderedGelu", 1)
+def QOrderedGelu(
+    X: V,
+    scale_X: V | Array,
+    scale_Y: V | Array,
+    *,
+    order_X: Literal[0, 1, 2, 3, 4] | None = None,
+    order_Y: Literal[0, 1, 2, 3, 4] | None = None,
+) -> V:
     """Ordered Quantize Gelu.
 
     Inputs:
@@ -8064,7 +5579,7 @@ class QOrderedGelu(Op):
     Outputs:
         Y (Q): Output of the Gelu
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         order_X (int, one of 0, 1, 2, 3, 4): cublasLt order of input X. Optional. See the schema of
             QuantizeWithOrder for order definition.
         order_Y (int, one of 0, 1, 2, 3, 4): cublasLt order of matrix Y, must be same as order_X if specified
@@ -8076,36 +5591,22 @@ class QOrderedGelu(Op):
 
     Signature: com.microsoft@1::QOrderedGelu
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QOrderedGelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "order_X": "int",
-        "order_Y": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale_X: str,
-        scale_Y: str,
-        *,
-        order_X: int | None = None,
-        order_Y: int | None = None,
-    ) -> None:
-        super().__init__(
-            (X, scale_X, scale_Y),
-            {
-                "order_X": order_X,
-                "order_Y": order_Y,
-            },
-        )
+    return apply(QOrderedGelu, locals())
 
 
-class QOrderedLayerNormalization(Op):
+@op("com.microsoft", "QOrderedLayerNormalization", 1)
+def QOrderedLayerNormalization(
+    X: V,
+    scale_X: V | Array,
+    scale: V | Array,
+    B: V | Array | None,
+    scale_Y: V | Array,
+    *,
+    axis: int | None = None,
+    epsilon: float | None = None,
+    order_X: Literal[0, 1, 2, 3, 4] | None = None,
+    order_Y: Literal[0, 1, 2, 3, 4] | None = None,
+) -> V:
     """QOrderedLayerNormalization
 
     Inputs:
@@ -8118,7 +5619,7 @@ class QOrderedLayerNormalization(Op):
     Outputs:
         Y (Q): Output data tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): The first normalization dimension: normalization will be performed along dimensions
             axis : rank(inputs).
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
@@ -8135,44 +5636,33 @@ class QOrderedLayerNormalization(Op):
 
     Signature: com.microsoft@1::QOrderedLayerNormalization
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QOrderedLayerNormalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "epsilon": "float",
-        "order_X": "int",
-        "order_Y": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale_X: str,
-        scale: str,
-        B: str | None,
-        scale_Y: str,
-        *,
-        axis: int = -1,
-        epsilon: float = 1e-05,
-        order_X: int = 1,
-        order_Y: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, scale_X, scale, B, scale_Y),
-            {
-                "axis": axis,
-                "epsilon": epsilon,
-                "order_X": order_X,
-                "order_Y": order_Y,
-            },
-        )
+    return apply(QOrderedLayerNormalization, locals())
 
 
-class QOrderedLongformerAttention(Op):
+@op("com.microsoft", "QOrderedLongformerAttention", 1, {"global_": "global"})
+def QOrderedLongformerAttention(
+    input: V,
+    scale_input: V | Array,
+    weight: V | Array,
+    scale_weight: V | Array,
+    bias: V | Array,
+    scale_bias: V | Array,
+    scale_qkv_gemm: V | Array,
+    mask: V | Array,
+    global_weight: V | Array,
+    scale_global_weight: V | Array,
+    global_bias: V | Array,
+    scale_global_gemm: V | Array,
+    global_: V | Array,
+    scale_output: V | Array,
+    *,
+    num_heads: int,
+    order_global_weight: Literal[0, 1, 2, 3, 4],
+    order_input: Literal[0, 1, 2, 3, 4],
+    order_output: Literal[0, 1, 2, 3, 4],
+    order_weight: Literal[0, 1, 2, 3, 4],
+    window: int,
+) -> V:
     """Quantized version of Longformer Self Attention (using int8 with specific matrix Layout).
 
     Inputs:
@@ -8195,7 +5685,7 @@ class QOrderedLongformerAttention(Op):
     Outputs:
         output (Q): 3D output tensor with shape (batch_size, sequence_length, hidden_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         num_heads (int, required): Number of attention heads
         order_global_weight (int, required, one of 0, 1, 2, 3, 4): cublasLt order of weight matrix
         order_input (int, required, one of 0, 1, 2, 3, 4): cublasLt order of input matrix. See the schema of
@@ -8212,74 +5702,24 @@ class QOrderedLongformerAttention(Op):
 
     Signature: com.microsoft@1::QOrderedLongformerAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QOrderedLongformerAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "num_heads": "int",
-        "order_global_weight": "int",
-        "order_input": "int",
-        "order_output": "int",
-        "order_weight": "int",
-        "window": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        scale_input: str,
-        weight: str,
-        scale_weight: str,
-        bias: str,
-        scale_bias: str,
-        scale_qkv_gemm: str,
-        mask: str,
-        global_weight: str,
-        scale_global_weight: str,
-        global_bias: str,
-        scale_global_gemm: str,
-        global_: str,
-        scale_output: str,
-        *,
-        num_heads: int,
-        order_global_weight: int,
-        order_input: int,
-        order_output: int,
-        order_weight: int,
-        window: int,
-    ) -> None:
-        super().__init__(
-            (
-                input,
-                scale_input,
-                weight,
-                scale_weight,
-                bias,
-                scale_bias,
-                scale_qkv_gemm,
-                mask,
-                global_weight,
-                scale_global_weight,
-                global_bias,
-                scale_global_gemm,
-                global_,
-                scale_output,
-            ),
-            {
-                "num_heads": num_heads,
-                "order_global_weight": order_global_weight,
-                "order_input": order_input,
-                "order_output": order_output,
-                "order_weight": order_weight,
-                "window": window,
-            },
-        )
+    return apply(QOrderedLongformerAttention, locals())
 
 
-class QOrderedMatMul(Op):
+@op("com.microsoft", "QOrderedMatMul", 1)
+def QOrderedMatMul(
+    A: V,
+    scale_A: V | Array,
+    B: V | Array,
+    scale_B: V | Array,
+    scale_Y: V | Array,
+    bias: V | Array | None = None,
+    C: V | Array | None = None,
+    scale_C: V | Array | None = None,
+    *,
+    order_A: Literal[0, 1, 2, 3, 4],
+    order_B: Literal[0, 1, 2, 3, 4],
+    order_Y: Literal[0, 1, 2, 3, 4],
+) -> V:
     """Quantize (Int8) MatMul with order.
 
     Inputs:
@@ -8295,7 +5735,7 @@ class QOrderedMatMul(Op):
     Outputs:
         Y (Q): Matrix multiply results from A * B
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         order_A (int, required, one of 0, 1, 2, 3, 4): cublasLt order of matrix A. See the schema of
             QuantizeWithOrder for order definition.
         order_B (int, required, one of 0, 1, 2, 3, 4): cublasLt order of matrix B
@@ -8307,44 +5747,16 @@ class QOrderedMatMul(Op):
 
     Signature: com.microsoft@1::QOrderedMatMul
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QOrderedMatMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "order_A": "int",
-        "order_B": "int",
-        "order_Y": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        scale_A: str,
-        B: str,
-        scale_B: str,
-        scale_Y: str,
-        bias: str | None = None,
-        C: str | None = None,
-        scale_C: str | None = None,
-        *,
-        order_A: int,
-        order_B: int,
-        order_Y: int,
-    ) -> None:
-        super().__init__(
-            (A, scale_A, B, scale_B, scale_Y, bias, C, scale_C),
-            {
-                "order_A": order_A,
-                "order_B": order_B,
-                "order_Y": order_Y,
-            },
-        )
+    return apply(QOrderedMatMul, locals())
 
 
-class QuantizeBFP(Op):
+@op("com.microsoft", "QuantizeBFP", 1)
+def QuantizeBFP(
+    x: V,
+    *,
+    bfp_type: int,
+    block_dim: int | None = None,
+) -> tuple[V, V, V]:
     """Quantizes x to a block floating point (BFP) byte stream, with x's shape and strides as metadata.
 
     Inputs:
@@ -8355,7 +5767,7 @@ class QuantizeBFP(Op):
         shape (T3): Shape of x
         strides (T3): Strides of x
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         bfp_type (int, required): The type of BFP - must match with the BFPType enum
         block_dim (int, default -1): Each bounding box spans this dimension.Typically, the block dimension
             corresponds to the reduction dimension of the matrix multipication that consumes the output of this
@@ -8369,34 +5781,17 @@ class QuantizeBFP(Op):
 
     Signature: com.microsoft@1::QuantizeBFP
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QuantizeBFP"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "bfp_type": "int",
-        "block_dim": "int",
-    }
-    default_outputs = ("y", "shape", "strides")
-
-    def __init__(
-        self,
-        x: str,
-        *,
-        bfp_type: int,
-        block_dim: int = -1,
-    ) -> None:
-        super().__init__(
-            (x,),
-            {
-                "bfp_type": bfp_type,
-                "block_dim": block_dim,
-            },
-        )
+    return apply(QuantizeBFP, locals())
 
 
-class QuantizeLinear(Op):
+@op("com.microsoft", "QuantizeLinear", 1)
+def QuantizeLinear(
+    x: V,
+    y_scale: V | Array,
+    y_zero_point: V | Array | None = None,
+    *,
+    axis: int | None = None,
+) -> V:
     """The linear quantization operator.
 
     Inputs:
@@ -8409,7 +5804,7 @@ class QuantizeLinear(Op):
     Outputs:
         y (T2): N-D quantized output tensor. It has same shape as input 'x'.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int): The axis along which same quantization parameters are applied. It's optional.If it's not
             specified, it means per-tensor quantization and input 'x_scale' and 'x_zero_point' must be scalars.If
             it's specified, it means per 'axis' quantization and input 'x_scale' and 'x_zero_point' must be 1-D
@@ -8422,33 +5817,17 @@ class QuantizeLinear(Op):
 
     Signature: com.microsoft@1::QuantizeLinear
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QuantizeLinear"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("y",)
-
-    def __init__(
-        self,
-        x: str,
-        y_scale: str,
-        y_zero_point: str | None = None,
-        *,
-        axis: int | None = None,
-    ) -> None:
-        super().__init__(
-            (x, y_scale, y_zero_point),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(QuantizeLinear, locals())
 
 
-class QuantizeWithOrder(Op):
+@op("com.microsoft", "QuantizeWithOrder", 1)
+def QuantizeWithOrder(
+    input: V,
+    scale_input: V | Array,
+    *,
+    order_input: Literal[0, 1, 2, 3, 4],
+    order_output: Literal[0, 1, 2, 3, 4],
+) -> V:
     """Quantize input matrix to specific layout used in cublaslt.
 
     Inputs:
@@ -8459,7 +5838,7 @@ class QuantizeWithOrder(Op):
     Outputs:
         output (Q): output tensor
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         order_input (int, required, one of 0, 1, 2, 3, 4): cublasLt order of input matrix. ORDER_COL = 0, ORDER_ROW
             = 1, ORDER_COL32 = 2, ORDER_COL4_4R2_8C = 3, ORDER_COL32_2R_4R4 = 4. Please refer
             https://docs.nvidia.com/cuda/cublas/index.html#cublasLtOrder_t for their meaning.
@@ -8472,35 +5851,15 @@ class QuantizeWithOrder(Op):
 
     Signature: com.microsoft@1::QuantizeWithOrder
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QuantizeWithOrder"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "order_input": "int",
-        "order_output": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        scale_input: str,
-        *,
-        order_input: int,
-        order_output: int,
-    ) -> None:
-        super().__init__(
-            (input, scale_input),
-            {
-                "order_input": order_input,
-                "order_output": order_output,
-            },
-        )
+    return apply(QuantizeWithOrder, locals())
 
 
-class QuickGelu(Op):
+@op("com.microsoft", "QuickGelu", 1)
+def QuickGelu(
+    X: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """Y = X * Sigmoid(alpha * X).
 
     Inputs:
@@ -8509,7 +5868,7 @@ class QuickGelu(Op):
     Outputs:
         Y (T): The output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.702): Alpha value.
 
     Type constraints:
@@ -8518,31 +5877,26 @@ class QuickGelu(Op):
 
     Signature: com.microsoft@1::QuickGelu
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "QuickGelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        alpha: float = 1.702,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(QuickGelu, locals())
 
 
-class RMSNormRotary(Op):
+@op("com.microsoft", "RMSNormRotary", 1)
+def RMSNormRotary(
+    X: V,
+    scale: V | Array,
+    position_ids: V | Array,
+    cosine: V | Array,
+    sine: V | Array,
+    prefill_numerics: V | Array | None = None,
+    *,
+    epsilon: float | None = None,
+    flatten_batch: Literal[0, 1] | None = None,
+    input_start: int | None = None,
+    input_width: int | None = None,
+    output_fp16: Literal[0, 1] | None = None,
+    rotary_embedding_dim: int,
+    use_fp32_arithmetic: Literal[0, 1] | None = None,
+) -> V:
     """RMS normalization of a slice of each head's features followed by non-interleaved partial RoPE (CUDA only).
 
     Inputs:
@@ -8558,7 +5912,7 @@ class RMSNormRotary(Op):
         normalized_fp32 (F, optional): Optional normalized values before rotation, [B,S,heads,width]. The
             FP32-intermediate path retains FP32 values; the BF16 path widens BF16-rounded values to FP32.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-06, in [0.0, inf]): Finite nonnegative RMS epsilon.
         flatten_batch (int, default 0, one of 0, 1): One flattens B*S to sequence and outputs [1,B*S,heads*width].
         input_start (int, default 0, in [0, inf]): Nonnegative start of normalized last-axis slice.
@@ -8578,54 +5932,15 @@ class RMSNormRotary(Op):
 
     Signature: com.microsoft@1::RMSNormRotary
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "RMSNormRotary"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-        "flatten_batch": "int",
-        "input_start": "int",
-        "input_width": "int",
-        "output_fp16": "int",
-        "rotary_embedding_dim": "int",
-        "use_fp32_arithmetic": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str,
-        position_ids: str,
-        cosine: str,
-        sine: str,
-        prefill_numerics: str | None = None,
-        *,
-        epsilon: float = 1e-06,
-        flatten_batch: int = 0,
-        input_start: int = 0,
-        input_width: int = 0,
-        output_fp16: int = 0,
-        rotary_embedding_dim: int,
-        use_fp32_arithmetic: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, scale, position_ids, cosine, sine, prefill_numerics),
-            {
-                "epsilon": epsilon,
-                "flatten_batch": flatten_batch,
-                "input_start": input_start,
-                "input_width": input_width,
-                "output_fp16": output_fp16,
-                "rotary_embedding_dim": rotary_embedding_dim,
-                "use_fp32_arithmetic": use_fp32_arithmetic,
-            },
-        )
+    return apply(RMSNormRotary, locals())
 
 
-class Range(Op):
+@op("com.microsoft", "Range", 1)
+def Range(
+    start: V,
+    limit: V | Array,
+    delta: V | Array | None = None,
+) -> V:
     """Creates a sequence of numbers that begins at start and extends by increments of delta up to but not including
     limit.
 
@@ -8643,24 +5958,16 @@ class Range(Op):
 
     Signature: com.microsoft@1::Range
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Range"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        start: str,
-        limit: str,
-        delta: str | None = None,
-    ) -> None:
-        super().__init__((start, limit, delta), {})
+    return apply(Range, locals())
 
 
-class ReduceSumInteger(Op):
+@op("com.microsoft", "ReduceSumInteger", 1)
+def ReduceSumInteger(
+    data: V,
+    *,
+    axes: Sequence[int],
+    keepdims: Literal[0, 1],
+) -> V:
     """Computes the sum of the low-precision input tensor's element along the provided axes.
 
     Inputs:
@@ -8669,7 +5976,7 @@ class ReduceSumInteger(Op):
     Outputs:
         reduced (T2): Reduced output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axes (ints, required): A list of integers, along which to reduce. The default is to reduce over all the
             dimensions of the input tensor.
         keepdims (int, required, one of 0, 1): Keep the reduced dimension or not, default 1 mean keep reduced
@@ -8682,34 +5989,18 @@ class ReduceSumInteger(Op):
 
     Signature: com.microsoft@1::ReduceSumInteger
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "ReduceSumInteger"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axes": "ints",
-        "keepdims": "int",
-    }
-    default_outputs = ("reduced",)
-
-    def __init__(
-        self,
-        data: str,
-        *,
-        axes: Sequence[int],
-        keepdims: int,
-    ) -> None:
-        super().__init__(
-            (data,),
-            {
-                "axes": axes,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ReduceSumInteger, locals())
 
 
-class RelativePositionBias(Op):
+@op("com.microsoft", "RelativePositionBias", 1)
+def RelativePositionBias(
+    bias_table: V,
+    query_length: V | Array,
+    key_length: V | Array,
+    *,
+    is_bidirectional: Literal[0, 1] | None = None,
+    max_distance: int,
+) -> V:
     """T5's bucketed relative position bias, (1, num_heads, query_length, key_length), gathered from a (num_buckets,
     num_heads) table by the log-binned distance between each query and key.
 
@@ -8721,7 +6012,7 @@ class RelativePositionBias(Op):
     Outputs:
         output (T): 4D output tensor with shape (1, num_heads, sequence_length, sequence_length)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         is_bidirectional (int, default 0, one of 0, 1): Default value is 0.
         max_distance (int, required, in [1, inf]): Max distance
 
@@ -8731,36 +6022,14 @@ class RelativePositionBias(Op):
 
     Signature: com.microsoft@1::RelativePositionBias
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "RelativePositionBias"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "is_bidirectional": "int",
-        "max_distance": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        bias_table: str,
-        query_length: str,
-        key_length: str,
-        *,
-        is_bidirectional: int = 0,
-        max_distance: int,
-    ) -> None:
-        super().__init__(
-            (bias_table, query_length, key_length),
-            {
-                "is_bidirectional": is_bidirectional,
-                "max_distance": max_distance,
-            },
-        )
+    return apply(RelativePositionBias, locals())
 
 
-class RemovePadding(Op):
+@op("com.microsoft", "RemovePadding", 1)
+def RemovePadding(
+    input: V,
+    sequence_token_count: V | Array,
+) -> tuple[V, V, V, V]:
     """Packs right-padded sequences (batch, sequence, hidden) into their tokens (total_tokens, hidden), with the
     offsets, cumulative lengths and longest length that PackedAttention and RestorePadding take.
 
@@ -8781,23 +6050,14 @@ class RemovePadding(Op):
 
     Signature: com.microsoft@1::RemovePadding
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "RemovePadding"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output", "token_offset", "cumulated_seq_len", "max_seq_len")
-
-    def __init__(
-        self,
-        input: str,
-        sequence_token_count: str,
-    ) -> None:
-        super().__init__((input, sequence_token_count), {})
+    return apply(RemovePadding, locals())
 
 
-class RestorePadding(Op):
+@op("com.microsoft", "RestorePadding", 1)
+def RestorePadding(
+    input: V,
+    token_offset: V | Array,
+) -> V:
     """Scatters packed tokens (total_tokens, hidden) back to their padded positions (batch, sequence, hidden), zeros at
     the padding; the inverse of RemovePadding.
 
@@ -8814,23 +6074,17 @@ class RestorePadding(Op):
 
     Signature: com.microsoft@1::RestorePadding
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "RestorePadding"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        token_offset: str,
-    ) -> None:
-        super().__init__((input, token_offset), {})
+    return apply(RestorePadding, locals())
 
 
-class Rfft(Op):
+@op("com.microsoft", "Rfft", 1)
+def Rfft(
+    X: V,
+    *,
+    normalized: Literal[0] | None = None,
+    onesided: Literal[1] | None = None,
+    signal_ndim: int | None = None,
+) -> V:
     """One-sided discrete Fourier transform of a real signal over its last signal_ndim axes, as (real, imaginary)
     pairs.
 
@@ -8841,7 +6095,7 @@ class Rfft(Op):
         Y (T): output tensor of size (n//2 + 1) in the signal dim and 2 in the last dimension for the real and
             complex parts
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         normalized (int, default 0, one of 0): must be 0, normalization currently not supported
         onesided (int, default 1, one of 1): must be 1, only one sided FFTs supported
         signal_ndim (int, default 1, in [1, 3]): number of dimensions comprising the signal, collected in reverse
@@ -8853,37 +6107,22 @@ class Rfft(Op):
 
     Signature: com.microsoft@1::Rfft
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Rfft"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "normalized": "int",
-        "onesided": "int",
-        "signal_ndim": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        normalized: int = 0,
-        onesided: int = 1,
-        signal_ndim: int = 1,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "normalized": normalized,
-                "onesided": onesided,
-                "signal_ndim": signal_ndim,
-            },
-        )
+    return apply(Rfft, locals())
 
 
-class RotaryEmbedding(Op):
+@op("com.microsoft", "RotaryEmbedding", 1)
+def RotaryEmbedding(
+    input: V,
+    position_ids: V | Array,
+    cos_cache: V | Array,
+    sin_cache: V | Array,
+    *,
+    interleaved: Literal[0, 1] | None = None,
+    is_packed_batching: Literal[0, 1] | None = None,
+    num_heads: int | None = None,
+    rotary_embedding_dim: int | None = None,
+    scale: float | None = None,
+) -> V:
     """Rotary position embedding (RoPE) of query or key heads, with cos/sin caches looked up by position.
 
     Inputs:
@@ -8898,7 +6137,7 @@ class RotaryEmbedding(Op):
     Outputs:
         output (T): tensor with same shape as input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         interleaved (int, default 0, one of 0, 1): Indicates whether the input has real and imaginary parts
             interleaved. Default value is 0 (False), meaning the first half of the input consists of real values and
             the second half consists of imaginary values.
@@ -8914,46 +6153,20 @@ class RotaryEmbedding(Op):
 
     Signature: com.microsoft@1::RotaryEmbedding
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "RotaryEmbedding"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "interleaved": "int",
-        "is_packed_batching": "int",
-        "num_heads": "int",
-        "rotary_embedding_dim": "int",
-        "scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        position_ids: str,
-        cos_cache: str,
-        sin_cache: str,
-        *,
-        interleaved: int | None = None,
-        is_packed_batching: int | None = None,
-        num_heads: int | None = None,
-        rotary_embedding_dim: int | None = None,
-        scale: float | None = None,
-    ) -> None:
-        super().__init__(
-            (input, position_ids, cos_cache, sin_cache),
-            {
-                "interleaved": interleaved,
-                "is_packed_batching": is_packed_batching,
-                "num_heads": num_heads,
-                "rotary_embedding_dim": rotary_embedding_dim,
-                "scale": scale,
-            },
-        )
+    return apply(RotaryEmbedding, locals())
 
 
-class RouterGateUpProj(Op):
+@op("com.microsoft", "RouterGateUpProj", 1)
+def RouterGateUpProj(
+    X: V,
+    W: V | Array,
+    *,
+    activation: Literal["swiglu"] | None = None,
+    activation_alpha: float | None = None,
+    activation_beta: float | None = None,
+    limit: float | None = None,
+    router_size: int,
+) -> tuple[V, V]:
     """One GEMM X @ W split into router logits (the first router_size columns) and a SwiGLU of the gate and up halves
     of the remaining columns (a shared expert's activation).
 
@@ -8965,7 +6178,7 @@ class RouterGateUpProj(Op):
         router (T): Router logits with shape (.., router_size).
         activated (T): Gated shared-expert activation with shape (.., inter).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, default "swiglu", one of "swiglu"): Gated activation applied to the gate and up halves.
             Only 'swiglu' is defined.
         activation_alpha (float, default 1.0): SwiGLU multiplier inside the sigmoid.
@@ -8978,44 +6191,13 @@ class RouterGateUpProj(Op):
 
     Signature: com.microsoft@1::RouterGateUpProj
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "RouterGateUpProj"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "activation_alpha": "float",
-        "activation_beta": "float",
-        "limit": "float",
-        "router_size": "int",
-    }
-    default_outputs = ("router", "activated")
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        *,
-        activation: Literal["swiglu"] = "swiglu",
-        activation_alpha: float = 1.0,
-        activation_beta: float = 0.0,
-        limit: float = 0.0,
-        router_size: int,
-    ) -> None:
-        super().__init__(
-            (X, W),
-            {
-                "activation": activation,
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "limit": limit,
-                "router_size": router_size,
-            },
-        )
+    return apply(RouterGateUpProj, locals())
 
 
-class SampleOp(Op):
+@op("com.microsoft", "SampleOp", 1)
+def SampleOp(
+    X: V,
+) -> V:
     """onnxruntime's sample contrib op: Y is a copy of X.
 
     Inputs:
@@ -9031,22 +6213,37 @@ class SampleOp(Op):
 
     Signature: com.microsoft@1::SampleOp
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SampleOp"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(SampleOp, locals())
 
 
-class Sampling(Op):
+@op("com.microsoft", "Sampling", 1)
+def Sampling(
+    input_ids: V,
+    max_length: V | Array,
+    min_length: V | Array | None = None,
+    repetition_penalty: V | Array | None = None,
+    vocab_mask: V | Array | None = None,
+    prefix_vocab_mask: V | Array | None = None,
+    attention_mask: V | Array | None = None,
+    presence_mask: V | Array | None = None,
+    seed: V | Array | None = None,
+    *,
+    custom: Literal[0, 1] | None = None,
+    decoder: onnx.GraphProto,
+    decoder_start_token_id: int | None = None,
+    encoder: onnx.GraphProto | None = None,
+    eos_token_id: int,
+    filter_value: float | None = None,
+    init_decoder: onnx.GraphProto | None = None,
+    min_tokens_to_keep: int | None = None,
+    model_type: Literal[0, 1] | None = None,
+    no_repeat_ngram_size: int | None = None,
+    pad_token_id: int,
+    presence_penalty: float | None = None,
+    temperature: float | None = None,
+    top_p: float | None = None,
+    vocab_size: int | None = None,
+) -> V:
     """Sampled text generation (temperature, top-p, presence penalty) from a decoder subgraph, once per token.
 
     Inputs:
@@ -9069,7 +6266,7 @@ class Sampling(Op):
         filtered_logits (T, optional): Filtered logits as input to the mutinomial function for debug purpose. Shape
             is (batch_size, vocab_size)
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         custom (int, default 0, one of 0, 1): If 1 custom sampling logic
         decoder (graph, required): Decoder subgraph to execute in a loop.
         decoder_start_token_id (int, default -1, in [-1, inf]): The id of the token that indicates decoding starts.
@@ -9102,91 +6299,16 @@ class Sampling(Op):
 
     Signature: com.microsoft@1::Sampling
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Sampling"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "custom": "int",
-        "decoder": "graph",
-        "decoder_start_token_id": "int",
-        "encoder": "graph",
-        "eos_token_id": "int",
-        "filter_value": "float",
-        "init_decoder": "graph",
-        "min_tokens_to_keep": "int",
-        "model_type": "int",
-        "no_repeat_ngram_size": "int",
-        "pad_token_id": "int",
-        "presence_penalty": "float",
-        "temperature": "float",
-        "top_p": "float",
-        "vocab_size": "int",
-    }
-    default_outputs = ("sequences",)
-
-    def __init__(
-        self,
-        input_ids: str,
-        max_length: str,
-        min_length: str | None = None,
-        repetition_penalty: str | None = None,
-        vocab_mask: str | None = None,
-        prefix_vocab_mask: str | None = None,
-        attention_mask: str | None = None,
-        presence_mask: str | None = None,
-        seed: str | None = None,
-        *,
-        custom: int = 0,
-        decoder: onnx.GraphProto,
-        decoder_start_token_id: int = -1,
-        encoder: onnx.GraphProto | None = None,
-        eos_token_id: int,
-        filter_value: float = -1e+20,
-        init_decoder: onnx.GraphProto | None = None,
-        min_tokens_to_keep: int = 0,
-        model_type: int = 0,
-        no_repeat_ngram_size: int = 0,
-        pad_token_id: int,
-        presence_penalty: float = 0.0,
-        temperature: float = 1.0,
-        top_p: float = 0.0,
-        vocab_size: int = -1,
-    ) -> None:
-        super().__init__(
-            (
-                input_ids,
-                max_length,
-                min_length,
-                repetition_penalty,
-                vocab_mask,
-                prefix_vocab_mask,
-                attention_mask,
-                presence_mask,
-                seed,
-            ),
-            {
-                "custom": custom,
-                "decoder": decoder,
-                "decoder_start_token_id": decoder_start_token_id,
-                "encoder": encoder,
-                "eos_token_id": eos_token_id,
-                "filter_value": filter_value,
-                "init_decoder": init_decoder,
-                "min_tokens_to_keep": min_tokens_to_keep,
-                "model_type": model_type,
-                "no_repeat_ngram_size": no_repeat_ngram_size,
-                "pad_token_id": pad_token_id,
-                "presence_penalty": presence_penalty,
-                "temperature": temperature,
-                "top_p": top_p,
-                "vocab_size": vocab_size,
-            },
-        )
+    return apply(Sampling, locals())
 
 
-class ScaledSiLU(Op):
+@op("com.microsoft", "ScaledSiLU", 1)
+def ScaledSiLU(
+    X: V,
+    scale: V | Array | None = None,
+    *,
+    alpha: float | None = None,
+) -> V:
     """SiLU of a scaled input, rounded to T at each step: Z = scale * X, Y = Z * Sigmoid(Z).
 
     Inputs:
@@ -9196,7 +6318,7 @@ class ScaledSiLU(Op):
     Outputs:
         Y (T): Output with the same shape as X.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scale used when the optional scale input is absent.
 
     Type constraints:
@@ -9205,32 +6327,22 @@ class ScaledSiLU(Op):
 
     Signature: com.microsoft@1::ScaledSiLU
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "ScaledSiLU"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        scale: str | None = None,
-        *,
-        alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (X, scale),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(ScaledSiLU, locals())
 
 
-class SkipGroupNorm(Op):
+@op("com.microsoft", "SkipGroupNorm", 1)
+def SkipGroupNorm(
+    X: V,
+    gamma: V | Array,
+    beta: V | Array,
+    skip: V | Array,
+    bias: V | Array | None = None,
+    *,
+    activation: Literal[0, 1],
+    channels_last: Literal[0, 1] | None = None,
+    epsilon: float | None = None,
+    groups: int,
+) -> V:
     """Adds X, skip and an optional bias, then group-normalizes the sum, optionally followed by SiLU.
 
     Inputs:
@@ -9246,7 +6358,7 @@ class SkipGroupNorm(Op):
         Y (T): The output tensor of the same shape as X
         S (T, optional): The element-wise sum of input x, skip and bias tensors. It has the same shape as X
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (int, required, one of 0, 1): Activation after group normalization: 0 for None, 1 for SiLU
         channels_last (int, default 1, one of 0, 1): 1 if the input and output are in the NHWC layout, 0 if it is in
             the NCHW layout. Defaults to 1.
@@ -9260,44 +6372,19 @@ class SkipGroupNorm(Op):
 
     Signature: com.microsoft@1::SkipGroupNorm
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SkipGroupNorm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "int",
-        "channels_last": "int",
-        "epsilon": "float",
-        "groups": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        gamma: str,
-        beta: str,
-        skip: str,
-        bias: str | None = None,
-        *,
-        activation: int,
-        channels_last: int = 1,
-        epsilon: float = 1e-05,
-        groups: int,
-    ) -> None:
-        super().__init__(
-            (X, gamma, beta, skip, bias),
-            {
-                "activation": activation,
-                "channels_last": channels_last,
-                "epsilon": epsilon,
-                "groups": groups,
-            },
-        )
+    return apply(SkipGroupNorm, locals())
 
 
-class SkipLayerNormalization(Op):
+@op("com.microsoft", "SkipLayerNormalization", 1)
+def SkipLayerNormalization(
+    input: V,
+    skip: V | Array,
+    gamma: V | Array,
+    beta: V | Array | None = None,
+    bias: V | Array | None = None,
+    *,
+    epsilon: float | None = None,
+) -> V:
     """Adds input, skip and an optional bias, then layer-normalizes each row over the hidden axis.
 
     Inputs:
@@ -9316,7 +6403,7 @@ class SkipLayerNormalization(Op):
         input_skip_bias_sum (T, optional): Sum of the input and skip inputs (and bias if it exists) with shape
             (batch_size, sequence_length, hidden_size).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-12, in [0.0, inf]): The epsilon value to use to avoid division by zero.
 
     Type constraints:
@@ -9326,35 +6413,18 @@ class SkipLayerNormalization(Op):
 
     Signature: com.microsoft@1::SkipLayerNormalization
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SkipLayerNormalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        skip: str,
-        gamma: str,
-        beta: str | None = None,
-        bias: str | None = None,
-        *,
-        epsilon: float = 1e-12,
-    ) -> None:
-        super().__init__(
-            (input, skip, gamma, beta, bias),
-            {
-                "epsilon": epsilon,
-            },
-        )
+    return apply(SkipLayerNormalization, locals())
 
 
-class SkipSimplifiedLayerNormalization(Op):
+@op("com.microsoft", "SkipSimplifiedLayerNormalization", 1)
+def SkipSimplifiedLayerNormalization(
+    input: V,
+    skip: V | Array,
+    gamma: V | Array,
+    bias: V | Array | None = None,
+    *,
+    epsilon: float | None = None,
+) -> V:
     """Adds input, skip and an optional bias, then RMS-normalizes each row over the hidden axis.
 
     Inputs:
@@ -9374,7 +6444,7 @@ class SkipSimplifiedLayerNormalization(Op):
         input_skip_bias_sum (T, optional): Sum of the input and skip inputs (and bias if it exists)with shape
             (batch_size, sequence_length, hidden_size) or (token_count, hidden_size).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         epsilon (float, default 1e-12, in [0.0, inf]): The epsilon value to use to avoid division by zero.
 
     Type constraints:
@@ -9383,34 +6453,18 @@ class SkipSimplifiedLayerNormalization(Op):
 
     Signature: com.microsoft@1::SkipSimplifiedLayerNormalization
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SkipSimplifiedLayerNormalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "epsilon": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        skip: str,
-        gamma: str,
-        bias: str | None = None,
-        *,
-        epsilon: float = 1e-12,
-    ) -> None:
-        super().__init__(
-            (input, skip, gamma, bias),
-            {
-                "epsilon": epsilon,
-            },
-        )
+    return apply(SkipSimplifiedLayerNormalization, locals())
 
 
-class Snpe(Op):
+@op("com.microsoft", "Snpe", 1)
+def Snpe(
+    *inputs: V,
+    DLC: str,
+    notes: str | None = None,
+    snpe_version: str | None = None,
+    target_device: str | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """A model compiled by Qualcomm's SNPE into a DLC payload, run by the SNPE execution provider.
 
     Inputs:
@@ -9419,11 +6473,12 @@ class Snpe(Op):
     Outputs:
         outputs (T, variadic, at least 1): One or more outputs, list of tensors for DLC output
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         DLC (string, required): payload of the SNPE DLC file.
         notes (string): (Optional) Some notes for the model
         snpe_version (string): (Optional) SNPE version used to convert the model.
         target_device (string): (Optional) Target device like CPU, DSP, etc.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(uint8), tensor(uint16), tensor(float). Constrain input and output types to uint8, uint16, float
@@ -9431,39 +6486,30 @@ class Snpe(Op):
 
     Signature: com.microsoft@1::Snpe
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Snpe"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "DLC": "string",
-        "notes": "string",
-        "snpe_version": "string",
-        "target_device": "string",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        *inputs: str,
-        DLC: str,
-        notes: str | None = None,
-        snpe_version: str | None = None,
-        target_device: str | None = None,
-    ) -> None:
-        super().__init__(
-            (*inputs,),
-            {
-                "DLC": DLC,
-                "notes": notes,
-                "snpe_version": snpe_version,
-                "target_device": target_device,
-            },
-        )
+    return apply(Snpe, locals())
 
 
-class SparseAttention(Op):
+@op("com.microsoft", "SparseAttention", 1)
+def SparseAttention(
+    query: V,
+    key: V | Array | None,
+    value: V | Array | None,
+    past_key: V | Array,
+    past_value: V | Array,
+    block_row_indices: V | Array,
+    block_col_indices: V | Array,
+    total_sequence_length: V | Array,
+    key_total_sequence_lengths: V | Array,
+    cos_cache: V | Array | None = None,
+    sin_cache: V | Array | None = None,
+    *,
+    do_rotary: Literal[0, 1] | None = None,
+    kv_num_heads: int,
+    num_heads: int,
+    rotary_interleaved: Literal[0, 1] | None = None,
+    scale: float | None = None,
+    sparse_block_size: Literal[16, 32, 64, 128],
+) -> tuple[V, V, V]:
     """Block-sparse causal attention with grouped KV heads and a fixed-capacity KV cache (Phi-3-small), the sparsity
     given per layout as a CSR block mask.
 
@@ -9492,7 +6538,7 @@ class SparseAttention(Op):
         present_value (T): Updated value cache with shape (batch_size, kv_num_heads, max_cache_sequence_length,
             head_size).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         do_rotary (int, one of 0, 1): Whether to use rotary position embedding. Default value is 0.
         kv_num_heads (int, required, in [1, inf]): Number of attention heads for key and value
         num_heads (int, required, in [1, inf]): Number of attention heads for query
@@ -9507,68 +6553,34 @@ class SparseAttention(Op):
 
     Signature: com.microsoft@1::SparseAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SparseAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "do_rotary": "int",
-        "kv_num_heads": "int",
-        "num_heads": "int",
-        "rotary_interleaved": "int",
-        "scale": "float",
-        "sparse_block_size": "int",
-    }
-    default_outputs = ("output", "present_key", "present_value")
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None,
-        value: str | None,
-        past_key: str,
-        past_value: str,
-        block_row_indices: str,
-        block_col_indices: str,
-        total_sequence_length: str,
-        key_total_sequence_lengths: str,
-        cos_cache: str | None = None,
-        sin_cache: str | None = None,
-        *,
-        do_rotary: int | None = None,
-        kv_num_heads: int,
-        num_heads: int,
-        rotary_interleaved: int | None = None,
-        scale: float | None = None,
-        sparse_block_size: int,
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                value,
-                past_key,
-                past_value,
-                block_row_indices,
-                block_col_indices,
-                total_sequence_length,
-                key_total_sequence_lengths,
-                cos_cache,
-                sin_cache,
-            ),
-            {
-                "do_rotary": do_rotary,
-                "kv_num_heads": kv_num_heads,
-                "num_heads": num_heads,
-                "rotary_interleaved": rotary_interleaved,
-                "scale": scale,
-                "sparse_block_size": sparse_block_size,
-            },
-        )
+    return apply(SparseAttention, locals())
 
 
-class SparseAttentionIndexer(Op):
+@op("com.microsoft", "SparseAttentionIndexer", 1)
+def SparseAttentionIndexer(
+    query: V,
+    key: V | Array | None,
+    query_norm_weight: V | Array,
+    key_norm_weight: V | Array,
+    cos_cache: V | Array,
+    sin_cache: V | Array,
+    mask: V | Array | None,
+    past_key: V | Array,
+    gate: V | Array | None = None,
+    position_bias: V | Array | None = None,
+    head_weights: V | Array | None = None,
+    position_ids: V | Array | None = None,
+    past_sequence_length: V | Array | None = None,
+    past_proj_buffer: V | Array | None = None,
+    *,
+    compress_ratio: int,
+    epsilon: float | None = None,
+    head_weight_scale: float | None = None,
+    index_topk: int | None = None,
+    policy_mode: Literal["qsa", "csa"],
+    scale: float | None = None,
+    token_budget: int | None = None,
+) -> tuple[V, V]:
     """Sparse-attention indexer: scores cached (qsa) or compressed (csa) keys per query with ReLU head scores and
     selects the entries the attention reads, growing the key cache.
 
@@ -9621,7 +6633,7 @@ class SparseAttentionIndexer(Op):
         present_proj_buffer (T, optional): Only for policy_mode 'csa': updated packed key/gate projection buffer
             with shape (2, batch_size, present_buffer_length, 2 * head_size).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         compress_ratio (int, required, in [1, inf]): Number of consecutive tokens folded into one compressed block.
             Must be > 0.
         epsilon (float, default 1e-06, in [0.0, inf]): Epsilon of the RMS normalization applied to queries and
@@ -9645,77 +6657,51 @@ class SparseAttentionIndexer(Op):
 
     Signature: com.microsoft@1::SparseAttentionIndexer
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SparseAttentionIndexer"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "compress_ratio": "int",
-        "epsilon": "float",
-        "head_weight_scale": "float",
-        "index_topk": "int",
-        "policy_mode": "string",
-        "scale": "float",
-        "token_budget": "int",
-    }
-    default_outputs = ("selected_indices", "present_key")
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None,
-        query_norm_weight: str,
-        key_norm_weight: str,
-        cos_cache: str,
-        sin_cache: str,
-        mask: str | None,
-        past_key: str,
-        gate: str | None = None,
-        position_bias: str | None = None,
-        head_weights: str | None = None,
-        position_ids: str | None = None,
-        past_sequence_length: str | None = None,
-        past_proj_buffer: str | None = None,
-        *,
-        compress_ratio: int,
-        epsilon: float = 1e-06,
-        head_weight_scale: float | None = None,
-        index_topk: int | None = None,
-        policy_mode: Literal["qsa", "csa"],
-        scale: float | None = None,
-        token_budget: int | None = None,
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                query_norm_weight,
-                key_norm_weight,
-                cos_cache,
-                sin_cache,
-                mask,
-                past_key,
-                gate,
-                position_bias,
-                head_weights,
-                position_ids,
-                past_sequence_length,
-                past_proj_buffer,
-            ),
-            {
-                "compress_ratio": compress_ratio,
-                "epsilon": epsilon,
-                "head_weight_scale": head_weight_scale,
-                "index_topk": index_topk,
-                "policy_mode": policy_mode,
-                "scale": scale,
-                "token_budget": token_budget,
-            },
-        )
+    return apply(SparseAttentionIndexer, locals())
 
 
-class SparsePagedAttention(Op):
+@op("com.microsoft", "SparsePagedAttention", 1)
+def SparsePagedAttention(
+    query: V,
+    key: V | Array | None,
+    value: V | Array | None,
+    key_cache: V | Array,
+    value_cache: V | Array,
+    cumulative_sequence_length: V | Array,
+    past_seqlens: V | Array,
+    block_table: V | Array,
+    slot_mapping: V | Array | None,
+    selected_indices: V | Array,
+    selected_counts: V | Array,
+    auxiliary_key: V | Array | None = None,
+    auxiliary_value: V | Array | None = None,
+    auxiliary_lengths: V | Array | None = None,
+    cos_cache: V | Array | None = None,
+    sin_cache: V | Array | None = None,
+    head_sink: V | Array | None = None,
+    q_norm_weight: V | Array | None = None,
+    k_norm_weight: V | Array | None = None,
+    k_scale: V | Array | None = None,
+    v_scale: V | Array | None = None,
+    attention_metadata: V | Array | None = None,
+    *,
+    attention_mode: Literal["selected_only", "local_plus_selected"] | None = None,
+    auxiliary_cache_layout: Literal["contiguous"] | None = None,
+    auxiliary_kv_shared: Literal[0, 1] | None = None,
+    do_rotary: Literal[0, 1] | None = None,
+    is_causal: Literal[0, 1] | None = None,
+    k_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] | None = None,
+    kv_num_heads: int,
+    local_window_size: int | None = None,
+    num_heads: int,
+    qk_norm_epsilon: float | None = None,
+    rotary_interleaved: Literal[0, 1] | None = None,
+    rotary_offset: int | None = None,
+    scale: float | None = None,
+    selected_kv_source: Literal["main", "auxiliary"] | None = None,
+    softcap: float | None = None,
+    v_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] | None = None,
+) -> V:
     """PagedAttention over per-query selected positions of a paged main KV cache (and optionally a local window and an
     auxiliary contiguous KV sequence).
 
@@ -9750,7 +6736,7 @@ class SparsePagedAttention(Op):
         key_cache_out (T_CACHE, optional): In-place alias of key_cache.
         value_cache_out (T_CACHE, optional): In-place alias of value_cache.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         attention_mode (string, default "selected_only", one of "selected_only", "local_plus_selected"):
             'selected_only' or 'local_plus_selected'.
         auxiliary_cache_layout (string, default "contiguous", one of "contiguous"): Version 1 supports only
@@ -9780,120 +6766,18 @@ class SparsePagedAttention(Op):
 
     Signature: com.microsoft@1::SparsePagedAttention
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SparsePagedAttention"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "attention_mode": "string",
-        "auxiliary_cache_layout": "string",
-        "auxiliary_kv_shared": "int",
-        "do_rotary": "int",
-        "is_causal": "int",
-        "k_quant_type": "string",
-        "kv_num_heads": "int",
-        "local_window_size": "int",
-        "num_heads": "int",
-        "qk_norm_epsilon": "float",
-        "rotary_interleaved": "int",
-        "rotary_offset": "int",
-        "scale": "float",
-        "selected_kv_source": "string",
-        "softcap": "float",
-        "v_quant_type": "string",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        query: str,
-        key: str | None,
-        value: str | None,
-        key_cache: str,
-        value_cache: str,
-        cumulative_sequence_length: str,
-        past_seqlens: str,
-        block_table: str,
-        slot_mapping: str | None,
-        selected_indices: str,
-        selected_counts: str,
-        auxiliary_key: str | None = None,
-        auxiliary_value: str | None = None,
-        auxiliary_lengths: str | None = None,
-        cos_cache: str | None = None,
-        sin_cache: str | None = None,
-        head_sink: str | None = None,
-        q_norm_weight: str | None = None,
-        k_norm_weight: str | None = None,
-        k_scale: str | None = None,
-        v_scale: str | None = None,
-        attention_metadata: str | None = None,
-        *,
-        attention_mode: Literal["selected_only", "local_plus_selected"] = "selected_only",
-        auxiliary_cache_layout: Literal["contiguous"] = "contiguous",
-        auxiliary_kv_shared: int = 0,
-        do_rotary: int = 0,
-        is_causal: int = 1,
-        k_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] = "NONE",
-        kv_num_heads: int,
-        local_window_size: int = -1,
-        num_heads: int,
-        qk_norm_epsilon: float = 1e-06,
-        rotary_interleaved: int = 0,
-        rotary_offset: int = 0,
-        scale: float | None = None,
-        selected_kv_source: Literal["main", "auxiliary"] = "main",
-        softcap: float | None = None,
-        v_quant_type: Literal["NONE", "PER_TENSOR", "PER_CHANNEL"] = "NONE",
-    ) -> None:
-        super().__init__(
-            (
-                query,
-                key,
-                value,
-                key_cache,
-                value_cache,
-                cumulative_sequence_length,
-                past_seqlens,
-                block_table,
-                slot_mapping,
-                selected_indices,
-                selected_counts,
-                auxiliary_key,
-                auxiliary_value,
-                auxiliary_lengths,
-                cos_cache,
-                sin_cache,
-                head_sink,
-                q_norm_weight,
-                k_norm_weight,
-                k_scale,
-                v_scale,
-                attention_metadata,
-            ),
-            {
-                "attention_mode": attention_mode,
-                "auxiliary_cache_layout": auxiliary_cache_layout,
-                "auxiliary_kv_shared": auxiliary_kv_shared,
-                "do_rotary": do_rotary,
-                "is_causal": is_causal,
-                "k_quant_type": k_quant_type,
-                "kv_num_heads": kv_num_heads,
-                "local_window_size": local_window_size,
-                "num_heads": num_heads,
-                "qk_norm_epsilon": qk_norm_epsilon,
-                "rotary_interleaved": rotary_interleaved,
-                "rotary_offset": rotary_offset,
-                "scale": scale,
-                "selected_kv_source": selected_kv_source,
-                "softcap": softcap,
-                "v_quant_type": v_quant_type,
-            },
-        )
+    return apply(SparsePagedAttention, locals())
 
 
-class SparseToDenseMatMul(Op):
+@op("com.microsoft", "SparseToDenseMatMul", 1)
+def SparseToDenseMatMul(
+    A: V,
+    B: V | Array,
+    *,
+    alpha: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """alpha * A' @ B' with a sparse 2-D A (COO or CSR) and a dense 2-D B, giving a dense Y.
 
     Inputs:
@@ -9903,7 +6787,7 @@ class SparseToDenseMatMul(Op):
     Outputs:
         Y (T1): Matrix multiply results
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of the input tensors.
         transA (int, default 0, one of 0, 1): Whether A should be transposed on the last two dimensions before doing
             multiplication
@@ -9918,38 +6802,21 @@ class SparseToDenseMatMul(Op):
 
     Signature: com.microsoft@1::SparseToDenseMatMul
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SparseToDenseMatMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        alpha: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "alpha": alpha,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(SparseToDenseMatMul, locals())
 
 
-class SpeculativePrefixCommit(Op):
+@op("com.microsoft", "SpeculativePrefixCommit", 1)
+def SpeculativePrefixCommit(
+    next_tokens: V,
+    input_ids: V | Array,
+    status: V | Array,
+    ctl: V | Array,
+    ctx_commit: V | Array,
+    prefixes: V | Array,
+    ptrs: V | Array,
+    *,
+    head_rows: int | None = None,
+) -> tuple[V, V, V]:
     """Commits the accepted prefix of a speculative verification step into per-request device control state and
     publishes a record to a host-visible result ring.
 
@@ -9970,7 +6837,7 @@ class SpeculativePrefixCommit(Op):
         updated_ctl (I64): Updated control state, same shape as ctl. May alias ctl.
         updated_ctx_commit (I64): Updated committed context, same shape as ctx_commit. May alias ctx_commit.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         head_rows (int, default 8, in [3, 8]): Number of verifier rows, 3 through 8. Non-muted requests must provide
             exactly this many rows. Default is 8.
 
@@ -9980,37 +6847,19 @@ class SpeculativePrefixCommit(Op):
 
     Signature: com.microsoft@1::SpeculativePrefixCommit
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SpeculativePrefixCommit"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "head_rows": "int",
-    }
-    default_outputs = ("head_c", "updated_ctl", "updated_ctx_commit")
-
-    def __init__(
-        self,
-        next_tokens: str,
-        input_ids: str,
-        status: str,
-        ctl: str,
-        ctx_commit: str,
-        prefixes: str,
-        ptrs: str,
-        *,
-        head_rows: int = 8,
-    ) -> None:
-        super().__init__(
-            (next_tokens, input_ids, status, ctl, ctx_commit, prefixes, ptrs),
-            {
-                "head_rows": head_rows,
-            },
-        )
+    return apply(SpeculativePrefixCommit, locals())
 
 
-class SwiGLU(Op):
+@op("com.microsoft", "SwiGLU", 1)
+def SwiGLU(
+    gate: V,
+    up: V | Array | None = None,
+    *,
+    activation_alpha: float | None = None,
+    activation_beta: float | None = None,
+    limit: float | None = None,
+    round_activation: Literal[0, 1] | None = None,
+) -> V:
     """Clamped SwiGLU: G * Sigmoid(activation_alpha * G) * (L + activation_beta) of a gate and an up half.
 
     Inputs:
@@ -10020,7 +6869,7 @@ class SwiGLU(Op):
     Outputs:
         output (T): Activated tensor, shaped like one half of the projection.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation_alpha (float, default 1.0): Multiplier inside the sigmoid.
         activation_beta (float, default 0.0): Value added to the linear half. A zero value leaves it unchanged,
             including a negative zero.
@@ -10033,41 +6882,19 @@ class SwiGLU(Op):
 
     Signature: com.microsoft@1::SwiGLU
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "SwiGLU"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation_alpha": "float",
-        "activation_beta": "float",
-        "limit": "float",
-        "round_activation": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        gate: str,
-        up: str | None = None,
-        *,
-        activation_alpha: float = 1.0,
-        activation_beta: float = 0.0,
-        limit: float = 0.0,
-        round_activation: int = 0,
-    ) -> None:
-        super().__init__(
-            (gate, up),
-            {
-                "activation_alpha": activation_alpha,
-                "activation_beta": activation_beta,
-                "limit": limit,
-                "round_activation": round_activation,
-            },
-        )
+    return apply(SwiGLU, locals())
 
 
-class Tokenizer(Op):
+@op("com.microsoft", "Tokenizer", 1)
+def Tokenizer(
+    X: V,
+    *,
+    mark: Literal[0, 1],
+    mincharnum: int,
+    pad_value: str,
+    separators: Sequence[str] | None = None,
+    tokenexp: str | None = None,
+) -> V:
     """Each string of a [C] or [N, C] tensor cut into tokens (by separator or token patterns, or into characters) along
     a new last axis.
 
@@ -10077,7 +6904,7 @@ class Tokenizer(Op):
     Outputs:
         Y (T): Tokenized strings
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mark (int, required, one of 0, 1): Boolean whether to mark the beginning/end character with start of text
             character (0x02)/end of text character (0x03).
         mincharnum (int, required, in [1, inf]): Minimum number of characters allowed in the output. For example, if
@@ -10100,43 +6927,16 @@ class Tokenizer(Op):
 
     Signature: com.microsoft@1::Tokenizer
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Tokenizer"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mark": "int",
-        "mincharnum": "int",
-        "pad_value": "string",
-        "separators": "strings",
-        "tokenexp": "string",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        mark: int,
-        mincharnum: int,
-        pad_value: str,
-        separators: Sequence[str] | None = None,
-        tokenexp: str | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "mark": mark,
-                "mincharnum": mincharnum,
-                "pad_value": pad_value,
-                "separators": separators,
-                "tokenexp": tokenexp,
-            },
-        )
+    return apply(Tokenizer, locals())
 
 
-class TorchEmbedding(Op):
+@op("com.microsoft", "TorchEmbedding", 1)
+def TorchEmbedding(
+    weight: V,
+    indices: V | Array,
+    padding_idx: V | Array | None = None,
+    scale_grad_by_freq: V | Array | None = None,
+) -> V:
     """Looks up one row of the embedding matrix per index (torch.nn.functional.embedding).
 
     Inputs:
@@ -10160,25 +6960,18 @@ class TorchEmbedding(Op):
 
     Signature: com.microsoft@1::TorchEmbedding
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "TorchEmbedding"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        weight: str,
-        indices: str,
-        padding_idx: str | None = None,
-        scale_grad_by_freq: str | None = None,
-    ) -> None:
-        super().__init__((weight, indices, padding_idx, scale_grad_by_freq), {})
+    return apply(TorchEmbedding, locals())
 
 
-class TransposeMatMul(Op):
+@op("com.microsoft", "TransposeMatMul", 1)
+def TransposeMatMul(
+    A: V,
+    B: V | Array,
+    *,
+    alpha: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """numpy.matmul of A and B, each optionally transposed on its last two dims, scaled by alpha.
 
     Inputs:
@@ -10188,7 +6981,7 @@ class TransposeMatMul(Op):
     Outputs:
         Y (T): Matrix multiply results
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scalar multiplier for the product of the input tensors.
         transA (int, default 0, one of 0, 1): Whether A should be transposed on the last two dimensions before doing
             multiplication
@@ -10201,38 +6994,16 @@ class TransposeMatMul(Op):
 
     Signature: com.microsoft@1::TransposeMatMul
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "TransposeMatMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        alpha: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "alpha": alpha,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(TransposeMatMul, locals())
 
 
-class Trilu(Op):
+@op("com.microsoft", "Trilu", 1)
+def Trilu(
+    X: V,
+    k: V | Array | None = None,
+    *,
+    upper: Literal[0, 1] | None = None,
+) -> V:
     """Returns the upper or lower triangular part of a 2-D matrix, or batches of 2-D matrices.
 
     Inputs:
@@ -10243,7 +7014,7 @@ class Trilu(Op):
     Outputs:
         Y (T): Output tensor of the same type and shape as the input tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         upper (int, default 1, one of 0, 1): Boolean. Indicates whether upper or lower part of matrix is retained.
             Default is true.
 
@@ -10254,32 +7025,17 @@ class Trilu(Op):
 
     Signature: com.microsoft@1::Trilu
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Trilu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "upper": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        k: str | None = None,
-        *,
-        upper: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, k),
-            {
-                "upper": upper,
-            },
-        )
+    return apply(Trilu, locals())
 
 
-class UnfoldTensor(Op):
+@op("com.microsoft", "UnfoldTensor", 1)
+def UnfoldTensor(
+    input: V,
+    *,
+    dim: int | None = None,
+    size: int,
+    step: int | None = None,
+) -> V:
     """Returns a tensor which contains all slices of size size from input tensor in the dimension dim.
 
     Inputs:
@@ -10288,7 +7044,7 @@ class UnfoldTensor(Op):
     Outputs:
         output (T): Output tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dim (int, default -1): specify the dimension to unfold
         size (int, required, in [1, inf]): specify the size
         step (int, default 1, in [1, inf]): specify the step.
@@ -10301,37 +7057,13 @@ class UnfoldTensor(Op):
 
     Signature: com.microsoft@1::UnfoldTensor
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "UnfoldTensor"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dim": "int",
-        "size": "int",
-        "step": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dim: int = -1,
-        size: int,
-        step: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dim": dim,
-                "size": size,
-                "step": step,
-            },
-        )
+    return apply(UnfoldTensor, locals())
 
 
-class Unique(Op):
+@op("com.microsoft", "Unique", 1)
+def Unique(
+    x: V,
+) -> tuple[V, V, V]:
     """Finds all the unique values (deduped list) present in the given input tensor.
 
     Inputs:
@@ -10352,22 +7084,26 @@ class Unique(Op):
 
     Signature: com.microsoft@1::Unique
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "Unique"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("y", "idx", "counts")
-
-    def __init__(
-        self,
-        x: str,
-    ) -> None:
-        super().__init__((x,), {})
+    return apply(Unique, locals())
 
 
-class VarlenCausalConvWithState(Op):
+@op("com.microsoft", "VarlenCausalConvWithState", 1)
+def VarlenCausalConvWithState(
+    input: V,
+    weight: V | Array,
+    cumulative_sequence_length: V | Array,
+    bias: V | Array | None,
+    initial_state: V | Array,
+    capture_count: V | Array | None = None,
+    kernel_delta: V | Array | None = None,
+    previous_mask: V | Array | None = None,
+    *,
+    activation: Literal["silu", "swish", "none"] | None = None,
+    delta_offset: int | None = None,
+    dilation: int | None = None,
+    group_size: int | None = None,
+    state_update_capacity: int | None = None,
+) -> tuple[V, V]:
     """Causal depthwise 1-D convolution over token-major packed requests of different lengths, each with its own
     carried state of (k - 1) * dilation positions, and an optional fused SiLU.
 
@@ -10396,7 +7132,7 @@ class VarlenCausalConvWithState(Op):
         state_update (T, optional): Optional compact transition values with shape (batch_size,
             state_update_capacity, channels). Inactive slots are zero.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, default "none", one of "silu", "swish", "none"): Fused activation function. One of:
             'silu', 'swish', 'none'. Default is 'none'.
         delta_offset (int, default 0, in [0, inf]): Projected-tap index of the current coefficient; the next index
@@ -10416,59 +7152,28 @@ class VarlenCausalConvWithState(Op):
 
     Signature: com.microsoft@1::VarlenCausalConvWithState
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "VarlenCausalConvWithState"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "delta_offset": "int",
-        "dilation": "int",
-        "group_size": "int",
-        "state_update_capacity": "int",
-    }
-    default_outputs = ("output", "final_state")
-
-    def __init__(
-        self,
-        input: str,
-        weight: str,
-        cumulative_sequence_length: str,
-        bias: str | None,
-        initial_state: str,
-        capture_count: str | None = None,
-        kernel_delta: str | None = None,
-        previous_mask: str | None = None,
-        *,
-        activation: Literal["silu", "swish", "none"] = "none",
-        delta_offset: int = 0,
-        dilation: int = 1,
-        group_size: int = 1,
-        state_update_capacity: int = 0,
-    ) -> None:
-        super().__init__(
-            (
-                input,
-                weight,
-                cumulative_sequence_length,
-                bias,
-                initial_state,
-                capture_count,
-                kernel_delta,
-                previous_mask,
-            ),
-            {
-                "activation": activation,
-                "delta_offset": delta_offset,
-                "dilation": dilation,
-                "group_size": group_size,
-                "state_update_capacity": state_update_capacity,
-            },
-        )
+    return apply(VarlenCausalConvWithState, locals())
 
 
-class VarlenNGramHashMapping(Op):
+@op("com.microsoft", "VarlenNGramHashMapping", 1)
+def VarlenNGramHashMapping(
+    input_ids: V,
+    multipliers: V | Array,
+    vocab_sizes: V | Array,
+    cumulative_sequence_length: V | Array,
+    past_ids: V | Array | None = None,
+    head_offsets: V | Array | None = None,
+    eos_token_id: V | Array | None = None,
+    segment_ids: V | Array | None = None,
+    past_segment_ids: V | Array | None = None,
+    capture_count: V | Array | None = None,
+    *,
+    max_ngram_size: int,
+    n_head_per_ngram: int,
+    pad_id: int,
+    reset_on_eos: Literal[0, 1] | None = None,
+    state_update_capacity: int | None = None,
+) -> V:
     """NGramHashMapping over token-major packed requests of different lengths, each with its own id history.
 
     Inputs:
@@ -10508,7 +7213,7 @@ class VarlenNGramHashMapping(Op):
         state_update (M, optional): Optional trailing id states after each captured prefix token, with shape
             (batch_size, state_update_capacity, max_ngram_size - 1). Unused slots are pad_id.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         max_ngram_size (int, required, in [2, inf]): Maximum n-gram order. Must be at least 2.
         n_head_per_ngram (int, required, in [1, inf]): Number of hash heads emitted for each n-gram order.
         pad_id (int, required): Compressed tokenizer id used to pad causal shifts before the beginning of a
@@ -10525,63 +7230,45 @@ class VarlenNGramHashMapping(Op):
 
     Signature: com.microsoft@1::VarlenNGramHashMapping
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "VarlenNGramHashMapping"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "max_ngram_size": "int",
-        "n_head_per_ngram": "int",
-        "pad_id": "int",
-        "reset_on_eos": "int",
-        "state_update_capacity": "int",
-    }
-    default_outputs = ("hash_ids",)
-
-    def __init__(
-        self,
-        input_ids: str,
-        multipliers: str,
-        vocab_sizes: str,
-        cumulative_sequence_length: str,
-        past_ids: str | None = None,
-        head_offsets: str | None = None,
-        eos_token_id: str | None = None,
-        segment_ids: str | None = None,
-        past_segment_ids: str | None = None,
-        capture_count: str | None = None,
-        *,
-        max_ngram_size: int,
-        n_head_per_ngram: int,
-        pad_id: int,
-        reset_on_eos: int = 0,
-        state_update_capacity: int = 0,
-    ) -> None:
-        super().__init__(
-            (
-                input_ids,
-                multipliers,
-                vocab_sizes,
-                cumulative_sequence_length,
-                past_ids,
-                head_offsets,
-                eos_token_id,
-                segment_ids,
-                past_segment_ids,
-                capture_count,
-            ),
-            {
-                "max_ngram_size": max_ngram_size,
-                "n_head_per_ngram": n_head_per_ngram,
-                "pad_id": pad_id,
-                "reset_on_eos": reset_on_eos,
-                "state_update_capacity": state_update_capacity,
-            },
-        )
+    return apply(VarlenNGramHashMapping, locals())
 
 
-class WhisperBeamSearch(Op):
+@op("com.microsoft", "WhisperBeamSearch", 1)
+def WhisperBeamSearch(
+    input_ids: V,
+    max_length: V | Array,
+    min_length: V | Array | None,
+    num_beams: V | Array,
+    num_return_sequences: V | Array,
+    length_penalty: V | Array | None = None,
+    repetition_penalty: V | Array | None = None,
+    vocab_mask: V | Array | None = None,
+    prefix_vocab_mask: V | Array | None = None,
+    attention_mask: V | Array | None = None,
+    decoder_input_ids: V | Array | None = None,
+    logits_processor: V | Array | None = None,
+    cross_qk_layer_head: V | Array | None = None,
+    extra_decoding_ids: V | Array | None = None,
+    temperature: V | Array | None = None,
+    *,
+    beginning_timestamp_token_id: int | None = None,
+    decoder: onnx.GraphProto,
+    decoder_output_cross_qk: Literal[0, 1] | None = None,
+    decoder_start_token_id: int | None = None,
+    early_stopping: Literal[0, 1] | None = None,
+    encoder: onnx.GraphProto | None = None,
+    eos_token_id: int,
+    init_decoder: onnx.GraphProto | None = None,
+    model_type: Literal[2] | None = None,
+    no_repeat_ngram_size: int | None = None,
+    no_speech_token_id: int | None = None,
+    no_timestamps_token_id: int | None = None,
+    pad_token_id: int,
+    start_of_lm_token_id: int | None = None,
+    transcribe_token_id: int | None = None,
+    translate_token_id: int | None = None,
+    vocab_size: int | None = None,
+) -> V:
     """Beam search for Whisper speech recognition, with cross-attention Q*K and no-speech outputs.
 
     Inputs:
@@ -10632,7 +7319,7 @@ class WhisperBeamSearch(Op):
         non_speech_probs (T, optional): For whisper model, output the probabilities from logits after encoder and
             context decoding for the no_speech_token_id. The shape of non_speech_probs is [B]
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         beginning_timestamp_token_id (int, in [-1, inf]): The id of the first timestamp
         decoder (graph, required): Decoder subgraph to execute in a loop.
         decoder_output_cross_qk (int, one of 0, 1): If nozero, decoder subgraph contains output Q*K from cross
@@ -10670,109 +7357,20 @@ class WhisperBeamSearch(Op):
 
     Signature: com.microsoft@1::WhisperBeamSearch
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "WhisperBeamSearch"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "beginning_timestamp_token_id": "int",
-        "decoder": "graph",
-        "decoder_output_cross_qk": "int",
-        "decoder_start_token_id": "int",
-        "early_stopping": "int",
-        "encoder": "graph",
-        "eos_token_id": "int",
-        "init_decoder": "graph",
-        "model_type": "int",
-        "no_repeat_ngram_size": "int",
-        "no_speech_token_id": "int",
-        "no_timestamps_token_id": "int",
-        "pad_token_id": "int",
-        "start_of_lm_token_id": "int",
-        "transcribe_token_id": "int",
-        "translate_token_id": "int",
-        "vocab_size": "int",
-    }
-    default_outputs = ("sequences",)
-
-    def __init__(
-        self,
-        input_ids: str,
-        max_length: str,
-        min_length: str | None,
-        num_beams: str,
-        num_return_sequences: str,
-        length_penalty: str | None = None,
-        repetition_penalty: str | None = None,
-        vocab_mask: str | None = None,
-        prefix_vocab_mask: str | None = None,
-        attention_mask: str | None = None,
-        decoder_input_ids: str | None = None,
-        logits_processor: str | None = None,
-        cross_qk_layer_head: str | None = None,
-        extra_decoding_ids: str | None = None,
-        temperature: str | None = None,
-        *,
-        beginning_timestamp_token_id: int | None = None,
-        decoder: onnx.GraphProto,
-        decoder_output_cross_qk: int | None = None,
-        decoder_start_token_id: int = -1,
-        early_stopping: int = 0,
-        encoder: onnx.GraphProto | None = None,
-        eos_token_id: int,
-        init_decoder: onnx.GraphProto | None = None,
-        model_type: int = 2,
-        no_repeat_ngram_size: int = 0,
-        no_speech_token_id: int | None = None,
-        no_timestamps_token_id: int | None = None,
-        pad_token_id: int,
-        start_of_lm_token_id: int | None = None,
-        transcribe_token_id: int | None = None,
-        translate_token_id: int | None = None,
-        vocab_size: int = -1,
-    ) -> None:
-        super().__init__(
-            (
-                input_ids,
-                max_length,
-                min_length,
-                num_beams,
-                num_return_sequences,
-                length_penalty,
-                repetition_penalty,
-                vocab_mask,
-                prefix_vocab_mask,
-                attention_mask,
-                decoder_input_ids,
-                logits_processor,
-                cross_qk_layer_head,
-                extra_decoding_ids,
-                temperature,
-            ),
-            {
-                "beginning_timestamp_token_id": beginning_timestamp_token_id,
-                "decoder": decoder,
-                "decoder_output_cross_qk": decoder_output_cross_qk,
-                "decoder_start_token_id": decoder_start_token_id,
-                "early_stopping": early_stopping,
-                "encoder": encoder,
-                "eos_token_id": eos_token_id,
-                "init_decoder": init_decoder,
-                "model_type": model_type,
-                "no_repeat_ngram_size": no_repeat_ngram_size,
-                "no_speech_token_id": no_speech_token_id,
-                "no_timestamps_token_id": no_timestamps_token_id,
-                "pad_token_id": pad_token_id,
-                "start_of_lm_token_id": start_of_lm_token_id,
-                "transcribe_token_id": transcribe_token_id,
-                "translate_token_id": translate_token_id,
-                "vocab_size": vocab_size,
-            },
-        )
+    return apply(WhisperBeamSearch, locals())
 
 
-class WordConvEmbedding(Op):
+@op("com.microsoft", "WordConvEmbedding", 1)
+def WordConvEmbedding(
+    Sequence: V,
+    W: V | Array,
+    B: V | Array,
+    C: V | Array,
+    *,
+    char_embedding_size: int | None = None,
+    conv_window_size: int | None = None,
+    embedding_size: int | None = None,
+) -> V:
     """A character-CNN word embedding: characters looked up, a 1-D convolution, tanh and a maximum over each word.
 
     Inputs:
@@ -10784,7 +7382,7 @@ class WordConvEmbedding(Op):
     Outputs:
         Y (T1): output
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         char_embedding_size (int, in [1, inf]): Integer representing the embedding vector size for each char.If not
             provide, use the char embedding size of embedding vector.
         conv_window_size (int, in [1, inf]): This operator applies convolution to word from left to right with
@@ -10800,34 +7398,4 @@ class WordConvEmbedding(Op):
 
     Signature: com.microsoft@1::WordConvEmbedding
     """
-
-    domain = "com.microsoft"
-    node_domain = "com.microsoft"
-    op_type = "WordConvEmbedding"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "char_embedding_size": "int",
-        "conv_window_size": "int",
-        "embedding_size": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        Sequence: str,
-        W: str,
-        B: str,
-        C: str,
-        *,
-        char_embedding_size: int | None = None,
-        conv_window_size: int | None = None,
-        embedding_size: int | None = None,
-    ) -> None:
-        super().__init__(
-            (Sequence, W, B, C),
-            {
-                "char_embedding_size": char_embedding_size,
-                "conv_window_size": conv_window_size,
-                "embedding_size": embedding_size,
-            },
-        )
+    return apply(WordConvEmbedding, locals())

@@ -3,13 +3,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, apply, op
 
 
-class AveragePool(Op):
+@op("com.microsoft.nchwc", "AveragePool", 1)
+def AveragePool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    count_include_pad: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """Average pooling of a blocked NCHWc float tensor over 2-d windows.
 
     Inputs:
@@ -18,7 +29,7 @@ class AveragePool(Op):
     Outputs:
         Y (T): The blocked pooled tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
         ceil_mode (int, default 0, one of 0, 1)
         count_include_pad (int, default 0, one of 0, 1): 1 to count the padding pixels in each window's divisor, 0
@@ -33,49 +44,25 @@ class AveragePool(Op):
 
     Signature: com.microsoft.nchwc@1::AveragePool
     """
-
-    domain = "com.microsoft.nchwc"
-    node_domain = "com.microsoft.nchwc"
-    op_type = "AveragePool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "count_include_pad": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        count_include_pad: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "count_include_pad": count_include_pad,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(AveragePool, locals())
 
 
-class Conv(Op):
+@op("com.microsoft.nchwc", "Conv", 1)
+def Conv(
+    X: V,
+    W: V | Array,
+    B: V | Array | None = None,
+    Sum: V | Array | None = None,
+    *,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
+    activation_params: Sequence[float] | None = None,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    dilations: Sequence[int] | None = None,
+    group: int | None = None,
+    kernel_shape: Sequence[int] | None = None,
+    pads: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """2-d convolution on the blocked NCHWc layout, with bias, an optional accumulated Sum and a fused activation.
 
     Inputs:
@@ -87,7 +74,7 @@ class Conv(Op):
     Outputs:
         Y (T): The blocked output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): The activation
             applied to convolution + B + Sum; absent, none.
         activation_params (floats): The activation's parameters (LeakyRelu alpha; Clip min, max; HardSigmoid alpha,
@@ -104,55 +91,13 @@ class Conv(Op):
 
     Signature: com.microsoft.nchwc@1::Conv
     """
-
-    domain = "com.microsoft.nchwc"
-    node_domain = "com.microsoft.nchwc"
-    op_type = "Conv"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "string",
-        "activation_params": "floats",
-        "auto_pad": "string",
-        "dilations": "ints",
-        "group": "int",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        B: str | None = None,
-        Sum: str | None = None,
-        *,
-        activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
-        activation_params: Sequence[float] | None = None,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        dilations: Sequence[int] | None = None,
-        group: int = 1,
-        kernel_shape: Sequence[int] | None = None,
-        pads: Sequence[int] | None = None,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X, W, B, Sum),
-            {
-                "activation": activation,
-                "activation_params": activation_params,
-                "auto_pad": auto_pad,
-                "dilations": dilations,
-                "group": group,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "strides": strides,
-            },
-        )
+    return apply(Conv, locals())
 
 
-class GlobalAveragePool(Op):
+@op("com.microsoft.nchwc", "GlobalAveragePool", 1)
+def GlobalAveragePool(
+    X: V,
+) -> V:
     """Averages each channel of a blocked NCHWc float tensor over all its pixels.
 
     Inputs:
@@ -166,22 +111,13 @@ class GlobalAveragePool(Op):
 
     Signature: com.microsoft.nchwc@1::GlobalAveragePool
     """
-
-    domain = "com.microsoft.nchwc"
-    node_domain = "com.microsoft.nchwc"
-    op_type = "GlobalAveragePool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(GlobalAveragePool, locals())
 
 
-class GlobalMaxPool(Op):
+@op("com.microsoft.nchwc", "GlobalMaxPool", 1)
+def GlobalMaxPool(
+    X: V,
+) -> V:
     """Takes the maximum of each channel of a blocked NCHWc float tensor over all its pixels.
 
     Inputs:
@@ -195,22 +131,21 @@ class GlobalMaxPool(Op):
 
     Signature: com.microsoft.nchwc@1::GlobalMaxPool
     """
-
-    domain = "com.microsoft.nchwc"
-    node_domain = "com.microsoft.nchwc"
-    op_type = "GlobalMaxPool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-    ) -> None:
-        super().__init__((X,), {})
+    return apply(GlobalMaxPool, locals())
 
 
-class MaxPool(Op):
+@op("com.microsoft.nchwc", "MaxPool", 1)
+def MaxPool(
+    X: V,
+    *,
+    auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
+    ceil_mode: Literal[0, 1] | None = None,
+    dilations: Sequence[int] | None = None,
+    kernel_shape: Sequence[int],
+    pads: Sequence[int] | None = None,
+    storage_order: Literal[0, 1] | None = None,
+    strides: Sequence[int] | None = None,
+) -> V:
     """Max pooling of a blocked NCHWc float tensor over 2-d windows.
 
     Inputs:
@@ -219,7 +154,7 @@ class MaxPool(Op):
     Outputs:
         Y (T): The blocked pooled tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
         ceil_mode (int, default 0, one of 0, 1)
         dilations (ints, default [1, 1], in [1, inf], length 2)
@@ -234,49 +169,15 @@ class MaxPool(Op):
 
     Signature: com.microsoft.nchwc@1::MaxPool
     """
-
-    domain = "com.microsoft.nchwc"
-    node_domain = "com.microsoft.nchwc"
-    op_type = "MaxPool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "auto_pad": "string",
-        "ceil_mode": "int",
-        "dilations": "ints",
-        "kernel_shape": "ints",
-        "pads": "ints",
-        "storage_order": "int",
-        "strides": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] = "NOTSET",
-        ceil_mode: int = 0,
-        dilations: Sequence[int] | None = None,
-        kernel_shape: Sequence[int],
-        pads: Sequence[int] | None = None,
-        storage_order: int = 0,
-        strides: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "auto_pad": auto_pad,
-                "ceil_mode": ceil_mode,
-                "dilations": dilations,
-                "kernel_shape": kernel_shape,
-                "pads": pads,
-                "storage_order": storage_order,
-                "strides": strides,
-            },
-        )
+    return apply(MaxPool, locals())
 
 
-class ReorderInput(Op):
+@op("com.microsoft.nchwc", "ReorderInput", 1)
+def ReorderInput(
+    X: V,
+    *,
+    channels_last: Literal[0, 1] | None = None,
+) -> V:
     """Turns a 4-d NCHW (or NHWC) float tensor into the blocked NCHWc layout, its channels padded with zeros to a
     multiple of the block size.
 
@@ -286,7 +187,7 @@ class ReorderInput(Op):
     Outputs:
         Y (T): The blocked tensor, [N, Cb, H, W] stored as [N, Cb / block, H, W, block].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         channels_last (int, default 0, one of 0, 1): 1 when X is NHWC (channels last), 0 when it is NCHW.
 
     Type constraints:
@@ -294,31 +195,16 @@ class ReorderInput(Op):
 
     Signature: com.microsoft.nchwc@1::ReorderInput
     """
-
-    domain = "com.microsoft.nchwc"
-    node_domain = "com.microsoft.nchwc"
-    op_type = "ReorderInput"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "channels_last": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        channels_last: int = 0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "channels_last": channels_last,
-            },
-        )
+    return apply(ReorderInput, locals())
 
 
-class ReorderOutput(Op):
+@op("com.microsoft.nchwc", "ReorderOutput", 1)
+def ReorderOutput(
+    X: V,
+    *,
+    channels: int | None = None,
+    channels_last: Literal[0, 1] | None = None,
+) -> V:
     """Turns a blocked NCHWc float tensor back into NCHW (or NHWC), keeping its first `channels` channels.
 
     Inputs:
@@ -327,7 +213,7 @@ class ReorderOutput(Op):
     Outputs:
         Y (T): The NCHW (or NHWC) tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         channels (int, default 0): The number of real channels to keep. onnxruntime's default 0 is rejected by both
             its shape inference and its kernel ("invalid channel count", constraint reorderoutput_c0), so every node
             states it.
@@ -338,34 +224,17 @@ class ReorderOutput(Op):
 
     Signature: com.microsoft.nchwc@1::ReorderOutput
     """
-
-    domain = "com.microsoft.nchwc"
-    node_domain = "com.microsoft.nchwc"
-    op_type = "ReorderOutput"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "channels": "int",
-        "channels_last": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        channels: int = 0,
-        channels_last: int = 0,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "channels": channels,
-                "channels_last": channels_last,
-            },
-        )
+    return apply(ReorderOutput, locals())
 
 
-class Upsample(Op):
+@op("com.microsoft.nchwc", "Upsample", 1)
+def Upsample(
+    X: V,
+    *,
+    coordinate_transformation_mode: Literal["asymmetric", "align_corners", "half_pixel"] | None = None,
+    mode: Literal["nearest", "linear"] | None = None,
+    scales: Sequence[int] | None = None,
+) -> V:
     """Upsamples a blocked NCHWc float tensor by integer factors of its height and width, nearest or bilinear.
 
     Inputs:
@@ -374,7 +243,7 @@ class Upsample(Op):
     Outputs:
         Y (T): The blocked upsampled tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         coordinate_transformation_mode (string, default "asymmetric", one of "asymmetric", "align_corners",
             "half_pixel")
         mode (string, default "nearest", one of "nearest", "linear")
@@ -386,31 +255,4 @@ class Upsample(Op):
 
     Signature: com.microsoft.nchwc@1::Upsample
     """
-
-    domain = "com.microsoft.nchwc"
-    node_domain = "com.microsoft.nchwc"
-    op_type = "Upsample"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "coordinate_transformation_mode": "string",
-        "mode": "string",
-        "scales": "ints",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        *,
-        coordinate_transformation_mode: Literal["asymmetric", "align_corners", "half_pixel"] = "asymmetric",
-        mode: Literal["nearest", "linear"] = "nearest",
-        scales: Sequence[int] | None = None,
-    ) -> None:
-        super().__init__(
-            (X,),
-            {
-                "coordinate_transformation_mode": coordinate_transformation_mode,
-                "mode": mode,
-                "scales": scales,
-            },
-        )
+    return apply(Upsample, locals())

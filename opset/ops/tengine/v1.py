@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Literal
 
-from opset.opbase import Op
+from opset.graph import Array, V, Value, apply, op
 
 
-class Absval(Op):
+@op("tengine", "Absval", 1)
+def Absval(
+    input: V,
+) -> V:
     """Absolute value, elementwise.
 
     Inputs:
@@ -23,22 +26,13 @@ class Absval(Op):
 
     Signature: tengine@1::Absval
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Absval"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Absval, locals())
 
 
-class Accuracy(Op):
+@op("tengine", "Accuracy", 1)
+def Accuracy(
+    input: V,
+) -> V:
     """Caffe's training-time Accuracy layer, kept in the graph but never computed.
 
     Inputs:
@@ -52,22 +46,14 @@ class Accuracy(Op):
 
     Signature: tengine@1::Accuracy
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Accuracy"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Accuracy, locals())
 
 
-class Addn(Op):
+@op("tengine", "Addn", 1)
+def Addn(
+    *inputs: V,
+    axis: int | None = None,
+) -> V:
     """Elementwise sum of any number of same-shaped inputs.
 
     Inputs:
@@ -76,7 +62,7 @@ class Addn(Op):
     Outputs:
         output (T): The elementwise sum.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): Stored but unused by Tengine.
 
     Type constraints:
@@ -84,30 +70,16 @@ class Addn(Op):
 
     Signature: tengine@1::Addn
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Addn"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *inputs: str,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (*inputs,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Addn, locals())
 
 
-class ArgMax(Op):
+@op("tengine", "ArgMax", 1)
+def ArgMax(
+    input: V,
+    *,
+    axis: int | None = None,
+    keepdims: int | None = None,
+) -> V:
     """Index of the largest value along one axis, as int32.
 
     Inputs:
@@ -116,7 +88,7 @@ class ArgMax(Op):
     Outputs:
         output (tensor(int32)): Indices along axis.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0, in [0, inf]): The axis to reduce.
         keepdims (int, default 1): Non-zero keeps the reduced axis with size 1.
 
@@ -125,34 +97,16 @@ class ArgMax(Op):
 
     Signature: tengine@1::ArgMax
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ArgMax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ArgMax, locals())
 
 
-class ArgMin(Op):
+@op("tengine", "ArgMin", 1)
+def ArgMin(
+    input: V,
+    *,
+    axis: int | None = None,
+    keepdims: int | None = None,
+) -> V:
     """Index of the smallest value along one axis, as int32.
 
     Inputs:
@@ -161,7 +115,7 @@ class ArgMin(Op):
     Outputs:
         output (tensor(int32)): Indices along axis.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0, in [0, inf]): The axis to reduce.
         keepdims (int, default 1): Non-zero keeps the reduced axis with size 1.
 
@@ -170,34 +124,21 @@ class ArgMin(Op):
 
     Signature: tengine@1::ArgMin
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ArgMin"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdims": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 0,
-        keepdims: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "keepdims": keepdims,
-            },
-        )
+    return apply(ArgMin, locals())
 
 
-class BatchNormalization(Op):
+@op("tengine", "BatchNormalization", 1)
+def BatchNormalization(
+    input: V,
+    gamma: V | Array,
+    beta: V | Array,
+    mean: V | Array,
+    var: V | Array,
+    *,
+    caffe_flavor: Literal[0, 1] | None = None,
+    eps: float | None = None,
+    rescale_factor: float | None = None,
+) -> V:
     """Inference batch normalization per channel, with Caffe's moving-average rescale factor.
 
     Inputs:
@@ -210,7 +151,7 @@ class BatchNormalization(Op):
     Outputs:
         output (T): Normalized input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         caffe_flavor (int, default 0, one of 0, 1): 1: no gamma and beta (Caffe BatchNorm).
         eps (float, default 1e-05): Added to the variance.
         rescale_factor (float, default 1.0): Caffe's moving-average factor; mean and var are divided by it (0: both
@@ -221,41 +162,20 @@ class BatchNormalization(Op):
 
     Signature: tengine@1::BatchNormalization
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "BatchNormalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "caffe_flavor": "int",
-        "eps": "float",
-        "rescale_factor": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        gamma: str,
-        beta: str,
-        mean: str,
-        var: str,
-        *,
-        caffe_flavor: int = 0,
-        eps: float = 1e-05,
-        rescale_factor: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (input, gamma, beta, mean, var),
-            {
-                "caffe_flavor": caffe_flavor,
-                "eps": eps,
-                "rescale_factor": rescale_factor,
-            },
-        )
+    return apply(BatchNormalization, locals())
 
 
-class BatchToSpaceND(Op):
+@op("tengine", "BatchToSpaceND", 1)
+def BatchToSpaceND(
+    input: V,
+    *,
+    crop_bottom: int | None = None,
+    crop_left: int | None = None,
+    crop_right: int | None = None,
+    crop_top: int | None = None,
+    dilation_x: int | None = None,
+    dilation_y: int | None = None,
+) -> V:
     """Moves blocks of the batch into the height and width of NHWC data, then crops.
 
     Inputs:
@@ -264,7 +184,7 @@ class BatchToSpaceND(Op):
     Outputs:
         output (T): Output in NHWC layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         crop_bottom (int, default 0, in [0, inf]): Rows cut from the bottom.
         crop_left (int, default 0, in [0, inf]): Columns cut from the left.
         crop_right (int, default 0, in [0, inf]): Columns cut from the right.
@@ -277,46 +197,16 @@ class BatchToSpaceND(Op):
 
     Signature: tengine@1::BatchToSpaceND
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "BatchToSpaceND"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "crop_bottom": "int",
-        "crop_left": "int",
-        "crop_right": "int",
-        "crop_top": "int",
-        "dilation_x": "int",
-        "dilation_y": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        crop_bottom: int = 0,
-        crop_left: int = 0,
-        crop_right: int = 0,
-        crop_top: int = 0,
-        dilation_x: int = 1,
-        dilation_y: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "crop_bottom": crop_bottom,
-                "crop_left": crop_left,
-                "crop_right": crop_right,
-                "crop_top": crop_top,
-                "dilation_x": dilation_x,
-                "dilation_y": dilation_y,
-            },
-        )
+    return apply(BatchToSpaceND, locals())
 
 
-class Bias(Op):
+@op("tengine", "Bias", 1)
+def Bias(
+    input: V,
+    bias: V | Array,
+    *,
+    bias_size: int | None = None,
+) -> V:
     """Adds one bias value per channel of an NCHW tensor.
 
     Inputs:
@@ -326,7 +216,7 @@ class Bias(Op):
     Outputs:
         output (T): Input plus bias.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         bias_size (int, default 0): Number of bias values (stored, not read by Tengine).
 
     Type constraints:
@@ -334,32 +224,17 @@ class Bias(Op):
 
     Signature: tengine@1::Bias
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Bias"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "bias_size": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        bias: str,
-        *,
-        bias_size: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, bias),
-            {
-                "bias_size": bias_size,
-            },
-        )
+    return apply(Bias, locals())
 
 
-class BilinearResize(Op):
+@op("tengine", "BilinearResize", 1)
+def BilinearResize(
+    input: V,
+    *,
+    scale_x: float | None = None,
+    scale_y: float | None = None,
+    type: Literal[0, 1] | None = None,
+) -> V:
     """Resizes the H and W of NCHW data by scale factors, nearest or bilinear.
 
     Inputs:
@@ -368,7 +243,7 @@ class BilinearResize(Op):
     Outputs:
         output (T): Resized output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         scale_x (float, default 1.0): Horizontal (width) factor.
         scale_y (float, default 1.0): Vertical (height) factor.
         type (int, default 0, one of 0, 1): 0 nearest neighbour, 1 bilinear.
@@ -378,37 +253,14 @@ class BilinearResize(Op):
 
     Signature: tengine@1::BilinearResize
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "BilinearResize"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "scale_x": "float",
-        "scale_y": "float",
-        "type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        scale_x: float = 1.0,
-        scale_y: float = 1.0,
-        type: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "scale_x": scale_x,
-                "scale_y": scale_y,
-                "type": type,
-            },
-        )
+    return apply(BilinearResize, locals())
 
 
-class BroadMul(Op):
+@op("tengine", "BroadMul", 1)
+def BroadMul(
+    A: V,
+    B: V | Array,
+) -> V:
     """Multiplies each channel of the first input by one value of the second.
 
     Inputs:
@@ -423,23 +275,16 @@ class BroadMul(Op):
 
     Signature: tengine@1::BroadMul
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "BroadMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(BroadMul, locals())
 
 
-class Cast(Op):
+@op("tengine", "Cast", 1)
+def Cast(
+    input: V,
+    *,
+    type_from: Literal[0, 1, 2, 3, 5, 6, 10] | None = None,
+    type_to: Literal[0, 1, 2, 3, 5, 6, 10] | None = None,
+) -> V:
     """Converts the element type of a tensor.
 
     Inputs:
@@ -448,7 +293,7 @@ class Cast(Op):
     Outputs:
         output (T2): The converted tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         type_from (int, default 0, one of 0, 1, 2, 3, 5, 6, 10): Source type code (documentation; the input
             decides).
         type_to (int, default 0, one of 0, 1, 2, 3, 5, 6, 10): Target type code.
@@ -461,34 +306,13 @@ class Cast(Op):
 
     Signature: tengine@1::Cast
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Cast"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "type_from": "int",
-        "type_to": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        type_from: int = 0,
-        type_to: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "type_from": type_from,
-                "type_to": type_to,
-            },
-        )
+    return apply(Cast, locals())
 
 
-class Ceil(Op):
+@op("tengine", "Ceil", 1)
+def Ceil(
+    input: V,
+) -> V:
     """Rounds up to the nearest integer, elementwise.
 
     Inputs:
@@ -502,22 +326,16 @@ class Ceil(Op):
 
     Signature: tengine@1::Ceil
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Ceil"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Ceil, locals())
 
 
-class Clip(Op):
+@op("tengine", "Clip", 1)
+def Clip(
+    input: V,
+    *,
+    max: float | None = None,
+    min: float | None = None,
+) -> V:
     """Limits every value to [min, max].
 
     Inputs:
@@ -526,7 +344,7 @@ class Clip(Op):
     Outputs:
         output (T): Output with the input's shape.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         max (float, default 3.4028234663852886e+38): Upper bound (FLT_MAX by default).
         min (float, default -3.4028234663852886e+38): Lower bound (-FLT_MAX by default).
 
@@ -535,34 +353,16 @@ class Clip(Op):
 
     Signature: tengine@1::Clip
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Clip"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "max": "float",
-        "min": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        max: float = 3.4028234663852886e+38,
-        min: float = -3.4028234663852886e+38,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "max": max,
-                "min": min,
-            },
-        )
+    return apply(Clip, locals())
 
 
-class Comparison(Op):
+@op("tengine", "Comparison", 1)
+def Comparison(
+    A: V,
+    B: V | Array,
+    *,
+    type: Literal[0, 1, 2, 3, 4, 5] | None = None,
+) -> V:
     """Elementwise comparison selected by a type code, giving 1 or 0.
 
     Inputs:
@@ -572,7 +372,7 @@ class Comparison(Op):
     Outputs:
         output (T): 1 where the comparison holds, else 0.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         type (int, default 0, one of 0, 1, 2, 3, 4, 5): Comparison code, see the table.
 
     Type constraints:
@@ -580,32 +380,14 @@ class Comparison(Op):
 
     Signature: tengine@1::Comparison
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Comparison"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        type: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "type": type,
-            },
-        )
+    return apply(Comparison, locals())
 
 
-class Concat(Op):
+@op("tengine", "Concat", 1)
+def Concat(
+    *inputs: V,
+    axis: int | None = None,
+) -> V:
     """Joins tensors along one axis.
 
     Inputs:
@@ -614,7 +396,7 @@ class Concat(Op):
     Outputs:
         output (T): The joined tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Axis to join along; negative counts from the end.
 
     Type constraints:
@@ -622,30 +404,12 @@ class Concat(Op):
 
     Signature: tengine@1::Concat
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Concat"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *inputs: str,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (*inputs,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Concat, locals())
 
 
-class Const(Op):
+@op("tengine", "Const", 1)
+def Const(
+) -> Value:
     """A constant tensor (weights, biases), held by the graph rather than computed.
 
     Outputs:
@@ -657,21 +421,30 @@ class Const(Op):
 
     Signature: tengine@1::Const
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Const"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-    ) -> None:
-        super().__init__((), {})
+    return apply(Const, locals())
 
 
-class Convolution(Op):
+@op("tengine", "Convolution", 1)
+def Convolution(
+    input: V,
+    weight: V | Array,
+    bias: V | Array | None = None,
+    *,
+    activation: Literal[-1, 0, 1, 6] | None = None,
+    dilation_h: int | None = None,
+    dilation_w: int | None = None,
+    group: int | None = None,
+    input_channel: int | None = None,
+    kernel_h: int | None = None,
+    kernel_w: int | None = None,
+    output_channel: int | None = None,
+    pad_h0: int | None = None,
+    pad_h1: int | None = None,
+    pad_w0: int | None = None,
+    pad_w1: int | None = None,
+    stride_h: int | None = None,
+    stride_w: int | None = None,
+) -> V:
     """2-D convolution of an NCHW tensor with explicit or SAME padding, groups and a fused activation.
 
     Inputs:
@@ -682,7 +455,7 @@ class Convolution(Op):
     Outputs:
         output (T): Output in NCHW layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (int, default -1, one of -1, 0, 1, 6): Fused activation: -1 none, 0 ReLU, 1 ReLU1 (clip to [-1,
             1]), 6 ReLU6.
         dilation_h (int, default 1, in [1, inf]): Vertical dilation.
@@ -705,72 +478,24 @@ class Convolution(Op):
 
     Signature: tengine@1::Convolution
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Convolution"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "int",
-        "dilation_h": "int",
-        "dilation_w": "int",
-        "group": "int",
-        "input_channel": "int",
-        "kernel_h": "int",
-        "kernel_w": "int",
-        "output_channel": "int",
-        "pad_h0": "int",
-        "pad_h1": "int",
-        "pad_w0": "int",
-        "pad_w1": "int",
-        "stride_h": "int",
-        "stride_w": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        weight: str,
-        bias: str | None = None,
-        *,
-        activation: int = -1,
-        dilation_h: int = 1,
-        dilation_w: int = 1,
-        group: int = 1,
-        input_channel: int = 64,
-        kernel_h: int = 1,
-        kernel_w: int = 1,
-        output_channel: int = 64,
-        pad_h0: int = 0,
-        pad_h1: int = 0,
-        pad_w0: int = 0,
-        pad_w1: int = 0,
-        stride_h: int = 1,
-        stride_w: int = 1,
-    ) -> None:
-        super().__init__(
-            (input, weight, bias),
-            {
-                "activation": activation,
-                "dilation_h": dilation_h,
-                "dilation_w": dilation_w,
-                "group": group,
-                "input_channel": input_channel,
-                "kernel_h": kernel_h,
-                "kernel_w": kernel_w,
-                "output_channel": output_channel,
-                "pad_h0": pad_h0,
-                "pad_h1": pad_h1,
-                "pad_w0": pad_w0,
-                "pad_w1": pad_w1,
-                "stride_h": stride_h,
-                "stride_w": stride_w,
-            },
-        )
+    return apply(Convolution, locals())
 
 
-class Crop(Op):
+@op("tengine", "Crop", 1)
+def Crop(
+    input: V,
+    reference: V | Array | None = None,
+    *,
+    axis: Literal[1, 2] | None = None,
+    center_crop: Literal[0, 1] | None = None,
+    crop_h: int | None = None,
+    crop_w: int | None = None,
+    flag: Literal[0, 1] | None = None,
+    num_args: int | None = None,
+    offset_c: int | None = None,
+    offset_h: int | None = None,
+    offset_w: int | None = None,
+) -> V:
     """Cuts a window out of an NCHW tensor, Caffe style or MXNet style.
 
     Inputs:
@@ -780,7 +505,7 @@ class Crop(Op):
     Outputs:
         output (T): The window.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1, one of 1, 2): Caffe: the first axis cropped (1 includes channels).
         center_crop (int, default 0, one of 0, 1): Stored, not read by Tengine.
         crop_h (int, default 0, in [0, inf]): Output height (MXNet, num_args 1).
@@ -796,56 +521,31 @@ class Crop(Op):
 
     Signature: tengine@1::Crop
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Crop"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "center_crop": "int",
-        "crop_h": "int",
-        "crop_w": "int",
-        "flag": "int",
-        "num_args": "int",
-        "offset_c": "int",
-        "offset_h": "int",
-        "offset_w": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        reference: str | None = None,
-        *,
-        axis: int = 1,
-        center_crop: int = 0,
-        crop_h: int = 0,
-        crop_w: int = 0,
-        flag: int = 0,
-        num_args: int = 0,
-        offset_c: int = 0,
-        offset_h: int = 0,
-        offset_w: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, reference),
-            {
-                "axis": axis,
-                "center_crop": center_crop,
-                "crop_h": crop_h,
-                "crop_w": crop_w,
-                "flag": flag,
-                "num_args": num_args,
-                "offset_c": offset_c,
-                "offset_h": offset_h,
-                "offset_w": offset_w,
-            },
-        )
+    return apply(Crop, locals())
 
 
-class Deconvolution(Op):
+@op("tengine", "Deconvolution", 1)
+def Deconvolution(
+    input: V,
+    weight: V | Array,
+    bias: V | Array | None = None,
+    *,
+    activation: Literal[-1, 0, 1, 6] | None = None,
+    dilation_h: int | None = None,
+    dilation_w: int | None = None,
+    group: int | None = None,
+    kernel_h: int | None = None,
+    kernel_w: int | None = None,
+    num_output: int | None = None,
+    output_pad_h0: int | None = None,
+    output_pad_w0: int | None = None,
+    pad_h0: int | None = None,
+    pad_h1: int | None = None,
+    pad_w0: int | None = None,
+    pad_w1: int | None = None,
+    stride_h: int | None = None,
+    stride_w: int | None = None,
+) -> V:
     """2-D transposed convolution of NCHW data with groups, output padding and a fused activation.
 
     Inputs:
@@ -856,7 +556,7 @@ class Deconvolution(Op):
     Outputs:
         output (T): Output in NCHW layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (int, default -1, one of -1, 0, 1, 6): Fused activation: -1 none, 0 ReLU, 1 clip [0, 1], 6 ReLU6.
         dilation_h (int, default 1, in [1, inf]): Vertical dilation.
         dilation_w (int, default 1, in [1, inf]): Horizontal dilation.
@@ -878,75 +578,15 @@ class Deconvolution(Op):
 
     Signature: tengine@1::Deconvolution
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Deconvolution"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "int",
-        "dilation_h": "int",
-        "dilation_w": "int",
-        "group": "int",
-        "kernel_h": "int",
-        "kernel_w": "int",
-        "num_output": "int",
-        "output_pad_h0": "int",
-        "output_pad_w0": "int",
-        "pad_h0": "int",
-        "pad_h1": "int",
-        "pad_w0": "int",
-        "pad_w1": "int",
-        "stride_h": "int",
-        "stride_w": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        weight: str,
-        bias: str | None = None,
-        *,
-        activation: int = -1,
-        dilation_h: int = 1,
-        dilation_w: int = 1,
-        group: int = 1,
-        kernel_h: int = 1,
-        kernel_w: int = 1,
-        num_output: int = 1,
-        output_pad_h0: int = 0,
-        output_pad_w0: int = 0,
-        pad_h0: int = 0,
-        pad_h1: int = 0,
-        pad_w0: int = 0,
-        pad_w1: int = 0,
-        stride_h: int = 1,
-        stride_w: int = 1,
-    ) -> None:
-        super().__init__(
-            (input, weight, bias),
-            {
-                "activation": activation,
-                "dilation_h": dilation_h,
-                "dilation_w": dilation_w,
-                "group": group,
-                "kernel_h": kernel_h,
-                "kernel_w": kernel_w,
-                "num_output": num_output,
-                "output_pad_h0": output_pad_h0,
-                "output_pad_w0": output_pad_w0,
-                "pad_h0": pad_h0,
-                "pad_h1": pad_h1,
-                "pad_w0": pad_w0,
-                "pad_w1": pad_w1,
-                "stride_h": stride_h,
-                "stride_w": stride_w,
-            },
-        )
+    return apply(Deconvolution, locals())
 
 
-class DepthToSpace(Op):
+@op("tengine", "DepthToSpace", 1)
+def DepthToSpace(
+    input: V,
+    *,
+    block_size: int | None = None,
+) -> V:
     """Moves channel blocks into height and width (CRD order).
 
     Inputs:
@@ -955,7 +595,7 @@ class DepthToSpace(Op):
     Outputs:
         output (T): Output in NCHW layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         block_size (int, default 1, in [1, inf]): Block edge.
 
     Type constraints:
@@ -963,31 +603,21 @@ class DepthToSpace(Op):
 
     Signature: tengine@1::DepthToSpace
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "DepthToSpace"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "block_size": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        block_size: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "block_size": block_size,
-            },
-        )
+    return apply(DepthToSpace, locals())
 
 
-class DetectionOutput(Op):
+@op("tengine", "DetectionOutput", 1)
+def DetectionOutput(
+    loc: V,
+    conf: V | Array,
+    priorbox: V | Array,
+    *,
+    confidence_threshold: float | None = None,
+    keep_top_k: int | None = None,
+    nms_threshold: float | None = None,
+    nms_top_k: int | None = None,
+    num_classes: int | None = None,
+) -> V:
     """SSD post-processing, decoding prior boxes, per-class NMS and the best keep_top_k detections.
 
     Inputs:
@@ -999,7 +629,7 @@ class DetectionOutput(Op):
         output (T): [1, num_detected, 6, 1] rows of (class, score, xmin, ymin, xmax, ymax); data dependent, no
             formula.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         confidence_threshold (float, default 0.25): Minimum score (exclusive).
         keep_top_k (int, default 100, in [0, inf]): Detections kept after NMS.
         nms_threshold (float, default 0.45): IoU above which NMS drops a box.
@@ -1011,45 +641,22 @@ class DetectionOutput(Op):
 
     Signature: tengine@1::DetectionOutput
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "DetectionOutput"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "confidence_threshold": "float",
-        "keep_top_k": "int",
-        "nms_threshold": "float",
-        "nms_top_k": "int",
-        "num_classes": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        loc: str,
-        conf: str,
-        priorbox: str,
-        *,
-        confidence_threshold: float = 0.25,
-        keep_top_k: int = 100,
-        nms_threshold: float = 0.45,
-        nms_top_k: int = 100,
-        num_classes: int = 21,
-    ) -> None:
-        super().__init__(
-            (loc, conf, priorbox),
-            {
-                "confidence_threshold": confidence_threshold,
-                "keep_top_k": keep_top_k,
-                "nms_threshold": nms_threshold,
-                "nms_top_k": nms_top_k,
-                "num_classes": num_classes,
-            },
-        )
+    return apply(DetectionOutput, locals())
 
 
-class DetectionPostProcess(Op):
+@op("tengine", "DetectionPostProcess", 1)
+def DetectionPostProcess(
+    input: V,
+    score: V | Array,
+    anchor: V | Array,
+    *,
+    max_classes_per_detection: int | None = None,
+    max_detections: int | None = None,
+    nms_iou_threshold: float | None = None,
+    nms_score_threshold: float | None = None,
+    num_classes: int | None = None,
+    scales: Sequence[float] | None = None,
+) -> tuple[V, V, V, V]:
     """TensorFlow Lite's SSD post-processing, anchor decoding and per-class NMS into fixed-size outputs.
 
     Inputs:
@@ -1063,7 +670,7 @@ class DetectionPostProcess(Op):
         detect_scores (T): Score per slot.
         detect_num (T): Number of filled slots.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         max_classes_per_detection (int, default 0, in [0, inf]): Classes per detection (slots multiplier).
         max_detections (int, default 0, in [0, inf]): Detections kept.
         nms_iou_threshold (float, default 0.0): IoU above which NMS drops a box.
@@ -1076,48 +683,13 @@ class DetectionPostProcess(Op):
 
     Signature: tengine@1::DetectionPostProcess
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "DetectionPostProcess"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "max_classes_per_detection": "int",
-        "max_detections": "int",
-        "nms_iou_threshold": "float",
-        "nms_score_threshold": "float",
-        "num_classes": "int",
-        "scales": "floats",
-    }
-    default_outputs = ("detect_boxes", "detect_classes", "detect_scores", "detect_num")
-
-    def __init__(
-        self,
-        input: str,
-        score: str,
-        anchor: str,
-        *,
-        max_classes_per_detection: int = 0,
-        max_detections: int = 0,
-        nms_iou_threshold: float = 0.0,
-        nms_score_threshold: float = 0.0,
-        num_classes: int = 0,
-        scales: Sequence[float] = (),
-    ) -> None:
-        super().__init__(
-            (input, score, anchor),
-            {
-                "max_classes_per_detection": max_classes_per_detection,
-                "max_detections": max_detections,
-                "nms_iou_threshold": nms_iou_threshold,
-                "nms_score_threshold": nms_score_threshold,
-                "num_classes": num_classes,
-                "scales": scales,
-            },
-        )
+    return apply(DetectionPostProcess, locals())
 
 
-class DropOut(Op):
+@op("tengine", "DropOut", 1)
+def DropOut(
+    input: V,
+) -> V:
     """Dropout at inference, the identity.
 
     Inputs:
@@ -1131,22 +703,15 @@ class DropOut(Op):
 
     Signature: tengine@1::DropOut
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "DropOut"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(DropOut, locals())
 
 
-class ELU(Op):
+@op("tengine", "ELU", 1)
+def ELU(
+    input: V,
+    *,
+    alpha: float | None = None,
+) -> V:
     """Exponential linear unit, x for x >= 0 and alpha * (exp(x) - 1) below.
 
     Inputs:
@@ -1155,7 +720,7 @@ class ELU(Op):
     Outputs:
         output (T): Output with the input's shape.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scale of the negative part.
 
     Type constraints:
@@ -1163,31 +728,20 @@ class ELU(Op):
 
     Signature: tengine@1::ELU
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ELU"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        alpha: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "alpha": alpha,
-            },
-        )
+    return apply(ELU, locals())
 
 
-class Eltwise(Op):
+@op("tengine", "Eltwise", 1)
+def Eltwise(
+    A: V,
+    B: V | Array | None = None,
+    *,
+    caffe_flavor: Literal[0, 1] | None = None,
+    power: float | None = None,
+    scale: float | None = None,
+    shift: float | None = None,
+    type: Literal[0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17] | None = None,
+) -> V:
     """Elementwise arithmetic on one or two tensors, selected by an integer type code.
 
     Inputs:
@@ -1197,7 +751,7 @@ class Eltwise(Op):
     Outputs:
         output (T): Result with the shape of A.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         caffe_flavor (int, default 0, one of 0, 1): 1: the node came from a Caffe model (no effect on the result).
         power (float, default 1.0): ELT_POWER only: the exponent.
         scale (float, default 1.0): ELT_POWER only: multiplies the input.
@@ -1210,44 +764,20 @@ class Eltwise(Op):
 
     Signature: tengine@1::Eltwise
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Eltwise"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "caffe_flavor": "int",
-        "power": "float",
-        "scale": "float",
-        "shift": "float",
-        "type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str | None = None,
-        *,
-        caffe_flavor: int = 0,
-        power: float = 1.0,
-        scale: float = 1.0,
-        shift: float = 0.0,
-        type: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "caffe_flavor": caffe_flavor,
-                "power": power,
-                "scale": scale,
-                "shift": shift,
-                "type": type,
-            },
-        )
+    return apply(Eltwise, locals())
 
 
-class Embed(Op):
+@op("tengine", "Embed", 1)
+def Embed(
+    input: V,
+    weight: V | Array,
+    bias: V | Array | None = None,
+    *,
+    bias_term: Literal[0, 1] | None = None,
+    input_dim: int | None = None,
+    num_output: int | None = None,
+    weight_data_size: int | None = None,
+) -> V:
     """Embedding lookup, one weight row per input value (Caffe's Embed).
 
     Inputs:
@@ -1258,7 +788,7 @@ class Embed(Op):
     Outputs:
         output (T): [number of words, num_output].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         bias_term (int, default 0, one of 0, 1): 1: a bias input follows (not read by Tengine's loader).
         input_dim (int, default 0, in [0, inf]): Vocabulary size (the weight's first dim).
         num_output (int, default 0, in [0, inf]): Embedding width (the weight's second dim).
@@ -1269,42 +799,17 @@ class Embed(Op):
 
     Signature: tengine@1::Embed
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Embed"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "bias_term": "int",
-        "input_dim": "int",
-        "num_output": "int",
-        "weight_data_size": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        weight: str,
-        bias: str | None = None,
-        *,
-        bias_term: int = 0,
-        input_dim: int = 0,
-        num_output: int = 0,
-        weight_data_size: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, weight, bias),
-            {
-                "bias_term": bias_term,
-                "input_dim": input_dim,
-                "num_output": num_output,
-                "weight_data_size": weight_data_size,
-            },
-        )
+    return apply(Embed, locals())
 
 
-class Expand(Op):
+@op("tengine", "Expand", 1)
+def Expand(
+    input: V,
+    shape: V | Array | None = None,
+    *,
+    dim_num: int | None = None,
+    ex_shape: Sequence[int] | None = None,
+) -> V:
     """Broadcasts a tensor to a given shape.
 
     Inputs:
@@ -1314,7 +819,7 @@ class Expand(Op):
     Outputs:
         output (T): The broadcast input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dim_num (int, default 0, in [0, inf]): Number of values of ex_shape.
         ex_shape (ints, default []): Stored target shape.
 
@@ -1323,35 +828,15 @@ class Expand(Op):
 
     Signature: tengine@1::Expand
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Expand"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dim_num": "int",
-        "ex_shape": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        shape: str | None = None,
-        *,
-        dim_num: int = 0,
-        ex_shape: Sequence[int] = (),
-    ) -> None:
-        super().__init__(
-            (input, shape),
-            {
-                "dim_num": dim_num,
-                "ex_shape": ex_shape,
-            },
-        )
+    return apply(Expand, locals())
 
 
-class Expanddims(Op):
+@op("tengine", "Expanddims", 1)
+def Expanddims(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """Inserts a dimension of size 1.
 
     Inputs:
@@ -1360,7 +845,7 @@ class Expanddims(Op):
     Outputs:
         output (T): The input with one more dim.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0, in [0, inf]): Position of the new dim.
 
     Type constraints:
@@ -1368,31 +853,16 @@ class Expanddims(Op):
 
     Signature: tengine@1::Expanddims
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Expanddims"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(Expanddims, locals())
 
 
-class Flatten(Op):
+@op("tengine", "Flatten", 1)
+def Flatten(
+    input: V,
+    *,
+    axis: int | None = None,
+    end_axis: int | None = None,
+) -> V:
     """Flattens dims axis to end_axis into one, giving a 2-D [N, K] tensor.
 
     Inputs:
@@ -1401,7 +871,7 @@ class Flatten(Op):
     Outputs:
         output (T): [N, K].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1, in [0, inf]): First dim flattened.
         end_axis (int, default 3, in [0, inf]): Last dim flattened (inclusive).
 
@@ -1410,34 +880,17 @@ class Flatten(Op):
 
     Signature: tengine@1::Flatten
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Flatten"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "end_axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-        end_axis: int = 3,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "end_axis": end_axis,
-            },
-        )
+    return apply(Flatten, locals())
 
 
-class FullyConnected(Op):
+@op("tengine", "FullyConnected", 1)
+def FullyConnected(
+    input: V,
+    weight: V | Array,
+    bias: V | Array | None = None,
+    *,
+    num_output: int | None = None,
+) -> V:
     """Fully connected layer Y = X · Wᵀ + B with the weight laid out [num_output, K].
 
     Inputs:
@@ -1448,7 +901,7 @@ class FullyConnected(Op):
     Outputs:
         output (T): Output [M, N], padded with 1s to the input's rank.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         num_output (int, default 1, in [1, inf]): Number of outputs (the weight's first dimension).
 
     Type constraints:
@@ -1456,33 +909,13 @@ class FullyConnected(Op):
 
     Signature: tengine@1::FullyConnected
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "FullyConnected"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "num_output": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        weight: str,
-        bias: str | None = None,
-        *,
-        num_output: int = 1,
-    ) -> None:
-        super().__init__(
-            (input, weight, bias),
-            {
-                "num_output": num_output,
-            },
-        )
+    return apply(FullyConnected, locals())
 
 
-class FusedbnScaleRelu(Op):
+@op("tengine", "FusedbnScaleRelu", 1)
+def FusedbnScaleRelu(
+    input: V,
+) -> V:
     """A fused batch normalization, scale and ReLU that Tengine numbers but never loads or runs.
 
     Inputs:
@@ -1496,22 +929,29 @@ class FusedbnScaleRelu(Op):
 
     Signature: tengine@1::FusedbnScaleRelu
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "FusedbnScaleRelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(FusedbnScaleRelu, locals())
 
 
-class GRU(Op):
+@op("tengine", "GRU", 1)
+def GRU(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    bias: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    *,
+    clip: float | None = None,
+    has_candidate_bias: Literal[0, 1] | None = None,
+    has_clip: Literal[0, 1] | None = None,
+    has_gate_bias: Literal[0, 1] | None = None,
+    has_init_state: Literal[0, 1] | None = None,
+    hidden_size: int | None = None,
+    input_size: int | None = None,
+    mxnet_flag: int | None = None,
+    output_len: int | None = None,
+    sequence_len: int | None = None,
+) -> V:
     """One forward GRU layer over a [seq, batch, input] sequence, in ONNX's weight layout.
 
     Inputs:
@@ -1525,7 +965,7 @@ class GRU(Op):
     Outputs:
         Y (T): Hidden state after every step [seq, 1, batch, H].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         clip (float, default 0.0): Cell clip (not applied by Tengine).
         has_candidate_bias (int, default 0, one of 0, 1): 1: candidate biases are given.
         has_clip (int, default 0, one of 0, 1): 1: clip is set.
@@ -1542,63 +982,18 @@ class GRU(Op):
 
     Signature: tengine@1::GRU
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "GRU"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "clip": "float",
-        "has_candidate_bias": "int",
-        "has_clip": "int",
-        "has_gate_bias": "int",
-        "has_init_state": "int",
-        "hidden_size": "int",
-        "input_size": "int",
-        "mxnet_flag": "int",
-        "output_len": "int",
-        "sequence_len": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        bias: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        *,
-        clip: float = 0.0,
-        has_candidate_bias: int = 0,
-        has_clip: int = 0,
-        has_gate_bias: int = 0,
-        has_init_state: int = 0,
-        hidden_size: int = 1,
-        input_size: int = 1,
-        mxnet_flag: int = 0,
-        output_len: int = 1,
-        sequence_len: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, W, R, bias, sequence_lens, initial_h),
-            {
-                "clip": clip,
-                "has_candidate_bias": has_candidate_bias,
-                "has_clip": has_clip,
-                "has_gate_bias": has_gate_bias,
-                "has_init_state": has_init_state,
-                "hidden_size": hidden_size,
-                "input_size": input_size,
-                "mxnet_flag": mxnet_flag,
-                "output_len": output_len,
-                "sequence_len": sequence_len,
-            },
-        )
+    return apply(GRU, locals())
 
 
-class Gather(Op):
+@op("tengine", "Gather", 1)
+def Gather(
+    input: V,
+    indices: V | Array,
+    *,
+    axis: int | None = None,
+    indices_num: int | None = None,
+    is_onnx: Literal[0, 1] | None = None,
+) -> V:
     """Picks slices along one axis by index.
 
     Inputs:
@@ -1608,7 +1003,7 @@ class Gather(Op):
     Outputs:
         output (T): The gathered slices.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0, in [0, inf]): The axis indexed.
         indices_num (int, default 0, in [0, inf]): Number of indices used (is_onnx 0).
         is_onnx (int, default 0, one of 0, 1): 1: ONNX Gather semantics.
@@ -1618,38 +1013,13 @@ class Gather(Op):
 
     Signature: tengine@1::Gather
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Gather"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "indices_num": "int",
-        "is_onnx": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        indices: str,
-        *,
-        axis: int = 0,
-        indices_num: int = 0,
-        is_onnx: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, indices),
-            {
-                "axis": axis,
-                "indices_num": indices_num,
-                "is_onnx": is_onnx,
-            },
-        )
+    return apply(Gather, locals())
 
 
-class Gelu(Op):
+@op("tengine", "Gelu", 1)
+def Gelu(
+    input: V,
+) -> V:
     """Gaussian error linear unit 0.5 * x * (1 + erf(x / sqrt(2))), the exact (erf) form.
 
     Inputs:
@@ -1663,22 +1033,20 @@ class Gelu(Op):
 
     Signature: tengine@1::Gelu
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Gelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Gelu, locals())
 
 
-class Gemm(Op):
+@op("tengine", "Gemm", 1)
+def Gemm(
+    A: V,
+    B: V | Array,
+    C: V | Array | None = None,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    transA: Literal[0, 1] | None = None,
+    transB: Literal[0, 1] | None = None,
+) -> V:
     """General matrix multiply, Y = alpha * A' · B' + beta * C.
 
     Inputs:
@@ -1689,7 +1057,7 @@ class Gemm(Op):
     Outputs:
         Y (T): [M, N].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Scales A' · B'.
         beta (float, default 1.0): Scales C.
         transA (int, default 0, one of 0, 1): Transpose A first.
@@ -1700,42 +1068,17 @@ class Gemm(Op):
 
     Signature: tengine@1::Gemm
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Gemm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "transA": "int",
-        "transB": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        C: str | None = None,
-        *,
-        alpha: float = 1.0,
-        beta: float = 1.0,
-        transA: int = 0,
-        transB: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B, C),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "transA": transA,
-                "transB": transB,
-            },
-        )
+    return apply(Gemm, locals())
 
 
-class Generic(Op):
+@op("tengine", "Generic", 1)
+def Generic(
+    *inputs: V,
+    max_input_num: int | None = None,
+    max_output_num: int | None = None,
+    opname: str | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """A placeholder for a custom operator named by a string, run by a plugin.
 
     Inputs:
@@ -1744,10 +1087,11 @@ class Generic(Op):
     Outputs:
         outputs (T, variadic, at least 1): Up to max_output_num tensors (no shape formula).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         max_input_num (int, default 0, in [0, inf]): Maximum number of inputs.
         max_output_num (int, default 0, in [0, inf]): Maximum number of outputs.
         opname (string, default ""): Name of the custom operator.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(float16), tensor(float), tensor(int8), tensor(uint8), tensor(int16), tensor(int32). Tengine's
@@ -1755,36 +1099,16 @@ class Generic(Op):
 
     Signature: tengine@1::Generic
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Generic"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "max_input_num": "int",
-        "max_output_num": "int",
-        "opname": "string",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        *inputs: str,
-        max_input_num: int = 0,
-        max_output_num: int = 0,
-        opname: str = "",
-    ) -> None:
-        super().__init__(
-            (*inputs,),
-            {
-                "max_input_num": max_input_num,
-                "max_output_num": max_output_num,
-                "opname": opname,
-            },
-        )
+    return apply(Generic, locals())
 
 
-class HardSwish(Op):
+@op("tengine", "HardSwish", 1)
+def HardSwish(
+    input: V,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+) -> V:
     """Hard swish, x * clip(alpha * x + beta, 0, 6) / 6.
 
     Inputs:
@@ -1793,7 +1117,7 @@ class HardSwish(Op):
     Outputs:
         output (T): Output with the input's shape.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.0): Multiplies x inside the gate.
         beta (float, default 3.0): Added inside the gate.
 
@@ -1802,34 +1126,16 @@ class HardSwish(Op):
 
     Signature: tengine@1::HardSwish
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "HardSwish"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        alpha: float = 1.0,
-        beta: float = 3.0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "alpha": alpha,
-                "beta": beta,
-            },
-        )
+    return apply(HardSwish, locals())
 
 
-class Hardsigmoid(Op):
+@op("tengine", "Hardsigmoid", 1)
+def Hardsigmoid(
+    input: V,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+) -> V:
     """Piecewise linear sigmoid, clip(alpha * x + beta, 0, 1).
 
     Inputs:
@@ -1838,7 +1144,7 @@ class Hardsigmoid(Op):
     Outputs:
         output (T): Output with the input's shape, in [0, 1].
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 0.0): Slope.
         beta (float, default 0.0): Offset.
 
@@ -1847,34 +1153,17 @@ class Hardsigmoid(Op):
 
     Signature: tengine@1::Hardsigmoid
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Hardsigmoid"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        alpha: float = 0.0,
-        beta: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "alpha": alpha,
-                "beta": beta,
-            },
-        )
+    return apply(Hardsigmoid, locals())
 
 
-class InstanceNorm(Op):
+@op("tengine", "InstanceNorm", 1)
+def InstanceNorm(
+    input: V,
+    gamma: V | Array,
+    beta: V | Array,
+    *,
+    eps: float | None = None,
+) -> V:
     """Instance normalisation of an NCHW tensor, with per-channel gamma and beta inputs.
 
     Inputs:
@@ -1885,7 +1174,7 @@ class InstanceNorm(Op):
     Outputs:
         output (T): Output with the input's shape.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         eps (float, default 0.0, in [0.0, inf]): Added to the variance before the square root.
 
     Type constraints:
@@ -1893,33 +1182,19 @@ class InstanceNorm(Op):
 
     Signature: tengine@1::InstanceNorm
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "InstanceNorm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "eps": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        gamma: str,
-        beta: str,
-        *,
-        eps: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (input, gamma, beta),
-            {
-                "eps": eps,
-            },
-        )
+    return apply(InstanceNorm, locals())
 
 
-class Interp(Op):
+@op("tengine", "Interp", 1)
+def Interp(
+    input: V,
+    *,
+    height_scale: float | None = None,
+    output_height: int | None = None,
+    output_width: int | None = None,
+    resize_type: Literal[1, 2, 4] | None = None,
+    width_scale: float | None = None,
+) -> V:
     """Resizes the H and W axes of an NCHW tensor by nearest neighbour or bilinear interpolation.
 
     Inputs:
@@ -1928,7 +1203,7 @@ class Interp(Op):
     Outputs:
         output (T): Output in NCHW layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         height_scale (float, default 1.0, in [0.0, inf]): Vertical scale; 0 (with width_scale 0) uses output_height.
         output_height (int, default 0, in [0, inf]): Output height when the scales are 0.
         output_width (int, default 0, in [0, inf]): Output width when the scales are 0.
@@ -1942,43 +1217,13 @@ class Interp(Op):
 
     Signature: tengine@1::Interp
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Interp"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "height_scale": "float",
-        "output_height": "int",
-        "output_width": "int",
-        "resize_type": "int",
-        "width_scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        height_scale: float = 1.0,
-        output_height: int = 0,
-        output_width: int = 0,
-        resize_type: int = 1,
-        width_scale: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "height_scale": height_scale,
-                "output_height": output_height,
-                "output_width": output_width,
-                "resize_type": resize_type,
-                "width_scale": width_scale,
-            },
-        )
+    return apply(Interp, locals())
 
 
-class L2Normalization(Op):
+@op("tengine", "L2Normalization", 1)
+def L2Normalization(
+    input: V,
+) -> V:
     """Divides the input by the L2 norm of its last axis (TensorFlow Lite's L2_NORMALIZATION).
 
     Inputs:
@@ -1992,22 +1237,19 @@ class L2Normalization(Op):
 
     Signature: tengine@1::L2Normalization
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "L2Normalization"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(L2Normalization, locals())
 
 
-class L2Pool(Op):
+@op("tengine", "L2Pool", 1)
+def L2Pool(
+    input: V,
+    *,
+    kernel_h: int | None = None,
+    kernel_w: int | None = None,
+    paddingType: Literal[0, 1, 2] | None = None,
+    stride_h: int | None = None,
+    stride_w: int | None = None,
+) -> V:
     """L2 pooling of an NHWC tensor, the square root of the mean of squares over each window.
 
     Inputs:
@@ -2016,7 +1258,7 @@ class L2Pool(Op):
     Outputs:
         output (T): Output in NHWC layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         kernel_h (int, default 0, in [0, inf]): Window height (must be set).
         kernel_w (int, default 0, in [0, inf]): Window width (must be set).
         paddingType (int, default 0, one of 0, 1, 2): 0 none, 1 SAME, 2 VALID (0 and 2 behave alike).
@@ -2028,43 +1270,21 @@ class L2Pool(Op):
 
     Signature: tengine@1::L2Pool
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "L2Pool"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "kernel_h": "int",
-        "kernel_w": "int",
-        "paddingType": "int",
-        "stride_h": "int",
-        "stride_w": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        kernel_h: int = 0,
-        kernel_w: int = 0,
-        paddingType: int = 0,
-        stride_h: int = 0,
-        stride_w: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "kernel_h": kernel_h,
-                "kernel_w": kernel_w,
-                "paddingType": paddingType,
-                "stride_h": stride_h,
-                "stride_w": stride_w,
-            },
-        )
+    return apply(L2Pool, locals())
 
 
-class LRN(Op):
+@op("tengine", "LRN", 1)
+def LRN(
+    input: V,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    bias: float | None = None,
+    is_onnx: Literal[0, 1] | None = None,
+    k: float | None = None,
+    local_size: int | None = None,
+    norm_region: Literal[0] | None = None,
+) -> V:
     """Local response normalisation across channels (Caffe's LRN).
 
     Inputs:
@@ -2073,7 +1293,7 @@ class LRN(Op):
     Outputs:
         output (T): Output with the input's shape.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1e-05): Scale of the sum of squares (divided by local_size).
         beta (float, default 0.75): Exponent.
         bias (float, default 0.0): Stored by newer converters; not read by Tengine.
@@ -2087,49 +1307,39 @@ class LRN(Op):
 
     Signature: tengine@1::LRN
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "LRN"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "beta": "float",
-        "bias": "float",
-        "is_onnx": "int",
-        "k": "float",
-        "local_size": "int",
-        "norm_region": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        alpha: float = 1e-05,
-        beta: float = 0.75,
-        bias: float = 0.0,
-        is_onnx: int = 0,
-        k: float = 2.0,
-        local_size: int = 5,
-        norm_region: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "alpha": alpha,
-                "beta": beta,
-                "bias": bias,
-                "is_onnx": is_onnx,
-                "k": k,
-                "local_size": local_size,
-                "norm_region": norm_region,
-            },
-        )
+    return apply(LRN, locals())
 
 
-class LSTM(Op):
+@op("tengine", "LSTM", 1)
+def LSTM(
+    X: V,
+    W: V | Array,
+    R: V | Array,
+    B: V | Array | None = None,
+    sequence_lens: V | Array | None = None,
+    initial_h: V | Array | None = None,
+    initial_c: V | Array | None = None,
+    P: V | Array | None = None,
+    *,
+    cell_size: int | None = None,
+    cellin_act: int | None = None,
+    cellout_act: int | None = None,
+    clip: float | None = None,
+    forget_act: int | None = None,
+    forget_bias: float | None = None,
+    has_bias: Literal[0, 1] | None = None,
+    has_clip: Literal[0, 1] | None = None,
+    has_init_state: Literal[0, 1] | None = None,
+    has_peephole: Literal[0, 1] | None = None,
+    has_projection: Literal[0, 1] | None = None,
+    hidden_size: int | None = None,
+    input_act: int | None = None,
+    input_size: int | None = None,
+    mxnet_flag: int | None = None,
+    output_act: int | None = None,
+    output_len: int | None = None,
+    sequence_len: int | None = None,
+) -> V:
     """One forward LSTM layer over a sequence, with ONNX's weight layout and gate order.
 
     Inputs:
@@ -2145,7 +1355,7 @@ class LSTM(Op):
     Outputs:
         Y (T): Hidden state of every step.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         cell_size (int, default 1): Cell size (not read).
         cellin_act (int, default 0): Unused (seed 003).
         cellout_act (int, default 0): Unused (seed 003).
@@ -2170,89 +1380,17 @@ class LSTM(Op):
 
     Signature: tengine@1::LSTM
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "LSTM"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "cell_size": "int",
-        "cellin_act": "int",
-        "cellout_act": "int",
-        "clip": "float",
-        "forget_act": "int",
-        "forget_bias": "float",
-        "has_bias": "int",
-        "has_clip": "int",
-        "has_init_state": "int",
-        "has_peephole": "int",
-        "has_projection": "int",
-        "hidden_size": "int",
-        "input_act": "int",
-        "input_size": "int",
-        "mxnet_flag": "int",
-        "output_act": "int",
-        "output_len": "int",
-        "sequence_len": "int",
-    }
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        X: str,
-        W: str,
-        R: str,
-        B: str | None = None,
-        sequence_lens: str | None = None,
-        initial_h: str | None = None,
-        initial_c: str | None = None,
-        P: str | None = None,
-        *,
-        cell_size: int = 1,
-        cellin_act: int = 0,
-        cellout_act: int = 0,
-        clip: float = 0.0,
-        forget_act: int = 0,
-        forget_bias: float = 0.0,
-        has_bias: int = 0,
-        has_clip: int = 0,
-        has_init_state: int = 0,
-        has_peephole: int = 0,
-        has_projection: int = 0,
-        hidden_size: int = 1,
-        input_act: int = 0,
-        input_size: int = 1,
-        mxnet_flag: int = 0,
-        output_act: int = 0,
-        output_len: int = 1,
-        sequence_len: int = 1,
-    ) -> None:
-        super().__init__(
-            (X, W, R, B, sequence_lens, initial_h, initial_c, P),
-            {
-                "cell_size": cell_size,
-                "cellin_act": cellin_act,
-                "cellout_act": cellout_act,
-                "clip": clip,
-                "forget_act": forget_act,
-                "forget_bias": forget_bias,
-                "has_bias": has_bias,
-                "has_clip": has_clip,
-                "has_init_state": has_init_state,
-                "has_peephole": has_peephole,
-                "has_projection": has_projection,
-                "hidden_size": hidden_size,
-                "input_act": input_act,
-                "input_size": input_size,
-                "mxnet_flag": mxnet_flag,
-                "output_act": output_act,
-                "output_len": output_len,
-                "sequence_len": sequence_len,
-            },
-        )
+    return apply(LSTM, locals())
 
 
-class LayerNorm(Op):
+@op("tengine", "LayerNorm", 1)
+def LayerNorm(
+    input: V,
+    gamma: V | Array,
+    beta: V | Array,
+    *,
+    eps: float | None = None,
+) -> V:
     """Layer normalisation over the last axis with per-element gamma and beta.
 
     Inputs:
@@ -2263,7 +1401,7 @@ class LayerNorm(Op):
     Outputs:
         output (T): The normalised input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         eps (float, default 0.0, in [0.0, inf]): Added to the variance before the square root.
 
     Type constraints:
@@ -2271,33 +1409,15 @@ class LayerNorm(Op):
 
     Signature: tengine@1::LayerNorm
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "LayerNorm"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "eps": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        gamma: str,
-        beta: str,
-        *,
-        eps: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (input, gamma, beta),
-            {
-                "eps": eps,
-            },
-        )
+    return apply(LayerNorm, locals())
 
 
-class LogSoftmax(Op):
+@op("tengine", "LogSoftmax", 1)
+def LogSoftmax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """Logarithm of the softmax along one axis.
 
     Inputs:
@@ -2306,7 +1426,7 @@ class LogSoftmax(Op):
     Outputs:
         output (T): Output with the input's shape (values <= 0).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): The axis to normalise; negative counts from the end.
 
     Type constraints:
@@ -2314,31 +1434,16 @@ class LogSoftmax(Op):
 
     Signature: tengine@1::LogSoftmax
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "LogSoftmax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(LogSoftmax, locals())
 
 
-class Logical(Op):
+@op("tengine", "Logical", 1)
+def Logical(
+    A: V,
+    B: V | Array,
+    *,
+    type: Literal[0, 1] | None = None,
+) -> V:
     """Elementwise logical AND (type 0) or OR (type 1) of two tensors, giving 0 or 1.
 
     Inputs:
@@ -2348,7 +1453,7 @@ class Logical(Op):
     Outputs:
         output (T): 0/1 values in the shape of the larger input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         type (int, default 0, one of 0, 1): 0 AND, 1 OR (tmfile uint32).
 
     Type constraints:
@@ -2356,32 +1461,13 @@ class Logical(Op):
 
     Signature: tengine@1::Logical
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Logical"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-        *,
-        type: int = 0,
-    ) -> None:
-        super().__init__(
-            (A, B),
-            {
-                "type": type,
-            },
-        )
+    return apply(Logical, locals())
 
 
-class Logistic(Op):
+@op("tengine", "Logistic", 1)
+def Logistic(
+    input: V,
+) -> V:
     """The logistic function 1 / (1 + exp(-x)) (TensorFlow Lite's LOGISTIC).
 
     Inputs:
@@ -2395,22 +1481,17 @@ class Logistic(Op):
 
     Signature: tengine@1::Logistic
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Logistic"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Logistic, locals())
 
 
-class MVN(Op):
+@op("tengine", "MVN", 1)
+def MVN(
+    input: V,
+    *,
+    across_channels: Literal[0, 1] | None = None,
+    eps: float | None = None,
+    normalize_variance: Literal[0, 1] | None = None,
+) -> V:
     """Mean (and variance) normalisation of an NCHW tensor per channel or across channels (Caffe's MVN).
 
     Inputs:
@@ -2419,7 +1500,7 @@ class MVN(Op):
     Outputs:
         output (T): Output with the input's shape.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         across_channels (int, default 0, one of 0, 1): 1: one mean (and scale) per sample over C, H and W.
         eps (float, default 1e-09): Added to the divisor.
         normalize_variance (int, default 1, one of 0, 1): 1: also divide by sqrt(mean(x^2)) + eps.
@@ -2429,37 +1510,14 @@ class MVN(Op):
 
     Signature: tengine@1::MVN
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "MVN"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "across_channels": "int",
-        "eps": "float",
-        "normalize_variance": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        across_channels: int = 0,
-        eps: float = 1e-09,
-        normalize_variance: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "across_channels": across_channels,
-                "eps": eps,
-                "normalize_variance": normalize_variance,
-            },
-        )
+    return apply(MVN, locals())
 
 
-class MatMul(Op):
+@op("tengine", "MatMul", 1)
+def MatMul(
+    A: V,
+    B: V | Array,
+) -> V:
     """Matrix product over the last two axes of two tensors of the same rank (2 to 4).
 
     Inputs:
@@ -2474,23 +1532,13 @@ class MatMul(Op):
 
     Signature: tengine@1::MatMul
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "MatMul"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("Y",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(MatMul, locals())
 
 
-class Max(Op):
+@op("tengine", "Max", 1)
+def Max(
+    *inputs: V,
+) -> V:
     """Elementwise largest value of one or more tensors of the same shape.
 
     Inputs:
@@ -2504,22 +1552,13 @@ class Max(Op):
 
     Signature: tengine@1::Max
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Max"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *inputs: str,
-    ) -> None:
-        super().__init__((*inputs,), {})
+    return apply(Max, locals())
 
 
-class Mean(Op):
+@op("tengine", "Mean", 1)
+def Mean(
+    *inputs: V,
+) -> V:
     """Elementwise mean of one or more tensors of the same shape.
 
     Inputs:
@@ -2533,22 +1572,13 @@ class Mean(Op):
 
     Signature: tengine@1::Mean
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Mean"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *inputs: str,
-    ) -> None:
-        super().__init__((*inputs,), {})
+    return apply(Mean, locals())
 
 
-class Min(Op):
+@op("tengine", "Min", 1)
+def Min(
+    *inputs: V,
+) -> V:
     """Elementwise smallest value of one or more tensors of the same shape.
 
     Inputs:
@@ -2562,22 +1592,13 @@ class Min(Op):
 
     Signature: tengine@1::Min
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Min"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        *inputs: str,
-    ) -> None:
-        super().__init__((*inputs,), {})
+    return apply(Min, locals())
 
 
-class Mish(Op):
+@op("tengine", "Mish", 1)
+def Mish(
+    input: V,
+) -> V:
     """The Mish activation x * tanh(softplus(x)) = x * tanh(log(1 + exp(x))).
 
     Inputs:
@@ -2591,22 +1612,13 @@ class Mish(Op):
 
     Signature: tengine@1::Mish
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Mish"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Mish, locals())
 
 
-class Noop(Op):
+@op("tengine", "Noop", 1)
+def Noop(
+    input: V,
+) -> V:
     """Copies its input to its output unchanged.
 
     Inputs:
@@ -2621,22 +1633,17 @@ class Noop(Op):
 
     Signature: tengine@1::Noop
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Noop"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Noop, locals())
 
 
-class Normalize(Op):
+@op("tengine", "Normalize", 1)
+def Normalize(
+    input: V,
+    scale: V | Array,
+    *,
+    across_spatial: Literal[0, 1] | None = None,
+    channel_shared: Literal[0, 1] | None = None,
+) -> V:
     """SSD's L2 normalisation of an NCHW tensor followed by a learned per-channel scale.
 
     Inputs:
@@ -2646,7 +1653,7 @@ class Normalize(Op):
     Outputs:
         output (T): Output with the input's shape.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         across_spatial (int, default 0, one of 0, 1): 1: one norm per sample instead of per position.
         channel_shared (int, default 0, one of 0, 1): 1: scale holds a single value for every channel.
 
@@ -2655,35 +1662,24 @@ class Normalize(Op):
 
     Signature: tengine@1::Normalize
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Normalize"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "across_spatial": "int",
-        "channel_shared": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        scale: str,
-        *,
-        across_spatial: int = 0,
-        channel_shared: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, scale),
-            {
-                "across_spatial": across_spatial,
-                "channel_shared": channel_shared,
-            },
-        )
+    return apply(Normalize, locals())
 
 
-class Pad(Op):
+@op("tengine", "Pad", 1)
+def Pad(
+    input: V,
+    *,
+    mode: Literal[0, 1, 2] | None = None,
+    pad_c_0: int | None = None,
+    pad_c_1: int | None = None,
+    pad_h_0: int | None = None,
+    pad_h_1: int | None = None,
+    pad_n_0: int | None = None,
+    pad_n_1: int | None = None,
+    pad_w_0: int | None = None,
+    pad_w_1: int | None = None,
+    value: float | None = None,
+) -> V:
     """Pads the channel, height and width axes of an NCHW tensor with a constant, edge or reflected values.
 
     Inputs:
@@ -2692,7 +1688,7 @@ class Pad(Op):
     Outputs:
         output (T): Padded output.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         mode (int, default 0, one of 0, 1, 2): 0 constant, 1 edge, 2 reflect.
         pad_c_0 (int, default 0, in [-1, inf]): Channels added in front.
         pad_c_1 (int, default 0, in [-1, inf]): Channels added at the back.
@@ -2709,58 +1705,19 @@ class Pad(Op):
 
     Signature: tengine@1::Pad
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Pad"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "mode": "int",
-        "pad_c_0": "int",
-        "pad_c_1": "int",
-        "pad_h_0": "int",
-        "pad_h_1": "int",
-        "pad_n_0": "int",
-        "pad_n_1": "int",
-        "pad_w_0": "int",
-        "pad_w_1": "int",
-        "value": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        mode: int = 0,
-        pad_c_0: int = 0,
-        pad_c_1: int = 0,
-        pad_h_0: int = -1,
-        pad_h_1: int = -1,
-        pad_n_0: int = 0,
-        pad_n_1: int = 0,
-        pad_w_0: int = -1,
-        pad_w_1: int = -1,
-        value: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "mode": mode,
-                "pad_c_0": pad_c_0,
-                "pad_c_1": pad_c_1,
-                "pad_h_0": pad_h_0,
-                "pad_h_1": pad_h_1,
-                "pad_n_0": pad_n_0,
-                "pad_n_1": pad_n_1,
-                "pad_w_0": pad_w_0,
-                "pad_w_1": pad_w_1,
-                "value": value,
-            },
-        )
+    return apply(Pad, locals())
 
 
-class Permute(Op):
+@op("tengine", "Permute", 1)
+def Permute(
+    input: V,
+    *,
+    flag: int | None = None,
+    order0: int | None = None,
+    order1: int | None = None,
+    order2: int | None = None,
+    order3: int | None = None,
+) -> V:
     """Transposes the axes of a 3-D or 4-D tensor into the order (order0, order1, order2, order3).
 
     Inputs:
@@ -2769,7 +1726,7 @@ class Permute(Op):
     Outputs:
         output (T): The permuted tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         flag (int, default 0): Unused.
         order0 (int, default 0, in [0, 3]): Input axis that becomes output axis 0.
         order1 (int, default 1, in [0, 3]): Input axis that becomes output axis 1.
@@ -2781,43 +1738,25 @@ class Permute(Op):
 
     Signature: tengine@1::Permute
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Permute"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "flag": "int",
-        "order0": "int",
-        "order1": "int",
-        "order2": "int",
-        "order3": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        flag: int = 0,
-        order0: int = 0,
-        order1: int = 1,
-        order2: int = 2,
-        order3: int = 3,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "flag": flag,
-                "order0": order0,
-                "order1": order1,
-                "order2": order2,
-                "order3": order3,
-            },
-        )
+    return apply(Permute, locals())
 
 
-class Pooling(Op):
+@op("tengine", "Pooling", 1)
+def Pooling(
+    input: V,
+    *,
+    alg: Literal[0, 1] | None = None,
+    caffe_flavor: Literal[0, 1, 2] | None = None,
+    global_pooling: Literal[0, 1] | None = None,
+    kernel_h: int | None = None,
+    kernel_w: int | None = None,
+    pad_h0: int | None = None,
+    pad_h1: int | None = None,
+    pad_w0: int | None = None,
+    pad_w1: int | None = None,
+    stride_h: int | None = None,
+    stride_w: int | None = None,
+) -> V:
     """Max or average pooling of an NCHW tensor, with global, Caffe-style and SAME variants.
 
     Inputs:
@@ -2826,7 +1765,7 @@ class Pooling(Op):
     Outputs:
         output (T): Output in NCHW layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alg (int, default 0, one of 0, 1): 0 max pooling, 1 average pooling.
         caffe_flavor (int, default 0, one of 0, 1, 2): 0 plain, 1 Caffe (ceil mode, padded divisor), 2 total padding
             in pad_h0/pad_w0.
@@ -2845,61 +1784,14 @@ class Pooling(Op):
 
     Signature: tengine@1::Pooling
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Pooling"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alg": "int",
-        "caffe_flavor": "int",
-        "global_pooling": "int",
-        "kernel_h": "int",
-        "kernel_w": "int",
-        "pad_h0": "int",
-        "pad_h1": "int",
-        "pad_w0": "int",
-        "pad_w1": "int",
-        "stride_h": "int",
-        "stride_w": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        alg: int = 0,
-        caffe_flavor: int = 0,
-        global_pooling: int = 0,
-        kernel_h: int = 2,
-        kernel_w: int = 2,
-        pad_h0: int = 0,
-        pad_h1: int = 0,
-        pad_w0: int = 0,
-        pad_w1: int = 0,
-        stride_h: int = 2,
-        stride_w: int = 2,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "alg": alg,
-                "caffe_flavor": caffe_flavor,
-                "global_pooling": global_pooling,
-                "kernel_h": kernel_h,
-                "kernel_w": kernel_w,
-                "pad_h0": pad_h0,
-                "pad_h1": pad_h1,
-                "pad_w0": pad_w0,
-                "pad_w1": pad_w1,
-                "stride_h": stride_h,
-                "stride_w": stride_w,
-            },
-        )
+    return apply(Pooling, locals())
 
 
-class Prelu(Op):
+@op("tengine", "Prelu", 1)
+def Prelu(
+    input: V,
+    slope: V | Array,
+) -> V:
     """Parametric ReLU, max(x, 0) + slope * min(x, 0), with one slope per channel or one for all.
 
     Inputs:
@@ -2915,23 +1807,29 @@ class Prelu(Op):
 
     Signature: tengine@1::Prelu
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Prelu"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        slope: str,
-    ) -> None:
-        super().__init__((input, slope), {})
+    return apply(Prelu, locals())
 
 
-class PriorBox(Op):
+@op("tengine", "PriorBox", 1)
+def PriorBox(
+    feature: V,
+    image: V | Array,
+    *,
+    aspect_ratio: Sequence[float] | None = None,
+    clip: Literal[0, 1] | None = None,
+    flip: Literal[0, 1] | None = None,
+    img_h: int | None = None,
+    img_size: int | None = None,
+    img_w: int | None = None,
+    max_size: Sequence[float] | None = None,
+    min_size: Sequence[float],
+    num_priors: int | None = None,
+    offset: float | None = None,
+    out_dim: int | None = None,
+    step_h: float | None = None,
+    step_w: float | None = None,
+    variance: Sequence[float],
+) -> V:
     """SSD prior (anchor) boxes for every position of a feature map, followed by their variances.
 
     Inputs:
@@ -2941,7 +1839,7 @@ class PriorBox(Op):
     Outputs:
         output (T): Boxes (channel 0) and variances (channel 1).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         aspect_ratio (floats, default []): Extra aspect ratios (width / height) besides 1.
         clip (int, default 0, one of 0, 1): 1: clip the box coordinates to [0, 1].
         flip (int, default 0, one of 0, 1): 1: also the box of every aspect ratio with width and height swapped.
@@ -2962,71 +1860,19 @@ class PriorBox(Op):
 
     Signature: tengine@1::PriorBox
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "PriorBox"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "aspect_ratio": "floats",
-        "clip": "int",
-        "flip": "int",
-        "img_h": "int",
-        "img_size": "int",
-        "img_w": "int",
-        "max_size": "floats",
-        "min_size": "floats",
-        "num_priors": "int",
-        "offset": "float",
-        "out_dim": "int",
-        "step_h": "float",
-        "step_w": "float",
-        "variance": "floats",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        feature: str,
-        image: str,
-        *,
-        aspect_ratio: Sequence[float] = (),
-        clip: int = 0,
-        flip: int = 0,
-        img_h: int = 0,
-        img_size: int = 0,
-        img_w: int = 0,
-        max_size: Sequence[float] = (),
-        min_size: Sequence[float],
-        num_priors: int = 0,
-        offset: float = 0.5,
-        out_dim: int = 0,
-        step_h: float = 0.0,
-        step_w: float = 0.0,
-        variance: Sequence[float],
-    ) -> None:
-        super().__init__(
-            (feature, image),
-            {
-                "aspect_ratio": aspect_ratio,
-                "clip": clip,
-                "flip": flip,
-                "img_h": img_h,
-                "img_size": img_size,
-                "img_w": img_w,
-                "max_size": max_size,
-                "min_size": min_size,
-                "num_priors": num_priors,
-                "offset": offset,
-                "out_dim": out_dim,
-                "step_h": step_h,
-                "step_w": step_w,
-                "variance": variance,
-            },
-        )
+    return apply(PriorBox, locals())
 
 
-class Psroipooling(Op):
+@op("tengine", "Psroipooling", 1)
+def Psroipooling(
+    feature: V,
+    rois: V | Array,
+    *,
+    output_dim: int | None = None,
+    pooled_h: int | None = None,
+    pooled_w: int | None = None,
+    spatial_scale: float | None = None,
+) -> V:
     """Position-sensitive ROI average pooling (R-FCN) of one region of a feature map.
 
     Inputs:
@@ -3036,7 +1882,7 @@ class Psroipooling(Op):
     Outputs:
         output (T): Pooled values.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         output_dim (int, default 0, in [0, inf]): Output channels.
         pooled_h (int, default 0, in [0, inf]): Output height (bins per column).
         pooled_w (int, default 0, in [0, inf]): Output width (bins per row).
@@ -3047,41 +1893,26 @@ class Psroipooling(Op):
 
     Signature: tengine@1::Psroipooling
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Psroipooling"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "output_dim": "int",
-        "pooled_h": "int",
-        "pooled_w": "int",
-        "spatial_scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        feature: str,
-        rois: str,
-        *,
-        output_dim: int = 0,
-        pooled_h: int = 0,
-        pooled_w: int = 0,
-        spatial_scale: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (feature, rois),
-            {
-                "output_dim": output_dim,
-                "pooled_h": pooled_h,
-                "pooled_w": pooled_w,
-                "spatial_scale": spatial_scale,
-            },
-        )
+    return apply(Psroipooling, locals())
 
 
-class RNN(Op):
+@op("tengine", "RNN", 1)
+def RNN(
+    input: V,
+    kernel: V | Array,
+    bias: V | Array | None = None,
+    init_h: V | Array | None = None,
+    *,
+    activation: int | None = None,
+    clip: float | None = None,
+    has_bias: Literal[0, 1] | None = None,
+    has_clip: Literal[0, 1] | None = None,
+    has_init_state: Literal[0, 1] | None = None,
+    hidden_size: int | None = None,
+    input_size: int | None = None,
+    output_len: int | None = None,
+    sequence_len: int | None = None,
+) -> V:
     """A basic (Elman) RNN layer over a sequence, h = tanh([x, h] @ kernel + bias), as TensorFlow's BasicRNNCell.
 
     Inputs:
@@ -3093,7 +1924,7 @@ class RNN(Op):
     Outputs:
         output (T): The last output_len hidden states.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         activation (int, default 0): Activation kind (not read; always tanh).
         clip (float, default 0.0): Clip value (not read).
         has_bias (int, default 0, one of 0, 1): The source model has a bias (the input decides here).
@@ -3110,58 +1941,18 @@ class RNN(Op):
 
     Signature: tengine@1::RNN
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "RNN"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "activation": "int",
-        "clip": "float",
-        "has_bias": "int",
-        "has_clip": "int",
-        "has_init_state": "int",
-        "hidden_size": "int",
-        "input_size": "int",
-        "output_len": "int",
-        "sequence_len": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        kernel: str,
-        bias: str | None = None,
-        init_h: str | None = None,
-        *,
-        activation: int = 0,
-        clip: float = 0.0,
-        has_bias: int = 0,
-        has_clip: int = 0,
-        has_init_state: int = 0,
-        hidden_size: int = 1,
-        input_size: int = 1,
-        output_len: int = 1,
-        sequence_len: int = 1,
-    ) -> None:
-        super().__init__(
-            (input, kernel, bias, init_h),
-            {
-                "activation": activation,
-                "clip": clip,
-                "has_bias": has_bias,
-                "has_clip": has_clip,
-                "has_init_state": has_init_state,
-                "hidden_size": hidden_size,
-                "input_size": input_size,
-                "output_len": output_len,
-                "sequence_len": sequence_len,
-            },
-        )
+    return apply(RNN, locals())
 
 
-class ROIAlign(Op):
+@op("tengine", "ROIAlign", 1)
+def ROIAlign(
+    input: V,
+    rois: V | Array,
+    *,
+    pooled_height: int,
+    pooled_width: int,
+    spatial_scale: float | None = None,
+) -> V:
     """Average-pools one region of interest of an NCHW feature map into a fixed grid with bilinear samples.
 
     Inputs:
@@ -3171,7 +1962,7 @@ class ROIAlign(Op):
     Outputs:
         output (T): The pooled box.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         pooled_height (int, required, in [1, inf]): Output height.
         pooled_width (int, required, in [1, inf]): Output width.
         spatial_scale (float, default 0.0): Maps image coordinates to feature-map cells.
@@ -3181,38 +1972,25 @@ class ROIAlign(Op):
 
     Signature: tengine@1::ROIAlign
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ROIAlign"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "pooled_height": "int",
-        "pooled_width": "int",
-        "spatial_scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        rois: str,
-        *,
-        pooled_height: int,
-        pooled_width: int,
-        spatial_scale: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (input, rois),
-            {
-                "pooled_height": pooled_height,
-                "pooled_width": pooled_width,
-                "spatial_scale": spatial_scale,
-            },
-        )
+    return apply(ROIAlign, locals())
 
 
-class RPN(Op):
+@op("tengine", "RPN", 1)
+def RPN(
+    score: V,
+    bbox: V | Array,
+    im_info: V | Array,
+    *,
+    anchor_scales: Sequence[float],
+    anchors: Sequence[float] | None = None,
+    basesize: int,
+    feat_stride: int | None = None,
+    min_size: int,
+    nms_thresh: float,
+    per_nms_topn: int,
+    post_nms_topn: int,
+    ratios: Sequence[float],
+) -> V:
     """Faster R-CNN region proposals from anchor scores and box deltas, with NMS.
 
     Inputs:
@@ -3223,7 +2001,7 @@ class RPN(Op):
     Outputs:
         output (T): Shape [1, K, 4, 1]: the proposals; K depends on the data (no shape formula).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         anchor_scales (floats, required): Scales of the anchors.
         anchors (floats, default []): Stored anchors (four values each); not read by Tengine.
         basesize (int, required, in [1, inf]): Side of the base anchor.
@@ -3239,57 +2017,15 @@ class RPN(Op):
 
     Signature: tengine@1::RPN
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "RPN"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "anchor_scales": "floats",
-        "anchors": "floats",
-        "basesize": "int",
-        "feat_stride": "int",
-        "min_size": "int",
-        "nms_thresh": "float",
-        "per_nms_topn": "int",
-        "post_nms_topn": "int",
-        "ratios": "floats",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        score: str,
-        bbox: str,
-        im_info: str,
-        *,
-        anchor_scales: Sequence[float],
-        anchors: Sequence[float] = (),
-        basesize: int,
-        feat_stride: int = 16,
-        min_size: int,
-        nms_thresh: float,
-        per_nms_topn: int,
-        post_nms_topn: int,
-        ratios: Sequence[float],
-    ) -> None:
-        super().__init__(
-            (score, bbox, im_info),
-            {
-                "anchor_scales": anchor_scales,
-                "anchors": anchors,
-                "basesize": basesize,
-                "feat_stride": feat_stride,
-                "min_size": min_size,
-                "nms_thresh": nms_thresh,
-                "per_nms_topn": per_nms_topn,
-                "post_nms_topn": post_nms_topn,
-                "ratios": ratios,
-            },
-        )
+    return apply(RPN, locals())
 
 
-class ReLU(Op):
+@op("tengine", "ReLU", 1)
+def ReLU(
+    input: V,
+    *,
+    negative_slope: float | None = None,
+) -> V:
     """Rectified linear unit with an optional slope for negative inputs (leaky ReLU).
 
     Inputs:
@@ -3298,7 +2034,7 @@ class ReLU(Op):
     Outputs:
         output (T): Output tensor with the shape of the input.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         negative_slope (float, default 0.0): Slope for negative inputs; 0 gives the plain ReLU.
 
     Type constraints:
@@ -3306,31 +2042,13 @@ class ReLU(Op):
 
     Signature: tengine@1::ReLU
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ReLU"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "negative_slope": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        negative_slope: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "negative_slope": negative_slope,
-            },
-        )
+    return apply(ReLU, locals())
 
 
-class ReLU1(Op):
+@op("tengine", "ReLU1", 1)
+def ReLU1(
+    input: V,
+) -> V:
     """Clips the input to [-1, 1] (TensorFlow Lite's RELU_N1_TO_1).
 
     Inputs:
@@ -3344,22 +2062,13 @@ class ReLU1(Op):
 
     Signature: tengine@1::ReLU1
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ReLU1"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(ReLU1, locals())
 
 
-class ReLU6(Op):
+@op("tengine", "ReLU6", 1)
+def ReLU6(
+    input: V,
+) -> V:
     """Clips the input to [0, 6].
 
     Inputs:
@@ -3373,22 +2082,13 @@ class ReLU6(Op):
 
     Signature: tengine@1::ReLU6
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ReLU6"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(ReLU6, locals())
 
 
-class Reciprocal(Op):
+@op("tengine", "Reciprocal", 1)
+def Reciprocal(
+    input: V,
+) -> V:
     """Reciprocal 1 / x of every element.
 
     Inputs:
@@ -3402,22 +2102,16 @@ class Reciprocal(Op):
 
     Signature: tengine@1::Reciprocal
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Reciprocal"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Reciprocal, locals())
 
 
-class ReduceL2(Op):
+@op("tengine", "ReduceL2", 1)
+def ReduceL2(
+    input: V,
+    *,
+    axis: int | None = None,
+    keepdim: Literal[0, 1] | None = None,
+) -> V:
     """L2 norm over every axis from `axis` to the last.
 
     Inputs:
@@ -3426,7 +2120,7 @@ class ReduceL2(Op):
     Outputs:
         output (T): The norms.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0): First reduced axis; negative counts from the end.
         keepdim (int, default 1, one of 0, 1): 1 keeps the reduced axes as 1s.
 
@@ -3435,34 +2129,20 @@ class ReduceL2(Op):
 
     Signature: tengine@1::ReduceL2
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ReduceL2"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "keepdim": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 0,
-        keepdim: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "keepdim": keepdim,
-            },
-        )
+    return apply(ReduceL2, locals())
 
 
-class Reduction(Op):
+@op("tengine", "Reduction", 1)
+def Reduction(
+    input: V,
+    *,
+    dim_0: int | None = None,
+    dim_1: int | None = None,
+    dim_2: int | None = None,
+    dim_3: int | None = None,
+    keepdim: Literal[0, 1] | None = None,
+    type: int | None = None,
+) -> V:
     """Reduces up to four axes by sum, mean, absolute sum, sum of squares, max, min, product, L1, L2, log-sum or
     log-sum-exp.
 
@@ -3472,7 +2152,7 @@ class Reduction(Op):
     Outputs:
         output (T): The reduced tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dim_0 (int, default -2): A reduced axis, or -2 for none.
         dim_1 (int, default -2): A reduced axis, or -2 for none.
         dim_2 (int, default -2): A reduced axis, or -2 for none.
@@ -3485,46 +2165,21 @@ class Reduction(Op):
 
     Signature: tengine@1::Reduction
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Reduction"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dim_0": "int",
-        "dim_1": "int",
-        "dim_2": "int",
-        "dim_3": "int",
-        "keepdim": "int",
-        "type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dim_0: int = -2,
-        dim_1: int = -2,
-        dim_2: int = -2,
-        dim_3: int = -2,
-        keepdim: int = 0,
-        type: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dim_0": dim_0,
-                "dim_1": dim_1,
-                "dim_2": dim_2,
-                "dim_3": dim_3,
-                "keepdim": keepdim,
-                "type": type,
-            },
-        )
+    return apply(Reduction, locals())
 
 
-class Region(Op):
+@op("tengine", "Region", 1)
+def Region(
+    input: V,
+    *,
+    biases: Sequence[float] | None = None,
+    confidence_threshold: float | None = None,
+    coords: Literal[4] | None = None,
+    nms_threshold: float | None = None,
+    num_box: int | None = None,
+    num_classes: int | None = None,
+    side: int | None = None,
+) -> V:
     """Darknet YOLOv2's region layer activations, logistic box centres and objectness with a class softmax.
 
     Inputs:
@@ -3533,7 +2188,7 @@ class Region(Op):
     Outputs:
         output (T): Activated values in the input's layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         biases (floats, default []): Anchor sizes (not read by this op).
         confidence_threshold (float, default 0.0): Detection threshold (not read by this op).
         coords (int, default 4, one of 4): Box coordinates per box (4).
@@ -3547,49 +2202,15 @@ class Region(Op):
 
     Signature: tengine@1::Region
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Region"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "biases": "floats",
-        "confidence_threshold": "float",
-        "coords": "int",
-        "nms_threshold": "float",
-        "num_box": "int",
-        "num_classes": "int",
-        "side": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        biases: Sequence[float] = (),
-        confidence_threshold: float = 0.0,
-        coords: int = 4,
-        nms_threshold: float = 0.0,
-        num_box: int = 0,
-        num_classes: int = 0,
-        side: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "biases": biases,
-                "confidence_threshold": confidence_threshold,
-                "coords": coords,
-                "nms_threshold": nms_threshold,
-                "num_box": num_box,
-                "num_classes": num_classes,
-                "side": side,
-            },
-        )
+    return apply(Region, locals())
 
 
-class Reorg(Op):
+@op("tengine", "Reorg", 1)
+def Reorg(
+    input: V,
+    *,
+    stride: int | None = None,
+) -> V:
     """Darknet's reorg layer, moving stride x stride blocks of H and W into channels.
 
     Inputs:
@@ -3598,7 +2219,7 @@ class Reorg(Op):
     Outputs:
         output (T): Reorganised tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         stride (int, default 1, in [1, inf]): Block size.
 
     Type constraints:
@@ -3606,31 +2227,19 @@ class Reorg(Op):
 
     Signature: tengine@1::Reorg
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Reorg"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "stride": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        stride: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "stride": stride,
-            },
-        )
+    return apply(Reorg, locals())
 
 
-class Reshape(Op):
+@op("tengine", "Reshape", 1)
+def Reshape(
+    input: V,
+    shape: V | Array | None = None,
+    *,
+    is_mxnet: Literal[0, 1] | None = None,
+    is_onnx: Literal[0, 1] | None = None,
+    re_shape: Sequence[int],
+    reverse: Literal[0, 1] | None = None,
+) -> V:
     """Reshapes a tensor to the shape stored in its parameters, with MXNet's special values.
 
     Inputs:
@@ -3640,7 +2249,7 @@ class Reshape(Op):
     Outputs:
         output (T): The input's values in the new shape.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         is_mxnet (int, default 0, one of 0, 1): 1: a 0 entry copies the input dim (MXNet).
         is_onnx (int, default 0, one of 0, 1): 1: a 0 entry copies the input dim (ONNX).
         re_shape (ints, required): The new shape with the special values 0, -1, -2, -3.
@@ -3654,41 +2263,17 @@ class Reshape(Op):
 
     Signature: tengine@1::Reshape
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Reshape"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "is_mxnet": "int",
-        "is_onnx": "int",
-        "re_shape": "ints",
-        "reverse": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        shape: str | None = None,
-        *,
-        is_mxnet: int = 0,
-        is_onnx: int = 0,
-        re_shape: Sequence[int],
-        reverse: int = 0,
-    ) -> None:
-        super().__init__(
-            (input, shape),
-            {
-                "is_mxnet": is_mxnet,
-                "is_onnx": is_onnx,
-                "re_shape": re_shape,
-                "reverse": reverse,
-            },
-        )
+    return apply(Reshape, locals())
 
 
-class Resize(Op):
+@op("tengine", "Resize", 1)
+def Resize(
+    input: V,
+    *,
+    scale_x: float | None = None,
+    scale_y: float | None = None,
+    type: Literal[0, 1] | None = None,
+) -> V:
     """Nearest-neighbour resize of the H and W axes of an NCHW tensor by two scale factors.
 
     Inputs:
@@ -3697,7 +2282,7 @@ class Resize(Op):
     Outputs:
         output (T): Output in NCHW layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         scale_x (float, default 1.0): Factor of the height (see the doc).
         scale_y (float, default 1.0): Factor of the width (see the doc).
         type (int, default 0, one of 0, 1): 0 nearest, 1 bilinear in the file; Tengine always uses nearest.
@@ -3707,37 +2292,14 @@ class Resize(Op):
 
     Signature: tengine@1::Resize
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Resize"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "scale_x": "float",
-        "scale_y": "float",
-        "type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        scale_x: float = 1.0,
-        scale_y: float = 1.0,
-        type: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "scale_x": scale_x,
-                "scale_y": scale_y,
-                "type": type,
-            },
-        )
+    return apply(Resize, locals())
 
 
-class Reverse(Op):
+@op("tengine", "Reverse", 1)
+def Reverse(
+    input: V,
+    axis: V | Array,
+) -> V:
     """Reverses a 4-D tensor along one axis, given by a second (int32) input.
 
     Inputs:
@@ -3752,23 +2314,18 @@ class Reverse(Op):
 
     Signature: tengine@1::Reverse
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Reverse"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        axis: str,
-    ) -> None:
-        super().__init__((input, axis), {})
+    return apply(Reverse, locals())
 
 
-class RoiPooling(Op):
+@op("tengine", "RoiPooling", 1)
+def RoiPooling(
+    input: V,
+    rois: V | Array,
+    *,
+    pooled_h: int,
+    pooled_w: int,
+    spatial_scale: float | None = None,
+) -> V:
     """Max-pools each region of interest of an NCHW feature map into a fixed grid (Fast R-CNN).
 
     Inputs:
@@ -3778,7 +2335,7 @@ class RoiPooling(Op):
     Outputs:
         output (T): One pooled map per box.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         pooled_h (int, required, in [1, inf]): Output height.
         pooled_w (int, required, in [1, inf]): Output width.
         spatial_scale (float, default 1.0): Maps image coordinates to feature-map cells.
@@ -3788,38 +2345,13 @@ class RoiPooling(Op):
 
     Signature: tengine@1::RoiPooling
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "RoiPooling"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "pooled_h": "int",
-        "pooled_w": "int",
-        "spatial_scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        rois: str,
-        *,
-        pooled_h: int,
-        pooled_w: int,
-        spatial_scale: float = 1.0,
-    ) -> None:
-        super().__init__(
-            (input, rois),
-            {
-                "pooled_h": pooled_h,
-                "pooled_w": pooled_w,
-                "spatial_scale": spatial_scale,
-            },
-        )
+    return apply(RoiPooling, locals())
 
 
-class Round(Op):
+@op("tengine", "Round", 1)
+def Round(
+    input: V,
+) -> V:
     """Rounds every element to the nearest integer, halves away from zero.
 
     Inputs:
@@ -3833,22 +2365,16 @@ class Round(Op):
 
     Signature: tengine@1::Round
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Round"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Round, locals())
 
 
-class SELU(Op):
+@op("tengine", "SELU", 1)
+def SELU(
+    input: V,
+    *,
+    alpha: float | None = None,
+    gamma: float | None = None,
+) -> V:
     """Scaled exponential linear unit, lambda * x for x >= 0 and lambda * alpha * (exp(x) - 1) below.
 
     Inputs:
@@ -3857,7 +2383,7 @@ class SELU(Op):
     Outputs:
         output (T): The activations.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         alpha (float, default 1.67326319): Scale of the negative branch before lambda.
         gamma (float, default 1.05070102): The tmfile field `lambda`: the overall scale.
 
@@ -3866,34 +2392,19 @@ class SELU(Op):
 
     Signature: tengine@1::SELU
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "SELU"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "alpha": "float",
-        "gamma": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        alpha: float = 1.67326319,
-        gamma: float = 1.05070102,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "alpha": alpha,
-                "gamma": gamma,
-            },
-        )
+    return apply(SELU, locals())
 
 
-class Scale(Op):
+@op("tengine", "Scale", 1)
+def Scale(
+    input: V,
+    gamma: V | Array,
+    beta: V | Array | None = None,
+    *,
+    axis: int | None = None,
+    bias_term: Literal[0, 1] | None = None,
+    num_axes: int | None = None,
+) -> V:
     """Per-channel affine transform y = x * gamma[c] + beta[c] of an NCHW tensor.
 
     Inputs:
@@ -3904,7 +2415,7 @@ class Scale(Op):
     Outputs:
         output (T): Output in NCHW layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Caffe's first axis of gamma (documentation only: Tengine scales axis 1).
         bias_term (int, default 0, one of 0, 1): Caffe's learned-bias flag (documentation only: the bias input
             decides).
@@ -3915,39 +2426,18 @@ class Scale(Op):
 
     Signature: tengine@1::Scale
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Scale"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "bias_term": "int",
-        "num_axes": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        gamma: str,
-        beta: str | None = None,
-        *,
-        axis: int = 1,
-        bias_term: int = 0,
-        num_axes: int = 1,
-    ) -> None:
-        super().__init__(
-            (input, gamma, beta),
-            {
-                "axis": axis,
-                "bias_term": bias_term,
-                "num_axes": num_axes,
-            },
-        )
+    return apply(Scale, locals())
 
 
-class Scatter(Op):
+@op("tengine", "Scatter", 1)
+def Scatter(
+    data: V,
+    indices: V | Array,
+    updates: V | Array,
+    *,
+    axis: int | None = None,
+    is_onnx: Literal[0, 1] | None = None,
+) -> V:
     """ONNX Scatter (ScatterElements) along one axis; a copy of data with updates written at indices.
 
     Inputs:
@@ -3958,7 +2448,7 @@ class Scatter(Op):
     Outputs:
         output (T): The updated copy of data.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default -1): Axis the indices address; negative counts from the back.
         is_onnx (int, default 0, one of 0, 1): 1: an ONNX scatter (the only kind Tengine runs).
 
@@ -3967,36 +2457,13 @@ class Scatter(Op):
 
     Signature: tengine@1::Scatter
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Scatter"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "is_onnx": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        data: str,
-        indices: str,
-        updates: str,
-        *,
-        axis: int = -1,
-        is_onnx: int = 0,
-    ) -> None:
-        super().__init__(
-            (data, indices, updates),
-            {
-                "axis": axis,
-                "is_onnx": is_onnx,
-            },
-        )
+    return apply(Scatter, locals())
 
 
-class Shape(Op):
+@op("tengine", "Shape", 1)
+def Shape(
+    input: V,
+) -> V:
     """The dims of the input as a 1-D int32 tensor.
 
     Inputs:
@@ -4010,22 +2477,15 @@ class Shape(Op):
 
     Signature: tengine@1::Shape
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Shape"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Shape, locals())
 
 
-class ShuffleChannel(Op):
+@op("tengine", "ShuffleChannel", 1)
+def ShuffleChannel(
+    input: V,
+    *,
+    group: int | None = None,
+) -> V:
     """ShuffleNet's channel shuffle of an NCHW tensor.
 
     Inputs:
@@ -4034,7 +2494,7 @@ class ShuffleChannel(Op):
     Outputs:
         output (T): The channels in shuffled order.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         group (int, default 1, in [1, inf]): Number of channel groups.
 
     Type constraints:
@@ -4043,31 +2503,13 @@ class ShuffleChannel(Op):
 
     Signature: tengine@1::ShuffleChannel
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ShuffleChannel"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "group": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        group: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "group": group,
-            },
-        )
+    return apply(ShuffleChannel, locals())
 
 
-class Sigmoid(Op):
+@op("tengine", "Sigmoid", 1)
+def Sigmoid(
+    input: V,
+) -> V:
     """Logistic sigmoid 1 / (1 + exp(-x)) with inputs below -30 clamped to -30.
 
     Inputs:
@@ -4081,22 +2523,25 @@ class Sigmoid(Op):
 
     Signature: tengine@1::Sigmoid
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Sigmoid"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Sigmoid, locals())
 
 
-class Slice(Op):
+@op("tengine", "Slice", 1)
+def Slice(
+    input: V,
+    *,
+    axis: int | None = None,
+    begin: int | None = None,
+    begins: Sequence[int] | None = None,
+    end: int | None = None,
+    iscaffe: Literal[0, 1] | None = None,
+    ismxnet: Literal[0, 1] | None = None,
+    isonnx: Literal[0, 1] | None = None,
+    sizes: Sequence[int] | None = None,
+    slice_points: Sequence[int] | None = None,
+    step: int | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Slices a tensor the way its source framework does (Caffe, MXNet, ONNX or TensorFlow).
 
     Inputs:
@@ -4105,7 +2550,7 @@ class Slice(Op):
     Outputs:
         outputs (T, variadic, at least 1): The slices (several only for Caffe).
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): Axis of the Caffe, MXNet and ONNX flavours; negative counts from the back.
         begin (int, default 0, in [0, inf]): MXNet and ONNX: first index along the axis.
         begins (ints, default [], in [0, inf]): TensorFlow: start index per axis.
@@ -4116,6 +2561,7 @@ class Slice(Op):
         sizes (ints, default [], in [-1, inf]): TensorFlow: elements kept per axis, -1 to the end.
         slice_points (ints, default []): Caffe: increasing cut positions along the axis.
         step (int, default 1): ONNX: step along the axis (below 2 means 1).
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(float16), tensor(float), tensor(int8), tensor(uint8). Tengine's floating-point and 8-bit tensor
@@ -4123,58 +2569,15 @@ class Slice(Op):
 
     Signature: tengine@1::Slice
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Slice"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "begin": "int",
-        "begins": "ints",
-        "end": "int",
-        "iscaffe": "int",
-        "ismxnet": "int",
-        "isonnx": "int",
-        "sizes": "ints",
-        "slice_points": "ints",
-        "step": "int",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-        begin: int = 0,
-        begins: Sequence[int] = (),
-        end: int = 0,
-        iscaffe: int = 0,
-        ismxnet: int = 0,
-        isonnx: int = 0,
-        sizes: Sequence[int] = (),
-        slice_points: Sequence[int] = (),
-        step: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "begin": begin,
-                "begins": begins,
-                "end": end,
-                "iscaffe": iscaffe,
-                "ismxnet": ismxnet,
-                "isonnx": isonnx,
-                "sizes": sizes,
-                "slice_points": slice_points,
-                "step": step,
-            },
-        )
+    return apply(Slice, locals())
 
 
-class SoftMax(Op):
+@op("tengine", "SoftMax", 1)
+def SoftMax(
+    input: V,
+    *,
+    axis: int | None = None,
+) -> V:
     """Softmax along one axis.
 
     Inputs:
@@ -4183,7 +2586,7 @@ class SoftMax(Op):
     Outputs:
         output (T): Probabilities along the axis.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 1): The axis normalised over; negative counts from the back.
 
     Type constraints:
@@ -4191,31 +2594,13 @@ class SoftMax(Op):
 
     Signature: tengine@1::SoftMax
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "SoftMax"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-            },
-        )
+    return apply(SoftMax, locals())
 
 
-class Softplus(Op):
+@op("tengine", "Softplus", 1)
+def Softplus(
+    input: V,
+) -> V:
     """Softplus log(exp(x) + 1) of every element.
 
     Inputs:
@@ -4229,22 +2614,20 @@ class Softplus(Op):
 
     Signature: tengine@1::Softplus
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Softplus"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(Softplus, locals())
 
 
-class SpaceToBatchND(Op):
+@op("tengine", "SpaceToBatchND", 1)
+def SpaceToBatchND(
+    input: V,
+    *,
+    dilation_x: int,
+    dilation_y: int,
+    pad_bottom: int | None = None,
+    pad_left: int | None = None,
+    pad_right: int | None = None,
+    pad_top: int | None = None,
+) -> V:
     """TensorFlow's SpaceToBatchND on the two spatial axes of NHWC data, with zero padding.
 
     Inputs:
@@ -4253,7 +2636,7 @@ class SpaceToBatchND(Op):
     Outputs:
         output (T): Output in NHWC layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dilation_x (int, required, in [1, inf]): Block width.
         dilation_y (int, required, in [1, inf]): Block height.
         pad_bottom (int, default 0, in [0, inf]): Zero rows added below.
@@ -4266,46 +2649,15 @@ class SpaceToBatchND(Op):
 
     Signature: tengine@1::SpaceToBatchND
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "SpaceToBatchND"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dilation_x": "int",
-        "dilation_y": "int",
-        "pad_bottom": "int",
-        "pad_left": "int",
-        "pad_right": "int",
-        "pad_top": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dilation_x: int,
-        dilation_y: int,
-        pad_bottom: int = 0,
-        pad_left: int = 0,
-        pad_right: int = 0,
-        pad_top: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dilation_x": dilation_x,
-                "dilation_y": dilation_y,
-                "pad_bottom": pad_bottom,
-                "pad_left": pad_left,
-                "pad_right": pad_right,
-                "pad_top": pad_top,
-            },
-        )
+    return apply(SpaceToBatchND, locals())
 
 
-class SpaceToDepth(Op):
+@op("tengine", "SpaceToDepth", 1)
+def SpaceToDepth(
+    input: V,
+    *,
+    block_size: int | None = None,
+) -> V:
     """Moves block_size x block_size spatial blocks of an NCHW tensor into channels.
 
     Inputs:
@@ -4314,7 +2666,7 @@ class SpaceToDepth(Op):
     Outputs:
         output (T): Output in NCHW layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         block_size (int, default 1, in [1, inf]): Side of the blocks moved into the channels.
 
     Type constraints:
@@ -4323,31 +2675,19 @@ class SpaceToDepth(Op):
 
     Signature: tengine@1::SpaceToDepth
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "SpaceToDepth"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "block_size": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        block_size: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "block_size": block_size,
-            },
-        )
+    return apply(SpaceToDepth, locals())
 
 
-class SparseToDense(Op):
+@op("tengine", "SparseToDense", 1)
+def SparseToDense(
+    indices: V,
+    output_shape: V | Array,
+    sparse_values: V | Array,
+    *,
+    default_value: int | None = None,
+    output_shape_size0: int | None = None,
+    output_shape_size1: int | None = None,
+) -> V:
     """A dense 1-D or 2-D float tensor filled with a default value and set at given indices.
 
     Inputs:
@@ -4358,46 +2698,26 @@ class SparseToDense(Op):
     Outputs:
         output (tensor(float)): The dense tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         default_value (int, default 0): Value of every position not set.
         output_shape_size0 (int, default 1, in [1, inf]): Output length (rows of a 2-D output).
         output_shape_size1 (int, default 0, in [0, inf]): Columns of a 2-D output (unused for 1-D).
 
     Signature: tengine@1::SparseToDense
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "SparseToDense"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "default_value": "int",
-        "output_shape_size0": "int",
-        "output_shape_size1": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        indices: str,
-        output_shape: str,
-        sparse_values: str,
-        *,
-        default_value: int = 0,
-        output_shape_size0: int = 1,
-        output_shape_size1: int = 0,
-    ) -> None:
-        super().__init__(
-            (indices, output_shape, sparse_values),
-            {
-                "default_value": default_value,
-                "output_shape_size0": output_shape_size0,
-                "output_shape_size1": output_shape_size1,
-            },
-        )
+    return apply(SparseToDense, locals())
 
 
-class SpatialTransformer(Op):
+@op("tengine", "SpatialTransformer", 1)
+def SpatialTransformer(
+    input: V,
+    theta: V | Array,
+    *,
+    sampler_type: int | None = None,
+    shape_size: int | None = None,
+    target_shape: Sequence[int],
+    transformer_type: int | None = None,
+) -> V:
     """Affine spatial transformer with bilinear sampling onto a fixed output grid.
 
     Inputs:
@@ -4407,7 +2727,7 @@ class SpatialTransformer(Op):
     Outputs:
         output (T): The sampled grid.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         sampler_type (int, default -1): 1: bilinear (the only sampler Tengine runs).
         shape_size (int, default 0): Number of target dims (2; not read by Tengine).
         target_shape (ints, required, in [2, inf], length 2): Output height and width.
@@ -4418,41 +2738,20 @@ class SpatialTransformer(Op):
 
     Signature: tengine@1::SpatialTransformer
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "SpatialTransformer"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "sampler_type": "int",
-        "shape_size": "int",
-        "target_shape": "ints",
-        "transformer_type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        theta: str,
-        *,
-        sampler_type: int = -1,
-        shape_size: int = 0,
-        target_shape: Sequence[int],
-        transformer_type: int = -1,
-    ) -> None:
-        super().__init__(
-            (input, theta),
-            {
-                "sampler_type": sampler_type,
-                "shape_size": shape_size,
-                "target_shape": target_shape,
-                "transformer_type": transformer_type,
-            },
-        )
+    return apply(SpatialTransformer, locals())
 
 
-class Split(Op):
+@op("tengine", "Split", 1)
+def Split(
+    input: V,
+    *,
+    axis: int | None = None,
+    is_caffe: Literal[0, 1] | None = None,
+    is_onnx: Literal[0, 1] | None = None,
+    split_dim: int | None = None,
+    split_sizes: Sequence[int] | None = None,
+    n_outputs: int,
+) -> tuple[V, ...]:
     """Splits a tensor along one axis into parts of given or equal sizes, or copies it (Caffe).
 
     Inputs:
@@ -4461,12 +2760,13 @@ class Split(Op):
     Outputs:
         outputs (T, variadic, at least 1): The parts (or copies), in order.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axis (int, default 0, in [0, inf]): Split axis (read only when is_onnx is set).
         is_caffe (int, default 0, one of 0, 1): 1: Caffe's Split, every output copies the input.
         is_onnx (int, default 0, one of 0, 1): 1: an ONNX split; only then is axis read.
         split_dim (int, default 1, in [1, inf]): Number of equal parts (of copies for Caffe).
         split_sizes (ints, default [], in [1, inf]): Sizes of the parts along the axis.
+        n_outputs (int, required): how many values the variadic output outputs gives
 
     Type constraints:
         T: tensor(float16), tensor(float), tensor(int8). Tengine's floating-point and int8 tensor types (the data is
@@ -4474,43 +2774,14 @@ class Split(Op):
 
     Signature: tengine@1::Split
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Split"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axis": "int",
-        "is_caffe": "int",
-        "is_onnx": "int",
-        "split_dim": "int",
-        "split_sizes": "ints",
-    }
-    default_outputs = ("outputs",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axis: int = 0,
-        is_caffe: int = 0,
-        is_onnx: int = 0,
-        split_dim: int = 1,
-        split_sizes: Sequence[int] = (),
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axis": axis,
-                "is_caffe": is_caffe,
-                "is_onnx": is_onnx,
-                "split_dim": split_dim,
-                "split_sizes": split_sizes,
-            },
-        )
+    return apply(Split, locals())
 
 
-class SquaredDifference(Op):
+@op("tengine", "SquaredDifference", 1)
+def SquaredDifference(
+    A: V,
+    B: V | Array,
+) -> V:
     """Elementwise squared difference (a - b)^2 of two tensors of the same shape.
 
     Inputs:
@@ -4525,23 +2796,18 @@ class SquaredDifference(Op):
 
     Signature: tengine@1::SquaredDifference
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "SquaredDifference"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((A, B), {})
+    return apply(SquaredDifference, locals())
 
 
-class Squeeze(Op):
+@op("tengine", "Squeeze", 1)
+def Squeeze(
+    input: V,
+    *,
+    dim_0: Literal[-2, 0, 1, 2, 3] | None = None,
+    dim_1: Literal[-2, 0, 1, 2, 3] | None = None,
+    dim_2: Literal[-2, 0, 1, 2, 3] | None = None,
+    dim_3: Literal[-2, 0, 1, 2, 3] | None = None,
+) -> V:
     """Removes size-1 axes, chosen by up to four TensorFlow-numbered dims or all of them.
 
     Inputs:
@@ -4550,7 +2816,7 @@ class Squeeze(Op):
     Outputs:
         output (T): The input without the removed axes.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dim_0 (int, default -2, one of -2, 0, 1, 2, 3): An axis (NHWC numbering) or -2.
         dim_1 (int, default -2, one of -2, 0, 1, 2, 3): An axis (NHWC numbering) or -2.
         dim_2 (int, default -2, one of -2, 0, 1, 2, 3): An axis (NHWC numbering) or -2.
@@ -4562,40 +2828,26 @@ class Squeeze(Op):
 
     Signature: tengine@1::Squeeze
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Squeeze"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dim_0": "int",
-        "dim_1": "int",
-        "dim_2": "int",
-        "dim_3": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dim_0: int = -2,
-        dim_1: int = -2,
-        dim_2: int = -2,
-        dim_3: int = -2,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dim_0": dim_0,
-                "dim_1": dim_1,
-                "dim_2": dim_2,
-                "dim_3": dim_3,
-            },
-        )
+    return apply(Squeeze, locals())
 
 
-class StridedSlice(Op):
+@op("tengine", "StridedSlice", 1)
+def StridedSlice(
+    input: V,
+    *,
+    begin_c: int | None = None,
+    begin_h: int | None = None,
+    begin_n: int | None = None,
+    begin_w: int | None = None,
+    end_c: int | None = None,
+    end_h: int | None = None,
+    end_n: int | None = None,
+    end_w: int | None = None,
+    stride_c: int | None = None,
+    stride_h: int | None = None,
+    stride_n: int | None = None,
+    stride_w: int | None = None,
+) -> V:
     """Strided slice of an NCHW tensor with a begin, an end and a stride per axis.
 
     Inputs:
@@ -4604,7 +2856,7 @@ class StridedSlice(Op):
     Outputs:
         output (T): The selected elements.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         begin_c (int, default 0, in [0, inf]): First channel.
         begin_h (int, default 0, in [0, inf]): First row.
         begin_n (int, default 0, in [0, inf]): First batch index.
@@ -4624,64 +2876,16 @@ class StridedSlice(Op):
 
     Signature: tengine@1::StridedSlice
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "StridedSlice"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "begin_c": "int",
-        "begin_h": "int",
-        "begin_n": "int",
-        "begin_w": "int",
-        "end_c": "int",
-        "end_h": "int",
-        "end_n": "int",
-        "end_w": "int",
-        "stride_c": "int",
-        "stride_h": "int",
-        "stride_n": "int",
-        "stride_w": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        begin_c: int = 0,
-        begin_h: int = 0,
-        begin_n: int = 0,
-        begin_w: int = 0,
-        end_c: int = 0,
-        end_h: int = 0,
-        end_n: int = 0,
-        end_w: int = 0,
-        stride_c: int = 1,
-        stride_h: int = 1,
-        stride_n: int = 1,
-        stride_w: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "begin_c": begin_c,
-                "begin_h": begin_h,
-                "begin_n": begin_n,
-                "begin_w": begin_w,
-                "end_c": end_c,
-                "end_h": end_h,
-                "end_n": end_n,
-                "end_w": end_w,
-                "stride_c": stride_c,
-                "stride_h": stride_h,
-                "stride_n": stride_n,
-                "stride_w": stride_w,
-            },
-        )
+    return apply(StridedSlice, locals())
 
 
-class SwapAxis(Op):
+@op("tengine", "SwapAxis", 1)
+def SwapAxis(
+    input: V,
+    *,
+    dim_0: int | None = None,
+    dim_1: int | None = None,
+) -> V:
     """Swaps two axes of a tensor.
 
     Inputs:
@@ -4690,7 +2894,7 @@ class SwapAxis(Op):
     Outputs:
         output (T): The input with the two axes exchanged.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         dim_0 (int, default 0, in [0, inf]): First axis.
         dim_1 (int, default 1, in [0, inf]): Second axis.
 
@@ -4700,34 +2904,13 @@ class SwapAxis(Op):
 
     Signature: tengine@1::SwapAxis
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "SwapAxis"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "dim_0": "int",
-        "dim_1": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        dim_0: int = 0,
-        dim_1: int = 1,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "dim_0": dim_0,
-                "dim_1": dim_1,
-            },
-        )
+    return apply(SwapAxis, locals())
 
 
-class TanH(Op):
+@op("tengine", "TanH", 1)
+def TanH(
+    input: V,
+) -> V:
     """Hyperbolic tangent of every element.
 
     Inputs:
@@ -4741,22 +2924,15 @@ class TanH(Op):
 
     Signature: tengine@1::TanH
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "TanH"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(TanH, locals())
 
 
-class Threshold(Op):
+@op("tengine", "Threshold", 1)
+def Threshold(
+    input: V,
+    *,
+    threshold: float | None = None,
+) -> V:
     """1 where the input exceeds the threshold, 0 elsewhere.
 
     Inputs:
@@ -4765,7 +2941,7 @@ class Threshold(Op):
     Outputs:
         output (T): 0 or 1 per element.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         threshold (float, default 0.0): Values strictly above it give 1.
 
     Type constraints:
@@ -4773,31 +2949,16 @@ class Threshold(Op):
 
     Signature: tengine@1::Threshold
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Threshold"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "threshold": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        threshold: float = 0.0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "threshold": threshold,
-            },
-        )
+    return apply(Threshold, locals())
 
 
-class TopKV2(Op):
+@op("tengine", "TopKV2", 1)
+def TopKV2(
+    input: V,
+    *,
+    k: int | None = None,
+    sorted: Literal[0, 1] | None = None,
+) -> tuple[V, V]:
     """The k largest values along the last axis, in descending order, with their indices.
 
     Inputs:
@@ -4807,7 +2968,7 @@ class TopKV2(Op):
         values (T): The k largest values of each row, largest first.
         indices (tensor(int32)): Their positions in the row.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         k (int, default 1, in [1, inf]): Number of values kept per row.
         sorted (int, default 0, one of 0, 1): TensorFlow's sorted flag (documentation only: the output is always
             sorted).
@@ -4817,34 +2978,15 @@ class TopKV2(Op):
 
     Signature: tengine@1::TopKV2
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "TopKV2"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "k": "int",
-        "sorted": "int",
-    }
-    default_outputs = ("values", "indices")
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        k: int = 1,
-        sorted: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "k": k,
-                "sorted": sorted,
-            },
-        )
+    return apply(TopKV2, locals())
 
 
-class Transpose(Op):
+@op("tengine", "Transpose", 1)
+def Transpose(
+    input: V,
+    *,
+    perm: Sequence[int],
+) -> V:
     """Permutes the axes of a tensor of rank 2 to 6.
 
     Inputs:
@@ -4853,7 +2995,7 @@ class Transpose(Op):
     Outputs:
         output (T): The permuted tensor.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         perm (ints, required, in [0, inf], length len(S)): The tmfile field `shape`: output axis i is input axis
             perm[i].
 
@@ -4863,31 +3005,15 @@ class Transpose(Op):
 
     Signature: tengine@1::Transpose
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Transpose"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "perm": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        perm: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "perm": perm,
-            },
-        )
+    return apply(Transpose, locals())
 
 
-class Unary(Op):
+@op("tengine", "Unary", 1)
+def Unary(
+    input: V,
+    *,
+    type: int | None = None,
+) -> V:
     """One elementwise math function of the input, selected by an integer type code.
 
     Inputs:
@@ -4896,7 +3022,7 @@ class Unary(Op):
     Outputs:
         output (T): The function's values.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         type (int, default 0, in [0, 16]): Function code, see the table.
 
     Type constraints:
@@ -4904,31 +3030,15 @@ class Unary(Op):
 
     Signature: tengine@1::Unary
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Unary"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "type": "int",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        type: int = 0,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "type": type,
-            },
-        )
+    return apply(Unary, locals())
 
 
-class Unsqueeze(Op):
+@op("tengine", "Unsqueeze", 1)
+def Unsqueeze(
+    input: V,
+    *,
+    axises: Sequence[int],
+) -> V:
     """Inserts size-1 axes at the given positions.
 
     Inputs:
@@ -4937,7 +3047,7 @@ class Unsqueeze(Op):
     Outputs:
         output (T): The input with the new axes.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         axises (ints, required): Positions of the new axes (see doc for negative values).
 
     Type constraints:
@@ -4946,31 +3056,15 @@ class Unsqueeze(Op):
 
     Signature: tengine@1::Unsqueeze
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Unsqueeze"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "axises": "ints",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        axises: Sequence[int],
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "axises": axises,
-            },
-        )
+    return apply(Unsqueeze, locals())
 
 
-class Upsample(Op):
+@op("tengine", "Upsample", 1)
+def Upsample(
+    input: V,
+    *,
+    scale: float,
+) -> V:
     """Nearest-neighbour upsampling of the H and W axes of an NCHW tensor by one float factor.
 
     Inputs:
@@ -4979,7 +3073,7 @@ class Upsample(Op):
     Outputs:
         output (T): Output in NCHW layout.
 
-    Attributes:
+    Attributes (None: not given, the op's default applies):
         scale (float, required): Factor for both H and W.
 
     Type constraints:
@@ -4987,31 +3081,15 @@ class Upsample(Op):
 
     Signature: tengine@1::Upsample
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Upsample"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {
-        "scale": "float",
-    }
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-        *,
-        scale: float,
-    ) -> None:
-        super().__init__(
-            (input,),
-            {
-                "scale": scale,
-            },
-        )
+    return apply(Upsample, locals())
 
 
-class Where(Op):
+@op("tengine", "Where", 1)
+def Where(
+    condition: V,
+    A: V | Array,
+    B: V | Array,
+) -> V:
     """Picks elements from A where the condition is non-zero and from B elsewhere.
 
     Inputs:
@@ -5027,24 +3105,13 @@ class Where(Op):
 
     Signature: tengine@1::Where
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "Where"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        condition: str,
-        A: str,
-        B: str,
-    ) -> None:
-        super().__init__((condition, A, B), {})
+    return apply(Where, locals())
 
 
-class ZerosLike(Op):
+@op("tengine", "ZerosLike", 1)
+def ZerosLike(
+    input: V,
+) -> V:
     """A tensor of zeros with the shape and type of the input.
 
     Inputs:
@@ -5058,16 +3125,4 @@ class ZerosLike(Op):
 
     Signature: tengine@1::ZerosLike
     """
-
-    domain = "tengine"
-    node_domain = "tengine"
-    op_type = "ZerosLike"
-    since = 1
-    attribute_types: ClassVar[Mapping[str, str]] = {}
-    default_outputs = ("output",)
-
-    def __init__(
-        self,
-        input: str,
-    ) -> None:
-        super().__init__((input,), {})
+    return apply(ZerosLike, locals())
