@@ -24,6 +24,11 @@ class PropertyViolation(Exception):
     pass
 
 
+# what a property runs the backend on again, for a message when that second run fails
+RERUNS = {"commutative": "f(b, a), the case's first two inputs swapped", "idempotent": "f(f(x)), its own output",
+          "odd": "f(-x), the first input negated", "monotonic": "f(x + 0.5), the first input raised by 0.5"}
+
+
 def check_property(prop: Property, case: Case, outputs: list[np.ndarray], rerun: Rerun) -> None:
     name = prop.name
     checks: dict[str, Callable[..., None]] = {

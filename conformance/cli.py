@@ -2,9 +2,14 @@
 
     conform --backend onnxruntime --op 'Conv*' -n auto --report out.json --repro-dir repro/
     conform --backend mymod:factory --replay repro/ai.onnx__Conv__v11__float     # re-run one failure
+    conform --backend onnxruntime --shard 2/3 --report r2.json                   # the 2nd of 3 CI jobs
+    conform merge r1.json r2.json r3.json --report all.json --junit all.xml      # their reports as one run's
+
+Without `-v` pytest's own output goes to a log and `conform` draws a progress bar over cells (plain lines when
+stdout is not a terminal), then a table per op and one line per failing cell with the command that replays it.
 
 Exit status: 0 when nothing failed, 1 when a cell failed (or a replayed case still fails), 2 on a usage
-error (unknown backend, op selection that matches nothing, unreadable expectations).
+error (unknown backend, op selection that matches nothing, unreadable expectations, a bad --shard).
 """
 
 from __future__ import annotations
@@ -18,16 +23,40 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from opset.broken_pipe import ends_quietly_on_broken_pipe
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the folder holding `conformance`: a checkout or site-packages
 DEFAULT_EXPECTATIONS = Path(__file__).resolve().parent / "expectations"
+DEFAULT_REPRO_DIR = Path("conform-repro")  # below the current folder, written only when a cell fails
+LOG_TAIL_LINES = 40  # of pytest's log, shown when pytest stops for a reason of its own
+
+
+@dataclass(frozen=True, slots=True)
+class Subcommand:
+    """A `conform NAME ...` command beside the default run (`conform --backend X ...`): its one-line help, its
+    arguments and what it does (an exit status)."""
+
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def subcommands() -> dict[str, Subcommand]:
+    """Every `conform NAME`; a new command is one entry here (its module imported only when it runs)."""
+    from conformance.runner import merge
+
+    return {"merge": Subcommand("merge the JSON reports of `conform --shard K/N` runs into one run's report "
+                                "(and JUnit XML)", merge.add_arguments, merge.run)}
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="conform", description="Operator conformance of a backend against the registry.")
+    commands = "".join(f"\n  conform {name} ...: {c.help}" for name, c in subcommands().items())
+    p = argparse.ArgumentParser(prog="conform", description="Operator conformance of a backend against the registry.",
+                                epilog=f"other commands (each takes --help):{commands}",
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--backend", required=True, help="reference | onnxruntime | onnx-reference | module[:factory] | "
                                                     "file.py[:factory] | an onnx.backend module (onnxruntime.backend)")
     p.add_argument("--suite", choices=("properties", "onnx-node"), default="properties",
@@ -38,12 +67,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opset", type=int, help="only the versions an import of this opset resolves to")
     p.add_argument("--max-examples", type=int, default=25, help="Hypothesis examples per cell (default 25)")
     p.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0: runs are repeatable)")
-    p.add_argument("-n", dest="workers", help="pytest-xdist workers (a number or 'auto')")
+    p.add_argument("-n", dest="workers", help="pytest-xdist workers on this machine (a number or 'auto')")
+    p.add_argument("--shard", help="K/N: run only the K-th of N disjoint parts of the cells (a CI matrix of N jobs; "
+                                   "`conform merge` joins their reports)")
+    p.add_argument("-v", "--verbose", action="store_true", help="show pytest's own output (every test, tracebacks, "
+                                                                "Hypothesis' failing examples) instead of a "
+                                                                "progress bar")
     p.add_argument("--expectations", type=Path, help="YAML of known gaps (default: conformance/expectations/"
                                                      "<the backend's name>.yaml when it exists)")
     p.add_argument("--report", type=Path, help="JSON report, rewritten as results arrive")
-    p.add_argument("--junit", type=Path, help="JUnit XML report")
-    p.add_argument("--repro-dir", type=Path, help="write a repro bundle per failing cell here")
+    p.add_argument("--junit", type=Path, help="JUnit XML report, one test case per cell")
+    p.add_argument("--repro-dir", type=Path, default=DEFAULT_REPRO_DIR,
+                   help=f"write a repro bundle per failing cell here (default: {DEFAULT_REPRO_DIR}/)")
     p.add_argument("--timeout", type=float, default=20.0, help="seconds a backend may take per case (default 20)")
     p.add_argument("--shrink", action="store_true", help="let Hypothesis shrink failing cases (slower)")
     p.add_argument("--replay", type=Path, help="re-run the one case of a repro bundle and exit")
@@ -53,9 +88,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 @ends_quietly_on_broken_pipe
 def main(argv: Sequence[str] | None = None) -> int:
-    options = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = list(sys.argv[1:] if argv is None else argv)
+    commands = subcommands()
+    if args and args[0] in commands:
+        command = commands[args[0]]
+        parser = argparse.ArgumentParser(prog=f"conform {args[0]}", description=command.help)
+        command.add_arguments(parser)
+        return command.run(parser.parse_args(args[1:]))
+    options = build_parser().parse_args(args)
     if options.max_examples < 1:
         print("conform: --max-examples must be >= 1", file=sys.stderr)
+        return 2
+    if options.shard is not None and not _shard_parses(options.shard):
         return 2
     if not _backend_resolves(options.backend):
         return 2
@@ -67,6 +111,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return replay(options.replay, options.backend, options.timeout)
     return _run(options)
+
+
+def _shard_parses(spec: str) -> bool:
+    from conformance.runner.shard import Shard, ShardError
+
+    try:
+        Shard.parse(spec)
+    except ShardError as e:
+        print(f"conform: {e}", file=sys.stderr)
+        return False
+    return True
 
 
 def _backend_resolves(spec: str) -> bool:
@@ -140,26 +195,28 @@ def _run_modules(options: argparse.Namespace, schemas: Path, write_tests: Callab
         write_tests(out)
         (out / "pytest.ini").write_text("[pytest]\naddopts =\n", encoding="utf-8")
         report = (options.report or Path(tmp) / "report.json").resolve()
-        args = _pytest_args(options, out, report, expectations)
+        events = Path(tmp) / "events"
+        args = _pytest_args(options, out, report, expectations, events)
         started = time.monotonic()
-        code = _run_pytest(args, snapshot)
-        return _finish(report, code, time.monotonic() - started)
+        code = _run_pytest(args, snapshot, events if not options.verbose else None, Path(tmp) / "pytest.log")
+        return _finish(options, report, code, time.monotonic() - started)
 
 
-def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectations: Path | None) -> list[str]:
-    args = [str(out), "-p", "conformance.runner.plugin", "-p", "no:cacheprovider", "-q", "--no-header",
-            "-o", "console_output_style=progress", "--rootdir", str(out), "--tb=line", "-rN",
-            "--backend", options.backend, "--conform-max-examples", str(options.max_examples),
-            "--conform-timeout", str(options.timeout), "--conform-report", str(report),
-            f"--hypothesis-seed={options.seed}"]
+def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectations: Path | None,
+                 events: Path) -> list[str]:
+    args = [str(out), "-p", "conformance.runner.plugin", "-p", "no:cacheprovider", "--no-header",
+            "--rootdir", str(out), "--backend", options.backend,
+            "--conform-max-examples", str(options.max_examples), "--conform-timeout", str(options.timeout),
+            "--conform-report", str(report), f"--hypothesis-seed={options.seed}",
+            "--conform-repro-dir", str(options.repro_dir.resolve())]
+    # quiet: pytest's output goes to a log shown only when pytest stops on its own; -v: pytest's whole output
+    args += ["-v", "-rfE"] if options.verbose else ["-q", "--tb=line", "-rN", "--conform-events", str(events)]
     if options.workers:
         args += ["-n", str(options.workers)]
-    if options.repro_dir:
-        args += ["--conform-repro-dir", str(options.repro_dir.resolve())]
+    if options.shard:
+        args += ["--conform-shard", options.shard]
     if expectations is not None:
         args += ["--conform-expectations", str(expectations.resolve())]
-    if options.junit:
-        args += [f"--junitxml={options.junit.resolve()}"]
     if options.opset is not None:
         args += ["--conform-opset", str(options.opset)]
     if options.shrink:
@@ -167,17 +224,37 @@ def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectati
     return args
 
 
-def _run_pytest(args: list[str], snapshot: Path) -> int:
+def _run_pytest(args: list[str], snapshot: Path, events: Path | None, log: Path) -> int:
+    """Run pytest on the modules; with `events`, its output goes to `log` and the progress is drawn from the events
+    (the log's tail is printed when pytest stops for a reason of its own: a collection error, a crash)."""
     env = dict(os.environ)
     env["OPSET_SCHEMAS"] = str(snapshot)
     if not _on_sys_path(PROJECT_ROOT):  # a checkout run without an install; an installed wheel is importable already
         env["PYTHONPATH"] = os.pathsep.join([str(PROJECT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
-    process = subprocess.Popen([sys.executable, "-m", "pytest", *args], env=env)
-    try:
-        return process.wait()
-    except KeyboardInterrupt:
-        process.wait()  # pytest got the same SIGINT and writes what it has
-        return 130
+    command = [sys.executable, "-m", "pytest", *args]
+    if events is None:
+        process = subprocess.Popen(command, env=env)
+        try:
+            return process.wait()
+        except KeyboardInterrupt:
+            process.wait()  # pytest got the same SIGINT and writes what it has
+            return 130
+    from rich.console import Console
+
+    from conformance.runner.progress import follow
+
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT)
+        try:
+            code = follow(process, events, Console())
+        except KeyboardInterrupt:
+            process.wait()
+            return 130
+    if code not in (0, 1, 5):
+        tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-LOG_TAIL_LINES:]
+        print(f"conform: pytest stopped with status {code}; the end of its output:", *tail, sep="\n",
+              file=sys.stderr)
+    return code
 
 
 def _on_sys_path(folder: Path) -> bool:
@@ -187,17 +264,25 @@ def _on_sys_path(folder: Path) -> bool:
     return any(Path(entry or ".").resolve() == folder for entry in sys.path)
 
 
-def _finish(report: Path, code: int, elapsed: float) -> int:
+def _finish(options: argparse.Namespace, report: Path, code: int, elapsed: float) -> int:
+    from conformance.runner.junit import write_junit
     from conformance.runner.report import summarize
 
     if not report.is_file():
         print(f"conform: pytest exited with status {code} before any result was recorded", file=sys.stderr)
         return 1 if code != 130 else 130
     data = json.loads(report.read_text(encoding="utf-8"))
+    if options.junit:
+        write_junit(data, options.junit)
     print()
     print(summarize(data))
-    print(f"\n{len(data['cells'])} cells in {elapsed:.1f} s; report: {report}")
-    failed = any(c["status"] == "fail" for c in data["cells"].values())
+    cells = data["cells"]
+    failed = sum(c["status"] == "fail" for c in cells.values())
+    shard = f" (shard {options.shard})" if options.shard else ""
+    written = [f"{what}: {path}" for what, path in (("report", options.report), ("junit", options.junit)) if path]
+    print(f"\n{len(cells)} cells{shard} in {elapsed:.1f} s, {failed} failed" + "".join(f"; {w}" for w in written))
+    if failed and not options.verbose:
+        print("conform -v shows pytest's whole output (Hypothesis' failing examples, tracebacks)")
     if code == 130:
         return 130
     if failed or code not in (0, 5):

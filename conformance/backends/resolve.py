@@ -73,7 +73,10 @@ def _load_file(path: Path, spec: str) -> Any:
     if module_spec is None or module_spec.loader is None:
         raise BackendError(f"backend '{spec}': cannot load {path}")
     module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
+    try:
+        module_spec.loader.exec_module(module)
+    except ImportError as e:  # as for a module path: what the file imports is missing
+        raise BackendError(f"backend '{spec}': {path} cannot import what it needs: {e}") from e
     return module
 
 

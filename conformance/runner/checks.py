@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from conformance.algebra import PropertyViolation, check_property
+from conformance.algebra import RERUNS, PropertyViolation, check_property
 from conformance.backends.protocol import BackendCall, Outer, Unsupported
 from conformance.backends.reference import ReferenceBackend, reference_outputs
 from conformance.compare import compare_values, tolerance_for
@@ -254,7 +254,9 @@ def _property_problems(case: Case, outputs: list[Any], backend: CaseBackend,
         except Unsupported:
             continue  # the backend cannot run the rerun's inputs; the property stays unchecked
         except Exception as e:  # a crash, hang or error while checking a property is a failure too
-            problems.append(f"property {prop.name}: backend failed on the rerun: {exception_line(e)}")
+            rerun_on = RERUNS.get(prop.name, "inputs derived from the case")
+            problems.append(f"property {prop.name}: the case's own outputs are right, but the backend failed when "
+                            f"run again on {rerun_on} to check the property: {exception_line(e)}")
     return problems
 
 

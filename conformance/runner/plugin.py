@@ -32,6 +32,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conform-expectations", default=None, help="YAML file of known gaps (become xfail)")
     group.addoption("--conform-opset", type=int, default=None, help="only versions an import of this opset uses")
     group.addoption("--conform-shrink", action="store_true", help="let Hypothesis shrink failing cases")
+    group.addoption("--conform-shard", default=None, help="K/N: run only the cells of the K-th of N shards")
+    group.addoption("--conform-events", default=None, help="folder where progress events go (conformance.runner."
+                                                           "events)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -49,6 +52,13 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         report_path = config.option.conform_report
         config.stash[_REPORT] = Report(Path(report_path) if report_path else None, config.option.backend)
+        if config.option.conform_shard:
+            config.stash[_REPORT].data["shard"] = config.option.conform_shard
+        if config.option.conform_events:
+            from conformance.runner.events import EventWriter
+
+            events = EventWriter(Path(config.option.conform_events), config.stash[_REPORT].data["cells"])
+            config.pluginmanager.register(events, "conform-events")
 
 
 _EXPECTATIONS = pytest.StashKey[Iterable[Expectation]]()
@@ -67,24 +77,39 @@ def _cell_of(item: pytest.Item) -> tuple[str, str, int, str] | None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep the cells of the opset (`--conform-opset`) and the shard (`--conform-shard`), mark expected failures,
+    and tell the progress (`--conform-events`) how many tests each kept cell has."""
+    from conformance.runner.report import cell_key
+    from conformance.runner.shard import Shard
+
     opset = config.option.conform_opset
-    keep, drop = [], []
+    shard = Shard.parse(config.option.conform_shard) if config.option.conform_shard else None
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    tests_per_cell: dict[str, int] = {}
     for item in items:
         cell = _cell_of(item)
-        if cell is None:
-            keep.append(item)
+        if cell is None:  # not a cell's test: the first shard runs it
+            (keep if shard is None or shard.index == 1 else drop).append(item)
             continue
-        if opset is not None and not _version_in_opset(cell, opset):
+        label = cell_key(*cell)
+        if (opset is not None and not _version_in_opset(cell, opset)) or (shard is not None
+                                                                            and not shard.holds(label)):
             drop.append(item)
             continue
         item.user_properties.append(("conform_cell", json.dumps(cell)))
         entry = expectation_for(cell, config.stash[_EXPECTATIONS])
         if entry is not None:
             item.add_marker(pytest.mark.xfail(reason=f"expected: {entry.reason}", strict=False))
+        tests_per_cell[label] = tests_per_cell.get(label, 0) + 1
         keep.append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+    if config.option.conform_events:
+        from conformance.runner.events import write_collection
+
+        write_collection(Path(config.option.conform_events), tests_per_cell)
 
 
 def _version_in_opset(cell: tuple[str, str, int, str], opset: int) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import tempfile
 import time
 from pathlib import Path
@@ -122,8 +123,7 @@ def summarize(data: dict[str, Any]) -> str:
                      f"{len(rejected)} rejected" + (f" ({expected} in cells expected to fail)" if expected else ""))
     failures = [c for c in data.get("cells", {}).values() if c["status"] == "fail"]
     for cell in sorted(failures, key=lambda c: (c["domain"], c["op"], c["version"], c["dtype"])):
-        first = (cell["messages"] or ["(no message)"])[0].splitlines()[0]
-        lines.append(f"FAIL {cell_key(cell['domain'], cell['op'], cell['version'], cell['dtype'])}: {first[:400]}")
+        lines.append(failure_line(cell, str(data.get("backend", "X"))))
     ambiguous = [c for c in data.get("cells", {}).values() if c["status"] == "ambiguous"]
     for cell in sorted(ambiguous, key=lambda c: (c["domain"], c["op"], c["version"], c["dtype"])):
         first = (cell["messages"] or ["(no message)"])[0].splitlines()[0]
@@ -147,3 +147,49 @@ def unsupported_reason(message: str) -> str:
     text = message.removeprefix("Skipped: ").removeprefix("unsupported: ")
     _, sep, why = text.partition("]: ") if text.startswith("no reference kernel for ") else ("", "", "")
     return why if sep else text.rsplit(": ", 1)[-1]
+
+
+_REPRO_TAIL = " | repro: "  # how `checks._fail` ends a message whose case has a repro bundle
+
+
+def failure_line(cell: dict[str, Any], backend: str) -> str:
+    """One line for a failed cell: its label, what differs on the shortest failing case the report kept (inputs'
+    shapes and types, attributes) and the command that replays that case."""
+    label = cell_key(cell["domain"], cell["op"], cell["version"], cell["dtype"])
+    shortest, command = "(no message)", ""
+    for message in cell.get("messages") or []:
+        text = " ".join(str(message).split())  # one line, whatever the backend's error spans
+        text = text.split("ConformanceFailure: ", 1)[-1].removeprefix(label).removeprefix(": ").strip()
+        text, _, tail = text.partition(_REPRO_TAIL)
+        if shortest == "(no message)" or len(_case_part(text)) < len(_case_part(shortest)):
+            shortest, command = text, _relative_command(tail)
+    if not command and cell.get("repro"):
+        command = shlex.join(["conform", "--backend", backend, "--replay", _relative(str(cell["repro"]))])
+    replay = f" | replay: {command}" if command else " | no repro bundle was written"
+    sep = " " if shortest.startswith("(") else ": "  # `label (example e): ...`, `label (law case): ...`
+    return f"FAIL {label}{sep}{shortest}{replay}"
+
+
+def _case_part(text: str) -> str:
+    """The case of a failure message (`Case.describe`: inputs, attributes), by which failures are compared."""
+    at = text.rfind("inputs (")
+    return text[at:] if at >= 0 else text
+
+
+def _relative_command(command: str) -> str:
+    """A repro command with its bundle path relative to the current folder when the bundle is below it; "" for
+    none, or for one the report's message limit cut short."""
+    try:
+        words = shlex.split(command)
+    except ValueError:  # an unclosed quote: the message was cut inside the command
+        return ""
+    if "--replay" not in words[:-1]:
+        return ""
+    return shlex.join([_relative(w) if i and words[i - 1] == "--replay" else w for i, w in enumerate(words)])
+
+
+def _relative(path: str) -> str:
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path

@@ -15,7 +15,7 @@ import pytest
 
 from conformance.backends.onnx_backend import onnx_backend_name
 from conformance.backends.resolve import backend_identity
-from tests.conformance.test_conform_cli import ROOT
+from tests.helpers.conform_cli import ROOT
 
 pytest.importorskip("onnxruntime")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conformance.runner.report import cell_status
-from tests.conformance.test_conform_cli import run_and_report
+from tests.helpers.conform_cli import run_and_report
 
 WRONG = "tests.conformance.wrong_backends"
 

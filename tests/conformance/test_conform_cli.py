@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.conform_cli import ROOT, conform, run_and_report
+
 WRONG = "tests.conformance.wrong_backends"
-
-
-def conform(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True,
-                          env=env, cwd=cwd or ROOT, timeout=600)
-
-
-def run_and_report(tmp_path: Path, backend: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    report = tmp_path / "report.json"
-    result = conform("--backend", backend, "--report", str(report), "--repro-dir", str(tmp_path / "repro"),
-                     "--max-examples", "10", *args)
-    assert report.is_file(), result.stdout[-2000:] + result.stderr[-2000:]
-    return result, json.loads(report.read_text())
 
 
 def failing_cells(data: dict) -> dict[str, dict]:
