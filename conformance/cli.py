@@ -50,7 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    options = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["export"]:  # `conform export DIR ...`: the corpus writer has its own options
+        from conformance.suites.export import main as export_main
+
+        return export_main(args[1:])
+    options = build_parser().parse_args(args)
     if options.max_examples < 1:
         print("conform: --max-examples must be >= 1", file=sys.stderr)
         return 2
