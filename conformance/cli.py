@@ -28,9 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="conform", description="Operator conformance of a backend against the registry.")
     p.add_argument("--backend", required=True, help="reference | onnxruntime | onnx-reference | module[:factory] | "
                                                     "file.py[:factory] | an onnx.backend module (onnxruntime.backend)")
-    p.add_argument("--suite", choices=("properties", "onnx-node"), default="properties",
+    p.add_argument("--suite", default="properties", metavar="properties|onnx-node|DIR",
                    help="properties: the registry's property tests and examples (default); onnx-node: the cases of "
-                        "onnx's node test suite (--op then also matches case names)")
+                        "onnx's node test suite; DIR: a folder of cases in the ONNX backend test-data layout, such "
+                        "as `conform export` writes (--op then also matches case names)")
     p.add_argument("--op", action="append", help="op name glob (repeatable, or comma-separated)")
     p.add_argument("--domain", action="append", help="registry domain (repeatable)")
     p.add_argument("--opset", type=int, help="only the versions an import of this opset resolves to")
@@ -58,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = build_parser().parse_args(args)
     if options.max_examples < 1:
         print("conform: --max-examples must be >= 1", file=sys.stderr)
+        return 2
+    if options.suite not in ("properties", "onnx-node") and not Path(options.suite).is_dir():
+        print(f"conform: --suite {options.suite}: not properties, onnx-node or a folder of cases", file=sys.stderr)
         return 2
     if not _backend_resolves(options.backend):
         return 2
@@ -104,6 +108,8 @@ def _run(options: argparse.Namespace) -> int:
         return 2
     if options.suite == "onnx-node":
         return _run_onnx_node(options, split_patterns(options.op), schemas_dir())
+    if options.suite != "properties":
+        return _run_folder(options, split_patterns(options.op), schemas_dir())
     selected = select_ops(registry, split_patterns(options.op), options.domain or [])
     ops = [op for op in selected if resolvable_versions(op)]
     removed = sorted(f"{op.domain}::{op.name}" for op in selected if not resolvable_versions(op))
@@ -123,6 +129,21 @@ def _run_onnx_node(options: argparse.Namespace, patterns: list[str], schemas: Pa
         print("conform: no onnx node-suite case matches the selection", file=sys.stderr)
         return 2
     return _run_modules(options, schemas, lambda out: write_module(out, cases))
+
+
+def _run_folder(options: argparse.Namespace, patterns: list[str], schemas: Path) -> int:
+    from conformance.suites.folder import FolderError, folder_cases, write_module
+
+    root = Path(options.suite)
+    try:
+        cases = folder_cases(root, patterns, options.domain or [])
+    except FolderError as e:
+        print(f"conform: --suite {e}", file=sys.stderr)
+        return 2
+    if not cases:
+        print(f"conform: no case of {root} matches the selection", file=sys.stderr)
+        return 2
+    return _run_modules(options, schemas, lambda out: write_module(out, root, cases))
 
 
 def _run_modules(options: argparse.Namespace, schemas: Path, write_tests: Callable[[Path], object]) -> int:
