@@ -91,20 +91,22 @@ def proto_for(type_proto: onnx.TypeProto) -> ProtoValue:
 
 def from_proto(proto: ProtoValue) -> Any:
     if isinstance(proto, onnx.SequenceProto):
-        return _str_keys(numpy_helper.to_list(proto))
+        return _runtime_value(numpy_helper.to_list(proto))
     if isinstance(proto, onnx.OptionalProto):
-        return _str_keys(numpy_helper.to_optional(proto))
+        return _runtime_value(numpy_helper.to_optional(proto))
     if isinstance(proto, onnx.MapProto):
-        return _str_keys(numpy_helper.to_dict(proto))
+        return _runtime_value(numpy_helper.to_dict(proto))
     return numpy_helper.to_array(proto)
 
 
-def _str_keys(value: Any) -> Any:
-    """A value read from a proto with its maps' string keys as str (numpy_helper gives bytes), at any depth."""
+def _runtime_value(value: Any) -> Any:
+    """A value read from a proto as the runtime holds it (conformance.containers), at any depth: a map's string keys
+    as str (numpy_helper gives bytes), its scalar values as numpy scalars or str (numpy_helper gives 0-d arrays)."""
     if isinstance(value, dict):
-        return {k.decode("utf-8") if isinstance(k, bytes) else k: _str_keys(v) for k, v in value.items()}
+        return {k.decode("utf-8") if isinstance(k, bytes) else k:
+                v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else _runtime_value(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_str_keys(x) for x in value]
+        return [_runtime_value(x) for x in value]
     return value
 
 

@@ -7,6 +7,7 @@ in the ONNX backend test-data layout:
                                            OptionalProto or MapProto, as the model declares it)
     <name>/test_data_set_0/output_<k>.pb   the expected value of its k-th graph output
     <name>/data.json                       {"rtol", "atol"}: the registry's tolerance, which onnx's loader reads
+                                           (a case with a floating output)
 
 Expected outputs are the reference kernels' (an example's are the ones it states). A case is left out, with a
 reason, when its outputs are drawn at random (no value is right for every implementation, not even for a seed),
@@ -187,8 +188,10 @@ def write_case(case: Case, expected: Sequence[Any], name: str, source: str, out:
         (data / f"input_{k}.pb").write_bytes(to_proto(named[info.name], info.name, info.type).SerializeToString())
     for k, (info, y) in enumerate(zip(model.graph.output, expected, strict=True)):
         (data / f"output_{k}.pb").write_bytes(to_proto(y, info.name, info.type).SerializeToString())
-    rtol, atol = case_tolerance(case.version, expected)
-    (folder / "data.json").write_text(json.dumps({"rtol": rtol, "atol": atol}) + "\n", encoding="utf-8")
+    tolerance = case_tolerance(case.version, expected)
+    if tolerance is not None:
+        (folder / "data.json").write_text(json.dumps({"rtol": tolerance[0], "atol": tolerance[1]}) + "\n",
+                                          encoding="utf-8")
     v = case.version
     return ExportedCase(name, v.domain, v.name, v.since, case.dtype, source,
                         any(_holds_map(i.type) for i in [*model.graph.input, *model.graph.output]))
@@ -214,13 +217,13 @@ def checker_problem(model: onnx.ModelProto) -> str | None:
     return None
 
 
-def case_tolerance(version: OpVersion, expected: Sequence[Any]) -> tuple[float, float]:
+def case_tolerance(version: OpVersion, expected: Sequence[Any]) -> tuple[float, float] | None:
     """(rtol, atol) of a case: the widest of the registry's tolerances (conformance.compare) for its floating
-    outputs' element types; exact (0, 0) when no output is floating (onnx's runner compares every numeric output with allclose)."""
+    outputs' element types; None when no output is floating (conform compares the others exactly)."""
     elements = {element_of(a.dtype) for a in _arrays(expected)} & (FLOATS | COMPLEX)
     tolerances = [tolerance_for(version, e) for e in sorted(e for e in elements if e)]
     if not tolerances:
-        return 0.0, 0.0
+        return None
     return max(t.rtol for t in tolerances), max(t.atol for t in tolerances)
 
 

@@ -55,7 +55,7 @@ def readme_text(cases: Sequence[ExportedCase], left_out: Sequence[LeftOut], comm
         "  <case>/test_data_set_0/output_<k>.pb  the k-th graph output's expected value (the reference kernels',",
         "                                        an example's as it states them)",
         "  <case>/data.json                      rtol and atol for the case's floating outputs (the registry's",
-        "                                        tolerance; 0 and 0: compare exactly)",
+        "                                        tolerance; onnx's loader reads it); without it, compare exactly",
         "  manifest.json                         every case with its cell: domain, op, version, element type",
         "  <case> is test_<domain>__<op>__v<version>__<element type>__<draw number or example_<name>>.",
         "",
@@ -65,10 +65,12 @@ def readme_text(cases: Sequence[ExportedCase], left_out: Sequence[LeftOut], comm
         "  Python: onnx.backend.test.loader.load_model_tests(data_dir=<DIR's parent>, kind=<DIR's name>) lists "
         "the cases as onnx's own node data used to be listed.",
     ]
+    lines += ["  onnx's Python runner (onnx.backend.test.runner) reads no MapProto, and fails to compare a sequence "
+              "of 0-d tensors (it takes each element for a list of outputs): conform --suite DIR reads and compares "
+              "both."]
     maps = sorted({f"{c.domain}@{c.since}::{c.op}" for c in cases if c.holds_map})
     if maps:
-        lines += ["  onnx's Python runner (onnx.backend.test.runner) reads no MapProto: the cases of these ops hold "
-                  f"maps: {', '.join(maps)}."]
+        lines += [f"  The cases of these ops hold maps: {', '.join(maps)}."]
     lines += ["", f"Left out: {len(left_out)}" + (" (nothing)" if not left_out else "")]
     for reason in sorted({x.reason for x in left_out}, key=_order):
         lines += ["", *_section(reason, [x for x in left_out if x.reason == reason])]
