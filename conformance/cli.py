@@ -2,9 +2,11 @@
 
     conform --backend onnxruntime --op 'Conv*' -n auto --report out.json --repro-dir repro/
     conform --backend mymod:factory --replay repro/ai.onnx__Conv__v11__float     # re-run one failure
+    conform export corpus/ --op Conv      # the cases as files in onnx's backend test-data layout (suites/export.py)
+    conform --backend onnxruntime --suite corpus/                                # run such a folder
 
 Exit status: 0 when nothing failed, 1 when a cell failed (or a replayed case still fails), 2 on a usage
-error (unknown backend, op selection that matches nothing, unreadable expectations).
+error (unknown backend, op selection that matches nothing, unreadable expectations, a --suite folder without cases).
 """
 
 from __future__ import annotations
