@@ -28,9 +28,11 @@ from conformance.suites.folder import folder_cases
 ROOT = Path(__file__).resolve().parents[2]
 WRONG = "tests.conformance.wrong_backends"
 # a multi-output op (TopK), optional inputs left off (Clip, Conv's bias), strings (StringNormalizer), sequences
-# (SequenceInsert), maps (DictVectorizer), outputs drawn at random (Dropout in training), no kernel (GreedySearch)
-OPS = ["Relu", "TopK", "Clip", "Conv", "StringNormalizer", "SequenceInsert", "DictVectorizer", "Dropout",
+# (SequenceInsert), maps (DictVectorizer) and sequences of maps (ZipMap), outputs drawn at random (Dropout in
+# training), no kernel (GreedySearch)
+OPS = ["Relu", "TopK", "Clip", "Conv", "StringNormalizer", "SequenceInsert", "DictVectorizer", "ZipMap", "Dropout",
        "GreedySearch"]
+MAP_OPS = ("DictVectorizer", "ZipMap")
 
 
 def conform(*args: str) -> subprocess.CompletedProcess[str]:
@@ -119,6 +121,10 @@ def test_the_corpus_holds_the_value_kinds_of_its_ops(corpus: Path) -> None:
     proto_map = onnx.MapProto()
     proto_map.ParseFromString((corpus / maps[0] / "test_data_set_0" / "input_0.pb").read_bytes())
     assert proto_map.key_type in (onnx.TensorProto.STRING, onnx.TensorProto.INT64)
+    zipmap = next(n for n in names if "__ZipMap__" in n)
+    proto_seq = onnx.SequenceProto()
+    proto_seq.ParseFromString((corpus / zipmap / "test_data_set_0" / "output_0.pb").read_bytes())
+    assert proto_seq.elem_type == onnx.SequenceProto.MAP
 
 
 def test_the_readme_and_manifest_say_what_was_left_out_and_why(corpus: Path) -> None:
@@ -130,7 +136,7 @@ def test_the_readme_and_manifest_say_what_was_left_out_and_why(corpus: Path) -> 
     greedy = [x for x in left if "GreedySearch" in x["label"]]
     assert greedy and greedy[0]["reason"] == "no reference kernel" and "decoding loop" in greedy[0]["detail"]
     assert "com.microsoft@1::GreedySearch: a whole decoding loop" in readme
-    assert "DictVectorizer" in readme  # onnx's Python runner reads no MapProto: named in the README
+    assert "ai.onnx.ml@1::DictVectorizer, ai.onnx.ml@1::ZipMap" in readme  # onnx's runner reads no MapProto
     # Dropout where nothing is random (inference, ratio 0) is exported
     assert any("__Dropout__" in e["name"] for e in manifest(corpus)["cases"])
 
@@ -178,7 +184,7 @@ def _onnx_runner_can_read(corpus: Path) -> Iterator[str]:
 
     for e in manifest(corpus)["cases"]:
         outputs = load_case(str(corpus), e["name"]).data_sets[0][1]
-        if e["op"] != "DictVectorizer" and not any(isinstance(y, list) and any(np.ndim(x) == 0 for x in y)
+        if e["op"] not in MAP_OPS and not any(isinstance(y, list) and any(np.ndim(x) == 0 for x in y)
                                                    for y in outputs):
             yield e["name"]
 
