@@ -4,12 +4,15 @@
     conform --backend mymod:factory --replay repro/ai.onnx__Conv__v11__float     # re-run one failure
     conform --backend onnxruntime --shard 2/3 --report r2.json                   # the 2nd of 3 CI jobs
     conform merge r1.json r2.json r3.json --report all.json --junit all.xml      # their reports as one run's
+    conform export corpus/ --op Conv      # the cases as files in onnx's backend test-data layout (suites/export.py)
+    conform --backend onnxruntime --suite corpus/                                # run such a folder
 
 Without `-v` pytest's own output goes to a log and `conform` draws a progress bar over cells (plain lines when
 stdout is not a terminal), then a table per op and one line per failing cell with the command that replays it.
 
 Exit status: 0 when nothing failed, 1 when a cell failed (or a replayed case still fails), 2 on a usage
-error (unknown backend, op selection that matches nothing, unreadable expectations, a bad --shard).
+error (unknown backend, op selection that matches nothing, unreadable expectations, a bad --shard, a --suite folder
+without cases).
 """
 
 from __future__ import annotations
@@ -47,9 +50,12 @@ class Subcommand:
 def subcommands() -> dict[str, Subcommand]:
     """Every `conform NAME`; a new command is one entry here (its module imported only when it runs)."""
     from conformance.runner import merge
+    from conformance.suites import export
 
     return {"merge": Subcommand("merge the JSON reports of `conform --shard K/N` runs into one run's report "
-                                "(and JUnit XML)", merge.add_arguments, merge.run)}
+                                "(and JUnit XML)", merge.add_arguments, merge.run),
+            "export": Subcommand("write the cases (examples and seeded draws per cell) as a corpus in onnx's backend "
+                                 "test-data layout, for runners outside Python", export.add_arguments, export.run)}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,9 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--backend", required=True, help="reference | onnxruntime | onnx-reference | module[:factory] | "
                                                     "file.py[:factory] | an onnx.backend module (onnxruntime.backend)")
-    p.add_argument("--suite", choices=("properties", "onnx-node"), default="properties",
+    p.add_argument("--suite", default="properties", metavar="properties|onnx-node|DIR",
                    help="properties: the registry's property tests and examples (default); onnx-node: the cases of "
-                        "onnx's node test suite (--op then also matches case names)")
+                        "onnx's node test suite; DIR: a folder of cases in the ONNX backend test-data layout, such "
+                        "as `conform export` writes (--op then also matches case names)")
     p.add_argument("--op", action="append", help="op name glob (repeatable, or comma-separated)")
     p.add_argument("--domain", action="append", help="registry domain (repeatable)")
     p.add_argument("--opset", type=int, help="only the versions an import of this opset resolves to")
@@ -100,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("conform: --max-examples must be >= 1", file=sys.stderr)
         return 2
     if options.shard is not None and not _shard_parses(options.shard):
+        return 2
+    if options.suite not in ("properties", "onnx-node") and not Path(options.suite).is_dir():
+        print(f"conform: --suite {options.suite}: not properties, onnx-node or a folder of cases", file=sys.stderr)
         return 2
     if not _backend_resolves(options.backend):
         return 2
@@ -159,6 +169,8 @@ def _run(options: argparse.Namespace) -> int:
         return 2
     if options.suite == "onnx-node":
         return _run_onnx_node(options, split_patterns(options.op), schemas_dir())
+    if options.suite != "properties":
+        return _run_folder(options, split_patterns(options.op), schemas_dir())
     selected = select_ops(registry, split_patterns(options.op), options.domain or [])
     ops = [op for op in selected if resolvable_versions(op)]
     removed = sorted(f"{op.domain}::{op.name}" for op in selected if not resolvable_versions(op))
@@ -178,6 +190,21 @@ def _run_onnx_node(options: argparse.Namespace, patterns: list[str], schemas: Pa
         print("conform: no onnx node-suite case matches the selection", file=sys.stderr)
         return 2
     return _run_modules(options, schemas, lambda out: write_module(out, cases))
+
+
+def _run_folder(options: argparse.Namespace, patterns: list[str], schemas: Path) -> int:
+    from conformance.suites.folder import FolderError, folder_cases, write_module
+
+    root = Path(options.suite)
+    try:
+        cases = folder_cases(root, patterns, options.domain or [])
+    except FolderError as e:
+        print(f"conform: --suite {e}", file=sys.stderr)
+        return 2
+    if not cases:
+        print(f"conform: no case of {root} matches the selection", file=sys.stderr)
+        return 2
+    return _run_modules(options, schemas, lambda out: write_module(out, root, cases))
 
 
 def _run_modules(options: argparse.Namespace, schemas: Path, write_tests: Callable[[Path], object]) -> int:

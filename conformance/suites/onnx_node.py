@@ -15,10 +15,10 @@ import functools
 import json
 import re
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, Protocol
 
 import numpy as np
 import onnx
@@ -86,10 +86,6 @@ def op_under_test(name: str, model: onnx.ModelProto, cases: Mapping[str, Any]) -
 
 def suite_cases(patterns: Sequence[str] = ()) -> list[SuiteCase]:
     """Every case (or those whose op or case name matches a glob of `patterns`) with its cell."""
-    from conformance.onnx_model import registry_domain
-    from conformance.registry import current_registry
-
-    registry = current_registry()
     cases = testcases()
     out = []
     for name, case in sorted(cases.items()):
@@ -99,19 +95,27 @@ def suite_cases(patterns: Sequence[str] = ()) -> list[SuiteCase]:
         if patterns and not any(fnmatch.fnmatchcase(node.op_type, p) or fnmatch.fnmatchcase(name, p)
                                 for p in patterns):
             continue
-        imports = {o.domain: o.version for o in case.model.opset_import}
-        opset = imports.get(node.domain, imports.get("ai.onnx" if node.domain == "" else node.domain, 0))
-        try:
-            domain = registry_domain(node.domain)
-        except ResolutionError:  # a domain the registry lacks: reported under the node's own spelling
-            domain = node.domain or "ai.onnx"
-        version = registry.try_resolve(domain, node.op_type, opset) if (domain, node.op_type) in registry.ops \
-            else None
-        inputs = case.data_sets[0][0] if case.data_sets else []
-        declared = [type_text(i.type) for i in case.model.graph.input]
-        dtype = next((cell_of_value(x, t) for x, t in zip(inputs, declared, strict=False)), "none")
-        out.append(SuiteCase(name, domain, node.op_type, version.since if version is not None else opset, dtype))
+        out.append(case_cell(name, case.model, node, case.data_sets[0][0] if case.data_sets else []))
     return out
+
+
+def case_cell(name: str, model: onnx.ModelProto, node: onnx.NodeProto, inputs: Sequence[Any]) -> SuiteCase:
+    """The cell a case of `model` reports under: the op of `node` (the one under test), the version its opset import
+    resolves to, the element type (or container type) of the first input of `inputs` (its first data set)."""
+    from conformance.onnx_model import registry_domain
+    from conformance.registry import current_registry
+
+    registry = current_registry()
+    imports = {o.domain: o.version for o in model.opset_import}
+    opset = imports.get(node.domain, imports.get("ai.onnx" if node.domain == "" else node.domain, 0))
+    try:
+        domain = registry_domain(node.domain)
+    except ResolutionError:  # a domain the registry lacks: reported under the node's own spelling
+        domain = node.domain or "ai.onnx"
+    version = registry.try_resolve(domain, node.op_type, opset) if (domain, node.op_type) in registry.ops else None
+    declared = [type_text(i.type) for i in model.graph.input]
+    dtype = next((cell_of_value(x, t) for x, t in zip(inputs, declared, strict=False)), "none")
+    return SuiteCase(name, domain, node.op_type, version.since if version is not None else opset, dtype)
 
 
 def write_module(out: Path, cases: Sequence[SuiteCase]) -> None:
@@ -154,26 +158,52 @@ def check_suite_case(name: str) -> None:
         pytest.skip(f"unsupported: {e}")
 
 
+class SuiteData(Protocol):
+    """A case as onnx's TestCase holds it: a model, its data sets (inputs, expected outputs) and tolerances."""
+
+    @property
+    def model(self) -> onnx.ModelProto: ...
+
+    @property
+    def data_sets(self) -> Sequence[tuple[Sequence[Any], Sequence[Any]]] | None: ...
+
+    @property
+    def rtol(self) -> float: ...
+
+    @property
+    def atol(self) -> float: ...
+
+
 def _check(name: str, backend: Any, settings: CheckSettings) -> None:
     case = testcases()[name]
+    check_data_sets(f"onnx-node {name}", case, op_under_test(name, case.model, testcases()), backend, settings,
+                    lambda k, what: _fail(name, k, settings, what))
+
+
+def check_data_sets(label: str, case: SuiteData, node: onnx.NodeProto | None, backend: Any, settings: CheckSettings,
+                    fail: Callable[[int, str], NoReturn], source: str = "onnx") -> None:
+    """Run every data set of `case` on `backend` (its model node by node) and compare with the expected outputs;
+    `node` is the node under test (whose op's random outputs are checked by their law), `fail(data set, what)`
+    raises the failure, `source` names who states the expected outputs in messages."""
     model = case.model
-    for k, (inputs, expected) in enumerate(case.data_sets or []):
+    for k, (inputs, expected_values) in enumerate(case.data_sets or []):
         # sequences are lists, optionals None or their value, maps dicts (conformance.containers)
         feeds = dict(zip([i.name for i in model.graph.input], (as_value(x) for x in inputs), strict=False))
-        expected = [as_value(y) for y in expected]
+        expected = [as_value(y) for y in expected_values]
         runner = ModelRunner(model, _CallExecutor(backend, declared_types(model)))
         try:
             got = runner.run(feeds)
         except NodeUnsupported:
             raise
         except Exception as e:  # the backend's error, a crash or a hang: a recorded failure of this case
-            _fail(name, k, settings, f"{type(e).__name__}: {e}")
-        problems = compare(list(got.values()), expected, case.rtol, case.atol, _drawn(name, model, feeds))
+            fail(k, f"{type(e).__name__}: {e}")
+        drawn = drawn_outputs(node, model, feeds) if node is not None else None
+        problems = compare(list(got.values()), expected, case.rtol, case.atol, drawn, source=source)
         if problems:
             reading = _other_reading(model, feeds, expected)
             if reading is None:
-                _fail(name, k, settings, "; ".join(problems))
-            settings.stats.ambiguous.append(f"onnx-node {name}: onnx's expected outputs follow {reading}: "
+                fail(k, "; ".join(problems))
+            settings.stats.ambiguous.append(f"{label}: {source}'s expected outputs follow {reading}: "
                                             f"{'; '.join(problems)}")
             continue
         settings.stats.examples += 1
@@ -213,15 +243,18 @@ def _drawn(name: str, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> D
     """The case's random outputs, when the op under test draws them here (RandomNormal, Bernoulli, Dropout in
     training ...): onnx's expected values come from one particular generator and cannot be matched value by
     value, so those outputs are checked for their shape, type and what the law determines."""
+    nodes = model.graph.node
+    node = nodes[0] if len(nodes) == 1 else op_under_test(name, model, testcases())
+    return drawn_outputs(node, model, feeds) if node is not None else None
+
+
+def drawn_outputs(node: onnx.NodeProto, model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> Drawn | None:
+    """The random outputs `node` (the node under test of `model`) draws for `feeds`, if any (`_drawn`)."""
     from conformance.onnx_model import node_attributes, registry_domain
     from conformance.registry import current_registry
     from conformance.strategies.attributes import node_values
     from opset.infer import resolve_attributes
 
-    nodes = model.graph.node
-    node = nodes[0] if len(nodes) == 1 else op_under_test(name, model, testcases())
-    if node is None:
-        return None
     imports = {o.domain: o.version for o in model.opset_import}
     try:
         domain = registry_domain(node.domain)
@@ -249,48 +282,50 @@ HALF_ATOL = 1e-3
 
 
 def compare(got: Sequence[Any], expected: Sequence[Any], rtol: float, atol: float,
-            drawn: Drawn | None = None) -> list[str]:
+            drawn: Drawn | None = None, *, source: str = "onnx") -> list[str]:
     """onnx's node-suite rule: the same dtype and shape; floats within rtol/atol (NaN where NaN; float16 at
     least HALF_ATOL absolute); others equal. Sequences compare element by element, optionals empty where onnx's
     are, maps key by key. Outputs drawn at random (`drawn`) are not compared value by value: their law's checks
-    (`random_outputs`) take the place of the values."""
+    (`random_outputs`) take the place of the values. `source` names who states `expected` in the messages."""
     problems: list[str] = []
     random_params = drawn.params if drawn is not None else ()
     for i, (y, want) in enumerate(zip(got, expected, strict=False)):
         if i < len(random_params) and random_params[i] is not None:
             y, want = np.asarray(y), np.asarray(want)
             if y.dtype != want.dtype or y.shape != want.shape:
-                problems.append(f"output {i}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}")
+                problems.append(f"output {i}: {y.dtype}{list(y.shape)}, {source} expects "
+                                f"{want.dtype}{list(want.shape)}")
             continue  # drawn at random: checked by the law below
-        problems += _compare_value(f"output {i}", y, want, rtol, atol)
+        problems += _compare_value(f"output {i}", y, want, rtol, atol, source)
     if len(got) < len(expected):
-        problems.append(f"{len(got)} outputs, onnx expects {len(expected)}")
+        problems.append(f"{len(got)} outputs, {source} expects {len(expected)}")
     if drawn is not None and not problems:
         by_param = {param: np.asarray(y) for param, y in zip(drawn.params, got, strict=False) if param is not None}
         problems += [f"drawn at random: {p}" for p in random_output_problems(drawn.call, by_param)]
     return problems
 
 
-def _compare_value(where: str, y: Any, want: Any, rtol: float, atol: float) -> list[str]:
+def _compare_value(where: str, y: Any, want: Any, rtol: float, atol: float, source: str = "onnx") -> list[str]:
     if want is None or y is None:
         return [] if want is None and y is None else \
-            [f"{where}: {describe(y)}, onnx expects {describe(want)}"]
+            [f"{where}: {describe(y)}, {source} expects {describe(want)}"]
     if isinstance(want, list) or isinstance(y, list):
         if not (isinstance(want, list) and isinstance(y, list)) or len(y) != len(want):
-            return [f"{where}: {describe(y)}, onnx expects {describe(want)}"]
+            return [f"{where}: {describe(y)}, {source} expects {describe(want)}"]
         return [p for k, (a, b) in enumerate(zip(y, want, strict=True))
-                for p in _compare_value(f"{where} element {k}", a, b, rtol, atol)]
+                for p in _compare_value(f"{where} element {k}", a, b, rtol, atol, source)]
     if isinstance(want, dict) or isinstance(y, dict):
         if not (isinstance(want, dict) and isinstance(y, dict)) or set(y) != set(want):
-            return [f"{where}: {describe(y)}, onnx expects {describe(want)} (keys differ)"]
+            return [f"{where}: {describe(y)}, {source} expects {describe(want)} (keys differ)"]
         return [p for key in want for p in _compare_value(f"{where} key {key!r}", np.asarray(y[key]),
-                                                          np.asarray(want[key]), rtol, atol)]
-    return _compare_tensor(where, np.asarray(y), np.asarray(want), rtol, atol)
+                                                          np.asarray(want[key]), rtol, atol, source)]
+    return _compare_tensor(where, np.asarray(y), np.asarray(want), rtol, atol, source)
 
 
-def _compare_tensor(where: str, y: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> list[str]:
+def _compare_tensor(where: str, y: np.ndarray, want: np.ndarray, rtol: float, atol: float,
+                    source: str = "onnx") -> list[str]:
     if y.dtype != want.dtype or y.shape != want.shape:
-        return [f"{where}: {y.dtype}{list(y.shape)}, onnx expects {want.dtype}{list(want.shape)}"]
+        return [f"{where}: {y.dtype}{list(y.shape)}, {source} expects {want.dtype}{list(want.shape)}"]
     narrow = DEFAULT_TOLERANCE.get(element_of(want.dtype) or "") if is_ml_dtype(want.dtype) else None
     if is_ml_dtype(want.dtype):  # bfloat16, float8, int4 ...: compared by value in a numpy type
         y, want = y.astype(np.float32), want.astype(np.float32)
@@ -308,7 +343,7 @@ def _compare_tensor(where: str, y: np.ndarray, want: np.ndarray, rtol: float, at
     return []
 
 
-def _fail(name: str, data_set: int, settings: CheckSettings, what: str) -> None:
+def _fail(name: str, data_set: int, settings: CheckSettings, what: str) -> NoReturn:
     command = ""
     if settings.repro_dir is not None:
         bundle = write_suite_bundle(name, data_set, settings, what)

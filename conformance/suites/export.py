@@ -1,0 +1,208 @@
+"""`conform export DIR`: conform's cases as a frozen corpus in the ONNX backend test-data layout, for runners that
+are not Python (onnxruntime's `onnx_test_runner`, a C++ backend's own test driver) and for onnx's loader.
+
+    conform export corpus/ --op Conv --op 'Reduce*' --domain ai.onnx --draws 2 --seed 0
+    conform --suite corpus/ --backend onnxruntime
+
+Per op version selected: its YAML examples, and per cell (element type) `--draws` cases drawn by conform's own
+strategies with a seed fixed by `--seed` and the cell, so the same command writes the same bytes. Next to the case
+folders (`export_cases` says what one holds): `manifest.json` (every case with its cell, so `conform --suite DIR`
+reports cells as the property runs do) and `README.txt` (how to run the corpus, and what was left out and why).
+Exit status: 0 when written, 2 on a usage error (nothing selected, DIR holds something else).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from conformance.suites.export_cases import (
+    NO_KERNEL,
+    NUMPY_TYPE,
+    REMOVED,
+    CellExport,
+    ExportedCase,
+    LeftOut,
+    export_cell,
+    export_example,
+)
+from conformance.suites.export_readme import readme_text
+from opset.model import OpSchema, OpVersion, op_label
+
+DEFAULT_DRAWS = 2
+MANIFEST = "manifest.json"
+README = "README.txt"
+FORMAT = "conform-export/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """What an export wrote and what it left out."""
+
+    cases: tuple[ExportedCase, ...]
+    left_out: tuple[LeftOut, ...]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="conform export", description=__doc__.splitlines()[0])
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `conform export` (on conform's subcommand parser or this module's own)."""
+    p.add_argument("dir", type=Path, help="folder to write the corpus into (absent, empty, or a previous export, "
+                                          "which is replaced)")
+    p.add_argument("--op", action="append", help="op name glob (repeatable, or comma-separated)")
+    p.add_argument("--domain", action="append", help="registry domain (repeatable)")
+    p.add_argument("--draws", type=int, default=DEFAULT_DRAWS,
+                   help=f"drawn cases per cell, besides the examples (default {DEFAULT_DRAWS})")
+    p.add_argument("--seed", type=int, default=0, help="seed of the draws (default 0: the same corpus every time)")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="processes drawing cells (default 1; the corpus is the "
+                                                              "same for any number)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run(build_parser().parse_args(list(sys.argv[1:] if argv is None else argv)))
+
+
+def run(options: argparse.Namespace) -> int:
+    """Write the corpus `options` ask for; the exit status (2 on a usage error)."""
+    if options.draws < 0 or options.jobs < 1:
+        print("conform export: --draws must be >= 0 and --jobs >= 1", file=sys.stderr)
+        return 2
+    from gen.tests.generator import select_ops, split_patterns
+    from opset.errors import RegistryError
+
+    try:
+        from conformance.registry import current_registry
+
+        registry = current_registry()
+    except RegistryError as e:
+        print(f"conform export: the registry does not load:\n{e}", file=sys.stderr)
+        return 2
+    ops = select_ops(registry, split_patterns(options.op), options.domain or [])
+    if not ops:
+        print("conform export: no op matches the selection", file=sys.stderr)
+        return 2
+    problem = prepare_folder(options.dir)
+    if problem is not None:
+        print(f"conform export: {problem}", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    result = export(options.dir, ops, options.draws, options.seed, options.jobs)
+    command = _command(options)
+    write_manifest(options.dir, result, command, options.draws, options.seed)
+    (options.dir / README).write_text(readme_text(result.cases, result.left_out, command, options.draws,
+                                                  options.seed), encoding="utf-8")
+    print(f"conform export: {len(result.cases)} cases in {options.dir} ({len(result.left_out)} left out, see "
+          f"{options.dir / README}) in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+def _command(options: argparse.Namespace) -> str:
+    """The command that writes this corpus again (DIR stands for the folder: the text is the same wherever the
+    corpus is written)."""
+    args = ["conform", "export", "DIR", "--draws", str(options.draws), "--seed", str(options.seed)]
+    args += [x for op in options.op or () for x in ("--op", op)]
+    args += [x for d in options.domain or () for x in ("--domain", d)]
+    return shlex.join(args)
+
+
+def prepare_folder(out: Path) -> str | None:
+    """Make `out` ready: created when absent; a previous export's cases, manifest and README removed. Returns
+    what is wrong instead when it is a file or holds anything else."""
+    if out.exists() and not out.is_dir():
+        return f"{out} is a file, not a folder"
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = out / MANIFEST
+    if manifest.is_file():
+        try:
+            previous = json.loads(manifest.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            return f"{manifest} is not a conform export manifest ({e})"
+        if not isinstance(previous, dict) or previous.get("format") != FORMAT:
+            return f"{manifest} is not a conform export manifest (no format {FORMAT!r})"
+        for entry in previous.get("cases", []):
+            name = str(entry.get("name", ""))
+            if name and "/" not in name and name not in (".", ".."):  # only the folders it lists
+                shutil.rmtree(out / name, ignore_errors=True)
+        manifest.unlink()
+        (out / README).unlink(missing_ok=True)
+    if any(out.iterdir()):
+        return f"{out} is not empty and holds no previous export: choose an empty or new folder"
+    return None
+
+
+def export(out: Path, ops: Sequence[OpSchema], draws: int, seed: int, jobs: int = 1) -> Export:
+    """Write the cases of `ops` into `out` (existing and empty)."""
+    from gen.tests.generator import resolvable_versions
+    from opset.cells import cell_dtypes
+
+    cases: list[ExportedCase] = []
+    left: list[LeftOut] = []
+    cells: list[tuple[str, str, int, str]] = []
+    for op in ops:
+        versions = resolvable_versions(op)
+        left += [LeftOut(v.signature, REMOVED) for v in op.versions if v not in versions]
+        for version in versions:
+            why = _without_kernel(version)
+            if why is not None:
+                left.append(LeftOut(version.signature, NO_KERNEL, why))
+                continue
+            drawable, other = cell_dtypes(version)
+            left += [LeftOut(op_label(version.domain, version.name, version.since, d), NUMPY_TYPE) for d in other]
+            for example in version.examples:
+                found = export_example(version, example, out)
+                if isinstance(found, LeftOut):
+                    left.append(found)
+                else:
+                    cases.append(found)
+            if draws:
+                cells += [(version.domain, version.name, version.since, d) for d in drawable]
+    for result in _cell_exports(cells, draws, seed, out, jobs):
+        cases += result.cases
+        left += result.left_out
+    return Export(tuple(sorted(cases, key=lambda c: c.name)), tuple(left))
+
+
+def _without_kernel(version: OpVersion) -> str | None:
+    """Why the reference has no kernel for the version, when it states one (its cases may not even be drawable)."""
+    from conformance.kernels import NO_REFERENCE_KERNEL
+
+    return NO_REFERENCE_KERNEL.get((version.domain, version.name))
+
+
+def _cell_exports(cells: list[tuple[str, str, int, str]], draws: int, seed: int, out: Path,
+                  jobs: int) -> Iterator[CellExport]:
+    tasks = [(cell, draws, seed, out) for cell in cells]
+    if jobs == 1 or len(tasks) < 2:
+        yield from map(_export_cell_task, tasks)
+        return
+    # fork: the workers share the loaded registry; each cell's draws depend on the cell alone, so the corpus is
+    # the same whichever worker draws which cell
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(_export_cell_task, tasks, chunksize=8)
+
+
+def _export_cell_task(task: tuple[tuple[str, str, int, str], int, int, Path]) -> CellExport:
+    from conformance.registry import current_registry
+
+    (domain, op, since, dtype), draws, seed, out = task
+    return export_cell(current_registry().op(domain, op).version(since), dtype, draws, seed, out)
+
+
+def write_manifest(out: Path, result: Export, command: str, draws: int, seed: int) -> None:
+    """manifest.json: the corpus's cases with their cells (sorted by name), and what was left out."""
+    data = {"format": FORMAT, "command": command, "draws": draws, "seed": seed,
+            "cases": [c.as_json() for c in result.cases],
+            "left_out": [{"label": x.label, "reason": x.reason, "detail": x.detail} for x in result.left_out]}
+    (out / MANIFEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
