@@ -18,6 +18,7 @@ without cases).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import shutil
@@ -28,6 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from opset.broken_pipe import ends_quietly_on_broken_pipe
 
@@ -39,23 +41,32 @@ LOG_TAIL_LINES = 40  # of pytest's log, shown when pytest stops for a reason of 
 
 @dataclass(frozen=True, slots=True)
 class Subcommand:
-    """A `conform NAME ...` command beside the default run (`conform --backend X ...`): its one-line help, its
-    arguments and what it does (an exit status)."""
+    """A `conform NAME ...` command beside the default run (`conform --backend X ...`): its one-line help and the
+    module that implements it, imported only when the command runs, with `add_arguments(parser)` and `run(options)`
+    (an exit status)."""
 
     help: str
-    add_arguments: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
+    module: str
+
+    def parser(self, name: str) -> argparse.ArgumentParser:
+        parser = argparse.ArgumentParser(prog=f"conform {name}", description=self.help)
+        self._implementation().add_arguments(parser)
+        return parser
+
+    def run(self, options: argparse.Namespace) -> int:
+        code: int = self._implementation().run(options)
+        return code
+
+    def _implementation(self) -> Any:
+        return importlib.import_module(self.module)
 
 
 def subcommands() -> dict[str, Subcommand]:
-    """Every `conform NAME`; a new command is one entry here (its module imported only when it runs)."""
-    from conformance.runner import merge
-    from conformance.suites import export
-
+    """Every `conform NAME`; a new command is one entry here."""
     return {"merge": Subcommand("merge the JSON reports of `conform --shard K/N` runs into one run's report "
-                                "(and JUnit XML)", merge.add_arguments, merge.run),
+                                "(and JUnit XML)", "conformance.runner.merge"),
             "export": Subcommand("write the cases (examples and seeded draws per cell) as a corpus in onnx's backend "
-                                 "test-data layout, for runners outside Python", export.add_arguments, export.run)}
+                                 "test-data layout, for runners outside Python", "conformance.suites.export")}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,9 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = subcommands()
     if args and args[0] in commands:
         command = commands[args[0]]
-        parser = argparse.ArgumentParser(prog=f"conform {args[0]}", description=command.help)
-        command.add_arguments(parser)
-        return command.run(parser.parse_args(args[1:]))
+        return command.run(command.parser(args[0]).parse_args(args[1:]))
     options = build_parser().parse_args(args)
     if options.max_examples < 1:
         print("conform: --max-examples must be >= 1", file=sys.stderr)
