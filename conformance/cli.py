@@ -136,7 +136,7 @@ def _shard_parses(spec: str) -> bool:
     from conformance.runner.shard import Shard, ShardError
 
     try:
-        Shard.parse(spec)
+        Shard.from_spec(spec)
     except ShardError as e:
         print(f"conform: {e}", file=sys.stderr)
         return False

@@ -60,7 +60,7 @@ def _shard_problems(reports: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
     for name, data in reports:
         if "shard" in data:
             try:
-                shards[name] = Shard.parse(str(data["shard"]))
+                shards[name] = Shard.from_spec(str(data["shard"]))
             except ShardError as e:
                 raise MergeError(f"{name}: {e}") from e
     if not shards:

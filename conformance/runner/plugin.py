@@ -83,7 +83,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     from conformance.runner.shard import Shard
 
     opset = config.option.conform_opset
-    shard = Shard.parse(config.option.conform_shard) if config.option.conform_shard else None
+    shard = Shard.from_spec(config.option.conform_shard) if config.option.conform_shard else None
     keep: list[pytest.Item] = []
     drop: list[pytest.Item] = []
     tests_per_cell: dict[str, int] = {}

@@ -24,7 +24,7 @@ class Shard:
     count: int  # N
 
     @staticmethod
-    def parse(text: str) -> Shard:
+    def from_spec(text: str) -> Shard:
         """`K/N` (1 <= K <= N) as a Shard; ShardError with a one-line reason otherwise."""
         match = _SPEC.fullmatch(text)
         if match is None:

@@ -14,14 +14,14 @@ LABELS = [cell_key("ai.onnx", op, since, dtype) for op in ("Relu", "Conv", "Add"
 
 @pytest.mark.parametrize(("spec", "index", "count"), [("1/1", 1, 1), ("2/3", 2, 3), ("3/3", 3, 3), (" 1 / 4 ", 1, 4)])
 def test_a_good_spec_parses(spec: str, index: int, count: int) -> None:
-    assert Shard.parse(spec) == Shard(index, count)
-    assert str(Shard.parse(spec)) == f"{index}/{count}"
+    assert Shard.from_spec(spec) == Shard(index, count)
+    assert str(Shard.from_spec(spec)) == f"{index}/{count}"
 
 
 @pytest.mark.parametrize("spec", ["0/3", "4/3", "x", "1/0", "3", "-1/3", "1/3/5", ""])
 def test_a_bad_spec_is_refused(spec: str) -> None:
     with pytest.raises(ShardError, match="--shard"):
-        Shard.parse(spec)
+        Shard.from_spec(spec)
 
 
 def test_every_cell_is_in_exactly_one_shard_whatever_the_order() -> None:

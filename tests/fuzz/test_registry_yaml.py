@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from opset.cli import main as opset_main
 from opset.errors import RegistryError
-from opset.load import DEFAULT_SCHEMAS, read_and_check
+from opset.load import read_and_check
+from opset.registry_home import CHECKOUT_SCHEMAS as DEFAULT_SCHEMAS
 from tests.helpers.fuzz import assert_exit, fuzz, run_main
 
 pytestmark = pytest.mark.fuzz

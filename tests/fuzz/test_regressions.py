@@ -26,7 +26,8 @@ from conformance.runner.worker import exception_line
 from conformance.strategies.cases import op_cases
 from opset.errors import Problem, RegistryError
 from opset.formula import FormulaError, parse
-from opset.load import DEFAULT_SCHEMAS, read_and_check
+from opset.load import read_and_check
+from opset.registry_home import CHECKOUT_SCHEMAS as DEFAULT_SCHEMAS
 from opset.tensor_data import payload_problem
 from opset.validate.cli import main_validate
 from opset.yaml_source import MAX_YAML_DEPTH, MAX_YAML_VALUES, YamlReadError, read_yaml_text
