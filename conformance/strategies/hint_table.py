@@ -221,7 +221,7 @@ from conformance.strategies.hint_tensor import (
     UPSAMPLE_HINTS,
 )
 from conformance.strategies.hint_values import specials_hint
-from conformance.strategies.hints import ArrayHint, OpHint, axis_in, dims, set_first_shape
+from conformance.strategies.hints import ArrayHint, OpHint, axis_in, dims, set_first_shape, values_in
 from conformance.strategies.values import SEEDS, fill_array
 from opset.model import OpVersion
 
@@ -380,6 +380,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "OneHot"): (ONE_HOT_HINT,),
     ("ai.onnx", "Split"): SPLIT_HINTS,
     # index values must lie inside the indexed axis (`value(indices)` constraints only check them)
+    # values on both sides of the clip at 6 (the generic draw stays in [-4, 4])
+    ("ai.onnx.modified", "Relu6"): (OpHint(values={"X": values_in("X", -9.0, 9.0)}),),
+    ("tengine", "ReLU6"): (OpHint(values={"input": values_in("input", -9.0, 9.0)}),),
     ("tengine", "Gather"): (GATHER_HINT,),
     ("tengine", "Scatter"): (SCATTER_HINT,),  # also: indices/updates fit inside data, no repeated target
     ("tengine", "SparseToDense"): (SPARSE_TO_DENSE_HINT,),  # also: scalar, [K] or [K, 2] indices

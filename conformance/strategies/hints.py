@@ -96,3 +96,18 @@ def set_input_shape(ctx: DrawContext, name: str, shape: list[int]) -> None:
     for item, size in named:
         if isinstance(item, str):
             ctx.dims[item] = int(size)
+
+
+def values_in(name: str, low: float, high: float) -> ArrayHint:
+    """Input `name` filled with values in [low, high] (quarter steps for floats), for ops whose meaning changes at a
+    constant outside the generic draw's [-4, 4] (Relu6 clips at 6: a backend clipping at 5 must be caught)."""
+    from conformance.strategies.values import SEEDS, fill_array
+
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get(name)
+        if shape is None or name in ctx.omitted:
+            return None
+        param = next(p for p in ctx.version.inputs if p.name == name)
+        return fill_array(draw(SEEDS), ctx.element_of(param.type), shape, min_value=low, max_value=high)
+
+    return build

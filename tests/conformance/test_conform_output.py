@@ -46,7 +46,7 @@ def test_a_failing_cell_gets_one_line_whose_command_replays_it(tmp_path: Path) -
     assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
     failing = [k for k, c in json.loads((tmp_path / "r.json").read_text())["cells"].items() if c["status"] == "fail"]
     lines = [ln for ln in result.stdout.splitlines() if ln.startswith("FAIL ")]
-    assert [ln.split("]", 1)[0] + "]" for ln in lines] == [f"FAIL {k}" for k in sorted(failing)]
+    assert sorted(ln.split("]", 1)[0] + "]" for ln in lines) == sorted(f"FAIL {k}" for k in failing)
     line = lines[0]
     assert "inputs (X:" in line and "| replay: conform --backend" in line
     command = shlex.split(line.split("| replay: ", 1)[1])
@@ -61,7 +61,8 @@ def test_verbose_shows_pytests_own_output(tmp_path: Path) -> None:
     result = conform("--backend", RELU6, "--op", "Relu6", "--max-examples", "10", "-v",
                      "--repro-dir", str(tmp_path), cwd=tmp_path)
     assert result.returncode == 1
-    assert "FAILED" in result.stdout and "PASSED" in result.stdout and "ConformanceFailure" in result.stdout
+    assert "test session starts" in result.stdout and "FAILED" in result.stdout  # pytest's own lines, per test
+    assert "ConformanceFailure" in result.stdout
 
 
 def test_the_tally_counts_a_cell_done_after_its_last_test() -> None:
