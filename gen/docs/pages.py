@@ -34,7 +34,7 @@ EXTERNAL_DOC_LINKS = {
 }
 _EXTERNAL_LINK = re.compile(r"\]\((" + "|".join(re.escape(k) for k in EXTERNAL_DOC_LINKS) + r")(#[^)]*)?\)")
 STATUS_MARKS = {"pass": "✅ pass", "fail": "❌ fail", "unsupported": "➖ unsupported",
-                "xfail": "⚠️ xfail", "xpass": "❗ xpass"}
+                "xfail": "⚠️ xfail", "xpass": "❗ xpass", "ambiguous": "🔀 ambiguous"}
 
 
 def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:

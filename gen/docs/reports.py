@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-STATUSES = ("pass", "fail", "unsupported", "xfail", "xpass")
+STATUSES = ("pass", "fail", "unsupported", "xfail", "xpass", "ambiguous")  # conform's cell statuses
 RECORD_KEYS = ("domain", "op", "version", "dtype", "status")
 
 
@@ -112,7 +112,7 @@ def _records(path: Path, items: Iterable[Any]) -> Iterable[Record]:
 
 
 # a cell seen twice (several cases per dtype) shows the most alarming outcome
-_SEVERITY = {"fail": 4, "xpass": 3, "unsupported": 2, "xfail": 1, "pass": 0}
+_SEVERITY = {"fail": 5, "xpass": 4, "ambiguous": 3, "unsupported": 2, "xfail": 1, "pass": 0}
 
 
 def _worse(current: str | None, new: str) -> str:
