@@ -73,10 +73,8 @@ def _draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int, m
     _draw_dims(draw, ctx, plan, hint, max_rank)
     _draw_signature_shapes(draw, ctx, plan, max_rank)
     if hint.shapes is not None:
-        before = {k: (list(v) if isinstance(v, list) else v) for k, v in ctx.shapes.items()}
         hint.shapes(draw, ctx)
-        del before  # the hint owns every shape it leaves in place
-        ctx.fixed |= set(ctx.shapes)
+        ctx.fixed |= set(ctx.shapes)  # the hint owns every shape it leaves in place
     if not _draw_attributes(draw, ctx, hint, max_rank):
         return None
     if not _apply_derived(ctx, plan):

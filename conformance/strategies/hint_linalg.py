@@ -15,21 +15,14 @@ from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_cast import code_of
 from conformance.strategies.hint_spatial import draw_window
-from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, ValueHint, dims, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, ValueHint, dims, set_input_shape, values_in
 from conformance.strategies.values import SEEDS, fill_array
 from opset.cells import allowed_elements
 
 
 def positive(name: str, low: float = 0.25, high: float = 2.0) -> ArrayHint:
     """Input `name` (a scale) filled with values in [low, high] (quarter steps) in its drawn shape and type."""
-    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-        shape = ctx.shapes.get(name)
-        if shape is None or name in ctx.omitted:
-            return None
-        param = next(p for p in ctx.version.inputs if p.name == name)
-        return fill_array(draw(SEEDS), ctx.element_of(param.type), shape, min_value=low, max_value=high)
-
-    return build
+    return values_in(name, low, high)
 
 # ---- MatMul, MatMulInteger, QLinearMatMul ------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.values import SEEDS, fill_array
 
 ShapeHint = Callable[[DrawFn, DrawContext], None]
 ValueHint = Callable[[DrawFn, DrawContext], Any]
@@ -100,9 +101,8 @@ def set_input_shape(ctx: DrawContext, name: str, shape: list[int]) -> None:
 
 def values_in(name: str, low: float, high: float) -> ArrayHint:
     """Input `name` filled with values in [low, high] (quarter steps for floats), for ops whose meaning changes at a
-    constant outside the generic draw's [-4, 4] (Relu6 clips at 6: a backend clipping at 5 must be caught)."""
-    from conformance.strategies.values import SEEDS, fill_array
-
+    constant outside the generic draw's [-4, 4] (Relu6 clips at 6: a backend clipping at 5 must be caught), or must
+    stay positive (scales)."""
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         shape = ctx.shapes.get(name)
         if shape is None or name in ctx.omitted:
