@@ -105,16 +105,19 @@ def test_the_reference_passes_a_bundle_a_wrong_backend_failed(tmp_path: Path) ->
 @pytest.mark.slow
 def test_crash_and_hang_still_give_a_complete_report(tmp_path: Path) -> None:
     backend = str(ROOT / "tests" / "conformance" / "wrong_backends" / "crashes_and_hangs.py")
+    # the timeout bounds a whole case, the first of a restarted worker included (its lazy imports): 2 s timed Abs out
+    # on a loaded CI machine; 6 s still makes Sigmoid's hang cheap to wait for
     result, data = run_and_report(tmp_path, backend, "--op", "Relu,Sigmoid,Abs", "--domain", "ai.onnx",
-                                  "--domain", "tengine", "--timeout", "2", "--max-examples", "3")
+                                  "--domain", "tengine", "--timeout", "6", "--max-examples", "3")
     assert result.returncode == 1 and data["complete"]
     cells = data["cells"]
+    assert all(c["status"] in ("pass", "unsupported") for c in cells.values() if c["op"] == "Abs"), \
+        {k: c["messages"] for k, c in cells.items() if c["op"] == "Abs" and c["status"] not in ("pass", "unsupported")}
     relu = [c for k, c in cells.items() if k.startswith("ai.onnx@14::Relu[float]")]
     assert relu and relu[0]["status"] == "fail" and "died" in relu[0]["messages"][0]
     hung = [c for k, c in cells.items() if c["op"] == "Sigmoid" and c["status"] == "fail"
             and "hung" in c["messages"][0]]
     assert hung, {k: c["messages"] for k, c in cells.items() if c["op"] == "Sigmoid"}
-    assert all(c["status"] in ("pass", "unsupported") for c in cells.values() if c["op"] == "Abs")
     assert replay(relu[0]["repro"]).returncode == 1
 
 
