@@ -21,7 +21,7 @@ from conformance.kernels.windows import make_window
 
 def conv_by_loop(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None, attrs: dict[str, Any]) -> np.ndarray:
     """Conv in float64, one output value at a time."""
-    n, c = x.shape[:2]
+    n = x.shape[0]
     m, cg = weight.shape[:2]
     group = attrs["group"]
     ks = weight.shape[2:]
