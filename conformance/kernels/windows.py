@@ -195,5 +195,6 @@ def flat_image(x: np.ndarray, w: Window, end: Sequence[int]) -> FlatImage:
     total = math.prod(padded)
     data = np.zeros((*x.shape[:2], max(total, max(offsets) + length)), dtype=x.dtype)
     image = data[:, :, :total].reshape(*x.shape[:2], *padded)
-    image[(Ellipsis, *(slice(b, b + s) for b, s in zip(w.begin, spatial, strict=True)))] = x
+    inside: tuple[Any, ...] = (Ellipsis, *(slice(b, b + s) for b, s in zip(w.begin, spatial, strict=True)))
+    image[inside] = x
     return FlatImage(data, padded, offsets, length)
