@@ -1,7 +1,8 @@
 """AveragePool (1, 7, 10, 11, 19, 22): box sums by separable strided adds, divided by a window count.
 
 The count comes from pooling a ones-mask: with count_include_pad=0 it covers the input only, with 1 it also
-covers the explicit (or automatic) padding, never the ceil-mode overhang.
+covers the explicit (or automatic) padding, never the ceil-mode overhang. The mask is a box, so its pooled
+counts are the outer product of one pooled 1-D mask per axis.
 """
 
 from __future__ import annotations
