@@ -3,7 +3,7 @@
 Depthwise convolution (one input channel per group) accumulates over kernel taps instead, which avoids
 building the column matrix for a product that has no reduction over channels. With unit strides both read the
 input as a FlatImage (every tap one contiguous run, the wide result cropped once); the depthwise sum also runs
-over blocks of channels that fit in cache. Every path adds the same products in the same (tap) order.
+over blocks of channels that fit in cache. Both depthwise paths add the same products in the same (tap) order.
 """
 
 from __future__ import annotations
