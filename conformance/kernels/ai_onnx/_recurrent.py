@@ -25,8 +25,16 @@ Cell = Callable[[int, np.ndarray, list[np.ndarray]], list[np.ndarray]]
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    e = np.exp(-np.abs(x))  # in (0, 1]: no overflow whichever the sign
-    return np.asarray(np.where(x >= 0, 1 / (1 + e), e / (1 + e)))
+    """1 / (1 + exp(-x)) in four in-place passes (a recurrence calls it at every step).
+
+    For x >= 0 these are the operations of the two-sided form e / (1 + e), e = exp(-|x|); for x < 0 the relative
+    error is as small (a few ulp). exp(-x) overflows to inf only where the result is below the smallest normal
+    number (x < -87 in float32), which then gives 0; the caller silences the overflow.
+    """
+    y = np.negative(x, out=np.empty(np.shape(x), dtype=x.dtype))
+    np.exp(y, out=y)
+    y += 1
+    return np.divide(1, y, out=y)
 
 
 def _softplus(x: np.ndarray) -> np.ndarray:
