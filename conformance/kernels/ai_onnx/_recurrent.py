@@ -34,7 +34,8 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     y = np.negative(x, out=np.empty(np.shape(x), dtype=x.dtype))
     np.exp(y, out=y)
     y += 1
-    return np.divide(1, y, out=y)
+    np.divide(1, y, out=y)
+    return y
 
 
 def _softplus(x: np.ndarray) -> np.ndarray:
