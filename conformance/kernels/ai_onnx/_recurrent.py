@@ -31,7 +31,7 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     error is as small (a few ulp). exp(-x) overflows to inf only where the result is below the smallest normal
     number (x < -87 in float32), which then gives 0; the caller silences the overflow.
     """
-    y = np.negative(x, out=np.empty(np.shape(x), dtype=x.dtype))
+    y: np.ndarray = np.negative(x, out=np.empty(np.shape(x), dtype=x.dtype))
     np.exp(y, out=y)
     y += 1
     np.divide(1, y, out=y)
