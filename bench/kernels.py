@@ -7,7 +7,12 @@ interleaved rounds (ort, ref, ours, ...), the reference capped at --cap seconds 
 serving the registry version of the op at opset 18, called with every attribute resolved through the registry
 (`resolve_attributes`), as the reference backend calls it. Ops without a kernel are skipped and listed.
 
-Run:  python bench/kernels.py [--threads 1] [--cap 60] [--rounds 15] [--only Conv,Gemm] [--json out.json]
+With --baseline TREE (a checkout of another commit, e.g. `git worktree add /tmp/base main`), that tree's kernels
+are timed too, in the same interleaved rounds (ort, ref, base, ours, ...): a before/after comparison that machine
+noise hits alike.
+
+Run:  python bench/kernels.py [--threads 1] [--cap 60] [--rounds 15] [--only Conv,Gemm] [--baseline TREE]
+                              [--json out.json]
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ if _THREADS > 0:
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import functools  # noqa: E402
+import importlib  # noqa: E402
 import json  # noqa: E402
 import signal  # noqa: E402
 import statistics  # noqa: E402
@@ -145,6 +151,46 @@ def registry_kernel(op: str, opset: int) -> tuple[OpVersion, KernelEntry] | None
     return (version, entry) if entry is not None else None
 
 
+_PACKAGES = ("conformance", "opset", "gen")
+
+
+def _project_modules() -> dict[str, Any]:
+    return {name: m for name, m in sys.modules.items() if name.split(".")[0] in _PACKAGES}
+
+
+def baseline_calls(tree: str, cases: list[Case]) -> dict[str, Callable[[], Any]]:
+    """Each case's kernel call as the project checkout at `tree` makes it, by label (cases it has no kernel for
+    are left out).
+
+    The tree's packages are imported under their own names while this tree's are set aside, then this tree's are
+    put back; the returned calls keep the tree's modules alive through their references.
+    """
+    if not os.path.isfile(os.path.join(tree, "conformance", "kernels", "registry.py")):
+        raise SystemExit(f"--baseline {tree}: not a checkout of this project (no conformance/kernels/registry.py)")
+    mine = _project_modules()
+    for name in mine:
+        del sys.modules[name]
+    sys.path.insert(0, os.path.abspath(tree))
+    try:
+        kernels = importlib.import_module("conformance.kernels.registry")
+        infer = importlib.import_module("opset.infer")
+        reg = importlib.import_module("opset.load").load_registry()
+        calls: dict[str, Callable[[], Any]] = {}
+        for c in cases:
+            version = reg.try_resolve("ai.onnx", c.op, OPSET)
+            entry = None if version is None else kernels.find_entry(version.domain, version.name, version.since)
+            if entry is None:
+                continue
+            attrs = infer.resolve_attributes(version, c.attrs, [None if x is None else list(x.shape) for x in c.inputs])
+            calls[c.label] = functools.partial(kernels.call_kernel, entry, version, list(c.inputs), attrs, c.n_out)
+    finally:
+        sys.path.remove(os.path.abspath(tree))
+        for name in _project_modules():
+            del sys.modules[name]
+        sys.modules.update(mine)
+    return calls
+
+
 class _Timeout(Exception):
     pass
 
@@ -173,7 +219,8 @@ def inner_for(first: float) -> int:
     return max(1, int(0.02 / max(first, 1e-6)))  # aim for >= ~20 ms per timed sample
 
 
-def bench_case(c: Case, cap: float, rounds: int, so: ort.SessionOptions) -> dict[str, Any]:
+def bench_case(c: Case, cap: float, rounds: int, so: ort.SessionOptions,
+               base_fn: Callable[[], Any] | None = None) -> dict[str, Any]:
     model, feeds = build_model(c)
     sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
     res: dict[str, Any] = {"label": c.label, "op": c.op}
@@ -215,14 +262,21 @@ def bench_case(c: Case, cap: float, rounds: int, so: ort.SessionOptions) -> dict
     ours_first, ours_out = timed(ours_fn)
     ours_inner = inner_for(ours_first)
     res["ours_maxdiff"] = maxdiff(ours_out, ort_out)
+    base_inner = 0
+    if base_fn is not None:
+        base_first, base_out = timed(base_fn)
+        base_inner = inner_for(base_first)
+        res["base_maxdiff"] = maxdiff(base_out, ort_out)
 
-    ort_s, ref_s, ours_s = [], [], []
+    ort_s, ref_s, ours_s, base_s = [], [], [], []
     for _ in range(rounds):
         ort_s.append(timed(ort_fn, ort_inner)[0])
         if ref_first is not None and ref_spent + ref_first * ref_inner < cap:
             dt = timed(ref_fn, ref_inner)[0]
             ref_s.append(dt)
             ref_spent += dt * ref_inner
+        if base_fn is not None:
+            base_s.append(timed(base_fn, base_inner)[0])
         ours_s.append(timed(ours_fn, ours_inner)[0])
     if ref_first is not None and not ref_s:
         ref_s = [ref_first]
@@ -233,6 +287,8 @@ def bench_case(c: Case, cap: float, rounds: int, so: ort.SessionOptions) -> dict
     res["ours_ms"] = statistics.median(ours_s) * 1e3
     res["ref_over_ort"] = res["ref_ms"] / res["ort_ms"] if res["ref_ms"] else None
     res["ours_over_ort"] = res["ours_ms"] / res["ort_ms"]
+    res["base_ms"] = statistics.median(base_s) * 1e3 if base_s else None
+    res["base_over_ort"] = res["base_ms"] / res["ort_ms"] if res["base_ms"] else None
     res["ref_maxdiff"] = maxdiff(ref_out, ort_out) if ref_out is not None else None
     res["n"] = f"{len(ort_s) * ort_inner}/{len(ref_s) * ref_inner}/{len(ours_s) * ours_inner}"
     return res
@@ -258,6 +314,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=15, help="interleaved timing rounds per op")
     ap.add_argument("--only", default="", help="comma list of op types")
     ap.add_argument("--json", default="", help="write per-op results here")
+    ap.add_argument("--baseline", default="", help="a checkout of another commit whose kernels are timed alongside")
     a = ap.parse_args()
 
     so = ort.SessionOptions()
@@ -272,6 +329,7 @@ def main() -> int:
             skipped.append(f"{c.label} (no kernel for ai.onnx {c.op} at opset {OPSET} in our registry)")
         else:
             cases.append(c)
+    base = baseline_calls(a.baseline, cases) if a.baseline else {}
     # pay one-off import costs before timing anything
     warm, _ = build_model(Case("warmup", "Relu", {}, [np.zeros(4, np.float32)]))
     ReferenceEvaluator(warm)
@@ -281,15 +339,19 @@ def main() -> int:
           f"threads={'default' if _THREADS <= 0 else _THREADS}  opset {OPSET}  cap {a.cap:.0f}s")
     cols = ["case", "ort_ms", "ref_ms", "ours_ms", "ours/ort", "ref/ort", "n ort/ref/ours", "ours_maxdiff",
             "ref_maxdiff"]
+    if a.baseline:
+        cols[5:5] = ["base_ms", "base/ort"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     results = []
     for c in cases:
-        r = bench_case(c, a.cap, a.rounds, so)
+        r = bench_case(c, a.cap, a.rounds, so, base.get(c.label))
         results.append(r)
         label = c.label + (f" ({r['ref_note']})" if "ref_note" in r else "")
         row = [label, fmt(r["ort_ms"]), fmt(r["ref_ms"]), fmt(r["ours_ms"]), fmt_ratio(r["ours_over_ort"]),
                fmt_ratio(r["ref_over_ort"]), r["n"], fmt(r["ours_maxdiff"], ".1e"), fmt(r["ref_maxdiff"], ".1e")]
+        if a.baseline:
+            row[5:5] = [fmt(r["base_ms"]), fmt_ratio(r["base_over_ort"])]
         print("| " + " | ".join(row) + " |", flush=True)
     if results:
         ours = [r["ours_over_ort"] for r in results]
@@ -299,11 +361,17 @@ def main() -> int:
               f"max {fmt_ratio(worst['ours_over_ort'])}x ({worst['label']})")
         if refs:
             print(f"geomean ref/ort over {len(refs)} ops: {fmt_ratio(geomean(refs))}x")
+        bases = [r for r in results if r["base_over_ort"]]
+        if bases:
+            worst_base = max(bases, key=lambda r: r["base_over_ort"])
+            print(f"geomean base/ort over {len(bases)} ops: {fmt_ratio(geomean([r['base_over_ort'] for r in bases]))}x"
+                  f"   max {fmt_ratio(worst_base['base_over_ort'])}x ({worst_base['label']})   (base: {a.baseline})")
     for s in skipped:
         print(f"skipped: {s}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"onnx": onnx.__version__, "onnxruntime": ort.__version__, "threads": _THREADS,
+                       "baseline": a.baseline or None,
                        "skipped": skipped, "results": results}, fh, indent=1)
     return 0
 

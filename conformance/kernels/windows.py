@@ -152,3 +152,49 @@ def im2col(xp: np.ndarray, w: Window) -> np.ndarray:
     for j, tap in enumerate(w.taps()):
         cols[:, :, j] = tap_view(xp, w, tap)
     return cols.reshape(n, c, k, math.prod(w.out))
+
+
+@dataclass(frozen=True)
+class FlatImage:
+    """A zero-padded N x C image stored flat per channel, for windows of unit stride.
+
+    With unit strides, output position o reads input position o + tap * dilation; flattened row-major over the
+    padded axes that is flat index `q + offset(tap)`, where q indexes a "wide" output spanning the whole padded
+    extent of every axis but the first. So each tap reads one contiguous run of `length` values, and the wide
+    result is cropped to the real output once (`crop`). The buffer ends with enough zeros for the last taps.
+    """
+
+    data: np.ndarray  # N x C x (prod(padded) + tail)
+    padded: tuple[int, ...]  # padded spatial shape
+    offsets: tuple[int, ...]  # flat offset of each kernel tap, row-major tap order
+    length: int  # wide output length: out[0] * prod(padded[1:])
+
+    def run(self, tap: int) -> np.ndarray:
+        """N x C x length view: what tap `tap` reads for every wide output position."""
+        start = self.offsets[tap]
+        view: np.ndarray = self.data[:, :, start:start + self.length]
+        return view
+
+    def crop(self, wide: np.ndarray, w: Window) -> np.ndarray:
+        """Lead... x length wide results as lead... x out (a view)."""
+        shaped = wide.reshape(*wide.shape[:-1], w.out[0], *self.padded[1:])
+        index: tuple[Any, ...] = (Ellipsis, slice(None), *(slice(0, o) for o in w.out[1:]))
+        view: np.ndarray = shaped[index]
+        return view
+
+
+def flat_image(x: np.ndarray, w: Window, end: Sequence[int]) -> FlatImage:
+    """x (N x C x spatial) zero-padded by w.begin / `end` into a FlatImage; `w` must have unit strides."""
+    if any(s != 1 for s in w.strides):
+        raise ValueError(f"flat_image: strides {list(w.strides)} are not all 1")
+    spatial = x.shape[2:]
+    padded = tuple(s + b + e for s, b, e in zip(spatial, w.begin, end, strict=True))
+    row = [math.prod(padded[i + 1:]) for i in range(len(padded))]
+    offsets = tuple(sum(t * d * s for t, d, s in zip(tap, w.dilations, row, strict=True)) for tap in w.taps())
+    length = w.out[0] * row[0]
+    total = math.prod(padded)
+    data = np.zeros((*x.shape[:2], max(total, max(offsets) + length)), dtype=x.dtype)
+    image = data[:, :, :total].reshape(*x.shape[:2], *padded)
+    inside: tuple[Any, ...] = (Ellipsis, *(slice(b, b + s) for b, s in zip(w.begin, spatial, strict=True)))
+    image[inside] = x
+    return FlatImage(data, padded, offsets, length)

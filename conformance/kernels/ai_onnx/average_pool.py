@@ -1,7 +1,8 @@
 """AveragePool (1, 7, 10, 11, 19, 22): box sums by separable strided adds, divided by a window count.
 
 The count comes from pooling a ones-mask: with count_include_pad=0 it covers the input only, with 1 it also
-covers the explicit (or automatic) padding, never the ceil-mode overhang.
+covers the explicit (or automatic) padding, never the ceil-mode overhang. The mask is a box, so its pooled
+counts are the outer product of one pooled 1-D mask per axis.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import numpy as np
 
 from conformance.kernels.ai_onnx._common import work_dtype
 from conformance.kernels.registry import kernel
-from conformance.kernels.windows import dense_dilations, make_window, pad_spatial, separable_reduce
+from conformance.kernels.windows import Window, dense_dilations, make_window, pad_spatial, separable_reduce
 
 
 @kernel("ai.onnx", "AveragePool", since=1, until=6)
@@ -52,15 +53,29 @@ def _average_pool(x: np.ndarray, kernel_shape: list[int], auto_pad: str, pads: l
     wt = work_dtype(x)
     total = separable_reduce(pad_spatial(x.astype(wt, copy=False), w.begin, end, 0), w, np.add)
 
-    grid = tuple(s + b + e for s, b, e in zip(spatial, w.begin, end, strict=True))
-    mask = np.zeros(grid, dtype=wt)
-    if count_include_pad:
-        mask[tuple(slice(0, s + b + e) for s, b, e in zip(spatial, w.begin, w.end, strict=True))] = 1
-    else:
-        mask[tuple(slice(b, b + s) for s, b in zip(spatial, w.begin, strict=True))] = 1
-    count = separable_reduce(mask, w, np.add)
+    count = _window_counts(spatial, w, end, count_include_pad, wt)
     if count.size and np.all(count == count.flat[0]):
         np.divide(total, count.flat[0], out=total)
     else:
         np.divide(total, count, out=total)
     return (total.astype(x.dtype, copy=False),)
+
+
+def _window_counts(spatial: tuple[int, ...], w: Window, end: tuple[int, ...], count_include_pad: int,
+                   dtype: np.dtype) -> np.ndarray:
+    """How many counted positions each window covers, as an array of the output's spatial shape.
+
+    The counted region is a box (the input, or the input with its padding), so its window sums are the outer
+    product of one count per axis: each axis is pooled on its own ones-mask, a vector, not the whole grid.
+    """
+    counts = np.ones((), dtype=dtype)
+    for i, (s, b, e) in enumerate(zip(spatial, w.begin, end, strict=True)):
+        mask = np.zeros(s + b + e, dtype=dtype)
+        if count_include_pad:
+            mask[:s + b + w.end[i]] = 1
+        else:
+            mask[b:b + s] = 1
+        axis = Window(w.kernel[i:i + 1], w.strides[i:i + 1], w.dilations[i:i + 1], w.begin[i:i + 1],
+                      w.end[i:i + 1], w.out[i:i + 1])
+        counts = np.multiply.outer(counts, separable_reduce(mask, axis, np.add))
+    return counts

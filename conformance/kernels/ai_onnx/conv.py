@@ -1,7 +1,9 @@
 """Conv (1, 11, 22): N-d grouped convolution by im2col and one batched BLAS matmul per call.
 
 Depthwise convolution (one input channel per group) accumulates over kernel taps instead, which avoids
-building the column matrix for a product that has no reduction over channels.
+building the column matrix for a product that has no reduction over channels. With unit strides both read the
+input as a FlatImage (every tap one contiguous run, the wide result cropped once); the depthwise sum also runs
+over blocks of channels that fit in cache. Both depthwise paths add the same products in the same (tap) order.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import numpy as np
 
 from conformance.kernels.ai_onnx._common import work_dtype
 from conformance.kernels.registry import kernel
-from conformance.kernels.windows import Window, im2col, make_window, pad_spatial, tap_view
+from conformance.kernels.windows import FlatImage, Window, flat_image, im2col, make_window, pad_spatial, tap_view
 
 
 def _depthwise(xp: np.ndarray, weight: np.ndarray, w: Window) -> np.ndarray:
@@ -33,6 +35,30 @@ def _depthwise(xp: np.ndarray, weight: np.ndarray, w: Window) -> np.ndarray:
     if y is None:
         raise ValueError("Conv: kernel has no taps")
     return y
+
+
+_BLOCK_BYTES = 1 << 18  # a channel block of the depthwise sum and its scratch stay within a typical L2 cache
+
+
+def _depthwise_flat(image: FlatImage, weight: np.ndarray) -> np.ndarray:
+    """N x C x length wide depthwise sums: y = sum over taps of run(tap) * weight[c, tap], in tap order."""
+    n, c = image.data.shape[:2]
+    rows = image.data.reshape(n * c, -1)
+    wk = np.tile(weight.reshape(c, -1), (n, 1))  # row n * C + c holds channel c's taps
+    y = np.empty((n * c, image.length), dtype=image.data.dtype)
+    block = max(1, _BLOCK_BYTES // max(1, image.length * y.itemsize))
+    tmp = np.empty((min(block, n * c), image.length), dtype=y.dtype)
+    for lo in range(0, n * c, block):
+        hi = min(lo + block, n * c)
+        out, scratch = y[lo:hi], tmp[:hi - lo]
+        for j, start in enumerate(image.offsets):
+            run = rows[lo:hi, start:start + image.length]
+            if j == 0:
+                np.multiply(run, wk[lo:hi, :1], out=out)
+            else:
+                np.multiply(run, wk[lo:hi, j:j + 1], out=scratch)
+                out += scratch
+    return y.reshape(n, c, image.length)
 
 
 def check_kernel_shape(op: str, kernel_shape: Sequence[int], weight: np.ndarray) -> list[int]:
@@ -58,13 +84,27 @@ def conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None, *, auto_pad
     w = make_window("Conv", spatial, ks, strides=strides, dilations=dilations, pads=pads, auto_pad=auto_pad,
                     ceil_mode=0)  # Conv has no ceil mode
     wt = work_dtype(x)
-    xp = pad_spatial(x.astype(wt, copy=False), w.begin, w.padded_end(spatial), 0)
     wgt = weight.astype(wt, copy=False)
-    if group == c and m == c:
-        y = _depthwise(xp, wgt, w)
+    depthwise = group == c and m == c
+    if all(s == 1 for s in w.strides):
+        image = flat_image(x.astype(wt, copy=False), w, w.padded_end(spatial))
+        if depthwise:
+            wide = _depthwise_flat(image, wgt)
+        else:
+            k = math.prod(ks)
+            cols = np.empty((n, c, k, image.length), dtype=wt)
+            for j in range(k):
+                cols[:, :, j] = image.run(j)
+            wide = np.matmul(wgt.reshape(group, m // group, -1), cols.reshape(n, group, (c // group) * k, -1))
+        y = image.crop(wide.reshape(n, m, image.length), w)
     else:
-        cols = im2col(xp, w).reshape(n, group, (c // group) * math.prod(ks), math.prod(w.out))
-        y = np.matmul(wgt.reshape(group, m // group, -1), cols).reshape((n, m, *w.out))
+        xp = pad_spatial(x.astype(wt, copy=False), w.begin, w.padded_end(spatial), 0)
+        if depthwise:
+            y = _depthwise(xp, wgt, w)
+        else:
+            cols = im2col(xp, w).reshape(n, group, (c // group) * math.prod(ks), math.prod(w.out))
+            y = np.matmul(wgt.reshape(group, m // group, -1), cols).reshape((n, m, *w.out))
     if bias is not None:
-        y += bias.astype(wt, copy=False).reshape((1, m) + (1,) * len(spatial))
-    return (y.astype(x.dtype, copy=False),)
+        b = bias.astype(wt, copy=False).reshape((1, m) + (1,) * len(spatial))
+        y = y + b if not y.flags.c_contiguous else np.add(y, b, out=y)  # a cropped view gets a fresh array
+    return (np.ascontiguousarray(y).astype(x.dtype, copy=False),)

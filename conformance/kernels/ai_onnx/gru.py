@@ -12,6 +12,7 @@ from conformance.kernels.ai_onnx._recurrent import (
     per_direction,
     recur,
     state_input,
+    transposed,
     work_type,
 )
 from conformance.kernels.registry import kernel
@@ -29,20 +30,20 @@ def _gru(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequ
     n = hidden_size
     batch = X.shape[1] if layout == 0 else X.shape[0]
     h0 = state_input("GRU", "initial_h", initial_h, layout, directions, batch, n, dtype)
-    r_all = R.astype(dtype)
+    rzr_t, rh_t = transposed(R[:, :2 * n], dtype), transposed(R[:, 2 * n:], dtype)
     rb = np.zeros((directions, 3 * n), dtype) if B is None else B[:, 3 * n:].astype(dtype)
     bounded = clipper(clip)
 
     def cell(d: int, xw: np.ndarray, states: list[np.ndarray]) -> list[np.ndarray]:
         f, g = fg[d]
         h = states[0]
-        zr = xw[:, :2 * n] + h @ r_all[d, :2 * n].T + rb[d, :2 * n]
+        zr = xw[:, :2 * n] + h @ rzr_t[d] + rb[d, :2 * n]
         z, r = f(bounded(zr[:, :n])), f(bounded(zr[:, n:]))
-        rh, rbh = r_all[d, 2 * n:], rb[d, 2 * n:]
+        rbh = rb[d, 2 * n:]
         if linear_before_reset:
-            candidate = xw[:, 2 * n:] + r * (h @ rh.T + rbh)
+            candidate = xw[:, 2 * n:] + r * (h @ rh_t[d] + rbh)
         else:
-            candidate = xw[:, 2 * n:] + (r * h) @ rh.T + rbh
+            candidate = xw[:, 2 * n:] + (r * h) @ rh_t[d] + rbh
         return [(1 - z) * g(bounded(candidate)) + z * h]
 
     return tuple(recur("GRU", X, W, B, sequence_lens, [h0], layout=layout, direction=direction, cell=cell))

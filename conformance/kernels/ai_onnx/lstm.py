@@ -1,4 +1,7 @@
-"""LSTM: input, output, forget and cell gates (W, R, B in that order: iofc), peepholes P (iof), per step."""
+"""LSTM: input, output, forget and cell gates (W, R, B in that order: iofc), peepholes P (iof), per step.
+
+Without P the peephole terms are absent (not zero times the cell state, which is NaN for an infinite state).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from conformance.kernels.ai_onnx._recurrent import (
     per_direction,
     recur,
     state_input,
+    transposed,
     work_type,
 )
 from conformance.kernels.registry import kernel
@@ -33,7 +37,7 @@ def _lstm(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, seq
     batch = X.shape[1] if layout == 0 else X.shape[0]
     h0 = state_input("LSTM", "initial_h", initial_h, layout, directions, batch, n, dtype)
     c0 = state_input("LSTM", "initial_c", initial_c, layout, directions, batch, n, dtype)
-    r_all = R.astype(dtype)
+    r_t = transposed(R, dtype)
     rb = np.zeros((directions, 4 * n), dtype) if B is None else B[:, 4 * n:].astype(dtype)
     p = np.zeros((directions, 3 * n), dtype) if P is None else P.astype(dtype)
     bounded = clipper(clip)
@@ -41,7 +45,14 @@ def _lstm(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, seq
     def cell(d: int, xw: np.ndarray, states: list[np.ndarray]) -> list[np.ndarray]:
         f, g, h = fgh[d]
         h_prev, c_prev = states
-        gates = xw + h_prev @ r_all[d].T + rb[d]
+        gates = xw + h_prev @ r_t[d] + rb[d]
+        if P is None:
+            # no peepholes: the input, output and forget gates (columns 0 to 3n) take f as one block
+            iof = f(bounded(gates[:, :3 * n]))
+            i, o = iof[:, :n], iof[:, n:2 * n]
+            forget = 1 - i if input_forget else iof[:, 2 * n:]
+            c = forget * c_prev + i * g(bounded(gates[:, 3 * n:]))
+            return [o * h(c), c]
         pi, po, pf = p[d, :n], p[d, n:2 * n], p[d, 2 * n:]
         i = f(bounded(gates[:, :n] + pi * c_prev))
         forget = 1 - i if input_forget else f(bounded(gates[:, 2 * n:3 * n] + pf * c_prev))

@@ -110,31 +110,62 @@ def _weights(axis: _Axis, x: np.ndarray, mode: str, cubic_coeff_a: float, exclud
     return matrix
 
 
-def _resample(data: np.ndarray, d: int, axis: _Axis, mode: str, transform: str, nearest_mode: str,
-              cubic_coeff_a: float, exclude_outside: int, antialias: int, extrapolation_value: float,
-              legacy_nearest: bool) -> np.ndarray:
-    """data resampled along axis d."""
-    x = _source_positions(axis, transform)
-    if mode == "nearest":
-        if legacy_nearest:
-            index = np.floor(x) if axis.scale >= 1 else np.ceil(x)
-        else:
-            index = _nearest_index(x, nearest_mode)
-        out = np.take(data, np.clip(index.astype(np.int64), 0, axis.length - 1), axis=d)
+def _nearest_picks(axis: _Axis, x: np.ndarray, nearest_mode: str, legacy_nearest: bool) -> np.ndarray:
+    """The input index nearest mode reads for every output index of one axis (clamped into the axis)."""
+    if legacy_nearest:
+        index = np.floor(x) if axis.scale >= 1 else np.ceil(x)
     else:
-        matrix = _weights(axis, x, mode, cubic_coeff_a, exclude_outside, antialias).astype(data.dtype)
-        out = np.moveaxis(np.tensordot(matrix, data, axes=([1], [d])), 0, d)
+        index = _nearest_index(x, nearest_mode)
+    return np.asarray(np.clip(index.astype(np.int64), 0, axis.length - 1))
+
+
+def _extrapolate(out: np.ndarray, d: int, axis: _Axis, x: np.ndarray, extrapolation_value: float) -> np.ndarray:
+    """tf_crop_and_resize: extrapolation_value wherever axis d's source position falls outside the input."""
+    outside = (x < 0) | (x > axis.length - 1)
+    if not outside.any():
+        return out
+    if out.dtype.kind == "O":
+        raise ValueError("Resize: extrapolation_value is a number; a string tensor has no value for "
+                         "positions outside the input (undefined)")
+    shape = [1] * out.ndim
+    shape[d] = axis.out
+    fill = np.asarray(extrapolation_value).astype(out.dtype)
+    return np.asarray(np.where(outside.reshape(shape), fill, out))
+
+
+def _nearest(data: np.ndarray, plan: list[tuple[int, _Axis]], transform: str, nearest_mode: str,
+             extrapolation_value: float, legacy_nearest: bool) -> np.ndarray:
+    """data resampled by nearest mode on every planned axis: one gather over all the axes that move.
+
+    An axis whose every output index picks its own input index is left out of the gather.
+    """
+    positions = {d: _source_positions(axis, transform) for d, axis in plan}
+    picks = {d: _nearest_picks(axis, positions[d], nearest_mode, legacy_nearest) for d, axis in plan}
+    moved = [d for d, axis in plan
+             if transform == "tf_crop_and_resize" or axis.out != axis.length
+             or not np.array_equal(picks[d], np.arange(axis.length))]
+    out = data
+    if moved and moved == list(range(moved[0], moved[0] + len(moved))):
+        # adjacent index arrays (an open mesh) keep their axes in place
+        out = data[(slice(None),) * moved[0] + np.ix_(*(picks[d] for d in moved))]
+    else:
+        for d in moved:
+            out = np.take(out, picks[d], axis=d)
     if transform == "tf_crop_and_resize":
-        outside = (x < 0) | (x > axis.length - 1)
-        if outside.any():
-            if out.dtype.kind == "O":
-                raise ValueError("Resize: extrapolation_value is a number; a string tensor has no value for "
-                                 "positions outside the input (undefined)")
-            shape = [1] * out.ndim
-            shape[d] = axis.out
-            fill = np.asarray(extrapolation_value).astype(out.dtype)
-            out = np.where(outside.reshape(shape), fill, out)
-    return np.asarray(out)
+        for d, axis in plan:
+            out = _extrapolate(out, d, axis, positions[d], extrapolation_value)
+    return out
+
+
+def _resample(data: np.ndarray, d: int, axis: _Axis, mode: str, transform: str, cubic_coeff_a: float,
+              exclude_outside: int, antialias: int, extrapolation_value: float) -> np.ndarray:
+    """data resampled along axis d by linear or cubic weights."""
+    x = _source_positions(axis, transform)
+    matrix = _weights(axis, x, mode, cubic_coeff_a, exclude_outside, antialias).astype(data.dtype)
+    out = np.asarray(np.moveaxis(np.tensordot(matrix, data, axes=([1], [d])), 0, d))
+    if transform == "tf_crop_and_resize":
+        out = _extrapolate(out, d, axis, x, extrapolation_value)
+    return out
 
 
 def _round_half_up(v: float) -> int:
@@ -200,14 +231,12 @@ def _resize(x: np.ndarray, roi: np.ndarray | None, scales: np.ndarray | None, si
     if any(axis.length == 0 or axis.out < 0 for _, axis in plan):
         raise ValueError("Resize: an axis to resize is empty")
     if mode == "nearest":
-        data = x
-    elif x.dtype.kind == "f":
-        data = x.astype(work_dtype(x), copy=False)
+        data = _nearest(x, plan, transform, nearest_mode, extrapolation_value, legacy_nearest)
     else:
-        data = x.astype(np.float64)
-    for d, axis in plan:
-        data = _resample(data, d, axis, mode, transform, nearest_mode, cubic_coeff_a, exclude_outside, antialias,
-                         extrapolation_value, legacy_nearest)
+        data = x.astype(work_dtype(x), copy=False) if x.dtype.kind == "f" else x.astype(np.float64)
+        for d, axis in plan:
+            data = _resample(data, d, axis, mode, transform, cubic_coeff_a, exclude_outside, antialias,
+                             extrapolation_value)
     if data.dtype == x.dtype:
         return (np.array(data, copy=True) if data is x else data,)
     if x.dtype.kind == "f":

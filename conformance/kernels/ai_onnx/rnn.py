@@ -13,6 +13,7 @@ from conformance.kernels.ai_onnx._recurrent import (
     per_direction,
     recur,
     state_input,
+    transposed,
     work_type,
 )
 from conformance.kernels.registry import kernel
@@ -29,13 +30,13 @@ def _rnn(X: np.ndarray, W: np.ndarray, R: np.ndarray, B: np.ndarray | None, sequ
     dtype = work_type(X)
     batch = X.shape[1] if layout == 0 else X.shape[0]
     h0 = state_input("RNN", "initial_h", initial_h, layout, directions, batch, hidden_size, dtype)
-    r = R.astype(dtype)
+    r_t = transposed(R, dtype)
     rb = np.zeros((directions, hidden_size), dtype) if B is None else B[:, hidden_size:].astype(dtype)
     bounded = clipper(clip)
 
     def cell(d: int, xw: np.ndarray, states: list[np.ndarray]) -> list[np.ndarray]:
         act: Activation = f[d][0]
-        return [act(bounded(xw + states[0] @ r[d].T + rb[d]))]
+        return [act(bounded(xw + states[0] @ r_t[d] + rb[d]))]
 
     return tuple(recur("RNN", X, W, B, sequence_lens, [h0], layout=layout, direction=direction, cell=cell))
 

@@ -11,6 +11,7 @@ from conformance.kernels.registry import kernel
 
 
 def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    """exp(x - max) / sum along `axis`, in x's dtype; x is only read (the result is a fresh array)."""
     y: np.ndarray = x - np.max(x, axis=axis, keepdims=True)
     np.exp(y, out=y)
     y /= np.sum(y, axis=axis, keepdims=True)
@@ -27,11 +28,11 @@ def _check_axis(x: np.ndarray, axis: int, allow_rank: bool) -> int:
 @kernel("ai.onnx", "Softmax", since=1, until=12)
 def softmax_2d(x: np.ndarray, *, axis: int) -> tuple[np.ndarray, ...]:
     ax = _check_axis(x, axis, allow_rank=True)
-    flat = x.reshape(math.prod(x.shape[:ax]), math.prod(x.shape[ax:])).astype(work_dtype(x))
+    flat = x.reshape(math.prod(x.shape[:ax]), math.prod(x.shape[ax:])).astype(work_dtype(x), copy=False)
     return (_softmax(flat, 1).reshape(x.shape).astype(x.dtype, copy=False),)
 
 
 @kernel("ai.onnx", "Softmax", since=13)
 def softmax(x: np.ndarray, *, axis: int) -> tuple[np.ndarray, ...]:
     ax = _check_axis(x, axis, allow_rank=False)
-    return (_softmax(x.astype(work_dtype(x)), ax).astype(x.dtype, copy=False),)
+    return (_softmax(x.astype(work_dtype(x), copy=False), ax).astype(x.dtype, copy=False),)
