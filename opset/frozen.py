@@ -7,7 +7,9 @@ shape (formula environments, kernels, JSON) call `thaw`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import repeat
 from typing import Any, TypeVar
 
 K = TypeVar("K")
@@ -52,6 +54,21 @@ class FrozenMap(Mapping[K, V]):
 
 
 EMPTY: FrozenMap[Any, Any] = FrozenMap()
+
+
+def adopt_dicts(dicts: Iterable[dict[Any, Any]]) -> list[FrozenMap[Any, Any]]:
+    """FrozenMaps that take over the given dicts without copying them (the caller keeps no other reference): the
+    compiled cache builds thousands at once (`opset.record_table`)."""
+    adopted = list(dicts)
+    maps = list(map(object.__new__, repeat(FrozenMap, len(adopted))))
+    deque(map(_set_items, maps, adopted), 0)
+    deque(map(_set_hash, maps, repeat(None)), 0)
+    return maps
+
+
+_SLOTS: dict[str, Any] = dict(vars(FrozenMap))
+_set_items = _SLOTS["_items"].__set__
+_set_hash = _SLOTS["_hash"].__set__
 
 
 def freeze(value: Any) -> Any:
