@@ -20,12 +20,15 @@ import marshal
 import os
 import sys
 import time
+from array import array
 from pathlib import Path
 from typing import Any
 
 from opset.registry_home import meta_dir
 
-CACHE_FORMAT = f"opset-registry-cache-5/marshal-{marshal.version}/{sys.implementation.cache_tag}"
+# the tables' ints are packed in this machine's byte order and width (opset.record_table)
+CACHE_FORMAT = (f"opset-registry-cache-5/marshal-{marshal.version}/{sys.implementation.cache_tag}/{sys.byteorder}"
+                f"/uint{array('I').itemsize * 8}")
 # the code that checks files and turns them into records or tables: a change to it makes old caches misses
 _BUILDER_SOURCES = ("build.py", "model.py", "lines.py", "cache.py", "checks.py", "meta.py", "attr_types.py",
                     "frozen.py", "random_laws.py", "record_table.py", "load.py", "dtypes.py", "errors.py")

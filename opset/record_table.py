@@ -16,10 +16,11 @@ treats as a miss.
 from __future__ import annotations
 
 import dataclasses
+from array import array
 from collections import deque
 from collections.abc import Callable, Mapping
-from itertools import repeat
-from typing import Any
+from itertools import islice, repeat
+from typing import Any, Literal
 
 from opset import model
 from opset.formula import Formula
@@ -39,6 +40,8 @@ RECORDS: tuple[type[Any], ...] = (
 _FIELDS: tuple[tuple[str, ...], ...] = tuple(tuple(f.name for f in dataclasses.fields(cls)) for cls in RECORDS)
 _KIND_OF: dict[type[Any], int] = {cls: i + RECORD_KINDS for i, cls in enumerate(RECORDS)}
 Entry = Any  # a leaf value, or [kind, [part numbers]]
+# columns hold entry numbers as unsigned ints of this machine (its byte order and int width are in the cache key)
+_INT: Literal["I"] = "I"
 
 
 class TableError(ValueError):
@@ -81,10 +84,12 @@ class _Interner:
 
 
 def encode_registry(registry: Registry) -> dict[str, Any]:
-    """The registry as {"batches": [[kind, payload], ...], "domains": [entry], "ops": [entry]}.
+    """The registry as {"batches": [[kind, payload], ...], "domains": column, "ops": column}.
 
-    A batch's payload is its leaf values (kind LEAF), the formulas' texts (FORMULA), one list of part numbers per
-    field (a record kind), a list of part-number lists (TUPLE), or two such lists (MAP: keys, values).
+    A column is a run of entry numbers packed as unsigned 32-bit ints (`bytes`: read back in one piece). A batch's
+    payload is its leaf values (kind LEAF), the formulas' texts (FORMULA), one column per field (a record kind),
+    [parts, lengths] (TUPLE: every tuple's parts in one column, and how many each has) or [keys, values, lengths]
+    (MAP).
     """
     interner = _Interner()
     domains = [interner.add(d) for d in registry.domains.values()]
@@ -103,12 +108,22 @@ def encode_registry(registry: Registry) -> dict[str, Any]:
             last = (depth[i], kinds[i])
             batches.append([kinds[i], _empty_payload(kinds[i])])
         _add(batches[-1][1], kinds[i], entries[i], entries, number)
-    return {"batches": batches, "domains": [number[i] for i in domains], "ops": [number[i] for i in ops]}
+    for batch in batches:
+        if batch[0] != LEAF and batch[0] != FORMULA:
+            batch[1] = [_pack(column) for column in batch[1]]
+    return {"batches": batches, "domains": _pack([number[i] for i in domains]),
+            "ops": _pack([number[i] for i in ops])}
+
+
+def _pack(column: list[int]) -> bytes:
+    return array(_INT, column).tobytes()
 
 
 def _empty_payload(kind: int) -> list[Any]:
+    if kind == TUPLE:
+        return [[], []]
     if kind == MAP:
-        return [[], []]  # the keys' part numbers of each map, and their values'
+        return [[], [], []]
     return [[] for _ in _FIELDS[kind - RECORD_KINDS]] if kind >= RECORD_KINDS else []
 
 
@@ -118,10 +133,12 @@ def _add(payload: list[Any], kind: int, entry: Entry, entries: list[Entry], numb
     elif kind == FORMULA:
         payload.append(entries[entry[1][0]])  # the text itself
     elif kind == TUPLE:
-        payload.append([number[c] for c in entry[1]])
+        payload[0].extend(number[c] for c in entry[1])
+        payload[1].append(len(entry[1]))
     elif kind == MAP:
-        payload[0].append([number[c] for c in entry[1][0::2]])
-        payload[1].append([number[c] for c in entry[1][1::2]])
+        payload[0].extend(number[c] for c in entry[1][0::2])
+        payload[1].extend(number[c] for c in entry[1][1::2])
+        payload[2].append(len(entry[1]) // 2)
     else:
         for column, part in zip(payload, entry[1], strict=True):
             column.append(number[part])
@@ -131,8 +148,8 @@ def decode_registry(tables: Any) -> Registry:
     """The registry `encode_registry` wrote, every op built; TableError when the tables do not decode."""
     try:
         values = _decode(tables["batches"])
-        domains = [values[i] for i in tables["domains"]]
-        ops = [values[i] for i in tables["ops"]]
+        domains = [values[i] for i in _column(tables["domains"])]
+        ops = [values[i] for i in _column(tables["ops"])]
     except (IndexError, TypeError, KeyError, ValueError) as e:
         raise TableError(f"{type(e).__name__}: {e}") from None
     if not all(type(d) is Domain for d in domains) or not all(type(op) is OpSchema for op in ops):
@@ -144,7 +161,6 @@ def _decode(batches: list[list[Any]]) -> list[Any]:
     values: list[Any] = []
     get = values.__getitem__
     for kind, payload in batches:
-        built = len(values)  # a part must name an entry of an earlier batch
         if kind == LEAF:
             if not set(map(type, payload)) <= _LEAF_TYPES:
                 raise TableError("a leaf is not plain data")
@@ -153,42 +169,56 @@ def _decode(batches: list[list[Any]]) -> list[Any]:
             if not set(map(type, payload)) <= {str}:
                 raise TableError("a formula's text is not a string")
             values.extend(map(Formula.checked, payload))
-        elif kind == TUPLE:
-            _check_parts(payload, built)
-            values.extend(map(tuple, map(map, repeat(get), payload)))
-        elif kind == MAP:
-            keys, items = payload
-            if len(keys) != len(items):
-                raise TableError("a batch of maps has more keys than values lists, or fewer")
-            _check_parts(keys, built)
-            _check_parts(items, built)
-            values.extend(adopt_dicts(map(dict, map(zip, map(map, repeat(get), keys), map(map, repeat(get), items)))))
         else:
-            values.extend(_records(_RECORD_OF_KIND[kind], payload, get, built))
+            columns = [_column(c) for c in payload]
+            _check_parts(columns if kind >= RECORD_KINDS else columns[:-1], len(values))  # the last: lengths
+            if kind == TUPLE:
+                parts, lengths = _counted(columns, 1)
+                values.extend(map(tuple, map(islice, repeat(map(get, parts)), lengths)))
+            elif kind == MAP:
+                keys, items, lengths = _counted(columns, 2)
+                key_parts, item_parts = map(get, keys), map(get, items)
+                values.extend(adopt_dicts(map(dict, map(zip, map(islice, repeat(key_parts), lengths),
+                                                        map(islice, repeat(item_parts), lengths)))))
+            else:
+                values.extend(_records(_RECORD_OF_KIND[kind], columns, get))
     return values
 
 
-def _records(cls: type[Any], columns: list[list[int]], get: Callable[[int], Any], built: int) -> list[Any]:
+def _column(packed: bytes) -> memoryview:
+    if type(packed) is not bytes:
+        raise TableError("a column is not packed")
+    return memoryview(packed).cast(_INT)
+
+
+def _counted(columns: list[memoryview], parts: int) -> list[memoryview]:
+    """A tuple or map batch's columns, checked: `parts` part columns, each as long as the lengths add up to."""
+    if len(columns) != parts + 1 or any(len(c) != sum(columns[-1]) for c in columns[:-1]):
+        raise TableError("a batch's lengths do not match its parts")
+    return columns
+
+
+def _records(cls: type[Any], columns: list[memoryview], get: Callable[[int], Any]) -> list[Any]:
     """A batch of records, one column of part numbers per field.
 
     Each record is made blank with `object.__new__` and each field set through its slot's descriptor, a column at a
     time, all inside `map`: four times faster than calling the generated `__init__` per record, and what that
-    `__init__` does (records are slotted dataclasses without defaults that compute anything or `__post_init__`;
-    every field is set, and `_check_record_classes` holds the rest).
+    `__init__` does (records are slotted dataclasses whose `__init__` only sets fields; every field is set, and
+    `_check_record_classes` holds the rest).
     """
     setters = _SETTERS[cls]
     if len(columns) != len(setters) or len(set(map(len, columns))) != 1:
         raise TableError(f"a batch of {cls.__name__} has ragged or missing fields")
-    _check_parts(columns, built)
     records = list(map(object.__new__, repeat(cls, len(columns[0]))))
     for setter, column in zip(setters, columns, strict=True):
         deque(map(setter, records, map(get, column)), 0)
     return records
 
 
-def _check_parts(columns: list[list[int]], built: int) -> None:
+def _check_parts(columns: list[memoryview], built: int) -> None:
+    """Every part names an entry of an earlier batch (unsigned, so never negative)."""
     for column in columns:
-        if column and (min(column) < 0 or max(column) >= built):
+        if len(column) and max(column) >= built:
             raise TableError("a part does not name an entry of an earlier batch")
 
 

@@ -9,6 +9,7 @@ import math
 import os
 import subprocess
 import sys
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -125,8 +126,8 @@ def test_files_changed_within_the_racy_window_are_hashed_not_indexed(tmp_path: P
     assert len(list(cache_folder.glob("registry-*.marshal"))) == 1
 
 
-@pytest.mark.parametrize("damage", ["negative part", "part from the future", "unknown kind", "code as a leaf",
-                                    "ragged record"])
+@pytest.mark.parametrize("damage", ["torn column", "part from the future", "unknown kind", "code as a leaf",
+                                    "ragged record", "unpacked column"])
 def test_tables_that_do_not_decode_are_a_miss(tmp_path: Path, cache_folder: Path, monkeypatch: pytest.MonkeyPatch,
                                               damage: str) -> None:
     root = _copy(tmp_path, ["Relu"])
@@ -136,16 +137,19 @@ def test_tables_that_do_not_decode_are_a_miss(tmp_path: Path, cache_folder: Path
     blob = marshal.loads(cache_file.read_bytes())
     batches = blob["tables"]["batches"]
     records = [b for b in batches if b[0] >= record_table.RECORD_KINDS]
-    if damage == "negative part":
-        records[-1][1][0][0] = -1
+    first = records[0][1]
+    if damage == "torn column":
+        first[0] = first[0][:-1]
     elif damage == "part from the future":
-        records[0][1][0][0] = 10**6
+        first[0] = array("I", [10**6]).tobytes() + first[0][4:]
     elif damage == "unknown kind":
         records[0][0] = 999
     elif damage == "code as a leaf":
         next(b for b in batches if b[0] == record_table.LEAF)[1].append((lambda: None).__code__)
+    elif damage == "ragged record":
+        first[0] += first[0][:4]
     else:
-        records[0][1][0].append(0)
+        first[0] = list(array("I", first[0]))
     cache_file.write_bytes(marshal.dumps(blob))
     with pytest.raises(record_table.TableError):
         record_table.decode_registry(blob["tables"])
