@@ -1,25 +1,25 @@
 """The compiled registry cache: the checked, built records as plain tables (`opset.record_table`), keyed by the
 content of every file.
 
-The file holds only plain data written with `marshal` (lists, ints, strings, floats, None), never pickle: reading the
-cache can never execute anything, and `opset.record_table` builds records from it with their own constructors. A
-cache that cannot be read, does not parse, carries another key or does not decode is a miss and gets rewritten.
+The file holds only plain data written with `marshal` (lists, packed ints, strings, floats, None), never pickle:
+reading the cache can never execute anything, and `opset.record_table` checks every value it reads. A cache that
+cannot be read, does not parse, carries another key or does not decode is a miss and gets rewritten.
 
-The key is the content (sha256) of every registry file, meta-schema and loader source. Hashing ~540 files on every
-load costs more than the rest of a load, so a small stat index maps a fingerprint of the files' stats (path, size,
-mtime, ctime, inode) to that content key. A changed file changes its stats, so the index entry no longer matches and
-the content is hashed again; an entry is only written when no file changed within the last `RACY_SECONDS` (a file
-rewritten in the same clock tick as the index, with the same size, would otherwise keep its old stats: git's "racy"
-case), so a stale cache is never served.
+The key is the content (sha256) of every registry file, meta-schema, formula module and loader source. Hashing ~560
+files on every load costs more than the rest of a load, so a small stat index maps the text of every file's stats
+(name, size, mtime, ctime, inode; compared whole) to that content key. A changed file changes its stats (its ctime at
+least), so the entry no longer matches and the content is hashed again. An entry is only written when no file changed
+within the last `RACY_SECONDS`: a file rewritten within the same clock tick as its stats were read, with the same
+size, could otherwise look unchanged (git's "racy" case). So a stale cache is never served.
 """
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
 import time
+import zlib
 from array import array
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,8 @@ def _cache_file(key: str) -> Path:
 
 
 def _index_file(fingerprint: str) -> Path:
-    return cache_dir() / "stat-index" / fingerprint[:32]
+    # named by a checksum (zlib is light to import, hashlib is not); the entry holds the whole fingerprint
+    return cache_dir() / "stat-index" / f"{zlib.crc32(fingerprint.encode()):08x}-{len(fingerprint):x}"
 
 
 def _key_sources(root: Path, files: list[str]) -> list[tuple[str, str]]:
@@ -70,6 +71,7 @@ def _key_sources(root: Path, files: list[str]) -> list[tuple[str, str]]:
 
 def content_key(root: Path, files: list[str]) -> str:
     """The sha256 of the format, the shown root and every source's name and bytes."""
+    import hashlib  # only a stat-index miss hashes
     h = hashlib.sha256(CACHE_FORMAT.encode())
     h.update(f"{shown_root(root)}\0".encode())  # records keep file paths as shown from here
     for name, path in _key_sources(root, files):
@@ -82,14 +84,14 @@ def content_key(root: Path, files: list[str]) -> str:
 
 
 def stat_fingerprint(root: Path, files: list[str]) -> tuple[str, float]:
-    """A digest of every source's stats, and the newest change time among them (for the racy check)."""
+    """Every source's name and stats as text, and the newest change time among them (for the racy check)."""
     parts = [CACHE_FORMAT, shown_root(root)]
     newest = 0.0
     for name, path in _key_sources(root, files):
         st = os.stat(path)
         parts.append(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}")
         newest = max(newest, st.st_mtime, st.st_ctime)
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest(), newest
+    return "\n".join(parts), newest
 
 
 def shown_root(root: Path) -> str:
@@ -107,15 +109,17 @@ def cache_enabled() -> bool:
 
 
 def key_for(root: Path, files: list[str]) -> tuple[str, str | None]:
-    """The content key of the files, through the stat index where it has a trusted entry, and the stat fingerprint
-    to record it under (None when the files changed too recently to be trusted to their stats)."""
+    """The content key of the files, through the stat index where it has an entry for exactly these stats, and the
+    stat fingerprint to record it under (None when the index had it, or when the files changed too recently to be
+    trusted to their stats)."""
     fingerprint, newest = stat_fingerprint(root, files)
     try:
-        indexed = _index_file(fingerprint).read_text(encoding="ascii").strip()
+        with open(_index_file(fingerprint), encoding="utf-8") as f:
+            key, _, indexed = f.read().partition("\n")
     except (OSError, ValueError):
-        indexed = ""
-    if len(indexed) == 64 and all(c in "0123456789abcdef" for c in indexed):
-        return indexed, None
+        key, indexed = "", ""
+    if indexed == fingerprint and len(key) == 64:  # the whole fingerprint compared: a name clash is a miss
+        return key, None
     trusted = time.time() - newest > RACY_SECONDS
     return content_key(root, files), fingerprint if trusted else None
 
@@ -125,7 +129,7 @@ def remember(fingerprint: str, key: str) -> None:
     target = _index_file(fingerprint)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomically(target, key.encode("ascii"))
+        _write_atomically(target, f"{key}\n{fingerprint}".encode())
     except OSError:
         return  # an index that cannot be written only costs speed
 

@@ -27,6 +27,8 @@ def op_label(domain: str, name: str, since: int, dtype: str | None = None) -> st
 
 @dataclass(frozen=True, slots=True)
 class Location:
+    """Where a record was written: the registry file (as shown from the working directory) and its line."""
+
     file: str
     line: int
 
@@ -64,6 +66,8 @@ class GraphSignature:
 
 @dataclass(frozen=True, slots=True)
 class Attribute:
+    """One attribute of an op version: its type, default (or the formula giving it), allowed values and range."""
+
     name: str
     type: str  # a key of opset.attr_types.ATTR_TYPES
     required: bool = False
@@ -103,6 +107,8 @@ class Param:
 
 @dataclass(frozen=True, slots=True)
 class TypeConstraint:
+    """A type variable of an op version (`T`) and the types it may stand for."""
+
     name: str
     types: tuple[str, ...]
     doc: str = ""
@@ -110,6 +116,8 @@ class TypeConstraint:
 
 @dataclass(frozen=True, slots=True)
 class Constraint:
+    """A check over the inputs and attributes (`concat_c1`): `expr` must hold; its id reaches error messages."""
+
     id: str
     expr: Formula
     message: str = ""
@@ -155,6 +163,8 @@ class RandomOutputs:
 
 @dataclass(frozen=True, slots=True)
 class Example:
+    """A worked example of the YAML: attributes, input arrays and the outputs they give."""
+
     name: str
     attributes: FrozenMap[str, Any]  # frozen values
     inputs: FrozenMap[str, Any]  # name -> frozen array literal {dtype, shape, data}, a tuple of them if variadic
@@ -173,6 +183,8 @@ class Property:
 
 @dataclass(frozen=True, slots=True)
 class Tolerance:
+    """How far a backend's floats may be from the reference: relative and absolute tolerance."""
+
     rtol: float
     atol: float
 
@@ -198,6 +210,8 @@ class FollowUp:
 
 @dataclass(frozen=True, slots=True)
 class MapsTo:
+    """How an op of another domain is computed by an op (or ops) of the target domain (`maps_to`)."""
+
     domain: str
     op: str
     opset: int
@@ -226,6 +240,8 @@ class BinaryField:
 
 @dataclass(frozen=True, slots=True)
 class Tengine:
+    """A Tengine op's id, category and the binary layout of its parameters in a `.tmfile`."""
+
     op_id: int
     category: str
     param_struct: str | None  # tm2 struct name, None when the op has no parameters
@@ -235,6 +251,8 @@ class Tengine:
 
 @dataclass(frozen=True, slots=True)
 class Status:
+    """Whether an op is active, deprecated, experimental or removed, since when, and what replaces it."""
+
     state: StatusState = "active"
     since: int | None = None  # opset version (for deprecation) where the state began
     removed_in: str | None = None  # release that removed the op
