@@ -10,13 +10,50 @@ their source text in `.text` for messages). Values read from YAML (defaults, exa
 
 from __future__ import annotations
 
+import inspect  # dataclasses imports it anyway
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from operator import attrgetter
+from typing import Any, ClassVar, Literal
 
 from opset.formula import Formula
 from opset.frozen import EMPTY, FrozenMap
 
 StatusState = Literal["active", "deprecated", "experimental", "removed"]
+
+
+class _Record:
+    """What a frozen dataclass's generated `__eq__`, `__hash__` and `__repr__` do, written once for every record.
+
+    Records compare, hash and print as `@dataclass(frozen=True)` makes them (same class and equal fields; the hash of
+    the fields; `Name(field=value, ...)`), but dataclasses compiles those three methods from source for each class on
+    every import: for the ~20 records that was a tenth of a cold `load_registry()`. The fields are read with one
+    `attrgetter` per class, as fast as the generated code. `tests/registry/test_records.py` compares with dataclass's.
+    """
+
+    __slots__ = ()
+    _field_values: ClassVar[Callable[[Any], tuple[Any, ...]]]
+    _field_names: ClassVar[tuple[str, ...]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names = tuple(inspect.get_annotations(cls))  # a record's own fields, in order (records have no ClassVars)
+        cls._field_names = names
+        cls._field_values = attrgetter(*names) if len(names) > 1 else (lambda r: (getattr(r, names[0]),))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            values = type(self)._field_values
+            return bool(values(self) == values(other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(type(self)._field_values(self))
+
+    def __repr__(self) -> str:
+        values = type(self)._field_values(self)
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(self._field_names, values, strict=True))
+        return f"{self.__class__.__qualname__}({shown})"
 
 
 def op_label(domain: str, name: str, since: int, dtype: str | None = None) -> str:
@@ -25,8 +62,8 @@ def op_label(domain: str, name: str, since: int, dtype: str | None = None) -> st
     return f"{label}[{dtype}]" if dtype is not None else label
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Location(_Record):
     """Where a record was written: the registry file (as shown from the working directory) and its line."""
 
     file: str
@@ -36,8 +73,8 @@ class Location:
         return f"{self.file}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True)
-class GraphParam:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class GraphParam(_Record):
     """One part of a graph attribute's signature: a single input or output of the graph, or a variadic run of them.
 
     `type` is a type variable of the op (`V`) or a fixed type (`tensor(bool)`). A variadic part has `count`
@@ -56,16 +93,16 @@ class GraphParam:
     doc: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class GraphSignature:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class GraphSignature(_Record):
     """What a graph attribute is: a typed function with its own inputs and outputs (docs/format.md)."""
 
     inputs: tuple[GraphParam, ...]
     outputs: tuple[GraphParam, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Attribute:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Attribute(_Record):
     """One attribute of an op version: its type, default (or the formula giving it), allowed values and range."""
 
     name: str
@@ -86,8 +123,8 @@ class Attribute:
         return self.default is not None or self.default_expr is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Param:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Param(_Record):
     """One input or output."""
 
     name: str
@@ -105,8 +142,8 @@ class Param:
     types: Formula | None = None  # output: its type (a list for a variadic output) where type variables cannot tell
 
 
-@dataclass(frozen=True, slots=True)
-class TypeConstraint:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class TypeConstraint(_Record):
     """A type variable of an op version (`T`) and the types it may stand for."""
 
     name: str
@@ -114,8 +151,8 @@ class TypeConstraint:
     doc: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Constraint:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Constraint(_Record):
     """A check over the inputs and attributes (`concat_c1`): `expr` must hold; its id reaches error messages."""
 
     id: str
@@ -124,8 +161,8 @@ class Constraint:
     location: Location | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Reading(_Record):
     """Another reading of the op where its sources disagree (onnx's text, its shape inference, onnx.reference,
     onnxruntime): where `when` holds, a model or backend following it is ambiguous, not wrong.
 
@@ -141,8 +178,8 @@ class Reading:
     location: Location | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class RandomOutputs:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class RandomOutputs(_Record):
     """Outputs whose values are drawn at random (docs/format.md, "Random outputs"): their shapes and types are
     determined as usual, their values only as far as `law` determines them (`opset.random_laws.LAWS`).
 
@@ -161,8 +198,8 @@ class RandomOutputs:
     location: Location | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Example:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Example(_Record):
     """A worked example of the YAML: attributes, input arrays and the outputs they give."""
 
     name: str
@@ -173,32 +210,32 @@ class Example:
     location: Location | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Property:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Property(_Record):
     """A named algebraic property from the fixed vocabulary in docs/format.md (`commutative`, `range` ...)."""
 
     name: str
     args: tuple[Any, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Tolerance:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Tolerance(_Record):
     """How far a backend's floats may be from the reference: relative and absolute tolerance."""
 
     rtol: float
     atol: float
 
 
-@dataclass(frozen=True, slots=True)
-class ConstInput:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ConstInput(_Record):
     """A constant input a mapping gives its target: values from a formula, of one element type."""
 
     value: Formula
     dtype: str  # float, int64 or int32
 
 
-@dataclass(frozen=True, slots=True)
-class FollowUp:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class FollowUp(_Record):
     """An op applied to a mapping's output where `when` holds (a fused activation): its data input first, then its
     `const_inputs` in order."""
 
@@ -208,8 +245,8 @@ class FollowUp:
     const_inputs: FrozenMap[str, ConstInput] = EMPTY
 
 
-@dataclass(frozen=True, slots=True)
-class MapsTo:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class MapsTo(_Record):
     """How an op of another domain is computed by an op (or ops) of the target domain (`maps_to`)."""
 
     domain: str
@@ -227,8 +264,8 @@ class MapsTo:
     unmapped: str = ""  # why nothing applies where neither `when` nor an alternative's holds
 
 
-@dataclass(frozen=True, slots=True)
-class BinaryField:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class BinaryField(_Record):
     """One field of a Tengine `.tmfile` parameter struct, in binary order."""
 
     name: str
@@ -238,8 +275,8 @@ class BinaryField:
     doc: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Tengine:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Tengine(_Record):
     """A Tengine op's id, category and the binary layout of its parameters in a `.tmfile`."""
 
     op_id: int
@@ -249,8 +286,8 @@ class Tengine:
     seed_defaults: FrozenMap[str, Any] = EMPTY  # where the seed's default differs (frozen values)
 
 
-@dataclass(frozen=True, slots=True)
-class Status:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Status(_Record):
     """Whether an op is active, deprecated, experimental or removed, since when, and what replaces it."""
 
     state: StatusState = "active"
@@ -261,8 +298,8 @@ class Status:
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class OpVersion:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class OpVersion(_Record):
     """One version of an op, complete: inherited keys are already resolved."""
 
     domain: str
@@ -301,8 +338,8 @@ class OpVersion:
         return self.type_constraints.get(name)
 
 
-@dataclass(frozen=True, slots=True)
-class OpSchema:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class OpSchema(_Record):
     """An operator with all of its versions, oldest first."""
 
     domain: str
@@ -326,8 +363,8 @@ class OpSchema:
         return f"{self.domain}::{self.name}"
 
 
-@dataclass(frozen=True, slots=True)
-class Domain:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Domain(_Record):
     """A family of ops, and the one place that says how its name is written everywhere.
 
     `name` is the label (messages, reports, docs) and the schemas folder; `node_domain` is what a
