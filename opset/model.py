@@ -10,50 +10,13 @@ their source text in `.text` for messages). Values read from YAML (defaults, exa
 
 from __future__ import annotations
 
-import inspect  # dataclasses imports it anyway
-from collections.abc import Callable
 from dataclasses import dataclass
-from operator import attrgetter
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from opset.formula import Formula
-from opset.frozen import EMPTY, FrozenMap
+from opset.frozen import EMPTY, FrozenMap, Record
 
 StatusState = Literal["active", "deprecated", "experimental", "removed"]
-
-
-class _Record:
-    """What a frozen dataclass's generated `__eq__`, `__hash__` and `__repr__` do, written once for every record.
-
-    Records compare, hash and print as `@dataclass(frozen=True)` makes them (same class and equal fields; the hash of
-    the fields; `Name(field=value, ...)`), but dataclasses compiles those three methods from source for each class on
-    every import: for the ~20 records that was a tenth of a cold `load_registry()`. The fields are read with one
-    `attrgetter` per class, as fast as the generated code. `tests/registry/test_records.py` compares with dataclass's.
-    """
-
-    __slots__ = ()
-    _field_values: ClassVar[Callable[[Any], tuple[Any, ...]]]
-    _field_names: ClassVar[tuple[str, ...]]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        names = tuple(inspect.get_annotations(cls))  # a record's own fields, in order (records have no ClassVars)
-        cls._field_names = names
-        cls._field_values = attrgetter(*names) if len(names) > 1 else (lambda r: (getattr(r, names[0]),))
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            values = type(self)._field_values
-            return bool(values(self) == values(other))
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(type(self)._field_values(self))
-
-    def __repr__(self) -> str:
-        values = type(self)._field_values(self)
-        shown = ", ".join(f"{name}={value!r}" for name, value in zip(self._field_names, values, strict=True))
-        return f"{self.__class__.__qualname__}({shown})"
 
 
 def op_label(domain: str, name: str, since: int, dtype: str | None = None) -> str:
@@ -63,7 +26,7 @@ def op_label(domain: str, name: str, since: int, dtype: str | None = None) -> st
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Location(_Record):
+class Location(Record):
     """Where a record was written: the registry file (as shown from the working directory) and its line."""
 
     file: str
@@ -74,7 +37,7 @@ class Location(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class GraphParam(_Record):
+class GraphParam(Record):
     """One part of a graph attribute's signature: a single input or output of the graph, or a variadic run of them.
 
     `type` is a type variable of the op (`V`) or a fixed type (`tensor(bool)`). A variadic part has `count`
@@ -94,7 +57,7 @@ class GraphParam(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class GraphSignature(_Record):
+class GraphSignature(Record):
     """What a graph attribute is: a typed function with its own inputs and outputs (docs/format.md)."""
 
     inputs: tuple[GraphParam, ...]
@@ -102,7 +65,7 @@ class GraphSignature(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Attribute(_Record):
+class Attribute(Record):
     """One attribute of an op version: its type, default (or the formula giving it), allowed values and range."""
 
     name: str
@@ -124,7 +87,7 @@ class Attribute(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Param(_Record):
+class Param(Record):
     """One input or output."""
 
     name: str
@@ -143,7 +106,7 @@ class Param(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class TypeConstraint(_Record):
+class TypeConstraint(Record):
     """A type variable of an op version (`T`) and the types it may stand for."""
 
     name: str
@@ -152,7 +115,7 @@ class TypeConstraint(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Constraint(_Record):
+class Constraint(Record):
     """A check over the inputs and attributes (`concat_c1`): `expr` must hold; its id reaches error messages."""
 
     id: str
@@ -162,7 +125,7 @@ class Constraint(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Reading(_Record):
+class Reading(Record):
     """Another reading of the op where its sources disagree (onnx's text, its shape inference, onnx.reference,
     onnxruntime): where `when` holds, a model or backend following it is ambiguous, not wrong.
 
@@ -179,7 +142,7 @@ class Reading(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class RandomOutputs(_Record):
+class RandomOutputs(Record):
     """Outputs whose values are drawn at random (docs/format.md, "Random outputs"): their shapes and types are
     determined as usual, their values only as far as `law` determines them (`opset.random_laws.LAWS`).
 
@@ -199,7 +162,7 @@ class RandomOutputs(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Example(_Record):
+class Example(Record):
     """A worked example of the YAML: attributes, input arrays and the outputs they give."""
 
     name: str
@@ -211,7 +174,7 @@ class Example(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Property(_Record):
+class Property(Record):
     """A named algebraic property from the fixed vocabulary in docs/format.md (`commutative`, `range` ...)."""
 
     name: str
@@ -219,7 +182,7 @@ class Property(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Tolerance(_Record):
+class Tolerance(Record):
     """How far a backend's floats may be from the reference: relative and absolute tolerance."""
 
     rtol: float
@@ -227,7 +190,7 @@ class Tolerance(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class ConstInput(_Record):
+class ConstInput(Record):
     """A constant input a mapping gives its target: values from a formula, of one element type."""
 
     value: Formula
@@ -235,7 +198,7 @@ class ConstInput(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class FollowUp(_Record):
+class FollowUp(Record):
     """An op applied to a mapping's output where `when` holds (a fused activation): its data input first, then its
     `const_inputs` in order."""
 
@@ -246,7 +209,7 @@ class FollowUp(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class MapsTo(_Record):
+class MapsTo(Record):
     """How an op of another domain is computed by an op (or ops) of the target domain (`maps_to`)."""
 
     domain: str
@@ -265,7 +228,7 @@ class MapsTo(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class BinaryField(_Record):
+class BinaryField(Record):
     """One field of a Tengine `.tmfile` parameter struct, in binary order."""
 
     name: str
@@ -276,7 +239,7 @@ class BinaryField(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Tengine(_Record):
+class Tengine(Record):
     """A Tengine op's id, category and the binary layout of its parameters in a `.tmfile`."""
 
     op_id: int
@@ -287,7 +250,7 @@ class Tengine(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Status(_Record):
+class Status(Record):
     """Whether an op is active, deprecated, experimental or removed, since when, and what replaces it."""
 
     state: StatusState = "active"
@@ -299,7 +262,7 @@ class Status(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class OpVersion(_Record):
+class OpVersion(Record):
     """One version of an op, complete: inherited keys are already resolved."""
 
     domain: str
@@ -339,7 +302,7 @@ class OpVersion(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class OpSchema(_Record):
+class OpSchema(Record):
     """An operator with all of its versions, oldest first."""
 
     domain: str
@@ -364,7 +327,7 @@ class OpSchema(_Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Domain(_Record):
+class Domain(Record):
     """A family of ops, and the one place that says how its name is written everywhere.
 
     `name` is the label (messages, reports, docs) and the schemas folder; `node_domain` is what a
