@@ -233,7 +233,7 @@ def _check_record_classes() -> None:
     the dataclass `__init__` alone."""
     for cls, fields in zip(RECORDS, _FIELDS, strict=True):
         new: Any = cls.__new__
-        if set(cls.__slots__) != set(fields) or "__post_init__" in dir(cls) or new is not object.__new__:
+        if set(cls.__slots__) != set(fields) or hasattr(cls, "__post_init__") or new is not object.__new__:
             raise TypeError(f"opset.record_table cannot rebuild {cls.__name__} field by field")
 
 
