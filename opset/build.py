@@ -3,7 +3,8 @@
 Versions inherit from the version before them (docs/format.md, "Inheritance between versions");
 what comes out of here is complete. Every formula is parsed here, once, into the records; a formula
 that does not parse is reported to `problems` (located) and left out of the record. Other semantic
-checks happen in `opset.checks`, so the cache can rebuild a registry from already-checked data quickly.
+checks happen in `opset.checks`. A cache hit does not come here: the cache keeps the built records
+(`opset.record_table`).
 """
 
 from __future__ import annotations
@@ -54,18 +55,15 @@ _REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "
 class _Where:
     """Turns a path inside the file into a Location, and formula text into a Formula (or a located problem)."""
 
-    def __init__(self, file: str, lines: LineMap, problems: list[Problem], *, checked: bool) -> None:
+    def __init__(self, file: str, lines: LineMap, problems: list[Problem]) -> None:
         self.file = file
         self.lines = lines
         self.problems = problems
-        self.checked = checked  # the data passed every check before (a cache hit): formulas parse on first use
 
     def __call__(self, *path: str | int) -> Location:
         return Location(self.file, line_of(self.lines, path) or 1)
 
     def formula(self, text: Any, what: str, location: Location, op: str) -> Formula | None:
-        if self.checked:
-            return Formula.checked(str(text))
         try:
             return parse(str(text))
         except FormulaError as e:
@@ -73,15 +71,10 @@ class _Where:
             return None
 
 
-def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Problem] | None = None) -> OpSchema:
-    """The op of one meta-schema-valid file; every formula text becomes a `Formula`.
-
-    With a `problems` list (a first load) each formula is parsed now and a parse error is reported
-    there, located. Without one the data passed every check before (the cache), and each formula
-    parses on its first use.
-    """
-    collected: list[Problem] = [] if problems is None else problems
-    where = _Where(file, lines, collected, checked=problems is None)
+def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Problem]) -> OpSchema:
+    """The op of one meta-schema-valid file; every formula text becomes a `Formula`, parsed now: a parse error is
+    reported to `problems`, located."""
+    where = _Where(file, lines, problems)
     status = _status(data.get("status"))
     top_tolerance = {**DEFAULT_TOLERANCE, **_tolerance(data.get("tolerance"))}
     state: dict[str, Any] = {

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from opset.frozen import Record
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Problem(Record):
     """One located problem in a registry file."""
 
     file: str

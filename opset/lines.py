@@ -1,4 +1,4 @@
-"""Line maps: where each value of a registry file starts (kept free of yaml so cached loads skip it)."""
+"""Line maps: where each value of a registry file starts, and the line of any path in it (for locations)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,3 @@ def line_of(lines: LineMap, path: Path_) -> int | None:
             return lines[p]
         p = p[:-1]
     return lines.get((), None)
-
-
-def locating_paths(lines: LineMap) -> LineMap:
-    """The entries records keep a Location for (versions and their attributes, params, constraints, examples)."""
-    return {p: n for p, n in lines.items() if len(p) <= 2 or (p[0] == "versions" and len(p) <= 4)}

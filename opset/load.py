@@ -2,23 +2,24 @@
 
     registry = load_registry()          # schemas/ of this checkout (or the wheel's copy), through the compiled cache
 
-A cache hit skips YAML parsing and every check (the key is the content of every file plus the
-loader's own version), so a cold process loads in a few milliseconds. A corrupt or stale cache is
-rebuilt, never trusted.
+A cache hit skips YAML parsing and every check: the cache holds the built records as plain tables
+(`opset.record_table`), keyed by the content of every file plus the loader's own sources, found through a stat
+index so a hit reads no registry file (`opset.cache`). Ops are built from their tables when first asked for. A
+corrupt or stale cache is rebuilt, never trusted.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping
+import gc
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from opset import cache
-from opset.build import build_op
 from opset.errors import Problem, RegistryError
 from opset.frozen import FrozenMap
-from opset.lines import locating_paths
 from opset.model import Domain, MapsTo, OpSchema, OpVersion
 from opset.registry import OpTable, Registry
 from opset.registry_home import schemas_dir
@@ -29,37 +30,71 @@ if TYPE_CHECKING:
     from opset.checks import ProblemSink
 
 
-
 def load_registry(root: Path | str | None = None, *, use_cache: bool = True) -> Registry:
     """The registry under `root` (default: `schemas_dir()`: `$OPSET_SCHEMAS`, else this checkout's `schemas/` or
     the installed wheel's copy). Raises RegistryError."""
     root = Path(root) if root is not None else schemas_dir()
     files = _registry_files(root)
-    key = cache.content_key(root, files) if use_cache else ""
-    if use_cache:
-        plain = cache.read(key)
-        if plain is not None:
-            return _build_registry(plain)
-    plain = read_and_check(root, files)
-    if use_cache:
-        cache.write(key, plain)
-    return _build_registry(plain)
+    use_cache = use_cache and cache.cache_enabled()
+    if not use_cache:
+        return read_and_check(root, [Path(p) for p in files])
+    from opset import record_table
+
+    key, fingerprint = cache.key_for(root, files)
+    with _no_gc():
+        tables = cache.read(key)
+        try:
+            registry = record_table.decode_registry(tables) if tables is not None else None
+        except record_table.TableError:
+            registry = None
+    if registry is not None:
+        if fingerprint is not None:
+            cache.remember(fingerprint, key)
+        return registry
+    registry = read_and_check(root, [Path(p) for p in files])
+    cache.write(key, record_table.encode_registry(registry))
+    if fingerprint is not None:
+        cache.remember(fingerprint, key)
+    return registry
 
 
-def _registry_files(root: Path) -> list[Path]:
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Cyclic garbage collection paused: reading and decoding the cache make tens of thousands of containers and none
+    is garbage, yet every few hundred of them would start a collection pass over all the others (10x slower)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _registry_files(root: Path) -> list[str]:
+    """The registry's YAML files, in path order (`os.scandir`: a cache hit stats them and reads none)."""
     if not root.is_dir():
         raise RegistryError([Problem(str(root), None, None, "registry folder not found")])
-    return sorted(p for p in root.glob("*/*.yaml") if p.parent.name != "meta")
+    found: list[tuple[str, str, str]] = []
+    with os.scandir(root) as folders:
+        for folder in folders:
+            if folder.name == "meta" or not folder.is_dir():
+                continue
+            with os.scandir(folder.path) as entries:
+                found += [(folder.name, e.name, e.path) for e in entries if e.name.endswith(".yaml") and e.is_file()]
+    return [path for _, _, path in sorted(found)]
 
 
-def read_and_check(root: Path, files: list[Path]) -> dict[str, Any]:
-    """Every file read, meta-schema-checked, built and semantically checked; RegistryError on any problem."""
+def read_and_check(root: Path, files: list[Path]) -> Registry:
+    """Every file read, meta-schema-checked, built and semantically checked: the registry, or RegistryError listing
+    every problem."""
+    from opset.build import build_op
     from opset.checks import ProblemSink, check_op
     from opset.meta import validate_file
     from opset.yaml_source import YamlReadError, read_yaml_text
 
     sink = ProblemSink()
-    plain: dict[str, Any] = {"domains": {}, "ops": {}}
+    domains: dict[str, dict[str, Any]] = {}
     built: dict[tuple[str, str], OpSchema] = {}
     for path in files:
         rel = _display(path, root)
@@ -80,33 +115,34 @@ def read_and_check(root: Path, files: list[Path]) -> dict[str, Any]:
             if data["domain"] != path.parent.name:
                 sink.problems.append(Problem(rel, lines.get(("domain",)), None,
                                              f"domain '{data['domain']}' does not match its folder"))
-            plain["domains"][data["domain"]] = {"data": data, "file": rel}
+            domains[data["domain"]] = {"data": data, "file": rel}
             continue
         op = build_op(data, lines, rel, sink.problems)
         check_op(op, sink, folder_domain=path.parent.name, file_stem=path.stem)
         if (op.domain, op.name) in built:
             sink.add(op.versions[0].location, op.name, f"op defined twice in domain {op.domain}")
         built[(op.domain, op.name)] = op
-        plain["ops"][rel] = {"data": data, "lines": _encode_lines(locating_paths(lines))}
-    _check_across_files(plain, built, sink)
+    registry = _check_across_files(domains, built, sink)
     if sink.problems:
         raise RegistryError(sink.problems)
-    return plain
+    return registry
 
 
-def _check_across_files(plain: dict[str, Any], built: dict[tuple[str, str], OpSchema], sink: Any) -> None:
-    domains = plain["domains"]
+def _check_across_files(domains: dict[str, dict[str, Any]], built: dict[tuple[str, str], OpSchema],
+                        sink: Any) -> Registry:
+    """Checks between files (domains, tengine op ids, mappings); the registry of the ops whose domain is known."""
     for (domain, _), op in list(built.items()):
         if domain not in domains:
             if Path(op.file).parent.name == domain:  # a folder mismatch is reported by the op's own checks
                 sink.add(op.versions[0].location, op.name, f"domain '{domain}' has no _domain.yaml")
             del built[(domain, op.name)]
+    registry = Registry(domains={name: _domain(entry["data"], entry["file"]) for name, entry in domains.items()},
+                        ops=OpTable.of(built))
     for entry in domains.values():
         ext = entry["data"].get("extends")
         if ext and ext["domain"] not in domains:
             sink.problems.append(Problem(entry["file"], None, None, f"extends unknown domain '{ext['domain']}'"))
-            return
-    registry = _build_registry({"domains": domains, "ops": {}}, built)
+            return registry  # resolution through that domain cannot work: mappings are not checked
     op_ids: dict[int, str] = {}
     for op in built.values():
         for v in op.versions:
@@ -116,6 +152,7 @@ def _check_across_files(plain: dict[str, Any], built: dict[tuple[str, str], OpSc
                     sink.add(v.location, v.signature, f"tengine op_id {v.tengine.op_id} is also {other}'s")
             if v.maps_to is not None:
                 _check_mapping(v, v.maps_to, registry, domains, sink)
+    return registry
 
 
 def _check_mapping(v: OpVersion, m: MapsTo, registry: Registry, domains: Mapping[str, Any],
@@ -143,23 +180,6 @@ def _check_mapping(v: OpVersion, m: MapsTo, registry: Registry, domains: Mapping
         _check_mapping(v, alternative, registry, domains, sink)
 
 
-def _build_registry(plain: dict[str, Any], built: dict[tuple[str, str], OpSchema] | None = None) -> Registry:
-    domains = {name: _domain(entry["data"], entry["file"]) for name, entry in plain["domains"].items()}
-    if built is not None:
-        return Registry(domains=domains, ops=OpTable.of(built))
-    builders: dict[tuple[str, str], Callable[[], OpSchema]] = {}
-    counts: dict[tuple[str, str], int] = {}
-    for rel, entry in plain["ops"].items():
-        key = (entry["data"]["domain"], entry["data"]["name"])
-        builders[key] = functools.partial(_build_cached_op, entry, rel)
-        counts[key] = len(entry["data"]["versions"])
-    return Registry(domains=domains, ops=OpTable(builders, counts))
-
-
-def _build_cached_op(entry: dict[str, Any], rel: str) -> OpSchema:
-    return build_op(entry["data"], _decode_lines(entry["lines"]), rel)
-
-
 def _domain(data: dict[str, Any], file: str) -> Domain:
     ext = data.get("extends")
     return Domain(name=data["domain"], description=data["description"], seed=data.get("seed"),
@@ -167,14 +187,6 @@ def _domain(data: dict[str, Any], file: str) -> Domain:
                   releases=FrozenMap({int(k): v for k, v in (data.get("releases") or {}).items()}),
                   node_domain=data.get("node_domain", data["domain"]),
                   aliases=tuple(data.get("aliases") or ()), file=file)
-
-
-def _encode_lines(lines: dict[tuple[str | int, ...], int]) -> list[list[Any]]:
-    return [[list(path), line] for path, line in lines.items()]
-
-
-def _decode_lines(encoded: list[list[Any]]) -> dict[tuple[str | int, ...], int]:
-    return {tuple(path): line for path, line in encoded}
 
 
 def _display(path: Path, root: Path) -> str:

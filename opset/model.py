@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from opset.formula import Formula
-from opset.frozen import EMPTY, FrozenMap
+from opset.frozen import EMPTY, FrozenMap, Record
 
 StatusState = Literal["active", "deprecated", "experimental", "removed"]
 
@@ -25,8 +25,10 @@ def op_label(domain: str, name: str, since: int, dtype: str | None = None) -> st
     return f"{label}[{dtype}]" if dtype is not None else label
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Location(Record):
+    """Where a record was written: the registry file (as shown from the working directory) and its line."""
+
     file: str
     line: int
 
@@ -34,8 +36,8 @@ class Location:
         return f"{self.file}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True)
-class GraphParam:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class GraphParam(Record):
     """One part of a graph attribute's signature: a single input or output of the graph, or a variadic run of them.
 
     `type` is a type variable of the op (`V`) or a fixed type (`tensor(bool)`). A variadic part has `count`
@@ -54,16 +56,18 @@ class GraphParam:
     doc: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class GraphSignature:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class GraphSignature(Record):
     """What a graph attribute is: a typed function with its own inputs and outputs (docs/format.md)."""
 
     inputs: tuple[GraphParam, ...]
     outputs: tuple[GraphParam, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Attribute:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Attribute(Record):
+    """One attribute of an op version: its type, default (or the formula giving it), allowed values and range."""
+
     name: str
     type: str  # a key of opset.attr_types.ATTR_TYPES
     required: bool = False
@@ -82,8 +86,8 @@ class Attribute:
         return self.default is not None or self.default_expr is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Param:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Param(Record):
     """One input or output."""
 
     name: str
@@ -101,23 +105,27 @@ class Param:
     types: Formula | None = None  # output: its type (a list for a variadic output) where type variables cannot tell
 
 
-@dataclass(frozen=True, slots=True)
-class TypeConstraint:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class TypeConstraint(Record):
+    """A type variable of an op version (`T`) and the types it may stand for."""
+
     name: str
     types: tuple[str, ...]
     doc: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Constraint:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Constraint(Record):
+    """A check over the inputs and attributes (`concat_c1`): `expr` must hold; its id reaches error messages."""
+
     id: str
     expr: Formula
     message: str = ""
     location: Location | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Reading(Record):
     """Another reading of the op where its sources disagree (onnx's text, its shape inference, onnx.reference,
     onnxruntime): where `when` holds, a model or backend following it is ambiguous, not wrong.
 
@@ -133,8 +141,8 @@ class Reading:
     location: Location | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class RandomOutputs:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class RandomOutputs(Record):
     """Outputs whose values are drawn at random (docs/format.md, "Random outputs"): their shapes and types are
     determined as usual, their values only as far as `law` determines them (`opset.random_laws.LAWS`).
 
@@ -153,8 +161,10 @@ class RandomOutputs:
     location: Location | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Example:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Example(Record):
+    """A worked example of the YAML: attributes, input arrays and the outputs they give."""
+
     name: str
     attributes: FrozenMap[str, Any]  # frozen values
     inputs: FrozenMap[str, Any]  # name -> frozen array literal {dtype, shape, data}, a tuple of them if variadic
@@ -163,30 +173,32 @@ class Example:
     location: Location | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Property:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Property(Record):
     """A named algebraic property from the fixed vocabulary in docs/format.md (`commutative`, `range` ...)."""
 
     name: str
     args: tuple[Any, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Tolerance:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Tolerance(Record):
+    """How far a backend's floats may be from the reference: relative and absolute tolerance."""
+
     rtol: float
     atol: float
 
 
-@dataclass(frozen=True, slots=True)
-class ConstInput:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ConstInput(Record):
     """A constant input a mapping gives its target: values from a formula, of one element type."""
 
     value: Formula
     dtype: str  # float, int64 or int32
 
 
-@dataclass(frozen=True, slots=True)
-class FollowUp:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class FollowUp(Record):
     """An op applied to a mapping's output where `when` holds (a fused activation): its data input first, then its
     `const_inputs` in order."""
 
@@ -196,8 +208,10 @@ class FollowUp:
     const_inputs: FrozenMap[str, ConstInput] = EMPTY
 
 
-@dataclass(frozen=True, slots=True)
-class MapsTo:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class MapsTo(Record):
+    """How an op of another domain is computed by an op (or ops) of the target domain (`maps_to`)."""
+
     domain: str
     op: str
     opset: int
@@ -213,8 +227,8 @@ class MapsTo:
     unmapped: str = ""  # why nothing applies where neither `when` nor an alternative's holds
 
 
-@dataclass(frozen=True, slots=True)
-class BinaryField:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class BinaryField(Record):
     """One field of a Tengine `.tmfile` parameter struct, in binary order."""
 
     name: str
@@ -224,8 +238,10 @@ class BinaryField:
     doc: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Tengine:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Tengine(Record):
+    """A Tengine op's id, category and the binary layout of its parameters in a `.tmfile`."""
+
     op_id: int
     category: str
     param_struct: str | None  # tm2 struct name, None when the op has no parameters
@@ -233,8 +249,10 @@ class Tengine:
     seed_defaults: FrozenMap[str, Any] = EMPTY  # where the seed's default differs (frozen values)
 
 
-@dataclass(frozen=True, slots=True)
-class Status:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Status(Record):
+    """Whether an op is active, deprecated, experimental or removed, since when, and what replaces it."""
+
     state: StatusState = "active"
     since: int | None = None  # opset version (for deprecation) where the state began
     removed_in: str | None = None  # release that removed the op
@@ -243,8 +261,8 @@ class Status:
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class OpVersion:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class OpVersion(Record):
     """One version of an op, complete: inherited keys are already resolved."""
 
     domain: str
@@ -283,8 +301,8 @@ class OpVersion:
         return self.type_constraints.get(name)
 
 
-@dataclass(frozen=True, slots=True)
-class OpSchema:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class OpSchema(Record):
     """An operator with all of its versions, oldest first."""
 
     domain: str
@@ -308,8 +326,8 @@ class OpSchema:
         return f"{self.domain}::{self.name}"
 
 
-@dataclass(frozen=True, slots=True)
-class Domain:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Domain(Record):
     """A family of ops, and the one place that says how its name is written everywhere.
 
     `name` is the label (messages, reports, docs) and the schemas folder; `node_domain` is what a

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from opset.errors import ResolutionError
+from opset.frozen import Record
 from opset.model import Domain, OpSchema, OpVersion
 
 OpKey = tuple[str, str]  # (domain, name)
@@ -54,8 +55,10 @@ class OpTable(Mapping[OpKey, OpSchema]):
         return sum(self._counts.values())
 
 
-@dataclass(frozen=True)
-class Registry:
+@dataclass(frozen=True, eq=False, repr=False)
+class Registry(Record):
+    """Every domain and op of a registry (`opset.load.load_registry`), and the resolution rule over them."""
+
     domains: dict[str, Domain]
     ops: OpTable
 

@@ -94,7 +94,7 @@ def test_commands_run_from_outside_the_checkout(installed: Path, tmp_path: Path)
 
     listing = _run([str(installed / "opset"), "list", "--domain", "ai.onnx"], cwd=tmp_path, env=env)
     assert any(line.split()[:2] == ["ai.onnx", "Relu"] for line in listing.splitlines())
-    assert len(list((tmp_path / "cache").glob("registry-*.json"))) == 1  # the compiled cache went where it was told
+    assert len(list((tmp_path / "cache").glob("registry-*.marshal"))) == 1  # the compiled cache went where it was told
 
     _save_model(tmp_path / "relu.onnx", "Relu", [[2, 3]])
     _save_model(tmp_path / "bad_add.onnx", "Add", [[2, 3], [4]])

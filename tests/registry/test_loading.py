@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import marshal
 import subprocess
 import sys
 from pathlib import Path
@@ -74,7 +74,7 @@ def test_cache_is_used_and_invalidated_by_content(tmp_path: Path, monkeypatch: p
     monkeypatch.delenv("OPSET_NO_CACHE", raising=False)
     reg_root = _copy_domain(tmp_path, "ai.onnx", ["Relu", "Abs"])
     first = load_registry(reg_root)
-    cache_files = list((tmp_path / "cache").glob("registry-*.json"))
+    cache_files = list((tmp_path / "cache").glob("registry-*.marshal"))
     assert len(cache_files) == 1
     assert len(load_registry(reg_root)) == len(first)
     # a changed file is a miss: the change is seen, and a broken change is reported, not served stale
@@ -84,16 +84,17 @@ def test_cache_is_used_and_invalidated_by_content(tmp_path: Path, monkeypatch: p
         load_registry(reg_root)
 
 
-@pytest.mark.parametrize("garbage", [b"", b"{not json", b'{"key": "x", "plain": 3}', b"\xff\xfe\x00"])
+@pytest.mark.parametrize("garbage", [b"", b"{not marshal", marshal.dumps({"key": "x", "tables": 3}), b"\xff\xfe\x00",
+                                     marshal.dumps([1, 2, 3])])
 def test_a_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, garbage: bytes) -> None:
     monkeypatch.setenv("OPSET_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("OPSET_NO_CACHE", raising=False)
     reg_root = _copy_domain(tmp_path, "ai.onnx", ["Relu"])
     expected = len(load_registry(reg_root))
-    (cache_file,) = (tmp_path / "cache").glob("registry-*.json")
+    (cache_file,) = (tmp_path / "cache").glob("registry-*.marshal")
     cache_file.write_bytes(garbage)
     assert len(load_registry(reg_root)) == expected
-    assert json.loads(cache_file.read_text())["key"], "the cache was rewritten"
+    assert marshal.loads(cache_file.read_bytes())["key"], "the cache was rewritten"
 
 
 def test_a_cache_with_a_forged_key_for_other_content_is_not_trusted(tmp_path: Path,
@@ -102,10 +103,10 @@ def test_a_cache_with_a_forged_key_for_other_content_is_not_trusted(tmp_path: Pa
     monkeypatch.delenv("OPSET_NO_CACHE", raising=False)
     reg_root = _copy_domain(tmp_path, "ai.onnx", ["Relu"])
     load_registry(reg_root)
-    (cache_file,) = (tmp_path / "cache").glob("registry-*.json")
-    blob = json.loads(cache_file.read_text())
-    blob["key"] = cache.content_key(reg_root, []) # the key of an empty registry
-    cache_file.write_text(json.dumps(blob))
+    (cache_file,) = (tmp_path / "cache").glob("registry-*.marshal")
+    blob = marshal.loads(cache_file.read_bytes())
+    blob["key"] = cache.content_key(reg_root, [])  # the key of an empty registry
+    cache_file.write_bytes(marshal.dumps(blob))
     assert len(load_registry(reg_root)) > 0
 
 
@@ -177,7 +178,7 @@ def test_the_cache_folder_keeps_a_bounded_number_of_files(tmp_path: Path, monkey
     monkeypatch.delenv("OPSET_NO_CACHE", raising=False)
     for i in range(cache.KEEP_FILES + 3):  # as many registry copies as conform's snapshots make
         load_registry(_copy_domain(tmp_path / f"copy{i}", "ai.onnx", ["Relu"]))
-    assert len(list((tmp_path / "cache").glob("registry-*.json"))) == cache.KEEP_FILES
+    assert len(list((tmp_path / "cache").glob("registry-*.marshal"))) == cache.KEEP_FILES
 
 
 def test_one_cache_entry_serves_every_folder_outside_the_registry(tmp_path: Path,
@@ -190,7 +191,7 @@ def test_one_cache_entry_serves_every_folder_outside_the_registry(tmp_path: Path
         monkeypatch.chdir(tmp_path / folder)
         relu = load_registry(reg_root).ops[("ai.onnx", "Relu")]
         assert relu.file == str(reg_root / "ai.onnx" / "Relu.yaml")
-    assert len(list((tmp_path / "cache").glob("registry-*.json"))) == 1
+    assert len(list((tmp_path / "cache").glob("registry-*.marshal"))) == 1
     monkeypatch.chdir(tmp_path / "installed")  # from inside, files are named relative to the working directory
     assert load_registry(reg_root).ops[("ai.onnx", "Relu")].file == str(Path("schemas", "ai.onnx", "Relu.yaml"))
-    assert len(list((tmp_path / "cache").glob("registry-*.json"))) == 2
+    assert len(list((tmp_path / "cache").glob("registry-*.marshal"))) == 2

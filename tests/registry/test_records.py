@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import onnx
 import pytest
@@ -108,3 +110,50 @@ def test_equal_records_hash_alike() -> None:
     assert attr == Attribute(name="x", type="ints", default=(1,))
     assert hash(attr) == hash(Attribute(name="x", type="ints", default=(1,)))
     assert attr != Attribute(name="x", type="ints", default=(2,))
+
+
+_TWINS: dict[str, type] = {}
+
+
+def _generated_twin(cls: type) -> type:
+    """The same fields under a plain `@dataclass(frozen=True)`: what the shared methods of the records must match."""
+    twin = _TWINS.get(cls.__qualname__)
+    if twin is None:
+        fields = [(f.name, Any) for f in dataclasses.fields(cls)]
+        twin = _TWINS[cls.__qualname__] = dataclasses.make_dataclass(cls.__name__, fields, frozen=True)
+        twin.__qualname__ = cls.__qualname__
+    return twin
+
+
+def test_records_compare_hash_and_print_as_generated_dataclass_methods_do(registry: Registry) -> None:
+    from opset import record_table
+
+    seen: set[type] = set()
+
+    def check(value: object) -> None:
+        cls = type(value)
+        if isinstance(value, tuple):
+            parts: Iterable[object] = value
+        elif isinstance(value, FrozenMap):
+            parts = value.values()
+        elif cls in record_table.RECORDS:
+            seen.add(cls)
+            fields = [getattr(value, f.name) for f in dataclasses.fields(cls)]
+            twin = _generated_twin(cls)(*fields)
+            assert repr(value) == repr(twin)
+            assert hash(value) == hash(twin)
+            assert value == cls(*fields) and not value != cls(*fields)
+            assert value != twin, "another class is never equal"
+            changed = cls(*fields[:-1], "another" if fields[-1] != "another" else 0)
+            assert value != changed and (value == changed) is False
+            parts = fields
+        else:
+            return
+        for part in parts:
+            check(part)
+
+    for op in registry:
+        check(op)
+    for domain in registry.domains.values():
+        check(domain)
+    assert seen == set(record_table.RECORDS)
