@@ -222,14 +222,35 @@ def _input_types(version: OpVersion, input_types: Sequence[str | None]) -> dict[
     return named
 
 
+@dataclass(frozen=True, slots=True)
+class _VersionPlan:
+    """A version's attributes and `let`s as plain containers, read once per version: iterating the registry's
+    read-only mappings goes through the generic Mapping machinery, a cost every node paid again."""
+
+    version: OpVersion
+    attributes: tuple[tuple[str, Attribute], ...]
+    lets: dict[str, Formula]
+
+
+_PLANS: dict[int, _VersionPlan] = {}
+
+
+def _plan(version: OpVersion) -> _VersionPlan:
+    plan = _PLANS.get(id(version))
+    if plan is None or plan.version is not version:
+        plan = _PLANS[id(version)] = _VersionPlan(version, tuple(version.attributes.items()), dict(version.lets))
+    return plan
+
+
 def _environment(version: OpVersion, input_shapes: Sequence[Shape | None], given: Mapping[str, Any],
                  problems: list[ShapeProblem], input_types: Sequence[str | None] | None = None) -> _Env:
     base = bind_inputs(version, input_shapes, problems)
     if input_types is not None:
         base[TYPES_KEY] = _input_types(version, input_types)
-    lazy: dict[str, Formula] = dict(version.lets)
+    plan = _plan(version)
+    lazy: dict[str, Formula] = plan.lets.copy()
     graphs: dict[str, Any] = {}
-    for name, attr in version.attributes.items():
+    for name, attr in plan.attributes:
         if _is_graph(attr) and given.get(name) is not None:
             graphs[name] = given[name]
         elif name in given and given[name] is not None:
@@ -260,7 +281,7 @@ def resolve_attributes(version: OpVersion, given: Mapping[str, Any],
 
 def _attributes_from(version: OpVersion, env: _Env) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name, attr in version.attributes.items():
+    for name, attr in _plan(version).attributes:
         if _is_graph(attr):
             out[name] = env.given_graph(name)
             continue
@@ -297,7 +318,7 @@ def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attri
         if version.readings else []
     out_values = [_output_values(p, env, values) for p in version.outputs] \
         if any(p.value is not None for p in version.outputs) else []
-    for name, attr in version.attributes.items():
+    for name, attr in _plan(version).attributes:
         if attr.signature is not None and env.given_graph(name) is not None:
             problems += check_graph(version, name, env)
     types = _output_types(version, env, len(outputs)) if any(p.types is not None for p in version.outputs) else []
@@ -570,7 +591,7 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
         if name not in version.attributes:
             problems.append(ShapeProblem("attr_unknown", f"unknown attribute '{name}'", attribute=name))
     env = _environment(version, input_shapes, given, [])
-    for name, attr in version.attributes.items():
+    for name, attr in _plan(version).attributes:
         value = given.get(name)
         if value is None:
             if attr.required:

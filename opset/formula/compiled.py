@@ -3,8 +3,9 @@
 `compile_tree(tree)` gives a function of an `Evaluator` and a comprehension scope that does what the walked
 `Evaluator.run` does for the same tree, step for step: the same step budget (one step a node visited), the same
 evaluation order, the same helpers (`binary`, `compare`, `item_at` ...), so the same values and the same errors.
-Only the per-node dispatch is gone (a type look-up and a handler call per node): walking spent most of its time
-there. Nothing is generated as source text and nothing is `eval`ed: a closure is built per node of the tree.
+Only the per-node dispatch is gone (a type look-up and a handler call per node). Each closure charges its step
+inline (`budget.steps += 1`, then the limit), as `Evaluator.run` does: a call per node for it would cost what the
+dispatch cost. Nothing is generated as source text and nothing is `eval`ed: a closure is built per tree node.
 The walked evaluator stays the reference: `opset.formula.formula.walked_evaluation()` switches back to it.
 """
 
@@ -58,14 +59,6 @@ def compiled_evaluation(tree: Node) -> Callable[[Mapping[str, Any], InputValues 
     return evaluate
 
 
-def _step(ev: Evaluator) -> None:
-    """One node visited: the walked evaluator's charge at the top of `run`."""
-    budget = ev.budget
-    budget.steps += 1
-    if budget.steps > MAX_STEPS:
-        budget.charge(0)
-
-
 def compile_tree(node: Node) -> Code:
     """The closure evaluating `node`."""
     maker = _MAKERS.get(type(node))
@@ -77,7 +70,10 @@ def compile_tree(node: Node) -> Code:
 
 def _refused(node: object) -> Code:
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         raise FormulaError(f"cannot evaluate {node!r}")
     return run
 
@@ -86,7 +82,10 @@ def _const(node: Const) -> Code:
     value = node.value
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         return value
     return run
 
@@ -95,7 +94,10 @@ def _name(node: Name) -> Code:
     name = node.id
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         if name in scope:
             return scope[name]
         converted = ev.converted
@@ -109,8 +111,11 @@ def _binop(node: BinOp) -> Code:
     op, left, right = node.op, compile_tree(node.left), compile_tree(node.right)
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
-        return binary(op, left(ev, scope), right(ev, scope), ev.budget)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
+        return binary(op, left(ev, scope), right(ev, scope), budget)
     return run
 
 
@@ -118,12 +123,18 @@ def _unaryop(node: UnaryOp) -> Code:
     op, operand = node.op, compile_tree(node.operand)
     if op == "not":
         def negated(ev: Evaluator, scope: Scope) -> Any:
-            _step(ev)
+            budget = ev.budget
+            budget.steps += 1
+            if budget.steps > MAX_STEPS:
+                budget.charge(0)
             return not truthy(operand(ev, scope))
         return negated
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         return unary(op, operand(ev, scope))
     return run
 
@@ -134,7 +145,10 @@ def _boolop(node: BoolOp) -> Code:
 
     def run(ev: Evaluator, scope: Scope) -> Any:
         # an undecidable operand does not decide the whole: `N > M or True` is True, `N > M and False` False
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         undecided: Undecided | None = None
         result: Any = None
         for operand in operands:
@@ -155,11 +169,14 @@ def _compare(node: Compare) -> Code:
     steps = tuple(zip(node.ops, (compile_tree(c) for c in node.comparators), strict=True))
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         current = left(ev, scope)
         for op, comparator in steps:
             following = comparator(ev, scope)
-            if not compare(op, current, following, ev.budget):
+            if not compare(op, current, following, budget):
                 return False
             current = following
         return True
@@ -170,7 +187,10 @@ def _ifexp(node: IfExp) -> Code:
     test, body, orelse = compile_tree(node.test), compile_tree(node.body), compile_tree(node.orelse)
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         return body(ev, scope) if truthy(test(ev, scope)) else orelse(ev, scope)
     return run
 
@@ -182,15 +202,21 @@ def _subscript(node: Subscript) -> Code:
         parts = tuple(None if p is None else compile_tree(p) for p in (index.lower, index.upper, index.step))
 
         def sliced_run(ev: Evaluator, scope: Scope) -> Any:
-            _step(ev)
+            budget = ev.budget
+            budget.steps += 1
+            if budget.steps > MAX_STEPS:
+                budget.charge(0)
             container = value(ev, scope)
             lower, upper, step = (None if part is None else part(ev, scope) for part in parts)
-            return sliced(container, lower, upper, step, ev.budget)
+            return sliced(container, lower, upper, step, budget)
         return sliced_run
     position = compile_tree(index)
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         container = value(ev, scope)
         return item_at(container, position(ev, scope))
     return run
@@ -200,7 +226,10 @@ def _list(node: ListDisplay) -> Code:
     elements = tuple(compile_tree(e) for e in node.elements)
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         return [element(ev, scope) for element in elements]
     return run
 
@@ -209,7 +238,10 @@ def _tuple(node: TupleDisplay) -> Code:
     elements = tuple(compile_tree(e) for e in node.elements)
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         return tuple(element(ev, scope) for element in elements)
     return run
 
@@ -241,7 +273,10 @@ def _comprehension(node: Comprehension) -> Code:
     element, clauses = compile_tree(node.element), _clauses(node.clauses)
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         result = []
         for inner in _bindings(ev, clauses, scope):
             result.append(element(ev, inner))
@@ -260,7 +295,10 @@ def _call(node: Call) -> Code:
         read = Evaluator.input_values if function == "value" else Evaluator.input_type
 
         def special(ev: Evaluator, scope: Scope) -> Any:
-            _step(ev)
+            budget = ev.budget
+            budget.steps += 1
+            if budget.steps > MAX_STEPS:
+                budget.charge(0)
             return read(ev, args[0])
         return special
     if function in ("all", "any") and len(args) == 1 and isinstance(args[0], Comprehension):
@@ -269,15 +307,21 @@ def _call(node: Call) -> Code:
         combine = all_of if function == "all" else any_of
 
         def quantified(ev: Evaluator, scope: Scope) -> Any:
-            _step(ev)
+            budget = ev.budget
+            budget.steps += 1
+            if budget.steps > MAX_STEPS:
+                budget.charge(0)
             return combine(partial(_truth, element, ev, inner) for inner in _bindings(ev, clauses, scope))
         return quantified
     arguments = tuple(compile_tree(a) for a in args)
 
     def run(ev: Evaluator, scope: Scope) -> Any:
-        _step(ev)
+        budget = ev.budget
+        budget.steps += 1
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
         implementation = FUNCTIONS[function]  # looked up first, as the walked evaluator does
-        return implementation([argument(ev, scope) for argument in arguments], ev.budget)
+        return implementation([argument(ev, scope) for argument in arguments], budget)
     return run
 
 

@@ -135,12 +135,8 @@ class ModelValidation:
                                                  f"'{sparse.values.name}' {part}: {problem}", graph=path))
 
     def _node(self, rec: NodeRec, path: str, scope: Scope) -> None:
-        for attr in rec.attrs:
-            for where, tensor in _attribute_tensors(attr):
-                problem = payload_problem(tensor)
-                if problem:
-                    NodeCheck(rec, path, f"{rec.domain or 'ai.onnx'}::{rec.op_type}", self.diags).error(
-                        "tensor_data", f"attribute '{attr.name}'{where}: {problem}")
+        if rec.holds_tensors:
+            self._attribute_data(rec, path)
         mapped = self._mapped[rec.domain] if rec.domain in self._mapped else self._map_domain(rec.domain)
         if mapped is None:
             label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
@@ -166,6 +162,15 @@ class ModelValidation:
                 return
         if rec.subgraphs:
             self._subgraphs(rec, path, scope, None)
+
+    def _attribute_data(self, rec: NodeRec, path: str) -> None:
+        """Every tensor an attribute holds: its stored values fit its dims (before anything decodes it)."""
+        for attr in rec.attrs:
+            for where, tensor in _attribute_tensors(attr):
+                problem = payload_problem(tensor)
+                if problem:
+                    NodeCheck(rec, path, f"{rec.domain or 'ai.onnx'}::{rec.op_type}", self.diags).error(
+                        "tensor_data", f"attribute '{attr.name}'{where}: {problem}")
 
     def _checked_once(self, rec: NodeRec, path: str, scope: Scope, info: VersionInfo) -> None:
         """Check the node, or replay what checking an earlier node of the same signature wrote. Only a check that
