@@ -71,7 +71,7 @@ def _light(name: str) -> Callable[[], onnx.ModelProto]:
 
 CORPUS: dict[str, tuple[Callable[[], onnx.ModelProto], str | None]] = {
     **{f"light_{os.path.basename(p)[6:-5]}": (_light(os.path.basename(p)[6:-5]), None) for p in LIGHT},
-    "ort_extended_resnet50": (lambda: ort_optimized(os.path.join(LIGHT_DIR, "light_resnet50.onnx"),
+    "ort_extended_squeezenet": (lambda: ort_optimized(os.path.join(LIGHT_DIR, "light_squeezenet.onnx"),
                                                     "ORT_ENABLE_EXTENDED"), None),
     "ort_all_inception_v1": (lambda: ort_optimized(os.path.join(LIGHT_DIR, "light_inception_v1.onnx"),
                                                    "ORT_ENABLE_ALL"), None),
