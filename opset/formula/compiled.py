@@ -3,7 +3,9 @@
 `compile_tree(tree)` gives a function of an `Evaluator` and a comprehension scope that does what the walked
 `Evaluator.run` does for the same tree, step for step: the same step budget (one step a node visited), the same
 evaluation order, the same helpers (`binary`, `compare`, `item_at` ...), so the same values and the same errors.
-Only the per-node dispatch is gone (a type look-up and a handler call per node). Each closure charges its step
+Only the per-node dispatch is gone (a type look-up and a handler call per node), and the commonest operations
+on two plain ints (arithmetic, comparison, indexing a list) take a short path that gives what the general
+helper gives for them (anything else, and every error, goes through the helper). Each closure charges its step
 inline (`budget.steps += 1`, then the limit), as `Evaluator.run` does: a call per node for it would cost what the
 dispatch cost. Nothing is generated as source text and nothing is `eval`ed: a closure is built per tree node.
 The walked evaluator stays the reference: `opset.formula.formula.walked_evaluation()` switches back to it.
@@ -11,6 +13,7 @@ The walked evaluator stays the reference: `opset.formula.formula.walked_evaluati
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import Any
@@ -22,7 +25,7 @@ from opset.formula.evaluator import UNEXPECTED_ERRORS, Evaluator, Scope
 from opset.formula.functions import FUNCTIONS
 from opset.formula.host_values import InputValues
 from opset.formula.indexing import item_at, sliced
-from opset.formula.limits import MAX_STEPS, check_length
+from opset.formula.limits import MAX_INT_MAGNITUDE, MAX_STEPS, check_length
 from opset.formula.nodes import (
     BinOp,
     BoolOp,
@@ -42,6 +45,10 @@ from opset.formula.nodes import (
 )
 
 Code = Callable[[Evaluator, Scope], Any]
+
+# comparisons of two plain ints (`compare` on two ints: one step, then Python's own comparison)
+_INT_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 def compiled_evaluation(tree: Node) -> Callable[[Mapping[str, Any], InputValues | None], Any]:
@@ -107,15 +114,33 @@ def _name(node: Name) -> Code:
     return run
 
 
+def _exact_quotient(left: int, right: int) -> int | None:
+    """`left / right` when it is an int (the formula language's `/` is exact), else None."""
+    return left // right if right != 0 and left % right == 0 else None
+
+
+# int op int where `binary` would give the plain int result (after its checks); None: let `binary` decide
+_INT_OPS: dict[str, Callable[[int, int], int | None]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": _exact_quotient,
+    "//": lambda a, b: a // b if b != 0 else None, "%": lambda a, b: a % b if b != 0 else None,
+}
+
+
 def _binop(node: BinOp) -> Code:
     op, left, right = node.op, compile_tree(node.left), compile_tree(node.right)
+    on_ints = _INT_OPS.get(op)
 
     def run(ev: Evaluator, scope: Scope) -> Any:
         budget = ev.budget
         budget.steps += 1
         if budget.steps > MAX_STEPS:
             budget.charge(0)
-        return binary(op, left(ev, scope), right(ev, scope), budget)
+        a, b = left(ev, scope), right(ev, scope)
+        if on_ints is not None and type(a) is int and type(b) is int:  # the common case: two plain ints
+            got = on_ints(a, b)
+            if got is not None and -MAX_INT_MAGNITUDE <= got <= MAX_INT_MAGNITUDE:
+                return got
+        return binary(op, a, b, budget)  # everything else, and the errors, as the walked evaluator
     return run
 
 
@@ -176,7 +201,14 @@ def _compare(node: Compare) -> Code:
         current = left(ev, scope)
         for op, comparator in steps:
             following = comparator(ev, scope)
-            if not compare(op, current, following, budget):
+            plain = _INT_COMPARISONS.get(op) if type(current) is int and type(following) is int else None
+            if plain is not None:  # two plain ints: `compare` charges one step and compares them as they are
+                budget.steps += 1
+                if budget.steps > MAX_STEPS:
+                    budget.charge(0)
+                if not plain(current, following):
+                    return False
+            elif not compare(op, current, following, budget):
                 return False
             current = following
         return True
@@ -218,7 +250,11 @@ def _subscript(node: Subscript) -> Code:
         if budget.steps > MAX_STEPS:
             budget.charge(0)
         container = value(ev, scope)
-        return item_at(container, position(ev, scope))
+        index = position(ev, scope)
+        kind = type(container)
+        if (kind is list or kind is tuple) and type(index) is int and -len(container) <= index < len(container):
+            return container[index]  # what `item_at` gives after its checks
+        return item_at(container, index)
     return run
 
 
