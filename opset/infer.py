@@ -6,6 +6,7 @@ the model validator (symbolic dims). Nothing here knows any particular op.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,10 +161,16 @@ def _signature_names(param: Param) -> set[str]:
     return {d.lstrip("*") for d in param.shape or () if isinstance(d, str)}
 
 
-def _match_signature(param: Param, shape: Shape, env: dict[str, Any], problems: list[ShapeProblem]) -> None:
-    signature = list(param.shape or ())
+@functools.cache
+def _signature_layout(signature: tuple[str | int, ...]) -> tuple[list[str | int], list[int], int]:
+    """A shape signature as a list, the positions of its starred names, how many dims it fixes (read once per
+    distinct signature)."""
     stars = [i for i, d in enumerate(signature) if isinstance(d, str) and d.startswith("*")]
-    fixed = len(signature) - len(stars)
+    return list(signature), stars, len(signature) - len(stars)
+
+
+def _match_signature(param: Param, shape: Shape, env: dict[str, Any], problems: list[ShapeProblem]) -> None:
+    signature, stars, fixed = _signature_layout(tuple(param.shape or ()))
     if (not stars and len(shape) != fixed) or (stars and len(shape) < fixed):
         want = f"rank {fixed}" if not stars else f"rank >= {fixed}"
         problems.append(ShapeProblem("rank", f"input '{param.name}' has rank {len(shape)}, the signature "

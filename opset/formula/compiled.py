@@ -25,7 +25,7 @@ from opset.formula.evaluator import UNEXPECTED_ERRORS, Evaluator, Scope
 from opset.formula.functions import FUNCTIONS
 from opset.formula.host_values import InputValues
 from opset.formula.indexing import item_at, sliced
-from opset.formula.limits import MAX_INT_MAGNITUDE, MAX_STEPS, check_length
+from opset.formula.limits import MAX_INT_MAGNITUDE, MAX_LIST_LENGTH, MAX_STEPS, check_length
 from opset.formula.nodes import (
     BinOp,
     BoolOp,
@@ -45,6 +45,8 @@ from opset.formula.nodes import (
 )
 
 Code = Callable[[Evaluator, Scope], Any]
+
+_INTS = {int}
 
 # comparisons of two plain ints (`compare` on two ints: one step, then Python's own comparison)
 _INT_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
@@ -110,6 +112,22 @@ def _name(node: Name) -> Code:
         converted = ev.converted
         if name in converted:
             return converted[name]
+        env = ev.env
+        if name in env:
+            raw = env[name]
+            kind = type(raw)
+            if kind is int or kind is str or raw is None:
+                cost = 1
+            elif kind is list and len(raw) <= MAX_LIST_LENGTH and (not raw or set(map(type, raw)) == _INTS):
+                cost = 1 + len(raw)
+            else:
+                return ev.lookup(name, scope)
+            # what `from_host` returns for a plain value, and the steps it charges: the value is taken as it is
+            budget.steps += cost
+            if budget.steps > MAX_STEPS:
+                budget.charge(0)
+            converted[name] = raw
+            return raw
         return ev.lookup(name, scope)
     return run
 
