@@ -48,8 +48,8 @@ Code = Callable[[Evaluator, Scope], Any]
 
 _INTS = {int}
 
-# comparisons of two plain ints (`compare` on two ints: one step, then Python's own comparison)
-_INT_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+# comparisons of two plain ints or two strings (`compare` on them: one step, then Python's own comparison)
+_PLAIN_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
@@ -113,22 +113,22 @@ def _name(node: Name) -> Code:
         if name in converted:
             return converted[name]
         env = ev.env
-        if name in env:
-            raw = env[name]
-            kind = type(raw)
-            if kind is int or kind is str or raw is None:
-                cost = 1
-            elif kind is list and len(raw) <= MAX_LIST_LENGTH and (not raw or set(map(type, raw)) == _INTS):
-                cost = 1 + len(raw)
-            else:
-                return ev.lookup(name, scope)
-            # what `from_host` returns for a plain value, and the steps it charges: the value is taken as it is
-            budget.steps += cost
-            if budget.steps > MAX_STEPS:
-                budget.charge(0)
-            converted[name] = raw
-            return raw
-        return ev.lookup(name, scope)
+        if name not in env:
+            return ev.lookup(name, scope)  # which says it is not a name
+        raw = env[name]
+        kind = type(raw)
+        if kind is int or kind is str or raw is None:
+            cost = 1
+        elif kind is list and len(raw) <= MAX_LIST_LENGTH and (not raw or set(map(type, raw)) == _INTS):
+            cost = 1 + len(raw)
+        else:
+            return ev.lookup(name, scope)
+        # what `from_host` returns for a plain value, and the steps it charges: the value is taken as it is
+        budget.steps += cost
+        if budget.steps > MAX_STEPS:
+            budget.charge(0)
+        converted[name] = raw
+        return raw
     return run
 
 
@@ -219,8 +219,9 @@ def _compare(node: Compare) -> Code:
         current = left(ev, scope)
         for op, comparator in steps:
             following = comparator(ev, scope)
-            plain = _INT_COMPARISONS.get(op) if type(current) is int and type(following) is int else None
-            if plain is not None:  # two plain ints: `compare` charges one step and compares them as they are
+            kind = type(current)
+            plain = _PLAIN_COMPARISONS.get(op) if (kind is int or kind is str) and type(following) is kind else None
+            if plain is not None:  # two ints, two strings: `compare` charges one step and compares them as they are
                 budget.steps += 1
                 if budget.steps > MAX_STEPS:
                     budget.charge(0)
