@@ -99,10 +99,11 @@ class ModelValidation:
             local[vi.name] = declared if port is None else _fed(declared, port)
         tensors: dict[str, onnx.TensorProto] = {}
         for t in graph.initializer:
-            tensors[t.name] = t
-            stated = local.get(t.name)
-            local[t.name] = tensor_facts(t) if stated is None or stated.shape is None else \
-                Facts(stated.type or tensor_facts(t).type, tensor_facts(t).shape)
+            name = t.name
+            tensors[name] = t
+            stated = local.get(name)
+            held = tensor_facts(t)
+            local[name] = held if stated is None or stated.shape is None else Facts(stated.type or held.type, held.shape)
         declared_facts = {vi.name: value_info_facts(vi, self.fresh) for vi in graph.value_info}
         for vi in graph.output:
             if vi.name not in local:
