@@ -103,8 +103,10 @@ class ModelValidation:
             tensors[name] = t
             stated = local.get(name)
             held = tensor_facts(t)
-            stated_shape = stated is not None and stated.shape is not None
-            local[name] = Facts(stated.type or held.type, held.shape) if stated is not None and stated_shape else held
+            if stated is None or stated.shape is None:
+                local[name] = held
+            else:
+                local[name] = Facts(stated.type or held.type, held.shape)
         declared_facts = {vi.name: value_info_facts(vi, self.fresh) for vi in graph.value_info}
         for vi in graph.output:
             if vi.name not in local:
