@@ -80,7 +80,8 @@ def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str) -> GraphPlan:
     diags: list[Diagnostic] = []
     nodes = graph.node
     records = [NodeRec(i, node) for i, node in enumerate(nodes)]
-    base = _base_names(graph, path, diags)
+    initializers = [t.name for t in graph.initializer]
+    base = _base_names(graph, initializers, path, diags)
     producer: dict[str, int] = {}
     for i, rec in enumerate(records):
         for out in rec.outputs:
@@ -127,26 +128,26 @@ def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str) -> GraphPlan:
         if v.name not in producer and v.name not in base and v.name not in outer:
             diags.append(Diagnostic("error", "undefined_output", f"graph output '{v.name}' is never defined",
                                     graph=path))
-    for t in graph.initializer:
-        if t.name not in consumed:
-            diags.append(Diagnostic("warning", "unused_initializer", f"initializer '{t.name}' is never read",
+    for name in initializers:
+        if name not in consumed:
+            diags.append(Diagnostic("warning", "unused_initializer", f"initializer '{name}' is never read",
                                     graph=path))
     order = list(range(len(records))) if in_order else _topological(deps, nodes, path, diags)
     return GraphPlan(order=order, records=records, implicit=implicit, diagnostics=diags)
 
 
-def _base_names(graph: onnx.GraphProto, path: str, diags: list[Diagnostic]) -> set[str]:
+def _base_names(graph: onnx.GraphProto, initializers: list[str], path: str, diags: list[Diagnostic]) -> set[str]:
     base: set[str] = set()
     for v in graph.input:
         if v.name in base:
             diags.append(Diagnostic("error", "duplicate_name", f"graph input '{v.name}' is declared twice", graph=path))
         base.add(v.name)
     seen: set[str] = set()
-    for t in graph.initializer:
-        if t.name in seen:
-            diags.append(Diagnostic("error", "duplicate_name", f"initializer '{t.name}' is declared twice",
+    for name in initializers:
+        if name in seen:
+            diags.append(Diagnostic("error", "duplicate_name", f"initializer '{name}' is declared twice",
                                     graph=path))
-        seen.add(t.name)
+        seen.add(name)
     for t in graph.sparse_initializer:
         seen.add(t.values.name)
     return base | seen

@@ -271,15 +271,18 @@ def _signature(rec: NodeRec, scope: Scope, info: VersionInfo) -> Hashable:
     declare (and which are absent). Names do not count: they only reach diagnostics."""
     facts, declared = scope.facts, scope.declared
     inputs = rec.inputs
-    values: tuple[object, ...] = ()
+    values: list[object] = []
     if info.value_inputs:
         params = info.version.inputs
-        values = tuple(tuple(scope.known_values(n) if n else None for n in inputs[pos:]) if params[pos].variadic
-                       else scope.known_values(inputs[pos]) if pos < len(inputs) else None
-                       for _, pos in info.value_inputs)
-    return (info.key, tuple([a.SerializeToString() for a in rec.attrs]),
+        for _, pos in info.value_inputs:
+            if params[pos].variadic:
+                values.append(tuple([scope.known_values(n) if n else None for n in inputs[pos:]]))
+            else:
+                values.append(scope.known_values(inputs[pos]) if pos < len(inputs) else None)
+    attrs = rec.attrs
+    return (info.key, tuple([a.SerializeToString() for a in attrs]) if attrs else (),
             tuple([facts.get(n, UNKNOWN) if n else None for n in inputs]),
-            tuple([declared.get(n) if n else "" for n in rec.outputs]), values)
+            tuple([declared.get(n) if n else "" for n in rec.outputs]), tuple(values))
 
 
 def _fed(declared: Facts, port: Port) -> Facts:
