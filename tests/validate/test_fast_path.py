@@ -5,8 +5,8 @@ same diagnostics, in the same order, and the same validated facts and inferred s
 
 The corpus: onnx's light models, two of them as onnxruntime's optimizer writes them (com.microsoft's FusedConv,
 com.microsoft.nchwc's layout ops), the benchmark's chain, the broken and clean models of tests/validate/corpus.py,
-sequence and optional pipelines, and models made to tempt a signature that leaves something out (nodes alike but
-for one attribute, one constant input value, one declared output, one input type)."""
+sequence and optional pipelines (with fresh dims drawn), and models made to tempt a signature that leaves something
+out (nodes alike but for one attribute, one constant input value, one declared output, one input type)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from onnx import TensorProto, helper, numpy_helper
 from bench.validate import chain_model, ort_optimized
 from opset.validate import check_model
 from tests.validate.corpus import CASES, CLEAN
-from tests.validate.test_containers import optional_get, split_at_identity
 
 LIGHT_DIR = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
 LIGHT = sorted(glob.glob(os.path.join(LIGHT_DIR, "*.onnx")))
@@ -65,6 +64,29 @@ def near_twins() -> onnx.ModelProto:
     return _model(nodes, [x, i], outputs, inits, declared)
 
 
+def containers() -> onnx.ModelProto:
+    """Sequences and optionals: a split into a sequence read back, two sequences of elements that disagree on a dim
+    (each draws a fresh dim for it, so neither may be replayed), optionals made and read."""
+    x = helper.make_tensor_value_info("x", F, [3, 6])
+    y = helper.make_tensor_value_info("y", F, [3, 2])
+    inits = [numpy_helper.from_array(np.array([1, 5], np.int64), "split"),
+             numpy_helper.from_array(np.array(0, np.int64), "first")]
+    nodes = [helper.make_node("SplitToSequence", ["x", "split"], ["parts"], axis=1),
+             helper.make_node("SequenceAt", ["parts", "first"], ["head"]),
+             helper.make_node("SequenceConstruct", ["x", "y"], ["mixed"]),
+             helper.make_node("Identity", ["mixed"], ["mixed1"]),
+             helper.make_node("Identity", ["mixed"], ["mixed2"]),
+             helper.make_node("Optional", ["head"], ["maybe"]),
+             helper.make_node("OptionalHasElement", ["maybe"], ["has"]),
+             helper.make_node("OptionalGetElement", ["maybe"], ["got"]),
+             helper.make_node("Optional", ["y"], ["maybe2"]),
+             helper.make_node("OptionalGetElement", ["maybe2"], ["got2"])]
+    outputs = [helper.make_tensor_value_info(n, F, None) for n in ("got", "got2")] + \
+        [helper.make_tensor_sequence_value_info(n, F, None) for n in ("mixed1", "mixed2")] + \
+        [helper.make_tensor_value_info("has", TensorProto.BOOL, [])]
+    return _model(nodes, [x, y], outputs, inits)
+
+
 def _light(name: str) -> Callable[[], onnx.ModelProto]:
     return lambda: onnx.load(os.path.join(LIGHT_DIR, f"light_{name}.onnx"))
 
@@ -77,8 +99,7 @@ CORPUS: dict[str, tuple[Callable[[], onnx.ModelProto], str | None]] = {
                                                    "ORT_ENABLE_ALL"), None),
     "chain_2000": (lambda: chain_model(2000), None),
     "near_twins": (near_twins, None),
-    "split_at_identity": (split_at_identity, None),
-    "optional_get": (optional_get, None),
+    "containers": (containers, None),
     **{f"broken_{case.name}": (case.build, case.profile) for case in CASES},
     **{f"clean_{name}": entry for name, entry in CLEAN.items()},
 }
@@ -86,7 +107,7 @@ CORPUS: dict[str, tuple[Callable[[], onnx.ModelProto], str | None]] = {
 
 def test_the_corpus_reaches_every_kind_of_model() -> None:
     assert len(LIGHT) == 9
-    assert len(CORPUS) == 9 + 2 + 4 + len(CASES) + len(CLEAN)
+    assert len(CORPUS) == 9 + 2 + 3 + len(CASES) + len(CLEAN)
 
 
 def test_the_near_twins_differ_where_they_should() -> None:
@@ -100,6 +121,15 @@ def test_the_near_twins_differ_where_they_should() -> None:
     checks = [(d.check, d.node_index) for d in result.diagnostics]
     assert ("shape_mismatch", 5) in checks and ("shape_mismatch", 4) not in checks
     assert any(c == "type_mismatch" and i == 11 for c, i in checks), checks
+
+
+def test_the_containers_draw_fresh_dims_and_validate_clean() -> None:
+    result = check_model(containers(), fast=False)
+    assert result.diagnostics == []
+    assert result.facts["head"].shape == (3, 1) and result.facts["got2"].shape == (3, 2)
+    mixed1, mixed2 = result.facts["mixed1"].shape, result.facts["mixed2"].shape
+    assert mixed1 is not None and mixed2 is not None and mixed1[0] == mixed2[0] == 3
+    assert mixed1[1] != mixed2[1]  # each Identity's elements disagree on dim 1: each draws its own fresh dim
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
