@@ -6,6 +6,7 @@ the model validator (symbolic dims). Nothing here knows any particular op.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,10 +161,16 @@ def _signature_names(param: Param) -> set[str]:
     return {d.lstrip("*") for d in param.shape or () if isinstance(d, str)}
 
 
-def _match_signature(param: Param, shape: Shape, env: dict[str, Any], problems: list[ShapeProblem]) -> None:
-    signature = list(param.shape or ())
+@functools.cache
+def _signature_layout(signature: tuple[str | int, ...]) -> tuple[list[str | int], list[int], int]:
+    """A shape signature as a list, the positions of its starred names, how many dims it fixes (read once per
+    distinct signature)."""
     stars = [i for i, d in enumerate(signature) if isinstance(d, str) and d.startswith("*")]
-    fixed = len(signature) - len(stars)
+    return list(signature), stars, len(signature) - len(stars)
+
+
+def _match_signature(param: Param, shape: Shape, env: dict[str, Any], problems: list[ShapeProblem]) -> None:
+    signature, stars, fixed = _signature_layout(tuple(param.shape or ()))
     if (not stars and len(shape) != fixed) or (stars and len(shape) < fixed):
         want = f"rank {fixed}" if not stars else f"rank >= {fixed}"
         problems.append(ShapeProblem("rank", f"input '{param.name}' has rank {len(shape)}, the signature "
@@ -222,14 +229,35 @@ def _input_types(version: OpVersion, input_types: Sequence[str | None]) -> dict[
     return named
 
 
+@dataclass(frozen=True, slots=True)
+class _VersionPlan:
+    """A version's attributes and `let`s as plain containers, read once per version: iterating the registry's
+    read-only mappings goes through the generic Mapping machinery, a cost every node paid again."""
+
+    version: OpVersion
+    attributes: tuple[tuple[str, Attribute], ...]
+    lets: dict[str, Formula]
+
+
+_PLANS: dict[int, _VersionPlan] = {}
+
+
+def _plan(version: OpVersion) -> _VersionPlan:
+    plan = _PLANS.get(id(version))
+    if plan is None or plan.version is not version:
+        plan = _PLANS[id(version)] = _VersionPlan(version, tuple(version.attributes.items()), dict(version.lets))
+    return plan
+
+
 def _environment(version: OpVersion, input_shapes: Sequence[Shape | None], given: Mapping[str, Any],
                  problems: list[ShapeProblem], input_types: Sequence[str | None] | None = None) -> _Env:
     base = bind_inputs(version, input_shapes, problems)
     if input_types is not None:
         base[TYPES_KEY] = _input_types(version, input_types)
-    lazy: dict[str, Formula] = dict(version.lets)
+    plan = _plan(version)
+    lazy: dict[str, Formula] = plan.lets.copy()
     graphs: dict[str, Any] = {}
-    for name, attr in version.attributes.items():
+    for name, attr in plan.attributes:
         if _is_graph(attr) and given.get(name) is not None:
             graphs[name] = given[name]
         elif name in given and given[name] is not None:
@@ -260,7 +288,7 @@ def resolve_attributes(version: OpVersion, given: Mapping[str, Any],
 
 def _attributes_from(version: OpVersion, env: _Env) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name, attr in version.attributes.items():
+    for name, attr in _plan(version).attributes:
         if _is_graph(attr):
             out[name] = env.given_graph(name)
             continue
@@ -297,7 +325,7 @@ def infer_shapes(version: OpVersion, input_shapes: Sequence[Shape | None], attri
         if version.readings else []
     out_values = [_output_values(p, env, values) for p in version.outputs] \
         if any(p.value is not None for p in version.outputs) else []
-    for name, attr in version.attributes.items():
+    for name, attr in _plan(version).attributes:
         if attr.signature is not None and env.given_graph(name) is not None:
             problems += check_graph(version, name, env)
     types = _output_types(version, env, len(outputs)) if any(p.types is not None for p in version.outputs) else []
@@ -570,7 +598,7 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
         if name not in version.attributes:
             problems.append(ShapeProblem("attr_unknown", f"unknown attribute '{name}'", attribute=name))
     env = _environment(version, input_shapes, given, [])
-    for name, attr in version.attributes.items():
+    for name, attr in _plan(version).attributes:
         value = given.get(name)
         if value is None:
             if attr.required:

@@ -9,6 +9,7 @@ in memory, read by protobuf from a file of bounded size).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import onnx
@@ -33,9 +34,9 @@ def element_count(t: onnx.TensorProto) -> int:
 def payload_problem(t: onnx.TensorProto) -> str | None:
     """Why the values `t` stores do not fit its dims and element type, as a phrase (`raw_data holds 4 bytes, dims
     [65] of FLOAT need 260`); None when they fit, or when they live in an external file not loaded."""
-    for d in t.dims:
-        if d < 0:
-            return f"dims {list(t.dims)} has a negative dim"
+    dims = t.dims[:]  # read once: each access to the repeated field goes through protobuf
+    if dims and min(dims) < 0:
+        return f"dims {dims} has a negative dim"
     code = t.data_type
     if code not in _KNOWN:
         return f"data_type {code} is not an element type"
@@ -43,23 +44,29 @@ def payload_problem(t: onnx.TensorProto) -> str | None:
         return None  # not read: its length is the external file's business (onnx.load checks it when it reads)
     if t.HasField("segment"):
         return None  # a segment of a larger tensor: its dims are the whole tensor's, nothing to compare
-    count = element_count(t)
-    type_name = _T.DataType.Name(code)
+    count = math.prod(dims)
     if code == _T.STRING:
         return _string_problem(t, count)
     if t.HasField("raw_data"):
         have = len(t.raw_data)
-        per, size = _PACKED_RAW.get(code, (1, helper.tensor_dtype_to_np_dtype(code).itemsize))
+        per, size = _raw_layout(code)
         need = -(-count * size // per)
         if have != need:
-            return f"raw_data holds {have} bytes, dims {list(t.dims)} of {type_name} need {need}"
+            return f"raw_data holds {have} bytes, dims {list(t.dims)} of {_T.DataType.Name(code)} need {need}"
         return None
     field = helper.tensor_dtype_to_field(code)
     have = len(getattr(t, field))
     need = 2 * count if code in _COMPLEX else -(-count // _PACKED_TYPED.get(code, 1))
     if have != need:
-        return f"{field} holds {have} values, dims {list(t.dims)} of {type_name} need {need}"
+        return f"{field} holds {have} values, dims {list(t.dims)} of {_T.DataType.Name(code)} need {need}"
     return None
+
+
+@functools.cache
+def _raw_layout(code: int) -> tuple[int, int]:
+    """(elements, bytes) of one group of raw_data for an element type (read once per type: a model can hold
+    thousands of initializers)."""
+    return _PACKED_RAW.get(code, (1, helper.tensor_dtype_to_np_dtype(code).itemsize))
 
 
 def _string_problem(t: onnx.TensorProto, count: int) -> str | None:

@@ -197,7 +197,7 @@ _HANDLERS: dict[type, Any] = {
     Comprehension: Evaluator._comprehension, Call: Evaluator._call,
 }
 
-_UNEXPECTED = (TypeError, ValueError, IndexError, KeyError, ArithmeticError, RecursionError, MemoryError)
+UNEXPECTED_ERRORS = (TypeError, ValueError, IndexError, KeyError, ArithmeticError, RecursionError, MemoryError)
 
 
 def evaluate_tree(tree: Node, env: Mapping[str, Any], values: InputValues | None) -> Any:
@@ -206,5 +206,5 @@ def evaluate_tree(tree: Node, env: Mapping[str, Any], values: InputValues | None
         return Evaluator(env, values).run(tree, {})
     except (FormulaError, Undecided):
         raise
-    except _UNEXPECTED as error:
+    except UNEXPECTED_ERRORS as error:
         raise FormulaError(f"internal error evaluating formula: {type(error).__name__}: {error}") from error

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,11 +45,12 @@ class Formula:
     Formula object parses its text at most once.
     """
 
-    __slots__ = ("_facts", "text")
+    __slots__ = ("_code", "_facts", "text")
 
     def __init__(self, text: str, tree: Node | None = None) -> None:
         self.text = text
         self._facts: _Facts | None = _facts_of(tree) if tree is not None else None
+        self._code: Callable[[Mapping[str, Any], InputValues | None], Any] | None = None  # compiled on first use
 
     @classmethod
     def checked(cls, text: str) -> Formula:
@@ -102,8 +104,13 @@ class Formula:
         ``values`` maps input names to their known values, for ``value(X)``. Raises FormulaError
         or Undecided, nothing else.
         """
+        code = self._code
+        if code is None:
+            code = self._code = _compile_tree()(self.tree)
         try:
-            return _evaluate_tree()(self.tree, env, values)
+            if _WALKED:
+                return _evaluate_tree()(self.tree, env, values)
+            return code(env, values)
         except FormulaError as error:
             if error.text is not None:
                 raise
@@ -116,6 +123,28 @@ def _evaluate_tree() -> Callable[[Node, Mapping[str, Any], InputValues | None], 
     from opset.formula.evaluator import evaluate_tree
 
     return evaluate_tree
+
+
+@functools.cache
+def _compile_tree() -> Callable[[Node], Callable[[Mapping[str, Any], InputValues | None], Any]]:
+    """The compiler, imported on the first evaluation (as the evaluator)."""
+    from opset.formula.compiled import compiled_evaluation
+
+    return compiled_evaluation
+
+
+_WALKED: list[bool] = []  # non-empty while `walked_evaluation()` is in force
+
+
+@contextmanager
+def walked_evaluation() -> Iterator[None]:
+    """Evaluate by walking the tree (the reference evaluator) instead of the compiled closures, within the block:
+    the two must agree on every value and every error, and tests compare them."""
+    _WALKED.append(True)
+    try:
+        yield
+    finally:
+        _WALKED.pop()
 
 
 def _free_names(node: Node | Slice | ForClause, bound: frozenset[str]) -> set[str]:

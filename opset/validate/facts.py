@@ -108,7 +108,7 @@ def declared_graph(graph: onnx.GraphProto, fresh: FreshDims | None = None) -> Gr
 
 
 def tensor_facts(t: onnx.TensorProto) -> Facts:
-    return Facts(_TENSOR_TYPES.get(t.data_type), tuple(t.dims))
+    return Facts(_TENSOR_TYPES.get(t.data_type), tuple(t.dims[:]))  # a slice of a repeated field is the fast read
 
 
 def shapes_conflict(a: Shape, b: Shape) -> bool:

@@ -13,12 +13,14 @@ from opset.validate.diagnostics import Diagnostic
 
 _GRAPH = onnx.AttributeProto.GRAPH
 _GRAPHS = onnx.AttributeProto.GRAPHS
+_TENSOR_KINDS = frozenset({onnx.AttributeProto.TENSOR, onnx.AttributeProto.TENSORS, onnx.AttributeProto.SPARSE_TENSOR})
 
 
 class NodeRec:
     """A node's fields read once from the proto (protobuf field access dominates the hot path)."""
 
-    __slots__ = ("attrs", "domain", "index", "inputs", "name", "node", "op_type", "outputs", "subgraphs")
+    __slots__ = ("attrs", "domain", "holds_tensors", "index", "inputs", "name", "node", "op_type", "outputs",
+                 "subgraphs")
 
     def __init__(self, index: int, node: onnx.NodeProto) -> None:
         self.index = index
@@ -29,10 +31,14 @@ class NodeRec:
         self.op_type: str = node.op_type
         self.domain: str = node.domain
         self.name: str = node.name
-        attrs = node.attribute
-        self.attrs: list[onnx.AttributeProto] = attrs[:] if len(attrs) else []
-        self.subgraphs: list[tuple[str, onnx.GraphProto]] = (
-            list(subgraphs(node)) if any(a.type == _GRAPH or a.type == _GRAPHS for a in self.attrs) else [])
+        self.attrs: list[onnx.AttributeProto] = node.attribute[:]
+        self.subgraphs: list[tuple[str, onnx.GraphProto]] = []
+        self.holds_tensors = False  # some attribute holds a tensor (its stored values are checked)
+        if self.attrs:
+            kinds = {a.type for a in self.attrs}
+            if _GRAPH in kinds or _GRAPHS in kinds:
+                self.subgraphs = list(subgraphs(node))
+            self.holds_tensors = not kinds.isdisjoint(_TENSOR_KINDS)
 
 
 @dataclass(slots=True)
@@ -74,7 +80,8 @@ def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str) -> GraphPlan:
     diags: list[Diagnostic] = []
     nodes = graph.node
     records = [NodeRec(i, node) for i, node in enumerate(nodes)]
-    base = _base_names(graph, path, diags)
+    initializers = [t.name for t in graph.initializer]
+    base = _base_names(graph, initializers, path, diags)
     producer: dict[str, int] = {}
     for i, rec in enumerate(records):
         for out in rec.outputs:
@@ -92,17 +99,25 @@ def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str) -> GraphPlan:
     implicit: dict[int, list[str]] = {}
     deps: list[list[int]] = []
     consumed: set[str] = set()
+    in_order = True
     for i, rec in enumerate(records):
-        names = [n for n in rec.inputs if n]
-        extra = [n for _, g in rec.subgraphs for n in sorted(free_names(g))] if rec.subgraphs else []
-        if extra:
-            implicit[i] = extra
         mine: list[int] = []
-        for name in (*names, *extra):
+        if rec.subgraphs:
+            names = [n for n in rec.inputs if n]
+            extra = [n for _, g in rec.subgraphs for n in sorted(free_names(g))]
+            if extra:
+                implicit[i] = extra
+            reads = names + extra
+        else:
+            names = reads = rec.inputs
+        for name in reads:
+            if not name:
+                continue
             consumed.add(name)
             p = producer.get(name)
             if p is not None:
                 mine.append(p)
+                in_order = in_order and p < i
             elif name not in base and name not in outer and name in names:
                 # names only a subgraph reads are reported where the subgraph reads them
                 diags.append(_node_diag(nodes, i, path, "undefined_input",
@@ -113,26 +128,26 @@ def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str) -> GraphPlan:
         if v.name not in producer and v.name not in base and v.name not in outer:
             diags.append(Diagnostic("error", "undefined_output", f"graph output '{v.name}' is never defined",
                                     graph=path))
-    for t in graph.initializer:
-        if t.name not in consumed:
-            diags.append(Diagnostic("warning", "unused_initializer", f"initializer '{t.name}' is never read",
+    for name in initializers:
+        if name not in consumed:
+            diags.append(Diagnostic("warning", "unused_initializer", f"initializer '{name}' is never read",
                                     graph=path))
-    order = _topological(deps, nodes, path, diags)
+    order = list(range(len(records))) if in_order else _topological(deps, nodes, path, diags)
     return GraphPlan(order=order, records=records, implicit=implicit, diagnostics=diags)
 
 
-def _base_names(graph: onnx.GraphProto, path: str, diags: list[Diagnostic]) -> set[str]:
+def _base_names(graph: onnx.GraphProto, initializers: list[str], path: str, diags: list[Diagnostic]) -> set[str]:
     base: set[str] = set()
     for v in graph.input:
         if v.name in base:
             diags.append(Diagnostic("error", "duplicate_name", f"graph input '{v.name}' is declared twice", graph=path))
         base.add(v.name)
     seen: set[str] = set()
-    for t in graph.initializer:
-        if t.name in seen:
-            diags.append(Diagnostic("error", "duplicate_name", f"initializer '{t.name}' is declared twice",
+    for name in initializers:
+        if name in seen:
+            diags.append(Diagnostic("error", "duplicate_name", f"initializer '{name}' is declared twice",
                                     graph=path))
-        seen.add(t.name)
+        seen.add(name)
     for t in graph.sparse_initializer:
         seen.add(t.values.name)
     return base | seen

@@ -34,6 +34,23 @@ Memo = dict[Hashable, tuple[list[ShapeProblem], InferResult | None]]
 
 
 @dataclass(frozen=True, slots=True)
+class OutputWrite:
+    """What checking a node wrote for one of its outputs: replayed for a later node of the same signature."""
+
+    position: int
+    facts: Facts
+    inferred: Shape | None  # None: nothing written to `Scope.inferred`
+    values: tuple[Any, ...] | None  # None: nothing written to `Scope.values`
+
+    def replay(self, out: str, scope: Scope) -> None:
+        if self.inferred is not None:
+            scope.inferred[out] = self.inferred
+        if self.values is not None:
+            scope.values[out] = self.values
+        scope.facts[out] = self.facts
+
+
+@dataclass(frozen=True, slots=True)
 class Subgraph:
     """A graph attribute of the node as validated: where it is (its path) and what it turned out to be."""
 
@@ -65,13 +82,14 @@ class Scope:
 class NodeCheck:
     """One node's checks; `diags` collects what they find."""
 
-    __slots__ = ("diags", "node", "op", "path")
+    __slots__ = ("diags", "node", "op", "path", "writes")
 
     def __init__(self, node: NodeRec, path: str, op: str, diags: list[Diagnostic]) -> None:
         self.node = node
         self.path = path
         self.op = op
         self.diags = diags
+        self.writes: list[OutputWrite] = []  # what `check` wrote for the node's outputs, in order
 
     def error(self, check: str, message: str) -> None:
         self.diags.append(Diagnostic("error", check, message, self.node.index, self.node.name or None, self.op,
@@ -89,8 +107,10 @@ class NodeCheck:
             text = f"{node.domain or 'ai.onnx'}::{node.op_type} at opset {opset}: {text}"
         self.error(check, f"{text}{hint}")
 
-    def check(self, info: VersionInfo, scope: Scope, memo: Memo, subgraphs: dict[str, Subgraph] | None = None) -> None:
-        """`subgraphs`: the node's graph attributes, already validated (their outputs serve the shape formulas)."""
+    def check(self, info: VersionInfo, scope: Scope, memo: Memo | None,
+              subgraphs: dict[str, Subgraph] | None = None) -> None:
+        """`subgraphs`: the node's graph attributes, already validated (their outputs serve the shape formulas);
+        `memo`: formula results by everything they depend on (None: evaluate every node's formulas afresh)."""
         node = self.node
         self._arity(info.inputs, node.inputs, "input")
         self._arity(info.outputs, node.outputs, "output")
@@ -170,7 +190,7 @@ class NodeCheck:
                 return
 
     def _infer(self, info: VersionInfo, attrs: NodeAttributes, in_facts: list[Facts | None], scope: Scope,
-               memo: Memo, subgraphs: dict[str, Subgraph]) -> InferResult | None:
+               memo: Memo | None, subgraphs: dict[str, Subgraph]) -> InferResult | None:
         version = info.version
         if not attrs.given and not info.needs_inference and not info.has_required:
             return None
@@ -194,7 +214,7 @@ class NodeCheck:
         types = tuple(f.type if f is not None else None for f in in_facts) if info.uses_types else None
         graphs = {name: sub.value for name, sub in subgraphs.items()}
         key = (info.key, attrs.key, shapes, values_key, outputs, types, tuple(sorted(graphs.items())))
-        cached = memo.get(key)
+        cached = memo.get(key) if memo is not None else None
         if cached is None:
             listed = [_listed(s) if s is not None and s is not UNKNOWN_SHAPE else s for s in shapes]
             attr_problems = validate_attributes(version, attrs.given, listed)
@@ -202,7 +222,8 @@ class NodeCheck:
             result = (infer_shapes(version, listed, given, values, output_count=outputs, input_types=types)
                       if info.needs_inference else None)
             cached = (attr_problems, result)
-            memo[key] = cached
+            if memo is not None:
+                memo[key] = cached
         attr_problems, result = cached
         mistyped = {name for name, _, _ in attrs.mistyped}
         for p in attr_problems:
@@ -270,6 +291,7 @@ class NodeCheck:
             known_type = type_ or (declared.type if declared is not None else None)
             raw: Any = inferred[pos] if pos < len(inferred) else None  # a shape, or a sequence's element shapes
             shape: Shape | None = None
+            inferred_shape: Shape | None = None
             elements: tuple[Shape | None, ...] | None = None
             if raw is not None and (is_sequence_type(known_type) or (known_type is None and _nested(raw))):
                 # an element without a shape (a map: ZipMap's sequence of maps) is None
@@ -277,22 +299,24 @@ class NodeCheck:
                 elements = tuple(None if e is None else tuple(e) for e in listed)
                 shape = common_shape(elements, scope.fresh)
                 if shape is not None:
-                    scope.inferred[out] = shape
+                    inferred_shape = scope.inferred[out] = shape
             elif raw is not None:
-                shape = scope.inferred[out] = tuple(raw)
+                shape = inferred_shape = scope.inferred[out] = tuple(raw)
             computed = result.values[pos] if result is not None and pos < len(result.values) else None
+            written: tuple[Any, ...] | None = None
             if computed is not None:
-                scope.values[out] = tuple(computed)
+                written = scope.values[out] = tuple(computed)
             if produced is not None and pos == 0:
                 shape = shape if shape is not None else produced.shape
                 if produced.values is not None:
-                    scope.values[out] = produced.values
+                    written = scope.values[out] = produced.values
             if declared is not None and result is not None and result.readings:
                 shape = self._other_reading(out, pos, shape, declared, result)
             facts = self._against_declared(out, type_, shape, declared)
             if elements is not None:
                 facts = self._elements_against_declared(out, facts, elements, declared)
             scope.facts[out] = facts
+            self.writes.append(OutputWrite(pos, facts, inferred_shape, written))
 
     def _other_reading(self, out: str, pos: int, shape: Shape | None, declared: Facts,
                        result: InferResult) -> Shape | None:
