@@ -7,6 +7,12 @@ data set); outputs are compared with onnx's expected ones by the node-suite rule
 floats within the case's rtol/atol, NaN where NaN). Prints pass counts per side and the total time of
 the cases both pass (ratio = ours / onnx.reference), plus the slowest cases by ratio.
 
+A third column times the same cases as `conform --suite onnx-node --backend reference` checks them
+(`onnx_node.check_data_sets`: every node a BackendCall to the reference backend as conform opens it, the
+outputs compared, random ones by their law): the runner's per-case overhead on top of the kernels. The
+whole command adds what no case pays: pytest's start and per-test hooks, and onnx's generation of its
+cases (which a runner of onnx.reference pays too).
+
 Run: python bench/node_suite.py [--only Conv,MatMul] [--top 10]
 """
 
@@ -18,14 +24,16 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conformance.models import ModelRunner
-from conformance.suites.onnx_node import compare, op_under_test, testcases
+from conformance.runner.session import open_backend
+from conformance.runner.settings import CellStats, CheckSettings
+from conformance.suites.onnx_node import check_data_sets, compare, op_under_test, testcases
 
 
 def _ours(model: Any) -> Callable[[dict[str, np.ndarray]], list[np.ndarray]]:
@@ -60,6 +68,29 @@ def run_case(case: Any, make: Callable[[Any], Callable[[dict[str, np.ndarray]], 
     return ok, time.perf_counter() - started
 
 
+class _Failed(Exception):
+    """A data set the conform check fails."""
+
+
+def _fail(k: int, what: str) -> NoReturn:
+    raise _Failed(f"data set {k}: {what}")
+
+
+def run_conform_case(name: str, case: Any, backend: Any) -> tuple[bool, float]:
+    """(passed, seconds) of one case checked as `conform --suite onnx-node` checks it, on `backend`."""
+    settings = CheckSettings(spec="reference", repro_dir=None, timeout=20.0, stats=CellStats())
+    started = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check_data_sets(f"onnx-node {name}", case, op_under_test(name, case.model, testcases()), backend,
+                            settings, _fail)
+        ok = True
+    except Exception:  # a case conform fails or reports unsupported counts as not passed, as in run_case
+        ok = False
+    return ok, time.perf_counter() - started
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--only", default="", help="comma-separated op names")
@@ -67,6 +98,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = p.parse_args(argv)
     only = {o for o in args.only.split(",") if o}
     cases = testcases()
+    backend = open_backend("reference", timeout=20.0)  # as conform opens it (in process: our kernels)
     rows = []
     for name, case in cases.items():
         node = op_under_test(name, case.model, cases)
@@ -74,18 +106,25 @@ def main(argv: Sequence[str] | None = None) -> None:
             continue
         ok_ref, t_ref = run_case(case, _onnx_reference)
         ok_ours, t_ours = run_case(case, _ours)
-        rows.append((name, ok_ref, t_ref, ok_ours, t_ours))
+        ok_conform, t_conform = run_conform_case(name, case, backend)
+        rows.append((name, ok_ref, t_ref, ok_ours, t_ours, ok_conform, t_conform))
     both = [r for r in rows if r[1] and r[3]]
     t_ref = sum(r[2] for r in both)
     t_ours = sum(r[4] for r in both)
     print(f"cases: {len(rows)}")
-    print(f"passed: onnx.reference {sum(r[1] for r in rows)}, ours {sum(r[3] for r in rows)}")
+    print(f"passed: onnx.reference {sum(r[1] for r in rows)}, ours {sum(r[3] for r in rows)}, "
+          f"conform's check {sum(r[5] for r in rows)}")
     print(f"both pass: {len(both)}; time onnx.reference {t_ref:.2f} s, ours {t_ours:.2f} s, "
           f"ratio ours/onnx.reference {t_ours / t_ref if t_ref else float('nan'):.2f}")
+    checked = [r for r in rows if r[1] and r[5]]
+    c_ref, c_conform = sum(r[2] for r in checked), sum(r[6] for r in checked)
+    print(f"onnx.reference and conform's check pass: {len(checked)}; time onnx.reference {c_ref:.2f} s, "
+          f"conform's check {c_conform:.2f} s, ratio conform/onnx.reference "
+          f"{c_conform / c_ref if c_ref else float('nan'):.2f}")
     only_ref = [r[0] for r in rows if r[1] and not r[3]]
     print(f"onnx.reference passes, ours does not ({len(only_ref)}): {', '.join(only_ref[:60])}")
     slow = sorted(both, key=lambda r: r[4] / max(r[2], 1e-9), reverse=True)[:args.top]
-    for name, _, tr, _, to in slow:
+    for name, _, tr, _, to, _, _ in slow:
         print(f"  {name:60} ours {to * 1e3:8.1f} ms  ref {tr * 1e3:8.1f} ms  ratio {to / max(tr, 1e-9):6.2f}")
 
 

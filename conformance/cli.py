@@ -240,7 +240,9 @@ def _run_modules(options: argparse.Namespace, schemas: Path, write_tests: Callab
 
 def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectations: Path | None,
                  events: Path) -> list[str]:
-    args = [str(out), "-p", "conformance.runner.plugin", "-p", "no:cacheprovider", "--no-header",
+    # --assert=plain: the modules hold no assert, and pytest would rewrite every module of hypothesis (a plugin's
+    # distribution) in each pytest process at every run where bytecode is not cached (PYTHONDONTWRITEBYTECODE)
+    args = [str(out), "-p", "conformance.runner.plugin", "-p", "no:cacheprovider", "--no-header", "--assert=plain",
             "--rootdir", str(out), "--backend", options.backend,
             "--conform-max-examples", str(options.max_examples), "--conform-timeout", str(options.timeout),
             "--conform-report", str(report), f"--hypothesis-seed={options.seed}",

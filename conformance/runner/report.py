@@ -1,5 +1,8 @@
 """The JSON report: one entry per (domain, op, version, dtype) cell, rewritten atomically as results arrive (at most
 once a `WRITE_INTERVAL`, and at the end: rewritten after every one of 14,000 results, it cost gigabytes of writes).
+The interval also grows with the report: a rewrite waits `WRITE_COST_FACTOR` times as long as the last one took (the
+whole registry's 7,000 cells make a 2.5 MB report whose indented JSON takes a third of a second to write; once a
+second, that was a third of a core taken from the workers of `conform -n 2`).
 
 A run stopped by Ctrl-C leaves the report of every cell finished so far (`"complete": false`); a killed one, of every
 cell finished up to `WRITE_INTERVAL` before, and of every failed cell. A cell of
@@ -22,6 +25,7 @@ from typing import Any
 from opset.model import op_label
 
 WRITE_INTERVAL = 1.0  # seconds between two rewrites of the report while results arrive (a failure is written at once)
+WRITE_COST_FACTOR = 20  # ... and at least this many times the last rewrite's duration: writing takes <= 5 % of the time
 
 # every status a test or cell can have, worst first (`cell_status` says how a cell's tests make its status);
 # "ambiguous": every case passed or followed another reading of the op
@@ -50,6 +54,7 @@ class Report:
     def __init__(self, path: Path | None, backend: str) -> None:
         self.path = path
         self._written = 0.0  # time.monotonic() of the last rewrite
+        self._interval = WRITE_INTERVAL  # seconds until the next rewrite may come (`WRITE_COST_FACTOR`)
         self.data: dict[str, Any] = {"backend": backend, "started": time.time(), "complete": False,
                                      "cells": {}, "unmatched_expectations": []}
 
@@ -81,7 +86,7 @@ class Report:
             entry["repro"] = stats["repro"]
         if stats.get("law_test"):
             entry["law_test"] = stats["law_test"]
-        if status == "fail" or time.monotonic() - self._written >= WRITE_INTERVAL:
+        if status == "fail" or time.monotonic() - self._written >= self._interval:
             self.write()
 
     def finish(self, unmatched_expectations: list[str]) -> None:
@@ -93,12 +98,14 @@ class Report:
     def write(self) -> None:
         if self.path is None:
             return
+        started = time.monotonic()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".report-", dir=self.path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(self.data, f, indent=1, sort_keys=True)
         os.replace(tmp, self.path)
         self._written = time.monotonic()
+        self._interval = max(WRITE_INTERVAL, WRITE_COST_FACTOR * (self._written - started))
 
 
 def summarize(data: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from conformance.strategies.memo import BOOLEANS, integers
 from opset.attr_types import ATTR_TYPES
 from opset.formula import FormulaError, Undecided
 from opset.model import Attribute
@@ -55,11 +56,11 @@ def float_values(attr: Attribute) -> st.SearchStrategy[float]:
     if attr.range is not None:
         lo = -2.0 if attr.range[0] is None else float(attr.range[0])
         hi = (lo + 4.0) if attr.range[1] is None else float(attr.range[1])
-        return st.integers(int(lo * 8), int(hi * 8)).map(lambda k: k / 8)
+        return integers(int(lo * 8), int(hi * 8)).map(lambda k: k / 8)
     if isinstance(attr.default, int | float) and attr.default != 0:
         d = float(attr.default)
         return st.sampled_from([d, d * 2, d / 2])
-    return st.integers(-16, 16).map(lambda k: k / 8)
+    return integers(-16, 16).map(lambda k: k / 8)
 
 
 def scalar_values(attr: Attribute, element_type: str) -> st.SearchStrategy[Any]:
@@ -67,9 +68,9 @@ def scalar_values(attr: Attribute, element_type: str) -> st.SearchStrategy[Any]:
         return st.sampled_from(list(attr.allowed))
     if element_type == "int":
         if attr.range is None and attr.default in (0, 1):
-            return st.integers(0, 1)  # an unbounded int defaulting to 0 or 1 is a flag
+            return integers(0, 1)  # an unbounded int defaulting to 0 or 1 is a flag
         lo, hi = int_window(attr)
-        return st.integers(lo, hi)
+        return integers(lo, hi)
     if element_type == "float":
         return float_values(attr)
     if element_type == "string":
@@ -92,14 +93,14 @@ def draw_attribute(draw: DrawFn, attr: Attribute, env: Mapping[str, Any], *, def
     """A value for `attr`, or OMIT. Required attributes are always drawn."""
     if attr.type in UNDRAWABLE_TYPES or (attr.hint and not attr.required):
         return OMIT  # a hint changes no result: a node without it is the case worth drawing
-    if not attr.required and draw(st.booleans()):
+    if not attr.required and draw(BOOLEANS):
         return OMIT
     if attr.type in ("int", "float", "string"):
         return draw(scalar_values(attr, attr.type))
     if attr.type in ("ints", "floats", "strings"):
         length = list_length(attr, env)
         if length is None:
-            length = draw(st.integers(1, max(1, default_rank)))
+            length = draw(integers(1, max(1, default_rank)))
         element = draw_element_strategy(attr)
         return [draw(element) for _ in range(length)]
     return OMIT  # tensor attributes are drawn by the case builder, which knows the element type

@@ -8,7 +8,7 @@ the strategy, then rejected).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,7 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hint_table import hint_for
 from conformance.strategies.hints import OpHint
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.plan import DrawPlan, plan_for
 from conformance.strategies.values import SEEDS, fill_array
 from opset.cells import allowed_cells, cell_name, cell_type, drawable_cell, primary_param
@@ -92,21 +93,45 @@ def _output_count(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> int:
     if hint.outputs is not None:
         return hint.outputs(draw, ctx)
     required = max((i + 1 for i, p in enumerate(outputs) if not p.optional), default=0)
-    return int(draw(st.integers(required, len(outputs)))) if required < len(outputs) else len(outputs)
+    return int(draw(integers(required, len(outputs)))) if required < len(outputs) else len(outputs)
+
+
+@dataclass(frozen=True, slots=True)
+class _TypeChoices:
+    """What `_bind_types` reads of a version, worked out once per version object (`primary_param` and
+    `allowed_cells` walk every type of every constraint: a tenth of a millisecond per draw)."""
+
+    primary: str | None  # the type variable the cell binds (the primary parameter's), None when it has none
+    drawable: dict[str, list[str]]  # type variable -> the cells of its constraint the strategies can draw
+
+
+_TYPE_CHOICES: dict[int, tuple[OpVersion, _TypeChoices]] = {}  # id(version) -> (version kept alive, choices)
+
+
+def _type_choices(version: OpVersion) -> _TypeChoices:
+    cached = _TYPE_CHOICES.get(id(version))
+    if cached is not None and cached[0] is version:
+        return cached[1]
+    primary = primary_param(version)
+    choices = _TypeChoices(
+        primary.type if primary is not None and version.type_variable(primary.type) is not None else None,
+        {name: [c for c in allowed_cells(version, name) if drawable_cell(c)] for name in version.type_constraints})
+    _TYPE_CHOICES[id(version)] = (version, choices)
+    return choices
 
 
 def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
     """Type variable -> cell name: the primary parameter's is the cell; a variable a type relation gives
     follows its source; the others keep the cell's type where they can, else are drawn."""
-    primary = primary_param(version)
+    choices = _type_choices(version)
     bindings: dict[str, str] = {}
-    if primary is not None and version.type_variable(primary.type) is not None:
-        bindings[primary.type] = dtype
+    if choices.primary is not None:
+        bindings[choices.primary] = dtype
     _follow_relations(version, bindings)
     for name, constraint in version.type_constraints.items():
         if name in bindings:
             continue
-        cells = [c for c in allowed_cells(version, name) if drawable_cell(c)]
+        cells = choices.drawable[name]
         if dtype in cells:
             bindings[name] = dtype  # keep mixed-type ops in the cell's type where they can be
         elif cells:
@@ -132,17 +157,17 @@ def _draw_dims(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, hint: OpHint, max
     for name in plan.tuples:
         lo, hi = plan.rank_bounds.get(name, (hint.min_rank, max_rank))
         lo, hi = max(lo, hint.min_rank), min(hi, hint.max_rank or max_rank)
-        rank = draw(st.integers(lo, max(lo, hi)))
+        rank = draw(integers(lo, max(lo, hi)))
         ctx.dims[name] = _with_product(plan.min_prod.get(name, 1),
-                                       [draw(st.integers(1, ctx.max_side)) for _ in range(rank)])
+                                       [draw(integers(1, ctx.max_side)) for _ in range(rank)])
     for name in plan.dims:
-        ctx.dims[name] = draw(st.integers(1, ctx.max_side))
+        ctx.dims[name] = draw(integers(1, ctx.max_side))
     for name, source in plan.same_tuple.items():
         if source in ctx.dims and source not in plan.same_tuple:
             ctx.dims[name] = list(ctx.dims[source])
     for param in ctx.version.outputs:
         if param.variadic:  # used where the formulas leave the count to the node (Split without lengths)
-            ctx.scratch.setdefault("arity", {})[param.name] = draw(st.integers(param.min_arity, param.min_arity + 2))
+            ctx.scratch.setdefault("arity", {})[param.name] = draw(integers(param.min_arity, param.min_arity + 2))
 
 
 def _with_product(least: int, dims: list[int]) -> list[int]:
@@ -172,7 +197,7 @@ def _signature_shape(signature: tuple[str | int, ...], dims: dict[str, Any]) -> 
 
 def _draw_signature_shapes(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, max_rank: int) -> None:
     for index, param in enumerate(ctx.version.inputs):
-        if param.optional and draw(st.booleans()):
+        if param.optional and draw(BOOLEANS):
             ctx.shapes[param.name] = None
             ctx.omitted.add(param.name)
             continue
@@ -181,7 +206,7 @@ def _draw_signature_shapes(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, max_r
             lo, hi = plan.lengths.get(param.name, (0, MAX_LENGTH))
             hi = max(lo, min(hi, MAX_LENGTH))
             layouts = [draw_layout(draw, ctx, param.name, type_text, min_length=lo, max_length=hi)
-                       for _ in range(draw(st.integers(param.min_arity, param.min_arity + 2))
+                       for _ in range(draw(integers(param.min_arity, param.min_arity + 2))
                                       if param.variadic else 1)]
             ctx.shapes[param.name] = layouts if param.variadic else layouts[0]
             continue
@@ -192,10 +217,10 @@ def _draw_signature_shapes(draw: DrawFn, ctx: DrawContext, plan: DrawPlan, max_r
         elif index > 0 and ctx.first_shape() is not None and _has_shaped_input(ctx):
             shape = ctx.first_shape()  # elementwise partner of the first input
         else:
-            rank = draw(st.integers(0, max_rank))
-            shape = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
+            rank = draw(integers(0, max_rank))
+            shape = [draw(integers(1, ctx.max_side)) for _ in range(rank)]
         if param.variadic:
-            count = draw(st.integers(param.min_arity, param.min_arity + 2))
+            count = draw(integers(param.min_arity, param.min_arity + 2))
             ctx.shapes[param.name] = [list(shape) if shape is not None else None for _ in range(count)]
             ctx.scratch.setdefault("arity", {})[param.name] = count
         else:
@@ -244,13 +269,15 @@ def _draw_attributes(draw: DrawFn, ctx: DrawContext, hint: OpHint, max_rank: int
             continue
         elif name in plan.attr_fixed:
             value = plan.attr_fixed[name]
-            if value == thaw(attr.default) and not attr.required and draw(st.booleans()):
+            if value == thaw(attr.default) and not attr.required and draw(BOOLEANS):
                 value = OMIT  # the default is the valid value: leaving it off is valid too
         elif attr.type == "tensor":
             value = _tensor_attribute(draw, ctx) if attr.required else OMIT
         else:
-            value = draw_attribute(draw, _bounded(draw, attr, plan), _environment(ctx),
-                                   default_rank=rank or max_rank)
+            bounded = _bounded(draw, attr, plan)
+            # only a length formula reads the environment (`list_length`): building it costs more than the draw
+            env = _environment(ctx) if bounded.length is not None else {}
+            value = draw_attribute(draw, bounded, env, default_rank=rank or max_rank)
         if value is not OMIT:
             ctx.attributes[name] = value
     return True
@@ -271,7 +298,7 @@ def _bounded(draw: DrawFn, attr: Attribute, plan: DrawPlan) -> Attribute:
     bounds = plan.attr_length.get(attr.name)
     if bounds is not None and attr.length is None:
         lo_len, hi_len = bounds
-        length = draw(st.integers(lo_len, max(lo_len, min(hi_len, lo_len + 3))))
+        length = draw(integers(lo_len, max(lo_len, min(hi_len, lo_len + 3))))
         changes["length"] = Formula.from_tree(Const(length))
         if lo_len > len(attr.default or ()):
             changes["required"] = True
@@ -279,8 +306,8 @@ def _bounded(draw: DrawFn, attr: Attribute, plan: DrawPlan) -> Attribute:
 
 
 def _tensor_attribute(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    rank = draw(st.integers(0, 3))
-    shape = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
+    rank = draw(integers(0, 3))
+    shape = [draw(integers(1, ctx.max_side)) for _ in range(rank)]
     return fill_array(draw(SEEDS), ctx.dtype, shape)
 
 

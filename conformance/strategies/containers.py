@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 from opset.dtypes import inner_type, map_parts, tensor_element, type_kind
 
@@ -30,18 +31,18 @@ def draw_layout(draw: DrawFn, ctx: DrawContext, name: str, type_text: str, *, mi
     if kind == "seq":
         inner = inner_type(type_text) or ""
         if type_kind(inner) != "tensor":
-            count = draw(st.integers(min_length, max(min_length, max_length)))
+            count = draw(integers(min_length, max(min_length, max_length)))
             return [draw_layout(draw, ctx, name, inner) for _ in range(count)]
         return sequence_shapes(draw, ctx, min_length=min_length, max_length=max_length)
     if kind == "optional":
-        if draw(st.integers(0, 2)) == 0:
+        if draw(integers(0, 2)) == 0:
             ctx.empty.add(name)
             return None
         return draw_layout(draw, ctx, name, inner_type(type_text) or "", min_length=min_length,
                            max_length=max_length)
     if kind == "tensor":
-        rank = draw(st.integers(0, MAX_CONTAINER_RANK))
-        return [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
+        rank = draw(integers(0, MAX_CONTAINER_RANK))
+        return [draw(integers(1, ctx.max_side)) for _ in range(rank)]
     return None
 
 
@@ -50,12 +51,12 @@ def sequence_shapes(draw: DrawFn, ctx: DrawContext, *, min_length: int = 0, max_
     """Element shapes of one rank: half the time one shape for all, else each drawn on its own."""
     if not 0 <= min_length <= max_length:
         raise ValueError(f"min_length={min_length} and max_length={max_length} need 0 <= min_length <= max_length")
-    count = draw(st.integers(min_length, max_length))
-    rank = draw(st.integers(0, MAX_CONTAINER_RANK)) if rank is None else rank
-    first = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
-    if draw(st.booleans()):
+    count = draw(integers(min_length, max_length))
+    rank = draw(integers(0, MAX_CONTAINER_RANK)) if rank is None else rank
+    first = [draw(integers(1, ctx.max_side)) for _ in range(rank)]
+    if draw(BOOLEANS):
         return [list(first) for _ in range(count)]
-    return [first] + [[draw(st.integers(1, ctx.max_side)) for _ in range(rank)] for _ in range(count - 1)] \
+    return [first] + [[draw(integers(1, ctx.max_side)) for _ in range(rank)] for _ in range(count - 1)] \
         if count else []
 
 
@@ -83,12 +84,12 @@ def draw_map(draw: DrawFn, type_text: str, *, max_length: int = MAX_LENGTH) -> d
     if parts is None:
         raise ValueError(f"{type_text} is no map type")
     key_type, value_type = parts
-    count = draw(st.integers(0, max_length))
+    count = draw(integers(0, max_length))
     if key_type == "string":
         keys: list[Any] = draw(st.lists(st.sampled_from(["a", "b", "cat", "dog", "x1", "z"]), min_size=count,
                                         max_size=count, unique=True))
     else:
-        keys = [int(k) for k in draw(st.lists(st.integers(-3, 12), min_size=count, max_size=count, unique=True))]
+        keys = [int(k) for k in draw(st.lists(integers(-3, 12), min_size=count, max_size=count, unique=True))]
     element = tensor_element(value_type) or ""
     values = fill_array(draw(SEEDS), element, [count])
     dtype = numpy_dtype(element)

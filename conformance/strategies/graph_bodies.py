@@ -22,6 +22,7 @@ from onnx import helper, numpy_helper
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.dtypes import FLOAT_ELEMENTS, numpy_dtype
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 # elementwise ops a body may use, by arity; each is used only where its version at the opset accepts the type,
@@ -140,16 +141,16 @@ def step(draw: DrawFn, g: GraphBuilder, value: str, element: str, shape: Sequenc
     if draw(st.sampled_from(kinds)) == "unary":
         return g.op(draw(st.sampled_from(unary)), [value])
     op = draw(st.sampled_from(binary))
-    use_outer = bool(readable) and (not constant_takes(g.opset, element) or draw(st.booleans()))
+    use_outer = bool(readable) and (not constant_takes(g.opset, element) or draw(BOOLEANS))
     other = draw(st.sampled_from(readable)) if use_outer else \
         g.const(small_array(draw, element, shape, positive=op == "Mul"))
-    return g.op(op, [value, other] if draw(st.booleans()) else [other, value])
+    return g.op(op, [value, other] if draw(BOOLEANS) else [other, value])
 
 
 def steps(draw: DrawFn, g: GraphBuilder, value: str, element: str, shape: Sequence[int],
           outer: Mapping[str, np.ndarray], *, most: int = 2) -> str:
     """One to `most` steps in a row."""
-    for _ in range(draw(st.integers(1, most))):
+    for _ in range(draw(integers(1, most))):
         value = step(draw, g, value, element, shape, outer)
     return value
 
@@ -164,6 +165,6 @@ def outer_values(draw: DrawFn, prefix: str, wanted: Sequence[tuple[str, list[int
     """Values of the enclosing graph the bodies may read: one per (element, shape) wanted, some of them."""
     found: dict[str, np.ndarray] = {}
     for k, (element, shape) in enumerate(wanted):
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             found[f"{prefix}{k}"] = small_array(draw, element, shape)
     return found

@@ -10,23 +10,24 @@ from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import ArrayHint, OpHint
+from conformance.strategies.memo import BOOLEANS, integers
 
 
 def _rotary_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, heads = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
-    head = 2 * draw(st.integers(1, 4))
+    batch, seq, heads = draw(integers(1, 3)), draw(integers(1, 4)), draw(integers(1, 3))
+    head = 2 * draw(integers(1, 4))
     rot = draw(st.sampled_from([0, *range(2, head + 1, 2)]))
-    three_d = draw(st.booleans())
+    three_d = draw(BOOLEANS)
     ctx.shapes["X"] = [batch, seq, heads * head] if three_d else [batch, heads, seq, head]
-    if three_d or draw(st.booleans()):
+    if three_d or draw(BOOLEANS):
         ctx.attributes["num_heads"] = heads
     if rot:
         ctx.attributes["rotary_embedding_dim"] = rot
-    ctx.attributes["interleaved"] = draw(st.integers(0, 1))
+    ctx.attributes["interleaved"] = draw(integers(0, 1))
     half = (rot or head) // 2
-    with_positions = "position_ids" not in ctx.omitted and draw(st.booleans())
+    with_positions = "position_ids" not in ctx.omitted and draw(BOOLEANS)
     if with_positions:
-        positions = draw(st.integers(1, 6))
+        positions = draw(integers(1, 6))
         ctx.scratch["positions"] = positions
         cache = [positions, half]
         ctx.shapes["position_ids"] = [batch, seq]
@@ -42,7 +43,7 @@ def _position_ids(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     shape = ctx.shapes.get("position_ids")
     if shape is None:
         return None
-    seed = draw(st.integers(0, 2**31 - 1))
+    seed = draw(integers(0, 2**31 - 1))
     positions = int(ctx.scratch["positions"])
     return np.asarray(np.random.default_rng(seed).integers(0, positions, size=shape), dtype=np.int64)
 
@@ -53,17 +54,17 @@ ROTARY_EMBEDDING_HINT = OpHint(shapes=_rotary_shapes, values={"position_ids": _p
 
 def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     since = ctx.version.since
-    batch, hkv, group = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    batch, hkv, group = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2))
     hq = hkv * group
-    sq, skv, d, dv = (draw(st.integers(1, 4)) for _ in range(4))
-    three_d = draw(st.booleans())
+    sq, skv, d, dv = (draw(integers(1, 4)) for _ in range(4))
+    three_d = draw(BOOLEANS)
     if three_d:
         ctx.shapes.update(Q=[batch, sq, hq * d], K=[batch, skv, hkv * d], V=[batch, skv, hkv * dv])
     else:
         ctx.shapes.update(Q=[batch, hq, sq, d], K=[batch, hkv, skv, d], V=[batch, hkv, skv, dv])
     if three_d:  # onnx's shape inference rejects the head counts with 4-D inputs (attention_c10)
         ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv)
-    past = draw(st.integers(1, 3)) if "past_key" not in ctx.omitted and draw(st.booleans()) else 0
+    past = draw(integers(1, 3)) if "past_key" not in ctx.omitted and draw(BOOLEANS) else 0
     for name, size in (("past_key", d), ("past_value", dv)):
         if past:
             ctx.shapes[name] = [batch, hkv, past, size]
@@ -71,39 +72,39 @@ def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
             ctx.omitted.add(name)
             ctx.shapes[name] = None
     total = past + skv
-    if "attn_mask" not in ctx.omitted and draw(st.booleans()):
-        last = total - draw(st.integers(0, total - 1)) if since >= 24 else total
+    if "attn_mask" not in ctx.omitted and draw(BOOLEANS):
+        last = total - draw(integers(0, total - 1)) if since >= 24 else total
         ctx.shapes["attn_mask"] = draw(st.sampled_from([[sq, last], [batch, 1, sq, last], [1, hq, sq, last],
                                                         [1, sq, last]]))
     else:
         ctx.omitted.add("attn_mask")
         ctx.shapes["attn_mask"] = None
     if since >= 24:
-        if not past and "nonpad_kv_seqlen" not in ctx.omitted and draw(st.booleans()):
+        if not past and "nonpad_kv_seqlen" not in ctx.omitted and draw(BOOLEANS):
             ctx.shapes["nonpad_kv_seqlen"] = [batch]
             ctx.scratch["total"] = total
         else:
             ctx.omitted.add("nonpad_kv_seqlen")
             ctx.shapes["nonpad_kv_seqlen"] = None
-    ctx.attributes["is_causal"] = draw(st.integers(0, 1))
-    ctx.attributes["qk_matmul_output_mode"] = draw(st.integers(0, 3))
-    if draw(st.booleans()):
+    ctx.attributes["is_causal"] = draw(integers(0, 1))
+    ctx.attributes["qk_matmul_output_mode"] = draw(integers(0, 3))
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.25, 1.0, 2.0]))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["softcap"] = draw(st.sampled_from([0.5, 3.0]))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["softmax_precision"] = 11
     if since >= 25:
         for side in ("left_window_size", "right_window_size"):
-            if draw(st.booleans()):
-                ctx.attributes[side] = draw(st.integers(-1, 2))
+            if draw(BOOLEANS):
+                ctx.attributes[side] = draw(integers(-1, 2))
 
 
 def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     shape = ctx.shapes.get("attn_mask")
     if shape is None:
         return None
-    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
     dtype = numpy_dtype(ctx.element_of("U"))
     if dtype == np.bool_:
         return np.asarray(rng.random(shape) < 0.7)
@@ -117,7 +118,7 @@ def _nonpad(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     if shape is None:
         return None
     total = int(ctx.scratch["total"])
-    return np.array([draw(st.integers(0, total)) for _ in range(shape[0])], dtype=np.int64)
+    return np.array([draw(integers(0, total)) for _ in range(shape[0])], dtype=np.int64)
 
 
 def _attention_outputs(draw: DrawFn, ctx: DrawContext) -> int:
@@ -134,18 +135,18 @@ ATTENTION_HINT = OpHint(shapes=_attention_shapes, values={"attn_mask": _mask, "n
 
 
 def _linear_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, steps, hkv, group = (draw(st.integers(1, 3)) for _ in range(4))
+    batch, steps, hkv, group = (draw(integers(1, 3)) for _ in range(4))
     hq = hkv * group
-    dk, dv = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    dk, dv = draw(integers(1, 4)), draw(integers(1, 4))
     rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
     ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv, update_rule=rule)
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.0, 0.5]))
-    if draw(st.booleans()):
-        ctx.attributes["chunk_size"] = draw(st.integers(1, 4))
+    if draw(BOOLEANS):
+        ctx.attributes["chunk_size"] = draw(integers(1, 4))
     ctx.shapes.update(query=[batch, steps, hq * dk], key=[batch, steps, hkv * dk], value=[batch, steps, hkv * dv])
     optional = {
-        "past_state": [batch, hkv, dk, dv] if draw(st.booleans()) else None,
+        "past_state": [batch, hkv, dk, dv] if draw(BOOLEANS) else None,
         "decay": draw(st.sampled_from([[batch, steps, hkv * dk], [batch, steps, hkv]]))
         if rule in ("gated", "gated_delta") else None,
         "beta": draw(st.sampled_from([[batch, steps, hkv], [batch, steps, 1]]))
@@ -163,7 +164,7 @@ def _gate(name: str, low: float, high: float) -> ArrayHint:
         shape = ctx.shapes.get(name)
         if shape is None:
             return None
-        rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+        rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
         return np.asarray(rng.uniform(low, high, size=shape)).astype(numpy_dtype(ctx.dtype))
 
     return build
@@ -173,7 +174,7 @@ def _keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     """Keys; L2-normalized per head for the delta rules, as the op asks (else the recurrence can grow without
     bound and only rounding is compared)."""
     shape = ctx.shapes["key"]
-    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
     keys = rng.uniform(-2.0, 2.0, size=shape)
     if ctx.attributes.get("update_rule") in ("delta", "gated_delta"):
         heads = int(ctx.attributes["kv_num_heads"])
@@ -189,10 +190,10 @@ LINEAR_ATTENTION_HINT = OpHint(shapes=_linear_attention_shapes,
 
 
 def _causal_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    n, c, length, k = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    n, c, length, k = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 5)), draw(integers(1, 4))
     ctx.shapes.update(input=[n, c, length], weight=[c, 1, k])
     for name, shape in (("bias", [c]), ("past_state", [n, c, k - 1])):
-        if name not in ctx.omitted and draw(st.booleans()):
+        if name not in ctx.omitted and draw(BOOLEANS):
             ctx.shapes[name] = shape
         else:
             ctx.omitted.add(name)

@@ -20,6 +20,7 @@ from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import FLOAT_ELEMENTS, numpy_dtype
 from conformance.strategies.hints import OpHint, ShapeHint, ValueHint, dims, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 from opset.cells import NUMPY_ELEMENTS, allowed_elements
 
@@ -34,14 +35,14 @@ def _omit(draw: DrawFn, ctx: DrawContext) -> object:
 
 def _partner(draw: DrawFn, out: list[int]) -> list[int]:
     """A shape that broadcasts to `out`: a suffix of it (all of it half the time) with some dims set to 1."""
-    size = len(out) if draw(st.booleans()) else draw(st.integers(0, len(out)))
-    return [1 if d > 1 and draw(st.integers(0, 3)) == 0 else d for d in out[len(out) - size:]]
+    size = len(out) if draw(BOOLEANS) else draw(integers(0, len(out)))
+    return [1 if d > 1 and draw(integers(0, 3)) == 0 else d for d in out[len(out) - size:]]
 
 
 def broadcast_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Every input (each value of a variadic one) a partner of one drawn output shape; a variadic input takes
     3 values in the simplest draw (Hypothesis draws first choices most often), else 2, 1 or 4."""
-    out = dims(draw, draw(st.integers(0, MAX_RANK)), ctx.max_side)
+    out = dims(draw, draw(integers(0, MAX_RANK)), ctx.max_side)
     for param in ctx.version.inputs:
         if param.variadic:
             count = draw(st.sampled_from([n for n in (3, 2, 1, 4) if n >= param.min_arity]))
@@ -56,22 +57,22 @@ def legacy_broadcast_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     and that does not reach the last dim, so a backend that ignores `axis` fails)."""
     first, second = ctx.version.inputs[0].name, ctx.version.inputs[1].name
     form = draw(st.sampled_from(("axis", "suffix", "one", "same")))  # the most telling form is the simplest draw
-    rank = draw(st.integers(2 if form == "axis" else 0, MAX_RANK))
+    rank = draw(integers(2 if form == "axis" else 0, MAX_RANK))
     a = dims(draw, rank, ctx.max_side)
     if form == "same":
         b = list(a)
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             ctx.attributes["broadcast"] = draw(st.sampled_from((0, 1)))
     else:
         ctx.attributes["broadcast"] = 1
         if form == "one":
-            b = [1] * draw(st.integers(0, rank))
+            b = [1] * draw(integers(0, rank))
         elif form == "suffix":
-            b = a[draw(st.integers(0, rank)):]
+            b = a[draw(integers(0, rank)):]
         else:
-            start = draw(st.integers(0, rank - 2))  # a run that stops short of the last dim: only axis places it
-            b = a[start:draw(st.integers(start + 1, rank - 1))]
-            ctx.attributes["axis"] = start - rank if draw(st.booleans()) else start
+            start = draw(integers(0, rank - 2))  # a run that stops short of the last dim: only axis places it
+            b = a[start:draw(integers(start + 1, rank - 1))]
+            ctx.attributes["axis"] = start - rank if draw(BOOLEANS) else start
     set_input_shape(ctx, first, a)
     set_input_shape(ctx, second, b)
 
@@ -118,7 +119,7 @@ def pow_base(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     element = ctx.element_of(ctx.version.inputs[0].type)
     if numpy_dtype(element).kind == "f":
         return fill_array(draw(SEEDS), element, ctx.shapes["X"])
-    low = 0 if draw(st.booleans()) else -6
+    low = 0 if draw(BOOLEANS) else -6
     return fill_array(draw(SEEDS), element, ctx.shapes["X"], min_value=low, max_value=6)
 
 
@@ -131,7 +132,7 @@ def pow_exponent(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     x = ctx.arrays.get("X")
     if not isinstance(x, np.ndarray):
         raise ValueError(f"{ctx.version.signature}: X must be drawn before Y")
-    if x.dtype.kind == "f" and draw(st.booleans()):
+    if x.dtype.kind == "f" and draw(BOOLEANS):
         return y
     if is_float_dtype(y.dtype):  # bfloat16 and the float8 types too
         y = np.where(_meets(x < 0, y.shape), np.trunc(y.astype(np.float32)), y.astype(np.float32)).astype(y.dtype)

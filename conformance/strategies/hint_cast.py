@@ -17,6 +17,7 @@ from conformance.element_types import COMPLEX, COMPUTE_AS, FLOATS, bit_width, fi
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.strings import numeric_literals
 from conformance.strategies.values import SEEDS, fill_array
 from opset.cells import NUMPY_ELEMENTS, allowed_elements
@@ -53,7 +54,7 @@ def conversion_input(draw: DrawFn, ctx: DrawContext, name: str, target: str) -> 
         return string_conversion_input(draw, seed, element, target, shape)
     if element not in FLOATS:
         # integers (and bool): wrap-around, infinity in float16 and nonzero-is-true only show over the whole range
-        return whole_range(seed, element, shape) if draw(st.booleans()) else fill_array(seed, element, shape)
+        return whole_range(seed, element, shape) if draw(BOOLEANS) else fill_array(seed, element, shape)
     if target == "float8e8m0":  # zero and negative values convert to unspecified values
         return fill_array(seed, element, shape, min_value=0.25)
     if target in FLOATS or target == "bool":
@@ -77,8 +78,8 @@ def string_conversion_input(draw: DrawFn, seed: int, element: str, target: str, 
     if element not in ("float16", "float", "double"):
         if element in FLOATS:
             return fill_array(seed, element, shape)
-        return fill_array(seed, element, shape) if draw(st.booleans()) else whole_range(seed, element, shape)
-    if draw(st.booleans()):
+        return fill_array(seed, element, shape) if draw(BOOLEANS) else whole_range(seed, element, shape)
+    if draw(BOOLEANS):
         return fill_array(seed, element, shape)
     rng = np.random.default_rng(seed)
     size = int(np.prod(shape)) if shape else 1
@@ -134,7 +135,7 @@ def _bit_cast_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     seed = draw(SEEDS)
     if ctx.type_bindings["T2"] == "bool":
         return fill_array(seed, ctx.dtype, shape, min_value=0, max_value=1)  # other bytes are no bool
-    if ctx.dtype in FLOATS or ctx.dtype in COMPLEX or not draw(st.booleans()):
+    if ctx.dtype in FLOATS or ctx.dtype in COMPLEX or not draw(BOOLEANS):
         return fill_array(seed, ctx.dtype, shape)
     return whole_range(seed, ctx.dtype, shape)
 
@@ -145,7 +146,7 @@ BIT_CAST_HINT = OpHint(attributes={"to": _bit_cast_to}, values={"input": _bit_ca
 # ---- EyeLike --------------------------------------------------------------------------------------------------
 
 def _eye_like_dtype(draw: DrawFn, ctx: DrawContext) -> object:
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.type_bindings["T2"] = ctx.dtype  # without dtype the output takes the input's type
         return OMIT
     target = draw(st.sampled_from(drawable_targets(ctx, "T2")))
@@ -155,7 +156,7 @@ def _eye_like_dtype(draw: DrawFn, ctx: DrawContext) -> object:
 
 def _eye_like_k(draw: DrawFn, ctx: DrawContext) -> object:
     rows, cols = ctx.first_shape()
-    return draw(st.integers(-rows, cols)) if draw(st.integers(0, 3)) else OMIT
+    return draw(integers(-rows, cols)) if draw(integers(0, 3)) else OMIT
 
 
 EYE_LIKE_HINT = OpHint(attributes={"dtype": _eye_like_dtype, "k": _eye_like_k})

@@ -34,6 +34,7 @@ from conformance.strategies.graph_bodies import (
     steps,
 )
 from conformance.strategies.hints import OpHint, dims, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from opset.cells import allowed_elements
 
 
@@ -52,7 +53,7 @@ def _arrays(name: str) -> Any:
 
 
 def _shape(draw: DrawFn, ctx: DrawContext, *, most: int = 2) -> list[int]:
-    return dims(draw, draw(st.integers(0, most)), min(ctx.max_side, 3))
+    return dims(draw, draw(integers(0, most)), min(ctx.max_side, 3))
 
 
 def _set_arity(ctx: DrawContext, count: int) -> None:
@@ -73,11 +74,11 @@ def _branch(draw: DrawFn, name: str, opset: int, outputs: list[tuple[str, list[i
     g = GraphBuilder(name, opset, f"{name}_")
     for element, shape in outputs:
         readable = [n for n, x in outer.items() if x.dtype == np.dtype(_np(element)) and list(x.shape) == shape]
-        if readable and (not constant_takes(opset, element) or draw(st.booleans())):
+        if readable and (not constant_takes(opset, element) or draw(BOOLEANS)):
             value = g.op("Identity", [draw(st.sampled_from(readable))])
         else:
             value = g.const(small_array(draw, element, shape))
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             value = steps(draw, g, value, element, shape, outer)
         g.output(value, element, shape)
     return g.build()
@@ -91,13 +92,13 @@ def _np(element: str) -> Any:
 
 def _if_case(draw: DrawFn, ctx: DrawContext) -> None:
     opset = ctx.version.since
-    count = draw(st.integers(1, 3))
+    count = draw(integers(1, 3))
     outputs = []
     for _ in range(count):
         # a type a Constant holds at this opset, or any type when an outer value gives it
         element = draw(st.sampled_from(_drawable(ctx, "V")))
         then_shape = _shape(draw, ctx)
-        else_shape = then_shape if opset < 11 or draw(st.booleans()) else _shape(draw, ctx)
+        else_shape = then_shape if opset < 11 or draw(BOOLEANS) else _shape(draw, ctx)
         outputs.append((element, then_shape, else_shape))
     wanted = [(e, s) for e, a, b in outputs for s in (a, b)]
     outer = outer_values(draw, "outer_", wanted)
@@ -108,7 +109,7 @@ def _if_case(draw: DrawFn, ctx: DrawContext) -> None:
                 outer[f"outer_{len(outer) + 100}"] = small_array(draw, e, shape)
     then_branch = _branch(draw, "then_branch", opset, [(e, a) for e, a, _ in outputs], outer)
     else_branch = _branch(draw, "else_branch", opset, [(e, b) for e, _, b in outputs], outer)
-    cond = np.asarray(draw(st.booleans()), dtype=np.bool_).reshape(draw(st.sampled_from([(), (1,)])))
+    cond = np.asarray(draw(BOOLEANS), dtype=np.bool_).reshape(draw(st.sampled_from([(), (1,)])))
     ctx.scratch["control"] = {"then_branch": then_branch, "else_branch": else_branch, "arrays": {"cond": cond}}
     ctx.shapes["cond"] = list(cond.shape)
     ctx.outer.update(outer)
@@ -129,15 +130,15 @@ def _loop_case(draw: DrawFn, ctx: DrawContext) -> None:
     least = version.inputs[2].min_arity
     # choices are listed telling ones first (Hypothesis starts from the first): both inputs, a few iterations,
     # a body that stops before M, a scan output of the iteration number
-    n = draw(st.integers(least, 3))
+    n = draw(integers(least, 3))
     k = draw(st.sampled_from([1, 2, 0] if n else [1, 2]))  # the node has at least one output
     has_m, has_cond = draw(st.sampled_from([(True, True), (True, False), (False, True), (True, True)]))
     trips = draw(st.sampled_from([3, 4, 2, 1, 0, -1, 5])) if has_m else None
     cond = draw(st.sampled_from([True, True, True, False])) if has_cond else None
     # a body that stops through its condition: required without M (or the loop never ends); without the cond
     # input the body's condition is ignored (onnx's text), so it always says go on there
-    plain = has_m and draw(st.booleans())
-    stop = draw(st.integers(0, 4)) if has_cond and not plain else None
+    plain = has_m and draw(BOOLEANS)
+    stop = draw(integers(0, 4)) if has_cond and not plain else None
     carried = [(draw(st.sampled_from(elements)), _shape(draw, ctx)) for _ in range(n)]
     outer = outer_values(draw, "outer_", carried)
     g = GraphBuilder("body", opset, "body_")
@@ -146,14 +147,14 @@ def _loop_case(draw: DrawFn, ctx: DrawContext) -> None:
     ins = [g.input(e, s) for e, s in carried]
     if stop is not None:
         condition_out = g.op("Less", [g.cast(iteration, "float"), g.const(np.asarray(stop, dtype=np.float32))])
-    elif draw(st.booleans()):
+    elif draw(BOOLEANS):
         condition_out = g.op("Identity", [condition])
     else:
         condition_out = g.op("Not", [g.op("Not", [condition])]) if accepts("Not", opset, "bool") else \
             g.op("Identity", [condition])
     outs = []
     for (element, shape), value in zip(carried, ins, strict=True):
-        if draw(st.booleans()) and (opset >= 7 or not shape) and accepts("Add", opset, element):
+        if draw(BOOLEANS) and (opset >= 7 or not shape) and accepts("Add", opset, element):
             value = g.op("Add", [value, g.cast(iteration, element)])  # depends on the iteration number
         outs.append(steps(draw, g, value, element, shape, outer))
     scans: list[tuple[str, str, list[int]]] = []
@@ -163,7 +164,7 @@ def _loop_case(draw: DrawFn, ctx: DrawContext) -> None:
             element = draw(st.sampled_from(elements))
             scans.append((g.cast(iteration, element), element, []))
         else:
-            j = draw(st.integers(0, n - 1))
+            j = draw(integers(0, n - 1))
             value = outs[j] if source == "carried" else ins[j]
             scans.append((value, *carried[j]))
     g.output(condition_out, "bool", [])
@@ -212,18 +213,18 @@ def _scan_body(draw: DrawFn, opset: int, element: str, states: list[list[int]], 
             value = g.op("Add", [value, piece])
         else:
             value = g.op("Identity", [piece])
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             value = steps(draw, g, value, element, shape, outer)
         state_out.append(value)
     outputs: list[tuple[str, list[int]]] = []
     for _ in range(k):
-        if state_out and draw(st.booleans()):
-            i = draw(st.integers(0, len(state_out) - 1))
+        if state_out and draw(BOOLEANS):
+            i = draw(integers(0, len(state_out) - 1))
             outputs.append((state_out[i], states[i]))
         else:
-            j = draw(st.integers(0, len(pieces) - 1))
+            j = draw(integers(0, len(pieces) - 1))
             value = element_in[j]
-            if draw(st.booleans()):
+            if draw(BOOLEANS):
                 value = steps(draw, g, value, element, pieces[j], outer)
             outputs.append((value, pieces[j]))
     for value, shape in zip(state_out, states, strict=True):
@@ -236,10 +237,10 @@ def _scan_body(draw: DrawFn, opset: int, element: str, states: list[list[int]], 
 def _scan_case(draw: DrawFn, ctx: DrawContext) -> None:
     opset = ctx.version.since
     element = ctx.dtype
-    m = draw(st.integers(1, 3))
+    m = draw(integers(1, 3))
     pieces = [_shape(draw, ctx) for _ in range(m)]
-    n = draw(st.integers(0, 2))
-    k = draw(st.integers(0 if n else 1, 3))
+    n = draw(integers(0, 2))
+    k = draw(integers(0 if n else 1, 3))
     states = [list(draw(st.sampled_from(pieces))) for _ in range(n)]
     length = draw(st.sampled_from([3, 2, 4, 1, 0]))  # telling ones first: Hypothesis starts from the first
     outer = outer_values(draw, "outer_", [(element, s) for s in pieces])
@@ -247,11 +248,11 @@ def _scan_case(draw: DrawFn, ctx: DrawContext) -> None:
     state_arrays = [small_array(draw, element, s) for s in states]
     control: dict[str, Any] = {"body": body, "num_scan_inputs": m}
     if opset == 8:
-        batch = draw(st.integers(1, 3))
+        batch = draw(integers(1, 3))
         state_arrays = [small_array(draw, element, [batch, *s]) for s in states]
         scan_arrays = [small_array(draw, element, [batch, length, *p]) for p in pieces]
-        lens = np.asarray([draw(st.integers(0, length)) for _ in range(batch)], dtype=np.int64) \
-            if draw(st.booleans()) else None
+        lens = np.asarray([draw(integers(0, length)) for _ in range(batch)], dtype=np.int64) \
+            if draw(BOOLEANS) else None
         control["directions"] = [draw(st.sampled_from([1, 0])) for _ in range(m)] \
             if draw(st.sampled_from([True, True, False])) else OMIT
         control["arrays"] = {"sequence_lens": lens, "initial_state_and_scan_inputs": [*state_arrays, *scan_arrays]}
@@ -259,17 +260,17 @@ def _scan_case(draw: DrawFn, ctx: DrawContext) -> None:
         if lens is None:
             ctx.omitted.add("sequence_lens")
     else:
-        axes = [draw(st.integers(0, len(p))) for p in pieces]
+        axes = [draw(integers(0, len(p))) for p in pieces]
         scan_arrays = [small_array(draw, element, [*p[:a], length, *p[a:]]) for p, a in zip(pieces, axes, strict=True)]
-        written = [a - (len(p) + 1) if opset >= 11 and draw(st.booleans()) else a
+        written = [a - (len(p) + 1) if opset >= 11 and draw(BOOLEANS) else a
                    for p, a in zip(pieces, axes, strict=True)]
-        out_axes = [draw(st.integers(0, len(p))) for p in out_pieces]
-        written_out = [a - (len(p) + 1) if opset >= 11 and draw(st.booleans()) else a
+        out_axes = [draw(integers(0, len(p))) for p in out_pieces]
+        written_out = [a - (len(p) + 1) if opset >= 11 and draw(BOOLEANS) else a
                        for p, a in zip(out_pieces, out_axes, strict=True)]
-        control["scan_input_axes"] = written if any(written) or draw(st.booleans()) else OMIT
+        control["scan_input_axes"] = written if any(written) or draw(BOOLEANS) else OMIT
         control["scan_input_directions"] = [draw(st.sampled_from([1, 0])) for _ in range(m)] \
             if draw(st.sampled_from([True, True, False])) else OMIT
-        control["scan_output_axes"] = written_out if any(written_out) or (k and draw(st.booleans())) else OMIT
+        control["scan_output_axes"] = written_out if any(written_out) or (k and draw(BOOLEANS)) else OMIT
         control["scan_output_directions"] = [draw(st.sampled_from([1, 0])) for _ in range(k)] \
             if k and draw(st.sampled_from([True, True, False])) else OMIT
         control["arrays"] = {"initial_state_and_scan_inputs": [*state_arrays, *scan_arrays]}
@@ -307,7 +308,7 @@ def _modifier(draw: DrawFn, name: str, element: str, shape: list[int], outer: di
     value = g.input(element, shape)
     if positive:
         factor = g.const(small_array(draw, element, shape, positive=True))
-        value = g.op("Mul", [value, factor]) if draw(st.booleans()) else g.op("Abs", [value])
+        value = g.op("Mul", [value, factor]) if draw(BOOLEANS) else g.op("Abs", [value])
     else:
         value = steps(draw, g, value, element, shape, outer)
     g.output(value, element, shape)
@@ -318,8 +319,8 @@ def _flex_case(draw: DrawFn, ctx: DrawContext) -> None:
     side = min(ctx.max_side, 4)
     # telling choices first (Hypothesis starts from them): grouped heads over two key/value heads, a precision of
     # its own
-    batch, kv_heads, group = draw(st.integers(1, 2)), draw(st.sampled_from([2, 1])), draw(st.sampled_from([2, 1, 3]))
-    length, keys, size, v_size = (draw(st.integers(1, side)) for _ in range(4))
+    batch, kv_heads, group = draw(integers(1, 2)), draw(st.sampled_from([2, 1])), draw(st.sampled_from([2, 1, 3]))
+    length, keys, size, v_size = (draw(integers(1, side)) for _ in range(4))
     heads = kv_heads * group
     set_input_shape(ctx, "Q", [batch, heads, length, size])
     set_input_shape(ctx, "K", [batch, kv_heads, keys, size])
@@ -330,10 +331,10 @@ def _flex_case(draw: DrawFn, ctx: DrawContext) -> None:
     outer = outer_values(draw, "outer_", [(work, scores)])
     control: dict[str, Any] = {
         "softmax_precision": precision if precision is not None else OMIT,
-        "scale": draw(st.sampled_from([0.5, 0.25, 1.0, 2.0])) if draw(st.booleans()) else OMIT,
-        "score_mod": _modifier(draw, "score_mod", work, scores, outer, positive=False) if draw(st.booleans())
+        "scale": draw(st.sampled_from([0.5, 0.25, 1.0, 2.0])) if draw(BOOLEANS) else OMIT,
+        "score_mod": _modifier(draw, "score_mod", work, scores, outer, positive=False) if draw(BOOLEANS)
         else OMIT,
-        "prob_mod": _modifier(draw, "prob_mod", work, scores, outer, positive=True) if draw(st.booleans())
+        "prob_mod": _modifier(draw, "prob_mod", work, scores, outer, positive=True) if draw(BOOLEANS)
         else OMIT,
     }
     ctx.scratch["control"] = control

@@ -20,6 +20,7 @@ from conformance.strategies.hint_linalg import matmul_shapes
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_tensor import DROPOUT_HINTS
 from conformance.strategies.hints import OpHint, dims, int64_array, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 _MLAS_PARAMS: dict[str, st.SearchStrategy[list[float]]] = {
@@ -93,18 +94,18 @@ def _draw_functor_activation(draw: DrawFn, ctx: DrawContext) -> None:
     ctx.attributes["activation"] = activation
     for name in _FUNCTOR_PARAMS[activation]:
         ctx.attributes[f"activation_{name}"] = draw(_FUNCTOR_VALUES)
-    if draw(st.booleans()):  # a parameter the activation does not read changes nothing
+    if draw(BOOLEANS):  # a parameter the activation does not read changes nothing
         spare = [n for n in ("alpha", "beta", "gamma") if n not in _FUNCTOR_PARAMS[activation]]
         if spare:
             ctx.attributes[f"activation_{draw(st.sampled_from(spare))}"] = draw(_FUNCTOR_VALUES)
 
 
 def _fused_gemm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    m, k, n = (draw(st.integers(1, 6)) for _ in range(3))
-    trans_a, trans_b = draw(st.integers(0, 1)), draw(st.integers(0, 1))
+    m, k, n = (draw(integers(1, 6)) for _ in range(3))
+    trans_a, trans_b = draw(integers(0, 1)), draw(integers(0, 1))
     ctx.attributes.update({"transA": trans_a, "transB": trans_b})
     for name in ("alpha", "beta"):
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             ctx.attributes[name] = draw(st.sampled_from([0.5, -1.5, 2.0, 0.0]))
     set_input_shape(ctx, "A", [k, m] if trans_a else [m, k])
     set_input_shape(ctx, "B", [n, k] if trans_b else [k, n])
@@ -129,11 +130,11 @@ def _raw_operand(effective: list[int], trans: int, trans_batch: int) -> list[int
 def _transposed_matmul_shapes(batch_flags: bool, activation: bool):  # type: ignore[no-untyped-def]
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
         a, b = matmul_shapes(draw, ctx)
-        flags = {name: draw(st.integers(0, 1)) for name in ("transA", "transB")}
+        flags = {name: draw(integers(0, 1)) for name in ("transA", "transB")}
         if batch_flags and len(a) == len(b) >= 3:  # onnxruntime: transBatch needs one rank, 3 or more
-            flags.update({name: draw(st.integers(0, 1)) for name in ("transBatchA", "transBatchB")})
+            flags.update({name: draw(integers(0, 1)) for name in ("transBatchA", "transBatchB")})
         ctx.attributes.update(flags)
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             ctx.attributes["alpha"] = draw(st.sampled_from([0.5, -1.5, 2.0]))
         set_input_shape(ctx, "A", _raw_operand(a, flags["transA"], flags.get("transBatchA", 0)))
         set_input_shape(ctx, "B", _raw_operand(b, flags["transB"], flags.get("transBatchB", 0)))
@@ -149,8 +150,8 @@ FUSED_MATMUL_ACTIVATION_HINT = OpHint(shapes=_transposed_matmul_shapes(True, Tru
 
 
 def _gemm_fast_gelu_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    k, n = draw(st.integers(1, ctx.max_side)), draw(st.integers(1, ctx.max_side))
-    lead = dims(draw, draw(st.integers(0, 2)), 3)
+    k, n = draw(integers(1, ctx.max_side)), draw(integers(1, ctx.max_side))
+    lead = dims(draw, draw(integers(0, 2)), 3)
     set_input_shape(ctx, "X", [*lead, k])
     set_input_shape(ctx, "W", [k, n])
     if "bias" not in ctx.omitted:
@@ -163,17 +164,17 @@ GEMM_FAST_GELU_HINT = OpHint(shapes=_gemm_fast_gelu_shapes)
 # ---- BiasSoftmax ---------------------------------------------------------------------------------------------
 
 def _bias_softmax_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    rank = draw(st.integers(1, 4))
+    rank = draw(integers(1, 4))
     shape = dims(draw, rank, ctx.max_side)
-    ax = draw(st.integers(0, rank - 1))
-    inner = draw(st.integers(0, 1))
-    cut = draw(st.integers(0, ax))
+    ax = draw(integers(0, rank - 1))
+    inner = draw(integers(0, 1))
+    cut = draw(integers(0, ax))
     if inner:  # bias keeps the outer batch dims [0, cut) and lacks the inner ones [cut, ax)
         bias = [*shape[:cut], *([1] * (ax - cut)), *shape[ax:]]
     else:  # bias lacks the outer batch dims [0, cut): ones, or dropped
-        ones = draw(st.integers(0, cut))
+        ones = draw(integers(0, cut))
         bias = [*([1] * ones), *shape[cut:]]
-    ctx.attributes["axis"] = ax - rank if draw(st.booleans()) else ax
+    ctx.attributes["axis"] = ax - rank if draw(BOOLEANS) else ax
     ctx.attributes["is_inner_broadcast"] = inner
     set_input_shape(ctx, "data", shape)
     set_input_shape(ctx, "bias", bias)
@@ -183,7 +184,7 @@ BIAS_SOFTMAX_HINT = OpHint(shapes=_bias_softmax_shapes, generic_attributes=False
 
 
 def _quick_gelu_alpha(draw: DrawFn, ctx: DrawContext) -> object:
-    return draw(st.sampled_from([0.5, -1.25, 3.0])) if draw(st.booleans()) else OMIT
+    return draw(st.sampled_from([0.5, -1.25, 3.0])) if draw(BOOLEANS) else OMIT
 
 
 QUICK_GELU_HINT = OpHint(attributes={"alpha": _quick_gelu_alpha})
@@ -197,7 +198,7 @@ def _scalar_scale(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
 
 
 def _scaled_si_lu_alpha(draw: DrawFn, ctx: DrawContext) -> object:
-    return draw(st.sampled_from([0.5, -1.5, 2.25])) if draw(st.integers(0, 3)) else OMIT
+    return draw(st.sampled_from([0.5, -1.5, 2.25])) if draw(integers(0, 3)) else OMIT
 
 
 # ScaledSiLU: alpha away from 1 (a backend ignoring it is caught), the scale input in [-3, 3] when given
@@ -207,21 +208,21 @@ SCALED_SILU_HINT = OpHint(attributes={"alpha": _scaled_si_lu_alpha}, values={"sc
 # ---- SwiGLU, GatedAdd ------------------------------------------------------------------------------------
 
 def _swiglu_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    shape = dims(draw, draw(st.integers(1, 3)), ctx.max_side)
+    shape = dims(draw, draw(integers(1, 3)), ctx.max_side)
     if "up" in ctx.omitted:
         shape[-1] *= 2  # gate's last dim holds both halves
     else:
         set_input_shape(ctx, "up", shape)
     set_input_shape(ctx, "gate", shape)
     # a limit that clamps some of the drawn values (|x| <= 4), or none (0 or less)
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["limit"] = draw(st.sampled_from([0.0, -1.0, 0.75, 2.5]))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["activation_alpha"] = draw(st.sampled_from([1.702, 0.5, -1.25]))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["activation_beta"] = draw(st.sampled_from([1.0, -0.5, 2.0]))
-    if draw(st.booleans()):
-        ctx.attributes["round_activation"] = draw(st.integers(0, 1))
+    if draw(BOOLEANS):
+        ctx.attributes["round_activation"] = draw(integers(0, 1))
 
 
 SWIGLU_HINT = OpHint(shapes=_swiglu_shapes, generic_attributes=False)
@@ -230,16 +231,16 @@ SWIGLU_HINT = OpHint(shapes=_swiglu_shapes, generic_attributes=False)
 def _gated_add_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """X and Y of one shape; the plain gate (..., 1), or for bfloat16 (the one type onnxruntime implements
     projected mode for) now and then the activation (..., K) with gate_weight (K, 1)."""
-    shape = dims(draw, draw(st.integers(1, 3)), ctx.max_side)
+    shape = dims(draw, draw(integers(1, 3)), ctx.max_side)
     set_input_shape(ctx, "X", shape)
     set_input_shape(ctx, "Y", shape)
-    projected = ctx.dtype == "bfloat16" and "gate_weight" not in ctx.omitted and draw(st.booleans())
+    projected = ctx.dtype == "bfloat16" and "gate_weight" not in ctx.omitted and draw(BOOLEANS)
     if not projected:
         ctx.omitted.add("gate_weight")
         ctx.shapes["gate_weight"] = None
         set_input_shape(ctx, "gate", [*shape[:-1], 1])
         return
-    k = draw(st.integers(1, 6))
+    k = draw(integers(1, 6))
     set_input_shape(ctx, "gate", [*shape[:-1], k])
     set_input_shape(ctx, "gate_weight", [k, 1])
 
@@ -257,7 +258,7 @@ def _nhwc_pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     x = ctx.shapes["x"]
     if ctx.attributes.get("ceil_mode") == 1 and "auto_pad" not in ctx.attributes:
         x[2:] = _where_ceil_shows(ctx, x[2:])
-    if ctx.attributes.get("auto_pad") in ("SAME_UPPER", "SAME_LOWER") and draw(st.booleans()):
+    if ctx.attributes.get("auto_pad") in ("SAME_UPPER", "SAME_LOWER") and draw(BOOLEANS):
         # dilated SAME windows: the padding must grow with the dilation (onnxruntime's gap, see its expectations)
         r = len(x) - 2
         ctx.attributes["kernel_shape"] = [max(k, 2) for k in ctx.attributes["kernel_shape"]]
@@ -323,9 +324,9 @@ DROPOUT_VALUES = replace(DROPOUT_HINTS[0], since=1)
 def _bias_dropout_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """data of rank 1 to 3; bias of data's shape or 1-D of its last dim; residual, when given, of data's shape
     (drawn independently the three shapes almost never agree, and the law test's one case is filtered away)."""
-    shape = dims(draw, draw(st.integers(1, 3)), ctx.max_side)
+    shape = dims(draw, draw(integers(1, 3)), ctx.max_side)
     set_input_shape(ctx, "data", shape)
-    set_input_shape(ctx, "bias", shape if draw(st.booleans()) else shape[-1:])
+    set_input_shape(ctx, "bias", shape if draw(BOOLEANS) else shape[-1:])
     if "residual" not in ctx.omitted:
         set_input_shape(ctx, "residual", shape)
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, axis_in, dims, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS
 
 MAX_INDICES = 64  # index inputs stay small enough that the value constraints (and readings) can be decided
@@ -43,7 +44,7 @@ def _negative_ok(ctx: DrawContext, since: int) -> bool:
 
 
 def _rank(draw: DrawFn, low: int, high: int) -> int:
-    return int(draw(st.integers(low, high)))
+    return int(draw(integers(low, high)))
 
 
 def _axis(draw: DrawFn, rank: int) -> int:
@@ -53,7 +54,7 @@ def _axis(draw: DrawFn, rank: int) -> int:
 def _maybe_attr(draw: DrawFn, ctx: DrawContext, name: str, value: object, default: object) -> None:
     """Set attribute `name` on the node; a default value is sometimes left off instead (the hints own their
     attributes: those they leave unset stay off the node)."""
-    if value != default or draw(st.booleans()):
+    if value != default or draw(BOOLEANS):
         ctx.attributes[name] = value
 
 
@@ -85,7 +86,7 @@ def _gather_elements_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     data = dims(draw, _rank(draw, 1, 3), ctx.max_side)
     axis = _axis(draw, len(data))
     ax = axis % len(data)
-    indices = [int(draw(st.integers(1, ctx.max_side))) if d == ax else int(draw(st.integers(1, size)))
+    indices = [int(draw(integers(1, ctx.max_side))) if d == ax else int(draw(integers(1, size)))
                for d, size in enumerate(data)]
     set_input_shape(ctx, "data", data)
     set_input_shape(ctx, "indices", indices)
@@ -108,8 +109,8 @@ GATHER_ELEMENTS_HINT = OpHint(shapes=_gather_elements_shapes, values={"indices":
 def _gather_nd_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """b batch axes shared by data and indices, k in [1, r - b] index columns, 0 to 2 other index axes."""
     data = dims(draw, _rank(draw, 1, 4), ctx.max_side)
-    batch = int(draw(st.integers(0, len(data) - 1))) if "batch_dims" in ctx.version.attributes else 0
-    k = int(draw(st.integers(1, len(data) - batch)))
+    batch = int(draw(integers(0, len(data) - 1))) if "batch_dims" in ctx.version.attributes else 0
+    k = int(draw(integers(1, len(data) - batch)))
     indices = data[:batch] + dims(draw, _rank(draw, 0, 2), 3) + [k]
     set_input_shape(ctx, "data", data)
     set_input_shape(ctx, "indices", indices)
@@ -135,7 +136,7 @@ def _reduction(ctx: DrawContext) -> str:
 
 def _distinct(draw: DrawFn, ctx: DrawContext) -> bool:
     """Whether targets must be distinct: always with a reduction they need not be; without, mostly."""
-    return _reduction(ctx) == "none" and draw(st.integers(0, 3)) > 0
+    return _reduction(ctx) == "none" and draw(integers(0, 3)) > 0
 
 
 def _scatter_elements_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -174,7 +175,7 @@ SCATTER_ELEMENTS_HINT = OpHint(shapes=_scatter_elements_shapes, values={"indices
 def _scatter_nd_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """k in [0, r] columns (0 rarely), 0 to 2 leading index axes; updates = indices[:-1] + data[k:]."""
     data = dims(draw, _rank(draw, 1, 3), ctx.max_side)
-    k = int(draw(st.integers(0, len(data)))) if draw(st.integers(0, 7)) == 0 else int(draw(st.integers(1, len(data))))
+    k = int(draw(integers(0, len(data)))) if draw(integers(0, 7)) == 0 else int(draw(integers(1, len(data))))
     lead = dims(draw, _rank(draw, 0, 2), 3)
     set_input_shape(ctx, "data", data)
     set_input_shape(ctx, "indices", [*lead, k])
@@ -205,11 +206,11 @@ SCATTER_ND_HINT = OpHint(shapes=_scatter_nd_shapes, values={"indices": _scatter_
 def _tensor_scatter_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     past = dims(draw, _rank(draw, 2, 4), ctx.max_side)
     rank = len(past)
-    ax = int(draw(st.integers(1, rank - 1)))
-    axis = ax - rank if draw(st.booleans()) else ax
+    ax = int(draw(integers(1, rank - 1)))
+    axis = ax - rank if draw(BOOLEANS) else ax
     update = list(past)
-    update[ax] = int(draw(st.integers(0, past[ax]))) if draw(st.integers(0, 7)) == 0 else \
-        int(draw(st.integers(1, past[ax])))
+    update[ax] = int(draw(integers(0, past[ax]))) if draw(integers(0, 7)) == 0 else \
+        int(draw(integers(1, past[ax])))
     set_input_shape(ctx, "past_cache", past)
     set_input_shape(ctx, "update", update)
     _maybe_attr(draw, ctx, "axis", axis, -2)
@@ -240,13 +241,13 @@ def _compress_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """The axis (or none: flatten) first, then a condition up to two entries longer than the axis."""
     data = dims(draw, _rank(draw, 1, 3), ctx.max_side)
     set_input_shape(ctx, "input", data)
-    if draw(st.integers(0, 2)) == 0:
+    if draw(integers(0, 2)) == 0:
         size = int(np.prod(data))
     else:
         axis = axis_in(draw, len(data), negative=ctx.version.since >= 11)
         ctx.attributes["axis"] = axis
         size = data[axis % len(data)]
-    set_input_shape(ctx, "condition", [int(draw(st.integers(0, size + 2)))])
+    set_input_shape(ctx, "condition", [int(draw(integers(0, size + 2)))])
     ctx.scratch["compress"] = size
 
 
@@ -263,7 +264,7 @@ COMPRESS_HINT = OpHint(shapes=_compress_shapes, values={"condition": _condition}
 
 def _reverse_sequence_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     data = dims(draw, _rank(draw, 2, 4), ctx.max_side)
-    batch_axis = int(draw(st.integers(0, 1)))
+    batch_axis = int(draw(integers(0, 1)))
     set_input_shape(ctx, "input", data)
     set_input_shape(ctx, "sequence_lens", [data[batch_axis]])
     _maybe_attr(draw, ctx, "batch_axis", batch_axis, 1)
@@ -284,9 +285,9 @@ def _center_crop_pad_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     data = dims(draw, _rank(draw, 1, 3), ctx.max_side)
     set_input_shape(ctx, "input_data", data)
     rank = len(data)
-    if draw(st.booleans()):
-        chosen = draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank, unique=True))
-        axes = [a - rank if draw(st.booleans()) else a for a in chosen]
+    if draw(BOOLEANS):
+        chosen = draw(st.lists(integers(0, rank - 1), min_size=1, max_size=rank, unique=True))
+        axes = [a - rank if draw(BOOLEANS) else a for a in chosen]
         ctx.attributes["axes"] = axes
         count = len(axes)
     else:
@@ -310,13 +311,13 @@ CENTER_CROP_PAD_HINT = OpHint(shapes=_center_crop_pad_shapes, values={"shape": _
 # ---- DepthToSpace, Col2Im -----------------------------------------------------------------------------
 
 def _depth_to_space_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    block = int(draw(st.integers(1, 3)))
+    block = int(draw(integers(1, 3)))
     ctx.attributes["blocksize"] = block
     if "mode" in ctx.version.attributes:
         _maybe_attr(draw, ctx, "mode", str(draw(st.sampled_from(["DCR", "CRD"]))), "DCR")
-    depth = int(draw(st.integers(1, 3)))
-    set_input_shape(ctx, "input", [int(draw(st.integers(1, 2))), depth * block * block,
-                                   int(draw(st.integers(1, 3))), int(draw(st.integers(1, 3)))])
+    depth = int(draw(integers(1, 3)))
+    set_input_shape(ctx, "input", [int(draw(integers(1, 2))), depth * block * block,
+                                   int(draw(integers(1, 3))), int(draw(integers(1, 3)))])
 
 
 DEPTH_TO_SPACE_HINT = OpHint(shapes=_depth_to_space_shapes, generic_attributes=False)
@@ -325,21 +326,21 @@ DEPTH_TO_SPACE_HINT = OpHint(shapes=_depth_to_space_shapes, generic_attributes=F
 def _col2im_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Block, dilations, strides and pads first; then an image the dilated block fits into; then the
     input of [N, C * prod(block), number of blocks]."""
-    n = int(draw(st.integers(2, 3)))
-    block = [int(draw(st.integers(1, 3))) for _ in range(n)]
-    dilations = [int(draw(st.integers(1, 2))) for _ in range(n)]
-    strides = [int(draw(st.integers(1, 2))) for _ in range(n)]
-    pads = [int(draw(st.integers(0, 1))) for _ in range(2 * n)]
+    n = int(draw(integers(2, 3)))
+    block = [int(draw(integers(1, 3))) for _ in range(n)]
+    dilations = [int(draw(integers(1, 2))) for _ in range(n)]
+    strides = [int(draw(integers(1, 2))) for _ in range(n)]
+    pads = [int(draw(integers(0, 1))) for _ in range(2 * n)]
     image = []
     for i in range(n):
         span = dilations[i] * (block[i] - 1) + 1
-        image.append(int(draw(st.integers(max(1, span - pads[i] - pads[i + n]), span + 2))))
+        image.append(int(draw(integers(max(1, span - pads[i] - pads[i + n]), span + 2))))
     counts = [(image[i] + pads[i] + pads[i + n] - dilations[i] * (block[i] - 1) - 1) // strides[i] + 1
               for i in range(n)]
     for name, value, default in (("dilations", dilations, [1] * n), ("strides", strides, [1] * n),
                                  ("pads", pads, [0] * (2 * n))):
         _maybe_attr(draw, ctx, name, value, default)
-    set_input_shape(ctx, "input", [int(draw(st.integers(1, 2))), int(draw(st.integers(1, 2))) * int(np.prod(block)),
+    set_input_shape(ctx, "input", [int(draw(integers(1, 2))), int(draw(integers(1, 2))) * int(np.prod(block)),
                                    int(np.prod(counts))])
     set_input_shape(ctx, "image_shape", [n])
     set_input_shape(ctx, "block_shape", [n])

@@ -13,12 +13,13 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, axis_in, dims, int64_array, set_first_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 
 def _rank_between(minimum: int, maximum: int = 4) -> ShapeHint:
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
-        set_first_shape(ctx, dims(draw, draw(st.integers(minimum, maximum)), ctx.max_side))
+        set_first_shape(ctx, dims(draw, draw(integers(minimum, maximum)), ctx.max_side))
 
     return shapes
 
@@ -35,7 +36,7 @@ def _in_type(ctx: DrawContext, name: str, values: list[float]) -> np.ndarray:
 
 def _shape_bound(draw: DrawFn, ctx: DrawContext) -> object:
     rank = len(ctx.first_shape())
-    return draw(st.integers(-rank - 2, rank + 2)) if draw(st.integers(0, 3)) else OMIT  # clamping shows past +/-r
+    return draw(integers(-rank - 2, rank + 2)) if draw(integers(0, 3)) else OMIT  # clamping shows past +/-r
 
 
 SHAPE_HINT = OpHint(attributes={"start": _shape_bound, "end": _shape_bound}, since=15)
@@ -47,13 +48,13 @@ def _expand_target(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     """A shape that broadcasts with the data's: per aligned dim the same, 1, or (over a 1) a new size; maybe extra
     leading dims, maybe fewer dims than the data."""
     data = ctx.first_shape()
-    kept = draw(st.integers(0, len(data)))
+    kept = draw(integers(0, len(data)))
     target = []
     for size in data[len(data) - kept:]:
-        options = [size, 1] + ([0, draw(st.integers(2, 3))] if size == 1 else [])
+        options = [size, 1] + ([0, draw(integers(2, 3))] if size == 1 else [])
         target.append(int(draw(st.sampled_from(options))))
     if kept == len(data):
-        target = [int(d) for d in dims(draw, draw(st.integers(0, 2)), 3)] + target
+        target = [int(d) for d in dims(draw, draw(integers(0, 2)), 3)] + target
     return int64_array(target)
 
 
@@ -63,7 +64,7 @@ BROADCAST_TARGET_HINT = OpHint(shapes=_rank_between(0, 3), values={"shape": _exp
 # ---- Tile ---------------------------------------------------------------------------------------------------
 
 def _tile_count(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    return _in_type(ctx, "tiles", [draw(st.integers(0, 3))])
+    return _in_type(ctx, "tiles", [draw(integers(0, 3))])
 
 
 def _tile_axis(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -71,7 +72,7 @@ def _tile_axis(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
 
 
 def _repeats(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    return int64_array([int(draw(st.integers(0, 3))) for _ in ctx.first_shape()])
+    return int64_array([int(draw(integers(0, 3))) for _ in ctx.first_shape()])
 
 
 TILE_HINTS = (
@@ -108,13 +109,13 @@ RANGE_HINT = OpHint(values={n: _range_value(n) for n in ("start", "limit", "delt
 
 def _one_hot_axis(draw: DrawFn, ctx: DrawContext) -> object:
     rank = len(ctx.first_shape())
-    return draw(st.integers(-rank - 1, rank)) if draw(st.integers(0, 3)) else OMIT
+    return draw(integers(-rank - 1, rank)) if draw(integers(0, 3)) else OMIT
 
 
 def _depth(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    classes = float(draw(st.integers(1, 5)))
+    classes = float(draw(integers(1, 5)))
     element = ctx.element_of("T2")
-    if element in ("float16", "float", "double") and draw(st.booleans()):
+    if element in ("float16", "float", "double") and draw(BOOLEANS):
         classes += 0.5  # a fractional depth is cast to int64 (toward zero)
     shape = draw(st.sampled_from([[], [1]]))
     return fill_array(draw(SEEDS), element, shape, min_value=classes, max_value=classes)
@@ -123,7 +124,7 @@ def _depth(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
 def _indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     """Indices around [-depth, depth]; at opset 9 half the time none negative, since opset 9's negative indices
     are a reading of their own (onehot_r1), where a failing case only counts as ambiguous."""
-    low = 0.0 if ctx.version.since < 11 and draw(st.booleans()) else -4.0
+    low = 0.0 if ctx.version.since < 11 and draw(BOOLEANS) else -4.0
     return fill_array(draw(SEEDS), ctx.element_of("T1"), list(ctx.shapes["indices"]), min_value=low)
 
 
@@ -135,7 +136,7 @@ ONE_HOT_HINT = OpHint(shapes=_rank_between(1, 3), attributes={"axis": _one_hot_a
 
 def _parts(draw: DrawFn, total: int, count: int) -> list[int]:
     """`count` lengths >= 0 that add up to `total`."""
-    cuts = sorted(int(draw(st.integers(0, total))) for _ in range(count - 1))
+    cuts = sorted(int(draw(integers(0, total))) for _ in range(count - 1))
     return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
 
 
@@ -147,16 +148,16 @@ def _split_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     if since == 1:
         ways.append("input")
     way = draw(st.sampled_from(ways))
-    shape = dims(draw, draw(st.integers(1, 3)), ctx.max_side)
+    shape = dims(draw, draw(integers(1, 3)), ctx.max_side)
     axis = axis_in(draw, len(shape))
     if way == "equal":
-        shape[axis] = count * draw(st.integers(1, 2))
+        shape[axis] = count * draw(integers(1, 2))
     elif way == "num_outputs":
         # ceil-sized parts must leave the last one >= 0: at most count - 1 short of a multiple
-        chunk = draw(st.integers(1, 2))
-        shape[axis] = chunk * count - draw(st.integers(0, chunk - 1 if count > 1 else 0))
+        chunk = draw(integers(1, 2))
+        shape[axis] = chunk * count - draw(integers(0, chunk - 1 if count > 1 else 0))
     set_first_shape(ctx, shape)
-    if axis != 0 or draw(st.booleans()):  # 0 is the default: a node may leave it off
+    if axis != 0 or draw(BOOLEANS):  # 0 is the default: a node may leave it off
         ctx.attributes["axis"] = axis
     lengths = _parts(draw, shape[axis], count)
     if way == "num_outputs":

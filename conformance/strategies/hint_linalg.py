@@ -16,6 +16,7 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_cast import code_of
 from conformance.strategies.hint_spatial import draw_window
 from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, ValueHint, dims, set_input_shape, values_in
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 from opset.cells import allowed_elements
 
@@ -31,13 +32,13 @@ def matmul_shapes(draw: DrawFn, ctx: DrawContext) -> tuple[list[int], list[int]]
     """Shapes of A and B for numpy.matmul: ranks 1..4 (1-D promotion), a shared K, batch dims that broadcast
     (each side may hold a 1 or lack leading dims)."""
     side = ctx.max_side
-    m, k, n = (draw(st.integers(1, side)) for _ in range(3))
+    m, k, n = (draw(integers(1, side)) for _ in range(3))
     ra, rb = draw(st.sampled_from([1, 2, 2, 3, 4])), draw(st.sampled_from([1, 2, 2, 3, 4]))  # matrices most
     batch = dims(draw, max(ra, rb) - 2, 3) if max(ra, rb) > 2 else []
 
     def batch_of(rank: int) -> list[int]:
         own = batch[len(batch) - max(rank - 2, 0):] if rank > 2 else []
-        return [1 if draw(st.booleans()) and draw(st.booleans()) else d for d in own]
+        return [1 if draw(BOOLEANS) and draw(BOOLEANS) else d for d in own]
 
     a = [k] if ra == 1 else [*batch_of(ra), m, k]
     b = [k] if rb == 1 else [*batch_of(rb), k, n]
@@ -102,16 +103,16 @@ NUMPY_STASH_TYPES = (1, 10, 11)  # float, float16, double: the stash types numpy
 def unidirectional_to(draw: DrawFn, shape: list[int], axis: int) -> list[int]:
     """A shape that broadcasts to `shape` unidirectionally: mostly the normalized dims `shape[axis:]`, sometimes a
     shorter or longer suffix with some dims 1."""
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         return list(shape[axis:])
-    length = draw(st.integers(0, len(shape)))
+    length = draw(integers(0, len(shape)))
     suffix = list(shape[len(shape) - length:])
-    return [1 if draw(st.booleans()) else d for d in suffix]
+    return [1 if draw(BOOLEANS) else d for d in suffix]
 
 
 def _axis_and_shape(draw: DrawFn, ctx: DrawContext) -> tuple[list[int], int]:
-    shape = dims(draw, draw(st.integers(1, 4)), ctx.max_side)
-    axis = draw(st.integers(-len(shape), len(shape) - 1))
+    shape = dims(draw, draw(integers(1, 4)), ctx.max_side)
+    axis = draw(integers(-len(shape), len(shape) - 1))
     ctx.attributes["axis"] = axis
     return shape, axis % len(shape)
 
@@ -126,7 +127,7 @@ def _layer_norm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 def _stash(allowed: tuple[int, ...]) -> ValueHint:
     def value(draw: DrawFn, ctx: DrawContext) -> object:
-        return OMIT if draw(st.booleans()) else draw(st.sampled_from(allowed))
+        return OMIT if draw(BOOLEANS) else draw(st.sampled_from(allowed))
 
     return value
 
@@ -154,26 +155,26 @@ def _quantization_shapes(scale: str, zero_point: str) -> ShapeHint:
     """x of rank 0..4; scale and zero point per tensor, per axis (13) or blocked (21), with axis and block_size."""
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
         since = ctx.version.since
-        x = dims(draw, draw(st.integers(0, 4)), ctx.max_side)
+        x = dims(draw, draw(integers(0, 4)), ctx.max_side)
         modes = ["tensor"] + (["axis"] if since >= 13 and x else []) + (["block"] if since >= 21 and x else [])
         mode = draw(st.sampled_from(modes))
         if mode == "block" and all(d == 1 for d in x):
             mode = "axis"  # only one-element blocked scales fit (see below)
         param: list[int] = list(draw(st.sampled_from([[], [1]])))
         if mode != "tensor":
-            axis = draw(st.integers(-len(x), len(x) - 1))
+            axis = draw(integers(-len(x), len(x) - 1))
             ctx.attributes["axis"] = axis
             if mode == "axis":
                 param = [x[axis]]
             else:
-                block = draw(st.integers(1, x[axis] + 1))
+                block = draw(integers(1, x[axis] + 1))
                 param = [-(-d // block) if i == axis % len(x) else d for i, d in enumerate(x)]
                 if int(np.prod(param)) == 1:  # onnxruntime takes a one-element scale for per tensor and refuses
                     block = max(1, x[axis] - 1)  # a block size: keep such cases to the unit tests
                     param = [-(-d // block) if i == axis % len(x) else d for i, d in enumerate(x)]
                 ctx.attributes["block_size"] = block
-        elif since >= 13 and draw(st.booleans()):
-            ctx.attributes["axis"] = draw(st.integers(-4, 3))  # ignored per tensor
+        elif since >= 13 and draw(BOOLEANS):
+            ctx.attributes["axis"] = draw(integers(-4, 3))  # ignored per tensor
         set_input_shape(ctx, "x", x)
         ctx.shapes[scale] = param
         if zero_point not in ctx.omitted:
@@ -259,20 +260,20 @@ DEQUANTIZE_HINTS = (
 def _conv_operands(draw: DrawFn, ctx: DrawContext) -> int:
     """x, w and the window attributes of a grouped convolution that fits (as Conv's hint draws them); returns M."""
     w = draw_window(draw, ctx, allow_dilations=True, allow_auto_pad=True)
-    group = draw(st.integers(1, 2))
-    channels, maps = group * draw(st.integers(1, 2)), group * draw(st.integers(1, 2))
+    group = draw(integers(1, 2))
+    channels, maps = group * draw(integers(1, 2)), group * draw(integers(1, 2))
     ctx.attributes["dilations"] = w.dilations
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["kernel_shape"] = w.kernel
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["strides"] = w.strides
     if w.auto_pad != "NOTSET":
         ctx.attributes["auto_pad"] = w.auto_pad
-    elif draw(st.booleans()):
+    elif draw(BOOLEANS):
         ctx.attributes["pads"] = w.pads
-    if group > 1 or draw(st.booleans()):
+    if group > 1 or draw(BOOLEANS):
         ctx.attributes["group"] = group
-    set_input_shape(ctx, "x", [draw(st.integers(1, 2)), channels, *w.spatial])
+    set_input_shape(ctx, "x", [draw(integers(1, 2)), channels, *w.spatial])
     set_input_shape(ctx, "w", [maps, channels // group, *w.kernel])
     return int(maps)
 
@@ -310,37 +311,37 @@ def _einsum_equation(draw: DrawFn, ctx: DrawContext) -> None:
     sometimes an ellipsis of a shared rank, label and ellipsis sizes of 1 that broadcast across operands, and an
     explicit (a subset of the labels, in a drawn order) or implicit output; sometimes spaces."""
     count = ctx.scratch.get("arity", {}).get("Inputs", 1)
-    explicit = draw(st.booleans())
+    explicit = draw(BOOLEANS)
     pool = draw(st.sampled_from(["abcd", "abCD", "ijkA"]))  # upper case sorts first in an implicit output
-    sizes = {c: draw(st.integers(1, 3)) for c in pool}
-    ell_rank = draw(st.integers(0, 2)) if draw(st.booleans()) else None
+    sizes = {c: draw(integers(1, 3)) for c in pool}
+    ell_rank = draw(integers(0, 2)) if draw(BOOLEANS) else None
     ell_dims = dims(draw, ell_rank or 0, 3)
     terms, shapes, used = [], [], False
     for _ in range(count):
         labels = list(draw(st.permutations(pool)))[:draw(st.sampled_from([0, 1, 2, 2, 3, 3]))]
-        if len(labels) > 1 and draw(st.integers(0, 3)) == 0:
+        if len(labels) > 1 and draw(integers(0, 3)) == 0:
             labels[-1] = labels[0]  # a diagonal
         shape = [sizes[c] for c in labels]
         broadcast = [c for c in set(labels) if labels.count(c) == 1]
         for c in broadcast:  # a size of 1 broadcasts against the other operands (not inside a term)
-            if draw(st.integers(0, 4)) == 0:
+            if draw(integers(0, 4)) == 0:
                 shape[labels.index(c)] = 1
         term = "".join(labels)
-        if ell_rank is not None and draw(st.booleans()):
-            at = draw(st.integers(0, len(labels)))
+        if ell_rank is not None and draw(BOOLEANS):
+            at = draw(integers(0, len(labels)))
             term = term[:at] + "..." + term[at:]
-            shape = shape[:at] + [1 if draw(st.integers(0, 3)) == 0 else d for d in ell_dims] + shape[at:]
+            shape = shape[:at] + [1 if draw(integers(0, 3)) == 0 else d for d in ell_dims] + shape[at:]
             used = True
         terms.append(term)
         shapes.append(shape)
     equation = ",".join(terms)
     if explicit:
         present = sorted({c for t in terms for c in t if c != "."})
-        out = list(draw(st.permutations(present)))[:draw(st.integers(0, len(present)))]
-        if used and (ell_rank or draw(st.booleans())):
-            out.insert(draw(st.integers(0, len(out))), "...")
+        out = list(draw(st.permutations(present)))[:draw(integers(0, len(present)))]
+        if used and (ell_rank or draw(BOOLEANS)):
+            out.insert(draw(integers(0, len(out))), "...")
         equation += "->" + "".join(out)
-    if draw(st.integers(0, 4)) == 0:
+    if draw(integers(0, 4)) == 0:
         equation = " ".join(equation)
     ctx.attributes["equation"] = equation
     ctx.shapes["Inputs"] = shapes
@@ -355,7 +356,7 @@ def _lp_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     """Signed data, or non-negative data in half the draws: p = 1 over signed data is where onnx.reference's
     reading (no absolute value) differs, so non-negative draws keep p checked outside that reading."""
     data = fill_array(draw(SEEDS), ctx.dtype, ctx.shapes["input"])
-    return np.abs(data) if draw(st.booleans()) else data
+    return np.abs(data) if draw(BOOLEANS) else data
 
 
 LP_NORM_HINT = OpHint(values={"input": _lp_input})

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
+from conformance.strategies.memo import BOOLEANS, integers
 
 
 def _ignore_index(draw: DrawFn, ctx: DrawContext) -> object:
@@ -19,11 +20,11 @@ def _labels(name: str) -> object:
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
         shape = ctx.shapes[name]
         classes = int(ctx.dims.get("C", 1))
-        seed = draw(st.integers(0, 2**31 - 1))
+        seed = draw(integers(0, 2**31 - 1))
         rng = np.random.default_rng(seed)
         labels = rng.integers(0, classes, size=shape)
         ignore = ctx.attributes.get("ignore_index")
-        if isinstance(ignore, int) and labels.size and draw(st.booleans()):
+        if isinstance(ignore, int) and labels.size and draw(BOOLEANS):
             labels.flat[rng.integers(0, labels.size)] = ignore  # some sample is ignored
         return np.asarray(labels.astype(ctx.element_of(ctx.version.inputs[1].type)))
 

@@ -26,6 +26,7 @@ from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import OpHint, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS
 
 LEQ, LT, GTE, GT, EQ, NEQ, MEMBER = range(7)
@@ -54,9 +55,9 @@ def _grid(rng: np.random.Generator, size: int, low: float = -2.0, high: float = 
 
 
 def _draw_x(draw: DrawFn, ctx: DrawContext, rng: np.random.Generator, *, integral: bool = False) -> np.ndarray:
-    n, f = draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    n, f = draw(integers(1, 5)), draw(integers(1, 4))
     element = ctx.element_of(ctx.version.inputs[0].type)
-    x = _x(rng, element, n, f, nan=draw(st.booleans()), integral=integral)
+    x = _x(rng, element, n, f, nan=draw(BOOLEANS), integral=integral)
     set_input_shape(ctx, "X", [n, f])
     ctx.scratch["X"] = x
     return x
@@ -240,9 +241,9 @@ def new_nodes(ensemble: Ensemble, rng: np.random.Generator, dtype: np.dtype) -> 
 def _ensemble(draw: DrawFn, rng: np.random.Generator, x: np.ndarray, *, member: bool,
               single_leaf_trees: bool) -> Ensemble:
     modes = list(range(7 if member else 6))
-    if draw(st.integers(0, 3)) == 0:  # one mode for every node (onnxruntime has a separate path for it)
+    if draw(integers(0, 3)) == 0:  # one mode for every node (onnxruntime has a separate path for it)
         modes = [int(rng.choice(modes))]
-    return random_ensemble(rng, x, draw(st.integers(1, 3)), draw(st.integers(1, 3)), modes, single_leaf_trees)
+    return random_ensemble(rng, x, draw(integers(1, 3)), draw(integers(1, 3)), modes, single_leaf_trees)
 
 
 def _double_twins(draw: DrawFn, ctx: DrawContext, attrs: dict[str, Any], names: list[str]) -> None:
@@ -250,12 +251,12 @@ def _double_twins(draw: DrawFn, ctx: DrawContext, attrs: dict[str, Any], names: 
     if ctx.version.since < 3 or ctx.element_of(ctx.version.inputs[0].type) != "double":
         return
     for name in names:
-        if name in attrs and draw(st.booleans()):
+        if name in attrs and draw(BOOLEANS):
             attrs[f"{name}_as_tensor"] = np.asarray(attrs.pop(name), dtype=np.float64)
 
 
 def _hitrates(draw: DrawFn, rng: np.random.Generator, attrs: dict[str, Any], n: int) -> None:
-    if draw(st.integers(0, 3)) == 0:
+    if draw(integers(0, 3)) == 0:
         attrs["nodes_hitrates"] = _grid(rng, n, 0.0, 1.0)
 
 
@@ -264,9 +265,9 @@ def regressor_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     x = _draw_x(draw, ctx, rng)
     ensemble = _ensemble(draw, rng, x, member=False, single_leaf_trees=True)
     attrs, leaves = old_nodes(ensemble, rng)
-    targets = draw(st.integers(1, 3))
-    with_base = draw(st.booleans())
-    full = targets == 1 or with_base or draw(st.booleans())  # every leaf votes for every target
+    targets = draw(integers(1, 3))
+    with_base = draw(BOOLEANS)
+    full = targets == 1 or with_base or draw(BOOLEANS)  # every leaf votes for every target
     votes: dict[str, list[Any]] = {"target_treeids": [], "target_nodeids": [], "target_ids": [], "target_weights": []}
     for tree_id, node_id, _ in leaves:
         chosen = range(targets) if full else sorted(rng.choice(targets, size=int(rng.integers(1, targets + 1)),
@@ -301,11 +302,11 @@ def classifier_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ensemble = _ensemble(draw, rng, x, member=False, single_leaf_trees=True)
     attrs, leaves = old_nodes(ensemble, rng)
     kind = draw(st.sampled_from(["binary", "binary", "multi", "both"]))  # "both": two classes, votes for both
-    classes = 2 if kind != "multi" else draw(st.integers(3, 4))
+    classes = 2 if kind != "multi" else draw(integers(3, 4))
     attrs.update(_labels(draw, ctx, rng, classes, "classlabels_int64s", "classlabels_strings"))
     votes: dict[str, list[Any]] = {"class_treeids": [], "class_nodeids": [], "class_ids": [], "class_weights": []}
-    positive = kind == "binary" and draw(st.booleans())
-    voted = 1 if kind == "binary" and draw(st.integers(0, 3)) == 0 else 0
+    positive = kind == "binary" and draw(BOOLEANS)
+    voted = 1 if kind == "binary" and draw(integers(0, 3)) == 0 else 0
     for tree_id, node_id, _ in leaves:
         if kind == "binary":
             chosen = [voted]
@@ -337,18 +338,18 @@ def tree_ensemble_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = np.random.default_rng(draw(SEEDS))
     # whole-number features half the time: onnxruntime truncates a feature before testing set membership
     # (reading treeensemble_r3), so only whole numbers compare it with the spec
-    x = _draw_x(draw, ctx, rng, integral=draw(st.booleans()))
+    x = _draw_x(draw, ctx, rng, integral=draw(BOOLEANS))
     ensemble = _ensemble(draw, rng, x, member=True, single_leaf_trees=True)
     dtype = x.dtype
     attrs = new_nodes(ensemble, rng, dtype)
     leaf_order = attrs.pop("_leaf_order")
-    targets = draw(st.integers(1, 3))
+    targets = draw(integers(1, 3))
     attrs["leaf_targetids"] = [int(rng.integers(0, targets)) for _ in leaf_order]
     attrs["leaf_weights"] = np.asarray(_grid(rng, len(leaf_order)), dtype=dtype)
     attrs["n_targets"] = targets
-    attrs["aggregate_function"] = draw(st.integers(0, 3))
-    attrs["post_transform"] = draw(st.integers(0, 4))
-    if dtype == np.float32 and draw(st.integers(0, 3)) == 0:  # always float (onnxruntime unpacks only float X's)
+    attrs["aggregate_function"] = draw(integers(0, 3))
+    attrs["post_transform"] = draw(integers(0, 4))
+    if dtype == np.float32 and draw(integers(0, 3)) == 0:  # always float (onnxruntime unpacks only float X's)
         attrs["nodes_hitrates"] = np.asarray(_grid(rng, len(attrs["nodes_featureids"]), 0.0, 1.0), dtype=np.float32)
     ctx.attributes.update(attrs)
 
@@ -363,31 +364,31 @@ TREE_ENSEMBLE_HINT = OpHint(shapes=tree_ensemble_shapes, values={"X": _given_x},
 def _kernel(draw: DrawFn) -> dict[str, Any]:
     return {"kernel_type": draw(st.sampled_from(["LINEAR", "POLY", "RBF", "SIGMOID"])),
             "kernel_params": [draw(st.sampled_from([0.125, 0.25, 0.5])), draw(st.sampled_from([0.0, 0.5, 1.0])),
-                              float(draw(st.integers(1, 3)))]}
+                              float(draw(integers(1, 3)))]}
 
 
 def svm_classifier_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = np.random.default_rng(draw(SEEDS))
     x = _draw_x(draw, ctx, rng)
     f = x.shape[1]
-    classes = draw(st.integers(2, 4))
+    classes = draw(integers(2, 4))
     attrs: dict[str, Any] = _labels(draw, ctx, rng, classes, "classlabels_ints", "classlabels_strings")
     attrs.update(_kernel(draw))
     pairs = classes * (classes - 1) // 2
-    if draw(st.integers(0, 4)) > 0:  # one-vs-one SVC
+    if draw(integers(0, 4)) > 0:  # one-vs-one SVC
         counts: list[int] = np.asarray(rng.integers(0, 4, size=classes)).astype(int).tolist()
         if sum(counts) == 0:
             counts[int(rng.integers(0, classes))] = 1
         total = sum(counts)
         attrs.update(vectors_per_class=counts, support_vectors=_grid(rng, total * f),
                      coefficients=_grid(rng, (classes - 1) * total), rho=_grid(rng, pairs, -1.0, 1.0))
-        proba = draw(st.booleans())
+        proba = draw(BOOLEANS)
         if proba:
             attrs.update(prob_a=_grid(rng, pairs, -3.0, -0.5), prob_b=_grid(rng, pairs, -0.5, 0.5))
         # two classes without probabilities: onnxruntime writes only one of the two PROBIT scores
         post = draw(st.sampled_from(POST[:4] if classes == 2 and not proba else POST))
     else:  # one linear model per class
-        low = 0.0 if draw(st.booleans()) else -2.0
+        low = 0.0 if draw(BOOLEANS) else -2.0
         attrs.update(coefficients=_grid(rng, classes * f, low, 2.0), rho=_grid(rng, 1, -1.0, 1.0))
         post = draw(st.sampled_from(POST))
     attrs["post_transform"] = post
@@ -399,13 +400,13 @@ def svm_regressor_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     x = _draw_x(draw, ctx, rng)
     f = x.shape[1]
     attrs: dict[str, Any] = _kernel(draw)
-    supports = draw(st.integers(0, 4))
+    supports = draw(integers(0, 4))
     if supports:
         attrs.update(n_supports=supports, support_vectors=_grid(rng, supports * f), coefficients=_grid(rng, supports))
     else:
         attrs["coefficients"] = _grid(rng, f)
     attrs["rho"] = _grid(rng, 1, -1.0, 1.0)
-    attrs["one_class"] = draw(st.integers(0, 1))
+    attrs["one_class"] = draw(integers(0, 1))
     attrs["post_transform"] = draw(st.sampled_from(POST))
     ctx.attributes.update(attrs)
 
@@ -414,11 +415,11 @@ def linear_classifier_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = np.random.default_rng(draw(SEEDS))
     x = _draw_x(draw, ctx, rng)
     f = x.shape[1]
-    classes = draw(st.integers(2, 4))
-    rows = 1 if classes == 2 and draw(st.booleans()) else classes
+    classes = draw(integers(2, 4))
+    rows = 1 if classes == 2 and draw(BOOLEANS) else classes
     attrs: dict[str, Any] = _labels(draw, ctx, rng, classes, "classlabels_ints", "classlabels_strings")
     attrs.update(coefficients=_grid(rng, rows * f), intercepts=_grid(rng, rows, -1.0, 1.0),
-                 multi_class=draw(st.integers(0, 1)),
+                 multi_class=draw(integers(0, 1)),
                  # a single row with PROBIT: onnxruntime writes only half of the scores
                  post_transform=draw(st.sampled_from(POST[:4] if rows == 1 else POST)))
     ctx.attributes.update(attrs)
@@ -427,10 +428,10 @@ def linear_classifier_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 def linear_regressor_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = np.random.default_rng(draw(SEEDS))
     x = _draw_x(draw, ctx, rng)
-    targets = draw(st.integers(1, 3))
+    targets = draw(integers(1, 3))
     attrs: dict[str, Any] = {"targets": targets, "coefficients": _grid(rng, targets * x.shape[1]),
                              "post_transform": draw(st.sampled_from(POST))}
-    if draw(st.integers(0, 3)) > 0:
+    if draw(integers(0, 3)) > 0:
         attrs["intercepts"] = _grid(rng, targets, -1.0, 1.0)
     ctx.attributes.update(attrs)
 

@@ -16,6 +16,7 @@ from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import OpHint, dims, set_first_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 from opset.dtypes import map_parts, tensor_element
 
@@ -61,10 +62,10 @@ def _keys(draw: DrawFn, element: str, *, repeats: bool = True, nans: bool = Fals
     """1 to 5 keys of `element` from the values the generic draw gives (in a quarter of the draws, repeats may
     occur: where runtimes part on them, the case is another reading's, and the rest must stay telling)."""
     pool: tuple[Any, ...] = WORDS if element == "string" else QUARTERS if _is_float(element) else SMALL_INTS
-    unique = not repeats or draw(st.integers(0, 3)) > 0
+    unique = not repeats or draw(integers(0, 3)) > 0
     keys = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=5, unique=unique))
-    if nans and _is_float(element) and draw(st.integers(0, 3)) == 0:
-        keys[draw(st.integers(0, len(keys) - 1))] = float("nan")
+    if nans and _is_float(element) and draw(integers(0, 3)) == 0:
+        keys[draw(integers(0, len(keys) - 1))] = float("nan")
     return [float(k) if _is_float(element) else k for k in keys]
 
 
@@ -83,7 +84,7 @@ ARRAY_FEATURE_EXTRACTOR_HINT = OpHint(values={"Y": _feature_indices})
 
 def _per_feature_count(draw: DrawFn, ctx: DrawContext) -> int:
     shape = ctx.shapes["X"]
-    return shape[-1] if len(shape) <= 2 and draw(st.integers(0, 3)) > 0 else 1
+    return shape[-1] if len(shape) <= 2 and draw(integers(0, 3)) > 0 else 1
 
 
 def _imputed(floating: bool) -> Any:
@@ -101,7 +102,7 @@ def _replaced(floating: bool) -> Any:
     def value(draw: DrawFn, ctx: DrawContext) -> Any:
         if _is_float(_x_element(ctx)) != floating:
             return OMIT  # the other kind's replaced value changes nothing: left to its default
-        if floating and draw(st.booleans()):
+        if floating and draw(BOOLEANS):
             return float("nan")
         return draw(st.sampled_from(QUARTERS if floating else SMALL_INTS))
 
@@ -185,18 +186,18 @@ def _label_encoder_attributes(draw: DrawFn, ctx: DrawContext) -> None:
     keys = _keys(draw, key_element, nans=tensors)
     values = _keys(draw, value_element)
     values = (values * len(keys))[:len(keys)]
-    if key_element in _LIST_FORM and not (tensors and draw(st.booleans())):
+    if key_element in _LIST_FORM and not (tensors and draw(BOOLEANS)):
         ctx.attributes[f"keys_{_LIST_FORM[key_element]}"] = keys
     else:
         ctx.attributes["keys_tensor"] = _tensor(keys, key_element)
-    if value_element in _LIST_FORM and not (tensors and draw(st.booleans())):
+    if value_element in _LIST_FORM and not (tensors and draw(BOOLEANS)):
         ctx.attributes[f"values_{_LIST_FORM[value_element]}"] = values
     else:
         ctx.attributes["values_tensor"] = _tensor(values, value_element)
     default = _keys(draw, value_element)[0]
-    if tensors and draw(st.booleans()):
+    if tensors and draw(BOOLEANS):
         ctx.attributes["default_tensor"] = _tensor([default], value_element)
-    elif value_element in _DEFAULT_OF and draw(st.booleans()):
+    elif value_element in _DEFAULT_OF and draw(BOOLEANS):
         ctx.attributes[_DEFAULT_OF[value_element]] = default
     ctx.scratch["keys"] = keys
 
@@ -258,7 +259,7 @@ CATEGORY_MAPPER_HINT = OpHint(
 # ---- ZipMap: labels of the output's key type, one per column of an [N, C] or [C] X ------------------------
 
 def _rows(draw: DrawFn, ctx: DrawContext) -> None:
-    set_first_shape(ctx, dims(draw, draw(st.integers(1, 2)), ctx.max_side))
+    set_first_shape(ctx, dims(draw, draw(integers(1, 2)), ctx.max_side))
 
 
 def _zip_labels(strings: bool) -> Any:
@@ -268,7 +269,7 @@ def _zip_labels(strings: bool) -> Any:
             return OMIT
         count = ctx.shapes["X"][-1]
         pool: tuple[Any, ...] = WORDS if strings else SMALL_INTS
-        unique = count <= len(pool) and draw(st.integers(0, 3)) > 0  # a repeated label now and then
+        unique = count <= len(pool) and draw(integers(0, 3)) > 0  # a repeated label now and then
         return draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count, unique=unique))
 
     return value
@@ -314,7 +315,7 @@ def _vectorized_map(draw: DrawFn, ctx: DrawContext) -> Any:  # a dict: the map X
     # never empty: onnxruntime's Python API refuses an empty map, and a cell skipped once is skipped whole
     keys = draw(st.lists(st.sampled_from(list(dict.fromkeys(vocabulary))), min_size=1, max_size=len(vocabulary),
                          unique=True))
-    if draw(st.integers(0, 3)) == 0:  # a key the vocabulary lacks (dropped)
+    if draw(integers(0, 3)) == 0:  # a key the vocabulary lacks (dropped)
         keys.append("unlisted" if _map_key_type(ctx) == "string" else 99)
     return _map_of(draw, ctx, keys)
 
@@ -328,11 +329,11 @@ def _cast_map(draw: DrawFn, ctx: DrawContext) -> Any:  # a dict: the map X
     # never empty (see _vectorized_map)
     if ctx.attributes.get("map_form") == "SPARSE":
         size = ctx.attributes.get("max_map", 1)
-        keys = draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=size, unique=True))
+        keys = draw(st.lists(integers(0, size - 1), min_size=1, max_size=size, unique=True))
     else:
-        keys = draw(st.lists(st.integers(-3, 12), min_size=1, max_size=4, unique=True))
+        keys = draw(st.lists(integers(-3, 12), min_size=1, max_size=4, unique=True))
     numeric = ctx.attributes.get("cast_to", "TO_FLOAT") != "TO_STRING"
     return _map_of(draw, ctx, [int(k) for k in keys], numeric_strings=numeric)
 
 
-CAST_MAP_HINT = OpHint(attributes={"max_map": lambda draw, ctx: draw(st.integers(1, 6))}, values={"X": _cast_map})
+CAST_MAP_HINT = OpHint(attributes={"max_map": lambda draw, ctx: draw(integers(1, 6))}, values={"X": _cast_map})

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
+from conformance.strategies.memo import BOOLEANS, integers
 
 
 def _omit(ctx: DrawContext, *names: str) -> None:
@@ -29,11 +30,11 @@ def _use(ctx: DrawContext, **shapes: list[int]) -> None:
 
 def _often(draw: DrawFn) -> bool:
     """True three times in four: optional inputs and attributes are mostly there."""
-    return bool(draw(st.integers(0, 3)) > 0)
+    return bool(draw(integers(0, 3)) > 0)
 
 
 def _rng(draw: DrawFn) -> np.random.Generator:
-    return np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    return np.random.default_rng(draw(integers(0, 2**31 - 1)))
 
 
 def _key_mask(draw: DrawFn, batch: int, seq: int, total: int, layouts: list[str]) -> np.ndarray:
@@ -61,11 +62,11 @@ def _bias_shape(draw: DrawFn, batch: int, heads: int, seq: int, total: int) -> l
 # ---- Attention --------------------------------------------------------------------------------------------------
 
 def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, width = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 6))
-    heads, head = draw(st.integers(1, 3)), draw(st.integers(1, 4))
-    v_head = head if draw(st.booleans()) else draw(st.integers(1, 4))
+    batch, seq, width = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 6))
+    heads, head = draw(integers(1, 3)), draw(integers(1, 4))
+    v_head = head if draw(BOOLEANS) else draw(integers(1, 4))
     sizes = [heads * head, heads * head, heads * v_head]
-    if v_head != head or draw(st.booleans()):
+    if v_head != head or draw(BOOLEANS):
         ctx.attributes["qkv_hidden_sizes"] = sizes
     ctx.attributes["num_heads"] = heads
     _use(ctx, input=[batch, seq, width], weights=[width, sum(sizes)])
@@ -73,11 +74,11 @@ def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         _use(ctx, bias=[sum(sizes)])
     else:
         _omit(ctx, "bias")
-    past = draw(st.integers(1, 3)) if v_head == head and draw(st.booleans()) else 0
-    shared = bool(past) and draw(st.integers(0, 3)) == 0
+    past = draw(integers(1, 3)) if v_head == head and draw(BOOLEANS) else 0
+    shared = bool(past) and draw(integers(0, 3)) == 0
     if past and shared:
         ctx.attributes["past_present_share_buffer"] = 1
-        _use(ctx, past=[2, batch, heads, past + seq + draw(st.integers(0, 2)), head])
+        _use(ctx, past=[2, batch, heads, past + seq + draw(integers(0, 2)), head])
         ctx.scratch["past_length"] = past
         _use(ctx, past_sequence_length=[1])
     elif past:
@@ -93,10 +94,10 @@ def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         _omit(ctx, "attention_bias")
     if shared or not _often(draw):
         _omit(ctx, "mask_index")
-    ctx.attributes["unidirectional"] = draw(st.integers(0, 1))
-    if draw(st.booleans()):
+    ctx.attributes["unidirectional"] = draw(integers(0, 1))
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["mask_filter_value"] = draw(st.sampled_from([-1.5, -30.0, -10000.0]))
     ctx.scratch["outputs"] = 2 if past else draw(st.sampled_from([1, 2] if v_head == head else [1]))
 
@@ -122,11 +123,11 @@ ATTENTION_MS_HINT = OpHint(shapes=_attention_shapes, generic_attributes=False,
 # ---- MultiHeadAttention -----------------------------------------------------------------------------------------
 
 def _mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, kv_seq = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 4))
-    heads, head, v_head = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    batch, seq, kv_seq = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 4))
+    heads, head, v_head = draw(integers(1, 3)), draw(integers(1, 4)), draw(integers(1, 4))
     hidden = heads * head
     ctx.attributes["num_heads"] = heads
-    in_heads = draw(st.integers(0, 3)) == 0
+    in_heads = draw(integers(0, 3)) == 0
     if in_heads:
         v_head = head  # onnxruntime takes key and value in heads of one shape only
     _use(ctx, query=[batch, seq, hidden])
@@ -138,10 +139,10 @@ def _mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         _use(ctx, bias=[2 * hidden + heads * v_head])
     else:
         _omit(ctx, "bias")
-    past = draw(st.integers(1, 3)) if not in_heads and v_head == head and draw(st.booleans()) else 0
-    shared = bool(past) and draw(st.integers(0, 2)) == 0
+    past = draw(integers(1, 3)) if not in_heads and v_head == head and draw(BOOLEANS) else 0
+    shared = bool(past) and draw(integers(0, 2)) == 0
     if past:
-        rows = past + kv_seq + draw(st.integers(0, 2)) if shared else past
+        rows = past + kv_seq + draw(integers(0, 2)) if shared else past
         _use(ctx, past_key=[batch, heads, rows, head], past_value=[batch, heads, rows, v_head])
         ctx.scratch["past_length"] = past
     else:
@@ -159,10 +160,10 @@ def _mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         _omit(ctx, "attention_bias")
     if shared or not _often(draw):
         _omit(ctx, "key_padding_mask")
-    ctx.attributes["unidirectional"] = draw(st.integers(0, 1))
-    if draw(st.booleans()):
+    ctx.attributes["unidirectional"] = draw(integers(0, 1))
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["mask_filter_value"] = draw(st.sampled_from([-1.5, -30.0, -10000.0]))
     ctx.scratch["outputs"] = 3 if past else draw(st.sampled_from([1, 3]))
 
@@ -186,20 +187,20 @@ GQA_INPUTS_OFF = ("k_scale", "v_scale", "q_norm_weight", "k_norm_weight", "query
 
 def _gqa_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ctx.type_bindings["T_CACHE"] = ctx.dtype  # an unquantized cache holds the op's own type
-    batch, kv_heads, group = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    batch, kv_heads, group = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2))
     heads = kv_heads * group
-    rotary = draw(st.booleans())
+    rotary = draw(BOOLEANS)
     head = 16 if rotary else draw(st.sampled_from([8, 16]))
     mode = draw(st.sampled_from(["prompt", "decode", "chunk"]))
     if mode == "prompt":
-        seq, past = draw(st.integers(1, 4)), 0
+        seq, past = draw(integers(1, 4)), 0
     elif mode == "decode":
-        seq, past = 1, draw(st.integers(1, 3))
+        seq, past = 1, draw(integers(1, 3))
     else:
-        batch, seq, past = 1, draw(st.integers(2, 3)), draw(st.integers(1, 3))
+        batch, seq, past = 1, draw(integers(2, 3)), draw(integers(1, 3))
     total = past + seq
     ctx.attributes.update(num_heads=heads, kv_num_heads=kv_heads)
-    if draw(st.integers(0, 3)) == 0:
+    if draw(integers(0, 3)) == 0:
         _use(ctx, query=[batch, seq, (heads + 2 * kv_heads) * head])
         _omit(ctx, "key", "value")
     else:
@@ -213,37 +214,37 @@ def _gqa_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ctx.scratch.update(batch=batch, seq=seq, total=total, past=past)
     if rotary:
         ctx.attributes["do_rotary"] = 1
-        ctx.attributes["rotary_interleaved"] = draw(st.integers(0, 1))
-        rows = total + draw(st.integers(0, 3))
+        ctx.attributes["rotary_interleaved"] = draw(integers(0, 1))
+        rows = total + draw(integers(0, 3))
         _use(ctx, cos_cache=[rows, 8], sin_cache=[rows, 8])
         ctx.scratch["rotary_rows"] = rows
-        if not draw(st.booleans()):
+        if not draw(BOOLEANS):
             _omit(ctx, "position_ids")
     else:
         _omit(ctx, "cos_cache", "sin_cache", "position_ids")
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         _use(ctx, attention_bias=_bias_shape(draw, batch, heads, seq, total))
     else:
         _omit(ctx, "attention_bias")
-    if draw(st.integers(0, 2)) == 0:
+    if draw(integers(0, 2)) == 0:
         _use(ctx, head_sink=[heads])
     else:
         _omit(ctx, "head_sink")
     _omit(ctx, *GQA_INPUTS_OFF)
-    causal = draw(st.integers(0, 1))
+    causal = draw(integers(0, 1))
     ctx.attributes["causal"] = causal
-    if causal and draw(st.booleans()):
-        ctx.attributes["local_window_size"] = draw(st.integers(1, 3))
-    if draw(st.booleans()):
+    if causal and draw(BOOLEANS):
+        ctx.attributes["local_window_size"] = draw(integers(1, 3))
+    if draw(BOOLEANS):
         ctx.attributes["softcap"] = draw(st.sampled_from([1.0, 5.0]))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["smooth_softmax"] = 1
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.125, 0.5]))
     # onnxruntime's CPU kernel reads a past only when the presents are asked for
     outputs = draw(st.sampled_from([3, 4] if past else [1, 3, 4]))
     if outputs == 4:
-        ctx.attributes["qk_output"] = draw(st.integers(1, 2))
+        ctx.attributes["qk_output"] = draw(integers(1, 2))
     ctx.scratch["outputs"] = outputs
 
 
@@ -271,12 +272,12 @@ GQA_HINT = OpHint(shapes=_gqa_shapes, generic_attributes=False,
 # ---- RelativePositionBias and GatedRelativePositionBias ---------------------------------------------------------
 
 def _rpb_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    bidirectional = draw(st.integers(0, 1))
-    buckets = draw(st.integers(4 if bidirectional else 2, 16))
+    bidirectional = draw(integers(0, 1))
+    buckets = draw(integers(4 if bidirectional else 2, 16))
     span = buckets // 2 if bidirectional else buckets
-    ctx.attributes.update(is_bidirectional=bidirectional, max_distance=draw(st.integers(span // 2 + 1, 24)))
-    _use(ctx, bias_table=[buckets, draw(st.integers(1, 3))])
-    ctx.scratch["length"] = draw(st.integers(1, 10))
+    ctx.attributes.update(is_bidirectional=bidirectional, max_distance=draw(integers(span // 2 + 1, 24)))
+    _use(ctx, bias_table=[buckets, draw(integers(1, 3))])
+    ctx.scratch["length"] = draw(integers(1, 10))
 
 
 def _length(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -288,13 +289,13 @@ RPB_HINT = OpHint(shapes=_rpb_shapes, generic_attributes=False,
 
 
 def _grpb_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 3)), \
-        draw(st.integers(1, 4))
-    d = 2 * draw(st.integers(1, 4))
+    batch, seq, heads, head = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 3)), \
+        draw(integers(1, 4))
+    d = 2 * draw(integers(1, 4))
     ctx.attributes["num_heads"] = heads
     ctx.scratch.update(batch=batch, seq=seq)
-    if draw(st.booleans()):
-        count = draw(st.integers(1, batch * seq))
+    if draw(BOOLEANS):
+        count = draw(integers(1, batch * seq))
         ctx.scratch["count"] = count
         _use(ctx, query_layer=[count, heads * head], token_offset=[batch, seq])
     else:
@@ -317,9 +318,9 @@ GRPB_HINT = OpHint(shapes=_grpb_shapes, generic_attributes=False, values={"token
 # ---- RemovePadding and RestorePadding ---------------------------------------------------------------------------
 
 def _remove_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq = draw(st.integers(1, 3)), draw(st.integers(1, 5))
+    batch, seq = draw(integers(1, 3)), draw(integers(1, 5))
     ctx.scratch.update(batch=batch, seq=seq)
-    _use(ctx, input=[batch, seq, draw(st.integers(1, 6))], sequence_token_count=[batch])
+    _use(ctx, input=[batch, seq, draw(integers(1, 6))], sequence_token_count=[batch])
 
 
 def _token_counts(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -332,9 +333,9 @@ REMOVE_PADDING_HINT = OpHint(shapes=_remove_padding_shapes, generic_attributes=F
 
 
 def _restore_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq = draw(st.integers(1, 3)), draw(st.integers(1, 5))
-    ctx.scratch.update(batch=batch, seq=seq, right_padded=draw(st.booleans()))
-    _use(ctx, input=[draw(st.integers(0, batch * seq)), draw(st.integers(1, 6))], token_offset=[batch, seq])
+    batch, seq = draw(integers(1, 3)), draw(integers(1, 5))
+    ctx.scratch.update(batch=batch, seq=seq, right_padded=draw(BOOLEANS))
+    _use(ctx, input=[draw(integers(0, batch * seq)), draw(integers(1, 6))], token_offset=[batch, seq])
 
 
 def _restore_offsets(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -360,13 +361,13 @@ RESTORE_PADDING_HINT = OpHint(shapes=_restore_padding_shapes, generic_attributes
 def _decoder_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Each branch of the flags (cross attention with use_past only with has_layer_state), a key padding mask of the
     attended length some of the time."""
-    seq, batch, heads, head = draw(st.integers(1, 3)), draw(st.integers(1, 2)), draw(st.integers(1, 2)), \
-        draw(st.integers(1, 3))
-    hidden, kv_seq, cache = heads * head, draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    seq, batch, heads, head = draw(integers(1, 3)), draw(integers(1, 2)), draw(integers(1, 2)), \
+        draw(integers(1, 3))
+    hidden, kv_seq, cache = heads * head, draw(integers(1, 3)), draw(integers(1, 3))
     ctx.attributes["num_heads"] = heads
-    cross, past, state = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+    cross, past, state = draw(BOOLEANS), draw(BOOLEANS), draw(BOOLEANS)
     state = state or (past and cross)
-    masked = draw(st.booleans())
+    masked = draw(BOOLEANS)
     length = (cache if cross else cache + seq) if past and state else (kv_seq if cross else seq)
     ctx.scratch.update(flags=[cross, past, state, masked], batch=batch, length=length)
     _use(ctx, query=[seq, batch, hidden], key=[kv_seq, batch, hidden], q_weight=[hidden, hidden],
@@ -401,28 +402,28 @@ DECODER_ATTENTION_HINT = OpHint(shapes=_decoder_attention_shapes, generic_attrib
 def _dmmha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Self attention into shared buffers (beams in groups with a cache indirection, some of the time) or cross
     attention over keys and values in heads; bias, a (batch, total) mask, attention_bias (self attention) and qk."""
-    groups, beams, heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2)), \
-        draw(st.integers(1, 4))
+    groups, beams, heads, head = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2)), \
+        draw(integers(1, 4))
     batch, hidden = groups * beams, heads * head
     ctx.attributes["num_heads"] = heads
     ctx.type_bindings["QK"] = ctx.dtype
-    cross = draw(st.integers(0, 3)) == 0
+    cross = draw(integers(0, 3)) == 0
     _use(ctx, query=[batch, 1, hidden])
     _omit(ctx, "beam_width", "cache_indirection")
     if cross:
-        total = draw(st.integers(1, 4))
+        total = draw(integers(1, 4))
         _use(ctx, key=[batch, heads, total, head], value=[batch, heads, total, head])
         _omit(ctx, "past_key", "past_value", "past_sequence_length", "attention_bias")
         ctx.scratch["outputs"] = 1
     else:
-        past = draw(st.integers(0, 3))
-        rows, total = past + 1 + draw(st.integers(0, 2)), past + 1
+        past = draw(integers(0, 3))
+        rows, total = past + 1 + draw(integers(0, 2)), past + 1
         ctx.attributes["past_present_share_buffer"] = 1
         _use(ctx, key=[batch, 1, hidden], value=[batch, 1, hidden], past_key=[batch, heads, rows, head],
              past_value=[batch, heads, rows, head], past_sequence_length=[1])
         if beams > 1:
             _use(ctx, beam_width=[1], cache_indirection=[groups, beams, rows])
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             # onnxruntime's CPU beam path adds the first entry's bias to every entry: one row for all with beams
             _use(ctx, attention_bias=_bias_shape(draw, 1 if beams > 1 else batch, heads, 1, total))
         else:
@@ -440,9 +441,9 @@ def _dmmha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         _omit(ctx, "mask_index")
     else:
         _use(ctx, mask_index=[batch, total])
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["mask_filter_value"] = draw(st.sampled_from([-1.5, -30.0, -10000.0]))
 
 
@@ -475,10 +476,10 @@ DMMHA_HINT = OpHint(shapes=_dmmha_shapes, generic_attributes=False,
 def _dmsa_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """A shared buffer with head sizes of whole 16-byte chunks (the reordered key layout), beams some of the time,
     a (batch, total) mask and attention_bias (one row for all entries with beams, as onnxruntime's CPU reads it)."""
-    groups, beams, heads = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    groups, beams, heads = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2))
     head = draw(st.sampled_from([8, 16]))
-    batch, hidden, past, width = groups * beams, heads * head, draw(st.integers(0, 3)), draw(st.integers(1, 4))
-    rows, total = past + 1 + draw(st.integers(0, 2)), past + 1
+    batch, hidden, past, width = groups * beams, heads * head, draw(integers(0, 3)), draw(integers(1, 4))
+    rows, total = past + 1 + draw(integers(0, 2)), past + 1
     ctx.attributes.update(num_heads=heads, past_present_share_buffer=1)
     ctx.scratch.update(past_length=past, beams=beams, batch=batch, total=total)
     _use(ctx, input=[batch, 1, width], weights=[width, 3 * hidden], bias=[3 * hidden],
@@ -487,7 +488,7 @@ def _dmsa_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         _use(ctx, beam_width=[1], cache_indirection=[groups, beams, rows])
     else:
         _omit(ctx, "beam_width", "cache_indirection")
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         _use(ctx, attention_bias=_bias_shape(draw, 1 if beams > 1 else batch, heads, 1, total))
     else:
         _omit(ctx, "attention_bias")
@@ -495,7 +496,7 @@ def _dmsa_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         _omit(ctx, "mask_index")
     else:
         _use(ctx, mask_index=[batch, total])
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
 
 
@@ -506,10 +507,10 @@ DMSA_HINT = OpHint(shapes=_dmsa_shapes, generic_attributes=False,
 
 
 def _longformer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 2)), \
-        draw(st.integers(1, 3))
+    batch, seq, heads, head = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 2)), \
+        draw(integers(1, 3))
     hidden = heads * head
-    ctx.attributes.update(num_heads=heads, window=draw(st.integers(1, 3)))
+    ctx.attributes.update(num_heads=heads, window=draw(integers(1, 3)))
     _use(ctx, input=[batch, seq, hidden], weight=[hidden, 3 * hidden], bias=[3 * hidden], mask=[batch, seq],
          global_weight=[hidden, 3 * hidden], global_bias=[3 * hidden], **{"global": [batch, seq]})
 
@@ -520,27 +521,27 @@ LONGFORMER_HINT = OpHint(shapes=_longformer_shapes, generic_attributes=False)
 def _packed_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int, int]:
     """Right-padded sequences of drawn lengths: the token count, heads and head size; attention_bias some of the
     time."""
-    batch, seq, heads = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 2))
-    lengths = [draw(st.integers(0, seq)) for _ in range(batch)]
+    batch, seq, heads = draw(integers(1, 3)), draw(integers(1, 4)), draw(integers(1, 2))
+    lengths = [draw(integers(0, seq)) for _ in range(batch)]
     if sum(lengths) == 0:
         lengths[0] = 1
     ctx.attributes["num_heads"] = heads
     ctx.scratch.update(batch=batch, seq=seq, lengths=lengths)
     _use(ctx, token_offset=[batch, seq], cumulative_sequence_length=[batch + 1])
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         _use(ctx, attention_bias=_bias_shape(draw, batch, heads, seq, seq))
     else:
         _omit(ctx, "attention_bias")
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
-    return sum(lengths), heads, draw(st.integers(1, 3))
+    return sum(lengths), heads, draw(integers(1, 3))
 
 
 def _packed_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     tokens, heads, head = _packed_common(draw, ctx)
-    width, v_head = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    width, v_head = draw(integers(1, 4)), draw(integers(1, 3))
     sizes = [heads * head, heads * head, heads * v_head]
-    if v_head != head or draw(st.booleans()):
+    if v_head != head or draw(BOOLEANS):
         ctx.attributes["qkv_hidden_sizes"] = sizes
     _use(ctx, input=[tokens, width], weights=[width, sum(sizes)], bias=[sum(sizes)])
 
@@ -548,11 +549,11 @@ def _packed_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 def _packed_mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     tokens, heads, head = _packed_common(draw, ctx)
     v_head = head
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         _use(ctx, query=[tokens, heads, 3, head])
         _omit(ctx, "key", "value")
     else:
-        v_head = draw(st.integers(1, 3))
+        v_head = draw(integers(1, 3))
         _use(ctx, query=[tokens, heads * head], key=[tokens, heads * head], value=[tokens, heads * v_head])
     if _often(draw):
         _use(ctx, bias=[2 * heads * head + heads * v_head])

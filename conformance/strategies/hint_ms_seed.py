@@ -21,6 +21,7 @@ from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 # ---- AttnLSTM ---------------------------------------------------------------------------------------------
@@ -54,19 +55,19 @@ def _attn_lstm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         ctx.version = real
     directions, four_hidden, size = ctx.shapes["W"]
     hidden, batch = four_hidden // 4, ctx.shapes["X"][1]
-    steps, depth, attn = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    steps, depth, attn = draw(integers(1, 3)), draw(integers(1, 3)), draw(integers(1, 3))
     ctx.scratch["memory_steps"] = steps
     _present(ctx, "QW", [directions, hidden, attn])
     _present(ctx, "MW", [directions, depth, attn])
     _present(ctx, "V", [directions, attn])
     _present(ctx, "M", [batch, steps, depth])
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         _present(ctx, "memory_seq_lens", [batch])
     else:
         _absent(ctx, "memory_seq_lens")
     layer = depth
-    if draw(st.booleans()):
-        layer = draw(st.integers(1, 3))
+    if draw(BOOLEANS):
+        layer = draw(integers(1, 3))
         _present(ctx, "AW", [directions, depth + hidden, layer])
     else:
         _absent(ctx, "AW")
@@ -93,9 +94,9 @@ def _lengths(name: str, total: str) -> ArrayHint:
         if shape is None or name in ctx.omitted:
             return None
         top = int(ctx.scratch[total])
-        lengths = [draw(st.integers(1, top)) for _ in range(shape[0])]
-        if top > 1 and draw(st.integers(0, 7)) != 7:
-            lengths[draw(st.integers(0, shape[0] - 1))] = draw(st.integers(1, top - 1))
+        lengths = [draw(integers(1, top)) for _ in range(shape[0])]
+        if top > 1 and draw(integers(0, 7)) != 7:
+            lengths[draw(integers(0, shape[0] - 1))] = draw(integers(1, top - 1))
         return np.asarray(lengths, dtype=np.int32)
 
     return values
@@ -114,14 +115,14 @@ def _side_pads(draw: DrawFn, side: int, mode: str) -> tuple[int, int]:
     """(begin, end) for an axis of `side` elements: each end crops in a quarter of the draws (constant may crop the
     whole axis, reflect and edge keep an element: pad_c4, _c5), else pads 0..2 (reflect: below the kept length,
     pad_c6)."""
-    crop_begin = draw(st.integers(0, side if mode == "constant" else side - 1)) if draw(st.integers(0, 3)) == 0 \
+    crop_begin = draw(integers(0, side if mode == "constant" else side - 1)) if draw(integers(0, 3)) == 0 \
         else 0
     room = side - crop_begin - (0 if mode == "constant" else 1)
-    crop_end = draw(st.integers(0, room)) if draw(st.integers(0, 3)) == 0 else 0
+    crop_end = draw(integers(0, room)) if draw(integers(0, 3)) == 0 else 0
     kept = side - crop_begin - crop_end
     most = min(2, kept - 1) if mode == "reflect" else 2
-    begin = -crop_begin if crop_begin else draw(st.integers(0, max(0, most)))
-    end = -crop_end if crop_end else draw(st.integers(0, max(0, most)))
+    begin = -crop_begin if crop_begin else draw(integers(0, max(0, most)))
+    end = -crop_end if crop_end else draw(integers(0, max(0, most)))
     return begin, end
 
 
@@ -129,13 +130,13 @@ def _pad_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     mode = draw(st.sampled_from(["constant", "reflect", "edge", ""]))  # "": the default (constant)
     if mode:
         ctx.attributes["mode"] = mode
-    shape = dims(draw, draw(st.integers(1, 4)), ctx.max_side)
+    shape = dims(draw, draw(integers(1, 4)), ctx.max_side)
     pads = [_side_pads(draw, side, mode or "constant") for side in shape]
     flat = [p[0] for p in pads] + [p[1] for p in pads]
     ctx.scratch["pads"] = flat
     set_input_shape(ctx, "data", shape)
-    set_input_shape(ctx, "pads", [len(flat)] if draw(st.booleans()) else [1, len(flat)])
-    if draw(st.integers(0, 3)) != 0:  # the pad value in three draws of four (else 0)
+    set_input_shape(ctx, "pads", [len(flat)] if draw(BOOLEANS) else [1, len(flat)])
+    if draw(integers(0, 3)) != 0:  # the pad value in three draws of four (else 0)
         set_input_shape(ctx, "value", draw(st.sampled_from([[], [1]])))
         ctx.omitted.discard("value")
     else:
@@ -150,15 +151,15 @@ PAD_MS_HINT = OpHint(
 # ---- WordConvEmbedding ------------------------------------------------------------------------------------
 
 def _word_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    words, slot = draw(st.integers(1, 4)), draw(st.integers(1, 5))
-    filters, window, depth = draw(st.integers(1, 3)), draw(st.integers(1, slot)), draw(st.integers(1, 3))
-    vocabulary = draw(st.integers(2, 6))
+    words, slot = draw(integers(1, 4)), draw(integers(1, 5))
+    filters, window, depth = draw(integers(1, 3)), draw(integers(1, slot)), draw(integers(1, 3))
+    vocabulary = draw(integers(2, 6))
     set_input_shape(ctx, "Sequence", [words, slot])
     set_input_shape(ctx, "W", [filters, 1, window, depth])
     set_input_shape(ctx, "B", [filters])
     set_input_shape(ctx, "C", [vocabulary, depth])
     for name, value in (("embedding_size", filters), ("conv_window_size", window), ("char_embedding_size", depth)):
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             ctx.attributes[name] = value
 
 
@@ -168,11 +169,11 @@ def _word_ids(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     words, slot = ctx.shapes["Sequence"]
     vocabulary = ctx.shapes["C"][0]
     rng = np.random.default_rng(draw(SEEDS))
-    if draw(st.integers(0, 7)) == 0:
+    if draw(integers(0, 7)) == 0:
         return np.asarray(rng.integers(0, vocabulary, size=(words, slot)), dtype=np.int32)
     ids = np.zeros((words, slot), dtype=np.int32)
     for row in range(words):
-        length = 0 if draw(st.integers(0, 15)) == 0 else draw(st.integers(1, slot))
+        length = 0 if draw(integers(0, 15)) == 0 else draw(integers(1, slot))
         ids[row, :length] = rng.integers(1, vocabulary, size=length)
     return ids
 

@@ -12,12 +12,13 @@ from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import OpHint, set_input_shape
+from conformance.strategies.memo import integers
 from conformance.strategies.values import SEEDS, fill_array
 
 
 def _range_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     for name in ("start", "limit", "delta"):
-        if name == "delta" and draw(st.integers(0, 3)) == 0:
+        if name == "delta" and draw(integers(0, 3)) == 0:
             ctx.omitted.add(name)
             ctx.shapes[name] = None
             continue
@@ -31,13 +32,13 @@ def _range_values(draw: DrawFn, ctx: DrawContext) -> dict[str, float]:
         real = ctx.dtype in ("float", "double", "float16")
         if real:
             delta = draw(st.sampled_from([0.1, 0.3, -0.7, 0.05, -0.01, 0.25, 1.0]))
-            start = draw(st.integers(-40, 40)) / 10
+            start = draw(integers(-40, 40)) / 10
         else:
             delta = float(draw(st.sampled_from([-3, -2, -1, 1, 2, 3])))
-            start = float(draw(st.integers(-10, 10)))
+            start = float(draw(integers(-10, 10)))
         # a long float range now and then: the drift of value += delta then exceeds the comparison's tolerance
-        count = draw(st.integers(0, 40 if real else 12)) if not real or draw(st.integers(0, 3)) else \
-            draw(st.integers(1000, 3000))
+        count = draw(integers(0, 40 if real else 12)) if not real or draw(integers(0, 3)) else \
+            draw(integers(1000, 3000))
         delta_given = "delta" not in ctx.omitted
         if not delta_given:
             delta = 1.0
@@ -64,7 +65,7 @@ RANGE_HINT = OpHint(shapes=_range_shapes, values={n: _range_value(n) for n in ("
 
 
 def _unique_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    set_input_shape(ctx, "x", [draw(st.integers(0, 24))])
+    set_input_shape(ctx, "x", [draw(integers(0, 24))])
 
 
 def _unique_x(draw: DrawFn, ctx: DrawContext) -> np.ndarray:

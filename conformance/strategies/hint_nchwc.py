@@ -8,19 +8,20 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, dims, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 
 BLOCK = 16
 
 
 def _blocked_shape(draw: DrawFn, ctx: DrawContext) -> list[int]:
-    return [draw(st.integers(1, 2)), BLOCK * draw(st.integers(1, 2)), *dims(draw, 2, ctx.max_side + 1)]
+    return [draw(integers(1, 2)), BLOCK * draw(integers(1, 2)), *dims(draw, 2, ctx.max_side + 1)]
 
 
 def _upsample_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     set_input_shape(ctx, "X", _blocked_shape(draw, ctx))
-    ctx.attributes["scales"] = [1, 1, draw(st.integers(1, 3)), draw(st.integers(1, 3))]
+    ctx.attributes["scales"] = [1, 1, draw(integers(1, 3)), draw(integers(1, 3))]
     mode = draw(st.sampled_from(["nearest", "linear"]))
-    if mode == "linear" or draw(st.booleans()):
+    if mode == "linear" or draw(BOOLEANS):
         ctx.attributes["mode"] = mode
     if mode == "linear":
         ctx.attributes["coordinate_transformation_mode"] = draw(
@@ -34,22 +35,22 @@ UPSAMPLE_HINT = OpHint(shapes=_upsample_shapes, generic_attributes=False)
 def _pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     x = _blocked_shape(draw, ctx)
     spatial = x[2:]
-    dilations = [draw(st.integers(1, 2)) for _ in spatial]
-    kernel = [draw(st.integers(1, max(1, (s - 1) // d + 1))) for s, d in zip(spatial, dilations, strict=True)]
-    strides = [draw(st.integers(1, 3)) for _ in spatial]
+    dilations = [draw(integers(1, 2)) for _ in spatial]
+    kernel = [draw(integers(1, max(1, (s - 1) // d + 1))) for s, d in zip(spatial, dilations, strict=True)]
+    strides = [draw(integers(1, 3)) for _ in spatial]
     ctx.attributes["kernel_shape"] = kernel
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["strides"] = strides
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["dilations"] = dilations
     auto_pad = draw(st.sampled_from(["NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"]))
     if auto_pad != "NOTSET":
         ctx.attributes["auto_pad"] = auto_pad
-    elif draw(st.booleans()):
-        ctx.attributes["pads"] = [draw(st.integers(0, k - 1)) for k in kernel * 2]
-    ctx.attributes["ceil_mode"] = draw(st.integers(0, 1))
+    elif draw(BOOLEANS):
+        ctx.attributes["pads"] = [draw(integers(0, k - 1)) for k in kernel * 2]
+    ctx.attributes["ceil_mode"] = draw(integers(0, 1))
     if "count_include_pad" in ctx.version.attributes:
-        ctx.attributes["count_include_pad"] = draw(st.integers(0, 1))
+        ctx.attributes["count_include_pad"] = draw(integers(0, 1))
     set_input_shape(ctx, "X", x)
 
 
@@ -68,31 +69,31 @@ def _conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     algorithm = draw(st.sampled_from(["nchwc", "nchwc", "depthwise", "nchw"]))
     group = 1
     if algorithm == "nchwc":
-        group = draw(st.integers(1, 2))
-        cg, mg = BLOCK * draw(st.integers(1, 2)), BLOCK * draw(st.integers(1, 2))
+        group = draw(integers(1, 2))
+        cg, mg = BLOCK * draw(integers(1, 2)), BLOCK * draw(integers(1, 2))
     elif algorithm == "depthwise":
-        group = cg = BLOCK * draw(st.integers(1, 2))
+        group = cg = BLOCK * draw(integers(1, 2))
         cg, mg = 1, 1
     else:
-        cg, mg = draw(st.integers(1, BLOCK - 1)), BLOCK * draw(st.integers(1, 2))
+        cg, mg = draw(integers(1, BLOCK - 1)), BLOCK * draw(integers(1, 2))
     spatial = dims(draw, 2, ctx.max_side + 1)
     auto_pad = draw(st.sampled_from(["NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"]))
     same = auto_pad in ("SAME_UPPER", "SAME_LOWER")
-    dilations = [1 if same else draw(st.integers(1, 2)) for _ in spatial]
-    kernel = [draw(st.integers(1, max(1, (s - 1) // d + 1))) for s, d in zip(spatial, dilations, strict=True)]
-    strides = [draw(st.integers(1, 2)) for _ in spatial]
-    pads = [draw(st.integers(0, k - 1)) for k in kernel * 2] if auto_pad == "NOTSET" else [0, 0, 0, 0]
+    dilations = [1 if same else draw(integers(1, 2)) for _ in spatial]
+    kernel = [draw(integers(1, max(1, (s - 1) // d + 1))) for s, d in zip(spatial, dilations, strict=True)]
+    strides = [draw(integers(1, 2)) for _ in spatial]
+    pads = [draw(integers(0, k - 1)) for k in kernel * 2] if auto_pad == "NOTSET" else [0, 0, 0, 0]
     if auto_pad != "NOTSET":
         ctx.attributes["auto_pad"] = auto_pad
-    elif any(pads) or draw(st.booleans()):
+    elif any(pads) or draw(BOOLEANS):
         ctx.attributes["pads"] = pads
-    if strides != [1, 1] or draw(st.booleans()):
+    if strides != [1, 1] or draw(BOOLEANS):
         ctx.attributes["strides"] = strides
-    if dilations != [1, 1] or draw(st.booleans()):
+    if dilations != [1, 1] or draw(BOOLEANS):
         ctx.attributes["dilations"] = dilations
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["kernel_shape"] = kernel
-    if group > 1 or draw(st.booleans()):
+    if group > 1 or draw(BOOLEANS):
         ctx.attributes["group"] = group
     activation = draw(st.sampled_from([None, "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"]))
     if activation is not None:
@@ -101,13 +102,13 @@ def _conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
                   "HardSigmoid": [draw(st.sampled_from([0.2, 0.5])), 0.5]}.get(activation)
         if params is not None:
             ctx.attributes["activation_params"] = params
-    n, m = draw(st.integers(1, 2)), mg * group
+    n, m = draw(integers(1, 2)), mg * group
     set_input_shape(ctx, "X", [n, cg * group, *spatial])
     set_input_shape(ctx, "W", [m, cg, *kernel])
     for name, shape in (("B", [m]), ("Sum", [n, m] + [
             _conv_out(s, k, st_, d, pads[i] + pads[i + 2], auto_pad)
             for i, (s, k, st_, d) in enumerate(zip(spatial, kernel, strides, dilations, strict=True))])):
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             ctx.omitted.discard(name)
             set_input_shape(ctx, name, shape)
         else:
@@ -122,9 +123,9 @@ CONV_HINT = OpHint(shapes=_conv_shapes, generic_attributes=False)
 
 
 def _reorder_input_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    channels_last = draw(st.integers(0, 1))
-    n, c, h, w = draw(st.integers(1, 2)), 4 * draw(st.integers(1, 9)), *dims(draw, 2, ctx.max_side + 1)
-    if channels_last or draw(st.booleans()):
+    channels_last = draw(integers(0, 1))
+    n, c, h, w = draw(integers(1, 2)), 4 * draw(integers(1, 9)), *dims(draw, 2, ctx.max_side + 1)
+    if channels_last or draw(BOOLEANS):
         ctx.attributes["channels_last"] = channels_last
     set_input_shape(ctx, "X", [n, h, w, c] if channels_last else [n, c, h, w])
 
@@ -135,9 +136,9 @@ REORDER_INPUT_HINT = OpHint(shapes=_reorder_input_shapes, generic_attributes=Fal
 
 def _reorder_output_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     x = _blocked_shape(draw, ctx)
-    ctx.attributes["channels"] = draw(st.integers(x[1] - BLOCK + 1, x[1]))
-    channels_last = draw(st.integers(0, 1))
-    if channels_last or draw(st.booleans()):
+    ctx.attributes["channels"] = draw(integers(x[1] - BLOCK + 1, x[1]))
+    channels_last = draw(integers(0, 1))
+    if channels_last or draw(BOOLEANS):
         ctx.attributes["channels_last"] = channels_last
     set_input_shape(ctx, "X", x)
 

@@ -10,6 +10,7 @@ from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 
 
 def _place(ctx: DrawContext, name: str, shape: list[int] | None) -> None:
@@ -22,33 +23,33 @@ def _place(ctx: DrawContext, name: str, shape: list[int] | None) -> None:
 
 
 def _moe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    experts, hidden, inter = draw(st.integers(1, 4)), draw(st.integers(1, 5)), draw(st.integers(1, 4))
-    lead = draw(st.sampled_from([[draw(st.integers(1, 5))], [draw(st.integers(1, 2)), draw(st.integers(1, 3))]]))
+    experts, hidden, inter = draw(integers(1, 4)), draw(integers(1, 5)), draw(integers(1, 4))
+    lead = draw(st.sampled_from([[draw(integers(1, 5))], [draw(integers(1, 2)), draw(integers(1, 3))]]))
     tokens = 1
     for d in lead:
         tokens *= d
     act = draw(st.sampled_from(["relu", "gelu", "silu", "identity", "swiglu", "relu2", "geglu"]))
     fusion = draw(st.sampled_from([1, 2])) if act in ("swiglu", "geglu") else 0
-    fc3 = act != "geglu" and draw(st.integers(0, 3)) == 0
+    fc3 = act != "geglu" and draw(integers(0, 3)) == 0
     if act == "swiglu" and fc3:
         fusion = 0
     width = 2 * inter if fusion else inter
-    ctx.attributes.update(activation_type=act, k=draw(st.integers(1, experts)),
-                          normalize_routing_weights=draw(st.integers(0, 1)))
+    ctx.attributes.update(activation_type=act, k=draw(integers(1, experts)),
+                          normalize_routing_weights=draw(integers(0, 1)))
     if fusion:
         ctx.attributes["swiglu_fusion"] = fusion
     if act == "swiglu":
         ctx.attributes["activation_alpha"] = draw(st.sampled_from([1.0, 1.702]))
         ctx.attributes["activation_beta"] = draw(st.sampled_from([0.0, 1.0]))
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             ctx.attributes["swiglu_limit"] = draw(st.sampled_from([0.5, 1.5]))
-            ctx.attributes["swiglu_limit_after_activation"] = draw(st.integers(0, 1))
+            ctx.attributes["swiglu_limit_after_activation"] = draw(integers(0, 1))
     ctx.shapes.update(input=[*lead, hidden], router_probs=[tokens, experts],
                       fc1_experts_weights=[experts, width, hidden], fc2_experts_weights=[experts, hidden, inter])
-    _place(ctx, "fc1_experts_bias", [experts, width] if draw(st.booleans()) else None)
-    _place(ctx, "fc2_experts_bias", [experts, hidden] if draw(st.booleans()) else None)
+    _place(ctx, "fc1_experts_bias", [experts, width] if draw(BOOLEANS) else None)
+    _place(ctx, "fc2_experts_bias", [experts, hidden] if draw(BOOLEANS) else None)
     _place(ctx, "fc3_experts_weights", [experts, inter, hidden] if fc3 else None)
-    _place(ctx, "fc3_experts_bias", [experts, inter] if fc3 and draw(st.booleans()) else None)
+    _place(ctx, "fc3_experts_bias", [experts, inter] if fc3 and draw(BOOLEANS) else None)
 
 
 MOE_HINT = OpHint(shapes=_moe_shapes, generic_attributes=False)
@@ -60,7 +61,7 @@ def _uniform(name: str, low: float, high: float) -> ArrayHint:
         shape = ctx.shapes.get(name)
         if shape is None:
             return None
-        rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+        rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
         param = next(p for p in ctx.version.inputs if p.name == name)
         return np.asarray(rng.uniform(low, high, size=shape)).astype(numpy_dtype(ctx.element_of(param.type)))
 
@@ -70,7 +71,7 @@ def _uniform(name: str, low: float, high: float) -> ArrayHint:
 def _unit_keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     """Keys, L2-normalized per head for the delta rules as the ops ask (else the state grows without bound)."""
     shape = ctx.shapes["key"]
-    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
     keys = rng.uniform(-2.0, 2.0, size=shape)
     if ctx.attributes.get("update_rule", "gated_delta") in ("delta", "gated_delta"):
         head = int(ctx.scratch["head_size_k"])
@@ -80,21 +81,21 @@ def _unit_keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
 
 
 def _linear_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, steps = draw(st.integers(1, 2)), draw(st.integers(1, 4))
-    small, group = draw(st.integers(1, 2)), draw(st.integers(1, 3))
-    hq, hkv = (small * group, small) if draw(st.booleans()) else (small, small * group)  # GQA or inverse GQA
-    dk, dv = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    batch, steps = draw(integers(1, 2)), draw(integers(1, 4))
+    small, group = draw(integers(1, 2)), draw(integers(1, 3))
+    hq, hkv = (small * group, small) if draw(BOOLEANS) else (small, small * group)  # GQA or inverse GQA
+    dk, dv = draw(integers(1, 4)), draw(integers(1, 3))
     rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
     window = draw(st.sampled_from([0, 0, 1, 3]))
     ctx.scratch["head_size_k"] = dk
     ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv, update_rule=rule)
     if window:
         ctx.attributes["state_window"] = window
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.0, 0.5]))
     ctx.shapes.update(query=[batch, steps, hq * dk], key=[batch, steps, hkv * dk], value=[batch, steps, hkv * dv])
     state = ([window] if window else []) + [batch, hkv, dk, dv]
-    _place(ctx, "past_state", state if draw(st.booleans()) else None)
+    _place(ctx, "past_state", state if draw(BOOLEANS) else None)
     _place(ctx, "decay", draw(st.sampled_from([[batch, steps, hkv * dk], [batch, steps, hkv]]))
            if rule in ("gated", "gated_delta") else None)
     _place(ctx, "beta", draw(st.sampled_from([[batch, steps, hkv], [batch, steps, 1]]))
@@ -108,15 +109,15 @@ LINEAR_ATTENTION_HINT = OpHint(shapes=_linear_attention_shapes,
 
 
 def _causal_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, length, k, dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 5)), draw(st.integers(1, 4)),
-                                  draw(st.integers(1, 3)))
-    last = draw(st.integers(0, 1))
-    channel_axes = draw(st.sampled_from([[draw(st.integers(1, 4))], [2, draw(st.integers(1, 2))]])) if last else \
-        [draw(st.integers(1, 4))]
+    batch, length, k, dilation = (draw(integers(1, 2)), draw(integers(1, 5)), draw(integers(1, 4)),
+                                  draw(integers(1, 3)))
+    last = draw(integers(0, 1))
+    channel_axes = draw(st.sampled_from([[draw(integers(1, 4))], [2, draw(integers(1, 2))]])) if last else \
+        [draw(integers(1, 4))]
     channels = 1
     for d in channel_axes:
         channels *= d
-    window = 0 if last and draw(st.booleans()) else draw(st.sampled_from([0, 0, 1, 3]))
+    window = 0 if last and draw(BOOLEANS) else draw(st.sampled_from([0, 0, 1, 3]))
     history = (k - 1) * dilation
     slen, state_last = history, last
     ctx.attributes.update(activation=draw(st.sampled_from(["none", "silu", "swish"])), dilation=dilation)
@@ -124,18 +125,18 @@ def _causal_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         ctx.attributes["channels_last"] = 1
     if window:
         ctx.attributes["state_window"] = window
-    elif last and draw(st.booleans()):  # the extended attributes: channels-last, no window
-        slen = history + draw(st.integers(0, 2))
+    elif last and draw(BOOLEANS):  # the extended attributes: channels-last, no window
+        slen = history + draw(integers(0, 2))
         ctx.attributes["state_length"] = slen
-        state_last = draw(st.integers(0, 1))
+        state_last = draw(integers(0, 1))
         ctx.attributes["state_channels_last"] = state_last
-        ctx.attributes["state_update_capacity"] = draw(st.integers(0, 3))  # state_update needs > 0
+        ctx.attributes["state_update_capacity"] = draw(integers(0, 3))  # state_update needs > 0
     ctx.shapes.update(input=[batch, length, *channel_axes] if last else [batch, channels, length],
                       weight=[channels, 1, k])
     slot = ([batch, slen, *channel_axes] if last else [batch, slen, channels]) if state_last else \
         [batch, channels, slen]
-    _place(ctx, "bias", [channels] if draw(st.booleans()) else None)
-    _place(ctx, "past_state", ([window] if window else []) + slot if draw(st.booleans()) else None)
+    _place(ctx, "bias", [channels] if draw(BOOLEANS) else None)
+    _place(ctx, "past_state", ([window] if window else []) + slot if draw(BOOLEANS) else None)
 
 
 def _causal_conv_outputs(draw: DrawFn, ctx: DrawContext) -> int:
@@ -149,25 +150,25 @@ CAUSAL_CONV_HINT = OpHint(shapes=_causal_conv_shapes, outputs=_causal_conv_outpu
 def _qmoe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Integer QMoE: packed uint8 weights whose rows hold hidden (fc1) or inter (fc2) values of `bits` bits,
     scales of the input's type per row (or per block of 16 along a row), optional packed zero points."""
-    experts, bits = draw(st.integers(1, 4)), draw(st.sampled_from([2, 4, 8]))  # 3 bits: a SwiGLU-only profile
+    experts, bits = draw(integers(1, 4)), draw(st.sampled_from([2, 4, 8]))  # 3 bits: a SwiGLU-only profile
     block = draw(st.sampled_from([0, 0, 16]))
     unit = 16 if block else 8 // bits
-    hidden, inter = unit * draw(st.integers(1, 2)), unit * draw(st.integers(1, 2))
-    lead = draw(st.sampled_from([[draw(st.integers(1, 5))], [draw(st.integers(1, 2)), draw(st.integers(1, 3))]]))
+    hidden, inter = unit * draw(integers(1, 2)), unit * draw(integers(1, 2))
+    lead = draw(st.sampled_from([[draw(integers(1, 5))], [draw(integers(1, 2)), draw(integers(1, 3))]]))
     tokens = int(np.prod(lead))
     act = draw(st.sampled_from(["relu", "gelu", "silu", "identity", "swiglu", "swiglu", "swiglu"]))  # CPU: no relu2
     fusion = 1 if act == "swiglu" else 0
     width = 2 * inter if fusion else inter
     ctx.type_bindings["T1"] = "uint8"
     ctx.type_bindings["T2"] = ctx.dtype
-    ctx.attributes.update(activation_type=act, k=draw(st.integers(1, experts)), expert_weight_bits=bits,
-                          normalize_routing_weights=draw(st.integers(0, 1)))
+    ctx.attributes.update(activation_type=act, k=draw(integers(1, experts)), expert_weight_bits=bits,
+                          normalize_routing_weights=draw(integers(0, 1)))
     if block:
         ctx.attributes["block_size"] = block
     if fusion:
         ctx.attributes.update(swiglu_fusion=1, activation_alpha=draw(st.sampled_from([1.0, 1.702])),
                               activation_beta=draw(st.sampled_from([0.0, 1.0])))
-        if draw(st.integers(0, 2)):
+        if draw(integers(0, 2)):
             ctx.attributes["swiglu_limit"] = draw(st.sampled_from([0.5, 1.5]))
     ctx.shapes.update(input=[*lead, hidden], router_probs=[tokens, experts],
                       fc1_experts_weights=[experts, width, hidden * bits // 8],
@@ -175,10 +176,10 @@ def _qmoe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     for name, rows, count in (("fc1", width, hidden), ("fc2", hidden, inter)):
         _place(ctx, f"{name}_scales", [experts, rows, count // block] if block else [experts, rows])
         zero = ([experts, rows, -(-count // block * bits // 8)] if block else [experts, -(-rows * bits // 8)])
-        _place(ctx, f"{name}_zero_points", zero if draw(st.booleans()) else None)
-    _place(ctx, "fc1_experts_bias", [experts, width] if draw(st.booleans()) else None)
-    _place(ctx, "fc2_experts_bias", [experts, hidden] if draw(st.booleans()) else None)
-    _place(ctx, "router_weights", [tokens, experts] if draw(st.integers(0, 3)) == 0 else None)
+        _place(ctx, f"{name}_zero_points", zero if draw(BOOLEANS) else None)
+    _place(ctx, "fc1_experts_bias", [experts, width] if draw(BOOLEANS) else None)
+    _place(ctx, "fc2_experts_bias", [experts, hidden] if draw(BOOLEANS) else None)
+    _place(ctx, "router_weights", [tokens, experts] if draw(integers(0, 3)) == 0 else None)
     if "router_weights" in ctx.omitted:  # the CPU kernel renormalises then whatever the attribute says (qmoe_r1)
         ctx.attributes["normalize_routing_weights"] = 1
     for name in ("fc3_experts_weights", "fc3_scales", "fc3_experts_bias", "fc3_zero_points", "fc1_global_scale",
@@ -194,9 +195,9 @@ QMOE_HINT = OpHint(shapes=_qmoe_shapes, values={"fc1_scales": _uniform("fc1_scal
 
 
 def _gate_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, steps, heads = draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    batch, steps, heads = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 4))
     ctx.shapes.update(a=[batch, steps, heads], dt_bias=[heads], decay_scale=[heads])
-    _place(ctx, "b", [batch, steps, heads] if draw(st.booleans()) else None)
+    _place(ctx, "b", [batch, steps, heads] if draw(BOOLEANS) else None)
 
 
 def _gate_outputs(draw: DrawFn, ctx: DrawContext) -> int:
@@ -212,9 +213,9 @@ LINEAR_ATTENTION_GATE_HINT = OpHint(shapes=_gate_shapes, outputs=_gate_outputs,
 def _hyper_connection_layout(draw: DrawFn, ctx: DrawContext, gate: str, *, flat_gate: bool) -> tuple[list[int], int,
                                                                                                     int]:
     """Streams grouped (..., C, H) or flattened (..., C * H) with num_branches; the gate in one of its forms."""
-    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
-    c, h = draw(st.integers(1, 4)), draw(st.integers(1, 4))
-    flat = draw(st.booleans())
+    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
+    c, h = draw(integers(1, 4)), draw(integers(1, 4))
+    flat = draw(BOOLEANS)
     if flat:
         ctx.attributes["num_branches"] = c
     ctx.shapes["streams"] = [*lead, c * h] if flat else [*lead, c, h]
@@ -225,14 +226,14 @@ def _hyper_connection_layout(draw: DrawFn, ctx: DrawContext, gate: str, *, flat_
 
 def _pre_mix_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     _hyper_connection_layout(draw, ctx, "pre_mix", flat_gate=True)
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["reduction_scale"] = draw(st.sampled_from([0.5, 0.25, 2.0]))
 
 
 def _post_mix_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     lead, c, h = _hyper_connection_layout(draw, ctx, "post_mix", flat_gate=False)
     ctx.shapes["block_output"] = [*lead, h]
-    _place(ctx, "stream_mix", [*lead, c, c] if draw(st.booleans()) else None)
+    _place(ctx, "stream_mix", [*lead, c, c] if draw(BOOLEANS) else None)
 
 
 HYPER_CONNECTION_PRE_MIX_HINT = OpHint(shapes=_pre_mix_shapes, generic_attributes=False)
@@ -240,10 +241,10 @@ HYPER_CONNECTION_POST_MIX_HINT = OpHint(shapes=_post_mix_shapes, generic_attribu
 
 
 def _engram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    b, s, m, h = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 6)))
+    b, s, m, h = (draw(integers(1, 2)), draw(integers(1, 3)), draw(integers(1, 3)), draw(integers(1, 6)))
     ctx.shapes.update(key=[b, s, m, h], query=[b, s, m, h], value=[b, s, h], key_norm_scale=[m, h],
                       query_norm_scale=[m, h])
-    _place(ctx, "conv_norm_scale", [m, h] if draw(st.booleans()) else None)
+    _place(ctx, "conv_norm_scale", [m, h] if draw(BOOLEANS) else None)
 
 
 def _engram_outputs(draw: DrawFn, ctx: DrawContext) -> int:
@@ -260,7 +261,7 @@ def _ints(name: str, low: int, high: int) -> ArrayHint:
         shape = ctx.shapes.get(name)
         if shape is None:
             return None
-        rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+        rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
         param = next(p for p in ctx.version.inputs if p.name == name)
         dtype = numpy_dtype(ctx.element_of(param.type))
         top = min(high, int(np.iinfo(dtype).max))
@@ -271,22 +272,22 @@ def _ints(name: str, low: int, high: int) -> ArrayHint:
 
 def _ngram_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int]:
     """Attributes and tables; the (EOS, fill) choices. Returns (max_ngram_size, heads)."""
-    n, per = draw(st.integers(2, 4)), draw(st.integers(1, 3))
+    n, per = draw(integers(2, 4)), draw(integers(1, 3))
     heads = (n - 1) * per
-    ctx.attributes.update(max_ngram_size=n, n_head_per_ngram=per, pad_id=draw(st.integers(-3, 9)))
-    ctx.attributes["reset_on_eos"] = draw(st.integers(0, 1))
-    ctx.shapes.update(multipliers=[n + draw(st.integers(0, 1))], vocab_sizes=[heads])
-    _place(ctx, "head_offsets", [heads] if draw(st.booleans()) else None)
-    _place(ctx, "eos_token_id", [] if draw(st.integers(0, 2)) else None)
+    ctx.attributes.update(max_ngram_size=n, n_head_per_ngram=per, pad_id=draw(integers(-3, 9)))
+    ctx.attributes["reset_on_eos"] = draw(integers(0, 1))
+    ctx.shapes.update(multipliers=[n + draw(integers(0, 1))], vocab_sizes=[heads])
+    _place(ctx, "head_offsets", [heads] if draw(BOOLEANS) else None)
+    _place(ctx, "eos_token_id", [] if draw(integers(0, 2)) else None)
     return n, heads
 
 
 def _ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     n, _ = _ngram_common(draw, ctx)
-    b, s = draw(st.integers(1, 3)), draw(st.integers(1, 6))
+    b, s = draw(integers(1, 3)), draw(integers(1, 6))
     ctx.shapes["input_ids"] = [b, s]
-    _place(ctx, "past_ids", [b, n - 1] if draw(st.booleans()) else None)
-    _place(ctx, "segment_ids", [b, s] if draw(st.booleans()) else None)
+    _place(ctx, "past_ids", [b, n - 1] if draw(BOOLEANS) else None)
+    _place(ctx, "segment_ids", [b, s] if draw(BOOLEANS) else None)
 
 
 # ids from a small vocabulary so that EOS (an id drawn from it) occurs; multipliers wide enough to wrap
@@ -301,14 +302,14 @@ NGRAM_HASH_HINT = OpHint(shapes=_ngram_shapes, values=_NGRAM_VALUES, generic_att
 
 def _varlen_ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     n, _ = _ngram_common(draw, ctx)
-    lengths = [draw(st.integers(1, 4)) for _ in range(draw(st.integers(1, 3)))]
+    lengths = [draw(integers(1, 4)) for _ in range(draw(integers(1, 3)))]
     batch, total = len(lengths), sum(lengths)
     ctx.scratch["cumulative"] = np.cumsum([0, *lengths]).astype(np.int32)
     ctx.shapes.update(input_ids=[total], cumulative_sequence_length=[batch + 1])
-    _place(ctx, "past_ids", [batch, n - 1] if draw(st.booleans()) else None)
-    segments = draw(st.booleans())
+    _place(ctx, "past_ids", [batch, n - 1] if draw(BOOLEANS) else None)
+    segments = draw(BOOLEANS)
     _place(ctx, "segment_ids", [total] if segments else None)
-    _place(ctx, "past_segment_ids", [batch, n - 1] if segments and draw(st.booleans()) else None)
+    _place(ctx, "past_segment_ids", [batch, n - 1] if segments and draw(BOOLEANS) else None)
     capacity = draw(st.sampled_from([0, 0, 1, 3]))
     if capacity:
         ctx.attributes["state_update_capacity"] = capacity
@@ -318,9 +319,9 @@ def _varlen_ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 def _varlen_ngram_outputs(draw: DrawFn, ctx: DrawContext) -> int:
     """present_segment_ids only with segment_ids (onnxruntime refuses it otherwise); state_update with a capacity."""
     if "segment_ids" in ctx.omitted:
-        return int(draw(st.integers(1, 2)))
+        return int(draw(integers(1, 2)))
     capacity = int(ctx.attributes.get("state_update_capacity", 0))
-    return int(draw(st.integers(3, 4))) if capacity > 0 else int(draw(st.integers(1, 3)))
+    return int(draw(integers(3, 4))) if capacity > 0 else int(draw(integers(1, 3)))
 
 
 VARLEN_NGRAM_HASH_HINT = OpHint(
@@ -332,12 +333,12 @@ VARLEN_NGRAM_HASH_HINT = OpHint(
 def _group_router_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Legacy routing (router_probs): groups dividing the experts; the projection needs the full-score outputs,
     which a prefix of the outputs never reaches, so it stays off."""
-    n_group, size = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    n_group, size = draw(integers(1, 4)), draw(integers(1, 4))
     experts = n_group * size
-    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(1, 2)))]
-    ctx.attributes.update(n_group=n_group, topk_group=draw(st.integers(1, n_group)), top_k=draw(st.integers(1, size)),
-                          group_topk=draw(st.integers(1, size + 1)))
-    if draw(st.booleans()):
+    lead = [draw(integers(1, 3)) for _ in range(draw(integers(1, 2)))]
+    ctx.attributes.update(n_group=n_group, topk_group=draw(integers(1, n_group)), top_k=draw(integers(1, size)),
+                          group_topk=draw(integers(1, size + 1)))
+    if draw(BOOLEANS):
         ctx.attributes["router_sentinel"] = draw(st.sampled_from([-1.0, -30000.0]))
     ctx.shapes["logits"] = [*lead, experts]
     set_input_shape(ctx, "expert_bias", [experts])
@@ -348,9 +349,9 @@ GROUP_ROUTER_HINT = OpHint(shapes=_group_router_shapes, outputs=lambda draw, ctx
 
 
 def _varlen_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    lengths = [draw(st.integers(1, 4)) for _ in range(draw(st.integers(1, 3)))]
+    lengths = [draw(integers(1, 4)) for _ in range(draw(integers(1, 3)))]
     batch, total = len(lengths), sum(lengths)
-    channels, k, dilation = draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    channels, k, dilation = draw(integers(1, 4)), draw(integers(1, 4)), draw(integers(1, 3))
     ctx.scratch["cumulative"] = np.cumsum([0, *lengths]).astype(np.int32)
     ctx.attributes.update(activation=draw(st.sampled_from(["none", "silu", "swish"])), dilation=dilation)
     capacity = draw(st.sampled_from([0, 0, 1, 3]))
@@ -360,7 +361,7 @@ def _varlen_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     set_input_shape(ctx, "weight", [channels, 1, k])
     set_input_shape(ctx, "cumulative_sequence_length", [batch + 1])
     set_input_shape(ctx, "initial_state", [batch, channels, (k - 1) * dilation])
-    _place(ctx, "bias", [channels] if draw(st.booleans()) else None)
+    _place(ctx, "bias", [channels] if draw(BOOLEANS) else None)
     _place(ctx, "capture_count", [batch] if capacity else None)
     _place(ctx, "kernel_delta", None)
     _place(ctx, "previous_mask", None)
@@ -376,21 +377,21 @@ VARLEN_CAUSAL_CONV_HINT = OpHint(
 def _gdn_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Token-major heads (H_v a multiple of H_q), requests by cu_seqlens or a uniform split, the gate inputs the
     rule and the gate activation need; keys normalised by the op (qk_l2_norm) or by the values hint."""
-    hq = draw(st.integers(1, 2))
-    hv, dqk, dv = hq * draw(st.integers(1, 2)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
-    lengths = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(1, 3)))]
+    hq = draw(integers(1, 2))
+    hv, dqk, dv = hq * draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 3))
+    lengths = [draw(integers(1, 3)) for _ in range(draw(integers(1, 3)))]
     batch, tokens = len(lengths), sum(lengths)
     rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
     act = draw(st.sampled_from(["none", "none", "softplus", "sigmoid"])) if "gated" in rule else "none"
     ctx.scratch["head_size_k"] = dqk
     ctx.scratch["cumulative"] = np.cumsum([0, *lengths]).astype(np.int32)
-    ctx.attributes.update(update_rule=rule, gate_activation=act, qk_l2_norm=draw(st.integers(0, 1)))
+    ctx.attributes.update(update_rule=rule, gate_activation=act, qk_l2_norm=draw(integers(0, 1)))
     if "delta" in rule:
         ctx.attributes["beta_activation"] = draw(st.sampled_from(["none", "sigmoid"]))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.5, 1.0]))
-    packed = draw(st.integers(0, 3)) == 0
-    ragged = draw(st.booleans())
+    packed = draw(integers(0, 3)) == 0
+    ragged = draw(BOOLEANS)
     if not ragged:  # a uniform split: every request as long as the first
         tokens = lengths[0] * batch
     if packed:
@@ -400,10 +401,10 @@ def _gdn_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     _place(ctx, "key", None if packed else [tokens, hq, dqk])
     _place(ctx, "value", None if packed else [tokens, hv, dv])
     _place(ctx, "cu_seqlens", [batch + 1] if ragged else None)
-    per_key = draw(st.booleans())
+    per_key = draw(BOOLEANS)
     _place(ctx, "decay", ([tokens, hv, dqk] if per_key else [tokens, hv]) if "gated" in rule else None)
     _place(ctx, "beta", [tokens, hv] if "delta" in rule else None)
-    state = packed or not ragged or draw(st.booleans())
+    state = packed or not ragged or draw(BOOLEANS)
     _place(ctx, "initial_state", [batch, hv, dv, dqk] if state else None)
     _place(ctx, "a_log", [hv] if act != "none" else None)
     _place(ctx, "dt_bias", ([hv, dqk] if per_key else [hv]) if act != "none" else None)
@@ -418,7 +419,7 @@ def _gdn_cumulative(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
 def _gdn_query(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     """Query, or packed QKV whose key part is normalised per head for the delta rules."""
     shape = ctx.shapes["query"]
-    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
     q = rng.uniform(-2.0, 2.0, size=shape)
     if ctx.shapes.get("key") is None and ctx.attributes.get("update_rule") in ("delta", "gated_delta"):
         dqk = int(ctx.scratch["head_size_k"])
@@ -434,14 +435,14 @@ def _gdn_keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     shape = ctx.shapes.get("key")
     if shape is None:
         return None
-    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
     keys = rng.uniform(-2.0, 2.0, size=shape)
     keys = keys / np.maximum(np.linalg.norm(keys, axis=-1, keepdims=True), 1e-3)
     return np.asarray(keys).astype(numpy_dtype(ctx.dtype))
 
 
 GATED_DELTA_NET_HINT = OpHint(
-    shapes=_gdn_shapes, generic_attributes=False, outputs=lambda draw, ctx: int(draw(st.integers(1, 2))),
+    shapes=_gdn_shapes, generic_attributes=False, outputs=lambda draw, ctx: int(draw(integers(1, 2))),
     values={"query": _gdn_query, "key": _gdn_keys, "cu_seqlens": _gdn_cumulative,
             "decay": _uniform("decay", -1.0, 0.0), "beta": _uniform("beta", 0.0, 1.0),
             "a_log": _uniform("a_log", -1.0, 0.5), "dt_bias": _uniform("dt_bias", -1.0, 1.0)})
@@ -450,12 +451,12 @@ GATED_DELTA_NET_HINT = OpHint(
 def _sparse_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Head size 16, block 16, a cache of 2 to 4 blocks, per-entry totals no shorter than the new tokens, random
     block layouts (CSR) that keep each diagonal block so every query sees itself."""
-    batch, kvh, group, steps = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2)), \
-        draw(st.integers(1, 4))
-    heads, hs, block, blocks = kvh * group, 16, 16, draw(st.integers(2, 4))
+    batch, kvh, group, steps = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2)), \
+        draw(integers(1, 4))
+    heads, hs, block, blocks = kvh * group, 16, 16, draw(integers(2, 4))
     m = blocks * block
     layouts = draw(st.sampled_from([n for n in (1, 2) if heads % n == 0]))
-    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
     masks = np.tril(rng.integers(0, 2, (layouts, blocks, blocks))) | np.eye(blocks, dtype=np.int64)[None]
     rows = np.concatenate([np.zeros((layouts, 1), np.int64), np.cumsum(masks.sum(axis=2), axis=1)], axis=1)
     nnz = int(rows[:, -1].max())
@@ -467,12 +468,12 @@ def _sparse_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ctx.scratch.update(rows=rows.astype(np.int32), cols=cols.astype(np.int32), lengths=lengths.astype(np.int32))
     ctx.type_bindings["M"] = "int32"
     ctx.attributes.update(num_heads=heads, kv_num_heads=kvh, sparse_block_size=block)
-    rotary = draw(st.booleans())
+    rotary = draw(BOOLEANS)
     if rotary:
-        ctx.attributes.update(do_rotary=1, rotary_interleaved=draw(st.integers(0, 1)))
-    if draw(st.booleans()):
+        ctx.attributes.update(do_rotary=1, rotary_interleaved=draw(integers(0, 1)))
+    if draw(BOOLEANS):
         ctx.attributes["scale"] = draw(st.sampled_from([0.1, 0.5]))
-    packed = draw(st.booleans())
+    packed = draw(BOOLEANS)
     width = (heads + 2 * kvh) * hs if packed else heads * hs
     set_input_shape(ctx, "query", [batch, steps, width])
     _place(ctx, "key", None if packed else [batch, steps, kvh * hs])

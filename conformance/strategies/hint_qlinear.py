@@ -12,6 +12,7 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import _qlinear_conv_shapes
 from conformance.strategies.hint_spatial import _pool_shapes
 from conformance.strategies.hints import ArrayHint, OpHint, ShapeHint, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 OUTPUT_SCALES = frozenset({"C_scale", "Y_scale", "y_scale", "z_scale", "reduced_scale"})
@@ -26,11 +27,11 @@ def scale_between(name: str, low: float, high: float) -> ArrayHint:
         shape = ctx.shapes.get(name)
         if shape is None or name in ctx.omitted:
             return None
-        if ctx.scratch.setdefault("power_of_two_scales", draw(st.booleans())):  # one choice for all the scales
+        if ctx.scratch.setdefault("power_of_two_scales", draw(BOOLEANS)):  # one choice for all the scales
             # every input scale 2^e, every output scale 2^(e+1): the ratios are 1/2, so about half the results of
             # an add (a quarter of a multiply's) fall on a .5 tie
             if "power_of_two_base" not in ctx.scratch:
-                ctx.scratch["power_of_two_base"] = int(draw(st.integers(-5, -1)))
+                ctx.scratch["power_of_two_base"] = int(draw(integers(-5, -1)))
             exponent = int(ctx.scratch["power_of_two_base"]) + (1 if name in OUTPUT_SCALES else 0)
             return np.full(tuple(shape), 2.0**exponent, dtype=np.float32)
         rng = np.random.default_rng(draw(SEEDS))
@@ -79,7 +80,7 @@ def _per_tensor(draw: DrawFn) -> list[int]:
 
 def _com_qlinear_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     _qlinear_conv_shapes(draw, ctx)
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["channels_last"] = int(draw(st.sampled_from([0, 1])))
     if ctx.attributes.get("channels_last") == 1:
         nchw = ctx.shapes["x"]
@@ -96,12 +97,12 @@ COM_QLINEAR_CONV_HINT = OpHint(shapes=_com_qlinear_conv_shapes, generic_attribut
 
 def _qgemm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     side = max(1, ctx.max_side)
-    m, k, n = (draw(st.integers(1, side)) for _ in range(3))
+    m, k, n = (draw(integers(1, side)) for _ in range(3))
     trans_a, trans_b = draw(st.sampled_from([0, 1])), draw(st.sampled_from([0, 1]))
     for name, value in (("transA", trans_a), ("transB", trans_b)):
-        if value or draw(st.booleans()):
+        if value or draw(BOOLEANS):
             ctx.attributes[name] = value
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["alpha"] = float(draw(st.sampled_from([0.5, 1.0, 2.0, -1.5])))
     set_input_shape(ctx, "A", [k, m] if trans_a else [m, k])
     set_input_shape(ctx, "B", [n, k] if trans_b else [k, n])
@@ -109,7 +110,7 @@ def _qgemm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ctx.shapes["b_scale"] = ctx.shapes["b_zero_point"] = list(draw(st.sampled_from([[], [1], [n]])))
     if "C" not in ctx.omitted:
         ctx.shapes["C"] = list(draw(st.sampled_from([[m, n], [n], [1, n], [m, 1], [1], []])))
-    quantized = draw(st.booleans())
+    quantized = draw(BOOLEANS)
     for name in ("y_scale", "y_zero_point"):
         if quantized:
             ctx.omitted.discard(name)
@@ -127,14 +128,14 @@ QGEMM_HINT = OpHint(shapes=_qgemm_shapes, generic_attributes=False,
 # ---- QLinearConcat: (tensor, scale, zero point) triples of Y's type ------------------------------------------
 
 def _qlinear_concat_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    rank = draw(st.integers(1, 3))
-    base = [draw(st.integers(1, max(1, ctx.max_side))) for _ in range(rank)]
-    axis = draw(st.integers(-rank, rank - 1))
+    rank = draw(integers(1, 3))
+    base = [draw(integers(1, max(1, ctx.max_side))) for _ in range(rank)]
+    axis = draw(integers(-rank, rank - 1))
     ctx.attributes["axis"] = axis
     shapes: list[list[int]] = []
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(integers(1, 3))):
         dims = list(base)
-        dims[axis % rank] = draw(st.integers(1, max(1, ctx.max_side)))
+        dims[axis % rank] = draw(integers(1, max(1, ctx.max_side)))
         shapes += [dims, _per_tensor(draw), _per_tensor(draw)]
     ctx.shapes["Y_scale"], ctx.shapes["Y_zero_point"] = _per_tensor(draw), _per_tensor(draw)
     ctx.shapes["inputs"] = shapes
@@ -169,7 +170,7 @@ def _qlinear_average_pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     NHWC data; rank-0 parameters."""
     _pool_shapes(draw, ctx)
     attrs = ctx.attributes
-    if attrs.get("ceil_mode") == 1 and attrs.get("auto_pad", "NOTSET") == "NOTSET" and draw(st.booleans()):
+    if attrs.get("ceil_mode") == 1 and attrs.get("auto_pad", "NOTSET") == "NOTSET" and draw(BOOLEANS):
         # a stride of 2 over an odd remainder, where ceil_mode adds the last, partial window
         shape = list(ctx.shapes["X"])
         r = len(shape) - 2
@@ -179,7 +180,7 @@ def _qlinear_average_pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
             if (shape[2 + i] + pads[i] + pads[i + r] - attrs["kernel_shape"][i]) % 2 == 0:
                 shape[2 + i] += 1
         set_input_shape(ctx, "X", shape)
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         ctx.attributes["channels_last"] = int(draw(st.sampled_from([0, 1])))
     if ctx.attributes.get("channels_last") == 1:
         nchw = ctx.shapes["X"]

@@ -14,6 +14,7 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import matmul_shapes, positive
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 
@@ -27,13 +28,13 @@ def _one_element(draw: DrawFn) -> list[int]:
 
 
 def _column_or_tensor(draw: DrawFn, b: list[int]) -> list[int]:
-    return _per_column(draw, b) if len(b) >= 2 and draw(st.booleans()) else _one_element(draw)
+    return _per_column(draw, b) if len(b) >= 2 and draw(BOOLEANS) else _one_element(draw)
 
 
 def _integer_matmul_shapes(draw: DrawFn, ctx: DrawContext) -> tuple[list[int], list[int]]:
     a, b = matmul_shapes(draw, ctx)
     if "bias" not in ctx.omitted and len(b) == 1:  # a bias needs a B of rank 2 (its length is B's last dim)
-        b = [b[0], draw(st.integers(1, max(1, ctx.max_side)))]
+        b = [b[0], draw(integers(1, max(1, ctx.max_side)))]
     set_input_shape(ctx, "A", a)
     set_input_shape(ctx, "B", b)
     if "bias" not in ctx.omitted:
@@ -46,7 +47,7 @@ def _integer_matmul_shapes(draw: DrawFn, ctx: DrawContext) -> tuple[list[int], l
 def _mat_mul_integer_to_float_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     _, b = _integer_matmul_shapes(draw, ctx)
     scales = [_column_or_tensor(draw, b), _one_element(draw)]  # at most one per column
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         scales.reverse()
     ctx.shapes["a_scale"], ctx.shapes["b_scale"] = scales
     if "a_zero_point" not in ctx.omitted:
@@ -71,22 +72,22 @@ def _n_bits_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     unpacked zero points only (matmulnbits_c9, _r2, _r3)."""
     bits = draw(st.sampled_from([4, 2, 8]))
     block = draw(st.sampled_from([16, 32]))
-    k = draw(st.integers(1, 2 * block + 3))
-    n = draw(st.integers(1, max(1, ctx.max_side)))
+    k = draw(integers(1, 2 * block + 3))
+    n = draw(integers(1, max(1, ctx.max_side)))
     kb = -(-k // block)
     ctx.attributes.update(K=k, N=n, bits=bits, block_size=block)
-    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
     set_input_shape(ctx, "A", [*lead, k])
     ctx.shapes["B"] = [n, kb, block * bits // 8]
     ctx.shapes["scales"] = draw(st.sampled_from([[n, kb], [n * kb]]))
-    with_g_idx = "g_idx" not in ctx.omitted and bits == 4 and draw(st.integers(0, 2)) == 0  # deprecated: rarely
+    with_g_idx = "g_idx" not in ctx.omitted and bits == 4 and draw(integers(0, 2)) == 0  # deprecated: rarely
     if not with_g_idx:
         ctx.omitted.add("g_idx")
         ctx.shapes["g_idx"] = None
     else:
         ctx.shapes["g_idx"] = [k]
     if "zero_points" not in ctx.omitted:  # with g_idx unpacked (matmulnbits_r2)
-        packed = bits == 8 or (not with_g_idx and draw(st.booleans()))
+        packed = bits == 8 or (not with_g_idx and draw(BOOLEANS))
         ctx.type_bindings["T3"] = "uint8" if packed else ctx.dtype
         ctx.shapes["zero_points"] = [n, -(-kb * bits // 8)] if packed else [n, kb]
     if "bias" not in ctx.omitted:
@@ -139,26 +140,26 @@ def _gather_block_quantized_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     is_uint8, is_float = element == "uint8", element in FLOAT_TABLES
     bits = draw(st.sampled_from([2, 4, 8])) if is_uint8 else 4
     packs = 8 // bits if is_uint8 else 1
-    rank = draw(st.integers(2, 3))
-    logical = [draw(st.integers(1, 4)) for _ in range(rank)]
-    qa = rank - 1 if is_uint8 else draw(st.integers(0, rank - 1))
-    ga = 0 if is_uint8 else draw(st.integers(0, rank - 1))
+    rank = draw(integers(2, 3))
+    logical = [draw(integers(1, 4)) for _ in range(rank)]
+    qa = rank - 1 if is_uint8 else draw(integers(0, rank - 1))
+    ga = 0 if is_uint8 else draw(integers(0, rank - 1))
     block = draw(st.sampled_from([0, 16, 16, 32] if is_float else [16, 16, 32]))
-    logical[qa] = draw(st.integers(1, 2 * max(block, 16) + 3))
+    logical[qa] = draw(integers(1, 2 * max(block, 16) + 3))
     if is_uint8:
-        logical[-1] = packs * draw(st.integers(1, 40 // packs))
-    ctx.attributes.update(gather_axis=ga - rank if draw(st.booleans()) else ga,
-                          quantize_axis=qa - rank if draw(st.booleans()) else qa, block_size=block)
-    if is_uint8 or draw(st.booleans()):
+        logical[-1] = packs * draw(integers(1, 40 // packs))
+    ctx.attributes.update(gather_axis=ga - rank if draw(BOOLEANS) else ga,
+                          quantize_axis=qa - rank if draw(BOOLEANS) else qa, block_size=block)
+    if is_uint8 or draw(BOOLEANS):
         ctx.attributes["bits"] = bits
     data = list(logical)
     data[-1] //= packs
     ctx.shapes["data"] = data
-    ctx.shapes["indices"] = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    ctx.shapes["indices"] = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
     span = block if block else max(logical[qa], 1)
     scales = [-(-d // span) if i == qa else d for i, d in enumerate(logical)]
     if is_float:
-        scales = [1 if i != qa and draw(st.booleans()) else d for i, d in enumerate(scales)]
+        scales = [1 if i != qa and draw(BOOLEANS) else d for i, d in enumerate(scales)]
     ctx.shapes["scales"] = scales
     ctx.type_bindings["T2"] = draw(st.sampled_from(["float", "float16"]))
     if is_float:
@@ -199,13 +200,13 @@ GATHER_BLOCK_QUANTIZED_HINT = OpHint(shapes=_gather_block_quantized_shapes,
 def _q_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """batch, sequence, input width, heads and head size; scales and zero points per tensor or per column; one of
     the four mask_index layouts; a past of 0..3 steps (never with past_present_share_buffer: qattention_c8)."""
-    b, s, d = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 4))
-    heads, head = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    b, s, d = draw(integers(1, 2)), draw(integers(1, 3)), draw(integers(1, 4))
+    heads, head = draw(integers(1, 2)), draw(integers(1, 3))
     w3 = 3 * heads * head
     ctx.attributes["num_heads"] = heads
     ctx.shapes.update(input=[b, s, d], weight=[d, w3], bias=[w3], input_scale=_one_element(draw),
                       weight_scale=draw(st.sampled_from([[], [1], [w3]])))
-    past = draw(st.integers(1, 3)) if "past" not in ctx.omitted and draw(st.booleans()) else 0
+    past = draw(integers(1, 3)) if "past" not in ctx.omitted and draw(BOOLEANS) else 0
     if past:
         ctx.shapes["past"] = [2, b, heads, past, head]
         ctx.attributes["past_present_share_buffer"] = 0
@@ -235,7 +236,7 @@ def _mask_index(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
 
 def _q_attention_outputs(draw: DrawFn, ctx: DrawContext) -> int:
     """present is asked for whenever past is given (onnxruntime's CPU kernel refuses a past without it)."""
-    return 2 if ctx.shapes.get("past") else int(draw(st.integers(1, 2)))
+    return 2 if ctx.shapes.get("past") else int(draw(integers(1, 2)))
 
 
 Q_ATTENTION_HINT = OpHint(shapes=_q_attention_shapes, outputs=_q_attention_outputs,
@@ -250,7 +251,7 @@ def _dynamic_quantize_lstm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ([num_directions, input_size, 4*hidden_size]), int8 or uint8, and scales and zero points per direction or per
     column (zero points per column one value, 0 for int8: dynamicquantizelstm_c8, _c11)."""
     _recurrent_shapes_as(draw, ctx, "LSTM")
-    if draw(st.booleans()):  # one batch entry in half the draws: onnxruntime then agrees (reading r1 needs two)
+    if draw(BOOLEANS):  # one batch entry in half the draws: onnxruntime then agrees (reading r1 needs two)
         ctx.shapes["X"][1] = 1
         for name in ("sequence_lens", "initial_h", "initial_c"):
             if ctx.shapes.get(name) is not None:
@@ -261,7 +262,7 @@ def _dynamic_quantize_lstm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ctx.shapes["R"] = [directions, hidden, four_hidden]
     ctx.type_bindings["T2"] = draw(st.sampled_from(["int8", "uint8"]))
     for weight in ("W", "R"):
-        per_column = draw(st.booleans())
+        per_column = draw(BOOLEANS)
         ctx.scratch[f"{weight}_per_column"] = per_column
         shape = [directions, four_hidden] if per_column else [directions]
         ctx.shapes[f"{weight}_scale"] = list(shape)
@@ -288,7 +289,7 @@ def _lstm_zero_point(name: str) -> ArrayHint:
         element = ctx.type_bindings["T2"]
         signed = element == "int8"
         if ctx.scratch[f"{name[0]}_per_column"]:  # one value for every column: 0 for int8
-            value = 0 if signed else draw(st.integers(0, 255))
+            value = 0 if signed else draw(integers(0, 255))
             return np.full(shape, value, np.int8 if signed else np.uint8)
         return fill_array(draw(SEEDS), element, shape, min_value=-8 if signed else 120, max_value=8 if signed else 136)
 
@@ -341,13 +342,13 @@ SEGMENT_GROUP = ("segment_ids", "segment_embedding", "segment_embedding_scale", 
 def _q_embed_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """batch, sequence, hidden and table sizes; the segment inputs all or none (qembedlayernormalization_c1);
     scales and zero points scalars or 1-element vectors; int8 or uint8 tables."""
-    batch, steps, hidden = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 8))
-    words, segments = draw(st.integers(1, 6)), draw(st.integers(1, 3))
+    batch, steps, hidden = draw(integers(1, 3)), draw(integers(1, 4)), draw(integers(1, 8))
+    words, segments = draw(integers(1, 6)), draw(integers(1, 3))
     ctx.type_bindings["T2"] = draw(st.sampled_from(["uint8", "int8"]))
     ctx.shapes.update(input_ids=[batch, steps], word_embedding_quant=[words, hidden],
-                      position_embedding_quant=[steps + draw(st.integers(0, 2)), hidden], gamma_quant=[hidden],
+                      position_embedding_quant=[steps + draw(integers(0, 2)), hidden], gamma_quant=[hidden],
                       beta_quant=[hidden])
-    with_segments = draw(st.booleans())
+    with_segments = draw(BOOLEANS)
     for name in SEGMENT_GROUP:
         if with_segments:
             ctx.omitted.discard(name)
@@ -402,7 +403,7 @@ def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     shape = ctx.shapes.get("mask")
     if shape is None or "mask" in ctx.omitted:
         return None
-    return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=1 if draw(st.integers(0, 3)) else 2)
+    return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=1 if draw(integers(0, 3)) else 2)
 
 
 Q_EMBED_LAYER_NORMALIZATION_HINT = OpHint(
@@ -421,13 +422,13 @@ Q_EMBED_LAYER_NORMALIZATION_HINT = OpHint(
 def _bnb4_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """K, N, block size, code table and transB; B and absmax sized from N * K (an odd count now and then: a
     half-filled last byte), A of rank 1..3 ending in K (N with transB 0)."""
-    k, n = draw(st.integers(1, 40)), draw(st.integers(1, 6))
+    k, n = draw(integers(1, 40)), draw(integers(1, 6))
     block = draw(st.sampled_from([16, 32, 64]))
     trans = draw(st.sampled_from([1, 1, 1, 0]))
-    ctx.attributes.update(K=k, N=n, block_size=block, quant_type=draw(st.integers(0, 1)))
-    if trans == 0 or draw(st.booleans()):
+    ctx.attributes.update(K=k, N=n, block_size=block, quant_type=draw(integers(0, 1)))
+    if trans == 0 or draw(BOOLEANS):
         ctx.attributes["transB"] = trans
-    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
     set_input_shape(ctx, "A", [*lead, k if trans else n])
     ctx.shapes["B"] = [(n * k + 1) // 2]
     ctx.shapes["absmax"] = [-(-n * k // block)]
@@ -445,9 +446,9 @@ def _block_weight_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     per row and block, the optional scalars and bias drawn present or absent."""
     fp4 = ctx.version.name.endswith("Fp4Weight")
     block = draw(st.sampled_from([4, 8, 16]))
-    k, n = 2 * draw(st.integers(1, 20)) if fp4 else draw(st.integers(1, 40)), draw(st.integers(1, 5))
+    k, n = 2 * draw(integers(1, 20)) if fp4 else draw(integers(1, 40)), draw(integers(1, 5))
     ctx.attributes["block_size"] = block
-    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
     set_input_shape(ctx, "A", [*lead, k])
     ctx.shapes["B"] = [n, k // 2] if fp4 else [n, k]
     blocks = [n, -(-k // block)]
@@ -494,10 +495,10 @@ def _qkv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """K, Nq, Nkv, bits, block_size; A of rank 1..3 ending in K, skip of A's shape or absent, three packed weights
     with scales (flat now and then) and optional biases."""
     bits, block = draw(st.sampled_from([4, 2, 8])), draw(st.sampled_from([16, 32]))
-    k, nq, nkv = draw(st.integers(1, 2 * block + 3)), draw(st.integers(1, 6)), draw(st.integers(1, 4))
+    k, nq, nkv = draw(integers(1, 2 * block + 3)), draw(integers(1, 6)), draw(integers(1, 4))
     kb = -(-k // block)
     ctx.attributes.update(K=k, Nq=nq, Nkv=nkv, bits=bits, block_size=block)
-    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
     set_input_shape(ctx, "A", [*lead, k])
     if "skip" not in ctx.omitted:
         ctx.shapes["skip"] = [*lead, k]
@@ -521,10 +522,10 @@ def _mlp_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """K, N, bits, block_size, activation silu (the only one); A of rank 1..3 ending in K, norm_scale present or
     absent, skip only with it; gate and up weights with scales (flat now and then) and optional biases."""
     bits, block = draw(st.sampled_from([4, 2, 8])), draw(st.sampled_from([16, 32]))
-    k, n = draw(st.integers(1, 2 * block + 3)), draw(st.integers(1, 6))
+    k, n = draw(integers(1, 2 * block + 3)), draw(integers(1, 6))
     kb = -(-k // block)
     ctx.attributes.update(K=k, N=n, bits=bits, block_size=block, activation="silu")
-    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
     set_input_shape(ctx, "A", [*lead, k])
     norm = "norm_scale" not in ctx.omitted
     if norm:
@@ -554,9 +555,9 @@ def _qlora_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     packed as MatMulNBits packs them, with their scales."""
     bits, lbits = draw(st.sampled_from([4, 2, 8])), draw(st.sampled_from([8, 4, 2]))
     block, lblock = draw(st.sampled_from([16, 32])), draw(st.sampled_from([16, 32]))
-    k, n, rank = draw(st.integers(1, 40)), draw(st.integers(1, 6)), draw(st.integers(1, 20))
+    k, n, rank = draw(integers(1, 40)), draw(integers(1, 6)), draw(integers(1, 20))
     ctx.attributes.update(K=k, N=n, bits=bits, block_size=block, lora_bits=lbits, lora_block_size=lblock)
-    lead = [draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, 2)))]
+    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
     set_input_shape(ctx, "X", [*lead, k])
     for name, rows, width, b, bs in (("W", n, k, bits, block), ("lora_A", rank, k, lbits, lblock),
                                      ("lora_B", n, rank, lbits, lblock)):

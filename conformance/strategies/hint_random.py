@@ -17,12 +17,13 @@ from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_cast import code_of, drawable_targets
 from conformance.strategies.hints import OpHint, ValueHint
+from conformance.strategies.memo import BOOLEANS
 from conformance.strategies.values import SEEDS, fill_array
 
 
 def _cell_dtype(draw: DrawFn, ctx: DrawContext) -> object:
     """RandomNormal, RandomUniform: the cell's type (the output's); float, the default, may be left off."""
-    if ctx.dtype == "float" and draw(st.booleans()):
+    if ctx.dtype == "float" and draw(BOOLEANS):
         return OMIT
     return code_of(ctx.dtype)
 
@@ -32,7 +33,7 @@ def _target_dtype(output_type: str) -> ValueHint:
 
     def dtype(draw: DrawFn, ctx: DrawContext) -> object:
         targets = drawable_targets(ctx, output_type)
-        if ctx.dtype in targets and draw(st.booleans()):
+        if ctx.dtype in targets and draw(BOOLEANS):
             ctx.type_bindings[output_type] = ctx.dtype
             return OMIT
         target = draw(st.sampled_from(targets))
@@ -50,7 +51,7 @@ def _logits(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     """Logits with -inf at some classes now and then (never a whole row)."""
     shape = list(ctx.shapes["input"])
     logits = fill_array(draw(SEEDS), ctx.dtype, shape)
-    if draw(st.booleans()) and shape[1] > 1:
+    if draw(BOOLEANS) and shape[1] > 1:
         rng = np.random.default_rng(draw(SEEDS))
         impossible = rng.random(shape) < 0.5
         impossible[np.arange(shape[0]), rng.integers(0, shape[1], size=shape[0])] = False

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import ArrayHint, OpHint
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 GATES = {"RNN": 1, "GRU": 3, "LSTM": 4}
@@ -38,16 +39,16 @@ def _recurrent_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     op = ctx.version.name
     gates, names = GATES[op], {p.name for p in ctx.version.inputs}
     # seq_length uniform in 1..4 (integers() would favour 1, where a sequence cannot be shorter but empty)
-    seq, batch, hidden, size = (draw(st.sampled_from([3, 4, 2, 1])), draw(st.integers(1, 3)),
-                                draw(st.integers(1, 4)), draw(st.integers(1, 3)))
+    seq, batch, hidden, size = (draw(st.sampled_from([3, 4, 2, 1])), draw(integers(1, 3)),
+                                draw(integers(1, 4)), draw(integers(1, 3)))
     # "": the default; bidirectional (both passes at once) and reverse drawn twice as often as the forward ones,
     # so that either pass runs in two draws of three
     direction = draw(st.sampled_from(["bidirectional", "", "reverse", "forward", "bidirectional", "reverse"]))
     if direction:
         ctx.attributes["direction"] = direction
     directions = 2 if direction == "bidirectional" else 1
-    layout = draw(st.integers(0, 1)) if "layout" in ctx.version.attributes else 0
-    if "layout" in ctx.version.attributes and (layout or draw(st.booleans())):
+    layout = draw(integers(0, 1)) if "layout" in ctx.version.attributes else 0
+    if "layout" in ctx.version.attributes and (layout or draw(BOOLEANS)):
         ctx.attributes["layout"] = layout
     ctx.attributes["hidden_size"] = hidden
     ctx.shapes["X"] = [seq, batch, size] if layout == 0 else [batch, seq, size]
@@ -59,14 +60,14 @@ def _recurrent_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     for name, shape in optional.items():
         if name in names:
             # sequence_lens in three draws of four: shorter sequences are where the passes differ most
-            if draw(st.integers(0, 3)) != 3 if name == "sequence_lens" else not draw(st.booleans()):
+            if draw(integers(0, 3)) != 3 if name == "sequence_lens" else not draw(BOOLEANS):
                 ctx.shapes[name] = list(shape)
                 ctx.omitted.discard(name)
             else:
                 _absent(ctx, name)
     ctx.scratch["seq"] = seq
     _draw_activations(draw, ctx, op, directions)
-    if draw(st.booleans()) or _unbounded_gates(ctx, op):
+    if draw(BOOLEANS) or _unbounded_gates(ctx, op):
         ctx.attributes["clip"] = draw(st.sampled_from([0.25, 0.5, 1.0, 2.5]))
     # the gate flags set in half the draws, written as 0 in a quarter; output_sequence changes no value
     for flag in ("input_forget", "linear_before_reset"):
@@ -74,8 +75,8 @@ def _recurrent_shapes(draw: DrawFn, ctx: DrawContext) -> None:
             value = draw(st.sampled_from([1, 0, None, 1]))
             if value is not None:
                 ctx.attributes[flag] = value
-    if "output_sequence" in ctx.version.attributes and draw(st.booleans()):
-        ctx.attributes["output_sequence"] = draw(st.integers(0, 1))
+    if "output_sequence" in ctx.version.attributes and draw(BOOLEANS):
+        ctx.attributes["output_sequence"] = draw(integers(0, 1))
 
 
 def _unbounded_gates(ctx: DrawContext, op: str) -> bool:
@@ -96,18 +97,18 @@ def _draw_activations(draw: DrawFn, ctx: DrawContext, op: str, directions: int) 
     ThresholdedRelu, and an Affine left to its defaults, are drawn rarely: onnxruntime reads both differently
     (the readings `<op>_r1`, `<op>_r2`), and a wrong backend's failure on such a case only counts as ambiguous.
     """
-    if draw(st.integers(0, 2)) == 0:
+    if draw(integers(0, 2)) == 0:
         return
     count = PER_DIRECTION[op] * directions
-    if op == "RNN" and directions == 1 and draw(st.booleans()):
+    if op == "RNN" and directions == 1 and draw(BOOLEANS):
         count = 2  # the default's length: the second function is not used
-    pool = ACTIVATIONS if draw(st.integers(0, 7)) == 0 else tuple(a for a in ACTIVATIONS if a != "ThresholdedRelu")
+    pool = ACTIVATIONS if draw(integers(0, 7)) == 0 else tuple(a for a in ACTIVATIONS if a != "ThresholdedRelu")
     names = [draw(st.sampled_from(pool)) for _ in range(count)]
     ctx.attributes["activations"] = names
-    short = "ScaledTanh" not in names and draw(st.integers(0, 3)) == 0
+    short = "ScaledTanh" not in names and draw(integers(0, 3)) == 0
     for attr, takers in (("activation_alpha", TAKES_ALPHA), ("activation_beta", TAKES_BETA)):
         needed = sum(1 for n in names if n in takers)
-        given = draw(st.integers(0, needed)) if short else needed
+        given = draw(integers(0, needed)) if short else needed
         if given:
             ctx.attributes[attr] = [draw(st.sampled_from(SCALES)) for _ in range(given)]
 
@@ -130,9 +131,9 @@ def _sequence_lens(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     if shape is None:
         return None
     seq = int(ctx.scratch["seq"])
-    lengths = [draw(st.integers(0 if draw(st.integers(0, 5)) == 0 else 1, seq)) for _ in range(shape[0])]
-    if seq > 1 and draw(st.integers(0, 7)) != 7:
-        lengths[draw(st.integers(0, shape[0] - 1))] = draw(st.integers(1, seq - 1))
+    lengths = [draw(integers(0 if draw(integers(0, 5)) == 0 else 1, seq)) for _ in range(shape[0])]
+    if seq > 1 and draw(integers(0, 7)) != 7:
+        lengths[draw(integers(0, shape[0] - 1))] = draw(integers(1, seq - 1))
     return np.asarray(lengths, dtype=np.int32)
 
 
@@ -141,7 +142,7 @@ def _output_count(draw: DrawFn, ctx: DrawContext) -> int:
     half the draws: the final states show what Y hides (a wrong last step of a shorter sequence)."""
     outputs = ctx.version.outputs
     required = max((i + 1 for i, p in enumerate(outputs) if not p.optional), default=1)
-    return len(outputs) if not draw(st.booleans()) else int(draw(st.integers(required, len(outputs))))
+    return len(outputs) if not draw(BOOLEANS) else int(draw(integers(required, len(outputs))))
 
 
 RECURRENT_HINT = OpHint(shapes=_recurrent_shapes, generic_attributes=False, outputs=_output_count,

@@ -6,7 +6,6 @@ definition), and data with the repeats that tie rules, `Unique` and `NonZero` ar
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
@@ -20,6 +19,7 @@ from conformance.strategies.hints import (
     int64_array,
     set_first_shape,
 )
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 
@@ -31,10 +31,10 @@ def _shape(minimum: int, *, empty: bool, empty_ints: bool = True) -> ShapeHint:
     """Rank in [minimum, 4]; with `empty`, about one draw in four gets a zero-size dim (with `empty_ints` false,
     only in float cells)."""
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
-        shape = dims(draw, draw(st.integers(minimum, 4)), ctx.max_side)
+        shape = dims(draw, draw(integers(minimum, 4)), ctx.max_side)
         integer = ctx.dtype.startswith(("int", "uint"))
-        if empty and (empty_ints or not integer) and shape and draw(st.integers(0, 3)) == 0:
-            shape[draw(st.integers(0, len(shape) - 1))] = 0
+        if empty and (empty_ints or not integer) and shape and draw(integers(0, 3)) == 0:
+            shape[draw(integers(0, len(shape) - 1))] = 0
         set_first_shape(ctx, shape)
 
     return shapes
@@ -42,14 +42,14 @@ def _shape(minimum: int, *, empty: bool, empty_ints: bool = True) -> ShapeHint:
 
 def _signed(draw: DrawFn, axes: list[int], rank: int) -> list[int]:
     """Each axis, or its negative spelling, at random."""
-    return [a - rank if draw(st.booleans()) else a for a in axes]
+    return [a - rank if draw(BOOLEANS) else a for a in axes]
 
 
 # ---- Reduce*: the axes attribute (to version 17, ReduceSum to 12) or input (from 18, ReduceSum from 13) ----
 
 def _axes_attribute(draw: DrawFn, ctx: DrawContext) -> object:
     rank = _rank(ctx)
-    choice = draw(st.integers(0, 3))
+    choice = draw(integers(0, 3))
     if choice == 0 or rank == 0:
         return OMIT
     if choice == 1:
@@ -59,7 +59,7 @@ def _axes_attribute(draw: DrawFn, ctx: DrawContext) -> object:
 
 def _axes_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     rank = _rank(ctx)
-    choice = draw(st.integers(0, 3))
+    choice = draw(integers(0, 3))
     if choice == 0:
         return None
     if choice == 1 or rank == 0:
@@ -109,15 +109,15 @@ def _axis_size(ctx: DrawContext) -> int:
 
 
 def _k_attribute(draw: DrawFn, ctx: DrawContext) -> int:
-    return int(draw(st.integers(1, _axis_size(ctx))))  # version 1 needs k >= 1
+    return int(draw(integers(1, _axis_size(ctx))))  # version 1 needs k >= 1
 
 
 def _k_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    return int64_array([int(draw(st.integers(0, _axis_size(ctx))))])
+    return int64_array([int(draw(integers(0, _axis_size(ctx))))])
 
 
 def _maybe_axis(draw: DrawFn, ctx: DrawContext) -> object:
-    return _axis(draw, ctx) if _rank(ctx) and draw(st.booleans()) else OMIT
+    return _axis(draw, ctx) if _rank(ctx) and draw(BOOLEANS) else OMIT
 
 
 # values in [-2, 2] repeat often: the tie rule (lower index first) decides many draws
@@ -140,7 +140,7 @@ def _unique_data(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     if axis is None or not shape or shape[axis] == 0:
         return fill_array(draw(SEEDS), element, shape, min_value=-2, max_value=2)
     source = list(shape)
-    source[axis] = draw(st.integers(1, 3))
+    source[axis] = draw(integers(1, 3))
     slices = fill_array(draw(SEEDS), element, source, min_value=-1, max_value=1)
     picks = np.random.default_rng(draw(SEEDS)).integers(0, source[axis], size=shape[axis])
     return np.asarray(np.take(slices, picks, axis=int(axis)))

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, dims, set_input_shape
+from conformance.strategies.memo import integers
 from conformance.strategies.strings import strings_from
 from conformance.strategies.values import SEEDS
 
@@ -141,7 +141,7 @@ def near_miss(rng: np.random.Generator, text: str) -> str:
 def _regex_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = np.random.default_rng(draw(SEEDS))
     text, tree, icase = random_pattern(rng)
-    shape = dims(draw, draw(st.integers(0, 2)), 5)
+    shape = dims(draw, draw(integers(0, 2)), 5)
     count = int(np.prod(shape)) if shape else 1
     values = []
     for _ in range(count):

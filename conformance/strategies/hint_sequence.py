@@ -14,6 +14,7 @@ from conformance.strategies.containers import sequence_shapes
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import OpHint, axis_in
+from conformance.strategies.memo import BOOLEANS, integers
 from opset.cells import cell_type
 from opset.dtypes import ELEMENT_TYPES, inner_type, tensor_element
 
@@ -31,8 +32,8 @@ def position(*, at_end: bool) -> Any:
             return None
         n = _count(ctx, "input_sequence")
         top = n if at_end else n - 1
-        value = np.asarray(draw(st.integers(-n, max(-n, top))), dtype=numpy_dtype(ctx.element_of("I")))
-        return value.reshape(1) if draw(st.integers(0, 3)) == 0 else value  # now and then the 1-D form
+        value = np.asarray(draw(integers(-n, max(-n, top))), dtype=numpy_dtype(ctx.element_of("I")))
+        return value.reshape(1) if draw(integers(0, 3)) == 0 else value  # now and then the 1-D form
 
     return values
 
@@ -41,39 +42,39 @@ def _inserted_shape(draw: DrawFn, ctx: DrawContext) -> None:
     """The inserted tensor: one of the sequence's shapes, or a shape of its rank drawn anew (a sequence's tensors
     need not share one). Mostly into a sequence that has tensors, at a given position (where one inserts is what
     the op is about; an empty sequence and the append default are drawn now and then)."""
-    if not ctx.shapes.get("input_sequence") and draw(st.integers(0, 3)):
+    if not ctx.shapes.get("input_sequence") and draw(integers(0, 3)):
         ctx.shapes["input_sequence"] = sequence_shapes(draw, ctx, min_length=1)
-    if "position" in ctx.omitted and draw(st.integers(0, 2)):
+    if "position" in ctx.omitted and draw(integers(0, 2)):
         ctx.omitted.discard("position")
     elements = ctx.shapes.get("input_sequence") or []
-    rank = len(elements[0]) if elements else draw(st.integers(0, 3))
-    fresh = [draw(st.integers(1, ctx.max_side)) for _ in range(rank)]
-    ctx.shapes["tensor"] = list(draw(st.sampled_from(elements))) if elements and draw(st.booleans()) else fresh
+    rank = len(elements[0]) if elements else draw(integers(0, 3))
+    fresh = [draw(integers(1, ctx.max_side)) for _ in range(rank)]
+    ctx.shapes["tensor"] = list(draw(st.sampled_from(elements))) if elements and draw(BOOLEANS) else fresh
     ctx.fixed.add("tensor")
 
 
 def _concatenable(draw: DrawFn, ctx: DrawContext) -> None:
     """1..3 tensors of one shape but for the axis they are joined on (stacked: one shape), with `axis` and
     `new_axis` to match."""
-    stack = draw(st.booleans())
-    rank = draw(st.integers(0 if stack else 1, 3))
+    stack = draw(BOOLEANS)
+    rank = draw(integers(0 if stack else 1, 3))
     axis = axis_in(draw, rank + int(stack))
     base = sequence_shapes(draw, ctx, min_length=1, max_length=1, rank=rank)[0]
-    count = draw(st.integers(1, 3))
+    count = draw(integers(1, 3))
     at = axis + rank + int(stack) if axis < 0 else axis
     shapes = [list(base) for _ in range(count)]
     if not stack:
         for shape in shapes:
-            shape[at] = draw(st.integers(1, ctx.max_side))
+            shape[at] = draw(integers(1, ctx.max_side))
     ctx.shapes["input_sequence"] = shapes
     ctx.attributes["axis"] = axis
-    if stack or draw(st.booleans()):
+    if stack or draw(BOOLEANS):
         ctx.attributes["new_axis"] = int(stack)
 
 
 def _split_given(draw: DrawFn, ctx: DrawContext) -> None:
     """`split` given two times in three (a scalar or lengths: what the op is mostly about; left off, parts of one)."""
-    if "split" in ctx.omitted and draw(st.integers(0, 2)):
+    if "split" in ctx.omitted and draw(integers(0, 2)):
         ctx.omitted.discard("split")
 
 
@@ -83,7 +84,7 @@ def _keepdims(draw: DrawFn, ctx: DrawContext) -> object:
 
 
 def _split_axis(draw: DrawFn, ctx: DrawContext) -> object:
-    return axis_in(draw, len(ctx.shapes.get("input") or [])) if draw(st.integers(0, 3)) else OMIT
+    return axis_in(draw, len(ctx.shapes.get("input") or [])) if draw(integers(0, 3)) else OMIT
 
 
 def _split_lengths(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
@@ -95,11 +96,11 @@ def _split_lengths(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     axis = int(ctx.attributes.get("axis", 0))
     size = shape[axis + len(shape) if axis < 0 else axis]
     dtype = numpy_dtype(ctx.element_of("I"))
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         uneven = [k for k in range(2, size) if size % k]  # a shorter last part: what scalar splits are about
-        step = draw(st.sampled_from(uneven)) if uneven and draw(st.booleans()) else draw(st.integers(1, size + 1))
+        step = draw(st.sampled_from(uneven)) if uneven and draw(BOOLEANS) else draw(integers(1, size + 1))
         return np.asarray(step, dtype=dtype)
-    cuts = sorted(draw(st.lists(st.integers(0, size), min_size=1, max_size=3)))
+    cuts = sorted(draw(st.lists(integers(0, size), min_size=1, max_size=3)))
     edges = [0, *cuts, size]
     return np.asarray([b - a for a, b in itertools.pairwise(edges)], dtype=dtype)
 
@@ -108,7 +109,7 @@ def _element_code(draw: DrawFn, ctx: DrawContext) -> object:
     """SequenceEmpty's dtype: the element of the cell's sequence type (left off, float is the default)."""
     element = tensor_element(inner_type(cell_type(ctx.dtype)) or "")
     code = ELEMENT_TYPES[element][0] if element is not None else None
-    if code == ELEMENT_TYPES["float"][0] and draw(st.booleans()):
+    if code == ELEMENT_TYPES["float"][0] and draw(BOOLEANS):
         return OMIT
     return code if code is not None else OMIT
 
@@ -151,7 +152,7 @@ def _sequence_map_case(draw: DrawFn, ctx: DrawContext) -> None:
         if draw(st.sampled_from([True, False])):
             extras.append(("seq", sequence_shapes(draw, ctx, min_length=len(shapes), max_length=len(shapes))))
         else:
-            extras.append(("tensor", [draw(st.integers(1, ctx.max_side)) for _ in range(draw(st.integers(0, 2)))]))
+            extras.append(("tensor", [draw(integers(1, ctx.max_side)) for _ in range(draw(integers(0, 2)))]))
     outer = outer_values(draw, "outer_", [(element, [])])
     g = GraphBuilder("body", ctx.version.since, "body_")
     declared = [_held(shapes), *(_held(layout) if kind == "seq" else layout for kind, layout in extras)]
@@ -159,9 +160,9 @@ def _sequence_map_case(draw: DrawFn, ctx: DrawContext) -> None:
     for shape in declared:  # a dim the samples disagree on is declared unknown (None)
         inputs.append(g.fresh())
         g.inputs.append(helper.make_tensor_value_info(inputs[-1], tensor_type(element), shape))
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(integers(1, 3))):
         k = draw(st.sampled_from(list(reversed(range(len(inputs))))))
-        value = steps(draw, g, inputs[k], element, [], outer) if draw(st.integers(0, 3)) else inputs[k]
+        value = steps(draw, g, inputs[k], element, [], outer) if draw(integers(0, 3)) else inputs[k]
         value = g.op("Identity", [value])  # a graph output names a value once
         g.outputs.append(helper.make_tensor_value_info(value, tensor_type(element), declared[k]))
     ctx.scratch["sequence_map"] = {"body": g.build(), "extras": extras}

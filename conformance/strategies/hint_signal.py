@@ -18,6 +18,7 @@ from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_cast import code_of, drawable_targets
 from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 from opset.dtypes import numpy_name
 
@@ -31,7 +32,7 @@ def _scalar(ctx: DrawContext, name: str, value: float) -> np.ndarray:
 def _set_or_default(draw: DrawFn, ctx: DrawContext, name: str, value: int) -> None:
     """Set attribute `name` on the node, or (half the time) leave it off where `value` is its default."""
     default = ctx.version.attributes[name].default
-    if value != default or draw(st.booleans()):
+    if value != default or draw(BOOLEANS):
         ctx.attributes[name] = value
 
 
@@ -45,14 +46,14 @@ def _dft_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     inverse, onesided = draw(st.sampled_from(_DFT_KINDS))
     irfft = inverse == 1 and onesided == 1
     parts = 2 if irfft else 1 if onesided else draw(st.sampled_from([1, 2]))
-    signal = dims(draw, draw(st.integers(1, 3)), ctx.max_side)
+    signal = dims(draw, draw(integers(1, 3)), ctx.max_side)
     rank = len(signal) + 1
-    axis = draw(st.integers(0, rank - 2))
-    length = None if draw(st.booleans()) else draw(st.integers(1, 2 * ctx.max_side))
+    axis = draw(integers(0, rank - 2))
+    length = None if draw(BOOLEANS) else draw(integers(1, 2 * ctx.max_side))
     if irfft and length is None:
         signal[axis] = max(signal[axis], 2)  # the default length 2 * (bins - 1) needs two bins
     set_input_shape(ctx, "input", [*signal, parts])
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         axis -= rank  # the same axis counted from the back
     _set_or_default(draw, ctx, "inverse", inverse)
     _set_or_default(draw, ctx, "onesided", onesided)
@@ -69,7 +70,7 @@ def _dft_length(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
 def _dft_axis(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     axis = ctx.scratch["dft"][0]
     rank = len(ctx.shapes["input"])
-    if axis in (-2, rank - 2) and draw(st.booleans()):
+    if axis in (-2, rank - 2) and draw(BOOLEANS):
         return None  # the default axis is -2
     return np.asarray(axis, dtype=np.int64)
 
@@ -87,12 +88,12 @@ def _stft_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """A frame length, a signal at least that long, a step; the frame length given as frame_length, as the
     window's length, as both, or by neither (then it is the signal's length)."""
     way = draw(st.sampled_from(["length", "window", "both", "neither"]))
-    frame = draw(st.integers(1, 2 * ctx.max_side))
-    length = frame if way == "neither" else frame + draw(st.integers(0, 2 * ctx.max_side))
-    set_input_shape(ctx, "signal", [draw(st.integers(1, 3)), length, draw(st.sampled_from([1, 2]))])
+    frame = draw(integers(1, 2 * ctx.max_side))
+    length = frame if way == "neither" else frame + draw(integers(0, 2 * ctx.max_side))
+    set_input_shape(ctx, "signal", [draw(integers(1, 3)), length, draw(st.sampled_from([1, 2]))])
     if way in ("window", "both"):
         set_input_shape(ctx, "window", [frame])
-    ctx.scratch["stft"] = (way, frame, draw(st.integers(1, ctx.max_side)))
+    ctx.scratch["stft"] = (way, frame, draw(integers(1, ctx.max_side)))
     _set_or_default(draw, ctx, "onesided", draw(st.sampled_from([0, 1])))
 
 
@@ -123,7 +124,7 @@ def _output_type(draw: DrawFn, ctx: DrawContext, type_var: str) -> str:
     these ops' values, so the fractions show in floating types only)."""
     targets = drawable_targets(ctx, type_var)
     floats = [t for t in targets if t in ("float16", "float", "double")]
-    target = str(draw(st.sampled_from(floats if draw(st.booleans()) else targets)))
+    target = str(draw(st.sampled_from(floats if draw(BOOLEANS) else targets)))
     ctx.type_bindings[type_var] = target
     return target
 
@@ -136,7 +137,7 @@ def _window_attributes(draw: DrawFn, ctx: DrawContext) -> None:
     periodic = draw(st.sampled_from([0, 1]))
     _set_or_default(draw, ctx, "periodic", periodic)
     least = 2 if periodic == 0 and target not in ("float16", "float", "double") else 1
-    ctx.scratch["window_size"] = draw(st.integers(least, 3 * ctx.max_side))
+    ctx.scratch["window_size"] = draw(integers(least, 3 * ctx.max_side))
 
 
 WINDOW_HINT = OpHint(shapes=_window_attributes, generic_attributes=False,
@@ -165,11 +166,11 @@ def _clear_of_bin_edges(bands: int, length: int, rate: int, low: float, high: fl
 def _mel_attributes(draw: DrawFn, ctx: DrawContext) -> None:
     target = _output_type(draw, ctx, "T3")
     _set_or_default(draw, ctx, "output_datatype", code_of(target))
-    bands, length = draw(st.integers(1, 6)), draw(st.integers(1, 24))
+    bands, length = draw(integers(1, 6)), draw(integers(1, 24))
     rate = draw(st.sampled_from(SAMPLE_RATES))
     for _ in range(8):  # edges that leave the bins to no rounding (almost every draw does)
-        high = draw(st.integers(0, GRID))
-        low = draw(st.integers(0, high))
+        high = draw(integers(0, GRID))
+        low = draw(integers(0, high))
         edges = (rate / 2 * low / GRID, rate / 2 * high / GRID)
         if _clear_of_bin_edges(bands, length, rate, *edges):
             break
@@ -217,7 +218,7 @@ def _pixel_format(draw: DrawFn, ctx: DrawContext) -> object:
     from conformance.strategies.attributes import OMIT
 
     fmt = draw(st.sampled_from(["RGB", "BGR", "Grayscale"]))
-    return OMIT if fmt == "RGB" and draw(st.booleans()) else fmt
+    return OMIT if fmt == "RGB" and draw(BOOLEANS) else fmt
 
 
 IMAGE_DECODER_HINT = OpHint(attributes={"pixel_format": _pixel_format}, values={"encoded_stream": _encoded_image})

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, dims, set_first_shape
+from conformance.strategies.memo import BOOLEANS, integers
 
 AUTO_PADS = ("NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER")
 
@@ -28,33 +29,33 @@ class Window:
 
 
 def draw_window(draw: DrawFn, ctx: DrawContext, *, allow_dilations: bool, allow_auto_pad: bool) -> Window:
-    rank = draw(st.integers(1, 3))
+    rank = draw(integers(1, 3))
     spatial = dims(draw, rank, ctx.max_side + 1, low=2 if rank < 3 else 1)
-    dilations = [draw(st.integers(1, 2)) if allow_dilations else 1 for _ in spatial]
-    kernel = [draw(st.integers(1, max(1, (s - 1) // d + 1))) for s, d in zip(spatial, dilations, strict=True)]
-    strides = [draw(st.integers(1, 2)) for _ in spatial]
-    begin = [draw(st.integers(0, k - 1)) for k in kernel]
-    end = [draw(st.integers(0, k - 1)) for k in kernel]
+    dilations = [draw(integers(1, 2)) if allow_dilations else 1 for _ in spatial]
+    kernel = [draw(integers(1, max(1, (s - 1) // d + 1))) for s, d in zip(spatial, dilations, strict=True)]
+    strides = [draw(integers(1, 2)) for _ in spatial]
+    begin = [draw(integers(0, k - 1)) for k in kernel]
+    end = [draw(integers(0, k - 1)) for k in kernel]
     auto_pad = draw(st.sampled_from(AUTO_PADS)) if allow_auto_pad else "NOTSET"
     return Window(spatial, kernel, strides, dilations, begin + end, auto_pad)
 
 
 def _set_window_attributes(draw: DrawFn, ctx: DrawContext, w: Window, *, kernel_required: bool) -> None:
     attrs = ctx.version.attributes
-    if kernel_required or draw(st.booleans()):
+    if kernel_required or draw(BOOLEANS):
         ctx.attributes["kernel_shape"] = w.kernel
-    if "strides" in attrs and draw(st.booleans()):
+    if "strides" in attrs and draw(BOOLEANS):
         ctx.attributes["strides"] = w.strides
-    if "dilations" in attrs and draw(st.booleans()):
+    if "dilations" in attrs and draw(BOOLEANS):
         ctx.attributes["dilations"] = w.dilations
     if w.auto_pad != "NOTSET":
         ctx.attributes["auto_pad"] = w.auto_pad
-    elif draw(st.booleans()):
+    elif draw(BOOLEANS):
         ctx.attributes["pads"] = w.pads
     if "ceil_mode" in attrs:
-        ctx.attributes["ceil_mode"] = draw(st.integers(0, 1))
+        ctx.attributes["ceil_mode"] = draw(integers(0, 1))
     if "count_include_pad" in attrs:
-        ctx.attributes["count_include_pad"] = draw(st.integers(0, 1))
+        ctx.attributes["count_include_pad"] = draw(integers(0, 1))
     if "storage_order" in attrs:
         ctx.attributes["storage_order"] = 0
 
@@ -74,14 +75,14 @@ POOL_HINT = OpHint(shapes=_pool_shapes, generic_attributes=False)
 
 def _conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     w = draw_window(draw, ctx, allow_dilations=True, allow_auto_pad=True)
-    group = draw(st.integers(1, 2))
-    channels, maps = group * draw(st.integers(1, 2)), group * draw(st.integers(1, 2))
+    group = draw(integers(1, 2))
+    channels, maps = group * draw(integers(1, 2)), group * draw(integers(1, 2))
     _set_window_attributes(draw, ctx, w, kernel_required=False)
     ctx.attributes["dilations"] = w.dilations  # the weight's spatial size is the undilated kernel
-    if group > 1 or draw(st.booleans()):
+    if group > 1 or draw(BOOLEANS):
         ctx.attributes["group"] = group
     names = [p.name for p in ctx.version.inputs]
-    ctx.shapes[names[0]] = [draw(st.integers(1, 2)), channels, *w.spatial]
+    ctx.shapes[names[0]] = [draw(integers(1, 2)), channels, *w.spatial]
     ctx.shapes[names[1]] = [maps, channels // group, *w.kernel]
     if len(names) > 2 and names[2] not in ctx.omitted:
         ctx.shapes[names[2]] = [maps]
@@ -92,14 +93,14 @@ CONV_HINTS = (OpHint(shapes=_conv_shapes, generic_attributes=False),)
 
 def _conv_transpose_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     w = draw_window(draw, ctx, allow_dilations=True, allow_auto_pad=False)
-    group = draw(st.integers(1, 2))
-    channels, maps = group * draw(st.integers(1, 2)), group * draw(st.integers(1, 2))
+    group = draw(integers(1, 2))
+    channels, maps = group * draw(integers(1, 2)), group * draw(integers(1, 2))
     _set_window_attributes(draw, ctx, w, kernel_required=False)
     ctx.attributes["dilations"] = w.dilations
     ctx.attributes["strides"] = w.strides
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         limits = [max(s, d) for s, d in zip(w.strides, w.dilations, strict=True)]
-        ctx.attributes["output_padding"] = [draw(st.integers(0, lim - 1)) for lim in limits]
+        ctx.attributes["output_padding"] = [draw(integers(0, lim - 1)) for lim in limits]
     if group > 1:
         ctx.attributes["group"] = group
     ctx.attributes["pads"] = w.pads
@@ -111,7 +112,7 @@ def _conv_transpose_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         while w.pads[i] + w.pads[i + rank] >= full:  # keep at least one output element
             side = i if w.pads[i] >= w.pads[i + rank] else i + rank
             w.pads[side] -= 1
-    ctx.shapes[names[0]] = [draw(st.integers(1, 2)), channels, *small]
+    ctx.shapes[names[0]] = [draw(integers(1, 2)), channels, *small]
     ctx.shapes[names[1]] = [channels, maps // group, *w.kernel]
     if len(names) > 2 and names[2] not in ctx.omitted:
         ctx.shapes[names[2]] = [maps]

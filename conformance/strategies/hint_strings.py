@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn, draw_attribute
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, ValueHint, dims, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.strings import ALPHABETS, strings_from, vocabulary
 from conformance.strategies.values import SEEDS
 
@@ -47,7 +48,7 @@ def _restricted(name: str, values: tuple[Any, ...], original: ValueHint | None) 
         choices = [v for v in (attr.allowed or values) if v in values]
         if not choices:
             raise ValueError(f"{ctx.version.signature}: no value of '{name}' among {list(values)} is allowed")
-        if not attr.required and attr.default in choices and draw(st.booleans()):
+        if not attr.required and attr.default in choices and draw(BOOLEANS):
             return OMIT
         return draw(st.sampled_from(choices))
 
@@ -78,18 +79,18 @@ SPECIAL_CASE = (("straße", "UPPER"), ("ΟΔΟΣ", "LOWER"), ("İz", "LOWER"))
 def _normalizer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = _rng(draw)
     words = vocabulary(rng, int(rng.integers(1, 5)), alphabet=ALPHABETS["text"], max_length=5, empty=False)
-    special = draw(st.booleans())
+    special = draw(BOOLEANS)
     if special:
         word, action = SPECIAL_CASE[int(rng.integers(0, len(SPECIAL_CASE)))]
         words.append(word)
         ctx.scratch["case_change_action"] = action
-    count = draw(st.integers(1, 6))
+    count = draw(integers(1, 6))
     values = [_case_variant(rng, words[int(i)]) for i in rng.integers(0, len(words), size=(count,))]
     if special:
         values[int(rng.integers(0, count))] = words[-1]
-    if draw(st.integers(0, 5)) == 0:
+    if draw(integers(0, 5)) == 0:
         values[int(rng.integers(0, count))] = ""  # an empty element is kept unless "" is a stop word
-    shape = [count] if draw(st.booleans()) else [1, count]
+    shape = [count] if draw(BOOLEANS) else [1, count]
     set_input_shape(ctx, "X", shape)
     ctx.scratch["X"] = strings_from(values, shape)
     chosen = [_case_variant(rng, w) for w in words[:len(words) - special] if rng.integers(0, 2)]
@@ -104,7 +105,7 @@ def _normalizer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 
 
 def _stopwords(draw: DrawFn, ctx: DrawContext) -> object:
-    return OMIT if draw(st.integers(0, 4)) == 0 else list(ctx.scratch["stopwords"])
+    return OMIT if draw(integers(0, 4)) == 0 else list(ctx.scratch["stopwords"])
 
 
 # onnxruntime builds the named locale (en_US.UTF-8 when none is given) and fails where the system lacks it; the
@@ -129,10 +130,10 @@ def _split_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     rng = _rng(draw)
     delimiter = draw(st.sampled_from([None, "", *DELIMITERS]))
     ctx.scratch["delimiter"] = OMIT if delimiter is None else delimiter
-    shape = dims(draw, draw(st.integers(0, 3)), 4)
+    shape = dims(draw, draw(integers(0, 3)), 4)
     count = int(np.prod(shape)) if shape else 1
     words = vocabulary(rng, 4, alphabet=ALPHABETS["word"].replace(" ", ""), max_length=4)
-    spaces = [" ", "  "] + (["\t", "\n", " \t "] if draw(st.integers(0, 2)) == 0 else [])
+    spaces = [" ", "  "] + (["\t", "\n", " \t "] if draw(integers(0, 2)) == 0 else [])
     texts = []
     for _ in range(count):
         parts = [words[int(i)] for i in rng.integers(0, len(words), size=int(rng.integers(0, 5)))]
@@ -167,11 +168,11 @@ def _tfidf_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     strings = ctx.dtype == "string"
     items: list[object] = list(vocabulary(rng, int(rng.integers(2, 5)), alphabet=ALPHABETS["text"], max_length=3,
                                           empty=False)) if strings else [int(v) for v in rng.choice(20, 4, False)]
-    shape = [draw(st.integers(1, 8))] if draw(st.booleans()) else [draw(st.integers(1, 3)), draw(st.integers(1, 8))]
+    shape = [draw(integers(1, 8))] if draw(BOOLEANS) else [draw(integers(1, 3)), draw(integers(1, 8))]
     rows = rng.integers(0, len(items), size=shape).reshape(-1, shape[-1])
-    longest = draw(st.integers(1, 3))
-    shortest = draw(st.integers(1, longest))
-    skip = draw(st.integers(0, 3))
+    longest = draw(integers(1, 3))
+    shortest = draw(integers(1, longest))
+    skip = draw(integers(0, 3))
     pool: list[object] = []
     counts: list[int] = []
     for n in range(1, longest + 1):

@@ -7,7 +7,6 @@ that let the generic builder draw valid cases by itself.
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from conformance.strategies import hint_indexing as indexing
 from conformance.strategies.attributes import OMIT, DrawFn
@@ -222,13 +221,14 @@ from conformance.strategies.hint_tensor import (
 )
 from conformance.strategies.hint_values import specials_hint
 from conformance.strategies.hints import ArrayHint, OpHint, axis_in, dims, set_first_shape, values_in
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 from opset.model import OpVersion
 
 
 def _rank_at_least(minimum: int, maximum: int = 4) -> OpHint:
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
-        rank = draw(st.integers(minimum, maximum))
+        rank = draw(integers(minimum, maximum))
         set_first_shape(ctx, dims(draw, rank, ctx.max_side))
 
     return OpHint(shapes=shapes)
@@ -236,7 +236,7 @@ def _rank_at_least(minimum: int, maximum: int = 4) -> OpHint:
 
 def _axis_or_default(draw: DrawFn, ctx: DrawContext) -> object:
     """Any valid axis, or none (the version's default applies: 1 before opset 13, -1 from it)."""
-    return axis_in(draw, len(ctx.first_shape())) if draw(st.booleans()) else OMIT
+    return axis_in(draw, len(ctx.first_shape())) if draw(BOOLEANS) else OMIT
 
 
 _INTEGER_ELEMENTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
@@ -271,7 +271,7 @@ _CUMULATE_HINT = OpHint(
 
 # bias up to +-3 (the generic draw keeps to +-2 around the default 0, rarely past the smallest unsigned x)
 _SHRINK_HINT = OpHint(values={"input": _reaching_type_ends("input")},
-                      attributes={"bias": lambda draw, ctx: draw(st.integers(-24, 24)) / 8 if draw(st.booleans())
+                      attributes={"bias": lambda draw, ctx: draw(integers(-24, 24)) / 8 if draw(BOOLEANS)
                                   else OMIT})
 
 
@@ -287,7 +287,7 @@ def _optimizer_groups(groups: int) -> OpHint:
     shapes (G, V, H ...); R and T scalars."""
 
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
-        tensors = [dims(draw, draw(st.integers(0, 3)), ctx.max_side) for _ in range(draw(st.integers(1, 2)))]
+        tensors = [dims(draw, draw(integers(0, 3)), ctx.max_side) for _ in range(draw(integers(1, 2)))]
         ctx.shapes["R"], ctx.shapes["T"] = [], []
         ctx.shapes["inputs"] = [list(t) for _ in range(groups) for t in tensors]
         ctx.scratch.setdefault("arity", {})["inputs"] = groups * len(tensors)

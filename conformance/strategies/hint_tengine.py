@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, ValueHint, axis_in, dims, set_input_shape
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 
@@ -23,12 +24,12 @@ def _int32_in(draw: DrawFn, shape: list[int], low: int, high: int) -> np.ndarray
 # ---- Gather -----------------------------------------------------------------------------------------
 
 def _gather_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    set_input_shape(ctx, "input", dims(draw, draw(st.integers(1, 4)), ctx.max_side))
-    set_input_shape(ctx, "indices", dims(draw, draw(st.integers(0, 2)), 3))
+    set_input_shape(ctx, "input", dims(draw, draw(integers(1, 4)), ctx.max_side))
+    set_input_shape(ctx, "indices", dims(draw, draw(integers(0, 2)), 3))
 
 
 def _gather_indices_num(draw: DrawFn, ctx: DrawContext) -> int:
-    return int(draw(st.integers(0, int(np.prod(ctx.shapes["indices"])))))
+    return int(draw(integers(0, int(np.prod(ctx.shapes["indices"])))))
 
 
 def _gather_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -45,8 +46,8 @@ GATHER_HINT = OpHint(shapes=_gather_shapes,
 # ---- Scatter ----------------------------------------------------------------------------------------
 
 def _scatter_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    data = dims(draw, draw(st.integers(1, 4)), ctx.max_side)
-    part = [int(draw(st.integers(1, d))) for d in data]
+    data = dims(draw, draw(integers(1, 4)), ctx.max_side)
+    part = [int(draw(integers(1, d))) for d in data]
     set_input_shape(ctx, "data", data)
     set_input_shape(ctx, "indices", part)
     set_input_shape(ctx, "updates", list(part))
@@ -71,15 +72,15 @@ SCATTER_HINT = OpHint(shapes=_scatter_shapes,
 # ---- SparseToDense ----------------------------------------------------------------------------------
 
 def _sparse_to_dense_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    rank = draw(st.integers(0, 2))
-    count = 1 if rank == 0 else draw(st.integers(1, ctx.max_side))
+    rank = draw(integers(0, 2))
+    count = 1 if rank == 0 else draw(integers(1, ctx.max_side))
     indices = [[], [count], [count, 2]][rank]
     set_input_shape(ctx, "indices", indices)
-    set_input_shape(ctx, "output_shape", [1, 2] if rank == 2 else [draw(st.integers(1, 2))])
+    set_input_shape(ctx, "output_shape", [1, 2] if rank == 2 else [draw(integers(1, 2))])
     set_input_shape(ctx, "sparse_values", draw(st.sampled_from([[], [1], [count]])))
-    ctx.attributes["output_shape_size0"] = draw(st.integers(1, ctx.max_side))
+    ctx.attributes["output_shape_size0"] = draw(integers(1, ctx.max_side))
     if rank == 2:
-        ctx.attributes["output_shape_size1"] = draw(st.integers(1, ctx.max_side))
+        ctx.attributes["output_shape_size1"] = draw(integers(1, ctx.max_side))
 
 
 def _sparse_to_dense_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -97,7 +98,7 @@ SPARSE_TO_DENSE_HINT = OpHint(shapes=_sparse_to_dense_shapes, values={"indices":
 # ---- DetectionPostProcess ---------------------------------------------------------------------------
 
 def _detection_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    boxes, classes = draw(st.integers(1, 6)), draw(st.integers(1, 3))
+    boxes, classes = draw(integers(1, 6)), draw(integers(1, 3))
     ctx.attributes["num_classes"] = classes
     set_input_shape(ctx, "input", [1, boxes, 4])
     set_input_shape(ctx, "score", [1, boxes, classes + 1])
@@ -125,8 +126,8 @@ def _detection_anchors(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
 DETECTION_POST_PROCESS_HINT = OpHint(
     shapes=_detection_shapes,
     attributes={"scales": lambda draw, ctx: [float(draw(st.sampled_from([1.0, 2.0, 5.0, 10.0]))) for _ in range(4)],
-                "max_detections": lambda draw, ctx: draw(st.integers(1, 4)),
-                "max_classes_per_detection": lambda draw, ctx: draw(st.integers(1, 2)),
+                "max_detections": lambda draw, ctx: draw(integers(1, 4)),
+                "max_classes_per_detection": lambda draw, ctx: draw(integers(1, 2)),
                 "nms_score_threshold": lambda draw, ctx: draw(st.sampled_from([0.0, 0.25, 0.5])),
                 "nms_iou_threshold": lambda draw, ctx: draw(st.sampled_from([0.3, 0.45, 0.6]))},
     values={"score": _detection_scores, "anchor": _detection_anchors})
@@ -136,8 +137,8 @@ DETECTION_POST_PROCESS_HINT = OpHint(
 
 def _broadcast_target(draw: DrawFn, shape: list[int]) -> list[int]:
     """A target that broadcasts with `shape`: each dim kept, 1, or (over a 1) widened; maybe a leading dim."""
-    target = [int(draw(st.integers(1, 3))) if d == 1 else int(draw(st.sampled_from([d, d, 1]))) for d in shape]
-    return [int(draw(st.integers(1, 3))) for _ in range(draw(st.integers(0, 1)))] + target
+    target = [int(draw(integers(1, 3))) if d == 1 else int(draw(st.sampled_from([d, d, 1]))) for d in shape]
+    return [int(draw(integers(1, 3))) for _ in range(draw(integers(0, 1)))] + target
 
 
 def _expand_shape(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
@@ -162,24 +163,24 @@ EXPAND_HINT = OpHint(attributes={"ex_shape": _expand_ex_shape,
 def _l2pool_window(side: int) -> ValueHint:
     """kernel_h / kernel_w no larger than the input (a SAME window could be, but need not be)."""
     def build(draw: DrawFn, ctx: DrawContext) -> int:
-        return int(draw(st.integers(1, min(4, ctx.shapes["input"][side]))))
+        return int(draw(integers(1, min(4, ctx.shapes["input"][side]))))
 
     return build
 
 
 L2POOL_HINT = OpHint(attributes={"kernel_h": _l2pool_window(1), "kernel_w": _l2pool_window(2),
-                                 "stride_h": lambda draw, ctx: draw(st.integers(1, 3)),
-                                 "stride_w": lambda draw, ctx: draw(st.integers(1, 3))})
+                                 "stride_h": lambda draw, ctx: draw(integers(1, 3)),
+                                 "stride_w": lambda draw, ctx: draw(integers(1, 3))})
 
 
 def _pad_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """The mode first, so that reflect pads stay below the padded side (mode 2 needs pad < size)."""
     mode = int(draw(st.sampled_from([0, 1, 2])))
-    if mode or draw(st.booleans()):
+    if mode or draw(BOOLEANS):
         ctx.attributes["mode"] = mode
     _, _, h, w = ctx.shapes["input"]
     for name, side in (("pad_h_0", h), ("pad_h_1", h), ("pad_w_0", w), ("pad_w_1", w)):
-        ctx.attributes[name] = int(draw(st.integers(0, min(3, side - 1) if mode == 2 else 3)))
+        ctx.attributes[name] = int(draw(integers(0, min(3, side - 1) if mode == 2 else 3)))
 
 
 PAD_HINT = OpHint(shapes=_pad_shapes)

@@ -17,6 +17,7 @@ from conformance.strategies.hints import (
     int64_array,
     set_first_shape,
 )
+from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
 
@@ -26,7 +27,7 @@ def _rank(ctx: DrawContext) -> int:
 
 def _shape_rank(minimum: int, maximum: int = 4, *, ones: bool = False) -> ShapeHint:
     def shapes(draw: DrawFn, ctx: DrawContext) -> None:
-        rank = draw(st.integers(minimum, maximum))
+        rank = draw(integers(minimum, maximum))
         shape = dims(draw, rank, ctx.max_side)
         if ones and shape:
             for axis in distinct_axes(draw, rank):
@@ -37,7 +38,7 @@ def _shape_rank(minimum: int, maximum: int = 4, *, ones: bool = False) -> ShapeH
 
 
 def _maybe(draw: DrawFn, value: object) -> object:
-    return value if draw(st.booleans()) else OMIT
+    return value if draw(BOOLEANS) else OMIT
 
 
 # ---- Transpose, Squeeze, Concat, Softmax, Flatten, ReduceMean ----------------------------------
@@ -54,7 +55,7 @@ def _unit_axes(draw: DrawFn, ctx: DrawContext) -> list[int]:
     ones = [i for i, d in enumerate(shape) if d == 1]
     chosen = sorted(draw(st.lists(st.sampled_from(ones), unique=True, min_size=1))) if ones else []
     negative = ctx.version.since >= 11
-    return [a - len(shape) if negative and draw(st.booleans()) else a for a in chosen]
+    return [a - len(shape) if negative and draw(BOOLEANS) else a for a in chosen]
 
 
 def _squeeze_attr(draw: DrawFn, ctx: DrawContext) -> object:
@@ -64,7 +65,7 @@ def _squeeze_attr(draw: DrawFn, ctx: DrawContext) -> object:
 
 def _squeeze_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
     axes = _unit_axes(draw, ctx)
-    return int64_array(axes) if axes and draw(st.booleans()) else None
+    return int64_array(axes) if axes and draw(BOOLEANS) else None
 
 
 SQUEEZE_HINTS = (
@@ -99,7 +100,7 @@ def _reduce_axes(draw: DrawFn, ctx: DrawContext) -> object:
 
 
 def _reduce_axes_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    return int64_array(distinct_axes(draw, _rank(ctx))) if draw(st.booleans()) else None
+    return int64_array(distinct_axes(draw, _rank(ctx))) if draw(BOOLEANS) else None
 
 
 REDUCE_MEAN_HINTS = (
@@ -116,7 +117,7 @@ def _reshape_target(draw: DrawFn, ctx: DrawContext) -> list[int]:
     options = [[total], [-1], list(reversed(shape)), [*shape, 1]]
     if shape:
         wildcard = list(shape)
-        wildcard[draw(st.integers(0, len(shape) - 1))] = -1
+        wildcard[draw(integers(0, len(shape) - 1))] = -1
         options.append(wildcard)
         if not ctx.attributes.get("allowzero"):
             options.append([0, -1] if len(shape) > 1 else [0])
@@ -133,8 +134,8 @@ RESHAPE_HINTS = (
 def _slice_spec(draw: DrawFn, ctx: DrawContext, *, steps: bool) -> dict[str, list[int]]:
     shape = ctx.first_shape()
     axes = distinct_axes(draw, len(shape))
-    starts = [draw(st.integers(-shape[a], shape[a])) for a in axes]
-    ends = [draw(st.integers(-shape[a] - 1, shape[a] + 1)) for a in axes]
+    starts = [draw(integers(-shape[a], shape[a])) for a in axes]
+    ends = [draw(integers(-shape[a] - 1, shape[a] + 1)) for a in axes]
     spec = {"axes": axes, "starts": starts, "ends": ends}
     if steps:
         spec["steps"] = [draw(st.sampled_from([1, 1, 2, -1, -2])) for _ in axes]
@@ -157,7 +158,7 @@ def _slice_value(name: str) -> ArrayHint:
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         spec = ctx.scratch["slice"]
         element = ctx.element_of("Tind")
-        if name in ("axes", "steps") and draw(st.booleans()):
+        if name in ("axes", "steps") and draw(BOOLEANS):
             if name == "axes" and spec["axes"] == list(range(len(spec["axes"]))):
                 return None  # omitted axes mean 0..n-1, which these are
             if name == "steps" and all(s == 1 for s in spec["steps"]):
@@ -177,10 +178,10 @@ SLICE_HINTS = (
 # ---- SpaceToDepth, Pad, Upsample, Clip, Constant ----------------------------------------------------
 
 def _space_to_depth_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    block = draw(st.integers(1, 3))
+    block = draw(integers(1, 3))
     ctx.attributes["blocksize"] = block
-    h, w = draw(st.integers(1, 2)) * block, draw(st.integers(1, 2)) * block
-    set_first_shape(ctx, [draw(st.integers(1, 2)), draw(st.integers(1, 3)), h, w])
+    h, w = draw(integers(1, 2)) * block, draw(integers(1, 2)) * block
+    set_first_shape(ctx, [draw(integers(1, 2)), draw(integers(1, 3)), h, w])
 
 
 SPACE_TO_DEPTH_HINT = OpHint(shapes=_space_to_depth_shapes)
@@ -188,8 +189,8 @@ SPACE_TO_DEPTH_HINT = OpHint(shapes=_space_to_depth_shapes)
 
 def _pads_for(draw: DrawFn, ctx: DrawContext) -> list[int]:
     shape = ctx.first_shape()
-    begin = [draw(st.integers(0, min(2, d - 1))) for d in shape]
-    end = [draw(st.integers(0, min(2, d - 1))) for d in shape]
+    begin = [draw(integers(0, min(2, d - 1))) for d in shape]
+    end = [draw(integers(0, min(2, d - 1))) for d in shape]
     return begin + end
 
 
@@ -199,7 +200,7 @@ def _pad_mode(draw: DrawFn, ctx: DrawContext) -> object:
 
 
 def _pad_constant(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    return fill_array(draw(SEEDS), ctx.dtype, []) if draw(st.booleans()) else None
+    return fill_array(draw(SEEDS), ctx.dtype, []) if draw(BOOLEANS) else None
 
 
 PAD_HINTS = (
@@ -213,7 +214,7 @@ PAD_HINTS = (
 
 def _scales(draw: DrawFn, ctx: DrawContext) -> list[float]:
     rank = _rank(ctx)
-    return [1.0] * min(2, rank) + [float(draw(st.integers(1, 3))) for _ in range(max(0, rank - 2))]
+    return [1.0] * min(2, rank) + [float(draw(integers(1, 3))) for _ in range(max(0, rank - 2))]
 
 
 UPSAMPLE_HINTS = (
@@ -225,7 +226,7 @@ UPSAMPLE_HINTS = (
 
 def _clip_bound(low: float, high: float) -> ArrayHint:
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-        if draw(st.booleans()):
+        if draw(BOOLEANS):
             return None
         return fill_array(draw(SEEDS), ctx.dtype, [], min_value=low, max_value=high)
 
@@ -236,7 +237,7 @@ CLIP_HINT = OpHint(values={"min": _clip_bound(-3, 0), "max": _clip_bound(0, 3)},
 
 
 def _constant_value(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    shape = dims(draw, draw(st.integers(0, 3)), ctx.max_side)
+    shape = dims(draw, draw(integers(0, 3)), ctx.max_side)
     return fill_array(draw(SEEDS), ctx.dtype, shape)
 
 
@@ -246,8 +247,8 @@ CONSTANT_HINT = OpHint(attributes={"value": _constant_value}, generic_attributes
 # ---- Gemm, BatchNormalization ----------------------------------------------------------------------
 
 def _gemm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    m, k, n = (draw(st.integers(1, 6)) for _ in range(3))
-    trans_a, trans_b = draw(st.integers(0, 1)), draw(st.integers(0, 1))
+    m, k, n = (draw(integers(1, 6)) for _ in range(3))
+    trans_a, trans_b = draw(integers(0, 1)), draw(integers(0, 1))
     ctx.attributes.update({"transA": trans_a, "transB": trans_b})
     ctx.shapes["A"] = [k, m] if trans_a else [m, k]
     ctx.shapes["B"] = [n, k] if trans_b else [k, n]
@@ -256,7 +257,7 @@ def _gemm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         return
     options = [[m, n]] if legacy else [[m, n], [n], [1], [m, 1], [1, n], []]
     c_shape = draw(st.sampled_from(options))
-    if legacy and draw(st.booleans()):
+    if legacy and draw(BOOLEANS):
         ctx.attributes["broadcast"] = 1
         c_shape = draw(st.sampled_from([[m, n], [n], [1]]))
     ctx.shapes["C"] = c_shape
@@ -266,7 +267,7 @@ GEMM_HINTS = (OpHint(shapes=_gemm_shapes),)
 
 
 def _batch_norm_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    rank = draw(st.integers(2, 4))
+    rank = draw(integers(2, 4))
     shape = dims(draw, rank, ctx.max_side)
     names = [p.name for p in ctx.version.inputs]
     ctx.shapes[names[0]] = shape
@@ -297,7 +298,7 @@ BATCH_NORM_HINTS = (
 
 
 def _dropout_ratio(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    if draw(st.booleans()):
+    if draw(BOOLEANS):
         return None
     param = next(p for p in ctx.version.inputs if p.name == "ratio")
     return np.asarray(draw(st.sampled_from([0.0, 0.25, 0.5, 0.75])),

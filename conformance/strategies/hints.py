@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
+from conformance.strategies.memo import integers
 from conformance.strategies.values import SEEDS, fill_array
 
 ShapeHint = Callable[[DrawFn, DrawContext], None]
@@ -43,19 +44,19 @@ class OpHint:
 # ---- building blocks shared by the table ------------------------------------------------------------
 
 def dims(draw: DrawFn, rank: int, max_side: int, *, low: int = 1) -> list[int]:
-    return [draw(st.integers(low, max(low, max_side))) for _ in range(rank)]
+    return [draw(integers(low, max(low, max_side))) for _ in range(rank)]
 
 
 def axis_in(draw: DrawFn, rank: int, *, inclusive_end: bool = False, negative: bool = True) -> int:
     top = rank if inclusive_end else rank - 1
     low = -rank if negative else 0
-    return int(draw(st.integers(low, max(low, top))))
+    return int(draw(integers(low, max(low, top))))
 
 
 def distinct_axes(draw: DrawFn, rank: int, *, min_size: int = 1) -> list[int]:
     if rank == 0:
         return []
-    chosen = draw(st.lists(st.integers(0, rank - 1), min_size=min(min_size, rank), max_size=rank, unique=True))
+    chosen = draw(st.lists(integers(0, rank - 1), min_size=min(min_size, rank), max_size=rank, unique=True))
     return sorted(int(a) for a in chosen)
 
 

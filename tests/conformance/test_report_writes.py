@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conformance.runner import report as report_module
-from conformance.runner.report import WRITE_INTERVAL, Report
+from conformance.runner.report import WRITE_COST_FACTOR, WRITE_INTERVAL, Report
 
 
 def _cells(path: Path) -> list[str]:
@@ -36,3 +36,28 @@ def test_results_are_written_once_an_interval_failures_at_once_and_all_at_the_en
     report.finish([])
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["complete"] and len(data["cells"]) == 6
+
+
+def test_a_slow_rewrite_pushes_the_next_one_back_by_its_cost(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [100.0]
+    monkeypatch.setattr(report_module.time, "monotonic", lambda: clock[0])
+    real_replace = report_module.os.replace
+
+    def slow_replace(source: str, target: Path) -> None:  # each rewrite takes half a second of the clock
+        clock[0] += 0.5
+        real_replace(source, target)
+
+    monkeypatch.setattr(report_module.os, "replace", slow_replace)
+    path = tmp_path / "report.json"
+    report = Report(path, "reference")
+    report.record(("ai.onnx", "Relu", 14, "float"), "pass", "", {})  # written, in 0.5 s
+    wait = WRITE_COST_FACTOR * 0.5
+    assert wait > WRITE_INTERVAL
+    clock[0] += wait - 0.1
+    report.record(("ai.onnx", "Relu", 14, "double"), "pass", "", {})
+    assert _cells(path) == ["ai.onnx@14::Relu[float]"]  # the interval passed, the rewrite's cost did not
+    clock[0] += 0.1
+    report.record(("ai.onnx", "Relu", 14, "int8"), "pass", "", {})
+    assert len(_cells(path)) == 3
+    report.record(("ai.onnx", "Relu", 14, "int16"), "fail", "wrong", {})
+    assert len(_cells(path)) == 4  # a failure still goes out at once
