@@ -13,7 +13,6 @@ import dataclasses
 import fnmatch
 import functools
 import json
-import pickle
 import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -49,32 +48,8 @@ class SuiteCase:
     dtype: str
 
 
-SNAPSHOT = "onnx_node_cases.pickle"  # beside the test module `write_module` writes: the cases the run reads
-_SNAPSHOTS: list[Path] = []  # the snapshot `use_snapshot` named in this process (the test module's), if any
-
-
-def use_snapshot(path: Path | None) -> None:
-    """Read the cases from `path` (a snapshot `write_module` wrote; None: generate them again) instead of generating
-    them: onnx generates its node suite by running its own exporters (pooling in pure Python among them), 5 s of
-    CPU, and `conform` had it done by itself to find the cells and again by the pytest process (each xdist worker)
-    to run them."""
-    if _SNAPSHOTS[:1] != ([path] if path is not None else []):
-        _SNAPSHOTS[:] = [path] if path is not None else []
-        testcases.cache_clear()
-
-
 @functools.cache
 def testcases() -> dict[str, Any]:
-    """Every case of onnx's node suite by name, its values as the runner holds them (`_runtime_value`)."""
-    if _SNAPSHOTS:
-        # written by `write_module` of this run, from this same function, into the run's own folder
-        with _SNAPSHOTS[0].open("rb") as f:
-            cases: dict[str, Any] = pickle.load(f)
-        return cases
-    return _generated_testcases()
-
-
-def _generated_testcases() -> dict[str, Any]:
     from onnx.backend.test.case.node import collect_testcases
 
     with warnings.catch_warnings():
@@ -144,12 +119,9 @@ def case_cell(name: str, model: onnx.ModelProto, node: onnx.NodeProto, inputs: S
 
 
 def write_module(out: Path, cases: Sequence[SuiteCase]) -> None:
-    """The test module pytest runs: one test per case, parametrized by its cell, and the snapshot of the cases it
-    reads (`use_snapshot`)."""
+    """The test module pytest runs: one test per case, parametrized by its cell."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "onnx_node_cases.json").write_text(json.dumps([asdict(c) for c in cases]), encoding="utf-8")
-    with (out / SNAPSHOT).open("wb") as f:  # every case: an `_expanded` case's node under test is its base case's
-        pickle.dump(testcases(), f, protocol=pickle.HIGHEST_PROTOCOL)
     (out / "test_onnx_node_suite.py").write_text(_MODULE, encoding="utf-8")
 
 
@@ -159,11 +131,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.suites.onnx_node import SNAPSHOT, check_suite_case, use_snapshot
+from conformance.suites.onnx_node import check_suite_case
 
 SUITE = "onnx-node"
 CASES = json.loads((Path(__file__).parent / "onnx_node_cases.json").read_text(encoding="utf-8"))
-use_snapshot(Path(__file__).parent / SNAPSHOT)
 
 
 @pytest.mark.parametrize(("domain", "op", "since", "dtype", "name"),
