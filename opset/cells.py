@@ -110,6 +110,8 @@ def example_dtype(version: OpVersion, example: Example) -> str:
         return "float"
     if literal["dtype"] == "string":
         return "string"
+    import ml_dtypes  # noqa: F401  (registers int4, float8e4m3fn ... as numpy dtype names, which examples state)
+
     name = np.dtype(str(literal["dtype"])).name
     return element_of_numpy(name) or name
 

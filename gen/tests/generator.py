@@ -17,7 +17,6 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import jinja2
-import ml_dtypes  # noqa: F401  (registers int4, float8 ... as numpy dtype names: `example_dtype` reads examples' dtypes)
 
 from gen.header import header
 from opset.cells import cell_dtypes, example_dtype
