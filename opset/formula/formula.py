@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from opset.formula.errors import FormulaError
-from opset.formula.nodes import Call, Comprehension, ForClause, Name, Node, Slice, child_nodes
-from opset.formula.printer import to_text
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the tree's modules load on the first parse: loading the registry builds Formula objects unparsed
     from opset.formula.host_values import InputValues
+    from opset.formula.nodes import ForClause, Node, Slice
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +26,8 @@ class _Facts:
 
 
 def _facts_of(tree: Node) -> _Facts:
+    from opset.formula.printer import to_text
+
     return _Facts(tree, frozenset(_free_names(tree, frozenset())), frozenset(_called_functions(tree)), to_text(tree))
 
 
@@ -60,6 +61,8 @@ class Formula:
     @classmethod
     def from_tree(cls, tree: Node) -> Formula:
         """A formula of an already parsed tree (a part of another formula); its text is the normalised form."""
+        from opset.formula.printer import to_text
+
         return cls(to_text(tree), tree)
 
     def _parsed(self) -> _Facts:
@@ -148,6 +151,8 @@ def walked_evaluation() -> Iterator[None]:
 
 
 def _free_names(node: Node | Slice | ForClause, bound: frozenset[str]) -> set[str]:
+    from opset.formula.nodes import Comprehension, Name, child_nodes
+
     if isinstance(node, Name):
         return set() if node.id in bound else {node.id}
     if isinstance(node, Comprehension):
@@ -166,6 +171,8 @@ def _free_names(node: Node | Slice | ForClause, bound: frozenset[str]) -> set[st
 
 
 def _called_functions(node: Node | Slice | ForClause) -> set[str]:
+    from opset.formula.nodes import Call, child_nodes
+
     result = {node.function} if isinstance(node, Call) else set()
     for child in child_nodes(node):
         result |= _called_functions(child)
