@@ -70,7 +70,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--compare", nargs=2, type=Path, metavar="REPORT", help="compare two reports and exit")
     args = p.parse_args(argv)
     if args.compare:
-        lines = differences(*args.compare)
+        try:
+            lines = differences(*args.compare)
+        except (OSError, ValueError, KeyError, TypeError) as e:  # not a conform report: say which, no traceback
+            print(f"bench/conform.py: cannot compare {args.compare[0]} and {args.compare[1]}: {type(e).__name__}: {e}",
+                  file=sys.stderr)
+            return 2
         print("\n".join(lines) if lines else f"same results in every cell ({len(results(args.compare[0]))} cells)")
         return 1 if lines else 0
     counts = [w.strip() for w in args.workers.split(",") if w.strip()]

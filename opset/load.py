@@ -4,8 +4,8 @@
 
 A cache hit skips YAML parsing and every check: the cache holds the built records as plain tables
 (`opset.record_table`), keyed by the content of every file plus the loader's own sources, found through a stat
-index so a hit reads no registry file (`opset.cache`). Ops are built from their tables when first asked for. A
-corrupt or stale cache is rebuilt, never trusted.
+index so a hit reads no registry file (`opset.cache`); every op is decoded at once. A corrupt or stale cache is
+rebuilt, never trusted.
 """
 
 from __future__ import annotations
@@ -45,14 +45,11 @@ def load_registry(root: Path | str | None = None, *, use_cache: bool = True) -> 
         tables = cache.read(key)
         try:
             registry = record_table.decode_registry(tables) if tables is not None else None
-        except record_table.TableError:
+        except record_table.TableError:  # a damaged table is a miss: rebuilt below
             registry = None
-    if registry is not None:
-        if fingerprint is not None:
-            cache.remember(fingerprint, key)
-        return registry
-    registry = read_and_check(root, [Path(p) for p in files])
-    cache.write(key, record_table.encode_registry(registry))
+    if registry is None:
+        registry = read_and_check(root, [Path(p) for p in files])
+        cache.write(key, record_table.encode_registry(registry))
     if fingerprint is not None:
         cache.remember(fingerprint, key)
     return registry
@@ -137,7 +134,7 @@ def _check_across_files(domains: dict[str, dict[str, Any]], built: dict[tuple[st
                 sink.add(op.versions[0].location, op.name, f"domain '{domain}' has no _domain.yaml")
             del built[(domain, op.name)]
     registry = Registry(domains={name: _domain(entry["data"], entry["file"]) for name, entry in domains.items()},
-                        ops=OpTable.of(built))
+                        ops=OpTable(built))
     for entry in domains.values():
         ext = entry["data"].get("extends")
         if ext and ext["domain"] not in domains:

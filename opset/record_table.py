@@ -154,7 +154,7 @@ def decode_registry(tables: Any) -> Registry:
         raise TableError(f"{type(e).__name__}: {e}") from None
     if not all(type(d) is Domain for d in domains) or not all(type(op) is OpSchema for op in ops):
         raise TableError("a root entry is not a domain or an op")
-    return Registry(domains={d.name: d for d in domains}, ops=OpTable.of({(op.domain, op.name): op for op in ops}))
+    return Registry(domains={d.name: d for d in domains}, ops=OpTable({(op.domain, op.name): op for op in ops}))
 
 
 def _decode(batches: list[list[Any]]) -> list[Any]:

@@ -7,8 +7,7 @@ extends, at the opset it extends it at.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from opset.errors import ResolutionError
@@ -19,40 +18,27 @@ OpKey = tuple[str, str]  # (domain, name)
 
 
 class OpTable(Mapping[OpKey, OpSchema]):
-    """Ops by (domain, name), each built from its checked data the first time it is asked for.
+    """Ops by (domain, name), in key order; every op is built when the registry loads (a cache hit decodes them all
+    from `opset.record_table`'s tables, faster than building any lazily)."""
 
-    A cold process that resolves a handful of ops builds only those; the version count is known
-    without building anything.
-    """
-
-    def __init__(self, builders: Mapping[OpKey, Callable[[], OpSchema]], version_counts: Mapping[OpKey, int]) -> None:
-        self._builders = dict(sorted(builders.items()))
-        self._counts = dict(version_counts)
-        self._built: dict[OpKey, OpSchema] = {}
-
-    @classmethod
-    def of(cls, ops: Mapping[OpKey, OpSchema]) -> OpTable:
-        prebuilt = dict(ops)
-        return cls({k: functools.partial(prebuilt.__getitem__, k) for k in prebuilt},
-                    {k: len(op.versions) for k, op in prebuilt.items()})
+    def __init__(self, ops: Mapping[OpKey, OpSchema]) -> None:
+        self._ops = dict(sorted(ops.items()))
+        self._version_count = sum(len(op.versions) for op in self._ops.values())
 
     def __getitem__(self, key: OpKey) -> OpSchema:
-        op = self._built.get(key)
-        if op is None:
-            op = self._built[key] = self._builders[key]()
-        return op
+        return self._ops[key]
 
     def __contains__(self, key: object) -> bool:
-        return key in self._builders
+        return key in self._ops
 
     def __iter__(self) -> Iterator[OpKey]:
-        return iter(self._builders)
+        return iter(self._ops)
 
     def __len__(self) -> int:
-        return len(self._builders)
+        return len(self._ops)
 
     def version_count(self) -> int:
-        return sum(self._counts.values())
+        return self._version_count
 
 
 @dataclass(frozen=True, eq=False, repr=False)

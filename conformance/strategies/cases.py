@@ -8,7 +8,7 @@ the strategy, then rejected).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -96,42 +96,18 @@ def _output_count(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> int:
     return int(draw(integers(required, len(outputs)))) if required < len(outputs) else len(outputs)
 
 
-@dataclass(frozen=True, slots=True)
-class _TypeChoices:
-    """What `_bind_types` reads of a version, worked out once per version object (`primary_param` and
-    `allowed_cells` walk every type of every constraint: a tenth of a millisecond per draw)."""
-
-    primary: str | None  # the type variable the cell binds (the primary parameter's), None when it has none
-    drawable: dict[str, list[str]]  # type variable -> the cells of its constraint the strategies can draw
-
-
-_TYPE_CHOICES: dict[int, tuple[OpVersion, _TypeChoices]] = {}  # id(version) -> (version kept alive, choices)
-
-
-def _type_choices(version: OpVersion) -> _TypeChoices:
-    cached = _TYPE_CHOICES.get(id(version))
-    if cached is not None and cached[0] is version:
-        return cached[1]
-    primary = primary_param(version)
-    choices = _TypeChoices(
-        primary.type if primary is not None and version.type_variable(primary.type) is not None else None,
-        {name: [c for c in allowed_cells(version, name) if drawable_cell(c)] for name in version.type_constraints})
-    _TYPE_CHOICES[id(version)] = (version, choices)
-    return choices
-
-
 def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
     """Type variable -> cell name: the primary parameter's is the cell; a variable a type relation gives
     follows its source; the others keep the cell's type where they can, else are drawn."""
-    choices = _type_choices(version)
+    plan = plan_for(version)
     bindings: dict[str, str] = {}
-    if choices.primary is not None:
-        bindings[choices.primary] = dtype
+    if plan.primary_type is not None:
+        bindings[plan.primary_type] = dtype
     _follow_relations(version, bindings)
     for name, constraint in version.type_constraints.items():
         if name in bindings:
             continue
-        cells = choices.drawable[name]
+        cells = plan.drawable_types[name]
         if dtype in cells:
             bindings[name] = dtype  # keep mixed-type ops in the cell's type where they can be
         elif cells:

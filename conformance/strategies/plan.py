@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from opset.cells import allowed_cells, drawable_cell, primary_param
 from opset.formula import Formula
 from opset.formula.nodes import BinOp, BoolOp, Call, Compare, Const, ListDisplay, Name, Node, Subscript, UnaryOp
 from opset.model import OpVersion
@@ -38,6 +39,11 @@ class DrawPlan:
     vector_of: dict[str, Formula] = field(default_factory=dict)  # unsigned input -> formula of its length
     same_tuple: dict[str, str] = field(default_factory=dict)  # tuple -> tuple it copies (`prod(A) == prod(B)`)
     signatures: dict[str, tuple[str | int, ...]] = field(default_factory=dict)  # input -> shape signature
+    # the type variable a cell binds (the primary parameter's), None when it has none; and per type variable the
+    # cells of its constraint the strategies can draw (`primary_param` and `allowed_cells` walk every type of every
+    # constraint: a tenth of a millisecond, once per version here instead of once per draw)
+    primary_type: str | None = None
+    drawable_types: dict[str, list[str]] = field(default_factory=dict)
     min_prod: dict[str, int] = field(default_factory=dict)  # tuple -> least product (`prod(L) >= 6`)
     attr_fixed: dict[str, object] = field(default_factory=dict)  # attribute -> its only valid value
     attr_min: dict[str, float] = field(default_factory=dict)  # numeric attribute -> least valid value
@@ -75,6 +81,11 @@ def _make_plan(version: OpVersion) -> DrawPlan:
             _read_clause(clause, plan, unsigned)
             _read_attribute_clause(clause, plan, attributes)
     plan.dims = [d for d in plan.dims if d not in plan.derived]
+    primary = primary_param(version)
+    if primary is not None and version.type_variable(primary.type) is not None:
+        plan.primary_type = primary.type
+    plan.drawable_types = {name: [c for c in allowed_cells(version, name) if drawable_cell(c)]
+                           for name in version.type_constraints}
     return plan
 
 

@@ -24,6 +24,7 @@ from conformance.runner.random_laws import (
     law_case,
     law_test,
     normal_cdf,
+    telling,
     uniform_cdf,
 )
 from conformance.runner.random_outputs import RandomCall, random_call
@@ -323,4 +324,7 @@ def test_a_law_example_redraws_until_its_law_is_telling() -> None:
         drawn.append(draw_law_case(strategy, data))
 
     one_example()
-    assert len(drawn) == 20 and all(random_call(v, c.inputs, c.attributes) is not None for c in drawn)
+    assert len(drawn) == 20
+    for case in drawn:  # each a grown law case whose law is telling: training on, ratio 0.25 or 0.75, data not all 0
+        call = random_call(v, case.inputs, case.attributes)
+        assert call is not None and telling(call) and case.inputs[0].size >= LAW_DRAWS
