@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, Phase, settings
 from conformance.runner import state
 from conformance.runner.expectations import Expectation, expectation_for, load_expectations
 from conformance.runner.report import Report
+from conformance.strategies.repeatable import draw_without_local_constants
 
 PROFILE = "conform"
 
@@ -45,6 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
                               database=None, phases=phases, report_multiple_bugs=False, print_blob=False,
                               suppress_health_check=[HealthCheck.differing_executors])
     settings.load_profile(PROFILE)
+    draw_without_local_constants()  # the same --seed draws the same cases wherever conform runs
     repro = config.option.conform_repro_dir
     state.configure(config.option.backend, config.option.conform_timeout, Path(repro).resolve() if repro else None)
     expectations_path = config.option.conform_expectations

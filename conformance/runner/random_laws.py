@@ -335,8 +335,10 @@ def law_case(case: Case, draws: int = LAW_DRAWS) -> Case | None:
     random, their law is certain (nothing to test) or their arguments are the standard ones (`telling`).
 
     What grows: a `shape` attribute (RandomNormal, RandomUniform) becomes [draws]; Multinomial's `sample_size`
-    becomes ceil(draws / rows); otherwise the input the output's shape follows (the *Like ops' input, Bernoulli's p,
-    Dropout's data) is repeated to `draws` elements (`np.resize`: its values, cyclically).
+    becomes ceil(draws / rows), counting the rows with two possible classes or more; otherwise the input the output's
+    shape follows (the *Like ops' input, Bernoulli's p, Dropout's data) is repeated whole (`np.resize`: its values,
+    cyclically) until the elements whose law leaves something to chance come to `draws` (`_informative_count`), so
+    the law test always tests at least `draws` draws and holds them to the same bound.
     """
     version = case.version
     spec = version.random
@@ -348,17 +350,17 @@ def law_case(case: Case, draws: int = LAW_DRAWS) -> Case | None:
     if "shape" in version.attributes and not any(x is not None for x in inputs):
         given["shape"] = [draws]
     elif spec.law == "multinomial":
-        rows = max(1, int(np.shape(inputs[0])[0])) if inputs and inputs[0] is not None else 1
-        given["sample_size"] = -(-draws // rows)
+        given["sample_size"] = -(-draws // _informative_count(call))
     elif inputs and inputs[0] is not None:
         x = inputs[0]
-        inputs[0] = np.resize(x, (draws,)) if x.size else np.zeros((draws,), x.dtype)
+        total = x.size * -(-draws // _informative_count(call)) if x.size and spec.law in _PER_ELEMENT else draws
+        inputs[0] = np.resize(x, (total,)) if x.size else np.zeros((total,), x.dtype)
         if spec.law == "dropout":  # BiasDropout's bias and residual follow the data, element by element
             positions = {name: i for i, name in enumerate(case.input_names)}
             for argument in ("bias", "residual"):
                 position = positions.get(spec.tensors.get(argument, ""))
                 if position is not None and inputs[position] is not None:
-                    inputs[position] = np.resize(inputs[position], (draws,))
+                    inputs[position] = np.resize(inputs[position], (total,))
     else:
         raise ValueError(f"{version.signature}: law_case has no rule to grow the draw of this version; add one")
     if spec.seed is not None and spec.seed not in given:
@@ -381,6 +383,28 @@ def law_case(case: Case, draws: int = LAW_DRAWS) -> Case | None:
                              f"{draws} draws; law_case needs a rule for this version")
     return replace(case, attributes=node_values(resolve_attributes(version, given, shapes)), node_attributes=given,
                    inputs=inputs, expected_shapes=expected, values=values, example=None)
+
+
+def _informative_count(call: RandomCall) -> int:
+    """How many units of the drawn case carry information for the law test (`law_test` leaves the others out): the
+    rows of a Multinomial with two possible classes or more; the elements of a Bernoulli's p in (0, 1); Dropout's
+    elements whose kept and dropped values differ in the data's type (told apart without the mask too). The law case
+    repeats the case until these come to `draws`. At least 1 (`telling`)."""
+    law = call.spec.law
+    if law == "multinomial":
+        logits = _tensor(call, "logits")[1]
+        return max(1, int(((class_probabilities(logits) > 0).sum(axis=1) >= 2).sum()))
+    if law == "bernoulli":
+        p = _tensor(call, "p")[1]
+        return max(1, int(((p > 0) & (p < 1)).sum()))
+    if law == "dropout":
+        dtype = np.asarray(call.inputs[call.spec.tensors["data"]]).dtype
+        kept, dropped = (v.astype(dtype).astype(np.float64) for v in dropout_terms(call))
+        return max(1, int((kept != dropped).sum()))
+    raise ValueError(f"{call.version.signature}: the {law} law's draws are all informative; no count needed")
+
+
+_PER_ELEMENT = frozenset({"bernoulli", "dropout"})  # laws whose elements' arguments may leave nothing to chance
 
 
 def _concrete(shape: Any) -> list[int] | None:

@@ -41,6 +41,7 @@ from conformance.runner.random_outputs import random_call
 from conformance.strategies.case import Case
 from conformance.strategies.cases import op_cases
 from conformance.strategies.examples import example_case
+from conformance.strategies.repeatable import draw_without_local_constants
 from conformance.value_protos import to_proto
 from opset.model import Example, OpVersion, module_name, op_label
 
@@ -106,7 +107,9 @@ def cell_seed(seed: int, version: OpVersion, dtype: str) -> int:
 
 def drawn_cases(version: OpVersion, dtype: str, count: int, seed: int) -> list[Case]:
     """Up to `count` cases of the cell drawn by conform's strategy, the same ones for the same seed (Hypothesis's
-    generate phase only: no database, no shrinking; fewer when the strategy has fewer distinct cases)."""
+    generate phase only: no database, no shrinking, no constants of the local source; fewer when the strategy has
+    fewer distinct cases)."""
+    draw_without_local_constants()
     strategy = op_cases(version, dtype)
     found: list[Case] = []
 

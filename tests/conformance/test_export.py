@@ -24,6 +24,7 @@ from conformance.backends.reference import ReferenceBackend
 from conformance.models.runner import ModelRunner
 from conformance.suites.export import main as export_main
 from conformance.suites.folder import folder_cases
+from tests.helpers.conform_cli import tree_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 WRONG = "tests.conformance.wrong_backends"
@@ -263,14 +264,10 @@ def test_two_exports_with_one_seed_are_byte_identical(tmp_path: Path) -> None:
     export(tmp_path / "a", *args, "--seed", "7")
     export(tmp_path / "b", *args, "--seed", "7", "--jobs", "2")
     export(tmp_path / "c", *args, "--seed", "8")
-    a, b, c = (_files(tmp_path / x) for x in "abc")
+    a, b, c = (tree_bytes(tmp_path / x) for x in "abc")
     assert a.keys() == b.keys() and len(a) > 50
     assert [k for k in a if a[k] != b[k]] == []
     assert any(c.get(k) != v for k, v in a.items() if "example" not in k)
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_export_replaces_a_previous_export_and_refuses_other_folders(tmp_path: Path) -> None:

@@ -203,9 +203,14 @@ RANDOM_CELLS = sorted({(v.name, v.since, cell_dtypes(v)[0][0]) for op in registr
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_a_law_case_is_the_drawn_case_grown(op: str, since: int, dtype: str, data: st.DataObject) -> None:
-    """The law case keeps the drawn attributes and argument values, grows the random output to LAW_DRAWS draws at
-    least and seeds a seedable version; conform's strategies reach one for every random version (else Hypothesis
-    finds the assumption unsatisfiable)."""
+    """The law case keeps the drawn attributes and argument values, grows the random output until the law test
+    counts LAW_DRAWS draws at least (elements whose law is certain left out: p of 0 or 1, Dropout's zeros, a
+    Multinomial row with one possible class) and seeds a seedable version; conform's strategies reach one for every
+    random version (else Hypothesis finds the assumption unsatisfiable)."""
+    from conformance.backends.resolve import resolve_backend
+    from conformance.runner.checks import check_case
+    from conformance.runner.settings import CheckSettings
+
     v = version("ai.onnx", op, since)
     assert v.random is not None
     case = data.draw(op_cases(v, dtype))
@@ -228,6 +233,9 @@ def test_a_law_case_is_the_drawn_case_grown(op: str, since: int, dtype: str, dat
         if name in call.inputs and call.inputs[name].size >= LAW_DRAWS:
             small = drawn.inputs[name].reshape(-1)
             np.testing.assert_array_equal(call.inputs[name][:small.size], small, err_msg=argument)
+    checked = CheckSettings(spec="reference")
+    check_case(grown, resolve_backend("reference"), checked, law=True)
+    assert checked.stats.law_test is not None and checked.stats.law_test["draws"] >= LAW_DRAWS, checked.stats.law_test
 
 
 @pytest.mark.parametrize(("op", "since", "given"), [

@@ -27,3 +27,8 @@ def run_and_report(tmp_path: Path, backend: str, *args: str) -> tuple[subprocess
                      "--max-examples", "10", *args)
     assert report.is_file(), result.stdout[-2000:] + result.stderr[-2000:]
     return result, json.loads(report.read_text())
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under `root` (its path relative to `root`, posix) -> its bytes: two exports compared byte for byte."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
