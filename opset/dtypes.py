@@ -196,7 +196,7 @@ def proto_type_text(tp: object) -> str | None:
     accessors so this module needs no onnx import; None when the type is absent or its element unknown."""
     which = getattr(tp, "WhichOneof", None)
     kind = which("value") if callable(which) else None
-    codes = {code: name for name, (code, _) in ELEMENT_TYPES.items()}
+    codes = CODE_TO_ELEMENT
     if kind in ("tensor_type", "sparse_tensor_type"):
         element = codes.get(getattr(tp, kind).elem_type)
         prefix = "tensor" if kind == "tensor_type" else "sparse_tensor"

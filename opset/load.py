@@ -10,14 +10,12 @@ rebuilt, never trusted.
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from opset import cache
+from opset import cache, collector
 from opset.errors import Problem, RegistryError
 from opset.frozen import FrozenMap
 from opset.model import Domain, MapsTo, OpSchema, OpVersion
@@ -41,7 +39,7 @@ def load_registry(root: Path | str | None = None, *, use_cache: bool = True) -> 
     from opset import record_table
 
     key, fingerprint = cache.key_for(root, files)
-    with _no_gc():
+    with collector.paused():
         tables = cache.read(key)
         try:
             registry = record_table.decode_registry(tables) if tables is not None else None
@@ -53,19 +51,6 @@ def load_registry(root: Path | str | None = None, *, use_cache: bool = True) -> 
     if fingerprint is not None:
         cache.remember(fingerprint, key)
     return registry
-
-
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Cyclic garbage collection paused: reading and decoding the cache make tens of thousands of containers and none
-    is garbage, yet every few hundred of them would start a collection pass over all the others (10x slower)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _registry_files(root: Path) -> list[str]:

@@ -14,17 +14,18 @@ import os
 
 import onnx
 
+from opset import collector
 from opset.check_ids import CHECKS
 from opset.formula.formula import walked_evaluation
 from opset.registry import Registry
 from opset.validate.diagnostics import Diagnostic, has_errors
 from opset.validate.profiles import PROFILES, Profile, UnknownProfileError, get_profile
 from opset.validate.reading import ModelReadError, read_model
-from opset.validate.run import ModelValidation, ValidationResult
+from opset.validate.run import ModelValidation, ValidationResult, kept_outcomes
 from opset.validate.signatures import VersionTable
 
 __all__ = ["CHECKS", "PROFILES", "Diagnostic", "ModelReadError", "Profile", "UnknownProfileError",
-           "ValidationResult", "check_model", "has_errors", "validate_model"]
+           "ValidationResult", "check_model", "forget_outcomes", "has_errors", "validate_model"]
 
 _TABLES: dict[int, VersionTable] = {}
 _DEFAULT: list[Registry] = []  # the checkout's registry, loaded once per process
@@ -55,10 +56,18 @@ def check_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | 
     proto = model if isinstance(model, onnx.ModelProto) else read_model(model)
     chosen = profile if isinstance(profile, Profile) else get_profile(profile)
     validation = ModelValidation(proto, _table(registry), chosen, fast=fast)
-    if fast:
-        return validation.run()
-    with walked_evaluation():
-        return validation.run()
+    with collector.paused():  # the run allocates many short-lived objects and no cycles (`collector`)
+        if fast:
+            return validation.run()
+        with walked_evaluation():
+            return validation.run()
+
+
+def forget_outcomes() -> None:
+    """Drop the node outcomes kept across calls (`opset.validate.outcomes`): the next validation checks every node
+    signature afresh, as the first one in a process does (compiled formulas and per-version tables stay)."""
+    for table in _TABLES.values():
+        kept_outcomes(table).clear()
 
 
 def validate_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,

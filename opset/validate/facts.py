@@ -7,7 +7,7 @@ constraint is a set membership test.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import onnx
 
@@ -27,11 +27,11 @@ Dim = int | Sym
 Shape = tuple[Dim, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
+class Facts(NamedTuple):
     """A tensor's (or an optional tensor's) shape; for a sequence (or an optional one) `shape` is the shape its
     elements share (onnx's sequence element shape: dims that differ are unknown) and `elements` each element's
-    shape, where the number of elements is known."""
+    shape, where the number of elements is known. A named tuple, not a dataclass: node signatures hash and compare
+    facts for every node of a model, and a tuple does both in C (the 10,000-node chain: 89 -> N ms)."""
 
     type: str | None  # None: unknown
     shape: Shape | None  # None: unknown rank

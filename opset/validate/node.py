@@ -69,11 +69,12 @@ class Scope:
     tensors: MutableMapping[str, onnx.TensorProto] = field(default_factory=dict)
     inferred: dict[str, Shape] = field(default_factory=dict)  # shapes the formulas gave, before merging
     fresh: FreshDims = field(default_factory=FreshDims)  # the run's unknown dims (a sequence's disagreeing dims)
+    payload_problems: list[tuple[int, str, str]] = field(default_factory=list)  # this graph's bad initializers
 
     def known_values(self, name: str) -> tuple[int, ...] | None:
         found = self.values.get(name)
         if found is None and name in self.tensors:
-            found = tensor_values(self.tensors[name])
+            found = tensor_values(self.tensors[name], payload_checked=True)  # `tensors` holds checked ones only
             if found is not None:
                 self.values[name] = found
         return found

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import ChainMap
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 import onnx
 
@@ -28,10 +29,20 @@ from opset.validate.facts import (
 )
 from opset.validate.graph import NodeRec, plan_graph
 from opset.validate.node import Memo, NodeCheck, OutputWrite, Scope, Subgraph
+from opset.validate.outcomes import Outcomes
 from opset.validate.profiles import Profile
 from opset.validate.signatures import VersionInfo, VersionTable
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
+_KEPT: WeakKeyDictionary[VersionTable, Outcomes[tuple[OutputWrite, ...]]] = WeakKeyDictionary()
+
+
+def kept_outcomes(table: VersionTable) -> Outcomes[tuple[OutputWrite, ...]]:
+    """The clean node outcomes kept for `table`'s registry (`opset.validate.outcomes`), across validation runs."""
+    kept = _KEPT.get(table)
+    if kept is None:
+        kept = _KEPT[table] = Outcomes()
+    return kept
 
 
 @dataclass(slots=True)
@@ -55,7 +66,8 @@ class ModelValidation:
         self.diags: list[Diagnostic] = []
         self.fresh = FreshDims()
         self.memo: Memo | None = {} if fast else None  # (version, attributes, input shapes, values) -> results
-        self.outcomes: dict[Hashable, tuple[OutputWrite, ...]] = {}  # node signature -> what a clean check wrote
+        self.outcomes = kept_outcomes(table)  # node signature -> what a clean check wrote, kept across runs
+        self.own_outcomes: dict[Hashable, tuple[OutputWrite, ...]] = {}  # the same for nodes holding tensors
         self.opsets = self._opset_imports()
         self._mapped: dict[str, tuple[str, int] | None] = {}
         self._hints: dict[tuple[str, str, int], str] = {}
@@ -97,10 +109,16 @@ class ModelValidation:
             declared = value_info_facts(vi, self.fresh)
             port = given[k] if given is not None and k < len(given) else None
             local[vi.name] = declared if port is None else _fed(declared, port)
-        tensors: dict[str, onnx.TensorProto] = {}
-        for t in graph.initializer:
+        tensors: dict[str, onnx.TensorProto] = {}  # the initializers whose stored values fit their dims
+        problems: list[tuple[int, str, str]] = []  # (position, name, problem) of the others, reported by `_graph`
+        for k, t in enumerate(graph.initializer):
             name = t.name
-            tensors[name] = t
+            problem = payload_problem(t)  # checked once: `known_values` reads only the tensors that passed
+            if problem:
+                problems.append((k, name, problem))
+                tensors.pop(name, None)
+            else:
+                tensors[name] = t
             stated = local.get(name)
             held = tensor_facts(t)
             if stated is None or stated.shape is None:
@@ -112,25 +130,24 @@ class ModelValidation:
             if vi.name not in local:
                 declared_facts[vi.name] = value_info_facts(vi, self.fresh)
         if outer is None:
-            return Scope(facts=local, declared=declared_facts, values={}, tensors=tensors, fresh=self.fresh)
+            return Scope(facts=local, declared=declared_facts, values={}, tensors=tensors, fresh=self.fresh,
+                         payload_problems=problems)
         return Scope(facts=ChainMap(local, outer.facts), declared=declared_facts,
-                     values=ChainMap({}, outer.values), tensors=ChainMap(tensors, outer.tensors), fresh=self.fresh)
+                     values=ChainMap({}, outer.values), tensors=ChainMap(tensors, outer.tensors), fresh=self.fresh,
+                     payload_problems=problems)
 
     def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
         plan = plan_graph(graph, outer_names, path)
         self.diags.extend(plan.diagnostics)
-        self._initializer_data(graph, path)
+        self._initializer_data(graph, path, scope)
         records = plan.records
         for i in plan.order:
             self._node(records[i], path, scope)
 
-    def _initializer_data(self, graph: onnx.GraphProto, path: str) -> None:
-        """Every initializer's stored values fit its dims (checked before anything decodes one)."""
-        for k, t in enumerate(graph.initializer):
-            problem = payload_problem(t)
-            if problem:
-                self.diags.append(Diagnostic("error", "tensor_data", f"initializer {k} '{t.name}': {problem}",
-                                             graph=path))
+    def _initializer_data(self, graph: onnx.GraphProto, path: str, scope: Scope) -> None:
+        """Every initializer's stored values fit its dims (checked by `_scope`, before anything decodes one)."""
+        for k, name, found in scope.payload_problems:
+            self.diags.append(Diagnostic("error", "tensor_data", f"initializer {k} '{name}': {found}", graph=path))
         for k, sparse in enumerate(graph.sparse_initializer):
             for part in ("values", "indices"):
                 problem = payload_problem(getattr(sparse, part))
@@ -177,10 +194,12 @@ class ModelValidation:
                         "tensor_data", f"attribute '{attr.name}'{where}: {problem}")
 
     def _checked_once(self, rec: NodeRec, path: str, scope: Scope, info: VersionInfo) -> None:
-        """Check the node, or replay what checking an earlier node of the same signature wrote. Only a check that
-        reported nothing and drew no fresh dim is replayed (its diagnostics would name the other node)."""
+        """Check the node, or replay what checking an earlier node of the same signature wrote, in this run or an
+        earlier one (`opset.validate.outcomes`). Only a check that reported nothing and drew no fresh dim is replayed
+        (its diagnostics would name the other node)."""
         key = _signature(rec, scope, info)
-        done = self.outcomes.get(key)
+        own = rec.holds_tensors and _attribute_bytes(key) > KEPT_TENSOR_BYTES
+        done = self.own_outcomes.get(key) if own else self.outcomes.get(key)
         if done is not None:
             outputs = rec.outputs
             for write in done:
@@ -190,7 +209,10 @@ class ModelValidation:
         check = NodeCheck(rec, path, info.version.signature, self.diags)
         check.check(info, scope, self.memo)
         if len(self.diags) == reported and self.fresh.count == drawn:
-            self.outcomes[key] = tuple(check.writes)
+            if own:
+                self.own_outcomes[key] = tuple(check.writes)
+            else:
+                self.outcomes.put(key, tuple(check.writes))
 
     def _map_domain(self, domain: str) -> tuple[str, int] | None:
         if domain in self._mapped:
@@ -283,6 +305,14 @@ def _signature(rec: NodeRec, scope: Scope, info: VersionInfo) -> Hashable:
     return (info.key, tuple([a.SerializeToString() for a in attrs]) if attrs else (),
             tuple([facts.get(n, UNKNOWN) if n else None for n in inputs]),
             tuple([declared.get(n) if n else "" for n in rec.outputs]), tuple(values))
+
+
+KEPT_TENSOR_BYTES = 1024  # a node whose attributes hold more (a Constant's tensor) is replayed within its run only
+
+
+def _attribute_bytes(key: Hashable) -> int:
+    attributes: tuple[bytes, ...] = key[1]  # type: ignore[index]
+    return sum(len(b) for b in attributes)
 
 
 def _fed(declared: Facts, port: Port) -> Facts:

@@ -8,13 +8,12 @@ gets its output type from the declared value_info, or stays unknown.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import onnx
-from onnx import numpy_helper
 
 from opset.tensor_data import decodable
 from opset.validate.facts import Shape, tensor_type, type_text
@@ -30,17 +29,26 @@ class Produced:
     values: tuple[int, ...] | None = None
 
 
-def tensor_values(t: onnx.TensorProto) -> tuple[int, ...] | None:
-    """The values of a small int tensor, else None (weights are never converted)."""
+def tensor_values(t: onnx.TensorProto, payload_checked: bool = False) -> tuple[int, ...] | None:
+    """The values of a small int tensor, else None (weights are never converted). `payload_checked`: the caller
+    found no `payload_problem` in it already."""
     if t.data_type not in _INT_TYPES:
         return None
     count = 1
     for d in t.dims:
         count *= d
-    if count > MAX_VALUES or not decodable(t):  # values that do not fit the dims are reported as tensor_data
+    if count > MAX_VALUES:
         return None
-    array: np.ndarray[Any, Any] = numpy_helper.to_array(t)
-    return tuple(int(x) for x in array.reshape(-1))
+    if payload_checked:
+        if t.data_location == onnx.TensorProto.EXTERNAL or t.HasField("segment"):
+            return None
+    elif not decodable(t):  # values that do not fit the dims are reported as tensor_data
+        return None
+    int64 = t.data_type == onnx.TensorProto.INT64
+    if t.HasField("raw_data"):  # little-endian, as onnx stores it: struct reads it without numpy's round trip
+        values: tuple[int, ...] = struct.unpack(f"<{count}{'q' if int64 else 'i'}", t.raw_data)
+        return values
+    return tuple(t.int64_data) if int64 else tuple(t.int32_data)
 
 
 def _constant(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:

@@ -20,7 +20,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from bench.validate import chain_model, ort_optimized
-from opset.validate import check_model
+from opset.validate import check_model, forget_outcomes
 from tests.validate.corpus import CASES, CLEAN
 
 LIGHT_DIR = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
@@ -141,3 +141,22 @@ def test_fast_and_plain_paths_agree(name: str) -> None:
     assert fast.diagnostics == plain.diagnostics
     assert list(fast.facts.items()) == list(plain.facts.items())
     assert list(fast.inferred.items()) == list(plain.inferred.items())
+
+
+def test_outcomes_kept_across_models_change_nothing() -> None:
+    """One process validating the whole corpus forward and then backward, keeping clean node outcomes from model to
+    model (`opset.validate.outcomes`): every result is the plain path's, and later models do replay earlier ones."""
+    from opset.validate import _table
+    from opset.validate.run import kept_outcomes
+
+    models = {name: (build(), profile) for name, (build, profile) in sorted(CORPUS.items())}
+    plain = {name: check_model(model, profile, fast=False) for name, (model, profile) in models.items()}
+    forget_outcomes()
+    kept = kept_outcomes(_table(None))
+    for name in [*models, *reversed(models)]:
+        model, profile = models[name]
+        fast = check_model(model, profile)
+        assert fast.diagnostics == plain[name].diagnostics, name
+        assert list(fast.facts.items()) == list(plain[name].facts.items()), name
+        assert list(fast.inferred.items()) == list(plain[name].inferred.items()), name
+    assert len(kept) > 500
