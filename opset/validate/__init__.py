@@ -14,9 +14,9 @@ import os
 
 import onnx
 
-from opset import collector
 from opset.check_ids import CHECKS
 from opset.formula.formula import walked_evaluation
+from opset.load import gc_paused, load_registry
 from opset.registry import Registry
 from opset.validate.diagnostics import Diagnostic, has_errors
 from opset.validate.profiles import PROFILES, Profile, UnknownProfileError, get_profile
@@ -34,8 +34,6 @@ _DEFAULT: list[Registry] = []  # the checkout's registry, loaded once per proces
 def _table(registry: Registry | None) -> VersionTable:
     if registry is None:
         if not _DEFAULT:
-            from opset.load import load_registry
-
             _DEFAULT.append(load_registry())
         registry = _DEFAULT[0]
     table = _TABLES.get(id(registry))
@@ -56,7 +54,7 @@ def check_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | 
     proto = model if isinstance(model, onnx.ModelProto) else read_model(model)
     chosen = profile if isinstance(profile, Profile) else get_profile(profile)
     validation = ModelValidation(proto, _table(registry), chosen, fast=fast)
-    with collector.paused():  # the run allocates many short-lived objects and no cycles (`collector`)
+    with gc_paused():  # the run allocates many short-lived objects and no cycles (`opset.load.gc_paused`)
         if fast:
             return validation.run()
         with walked_evaluation():
