@@ -1,26 +1,30 @@
 """The `onnxruntime` backend: one single-threaded InferenceSession per distinct one-node model.
 
 onnxruntime's Python API holds no ml_dtypes arrays: bfloat16 and float8 values go in as OrtValues made from their
-bytes with their ONNX type, and come out copied byte for byte into ml_dtypes arrays. It takes no unpacked 4-bit or
-2-bit arrays at all, so cases with such inputs are unsupported here (the API's limit, not onnxruntime's kernels').
+bytes with their ONNX type, and come out copied byte for byte into ml_dtypes arrays; 4-bit and 2-bit outputs come out
+as their packed bytes, unpacked by onnx's reader. It takes no unpacked 4-bit or 2-bit arrays as inputs at all, so cases
+with such inputs are unsupported here (the API's limit, not onnxruntime's kernels').
 """
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
+import math
 from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 import onnx
+from onnx import helper, numpy_helper
 
 from conformance.containers import as_value
 from conformance.element_types import ML_FLOATS, SUB_BYTE_BITS, element_of, is_ml_dtype, numpy_dtype
 from opset.dtypes import ELEMENT_TYPES, tensor_element
 
 ML_TYPES = ML_FLOATS - SUB_BYTE_BITS.keys()  # the ml_dtypes types onnxruntime's OrtValues hold byte for byte
-ML_CODES = frozenset(ELEMENT_TYPES[e][0] for e in ML_TYPES if e in ELEMENT_TYPES)
+# the types its Python API cannot turn into numpy ("No corresponding Numpy type"), read here from the OrtValue's bytes
+OUT_CODES = frozenset(ELEMENT_TYPES[e][0] for e in ML_TYPES | SUB_BYTE_BITS.keys() if e in ELEMENT_TYPES)
 
 UNSUPPORTED_MARKERS = ("not_implemented", "not implemented", "no op registered", "unsupported", "not supported",
                        "could not find an implementation", "is not a registered function/op",
@@ -75,7 +79,7 @@ class OnnxRuntimeBackend:
                 self._sessions.popitem(last=False)
         try:
             # an ml_dtypes output needs OrtValues too, even where every input is a numpy type (If's branches)
-            ml_out = any(o.type.tensor_type.elem_type in ML_CODES for o in model.graph.output)
+            ml_out = any(o.type.tensor_type.elem_type in OUT_CODES for o in model.graph.output)
             if not ml_out and not any(isinstance(x, np.ndarray) and is_ml_dtype(x.dtype) for x in feeds.values()):
                 # sequences come back as lists, optionals as None or their value, maps as dicts
                 return [self._from_ort(x) if isinstance(x, self._ort.OrtValue) else as_value(x)
@@ -105,8 +109,15 @@ class OnnxRuntimeBackend:
 
     @staticmethod
     def _from_ort(value: Any) -> Any:
-        """An OrtValue as numpy: its own conversion, or its bytes as the ml_dtypes type it holds."""
+        """An OrtValue as numpy: its own conversion, or its bytes as the ml_dtypes type it holds. A 4-bit or 2-bit
+        tensor's bytes are packed as in an ONNX TensorProto's raw_data (element 0 in the lowest bits), so onnx's own
+        reader unpacks them."""
         element = tensor_element(value.data_type())
+        if element is not None and element in SUB_BYTE_BITS:
+            shape = value.shape()
+            nbytes = -(-math.prod(shape) * SUB_BYTE_BITS[element] // 8)
+            raw = ctypes.string_at(value.data_ptr(), nbytes) if nbytes else b""
+            return numpy_helper.to_array(helper.make_tensor("packed", ELEMENT_TYPES[element][0], shape, raw, raw=True))
         if element is None or element not in ML_TYPES:
             return np.asarray(value.numpy())
         out = np.empty(value.shape(), dtype=numpy_dtype(element))

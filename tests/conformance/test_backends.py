@@ -64,3 +64,26 @@ def test_reference_reports_what_the_registry_lacks_as_unsupported(domain: str, o
     node = helper.make_node(op, ["x"], ["y"], domain=domain)
     with pytest.raises(Unsupported):
         ReferenceBackend().run(node, [np.zeros(2, np.float32)], {domain: 13})
+
+
+@pytest.mark.parametrize("element", ["int4", "uint4", "int2", "uint2", "float4e2m1"])
+@pytest.mark.parametrize("shape", [[], [3], [2, 3]])
+def test_onnxruntime_gives_sub_byte_outputs_unpacked(element: str, shape: list[int]) -> None:
+    """onnxruntime's Python API has no numpy type for 4-bit and 2-bit tensors ("No corresponding Numpy type"); the
+    adapter reads the OrtValue's packed bytes: a Constant of every such type, odd element counts included, gives
+    back exactly its values."""
+    from onnx import numpy_helper
+
+    from conformance.element_types import numpy_dtype
+
+    dtype = numpy_dtype(element)
+    values = np.resize(np.array([1, -2, 3, 0, -1, 2], np.float32), shape)
+    if element.startswith("uint"):
+        values = np.abs(values)
+    expected = values.astype(dtype)
+    node = helper.make_node("Constant", [], ["Y"], value=numpy_helper.from_array(expected, "v"))
+    call = BackendCall(node.SerializeToString(), [], {"": 25}, [dtype.name], "ai.onnx", "Constant", 25, [element],
+                       [shape])
+    out = resolve_backend("onnxruntime").run(call)[0]
+    assert out.dtype == expected.dtype and out.shape == expected.shape
+    np.testing.assert_array_equal(out.astype(np.float32), expected.astype(np.float32))
