@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.compare import compare_values, tolerance_for
+from conformance.compare import compare_values, shown_value, tolerance_for
 from conformance.containers import shape_of
 from conformance.strategies.case import Case
 from conformance.strategies.dtypes import element_of
@@ -76,7 +76,7 @@ def _monotonic(case: Case, outputs: list[np.ndarray], rerun: Rerun) -> None:
     if drops.size:
         i = int(drops[0])
         raise PropertyViolation(f"monotonic: f(x + 0.5) < f(x) at flat index {i}: "
-                                f"{y2.flat[i]!r} < {outputs[0].flat[i]!r}")
+                                f"{shown_value(y2.flat[i])} < {shown_value(outputs[0].flat[i])}")
 
 
 def _shape_preserving(case: Case, outputs: list[Any], rerun: Rerun) -> None:
@@ -96,4 +96,4 @@ def _range(case: Case, outputs: list[np.ndarray], rerun: Rerun, *bounds: Any) ->
         outside |= y > hi
     if outside.any():
         i = int(np.flatnonzero(outside)[0])
-        raise PropertyViolation(f"range: output {y.flat[i]!r} at flat index {i} outside [{lo}, {hi}]")
+        raise PropertyViolation(f"range: output {shown_value(y.flat[i])} at flat index {i} outside [{lo}, {hi}]")

@@ -79,7 +79,7 @@ def compare_arrays(actual: np.ndarray, expected: np.ndarray, tolerance: Toleranc
         if wrong.size:
             i = int(wrong[0])
             return Comparison(False, problem=f"{wrong.size} of {actual.size} values differ; first at flat index "
-                                             f"{i}: {actual.flat[i]!r} vs {expected.flat[i]!r}")
+                                             f"{i}: {shown_value(actual.flat[i])} vs {shown_value(expected.flat[i])}")
         return Comparison(True)
     return _compare_floats(actual, expected, tolerance)
 
@@ -122,9 +122,17 @@ def _compare_floats(actual: np.ndarray, expected: np.ndarray, tolerance: Toleran
         i = int(np.flatnonzero(finite)[np.flatnonzero(bad)[0]])
         return Comparison(False, max_abs, max_rel, max_ulp,
                           problem=f"{int(bad.sum())} of {actual.size} values outside rtol={tolerance.rtol} "
-                                  f"atol={tolerance.atol}; first at flat index {i}: {a.flat[i]!r} vs {e.flat[i]!r}; "
+                                  f"atol={tolerance.atol}; first at flat index {i}: {shown_value(a.flat[i])} vs "
+                                  f"{shown_value(e.flat[i])}; "
                                   f"max abs err {max_abs:.3g}, max rel err {max_rel:.3g}, max ULP {max_ulp:.0f}")
     return Comparison(True, max_abs, max_rel, max_ulp)
+
+
+def shown_value(x: Any) -> str:
+    """A value in a message as Python writes it (`5.0`, `-3`, `True`), not numpy's `np.float64(5.0)`; a value numpy
+    cannot hand over as a Python scalar (an ml_dtypes element) as its own repr."""
+    value = x.item() if isinstance(x, np.generic) else x
+    return repr(value if isinstance(value, bool | int | float | complex | str | bytes) else x)
 
 
 def compare_values(actual: Any, expected: Any, tolerance: Callable[[np.dtype], Tolerance]) -> Comparison:

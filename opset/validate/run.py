@@ -67,7 +67,7 @@ class ModelValidation:
         self.fresh = FreshDims()
         self.memo: Memo | None = {} if fast else None  # (version, attributes, input shapes, values) -> results
         self.outcomes = kept_outcomes(table)  # node signature -> what a clean check wrote, kept across runs
-        self.own_outcomes: dict[Hashable, tuple[OutputWrite, ...]] = {}  # the same for nodes holding tensors
+        self.own_outcomes: dict[Hashable, tuple[OutputWrite, ...]] = {}  # this run only: over KEPT_TENSOR_BYTES
         self.opsets = self._opset_imports()
         self._mapped: dict[str, tuple[str, int] | None] = {}
         self._hints: dict[tuple[str, str, int], str] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from conformance.compare import compare_arrays, ulp_distance
 from opset.model import Tolerance
@@ -45,3 +46,13 @@ def test_ulp_distance_across_zero_and_neighbours() -> None:
     assert ulp_distance(np.nextafter(one, np.float32(2)), one)[0] == 1
     tiny = np.array([np.float32(1e-45)], np.float32)
     assert ulp_distance(tiny, -tiny)[0] == 2
+
+
+@pytest.mark.parametrize(("actual", "expected", "shown"), [
+    (np.array([5.0], np.float32), np.array([6.0], np.float32), "first at flat index 0: 5.0 vs 6.0;"),
+    (np.array([1, -3], np.int8), np.array([1, 4], np.int8), "first at flat index 1: -3 vs 4"),
+    (np.array([True]), np.array([False]), "first at flat index 0: True vs False"),
+])
+def test_a_failure_shows_values_as_python_writes_them(actual: np.ndarray, expected: np.ndarray, shown: str) -> None:
+    result = compare_arrays(actual, expected, TOL)
+    assert not result.ok and shown in result.problem and "np." not in result.problem
