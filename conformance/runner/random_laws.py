@@ -255,12 +255,34 @@ def _spread(values: np.ndarray) -> str:
     return f"[{distinct[0]:g}, {distinct[-1]:g}]"
 
 
+# Which elements (rows) of a call's arguments leave their draw to chance: the law test tests these only, the law
+# case grows until they come to LAW_DRAWS, and a case without any is not telling.
+
+def _uncertain(p: np.ndarray) -> np.ndarray:
+    """A Bernoulli's elements whose p is in (0, 1)."""
+    result: np.ndarray = (p > 0) & (p < 1)
+    return result
+
+
+def _open_rows(probabilities: np.ndarray) -> np.ndarray:
+    """A Multinomial's rows with two possible classes or more."""
+    result: np.ndarray = (probabilities > 0).sum(axis=1) >= 2
+    return result
+
+
+def _told_apart(call: RandomCall, dtype: np.dtype[Any]) -> np.ndarray:
+    """Dropout's elements (flat) whose kept and dropped values differ in `dtype`: the output alone shows their draw."""
+    kept, dropped = (v.astype(dtype).astype(np.float64) for v in dropout_terms(call))
+    result: np.ndarray = (kept != dropped).reshape(-1)
+    return result
+
+
 def _bernoulli(call: RandomCall, drawn: dict[str, np.ndarray]) -> _Found:
     first = _first(call, drawn)
     source, p = _tensor(call, "p")
     if first is None or first[1].shape != p.shape:
         return None
-    uncertain = (p > 0) & (p < 1)
+    uncertain = _uncertain(p)
     if not uncertain.any():
         return None
     q = p[uncertain]  # 0 comes with probability 1 - q, 1 with q
@@ -275,7 +297,7 @@ def _multinomial(call: RandomCall, drawn: dict[str, np.ndarray]) -> _Found:
     if first is None or logits.ndim != 2 or first[1].ndim != 2 or first[1].shape[0] != logits.shape[0]:
         return None
     probabilities = class_probabilities(logits)
-    rows = (probabilities > 0).sum(axis=1) >= 2  # a row with one possible class leaves nothing to chance
+    rows = _open_rows(probabilities)
     if not rows.any() or first[1].shape[1] == 0:
         return None
     cumulative = np.cumsum(probabilities[rows], axis=1)
@@ -304,9 +326,9 @@ def _dropout(call: RandomCall, drawn: dict[str, np.ndarray]) -> _Found:
         y = drawn[output_name]
         if y.shape != data.shape:
             return None
-        kept_value, dropped_value = (v.astype(y.dtype).astype(np.float64) for v in dropout_terms(call))
-        known = (kept_value != dropped_value).reshape(-1)
-        name, kept = output_name, (y.astype(np.float64).reshape(-1)[known] != dropped_value.reshape(-1)[known])
+        known = _told_apart(call, y.dtype)
+        dropped_value = dropout_terms(call)[1].astype(y.dtype).astype(np.float64).reshape(-1)
+        name, kept = output_name, (y.astype(np.float64).reshape(-1)[known] != dropped_value[known])
         kept = kept.astype(np.float64)
     else:
         return None
@@ -392,19 +414,19 @@ def _informative_count(call: RandomCall) -> int:
     repeats the case until these come to `draws`. At least 1 (`telling`)."""
     law = call.spec.law
     if law == "multinomial":
-        logits = _tensor(call, "logits")[1]
-        return max(1, int(((class_probabilities(logits) > 0).sum(axis=1) >= 2).sum()))
+        return max(1, int(_open_rows(class_probabilities(_tensor(call, "logits")[1])).sum()))
     if law == "bernoulli":
-        p = _tensor(call, "p")[1]
-        return max(1, int(((p > 0) & (p < 1)).sum()))
+        return max(1, int(_uncertain(_tensor(call, "p")[1]).sum()))
     if law == "dropout":
-        dtype = np.asarray(call.inputs[call.spec.tensors["data"]]).dtype
-        kept, dropped = (v.astype(dtype).astype(np.float64) for v in dropout_terms(call))
-        return max(1, int((kept != dropped).sum()))
+        return max(1, int(_told_apart(call, _data_dtype(call)).sum()))
     raise ValueError(f"{call.version.signature}: the {law} law's draws are all informative; no count needed")
 
 
 _PER_ELEMENT = frozenset({"bernoulli", "dropout"})  # laws whose elements' arguments may leave nothing to chance
+
+
+def _data_dtype(call: RandomCall) -> np.dtype[Any]:
+    return np.asarray(call.inputs[call.spec.tensors["data"]]).dtype
 
 
 def _concrete(shape: Any) -> list[int] | None:
@@ -432,14 +454,13 @@ def telling(call: RandomCall) -> bool:
         return scalars["high"] > scalars["low"] and math.isfinite(scalars["high"] - scalars["low"])
     if law == "bernoulli":
         p = _tensor(call, "p")[1]
-        return bool(((p > 0) & (p < 1) & (p != 0.5)).any())
+        return bool((_uncertain(p) & (p != 0.5)).any())
     if law == "multinomial":
         logits = _tensor(call, "logits")[1]
         if logits.ndim != 2:
             return False
         probabilities = class_probabilities(logits)
-        return bool((((probabilities > 0).sum(axis=1) >= 2) & (np.ptp(probabilities, axis=1) > 0)).any())
-    if law == "dropout":
-        data = _tensor(call, "data")[1]
-        return 0 < scalars["ratio"] < 1 and bool((data != 0).any())
+        return bool((_open_rows(probabilities) & (np.ptp(probabilities, axis=1) > 0)).any())
+    if law == "dropout":  # an element whose kept and dropped values agree shows nothing (zero data, no bias)
+        return 0 < scalars["ratio"] < 1 and bool(_told_apart(call, _data_dtype(call)).any())
     raise ValueError(f"law '{law}' has no law test; add it to conformance.runner.random_laws")

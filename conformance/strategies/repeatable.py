@@ -16,9 +16,9 @@ version (constraints.txt) to it, so a Hypothesis that moves it fails that test, 
 from __future__ import annotations
 
 import importlib.util
-from typing import Any
 
 _PROVIDERS = "hypothesis.internal.conjecture.providers"
+_REPLACED: list[bool] = []  # holds True once this process's Hypothesis draws no local constants
 
 
 def draw_without_local_constants() -> None:
@@ -26,14 +26,9 @@ def draw_without_local_constants() -> None:
     if importlib.util.find_spec(_PROVIDERS) is None:  # an older Hypothesis: no local constants to turn off
         return
     providers = importlib.import_module(_PROVIDERS)
-    current = getattr(providers, "_get_local_constants", None)
-    if current is None or getattr(current, "_conform_none", False):
+    if not hasattr(providers, "_get_local_constants") or _REPLACED:  # none to turn off, or turned off already
         return
     none = providers.Constants()  # empty: the type the provider reads
-
-    def no_local_constants() -> Any:
-        return none
-
-    no_local_constants._conform_none = True  # type: ignore[attr-defined]
-    vars(providers)["_get_local_constants"] = no_local_constants  # read by name at each draw
+    vars(providers)["_get_local_constants"] = lambda: none  # read by name at each draw
     providers.CONSTANTS_CACHE.cache.clear()  # constants chosen before were chosen with the local ones
+    _REPLACED.append(True)

@@ -198,7 +198,7 @@ class ModelValidation:
         earlier one (`opset.validate.outcomes`). Only a check that reported nothing and drew no fresh dim is replayed
         (its diagnostics would name the other node)."""
         key = _signature(rec, scope, info)
-        own = rec.holds_tensors and _attribute_bytes(key) > KEPT_TENSOR_BYTES
+        own = rec.holds_tensors and sum(a.ByteSize() for a in rec.attrs) > KEPT_TENSOR_BYTES
         done = self.own_outcomes.get(key) if own else self.outcomes.get(key)
         if done is not None:
             outputs = rec.outputs
@@ -308,11 +308,6 @@ def _signature(rec: NodeRec, scope: Scope, info: VersionInfo) -> Hashable:
 
 
 KEPT_TENSOR_BYTES = 1024  # a node whose attributes hold more (a Constant's tensor) is replayed within its run only
-
-
-def _attribute_bytes(key: Hashable) -> int:
-    attributes: tuple[bytes, ...] = key[1]  # type: ignore[index]
-    return sum(len(b) for b in attributes)
 
 
 def _fed(declared: Facts, port: Port) -> Facts:
