@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import onnx
 from onnx import helper
@@ -31,35 +32,54 @@ def element_count(t: onnx.TensorProto) -> int:
     return math.prod(t.dims)
 
 
+class Stored(NamedTuple):
+    """What a TensorProto stores, read once (each protobuf field access costs about what checking it does)."""
+
+    dims: list[int]
+    code: int  # data_type
+    problem: str | None  # `payload_problem`'s finding
+    here: bool  # the values are in this proto, in one piece (not in an external file, not a segment)
+    raw: bytes | None  # raw_data, when the values are there and fit
+
+
 def payload_problem(t: onnx.TensorProto) -> str | None:
     """Why the values `t` stores do not fit its dims and element type, as a phrase (`raw_data holds 4 bytes, dims
     [65] of FLOAT need 260`); None when they fit, or when they live in an external file not loaded."""
+    return read_stored(t).problem
+
+
+def read_stored(t: onnx.TensorProto) -> Stored:
+    """The tensor's dims, element type and `payload_problem`, with its raw_data when that holds fitting values."""
     dims = t.dims[:]  # read once: each access to the repeated field goes through protobuf
-    if dims and min(dims) < 0:
-        return f"dims {dims} has a negative dim"
     code = t.data_type
+    if dims and min(dims) < 0:
+        return Stored(dims, code, f"dims {dims} has a negative dim", False, None)
     if code not in _KNOWN:
-        return f"data_type {code} is not an element type"
+        return Stored(dims, code, f"data_type {code} is not an element type", False, None)
     if t.data_location == _T.EXTERNAL:
-        return None  # not read: its length is the external file's business (onnx.load checks it when it reads)
+        # not read: its length is the external file's business (onnx.load checks it when it reads)
+        return Stored(dims, code, None, False, None)
     if t.HasField("segment"):
-        return None  # a segment of a larger tensor: its dims are the whole tensor's, nothing to compare
+        return Stored(dims, code, None, False, None)  # a segment of a larger tensor: its dims are the whole's
     count = math.prod(dims)
     if code == _T.STRING:
-        return _string_problem(t, count)
+        return Stored(dims, code, _string_problem(t, count), True, None)
     if t.HasField("raw_data"):
-        have = len(t.raw_data)
+        raw = t.raw_data
+        have = len(raw)
         per, size = _raw_layout(code)
         need = -(-count * size // per)
         if have != need:
-            return f"raw_data holds {have} bytes, dims {list(t.dims)} of {_T.DataType.Name(code)} need {need}"
-        return None
+            return Stored(dims, code, f"raw_data holds {have} bytes, dims {dims} of {_T.DataType.Name(code)} need "
+                          f"{need}", True, None)
+        return Stored(dims, code, None, True, raw)
     field = helper.tensor_dtype_to_field(code)
     have = len(getattr(t, field))
     need = 2 * count if code in _COMPLEX else -(-count // _PACKED_TYPED.get(code, 1))
     if have != need:
-        return f"{field} holds {have} values, dims {list(t.dims)} of {_T.DataType.Name(code)} need {need}"
-    return None
+        return Stored(dims, code, f"{field} holds {have} values, dims {dims} of {_T.DataType.Name(code)} need "
+                      f"{need}", True, None)
+    return Stored(dims, code, None, True, None)
 
 
 @functools.cache

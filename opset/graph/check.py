@@ -102,9 +102,9 @@ def check_node(version: OpVersion, node_domain: str, inputs: Sequence[Value | No
     node = node_proto(version, node_domain, in_names, output_labels, attributes)
     facts = {v.label: Facts(v.type, v.dims) for v in inputs if v is not None}
     known = {v.label: v.known for v in inputs if v is not None and v.known is not None}
-    scope = Scope(facts=facts, declared={}, values=known, tensors={}, fresh=FreshDims())
+    scope = Scope(facts=facts, declared={}, values=known, fresh=FreshDims())
     diags: list[Any] = []
-    NodeCheck(NodeRec(0, node), "", version.signature, diags).check(version_info(
+    NodeCheck(NodeRec(node), 0, "", version.signature, diags).check(version_info(
         version.domain, version.name, version.since), scope, {})
     errors = [(d.check, d.message) for d in diags if d.is_error]
     if errors:

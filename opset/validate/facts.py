@@ -22,6 +22,7 @@ from opset.dtypes import (
 )
 from opset.formula import Sym, Undecided
 from opset.formula.graph_value import GraphValue, Port
+from opset.validate.outcomes import Outcomes
 
 Dim = int | Sym
 Shape = tuple[Dim, ...]
@@ -94,6 +95,32 @@ def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
 
 def value_info_facts(vi: onnx.ValueInfoProto, fresh: FreshDims) -> Facts:
     return Facts(type_text(vi.type), declared_shape(vi.type, fresh))
+
+
+def read_value_info(vi: onnx.ValueInfoProto, fresh: FreshDims) -> tuple[str, Facts]:
+    """A declared value's name and facts."""
+    return vi.name, value_info_facts(vi, fresh)
+
+
+_DECLARED: Outcomes[tuple[str, Facts]] = Outcomes()
+
+
+def kept_value_info(vi: onnx.ValueInfoProto, fresh: FreshDims) -> tuple[str, Facts]:
+    """`read_value_info`, kept by the declaration's bytes across runs (serialising one costs a fifth of reading its
+    dims through protobuf). A type with a dim nobody named is read each time: it draws a fresh symbol of the run."""
+    data = vi.SerializeToString()
+    found = _DECLARED.get(data)
+    if found is None:
+        drawn = fresh.count
+        found = read_value_info(vi, fresh)
+        if fresh.count == drawn:
+            _DECLARED.put(data, found)
+    return found
+
+
+def forget_value_infos() -> None:
+    """Drop the kept declarations (`kept_value_info`)."""
+    _DECLARED.clear()
 
 
 def declared_graph(graph: onnx.GraphProto, fresh: FreshDims | None = None) -> GraphValue:

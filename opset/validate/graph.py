@@ -4,12 +4,16 @@ order and cycles, unused initializers. Nothing here looks at the registry."""
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass, field
+from itertools import chain
+from typing import cast
 
 import onnx
 
+from opset.tensor_data import payload_problem
 from opset.validate.diagnostics import Diagnostic
+from opset.validate.outcomes import Outcomes
 
 _GRAPH = onnx.AttributeProto.GRAPH
 _GRAPHS = onnx.AttributeProto.GRAPHS
@@ -17,28 +21,105 @@ _TENSOR_KINDS = frozenset({onnx.AttributeProto.TENSOR, onnx.AttributeProto.TENSO
 
 
 class NodeRec:
-    """A node's fields read once from the proto (protobuf field access dominates the hot path)."""
+    """A node's fields read once from the proto (protobuf field access dominates the hot path). It holds no
+    position and, unless the node has graph attributes, no part of the proto: one record serves every node of the
+    same bytes (`read_node`), in this model or a later one."""
 
-    __slots__ = ("attrs", "domain", "holds_tensors", "index", "inputs", "name", "node", "op_type", "outputs",
-                 "subgraphs")
+    __slots__ = ("_attrs", "attr_bytes", "attr_size", "domain", "holds_tensors", "implicit", "inputs", "inputs_named",
+                 "name", "op", "op_type", "outputs", "outputs_absent", "plain", "reads", "subgraphs",
+                 "tensor_problems")
 
-    def __init__(self, index: int, node: onnx.NodeProto) -> None:
-        self.index = index
-        self.node = node
-        # slicing a repeated field is about twice as fast as tuple() on it (upb)
-        self.inputs: list[str] = node.input[:]
-        self.outputs: list[str] = node.output[:]
+    def __init__(self, node: onnx.NodeProto) -> None:
+        # slicing a repeated field is about twice as fast as tuple() on it (upb); tuples, as records are shared
+        self.inputs: tuple[str, ...] = tuple(node.input[:])
+        self.outputs: tuple[str, ...] = tuple(node.output[:])
         self.op_type: str = node.op_type
         self.domain: str = node.domain
         self.name: str = node.name
-        self.attrs: list[onnx.AttributeProto] = node.attribute[:]
+        self.op = (self.domain, self.op_type)
+        self.inputs_named = all(self.inputs)  # no input is left out ("")
+        self.outputs_absent = tuple(None if n else "" for n in self.outputs)  # "" where an output is left out
+        attrs = node.attribute[:]
         self.subgraphs: list[tuple[str, onnx.GraphProto]] = []
         self.holds_tensors = False  # some attribute holds a tensor (its stored values are checked)
-        if self.attrs:
-            kinds = {a.type for a in self.attrs}
-            if _GRAPH in kinds or _GRAPHS in kinds:
-                self.subgraphs = list(subgraphs(node))
-            self.holds_tensors = not kinds.isdisjoint(_TENSOR_KINDS)
+        self.tensor_problems: list[str] = []  # `attribute 'value': raw_data holds ...` per tensor that does not fit
+        self._attrs: list[onnx.AttributeProto] | None = None  # parsed from `attr_bytes` when first asked for
+        kinds = {a.type for a in attrs}
+        self.reads: Sequence[str] = self.inputs  # the names the node reads, its graphs' outer names included
+        self.implicit: list[str] = []  # the outer names its graphs read
+        if _GRAPH in kinds or _GRAPHS in kinds:
+            self.subgraphs = list(subgraphs(node))
+            self._attrs = attrs  # a node with graphs keeps its proto's: its graphs are validated in place
+            self.implicit = [n for _, g in self.subgraphs for n in sorted(free_names(g))]
+            self.reads = [n for n in self.inputs if n] + self.implicit
+        if not kinds.isdisjoint(_TENSOR_KINDS):
+            self.holds_tensors = True
+            self.tensor_problems = [f"attribute '{a.name}'{where}: {problem}" for a in attrs
+                                    for where, t in attribute_tensors(a) for problem in (payload_problem(t),)
+                                    if problem]
+        # what node signatures compare attributes by; a record with graphs is never replayed, so never compared
+        self.attr_bytes: tuple[bytes, ...] = () if self.subgraphs else tuple([a.SerializeToString() for a in attrs])
+        self.attr_size = sum(len(b) for b in self.attr_bytes)
+        self.plain = not self.subgraphs and not self.tensor_problems  # checked, or replayed, as it is
+
+    @property
+    def attrs(self) -> list[onnx.AttributeProto]:
+        """The node's attributes: parsed from the record's own bytes (never the model's protos, which the caller
+        may change after validating)."""
+        if self._attrs is None:
+            self._attrs = [onnx.AttributeProto.FromString(b) for b in self.attr_bytes]
+        return self._attrs
+
+
+def attribute_tensors(attr: onnx.AttributeProto) -> list[tuple[str, onnx.TensorProto]]:
+    """The tensors an attribute holds, each with where in the attribute it sits (`""`, `[2]`, `.values`)."""
+    if attr.type == onnx.AttributeProto.TENSOR:
+        return [("", attr.t)]
+    if attr.type == onnx.AttributeProto.TENSORS:
+        return [(f"[{k}]", t) for k, t in enumerate(attr.tensors)]
+    if attr.type == onnx.AttributeProto.SPARSE_TENSOR:
+        return [(".values", attr.sparse_tensor.values), (".indices", attr.sparse_tensor.indices)]
+    return []
+
+
+CACHED_NODE_BYTES = 1024  # a larger node (a Constant's tensor, a Loop's body) is read afresh in every run
+_READ: Outcomes[NodeRec] = Outcomes()
+
+
+def _records(nodes: Sequence[onnx.NodeProto], read: Callable[[onnx.NodeProto], NodeRec]) -> list[NodeRec]:
+    if read is not read_node:
+        return [read(node) for node in nodes]
+    data = [node.SerializeToString() for node in nodes]
+    if not data or max(map(len, data)) > CACHED_NODE_BYTES:
+        return [read_node(node) for node in nodes]
+    found = list(map(_READ.get, data))  # `read_node` of each node, in C while all are kept
+    if None in found:
+        return [_read_new(node, d) if rec is None else rec for rec, node, d in zip(found, nodes, data, strict=True)]
+    return cast(list[NodeRec], found)
+
+
+def read_node(node: onnx.NodeProto) -> NodeRec:
+    """The node's record: the one kept for the same bytes when there is one (a node's bytes are what its record
+    says), else read now and kept. Serialising a small node costs a third of reading its fields through protobuf,
+    so validating a model again, or a model sharing nodes with an earlier one, reads each node once."""
+    data = node.SerializeToString()
+    if len(data) > CACHED_NODE_BYTES:
+        return NodeRec(node)
+    rec = _READ.get(data)
+    return _read_new(node, data) if rec is None else rec
+
+
+def _read_new(node: onnx.NodeProto, data: bytes) -> NodeRec:
+    """A record read from the node, kept under its bytes `data` unless it holds the node's graphs."""
+    rec = NodeRec(node)
+    if not rec.subgraphs:
+        _READ.put(data, rec)
+    return rec
+
+
+def forget_read_nodes() -> None:
+    """Drop the kept node records (`read_node`): the next run reads every node from its proto."""
+    _READ.clear()
 
 
 @dataclass(slots=True)
@@ -75,82 +156,96 @@ def free_names(graph: onnx.GraphProto) -> set[str]:
     return needed - defined
 
 
-def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str) -> GraphPlan:
-    """Check names and order; `outer` holds the names visible from enclosing graphs."""
+def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str,
+               read: Callable[[onnx.NodeProto], NodeRec] = read_node,
+               names: tuple[list[str], list[str]] | None = None) -> GraphPlan:
+    """Check names and order; `outer` holds the names visible from enclosing graphs; `read` gives each node's
+    record (`NodeRec` reads every node afresh); `names`, the graph's input and initializer names when the caller
+    read them already."""
     diags: list[Diagnostic] = []
     nodes = graph.node
-    records = [NodeRec(i, node) for i, node in enumerate(nodes)]
-    initializers = [t.name for t in graph.initializer]
-    base = _base_names(graph, initializers, path, diags)
-    producer: dict[str, int] = {}
-    for i, rec in enumerate(records):
-        for out in rec.outputs:
-            if not out:
-                continue
-            if out in producer or out in base:
-                first = f"node {producer[out]}" if out in producer else "a graph input or initializer"
-                diags.append(_node_diag(nodes, i, path, "duplicate_name",
-                                        f"output '{out}' is already defined by {first}"))
-                continue
-            if out in outer:
-                diags.append(_node_diag(nodes, i, path, "duplicate_name",
-                                        f"output '{out}' shadows a value of the enclosing graph"))
-            producer[out] = i
-    implicit: dict[int, list[str]] = {}
-    deps: list[list[int]] = []
-    consumed: set[str] = set()
-    in_order = True
-    for i, rec in enumerate(records):
-        mine: list[int] = []
-        if rec.subgraphs:
-            names = [n for n in rec.inputs if n]
-            extra = [n for _, g in rec.subgraphs for n in sorted(free_names(g))]
-            if extra:
-                implicit[i] = extra
-            reads = names + extra
-        else:
-            names = reads = rec.inputs
-        for name in reads:
-            if not name:
-                continue
-            consumed.add(name)
-            p = producer.get(name)
-            if p is not None:
-                mine.append(p)
-                in_order = in_order and p < i
-            elif name not in base and name not in outer and name in names:
-                # names only a subgraph reads are reported where the subgraph reads them
-                diags.append(_node_diag(nodes, i, path, "undefined_input",
-                                        f"reads '{name}', which no graph input, initializer or node defines"))
-        deps.append(mine)
+    records = _records(nodes, read)
+    inputs, initializers = names or ([v.name for v in graph.input], [t.name for t in graph.initializer])
+    base = _base_names(inputs, initializers, [t.values.name for t in graph.sparse_initializer], path, diags)
+    producer = _producers(records, base, outer, nodes, path, diags)
+    reads_of = [rec.reads for rec in records]
+    implicit = {i: rec.implicit for i, rec in enumerate(records) if rec.implicit} if any(
+        [rec.subgraphs for rec in records]) else {}
+    consumed = set(chain.from_iterable(reads_of))
+    undefined = consumed - producer.keys() - base - outer
+    undefined.discard("")
+    if undefined:  # reported where a node reads them itself (names only a subgraph reads: where it reads them)
+        for i, rec in enumerate(records):
+            for name in rec.inputs:
+                if name in undefined:
+                    diags.append(_node_diag(nodes, i, path, "undefined_input",
+                                            f"reads '{name}', which no graph input, initializer or node defines"))
     for v in graph.output:
         consumed.add(v.name)
         if v.name not in producer and v.name not in base and v.name not in outer:
             diags.append(Diagnostic("error", "undefined_output", f"graph output '{v.name}' is never defined",
                                     graph=path))
-    for name in initializers:
+    for name in [] if consumed.issuperset(initializers) else initializers:
         if name not in consumed:
             diags.append(Diagnostic("warning", "unused_initializer", f"initializer '{name}' is never read",
                                     graph=path))
-    order = list(range(len(records))) if in_order else _topological(deps, nodes, path, diags)
+    if _in_order(records, reads_of, producer):
+        order = list(range(len(records)))
+    else:
+        deps = [[producer[n] for n in reads if n in producer] for reads in reads_of]
+        order = _topological(deps, nodes, path, diags)
     return GraphPlan(order=order, records=records, implicit=implicit, diagnostics=diags)
 
 
-def _base_names(graph: onnx.GraphProto, initializers: list[str], path: str, diags: list[Diagnostic]) -> set[str]:
-    base: set[str] = set()
-    for v in graph.input:
-        if v.name in base:
-            diags.append(Diagnostic("error", "duplicate_name", f"graph input '{v.name}' is declared twice", graph=path))
-        base.add(v.name)
+def _producers(records: list[NodeRec], base: set[str], outer: Set[str], nodes: Sequence[onnx.NodeProto], path: str,
+               diags: list[Diagnostic]) -> dict[str, int]:
+    """Which node defines each value; a name defined again, or shadowing an input, initializer or outer value, is
+    reported (the first definition stands)."""
+    named = [(out, i) for i, rec in enumerate(records) for out in rec.outputs if out]
+    producer = dict(named)
+    if len(producer) == len(named) and base.isdisjoint(producer) and outer.isdisjoint(producer):
+        return producer  # the common case, checked with set operations
+    producer = {}
+    for out, i in named:
+        if out in producer or out in base:
+            first = f"node {producer[out]}" if out in producer else "a graph input or initializer"
+            diags.append(_node_diag(nodes, i, path, "duplicate_name", f"output '{out}' is already defined by {first}"))
+            continue
+        if out in outer:
+            diags.append(_node_diag(nodes, i, path, "duplicate_name",
+                                    f"output '{out}' shadows a value of the enclosing graph"))
+        producer[out] = i
+    return producer
+
+
+def _in_order(records: list[NodeRec], reads_of: list[Sequence[str]], producer: dict[str, int]) -> bool:
+    """Every node reads only values defined before it (or not by a node at all)."""
+    pending = set(producer)  # what no node before this one defines
+    for rec, reads in zip(records, reads_of, strict=True):
+        if not pending.isdisjoint(reads):
+            return False
+        pending.difference_update(rec.outputs)
+    return True
+
+
+def _base_names(inputs: list[str], initializers: list[str], sparse: list[str], path: str,
+                diags: list[Diagnostic]) -> set[str]:
+    """The names graph inputs and initializers define; a name declared twice is reported."""
+    base = set(inputs)
+    if len(base) < len(inputs):
+        _declared_twice(inputs, "graph input", path, diags)
+    seen = set(initializers)
+    if len(seen) < len(initializers):
+        _declared_twice(initializers, "initializer", path, diags)
+    return base | seen | set(sparse)
+
+
+def _declared_twice(names: list[str], what: str, path: str, diags: list[Diagnostic]) -> None:
     seen: set[str] = set()
-    for name in initializers:
+    for name in names:
         if name in seen:
-            diags.append(Diagnostic("error", "duplicate_name", f"initializer '{name}' is declared twice",
-                                    graph=path))
+            diags.append(Diagnostic("error", "duplicate_name", f"{what} '{name}' is declared twice", graph=path))
         seen.add(name)
-    for t in graph.sparse_initializer:
-        seen.add(t.values.name)
-    return base | seen
 
 
 def _topological(deps: list[list[int]], nodes: Sequence[onnx.NodeProto], path: str,

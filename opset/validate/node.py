@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, MutableMapping
+from collections.abc import Hashable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,7 @@ from opset.validate.facts import (
 )
 from opset.validate.graph import NodeRec
 from opset.validate.signatures import Arity, VersionInfo
-from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced, tensor_values
+from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced
 
 Memo = dict[Hashable, tuple[list[ShapeProblem], InferResult | None]]
 
@@ -65,39 +65,35 @@ class Scope:
 
     facts: MutableMapping[str, Facts]
     declared: dict[str, Facts]
-    values: MutableMapping[str, tuple[int, ...]] = field(default_factory=dict)
-    tensors: MutableMapping[str, onnx.TensorProto] = field(default_factory=dict)
+    values: MutableMapping[str, tuple[int, ...]] = field(default_factory=dict)  # small int tensors' values
     inferred: dict[str, Shape] = field(default_factory=dict)  # shapes the formulas gave, before merging
     fresh: FreshDims = field(default_factory=FreshDims)  # the run's unknown dims (a sequence's disagreeing dims)
     payload_problems: list[tuple[int, str, str]] = field(default_factory=list)  # this graph's bad initializers
+    names: tuple[list[str], list[str]] | None = None  # the graph's input and initializer names, as read
 
     def known_values(self, name: str) -> tuple[int, ...] | None:
-        found = self.values.get(name)
-        if found is None and name in self.tensors:
-            found = tensor_values(self.tensors[name], payload_checked=True)  # `tensors` holds checked ones only
-            if found is not None:
-                self.values[name] = found
-        return found
+        return self.values.get(name)
 
 
 class NodeCheck:
     """One node's checks; `diags` collects what they find."""
 
-    __slots__ = ("diags", "node", "op", "path", "writes")
+    __slots__ = ("diags", "index", "node", "op", "path", "writes")
 
-    def __init__(self, node: NodeRec, path: str, op: str, diags: list[Diagnostic]) -> None:
+    def __init__(self, node: NodeRec, index: int, path: str, op: str, diags: list[Diagnostic]) -> None:
         self.node = node
+        self.index = index  # the node's position in its graph
         self.path = path
         self.op = op
         self.diags = diags
         self.writes: list[OutputWrite] = []  # what `check` wrote for the node's outputs, in order
 
     def error(self, check: str, message: str) -> None:
-        self.diags.append(Diagnostic("error", check, message, self.node.index, self.node.name or None, self.op,
+        self.diags.append(Diagnostic("error", check, message, self.index, self.node.name or None, self.op,
                                      self.path))
 
     def warning(self, check: str, message: str) -> None:
-        self.diags.append(Diagnostic("warning", check, message, self.node.index, self.node.name or None, self.op,
+        self.diags.append(Diagnostic("warning", check, message, self.index, self.node.name or None, self.op,
                                      self.path))
 
     def unresolved(self, error: ResolutionError, opset: int, hint: str) -> None:
@@ -124,7 +120,7 @@ class NodeCheck:
         result = self._infer(info, attrs, in_facts, scope, memo, subgraphs or {})
         self._outputs(info, attrs, bound, result, scope, [f.type if f is not None else None for f in in_facts])
 
-    def _arity(self, arity: Arity, names: list[str], what: str) -> None:
+    def _arity(self, arity: Arity, names: Sequence[str], what: str) -> None:
         count = len(names)
         if count < arity.low or (arity.high is not None and count > arity.high):
             want = (f"{arity.low}" if arity.high == arity.low else

@@ -6,7 +6,10 @@ name, so the replay is the check's result; only checks that reported nothing and
 diagnostic names its node, a fresh dim its run), and `tests/validate/test_fast_path.py` compares the replayed path
 with the plain one model after model.
 
-Bounded: at `LIMIT` signatures the store starts afresh (a process validating endless distinct models keeps at most
+The same bounded store keeps what validation read, by the bytes it read it from: node records
+(`graph.read_node`), declarations (`facts.kept_value_info`), small initializers (`tensors.kept_initializer`).
+
+Bounded: at `LIMIT` entries a store starts afresh (a process validating endless distinct models keeps at most
 that many). A node whose attributes hold more than `run.KEPT_TENSOR_BYTES` (a Constant's tensor) is kept only
 within its own run: its signature holds those bytes.
 """
@@ -14,29 +17,17 @@ within its own run: its signature holds those bytes.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 Outcome = TypeVar("Outcome")
 
 
-class Outcomes(Generic[Outcome]):
+class Outcomes(dict[Hashable, Outcome]):
+    """A dict (its `get` is the hot path's, in C) that starts afresh when it reaches `LIMIT` entries."""
+
     LIMIT = 20_000  # about 20 MB at most (a signature and its outcome: a few hundred bytes to 1 KB)
 
-    __slots__ = ("_done",)
-
-    def __init__(self) -> None:
-        self._done: dict[Hashable, Outcome] = {}
-
-    def get(self, key: Hashable) -> Outcome | None:
-        return self._done.get(key)
-
     def put(self, key: Hashable, outcome: Outcome) -> None:
-        if len(self._done) >= self.LIMIT:
-            self._done = {}
-        self._done[key] = outcome
-
-    def clear(self) -> None:
-        self._done = {}
-
-    def __len__(self) -> int:
-        return len(self._done)
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[key] = outcome

@@ -22,16 +22,18 @@ from opset.validate.facts import (
     Facts,
     FreshDims,
     Shape,
+    kept_value_info,
     merge_shapes,
+    read_value_info,
     shapes_conflict,
-    tensor_facts,
     value_info_facts,
 )
-from opset.validate.graph import NodeRec, plan_graph
+from opset.validate.graph import NodeRec, plan_graph, read_node
 from opset.validate.node import Memo, NodeCheck, OutputWrite, Scope, Subgraph
 from opset.validate.outcomes import Outcomes
 from opset.validate.profiles import Profile
 from opset.validate.signatures import VersionInfo, VersionTable
+from opset.validate.tensors import kept_initializer, read_initializer
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 _KEPT: WeakKeyDictionary[VersionTable, Outcomes[tuple[OutputWrite, ...]]] = WeakKeyDictionary()
@@ -71,6 +73,7 @@ class ModelValidation:
         self.opsets = self._opset_imports()
         self._mapped: dict[str, tuple[str, int] | None] = {}
         self._hints: dict[tuple[str, str, int], str] = {}
+        self._plain: dict[tuple[str, str], VersionInfo | None] = {}  # (domain, op) -> `_plain_version`
 
     def run(self) -> ValidationResult:
         graph = self.model.graph
@@ -105,44 +108,82 @@ class ModelValidation:
         """The scope of a graph; `given` (a subgraph's) says what the node feeds each graph input, filling in what
         the graph does not declare."""
         local: dict[str, Facts] = {}
+        fresh = self.fresh
+        declaration = kept_value_info if self.fast else read_value_info
+        input_names: list[str] = []
         for k, vi in enumerate(graph.input):
-            declared = value_info_facts(vi, self.fresh)
+            name, declared = declaration(vi, fresh)
+            input_names.append(name)
             port = given[k] if given is not None and k < len(given) else None
-            local[vi.name] = declared if port is None else _fed(declared, port)
-        tensors: dict[str, onnx.TensorProto] = {}  # the initializers whose stored values fit their dims
-        problems: list[tuple[int, str, str]] = []  # (position, name, problem) of the others, reported by `_graph`
+            local[name] = declared if port is None else _fed(declared, port)
+        initializer_names: list[str] = []
+        values: dict[str, tuple[int, ...]] = {}  # small int initializers' values (a Reshape's shape ...)
+        problems: list[tuple[int, str, str]] = []  # (position, name, problem) of initializers whose values do not
+        initializer = kept_initializer if self.fast else read_initializer  # fit their dims, reported by `_graph`
         for k, t in enumerate(graph.initializer):
-            name = t.name
-            problem = payload_problem(t)  # checked once: `known_values` reads only the tensors that passed
+            name, held, problem, known = initializer(t)  # checked once, before anything decodes it
+            initializer_names.append(name)
             if problem:
                 problems.append((k, name, problem))
-                tensors.pop(name, None)
+            if known is None:
+                values.pop(name, None)
             else:
-                tensors[name] = t
+                values[name] = known
             stated = local.get(name)
-            held = tensor_facts(t)
             if stated is None or stated.shape is None:
                 local[name] = held
             else:
                 local[name] = Facts(stated.type or held.type, held.shape)
-        declared_facts = {vi.name: value_info_facts(vi, self.fresh) for vi in graph.value_info}
+        declared_facts = dict([declaration(vi, fresh) for vi in graph.value_info])
         for vi in graph.output:
-            if vi.name not in local:
-                declared_facts[vi.name] = value_info_facts(vi, self.fresh)
+            if vi.name not in local:  # read only then: an unnamed dim would draw a fresh symbol
+                declared_facts[vi.name] = declaration(vi, fresh)[1]
         if outer is None:
-            return Scope(facts=local, declared=declared_facts, values={}, tensors=tensors, fresh=self.fresh,
-                         payload_problems=problems)
+            return Scope(facts=local, declared=declared_facts, values=values, fresh=self.fresh,
+                         payload_problems=problems, names=(input_names, initializer_names))
         return Scope(facts=ChainMap(local, outer.facts), declared=declared_facts,
-                     values=ChainMap({}, outer.values), tensors=ChainMap(tensors, outer.tensors), fresh=self.fresh,
-                     payload_problems=problems)
+                     values=ChainMap(values, outer.values), fresh=self.fresh, payload_problems=problems,
+                     names=(input_names, initializer_names))
 
     def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
-        plan = plan_graph(graph, outer_names, path)
+        plan = plan_graph(graph, outer_names, path, read_node if self.fast else NodeRec, scope.names)
         self.diags.extend(plan.diagnostics)
         self._initializer_data(graph, path, scope)
         records = plan.records
+        if not self.fast:
+            for i in plan.order:
+                self._node(records[i], i, path, scope)
+            return
+        plain = self._plain
+        kept, own = self.outcomes, self.own_outcomes
         for i in plan.order:
-            self._node(records[i], path, scope)
+            rec = records[i]
+            try:
+                info = plain[rec.op]
+            except KeyError:  # once per op a run
+                info = plain[rec.op] = self._plain_version(rec)
+            if info is None or not rec.plain:
+                self._node(rec, i, path, scope)
+                continue
+            # check the node, or replay what checking an earlier node of the same signature wrote, in this run or
+            # an earlier one (`opset.validate.outcomes`)
+            key = _signature(rec, scope, info)
+            done = kept.get(key) if rec.attr_size <= KEPT_TENSOR_BYTES else own.get(key)
+            if done is None:
+                self._check_and_keep(rec, i, path, scope, info, key)
+            else:
+                outputs = rec.outputs
+                for write in done:
+                    write.replay(outputs[write.position], scope)
+
+    def _plain_version(self, rec: NodeRec) -> VersionInfo | None:
+        """The version nodes of `rec`'s domain and op resolve to; None when they resolve to none (`_node` reports
+        why)."""
+        mapped = self._map_domain(rec.domain)
+        if mapped is None:
+            return None
+        found = self.table.lookup(mapped[0], rec.op_type, mapped[1])
+        return None if isinstance(found, ResolutionError) else found
 
     def _initializer_data(self, graph: onnx.GraphProto, path: str, scope: Scope) -> None:
         """Every initializer's stored values fit its dims (checked by `_scope`, before anything decodes one)."""
@@ -155,13 +196,15 @@ class ModelValidation:
                     self.diags.append(Diagnostic("error", "tensor_data", f"sparse initializer {k} "
                                                  f"'{sparse.values.name}' {part}: {problem}", graph=path))
 
-    def _node(self, rec: NodeRec, path: str, scope: Scope) -> None:
-        if rec.holds_tensors:
-            self._attribute_data(rec, path)
+    def _node(self, rec: NodeRec, index: int, path: str, scope: Scope) -> None:
+        if rec.tensor_problems:
+            label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
+            for problem in rec.tensor_problems:  # every tensor an attribute holds: its values fit its dims
+                NodeCheck(rec, index, path, label, self.diags).error("tensor_data", problem)
         mapped = self._mapped[rec.domain] if rec.domain in self._mapped else self._map_domain(rec.domain)
         if mapped is None:
             label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
-            NodeCheck(rec, path, label, self.diags).error(
+            NodeCheck(rec, index, path, label, self.diags).error(
                 "missing_opset_import", f"domain '{rec.domain or 'ai.onnx'}' has no opset import in the model")
             self._unchecked_outputs(rec, scope)
         else:
@@ -169,47 +212,28 @@ class ModelValidation:
             found = self.table.lookup(domain, rec.op_type, opset)
             if isinstance(found, ResolutionError):
                 label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
-                NodeCheck(rec, path, label, self.diags).unresolved(found, opset, self._hint(rec, domain, opset))
+                NodeCheck(rec, index, path, label, self.diags).unresolved(found, opset, self._hint(rec, domain, opset))
                 self._unchecked_outputs(rec, scope)
             else:
                 if rec.subgraphs:  # the node's graphs first: their outputs serve its shape formulas
-                    subgraphs = self._subgraphs(rec, path, scope, found)
-                    NodeCheck(rec, path, found.version.signature, self.diags).check(found, scope, self.memo,
-                                                                                    subgraphs)
-                elif self.fast:
-                    self._checked_once(rec, path, scope, found)
-                else:
-                    NodeCheck(rec, path, found.version.signature, self.diags).check(found, scope, None)
+                    subgraphs = self._subgraphs(rec, index, path, scope, found)
+                    check = NodeCheck(rec, index, path, found.version.signature, self.diags)
+                    check.check(found, scope, self.memo, subgraphs)
+                else:  # (a plain node is replayed or checked by `_graph`; this one reported its tensors)
+                    NodeCheck(rec, index, path, found.version.signature, self.diags).check(found, scope, self.memo)
                 return
         if rec.subgraphs:
-            self._subgraphs(rec, path, scope, None)
+            self._subgraphs(rec, index, path, scope, None)
 
-    def _attribute_data(self, rec: NodeRec, path: str) -> None:
-        """Every tensor an attribute holds: its stored values fit its dims (before anything decodes it)."""
-        for attr in rec.attrs:
-            for where, tensor in _attribute_tensors(attr):
-                problem = payload_problem(tensor)
-                if problem:
-                    NodeCheck(rec, path, f"{rec.domain or 'ai.onnx'}::{rec.op_type}", self.diags).error(
-                        "tensor_data", f"attribute '{attr.name}'{where}: {problem}")
-
-    def _checked_once(self, rec: NodeRec, path: str, scope: Scope, info: VersionInfo) -> None:
-        """Check the node, or replay what checking an earlier node of the same signature wrote, in this run or an
-        earlier one (`opset.validate.outcomes`). Only a check that reported nothing and drew no fresh dim is replayed
-        (its diagnostics would name the other node)."""
-        key = _signature(rec, scope, info)
-        own = rec.holds_tensors and sum(a.ByteSize() for a in rec.attrs) > KEPT_TENSOR_BYTES
-        done = self.own_outcomes.get(key) if own else self.outcomes.get(key)
-        if done is not None:
-            outputs = rec.outputs
-            for write in done:
-                write.replay(outputs[write.position], scope)
-            return
+    def _check_and_keep(self, rec: NodeRec, index: int, path: str, scope: Scope, info: VersionInfo,
+                        key: Hashable) -> None:
+        """Check the node and keep what the check wrote under its signature `key`, when it reported nothing and drew
+        no fresh dim (its diagnostics would name the node, its fresh dims belong to this run)."""
         reported, drawn = len(self.diags), self.fresh.count
-        check = NodeCheck(rec, path, info.version.signature, self.diags)
+        check = NodeCheck(rec, index, path, info.version.signature, self.diags)
         check.check(info, scope, self.memo)
         if len(self.diags) == reported and self.fresh.count == drawn:
-            if own:
+            if rec.attr_size > KEPT_TENSOR_BYTES:
                 self.own_outcomes[key] = tuple(check.writes)
             else:
                 self.outcomes.put(key, tuple(check.writes))
@@ -248,12 +272,13 @@ class ModelValidation:
             if out:
                 scope.facts[out] = scope.declared.get(out, UNKNOWN)
 
-    def _subgraphs(self, rec: NodeRec, path: str, scope: Scope, info: VersionInfo | None) -> dict[str, Subgraph]:
+    def _subgraphs(self, rec: NodeRec, index: int, path: str, scope: Scope,
+                   info: VersionInfo | None) -> dict[str, Subgraph]:
         """Validate every graph attribute of the node, its inputs bound to what the op's signature says the node
         feeds them, with the enclosing scopes visible; the validated graphs by attribute name."""
         done: dict[str, Subgraph] = {}
         for attr_name, g in rec.subgraphs:
-            label = rec.name or f"{rec.op_type}_{rec.index}"
+            label = rec.name or f"{rec.op_type}_{index}"
             sub_path = f"{path}/{label}.{attr_name}" if path else f"{label}.{attr_name}"
             given = self._graph_inputs(rec, info, attr_name, len(g.input), scope) if info is not None else None
             inner = self._scope(g, scope, given)
@@ -276,35 +301,32 @@ class ModelValidation:
                             input_types=[f.type if f is not None else None for f in in_facts], output_count=outputs)
 
 
-def _attribute_tensors(attr: onnx.AttributeProto) -> list[tuple[str, onnx.TensorProto]]:
-    """The tensors an attribute holds, each with where in the attribute it sits (`""`, `[2]`, `.values`)."""
-    if attr.type == onnx.AttributeProto.TENSOR:
-        return [("", attr.t)]
-    if attr.type == onnx.AttributeProto.TENSORS:
-        return [(f"[{k}]", t) for k, t in enumerate(attr.tensors)]
-    if attr.type == onnx.AttributeProto.SPARSE_TENSOR:
-        return [(".values", attr.sparse_tensor.values), (".indices", attr.sparse_tensor.indices)]
-    return []
-
-
 def _signature(rec: NodeRec, scope: Scope, info: VersionInfo) -> Hashable:
     """Everything a clean check of the node depends on: its version, its attributes (by their bytes), what it reads
     (type, shape, elements of each input; absent ones as None), the values its formulas read, what its outputs
     declare (and which are absent). Names do not count: they only reach diagnostics."""
     facts, declared = scope.facts, scope.declared
     inputs = rec.inputs
-    values: list[object] = []
+    values: tuple[object, ...] = ()
     if info.value_inputs:
+        known: list[object] = []
         params = info.version.inputs
         for _, pos in info.value_inputs:
             if params[pos].variadic:
-                values.append(tuple([scope.known_values(n) if n else None for n in inputs[pos:]]))
+                known.append(tuple([scope.known_values(n) if n else None for n in inputs[pos:]]))
             else:
-                values.append(scope.known_values(inputs[pos]) if pos < len(inputs) else None)
-    attrs = rec.attrs
-    return (info.key, tuple([a.SerializeToString() for a in attrs]) if attrs else (),
-            tuple([facts.get(n, UNKNOWN) if n else None for n in inputs]),
-            tuple([declared.get(n) if n else "" for n in rec.outputs]), tuple(values))
+                known.append(scope.known_values(inputs[pos]) if pos < len(inputs) else None)
+        values = tuple(known)
+    if rec.inputs_named:  # None only for a name nothing defines (the marker tells it from an absent input)
+        read: tuple[object, ...] = (True, *map(facts.get, inputs))
+    else:
+        read = tuple([facts.get(n, UNKNOWN) if n else None for n in inputs])
+    outputs = rec.outputs
+    if declared.keys().isdisjoint(outputs):  # the common case: no output is declared
+        stated: tuple[object, ...] = rec.outputs_absent
+    else:
+        stated = tuple([declared.get(n) if n else "" for n in outputs])
+    return (info.key, rec.attr_bytes, read, stated, values)
 
 
 KEPT_TENSOR_BYTES = 1024  # a node whose attributes hold more (a Constant's tensor) is replayed within its run only

@@ -8,18 +8,14 @@ gets its output type from the declared value_info, or stays unknown.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import onnx
 
-from opset.tensor_data import decodable
 from opset.validate.facts import Shape, tensor_type, type_text
-
-MAX_VALUES = 1024  # values tracked for shape-like int tensors (Reshape's shape, Slice's starts ...)
-_INT_TYPES = {onnx.TensorProto.INT64, onnx.TensorProto.INT32}
+from opset.validate.tensors import tensor_values
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,28 +23,6 @@ class Produced:
     type: str | None
     shape: Shape | None
     values: tuple[int, ...] | None = None
-
-
-def tensor_values(t: onnx.TensorProto, payload_checked: bool = False) -> tuple[int, ...] | None:
-    """The values of a small int tensor, else None (weights are never converted). `payload_checked`: the caller
-    found no `payload_problem` in it already."""
-    if t.data_type not in _INT_TYPES:
-        return None
-    count = 1
-    for d in t.dims:
-        count *= d
-    if count > MAX_VALUES:
-        return None
-    if payload_checked:
-        if t.data_location == onnx.TensorProto.EXTERNAL or t.HasField("segment"):
-            return None
-    elif not decodable(t):  # values that do not fit the dims are reported as tensor_data
-        return None
-    int64 = t.data_type == onnx.TensorProto.INT64
-    if t.HasField("raw_data"):  # little-endian, as onnx stores it: struct reads it without numpy's round trip
-        values: tuple[int, ...] = struct.unpack(f"<{count}{'q' if int64 else 'i'}", t.raw_data)
-        return values
-    return tuple(t.int64_data) if int64 else tuple(t.int32_data)
 
 
 def _constant(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:

@@ -14,7 +14,7 @@ def test_tensor_values_read_what_numpy_reads(raw: bool, dtype: str, shape: tuple
     import numpy as np
     from onnx import helper, numpy_helper
 
-    from opset.validate.special import tensor_values
+    from opset.validate.tensors import tensor_values
 
     info = np.iinfo(dtype)
     values = np.resize(np.array([0, -1, 7, info.min, info.max, 12345], dtype), shape)
