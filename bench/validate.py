@@ -20,7 +20,12 @@ before timing, as onnx's schemas are static. Three figures of ours, because vali
   each node's signature.
 ratio = ours_ms / onnx full check; fresh_ratio, first_ratio likewise.
 
-Run: python bench/validate.py [--reps 5] [--nodes 10000] [--profile]
+`--corpus DIR` adds every model under DIR, such as the real-model corpus of the breadth issues
+(`python -m tests.real_models.make_models` writes it to build/real-models; it needs the `real-models` extra):
+torch's exports of BERT, GPT-2, Llama and a convnet, onnxruntime's optimizer at three levels, its transformer
+optimizer and quantization tool, skl2onnx's conversions. A model onnx's checker refuses gets no ratio.
+
+Run: python bench/validate.py [--reps 5] [--nodes 10000] [--profile] [--corpus build/real-models]
 """
 
 from __future__ import annotations
@@ -120,12 +125,18 @@ def row(name: str, m: onnx.ModelProto, reps: int) -> dict[str, object]:
     first_ms = 1e3 * (time.perf_counter() - t)
     errors = sum(d.is_error for d in result.diagnostics)
     unknown = sorted({d.op or "" for d in result.diagnostics if d.check == "unknown_op"})
-    onnx_ms = median_ms(lambda: onnx.checker.check_model(m, full_check=True), reps)
+    try:
+        onnx_ms: float | str = median_ms(lambda: onnx.checker.check_model(m, full_check=True), reps)
+    except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as e:
+        onnx_ms = "refused: " + str(e).strip().splitlines()[0][:60]  # no ratio: onnx did not finish a check
     fresh_ms = median_ms(lambda: check_model(m), reps, before=forget_outcomes)
     ours_ms = median_ms(lambda: check_model(m), reps)
+    timed = isinstance(onnx_ms, float)
     return {"model": name, "nodes": len(m.graph.node), "onnx_full_ms": onnx_ms, "first_ms": first_ms,
-            "fresh_ms": fresh_ms, "ours_ms": ours_ms, "first_ratio": first_ms / onnx_ms,
-            "fresh_ratio": fresh_ms / onnx_ms, "ratio": ours_ms / onnx_ms, "errors": errors,
+            "fresh_ms": fresh_ms, "ours_ms": ours_ms,
+            "first_ratio": first_ms / onnx_ms if isinstance(onnx_ms, float) else "-",
+            "fresh_ratio": fresh_ms / onnx_ms if isinstance(onnx_ms, float) else "-",
+            "ratio": ours_ms / onnx_ms if isinstance(onnx_ms, float) else "-", "timed": timed, "errors": errors,
             "shaped": len(result.inferred), "unknown_ops": ", ".join(u.split("::")[-1] for u in unknown)}
 
 
@@ -138,11 +149,23 @@ def print_table(rows: list[dict[str, object]]) -> None:
         print("| " + " | ".join(f"{r[c]:.3g}" if isinstance(r[c], float) else str(r[c]) for c in cols) + " |")
 
 
+def print_totals(label: str, rows: list[dict[str, object]]) -> None:
+    def total(column: str) -> float:
+        return sum(float(str(r[column])) for r in rows)
+
+    onnx_ms, ours, fresh, first = total("onnx_full_ms"), total("ours_ms"), total("fresh_ms"), total("first_ms")
+    print(f"\ntotal ({label}): onnx {onnx_ms:.1f} ms; ours again {ours:.1f} ms, ratio {ours / onnx_ms:.2f}; fresh "
+          f"{fresh:.1f} ms, ratio {fresh / onnx_ms:.2f}; first runs {first:.1f} ms, ratio {first / onnx_ms:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--nodes", type=int, default=10000)
     ap.add_argument("--profile", action="store_true", help="cProfile our validation of the chain and of inception_v1")
+    ap.add_argument("--corpus", default="", help="also every .onnx model under this folder, e.g. build/real-models "
+                    "as `python -m tests.real_models.make_models` writes it (torch's exports, onnxruntime's "
+                    "optimizer, transformer optimizer and quantization tool, skl2onnx)")
     a = ap.parse_args()
     t = time.perf_counter()
     from opset.load import load_registry
@@ -160,14 +183,15 @@ def main() -> None:
     print_table(rows)
     # totals over onnx's light models and the chain, as before the onnxruntime rows were added (onnx's checker
     # skips the com.microsoft nodes of those, so their ratio is not like for like)
-    compared = [r for r in rows if " ort " not in str(r["model"])]
-    total_onnx = sum(float(str(r["onnx_full_ms"])) for r in compared)
-    total_ours = sum(float(str(r["ours_ms"])) for r in compared)
-    total_first = sum(float(str(r["first_ms"])) for r in compared)
-    total_fresh = sum(float(str(r["fresh_ms"])) for r in compared)
-    print(f"\ntotal (light models and chain): onnx {total_onnx:.1f} ms; ours again {total_ours:.1f} ms, ratio "
-          f"{total_ours / total_onnx:.2f}; fresh {total_fresh:.1f} ms, ratio {total_fresh / total_onnx:.2f}; "
-          f"first runs {total_first:.1f} ms, ratio {total_first / total_onnx:.2f}")
+    print_totals("light models and chain", [r for r in rows if " ort " not in str(r["model"])])
+    if a.corpus:
+        paths = sorted(Path(a.corpus).rglob("*.onnx"))
+        if not paths:
+            sys.exit(f"--corpus {a.corpus}: no .onnx model there (python -m tests.real_models.make_models writes one)")
+        corpus = [row(str(p.relative_to(a.corpus)), onnx.load(str(p)), a.reps) for p in paths]
+        print(f"\n## {a.corpus}: {len(corpus)} models\n")
+        print_table(corpus)
+        print_totals(f"{a.corpus}, the models onnx's checker finished", [r for r in corpus if r["timed"]])
     if a.profile:
         for model in (chain, onnx.load(os.path.join(light, "light_inception_v1.onnx"))):
             forget_outcomes()  # the profile of a fresh validation: every signature checked

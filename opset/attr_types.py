@@ -53,10 +53,18 @@ class AttrType:
         if not self.literal:
             return True
         if self.element is not None:
+            if not isinstance(value, list | tuple):
+                return False
+            if set(map(type, value)) <= _PLAIN_ELEMENTS[self.element]:  # at C speed: a forest's lists are long
+                return True
             item = ATTR_TYPES[self.element]
-            return isinstance(value, list | tuple) and all(item.accepts(v) for v in value)
+            return all(item.accepts(v) for v in value)
         return self.check is not None and self.check(value)
 
+
+# element types whose plain values an element check accepts outright (bool, an int subclass, is not among them)
+_PLAIN_ELEMENTS: dict[str, frozenset[type]] = {"int": frozenset({int}), "float": frozenset({int, float}),
+                                               "string": frozenset({str})}
 
 _TABLE = (
     AttrType("int", "INT", 2, "i", "int", "int64", literal=True, check=_is_int),

@@ -52,6 +52,9 @@ def _check_host_length(length: int, what: str) -> None:
         raise Undecided(f"{what} has {length} elements, more than the {MAX_LIST_LENGTH} a formula reasons about")
 
 
+_PLAIN = frozenset({int, float, str})  # types from_host returns as they are (not their subclasses: bool, numpy's)
+
+
 def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     """Plain ints, floats, strings, lists... from numpy scalars and arrays too; other types are refused."""
     if depth > MAX_HOST_NESTING:
@@ -60,8 +63,9 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     kind = type(value)
     if kind is int:
         return value
-    if kind is list and all(type(item) is int for item in value):
-        # the common case (a shape, an ints attribute): already plain; formulas never mutate what they read
+    if kind is list and set(map(type, value)) <= _PLAIN:
+        # the common case (a shape, an ints, floats or strings attribute): already plain, as the items' own
+        # conversion would leave them; formulas never mutate what they read
         _check_host_length(len(value), what)
         budget.charge(len(value))
         return value

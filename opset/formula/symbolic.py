@@ -24,8 +24,9 @@ _OPAQUE = 1
 class Sym:
     """A symbolic dim value. ``Sym("N")`` is the unknown dim ``N``; arithmetic keeps it symbolic."""
 
-    __slots__ = ("_terms",)
-    _terms: dict[Monomial, Fraction]
+    __slots__ = ("_hash", "_terms")
+    _terms: dict[Monomial, Fraction]  # set once, when the value is made: a Sym never changes
+    _hash: int  # set by the first `__hash__` (validation hashes a model's dims in every node signature)
 
     def __init__(self, name: str) -> None:
         if not isinstance(name, str) or not name:
@@ -45,7 +46,14 @@ class Sym:
         return isinstance(other, Sym) and self._terms == other._terms
 
     def __hash__(self) -> int:
-        return hash(frozenset(self._terms.items()))
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = found = hash(frozenset(self._terms.items()))
+            return found
+
+    def __getstate__(self) -> object:
+        return None, {"_terms": self._terms}  # never the hash: a str's hash differs from process to process
 
     def __bool__(self) -> bool:
         raise Undecided(f"the truth of symbolic value {self} is unknown")

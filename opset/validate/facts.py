@@ -53,7 +53,21 @@ class FreshDims:
 
     def new(self) -> Sym:
         self.count += 1
-        return Sym(f"?{self.count}")
+        return named_dim(f"?{self.count}")
+
+
+_NAMED_DIMS: dict[str, Sym] = {}
+
+
+def named_dim(name: str) -> Sym:
+    """`Sym(name)`, one object per name (dims are compared in every node signature, and one object compares
+    equal to itself without looking inside)."""
+    found = _NAMED_DIMS.get(name)
+    if found is None:
+        if len(_NAMED_DIMS) >= 10_000:
+            _NAMED_DIMS.clear()
+        found = _NAMED_DIMS[name] = Sym(name)
+    return found
 
 
 def tensor_type(elem_type: int) -> str | None:
@@ -87,7 +101,7 @@ def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
         if which == "dim_value":
             dims.append(d.dim_value)
         elif which == "dim_param" and d.dim_param:
-            dims.append(Sym(d.dim_param))
+            dims.append(named_dim(d.dim_param))
         else:
             dims.append(fresh.new())
     return tuple(dims)

@@ -3,8 +3,9 @@ order and cycles, unused initializers. Nothing here looks at the registry."""
 
 from __future__ import annotations
 
+import hashlib
 import heapq
-from collections.abc import Callable, Iterable, Sequence, Set
+from collections.abc import Callable, Hashable, Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import cast
@@ -25,7 +26,7 @@ class NodeRec:
     position and, unless the node has graph attributes, no part of the proto: one record serves every node of the
     same bytes (`read_node`), in this model or a later one."""
 
-    __slots__ = ("_attrs", "attr_bytes", "attr_size", "domain", "holds_tensors", "implicit", "inputs", "inputs_named",
+    __slots__ = ("_attrs", "attr_bytes", "attr_key", "domain", "holds_tensors", "implicit", "inputs", "inputs_named",
                  "name", "op", "op_type", "outputs", "outputs_absent", "plain", "reads", "subgraphs",
                  "tensor_problems")
 
@@ -59,7 +60,11 @@ class NodeRec:
                                     if problem]
         # what node signatures compare attributes by; a record with graphs is never replayed, so never compared
         self.attr_bytes: tuple[bytes, ...] = () if self.subgraphs else tuple([a.SerializeToString() for a in attrs])
-        self.attr_size = sum(len(b) for b in self.attr_bytes)
+        # what signatures hold of the attributes: their bytes, or a digest of long ones (a forest's lists, a
+        # Constant's tensor), so kept outcomes stay small
+        size = sum(len(b) for b in self.attr_bytes)
+        self.attr_key: tuple[bytes, ...] = self.attr_bytes if size <= DIGESTED_ATTRIBUTE_BYTES else (
+            _digest(self.attr_bytes),)
         self.plain = not self.subgraphs and not self.tensor_problems  # checked, or replayed, as it is
 
     @property
@@ -69,6 +74,18 @@ class NodeRec:
         if self._attrs is None:
             self._attrs = [onnx.AttributeProto.FromString(b) for b in self.attr_bytes]
         return self._attrs
+
+
+DIGESTED_ATTRIBUTE_BYTES = 1024  # attributes of more bytes are stood for by a digest in node signatures
+
+
+def _digest(parts: tuple[bytes, ...]) -> bytes:
+    """A BLAKE2b digest of the parts, each with its length (so no two different lists of parts share it)."""
+    h = hashlib.blake2b(digest_size=32)
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.digest()
 
 
 def attribute_tensors(attr: onnx.AttributeProto) -> list[tuple[str, onnx.TensorProto]]:
@@ -82,8 +99,33 @@ def attribute_tensors(attr: onnx.AttributeProto) -> list[tuple[str, onnx.TensorP
     return []
 
 
-CACHED_NODE_BYTES = 1024  # a larger node (a Constant's tensor, a Loop's body) is read afresh in every run
-_READ: Outcomes[NodeRec] = Outcomes()
+# a larger node (a Constant's tensor, a tree ensemble's lists) is read afresh in every run; exporters write nodes of a
+# few KB for their metadata (torch's stack traces)
+CACHED_NODE_BYTES = 16 * 1024
+
+
+class _KeptRecords(Outcomes[NodeRec]):
+    """Node records by the node's bytes, bounded by those bytes too: at `BYTES` the store starts afresh."""
+
+    BYTES = 32 * 2**20
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.size = 0  # bytes of the keys
+
+    def put(self, key: Hashable, outcome: NodeRec) -> None:
+        size = len(key) if isinstance(key, bytes) else 0
+        if self.size + size > self.BYTES:
+            self.clear()
+        super().put(key, outcome)
+        self.size += size
+
+    def clear(self) -> None:
+        super().clear()
+        self.size = 0
+
+
+_READ = _KeptRecords()
 
 
 def _records(nodes: Sequence[onnx.NodeProto], read: Callable[[onnx.NodeProto], NodeRec]) -> list[NodeRec]:

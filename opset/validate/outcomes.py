@@ -1,5 +1,5 @@
 """Clean node outcomes by node signature, kept for the life of the registry's version table, so across
-`check_model` calls (`run.kept_outcomes`). A node whose signature (`run._signature`: version, attribute bytes, input
+`check_model` calls (`run.kept_outcomes`). A node whose signature (`run._signature`: version, attributes, input
 facts and read values, declared outputs) was checked clean before, in this model or an earlier one, replays what
 that check wrote instead of being checked again. The signature holds everything a clean check depends on and no
 name, so the replay is the check's result; only checks that reported nothing and drew no fresh dim are kept (a
@@ -10,8 +10,8 @@ The same bounded store keeps what validation read, by the bytes it read it from:
 (`graph.read_node`), declarations (`facts.kept_value_info`), small initializers (`tensors.kept_initializer`).
 
 Bounded: at `LIMIT` entries a store starts afresh (a process validating endless distinct models keeps at most
-that many). A node whose attributes hold more than `run.KEPT_TENSOR_BYTES` (a Constant's tensor) is kept only
-within its own run: its signature holds those bytes.
+that many). A signature holds a node's attributes by their bytes, or by a digest of them when they are long
+(`graph.DIGESTED_ATTRIBUTE_BYTES`: a Constant's tensor, a tree ensemble's lists), so each entry stays small.
 """
 
 from __future__ import annotations

@@ -69,7 +69,6 @@ class ModelValidation:
         self.fresh = FreshDims()
         self.memo: Memo | None = {} if fast else None  # (version, attributes, input shapes, values) -> results
         self.outcomes = kept_outcomes(table)  # node signature -> what a clean check wrote, kept across runs
-        self.own_outcomes: dict[Hashable, tuple[OutputWrite, ...]] = {}  # this run only: over KEPT_TENSOR_BYTES
         self.opsets = self._opset_imports()
         self._mapped: dict[str, tuple[str, int] | None] = {}
         self._hints: dict[tuple[str, str, int], str] = {}
@@ -155,7 +154,7 @@ class ModelValidation:
                 self._node(records[i], i, path, scope)
             return
         plain = self._plain
-        kept, own = self.outcomes, self.own_outcomes
+        kept = self.outcomes
         for i in plan.order:
             rec = records[i]
             try:
@@ -168,7 +167,7 @@ class ModelValidation:
             # check the node, or replay what checking an earlier node of the same signature wrote, in this run or
             # an earlier one (`opset.validate.outcomes`)
             key = _signature(rec, scope, info)
-            done = kept.get(key) if rec.attr_size <= KEPT_TENSOR_BYTES else own.get(key)
+            done = kept.get(key)
             if done is None:
                 self._check_and_keep(rec, i, path, scope, info, key)
             else:
@@ -233,10 +232,7 @@ class ModelValidation:
         check = NodeCheck(rec, index, path, info.version.signature, self.diags)
         check.check(info, scope, self.memo)
         if len(self.diags) == reported and self.fresh.count == drawn:
-            if rec.attr_size > KEPT_TENSOR_BYTES:
-                self.own_outcomes[key] = tuple(check.writes)
-            else:
-                self.outcomes.put(key, tuple(check.writes))
+            self.outcomes.put(key, tuple(check.writes))
 
     def _map_domain(self, domain: str) -> tuple[str, int] | None:
         if domain in self._mapped:
@@ -302,9 +298,9 @@ class ModelValidation:
 
 
 def _signature(rec: NodeRec, scope: Scope, info: VersionInfo) -> Hashable:
-    """Everything a clean check of the node depends on: its version, its attributes (by their bytes), what it reads
-    (type, shape, elements of each input; absent ones as None), the values its formulas read, what its outputs
-    declare (and which are absent). Names do not count: they only reach diagnostics."""
+    """Everything a clean check of the node depends on: its version, its attributes (by their bytes or digest), what
+    it reads (type, shape, elements of each input; absent ones as None), the values its formulas read, what its
+    outputs declare (and which are absent). Names do not count: they only reach diagnostics."""
     facts, declared = scope.facts, scope.declared
     inputs = rec.inputs
     values: tuple[object, ...] = ()
@@ -326,10 +322,9 @@ def _signature(rec: NodeRec, scope: Scope, info: VersionInfo) -> Hashable:
         stated: tuple[object, ...] = rec.outputs_absent
     else:
         stated = tuple([declared.get(n) if n else "" for n in outputs])
-    return (info.key, rec.attr_bytes, read, stated, values)
+    return (info.key, rec.attr_key, read, stated, values)
 
 
-KEPT_TENSOR_BYTES = 1024  # a node whose attributes hold more (a Constant's tensor) is replayed within its run only
 
 
 def _fed(declared: Facts, port: Port) -> Facts:

@@ -100,3 +100,20 @@ def test_forget_outcomes_forgets_what_was_read() -> None:
     assert all(len(store) > 0 for store in kept)
     forget_outcomes()
     assert all(len(store) == 0 for store in kept)
+
+
+def test_nodes_whose_long_attributes_differ_are_told_apart() -> None:
+    """Attributes over `DIGESTED_ATTRIBUTE_BYTES` stand in signatures by a digest: two Constants of 300 floats, one
+    [300] and one [150, 2], and a third like the first, replay only where they are alike."""
+    from opset.validate.graph import DIGESTED_ATTRIBUTE_BYTES
+
+    flat = numpy_helper.from_array(np.zeros(300, np.float32))
+    assert flat.ByteSize() > DIGESTED_ATTRIBUTE_BYTES
+    nodes = [helper.make_node("Constant", [], ["a"], value=flat),
+             helper.make_node("Constant", [], ["b"], value=numpy_helper.from_array(np.zeros((150, 2), np.float32))),
+             helper.make_node("Constant", [], ["c"], value=flat)]
+    model = _model(nodes, [], [helper.make_tensor_value_info(n, F, None) for n in "abc"])
+    plain = check_model(model, fast=False)
+    assert plain.facts["a"].shape == (300,) and plain.facts["b"].shape == (150, 2)
+    for _ in range(2):
+        _same(check_model(model), plain)
