@@ -116,20 +116,34 @@ def read_value_info(vi: onnx.ValueInfoProto, fresh: FreshDims) -> tuple[str, Fac
     return vi.name, value_info_facts(vi, fresh)
 
 
-_DECLARED: Outcomes[tuple[str, Facts]] = Outcomes()
+class _Declaration(NamedTuple):
+    name: str
+    facts: Facts
+    fresh: tuple[int, ...]  # positions in `facts.shape` of the dims nobody named: each run draws its own
+
+
+_DECLARED: Outcomes[_Declaration] = Outcomes()
 
 
 def kept_value_info(vi: onnx.ValueInfoProto, fresh: FreshDims) -> tuple[str, Facts]:
     """`read_value_info`, kept by the declaration's bytes across runs (serialising one costs a fifth of reading its
-    dims through protobuf). A type with a dim nobody named is read each time: it draws a fresh symbol of the run."""
+    dims through protobuf). A dim nobody named is a fresh symbol of the run: drawn anew at each use, in order."""
     data = vi.SerializeToString()
     found = _DECLARED.get(data)
     if found is None:
         drawn = fresh.count
-        found = read_value_info(vi, fresh)
-        if fresh.count == drawn:
-            _DECLARED.put(data, found)
-    return found
+        name, facts = read_value_info(vi, fresh)
+        new = {named_dim(f"?{k}") for k in range(drawn + 1, fresh.count + 1)}
+        positions = tuple(k for k, d in enumerate(facts.shape or ()) if d in new)
+        if len(positions) == len(new):  # (else the shape does not hold each drawn dim once: read it each time)
+            _DECLARED.put(data, _Declaration(name, facts, positions))
+        return name, facts
+    if not found.fresh:
+        return found.name, found.facts
+    shape = list(found.facts.shape or ())
+    for k in found.fresh:
+        shape[k] = fresh.new()
+    return found.name, Facts(found.facts.type, tuple(shape), found.facts.elements)
 
 
 def forget_value_infos() -> None:
