@@ -26,9 +26,8 @@ class NodeRec:
     position and, unless the node has graph attributes, no part of the proto: one record serves every node of the
     same bytes (`read_node`), in this model or a later one."""
 
-    __slots__ = ("_attrs", "attr_bytes", "attr_key", "domain", "holds_tensors", "implicit", "inputs", "inputs_named",
-                 "name", "op", "op_type", "outputs", "outputs_absent", "plain", "reads", "subgraphs",
-                 "tensor_problems")
+    __slots__ = ("_attrs", "attr_bytes", "attr_key", "domain", "implicit", "inputs", "inputs_named", "name", "op",
+                 "op_type", "outputs", "outputs_absent", "plain", "reads", "subgraphs", "tensor_problems")
 
     def __init__(self, node: onnx.NodeProto) -> None:
         # slicing a repeated field is about twice as fast as tuple() on it (upb); tuples, as records are shared
@@ -42,7 +41,6 @@ class NodeRec:
         self.outputs_absent = tuple(None if n else "" for n in self.outputs)  # "" where an output is left out
         attrs = node.attribute[:]
         self.subgraphs: list[tuple[str, onnx.GraphProto]] = []
-        self.holds_tensors = False  # some attribute holds a tensor (its stored values are checked)
         self.tensor_problems: list[str] = []  # `attribute 'value': raw_data holds ...` per tensor that does not fit
         self._attrs: list[onnx.AttributeProto] | None = None  # parsed from `attr_bytes` when first asked for
         kinds = {a.type for a in attrs}
@@ -53,8 +51,7 @@ class NodeRec:
             self._attrs = attrs  # a node with graphs keeps its proto's: its graphs are validated in place
             self.implicit = [n for _, g in self.subgraphs for n in sorted(free_names(g))]
             self.reads = [n for n in self.inputs if n] + self.implicit
-        if not kinds.isdisjoint(_TENSOR_KINDS):
-            self.holds_tensors = True
+        if not kinds.isdisjoint(_TENSOR_KINDS):  # some attribute holds a tensor: its stored values are checked
             self.tensor_problems = [f"attribute '{a.name}'{where}: {problem}" for a in attrs
                                     for where, t in attribute_tensors(a) for problem in (payload_problem(t),)
                                     if problem]
@@ -132,8 +129,9 @@ def _records(nodes: Sequence[onnx.NodeProto], read: Callable[[onnx.NodeProto], N
     if read is not read_node:
         return [read(node) for node in nodes]
     data = [node.SerializeToString() for node in nodes]
-    if not data or max(map(len, data)) > CACHED_NODE_BYTES:
-        return [read_node(node) for node in nodes]
+    if not data or max(map(len, data)) > CACHED_NODE_BYTES:  # (a large node's bytes are not hashed)
+        return [NodeRec(node) if len(d) > CACHED_NODE_BYTES else _READ.get(d) or _read_new(node, d)
+                for node, d in zip(nodes, data, strict=True)]
     found = list(map(_READ.get, data))  # `read_node` of each node, in C while all are kept
     if None in found:
         return [_read_new(node, d) if rec is None else rec for rec, node, d in zip(found, nodes, data, strict=True)]
