@@ -35,19 +35,13 @@ Memo = dict[Hashable, tuple[list[ShapeProblem], InferResult | None]]
 
 @dataclass(frozen=True, slots=True)
 class OutputWrite:
-    """What checking a node wrote for one of its outputs: replayed for a later node of the same signature."""
+    """What checking a node wrote for one of its outputs: replayed for a later node of the same signature (written
+    to its scope's facts, and to its inferred shapes and values where not None: `ModelValidation._graph`)."""
 
     position: int
     facts: Facts
     inferred: Shape | None  # None: nothing written to `Scope.inferred`
     values: tuple[Any, ...] | None  # None: nothing written to `Scope.values`
-
-    def replay(self, out: str, scope: Scope) -> None:
-        if self.inferred is not None:
-            scope.inferred[out] = self.inferred
-        if self.values is not None:
-            scope.values[out] = self.values
-        scope.facts[out] = self.facts
 
 
 @dataclass(frozen=True, slots=True)

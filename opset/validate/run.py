@@ -72,7 +72,14 @@ class ModelValidation:
         self.opsets = self._opset_imports()
         self._mapped: dict[str, tuple[str, int] | None] = {}
         self._hints: dict[tuple[str, str, int], str] = {}
-        self._plain: dict[tuple[str, str], VersionInfo | None] = {}  # (domain, op) -> `_plain_version`
+        # (domain, op) -> `_plain_version`, shared by the runs of one profile and one set of opset imports
+        imports = (id(profile), tuple(self.opsets.items()))
+        shared = table.plain_versions.get(imports)
+        if shared is None or shared[0] is not profile:  # (the profile kept with its id: ids are reused)
+            if len(table.plain_versions) >= 1000:
+                table.plain_versions.clear()
+            shared = table.plain_versions[imports] = (profile, {})
+        self._plain: dict[tuple[str, str], VersionInfo | None] = shared[1]
 
     def run(self) -> ValidationResult:
         graph = self.model.graph
@@ -92,15 +99,23 @@ class ModelValidation:
         return opsets
 
     def _check_import(self, domain: str, version: int) -> None:
+        key = (id(self.profile), domain, version)
+        known = self.table.imports.get(key)
+        if known is None or known[0] is not self.profile:  # (the profile kept with its id: ids are reused)
+            known = self.table.imports[key] = (self.profile, self._import_problem(domain, version))
+        if known[1]:
+            self.diags.append(Diagnostic("error", "unknown_opset", known[1]))
+
+    def _import_problem(self, domain: str, version: int) -> str | None:
         registry_domain, opset = self.profile.map(domain, version)
         try:
             name = self.registry.canonical_domain(registry_domain)
         except ResolutionError:
-            return  # a domain the registry lacks only matters when a node uses it (unknown_op)
+            return None  # a domain the registry lacks only matters when a node uses it (unknown_op)
         newest = self.registry.domains[name].max_opset
         if opset > newest or opset < 1:
-            self.diags.append(Diagnostic("error", "unknown_opset", f"opset import {domain or 'ai.onnx'} {version}: "
-                                         f"the registry's {name} has opsets 1 to {newest}"))
+            return f"opset import {domain or 'ai.onnx'} {version}: the registry's {name} has opsets 1 to {newest}"
+        return None
 
     def _scope(self, graph: onnx.GraphProto, outer: Scope | None,
                given: list[Port | None] | None = None) -> Scope:
@@ -155,6 +170,7 @@ class ModelValidation:
             return
         plain = self._plain
         kept = self.outcomes
+        facts, inferred, values = scope.facts, scope.inferred, scope.values
         for i in plan.order:
             rec = records[i]
             try:
@@ -170,10 +186,15 @@ class ModelValidation:
             done = kept.get(key)
             if done is None:
                 self._check_and_keep(rec, i, path, scope, info, key)
-            else:
-                outputs = rec.outputs
-                for write in done:
-                    write.replay(outputs[write.position], scope)
+                continue
+            outputs = rec.outputs
+            for write in done:  # the hot path of a model validated again
+                out = outputs[write.position]
+                if write.inferred is not None:
+                    inferred[out] = write.inferred
+                if write.values is not None:
+                    values[out] = write.values
+                facts[out] = write.facts
 
     def _plain_version(self, rec: NodeRec) -> VersionInfo | None:
         """The version nodes of `rec`'s domain and op resolve to; None when they resolve to none (`_node` reports
@@ -313,16 +334,15 @@ def _signature(rec: NodeRec, scope: Scope, info: VersionInfo) -> Hashable:
             else:
                 known.append(scope.known_values(inputs[pos]) if pos < len(inputs) else None)
         values = tuple(known)
-    if rec.inputs_named:  # None only for a name nothing defines (the marker tells it from an absent input)
-        read: tuple[object, ...] = (True, *map(facts.get, inputs))
-    else:
-        read = tuple([facts.get(n, UNKNOWN) if n else None for n in inputs])
     outputs = rec.outputs
     if declared.keys().isdisjoint(outputs):  # the common case: no output is declared
         stated: tuple[object, ...] = rec.outputs_absent
     else:
         stated = tuple([declared.get(n) if n else "" for n in outputs])
-    return (info.key, rec.attr_key, read, stated, values)
+    if rec.inputs_named:  # None only for a name nothing defines (the marker tells it from an absent input)
+        return (info.key, rec.attr_key, True, tuple(map(facts.get, inputs)), stated, values)
+    return (info.key, rec.attr_key, False, tuple([facts.get(n, UNKNOWN) if n else None for n in inputs]), stated,
+            values)
 
 
 

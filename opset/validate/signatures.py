@@ -80,6 +80,11 @@ class VersionTable:
         self.registry = registry
         self._resolved: dict[tuple[str, str, int], VersionInfo | ResolutionError] = {}
         self._info: dict[int, VersionInfo] = {}
+        # (id of a profile, model domain, imported version) -> (that profile, what is wrong with the import or None)
+        self.imports: dict[tuple[int, str, int], tuple[object, str | None]] = {}
+        # (id of a profile, a model's opset imports) -> (that profile, {(domain, op): its VersionInfo or None})
+        self.plain_versions: dict[tuple[int, tuple[tuple[str, int], ...]],
+                                  tuple[object, dict[tuple[str, str], VersionInfo | None]]] = {}
 
     def lookup(self, domain: str, op: str, opset: int) -> VersionInfo | ResolutionError:
         key = (domain, op, opset)
