@@ -40,21 +40,22 @@ class NodeRec:
         self.inputs_named = all(self.inputs)  # no input is left out ("")
         self.outputs_absent = tuple(None if n else "" for n in self.outputs)  # "" where an output is left out
         attrs = node.attribute[:]
-        self.subgraphs: list[tuple[str, onnx.GraphProto]] = []
-        self.tensor_problems: list[str] = []  # `attribute 'value': raw_data holds ...` per tensor that does not fit
+        # tuples, not lists, here and below: a kept record should hold no container the collector must traverse
+        self.subgraphs: tuple[tuple[str, onnx.GraphProto], ...] = ()
+        self.tensor_problems: tuple[str, ...] = ()  # `attribute 'value': raw_data holds ...`: a tensor not fitting
         self._attrs: list[onnx.AttributeProto] | None = None  # parsed from `attr_bytes` when first asked for
         kinds = {a.type for a in attrs}
         self.reads: Sequence[str] = self.inputs  # the names the node reads, its graphs' outer names included
-        self.implicit: list[str] = []  # the outer names its graphs read
+        self.implicit: tuple[str, ...] = ()  # the outer names its graphs read
         if _GRAPH in kinds or _GRAPHS in kinds:
-            self.subgraphs = list(subgraphs(node))
+            self.subgraphs = tuple(subgraphs(node))
             self._attrs = attrs  # a node with graphs keeps its proto's: its graphs are validated in place
-            self.implicit = [n for _, g in self.subgraphs for n in sorted(free_names(g))]
-            self.reads = [n for n in self.inputs if n] + self.implicit
+            self.implicit = tuple([n for _, g in self.subgraphs for n in sorted(free_names(g))])
+            self.reads = tuple([n for n in self.inputs if n]) + self.implicit
         if not kinds.isdisjoint(_TENSOR_KINDS):  # some attribute holds a tensor: its stored values are checked
-            self.tensor_problems = [f"attribute '{a.name}'{where}: {problem}" for a in attrs
-                                    for where, t in attribute_tensors(a) for problem in (payload_problem(t),)
-                                    if problem]
+            self.tensor_problems = tuple([f"attribute '{a.name}'{where}: {problem}" for a in attrs
+                                          for where, t in attribute_tensors(a) for problem in (payload_problem(t),)
+                                          if problem])
         # what node signatures compare attributes by; a record with graphs is never replayed, so never compared
         self.attr_bytes: tuple[bytes, ...] = () if self.subgraphs else tuple([a.SerializeToString() for a in attrs])
         # what signatures hold of the attributes: their bytes, or a digest of long ones (a forest's lists, a
@@ -168,7 +169,7 @@ class GraphPlan:
 
     order: list[int]
     records: list[NodeRec]
-    implicit: dict[int, list[str]]  # node index -> outer names its subgraphs read
+    implicit: dict[int, tuple[str, ...]]  # node index -> outer names its subgraphs read
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import onnx
 
@@ -33,10 +33,10 @@ from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced
 Memo = dict[Hashable, tuple[list[ShapeProblem], InferResult | None]]
 
 
-@dataclass(frozen=True, slots=True)
-class OutputWrite:
+class OutputWrite(NamedTuple):
     """What checking a node wrote for one of its outputs: replayed for a later node of the same signature (written
-    to its scope's facts, and to its inferred shapes and values where not None: `ModelValidation._graph`)."""
+    to its scope's facts, and to its inferred shapes and values where not None: `ModelValidation._graph`). A named
+    tuple: kept outcomes are many, and a tuple of plain values is one the collector stops traversing."""
 
     position: int
     facts: Facts
