@@ -121,33 +121,32 @@ class ModelValidation:
                given: list[Port | None] | None = None) -> Scope:
         """The scope of a graph; `given` (a subgraph's) says what the node feeds each graph input, filling in what
         the graph does not declare."""
-        local: dict[str, Facts] = {}
         fresh = self.fresh
         declaration = kept_value_info if self.fast else read_value_info
-        input_names: list[str] = []
-        for k, vi in enumerate(graph.input):
-            name, declared = declaration(vi, fresh)
-            input_names.append(name)
-            port = given[k] if given is not None and k < len(given) else None
-            local[name] = declared if port is None else _fed(declared, port)
-        initializer_names: list[str] = []
+        declarations = [declaration(vi, fresh) for vi in graph.input]
+        input_names = [name for name, _ in declarations]
+        local: dict[str, Facts] = dict(declarations)
+        if given is not None:  # a subgraph's inputs: completed by what its node feeds them
+            local = {}
+            for k, (name, declared) in enumerate(declarations):
+                port = given[k] if k < len(given) else None
+                local[name] = declared if port is None else _fed(declared, port)
+        initializer = kept_initializer if self.fast else read_initializer
+        initializers = [initializer(t) for t in graph.initializer]  # checked once, before anything decodes them
+        initializer_names = [t.name for t in initializers]
+        # (position, name, problem) of initializers whose values do not fit their dims, reported by `_graph`
+        problems = [(k, t.name, t.problem) for k, t in enumerate(initializers) if t.problem]
         values: dict[str, tuple[int, ...]] = {}  # small int initializers' values (a Reshape's shape ...)
-        problems: list[tuple[int, str, str]] = []  # (position, name, problem) of initializers whose values do not
-        initializer = kept_initializer if self.fast else read_initializer  # fit their dims, reported by `_graph`
-        for k, t in enumerate(graph.initializer):
-            name, held, problem, known = initializer(t)  # checked once, before anything decodes it
-            initializer_names.append(name)
-            if problem:
-                problems.append((k, name, problem))
+        for name, held, _, known in initializers:
             if known is None:
-                values.pop(name, None)
+                values.pop(name, None)  # (a later initializer of the same name, whose values are not known)
             else:
                 values[name] = known
             stated = local.get(name)
-            if stated is None or stated.shape is None:
-                local[name] = held
+            if stated is None or stated.shape is None or stated.type is None or stated.type == held.type:
+                local[name] = held  # (what Facts(stated.type or held.type, held.shape) would be)
             else:
-                local[name] = Facts(stated.type or held.type, held.shape)
+                local[name] = Facts(stated.type, held.shape)
         declared_facts = dict([declaration(vi, fresh) for vi in graph.value_info])
         for vi in graph.output:
             if vi.name not in local:  # read only then: an unnamed dim would draw a fresh symbol
