@@ -131,12 +131,12 @@ def row(name: str, m: onnx.ModelProto, reps: int) -> dict[str, object]:
         onnx_ms = "refused: " + str(e).strip().splitlines()[0][:60]  # no ratio: onnx did not finish a check
     fresh_ms = median_ms(lambda: check_model(m), reps, before=forget_outcomes)
     ours_ms = median_ms(lambda: check_model(m), reps)
-    timed = isinstance(onnx_ms, float)
+    def ratio(ms: float) -> float | str:
+        return ms / onnx_ms if isinstance(onnx_ms, float) else "-"
+
     return {"model": name, "nodes": len(m.graph.node), "onnx_full_ms": onnx_ms, "first_ms": first_ms,
-            "fresh_ms": fresh_ms, "ours_ms": ours_ms,
-            "first_ratio": first_ms / onnx_ms if isinstance(onnx_ms, float) else "-",
-            "fresh_ratio": fresh_ms / onnx_ms if isinstance(onnx_ms, float) else "-",
-            "ratio": ours_ms / onnx_ms if isinstance(onnx_ms, float) else "-", "timed": timed, "errors": errors,
+            "fresh_ms": fresh_ms, "ours_ms": ours_ms, "first_ratio": ratio(first_ms), "fresh_ratio": ratio(fresh_ms),
+            "ratio": ratio(ours_ms), "timed": isinstance(onnx_ms, float), "errors": errors,
             "shaped": len(result.inferred), "unknown_ops": ", ".join(u.split("::")[-1] for u in unknown)}
 
 

@@ -43,6 +43,7 @@ class AttrType:
     element: str | None = None
     literal: bool = False
     check: Callable[[Any], bool] | None = None  # for literal scalar types: does a plain value fit
+    plain: frozenset[type] = frozenset()  # types `check` accepts every value of (not bool, an int subclass)
 
     @property
     def is_list(self) -> bool:
@@ -55,21 +56,18 @@ class AttrType:
         if self.element is not None:
             if not isinstance(value, list | tuple):
                 return False
-            if set(map(type, value)) <= _PLAIN_ELEMENTS[self.element]:  # at C speed: a forest's lists are long
-                return True
             item = ATTR_TYPES[self.element]
+            if set(map(type, value)) <= item.plain:  # at C speed: a forest's lists are long
+                return True
             return all(item.accepts(v) for v in value)
         return self.check is not None and self.check(value)
 
 
-# element types whose plain values an element check accepts outright (bool, an int subclass, is not among them)
-_PLAIN_ELEMENTS: dict[str, frozenset[type]] = {"int": frozenset({int}), "float": frozenset({int, float}),
-                                               "string": frozenset({str})}
-
 _TABLE = (
-    AttrType("int", "INT", 2, "i", "int", "int64", literal=True, check=_is_int),
-    AttrType("float", "FLOAT", 1, "f", "float", "float32", literal=True, check=_is_float),
-    AttrType("string", "STRING", 3, "s", "str", "string", literal=True, check=_is_str),
+    AttrType("int", "INT", 2, "i", "int", "int64", literal=True, check=_is_int, plain=frozenset({int})),
+    AttrType("float", "FLOAT", 1, "f", "float", "float32", literal=True, check=_is_float,
+             plain=frozenset({int, float})),
+    AttrType("string", "STRING", 3, "s", "str", "string", literal=True, check=_is_str, plain=frozenset({str})),
     AttrType("tensor", "TENSOR", 4, "t", "onnx.TensorProto", "tensor"),
     AttrType("graph", "GRAPH", 5, "g", "onnx.GraphProto", "graph"),
     AttrType("ints", "INTS", 7, "ints", "Sequence[int]", "int64[]", element="int", literal=True),

@@ -101,9 +101,3 @@ def _string_problem(t: onnx.TensorProto, count: int) -> str | None:
         except UnicodeDecodeError as e:
             return f"string_data[{k}] is not UTF-8 (byte {e.start})"
     return None
-
-
-def decodable(t: onnx.TensorProto) -> bool:
-    """`numpy_helper.to_array(t)` gives the tensor's values without reading another file: they are stored here,
-    in one piece, and fit the dims."""
-    return t.data_location != _T.EXTERNAL and not t.HasField("segment") and payload_problem(t) is None

@@ -270,10 +270,16 @@ def _open_rows(probabilities: np.ndarray) -> np.ndarray:
     return result
 
 
+def _dropout_values(call: RandomCall, dtype: np.dtype[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Dropout's kept and dropped values (flat, float64) as `dtype` holds them."""
+    kept, dropped = (v.astype(dtype).astype(np.float64).reshape(-1) for v in dropout_terms(call))
+    return kept, dropped
+
+
 def _told_apart(call: RandomCall, dtype: np.dtype[Any]) -> np.ndarray:
     """Dropout's elements (flat) whose kept and dropped values differ in `dtype`: the output alone shows their draw."""
-    kept, dropped = (v.astype(dtype).astype(np.float64) for v in dropout_terms(call))
-    result: np.ndarray = (kept != dropped).reshape(-1)
+    kept, dropped = _dropout_values(call, dtype)
+    result: np.ndarray = kept != dropped
     return result
 
 
@@ -326,8 +332,8 @@ def _dropout(call: RandomCall, drawn: dict[str, np.ndarray]) -> _Found:
         y = drawn[output_name]
         if y.shape != data.shape:
             return None
-        known = _told_apart(call, y.dtype)
-        dropped_value = dropout_terms(call)[1].astype(y.dtype).astype(np.float64).reshape(-1)
+        kept_value, dropped_value = _dropout_values(call, y.dtype)
+        known = kept_value != dropped_value  # (`_told_apart`)
         name, kept = output_name, (y.astype(np.float64).reshape(-1)[known] != dropped_value[known])
         kept = kept.astype(np.float64)
     else:

@@ -37,10 +37,11 @@ def _onnx_tensor(value: Any, what: str) -> Any:
         return None
     from onnx import numpy_helper
 
-    from opset.tensor_data import decodable, payload_problem
+    from opset.tensor_data import read_stored
 
-    if not decodable(value):
-        raise Undecided(f"{what}: {payload_problem(value) or 'its values are not stored in the model'}")
+    stored = read_stored(value)
+    if stored.problem or not stored.here:
+        raise Undecided(f"{what}: {stored.problem or 'its values are not stored in the model'}")
     return numpy_helper.to_array(value)
 
 

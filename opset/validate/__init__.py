@@ -19,13 +19,11 @@ from opset.formula.formula import walked_evaluation
 from opset.load import gc_paused, load_registry
 from opset.registry import Registry
 from opset.validate.diagnostics import Diagnostic, has_errors
-from opset.validate.facts import forget_value_infos
-from opset.validate.graph import forget_read_nodes
+from opset.validate.outcomes import forget_all
 from opset.validate.profiles import PROFILES, Profile, UnknownProfileError, get_profile
 from opset.validate.reading import ModelReadError, read_model
-from opset.validate.run import ModelValidation, ValidationResult, kept_outcomes
+from opset.validate.run import ModelValidation, ValidationResult
 from opset.validate.signatures import VersionTable
-from opset.validate.tensors import forget_initializers
 
 __all__ = ["CHECKS", "PROFILES", "Diagnostic", "ModelReadError", "Profile", "UnknownProfileError",
            "ValidationResult", "check_model", "forget_outcomes", "has_errors", "validate_model"]
@@ -65,15 +63,12 @@ def check_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | 
 
 
 def forget_outcomes() -> None:
-    """Drop what validation keeps across calls, the node outcomes (`opset.validate.outcomes`) and what it read of
-    nodes, declarations and small initializers (`graph.read_node`, `facts.kept_value_info`,
-    `tensors.kept_initializer`): the next validation reads every node and checks every node signature afresh, as
-    the first one in a process does (compiled formulas and per-version tables stay)."""
-    forget_read_nodes()
-    forget_value_infos()
-    forget_initializers()
-    for table in _TABLES.values():
-        kept_outcomes(table).clear()
+    """Drop what validation keeps across calls, every bounded store of `opset.validate.outcomes`: node outcomes,
+    what it read of nodes, declarations and small initializers (`graph.read_node`, `facts.kept_value_info`,
+    `tensors.kept_initializer`) and what it found of opset imports. The next validation reads every node and checks
+    every node signature afresh, as the first one in a process does (compiled formulas and resolved versions
+    stay)."""
+    forget_all()
 
 
 def validate_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,

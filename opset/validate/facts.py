@@ -55,6 +55,10 @@ class FreshDims:
         self.count += 1
         return named_dim(f"?{self.count}")
 
+    def drawn_since(self, count: int) -> set[Sym]:
+        """The symbols drawn after the counter stood at `count`."""
+        return {named_dim(f"?{k}") for k in range(count + 1, self.count + 1)}
+
 
 _NAMED_DIMS: dict[str, Sym] = {}
 
@@ -133,7 +137,7 @@ def kept_value_info(vi: onnx.ValueInfoProto, fresh: FreshDims) -> tuple[str, Fac
     if found is None:
         drawn = fresh.count
         name, facts = read_value_info(vi, fresh)
-        new = {named_dim(f"?{k}") for k in range(drawn + 1, fresh.count + 1)}
+        new = fresh.drawn_since(drawn)
         positions = tuple(k for k, d in enumerate(facts.shape or ()) if d in new)
         if len(positions) == len(new):  # (else the shape does not hold each drawn dim once: read it each time)
             _DECLARED.put(data, _Declaration(name, facts, positions))
@@ -144,11 +148,6 @@ def kept_value_info(vi: onnx.ValueInfoProto, fresh: FreshDims) -> tuple[str, Fac
     for k in found.fresh:
         shape[k] = fresh.new()
     return found.name, Facts(found.facts.type, tuple(shape), found.facts.elements)
-
-
-def forget_value_infos() -> None:
-    """Drop the kept declarations (`kept_value_info`)."""
-    _DECLARED.clear()
 
 
 def declared_graph(graph: onnx.GraphProto, fresh: FreshDims | None = None) -> GraphValue:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
-from collections.abc import Callable, Hashable, Iterable, Sequence, Set
+from collections.abc import Hashable, Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import cast
@@ -126,41 +126,36 @@ class _KeptRecords(Outcomes[NodeRec]):
 _READ = _KeptRecords()
 
 
-def _records(nodes: Sequence[onnx.NodeProto], read: Callable[[onnx.NodeProto], NodeRec]) -> list[NodeRec]:
-    if read is not read_node:
-        return [read(node) for node in nodes]
+def _records(nodes: Sequence[onnx.NodeProto], kept: bool) -> list[NodeRec]:
+    """Each node's record: `read_node`'s when `kept`, else read afresh."""
+    if not kept:
+        return [NodeRec(node) for node in nodes]
     data = [node.SerializeToString() for node in nodes]
-    if not data or max(map(len, data)) > CACHED_NODE_BYTES:  # (a large node's bytes are not hashed)
-        return [NodeRec(node) if len(d) > CACHED_NODE_BYTES else _READ.get(d) or _read_new(node, d)
-                for node, d in zip(nodes, data, strict=True)]
-    found = list(map(_READ.get, data))  # `read_node` of each node, in C while all are kept
-    if None in found:
-        return [_read_new(node, d) if rec is None else rec for rec, node, d in zip(found, nodes, data, strict=True)]
-    return cast(list[NodeRec], found)
+    if data and max(map(len, data)) <= CACHED_NODE_BYTES:
+        found = list(map(_READ.get, data))  # in C while every node is kept (and no large node's bytes hashed)
+        if None not in found:
+            return cast(list[NodeRec], found)
+    return [_kept_record(node, d) for node, d in zip(nodes, data, strict=True)]
 
 
 def read_node(node: onnx.NodeProto) -> NodeRec:
     """The node's record: the one kept for the same bytes when there is one (a node's bytes are what its record
     says), else read now and kept. Serialising a small node costs a third of reading its fields through protobuf,
     so validating a model again, or a model sharing nodes with an earlier one, reads each node once."""
-    data = node.SerializeToString()
+    return _kept_record(node, node.SerializeToString())
+
+
+def _kept_record(node: onnx.NodeProto, data: bytes) -> NodeRec:
+    """`read_node` of the node whose bytes are `data`; a record too large to key by, or holding the node's graphs,
+    is read and not kept."""
     if len(data) > CACHED_NODE_BYTES:
         return NodeRec(node)
     rec = _READ.get(data)
-    return _read_new(node, data) if rec is None else rec
-
-
-def _read_new(node: onnx.NodeProto, data: bytes) -> NodeRec:
-    """A record read from the node, kept under its bytes `data` unless it holds the node's graphs."""
-    rec = NodeRec(node)
-    if not rec.subgraphs:
-        _READ.put(data, rec)
+    if rec is None:
+        rec = NodeRec(node)
+        if not rec.subgraphs:
+            _READ.put(data, rec)
     return rec
-
-
-def forget_read_nodes() -> None:
-    """Drop the kept node records (`read_node`): the next run reads every node from its proto."""
-    _READ.clear()
 
 
 @dataclass(slots=True)
@@ -197,15 +192,14 @@ def free_names(graph: onnx.GraphProto) -> set[str]:
     return needed - defined
 
 
-def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str,
-               read: Callable[[onnx.NodeProto], NodeRec] = read_node,
+def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str, kept: bool = True,
                names: tuple[list[str], list[str]] | None = None) -> GraphPlan:
-    """Check names and order; `outer` holds the names visible from enclosing graphs; `read` gives each node's
-    record (`NodeRec` reads every node afresh); `names`, the graph's input and initializer names when the caller
-    read them already."""
+    """Check names and order; `outer` holds the names visible from enclosing graphs; `kept`: node records kept
+    across runs (`read_node`), else each node read afresh; `names`, the graph's input and initializer names when
+    the caller read them already."""
     diags: list[Diagnostic] = []
     nodes = graph.node
-    records = _records(nodes, read)
+    records = _records(nodes, kept)
     inputs, initializers = names or ([v.name for v in graph.input], [t.name for t in graph.initializer])
     base = _base_names(inputs, initializers, [t.values.name for t in graph.sparse_initializer], path, diags)
     producer = _producers(records, base, outer, nodes, path, diags)

@@ -65,9 +65,6 @@ class Scope:
     payload_problems: list[tuple[int, str, str]] = field(default_factory=list)  # this graph's bad initializers
     names: tuple[list[str], list[str]] | None = None  # the graph's input and initializer names, as read
 
-    def known_values(self, name: str) -> tuple[int, ...] | None:
-        return self.values.get(name)
-
 
 class NodeCheck:
     """One node's checks; `diags` collects what they find."""
@@ -192,11 +189,11 @@ class NodeCheck:
             values = {}
             for name, pos in info.value_inputs:
                 if info.version.inputs[pos].variadic:  # one list of values per present input, all known
-                    each = [scope.known_values(n) if n else None for n in self.node.inputs[pos:]]
+                    each = [scope.values.get(n) if n else None for n in self.node.inputs[pos:]]
                     if each and all(k is not None for k in each):
                         values[name] = [list(k) for k in each if k is not None]
                     continue
-                known = scope.known_values(self.node.inputs[pos]) if pos < len(self.node.inputs) else None
+                known = scope.values.get(self.node.inputs[pos]) if pos < len(self.node.inputs) else None
                 if known is not None:
                     values[name] = list(known)
             values_key = tuple(sorted((k, repr(v)) for k, v in values.items()))

@@ -17,17 +17,32 @@ that many). A signature holds a node's attributes by their bytes, or by a digest
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TypeVar
+from typing import Any, TypeVar
+from weakref import WeakValueDictionary
 
 Outcome = TypeVar("Outcome")
 
 
 class Outcomes(dict[Hashable, Outcome]):
-    """A dict (its `get` is the hot path's, in C) that starts afresh when it reaches `LIMIT` entries."""
+    """A dict (its `get` is the hot path's, in C) that starts afresh when it reaches `LIMIT` entries. Every store
+    is known to `forget_all`."""
 
     LIMIT = 20_000  # about 20 MB at most (a signature and its outcome: a few hundred bytes to 1 KB)
+
+    def __init__(self) -> None:
+        super().__init__()
+        _STORES[id(self)] = self
 
     def put(self, key: Hashable, outcome: Outcome) -> None:
         if len(self) >= self.LIMIT:
             self.clear()
         self[key] = outcome
+
+
+_STORES: WeakValueDictionary[int, Outcomes[Any]] = WeakValueDictionary()  # by id: a dict is not hashable
+
+
+def forget_all() -> None:
+    """Empty every store: what validation kept of outcomes and of what it read."""
+    for store in list(_STORES.values()):
+        store.clear()

@@ -17,7 +17,7 @@ class DomainMapping:
     opset: int | None = None  # None: the model's imported version
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by identity: validation keys caches by it
 class Profile:
     name: str
     description: str

@@ -28,7 +28,7 @@ from opset.validate.facts import (
     shapes_conflict,
     value_info_facts,
 )
-from opset.validate.graph import NodeRec, plan_graph, read_node
+from opset.validate.graph import NodeRec, plan_graph
 from opset.validate.node import Memo, NodeCheck, OutputWrite, Scope, Subgraph
 from opset.validate.outcomes import Outcomes
 from opset.validate.profiles import Profile
@@ -73,13 +73,12 @@ class ModelValidation:
         self._mapped: dict[str, tuple[str, int] | None] = {}
         self._hints: dict[tuple[str, str, int], str] = {}
         # (domain, op) -> `_plain_version`, shared by the runs of one profile and one set of opset imports
-        imports = (id(profile), tuple(self.opsets.items()))
-        shared = table.plain_versions.get(imports)
-        if shared is None or shared[0] is not profile:  # (the profile kept with its id: ids are reused)
-            if len(table.plain_versions) >= 1000:
-                table.plain_versions.clear()
-            shared = table.plain_versions[imports] = (profile, {})
-        self._plain: dict[tuple[str, str], VersionInfo | None] = shared[1]
+        imports = (profile, tuple(self.opsets.items()))
+        plain = table.plain_versions.get(imports)
+        if plain is None:
+            plain = {}
+            table.plain_versions.put(imports, plain)
+        self._plain = plain
 
     def run(self) -> ValidationResult:
         graph = self.model.graph
@@ -99,12 +98,12 @@ class ModelValidation:
         return opsets
 
     def _check_import(self, domain: str, version: int) -> None:
-        key = (id(self.profile), domain, version)
-        known = self.table.imports.get(key)
-        if known is None or known[0] is not self.profile:  # (the profile kept with its id: ids are reused)
-            known = self.table.imports[key] = (self.profile, self._import_problem(domain, version))
-        if known[1]:
-            self.diags.append(Diagnostic("error", "unknown_opset", known[1]))
+        key = (self.profile, domain, version)
+        if key not in self.table.imports:
+            self.table.imports.put(key, self._import_problem(domain, version))
+        problem = self.table.imports[key]
+        if problem:
+            self.diags.append(Diagnostic("error", "unknown_opset", problem))
 
     def _import_problem(self, domain: str, version: int) -> str | None:
         registry_domain, opset = self.profile.map(domain, version)
@@ -159,7 +158,7 @@ class ModelValidation:
                      names=(input_names, initializer_names))
 
     def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
-        plan = plan_graph(graph, outer_names, path, read_node if self.fast else NodeRec, scope.names)
+        plan = plan_graph(graph, outer_names, path, self.fast, scope.names)
         self.diags.extend(plan.diagnostics)
         self._initializer_data(graph, path, scope)
         records = plan.records
@@ -329,9 +328,9 @@ def _signature(rec: NodeRec, scope: Scope, info: VersionInfo) -> Hashable:
         params = info.version.inputs
         for _, pos in info.value_inputs:
             if params[pos].variadic:
-                known.append(tuple([scope.known_values(n) if n else None for n in inputs[pos:]]))
+                known.append(tuple([scope.values.get(n) if n else None for n in inputs[pos:]]))
             else:
-                known.append(scope.known_values(inputs[pos]) if pos < len(inputs) else None)
+                known.append(scope.values.get(inputs[pos]) if pos < len(inputs) else None)
         values = tuple(known)
     outputs = rec.outputs
     if declared.keys().isdisjoint(outputs):  # the common case: no output is declared

@@ -12,6 +12,7 @@ from opset.dtypes import canonical_type
 from opset.errors import ResolutionError
 from opset.model import OpVersion, Param
 from opset.registry import Registry
+from opset.validate.outcomes import Outcomes
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +81,10 @@ class VersionTable:
         self.registry = registry
         self._resolved: dict[tuple[str, str, int], VersionInfo | ResolutionError] = {}
         self._info: dict[int, VersionInfo] = {}
-        # (id of a profile, model domain, imported version) -> (that profile, what is wrong with the import or None)
-        self.imports: dict[tuple[int, str, int], tuple[object, str | None]] = {}
-        # (id of a profile, a model's opset imports) -> (that profile, {(domain, op): its VersionInfo or None})
-        self.plain_versions: dict[tuple[int, tuple[tuple[str, int], ...]],
-                                  tuple[object, dict[tuple[str, str], VersionInfo | None]]] = {}
+        # (profile, model domain, imported version) -> what is wrong with the import, or None
+        self.imports: Outcomes[str | None] = Outcomes()
+        # (profile, a model's opset imports) -> {(domain, op): the VersionInfo its nodes resolve to, or None}
+        self.plain_versions: Outcomes[dict[tuple[str, str], VersionInfo | None]] = Outcomes()
 
     def lookup(self, domain: str, op: str, opset: int) -> VersionInfo | ResolutionError:
         key = (domain, op, opset)

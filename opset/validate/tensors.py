@@ -73,8 +73,3 @@ def kept_initializer(t: onnx.TensorProto) -> Initializer:
                 _KEPT.put(data, found)
             return found
     return read_initializer(t)
-
-
-def forget_initializers() -> None:
-    """Drop the kept initializers (`kept_initializer`)."""
-    _KEPT.clear()

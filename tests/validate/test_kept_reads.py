@@ -91,7 +91,7 @@ def test_a_bad_small_initializer_is_reported_in_every_run() -> None:
 
 
 def test_forget_outcomes_forgets_what_was_read() -> None:
-    from opset.validate import facts, graph, tensors
+    from opset.validate import facts, graph, outcomes, tensors
 
     model = _model([helper.make_node("Reshape", ["x", "shape"], ["y"])], [helper.make_tensor_value_info("x", F, [4])],
                    [helper.make_tensor_value_info("y", F, None)], [numpy_helper.from_array(np.array([2, 2]), "shape")])
@@ -100,6 +100,8 @@ def test_forget_outcomes_forgets_what_was_read() -> None:
     assert all(len(store) > 0 for store in kept)
     forget_outcomes()
     assert all(len(store) == 0 for store in kept)
+    stores = list(outcomes._STORES.values())  # the node outcomes, the import findings and plain versions too
+    assert len(stores) >= 6 and all(len(store) == 0 for store in stores)
 
 
 def test_nodes_whose_long_attributes_differ_are_told_apart() -> None:
