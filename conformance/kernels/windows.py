@@ -137,8 +137,9 @@ def separable_reduce(xp: np.ndarray, w: Window, ufunc: Callable[..., np.ndarray]
             index[axis] = slice(t * d, t * d + (o - 1) * s + 1, s)
             return y[tuple(index)]
 
-        acc = np.array(part(0), copy=True)
-        for t in range(1, k):
+        # the first two taps into a new array (one pass fewer than copying the first), the rest in place
+        acc = np.array(part(0), copy=True) if k == 1 else ufunc(part(0), part(1))
+        for t in range(2, k):
             ufunc(acc, part(t), out=acc)
         y = acc
     return y
