@@ -107,9 +107,17 @@ def pad_spatial(x: np.ndarray, begin: Sequence[int], end: Sequence[int], value: 
         return x
     lead = x.shape[: x.ndim - r]
     spatial = x.shape[x.ndim - r:]
-    out = np.full(lead + tuple(s + b + e for s, b, e in zip(spatial, begin, end, strict=True)), value, dtype=x.dtype)
+    out = np.empty(lead + tuple(s + b + e for s, b, e in zip(spatial, begin, end, strict=True)), dtype=x.dtype)
     index: tuple[Any, ...] = (Ellipsis, *(slice(b, b + s) for b, s in zip(begin, spatial, strict=True)))
     out[index] = x
+    # then only the border slabs take `value` (filling the whole array first wrote every element twice)
+    for i, (s, b) in enumerate(zip(spatial, begin, strict=True)):
+        axis = len(lead) + i
+        before: list[Any] = [slice(None)] * out.ndim
+        after: list[Any] = [slice(None)] * out.ndim
+        before[axis], after[axis] = slice(0, b), slice(b + s, None)
+        out[tuple(before)] = value
+        out[tuple(after)] = value
     return out
 
 
