@@ -161,7 +161,9 @@ def recur(op: str, X: np.ndarray, W: np.ndarray, B: np.ndarray | None, sequence_
     for d in range(directions):
         w_t = np.ascontiguousarray(W[d].astype(x.dtype).T)
         wb = np.zeros(w_t.shape[1], dtype=x.dtype) if B is None else B[d, :w_t.shape[1]].astype(x.dtype)
-        projected = x @ w_t + wb  # X_t W^T + Wb for every step at once: [steps, batch, gates*hidden]
+        # X_t W^T + Wb for every step at once, as one matrix product (a 3-D @ 2-D product is a loop of small ones,
+        # twice as slow): [steps, batch, gates*hidden]
+        projected = (x.reshape(steps * batch, x.shape[2]) @ w_t).reshape(steps, batch, w_t.shape[1]) + wb
         states = [s[d] for s in initial]
         backward = direction == "reverse" or d == 1
         if bool(np.all(lengths == steps)):
