@@ -72,7 +72,8 @@ def kernel(op_type: str, attrs: Mapping[str, Any], inputs: Sequence[Any], *, dom
     from conformance.containers import shape_of
 
     version = _version(domain or "ai.onnx", op_type, opset or _DEFAULT_OPSET)
-    shapes = [shape_of(x) for x in inputs]
+    # an array's shape as numpy holds it (read per call: shape_of's lists cost what a small kernel does)
+    shapes = [x.shape if type(x) is np.ndarray else shape_of(x) for x in inputs]
     wanted = n_out if n_out is not None else max(1, sum(not p.optional for p in version.outputs))
     try:
         return list(reference_outputs(version, list(inputs), _resolved(version, attrs, shapes), wanted))
@@ -93,8 +94,9 @@ _RESOLVED: dict[tuple[int, str, str], dict[str, Any]] = {}
 
 def _resolved(version: Any, attrs: Mapping[str, Any], shapes: list[Any]) -> dict[str, Any]:
     """Every attribute of the node resolved as the reference backend resolves a node's, once per attributes and
-    input shapes when the attributes are plain numbers and strings: what onnxruntime does when it builds a session,
-    which the anchor times apart from its runs."""
+    input shapes (an array's as its tuple, a container's as `shape_of` gives it) when the attributes are plain
+    numbers and strings: what onnxruntime does when it builds a session, which the anchor times apart from its
+    runs."""
     from conformance.strategies.attributes import node_values
     from opset.infer import resolve_attributes
 
@@ -102,7 +104,8 @@ def _resolved(version: Any, attrs: Mapping[str, Any], shapes: list[Any]) -> dict
     key = (id(version), repr(sorted(attrs.items())), repr(shapes)) if plain else None
     found = _RESOLVED.get(key) if key is not None else None
     if found is None:
-        found = node_values(resolve_attributes(version, dict(attrs), shapes))
+        listed = [list(s) if isinstance(s, tuple) else s for s in shapes]
+        found = node_values(resolve_attributes(version, dict(attrs), listed))
         if key is not None:
             _RESOLVED[key] = found
     return found

@@ -361,6 +361,9 @@ def main() -> int:
               f"max {fmt_ratio(worst['ours_over_ort'])}x ({worst['label']})")
         if refs:
             print(f"geomean ref/ort over {len(refs)} ops: {fmt_ratio(geomean(refs))}x")
+        mean, top = geomean(ours), worst["ours_over_ort"]
+        print(f"goal (issue 15): geomean {mean:.2f}x <= 2x: {'met' if mean <= 2 else 'NOT met'}; "
+              f"max {top:.2f}x <= 10x: {'met' if top <= 10 else 'NOT met'}")
         bases = [r for r in results if r["base_over_ort"]]
         if bases:
             worst_base = max(bases, key=lambda r: r["base_over_ort"])
