@@ -83,10 +83,15 @@ def kernel(op_type: str, attrs: Mapping[str, Any], inputs: Sequence[Any], *, dom
 
 @functools.cache
 def _version(domain: str, op_type: str, opset: int) -> Any:
-    """The registry version the op resolves to, looked up once (the anchor times each call)."""
+    """The registry version the op resolves to, looked up once (the anchor times each call); an op the registry
+    does not have at that opset is one the candidate cannot run (the contract's NotImplementedError)."""
+    from opset.errors import ResolutionError
     from opset.graph.check import registry
 
-    return registry().resolve(domain, op_type, opset)
+    try:
+        return registry().resolve(domain, op_type, opset)
+    except ResolutionError as e:
+        raise NotImplementedError(str(e)) from e
 
 
 _RESOLVED: dict[tuple[int, str, str], dict[str, Any]] = {}

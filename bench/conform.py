@@ -29,22 +29,42 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-RESULT_FIELDS = ("status", "outcomes", "examples", "unsupported_draws", "max_abs", "max_rel", "max_ulp")
+EXACT_FIELDS = ("status", "outcomes", "examples", "unsupported_draws")
+ERROR_FIELDS = ("max_abs", "max_rel", "max_ulp")
+RESULT_FIELDS = EXACT_FIELDS + ERROR_FIELDS
 
 
-def results(report: Path) -> dict[str, tuple[Any, ...]]:
-    """Per cell label, the fields that say what the run found (RESULT_FIELDS)."""
-    cells = json.loads(report.read_text(encoding="utf-8"))["cells"]
-    return {label: tuple(json.dumps(cell.get(f), sort_keys=True) for f in RESULT_FIELDS)
-            for label, cell in cells.items()}
+def cells(report: Path) -> dict[str, dict[str, Any]]:
+    """A conform report's cells by label."""
+    found: dict[str, dict[str, Any]] = json.loads(report.read_text(encoding="utf-8"))["cells"]
+    return found
+
+
+def cell_changes(before: dict[str, Any], after: dict[str, Any], *, error_factor: float | None = None) -> list[str]:
+    """`field x -> y` for each of RESULT_FIELDS that differs between two runs of one cell. The worst errors count
+    exactly, or with `error_factor` as zero or not and otherwise within that factor (another CPU may round a
+    kernel's last ULP differently)."""
+    changed = []
+    for f in RESULT_FIELDS:
+        x, y = before.get(f), after.get(f)
+        same = x == y if error_factor is None or f not in ERROR_FIELDS else _within(x, y, error_factor)
+        if not same:
+            changed.append(f"{f} {json.dumps(x, sort_keys=True)} -> {json.dumps(y, sort_keys=True)}")
+    return changed
+
+
+def _within(x: float | None, y: float | None, factor: float) -> bool:
+    if not x or not y:  # zero, or absent, on either side: only the same will do
+        return x == y
+    return max(x, y) <= factor * min(x, y)
 
 
 def differences(a: Path, b: Path) -> list[str]:
     """One line per cell whose results differ between the reports `a` and `b` (or that only one holds)."""
-    ra, rb = results(a), results(b)
-    lines = [f"{label}: only in {a if label in ra else b}" for label in sorted(set(ra) ^ set(rb))]
-    for label in sorted(set(ra) & set(rb)):
-        changed = [f"{f} {x} -> {y}" for f, x, y in zip(RESULT_FIELDS, ra[label], rb[label], strict=True) if x != y]
+    ca, cb = cells(a), cells(b)
+    lines = [f"{label}: only in {a if label in ca else b}" for label in sorted(set(ca) ^ set(cb))]
+    for label in sorted(set(ca) & set(cb)):
+        changed = cell_changes(ca[label], cb[label])
         if changed:
             lines.append(f"{label}: {'; '.join(changed)}")
     return lines
@@ -72,11 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.compare:
         try:
             lines = differences(*args.compare)
-        except (OSError, ValueError, KeyError, TypeError) as e:  # not a conform report: say which, no traceback
+        # not a conform report (unreadable, not JSON, no cells, a cell not a mapping): say which, no traceback
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
             print(f"bench/conform.py: cannot compare {args.compare[0]} and {args.compare[1]}: {type(e).__name__}: {e}",
                   file=sys.stderr)
             return 2
-        print("\n".join(lines) if lines else f"same results in every cell ({len(results(args.compare[0]))} cells)")
+        print("\n".join(lines) if lines else f"same results in every cell ({len(cells(args.compare[0]))} cells)")
         return 1 if lines else 0
     counts = [w.strip() for w in args.workers.split(",") if w.strip()]
     with tempfile.TemporaryDirectory(prefix="bench-conform-") as tmp:
@@ -84,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         times = {w: run(w, args.shard, reports[w]) for w in counts}
         first = counts[0]
         print(f"conform --backend reference{' --shard ' + args.shard if args.shard else ''}: "
-              f"{len(results(reports[first]))} cells")
+              f"{len(cells(reports[first]))} cells")
         for w in counts:
             wall, cpu = times[w]
             print(f"  -n {w}: wall {wall:7.1f} s, CPU {cpu:7.1f} s, speed-up over -n {first} "

@@ -37,9 +37,17 @@ def test_kernel_and_backend_give_onnxruntimes_outputs() -> None:
     (got,) = candidate.kernel("MaxPool", {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}, [x])
     np.testing.assert_array_equal(got, expected)
     np.testing.assert_array_equal(candidate.backend(model)({"x": x})[0], expected)
+    # what the candidate cannot run is the contract's NotImplementedError, with the reason: an op without a
+    # kernel, an op the registry lacks
     with pytest.raises(NotImplementedError, match="no reference kernel"):
         candidate.kernel("BeamSearch", {}, [x], domain="com.microsoft", opset=1)
+    with pytest.raises(NotImplementedError, match="NotAnOp"):
+        candidate.kernel("NotAnOp", {}, [x])
 
 
-def test_load_registry_counts_every_op_version() -> None:
-    assert len(candidate.load_registry()) > 900
+def test_load_registry_gives_every_version_of_every_domain() -> None:
+    from opset.graph.check import registry
+
+    versions = candidate.load_registry()
+    assert {v.domain for v in versions} == set(registry().domains)
+    assert len(versions) == len({(v.domain, v.name, v.since) for v in versions}) > 900
