@@ -39,10 +39,11 @@ NUMPY_KINDS = "biufc"  # what tract's Python API turns into tensors (tensor.dt_n
 CUSTOM_DOMAINS = ("ai.onnx.modified", "tengine")
 _BACKTRACE = "\n\nStack backtrace:"
 # ONNX element type of a declared output -> the tract DatumType name its convert_to takes
-_DATUM_NAMES: dict[int, str] = {onnx.TensorProto.BOOL: "BOOL", onnx.TensorProto.UINT8: "U8", onnx.TensorProto.UINT16: "U16",
-                onnx.TensorProto.UINT32: "U32", onnx.TensorProto.UINT64: "U64", onnx.TensorProto.INT8: "I8",
-                onnx.TensorProto.INT16: "I16", onnx.TensorProto.INT32: "I32", onnx.TensorProto.INT64: "I64",
-                onnx.TensorProto.FLOAT16: "F16", onnx.TensorProto.FLOAT: "F32", onnx.TensorProto.DOUBLE: "F64"}
+_DATUM_NAMES: dict[int, str] = {
+    onnx.TensorProto.BOOL: "BOOL", onnx.TensorProto.UINT8: "U8", onnx.TensorProto.UINT16: "U16",
+    onnx.TensorProto.UINT32: "U32", onnx.TensorProto.UINT64: "U64", onnx.TensorProto.INT8: "I8",
+    onnx.TensorProto.INT16: "I16", onnx.TensorProto.INT32: "I32", onnx.TensorProto.INT64: "I64",
+    onnx.TensorProto.FLOAT16: "F16", onnx.TensorProto.FLOAT: "F32", onnx.TensorProto.DOUBLE: "F64"}
 
 
 def without_backtrace(text: str) -> str:
@@ -64,6 +65,7 @@ class TractBackend:
 
     def run(self, model: onnx.ModelProto, feeds: dict[str, Any]) -> list[np.ndarray]:
         tract = self._tract
+        runnable = self._load(model)  # first: where tract lacks an element type, its loader says so
         names = [i.name for i in model.graph.input]
         for name in names:
             x = feeds.get(name)
@@ -71,7 +73,6 @@ class TractBackend:
                 shown = getattr(x, "dtype", type(x).__name__)
                 raise Unsupported(f"input '{name}' is {shown}: tract's Python API feeds only bool, integer, float and "
                                   "complex arrays")
-        runnable = self._load(model)
         try:
             outputs = runnable.run([np.require(feeds[n], requirements="C") for n in names])
             return [self._array(t, o) for t, o in zip(outputs, model.graph.output, strict=False)]

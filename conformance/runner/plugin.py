@@ -105,7 +105,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.user_properties.append(("conform_cell", json.dumps(cell)))
         entry = expectation_for(cell, config.stash[_EXPECTATIONS])
         if entry is not None:
-            item.add_marker(pytest.mark.xfail(reason=f"expected: {entry.reason}", strict=False))
+            kind = f" ({entry.kind})" if entry.kind else ""
+            item.add_marker(pytest.mark.xfail(reason=f"expected{kind}: {entry.reason}", strict=False))
         tests_per_cell[label] = tests_per_cell.get(label, 0) + 1
         keep.append(item)
     if drop:
