@@ -1,5 +1,5 @@
 """The `onnx2torch` backend (extra `.[torch]`): onnx2torch converts the one-node model to a torch.fx module, which
-runs on the CPU build of torch.
+runs on the CPU build of torch, in eval mode and without grad, as one runs a model for inference.
 
 onnx2torch builds torch modules from a node's constant inputs (a Conv's weights become an nn.Conv2d's, a Reshape's
 shape is read when converting), so parameter and weight inputs arrive as initializers by default
@@ -38,6 +38,7 @@ UNSUPPORTED_MARKERS = (
     "parameter must be",  # an activation attribute it supports only at its default (Selu's alpha ...)
     "is not supported",  # utils/dtype.py: an element type torch has no dtype for
     "does not support",  # an attribute value a converter refuses (GatherND batch_dims, Shape start/end)
+    "can't convert np.ndarray of type",  # torch.from_numpy on a constant of an ml_dtypes type (a bfloat16 Clip min)
 )
 CUSTOM_DOMAINS = ("ai.onnx.modified", "tengine")
 # ONNX element -> torch dtype name, for the ml_dtypes types torch has
@@ -98,6 +99,7 @@ class Onnx2TorchBackend:
         except Exception as e:  # onnx2torch raises ValueError, KeyError, RuntimeError for what it cannot convert
             raise_unsupported_if(e, str(e), UNSUPPORTED_MARKERS, "onnx2torch cannot convert the model")
             raise
+        module.eval()  # inference: BatchNormalization with its running statistics, Dropout passing through
         with self._torch.no_grad():
             result = module(*tensors)
         outputs = list(result) if isinstance(result, tuple | list) else [result]

@@ -9,7 +9,8 @@ Element types: tract has no bfloat16, float8 or 4-bit types (its loader says "Un
 unsupported) and its Python API feeds only bool, integer, float and complex arrays (it fails on any other with a
 TypeError of its own making; such inputs are unsupported here, as the API's limit). An output whose type the Python API
 cannot show (tract keeps some integer results as TDim, its symbolic-dimension type) is converted by tract's own
-`convert_to` into the element type the model declares for it.
+`convert_to` into the element type the model declares for it; a string output it cannot give at all (unsupported,
+in its own words: "Unsupported DatumType in the public API String").
 
 Messages: tract's errors end with a Rust stack backtrace when RUST_BACKTRACE is set; the backtrace is cut (it is not
 part of the message, the "Caused by" chain is kept whole). Unsupported: only tract's own words for an op, type or
@@ -101,9 +102,10 @@ class TractBackend:
         tract = self._tract
         try:
             tensor.datum_type()
-        except tract.TractError as e:  # "Unsupported DatumType in the public API TDim"
+        except tract.TractError as e:  # "Unsupported DatumType in the public API TDim" (or String)
+            text = without_backtrace(str(e))
             name = _DATUM_NAMES.get(int(declared.type.tensor_type.elem_type))
-            if name is None:
-                raise tract.TractError(without_backtrace(str(e))) from None
+            if name is None:  # a string output: the Python API has no way to give it
+                raise Unsupported(f"output '{declared.name}': {text}") from None
             tensor = tensor.convert_to(getattr(tract.DatumType, name))
         return np.asarray(tensor.to_numpy())
