@@ -37,9 +37,7 @@ UNSUPPORTED_MARKERS = (
     "No conversion rule found for operations",  # the ONNX frontend has no converter for the op (or this version)
     "Unsupported data type",  # the ONNX frontend has no OpenVINO type for a tensor's element type
     "unsupported src_prc",  # the CPU plugin's eltwise kernels take no such element type (f8)
-    "Unsupported precision",
-    "doesn't support",
-    "is not supported",
+    "Unsupported operation of type",  # the CPU plugin has no kernel for the node (a Convert from string ...)
 )
 CUSTOM_DOMAINS = ("ai.onnx.modified", "tengine")  # domains no ONNX runtime has heard of
 CONFIG = {"EXECUTION_MODE_HINT": "ACCURACY", "INFERENCE_NUM_THREADS": 1}

@@ -35,6 +35,7 @@ UNSUPPORTED_MARKERS = (
     "Unknown DatumType",  # an element type tract does not have (bfloat16, float8, 4-bit, string in some places)
     "Unimplemented(",  # no tract op for this ONNX op (or attribute combination)
     "Operator can not be made a TypedOp",
+    "Unsupported operator set",  # an opset version of an op tract does not implement (Clip-1 ...)
 )
 NUMPY_KINDS = "biufc"  # what tract's Python API turns into tensors (tensor.dt_numpy_to_tract)
 CUSTOM_DOMAINS = ("ai.onnx.modified", "tengine")
