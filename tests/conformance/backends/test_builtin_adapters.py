@@ -40,7 +40,8 @@ def backend(name: str) -> Backend:
 
 # cells every adapter runs right (drawn by the registry's strategies and checked as conform checks them)
 CELLS = [("Relu", 14, "float"), ("Add", 14, "int64"), ("Mul", 14, "float16"), ("Reshape", 14, "float"),
-         ("Conv", 11, "float"), ("Transpose", 13, "int32")]  # versions onnx2torch has converters for
+         ("Conv", 11, "float"), ("Transpose", 13, "int32"),  # versions onnx2torch has converters for
+         ("BatchNormalization", 15, "float")]  # onnx2torch's module runs in eval mode: running statistics
 
 
 @pytest.mark.parametrize("name", sorted(EXTRAS))
@@ -111,3 +112,19 @@ def test_an_op_the_library_has_no_converter_for_is_unsupported() -> None:
 def test_each_asks_for_constant_parameters() -> None:
     assert {name: backend(name).constant_inputs for name in EXTRAS} == {"openvino": "params", "tract": "all",
                                                                         "onnx2torch": "all"}
+
+
+def test_tract_cannot_give_a_string_output() -> None:
+    call = _call("Cast", [np.array([1.5], np.float32)], "object", 13, to=TensorProto.STRING)
+    with pytest.raises(Unsupported, match="Unsupported DatumType in the public API String"):
+        backend("tract").run(call)
+
+
+def test_onnx2torch_normalizes_with_the_running_statistics() -> None:
+    """Inference mode: one value per channel is normalized by the given mean and variance (in training mode torch
+    would refuse it, or use the batch's own statistics)."""
+    x, scale, bias = np.array([[3.0]], np.float32), np.array([2.0], np.float32), np.array([0.5], np.float32)
+    mean, var = np.array([1.0], np.float32), np.array([4.0], np.float32)
+    call = _call("BatchNormalization", [x, scale, bias, mean, var], "float32", 15, epsilon=0.0)
+    y = backend("onnx2torch").run(call)[0]
+    assert y.tolist() == [[2.5]]  # (3 - 1) / 2 * 2 + 0.5
