@@ -38,6 +38,8 @@ UNSUPPORTED_MARKERS = (
     "Unsupported data type",  # the ONNX frontend has no OpenVINO type for a tensor's element type
     "unsupported src_prc",  # the CPU plugin's eltwise kernels take no such element type (f8)
     "Unsupported operation of type",  # the CPU plugin has no kernel for the node (a Convert from string ...)
+    "CPU plugin does not support",  # "... string for use with oneDNN" (a Concat of strings)
+    "Unsupported padding mode",  # the ONNX frontend's Pad converter: wrap
 )
 CUSTOM_DOMAINS = ("ai.onnx.modified", "tengine")  # domains no ONNX runtime has heard of
 CONFIG = {"EXECUTION_MODE_HINT": "ACCURACY", "INFERENCE_NUM_THREADS": 1}
