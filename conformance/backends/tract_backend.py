@@ -33,6 +33,7 @@ from conformance.backends.protocol import Unsupported
 # tract's words for "cannot load or translate this" (never a wrong answer)
 UNSUPPORTED_MARKERS = (
     "Unknown DatumType",  # an element type tract does not have (bfloat16, float8, 4-bit, string in some places)
+    "unknown ONNX TensorProto.DataType",  # a newer element type its ONNX parser does not know (uint2, int2)
     "Unimplemented(",  # no tract op for this ONNX op (or attribute combination)
     "Operator can not be made a TypedOp",
     "Unsupported operator set",  # an opset version of an op tract does not implement (Clip-1 ...)
