@@ -37,6 +37,7 @@ UNSUPPORTED_MARKERS = (
     "Unimplemented(",  # no tract op for this ONNX op (or attribute combination)
     "Operator can not be made a TypedOp",
     "Unsupported operator set",  # an opset version of an op tract does not implement (Clip-1 ...)
+    "Unsupported mode ",  # an attribute value its converter lacks (Pad's wrap)
 )
 NUMPY_KINDS = "biufc"  # what tract's Python API turns into tensors (tensor.dt_numpy_to_tract)
 CUSTOM_DOMAINS = ("ai.onnx.modified", "tengine")
