@@ -40,6 +40,9 @@ UNSUPPORTED_MARKERS = (
     "Unsupported operation of type",  # the CPU plugin has no kernel for the node (a Convert from string ...)
     "CPU plugin does not support",  # "... string for use with oneDNN" (a Concat of strings)
     "Unsupported padding mode",  # the ONNX frontend's Pad converter: wrap
+    "Input element type must be",  # a converter's element types (Resize on bool, int16, uint16 ...)
+    "mode is not supported",  # Resize's tf_crop_and_resize coordinate transformation mode
+    "only supports resize on spatial dimensions",  # the CPU plugin's Interpolate (not batch or channels)
 )
 CUSTOM_DOMAINS = ("ai.onnx.modified", "tengine")  # domains no ONNX runtime has heard of
 CONFIG = {"EXECUTION_MODE_HINT": "ACCURACY", "INFERENCE_NUM_THREADS": 1}
