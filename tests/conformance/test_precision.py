@@ -139,16 +139,6 @@ def test_a_double_layer_normalization_is_held_to_what_a_float32_stash_allows(see
     assert problems
 
 
-def test_a_double_stash_holds_a_double_layer_normalization_to_double() -> None:
-    case, (x, scale, bias) = layer_norm_case(stash_type=11)
-    expected = expected_outputs(case)
-    assert expected is not None
-    assert narrowest_allowed(case.version, "double", case.attributes) is None
-    assert output_problems(case, [layer_norm_stage_one_in(np.float64, x, scale, bias)], expected[:1]) == []
-    problems = output_problems(case, [layer_norm_stage_one_in(np.float32, x, scale, bias)], expected[:1])
-    assert problems and "rtol=1e-12" in problems[0]
-
-
 def test_unit_roundoff_of_the_float_types() -> None:
     assert unit_roundoff("float16") == 2.0**-11
     assert unit_roundoff("bfloat16") == 2.0**-8
