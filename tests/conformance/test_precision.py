@@ -3,6 +3,7 @@ what it does not still fails."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import ml_dtypes
@@ -14,6 +15,7 @@ from conformance.registry import current_registry
 from conformance.runner.checks import expected_outputs, output_problems
 from conformance.strategies.case import Case
 from opset.infer import resolve_attributes
+from tests.helpers.conform_cli import run_and_report
 
 
 def make_case(op: str, since: int, dtype: str, inputs: list[np.ndarray], given: dict[str, Any],
@@ -153,3 +155,20 @@ def test_a_version_without_the_policy_allows_nothing_narrower() -> None:
     bn = current_registry().op("ai.onnx", "BatchNormalization").version(15)
     assert narrowest_allowed(bn, "float16", {}) == "float16"
     assert narrowest_allowed(bn, "double", {}) is None
+
+
+@pytest.mark.slow
+def test_conform_passes_what_the_policy_allows_and_fails_what_it_does_not(tmp_path: Path) -> None:
+    """End to end: float16 BatchNormalization in float16 and double LayerNormalization with a float32 stage one pass
+    every cell; the backend computing double BatchNormalization in float32 fails its double cells."""
+    result, data = run_and_report(tmp_path / "allowed", "tests.conformance.wrong_backends.narrow_but_allowed",
+                                  "--op", "BatchNormalization,LayerNormalization", "--domain", "ai.onnx",
+                                  "--max-examples", "10")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert data["cells"]["ai.onnx@15::BatchNormalization[float16]"]["status"] == "pass"
+    assert data["cells"]["ai.onnx@17::LayerNormalization[double]"]["status"] == "pass"
+    result, data = run_and_report(tmp_path / "wrong", "tests.conformance.wrong_backends.double_computes_in_float32",
+                                  "--op", "BatchNormalization", "--domain", "ai.onnx", "--max-examples", "5")
+    assert result.returncode == 1
+    assert data["cells"]["ai.onnx@15::BatchNormalization[double]"]["status"] == "fail"
+    assert data["cells"]["ai.onnx@15::BatchNormalization[float16]"]["status"] == "pass"
