@@ -117,8 +117,9 @@ def precision_bound(version: OpVersion, element: str, inputs: Sequence[Any], att
     # the measured rounding, scaled to the narrow type, and one rounding of the narrow type at the output's magnitude
     # (a float32 evaluation of narrow values can be exact, a sum of bfloat16 squares fits in 24 bits, where the
     # narrow type itself rounds every partial sum)
-    slack = [scale * _largest_difference(a, b) + unit_roundoff(narrowest) * _largest_magnitude(b)
-             for a, b in zip(low, high, strict=False)]
+    magnitude = _magnitude(evaluate, high_inputs, high_attributes, len(high))
+    slack = [scale * _largest_difference(a, b) + unit_roundoff(narrowest) * max(_largest_magnitude(b), m)
+             for a, b, m in zip(low, high, magnitude, strict=False)]
     return Bound(tuple(2.0 * s for s in slack), narrowest)
 
 
@@ -145,6 +146,19 @@ def _as_float(x: Any, dtype: type[np.floating[Any]]) -> Any:
     if element in FLOATS:
         return x.astype(dtype)
     return x
+
+
+def _magnitude(evaluate: Evaluate, inputs: list[Any], attributes: dict[str, Any], count: int) -> list[float]:
+    """The largest magnitude of each output of the op on the float inputs' absolute values: for a sum or a product
+    of sums (a reduction, a matrix product, a weighted loss) the largest sum of absolute terms, which bounds the
+    partial results a narrow type rounds where the output itself cancels to a small value. An op that refuses
+    those values (one that reads a sign) gives 0.0, and the output's own magnitude stands alone."""
+    absolute = [np.abs(x) if isinstance(x, np.ndarray) and element_of(x.dtype) in FLOATS else x for x in inputs]
+    try:
+        outputs = evaluate(absolute, attributes)
+    except (ValueError, ArithmeticError, TypeError, IndexError):
+        return [0.0] * count
+    return [_largest_magnitude(y) for y in outputs] + [0.0] * (count - len(outputs))
 
 
 def _largest_magnitude(a: Any) -> float:
