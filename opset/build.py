@@ -30,6 +30,7 @@ from opset.model import (
     OpSchema,
     OpVersion,
     Param,
+    Precision,
     Property,
     RandomOutputs,
     Reading,
@@ -48,8 +49,8 @@ DEFAULT_TOLERANCE: FrozenMap[str, Tolerance] = FrozenMap({
 })
 
 _MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations")
-_REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "properties", "maps_to",
-             "tengine", "random", "unmapped")
+_REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "precision", "properties",
+             "maps_to", "tengine", "random", "unmapped")
 
 
 class _Where:
@@ -81,6 +82,7 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
         "attributes": {}, "type_constraints": {}, "let": {}, "type_relations": {}, "inputs": [], "outputs": [],
         "constraints": [], "readings": [],
         "doc": data.get("doc", ""), "summary": data["summary"], "tolerance": None, "properties": [],
+        "precision": data.get("precision"),
         "maps_to": None, "tengine": None, "random": None, "unmapped": "",
     }
     # remember which version index each inherited entry came from, so locations point at its text
@@ -152,7 +154,22 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
         maps_to=_maps_to(state["maps_to"], location, where, label),
         tengine=_tengine(state["tengine"]), location=location, last=last, readings=readings,
         type_relations=FrozenMap({name: str(e).replace(" ", "") for name, e in state["type_relations"].items()}),
-        random=_random(state["random"], at("random", ""), where, label), unmapped=state["unmapped"] or "")
+        random=_random(state["random"], at("random", ""), where, label), unmapped=state["unmapped"] or "",
+        precision=_precision(state["precision"], attributes, at("precision", ""), where, label))
+
+
+def _precision(raw: dict[str, Any] | None, attributes: FrozenMap[str, Attribute], location: Location,
+               where: _Where, op: str) -> Precision | None:
+    """The version's precision policy; a `stash` naming no int attribute of the version is a located problem."""
+    if raw is None:
+        return None
+    stash = raw.get("stash")
+    if stash is not None and (stash not in attributes or attributes[stash].type != "int"):
+        where.problems.append(Problem(location.file, location.line, op,
+                                      f"precision: stash names '{stash}', which is no int attribute of the version"))
+        stash = None
+    return Precision(narrow=raw.get("narrow", "widened"), stash=stash,
+                     accumulate=tuple(raw.get("accumulate", ("element",))), note=raw.get("note", ""))
 
 
 def _reading(raw: dict[str, Any], location: Location, where: _Where, op: str) -> Reading | None:

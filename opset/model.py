@@ -196,6 +196,23 @@ class Tolerance(Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Precision(Record):
+    """What an implementation may compute in (docs/format.md, "Precision"); conform's bounds follow from it.
+
+    `narrow`: for the narrow floats (float16, bfloat16, the float8/6/4 types), `element` lets every intermediate be
+    computed in the element type itself (or anything wider), `widened` asks float32 intermediates and one final
+    rounding. `stash` names an int attribute holding a TensorProto type code that stage one may be computed in
+    (LayerNormalization's `stash_type`), even for a wider element type. `accumulate`: how integer sums may be
+    computed, `element` (in the element type, wrapping) and/or `int64` (exact, then one cast to the element type).
+    """
+
+    narrow: str = "widened"
+    stash: str | None = None
+    accumulate: tuple[str, ...] = ("element",)
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ConstInput(Record):
     """A constant input a mapping gives its target: values from a formula, of one element type."""
 
@@ -297,6 +314,7 @@ class OpVersion(Record):
     type_relations: FrozenMap[str, str] = EMPTY
     random: RandomOutputs | None = None  # outputs whose values are drawn at random, and what determines them
     unmapped: str = ""  # why no op of another domain computes this one (no maps_to): the converter says it
+    precision: Precision | None = None  # what an implementation may compute in; None: the defaults of `Precision`
 
     @property
     def signature(self) -> str:

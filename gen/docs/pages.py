@@ -24,6 +24,7 @@ from opset.formula import Formula
 from opset.importers.anchors import pinned
 from opset.model import Attribute, OpVersion, Param
 from opset.registry import Registry
+from opset.show import precision_text
 
 MARKER = marker("gen/docs", "markdown")  # how the generator recognises its pages
 HEADER = header("gen/docs", "gen docs", "markdown")
@@ -91,7 +92,7 @@ def _environment(registry: Registry) -> jinja2.Environment:
                              keep_trailing_newline=True, autoescape=False)
     env.filters.update(cell=cell, code=code, value=format_value, default_text=default_text,
                        param_flags=param_flags, one_line=one_line, values=values_text,
-                       formula=wrap_formula)
+                       formula=wrap_formula, precision_text=precision_text)
     env.globals.update(HEADER=HEADER, STATUS_MARKS=STATUS_MARKS, backend_slug=backend_slug,
                        layout_rows=views.layout_rows, example_rows=views.example_rows,
                        opset_page=lambda domain, n: opset_page(registry, domain, n),

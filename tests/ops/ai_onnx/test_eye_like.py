@@ -48,3 +48,20 @@ def test_validator_output_type(attrs: dict[str, int], want: str) -> None:
     result = check_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)]))
     assert result.diagnostics == []
     assert result.facts["y"].type == want and [str(d) for d in result.facts["y"].shape or ()] == ["N", "4"]
+
+
+def test_a_bfloat16_input_without_dtype_gives_bfloat16() -> None:
+    """The output takes the input's type when `dtype` is absent, a narrow one too (the kernel received bfloat16
+    widened to float32 and answered float)."""
+    import ml_dtypes
+    import numpy as np
+
+    from conformance.backends.reference import reference_outputs
+    from conformance.registry import current_registry
+    from opset.infer import resolve_attributes
+
+    version = current_registry().op("ai.onnx", "EyeLike").version(22)
+    x = np.zeros((2, 3), ml_dtypes.bfloat16)
+    (y,) = reference_outputs(version, [x], resolve_attributes(version, {}, [[2, 3]]))
+    assert y.dtype == np.dtype(ml_dtypes.bfloat16)
+    assert y.astype(np.float32).tolist() == [[1, 0, 0], [0, 1, 0]]
