@@ -72,7 +72,14 @@ def node_proto(version: OpVersion, node_domain: str, inputs: Sequence[str], outp
         names.pop()
     node = onnx.helper.make_node(version.name, names, list(outputs), name=name or None, domain=node_domain)
     for key, value in attributes.items():
-        node.attribute.append(make_attribute(key, value, version.attributes[key].type))
+        attr_type = version.attributes[key].type
+        try:
+            node.attribute.append(make_attribute(key, value, attr_type))
+        except (TypeError, ValueError) as e:  # onnx.helper's own words name neither the attribute nor the op
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise BuildError(caller_place(), version.signature, [(
+                "attr_type", f"attribute '{key}' should be {attr_type} ({ATTR_TYPES[attr_type].annotation}), got "
+                             f"{type(value).__name__} {shown}")]) from e
     return node
 
 
