@@ -8,7 +8,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -49,9 +51,9 @@ class Counting:
         self.inner = ReferenceBackend()
         self.calls = 0
 
-    def run(self, node: onnx.NodeProto, inputs: list[object], opset_imports: dict[str, int] | None = None) -> object:
+    def run(self, node: onnx.NodeProto, inputs: list[Any], opset_imports: Mapping[str, int] | None = None) -> list[Any]:
         self.calls += 1
-        return self.inner.run(node, inputs, opset_imports=opset_imports)
+        return list(self.inner.run(node, inputs, opset_imports=opset_imports))
 
 
 @pytest.mark.parametrize(("feeds", "words"), [
