@@ -109,29 +109,39 @@ def test_reports_missing_folder_gives_no_support_pages(tmp_path: Path) -> None:
     assert read_reports(tmp_path / "absent") == []
 
 
-def test_reports_render_a_matrix(tmp_path: Path, registry: Registry) -> None:
+def test_reports_render_readable_support_pages(tmp_path: Path, registry: Registry) -> None:
     record = {"domain": "ai.onnx", "op": "Relu", "version": 14, "dtype": "float", "status": "pass"}
-    _report(tmp_path / "ort.json", "onnxruntime", [record, {**record, "dtype": "double", "status": "fail"},
-                                                    {**record, "op": "NotAnOp", "status": "unsupported"}])
+    failing = {**record, "dtype": "double", "status": "fail", "messages": [
+        "conformance.runner.checks.ConformanceFailure: ai.onnx@14::Relu[double]: output 0 'Y': 1 of 4 values *wrong* "
+        f"| repro: conform --backend onnxruntime --replay {tmp_path}/conform-repro/x --timeout 20"]}
+    unknown = {**record, "op": "NotAnOp", "status": "unsupported"}
+    _report(tmp_path / "ort.json", "onnxruntime", [record, failing, unknown])
+    _report(tmp_path / "ref.json", "reference", [record, {**record, "dtype": "double"}])
     pages = render_site(registry, read_reports(tmp_path))
-    matrix = pages["support/onnxruntime.md"]
-    assert "## ai.onnx\n" in matrix and "| op | version | double | float | \n" in matrix  # only columns tested
-    assert "| [Relu](../ai.onnx/Relu.md#v14) | 14 | ❌ fail | ✅ pass |" in matrix
-    assert "| NotAnOp | 14 |" in matrix  # no link to a page that does not exist
     index = pages["support/index.md"]
-    assert "[onnxruntime](onnxruntime.md)" in index
-    assert "| [Relu](../ai.onnx/Relu.md#v14) | 14 | ✅ 1 · ❌ 1 |" in index  # a table per domain
-    for page in (matrix, index):
+    assert "| [onnxruntime](onnxruntime.md) | 3 | 1 | 1 | 1 | 0 | 0 | 0 | " in index  # a row per backend
+    assert "| domain | onnxruntime | reference | \n" in index  # a column per backend, never one per element type
+    assert "| [ai.onnx](domain-ai.onnx.md) | 1/3 pass, **1 fail**, 1 unsup. | 2/2 pass | " in index
+    domain = pages["support/domain-ai.onnx.md"]
+    assert "| [Relu](../ai.onnx/Relu.md#v14) | 14 | 1/2 pass, **1 fail** | 2/2 pass | " in domain
+    assert "| NotAnOp | 14 | 0/1 pass, 1 unsup. | — | " in domain  # no link to a page that does not exist
+    backend = pages["support/onnxruntime.md"]
+    assert ("- [Relu@14](../ai.onnx/Relu.md#v14): `conform --backend onnxruntime --domain ai.onnx --op Relu "
+            "--opset 14`\n    - `double`: output 0 'Y': 1 of 4 values \\*wrong\\*\n") in backend
+    assert "No cell fails." in pages["support/reference.md"]
+    for page in (index, domain, backend):
         assert "|\n\n|" not in page, "a blank line between table rows ends the Markdown table"
-    assert str(tmp_path) not in matrix, "the page names the report by file name, not by machine path"
+        assert str(tmp_path) not in page, "the page names the report by file name, not by machine path"
+        assert not any(ord(ch) > 0x2000 and ch not in "—–·≥" for ch in page), "only text: no emoji or symbols"
     relu = pages["ai.onnx/Relu.md"]
     section = relu[relu.index("## Version 14"):relu.index("## Version 13")]
-    # the columns are the element types Relu@14's T allows, in its order; the report's other cells are not in it
+    # a row per element type Relu@14's T allows, in its order; a column per backend that tested the version
     allowed = [t[len("tensor("):-1] for t in registry.resolve("ai.onnx", "Relu", 14).type_constraints["T"].types]
-    header = "| backend | " + " | ".join(allowed) + " | \n"
-    assert header in section
-    row = section[section.index("| [onnxruntime]"):].splitlines()[0]
-    assert row.count("✅ pass") == 1 and row.count("❌ fail") == 1 and row.count("—") == len(allowed) - 2
+    assert "| element type | [onnxruntime](../support/onnxruntime.md) | [reference](../support/reference.md) | \n" \
+        in section
+    rows = [line for line in section.splitlines() if line.startswith("| ") and line.split(" | ")[0][2:] in allowed]
+    assert [r.split(" | ")[0][2:] for r in rows] == allowed
+    assert "| double | **fail** | pass | " in section and "| float | pass | pass | " in section
     assert "**Backend support**" not in relu[relu.index("## Version 13"):]  # no report for version 13
 
 
