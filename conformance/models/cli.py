@@ -49,6 +49,17 @@ _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def main_run(argv: Sequence[str]) -> int:
+    written: list[Path] = []
+    try:
+        with stopped_by_signals():  # from the first moment: a signal while reading the model is no traceback either
+            return _run(_parser().parse_args(list(argv)), written)
+    except Interrupted as stop:
+        kept = f"kept {len(written)} output file(s): {', '.join(map(str, written))}" if written else "no output written"
+        print(f"opset run: interrupted by {stop} ({kept})", file=sys.stderr)
+        return stop.exit_code
+
+
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="opset run", description=__doc__.split("\n\n")[0])
     p.add_argument("model", type=Path)
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
@@ -57,15 +68,7 @@ def main_run(argv: Sequence[str]) -> int:
                    help="the size of a symbolic dim of the graph inputs (default: what the given inputs bind, else 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     p.add_argument("--output-dir", type=Path, default=Path("."), help="where the .npy files go (default: .)")
-    ns = p.parse_args(list(argv))
-    written: list[Path] = []
-    try:
-        with stopped_by_signals():
-            return _run(ns, written)
-    except Interrupted as stop:
-        kept = f"kept {len(written)} output file(s): {', '.join(map(str, written))}" if written else "no output written"
-        print(f"opset run: interrupted by {stop} ({kept})", file=sys.stderr)
-        return stop.exit_code
+    return p
 
 
 def _run(ns: argparse.Namespace, written: list[Path]) -> int:
