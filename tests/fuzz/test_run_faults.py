@@ -170,12 +170,18 @@ def test_signals_at_random_moments_stop_opset_run_cleanly(tmp_path: Path) -> Non
                                 start_new_session=True)
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "start"
-        time.sleep(rng.uniform(0.0, 4.0))  # while reading, running or writing, or after it ended
+        # while reading, running or writing, or after it ended (from 50 ms on: before main_run takes its handlers,
+        # the interpreter still answers a signal its own way, as any Python program does)
+        time.sleep(rng.uniform(0.05, 4.0))
         os.kill(proc.pid, signum)
         _, err = proc.communicate(timeout=120)
-        assert proc.returncode in (0, 128 + signum), f"{signal.Signals(signum).name}: exit {proc.returncode}: {err}"
+        done = sorted(q.name for q in (work / "out").iterdir()) == ["y.npy", "z.npy"] if (work / "out").exists() \
+            else False
+        # after main_run returned, the interpreter's shutdown answers a signal its own way: the run was complete
+        allowed = (0, 128 + signum, -signum) if done else (0, 128 + signum)
+        assert proc.returncode in allowed, f"{signal.Signals(signum).name}: exit {proc.returncode}: {err}"
         assert "Traceback" not in err
-        if proc.returncode:
+        if proc.returncode > 0:
             interrupted += 1
             lines = err.strip().splitlines()
             assert len(lines) == 1 and lines[0].startswith(f"opset run: interrupted by {signal.Signals(signum).name}")
