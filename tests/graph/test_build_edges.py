@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import onnx
 import pytest
@@ -15,6 +17,7 @@ from tests.helpers.oracles import run_onnxruntime
 @pytest.mark.parametrize(("attributes", "shown"), [
     ({"perm": "10"}, "got str '10'"),
     ({"perm": [1.5, 0]}, "got list [1.5, 0]"),
+    ({"perm": [True, 0]}, "got list [True, 0]"),
 ])
 def test_an_attribute_of_the_wrong_python_type_is_a_build_error_naming_it(attributes: dict[str, object],
                                                                           shown: str) -> None:
@@ -83,3 +86,17 @@ def test_named_constants_keep_their_names_even_when_equal() -> None:
     b = constant(np.ones(2, np.float32), name="b")
     model = build(inputs=[x], outputs={"y": v22.Add(v22.Add(x, a), b)})
     assert sorted(i.name for i in model.graph.initializer) == ["a", "b"]
+
+
+def test_other_wrong_attribute_types_are_build_errors_and_numpy_numbers_are_numbers() -> None:
+    x = inputs.tensor("x", "float", ("N", 3))
+    for call, words in [(lambda: v22.LeakyRelu(x, alpha=[1.0]), "attribute 'alpha' should be float (float), got list"),
+                        (lambda: v22.Softmax(x, axis=True), "attribute 'axis' should be int (int), got bool True"),
+                        (lambda: v22.Softmax(x, axis=1.5), "attribute 'axis' should be int (int), got float 1.5")]:
+        with pytest.raises(BuildError, match=re.escape(words)):
+            call()
+    model = build(inputs=[x], outputs={"a": v22.LeakyRelu(x, alpha=1), "b": v22.Softmax(x, axis=np.int64(0)),
+                                       "c": v22.Transpose(x, perm=(np.int64(1), 0))})
+    written = {a.name: onnx.helper.get_attribute_value(a) for n in model.graph.node for a in n.attribute}
+    assert written == {"alpha": 1.0, "axis": 0, "perm": [1, 0]}
+    assert model.graph.node[0].attribute[0].type == onnx.AttributeProto.FLOAT
