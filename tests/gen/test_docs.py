@@ -17,6 +17,7 @@ from opset.formula import parse
 from opset.load import load_registry
 from opset.model import BinaryField, Param, Tengine, TypeConstraint
 from opset.registry import Registry
+from tests.helpers.folders import read_only_folder
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +190,21 @@ def test_generate_writes_only_changes_and_check_names_the_fix(tmp_path: Path, ca
     assert (out / "format.md").read_text(encoding="utf-8") == "# hand-written\n"
 
 
+def test_an_output_or_reports_folder_that_cannot_be_used_is_one_line_exit_2(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("")
+    for args, words in [(["--out", str(tmp_path / "file" / "docs")], f"{tmp_path}/file is a file, not a folder"),
+                        (["--out", str(tmp_path / "docs"), "--reports", str(tmp_path / "typo")],
+                         f"--reports {tmp_path}/typo: not a folder of conform reports")]:
+        assert main(args) == 2
+        err = capsys.readouterr().err.strip()
+        assert err == f"gen docs: {words}" if "typo" in words else err.endswith(words), err
+    assert not (tmp_path / "docs").exists()  # a mistyped reports folder no longer deletes the support pages
+    with read_only_folder(tmp_path / "ro") as ro:
+        assert main(["--out", str(ro / "docs")]) == 2
+        assert capsys.readouterr().err.strip().startswith(f"gen docs: {ro}/docs: cannot write in {ro}: ")
+
+
 def test_committed_docs_are_current() -> None:
     assert main(["--check"]) == 0, "docs/ is stale: run gen docs"
 
@@ -197,6 +213,7 @@ def test_a_hand_written_page_in_the_way_is_a_clear_error(tmp_path: Path, capsys:
     out = tmp_path / "docs"
     (out / "ai.onnx").mkdir(parents=True)
     (out / "ai.onnx" / "Relu.md").write_text("# my own notes\n", encoding="utf-8")
+    (tmp_path / "none").mkdir()
     assert main(["--out", str(out), "--reports", str(tmp_path / "none")]) == 1
     assert "Relu.md was not written by the generator" in capsys.readouterr().err
     assert (out / "ai.onnx" / "Relu.md").read_text(encoding="utf-8") == "# my own notes\n"
@@ -204,6 +221,7 @@ def test_a_hand_written_page_in_the_way_is_a_clear_error(tmp_path: Path, capsys:
 
 def test_pages_with_an_older_header_wording_are_still_recognised(tmp_path: Path) -> None:
     out = tmp_path / "docs"
+    (tmp_path / "none").mkdir()  # an empty folder of reports: no support pages
     assert main(["--out", str(out), "--reports", str(tmp_path / "none")]) == 0
     page = out / "ai.onnx" / "Relu.md"
     page.write_text(page.read_text(encoding="utf-8").replace(HEADER, MARKER + " (an older wording) -->"),
