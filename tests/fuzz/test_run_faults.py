@@ -18,10 +18,11 @@ import onnx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto
 
 from conformance.models import FeedError, ModelRunError, run_model
 from conformance.models.cli import main_run
+from tests.helpers.chain_models import chain_model
 from tests.helpers.folders import full_folder, read_only_folder
 from tests.helpers.fuzz import SEED, fuzz, run_main
 
@@ -30,27 +31,7 @@ pytestmark = pytest.mark.fuzz
 F = TensorProto.FLOAT
 
 
-def _model(layers: int = 3, width: int = 4) -> onnx.ModelProto:
-    """x [N, width], m [N, width] -> `layers` of (MatMul w, Add m, Relu) -> y, and z = softmax of the last layer."""
-    w = numpy_helper.from_array(np.full((width, width), 1.0 / width, np.float32), "w")
-    nodes, last = [], "x"
-    for i in range(layers):
-        nodes += [helper.make_node("MatMul", [last, "w"], [f"p{i}"]),
-                  helper.make_node("Add", [f"p{i}", "m"], [f"a{i}"]),
-                  helper.make_node("Relu", [f"a{i}"], [f"r{i}"])]
-        last = f"r{i}"
-    nodes.append(helper.make_node("Identity", [last], ["y"]))
-    nodes.append(helper.make_node("Softmax", [last], ["z"]))
-    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", F, ["N", width]),
-                                           helper.make_tensor_value_info("m", F, ["N", width])],
-                              [helper.make_tensor_value_info("y", F, ["N", width]),
-                               helper.make_tensor_value_info("z", F, ["N", width])], [w])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    return model
-
-
-MODEL = _model()
+MODEL = chain_model()
 DTYPES = ["float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool", "complex64", "object", "<U3"]
 
 
@@ -144,8 +125,8 @@ SLOW_RUN = """
 import sys
 import numpy as np, onnx
 sys.path.insert(0, {root!r})
-from tests.fuzz.test_run_faults import _model
-onnx.save(_model(layers=30, width=384), sys.argv[1])  # a few seconds
+from tests.helpers.chain_models import chain_model
+onnx.save(chain_model(layers=30, width=384), sys.argv[1])  # a few seconds
 rng = np.random.default_rng(0)
 np.save(sys.argv[2], rng.standard_normal((256, 384)).astype(np.float32))
 from conformance.models.cli import main_run

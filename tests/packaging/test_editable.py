@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging.test_wheel import ROOT, SKIPPED, SOURCES, _clean_env, _run
+from tests.helpers.packaging import ROOT, SKIPPED, SOURCES, clean_env, run
 
 SCRIPT = """\
 import numpy as np
@@ -45,11 +45,11 @@ def editable_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env_dir = work / "env"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
-    purelib = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+    purelib = Path(run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                         cwd=work).strip())
     ours = [*site.getsitepackages(), site.getusersitepackages()]
     (purelib / "_outer_dependencies.pth").write_text("".join(f"{p}\n" for p in ours if os.path.isdir(p)))
-    _run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", "-e", str(src)],
+    run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", "-e", str(src)],
          cwd=work)
     return python
 
@@ -59,12 +59,12 @@ def test_mypy_strict_on_a_script_outside_the_checkout_finds_the_typed_api(editab
     user = tmp_path / "user"
     user.mkdir()
     (user / "script.py").write_text(SCRIPT.format(ceil_mode=1))
-    env = _clean_env(tmp_path)
+    env = clean_env(tmp_path)
     mypy = [str(editable_python), "-m", "mypy", "--strict", "--no-incremental", "script.py"]
-    assert "Success: no issues found in 1 source file" in _run(mypy, cwd=user, env=env)
+    assert "Success: no issues found in 1 source file" in run(mypy, cwd=user, env=env)
     (user / "script.py").write_text(SCRIPT.format(ceil_mode=2))
-    out = _run(mypy, cwd=user, env=env, code=1)
+    out = run(mypy, cwd=user, env=env, code=1)
     assert "script.py:7: error: Argument \"ceil_mode\" to \"AveragePool\" has incompatible type \"Literal[2]\"" in out
     assert "import-not-found" not in out, out
-    found = _run([str(editable_python), "-c", "import opset.ops; print(opset.ops.__file__)"], cwd=user, env=env)
+    found = run([str(editable_python), "-c", "import opset.ops; print(opset.ops.__file__)"], cwd=user, env=env)
     assert "/checkout/opset/ops/" in found  # the editable copy, not this checkout
