@@ -45,13 +45,13 @@ def _parser() -> argparse.ArgumentParser:
 
     ls = sub.add_parser("list", help="list ops (optionally what one opset of a domain contains)")
     ls.add_argument("--domain", default=None)
-    ls.add_argument("--opset", type=int, default=None)
+    ls.add_argument("--opset", type=_opset_number, default=None)
     ls.set_defaults(run=_cmd_list)
 
     show = sub.add_parser("show", help="the resolved signature of one op")
     show.add_argument("op")
     show.add_argument("--domain", default="ai.onnx")
-    show.add_argument("--opset", type=int, default=None, help="default: the domain's newest opset")
+    show.add_argument("--opset", type=_opset_number, default=None, help="default: the domain's newest opset")
     show.set_defaults(run=_cmd_show)
 
     lint = sub.add_parser("lint", help="check registry files; exit 1 with located errors")
@@ -71,6 +71,17 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _opset_number(text: str) -> int:
+    """An opset is a positive int: `--opset 0` would list nothing and exit 0, as if the opset were empty."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: '{text}'") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"an opset is 1 or more, not {number}")
+    return number
+
+
 _BUILT_IN = frozenset({"list", "show", "lint", "-h", "--help"})
 COMMAND_GROUP = "opset.commands"  # commands other packages add (`run` comes from conformance: it needs kernels)
 _PLUGGED_HELP = {"run": "run a whole ONNX model (or a Tengine .tmfile) on the reference kernels"}
@@ -86,6 +97,9 @@ def _cmd_list(ns: argparse.Namespace) -> int:
     reg = load_registry()
     if ns.opset is not None:
         domain = reg.canonical_domain(ns.domain or "ai.onnx")
+        newest = reg.domains[domain].max_opset
+        if ns.opset > newest:  # listing would quietly give the newest opset's contents instead
+            raise ResolutionError(f"{domain} has no opset {ns.opset}; its newest opset is {newest}")
         for v in reg.opset_contents(domain, ns.opset):
             via = "" if v.domain == domain else f"  (via {v.domain})"
             print(f"{v.name:24} {v.domain}@{v.since}{via}")
