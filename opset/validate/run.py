@@ -22,6 +22,7 @@ from opset.validate.facts import (
     Facts,
     FreshDims,
     Shape,
+    formula_shape,
     kept_value_info,
     merge_shapes,
     read_value_info,
@@ -359,7 +360,7 @@ def _fed(declared: Facts, port: Port) -> Facts:
 def _validated(graph: onnx.GraphProto, scope: Scope) -> GraphValue:
     """A validated graph: its inputs as declared, its outputs as validated (inferred, merged with declarations)."""
     def port(name: str, facts: Facts) -> Port:
-        return Port(name, facts.type, facts.shape)
+        return Port(name, facts.type, formula_shape(facts))
 
     fresh = FreshDims()
     inputs = tuple(port(vi.name, value_info_facts(vi, fresh)) for vi in graph.input)
