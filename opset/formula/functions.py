@@ -19,6 +19,7 @@ from opset.formula.arithmetic import (
     type_name,
 )
 from opset.formula.comparisons import all_of, any_of, compare, equal, truthy
+from opset.formula.element_types import bits, is_float, is_integer, per_tensor, tensor
 from opset.formula.errors import FormulaError, Undecided
 from opset.formula.graph_value import GraphValue
 from opset.formula.limits import MAX_RANGE_LENGTH, Budget
@@ -241,4 +242,9 @@ FUNCTIONS: dict[str, Function] = {
     "graph_shapes": _graph_shapes,
     "graph_types": _graph_types,
     "merge": _merge,
+    "is_integer": is_integer,
+    "is_float": is_float,
+    "bits": bits,
+    "tensor": tensor,
+    "per_tensor": per_tensor,
 }

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from opset.dtypes import canonical_type
 from opset.errors import ResolutionError
+from opset.formula.nodes import TYPE_FORMS
 from opset.model import OpVersion, Param
 from opset.registry import Registry
 from opset.validate.outcomes import Outcomes
@@ -74,6 +75,14 @@ def _value_inputs(v: OpVersion) -> tuple[tuple[str, int], ...]:
     return tuple((p.name, i) for i, p in enumerate(v.inputs) if p.name in names)
 
 
+def _reads_types(v: OpVersion) -> bool:
+    """Does a formula of the version read an input's type (`type_of(X)`, `dtype(X)`)? A `let` counts wherever it
+    is used: the validator then passes the input types to every formula of the version."""
+    formulas = [c.expr for c in v.constraints] + list(v.lets.values()) + [
+        f for p in v.outputs for f in (p.formula, p.value, p.types) if f is not None] + [r.when for r in v.readings]
+    return any(not f.calls.isdisjoint(TYPE_FORMS) for f in formulas)
+
+
 class VersionTable:
     """Resolution and `VersionInfo` cached per (registry domain, op, opset)."""
 
@@ -103,7 +112,7 @@ class VersionTable:
             return known
         allowed = {name: frozenset(canonical_type(t) for t in tc.types) for name, tc in v.type_constraints.items()}
         uses_types = (any(p.types is not None for p in v.outputs) or any(a.signature for a in v.attributes.values())
-                      or any("type_of" in c.expr.calls for c in v.constraints))
+                      or _reads_types(v))
         needs = (any(p.formula or p.value for p in v.outputs) or bool(v.constraints) or any(p.shape for p in v.inputs)
                  or any(a.length or a.allowed or a.range for a in v.attributes.values()) or uses_types)
         info = VersionInfo(version=v, key=len(self._info), inputs=_arity(v.inputs), outputs=_arity(v.outputs),

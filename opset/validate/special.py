@@ -74,14 +74,6 @@ def _dtype_else_input(given: dict[str, Any], input_types: list[str | None]) -> P
     return Produced(first, None) if first is not None else None
 
 
-def _output_dtype(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
-    """QuantizeLinear (21) and DequantizeLinear (23): y's type from output_dtype. Without it y has the type of an
-    input (QuantizeLinear's y_zero_point, else uint8 when that is absent; DequantizeLinear's x_scale), which the
-    type binding supplies when known; this table cannot see which inputs are present, so it says nothing then."""
-    code = given.get("output_dtype")
-    return Produced(tensor_type(code), None) if isinstance(code, int) and code else None
-
-
 _KIND_TYPES = {"strings": "tensor(string)", "int64s": "tensor(int64)", "floats": "tensor(float)"}
 _FLIPPED = {"tensor(string)": "tensor(int64)", "tensor(int64)": "tensor(string)"}
 
@@ -165,8 +157,6 @@ ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | No
     ("ai.onnx", "Cast"): _to,
     ("ai.onnx", "BitCast"): _to,
     ("ai.onnx", "EyeLike"): _dtype_else_input,
-    ("ai.onnx", "QuantizeLinear"): _output_dtype,
-    ("ai.onnx", "DequantizeLinear"): _output_dtype,
     ("ai.onnx.ml", "LabelEncoder"): _values_kind,
     ("ai.onnx.ml", "CategoryMapper"): _flipped,
     ("ai.onnx.ml", "CastMap"): _cast_to,

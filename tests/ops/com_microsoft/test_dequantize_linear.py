@@ -78,7 +78,16 @@ def test_shape_formula_matches_onnxruntime(inputs: list[np.ndarray], attrs: dict
     pytest.param([[2, 3, 4], [3]], {}, "dequantizelinear_c2", id="v1-scale_not_scalar"),
     pytest.param([[2, 3, 4], [4]], {"axis": 1}, "dequantizelinear_c2", id="v1-scale_length"),
     pytest.param([[2, 3, 4], [4]], {"axis": 3}, "dequantizelinear_c1", id="v1-axis_out_of_range"),
-    pytest.param([[2, 3, 4], [3], [4]], {"axis": 1}, "binding", id="v1-zero_point_length"),
+    pytest.param([[2, 3, 4], [3], [4]], {"axis": 1}, "dequantizelinear_c3", id="v1-zero_point_length"),
+    pytest.param([[2, 3, 4], [1], [2]], {}, "dequantizelinear_c3", id="v1-zero_point_not_per_tensor"),
 ])
 def test_invalid_node_reports_the_check(shapes: list[list[int]], attrs: dict[str, Any], check: str) -> None:
     assert check in problem_checks(version(DOMAIN, OP, 1), shapes, attrs)
+
+
+@pytest.mark.parametrize(("scale", "zero_point"), [([1], []), ([], [1]), ([1], [1]), ([], [])])
+def test_a_one_element_scale_and_zero_point_are_per_tensor_in_either_rank(scale: list[int],
+                                                                         zero_point: list[int]) -> None:
+    """As ai.onnx's DequantizeLinear takes them and onnxruntime's quantization tool writes them (a [1] scale with a []
+    zero point): the zero point's shape is not bound to the scale's."""
+    assert problem_checks(version(DOMAIN, OP, 1), [[2, 3, 4], scale, zero_point], {}) == []
