@@ -39,6 +39,11 @@ CASES = [
           np.array([1, 128, 255], np.uint8)], {"axis": 1}, "per_axis"),
     case([RAND.ints(0, 256, (2, 3), np.uint8), np.array(0.25, np.float16), np.array(3, np.uint8)], {}, "fp16_scale",
          rtol=2e-3),
+    # per tensor in mixed ranks, as onnxruntime's quantization tool writes them (an int32 bias: [1] scale, [] zero)
+    case([RAND.ints(-2**20, 2**20, (6,), np.int32), np.array([0.001], np.float32), np.array(0, np.int32)], {},
+         "scale_1_zero_point_scalar"),
+    case([RAND.ints(0, 256, (2, 3), np.uint8), np.array(0.3, np.float32), np.array([128], np.uint8)], {},
+         "scale_scalar_zero_point_1"),
 ]
 
 

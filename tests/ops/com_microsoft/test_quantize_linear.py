@@ -44,6 +44,9 @@ CASES = [
     case([f32(2, 3, 4) * 50, np.array([0.5, 1.0, 2.0, 4.0], np.float32), np.array([0, 1, -5, 3], np.int8)],
          {"axis": -1}, "per_axis_neg"),
     case([(f32(3, 4) * 50).astype(np.float16), np.array(0.5, np.float16), np.array(2, np.int8)], {}, "fp16"),
+    # per tensor in mixed ranks, as onnxruntime's quantization tool writes them
+    case([HALVES, np.array([1.0], np.float32), np.array(3, np.uint8)], {}, "scale_1_zero_point_scalar"),
+    case([HALVES, np.array(1.0, np.float32), np.array([-1], np.int8)], {}, "scale_scalar_zero_point_1"),
 ]
 
 
