@@ -64,6 +64,7 @@ class Scope:
     fresh: FreshDims = field(default_factory=FreshDims)  # the run's unknown dims (a sequence's disagreeing dims)
     payload_problems: list[tuple[int, str, str]] = field(default_factory=list)  # this graph's bad initializers
     names: tuple[list[str], list[str]] | None = None  # the graph's input and initializer names, as read
+    conflicts: list[tuple[str, str]] = field(default_factory=list)  # (check, message): initializers vs inputs
 
 
 class NodeCheck:

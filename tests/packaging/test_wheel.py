@@ -120,5 +120,6 @@ def test_mypy_sees_the_typed_classes(installed: Path, tmp_path: Path) -> None:
 def _save_model(path: Path, op: str, shapes: list[list[int]]) -> None:
     inputs = [helper.make_tensor_value_info(f"x{i}", TensorProto.FLOAT, s) for i, s in enumerate(shapes)]
     node = helper.make_node(op, [f"x{i}" for i in range(len(shapes))], ["y"], name="the_node")
-    graph = helper.make_graph([node], "g", inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * len(shapes[0]))  # rank declared, dims not
+    graph = helper.make_graph([node], "g", inputs, [y])
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]), path)

@@ -130,7 +130,7 @@ CASES: list[Case] = [
          "unused_initializer", ("spare",), severity="warning"),
     Case("node_order", lambda: model([node("Relu", ["h"], ["Y"], name="second"),
                                       node("Relu", ["X"], ["h"], name="first")], [X], [Y]),
-         "node_order", ("topological",), severity="warning"),
+         "node_order", ("topological",)),
     Case("ambiguous_reading", lambda: model(
         [node("AveragePool", ["X"], ["Y"], kernel_shape=[2, 2], strides=[2, 2], auto_pad="VALID", ceil_mode=1)],
         [tensor("X", F, [1, 1, 5, 5])], [tensor("Y", F, [1, 1, 3, 3])], opsets={"": 11}),
