@@ -120,7 +120,8 @@ def followed_reading(version: OpVersion, inputs: Sequence[Any], attributes: Mapp
     shapes = [shape_of(x) for x in inputs]
     values = {p.name: np.asarray(x).reshape(-1).tolist() for p, x in zip(version.inputs, inputs, strict=False)
               if isinstance(x, np.ndarray) and x.size <= _READING_VALUES and x.dtype.kind in "biufO"}  # O: strings
-    result = infer_shapes(version, shapes, attributes, values, all_values_known=True)
+    types = [t if t is not None and "?" not in t else None for t in map(value_type, inputs)]  # for dtype(X)
+    result = infer_shapes(version, shapes, attributes, values, all_values_known=True, input_types=types)
     for found in result.readings:
         given = [(i, shape) for i, shape in enumerate(found.outputs) if shape is not None and i < len(output_shapes)]
         if all(list(output_shapes[i]) == shape for i, shape in given):
