@@ -72,5 +72,6 @@ def test_onnxs_experimental_version_1_validates_in_an_opset_6_model() -> None:
     model = helper.make_model(helper.make_graph([node], "g", [x], [y]), opset_imports=[helper.make_opsetid("", 6)])
     result = check_model(model)
     assert result.diagnostics == [] and result.facts["y"].shape == (1, 2, 6, 7)
-    next(a for a in model.graph.node[0].attribute if a.name == "mode").s = b"linear"  # version 7's word, not version 1's
+    # version 7's word, not version 1's
+    next(a for a in model.graph.node[0].attribute if a.name == "mode").s = b"linear"
     assert [d.check for d in check_model(model).diagnostics] == ["attr_allowed"]
