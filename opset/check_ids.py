@@ -10,6 +10,7 @@ from __future__ import annotations
 CHECKS: dict[str, str] = {
     "unknown_op": "the op is not in the registry at the model's opset (or its domain is unknown)",
     "removed_op": "the op was removed before the imported opset",
+    "deprecated_op": "the op is deprecated at the imported opset (onnx's checker and onnxruntime refuse the node)",
     "missing_opset_import": "a node's domain has no opset import",
     "unknown_opset": "an opset import names a version the registry does not have",
     "arity": "wrong number of inputs or outputs",

@@ -101,6 +101,8 @@ class NodeCheck:
         """`subgraphs`: the node's graph attributes, already validated (their outputs serve the shape formulas);
         `memo`: formula results by everything they depend on (None: evaluate every node's formulas afresh)."""
         node = self.node
+        if info.deprecated is not None:
+            self.error("deprecated_op", info.deprecated)
         self._arity(info.inputs, node.inputs, "input")
         self._arity(info.outputs, node.outputs, "output")
         attrs = NodeAttributes(node.attrs, info.attr_types) if node.attrs else NO_ATTRIBUTES

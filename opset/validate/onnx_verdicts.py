@@ -34,6 +34,15 @@ CHECKER_READINGS: tuple[CheckerReading, ...] = (
         "node's `axes` by reference: on a node without `axes` the Constant has no value and the check fails (onnx's "
         "own node test test_mvn). The op's text gives axes a default, [0, 2, 3], with which onnx.reference and "
         "onnxruntime run the node, and so does the registry."),
+    CheckerReading(
+        "checker_r2",
+        r"Op registered for GroupNormalization is deprecated in domain_version of (18|19|20)\b",
+        "ai.onnx::GroupNormalization",
+        ("onnxruntime",),
+        "onnx marks GroupNormalization-18 deprecated (version 21 applies scale and bias per channel, where 18's "
+        "per-group ones were a mistake), so its checker refuses the op at opsets 18 to 20. Its text still defines "
+        "version 18, onnxruntime runs it, and so does the registry (the op is not deprecated as a whole, as "
+        "Upsample or Scatter are, whose nodes `opset validate` refuses past their deprecation: deprecated_op)."),
 )
 
 

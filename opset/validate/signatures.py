@@ -35,6 +35,7 @@ class VersionInfo:
     needs_inference: bool  # any output formula, constraint, shape signature or attribute relation
     has_required: bool  # some attribute is required
     uses_types: bool = False  # formulas read input types (`type_of`, output `types`, graph signatures)
+    deprecated: str | None = None  # why a node of this version is refused: the op is deprecated from its `since`
 
     def input_param(self, position: int) -> Param | None:
         return _param_at(self.version.inputs, position)
@@ -106,6 +107,16 @@ class VersionTable:
             self._resolved[key] = found
         return found
 
+    def _deprecation(self, v: OpVersion) -> str | None:
+        """A version at or past its op's deprecation (onnx's checker and onnxruntime refuse such a node: "Op
+        registered for Upsample is deprecated in domain_version of 10")."""
+        op = self.registry.ops.get((v.domain, v.name))
+        status = op.status if op is not None else None
+        if status is None or status.state != "deprecated" or status.since is None or v.since < status.since:
+            return None
+        instead = f"; use {status.replacement}" if status.replacement else ""
+        return f"{v.domain}::{v.name} is deprecated from opset {status.since}{instead}"
+
     def info(self, v: OpVersion) -> VersionInfo:
         known = self._info.get(id(v))
         if known is not None and known.version is v:
@@ -118,6 +129,7 @@ class VersionTable:
         info = VersionInfo(version=v, key=len(self._info), inputs=_arity(v.inputs), outputs=_arity(v.outputs),
                            allowed=allowed, attr_types={n: a.type for n, a in v.attributes.items()},
                            value_inputs=_value_inputs(v), needs_inference=needs,
-                           has_required=any(a.required for a in v.attributes.values()), uses_types=uses_types)
+                           has_required=any(a.required for a in v.attributes.values()), uses_types=uses_types,
+                           deprecated=self._deprecation(v))
         self._info[id(v)] = info
         return info

@@ -180,6 +180,46 @@ def test_what_onnx_and_onnxruntime_accept_of_one_element_inputs_is_accepted(mode
     assert our_verdict(model) == "accept", [str(d) for d in check_model(model).diagnostics]
 
 
+def _group_norm(opset: int) -> onnx.ModelProto:
+    x = helper.make_tensor_value_info("x", F, [1, 4, 2, 2])
+    params = [numpy_helper.from_array(np.ones(2, np.float32), "s"),
+              numpy_helper.from_array(np.zeros(2, np.float32), "b")]
+    node = helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)
+    return helper.make_model(helper.make_graph([node], "g", [x], [helper.make_tensor_value_info("y", F, [1, 4, 2, 2])],
+                                               params), opset_imports=[helper.make_opsetid("", opset)])
+
+
+def _deprecated_upsample(opset: int) -> onnx.ModelProto:
+    x = helper.make_tensor_value_info("x", F, [1, 1, 2, 2])
+    scales = numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "sc")
+    return helper.make_model(helper.make_graph([helper.make_node("Upsample", ["x", "sc"], ["y"])], "g", [x],
+                                               [helper.make_tensor_value_info("y", F, [1, 1, 4, 4])], [scales]),
+                             opset_imports=[helper.make_opsetid("", opset)])
+
+
+# models a recorded reading accepts though onnx's check refuses them (each reading has one here or in the suite)
+READING_CASES: dict[str, onnx.ModelProto] = {"group_normalization_18": _group_norm(18)}
+
+
+@pytest.mark.parametrize("name", READING_CASES)
+def test_a_reading_explains_each_model_onnx_refuses_and_we_accept(name: str) -> None:
+    model = READING_CASES[name]
+    theirs, message = onnx_verdict(model)
+    assert theirs == "reject" and our_verdict(model) == "accept" and checker_reading(message) is not None
+
+
+@pytest.mark.parametrize("opset", [10, 13])
+def test_a_deprecated_op_is_refused_as_onnx_and_onnxruntime_refuse_it(opset: int) -> None:
+    import onnxruntime as ort
+
+    model = _deprecated_upsample(opset)
+    assert onnx_verdict(model)[0] == "reject"
+    with pytest.raises(Exception, match="deprecated"):
+        ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    assert [d.check for d in check_model(model).diagnostics] == ["deprecated_op"]
+    assert our_verdict(_deprecated_upsample(9)) == "accept"
+
+
 def test_every_checker_reading_is_complete() -> None:
     assert len({r.id for r in CHECKER_READINGS}) == len(CHECKER_READINGS)
     for reading in CHECKER_READINGS:
@@ -238,7 +278,7 @@ def _node_suite() -> Iterable[tuple[str, onnx.ModelProto]]:
 @pytest.mark.slow
 def test_the_node_suite_keeps_onnxs_verdicts() -> None:
     table = VerdictTable()
-    for name, model in _node_suite():
+    for name, model in [*_node_suite(), *READING_CASES.items()]:
         theirs, message = onnx_verdict(model)
         table.add(name, theirs, message, our_verdict(model))
     print(table)
