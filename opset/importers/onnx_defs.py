@@ -69,6 +69,9 @@ PARAM_RENAMES: dict[tuple[str, str, str], str] = {
     ("ai.onnx", "Split", "split"): "split_input",  # v1 has both an input and an attribute `split`
     ("ai.onnx", "Split", "outputs..."): "outputs",  # v1's variadic output (no identifier), as named from v2
     ("com.microsoft", "MatMulNBitsQkv", "K"): "K_output",  # output `K` and attribute `K`
+    ("ai.onnx.ort", "GivenTensorFill", "shape"): "shape_input",  # input and attribute `shape`, as ai.onnx's
+    ("com.ms.internal.nhwc", "BatchNormalization", "mean"): "running_mean",  # as ai.onnx's
+    ("com.ms.internal.nhwc", "BatchNormalization", "var"): "running_var",
 }
 
 _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf", "approx")

@@ -224,8 +224,21 @@ class ModelValidation:
         mapped = self._map_domain(rec.domain)
         if mapped is None:
             return None
-        found = self.table.lookup(mapped[0], rec.op_type, mapped[1])
+        found = self._lookup(rec.domain, mapped[0], rec.op_type, mapped[1])
         return None if isinstance(found, ResolutionError) else found
+
+    def _lookup(self, node_domain: str, domain: str, op: str, opset: int) -> VersionInfo | ResolutionError:
+        """The version a node of `node_domain` resolves to: in the mapped registry domain, or the newer one the
+        profile's further domains give (`Profile.also`)."""
+        found = self.table.lookup(domain, op, opset)
+        for other in self.profile.also(node_domain):
+            newest = self.registry.domains[other].max_opset if other in self.registry.domains else 0
+            alternative = self.table.lookup(other, op, min(opset, newest))
+            if isinstance(alternative, ResolutionError):
+                continue
+            if isinstance(found, ResolutionError) or alternative.version.since > found.version.since:
+                found = alternative
+        return found
 
     def _initializer_data(self, graph: onnx.GraphProto, path: str, scope: Scope) -> None:
         """Every initializer's stored values fit its dims (checked by `_scope`, before anything decodes one)."""
@@ -255,7 +268,7 @@ class ModelValidation:
             self._unchecked_outputs(rec, scope)
         else:
             domain, opset = mapped
-            found = self.table.lookup(domain, rec.op_type, opset)
+            found = self._lookup(rec.domain, domain, rec.op_type, opset)
             if isinstance(found, ResolutionError):
                 label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
                 NodeCheck(rec, index, path, label, self.diags).unresolved(found, opset, self._hint(rec, domain, opset))
