@@ -45,6 +45,13 @@ CHECKS: dict[str, str] = {
                  "given twice, holding several values or a value of another type than its own",
     "graph_form": "a graph without a name, an initializer that is no graph input in an IR 3 model, a subgraph output "
                   "that only an enclosing graph defines",
+    "backend_fails": "opset validate --backend-report: the backend's report fails the node's cell",
+    "backend_xfail": "opset validate --backend-report: the node's cell is a known gap of the backend (expected to "
+                     "fail)",
+    "backend_unsupported": "opset validate --backend-report: the backend cannot run the node's cell",
+    "backend_ambiguous": "opset validate --backend-report: the backend follows another reading in the node's cell "
+                         "(a warning)",
+    "backend_untested": "opset validate --backend-report: the report has no cell for the node (a warning)",
     "registry": "the registry itself could not be loaded",
     "tmfile_params": "a .tmfile node's parameter block missing, or not the size its op's binary layout says",
     "tmfile_reference": "a .tmfile index (tensor, buffer, node) outside its table",

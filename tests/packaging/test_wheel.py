@@ -78,6 +78,8 @@ def test_the_wheel_carries_the_registry_and_the_type_marker(wheel: Path) -> None
                 for p in (ROOT / "schemas").rglob("*") if p.is_file() and p.suffix in (".yaml", ".json")}
     assert registry == expected
     assert {"opset/_registry/ai.onnx/Relu.yaml", "opset/_registry/meta/op.schema.json"} <= registry
+    reports = {n for n in names if n.startswith("opset/_reports/")}
+    assert reports == {f"opset/_reports/{p.name}" for p in (ROOT / "docs" / "reports").glob("*.json")}
     for marker in ("opset/py.typed", "gen/py.typed", "conformance/py.typed"):
         assert marker in names
     record = next(n for n in names if n.endswith(".dist-info/RECORD"))
@@ -102,6 +104,10 @@ def test_commands_run_from_outside_the_checkout(installed: Path, tmp_path: Path)
         "relu.onnx: 0 error(s), 0 warning(s)"
     bad = _run([str(installed / "opset"), "validate", "bad_add.onnx"], cwd=tmp_path, env=env, code=1)
     assert "[add_c3] node 0 'the_node' (ai.onnx@14::Add)" in bad
+    # the committed reports travel in the wheel: a built-in report by name
+    marked = _run([str(installed / "opset"), "validate", "relu.onnx", "--backend-report", "onnxruntime"], cwd=tmp_path,
+                  env=env)
+    assert marked.strip() == "relu.onnx: 0 error(s), 0 warning(s)"
 
     report = tmp_path / "report.json"
     out = _run([str(installed / "conform"), "--backend", "reference", "--op", "Relu", "--max-examples", "3",
