@@ -28,7 +28,7 @@ from opset.validate.facts import (
 )
 from opset.validate.graph import NodeRec
 from opset.validate.signatures import Arity, VersionInfo
-from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced
+from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced, constant_of_shape_values
 
 Memo = dict[Hashable, tuple[list[ShapeProblem], InferResult | None]]
 
@@ -301,6 +301,10 @@ class NodeCheck:
                 shape = shape if shape is not None else produced.shape
                 if produced.values is not None:
                     written = scope.values[out] = produced.values
+                elif version.name == "ConstantOfShape" and self.node.inputs:
+                    filled = constant_of_shape_values(attrs.given, scope.values.get(self.node.inputs[0]))
+                    if filled is not None:
+                        written = scope.values[out] = filled
             if declared is not None and result is not None and result.readings:
                 shape = self._other_reading(out, pos, shape, declared, result)
             facts = self._against_declared(out, type_, shape, declared)

@@ -50,6 +50,24 @@ def _constant_of_shape(given: dict[str, Any], input_types: list[str | None]) -> 
     return Produced(tensor_type(t.data_type) if isinstance(t, onnx.TensorProto) else "tensor(float)", None)
 
 
+MAX_FILLED_VALUES = 1024  # values tracked for a ConstantOfShape (a shape filled with ones, -1s ...)
+
+
+def constant_of_shape_values(given: dict[str, Any], shape: tuple[Any, ...] | None) -> tuple[int, ...] | None:
+    """The values of a ConstantOfShape whose shape values are known and whose `value` is an integer (0 without it
+    is a float): its one element repeated, as onnx's data propagation tracks a filled shape."""
+    t = given.get("value")
+    if not isinstance(t, onnx.TensorProto) or shape is None or not all(type(d) is int and d >= 0 for d in shape):
+        return None
+    element = tensor_values(t)
+    count = 1
+    for d in shape:
+        count *= d
+    if element is None or len(element) != 1 or count > MAX_FILLED_VALUES:
+        return None
+    return element * count
+
+
 def _element_code(to: Any) -> int | None:
     """A DataType as an attribute gives it: its number (opset 6 on), or its name (Cast-1's `to`)."""
     if isinstance(to, bytes):
