@@ -314,6 +314,10 @@ class ModelValidation:
         return self._hints[key]
 
     def _find_hint(self, op_type: str, domain: str, opset: int) -> str:
+        legacy = ("ai.onnx.ort", op_type) in self.registry.ops
+        if domain in _DEFAULT_DOMAINS and self.profile.name != "onnxruntime" and legacy:
+            return (" (onnxruntime registers it in the default domain, as its optimizer writes it: validate with "
+                    "--profile onnxruntime)")
         try:
             op = self.registry.ops.get((self.registry.canonical_domain(domain), op_type))
         except ResolutionError:

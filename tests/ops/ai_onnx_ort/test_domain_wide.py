@@ -158,3 +158,10 @@ def test_opset_validate_takes_the_profile_on_its_command_line(tmp_path: Any) -> 
     onnx.save(model, path)
     assert main_validate([str(path), "--profile", "onnxruntime"]) == 0
     assert main_validate([str(path)]) == 1  # an op of no onnx opset
+
+
+def test_the_default_profile_points_at_the_onnxruntime_profile_for_its_ops() -> None:
+    """onnxruntime's optimizer writes its LayerNormalization-1 into opset-14 models (BERT's LayerNorm fusion)."""
+    model, _ = _model("LayerNormalization", [X4, ONES6], {}, 1, 14)
+    (unknown,) = [d for d in check_model(model).diagnostics if d.check == "unknown_op"]
+    assert unknown.message.endswith("validate with --profile onnxruntime)")
