@@ -124,7 +124,9 @@ def main_graph_form(graph: onnx.GraphProto, inputs: Sequence[Facts], value_info:
     def incomplete(facts: Facts) -> bool:
         return facts.type is None or (facts.shape is None and facts.type.startswith(("tensor(", "sparse_tensor(")))
 
-    suspects = [("input", vi) for vi, facts in zip(graph.input, inputs, strict=True) if incomplete(facts)]
+    # (a type and a shape read, the common case, is complete: only the others are looked at)
+    suspects = [("input", vi) for vi, facts in zip(graph.input, inputs, strict=True)
+                if (facts.type is None or facts.shape is None) and incomplete(facts)]
     for what, vi in [*suspects, *(("output", vi) for vi in graph.output)]:
         problem = value_info_problem(vi)
         if problem is not None:
@@ -137,11 +139,12 @@ def main_graph_form(graph: onnx.GraphProto, inputs: Sequence[Facts], value_info:
     return diags
 
 
-def graph_form(graph: onnx.GraphProto, path: str, ir_version: int, own: Set[str] | None,
-               outer: Set[str]) -> list[Diagnostic]:
+def graph_form(graph: onnx.GraphProto, path: str, ir_version: int, own: Set[str] | None, outer: Set[str],
+               names: tuple[Sequence[str], Sequence[str]]) -> list[Diagnostic]:
     """A graph's own fields: a name; in IR 3 and earlier, every initializer also a graph input; for a subgraph
     (`own`: the names it defines itself, its inputs, initializers and node outputs), no output that only an enclosing
-    graph defines (onnx's checker: "not an output of any node in graph")."""
+    graph defines (onnx's checker: "not an output of any node in graph"). `names`: the graph's input and initializer
+    names, as the validator read them."""
     diags: list[Diagnostic] = []
 
     def error(message: str) -> None:
@@ -149,11 +152,10 @@ def graph_form(graph: onnx.GraphProto, path: str, ir_version: int, own: Set[str]
 
     if not graph.name:
         error("the graph has no name")
-    if 0 < ir_version <= 3 and graph.initializer:
-        inputs = {vi.name for vi in graph.input}
-        for t in graph.initializer:
-            if t.name not in inputs:
-                error(f"initializer '{t.name}' is no graph input (IR {ir_version} models list initializers as inputs)")
+    inputs, initializers = names
+    if 0 < ir_version <= 3 and initializers and not set(inputs).issuperset(initializers):
+        for name in sorted(set(initializers) - set(inputs)):
+            error(f"initializer '{name}' is no graph input (IR {ir_version} models list initializers as inputs)")
     if own is not None:
         for vi in graph.output:
             if vi.name not in own and vi.name in outer:

@@ -156,7 +156,7 @@ class ModelValidation:
                 local[name] = held  # (what Facts(stated.type or held.type, held.shape) would be)
             else:
                 local[name] = Facts(stated.type, held.shape)
-            if stated is not None:
+            if stated is not None and stated != held:  # (equal facts, the common case, need no look)
                 conflict = _declared_initializer(name, stated, held)
                 if conflict is not None:
                     conflicts.append(conflict)
@@ -178,12 +178,8 @@ class ModelValidation:
     def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
         plan = plan_graph(graph, outer_names, path, self.fast, scope.names)
         self.diags.extend(plan.diagnostics)
-        own: set[str] | None = None
-        if path:  # a subgraph: may its outputs be outer values? (the main graph's are checked by `plan_graph`)
-            inputs, initializers = scope.names or ([], [])
-            own = {*inputs, *initializers, *(o for rec in plan.records for o in rec.outputs)}
-        if self.form and (own is not None or not graph.name or (self.model.ir_version <= 3 and graph.initializer)):
-            self.diags += graph_form(graph, path, self.model.ir_version, own, outer_names)
+        if self.form:
+            self._graph_form(graph, path, plan.records, scope, outer_names)
         self._initializer_data(graph, path, scope)
         records = plan.records
         if not self.fast:
@@ -217,6 +213,18 @@ class ModelValidation:
                 if write.values is not None:
                     values[out] = write.values
                 facts[out] = write.facts
+
+    def _graph_form(self, graph: onnx.GraphProto, path: str, records: list[NodeRec], scope: Scope,
+                    outer_names: frozenset[str]) -> None:
+        """What onnx's checker requires of the graph's own fields (`opset.validate.form.graph_form`), looked at
+        only where something may be wrong: a subgraph, a graph without a name, an IR 3 model's initializers."""
+        names = scope.names or ([], [])
+        own: set[str] | None = None
+        if path:  # a subgraph: may its outputs be outer values? (the main graph's are checked by `plan_graph`)
+            own = {*names[0], *names[1], *(o for rec in records for o in rec.outputs)}
+        elif graph.name and (self.model.ir_version > 3 or not names[1]):
+            return
+        self.diags += graph_form(graph, path, self.model.ir_version, own, outer_names, names)
 
     def _plain_version(self, rec: NodeRec) -> VersionInfo | None:
         """The version nodes of `rec`'s domain and op resolve to; None when they resolve to none (`_node` reports
