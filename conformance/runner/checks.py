@@ -130,7 +130,7 @@ def followed_reading(version: OpVersion, inputs: Sequence[Any], attributes: Mapp
     shapes = [shape_of(x) for x in inputs]
     values = {p.name: np.asarray(x).reshape(-1).tolist() for p, x in zip(version.inputs, inputs, strict=False)
               if isinstance(x, np.ndarray) and x.size <= _READING_VALUES and x.dtype.kind in "biufO"}  # O: strings
-    types = [value_type(x) for x in inputs]  # for a `when` that reads type_of(X)
+    types = [t if t is not None and "?" not in t else None for t in map(value_type, inputs)]  # dtype(X), type_of(X)
     result = infer_shapes(version, shapes, attributes, values, all_values_known=True, input_types=types)
     for found in result.readings:
         given = [(i, shape) for i, shape in enumerate(found.outputs) if shape is not None and i < len(output_shapes)]

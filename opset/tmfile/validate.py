@@ -41,7 +41,7 @@ def validate_tmfile(model: Model, registry: Registry) -> ValidationResult:
         return ValidationResult([*diags, Diagnostic("error", "tmfile_reference", str(e))], {}, {})
     from opset.validate import check_model
 
-    result = check_model(view.model, None, registry)
+    result = check_model(view.model, None, registry, form=False)  # the view's form is not the file's
     located = [_located(d, view, graph) for d in result.diagnostics]
     return ValidationResult(diags + located, result.facts, result.inferred)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "constraints.txt", "opset", "gen", "conformance",
-           "schemas")
+           "schemas", "docs/reports")
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "_registry")
 
 

@@ -62,6 +62,8 @@ def test_the_wheel_carries_the_registry_and_the_type_marker(wheel: Path) -> None
                 for p in (ROOT / "schemas").rglob("*") if p.is_file() and p.suffix in (".yaml", ".json")}
     assert registry == expected
     assert {"opset/_registry/ai.onnx/Relu.yaml", "opset/_registry/meta/op.schema.json"} <= registry
+    reports = {n for n in names if n.startswith("opset/_reports/")}
+    assert reports == {f"opset/_reports/{p.name}" for p in (ROOT / "docs" / "reports").glob("*.json")}
     for marker in ("opset/py.typed", "gen/py.typed", "conformance/py.typed"):
         assert marker in names
     record = next(n for n in names if n.endswith(".dist-info/RECORD"))
@@ -86,6 +88,10 @@ def test_commands_run_from_outside_the_checkout(installed: Path, tmp_path: Path)
         "relu.onnx: 0 error(s), 0 warning(s)"
     bad = run([str(installed / "opset"), "validate", "bad_add.onnx"], cwd=tmp_path, env=env, code=1)
     assert "[add_c3] node 0 'the_node' (ai.onnx@14::Add)" in bad
+    # the committed reports travel in the wheel: a built-in report by name
+    marked = run([str(installed / "opset"), "validate", "relu.onnx", "--backend-report", "onnxruntime"], cwd=tmp_path,
+                 env=env)
+    assert marked.strip() == "relu.onnx: 0 error(s), 0 warning(s)"
 
     report = tmp_path / "report.json"
     out = run([str(installed / "conform"), "--backend", "reference", "--op", "Relu", "--max-examples", "3",
@@ -104,5 +110,6 @@ def test_mypy_sees_the_typed_classes(installed: Path, tmp_path: Path) -> None:
 def _save_model(path: Path, op: str, shapes: list[list[int]]) -> None:
     inputs = [helper.make_tensor_value_info(f"x{i}", TensorProto.FLOAT, s) for i, s in enumerate(shapes)]
     node = helper.make_node(op, [f"x{i}" for i in range(len(shapes))], ["y"], name="the_node")
-    graph = helper.make_graph([node], "g", inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * len(shapes[0]))  # rank declared, dims not
+    graph = helper.make_graph([node], "g", inputs, [y])
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]), path)
