@@ -96,8 +96,29 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
         _check_random(v, sink, names)
     if v.maps_to is not None:
         _check_mapping_formulas(v.maps_to, v, sink, names)
+    if v.tengine is not None:
+        _check_older_layouts(v, sink)
     for ex in v.examples:
         _check_example(v, ex.name, ex.attributes, ex.inputs, ex.outputs, ex.location, sink)
+
+
+def _check_older_layouts(v: OpVersion, sink: ProblemSink) -> None:
+    """An older struct of a Tengine op gives the version's attributes, from formulas over its own fields only."""
+    assert v.tengine is not None
+    sizes: set[int] = set()
+    for older in v.tengine.older_layouts:
+        what = f"tengine older layout of {older.size} bytes"
+        if older.size in sizes:
+            sink.add(v.location, v.signature, f"{what}: another older layout has that size")
+        sizes.add(older.size)
+        fields = frozenset(f.name for f in older.fields)
+        for name, formula in older.attributes.items():
+            if name not in v.attributes:
+                sink.add(v.location, v.signature, f"{what}: '{name}' is not an attribute")
+            unknown = sorted(formula.names - fields)
+            if unknown:
+                sink.add(v.location, v.signature, f"{what}: attribute '{name}': '{formula.text}' names "
+                                                  f"{', '.join(repr(n) for n in unknown)}, not a field of that struct")
 
 
 def _check_mapping_formulas(m: MapsTo, v: OpVersion, sink: ProblemSink, names: frozenset[str]) -> None:

@@ -236,6 +236,18 @@ class BinaryField(Record):
     default: Any = None  # frozen
     attribute: str | None = None  # the attribute it carries (None: same name)
     doc: str = ""
+    flag: bool = False  # Tengine only tests it for nonzero: another value than 0 or 1 is read as 1, with a warning
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class OlderLayout(Record):
+    """A parameter struct an older Tengine writer stored for the op, recognised by its size in the file."""
+
+    size: int  # sizeof the older struct: a block of exactly this size before its operator is read with `fields`
+    fields: tuple[BinaryField, ...]
+    # attribute -> formula over the older fields (an attribute not listed takes the field of its name, if any)
+    attributes: FrozenMap[str, Formula] = EMPTY
+    doc: str = ""
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -247,6 +259,7 @@ class Tengine(Record):
     param_struct: str | None  # tm2 struct name, None when the op has no parameters
     layout: tuple[BinaryField, ...]
     seed_defaults: FrozenMap[str, Any] = EMPTY  # where the seed's default differs (frozen values)
+    older_layouts: tuple[OlderLayout, ...] = ()  # structs of older writers, each recognised by its size
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

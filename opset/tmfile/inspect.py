@@ -56,6 +56,8 @@ def named_params(node: Node, structs: Mapping[int, ParamStruct]) -> dict[str, An
     ps = structs.get(node.op_id)
     if ps is None:
         return {}
+    if node.older_layout is not None and node.older_layout < len(ps.older):
+        ps = ps.used(node.older_layout)
     names = {slot.field.name: slot.field.attribute or slot.field.name for slot in ps.slots}
     return {names.get(k, k): _json_value(v) for k, v in node.params.items()}
 

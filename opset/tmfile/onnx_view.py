@@ -22,9 +22,11 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
+from opset.formula import FormulaError
 from opset.model import OpVersion
 from opset.registry import Registry
 from opset.tmfile.model import DATA_TYPES, INPUT_OP_ID, LAYOUTS, Model, Node, Subgraph, Tensor
+from opset.tmfile.node_params import attribute_values
 from opset.tmfile.params import tengine_versions
 
 TENGINE_OPSET = 1
@@ -139,13 +141,12 @@ def _dequantised(tensor: Tensor, stored: np.ndarray) -> np.ndarray:
 
 def node_attributes(node: Node, version: OpVersion) -> list[onnx.AttributeProto]:
     """The decoded parameter block as ONNX attributes, typed as the registry's attributes are."""
-    assert version.tengine is not None
+    try:
+        values = attribute_values(node.params, node.older_layout, version)
+    except FormulaError as e:
+        raise ViewError(f"{node_place(node)}: the older struct's fields do not give its attributes ({e})") from None
     out = []
-    for field in version.tengine.layout:
-        name = field.attribute or field.name
-        value = node.params.get(field.name)
-        if value is None or name not in version.attributes:
-            continue  # an absent vector or string: the attribute's default applies
+    for name, value in values.items():  # an absent vector or string is left out: the attribute's default applies
         attr_type = version.attributes[name].type
         out.append(helper.make_attribute(name, _typed(value, attr_type), attr_type=_PROTO_TYPES.get(attr_type)))
     return out

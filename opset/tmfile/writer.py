@@ -190,6 +190,11 @@ class _Writer:
         read from a file keeps its block's length (older files store shorter ones)."""
         n = node.index
         ps = self.structs.get(node.op_id)
+        if ps is not None and node.older_layout is not None:
+            if not 0 <= node.older_layout < len(ps.older):
+                raise TmfileError(f"node {n} ({ps.op_name}): no older layout {node.older_layout} "
+                                  f"({len(ps.older)} known)")
+            ps = ps.used(node.older_layout)
         if ps is None:
             if node.param_bytes is None:
                 return NOT_SET

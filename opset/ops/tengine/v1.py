@@ -2258,8 +2258,9 @@ def Reshape(
     Type constraints:
         T: tensor(float16), tensor(float), tensor(int8), tensor(uint8), tensor(int32). Reshape only moves data;
             every element type Tengine stores.
-        I: tensor(int32), tensor(int64). The ignored shape tensor: int32 as Tengine's converter writes it, or int64
-            as ONNX.
+        I: tensor(int32), tensor(int64), tensor(float), tensor(float16), tensor(int8), tensor(uint8). The ignored
+            shape tensor: int32 as Tengine's ONNX converter writes it, int64 as ONNX, a quantised int32 (seen as
+            float) from the TFLite converter.
 
     Signature: tengine@1::Reshape
     """
