@@ -313,4 +313,6 @@ def _tengine(raw: dict[str, Any] | None, location: Location, where: _Where, op: 
                                  doc=o.get("doc", "")))
     return Tengine(op_id=raw["op_id"], category=raw["category"], param_struct=raw.get("param_struct"),
                    layout=_binary_fields(raw["layout"]), seed_defaults=freeze(raw.get("seed_defaults") or {}),
-                   older_layouts=tuple(older))
+                   older_layouts=tuple(older),
+                   nhwc=FrozenMap({k: tuple(v) for k, v in (raw.get("nhwc") or {}).items()}),
+                   bias_scale=FrozenMap({k: tuple(v) for k, v in (raw.get("bias_scale") or {}).items()}))

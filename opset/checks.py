@@ -103,8 +103,20 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
 
 
 def _check_older_layouts(v: OpVersion, sink: ProblemSink) -> None:
-    """An older struct of a Tengine op gives the version's attributes, from formulas over its own fields only."""
+    """An older struct of a Tengine op gives the version's attributes, from formulas over its own fields only; the
+    NHWC permutations name the version's parameters."""
     assert v.tengine is not None
+    params = {p.name for p in (*v.inputs, *v.outputs)}
+    for name, perm in v.tengine.nhwc.items():
+        if name not in params:
+            sink.add(v.location, v.signature, f"tengine nhwc: '{name}' is not an input or output")
+        if sorted(perm) != list(range(len(perm))):
+            sink.add(v.location, v.signature, f"tengine nhwc: {list(perm)} for '{name}' is not a permutation")
+    inputs = {p.name for p in v.inputs}
+    for name, sources in v.tengine.bias_scale.items():
+        unknown = [n for n in (name, *sources) if n not in inputs]
+        if unknown:
+            sink.add(v.location, v.signature, f"tengine bias_scale: {', '.join(unknown)} not an input")
     sizes: set[int] = set()
     for older in v.tengine.older_layouts:
         what = f"tengine older layout of {older.size} bytes"

@@ -260,6 +260,11 @@ class Tengine(Record):
     layout: tuple[BinaryField, ...]
     seed_defaults: FrozenMap[str, Any] = EMPTY  # where the seed's default differs (frozen values)
     older_layouts: tuple[OlderLayout, ...] = ()  # structs of older writers, each recognised by its size
+    # in a graph of NHWC layout: parameter -> permutation between the tensor as stored and the op's NCHW definition
+    # (an input as stored, transposed by it, is what the op takes; the op's output transposed by it is what is stored)
+    nhwc: FrozenMap[str, tuple[int, ...]] = EMPTY
+    # an int32 bias input stored without quantisation parameters -> (data input, weight input) whose scales it takes
+    bias_scale: FrozenMap[str, tuple[str, ...]] = EMPTY
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -23,14 +23,15 @@ def node_fields(node_older: int | None, version: OpVersion) -> tuple[BinaryField
     return version.tengine.older_layouts[node_older].fields
 
 
-def attribute_values(params: dict[str, Any], node_older: int | None, version: OpVersion) -> dict[str, Any]:
+def attribute_values(params: dict[str, Any], node_older: int | None, version: OpVersion, *,
+                     as_read: bool = True) -> dict[str, Any]:
     """The attributes the stored fields give, by attribute name (an absent field or vector is left out: the
-    attribute's default applies); flags made 0 or 1. A formula of an older layout that cannot be evaluated on
-    the stored fields raises FormulaError."""
+    attribute's default applies); flags made 0 or 1 (`as_read`: as Tengine reads them; else as stored). A formula
+    of an older layout that cannot be evaluated on the stored fields raises FormulaError."""
     assert version.tengine is not None
     fields = node_fields(node_older, version)
-    stored = {f.name: _flag(params[f.name]) if f.flag and params.get(f.name) is not None else params.get(f.name)
-              for f in fields}
+    stored = {f.name: _flag(params[f.name]) if as_read and f.flag and params.get(f.name) is not None
+              else params.get(f.name) for f in fields}
     out: dict[str, Any] = {}
     if node_older is not None:
         older = version.tengine.older_layouts[node_older]

@@ -14,17 +14,17 @@ from dataclasses import replace
 from opset.model import OpVersion
 from opset.registry import Registry
 from opset.tmfile.model import DATA_TYPES, INPUT_OP_ID, Model, Node, Subgraph
+from opset.tmfile.node_params import flag_problems
 from opset.tmfile.onnx_view import (
     ELEMENT_SIZES,
     TENGINE_OPSET,
     OnnxView,
     ViewError,
-    clean_text,
     element_count,
     to_onnx,
 )
-from opset.tmfile.node_params import flag_problems
 from opset.tmfile.params import struct_of, tengine_versions
+from opset.tmfile.text import clean_text
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.run import ValidationResult
 
