@@ -282,7 +282,9 @@ def _maps_to(raw: dict[str, Any] | None, location: Location, where: _Where, op: 
 
     then = tuple(FollowUp(op=t["op"], when=when(t.get("when")), attributes=formulas(t.get("attributes"),
                                                                                         "maps_to then attribute"),
-                          const_inputs=consts(t.get("const_inputs"))) for t in raw.get("then") or ())
+                          const_inputs=consts(t.get("const_inputs")),
+                          inputs=tuple(t["inputs"]) if "inputs" in t else None, name=t.get("as"))
+                 for t in raw.get("then") or ())
     alternatives = tuple(m for m in (_maps_to(a, location, where, op) for a in raw.get("alternatives") or ())
                          if m is not None)
     return MapsTo(domain=raw["domain"], op=raw["op"], opset=raw["opset"],
@@ -290,7 +292,9 @@ def _maps_to(raw: dict[str, Any] | None, location: Location, where: _Where, op: 
                   inputs=tuple(raw["inputs"]) if "inputs" in raw else None, exact=raw.get("exact", True),
                   note=raw.get("note", ""), when=when(raw.get("when")), const_inputs=consts(raw.get("const_inputs")),
                   then=then, alternatives=alternatives, unmapped=raw.get("unmapped", ""),
-                  reshape_inputs=formulas(raw.get("reshape_inputs"), "maps_to reshape_inputs"))
+                  reshape_inputs=formulas(raw.get("reshape_inputs"), "maps_to reshape_inputs"),
+                  per_output=raw.get("per_output", False), fold=raw.get("fold", False),
+                  cast_inputs=FrozenMap(raw.get("cast_inputs") or {}))
 
 
 def _binary_fields(raw: list[dict[str, Any]]) -> tuple[BinaryField, ...]:

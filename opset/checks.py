@@ -141,13 +141,20 @@ def _check_mapping_formulas(m: MapsTo, v: OpVersion, sink: ProblemSink, names: f
     formulas += [(f"maps_to reshape_inputs '{n}'", f) for n, f in m.reshape_inputs.items()]
     if m.when is not None:
         formulas.append(("maps_to when", m.when))
+    known = {p.name for p in v.inputs} | {"_", "", "@"}
     for then in m.then:
+        unknown = [n for n in then.inputs or () if n not in known and n not in then.const_inputs]
+        if then.name is not None:
+            known.add(then.name)
+        if unknown:
+            sink.add(v.location, op, f"maps_to then {then.op}: inputs {', '.join(repr(n) for n in unknown)} are not "
+                                     "'_', an input of the op or a const input")
         formulas += [(f"maps_to then {then.op} attribute '{t}'", f) for t, f in then.attributes.items()]
         formulas += [(f"maps_to then {then.op} const input '{n}'", c.value) for n, c in then.const_inputs.items()]
         if then.when is not None:
             formulas.append((f"maps_to then {then.op} when", then.when))
-    for what, formula in formulas:
-        _check_formula(formula, what, v.location, op, sink, names, allow_value=False)
+    for what, formula in formulas:  # value(): the converter knows a constant input's values
+        _check_formula(formula, what, v.location, op, sink, names, allow_value=True)
     for alternative in m.alternatives:
         _check_mapping_formulas(alternative, v, sink, names)
 

@@ -206,6 +206,10 @@ class FollowUp(Record):
     when: Formula | None
     attributes: FrozenMap[str, Formula]
     const_inputs: FrozenMap[str, ConstInput] = EMPTY
+    # its inputs: "_" the previous op's output, this op's input names, const_inputs names, "" omitted (None: "_" and
+    # the const_inputs in order)
+    inputs: tuple[str, ...] | None = None
+    name: str | None = None  # the `as` name later follow-ups' inputs use for this one's output
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -225,6 +229,9 @@ class MapsTo(Record):
     alternatives: tuple[MapsTo, ...] = ()  # tried in order where `when` does not hold
     reshape_inputs: FrozenMap[str, Formula] = EMPTY  # input -> the shape the target takes it in (same elements)
     unmapped: str = ""  # why nothing applies where neither `when` nor an alternative's holds
+    per_output: bool = False  # the target applied once per output of the op, each from the same inputs
+    cast_inputs: FrozenMap[str, str] = EMPTY  # input -> the element type the target takes it in (float, int64, int32)
+    fold: bool = False  # the output depends on input shapes only: the reference kernel computes it into a constant
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -10,8 +10,8 @@ it encodes. Three kinds of real files need more than each tensor's own record fo
   without any: their scales were found at run time. In a graph with quantised constants, an int8 or uint8 value
   without quantisation parameters is seen as float, like the quantised ones around it.
 - Tengine's float16 models keep some parameters in float32 (PReLU slopes, BatchNorm statistics) which its kernels
-  read beside float16 data. A graph holding both is seen in float32: its float16 values widened, which is what
-  Tengine computes on a CPU without float16 arithmetic.
+  read beside float16 data. A graph where a node reads a float32 constant beside a float16 value is seen in
+  float32: its float16 values widened, which is what Tengine computes on a CPU without float16 arithmetic.
 """
 
 from __future__ import annotations
@@ -53,8 +53,10 @@ def seen_tensors(graph: Subgraph, versions: Mapping[int, OpVersion]) -> Seen:
                 b = by_param[bias_param]
                 tensors[b] = replace(tensors[b], quant_params=derived)
     quantised_consts = any(tensors[t].data_type in (INT8, UINT8) and _has_scales(tensors[t]) for t in consts)
-    types = {t.data_type for t in tensors}
-    widen = FLOAT16 in types and FLOAT32 in types
+    # a float16 model that keeps some parameters in float32: a float32 constant read beside a float16 value
+    widen = any(any(t in consts and tensors[t].data_type == FLOAT32 for t in node.inputs if 0 <= t < len(tensors))
+                and any(tensors[t].data_type == FLOAT16 for t in node.inputs if 0 <= t < len(tensors))
+                for node in graph.nodes)
     for i, t in enumerate(tensors):
         if i in consts:
             continue

@@ -10,8 +10,12 @@ from __future__ import annotations
 import os
 import struct
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,3 +61,63 @@ def walk(data: bytes) -> Walked:
         op_ids[_u32(data, operator + 4)] += 1  # TM2_Operator: op_ver, operator_type, param
     return Walked(len(node_offsets), len(_vector(data, tensors)), len(_vector(data, buffers)),
                   _vector(data, inputs), _vector(data, outputs), op_ids)
+
+
+# ---------------------------------------------------------------------------------------- one-node models
+
+_TENGINE_TYPES = {"float32": 0, "float16": 1, "int8": 2, "uint8": 3, "int32": 4, "int64": 4, "int16": 5}
+
+
+def one_node_model(op: str, attributes: dict[str, Any], inputs: Sequence[Any], *, graph_inputs: int = 1,
+                   layout: int = 0) -> tuple[Any, dict[str, Any]]:
+    """A `.tmfile` Model of one Tengine `op` node (its attributes as parameters) and the feeds to run it: the first
+    `graph_inputs` arrays are graph inputs (InputOp nodes, fed by name), the others constants (an int64 array is
+    stored as int32, as Tengine's converters store integer constants); None leaves an optional input out. Test-only
+    keys of `attributes`: `_outputs` (how many outputs a variadic output has), `_out_types` (Tengine type codes of
+    the outputs; default: the output's fixed type, else the first input's)."""
+    from opset.tmfile.model import INPUT_OP_ID, Buffer, Model, Node, Subgraph, Tensor
+    from opset.tmfile.params import param_structs, tengine_versions
+    from tests.helpers.basics import registry as _registry
+
+    versions = {v.name: v for v in tengine_versions(_registry()).values()}
+    version = versions[op]
+    assert version.tengine is not None
+    by_attribute = {f.attribute or f.name: f.name for f in version.tengine.layout}
+    params = {by_attribute[k]: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in attributes.items()
+              if not k.startswith("_")}
+    op_id = version.tengine.op_id
+    tensors, nodes, buffers, refs = [], [], [], []
+    feeds: dict[str, Any] = {}
+    for k, x in enumerate(inputs):
+        if x is None:
+            continue
+        x = np.asarray(x)
+        stored = x.astype(np.int32) if x.dtype == np.int64 else x
+        t = len(tensors)
+        name = f"in{k}"
+        if k < graph_inputs:
+            tensors.append(Tensor(t, name, 0, tuple(x.shape), layout, 3, _TENGINE_TYPES[str(x.dtype)]))
+            nodes.append(Node(len(nodes), name, INPUT_OP_ID, 1, None, {}, None, (), (t,)))
+            feeds[name] = x
+        else:
+            b = len(buffers)
+            data = stored.astype(stored.dtype.newbyteorder("<")).tobytes()
+            buffers.append(Buffer(b, len(data), data))
+            tensors.append(Tensor(t, name, b, tuple(x.shape), layout, 2, _TENGINE_TYPES[str(stored.dtype)]))
+            nodes.append(Node(len(nodes), name, 4, 1, "Const", {}, None, (), (t,)))
+        refs.append(t)
+    outputs = len(version.outputs) if not version.outputs[-1].variadic else int(attributes.get("_outputs", 1))
+    first = next((np.asarray(x) for x in inputs if x is not None), np.zeros(0, np.float32))
+    fixed = {"tensor(int32)": 4, "tensor(float)": 0}
+    out_types = [fixed.get(version.outputs[min(k, len(version.outputs) - 1)].type,
+                           _TENGINE_TYPES.get(str(first.dtype), 0)) for k in range(outputs)]
+    out_types = list(attributes.get("_out_types", out_types))
+    outs = []
+    for k in range(outputs):
+        outs.append(len(tensors))
+        tensors.append(Tensor(len(tensors), f"out{k}", 0, None, layout, 1, out_types[k]))
+    nodes.append(Node(len(nodes), "op", op_id, 1, op, params, None, tuple(refs), tuple(outs)))
+    assert op_id in param_structs(_registry())
+    graph = Subgraph(0, 0, layout, layout, tuple(i for i, n in enumerate(nodes) if n.op_id == INPUT_OP_ID),
+                     (len(nodes) - 1,), tuple(nodes), tuple(tensors), tuple(buffers), "one")
+    return Model((2, 0, 0), 2, 0, None, (graph,)), feeds

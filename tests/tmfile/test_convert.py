@@ -16,7 +16,8 @@ import pytest
 from conformance.models.runner import ModelRunner
 from conformance.registry import current_registry
 from opset.tmfile import Model, read_tmfile
-from opset.tmfile.convert import convert, main_convert
+from opset.tmfile.convert import convert
+from opset.tmfile.convert_cli import main_convert
 from opset.tmfile.onnx_view import ELEMENT_SIZES, to_onnx
 from tests.helpers.digits import mnist_input
 from tests.helpers.tmfile import tmfile_dir
