@@ -260,14 +260,20 @@ class _Builder:
         if m.fold:
             self.folded(node, plan)
             return
-        # outputs declared by another reading: computed as the registry says, then reshaped to what the file declares
+        # outputs declared by another reading: computed as the registry says, then reshaped to what the file declares;
+        # outputs the target gives in another element type: cast after it
         declared: dict[str, list[Any]] = {}
+        casts: dict[str, str] = {}
         outs = []
-        for out in node.output:
+        for pos, out in enumerate(node.output):
             wanted, computed = self.shapes.facts.get(out), self.shapes.inferred.get(out)
+            param = plan.version.outputs[min(pos, len(plan.version.outputs) - 1)].name
             if out and wanted is not None and computed is not None and wanted != computed:
                 declared[out] = wanted
                 outs.append(self.fresh(f"{out}__registry"))
+            elif out and param in m.cast_outputs:
+                casts[out] = m.cast_outputs[param]
+                outs.append(self.fresh(f"{out}__target"))
             else:
                 outs.append(out)
         version = self.registry.resolve(m.domain, m.op, self.opset)
@@ -295,6 +301,9 @@ class _Builder:
                 if then.name is not None:
                     named[then.name] = target
         for out, temporary in zip(node.output, outs, strict=True):
+            if out in casts:
+                to = helper.np_dtype_to_tensor_dtype(np.dtype(_CONST_TYPES[casts[out]]))
+                self.nodes.append(helper.make_node("Cast", [temporary], [out], name=f"{node.name}/{out}/Cast", to=to))
             if out in declared:
                 shape = self.const(f"{out}__declared_shape", np.asarray(declared[out], np.int64))
                 self.nodes.append(helper.make_node("Reshape", [temporary, shape], [out], name=f"{node.name}/declared"))

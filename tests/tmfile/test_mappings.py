@@ -35,6 +35,7 @@ def _pos(*shape: int) -> np.ndarray:
 
 
 Case = tuple[dict[str, Any], list[Any], int]
+POOL_REFUSED = {(1, 2, 1, 1)}  # (alg, stride, caffe_flavor, pad) on 9 x 8: the last Caffe average window passes H + pad
 _TYPE_CODES = {"float32": 0, "float16": 1, "int8": 2, "uint8": 3, "int32": 4, "int64": 4}
 X = _x(2, 3, 4, 5)
 CASES: dict[str, list[Case]] = {
@@ -107,6 +108,17 @@ CASES: dict[str, list[Case]] = {
     "Reverse": [({}, [X, np.array([2], np.int32)], 1), ({}, [X, np.array([-1], np.int32)], 1)],
     "DepthToSpace": [({"block_size": 2}, [_x(1, 8, 2, 3)], 1)],
     "SpaceToDepth": [({"block_size": 2}, [_x(1, 2, 4, 6)], 1)],
+    "Pooling": [({"alg": a, "kernel_h": 3, "kernel_w": 3, "stride_h": s, "stride_w": s, "caffe_flavor": c,
+                  "pad_h0": p, "pad_w0": p, "pad_h1": p, "pad_w1": p}, [_x(1, 2, 9, 8)], 1)
+                for a in (0, 1) for s in (1, 2) for c in (0, 1, 2) for p in (0, 1, -1)
+                if not (c and p < 0) and (a, s, c, p) not in POOL_REFUSED and not (a == 1 and c == 2 and p > 0)]
+    + [({"alg": 1, "kernel_h": 7, "kernel_w": 7, "stride_h": 2, "stride_w": 2, "caffe_flavor": 1}, [_x(1, 2, 7, 7)], 1),
+       ({"alg": 0, "global_pooling": 1}, [_x(1, 2, 5, 4)], 1)],
+    "PriorBox": [({"min_size": [30.0], "max_size": [60.0], "aspect_ratio": [2.0], "flip": 1, "clip": 1,
+                   "variance": [0.1, 0.1, 0.2, 0.2], "offset": 0.5, "step_w": 8.0, "step_h": 8.0},
+                  [_x(1, 4, 3, 3), _x(1, 3, 24, 24)], 2)],
+    "Round": [({}, [np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -0.51, 3.7], np.float32)], 1)],
+    "TopKV2": [({"k": 3}, [_x(2, 4, 7)], 1)],
     "Reduction": [({"type": t, "dim_0": 1, "dim_1": -1, "keepdim": k}, [_pos(2, 3, 4)], 1)
                   for t in range(11) for k in (0, 1)] + [({"type": 0}, [_x(2, 3)], 1)],
     "ReduceL2": [({"axis": 1, "keepdim": 1}, [X], 1), ({"axis": -1, "keepdim": 0}, [X], 1)],
@@ -182,3 +194,14 @@ def test_mapping_computes_the_op(op: str, attributes: dict[str, Any], arrays: li
     for value, (name, want) in zip(got, expected.items(), strict=True):
         assert value.shape == np.asarray(want).shape, name
         np.testing.assert_allclose(value, want, rtol=2e-5, atol=2e-6, err_msg=f"{op} {attributes} {name}")
+
+
+@pytest.mark.parametrize(("attributes", "why"), [
+    ({"alg": 1, "kernel_h": 3, "kernel_w": 3, "stride_h": 2, "stride_w": 2, "caffe_flavor": 1, "pad_h0": 1,
+      "pad_w0": 1, "pad_h1": 1, "pad_w1": 1}, "a Caffe average whose last window passes the padded bounds"),
+    ({"alg": 1, "kernel_h": 3, "kernel_w": 3, "caffe_flavor": 2, "pad_h0": 1, "pad_w0": 1}, "caffe_flavor 2 average"),
+])
+def test_pools_without_an_onnx_equal_are_refused_with_the_yaml_reason(attributes: dict[str, Any], why: str) -> None:
+    model, _feeds = one_node_model("Pooling", attributes, [_x(1, 2, 9, 8)])
+    result = convert(model, current_registry())
+    assert result.model is None and why in result.unmapped[0].reason

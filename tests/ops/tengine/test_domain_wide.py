@@ -100,3 +100,9 @@ def test_outputs_without_a_shape_formula_are_the_data_dependent_ones() -> None:
 @pytest.mark.parametrize(("v", "example"), EXAMPLES, ids=lambda x: x if isinstance(x, str) else x.name)
 def test_example_matches_kernel_formula_and_constraints(v: OpVersion, example: str) -> None:
     assert_example_holds(v, example)
+
+
+@pytest.mark.parametrize("v", VERSIONS, ids=_id)
+def test_op_maps_to_onnx_or_says_why_not(v: OpVersion) -> None:
+    """Every Tengine op converts to ai.onnx through maps_to, or its YAML says why it does not (issue 29)."""
+    assert v.maps_to is not None or v.unmapped, f"{v.signature}: neither maps_to nor unmapped"
