@@ -295,7 +295,8 @@ def _maps_to(raw: dict[str, Any] | None, location: Location, where: _Where, op: 
                   reshape_inputs=formulas(raw.get("reshape_inputs"), "maps_to reshape_inputs"),
                   per_output=raw.get("per_output", False), fold=raw.get("fold", False),
                   cast_inputs=FrozenMap(raw.get("cast_inputs") or {}),
-                  cast_outputs=FrozenMap(raw.get("cast_outputs") or {}))
+                  cast_outputs=FrozenMap(raw.get("cast_outputs") or {}),
+                  inverse=formulas(raw.get("inverse"), "maps_to inverse"))
 
 
 def _binary_fields(raw: list[dict[str, Any]]) -> tuple[BinaryField, ...]:

@@ -139,6 +139,12 @@ def _check_mapping_formulas(m: MapsTo, v: OpVersion, sink: ProblemSink, names: f
     formulas = [(f"maps_to attribute '{t}'", f) for t, f in m.attributes.items()]
     formulas += [(f"maps_to const input '{n}'", c.value) for n, c in m.const_inputs.items()]
     formulas += [(f"maps_to reshape_inputs '{n}'", f) for n, f in m.reshape_inputs.items()]
+    inverse_names = names | {n for f in m.inverse.values() for n in f.names if n.startswith("target_")}
+    for n, f in m.inverse.items():  # `target_<name>`: the ONNX node's attribute <name>
+        _check_formula(f, f"maps_to inverse '{n}'", v.location, op, sink, inverse_names, allow_value=True)
+    for name in m.inverse:
+        if name not in v.attributes:
+            sink.add(v.location, op, f"maps_to inverse: '{name}' is not an attribute")
     if m.when is not None:
         formulas.append(("maps_to when", m.when))
     known = {p.name for p in v.inputs} | {"_", "", "@"}

@@ -232,6 +232,7 @@ class MapsTo(Record):
     per_output: bool = False  # the target applied once per output of the op, each from the same inputs
     cast_inputs: FrozenMap[str, str] = EMPTY  # input -> the element type the target takes it in (float, int64, int32)
     cast_outputs: FrozenMap[str, str] = EMPTY  # output -> the element type the op gives it (a Cast after the target)
+    inverse: FrozenMap[str, Formula] = EMPTY  # ONNX -> tmfile: attributes the mapping leaves open, from this op's names
     fold: bool = False  # the output depends on input shapes only: the reference kernel computes it into a constant
 
 

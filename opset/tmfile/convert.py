@@ -84,7 +84,9 @@ def convert(model: Model, registry: Registry, *, input_shapes: Mapping[str, Sequ
     """`model` as an ai.onnx ModelProto, or the nodes that have no mapping (ViewError when the file's references do
     not hold, or an input shape does not fit: validate first). `input_shapes` gives graph inputs the dims the file
     leaves unknown (MXNet models declare none)."""
-    view = to_onnx(model, registry)
+    # a float16 model (its constants float16) computes in float32 (--keep-types keeps the constants as stored)
+    float16_model = any(t.kind == 2 and t.data_type == 1 for t in model.graph.tensors)
+    view = to_onnx(model, registry, widen_float16=float16_model)
     if input_shapes:
         _set_input_shapes(view.model, input_shapes)
     by_name = {v.name: v for v in tengine_versions(registry).values()}
@@ -92,6 +94,7 @@ def convert(model: Model, registry: Registry, *, input_shapes: Mapping[str, Sequ
     plans: list[_Planned | None] = []
     unmapped: list[Unmapped] = []
     constants = {t.name: t for t in view.model.graph.initializer}
+    read = {n for node in view.model.graph.node for n in node.input}
     for k, node in enumerate(view.model.graph.node):
         version = by_name[node.op_type]
         env = formula_environment(version, [shapes.facts.get(n) if n else None for n in node.input], _given(node))
@@ -103,7 +106,7 @@ def convert(model: Model, registry: Registry, *, input_shapes: Mapping[str, Sequ
             continue
         plans.append(_Planned(version, found, env, values))
         for out in node.output:
-            problem = _reading_problem(out, shapes)
+            problem = _reading_problem(out, shapes) if out in read else ""
             if problem:
                 unmapped.append(Unmapped(view.node_indices[k], node.name, node.op_type, problem))
     # at least opset 13 (IR 7: initializers need not be graph inputs, and the ops' newer forms apply)
@@ -119,12 +122,12 @@ def convert(model: Model, registry: Registry, *, input_shapes: Mapping[str, Sequ
                 unmapped.append(Unmapped(view.node_indices[k], node.name, node.op_type, problem))
     if unmapped:
         return Conversion(None, tuple(sorted(set(unmapped), key=lambda u: u.node_index)), opset)
-    built = _Builder(view, registry, shapes, opset).build(plans)
+    built = tidy(_Builder(view, registry, shapes, opset).build(plans))
     if keep_types:
         from opset.tmfile.keep_types import keep_stored_types
 
-        built = keep_stored_types(built, model, view)
-    return Conversion(tidy(built), (), opset)
+        built = keep_stored_types(built, model, view, registry)
+    return Conversion(built, (), opset)
 
 
 def _set_input_shapes(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]]) -> None:
@@ -233,6 +236,7 @@ class _Builder:
         self.initializers = list(view.model.graph.initializer)
         self.taken = {t.name for t in self.initializers} | {n for node in view.model.graph.node for n in
                                                               [*node.input, *node.output]}
+        self.read = {n for node in view.model.graph.node for n in node.input}  # values some node reads
 
     def fresh(self, base: str) -> str:
         name = base
@@ -246,7 +250,10 @@ class _Builder:
         for node, plan in zip(graph.node, plans, strict=True):
             assert plan is not None
             self.node(node, plan)
-        outputs = [_with_shape(vi, self.shapes.facts.get(vi.name)) for vi in graph.output]
+        # a graph output has the shape the registry gives it (what Tengine computes today), also where the file
+        # declared another reading's: no node reads it, so no Reshape to the declared dims is needed
+        outputs = [_with_shape(vi, self.shapes.inferred.get(vi.name) or self.shapes.facts.get(vi.name))
+                   for vi in graph.output]
         new_graph = helper.make_graph(self.nodes, graph.name, list(graph.input), outputs, self.initializers,
                                       value_info=list(graph.value_info))
         imports = [helper.make_opsetid("", self.opset)]
@@ -268,7 +275,7 @@ class _Builder:
         for pos, out in enumerate(node.output):
             wanted, computed = self.shapes.facts.get(out), self.shapes.inferred.get(out)
             param = plan.version.outputs[min(pos, len(plan.version.outputs) - 1)].name
-            if out and wanted is not None and computed is not None and wanted != computed:
+            if out and wanted is not None and computed is not None and wanted != computed and out in self.read:
                 declared[out] = wanted
                 outs.append(self.fresh(f"{out}__registry"))
             elif out and param in m.cast_outputs:
@@ -419,8 +426,8 @@ def inputs_by_name(node: onnx.NodeProto, version: OpVersion) -> dict[str, list[s
 
 
 def _with_shape(vi: onnx.ValueInfoProto, shape: list[Any] | None) -> onnx.ValueInfoProto:
-    """A graph output with the shape the validator propagated when the file declares none (ONNX wants one)."""
-    if vi.type.tensor_type.HasField("shape") or shape is None:
+    """A graph output with the shape the validator knows (the file's declaration where the registry gives none)."""
+    if shape is None:
         return vi
     dims = [d if isinstance(d, int) else str(d) for d in shape]
     return helper.make_tensor_value_info(vi.name, vi.type.tensor_type.elem_type, dims)

@@ -54,8 +54,10 @@ def main_convert(args: Sequence[str]) -> int:
         return 1
     if is_tmfile(ns.model):
         return _tmfile_to_onnx(ns.model, ns.output, registry, shapes, ns.keep_types)
-    print(f"error: {ns.model}: not a .tmfile (ONNX to .tmfile comes next)", file=sys.stderr)
-    return 2
+    from opset.tmfile.from_onnx import main_onnx_to_tmfile
+
+    code: int = main_onnx_to_tmfile(ns.model, ns.output, registry, shapes)
+    return code
 
 
 def _input_shapes(given: Sequence[str]) -> dict[str, list[int]]:

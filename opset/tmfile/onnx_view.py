@@ -157,17 +157,18 @@ def _typed(value: Any, attr_type: str) -> Any:
     return value
 
 
-def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True) -> OnnxView:
+def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True, widen_float16: bool = False) -> OnnxView:
     """The model's first subgraph as a tengine-domain ONNX model; ViewError when a reference does not resolve.
 
     Without `zero_fill` a constant whose buffer holds no data becomes a graph input of its declared type and dims
     instead of a zero initializer: all validation needs, without allocating what a benchmark graph's weights
-    would take (vgg16's are 500 MB)."""
+    would take (vgg16's are 500 MB). With `widen_float16` every float16 value is seen as float32 (the converter's
+    default: ONNX models compute in float32 unless asked to keep the stored types)."""
     graph = model.graph
     names = tensor_names(graph)
     versions = tengine_versions(registry)
     node_domain = registry.node_domain("tengine")
-    seen = seen_tensors(graph, versions)
+    seen = seen_tensors(graph, versions, widen_float16=widen_float16)
     tensors = seen.tensors
 
     def tensor(index: int, node: Node) -> Tensor:

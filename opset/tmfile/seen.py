@@ -38,7 +38,8 @@ def _has_scales(t: Tensor) -> bool:
     return bool(t.quant_params) and all(q.scale > 0 for q in t.quant_params)
 
 
-def seen_tensors(graph: Subgraph, versions: Mapping[int, OpVersion]) -> Seen:
+def seen_tensors(graph: Subgraph, versions: Mapping[int, OpVersion], *, widen_float16: bool = False) -> Seen:
+    """The tensors as the view takes them; `widen_float16` widens every float16 value, not only in mixed graphs."""
     tensors = list(graph.tensors)
     consts = {t for n in graph.nodes if versions.get(n.op_id) is not None and versions[n.op_id].name == "Const"
               for t in n.outputs if 0 <= t < len(tensors)}
@@ -54,9 +55,7 @@ def seen_tensors(graph: Subgraph, versions: Mapping[int, OpVersion]) -> Seen:
                 tensors[b] = replace(tensors[b], quant_params=derived)
     quantised_consts = any(tensors[t].data_type in (INT8, UINT8) and _has_scales(tensors[t]) for t in consts)
     # a float16 model that keeps some parameters in float32: a float32 constant read beside a float16 value
-    widen = any(any(t in consts and tensors[t].data_type == FLOAT32 for t in node.inputs if 0 <= t < len(tensors))
-                and any(tensors[t].data_type == FLOAT16 for t in node.inputs if 0 <= t < len(tensors))
-                for node in graph.nodes)
+    widen = widen_float16 or any(_mixed(node.inputs, tensors, consts) for node in graph.nodes)
     for i, t in enumerate(tensors):
         if i in consts:
             continue
@@ -65,6 +64,13 @@ def seen_tensors(graph: Subgraph, versions: Mapping[int, OpVersion]) -> Seen:
         elif widen and t.data_type == FLOAT16:
             tensors[i] = replace(t, data_type=FLOAT32)
     return Seen(tuple(tensors), widen)
+
+
+def _mixed(inputs: tuple[int, ...], tensors: list[Tensor], consts: set[int]) -> bool:
+    """Whether a node reads a float32 constant beside a float16 value."""
+    known = [t for t in inputs if 0 <= t < len(tensors)]
+    return any(t in consts and tensors[t].data_type == FLOAT32 for t in known) and \
+        any(tensors[t].data_type == FLOAT16 for t in known)
 
 
 def _bias_params(tensors: list[Tensor], bias: int | None, data: int | None,

@@ -199,7 +199,7 @@ class _Writer:
             if node.param_bytes is None:
                 return NOT_SET
             return self.out.put(("param", s, n), len(node.param_bytes), [(0, node.param_bytes)])
-        if node.param_bytes is None and not node.params:
+        if node.param_bytes is None and not node.params and not ps.slots:
             return NOT_SET
         what = f"node {n} ({ps.op_name}): parameter block"
         params = dict(node.params)
