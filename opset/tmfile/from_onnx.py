@@ -1,14 +1,16 @@
 """`opset convert MODEL.onnx MODEL.tmfile`: an ai.onnx model as a Tengine `.tmfile`, through the same `maps_to`.
 
-The model is first brought to what the mappings read: opset 13 or later (onnx's version converter; Softmax's
-meaning changed there), `Constant` nodes and nodes that only compute constants folded into initializers, every
-value's shape known (onnx's shape inference). Then node by node the first Tengine mapping that converts back to
-exactly the node (and the follow-up nodes it takes, a Relu after a Conv becoming the Convolution's fused activation)
-gives a Tengine node (`onnx_reverse`). Initializers become Const nodes with buffers (int64 stored as int32, as
-Tengine's converters store integer constants), graph inputs InputOp nodes; tensors carry the dims shape inference
-gives. Nodes are ordered as Tengine's writer orders them (constants, inputs, then the computation), the graph is
-validated against the registry, and the file is laid out by `write_tmfile` as Tengine's own writer lays it out.
-A node no mapping reproduces is listed with its op; nothing is written then.
+The model is first brought to what the mappings read: opset 18 where onnx's version converter can, else 13
+(Softmax's meaning changed at 13, reductions take their axes as inputs from 18), `Constant` nodes and nodes that
+only compute constants folded into initializers, every value's shape known (onnx's shape inference, Shapes of known
+shapes folded), inference Dropouts and Identities dropped, pool end padding no window reaches trimmed. Then node by
+node the first Tengine mapping that converts back to exactly the node (and the follow-up nodes it takes, a Relu
+after a Conv becoming the Convolution's fused activation) gives a Tengine node (`onnx_reverse`). Initializers
+become Const nodes with buffers (int64 stored as int32, as Tengine's converters store integer constants), graph
+inputs InputOp nodes; tensors carry the dims shape inference gives. Nodes are ordered as Tengine's writer orders
+them (constants, inputs, then the computation), the graph is validated against the registry, and the file is laid
+out by `write_tmfile` as Tengine's own writer lays it out. A node no mapping reproduces is listed with its op;
+nothing is written then.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from opset.tmfile.onnx_reverse import Graph, Match, candidates, canonical, match
 from opset.tmfile.params import tengine_versions
 
 MIN_OPSET = 13
+TARGET_OPSET = 18
 CONST_OP_ID = 4
 _TENGINE_TYPES: dict[np.dtype[Any], int] = {
     np.dtype("float32"): 0, np.dtype("float16"): 1, np.dtype("int8"): 2, np.dtype("uint8"): 3, np.dtype("int32"): 4,
@@ -70,13 +73,8 @@ def prepared(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] |
     others = [o.domain for o in model.opset_import if o.domain not in ("", "ai.onnx")]
     if others and any(n.domain not in ("", "ai.onnx") for n in model.graph.node):
         raise OnnxConversionError(f"nodes of domain {others[0]} have no Tengine mapping (only ai.onnx converts)")
-    if opset < MIN_OPSET:
-        from onnx import version_converter
-
-        try:
-            model = version_converter.convert_version(model, MIN_OPSET)
-        except Exception as e:  # onnx raises several types here; its message says which node could not move
-            raise OnnxConversionError(f"opset {opset} cannot be brought to {MIN_OPSET}: {one_line(str(e))}") from e
+    if opset < TARGET_OPSET:
+        model = _upgraded(model, opset)
     model.ir_version = max(model.ir_version, 7)  # initializers need not be graph inputs
     initializers = {t.name for t in model.graph.initializer}
     for vi in model.graph.input:
@@ -151,6 +149,21 @@ def _trim_pool_pads(model: onnx.ModelProto) -> None:
 def _attribute(a: onnx.AttributeProto) -> Any:
     value = helper.get_attribute_value(a)
     return value.decode() if isinstance(value, bytes) else list(value) if isinstance(value, (list, tuple)) else value
+
+def _upgraded(model: onnx.ModelProto, opset: int) -> onnx.ModelProto:
+    """The model at opset 18 (reductions take their axes as inputs there, as the mappings write them), else 13."""
+    from onnx import version_converter
+
+    problem = ""
+    for target in (TARGET_OPSET, MIN_OPSET):
+        if opset >= target:
+            return model
+        try:
+            return version_converter.convert_version(model, target)
+        except Exception as e:
+            problem = one_line(str(e))
+    raise OnnxConversionError(f"opset {opset} cannot be brought to {MIN_OPSET}: {problem}")
+
 
 def _fold_constants(model: onnx.ModelProto) -> None:
     """Constant nodes and nodes whose inputs are all constants become initializers (onnx's reference evaluator)."""

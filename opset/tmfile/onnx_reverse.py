@@ -116,19 +116,23 @@ def match(graph: Graph, k: int, candidate: Candidate, registry: Registry, opset:
     if not _solve_all(m.attributes, given, solved) or not _solve_consts(m, consts, solved, graph):
         return None
     _solve_when(m.when, solved)
-    chain, outputs = _take_follow_ups(graph, k, m, inputs, consts, given, solved, registry, opset)
-    if chain is None:
-        return None
-    shapes = _input_shapes(version, inputs, graph)
     target_names = {f"target_{k}": v for k, v in given.items()}
-    for name, formula in m.inverse.items():
-        if name not in solved:
-            value = _try_evaluate(formula, version, shapes, {**solved, **target_names}, _values(inputs, graph))
-            if value is not None:
-                solved[name] = value
-    for attributes in _open_choices(version, solved):
-        if _checks(graph, k, candidate, attributes, inputs, consts, chain, outputs, registry, opset):
-            return Match(candidate, attributes, inputs, outputs, chain)
+    for pos, value in enumerate(node.input):  # the target's constant inputs' values, by its own input names
+        param = target.inputs[min(pos, len(target.inputs) - 1)].name if target.inputs else None
+        if param is not None and value in graph.constants and graph.constants[value].size <= 4096:
+            target_names.setdefault(f"target_{param}", graph.constants[value].reshape(-1).tolist())
+    for chain, outputs, chain_solved, chain_inputs in _follow_up_options(graph, k, m, inputs, solved, registry,
+                                                                          opset):
+        shapes = _input_shapes(version, chain_inputs, graph)
+        for name, formula in m.inverse.items():
+            if name not in chain_solved:
+                value = _try_evaluate(formula, version, shapes, {**chain_solved, **target_names},
+                                      _values(chain_inputs, graph))
+                if value is not None:
+                    chain_solved[name] = value
+        for attributes in _open_choices(version, chain_solved):
+            if _checks(graph, k, candidate, attributes, chain_inputs, consts, chain, outputs, registry, opset):
+                return Match(candidate, attributes, chain_inputs, outputs, chain)
     return None
 
 
@@ -243,30 +247,38 @@ def _solve_when(formula: Formula | None, solved: dict[str, Any]) -> None:
                 solved.setdefault(term.left.id, constant)
 
 
-def _take_follow_ups(graph: Graph, k: int, m: MapsTo, inputs: dict[str, list[str]], consts: dict[str, str],
-                     given: Mapping[str, Any], solved: dict[str, Any], registry: Registry,
-                     opset: int) -> tuple[list[int] | None, list[str]]:
-    """The ONNX nodes after node k that are the mapping's follow-ups, and the chain's outputs."""
-    chain = [k]
-    outputs = list(graph.nodes[k].output)
-    for then in m.then:
+def _follow_up_options(graph: Graph, k: int, m: MapsTo, inputs: dict[str, list[str]], solved: dict[str, Any],
+                       registry: Registry, opset: int
+                       ) -> list[tuple[list[int], list[str], dict[str, Any], dict[str, list[str]]]]:
+    """Every way the ONNX nodes after node k can be the mapping's follow-ups (each taken where its op is the only
+    reader's, or skipped where it has a `when`): the chain, its outputs, and what taking it fixes."""
+    found: list[tuple[list[int], list[str], dict[str, Any], dict[str, list[str]]]] = []
+
+    def walk(i: int, chain: list[int], outputs: list[str], fixed: dict[str, Any],
+             bound: dict[str, list[str]]) -> None:
+        if i == len(m.then):
+            found.append((chain, outputs, fixed, bound))
+            return
+        then = m.then[i]
         nxt = graph.only_reader(outputs[0]) if len(outputs) == 1 else None
         node = graph.nodes[nxt] if nxt is not None else None
-        if node is None or node.op_type != then.op or not _follow_inputs_fit(node, then, outputs[0], inputs, graph):
-            if then.when is None:
-                return None, outputs
-            continue
-        target = registry.try_resolve("ai.onnx", node.op_type, opset)
-        if target is None:
-            return None, outputs
-        attrs = _onnx_attributes(node, target, [graph.shapes.get(n) for n in node.input])
-        if not _solve_all(then.attributes, attrs, solved):
-            return None, outputs
-        _solve_when(then.when, solved)
-        assert nxt is not None
-        chain.append(nxt)
-        outputs = list(node.output)
-    return chain, outputs
+        taken_inputs = {name: list(v) for name, v in bound.items()}
+        if node is not None and node.op_type == then.op and _follow_inputs_fit(node, then, outputs[0], taken_inputs,
+                                                                                 graph):
+            target = registry.try_resolve("ai.onnx", node.op_type, opset)
+            if target is not None:
+                attrs = _onnx_attributes(node, target, [graph.shapes.get(n) for n in node.input])
+                taken = dict(fixed)
+                _solve_all(then.attributes, attrs, taken)
+                _solve_when(then.when, taken)
+                assert nxt is not None
+                walk(i + 1, [*chain, nxt], list(node.output), taken, taken_inputs)
+        if then.when is not None:
+            walk(i + 1, chain, outputs, fixed, bound)
+
+    walk(0, [k], list(graph.nodes[k].output), dict(solved), {name: list(v) for name, v in inputs.items()})
+    found.sort(key=lambda option: -len(option[0]))  # the longest chain first: a fused activation over a lone op
+    return found
 
 
 def _follow_inputs_fit(node: onnx.NodeProto, then: FollowUp, previous: str, inputs: dict[str, list[str]],
