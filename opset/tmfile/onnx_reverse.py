@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import itertools
 from collections import ChainMap
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import onnx
@@ -427,7 +427,9 @@ def _try_evaluate(formula: Formula, version: OpVersion, shapes: list[Any], solve
                   values: dict[str, list[Any]]) -> Any:
     extra = {k: v for k, v in solved.items() if k.startswith("target_")}  # the ONNX node's attributes
     try:
-        env: Mapping[str, Any] = ChainMap(extra, dict(formula_environment(version, shapes, solved)))
+        # the environment evaluates its lets on demand: copying it would evaluate those the open attributes break
+        lazy = cast("MutableMapping[str, Any]", formula_environment(version, shapes, solved))
+        env: Mapping[str, Any] = ChainMap(extra, lazy)
         return _plain(formula.evaluate(env, values))
     except (FormulaError, Undecided, TypeError, ValueError):
         return None

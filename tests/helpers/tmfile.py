@@ -121,3 +121,64 @@ def one_node_model(op: str, attributes: dict[str, Any], inputs: Sequence[Any], *
     graph = Subgraph(0, 0, layout, layout, tuple(i for i, n in enumerate(nodes) if n.op_id == INPUT_OP_ID),
                      (len(nodes) - 1,), tuple(nodes), tuple(tensors), tuple(buffers), "one")
     return Model((2, 0, 0), 2, 0, None, (graph,)), feeds
+
+
+# ---------------------------------------------------------------------------------------- an independent reading
+
+# Parameter structs of the ops a converted vision model uses, written from tm2_format.h (not from the registry):
+# field names and C types in binary order (all 4 bytes wide, so no padding between them).
+TM2_STRUCTS: dict[int, list[tuple[str, str]]] = {
+    5: [(n, "i") for n in ("kernel_h", "kernel_w", "stride_h", "stride_w", "dilation_h", "dilation_w",
+                           "input_channel", "output_channel", "group", "activation", "pad_h0", "pad_w0", "pad_h1",
+                           "pad_w1")],
+    16: [(n, "i") for n in ("alg", "kernel_h", "kernel_w", "stride_h", "stride_w", "global", "caffe_flavor",
+                            "pad_h0", "pad_w0", "pad_h1", "pad_w1")],
+    11: [("num_output", "i")],
+    20: [("negative_slope", "f")],
+    9: [("type", "I"), ("caffe_flavor", "i"), ("shift", "f"), ("power", "f"), ("scale", "f")],
+    3: [("axis", "i")],
+    28: [("axis", "i")],
+    10: [("axis", "i"), ("end_axis", "i")],
+}
+
+
+def independent_reading(data: bytes) -> dict[str, Any]:
+    """What a `.tmfile` holds, read from tm2_format.h alone: nodes (op id, name, input and output tensor indices, the
+    scalar fields of the parameter structs above), tensors (name, dims, type, kind) and buffers (size, data or not)."""
+
+    def u32(at: int) -> int:
+        return _u32(data, at)
+
+    def string(at: int) -> str | None:
+        if at == 0:
+            return None
+        size, where = struct.unpack_from("<II", data, at)
+        return data[where:where + size].rstrip(b"\0").decode("utf-8", "backslashreplace")
+
+    def vector(at: int) -> list[int]:
+        return _vector(data, at) if at else []
+
+    root = u32(8)
+    subgraph = _vector(data, u32(root + 8))[0]
+    _sg_id, layout, _model_layout, inputs, outputs, nodes, tensors, buffers, name = \
+        struct.unpack_from("<IiiIIIIII", data, subgraph)
+    node_list = []
+    for n in _vector(data, nodes):
+        _id, ins, outs, op, s_name = struct.unpack_from("<IIIII", data, n)
+        _ver, op_id, param = struct.unpack_from("<III", data, op)
+        fields = TM2_STRUCTS.get(op_id, [])
+        values = struct.unpack_from("<" + "".join(c for _, c in fields), data, param) if param and fields else ()
+        node_list.append({"name": string(s_name), "op_id": op_id, "inputs": vector(ins), "outputs": vector(outs),
+                          "params": {f: v for (f, _), v in zip(fields, values, strict=True)}})
+    tensor_list = []
+    for t in _vector(data, tensors):
+        _id, buffer, dims, s_name, _quant, _layout, kind, dtype = struct.unpack_from("<IIIIIiii", data, t)
+        dim_values = list(struct.unpack_from(f"<{u32(dims)}i", data, dims + 4)) if dims else None
+        tensor_list.append({"name": string(s_name), "dims": dim_values, "type": dtype, "kind": kind,
+                            "buffer": buffer})
+    buffer_list = []
+    for b in _vector(data, buffers):
+        size, where = struct.unpack_from("<II", data, b)
+        buffer_list.append({"size": size, "data": where != 0})
+    return {"layout": layout, "name": string(name), "inputs": _vector(data, inputs), "outputs": _vector(data, outputs),
+            "nodes": node_list, "tensors": tensor_list, "buffers": buffer_list}
