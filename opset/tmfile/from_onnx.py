@@ -93,6 +93,7 @@ def prepared(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] |
         _fold_constants(inferred)
         inferred = _inferred(inferred)
     _trim_pool_pads(inferred)
+    _global_pools(inferred)
     return inferred
 
 
@@ -144,6 +145,29 @@ def _trim_pool_pads(model: onnx.ModelProto) -> None:
                 if a.name == "pads":
                     del a.ints[:]
                     a.ints.extend(new)
+
+
+def _global_pools(model: onnx.ModelProto) -> None:
+    """A pool whose one window covers the whole input (pads beyond it not counted: a MaxPool, or an AveragePool
+    without count_include_pad) is the global pool: inception_v1's 7x7 average over a 6x6 plane with [0, 0, 1, 1]
+    pads is Tengine's global pooling (the window and pads of that form have no Tengine equivalent)."""
+    shapes = _known_shapes(model)
+    for node in model.graph.node:
+        if node.op_type not in ("MaxPool", "AveragePool") or node.input[0] not in shapes or len(node.output) != 1 \
+                or node.output[0] not in shapes:
+            continue
+        attrs = {a.name: _attribute(a) for a in node.attribute}
+        spatial = shapes[node.input[0]][2:]
+        kernel = list(attrs.get("kernel_shape") or [])
+        r = len(kernel)
+        pads = list(attrs.get("pads") or [0] * 2 * r)
+        if not spatial or len(spatial) != r or attrs.get("count_include_pad") or \
+                attrs.get("auto_pad", "NOTSET") != "NOTSET" or any(d != 1 for d in attrs.get("dilations") or []) or \
+                any(d != 1 for d in shapes[node.output[0]][2:]) or \
+                any(kernel[i] - pads[i] < spatial[i] for i in range(r)):
+            continue
+        node.op_type = "GlobalMaxPool" if node.op_type == "MaxPool" else "GlobalAveragePool"
+        del node.attribute[:]
 
 
 def _attribute(a: onnx.AttributeProto) -> Any:

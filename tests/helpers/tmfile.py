@@ -182,3 +182,33 @@ def independent_reading(data: bytes) -> dict[str, Any]:
         buffer_list.append({"size": size, "data": where != 0})
     return {"layout": layout, "name": string(name), "inputs": _vector(data, inputs), "outputs": _vector(data, outputs),
             "nodes": node_list, "tensors": tensor_list, "buffers": buffer_list}
+
+
+# ---------------------------------------------------------------------------------------- weights
+
+def with_random_weights(model: Any, seed: int) -> Any:
+    """The model with random float weights in every constant buffer the file ships empty (OAID's benchmark files
+    store the graph and the sizes only), so it can run on every side: weights of two or more dims scaled by their
+    fan-in so activations keep their scale through deep nets, vectors (biases, BatchNormalization's statistics)
+    in [0.5, 1.5] so variances stay positive."""
+    from dataclasses import replace
+
+    from opset.tmfile.onnx_view import ELEMENT_SIZES
+
+    rng = np.random.default_rng(seed)
+    graph = model.graph
+    consts = {t.buffer: t for t in graph.tensors if t.kind == 2}
+    buffers = []
+    for b in graph.buffers:
+        t = consts.get(b.index)
+        if b.data is None and t is not None and t.data_type in (0, 1):
+            count = b.size // ELEMENT_SIZES[t.data_type]
+            dims = [d for d in (t.dims or [count]) if d != 1] or [count]
+            if len(dims) >= 2:
+                values = rng.standard_normal(count) / np.sqrt(count // dims[0])
+            else:
+                values = rng.uniform(0.5, 1.5, count)
+            buffers.append(replace(b, data=values.astype("<f4" if t.data_type == 0 else "<f2").tobytes()))
+        else:
+            buffers.append(b)
+    return replace(model, subgraphs=(replace(graph, buffers=tuple(buffers)), *model.subgraphs[1:]))

@@ -175,11 +175,28 @@ def _randomised(model: onnx.ModelProto) -> onnx.ModelProto:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["light_bvlc_alexnet", "light_densenet121", "light_inception_v2", "light_resnet50",
-                                  "light_shufflenet", "light_vgg19", "light_zfnet512"])
+@pytest.mark.parametrize("name", ["light_bvlc_alexnet", "light_densenet121", "light_inception_v1", "light_inception_v2",
+                                  "light_resnet50", "light_shufflenet", "light_vgg19", "light_zfnet512"])
 def test_light_models_convert_and_run(name: str) -> None:
     diff, diff_back, ops, ops_back = _both_sides(_randomised(onnx.load(str(LIGHT / f"{name}.onnx"))))
     assert diff < 1e-3 and diff_back < 1e-3 and ops_back == ops
+
+
+@pytest.mark.parametrize(("op", "extra", "becomes"), [("AveragePool", {}, "GlobalAveragePool"),
+                                                      ("MaxPool", {}, "GlobalMaxPool"),
+                                                      ("AveragePool", {"count_include_pad": 1}, "AveragePool")])
+def test_a_pool_whose_window_covers_the_plane_is_global(op: str, extra: dict[str, int], becomes: str) -> None:
+    """inception_v1's last pool: a 7x7 window with end pads over a 6x6 plane averages the 36 values (pads not
+    counted): Tengine's global pooling. Counted pads make it another value: it stays, and has no Tengine form."""
+    graph = helper.make_graph([helper.make_node(op, ["x"], ["y"], kernel_shape=[7, 7], pads=[0, 0, 1, 1], **extra)],
+                              "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 6, 6])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    ready = prepared(model)
+    assert [n.op_type for n in ready.graph.node] == [becomes]
+    feeds = _feeds(ready)
+    np.testing.assert_allclose(_ort(ready, feeds)[0], _ort(model, feeds)[0], rtol=1e-6)
+    assert (to_tmfile(model, current_registry()).model is not None) == (becomes != op)
 
 
 def test_a_model_without_a_tengine_op_is_refused_with_the_nodes(tmp_path: Path,
@@ -236,3 +253,24 @@ def test_torchvision_like_exports_convert_and_run(name: str, tmp_path: Path) -> 
     from tests.helpers.torch_nets import export  # imports torch
     diff, diff_back, ops, ops_back = _both_sides(onnx.load(str(export(name, tmp_path))))
     assert diff < 1e-4 and diff_back < 1e-4 and ops_back == ops
+
+
+TENGINE_LRN = {"light_zfnet512": 2e-3}  # Tengine's reference LRN kernel is not ONNX's (tests/tengine_oracle)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(ORACLE is None, reason="OPSET_TENGINE_ORACLE names no built tm_oracle (tests/tengine_oracle)")
+@pytest.mark.parametrize("name", ["light_bvlc_alexnet", "light_densenet121", "light_inception_v1", "light_inception_v2",
+                                  "light_resnet50", "light_shufflenet", "light_squeezenet", "light_vgg19",
+                                  "light_zfnet512"])
+def test_tengine_runs_the_converted_light_models(name: str, tmp_path: Path) -> None:
+    registry = current_registry()
+    model = _randomised(onnx.load(str(LIGHT / f"{name}.onnx")))
+    result = to_tmfile(model, registry)
+    assert result.model is not None
+    path = tmp_path / f"{name}.tmfile"
+    path.write_bytes(write_tmfile(result.model, registry))
+    ready = prepared(model)
+    feeds = _feeds(ready)
+    (got,), (want,) = _tengine_run(path, feeds, tmp_path), _ort(ready, feeds)
+    assert float(np.abs(got - want).max()) < TENGINE_LRN.get(name, 1e-5)
