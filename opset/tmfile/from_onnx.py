@@ -67,6 +67,7 @@ class TmfileConversion:
 def prepared(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] | None = None) -> onnx.ModelProto:
     """The model at opset 13 or later, with fixed input shapes, constants folded and shapes inferred."""
     model = onnx.ModelProto.FromString(model.SerializeToString())
+    _check_tensors(model.graph)
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
     if opset is None:
         raise OnnxConversionError("the model imports no ai.onnx opset")
@@ -100,8 +101,8 @@ def prepared(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] |
 def _inferred(model: onnx.ModelProto) -> onnx.ModelProto:
     try:
         return onnx.shape_inference.infer_shapes(model, strict_mode=True)
-    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
-        raise OnnxConversionError(f"onnx's shape inference fails: {one_line(str(e))}") from e
+    except Exception as e:  # InferenceError, ValidationError, and what its C++ code throws (ValueError, ...)
+        raise OnnxConversionError(f"onnx's shape inference fails: {one_line(str(e)) or type(e).__name__}") from e
 
 
 def _known_shapes(model: onnx.ModelProto) -> dict[str, list[int]]:
@@ -189,6 +190,23 @@ def _upgraded(model: onnx.ModelProto, opset: int) -> onnx.ModelProto:
     raise OnnxConversionError(f"opset {opset} cannot be brought to {MIN_OPSET}: {problem}")
 
 
+def _check_tensors(graph: onnx.GraphProto) -> None:
+    """Every initializer and Constant value reads as an array (its data fits its dims and type), or the model is
+    refused naming it: the passes after this read them freely."""
+    tensors = [(f"initializer '{t.name}'", t) for t in graph.initializer]
+    tensors += [(f"Constant node '{n.name or n.output[0] if n.output else ''}'", a.t) for n in graph.node
+                if n.op_type == "Constant" for a in n.attribute if a.type == onnx.AttributeProto.TENSOR]
+    if graph.sparse_initializer:
+        raise OnnxConversionError("sparse initializers have no Tengine form")
+    for where, t in tensors:
+        try:
+            value = numpy_helper.to_array(t)
+        except Exception as e:  # onnx raises ValueError, TypeError, KeyError... on data that does not fit
+            raise OnnxConversionError(f"{where} cannot be read: {one_line(str(e)) or type(e).__name__}") from e
+        if value.dtype == object:
+            raise OnnxConversionError(f"{where} holds strings: no Tengine type")
+
+
 def _fold_constants(model: onnx.ModelProto) -> None:
     """Constant nodes and nodes whose inputs are all constants become initializers (onnx's reference evaluator)."""
     from onnx.reference import ReferenceEvaluator
@@ -200,12 +218,14 @@ def _fold_constants(model: onnx.ModelProto) -> None:
     for node in graph.node:
         if node.domain in ("", "ai.onnx") and (node.op_type == "Constant" or (
                 node.input and all(n in values for n in node.input if n) and node.op_type not in _NOT_FOLDED)):
-            single = helper.make_model(helper.make_graph(
-                [node], "fold", [], [helper.make_tensor_value_info(o, 0, None) for o in node.output],
-                [numpy_helper.from_array(values[n], n) for n in node.input if n]), opset_imports=opsets)
             try:
+                single = helper.make_model(helper.make_graph(
+                    [node], "fold", [], [helper.make_tensor_value_info(o, 0, None) for o in node.output],
+                    [numpy_helper.from_array(values[n], n) for n in node.input if n]), opset_imports=opsets)
                 results = ReferenceEvaluator(single).run(None, {})
-            except Exception:
+                if any(np.asarray(r).dtype == object for r in results):
+                    raise ValueError("strings are not folded")
+            except Exception:  # onnx's evaluator raises what the op's code raises: the node stays for the matcher
                 kept.append(node)
                 continue
             for name, value in zip(node.output, results, strict=False):
