@@ -57,6 +57,7 @@ CHECKS: dict[str, str] = {
     "tmfile_reference": "a .tmfile index (tensor, buffer, node) outside its table",
     "tmfile_buffer": "a .tmfile constant buffer whose size differs from its tensor's dims times the element size",
     "tmfile_tensor": "a .tmfile tensor of an unknown element type or with negative dims",
+    "tmfile_flag": "a .tmfile flag field holding another value than 0 or 1 (an older writer's uninitialised memory)",
 }
 
 # inference problem id -> the validator check it is reported as

@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
                        ("import-ort", "write or refresh com.microsoft YAML from onnxruntime"),
                        ("validate", "validate an ONNX model or a Tengine .tmfile against the registry"),
                        ("inspect", "what a Tengine .tmfile holds: counts, op histogram, nodes with parameters"),
-                       ("convert", "convert a Tengine .tmfile into an ai.onnx model through maps_to"),
+                       ("convert", "a Tengine .tmfile to an ai.onnx model, or ONNX to a .tmfile, through maps_to"),
                        ("infer", "write inferred types and shapes into a model as value_info")):
         sub.add_parser(name, help=text, add_help=False)
     for name, ep in sorted(_plugged_commands().items()):
@@ -166,7 +166,7 @@ def _validate(args: list[str]) -> int:
 
 
 def _convert(args: list[str]) -> int:
-    from opset.tmfile.convert import main_convert
+    from opset.tmfile.convert_cli import main_convert
 
     return main_convert(args)
 

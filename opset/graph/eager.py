@@ -107,6 +107,17 @@ def evaluate(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str,
     return tuple(np.asarray(got[i]) for i in wanted)
 
 
+def run_node(node: Any, inputs: Sequence[np.ndarray | None], version: OpVersion) -> list[np.ndarray]:
+    """The outputs of a ready NodeProto of `version` on `inputs` (None: an omitted optional input), through the
+    chosen evaluator; the node is not checked again (its caller built it from the registry)."""
+    node_domain = registry().node_domain(version.domain)
+    call = _protocol().BackendCall(
+        node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=_opset_imports(version, node_domain),
+        output_dtypes=[None] * len(node.output), domain=version.domain, op=version.name, version=version.since,
+        dtypes=sorted({element_of(x) for x in inputs if isinstance(x, np.ndarray)}))
+    return [np.asarray(y) for y in evaluator().run(call)]
+
+
 def _opset_imports(version: OpVersion, node_domain: str) -> dict[str, int]:
     """The node's domain at its version, the domain it extends, and an ai.onnx import (onnxruntime wants one)."""
     reg = registry()

@@ -101,8 +101,9 @@ def _infer_parser() -> argparse.ArgumentParser:
         "Write every inferred type and shape of the main graph into the model as value_info (as "
         "onnx.shape_inference does, for every registry domain). Exit 0 when written (diagnostics go to "
         "stderr), 2 when the model cannot be read."))
-    p.add_argument("model", help="path of an .onnx file")
-    p.add_argument("-o", "--output", required=True, help="where to write the annotated model")
+    p.add_argument("model", help="path of an .onnx file, or of a .tmfile (its tensors get the inferred dims)")
+    p.add_argument("-o", "--output", required=True,
+                   help="where to write the annotated model (for a .tmfile: a .tmfile, or .onnx for its view)")
     p.add_argument("--profile", default=None, choices=sorted(PROFILES),
                    help="how the model's domains map onto the registry (default: as written)")
     return p
@@ -113,6 +114,12 @@ def main_infer(args: list[str]) -> int:
         ns = _infer_parser().parse_args(args)
     except SystemExit as e:
         return int(e.code) if isinstance(e.code, int) else 2
+    from opset.tmfile import is_tmfile
+
+    if is_tmfile(ns.model):  # a Tengine model: its dims written back into the .tmfile (opset.tmfile.infer)
+        from opset.tmfile.infer import main_infer_tmfile
+
+        return main_infer_tmfile(ns.model, ns.output, ns.profile)
     try:
         model = read_model(ns.model)
         result = check_model(model, ns.profile)
