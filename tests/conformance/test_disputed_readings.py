@@ -77,3 +77,14 @@ def test_cast_to_int4_rounding_ties_away_or_truncating_are_readings(since: int, 
     assert reading("Cast", since, [np.array([2.25, -1.0], np.float32)], given, [[2]]) is None  # all agree
     assert reading("Cast", since, [np.array([2, 1], np.int32)], given, [[2]]) is None
     assert reading("Cast", since, [np.array([2.5], np.float32)], {"to": 3}, [[1]]) is None  # int8 truncates
+
+
+def test_integer_and_bool_resize_results_taken_as_a_c_cast_are_a_reading() -> None:
+    x, scales = np.ones((1, 1, 2, 2), np.int32), np.array([1, 1, 2, 2], np.float32)
+    for since in (10, 11, 13, 18, 19):
+        given = {"mode": "linear"}
+        inputs = [x, scales] if since == 10 else [x, None, scales]
+        assert reading("Resize", since, inputs, given, [[1, 1, 4, 4]]) == "resize_r6"
+        assert reading("Resize", since, [x.astype(bool)] + inputs[1:], given, [[1, 1, 4, 4]]) == "resize_r6"
+        assert reading("Resize", since, [x.astype(np.float32)] + inputs[1:], given, [[1, 1, 4, 4]]) is None
+        assert reading("Resize", since, inputs, {"mode": "nearest"}, [[1, 1, 4, 4]]) is None  # nearest picks values
