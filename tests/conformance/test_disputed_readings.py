@@ -88,3 +88,9 @@ def test_integer_and_bool_resize_results_taken_as_a_c_cast_are_a_reading() -> No
         assert reading("Resize", since, [x.astype(bool)] + inputs[1:], given, [[1, 1, 4, 4]]) == "resize_r6"
         assert reading("Resize", since, [x.astype(np.float32)] + inputs[1:], given, [[1, 1, 4, 4]]) is None
         assert reading("Resize", since, inputs, {"mode": "nearest"}, [[1, 1, 4, 4]]) is None  # nearest picks values
+
+
+def test_a_reading_sees_the_values_of_ml_dtypes_inputs() -> None:
+    x = np.array([2.5, 1.0], ml_dtypes.bfloat16)
+    assert reading("Cast", 21, [x], {"to": 22}, [[2]]) == "cast_r2"
+    assert reading("Cast", 21, [np.array([2.25], ml_dtypes.float8_e4m3fn)], {"to": 22}, [[1]]) is None
