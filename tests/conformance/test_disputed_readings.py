@@ -85,8 +85,8 @@ def test_integer_and_bool_resize_results_taken_as_a_c_cast_are_a_reading() -> No
         given = {"mode": "linear"}
         inputs = [x, scales] if since == 10 else [x, None, scales]
         assert reading("Resize", since, inputs, given, [[1, 1, 4, 4]]) == "resize_r6"
-        assert reading("Resize", since, [x.astype(bool)] + inputs[1:], given, [[1, 1, 4, 4]]) == "resize_r6"
-        assert reading("Resize", since, [x.astype(np.float32)] + inputs[1:], given, [[1, 1, 4, 4]]) is None
+        assert reading("Resize", since, [x.astype(bool), *inputs[1:]], given, [[1, 1, 4, 4]]) == "resize_r6"
+        assert reading("Resize", since, [x.astype(np.float32), *inputs[1:]], given, [[1, 1, 4, 4]]) is None
         assert reading("Resize", since, inputs, {"mode": "nearest"}, [[1, 1, 4, 4]]) is None  # nearest picks values
 
 
