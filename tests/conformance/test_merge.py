@@ -71,7 +71,7 @@ def _report(shard: str | None, *cells: str, backend: str = "reference") -> dict[
 
 def test_a_missing_shard_leaves_the_merge_incomplete() -> None:
     merged, warnings = merge_reports([("a", _report("1/3", "x")), ("c", _report("3/3", "z"))])
-    assert set(merged["cells"]) == {"x", "z"} and not merged["complete"]
+    assert set(merged.cells) == {"x", "z"} and not merged.complete
     assert warnings == ["shard 2/3 is missing: the merged report lacks its cells"]
 
 
