@@ -241,7 +241,8 @@ def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, 
         value=(where.formula(spec["value"], f"value of output '{spec['name']}'", location, op)
                if not is_input and "value" in spec else None),
         types=(where.formula(spec["types"], f"types of output '{spec['name']}'", location, op)
-               if not is_input and "types" in spec else None))
+               if not is_input and "types" in spec else None),
+        role=spec.get("role", "data") if is_input else "data")
 
 
 def _status(raw: dict[str, Any] | None) -> Status:
