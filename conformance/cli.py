@@ -146,14 +146,14 @@ def _conform(options: argparse.Namespace) -> int:
         registry = current_registry()
         check_opsets(config.opsets, registry, "--opset" if options.opset is not None else "--opsets")
         config = _with_expectations(config, handle.identity)
-        tasks, report = plan(config, registry)
+        tasks, report, stale = plan(config, registry)
     except RegistryError as e:
         print(f"conform: the registry does not load:\n{e}", file=sys.stderr)
         return 2
     except (ConfigError, BackendError, OutputError, ExpectationsError) as e:
         print(f"conform: {e}", file=sys.stderr)
         return 2
-    return run_tasks(config, handle, tasks, report)
+    return run_tasks(config, handle, tasks, report, stale)
 
 
 def run_config(options: argparse.Namespace) -> RunConfig:
@@ -224,11 +224,12 @@ def _with_expectations(config: RunConfig, identity: str) -> RunConfig:
     return replace(config, expectations=default) if default.is_file() else config
 
 
-def plan(config: RunConfig, registry: Registry) -> tuple[list[CellTask], RunReport]:
-    """The cells the run has (after --op/--domain, --opsets, --shard), each with its listed gap, and the empty
-    report they will fill; ConfigError when nothing is selected."""
+def plan(config: RunConfig, registry: Registry) -> tuple[list[CellTask], RunReport, list[str]]:
+    """The cells the run has (after --op/--domain, --opsets, --shard), each with its listed gap; the empty report they
+    will fill; the expectations that match no cell of the registry. ConfigError when nothing is selected."""
+    from conformance.runner.cells import registry_cells
     from conformance.runner.config import ONNX_NODE, PROPERTIES, ConfigError, opset_filter
-    from conformance.runner.expectations import load_expectations
+    from conformance.runner.expectations import load_expectations, unmatched
     from conformance.runner.plan import select
     from conformance.runner.report import RunReport
 
@@ -245,7 +246,8 @@ def plan(config: RunConfig, registry: Registry) -> tuple[list[CellTask], RunRepo
         raise ConfigError(f"no cell of the selection is in {'/'.join(str(r) for r in config.opsets)}")
     report = RunReport(backend=config.backend, shard=config.shard,
                        expectations=str(config.expectations) if config.expectations is not None else None)
-    return selected, report
+    stale = [f"{e.describe()}: {e.reason}" for e in unmatched(expectations, registry_cells())] if expectations else []
+    return selected, report, stale
 
 
 def _property_tasks(config: RunConfig, registry: Registry) -> list[CellTask]:

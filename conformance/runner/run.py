@@ -169,8 +169,10 @@ def finish_run(config: RunConfig, report: RunReport, writer: ReportWriter, elaps
     return 1 if failed else 0
 
 
-def run_tasks(config: RunConfig, handle: BackendHandle, tasks: Sequence[CellTask], report: RunReport) -> int:
-    """Run the planned `tasks` and finish: the exit status of `conform`."""
+def run_tasks(config: RunConfig, handle: BackendHandle, tasks: Sequence[CellTask], report: RunReport,
+              stale_expectations: list[str]) -> int:
+    """Run the planned `tasks` and finish (a complete run's report lists `stale_expectations`, those that match no
+    cell of the registry): the exit status of `conform`."""
     writer = ReportWriter(config.report)
     console = PipeConsole(soft_wrap=True)
     report.planned = len(tasks)
@@ -181,16 +183,5 @@ def run_tasks(config: RunConfig, handle: BackendHandle, tasks: Sequence[CellTask
     except (KeyboardInterrupt, OutputFailed) as e:
         stopped = e
     else:
-        report.finish(_unmatched(config, report))
+        report.finish(stale_expectations)
     return finish_run(config, report, writer, time.monotonic() - started, stopped)
-
-
-def _unmatched(config: RunConfig, report: RunReport) -> list[str]:
-    """The expectations no cell of the registry matches (a stale entry)."""
-    if config.expectations is None:
-        return []
-    from conformance.runner.cells import registry_cells
-    from conformance.runner.expectations import load_expectations, unmatched
-
-    stale = unmatched(load_expectations(config.expectations), registry_cells())
-    return [f"{e.describe()}: {e.reason}" for e in stale]

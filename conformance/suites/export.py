@@ -147,7 +147,7 @@ def _run(options: argparse.Namespace, sink: ExportSink) -> int:
 
 def _write_partial(options: argparse.Namespace, sink: ExportSink) -> str:
     """The manifest of an interrupted export (its cases so far, `"complete": false`); what was done, in words."""
-    if not sink.cells_planned:
+    if not sink.cases and not sink.left_out:
         return "nothing was written"
     result = Export(tuple(sorted(sink.cases, key=lambda c: c.name)), tuple(sink.left_out))
     try:
@@ -199,6 +199,7 @@ def export(out: Path, ops: Sequence[OpSchema], draws: int, seed: int, jobs: int 
 
     sink = sink if sink is not None else ExportSink()
     cells: list[tuple[str, str, int, str]] = []
+    examples = []
     for op in ops:
         versions = resolvable_versions(op)
         sink.left_out += [LeftOut(v.signature, REMOVED) for v in op.versions if v not in versions]
@@ -210,14 +211,16 @@ def export(out: Path, ops: Sequence[OpSchema], draws: int, seed: int, jobs: int 
             drawable, other = cell_dtypes(version)
             sink.left_out += [LeftOut(op_label(version.domain, version.name, version.since, d), NUMPY_TYPE)
                               for d in other]
-            for example in version.examples:
-                found = export_example(version, example, out)
-                if isinstance(found, LeftOut):
-                    sink.left_out.append(found)
-                else:
-                    sink.cases.append(found)
+            examples += [(version, example) for example in version.examples]
             if draws:
                 cells += [(version.domain, version.name, version.since, d) for d in drawable]
+    sink.cells_planned = len(cells)
+    for version, example in examples:
+        found = export_example(version, example, out)
+        if isinstance(found, LeftOut):
+            sink.left_out.append(found)
+        else:
+            sink.cases.append(found)
     sink.cells_planned = len(cells)
     for result in _cell_exports(cells, draws, seed, out, jobs):
         sink.cases += result.cases
