@@ -139,9 +139,11 @@ class CellRunner:
         elif expected is not None:
             status = {"pass": "xpass", "fail": "xfail"}[status]
             message = f"expected: {expected}"
-        return Outcome(str(test), status, message, reason, stats.examples, stats.unsupported_draws,
-                           stats.unsupported_reason, stats.max_abs, stats.max_rel, stats.max_ulp, stats.repro,
-                           tuple(stats.ambiguous), stats.law_test, failure, detail, stats.write_error)
+        return Outcome(str(test), status, message, reason=reason, examples=stats.examples,
+                       unsupported_draws=stats.unsupported_draws, unsupported_reason=stats.unsupported_reason,
+                       max_abs=stats.max_abs, max_rel=stats.max_rel, max_ulp=stats.max_ulp, repro=stats.repro,
+                       ambiguous=tuple(stats.ambiguous), law_test=stats.law_test, failure=failure, detail=detail,
+                       write_error=stats.write_error)
 
     def _run_body(self, cell: Cell, test: CellTest, check: CheckSettings) -> None:
         domain, op, since, dtype = cell
