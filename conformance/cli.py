@@ -72,7 +72,7 @@ def subcommands() -> dict[str, Subcommand]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from conformance.runner.config import DEFAULT_REPRO_DIR, add_cell_options
+    from conformance.runner.config import add_cell_options
 
     commands = "".join(f"\n  conform {name} ...: {c.help}" for name, c in subcommands().items())
     p = argparse.ArgumentParser(prog="conform", description="Operator conformance of a backend against the registry.",
@@ -100,9 +100,6 @@ def build_parser() -> argparse.ArgumentParser:
                                                                 "instead of a progress bar")
     p.add_argument("--report", type=Path, help="JSON report, rewritten as results arrive")
     p.add_argument("--junit", type=Path, help="JUnit XML report, one test case per cell")
-    p.add_argument("--repro-dir", type=Path, default=DEFAULT_REPRO_DIR,
-                   help=f"write a repro bundle per failing cell here (default: {DEFAULT_REPRO_DIR}/, made only when "
-                        "a cell fails)")
     p.add_argument("--replay", type=Path, help="re-run the one case of a repro bundle and exit")
     p.add_argument("--keep", type=Path, help="also write the selection's test modules here (what `gen tests` writes), "
                                              "to read or run with plain pytest")
@@ -193,8 +190,9 @@ def run_config(options: argparse.Namespace) -> RunConfig:
     if expectations is not None and not expectations.is_file():
         raise ConfigError(f"expectations file {expectations} not found")
     values = namespace_values(options)
-    return RunConfig(**{**values, "expectations": expectations.resolve() if expectations else None},
-                     suite=suite, seed=options.seed, repro_dir=options.repro_dir.resolve(), verbose=options.verbose,
+    return RunConfig(**{**values, "expectations": expectations.resolve() if expectations else None,
+                        "repro_dir": options.repro_dir.resolve()},
+                     suite=suite, seed=options.seed, verbose=options.verbose,
                      ops=split_patterns(options.op), domains=tuple(options.domain or ()), opsets=opsets,
                      shard=options.shard, report=options.report.resolve() if options.report else None,
                      junit=options.junit.resolve() if options.junit else None,

@@ -148,6 +148,8 @@ class CellOption:
     kind: type
     default: Any
     help: str
+    pytest_default: Any = None  # the plugin's default where it differs (no repro bundles unless asked)
+    differs_in_pytest: bool = False
 
 
 CELL_OPTIONS: tuple[CellOption, ...] = (
@@ -162,6 +164,9 @@ CELL_OPTIONS: tuple[CellOption, ...] = (
                "let Hypothesis shrink failing cases (slower)"),
     CellOption("expectations", "--expectations", "--conform-expectations", Path, None,
                "YAML of known gaps (default: conformance/expectations/<the backend's name>.yaml when it exists)"),
+    CellOption("repro_dir", "--repro-dir", "--conform-repro-dir", Path, DEFAULT_REPRO_DIR,
+               f"write a repro bundle per failing cell here (default: {DEFAULT_REPRO_DIR}/, made only when a cell "
+               "fails; with pytest: none unless given)", pytest_default=None, differs_in_pytest=True),
 )
 
 
@@ -172,8 +177,9 @@ def add_cell_options(add: Callable[..., Any], *, pytest: bool, required_backend:
         if option.kind is bool:
             add(flag, dest=option.dest if not pytest else _pytest_dest(option), action="store_true", help=option.help)
             continue
+        default = option.pytest_default if pytest and option.differs_in_pytest else option.default
         kwargs: dict[str, Any] = {"type": option.kind if not pytest or option.kind is not Path else str,
-                                  "default": option.default, "help": option.help}
+                                  "default": default, "help": option.help}
         if pytest:
             kwargs["dest"] = _pytest_dest(option)
         elif option.dest == "backend":

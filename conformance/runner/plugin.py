@@ -24,7 +24,6 @@ from conformance.runner.results import Cell
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conform", "operator conformance (conformance.runner.plugin)")
     add_cell_options(group.addoption, pytest=True, required_backend=False)
-    group.addoption("--conform-repro-dir", default=None, help="write a repro bundle per failing test here")
 
 
 class Cells:
@@ -89,9 +88,6 @@ def _config(config: pytest.Config) -> RunConfig:
         seed_value = int(seed) if seed is not None else 0
     except ValueError:
         raise pytest.UsageError(f"conform: --hypothesis-seed must be a number, not '{seed}'") from None
-    repro = config.getoption("conform_repro_dir")
-    expectations = values.pop("expectations")
-    return RunConfig(**{**values, "backend": values["backend"] or "reference"}, seed=seed_value,
-                     expectations=Path(expectations).resolve() if expectations else None,
-                     repro_dir=Path(repro).resolve() if repro else None,
+    paths = {name: Path(values[name]).resolve() if values[name] else None for name in ("expectations", "repro_dir")}
+    return RunConfig(**{**values, **paths, "backend": values["backend"] or "reference"}, seed=seed_value,
                      verbose=config.getoption("verbose") > 0)
