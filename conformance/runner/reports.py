@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=2, help="shard runs at a time (default 2, one per core)")
     p.add_argument("--reports", type=Path, default=REPORTS, help="folder of the reports (default docs/reports/)")
     p.add_argument("--no-docs", action="store_true", help="leave `gen docs` out")
+    p.add_argument("--op", action="append", help="only these ops (conform's --op): a partial report, so only into "
+                                                 "another --reports folder than docs/reports/")
     return p
 
 
@@ -78,6 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if options.shards < 1 or options.jobs < 1:
         print("regenerate-reports: --shards and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    if options.op and options.reports.resolve() == REPORTS:
+        print("regenerate-reports: --op makes partial reports: give another --reports folder than docs/reports/",
+              file=sys.stderr)
         return 2
     backends = options.backend or list(BACKENDS)
     runs: list[ShardRun] = []
@@ -109,7 +115,8 @@ def _regenerate(options: argparse.Namespace, backends: list[str], tmp: Path, run
                   f"{install_command(backend)}", file=sys.stderr)
     runs += [ShardRun(b, k, tmp / f"{b}-{k}.json") for b in ready for k in range(1, options.shards + 1)]
     started = time.monotonic()
-    failed = _run_shards(runs, options.shards, options.jobs)
+    selection = [x for op in options.op or () for x in ("--op", op)]
+    failed = _run_shards(runs, options.shards, options.jobs, selection)
     status = 0
     for backend in ready:
         if backend in failed:
@@ -134,8 +141,9 @@ def _regenerate(options: argparse.Namespace, backends: list[str], tmp: Path, run
     return status
 
 
-def _run_shards(runs: list[ShardRun], shards: int, jobs: int) -> dict[str, str]:
-    """Run every shard, `jobs` at a time; the backends whose shard runs did not go through, with why."""
+def _run_shards(runs: list[ShardRun], shards: int, jobs: int, selection: list[str]) -> dict[str, str]:
+    """Run every shard (of the cells `selection` picks: conform options), `jobs` at a time; the backends whose shard
+    runs did not go through, with why."""
     pending = deque(runs)
     running: list[ShardRun] = []
     failed: dict[str, str] = {}
@@ -145,7 +153,7 @@ def _run_shards(runs: list[ShardRun], shards: int, jobs: int) -> dict[str, str]:
             # the bundles go where a replay from the checkout finds them (conform-repro/ is not committed)
             command = [sys.executable, "-m", "conformance.cli", "--backend", run.backend, "--shard",
                        f"{run.shard}/{shards}", "--report", str(run.report), "--repro-dir",
-                       str(ROOT / "conform-repro" / run.backend)]
+                       str(ROOT / "conform-repro" / run.backend), *selection]
             with run.report.with_suffix(".err").open("wb") as errors:
                 run.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors)
             running.append(run)

@@ -9,6 +9,7 @@ permission taken away) ends it with one line and exit 1, keeping what was writte
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sys
 import tempfile
@@ -59,16 +60,15 @@ def execute(config: RunConfig, handle: BackendHandle, tasks: Sequence[CellTask],
     display = LineDisplay(console) if config.verbose else open_display(console)
     display.collected(len(tasks))
     source = _source(config, handle, len(tasks))
-    tally_done = tally_failed = 0
+    tally = CellTally(len(tasks))
     finished = False
     try:
         for run in source.run(tasks):
             report.add(run.result)
-            tally_done += 1
-            tally_failed += run.result.status == "fail"
+            tally.finish_cell(run.result.status)
             if run.result.status == "fail":
                 display.cell_failed(run.result.label)
-            display.advance(CellTally(len(tasks), tally_done, tally_failed))
+            display.advance(tally)
             if config.verbose:
                 _print_tests(console, run)
             if run.write_error is not None:
@@ -182,6 +182,10 @@ def run_tasks(config: RunConfig, handle: BackendHandle, tasks: Sequence[CellTask
         execute(config, handle, tasks, report, writer, console)
     except (KeyboardInterrupt, OutputFailed) as e:
         stopped = e
+    except BrokenPipeError:  # nobody reads the summary any more; the report still says how far the run went
+        with contextlib.suppress(OutputFailed):
+            writer.write(report)
+        raise
     else:
         report.finish(stale_expectations)
     return finish_run(config, report, writer, time.monotonic() - started, stopped)

@@ -107,18 +107,26 @@ def _serve(conn: Connection, spec: str) -> None:
     while True:
         try:
             request = conn.recv()
-        except EOFError:
+        except (EOFError, OSError):  # the parent closed the pipe or is gone: nothing left to do
             return
         kind, call = request
         try:
-            if kind == "supports":
-                conn.send(("ok", backend.supports(call)))
-            else:
-                conn.send(("ok", shippable(backend.run(call), call)))
-        except Unsupported as e:
-            conn.send(("unsupported", str(e)))
+            reply = _answer(backend, kind, call)
         except Exception as e:  # any backend failure goes back to the parent as data
-            conn.send(("error", (exception_text(e), _traceback_tail(e))))
+            reply = ("error", (exception_text(e), _traceback_tail(e)))
+        try:
+            conn.send(reply)
+        except OSError:  # the parent stopped waiting (a timeout, a signal): it ends this process
+            return
+
+
+def _answer(backend: Any, kind: str, call: BackendCall) -> tuple[str, Any]:
+    try:
+        if kind == "supports":
+            return ("ok", backend.supports(call))
+        return ("ok", shippable(backend.run(call), call))
+    except Unsupported as e:
+        return ("unsupported", str(e))
 
 
 def shippable(outputs: list[Any], call: BackendCall) -> list[Any]:
@@ -259,14 +267,15 @@ class IsolatedBackend:
         return False
 
     def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        """End the child (killed first: it never sees its pipe close while it lives)."""
         if self._process is not None:
             if self._process.is_alive():
                 self._process.kill()
             self._process.join(timeout=5)
             self._process = None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
 
 def _digest(call: BackendCall) -> bytes:

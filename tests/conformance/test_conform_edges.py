@@ -102,6 +102,8 @@ def test_a_reader_that_goes_away_ends_conform_with_0(tmp_path: Path) -> None:
     process.stdout.close()  # as `head -1` does once it has its line
     errors = process.stderr.read().decode()
     assert process.wait(timeout=600) == 0 and "Traceback" not in errors, errors
+    data = json.loads((tmp_path / "r.json").read_text())  # the report says how far it went
+    assert data["complete"] or data["stopped"] == "stdout closed", data.get("stopped")
 
 
 def test_a_huge_wrong_answer_is_judged_in_the_worker(tmp_path: Path) -> None:
