@@ -138,12 +138,12 @@ def _conform(options: argparse.Namespace) -> int:
         config = run_config(options)
         handle = resolve_handle(config.backend)
         if options.replay is not None:
-            return _replay(options.replay, handle, config.timeout)
+            return _replay(options.replay, handle, config)
         _check_outputs(config)
         registry = current_registry()
         check_opsets(config.opsets, registry, "--opset" if options.opset is not None else "--opsets")
         config = _with_expectations(config, handle.identity)
-        tasks, report, stale = plan(config, registry)
+        tasks, report, stale = plan(config, registry, handle.constant_inputs(config.constant_inputs))
     except RegistryError as e:
         print(f"conform: the registry does not load:\n{e}", file=sys.stderr)
         return 2
@@ -222,9 +222,11 @@ def _with_expectations(config: RunConfig, identity: str) -> RunConfig:
     return replace(config, expectations=default) if default.is_file() else config
 
 
-def plan(config: RunConfig, registry: Registry) -> tuple[list[CellTask], RunReport, list[str]]:
+def plan(config: RunConfig, registry: Registry, constant_inputs: str | None = None,
+         ) -> tuple[list[CellTask], RunReport, list[str]]:
     """The cells the run has (after --op/--domain, --opsets, --shard), each with its listed gap; the empty report they
-    will fill; the expectations that match no cell of the registry. ConfigError when nothing is selected."""
+    will fill (stating `constant_inputs`, the inputs the backend gets as constants); the expectations that match no
+    cell of the registry. ConfigError when nothing is selected."""
     from conformance.runner.cells import registry_cells
     from conformance.runner.config import ONNX_NODE, PROPERTIES, ConfigError, opset_filter
     from conformance.runner.expectations import load_expectations, unmatched
@@ -243,7 +245,8 @@ def plan(config: RunConfig, registry: Registry) -> tuple[list[CellTask], RunRepo
     if not selected and config.opsets:
         raise ConfigError(f"no cell of the selection is in {'/'.join(str(r) for r in config.opsets)}")
     report = RunReport(backend=config.backend, shard=config.shard,
-                       expectations=str(config.expectations) if config.expectations is not None else None)
+                       expectations=str(config.expectations) if config.expectations is not None else None,
+                       constant_inputs=constant_inputs)
     stale = [f"{e.describe()}: {e.reason}" for e in unmatched(expectations, registry_cells())] if expectations else []
     return selected, report, stale
 
@@ -291,13 +294,13 @@ def _folder_tasks(config: RunConfig) -> list[CellTask]:
     return suite_tasks((((c.domain, c.op, c.since, c.dtype), c.name) for c in cases), CellTestKind.FOLDER)
 
 
-def _replay(bundle: Path, handle: BackendHandle, timeout: float) -> int:
+def _replay(bundle: Path, handle: BackendHandle, config: RunConfig) -> int:
     from conformance.runner.config import ConfigError
     from conformance.runner.replay import replay
 
     if not (bundle / "case.json").is_file():
         raise ConfigError(f"{bundle} is not a repro bundle (no case.json)")
-    return replay(bundle, handle, timeout)
+    return replay(bundle, handle, config.timeout, config.constant_inputs)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import importlib
 from opset.model import module_name
 
 KERNEL_DOMAINS = ("ai.onnx", "ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview", "com.microsoft",
-                  "com.microsoft.nchwc", "ai.onnx.modified", "tengine")
+                  "com.microsoft.nchwc", "ai.onnx.modified", "tengine", "ai.onnx.ort", "com.ms.internal.nhwc")
 KERNEL_PACKAGES = tuple(f"conformance.kernels.{module_name(domain)}" for domain in KERNEL_DOMAINS)
 
 
@@ -97,6 +97,17 @@ NO_REFERENCE_KERNEL: dict[tuple[str, str], str] = {
                                                        " by those device kernels",
     ("com.microsoft", "PackedSparseAttentionIndexerMerge"): "CUDA-only; its per-query status codes for invalid "
                                                             "selections are defined only by onnxruntime's CUDA kernel",
+    ("com.ms.internal.nhwc", "QLinearConvTranspose"): "onnxruntime implements it only in its XNNPACK execution "
+                                                      "provider and no onnx or com.microsoft op is its twin: its "
+                                                      "requantization and rounding are that provider's",
+    ("ai.onnx.ort", "GRUUnit"): "Caffe2's GRU step (seq_lengths masking, drop_states): onnxruntime registers the "
+                                "schema but has no kernel for it, and no other source defines its gate order",
+    ("ai.onnx.ort", "EfficientNMS_TRT"): "a TensorRT plugin: only onnxruntime's TensorRT execution provider runs it",
+    ("ai.onnx.ort", "MultilevelCropAndResize_TRT"): "a TensorRT plugin: only onnxruntime's TensorRT execution "
+                                                   "provider runs it",
+    ("ai.onnx.ort", "PyramidROIAlign_TRT"): "a TensorRT plugin: only onnxruntime's TensorRT execution provider runs it",
+    ("ai.onnx.ort", "DisentangledAttention_TRT"): "a TensorRT plugin: only onnxruntime's TensorRT execution provider "
+                                                 "runs it",
     ("com.microsoft", "SparseAttentionIndexer"): "onnxruntime has no CPU kernel; its top-k tie order and its "
                                                  "compressed-key buffer carried between calls are defined only by the"
                                                  " device kernels",

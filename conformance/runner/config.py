@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance.onnx_model import CONSTANT_INPUT_MODES
 from opset.model import OpSchema, OpVersion
 from opset.registry import Registry
 
@@ -136,6 +137,9 @@ class RunConfig:
     junit: Path | None = None
     keep: Path | None = None
     workers: int = 1  # processes running cells; 0 or 1 runs them in conform's own process
+    # which inputs reach the backend as constants, by their registry role (`--constant-inputs`): auto (the backend's
+    # own `constant_inputs` attribute, else none), none, params, all
+    constant_inputs: str = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +154,13 @@ class CellOption:
     help: str
     pytest_default: Any = None  # the plugin's default where it differs (no repro bundles unless asked)
     differs_in_pytest: bool = False
+    choices: tuple[str, ...] = ()  # the values it takes, where they are a fixed few
 
 
 CELL_OPTIONS: tuple[CellOption, ...] = (
     CellOption("backend", "--backend", "--backend", str, None,
-               "reference | onnxruntime | onnx-reference | module[:factory] | file.py[:factory] | an onnx.backend "
-               "module (onnxruntime.backend)"),
+               "reference | onnxruntime | onnx-reference | openvino | tract | onnx2torch | module[:factory] | "
+               "file.py[:factory] | an onnx.backend module (onnxruntime.backend)"),
     CellOption("max_examples", "--max-examples", "--conform-max-examples", int, 25,
                "Hypothesis examples per cell (default 25)"),
     CellOption("timeout", "--timeout", "--conform-timeout", float, 20.0,
@@ -167,6 +172,10 @@ CELL_OPTIONS: tuple[CellOption, ...] = (
     CellOption("repro_dir", "--repro-dir", "--conform-repro-dir", Path, DEFAULT_REPRO_DIR,
                f"write a repro bundle per failing cell here (default: {DEFAULT_REPRO_DIR}/, made only when a cell "
                "fails; with pytest: none unless given)", pytest_default=None, differs_in_pytest=True),
+    CellOption("constant_inputs", "--constant-inputs", "--conform-constant-inputs", str, "auto",
+               "which inputs the backend gets as constants (initializers of the one-node model) by their registry "
+               "role: params (shape-like parameters), all (parameters and weights), none; auto (default): what the "
+               "backend's own `constant_inputs` says, else none", choices=CONSTANT_INPUT_MODES),
 )
 
 
@@ -180,6 +189,8 @@ def add_cell_options(add: Callable[..., Any], *, pytest: bool, required_backend:
         default = option.pytest_default if pytest and option.differs_in_pytest else option.default
         kwargs: dict[str, Any] = {"type": option.kind if not pytest or option.kind is not Path else str,
                                   "default": default, "help": option.help}
+        if option.choices:
+            kwargs["choices"] = option.choices
         if pytest:
             kwargs["dest"] = _pytest_dest(option)
         elif option.dest == "backend":

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from conformance.backends.protocol import Unsupported
 from conformance.runner.checks import ConformanceFailure, InvalidCase, check_case
 from conformance.runner.config import RunConfig
+from conformance.runner.expectations import Expectation
 from conformance.runner.handle import BackendHandle, CaseBackend, close_cases, open_cases
 from conformance.runner.messages import exception_text
 from conformance.runner.plan import CellTask, CellTest, CellTestKind
@@ -47,9 +48,10 @@ class CellRun:
 def lost_cell(task: CellTask, how: str) -> CellRun:
     """The run of a cell whose worker process died under it (`how`: killed by SIGSEGV, exit code 1 ...)."""
     what = f"conform's worker process died while running this cell ({how})"
-    reason = task.expectation.reason if task.expectation is not None else None
-    outcome = Outcome("cell", "xfail" if reason else "fail", f"expected: {reason}" if reason else
-                          f"{task.label}: {what}", failure=Failure(what))
+    entry = task.expectation
+    reason = entry.reason if entry is not None else None
+    outcome = Outcome("cell", "xfail" if entry else "fail", entry.message if entry else f"{task.label}: {what}",
+                      failure=Failure(what))
     return CellRun(CellResult.of(task.cell, [outcome], reason), (outcome,))
 
 
@@ -109,16 +111,17 @@ class CellRunner:
 
     def run(self, task: CellTask) -> CellRun:
         """Every test of the cell, in order; the cell's record and its tests' outcomes."""
-        reason = task.expectation.reason if task.expectation is not None else None
-        outcomes = tuple(self.run_test(task.cell, test, reason) for test in task.tests)
-        return CellRun(CellResult.of(task.cell, outcomes, reason), outcomes)
+        entry = task.expectation
+        outcomes = tuple(self.run_test(task.cell, test, entry) for test in task.tests)
+        return CellRun(CellResult.of(task.cell, outcomes, entry.reason if entry is not None else None), outcomes)
 
-    def run_test(self, cell: Cell, test: CellTest, expected: str | None = None) -> Outcome:
-        """One test of `cell` as an outcome; `expected` is the reason of the listed gap that covers the cell (its
-        failure is then "xfail", its pass "xpass", and it writes no repro bundle)."""
+    def run_test(self, cell: Cell, test: CellTest, expected: Expectation | None = None) -> Outcome:
+        """One test of `cell` as an outcome; `expected` is the listed gap that covers the cell (its failure is then
+        "xfail", its pass "xpass", and it writes no repro bundle)."""
         stats = CellStats()
         check = CheckSettings(spec=self.config.backend, repro_dir=None if expected else self.config.repro_dir,
-                              timeout=self.config.timeout, stats=stats, recent=self._recent)
+                              timeout=self.config.timeout, stats=stats, recent=self._recent,
+                              constant_inputs=self.config.constant_inputs)
         failure, detail, message, reason = None, "", "", ""
         try:
             with warnings.catch_warnings():
@@ -138,7 +141,7 @@ class CellRunner:
             message = f"unsupported: {reason}"
         elif expected is not None:
             status = {"pass": "xpass", "fail": "xfail"}[status]
-            message = f"expected: {expected}"
+            message = expected.message
         return Outcome(str(test), status, message, reason=reason, examples=stats.examples,
                        unsupported_draws=stats.unsupported_draws, unsupported_reason=stats.unsupported_reason,
                        max_abs=stats.max_abs, max_rel=stats.max_rel, max_ulp=stats.max_ulp, repro=stats.repro,

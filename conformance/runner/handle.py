@@ -35,6 +35,11 @@ class BackendHandle:
     identity: str
     backend: Backend
 
+    def constant_inputs(self, mode: str) -> str:
+        """The inputs a run of `--constant-inputs mode` feeds as constants: `mode`, or for `auto` what the backend's
+        own `constant_inputs` attribute asks for (none when it states nothing)."""
+        return self.backend.constant_inputs if mode == "auto" else mode
+
     @property
     def isolated(self) -> bool:
         """Whether its cases run in an isolation worker rather than in this process."""

@@ -33,6 +33,10 @@ def merge_reports(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[Run
     if len(backends) > 1:
         raise MergeError("the reports test different backends: "
                          + ", ".join(f"{name}: {backend}" for backend, name in backends.items()))
+    modes = {run.constant_inputs: name for name, run in runs}
+    if len(modes) > 1:
+        raise MergeError("the reports feed different inputs as constants (--constant-inputs): "
+                         + ", ".join(f"{name}: {mode or 'none'}" for mode, name in modes.items()))
     cells: dict[str, CellResult] = {}
     source: dict[str, str] = {}
     unmatched: list[str] = []
@@ -52,7 +56,8 @@ def merge_reports(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[Run
                        finished=max(f for f in finished if f is not None) if None not in finished else None,
                        planned=sum(p for p in planned if p is not None) if None not in planned else None,
                        stopped=next((run.stopped for _, run in runs if run.stopped), None),
-                       unmatched_expectations=unmatched, expectations=first.expectations)
+                       unmatched_expectations=unmatched, expectations=first.expectations,
+                       constant_inputs=first.constant_inputs)
     return merged, warnings
 
 

@@ -51,7 +51,7 @@ class Cells:
 
     def _run(self, cell: Cell, test: CellTest) -> None:
         entry = expectation_for(cell, self.expectations)
-        outcome = self.runner.run_test(cell, test, entry.reason if entry is not None else None)
+        outcome = self.runner.run_test(cell, test, entry)
         if outcome.status == "fail":
             pytest.fail(outcome.message + (f"\n{outcome.detail}" if outcome.detail else ""), pytrace=False)
         if outcome.status == "unsupported":

@@ -50,6 +50,7 @@ class RunReport:
     stopped: str | None = None  # why a run ended early: "SIGINT", "SIGTERM", an output error
     unmatched_expectations: list[str] = field(default_factory=list)
     expectations: str | None = None  # the expectations file the run applied
+    constant_inputs: str | None = None  # the inputs fed as constants (none, params, all: `--constant-inputs` resolved)
 
     def add(self, result: CellResult) -> None:
         self.cells[result.label] = result
@@ -68,7 +69,7 @@ class RunReport:
         data: dict[str, Any] = {"backend": self.backend, "started": self.started, "complete": self.complete,
                                 "cells": {k: c.as_json() for k, c in self.cells.items()},
                                 "unmatched_expectations": list(self.unmatched_expectations)}
-        for key in ("finished", "shard", "planned", "stopped", "expectations"):
+        for key in ("finished", "shard", "planned", "stopped", "expectations", "constant_inputs"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         return data
@@ -87,7 +88,7 @@ class RunReport:
                          planned=int(data["planned"]) if data.get("planned") is not None else None,
                          stopped=str(data["stopped"]) if data.get("stopped") is not None else None,
                          unmatched_expectations=[str(e) for e in data.get("unmatched_expectations") or ()],
-                         expectations=data.get("expectations"))
+                         expectations=data.get("expectations"), constant_inputs=data.get("constant_inputs"))
 
 
 class ReportWriter:

@@ -7,9 +7,10 @@
         output_<i>.pb  the reference's i-th output (absent when there is no reference kernel)
         outer_<k>.pb   the k-th value the node's graph attributes read from the enclosing graph (the model's
                        graph inputs after the node's own)
-        case.json      op, version, dtype, type bindings, backend, timeout, what failed (the backend's whole message,
-                       on one line), whether it is a law case (`random_laws.law_case`: its replay tests the draws
-                       against their law again), and `before`: the folders below of cases to run first
+        case.json      op, version, dtype, type bindings, backend, timeout, constant_inputs (`--constant-inputs`),
+                       what failed (the backend's whole message, on one line), whether it is a law case
+                       (`random_laws.law_case`: its replay tests the draws against their law again), and `before`:
+                       the folders below of cases to run first
         before_<k>/    a case (same files) the replay runs first in the same backend process: a crash that happens
                        only right after it (`worker.IsolatedBackend`'s triage) reproduces
         command.txt    the one command that re-runs exactly this case (exit 1 while it still fails)
@@ -44,13 +45,14 @@ def bundle_name(case: Case, law: bool = False) -> str:
     return f"{v.domain}__{v.name}__v{v.since}__{dtype}{tail}"
 
 
-def replay_command(spec: str, bundle: Path, timeout: float) -> str:
+def replay_command(spec: str, bundle: Path, timeout: float, constant_inputs: str = "auto") -> str:
     backend = spec
     if spec.endswith(".py") or ".py:" in spec:  # a file path must survive a change of directory
         path, _, attr = spec.partition(":")
         backend = str(Path(path).resolve()) + (f":{attr}" if attr else "")
+    constants = ["--constant-inputs", constant_inputs] if constant_inputs != "auto" else []
     return shlex.join(["conform", "--backend", backend, "--replay", str(bundle.resolve()),
-                       "--timeout", f"{timeout:g}"])
+                       "--timeout", f"{timeout:g}", *constants])
 
 
 def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckSettings,
@@ -72,8 +74,9 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
         _write_case_files(folder, prior.case, prior.expected)
         _write_meta(folder, prior.case, prior.law, {"role": "run before the bundle's case, in the same process"})
         firsts.append(folder.name)
-    command = replay_command(settings.spec, bundle, settings.timeout)
-    _write_meta(bundle, case, law, {"backend": settings.spec, "timeout": settings.timeout, "failure": what,
+    command = replay_command(settings.spec, bundle, settings.timeout, settings.constant_inputs)
+    _write_meta(bundle, case, law, {"backend": settings.spec, "timeout": settings.timeout,
+                                    "constant_inputs": settings.constant_inputs, "failure": what,
                                     "command": command, "before": firsts})
     (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
     return bundle, command

@@ -70,3 +70,4 @@ class CheckSettings:
     timeout: float = 20.0
     stats: CellStats = field(default_factory=CellStats)
     recent: RecentCases | None = None  # the process's recent cases, where crashes are triaged
+    constant_inputs: str = "auto"  # which inputs the backend gets as constants (`conform --constant-inputs`)

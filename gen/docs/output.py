@@ -43,13 +43,37 @@ def plan_files(out: Path, pages: dict[str, str], *, marker: str) -> Plan:
     return plan
 
 
+def check_writable(out: Path) -> None:
+    """OutputError unless `out` is a folder that can be written, or can be created (probed with a file created and
+    removed in it or in the nearest folder above it that exists): before any page is rendered."""
+    import tempfile
+
+    existing = out
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputError(f"{out}: {existing} is a file, not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=existing, prefix=".gen-docs-probe-"):
+            pass
+    except OSError as e:
+        raise OutputError(f"{out}: cannot write in {existing}: {e.strerror or e}") from e
+
+
 def apply_plan(plan: Plan) -> None:
+    """Write and delete as planned; OutputError (one line: the path and the system's reason) when the disk refuses."""
     for path, content in plan.write.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content, encoding="utf-8")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content, encoding="utf-8")
+        except OSError as e:
+            raise OutputError(f"cannot write {path}: {e.strerror or e}") from e
     for path in plan.delete:
-        path.unlink()
-        _remove_empty_parents(path.parent, plan.root)
+        try:
+            path.unlink()
+            _remove_empty_parents(path.parent, plan.root)
+        except OSError as e:
+            raise OutputError(f"cannot delete {path}: {e.strerror or e}") from e
 
 
 def _is_generated(path: Path, marker: str) -> bool:

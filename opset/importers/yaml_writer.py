@@ -18,10 +18,11 @@ import yaml
 
 _SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-TOP_LEVEL_ORDER = ("name", "domain", "category", "summary", "doc", "status", "seed_note", "tolerance", "versions")
+TOP_LEVEL_ORDER = ("name", "domain", "category", "summary", "doc", "status", "seed_note", "tolerance", "precision",
+                   "versions")
 VERSION_ORDER = ("since", "changes", "summary", "doc", "attributes", "inputs", "outputs", "type_constraints",
-                 "type_relations", "let", "constraints", "readings", "examples", "tolerance", "properties", "maps_to",
-                 "tengine")
+                 "type_relations", "let", "constraints", "readings", "examples", "tolerance", "precision", "properties",
+                 "maps_to", "tengine")
 ATTRIBUTE_ORDER = ("type", "required", "default", "default_expr", "allowed", "range", "length", "hint", "doc")
 PARAM_ORDER = ("name", "type", "role", "optional", "variadic", "min_arity", "homogeneous", "shape", "data_dependent",
                "value", "doc")

@@ -85,10 +85,15 @@ def test_a_full_repro_folder_stops_the_run_with_one_line(tmp_path: Path) -> None
 def test_an_expected_failure_makes_no_repro_folder(tmp_path: Path) -> None:
     """The docs say conform-repro/ is made only when a cell fails; an xfail is not a failure."""
     gaps = tmp_path / "gaps.yaml"
-    gaps.write_text("- {op: Relu6, domain: ai.onnx.modified, reason: clips at 5}\n")
-    result = conform("--backend", RELU6, *SMALL, "--expectations", str(gaps), cwd=tmp_path)
+    gaps.write_text("- {op: Relu6, domain: ai.onnx.modified, kind: bug, reason: clips at 5}\n")
+    result = conform("--backend", RELU6, *SMALL, "--expectations", str(gaps), "--report", str(tmp_path / "r.json"),
+                     cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert "xfail" in result.stdout and not (tmp_path / "conform-repro").exists()
+    cells = json.loads((tmp_path / "r.json").read_text())["cells"].values()
+    # the entry's kind is said with its reason, as the plugin's xfail said it on main
+    assert {c["status"] for c in cells} == {"xfail"}
+    assert all(c["messages"][0] == "expected (bug): clips at 5" and c["expected"] == "clips at 5" for c in cells)
 
 
 def test_a_reader_that_goes_away_ends_conform_with_0(tmp_path: Path) -> None:

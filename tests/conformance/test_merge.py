@@ -81,6 +81,8 @@ def test_a_missing_shard_leaves_the_merge_incomplete() -> None:
     ([("a", _report("1/2", "x")), ("b", _report("2/3", "y"))], "different splits"),
     ([("a", _report("1/2", "x")), ("b", _report(None, "y"))], "b is not a shard"),
     ([("a", {"backend": "reference"})], "a is not a conform report"),
+    ([("a", _report("1/2", "x")), ("b", {**_report("2/2", "y"), "constant_inputs": "params"})],
+     "feed different inputs as constants"),
 ])
 def test_reports_of_different_runs_are_refused(reports: list[tuple[str, dict[str, Any]]], message: str) -> None:
     with pytest.raises(MergeError, match=message):

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
+import numpy as np
+import pytest
+
+from conformance.runner.checks import followed_reading
 from opset.formula import Sym
+from opset.infer import infer_shapes
 from tests.helpers import (
     OracleCase,
     Seeded,
@@ -12,10 +17,13 @@ from tests.helpers import (
     i64,
     oracle_tests,
     rejection_tests,
+    run,
     shape_case,
     shape_tests,
     symbolic_shape,
+    version,
 )
+from tests.helpers.oracles import one_node_model, run_onnxruntime
 
 OP = "ReduceMean"
 f32 = Seeded(1234).f32
@@ -64,3 +72,35 @@ def test_an_empty_axes_attribute_reduces_every_axis() -> None:
     for opset in ATTR_OPSETS:
         assert symbolic_shape(OP, opset, [[2, 3, 4]], {"axes": [], "keepdims": 0}) == []
         assert symbolic_shape(OP, opset, [[2, 3, 4]], {"axes": []}) == ["1", "1", "1"]
+
+
+@pytest.mark.parametrize(("since", "inputs", "attrs"), [
+    (13, [np.zeros((2, 0), np.float32)], {"axes": [1]}), (18, [np.zeros((2, 0), np.float32), i64(1)], {}),
+    (18, [np.zeros((0, 3), np.float32), None], {}),
+])
+def test_the_mean_of_an_empty_set_is_nan_or_zero_by_the_reading(since: int, inputs: list[Any], attrs: dict[str, Any]
+                                                                ) -> None:
+    """NaN for a float T, 0 for an integer T (no NaN there), as `ReduceMean`'s doc says; the readings name the other
+    sources' answers and apply exactly where the set is empty."""
+    floats = run("ai.onnx", OP, since, inputs, **attrs)[0]
+    ints = run("ai.onnx", OP, since, [inputs[0].astype(np.int32), *inputs[1:]], **attrs)[0]
+    assert np.isnan(floats).all() and floats.dtype == np.float32
+    assert (ints == 0).all() and ints.dtype == np.int32 and ints.shape == floats.shape
+    v = version("ai.onnx", OP, since)
+    shapes, values = [list(inputs[0].shape)] + [None if x is None else list(x.shape) for x in inputs[1:]], \
+        {"axes": inputs[1].tolist()} if len(inputs) > 1 and inputs[1] is not None else {}
+    for element, reading in (("float", "reducemean_r1"), ("int32", "reducemean_r2")):
+        result = infer_shapes(v, shapes, attrs, values, all_values_known=True,
+                              input_types=[f"tensor({element})", "tensor(int64)"][:len(inputs)])
+        assert [r.reading.id for r in result.readings] == [reading]
+    full = infer_shapes(v, [[2, 3], *shapes[1:]], attrs, values, all_values_known=True,
+                        input_types=["tensor(float)", "tensor(int64)"][:len(inputs)])
+    assert full.readings == []  # a set that is not empty follows no reading
+
+
+def test_onnxruntimes_zero_for_an_empty_float_mean_is_a_recorded_reading() -> None:
+    x = np.zeros((2, 0), np.float32)
+    got = run_onnxruntime(*one_node_model(OP, 18, [x, i64(1)], {"keepdims": 1}, 1, constants=(1,)))[0]
+    assert (got == 0).all()
+    assert followed_reading(version("ai.onnx", OP, 18), [x, i64(1)], {"keepdims": 1, "noop_with_empty_axes": 0},
+                            [list(got.shape)]) == "reducemean_r1 (onnxruntime)"
