@@ -66,3 +66,25 @@ def test_the_modules_run_under_plain_pytest_on_conforms_core(tmp_path: Path) -> 
     assert "5.0 vs 6.0" in wrong.stdout  # conform's own message
     right = pytest_run("reference")
     assert right.returncode == 0 and "failed" not in right.stdout, right.stdout[-3000:]
+
+
+def test_the_modules_take_conforms_constant_inputs(tmp_path: Path) -> None:
+    """`--conform-constant-inputs` reaches the backend as conform's `--constant-inputs` does: a backend that asks for
+    constant parameters passes by its own word (auto) and fails when the run says none."""
+    import os
+
+    assert main(["--out", str(tmp_path), "--op", "Reshape", "--domain", "ai.onnx"]) == 0
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+
+    def pytest_run(mode: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pytest", "-p", "conformance.runner.plugin", "-p",
+                               "no:cacheprovider", "--backend",
+                               "tests.conformance.backends.constant_shape_backends:AsksForParams",
+                               "--conform-constant-inputs", mode, "--conform-max-examples", "3", "-q", "-k", "v21",
+                               str(tmp_path)], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+
+    told = pytest_run("auto")
+    assert told.returncode == 0 and " passed" in told.stdout, told.stdout[-3000:]
+    refused = pytest_run("none")
+    assert refused.returncode == 1 and "shape input 'shape' is variable" in refused.stdout, refused.stdout[-3000:]
