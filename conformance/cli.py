@@ -21,10 +21,7 @@ import argparse
 import importlib
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -224,6 +221,9 @@ def _run_folder(options: argparse.Namespace, patterns: list[str], schemas: Path)
 def _run_modules(options: argparse.Namespace, schemas: Path, write_tests: Callable[[Path], object]) -> int:
     """Write the test modules (`write_tests(folder)`), run them under pytest on a snapshot of the registry, and
     print the summary; the exit status of `conform`."""
+    import shutil
+    import tempfile  # here, not at the top: `conform --help` needs neither
+
     try:
         expectations = _expectations(options)
     except FileNotFoundError as e:
@@ -271,6 +271,8 @@ def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectati
 def _run_pytest(args: list[str], snapshot: Path, events: Path | None, log: Path) -> int:
     """Run pytest on the modules; with `events`, its output goes to `log` and the progress is drawn from the events
     (the log's tail is printed when pytest stops for a reason of its own: a collection error, a crash)."""
+    import subprocess
+
     env = dict(os.environ)
     env["OPSET_SCHEMAS"] = str(snapshot)
     if not _on_sys_path(PROJECT_ROOT):  # a checkout run without an install; an installed wheel is importable already
