@@ -6,9 +6,12 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from opset.broken_pipe import ends_quietly_on_broken_pipe
-from opset.plugins import PluggedEntry, entry_points_of
+
+if TYPE_CHECKING:
+    from opset.plugins import PluggedEntry
 
 
 @ends_quietly_on_broken_pipe
@@ -92,6 +95,8 @@ _PLUGGED_HELP = {"run": "run a whole ONNX model (or a Tengine .tmfile) on the re
 
 
 def _plugged_commands() -> dict[str, PluggedEntry]:
+    from opset.plugins import entry_points_of  # not at the top: `opset validate` needs no plugged-in command
+
     return entry_points_of(COMMAND_GROUP)
 
 
