@@ -613,7 +613,7 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
     for name in given:
         if name not in version.attributes:
             problems.append(ShapeProblem("attr_unknown", f"unknown attribute '{name}'", attribute=name))
-    env = _environment(version, input_shapes, given, [])
+    env: _Env | None = None  # built for the first length to check: most nodes have none, and it binds every input
     for name, attr in _plan(version).attributes:
         value = given.get(name)
         if value is None:
@@ -641,6 +641,8 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
                 problems.append(ShapeProblem("attr_range", f"attribute '{name}' = {value!r} is outside "
                                                           f"[{_bound(lo)}, {_bound(hi)}]", attribute=name))
         if attr.length is not None and isinstance(value, list):
+            if env is None:
+                env = _environment(version, input_shapes, given, [])
             try:
                 want = attr.length.evaluate(env)
             except (Undecided, FormulaError):
