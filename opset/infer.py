@@ -76,6 +76,7 @@ class _Env(Mapping[str, Any]):
 
     def __init__(self, base: dict[str, Any], lazy: dict[str, Formula], graphs: dict[str, Any] | None = None) -> None:
         self._base = base
+        self.bound = base  # what is bound now, each name's value as __getitem__ gives it (`Evaluator.bound`)
         self._lazy = lazy
         self._graphs = graphs or {}  # graph attributes as given (a GraphProto ...), read into a GraphValue on use
         self._busy: set[str] = set()

@@ -15,19 +15,24 @@ import importlib
 import os
 import re
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 _SEPARATORS = re.compile(r"[-_.]+")
 _VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
 
 
-@dataclass(frozen=True, slots=True)
 class PluggedEntry:
-    """One entry point: its name and `module:attr` value, loaded on demand."""
+    """One entry point: its name and `module:attr` value, loaded on demand (a plain class: the dataclass machinery
+    would cost `opset --help` more than this module)."""
 
-    name: str
-    value: str
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"PluggedEntry({self.name!r}, {self.value!r})"
 
     def load(self) -> Any:
         """The object the value names (as `importlib.metadata.EntryPoint.load`)."""
