@@ -46,6 +46,8 @@ def loaded_by(program: str, args: list[str], env: dict[str, str] | None = None) 
     ("opset", ["run", "--help"], True),
     ("opset", ["list", "--help"], False),
     ("opset", ["show", "--help"], False),
+    ("opset", ["validate", "--help"], False),
+    ("opset", ["infer", "--help"], False),
 ])
 def test_help_imports_nothing_heavy(program: str, args: list[str], plugged: bool) -> None:
     heavy = [m for m in loaded_by(program, args) if not (plugged and m == "importlib.metadata")]

@@ -7,13 +7,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-import onnx
-
 from opset.errors import RegistryError, one_line
-from opset.validate import check_model
 from opset.validate.diagnostics import has_errors, render_json, render_text
 from opset.validate.profiles import PROFILES, UnknownProfileError
-from opset.validate.reading import ModelReadError, read_model
+
+# onnx (and numpy with it) and the validator load once the arguments are parsed: `--help` needs neither
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,6 +33,8 @@ def main_validate(args: list[str]) -> int:
     except SystemExit as e:  # argparse exits on --help (0) and on bad arguments (2)
         return int(e.code) if isinstance(e.code, int) else 2
     from opset.tmfile import is_tmfile
+    from opset.validate.api import check_model
+    from opset.validate.reading import ModelReadError, read_model
 
     if is_tmfile(ns.model):
         if ns.backend_report is not None:
@@ -124,7 +124,11 @@ def main_infer(args: list[str]) -> int:
         ns = _infer_parser().parse_args(args)
     except SystemExit as e:
         return int(e.code) if isinstance(e.code, int) else 2
+    import onnx
+
     from opset.tmfile import is_tmfile
+    from opset.validate.api import check_model
+    from opset.validate.reading import ModelReadError, read_model
     from opset.validate.values import annotate
 
     if is_tmfile(ns.model):  # a Tengine model: its dims written back into the .tmfile (opset.tmfile.infer)
