@@ -128,7 +128,6 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
     return model
 
 
-CONSTANT_INPUT_MODES = ("auto", "none", "params", "all")  # `conform --constant-inputs`
 _CONSTANT_ROLES: dict[str, frozenset[str]] = {"none": frozenset(), "params": frozenset({"parameter"}),
                                               "all": frozenset({"parameter", "weight"})}
 

@@ -13,11 +13,13 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from conformance.onnx_model import CONSTANT_INPUT_MODES
-from opset.model import OpSchema, OpVersion
-from opset.registry import Registry
+from conformance.constant_inputs import CONSTANT_INPUT_MODES
+
+if TYPE_CHECKING:  # `conform --help` builds the parser without loading the registry, numpy or onnx
+    from opset.model import OpSchema, OpVersion
+    from opset.registry import Registry
 
 DEFAULT_REPRO_DIR = Path("conform-repro")  # below the current folder, written only when a cell fails
 PROPERTIES, ONNX_NODE = "properties", "onnx-node"  # the built-in suites; anything else names a folder of cases
