@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.strategies import hint_channels_last as channels_last
 from conformance.strategies import hint_indexing as indexing
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
@@ -655,8 +656,14 @@ NO_HINT = OpHint()
 
 
 def hint_for(version: OpVersion) -> OpHint:
-    """The hint that covers `version` (by op and version range), or NO_HINT."""
-    for hint in HINTS.get((version.domain, version.name), ()):
+    """The hint that covers `version` (by op and version range), or NO_HINT; a com.ms.internal.nhwc op's is its
+    twin's, channels last (`hint_channels_last`)."""
+    domain = version.domain
+    if domain == channels_last.DOMAIN and version.inputs:
+        domain = channels_last.twin_domain(version.name)
+    for hint in HINTS.get((domain, version.name), ()):
         if hint.since <= version.since and (hint.until is None or version.since <= hint.until):
+            if domain != version.domain:
+                return channels_last.channels_last(hint, version.name, version.inputs[0].name)
             return hint
     return NO_HINT
