@@ -120,7 +120,12 @@ from conformance.strategies.hint_norms import (
     SKIP_NORM_HINT,
     TORCH_EMBEDDING_HINT,
 )
-from conformance.strategies.hint_ort_misc import INVERSE_HINT, IS_ALL_FINITE_HINT, MAXPOOL_WITH_MASK_HINT
+from conformance.strategies.hint_ort_misc import (
+    GIVEN_TENSOR_FILL_HINT,
+    INVERSE_HINT,
+    IS_ALL_FINITE_HINT,
+    MAXPOOL_WITH_MASK_HINT,
+)
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import ENGRAM_GATE_HINT as ORT_ENGRAM_GATE_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
@@ -576,6 +581,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
     # com.microsoft: invertible matrices; inputs clean or with NaN, infinities or both; masks with zeros
     ("com.microsoft", "Inverse"): (INVERSE_HINT,),
+    ("ai.onnx.ort", "GivenTensorFill"): (GIVEN_TENSOR_FILL_HINT,),  # a float input's values as dims
     ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
     ("com.microsoft", "MaxpoolWithMask"): (MAXPOOL_WITH_MASK_HINT,),
     # com.microsoft quantized ops: positive scales; conv operands (channels_last too), QGemm's M/K/N with
