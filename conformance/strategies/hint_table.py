@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.strategies import hint_channels_last as channels_last
 from conformance.strategies import hint_indexing as indexing
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
@@ -119,7 +120,12 @@ from conformance.strategies.hint_norms import (
     SKIP_NORM_HINT,
     TORCH_EMBEDDING_HINT,
 )
-from conformance.strategies.hint_ort_misc import INVERSE_HINT, IS_ALL_FINITE_HINT, MAXPOOL_WITH_MASK_HINT
+from conformance.strategies.hint_ort_misc import (
+    GIVEN_TENSOR_FILL_HINT,
+    INVERSE_HINT,
+    IS_ALL_FINITE_HINT,
+    MAXPOOL_WITH_MASK_HINT,
+)
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import ENGRAM_GATE_HINT as ORT_ENGRAM_GATE_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
@@ -575,6 +581,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
     # com.microsoft: invertible matrices; inputs clean or with NaN, infinities or both; masks with zeros
     ("com.microsoft", "Inverse"): (INVERSE_HINT,),
+    ("ai.onnx.ort", "GivenTensorFill"): (GIVEN_TENSOR_FILL_HINT,),  # a float input's values as dims
     ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
     ("com.microsoft", "MaxpoolWithMask"): (MAXPOOL_WITH_MASK_HINT,),
     # com.microsoft quantized ops: positive scales; conv operands (channels_last too), QGemm's M/K/N with
@@ -655,8 +662,14 @@ NO_HINT = OpHint()
 
 
 def hint_for(version: OpVersion) -> OpHint:
-    """The hint that covers `version` (by op and version range), or NO_HINT."""
-    for hint in HINTS.get((version.domain, version.name), ()):
+    """The hint that covers `version` (by op and version range), or NO_HINT; a com.ms.internal.nhwc op's is its
+    twin's, channels last (`hint_channels_last`)."""
+    domain = version.domain
+    if domain == channels_last.DOMAIN and version.inputs:
+        domain = channels_last.twin_domain(version.name)
+    for hint in HINTS.get((domain, version.name), ()):
         if hint.since <= version.since and (hint.until is None or version.since <= hint.until):
+            if domain != version.domain:
+                return channels_last.channels_last(hint, version.name, version.inputs[0].name)
             return hint
     return NO_HINT
