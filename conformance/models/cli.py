@@ -27,14 +27,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from conformance.models.outputs import (
-    Interrupted,
-    OutputError,
-    check_output_dir,
-    check_output_files,
-    stopped_by_signals,
-    write_file,
-)
+from conformance.models.outputs import OutputError, check_output_dir, check_output_files, write_file
+from conformance.runner.signals import Interrupted, interrupt_if_pending, stopping_on_signals
 
 if TYPE_CHECKING:  # numpy, onnx and the runner load once the arguments are parsed: `opset run --help` needs none
     import numpy as np
@@ -48,7 +42,7 @@ _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 def main_run(argv: Sequence[str]) -> int:
     written: list[Path] = []
     try:
-        with stopped_by_signals():  # from the first moment: a signal while reading the model is no traceback either
+        with stopping_on_signals():  # from the first moment: a signal while reading the model is no traceback either
             return _run(_parser().parse_args(list(argv)), written)
     except Interrupted as stop:
         kept = f"kept {len(written)} output file(s): {', '.join(map(str, written))}" if written else "no output written"
@@ -98,7 +92,9 @@ def _run(ns: argparse.Namespace, written: list[Path]) -> int:
     except ModelRunError as e:
         print(f"opset run: {ns.model}: {e}", file=sys.stderr)
         return 1
+    interrupt_if_pending()  # a signal that landed where Python could not raise it: no output is written after it
     for name, value in outputs.items():
+        interrupt_if_pending()
         path = output_path(ns.output_dir, name, value)
         try:
             write_file(path, _writer(name, value))

@@ -25,7 +25,7 @@ from conformance.runner.handle import BackendHandle
 from conformance.runner.plan import CellTask
 from conformance.runner.progress import CellTally, LineDisplay, open_display
 from conformance.runner.report import OutputFailed, ReportWriter, RunReport, summarize
-from conformance.runner.signals import Interrupted, exit_code, signal_name
+from conformance.runner.signals import Interrupted, exit_code, interrupt_if_pending, signal_name
 
 
 class PipeConsole(Console):
@@ -63,6 +63,7 @@ def execute(config: RunConfig, handle: BackendHandle, tasks: Sequence[CellTask],
     tally = CellTally(len(tasks))
     finished = False
     try:
+        interrupt_if_pending()
         for run in source.run(tasks):
             report.add(run.result)
             tally.finish_cell(run.result.status)
@@ -74,6 +75,8 @@ def execute(config: RunConfig, handle: BackendHandle, tasks: Sequence[CellTask],
             if run.write_error is not None:
                 raise OutputFailed(run.write_error)
             writer.maybe_write(report, urgent=run.result.status == "fail")
+            interrupt_if_pending()
+        interrupt_if_pending()
         finished = True
     except Interrupted as e:
         report.stop(e.name)

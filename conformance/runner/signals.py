@@ -4,11 +4,17 @@
 Ctrl-C through; the command's own `except Interrupted` ends every child it started, writes what it has (marked
 incomplete) and exits with 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). Once the first signal is
 taken, later ones are ignored until the command has cleaned up: a second Ctrl-C must not cut the cleanup short.
+
+Python cannot deliver an exception raised where it is "unraisable" (a garbage-collector callback, a `__del__`, a
+weakref finalizer): it prints "Exception ignored in ..." with a traceback and goes on. A signal that lands there
+would be lost. So within the block `sys.unraisablehook` keeps such an `Interrupted` silently, and the command raises
+it again at its next safe point (`interrupt_if_pending`, between two cells and before it returns).
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +40,15 @@ class Interrupted(KeyboardInterrupt):
         return 128 + self.signum
 
 
+_pending: list[Interrupted] = []  # an Interrupted that Python could not raise where the signal landed
+
+
+def interrupt_if_pending() -> None:
+    """Raise the `Interrupted` that an unraisable context swallowed, if one did (a no-op otherwise)."""
+    if _pending:
+        raise _pending.pop()
+
+
 def exit_code(error: KeyboardInterrupt) -> int:
     """130 for Ctrl-C (a plain KeyboardInterrupt), 128 + the signal for an `Interrupted`."""
     return error.exit_code if isinstance(error, Interrupted) else 128 + signal.SIGINT
@@ -56,6 +71,15 @@ def stopping_on_signals() -> Iterator[None]:
             signal.signal(s, signal.SIG_IGN)
         raise Interrupted(signum)
 
+    previous_hook = sys.unraisablehook
+
+    def keep_interrupted(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, Interrupted):
+            _pending[:] = [unraisable.exc_value]
+        else:
+            previous_hook(unraisable)
+
+    sys.unraisablehook = keep_interrupted
     for s in STOPPING_SIGNALS:
         signal.signal(s, stop)
     try:
@@ -63,3 +87,5 @@ def stopping_on_signals() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        sys.unraisablehook = previous_hook
+        _pending.clear()

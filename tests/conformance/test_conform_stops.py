@@ -96,3 +96,23 @@ def test_a_signal_during_a_merge_writes_nothing(tmp_path: Path, capsys: pytest.C
     code = merge.run(argparse.Namespace(reports=[tmp_path / "a.json"], report=out, junit=None))
     assert code == 143 and not out.exists()
     assert "conform merge: interrupted (SIGTERM)" in capsys.readouterr().err
+
+
+class _SignalsWhenCollected:
+    def __del__(self) -> None:  # where Python cannot raise: the signal handler's Interrupted would be lost
+        signal.raise_signal(signal.SIGTERM)
+
+
+def test_a_signal_landing_where_python_cannot_raise_is_kept_for_the_next_safe_point(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A signal handled inside a garbage-collector callback or a `__del__` (Hypothesis runs one on every
+    collection) is not lost and prints no "Exception ignored" traceback: the run raises it between two cells."""
+    from conformance.runner.signals import Interrupted, interrupt_if_pending, stopping_on_signals
+
+    with stopping_on_signals():
+        _SignalsWhenCollected()  # collected at once, the handler runs inside __del__
+        with pytest.raises(Interrupted) as stopped:
+            interrupt_if_pending()
+        interrupt_if_pending()  # raised once: the next safe point goes on
+    assert stopped.value.signum == signal.SIGTERM
+    assert "Exception ignored" not in capsys.readouterr().err
