@@ -13,18 +13,20 @@ floor(x), clamped to the axis, or dropped and the rest renormalised with exclude
 tf_crop_and_resize gives extrapolation_value where the source position falls outside the input.
 
 Floats compute in float32 (double in double); integers and bool compute in double, round half to even and
-saturate at the type's bounds (onnx.reference; nonzero is True).
+saturate at the type's bounds (onnx.reference; nonzero is True). Reading resize_r6 (onnxruntime, tract) converts as
+a C cast does instead: toward zero, and a bool is true wherever the interpolated value is not zero.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from conformance.kernels.ai_onnx._common import normalize_axes, work_dtype
-from conformance.kernels.registry import kernel
+from conformance.kernels.registry import RunKernel, kernel, reading_kernel
 
 MODES = ("nearest", "linear", "cubic")
 NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
@@ -275,3 +277,16 @@ def resize(x: np.ndarray, roi: np.ndarray | None, scales: np.ndarray | None, siz
                    nearest_mode=nearest_mode, cubic_coeff_a=cubic_coeff_a, exclude_outside=exclude_outside,
                    extrapolation_value=extrapolation_value, antialias=antialias, axes=axes,
                    policy=keep_aspect_ratio_policy)
+
+
+@reading_kernel("ai.onnx", "Resize", "resize_r6")
+def resize_converting_toward_zero(inputs: Sequence[Any], attributes: Mapping[str, Any],
+                                  run: RunKernel) -> tuple[Any, ...]:
+    """The interpolated values (computed in double, as the kernel computes an integer X) converted as a C cast does:
+    toward zero, saturated at the type's bounds; a bool is true where the value is not zero."""
+    x = inputs[0]
+    data = run([np.asarray(x).astype(np.float64), *inputs[1:]])[0]
+    if x.dtype == np.bool_:
+        return (data != 0,)
+    info = np.iinfo(x.dtype)
+    return (np.clip(np.trunc(data), info.min, info.max).astype(x.dtype),)
