@@ -19,7 +19,10 @@ meaning is the type itself (casts, quantization) registers with `exact_types=Tru
 Where a registry `reading` says `kernel: true`, the values of that other reading are computed too: its op file
 registers `@reading_kernel("ai.onnx", "Cast", "cast_r2")` on a function `(inputs, attributes, run) -> outputs`
 that runs the op's own kernel (`run(inputs)`) on what it prepares and turns its outputs into the reading's.
-`conform` then counts a case "ambiguous" only when the backend's outputs are that reading's values.
+`conform` then counts a case "ambiguous" only when the backend's outputs are that reading's values. Where a
+reading's values depend on how precisely an implementation computes before it converts (a truncation turns a
+float32 result of 2.9999998 into 2 where the exact value is 3), an output may be a `ValueRange`: every value
+between `low` and `high` (elementwise, inclusive) is the reading's.
 """
 
 from __future__ import annotations
@@ -50,6 +53,14 @@ class KernelEntry:
 
 
 _KERNELS: dict[tuple[str, str], list[KernelEntry]] = {}
+
+@dataclass(frozen=True)
+class ValueRange:
+    """A reading's output known to lie between `low` and `high` (same shape and type), bounds included."""
+
+    low: np.ndarray
+    high: np.ndarray
+
 
 RunKernel = Callable[[Sequence[Any]], tuple[Any, ...]]
 ReadingFn = Callable[[Sequence[Any], Mapping[str, Any], RunKernel], tuple[Any, ...]]

@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from conformance.containers import shape_of, value_type
+from conformance.containers import describe, shape_of, value_type
 from conformance.element_types import compute_dtype
+from conformance.kernels.registry import ValueRange, run_reading
 from opset.model import OpVersion, Reading
 
 _READING_VALUES = 4096  # inputs up to this size give their values to a reading's `when`
@@ -62,8 +63,6 @@ def reading_followed(version: OpVersion, inputs: Sequence[Any], attributes: Mapp
 
     `attributes` are resolved (as kernels get them); `problems_against(expected)` checks `outputs` against another
     set of expected values as the registry's own are checked."""
-    from conformance.kernels.registry import run_reading
-
     found = holding_readings(version, inputs, attributes, [shape_of(y) for y in outputs])
     missed: list[str] = []
     unknown = []
@@ -76,10 +75,32 @@ def reading_followed(version: OpVersion, inputs: Sequence[Any], attributes: Mapp
         except Exception as e:  # a reading kernel refusing the case is reported, never taken as followed
             missed.append(f"reading {reading.id}'s kernel fails here ({type(e).__name__}: {e})")
             continue
-        problems = problems_against(expected)
+        problems = _range_problems(outputs, expected) or problems_against(_within(outputs, expected))
         if not problems:
             return label(reading), []
         missed.append(f"not reading {label(reading)} either: {problems[0]}")
     if unknown:
         return " or ".join(map(label, unknown)), []
     return None, missed
+
+
+def _range_problems(outputs: list[Any], expected: list[Any]) -> list[str]:
+    """What is outside the reading's `ValueRange` outputs (their shapes and types must be the range's too)."""
+    problems = []
+    for i, (y, want) in enumerate(zip(outputs, expected, strict=False)):
+        if not isinstance(want, ValueRange):
+            continue
+        if not isinstance(y, np.ndarray) or y.shape != want.low.shape or y.dtype != want.low.dtype:
+            problems.append(f"output {i} is {describe(y)}, the reading's is {describe(want.low)}")
+            continue
+        outside = (y < want.low) | (y > want.high)
+        if outside.any():
+            at = int(np.flatnonzero(outside)[0])
+            problems.append(f"output {i}: {int(outside.sum())} of {y.size} values outside the reading's range; first "
+                            f"at flat index {at}: {y.flat[at]} not in [{want.low.flat[at]}, {want.high.flat[at]}]")
+    return problems
+
+
+def _within(outputs: list[Any], expected: list[Any]) -> list[Any]:
+    """`expected` with each range (its outputs already checked) taken as the backend's own output."""
+    return [y if isinstance(want, ValueRange) else want for y, want in zip(outputs, expected, strict=False)]

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from conformance.kernels.ai_onnx._common import normalize_axes, work_dtype
-from conformance.kernels.registry import RunKernel, kernel, reading_kernel
+from conformance.kernels.registry import RunKernel, ValueRange, kernel, reading_kernel
 
 MODES = ("nearest", "linear", "cubic")
 NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
@@ -279,14 +279,26 @@ def resize(x: np.ndarray, roi: np.ndarray | None, scales: np.ndarray | None, siz
                    policy=keep_aspect_ratio_policy)
 
 
+# an implementation interpolating in float32 lands within a few float32 ulps of the double result; converted toward
+# zero, a whole value can then become its neighbour (2.9999998 to 2): the reading's values are those of every value
+# within this relative distance (8 float32 ulps) of the double result
+_FLOAT32_SLACK = 2.0 ** -20
+
+
 @reading_kernel("ai.onnx", "Resize", "resize_r6")
 def resize_converting_toward_zero(inputs: Sequence[Any], attributes: Mapping[str, Any],
                                   run: RunKernel) -> tuple[Any, ...]:
     """The interpolated values (computed in double, as the kernel computes an integer X) converted as a C cast does:
-    toward zero, saturated at the type's bounds; a bool is true where the value is not zero."""
+    toward zero, saturated at the type's bounds; a bool is true where the value is not zero. Computed in float32
+    instead, a value within `_FLOAT32_SLACK` of the double result converts as well."""
     x = inputs[0]
     data = run([np.asarray(x).astype(np.float64), *inputs[1:]])[0]
+    slack = _FLOAT32_SLACK * np.maximum(np.abs(data), 1.0)
     if x.dtype == np.bool_:
-        return (data != 0,)
+        return (ValueRange(np.abs(data) > slack, data != 0),)
     info = np.iinfo(x.dtype)
-    return (np.clip(np.trunc(data), info.min, info.max).astype(x.dtype),)
+
+    def converted(v: np.ndarray) -> np.ndarray:
+        return np.asarray(np.clip(np.trunc(v), info.min, info.max).astype(x.dtype))
+
+    return (ValueRange(converted(data - slack), converted(data + slack)),)

@@ -1,5 +1,6 @@
 """onnxruntime's and tract's reading of Resize on an integer X (registry reading resize_r6): the interpolated values
-converted toward zero as a C cast does. Not wrong, only another reading: conform counts its cells "ambiguous"."""
+converted toward zero as a C cast does, after interpolating in float32 as tract does (so a whole value may come out
+as 2.9999998 and convert to 2). Not wrong, only another reading: conform counts its cells "ambiguous"."""
 
 from __future__ import annotations
 
@@ -19,6 +20,6 @@ class Backend(AlteredReference):
         mode = next((a.s.decode() for a in node.attribute if a.name == "mode"), "nearest")
         if node.op_type != "Resize" or x is None or x.dtype.kind not in "iu" or mode == "nearest":
             return self.reference.run(node, inputs, opset_imports, outer)
-        data = self.reference.run(node, [x.astype(np.float64), *inputs[1:]], opset_imports, outer)[0]
+        data = self.reference.run(node, [x.astype(np.float32), *inputs[1:]], opset_imports, outer)[0]
         info = np.iinfo(x.dtype)
         return [np.clip(np.trunc(data), info.min, info.max).astype(x.dtype)]
