@@ -108,6 +108,13 @@ def test_a_backend_giving_a_computed_readings_values_is_ambiguous_not_failed(tmp
     assert len(ambiguous) > 10 and all("follows resize_r6 (onnxruntime, tract)" in m for m in ambiguous), ambiguous
 
 
+def test_a_backend_warms_before_its_first_case_is_timed(tmp_path: Path) -> None:
+    """Its first call would load for 4 s; with a 2 s --timeout the case passes because the worker ran warm() first."""
+    result, data = run_and_report(tmp_path, f"{WRONG}.slow_first_case_unless_warmed", "--op", "Relu",
+                                  "--domain", "ai.onnx", "--max-examples", "2", "--timeout", "2")
+    assert result.returncode == 0 and not failing_cells(data), result.stdout[-2000:]
+
+
 def test_the_reference_passes_a_bundle_a_wrong_backend_failed(tmp_path: Path) -> None:
     _, data = run_and_report(tmp_path, f"{WRONG}.relu6_clips_at_5", "--op", "Relu6")
     bundle = next(iter(failing_cells(data).values()))["repro"]
