@@ -31,7 +31,7 @@ def refreshed(base: RunReport, part: RunReport, ops: Sequence[str], domains: Seq
         raise RefreshError("a refresh needs a selection (--op, --domain): without one, regenerate the whole report")
     if base.backend != part.backend:
         raise RefreshError(f"the report tests {base.backend}, the new run {part.backend}")
-    if base.constant_inputs != part.constant_inputs:
+    if (base.constant_inputs or "none") != (part.constant_inputs or "none"):  # reports before the key: none
         raise RefreshError(f"the report fed {base.constant_inputs or 'no'} inputs as constants, the new run "
                            f"{part.constant_inputs or 'none'}")
     if not part.complete:
@@ -49,5 +49,5 @@ def refreshed(base: RunReport, part: RunReport, ops: Sequence[str], domains: Seq
                      planned=None if base.planned is None or part.planned is None
                      else base.planned - dropped + part.planned,
                      stopped=base.stopped, unmatched_expectations=unmatched + part.unmatched_expectations,
-                     expectations=base.expectations, constant_inputs=base.constant_inputs,
+                     expectations=base.expectations, constant_inputs=part.constant_inputs,
                      refreshed=[*base.refreshed, note])
