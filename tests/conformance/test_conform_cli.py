@@ -122,6 +122,7 @@ def test_the_reference_passes_a_bundle_a_wrong_backend_failed(tmp_path: Path) ->
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a hang guard, not a speed check: ~200 s alone, each restarted worker warming its backend
 def test_crash_and_hang_still_give_a_complete_report(tmp_path: Path) -> None:
     backend = str(ROOT / "tests" / "conformance" / "wrong_backends" / "crashes_and_hangs.py")
     # the timeout bounds a whole case, the first of a restarted worker included (its lazy imports): 2 s timed Abs out
