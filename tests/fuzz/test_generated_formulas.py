@@ -15,12 +15,39 @@ from hypothesis import strategies as st
 
 import opset.formula.emitted as emitted
 from gen.formulas.emit import NotEmitted, function_source
-from opset.formula import FormulaError, Undecided, parse
+from opset.formula import FormulaError, Sym, Undecided, parse
 from opset.formula.evaluator import evaluate_tree
-from tests.fuzz.test_formulas import ENV, EXPRESSIONS
+from opset.formula.nodes import FUNCTION_NAMES
 from tests.helpers.fuzz import fuzz
 
 pytestmark = pytest.mark.fuzz
+
+ENV = {"x": 3, "n": -2, "S": [4, 5, Sym("N")], "axes": [0, -1], "r": 3, "s": "SAME_UPPER", "f": 0.5, "none": None,
+       "sym": Sym("batch"), "shape": [2**40, 2**40], "nested": [[1, 2], [3, [4]]], "é": 1, "Ω": [1]}
+OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"]
+ATOMS = st.one_of(
+    st.sampled_from([*ENV, "unknown_name"]),
+    st.integers(-(2**70), 2**70).map(str),
+    st.sampled_from(["0", "1", "10**100", "1e308", "1e999", "'SAME_UPPER'", "''", "None", "True", "[]", "[1, 2, 3]",
+                     "range(10**12)", "'ab' * 10**9", "'\\'\"'", "\"\\n\""]),
+    st.floats(allow_nan=False).map(repr),
+)
+EXPRESSIONS = st.recursive(
+    ATOMS,
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(OPERATORS), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(st.sampled_from(["-", "not ", "+"]), inner).map(lambda t: f"({t[0]}{t[1]})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
+        st.tuples(inner, inner).map(lambda t: f"{t[0]}[{t[1]}]"),
+        st.tuples(inner, inner).map(lambda t: f"{t[0]}[{t[1]}:]"),
+        st.lists(inner, max_size=3).map(lambda items: f"[{', '.join(items)}]"),
+        st.tuples(inner, inner, inner).map(lambda t: f"[{t[0]} for i in {t[1]} if {t[2]}]"),
+        st.tuples(st.sampled_from(["all", "any"]), inner, inner).map(lambda t: f"{t[0]}({t[1]} for i in {t[2]})"),
+        st.tuples(st.sampled_from(sorted(FUNCTION_NAMES)), st.lists(inner, max_size=2))
+        .map(lambda t: f"{t[0]}({', '.join(t[1])})"),
+    ),
+    max_leaves=12,
+)
 
 ALLOWED = set(emitted.VOCABULARY) | {"ev", "b", "type", "int", "str", "list", "tuple", "len", "isinstance",
                                      "Evaluator", "Any", "True", "False", "None"}
