@@ -31,7 +31,7 @@ def _measure(mode: str, reps: int) -> dict[str, tuple[float, float]]:
     if mode == "closures":
         import opset.generated_formulas
 
-        opset.generated_formulas.attach = lambda version: False  # type: ignore[assignment]
+        opset.generated_formulas.attach = lambda version: False
     from opset.validate import check_model, forget_outcomes
 
     light = os.path.join(os.path.dirname(onnx.backend.test.__file__), "data", "light")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gen.classes.render import MARKER
+from gen.header import marker
+
+MARKER = marker("gen/classes", "python")  # gen classes' files (gen.classes.render's MARKER, without Jinja2)
 
 
 def write_changed(root: Path, files: dict[str, str], marker: str = MARKER) -> tuple[list[str], list[str]]:

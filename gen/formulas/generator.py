@@ -17,18 +17,16 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gen.classes.files import stale_files, write_changed
-from gen.classes.naming import NamingError, module_name
-from gen.formulas.emit import NotEmitted, function_source
+from gen.classes.naming import NamingError
 from gen.header import header, marker
-from opset.errors import RegistryError
-from opset.formula.emitted import VOCABULARY
-from opset.formula.nodes import Node
-from opset.generated_formulas import fingerprint, inference_formulas
-from opset.load import load_registry
-from opset.model import OpVersion
-from opset.registry import Registry
+
+if TYPE_CHECKING:  # the registry, the formula language and the emitter load after the arguments parse
+    from opset.formula.nodes import Node
+    from opset.model import OpVersion
+    from opset.registry import Registry
 
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "opset" / "formula" / "generated"
 MARKER = marker("gen/formulas", "python")
@@ -44,6 +42,10 @@ def op_module(op: str) -> str:
 
 def render_op(versions: Sequence[OpVersion], command: str) -> str:
     """The generated module of one op's versions."""
+    from gen.formulas.emit import NotEmitted, function_source
+    from opset.formula.emitted import VOCABULARY
+    from opset.generated_formulas import fingerprint, inference_formulas
+
     functions: dict[Node, str | None] = {}  # tree -> its function's name (None: not emitted)
     sources: list[str] = []
     entries: list[str] = []
@@ -78,6 +80,8 @@ def render_op(versions: Sequence[OpVersion], command: str) -> str:
 
 def render_all(registry: Registry, command: str = "gen formulas") -> dict[str, str]:
     """Every file of the package: relative path -> text."""
+    from gen.classes.naming import module_name
+
     by_op: dict[tuple[str, str], list[OpVersion]] = {}
     for version in registry.all_versions():
         by_op.setdefault((version.domain, version.name), []).append(version)
@@ -119,6 +123,9 @@ def fix_command(out: Path, schemas: Path | None) -> str:
 
 def main(args: Sequence[str]) -> int:
     options = _parser().parse_args(list(args))
+    from opset.errors import RegistryError
+    from opset.load import load_registry
+
     try:
         registry = load_registry(options.schemas)
         files = render_all(registry)
