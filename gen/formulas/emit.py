@@ -51,6 +51,7 @@ _PLAIN_COMPARISONS: dict[str, str | None] = {
 _UNARY = ("-", "+")
 _INPUT_FORMS = {form: form for form in INPUT_FORMS}
 _QUANTIFIERS = {"all": "all", "any": "any"}
+_ROUNDINGS = ("floor", "ceil")
 _FUNCTIONS = {name: name for name in FUNCTIONS}
 
 Scope = dict[str, str]  # comprehension variable -> its local
@@ -85,6 +86,7 @@ class FunctionWriter:
         self.count = 0
         self.pending = 0  # steps charged by nodes but not yet written out
         self.known: dict[str, type] = {}  # literal or local -> the type of its value, where the source fixes it
+        self.known_items: dict[str, type] = {}  # local of a display of int or str constants only -> their type
 
     # ---- the writing machinery -------------------------------------------------------------------------------
     def local(self, prefix: str) -> str:
@@ -158,12 +160,14 @@ class FunctionWriter:
                 out = self.local("t")
                 self.line(f"{out}: list[Any] = [{', '.join(items)}]", pure=True)
                 self.known[out] = list
+                self.note_items(out, items)
                 return out
             case TupleDisplay(elements):
                 items = [self.expr(e, scope) for e in elements]
                 out = self.local("t")
                 self.line(f"{out}: tuple[Any, ...] = ({''.join(item + ', ' for item in items)})", pure=True)
                 self.known[out] = tuple
+                self.note_items(out, items)
                 return out
             case Comprehension(_, element, clauses):
                 out = self.local("t")
@@ -174,6 +178,11 @@ class FunctionWriter:
             case Call():
                 return self.call(node, scope)
         raise NotEmitted(f"node {type(node).__name__}")
+
+    def note_items(self, out: str, items: list[str]) -> None:
+        kinds = {self.known.get(item) for item in items}
+        if len(kinds) == 1 and (kind := kinds.pop()) in (int, str) and all(i in self.known for i in items):
+            self.known_items[out] = kind
 
     def binop(self, node: BinOp, scope: Scope) -> str:
         if node.op not in _INT_OPERATORS:
@@ -251,7 +260,19 @@ class FunctionWriter:
                 raise NotEmitted(f"comparison {op!r}")
             following, holds, plain = self.expr(comparator, scope), self.local("k"), _PLAIN_COMPARISONS[op]
             plain_test = None if plain is None else self.plain_pair(current, following)
-            if plain_test is None:
+            items = self.known_items.get(following) if op in ("in", "not in") else None
+            if items is not None and self.known.get(current, items) is items:
+                # an int or a str in a display of such constants: `contains` charges a step per element compared
+                opened = self.open(f"if type({current}) is {items.__name__}:")
+                self.line(f"{holds} = {current} {op} {following}", pure=True)
+                self.line(f"b.steps += {following}.index({current}) + 1 if {current} in {following} "
+                          f"else len({following})", pure=True)
+                self.line("if b.steps > MAX_STEPS: b.charge(0)", pure=True)
+                self.close(opened)
+                opened = self.open("else:")
+                self.line(f"{holds} = compare({op!r}, {current}, {following}, b)")
+                self.close(opened)
+            elif plain_test is None:
                 self.line(f"{holds} = compare({op!r}, {current}, {following}, b)")
             else:
                 opened = self.open(f"if {plain_test}:")
@@ -354,8 +375,28 @@ class FunctionWriter:
             return self.quantified(out, _QUANTIFIERS[function], args[0], scope)
         if function not in _FUNCTIONS:
             raise NotEmitted(f"function {function!r}")
+        if function in _ROUNDINGS and len(args) == 1 and isinstance(args[0], BinOp) and args[0].op == "/":
+            return self.rounded_quotient(out, function, args[0], scope)
         values = [self.expr(arg, scope) for arg in args]
         self.line(f"{out} = FUNCTIONS[{_FUNCTIONS[function]!r}]([{', '.join(values)}], b)")
+        return out
+
+    def rounded_quotient(self, out: str, function: str, quotient: BinOp, scope: Scope) -> str:
+        """`floor(a / b)`, `ceil(a / b)`: for two plain ints (b not 0, both within the int bound, so the exact quotient
+        is a fraction `binary` accepts) Python's floor division gives what floor of that fraction gives; anything
+        else through `binary` and the function, as the walker (neither charges a step for two numbers)."""
+        self.pending += 1  # the quotient's own step
+        left, right = self.expr(quotient.left, scope), self.expr(quotient.right, scope)
+        known = [self.known.get(side) for side in (left, right)]
+        general = f"FUNCTIONS[{_FUNCTIONS[function]!r}]([binary('/', {left}, {right}, b)], b)"
+        if any(kind is not None and kind is not int for kind in known) or (known[1] is int and int(right) == 0):
+            self.line(f"{out} = {general}")
+            return out
+        tests = [f"type({side}) is int and -MAX_INT_MAGNITUDE <= {side} <= MAX_INT_MAGNITUDE"
+                 for side, kind in zip((left, right), known, strict=True) if kind is None]
+        tests += [] if known[1] is int else [f"{right} != 0"]
+        fast = f"{left} // {right}" if function == "floor" else f"-(-{left} // {right})"
+        self.line(f"{out} = {fast} if {' and '.join(tests) or 'True'} else {general}")
         return out
 
     def quantified(self, out: str, function: str, comprehension: Comprehension, scope: Scope) -> str:

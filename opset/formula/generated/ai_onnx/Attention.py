@@ -464,7 +464,12 @@ def _f14(ev: Evaluator) -> Any:
         t7: tuple[Any, ...] = (3, 4, )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k8 = compare('in', t5, t7, b)
+        if type(t5) is int:
+            k8 = t5 in t7
+            b.steps += t7.index(t5) + 1 if t5 in t7 else len(t7)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k8 = compare('in', t5, t7, b)
         if k8:
             t4 = True
         t1 = t4

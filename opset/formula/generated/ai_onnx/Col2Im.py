@@ -527,95 +527,94 @@ def _f9(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t55 = t54[c27] if (type(t54) is list or type(t54) is tuple) and type(c27) is int and -len(t54) <= c27 < len(t54) else item_at(t54, c27)
-                    t56 = r57 if type(t52) is int and type(t55) is int and t55 != 0 and t52 % t55 == 0 and -MAX_INT_MAGNITUDE <= (r57 := t52 // t55) <= MAX_INT_MAGNITUDE else binary('/', t52, t55, b)
-                    t28 = FUNCTIONS['floor']([t56], b)
+                    t28 = t52 // t55 if type(t52) is int and -MAX_INT_MAGNITUDE <= t52 <= MAX_INT_MAGNITUDE and type(t55) is int and -MAX_INT_MAGNITUDE <= t55 <= MAX_INT_MAGNITUDE and t55 != 0 else FUNCTIONS['floor']([binary('/', t52, t55, b)], b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t58 = r59 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r59 := t28 + 1) <= MAX_INT_MAGNITUDE else binary('+', t28, 1, b)
-                    t24.append(t58)
+                    t56 = r57 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r57 := t28 + 1) <= MAX_INT_MAGNITUDE else binary('+', t28, 1, b)
+                    t24.append(t56)
                     check_length(len(t24), 'comprehension')
-                t60: list[Any] = [t24]
-                for c61 in iterated(t60):
+                t58: list[Any] = [t24]
+                for c59 in iterated(t58):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t64: Any = None
-                        u65: Undecided | None = None
-                        d66 = False
+                        t62: Any = None
+                        u63: Undecided | None = None
+                        d64 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t67 = True
-                            u68: Undecided | None = None
-                            d69 = False
+                            t65 = True
+                            u66: Undecided | None = None
+                            d67 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            for c70 in iterated(c61):
+                            for c68 in iterated(c59):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t73 = False
+                                    t71 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    if type(c70) is int:
+                                    if type(c68) is int:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k74 = c70 >= 1
+                                        k72 = c68 >= 1
                                     else:
-                                        k74 = compare('>=', c70, 1, b)
-                                    if k74:
-                                        t73 = True
-                                    k71 = truthy(t73)
-                                except Undecided as e72:
-                                    k71 = True
-                                    if u68 is None:
-                                        u68 = e72
-                                if k71 is False:
-                                    t67 = False
-                                    d69 = True
-                                if d69:
+                                        k72 = compare('>=', c68, 1, b)
+                                    if k72:
+                                        t71 = True
+                                    k69 = truthy(t71)
+                                except Undecided as e70:
+                                    k69 = True
+                                    if u66 is None:
+                                        u66 = e70
+                                if k69 is False:
+                                    t65 = False
+                                    d67 = True
+                                if d67:
                                     break
-                            if not d69 and u68 is not None:
-                                raise u68
-                            t64 = t67
-                            d66 = not truthy(t64)
-                        except Undecided as e75:
-                            u65 = e75
-                        if not d66:
+                            if not d67 and u66 is not None:
+                                raise u66
+                            t62 = t65
+                            d64 = not truthy(t62)
+                        except Undecided as e73:
+                            u63 = e73
+                        if not d64:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t76 = False
+                                t74 = False
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t77 = FUNCTIONS['prod']([c61], b)
+                                t75 = FUNCTIONS['prod']([c59], b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t78 = load(ev, 'L')
-                                if ((q80 := type(t77)) is int or q80 is str) and type(t78) is q80:
+                                t76 = load(ev, 'L')
+                                if ((q78 := type(t75)) is int or q78 is str) and type(t76) is q78:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k79 = t77 == t78
+                                    k77 = t75 == t76
                                 else:
-                                    k79 = compare('==', t77, t78, b)
-                                if k79:
-                                    t76 = True
-                                t64 = t76
-                                d66 = not truthy(t64)
-                            except Undecided as e81:
-                                u65 = e81
-                        if not d66 and u65 is not None:
-                            raise u65
-                        k62 = truthy(t64)
-                    except Undecided as e63:
-                        k62 = True
+                                    k77 = compare('==', t75, t76, b)
+                                if k77:
+                                    t74 = True
+                                t62 = t74
+                                d64 = not truthy(t62)
+                            except Undecided as e79:
+                                u63 = e79
+                        if not d64 and u63 is not None:
+                            raise u63
+                        k60 = truthy(t62)
+                    except Undecided as e61:
+                        k60 = True
                         if u22 is None:
-                            u22 = e63
-                    if k62 is False:
+                            u22 = e61
+                    if k60 is False:
                         t21 = False
                         d23 = True
                     if d23:
@@ -624,8 +623,8 @@ def _f9(ev: Evaluator) -> Any:
                     raise u22
                 t1 = t21
                 d3 = truthy(t1)
-            except Undecided as e82:
-                u2 = e82
+            except Undecided as e80:
+                u2 = e80
     if not d3 and u2 is not None:
         raise u2
     return t1

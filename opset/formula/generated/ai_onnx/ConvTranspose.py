@@ -216,7 +216,12 @@ def _f10(ev: Evaluator) -> Any:
             t12: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            k13 = compare('in', t11, t12, b)
+            if type(t11) is str:
+                k13 = t11 in t12
+                b.steps += t12.index(t11) + 1 if t11 in t12 else len(t12)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k13 = compare('in', t11, t12, b)
             if k13:
                 t10 = True
             t14: Any

@@ -193,12 +193,11 @@ def _f0(ev: Evaluator) -> Any:
                     if truthy(t45):
                         b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t58 = r59 if type(c34) is int and c34 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r59 := c34 // 2) <= MAX_INT_MAGNITUDE else binary('/', c34, 2, b)
-                        t57 = FUNCTIONS['floor']([t58], b)
+                        t57 = c34 // 2 if type(c34) is int and -MAX_INT_MAGNITUDE <= c34 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', c34, 2, b)], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t60 = r61 if type(t57) is int and -MAX_INT_MAGNITUDE <= (r61 := t57 + 1) <= MAX_INT_MAGNITUDE else binary('+', t57, 1, b)
-                        t56 = t60
+                        t58 = r59 if type(t57) is int and -MAX_INT_MAGNITUDE <= (r59 := t57 + 1) <= MAX_INT_MAGNITUDE else binary('+', t57, 1, b)
+                        t56 = t58
                     else:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
@@ -207,186 +206,186 @@ def _f0(ev: Evaluator) -> Any:
                 else:
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t62 = load(ev, 'S')
+                    t60 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t63 = t62[c39] if (type(t62) is list or type(t62) is tuple) and type(c39) is int and -len(t62) <= c39 < len(t62) else item_at(t62, c39)
-                    t44 = t63
+                    t61 = t60[c39] if (type(t60) is list or type(t60) is tuple) and type(c39) is int and -len(t60) <= c39 < len(t60) else item_at(t60, c39)
+                    t44 = t61
                 t4.append(t44)
                 check_length(len(t4), 'comprehension')
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t64: Any = None
-        u65: Undecided | None = None
-        d66 = False
+        t62: Any = None
+        u63: Undecided | None = None
+        d64 = False
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t67 = False
+            t65 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t68 = load(ev, 'onesided')
+            t66 = load(ev, 'onesided')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t68) is int:
+            if type(t66) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k69 = t68 == 1
+                k67 = t66 == 1
             else:
-                k69 = compare('==', t68, 1, b)
-            if k69:
-                t67 = True
-            t64 = t67
-            d66 = not truthy(t64)
-        except Undecided as e70:
-            u65 = e70
-        if not d66:
+                k67 = compare('==', t66, 1, b)
+            if k67:
+                t65 = True
+            t62 = t65
+            d64 = not truthy(t62)
+        except Undecided as e68:
+            u63 = e68
+        if not d64:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t71 = False
+                t69 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t72 = load(ev, 'inverse')
+                t70 = load(ev, 'inverse')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t72) is int:
+                if type(t70) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k73 = t72 == 1
+                    k71 = t70 == 1
                 else:
-                    k73 = compare('==', t72, 1, b)
-                if k73:
-                    t71 = True
-                t64 = t71
-                d66 = not truthy(t64)
-            except Undecided as e74:
-                u65 = e74
-        if not d66 and u65 is not None:
-            raise u65
-        t75: Any
-        if truthy(t64):
+                    k71 = compare('==', t70, 1, b)
+                if k71:
+                    t69 = True
+                t62 = t69
+                d64 = not truthy(t62)
+            except Undecided as e72:
+                u63 = e72
+        if not d64 and u63 is not None:
+            raise u63
+        t73: Any
+        if truthy(t62):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t75 = 1
+            t73 = 1
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t75 = 2
-        t76: list[Any] = [t75]
-        t77 = binary('+', t4, t76, b)
-        t1 = t77
+            t73 = 2
+        t74: list[Any] = [t73]
+        t75 = binary('+', t4, t74, b)
+        t1 = t75
         d3 = truthy(t1)
-    except Undecided as e78:
-        u2 = e78
+    except Undecided as e76:
+        u2 = e76
     if not d3:
         try:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t79: list[Any] = []
+            t77: list[Any] = []
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t81 = load(ev, 'r')
+            t79 = load(ev, 'r')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t82 = r83 if type(t81) is int and -MAX_INT_MAGNITUDE <= (r83 := t81 - 1) <= MAX_INT_MAGNITUDE else binary('-', t81, 1, b)
-            t80 = FUNCTIONS['range']([t82], b)
-            for c84 in iterated(t80):
+            t80 = r81 if type(t79) is int and -MAX_INT_MAGNITUDE <= (r81 := t79 - 1) <= MAX_INT_MAGNITUDE else binary('-', t79, 1, b)
+            t78 = FUNCTIONS['range']([t80], b)
+            for c82 in iterated(t78):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t85 = False
+                t83 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t86 = load(ev, 'ax')
-                if ((q88 := type(c84)) is int or q88 is str) and type(t86) is q88:
+                t84 = load(ev, 'ax')
+                if ((q86 := type(c82)) is int or q86 is str) and type(t84) is q86:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k87 = c84 == t86
+                    k85 = c82 == t84
                 else:
-                    k87 = compare('==', c84, t86, b)
-                if k87:
-                    t85 = True
-                t89: Any
-                if truthy(t85):
+                    k85 = compare('==', c82, t84, b)
+                if k85:
+                    t83 = True
+                t87: Any
+                if truthy(t83):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t90 = FUNCTIONS['unknown'](['n'], b)
-                    t89 = t90
+                    t88 = FUNCTIONS['unknown'](['n'], b)
+                    t87 = t88
                 else:
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t91 = load(ev, 'S')
+                    t89 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t92 = t91[c84] if (type(t91) is list or type(t91) is tuple) and type(c84) is int and -len(t91) <= c84 < len(t91) else item_at(t91, c84)
-                    t89 = t92
-                t79.append(t89)
-                check_length(len(t79), 'comprehension')
+                    t90 = t89[c82] if (type(t89) is list or type(t89) is tuple) and type(c82) is int and -len(t89) <= c82 < len(t89) else item_at(t89, c82)
+                    t87 = t90
+                t77.append(t87)
+                check_length(len(t77), 'comprehension')
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t93: Any = None
-            u94: Undecided | None = None
-            d95 = False
+            t91: Any = None
+            u92: Undecided | None = None
+            d93 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t96 = False
+                t94 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t97 = load(ev, 'onesided')
+                t95 = load(ev, 'onesided')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t97) is int:
+                if type(t95) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k98 = t97 == 1
+                    k96 = t95 == 1
                 else:
-                    k98 = compare('==', t97, 1, b)
-                if k98:
-                    t96 = True
-                t93 = t96
-                d95 = not truthy(t93)
-            except Undecided as e99:
-                u94 = e99
-            if not d95:
+                    k96 = compare('==', t95, 1, b)
+                if k96:
+                    t94 = True
+                t91 = t94
+                d93 = not truthy(t91)
+            except Undecided as e97:
+                u92 = e97
+            if not d93:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t100 = False
+                    t98 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t101 = load(ev, 'inverse')
+                    t99 = load(ev, 'inverse')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t101) is int:
+                    if type(t99) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k102 = t101 == 1
+                        k100 = t99 == 1
                     else:
-                        k102 = compare('==', t101, 1, b)
-                    if k102:
-                        t100 = True
-                    t93 = t100
-                    d95 = not truthy(t93)
-                except Undecided as e103:
-                    u94 = e103
-            if not d95 and u94 is not None:
-                raise u94
-            t104: Any
-            if truthy(t93):
+                        k100 = compare('==', t99, 1, b)
+                    if k100:
+                        t98 = True
+                    t91 = t98
+                    d93 = not truthy(t91)
+                except Undecided as e101:
+                    u92 = e101
+            if not d93 and u92 is not None:
+                raise u92
+            t102: Any
+            if truthy(t91):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t104 = 1
+                t102 = 1
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t104 = 2
-            t105: list[Any] = [t104]
-            t106 = binary('+', t79, t105, b)
-            t1 = t106
+                t102 = 2
+            t103: list[Any] = [t102]
+            t104 = binary('+', t77, t103, b)
+            t1 = t104
             d3 = truthy(t1)
-        except Undecided as e107:
-            u2 = e107
+        except Undecided as e105:
+            u2 = e105
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -503,7 +502,12 @@ def _f4(ev: Evaluator) -> Any:
             t13: list[Any] = [1, 2]
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            k14 = compare('in', t11, t13, b)
+            if type(t11) is int:
+                k14 = t11 in t13
+                b.steps += t13.index(t11) + 1 if t11 in t13 else len(t13)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k14 = compare('in', t11, t13, b)
             if k14:
                 t9 = True
             t1 = t9
@@ -1112,30 +1116,29 @@ def _f10(ev: Evaluator) -> Any:
                         t28 = t27[0] if (type(t27) is list or type(t27) is tuple) and -len(t27) <= 0 < len(t27) else item_at(t27, 0)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = r30 if type(t28) is int and t28 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r30 := t28 // 2) <= MAX_INT_MAGNITUDE else binary('/', t28, 2, b)
-                        t26 = FUNCTIONS['floor']([t29], b)
+                        t26 = t28 // 2 if type(t28) is int and -MAX_INT_MAGNITUDE <= t28 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', t28, 2, b)], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = r32 if type(t26) is int and -MAX_INT_MAGNITUDE <= (r32 := t26 + 1) <= MAX_INT_MAGNITUDE else binary('+', t26, 1, b)
+                        t29 = r30 if type(t26) is int and -MAX_INT_MAGNITUDE <= (r30 := t26 + 1) <= MAX_INT_MAGNITUDE else binary('+', t26, 1, b)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = load(ev, 'S')
+                        t31 = load(ev, 'S')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t35 = load(ev, 'ax')
-                        t34 = t33[t35] if (type(t33) is list or type(t33) is tuple) and type(t35) is int and -len(t33) <= t35 < len(t33) else item_at(t33, t35)
-                        if ((q37 := type(t31)) is int or q37 is str) and type(t34) is q37:
+                        t33 = load(ev, 'ax')
+                        t32 = t31[t33] if (type(t31) is list or type(t31) is tuple) and type(t33) is int and -len(t31) <= t33 < len(t31) else item_at(t31, t33)
+                        if ((q35 := type(t29)) is int or q35 is str) and type(t32) is q35:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k36 = t31 != t34
+                            k34 = t29 != t32
                         else:
-                            k36 = compare('!=', t31, t34, b)
-                        if k36:
+                            k34 = compare('!=', t29, t32, b)
+                        if k34:
                             t25 = True
                         t1 = t25
                         d3 = not truthy(t1)
-                    except Undecided as e38:
-                        u2 = e38
+                    except Undecided as e36:
+                        u2 = e36
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1437,12 +1440,11 @@ def _f11(ev: Evaluator) -> Any:
                                 if truthy(t76):
                                     b.steps += 5
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t89 = r90 if type(c66) is int and c66 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r90 := c66 // 2) <= MAX_INT_MAGNITUDE else binary('/', c66, 2, b)
-                                    t88 = FUNCTIONS['floor']([t89], b)
+                                    t88 = c66 // 2 if type(c66) is int and -MAX_INT_MAGNITUDE <= c66 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', c66, 2, b)], b)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t91 = r92 if type(t88) is int and -MAX_INT_MAGNITUDE <= (r92 := t88 + 1) <= MAX_INT_MAGNITUDE else binary('+', t88, 1, b)
-                                    t87 = t91
+                                    t89 = r90 if type(t88) is int and -MAX_INT_MAGNITUDE <= (r90 := t88 + 1) <= MAX_INT_MAGNITUDE else binary('+', t88, 1, b)
+                                    t87 = t89
                                 else:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
@@ -1451,362 +1453,362 @@ def _f11(ev: Evaluator) -> Any:
                             else:
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t93 = load(ev, 'S')
+                                t91 = load(ev, 'S')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t94 = t93[c71] if (type(t93) is list or type(t93) is tuple) and type(c71) is int and -len(t93) <= c71 < len(t93) else item_at(t93, c71)
-                                t75 = t94
+                                t92 = t91[c71] if (type(t91) is list or type(t91) is tuple) and type(c71) is int and -len(t91) <= c71 < len(t91) else item_at(t91, c71)
+                                t75 = t92
                             t21.append(t75)
                             check_length(len(t21), 'comprehension')
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t95: Any = None
-            u96: Undecided | None = None
-            d97 = False
+            t93: Any = None
+            u94: Undecided | None = None
+            d95 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t98 = False
+                t96 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t99 = load(ev, 'onesided')
+                t97 = load(ev, 'onesided')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t99) is int:
+                if type(t97) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k100 = t99 == 1
+                    k98 = t97 == 1
                 else:
-                    k100 = compare('==', t99, 1, b)
-                if k100:
-                    t98 = True
-                t95 = t98
-                d97 = not truthy(t95)
-            except Undecided as e101:
-                u96 = e101
-            if not d97:
+                    k98 = compare('==', t97, 1, b)
+                if k98:
+                    t96 = True
+                t93 = t96
+                d95 = not truthy(t93)
+            except Undecided as e99:
+                u94 = e99
+            if not d95:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t102 = False
+                    t100 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t103 = load(ev, 'inverse')
+                    t101 = load(ev, 'inverse')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t103) is int:
+                    if type(t101) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k104 = t103 == 1
+                        k102 = t101 == 1
                     else:
-                        k104 = compare('==', t103, 1, b)
-                    if k104:
-                        t102 = True
-                    t95 = t102
-                    d97 = not truthy(t95)
-                except Undecided as e105:
-                    u96 = e105
-            if not d97 and u96 is not None:
-                raise u96
-            t106: Any
-            if truthy(t95):
+                        k102 = compare('==', t101, 1, b)
+                    if k102:
+                        t100 = True
+                    t93 = t100
+                    d95 = not truthy(t93)
+                except Undecided as e103:
+                    u94 = e103
+            if not d95 and u94 is not None:
+                raise u94
+            t104: Any
+            if truthy(t93):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t106 = 1
+                t104 = 1
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t106 = 2
-            t107: list[Any] = [t106]
-            t108 = binary('+', t21, t107, b)
-            t15 = t108
+                t104 = 2
+            t105: list[Any] = [t104]
+            t106 = binary('+', t21, t105, b)
+            t15 = t106
         t1 = t15
         d3 = truthy(t1)
-    except Undecided as e109:
-        u2 = e109
+    except Undecided as e107:
+        u2 = e107
     if not d3:
         try:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t110: list[Any] = []
+            t108: list[Any] = []
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t111 = False
+            t109 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t112 = load(ev, 'axis')
+            t110 = load(ev, 'axis')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k113 = compare('!=', t112, None, b)
-            if k113:
-                t111 = True
-            t114: Any
-            if truthy(t111):
+            k111 = compare('!=', t110, None, b)
+            if k111:
+                t109 = True
+            t112: Any
+            if truthy(t109):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t115 = read_input(ev, 'value', 'axis')
+                t113 = read_input(ev, 'value', 'axis')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t116 = t115[0] if (type(t115) is list or type(t115) is tuple) and -len(t115) <= 0 < len(t115) else item_at(t115, 0)
-                t114 = t116
+                t114 = t113[0] if (type(t113) is list or type(t113) is tuple) and -len(t113) <= 0 < len(t113) else item_at(t113, 0)
+                t112 = t114
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t117 = unary('-', 2)
-                t114 = t117
-            t118: list[Any] = [t114]
-            for c119 in iterated(t118):
+                t115 = unary('-', 2)
+                t112 = t115
+            t116: list[Any] = [t112]
+            for c117 in iterated(t116):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t120 = False
+                t118 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(c119) is int:
+                if type(c117) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k121 = c119 < 0
+                    k119 = c117 < 0
                 else:
-                    k121 = compare('<', c119, 0, b)
-                if k121:
-                    t120 = True
-                t122: Any
-                if truthy(t120):
+                    k119 = compare('<', c117, 0, b)
+                if k119:
+                    t118 = True
+                t120: Any
+                if truthy(t118):
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t123 = load(ev, 'r')
-                    t124 = r125 if type(c119) is int and type(t123) is int and -MAX_INT_MAGNITUDE <= (r125 := c119 + t123) <= MAX_INT_MAGNITUDE else binary('+', c119, t123, b)
-                    t122 = t124
+                    t121 = load(ev, 'r')
+                    t122 = r123 if type(c117) is int and type(t121) is int and -MAX_INT_MAGNITUDE <= (r123 := c117 + t121) <= MAX_INT_MAGNITUDE else binary('+', c117, t121, b)
+                    t120 = t122
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t122 = c119
-                t126: list[Any] = [t122]
-                for c127 in iterated(t126):
+                    t120 = c117
+                t124: list[Any] = [t120]
+                for c125 in iterated(t124):
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t129 = load(ev, 'r')
+                    t127 = load(ev, 'r')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t130 = r131 if type(t129) is int and -MAX_INT_MAGNITUDE <= (r131 := t129 - 1) <= MAX_INT_MAGNITUDE else binary('-', t129, 1, b)
-                    t128 = FUNCTIONS['range']([t130], b)
-                    for c132 in iterated(t128):
+                    t128 = r129 if type(t127) is int and -MAX_INT_MAGNITUDE <= (r129 := t127 - 1) <= MAX_INT_MAGNITUDE else binary('-', t127, 1, b)
+                    t126 = FUNCTIONS['range']([t128], b)
+                    for c130 in iterated(t126):
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t133 = False
+                        t131 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if ((q135 := type(c132)) is int or q135 is str) and type(c127) is q135:
+                        if ((q133 := type(c130)) is int or q133 is str) and type(c125) is q133:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k134 = c132 == c127
+                            k132 = c130 == c125
                         else:
-                            k134 = compare('==', c132, c127, b)
-                        if k134:
-                            t133 = True
-                        t136: Any
-                        if truthy(t133):
+                            k132 = compare('==', c130, c125, b)
+                        if k132:
+                            t131 = True
+                        t134: Any
+                        if truthy(t131):
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t137 = FUNCTIONS['unknown'](['n'], b)
-                            t136 = t137
+                            t135 = FUNCTIONS['unknown'](['n'], b)
+                            t134 = t135
                         else:
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t138 = load(ev, 'S')
+                            t136 = load(ev, 'S')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t139 = t138[c132] if (type(t138) is list or type(t138) is tuple) and type(c132) is int and -len(t138) <= c132 < len(t138) else item_at(t138, c132)
-                            t136 = t139
-                        t110.append(t136)
-                        check_length(len(t110), 'comprehension')
+                            t137 = t136[c130] if (type(t136) is list or type(t136) is tuple) and type(c130) is int and -len(t136) <= c130 < len(t136) else item_at(t136, c130)
+                            t134 = t137
+                        t108.append(t134)
+                        check_length(len(t108), 'comprehension')
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t140: Any = None
-            u141: Undecided | None = None
-            d142 = False
+            t138: Any = None
+            u139: Undecided | None = None
+            d140 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t143 = False
+                t141 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t144 = load(ev, 'onesided')
+                t142 = load(ev, 'onesided')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t144) is int:
+                if type(t142) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k145 = t144 == 1
+                    k143 = t142 == 1
                 else:
-                    k145 = compare('==', t144, 1, b)
-                if k145:
-                    t143 = True
-                t140 = t143
-                d142 = not truthy(t140)
-            except Undecided as e146:
-                u141 = e146
-            if not d142:
+                    k143 = compare('==', t142, 1, b)
+                if k143:
+                    t141 = True
+                t138 = t141
+                d140 = not truthy(t138)
+            except Undecided as e144:
+                u139 = e144
+            if not d140:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t147 = False
+                    t145 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t148 = load(ev, 'inverse')
+                    t146 = load(ev, 'inverse')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t148) is int:
+                    if type(t146) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k149 = t148 == 1
+                        k147 = t146 == 1
                     else:
-                        k149 = compare('==', t148, 1, b)
-                    if k149:
-                        t147 = True
-                    t140 = t147
-                    d142 = not truthy(t140)
-                except Undecided as e150:
-                    u141 = e150
-            if not d142 and u141 is not None:
-                raise u141
-            t151: Any
-            if truthy(t140):
+                        k147 = compare('==', t146, 1, b)
+                    if k147:
+                        t145 = True
+                    t138 = t145
+                    d140 = not truthy(t138)
+                except Undecided as e148:
+                    u139 = e148
+            if not d140 and u139 is not None:
+                raise u139
+            t149: Any
+            if truthy(t138):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t151 = 1
+                t149 = 1
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t151 = 2
-            t152: list[Any] = [t151]
-            t153 = binary('+', t110, t152, b)
-            t1 = t153
+                t149 = 2
+            t150: list[Any] = [t149]
+            t151 = binary('+', t108, t150, b)
+            t1 = t151
             d3 = truthy(t1)
-        except Undecided as e154:
-            u2 = e154
+        except Undecided as e152:
+            u2 = e152
         if not d3:
             try:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t155 = False
+                t153 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t156 = load(ev, 'r')
+                t154 = load(ev, 'r')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t156) is int:
+                if type(t154) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k157 = t156 <= 9
+                    k155 = t154 <= 9
                 else:
-                    k157 = compare('<=', t156, 9, b)
-                if k157:
-                    t155 = True
-                t158: Any
-                if truthy(t155):
+                    k155 = compare('<=', t154, 9, b)
+                if k155:
+                    t153 = True
+                t156: Any
+                if truthy(t153):
                     b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t159 = FUNCTIONS['unknown'](['d0'], b)
+                    t157 = FUNCTIONS['unknown'](['d0'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t160 = FUNCTIONS['unknown'](['d1'], b)
+                    t158 = FUNCTIONS['unknown'](['d1'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t161 = FUNCTIONS['unknown'](['d2'], b)
+                    t159 = FUNCTIONS['unknown'](['d2'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t162 = FUNCTIONS['unknown'](['d3'], b)
+                    t160 = FUNCTIONS['unknown'](['d3'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t163 = FUNCTIONS['unknown'](['d4'], b)
+                    t161 = FUNCTIONS['unknown'](['d4'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t164 = FUNCTIONS['unknown'](['d5'], b)
+                    t162 = FUNCTIONS['unknown'](['d5'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t165 = FUNCTIONS['unknown'](['d6'], b)
+                    t163 = FUNCTIONS['unknown'](['d6'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t166 = FUNCTIONS['unknown'](['d7'], b)
-                    t167: list[Any] = [t159, t160, t161, t162, t163, t164, t165, t166]
+                    t164 = FUNCTIONS['unknown'](['d7'], b)
+                    t165: list[Any] = [t157, t158, t159, t160, t161, t162, t163, t164]
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t169 = load(ev, 'r')
+                    t167 = load(ev, 'r')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t170 = r171 if type(t169) is int and -MAX_INT_MAGNITUDE <= (r171 := t169 - 1) <= MAX_INT_MAGNITUDE else binary('-', t169, 1, b)
-                    t168 = sliced(t167, None, t170, None, b)
+                    t168 = r169 if type(t167) is int and -MAX_INT_MAGNITUDE <= (r169 := t167 - 1) <= MAX_INT_MAGNITUDE else binary('-', t167, 1, b)
+                    t166 = sliced(t165, None, t168, None, b)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t172: Any = None
-                    u173: Undecided | None = None
-                    d174 = False
+                    t170: Any = None
+                    u171: Undecided | None = None
+                    d172 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t175 = False
+                        t173 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t176 = load(ev, 'onesided')
+                        t174 = load(ev, 'onesided')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t176) is int:
+                        if type(t174) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k177 = t176 == 1
+                            k175 = t174 == 1
                         else:
-                            k177 = compare('==', t176, 1, b)
-                        if k177:
-                            t175 = True
-                        t172 = t175
-                        d174 = not truthy(t172)
-                    except Undecided as e178:
-                        u173 = e178
-                    if not d174:
+                            k175 = compare('==', t174, 1, b)
+                        if k175:
+                            t173 = True
+                        t170 = t173
+                        d172 = not truthy(t170)
+                    except Undecided as e176:
+                        u171 = e176
+                    if not d172:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t179 = False
+                            t177 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t180 = load(ev, 'inverse')
+                            t178 = load(ev, 'inverse')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t180) is int:
+                            if type(t178) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k181 = t180 == 1
+                                k179 = t178 == 1
                             else:
-                                k181 = compare('==', t180, 1, b)
-                            if k181:
-                                t179 = True
-                            t172 = t179
-                            d174 = not truthy(t172)
-                        except Undecided as e182:
-                            u173 = e182
-                    if not d174 and u173 is not None:
-                        raise u173
-                    t183: Any
-                    if truthy(t172):
+                                k179 = compare('==', t178, 1, b)
+                            if k179:
+                                t177 = True
+                            t170 = t177
+                            d172 = not truthy(t170)
+                        except Undecided as e180:
+                            u171 = e180
+                    if not d172 and u171 is not None:
+                        raise u171
+                    t181: Any
+                    if truthy(t170):
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t183 = 1
+                        t181 = 1
                     else:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t183 = 2
-                    t184: list[Any] = [t183]
-                    t185 = binary('+', t168, t184, b)
-                    t158 = t185
+                        t181 = 2
+                    t182: list[Any] = [t181]
+                    t183 = binary('+', t166, t182, b)
+                    t156 = t183
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t186 = read_input(ev, 'value', 'axis')
-                    t158 = t186
-                t1 = t158
+                    t184 = read_input(ev, 'value', 'axis')
+                    t156 = t184
+                t1 = t156
                 d3 = truthy(t1)
-            except Undecided as e187:
-                u2 = e187
+            except Undecided as e185:
+                u2 = e185
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -2322,29 +2324,28 @@ def _f14(ev: Evaluator) -> Any:
                                         t52 = t51[0] if (type(t51) is list or type(t51) is tuple) and -len(t51) <= 0 < len(t51) else item_at(t51, 0)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t53 = r54 if type(t52) is int and t52 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r54 := t52 // 2) <= MAX_INT_MAGNITUDE else binary('/', t52, 2, b)
-                                        t50 = FUNCTIONS['floor']([t53], b)
+                                        t50 = t52 // 2 if type(t52) is int and -MAX_INT_MAGNITUDE <= t52 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', t52, 2, b)], b)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t55 = r56 if type(t50) is int and -MAX_INT_MAGNITUDE <= (r56 := t50 + 1) <= MAX_INT_MAGNITUDE else binary('+', t50, 1, b)
+                                        t53 = r54 if type(t50) is int and -MAX_INT_MAGNITUDE <= (r54 := t50 + 1) <= MAX_INT_MAGNITUDE else binary('+', t50, 1, b)
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t57 = load(ev, 'S')
+                                        t55 = load(ev, 'S')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t58 = t57[c35] if (type(t57) is list or type(t57) is tuple) and type(c35) is int and -len(t57) <= c35 < len(t57) else item_at(t57, c35)
-                                        if ((q60 := type(t55)) is int or q60 is str) and type(t58) is q60:
+                                        t56 = t55[c35] if (type(t55) is list or type(t55) is tuple) and type(c35) is int and -len(t55) <= c35 < len(t55) else item_at(t55, c35)
+                                        if ((q58 := type(t53)) is int or q58 is str) and type(t56) is q58:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k59 = t55 != t58
+                                            k57 = t53 != t56
                                         else:
-                                            k59 = compare('!=', t55, t58, b)
-                                        if k59:
+                                            k57 = compare('!=', t53, t56, b)
+                                        if k57:
                                             t49 = True
                                         t38 = t49
                                         d40 = not truthy(t38)
-                                    except Undecided as e61:
-                                        u39 = e61
+                                    except Undecided as e59:
+                                        u39 = e59
                                 if not d40 and u39 is not None:
                                     raise u39
                                 k36 = truthy(t38)
@@ -2363,8 +2364,8 @@ def _f14(ev: Evaluator) -> Any:
                         raise u17
                     t1 = t16
                     d3 = not truthy(t1)
-                except Undecided as e62:
-                    u2 = e62
+                except Undecided as e60:
+                    u2 = e60
     if not d3 and u2 is not None:
         raise u2
     return t1

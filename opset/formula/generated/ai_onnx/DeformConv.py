@@ -157,12 +157,11 @@ def _f8(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t24 = t23[c4] if (type(t23) is list or type(t23) is tuple) and type(c4) is int and -len(t23) <= c4 < len(t23) else item_at(t23, c4)
-        t25 = r26 if type(t21) is int and type(t24) is int and t24 != 0 and t21 % t24 == 0 and -MAX_INT_MAGNITUDE <= (r26 := t21 // t24) <= MAX_INT_MAGNITUDE else binary('/', t21, t24, b)
-        t5 = FUNCTIONS['floor']([t25], b)
+        t5 = t21 // t24 if type(t21) is int and -MAX_INT_MAGNITUDE <= t21 <= MAX_INT_MAGNITUDE and type(t24) is int and -MAX_INT_MAGNITUDE <= t24 <= MAX_INT_MAGNITUDE and t24 != 0 else FUNCTIONS['floor']([binary('/', t21, t24, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t27 = r28 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r28 := t5 + 1) <= MAX_INT_MAGNITUDE else binary('+', t5, 1, b)
-        t1.append(t27)
+        t25 = r26 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r26 := t5 + 1) <= MAX_INT_MAGNITUDE else binary('+', t5, 1, b)
+        t1.append(t25)
         check_length(len(t1), 'comprehension')
     return t1
 

@@ -673,24 +673,23 @@ def _f6(ev: Evaluator) -> Any:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
                                         t105 = load(ev, 'block_size')
-                                        t106 = r107 if type(t104) is int and type(t105) is int and t105 != 0 and t104 % t105 == 0 and -MAX_INT_MAGNITUDE <= (r107 := t104 // t105) <= MAX_INT_MAGNITUDE else binary('/', t104, t105, b)
-                                        t102 = FUNCTIONS['ceil']([t106], b)
+                                        t102 = -(-t104 // t105) if type(t104) is int and -MAX_INT_MAGNITUDE <= t104 <= MAX_INT_MAGNITUDE and type(t105) is int and -MAX_INT_MAGNITUDE <= t105 <= MAX_INT_MAGNITUDE and t105 != 0 else FUNCTIONS['ceil']([binary('/', t104, t105, b)], b)
                                         t101 = t102
                                     else:
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t108 = load(ev, 'S')
+                                        t106 = load(ev, 'S')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t109 = t108[c91] if (type(t108) is list or type(t108) is tuple) and type(c91) is int and -len(t108) <= c91 < len(t108) else item_at(t108, c91)
-                                        t101 = t109
-                                    if ((q111 := type(t96)) is int or q111 is str) and type(t101) is q111:
+                                        t107 = t106[c91] if (type(t106) is list or type(t106) is tuple) and type(c91) is int and -len(t106) <= c91 < len(t106) else item_at(t106, c91)
+                                        t101 = t107
+                                    if ((q109 := type(t96)) is int or q109 is str) and type(t101) is q109:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k110 = t96 == t101
+                                        k108 = t96 == t101
                                     else:
-                                        k110 = compare('==', t96, t101, b)
-                                    if k110:
+                                        k108 = compare('==', t96, t101, b)
+                                    if k108:
                                         t94 = True
                                     k92 = truthy(t94)
                                 except Undecided as e93:
@@ -706,14 +705,14 @@ def _f6(ev: Evaluator) -> Any:
                                 raise u87
                             t62 = t86
                             d64 = not truthy(t62)
-                        except Undecided as e112:
-                            u63 = e112
+                        except Undecided as e110:
+                            u63 = e110
             if not d64 and u63 is not None:
                 raise u63
             t1 = t62
             d3 = truthy(t1)
-        except Undecided as e113:
-            u2 = e113
+        except Undecided as e111:
+            u2 = e111
     if not d3 and u2 is not None:
         raise u2
     return t1

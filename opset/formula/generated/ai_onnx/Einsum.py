@@ -1380,7 +1380,12 @@ def _f20(ev: Evaluator) -> Any:
                     t24: tuple[Any, ...] = (0, 3, )
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k25 = compare('in', t17, t24, b)
+                    if type(t17) is int:
+                        k25 = t17 in t24
+                        b.steps += t24.index(t17) + 1 if t17 in t24 else len(t24)
+                        if b.steps > MAX_STEPS: b.charge(0)
+                    else:
+                        k25 = compare('in', t17, t24, b)
                     if k25:
                         t16 = True
                     t13 = t16
@@ -1513,7 +1518,12 @@ def _f20(ev: Evaluator) -> Any:
             t57: tuple[Any, ...] = (0, 3, )
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            k58 = compare('in', t51, t57, b)
+            if type(t51) is int:
+                k58 = t51 in t57
+                b.steps += t57.index(t51) + 1 if t51 in t57 else len(t57)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k58 = compare('in', t51, t57, b)
             if k58:
                 t50 = True
             t1 = t50

@@ -601,7 +601,12 @@ def _f18(ev: Evaluator) -> Any:
                         t26: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
                         b.steps += 8
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k27 = compare('in', c24, t26, b)
+                        if type(c24) is str:
+                            k27 = c24 in t26
+                            b.steps += t26.index(c24) + 1 if c24 in t26 else len(t26)
+                            if b.steps > MAX_STEPS: b.charge(0)
+                        else:
+                            k27 = compare('in', c24, t26, b)
                         if k27:
                             t25 = True
                         if truthy(t25):
@@ -669,7 +674,12 @@ def _f18(ev: Evaluator) -> Any:
                             t48: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k49 = compare('in', c46, t48, b)
+                            if type(c46) is str:
+                                k49 = c46 in t48
+                                b.steps += t48.index(c46) + 1 if c46 in t48 else len(t48)
+                                if b.steps > MAX_STEPS: b.charge(0)
+                            else:
+                                k49 = compare('in', c46, t48, b)
                             if k49:
                                 t47 = True
                             if truthy(t47):
@@ -819,7 +829,12 @@ def _f20(ev: Evaluator) -> Any:
                             t30: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
                             b.steps += 8
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k31 = compare('in', c28, t30, b)
+                            if type(c28) is str:
+                                k31 = c28 in t30
+                                b.steps += t30.index(c28) + 1 if c28 in t30 else len(t30)
+                                if b.steps > MAX_STEPS: b.charge(0)
+                            else:
+                                k31 = compare('in', c28, t30, b)
                             if k31:
                                 t29 = True
                             if truthy(t29):
@@ -887,7 +902,12 @@ def _f20(ev: Evaluator) -> Any:
                                 t52: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
                                 b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k53 = compare('in', c50, t52, b)
+                                if type(c50) is str:
+                                    k53 = c50 in t52
+                                    b.steps += t52.index(c50) + 1 if c50 in t52 else len(t52)
+                                    if b.steps > MAX_STEPS: b.charge(0)
+                                else:
+                                    k53 = compare('in', c50, t52, b)
                                 if k53:
                                     t51 = True
                                 if truthy(t51):

@@ -268,7 +268,12 @@ def _f7(ev: Evaluator) -> Any:
     t7: tuple[Any, ...] = ('gated', 'gated_delta', )
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    k8 = compare('in', t6, t7, b)
+    if type(t6) is str:
+        k8 = t6 in t7
+        b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
+        if b.steps > MAX_STEPS: b.charge(0)
+    else:
+        k8 = compare('in', t6, t7, b)
     if k8:
         t5 = True
     k9 = compare('==', t2, t5, b)
@@ -302,7 +307,12 @@ def _f8(ev: Evaluator) -> Any:
     t7: tuple[Any, ...] = ('delta', 'gated_delta', )
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    k8 = compare('in', t6, t7, b)
+    if type(t6) is str:
+        k8 = t6 in t7
+        b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
+        if b.steps > MAX_STEPS: b.charge(0)
+    else:
+        k8 = compare('in', t6, t7, b)
     if k8:
         t5 = True
     k9 = compare('==', t2, t5, b)

@@ -142,7 +142,12 @@ def _f7(ev: Evaluator) -> Any:
         t7: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k8 = compare('in', t6, t7, b)
+        if type(t6) is str:
+            k8 = t6 in t7
+            b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k8 = compare('in', t6, t7, b)
         if k8:
             t5 = True
         t9: Any
@@ -159,42 +164,41 @@ def _f7(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c4] if (type(t13) is list or type(t13) is tuple) and type(c4) is int and -len(t13) <= c4 < len(t13) else item_at(t13, c4)
-            t15 = r16 if type(t12) is int and type(t14) is int and t14 != 0 and t12 % t14 == 0 and -MAX_INT_MAGNITUDE <= (r16 := t12 // t14) <= MAX_INT_MAGNITUDE else binary('/', t12, t14, b)
-            t10 = FUNCTIONS['ceil']([t15], b)
+            t10 = -(-t12 // t14) if type(t12) is int and -MAX_INT_MAGNITUDE <= t12 <= MAX_INT_MAGNITUDE and type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and t14 != 0 else FUNCTIONS['ceil']([binary('/', t12, t14, b)], b)
             t9 = t10
         else:
             b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'S')
+            t16 = load(ev, 'S')
+            b.steps += 1
+            if b.steps > MAX_STEPS: b.charge(0)
+            t17 = t16[c4] if (type(t16) is list or type(t16) is tuple) and type(c4) is int and -len(t16) <= c4 < len(t16) else item_at(t16, c4)
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t18 = load(ev, 'padsum')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t19 = t18[c4] if (type(t18) is list or type(t18) is tuple) and type(c4) is int and -len(t18) <= c4 < len(t18) else item_at(t18, c4)
+            t20 = r21 if type(t17) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t17 + t19) <= MAX_INT_MAGNITUDE else binary('+', t17, t19, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'padsum')
+            t22 = load(ev, 'kernel_shape')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
-            t22 = r23 if type(t19) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t19 + t21) <= MAX_INT_MAGNITUDE else binary('+', t19, t21, b)
+            t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
+            t24 = r25 if type(t20) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t20 - t23) <= MAX_INT_MAGNITUDE else binary('-', t20, t23, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = load(ev, 'kernel_shape')
+            t26 = load(ev, 'strides')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t25 = t24[c4] if (type(t24) is list or type(t24) is tuple) and type(c4) is int and -len(t24) <= c4 < len(t24) else item_at(t24, c4)
-            t26 = r27 if type(t22) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t22 - t25) <= MAX_INT_MAGNITUDE else binary('-', t22, t25, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t28 = load(ev, 'strides')
+            t27 = t26[c4] if (type(t26) is list or type(t26) is tuple) and type(c4) is int and -len(t26) <= c4 < len(t26) else item_at(t26, c4)
+            t28 = r29 if type(t24) is int and type(t27) is int and t27 != 0 and t24 % t27 == 0 and -MAX_INT_MAGNITUDE <= (r29 := t24 // t27) <= MAX_INT_MAGNITUDE else binary('/', t24, t27, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = t28[c4] if (type(t28) is list or type(t28) is tuple) and type(c4) is int and -len(t28) <= c4 < len(t28) else item_at(t28, c4)
-            t30 = r31 if type(t26) is int and type(t29) is int and t29 != 0 and t26 % t29 == 0 and -MAX_INT_MAGNITUDE <= (r31 := t26 // t29) <= MAX_INT_MAGNITUDE else binary('/', t26, t29, b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t32 = r33 if type(t30) is int and -MAX_INT_MAGNITUDE <= (r33 := t30 + 1) <= MAX_INT_MAGNITUDE else binary('+', t30, 1, b)
-            t17 = FUNCTIONS['floor']([t32], b)
-            t9 = t17
+            t30 = r31 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r31 := t28 + 1) <= MAX_INT_MAGNITUDE else binary('+', t28, 1, b)
+            t15 = FUNCTIONS['floor']([t30], b)
+            t9 = t15
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -254,7 +258,12 @@ def _f10(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -464,7 +473,12 @@ def _f14(ev: Evaluator) -> Any:
         t7: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k8 = compare('in', t6, t7, b)
+        if type(t6) is str:
+            k8 = t6 in t7
+            b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k8 = compare('in', t6, t7, b)
         if k8:
             t5 = True
         t9: Any
@@ -481,94 +495,93 @@ def _f14(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c4] if (type(t13) is list or type(t13) is tuple) and type(c4) is int and -len(t13) <= c4 < len(t13) else item_at(t13, c4)
-            t15 = r16 if type(t12) is int and type(t14) is int and t14 != 0 and t12 % t14 == 0 and -MAX_INT_MAGNITUDE <= (r16 := t12 // t14) <= MAX_INT_MAGNITUDE else binary('/', t12, t14, b)
-            t10 = FUNCTIONS['ceil']([t15], b)
+            t10 = -(-t12 // t14) if type(t12) is int and -MAX_INT_MAGNITUDE <= t12 <= MAX_INT_MAGNITUDE and type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and t14 != 0 else FUNCTIONS['ceil']([binary('/', t12, t14, b)], b)
             t9 = t10
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = False
+            t15 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'ceil_mode')
+            t16 = load(ev, 'ceil_mode')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t18) is int:
+            if type(t16) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k19 = t18 == 1
+                k17 = t16 == 1
             else:
-                k19 = compare('==', t18, 1, b)
-            if k19:
-                t17 = True
-            t20: Any
-            if truthy(t17):
+                k17 = compare('==', t16, 1, b)
+            if k17:
+                t15 = True
+            t18: Any
+            if truthy(t15):
                 b.steps += 7
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'S')
+                t20 = load(ev, 'S')
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
+                b.steps += 2
+                if b.steps > MAX_STEPS: b.charge(0)
+                t22 = load(ev, 'padsum')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
+                t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 + t23) <= MAX_INT_MAGNITUDE else binary('+', t21, t23, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = load(ev, 'padsum')
+                t26 = load(ev, 'ek')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = t24[c4] if (type(t24) is list or type(t24) is tuple) and type(c4) is int and -len(t24) <= c4 < len(t24) else item_at(t24, c4)
-                t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 + t25) <= MAX_INT_MAGNITUDE else binary('+', t23, t25, b)
+                t27 = t26[c4] if (type(t26) is list or type(t26) is tuple) and type(c4) is int and -len(t26) <= c4 < len(t26) else item_at(t26, c4)
+                t28 = r29 if type(t24) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t24 - t27) <= MAX_INT_MAGNITUDE else binary('-', t24, t27, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = load(ev, 'ek')
+                t30 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = t28[c4] if (type(t28) is list or type(t28) is tuple) and type(c4) is int and -len(t28) <= c4 < len(t28) else item_at(t28, c4)
-                t30 = r31 if type(t26) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t26 - t29) <= MAX_INT_MAGNITUDE else binary('-', t26, t29, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t32 = load(ev, 'strides')
+                t31 = t30[c4] if (type(t30) is list or type(t30) is tuple) and type(c4) is int and -len(t30) <= c4 < len(t30) else item_at(t30, c4)
+                t32 = r33 if type(t28) is int and type(t31) is int and t31 != 0 and t28 % t31 == 0 and -MAX_INT_MAGNITUDE <= (r33 := t28 // t31) <= MAX_INT_MAGNITUDE else binary('/', t28, t31, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33 = t32[c4] if (type(t32) is list or type(t32) is tuple) and type(c4) is int and -len(t32) <= c4 < len(t32) else item_at(t32, c4)
-                t34 = r35 if type(t30) is int and type(t33) is int and t33 != 0 and t30 % t33 == 0 and -MAX_INT_MAGNITUDE <= (r35 := t30 // t33) <= MAX_INT_MAGNITUDE else binary('/', t30, t33, b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t36 = r37 if type(t34) is int and -MAX_INT_MAGNITUDE <= (r37 := t34 + 1) <= MAX_INT_MAGNITUDE else binary('+', t34, 1, b)
-                t21 = FUNCTIONS['ceil']([t36], b)
-                t20 = t21
+                t34 = r35 if type(t32) is int and -MAX_INT_MAGNITUDE <= (r35 := t32 + 1) <= MAX_INT_MAGNITUDE else binary('+', t32, 1, b)
+                t19 = FUNCTIONS['ceil']([t34], b)
+                t18 = t19
             else:
                 b.steps += 7
                 if b.steps > MAX_STEPS: b.charge(0)
-                t39 = load(ev, 'S')
+                t37 = load(ev, 'S')
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t38 = t37[c4] if (type(t37) is list or type(t37) is tuple) and type(c4) is int and -len(t37) <= c4 < len(t37) else item_at(t37, c4)
+                b.steps += 2
+                if b.steps > MAX_STEPS: b.charge(0)
+                t39 = load(ev, 'padsum')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t40 = t39[c4] if (type(t39) is list or type(t39) is tuple) and type(c4) is int and -len(t39) <= c4 < len(t39) else item_at(t39, c4)
+                t41 = r42 if type(t38) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r42 := t38 + t40) <= MAX_INT_MAGNITUDE else binary('+', t38, t40, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t41 = load(ev, 'padsum')
+                t43 = load(ev, 'ek')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t42 = t41[c4] if (type(t41) is list or type(t41) is tuple) and type(c4) is int and -len(t41) <= c4 < len(t41) else item_at(t41, c4)
-                t43 = r44 if type(t40) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t40 + t42) <= MAX_INT_MAGNITUDE else binary('+', t40, t42, b)
+                t44 = t43[c4] if (type(t43) is list or type(t43) is tuple) and type(c4) is int and -len(t43) <= c4 < len(t43) else item_at(t43, c4)
+                t45 = r46 if type(t41) is int and type(t44) is int and -MAX_INT_MAGNITUDE <= (r46 := t41 - t44) <= MAX_INT_MAGNITUDE else binary('-', t41, t44, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t45 = load(ev, 'ek')
+                t47 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t46 = t45[c4] if (type(t45) is list or type(t45) is tuple) and type(c4) is int and -len(t45) <= c4 < len(t45) else item_at(t45, c4)
-                t47 = r48 if type(t43) is int and type(t46) is int and -MAX_INT_MAGNITUDE <= (r48 := t43 - t46) <= MAX_INT_MAGNITUDE else binary('-', t43, t46, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t49 = load(ev, 'strides')
+                t48 = t47[c4] if (type(t47) is list or type(t47) is tuple) and type(c4) is int and -len(t47) <= c4 < len(t47) else item_at(t47, c4)
+                t49 = r50 if type(t45) is int and type(t48) is int and t48 != 0 and t45 % t48 == 0 and -MAX_INT_MAGNITUDE <= (r50 := t45 // t48) <= MAX_INT_MAGNITUDE else binary('/', t45, t48, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t50 = t49[c4] if (type(t49) is list or type(t49) is tuple) and type(c4) is int and -len(t49) <= c4 < len(t49) else item_at(t49, c4)
-                t51 = r52 if type(t47) is int and type(t50) is int and t50 != 0 and t47 % t50 == 0 and -MAX_INT_MAGNITUDE <= (r52 := t47 // t50) <= MAX_INT_MAGNITUDE else binary('/', t47, t50, b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t53 = r54 if type(t51) is int and -MAX_INT_MAGNITUDE <= (r54 := t51 + 1) <= MAX_INT_MAGNITUDE else binary('+', t51, 1, b)
-                t38 = FUNCTIONS['floor']([t53], b)
-                t20 = t38
-            t9 = t20
+                t51 = r52 if type(t49) is int and -MAX_INT_MAGNITUDE <= (r52 := t49 + 1) <= MAX_INT_MAGNITUDE else binary('+', t49, 1, b)
+                t36 = FUNCTIONS['floor']([t51], b)
+                t18 = t36
+            t9 = t18
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -591,7 +604,12 @@ def _f15(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -703,7 +721,12 @@ def _f16(ev: Evaluator) -> Any:
             t10: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('in', t9, t10, b)
+            if type(t9) is str:
+                k11 = t9 in t10
+                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k11 = compare('in', t9, t10, b)
             if k11:
                 t8 = True
             t1 = t8
@@ -848,7 +871,12 @@ def _f17(ev: Evaluator) -> Any:
             t10: tuple[Any, ...] = ('NOTSET', 'VALID', )
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('in', t9, t10, b)
+            if type(t9) is str:
+                k11 = t9 in t10
+                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k11 = compare('in', t9, t10, b)
             if k11:
                 t8 = True
             t1 = t8
@@ -955,7 +983,12 @@ def _f18(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -1045,56 +1078,54 @@ def _f19(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t16 = t15[c7] if (type(t15) is list or type(t15) is tuple) and type(c7) is int and -len(t15) <= c7 < len(t15) else item_at(t15, c7)
-        t17 = r18 if type(t14) is int and type(t16) is int and t16 != 0 and t14 % t16 == 0 and -MAX_INT_MAGNITUDE <= (r18 := t14 // t16) <= MAX_INT_MAGNITUDE else binary('/', t14, t16, b)
-        t12 = FUNCTIONS['ceil']([t17], b)
+        t12 = -(-t14 // t16) if type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and type(t16) is int and -MAX_INT_MAGNITUDE <= t16 <= MAX_INT_MAGNITUDE and t16 != 0 else FUNCTIONS['ceil']([binary('/', t14, t16, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = r20 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r20 := t12 - 1) <= MAX_INT_MAGNITUDE else binary('-', t12, 1, b)
+        t17 = r18 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r18 := t12 - 1) <= MAX_INT_MAGNITUDE else binary('-', t12, 1, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t21 = load(ev, 'strides')
+        t19 = load(ev, 'strides')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t22 = t21[c7] if (type(t21) is list or type(t21) is tuple) and type(c7) is int and -len(t21) <= c7 < len(t21) else item_at(t21, c7)
-        t23 = r24 if type(t19) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t19 * t22) <= MAX_INT_MAGNITUDE else binary('*', t19, t22, b)
+        t20 = t19[c7] if (type(t19) is list or type(t19) is tuple) and type(c7) is int and -len(t19) <= c7 < len(t19) else item_at(t19, c7)
+        t21 = r22 if type(t17) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t17 * t20) <= MAX_INT_MAGNITUDE else binary('*', t17, t20, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t25 = load(ev, 'kernel_shape')
+        t23 = load(ev, 'kernel_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t26 = t25[c7] if (type(t25) is list or type(t25) is tuple) and type(c7) is int and -len(t25) <= c7 < len(t25) else item_at(t25, c7)
-        t27 = r28 if type(t23) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := t23 + t26) <= MAX_INT_MAGNITUDE else binary('+', t23, t26, b)
+        t24 = t23[c7] if (type(t23) is list or type(t23) is tuple) and type(c7) is int and -len(t23) <= c7 < len(t23) else item_at(t23, c7)
+        t25 = r26 if type(t21) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := t21 + t24) <= MAX_INT_MAGNITUDE else binary('+', t21, t24, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t29 = load(ev, 'S')
+        t27 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t30 = t29[c7] if (type(t29) is list or type(t29) is tuple) and type(c7) is int and -len(t29) <= c7 < len(t29) else item_at(t29, c7)
-        t31 = r32 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t27 - t30) <= MAX_INT_MAGNITUDE else binary('-', t27, t30, b)
-        t11 = FUNCTIONS['max']([0, t31], b)
-        t33 = r34 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r34 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
+        t28 = t27[c7] if (type(t27) is list or type(t27) is tuple) and type(c7) is int and -len(t27) <= c7 < len(t27) else item_at(t27, c7)
+        t29 = r30 if type(t25) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t25 - t28) <= MAX_INT_MAGNITUDE else binary('-', t25, t28, b)
+        t11 = FUNCTIONS['max']([0, t29], b)
+        t31 = r32 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r32 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t35 = load(ev, 'ek')
+        t33 = load(ev, 'ek')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t36 = t35[c7] if (type(t35) is list or type(t35) is tuple) and type(c7) is int and -len(t35) <= c7 < len(t35) else item_at(t35, c7)
-        t37 = r38 if type(t33) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t33 - t36) <= MAX_INT_MAGNITUDE else binary('-', t33, t36, b)
+        t34 = t33[c7] if (type(t33) is list or type(t33) is tuple) and type(c7) is int and -len(t33) <= c7 < len(t33) else item_at(t33, c7)
+        t35 = r36 if type(t31) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r36 := t31 - t34) <= MAX_INT_MAGNITUDE else binary('-', t31, t34, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t39 = load(ev, 'strides')
+        t37 = load(ev, 'strides')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t40 = t39[c7] if (type(t39) is list or type(t39) is tuple) and type(c7) is int and -len(t39) <= c7 < len(t39) else item_at(t39, c7)
-        t41 = r42 if type(t37) is int and type(t40) is int and t40 != 0 and t37 % t40 == 0 and -MAX_INT_MAGNITUDE <= (r42 := t37 // t40) <= MAX_INT_MAGNITUDE else binary('/', t37, t40, b)
-        t8 = FUNCTIONS['floor']([t41], b)
+        t38 = t37[c7] if (type(t37) is list or type(t37) is tuple) and type(c7) is int and -len(t37) <= c7 < len(t37) else item_at(t37, c7)
+        t8 = t35 // t38 if type(t35) is int and -MAX_INT_MAGNITUDE <= t35 <= MAX_INT_MAGNITUDE and type(t38) is int and -MAX_INT_MAGNITUDE <= t38 <= MAX_INT_MAGNITUDE and t38 != 0 else FUNCTIONS['floor']([binary('/', t35, t38, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t43 = r44 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r44 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
-        t4.append(t43)
+        t39 = r40 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r40 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
+        t4.append(t39)
         check_length(len(t4), 'comprehension')
-    t45 = binary('+', t3, t4, b)
-    return t45
+    t41 = binary('+', t3, t4, b)
+    return t41
 
 
 def _f20(ev: Evaluator) -> Any:
@@ -1144,7 +1175,12 @@ def _f20(ev: Evaluator) -> Any:
                 t14: tuple[Any, ...] = ('NOTSET', 'VALID', )
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                k15 = compare('in', t13, t14, b)
+                if type(t13) is str:
+                    k15 = t13 in t14
+                    b.steps += t14.index(t13) + 1 if t13 in t14 else len(t14)
+                    if b.steps > MAX_STEPS: b.charge(0)
+                else:
+                    k15 = compare('in', t13, t14, b)
                 if k15:
                     t12 = True
                 t5 = t12

@@ -23,74 +23,72 @@ def _f0(ev: Evaluator) -> Any:
         t6 = t5[0] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 0 < len(t5) else item_at(t5, 0)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = r8 if type(t6) is int and t6 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r8 := t6 // 2) <= MAX_INT_MAGNITUDE else binary('/', t6, 2, b)
-        t4 = FUNCTIONS['floor']([t7], b)
+        t4 = t6 // 2 if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', t6, 2, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = r10 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r10 := t4 + 1) <= MAX_INT_MAGNITUDE else binary('+', t4, 1, b)
+        t7 = r8 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r8 := t4 + 1) <= MAX_INT_MAGNITUDE else binary('+', t4, 1, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = read_input(ev, 'value', 'num_mel_bins')
+        t9 = read_input(ev, 'value', 'num_mel_bins')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = t11[0] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 0 < len(t11) else item_at(t11, 0)
-        t13: list[Any] = [t9, t12]
-        t1 = t13
+        t10 = t9[0] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 0 < len(t9) else item_at(t9, 0)
+        t11: list[Any] = [t7, t10]
+        t1 = t11
         d3 = truthy(t1)
-    except Undecided as e14:
-        u2 = e14
+    except Undecided as e12:
+        u2 = e12
     if not d3:
         try:
             b.steps += 6
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = read_input(ev, 'value', 'dft_length')
+            t14 = read_input(ev, 'value', 'dft_length')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = t16[0] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 0 < len(t16) else item_at(t16, 0)
+            t15 = t14[0] if (type(t14) is list or type(t14) is tuple) and -len(t14) <= 0 < len(t14) else item_at(t14, 0)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = r19 if type(t17) is int and t17 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r19 := t17 // 2) <= MAX_INT_MAGNITUDE else binary('/', t17, 2, b)
-            t15 = FUNCTIONS['floor']([t18], b)
+            t13 = t15 // 2 if type(t15) is int and -MAX_INT_MAGNITUDE <= t15 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', t15, 2, b)], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = r21 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r21 := t15 + 1) <= MAX_INT_MAGNITUDE else binary('+', t15, 1, b)
+            t16 = r17 if type(t13) is int and -MAX_INT_MAGNITUDE <= (r17 := t13 + 1) <= MAX_INT_MAGNITUDE else binary('+', t13, 1, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = FUNCTIONS['unknown'](['bands'], b)
-            t23: list[Any] = [t20, t22]
-            t1 = t23
+            t18 = FUNCTIONS['unknown'](['bands'], b)
+            t19: list[Any] = [t16, t18]
+            t1 = t19
             d3 = truthy(t1)
-        except Undecided as e24:
-            u2 = e24
+        except Undecided as e20:
+            u2 = e20
         if not d3:
             try:
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = FUNCTIONS['unknown'](['bins'], b)
+                t21 = FUNCTIONS['unknown'](['bins'], b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = read_input(ev, 'value', 'num_mel_bins')
+                t22 = read_input(ev, 'value', 'num_mel_bins')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t27 = t26[0] if (type(t26) is list or type(t26) is tuple) and -len(t26) <= 0 < len(t26) else item_at(t26, 0)
-                t28: list[Any] = [t25, t27]
-                t1 = t28
+                t23 = t22[0] if (type(t22) is list or type(t22) is tuple) and -len(t22) <= 0 < len(t22) else item_at(t22, 0)
+                t24: list[Any] = [t21, t23]
+                t1 = t24
                 d3 = truthy(t1)
-            except Undecided as e29:
-                u2 = e29
+            except Undecided as e25:
+                u2 = e25
             if not d3:
                 try:
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = FUNCTIONS['unknown'](['bins'], b)
+                    t26 = FUNCTIONS['unknown'](['bins'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = FUNCTIONS['unknown'](['bands'], b)
-                    t32: list[Any] = [t30, t31]
-                    t1 = t32
+                    t27 = FUNCTIONS['unknown'](['bands'], b)
+                    t28: list[Any] = [t26, t27]
+                    t1 = t28
                     d3 = truthy(t1)
-                except Undecided as e33:
-                    u2 = e33
+                except Undecided as e29:
+                    u2 = e29
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -71,7 +71,12 @@ def _f2(ev: Evaluator) -> Any:
             t10: list[Any] = ['tensor(float16)', 'tensor(float)', 'tensor(double)']
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('in', t9, t10, b)
+            if type(t9) is str:
+                k11 = t9 in t10
+                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k11 = compare('in', t9, t10, b)
             if k11:
                 t8 = True
             t1 = t8
@@ -117,7 +122,12 @@ def _f3(ev: Evaluator) -> Any:
             t10: list[Any] = ['tensor(bfloat16)', 'tensor(float16)', 'tensor(float)', 'tensor(double)']
             b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('in', t9, t10, b)
+            if type(t9) is str:
+                k11 = t9 in t10
+                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k11 = compare('in', t9, t10, b)
             if k11:
                 t8 = True
             t1 = t8

@@ -28,13 +28,12 @@ def _f0(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t10 = t9[0] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 0 < len(t9) else item_at(t9, 0)
-    t11 = r12 if type(t7) is int and type(t10) is int and t10 != 0 and t7 % t10 == 0 and -MAX_INT_MAGNITUDE <= (r12 := t7 // t10) <= MAX_INT_MAGNITUDE else binary('/', t7, t10, b)
-    t2 = FUNCTIONS['ceil']([t11], b)
+    t2 = -(-t7 // t10) if type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and type(t10) is int and -MAX_INT_MAGNITUDE <= t10 <= MAX_INT_MAGNITUDE and t10 != 0 else FUNCTIONS['ceil']([binary('/', t7, t10, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = FUNCTIONS['max']([t2, 0], b)
-    t13: list[Any] = [t1]
-    return t13
+    t11: list[Any] = [t1]
+    return t11
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -61,28 +60,27 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t12 = t11[0] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 0 < len(t11) else item_at(t11, 0)
-    t13 = r14 if type(t9) is int and type(t12) is int and t12 != 0 and t9 % t12 == 0 and -MAX_INT_MAGNITUDE <= (r14 := t9 // t12) <= MAX_INT_MAGNITUDE else binary('/', t9, t12, b)
-    t4 = FUNCTIONS['ceil']([t13], b)
+    t4 = -(-t9 // t12) if type(t9) is int and -MAX_INT_MAGNITUDE <= t9 <= MAX_INT_MAGNITUDE and type(t12) is int and -MAX_INT_MAGNITUDE <= t12 <= MAX_INT_MAGNITUDE and t12 != 0 else FUNCTIONS['ceil']([binary('/', t9, t12, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = FUNCTIONS['max']([t4, 0], b)
     t2 = FUNCTIONS['range']([t3], b)
-    for c15 in iterated(t2):
+    for c13 in iterated(t2):
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = read_input(ev, 'value', 'start')
+        t14 = read_input(ev, 'value', 'start')
+        b.steps += 1
+        if b.steps > MAX_STEPS: b.charge(0)
+        t15 = t14[0] if (type(t14) is list or type(t14) is tuple) and -len(t14) <= 0 < len(t14) else item_at(t14, 0)
+        b.steps += 4
+        if b.steps > MAX_STEPS: b.charge(0)
+        t16 = read_input(ev, 'value', 'delta')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t17 = t16[0] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 0 < len(t16) else item_at(t16, 0)
-        b.steps += 4
-        if b.steps > MAX_STEPS: b.charge(0)
-        t18 = read_input(ev, 'value', 'delta')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t19 = t18[0] if (type(t18) is list or type(t18) is tuple) and -len(t18) <= 0 < len(t18) else item_at(t18, 0)
-        t20 = r21 if type(c15) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := c15 * t19) <= MAX_INT_MAGNITUDE else binary('*', c15, t19, b)
-        t22 = r23 if type(t17) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t17 + t20) <= MAX_INT_MAGNITUDE else binary('+', t17, t20, b)
-        t1.append(t22)
+        t18 = r19 if type(c13) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := c13 * t17) <= MAX_INT_MAGNITUDE else binary('*', c13, t17, b)
+        t20 = r21 if type(t15) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t15 + t18) <= MAX_INT_MAGNITUDE else binary('+', t15, t18, b)
+        t1.append(t20)
         check_length(len(t1), 'comprehension')
     return t1
 

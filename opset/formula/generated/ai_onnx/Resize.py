@@ -1230,7 +1230,12 @@ def _f22(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('align_corners', 'tf_crop_and_resize', 'pytorch_half_pixel', )
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -3201,7 +3206,12 @@ def _f34(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('align_corners', 'tf_crop_and_resize', 'pytorch_half_pixel', )
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4

@@ -83,170 +83,167 @@ def _f0(ev: Evaluator) -> Any:
                 t26 = r27 if type(t25) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - c18) <= MAX_INT_MAGNITUDE else binary('-', t25, c18, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = r29 if type(t26) is int and type(c22) is int and c22 != 0 and t26 % c22 == 0 and -MAX_INT_MAGNITUDE <= (r29 := t26 // c22) <= MAX_INT_MAGNITUDE else binary('/', t26, c22, b)
-                t24 = FUNCTIONS['floor']([t28], b)
+                t24 = t26 // c22 if type(t26) is int and -MAX_INT_MAGNITUDE <= t26 <= MAX_INT_MAGNITUDE and type(c22) is int and -MAX_INT_MAGNITUDE <= c22 <= MAX_INT_MAGNITUDE and c22 != 0 else FUNCTIONS['floor']([binary('/', t26, c22, b)], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t30 = r31 if type(t24) is int and -MAX_INT_MAGNITUDE <= (r31 := t24 + 1) <= MAX_INT_MAGNITUDE else binary('+', t24, 1, b)
+                t28 = r29 if type(t24) is int and -MAX_INT_MAGNITUDE <= (r29 := t24 + 1) <= MAX_INT_MAGNITUDE else binary('+', t24, 1, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t32 = False
+                t30 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33 = load(ev, 'onesided')
+                t31 = load(ev, 'onesided')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t33) is int:
+                if type(t31) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k34 = t33 == 1
+                    k32 = t31 == 1
                 else:
-                    k34 = compare('==', t33, 1, b)
-                if k34:
-                    t32 = True
-                t35: Any
-                if truthy(t32):
+                    k32 = compare('==', t31, 1, b)
+                if k32:
+                    t30 = True
+                t33: Any
+                if truthy(t30):
                     b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = r38 if type(c18) is int and c18 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r38 := c18 // 2) <= MAX_INT_MAGNITUDE else binary('/', c18, 2, b)
-                    t36 = FUNCTIONS['floor']([t37], b)
+                    t34 = c18 // 2 if type(c18) is int and -MAX_INT_MAGNITUDE <= c18 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', c18, 2, b)], b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t39 = r40 if type(t36) is int and -MAX_INT_MAGNITUDE <= (r40 := t36 + 1) <= MAX_INT_MAGNITUDE else binary('+', t36, 1, b)
-                    t35 = t39
+                    t35 = r36 if type(t34) is int and -MAX_INT_MAGNITUDE <= (r36 := t34 + 1) <= MAX_INT_MAGNITUDE else binary('+', t34, 1, b)
+                    t33 = t35
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t35 = c18
-                t41: list[Any] = [t23, t30, t35, 2]
+                    t33 = c18
+                t37: list[Any] = [t23, t28, t33, 2]
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                for c42 in iterated(t41):
+                for c38 in iterated(t37):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t4.append(c42)
+                    t4.append(c38)
                     check_length(len(t4), 'comprehension')
         t1 = t4
         d3 = truthy(t1)
-    except Undecided as e43:
-        u2 = e43
+    except Undecided as e39:
+        u2 = e39
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t44: list[Any] = []
+            t40: list[Any] = []
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t45 = False
+            t41 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t46 = load(ev, 'window')
+            t42 = load(ev, 'window')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k47 = compare('!=', t46, None, b)
-            if k47:
-                t45 = True
-            t48: Any
-            if truthy(t45):
+            k43 = compare('!=', t42, None, b)
+            if k43:
+                t41 = True
+            t44: Any
+            if truthy(t41):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t49 = load(ev, 'W')
-                t48 = t49
+                t45 = load(ev, 'W')
+                t44 = t45
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t50 = False
+                t46 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t51 = load(ev, 'frame_length')
+                t47 = load(ev, 'frame_length')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k52 = compare('!=', t51, None, b)
-                if k52:
-                    t50 = True
-                t53: Any
-                if truthy(t50):
+                k48 = compare('!=', t47, None, b)
+                if k48:
+                    t46 = True
+                t49: Any
+                if truthy(t46):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t54 = read_input(ev, 'value', 'frame_length')
+                    t50 = read_input(ev, 'value', 'frame_length')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t55 = t54[0] if (type(t54) is list or type(t54) is tuple) and -len(t54) <= 0 < len(t54) else item_at(t54, 0)
-                    t53 = t55
+                    t51 = t50[0] if (type(t50) is list or type(t50) is tuple) and -len(t50) <= 0 < len(t50) else item_at(t50, 0)
+                    t49 = t51
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t56 = load(ev, 'L')
-                    t53 = t56
-                t48 = t53
-            t57: list[Any] = [t48]
-            for c58 in iterated(t57):
+                    t52 = load(ev, 'L')
+                    t49 = t52
+                t44 = t49
+            t53: list[Any] = [t44]
+            for c54 in iterated(t53):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t59 = load(ev, 'B')
+                t55 = load(ev, 'B')
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t60 = FUNCTIONS['unknown'](['frames'], b)
+                t56 = FUNCTIONS['unknown'](['frames'], b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t61 = False
+                t57 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t62 = load(ev, 'onesided')
+                t58 = load(ev, 'onesided')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t62) is int:
+                if type(t58) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k63 = t62 == 1
+                    k59 = t58 == 1
                 else:
-                    k63 = compare('==', t62, 1, b)
-                if k63:
-                    t61 = True
-                t64: Any
-                if truthy(t61):
+                    k59 = compare('==', t58, 1, b)
+                if k59:
+                    t57 = True
+                t60: Any
+                if truthy(t57):
                     b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t66 = r67 if type(c58) is int and c58 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r67 := c58 // 2) <= MAX_INT_MAGNITUDE else binary('/', c58, 2, b)
-                    t65 = FUNCTIONS['floor']([t66], b)
+                    t61 = c54 // 2 if type(c54) is int and -MAX_INT_MAGNITUDE <= c54 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', c54, 2, b)], b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t68 = r69 if type(t65) is int and -MAX_INT_MAGNITUDE <= (r69 := t65 + 1) <= MAX_INT_MAGNITUDE else binary('+', t65, 1, b)
-                    t64 = t68
+                    t62 = r63 if type(t61) is int and -MAX_INT_MAGNITUDE <= (r63 := t61 + 1) <= MAX_INT_MAGNITUDE else binary('+', t61, 1, b)
+                    t60 = t62
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t64 = c58
-                t70: list[Any] = [t59, t60, t64, 2]
+                    t60 = c54
+                t64: list[Any] = [t55, t56, t60, 2]
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                for c71 in iterated(t70):
+                for c65 in iterated(t64):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t44.append(c71)
-                    check_length(len(t44), 'comprehension')
-            t1 = t44
+                    t40.append(c65)
+                    check_length(len(t40), 'comprehension')
+            t1 = t40
             d3 = truthy(t1)
-        except Undecided as e72:
-            u2 = e72
+        except Undecided as e66:
+            u2 = e66
         if not d3:
             try:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t73 = load(ev, 'B')
+                t67 = load(ev, 'B')
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t74 = FUNCTIONS['unknown'](['frames'], b)
+                t68 = FUNCTIONS['unknown'](['frames'], b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t75 = FUNCTIONS['unknown'](['bins'], b)
-                t76: list[Any] = [t73, t74, t75, 2]
+                t69 = FUNCTIONS['unknown'](['bins'], b)
+                t70: list[Any] = [t67, t68, t69, 2]
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t1 = t76
+                t1 = t70
                 d3 = truthy(t1)
-            except Undecided as e77:
-                u2 = e77
+            except Undecided as e71:
+                u2 = e71
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -263,7 +260,12 @@ def _f1(ev: Evaluator) -> Any:
     t3: list[Any] = [1, 2]
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    k4 = compare('in', t2, t3, b)
+    if type(t2) is int:
+        k4 = t2 in t3
+        b.steps += t3.index(t2) + 1 if t2 in t3 else len(t3)
+        if b.steps > MAX_STEPS: b.charge(0)
+    else:
+        k4 = compare('in', t2, t3, b)
     if k4:
         t1 = True
     return t1
@@ -580,18 +582,17 @@ def _f7(ev: Evaluator) -> Any:
             t23 = r24 if type(t22) is int and type(c15) is int and -MAX_INT_MAGNITUDE <= (r24 := t22 - c15) <= MAX_INT_MAGNITUDE else binary('-', t22, c15, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t25 = r26 if type(t23) is int and type(c19) is int and c19 != 0 and t23 % c19 == 0 and -MAX_INT_MAGNITUDE <= (r26 := t23 // c19) <= MAX_INT_MAGNITUDE else binary('/', t23, c19, b)
-            t21 = FUNCTIONS['floor']([t25], b)
+            t21 = t23 // c19 if type(t23) is int and -MAX_INT_MAGNITUDE <= t23 <= MAX_INT_MAGNITUDE and type(c19) is int and -MAX_INT_MAGNITUDE <= c19 <= MAX_INT_MAGNITUDE and c19 != 0 else FUNCTIONS['floor']([binary('/', t23, c19, b)], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t27 = r28 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r28 := t21 + 1) <= MAX_INT_MAGNITUDE else binary('+', t21, 1, b)
-            t29: list[Any] = [t20, t27, c15, 2]
+            t25 = r26 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r26 := t21 + 1) <= MAX_INT_MAGNITUDE else binary('+', t21, 1, b)
+            t27: list[Any] = [t20, t25, c15, 2]
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            for c30 in iterated(t29):
+            for c28 in iterated(t27):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t1.append(c30)
+                t1.append(c28)
                 check_length(len(t1), 'comprehension')
     return t1
 

@@ -830,8 +830,7 @@ def _f8(ev: Evaluator) -> Any:
                                                 t114 = r115 if type(c104) is int and type(c83) is int and -MAX_INT_MAGNITUDE <= (r115 := c104 - c83) <= MAX_INT_MAGNITUDE else binary('-', c104, c83, b)
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t116 = r117 if type(t114) is int and type(c55) is int and c55 != 0 and t114 % c55 == 0 and -MAX_INT_MAGNITUDE <= (r117 := t114 // c55) <= MAX_INT_MAGNITUDE else binary('/', t114, c55, b)
-                                                t113 = FUNCTIONS['ceil']([t116], b)
+                                                t113 = -(-t114 // c55) if type(t114) is int and -MAX_INT_MAGNITUDE <= t114 <= MAX_INT_MAGNITUDE and type(c55) is int and -MAX_INT_MAGNITUDE <= c55 <= MAX_INT_MAGNITUDE and c55 != 0 else FUNCTIONS['ceil']([binary('/', t114, c55, b)], b)
                                                 t112 = FUNCTIONS['max']([0, t113], b)
                                                 t109 = t112
                                             t1.append(t109)

@@ -1193,8 +1193,7 @@ def _f20(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t9 = load(ev, 'num_outputs')
-        t10 = r11 if type(t7) is int and type(t9) is int and t9 != 0 and t7 % t9 == 0 and -MAX_INT_MAGNITUDE <= (r11 := t7 // t9) <= MAX_INT_MAGNITUDE else binary('/', t7, t9, b)
-        t5 = FUNCTIONS['ceil']([t10], b)
+        t5 = -(-t7 // t9) if type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and type(t9) is int and -MAX_INT_MAGNITUDE <= t9 <= MAX_INT_MAGNITUDE and t9 != 0 else FUNCTIONS['ceil']([binary('/', t7, t9, b)], b)
         t4 = t5
     else:
         b.steps += 1

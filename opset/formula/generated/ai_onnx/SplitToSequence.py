@@ -130,53 +130,52 @@ def _f0(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t53 = t52[0] if (type(t52) is list or type(t52) is tuple) and -len(t52) <= 0 < len(t52) else item_at(t52, 0)
-            t54 = r55 if type(t50) is int and type(t53) is int and t53 != 0 and t50 % t53 == 0 and -MAX_INT_MAGNITUDE <= (r55 := t50 // t53) <= MAX_INT_MAGNITUDE else binary('/', t50, t53, b)
-            t48 = FUNCTIONS['ceil']([t54], b)
+            t48 = -(-t50 // t53) if type(t50) is int and -MAX_INT_MAGNITUDE <= t50 <= MAX_INT_MAGNITUDE and type(t53) is int and -MAX_INT_MAGNITUDE <= t53 <= MAX_INT_MAGNITUDE and t53 != 0 else FUNCTIONS['ceil']([binary('/', t50, t53, b)], b)
             t47 = FUNCTIONS['range']([t48], b)
-            for c56 in iterated(t47):
+            for c54 in iterated(t47):
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t57 = load(ev, 'S')
+                t55 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t59 = load(ev, 'a')
-                t58 = sliced(t57, None, t59, None, b)
+                t57 = load(ev, 'a')
+                t56 = sliced(t55, None, t57, None, b)
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t61 = read_input(ev, 'value', 'split')
+                t59 = read_input(ev, 'value', 'split')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t62 = t61[0] if (type(t61) is list or type(t61) is tuple) and -len(t61) <= 0 < len(t61) else item_at(t61, 0)
+                t60 = t59[0] if (type(t59) is list or type(t59) is tuple) and -len(t59) <= 0 < len(t59) else item_at(t59, 0)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t63 = load(ev, 'S')
+                t61 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t65 = load(ev, 'a')
-                t64 = t63[t65] if (type(t63) is list or type(t63) is tuple) and type(t65) is int and -len(t63) <= t65 < len(t63) else item_at(t63, t65)
+                t63 = load(ev, 'a')
+                t62 = t61[t63] if (type(t61) is list or type(t61) is tuple) and type(t63) is int and -len(t61) <= t63 < len(t61) else item_at(t61, t63)
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t66 = read_input(ev, 'value', 'split')
+                t64 = read_input(ev, 'value', 'split')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t67 = t66[0] if (type(t66) is list or type(t66) is tuple) and -len(t66) <= 0 < len(t66) else item_at(t66, 0)
-                t68 = r69 if type(c56) is int and type(t67) is int and -MAX_INT_MAGNITUDE <= (r69 := c56 * t67) <= MAX_INT_MAGNITUDE else binary('*', c56, t67, b)
-                t70 = r71 if type(t64) is int and type(t68) is int and -MAX_INT_MAGNITUDE <= (r71 := t64 - t68) <= MAX_INT_MAGNITUDE else binary('-', t64, t68, b)
-                t60 = FUNCTIONS['min']([t62, t70], b)
-                t72: list[Any] = [t60]
-                t73 = binary('+', t58, t72, b)
+                t65 = t64[0] if (type(t64) is list or type(t64) is tuple) and -len(t64) <= 0 < len(t64) else item_at(t64, 0)
+                t66 = r67 if type(c54) is int and type(t65) is int and -MAX_INT_MAGNITUDE <= (r67 := c54 * t65) <= MAX_INT_MAGNITUDE else binary('*', c54, t65, b)
+                t68 = r69 if type(t62) is int and type(t66) is int and -MAX_INT_MAGNITUDE <= (r69 := t62 - t66) <= MAX_INT_MAGNITUDE else binary('-', t62, t66, b)
+                t58 = FUNCTIONS['min']([t60, t68], b)
+                t70: list[Any] = [t58]
+                t71 = binary('+', t56, t70, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t74 = load(ev, 'S')
+                t72 = load(ev, 'S')
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t76 = load(ev, 'a')
+                t74 = load(ev, 'a')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t77 = r78 if type(t76) is int and -MAX_INT_MAGNITUDE <= (r78 := t76 + 1) <= MAX_INT_MAGNITUDE else binary('+', t76, 1, b)
-                t75 = sliced(t74, t77, None, None, b)
-                t79 = r80 if type(t73) is int and type(t75) is int and -MAX_INT_MAGNITUDE <= (r80 := t73 + t75) <= MAX_INT_MAGNITUDE else binary('+', t73, t75, b)
-                t46.append(t79)
+                t75 = r76 if type(t74) is int and -MAX_INT_MAGNITUDE <= (r76 := t74 + 1) <= MAX_INT_MAGNITUDE else binary('+', t74, 1, b)
+                t73 = sliced(t72, t75, None, None, b)
+                t77 = r78 if type(t71) is int and type(t73) is int and -MAX_INT_MAGNITUDE <= (r78 := t71 + t73) <= MAX_INT_MAGNITUDE else binary('+', t71, t73, b)
+                t46.append(t77)
                 check_length(len(t46), 'comprehension')
             t30 = t46
         t4 = t30

@@ -86,7 +86,12 @@ def _f2(ev: Evaluator) -> Any:
             t10: tuple[Any, ...] = (1, 2, )
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('in', t9, t10, b)
+            if type(t9) is int:
+                k11 = t9 in t10
+                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k11 = compare('in', t9, t10, b)
             if k11:
                 t8 = True
             k6 = truthy(t8)

@@ -63,7 +63,12 @@ def _f2(ev: Evaluator) -> Any:
     t4: tuple[Any, ...] = (1, 2, )
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    k5 = compare('in', t2, t4, b)
+    if type(t2) is int:
+        k5 = t2 in t4
+        b.steps += t4.index(t2) + 1 if t2 in t4 else len(t4)
+        if b.steps > MAX_STEPS: b.charge(0)
+    else:
+        k5 = compare('in', t2, t4, b)
     if k5:
         t1 = True
     return t1

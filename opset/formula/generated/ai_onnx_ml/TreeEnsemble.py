@@ -939,7 +939,12 @@ def _f15(ev: Evaluator) -> Any:
                 t14: list[Any] = [1, 2]
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                k15 = compare('in', t13, t14, b)
+                if type(t13) is int:
+                    k15 = t13 in t14
+                    b.steps += t14.index(t13) + 1 if t13 in t14 else len(t14)
+                    if b.steps > MAX_STEPS: b.charge(0)
+                else:
+                    k15 = compare('in', t13, t14, b)
                 if k15:
                     t12 = True
                 t1 = t12

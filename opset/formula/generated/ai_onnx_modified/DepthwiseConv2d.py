@@ -77,39 +77,37 @@ def _f3(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = t7[0] if (type(t7) is list or type(t7) is tuple) and -len(t7) <= 0 < len(t7) else item_at(t7, 0)
-        t9 = r10 if type(t6) is int and type(t8) is int and t8 != 0 and t6 % t8 == 0 and -MAX_INT_MAGNITUDE <= (r10 := t6 // t8) <= MAX_INT_MAGNITUDE else binary('/', t6, t8, b)
-        t5 = FUNCTIONS['ceil']([t9], b)
+        t5 = -(-t6 // t8) if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE and type(t8) is int and -MAX_INT_MAGNITUDE <= t8 <= MAX_INT_MAGNITUDE and t8 != 0 else FUNCTIONS['ceil']([binary('/', t6, t8, b)], b)
         t4 = t5
     else:
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'IH')
+        t10 = load(ev, 'IH')
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'kernel_shape')
+        t11 = load(ev, 'kernel_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = t13[0] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 0 < len(t13) else item_at(t13, 0)
+        t12 = t11[0] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 0 < len(t11) else item_at(t11, 0)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = r16 if type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t14 - 1) <= MAX_INT_MAGNITUDE else binary('-', t14, 1, b)
+        t13 = r14 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t12 - 1) <= MAX_INT_MAGNITUDE else binary('-', t12, 1, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'dilations')
+        t15 = load(ev, 'dilations')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = t17[0] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 0 < len(t17) else item_at(t17, 0)
-        t19 = r20 if type(t15) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t15 * t18) <= MAX_INT_MAGNITUDE else binary('*', t15, t18, b)
-        t21 = r22 if type(t12) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r22 := t12 - t19) <= MAX_INT_MAGNITUDE else binary('-', t12, t19, b)
+        t16 = t15[0] if (type(t15) is list or type(t15) is tuple) and -len(t15) <= 0 < len(t15) else item_at(t15, 0)
+        t17 = r18 if type(t13) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t13 * t16) <= MAX_INT_MAGNITUDE else binary('*', t13, t16, b)
+        t19 = r20 if type(t10) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r20 := t10 - t17) <= MAX_INT_MAGNITUDE else binary('-', t10, t17, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'strides')
+        t21 = load(ev, 'strides')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = t23[0] if (type(t23) is list or type(t23) is tuple) and -len(t23) <= 0 < len(t23) else item_at(t23, 0)
-        t25 = r26 if type(t21) is int and type(t24) is int and t24 != 0 and t21 % t24 == 0 and -MAX_INT_MAGNITUDE <= (r26 := t21 // t24) <= MAX_INT_MAGNITUDE else binary('/', t21, t24, b)
-        t11 = FUNCTIONS['ceil']([t25], b)
-        t4 = t11
+        t22 = t21[0] if (type(t21) is list or type(t21) is tuple) and -len(t21) <= 0 < len(t21) else item_at(t21, 0)
+        t9 = -(-t19 // t22) if type(t19) is int and -MAX_INT_MAGNITUDE <= t19 <= MAX_INT_MAGNITUDE and type(t22) is int and -MAX_INT_MAGNITUDE <= t22 <= MAX_INT_MAGNITUDE and t22 != 0 else FUNCTIONS['ceil']([binary('/', t19, t22, b)], b)
+        t4 = t9
     return t4
 
 
@@ -142,39 +140,37 @@ def _f4(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = t7[1] if (type(t7) is list or type(t7) is tuple) and -len(t7) <= 1 < len(t7) else item_at(t7, 1)
-        t9 = r10 if type(t6) is int and type(t8) is int and t8 != 0 and t6 % t8 == 0 and -MAX_INT_MAGNITUDE <= (r10 := t6 // t8) <= MAX_INT_MAGNITUDE else binary('/', t6, t8, b)
-        t5 = FUNCTIONS['ceil']([t9], b)
+        t5 = -(-t6 // t8) if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE and type(t8) is int and -MAX_INT_MAGNITUDE <= t8 <= MAX_INT_MAGNITUDE and t8 != 0 else FUNCTIONS['ceil']([binary('/', t6, t8, b)], b)
         t4 = t5
     else:
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'IW')
+        t10 = load(ev, 'IW')
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'kernel_shape')
+        t11 = load(ev, 'kernel_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = t13[1] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 1 < len(t13) else item_at(t13, 1)
+        t12 = t11[1] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 1 < len(t11) else item_at(t11, 1)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = r16 if type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t14 - 1) <= MAX_INT_MAGNITUDE else binary('-', t14, 1, b)
+        t13 = r14 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t12 - 1) <= MAX_INT_MAGNITUDE else binary('-', t12, 1, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'dilations')
+        t15 = load(ev, 'dilations')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = t17[1] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 1 < len(t17) else item_at(t17, 1)
-        t19 = r20 if type(t15) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t15 * t18) <= MAX_INT_MAGNITUDE else binary('*', t15, t18, b)
-        t21 = r22 if type(t12) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r22 := t12 - t19) <= MAX_INT_MAGNITUDE else binary('-', t12, t19, b)
+        t16 = t15[1] if (type(t15) is list or type(t15) is tuple) and -len(t15) <= 1 < len(t15) else item_at(t15, 1)
+        t17 = r18 if type(t13) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t13 * t16) <= MAX_INT_MAGNITUDE else binary('*', t13, t16, b)
+        t19 = r20 if type(t10) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r20 := t10 - t17) <= MAX_INT_MAGNITUDE else binary('-', t10, t17, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'strides')
+        t21 = load(ev, 'strides')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = t23[1] if (type(t23) is list or type(t23) is tuple) and -len(t23) <= 1 < len(t23) else item_at(t23, 1)
-        t25 = r26 if type(t21) is int and type(t24) is int and t24 != 0 and t21 % t24 == 0 and -MAX_INT_MAGNITUDE <= (r26 := t21 // t24) <= MAX_INT_MAGNITUDE else binary('/', t21, t24, b)
-        t11 = FUNCTIONS['ceil']([t25], b)
-        t4 = t11
+        t22 = t21[1] if (type(t21) is list or type(t21) is tuple) and -len(t21) <= 1 < len(t21) else item_at(t21, 1)
+        t9 = -(-t19 // t22) if type(t19) is int and -MAX_INT_MAGNITUDE <= t19 <= MAX_INT_MAGNITUDE and type(t22) is int and -MAX_INT_MAGNITUDE <= t22 <= MAX_INT_MAGNITUDE and t22 != 0 else FUNCTIONS['ceil']([binary('/', t19, t22, b)], b)
+        t4 = t9
     return t4
 
 

@@ -319,8 +319,7 @@ def _f0(ev: Evaluator) -> Any:
                                                 t109 = r110 if type(c99) is int and type(c78) is int and -MAX_INT_MAGNITUDE <= (r110 := c99 - c78) <= MAX_INT_MAGNITUDE else binary('-', c99, c78, b)
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t111 = r112 if type(t109) is int and type(c50) is int and c50 != 0 and t109 % c50 == 0 and -MAX_INT_MAGNITUDE <= (r112 := t109 // c50) <= MAX_INT_MAGNITUDE else binary('/', t109, c50, b)
-                                                t108 = FUNCTIONS['ceil']([t111], b)
+                                                t108 = -(-t109 // c50) if type(t109) is int and -MAX_INT_MAGNITUDE <= t109 <= MAX_INT_MAGNITUDE and type(c50) is int and -MAX_INT_MAGNITUDE <= c50 <= MAX_INT_MAGNITUDE and c50 != 0 else FUNCTIONS['ceil']([binary('/', t109, c50, b)], b)
                                                 t107 = FUNCTIONS['max']([0, t108], b)
                                                 t104 = t107
                                             t1.append(t104)

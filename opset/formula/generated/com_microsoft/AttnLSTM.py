@@ -826,7 +826,12 @@ def _f16(ev: Evaluator) -> Any:
                             t30: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
                             b.steps += 8
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k31 = compare('in', c28, t30, b)
+                            if type(c28) is str:
+                                k31 = c28 in t30
+                                b.steps += t30.index(c28) + 1 if c28 in t30 else len(t30)
+                                if b.steps > MAX_STEPS: b.charge(0)
+                            else:
+                                k31 = compare('in', c28, t30, b)
                             if k31:
                                 t29 = True
                             if truthy(t29):
@@ -894,7 +899,12 @@ def _f16(ev: Evaluator) -> Any:
                                 t52: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
                                 b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k53 = compare('in', c50, t52, b)
+                                if type(c50) is str:
+                                    k53 = c50 in t52
+                                    b.steps += t52.index(c50) + 1 if c50 in t52 else len(t52)
+                                    if b.steps > MAX_STEPS: b.charge(0)
+                                else:
+                                    k53 = compare('in', c50, t52, b)
                                 if k53:
                                     t51 = True
                                 if truthy(t51):

@@ -23,10 +23,9 @@ def _f1(ev: Evaluator) -> Any:
     t2 = FUNCTIONS['prod']([t3], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = r5 if type(t2) is int and t2 % 32 == 0 and -MAX_INT_MAGNITUDE <= (r5 := t2 // 32) <= MAX_INT_MAGNITUDE else binary('/', t2, 32, b)
-    t1 = FUNCTIONS['ceil']([t4], b)
-    t6: list[Any] = [t1]
-    return t6
+    t1 = -(-t2 // 32) if type(t2) is int and -MAX_INT_MAGNITUDE <= t2 <= MAX_INT_MAGNITUDE else FUNCTIONS['ceil']([binary('/', t2, 32, b)], b)
+    t4: list[Any] = [t1]
+    return t4
 
 
 def _f2(ev: Evaluator) -> Any:

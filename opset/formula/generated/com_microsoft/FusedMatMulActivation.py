@@ -762,7 +762,12 @@ def _f8(ev: Evaluator) -> Any:
             t10: tuple[Any, ...] = ('Elu', 'HardSigmoid', 'LeakyRelu', 'ThresholdedRelu', 'Selu', 'ParametricSoftplus', 'ScaledTanh', )
             b.steps += 8
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('not in', t9, t10, b)
+            if type(t9) is str:
+                k11 = t9 not in t10
+                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k11 = compare('not in', t9, t10, b)
             if k11:
                 t8 = True
             t1 = t8
@@ -808,7 +813,12 @@ def _f9(ev: Evaluator) -> Any:
             t10: tuple[Any, ...] = ('HardSigmoid', 'ParametricSoftplus', 'ScaledTanh', )
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('not in', t9, t10, b)
+            if type(t9) is str:
+                k11 = t9 not in t10
+                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k11 = compare('not in', t9, t10, b)
             if k11:
                 t8 = True
             t1 = t8

@@ -183,7 +183,12 @@ def _f6(ev: Evaluator) -> Any:
     t3: list[Any] = ['tensor(float8e4m3fn)', 'tensor(float8e4m3fnuz)', 'tensor(float8e5m2)', 'tensor(float8e5m2fnuz)', 'tensor(float4e2m1)']
     b.steps += 6
     if b.steps > MAX_STEPS: b.charge(0)
-    k4 = compare('in', t2, t3, b)
+    if type(t2) is str:
+        k4 = t2 in t3
+        b.steps += t3.index(t2) + 1 if t2 in t3 else len(t3)
+        if b.steps > MAX_STEPS: b.charge(0)
+    else:
+        k4 = compare('in', t2, t3, b)
     if k4:
         t1 = True
     return t1
@@ -455,95 +460,94 @@ def _f11(ev: Evaluator) -> Any:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             t33 = load(ev, 'block')
-                            t34 = r35 if type(t32) is int and type(t33) is int and t33 != 0 and t32 % t33 == 0 and -MAX_INT_MAGNITUDE <= (r35 := t32 // t33) <= MAX_INT_MAGNITUDE else binary('/', t32, t33, b)
-                            t30 = FUNCTIONS['ceil']([t34], b)
+                            t30 = -(-t32 // t33) if type(t32) is int and -MAX_INT_MAGNITUDE <= t32 <= MAX_INT_MAGNITUDE and type(t33) is int and -MAX_INT_MAGNITUDE <= t33 <= MAX_INT_MAGNITUDE and t33 != 0 else FUNCTIONS['ceil']([binary('/', t32, t33, b)], b)
                             t29 = t30
                         else:
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = load(ev, 'logical')
+                            t34 = load(ev, 'logical')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = t36[c16] if (type(t36) is list or type(t36) is tuple) and type(c16) is int and -len(t36) <= c16 < len(t36) else item_at(t36, c16)
-                            t29 = t37
-                        if ((q39 := type(t24)) is int or q39 is str) and type(t29) is q39:
+                            t35 = t34[c16] if (type(t34) is list or type(t34) is tuple) and type(c16) is int and -len(t34) <= c16 < len(t34) else item_at(t34, c16)
+                            t29 = t35
+                        if ((q37 := type(t24)) is int or q37 is str) and type(t29) is q37:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k38 = t24 == t29
+                            k36 = t24 == t29
                         else:
-                            k38 = compare('==', t24, t29, b)
-                        if k38:
+                            k36 = compare('==', t24, t29, b)
+                        if k36:
                             t22 = True
                         t19 = t22
                         d21 = truthy(t19)
-                    except Undecided as e40:
-                        u20 = e40
+                    except Undecided as e38:
+                        u20 = e38
                     if not d21:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t41: Any = None
-                            u42: Undecided | None = None
-                            d43 = False
+                            t39: Any = None
+                            u40: Undecided | None = None
+                            d41 = False
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t44 = load(ev, 'float_table')
-                                t41 = t44
-                                d43 = not truthy(t41)
-                            except Undecided as e45:
-                                u42 = e45
-                            if not d43:
+                                t42 = load(ev, 'float_table')
+                                t39 = t42
+                                d41 = not truthy(t39)
+                            except Undecided as e43:
+                                u40 = e43
+                            if not d41:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t46 = False
+                                    t44 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t47 = load(ev, 'qa')
-                                    if ((q49 := type(c16)) is int or q49 is str) and type(t47) is q49:
+                                    t45 = load(ev, 'qa')
+                                    if ((q47 := type(c16)) is int or q47 is str) and type(t45) is q47:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k48 = c16 != t47
+                                        k46 = c16 != t45
                                     else:
-                                        k48 = compare('!=', c16, t47, b)
-                                    if k48:
-                                        t46 = True
-                                    t41 = t46
-                                    d43 = not truthy(t41)
-                                except Undecided as e50:
-                                    u42 = e50
-                                if not d43:
+                                        k46 = compare('!=', c16, t45, b)
+                                    if k46:
+                                        t44 = True
+                                    t39 = t44
+                                    d41 = not truthy(t39)
+                                except Undecided as e48:
+                                    u40 = e48
+                                if not d41:
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t51 = False
+                                        t49 = False
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t52 = load(ev, 'scales')
+                                        t50 = load(ev, 'scales')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t53 = t52[c16] if (type(t52) is list or type(t52) is tuple) and type(c16) is int and -len(t52) <= c16 < len(t52) else item_at(t52, c16)
+                                        t51 = t50[c16] if (type(t50) is list or type(t50) is tuple) and type(c16) is int and -len(t50) <= c16 < len(t50) else item_at(t50, c16)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        if type(t53) is int:
+                                        if type(t51) is int:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k54 = t53 == 1
+                                            k52 = t51 == 1
                                         else:
-                                            k54 = compare('==', t53, 1, b)
-                                        if k54:
-                                            t51 = True
-                                        t41 = t51
-                                        d43 = not truthy(t41)
-                                    except Undecided as e55:
-                                        u42 = e55
-                            if not d43 and u42 is not None:
-                                raise u42
-                            t19 = t41
+                                            k52 = compare('==', t51, 1, b)
+                                        if k52:
+                                            t49 = True
+                                        t39 = t49
+                                        d41 = not truthy(t39)
+                                    except Undecided as e53:
+                                        u40 = e53
+                            if not d41 and u40 is not None:
+                                raise u40
+                            t19 = t39
                             d21 = truthy(t19)
-                        except Undecided as e56:
-                            u20 = e56
+                        except Undecided as e54:
+                            u20 = e54
                     if not d21 and u20 is not None:
                         raise u20
                     k17 = truthy(t19)
@@ -560,8 +564,8 @@ def _f11(ev: Evaluator) -> Any:
                 raise u12
             t1 = t11
             d3 = not truthy(t1)
-        except Undecided as e57:
-            u2 = e57
+        except Undecided as e55:
+            u2 = e55
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -649,34 +653,33 @@ def _f12(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t27 = load(ev, 'packs')
-                        t28 = r29 if type(t25) is int and type(t27) is int and t27 != 0 and t25 % t27 == 0 and -MAX_INT_MAGNITUDE <= (r29 := t25 // t27) <= MAX_INT_MAGNITUDE else binary('/', t25, t27, b)
-                        t23 = FUNCTIONS['ceil']([t28], b)
-                        t30: list[Any] = [t23]
-                        t31 = binary('+', t21, t30, b)
-                        t19 = t31
+                        t23 = -(-t25 // t27) if type(t25) is int and -MAX_INT_MAGNITUDE <= t25 <= MAX_INT_MAGNITUDE and type(t27) is int and -MAX_INT_MAGNITUDE <= t27 <= MAX_INT_MAGNITUDE and t27 != 0 else FUNCTIONS['ceil']([binary('/', t25, t27, b)], b)
+                        t28: list[Any] = [t23]
+                        t29 = binary('+', t21, t28, b)
+                        t19 = t29
                     else:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = load(ev, 'scales')
-                        t19 = t32
-                    if ((q34 := type(t15)) is int or q34 is str) and type(t19) is q34:
+                        t30 = load(ev, 'scales')
+                        t19 = t30
+                    if ((q32 := type(t15)) is int or q32 is str) and type(t19) is q32:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k33 = t15 == t19
+                        k31 = t15 == t19
                     else:
-                        k33 = compare('==', t15, t19, b)
-                    if k33:
+                        k31 = compare('==', t15, t19, b)
+                    if k31:
                         t14 = True
                     t8 = t14
                     d10 = not truthy(t8)
-                except Undecided as e35:
-                    u9 = e35
+                except Undecided as e33:
+                    u9 = e33
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e36:
-            u2 = e36
+        except Undecided as e34:
+            u2 = e34
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -814,7 +817,12 @@ def _f14(ev: Evaluator) -> Any:
         t6: list[Any] = ['tensor(int4)', 'tensor(uint4)']
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('not in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 not in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('not in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4

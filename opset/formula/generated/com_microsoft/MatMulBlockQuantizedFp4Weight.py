@@ -104,11 +104,10 @@ def _f2(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t8 = load(ev, 'block_size')
-    t9 = r10 if type(t6) is int and type(t8) is int and t8 != 0 and t6 % t8 == 0 and -MAX_INT_MAGNITUDE <= (r10 := t6 // t8) <= MAX_INT_MAGNITUDE else binary('/', t6, t8, b)
-    t4 = FUNCTIONS['ceil']([t9], b)
-    t11: list[Any] = [t3, t4]
-    k12 = compare('==', t2, t11, b)
-    if k12:
+    t4 = -(-t6 // t8) if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE and type(t8) is int and -MAX_INT_MAGNITUDE <= t8 <= MAX_INT_MAGNITUDE and t8 != 0 else FUNCTIONS['ceil']([binary('/', t6, t8, b)], b)
+    t9: list[Any] = [t3, t4]
+    k10 = compare('==', t2, t9, b)
+    if k10:
         t1 = True
     return t1
 

@@ -102,11 +102,10 @@ def _f2(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t6 = load(ev, 'block_size')
-    t7 = r8 if type(t5) is int and type(t6) is int and t6 != 0 and t5 % t6 == 0 and -MAX_INT_MAGNITUDE <= (r8 := t5 // t6) <= MAX_INT_MAGNITUDE else binary('/', t5, t6, b)
-    t4 = FUNCTIONS['ceil']([t7], b)
-    t9: list[Any] = [t3, t4]
-    k10 = compare('==', t2, t9, b)
-    if k10:
+    t4 = -(-t5 // t6) if type(t5) is int and -MAX_INT_MAGNITUDE <= t5 <= MAX_INT_MAGNITUDE and type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE and t6 != 0 else FUNCTIONS['ceil']([binary('/', t5, t6, b)], b)
+    t7: list[Any] = [t3, t4]
+    k8 = compare('==', t2, t7, b)
+    if k8:
         t1 = True
     return t1
 

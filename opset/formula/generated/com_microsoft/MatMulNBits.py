@@ -32,8 +32,7 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = load(ev, 'block_size')
-    t4 = r5 if type(t2) is int and type(t3) is int and t3 != 0 and t2 % t3 == 0 and -MAX_INT_MAGNITUDE <= (r5 := t2 // t3) <= MAX_INT_MAGNITUDE else binary('/', t2, t3, b)
-    t1 = FUNCTIONS['ceil']([t4], b)
+    t1 = -(-t2 // t3) if type(t2) is int and -MAX_INT_MAGNITUDE <= t2 <= MAX_INT_MAGNITUDE and type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE and t3 != 0 else FUNCTIONS['ceil']([binary('/', t2, t3, b)], b)
     return t1
 
 
@@ -442,104 +441,103 @@ def _f7(ev: Evaluator) -> Any:
                         t24 = r25 if type(t22) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 * t23) <= MAX_INT_MAGNITUDE else binary('*', t22, t23, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = r27 if type(t24) is int and t24 % 8 == 0 and -MAX_INT_MAGNITUDE <= (r27 := t24 // 8) <= MAX_INT_MAGNITUDE else binary('/', t24, 8, b)
-                        t21 = FUNCTIONS['ceil']([t26], b)
-                        t28 = r29 if type(t20) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r29 := t20 * t21) <= MAX_INT_MAGNITUDE else binary('*', t20, t21, b)
-                        if ((q31 := type(t18)) is int or q31 is str) and type(t28) is q31:
+                        t21 = -(-t24 // 8) if type(t24) is int and -MAX_INT_MAGNITUDE <= t24 <= MAX_INT_MAGNITUDE else FUNCTIONS['ceil']([binary('/', t24, 8, b)], b)
+                        t26 = r27 if type(t20) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r27 := t20 * t21) <= MAX_INT_MAGNITUDE else binary('*', t20, t21, b)
+                        if ((q29 := type(t18)) is int or q29 is str) and type(t26) is q29:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k30 = t18 == t28
+                            k28 = t18 == t26
                         else:
-                            k30 = compare('==', t18, t28, b)
-                        if k30:
+                            k28 = compare('==', t18, t26, b)
+                        if k28:
                             t17 = True
                         t14 = t17
                         d16 = not truthy(t14)
-                    except Undecided as e32:
-                        u15 = e32
+                    except Undecided as e30:
+                        u15 = e30
                     if not d16:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = False
+                            t31 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = load(ev, 'zero_points')
-                            t34 = FUNCTIONS['len']([t35], b)
+                            t33 = load(ev, 'zero_points')
+                            t32 = FUNCTIONS['len']([t33], b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t34) is int:
+                            if type(t32) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k36 = t34 <= 2
+                                k34 = t32 <= 2
                             else:
-                                k36 = compare('<=', t34, 2, b)
-                            if k36:
-                                t33 = True
-                            t14 = t33
+                                k34 = compare('<=', t32, 2, b)
+                            if k34:
+                                t31 = True
+                            t14 = t31
                             d16 = not truthy(t14)
-                        except Undecided as e37:
-                            u15 = e37
+                        except Undecided as e35:
+                            u15 = e35
                     if not d16 and u15 is not None:
                         raise u15
                     t13 = t14
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t38: Any = None
-                    u39: Undecided | None = None
-                    d40 = False
+                    t36: Any = None
+                    u37: Undecided | None = None
+                    d38 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t41 = False
+                        t39 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t42 = load(ev, 'zero_points')
+                        t40 = load(ev, 'zero_points')
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t43 = load(ev, 'N')
+                        t41 = load(ev, 'N')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t44 = load(ev, 'kb')
-                        t45: list[Any] = [t43, t44]
-                        k46 = compare('==', t42, t45, b)
-                        if k46:
-                            t41 = True
-                        t38 = t41
-                        d40 = truthy(t38)
-                    except Undecided as e47:
-                        u39 = e47
-                    if not d40:
+                        t42 = load(ev, 'kb')
+                        t43: list[Any] = [t41, t42]
+                        k44 = compare('==', t40, t43, b)
+                        if k44:
+                            t39 = True
+                        t36 = t39
+                        d38 = truthy(t36)
+                    except Undecided as e45:
+                        u37 = e45
+                    if not d38:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t48 = False
+                            t46 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t49 = load(ev, 'zero_points')
+                            t47 = load(ev, 'zero_points')
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t50 = load(ev, 'N')
+                            t48 = load(ev, 'N')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t51 = load(ev, 'kb')
-                            t52 = r53 if type(t50) is int and type(t51) is int and -MAX_INT_MAGNITUDE <= (r53 := t50 * t51) <= MAX_INT_MAGNITUDE else binary('*', t50, t51, b)
-                            t54: list[Any] = [t52]
-                            k55 = compare('==', t49, t54, b)
-                            if k55:
-                                t48 = True
-                            t38 = t48
-                            d40 = truthy(t38)
-                        except Undecided as e56:
-                            u39 = e56
-                    if not d40 and u39 is not None:
-                        raise u39
-                    t13 = t38
+                            t49 = load(ev, 'kb')
+                            t50 = r51 if type(t48) is int and type(t49) is int and -MAX_INT_MAGNITUDE <= (r51 := t48 * t49) <= MAX_INT_MAGNITUDE else binary('*', t48, t49, b)
+                            t52: list[Any] = [t50]
+                            k53 = compare('==', t47, t52, b)
+                            if k53:
+                                t46 = True
+                            t36 = t46
+                            d38 = truthy(t36)
+                        except Undecided as e54:
+                            u37 = e54
+                    if not d38 and u37 is not None:
+                        raise u37
+                    t13 = t36
                 t1 = t13
                 d3 = truthy(t1)
-            except Undecided as e57:
-                u2 = e57
+            except Undecided as e55:
+                u2 = e55
     if not d3 and u2 is not None:
         raise u2
     return t1

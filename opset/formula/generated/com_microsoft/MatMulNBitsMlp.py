@@ -40,8 +40,7 @@ def _f2(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = load(ev, 'block_size')
-    t4 = r5 if type(t2) is int and type(t3) is int and t3 != 0 and t2 % t3 == 0 and -MAX_INT_MAGNITUDE <= (r5 := t2 // t3) <= MAX_INT_MAGNITUDE else binary('/', t2, t3, b)
-    t1 = FUNCTIONS['ceil']([t4], b)
+    t1 = -(-t2 // t3) if type(t2) is int and -MAX_INT_MAGNITUDE <= t2 <= MAX_INT_MAGNITUDE and type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE and t3 != 0 else FUNCTIONS['ceil']([binary('/', t2, t3, b)], b)
     return t1
 
 

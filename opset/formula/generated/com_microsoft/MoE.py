@@ -32,7 +32,12 @@ def _f1(ev: Evaluator) -> Any:
         t6: list[Any] = ['swiglu', 'geglu']
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -50,7 +55,12 @@ def _f1(ev: Evaluator) -> Any:
             t11: list[Any] = [1, 2]
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            k12 = compare('in', t10, t11, b)
+            if type(t10) is int:
+                k12 = t10 in t11
+                b.steps += t11.index(t10) + 1 if t10 in t11 else len(t11)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k12 = compare('in', t10, t11, b)
             if k12:
                 t9 = True
             t1 = t9
@@ -83,7 +93,12 @@ def _f2(ev: Evaluator) -> Any:
     t4: list[Any] = [2, 3]
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    k5 = compare('in', t2, t4, b)
+    if type(t2) is int:
+        k5 = t2 in t4
+        b.steps += t4.index(t2) + 1 if t2 in t4 else len(t4)
+        if b.steps > MAX_STEPS: b.charge(0)
+    else:
+        k5 = compare('in', t2, t4, b)
     if k5:
         t1 = True
     return t1
@@ -235,7 +250,12 @@ def _f7(ev: Evaluator) -> Any:
                 t13: list[Any] = [1, 2]
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                k14 = compare('in', t12, t13, b)
+                if type(t12) is int:
+                    k14 = t12 in t13
+                    b.steps += t13.index(t12) + 1 if t12 in t13 else len(t13)
+                    if b.steps > MAX_STEPS: b.charge(0)
+                else:
+                    k14 = compare('in', t12, t13, b)
                 if k14:
                     t11 = True
                 t8 = t11
@@ -366,7 +386,12 @@ def _f8(ev: Evaluator) -> Any:
                     t25: list[Any] = [1, 2]
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k26 = compare('in', t24, t25, b)
+                    if type(t24) is int:
+                        k26 = t24 in t25
+                        b.steps += t25.index(t24) + 1 if t24 in t25 else len(t25)
+                        if b.steps > MAX_STEPS: b.charge(0)
+                    else:
+                        k26 = compare('in', t24, t25, b)
                     if k26:
                         t23 = True
                     t20 = t23

@@ -295,7 +295,12 @@ def _f10(ev: Evaluator) -> Any:
         t9: tuple[Any, ...] = (3, 5, )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k10 = compare('in', t7, t9, b)
+        if type(t7) is int:
+            k10 = t7 in t9
+            b.steps += t9.index(t7) + 1 if t7 in t9 else len(t9)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k10 = compare('in', t7, t9, b)
         if k10:
             t6 = True
         t11: Any

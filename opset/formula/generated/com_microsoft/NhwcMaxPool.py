@@ -252,7 +252,12 @@ def _f9(ev: Evaluator) -> Any:
         t7: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k8 = compare('in', t6, t7, b)
+        if type(t6) is str:
+            k8 = t6 in t7
+            b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k8 = compare('in', t6, t7, b)
         if k8:
             t5 = True
         t9: Any
@@ -269,101 +274,100 @@ def _f9(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c4] if (type(t13) is list or type(t13) is tuple) and type(c4) is int and -len(t13) <= c4 < len(t13) else item_at(t13, c4)
-            t15 = r16 if type(t12) is int and type(t14) is int and t14 != 0 and t12 % t14 == 0 and -MAX_INT_MAGNITUDE <= (r16 := t12 // t14) <= MAX_INT_MAGNITUDE else binary('/', t12, t14, b)
-            t10 = FUNCTIONS['ceil']([t15], b)
+            t10 = -(-t12 // t14) if type(t12) is int and -MAX_INT_MAGNITUDE <= t12 <= MAX_INT_MAGNITUDE and type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and t14 != 0 else FUNCTIONS['ceil']([binary('/', t12, t14, b)], b)
             t9 = t10
         else:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'fl')
+            t15 = load(ev, 'fl')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = t17[c4] if (type(t17) is list or type(t17) is tuple) and type(c4) is int and -len(t17) <= c4 < len(t17) else item_at(t17, c4)
+            t16 = t15[c4] if (type(t15) is list or type(t15) is tuple) and type(c4) is int and -len(t15) <= c4 < len(t15) else item_at(t15, c4)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t19: Any = None
-            u20: Undecided | None = None
-            d21 = False
+            t17: Any = None
+            u18: Undecided | None = None
+            d19 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = False
+                t20 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'ceil_mode')
+                t21 = load(ev, 'ceil_mode')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t23) is int:
+                if type(t21) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k24 = t23 == 1
+                    k22 = t21 == 1
                 else:
-                    k24 = compare('==', t23, 1, b)
-                if k24:
-                    t22 = True
-                t19 = t22
-                d21 = not truthy(t19)
-            except Undecided as e25:
-                u20 = e25
-            if not d21:
+                    k22 = compare('==', t21, 1, b)
+                if k22:
+                    t20 = True
+                t17 = t20
+                d19 = not truthy(t17)
+            except Undecided as e23:
+                u18 = e23
+            if not d19:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = False
+                    t24 = False
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = load(ev, 'fl')
+                    t25 = load(ev, 'fl')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = t27[c4] if (type(t27) is list or type(t27) is tuple) and type(c4) is int and -len(t27) <= c4 < len(t27) else item_at(t27, c4)
+                    t26 = t25[c4] if (type(t25) is list or type(t25) is tuple) and type(c4) is int and -len(t25) <= c4 < len(t25) else item_at(t25, c4)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = r30 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t28 - 1) <= MAX_INT_MAGNITUDE else binary('-', t28, 1, b)
+                    t27 = r28 if type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := t26 - 1) <= MAX_INT_MAGNITUDE else binary('-', t26, 1, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = load(ev, 'strides')
+                    t29 = load(ev, 'strides')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t32 = t31[c4] if (type(t31) is list or type(t31) is tuple) and type(c4) is int and -len(t31) <= c4 < len(t31) else item_at(t31, c4)
-                    t33 = r34 if type(t29) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := t29 * t32) <= MAX_INT_MAGNITUDE else binary('*', t29, t32, b)
+                    t30 = t29[c4] if (type(t29) is list or type(t29) is tuple) and type(c4) is int and -len(t29) <= c4 < len(t29) else item_at(t29, c4)
+                    t31 = r32 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t27 * t30) <= MAX_INT_MAGNITUDE else binary('*', t27, t30, b)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t35 = load(ev, 'S')
+                    t33 = load(ev, 'S')
+                    b.steps += 1
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t34 = t33[c4] if (type(t33) is list or type(t33) is tuple) and type(c4) is int and -len(t33) <= c4 < len(t33) else item_at(t33, c4)
+                    b.steps += 2
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t35 = load(ev, 'pads')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t36 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = load(ev, 'pads')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t38 = t37[c4] if (type(t37) is list or type(t37) is tuple) and type(c4) is int and -len(t37) <= c4 < len(t37) else item_at(t37, c4)
-                    t39 = r40 if type(t36) is int and type(t38) is int and -MAX_INT_MAGNITUDE <= (r40 := t36 + t38) <= MAX_INT_MAGNITUDE else binary('+', t36, t38, b)
-                    if ((q42 := type(t33)) is int or q42 is str) and type(t39) is q42:
+                    t37 = r38 if type(t34) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t34 + t36) <= MAX_INT_MAGNITUDE else binary('+', t34, t36, b)
+                    if ((q40 := type(t31)) is int or q40 is str) and type(t37) is q40:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k41 = t33 >= t39
+                        k39 = t31 >= t37
                     else:
-                        k41 = compare('>=', t33, t39, b)
-                    if k41:
-                        t26 = True
-                    t19 = t26
-                    d21 = not truthy(t19)
-                except Undecided as e43:
-                    u20 = e43
-            if not d21 and u20 is not None:
-                raise u20
-            t44: Any
-            if truthy(t19):
+                        k39 = compare('>=', t31, t37, b)
+                    if k39:
+                        t24 = True
+                    t17 = t24
+                    d19 = not truthy(t17)
+                except Undecided as e41:
+                    u18 = e41
+            if not d19 and u18 is not None:
+                raise u18
+            t42: Any
+            if truthy(t17):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t44 = 1
+                t42 = 1
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t44 = 0
-            t45 = r46 if type(t18) is int and type(t44) is int and -MAX_INT_MAGNITUDE <= (r46 := t18 - t44) <= MAX_INT_MAGNITUDE else binary('-', t18, t44, b)
-            t9 = t45
+                t42 = 0
+            t43 = r44 if type(t16) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t16 - t42) <= MAX_INT_MAGNITUDE else binary('-', t16, t42, b)
+            t9 = t43
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -407,7 +411,12 @@ def _f11(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4

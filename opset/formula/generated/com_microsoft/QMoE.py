@@ -32,7 +32,12 @@ def _f1(ev: Evaluator) -> Any:
         t6: list[Any] = ['swiglu', 'geglu']
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -50,7 +55,12 @@ def _f1(ev: Evaluator) -> Any:
             t11: list[Any] = [1, 2]
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            k12 = compare('in', t10, t11, b)
+            if type(t10) is int:
+                k12 = t10 in t11
+                b.steps += t11.index(t10) + 1 if t10 in t11 else len(t11)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k12 = compare('in', t10, t11, b)
             if k12:
                 t9 = True
             t1 = t9
@@ -149,7 +159,12 @@ def _f5(ev: Evaluator) -> Any:
     t4: list[Any] = [2, 3]
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    k5 = compare('in', t2, t4, b)
+    if type(t2) is int:
+        k5 = t2 in t4
+        b.steps += t4.index(t2) + 1 if t2 in t4 else len(t4)
+        if b.steps > MAX_STEPS: b.charge(0)
+    else:
+        k5 = compare('in', t2, t4, b)
     if k5:
         t1 = True
     return t1
@@ -438,7 +453,12 @@ def _f11(ev: Evaluator) -> Any:
                     t18: list[Any] = [16, 32, 64, 128, 256, 512, 1024]
                     b.steps += 8
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k19 = compare('in', t17, t18, b)
+                    if type(t17) is int:
+                        k19 = t17 in t18
+                        b.steps += t18.index(t17) + 1 if t17 in t18 else len(t18)
+                        if b.steps > MAX_STEPS: b.charge(0)
+                    else:
+                        k19 = compare('in', t17, t18, b)
                     if k19:
                         t16 = True
                     t1 = t16
@@ -745,7 +765,12 @@ def _f14(ev: Evaluator) -> Any:
                                 t31: list[Any] = [32, 64, 128]
                                 b.steps += 4
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k32 = compare('in', t30, t31, b)
+                                if type(t30) is int:
+                                    k32 = t30 in t31
+                                    b.steps += t31.index(t30) + 1 if t30 in t31 else len(t31)
+                                    if b.steps > MAX_STEPS: b.charge(0)
+                                else:
+                                    k32 = compare('in', t30, t31, b)
                                 if k32:
                                     t29 = True
                                 t10 = t29

@@ -52,26 +52,25 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t17 = t16[0] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 0 < len(t16) else item_at(t16, 0)
             t15 = t17
-        t18 = r19 if type(t10) is int and type(t15) is int and t15 != 0 and t10 % t15 == 0 and -MAX_INT_MAGNITUDE <= (r19 := t10 // t15) <= MAX_INT_MAGNITUDE else binary('/', t10, t15, b)
-        t5 = FUNCTIONS['ceil']([t18], b)
+        t5 = -(-t10 // t15) if type(t10) is int and -MAX_INT_MAGNITUDE <= t10 <= MAX_INT_MAGNITUDE and type(t15) is int and -MAX_INT_MAGNITUDE <= t15 <= MAX_INT_MAGNITUDE and t15 != 0 else FUNCTIONS['ceil']([binary('/', t10, t15, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t4 = FUNCTIONS['max']([t5, 0], b)
-        t20: list[Any] = [t4]
-        t1 = t20
+        t18: list[Any] = [t4]
+        t1 = t18
         d3 = truthy(t1)
-    except Undecided as e21:
-        u2 = e21
+    except Undecided as e19:
+        u2 = e19
     if not d3:
         try:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = FUNCTIONS['unknown'](['range'], b)
-            t23: list[Any] = [t22]
-            t1 = t23
+            t20 = FUNCTIONS['unknown'](['range'], b)
+            t21: list[Any] = [t20]
+            t1 = t21
             d3 = truthy(t1)
-        except Undecided as e24:
-            u2 = e24
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -186,7 +186,12 @@ def _f10(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t8: Any
@@ -203,42 +208,40 @@ def _f10(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t13 = t12[c3] if (type(t12) is list or type(t12) is tuple) and type(c3) is int and -len(t12) <= c3 < len(t12) else item_at(t12, c3)
-            t14 = r15 if type(t11) is int and type(t13) is int and t13 != 0 and t11 % t13 == 0 and -MAX_INT_MAGNITUDE <= (r15 := t11 // t13) <= MAX_INT_MAGNITUDE else binary('/', t11, t13, b)
-            t9 = FUNCTIONS['ceil']([t14], b)
+            t9 = -(-t11 // t13) if type(t11) is int and -MAX_INT_MAGNITUDE <= t11 <= MAX_INT_MAGNITUDE and type(t13) is int and -MAX_INT_MAGNITUDE <= t13 <= MAX_INT_MAGNITUDE and t13 != 0 else FUNCTIONS['ceil']([binary('/', t11, t13, b)], b)
             t8 = t9
         else:
             b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'S')
+            t15 = load(ev, 'S')
+            b.steps += 1
+            if b.steps > MAX_STEPS: b.charge(0)
+            t16 = t15[c3] if (type(t15) is list or type(t15) is tuple) and type(c3) is int and -len(t15) <= c3 < len(t15) else item_at(t15, c3)
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t17 = load(ev, 'padsum')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t18 = t17[c3] if (type(t17) is list or type(t17) is tuple) and type(c3) is int and -len(t17) <= c3 < len(t17) else item_at(t17, c3)
+            t19 = r20 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t16 + t18) <= MAX_INT_MAGNITUDE else binary('+', t16, t18, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'padsum')
+            t21 = load(ev, 'ek')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = t19[c3] if (type(t19) is list or type(t19) is tuple) and type(c3) is int and -len(t19) <= c3 < len(t19) else item_at(t19, c3)
-            t21 = r22 if type(t18) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t18 + t20) <= MAX_INT_MAGNITUDE else binary('+', t18, t20, b)
+            t22 = t21[c3] if (type(t21) is list or type(t21) is tuple) and type(c3) is int and -len(t21) <= c3 < len(t21) else item_at(t21, c3)
+            t23 = r24 if type(t19) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t19 - t22) <= MAX_INT_MAGNITUDE else binary('-', t19, t22, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = load(ev, 'ek')
+            t25 = load(ev, 'strides')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = t23[c3] if (type(t23) is list or type(t23) is tuple) and type(c3) is int and -len(t23) <= c3 < len(t23) else item_at(t23, c3)
-            t25 = r26 if type(t21) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := t21 - t24) <= MAX_INT_MAGNITUDE else binary('-', t21, t24, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t27 = load(ev, 'strides')
+            t26 = t25[c3] if (type(t25) is list or type(t25) is tuple) and type(c3) is int and -len(t25) <= c3 < len(t25) else item_at(t25, c3)
+            t14 = t23 // t26 if type(t23) is int and -MAX_INT_MAGNITUDE <= t23 <= MAX_INT_MAGNITUDE and type(t26) is int and -MAX_INT_MAGNITUDE <= t26 <= MAX_INT_MAGNITUDE and t26 != 0 else FUNCTIONS['floor']([binary('/', t23, t26, b)], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = t27[c3] if (type(t27) is list or type(t27) is tuple) and type(c3) is int and -len(t27) <= c3 < len(t27) else item_at(t27, c3)
-            t29 = r30 if type(t25) is int and type(t28) is int and t28 != 0 and t25 % t28 == 0 and -MAX_INT_MAGNITUDE <= (r30 := t25 // t28) <= MAX_INT_MAGNITUDE else binary('/', t25, t28, b)
-            t16 = FUNCTIONS['floor']([t29], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t31 = r32 if type(t16) is int and -MAX_INT_MAGNITUDE <= (r32 := t16 + 1) <= MAX_INT_MAGNITUDE else binary('+', t16, 1, b)
-            t8 = t31
+            t27 = r28 if type(t14) is int and -MAX_INT_MAGNITUDE <= (r28 := t14 + 1) <= MAX_INT_MAGNITUDE else binary('+', t14, 1, b)
+            t8 = t27
         t1.append(t8)
         check_length(len(t1), 'comprehension')
     return t1
@@ -636,7 +639,12 @@ def _f18(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -725,7 +733,12 @@ def _f19(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('LeakyRelu', 'Clip', 'HardSigmoid', )
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('not in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 not in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('not in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -888,7 +901,12 @@ def _f21(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('not in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 not in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('not in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4

@@ -126,33 +126,32 @@ def _f8(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = t7[c3] if (type(t7) is list or type(t7) is tuple) and type(c3) is int and -len(t7) <= c3 < len(t7) else item_at(t7, c3)
-        t9 = r10 if type(t6) is int and type(t8) is int and t8 != 0 and t6 % t8 == 0 and -MAX_INT_MAGNITUDE <= (r10 := t6 // t8) <= MAX_INT_MAGNITUDE else binary('/', t6, t8, b)
-        t4 = FUNCTIONS['ceil']([t9], b)
+        t4 = -(-t6 // t8) if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE and type(t8) is int and -MAX_INT_MAGNITUDE <= t8 <= MAX_INT_MAGNITUDE and t8 != 0 else FUNCTIONS['ceil']([binary('/', t6, t8, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = r12 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r12 := t4 - 1) <= MAX_INT_MAGNITUDE else binary('-', t4, 1, b)
+        t9 = r10 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r10 := t4 - 1) <= MAX_INT_MAGNITUDE else binary('-', t4, 1, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'strides')
+        t11 = load(ev, 'strides')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = t13[c3] if (type(t13) is list or type(t13) is tuple) and type(c3) is int and -len(t13) <= c3 < len(t13) else item_at(t13, c3)
-        t15 = r16 if type(t11) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t11 * t14) <= MAX_INT_MAGNITUDE else binary('*', t11, t14, b)
+        t12 = t11[c3] if (type(t11) is list or type(t11) is tuple) and type(c3) is int and -len(t11) <= c3 < len(t11) else item_at(t11, c3)
+        t13 = r14 if type(t9) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t9 * t12) <= MAX_INT_MAGNITUDE else binary('*', t9, t12, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'kernel_shape')
+        t15 = load(ev, 'kernel_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = t17[c3] if (type(t17) is list or type(t17) is tuple) and type(c3) is int and -len(t17) <= c3 < len(t17) else item_at(t17, c3)
-        t19 = r20 if type(t15) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t15 + t18) <= MAX_INT_MAGNITUDE else binary('+', t15, t18, b)
+        t16 = t15[c3] if (type(t15) is list or type(t15) is tuple) and type(c3) is int and -len(t15) <= c3 < len(t15) else item_at(t15, c3)
+        t17 = r18 if type(t13) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t13 + t16) <= MAX_INT_MAGNITUDE else binary('+', t13, t16, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t21 = load(ev, 'S')
+        t19 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t22 = t21[c3] if (type(t21) is list or type(t21) is tuple) and type(c3) is int and -len(t21) <= c3 < len(t21) else item_at(t21, c3)
-        t23 = r24 if type(t19) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t19 - t22) <= MAX_INT_MAGNITUDE else binary('-', t19, t22, b)
-        t1.append(t23)
+        t20 = t19[c3] if (type(t19) is list or type(t19) is tuple) and type(c3) is int and -len(t19) <= c3 < len(t19) else item_at(t19, c3)
+        t21 = r22 if type(t17) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t17 - t20) <= MAX_INT_MAGNITUDE else binary('-', t17, t20, b)
+        t1.append(t21)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -586,7 +585,12 @@ def _f15(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('not in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 not in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('not in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -752,7 +756,12 @@ def _f17(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -810,12 +819,11 @@ def _f18(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t11 = t10[c6] if (type(t10) is list or type(t10) is tuple) and type(c6) is int and -len(t10) <= c6 < len(t10) else item_at(t10, c6)
-        t12 = r13 if type(t9) is int and type(t11) is int and t11 != 0 and t9 % t11 == 0 and -MAX_INT_MAGNITUDE <= (r13 := t9 // t11) <= MAX_INT_MAGNITUDE else binary('/', t9, t11, b)
-        t7 = FUNCTIONS['ceil']([t12], b)
+        t7 = -(-t9 // t11) if type(t9) is int and -MAX_INT_MAGNITUDE <= t9 <= MAX_INT_MAGNITUDE and type(t11) is int and -MAX_INT_MAGNITUDE <= t11 <= MAX_INT_MAGNITUDE and t11 != 0 else FUNCTIONS['ceil']([binary('/', t9, t11, b)], b)
         t4.append(t7)
         check_length(len(t4), 'comprehension')
-    t14 = binary('+', t3, t4, b)
-    return t14
+    t12 = binary('+', t3, t4, b)
+    return t12
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {

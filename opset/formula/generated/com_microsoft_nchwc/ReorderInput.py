@@ -18,18 +18,17 @@ def _f0(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t4 = load(ev, 'block')
-    t5 = r6 if type(t3) is int and type(t4) is int and t4 != 0 and t3 % t4 == 0 and -MAX_INT_MAGNITUDE <= (r6 := t3 // t4) <= MAX_INT_MAGNITUDE else binary('/', t3, t4, b)
-    t2 = FUNCTIONS['ceil']([t5], b)
+    t2 = -(-t3 // t4) if type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE and type(t4) is int and -MAX_INT_MAGNITUDE <= t4 <= MAX_INT_MAGNITUDE and t4 != 0 else FUNCTIONS['ceil']([binary('/', t3, t4, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'block')
-    t8 = r9 if type(t2) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t2 * t7) <= MAX_INT_MAGNITUDE else binary('*', t2, t7, b)
-    t10: list[Any] = [t1, t8]
+    t5 = load(ev, 'block')
+    t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 * t5) <= MAX_INT_MAGNITUDE else binary('*', t2, t5, b)
+    t8: list[Any] = [t1, t6]
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t11 = load(ev, 'spatial')
-    t12 = binary('+', t10, t11, b)
-    return t12
+    t9 = load(ev, 'spatial')
+    t10 = binary('+', t8, t9, b)
+    return t10
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -145,30 +144,28 @@ def _f5(ev: Evaluator) -> Any:
     t3 = load(ev, 'C')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = r5 if type(t3) is int and t3 % 8 == 0 and -MAX_INT_MAGNITUDE <= (r5 := t3 // 8) <= MAX_INT_MAGNITUDE else binary('/', t3, 8, b)
-    t2 = FUNCTIONS['ceil']([t4], b)
+    t2 = -(-t3 // 8) if type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE else FUNCTIONS['ceil']([binary('/', t3, 8, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t6 = r7 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 * 8) <= MAX_INT_MAGNITUDE else binary('*', t2, 8, b)
+    t4 = r5 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r5 := t2 * 8) <= MAX_INT_MAGNITUDE else binary('*', t2, 8, b)
     b.steps += 4
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'C')
+    t7 = load(ev, 'C')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t10 = load(ev, 'block')
-    t11 = r12 if type(t9) is int and type(t10) is int and t10 != 0 and t9 % t10 == 0 and -MAX_INT_MAGNITUDE <= (r12 := t9 // t10) <= MAX_INT_MAGNITUDE else binary('/', t9, t10, b)
-    t8 = FUNCTIONS['ceil']([t11], b)
+    t8 = load(ev, 'block')
+    t6 = -(-t7 // t8) if type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and type(t8) is int and -MAX_INT_MAGNITUDE <= t8 <= MAX_INT_MAGNITUDE and t8 != 0 else FUNCTIONS['ceil']([binary('/', t7, t8, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t13 = load(ev, 'block')
-    t14 = r15 if type(t8) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t8 * t13) <= MAX_INT_MAGNITUDE else binary('*', t8, t13, b)
-    if ((q17 := type(t6)) is int or q17 is str) and type(t14) is q17:
+    t9 = load(ev, 'block')
+    t10 = r11 if type(t6) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t6 * t9) <= MAX_INT_MAGNITUDE else binary('*', t6, t9, b)
+    if ((q13 := type(t4)) is int or q13 is str) and type(t10) is q13:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k16 = t6 != t14
+        k12 = t4 != t10
     else:
-        k16 = compare('!=', t6, t14, b)
-    if k16:
+        k12 = compare('!=', t4, t10, b)
+    if k12:
         t1 = True
     return t1
 
@@ -183,17 +180,16 @@ def _f6(ev: Evaluator) -> Any:
     t3 = load(ev, 'C')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = r5 if type(t3) is int and t3 % 8 == 0 and -MAX_INT_MAGNITUDE <= (r5 := t3 // 8) <= MAX_INT_MAGNITUDE else binary('/', t3, 8, b)
-    t2 = FUNCTIONS['ceil']([t4], b)
+    t2 = -(-t3 // 8) if type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE else FUNCTIONS['ceil']([binary('/', t3, 8, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t6 = r7 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 * 8) <= MAX_INT_MAGNITUDE else binary('*', t2, 8, b)
-    t8: list[Any] = [t1, t6]
+    t4 = r5 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r5 := t2 * 8) <= MAX_INT_MAGNITUDE else binary('*', t2, 8, b)
+    t6: list[Any] = [t1, t4]
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'spatial')
-    t10 = binary('+', t8, t9, b)
-    return t10
+    t7 = load(ev, 'spatial')
+    t8 = binary('+', t6, t7, b)
+    return t8
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {

@@ -237,7 +237,12 @@ def _f10(ev: Evaluator) -> Any:
             t12: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            k13 = compare('in', t11, t12, b)
+            if type(t11) is str:
+                k13 = t11 in t12
+                b.steps += t12.index(t11) + 1 if t11 in t12 else len(t12)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k13 = compare('in', t11, t12, b)
             if k13:
                 t10 = True
             t14: Any
@@ -609,7 +614,12 @@ def _f16(ev: Evaluator) -> Any:
         t16: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k17 = compare('in', t15, t16, b)
+        if type(t15) is str:
+            k17 = t15 in t16
+            b.steps += t16.index(t15) + 1 if t15 in t16 else len(t16)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k17 = compare('in', t15, t16, b)
         if k17:
             t14 = True
         t18: Any

@@ -108,7 +108,12 @@ def _f2(ev: Evaluator) -> Any:
         t16: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k17 = compare('in', t15, t16, b)
+        if type(t15) is str:
+            k17 = t15 in t16
+            b.steps += t16.index(t15) + 1 if t15 in t16 else len(t16)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k17 = compare('in', t15, t16, b)
         if k17:
             t14 = True
         t18: Any

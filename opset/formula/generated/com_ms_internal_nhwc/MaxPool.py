@@ -118,7 +118,12 @@ def _f7(ev: Evaluator) -> Any:
         t7: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k8 = compare('in', t6, t7, b)
+        if type(t6) is str:
+            k8 = t6 in t7
+            b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k8 = compare('in', t6, t7, b)
         if k8:
             t5 = True
         t9: Any
@@ -135,51 +140,49 @@ def _f7(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c4] if (type(t13) is list or type(t13) is tuple) and type(c4) is int and -len(t13) <= c4 < len(t13) else item_at(t13, c4)
-            t15 = r16 if type(t12) is int and type(t14) is int and t14 != 0 and t12 % t14 == 0 and -MAX_INT_MAGNITUDE <= (r16 := t12 // t14) <= MAX_INT_MAGNITUDE else binary('/', t12, t14, b)
-            t10 = FUNCTIONS['ceil']([t15], b)
+            t10 = -(-t12 // t14) if type(t12) is int and -MAX_INT_MAGNITUDE <= t12 <= MAX_INT_MAGNITUDE and type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and t14 != 0 else FUNCTIONS['ceil']([binary('/', t12, t14, b)], b)
             t9 = t10
         else:
             b.steps += 8
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'S')
+            t16 = load(ev, 'S')
+            b.steps += 1
+            if b.steps > MAX_STEPS: b.charge(0)
+            t17 = t16[c4] if (type(t16) is list or type(t16) is tuple) and type(c4) is int and -len(t16) <= c4 < len(t16) else item_at(t16, c4)
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t18 = load(ev, 'pads')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t19 = t18[c4] if (type(t18) is list or type(t18) is tuple) and type(c4) is int and -len(t18) <= c4 < len(t18) else item_at(t18, c4)
+            t20 = r21 if type(t17) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t17 + t19) <= MAX_INT_MAGNITUDE else binary('+', t17, t19, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'pads')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
-            t22 = r23 if type(t19) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t19 + t21) <= MAX_INT_MAGNITUDE else binary('+', t19, t21, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t24 = load(ev, 'pads')
+            t22 = load(ev, 'pads')
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = load(ev, 'r')
-            t27 = r28 if type(c4) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := c4 + t26) <= MAX_INT_MAGNITUDE else binary('+', c4, t26, b)
-            t25 = t24[t27] if (type(t24) is list or type(t24) is tuple) and type(t27) is int and -len(t24) <= t27 < len(t24) else item_at(t24, t27)
-            t29 = r30 if type(t22) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r30 := t22 + t25) <= MAX_INT_MAGNITUDE else binary('+', t22, t25, b)
+            t24 = load(ev, 'r')
+            t25 = r26 if type(c4) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := c4 + t24) <= MAX_INT_MAGNITUDE else binary('+', c4, t24, b)
+            t23 = t22[t25] if (type(t22) is list or type(t22) is tuple) and type(t25) is int and -len(t22) <= t25 < len(t22) else item_at(t22, t25)
+            t27 = r28 if type(t20) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r28 := t20 + t23) <= MAX_INT_MAGNITUDE else binary('+', t20, t23, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = load(ev, 'ek')
+            t29 = load(ev, 'ek')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = t31[c4] if (type(t31) is list or type(t31) is tuple) and type(c4) is int and -len(t31) <= c4 < len(t31) else item_at(t31, c4)
-            t33 = r34 if type(t29) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := t29 - t32) <= MAX_INT_MAGNITUDE else binary('-', t29, t32, b)
+            t30 = t29[c4] if (type(t29) is list or type(t29) is tuple) and type(c4) is int and -len(t29) <= c4 < len(t29) else item_at(t29, c4)
+            t31 = r32 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t27 - t30) <= MAX_INT_MAGNITUDE else binary('-', t27, t30, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t35 = load(ev, 'strides')
+            t33 = load(ev, 'strides')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t36 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
-            t37 = r38 if type(t33) is int and type(t36) is int and t36 != 0 and t33 % t36 == 0 and -MAX_INT_MAGNITUDE <= (r38 := t33 // t36) <= MAX_INT_MAGNITUDE else binary('/', t33, t36, b)
-            t17 = FUNCTIONS['floor']([t37], b)
+            t34 = t33[c4] if (type(t33) is list or type(t33) is tuple) and type(c4) is int and -len(t33) <= c4 < len(t33) else item_at(t33, c4)
+            t15 = t31 // t34 if type(t31) is int and -MAX_INT_MAGNITUDE <= t31 <= MAX_INT_MAGNITUDE and type(t34) is int and -MAX_INT_MAGNITUDE <= t34 <= MAX_INT_MAGNITUDE and t34 != 0 else FUNCTIONS['floor']([binary('/', t31, t34, b)], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t39 = r40 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r40 := t17 + 1) <= MAX_INT_MAGNITUDE else binary('+', t17, 1, b)
-            t9 = t39
+            t35 = r36 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r36 := t15 + 1) <= MAX_INT_MAGNITUDE else binary('+', t15, 1, b)
+            t9 = t35
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -223,7 +226,12 @@ def _f9(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4
@@ -442,7 +450,12 @@ def _f11(ev: Evaluator) -> Any:
         t16: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k17 = compare('in', t15, t16, b)
+        if type(t15) is str:
+            k17 = t15 in t16
+            b.steps += t16.index(t15) + 1 if t15 in t16 else len(t16)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k17 = compare('in', t15, t16, b)
         if k17:
             t14 = True
         t18: Any
@@ -519,7 +532,12 @@ def _f13(ev: Evaluator) -> Any:
         t7: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k8 = compare('in', t6, t7, b)
+        if type(t6) is str:
+            k8 = t6 in t7
+            b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k8 = compare('in', t6, t7, b)
         if k8:
             t5 = True
         t9: Any
@@ -536,17 +554,16 @@ def _f13(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c4] if (type(t13) is list or type(t13) is tuple) and type(c4) is int and -len(t13) <= c4 < len(t13) else item_at(t13, c4)
-            t15 = r16 if type(t12) is int and type(t14) is int and t14 != 0 and t12 % t14 == 0 and -MAX_INT_MAGNITUDE <= (r16 := t12 // t14) <= MAX_INT_MAGNITUDE else binary('/', t12, t14, b)
-            t10 = FUNCTIONS['ceil']([t15], b)
+            t10 = -(-t12 // t14) if type(t12) is int and -MAX_INT_MAGNITUDE <= t12 <= MAX_INT_MAGNITUDE and type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and t14 != 0 else FUNCTIONS['ceil']([binary('/', t12, t14, b)], b)
             t9 = t10
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'fl')
+            t15 = load(ev, 'fl')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = t17[c4] if (type(t17) is list or type(t17) is tuple) and type(c4) is int and -len(t17) <= c4 < len(t17) else item_at(t17, c4)
-            t9 = t18
+            t16 = t15[c4] if (type(t15) is list or type(t15) is tuple) and type(c4) is int and -len(t15) <= c4 < len(t15) else item_at(t15, c4)
+            t9 = t16
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1

@@ -283,7 +283,12 @@ def _f9(ev: Evaluator) -> Any:
         t7: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k8 = compare('in', t6, t7, b)
+        if type(t6) is str:
+            k8 = t6 in t7
+            b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k8 = compare('in', t6, t7, b)
         if k8:
             t5 = True
         t9: Any
@@ -300,94 +305,91 @@ def _f9(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c4] if (type(t13) is list or type(t13) is tuple) and type(c4) is int and -len(t13) <= c4 < len(t13) else item_at(t13, c4)
-            t15 = r16 if type(t12) is int and type(t14) is int and t14 != 0 and t12 % t14 == 0 and -MAX_INT_MAGNITUDE <= (r16 := t12 // t14) <= MAX_INT_MAGNITUDE else binary('/', t12, t14, b)
-            t10 = FUNCTIONS['ceil']([t15], b)
+            t10 = -(-t12 // t14) if type(t12) is int and -MAX_INT_MAGNITUDE <= t12 <= MAX_INT_MAGNITUDE and type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and t14 != 0 else FUNCTIONS['ceil']([binary('/', t12, t14, b)], b)
             t9 = t10
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = False
+            t15 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'ceil_mode')
+            t16 = load(ev, 'ceil_mode')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t18) is int:
+            if type(t16) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k19 = t18 == 1
+                k17 = t16 == 1
             else:
-                k19 = compare('==', t18, 1, b)
-            if k19:
-                t17 = True
-            t20: Any
-            if truthy(t17):
+                k17 = compare('==', t16, 1, b)
+            if k17:
+                t15 = True
+            t18: Any
+            if truthy(t15):
                 b.steps += 7
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'S')
+                t20 = load(ev, 'S')
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
+                b.steps += 2
+                if b.steps > MAX_STEPS: b.charge(0)
+                t22 = load(ev, 'padsum')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
+                t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 + t23) <= MAX_INT_MAGNITUDE else binary('+', t21, t23, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = load(ev, 'padsum')
+                t26 = load(ev, 'kernel_shape')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = t24[c4] if (type(t24) is list or type(t24) is tuple) and type(c4) is int and -len(t24) <= c4 < len(t24) else item_at(t24, c4)
-                t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 + t25) <= MAX_INT_MAGNITUDE else binary('+', t23, t25, b)
+                t27 = t26[c4] if (type(t26) is list or type(t26) is tuple) and type(c4) is int and -len(t26) <= c4 < len(t26) else item_at(t26, c4)
+                t28 = r29 if type(t24) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t24 - t27) <= MAX_INT_MAGNITUDE else binary('-', t24, t27, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = load(ev, 'kernel_shape')
+                t30 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = t28[c4] if (type(t28) is list or type(t28) is tuple) and type(c4) is int and -len(t28) <= c4 < len(t28) else item_at(t28, c4)
-                t30 = r31 if type(t26) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t26 - t29) <= MAX_INT_MAGNITUDE else binary('-', t26, t29, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t32 = load(ev, 'strides')
+                t31 = t30[c4] if (type(t30) is list or type(t30) is tuple) and type(c4) is int and -len(t30) <= c4 < len(t30) else item_at(t30, c4)
+                t19 = -(-t28 // t31) if type(t28) is int and -MAX_INT_MAGNITUDE <= t28 <= MAX_INT_MAGNITUDE and type(t31) is int and -MAX_INT_MAGNITUDE <= t31 <= MAX_INT_MAGNITUDE and t31 != 0 else FUNCTIONS['ceil']([binary('/', t28, t31, b)], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33 = t32[c4] if (type(t32) is list or type(t32) is tuple) and type(c4) is int and -len(t32) <= c4 < len(t32) else item_at(t32, c4)
-                t34 = r35 if type(t30) is int and type(t33) is int and t33 != 0 and t30 % t33 == 0 and -MAX_INT_MAGNITUDE <= (r35 := t30 // t33) <= MAX_INT_MAGNITUDE else binary('/', t30, t33, b)
-                t21 = FUNCTIONS['ceil']([t34], b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t36 = r37 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r37 := t21 + 1) <= MAX_INT_MAGNITUDE else binary('+', t21, 1, b)
-                t20 = t36
+                t32 = r33 if type(t19) is int and -MAX_INT_MAGNITUDE <= (r33 := t19 + 1) <= MAX_INT_MAGNITUDE else binary('+', t19, 1, b)
+                t18 = t32
             else:
                 b.steps += 7
                 if b.steps > MAX_STEPS: b.charge(0)
-                t39 = load(ev, 'S')
+                t35 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t40 = t39[c4] if (type(t39) is list or type(t39) is tuple) and type(c4) is int and -len(t39) <= c4 < len(t39) else item_at(t39, c4)
+                t36 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t41 = load(ev, 'padsum')
+                t37 = load(ev, 'padsum')
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t38 = t37[c4] if (type(t37) is list or type(t37) is tuple) and type(c4) is int and -len(t37) <= c4 < len(t37) else item_at(t37, c4)
+                t39 = r40 if type(t36) is int and type(t38) is int and -MAX_INT_MAGNITUDE <= (r40 := t36 + t38) <= MAX_INT_MAGNITUDE else binary('+', t36, t38, b)
+                b.steps += 2
+                if b.steps > MAX_STEPS: b.charge(0)
+                t41 = load(ev, 'kernel_shape')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t42 = t41[c4] if (type(t41) is list or type(t41) is tuple) and type(c4) is int and -len(t41) <= c4 < len(t41) else item_at(t41, c4)
-                t43 = r44 if type(t40) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t40 + t42) <= MAX_INT_MAGNITUDE else binary('+', t40, t42, b)
+                t43 = r44 if type(t39) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t39 - t42) <= MAX_INT_MAGNITUDE else binary('-', t39, t42, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t45 = load(ev, 'kernel_shape')
+                t45 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t46 = t45[c4] if (type(t45) is list or type(t45) is tuple) and type(c4) is int and -len(t45) <= c4 < len(t45) else item_at(t45, c4)
-                t47 = r48 if type(t43) is int and type(t46) is int and -MAX_INT_MAGNITUDE <= (r48 := t43 - t46) <= MAX_INT_MAGNITUDE else binary('-', t43, t46, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t49 = load(ev, 'strides')
+                t34 = t43 // t46 if type(t43) is int and -MAX_INT_MAGNITUDE <= t43 <= MAX_INT_MAGNITUDE and type(t46) is int and -MAX_INT_MAGNITUDE <= t46 <= MAX_INT_MAGNITUDE and t46 != 0 else FUNCTIONS['floor']([binary('/', t43, t46, b)], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t50 = t49[c4] if (type(t49) is list or type(t49) is tuple) and type(c4) is int and -len(t49) <= c4 < len(t49) else item_at(t49, c4)
-                t51 = r52 if type(t47) is int and type(t50) is int and t50 != 0 and t47 % t50 == 0 and -MAX_INT_MAGNITUDE <= (r52 := t47 // t50) <= MAX_INT_MAGNITUDE else binary('/', t47, t50, b)
-                t38 = FUNCTIONS['floor']([t51], b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t53 = r54 if type(t38) is int and -MAX_INT_MAGNITUDE <= (r54 := t38 + 1) <= MAX_INT_MAGNITUDE else binary('+', t38, 1, b)
-                t20 = t53
-            t9 = t20
+                t47 = r48 if type(t34) is int and -MAX_INT_MAGNITUDE <= (r48 := t34 + 1) <= MAX_INT_MAGNITUDE else binary('+', t34, 1, b)
+                t18 = t47
+            t9 = t18
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -440,7 +442,12 @@ def _f10(ev: Evaluator) -> Any:
                 t14: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                k15 = compare('not in', t13, t14, b)
+                if type(t13) is str:
+                    k15 = t13 not in t14
+                    b.steps += t14.index(t13) + 1 if t13 in t14 else len(t14)
+                    if b.steps > MAX_STEPS: b.charge(0)
+                else:
+                    k15 = compare('not in', t13, t14, b)
                 if k15:
                     t12 = True
                 t5 = t12
@@ -559,7 +566,12 @@ def _f12(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4

@@ -205,7 +205,12 @@ def _f9(ev: Evaluator) -> Any:
         t7: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k8 = compare('in', t6, t7, b)
+        if type(t6) is str:
+            k8 = t6 in t7
+            b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k8 = compare('in', t6, t7, b)
         if k8:
             t5 = True
         t9: Any
@@ -222,42 +227,40 @@ def _f9(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c4] if (type(t13) is list or type(t13) is tuple) and type(c4) is int and -len(t13) <= c4 < len(t13) else item_at(t13, c4)
-            t15 = r16 if type(t12) is int and type(t14) is int and t14 != 0 and t12 % t14 == 0 and -MAX_INT_MAGNITUDE <= (r16 := t12 // t14) <= MAX_INT_MAGNITUDE else binary('/', t12, t14, b)
-            t10 = FUNCTIONS['ceil']([t15], b)
+            t10 = -(-t12 // t14) if type(t12) is int and -MAX_INT_MAGNITUDE <= t12 <= MAX_INT_MAGNITUDE and type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and t14 != 0 else FUNCTIONS['ceil']([binary('/', t12, t14, b)], b)
             t9 = t10
         else:
             b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'S')
+            t16 = load(ev, 'S')
+            b.steps += 1
+            if b.steps > MAX_STEPS: b.charge(0)
+            t17 = t16[c4] if (type(t16) is list or type(t16) is tuple) and type(c4) is int and -len(t16) <= c4 < len(t16) else item_at(t16, c4)
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t18 = load(ev, 'padsum')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t19 = t18[c4] if (type(t18) is list or type(t18) is tuple) and type(c4) is int and -len(t18) <= c4 < len(t18) else item_at(t18, c4)
+            t20 = r21 if type(t17) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t17 + t19) <= MAX_INT_MAGNITUDE else binary('+', t17, t19, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'padsum')
+            t22 = load(ev, 'ek')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
-            t22 = r23 if type(t19) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t19 + t21) <= MAX_INT_MAGNITUDE else binary('+', t19, t21, b)
+            t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
+            t24 = r25 if type(t20) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t20 - t23) <= MAX_INT_MAGNITUDE else binary('-', t20, t23, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = load(ev, 'ek')
+            t26 = load(ev, 'strides')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t25 = t24[c4] if (type(t24) is list or type(t24) is tuple) and type(c4) is int and -len(t24) <= c4 < len(t24) else item_at(t24, c4)
-            t26 = r27 if type(t22) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t22 - t25) <= MAX_INT_MAGNITUDE else binary('-', t22, t25, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t28 = load(ev, 'strides')
+            t27 = t26[c4] if (type(t26) is list or type(t26) is tuple) and type(c4) is int and -len(t26) <= c4 < len(t26) else item_at(t26, c4)
+            t15 = t24 // t27 if type(t24) is int and -MAX_INT_MAGNITUDE <= t24 <= MAX_INT_MAGNITUDE and type(t27) is int and -MAX_INT_MAGNITUDE <= t27 <= MAX_INT_MAGNITUDE and t27 != 0 else FUNCTIONS['floor']([binary('/', t24, t27, b)], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = t28[c4] if (type(t28) is list or type(t28) is tuple) and type(c4) is int and -len(t28) <= c4 < len(t28) else item_at(t28, c4)
-            t30 = r31 if type(t26) is int and type(t29) is int and t29 != 0 and t26 % t29 == 0 and -MAX_INT_MAGNITUDE <= (r31 := t26 // t29) <= MAX_INT_MAGNITUDE else binary('/', t26, t29, b)
-            t17 = FUNCTIONS['floor']([t30], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t32 = r33 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r33 := t17 + 1) <= MAX_INT_MAGNITUDE else binary('+', t17, 1, b)
-            t9 = t32
+            t28 = r29 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r29 := t15 + 1) <= MAX_INT_MAGNITUDE else binary('+', t15, 1, b)
+            t9 = t28
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -412,7 +415,12 @@ def _f14(ev: Evaluator) -> Any:
         t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        k7 = compare('in', t5, t6, b)
+        if type(t5) is str:
+            k7 = t5 in t6
+            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
+            if b.steps > MAX_STEPS: b.charge(0)
+        else:
+            k7 = compare('in', t5, t6, b)
         if k7:
             t4 = True
         t1 = t4

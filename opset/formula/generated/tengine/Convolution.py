@@ -51,44 +51,42 @@ def _f1(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t7 = load(ev, 'stride_h')
-        t8 = r9 if type(t6) is int and type(t7) is int and t7 != 0 and t6 % t7 == 0 and -MAX_INT_MAGNITUDE <= (r9 := t6 // t7) <= MAX_INT_MAGNITUDE else binary('/', t6, t7, b)
-        t5 = FUNCTIONS['ceil']([t8], b)
+        t5 = -(-t6 // t7) if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE and type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and t7 != 0 else FUNCTIONS['ceil']([binary('/', t6, t7, b)], b)
         t4 = t5
     else:
         b.steps += 8
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'H')
+        t9 = load(ev, 'H')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'pad_h0')
-        t13 = r14 if type(t11) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 + t12) <= MAX_INT_MAGNITUDE else binary('+', t11, t12, b)
+        t10 = load(ev, 'pad_h0')
+        t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 + t10) <= MAX_INT_MAGNITUDE else binary('+', t9, t10, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'pad_h1')
-        t16 = r17 if type(t13) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t13 + t15) <= MAX_INT_MAGNITUDE else binary('+', t13, t15, b)
+        t13 = load(ev, 'pad_h1')
+        t14 = r15 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'dilation_h')
+        t16 = load(ev, 'dilation_h')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'kernel_h')
+        t17 = load(ev, 'kernel_h')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = r21 if type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t19 - 1) <= MAX_INT_MAGNITUDE else binary('-', t19, 1, b)
-        t22 = r23 if type(t18) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t18 * t20) <= MAX_INT_MAGNITUDE else binary('*', t18, t20, b)
-        t24 = r25 if type(t16) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t16 - t22) <= MAX_INT_MAGNITUDE else binary('-', t16, t22, b)
+        t18 = r19 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t17 - 1) <= MAX_INT_MAGNITUDE else binary('-', t17, 1, b)
+        t20 = r21 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t16 * t18) <= MAX_INT_MAGNITUDE else binary('*', t16, t18, b)
+        t22 = r23 if type(t14) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t14 - t20) <= MAX_INT_MAGNITUDE else binary('-', t14, t20, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t26 = r27 if type(t24) is int and -MAX_INT_MAGNITUDE <= (r27 := t24 - 1) <= MAX_INT_MAGNITUDE else binary('-', t24, 1, b)
+        t24 = r25 if type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 - 1) <= MAX_INT_MAGNITUDE else binary('-', t22, 1, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t28 = load(ev, 'stride_h')
-        t29 = r30 if type(t26) is int and type(t28) is int and t28 != 0 and t26 % t28 == 0 and -MAX_INT_MAGNITUDE <= (r30 := t26 // t28) <= MAX_INT_MAGNITUDE else binary('/', t26, t28, b)
-        t10 = FUNCTIONS['floor']([t29], b)
+        t26 = load(ev, 'stride_h')
+        t8 = t24 // t26 if type(t24) is int and -MAX_INT_MAGNITUDE <= t24 <= MAX_INT_MAGNITUDE and type(t26) is int and -MAX_INT_MAGNITUDE <= t26 <= MAX_INT_MAGNITUDE and t26 != 0 else FUNCTIONS['floor']([binary('/', t24, t26, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t31 = r32 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r32 := t10 + 1) <= MAX_INT_MAGNITUDE else binary('+', t10, 1, b)
-        t4 = t31
+        t27 = r28 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r28 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
+        t4 = t27
     return t4
 
 
@@ -118,44 +116,42 @@ def _f2(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t7 = load(ev, 'stride_w')
-        t8 = r9 if type(t6) is int and type(t7) is int and t7 != 0 and t6 % t7 == 0 and -MAX_INT_MAGNITUDE <= (r9 := t6 // t7) <= MAX_INT_MAGNITUDE else binary('/', t6, t7, b)
-        t5 = FUNCTIONS['ceil']([t8], b)
+        t5 = -(-t6 // t7) if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE and type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and t7 != 0 else FUNCTIONS['ceil']([binary('/', t6, t7, b)], b)
         t4 = t5
     else:
         b.steps += 8
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'W')
+        t9 = load(ev, 'W')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'pad_w0')
-        t13 = r14 if type(t11) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 + t12) <= MAX_INT_MAGNITUDE else binary('+', t11, t12, b)
+        t10 = load(ev, 'pad_w0')
+        t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 + t10) <= MAX_INT_MAGNITUDE else binary('+', t9, t10, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'pad_w1')
-        t16 = r17 if type(t13) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t13 + t15) <= MAX_INT_MAGNITUDE else binary('+', t13, t15, b)
+        t13 = load(ev, 'pad_w1')
+        t14 = r15 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'dilation_w')
+        t16 = load(ev, 'dilation_w')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'kernel_w')
+        t17 = load(ev, 'kernel_w')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = r21 if type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t19 - 1) <= MAX_INT_MAGNITUDE else binary('-', t19, 1, b)
-        t22 = r23 if type(t18) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t18 * t20) <= MAX_INT_MAGNITUDE else binary('*', t18, t20, b)
-        t24 = r25 if type(t16) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t16 - t22) <= MAX_INT_MAGNITUDE else binary('-', t16, t22, b)
+        t18 = r19 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t17 - 1) <= MAX_INT_MAGNITUDE else binary('-', t17, 1, b)
+        t20 = r21 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t16 * t18) <= MAX_INT_MAGNITUDE else binary('*', t16, t18, b)
+        t22 = r23 if type(t14) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t14 - t20) <= MAX_INT_MAGNITUDE else binary('-', t14, t20, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t26 = r27 if type(t24) is int and -MAX_INT_MAGNITUDE <= (r27 := t24 - 1) <= MAX_INT_MAGNITUDE else binary('-', t24, 1, b)
+        t24 = r25 if type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 - 1) <= MAX_INT_MAGNITUDE else binary('-', t22, 1, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t28 = load(ev, 'stride_w')
-        t29 = r30 if type(t26) is int and type(t28) is int and t28 != 0 and t26 % t28 == 0 and -MAX_INT_MAGNITUDE <= (r30 := t26 // t28) <= MAX_INT_MAGNITUDE else binary('/', t26, t28, b)
-        t10 = FUNCTIONS['floor']([t29], b)
+        t26 = load(ev, 'stride_w')
+        t8 = t24 // t26 if type(t24) is int and -MAX_INT_MAGNITUDE <= t24 <= MAX_INT_MAGNITUDE and type(t26) is int and -MAX_INT_MAGNITUDE <= t26 <= MAX_INT_MAGNITUDE and t26 != 0 else FUNCTIONS['floor']([binary('/', t24, t26, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t31 = r32 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r32 := t10 + 1) <= MAX_INT_MAGNITUDE else binary('+', t10, 1, b)
-        t4 = t31
+        t27 = r28 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r28 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
+        t4 = t27
     return t4
 
 

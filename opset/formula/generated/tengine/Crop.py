@@ -320,14 +320,13 @@ def _f6(ev: Evaluator) -> Any:
         t6 = r7 if type(t4) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t4 - t5) <= MAX_INT_MAGNITUDE else binary('-', t4, t5, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = r9 if type(t6) is int and t6 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r9 := t6 // 2) <= MAX_INT_MAGNITUDE else binary('/', t6, 2, b)
-        t3 = FUNCTIONS['floor']([t8], b)
+        t3 = t6 // 2 if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', t6, 2, b)], b)
         t2 = t3
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'offset_h')
-        t2 = t10
+        t8 = load(ev, 'offset_h')
+        t2 = t8
     return t2
 
 
@@ -347,14 +346,13 @@ def _f7(ev: Evaluator) -> Any:
         t6 = r7 if type(t4) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t4 - t5) <= MAX_INT_MAGNITUDE else binary('-', t4, t5, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = r9 if type(t6) is int and t6 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r9 := t6 // 2) <= MAX_INT_MAGNITUDE else binary('/', t6, 2, b)
-        t3 = FUNCTIONS['floor']([t8], b)
+        t3 = t6 // 2 if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE else FUNCTIONS['floor']([binary('/', t6, 2, b)], b)
         t2 = t3
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'offset_w')
-        t2 = t10
+        t8 = load(ev, 'offset_w')
+        t2 = t8
     return t2
 
 

@@ -49,7 +49,12 @@ def _f1(ev: Evaluator) -> Any:
             t10: list[Any] = [7, 11, 12, 13, 14, 15, 17]
             b.steps += 8
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('in', t9, t10, b)
+            if type(t9) is int:
+                k11 = t9 in t10
+                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
+                if b.steps > MAX_STEPS: b.charge(0)
+            else:
+                k11 = compare('in', t9, t10, b)
             if k11:
                 t8 = True
             t1 = t8

@@ -51,26 +51,24 @@ def _f1(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t7 = load(ev, 'stride_h')
-        t8 = r9 if type(t6) is int and type(t7) is int and t7 != 0 and t6 % t7 == 0 and -MAX_INT_MAGNITUDE <= (r9 := t6 // t7) <= MAX_INT_MAGNITUDE else binary('/', t6, t7, b)
-        t5 = FUNCTIONS['ceil']([t8], b)
+        t5 = -(-t6 // t7) if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE and type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and t7 != 0 else FUNCTIONS['ceil']([binary('/', t6, t7, b)], b)
         t4 = t5
     else:
         b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'H')
+        t9 = load(ev, 'H')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'kernel_h')
-        t13 = r14 if type(t11) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 - t12) <= MAX_INT_MAGNITUDE else binary('-', t11, t12, b)
+        t10 = load(ev, 'kernel_h')
+        t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 - t10) <= MAX_INT_MAGNITUDE else binary('-', t9, t10, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'stride_h')
-        t16 = r17 if type(t13) is int and type(t15) is int and t15 != 0 and t13 % t15 == 0 and -MAX_INT_MAGNITUDE <= (r17 := t13 // t15) <= MAX_INT_MAGNITUDE else binary('/', t13, t15, b)
-        t10 = FUNCTIONS['floor']([t16], b)
+        t13 = load(ev, 'stride_h')
+        t8 = t11 // t13 if type(t11) is int and -MAX_INT_MAGNITUDE <= t11 <= MAX_INT_MAGNITUDE and type(t13) is int and -MAX_INT_MAGNITUDE <= t13 <= MAX_INT_MAGNITUDE and t13 != 0 else FUNCTIONS['floor']([binary('/', t11, t13, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = r19 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r19 := t10 + 1) <= MAX_INT_MAGNITUDE else binary('+', t10, 1, b)
-        t4 = t18
+        t14 = r15 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r15 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
+        t4 = t14
     return t4
 
 
@@ -100,26 +98,24 @@ def _f2(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t7 = load(ev, 'stride_w')
-        t8 = r9 if type(t6) is int and type(t7) is int and t7 != 0 and t6 % t7 == 0 and -MAX_INT_MAGNITUDE <= (r9 := t6 // t7) <= MAX_INT_MAGNITUDE else binary('/', t6, t7, b)
-        t5 = FUNCTIONS['ceil']([t8], b)
+        t5 = -(-t6 // t7) if type(t6) is int and -MAX_INT_MAGNITUDE <= t6 <= MAX_INT_MAGNITUDE and type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and t7 != 0 else FUNCTIONS['ceil']([binary('/', t6, t7, b)], b)
         t4 = t5
     else:
         b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'W')
+        t9 = load(ev, 'W')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'kernel_w')
-        t13 = r14 if type(t11) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 - t12) <= MAX_INT_MAGNITUDE else binary('-', t11, t12, b)
+        t10 = load(ev, 'kernel_w')
+        t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 - t10) <= MAX_INT_MAGNITUDE else binary('-', t9, t10, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'stride_w')
-        t16 = r17 if type(t13) is int and type(t15) is int and t15 != 0 and t13 % t15 == 0 and -MAX_INT_MAGNITUDE <= (r17 := t13 // t15) <= MAX_INT_MAGNITUDE else binary('/', t13, t15, b)
-        t10 = FUNCTIONS['floor']([t16], b)
+        t13 = load(ev, 'stride_w')
+        t8 = t11 // t13 if type(t11) is int and -MAX_INT_MAGNITUDE <= t11 <= MAX_INT_MAGNITUDE and type(t13) is int and -MAX_INT_MAGNITUDE <= t13 <= MAX_INT_MAGNITUDE and t13 != 0 else FUNCTIONS['floor']([binary('/', t11, t13, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = r19 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r19 := t10 + 1) <= MAX_INT_MAGNITUDE else binary('+', t10, 1, b)
-        t4 = t18
+        t14 = r15 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r15 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
+        t4 = t14
     return t4
 
 

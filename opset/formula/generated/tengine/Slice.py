@@ -163,81 +163,80 @@ def _f0(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t65 = FUNCTIONS['max']([t66, 1], b)
-                t67 = r68 if type(t63) is int and type(t65) is int and t65 != 0 and t63 % t65 == 0 and -MAX_INT_MAGNITUDE <= (r68 := t63 // t65) <= MAX_INT_MAGNITUDE else binary('/', t63, t65, b)
-                t60 = FUNCTIONS['ceil']([t67], b)
-                t69: list[Any] = [t60]
-                t70 = binary('+', t58, t69, b)
+                t60 = -(-t63 // t65) if type(t63) is int and -MAX_INT_MAGNITUDE <= t63 <= MAX_INT_MAGNITUDE and type(t65) is int and -MAX_INT_MAGNITUDE <= t65 <= MAX_INT_MAGNITUDE and t65 != 0 else FUNCTIONS['ceil']([binary('/', t63, t65, b)], b)
+                t67: list[Any] = [t60]
+                t68 = binary('+', t58, t67, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t71 = load(ev, 'S')
+                t69 = load(ev, 'S')
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t73 = load(ev, 'ax')
+                t71 = load(ev, 'ax')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t74 = r75 if type(t73) is int and -MAX_INT_MAGNITUDE <= (r75 := t73 + 1) <= MAX_INT_MAGNITUDE else binary('+', t73, 1, b)
-                t72 = sliced(t71, t74, None, None, b)
-                t76 = r77 if type(t70) is int and type(t72) is int and -MAX_INT_MAGNITUDE <= (r77 := t70 + t72) <= MAX_INT_MAGNITUDE else binary('+', t70, t72, b)
-                t78: list[Any] = [t76]
-                t56 = t78
+                t72 = r73 if type(t71) is int and -MAX_INT_MAGNITUDE <= (r73 := t71 + 1) <= MAX_INT_MAGNITUDE else binary('+', t71, 1, b)
+                t70 = sliced(t69, t72, None, None, b)
+                t74 = r75 if type(t68) is int and type(t70) is int and -MAX_INT_MAGNITUDE <= (r75 := t68 + t70) <= MAX_INT_MAGNITUDE else binary('+', t68, t70, b)
+                t76: list[Any] = [t74]
+                t56 = t76
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t79: list[Any] = []
+                t77: list[Any] = []
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t82 = load(ev, 'S')
-                t81 = FUNCTIONS['len']([t82], b)
-                t80 = FUNCTIONS['range']([t81], b)
-                for c83 in iterated(t80):
+                t80 = load(ev, 'S')
+                t79 = FUNCTIONS['len']([t80], b)
+                t78 = FUNCTIONS['range']([t79], b)
+                for c81 in iterated(t78):
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t84 = False
+                    t82 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t85 = load(ev, 'sizes')
+                    t83 = load(ev, 'sizes')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t86 = t85[c83] if (type(t85) is list or type(t85) is tuple) and type(c83) is int and -len(t85) <= c83 < len(t85) else item_at(t85, c83)
+                    t84 = t83[c81] if (type(t83) is list or type(t83) is tuple) and type(c81) is int and -len(t83) <= c81 < len(t83) else item_at(t83, c81)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t87 = unary('-', 1)
-                    if ((q89 := type(t86)) is int or q89 is str) and type(t87) is q89:
+                    t85 = unary('-', 1)
+                    if ((q87 := type(t84)) is int or q87 is str) and type(t85) is q87:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k88 = t86 == t87
+                        k86 = t84 == t85
                     else:
-                        k88 = compare('==', t86, t87, b)
-                    if k88:
-                        t84 = True
-                    t90: Any
-                    if truthy(t84):
+                        k86 = compare('==', t84, t85, b)
+                    if k86:
+                        t82 = True
+                    t88: Any
+                    if truthy(t82):
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t91 = load(ev, 'S')
+                        t89 = load(ev, 'S')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t92 = t91[c83] if (type(t91) is list or type(t91) is tuple) and type(c83) is int and -len(t91) <= c83 < len(t91) else item_at(t91, c83)
+                        t90 = t89[c81] if (type(t89) is list or type(t89) is tuple) and type(c81) is int and -len(t89) <= c81 < len(t89) else item_at(t89, c81)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t93 = load(ev, 'begins')
+                        t91 = load(ev, 'begins')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t94 = t93[c83] if (type(t93) is list or type(t93) is tuple) and type(c83) is int and -len(t93) <= c83 < len(t93) else item_at(t93, c83)
-                        t95 = r96 if type(t92) is int and type(t94) is int and -MAX_INT_MAGNITUDE <= (r96 := t92 - t94) <= MAX_INT_MAGNITUDE else binary('-', t92, t94, b)
-                        t90 = t95
+                        t92 = t91[c81] if (type(t91) is list or type(t91) is tuple) and type(c81) is int and -len(t91) <= c81 < len(t91) else item_at(t91, c81)
+                        t93 = r94 if type(t90) is int and type(t92) is int and -MAX_INT_MAGNITUDE <= (r94 := t90 - t92) <= MAX_INT_MAGNITUDE else binary('-', t90, t92, b)
+                        t88 = t93
                     else:
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t97 = load(ev, 'sizes')
+                        t95 = load(ev, 'sizes')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t98 = t97[c83] if (type(t97) is list or type(t97) is tuple) and type(c83) is int and -len(t97) <= c83 < len(t97) else item_at(t97, c83)
-                        t90 = t98
-                    t79.append(t90)
-                    check_length(len(t79), 'comprehension')
-                t99: list[Any] = [t79]
-                t56 = t99
+                        t96 = t95[c81] if (type(t95) is list or type(t95) is tuple) and type(c81) is int and -len(t95) <= c81 < len(t95) else item_at(t95, c81)
+                        t88 = t96
+                    t77.append(t88)
+                    check_length(len(t77), 'comprehension')
+                t97: list[Any] = [t77]
+                t56 = t97
             t35 = t56
         t4 = t35
     return t4

@@ -42,8 +42,7 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t11 = load(ev, 'stride_n')
-    t12 = r13 if type(t9) is int and type(t11) is int and t11 != 0 and t9 % t11 == 0 and -MAX_INT_MAGNITUDE <= (r13 := t9 // t11) <= MAX_INT_MAGNITUDE else binary('/', t9, t11, b)
-    t2 = FUNCTIONS['ceil']([t12], b)
+    t2 = -(-t9 // t11) if type(t9) is int and -MAX_INT_MAGNITUDE <= t9 <= MAX_INT_MAGNITUDE and type(t11) is int and -MAX_INT_MAGNITUDE <= t11 <= MAX_INT_MAGNITUDE and t11 != 0 else FUNCTIONS['ceil']([binary('/', t9, t11, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = FUNCTIONS['max']([t2, 1], b)
@@ -67,8 +66,7 @@ def _f2(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t11 = load(ev, 'stride_c')
-    t12 = r13 if type(t9) is int and type(t11) is int and t11 != 0 and t9 % t11 == 0 and -MAX_INT_MAGNITUDE <= (r13 := t9 // t11) <= MAX_INT_MAGNITUDE else binary('/', t9, t11, b)
-    t2 = FUNCTIONS['ceil']([t12], b)
+    t2 = -(-t9 // t11) if type(t9) is int and -MAX_INT_MAGNITUDE <= t9 <= MAX_INT_MAGNITUDE and type(t11) is int and -MAX_INT_MAGNITUDE <= t11 <= MAX_INT_MAGNITUDE and t11 != 0 else FUNCTIONS['ceil']([binary('/', t9, t11, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = FUNCTIONS['max']([t2, 1], b)
@@ -92,8 +90,7 @@ def _f3(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t11 = load(ev, 'stride_h')
-    t12 = r13 if type(t9) is int and type(t11) is int and t11 != 0 and t9 % t11 == 0 and -MAX_INT_MAGNITUDE <= (r13 := t9 // t11) <= MAX_INT_MAGNITUDE else binary('/', t9, t11, b)
-    t2 = FUNCTIONS['ceil']([t12], b)
+    t2 = -(-t9 // t11) if type(t9) is int and -MAX_INT_MAGNITUDE <= t9 <= MAX_INT_MAGNITUDE and type(t11) is int and -MAX_INT_MAGNITUDE <= t11 <= MAX_INT_MAGNITUDE and t11 != 0 else FUNCTIONS['ceil']([binary('/', t9, t11, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = FUNCTIONS['max']([t2, 1], b)
@@ -117,8 +114,7 @@ def _f4(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t11 = load(ev, 'stride_w')
-    t12 = r13 if type(t9) is int and type(t11) is int and t11 != 0 and t9 % t11 == 0 and -MAX_INT_MAGNITUDE <= (r13 := t9 // t11) <= MAX_INT_MAGNITUDE else binary('/', t9, t11, b)
-    t2 = FUNCTIONS['ceil']([t12], b)
+    t2 = -(-t9 // t11) if type(t9) is int and -MAX_INT_MAGNITUDE <= t9 <= MAX_INT_MAGNITUDE and type(t11) is int and -MAX_INT_MAGNITUDE <= t11 <= MAX_INT_MAGNITUDE and t11 != 0 else FUNCTIONS['ceil']([binary('/', t9, t11, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = FUNCTIONS['max']([t2, 1], b)
