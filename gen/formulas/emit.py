@@ -87,6 +87,10 @@ class FunctionWriter:
         self.pending = 0  # steps charged by nodes but not yet written out
         self.known: dict[str, type] = {}  # literal or local -> the type of its value, where the source fixes it
         self.known_items: dict[str, type] = {}  # local of a display of int or str constants only -> their type
+        # free name -> the local its value was loaded into, where that load has surely run (this block or one around
+        # it, earlier): a name's value does not change within an evaluation, so it is read once per such region
+        self.loaded: dict[str, str] = {}
+        self.outer_loads: list[dict[str, str]] = []
 
     # ---- the writing machinery -------------------------------------------------------------------------------
     def local(self, prefix: str) -> str:
@@ -108,6 +112,7 @@ class FunctionWriter:
     def open(self, header: str) -> int:
         self.line(header)
         self.depth += 1
+        self.outer_loads.append(dict(self.loaded))
         return len(self.lines)
 
     def close(self, opened: int) -> None:
@@ -115,6 +120,7 @@ class FunctionWriter:
         if len(self.lines) == opened:
             self.lines.append("    " * self.depth + "pass")
         self.depth -= 1
+        self.loaded = self.outer_loads.pop()  # what the block loaded may not have run
 
     def source(self, tree: Node) -> str:
         result = self.expr(tree, {})
@@ -132,8 +138,11 @@ class FunctionWriter:
             case Name(name):
                 if name in scope:
                     return scope[name]
+                if name in self.loaded:  # `load` would give the same value again, charging nothing
+                    return self.loaded[name]
                 out = self.local("t")
                 self.line(f"{out} = load(ev, {name!r})")
+                self.loaded[name] = out
                 return out
             case BinOp():
                 return self.binop(node, scope)

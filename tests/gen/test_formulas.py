@@ -171,7 +171,10 @@ def test_generated_functions_agree_with_the_walker_at_length(start: int, data: s
 SHORT_PATHS = ["floor(a / b)", "ceil(a / b)", "floor(a / 3)", "ceil(-7 / b)", "floor(a / 0)", "a / b", "a // b",
                "a % b", "a + b", "a * b", "a - b", "a in ('x', 'y')", "a not in [1, 2, 3]", "a < b", "a == 'x'",
                "[a, b][1]", "(a, b)[a]", "[x for x in [a, b] if x]", "all(x > 0 for x in [a, b])",
-               "any(x in ('y',) for x in [a, 'y'])", "a if b else 3"]
+               "any(x in ('y',) for x in [a, 'y'])", "a if b else 3",
+               # a name read again where its first read surely ran (a local), or may not have (read again)
+               "a + a if b else a * b", "[a for x in [1, 2] if b] + [a, b]", "(b or a) and a + b", "[a, a][b]",
+               "all(a < x for x in [b, a]) or b == a"]
 SHORT_VALUES = [0, 1, -7, 3, 2**256, -(2**256), 2**257, 2.5, "x", "y", None, True, [1, 2], Sym("N")]
 
 

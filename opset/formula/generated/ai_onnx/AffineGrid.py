@@ -59,15 +59,14 @@ def _f0(ev: Evaluator) -> Any:
             t21 = load(ev, 'K')
             t20 = sliced(t19, None, t21, None, b)
             t22 = binary('+', t15, t20, b)
+            t23: list[Any] = [t21]
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = load(ev, 'K')
-            t24: list[Any] = [t23]
-            t25 = binary('+', t22, t24, b)
-            t1 = t25
+            t24 = binary('+', t22, t23, b)
+            t1 = t24
             d3 = truthy(t1)
-        except Undecided as e26:
-            u2 = e26
+        except Undecided as e25:
+            u2 = e25
     if not d3 and u2 is not None:
         raise u2
     return t1

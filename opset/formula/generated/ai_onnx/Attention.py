@@ -147,18 +147,15 @@ def _f5(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'Q')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[1] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 1 < len(t6) else item_at(t6, 1)
-        t5 = t7
+        t6 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
+        t5 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'q_num_heads')
-        t5 = t8
+        t7 = load(ev, 'q_num_heads')
+        t5 = t7
     return t5
 
 
@@ -183,18 +180,15 @@ def _f6(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'K')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[1] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 1 < len(t6) else item_at(t6, 1)
-        t5 = t7
+        t6 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
+        t5 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'kv_num_heads')
-        t5 = t8
+        t7 = load(ev, 'kv_num_heads')
+        t5 = t7
     return t5
 
 
@@ -219,21 +213,15 @@ def _f7(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'Q')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[2] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 2 < len(t6) else item_at(t6, 2)
-        t5 = t7
+        t6 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
+        t5 = t6
     else:
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'Q')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[1] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 1 < len(t8) else item_at(t8, 1)
-        t5 = t9
+        t7 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
+        t5 = t7
     return t5
 
 
@@ -258,21 +246,15 @@ def _f8(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'K')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[2] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 2 < len(t6) else item_at(t6, 2)
-        t5 = t7
+        t6 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
+        t5 = t6
     else:
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'K')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[1] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 1 < len(t8) else item_at(t8, 1)
-        t5 = t9
+        t7 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
+        t5 = t7
     return t5
 
 
@@ -297,25 +279,19 @@ def _f9(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'Q')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[3] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 3 < len(t6) else item_at(t6, 3)
-        t5 = t7
-    else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'Q')
+        t6 = t3[3] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 3 < len(t3) else item_at(t3, 3)
+        t5 = t6
+    else:
+        b.steps += 4
+        if b.steps > MAX_STEPS: b.charge(0)
+        t7 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[2] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 2 < len(t8) else item_at(t8, 2)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'q_num_heads')
-        t11 = r12 if type(t9) is int and type(t10) is int and t10 != 0 and -MAX_INT_MAGNITUDE <= (r12 := t9 // t10) <= MAX_INT_MAGNITUDE else binary('//', t9, t10, b)
-        t5 = t11
+        t8 = load(ev, 'q_num_heads')
+        t9 = r10 if type(t7) is int and type(t8) is int and t8 != 0 and -MAX_INT_MAGNITUDE <= (r10 := t7 // t8) <= MAX_INT_MAGNITUDE else binary('//', t7, t8, b)
+        t5 = t9
     return t5
 
 
@@ -340,25 +316,19 @@ def _f10(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'K')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[3] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 3 < len(t6) else item_at(t6, 3)
-        t5 = t7
-    else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'K')
+        t6 = t3[3] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 3 < len(t3) else item_at(t3, 3)
+        t5 = t6
+    else:
+        b.steps += 4
+        if b.steps > MAX_STEPS: b.charge(0)
+        t7 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[2] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 2 < len(t8) else item_at(t8, 2)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'kv_num_heads')
-        t11 = r12 if type(t9) is int and type(t10) is int and t10 != 0 and -MAX_INT_MAGNITUDE <= (r12 := t9 // t10) <= MAX_INT_MAGNITUDE else binary('//', t9, t10, b)
-        t5 = t11
+        t8 = load(ev, 'kv_num_heads')
+        t9 = r10 if type(t7) is int and type(t8) is int and t8 != 0 and -MAX_INT_MAGNITUDE <= (r10 := t7 // t8) <= MAX_INT_MAGNITUDE else binary('//', t7, t8, b)
+        t5 = t9
     return t5
 
 
@@ -383,25 +353,19 @@ def _f11(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'V')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[3] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 3 < len(t6) else item_at(t6, 3)
-        t5 = t7
-    else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'V')
+        t6 = t3[3] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 3 < len(t3) else item_at(t3, 3)
+        t5 = t6
+    else:
+        b.steps += 4
+        if b.steps > MAX_STEPS: b.charge(0)
+        t7 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[2] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 2 < len(t8) else item_at(t8, 2)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'kv_num_heads')
-        t11 = r12 if type(t9) is int and type(t10) is int and t10 != 0 and -MAX_INT_MAGNITUDE <= (r12 := t9 // t10) <= MAX_INT_MAGNITUDE else binary('//', t9, t10, b)
-        t5 = t11
+        t8 = load(ev, 'kv_num_heads')
+        t9 = r10 if type(t7) is int and type(t8) is int and t8 != 0 and -MAX_INT_MAGNITUDE <= (r10 := t7 // t8) <= MAX_INT_MAGNITUDE else binary('//', t7, t8, b)
+        t5 = t9
     return t5
 
 
@@ -420,13 +384,10 @@ def _f12(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'past_key')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[2] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 2 < len(t5) else item_at(t5, 2)
-        t4 = t6
+        t5 = t2[2] if (type(t2) is list or type(t2) is tuple) and -len(t2) <= 2 < len(t2) else item_at(t2, 2)
+        t4 = t5
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
@@ -889,36 +850,30 @@ def _f17(ev: Evaluator) -> Any:
                             t41 = True
                         t45: Any
                         if truthy(t41):
-                            b.steps += 2
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t46 = load(ev, 'V')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t47 = t46[2] if (type(t46) is list or type(t46) is tuple) and -len(t46) <= 2 < len(t46) else item_at(t46, 2)
-                            t45 = t47
+                            t46 = t43[2] if (type(t43) is list or type(t43) is tuple) and -len(t43) <= 2 < len(t43) else item_at(t43, 2)
+                            t45 = t46
                         else:
-                            b.steps += 2
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t48 = load(ev, 'V')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t49 = t48[1] if (type(t48) is list or type(t48) is tuple) and -len(t48) <= 1 < len(t48) else item_at(t48, 1)
-                            t45 = t49
+                            t47 = t43[1] if (type(t43) is list or type(t43) is tuple) and -len(t43) <= 1 < len(t43) else item_at(t43, 1)
+                            t45 = t47
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t50 = load(ev, 'skv')
-                        if ((q52 := type(t45)) is int or q52 is str) and type(t50) is q52:
+                        t48 = load(ev, 'skv')
+                        if ((q50 := type(t45)) is int or q50 is str) and type(t48) is q50:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k51 = t45 == t50
+                            k49 = t45 == t48
                         else:
-                            k51 = compare('==', t45, t50, b)
-                        if k51:
+                            k49 = compare('==', t45, t48, b)
+                        if k49:
                             t40 = True
                         t1 = t40
                         d3 = not truthy(t1)
-                    except Undecided as e53:
-                        u2 = e53
+                    except Undecided as e51:
+                        u2 = e51
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1224,35 +1179,32 @@ def _f20(ev: Evaluator) -> Any:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             t26 = False
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t27 = load(ev, 'SM')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = unary('-', 1)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = r31 if type(t29) is int and type(c23) is int and -MAX_INT_MAGNITUDE <= (r31 := t29 - c23) <= MAX_INT_MAGNITUDE else binary('-', t29, c23, b)
-                            t28 = t27[t30] if (type(t27) is list or type(t27) is tuple) and type(t30) is int and -len(t27) <= t30 < len(t27) else item_at(t27, t30)
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = load(ev, 'total')
+                            t28 = unary('-', 1)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = load(ev, 'sq')
+                            t29 = r30 if type(t28) is int and type(c23) is int and -MAX_INT_MAGNITUDE <= (r30 := t28 - c23) <= MAX_INT_MAGNITUDE else binary('-', t28, c23, b)
+                            t27 = t22[t29] if (type(t22) is list or type(t22) is tuple) and type(t29) is int and -len(t22) <= t29 < len(t22) else item_at(t22, t29)
+                            b.steps += 5
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t31 = load(ev, 'total')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'hq')
+                            t32 = load(ev, 'sq')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = load(ev, 'batch')
-                            t36: list[Any] = [t32, t33, t34, t35]
+                            t33 = load(ev, 'hq')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = t36[c23] if type(c23) is int and -len(t36) <= c23 < len(t36) else item_at(t36, c23)
-                            t38: tuple[Any, ...] = (1, t37, )
-                            k39 = compare('in', t28, t38, b)
-                            if k39:
+                            t34 = load(ev, 'batch')
+                            t35: list[Any] = [t31, t32, t33, t34]
+                            b.steps += 1
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t36 = t35[c23] if type(c23) is int and -len(t35) <= c23 < len(t35) else item_at(t35, c23)
+                            t37: tuple[Any, ...] = (1, t36, )
+                            k38 = compare('in', t27, t37, b)
+                            if k38:
                                 t26 = True
                             k24 = truthy(t26)
                         except Undecided as e25:
@@ -1268,14 +1220,14 @@ def _f20(ev: Evaluator) -> Any:
                         raise u18
                     t8 = t17
                     d10 = not truthy(t8)
-                except Undecided as e40:
-                    u9 = e40
+                except Undecided as e39:
+                    u9 = e39
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e41:
-            u2 = e41
+        except Undecided as e40:
+            u2 = e40
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1462,32 +1414,29 @@ def _f23(ev: Evaluator) -> Any:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 t34 = False
-                                b.steps += 2
+                                b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t35 = load(ev, 'SM')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t37 = unary('-', 1)
+                                t36 = unary('-', 1)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t38 = r39 if type(t37) is int and type(c31) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c31) <= MAX_INT_MAGNITUDE else binary('-', t37, c31, b)
-                                t36 = t35[t38] if (type(t35) is list or type(t35) is tuple) and type(t38) is int and -len(t35) <= t38 < len(t35) else item_at(t35, t38)
+                                t37 = r38 if type(t36) is int and type(c31) is int and -MAX_INT_MAGNITUDE <= (r38 := t36 - c31) <= MAX_INT_MAGNITUDE else binary('-', t36, c31, b)
+                                t35 = t30[t37] if (type(t30) is list or type(t30) is tuple) and type(t37) is int and -len(t30) <= t37 < len(t30) else item_at(t30, t37)
                                 b.steps += 6
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t40 = load(ev, 'sq')
+                                t39 = load(ev, 'sq')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t41 = load(ev, 'hq')
+                                t40 = load(ev, 'hq')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t42 = load(ev, 'batch')
-                                t43: list[Any] = [0, t40, t41, t42]
+                                t41 = load(ev, 'batch')
+                                t42: list[Any] = [0, t39, t40, t41]
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t44 = t43[c31] if type(c31) is int and -len(t43) <= c31 < len(t43) else item_at(t43, c31)
-                                t45: tuple[Any, ...] = (1, t44, )
-                                k46 = compare('in', t36, t45, b)
-                                if k46:
+                                t43 = t42[c31] if type(c31) is int and -len(t42) <= c31 < len(t42) else item_at(t42, c31)
+                                t44: tuple[Any, ...] = (1, t43, )
+                                k45 = compare('in', t35, t44, b)
+                                if k45:
                                     t34 = True
                                 k32 = truthy(t34)
                             except Undecided as e33:
@@ -1503,14 +1452,14 @@ def _f23(ev: Evaluator) -> Any:
                             raise u26
                         t8 = t25
                         d10 = not truthy(t8)
-                    except Undecided as e47:
-                        u9 = e47
+                    except Undecided as e46:
+                        u9 = e46
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e48:
-            u2 = e48
+        except Undecided as e47:
+            u2 = e47
     if not d3 and u2 is not None:
         raise u2
     return t1

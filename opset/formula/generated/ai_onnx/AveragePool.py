@@ -108,16 +108,12 @@ def _f6(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-            t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-            t16 = r17 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
-            t8 = t16
+            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
+            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
+            t8 = t14
         t1.append(t8)
         check_length(len(t1), 'comprehension')
     return t1
@@ -170,79 +166,76 @@ def _f7(ev: Evaluator) -> Any:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
             t15 = False
-            b.steps += 1
+            b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'auto_pad')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t16) is str:
+            if type(t6) is str:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k17 = t16 == 'VALID'
+                k16 = t6 == 'VALID'
             else:
-                k17 = compare('==', t16, 'VALID', b)
-            if k17:
+                k16 = compare('==', t6, 'VALID', b)
+            if k16:
                 t15 = True
-            t18: Any
+            t17: Any
             if truthy(t15):
                 b.steps += 6
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'S')
+                t19 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
+                t20 = t19[c4] if (type(t19) is list or type(t19) is tuple) and type(c4) is int and -len(t19) <= c4 < len(t19) else item_at(t19, c4)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'kernel_shape')
+                t21 = load(ev, 'kernel_shape')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
-                t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 - t23) <= MAX_INT_MAGNITUDE else binary('-', t21, t23, b)
+                t22 = t21[c4] if (type(t21) is list or type(t21) is tuple) and type(c4) is int and -len(t21) <= c4 < len(t21) else item_at(t21, c4)
+                t23 = r24 if type(t20) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t20 - t22) <= MAX_INT_MAGNITUDE else binary('-', t20, t22, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = r27 if type(t24) is int and -MAX_INT_MAGNITUDE <= (r27 := t24 + 1) <= MAX_INT_MAGNITUDE else binary('+', t24, 1, b)
+                t25 = r26 if type(t23) is int and -MAX_INT_MAGNITUDE <= (r26 := t23 + 1) <= MAX_INT_MAGNITUDE else binary('+', t23, 1, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = load(ev, 'strides')
+                t27 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = t28[c4] if (type(t28) is list or type(t28) is tuple) and type(c4) is int and -len(t28) <= c4 < len(t28) else item_at(t28, c4)
-                t19 = -(-t26 // t29) if type(t26) is int and -MAX_INT_MAGNITUDE <= t26 <= MAX_INT_MAGNITUDE and type(t29) is int and -MAX_INT_MAGNITUDE <= t29 <= MAX_INT_MAGNITUDE and t29 != 0 else FUNCTIONS['ceil']([binary('/', t26, t29, b)], b)
-                t18 = t19
+                t28 = t27[c4] if (type(t27) is list or type(t27) is tuple) and type(c4) is int and -len(t27) <= c4 < len(t27) else item_at(t27, c4)
+                t18 = -(-t25 // t28) if type(t25) is int and -MAX_INT_MAGNITUDE <= t25 <= MAX_INT_MAGNITUDE and type(t28) is int and -MAX_INT_MAGNITUDE <= t28 <= MAX_INT_MAGNITUDE and t28 != 0 else FUNCTIONS['ceil']([binary('/', t25, t28, b)], b)
+                t17 = t18
             else:
                 b.steps += 7
                 if b.steps > MAX_STEPS: b.charge(0)
-                t31 = load(ev, 'S')
+                t30 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t32 = t31[c4] if (type(t31) is list or type(t31) is tuple) and type(c4) is int and -len(t31) <= c4 < len(t31) else item_at(t31, c4)
+                t31 = t30[c4] if (type(t30) is list or type(t30) is tuple) and type(c4) is int and -len(t30) <= c4 < len(t30) else item_at(t30, c4)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33 = load(ev, 'padsum')
+                t32 = load(ev, 'padsum')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t34 = t33[c4] if (type(t33) is list or type(t33) is tuple) and type(c4) is int and -len(t33) <= c4 < len(t33) else item_at(t33, c4)
-                t35 = r36 if type(t32) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r36 := t32 + t34) <= MAX_INT_MAGNITUDE else binary('+', t32, t34, b)
+                t33 = t32[c4] if (type(t32) is list or type(t32) is tuple) and type(c4) is int and -len(t32) <= c4 < len(t32) else item_at(t32, c4)
+                t34 = r35 if type(t31) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r35 := t31 + t33) <= MAX_INT_MAGNITUDE else binary('+', t31, t33, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t37 = load(ev, 'kernel_shape')
+                t36 = load(ev, 'kernel_shape')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t38 = t37[c4] if (type(t37) is list or type(t37) is tuple) and type(c4) is int and -len(t37) <= c4 < len(t37) else item_at(t37, c4)
-                t39 = r40 if type(t35) is int and type(t38) is int and -MAX_INT_MAGNITUDE <= (r40 := t35 - t38) <= MAX_INT_MAGNITUDE else binary('-', t35, t38, b)
+                t37 = t36[c4] if (type(t36) is list or type(t36) is tuple) and type(c4) is int and -len(t36) <= c4 < len(t36) else item_at(t36, c4)
+                t38 = r39 if type(t34) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := t34 - t37) <= MAX_INT_MAGNITUDE else binary('-', t34, t37, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t41 = load(ev, 'strides')
+                t40 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t42 = t41[c4] if (type(t41) is list or type(t41) is tuple) and type(c4) is int and -len(t41) <= c4 < len(t41) else item_at(t41, c4)
-                t43 = r44 if type(t39) is int and type(t42) is int and t42 != 0 and t39 % t42 == 0 and -MAX_INT_MAGNITUDE <= (r44 := t39 // t42) <= MAX_INT_MAGNITUDE else binary('/', t39, t42, b)
+                t41 = t40[c4] if (type(t40) is list or type(t40) is tuple) and type(c4) is int and -len(t40) <= c4 < len(t40) else item_at(t40, c4)
+                t42 = r43 if type(t38) is int and type(t41) is int and t41 != 0 and t38 % t41 == 0 and -MAX_INT_MAGNITUDE <= (r43 := t38 // t41) <= MAX_INT_MAGNITUDE else binary('/', t38, t41, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t45 = r46 if type(t43) is int and -MAX_INT_MAGNITUDE <= (r46 := t43 + 1) <= MAX_INT_MAGNITUDE else binary('+', t43, 1, b)
-                t30 = FUNCTIONS['floor']([t45], b)
-                t18 = t30
-            t9 = t18
+                t44 = r45 if type(t42) is int and -MAX_INT_MAGNITUDE <= (r45 := t42 + 1) <= MAX_INT_MAGNITUDE else binary('+', t42, 1, b)
+                t29 = FUNCTIONS['floor']([t44], b)
+                t17 = t29
+            t9 = t17
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -466,131 +459,128 @@ def _f10(ev: Evaluator) -> Any:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
             t15 = False
-            b.steps += 1
+            b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'auto_pad')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t16) is str:
+            if type(t6) is str:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k17 = t16 == 'VALID'
+                k16 = t6 == 'VALID'
             else:
-                k17 = compare('==', t16, 'VALID', b)
-            if k17:
+                k16 = compare('==', t6, 'VALID', b)
+            if k16:
                 t15 = True
-            t18: Any
+            t17: Any
             if truthy(t15):
                 b.steps += 6
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'S')
+                t19 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
+                t20 = t19[c4] if (type(t19) is list or type(t19) is tuple) and type(c4) is int and -len(t19) <= c4 < len(t19) else item_at(t19, c4)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'kernel_shape')
+                t21 = load(ev, 'kernel_shape')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
-                t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 - t23) <= MAX_INT_MAGNITUDE else binary('-', t21, t23, b)
+                t22 = t21[c4] if (type(t21) is list or type(t21) is tuple) and type(c4) is int and -len(t21) <= c4 < len(t21) else item_at(t21, c4)
+                t23 = r24 if type(t20) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t20 - t22) <= MAX_INT_MAGNITUDE else binary('-', t20, t22, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = r27 if type(t24) is int and -MAX_INT_MAGNITUDE <= (r27 := t24 + 1) <= MAX_INT_MAGNITUDE else binary('+', t24, 1, b)
+                t25 = r26 if type(t23) is int and -MAX_INT_MAGNITUDE <= (r26 := t23 + 1) <= MAX_INT_MAGNITUDE else binary('+', t23, 1, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = load(ev, 'strides')
+                t27 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = t28[c4] if (type(t28) is list or type(t28) is tuple) and type(c4) is int and -len(t28) <= c4 < len(t28) else item_at(t28, c4)
-                t19 = -(-t26 // t29) if type(t26) is int and -MAX_INT_MAGNITUDE <= t26 <= MAX_INT_MAGNITUDE and type(t29) is int and -MAX_INT_MAGNITUDE <= t29 <= MAX_INT_MAGNITUDE and t29 != 0 else FUNCTIONS['ceil']([binary('/', t26, t29, b)], b)
-                t18 = t19
+                t28 = t27[c4] if (type(t27) is list or type(t27) is tuple) and type(c4) is int and -len(t27) <= c4 < len(t27) else item_at(t27, c4)
+                t18 = -(-t25 // t28) if type(t25) is int and -MAX_INT_MAGNITUDE <= t25 <= MAX_INT_MAGNITUDE and type(t28) is int and -MAX_INT_MAGNITUDE <= t28 <= MAX_INT_MAGNITUDE and t28 != 0 else FUNCTIONS['ceil']([binary('/', t25, t28, b)], b)
+                t17 = t18
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t30 = False
+                t29 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t31 = load(ev, 'ceil_mode')
+                t30 = load(ev, 'ceil_mode')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t31) is int:
+                if type(t30) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k32 = t31 == 1
+                    k31 = t30 == 1
                 else:
-                    k32 = compare('==', t31, 1, b)
-                if k32:
-                    t30 = True
-                t33: Any
-                if truthy(t30):
+                    k31 = compare('==', t30, 1, b)
+                if k31:
+                    t29 = True
+                t32: Any
+                if truthy(t29):
                     b.steps += 7
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t35 = load(ev, 'S')
+                    t34 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t36 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
+                    t35 = t34[c4] if (type(t34) is list or type(t34) is tuple) and type(c4) is int and -len(t34) <= c4 < len(t34) else item_at(t34, c4)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = load(ev, 'padsum')
+                    t36 = load(ev, 'padsum')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t38 = t37[c4] if (type(t37) is list or type(t37) is tuple) and type(c4) is int and -len(t37) <= c4 < len(t37) else item_at(t37, c4)
-                    t39 = r40 if type(t36) is int and type(t38) is int and -MAX_INT_MAGNITUDE <= (r40 := t36 + t38) <= MAX_INT_MAGNITUDE else binary('+', t36, t38, b)
+                    t37 = t36[c4] if (type(t36) is list or type(t36) is tuple) and type(c4) is int and -len(t36) <= c4 < len(t36) else item_at(t36, c4)
+                    t38 = r39 if type(t35) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := t35 + t37) <= MAX_INT_MAGNITUDE else binary('+', t35, t37, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t41 = load(ev, 'kernel_shape')
+                    t40 = load(ev, 'kernel_shape')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t42 = t41[c4] if (type(t41) is list or type(t41) is tuple) and type(c4) is int and -len(t41) <= c4 < len(t41) else item_at(t41, c4)
-                    t43 = r44 if type(t39) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t39 - t42) <= MAX_INT_MAGNITUDE else binary('-', t39, t42, b)
+                    t41 = t40[c4] if (type(t40) is list or type(t40) is tuple) and type(c4) is int and -len(t40) <= c4 < len(t40) else item_at(t40, c4)
+                    t42 = r43 if type(t38) is int and type(t41) is int and -MAX_INT_MAGNITUDE <= (r43 := t38 - t41) <= MAX_INT_MAGNITUDE else binary('-', t38, t41, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t45 = load(ev, 'strides')
+                    t44 = load(ev, 'strides')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t46 = t45[c4] if (type(t45) is list or type(t45) is tuple) and type(c4) is int and -len(t45) <= c4 < len(t45) else item_at(t45, c4)
-                    t47 = r48 if type(t43) is int and type(t46) is int and t46 != 0 and t43 % t46 == 0 and -MAX_INT_MAGNITUDE <= (r48 := t43 // t46) <= MAX_INT_MAGNITUDE else binary('/', t43, t46, b)
+                    t45 = t44[c4] if (type(t44) is list or type(t44) is tuple) and type(c4) is int and -len(t44) <= c4 < len(t44) else item_at(t44, c4)
+                    t46 = r47 if type(t42) is int and type(t45) is int and t45 != 0 and t42 % t45 == 0 and -MAX_INT_MAGNITUDE <= (r47 := t42 // t45) <= MAX_INT_MAGNITUDE else binary('/', t42, t45, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t49 = r50 if type(t47) is int and -MAX_INT_MAGNITUDE <= (r50 := t47 + 1) <= MAX_INT_MAGNITUDE else binary('+', t47, 1, b)
-                    t34 = FUNCTIONS['ceil']([t49], b)
-                    t33 = t34
+                    t48 = r49 if type(t46) is int and -MAX_INT_MAGNITUDE <= (r49 := t46 + 1) <= MAX_INT_MAGNITUDE else binary('+', t46, 1, b)
+                    t33 = FUNCTIONS['ceil']([t48], b)
+                    t32 = t33
                 else:
                     b.steps += 7
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t52 = load(ev, 'S')
+                    t51 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t53 = t52[c4] if (type(t52) is list or type(t52) is tuple) and type(c4) is int and -len(t52) <= c4 < len(t52) else item_at(t52, c4)
+                    t52 = t51[c4] if (type(t51) is list or type(t51) is tuple) and type(c4) is int and -len(t51) <= c4 < len(t51) else item_at(t51, c4)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t54 = load(ev, 'padsum')
+                    t53 = load(ev, 'padsum')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t55 = t54[c4] if (type(t54) is list or type(t54) is tuple) and type(c4) is int and -len(t54) <= c4 < len(t54) else item_at(t54, c4)
-                    t56 = r57 if type(t53) is int and type(t55) is int and -MAX_INT_MAGNITUDE <= (r57 := t53 + t55) <= MAX_INT_MAGNITUDE else binary('+', t53, t55, b)
+                    t54 = t53[c4] if (type(t53) is list or type(t53) is tuple) and type(c4) is int and -len(t53) <= c4 < len(t53) else item_at(t53, c4)
+                    t55 = r56 if type(t52) is int and type(t54) is int and -MAX_INT_MAGNITUDE <= (r56 := t52 + t54) <= MAX_INT_MAGNITUDE else binary('+', t52, t54, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t58 = load(ev, 'kernel_shape')
+                    t57 = load(ev, 'kernel_shape')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t59 = t58[c4] if (type(t58) is list or type(t58) is tuple) and type(c4) is int and -len(t58) <= c4 < len(t58) else item_at(t58, c4)
-                    t60 = r61 if type(t56) is int and type(t59) is int and -MAX_INT_MAGNITUDE <= (r61 := t56 - t59) <= MAX_INT_MAGNITUDE else binary('-', t56, t59, b)
+                    t58 = t57[c4] if (type(t57) is list or type(t57) is tuple) and type(c4) is int and -len(t57) <= c4 < len(t57) else item_at(t57, c4)
+                    t59 = r60 if type(t55) is int and type(t58) is int and -MAX_INT_MAGNITUDE <= (r60 := t55 - t58) <= MAX_INT_MAGNITUDE else binary('-', t55, t58, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t62 = load(ev, 'strides')
+                    t61 = load(ev, 'strides')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t63 = t62[c4] if (type(t62) is list or type(t62) is tuple) and type(c4) is int and -len(t62) <= c4 < len(t62) else item_at(t62, c4)
-                    t64 = r65 if type(t60) is int and type(t63) is int and t63 != 0 and t60 % t63 == 0 and -MAX_INT_MAGNITUDE <= (r65 := t60 // t63) <= MAX_INT_MAGNITUDE else binary('/', t60, t63, b)
+                    t62 = t61[c4] if (type(t61) is list or type(t61) is tuple) and type(c4) is int and -len(t61) <= c4 < len(t61) else item_at(t61, c4)
+                    t63 = r64 if type(t59) is int and type(t62) is int and t62 != 0 and t59 % t62 == 0 and -MAX_INT_MAGNITUDE <= (r64 := t59 // t62) <= MAX_INT_MAGNITUDE else binary('/', t59, t62, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t66 = r67 if type(t64) is int and -MAX_INT_MAGNITUDE <= (r67 := t64 + 1) <= MAX_INT_MAGNITUDE else binary('+', t64, 1, b)
-                    t51 = FUNCTIONS['floor']([t66], b)
-                    t33 = t51
-                t18 = t33
-            t9 = t18
+                    t65 = r66 if type(t63) is int and -MAX_INT_MAGNITUDE <= (r66 := t63 + 1) <= MAX_INT_MAGNITUDE else binary('+', t63, 1, b)
+                    t50 = FUNCTIONS['floor']([t65], b)
+                    t32 = t50
+                t17 = t32
+            t9 = t17
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1

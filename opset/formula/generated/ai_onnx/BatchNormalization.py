@@ -229,29 +229,26 @@ def _f5(ev: Evaluator) -> Any:
                 t11 = True
             t15: Any
             if truthy(t11):
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = load(ev, 'XS')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t17 = t16[1] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 1 < len(t16) else item_at(t16, 1)
-                t15 = t17
+                t16 = t13[1] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 1 < len(t13) else item_at(t13, 1)
+                t15 = t16
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t15 = 1
-            if ((q19 := type(t10)) is int or q19 is str) and type(t15) is q19:
+            if ((q18 := type(t10)) is int or q18 is str) and type(t15) is q18:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k18 = t10 == t15
+                k17 = t10 == t15
             else:
-                k18 = compare('==', t10, t15, b)
-            if k18:
+                k17 = compare('==', t10, t15, b)
+            if k17:
                 t9 = True
             t1 = t9
             d3 = not truthy(t1)
-        except Undecided as e20:
-            u2 = e20
+        except Undecided as e19:
+            u2 = e19
     if not d3 and u2 is not None:
         raise u2
     return t1

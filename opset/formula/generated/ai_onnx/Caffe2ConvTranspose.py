@@ -88,19 +88,15 @@ def _f2(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t32 = t31[c10] if (type(t31) is list or type(t31) is tuple) and type(c10) is int and -len(t31) <= c10 < len(t31) else item_at(t31, c10)
         t33 = r34 if type(t29) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := t29 - t32) <= MAX_INT_MAGNITUDE else binary('-', t29, t32, b)
-        b.steps += 2
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t35 = load(ev, 'pd')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t37 = load(ev, 'r')
-        t38 = r39 if type(c10) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := c10 + t37) <= MAX_INT_MAGNITUDE else binary('+', c10, t37, b)
-        t36 = t35[t38] if (type(t35) is list or type(t35) is tuple) and type(t38) is int and -len(t35) <= t38 < len(t35) else item_at(t35, t38)
-        t40 = r41 if type(t33) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r41 := t33 - t36) <= MAX_INT_MAGNITUDE else binary('-', t33, t36, b)
-        t7.append(t40)
+        t36 = r37 if type(c10) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r37 := c10 + t9) <= MAX_INT_MAGNITUDE else binary('+', c10, t9, b)
+        t35 = t31[t36] if (type(t31) is list or type(t31) is tuple) and type(t36) is int and -len(t31) <= t36 < len(t31) else item_at(t31, t36)
+        t38 = r39 if type(t33) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r39 := t33 - t35) <= MAX_INT_MAGNITUDE else binary('-', t33, t35, b)
+        t7.append(t38)
         check_length(len(t7), 'comprehension')
-    t42 = binary('+', t6, t7, b)
-    return t42
+    t40 = binary('+', t6, t7, b)
+    return t40
 
 
 def _f3(ev: Evaluator) -> Any:
@@ -129,8 +125,7 @@ def _f4(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'group')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
@@ -155,15 +150,14 @@ def _f5(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'strides')
-        t4 = t5
+        t4 = t2
     else:
-        t6: list[Any] = [1]
+        t5: list[Any] = [1]
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        t8 = binary('*', t6, t7, b)
-        t4 = t8
+        t6 = load(ev, 'r')
+        t7 = binary('*', t5, t6, b)
+        t4 = t7
     return t4
 
 
@@ -184,15 +178,14 @@ def _f6(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'dilations')
-        t4 = t5
+        t4 = t2
     else:
-        t6: list[Any] = [1]
+        t5: list[Any] = [1]
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        t8 = binary('*', t6, t7, b)
-        t4 = t8
+        t6 = load(ev, 'r')
+        t7 = binary('*', t5, t6, b)
+        t4 = t7
     return t4
 
 
@@ -213,16 +206,15 @@ def _f7(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'pads')
-        t4 = t5
+        t4 = t2
     else:
-        t6: list[Any] = [0]
+        t5: list[Any] = [0]
         b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        t8 = r9 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := 2 * t7) <= MAX_INT_MAGNITUDE else binary('*', 2, t7, b)
-        t10 = binary('*', t6, t8, b)
-        t4 = t10
+        t6 = load(ev, 'r')
+        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := 2 * t6) <= MAX_INT_MAGNITUDE else binary('*', 2, t6, b)
+        t9 = binary('*', t5, t7, b)
+        t4 = t9
     return t4
 
 
@@ -434,24 +426,20 @@ def _f13(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t31 = t30[c6] if (type(t30) is list or type(t30) is tuple) and type(c6) is int and -len(t30) <= c6 < len(t30) else item_at(t30, c6)
             t32 = r33 if type(t28) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t28 - t31) <= MAX_INT_MAGNITUDE else binary('-', t28, t31, b)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = load(ev, 'pd')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t36 = load(ev, 'r')
-            t37 = r38 if type(c6) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := c6 + t36) <= MAX_INT_MAGNITUDE else binary('+', c6, t36, b)
-            t35 = t34[t37] if (type(t34) is list or type(t34) is tuple) and type(t37) is int and -len(t34) <= t37 < len(t34) else item_at(t34, t37)
-            t39 = r40 if type(t32) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r40 := t32 - t35) <= MAX_INT_MAGNITUDE else binary('-', t32, t35, b)
+            t35 = r36 if type(c6) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r36 := c6 + t5) <= MAX_INT_MAGNITUDE else binary('+', c6, t5, b)
+            t34 = t30[t35] if (type(t30) is list or type(t30) is tuple) and type(t35) is int and -len(t30) <= t35 < len(t30) else item_at(t30, t35)
+            t37 = r38 if type(t32) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r38 := t32 - t34) <= MAX_INT_MAGNITUDE else binary('-', t32, t34, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t39) is int:
+            if type(t37) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k41 = t39 >= 1
+                k39 = t37 >= 1
             else:
-                k41 = compare('>=', t39, 1, b)
-            if k41:
+                k39 = compare('>=', t37, 1, b)
+            if k39:
                 t9 = True
             k7 = truthy(t9)
         except Undecided as e8:

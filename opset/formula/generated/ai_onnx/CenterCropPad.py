@@ -29,43 +29,40 @@ def _f0(ev: Evaluator) -> Any:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = False
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'ax')
+            t11 = t8[c9] if (type(t8) is list or type(t8) is tuple) and type(c9) is int and -len(t8) <= c9 < len(t8) else item_at(t8, c9)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[c9] if (type(t11) is list or type(t11) is tuple) and type(c9) is int and -len(t11) <= c9 < len(t11) else item_at(t11, c9)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if ((q14 := type(t12)) is int or q14 is str) and type(c4) is q14:
+            if ((q13 := type(t11)) is int or q13 is str) and type(c4) is q13:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k13 = t12 == c4
+                k12 = t11 == c4
             else:
-                k13 = compare('==', t12, c4, b)
-            if k13:
+                k12 = compare('==', t11, c4, b)
+            if k12:
                 t10 = True
             if truthy(t10):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = read_input(ev, 'value', 'shape')
+                t14 = read_input(ev, 'value', 'shape')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c9] if (type(t15) is list or type(t15) is tuple) and type(c9) is int and -len(t15) <= c9 < len(t15) else item_at(t15, c9)
-                t5.append(t16)
+                t15 = t14[c9] if (type(t14) is list or type(t14) is tuple) and type(c9) is int and -len(t14) <= c9 < len(t14) else item_at(t14, c9)
+                t5.append(t15)
                 check_length(len(t5), 'comprehension')
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'S')
+        t16 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = t17[c4] if (type(t17) is list or type(t17) is tuple) and type(c4) is int and -len(t17) <= c4 < len(t17) else item_at(t17, c4)
-        t19: list[Any] = [t18]
-        t20 = binary('+', t5, t19, b)
+        t17 = t16[c4] if (type(t16) is list or type(t16) is tuple) and type(c4) is int and -len(t16) <= c4 < len(t16) else item_at(t16, c4)
+        t18: list[Any] = [t17]
+        t19 = binary('+', t5, t18, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
-        t1.append(t21)
+        t20 = t19[0] if (type(t19) is list or type(t19) is tuple) and -len(t19) <= 0 < len(t19) else item_at(t19, 0)
+        t1.append(t20)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -105,33 +102,32 @@ def _f2(ev: Evaluator) -> Any:
         t7: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'axes')
-        for c9 in iterated(t8):
+        for c8 in iterated(t2):
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = False
+            t9 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(c9) is int:
+            if type(c8) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k11 = c9 < 0
+                k10 = c8 < 0
             else:
-                k11 = compare('<', c9, 0, b)
-            if k11:
-                t10 = True
-            t12: Any
-            if truthy(t10):
+                k10 = compare('<', c8, 0, b)
+            if k10:
+                t9 = True
+            t11: Any
+            if truthy(t9):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'r')
-                t14 = r15 if type(c9) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c9 + t13) <= MAX_INT_MAGNITUDE else binary('+', c9, t13, b)
-                t12 = t14
+                t12 = load(ev, 'r')
+                t13 = r14 if type(c8) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := c8 + t12) <= MAX_INT_MAGNITUDE else binary('+', c8, t12, b)
+                t11 = t13
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t12 = c9
-            t7.append(t12)
+                t11 = c8
+            t7.append(t11)
             check_length(len(t7), 'comprehension')
         t4 = t7
     return t4
@@ -192,14 +188,13 @@ def _f3(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -215,8 +210,8 @@ def _f3(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -245,25 +240,19 @@ def _f4(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t12 = False
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'ax')
-                b.steps += 1
+                t13 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t13[c7] if (type(t13) is list or type(t13) is tuple) and type(c7) is int and -len(t13) <= c7 < len(t13) else item_at(t13, c7)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'ax')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c9] if (type(t15) is list or type(t15) is tuple) and type(c9) is int and -len(t15) <= c9 < len(t15) else item_at(t15, c9)
-                if ((q18 := type(t14)) is int or q18 is str) and type(t16) is q18:
+                t14 = t6[c9] if (type(t6) is list or type(t6) is tuple) and type(c9) is int and -len(t6) <= c9 < len(t6) else item_at(t6, c9)
+                if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = t14 != t16
+                    k15 = t13 != t14
                 else:
-                    k17 = compare('!=', t14, t16, b)
-                if k17:
+                    k15 = compare('!=', t13, t14, b)
+                if k15:
                     t12 = True
                 k10 = truthy(t12)
             except Undecided as e11:

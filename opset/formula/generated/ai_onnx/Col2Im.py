@@ -492,129 +492,125 @@ def _f9(ev: Evaluator) -> Any:
                     if b.steps > MAX_STEPS: b.charge(0)
                     t32 = t31[c27] if (type(t31) is list or type(t31) is tuple) and type(c27) is int and -len(t31) <= c27 < len(t31) else item_at(t31, c27)
                     t33 = r34 if type(t30) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := t30 + t32) <= MAX_INT_MAGNITUDE else binary('+', t30, t32, b)
-                    b.steps += 2
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t35 = load(ev, 'pads')
+                    t36 = r37 if type(c27) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r37 := c27 + t26) <= MAX_INT_MAGNITUDE else binary('+', c27, t26, b)
+                    t35 = t31[t36] if (type(t31) is list or type(t31) is tuple) and type(t36) is int and -len(t31) <= t36 < len(t31) else item_at(t31, t36)
+                    t38 = r39 if type(t33) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r39 := t33 + t35) <= MAX_INT_MAGNITUDE else binary('+', t33, t35, b)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = load(ev, 'n')
-                    t38 = r39 if type(c27) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := c27 + t37) <= MAX_INT_MAGNITUDE else binary('+', c27, t37, b)
-                    t36 = t35[t38] if (type(t35) is list or type(t35) is tuple) and type(t38) is int and -len(t35) <= t38 < len(t35) else item_at(t35, t38)
-                    t40 = r41 if type(t33) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r41 := t33 + t36) <= MAX_INT_MAGNITUDE else binary('+', t33, t36, b)
+                    t40 = load(ev, 'dilations')
+                    b.steps += 1
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t41 = t40[c27] if (type(t40) is list or type(t40) is tuple) and type(c27) is int and -len(t40) <= c27 < len(t40) else item_at(t40, c27)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t42 = load(ev, 'dilations')
+                    t42 = read_input(ev, 'value', 'block_shape')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t43 = t42[c27] if (type(t42) is list or type(t42) is tuple) and type(c27) is int and -len(t42) <= c27 < len(t42) else item_at(t42, c27)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t44 = read_input(ev, 'value', 'block_shape')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t45 = t44[c27] if (type(t44) is list or type(t44) is tuple) and type(c27) is int and -len(t44) <= c27 < len(t44) else item_at(t44, c27)
+                    t44 = r45 if type(t43) is int and -MAX_INT_MAGNITUDE <= (r45 := t43 - 1) <= MAX_INT_MAGNITUDE else binary('-', t43, 1, b)
+                    t46 = r47 if type(t41) is int and type(t44) is int and -MAX_INT_MAGNITUDE <= (r47 := t41 * t44) <= MAX_INT_MAGNITUDE else binary('*', t41, t44, b)
+                    t48 = r49 if type(t38) is int and type(t46) is int and -MAX_INT_MAGNITUDE <= (r49 := t38 - t46) <= MAX_INT_MAGNITUDE else binary('-', t38, t46, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t46 = r47 if type(t45) is int and -MAX_INT_MAGNITUDE <= (r47 := t45 - 1) <= MAX_INT_MAGNITUDE else binary('-', t45, 1, b)
-                    t48 = r49 if type(t43) is int and type(t46) is int and -MAX_INT_MAGNITUDE <= (r49 := t43 * t46) <= MAX_INT_MAGNITUDE else binary('*', t43, t46, b)
-                    t50 = r51 if type(t40) is int and type(t48) is int and -MAX_INT_MAGNITUDE <= (r51 := t40 - t48) <= MAX_INT_MAGNITUDE else binary('-', t40, t48, b)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t52 = r53 if type(t50) is int and -MAX_INT_MAGNITUDE <= (r53 := t50 - 1) <= MAX_INT_MAGNITUDE else binary('-', t50, 1, b)
+                    t50 = r51 if type(t48) is int and -MAX_INT_MAGNITUDE <= (r51 := t48 - 1) <= MAX_INT_MAGNITUDE else binary('-', t48, 1, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t54 = load(ev, 'strides')
+                    t52 = load(ev, 'strides')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t55 = t54[c27] if (type(t54) is list or type(t54) is tuple) and type(c27) is int and -len(t54) <= c27 < len(t54) else item_at(t54, c27)
-                    t28 = t52 // t55 if type(t52) is int and -MAX_INT_MAGNITUDE <= t52 <= MAX_INT_MAGNITUDE and type(t55) is int and -MAX_INT_MAGNITUDE <= t55 <= MAX_INT_MAGNITUDE and t55 != 0 else FUNCTIONS['floor']([binary('/', t52, t55, b)], b)
+                    t53 = t52[c27] if (type(t52) is list or type(t52) is tuple) and type(c27) is int and -len(t52) <= c27 < len(t52) else item_at(t52, c27)
+                    t28 = t50 // t53 if type(t50) is int and -MAX_INT_MAGNITUDE <= t50 <= MAX_INT_MAGNITUDE and type(t53) is int and -MAX_INT_MAGNITUDE <= t53 <= MAX_INT_MAGNITUDE and t53 != 0 else FUNCTIONS['floor']([binary('/', t50, t53, b)], b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t56 = r57 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r57 := t28 + 1) <= MAX_INT_MAGNITUDE else binary('+', t28, 1, b)
-                    t24.append(t56)
+                    t54 = r55 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r55 := t28 + 1) <= MAX_INT_MAGNITUDE else binary('+', t28, 1, b)
+                    t24.append(t54)
                     check_length(len(t24), 'comprehension')
-                t58: list[Any] = [t24]
-                for c59 in iterated(t58):
+                t56: list[Any] = [t24]
+                for c57 in iterated(t56):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t62: Any = None
-                        u63: Undecided | None = None
-                        d64 = False
+                        t60: Any = None
+                        u61: Undecided | None = None
+                        d62 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t65 = True
-                            u66: Undecided | None = None
-                            d67 = False
+                            t63 = True
+                            u64: Undecided | None = None
+                            d65 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            for c68 in iterated(c59):
+                            for c66 in iterated(c57):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t71 = False
+                                    t69 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    if type(c68) is int:
+                                    if type(c66) is int:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k72 = c68 >= 1
+                                        k70 = c66 >= 1
                                     else:
-                                        k72 = compare('>=', c68, 1, b)
-                                    if k72:
-                                        t71 = True
-                                    k69 = truthy(t71)
-                                except Undecided as e70:
-                                    k69 = True
-                                    if u66 is None:
-                                        u66 = e70
-                                if k69 is False:
-                                    t65 = False
-                                    d67 = True
-                                if d67:
+                                        k70 = compare('>=', c66, 1, b)
+                                    if k70:
+                                        t69 = True
+                                    k67 = truthy(t69)
+                                except Undecided as e68:
+                                    k67 = True
+                                    if u64 is None:
+                                        u64 = e68
+                                if k67 is False:
+                                    t63 = False
+                                    d65 = True
+                                if d65:
                                     break
-                            if not d67 and u66 is not None:
-                                raise u66
-                            t62 = t65
-                            d64 = not truthy(t62)
-                        except Undecided as e73:
-                            u63 = e73
-                        if not d64:
+                            if not d65 and u64 is not None:
+                                raise u64
+                            t60 = t63
+                            d62 = not truthy(t60)
+                        except Undecided as e71:
+                            u61 = e71
+                        if not d62:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t74 = False
+                                t72 = False
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t75 = FUNCTIONS['prod']([c59], b)
+                                t73 = FUNCTIONS['prod']([c57], b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t76 = load(ev, 'L')
-                                if ((q78 := type(t75)) is int or q78 is str) and type(t76) is q78:
+                                t74 = load(ev, 'L')
+                                if ((q76 := type(t73)) is int or q76 is str) and type(t74) is q76:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k77 = t75 == t76
+                                    k75 = t73 == t74
                                 else:
-                                    k77 = compare('==', t75, t76, b)
-                                if k77:
-                                    t74 = True
-                                t62 = t74
-                                d64 = not truthy(t62)
-                            except Undecided as e79:
-                                u63 = e79
-                        if not d64 and u63 is not None:
-                            raise u63
-                        k60 = truthy(t62)
-                    except Undecided as e61:
-                        k60 = True
+                                    k75 = compare('==', t73, t74, b)
+                                if k75:
+                                    t72 = True
+                                t60 = t72
+                                d62 = not truthy(t60)
+                            except Undecided as e77:
+                                u61 = e77
+                        if not d62 and u61 is not None:
+                            raise u61
+                        k58 = truthy(t60)
+                    except Undecided as e59:
+                        k58 = True
                         if u22 is None:
-                            u22 = e61
-                    if k60 is False:
+                            u22 = e59
+                    if k58 is False:
                         t21 = False
                         d23 = True
                     if d23:
@@ -623,8 +619,8 @@ def _f9(ev: Evaluator) -> Any:
                     raise u22
                 t1 = t21
                 d3 = truthy(t1)
-            except Undecided as e80:
-                u2 = e80
+            except Undecided as e78:
+                u2 = e78
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -78,71 +78,59 @@ def _f0(ev: Evaluator) -> Any:
             t18 = FUNCTIONS['sum']([t19], b)
             t24: list[Any] = [t18]
             t25 = binary('+', t16, t24, b)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = load(ev, 'S')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t28 = load(ev, 'ax')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t29 = r30 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t28 + 1) <= MAX_INT_MAGNITUDE else binary('+', t28, 1, b)
-            t27 = sliced(t26, t29, None, None, b)
-            t31 = r32 if type(t25) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r32 := t25 + t27) <= MAX_INT_MAGNITUDE else binary('+', t25, t27, b)
-            t7 = t31
+            t27 = r28 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r28 := t17 + 1) <= MAX_INT_MAGNITUDE else binary('+', t17, 1, b)
+            t26 = sliced(t15, t27, None, None, b)
+            t29 = r30 if type(t25) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r30 := t25 + t26) <= MAX_INT_MAGNITUDE else binary('+', t25, t26, b)
+            t7 = t29
         t1 = t7
         d3 = truthy(t1)
-    except Undecided as e33:
-        u2 = e33
+    except Undecided as e31:
+        u2 = e31
     if not d3:
         try:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = False
+            t32 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t35 = load(ev, 'axis')
+            t33 = load(ev, 'axis')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k36 = compare('==', t35, None, b)
-            if k36:
-                t34 = True
-            t37: Any
-            if truthy(t34):
+            k34 = compare('==', t33, None, b)
+            if k34:
+                t32 = True
+            t35: Any
+            if truthy(t32):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t38 = FUNCTIONS['unknown'](['kept'], b)
-                t39: list[Any] = [t38]
-                t37 = t39
+                t36 = FUNCTIONS['unknown'](['kept'], b)
+                t37: list[Any] = [t36]
+                t35 = t37
             else:
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t40 = load(ev, 'S')
+                t38 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t42 = load(ev, 'ax')
-                t41 = sliced(t40, None, t42, None, b)
+                t40 = load(ev, 'ax')
+                t39 = sliced(t38, None, t40, None, b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t43 = FUNCTIONS['unknown'](['kept'], b)
-                t44: list[Any] = [t43]
-                t45 = binary('+', t41, t44, b)
-                b.steps += 2
+                t41 = FUNCTIONS['unknown'](['kept'], b)
+                t42: list[Any] = [t41]
+                t43 = binary('+', t39, t42, b)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t46 = load(ev, 'S')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t48 = load(ev, 'ax')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t49 = r50 if type(t48) is int and -MAX_INT_MAGNITUDE <= (r50 := t48 + 1) <= MAX_INT_MAGNITUDE else binary('+', t48, 1, b)
-                t47 = sliced(t46, t49, None, None, b)
-                t51 = r52 if type(t45) is int and type(t47) is int and -MAX_INT_MAGNITUDE <= (r52 := t45 + t47) <= MAX_INT_MAGNITUDE else binary('+', t45, t47, b)
-                t37 = t51
-            t1 = t37
+                t45 = r46 if type(t40) is int and -MAX_INT_MAGNITUDE <= (r46 := t40 + 1) <= MAX_INT_MAGNITUDE else binary('+', t40, 1, b)
+                t44 = sliced(t38, t45, None, None, b)
+                t47 = r48 if type(t43) is int and type(t44) is int and -MAX_INT_MAGNITUDE <= (r48 := t43 + t44) <= MAX_INT_MAGNITUDE else binary('+', t43, t44, b)
+                t35 = t47
+            t1 = t35
             d3 = truthy(t1)
-        except Undecided as e53:
-            u2 = e53
+        except Undecided as e49:
+            u2 = e49
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -252,40 +240,38 @@ def _f3(ev: Evaluator) -> Any:
         t9 = unary('-', t8)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'axis')
-        if ((q12 := type(t9)) is int or q12 is str) and type(t10) is q12:
+        if ((q11 := type(t9)) is int or q11 is str) and type(t2) is q11:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = t9 <= t10
+            k10 = t9 <= t2
         else:
-            k11 = compare('<=', t9, t10, b)
-        if k11:
+            k10 = compare('<=', t9, t2, b)
+        if k10:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            if ((q15 := type(t10)) is int or q15 is str) and type(t13) is q15:
+            if ((q13 := type(t2)) is int or q13 is str) and type(t8) is q13:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k14 = t10 < t13
+                k12 = t2 < t8
             else:
-                k14 = compare('<', t10, t13, b)
-            if k14:
+                k12 = compare('<', t2, t8, b)
+            if k12:
                 t7 = True
-        t16: Any
+        t14: Any
         if truthy(t7):
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'S')
+            t15 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'ax')
-            t18 = t17[t19] if (type(t17) is list or type(t17) is tuple) and type(t19) is int and -len(t17) <= t19 < len(t17) else item_at(t17, t19)
-            t16 = t18
+            t17 = load(ev, 'ax')
+            t16 = t15[t17] if (type(t15) is list or type(t15) is tuple) and type(t17) is int and -len(t15) <= t17 < len(t15) else item_at(t15, t17)
+            t14 = t16
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = 0
-        t4 = t16
+            t14 = 0
+        t4 = t14
     return t4
 
 
@@ -521,19 +507,18 @@ def _f7(ev: Evaluator) -> Any:
             if k12:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'r')
-                if ((q16 := type(t11)) is int or q16 is str) and type(t14) is q16:
+                if ((q15 := type(t11)) is int or q15 is str) and type(t9) is q15:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k15 = t11 < t14
+                    k14 = t11 < t9
                 else:
-                    k15 = compare('<', t11, t14, b)
-                if k15:
+                    k14 = compare('<', t11, t9, b)
+                if k14:
                     t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e17:
-            u2 = e17
+        except Undecided as e16:
+            u2 = e16
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -590,63 +575,62 @@ def _f8(ev: Evaluator) -> Any:
                 if k16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'r')
-                    if ((q20 := type(t15)) is int or q20 is str) and type(t18) is q20:
+                    if ((q19 := type(t15)) is int or q19 is str) and type(t13) is q19:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k19 = t15 < t18
+                        k18 = t15 < t13
                     else:
-                        k19 = compare('<', t15, t18, b)
-                    if k19:
+                        k18 = compare('<', t15, t13, b)
+                    if k18:
                         t12 = True
-                t21 = not truthy(t12)
-                t4 = t21
+                t20 = not truthy(t12)
+                t4 = t20
                 d6 = not truthy(t4)
-            except Undecided as e22:
-                u5 = e22
+            except Undecided as e21:
+                u5 = e21
         if not d6 and u5 is not None:
             raise u5
         t1 = t4
         d3 = truthy(t1)
-    except Undecided as e23:
-        u2 = e23
+    except Undecided as e22:
+        u2 = e22
     if not d3:
         try:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = False
-            u25: Undecided | None = None
-            d26 = False
+            t23 = False
+            u24: Undecided | None = None
+            d25 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t27 = read_input(ev, 'value', 'condition')
+            t26 = read_input(ev, 'value', 'condition')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = load(ev, 'n')
-            t28 = sliced(t27, t29, None, None, b)
-            for c30 in iterated(t28):
+            t28 = load(ev, 'n')
+            t27 = sliced(t26, t28, None, None, b)
+            for c29 in iterated(t27):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k31 = truthy(c30)
-                except Undecided as e32:
-                    k31 = False
-                    if u25 is None:
-                        u25 = e32
-                if k31 is True:
-                    t24 = True
-                    d26 = True
-                if d26:
+                    k30 = truthy(c29)
+                except Undecided as e31:
+                    k30 = False
+                    if u24 is None:
+                        u24 = e31
+                if k30 is True:
+                    t23 = True
+                    d25 = True
+                if d25:
                     break
-            if not d26 and u25 is not None:
-                raise u25
-            t33 = not truthy(t24)
-            t1 = t33
+            if not d25 and u24 is not None:
+                raise u24
+            t32 = not truthy(t23)
+            t1 = t32
             d3 = truthy(t1)
-        except Undecided as e34:
-            u2 = e34
+        except Undecided as e33:
+            u2 = e33
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -49,8 +49,7 @@ def _f1(ev: Evaluator) -> Any:
             for c13 in iterated(t12):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'ax')
-                t14 = c13[t15] if (type(c13) is list or type(c13) is tuple) and type(t15) is int and -len(c13) <= t15 < len(c13) else item_at(c13, t15)
+                t14 = c13[t6] if (type(c13) is list or type(c13) is tuple) and type(t6) is int and -len(c13) <= t6 < len(c13) else item_at(c13, t6)
                 t11.append(t14)
                 check_length(len(t11), 'comprehension')
             t10 = FUNCTIONS['sum']([t11], b)
@@ -58,14 +57,14 @@ def _f1(ev: Evaluator) -> Any:
         else:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'inputs')
+            t15 = load(ev, 'inputs')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = t16[0] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 0 < len(t16) else item_at(t16, 0)
+            t16 = t15[0] if (type(t15) is list or type(t15) is tuple) and -len(t15) <= 0 < len(t15) else item_at(t15, 0)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = t17[c4] if (type(t17) is list or type(t17) is tuple) and type(c4) is int and -len(t17) <= c4 < len(t17) else item_at(t17, c4)
-            t9 = t18
+            t17 = t16[c4] if (type(t16) is list or type(t16) is tuple) and type(c4) is int and -len(t16) <= c4 < len(t16) else item_at(t16, c4)
+            t9 = t17
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -169,19 +168,15 @@ def _f4(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -306,48 +301,44 @@ def _f7(ev: Evaluator) -> Any:
                         t19 = FUNCTIONS['len']([c5], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(t19)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(t19)) is int or q21 is str) and type(t7) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = t19 != t20
+                            k20 = t19 != t7
                         else:
-                            k21 = compare('!=', t19, t20, b)
-                        if k21:
+                            k20 = compare('!=', t19, t7, b)
+                        if k20:
                             t18 = True
                         t15 = t18
                         d17 = truthy(t15)
-                    except Undecided as e23:
-                        u16 = e23
+                    except Undecided as e22:
+                        u16 = e22
                     if not d17:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t24 = False
+                            t23 = False
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t25 = c5[c8] if (type(c5) is list or type(c5) is tuple) and type(c8) is int and -len(c5) <= c8 < len(c5) else item_at(c5, c8)
-                            b.steps += 3
+                            t24 = c5[c8] if (type(c5) is list or type(c5) is tuple) and type(c8) is int and -len(c5) <= c8 < len(c5) else item_at(c5, c8)
+                            b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t26 = load(ev, 'inputs')
+                            t25 = t4[0] if (type(t4) is list or type(t4) is tuple) and -len(t4) <= 0 < len(t4) else item_at(t4, 0)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t27 = t26[0] if (type(t26) is list or type(t26) is tuple) and -len(t26) <= 0 < len(t26) else item_at(t26, 0)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t28 = t27[c8] if (type(t27) is list or type(t27) is tuple) and type(c8) is int and -len(t27) <= c8 < len(t27) else item_at(t27, c8)
-                            if ((q30 := type(t25)) is int or q30 is str) and type(t28) is q30:
+                            t26 = t25[c8] if (type(t25) is list or type(t25) is tuple) and type(c8) is int and -len(t25) <= c8 < len(t25) else item_at(t25, c8)
+                            if ((q28 := type(t24)) is int or q28 is str) and type(t26) is q28:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k29 = t25 == t28
+                                k27 = t24 == t26
                             else:
-                                k29 = compare('==', t25, t28, b)
-                            if k29:
-                                t24 = True
-                            t15 = t24
+                                k27 = compare('==', t24, t26, b)
+                            if k27:
+                                t23 = True
+                            t15 = t23
                             d17 = truthy(t15)
-                        except Undecided as e31:
-                            u16 = e31
+                        except Undecided as e29:
+                            u16 = e29
                     if not d17 and u16 is not None:
                         raise u16
                     k13 = truthy(t15)
@@ -388,14 +379,13 @@ def _f8(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 

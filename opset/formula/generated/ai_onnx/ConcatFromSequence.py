@@ -40,51 +40,40 @@ def _f0(ev: Evaluator) -> Any:
         t8 = FUNCTIONS['len']([t9], b)
         t10: list[Any] = [t8]
         t11 = binary('+', t6, t10, b)
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'E')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'a')
-        t13 = sliced(t12, t14, None, None, b)
-        t15 = r16 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r16 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
-        t4 = t15
+        t12 = sliced(t5, t7, None, None, b)
+        t13 = r14 if type(t11) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 + t12) <= MAX_INT_MAGNITUDE else binary('+', t11, t12, b)
+        t4 = t13
     else:
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'E')
+        t15 = load(ev, 'E')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'a')
-        t18 = sliced(t17, None, t19, None, b)
+        t17 = load(ev, 'a')
+        t16 = sliced(t15, None, t17, None, b)
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t21: list[Any] = []
+        t19: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t22 = load(ev, 'input_sequence')
-        for c23 in iterated(t22):
+        t20 = load(ev, 'input_sequence')
+        for c21 in iterated(t20):
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t25 = load(ev, 'a')
-            t24 = c23[t25] if (type(c23) is list or type(c23) is tuple) and type(t25) is int and -len(c23) <= t25 < len(c23) else item_at(c23, t25)
-            t21.append(t24)
-            check_length(len(t21), 'comprehension')
-        t20 = FUNCTIONS['sum']([t21], b)
-        t26: list[Any] = [t20]
-        t27 = binary('+', t18, t26, b)
-        b.steps += 2
+            t22 = c21[t17] if (type(c21) is list or type(c21) is tuple) and type(t17) is int and -len(c21) <= t17 < len(c21) else item_at(c21, t17)
+            t19.append(t22)
+            check_length(len(t19), 'comprehension')
+        t18 = FUNCTIONS['sum']([t19], b)
+        t23: list[Any] = [t18]
+        t24 = binary('+', t16, t23, b)
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t28 = load(ev, 'E')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t30 = load(ev, 'a')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t31 = r32 if type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t30 + 1) <= MAX_INT_MAGNITUDE else binary('+', t30, 1, b)
-        t29 = sliced(t28, t31, None, None, b)
-        t33 = r34 if type(t27) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r34 := t27 + t29) <= MAX_INT_MAGNITUDE else binary('+', t27, t29, b)
-        t4 = t33
+        t26 = r27 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r27 := t17 + 1) <= MAX_INT_MAGNITUDE else binary('+', t17, 1, b)
+        t25 = sliced(t15, t26, None, None, b)
+        t28 = r29 if type(t24) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r29 := t24 + t25) <= MAX_INT_MAGNITUDE else binary('+', t24, t25, b)
+        t4 = t28
     return t4
 
 
@@ -128,23 +117,19 @@ def _f3(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 3
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'new_axis')
-        t10 = r11 if type(t7) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t7 + t9) <= MAX_INT_MAGNITUDE else binary('+', t7, t9, b)
-        t4 = t10
+        t8 = load(ev, 'new_axis')
+        t9 = r10 if type(t6) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t6 + t8) <= MAX_INT_MAGNITUDE else binary('+', t6, t8, b)
+        t4 = t9
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'axis')
-        t4 = t12
+        t4 = t2
     return t4
 
 
@@ -193,20 +178,16 @@ def _f5(ev: Evaluator) -> Any:
     else:
         k8 = compare('<=', t5, t7, b)
     if k8:
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'r')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'new_axis')
-        t12 = r13 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
-        if ((q15 := type(t7)) is int or q15 is str) and type(t12) is q15:
+        t10 = r11 if type(t2) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r11 := t2 + t4) <= MAX_INT_MAGNITUDE else binary('+', t2, t4, b)
+        if ((q13 := type(t7)) is int or q13 is str) and type(t10) is q13:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k14 = t7 < t12
+            k12 = t7 < t10
         else:
-            k14 = compare('<', t7, t12, b)
-        if k14:
+            k12 = compare('<', t7, t10, b)
+        if k12:
             t1 = True
     return t1
 
@@ -379,54 +360,50 @@ def _f7(ev: Evaluator) -> Any:
                         t35 = load(ev, 'E')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t37 = load(ev, 'a')
-                        t36 = sliced(t35, None, t37, None, b)
-                        if ((q39 := type(t33)) is int or q39 is str) and type(t36) is q39:
+                        t36 = sliced(t35, None, t34, None, b)
+                        if ((q38 := type(t33)) is int or q38 is str) and type(t36) is q38:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k38 = t33 == t36
+                            k37 = t33 == t36
                         else:
-                            k38 = compare('==', t33, t36, b)
-                        if k38:
+                            k37 = compare('==', t33, t36, b)
+                        if k37:
                             t32 = True
                         t23 = t32
                         d25 = not truthy(t23)
-                    except Undecided as e40:
-                        u24 = e40
+                    except Undecided as e39:
+                        u24 = e39
                     if not d25:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t41 = False
+                            t40 = False
                             b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t43 = load(ev, 'a')
+                            t42 = load(ev, 'a')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t44 = r45 if type(t43) is int and -MAX_INT_MAGNITUDE <= (r45 := t43 + 1) <= MAX_INT_MAGNITUDE else binary('+', t43, 1, b)
-                            t42 = sliced(c20, t44, None, None, b)
+                            t43 = r44 if type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t42 + 1) <= MAX_INT_MAGNITUDE else binary('+', t42, 1, b)
+                            t41 = sliced(c20, t43, None, None, b)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t46 = load(ev, 'E')
-                            b.steps += 2
+                            t45 = load(ev, 'E')
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t48 = load(ev, 'a')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t49 = r50 if type(t48) is int and -MAX_INT_MAGNITUDE <= (r50 := t48 + 1) <= MAX_INT_MAGNITUDE else binary('+', t48, 1, b)
-                            t47 = sliced(t46, t49, None, None, b)
-                            if ((q52 := type(t42)) is int or q52 is str) and type(t47) is q52:
+                            t47 = r48 if type(t42) is int and -MAX_INT_MAGNITUDE <= (r48 := t42 + 1) <= MAX_INT_MAGNITUDE else binary('+', t42, 1, b)
+                            t46 = sliced(t45, t47, None, None, b)
+                            if ((q50 := type(t41)) is int or q50 is str) and type(t46) is q50:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k51 = t42 == t47
+                                k49 = t41 == t46
                             else:
-                                k51 = compare('==', t42, t47, b)
-                            if k51:
-                                t41 = True
-                            t23 = t41
+                                k49 = compare('==', t41, t46, b)
+                            if k49:
+                                t40 = True
+                            t23 = t40
                             d25 = not truthy(t23)
-                        except Undecided as e53:
-                            u24 = e53
+                        except Undecided as e51:
+                            u24 = e51
                 if not d25 and u24 is not None:
                     raise u24
                 k21 = truthy(t23)

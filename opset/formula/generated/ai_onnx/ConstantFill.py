@@ -37,66 +37,63 @@ def _f0(ev: Evaluator) -> Any:
         if truthy(t5):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'shape')
-            t8 = t9
+            t8 = t6
         else:
-            t10: list[Any] = []
+            t9: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = t10
+            t8 = t9
         t4 = t8
     else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = False
+        t10 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'input_as_shape')
+        t11 = load(ev, 'input_as_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t12) is int:
+        if type(t11) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k13 = t12 == 1
+            k12 = t11 == 1
         else:
-            k13 = compare('==', t12, 1, b)
-        if k13:
-            t11 = True
-        t14: Any
-        if truthy(t11):
+            k12 = compare('==', t11, 1, b)
+        if k12:
+            t10 = True
+        t13: Any
+        if truthy(t10):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = read_input(ev, 'value', 'input')
-            t14 = t15
+            t14 = read_input(ev, 'value', 'input')
+            t13 = t14
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'input')
-            t14 = t16
+            t13 = t2
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = False
+        t15 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'extra_shape')
+        t16 = load(ev, 'extra_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k19 = compare('!=', t18, None, b)
-        if k19:
-            t17 = True
-        t20: Any
-        if truthy(t17):
+        k17 = compare('!=', t16, None, b)
+        if k17:
+            t15 = True
+        t18: Any
+        if truthy(t15):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'extra_shape')
-            t20 = t21
+            t18 = t16
         else:
-            t22: list[Any] = []
+            t19: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = t22
-        t23 = r24 if type(t14) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r24 := t14 + t20) <= MAX_INT_MAGNITUDE else binary('+', t14, t20, b)
-        t4 = t23
+            t18 = t19
+        t20 = r21 if type(t13) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t13 + t18) <= MAX_INT_MAGNITUDE else binary('+', t13, t18, b)
+        t4 = t20
     return t4
 
 

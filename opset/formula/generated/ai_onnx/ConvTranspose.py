@@ -164,16 +164,12 @@ def _f9(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-            t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-            t16 = r17 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
-            t8 = t16
+            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
+            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
+            t8 = t14
         t1.append(t8)
         check_length(len(t1), 'comprehension')
     return t1
@@ -196,99 +192,98 @@ def _f10(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'output_shape')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6: list[Any] = []
+        t5: list[Any] = []
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'r')
-        t7 = FUNCTIONS['range']([t8], b)
-        for c9 in iterated(t7):
+        t7 = load(ev, 'r')
+        t6 = FUNCTIONS['range']([t7], b)
+        for c8 in iterated(t6):
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = False
+            t9 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'auto_pad')
-            t12: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
+            t10 = load(ev, 'auto_pad')
+            t11: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t11) is str:
-                k13 = t11 in t12
-                b.steps += t12.index(t11) + 1 if t11 in t12 else len(t12)
+            if type(t10) is str:
+                k12 = t10 in t11
+                b.steps += t11.index(t10) + 1 if t10 in t11 else len(t11)
                 if b.steps > MAX_STEPS: b.charge(0)
             else:
-                k13 = compare('in', t11, t12, b)
-            if k13:
-                t10 = True
-            t14: Any
-            if truthy(t10):
+                k12 = compare('in', t10, t11, b)
+            if k12:
+                t9 = True
+            t13: Any
+            if truthy(t9):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'S')
+                t14 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c9] if (type(t15) is list or type(t15) is tuple) and type(c9) is int and -len(t15) <= c9 < len(t15) else item_at(t15, c9)
+                t15 = t14[c8] if (type(t14) is list or type(t14) is tuple) and type(c8) is int and -len(t14) <= c8 < len(t14) else item_at(t14, c8)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'strides')
+                t16 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = t17[c9] if (type(t17) is list or type(t17) is tuple) and type(c9) is int and -len(t17) <= c9 < len(t17) else item_at(t17, c9)
-                t19 = r20 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t16 * t18) <= MAX_INT_MAGNITUDE else binary('*', t16, t18, b)
+                t17 = t16[c8] if (type(t16) is list or type(t16) is tuple) and type(c8) is int and -len(t16) <= c8 < len(t16) else item_at(t16, c8)
+                t18 = r19 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t15 * t17) <= MAX_INT_MAGNITUDE else binary('*', t15, t17, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = load(ev, 'output_padding')
+                t20 = load(ev, 'output_padding')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = t21[c9] if (type(t21) is list or type(t21) is tuple) and type(c9) is int and -len(t21) <= c9 < len(t21) else item_at(t21, c9)
-                t23 = r24 if type(t19) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t19 + t22) <= MAX_INT_MAGNITUDE else binary('+', t19, t22, b)
-                t14 = t23
+                t21 = t20[c8] if (type(t20) is list or type(t20) is tuple) and type(c8) is int and -len(t20) <= c8 < len(t20) else item_at(t20, c8)
+                t22 = r23 if type(t18) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t18 + t21) <= MAX_INT_MAGNITUDE else binary('+', t18, t21, b)
+                t13 = t22
             else:
                 b.steps += 6
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = load(ev, 'strides')
+                t24 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = t25[c9] if (type(t25) is list or type(t25) is tuple) and type(c9) is int and -len(t25) <= c9 < len(t25) else item_at(t25, c9)
+                t25 = t24[c8] if (type(t24) is list or type(t24) is tuple) and type(c8) is int and -len(t24) <= c8 < len(t24) else item_at(t24, c8)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t27 = load(ev, 'S')
+                t26 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = t27[c9] if (type(t27) is list or type(t27) is tuple) and type(c9) is int and -len(t27) <= c9 < len(t27) else item_at(t27, c9)
+                t27 = t26[c8] if (type(t26) is list or type(t26) is tuple) and type(c8) is int and -len(t26) <= c8 < len(t26) else item_at(t26, c8)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = r30 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t28 - 1) <= MAX_INT_MAGNITUDE else binary('-', t28, 1, b)
-                t31 = r32 if type(t26) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r32 := t26 * t29) <= MAX_INT_MAGNITUDE else binary('*', t26, t29, b)
+                t28 = r29 if type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t27 - 1) <= MAX_INT_MAGNITUDE else binary('-', t27, 1, b)
+                t30 = r31 if type(t25) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r31 := t25 * t28) <= MAX_INT_MAGNITUDE else binary('*', t25, t28, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33 = load(ev, 'output_padding')
+                t32 = load(ev, 'output_padding')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t34 = t33[c9] if (type(t33) is list or type(t33) is tuple) and type(c9) is int and -len(t33) <= c9 < len(t33) else item_at(t33, c9)
-                t35 = r36 if type(t31) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r36 := t31 + t34) <= MAX_INT_MAGNITUDE else binary('+', t31, t34, b)
+                t33 = t32[c8] if (type(t32) is list or type(t32) is tuple) and type(c8) is int and -len(t32) <= c8 < len(t32) else item_at(t32, c8)
+                t34 = r35 if type(t30) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r35 := t30 + t33) <= MAX_INT_MAGNITUDE else binary('+', t30, t33, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t37 = load(ev, 'ek')
+                t36 = load(ev, 'ek')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t38 = t37[c9] if (type(t37) is list or type(t37) is tuple) and type(c9) is int and -len(t37) <= c9 < len(t37) else item_at(t37, c9)
-                t39 = r40 if type(t35) is int and type(t38) is int and -MAX_INT_MAGNITUDE <= (r40 := t35 + t38) <= MAX_INT_MAGNITUDE else binary('+', t35, t38, b)
+                t37 = t36[c8] if (type(t36) is list or type(t36) is tuple) and type(c8) is int and -len(t36) <= c8 < len(t36) else item_at(t36, c8)
+                t38 = r39 if type(t34) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := t34 + t37) <= MAX_INT_MAGNITUDE else binary('+', t34, t37, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t41 = load(ev, 'padsum')
+                t40 = load(ev, 'padsum')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t42 = t41[c9] if (type(t41) is list or type(t41) is tuple) and type(c9) is int and -len(t41) <= c9 < len(t41) else item_at(t41, c9)
-                t43 = r44 if type(t39) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t39 - t42) <= MAX_INT_MAGNITUDE else binary('-', t39, t42, b)
-                t14 = t43
-            t6.append(t14)
-            check_length(len(t6), 'comprehension')
-        t4 = t6
+                t41 = t40[c8] if (type(t40) is list or type(t40) is tuple) and type(c8) is int and -len(t40) <= c8 < len(t40) else item_at(t40, c8)
+                t42 = r43 if type(t38) is int and type(t41) is int and -MAX_INT_MAGNITUDE <= (r43 := t38 - t41) <= MAX_INT_MAGNITUDE else binary('-', t38, t41, b)
+                t13 = t42
+            t5.append(t13)
+            check_length(len(t5), 'comprehension')
+        t4 = t5
     return t4
 
 
@@ -427,19 +422,16 @@ def _f14(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c9] if (type(t13) is list or type(t13) is tuple) and type(c9) is int and -len(t13) <= c9 < len(t13) else item_at(t13, c9)
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'K')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = t15[c9] if (type(t15) is list or type(t15) is tuple) and type(c9) is int and -len(t15) <= c9 < len(t15) else item_at(t15, c9)
-            if ((q18 := type(t14)) is int or q18 is str) and type(t16) is q18:
+            t15 = t8[c9] if (type(t8) is list or type(t8) is tuple) and type(c9) is int and -len(t8) <= c9 < len(t8) else item_at(t8, c9)
+            if ((q17 := type(t14)) is int or q17 is str) and type(t15) is q17:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k17 = t14 == t16
+                k16 = t14 == t15
             else:
-                k17 = compare('==', t14, t16, b)
-            if k17:
+                k16 = compare('==', t14, t15, b)
+            if k16:
                 t12 = True
             k10 = truthy(t12)
         except Undecided as e11:

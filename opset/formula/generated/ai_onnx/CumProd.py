@@ -56,14 +56,13 @@ def _f2(ev: Evaluator) -> Any:
             if k11:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'r')
-                if ((q15 := type(c5)) is int or q15 is str) and type(t13) is q15:
+                if ((q14 := type(c5)) is int or q14 is str) and type(t9) is q14:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k14 = c5 < t13
+                    k13 = c5 < t9
                 else:
-                    k14 = compare('<', c5, t13, b)
-                if k14:
+                    k13 = compare('<', c5, t9, b)
+                if k13:
                     t8 = True
             k6 = truthy(t8)
         except Undecided as e7:

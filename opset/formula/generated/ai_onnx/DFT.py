@@ -420,19 +420,15 @@ def _f2(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -1731,84 +1727,81 @@ def _f11(ev: Evaluator) -> Any:
                     if b.steps > MAX_STEPS: b.charge(0)
                     t164 = FUNCTIONS['unknown'](['d7'], b)
                     t165: list[Any] = [t157, t158, t159, t160, t161, t162, t163, t164]
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t167 = load(ev, 'r')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t168 = r169 if type(t167) is int and -MAX_INT_MAGNITUDE <= (r169 := t167 - 1) <= MAX_INT_MAGNITUDE else binary('-', t167, 1, b)
-                    t166 = sliced(t165, None, t168, None, b)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t170: Any = None
-                    u171: Undecided | None = None
-                    d172 = False
+                    t167 = r168 if type(t154) is int and -MAX_INT_MAGNITUDE <= (r168 := t154 - 1) <= MAX_INT_MAGNITUDE else binary('-', t154, 1, b)
+                    t166 = sliced(t165, None, t167, None, b)
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t169: Any = None
+                    u170: Undecided | None = None
+                    d171 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t173 = False
+                        t172 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t174 = load(ev, 'onesided')
+                        t173 = load(ev, 'onesided')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t174) is int:
+                        if type(t173) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k175 = t174 == 1
+                            k174 = t173 == 1
                         else:
-                            k175 = compare('==', t174, 1, b)
-                        if k175:
-                            t173 = True
-                        t170 = t173
-                        d172 = not truthy(t170)
-                    except Undecided as e176:
-                        u171 = e176
-                    if not d172:
+                            k174 = compare('==', t173, 1, b)
+                        if k174:
+                            t172 = True
+                        t169 = t172
+                        d171 = not truthy(t169)
+                    except Undecided as e175:
+                        u170 = e175
+                    if not d171:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t177 = False
+                            t176 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t178 = load(ev, 'inverse')
+                            t177 = load(ev, 'inverse')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t178) is int:
+                            if type(t177) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k179 = t178 == 1
+                                k178 = t177 == 1
                             else:
-                                k179 = compare('==', t178, 1, b)
-                            if k179:
-                                t177 = True
-                            t170 = t177
-                            d172 = not truthy(t170)
-                        except Undecided as e180:
-                            u171 = e180
-                    if not d172 and u171 is not None:
-                        raise u171
-                    t181: Any
-                    if truthy(t170):
+                                k178 = compare('==', t177, 1, b)
+                            if k178:
+                                t176 = True
+                            t169 = t176
+                            d171 = not truthy(t169)
+                        except Undecided as e179:
+                            u170 = e179
+                    if not d171 and u170 is not None:
+                        raise u170
+                    t180: Any
+                    if truthy(t169):
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t181 = 1
+                        t180 = 1
                     else:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t181 = 2
-                    t182: list[Any] = [t181]
-                    t183 = binary('+', t166, t182, b)
-                    t156 = t183
+                        t180 = 2
+                    t181: list[Any] = [t180]
+                    t182 = binary('+', t166, t181, b)
+                    t156 = t182
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t184 = read_input(ev, 'value', 'axis')
-                    t156 = t184
+                    t183 = read_input(ev, 'value', 'axis')
+                    t156 = t183
                 t1 = t156
                 d3 = truthy(t1)
-            except Undecided as e185:
-                u2 = e185
+            except Undecided as e184:
+                u2 = e184
     if not d3 and u2 is not None:
         raise u2
     return t1

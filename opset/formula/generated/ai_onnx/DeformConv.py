@@ -135,33 +135,29 @@ def _f8(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t9 = t8[c4] if (type(t8) is list or type(t8) is tuple) and type(c4) is int and -len(t8) <= c4 < len(t8) else item_at(t8, c4)
         t10 = r11 if type(t7) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t7 + t9) <= MAX_INT_MAGNITUDE else binary('+', t7, t9, b)
+        b.steps += 5
+        if b.steps > MAX_STEPS: b.charge(0)
+        t13 = r14 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r14 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+        t12 = t8[t13] if (type(t8) is list or type(t8) is tuple) and type(t13) is int and -len(t8) <= t13 < len(t8) else item_at(t8, t13)
+        t15 = r16 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r16 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'pads')
-        b.steps += 3
+        t17 = load(ev, 'ek')
+        b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'r')
-        t15 = r16 if type(c4) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := c4 + t14) <= MAX_INT_MAGNITUDE else binary('+', c4, t14, b)
-        t13 = t12[t15] if (type(t12) is list or type(t12) is tuple) and type(t15) is int and -len(t12) <= t15 < len(t12) else item_at(t12, t15)
-        t17 = r18 if type(t10) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r18 := t10 + t13) <= MAX_INT_MAGNITUDE else binary('+', t10, t13, b)
+        t18 = t17[c4] if (type(t17) is list or type(t17) is tuple) and type(c4) is int and -len(t17) <= c4 < len(t17) else item_at(t17, c4)
+        t19 = r20 if type(t15) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t15 - t18) <= MAX_INT_MAGNITUDE else binary('-', t15, t18, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'ek')
+        t21 = load(ev, 'strides')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = t19[c4] if (type(t19) is list or type(t19) is tuple) and type(c4) is int and -len(t19) <= c4 < len(t19) else item_at(t19, c4)
-        t21 = r22 if type(t17) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t17 - t20) <= MAX_INT_MAGNITUDE else binary('-', t17, t20, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'strides')
+        t22 = t21[c4] if (type(t21) is list or type(t21) is tuple) and type(c4) is int and -len(t21) <= c4 < len(t21) else item_at(t21, c4)
+        t5 = t19 // t22 if type(t19) is int and -MAX_INT_MAGNITUDE <= t19 <= MAX_INT_MAGNITUDE and type(t22) is int and -MAX_INT_MAGNITUDE <= t22 <= MAX_INT_MAGNITUDE and t22 != 0 else FUNCTIONS['floor']([binary('/', t19, t22, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = t23[c4] if (type(t23) is list or type(t23) is tuple) and type(c4) is int and -len(t23) <= c4 < len(t23) else item_at(t23, c4)
-        t5 = t21 // t24 if type(t21) is int and -MAX_INT_MAGNITUDE <= t21 <= MAX_INT_MAGNITUDE and type(t24) is int and -MAX_INT_MAGNITUDE <= t24 <= MAX_INT_MAGNITUDE and t24 != 0 else FUNCTIONS['floor']([binary('/', t21, t24, b)], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t25 = r26 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r26 := t5 + 1) <= MAX_INT_MAGNITUDE else binary('+', t5, 1, b)
-        t1.append(t25)
+        t23 = r24 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r24 := t5 + 1) <= MAX_INT_MAGNITUDE else binary('+', t5, 1, b)
+        t1.append(t23)
         check_length(len(t1), 'comprehension')
     return t1
 

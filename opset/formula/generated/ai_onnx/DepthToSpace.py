@@ -20,25 +20,22 @@ def _f0(ev: Evaluator) -> Any:
     t3 = load(ev, 'blocksize')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'blocksize')
-    t5 = r6 if type(t3) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r6 := t3 * t4) <= MAX_INT_MAGNITUDE else binary('*', t3, t4, b)
-    t7 = r8 if type(t2) is int and type(t5) is int and t5 != 0 and -MAX_INT_MAGNITUDE <= (r8 := t2 // t5) <= MAX_INT_MAGNITUDE else binary('//', t2, t5, b)
+    t4 = r5 if type(t3) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r5 := t3 * t3) <= MAX_INT_MAGNITUDE else binary('*', t3, t3, b)
+    t6 = r7 if type(t2) is int and type(t4) is int and t4 != 0 and -MAX_INT_MAGNITUDE <= (r7 := t2 // t4) <= MAX_INT_MAGNITUDE else binary('//', t2, t4, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'H')
+    t8 = load(ev, 'H')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t10 = load(ev, 'blocksize')
-    t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 * t10) <= MAX_INT_MAGNITUDE else binary('*', t9, t10, b)
+    t9 = r10 if type(t8) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r10 := t8 * t3) <= MAX_INT_MAGNITUDE else binary('*', t8, t3, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t13 = load(ev, 'W')
+    t11 = load(ev, 'W')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t14 = load(ev, 'blocksize')
-    t15 = r16 if type(t13) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t13 * t14) <= MAX_INT_MAGNITUDE else binary('*', t13, t14, b)
-    t17: list[Any] = [t1, t7, t11, t15]
-    return t17
+    t12 = r13 if type(t11) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := t11 * t3) <= MAX_INT_MAGNITUDE else binary('*', t11, t3, b)
+    t14: list[Any] = [t1, t6, t9, t12]
+    return t14
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -54,18 +51,17 @@ def _f1(ev: Evaluator) -> Any:
     t3 = load(ev, 'blocksize')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'blocksize')
-    t5 = r6 if type(t3) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r6 := t3 * t4) <= MAX_INT_MAGNITUDE else binary('*', t3, t4, b)
-    t7 = r8 if type(t2) is int and type(t5) is int and t5 != 0 and -MAX_INT_MAGNITUDE <= (r8 := t2 % t5) <= MAX_INT_MAGNITUDE else binary('%', t2, t5, b)
+    t4 = r5 if type(t3) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r5 := t3 * t3) <= MAX_INT_MAGNITUDE else binary('*', t3, t3, b)
+    t6 = r7 if type(t2) is int and type(t4) is int and t4 != 0 and -MAX_INT_MAGNITUDE <= (r7 := t2 % t4) <= MAX_INT_MAGNITUDE else binary('%', t2, t4, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    if type(t7) is int:
+    if type(t6) is int:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k9 = t7 == 0
+        k8 = t6 == 0
     else:
-        k9 = compare('==', t7, 0, b)
-    if k9:
+        k8 = compare('==', t6, 0, b)
+    if k8:
         t1 = True
     return t1
 

@@ -117,19 +117,15 @@ def _f4(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -249,67 +245,66 @@ def _f5(ev: Evaluator) -> Any:
                                 if k32:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t34 = load(ev, 'r')
-                                    if ((q36 := type(t31)) is int or q36 is str) and type(t34) is q36:
+                                    if ((q35 := type(t31)) is int or q35 is str) and type(t29) is q35:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k35 = t31 < t34
+                                        k34 = t31 < t29
                                     else:
-                                        k35 = compare('<', t31, t34, b)
-                                    if k35:
+                                        k34 = compare('<', t31, t29, b)
+                                    if k34:
                                         t28 = True
                                 t25 = t28
                                 d27 = not truthy(t25)
-                            except Undecided as e37:
-                                u26 = e37
+                            except Undecided as e36:
+                                u26 = e36
                             if not d27:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t38 = False
+                                    t37 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t39 = load(ev, 'x_scale')
+                                    t38 = load(ev, 'x_scale')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t40 = t39[0] if (type(t39) is list or type(t39) is tuple) and -len(t39) <= 0 < len(t39) else item_at(t39, 0)
+                                    t39 = t38[0] if (type(t38) is list or type(t38) is tuple) and -len(t38) <= 0 < len(t38) else item_at(t38, 0)
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t41 = load(ev, 'S')
+                                    t40 = load(ev, 'S')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t43 = load(ev, 'ax')
-                                    t42 = t41[t43] if (type(t41) is list or type(t41) is tuple) and type(t43) is int and -len(t41) <= t43 < len(t41) else item_at(t41, t43)
-                                    if ((q45 := type(t40)) is int or q45 is str) and type(t42) is q45:
+                                    t42 = load(ev, 'ax')
+                                    t41 = t40[t42] if (type(t40) is list or type(t40) is tuple) and type(t42) is int and -len(t40) <= t42 < len(t40) else item_at(t40, t42)
+                                    if ((q44 := type(t39)) is int or q44 is str) and type(t41) is q44:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k44 = t40 == t42
+                                        k43 = t39 == t41
                                     else:
-                                        k44 = compare('==', t40, t42, b)
-                                    if k44:
-                                        t38 = True
-                                    t25 = t38
+                                        k43 = compare('==', t39, t41, b)
+                                    if k43:
+                                        t37 = True
+                                    t25 = t37
                                     d27 = not truthy(t25)
-                                except Undecided as e46:
-                                    u26 = e46
+                                except Undecided as e45:
+                                    u26 = e45
                             if not d27 and u26 is not None:
                                 raise u26
                             t17 = t25
                             d19 = truthy(t17)
-                        except Undecided as e47:
-                            u18 = e47
+                        except Undecided as e46:
+                            u18 = e46
                     if not d19 and u18 is not None:
                         raise u18
                     t9 = t17
                     d11 = not truthy(t9)
-                except Undecided as e48:
-                    u10 = e48
+                except Undecided as e47:
+                    u10 = e47
             if not d11 and u10 is not None:
                 raise u10
             t1 = t9
             d3 = truthy(t1)
-        except Undecided as e49:
-            u2 = e49
+        except Undecided as e48:
+            u2 = e48
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -465,254 +460,252 @@ def _f6(ev: Evaluator) -> Any:
                                             if k42:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t44 = load(ev, 'r')
-                                                if ((q46 := type(t41)) is int or q46 is str) and type(t44) is q46:
+                                                if ((q45 := type(t41)) is int or q45 is str) and type(t39) is q45:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    k45 = t41 < t44
+                                                    k44 = t41 < t39
                                                 else:
-                                                    k45 = compare('<', t41, t44, b)
-                                                if k45:
+                                                    k44 = compare('<', t41, t39, b)
+                                                if k44:
                                                     t38 = True
                                             t35 = t38
                                             d37 = not truthy(t35)
-                                        except Undecided as e47:
-                                            u36 = e47
+                                        except Undecided as e46:
+                                            u36 = e46
                                         if not d37:
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t48 = False
+                                                t47 = False
                                                 b.steps += 2
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t49 = load(ev, 'x_scale')
+                                                t48 = load(ev, 'x_scale')
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t50 = t49[0] if (type(t49) is list or type(t49) is tuple) and -len(t49) <= 0 < len(t49) else item_at(t49, 0)
+                                                t49 = t48[0] if (type(t48) is list or type(t48) is tuple) and -len(t48) <= 0 < len(t48) else item_at(t48, 0)
                                                 b.steps += 2
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t51 = load(ev, 'S')
+                                                t50 = load(ev, 'S')
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t53 = load(ev, 'ax')
-                                                t52 = t51[t53] if (type(t51) is list or type(t51) is tuple) and type(t53) is int and -len(t51) <= t53 < len(t51) else item_at(t51, t53)
-                                                if ((q55 := type(t50)) is int or q55 is str) and type(t52) is q55:
+                                                t52 = load(ev, 'ax')
+                                                t51 = t50[t52] if (type(t50) is list or type(t50) is tuple) and type(t52) is int and -len(t50) <= t52 < len(t50) else item_at(t50, t52)
+                                                if ((q54 := type(t49)) is int or q54 is str) and type(t51) is q54:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    k54 = t50 == t52
+                                                    k53 = t49 == t51
                                                 else:
-                                                    k54 = compare('==', t50, t52, b)
-                                                if k54:
-                                                    t48 = True
-                                                t35 = t48
+                                                    k53 = compare('==', t49, t51, b)
+                                                if k53:
+                                                    t47 = True
+                                                t35 = t47
                                                 d37 = not truthy(t35)
-                                            except Undecided as e56:
-                                                u36 = e56
+                                            except Undecided as e55:
+                                                u36 = e55
                                         if not d37 and u36 is not None:
                                             raise u36
                                         t27 = t35
                                         d29 = truthy(t27)
-                                    except Undecided as e57:
-                                        u28 = e57
+                                    except Undecided as e56:
+                                        u28 = e56
                                 if not d29 and u28 is not None:
                                     raise u28
                                 t19 = t27
                                 d21 = not truthy(t19)
-                            except Undecided as e58:
-                                u20 = e58
+                            except Undecided as e57:
+                                u20 = e57
                         if not d21 and u20 is not None:
                             raise u20
                         t11 = t19
                         d13 = truthy(t11)
-                    except Undecided as e59:
-                        u12 = e59
+                    except Undecided as e58:
+                        u12 = e58
                 if not d13 and u12 is not None:
                     raise u12
                 t4 = t11
                 d6 = not truthy(t4)
-            except Undecided as e60:
-                u5 = e60
+            except Undecided as e59:
+                u5 = e59
         if not d6 and u5 is not None:
             raise u5
         t1 = t4
         d3 = truthy(t1)
-    except Undecided as e61:
-        u2 = e61
+    except Undecided as e60:
+        u2 = e60
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t62: Any = None
-            u63: Undecided | None = None
-            d64 = False
+            t61: Any = None
+            u62: Undecided | None = None
+            d63 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t65 = False
+                t64 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t66 = load(ev, 'block_size')
+                t65 = load(ev, 'block_size')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t66) is int:
+                if type(t65) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k67 = t66 > 0
+                    k66 = t65 > 0
                 else:
-                    k67 = compare('>', t66, 0, b)
-                if k67:
-                    t65 = True
-                t62 = t65
-                d64 = not truthy(t62)
-            except Undecided as e68:
-                u63 = e68
-            if not d64:
+                    k66 = compare('>', t65, 0, b)
+                if k66:
+                    t64 = True
+                t61 = t64
+                d63 = not truthy(t61)
+            except Undecided as e67:
+                u62 = e67
+            if not d63:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t69 = False
+                    t68 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t71 = load(ev, 'x_scale')
-                    t70 = FUNCTIONS['len']([t71], b)
+                    t70 = load(ev, 'x_scale')
+                    t69 = FUNCTIONS['len']([t70], b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t72 = load(ev, 'r')
-                    if ((q74 := type(t70)) is int or q74 is str) and type(t72) is q74:
+                    t71 = load(ev, 'r')
+                    if ((q73 := type(t69)) is int or q73 is str) and type(t71) is q73:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k73 = t70 == t72
+                        k72 = t69 == t71
                     else:
-                        k73 = compare('==', t70, t72, b)
-                    if k73:
-                        t69 = True
-                    t62 = t69
-                    d64 = not truthy(t62)
-                except Undecided as e75:
-                    u63 = e75
-                if not d64:
+                        k72 = compare('==', t69, t71, b)
+                    if k72:
+                        t68 = True
+                    t61 = t68
+                    d63 = not truthy(t61)
+                except Undecided as e74:
+                    u62 = e74
+                if not d63:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t76 = False
+                        t75 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t77 = load(ev, 'r')
-                        t78 = unary('-', t77)
+                        t76 = load(ev, 'r')
+                        t77 = unary('-', t76)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t79 = load(ev, 'axis')
-                        if ((q81 := type(t78)) is int or q81 is str) and type(t79) is q81:
+                        t78 = load(ev, 'axis')
+                        if ((q80 := type(t77)) is int or q80 is str) and type(t78) is q80:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k80 = t78 <= t79
+                            k79 = t77 <= t78
                         else:
-                            k80 = compare('<=', t78, t79, b)
-                        if k80:
+                            k79 = compare('<=', t77, t78, b)
+                        if k79:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t82 = load(ev, 'r')
-                            if ((q84 := type(t79)) is int or q84 is str) and type(t82) is q84:
+                            if ((q82 := type(t78)) is int or q82 is str) and type(t76) is q82:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k83 = t79 < t82
+                                k81 = t78 < t76
                             else:
-                                k83 = compare('<', t79, t82, b)
-                            if k83:
-                                t76 = True
-                        t62 = t76
-                        d64 = not truthy(t62)
-                    except Undecided as e85:
-                        u63 = e85
-                    if not d64:
+                                k81 = compare('<', t78, t76, b)
+                            if k81:
+                                t75 = True
+                        t61 = t75
+                        d63 = not truthy(t61)
+                    except Undecided as e83:
+                        u62 = e83
+                    if not d63:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t86 = True
-                            u87: Undecided | None = None
-                            d88 = False
+                            t84 = True
+                            u85: Undecided | None = None
+                            d86 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t90 = load(ev, 'r')
-                            t89 = FUNCTIONS['range']([t90], b)
-                            for c91 in iterated(t89):
+                            t88 = load(ev, 'r')
+                            t87 = FUNCTIONS['range']([t88], b)
+                            for c89 in iterated(t87):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t94 = False
+                                    t92 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t95 = load(ev, 'x_scale')
+                                    t93 = load(ev, 'x_scale')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t96 = t95[c91] if (type(t95) is list or type(t95) is tuple) and type(c91) is int and -len(t95) <= c91 < len(t95) else item_at(t95, c91)
+                                    t94 = t93[c89] if (type(t93) is list or type(t93) is tuple) and type(c89) is int and -len(t93) <= c89 < len(t93) else item_at(t93, c89)
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t97 = False
+                                    t95 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t98 = load(ev, 'ax')
-                                    if ((q100 := type(c91)) is int or q100 is str) and type(t98) is q100:
+                                    t96 = load(ev, 'ax')
+                                    if ((q98 := type(c89)) is int or q98 is str) and type(t96) is q98:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k99 = c91 == t98
+                                        k97 = c89 == t96
                                     else:
-                                        k99 = compare('==', c91, t98, b)
-                                    if k99:
-                                        t97 = True
-                                    t101: Any
-                                    if truthy(t97):
+                                        k97 = compare('==', c89, t96, b)
+                                    if k97:
+                                        t95 = True
+                                    t99: Any
+                                    if truthy(t95):
                                         b.steps += 4
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t103 = load(ev, 'S')
+                                        t101 = load(ev, 'S')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t104 = t103[c91] if (type(t103) is list or type(t103) is tuple) and type(c91) is int and -len(t103) <= c91 < len(t103) else item_at(t103, c91)
+                                        t102 = t101[c89] if (type(t101) is list or type(t101) is tuple) and type(c89) is int and -len(t101) <= c89 < len(t101) else item_at(t101, c89)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t105 = load(ev, 'block_size')
-                                        t102 = -(-t104 // t105) if type(t104) is int and -MAX_INT_MAGNITUDE <= t104 <= MAX_INT_MAGNITUDE and type(t105) is int and -MAX_INT_MAGNITUDE <= t105 <= MAX_INT_MAGNITUDE and t105 != 0 else FUNCTIONS['ceil']([binary('/', t104, t105, b)], b)
-                                        t101 = t102
+                                        t103 = load(ev, 'block_size')
+                                        t100 = -(-t102 // t103) if type(t102) is int and -MAX_INT_MAGNITUDE <= t102 <= MAX_INT_MAGNITUDE and type(t103) is int and -MAX_INT_MAGNITUDE <= t103 <= MAX_INT_MAGNITUDE and t103 != 0 else FUNCTIONS['ceil']([binary('/', t102, t103, b)], b)
+                                        t99 = t100
                                     else:
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t106 = load(ev, 'S')
+                                        t104 = load(ev, 'S')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t107 = t106[c91] if (type(t106) is list or type(t106) is tuple) and type(c91) is int and -len(t106) <= c91 < len(t106) else item_at(t106, c91)
-                                        t101 = t107
-                                    if ((q109 := type(t96)) is int or q109 is str) and type(t101) is q109:
+                                        t105 = t104[c89] if (type(t104) is list or type(t104) is tuple) and type(c89) is int and -len(t104) <= c89 < len(t104) else item_at(t104, c89)
+                                        t99 = t105
+                                    if ((q107 := type(t94)) is int or q107 is str) and type(t99) is q107:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k108 = t96 == t101
+                                        k106 = t94 == t99
                                     else:
-                                        k108 = compare('==', t96, t101, b)
-                                    if k108:
-                                        t94 = True
-                                    k92 = truthy(t94)
-                                except Undecided as e93:
-                                    k92 = True
-                                    if u87 is None:
-                                        u87 = e93
-                                if k92 is False:
-                                    t86 = False
-                                    d88 = True
-                                if d88:
+                                        k106 = compare('==', t94, t99, b)
+                                    if k106:
+                                        t92 = True
+                                    k90 = truthy(t92)
+                                except Undecided as e91:
+                                    k90 = True
+                                    if u85 is None:
+                                        u85 = e91
+                                if k90 is False:
+                                    t84 = False
+                                    d86 = True
+                                if d86:
                                     break
-                            if not d88 and u87 is not None:
-                                raise u87
-                            t62 = t86
-                            d64 = not truthy(t62)
-                        except Undecided as e110:
-                            u63 = e110
-            if not d64 and u63 is not None:
-                raise u63
-            t1 = t62
+                            if not d86 and u85 is not None:
+                                raise u85
+                            t61 = t84
+                            d63 = not truthy(t61)
+                        except Undecided as e108:
+                            u62 = e108
+            if not d63 and u62 is not None:
+                raise u62
+            t1 = t61
             d3 = truthy(t1)
-        except Undecided as e111:
-            u2 = e111
+        except Undecided as e109:
+            u2 = e109
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -740,14 +733,13 @@ def _f7(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'output_dtype')
-        t5 = FUNCTIONS['tensor']([t6], b)
+        t5 = FUNCTIONS['tensor']([t2], b)
         t4 = t5
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = read_input(ev, 'type_of', 'x_scale')
-        t4 = t7
+        t6 = read_input(ev, 'type_of', 'x_scale')
+        t4 = t6
     return t4
 
 

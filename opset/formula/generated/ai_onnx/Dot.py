@@ -54,62 +54,48 @@ def _f0(ev: Evaluator) -> Any:
         if truthy(t7):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'SX')
-            t11 = t12
+            t11 = t3
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = False
+            t12 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'SY')
-            t14 = FUNCTIONS['len']([t15], b)
+            t13 = FUNCTIONS['len']([t9], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t14) is int:
+            if type(t13) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k16 = t14 == 1
+                k14 = t13 == 1
             else:
-                k16 = compare('==', t14, 1, b)
-            if k16:
-                t13 = True
-            t17: Any
-            if truthy(t13):
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'SX')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t20 = unary('-', 1)
-                t19 = sliced(t18, None, t20, None, b)
-                t17 = t19
-            else:
+                k14 = compare('==', t13, 1, b)
+            if k14:
+                t12 = True
+            t15: Any
+            if truthy(t12):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = load(ev, 'SX')
-                b.steps += 2
+                t17 = unary('-', 1)
+                t16 = sliced(t3, None, t17, None, b)
+                t15 = t16
+            else:
+                b.steps += 6
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = unary('-', 1)
-                t22 = sliced(t21, None, t23, None, b)
-                b.steps += 2
+                t19 = unary('-', 1)
+                t18 = sliced(t3, None, t19, None, b)
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = load(ev, 'SY')
-                b.steps += 2
+                t21 = unary('-', 2)
+                t20 = sliced(t9, None, t21, None, b)
+                t22 = r23 if type(t18) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t18 + t20) <= MAX_INT_MAGNITUDE else binary('+', t18, t20, b)
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = unary('-', 2)
-                t25 = sliced(t24, None, t26, None, b)
-                t27 = r28 if type(t22) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r28 := t22 + t25) <= MAX_INT_MAGNITUDE else binary('+', t22, t25, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t29 = load(ev, 'SY')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t31 = unary('-', 1)
-                t30 = sliced(t29, t31, None, None, b)
-                t32 = r33 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r33 := t27 + t30) <= MAX_INT_MAGNITUDE else binary('+', t27, t30, b)
-                t17 = t32
-            t11 = t17
+                t25 = unary('-', 1)
+                t24 = sliced(t9, t25, None, None, b)
+                t26 = r27 if type(t22) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r27 := t22 + t24) <= MAX_INT_MAGNITUDE else binary('+', t22, t24, b)
+                t15 = t26
+            t11 = t15
         t5 = t11
     return t5
 
@@ -197,35 +183,29 @@ def _f1(ev: Evaluator) -> Any:
                     t18 = True
                 t22: Any
                 if truthy(t18):
-                    b.steps += 2
+                    b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = load(ev, 'SY')
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = unary('-', 1)
-                    t24 = t23[t25] if (type(t23) is list or type(t23) is tuple) and type(t25) is int and -len(t23) <= t25 < len(t23) else item_at(t23, t25)
-                    t22 = t24
+                    t24 = unary('-', 1)
+                    t23 = t20[t24] if (type(t20) is list or type(t20) is tuple) and type(t24) is int and -len(t20) <= t24 < len(t20) else item_at(t20, t24)
+                    t22 = t23
                 else:
-                    b.steps += 2
+                    b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'SY')
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = unary('-', 2)
-                    t27 = t26[t28] if (type(t26) is list or type(t26) is tuple) and type(t28) is int and -len(t26) <= t28 < len(t26) else item_at(t26, t28)
-                    t22 = t27
-                if ((q30 := type(t16)) is int or q30 is str) and type(t22) is q30:
+                    t26 = unary('-', 2)
+                    t25 = t20[t26] if (type(t20) is list or type(t20) is tuple) and type(t26) is int and -len(t20) <= t26 < len(t20) else item_at(t20, t26)
+                    t22 = t25
+                if ((q28 := type(t16)) is int or q28 is str) and type(t22) is q28:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k29 = t16 == t22
+                    k27 = t16 == t22
                 else:
-                    k29 = compare('==', t16, t22, b)
-                if k29:
+                    k27 = compare('==', t16, t22, b)
+                if k27:
                     t14 = True
                 t1 = t14
                 d3 = truthy(t1)
-            except Undecided as e31:
-                u2 = e31
+            except Undecided as e29:
+                u2 = e29
     if not d3 and u2 is not None:
         raise u2
     return t1

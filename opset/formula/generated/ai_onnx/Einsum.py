@@ -102,152 +102,148 @@ def _f0(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t29: list[Any] = []
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t30 = load(ev, 'outs')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t32 = load(ev, 'rdots')
-        t31 = sliced(t30, t32, None, None, b)
-        for c33 in iterated(t31):
+        t30 = sliced(t12, t14, None, None, b)
+        for c31 in iterated(t30):
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t35: list[Any] = []
+            t33: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t36 = load(ev, 'sizes')
-            for c37 in iterated(t36):
+            t34 = load(ev, 'sizes')
+            for c35 in iterated(t34):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t38 = False
+                t36 = False
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t39 = c37[0] if (type(c37) is list or type(c37) is tuple) and -len(c37) <= 0 < len(c37) else item_at(c37, 0)
+                t37 = c35[0] if (type(c35) is list or type(c35) is tuple) and -len(c35) <= 0 < len(c35) else item_at(c35, 0)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if ((q41 := type(t39)) is int or q41 is str) and type(c33) is q41:
+                if ((q39 := type(t37)) is int or q39 is str) and type(c31) is q39:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k40 = t39 == c33
+                    k38 = t37 == c31
                 else:
-                    k40 = compare('==', t39, c33, b)
-                if k40:
-                    t38 = True
-                if truthy(t38):
+                    k38 = compare('==', t37, c31, b)
+                if k38:
+                    t36 = True
+                if truthy(t36):
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t42 = c37[1] if (type(c37) is list or type(c37) is tuple) and -len(c37) <= 1 < len(c37) else item_at(c37, 1)
-                    t43: list[Any] = [t42]
-                    t35.append(t43)
-                    check_length(len(t35), 'comprehension')
-            t34 = FUNCTIONS['broadcast']([t35], b)
+                    t40 = c35[1] if (type(c35) is list or type(c35) is tuple) and -len(c35) <= 1 < len(c35) else item_at(c35, 1)
+                    t41: list[Any] = [t40]
+                    t33.append(t41)
+                    check_length(len(t33), 'comprehension')
+            t32 = FUNCTIONS['broadcast']([t33], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t44 = t34[0] if (type(t34) is list or type(t34) is tuple) and -len(t34) <= 0 < len(t34) else item_at(t34, 0)
-            t29.append(t44)
+            t42 = t32[0] if (type(t32) is list or type(t32) is tuple) and -len(t32) <= 0 < len(t32) else item_at(t32, 0)
+            t29.append(t42)
             check_length(len(t29), 'comprehension')
-        t45 = binary('+', t28, t29, b)
-        t10 = t45
+        t43 = binary('+', t28, t29, b)
+        t10 = t43
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t46 = load(ev, 'arrow')
-        t47: Any
-        if truthy(t46):
+        t44 = load(ev, 'arrow')
+        t45: Any
+        if truthy(t44):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t48: list[Any] = []
+            t46: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t49 = load(ev, 'outs')
-            for c50 in iterated(t49):
+            t47 = load(ev, 'outs')
+            for c48 in iterated(t47):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t52: list[Any] = []
+                t50: list[Any] = []
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t53 = load(ev, 'sizes')
-                for c54 in iterated(t53):
+                t51 = load(ev, 'sizes')
+                for c52 in iterated(t51):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t55 = False
+                    t53 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t56 = c54[0] if (type(c54) is list or type(c54) is tuple) and -len(c54) <= 0 < len(c54) else item_at(c54, 0)
+                    t54 = c52[0] if (type(c52) is list or type(c52) is tuple) and -len(c52) <= 0 < len(c52) else item_at(c52, 0)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q58 := type(t56)) is int or q58 is str) and type(c50) is q58:
+                    if ((q56 := type(t54)) is int or q56 is str) and type(c48) is q56:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k57 = t56 == c50
+                        k55 = t54 == c48
                     else:
-                        k57 = compare('==', t56, c50, b)
-                    if k57:
-                        t55 = True
-                    if truthy(t55):
+                        k55 = compare('==', t54, c48, b)
+                    if k55:
+                        t53 = True
+                    if truthy(t53):
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t59 = c54[1] if (type(c54) is list or type(c54) is tuple) and -len(c54) <= 1 < len(c54) else item_at(c54, 1)
-                        t60: list[Any] = [t59]
-                        t52.append(t60)
-                        check_length(len(t52), 'comprehension')
-                t51 = FUNCTIONS['broadcast']([t52], b)
+                        t57 = c52[1] if (type(c52) is list or type(c52) is tuple) and -len(c52) <= 1 < len(c52) else item_at(c52, 1)
+                        t58: list[Any] = [t57]
+                        t50.append(t58)
+                        check_length(len(t50), 'comprehension')
+                t49 = FUNCTIONS['broadcast']([t50], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t61 = t51[0] if (type(t51) is list or type(t51) is tuple) and -len(t51) <= 0 < len(t51) else item_at(t51, 0)
-                t48.append(t61)
-                check_length(len(t48), 'comprehension')
-            t47 = t48
+                t59 = t49[0] if (type(t49) is list or type(t49) is tuple) and -len(t49) <= 0 < len(t49) else item_at(t49, 0)
+                t46.append(t59)
+                check_length(len(t46), 'comprehension')
+            t45 = t46
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t62 = load(ev, 'ell')
+            t60 = load(ev, 'ell')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t63: list[Any] = []
+            t61: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t64 = load(ev, 'outs')
-            for c65 in iterated(t64):
+            t62 = load(ev, 'outs')
+            for c63 in iterated(t62):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t67: list[Any] = []
+                t65: list[Any] = []
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t68 = load(ev, 'sizes')
-                for c69 in iterated(t68):
+                t66 = load(ev, 'sizes')
+                for c67 in iterated(t66):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t70 = False
+                    t68 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t71 = c69[0] if (type(c69) is list or type(c69) is tuple) and -len(c69) <= 0 < len(c69) else item_at(c69, 0)
+                    t69 = c67[0] if (type(c67) is list or type(c67) is tuple) and -len(c67) <= 0 < len(c67) else item_at(c67, 0)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q73 := type(t71)) is int or q73 is str) and type(c65) is q73:
+                    if ((q71 := type(t69)) is int or q71 is str) and type(c63) is q71:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k72 = t71 == c65
+                        k70 = t69 == c63
                     else:
-                        k72 = compare('==', t71, c65, b)
-                    if k72:
-                        t70 = True
-                    if truthy(t70):
+                        k70 = compare('==', t69, c63, b)
+                    if k70:
+                        t68 = True
+                    if truthy(t68):
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t74 = c69[1] if (type(c69) is list or type(c69) is tuple) and -len(c69) <= 1 < len(c69) else item_at(c69, 1)
-                        t75: list[Any] = [t74]
-                        t67.append(t75)
-                        check_length(len(t67), 'comprehension')
-                t66 = FUNCTIONS['broadcast']([t67], b)
+                        t72 = c67[1] if (type(c67) is list or type(c67) is tuple) and -len(c67) <= 1 < len(c67) else item_at(c67, 1)
+                        t73: list[Any] = [t72]
+                        t65.append(t73)
+                        check_length(len(t65), 'comprehension')
+                t64 = FUNCTIONS['broadcast']([t65], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t76 = t66[0] if (type(t66) is list or type(t66) is tuple) and -len(t66) <= 0 < len(t66) else item_at(t66, 0)
-                t63.append(t76)
-                check_length(len(t63), 'comprehension')
-            t77 = binary('+', t62, t63, b)
-            t47 = t77
-        t10 = t47
+                t74 = t64[0] if (type(t64) is list or type(t64) is tuple) and -len(t64) <= 0 < len(t64) else item_at(t64, 0)
+                t61.append(t74)
+                check_length(len(t61), 'comprehension')
+            t75 = binary('+', t60, t61, b)
+            t45 = t75
+        t10 = t45
     return t10
 
 
@@ -313,52 +309,46 @@ def _f3(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t11 = False
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'eq')
+            t12 = t4[c7] if (type(t4) is list or type(t4) is tuple) and type(c7) is int and -len(t4) <= c7 < len(t4) else item_at(t4, c7)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = t12[c7] if (type(t12) is list or type(t12) is tuple) and type(c7) is int and -len(t12) <= c7 < len(t12) else item_at(t12, c7)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t13) is str:
+            if type(t12) is str:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k14 = t13 == '-'
+                k13 = t12 == '-'
             else:
-                k14 = compare('==', t13, '-', b)
-            if k14:
+                k13 = compare('==', t12, '-', b)
+            if k13:
                 t11 = True
             t8 = t11
             d10 = not truthy(t8)
-        except Undecided as e15:
-            u9 = e15
+        except Undecided as e14:
+            u9 = e14
         if not d10:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = False
-                b.steps += 2
+                t15 = False
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'eq')
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t19 = r20 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r20 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                t18 = t17[t19] if (type(t17) is list or type(t17) is tuple) and type(t19) is int and -len(t17) <= t19 < len(t17) else item_at(t17, t19)
+                t17 = r18 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r18 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+                t16 = t4[t17] if (type(t4) is list or type(t4) is tuple) and type(t17) is int and -len(t4) <= t17 < len(t4) else item_at(t4, t17)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t18) is str:
+                if type(t16) is str:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k21 = t18 == '>'
+                    k19 = t16 == '>'
                 else:
-                    k21 = compare('==', t18, '>', b)
-                if k21:
-                    t16 = True
-                t8 = t16
+                    k19 = compare('==', t16, '>', b)
+                if k19:
+                    t15 = True
+                t8 = t15
                 d10 = not truthy(t8)
-            except Undecided as e22:
-                u9 = e22
+            except Undecided as e20:
+                u9 = e20
         if not d10 and u9 is not None:
             raise u9
         if truthy(t8):
@@ -379,19 +369,16 @@ def _f4(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t3 = load(ev, 'eq')
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'arrow')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[0] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 0 < len(t5) else item_at(t5, 0)
-        t4 = sliced(t3, None, t6, None, b)
+        t5 = t1[0] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 0 < len(t1) else item_at(t1, 0)
+        t4 = sliced(t3, None, t5, None, b)
         t2 = t4
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'eq')
-        t2 = t7
+        t6 = load(ev, 'eq')
+        t2 = t6
     return t2
 
 
@@ -405,22 +392,19 @@ def _f5(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t3 = load(ev, 'eq')
-        b.steps += 3
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'arrow')
+        t5 = t1[0] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 0 < len(t1) else item_at(t1, 0)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[0] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 0 < len(t5) else item_at(t5, 0)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 + 2) <= MAX_INT_MAGNITUDE else binary('+', t6, 2, b)
-        t4 = sliced(t3, t7, None, None, b)
+        t6 = r7 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t5 + 2) <= MAX_INT_MAGNITUDE else binary('+', t5, 2, b)
+        t4 = sliced(t3, t6, None, None, b)
         t2 = t4
     else:
-        t9: list[Any] = []
+        t8: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t2 = t9
+        t2 = t8
     return t2
 
 
@@ -442,35 +426,31 @@ def _f6(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = False
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'lhs')
+        t9 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c7] if (type(t9) is list or type(t9) is tuple) and type(c7) is int and -len(t9) <= c7 < len(t9) else item_at(t9, c7)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t10) is str:
+        if type(t9) is str:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = t10 == ','
+            k10 = t9 == ','
         else:
-            k11 = compare('==', t10, ',', b)
-        if k11:
+            k10 = compare('==', t9, ',', b)
+        if k10:
             t8 = True
         if truthy(t8):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t3.append(c7)
             check_length(len(t3), 'comprehension')
-    t12 = binary('+', t2, t3, b)
+    t11 = binary('+', t2, t3, b)
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t14 = load(ev, 'lhs')
-    t13 = FUNCTIONS['len']([t14], b)
-    t15: list[Any] = [t13]
-    t16 = binary('+', t12, t15, b)
-    return t16
+    t12 = FUNCTIONS['len']([t6], b)
+    t13: list[Any] = [t12]
+    t14 = binary('+', t11, t13, b)
+    return t14
 
 
 def _f7(ev: Evaluator) -> Any:
@@ -490,23 +470,17 @@ def _f7(ev: Evaluator) -> Any:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = load(ev, 'lhs')
-        b.steps += 3
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'cuts')
+        t10 = t4[c7] if (type(t4) is list or type(t4) is tuple) and type(c7) is int and -len(t4) <= c7 < len(t4) else item_at(t4, c7)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = t10[c7] if (type(t10) is list or type(t10) is tuple) and type(c7) is int and -len(t10) <= c7 < len(t10) else item_at(t10, c7)
-        b.steps += 1
+        t11 = r12 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t10 + 1) <= MAX_INT_MAGNITUDE else binary('+', t10, 1, b)
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = r13 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t11 + 1) <= MAX_INT_MAGNITUDE else binary('+', t11, 1, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'cuts')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t16 = r17 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r17 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-        t15 = t14[t16] if (type(t14) is list or type(t14) is tuple) and type(t16) is int and -len(t14) <= t16 < len(t14) else item_at(t14, t16)
-        t9 = sliced(t8, t12, t15, None, b)
+        t14 = r15 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r15 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+        t13 = t4[t14] if (type(t4) is list or type(t4) is tuple) and type(t14) is int and -len(t4) <= t14 < len(t4) else item_at(t4, t14)
+        t9 = sliced(t8, t11, t13, None, b)
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -821,35 +795,29 @@ def _f13(ev: Evaluator) -> Any:
                 if k18:
                     t10 = True
             if truthy(t10):
+                b.steps += 5
+                if b.steps > MAX_STEPS: b.charge(0)
+                t20 = t7[c4] if (type(t7) is list or type(t7) is tuple) and type(c4) is int and -len(t7) <= c4 < len(t7) else item_at(t7, c4)
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t21 = t20[c9] if (type(t20) is list or type(t20) is tuple) and type(c9) is int and -len(t20) <= c9 < len(t20) else item_at(t20, c9)
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t22 = load(ev, 'Inputs')
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'labels')
+                t25 = t11[c4] if (type(t11) is list or type(t11) is tuple) and type(c4) is int and -len(t11) <= c4 < len(t11) else item_at(t11, c4)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
+                t26 = t25[c9] if (type(t25) is list or type(t25) is tuple) and type(c9) is int and -len(t25) <= c9 < len(t25) else item_at(t25, c9)
+                t24 = t23[t26] if (type(t23) is list or type(t23) is tuple) and type(t26) is int and -len(t23) <= t26 < len(t23) else item_at(t23, t26)
+                t27: list[Any] = [t21, t24, c4]
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = t21[c9] if (type(t21) is list or type(t21) is tuple) and type(c9) is int and -len(t21) <= c9 < len(t21) else item_at(t21, c9)
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'Inputs')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t24 = t23[c4] if (type(t23) is list or type(t23) is tuple) and type(c4) is int and -len(t23) <= c4 < len(t23) else item_at(t23, c4)
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'axis_of')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t27 = t26[c4] if (type(t26) is list or type(t26) is tuple) and type(c4) is int and -len(t26) <= c4 < len(t26) else item_at(t26, c4)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t28 = t27[c9] if (type(t27) is list or type(t27) is tuple) and type(c9) is int and -len(t27) <= c9 < len(t27) else item_at(t27, c9)
-                t25 = t24[t28] if (type(t24) is list or type(t24) is tuple) and type(t28) is int and -len(t24) <= t28 < len(t24) else item_at(t24, t28)
-                t29: list[Any] = [t22, t25, c4]
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t1.append(t29)
+                t1.append(t27)
                 check_length(len(t1), 'comprehension')
     return t1
 
@@ -890,26 +858,20 @@ def _f14(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'dots')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = t12[c4] if (type(t12) is list or type(t12) is tuple) and type(c4) is int and -len(t12) <= c4 < len(t12) else item_at(t12, c4)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'dots')
+            t12 = t6[c4] if (type(t6) is list or type(t6) is tuple) and type(c4) is int and -len(t6) <= c4 < len(t6) else item_at(t6, c4)
+            b.steps += 4
+            if b.steps > MAX_STEPS: b.charge(0)
+            t13 = t6[c4] if (type(t6) is list or type(t6) is tuple) and type(c4) is int and -len(t6) <= c4 < len(t6) else item_at(t6, c4)
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t14 = load(ev, 'erank')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t15 = t14[c4] if (type(t14) is list or type(t14) is tuple) and type(c4) is int and -len(t14) <= c4 < len(t14) else item_at(t14, c4)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'erank')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t17 = t16[c4] if (type(t16) is list or type(t16) is tuple) and type(c4) is int and -len(t16) <= c4 < len(t16) else item_at(t16, c4)
-            t18 = r19 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t15 + t17) <= MAX_INT_MAGNITUDE else binary('+', t15, t17, b)
-            t11 = sliced(t10, t13, t18, None, b)
+            t16 = r17 if type(t13) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t13 + t15) <= MAX_INT_MAGNITUDE else binary('+', t13, t15, b)
+            t11 = sliced(t10, t12, t16, None, b)
             t1.append(t11)
             check_length(len(t1), 'comprehension')
     return t1
@@ -943,21 +905,18 @@ def _f16(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t6 = False
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'rhs')
+        t7 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = t7[c5] if (type(t7) is list or type(t7) is tuple) and type(c5) is int and -len(t7) <= c5 < len(t7) else item_at(t7, c5)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t8) is str:
+        if type(t7) is str:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k9 = t8 == '.'
+            k8 = t7 == '.'
         else:
-            k9 = compare('==', t8, '.', b)
-        if k9:
+            k8 = compare('==', t7, '.', b)
+        if k8:
             t6 = True
         if truthy(t6):
             b.steps += 1
@@ -966,13 +925,13 @@ def _f16(ev: Evaluator) -> Any:
             check_length(len(t1), 'comprehension')
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t10 = unary('-', 1)
-    t11: list[Any] = [t10]
-    t12 = binary('+', t1, t11, b)
+    t9 = unary('-', 1)
+    t10: list[Any] = [t9]
+    t11 = binary('+', t1, t10, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t13 = t12[0] if (type(t12) is list or type(t12) is tuple) and -len(t12) <= 0 < len(t12) else item_at(t12, 0)
-    return t13
+    t12 = t11[0] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 0 < len(t11) else item_at(t11, 0)
+    return t12
 
 
 def _f17(ev: Evaluator) -> Any:
@@ -1351,121 +1310,112 @@ def _f20(ev: Evaluator) -> Any:
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
                     t18: list[Any] = []
-                    b.steps += 2
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = load(ev, 'terms')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = t19[c10] if (type(t19) is list or type(t19) is tuple) and type(c10) is int and -len(t19) <= c10 < len(t19) else item_at(t19, c10)
-                    for c21 in iterated(t20):
+                    t19 = t9[c10] if (type(t9) is list or type(t9) is tuple) and type(c10) is int and -len(t9) <= c10 < len(t9) else item_at(t9, c10)
+                    for c20 in iterated(t19):
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = False
+                        t21 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(c21) is str:
+                        if type(c20) is str:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k23 = c21 == '.'
+                            k22 = c20 == '.'
                         else:
-                            k23 = compare('==', c21, '.', b)
-                        if k23:
-                            t22 = True
-                        if truthy(t22):
+                            k22 = compare('==', c20, '.', b)
+                        if k22:
+                            t21 = True
+                        if truthy(t21):
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t18.append(c21)
+                            t18.append(c20)
                             check_length(len(t18), 'comprehension')
                     t17 = FUNCTIONS['len']([t18], b)
-                    t24: tuple[Any, ...] = (0, 3, )
+                    t23: tuple[Any, ...] = (0, 3, )
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
                     if type(t17) is int:
-                        k25 = t17 in t24
-                        b.steps += t24.index(t17) + 1 if t17 in t24 else len(t24)
+                        k24 = t17 in t23
+                        b.steps += t23.index(t17) + 1 if t17 in t23 else len(t23)
                         if b.steps > MAX_STEPS: b.charge(0)
                     else:
-                        k25 = compare('in', t17, t24, b)
-                    if k25:
+                        k24 = compare('in', t17, t23, b)
+                    if k24:
                         t16 = True
                     t13 = t16
                     d15 = not truthy(t13)
-                except Undecided as e26:
-                    u14 = e26
+                except Undecided as e25:
+                    u14 = e25
                 if not d15:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t27: Any = None
-                        u28: Undecided | None = None
-                        d29 = False
+                        t26: Any = None
+                        u27: Undecided | None = None
+                        d28 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = False
+                            t29 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t31 = load(ev, 'dots')
+                            t30 = load(ev, 'dots')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = t31[c10] if (type(t31) is list or type(t31) is tuple) and type(c10) is int and -len(t31) <= c10 < len(t31) else item_at(t31, c10)
+                            t31 = t30[c10] if (type(t30) is list or type(t30) is tuple) and type(c10) is int and -len(t30) <= c10 < len(t30) else item_at(t30, c10)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t32) is int:
+                            if type(t31) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k33 = t32 < 0
+                                k32 = t31 < 0
                             else:
-                                k33 = compare('<', t32, 0, b)
-                            if k33:
-                                t30 = True
-                            t27 = t30
-                            d29 = truthy(t27)
-                        except Undecided as e34:
-                            u28 = e34
-                        if not d29:
+                                k32 = compare('<', t31, 0, b)
+                            if k32:
+                                t29 = True
+                            t26 = t29
+                            d28 = truthy(t26)
+                        except Undecided as e33:
+                            u27 = e33
+                        if not d28:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t35 = False
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t36 = load(ev, 'terms')
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t37 = t36[c10] if (type(t36) is list or type(t36) is tuple) and type(c10) is int and -len(t36) <= c10 < len(t36) else item_at(t36, c10)
-                                b.steps += 2
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t39 = load(ev, 'dots')
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t40 = t39[c10] if (type(t39) is list or type(t39) is tuple) and type(c10) is int and -len(t39) <= c10 < len(t39) else item_at(t39, c10)
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t41 = load(ev, 'dots')
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t42 = t41[c10] if (type(t41) is list or type(t41) is tuple) and type(c10) is int and -len(t41) <= c10 < len(t41) else item_at(t41, c10)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t43 = r44 if type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t42 + 3) <= MAX_INT_MAGNITUDE else binary('+', t42, 3, b)
-                                t38 = sliced(t37, t40, t43, None, b)
-                                t45: list[Any] = ['.', '.', '.']
+                                t34 = False
                                 b.steps += 4
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k46 = compare('==', t38, t45, b)
-                                if k46:
-                                    t35 = True
-                                t27 = t35
-                                d29 = truthy(t27)
-                            except Undecided as e47:
-                                u28 = e47
-                        if not d29 and u28 is not None:
-                            raise u28
-                        t13 = t27
+                                t35 = t9[c10] if (type(t9) is list or type(t9) is tuple) and type(c10) is int and -len(t9) <= c10 < len(t9) else item_at(t9, c10)
+                                b.steps += 2
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t37 = load(ev, 'dots')
+                                b.steps += 1
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t38 = t37[c10] if (type(t37) is list or type(t37) is tuple) and type(c10) is int and -len(t37) <= c10 < len(t37) else item_at(t37, c10)
+                                b.steps += 4
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t39 = t37[c10] if (type(t37) is list or type(t37) is tuple) and type(c10) is int and -len(t37) <= c10 < len(t37) else item_at(t37, c10)
+                                b.steps += 1
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t40 = r41 if type(t39) is int and -MAX_INT_MAGNITUDE <= (r41 := t39 + 3) <= MAX_INT_MAGNITUDE else binary('+', t39, 3, b)
+                                t36 = sliced(t35, t38, t40, None, b)
+                                t42: list[Any] = ['.', '.', '.']
+                                b.steps += 4
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                k43 = compare('==', t36, t42, b)
+                                if k43:
+                                    t34 = True
+                                t26 = t34
+                                d28 = truthy(t26)
+                            except Undecided as e44:
+                                u27 = e44
+                        if not d28 and u27 is not None:
+                            raise u27
+                        t13 = t26
                         d15 = not truthy(t13)
-                    except Undecided as e48:
-                        u14 = e48
+                    except Undecided as e45:
+                        u14 = e45
                 if not d15 and u14 is not None:
                     raise u14
                 k11 = truthy(t13)
@@ -1482,116 +1432,113 @@ def _f20(ev: Evaluator) -> Any:
             raise u5
         t1 = t4
         d3 = not truthy(t1)
-    except Undecided as e49:
-        u2 = e49
+    except Undecided as e46:
+        u2 = e46
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t50 = False
+            t47 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t52: list[Any] = []
+            t49: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t53 = load(ev, 'rhs')
-            for c54 in iterated(t53):
+            t50 = load(ev, 'rhs')
+            for c51 in iterated(t50):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t55 = False
+                t52 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(c54) is str:
+                if type(c51) is str:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k56 = c54 == '.'
+                    k53 = c51 == '.'
                 else:
-                    k56 = compare('==', c54, '.', b)
-                if k56:
-                    t55 = True
-                if truthy(t55):
+                    k53 = compare('==', c51, '.', b)
+                if k53:
+                    t52 = True
+                if truthy(t52):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t52.append(c54)
-                    check_length(len(t52), 'comprehension')
-            t51 = FUNCTIONS['len']([t52], b)
-            t57: tuple[Any, ...] = (0, 3, )
+                    t49.append(c51)
+                    check_length(len(t49), 'comprehension')
+            t48 = FUNCTIONS['len']([t49], b)
+            t54: tuple[Any, ...] = (0, 3, )
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t51) is int:
-                k58 = t51 in t57
-                b.steps += t57.index(t51) + 1 if t51 in t57 else len(t57)
+            if type(t48) is int:
+                k55 = t48 in t54
+                b.steps += t54.index(t48) + 1 if t48 in t54 else len(t54)
                 if b.steps > MAX_STEPS: b.charge(0)
             else:
-                k58 = compare('in', t51, t57, b)
-            if k58:
-                t50 = True
-            t1 = t50
+                k55 = compare('in', t48, t54, b)
+            if k55:
+                t47 = True
+            t1 = t47
             d3 = not truthy(t1)
-        except Undecided as e59:
-            u2 = e59
+        except Undecided as e56:
+            u2 = e56
         if not d3:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t60: Any = None
-                u61: Undecided | None = None
-                d62 = False
+                t57: Any = None
+                u58: Undecided | None = None
+                d59 = False
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t63 = False
+                    t60 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t64 = load(ev, 'rdots')
+                    t61 = load(ev, 'rdots')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t64) is int:
+                    if type(t61) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k65 = t64 < 0
+                        k62 = t61 < 0
                     else:
-                        k65 = compare('<', t64, 0, b)
-                    if k65:
-                        t63 = True
-                    t60 = t63
-                    d62 = truthy(t60)
-                except Undecided as e66:
-                    u61 = e66
-                if not d62:
+                        k62 = compare('<', t61, 0, b)
+                    if k62:
+                        t60 = True
+                    t57 = t60
+                    d59 = truthy(t57)
+                except Undecided as e63:
+                    u58 = e63
+                if not d59:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t67 = False
+                        t64 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t68 = load(ev, 'rhs')
+                        t65 = load(ev, 'rhs')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t70 = load(ev, 'rdots')
-                        b.steps += 2
+                        t67 = load(ev, 'rdots')
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t71 = load(ev, 'rdots')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t72 = r73 if type(t71) is int and -MAX_INT_MAGNITUDE <= (r73 := t71 + 3) <= MAX_INT_MAGNITUDE else binary('+', t71, 3, b)
-                        t69 = sliced(t68, t70, t72, None, b)
-                        t74: list[Any] = ['.', '.', '.']
+                        t68 = r69 if type(t67) is int and -MAX_INT_MAGNITUDE <= (r69 := t67 + 3) <= MAX_INT_MAGNITUDE else binary('+', t67, 3, b)
+                        t66 = sliced(t65, t67, t68, None, b)
+                        t70: list[Any] = ['.', '.', '.']
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k75 = compare('==', t69, t74, b)
-                        if k75:
-                            t67 = True
-                        t60 = t67
-                        d62 = truthy(t60)
-                    except Undecided as e76:
-                        u61 = e76
-                if not d62 and u61 is not None:
-                    raise u61
-                t1 = t60
+                        k71 = compare('==', t66, t70, b)
+                        if k71:
+                            t64 = True
+                        t57 = t64
+                        d59 = truthy(t57)
+                    except Undecided as e72:
+                        u58 = e72
+                if not d59 and u58 is not None:
+                    raise u58
+                t1 = t57
                 d3 = not truthy(t1)
-            except Undecided as e77:
-                u2 = e77
+            except Undecided as e73:
+                u2 = e73
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1709,96 +1656,92 @@ def _f22(ev: Evaluator) -> Any:
     for c6 in iterated(t4):
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'm')
-        t7 = FUNCTIONS['range']([t8], b)
-        for c9 in iterated(t7):
+        t7 = FUNCTIONS['range']([t5], b)
+        for c8 in iterated(t7):
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t10: Any = None
-            u11: Undecided | None = None
-            d12 = False
+            t9: Any = None
+            u10: Undecided | None = None
+            d11 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = False
+                t12 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'dots')
+                t13 = load(ev, 'dots')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[c6] if (type(t14) is list or type(t14) is tuple) and type(c6) is int and -len(t14) <= c6 < len(t14) else item_at(t14, c6)
+                t14 = t13[c6] if (type(t13) is list or type(t13) is tuple) and type(c6) is int and -len(t13) <= c6 < len(t13) else item_at(t13, c6)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t15) is int:
+                if type(t14) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k16 = t15 >= 0
+                    k15 = t14 >= 0
                 else:
-                    k16 = compare('>=', t15, 0, b)
-                if k16:
-                    t13 = True
-                t10 = t13
-                d12 = not truthy(t10)
-            except Undecided as e17:
-                u11 = e17
-            if not d12:
+                    k15 = compare('>=', t14, 0, b)
+                if k15:
+                    t12 = True
+                t9 = t12
+                d11 = not truthy(t9)
+            except Undecided as e16:
+                u10 = e16
+            if not d11:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = False
+                    t17 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = load(ev, 'dots')
+                    t18 = load(ev, 'dots')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = t19[c9] if (type(t19) is list or type(t19) is tuple) and type(c9) is int and -len(t19) <= c9 < len(t19) else item_at(t19, c9)
+                    t19 = t18[c8] if (type(t18) is list or type(t18) is tuple) and type(c8) is int and -len(t18) <= c8 < len(t18) else item_at(t18, c8)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t20) is int:
+                    if type(t19) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k21 = t20 >= 0
+                        k20 = t19 >= 0
                     else:
-                        k21 = compare('>=', t20, 0, b)
-                    if k21:
-                        t18 = True
-                    t10 = t18
-                    d12 = not truthy(t10)
-                except Undecided as e22:
-                    u11 = e22
-            if not d12 and u11 is not None:
-                raise u11
-            if truthy(t10):
+                        k20 = compare('>=', t19, 0, b)
+                    if k20:
+                        t17 = True
+                    t9 = t17
+                    d11 = not truthy(t9)
+                except Undecided as e21:
+                    u10 = e21
+            if not d11 and u10 is not None:
+                raise u10
+            if truthy(t9):
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = False
+                    t24 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'erank')
+                    t25 = load(ev, 'erank')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = t26[c6] if (type(t26) is list or type(t26) is tuple) and type(c6) is int and -len(t26) <= c6 < len(t26) else item_at(t26, c6)
-                    b.steps += 2
+                    t26 = t25[c6] if (type(t25) is list or type(t25) is tuple) and type(c6) is int and -len(t25) <= c6 < len(t25) else item_at(t25, c6)
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'erank')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = t28[c9] if (type(t28) is list or type(t28) is tuple) and type(c9) is int and -len(t28) <= c9 < len(t28) else item_at(t28, c9)
-                    if ((q31 := type(t27)) is int or q31 is str) and type(t29) is q31:
+                    t27 = t25[c8] if (type(t25) is list or type(t25) is tuple) and type(c8) is int and -len(t25) <= c8 < len(t25) else item_at(t25, c8)
+                    if ((q29 := type(t26)) is int or q29 is str) and type(t27) is q29:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k30 = t27 == t29
+                        k28 = t26 == t27
                     else:
-                        k30 = compare('==', t27, t29, b)
-                    if k30:
-                        t25 = True
-                    k23 = truthy(t25)
-                except Undecided as e24:
-                    k23 = True
+                        k28 = compare('==', t26, t27, b)
+                    if k28:
+                        t24 = True
+                    k22 = truthy(t24)
+                except Undecided as e23:
+                    k22 = True
                     if u2 is None:
-                        u2 = e24
-                if k23 is False:
+                        u2 = e23
+                if k22 is False:
                     t1 = False
                     d3 = True
             if d3:
@@ -1823,135 +1766,134 @@ def _f23(ev: Evaluator) -> Any:
     for c5 in iterated(t4):
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'ellipses')
-        for c7 in iterated(t6):
+        for c6 in iterated(t4):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t10 = True
-                u11: Undecided | None = None
-                d12 = False
+                t9 = True
+                u10: Undecided | None = None
+                d11 = False
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = FUNCTIONS['len']([c5], b)
+                t14 = FUNCTIONS['len']([c5], b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = FUNCTIONS['len']([c7], b)
-                t14 = FUNCTIONS['min']([t15, t16], b)
-                t13 = FUNCTIONS['range']([t14], b)
-                for c17 in iterated(t13):
+                t15 = FUNCTIONS['len']([c6], b)
+                t13 = FUNCTIONS['min']([t14, t15], b)
+                t12 = FUNCTIONS['range']([t13], b)
+                for c16 in iterated(t12):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20: Any = None
-                        u21: Undecided | None = None
-                        d22 = False
+                        t19: Any = None
+                        u20: Undecided | None = None
+                        d21 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t23 = False
+                            t22 = False
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t25 = unary('-', 1)
+                            t24 = unary('-', 1)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t26 = r27 if type(t25) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - c17) <= MAX_INT_MAGNITUDE else binary('-', t25, c17, b)
-                            t24 = c5[t26] if (type(c5) is list or type(c5) is tuple) and type(t26) is int and -len(c5) <= t26 < len(c5) else item_at(c5, t26)
+                            t25 = r26 if type(t24) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r26 := t24 - c16) <= MAX_INT_MAGNITUDE else binary('-', t24, c16, b)
+                            t23 = c5[t25] if (type(c5) is list or type(c5) is tuple) and type(t25) is int and -len(c5) <= t25 < len(c5) else item_at(c5, t25)
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = unary('-', 1)
+                            t28 = unary('-', 1)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = r31 if type(t29) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r31 := t29 - c17) <= MAX_INT_MAGNITUDE else binary('-', t29, c17, b)
-                            t28 = c7[t30] if (type(c7) is list or type(c7) is tuple) and type(t30) is int and -len(c7) <= t30 < len(c7) else item_at(c7, t30)
-                            if ((q33 := type(t24)) is int or q33 is str) and type(t28) is q33:
+                            t29 = r30 if type(t28) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r30 := t28 - c16) <= MAX_INT_MAGNITUDE else binary('-', t28, c16, b)
+                            t27 = c6[t29] if (type(c6) is list or type(c6) is tuple) and type(t29) is int and -len(c6) <= t29 < len(c6) else item_at(c6, t29)
+                            if ((q32 := type(t23)) is int or q32 is str) and type(t27) is q32:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k32 = t24 == t28
+                                k31 = t23 == t27
                             else:
-                                k32 = compare('==', t24, t28, b)
-                            if k32:
-                                t23 = True
-                            t20 = t23
-                            d22 = truthy(t20)
-                        except Undecided as e34:
-                            u21 = e34
-                        if not d22:
+                                k31 = compare('==', t23, t27, b)
+                            if k31:
+                                t22 = True
+                            t19 = t22
+                            d21 = truthy(t19)
+                        except Undecided as e33:
+                            u20 = e33
+                        if not d21:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t35 = False
+                                t34 = False
                                 b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t37 = unary('-', 1)
+                                t36 = unary('-', 1)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t38 = r39 if type(t37) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c17) <= MAX_INT_MAGNITUDE else binary('-', t37, c17, b)
-                                t36 = c5[t38] if (type(c5) is list or type(c5) is tuple) and type(t38) is int and -len(c5) <= t38 < len(c5) else item_at(c5, t38)
+                                t37 = r38 if type(t36) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r38 := t36 - c16) <= MAX_INT_MAGNITUDE else binary('-', t36, c16, b)
+                                t35 = c5[t37] if (type(c5) is list or type(c5) is tuple) and type(t37) is int and -len(c5) <= t37 < len(c5) else item_at(c5, t37)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t36) is int:
+                                if type(t35) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k40 = t36 == 1
+                                    k39 = t35 == 1
                                 else:
-                                    k40 = compare('==', t36, 1, b)
-                                if k40:
-                                    t35 = True
-                                t20 = t35
-                                d22 = truthy(t20)
-                            except Undecided as e41:
-                                u21 = e41
-                            if not d22:
+                                    k39 = compare('==', t35, 1, b)
+                                if k39:
+                                    t34 = True
+                                t19 = t34
+                                d21 = truthy(t19)
+                            except Undecided as e40:
+                                u20 = e40
+                            if not d21:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t42 = False
+                                    t41 = False
                                     b.steps += 5
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t44 = unary('-', 1)
+                                    t43 = unary('-', 1)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t45 = r46 if type(t44) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r46 := t44 - c17) <= MAX_INT_MAGNITUDE else binary('-', t44, c17, b)
-                                    t43 = c7[t45] if (type(c7) is list or type(c7) is tuple) and type(t45) is int and -len(c7) <= t45 < len(c7) else item_at(c7, t45)
+                                    t44 = r45 if type(t43) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r45 := t43 - c16) <= MAX_INT_MAGNITUDE else binary('-', t43, c16, b)
+                                    t42 = c6[t44] if (type(c6) is list or type(c6) is tuple) and type(t44) is int and -len(c6) <= t44 < len(c6) else item_at(c6, t44)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    if type(t43) is int:
+                                    if type(t42) is int:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k47 = t43 == 1
+                                        k46 = t42 == 1
                                     else:
-                                        k47 = compare('==', t43, 1, b)
-                                    if k47:
-                                        t42 = True
-                                    t20 = t42
-                                    d22 = truthy(t20)
-                                except Undecided as e48:
-                                    u21 = e48
-                        if not d22 and u21 is not None:
-                            raise u21
-                        k18 = truthy(t20)
-                    except Undecided as e19:
-                        k18 = True
-                        if u11 is None:
-                            u11 = e19
-                    if k18 is False:
-                        t10 = False
-                        d12 = True
-                    if d12:
+                                        k46 = compare('==', t42, 1, b)
+                                    if k46:
+                                        t41 = True
+                                    t19 = t41
+                                    d21 = truthy(t19)
+                                except Undecided as e47:
+                                    u20 = e47
+                        if not d21 and u20 is not None:
+                            raise u20
+                        k17 = truthy(t19)
+                    except Undecided as e18:
+                        k17 = True
+                        if u10 is None:
+                            u10 = e18
+                    if k17 is False:
+                        t9 = False
+                        d11 = True
+                    if d11:
                         break
-                if not d12 and u11 is not None:
-                    raise u11
-                k8 = truthy(t10)
-            except Undecided as e9:
-                k8 = True
+                if not d11 and u10 is not None:
+                    raise u10
+                k7 = truthy(t9)
+            except Undecided as e8:
+                k7 = True
                 if u2 is None:
-                    u2 = e9
-            if k8 is False:
+                    u2 = e8
+            if k7 is False:
                 t1 = False
                 d3 = True
             if d3:
@@ -1976,153 +1918,152 @@ def _f24(ev: Evaluator) -> Any:
     for c5 in iterated(t4):
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'sizes')
-        for c7 in iterated(t6):
+        for c6 in iterated(t4):
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
+            t7 = False
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = c5[0] if (type(c5) is list or type(c5) is tuple) and -len(c5) <= 0 < len(c5) else item_at(c5, 0)
+            t8 = c5[0] if (type(c5) is list or type(c5) is tuple) and -len(c5) <= 0 < len(c5) else item_at(c5, 0)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = c7[0] if (type(c7) is list or type(c7) is tuple) and -len(c7) <= 0 < len(c7) else item_at(c7, 0)
-            if ((q12 := type(t9)) is int or q12 is str) and type(t10) is q12:
+            t9 = c6[0] if (type(c6) is list or type(c6) is tuple) and -len(c6) <= 0 < len(c6) else item_at(c6, 0)
+            if ((q11 := type(t8)) is int or q11 is str) and type(t9) is q11:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t9 == t10
+                k10 = t8 == t9
             else:
-                k11 = compare('==', t9, t10, b)
-            if k11:
-                t8 = True
-            if truthy(t8):
+                k10 = compare('==', t8, t9, b)
+            if k10:
+                t7 = True
+            if truthy(t7):
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t15: Any = None
-                    u16: Undecided | None = None
-                    d17 = False
+                    t14: Any = None
+                    u15: Undecided | None = None
+                    d16 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t18 = False
+                        t17 = False
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t19 = c5[1] if (type(c5) is list or type(c5) is tuple) and -len(c5) <= 1 < len(c5) else item_at(c5, 1)
+                        t18 = c5[1] if (type(c5) is list or type(c5) is tuple) and -len(c5) <= 1 < len(c5) else item_at(c5, 1)
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = c7[1] if (type(c7) is list or type(c7) is tuple) and -len(c7) <= 1 < len(c7) else item_at(c7, 1)
-                        if ((q22 := type(t19)) is int or q22 is str) and type(t20) is q22:
+                        t19 = c6[1] if (type(c6) is list or type(c6) is tuple) and -len(c6) <= 1 < len(c6) else item_at(c6, 1)
+                        if ((q21 := type(t18)) is int or q21 is str) and type(t19) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = t19 == t20
+                            k20 = t18 == t19
                         else:
-                            k21 = compare('==', t19, t20, b)
-                        if k21:
-                            t18 = True
-                        t15 = t18
-                        d17 = truthy(t15)
-                    except Undecided as e23:
-                        u16 = e23
-                    if not d17:
+                            k20 = compare('==', t18, t19, b)
+                        if k20:
+                            t17 = True
+                        t14 = t17
+                        d16 = truthy(t14)
+                    except Undecided as e22:
+                        u15 = e22
+                    if not d16:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t24: Any = None
-                            u25: Undecided | None = None
-                            d26 = False
+                            t23: Any = None
+                            u24: Undecided | None = None
+                            d25 = False
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t27 = False
+                                t26 = False
                                 b.steps += 3
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t28 = c5[2] if (type(c5) is list or type(c5) is tuple) and -len(c5) <= 2 < len(c5) else item_at(c5, 2)
+                                t27 = c5[2] if (type(c5) is list or type(c5) is tuple) and -len(c5) <= 2 < len(c5) else item_at(c5, 2)
                                 b.steps += 3
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t29 = c7[2] if (type(c7) is list or type(c7) is tuple) and -len(c7) <= 2 < len(c7) else item_at(c7, 2)
-                                if ((q31 := type(t28)) is int or q31 is str) and type(t29) is q31:
+                                t28 = c6[2] if (type(c6) is list or type(c6) is tuple) and -len(c6) <= 2 < len(c6) else item_at(c6, 2)
+                                if ((q30 := type(t27)) is int or q30 is str) and type(t28) is q30:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k30 = t28 != t29
+                                    k29 = t27 != t28
                                 else:
-                                    k30 = compare('!=', t28, t29, b)
-                                if k30:
-                                    t27 = True
-                                t24 = t27
-                                d26 = not truthy(t24)
-                            except Undecided as e32:
-                                u25 = e32
-                            if not d26:
+                                    k29 = compare('!=', t27, t28, b)
+                                if k29:
+                                    t26 = True
+                                t23 = t26
+                                d25 = not truthy(t23)
+                            except Undecided as e31:
+                                u24 = e31
+                            if not d25:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t33: Any = None
-                                    u34: Undecided | None = None
-                                    d35 = False
+                                    t32: Any = None
+                                    u33: Undecided | None = None
+                                    d34 = False
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t36 = False
+                                        t35 = False
                                         b.steps += 3
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t37 = c5[1] if (type(c5) is list or type(c5) is tuple) and -len(c5) <= 1 < len(c5) else item_at(c5, 1)
+                                        t36 = c5[1] if (type(c5) is list or type(c5) is tuple) and -len(c5) <= 1 < len(c5) else item_at(c5, 1)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        if type(t37) is int:
+                                        if type(t36) is int:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k38 = t37 == 1
+                                            k37 = t36 == 1
                                         else:
-                                            k38 = compare('==', t37, 1, b)
-                                        if k38:
-                                            t36 = True
-                                        t33 = t36
-                                        d35 = truthy(t33)
-                                    except Undecided as e39:
-                                        u34 = e39
-                                    if not d35:
+                                            k37 = compare('==', t36, 1, b)
+                                        if k37:
+                                            t35 = True
+                                        t32 = t35
+                                        d34 = truthy(t32)
+                                    except Undecided as e38:
+                                        u33 = e38
+                                    if not d34:
                                         try:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t40 = False
+                                            t39 = False
                                             b.steps += 3
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t41 = c7[1] if (type(c7) is list or type(c7) is tuple) and -len(c7) <= 1 < len(c7) else item_at(c7, 1)
+                                            t40 = c6[1] if (type(c6) is list or type(c6) is tuple) and -len(c6) <= 1 < len(c6) else item_at(c6, 1)
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            if type(t41) is int:
+                                            if type(t40) is int:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                k42 = t41 == 1
+                                                k41 = t40 == 1
                                             else:
-                                                k42 = compare('==', t41, 1, b)
-                                            if k42:
-                                                t40 = True
-                                            t33 = t40
-                                            d35 = truthy(t33)
-                                        except Undecided as e43:
-                                            u34 = e43
-                                    if not d35 and u34 is not None:
-                                        raise u34
-                                    t24 = t33
-                                    d26 = not truthy(t24)
-                                except Undecided as e44:
-                                    u25 = e44
-                            if not d26 and u25 is not None:
-                                raise u25
-                            t15 = t24
-                            d17 = truthy(t15)
-                        except Undecided as e45:
-                            u16 = e45
-                    if not d17 and u16 is not None:
-                        raise u16
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
+                                                k41 = compare('==', t40, 1, b)
+                                            if k41:
+                                                t39 = True
+                                            t32 = t39
+                                            d34 = truthy(t32)
+                                        except Undecided as e42:
+                                            u33 = e42
+                                    if not d34 and u33 is not None:
+                                        raise u33
+                                    t23 = t32
+                                    d25 = not truthy(t23)
+                                except Undecided as e43:
+                                    u24 = e43
+                            if not d25 and u24 is not None:
+                                raise u24
+                            t14 = t23
+                            d16 = truthy(t14)
+                        except Undecided as e44:
+                            u15 = e44
+                    if not d16 and u15 is not None:
+                        raise u15
+                    k12 = truthy(t14)
+                except Undecided as e13:
+                    k12 = True
                     if u2 is None:
-                        u2 = e14
-                if k13 is False:
+                        u2 = e13
+                if k12 is False:
                     t1 = False
                     d3 = True
             if d3:
@@ -2177,25 +2118,24 @@ def _f25(ev: Evaluator) -> Any:
                     t17: list[Any] = []
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'outs')
-                    for c19 in iterated(t18):
+                    for c18 in iterated(t4):
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = False
+                        t19 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if ((q22 := type(c19)) is int or q22 is str) and type(c5) is q22:
+                        if ((q21 := type(c18)) is int or q21 is str) and type(c5) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c19 == c5
+                            k20 = c18 == c5
                         else:
-                            k21 = compare('==', c19, c5, b)
-                        if k21:
-                            t20 = True
-                        if truthy(t20):
+                            k20 = compare('==', c18, c5, b)
+                        if k20:
+                            t19 = True
+                        if truthy(t19):
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t17.append(c19)
+                            t17.append(c18)
                             check_length(len(t17), 'comprehension')
                     t16 = FUNCTIONS['len']([t17], b)
                     b.steps += 1
@@ -2203,15 +2143,15 @@ def _f25(ev: Evaluator) -> Any:
                     if type(t16) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k23 = t16 == 1
+                        k22 = t16 == 1
                     else:
-                        k23 = compare('==', t16, 1, b)
-                    if k23:
+                        k22 = compare('==', t16, 1, b)
+                    if k22:
                         t15 = True
                     t8 = t15
                     d10 = not truthy(t8)
-                except Undecided as e24:
-                    u9 = e24
+                except Undecided as e23:
+                    u9 = e23
             if not d10 and u9 is not None:
                 raise u9
             k6 = truthy(t8)

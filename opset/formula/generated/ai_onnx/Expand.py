@@ -50,127 +50,106 @@ def _f0(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t18 = False
-                    b.steps += 4
+                    b.steps += 6
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'K')
+                    t20 = FUNCTIONS['len']([t13], b)
+                    t19 = FUNCTIONS['max']([t11, t20], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = load(ev, 'S')
-                    t21 = FUNCTIONS['len']([t22], b)
-                    t19 = FUNCTIONS['max']([t20, t21], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t24 = load(ev, 'S')
-                    t23 = FUNCTIONS['len']([t24], b)
-                    t25 = r26 if type(t19) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r26 := t19 - t23) <= MAX_INT_MAGNITUDE else binary('-', t19, t23, b)
-                    if ((q28 := type(c14)) is int or q28 is str) and type(t25) is q28:
+                    t21 = FUNCTIONS['len']([t13], b)
+                    t22 = r23 if type(t19) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t19 - t21) <= MAX_INT_MAGNITUDE else binary('-', t19, t21, b)
+                    if ((q25 := type(c14)) is int or q25 is str) and type(t22) is q25:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k27 = c14 >= t25
+                        k24 = c14 >= t22
                     else:
-                        k27 = compare('>=', c14, t25, b)
-                    if k27:
+                        k24 = compare('>=', c14, t22, b)
+                    if k24:
                         t18 = True
                     t15 = t18
                     d17 = not truthy(t15)
-                except Undecided as e29:
-                    u16 = e29
+                except Undecided as e26:
+                    u16 = e26
                 if not d17:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = False
+                        t27 = False
+                        b.steps += 9
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t30 = FUNCTIONS['len']([t13], b)
+                        t29 = FUNCTIONS['max']([t11, t30], b)
+                        t31 = r32 if type(c14) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r32 := c14 - t29) <= MAX_INT_MAGNITUDE else binary('-', c14, t29, b)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = load(ev, 'S')
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t34 = load(ev, 'K')
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t36 = load(ev, 'S')
-                        t35 = FUNCTIONS['len']([t36], b)
-                        t33 = FUNCTIONS['max']([t34, t35], b)
-                        t37 = r38 if type(c14) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r38 := c14 - t33) <= MAX_INT_MAGNITUDE else binary('-', c14, t33, b)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t40 = load(ev, 'S')
-                        t39 = FUNCTIONS['len']([t40], b)
-                        t41 = r42 if type(t37) is int and type(t39) is int and -MAX_INT_MAGNITUDE <= (r42 := t37 + t39) <= MAX_INT_MAGNITUDE else binary('+', t37, t39, b)
-                        t32 = t31[t41] if (type(t31) is list or type(t31) is tuple) and type(t41) is int and -len(t31) <= t41 < len(t31) else item_at(t31, t41)
+                        t33 = FUNCTIONS['len']([t13], b)
+                        t34 = r35 if type(t31) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r35 := t31 + t33) <= MAX_INT_MAGNITUDE else binary('+', t31, t33, b)
+                        t28 = t13[t34] if (type(t13) is list or type(t13) is tuple) and type(t34) is int and -len(t13) <= t34 < len(t13) else item_at(t13, t34)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t32) is int:
+                        if type(t28) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k43 = t32 != 1
+                            k36 = t28 != 1
                         else:
-                            k43 = compare('!=', t32, 1, b)
-                        if k43:
-                            t30 = True
-                        t15 = t30
+                            k36 = compare('!=', t28, 1, b)
+                        if k36:
+                            t27 = True
+                        t15 = t27
                         d17 = not truthy(t15)
-                    except Undecided as e44:
-                        u16 = e44
+                    except Undecided as e37:
+                        u16 = e37
                 if not d17 and u16 is not None:
                     raise u16
-                t45: Any
+                t38: Any
                 if truthy(t15):
+                    b.steps += 9
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t41 = FUNCTIONS['len']([t13], b)
+                    t40 = FUNCTIONS['max']([t11, t41], b)
+                    t42 = r43 if type(c14) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r43 := c14 - t40) <= MAX_INT_MAGNITUDE else binary('-', c14, t40, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t46 = load(ev, 'S')
-                    b.steps += 5
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t49 = load(ev, 'K')
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t51 = load(ev, 'S')
-                    t50 = FUNCTIONS['len']([t51], b)
-                    t48 = FUNCTIONS['max']([t49, t50], b)
-                    t52 = r53 if type(c14) is int and type(t48) is int and -MAX_INT_MAGNITUDE <= (r53 := c14 - t48) <= MAX_INT_MAGNITUDE else binary('-', c14, t48, b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t55 = load(ev, 'S')
-                    t54 = FUNCTIONS['len']([t55], b)
-                    t56 = r57 if type(t52) is int and type(t54) is int and -MAX_INT_MAGNITUDE <= (r57 := t52 + t54) <= MAX_INT_MAGNITUDE else binary('+', t52, t54, b)
-                    t47 = t46[t56] if (type(t46) is list or type(t46) is tuple) and type(t56) is int and -len(t46) <= t56 < len(t46) else item_at(t46, t56)
-                    t45 = t47
+                    t44 = FUNCTIONS['len']([t13], b)
+                    t45 = r46 if type(t42) is int and type(t44) is int and -MAX_INT_MAGNITUDE <= (r46 := t42 + t44) <= MAX_INT_MAGNITUDE else binary('+', t42, t44, b)
+                    t39 = t13[t45] if (type(t13) is list or type(t13) is tuple) and type(t45) is int and -len(t13) <= t45 < len(t13) else item_at(t13, t45)
+                    t38 = t39
                 else:
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t58 = FUNCTIONS['unknown'](['d0'], b)
+                    t47 = FUNCTIONS['unknown'](['d0'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t59 = FUNCTIONS['unknown'](['d1'], b)
+                    t48 = FUNCTIONS['unknown'](['d1'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t60 = FUNCTIONS['unknown'](['d2'], b)
+                    t49 = FUNCTIONS['unknown'](['d2'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t61 = FUNCTIONS['unknown'](['d3'], b)
+                    t50 = FUNCTIONS['unknown'](['d3'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t62 = FUNCTIONS['unknown'](['d4'], b)
+                    t51 = FUNCTIONS['unknown'](['d4'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t63 = FUNCTIONS['unknown'](['d5'], b)
+                    t52 = FUNCTIONS['unknown'](['d5'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t64 = FUNCTIONS['unknown'](['d6'], b)
+                    t53 = FUNCTIONS['unknown'](['d6'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t65 = FUNCTIONS['unknown'](['d7'], b)
-                    t66: list[Any] = [t58, t59, t60, t61, t62, t63, t64, t65]
+                    t54 = FUNCTIONS['unknown'](['d7'], b)
+                    t55: list[Any] = [t47, t48, t49, t50, t51, t52, t53, t54]
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t67 = t66[c14] if type(c14) is int and -len(t66) <= c14 < len(t66) else item_at(t66, c14)
-                    t45 = t67
-                t8.append(t45)
+                    t56 = t55[c14] if type(c14) is int and -len(t55) <= c14 < len(t55) else item_at(t55, c14)
+                    t38 = t56
+                t8.append(t38)
                 check_length(len(t8), 'comprehension')
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e68:
-            u2 = e68
+        except Undecided as e57:
+            u2 = e57
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -238,103 +217,96 @@ def _f2(ev: Evaluator) -> Any:
     t9 = r10 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r10 := t5 + 1) <= MAX_INT_MAGNITUDE else binary('+', t5, 1, b)
     t4 = FUNCTIONS['range']([1, t9], b)
     for c11 in iterated(t4):
-        b.steps += 4
+        b.steps += 7
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'S')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'S')
-        t14 = FUNCTIONS['len']([t15], b)
+        t13 = FUNCTIONS['len']([t7], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = r17 if type(t14) is int and type(c11) is int and -MAX_INT_MAGNITUDE <= (r17 := t14 - c11) <= MAX_INT_MAGNITUDE else binary('-', t14, c11, b)
-        t13 = t12[t16] if (type(t12) is list or type(t12) is tuple) and type(t16) is int and -len(t12) <= t16 < len(t12) else item_at(t12, t16)
-        t18: list[Any] = [t13]
-        for c19 in iterated(t18):
+        t14 = r15 if type(t13) is int and type(c11) is int and -MAX_INT_MAGNITUDE <= (r15 := t13 - c11) <= MAX_INT_MAGNITUDE else binary('-', t13, c11, b)
+        t12 = t7[t14] if (type(t7) is list or type(t7) is tuple) and type(t14) is int and -len(t7) <= t14 < len(t7) else item_at(t7, t14)
+        t16: list[Any] = [t12]
+        for c17 in iterated(t16):
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = read_input(ev, 'value', 'shape')
-            b.steps += 2
+            t18 = read_input(ev, 'value', 'shape')
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = load(ev, 'K')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = r24 if type(t22) is int and type(c11) is int and -MAX_INT_MAGNITUDE <= (r24 := t22 - c11) <= MAX_INT_MAGNITUDE else binary('-', t22, c11, b)
-            t21 = t20[t23] if (type(t20) is list or type(t20) is tuple) and type(t23) is int and -len(t20) <= t23 < len(t20) else item_at(t20, t23)
-            t25: list[Any] = [t21]
-            for c26 in iterated(t25):
+            t20 = r21 if type(t8) is int and type(c11) is int and -MAX_INT_MAGNITUDE <= (r21 := t8 - c11) <= MAX_INT_MAGNITUDE else binary('-', t8, c11, b)
+            t19 = t18[t20] if (type(t18) is list or type(t18) is tuple) and type(t20) is int and -len(t18) <= t20 < len(t18) else item_at(t18, t20)
+            t22: list[Any] = [t19]
+            for c23 in iterated(t22):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29: Any = None
-                    u30: Undecided | None = None
-                    d31 = False
+                    t26: Any = None
+                    u27: Undecided | None = None
+                    d28 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = False
+                        t29 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if ((q34 := type(c19)) is int or q34 is str) and type(c26) is q34:
+                        if ((q31 := type(c17)) is int or q31 is str) and type(c23) is q31:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k33 = c19 == c26
+                            k30 = c17 == c23
                         else:
-                            k33 = compare('==', c19, c26, b)
-                        if k33:
-                            t32 = True
-                        t29 = t32
-                        d31 = truthy(t29)
-                    except Undecided as e35:
-                        u30 = e35
-                    if not d31:
+                            k30 = compare('==', c17, c23, b)
+                        if k30:
+                            t29 = True
+                        t26 = t29
+                        d28 = truthy(t26)
+                    except Undecided as e32:
+                        u27 = e32
+                    if not d28:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = False
+                            t33 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(c19) is int:
+                            if type(c17) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k37 = c19 == 1
+                                k34 = c17 == 1
                             else:
-                                k37 = compare('==', c19, 1, b)
-                            if k37:
-                                t36 = True
-                            t29 = t36
-                            d31 = truthy(t29)
-                        except Undecided as e38:
-                            u30 = e38
-                        if not d31:
+                                k34 = compare('==', c17, 1, b)
+                            if k34:
+                                t33 = True
+                            t26 = t33
+                            d28 = truthy(t26)
+                        except Undecided as e35:
+                            u27 = e35
+                        if not d28:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t39 = False
+                                t36 = False
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(c26) is int:
+                                if type(c23) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k40 = c26 == 1
+                                    k37 = c23 == 1
                                 else:
-                                    k40 = compare('==', c26, 1, b)
-                                if k40:
-                                    t39 = True
-                                t29 = t39
-                                d31 = truthy(t29)
-                            except Undecided as e41:
-                                u30 = e41
-                    if not d31 and u30 is not None:
-                        raise u30
-                    k27 = truthy(t29)
-                except Undecided as e28:
-                    k27 = True
+                                    k37 = compare('==', c23, 1, b)
+                                if k37:
+                                    t36 = True
+                                t26 = t36
+                                d28 = truthy(t26)
+                            except Undecided as e38:
+                                u27 = e38
+                    if not d28 and u27 is not None:
+                        raise u27
+                    k24 = truthy(t26)
+                except Undecided as e25:
+                    k24 = True
                     if u2 is None:
-                        u2 = e28
-                if k27 is False:
+                        u2 = e25
+                if k24 is False:
                     t1 = False
                     d3 = True
                 if d3:

@@ -39,20 +39,16 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'A')
-        t6 = FUNCTIONS['len']([t7], b)
-        t8 = r9 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t8
+        t6 = load(ev, 'A')
+        t5 = FUNCTIONS['len']([t6], b)
+        t7 = r8 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r8 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t7
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'axis')
-        t4 = t10
+        t4 = t2
     return t4
 
 
@@ -76,20 +72,16 @@ def _f2(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis_w')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'WS')
-        t6 = FUNCTIONS['len']([t7], b)
-        t8 = r9 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t8
+        t6 = load(ev, 'WS')
+        t5 = FUNCTIONS['len']([t6], b)
+        t7 = r8 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r8 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t7
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'axis_w')
-        t4 = t10
+        t4 = t2
     return t4
 
 

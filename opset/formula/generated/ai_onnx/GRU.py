@@ -455,182 +455,173 @@ def _f16(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = False
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'activations')
+        t9 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c7] if (type(t9) is list or type(t9) is tuple) and type(c7) is int and -len(t9) <= c7 < len(t9) else item_at(t9, c7)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t10) is str:
+        if type(t9) is str:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = t10 == 'ScaledTanh'
+            k10 = t9 == 'ScaledTanh'
         else:
-            k11 = compare('==', t10, 'ScaledTanh', b)
-        if k11:
+            k10 = compare('==', t9, 'ScaledTanh', b)
+        if k10:
             t8 = True
         if truthy(t8):
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14: Any = None
-                u15: Undecided | None = None
-                d16 = False
+                t13: Any = None
+                u14: Undecided | None = None
+                d15 = False
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = False
+                    t16 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19: list[Any] = []
-                    b.steps += 2
+                    t18: list[Any] = []
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'activations')
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = r23 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r23 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                    t21 = sliced(t20, None, t22, None, b)
-                    for c24 in iterated(t21):
+                    t20 = r21 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r21 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+                    t19 = sliced(t6, None, t20, None, b)
+                    for c22 in iterated(t19):
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = False
-                        t26: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
+                        t23 = False
+                        t24: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
                         b.steps += 8
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(c24) is str:
-                            k27 = c24 in t26
-                            b.steps += t26.index(c24) + 1 if c24 in t26 else len(t26)
+                        if type(c22) is str:
+                            k25 = c22 in t24
+                            b.steps += t24.index(c22) + 1 if c22 in t24 else len(t24)
                             if b.steps > MAX_STEPS: b.charge(0)
                         else:
-                            k27 = compare('in', c24, t26, b)
-                        if k27:
-                            t25 = True
-                        if truthy(t25):
+                            k25 = compare('in', c22, t24, b)
+                        if k25:
+                            t23 = True
+                        if truthy(t23):
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t19.append(1)
-                            check_length(len(t19), 'comprehension')
-                    t18 = FUNCTIONS['sum']([t19], b)
+                            t18.append(1)
+                            check_length(len(t18), 'comprehension')
+                    t17 = FUNCTIONS['sum']([t18], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29: Any = None
-                    u30: Undecided | None = None
-                    d31 = False
+                    t27: Any = None
+                    u28: Undecided | None = None
+                    d29 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = load(ev, 'activation_alpha')
-                        t29 = t32
-                        d31 = truthy(t29)
-                    except Undecided as e33:
-                        u30 = e33
-                    if not d31:
+                        t30 = load(ev, 'activation_alpha')
+                        t27 = t30
+                        d29 = truthy(t27)
+                    except Undecided as e31:
+                        u28 = e31
+                    if not d29:
                         try:
-                            t34: list[Any] = []
+                            t32: list[Any] = []
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = t34
-                            d31 = truthy(t29)
-                        except Undecided as e35:
-                            u30 = e35
-                    if not d31 and u30 is not None:
-                        raise u30
-                    t28 = FUNCTIONS['len']([t29], b)
-                    if ((q37 := type(t18)) is int or q37 is str) and type(t28) is q37:
+                            t27 = t32
+                            d29 = truthy(t27)
+                        except Undecided as e33:
+                            u28 = e33
+                    if not d29 and u28 is not None:
+                        raise u28
+                    t26 = FUNCTIONS['len']([t27], b)
+                    if ((q35 := type(t17)) is int or q35 is str) and type(t26) is q35:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k36 = t18 <= t28
+                        k34 = t17 <= t26
                     else:
-                        k36 = compare('<=', t18, t28, b)
-                    if k36:
-                        t17 = True
-                    t14 = t17
-                    d16 = not truthy(t14)
-                except Undecided as e38:
-                    u15 = e38
-                if not d16:
+                        k34 = compare('<=', t17, t26, b)
+                    if k34:
+                        t16 = True
+                    t13 = t16
+                    d15 = not truthy(t13)
+                except Undecided as e36:
+                    u14 = e36
+                if not d15:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t39 = False
+                        t37 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t41: list[Any] = []
-                        b.steps += 2
+                        t39: list[Any] = []
+                        b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t42 = load(ev, 'activations')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t44 = r45 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r45 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                        t43 = sliced(t42, None, t44, None, b)
-                        for c46 in iterated(t43):
+                        t41 = r42 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r42 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+                        t40 = sliced(t6, None, t41, None, b)
+                        for c43 in iterated(t40):
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t47 = False
-                            t48: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
+                            t44 = False
+                            t45: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(c46) is str:
-                                k49 = c46 in t48
-                                b.steps += t48.index(c46) + 1 if c46 in t48 else len(t48)
+                            if type(c43) is str:
+                                k46 = c43 in t45
+                                b.steps += t45.index(c43) + 1 if c43 in t45 else len(t45)
                                 if b.steps > MAX_STEPS: b.charge(0)
                             else:
-                                k49 = compare('in', c46, t48, b)
-                            if k49:
-                                t47 = True
-                            if truthy(t47):
+                                k46 = compare('in', c43, t45, b)
+                            if k46:
+                                t44 = True
+                            if truthy(t44):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t41.append(1)
-                                check_length(len(t41), 'comprehension')
-                        t40 = FUNCTIONS['sum']([t41], b)
+                                t39.append(1)
+                                check_length(len(t39), 'comprehension')
+                        t38 = FUNCTIONS['sum']([t39], b)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t51: Any = None
-                        u52: Undecided | None = None
-                        d53 = False
+                        t48: Any = None
+                        u49: Undecided | None = None
+                        d50 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t54 = load(ev, 'activation_beta')
-                            t51 = t54
-                            d53 = truthy(t51)
-                        except Undecided as e55:
-                            u52 = e55
-                        if not d53:
+                            t51 = load(ev, 'activation_beta')
+                            t48 = t51
+                            d50 = truthy(t48)
+                        except Undecided as e52:
+                            u49 = e52
+                        if not d50:
                             try:
-                                t56: list[Any] = []
+                                t53: list[Any] = []
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t51 = t56
-                                d53 = truthy(t51)
-                            except Undecided as e57:
-                                u52 = e57
-                        if not d53 and u52 is not None:
-                            raise u52
-                        t50 = FUNCTIONS['len']([t51], b)
-                        if ((q59 := type(t40)) is int or q59 is str) and type(t50) is q59:
+                                t48 = t53
+                                d50 = truthy(t48)
+                            except Undecided as e54:
+                                u49 = e54
+                        if not d50 and u49 is not None:
+                            raise u49
+                        t47 = FUNCTIONS['len']([t48], b)
+                        if ((q56 := type(t38)) is int or q56 is str) and type(t47) is q56:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k58 = t40 <= t50
+                            k55 = t38 <= t47
                         else:
-                            k58 = compare('<=', t40, t50, b)
-                        if k58:
-                            t39 = True
-                        t14 = t39
-                        d16 = not truthy(t14)
-                    except Undecided as e60:
-                        u15 = e60
-                if not d16 and u15 is not None:
-                    raise u15
-                k12 = truthy(t14)
-            except Undecided as e13:
-                k12 = True
+                            k55 = compare('<=', t38, t47, b)
+                        if k55:
+                            t37 = True
+                        t13 = t37
+                        d15 = not truthy(t13)
+                    except Undecided as e57:
+                        u14 = e57
+                if not d15 and u14 is not None:
+                    raise u14
+                k11 = truthy(t13)
+            except Undecided as e12:
+                k11 = True
                 if u2 is None:
-                    u2 = e13
-            if k12 is False:
+                    u2 = e12
+            if k11 is False:
                 t1 = False
                 d3 = True
         if d3:
@@ -679,184 +670,175 @@ def _f18(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = False
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'activations')
+                t14 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[c7] if (type(t14) is list or type(t14) is tuple) and type(c7) is int and -len(t14) <= c7 < len(t14) else item_at(t14, c7)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t15) is str:
+                if type(t14) is str:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k16 = t15 == 'Affine'
+                    k15 = t14 == 'Affine'
                 else:
-                    k16 = compare('==', t15, 'Affine', b)
-                if k16:
+                    k15 = compare('==', t14, 'Affine', b)
+                if k15:
                     t13 = True
                 t10 = t13
                 d12 = not truthy(t10)
-            except Undecided as e17:
-                u11 = e17
+            except Undecided as e16:
+                u11 = e16
             if not d12:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18: Any = None
-                    u19: Undecided | None = None
-                    d20 = False
+                    t17: Any = None
+                    u18: Undecided | None = None
+                    d19 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t21 = False
+                        t20 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t23: list[Any] = []
-                        b.steps += 2
+                        t22: list[Any] = []
+                        b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'activations')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = r27 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r27 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                        t25 = sliced(t24, None, t26, None, b)
-                        for c28 in iterated(t25):
+                        t24 = r25 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r25 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+                        t23 = sliced(t6, None, t24, None, b)
+                        for c26 in iterated(t23):
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = False
-                            t30: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
+                            t27 = False
+                            t28: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
                             b.steps += 8
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(c28) is str:
-                                k31 = c28 in t30
-                                b.steps += t30.index(c28) + 1 if c28 in t30 else len(t30)
+                            if type(c26) is str:
+                                k29 = c26 in t28
+                                b.steps += t28.index(c26) + 1 if c26 in t28 else len(t28)
                                 if b.steps > MAX_STEPS: b.charge(0)
                             else:
-                                k31 = compare('in', c28, t30, b)
-                            if k31:
-                                t29 = True
-                            if truthy(t29):
+                                k29 = compare('in', c26, t28, b)
+                            if k29:
+                                t27 = True
+                            if truthy(t27):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t23.append(1)
-                                check_length(len(t23), 'comprehension')
-                        t22 = FUNCTIONS['sum']([t23], b)
+                                t22.append(1)
+                                check_length(len(t22), 'comprehension')
+                        t21 = FUNCTIONS['sum']([t22], b)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33: Any = None
-                        u34: Undecided | None = None
-                        d35 = False
+                        t31: Any = None
+                        u32: Undecided | None = None
+                        d33 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = load(ev, 'activation_alpha')
-                            t33 = t36
-                            d35 = truthy(t33)
-                        except Undecided as e37:
-                            u34 = e37
-                        if not d35:
+                            t34 = load(ev, 'activation_alpha')
+                            t31 = t34
+                            d33 = truthy(t31)
+                        except Undecided as e35:
+                            u32 = e35
+                        if not d33:
                             try:
-                                t38: list[Any] = []
+                                t36: list[Any] = []
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t33 = t38
-                                d35 = truthy(t33)
-                            except Undecided as e39:
-                                u34 = e39
-                        if not d35 and u34 is not None:
-                            raise u34
-                        t32 = FUNCTIONS['len']([t33], b)
-                        if ((q41 := type(t22)) is int or q41 is str) and type(t32) is q41:
+                                t31 = t36
+                                d33 = truthy(t31)
+                            except Undecided as e37:
+                                u32 = e37
+                        if not d33 and u32 is not None:
+                            raise u32
+                        t30 = FUNCTIONS['len']([t31], b)
+                        if ((q39 := type(t21)) is int or q39 is str) and type(t30) is q39:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k40 = t22 > t32
+                            k38 = t21 > t30
                         else:
-                            k40 = compare('>', t22, t32, b)
-                        if k40:
-                            t21 = True
-                        t18 = t21
-                        d20 = truthy(t18)
-                    except Undecided as e42:
-                        u19 = e42
-                    if not d20:
+                            k38 = compare('>', t21, t30, b)
+                        if k38:
+                            t20 = True
+                        t17 = t20
+                        d19 = truthy(t17)
+                    except Undecided as e40:
+                        u18 = e40
+                    if not d19:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t43 = False
+                            t41 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t45: list[Any] = []
-                            b.steps += 2
+                            t43: list[Any] = []
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t46 = load(ev, 'activations')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t48 = r49 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r49 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                            t47 = sliced(t46, None, t48, None, b)
-                            for c50 in iterated(t47):
+                            t45 = r46 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r46 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+                            t44 = sliced(t6, None, t45, None, b)
+                            for c47 in iterated(t44):
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t51 = False
-                                t52: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
+                                t48 = False
+                                t49: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
                                 b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(c50) is str:
-                                    k53 = c50 in t52
-                                    b.steps += t52.index(c50) + 1 if c50 in t52 else len(t52)
+                                if type(c47) is str:
+                                    k50 = c47 in t49
+                                    b.steps += t49.index(c47) + 1 if c47 in t49 else len(t49)
                                     if b.steps > MAX_STEPS: b.charge(0)
                                 else:
-                                    k53 = compare('in', c50, t52, b)
-                                if k53:
-                                    t51 = True
-                                if truthy(t51):
+                                    k50 = compare('in', c47, t49, b)
+                                if k50:
+                                    t48 = True
+                                if truthy(t48):
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t45.append(1)
-                                    check_length(len(t45), 'comprehension')
-                            t44 = FUNCTIONS['sum']([t45], b)
+                                    t43.append(1)
+                                    check_length(len(t43), 'comprehension')
+                            t42 = FUNCTIONS['sum']([t43], b)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t55: Any = None
-                            u56: Undecided | None = None
-                            d57 = False
+                            t52: Any = None
+                            u53: Undecided | None = None
+                            d54 = False
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t58 = load(ev, 'activation_beta')
-                                t55 = t58
-                                d57 = truthy(t55)
-                            except Undecided as e59:
-                                u56 = e59
-                            if not d57:
+                                t55 = load(ev, 'activation_beta')
+                                t52 = t55
+                                d54 = truthy(t52)
+                            except Undecided as e56:
+                                u53 = e56
+                            if not d54:
                                 try:
-                                    t60: list[Any] = []
+                                    t57: list[Any] = []
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t55 = t60
-                                    d57 = truthy(t55)
-                                except Undecided as e61:
-                                    u56 = e61
-                            if not d57 and u56 is not None:
-                                raise u56
-                            t54 = FUNCTIONS['len']([t55], b)
-                            if ((q63 := type(t44)) is int or q63 is str) and type(t54) is q63:
+                                    t52 = t57
+                                    d54 = truthy(t52)
+                                except Undecided as e58:
+                                    u53 = e58
+                            if not d54 and u53 is not None:
+                                raise u53
+                            t51 = FUNCTIONS['len']([t52], b)
+                            if ((q60 := type(t42)) is int or q60 is str) and type(t51) is q60:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k62 = t44 > t54
+                                k59 = t42 > t51
                             else:
-                                k62 = compare('>', t44, t54, b)
-                            if k62:
-                                t43 = True
-                            t18 = t43
-                            d20 = truthy(t18)
-                        except Undecided as e64:
-                            u19 = e64
-                    if not d20 and u19 is not None:
-                        raise u19
-                    t10 = t18
+                                k59 = compare('>', t42, t51, b)
+                            if k59:
+                                t41 = True
+                            t17 = t41
+                            d19 = truthy(t17)
+                        except Undecided as e61:
+                            u18 = e61
+                    if not d19 and u18 is not None:
+                        raise u18
+                    t10 = t17
                     d12 = not truthy(t10)
-                except Undecided as e65:
-                    u11 = e65
+                except Undecided as e62:
+                    u11 = e62
             if not d12 and u11 is not None:
                 raise u11
             k8 = truthy(t10)

@@ -20,18 +20,12 @@ def _f0(ev: Evaluator) -> Any:
     if b.steps > MAX_STEPS: b.charge(0)
     t4 = load(ev, 'I')
     t5 = r6 if type(t2) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r6 := t2 + t4) <= MAX_INT_MAGNITUDE else binary('+', t2, t4, b)
-    b.steps += 2
+    b.steps += 5
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'S')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'ax')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t10 = r11 if type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t9 + 1) <= MAX_INT_MAGNITUDE else binary('+', t9, 1, b)
-    t8 = sliced(t7, t10, None, None, b)
-    t12 = r13 if type(t5) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r13 := t5 + t8) <= MAX_INT_MAGNITUDE else binary('+', t5, t8, b)
-    return t12
+    t8 = r9 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r9 := t3 + 1) <= MAX_INT_MAGNITUDE else binary('+', t3, 1, b)
+    t7 = sliced(t1, t8, None, None, b)
+    t10 = r11 if type(t5) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r11 := t5 + t7) <= MAX_INT_MAGNITUDE else binary('+', t5, t7, b)
+    return t10
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -84,14 +78,11 @@ def _f1(ev: Evaluator) -> Any:
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = c8
             else:
-                b.steps += 4
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'data')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[0] if (type(t14) is list or type(t14) is tuple) and -len(t14) <= 0 < len(t14) else item_at(t14, 0)
-                t16 = r17 if type(c8) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := c8 + t15) <= MAX_INT_MAGNITUDE else binary('+', c8, t15, b)
-                t13 = t16
+                t14 = t3[0] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 0 < len(t3) else item_at(t3, 0)
+                t15 = r16 if type(c8) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := c8 + t14) <= MAX_INT_MAGNITUDE else binary('+', c8, t14, b)
+                t13 = t15
             t10 = t9[t13] if (type(t9) is list or type(t9) is tuple) and type(t13) is int and -len(t9) <= t13 < len(t9) else item_at(t9, t13)
             t6.append(t10)
             check_length(len(t6), 'comprehension')
@@ -132,19 +123,15 @@ def _f3(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -190,14 +177,13 @@ def _f5(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 
@@ -292,20 +278,16 @@ def _f7(ev: Evaluator) -> Any:
             else:
                 k13 = compare('<=', t12, c5, b)
             if k13:
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'ax')
-                t16 = t15[t17] if (type(t15) is list or type(t15) is tuple) and type(t17) is int and -len(t15) <= t17 < len(t15) else item_at(t15, t17)
-                if ((q19 := type(c5)) is int or q19 is str) and type(t16) is q19:
+                t15 = t9[t11] if (type(t9) is list or type(t9) is tuple) and type(t11) is int and -len(t9) <= t11 < len(t9) else item_at(t9, t11)
+                if ((q17 := type(c5)) is int or q17 is str) and type(t15) is q17:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k18 = c5 < t16
+                    k16 = c5 < t15
                 else:
-                    k18 = compare('<', c5, t16, b)
-                if k18:
+                    k16 = compare('<', c5, t15, b)
+                if k16:
                     t8 = True
             k6 = truthy(t8)
         except Undecided as e7:

@@ -44,19 +44,15 @@ def _f2(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -125,14 +121,13 @@ def _f5(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 
@@ -188,87 +183,86 @@ def _f6(ev: Evaluator) -> Any:
             if k15:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'r')
-                if ((q19 := type(t14)) is int or q19 is str) and type(t17) is q19:
+                if ((q18 := type(t14)) is int or q18 is str) and type(t12) is q18:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k18 = t14 < t17
+                    k17 = t14 < t12
                 else:
-                    k18 = compare('<', t14, t17, b)
-                if k18:
+                    k17 = compare('<', t14, t12, b)
+                if k17:
                     t11 = True
-            t20 = not truthy(t11)
-            t1 = t20
+            t19 = not truthy(t11)
+            t1 = t19
             d3 = truthy(t1)
-        except Undecided as e21:
-            u2 = e21
+        except Undecided as e20:
+            u2 = e20
         if not d3:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = True
-                u23: Undecided | None = None
-                d24 = False
+                t21 = True
+                u22: Undecided | None = None
+                d23 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'r')
-                t25 = FUNCTIONS['range']([t26], b)
-                for c27 in iterated(t25):
+                t25 = load(ev, 'r')
+                t24 = FUNCTIONS['range']([t25], b)
+                for c26 in iterated(t24):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = False
+                    t27 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = load(ev, 'ax')
-                    if ((q31 := type(c27)) is int or q31 is str) and type(t29) is q31:
+                    t28 = load(ev, 'ax')
+                    if ((q30 := type(c26)) is int or q30 is str) and type(t28) is q30:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k30 = c27 != t29
+                        k29 = c26 != t28
                     else:
-                        k30 = compare('!=', c27, t29, b)
-                    if k30:
-                        t28 = True
-                    if truthy(t28):
+                        k29 = compare('!=', c26, t28, b)
+                    if k29:
+                        t27 = True
+                    if truthy(t27):
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = False
+                            t33 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = load(ev, 'I')
+                            t34 = load(ev, 'I')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = t35[c27] if (type(t35) is list or type(t35) is tuple) and type(c27) is int and -len(t35) <= c27 < len(t35) else item_at(t35, c27)
+                            t35 = t34[c26] if (type(t34) is list or type(t34) is tuple) and type(c26) is int and -len(t34) <= c26 < len(t34) else item_at(t34, c26)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = load(ev, 'S')
+                            t36 = load(ev, 'S')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t38 = t37[c27] if (type(t37) is list or type(t37) is tuple) and type(c27) is int and -len(t37) <= c27 < len(t37) else item_at(t37, c27)
-                            if ((q40 := type(t36)) is int or q40 is str) and type(t38) is q40:
+                            t37 = t36[c26] if (type(t36) is list or type(t36) is tuple) and type(c26) is int and -len(t36) <= c26 < len(t36) else item_at(t36, c26)
+                            if ((q39 := type(t35)) is int or q39 is str) and type(t37) is q39:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k39 = t36 <= t38
+                                k38 = t35 <= t37
                             else:
-                                k39 = compare('<=', t36, t38, b)
-                            if k39:
-                                t34 = True
-                            k32 = truthy(t34)
-                        except Undecided as e33:
-                            k32 = True
-                            if u23 is None:
-                                u23 = e33
-                        if k32 is False:
-                            t22 = False
-                            d24 = True
-                    if d24:
+                                k38 = compare('<=', t35, t37, b)
+                            if k38:
+                                t33 = True
+                            k31 = truthy(t33)
+                        except Undecided as e32:
+                            k31 = True
+                            if u22 is None:
+                                u22 = e32
+                        if k31 is False:
+                            t21 = False
+                            d23 = True
+                    if d23:
                         break
-                if not d24 and u23 is not None:
-                    raise u23
-                t1 = t22
+                if not d23 and u22 is not None:
+                    raise u22
+                t1 = t21
                 d3 = truthy(t1)
-            except Undecided as e41:
-                u2 = e41
+            except Undecided as e40:
+                u2 = e40
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -301,85 +295,80 @@ def _f7(ev: Evaluator) -> Any:
         if k8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'r')
-            if ((q12 := type(t7)) is int or q12 is str) and type(t10) is q12:
+            if ((q11 := type(t7)) is int or q11 is str) and type(t5) is q11:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t7 < t10
+                k10 = t7 < t5
             else:
-                k11 = compare('<', t7, t10, b)
-            if k11:
+                k10 = compare('<', t7, t5, b)
+            if k10:
                 t4 = True
-        t13 = not truthy(t4)
-        t1 = t13
+        t12 = not truthy(t4)
+        t1 = t12
         d3 = truthy(t1)
-    except Undecided as e14:
-        u2 = e14
+    except Undecided as e13:
+        u2 = e13
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = True
-            u16: Undecided | None = None
-            d17 = False
+            t14 = True
+            u15: Undecided | None = None
+            d16 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = read_input(ev, 'value', 'indices')
-            for c19 in iterated(t18):
+            t17 = read_input(ev, 'value', 'indices')
+            for c18 in iterated(t17):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = False
+                    t21 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = load(ev, 'S')
+                    t22 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = load(ev, 'ax')
-                    t24 = t23[t25] if (type(t23) is list or type(t23) is tuple) and type(t25) is int and -len(t23) <= t25 < len(t23) else item_at(t23, t25)
-                    t26 = unary('-', t24)
+                    t24 = load(ev, 'ax')
+                    t23 = t22[t24] if (type(t22) is list or type(t22) is tuple) and type(t24) is int and -len(t22) <= t24 < len(t22) else item_at(t22, t24)
+                    t25 = unary('-', t23)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q28 := type(t26)) is int or q28 is str) and type(c19) is q28:
+                    if ((q27 := type(t25)) is int or q27 is str) and type(c18) is q27:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k27 = t26 <= c19
+                        k26 = t25 <= c18
                     else:
-                        k27 = compare('<=', t26, c19, b)
-                    if k27:
-                        b.steps += 2
+                        k26 = compare('<=', t25, c18, b)
+                    if k26:
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = load(ev, 'S')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = load(ev, 'ax')
-                        t30 = t29[t31] if (type(t29) is list or type(t29) is tuple) and type(t31) is int and -len(t29) <= t31 < len(t29) else item_at(t29, t31)
-                        if ((q33 := type(c19)) is int or q33 is str) and type(t30) is q33:
+                        t28 = t22[t24] if (type(t22) is list or type(t22) is tuple) and type(t24) is int and -len(t22) <= t24 < len(t22) else item_at(t22, t24)
+                        if ((q30 := type(c18)) is int or q30 is str) and type(t28) is q30:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k32 = c19 < t30
+                            k29 = c18 < t28
                         else:
-                            k32 = compare('<', c19, t30, b)
-                        if k32:
-                            t22 = True
-                    k20 = truthy(t22)
-                except Undecided as e21:
-                    k20 = True
-                    if u16 is None:
-                        u16 = e21
-                if k20 is False:
-                    t15 = False
-                    d17 = True
-                if d17:
+                            k29 = compare('<', c18, t28, b)
+                        if k29:
+                            t21 = True
+                    k19 = truthy(t21)
+                except Undecided as e20:
+                    k19 = True
+                    if u15 is None:
+                        u15 = e20
+                if k19 is False:
+                    t14 = False
+                    d16 = True
+                if d16:
                     break
-            if not d17 and u16 is not None:
-                raise u16
-            t1 = t15
+            if not d16 and u15 is not None:
+                raise u15
+            t1 = t14
             d3 = truthy(t1)
-        except Undecided as e34:
-            u2 = e34
+        except Undecided as e31:
+            u2 = e31
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -286,21 +286,17 @@ def _f7(ev: Evaluator) -> Any:
                             else:
                                 k35 = compare('<=', t33, t34, b)
                             if k35:
-                                b.steps += 2
+                                b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t37 = load(ev, 'S')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t39 = load(ev, 'k')
-                                t40 = r41 if type(c24) is int and type(t39) is int and t39 != 0 and -MAX_INT_MAGNITUDE <= (r41 := c24 % t39) <= MAX_INT_MAGNITUDE else binary('%', c24, t39, b)
-                                t38 = t37[t40] if (type(t37) is list or type(t37) is tuple) and type(t40) is int and -len(t37) <= t40 < len(t37) else item_at(t37, t40)
-                                if ((q43 := type(t34)) is int or q43 is str) and type(t38) is q43:
+                                t38 = r39 if type(c24) is int and type(t30) is int and t30 != 0 and -MAX_INT_MAGNITUDE <= (r39 := c24 % t30) <= MAX_INT_MAGNITUDE else binary('%', c24, t30, b)
+                                t37 = t28[t38] if (type(t28) is list or type(t28) is tuple) and type(t38) is int and -len(t28) <= t38 < len(t28) else item_at(t28, t38)
+                                if ((q41 := type(t34)) is int or q41 is str) and type(t37) is q41:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k42 = t34 < t38
+                                    k40 = t34 < t37
                                 else:
-                                    k42 = compare('<', t34, t38, b)
-                                if k42:
+                                    k40 = compare('<', t34, t37, b)
+                                if k40:
                                     t27 = True
                             k25 = truthy(t27)
                         except Undecided as e26:
@@ -318,8 +314,8 @@ def _f7(ev: Evaluator) -> Any:
                     raise u17
                 t1 = t16
                 d3 = truthy(t1)
-            except Undecided as e44:
-                u2 = e44
+            except Undecided as e42:
+                u2 = e42
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -392,15 +388,14 @@ def _f10(ev: Evaluator) -> Any:
     t5 = load(ev, 'S')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'batch_dims')
-    t6 = sliced(t5, None, t7, None, b)
-    if ((q9 := type(t3)) is int or q9 is str) and type(t6) is q9:
+    t6 = sliced(t5, None, t4, None, b)
+    if ((q8 := type(t3)) is int or q8 is str) and type(t6) is q8:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k8 = t3 == t6
+        k7 = t3 == t6
     else:
-        k8 = compare('==', t3, t6, b)
-    if k8:
+        k7 = compare('==', t3, t6, b)
+    if k7:
         t1 = True
     return t1
 
@@ -581,25 +576,18 @@ def _f12(ev: Evaluator) -> Any:
                             else:
                                 k41 = compare('<=', t39, t40, b)
                             if k41:
-                                b.steps += 2
+                                b.steps += 7
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t43 = load(ev, 'S')
-                                b.steps += 2
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t45 = load(ev, 'batch_dims')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t46 = load(ev, 'k')
-                                t47 = r48 if type(c27) is int and type(t46) is int and t46 != 0 and -MAX_INT_MAGNITUDE <= (r48 := c27 % t46) <= MAX_INT_MAGNITUDE else binary('%', c27, t46, b)
-                                t49 = r50 if type(t45) is int and type(t47) is int and -MAX_INT_MAGNITUDE <= (r50 := t45 + t47) <= MAX_INT_MAGNITUDE else binary('+', t45, t47, b)
-                                t44 = t43[t49] if (type(t43) is list or type(t43) is tuple) and type(t49) is int and -len(t43) <= t49 < len(t43) else item_at(t43, t49)
-                                if ((q52 := type(t40)) is int or q52 is str) and type(t44) is q52:
+                                t44 = r45 if type(c27) is int and type(t34) is int and t34 != 0 and -MAX_INT_MAGNITUDE <= (r45 := c27 % t34) <= MAX_INT_MAGNITUDE else binary('%', c27, t34, b)
+                                t46 = r47 if type(t33) is int and type(t44) is int and -MAX_INT_MAGNITUDE <= (r47 := t33 + t44) <= MAX_INT_MAGNITUDE else binary('+', t33, t44, b)
+                                t43 = t31[t46] if (type(t31) is list or type(t31) is tuple) and type(t46) is int and -len(t31) <= t46 < len(t31) else item_at(t31, t46)
+                                if ((q49 := type(t40)) is int or q49 is str) and type(t43) is q49:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k51 = t40 < t44
+                                    k48 = t40 < t43
                                 else:
-                                    k51 = compare('<', t40, t44, b)
-                                if k51:
+                                    k48 = compare('<', t40, t43, b)
+                                if k48:
                                     t30 = True
                             k28 = truthy(t30)
                         except Undecided as e29:
@@ -617,8 +605,8 @@ def _f12(ev: Evaluator) -> Any:
                     raise u20
                 t1 = t19
                 d3 = truthy(t1)
-            except Undecided as e53:
-                u2 = e53
+            except Undecided as e50:
+                u2 = e50
     if not d3 and u2 is not None:
         raise u2
     return t1

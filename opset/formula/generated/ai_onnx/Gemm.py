@@ -273,71 +273,65 @@ def _f6(ev: Evaluator) -> Any:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
                                     t35 = False
-                                    b.steps += 2
+                                    b.steps += 5
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t36 = load(ev, 'C')
-                                    b.steps += 3
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t38 = unary('-', 1)
+                                    t37 = unary('-', 1)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t39 = r40 if type(t38) is int and type(c29) is int and -MAX_INT_MAGNITUDE <= (r40 := t38 - c29) <= MAX_INT_MAGNITUDE else binary('-', t38, c29, b)
-                                    t37 = t36[t39] if (type(t36) is list or type(t36) is tuple) and type(t39) is int and -len(t36) <= t39 < len(t36) else item_at(t36, t39)
+                                    t38 = r39 if type(t37) is int and type(c29) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c29) <= MAX_INT_MAGNITUDE else binary('-', t37, c29, b)
+                                    t36 = t28[t38] if (type(t28) is list or type(t28) is tuple) and type(t38) is int and -len(t28) <= t38 < len(t28) else item_at(t28, t38)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    if type(t37) is int:
+                                    if type(t36) is int:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k41 = t37 == 1
+                                        k40 = t36 == 1
                                     else:
-                                        k41 = compare('==', t37, 1, b)
-                                    if k41:
+                                        k40 = compare('==', t36, 1, b)
+                                    if k40:
                                         t35 = True
                                     t32 = t35
                                     d34 = truthy(t32)
-                                except Undecided as e42:
-                                    u33 = e42
+                                except Undecided as e41:
+                                    u33 = e41
                                 if not d34:
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t43 = False
-                                        b.steps += 2
+                                        t42 = False
+                                        b.steps += 5
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t44 = load(ev, 'C')
-                                        b.steps += 3
-                                        if b.steps > MAX_STEPS: b.charge(0)
-                                        t46 = unary('-', 1)
+                                        t44 = unary('-', 1)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t47 = r48 if type(t46) is int and type(c29) is int and -MAX_INT_MAGNITUDE <= (r48 := t46 - c29) <= MAX_INT_MAGNITUDE else binary('-', t46, c29, b)
-                                        t45 = t44[t47] if (type(t44) is list or type(t44) is tuple) and type(t47) is int and -len(t44) <= t47 < len(t44) else item_at(t44, t47)
+                                        t45 = r46 if type(t44) is int and type(c29) is int and -MAX_INT_MAGNITUDE <= (r46 := t44 - c29) <= MAX_INT_MAGNITUDE else binary('-', t44, c29, b)
+                                        t43 = t28[t45] if (type(t28) is list or type(t28) is tuple) and type(t45) is int and -len(t28) <= t45 < len(t28) else item_at(t28, t45)
                                         b.steps += 3
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t49 = load(ev, 'M')
+                                        t47 = load(ev, 'M')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t50 = load(ev, 'N')
-                                        t51: list[Any] = [t49, t50]
+                                        t48 = load(ev, 'N')
+                                        t49: list[Any] = [t47, t48]
                                         b.steps += 3
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t53 = unary('-', 1)
+                                        t51 = unary('-', 1)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t54 = r55 if type(t53) is int and type(c29) is int and -MAX_INT_MAGNITUDE <= (r55 := t53 - c29) <= MAX_INT_MAGNITUDE else binary('-', t53, c29, b)
-                                        t52 = t51[t54] if type(t54) is int and -len(t51) <= t54 < len(t51) else item_at(t51, t54)
-                                        if ((q57 := type(t45)) is int or q57 is str) and type(t52) is q57:
+                                        t52 = r53 if type(t51) is int and type(c29) is int and -MAX_INT_MAGNITUDE <= (r53 := t51 - c29) <= MAX_INT_MAGNITUDE else binary('-', t51, c29, b)
+                                        t50 = t49[t52] if type(t52) is int and -len(t49) <= t52 < len(t49) else item_at(t49, t52)
+                                        if ((q55 := type(t43)) is int or q55 is str) and type(t50) is q55:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k56 = t45 == t52
+                                            k54 = t43 == t50
                                         else:
-                                            k56 = compare('==', t45, t52, b)
-                                        if k56:
-                                            t43 = True
-                                        t32 = t43
+                                            k54 = compare('==', t43, t50, b)
+                                        if k54:
+                                            t42 = True
+                                        t32 = t42
                                         d34 = truthy(t32)
-                                    except Undecided as e58:
-                                        u33 = e58
+                                    except Undecided as e56:
+                                        u33 = e56
                                 if not d34 and u33 is not None:
                                     raise u33
                                 k30 = truthy(t32)
@@ -354,14 +348,14 @@ def _f6(ev: Evaluator) -> Any:
                             raise u24
                         t11 = t23
                         d13 = not truthy(t11)
-                    except Undecided as e59:
-                        u12 = e59
+                    except Undecided as e57:
+                        u12 = e57
             if not d13 and u12 is not None:
                 raise u12
             t1 = t11
             d3 = truthy(t1)
-        except Undecided as e60:
-            u2 = e60
+        except Undecided as e58:
+            u2 = e58
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -444,71 +438,65 @@ def _f7(ev: Evaluator) -> Any:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 t28 = False
-                                b.steps += 2
+                                b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t29 = load(ev, 'C')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t31 = unary('-', 1)
+                                t30 = unary('-', 1)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t32 = r33 if type(t31) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r33 := t31 - c22) <= MAX_INT_MAGNITUDE else binary('-', t31, c22, b)
-                                t30 = t29[t32] if (type(t29) is list or type(t29) is tuple) and type(t32) is int and -len(t29) <= t32 < len(t29) else item_at(t29, t32)
+                                t31 = r32 if type(t30) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r32 := t30 - c22) <= MAX_INT_MAGNITUDE else binary('-', t30, c22, b)
+                                t29 = t21[t31] if (type(t21) is list or type(t21) is tuple) and type(t31) is int and -len(t21) <= t31 < len(t21) else item_at(t21, t31)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t30) is int:
+                                if type(t29) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k34 = t30 == 1
+                                    k33 = t29 == 1
                                 else:
-                                    k34 = compare('==', t30, 1, b)
-                                if k34:
+                                    k33 = compare('==', t29, 1, b)
+                                if k33:
                                     t28 = True
                                 t25 = t28
                                 d27 = truthy(t25)
-                            except Undecided as e35:
-                                u26 = e35
+                            except Undecided as e34:
+                                u26 = e34
                             if not d27:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t36 = False
-                                    b.steps += 2
+                                    t35 = False
+                                    b.steps += 5
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t37 = load(ev, 'C')
-                                    b.steps += 3
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t39 = unary('-', 1)
+                                    t37 = unary('-', 1)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t40 = r41 if type(t39) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r41 := t39 - c22) <= MAX_INT_MAGNITUDE else binary('-', t39, c22, b)
-                                    t38 = t37[t40] if (type(t37) is list or type(t37) is tuple) and type(t40) is int and -len(t37) <= t40 < len(t37) else item_at(t37, t40)
+                                    t38 = r39 if type(t37) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c22) <= MAX_INT_MAGNITUDE else binary('-', t37, c22, b)
+                                    t36 = t21[t38] if (type(t21) is list or type(t21) is tuple) and type(t38) is int and -len(t21) <= t38 < len(t21) else item_at(t21, t38)
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t42 = load(ev, 'M')
+                                    t40 = load(ev, 'M')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t43 = load(ev, 'N')
-                                    t44: list[Any] = [t42, t43]
+                                    t41 = load(ev, 'N')
+                                    t42: list[Any] = [t40, t41]
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t46 = unary('-', 1)
+                                    t44 = unary('-', 1)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t47 = r48 if type(t46) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r48 := t46 - c22) <= MAX_INT_MAGNITUDE else binary('-', t46, c22, b)
-                                    t45 = t44[t47] if type(t47) is int and -len(t44) <= t47 < len(t44) else item_at(t44, t47)
-                                    if ((q50 := type(t38)) is int or q50 is str) and type(t45) is q50:
+                                    t45 = r46 if type(t44) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r46 := t44 - c22) <= MAX_INT_MAGNITUDE else binary('-', t44, c22, b)
+                                    t43 = t42[t45] if type(t45) is int and -len(t42) <= t45 < len(t42) else item_at(t42, t45)
+                                    if ((q48 := type(t36)) is int or q48 is str) and type(t43) is q48:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k49 = t38 == t45
+                                        k47 = t36 == t43
                                     else:
-                                        k49 = compare('==', t38, t45, b)
-                                    if k49:
-                                        t36 = True
-                                    t25 = t36
+                                        k47 = compare('==', t36, t43, b)
+                                    if k47:
+                                        t35 = True
+                                    t25 = t35
                                     d27 = truthy(t25)
-                                except Undecided as e51:
-                                    u26 = e51
+                                except Undecided as e49:
+                                    u26 = e49
                             if not d27 and u26 is not None:
                                 raise u26
                             k23 = truthy(t25)
@@ -525,14 +513,14 @@ def _f7(ev: Evaluator) -> Any:
                         raise u17
                     t8 = t16
                     d10 = not truthy(t8)
-                except Undecided as e52:
-                    u9 = e52
+                except Undecided as e50:
+                    u9 = e50
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e53:
-            u2 = e53
+        except Undecided as e51:
+            u2 = e51
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -583,79 +571,77 @@ def _f8(ev: Evaluator) -> Any:
                 t13 = load(ev, 'alpha')
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'alpha')
-                t14 = FUNCTIONS['floor']([t15], b)
-                if ((q17 := type(t13)) is int or q17 is str) and type(t14) is q17:
+                t14 = FUNCTIONS['floor']([t13], b)
+                if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k16 = t13 != t14
+                    k15 = t13 != t14
                 else:
-                    k16 = compare('!=', t13, t14, b)
-                if k16:
+                    k15 = compare('!=', t13, t14, b)
+                if k15:
                     t12 = True
                 t9 = t12
                 d11 = truthy(t9)
-            except Undecided as e18:
-                u10 = e18
+            except Undecided as e17:
+                u10 = e17
             if not d11:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19: Any = None
-                    u20: Undecided | None = None
-                    d21 = False
+                    t18: Any = None
+                    u19: Undecided | None = None
+                    d20 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = False
+                        t21 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t23 = load(ev, 'C')
+                        t22 = load(ev, 'C')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k24 = compare('!=', t23, None, b)
-                        if k24:
-                            t22 = True
-                        t19 = t22
-                        d21 = not truthy(t19)
-                    except Undecided as e25:
-                        u20 = e25
-                    if not d21:
+                        k23 = compare('!=', t22, None, b)
+                        if k23:
+                            t21 = True
+                        t18 = t21
+                        d20 = not truthy(t18)
+                    except Undecided as e24:
+                        u19 = e24
+                    if not d20:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t26 = False
+                            t25 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t27 = load(ev, 'beta')
+                            t26 = load(ev, 'beta')
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = load(ev, 'beta')
-                            t28 = FUNCTIONS['floor']([t29], b)
-                            if ((q31 := type(t27)) is int or q31 is str) and type(t28) is q31:
+                            t27 = FUNCTIONS['floor']([t26], b)
+                            if ((q29 := type(t26)) is int or q29 is str) and type(t27) is q29:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k30 = t27 != t28
+                                k28 = t26 != t27
                             else:
-                                k30 = compare('!=', t27, t28, b)
-                            if k30:
-                                t26 = True
-                            t19 = t26
-                            d21 = not truthy(t19)
-                        except Undecided as e32:
-                            u20 = e32
-                    if not d21 and u20 is not None:
-                        raise u20
-                    t9 = t19
+                                k28 = compare('!=', t26, t27, b)
+                            if k28:
+                                t25 = True
+                            t18 = t25
+                            d20 = not truthy(t18)
+                        except Undecided as e30:
+                            u19 = e30
+                    if not d20 and u19 is not None:
+                        raise u19
+                    t9 = t18
                     d11 = truthy(t9)
-                except Undecided as e33:
-                    u10 = e33
+                except Undecided as e31:
+                    u10 = e31
             if not d11 and u10 is not None:
                 raise u10
             t1 = t9
             d3 = not truthy(t1)
-        except Undecided as e34:
-            u2 = e34
+        except Undecided as e32:
+            u2 = e32
     if not d3 and u2 is not None:
         raise u2
     return t1

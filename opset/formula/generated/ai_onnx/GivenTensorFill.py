@@ -37,66 +37,63 @@ def _f0(ev: Evaluator) -> Any:
         if truthy(t5):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'shape')
-            t8 = t9
+            t8 = t6
         else:
-            t10: list[Any] = []
+            t9: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = t10
+            t8 = t9
         t4 = t8
     else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = False
+        t10 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'input_as_shape')
+        t11 = load(ev, 'input_as_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t12) is int:
+        if type(t11) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k13 = t12 == 1
+            k12 = t11 == 1
         else:
-            k13 = compare('==', t12, 1, b)
-        if k13:
-            t11 = True
-        t14: Any
-        if truthy(t11):
+            k12 = compare('==', t11, 1, b)
+        if k12:
+            t10 = True
+        t13: Any
+        if truthy(t10):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = read_input(ev, 'value', 'shape_input')
-            t14 = t15
+            t14 = read_input(ev, 'value', 'shape_input')
+            t13 = t14
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'shape_input')
-            t14 = t16
+            t13 = t2
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = False
+        t15 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'extra_shape')
+        t16 = load(ev, 'extra_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k19 = compare('!=', t18, None, b)
-        if k19:
-            t17 = True
-        t20: Any
-        if truthy(t17):
+        k17 = compare('!=', t16, None, b)
+        if k17:
+            t15 = True
+        t18: Any
+        if truthy(t15):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'extra_shape')
-            t20 = t21
+            t18 = t16
         else:
-            t22: list[Any] = []
+            t19: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = t22
-        t23 = r24 if type(t14) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r24 := t14 + t20) <= MAX_INT_MAGNITUDE else binary('+', t14, t20, b)
-        t4 = t23
+            t18 = t19
+        t20 = r21 if type(t13) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t13 + t18) <= MAX_INT_MAGNITUDE else binary('+', t13, t18, b)
+        t4 = t20
     return t4
 
 
@@ -335,79 +332,76 @@ def _f4(ev: Evaluator) -> Any:
                 if truthy(t16):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'shape')
-                    t19 = t20
+                    t19 = t17
                 else:
-                    t21: list[Any] = []
+                    t20: list[Any] = []
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = t21
+                    t19 = t20
                 t15 = t19
             else:
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = False
+                t21 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'input_as_shape')
+                t22 = load(ev, 'input_as_shape')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t23) is int:
+                if type(t22) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k24 = t23 == 1
+                    k23 = t22 == 1
                 else:
-                    k24 = compare('==', t23, 1, b)
-                if k24:
-                    t22 = True
-                t25: Any
-                if truthy(t22):
+                    k23 = compare('==', t22, 1, b)
+                if k23:
+                    t21 = True
+                t24: Any
+                if truthy(t21):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = read_input(ev, 'value', 'shape_input')
-                    t25 = t26
+                    t25 = read_input(ev, 'value', 'shape_input')
+                    t24 = t25
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = load(ev, 'shape_input')
-                    t25 = t27
+                    t24 = t13
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = False
+                t26 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = load(ev, 'extra_shape')
+                t27 = load(ev, 'extra_shape')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k30 = compare('!=', t29, None, b)
-                if k30:
-                    t28 = True
-                t31: Any
-                if truthy(t28):
+                k28 = compare('!=', t27, None, b)
+                if k28:
+                    t26 = True
+                t29: Any
+                if truthy(t26):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t32 = load(ev, 'extra_shape')
-                    t31 = t32
+                    t29 = t27
                 else:
-                    t33: list[Any] = []
+                    t30: list[Any] = []
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = t33
-                t34 = r35 if type(t25) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r35 := t25 + t31) <= MAX_INT_MAGNITUDE else binary('+', t25, t31, b)
-                t15 = t34
+                    t29 = t30
+                t31 = r32 if type(t24) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r32 := t24 + t29) <= MAX_INT_MAGNITUDE else binary('+', t24, t29, b)
+                t15 = t31
             t11 = FUNCTIONS['prod']([t15], b)
-            if ((q37 := type(t9)) is int or q37 is str) and type(t11) is q37:
+            if ((q34 := type(t9)) is int or q34 is str) and type(t11) is q34:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k36 = t9 == t11
+                k33 = t9 == t11
             else:
-                k36 = compare('==', t9, t11, b)
-            if k36:
+                k33 = compare('==', t9, t11, b)
+            if k33:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e38:
-            u2 = e38
+        except Undecided as e35:
+            u2 = e35
     if not d3 and u2 is not None:
         raise u2
     return t1

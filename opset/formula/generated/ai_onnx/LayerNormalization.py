@@ -30,11 +30,10 @@ def _f1(ev: Evaluator) -> Any:
     t5 = load(ev, 'r')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'a')
-    t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 - t6) <= MAX_INT_MAGNITUDE else binary('-', t5, t6, b)
-    t9 = binary('*', t4, t7, b)
-    t10 = r11 if type(t2) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t2 + t9) <= MAX_INT_MAGNITUDE else binary('+', t2, t9, b)
-    return t10
+    t6 = r7 if type(t5) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r7 := t5 - t3) <= MAX_INT_MAGNITUDE else binary('-', t5, t3, b)
+    t8 = binary('*', t4, t6, b)
+    t9 = r10 if type(t2) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t2 + t8) <= MAX_INT_MAGNITUDE else binary('+', t2, t8, b)
+    return t9
 
 
 def _f2(ev: Evaluator) -> Any:
@@ -66,19 +65,15 @@ def _f3(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -103,14 +98,13 @@ def _f4(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 
@@ -170,67 +164,61 @@ def _f5(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t23 = False
-                        b.steps += 2
+                        b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'SS')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = unary('-', 1)
+                        t25 = unary('-', 1)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = r28 if type(t26) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r28 := t26 - c17) <= MAX_INT_MAGNITUDE else binary('-', t26, c17, b)
-                        t25 = t24[t27] if (type(t24) is list or type(t24) is tuple) and type(t27) is int and -len(t24) <= t27 < len(t24) else item_at(t24, t27)
+                        t26 = r27 if type(t25) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - c17) <= MAX_INT_MAGNITUDE else binary('-', t25, c17, b)
+                        t24 = t16[t26] if (type(t16) is list or type(t16) is tuple) and type(t26) is int and -len(t16) <= t26 < len(t16) else item_at(t16, t26)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t25) is int:
+                        if type(t24) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k29 = t25 == 1
+                            k28 = t24 == 1
                         else:
-                            k29 = compare('==', t25, 1, b)
-                        if k29:
+                            k28 = compare('==', t24, 1, b)
+                        if k28:
                             t23 = True
                         t20 = t23
                         d22 = truthy(t20)
-                    except Undecided as e30:
-                        u21 = e30
+                    except Undecided as e29:
+                        u21 = e29
                     if not d22:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t31 = False
-                            b.steps += 2
+                            t30 = False
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = load(ev, 'SS')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = unary('-', 1)
+                            t32 = unary('-', 1)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = r36 if type(t34) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r36 := t34 - c17) <= MAX_INT_MAGNITUDE else binary('-', t34, c17, b)
-                            t33 = t32[t35] if (type(t32) is list or type(t32) is tuple) and type(t35) is int and -len(t32) <= t35 < len(t32) else item_at(t32, t35)
+                            t33 = r34 if type(t32) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r34 := t32 - c17) <= MAX_INT_MAGNITUDE else binary('-', t32, c17, b)
+                            t31 = t16[t33] if (type(t16) is list or type(t16) is tuple) and type(t33) is int and -len(t16) <= t33 < len(t16) else item_at(t16, t33)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = load(ev, 'S')
+                            t35 = load(ev, 'S')
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t39 = unary('-', 1)
+                            t37 = unary('-', 1)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = r41 if type(t39) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r41 := t39 - c17) <= MAX_INT_MAGNITUDE else binary('-', t39, c17, b)
-                            t38 = t37[t40] if (type(t37) is list or type(t37) is tuple) and type(t40) is int and -len(t37) <= t40 < len(t37) else item_at(t37, t40)
-                            if ((q43 := type(t33)) is int or q43 is str) and type(t38) is q43:
+                            t38 = r39 if type(t37) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c17) <= MAX_INT_MAGNITUDE else binary('-', t37, c17, b)
+                            t36 = t35[t38] if (type(t35) is list or type(t35) is tuple) and type(t38) is int and -len(t35) <= t38 < len(t35) else item_at(t35, t38)
+                            if ((q41 := type(t31)) is int or q41 is str) and type(t36) is q41:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k42 = t33 == t38
+                                k40 = t31 == t36
                             else:
-                                k42 = compare('==', t33, t38, b)
-                            if k42:
-                                t31 = True
-                            t20 = t31
+                                k40 = compare('==', t31, t36, b)
+                            if k40:
+                                t30 = True
+                            t20 = t30
                             d22 = truthy(t20)
-                        except Undecided as e44:
-                            u21 = e44
+                        except Undecided as e42:
+                            u21 = e42
                     if not d22 and u21 is not None:
                         raise u21
                     k18 = truthy(t20)
@@ -247,8 +235,8 @@ def _f5(ev: Evaluator) -> Any:
                 raise u12
             t1 = t11
             d3 = not truthy(t1)
-        except Undecided as e45:
-            u2 = e45
+        except Undecided as e43:
+            u2 = e43
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -332,67 +320,61 @@ def _f6(ev: Evaluator) -> Any:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 t30 = False
-                                b.steps += 2
+                                b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t31 = load(ev, 'SB')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t33 = unary('-', 1)
+                                t32 = unary('-', 1)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t34 = r35 if type(t33) is int and type(c24) is int and -MAX_INT_MAGNITUDE <= (r35 := t33 - c24) <= MAX_INT_MAGNITUDE else binary('-', t33, c24, b)
-                                t32 = t31[t34] if (type(t31) is list or type(t31) is tuple) and type(t34) is int and -len(t31) <= t34 < len(t31) else item_at(t31, t34)
+                                t33 = r34 if type(t32) is int and type(c24) is int and -MAX_INT_MAGNITUDE <= (r34 := t32 - c24) <= MAX_INT_MAGNITUDE else binary('-', t32, c24, b)
+                                t31 = t23[t33] if (type(t23) is list or type(t23) is tuple) and type(t33) is int and -len(t23) <= t33 < len(t23) else item_at(t23, t33)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t32) is int:
+                                if type(t31) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k36 = t32 == 1
+                                    k35 = t31 == 1
                                 else:
-                                    k36 = compare('==', t32, 1, b)
-                                if k36:
+                                    k35 = compare('==', t31, 1, b)
+                                if k35:
                                     t30 = True
                                 t27 = t30
                                 d29 = truthy(t27)
-                            except Undecided as e37:
-                                u28 = e37
+                            except Undecided as e36:
+                                u28 = e36
                             if not d29:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t38 = False
-                                    b.steps += 2
+                                    t37 = False
+                                    b.steps += 5
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t39 = load(ev, 'SB')
-                                    b.steps += 3
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t41 = unary('-', 1)
+                                    t39 = unary('-', 1)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t42 = r43 if type(t41) is int and type(c24) is int and -MAX_INT_MAGNITUDE <= (r43 := t41 - c24) <= MAX_INT_MAGNITUDE else binary('-', t41, c24, b)
-                                    t40 = t39[t42] if (type(t39) is list or type(t39) is tuple) and type(t42) is int and -len(t39) <= t42 < len(t39) else item_at(t39, t42)
+                                    t40 = r41 if type(t39) is int and type(c24) is int and -MAX_INT_MAGNITUDE <= (r41 := t39 - c24) <= MAX_INT_MAGNITUDE else binary('-', t39, c24, b)
+                                    t38 = t23[t40] if (type(t23) is list or type(t23) is tuple) and type(t40) is int and -len(t23) <= t40 < len(t23) else item_at(t23, t40)
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t44 = load(ev, 'S')
+                                    t42 = load(ev, 'S')
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t46 = unary('-', 1)
+                                    t44 = unary('-', 1)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t47 = r48 if type(t46) is int and type(c24) is int and -MAX_INT_MAGNITUDE <= (r48 := t46 - c24) <= MAX_INT_MAGNITUDE else binary('-', t46, c24, b)
-                                    t45 = t44[t47] if (type(t44) is list or type(t44) is tuple) and type(t47) is int and -len(t44) <= t47 < len(t44) else item_at(t44, t47)
-                                    if ((q50 := type(t40)) is int or q50 is str) and type(t45) is q50:
+                                    t45 = r46 if type(t44) is int and type(c24) is int and -MAX_INT_MAGNITUDE <= (r46 := t44 - c24) <= MAX_INT_MAGNITUDE else binary('-', t44, c24, b)
+                                    t43 = t42[t45] if (type(t42) is list or type(t42) is tuple) and type(t45) is int and -len(t42) <= t45 < len(t42) else item_at(t42, t45)
+                                    if ((q48 := type(t38)) is int or q48 is str) and type(t43) is q48:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k49 = t40 == t45
+                                        k47 = t38 == t43
                                     else:
-                                        k49 = compare('==', t40, t45, b)
-                                    if k49:
-                                        t38 = True
-                                    t27 = t38
+                                        k47 = compare('==', t38, t43, b)
+                                    if k47:
+                                        t37 = True
+                                    t27 = t37
                                     d29 = truthy(t27)
-                                except Undecided as e51:
-                                    u28 = e51
+                                except Undecided as e49:
+                                    u28 = e49
                             if not d29 and u28 is not None:
                                 raise u28
                             k25 = truthy(t27)
@@ -409,14 +391,14 @@ def _f6(ev: Evaluator) -> Any:
                         raise u19
                     t8 = t18
                     d10 = not truthy(t8)
-                except Undecided as e52:
-                    u9 = e52
+                except Undecided as e50:
+                    u9 = e50
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e53:
-            u2 = e53
+        except Undecided as e51:
+            u2 = e51
     if not d3 and u2 is not None:
         raise u2
     return t1

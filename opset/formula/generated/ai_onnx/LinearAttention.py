@@ -362,24 +362,18 @@ def _f9(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t12 = load(ev, 'KW')
             t13: list[Any] = [t10, t11, t12]
-            b.steps += 2
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'B')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'T')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'kv_num_heads')
-            t17: list[Any] = [t14, t15, t16]
-            t18: tuple[Any, ...] = (t13, t17, )
-            k19 = compare('in', t9, t18, b)
-            if k19:
+            t14 = load(ev, 'kv_num_heads')
+            t15: list[Any] = [t10, t11, t14]
+            t16: tuple[Any, ...] = (t13, t15, )
+            k17 = compare('in', t9, t16, b)
+            if k17:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e20:
-            u2 = e20
+        except Undecided as e18:
+            u2 = e18
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -426,23 +420,17 @@ def _f10(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t12 = load(ev, 'kv_num_heads')
             t13: list[Any] = [t10, t11, t12]
-            b.steps += 2
+            t14: list[Any] = [t10, t11, 1]
+            t15: tuple[Any, ...] = (t13, t14, )
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'B')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'T')
-            t16: list[Any] = [t14, t15, 1]
-            t17: tuple[Any, ...] = (t13, t16, )
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k18 = compare('in', t9, t17, b)
-            if k18:
+            k16 = compare('in', t9, t15, b)
+            if k16:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e19:
-            u2 = e19
+        except Undecided as e17:
+            u2 = e17
     if not d3 and u2 is not None:
         raise u2
     return t1

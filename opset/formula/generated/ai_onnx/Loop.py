@@ -32,13 +32,12 @@ def _f1(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'cond')
-        t4 = t5
+        t4 = t2
     else:
-        t6: list[Any] = []
+        t5: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t6
+        t4 = t5
     return t4
 
 
@@ -232,99 +231,95 @@ def _f5(ev: Evaluator) -> Any:
             t48 = load(ev, 'v_final_and_scan_outputs')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t49 = load(ev, 'n')
-            t50 = r51 if type(t48) is int and type(t49) is int and -MAX_INT_MAGNITUDE <= (r51 := t48 - t49) <= MAX_INT_MAGNITUDE else binary('-', t48, t49, b)
-            t47 = FUNCTIONS['range']([t50], b)
-            for c52 in iterated(t47):
-                t53: list[Any] = [c31]
+            t49 = r50 if type(t48) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r50 := t48 - t34) <= MAX_INT_MAGNITUDE else binary('-', t48, t34, b)
+            t47 = FUNCTIONS['range']([t49], b)
+            for c51 in iterated(t47):
+                t52: list[Any] = [c31]
                 b.steps += 7
                 if b.steps > MAX_STEPS: b.charge(0)
-                t55 = load(ev, 'body')
-                t54 = FUNCTIONS['graph_shapes']([t55], b)
+                t54 = load(ev, 'body')
+                t53 = FUNCTIONS['graph_shapes']([t54], b)
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t57 = load(ev, 'n')
-                t58 = r59 if type(t57) is int and -MAX_INT_MAGNITUDE <= (r59 := 1 + t57) <= MAX_INT_MAGNITUDE else binary('+', 1, t57, b)
+                t56 = r57 if type(t34) is int and -MAX_INT_MAGNITUDE <= (r57 := 1 + t34) <= MAX_INT_MAGNITUDE else binary('+', 1, t34, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t60 = r61 if type(t58) is int and type(c52) is int and -MAX_INT_MAGNITUDE <= (r61 := t58 + c52) <= MAX_INT_MAGNITUDE else binary('+', t58, c52, b)
-                t56 = t54[t60] if (type(t54) is list or type(t54) is tuple) and type(t60) is int and -len(t54) <= t60 < len(t54) else item_at(t54, t60)
-                t62 = binary('+', t53, t56, b)
-                t46.append(t62)
+                t58 = r59 if type(t56) is int and type(c51) is int and -MAX_INT_MAGNITUDE <= (r59 := t56 + c51) <= MAX_INT_MAGNITUDE else binary('+', t56, c51, b)
+                t55 = t53[t58] if (type(t53) is list or type(t53) is tuple) and type(t58) is int and -len(t53) <= t58 < len(t53) else item_at(t53, t58)
+                t60 = binary('+', t52, t55, b)
+                t46.append(t60)
                 check_length(len(t46), 'comprehension')
-            t63 = binary('+', t32, t46, b)
-            t4.append(t63)
+            t61 = binary('+', t32, t46, b)
+            t4.append(t61)
             check_length(len(t4), 'comprehension')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t64 = t4[0] if -len(t4) <= 0 < len(t4) else item_at(t4, 0)
-        t1 = t64
+        t62 = t4[0] if -len(t4) <= 0 < len(t4) else item_at(t4, 0)
+        t1 = t62
         d3 = truthy(t1)
-    except Undecided as e65:
-        u2 = e65
+    except Undecided as e63:
+        u2 = e63
     if not d3:
         try:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t66: list[Any] = []
+            t64: list[Any] = []
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t68 = load(ev, 'n')
-            t67 = FUNCTIONS['range']([t68], b)
-            for c69 in iterated(t67):
+            t66 = load(ev, 'n')
+            t65 = FUNCTIONS['range']([t66], b)
+            for c67 in iterated(t65):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t71 = load(ev, 'v_initial')
+                t69 = load(ev, 'v_initial')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t72 = t71[c69] if (type(t71) is list or type(t71) is tuple) and type(c69) is int and -len(t71) <= c69 < len(t71) else item_at(t71, c69)
+                t70 = t69[c67] if (type(t69) is list or type(t69) is tuple) and type(c67) is int and -len(t69) <= c67 < len(t69) else item_at(t69, c67)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t74 = load(ev, 'body')
-                t73 = FUNCTIONS['graph_shapes']([t74], b)
+                t72 = load(ev, 'body')
+                t71 = FUNCTIONS['graph_shapes']([t72], b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t76 = r77 if type(c69) is int and -MAX_INT_MAGNITUDE <= (r77 := 1 + c69) <= MAX_INT_MAGNITUDE else binary('+', 1, c69, b)
-                t75 = t73[t76] if (type(t73) is list or type(t73) is tuple) and type(t76) is int and -len(t73) <= t76 < len(t73) else item_at(t73, t76)
-                t70 = FUNCTIONS['merge']([t72, t75], b)
-                t66.append(t70)
-                check_length(len(t66), 'comprehension')
+                t74 = r75 if type(c67) is int and -MAX_INT_MAGNITUDE <= (r75 := 1 + c67) <= MAX_INT_MAGNITUDE else binary('+', 1, c67, b)
+                t73 = t71[t74] if (type(t71) is list or type(t71) is tuple) and type(t74) is int and -len(t71) <= t74 < len(t71) else item_at(t71, t74)
+                t68 = FUNCTIONS['merge']([t70, t73], b)
+                t64.append(t68)
+                check_length(len(t64), 'comprehension')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t78: list[Any] = []
+            t76: list[Any] = []
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t80 = load(ev, 'v_final_and_scan_outputs')
+            t78 = load(ev, 'v_final_and_scan_outputs')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t81 = load(ev, 'n')
-            t82 = r83 if type(t80) is int and type(t81) is int and -MAX_INT_MAGNITUDE <= (r83 := t80 - t81) <= MAX_INT_MAGNITUDE else binary('-', t80, t81, b)
-            t79 = FUNCTIONS['range']([t82], b)
-            for c84 in iterated(t79):
+            t79 = r80 if type(t78) is int and type(t66) is int and -MAX_INT_MAGNITUDE <= (r80 := t78 - t66) <= MAX_INT_MAGNITUDE else binary('-', t78, t66, b)
+            t77 = FUNCTIONS['range']([t79], b)
+            for c81 in iterated(t77):
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t85 = FUNCTIONS['unknown'](['iterations'], b)
-                t86: list[Any] = [t85]
+                t82 = FUNCTIONS['unknown'](['iterations'], b)
+                t83: list[Any] = [t82]
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t88 = load(ev, 'body')
-                t87 = FUNCTIONS['graph_shapes']([t88], b)
+                t85 = load(ev, 'body')
+                t84 = FUNCTIONS['graph_shapes']([t85], b)
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t90 = load(ev, 'n')
-                t91 = r92 if type(t90) is int and -MAX_INT_MAGNITUDE <= (r92 := 1 + t90) <= MAX_INT_MAGNITUDE else binary('+', 1, t90, b)
+                t87 = r88 if type(t66) is int and -MAX_INT_MAGNITUDE <= (r88 := 1 + t66) <= MAX_INT_MAGNITUDE else binary('+', 1, t66, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t93 = r94 if type(t91) is int and type(c84) is int and -MAX_INT_MAGNITUDE <= (r94 := t91 + c84) <= MAX_INT_MAGNITUDE else binary('+', t91, c84, b)
-                t89 = t87[t93] if (type(t87) is list or type(t87) is tuple) and type(t93) is int and -len(t87) <= t93 < len(t87) else item_at(t87, t93)
-                t95 = binary('+', t86, t89, b)
-                t78.append(t95)
-                check_length(len(t78), 'comprehension')
-            t96 = binary('+', t66, t78, b)
-            t1 = t96
+                t89 = r90 if type(t87) is int and type(c81) is int and -MAX_INT_MAGNITUDE <= (r90 := t87 + c81) <= MAX_INT_MAGNITUDE else binary('+', t87, c81, b)
+                t86 = t84[t89] if (type(t84) is list or type(t84) is tuple) and type(t89) is int and -len(t84) <= t89 < len(t84) else item_at(t84, t89)
+                t91 = binary('+', t83, t86, b)
+                t76.append(t91)
+                check_length(len(t76), 'comprehension')
+            t92 = binary('+', t64, t76, b)
+            t1 = t92
             d3 = truthy(t1)
-        except Undecided as e97:
-            u2 = e97
+        except Undecided as e93:
+            u2 = e93
     if not d3 and u2 is not None:
         raise u2
     return t1

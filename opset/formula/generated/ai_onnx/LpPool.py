@@ -108,16 +108,12 @@ def _f6(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-            t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-            t16 = r17 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
-            t8 = t16
+            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
+            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
+            t8 = t14
         t1.append(t8)
         check_length(len(t1), 'comprehension')
     return t1
@@ -1066,66 +1062,54 @@ def _f19(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t10 = t9[c7] if (type(t9) is list or type(t9) is tuple) and type(c7) is int and -len(t9) <= c7 < len(t9) else item_at(t9, c7)
-        b.steps += 10
+        b.steps += 11
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'S')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t14 = t13[c7] if (type(t13) is list or type(t13) is tuple) and type(c7) is int and -len(t13) <= c7 < len(t13) else item_at(t13, c7)
+        t13 = t9[c7] if (type(t9) is list or type(t9) is tuple) and type(c7) is int and -len(t9) <= c7 < len(t9) else item_at(t9, c7)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'strides')
+        t14 = load(ev, 'strides')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = t15[c7] if (type(t15) is list or type(t15) is tuple) and type(c7) is int and -len(t15) <= c7 < len(t15) else item_at(t15, c7)
-        t12 = -(-t14 // t16) if type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and type(t16) is int and -MAX_INT_MAGNITUDE <= t16 <= MAX_INT_MAGNITUDE and t16 != 0 else FUNCTIONS['ceil']([binary('/', t14, t16, b)], b)
+        t15 = t14[c7] if (type(t14) is list or type(t14) is tuple) and type(c7) is int and -len(t14) <= c7 < len(t14) else item_at(t14, c7)
+        t12 = -(-t13 // t15) if type(t13) is int and -MAX_INT_MAGNITUDE <= t13 <= MAX_INT_MAGNITUDE and type(t15) is int and -MAX_INT_MAGNITUDE <= t15 <= MAX_INT_MAGNITUDE and t15 != 0 else FUNCTIONS['ceil']([binary('/', t13, t15, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = r18 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r18 := t12 - 1) <= MAX_INT_MAGNITUDE else binary('-', t12, 1, b)
+        t16 = r17 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t12 - 1) <= MAX_INT_MAGNITUDE else binary('-', t12, 1, b)
+        b.steps += 3
+        if b.steps > MAX_STEPS: b.charge(0)
+        t18 = t14[c7] if (type(t14) is list or type(t14) is tuple) and type(c7) is int and -len(t14) <= c7 < len(t14) else item_at(t14, c7)
+        t19 = r20 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t16 * t18) <= MAX_INT_MAGNITUDE else binary('*', t16, t18, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'strides')
+        t21 = load(ev, 'kernel_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = t19[c7] if (type(t19) is list or type(t19) is tuple) and type(c7) is int and -len(t19) <= c7 < len(t19) else item_at(t19, c7)
-        t21 = r22 if type(t17) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t17 * t20) <= MAX_INT_MAGNITUDE else binary('*', t17, t20, b)
+        t22 = t21[c7] if (type(t21) is list or type(t21) is tuple) and type(c7) is int and -len(t21) <= c7 < len(t21) else item_at(t21, c7)
+        t23 = r24 if type(t19) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t19 + t22) <= MAX_INT_MAGNITUDE else binary('+', t19, t22, b)
+        b.steps += 3
+        if b.steps > MAX_STEPS: b.charge(0)
+        t25 = t9[c7] if (type(t9) is list or type(t9) is tuple) and type(c7) is int and -len(t9) <= c7 < len(t9) else item_at(t9, c7)
+        t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 - t25) <= MAX_INT_MAGNITUDE else binary('-', t23, t25, b)
+        t11 = FUNCTIONS['max']([0, t26], b)
+        t28 = r29 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r29 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'kernel_shape')
+        t30 = load(ev, 'ek')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = t23[c7] if (type(t23) is list or type(t23) is tuple) and type(c7) is int and -len(t23) <= c7 < len(t23) else item_at(t23, c7)
-        t25 = r26 if type(t21) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := t21 + t24) <= MAX_INT_MAGNITUDE else binary('+', t21, t24, b)
-        b.steps += 2
+        t31 = t30[c7] if (type(t30) is list or type(t30) is tuple) and type(c7) is int and -len(t30) <= c7 < len(t30) else item_at(t30, c7)
+        t32 = r33 if type(t28) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t28 - t31) <= MAX_INT_MAGNITUDE else binary('-', t28, t31, b)
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t27 = load(ev, 'S')
+        t34 = t14[c7] if (type(t14) is list or type(t14) is tuple) and type(c7) is int and -len(t14) <= c7 < len(t14) else item_at(t14, c7)
+        t8 = t32 // t34 if type(t32) is int and -MAX_INT_MAGNITUDE <= t32 <= MAX_INT_MAGNITUDE and type(t34) is int and -MAX_INT_MAGNITUDE <= t34 <= MAX_INT_MAGNITUDE and t34 != 0 else FUNCTIONS['floor']([binary('/', t32, t34, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t28 = t27[c7] if (type(t27) is list or type(t27) is tuple) and type(c7) is int and -len(t27) <= c7 < len(t27) else item_at(t27, c7)
-        t29 = r30 if type(t25) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t25 - t28) <= MAX_INT_MAGNITUDE else binary('-', t25, t28, b)
-        t11 = FUNCTIONS['max']([0, t29], b)
-        t31 = r32 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r32 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t33 = load(ev, 'ek')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t34 = t33[c7] if (type(t33) is list or type(t33) is tuple) and type(c7) is int and -len(t33) <= c7 < len(t33) else item_at(t33, c7)
-        t35 = r36 if type(t31) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r36 := t31 - t34) <= MAX_INT_MAGNITUDE else binary('-', t31, t34, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t37 = load(ev, 'strides')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t38 = t37[c7] if (type(t37) is list or type(t37) is tuple) and type(c7) is int and -len(t37) <= c7 < len(t37) else item_at(t37, c7)
-        t8 = t35 // t38 if type(t35) is int and -MAX_INT_MAGNITUDE <= t35 <= MAX_INT_MAGNITUDE and type(t38) is int and -MAX_INT_MAGNITUDE <= t38 <= MAX_INT_MAGNITUDE and t38 != 0 else FUNCTIONS['floor']([binary('/', t35, t38, b)], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t39 = r40 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r40 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
-        t4.append(t39)
+        t35 = r36 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r36 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
+        t4.append(t35)
         check_length(len(t4), 'comprehension')
-    t41 = binary('+', t3, t4, b)
-    return t41
+    t37 = binary('+', t3, t4, b)
+    return t37
 
 
 def _f20(ev: Evaluator) -> Any:

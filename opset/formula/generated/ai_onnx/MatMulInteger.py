@@ -85,49 +85,40 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t19 = unary('-', 2)
             t18 = sliced(t17, None, t19, None, b)
-            b.steps += 3
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'SB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = unary('-', 1)
-            t21 = t20[t22] if (type(t20) is list or type(t20) is tuple) and type(t22) is int and -len(t20) <= t22 < len(t20) else item_at(t20, t22)
-            t23: list[Any] = [t21]
-            t24 = binary('+', t18, t23, b)
-            t16 = t24
+            t21 = unary('-', 1)
+            t20 = t17[t21] if (type(t17) is list or type(t17) is tuple) and type(t21) is int and -len(t17) <= t21 < len(t17) else item_at(t17, t21)
+            t22: list[Any] = [t20]
+            t23 = binary('+', t18, t22, b)
+            t16 = t23
         else:
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = load(ev, 'SA')
+            t25 = load(ev, 'SA')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = unary('-', 2)
-            t27 = sliced(t26, None, t28, None, b)
+            t27 = unary('-', 2)
+            t26 = sliced(t25, None, t27, None, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = load(ev, 'SB')
+            t28 = load(ev, 'SB')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = unary('-', 2)
-            t30 = sliced(t29, None, t31, None, b)
-            t25 = FUNCTIONS['broadcast']([t27, t30], b)
-            b.steps += 3
+            t30 = unary('-', 2)
+            t29 = sliced(t28, None, t30, None, b)
+            t24 = FUNCTIONS['broadcast']([t26, t29], b)
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = load(ev, 'SA')
-            b.steps += 2
+            t32 = unary('-', 2)
+            t31 = t25[t32] if (type(t25) is list or type(t25) is tuple) and type(t32) is int and -len(t25) <= t32 < len(t25) else item_at(t25, t32)
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = unary('-', 2)
-            t33 = t32[t34] if (type(t32) is list or type(t32) is tuple) and type(t34) is int and -len(t32) <= t34 < len(t32) else item_at(t32, t34)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t35 = load(ev, 'SB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t37 = unary('-', 1)
-            t36 = t35[t37] if (type(t35) is list or type(t35) is tuple) and type(t37) is int and -len(t35) <= t37 < len(t35) else item_at(t35, t37)
-            t38: list[Any] = [t33, t36]
-            t39 = binary('+', t25, t38, b)
-            t16 = t39
+            t34 = unary('-', 1)
+            t33 = t28[t34] if (type(t28) is list or type(t28) is tuple) and type(t34) is int and -len(t28) <= t34 < len(t28) else item_at(t28, t34)
+            t35: list[Any] = [t31, t33]
+            t36 = binary('+', t24, t35, b)
+            t16 = t36
         t4 = t16
     return t4
 
@@ -775,33 +766,30 @@ def _f7(ev: Evaluator) -> Any:
                             if b.steps > MAX_STEPS: b.charge(0)
                             t39 = unary('-', 2)
                             t38 = sliced(t37, None, t39, None, b)
-                            b.steps += 4
+                            b.steps += 6
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = load(ev, 'SB')
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t42 = unary('-', 1)
-                            t41 = t40[t42] if (type(t40) is list or type(t40) is tuple) and type(t42) is int and -len(t40) <= t42 < len(t40) else item_at(t40, t42)
-                            t43: list[Any] = [1, t41]
-                            t44 = binary('+', t38, t43, b)
-                            if ((q46 := type(t36)) is int or q46 is str) and type(t44) is q46:
+                            t41 = unary('-', 1)
+                            t40 = t37[t41] if (type(t37) is list or type(t37) is tuple) and type(t41) is int and -len(t37) <= t41 < len(t37) else item_at(t37, t41)
+                            t42: list[Any] = [1, t40]
+                            t43 = binary('+', t38, t42, b)
+                            if ((q45 := type(t36)) is int or q45 is str) and type(t43) is q45:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k45 = t36 == t44
+                                k44 = t36 == t43
                             else:
-                                k45 = compare('==', t36, t44, b)
-                            if k45:
+                                k44 = compare('==', t36, t43, b)
+                            if k44:
                                 t35 = True
                             t28 = t35
                             d30 = not truthy(t28)
-                        except Undecided as e47:
-                            u29 = e47
+                        except Undecided as e46:
+                            u29 = e46
                     if not d30 and u29 is not None:
                         raise u29
                     t1 = t28
                     d3 = truthy(t1)
-                except Undecided as e48:
-                    u2 = e48
+                except Undecided as e47:
+                    u2 = e47
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -37,118 +37,117 @@ def _f2(ev: Evaluator) -> Any:
     for c5 in iterated(t4):
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'data_0')
-        for c7 in iterated(t6):
+        for c6 in iterated(t4):
             b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = FUNCTIONS['len']([c5], b)
+            t9 = FUNCTIONS['len']([c5], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = FUNCTIONS['len']([c7], b)
-            t9 = FUNCTIONS['min']([t10, t11], b)
+            t10 = FUNCTIONS['len']([c6], b)
+            t8 = FUNCTIONS['min']([t9, t10], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = r13 if type(t9) is int and -MAX_INT_MAGNITUDE <= (r13 := t9 + 1) <= MAX_INT_MAGNITUDE else binary('+', t9, 1, b)
-            t8 = FUNCTIONS['range']([1, t12], b)
-            for c14 in iterated(t8):
+            t11 = r12 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r12 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
+            t7 = FUNCTIONS['range']([1, t11], b)
+            for c13 in iterated(t7):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t17: Any = None
-                    u18: Undecided | None = None
-                    d19 = False
+                    t16: Any = None
+                    u17: Undecided | None = None
+                    d18 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = False
+                        t19 = False
                         b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = FUNCTIONS['len']([c5], b)
+                        t21 = FUNCTIONS['len']([c5], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t23 = r24 if type(t22) is int and type(c14) is int and -MAX_INT_MAGNITUDE <= (r24 := t22 - c14) <= MAX_INT_MAGNITUDE else binary('-', t22, c14, b)
-                        t21 = c5[t23] if (type(c5) is list or type(c5) is tuple) and type(t23) is int and -len(c5) <= t23 < len(c5) else item_at(c5, t23)
+                        t22 = r23 if type(t21) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r23 := t21 - c13) <= MAX_INT_MAGNITUDE else binary('-', t21, c13, b)
+                        t20 = c5[t22] if (type(c5) is list or type(c5) is tuple) and type(t22) is int and -len(c5) <= t22 < len(c5) else item_at(c5, t22)
                         b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = FUNCTIONS['len']([c7], b)
+                        t25 = FUNCTIONS['len']([c6], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = r28 if type(t26) is int and type(c14) is int and -MAX_INT_MAGNITUDE <= (r28 := t26 - c14) <= MAX_INT_MAGNITUDE else binary('-', t26, c14, b)
-                        t25 = c7[t27] if (type(c7) is list or type(c7) is tuple) and type(t27) is int and -len(c7) <= t27 < len(c7) else item_at(c7, t27)
-                        if ((q30 := type(t21)) is int or q30 is str) and type(t25) is q30:
+                        t26 = r27 if type(t25) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - c13) <= MAX_INT_MAGNITUDE else binary('-', t25, c13, b)
+                        t24 = c6[t26] if (type(c6) is list or type(c6) is tuple) and type(t26) is int and -len(c6) <= t26 < len(c6) else item_at(c6, t26)
+                        if ((q29 := type(t20)) is int or q29 is str) and type(t24) is q29:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k29 = t21 == t25
+                            k28 = t20 == t24
                         else:
-                            k29 = compare('==', t21, t25, b)
-                        if k29:
-                            t20 = True
-                        t17 = t20
-                        d19 = truthy(t17)
-                    except Undecided as e31:
-                        u18 = e31
-                    if not d19:
+                            k28 = compare('==', t20, t24, b)
+                        if k28:
+                            t19 = True
+                        t16 = t19
+                        d18 = truthy(t16)
+                    except Undecided as e30:
+                        u17 = e30
+                    if not d18:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = False
+                            t31 = False
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = FUNCTIONS['len']([c5], b)
+                            t33 = FUNCTIONS['len']([c5], b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = r36 if type(t34) is int and type(c14) is int and -MAX_INT_MAGNITUDE <= (r36 := t34 - c14) <= MAX_INT_MAGNITUDE else binary('-', t34, c14, b)
-                            t33 = c5[t35] if (type(c5) is list or type(c5) is tuple) and type(t35) is int and -len(c5) <= t35 < len(c5) else item_at(c5, t35)
+                            t34 = r35 if type(t33) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r35 := t33 - c13) <= MAX_INT_MAGNITUDE else binary('-', t33, c13, b)
+                            t32 = c5[t34] if (type(c5) is list or type(c5) is tuple) and type(t34) is int and -len(c5) <= t34 < len(c5) else item_at(c5, t34)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t33) is int:
+                            if type(t32) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k37 = t33 == 1
+                                k36 = t32 == 1
                             else:
-                                k37 = compare('==', t33, 1, b)
-                            if k37:
-                                t32 = True
-                            t17 = t32
-                            d19 = truthy(t17)
-                        except Undecided as e38:
-                            u18 = e38
-                        if not d19:
+                                k36 = compare('==', t32, 1, b)
+                            if k36:
+                                t31 = True
+                            t16 = t31
+                            d18 = truthy(t16)
+                        except Undecided as e37:
+                            u17 = e37
+                        if not d18:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t39 = False
+                                t38 = False
                                 b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t41 = FUNCTIONS['len']([c7], b)
+                                t40 = FUNCTIONS['len']([c6], b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t42 = r43 if type(t41) is int and type(c14) is int and -MAX_INT_MAGNITUDE <= (r43 := t41 - c14) <= MAX_INT_MAGNITUDE else binary('-', t41, c14, b)
-                                t40 = c7[t42] if (type(c7) is list or type(c7) is tuple) and type(t42) is int and -len(c7) <= t42 < len(c7) else item_at(c7, t42)
+                                t41 = r42 if type(t40) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r42 := t40 - c13) <= MAX_INT_MAGNITUDE else binary('-', t40, c13, b)
+                                t39 = c6[t41] if (type(c6) is list or type(c6) is tuple) and type(t41) is int and -len(c6) <= t41 < len(c6) else item_at(c6, t41)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t40) is int:
+                                if type(t39) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k44 = t40 == 1
+                                    k43 = t39 == 1
                                 else:
-                                    k44 = compare('==', t40, 1, b)
-                                if k44:
-                                    t39 = True
-                                t17 = t39
-                                d19 = truthy(t17)
-                            except Undecided as e45:
-                                u18 = e45
-                    if not d19 and u18 is not None:
-                        raise u18
-                    k15 = truthy(t17)
-                except Undecided as e16:
-                    k15 = True
+                                    k43 = compare('==', t39, 1, b)
+                                if k43:
+                                    t38 = True
+                                t16 = t38
+                                d18 = truthy(t16)
+                            except Undecided as e44:
+                                u17 = e44
+                    if not d18 and u17 is not None:
+                        raise u17
+                    k14 = truthy(t16)
+                except Undecided as e15:
+                    k14 = True
                     if u2 is None:
-                        u2 = e16
-                if k15 is False:
+                        u2 = e15
+                if k14 is False:
                     t1 = False
                     d3 = True
                 if d3:

@@ -135,33 +135,29 @@ def _f7(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t19 = t18[c4] if (type(t18) is list or type(t18) is tuple) and type(c4) is int and -len(t18) <= c4 < len(t18) else item_at(t18, c4)
             t20 = r21 if type(t17) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t17 + t19) <= MAX_INT_MAGNITUDE else binary('+', t17, t19, b)
+            b.steps += 5
+            if b.steps > MAX_STEPS: b.charge(0)
+            t23 = r24 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r24 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+            t22 = t18[t23] if (type(t18) is list or type(t18) is tuple) and type(t23) is int and -len(t18) <= t23 < len(t18) else item_at(t18, t23)
+            t25 = r26 if type(t20) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r26 := t20 + t22) <= MAX_INT_MAGNITUDE else binary('+', t20, t22, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = load(ev, 'pads')
-            b.steps += 3
+            t27 = load(ev, 'ek')
+            b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = load(ev, 'r')
-            t25 = r26 if type(c4) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := c4 + t24) <= MAX_INT_MAGNITUDE else binary('+', c4, t24, b)
-            t23 = t22[t25] if (type(t22) is list or type(t22) is tuple) and type(t25) is int and -len(t22) <= t25 < len(t22) else item_at(t22, t25)
-            t27 = r28 if type(t20) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r28 := t20 + t23) <= MAX_INT_MAGNITUDE else binary('+', t20, t23, b)
+            t28 = t27[c4] if (type(t27) is list or type(t27) is tuple) and type(c4) is int and -len(t27) <= c4 < len(t27) else item_at(t27, c4)
+            t29 = r30 if type(t25) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t25 - t28) <= MAX_INT_MAGNITUDE else binary('-', t25, t28, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = load(ev, 'ek')
+            t31 = load(ev, 'strides')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t30 = t29[c4] if (type(t29) is list or type(t29) is tuple) and type(c4) is int and -len(t29) <= c4 < len(t29) else item_at(t29, c4)
-            t31 = r32 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t27 - t30) <= MAX_INT_MAGNITUDE else binary('-', t27, t30, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t33 = load(ev, 'strides')
+            t32 = t31[c4] if (type(t31) is list or type(t31) is tuple) and type(c4) is int and -len(t31) <= c4 < len(t31) else item_at(t31, c4)
+            t15 = t29 // t32 if type(t29) is int and -MAX_INT_MAGNITUDE <= t29 <= MAX_INT_MAGNITUDE and type(t32) is int and -MAX_INT_MAGNITUDE <= t32 <= MAX_INT_MAGNITUDE and t32 != 0 else FUNCTIONS['floor']([binary('/', t29, t32, b)], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = t33[c4] if (type(t33) is list or type(t33) is tuple) and type(c4) is int and -len(t33) <= c4 < len(t33) else item_at(t33, c4)
-            t15 = t31 // t34 if type(t31) is int and -MAX_INT_MAGNITUDE <= t31 <= MAX_INT_MAGNITUDE and type(t34) is int and -MAX_INT_MAGNITUDE <= t34 <= MAX_INT_MAGNITUDE and t34 != 0 else FUNCTIONS['floor']([binary('/', t31, t34, b)], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t35 = r36 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r36 := t15 + 1) <= MAX_INT_MAGNITUDE else binary('+', t15, 1, b)
-            t9 = t35
+            t33 = r34 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r34 := t15 + 1) <= MAX_INT_MAGNITUDE else binary('+', t15, 1, b)
+            t9 = t33
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -254,22 +250,18 @@ def _f9(ev: Evaluator) -> Any:
                     if b.steps > MAX_STEPS: b.charge(0)
                     t23 = t22[c14] if (type(t22) is list or type(t22) is tuple) and type(c14) is int and -len(t22) <= c14 < len(t22) else item_at(t22, c14)
                     t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 + t23) <= MAX_INT_MAGNITUDE else binary('+', t21, t23, b)
-                    b.steps += 2
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'pads')
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'r')
-                    t29 = r30 if type(c14) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := c14 + t28) <= MAX_INT_MAGNITUDE else binary('+', c14, t28, b)
-                    t27 = t26[t29] if (type(t26) is list or type(t26) is tuple) and type(t29) is int and -len(t26) <= t29 < len(t26) else item_at(t26, t29)
-                    t31 = r32 if type(t24) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r32 := t24 + t27) <= MAX_INT_MAGNITUDE else binary('+', t24, t27, b)
-                    if ((q34 := type(t19)) is int or q34 is str) and type(t31) is q34:
+                    t27 = r28 if type(c14) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r28 := c14 + t13) <= MAX_INT_MAGNITUDE else binary('+', c14, t13, b)
+                    t26 = t22[t27] if (type(t22) is list or type(t22) is tuple) and type(t27) is int and -len(t22) <= t27 < len(t22) else item_at(t22, t27)
+                    t29 = r30 if type(t24) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r30 := t24 + t26) <= MAX_INT_MAGNITUDE else binary('+', t24, t26, b)
+                    if ((q32 := type(t19)) is int or q32 is str) and type(t29) is q32:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k33 = t19 <= t31
+                        k31 = t19 <= t29
                     else:
-                        k33 = compare('<=', t19, t31, b)
-                    if k33:
+                        k31 = compare('<=', t19, t29, b)
+                    if k31:
                         t17 = True
                     k15 = truthy(t17)
                 except Undecided as e16:
@@ -285,8 +277,8 @@ def _f9(ev: Evaluator) -> Any:
                 raise u10
             t1 = t9
             d3 = truthy(t1)
-        except Undecided as e35:
-            u2 = e35
+        except Undecided as e33:
+            u2 = e33
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -481,62 +473,58 @@ def _f13(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = t7[c4] if (type(t7) is list or type(t7) is tuple) and type(c4) is int and -len(t7) <= c4 < len(t7) else item_at(t7, c4)
         t9 = r10 if type(t6) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t6 + t8) <= MAX_INT_MAGNITUDE else binary('+', t6, t8, b)
+        b.steps += 5
+        if b.steps > MAX_STEPS: b.charge(0)
+        t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+        t11 = t7[t12] if (type(t7) is list or type(t7) is tuple) and type(t12) is int and -len(t7) <= t12 < len(t7) else item_at(t7, t12)
+        t14 = r15 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t9 + t11) <= MAX_INT_MAGNITUDE else binary('+', t9, t11, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'pads')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'r')
-        t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-        t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-        t16 = r17 if type(t9) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t9 + t12) <= MAX_INT_MAGNITUDE else binary('+', t9, t12, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'ek')
+        t16 = load(ev, 'ek')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = t18[c4] if (type(t18) is list or type(t18) is tuple) and type(c4) is int and -len(t18) <= c4 < len(t18) else item_at(t18, c4)
-        t20 = r21 if type(t16) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t16 - t19) <= MAX_INT_MAGNITUDE else binary('-', t16, t19, b)
+        t17 = t16[c4] if (type(t16) is list or type(t16) is tuple) and type(c4) is int and -len(t16) <= c4 < len(t16) else item_at(t16, c4)
+        t18 = r19 if type(t14) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t14 - t17) <= MAX_INT_MAGNITUDE else binary('-', t14, t17, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t22 = load(ev, 'strides')
+        t20 = load(ev, 'strides')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
-        t24 = r25 if type(t20) is int and type(t23) is int and t23 != 0 and t20 % t23 == 0 and -MAX_INT_MAGNITUDE <= (r25 := t20 // t23) <= MAX_INT_MAGNITUDE else binary('/', t20, t23, b)
-        t26: list[Any] = [t24]
-        for c27 in iterated(t26):
+        t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
+        t22 = r23 if type(t18) is int and type(t21) is int and t21 != 0 and t18 % t21 == 0 and -MAX_INT_MAGNITUDE <= (r23 := t18 // t21) <= MAX_INT_MAGNITUDE else binary('/', t18, t21, b)
+        t24: list[Any] = [t22]
+        for c25 in iterated(t24):
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = False
+            t26 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = load(ev, 'ceil_mode')
+            t27 = load(ev, 'ceil_mode')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t29) is int:
+            if type(t27) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k30 = t29 == 1
+                k28 = t27 == 1
             else:
-                k30 = compare('==', t29, 1, b)
-            if k30:
-                t28 = True
-            t31: Any
-            if truthy(t28):
+                k28 = compare('==', t27, 1, b)
+            if k28:
+                t26 = True
+            t29: Any
+            if truthy(t26):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t32 = FUNCTIONS['ceil']([c27], b)
-                t31 = t32
+                t30 = FUNCTIONS['ceil']([c25], b)
+                t29 = t30
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33 = FUNCTIONS['floor']([c27], b)
-                t31 = t33
+                t31 = FUNCTIONS['floor']([c25], b)
+                t29 = t31
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = r35 if type(t31) is int and -MAX_INT_MAGNITUDE <= (r35 := t31 + 1) <= MAX_INT_MAGNITUDE else binary('+', t31, 1, b)
-            t1.append(t34)
+            t32 = r33 if type(t29) is int and -MAX_INT_MAGNITUDE <= (r33 := t29 + 1) <= MAX_INT_MAGNITUDE else binary('+', t29, 1, b)
+            t1.append(t32)
             check_length(len(t1), 'comprehension')
     return t1
 
@@ -749,60 +737,57 @@ def _f15(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t24 = False
-                    b.steps += 4
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = load(ev, 'fl')
+                    t25 = t15[c4] if (type(t15) is list or type(t15) is tuple) and type(c4) is int and -len(t15) <= c4 < len(t15) else item_at(t15, c4)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = t25[c4] if (type(t25) is list or type(t25) is tuple) and type(c4) is int and -len(t25) <= c4 < len(t25) else item_at(t25, c4)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = r28 if type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := t26 - 1) <= MAX_INT_MAGNITUDE else binary('-', t26, 1, b)
+                    t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - 1) <= MAX_INT_MAGNITUDE else binary('-', t25, 1, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = load(ev, 'strides')
+                    t28 = load(ev, 'strides')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = t29[c4] if (type(t29) is list or type(t29) is tuple) and type(c4) is int and -len(t29) <= c4 < len(t29) else item_at(t29, c4)
-                    t31 = r32 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t27 * t30) <= MAX_INT_MAGNITUDE else binary('*', t27, t30, b)
+                    t29 = t28[c4] if (type(t28) is list or type(t28) is tuple) and type(c4) is int and -len(t28) <= c4 < len(t28) else item_at(t28, c4)
+                    t30 = r31 if type(t26) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t26 * t29) <= MAX_INT_MAGNITUDE else binary('*', t26, t29, b)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = load(ev, 'S')
+                    t32 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t34 = t33[c4] if (type(t33) is list or type(t33) is tuple) and type(c4) is int and -len(t33) <= c4 < len(t33) else item_at(t33, c4)
+                    t33 = t32[c4] if (type(t32) is list or type(t32) is tuple) and type(c4) is int and -len(t32) <= c4 < len(t32) else item_at(t32, c4)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t35 = load(ev, 'pads')
+                    t34 = load(ev, 'pads')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t36 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
-                    t37 = r38 if type(t34) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t34 + t36) <= MAX_INT_MAGNITUDE else binary('+', t34, t36, b)
-                    if ((q40 := type(t31)) is int or q40 is str) and type(t37) is q40:
+                    t35 = t34[c4] if (type(t34) is list or type(t34) is tuple) and type(c4) is int and -len(t34) <= c4 < len(t34) else item_at(t34, c4)
+                    t36 = r37 if type(t33) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r37 := t33 + t35) <= MAX_INT_MAGNITUDE else binary('+', t33, t35, b)
+                    if ((q39 := type(t30)) is int or q39 is str) and type(t36) is q39:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k39 = t31 >= t37
+                        k38 = t30 >= t36
                     else:
-                        k39 = compare('>=', t31, t37, b)
-                    if k39:
+                        k38 = compare('>=', t30, t36, b)
+                    if k38:
                         t24 = True
                     t17 = t24
                     d19 = not truthy(t17)
-                except Undecided as e41:
-                    u18 = e41
+                except Undecided as e40:
+                    u18 = e40
             if not d19 and u18 is not None:
                 raise u18
-            t42: Any
+            t41: Any
             if truthy(t17):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t42 = 1
+                t41 = 1
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t42 = 0
-            t43 = r44 if type(t16) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t16 - t42) <= MAX_INT_MAGNITUDE else binary('-', t16, t42, b)
-            t9 = t43
+                t41 = 0
+            t42 = r43 if type(t16) is int and type(t41) is int and -MAX_INT_MAGNITUDE <= (r43 := t16 - t41) <= MAX_INT_MAGNITUDE else binary('-', t16, t41, b)
+            t9 = t42
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1

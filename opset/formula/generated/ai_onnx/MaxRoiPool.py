@@ -28,14 +28,11 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t4 = t3[0] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 0 < len(t3) else item_at(t3, 0)
-    b.steps += 2
+    b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'pooled_shape')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = t5[1] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 1 < len(t5) else item_at(t5, 1)
-    t7: list[Any] = [t1, t2, t4, t6]
-    return t7
+    t5 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
+    t6: list[Any] = [t1, t2, t4, t5]
+    return t6
 
 
 def _f2(ev: Evaluator) -> Any:

@@ -85,22 +85,21 @@ def _f3(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'ax')
-        t5 = t6
+        t5 = t3
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7: list[Any] = []
+        t6: list[Any] = []
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'r')
-        t8 = FUNCTIONS['range']([t9], b)
-        for c10 in iterated(t8):
+        t8 = load(ev, 'r')
+        t7 = FUNCTIONS['range']([t8], b)
+        for c9 in iterated(t7):
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t7.append(c10)
-            check_length(len(t7), 'comprehension')
-        t5 = t7
+            t6.append(c9)
+            check_length(len(t6), 'comprehension')
+        t5 = t6
     return t5
 
 
@@ -182,59 +181,48 @@ def _f6(ev: Evaluator) -> Any:
         t11: list[Any] = []
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'red')
-        t13 = FUNCTIONS['len']([t14], b)
+        t13 = FUNCTIONS['len']([t5], b)
         t12 = FUNCTIONS['range']([t13], b)
-        for c15 in iterated(t12):
+        for c14 in iterated(t12):
             b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t17: list[Any] = []
+            t16: list[Any] = []
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = r20 if type(c15) is int and -MAX_INT_MAGNITUDE <= (r20 := c15 + 1) <= MAX_INT_MAGNITUDE else binary('+', c15, 1, b)
+            t18 = r19 if type(c14) is int and -MAX_INT_MAGNITUDE <= (r19 := c14 + 1) <= MAX_INT_MAGNITUDE else binary('+', c14, 1, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = load(ev, 'red')
-            t21 = FUNCTIONS['len']([t22], b)
-            t18 = FUNCTIONS['range']([t19, t21], b)
-            for c23 in iterated(t18):
+            t20 = FUNCTIONS['len']([t5], b)
+            t17 = FUNCTIONS['range']([t18, t20], b)
+            for c21 in iterated(t17):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = load(ev, 'S')
-                b.steps += 2
+                t22 = load(ev, 'S')
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'red')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t27 = t26[c23] if (type(t26) is list or type(t26) is tuple) and type(c23) is int and -len(t26) <= c23 < len(t26) else item_at(t26, c23)
-                t25 = t24[t27] if (type(t24) is list or type(t24) is tuple) and type(t27) is int and -len(t24) <= t27 < len(t24) else item_at(t24, t27)
-                t17.append(t25)
-                check_length(len(t17), 'comprehension')
-            t16 = FUNCTIONS['prod']([t17], b)
-            t28 = r29 if type(c9) is int and type(t16) is int and t16 != 0 and -MAX_INT_MAGNITUDE <= (r29 := c9 // t16) <= MAX_INT_MAGNITUDE else binary('//', c9, t16, b)
+                t24 = t5[c21] if (type(t5) is list or type(t5) is tuple) and type(c21) is int and -len(t5) <= c21 < len(t5) else item_at(t5, c21)
+                t23 = t22[t24] if (type(t22) is list or type(t22) is tuple) and type(t24) is int and -len(t22) <= t24 < len(t22) else item_at(t22, t24)
+                t16.append(t23)
+                check_length(len(t16), 'comprehension')
+            t15 = FUNCTIONS['prod']([t16], b)
+            t25 = r26 if type(c9) is int and type(t15) is int and t15 != 0 and -MAX_INT_MAGNITUDE <= (r26 := c9 // t15) <= MAX_INT_MAGNITUDE else binary('//', c9, t15, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t30 = load(ev, 'S')
+            t27 = load(ev, 'S')
+            b.steps += 3
+            if b.steps > MAX_STEPS: b.charge(0)
+            t29 = t5[c14] if (type(t5) is list or type(t5) is tuple) and type(c14) is int and -len(t5) <= c14 < len(t5) else item_at(t5, c14)
+            t28 = t27[t29] if (type(t27) is list or type(t27) is tuple) and type(t29) is int and -len(t27) <= t29 < len(t27) else item_at(t27, t29)
+            t30 = r31 if type(t25) is int and type(t28) is int and t28 != 0 and -MAX_INT_MAGNITUDE <= (r31 := t25 % t28) <= MAX_INT_MAGNITUDE else binary('%', t25, t28, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = load(ev, 'red')
-            b.steps += 1
+            t32 = load(ev, 'stride')
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t33 = t32[c15] if (type(t32) is list or type(t32) is tuple) and type(c15) is int and -len(t32) <= c15 < len(t32) else item_at(t32, c15)
-            t31 = t30[t33] if (type(t30) is list or type(t30) is tuple) and type(t33) is int and -len(t30) <= t33 < len(t30) else item_at(t30, t33)
-            t34 = r35 if type(t28) is int and type(t31) is int and t31 != 0 and -MAX_INT_MAGNITUDE <= (r35 := t28 % t31) <= MAX_INT_MAGNITUDE else binary('%', t28, t31, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t36 = load(ev, 'stride')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t38 = load(ev, 'red')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t39 = t38[c15] if (type(t38) is list or type(t38) is tuple) and type(c15) is int and -len(t38) <= c15 < len(t38) else item_at(t38, c15)
-            t37 = t36[t39] if (type(t36) is list or type(t36) is tuple) and type(t39) is int and -len(t36) <= t39 < len(t36) else item_at(t36, t39)
-            t40 = r41 if type(t34) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r41 := t34 * t37) <= MAX_INT_MAGNITUDE else binary('*', t34, t37, b)
-            t11.append(t40)
+            t34 = t5[c14] if (type(t5) is list or type(t5) is tuple) and type(c14) is int and -len(t5) <= c14 < len(t5) else item_at(t5, c14)
+            t33 = t32[t34] if (type(t32) is list or type(t32) is tuple) and type(t34) is int and -len(t32) <= t34 < len(t32) else item_at(t32, t34)
+            t35 = r36 if type(t30) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r36 := t30 * t33) <= MAX_INT_MAGNITUDE else binary('*', t30, t33, b)
+            t11.append(t35)
             check_length(len(t11), 'comprehension')
         t10 = FUNCTIONS['sum']([t11], b)
         t1.append(t10)
@@ -270,59 +258,48 @@ def _f7(ev: Evaluator) -> Any:
         t11: list[Any] = []
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'keep')
-        t13 = FUNCTIONS['len']([t14], b)
+        t13 = FUNCTIONS['len']([t5], b)
         t12 = FUNCTIONS['range']([t13], b)
-        for c15 in iterated(t12):
+        for c14 in iterated(t12):
             b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t17: list[Any] = []
+            t16: list[Any] = []
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = r20 if type(c15) is int and -MAX_INT_MAGNITUDE <= (r20 := c15 + 1) <= MAX_INT_MAGNITUDE else binary('+', c15, 1, b)
+            t18 = r19 if type(c14) is int and -MAX_INT_MAGNITUDE <= (r19 := c14 + 1) <= MAX_INT_MAGNITUDE else binary('+', c14, 1, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = load(ev, 'keep')
-            t21 = FUNCTIONS['len']([t22], b)
-            t18 = FUNCTIONS['range']([t19, t21], b)
-            for c23 in iterated(t18):
+            t20 = FUNCTIONS['len']([t5], b)
+            t17 = FUNCTIONS['range']([t18, t20], b)
+            for c21 in iterated(t17):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = load(ev, 'S')
-                b.steps += 2
+                t22 = load(ev, 'S')
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'keep')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t27 = t26[c23] if (type(t26) is list or type(t26) is tuple) and type(c23) is int and -len(t26) <= c23 < len(t26) else item_at(t26, c23)
-                t25 = t24[t27] if (type(t24) is list or type(t24) is tuple) and type(t27) is int and -len(t24) <= t27 < len(t24) else item_at(t24, t27)
-                t17.append(t25)
-                check_length(len(t17), 'comprehension')
-            t16 = FUNCTIONS['prod']([t17], b)
-            t28 = r29 if type(c9) is int and type(t16) is int and t16 != 0 and -MAX_INT_MAGNITUDE <= (r29 := c9 // t16) <= MAX_INT_MAGNITUDE else binary('//', c9, t16, b)
+                t24 = t5[c21] if (type(t5) is list or type(t5) is tuple) and type(c21) is int and -len(t5) <= c21 < len(t5) else item_at(t5, c21)
+                t23 = t22[t24] if (type(t22) is list or type(t22) is tuple) and type(t24) is int and -len(t22) <= t24 < len(t22) else item_at(t22, t24)
+                t16.append(t23)
+                check_length(len(t16), 'comprehension')
+            t15 = FUNCTIONS['prod']([t16], b)
+            t25 = r26 if type(c9) is int and type(t15) is int and t15 != 0 and -MAX_INT_MAGNITUDE <= (r26 := c9 // t15) <= MAX_INT_MAGNITUDE else binary('//', c9, t15, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t30 = load(ev, 'S')
+            t27 = load(ev, 'S')
+            b.steps += 3
+            if b.steps > MAX_STEPS: b.charge(0)
+            t29 = t5[c14] if (type(t5) is list or type(t5) is tuple) and type(c14) is int and -len(t5) <= c14 < len(t5) else item_at(t5, c14)
+            t28 = t27[t29] if (type(t27) is list or type(t27) is tuple) and type(t29) is int and -len(t27) <= t29 < len(t27) else item_at(t27, t29)
+            t30 = r31 if type(t25) is int and type(t28) is int and t28 != 0 and -MAX_INT_MAGNITUDE <= (r31 := t25 % t28) <= MAX_INT_MAGNITUDE else binary('%', t25, t28, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = load(ev, 'keep')
-            b.steps += 1
+            t32 = load(ev, 'stride')
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t33 = t32[c15] if (type(t32) is list or type(t32) is tuple) and type(c15) is int and -len(t32) <= c15 < len(t32) else item_at(t32, c15)
-            t31 = t30[t33] if (type(t30) is list or type(t30) is tuple) and type(t33) is int and -len(t30) <= t33 < len(t30) else item_at(t30, t33)
-            t34 = r35 if type(t28) is int and type(t31) is int and t31 != 0 and -MAX_INT_MAGNITUDE <= (r35 := t28 % t31) <= MAX_INT_MAGNITUDE else binary('%', t28, t31, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t36 = load(ev, 'stride')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t38 = load(ev, 'keep')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t39 = t38[c15] if (type(t38) is list or type(t38) is tuple) and type(c15) is int and -len(t38) <= c15 < len(t38) else item_at(t38, c15)
-            t37 = t36[t39] if (type(t36) is list or type(t36) is tuple) and type(t39) is int and -len(t36) <= t39 < len(t36) else item_at(t36, t39)
-            t40 = r41 if type(t34) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r41 := t34 * t37) <= MAX_INT_MAGNITUDE else binary('*', t34, t37, b)
-            t11.append(t40)
+            t34 = t5[c14] if (type(t5) is list or type(t5) is tuple) and type(c14) is int and -len(t5) <= c14 < len(t5) else item_at(t5, c14)
+            t33 = t32[t34] if (type(t32) is list or type(t32) is tuple) and type(t34) is int and -len(t32) <= t34 < len(t32) else item_at(t32, t34)
+            t35 = r36 if type(t30) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r36 := t30 * t33) <= MAX_INT_MAGNITUDE else binary('*', t30, t33, b)
+            t11.append(t35)
             check_length(len(t11), 'comprehension')
         t10 = FUNCTIONS['sum']([t11], b)
         t1.append(t10)
@@ -362,14 +339,13 @@ def _f8(ev: Evaluator) -> Any:
             if k11:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'r')
-                if ((q15 := type(c5)) is int or q15 is str) and type(t13) is q15:
+                if ((q14 := type(c5)) is int or q14 is str) and type(t9) is q14:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k14 = c5 < t13
+                    k13 = c5 < t9
                 else:
-                    k14 = compare('<', c5, t13, b)
-                if k14:
+                    k13 = compare('<', c5, t9, b)
+                if k13:
                     t8 = True
             k6 = truthy(t8)
         except Undecided as e7:
@@ -409,25 +385,19 @@ def _f9(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t12 = False
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'ax')
-                b.steps += 1
+                t13 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t13[c7] if (type(t13) is list or type(t13) is tuple) and type(c7) is int and -len(t13) <= c7 < len(t13) else item_at(t13, c7)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'ax')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c9] if (type(t15) is list or type(t15) is tuple) and type(c9) is int and -len(t15) <= c9 < len(t15) else item_at(t15, c9)
-                if ((q18 := type(t14)) is int or q18 is str) and type(t16) is q18:
+                t14 = t6[c9] if (type(t6) is list or type(t6) is tuple) and type(c9) is int and -len(t6) <= c9 < len(t6) else item_at(t6, c9)
+                if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = t14 != t16
+                    k15 = t13 != t14
                 else:
-                    k17 = compare('!=', t14, t16, b)
-                if k17:
+                    k15 = compare('!=', t13, t14, b)
+                if k15:
                     t12 = True
                 k10 = truthy(t12)
             except Undecided as e11:

@@ -303,150 +303,141 @@ def _f3(ev: Evaluator) -> Any:
                             t28 = load(ev, 'SA')
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t31 = load(ev, 'SA')
-                            t30 = FUNCTIONS['len']([t31], b)
+                            t30 = FUNCTIONS['len']([t28], b)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = load(ev, 'SB')
-                            t32 = FUNCTIONS['len']([t33], b)
-                            t34 = r35 if type(t30) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r35 := t30 - t32) <= MAX_INT_MAGNITUDE else binary('-', t30, t32, b)
-                            t29 = sliced(t28, t34, None, None, b)
-                            if ((q37 := type(t27)) is int or q37 is str) and type(t29) is q37:
+                            t31 = FUNCTIONS['len']([t27], b)
+                            t32 = r33 if type(t30) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t30 - t31) <= MAX_INT_MAGNITUDE else binary('-', t30, t31, b)
+                            t29 = sliced(t28, t32, None, None, b)
+                            if ((q35 := type(t27)) is int or q35 is str) and type(t29) is q35:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k36 = t27 == t29
+                                k34 = t27 == t29
                             else:
-                                k36 = compare('==', t27, t29, b)
-                            if k36:
+                                k34 = compare('==', t27, t29, b)
+                            if k34:
                                 t26 = True
                             t25 = t26
                         else:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t38 = False
+                            t36 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t39 = load(ev, 'SB')
+                            t37 = load(ev, 'SB')
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = load(ev, 'SA')
-                            b.steps += 1
+                            t38 = load(ev, 'SA')
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t42 = load(ev, 'axis')
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t43 = load(ev, 'axis')
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t45 = load(ev, 'SB')
-                            t44 = FUNCTIONS['len']([t45], b)
-                            t46 = r47 if type(t43) is int and type(t44) is int and -MAX_INT_MAGNITUDE <= (r47 := t43 + t44) <= MAX_INT_MAGNITUDE else binary('+', t43, t44, b)
-                            t41 = sliced(t40, t42, t46, None, b)
-                            if ((q49 := type(t39)) is int or q49 is str) and type(t41) is q49:
+                            t40 = FUNCTIONS['len']([t37], b)
+                            t41 = r42 if type(t23) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r42 := t23 + t40) <= MAX_INT_MAGNITUDE else binary('+', t23, t40, b)
+                            t39 = sliced(t38, t23, t41, None, b)
+                            if ((q44 := type(t37)) is int or q44 is str) and type(t39) is q44:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k48 = t39 == t41
+                                k43 = t37 == t39
                             else:
-                                k48 = compare('==', t39, t41, b)
-                            if k48:
-                                t38 = True
-                            t25 = t38
+                                k43 = compare('==', t37, t39, b)
+                            if k43:
+                                t36 = True
+                            t25 = t36
                         t11 = t25
                         d13 = not truthy(t11)
-                    except Undecided as e50:
-                        u12 = e50
+                    except Undecided as e45:
+                        u12 = e45
                 if not d13 and u12 is not None:
                     raise u12
                 t8 = t11
                 d10 = truthy(t8)
-            except Undecided as e51:
-                u9 = e51
+            except Undecided as e46:
+                u9 = e46
             if not d10:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t52: Any = None
-                    u53: Undecided | None = None
-                    d54 = False
+                    t47: Any = None
+                    u48: Undecided | None = None
+                    d49 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t55 = False
+                        t50 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t57 = load(ev, 'SB')
-                        t56 = FUNCTIONS['len']([t57], b)
+                        t52 = load(ev, 'SB')
+                        t51 = FUNCTIONS['len']([t52], b)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t59 = load(ev, 'SA')
-                        t58 = FUNCTIONS['len']([t59], b)
-                        if ((q61 := type(t56)) is int or q61 is str) and type(t58) is q61:
+                        t54 = load(ev, 'SA')
+                        t53 = FUNCTIONS['len']([t54], b)
+                        if ((q56 := type(t51)) is int or q56 is str) and type(t53) is q56:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k60 = t56 <= t58
+                            k55 = t51 <= t53
                         else:
-                            k60 = compare('<=', t56, t58, b)
-                        if k60:
-                            t55 = True
-                        t52 = t55
-                        d54 = not truthy(t52)
-                    except Undecided as e62:
-                        u53 = e62
-                    if not d54:
+                            k55 = compare('<=', t51, t53, b)
+                        if k55:
+                            t50 = True
+                        t47 = t50
+                        d49 = not truthy(t47)
+                    except Undecided as e57:
+                        u48 = e57
+                    if not d49:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t63 = True
-                            u64: Undecided | None = None
-                            d65 = False
+                            t58 = True
+                            u59: Undecided | None = None
+                            d60 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t66 = load(ev, 'SB')
-                            for c67 in iterated(t66):
+                            t61 = load(ev, 'SB')
+                            for c62 in iterated(t61):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t70 = False
+                                    t65 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    if type(c67) is int:
+                                    if type(c62) is int:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k71 = c67 == 1
+                                        k66 = c62 == 1
                                     else:
-                                        k71 = compare('==', c67, 1, b)
-                                    if k71:
-                                        t70 = True
-                                    k68 = truthy(t70)
-                                except Undecided as e69:
-                                    k68 = True
-                                    if u64 is None:
-                                        u64 = e69
-                                if k68 is False:
-                                    t63 = False
-                                    d65 = True
-                                if d65:
+                                        k66 = compare('==', c62, 1, b)
+                                    if k66:
+                                        t65 = True
+                                    k63 = truthy(t65)
+                                except Undecided as e64:
+                                    k63 = True
+                                    if u59 is None:
+                                        u59 = e64
+                                if k63 is False:
+                                    t58 = False
+                                    d60 = True
+                                if d60:
                                     break
-                            if not d65 and u64 is not None:
-                                raise u64
-                            t52 = t63
-                            d54 = not truthy(t52)
-                        except Undecided as e72:
-                            u53 = e72
-                    if not d54 and u53 is not None:
-                        raise u53
-                    t8 = t52
+                            if not d60 and u59 is not None:
+                                raise u59
+                            t47 = t58
+                            d49 = not truthy(t47)
+                        except Undecided as e67:
+                            u48 = e67
+                    if not d49 and u48 is not None:
+                        raise u48
+                    t8 = t47
                     d10 = truthy(t8)
-                except Undecided as e73:
-                    u9 = e73
+                except Undecided as e68:
+                    u9 = e68
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e74:
-            u2 = e74
+        except Undecided as e69:
+            u2 = e69
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -497,100 +488,84 @@ def _f5(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t18 = False
-                b.steps += 2
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = load(ev, 'SA')
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'SA')
-                t21 = FUNCTIONS['len']([t22], b)
+                t20 = FUNCTIONS['len']([t7], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = r24 if type(t21) is int and type(c12) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 - c12) <= MAX_INT_MAGNITUDE else binary('-', t21, c12, b)
-                t20 = t19[t23] if (type(t19) is list or type(t19) is tuple) and type(t23) is int and -len(t19) <= t23 < len(t19) else item_at(t19, t23)
-                b.steps += 2
+                t21 = r22 if type(t20) is int and type(c12) is int and -MAX_INT_MAGNITUDE <= (r22 := t20 - c12) <= MAX_INT_MAGNITUDE else binary('-', t20, c12, b)
+                t19 = t7[t21] if (type(t7) is list or type(t7) is tuple) and type(t21) is int and -len(t7) <= t21 < len(t7) else item_at(t7, t21)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = load(ev, 'SB')
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t28 = load(ev, 'SB')
-                t27 = FUNCTIONS['len']([t28], b)
+                t24 = FUNCTIONS['len']([t9], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = r30 if type(t27) is int and type(c12) is int and -MAX_INT_MAGNITUDE <= (r30 := t27 - c12) <= MAX_INT_MAGNITUDE else binary('-', t27, c12, b)
-                t26 = t25[t29] if (type(t25) is list or type(t25) is tuple) and type(t29) is int and -len(t25) <= t29 < len(t25) else item_at(t25, t29)
-                if ((q32 := type(t20)) is int or q32 is str) and type(t26) is q32:
+                t25 = r26 if type(t24) is int and type(c12) is int and -MAX_INT_MAGNITUDE <= (r26 := t24 - c12) <= MAX_INT_MAGNITUDE else binary('-', t24, c12, b)
+                t23 = t9[t25] if (type(t9) is list or type(t9) is tuple) and type(t25) is int and -len(t9) <= t25 < len(t9) else item_at(t9, t25)
+                if ((q28 := type(t19)) is int or q28 is str) and type(t23) is q28:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k31 = t20 == t26
+                    k27 = t19 == t23
                 else:
-                    k31 = compare('==', t20, t26, b)
-                if k31:
+                    k27 = compare('==', t19, t23, b)
+                if k27:
                     t18 = True
                 t15 = t18
                 d17 = truthy(t15)
-            except Undecided as e33:
-                u16 = e33
+            except Undecided as e29:
+                u16 = e29
             if not d17:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t34 = False
-                    b.steps += 2
+                    t30 = False
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t35 = load(ev, 'SA')
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t38 = load(ev, 'SA')
-                    t37 = FUNCTIONS['len']([t38], b)
+                    t32 = FUNCTIONS['len']([t7], b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t39 = r40 if type(t37) is int and type(c12) is int and -MAX_INT_MAGNITUDE <= (r40 := t37 - c12) <= MAX_INT_MAGNITUDE else binary('-', t37, c12, b)
-                    t36 = t35[t39] if (type(t35) is list or type(t35) is tuple) and type(t39) is int and -len(t35) <= t39 < len(t35) else item_at(t35, t39)
+                    t33 = r34 if type(t32) is int and type(c12) is int and -MAX_INT_MAGNITUDE <= (r34 := t32 - c12) <= MAX_INT_MAGNITUDE else binary('-', t32, c12, b)
+                    t31 = t7[t33] if (type(t7) is list or type(t7) is tuple) and type(t33) is int and -len(t7) <= t33 < len(t7) else item_at(t7, t33)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t36) is int:
+                    if type(t31) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k41 = t36 == 1
+                        k35 = t31 == 1
                     else:
-                        k41 = compare('==', t36, 1, b)
-                    if k41:
-                        t34 = True
-                    t15 = t34
+                        k35 = compare('==', t31, 1, b)
+                    if k35:
+                        t30 = True
+                    t15 = t30
                     d17 = truthy(t15)
-                except Undecided as e42:
-                    u16 = e42
+                except Undecided as e36:
+                    u16 = e36
                 if not d17:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t43 = False
-                        b.steps += 2
+                        t37 = False
+                        b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t44 = load(ev, 'SB')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t47 = load(ev, 'SB')
-                        t46 = FUNCTIONS['len']([t47], b)
+                        t39 = FUNCTIONS['len']([t9], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = r49 if type(t46) is int and type(c12) is int and -MAX_INT_MAGNITUDE <= (r49 := t46 - c12) <= MAX_INT_MAGNITUDE else binary('-', t46, c12, b)
-                        t45 = t44[t48] if (type(t44) is list or type(t44) is tuple) and type(t48) is int and -len(t44) <= t48 < len(t44) else item_at(t44, t48)
+                        t40 = r41 if type(t39) is int and type(c12) is int and -MAX_INT_MAGNITUDE <= (r41 := t39 - c12) <= MAX_INT_MAGNITUDE else binary('-', t39, c12, b)
+                        t38 = t9[t40] if (type(t9) is list or type(t9) is tuple) and type(t40) is int and -len(t9) <= t40 < len(t9) else item_at(t9, t40)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t45) is int:
+                        if type(t38) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k50 = t45 == 1
+                            k42 = t38 == 1
                         else:
-                            k50 = compare('==', t45, 1, b)
-                        if k50:
-                            t43 = True
-                        t15 = t43
+                            k42 = compare('==', t38, 1, b)
+                        if k42:
+                            t37 = True
+                        t15 = t37
                         d17 = truthy(t15)
-                    except Undecided as e51:
-                        u16 = e51
+                    except Undecided as e43:
+                        u16 = e43
             if not d17 and u16 is not None:
                 raise u16
             k13 = truthy(t15)

@@ -31,44 +31,36 @@ def _f0(ev: Evaluator) -> Any:
         t7 = FUNCTIONS['int']([t9], b)
         t10: list[Any] = [t7]
         t11 = binary('+', t5, t10, b)
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'S')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'a')
-        t13 = sliced(t12, t14, None, None, b)
-        t15 = r16 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r16 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
-        t1 = t15
+        t12 = sliced(t4, t6, None, None, b)
+        t13 = r14 if type(t11) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 + t12) <= MAX_INT_MAGNITUDE else binary('+', t11, t12, b)
+        t1 = t13
         d3 = truthy(t1)
-    except Undecided as e17:
-        u2 = e17
+    except Undecided as e15:
+        u2 = e15
     if not d3:
         try:
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'S')
+            t16 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'a')
-            t19 = sliced(t18, None, t20, None, b)
+            t18 = load(ev, 'a')
+            t17 = sliced(t16, None, t18, None, b)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = FUNCTIONS['unknown'](['depth'], b)
-            t22: list[Any] = [t21]
-            t23 = binary('+', t19, t22, b)
-            b.steps += 2
+            t19 = FUNCTIONS['unknown'](['depth'], b)
+            t20: list[Any] = [t19]
+            t21 = binary('+', t17, t20, b)
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t26 = load(ev, 'a')
-            t25 = sliced(t24, t26, None, None, b)
-            t27 = r28 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r28 := t23 + t25) <= MAX_INT_MAGNITUDE else binary('+', t23, t25, b)
-            t1 = t27
+            t22 = sliced(t16, t18, None, None, b)
+            t23 = r24 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 + t22) <= MAX_INT_MAGNITUDE else binary('+', t21, t22, b)
+            t1 = t23
             d3 = truthy(t1)
-        except Undecided as e29:
-            u2 = e29
+        except Undecided as e25:
+            u2 = e25
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -103,22 +95,18 @@ def _f2(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 3
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = r10 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 + 1) <= MAX_INT_MAGNITUDE else binary('+', t7, 1, b)
-        t4 = t9
+        t8 = r9 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 + 1) <= MAX_INT_MAGNITUDE else binary('+', t6, 1, b)
+        t4 = t8
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'axis')
-        t4 = t11
+        t4 = t2
     return t4
 
 
@@ -146,14 +134,13 @@ def _f3(ev: Evaluator) -> Any:
     if k7:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'r')
-        if ((q11 := type(t6)) is int or q11 is str) and type(t9) is q11:
+        if ((q10 := type(t6)) is int or q10 is str) and type(t2) is q10:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k10 = t6 <= t9
+            k9 = t6 <= t2
         else:
-            k10 = compare('<=', t6, t9, b)
-        if k10:
+            k9 = compare('<=', t6, t2, b)
+        if k9:
             t1 = True
     return t1
 

@@ -72,29 +72,26 @@ def _f2(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t5 = False
-        b.steps += 1
+        b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'cell_type')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is str:
+        if type(t2) is str:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t6 == 'gru'
+            k6 = t2 == 'gru'
         else:
-            k7 = compare('==', t6, 'gru', b)
-        if k7:
+            k6 = compare('==', t2, 'gru', b)
+        if k6:
             t5 = True
-        t8: Any
+        t7: Any
         if truthy(t5):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = 3
+            t7 = 3
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = 1
-        t4 = t8
+            t7 = 1
+        t4 = t7
     return t4
 
 
@@ -186,36 +183,27 @@ def _f4(ev: Evaluator) -> Any:
     t15 = r16 if type(t12) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t12 * t14) <= MAX_INT_MAGNITUDE else binary('*', t12, t14, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t17 = load(ev, 'directions')
-    t18 = r19 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t15 * t17) <= MAX_INT_MAGNITUDE else binary('*', t15, t17, b)
+    t17 = r18 if type(t15) is int and type(t1) is int and -MAX_INT_MAGNITUDE <= (r18 := t15 * t1) <= MAX_INT_MAGNITUDE else binary('*', t15, t1, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t20 = load(ev, 'hidden_size')
-    t21 = r22 if type(t18) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t18 * t20) <= MAX_INT_MAGNITUDE else binary('*', t18, t20, b)
-    t23 = r24 if type(t6) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r24 := t6 + t21) <= MAX_INT_MAGNITUDE else binary('+', t6, t21, b)
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t25 = load(ev, 'num_layers')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t26 = load(ev, 'hidden_size')
-    t27 = r28 if type(t25) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := t25 * t26) <= MAX_INT_MAGNITUDE else binary('*', t25, t26, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t29 = load(ev, 'hidden_size')
-    t30 = r31 if type(t27) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t27 * t29) <= MAX_INT_MAGNITUDE else binary('*', t27, t29, b)
-    t32 = r33 if type(t23) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r33 := t23 + t30) <= MAX_INT_MAGNITUDE else binary('+', t23, t30, b)
+    t19 = r20 if type(t17) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r20 := t17 * t14) <= MAX_INT_MAGNITUDE else binary('*', t17, t14, b)
+    t21 = r22 if type(t6) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r22 := t6 + t19) <= MAX_INT_MAGNITUDE else binary('+', t6, t19, b)
     b.steps += 4
     if b.steps > MAX_STEPS: b.charge(0)
-    t34 = load(ev, 'num_layers')
-    t35 = r36 if type(t34) is int and -MAX_INT_MAGNITUDE <= (r36 := 2 * t34) <= MAX_INT_MAGNITUDE else binary('*', 2, t34, b)
+    t23 = r24 if type(t11) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r24 := t11 * t14) <= MAX_INT_MAGNITUDE else binary('*', t11, t14, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t37 = load(ev, 'hidden_size')
-    t38 = r39 if type(t35) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := t35 * t37) <= MAX_INT_MAGNITUDE else binary('*', t35, t37, b)
-    t40 = r41 if type(t32) is int and type(t38) is int and -MAX_INT_MAGNITUDE <= (r41 := t32 + t38) <= MAX_INT_MAGNITUDE else binary('+', t32, t38, b)
-    t42 = r43 if type(t3) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r43 := t3 * t40) <= MAX_INT_MAGNITUDE else binary('*', t3, t40, b)
-    return t42
+    t25 = r26 if type(t23) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r26 := t23 * t14) <= MAX_INT_MAGNITUDE else binary('*', t23, t14, b)
+    t27 = r28 if type(t21) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r28 := t21 + t25) <= MAX_INT_MAGNITUDE else binary('+', t21, t25, b)
+    b.steps += 4
+    if b.steps > MAX_STEPS: b.charge(0)
+    t29 = r30 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r30 := 2 * t11) <= MAX_INT_MAGNITUDE else binary('*', 2, t11, b)
+    b.steps += 1
+    if b.steps > MAX_STEPS: b.charge(0)
+    t31 = r32 if type(t29) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r32 := t29 * t14) <= MAX_INT_MAGNITUDE else binary('*', t29, t14, b)
+    t33 = r34 if type(t27) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r34 := t27 + t31) <= MAX_INT_MAGNITUDE else binary('+', t27, t31, b)
+    t35 = r36 if type(t3) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r36 := t3 * t33) <= MAX_INT_MAGNITUDE else binary('*', t3, t33, b)
+    return t35
 
 
 def _f5(ev: Evaluator) -> Any:

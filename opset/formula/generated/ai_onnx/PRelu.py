@@ -71,65 +71,57 @@ def _f1(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t24 = False
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t25 = t17[c18] if (type(t17) is list or type(t17) is tuple) and type(c18) is int and -len(t17) <= c18 < len(t17) else item_at(t17, c18)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = load(ev, 'SS')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = t25[c18] if (type(t25) is list or type(t25) is tuple) and type(c18) is int and -len(t25) <= c18 < len(t25) else item_at(t25, c18)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = load(ev, 'SX')
+                        t26 = load(ev, 'SX')
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = load(ev, 'SX')
-                        t29 = FUNCTIONS['len']([t30], b)
+                        t28 = FUNCTIONS['len']([t26], b)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = load(ev, 'SS')
-                        t31 = FUNCTIONS['len']([t32], b)
-                        t33 = r34 if type(t29) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r34 := t29 - t31) <= MAX_INT_MAGNITUDE else binary('-', t29, t31, b)
+                        t29 = FUNCTIONS['len']([t17], b)
+                        t30 = r31 if type(t28) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t28 - t29) <= MAX_INT_MAGNITUDE else binary('-', t28, t29, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t35 = r36 if type(t33) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r36 := t33 + c18) <= MAX_INT_MAGNITUDE else binary('+', t33, c18, b)
-                        t28 = t27[t35] if (type(t27) is list or type(t27) is tuple) and type(t35) is int and -len(t27) <= t35 < len(t27) else item_at(t27, t35)
-                        if ((q38 := type(t26)) is int or q38 is str) and type(t28) is q38:
+                        t32 = r33 if type(t30) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r33 := t30 + c18) <= MAX_INT_MAGNITUDE else binary('+', t30, c18, b)
+                        t27 = t26[t32] if (type(t26) is list or type(t26) is tuple) and type(t32) is int and -len(t26) <= t32 < len(t26) else item_at(t26, t32)
+                        if ((q35 := type(t25)) is int or q35 is str) and type(t27) is q35:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k37 = t26 == t28
+                            k34 = t25 == t27
                         else:
-                            k37 = compare('==', t26, t28, b)
-                        if k37:
+                            k34 = compare('==', t25, t27, b)
+                        if k34:
                             t24 = True
                         t21 = t24
                         d23 = truthy(t21)
-                    except Undecided as e39:
-                        u22 = e39
+                    except Undecided as e36:
+                        u22 = e36
                     if not d23:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = False
-                            b.steps += 2
+                            t37 = False
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t41 = load(ev, 'SS')
+                            t38 = t17[c18] if (type(t17) is list or type(t17) is tuple) and type(c18) is int and -len(t17) <= c18 < len(t17) else item_at(t17, c18)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t42 = t41[c18] if (type(t41) is list or type(t41) is tuple) and type(c18) is int and -len(t41) <= c18 < len(t41) else item_at(t41, c18)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t42) is int:
+                            if type(t38) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k43 = t42 == 1
+                                k39 = t38 == 1
                             else:
-                                k43 = compare('==', t42, 1, b)
-                            if k43:
-                                t40 = True
-                            t21 = t40
+                                k39 = compare('==', t38, 1, b)
+                            if k39:
+                                t37 = True
+                            t21 = t37
                             d23 = truthy(t21)
-                        except Undecided as e44:
-                            u22 = e44
+                        except Undecided as e40:
+                            u22 = e40
                     if not d23 and u22 is not None:
                         raise u22
                     k19 = truthy(t21)
@@ -146,8 +138,8 @@ def _f1(ev: Evaluator) -> Any:
                 raise u13
             t1 = t12
             d3 = not truthy(t1)
-        except Undecided as e45:
-            u2 = e45
+        except Undecided as e41:
+            u2 = e41
     if not d3 and u2 is not None:
         raise u2
     return t1

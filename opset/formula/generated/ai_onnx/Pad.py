@@ -39,16 +39,12 @@ def _f1(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = t7[c4] if (type(t7) is list or type(t7) is tuple) and type(c4) is int and -len(t7) <= c4 < len(t7) else item_at(t7, c4)
         t9 = r10 if type(t6) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t6 + t8) <= MAX_INT_MAGNITUDE else binary('+', t6, t8, b)
-        b.steps += 2
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'paddings')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'r')
-        t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-        t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-        t16 = r17 if type(t9) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t9 + t12) <= MAX_INT_MAGNITUDE else binary('+', t9, t12, b)
-        t1.append(t16)
+        t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+        t11 = t7[t12] if (type(t7) is list or type(t7) is tuple) and type(t12) is int and -len(t7) <= t12 < len(t7) else item_at(t7, t12)
+        t14 = r15 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t9 + t11) <= MAX_INT_MAGNITUDE else binary('+', t9, t11, b)
+        t1.append(t14)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -93,24 +89,20 @@ def _f3(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t13 = t12[c6] if (type(t12) is list or type(t12) is tuple) and type(c6) is int and -len(t12) <= c6 < len(t12) else item_at(t12, c6)
             t14 = r15 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'paddings')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'r')
-            t19 = r20 if type(c6) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := c6 + t18) <= MAX_INT_MAGNITUDE else binary('+', c6, t18, b)
-            t17 = t16[t19] if (type(t16) is list or type(t16) is tuple) and type(t19) is int and -len(t16) <= t19 < len(t16) else item_at(t16, t19)
-            t21 = r22 if type(t14) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r22 := t14 + t17) <= MAX_INT_MAGNITUDE else binary('+', t14, t17, b)
+            t17 = r18 if type(c6) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r18 := c6 + t5) <= MAX_INT_MAGNITUDE else binary('+', c6, t5, b)
+            t16 = t12[t17] if (type(t12) is list or type(t12) is tuple) and type(t17) is int and -len(t12) <= t17 < len(t12) else item_at(t12, t17)
+            t19 = r20 if type(t14) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r20 := t14 + t16) <= MAX_INT_MAGNITUDE else binary('+', t14, t16, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t21) is int:
+            if type(t19) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k23 = t21 >= 0
+                k21 = t19 >= 0
             else:
-                k23 = compare('>=', t21, 0, b)
-            if k23:
+                k21 = compare('>=', t19, 0, b)
+            if k21:
                 t9 = True
             k7 = truthy(t9)
         except Undecided as e8:
@@ -150,16 +142,12 @@ def _f4(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = t7[c4] if (type(t7) is list or type(t7) is tuple) and type(c4) is int and -len(t7) <= c4 < len(t7) else item_at(t7, c4)
         t9 = r10 if type(t6) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t6 + t8) <= MAX_INT_MAGNITUDE else binary('+', t6, t8, b)
-        b.steps += 2
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'pads')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'r')
-        t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-        t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-        t16 = r17 if type(t9) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t9 + t12) <= MAX_INT_MAGNITUDE else binary('+', t9, t12, b)
-        t1.append(t16)
+        t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+        t11 = t7[t12] if (type(t7) is list or type(t7) is tuple) and type(t12) is int and -len(t7) <= t12 < len(t7) else item_at(t7, t12)
+        t14 = r15 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t9 + t11) <= MAX_INT_MAGNITUDE else binary('+', t9, t11, b)
+        t1.append(t14)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -195,24 +183,20 @@ def _f5(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t13 = t12[c6] if (type(t12) is list or type(t12) is tuple) and type(c6) is int and -len(t12) <= c6 < len(t12) else item_at(t12, c6)
             t14 = r15 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'pads')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'r')
-            t19 = r20 if type(c6) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := c6 + t18) <= MAX_INT_MAGNITUDE else binary('+', c6, t18, b)
-            t17 = t16[t19] if (type(t16) is list or type(t16) is tuple) and type(t19) is int and -len(t16) <= t19 < len(t16) else item_at(t16, t19)
-            t21 = r22 if type(t14) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r22 := t14 + t17) <= MAX_INT_MAGNITUDE else binary('+', t14, t17, b)
+            t17 = r18 if type(c6) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r18 := c6 + t5) <= MAX_INT_MAGNITUDE else binary('+', c6, t5, b)
+            t16 = t12[t17] if (type(t12) is list or type(t12) is tuple) and type(t17) is int and -len(t12) <= t17 < len(t12) else item_at(t12, t17)
+            t19 = r20 if type(t14) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r20 := t14 + t16) <= MAX_INT_MAGNITUDE else binary('+', t14, t16, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t21) is int:
+            if type(t19) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k23 = t21 >= 0
+                k21 = t19 >= 0
             else:
-                k23 = compare('>=', t21, 0, b)
-            if k23:
+                k21 = compare('>=', t19, 0, b)
+            if k21:
                 t9 = True
             k7 = truthy(t9)
         except Undecided as e8:
@@ -256,11 +240,10 @@ def _f6(ev: Evaluator) -> Any:
             t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 + t10) <= MAX_INT_MAGNITUDE else binary('+', t9, t10, b)
             b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'r')
-            t15 = r16 if type(c7) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := c7 + t14) <= MAX_INT_MAGNITUDE else binary('+', c7, t14, b)
-            t13 = c4[t15] if (type(c4) is list or type(c4) is tuple) and type(t15) is int and -len(c4) <= t15 < len(c4) else item_at(c4, t15)
-            t17 = r18 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r18 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
-            t1.append(t17)
+            t14 = r15 if type(c7) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r15 := c7 + t6) <= MAX_INT_MAGNITUDE else binary('+', c7, t6, b)
+            t13 = c4[t14] if (type(c4) is list or type(c4) is tuple) and type(t14) is int and -len(c4) <= t14 < len(c4) else item_at(c4, t14)
+            t16 = r17 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r17 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
+            t1.append(t16)
             check_length(len(t1), 'comprehension')
     return t1
 
@@ -323,19 +306,18 @@ def _f8(ev: Evaluator) -> Any:
                 t16 = r17 if type(t14) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t14 + t15) <= MAX_INT_MAGNITUDE else binary('+', t14, t15, b)
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = load(ev, 'r')
-                t20 = r21 if type(c9) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := c9 + t19) <= MAX_INT_MAGNITUDE else binary('+', c9, t19, b)
-                t18 = c6[t20] if (type(c6) is list or type(c6) is tuple) and type(t20) is int and -len(c6) <= t20 < len(c6) else item_at(c6, t20)
-                t22 = r23 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r23 := t16 + t18) <= MAX_INT_MAGNITUDE else binary('+', t16, t18, b)
+                t19 = r20 if type(c9) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r20 := c9 + t8) <= MAX_INT_MAGNITUDE else binary('+', c9, t8, b)
+                t18 = c6[t19] if (type(c6) is list or type(c6) is tuple) and type(t19) is int and -len(c6) <= t19 < len(c6) else item_at(c6, t19)
+                t21 = r22 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r22 := t16 + t18) <= MAX_INT_MAGNITUDE else binary('+', t16, t18, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t22) is int:
+                if type(t21) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k24 = t22 >= 0
+                    k23 = t21 >= 0
                 else:
-                    k24 = compare('>=', t22, 0, b)
-                if k24:
+                    k23 = compare('>=', t21, 0, b)
+                if k23:
                     t12 = True
                 k10 = truthy(t12)
             except Undecided as e11:
@@ -688,14 +670,13 @@ def _f12(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -711,8 +692,8 @@ def _f12(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -45,14 +45,13 @@ def _f2(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 
@@ -112,67 +111,61 @@ def _f3(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t23 = False
-                        b.steps += 2
+                        b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'SS')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = unary('-', 1)
+                        t25 = unary('-', 1)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = r28 if type(t26) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r28 := t26 - c17) <= MAX_INT_MAGNITUDE else binary('-', t26, c17, b)
-                        t25 = t24[t27] if (type(t24) is list or type(t24) is tuple) and type(t27) is int and -len(t24) <= t27 < len(t24) else item_at(t24, t27)
+                        t26 = r27 if type(t25) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - c17) <= MAX_INT_MAGNITUDE else binary('-', t25, c17, b)
+                        t24 = t16[t26] if (type(t16) is list or type(t16) is tuple) and type(t26) is int and -len(t16) <= t26 < len(t16) else item_at(t16, t26)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t25) is int:
+                        if type(t24) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k29 = t25 == 1
+                            k28 = t24 == 1
                         else:
-                            k29 = compare('==', t25, 1, b)
-                        if k29:
+                            k28 = compare('==', t24, 1, b)
+                        if k28:
                             t23 = True
                         t20 = t23
                         d22 = truthy(t20)
-                    except Undecided as e30:
-                        u21 = e30
+                    except Undecided as e29:
+                        u21 = e29
                     if not d22:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t31 = False
-                            b.steps += 2
+                            t30 = False
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = load(ev, 'SS')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = unary('-', 1)
+                            t32 = unary('-', 1)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = r36 if type(t34) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r36 := t34 - c17) <= MAX_INT_MAGNITUDE else binary('-', t34, c17, b)
-                            t33 = t32[t35] if (type(t32) is list or type(t32) is tuple) and type(t35) is int and -len(t32) <= t35 < len(t32) else item_at(t32, t35)
+                            t33 = r34 if type(t32) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r34 := t32 - c17) <= MAX_INT_MAGNITUDE else binary('-', t32, c17, b)
+                            t31 = t16[t33] if (type(t16) is list or type(t16) is tuple) and type(t33) is int and -len(t16) <= t33 < len(t16) else item_at(t16, t33)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = load(ev, 'S')
+                            t35 = load(ev, 'S')
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t39 = unary('-', 1)
+                            t37 = unary('-', 1)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = r41 if type(t39) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r41 := t39 - c17) <= MAX_INT_MAGNITUDE else binary('-', t39, c17, b)
-                            t38 = t37[t40] if (type(t37) is list or type(t37) is tuple) and type(t40) is int and -len(t37) <= t40 < len(t37) else item_at(t37, t40)
-                            if ((q43 := type(t33)) is int or q43 is str) and type(t38) is q43:
+                            t38 = r39 if type(t37) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c17) <= MAX_INT_MAGNITUDE else binary('-', t37, c17, b)
+                            t36 = t35[t38] if (type(t35) is list or type(t35) is tuple) and type(t38) is int and -len(t35) <= t38 < len(t35) else item_at(t35, t38)
+                            if ((q41 := type(t31)) is int or q41 is str) and type(t36) is q41:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k42 = t33 == t38
+                                k40 = t31 == t36
                             else:
-                                k42 = compare('==', t33, t38, b)
-                            if k42:
-                                t31 = True
-                            t20 = t31
+                                k40 = compare('==', t31, t36, b)
+                            if k40:
+                                t30 = True
+                            t20 = t30
                             d22 = truthy(t20)
-                        except Undecided as e44:
-                            u21 = e44
+                        except Undecided as e42:
+                            u21 = e42
                     if not d22 and u21 is not None:
                         raise u21
                     k18 = truthy(t20)
@@ -189,8 +182,8 @@ def _f3(ev: Evaluator) -> Any:
                 raise u12
             t1 = t11
             d3 = not truthy(t1)
-        except Undecided as e45:
-            u2 = e45
+        except Undecided as e43:
+            u2 = e43
     if not d3 and u2 is not None:
         raise u2
     return t1

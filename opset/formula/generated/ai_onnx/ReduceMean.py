@@ -248,14 +248,13 @@ def _f3(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -271,8 +270,8 @@ def _f3(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -739,14 +738,13 @@ def _f7(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -762,8 +760,8 @@ def _f7(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -248,14 +248,13 @@ def _f3(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -271,8 +270,8 @@ def _f3(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -362,15 +361,14 @@ def _f4(ev: Evaluator) -> Any:
                                 t30 = c17[c22] if (type(c17) is list or type(c17) is tuple) and type(c22) is int and -len(c17) <= c22 < len(c17) else item_at(c17, c22)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t31 = load(ev, 'r')
-                                t32 = r33 if type(t30) is int and type(t31) is int and t31 != 0 and -MAX_INT_MAGNITUDE <= (r33 := t30 % t31) <= MAX_INT_MAGNITUDE else binary('%', t30, t31, b)
-                                if ((q35 := type(t28)) is int or q35 is str) and type(t32) is q35:
+                                t31 = r32 if type(t30) is int and type(t27) is int and t27 != 0 and -MAX_INT_MAGNITUDE <= (r32 := t30 % t27) <= MAX_INT_MAGNITUDE else binary('%', t30, t27, b)
+                                if ((q34 := type(t28)) is int or q34 is str) and type(t31) is q34:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k34 = t28 != t32
+                                    k33 = t28 != t31
                                 else:
-                                    k34 = compare('!=', t28, t32, b)
-                                if k34:
+                                    k33 = compare('!=', t28, t31, b)
+                                if k33:
                                     t25 = True
                                 k23 = truthy(t25)
                             except Undecided as e24:
@@ -390,8 +388,8 @@ def _f4(ev: Evaluator) -> Any:
                     raise u13
                 t1 = t12
                 d3 = truthy(t1)
-            except Undecided as e36:
-                u2 = e36
+            except Undecided as e35:
+                u2 = e35
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -718,14 +716,13 @@ def _f6(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -741,8 +738,8 @@ def _f6(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -832,15 +829,14 @@ def _f7(ev: Evaluator) -> Any:
                                 t30 = c17[c22] if (type(c17) is list or type(c17) is tuple) and type(c22) is int and -len(c17) <= c22 < len(c17) else item_at(c17, c22)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t31 = load(ev, 'r')
-                                t32 = r33 if type(t30) is int and type(t31) is int and t31 != 0 and -MAX_INT_MAGNITUDE <= (r33 := t30 % t31) <= MAX_INT_MAGNITUDE else binary('%', t30, t31, b)
-                                if ((q35 := type(t28)) is int or q35 is str) and type(t32) is q35:
+                                t31 = r32 if type(t30) is int and type(t27) is int and t27 != 0 and -MAX_INT_MAGNITUDE <= (r32 := t30 % t27) <= MAX_INT_MAGNITUDE else binary('%', t30, t27, b)
+                                if ((q34 := type(t28)) is int or q34 is str) and type(t31) is q34:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k34 = t28 != t32
+                                    k33 = t28 != t31
                                 else:
-                                    k34 = compare('!=', t28, t32, b)
-                                if k34:
+                                    k33 = compare('!=', t28, t31, b)
+                                if k33:
                                     t25 = True
                                 k23 = truthy(t25)
                             except Undecided as e24:
@@ -860,8 +856,8 @@ def _f7(ev: Evaluator) -> Any:
                     raise u13
                 t1 = t12
                 d3 = truthy(t1)
-            except Undecided as e36:
-                u2 = e36
+            except Undecided as e35:
+                u2 = e35
     if not d3 and u2 is not None:
         raise u2
     return t1

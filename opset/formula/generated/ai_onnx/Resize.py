@@ -24,62 +24,59 @@ def _f0(ev: Evaluator) -> Any:
         t6 = FUNCTIONS['len']([t7], b)
         t5 = FUNCTIONS['range']([t6], b)
         for c8 in iterated(t5):
-            b.steps += 5
+            b.steps += 6
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t10[c8] if (type(t10) is list or type(t10) is tuple) and type(c8) is int and -len(t10) <= c8 < len(t10) else item_at(t10, c8)
+            t10 = t7[c8] if (type(t7) is list or type(t7) is tuple) and type(c8) is int and -len(t7) <= c8 < len(t7) else item_at(t7, c8)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = read_input(ev, 'value', 'scales')
+            t11 = read_input(ev, 'value', 'scales')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = t12[c8] if (type(t12) is list or type(t12) is tuple) and type(c8) is int and -len(t12) <= c8 < len(t12) else item_at(t12, c8)
-            t14 = r15 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 * t13) <= MAX_INT_MAGNITUDE else binary('*', t11, t13, b)
-            t9 = FUNCTIONS['floor']([t14], b)
+            t12 = t11[c8] if (type(t11) is list or type(t11) is tuple) and type(c8) is int and -len(t11) <= c8 < len(t11) else item_at(t11, c8)
+            t13 = r14 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t10 * t12) <= MAX_INT_MAGNITUDE else binary('*', t10, t12, b)
+            t9 = FUNCTIONS['floor']([t13], b)
             t4.append(t9)
             check_length(len(t4), 'comprehension')
         t1 = t4
         d3 = truthy(t1)
-    except Undecided as e16:
-        u2 = e16
+    except Undecided as e15:
+        u2 = e15
     if not d3:
         try:
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = FUNCTIONS['unknown'](['d0'], b)
+            t16 = FUNCTIONS['unknown'](['d0'], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = FUNCTIONS['unknown'](['d1'], b)
+            t17 = FUNCTIONS['unknown'](['d1'], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = FUNCTIONS['unknown'](['d2'], b)
+            t18 = FUNCTIONS['unknown'](['d2'], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = FUNCTIONS['unknown'](['d3'], b)
+            t19 = FUNCTIONS['unknown'](['d3'], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = FUNCTIONS['unknown'](['d4'], b)
+            t20 = FUNCTIONS['unknown'](['d4'], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = FUNCTIONS['unknown'](['d5'], b)
+            t21 = FUNCTIONS['unknown'](['d5'], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = FUNCTIONS['unknown'](['d6'], b)
+            t22 = FUNCTIONS['unknown'](['d6'], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = FUNCTIONS['unknown'](['d7'], b)
-            t25: list[Any] = [t17, t18, t19, t20, t21, t22, t23, t24]
+            t23 = FUNCTIONS['unknown'](['d7'], b)
+            t24: list[Any] = [t16, t17, t18, t19, t20, t21, t22, t23]
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = load(ev, 'S')
-            t27 = FUNCTIONS['len']([t28], b)
-            t26 = sliced(t25, None, t27, None, b)
-            t1 = t26
+            t27 = load(ev, 'S')
+            t26 = FUNCTIONS['len']([t27], b)
+            t25 = sliced(t24, None, t26, None, b)
+            t1 = t25
             d3 = truthy(t1)
-        except Undecided as e29:
-            u2 = e29
+        except Undecided as e28:
+            u2 = e28
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -180,57 +177,51 @@ def _f3(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t16 = False
-                    b.steps += 4
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = t18[c10] if (type(t18) is list or type(t18) is tuple) and type(c10) is int and -len(t18) <= c10 < len(t18) else item_at(t18, c10)
+                    t18 = t9[c10] if (type(t9) is list or type(t9) is tuple) and type(c10) is int and -len(t9) <= c10 < len(t9) else item_at(t9, c10)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
-                    t21 = r22 if type(t19) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t19 * t20) <= MAX_INT_MAGNITUDE else binary('*', t19, t20, b)
-                    t17 = FUNCTIONS['floor']([t21], b)
-                    b.steps += 2
+                    t19 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
+                    t20 = r21 if type(t18) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t18 * t19) <= MAX_INT_MAGNITUDE else binary('*', t18, t19, b)
+                    t17 = FUNCTIONS['floor']([t20], b)
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t24 = t23[c10] if (type(t23) is list or type(t23) is tuple) and type(c10) is int and -len(t23) <= c10 < len(t23) else item_at(t23, c10)
-                    if ((q26 := type(t17)) is int or q26 is str) and type(t24) is q26:
+                    t22 = t9[c10] if (type(t9) is list or type(t9) is tuple) and type(c10) is int and -len(t9) <= c10 < len(t9) else item_at(t9, c10)
+                    if ((q24 := type(t17)) is int or q24 is str) and type(t22) is q24:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k25 = t17 == t24
+                        k23 = t17 == t22
                     else:
-                        k25 = compare('==', t17, t24, b)
-                    if k25:
+                        k23 = compare('==', t17, t22, b)
+                    if k23:
                         t16 = True
                     t13 = t16
                     d15 = not truthy(t13)
-                except Undecided as e27:
-                    u14 = e27
+                except Undecided as e25:
+                    u14 = e25
                 if not d15:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = False
+                        t26 = False
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
+                        t27 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t29) is int:
+                        if type(t27) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k30 = t29 != 1
+                            k28 = t27 != 1
                         else:
-                            k30 = compare('!=', t29, 1, b)
-                        if k30:
-                            t28 = True
-                        t13 = t28
+                            k28 = compare('!=', t27, 1, b)
+                        if k28:
+                            t26 = True
+                        t13 = t26
                         d15 = not truthy(t13)
-                    except Undecided as e31:
-                        u14 = e31
+                    except Undecided as e29:
+                        u14 = e29
                 if not d15 and u14 is not None:
                     raise u14
                 k11 = truthy(t13)
@@ -274,56 +265,47 @@ def _f4(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = False
-                b.steps += 6
+                b.steps += 7
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c10] if (type(t15) is list or type(t15) is tuple) and type(c10) is int and -len(t15) <= c10 < len(t15) else item_at(t15, c10)
+                t15 = t9[c10] if (type(t9) is list or type(t9) is tuple) and type(c10) is int and -len(t9) <= c10 < len(t9) else item_at(t9, c10)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
-                t18 = r19 if type(t16) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t16 * t17) <= MAX_INT_MAGNITUDE else binary('*', t16, t17, b)
-                t14 = FUNCTIONS['ceil']([t18], b)
+                t16 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
+                t17 = r18 if type(t15) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t15 * t16) <= MAX_INT_MAGNITUDE else binary('*', t15, t16, b)
+                t14 = FUNCTIONS['ceil']([t17], b)
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t19 = t9[c10] if (type(t9) is list or type(t9) is tuple) and type(c10) is int and -len(t9) <= c10 < len(t9) else item_at(t9, c10)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t21 = t20[c10] if (type(t20) is list or type(t20) is tuple) and type(c10) is int and -len(t20) <= c10 < len(t20) else item_at(t20, c10)
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t22 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
-                t23 = r24 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 * t22) <= MAX_INT_MAGNITUDE else binary('*', t21, t22, b)
-                t25 = r26 if type(t14) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r26 := t14 - t23) <= MAX_INT_MAGNITUDE else binary('-', t14, t23, b)
-                if type(t25) is int:
+                t20 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
+                t21 = r22 if type(t19) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t19 * t20) <= MAX_INT_MAGNITUDE else binary('*', t19, t20, b)
+                t23 = r24 if type(t14) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r24 := t14 - t21) <= MAX_INT_MAGNITUDE else binary('-', t14, t21, b)
+                if type(t23) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k27 = 0 < t25
+                    k25 = 0 < t23
                 else:
-                    k27 = compare('<', 0, t25, b)
-                if k27:
-                    b.steps += 4
+                    k25 = compare('<', 0, t23, b)
+                if k25:
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = t28[c10] if (type(t28) is list or type(t28) is tuple) and type(c10) is int and -len(t28) <= c10 < len(t28) else item_at(t28, c10)
+                    t26 = t9[c10] if (type(t9) is list or type(t9) is tuple) and type(c10) is int and -len(t9) <= c10 < len(t9) else item_at(t9, c10)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
-                    t31 = r32 if type(t29) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t29 * t30) <= MAX_INT_MAGNITUDE else binary('*', t29, t30, b)
+                    t27 = c6[c10] if (type(c6) is list or type(c6) is tuple) and type(c10) is int and -len(c6) <= c10 < len(c6) else item_at(c6, c10)
+                    t28 = r29 if type(t26) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t26 * t27) <= MAX_INT_MAGNITUDE else binary('*', t26, t27, b)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = binary('**', 2, 24, b)
-                    t34 = r35 if type(t31) is int and type(t33) is int and t33 != 0 and t31 % t33 == 0 and -MAX_INT_MAGNITUDE <= (r35 := t31 // t33) <= MAX_INT_MAGNITUDE else binary('/', t31, t33, b)
-                    if ((q37 := type(t25)) is int or q37 is str) and type(t34) is q37:
+                    t30 = binary('**', 2, 24, b)
+                    t31 = r32 if type(t28) is int and type(t30) is int and t30 != 0 and t28 % t30 == 0 and -MAX_INT_MAGNITUDE <= (r32 := t28 // t30) <= MAX_INT_MAGNITUDE else binary('/', t28, t30, b)
+                    if ((q34 := type(t23)) is int or q34 is str) and type(t31) is q34:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k36 = t25 <= t34
+                        k33 = t23 <= t31
                     else:
-                        k36 = compare('<=', t25, t34, b)
-                    if k36:
+                        k33 = compare('<=', t23, t31, b)
+                    if k33:
                         t13 = True
                 k11 = truthy(t13)
             except Undecided as e12:
@@ -358,82 +340,70 @@ def _f5(ev: Evaluator) -> Any:
         t6 = FUNCTIONS['len']([t7], b)
         t5 = FUNCTIONS['range']([t6], b)
         for c8 in iterated(t5):
-            b.steps += 6
+            b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t10[c8] if (type(t10) is list or type(t10) is tuple) and type(c8) is int and -len(t10) <= c8 < len(t10) else item_at(t10, c8)
+            t10 = t7[c8] if (type(t7) is list or type(t7) is tuple) and type(c8) is int and -len(t7) <= c8 < len(t7) else item_at(t7, c8)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-            t13 = r14 if type(t11) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 * t12) <= MAX_INT_MAGNITUDE else binary('*', t11, t12, b)
-            t9 = FUNCTIONS['floor']([t13], b)
+            t11 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
+            t12 = r13 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t10 * t11) <= MAX_INT_MAGNITUDE else binary('*', t10, t11, b)
+            t9 = FUNCTIONS['floor']([t12], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = False
-            b.steps += 6
+            t14 = False
+            b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = t17[c8] if (type(t17) is list or type(t17) is tuple) and type(c8) is int and -len(t17) <= c8 < len(t17) else item_at(t17, c8)
+            t16 = t7[c8] if (type(t7) is list or type(t7) is tuple) and type(c8) is int and -len(t7) <= c8 < len(t7) else item_at(t7, c8)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-            t20 = r21 if type(t18) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t18 * t19) <= MAX_INT_MAGNITUDE else binary('*', t18, t19, b)
-            t16 = FUNCTIONS['ceil']([t20], b)
+            t17 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
+            t18 = r19 if type(t16) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t16 * t17) <= MAX_INT_MAGNITUDE else binary('*', t16, t17, b)
+            t15 = FUNCTIONS['ceil']([t18], b)
+            b.steps += 4
+            if b.steps > MAX_STEPS: b.charge(0)
+            t20 = t7[c8] if (type(t7) is list or type(t7) is tuple) and type(c8) is int and -len(t7) <= c8 < len(t7) else item_at(t7, c8)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = t22[c8] if (type(t22) is list or type(t22) is tuple) and type(c8) is int and -len(t22) <= c8 < len(t22) else item_at(t22, c8)
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t24 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-            t25 = r26 if type(t23) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := t23 * t24) <= MAX_INT_MAGNITUDE else binary('*', t23, t24, b)
-            t27 = r28 if type(t16) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r28 := t16 - t25) <= MAX_INT_MAGNITUDE else binary('-', t16, t25, b)
-            if type(t27) is int:
+            t21 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
+            t22 = r23 if type(t20) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t20 * t21) <= MAX_INT_MAGNITUDE else binary('*', t20, t21, b)
+            t24 = r25 if type(t15) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t15 - t22) <= MAX_INT_MAGNITUDE else binary('-', t15, t22, b)
+            if type(t24) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k29 = 0 < t27
+                k26 = 0 < t24
             else:
-                k29 = compare('<', 0, t27, b)
-            if k29:
-                b.steps += 4
+                k26 = compare('<', 0, t24, b)
+            if k26:
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t30 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t31 = t30[c8] if (type(t30) is list or type(t30) is tuple) and type(c8) is int and -len(t30) <= c8 < len(t30) else item_at(t30, c8)
+                t27 = t7[c8] if (type(t7) is list or type(t7) is tuple) and type(c8) is int and -len(t7) <= c8 < len(t7) else item_at(t7, c8)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t32 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-                t33 = r34 if type(t31) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := t31 * t32) <= MAX_INT_MAGNITUDE else binary('*', t31, t32, b)
+                t28 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
+                t29 = r30 if type(t27) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t27 * t28) <= MAX_INT_MAGNITUDE else binary('*', t27, t28, b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t35 = binary('**', 2, 24, b)
-                t36 = r37 if type(t33) is int and type(t35) is int and t35 != 0 and t33 % t35 == 0 and -MAX_INT_MAGNITUDE <= (r37 := t33 // t35) <= MAX_INT_MAGNITUDE else binary('/', t33, t35, b)
-                if ((q39 := type(t27)) is int or q39 is str) and type(t36) is q39:
+                t31 = binary('**', 2, 24, b)
+                t32 = r33 if type(t29) is int and type(t31) is int and t31 != 0 and t29 % t31 == 0 and -MAX_INT_MAGNITUDE <= (r33 := t29 // t31) <= MAX_INT_MAGNITUDE else binary('/', t29, t31, b)
+                if ((q35 := type(t24)) is int or q35 is str) and type(t32) is q35:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k38 = t27 <= t36
+                    k34 = t24 <= t32
                 else:
-                    k38 = compare('<=', t27, t36, b)
-                if k38:
-                    t15 = True
-            t40: Any
-            if truthy(t15):
+                    k34 = compare('<=', t24, t32, b)
+                if k34:
+                    t14 = True
+            t36: Any
+            if truthy(t14):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t40 = 1
+                t36 = 1
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t40 = 0
-            t41 = r42 if type(t9) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r42 := t9 + t40) <= MAX_INT_MAGNITUDE else binary('+', t9, t40, b)
-            t1.append(t41)
+                t36 = 0
+            t37 = r38 if type(t9) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t9 + t36) <= MAX_INT_MAGNITUDE else binary('+', t9, t36, b)
+            t1.append(t37)
             check_length(len(t1), 'comprehension')
     return t1
 
@@ -1191,23 +1161,20 @@ def _f21(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = t12[c10] if (type(t12) is list or type(t12) is tuple) and type(c10) is int and -len(t12) <= c10 < len(t12) else item_at(t12, c10)
-                b.steps += 5
+                b.steps += 6
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'r')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = r17 if type(t15) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r17 := t15 + c10) <= MAX_INT_MAGNITUDE else binary('+', t15, c10, b)
-                t14 = c4[t16] if (type(c4) is list or type(c4) is tuple) and type(t16) is int and -len(c4) <= t16 < len(c4) else item_at(c4, t16)
+                t15 = r16 if type(t9) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r16 := t9 + c10) <= MAX_INT_MAGNITUDE else binary('+', t9, c10, b)
+                t14 = c4[t15] if (type(c4) is list or type(c4) is tuple) and type(t15) is int and -len(c4) <= t15 < len(c4) else item_at(c4, t15)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = c4[c10] if (type(c4) is list or type(c4) is tuple) and type(c10) is int and -len(c4) <= c10 < len(c4) else item_at(c4, c10)
-                t19 = r20 if type(t14) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t14 - t18) <= MAX_INT_MAGNITUDE else binary('-', t14, t18, b)
-                t21 = r22 if type(t13) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r22 := t13 * t19) <= MAX_INT_MAGNITUDE else binary('*', t13, t19, b)
+                t17 = c4[c10] if (type(c4) is list or type(c4) is tuple) and type(c10) is int and -len(c4) <= c10 < len(c4) else item_at(c4, c10)
+                t18 = r19 if type(t14) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t14 - t17) <= MAX_INT_MAGNITUDE else binary('-', t14, t17, b)
+                t20 = r21 if type(t13) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t13 * t18) <= MAX_INT_MAGNITUDE else binary('*', t13, t18, b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = c7[c10] if (type(c7) is list or type(c7) is tuple) and type(c10) is int and -len(c7) <= c10 < len(c7) else item_at(c7, c10)
-                t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 * t23) <= MAX_INT_MAGNITUDE else binary('*', t21, t23, b)
-                t11 = FUNCTIONS['floor']([t24], b)
+                t22 = c7[c10] if (type(c7) is list or type(c7) is tuple) and type(c10) is int and -len(c7) <= c10 < len(c7) else item_at(c7, c10)
+                t23 = r24 if type(t20) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t20 * t22) <= MAX_INT_MAGNITUDE else binary('*', t20, t22, b)
+                t11 = FUNCTIONS['floor']([t23], b)
                 t1.append(t11)
                 check_length(len(t1), 'comprehension')
     return t1
@@ -1296,24 +1263,21 @@ def _f22(ev: Evaluator) -> Any:
                                     if b.steps > MAX_STEPS: b.charge(0)
                                     t31 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
                                     t32 = r33 if type(t30) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t30 * t31) <= MAX_INT_MAGNITUDE else binary('*', t30, t31, b)
-                                    b.steps += 4
+                                    b.steps += 5
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t35 = load(ev, 'S')
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t36 = t35[c25] if (type(t35) is list or type(t35) is tuple) and type(c25) is int and -len(t35) <= c25 < len(t35) else item_at(t35, c25)
+                                    t35 = t29[c25] if (type(t29) is list or type(t29) is tuple) and type(c25) is int and -len(t29) <= c25 < len(t29) else item_at(t29, c25)
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t37 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
-                                    t38 = r39 if type(t36) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := t36 * t37) <= MAX_INT_MAGNITUDE else binary('*', t36, t37, b)
-                                    t34 = FUNCTIONS['floor']([t38], b)
-                                    if ((q41 := type(t32)) is int or q41 is str) and type(t34) is q41:
+                                    t36 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
+                                    t37 = r38 if type(t35) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t35 * t36) <= MAX_INT_MAGNITUDE else binary('*', t35, t36, b)
+                                    t34 = FUNCTIONS['floor']([t37], b)
+                                    if ((q40 := type(t32)) is int or q40 is str) and type(t34) is q40:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k40 = t32 != t34
+                                        k39 = t32 != t34
                                     else:
-                                        k40 = compare('!=', t32, t34, b)
-                                    if k40:
+                                        k39 = compare('!=', t32, t34, b)
+                                    if k39:
                                         t28 = True
                                     k26 = truthy(t28)
                                 except Undecided as e27:
@@ -1331,272 +1295,269 @@ def _f22(ev: Evaluator) -> Any:
                             raise u18
                         t12 = t17
                         d14 = not truthy(t12)
-                    except Undecided as e42:
-                        u13 = e42
+                    except Undecided as e41:
+                        u13 = e41
                 if not d14 and u13 is not None:
                     raise u13
                 t9 = t12
                 d11 = truthy(t9)
-            except Undecided as e43:
-                u10 = e43
+            except Undecided as e42:
+                u10 = e42
             if not d11:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t44: Any = None
-                    u45: Undecided | None = None
-                    d46 = False
+                    t43: Any = None
+                    u44: Undecided | None = None
+                    d45 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t47 = False
+                        t46 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = load(ev, 'coordinate_transformation_mode')
+                        t47 = load(ev, 'coordinate_transformation_mode')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t48) is str:
+                        if type(t47) is str:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k49 = t48 == 'pytorch_half_pixel'
+                            k48 = t47 == 'pytorch_half_pixel'
                         else:
-                            k49 = compare('==', t48, 'pytorch_half_pixel', b)
-                        if k49:
-                            t47 = True
-                        t44 = t47
-                        d46 = not truthy(t44)
-                    except Undecided as e50:
-                        u45 = e50
-                    if not d46:
+                            k48 = compare('==', t47, 'pytorch_half_pixel', b)
+                        if k48:
+                            t46 = True
+                        t43 = t46
+                        d45 = not truthy(t43)
+                    except Undecided as e49:
+                        u44 = e49
+                    if not d45:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t51 = False
+                            t50 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t52 = load(ev, 'mode')
+                            t51 = load(ev, 'mode')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t52) is str:
+                            if type(t51) is str:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k53 = t52 == 'cubic'
+                                k52 = t51 == 'cubic'
                             else:
-                                k53 = compare('==', t52, 'cubic', b)
-                            if k53:
-                                t51 = True
-                            t44 = t51
-                            d46 = not truthy(t44)
-                        except Undecided as e54:
-                            u45 = e54
-                        if not d46:
+                                k52 = compare('==', t51, 'cubic', b)
+                            if k52:
+                                t50 = True
+                            t43 = t50
+                            d45 = not truthy(t43)
+                        except Undecided as e53:
+                            u44 = e53
+                        if not d45:
                             try:
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t55 = load(ev, 'has_scales')
-                                t56: Any
-                                if truthy(t55):
+                                t54 = load(ev, 'has_scales')
+                                t55: Any
+                                if truthy(t54):
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t57 = False
-                                    u58: Undecided | None = None
-                                    d59 = False
+                                    t56 = False
+                                    u57: Undecided | None = None
+                                    d58 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t60 = read_input(ev, 'value', 'scales')
-                                    t61: list[Any] = [t60]
-                                    for c62 in iterated(t61):
+                                    t59 = read_input(ev, 'value', 'scales')
+                                    t60: list[Any] = [t59]
+                                    for c61 in iterated(t60):
                                         b.steps += 3
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t64 = load(ev, 'r')
-                                        t63 = FUNCTIONS['range']([t64], b)
-                                        for c65 in iterated(t63):
+                                        t63 = load(ev, 'r')
+                                        t62 = FUNCTIONS['range']([t63], b)
+                                        for c64 in iterated(t62):
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t68: Any = None
-                                                u69: Undecided | None = None
-                                                d70 = False
+                                                t67: Any = None
+                                                u68: Undecided | None = None
+                                                d69 = False
                                                 try:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t71 = False
+                                                    t70 = False
                                                     b.steps += 4
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t73 = load(ev, 'S')
+                                                    t72 = load(ev, 'S')
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t74 = t73[c65] if (type(t73) is list or type(t73) is tuple) and type(c65) is int and -len(t73) <= c65 < len(t73) else item_at(t73, c65)
+                                                    t73 = t72[c64] if (type(t72) is list or type(t72) is tuple) and type(c64) is int and -len(t72) <= c64 < len(t72) else item_at(t72, c64)
                                                     b.steps += 3
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t75 = c62[c65] if (type(c62) is list or type(c62) is tuple) and type(c65) is int and -len(c62) <= c65 < len(c62) else item_at(c62, c65)
-                                                    t76 = r77 if type(t74) is int and type(t75) is int and -MAX_INT_MAGNITUDE <= (r77 := t74 * t75) <= MAX_INT_MAGNITUDE else binary('*', t74, t75, b)
-                                                    t72 = FUNCTIONS['floor']([t76], b)
+                                                    t74 = c61[c64] if (type(c61) is list or type(c61) is tuple) and type(c64) is int and -len(c61) <= c64 < len(c61) else item_at(c61, c64)
+                                                    t75 = r76 if type(t73) is int and type(t74) is int and -MAX_INT_MAGNITUDE <= (r76 := t73 * t74) <= MAX_INT_MAGNITUDE else binary('*', t73, t74, b)
+                                                    t71 = FUNCTIONS['floor']([t75], b)
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    if type(t72) is int:
+                                                    if type(t71) is int:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        k78 = t72 == 1
+                                                        k77 = t71 == 1
                                                     else:
-                                                        k78 = compare('==', t72, 1, b)
-                                                    if k78:
-                                                        t71 = True
-                                                    t68 = t71
-                                                    d70 = not truthy(t68)
-                                                except Undecided as e79:
-                                                    u69 = e79
-                                                if not d70:
+                                                        k77 = compare('==', t71, 1, b)
+                                                    if k77:
+                                                        t70 = True
+                                                    t67 = t70
+                                                    d69 = not truthy(t67)
+                                                except Undecided as e78:
+                                                    u68 = e78
+                                                if not d69:
                                                     try:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t80 = False
+                                                        t79 = False
                                                         b.steps += 3
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t81 = load(ev, 'S')
+                                                        t80 = load(ev, 'S')
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t82 = t81[c65] if (type(t81) is list or type(t81) is tuple) and type(c65) is int and -len(t81) <= c65 < len(t81) else item_at(t81, c65)
+                                                        t81 = t80[c64] if (type(t80) is list or type(t80) is tuple) and type(c64) is int and -len(t80) <= c64 < len(t80) else item_at(t80, c64)
                                                         b.steps += 3
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t83 = c62[c65] if (type(c62) is list or type(c62) is tuple) and type(c65) is int and -len(c62) <= c65 < len(c62) else item_at(c62, c65)
-                                                        t84 = r85 if type(t82) is int and type(t83) is int and -MAX_INT_MAGNITUDE <= (r85 := t82 * t83) <= MAX_INT_MAGNITUDE else binary('*', t82, t83, b)
-                                                        b.steps += 2
+                                                        t82 = c61[c64] if (type(c61) is list or type(c61) is tuple) and type(c64) is int and -len(c61) <= c64 < len(c61) else item_at(c61, c64)
+                                                        t83 = r84 if type(t81) is int and type(t82) is int and -MAX_INT_MAGNITUDE <= (r84 := t81 * t82) <= MAX_INT_MAGNITUDE else binary('*', t81, t82, b)
+                                                        b.steps += 3
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t86 = load(ev, 'S')
-                                                        b.steps += 1
-                                                        if b.steps > MAX_STEPS: b.charge(0)
-                                                        t87 = t86[c65] if (type(t86) is list or type(t86) is tuple) and type(c65) is int and -len(t86) <= c65 < len(t86) else item_at(t86, c65)
-                                                        if ((q89 := type(t84)) is int or q89 is str) and type(t87) is q89:
+                                                        t85 = t80[c64] if (type(t80) is list or type(t80) is tuple) and type(c64) is int and -len(t80) <= c64 < len(t80) else item_at(t80, c64)
+                                                        if ((q87 := type(t83)) is int or q87 is str) and type(t85) is q87:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            k88 = t84 != t87
+                                                            k86 = t83 != t85
                                                         else:
-                                                            k88 = compare('!=', t84, t87, b)
-                                                        if k88:
-                                                            t80 = True
-                                                        t68 = t80
-                                                        d70 = not truthy(t68)
-                                                    except Undecided as e90:
-                                                        u69 = e90
-                                                if not d70 and u69 is not None:
-                                                    raise u69
-                                                k66 = truthy(t68)
-                                            except Undecided as e67:
-                                                k66 = False
-                                                if u58 is None:
-                                                    u58 = e67
-                                            if k66 is True:
-                                                t57 = True
-                                                d59 = True
-                                            if d59:
+                                                            k86 = compare('!=', t83, t85, b)
+                                                        if k86:
+                                                            t79 = True
+                                                        t67 = t79
+                                                        d69 = not truthy(t67)
+                                                    except Undecided as e88:
+                                                        u68 = e88
+                                                if not d69 and u68 is not None:
+                                                    raise u68
+                                                k65 = truthy(t67)
+                                            except Undecided as e66:
+                                                k65 = False
+                                                if u57 is None:
+                                                    u57 = e66
+                                            if k65 is True:
+                                                t56 = True
+                                                d58 = True
+                                            if d58:
                                                 break
-                                        if d59:
+                                        if d58:
                                             break
-                                    if not d59 and u58 is not None:
-                                        raise u58
-                                    t56 = t57
+                                    if not d58 and u57 is not None:
+                                        raise u57
+                                    t55 = t56
                                 else:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t91 = False
-                                    u92: Undecided | None = None
-                                    d93 = False
+                                    t89 = False
+                                    u90: Undecided | None = None
+                                    d91 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t95 = load(ev, 'r')
-                                    t94 = FUNCTIONS['range']([t95], b)
-                                    for c96 in iterated(t94):
+                                    t93 = load(ev, 'r')
+                                    t92 = FUNCTIONS['range']([t93], b)
+                                    for c94 in iterated(t92):
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
                                         try:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t99: Any = None
-                                            u100: Undecided | None = None
-                                            d101 = False
+                                            t97: Any = None
+                                            u98: Undecided | None = None
+                                            d99 = False
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t102 = False
+                                                t100 = False
                                                 b.steps += 2
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t103 = read_input(ev, 'value', 'sizes')
+                                                t101 = read_input(ev, 'value', 'sizes')
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t104 = t103[c96] if (type(t103) is list or type(t103) is tuple) and type(c96) is int and -len(t103) <= c96 < len(t103) else item_at(t103, c96)
+                                                t102 = t101[c94] if (type(t101) is list or type(t101) is tuple) and type(c94) is int and -len(t101) <= c94 < len(t101) else item_at(t101, c94)
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                if type(t104) is int:
+                                                if type(t102) is int:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    k105 = t104 == 1
+                                                    k103 = t102 == 1
                                                 else:
-                                                    k105 = compare('==', t104, 1, b)
-                                                if k105:
-                                                    t102 = True
-                                                t99 = t102
-                                                d101 = not truthy(t99)
-                                            except Undecided as e106:
-                                                u100 = e106
-                                            if not d101:
+                                                    k103 = compare('==', t102, 1, b)
+                                                if k103:
+                                                    t100 = True
+                                                t97 = t100
+                                                d99 = not truthy(t97)
+                                            except Undecided as e104:
+                                                u98 = e104
+                                            if not d99:
                                                 try:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t107 = False
+                                                    t105 = False
                                                     b.steps += 2
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t108 = load(ev, 'S')
+                                                    t106 = load(ev, 'S')
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t109 = t108[c96] if (type(t108) is list or type(t108) is tuple) and type(c96) is int and -len(t108) <= c96 < len(t108) else item_at(t108, c96)
+                                                    t107 = t106[c94] if (type(t106) is list or type(t106) is tuple) and type(c94) is int and -len(t106) <= c94 < len(t106) else item_at(t106, c94)
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    if type(t109) is int:
+                                                    if type(t107) is int:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        k110 = t109 != 1
+                                                        k108 = t107 != 1
                                                     else:
-                                                        k110 = compare('!=', t109, 1, b)
-                                                    if k110:
-                                                        t107 = True
-                                                    t99 = t107
-                                                    d101 = not truthy(t99)
-                                                except Undecided as e111:
-                                                    u100 = e111
-                                            if not d101 and u100 is not None:
-                                                raise u100
-                                            k97 = truthy(t99)
-                                        except Undecided as e98:
-                                            k97 = False
-                                            if u92 is None:
-                                                u92 = e98
-                                        if k97 is True:
-                                            t91 = True
-                                            d93 = True
-                                        if d93:
+                                                        k108 = compare('!=', t107, 1, b)
+                                                    if k108:
+                                                        t105 = True
+                                                    t97 = t105
+                                                    d99 = not truthy(t97)
+                                                except Undecided as e109:
+                                                    u98 = e109
+                                            if not d99 and u98 is not None:
+                                                raise u98
+                                            k95 = truthy(t97)
+                                        except Undecided as e96:
+                                            k95 = False
+                                            if u90 is None:
+                                                u90 = e96
+                                        if k95 is True:
+                                            t89 = True
+                                            d91 = True
+                                        if d91:
                                             break
-                                    if not d93 and u92 is not None:
-                                        raise u92
-                                    t56 = t91
-                                t44 = t56
-                                d46 = not truthy(t44)
-                            except Undecided as e112:
-                                u45 = e112
-                    if not d46 and u45 is not None:
-                        raise u45
-                    t9 = t44
+                                    if not d91 and u90 is not None:
+                                        raise u90
+                                    t55 = t89
+                                t43 = t55
+                                d45 = not truthy(t43)
+                            except Undecided as e110:
+                                u44 = e110
+                    if not d45 and u44 is not None:
+                        raise u44
+                    t9 = t43
                     d11 = truthy(t9)
-                except Undecided as e113:
-                    u10 = e113
+                except Undecided as e111:
+                    u10 = e111
             if not d11 and u10 is not None:
                 raise u10
             t1 = t9
             d3 = not truthy(t1)
-        except Undecided as e114:
-            u2 = e114
+        except Undecided as e112:
+            u2 = e112
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1692,186 +1653,174 @@ def _f23(ev: Evaluator) -> Any:
                                     t35 = c14[c25] if (type(c14) is list or type(c14) is tuple) and type(c25) is int and -len(c14) <= c25 < len(c14) else item_at(c14, c25)
                                     t36 = r37 if type(t34) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r37 := t34 * t35) <= MAX_INT_MAGNITUDE else binary('*', t34, t35, b)
                                     t32 = FUNCTIONS['floor']([t36], b)
-                                    b.steps += 2
+                                    b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t38 = load(ev, 'S')
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t39 = t38[c25] if (type(t38) is list or type(t38) is tuple) and type(c25) is int and -len(t38) <= c25 < len(t38) else item_at(t38, c25)
-                                    if ((q41 := type(t32)) is int or q41 is str) and type(t39) is q41:
+                                    t38 = t33[c25] if (type(t33) is list or type(t33) is tuple) and type(c25) is int and -len(t33) <= c25 < len(t33) else item_at(t33, c25)
+                                    if ((q40 := type(t32)) is int or q40 is str) and type(t38) is q40:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k40 = t32 == t39
+                                        k39 = t32 == t38
                                     else:
-                                        k40 = compare('==', t32, t39, b)
-                                    if k40:
+                                        k39 = compare('==', t32, t38, b)
+                                    if k39:
                                         t31 = True
                                     t28 = t31
                                     d30 = not truthy(t28)
-                                except Undecided as e42:
-                                    u29 = e42
+                                except Undecided as e41:
+                                    u29 = e41
                                 if not d30:
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t43: Any = None
-                                        u44: Undecided | None = None
-                                        d45 = False
+                                        t42: Any = None
+                                        u43: Undecided | None = None
+                                        d44 = False
                                         try:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t46 = False
+                                            t45 = False
                                             b.steps += 3
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t47 = c14[c25] if (type(c14) is list or type(c14) is tuple) and type(c25) is int and -len(c14) <= c25 < len(c14) else item_at(c14, c25)
+                                            t46 = c14[c25] if (type(c14) is list or type(c14) is tuple) and type(c25) is int and -len(c14) <= c25 < len(c14) else item_at(c14, c25)
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            if type(t47) is int:
+                                            if type(t46) is int:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                k48 = t47 != 1
+                                                k47 = t46 != 1
                                             else:
-                                                k48 = compare('!=', t47, 1, b)
-                                            if k48:
-                                                t46 = True
-                                            t43 = t46
-                                            d45 = truthy(t43)
-                                        except Undecided as e49:
-                                            u44 = e49
-                                        if not d45:
+                                                k47 = compare('!=', t46, 1, b)
+                                            if k47:
+                                                t45 = True
+                                            t42 = t45
+                                            d44 = truthy(t42)
+                                        except Undecided as e48:
+                                            u43 = e48
+                                        if not d44:
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t50: Any = None
-                                                u51: Undecided | None = None
-                                                d52 = False
+                                                t49: Any = None
+                                                u50: Undecided | None = None
+                                                d51 = False
                                                 try:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t53 = False
-                                                    b.steps += 1
+                                                    t52 = False
+                                                    b.steps += 2
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t54 = load(ev, 'coordinate_transformation_mode')
-                                                    b.steps += 1
-                                                    if b.steps > MAX_STEPS: b.charge(0)
-                                                    if type(t54) is str:
+                                                    if type(t16) is str:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        k55 = t54 == 'tf_half_pixel_for_nn'
+                                                        k53 = t16 == 'tf_half_pixel_for_nn'
                                                     else:
-                                                        k55 = compare('==', t54, 'tf_half_pixel_for_nn', b)
-                                                    if k55:
-                                                        t53 = True
-                                                    t50 = t53
-                                                    d52 = truthy(t50)
-                                                except Undecided as e56:
-                                                    u51 = e56
-                                                if not d52:
+                                                        k53 = compare('==', t16, 'tf_half_pixel_for_nn', b)
+                                                    if k53:
+                                                        t52 = True
+                                                    t49 = t52
+                                                    d51 = truthy(t49)
+                                                except Undecided as e54:
+                                                    u50 = e54
+                                                if not d51:
                                                     try:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t57: Any = None
-                                                        u58: Undecided | None = None
-                                                        d59 = False
+                                                        t55: Any = None
+                                                        u56: Undecided | None = None
+                                                        d57 = False
                                                         try:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t60 = False
-                                                            b.steps += 1
+                                                            t58 = False
+                                                            b.steps += 2
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t61 = load(ev, 'coordinate_transformation_mode')
-                                                            b.steps += 1
-                                                            if b.steps > MAX_STEPS: b.charge(0)
-                                                            if type(t61) is str:
+                                                            if type(t16) is str:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                k62 = t61 == 'tf_crop_and_resize'
+                                                                k59 = t16 == 'tf_crop_and_resize'
                                                             else:
-                                                                k62 = compare('==', t61, 'tf_crop_and_resize', b)
-                                                            if k62:
-                                                                t60 = True
-                                                            t57 = t60
-                                                            d59 = not truthy(t57)
-                                                        except Undecided as e63:
-                                                            u58 = e63
-                                                        if not d59:
+                                                                k59 = compare('==', t16, 'tf_crop_and_resize', b)
+                                                            if k59:
+                                                                t58 = True
+                                                            t55 = t58
+                                                            d57 = not truthy(t55)
+                                                        except Undecided as e60:
+                                                            u56 = e60
+                                                        if not d57:
                                                             try:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t64: Any = None
-                                                                u65: Undecided | None = None
-                                                                d66 = False
+                                                                t61: Any = None
+                                                                u62: Undecided | None = None
+                                                                d63 = False
                                                                 try:
                                                                     b.steps += 1
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    t67 = False
+                                                                    t64 = False
                                                                     b.steps += 3
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    t68 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
+                                                                    t65 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
                                                                     b.steps += 1
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    if type(t68) is int:
+                                                                    if type(t65) is int:
                                                                         b.steps += 1
                                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                                        k69 = t68 != 0
+                                                                        k66 = t65 != 0
                                                                     else:
-                                                                        k69 = compare('!=', t68, 0, b)
-                                                                    if k69:
-                                                                        t67 = True
-                                                                    t64 = t67
-                                                                    d66 = truthy(t64)
-                                                                except Undecided as e70:
-                                                                    u65 = e70
-                                                                if not d66:
+                                                                        k66 = compare('!=', t65, 0, b)
+                                                                    if k66:
+                                                                        t64 = True
+                                                                    t61 = t64
+                                                                    d63 = truthy(t61)
+                                                                except Undecided as e67:
+                                                                    u62 = e67
+                                                                if not d63:
                                                                     try:
                                                                         b.steps += 1
                                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                                        t71 = False
-                                                                        b.steps += 4
+                                                                        t68 = False
+                                                                        b.steps += 5
                                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                                        t73 = load(ev, 'r')
+                                                                        t70 = r71 if type(t24) is int and type(c25) is int and -MAX_INT_MAGNITUDE <= (r71 := t24 + c25) <= MAX_INT_MAGNITUDE else binary('+', t24, c25, b)
+                                                                        t69 = c22[t70] if (type(c22) is list or type(c22) is tuple) and type(t70) is int and -len(c22) <= t70 < len(c22) else item_at(c22, t70)
                                                                         b.steps += 1
                                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                                        t74 = r75 if type(t73) is int and type(c25) is int and -MAX_INT_MAGNITUDE <= (r75 := t73 + c25) <= MAX_INT_MAGNITUDE else binary('+', t73, c25, b)
-                                                                        t72 = c22[t74] if (type(c22) is list or type(c22) is tuple) and type(t74) is int and -len(c22) <= t74 < len(c22) else item_at(c22, t74)
-                                                                        b.steps += 1
-                                                                        if b.steps > MAX_STEPS: b.charge(0)
-                                                                        if type(t72) is int:
+                                                                        if type(t69) is int:
                                                                             b.steps += 1
                                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                                            k76 = t72 != 1
+                                                                            k72 = t69 != 1
                                                                         else:
-                                                                            k76 = compare('!=', t72, 1, b)
-                                                                        if k76:
-                                                                            t71 = True
-                                                                        t64 = t71
-                                                                        d66 = truthy(t64)
-                                                                    except Undecided as e77:
-                                                                        u65 = e77
-                                                                if not d66 and u65 is not None:
-                                                                    raise u65
-                                                                t57 = t64
-                                                                d59 = not truthy(t57)
-                                                            except Undecided as e78:
-                                                                u58 = e78
-                                                        if not d59 and u58 is not None:
-                                                            raise u58
-                                                        t50 = t57
-                                                        d52 = truthy(t50)
-                                                    except Undecided as e79:
-                                                        u51 = e79
-                                                if not d52 and u51 is not None:
-                                                    raise u51
-                                                t43 = t50
-                                                d45 = truthy(t43)
-                                            except Undecided as e80:
-                                                u44 = e80
-                                        if not d45 and u44 is not None:
-                                            raise u44
-                                        t28 = t43
+                                                                            k72 = compare('!=', t69, 1, b)
+                                                                        if k72:
+                                                                            t68 = True
+                                                                        t61 = t68
+                                                                        d63 = truthy(t61)
+                                                                    except Undecided as e73:
+                                                                        u62 = e73
+                                                                if not d63 and u62 is not None:
+                                                                    raise u62
+                                                                t55 = t61
+                                                                d57 = not truthy(t55)
+                                                            except Undecided as e74:
+                                                                u56 = e74
+                                                        if not d57 and u56 is not None:
+                                                            raise u56
+                                                        t49 = t55
+                                                        d51 = truthy(t49)
+                                                    except Undecided as e75:
+                                                        u50 = e75
+                                                if not d51 and u50 is not None:
+                                                    raise u50
+                                                t42 = t49
+                                                d44 = truthy(t42)
+                                            except Undecided as e76:
+                                                u43 = e76
+                                        if not d44 and u43 is not None:
+                                            raise u43
+                                        t28 = t42
                                         d30 = not truthy(t28)
-                                    except Undecided as e81:
-                                        u29 = e81
+                                    except Undecided as e77:
+                                        u29 = e77
                                 if not d30 and u29 is not None:
                                     raise u29
                                 k26 = truthy(t28)
@@ -1892,260 +1841,251 @@ def _f23(ev: Evaluator) -> Any:
                     raise u10
                 t4 = t9
                 d6 = not truthy(t4)
-            except Undecided as e82:
-                u5 = e82
+            except Undecided as e78:
+                u5 = e78
         if not d6 and u5 is not None:
             raise u5
         t1 = t4
         d3 = truthy(t1)
-    except Undecided as e83:
-        u2 = e83
+    except Undecided as e79:
+        u2 = e79
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t84: Any = None
-            u85: Undecided | None = None
-            d86 = False
+            t80: Any = None
+            u81: Undecided | None = None
+            d82 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t87 = load(ev, 'use_sizes')
-                t84 = t87
-                d86 = not truthy(t84)
-            except Undecided as e88:
-                u85 = e88
-            if not d86:
+                t83 = load(ev, 'use_sizes')
+                t80 = t83
+                d82 = not truthy(t80)
+            except Undecided as e84:
+                u81 = e84
+            if not d82:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t89 = False
-                    u90: Undecided | None = None
-                    d91 = False
+                    t85 = False
+                    u86: Undecided | None = None
+                    d87 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t92 = False
+                    t88 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t93 = load(ev, 'coordinate_transformation_mode')
+                    t89 = load(ev, 'coordinate_transformation_mode')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t93) is str:
+                    if type(t89) is str:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k94 = t93 == 'tf_crop_and_resize'
+                        k90 = t89 == 'tf_crop_and_resize'
                     else:
-                        k94 = compare('==', t93, 'tf_crop_and_resize', b)
-                    if k94:
-                        t92 = True
-                    t95: Any
-                    if truthy(t92):
+                        k90 = compare('==', t89, 'tf_crop_and_resize', b)
+                    if k90:
+                        t88 = True
+                    t91: Any
+                    if truthy(t88):
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t96 = read_input(ev, 'value', 'roi')
-                        t95 = t96
+                        t92 = read_input(ev, 'value', 'roi')
+                        t91 = t92
                     else:
-                        t97: list[Any] = []
+                        t93: list[Any] = []
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t95 = t97
-                    t98: list[Any] = [t95]
-                    for c99 in iterated(t98):
+                        t91 = t93
+                    t94: list[Any] = [t91]
+                    for c95 in iterated(t94):
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t101 = load(ev, 'r')
-                        t100 = FUNCTIONS['range']([t101], b)
-                        for c102 in iterated(t100):
+                        t97 = load(ev, 'r')
+                        t96 = FUNCTIONS['range']([t97], b)
+                        for c98 in iterated(t96):
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t105: Any = None
-                                u106: Undecided | None = None
-                                d107 = False
+                                t101: Any = None
+                                u102: Undecided | None = None
+                                d103 = False
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t108 = False
+                                    t104 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t109 = read_input(ev, 'value', 'sizes')
+                                    t105 = read_input(ev, 'value', 'sizes')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t110 = t109[c102] if (type(t109) is list or type(t109) is tuple) and type(c102) is int and -len(t109) <= c102 < len(t109) else item_at(t109, c102)
+                                    t106 = t105[c98] if (type(t105) is list or type(t105) is tuple) and type(c98) is int and -len(t105) <= c98 < len(t105) else item_at(t105, c98)
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t111 = load(ev, 'S')
+                                    t107 = load(ev, 'S')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t112 = t111[c102] if (type(t111) is list or type(t111) is tuple) and type(c102) is int and -len(t111) <= c102 < len(t111) else item_at(t111, c102)
-                                    if ((q114 := type(t110)) is int or q114 is str) and type(t112) is q114:
+                                    t108 = t107[c98] if (type(t107) is list or type(t107) is tuple) and type(c98) is int and -len(t107) <= c98 < len(t107) else item_at(t107, c98)
+                                    if ((q110 := type(t106)) is int or q110 is str) and type(t108) is q110:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k113 = t110 == t112
+                                        k109 = t106 == t108
                                     else:
-                                        k113 = compare('==', t110, t112, b)
-                                    if k113:
-                                        t108 = True
-                                    t105 = t108
-                                    d107 = not truthy(t105)
-                                except Undecided as e115:
-                                    u106 = e115
-                                if not d107:
+                                        k109 = compare('==', t106, t108, b)
+                                    if k109:
+                                        t104 = True
+                                    t101 = t104
+                                    d103 = not truthy(t101)
+                                except Undecided as e111:
+                                    u102 = e111
+                                if not d103:
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t116: Any = None
-                                        u117: Undecided | None = None
-                                        d118 = False
+                                        t112: Any = None
+                                        u113: Undecided | None = None
+                                        d114 = False
                                         try:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t119 = False
-                                            b.steps += 1
+                                            t115 = False
+                                            b.steps += 2
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t120 = load(ev, 'coordinate_transformation_mode')
-                                            b.steps += 1
-                                            if b.steps > MAX_STEPS: b.charge(0)
-                                            if type(t120) is str:
+                                            if type(t89) is str:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                k121 = t120 == 'tf_half_pixel_for_nn'
+                                                k116 = t89 == 'tf_half_pixel_for_nn'
                                             else:
-                                                k121 = compare('==', t120, 'tf_half_pixel_for_nn', b)
-                                            if k121:
-                                                t119 = True
-                                            t116 = t119
-                                            d118 = truthy(t116)
-                                        except Undecided as e122:
-                                            u117 = e122
-                                        if not d118:
+                                                k116 = compare('==', t89, 'tf_half_pixel_for_nn', b)
+                                            if k116:
+                                                t115 = True
+                                            t112 = t115
+                                            d114 = truthy(t112)
+                                        except Undecided as e117:
+                                            u113 = e117
+                                        if not d114:
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t123: Any = None
-                                                u124: Undecided | None = None
-                                                d125 = False
+                                                t118: Any = None
+                                                u119: Undecided | None = None
+                                                d120 = False
                                                 try:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t126 = False
-                                                    b.steps += 1
+                                                    t121 = False
+                                                    b.steps += 2
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t127 = load(ev, 'coordinate_transformation_mode')
-                                                    b.steps += 1
-                                                    if b.steps > MAX_STEPS: b.charge(0)
-                                                    if type(t127) is str:
+                                                    if type(t89) is str:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        k128 = t127 == 'tf_crop_and_resize'
+                                                        k122 = t89 == 'tf_crop_and_resize'
                                                     else:
-                                                        k128 = compare('==', t127, 'tf_crop_and_resize', b)
-                                                    if k128:
-                                                        t126 = True
-                                                    t123 = t126
-                                                    d125 = not truthy(t123)
-                                                except Undecided as e129:
-                                                    u124 = e129
-                                                if not d125:
+                                                        k122 = compare('==', t89, 'tf_crop_and_resize', b)
+                                                    if k122:
+                                                        t121 = True
+                                                    t118 = t121
+                                                    d120 = not truthy(t118)
+                                                except Undecided as e123:
+                                                    u119 = e123
+                                                if not d120:
                                                     try:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t130: Any = None
-                                                        u131: Undecided | None = None
-                                                        d132 = False
+                                                        t124: Any = None
+                                                        u125: Undecided | None = None
+                                                        d126 = False
                                                         try:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t133 = False
+                                                            t127 = False
                                                             b.steps += 3
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t134 = c99[c102] if (type(c99) is list or type(c99) is tuple) and type(c102) is int and -len(c99) <= c102 < len(c99) else item_at(c99, c102)
+                                                            t128 = c95[c98] if (type(c95) is list or type(c95) is tuple) and type(c98) is int and -len(c95) <= c98 < len(c95) else item_at(c95, c98)
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            if type(t134) is int:
+                                                            if type(t128) is int:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                k135 = t134 != 0
+                                                                k129 = t128 != 0
                                                             else:
-                                                                k135 = compare('!=', t134, 0, b)
-                                                            if k135:
-                                                                t133 = True
-                                                            t130 = t133
-                                                            d132 = truthy(t130)
-                                                        except Undecided as e136:
-                                                            u131 = e136
-                                                        if not d132:
+                                                                k129 = compare('!=', t128, 0, b)
+                                                            if k129:
+                                                                t127 = True
+                                                            t124 = t127
+                                                            d126 = truthy(t124)
+                                                        except Undecided as e130:
+                                                            u125 = e130
+                                                        if not d126:
                                                             try:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t137 = False
-                                                                b.steps += 4
+                                                                t131 = False
+                                                                b.steps += 5
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t139 = load(ev, 'r')
+                                                                t133 = r134 if type(t97) is int and type(c98) is int and -MAX_INT_MAGNITUDE <= (r134 := t97 + c98) <= MAX_INT_MAGNITUDE else binary('+', t97, c98, b)
+                                                                t132 = c95[t133] if (type(c95) is list or type(c95) is tuple) and type(t133) is int and -len(c95) <= t133 < len(c95) else item_at(c95, t133)
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t140 = r141 if type(t139) is int and type(c102) is int and -MAX_INT_MAGNITUDE <= (r141 := t139 + c102) <= MAX_INT_MAGNITUDE else binary('+', t139, c102, b)
-                                                                t138 = c99[t140] if (type(c99) is list or type(c99) is tuple) and type(t140) is int and -len(c99) <= t140 < len(c99) else item_at(c99, t140)
-                                                                b.steps += 1
-                                                                if b.steps > MAX_STEPS: b.charge(0)
-                                                                if type(t138) is int:
+                                                                if type(t132) is int:
                                                                     b.steps += 1
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    k142 = t138 != 1
+                                                                    k135 = t132 != 1
                                                                 else:
-                                                                    k142 = compare('!=', t138, 1, b)
-                                                                if k142:
-                                                                    t137 = True
-                                                                t130 = t137
-                                                                d132 = truthy(t130)
-                                                            except Undecided as e143:
-                                                                u131 = e143
-                                                        if not d132 and u131 is not None:
-                                                            raise u131
-                                                        t123 = t130
-                                                        d125 = not truthy(t123)
-                                                    except Undecided as e144:
-                                                        u124 = e144
-                                                if not d125 and u124 is not None:
-                                                    raise u124
-                                                t116 = t123
-                                                d118 = truthy(t116)
-                                            except Undecided as e145:
-                                                u117 = e145
-                                        if not d118 and u117 is not None:
-                                            raise u117
-                                        t105 = t116
-                                        d107 = not truthy(t105)
-                                    except Undecided as e146:
-                                        u106 = e146
-                                if not d107 and u106 is not None:
-                                    raise u106
-                                k103 = truthy(t105)
-                            except Undecided as e104:
-                                k103 = False
-                                if u90 is None:
-                                    u90 = e104
-                            if k103 is True:
-                                t89 = True
-                                d91 = True
-                            if d91:
+                                                                    k135 = compare('!=', t132, 1, b)
+                                                                if k135:
+                                                                    t131 = True
+                                                                t124 = t131
+                                                                d126 = truthy(t124)
+                                                            except Undecided as e136:
+                                                                u125 = e136
+                                                        if not d126 and u125 is not None:
+                                                            raise u125
+                                                        t118 = t124
+                                                        d120 = not truthy(t118)
+                                                    except Undecided as e137:
+                                                        u119 = e137
+                                                if not d120 and u119 is not None:
+                                                    raise u119
+                                                t112 = t118
+                                                d114 = truthy(t112)
+                                            except Undecided as e138:
+                                                u113 = e138
+                                        if not d114 and u113 is not None:
+                                            raise u113
+                                        t101 = t112
+                                        d103 = not truthy(t101)
+                                    except Undecided as e139:
+                                        u102 = e139
+                                if not d103 and u102 is not None:
+                                    raise u102
+                                k99 = truthy(t101)
+                            except Undecided as e100:
+                                k99 = False
+                                if u86 is None:
+                                    u86 = e100
+                            if k99 is True:
+                                t85 = True
+                                d87 = True
+                            if d87:
                                 break
-                        if d91:
+                        if d87:
                             break
-                    if not d91 and u90 is not None:
-                        raise u90
-                    t84 = t89
-                    d86 = not truthy(t84)
-                except Undecided as e147:
-                    u85 = e147
-            if not d86 and u85 is not None:
-                raise u85
-            t1 = t84
+                    if not d87 and u86 is not None:
+                        raise u86
+                    t80 = t85
+                    d82 = not truthy(t80)
+                except Undecided as e140:
+                    u81 = e140
+            if not d82 and u81 is not None:
+                raise u81
+            t1 = t80
             d3 = truthy(t1)
-        except Undecided as e148:
-            u2 = e148
+        except Undecided as e141:
+            u2 = e141
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -2200,45 +2140,39 @@ def _f24(ev: Evaluator) -> Any:
                         t21 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
                         t22 = r23 if type(t20) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t20 * t21) <= MAX_INT_MAGNITUDE else binary('*', t20, t21, b)
                         t18 = FUNCTIONS['ceil']([t22], b)
+                        b.steps += 4
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t24 = t19[c14] if (type(t19) is list or type(t19) is tuple) and type(c14) is int and -len(t19) <= c14 < len(t19) else item_at(t19, c14)
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'S')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = t24[c14] if (type(t24) is list or type(t24) is tuple) and type(c14) is int and -len(t24) <= c14 < len(t24) else item_at(t24, c14)
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
-                        t27 = r28 if type(t25) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := t25 * t26) <= MAX_INT_MAGNITUDE else binary('*', t25, t26, b)
-                        t29 = r30 if type(t18) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r30 := t18 - t27) <= MAX_INT_MAGNITUDE else binary('-', t18, t27, b)
-                        if type(t29) is int:
+                        t25 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
+                        t26 = r27 if type(t24) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t24 * t25) <= MAX_INT_MAGNITUDE else binary('*', t24, t25, b)
+                        t28 = r29 if type(t18) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r29 := t18 - t26) <= MAX_INT_MAGNITUDE else binary('-', t18, t26, b)
+                        if type(t28) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k31 = 0 < t29
+                            k30 = 0 < t28
                         else:
-                            k31 = compare('<', 0, t29, b)
-                        if k31:
-                            b.steps += 4
+                            k30 = compare('<', 0, t28, b)
+                        if k30:
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = load(ev, 'S')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = t32[c14] if (type(t32) is list or type(t32) is tuple) and type(c14) is int and -len(t32) <= c14 < len(t32) else item_at(t32, c14)
+                            t31 = t19[c14] if (type(t19) is list or type(t19) is tuple) and type(c14) is int and -len(t19) <= c14 < len(t19) else item_at(t19, c14)
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
-                            t35 = r36 if type(t33) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r36 := t33 * t34) <= MAX_INT_MAGNITUDE else binary('*', t33, t34, b)
+                            t32 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
+                            t33 = r34 if type(t31) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := t31 * t32) <= MAX_INT_MAGNITUDE else binary('*', t31, t32, b)
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = binary('**', 2, 24, b)
-                            t38 = r39 if type(t35) is int and type(t37) is int and t37 != 0 and t35 % t37 == 0 and -MAX_INT_MAGNITUDE <= (r39 := t35 // t37) <= MAX_INT_MAGNITUDE else binary('/', t35, t37, b)
-                            if ((q41 := type(t29)) is int or q41 is str) and type(t38) is q41:
+                            t35 = binary('**', 2, 24, b)
+                            t36 = r37 if type(t33) is int and type(t35) is int and t35 != 0 and t33 % t35 == 0 and -MAX_INT_MAGNITUDE <= (r37 := t33 // t35) <= MAX_INT_MAGNITUDE else binary('/', t33, t35, b)
+                            if ((q39 := type(t28)) is int or q39 is str) and type(t36) is q39:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k40 = t29 <= t38
+                                k38 = t28 <= t36
                             else:
-                                k40 = compare('<=', t29, t38, b)
-                            if k40:
+                                k38 = compare('<=', t28, t36, b)
+                            if k38:
                                 t17 = True
                         k15 = truthy(t17)
                     except Undecided as e16:
@@ -2256,8 +2190,8 @@ def _f24(ev: Evaluator) -> Any:
                 raise u7
             t1 = t6
             d3 = not truthy(t1)
-        except Undecided as e42:
-            u2 = e42
+        except Undecided as e40:
+            u2 = e40
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -2292,68 +2226,59 @@ def _f25(ev: Evaluator) -> Any:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = False
-            b.steps += 6
+            b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t17 = t16[c7] if (type(t16) is list or type(t16) is tuple) and type(c7) is int and -len(t16) <= c7 < len(t16) else item_at(t16, c7)
+            t16 = t9[c7] if (type(t9) is list or type(t9) is tuple) and type(c7) is int and -len(t9) <= c7 < len(t9) else item_at(t9, c7)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = c4[c7] if (type(c4) is list or type(c4) is tuple) and type(c7) is int and -len(c4) <= c7 < len(c4) else item_at(c4, c7)
-            t19 = r20 if type(t17) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t17 * t18) <= MAX_INT_MAGNITUDE else binary('*', t17, t18, b)
-            t15 = FUNCTIONS['ceil']([t19], b)
+            t17 = c4[c7] if (type(c4) is list or type(c4) is tuple) and type(c7) is int and -len(c4) <= c7 < len(c4) else item_at(c4, c7)
+            t18 = r19 if type(t16) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t16 * t17) <= MAX_INT_MAGNITUDE else binary('*', t16, t17, b)
+            t15 = FUNCTIONS['ceil']([t18], b)
+            b.steps += 4
+            if b.steps > MAX_STEPS: b.charge(0)
+            t20 = t9[c7] if (type(t9) is list or type(t9) is tuple) and type(c7) is int and -len(t9) <= c7 < len(t9) else item_at(t9, c7)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = t21[c7] if (type(t21) is list or type(t21) is tuple) and type(c7) is int and -len(t21) <= c7 < len(t21) else item_at(t21, c7)
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = c4[c7] if (type(c4) is list or type(c4) is tuple) and type(c7) is int and -len(c4) <= c7 < len(c4) else item_at(c4, c7)
-            t24 = r25 if type(t22) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 * t23) <= MAX_INT_MAGNITUDE else binary('*', t22, t23, b)
-            t26 = r27 if type(t15) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r27 := t15 - t24) <= MAX_INT_MAGNITUDE else binary('-', t15, t24, b)
-            if type(t26) is int:
+            t21 = c4[c7] if (type(c4) is list or type(c4) is tuple) and type(c7) is int and -len(c4) <= c7 < len(c4) else item_at(c4, c7)
+            t22 = r23 if type(t20) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t20 * t21) <= MAX_INT_MAGNITUDE else binary('*', t20, t21, b)
+            t24 = r25 if type(t15) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t15 - t22) <= MAX_INT_MAGNITUDE else binary('-', t15, t22, b)
+            if type(t24) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k28 = 0 < t26
+                k26 = 0 < t24
             else:
-                k28 = compare('<', 0, t26, b)
-            if k28:
-                b.steps += 4
+                k26 = compare('<', 0, t24, b)
+            if k26:
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t30 = t29[c7] if (type(t29) is list or type(t29) is tuple) and type(c7) is int and -len(t29) <= c7 < len(t29) else item_at(t29, c7)
+                t27 = t9[c7] if (type(t9) is list or type(t9) is tuple) and type(c7) is int and -len(t9) <= c7 < len(t9) else item_at(t9, c7)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t31 = c4[c7] if (type(c4) is list or type(c4) is tuple) and type(c7) is int and -len(c4) <= c7 < len(c4) else item_at(c4, c7)
-                t32 = r33 if type(t30) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t30 * t31) <= MAX_INT_MAGNITUDE else binary('*', t30, t31, b)
+                t28 = c4[c7] if (type(c4) is list or type(c4) is tuple) and type(c7) is int and -len(c4) <= c7 < len(c4) else item_at(c4, c7)
+                t29 = r30 if type(t27) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t27 * t28) <= MAX_INT_MAGNITUDE else binary('*', t27, t28, b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t34 = binary('**', 2, 24, b)
-                t35 = r36 if type(t32) is int and type(t34) is int and t34 != 0 and t32 % t34 == 0 and -MAX_INT_MAGNITUDE <= (r36 := t32 // t34) <= MAX_INT_MAGNITUDE else binary('/', t32, t34, b)
-                if ((q38 := type(t26)) is int or q38 is str) and type(t35) is q38:
+                t31 = binary('**', 2, 24, b)
+                t32 = r33 if type(t29) is int and type(t31) is int and t31 != 0 and t29 % t31 == 0 and -MAX_INT_MAGNITUDE <= (r33 := t29 // t31) <= MAX_INT_MAGNITUDE else binary('/', t29, t31, b)
+                if ((q35 := type(t24)) is int or q35 is str) and type(t32) is q35:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k37 = t26 <= t35
+                    k34 = t24 <= t32
                 else:
-                    k37 = compare('<=', t26, t35, b)
-                if k37:
+                    k34 = compare('<=', t24, t32, b)
+                if k34:
                     t14 = True
-            t39: Any
+            t36: Any
             if truthy(t14):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t39 = 1
+                t36 = 1
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t39 = 0
-            t40 = r41 if type(t8) is int and type(t39) is int and -MAX_INT_MAGNITUDE <= (r41 := t8 + t39) <= MAX_INT_MAGNITUDE else binary('+', t8, t39, b)
-            t1.append(t40)
+                t36 = 0
+            t37 = r38 if type(t8) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t8 + t36) <= MAX_INT_MAGNITUDE else binary('+', t8, t36, b)
+            t1.append(t37)
             check_length(len(t1), 'comprehension')
     return t1
 
@@ -2585,206 +2510,203 @@ def _f27(ev: Evaluator) -> Any:
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
                     t63 = False
-                    b.steps += 1
+                    b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t64 = load(ev, 'keep_aspect_ratio_policy')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t64) is str:
+                    if type(t34) is str:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k65 = t64 == 'not_larger'
+                        k64 = t34 == 'not_larger'
                     else:
-                        k65 = compare('==', t64, 'not_larger', b)
-                    if k65:
+                        k64 = compare('==', t34, 'not_larger', b)
+                    if k64:
                         t63 = True
-                    t66: Any
+                    t65: Any
                     if truthy(t63):
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t68: list[Any] = []
+                        t67: list[Any] = []
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t70 = load(ev, 'k')
-                        t69 = FUNCTIONS['range']([t70], b)
-                        for c71 in iterated(t69):
+                        t69 = load(ev, 'k')
+                        t68 = FUNCTIONS['range']([t69], b)
+                        for c70 in iterated(t68):
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t72 = c62[c71] if (type(c62) is list or type(c62) is tuple) and type(c71) is int and -len(c62) <= c71 < len(c62) else item_at(c62, c71)
+                            t71 = c62[c70] if (type(c62) is list or type(c62) is tuple) and type(c70) is int and -len(c62) <= c70 < len(c62) else item_at(c62, c70)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t73 = load(ev, 'S')
+                            t72 = load(ev, 'S')
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t75 = load(ev, 'ax')
+                            t74 = load(ev, 'ax')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t76 = t75[c71] if (type(t75) is list or type(t75) is tuple) and type(c71) is int and -len(t75) <= c71 < len(t75) else item_at(t75, c71)
-                            t74 = t73[t76] if (type(t73) is list or type(t73) is tuple) and type(t76) is int and -len(t73) <= t76 < len(t73) else item_at(t73, t76)
-                            t77 = r78 if type(t72) is int and type(t74) is int and t74 != 0 and t72 % t74 == 0 and -MAX_INT_MAGNITUDE <= (r78 := t72 // t74) <= MAX_INT_MAGNITUDE else binary('/', t72, t74, b)
-                            t68.append(t77)
-                            check_length(len(t68), 'comprehension')
-                        t67 = FUNCTIONS['min']([t68], b)
-                        t66 = t67
+                            t75 = t74[c70] if (type(t74) is list or type(t74) is tuple) and type(c70) is int and -len(t74) <= c70 < len(t74) else item_at(t74, c70)
+                            t73 = t72[t75] if (type(t72) is list or type(t72) is tuple) and type(t75) is int and -len(t72) <= t75 < len(t72) else item_at(t72, t75)
+                            t76 = r77 if type(t71) is int and type(t73) is int and t73 != 0 and t71 % t73 == 0 and -MAX_INT_MAGNITUDE <= (r77 := t71 // t73) <= MAX_INT_MAGNITUDE else binary('/', t71, t73, b)
+                            t67.append(t76)
+                            check_length(len(t67), 'comprehension')
+                        t66 = FUNCTIONS['min']([t67], b)
+                        t65 = t66
                     else:
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t80: list[Any] = []
+                        t79: list[Any] = []
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t82 = load(ev, 'k')
-                        t81 = FUNCTIONS['range']([t82], b)
-                        for c83 in iterated(t81):
+                        t81 = load(ev, 'k')
+                        t80 = FUNCTIONS['range']([t81], b)
+                        for c82 in iterated(t80):
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t84 = c62[c83] if (type(c62) is list or type(c62) is tuple) and type(c83) is int and -len(c62) <= c83 < len(c62) else item_at(c62, c83)
+                            t83 = c62[c82] if (type(c62) is list or type(c62) is tuple) and type(c82) is int and -len(c62) <= c82 < len(c62) else item_at(c62, c82)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t85 = load(ev, 'S')
+                            t84 = load(ev, 'S')
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t87 = load(ev, 'ax')
+                            t86 = load(ev, 'ax')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t88 = t87[c83] if (type(t87) is list or type(t87) is tuple) and type(c83) is int and -len(t87) <= c83 < len(t87) else item_at(t87, c83)
-                            t86 = t85[t88] if (type(t85) is list or type(t85) is tuple) and type(t88) is int and -len(t85) <= t88 < len(t85) else item_at(t85, t88)
-                            t89 = r90 if type(t84) is int and type(t86) is int and t86 != 0 and t84 % t86 == 0 and -MAX_INT_MAGNITUDE <= (r90 := t84 // t86) <= MAX_INT_MAGNITUDE else binary('/', t84, t86, b)
-                            t80.append(t89)
-                            check_length(len(t80), 'comprehension')
-                        t79 = FUNCTIONS['max']([t80], b)
-                        t66 = t79
-                    t91: list[Any] = [t66]
-                    for c92 in iterated(t91):
+                            t87 = t86[c82] if (type(t86) is list or type(t86) is tuple) and type(c82) is int and -len(t86) <= c82 < len(t86) else item_at(t86, c82)
+                            t85 = t84[t87] if (type(t84) is list or type(t84) is tuple) and type(t87) is int and -len(t84) <= t87 < len(t84) else item_at(t84, t87)
+                            t88 = r89 if type(t83) is int and type(t85) is int and t85 != 0 and t83 % t85 == 0 and -MAX_INT_MAGNITUDE <= (r89 := t83 // t85) <= MAX_INT_MAGNITUDE else binary('/', t83, t85, b)
+                            t79.append(t88)
+                            check_length(len(t79), 'comprehension')
+                        t78 = FUNCTIONS['max']([t79], b)
+                        t65 = t78
+                    t90: list[Any] = [t65]
+                    for c91 in iterated(t90):
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t94 = load(ev, 'r')
-                        t93 = FUNCTIONS['range']([t94], b)
-                        for c95 in iterated(t93):
+                        t93 = load(ev, 'r')
+                        t92 = FUNCTIONS['range']([t93], b)
+                        for c94 in iterated(t92):
                             b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t96: list[Any] = []
+                            t95: list[Any] = []
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t98 = load(ev, 'k')
-                            t97 = FUNCTIONS['range']([t98], b)
-                            for c99 in iterated(t97):
+                            t97 = load(ev, 'k')
+                            t96 = FUNCTIONS['range']([t97], b)
+                            for c98 in iterated(t96):
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t100 = False
+                                t99 = False
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t101 = load(ev, 'ax')
+                                t100 = load(ev, 'ax')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t102 = t101[c99] if (type(t101) is list or type(t101) is tuple) and type(c99) is int and -len(t101) <= c99 < len(t101) else item_at(t101, c99)
+                                t101 = t100[c98] if (type(t100) is list or type(t100) is tuple) and type(c98) is int and -len(t100) <= c98 < len(t100) else item_at(t100, c98)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if ((q104 := type(t102)) is int or q104 is str) and type(c95) is q104:
+                                if ((q103 := type(t101)) is int or q103 is str) and type(c94) is q103:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k103 = t102 == c95
+                                    k102 = t101 == c94
                                 else:
-                                    k103 = compare('==', t102, c95, b)
-                                if k103:
-                                    t100 = True
-                                if truthy(t100):
+                                    k102 = compare('==', t101, c94, b)
+                                if k102:
+                                    t99 = True
+                                if truthy(t99):
                                     b.steps += 6
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t106 = load(ev, 'S')
+                                    t105 = load(ev, 'S')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t107 = t106[c95] if (type(t106) is list or type(t106) is tuple) and type(c95) is int and -len(t106) <= c95 < len(t106) else item_at(t106, c95)
-                                    t108 = r109 if type(c92) is int and type(t107) is int and -MAX_INT_MAGNITUDE <= (r109 := c92 * t107) <= MAX_INT_MAGNITUDE else binary('*', c92, t107, b)
+                                    t106 = t105[c94] if (type(t105) is list or type(t105) is tuple) and type(c94) is int and -len(t105) <= c94 < len(t105) else item_at(t105, c94)
+                                    t107 = r108 if type(c91) is int and type(t106) is int and -MAX_INT_MAGNITUDE <= (r108 := c91 * t106) <= MAX_INT_MAGNITUDE else binary('*', c91, t106, b)
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t110 = r111 if 1 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r111 := 1 // 2) <= MAX_INT_MAGNITUDE else binary('/', 1, 2, b)
-                                    t112 = r113 if type(t108) is int and type(t110) is int and -MAX_INT_MAGNITUDE <= (r113 := t108 + t110) <= MAX_INT_MAGNITUDE else binary('+', t108, t110, b)
-                                    t105 = FUNCTIONS['floor']([t112], b)
-                                    t96.append(t105)
-                                    check_length(len(t96), 'comprehension')
+                                    t109 = r110 if 1 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r110 := 1 // 2) <= MAX_INT_MAGNITUDE else binary('/', 1, 2, b)
+                                    t111 = r112 if type(t107) is int and type(t109) is int and -MAX_INT_MAGNITUDE <= (r112 := t107 + t109) <= MAX_INT_MAGNITUDE else binary('+', t107, t109, b)
+                                    t104 = FUNCTIONS['floor']([t111], b)
+                                    t95.append(t104)
+                                    check_length(len(t95), 'comprehension')
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t114 = load(ev, 'S')
+                            t113 = load(ev, 'S')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t115 = t114[c95] if (type(t114) is list or type(t114) is tuple) and type(c95) is int and -len(t114) <= c95 < len(t114) else item_at(t114, c95)
-                            t116: list[Any] = [t115]
-                            t117 = binary('+', t96, t116, b)
+                            t114 = t113[c94] if (type(t113) is list or type(t113) is tuple) and type(c94) is int and -len(t113) <= c94 < len(t113) else item_at(t113, c94)
+                            t115: list[Any] = [t114]
+                            t116 = binary('+', t95, t115, b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t118 = t117[0] if (type(t117) is list or type(t117) is tuple) and -len(t117) <= 0 < len(t117) else item_at(t117, 0)
-                            t59.append(t118)
+                            t117 = t116[0] if (type(t116) is list or type(t116) is tuple) and -len(t116) <= 0 < len(t116) else item_at(t116, 0)
+                            t59.append(t117)
                             check_length(len(t59), 'comprehension')
                 t36 = t59
             t5 = t36
         t1 = t5
         d3 = truthy(t1)
-    except Undecided as e119:
-        u2 = e119
+    except Undecided as e118:
+        u2 = e118
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t120: list[Any] = []
+            t119: list[Any] = []
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t122 = load(ev, 'r')
-            t121 = FUNCTIONS['range']([t122], b)
-            for c123 in iterated(t121):
+            t121 = load(ev, 'r')
+            t120 = FUNCTIONS['range']([t121], b)
+            for c122 in iterated(t120):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t124 = False
+                t123 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t125 = load(ev, 'ax')
-                k126 = compare('not in', c123, t125, b)
-                if k126:
-                    t124 = True
-                t127: Any
-                if truthy(t124):
+                t124 = load(ev, 'ax')
+                k125 = compare('not in', c122, t124, b)
+                if k125:
+                    t123 = True
+                t126: Any
+                if truthy(t123):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t128 = load(ev, 'S')
+                    t127 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t129 = t128[c123] if (type(t128) is list or type(t128) is tuple) and type(c123) is int and -len(t128) <= c123 < len(t128) else item_at(t128, c123)
-                    t127 = t129
+                    t128 = t127[c122] if (type(t127) is list or type(t127) is tuple) and type(c122) is int and -len(t127) <= c122 < len(t127) else item_at(t127, c122)
+                    t126 = t128
                 else:
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t130 = FUNCTIONS['unknown'](['d0'], b)
+                    t129 = FUNCTIONS['unknown'](['d0'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t131 = FUNCTIONS['unknown'](['d1'], b)
+                    t130 = FUNCTIONS['unknown'](['d1'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t132 = FUNCTIONS['unknown'](['d2'], b)
+                    t131 = FUNCTIONS['unknown'](['d2'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t133 = FUNCTIONS['unknown'](['d3'], b)
+                    t132 = FUNCTIONS['unknown'](['d3'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t134 = FUNCTIONS['unknown'](['d4'], b)
+                    t133 = FUNCTIONS['unknown'](['d4'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t135 = FUNCTIONS['unknown'](['d5'], b)
+                    t134 = FUNCTIONS['unknown'](['d5'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t136 = FUNCTIONS['unknown'](['d6'], b)
+                    t135 = FUNCTIONS['unknown'](['d6'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t137 = FUNCTIONS['unknown'](['d7'], b)
-                    t138: list[Any] = [t130, t131, t132, t133, t134, t135, t136, t137]
+                    t136 = FUNCTIONS['unknown'](['d7'], b)
+                    t137: list[Any] = [t129, t130, t131, t132, t133, t134, t135, t136]
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t139 = t138[c123] if type(c123) is int and -len(t138) <= c123 < len(t138) else item_at(t138, c123)
-                    t127 = t139
-                t120.append(t127)
-                check_length(len(t120), 'comprehension')
-            t1 = t120
+                    t138 = t137[c122] if type(c122) is int and -len(t137) <= c122 < len(t137) else item_at(t137, c122)
+                    t126 = t138
+                t119.append(t126)
+                check_length(len(t119), 'comprehension')
+            t1 = t119
             d3 = truthy(t1)
-        except Undecided as e140:
-            u2 = e140
+        except Undecided as e139:
+            u2 = e139
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -2807,14 +2729,13 @@ def _f28(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'axes')
-        t5 = FUNCTIONS['len']([t6], b)
+        t5 = FUNCTIONS['len']([t2], b)
         t4 = t5
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        t4 = t7
+        t6 = load(ev, 'r')
+        t4 = t6
     return t4
 
 
@@ -2838,49 +2759,48 @@ def _f29(ev: Evaluator) -> Any:
         t5: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'axes')
-        for c7 in iterated(t6):
+        for c6 in iterated(t2):
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
+            t7 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(c7) is int:
+            if type(c6) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k9 = c7 < 0
+                k8 = c6 < 0
             else:
-                k9 = compare('<', c7, 0, b)
-            if k9:
-                t8 = True
-            t10: Any
-            if truthy(t8):
+                k8 = compare('<', c6, 0, b)
+            if k8:
+                t7 = True
+            t9: Any
+            if truthy(t7):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t11 = load(ev, 'r')
-                t12 = r13 if type(c7) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := c7 + t11) <= MAX_INT_MAGNITUDE else binary('+', c7, t11, b)
-                t10 = t12
+                t10 = load(ev, 'r')
+                t11 = r12 if type(c6) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := c6 + t10) <= MAX_INT_MAGNITUDE else binary('+', c6, t10, b)
+                t9 = t11
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t10 = c7
-            t5.append(t10)
+                t9 = c6
+            t5.append(t9)
             check_length(len(t5), 'comprehension')
         t4 = t5
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t14: list[Any] = []
+        t13: list[Any] = []
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = load(ev, 'r')
-        t15 = FUNCTIONS['range']([t16], b)
-        for c17 in iterated(t15):
+        t15 = load(ev, 'r')
+        t14 = FUNCTIONS['range']([t15], b)
+        for c16 in iterated(t14):
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t14.append(c17)
-            check_length(len(t14), 'comprehension')
-        t4 = t14
+            t13.append(c16)
+            check_length(len(t13), 'comprehension')
+        t4 = t13
     return t4
 
 
@@ -2939,14 +2859,13 @@ def _f30(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -2962,8 +2881,8 @@ def _f30(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -3020,19 +2939,16 @@ def _f31(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t20 = t19[c13] if (type(t19) is list or type(t19) is tuple) and type(c13) is int and -len(t19) <= c13 < len(t19) else item_at(t19, c13)
-                        b.steps += 2
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t21 = load(ev, 'ax')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = t21[c15] if (type(t21) is list or type(t21) is tuple) and type(c15) is int and -len(t21) <= c15 < len(t21) else item_at(t21, c15)
-                        if ((q24 := type(t20)) is int or q24 is str) and type(t22) is q24:
+                        t21 = t19[c15] if (type(t19) is list or type(t19) is tuple) and type(c15) is int and -len(t19) <= c15 < len(t19) else item_at(t19, c15)
+                        if ((q23 := type(t20)) is int or q23 is str) and type(t21) is q23:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k23 = t20 != t22
+                            k22 = t20 != t21
                         else:
-                            k23 = compare('!=', t20, t22, b)
-                        if k23:
+                            k22 = compare('!=', t20, t21, b)
+                        if k22:
                             t18 = True
                         k16 = truthy(t18)
                     except Undecided as e17:
@@ -3050,8 +2966,8 @@ def _f31(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e25:
-            u2 = e25
+        except Undecided as e24:
+            u2 = e24
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -3154,37 +3070,34 @@ def _f33(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t22 = t21[c10] if (type(t21) is list or type(t21) is tuple) and type(c10) is int and -len(t21) <= c10 < len(t21) else item_at(t21, c10)
-                        b.steps += 5
+                        b.steps += 6
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'k')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = r26 if type(t24) is int and type(c14) is int and -MAX_INT_MAGNITUDE <= (r26 := t24 + c14) <= MAX_INT_MAGNITUDE else binary('+', t24, c14, b)
-                        t23 = c4[t25] if (type(c4) is list or type(c4) is tuple) and type(t25) is int and -len(c4) <= t25 < len(c4) else item_at(c4, t25)
+                        t24 = r25 if type(t13) is int and type(c14) is int and -MAX_INT_MAGNITUDE <= (r25 := t13 + c14) <= MAX_INT_MAGNITUDE else binary('+', t13, c14, b)
+                        t23 = c4[t24] if (type(c4) is list or type(c4) is tuple) and type(t24) is int and -len(c4) <= t24 < len(c4) else item_at(c4, t24)
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = c4[c14] if (type(c4) is list or type(c4) is tuple) and type(c14) is int and -len(c4) <= c14 < len(c4) else item_at(c4, c14)
-                        t28 = r29 if type(t23) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t23 - t27) <= MAX_INT_MAGNITUDE else binary('-', t23, t27, b)
-                        t30 = r31 if type(t22) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r31 := t22 * t28) <= MAX_INT_MAGNITUDE else binary('*', t22, t28, b)
+                        t26 = c4[c14] if (type(c4) is list or type(c4) is tuple) and type(c14) is int and -len(c4) <= c14 < len(c4) else item_at(c4, c14)
+                        t27 = r28 if type(t23) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := t23 - t26) <= MAX_INT_MAGNITUDE else binary('-', t23, t26, b)
+                        t29 = r30 if type(t22) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r30 := t22 * t27) <= MAX_INT_MAGNITUDE else binary('*', t22, t27, b)
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = c7[c14] if (type(c7) is list or type(c7) is tuple) and type(c14) is int and -len(c7) <= c14 < len(c7) else item_at(c7, c14)
-                        t33 = r34 if type(t30) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := t30 * t32) <= MAX_INT_MAGNITUDE else binary('*', t30, t32, b)
-                        t20 = FUNCTIONS['floor']([t33], b)
+                        t31 = c7[c14] if (type(c7) is list or type(c7) is tuple) and type(c14) is int and -len(c7) <= c14 < len(c7) else item_at(c7, c14)
+                        t32 = r33 if type(t29) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t29 * t31) <= MAX_INT_MAGNITUDE else binary('*', t29, t31, b)
+                        t20 = FUNCTIONS['floor']([t32], b)
                         t11.append(t20)
                         check_length(len(t11), 'comprehension')
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t35 = load(ev, 'S')
+                t34 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t36 = t35[c10] if (type(t35) is list or type(t35) is tuple) and type(c10) is int and -len(t35) <= c10 < len(t35) else item_at(t35, c10)
-                t37: list[Any] = [t36]
-                t38 = binary('+', t11, t37, b)
+                t35 = t34[c10] if (type(t34) is list or type(t34) is tuple) and type(c10) is int and -len(t34) <= c10 < len(t34) else item_at(t34, c10)
+                t36: list[Any] = [t35]
+                t37 = binary('+', t11, t36, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t39 = t38[0] if (type(t38) is list or type(t38) is tuple) and -len(t38) <= 0 < len(t38) else item_at(t38, 0)
-                t1.append(t39)
+                t38 = t37[0] if (type(t37) is list or type(t37) is tuple) and -len(t37) <= 0 < len(t37) else item_at(t37, 0)
+                t1.append(t38)
                 check_length(len(t1), 'comprehension')
     return t1
 
@@ -3276,28 +3189,22 @@ def _f34(ev: Evaluator) -> Any:
                                     if b.steps > MAX_STEPS: b.charge(0)
                                     t33 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
                                     t34 = r35 if type(t30) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r35 := t30 * t33) <= MAX_INT_MAGNITUDE else binary('*', t30, t33, b)
-                                    b.steps += 4
+                                    b.steps += 7
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t37 = load(ev, 'S')
-                                    b.steps += 2
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t39 = load(ev, 'ax')
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t40 = t39[c25] if (type(t39) is list or type(t39) is tuple) and type(c25) is int and -len(t39) <= c25 < len(t39) else item_at(t39, c25)
-                                    t38 = t37[t40] if (type(t37) is list or type(t37) is tuple) and type(t40) is int and -len(t37) <= t40 < len(t37) else item_at(t37, t40)
+                                    t38 = t31[c25] if (type(t31) is list or type(t31) is tuple) and type(c25) is int and -len(t31) <= c25 < len(t31) else item_at(t31, c25)
+                                    t37 = t29[t38] if (type(t29) is list or type(t29) is tuple) and type(t38) is int and -len(t29) <= t38 < len(t29) else item_at(t29, t38)
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t41 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
-                                    t42 = r43 if type(t38) is int and type(t41) is int and -MAX_INT_MAGNITUDE <= (r43 := t38 * t41) <= MAX_INT_MAGNITUDE else binary('*', t38, t41, b)
-                                    t36 = FUNCTIONS['floor']([t42], b)
-                                    if ((q45 := type(t34)) is int or q45 is str) and type(t36) is q45:
+                                    t39 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
+                                    t40 = r41 if type(t37) is int and type(t39) is int and -MAX_INT_MAGNITUDE <= (r41 := t37 * t39) <= MAX_INT_MAGNITUDE else binary('*', t37, t39, b)
+                                    t36 = FUNCTIONS['floor']([t40], b)
+                                    if ((q43 := type(t34)) is int or q43 is str) and type(t36) is q43:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k44 = t34 != t36
+                                        k42 = t34 != t36
                                     else:
-                                        k44 = compare('!=', t34, t36, b)
-                                    if k44:
+                                        k42 = compare('!=', t34, t36, b)
+                                    if k42:
                                         t28 = True
                                     k26 = truthy(t28)
                                 except Undecided as e27:
@@ -3315,331 +3222,325 @@ def _f34(ev: Evaluator) -> Any:
                             raise u18
                         t12 = t17
                         d14 = not truthy(t12)
-                    except Undecided as e46:
-                        u13 = e46
+                    except Undecided as e44:
+                        u13 = e44
                 if not d14 and u13 is not None:
                     raise u13
                 t9 = t12
                 d11 = truthy(t9)
-            except Undecided as e47:
-                u10 = e47
+            except Undecided as e45:
+                u10 = e45
             if not d11:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t48: Any = None
-                    u49: Undecided | None = None
-                    d50 = False
+                    t46: Any = None
+                    u47: Undecided | None = None
+                    d48 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t51 = load(ev, 'use_sizes')
-                        t48 = t51
-                        d50 = not truthy(t48)
-                    except Undecided as e52:
-                        u49 = e52
-                    if not d50:
+                        t49 = load(ev, 'use_sizes')
+                        t46 = t49
+                        d48 = not truthy(t46)
+                    except Undecided as e50:
+                        u47 = e50
+                    if not d48:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t53 = False
+                            t51 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t54 = load(ev, 'keep_aspect_ratio_policy')
+                            t52 = load(ev, 'keep_aspect_ratio_policy')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t54) is str:
+                            if type(t52) is str:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k55 = t54 != 'stretch'
+                                k53 = t52 != 'stretch'
                             else:
-                                k55 = compare('!=', t54, 'stretch', b)
-                            if k55:
-                                t53 = True
-                            t48 = t53
-                            d50 = not truthy(t48)
-                        except Undecided as e56:
-                            u49 = e56
-                    if not d50 and u49 is not None:
-                        raise u49
-                    t9 = t48
+                                k53 = compare('!=', t52, 'stretch', b)
+                            if k53:
+                                t51 = True
+                            t46 = t51
+                            d48 = not truthy(t46)
+                        except Undecided as e54:
+                            u47 = e54
+                    if not d48 and u47 is not None:
+                        raise u47
+                    t9 = t46
                     d11 = truthy(t9)
-                except Undecided as e57:
-                    u10 = e57
+                except Undecided as e55:
+                    u10 = e55
                 if not d11:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t58: Any = None
-                        u59: Undecided | None = None
-                        d60 = False
+                        t56: Any = None
+                        u57: Undecided | None = None
+                        d58 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t61 = False
+                            t59 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t62 = load(ev, 'coordinate_transformation_mode')
+                            t60 = load(ev, 'coordinate_transformation_mode')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t62) is str:
+                            if type(t60) is str:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k63 = t62 == 'pytorch_half_pixel'
+                                k61 = t60 == 'pytorch_half_pixel'
                             else:
-                                k63 = compare('==', t62, 'pytorch_half_pixel', b)
-                            if k63:
-                                t61 = True
-                            t58 = t61
-                            d60 = not truthy(t58)
-                        except Undecided as e64:
-                            u59 = e64
-                        if not d60:
+                                k61 = compare('==', t60, 'pytorch_half_pixel', b)
+                            if k61:
+                                t59 = True
+                            t56 = t59
+                            d58 = not truthy(t56)
+                        except Undecided as e62:
+                            u57 = e62
+                        if not d58:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t65 = False
+                                t63 = False
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t66 = load(ev, 'mode')
+                                t64 = load(ev, 'mode')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t66) is str:
+                                if type(t64) is str:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k67 = t66 == 'cubic'
+                                    k65 = t64 == 'cubic'
                                 else:
-                                    k67 = compare('==', t66, 'cubic', b)
-                                if k67:
-                                    t65 = True
-                                t58 = t65
-                                d60 = not truthy(t58)
-                            except Undecided as e68:
-                                u59 = e68
-                            if not d60:
+                                    k65 = compare('==', t64, 'cubic', b)
+                                if k65:
+                                    t63 = True
+                                t56 = t63
+                                d58 = not truthy(t56)
+                            except Undecided as e66:
+                                u57 = e66
+                            if not d58:
                                 try:
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t69 = load(ev, 'has_scales')
-                                    t70: Any
-                                    if truthy(t69):
+                                    t67 = load(ev, 'has_scales')
+                                    t68: Any
+                                    if truthy(t67):
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t71 = False
-                                        u72: Undecided | None = None
-                                        d73 = False
+                                        t69 = False
+                                        u70: Undecided | None = None
+                                        d71 = False
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t74 = read_input(ev, 'value', 'scales')
-                                        t75: list[Any] = [t74]
-                                        for c76 in iterated(t75):
+                                        t72 = read_input(ev, 'value', 'scales')
+                                        t73: list[Any] = [t72]
+                                        for c74 in iterated(t73):
                                             b.steps += 3
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t78 = load(ev, 'k')
-                                            t77 = FUNCTIONS['range']([t78], b)
-                                            for c79 in iterated(t77):
+                                            t76 = load(ev, 'k')
+                                            t75 = FUNCTIONS['range']([t76], b)
+                                            for c77 in iterated(t75):
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
                                                 try:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t82: Any = None
-                                                    u83: Undecided | None = None
-                                                    d84 = False
+                                                    t80: Any = None
+                                                    u81: Undecided | None = None
+                                                    d82 = False
                                                     try:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t85 = False
+                                                        t83 = False
                                                         b.steps += 4
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t87 = load(ev, 'S')
+                                                        t85 = load(ev, 'S')
                                                         b.steps += 2
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t89 = load(ev, 'ax')
+                                                        t87 = load(ev, 'ax')
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t90 = t89[c79] if (type(t89) is list or type(t89) is tuple) and type(c79) is int and -len(t89) <= c79 < len(t89) else item_at(t89, c79)
-                                                        t88 = t87[t90] if (type(t87) is list or type(t87) is tuple) and type(t90) is int and -len(t87) <= t90 < len(t87) else item_at(t87, t90)
+                                                        t88 = t87[c77] if (type(t87) is list or type(t87) is tuple) and type(c77) is int and -len(t87) <= c77 < len(t87) else item_at(t87, c77)
+                                                        t86 = t85[t88] if (type(t85) is list or type(t85) is tuple) and type(t88) is int and -len(t85) <= t88 < len(t85) else item_at(t85, t88)
                                                         b.steps += 3
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t91 = c76[c79] if (type(c76) is list or type(c76) is tuple) and type(c79) is int and -len(c76) <= c79 < len(c76) else item_at(c76, c79)
-                                                        t92 = r93 if type(t88) is int and type(t91) is int and -MAX_INT_MAGNITUDE <= (r93 := t88 * t91) <= MAX_INT_MAGNITUDE else binary('*', t88, t91, b)
-                                                        t86 = FUNCTIONS['floor']([t92], b)
+                                                        t89 = c74[c77] if (type(c74) is list or type(c74) is tuple) and type(c77) is int and -len(c74) <= c77 < len(c74) else item_at(c74, c77)
+                                                        t90 = r91 if type(t86) is int and type(t89) is int and -MAX_INT_MAGNITUDE <= (r91 := t86 * t89) <= MAX_INT_MAGNITUDE else binary('*', t86, t89, b)
+                                                        t84 = FUNCTIONS['floor']([t90], b)
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        if type(t86) is int:
+                                                        if type(t84) is int:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            k94 = t86 == 1
+                                                            k92 = t84 == 1
                                                         else:
-                                                            k94 = compare('==', t86, 1, b)
-                                                        if k94:
-                                                            t85 = True
-                                                        t82 = t85
-                                                        d84 = not truthy(t82)
-                                                    except Undecided as e95:
-                                                        u83 = e95
-                                                    if not d84:
+                                                            k92 = compare('==', t84, 1, b)
+                                                        if k92:
+                                                            t83 = True
+                                                        t80 = t83
+                                                        d82 = not truthy(t80)
+                                                    except Undecided as e93:
+                                                        u81 = e93
+                                                    if not d82:
                                                         try:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t96 = False
+                                                            t94 = False
                                                             b.steps += 3
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t97 = load(ev, 'S')
+                                                            t95 = load(ev, 'S')
                                                             b.steps += 2
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t99 = load(ev, 'ax')
+                                                            t97 = load(ev, 'ax')
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t100 = t99[c79] if (type(t99) is list or type(t99) is tuple) and type(c79) is int and -len(t99) <= c79 < len(t99) else item_at(t99, c79)
-                                                            t98 = t97[t100] if (type(t97) is list or type(t97) is tuple) and type(t100) is int and -len(t97) <= t100 < len(t97) else item_at(t97, t100)
+                                                            t98 = t97[c77] if (type(t97) is list or type(t97) is tuple) and type(c77) is int and -len(t97) <= c77 < len(t97) else item_at(t97, c77)
+                                                            t96 = t95[t98] if (type(t95) is list or type(t95) is tuple) and type(t98) is int and -len(t95) <= t98 < len(t95) else item_at(t95, t98)
                                                             b.steps += 3
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t101 = c76[c79] if (type(c76) is list or type(c76) is tuple) and type(c79) is int and -len(c76) <= c79 < len(c76) else item_at(c76, c79)
-                                                            t102 = r103 if type(t98) is int and type(t101) is int and -MAX_INT_MAGNITUDE <= (r103 := t98 * t101) <= MAX_INT_MAGNITUDE else binary('*', t98, t101, b)
-                                                            b.steps += 2
+                                                            t99 = c74[c77] if (type(c74) is list or type(c74) is tuple) and type(c77) is int and -len(c74) <= c77 < len(c74) else item_at(c74, c77)
+                                                            t100 = r101 if type(t96) is int and type(t99) is int and -MAX_INT_MAGNITUDE <= (r101 := t96 * t99) <= MAX_INT_MAGNITUDE else binary('*', t96, t99, b)
+                                                            b.steps += 5
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t104 = load(ev, 'S')
-                                                            b.steps += 2
-                                                            if b.steps > MAX_STEPS: b.charge(0)
-                                                            t106 = load(ev, 'ax')
-                                                            b.steps += 1
-                                                            if b.steps > MAX_STEPS: b.charge(0)
-                                                            t107 = t106[c79] if (type(t106) is list or type(t106) is tuple) and type(c79) is int and -len(t106) <= c79 < len(t106) else item_at(t106, c79)
-                                                            t105 = t104[t107] if (type(t104) is list or type(t104) is tuple) and type(t107) is int and -len(t104) <= t107 < len(t104) else item_at(t104, t107)
-                                                            if ((q109 := type(t102)) is int or q109 is str) and type(t105) is q109:
+                                                            t103 = t97[c77] if (type(t97) is list or type(t97) is tuple) and type(c77) is int and -len(t97) <= c77 < len(t97) else item_at(t97, c77)
+                                                            t102 = t95[t103] if (type(t95) is list or type(t95) is tuple) and type(t103) is int and -len(t95) <= t103 < len(t95) else item_at(t95, t103)
+                                                            if ((q105 := type(t100)) is int or q105 is str) and type(t102) is q105:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                k108 = t102 != t105
+                                                                k104 = t100 != t102
                                                             else:
-                                                                k108 = compare('!=', t102, t105, b)
-                                                            if k108:
-                                                                t96 = True
-                                                            t82 = t96
-                                                            d84 = not truthy(t82)
-                                                        except Undecided as e110:
-                                                            u83 = e110
-                                                    if not d84 and u83 is not None:
-                                                        raise u83
-                                                    k80 = truthy(t82)
-                                                except Undecided as e81:
-                                                    k80 = False
-                                                    if u72 is None:
-                                                        u72 = e81
-                                                if k80 is True:
-                                                    t71 = True
-                                                    d73 = True
-                                                if d73:
+                                                                k104 = compare('!=', t100, t102, b)
+                                                            if k104:
+                                                                t94 = True
+                                                            t80 = t94
+                                                            d82 = not truthy(t80)
+                                                        except Undecided as e106:
+                                                            u81 = e106
+                                                    if not d82 and u81 is not None:
+                                                        raise u81
+                                                    k78 = truthy(t80)
+                                                except Undecided as e79:
+                                                    k78 = False
+                                                    if u70 is None:
+                                                        u70 = e79
+                                                if k78 is True:
+                                                    t69 = True
+                                                    d71 = True
+                                                if d71:
                                                     break
-                                            if d73:
+                                            if d71:
                                                 break
-                                        if not d73 and u72 is not None:
-                                            raise u72
-                                        t70 = t71
+                                        if not d71 and u70 is not None:
+                                            raise u70
+                                        t68 = t69
                                     else:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t111 = False
-                                        u112: Undecided | None = None
-                                        d113 = False
+                                        t107 = False
+                                        u108: Undecided | None = None
+                                        d109 = False
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t115 = load(ev, 'k')
-                                        t114 = FUNCTIONS['range']([t115], b)
-                                        for c116 in iterated(t114):
+                                        t111 = load(ev, 'k')
+                                        t110 = FUNCTIONS['range']([t111], b)
+                                        for c112 in iterated(t110):
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t119: Any = None
-                                                u120: Undecided | None = None
-                                                d121 = False
+                                                t115: Any = None
+                                                u116: Undecided | None = None
+                                                d117 = False
                                                 try:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t122 = False
+                                                    t118 = False
                                                     b.steps += 2
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t123 = read_input(ev, 'value', 'sizes')
+                                                    t119 = read_input(ev, 'value', 'sizes')
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t124 = t123[c116] if (type(t123) is list or type(t123) is tuple) and type(c116) is int and -len(t123) <= c116 < len(t123) else item_at(t123, c116)
+                                                    t120 = t119[c112] if (type(t119) is list or type(t119) is tuple) and type(c112) is int and -len(t119) <= c112 < len(t119) else item_at(t119, c112)
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    if type(t124) is int:
+                                                    if type(t120) is int:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        k125 = t124 == 1
+                                                        k121 = t120 == 1
                                                     else:
-                                                        k125 = compare('==', t124, 1, b)
-                                                    if k125:
-                                                        t122 = True
-                                                    t119 = t122
-                                                    d121 = not truthy(t119)
-                                                except Undecided as e126:
-                                                    u120 = e126
-                                                if not d121:
+                                                        k121 = compare('==', t120, 1, b)
+                                                    if k121:
+                                                        t118 = True
+                                                    t115 = t118
+                                                    d117 = not truthy(t115)
+                                                except Undecided as e122:
+                                                    u116 = e122
+                                                if not d117:
                                                     try:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t127 = False
+                                                        t123 = False
                                                         b.steps += 2
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t128 = load(ev, 'S')
+                                                        t124 = load(ev, 'S')
                                                         b.steps += 2
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t130 = load(ev, 'ax')
+                                                        t126 = load(ev, 'ax')
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t131 = t130[c116] if (type(t130) is list or type(t130) is tuple) and type(c116) is int and -len(t130) <= c116 < len(t130) else item_at(t130, c116)
-                                                        t129 = t128[t131] if (type(t128) is list or type(t128) is tuple) and type(t131) is int and -len(t128) <= t131 < len(t128) else item_at(t128, t131)
+                                                        t127 = t126[c112] if (type(t126) is list or type(t126) is tuple) and type(c112) is int and -len(t126) <= c112 < len(t126) else item_at(t126, c112)
+                                                        t125 = t124[t127] if (type(t124) is list or type(t124) is tuple) and type(t127) is int and -len(t124) <= t127 < len(t124) else item_at(t124, t127)
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        if type(t129) is int:
+                                                        if type(t125) is int:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            k132 = t129 != 1
+                                                            k128 = t125 != 1
                                                         else:
-                                                            k132 = compare('!=', t129, 1, b)
-                                                        if k132:
-                                                            t127 = True
-                                                        t119 = t127
-                                                        d121 = not truthy(t119)
-                                                    except Undecided as e133:
-                                                        u120 = e133
-                                                if not d121 and u120 is not None:
-                                                    raise u120
-                                                k117 = truthy(t119)
-                                            except Undecided as e118:
-                                                k117 = False
-                                                if u112 is None:
-                                                    u112 = e118
-                                            if k117 is True:
-                                                t111 = True
-                                                d113 = True
-                                            if d113:
+                                                            k128 = compare('!=', t125, 1, b)
+                                                        if k128:
+                                                            t123 = True
+                                                        t115 = t123
+                                                        d117 = not truthy(t115)
+                                                    except Undecided as e129:
+                                                        u116 = e129
+                                                if not d117 and u116 is not None:
+                                                    raise u116
+                                                k113 = truthy(t115)
+                                            except Undecided as e114:
+                                                k113 = False
+                                                if u108 is None:
+                                                    u108 = e114
+                                            if k113 is True:
+                                                t107 = True
+                                                d109 = True
+                                            if d109:
                                                 break
-                                        if not d113 and u112 is not None:
-                                            raise u112
-                                        t70 = t111
-                                    t58 = t70
-                                    d60 = not truthy(t58)
-                                except Undecided as e134:
-                                    u59 = e134
-                        if not d60 and u59 is not None:
-                            raise u59
-                        t9 = t58
+                                        if not d109 and u108 is not None:
+                                            raise u108
+                                        t68 = t107
+                                    t56 = t68
+                                    d58 = not truthy(t56)
+                                except Undecided as e130:
+                                    u57 = e130
+                        if not d58 and u57 is not None:
+                            raise u57
+                        t9 = t56
                         d11 = truthy(t9)
-                    except Undecided as e135:
-                        u10 = e135
+                    except Undecided as e131:
+                        u10 = e131
             if not d11 and u10 is not None:
                 raise u10
             t1 = t9
             d3 = not truthy(t1)
-        except Undecided as e136:
-            u2 = e136
+        except Undecided as e132:
+            u2 = e132
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -3739,190 +3640,175 @@ def _f35(ev: Evaluator) -> Any:
                                     t37 = c14[c25] if (type(c14) is list or type(c14) is tuple) and type(c25) is int and -len(c14) <= c25 < len(c14) else item_at(c14, c25)
                                     t38 = r39 if type(t34) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := t34 * t37) <= MAX_INT_MAGNITUDE else binary('*', t34, t37, b)
                                     t32 = FUNCTIONS['floor']([t38], b)
-                                    b.steps += 2
+                                    b.steps += 5
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t40 = load(ev, 'S')
-                                    b.steps += 2
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t42 = load(ev, 'ax')
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t43 = t42[c25] if (type(t42) is list or type(t42) is tuple) and type(c25) is int and -len(t42) <= c25 < len(t42) else item_at(t42, c25)
-                                    t41 = t40[t43] if (type(t40) is list or type(t40) is tuple) and type(t43) is int and -len(t40) <= t43 < len(t40) else item_at(t40, t43)
-                                    if ((q45 := type(t32)) is int or q45 is str) and type(t41) is q45:
+                                    t41 = t35[c25] if (type(t35) is list or type(t35) is tuple) and type(c25) is int and -len(t35) <= c25 < len(t35) else item_at(t35, c25)
+                                    t40 = t33[t41] if (type(t33) is list or type(t33) is tuple) and type(t41) is int and -len(t33) <= t41 < len(t33) else item_at(t33, t41)
+                                    if ((q43 := type(t32)) is int or q43 is str) and type(t40) is q43:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k44 = t32 == t41
+                                        k42 = t32 == t40
                                     else:
-                                        k44 = compare('==', t32, t41, b)
-                                    if k44:
+                                        k42 = compare('==', t32, t40, b)
+                                    if k42:
                                         t31 = True
                                     t28 = t31
                                     d30 = not truthy(t28)
-                                except Undecided as e46:
-                                    u29 = e46
+                                except Undecided as e44:
+                                    u29 = e44
                                 if not d30:
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t47: Any = None
-                                        u48: Undecided | None = None
-                                        d49 = False
+                                        t45: Any = None
+                                        u46: Undecided | None = None
+                                        d47 = False
                                         try:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t50 = False
+                                            t48 = False
                                             b.steps += 3
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t51 = c14[c25] if (type(c14) is list or type(c14) is tuple) and type(c25) is int and -len(c14) <= c25 < len(c14) else item_at(c14, c25)
+                                            t49 = c14[c25] if (type(c14) is list or type(c14) is tuple) and type(c25) is int and -len(c14) <= c25 < len(c14) else item_at(c14, c25)
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            if type(t51) is int:
+                                            if type(t49) is int:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                k52 = t51 != 1
+                                                k50 = t49 != 1
                                             else:
-                                                k52 = compare('!=', t51, 1, b)
-                                            if k52:
-                                                t50 = True
-                                            t47 = t50
-                                            d49 = truthy(t47)
-                                        except Undecided as e53:
-                                            u48 = e53
-                                        if not d49:
+                                                k50 = compare('!=', t49, 1, b)
+                                            if k50:
+                                                t48 = True
+                                            t45 = t48
+                                            d47 = truthy(t45)
+                                        except Undecided as e51:
+                                            u46 = e51
+                                        if not d47:
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t54: Any = None
-                                                u55: Undecided | None = None
-                                                d56 = False
+                                                t52: Any = None
+                                                u53: Undecided | None = None
+                                                d54 = False
                                                 try:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t57 = False
-                                                    b.steps += 1
+                                                    t55 = False
+                                                    b.steps += 2
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t58 = load(ev, 'coordinate_transformation_mode')
-                                                    b.steps += 1
-                                                    if b.steps > MAX_STEPS: b.charge(0)
-                                                    if type(t58) is str:
+                                                    if type(t16) is str:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        k59 = t58 == 'tf_half_pixel_for_nn'
+                                                        k56 = t16 == 'tf_half_pixel_for_nn'
                                                     else:
-                                                        k59 = compare('==', t58, 'tf_half_pixel_for_nn', b)
-                                                    if k59:
-                                                        t57 = True
-                                                    t54 = t57
-                                                    d56 = truthy(t54)
-                                                except Undecided as e60:
-                                                    u55 = e60
-                                                if not d56:
+                                                        k56 = compare('==', t16, 'tf_half_pixel_for_nn', b)
+                                                    if k56:
+                                                        t55 = True
+                                                    t52 = t55
+                                                    d54 = truthy(t52)
+                                                except Undecided as e57:
+                                                    u53 = e57
+                                                if not d54:
                                                     try:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t61: Any = None
-                                                        u62: Undecided | None = None
-                                                        d63 = False
+                                                        t58: Any = None
+                                                        u59: Undecided | None = None
+                                                        d60 = False
                                                         try:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t64 = False
-                                                            b.steps += 1
+                                                            t61 = False
+                                                            b.steps += 2
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t65 = load(ev, 'coordinate_transformation_mode')
-                                                            b.steps += 1
-                                                            if b.steps > MAX_STEPS: b.charge(0)
-                                                            if type(t65) is str:
+                                                            if type(t16) is str:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                k66 = t65 == 'tf_crop_and_resize'
+                                                                k62 = t16 == 'tf_crop_and_resize'
                                                             else:
-                                                                k66 = compare('==', t65, 'tf_crop_and_resize', b)
-                                                            if k66:
-                                                                t64 = True
-                                                            t61 = t64
-                                                            d63 = not truthy(t61)
-                                                        except Undecided as e67:
-                                                            u62 = e67
-                                                        if not d63:
+                                                                k62 = compare('==', t16, 'tf_crop_and_resize', b)
+                                                            if k62:
+                                                                t61 = True
+                                                            t58 = t61
+                                                            d60 = not truthy(t58)
+                                                        except Undecided as e63:
+                                                            u59 = e63
+                                                        if not d60:
                                                             try:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t68: Any = None
-                                                                u69: Undecided | None = None
-                                                                d70 = False
+                                                                t64: Any = None
+                                                                u65: Undecided | None = None
+                                                                d66 = False
                                                                 try:
                                                                     b.steps += 1
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    t71 = False
+                                                                    t67 = False
                                                                     b.steps += 3
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    t72 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
+                                                                    t68 = c22[c25] if (type(c22) is list or type(c22) is tuple) and type(c25) is int and -len(c22) <= c25 < len(c22) else item_at(c22, c25)
                                                                     b.steps += 1
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    if type(t72) is int:
+                                                                    if type(t68) is int:
                                                                         b.steps += 1
                                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                                        k73 = t72 != 0
+                                                                        k69 = t68 != 0
                                                                     else:
-                                                                        k73 = compare('!=', t72, 0, b)
-                                                                    if k73:
-                                                                        t71 = True
-                                                                    t68 = t71
-                                                                    d70 = truthy(t68)
-                                                                except Undecided as e74:
-                                                                    u69 = e74
-                                                                if not d70:
+                                                                        k69 = compare('!=', t68, 0, b)
+                                                                    if k69:
+                                                                        t67 = True
+                                                                    t64 = t67
+                                                                    d66 = truthy(t64)
+                                                                except Undecided as e70:
+                                                                    u65 = e70
+                                                                if not d66:
                                                                     try:
                                                                         b.steps += 1
                                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                                        t75 = False
-                                                                        b.steps += 4
+                                                                        t71 = False
+                                                                        b.steps += 5
                                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                                        t77 = load(ev, 'k')
+                                                                        t73 = r74 if type(t24) is int and type(c25) is int and -MAX_INT_MAGNITUDE <= (r74 := t24 + c25) <= MAX_INT_MAGNITUDE else binary('+', t24, c25, b)
+                                                                        t72 = c22[t73] if (type(c22) is list or type(c22) is tuple) and type(t73) is int and -len(c22) <= t73 < len(c22) else item_at(c22, t73)
                                                                         b.steps += 1
                                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                                        t78 = r79 if type(t77) is int and type(c25) is int and -MAX_INT_MAGNITUDE <= (r79 := t77 + c25) <= MAX_INT_MAGNITUDE else binary('+', t77, c25, b)
-                                                                        t76 = c22[t78] if (type(c22) is list or type(c22) is tuple) and type(t78) is int and -len(c22) <= t78 < len(c22) else item_at(c22, t78)
-                                                                        b.steps += 1
-                                                                        if b.steps > MAX_STEPS: b.charge(0)
-                                                                        if type(t76) is int:
+                                                                        if type(t72) is int:
                                                                             b.steps += 1
                                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                                            k80 = t76 != 1
+                                                                            k75 = t72 != 1
                                                                         else:
-                                                                            k80 = compare('!=', t76, 1, b)
-                                                                        if k80:
-                                                                            t75 = True
-                                                                        t68 = t75
-                                                                        d70 = truthy(t68)
-                                                                    except Undecided as e81:
-                                                                        u69 = e81
-                                                                if not d70 and u69 is not None:
-                                                                    raise u69
-                                                                t61 = t68
-                                                                d63 = not truthy(t61)
-                                                            except Undecided as e82:
-                                                                u62 = e82
-                                                        if not d63 and u62 is not None:
-                                                            raise u62
-                                                        t54 = t61
-                                                        d56 = truthy(t54)
-                                                    except Undecided as e83:
-                                                        u55 = e83
-                                                if not d56 and u55 is not None:
-                                                    raise u55
-                                                t47 = t54
-                                                d49 = truthy(t47)
-                                            except Undecided as e84:
-                                                u48 = e84
-                                        if not d49 and u48 is not None:
-                                            raise u48
-                                        t28 = t47
+                                                                            k75 = compare('!=', t72, 1, b)
+                                                                        if k75:
+                                                                            t71 = True
+                                                                        t64 = t71
+                                                                        d66 = truthy(t64)
+                                                                    except Undecided as e76:
+                                                                        u65 = e76
+                                                                if not d66 and u65 is not None:
+                                                                    raise u65
+                                                                t58 = t64
+                                                                d60 = not truthy(t58)
+                                                            except Undecided as e77:
+                                                                u59 = e77
+                                                        if not d60 and u59 is not None:
+                                                            raise u59
+                                                        t52 = t58
+                                                        d54 = truthy(t52)
+                                                    except Undecided as e78:
+                                                        u53 = e78
+                                                if not d54 and u53 is not None:
+                                                    raise u53
+                                                t45 = t52
+                                                d47 = truthy(t45)
+                                            except Undecided as e79:
+                                                u46 = e79
+                                        if not d47 and u46 is not None:
+                                            raise u46
+                                        t28 = t45
                                         d30 = not truthy(t28)
-                                    except Undecided as e85:
-                                        u29 = e85
+                                    except Undecided as e80:
+                                        u29 = e80
                                 if not d30 and u29 is not None:
                                     raise u29
                                 k26 = truthy(t28)
@@ -3943,286 +3829,277 @@ def _f35(ev: Evaluator) -> Any:
                     raise u10
                 t4 = t9
                 d6 = not truthy(t4)
-            except Undecided as e86:
-                u5 = e86
+            except Undecided as e81:
+                u5 = e81
         if not d6 and u5 is not None:
             raise u5
         t1 = t4
         d3 = truthy(t1)
-    except Undecided as e87:
-        u2 = e87
+    except Undecided as e82:
+        u2 = e82
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t88: Any = None
-            u89: Undecided | None = None
-            d90 = False
+            t83: Any = None
+            u84: Undecided | None = None
+            d85 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t91 = load(ev, 'use_sizes')
-                t88 = t91
-                d90 = not truthy(t88)
-            except Undecided as e92:
-                u89 = e92
-            if not d90:
+                t86 = load(ev, 'use_sizes')
+                t83 = t86
+                d85 = not truthy(t83)
+            except Undecided as e87:
+                u84 = e87
+            if not d85:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t93 = False
+                    t88 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t94 = load(ev, 'keep_aspect_ratio_policy')
+                    t89 = load(ev, 'keep_aspect_ratio_policy')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t94) is str:
+                    if type(t89) is str:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k95 = t94 == 'stretch'
+                        k90 = t89 == 'stretch'
                     else:
-                        k95 = compare('==', t94, 'stretch', b)
-                    if k95:
-                        t93 = True
-                    t88 = t93
-                    d90 = not truthy(t88)
-                except Undecided as e96:
-                    u89 = e96
-                if not d90:
+                        k90 = compare('==', t89, 'stretch', b)
+                    if k90:
+                        t88 = True
+                    t83 = t88
+                    d85 = not truthy(t83)
+                except Undecided as e91:
+                    u84 = e91
+                if not d85:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t97 = False
-                        u98: Undecided | None = None
-                        d99 = False
+                        t92 = False
+                        u93: Undecided | None = None
+                        d94 = False
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t100 = False
+                        t95 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t101 = load(ev, 'coordinate_transformation_mode')
+                        t96 = load(ev, 'coordinate_transformation_mode')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t101) is str:
+                        if type(t96) is str:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k102 = t101 == 'tf_crop_and_resize'
+                            k97 = t96 == 'tf_crop_and_resize'
                         else:
-                            k102 = compare('==', t101, 'tf_crop_and_resize', b)
-                        if k102:
-                            t100 = True
-                        t103: Any
-                        if truthy(t100):
+                            k97 = compare('==', t96, 'tf_crop_and_resize', b)
+                        if k97:
+                            t95 = True
+                        t98: Any
+                        if truthy(t95):
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t104 = read_input(ev, 'value', 'roi')
-                            t103 = t104
+                            t99 = read_input(ev, 'value', 'roi')
+                            t98 = t99
                         else:
-                            t105: list[Any] = []
+                            t100: list[Any] = []
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t103 = t105
-                        t106: list[Any] = [t103]
-                        for c107 in iterated(t106):
+                            t98 = t100
+                        t101: list[Any] = [t98]
+                        for c102 in iterated(t101):
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t109 = load(ev, 'k')
-                            t108 = FUNCTIONS['range']([t109], b)
-                            for c110 in iterated(t108):
+                            t104 = load(ev, 'k')
+                            t103 = FUNCTIONS['range']([t104], b)
+                            for c105 in iterated(t103):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t113: Any = None
-                                    u114: Undecided | None = None
-                                    d115 = False
+                                    t108: Any = None
+                                    u109: Undecided | None = None
+                                    d110 = False
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t116 = False
+                                        t111 = False
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t117 = read_input(ev, 'value', 'sizes')
+                                        t112 = read_input(ev, 'value', 'sizes')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t118 = t117[c110] if (type(t117) is list or type(t117) is tuple) and type(c110) is int and -len(t117) <= c110 < len(t117) else item_at(t117, c110)
+                                        t113 = t112[c105] if (type(t112) is list or type(t112) is tuple) and type(c105) is int and -len(t112) <= c105 < len(t112) else item_at(t112, c105)
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t119 = load(ev, 'S')
+                                        t114 = load(ev, 'S')
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t121 = load(ev, 'ax')
+                                        t116 = load(ev, 'ax')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t122 = t121[c110] if (type(t121) is list or type(t121) is tuple) and type(c110) is int and -len(t121) <= c110 < len(t121) else item_at(t121, c110)
-                                        t120 = t119[t122] if (type(t119) is list or type(t119) is tuple) and type(t122) is int and -len(t119) <= t122 < len(t119) else item_at(t119, t122)
-                                        if ((q124 := type(t118)) is int or q124 is str) and type(t120) is q124:
+                                        t117 = t116[c105] if (type(t116) is list or type(t116) is tuple) and type(c105) is int and -len(t116) <= c105 < len(t116) else item_at(t116, c105)
+                                        t115 = t114[t117] if (type(t114) is list or type(t114) is tuple) and type(t117) is int and -len(t114) <= t117 < len(t114) else item_at(t114, t117)
+                                        if ((q119 := type(t113)) is int or q119 is str) and type(t115) is q119:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k123 = t118 == t120
+                                            k118 = t113 == t115
                                         else:
-                                            k123 = compare('==', t118, t120, b)
-                                        if k123:
-                                            t116 = True
-                                        t113 = t116
-                                        d115 = not truthy(t113)
-                                    except Undecided as e125:
-                                        u114 = e125
-                                    if not d115:
+                                            k118 = compare('==', t113, t115, b)
+                                        if k118:
+                                            t111 = True
+                                        t108 = t111
+                                        d110 = not truthy(t108)
+                                    except Undecided as e120:
+                                        u109 = e120
+                                    if not d110:
                                         try:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t126: Any = None
-                                            u127: Undecided | None = None
-                                            d128 = False
+                                            t121: Any = None
+                                            u122: Undecided | None = None
+                                            d123 = False
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t129 = False
-                                                b.steps += 1
+                                                t124 = False
+                                                b.steps += 2
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t130 = load(ev, 'coordinate_transformation_mode')
-                                                b.steps += 1
-                                                if b.steps > MAX_STEPS: b.charge(0)
-                                                if type(t130) is str:
+                                                if type(t96) is str:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    k131 = t130 == 'tf_half_pixel_for_nn'
+                                                    k125 = t96 == 'tf_half_pixel_for_nn'
                                                 else:
-                                                    k131 = compare('==', t130, 'tf_half_pixel_for_nn', b)
-                                                if k131:
-                                                    t129 = True
-                                                t126 = t129
-                                                d128 = truthy(t126)
-                                            except Undecided as e132:
-                                                u127 = e132
-                                            if not d128:
+                                                    k125 = compare('==', t96, 'tf_half_pixel_for_nn', b)
+                                                if k125:
+                                                    t124 = True
+                                                t121 = t124
+                                                d123 = truthy(t121)
+                                            except Undecided as e126:
+                                                u122 = e126
+                                            if not d123:
                                                 try:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t133: Any = None
-                                                    u134: Undecided | None = None
-                                                    d135 = False
+                                                    t127: Any = None
+                                                    u128: Undecided | None = None
+                                                    d129 = False
                                                     try:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t136 = False
-                                                        b.steps += 1
+                                                        t130 = False
+                                                        b.steps += 2
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t137 = load(ev, 'coordinate_transformation_mode')
-                                                        b.steps += 1
-                                                        if b.steps > MAX_STEPS: b.charge(0)
-                                                        if type(t137) is str:
+                                                        if type(t96) is str:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            k138 = t137 == 'tf_crop_and_resize'
+                                                            k131 = t96 == 'tf_crop_and_resize'
                                                         else:
-                                                            k138 = compare('==', t137, 'tf_crop_and_resize', b)
-                                                        if k138:
-                                                            t136 = True
-                                                        t133 = t136
-                                                        d135 = not truthy(t133)
-                                                    except Undecided as e139:
-                                                        u134 = e139
-                                                    if not d135:
+                                                            k131 = compare('==', t96, 'tf_crop_and_resize', b)
+                                                        if k131:
+                                                            t130 = True
+                                                        t127 = t130
+                                                        d129 = not truthy(t127)
+                                                    except Undecided as e132:
+                                                        u128 = e132
+                                                    if not d129:
                                                         try:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t140: Any = None
-                                                            u141: Undecided | None = None
-                                                            d142 = False
+                                                            t133: Any = None
+                                                            u134: Undecided | None = None
+                                                            d135 = False
                                                             try:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t143 = False
+                                                                t136 = False
                                                                 b.steps += 3
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t144 = c107[c110] if (type(c107) is list or type(c107) is tuple) and type(c110) is int and -len(c107) <= c110 < len(c107) else item_at(c107, c110)
+                                                                t137 = c102[c105] if (type(c102) is list or type(c102) is tuple) and type(c105) is int and -len(c102) <= c105 < len(c102) else item_at(c102, c105)
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                if type(t144) is int:
+                                                                if type(t137) is int:
                                                                     b.steps += 1
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    k145 = t144 != 0
+                                                                    k138 = t137 != 0
                                                                 else:
-                                                                    k145 = compare('!=', t144, 0, b)
-                                                                if k145:
-                                                                    t143 = True
-                                                                t140 = t143
-                                                                d142 = truthy(t140)
-                                                            except Undecided as e146:
-                                                                u141 = e146
-                                                            if not d142:
+                                                                    k138 = compare('!=', t137, 0, b)
+                                                                if k138:
+                                                                    t136 = True
+                                                                t133 = t136
+                                                                d135 = truthy(t133)
+                                                            except Undecided as e139:
+                                                                u134 = e139
+                                                            if not d135:
                                                                 try:
                                                                     b.steps += 1
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    t147 = False
-                                                                    b.steps += 4
+                                                                    t140 = False
+                                                                    b.steps += 5
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    t149 = load(ev, 'k')
+                                                                    t142 = r143 if type(t104) is int and type(c105) is int and -MAX_INT_MAGNITUDE <= (r143 := t104 + c105) <= MAX_INT_MAGNITUDE else binary('+', t104, c105, b)
+                                                                    t141 = c102[t142] if (type(c102) is list or type(c102) is tuple) and type(t142) is int and -len(c102) <= t142 < len(c102) else item_at(c102, t142)
                                                                     b.steps += 1
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    t150 = r151 if type(t149) is int and type(c110) is int and -MAX_INT_MAGNITUDE <= (r151 := t149 + c110) <= MAX_INT_MAGNITUDE else binary('+', t149, c110, b)
-                                                                    t148 = c107[t150] if (type(c107) is list or type(c107) is tuple) and type(t150) is int and -len(c107) <= t150 < len(c107) else item_at(c107, t150)
-                                                                    b.steps += 1
-                                                                    if b.steps > MAX_STEPS: b.charge(0)
-                                                                    if type(t148) is int:
+                                                                    if type(t141) is int:
                                                                         b.steps += 1
                                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                                        k152 = t148 != 1
+                                                                        k144 = t141 != 1
                                                                     else:
-                                                                        k152 = compare('!=', t148, 1, b)
-                                                                    if k152:
-                                                                        t147 = True
-                                                                    t140 = t147
-                                                                    d142 = truthy(t140)
-                                                                except Undecided as e153:
-                                                                    u141 = e153
-                                                            if not d142 and u141 is not None:
-                                                                raise u141
-                                                            t133 = t140
-                                                            d135 = not truthy(t133)
-                                                        except Undecided as e154:
-                                                            u134 = e154
-                                                    if not d135 and u134 is not None:
-                                                        raise u134
-                                                    t126 = t133
-                                                    d128 = truthy(t126)
-                                                except Undecided as e155:
-                                                    u127 = e155
-                                            if not d128 and u127 is not None:
-                                                raise u127
-                                            t113 = t126
-                                            d115 = not truthy(t113)
-                                        except Undecided as e156:
-                                            u114 = e156
-                                    if not d115 and u114 is not None:
-                                        raise u114
-                                    k111 = truthy(t113)
-                                except Undecided as e112:
-                                    k111 = False
-                                    if u98 is None:
-                                        u98 = e112
-                                if k111 is True:
-                                    t97 = True
-                                    d99 = True
-                                if d99:
+                                                                        k144 = compare('!=', t141, 1, b)
+                                                                    if k144:
+                                                                        t140 = True
+                                                                    t133 = t140
+                                                                    d135 = truthy(t133)
+                                                                except Undecided as e145:
+                                                                    u134 = e145
+                                                            if not d135 and u134 is not None:
+                                                                raise u134
+                                                            t127 = t133
+                                                            d129 = not truthy(t127)
+                                                        except Undecided as e146:
+                                                            u128 = e146
+                                                    if not d129 and u128 is not None:
+                                                        raise u128
+                                                    t121 = t127
+                                                    d123 = truthy(t121)
+                                                except Undecided as e147:
+                                                    u122 = e147
+                                            if not d123 and u122 is not None:
+                                                raise u122
+                                            t108 = t121
+                                            d110 = not truthy(t108)
+                                        except Undecided as e148:
+                                            u109 = e148
+                                    if not d110 and u109 is not None:
+                                        raise u109
+                                    k106 = truthy(t108)
+                                except Undecided as e107:
+                                    k106 = False
+                                    if u93 is None:
+                                        u93 = e107
+                                if k106 is True:
+                                    t92 = True
+                                    d94 = True
+                                if d94:
                                     break
-                            if d99:
+                            if d94:
                                 break
-                        if not d99 and u98 is not None:
-                            raise u98
-                        t88 = t97
-                        d90 = not truthy(t88)
-                    except Undecided as e157:
-                        u89 = e157
-            if not d90 and u89 is not None:
-                raise u89
-            t1 = t88
+                        if not d94 and u93 is not None:
+                            raise u93
+                        t83 = t92
+                        d85 = not truthy(t83)
+                    except Undecided as e149:
+                        u84 = e149
+            if not d85 and u84 is not None:
+                raise u84
+            t1 = t83
             d3 = truthy(t1)
-        except Undecided as e158:
-            u2 = e158
+        except Undecided as e150:
+            u2 = e150
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -4281,53 +4158,41 @@ def _f36(ev: Evaluator) -> Any:
                         t23 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
                         t24 = r25 if type(t20) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t20 * t23) <= MAX_INT_MAGNITUDE else binary('*', t20, t23, b)
                         t18 = FUNCTIONS['ceil']([t24], b)
+                        b.steps += 6
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t27 = t21[c14] if (type(t21) is list or type(t21) is tuple) and type(c14) is int and -len(t21) <= c14 < len(t21) else item_at(t21, c14)
+                        t26 = t19[t27] if (type(t19) is list or type(t19) is tuple) and type(t27) is int and -len(t19) <= t27 < len(t19) else item_at(t19, t27)
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = load(ev, 'S')
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = load(ev, 'ax')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = t28[c14] if (type(t28) is list or type(t28) is tuple) and type(c14) is int and -len(t28) <= c14 < len(t28) else item_at(t28, c14)
-                        t27 = t26[t29] if (type(t26) is list or type(t26) is tuple) and type(t29) is int and -len(t26) <= t29 < len(t26) else item_at(t26, t29)
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
-                        t31 = r32 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t27 * t30) <= MAX_INT_MAGNITUDE else binary('*', t27, t30, b)
-                        t33 = r34 if type(t18) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r34 := t18 - t31) <= MAX_INT_MAGNITUDE else binary('-', t18, t31, b)
-                        if type(t33) is int:
+                        t28 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
+                        t29 = r30 if type(t26) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t26 * t28) <= MAX_INT_MAGNITUDE else binary('*', t26, t28, b)
+                        t31 = r32 if type(t18) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r32 := t18 - t29) <= MAX_INT_MAGNITUDE else binary('-', t18, t29, b)
+                        if type(t31) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k35 = 0 < t33
+                            k33 = 0 < t31
                         else:
-                            k35 = compare('<', 0, t33, b)
-                        if k35:
-                            b.steps += 4
+                            k33 = compare('<', 0, t31, b)
+                        if k33:
+                            b.steps += 7
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = load(ev, 'S')
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t38 = load(ev, 'ax')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t39 = t38[c14] if (type(t38) is list or type(t38) is tuple) and type(c14) is int and -len(t38) <= c14 < len(t38) else item_at(t38, c14)
-                            t37 = t36[t39] if (type(t36) is list or type(t36) is tuple) and type(t39) is int and -len(t36) <= t39 < len(t36) else item_at(t36, t39)
+                            t35 = t21[c14] if (type(t21) is list or type(t21) is tuple) and type(c14) is int and -len(t21) <= c14 < len(t21) else item_at(t21, c14)
+                            t34 = t19[t35] if (type(t19) is list or type(t19) is tuple) and type(t35) is int and -len(t19) <= t35 < len(t19) else item_at(t19, t35)
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
-                            t41 = r42 if type(t37) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r42 := t37 * t40) <= MAX_INT_MAGNITUDE else binary('*', t37, t40, b)
+                            t36 = c11[c14] if (type(c11) is list or type(c11) is tuple) and type(c14) is int and -len(c11) <= c14 < len(c11) else item_at(c11, c14)
+                            t37 = r38 if type(t34) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t34 * t36) <= MAX_INT_MAGNITUDE else binary('*', t34, t36, b)
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t43 = binary('**', 2, 24, b)
-                            t44 = r45 if type(t41) is int and type(t43) is int and t43 != 0 and t41 % t43 == 0 and -MAX_INT_MAGNITUDE <= (r45 := t41 // t43) <= MAX_INT_MAGNITUDE else binary('/', t41, t43, b)
-                            if ((q47 := type(t33)) is int or q47 is str) and type(t44) is q47:
+                            t39 = binary('**', 2, 24, b)
+                            t40 = r41 if type(t37) is int and type(t39) is int and t39 != 0 and t37 % t39 == 0 and -MAX_INT_MAGNITUDE <= (r41 := t37 // t39) <= MAX_INT_MAGNITUDE else binary('/', t37, t39, b)
+                            if ((q43 := type(t31)) is int or q43 is str) and type(t40) is q43:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k46 = t33 <= t44
+                                k42 = t31 <= t40
                             else:
-                                k46 = compare('<=', t33, t44, b)
-                            if k46:
+                                k42 = compare('<=', t31, t40, b)
+                            if k42:
                                 t17 = True
                         k15 = truthy(t17)
                     except Undecided as e16:
@@ -4345,8 +4210,8 @@ def _f36(ev: Evaluator) -> Any:
                 raise u7
             t1 = t6
             d3 = not truthy(t1)
-        except Undecided as e48:
-            u2 = e48
+        except Undecided as e44:
+            u2 = e44
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -4409,81 +4274,72 @@ def _f37(ev: Evaluator) -> Any:
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
                     t23 = False
-                    b.steps += 6
+                    b.steps += 7
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = t25[c7] if (type(t25) is list or type(t25) is tuple) and type(c7) is int and -len(t25) <= c7 < len(t25) else item_at(t25, c7)
+                    t25 = t18[c7] if (type(t18) is list or type(t18) is tuple) and type(c7) is int and -len(t18) <= c7 < len(t18) else item_at(t18, c7)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = c4[c11] if (type(c4) is list or type(c4) is tuple) and type(c11) is int and -len(c4) <= c11 < len(c4) else item_at(c4, c11)
-                    t28 = r29 if type(t26) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t26 * t27) <= MAX_INT_MAGNITUDE else binary('*', t26, t27, b)
-                    t24 = FUNCTIONS['ceil']([t28], b)
+                    t26 = c4[c11] if (type(c4) is list or type(c4) is tuple) and type(c11) is int and -len(c4) <= c11 < len(c4) else item_at(c4, c11)
+                    t27 = r28 if type(t25) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := t25 * t26) <= MAX_INT_MAGNITUDE else binary('*', t25, t26, b)
+                    t24 = FUNCTIONS['ceil']([t27], b)
+                    b.steps += 4
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t29 = t18[c7] if (type(t18) is list or type(t18) is tuple) and type(c7) is int and -len(t18) <= c7 < len(t18) else item_at(t18, c7)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = t30[c7] if (type(t30) is list or type(t30) is tuple) and type(c7) is int and -len(t30) <= c7 < len(t30) else item_at(t30, c7)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t32 = c4[c11] if (type(c4) is list or type(c4) is tuple) and type(c11) is int and -len(c4) <= c11 < len(c4) else item_at(c4, c11)
-                    t33 = r34 if type(t31) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := t31 * t32) <= MAX_INT_MAGNITUDE else binary('*', t31, t32, b)
-                    t35 = r36 if type(t24) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r36 := t24 - t33) <= MAX_INT_MAGNITUDE else binary('-', t24, t33, b)
-                    if type(t35) is int:
+                    t30 = c4[c11] if (type(c4) is list or type(c4) is tuple) and type(c11) is int and -len(c4) <= c11 < len(c4) else item_at(c4, c11)
+                    t31 = r32 if type(t29) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t29 * t30) <= MAX_INT_MAGNITUDE else binary('*', t29, t30, b)
+                    t33 = r34 if type(t24) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r34 := t24 - t31) <= MAX_INT_MAGNITUDE else binary('-', t24, t31, b)
+                    if type(t33) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k37 = 0 < t35
+                        k35 = 0 < t33
                     else:
-                        k37 = compare('<', 0, t35, b)
-                    if k37:
-                        b.steps += 4
+                        k35 = compare('<', 0, t33, b)
+                    if k35:
+                        b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t38 = load(ev, 'S')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t39 = t38[c7] if (type(t38) is list or type(t38) is tuple) and type(c7) is int and -len(t38) <= c7 < len(t38) else item_at(t38, c7)
+                        t36 = t18[c7] if (type(t18) is list or type(t18) is tuple) and type(c7) is int and -len(t18) <= c7 < len(t18) else item_at(t18, c7)
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t40 = c4[c11] if (type(c4) is list or type(c4) is tuple) and type(c11) is int and -len(c4) <= c11 < len(c4) else item_at(c4, c11)
-                        t41 = r42 if type(t39) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r42 := t39 * t40) <= MAX_INT_MAGNITUDE else binary('*', t39, t40, b)
+                        t37 = c4[c11] if (type(c4) is list or type(c4) is tuple) and type(c11) is int and -len(c4) <= c11 < len(c4) else item_at(c4, c11)
+                        t38 = r39 if type(t36) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := t36 * t37) <= MAX_INT_MAGNITUDE else binary('*', t36, t37, b)
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t43 = binary('**', 2, 24, b)
-                        t44 = r45 if type(t41) is int and type(t43) is int and t43 != 0 and t41 % t43 == 0 and -MAX_INT_MAGNITUDE <= (r45 := t41 // t43) <= MAX_INT_MAGNITUDE else binary('/', t41, t43, b)
-                        if ((q47 := type(t35)) is int or q47 is str) and type(t44) is q47:
+                        t40 = binary('**', 2, 24, b)
+                        t41 = r42 if type(t38) is int and type(t40) is int and t40 != 0 and t38 % t40 == 0 and -MAX_INT_MAGNITUDE <= (r42 := t38 // t40) <= MAX_INT_MAGNITUDE else binary('/', t38, t40, b)
+                        if ((q44 := type(t33)) is int or q44 is str) and type(t41) is q44:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k46 = t35 <= t44
+                            k43 = t33 <= t41
                         else:
-                            k46 = compare('<=', t35, t44, b)
-                        if k46:
+                            k43 = compare('<=', t33, t41, b)
+                        if k43:
                             t23 = True
-                    t48: Any
+                    t45: Any
                     if truthy(t23):
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = 1
+                        t45 = 1
                     else:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = 0
-                    t49 = r50 if type(t17) is int and type(t48) is int and -MAX_INT_MAGNITUDE <= (r50 := t17 + t48) <= MAX_INT_MAGNITUDE else binary('+', t17, t48, b)
-                    t8.append(t49)
+                        t45 = 0
+                    t46 = r47 if type(t17) is int and type(t45) is int and -MAX_INT_MAGNITUDE <= (r47 := t17 + t45) <= MAX_INT_MAGNITUDE else binary('+', t17, t45, b)
+                    t8.append(t46)
                     check_length(len(t8), 'comprehension')
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t51 = load(ev, 'S')
+            t48 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t52 = t51[c7] if (type(t51) is list or type(t51) is tuple) and type(c7) is int and -len(t51) <= c7 < len(t51) else item_at(t51, c7)
-            t53: list[Any] = [t52]
-            t54 = binary('+', t8, t53, b)
+            t49 = t48[c7] if (type(t48) is list or type(t48) is tuple) and type(c7) is int and -len(t48) <= c7 < len(t48) else item_at(t48, c7)
+            t50: list[Any] = [t49]
+            t51 = binary('+', t8, t50, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t55 = t54[0] if (type(t54) is list or type(t54) is tuple) and -len(t54) <= 0 < len(t54) else item_at(t54, 0)
-            t1.append(t55)
+            t52 = t51[0] if (type(t51) is list or type(t51) is tuple) and -len(t51) <= 0 < len(t51) else item_at(t51, 0)
+            t1.append(t52)
             check_length(len(t1), 'comprehension')
     return t1
 

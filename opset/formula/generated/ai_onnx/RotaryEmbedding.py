@@ -36,70 +36,63 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'X')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[3] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 3 < len(t6) else item_at(t6, 3)
-        t5 = t7
+        t6 = t3[3] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 3 < len(t3) else item_at(t3, 3)
+        t5 = t6
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8: Any = None
-        u9: Undecided | None = None
-        d10 = False
+        t7: Any = None
+        u8: Undecided | None = None
+        d9 = False
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = False
+            t10 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'X')
-            t12 = FUNCTIONS['len']([t13], b)
+            t11 = FUNCTIONS['len']([t3], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t12) is int:
+            if type(t11) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k14 = t12 == 3
+                k12 = t11 == 3
             else:
-                k14 = compare('==', t12, 3, b)
-            if k14:
-                t11 = True
-            t8 = t11
-            d10 = not truthy(t8)
-        except Undecided as e15:
-            u9 = e15
-        if not d10:
+                k12 = compare('==', t11, 3, b)
+            if k12:
+                t10 = True
+            t7 = t10
+            d9 = not truthy(t7)
+        except Undecided as e13:
+            u8 = e13
+        if not d9:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = load(ev, 'num_heads')
-                t8 = t16
-                d10 = not truthy(t8)
-            except Undecided as e17:
-                u9 = e17
-        if not d10 and u9 is not None:
-            raise u9
-        t18: Any
-        if truthy(t8):
-            b.steps += 3
+                t14 = load(ev, 'num_heads')
+                t7 = t14
+                d9 = not truthy(t7)
+            except Undecided as e15:
+                u8 = e15
+        if not d9 and u8 is not None:
+            raise u8
+        t16: Any
+        if truthy(t7):
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'X')
+            t17 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = t19[2] if (type(t19) is list or type(t19) is tuple) and -len(t19) <= 2 < len(t19) else item_at(t19, 2)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'num_heads')
-            t22 = r23 if type(t20) is int and type(t21) is int and t21 != 0 and -MAX_INT_MAGNITUDE <= (r23 := t20 // t21) <= MAX_INT_MAGNITUDE else binary('//', t20, t21, b)
-            t18 = t22
+            t18 = load(ev, 'num_heads')
+            t19 = r20 if type(t17) is int and type(t18) is int and t18 != 0 and -MAX_INT_MAGNITUDE <= (r20 := t17 // t18) <= MAX_INT_MAGNITUDE else binary('//', t17, t18, b)
+            t16 = t19
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = 0
-        t5 = t18
+            t16 = 0
+        t5 = t16
     return t5
 
 
@@ -125,13 +118,12 @@ def _f2(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'rotary_embedding_dim')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'head')
-        t4 = t6
+        t5 = load(ev, 'head')
+        t4 = t5
     return t4
 
 
@@ -167,21 +159,15 @@ def _f4(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'X')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[2] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 2 < len(t6) else item_at(t6, 2)
-        t5 = t7
+        t6 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
+        t5 = t6
     else:
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'X')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[1] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 1 < len(t8) else item_at(t8, 1)
-        t5 = t9
+        t7 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
+        t5 = t7
     return t5
 
 

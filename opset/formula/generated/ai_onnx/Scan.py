@@ -114,39 +114,35 @@ def _f7(ev: Evaluator) -> Any:
     t6 = load(ev, 'final_state_and_scan_outputs')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'n')
-    t8 = r9 if type(t6) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 - t7) <= MAX_INT_MAGNITUDE else binary('-', t6, t7, b)
-    t5 = FUNCTIONS['range']([t8], b)
-    for c10 in iterated(t5):
+    t7 = r8 if type(t6) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 - t3) <= MAX_INT_MAGNITUDE else binary('-', t6, t3, b)
+    t5 = FUNCTIONS['range']([t7], b)
+    for c9 in iterated(t5):
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'batch')
+        t10 = load(ev, 'batch')
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'scans')
+        t11 = load(ev, 'scans')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = t12[0] if (type(t12) is list or type(t12) is tuple) and -len(t12) <= 0 < len(t12) else item_at(t12, 0)
+        t12 = t11[0] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 0 < len(t11) else item_at(t11, 0)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = t13[1] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 1 < len(t13) else item_at(t13, 1)
-        t15: list[Any] = [t11, t14]
+        t13 = t12[1] if (type(t12) is list or type(t12) is tuple) and -len(t12) <= 1 < len(t12) else item_at(t12, 1)
+        t14: list[Any] = [t10, t13]
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'body')
-        t16 = FUNCTIONS['graph_shapes']([t17], b)
-        b.steps += 2
+        t16 = load(ev, 'body')
+        t15 = FUNCTIONS['graph_shapes']([t16], b)
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'n')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t20 = r21 if type(t19) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r21 := t19 + c10) <= MAX_INT_MAGNITUDE else binary('+', t19, c10, b)
-        t18 = t16[t20] if (type(t16) is list or type(t16) is tuple) and type(t20) is int and -len(t16) <= t20 < len(t16) else item_at(t16, t20)
-        t22 = binary('+', t15, t18, b)
-        t4.append(t22)
+        t18 = r19 if type(t3) is int and type(c9) is int and -MAX_INT_MAGNITUDE <= (r19 := t3 + c9) <= MAX_INT_MAGNITUDE else binary('+', t3, c9, b)
+        t17 = t15[t18] if (type(t15) is list or type(t15) is tuple) and type(t18) is int and -len(t15) <= t18 < len(t15) else item_at(t15, t18)
+        t20 = binary('+', t14, t17, b)
+        t4.append(t20)
         check_length(len(t4), 'comprehension')
-    t23 = binary('+', t2, t4, b)
-    return t23
+    t21 = binary('+', t2, t4, b)
+    return t21
 
 
 def _f8(ev: Evaluator) -> Any:
@@ -393,22 +389,19 @@ def _f15(ev: Evaluator) -> Any:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
             t9 = c5[1] if (type(c5) is list or type(c5) is tuple) and -len(c5) <= 1 < len(c5) else item_at(c5, 1)
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'scans')
+            t10 = t4[0] if (type(t4) is list or type(t4) is tuple) and -len(t4) <= 0 < len(t4) else item_at(t4, 0)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t10[0] if (type(t10) is list or type(t10) is tuple) and -len(t10) <= 0 < len(t10) else item_at(t10, 0)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[1] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 1 < len(t11) else item_at(t11, 1)
-            if ((q14 := type(t9)) is int or q14 is str) and type(t12) is q14:
+            t11 = t10[1] if (type(t10) is list or type(t10) is tuple) and -len(t10) <= 1 < len(t10) else item_at(t10, 1)
+            if ((q13 := type(t9)) is int or q13 is str) and type(t11) is q13:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k13 = t9 == t12
+                k12 = t9 == t11
             else:
-                k13 = compare('==', t9, t12, b)
-            if k13:
+                k12 = compare('==', t9, t11, b)
+            if k12:
                 t8 = True
             k6 = truthy(t8)
         except Undecided as e7:
@@ -611,16 +604,13 @@ def _f19(ev: Evaluator) -> Any:
             if k14:
                 t11 = True
             if truthy(t11):
-                b.steps += 3
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = load(ev, 'scans')
+                t16 = t8[c4] if (type(t8) is list or type(t8) is tuple) and type(c4) is int and -len(t8) <= c4 < len(t8) else item_at(t8, c4)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = t16[c4] if (type(t16) is list or type(t16) is tuple) and type(c4) is int and -len(t16) <= c4 < len(t16) else item_at(t16, c4)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = t17[c10] if (type(t17) is list or type(t17) is tuple) and type(c10) is int and -len(t17) <= c10 < len(t17) else item_at(t17, c10)
-                t5.append(t18)
+                t17 = t16[c10] if (type(t16) is list or type(t16) is tuple) and type(c10) is int and -len(t16) <= c10 < len(t16) else item_at(t16, c10)
+                t5.append(t17)
                 check_length(len(t5), 'comprehension')
         t1.append(t5)
         check_length(len(t1), 'comprehension')
@@ -656,46 +646,43 @@ def _f21(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t9 = load(ev, 'body')
         t8 = FUNCTIONS['graph_shapes']([t9], b)
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'n')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t12 = r13 if type(t11) is int and type(c7) is int and -MAX_INT_MAGNITUDE <= (r13 := t11 + c7) <= MAX_INT_MAGNITUDE else binary('+', t11, c7, b)
-        t10 = t8[t12] if (type(t8) is list or type(t8) is tuple) and type(t12) is int and -len(t8) <= t12 < len(t8) else item_at(t8, t12)
-        t14: list[Any] = [t10]
-        for c15 in iterated(t14):
+        t11 = r12 if type(t3) is int and type(c7) is int and -MAX_INT_MAGNITUDE <= (r12 := t3 + c7) <= MAX_INT_MAGNITUDE else binary('+', t3, c7, b)
+        t10 = t8[t11] if (type(t8) is list or type(t8) is tuple) and type(t11) is int and -len(t8) <= t11 < len(t8) else item_at(t8, t11)
+        t13: list[Any] = [t10]
+        for c14 in iterated(t13):
             b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'out_axes')
+            t15 = load(ev, 'out_axes')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = t16[c7] if (type(t16) is list or type(t16) is tuple) and type(c7) is int and -len(t16) <= c7 < len(t16) else item_at(t16, c7)
+            t16 = t15[c7] if (type(t15) is list or type(t15) is tuple) and type(c7) is int and -len(t15) <= c7 < len(t15) else item_at(t15, c7)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = FUNCTIONS['len']([c15], b)
+            t17 = FUNCTIONS['len']([c14], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = r20 if type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t18 + 1) <= MAX_INT_MAGNITUDE else binary('+', t18, 1, b)
-            t21 = r22 if type(t17) is int and type(t19) is int and t19 != 0 and -MAX_INT_MAGNITUDE <= (r22 := t17 % t19) <= MAX_INT_MAGNITUDE else binary('%', t17, t19, b)
-            t23: list[Any] = [t21]
-            for c24 in iterated(t23):
+            t18 = r19 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t17 + 1) <= MAX_INT_MAGNITUDE else binary('+', t17, 1, b)
+            t20 = r21 if type(t16) is int and type(t18) is int and t18 != 0 and -MAX_INT_MAGNITUDE <= (r21 := t16 % t18) <= MAX_INT_MAGNITUDE else binary('%', t16, t18, b)
+            t22: list[Any] = [t20]
+            for c23 in iterated(t22):
                 b.steps += 6
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = sliced(c15, None, c24, None, b)
+                t24 = sliced(c14, None, c23, None, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'length')
-                t27: list[Any] = [t26]
-                t28 = binary('+', t25, t27, b)
+                t25 = load(ev, 'length')
+                t26: list[Any] = [t25]
+                t27 = binary('+', t24, t26, b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = sliced(c15, c24, None, None, b)
-                t30 = r31 if type(t28) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t28 + t29) <= MAX_INT_MAGNITUDE else binary('+', t28, t29, b)
-                t4.append(t30)
+                t28 = sliced(c14, c23, None, None, b)
+                t29 = r30 if type(t27) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t27 + t28) <= MAX_INT_MAGNITUDE else binary('+', t27, t28, b)
+                t4.append(t29)
                 check_length(len(t4), 'comprehension')
-    t32 = binary('+', t2, t4, b)
-    return t32
+    t31 = binary('+', t2, t4, b)
+    return t31
 
 
 def _f22(ev: Evaluator) -> Any:
@@ -721,26 +708,23 @@ def _f22(ev: Evaluator) -> Any:
             t5 = True
         t8: Any
         if truthy(t5):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'scan_input_axes')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            t8 = t10
+            t9 = t6[c4] if (type(t6) is list or type(t6) is tuple) and type(c4) is int and -len(t6) <= c4 < len(t6) else item_at(t6, c4)
+            t8 = t9
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t8 = 0
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'scans')
+        t11 = load(ev, 'scans')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = t12[c4] if (type(t12) is list or type(t12) is tuple) and type(c4) is int and -len(t12) <= c4 < len(t12) else item_at(t12, c4)
-        t11 = FUNCTIONS['len']([t13], b)
-        t14 = r15 if type(t8) is int and type(t11) is int and t11 != 0 and -MAX_INT_MAGNITUDE <= (r15 := t8 % t11) <= MAX_INT_MAGNITUDE else binary('%', t8, t11, b)
-        t1.append(t14)
+        t12 = t11[c4] if (type(t11) is list or type(t11) is tuple) and type(c4) is int and -len(t11) <= c4 < len(t11) else item_at(t11, c4)
+        t10 = FUNCTIONS['len']([t12], b)
+        t13 = r14 if type(t8) is int and type(t10) is int and t10 != 0 and -MAX_INT_MAGNITUDE <= (r14 := t8 % t10) <= MAX_INT_MAGNITUDE else binary('%', t8, t10, b)
+        t1.append(t13)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -768,13 +752,10 @@ def _f23(ev: Evaluator) -> Any:
             t5 = True
         t8: Any
         if truthy(t5):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'scan_output_axes')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            t8 = t10
+            t9 = t6[c4] if (type(t6) is list or type(t6) is tuple) and type(c4) is int and -len(t6) <= c4 < len(t6) else item_at(t6, c4)
+            t8 = t9
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
@@ -1137,20 +1118,17 @@ def _f29(ev: Evaluator) -> Any:
                     else:
                         k23 = compare('<=', t20, t22, b)
                     if k23:
-                        b.steps += 3
+                        b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = load(ev, 'scans')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = t26[c13] if (type(t26) is list or type(t26) is tuple) and type(c13) is int and -len(t26) <= c13 < len(t26) else item_at(t26, c13)
-                        t25 = FUNCTIONS['len']([t27], b)
-                        if ((q29 := type(t22)) is int or q29 is str) and type(t25) is q29:
+                        t26 = t18[c13] if (type(t18) is list or type(t18) is tuple) and type(c13) is int and -len(t18) <= c13 < len(t18) else item_at(t18, c13)
+                        t25 = FUNCTIONS['len']([t26], b)
+                        if ((q28 := type(t22)) is int or q28 is str) and type(t25) is q28:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k28 = t22 < t25
+                            k27 = t22 < t25
                         else:
-                            k28 = compare('<', t22, t25, b)
-                        if k28:
+                            k27 = compare('<', t22, t25, b)
+                        if k27:
                             t16 = True
                     k14 = truthy(t16)
                 except Undecided as e15:
@@ -1166,8 +1144,8 @@ def _f29(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e30:
-            u2 = e30
+        except Undecided as e29:
+            u2 = e29
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1245,23 +1223,19 @@ def _f30(ev: Evaluator) -> Any:
                     if k29:
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = load(ev, 'body')
-                        t32 = FUNCTIONS['graph_shapes']([t33], b)
-                        b.steps += 2
+                        t32 = FUNCTIONS['graph_shapes']([t19], b)
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t35 = load(ev, 'n')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t36 = r37 if type(t35) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r37 := t35 + c13) <= MAX_INT_MAGNITUDE else binary('+', t35, c13, b)
-                        t34 = t32[t36] if (type(t32) is list or type(t32) is tuple) and type(t36) is int and -len(t32) <= t36 < len(t32) else item_at(t32, t36)
-                        t31 = FUNCTIONS['len']([t34], b)
-                        if ((q39 := type(t28)) is int or q39 is str) and type(t31) is q39:
+                        t34 = r35 if type(t21) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r35 := t21 + c13) <= MAX_INT_MAGNITUDE else binary('+', t21, c13, b)
+                        t33 = t32[t34] if (type(t32) is list or type(t32) is tuple) and type(t34) is int and -len(t32) <= t34 < len(t32) else item_at(t32, t34)
+                        t31 = FUNCTIONS['len']([t33], b)
+                        if ((q37 := type(t28)) is int or q37 is str) and type(t31) is q37:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k38 = t28 <= t31
+                            k36 = t28 <= t31
                         else:
-                            k38 = compare('<=', t28, t31, b)
-                        if k38:
+                            k36 = compare('<=', t28, t31, b)
+                        if k36:
                             t16 = True
                     k14 = truthy(t16)
                 except Undecided as e15:
@@ -1277,8 +1251,8 @@ def _f30(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e40:
-            u2 = e40
+        except Undecided as e38:
+            u2 = e38
     if not d3 and u2 is not None:
         raise u2
     return t1

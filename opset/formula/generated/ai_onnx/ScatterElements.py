@@ -44,19 +44,15 @@ def _f2(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -147,14 +143,13 @@ def _f6(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 
@@ -210,87 +205,86 @@ def _f7(ev: Evaluator) -> Any:
             if k15:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'r')
-                if ((q19 := type(t14)) is int or q19 is str) and type(t17) is q19:
+                if ((q18 := type(t14)) is int or q18 is str) and type(t12) is q18:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k18 = t14 < t17
+                    k17 = t14 < t12
                 else:
-                    k18 = compare('<', t14, t17, b)
-                if k18:
+                    k17 = compare('<', t14, t12, b)
+                if k17:
                     t11 = True
-            t20 = not truthy(t11)
-            t1 = t20
+            t19 = not truthy(t11)
+            t1 = t19
             d3 = truthy(t1)
-        except Undecided as e21:
-            u2 = e21
+        except Undecided as e20:
+            u2 = e20
         if not d3:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = True
-                u23: Undecided | None = None
-                d24 = False
+                t21 = True
+                u22: Undecided | None = None
+                d23 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'r')
-                t25 = FUNCTIONS['range']([t26], b)
-                for c27 in iterated(t25):
+                t25 = load(ev, 'r')
+                t24 = FUNCTIONS['range']([t25], b)
+                for c26 in iterated(t24):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = False
+                    t27 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = load(ev, 'ax')
-                    if ((q31 := type(c27)) is int or q31 is str) and type(t29) is q31:
+                    t28 = load(ev, 'ax')
+                    if ((q30 := type(c26)) is int or q30 is str) and type(t28) is q30:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k30 = c27 != t29
+                        k29 = c26 != t28
                     else:
-                        k30 = compare('!=', c27, t29, b)
-                    if k30:
-                        t28 = True
-                    if truthy(t28):
+                        k29 = compare('!=', c26, t28, b)
+                    if k29:
+                        t27 = True
+                    if truthy(t27):
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = False
+                            t33 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = load(ev, 'I')
+                            t34 = load(ev, 'I')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = t35[c27] if (type(t35) is list or type(t35) is tuple) and type(c27) is int and -len(t35) <= c27 < len(t35) else item_at(t35, c27)
+                            t35 = t34[c26] if (type(t34) is list or type(t34) is tuple) and type(c26) is int and -len(t34) <= c26 < len(t34) else item_at(t34, c26)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = load(ev, 'S')
+                            t36 = load(ev, 'S')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t38 = t37[c27] if (type(t37) is list or type(t37) is tuple) and type(c27) is int and -len(t37) <= c27 < len(t37) else item_at(t37, c27)
-                            if ((q40 := type(t36)) is int or q40 is str) and type(t38) is q40:
+                            t37 = t36[c26] if (type(t36) is list or type(t36) is tuple) and type(c26) is int and -len(t36) <= c26 < len(t36) else item_at(t36, c26)
+                            if ((q39 := type(t35)) is int or q39 is str) and type(t37) is q39:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k39 = t36 <= t38
+                                k38 = t35 <= t37
                             else:
-                                k39 = compare('<=', t36, t38, b)
-                            if k39:
-                                t34 = True
-                            k32 = truthy(t34)
-                        except Undecided as e33:
-                            k32 = True
-                            if u23 is None:
-                                u23 = e33
-                        if k32 is False:
-                            t22 = False
-                            d24 = True
-                    if d24:
+                                k38 = compare('<=', t35, t37, b)
+                            if k38:
+                                t33 = True
+                            k31 = truthy(t33)
+                        except Undecided as e32:
+                            k31 = True
+                            if u22 is None:
+                                u22 = e32
+                        if k31 is False:
+                            t21 = False
+                            d23 = True
+                    if d23:
                         break
-                if not d24 and u23 is not None:
-                    raise u23
-                t1 = t22
+                if not d23 and u22 is not None:
+                    raise u22
+                t1 = t21
                 d3 = truthy(t1)
-            except Undecided as e41:
-                u2 = e41
+            except Undecided as e40:
+                u2 = e40
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -323,85 +317,80 @@ def _f8(ev: Evaluator) -> Any:
         if k8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'r')
-            if ((q12 := type(t7)) is int or q12 is str) and type(t10) is q12:
+            if ((q11 := type(t7)) is int or q11 is str) and type(t5) is q11:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t7 < t10
+                k10 = t7 < t5
             else:
-                k11 = compare('<', t7, t10, b)
-            if k11:
+                k10 = compare('<', t7, t5, b)
+            if k10:
                 t4 = True
-        t13 = not truthy(t4)
-        t1 = t13
+        t12 = not truthy(t4)
+        t1 = t12
         d3 = truthy(t1)
-    except Undecided as e14:
-        u2 = e14
+    except Undecided as e13:
+        u2 = e13
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = True
-            u16: Undecided | None = None
-            d17 = False
+            t14 = True
+            u15: Undecided | None = None
+            d16 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = read_input(ev, 'value', 'indices')
-            for c19 in iterated(t18):
+            t17 = read_input(ev, 'value', 'indices')
+            for c18 in iterated(t17):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = False
+                    t21 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = load(ev, 'S')
+                    t22 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = load(ev, 'ax')
-                    t24 = t23[t25] if (type(t23) is list or type(t23) is tuple) and type(t25) is int and -len(t23) <= t25 < len(t23) else item_at(t23, t25)
-                    t26 = unary('-', t24)
+                    t24 = load(ev, 'ax')
+                    t23 = t22[t24] if (type(t22) is list or type(t22) is tuple) and type(t24) is int and -len(t22) <= t24 < len(t22) else item_at(t22, t24)
+                    t25 = unary('-', t23)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q28 := type(t26)) is int or q28 is str) and type(c19) is q28:
+                    if ((q27 := type(t25)) is int or q27 is str) and type(c18) is q27:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k27 = t26 <= c19
+                        k26 = t25 <= c18
                     else:
-                        k27 = compare('<=', t26, c19, b)
-                    if k27:
-                        b.steps += 2
+                        k26 = compare('<=', t25, c18, b)
+                    if k26:
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = load(ev, 'S')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = load(ev, 'ax')
-                        t30 = t29[t31] if (type(t29) is list or type(t29) is tuple) and type(t31) is int and -len(t29) <= t31 < len(t29) else item_at(t29, t31)
-                        if ((q33 := type(c19)) is int or q33 is str) and type(t30) is q33:
+                        t28 = t22[t24] if (type(t22) is list or type(t22) is tuple) and type(t24) is int and -len(t22) <= t24 < len(t22) else item_at(t22, t24)
+                        if ((q30 := type(c18)) is int or q30 is str) and type(t28) is q30:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k32 = c19 < t30
+                            k29 = c18 < t28
                         else:
-                            k32 = compare('<', c19, t30, b)
-                        if k32:
-                            t22 = True
-                    k20 = truthy(t22)
-                except Undecided as e21:
-                    k20 = True
-                    if u16 is None:
-                        u16 = e21
-                if k20 is False:
-                    t15 = False
-                    d17 = True
-                if d17:
+                            k29 = compare('<', c18, t28, b)
+                        if k29:
+                            t21 = True
+                    k19 = truthy(t21)
+                except Undecided as e20:
+                    k19 = True
+                    if u15 is None:
+                        u15 = e20
+                if k19 is False:
+                    t14 = False
+                    d16 = True
+                if d16:
                     break
-            if not d17 and u16 is not None:
-                raise u16
-            t1 = t15
+            if not d16 and u15 is not None:
+                raise u15
+            t1 = t14
             d3 = truthy(t1)
-        except Undecided as e34:
-            u2 = e34
+        except Undecided as e31:
+            u2 = e31
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -458,148 +447,124 @@ def _f9(ev: Evaluator) -> Any:
             if k15:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'r')
-                if ((q19 := type(t14)) is int or q19 is str) and type(t17) is q19:
+                if ((q18 := type(t14)) is int or q18 is str) and type(t12) is q18:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k18 = t14 < t17
+                    k17 = t14 < t12
                 else:
-                    k18 = compare('<', t14, t17, b)
-                if k18:
+                    k17 = compare('<', t14, t12, b)
+                if k17:
                     t11 = True
             t1 = t11
             d3 = not truthy(t1)
-        except Undecided as e20:
-            u2 = e20
+        except Undecided as e19:
+            u2 = e19
         if not d3:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = False
-                u22: Undecided | None = None
-                d23 = False
+                t20 = False
+                u21: Undecided | None = None
+                d22 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = read_input(ev, 'value', 'indices')
-                t25: list[Any] = [t24]
-                for c26 in iterated(t25):
+                t23 = read_input(ev, 'value', 'indices')
+                t24: list[Any] = [t23]
+                for c25 in iterated(t24):
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27: list[Any] = []
+                    t26: list[Any] = []
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = FUNCTIONS['len']([c26], b)
-                    t28 = FUNCTIONS['range']([t29], b)
-                    for c30 in iterated(t28):
+                    t28 = FUNCTIONS['len']([c25], b)
+                    t27 = FUNCTIONS['range']([t28], b)
+                    for c29 in iterated(t27):
                         b.steps += 10
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = load(ev, 'I')
+                        t30 = load(ev, 'I')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = load(ev, 'ax')
-                        t32 = t31[t33] if (type(t31) is list or type(t31) is tuple) and type(t33) is int and -len(t31) <= t33 < len(t31) else item_at(t31, t33)
-                        b.steps += 3
+                        t32 = load(ev, 'ax')
+                        t31 = t30[t32] if (type(t30) is list or type(t30) is tuple) and type(t32) is int and -len(t30) <= t32 < len(t30) else item_at(t30, t32)
+                        b.steps += 6
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t35 = load(ev, 'I')
+                        t35 = r36 if type(t32) is int and -MAX_INT_MAGNITUDE <= (r36 := t32 + 1) <= MAX_INT_MAGNITUDE else binary('+', t32, 1, b)
+                        t34 = sliced(t30, t35, None, None, b)
+                        t33 = FUNCTIONS['prod']([t34], b)
+                        t37 = r38 if type(t31) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r38 := t31 * t33) <= MAX_INT_MAGNITUDE else binary('*', t31, t33, b)
+                        t39 = r40 if type(c29) is int and type(t37) is int and t37 != 0 and -MAX_INT_MAGNITUDE <= (r40 := c29 // t37) <= MAX_INT_MAGNITUDE else binary('//', c29, t37, b)
+                        b.steps += 6
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t43 = r44 if type(t32) is int and -MAX_INT_MAGNITUDE <= (r44 := t32 + 1) <= MAX_INT_MAGNITUDE else binary('+', t32, 1, b)
+                        t42 = sliced(t30, t43, None, None, b)
+                        t41 = FUNCTIONS['prod']([t42], b)
+                        t45 = r46 if type(t39) is int and type(t41) is int and -MAX_INT_MAGNITUDE <= (r46 := t39 * t41) <= MAX_INT_MAGNITUDE else binary('*', t39, t41, b)
+                        b.steps += 8
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t49 = r50 if type(t32) is int and -MAX_INT_MAGNITUDE <= (r50 := t32 + 1) <= MAX_INT_MAGNITUDE else binary('+', t32, 1, b)
+                        t48 = sliced(t30, t49, None, None, b)
+                        t47 = FUNCTIONS['prod']([t48], b)
+                        t51 = r52 if type(c29) is int and type(t47) is int and t47 != 0 and -MAX_INT_MAGNITUDE <= (r52 := c29 % t47) <= MAX_INT_MAGNITUDE else binary('%', c29, t47, b)
+                        t53 = r54 if type(t45) is int and type(t51) is int and -MAX_INT_MAGNITUDE <= (r54 := t45 + t51) <= MAX_INT_MAGNITUDE else binary('+', t45, t51, b)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t37 = load(ev, 'ax')
+                        t55 = load(ev, 'S')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t38 = r39 if type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 + 1) <= MAX_INT_MAGNITUDE else binary('+', t37, 1, b)
-                        t36 = sliced(t35, t38, None, None, b)
-                        t34 = FUNCTIONS['prod']([t36], b)
-                        t40 = r41 if type(t32) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r41 := t32 * t34) <= MAX_INT_MAGNITUDE else binary('*', t32, t34, b)
-                        t42 = r43 if type(c30) is int and type(t40) is int and t40 != 0 and -MAX_INT_MAGNITUDE <= (r43 := c30 // t40) <= MAX_INT_MAGNITUDE else binary('//', c30, t40, b)
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t45 = load(ev, 'I')
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t47 = load(ev, 'ax')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = r49 if type(t47) is int and -MAX_INT_MAGNITUDE <= (r49 := t47 + 1) <= MAX_INT_MAGNITUDE else binary('+', t47, 1, b)
-                        t46 = sliced(t45, t48, None, None, b)
-                        t44 = FUNCTIONS['prod']([t46], b)
-                        t50 = r51 if type(t42) is int and type(t44) is int and -MAX_INT_MAGNITUDE <= (r51 := t42 * t44) <= MAX_INT_MAGNITUDE else binary('*', t42, t44, b)
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t53 = load(ev, 'I')
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t55 = load(ev, 'ax')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t56 = r57 if type(t55) is int and -MAX_INT_MAGNITUDE <= (r57 := t55 + 1) <= MAX_INT_MAGNITUDE else binary('+', t55, 1, b)
-                        t54 = sliced(t53, t56, None, None, b)
-                        t52 = FUNCTIONS['prod']([t54], b)
-                        t58 = r59 if type(c30) is int and type(t52) is int and t52 != 0 and -MAX_INT_MAGNITUDE <= (r59 := c30 % t52) <= MAX_INT_MAGNITUDE else binary('%', c30, t52, b)
-                        t60 = r61 if type(t50) is int and type(t58) is int and -MAX_INT_MAGNITUDE <= (r61 := t50 + t58) <= MAX_INT_MAGNITUDE else binary('+', t50, t58, b)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t62 = load(ev, 'S')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t64 = load(ev, 'ax')
-                        t63 = t62[t64] if (type(t62) is list or type(t62) is tuple) and type(t64) is int and -len(t62) <= t64 < len(t62) else item_at(t62, t64)
-                        t65 = r66 if type(t60) is int and type(t63) is int and -MAX_INT_MAGNITUDE <= (r66 := t60 * t63) <= MAX_INT_MAGNITUDE else binary('*', t60, t63, b)
+                        t56 = t55[t32] if (type(t55) is list or type(t55) is tuple) and type(t32) is int and -len(t55) <= t32 < len(t55) else item_at(t55, t32)
+                        t57 = r58 if type(t53) is int and type(t56) is int and -MAX_INT_MAGNITUDE <= (r58 := t53 * t56) <= MAX_INT_MAGNITUDE else binary('*', t53, t56, b)
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t67 = c26[c30] if (type(c26) is list or type(c26) is tuple) and type(c30) is int and -len(c26) <= c30 < len(c26) else item_at(c26, c30)
-                        b.steps += 2
+                        t59 = c25[c29] if (type(c25) is list or type(c25) is tuple) and type(c29) is int and -len(c25) <= c29 < len(c25) else item_at(c25, c29)
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t68 = load(ev, 'S')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t70 = load(ev, 'ax')
-                        t69 = t68[t70] if (type(t68) is list or type(t68) is tuple) and type(t70) is int and -len(t68) <= t70 < len(t68) else item_at(t68, t70)
-                        t71 = r72 if type(t67) is int and type(t69) is int and t69 != 0 and -MAX_INT_MAGNITUDE <= (r72 := t67 % t69) <= MAX_INT_MAGNITUDE else binary('%', t67, t69, b)
-                        t73 = r74 if type(t65) is int and type(t71) is int and -MAX_INT_MAGNITUDE <= (r74 := t65 + t71) <= MAX_INT_MAGNITUDE else binary('+', t65, t71, b)
-                        t27.append(t73)
-                        check_length(len(t27), 'comprehension')
-                    t75: list[Any] = [t27]
-                    for c76 in iterated(t75):
+                        t60 = t55[t32] if (type(t55) is list or type(t55) is tuple) and type(t32) is int and -len(t55) <= t32 < len(t55) else item_at(t55, t32)
+                        t61 = r62 if type(t59) is int and type(t60) is int and t60 != 0 and -MAX_INT_MAGNITUDE <= (r62 := t59 % t60) <= MAX_INT_MAGNITUDE else binary('%', t59, t60, b)
+                        t63 = r64 if type(t57) is int and type(t61) is int and -MAX_INT_MAGNITUDE <= (r64 := t57 + t61) <= MAX_INT_MAGNITUDE else binary('+', t57, t61, b)
+                        t26.append(t63)
+                        check_length(len(t26), 'comprehension')
+                    t65: list[Any] = [t26]
+                    for c66 in iterated(t65):
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t78 = FUNCTIONS['len']([c76], b)
-                        t77 = FUNCTIONS['range']([t78], b)
-                        for c79 in iterated(t77):
+                        t68 = FUNCTIONS['len']([c66], b)
+                        t67 = FUNCTIONS['range']([t68], b)
+                        for c69 in iterated(t67):
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t82 = False
+                                t72 = False
                                 b.steps += 3
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t83 = c76[c79] if (type(c76) is list or type(c76) is tuple) and type(c79) is int and -len(c76) <= c79 < len(c76) else item_at(c76, c79)
+                                t73 = c66[c69] if (type(c66) is list or type(c66) is tuple) and type(c69) is int and -len(c66) <= c69 < len(c66) else item_at(c66, c69)
                                 b.steps += 3
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t84 = sliced(c76, None, c79, None, b)
-                                k85 = compare('in', t83, t84, b)
-                                if k85:
-                                    t82 = True
-                                k80 = truthy(t82)
-                            except Undecided as e81:
-                                k80 = False
-                                if u22 is None:
-                                    u22 = e81
-                            if k80 is True:
-                                t21 = True
-                                d23 = True
-                            if d23:
+                                t74 = sliced(c66, None, c69, None, b)
+                                k75 = compare('in', t73, t74, b)
+                                if k75:
+                                    t72 = True
+                                k70 = truthy(t72)
+                            except Undecided as e71:
+                                k70 = False
+                                if u21 is None:
+                                    u21 = e71
+                            if k70 is True:
+                                t20 = True
+                                d22 = True
+                            if d22:
                                 break
-                        if d23:
+                        if d22:
                             break
-                    if d23:
+                    if d22:
                         break
-                if not d23 and u22 is not None:
-                    raise u22
-                t1 = t21
+                if not d22 and u21 is not None:
+                    raise u21
+                t1 = t20
                 d3 = not truthy(t1)
-            except Undecided as e86:
-                u2 = e86
+            except Undecided as e76:
+                u2 = e76
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -678,148 +643,124 @@ def _f10(ev: Evaluator) -> Any:
                 if k19:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = load(ev, 'r')
-                    if ((q23 := type(t18)) is int or q23 is str) and type(t21) is q23:
+                    if ((q22 := type(t18)) is int or q22 is str) and type(t16) is q22:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k22 = t18 < t21
+                        k21 = t18 < t16
                     else:
-                        k22 = compare('<', t18, t21, b)
-                    if k22:
+                        k21 = compare('<', t18, t16, b)
+                    if k21:
                         t15 = True
                 t1 = t15
                 d3 = not truthy(t1)
-            except Undecided as e24:
-                u2 = e24
+            except Undecided as e23:
+                u2 = e23
             if not d3:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = False
-                    u26: Undecided | None = None
-                    d27 = False
+                    t24 = False
+                    u25: Undecided | None = None
+                    d26 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = read_input(ev, 'value', 'indices')
-                    t29: list[Any] = [t28]
-                    for c30 in iterated(t29):
+                    t27 = read_input(ev, 'value', 'indices')
+                    t28: list[Any] = [t27]
+                    for c29 in iterated(t28):
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t31: list[Any] = []
+                        t30: list[Any] = []
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = FUNCTIONS['len']([c30], b)
-                        t32 = FUNCTIONS['range']([t33], b)
-                        for c34 in iterated(t32):
+                        t32 = FUNCTIONS['len']([c29], b)
+                        t31 = FUNCTIONS['range']([t32], b)
+                        for c33 in iterated(t31):
                             b.steps += 10
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = load(ev, 'I')
+                            t34 = load(ev, 'I')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = load(ev, 'ax')
-                            t36 = t35[t37] if (type(t35) is list or type(t35) is tuple) and type(t37) is int and -len(t35) <= t37 < len(t35) else item_at(t35, t37)
-                            b.steps += 3
+                            t36 = load(ev, 'ax')
+                            t35 = t34[t36] if (type(t34) is list or type(t34) is tuple) and type(t36) is int and -len(t34) <= t36 < len(t34) else item_at(t34, t36)
+                            b.steps += 6
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t39 = load(ev, 'I')
+                            t39 = r40 if type(t36) is int and -MAX_INT_MAGNITUDE <= (r40 := t36 + 1) <= MAX_INT_MAGNITUDE else binary('+', t36, 1, b)
+                            t38 = sliced(t34, t39, None, None, b)
+                            t37 = FUNCTIONS['prod']([t38], b)
+                            t41 = r42 if type(t35) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r42 := t35 * t37) <= MAX_INT_MAGNITUDE else binary('*', t35, t37, b)
+                            t43 = r44 if type(c33) is int and type(t41) is int and t41 != 0 and -MAX_INT_MAGNITUDE <= (r44 := c33 // t41) <= MAX_INT_MAGNITUDE else binary('//', c33, t41, b)
+                            b.steps += 6
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t47 = r48 if type(t36) is int and -MAX_INT_MAGNITUDE <= (r48 := t36 + 1) <= MAX_INT_MAGNITUDE else binary('+', t36, 1, b)
+                            t46 = sliced(t34, t47, None, None, b)
+                            t45 = FUNCTIONS['prod']([t46], b)
+                            t49 = r50 if type(t43) is int and type(t45) is int and -MAX_INT_MAGNITUDE <= (r50 := t43 * t45) <= MAX_INT_MAGNITUDE else binary('*', t43, t45, b)
+                            b.steps += 8
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t53 = r54 if type(t36) is int and -MAX_INT_MAGNITUDE <= (r54 := t36 + 1) <= MAX_INT_MAGNITUDE else binary('+', t36, 1, b)
+                            t52 = sliced(t34, t53, None, None, b)
+                            t51 = FUNCTIONS['prod']([t52], b)
+                            t55 = r56 if type(c33) is int and type(t51) is int and t51 != 0 and -MAX_INT_MAGNITUDE <= (r56 := c33 % t51) <= MAX_INT_MAGNITUDE else binary('%', c33, t51, b)
+                            t57 = r58 if type(t49) is int and type(t55) is int and -MAX_INT_MAGNITUDE <= (r58 := t49 + t55) <= MAX_INT_MAGNITUDE else binary('+', t49, t55, b)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t41 = load(ev, 'ax')
+                            t59 = load(ev, 'S')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t42 = r43 if type(t41) is int and -MAX_INT_MAGNITUDE <= (r43 := t41 + 1) <= MAX_INT_MAGNITUDE else binary('+', t41, 1, b)
-                            t40 = sliced(t39, t42, None, None, b)
-                            t38 = FUNCTIONS['prod']([t40], b)
-                            t44 = r45 if type(t36) is int and type(t38) is int and -MAX_INT_MAGNITUDE <= (r45 := t36 * t38) <= MAX_INT_MAGNITUDE else binary('*', t36, t38, b)
-                            t46 = r47 if type(c34) is int and type(t44) is int and t44 != 0 and -MAX_INT_MAGNITUDE <= (r47 := c34 // t44) <= MAX_INT_MAGNITUDE else binary('//', c34, t44, b)
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t49 = load(ev, 'I')
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t51 = load(ev, 'ax')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t52 = r53 if type(t51) is int and -MAX_INT_MAGNITUDE <= (r53 := t51 + 1) <= MAX_INT_MAGNITUDE else binary('+', t51, 1, b)
-                            t50 = sliced(t49, t52, None, None, b)
-                            t48 = FUNCTIONS['prod']([t50], b)
-                            t54 = r55 if type(t46) is int and type(t48) is int and -MAX_INT_MAGNITUDE <= (r55 := t46 * t48) <= MAX_INT_MAGNITUDE else binary('*', t46, t48, b)
-                            b.steps += 5
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t57 = load(ev, 'I')
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t59 = load(ev, 'ax')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t60 = r61 if type(t59) is int and -MAX_INT_MAGNITUDE <= (r61 := t59 + 1) <= MAX_INT_MAGNITUDE else binary('+', t59, 1, b)
-                            t58 = sliced(t57, t60, None, None, b)
-                            t56 = FUNCTIONS['prod']([t58], b)
-                            t62 = r63 if type(c34) is int and type(t56) is int and t56 != 0 and -MAX_INT_MAGNITUDE <= (r63 := c34 % t56) <= MAX_INT_MAGNITUDE else binary('%', c34, t56, b)
-                            t64 = r65 if type(t54) is int and type(t62) is int and -MAX_INT_MAGNITUDE <= (r65 := t54 + t62) <= MAX_INT_MAGNITUDE else binary('+', t54, t62, b)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t66 = load(ev, 'S')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t68 = load(ev, 'ax')
-                            t67 = t66[t68] if (type(t66) is list or type(t66) is tuple) and type(t68) is int and -len(t66) <= t68 < len(t66) else item_at(t66, t68)
-                            t69 = r70 if type(t64) is int and type(t67) is int and -MAX_INT_MAGNITUDE <= (r70 := t64 * t67) <= MAX_INT_MAGNITUDE else binary('*', t64, t67, b)
+                            t60 = t59[t36] if (type(t59) is list or type(t59) is tuple) and type(t36) is int and -len(t59) <= t36 < len(t59) else item_at(t59, t36)
+                            t61 = r62 if type(t57) is int and type(t60) is int and -MAX_INT_MAGNITUDE <= (r62 := t57 * t60) <= MAX_INT_MAGNITUDE else binary('*', t57, t60, b)
                             b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t71 = c30[c34] if (type(c30) is list or type(c30) is tuple) and type(c34) is int and -len(c30) <= c34 < len(c30) else item_at(c30, c34)
-                            b.steps += 2
+                            t63 = c29[c33] if (type(c29) is list or type(c29) is tuple) and type(c33) is int and -len(c29) <= c33 < len(c29) else item_at(c29, c33)
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t72 = load(ev, 'S')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t74 = load(ev, 'ax')
-                            t73 = t72[t74] if (type(t72) is list or type(t72) is tuple) and type(t74) is int and -len(t72) <= t74 < len(t72) else item_at(t72, t74)
-                            t75 = r76 if type(t71) is int and type(t73) is int and t73 != 0 and -MAX_INT_MAGNITUDE <= (r76 := t71 % t73) <= MAX_INT_MAGNITUDE else binary('%', t71, t73, b)
-                            t77 = r78 if type(t69) is int and type(t75) is int and -MAX_INT_MAGNITUDE <= (r78 := t69 + t75) <= MAX_INT_MAGNITUDE else binary('+', t69, t75, b)
-                            t31.append(t77)
-                            check_length(len(t31), 'comprehension')
-                        t79: list[Any] = [t31]
-                        for c80 in iterated(t79):
+                            t64 = t59[t36] if (type(t59) is list or type(t59) is tuple) and type(t36) is int and -len(t59) <= t36 < len(t59) else item_at(t59, t36)
+                            t65 = r66 if type(t63) is int and type(t64) is int and t64 != 0 and -MAX_INT_MAGNITUDE <= (r66 := t63 % t64) <= MAX_INT_MAGNITUDE else binary('%', t63, t64, b)
+                            t67 = r68 if type(t61) is int and type(t65) is int and -MAX_INT_MAGNITUDE <= (r68 := t61 + t65) <= MAX_INT_MAGNITUDE else binary('+', t61, t65, b)
+                            t30.append(t67)
+                            check_length(len(t30), 'comprehension')
+                        t69: list[Any] = [t30]
+                        for c70 in iterated(t69):
                             b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t82 = FUNCTIONS['len']([c80], b)
-                            t81 = FUNCTIONS['range']([t82], b)
-                            for c83 in iterated(t81):
+                            t72 = FUNCTIONS['len']([c70], b)
+                            t71 = FUNCTIONS['range']([t72], b)
+                            for c73 in iterated(t71):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t86 = False
+                                    t76 = False
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t87 = c80[c83] if (type(c80) is list or type(c80) is tuple) and type(c83) is int and -len(c80) <= c83 < len(c80) else item_at(c80, c83)
+                                    t77 = c70[c73] if (type(c70) is list or type(c70) is tuple) and type(c73) is int and -len(c70) <= c73 < len(c70) else item_at(c70, c73)
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t88 = sliced(c80, None, c83, None, b)
-                                    k89 = compare('in', t87, t88, b)
-                                    if k89:
-                                        t86 = True
-                                    k84 = truthy(t86)
-                                except Undecided as e85:
-                                    k84 = False
-                                    if u26 is None:
-                                        u26 = e85
-                                if k84 is True:
-                                    t25 = True
-                                    d27 = True
-                                if d27:
+                                    t78 = sliced(c70, None, c73, None, b)
+                                    k79 = compare('in', t77, t78, b)
+                                    if k79:
+                                        t76 = True
+                                    k74 = truthy(t76)
+                                except Undecided as e75:
+                                    k74 = False
+                                    if u25 is None:
+                                        u25 = e75
+                                if k74 is True:
+                                    t24 = True
+                                    d26 = True
+                                if d26:
                                     break
-                            if d27:
+                            if d26:
                                 break
-                        if d27:
+                        if d26:
                             break
-                    if not d27 and u26 is not None:
-                        raise u26
-                    t1 = t25
+                    if not d26 and u25 is not None:
+                        raise u25
+                    t1 = t24
                     d3 = not truthy(t1)
-                except Undecided as e90:
-                    u2 = e90
+                except Undecided as e80:
+                    u2 = e80
     if not d3 and u2 is not None:
         raise u2
     return t1

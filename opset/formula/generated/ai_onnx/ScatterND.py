@@ -372,21 +372,17 @@ def _f8(ev: Evaluator) -> Any:
                                 else:
                                     k37 = compare('<=', t35, t36, b)
                                 if k37:
-                                    b.steps += 2
+                                    b.steps += 5
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t39 = load(ev, 'S')
-                                    b.steps += 3
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t41 = load(ev, 'k')
-                                    t42 = r43 if type(c26) is int and type(t41) is int and t41 != 0 and -MAX_INT_MAGNITUDE <= (r43 := c26 % t41) <= MAX_INT_MAGNITUDE else binary('%', c26, t41, b)
-                                    t40 = t39[t42] if (type(t39) is list or type(t39) is tuple) and type(t42) is int and -len(t39) <= t42 < len(t39) else item_at(t39, t42)
-                                    if ((q45 := type(t36)) is int or q45 is str) and type(t40) is q45:
+                                    t40 = r41 if type(c26) is int and type(t32) is int and t32 != 0 and -MAX_INT_MAGNITUDE <= (r41 := c26 % t32) <= MAX_INT_MAGNITUDE else binary('%', c26, t32, b)
+                                    t39 = t30[t40] if (type(t30) is list or type(t30) is tuple) and type(t40) is int and -len(t30) <= t40 < len(t30) else item_at(t30, t40)
+                                    if ((q43 := type(t36)) is int or q43 is str) and type(t39) is q43:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k44 = t36 < t40
+                                        k42 = t36 < t39
                                     else:
-                                        k44 = compare('<', t36, t40, b)
-                                    if k44:
+                                        k42 = compare('<', t36, t39, b)
+                                    if k42:
                                         t29 = True
                                 k27 = truthy(t29)
                             except Undecided as e28:
@@ -404,8 +400,8 @@ def _f8(ev: Evaluator) -> Any:
                         raise u19
                     t1 = t18
                     d3 = truthy(t1)
-                except Undecided as e46:
-                    u2 = e46
+                except Undecided as e44:
+                    u2 = e44
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -523,78 +519,71 @@ def _f9(ev: Evaluator) -> Any:
                         t32 = FUNCTIONS['len']([c29], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = load(ev, 'k')
-                        t34 = r35 if type(t32) is int and type(t33) is int and t33 != 0 and -MAX_INT_MAGNITUDE <= (r35 := t32 // t33) <= MAX_INT_MAGNITUDE else binary('//', t32, t33, b)
-                        t31 = FUNCTIONS['range']([t34], b)
-                        for c36 in iterated(t31):
+                        t33 = r34 if type(t32) is int and type(t15) is int and t15 != 0 and -MAX_INT_MAGNITUDE <= (r34 := t32 // t15) <= MAX_INT_MAGNITUDE else binary('//', t32, t15, b)
+                        t31 = FUNCTIONS['range']([t33], b)
+                        for c35 in iterated(t31):
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t38: list[Any] = []
+                            t37: list[Any] = []
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = load(ev, 'k')
-                            t39 = FUNCTIONS['range']([t40], b)
-                            for c41 in iterated(t39):
+                            t38 = FUNCTIONS['range']([t15], b)
+                            for c39 in iterated(t38):
                                 b.steps += 9
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t43 = load(ev, 'k')
-                                t44 = r45 if type(c36) is int and type(t43) is int and -MAX_INT_MAGNITUDE <= (r45 := c36 * t43) <= MAX_INT_MAGNITUDE else binary('*', c36, t43, b)
+                                t41 = r42 if type(c35) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r42 := c35 * t15) <= MAX_INT_MAGNITUDE else binary('*', c35, t15, b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t46 = r47 if type(t44) is int and type(c41) is int and -MAX_INT_MAGNITUDE <= (r47 := t44 + c41) <= MAX_INT_MAGNITUDE else binary('+', t44, c41, b)
-                                t42 = c29[t46] if (type(c29) is list or type(c29) is tuple) and type(t46) is int and -len(c29) <= t46 < len(c29) else item_at(c29, t46)
+                                t43 = r44 if type(t41) is int and type(c39) is int and -MAX_INT_MAGNITUDE <= (r44 := t41 + c39) <= MAX_INT_MAGNITUDE else binary('+', t41, c39, b)
+                                t40 = c29[t43] if (type(c29) is list or type(c29) is tuple) and type(t43) is int and -len(c29) <= t43 < len(c29) else item_at(c29, t43)
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t48 = load(ev, 'S')
+                                t45 = load(ev, 'S')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t49 = t48[c41] if (type(t48) is list or type(t48) is tuple) and type(c41) is int and -len(t48) <= c41 < len(t48) else item_at(t48, c41)
-                                t50 = r51 if type(t42) is int and type(t49) is int and t49 != 0 and -MAX_INT_MAGNITUDE <= (r51 := t42 % t49) <= MAX_INT_MAGNITUDE else binary('%', t42, t49, b)
-                                b.steps += 3
+                                t46 = t45[c39] if (type(t45) is list or type(t45) is tuple) and type(c39) is int and -len(t45) <= c39 < len(t45) else item_at(t45, c39)
+                                t47 = r48 if type(t40) is int and type(t46) is int and t46 != 0 and -MAX_INT_MAGNITUDE <= (r48 := t40 % t46) <= MAX_INT_MAGNITUDE else binary('%', t40, t46, b)
+                                b.steps += 6
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t53 = load(ev, 'S')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t55 = r56 if type(c41) is int and -MAX_INT_MAGNITUDE <= (r56 := c41 + 1) <= MAX_INT_MAGNITUDE else binary('+', c41, 1, b)
+                                t51 = r52 if type(c39) is int and -MAX_INT_MAGNITUDE <= (r52 := c39 + 1) <= MAX_INT_MAGNITUDE else binary('+', c39, 1, b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t57 = load(ev, 'k')
-                                t54 = sliced(t53, t55, t57, None, b)
-                                t52 = FUNCTIONS['prod']([t54], b)
-                                t58 = r59 if type(t50) is int and type(t52) is int and -MAX_INT_MAGNITUDE <= (r59 := t50 * t52) <= MAX_INT_MAGNITUDE else binary('*', t50, t52, b)
-                                t38.append(t58)
-                                check_length(len(t38), 'comprehension')
-                            t37 = FUNCTIONS['sum']([t38], b)
-                            t30.append(t37)
+                                t50 = sliced(t45, t51, t15, None, b)
+                                t49 = FUNCTIONS['prod']([t50], b)
+                                t53 = r54 if type(t47) is int and type(t49) is int and -MAX_INT_MAGNITUDE <= (r54 := t47 * t49) <= MAX_INT_MAGNITUDE else binary('*', t47, t49, b)
+                                t37.append(t53)
+                                check_length(len(t37), 'comprehension')
+                            t36 = FUNCTIONS['sum']([t37], b)
+                            t30.append(t36)
                             check_length(len(t30), 'comprehension')
-                        t60: list[Any] = [t30]
-                        for c61 in iterated(t60):
+                        t55: list[Any] = [t30]
+                        for c56 in iterated(t55):
                             b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t63 = FUNCTIONS['len']([c61], b)
-                            t62 = FUNCTIONS['range']([t63], b)
-                            for c64 in iterated(t62):
+                            t58 = FUNCTIONS['len']([c56], b)
+                            t57 = FUNCTIONS['range']([t58], b)
+                            for c59 in iterated(t57):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t67 = False
+                                    t62 = False
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t68 = c61[c64] if (type(c61) is list or type(c61) is tuple) and type(c64) is int and -len(c61) <= c64 < len(c61) else item_at(c61, c64)
+                                    t63 = c56[c59] if (type(c56) is list or type(c56) is tuple) and type(c59) is int and -len(c56) <= c59 < len(c56) else item_at(c56, c59)
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t69 = sliced(c61, None, c64, None, b)
-                                    k70 = compare('in', t68, t69, b)
-                                    if k70:
-                                        t67 = True
-                                    k65 = truthy(t67)
-                                except Undecided as e66:
-                                    k65 = False
+                                    t64 = sliced(c56, None, c59, None, b)
+                                    k65 = compare('in', t63, t64, b)
+                                    if k65:
+                                        t62 = True
+                                    k60 = truthy(t62)
+                                except Undecided as e61:
+                                    k60 = False
                                     if u25 is None:
-                                        u25 = e66
-                                if k65 is True:
+                                        u25 = e61
+                                if k60 is True:
                                     t24 = True
                                     d26 = True
                                 if d26:
@@ -608,8 +597,8 @@ def _f9(ev: Evaluator) -> Any:
                     t17 = t24
                 t1 = t17
                 d3 = not truthy(t1)
-            except Undecided as e71:
-                u2 = e71
+            except Undecided as e66:
+                u2 = e66
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -749,78 +738,71 @@ def _f10(ev: Evaluator) -> Any:
                             t36 = FUNCTIONS['len']([c33], b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = load(ev, 'k')
-                            t38 = r39 if type(t36) is int and type(t37) is int and t37 != 0 and -MAX_INT_MAGNITUDE <= (r39 := t36 // t37) <= MAX_INT_MAGNITUDE else binary('//', t36, t37, b)
-                            t35 = FUNCTIONS['range']([t38], b)
-                            for c40 in iterated(t35):
+                            t37 = r38 if type(t36) is int and type(t19) is int and t19 != 0 and -MAX_INT_MAGNITUDE <= (r38 := t36 // t19) <= MAX_INT_MAGNITUDE else binary('//', t36, t19, b)
+                            t35 = FUNCTIONS['range']([t37], b)
+                            for c39 in iterated(t35):
                                 b.steps += 3
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t42: list[Any] = []
+                                t41: list[Any] = []
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t44 = load(ev, 'k')
-                                t43 = FUNCTIONS['range']([t44], b)
-                                for c45 in iterated(t43):
+                                t42 = FUNCTIONS['range']([t19], b)
+                                for c43 in iterated(t42):
                                     b.steps += 9
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t47 = load(ev, 'k')
-                                    t48 = r49 if type(c40) is int and type(t47) is int and -MAX_INT_MAGNITUDE <= (r49 := c40 * t47) <= MAX_INT_MAGNITUDE else binary('*', c40, t47, b)
+                                    t45 = r46 if type(c39) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r46 := c39 * t19) <= MAX_INT_MAGNITUDE else binary('*', c39, t19, b)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t50 = r51 if type(t48) is int and type(c45) is int and -MAX_INT_MAGNITUDE <= (r51 := t48 + c45) <= MAX_INT_MAGNITUDE else binary('+', t48, c45, b)
-                                    t46 = c33[t50] if (type(c33) is list or type(c33) is tuple) and type(t50) is int and -len(c33) <= t50 < len(c33) else item_at(c33, t50)
+                                    t47 = r48 if type(t45) is int and type(c43) is int and -MAX_INT_MAGNITUDE <= (r48 := t45 + c43) <= MAX_INT_MAGNITUDE else binary('+', t45, c43, b)
+                                    t44 = c33[t47] if (type(c33) is list or type(c33) is tuple) and type(t47) is int and -len(c33) <= t47 < len(c33) else item_at(c33, t47)
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t52 = load(ev, 'S')
+                                    t49 = load(ev, 'S')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t53 = t52[c45] if (type(t52) is list or type(t52) is tuple) and type(c45) is int and -len(t52) <= c45 < len(t52) else item_at(t52, c45)
-                                    t54 = r55 if type(t46) is int and type(t53) is int and t53 != 0 and -MAX_INT_MAGNITUDE <= (r55 := t46 % t53) <= MAX_INT_MAGNITUDE else binary('%', t46, t53, b)
-                                    b.steps += 3
+                                    t50 = t49[c43] if (type(t49) is list or type(t49) is tuple) and type(c43) is int and -len(t49) <= c43 < len(t49) else item_at(t49, c43)
+                                    t51 = r52 if type(t44) is int and type(t50) is int and t50 != 0 and -MAX_INT_MAGNITUDE <= (r52 := t44 % t50) <= MAX_INT_MAGNITUDE else binary('%', t44, t50, b)
+                                    b.steps += 6
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t57 = load(ev, 'S')
-                                    b.steps += 3
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t59 = r60 if type(c45) is int and -MAX_INT_MAGNITUDE <= (r60 := c45 + 1) <= MAX_INT_MAGNITUDE else binary('+', c45, 1, b)
+                                    t55 = r56 if type(c43) is int and -MAX_INT_MAGNITUDE <= (r56 := c43 + 1) <= MAX_INT_MAGNITUDE else binary('+', c43, 1, b)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t61 = load(ev, 'k')
-                                    t58 = sliced(t57, t59, t61, None, b)
-                                    t56 = FUNCTIONS['prod']([t58], b)
-                                    t62 = r63 if type(t54) is int and type(t56) is int and -MAX_INT_MAGNITUDE <= (r63 := t54 * t56) <= MAX_INT_MAGNITUDE else binary('*', t54, t56, b)
-                                    t42.append(t62)
-                                    check_length(len(t42), 'comprehension')
-                                t41 = FUNCTIONS['sum']([t42], b)
-                                t34.append(t41)
+                                    t54 = sliced(t49, t55, t19, None, b)
+                                    t53 = FUNCTIONS['prod']([t54], b)
+                                    t57 = r58 if type(t51) is int and type(t53) is int and -MAX_INT_MAGNITUDE <= (r58 := t51 * t53) <= MAX_INT_MAGNITUDE else binary('*', t51, t53, b)
+                                    t41.append(t57)
+                                    check_length(len(t41), 'comprehension')
+                                t40 = FUNCTIONS['sum']([t41], b)
+                                t34.append(t40)
                                 check_length(len(t34), 'comprehension')
-                            t64: list[Any] = [t34]
-                            for c65 in iterated(t64):
+                            t59: list[Any] = [t34]
+                            for c60 in iterated(t59):
                                 b.steps += 4
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t67 = FUNCTIONS['len']([c65], b)
-                                t66 = FUNCTIONS['range']([t67], b)
-                                for c68 in iterated(t66):
+                                t62 = FUNCTIONS['len']([c60], b)
+                                t61 = FUNCTIONS['range']([t62], b)
+                                for c63 in iterated(t61):
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t71 = False
+                                        t66 = False
                                         b.steps += 3
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t72 = c65[c68] if (type(c65) is list or type(c65) is tuple) and type(c68) is int and -len(c65) <= c68 < len(c65) else item_at(c65, c68)
+                                        t67 = c60[c63] if (type(c60) is list or type(c60) is tuple) and type(c63) is int and -len(c60) <= c63 < len(c60) else item_at(c60, c63)
                                         b.steps += 3
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t73 = sliced(c65, None, c68, None, b)
-                                        k74 = compare('in', t72, t73, b)
-                                        if k74:
-                                            t71 = True
-                                        k69 = truthy(t71)
-                                    except Undecided as e70:
-                                        k69 = False
+                                        t68 = sliced(c60, None, c63, None, b)
+                                        k69 = compare('in', t67, t68, b)
+                                        if k69:
+                                            t66 = True
+                                        k64 = truthy(t66)
+                                    except Undecided as e65:
+                                        k64 = False
                                         if u29 is None:
-                                            u29 = e70
-                                    if k69 is True:
+                                            u29 = e65
+                                    if k64 is True:
                                         t28 = True
                                         d30 = True
                                     if d30:
@@ -834,8 +816,8 @@ def _f10(ev: Evaluator) -> Any:
                         t21 = t28
                     t1 = t21
                     d3 = not truthy(t1)
-                except Undecided as e75:
-                    u2 = e75
+                except Undecided as e70:
+                    u2 = e70
     if not d3 and u2 is not None:
         raise u2
     return t1

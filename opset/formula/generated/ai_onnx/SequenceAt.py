@@ -53,19 +53,16 @@ def _f0(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t16 = False
-                    b.steps += 3
+                    b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = load(ev, 'input_sequence')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = t17[0] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 0 < len(t17) else item_at(t17, 0)
-                    if ((q20 := type(c13)) is int or q20 is str) and type(t18) is q20:
+                    t17 = t12[0] if (type(t12) is list or type(t12) is tuple) and -len(t12) <= 0 < len(t12) else item_at(t12, 0)
+                    if ((q19 := type(c13)) is int or q19 is str) and type(t17) is q19:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k19 = c13 == t18
+                        k18 = c13 == t17
                     else:
-                        k19 = compare('==', c13, t18, b)
-                    if k19:
+                        k18 = compare('==', c13, t17, b)
+                    if k18:
                         t16 = True
                     k14 = truthy(t16)
                 except Undecided as e15:
@@ -81,32 +78,32 @@ def _f0(ev: Evaluator) -> Any:
                 raise u10
             t1 = t9
             d3 = not truthy(t1)
-        except Undecided as e21:
-            u2 = e21
+        except Undecided as e20:
+            u2 = e20
     if not d3 and u2 is not None:
         raise u2
-    t22: Any
+    t21: Any
     if truthy(t1):
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'input_sequence')
+        t22 = load(ev, 'input_sequence')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = t23[0] if (type(t23) is list or type(t23) is tuple) and -len(t23) <= 0 < len(t23) else item_at(t23, 0)
-        t22 = t24
+        t23 = t22[0] if (type(t22) is list or type(t22) is tuple) and -len(t22) <= 0 < len(t22) else item_at(t22, 0)
+        t21 = t23
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t25 = load(ev, 'input_sequence')
+        t24 = load(ev, 'input_sequence')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t27 = read_input(ev, 'value', 'position')
+        t26 = read_input(ev, 'value', 'position')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t28 = t27[0] if (type(t27) is list or type(t27) is tuple) and -len(t27) <= 0 < len(t27) else item_at(t27, 0)
-        t26 = t25[t28] if (type(t25) is list or type(t25) is tuple) and type(t28) is int and -len(t25) <= t28 < len(t25) else item_at(t25, t28)
-        t22 = t26
-    return t22
+        t27 = t26[0] if (type(t26) is list or type(t26) is tuple) and -len(t26) <= 0 < len(t26) else item_at(t26, 0)
+        t25 = t24[t27] if (type(t24) is list or type(t24) is tuple) and type(t27) is int and -len(t24) <= t27 < len(t24) else item_at(t24, t27)
+        t21 = t25
+    return t21
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -156,15 +153,14 @@ def _f2(ev: Evaluator) -> Any:
     if k7:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'input_sequence')
-        t9 = FUNCTIONS['len']([t10], b)
-        if ((q12 := type(t6)) is int or q12 is str) and type(t9) is q12:
+        t9 = FUNCTIONS['len']([t3], b)
+        if ((q11 := type(t6)) is int or q11 is str) and type(t9) is q11:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = t6 < t9
+            k10 = t6 < t9
         else:
-            k11 = compare('<', t6, t9, b)
-        if k11:
+            k10 = compare('<', t6, t9, b)
+        if k10:
             t1 = True
     return t1
 

@@ -42,30 +42,25 @@ def _f0(ev: Evaluator) -> Any:
         t11 = t10[0] if (type(t10) is list or type(t10) is tuple) and -len(t10) <= 0 < len(t10) else item_at(t10, 0)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'input_sequence')
-        t12 = FUNCTIONS['len']([t13], b)
-        t14 = r15 if type(t11) is int and type(t12) is int and t12 != 0 and -MAX_INT_MAGNITUDE <= (r15 := t11 % t12) <= MAX_INT_MAGNITUDE else binary('%', t11, t12, b)
-        t9 = sliced(t8, None, t14, None, b)
-        b.steps += 2
+        t12 = FUNCTIONS['len']([t8], b)
+        t13 = r14 if type(t11) is int and type(t12) is int and t12 != 0 and -MAX_INT_MAGNITUDE <= (r14 := t11 % t12) <= MAX_INT_MAGNITUDE else binary('%', t11, t12, b)
+        t9 = sliced(t8, None, t13, None, b)
+        b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = load(ev, 'input_sequence')
-        b.steps += 4
-        if b.steps > MAX_STEPS: b.charge(0)
-        t18 = read_input(ev, 'value', 'position')
+        t16 = read_input(ev, 'value', 'position')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = t18[0] if (type(t18) is list or type(t18) is tuple) and -len(t18) <= 0 < len(t18) else item_at(t18, 0)
+        t17 = t16[0] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 0 < len(t16) else item_at(t16, 0)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t21 = load(ev, 'input_sequence')
-        t20 = FUNCTIONS['len']([t21], b)
-        t22 = r23 if type(t19) is int and type(t20) is int and t20 != 0 and -MAX_INT_MAGNITUDE <= (r23 := t19 % t20) <= MAX_INT_MAGNITUDE else binary('%', t19, t20, b)
+        t18 = FUNCTIONS['len']([t8], b)
+        t19 = r20 if type(t17) is int and type(t18) is int and t18 != 0 and -MAX_INT_MAGNITUDE <= (r20 := t17 % t18) <= MAX_INT_MAGNITUDE else binary('%', t17, t18, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = r25 if type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 + 1) <= MAX_INT_MAGNITUDE else binary('+', t22, 1, b)
-        t17 = sliced(t16, t24, None, None, b)
-        t26 = r27 if type(t9) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r27 := t9 + t17) <= MAX_INT_MAGNITUDE else binary('+', t9, t17, b)
-        t4 = t26
+        t21 = r22 if type(t19) is int and -MAX_INT_MAGNITUDE <= (r22 := t19 + 1) <= MAX_INT_MAGNITUDE else binary('+', t19, 1, b)
+        t15 = sliced(t8, t21, None, None, b)
+        t23 = r24 if type(t9) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r24 := t9 + t15) <= MAX_INT_MAGNITUDE else binary('+', t9, t15, b)
+        t4 = t23
     return t4
 
 
@@ -139,20 +134,19 @@ def _f2(ev: Evaluator) -> Any:
             if k14:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'input_sequence')
-                t16 = FUNCTIONS['len']([t17], b)
-                if ((q19 := type(t13)) is int or q19 is str) and type(t16) is q19:
+                t16 = FUNCTIONS['len']([t10], b)
+                if ((q18 := type(t13)) is int or q18 is str) and type(t16) is q18:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k18 = t13 < t16
+                    k17 = t13 < t16
                 else:
-                    k18 = compare('<', t13, t16, b)
-                if k18:
+                    k17 = compare('<', t13, t16, b)
+                if k17:
                     t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e20:
-            u2 = e20
+        except Undecided as e19:
+            u2 = e19
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -47,18 +47,15 @@ def _f0(ev: Evaluator) -> Any:
         t13 = load(ev, 'tensor')
         t14: list[Any] = [t13]
         t15 = binary('+', t10, t14, b)
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = load(ev, 'input_sequence')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t18 = read_input(ev, 'value', 'position')
+        t17 = read_input(ev, 'value', 'position')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = t18[0] if (type(t18) is list or type(t18) is tuple) and -len(t18) <= 0 < len(t18) else item_at(t18, 0)
-        t17 = sliced(t16, t19, None, None, b)
-        t20 = r21 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r21 := t15 + t17) <= MAX_INT_MAGNITUDE else binary('+', t15, t17, b)
-        t4 = t20
+        t18 = t17[0] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 0 < len(t17) else item_at(t17, 0)
+        t16 = sliced(t9, t18, None, None, b)
+        t19 = r20 if type(t15) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r20 := t15 + t16) <= MAX_INT_MAGNITUDE else binary('+', t15, t16, b)
+        t4 = t19
     return t4
 
 
@@ -110,20 +107,19 @@ def _f1(ev: Evaluator) -> Any:
             if k14:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'input_sequence')
-                t16 = FUNCTIONS['len']([t17], b)
-                if ((q19 := type(t13)) is int or q19 is str) and type(t16) is q19:
+                t16 = FUNCTIONS['len']([t10], b)
+                if ((q18 := type(t13)) is int or q18 is str) and type(t16) is q18:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k18 = t13 <= t16
+                    k17 = t13 <= t16
                 else:
-                    k18 = compare('<=', t13, t16, b)
-                if k18:
+                    k17 = compare('<=', t13, t16, b)
+                if k17:
                     t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e20:
-            u2 = e20
+        except Undecided as e19:
+            u2 = e19
     if not d3 and u2 is not None:
         raise u2
     return t1

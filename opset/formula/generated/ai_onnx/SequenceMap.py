@@ -173,24 +173,21 @@ def _f6(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t15 = False
-                b.steps += 3
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'additional_inputs')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = t17[c7] if (type(t17) is list or type(t17) is tuple) and type(c7) is int and -len(t17) <= c7 < len(t17) else item_at(t17, c7)
-                t16 = FUNCTIONS['len']([t18], b)
+                t17 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+                t16 = FUNCTIONS['len']([t17], b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'input_sequence')
-                t19 = FUNCTIONS['len']([t20], b)
-                if ((q22 := type(t16)) is int or q22 is str) and type(t19) is q22:
+                t19 = load(ev, 'input_sequence')
+                t18 = FUNCTIONS['len']([t19], b)
+                if ((q21 := type(t16)) is int or q21 is str) and type(t18) is q21:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k21 = t16 == t19
+                    k20 = t16 == t18
                 else:
-                    k21 = compare('==', t16, t19, b)
-                if k21:
+                    k20 = compare('==', t16, t18, b)
+                if k20:
                     t15 = True
                 k13 = truthy(t15)
             except Undecided as e14:

@@ -83,26 +83,22 @@ def _f5(ev: Evaluator) -> Any:
         t3 = True
     t6: Any
     if truthy(t3):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'start')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'r')
-        t9 = r10 if type(t7) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 + t8) <= MAX_INT_MAGNITUDE else binary('+', t7, t8, b)
-        t6 = t9
+        t7 = load(ev, 'r')
+        t8 = r9 if type(t4) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t4 + t7) <= MAX_INT_MAGNITUDE else binary('+', t4, t7, b)
+        t6 = t8
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'start')
-        t6 = t11
+        t6 = t4
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t2 = FUNCTIONS['max']([t6, 0], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t12 = load(ev, 'r')
-    t1 = FUNCTIONS['min']([t2, t12], b)
+    t10 = load(ev, 'r')
+    t1 = FUNCTIONS['min']([t2, t10], b)
     return t1
 
 
@@ -129,41 +125,34 @@ def _f6(ev: Evaluator) -> Any:
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = False
-        b.steps += 1
+        b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'end')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t9) is int:
+        if type(t2) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k10 = t9 < 0
+            k9 = t2 < 0
         else:
-            k10 = compare('<', t9, 0, b)
-        if k10:
+            k9 = compare('<', t2, 0, b)
+        if k9:
             t8 = True
-        t11: Any
+        t10: Any
         if truthy(t8):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'end')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t14 = r15 if type(t12) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t12 + t13) <= MAX_INT_MAGNITUDE else binary('+', t12, t13, b)
-            t11 = t14
+            t11 = load(ev, 'r')
+            t12 = r13 if type(t2) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t2 + t11) <= MAX_INT_MAGNITUDE else binary('+', t2, t11, b)
+            t10 = t12
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'end')
-            t11 = t16
+            t10 = t2
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = FUNCTIONS['max']([t11, 0], b)
+        t7 = FUNCTIONS['max']([t10, 0], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'r')
-        t6 = FUNCTIONS['min']([t7, t17], b)
+        t14 = load(ev, 'r')
+        t6 = FUNCTIONS['min']([t7, t14], b)
         t4 = t6
     return t4
 

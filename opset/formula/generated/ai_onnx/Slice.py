@@ -48,21 +48,18 @@ def _f2(ev: Evaluator) -> Any:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = False
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'ax')
+            t11 = t8[c9] if (type(t8) is list or type(t8) is tuple) and type(c9) is int and -len(t8) <= c9 < len(t8) else item_at(t8, c9)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[c9] if (type(t11) is list or type(t11) is tuple) and type(c9) is int and -len(t11) <= c9 < len(t11) else item_at(t11, c9)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if ((q14 := type(t12)) is int or q14 is str) and type(c4) is q14:
+            if ((q13 := type(t11)) is int or q13 is str) and type(c4) is q13:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k13 = t12 == c4
+                k12 = t11 == c4
             else:
-                k13 = compare('==', t12, c4, b)
-            if k13:
+                k12 = compare('==', t11, c4, b)
+            if k12:
                 t10 = True
             if truthy(t10):
                 b.steps += 1
@@ -71,163 +68,144 @@ def _f2(ev: Evaluator) -> Any:
                 check_length(len(t5), 'comprehension')
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = load(ev, 'starts')
-        t15 = FUNCTIONS['len']([t16], b)
-        t17: list[Any] = [t15]
-        t18 = binary('+', t5, t17, b)
+        t15 = load(ev, 'starts')
+        t14 = FUNCTIONS['len']([t15], b)
+        t16: list[Any] = [t14]
+        t17 = binary('+', t5, t16, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = sliced(t18, None, 1, None, b)
-        for c20 in iterated(t19):
-            b.steps += 8
+        t18 = sliced(t17, None, 1, None, b)
+        for c19 in iterated(t18):
+            t22: list[Any] = [0]
+            b.steps += 10
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = load(ev, 'starts')
-            t24: list[Any] = [0]
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t25 = binary('+', t23, t24, b)
+            t23 = binary('+', t15, t22, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = t25[c20] if (type(t25) is list or type(t25) is tuple) and type(c20) is int and -len(t25) <= c20 < len(t25) else item_at(t25, c20)
+            t24 = t23[c19] if (type(t23) is list or type(t23) is tuple) and type(c19) is int and -len(t23) <= c19 < len(t23) else item_at(t23, c19)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t27 = False
-            b.steps += 3
+            t25 = False
+            t26: list[Any] = [0]
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = load(ev, 'starts')
-            t29: list[Any] = [0]
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t30 = binary('+', t28, t29, b)
+            t27 = binary('+', t15, t26, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = t30[c20] if (type(t30) is list or type(t30) is tuple) and type(c20) is int and -len(t30) <= c20 < len(t30) else item_at(t30, c20)
+            t28 = t27[c19] if (type(t27) is list or type(t27) is tuple) and type(c19) is int and -len(t27) <= c19 < len(t27) else item_at(t27, c19)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t31) is int:
+            if type(t28) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k32 = t31 < 0
+                k29 = t28 < 0
             else:
-                k32 = compare('<', t31, 0, b)
-            if k32:
-                t27 = True
-            t33: Any
-            if truthy(t27):
+                k29 = compare('<', t28, 0, b)
+            if k29:
+                t25 = True
+            t30: Any
+            if truthy(t25):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t34 = load(ev, 'S')
+                t31 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t35 = t34[c4] if (type(t34) is list or type(t34) is tuple) and type(c4) is int and -len(t34) <= c4 < len(t34) else item_at(t34, c4)
-                t33 = t35
+                t32 = t31[c4] if (type(t31) is list or type(t31) is tuple) and type(c4) is int and -len(t31) <= c4 < len(t31) else item_at(t31, c4)
+                t30 = t32
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33 = 0
-            t36 = r37 if type(t26) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r37 := t26 + t33) <= MAX_INT_MAGNITUDE else binary('+', t26, t33, b)
+                t30 = 0
+            t33 = r34 if type(t24) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r34 := t24 + t30) <= MAX_INT_MAGNITUDE else binary('+', t24, t30, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = FUNCTIONS['max']([t36, 0], b)
+            t21 = FUNCTIONS['max']([t33, 0], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t38 = load(ev, 'S')
+            t35 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t39 = t38[c4] if (type(t38) is list or type(t38) is tuple) and type(c4) is int and -len(t38) <= c4 < len(t38) else item_at(t38, c4)
-            t21 = FUNCTIONS['min']([t22, t39], b)
-            t40: list[Any] = [t21]
-            for c41 in iterated(t40):
+            t36 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
+            t20 = FUNCTIONS['min']([t21, t36], b)
+            t37: list[Any] = [t20]
+            for c38 in iterated(t37):
                 b.steps += 8
                 if b.steps > MAX_STEPS: b.charge(0)
-                t44 = load(ev, 'ends')
-                t45: list[Any] = [0]
+                t41 = load(ev, 'ends')
+                t42: list[Any] = [0]
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t46 = binary('+', t44, t45, b)
+                t43 = binary('+', t41, t42, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t47 = t46[c20] if (type(t46) is list or type(t46) is tuple) and type(c20) is int and -len(t46) <= c20 < len(t46) else item_at(t46, c20)
+                t44 = t43[c19] if (type(t43) is list or type(t43) is tuple) and type(c19) is int and -len(t43) <= c19 < len(t43) else item_at(t43, c19)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t48 = False
+                t45 = False
+                t46: list[Any] = [0]
+                b.steps += 5
+                if b.steps > MAX_STEPS: b.charge(0)
+                t47 = binary('+', t41, t46, b)
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t48 = t47[c19] if (type(t47) is list or type(t47) is tuple) and type(c19) is int and -len(t47) <= c19 < len(t47) else item_at(t47, c19)
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                if type(t48) is int:
+                    b.steps += 1
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    k49 = t48 < 0
+                else:
+                    k49 = compare('<', t48, 0, b)
+                if k49:
+                    t45 = True
+                t50: Any
+                if truthy(t45):
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t51 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
+                    t50 = t51
+                else:
+                    b.steps += 1
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t50 = 0
+                t52 = r53 if type(t44) is int and type(t50) is int and -MAX_INT_MAGNITUDE <= (r53 := t44 + t50) <= MAX_INT_MAGNITUDE else binary('+', t44, t50, b)
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t40 = FUNCTIONS['max']([t52, 0], b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t49 = load(ev, 'ends')
-                t50: list[Any] = [0]
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t51 = binary('+', t49, t50, b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t52 = t51[c20] if (type(t51) is list or type(t51) is tuple) and type(c20) is int and -len(t51) <= c20 < len(t51) else item_at(t51, c20)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t52) is int:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k53 = t52 < 0
-                else:
-                    k53 = compare('<', t52, 0, b)
-                if k53:
-                    t48 = True
-                t54: Any
-                if truthy(t48):
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t55 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t56 = t55[c4] if (type(t55) is list or type(t55) is tuple) and type(c4) is int and -len(t55) <= c4 < len(t55) else item_at(t55, c4)
-                    t54 = t56
-                else:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t54 = 0
-                t57 = r58 if type(t47) is int and type(t54) is int and -MAX_INT_MAGNITUDE <= (r58 := t47 + t54) <= MAX_INT_MAGNITUDE else binary('+', t47, t54, b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t43 = FUNCTIONS['max']([t57, 0], b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t59 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t60 = t59[c4] if (type(t59) is list or type(t59) is tuple) and type(c4) is int and -len(t59) <= c4 < len(t59) else item_at(t59, c4)
-                t42 = FUNCTIONS['min']([t43, t60], b)
-                t61: list[Any] = [t42]
-                for c62 in iterated(t61):
+                t54 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
+                t39 = FUNCTIONS['min']([t40, t54], b)
+                t55: list[Any] = [t39]
+                for c56 in iterated(t55):
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t63 = False
+                    t57 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t65 = load(ev, 'starts')
-                    t64 = FUNCTIONS['len']([t65], b)
-                    if ((q67 := type(c20)) is int or q67 is str) and type(t64) is q67:
+                    t58 = FUNCTIONS['len']([t15], b)
+                    if ((q60 := type(c19)) is int or q60 is str) and type(t58) is q60:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k66 = c20 == t64
+                        k59 = c19 == t58
                     else:
-                        k66 = compare('==', c20, t64, b)
-                    if k66:
-                        t63 = True
-                    t68: Any
-                    if truthy(t63):
-                        b.steps += 2
+                        k59 = compare('==', c19, t58, b)
+                    if k59:
+                        t57 = True
+                    t61: Any
+                    if truthy(t57):
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t69 = load(ev, 'S')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t70 = t69[c4] if (type(t69) is list or type(t69) is tuple) and type(c4) is int and -len(t69) <= c4 < len(t69) else item_at(t69, c4)
-                        t68 = t70
+                        t62 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
+                        t61 = t62
                     else:
                         b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t72 = r73 if type(c62) is int and type(c41) is int and -MAX_INT_MAGNITUDE <= (r73 := c62 - c41) <= MAX_INT_MAGNITUDE else binary('-', c62, c41, b)
-                        t71 = FUNCTIONS['max']([0, t72], b)
-                        t68 = t71
-                    t1.append(t68)
+                        t64 = r65 if type(c56) is int and type(c38) is int and -MAX_INT_MAGNITUDE <= (r65 := c56 - c38) <= MAX_INT_MAGNITUDE else binary('-', c56, c38, b)
+                        t63 = FUNCTIONS['max']([0, t64], b)
+                        t61 = t63
+                    t1.append(t61)
                     check_length(len(t1), 'comprehension')
     return t1
 
@@ -462,25 +440,19 @@ def _f7(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t12 = False
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'ax')
-                b.steps += 1
+                t13 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t13[c7] if (type(t13) is list or type(t13) is tuple) and type(c7) is int and -len(t13) <= c7 < len(t13) else item_at(t13, c7)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'ax')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c9] if (type(t15) is list or type(t15) is tuple) and type(c9) is int and -len(t15) <= c9 < len(t15) else item_at(t15, c9)
-                if ((q18 := type(t14)) is int or q18 is str) and type(t16) is q18:
+                t14 = t6[c9] if (type(t6) is list or type(t6) is tuple) and type(c9) is int and -len(t6) <= c9 < len(t6) else item_at(t6, c9)
+                if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = t14 != t16
+                    k15 = t13 != t14
                 else:
-                    k17 = compare('!=', t14, t16, b)
-                if k17:
+                    k15 = compare('!=', t13, t14, b)
+                if k15:
                     t12 = True
                 k10 = truthy(t12)
             except Undecided as e11:
@@ -1055,14 +1027,13 @@ def _f10(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -1078,8 +1049,8 @@ def _f10(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -34,83 +34,75 @@ def _f1(ev: Evaluator) -> Any:
     if truthy(t2):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'split')
-        t5 = t6
+        t5 = t3
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = False
+        t6 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'split_input')
+        t7 = load(ev, 'split_input')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k9 = compare('!=', t8, None, b)
-        if k9:
-            t7 = True
-        t10: Any
-        if truthy(t7):
+        k8 = compare('!=', t7, None, b)
+        if k8:
+            t6 = True
+        t9: Any
+        if truthy(t6):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t11: list[Any] = []
+            t10: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = read_input(ev, 'value', 'split_input')
-            for c13 in iterated(t12):
+            t11 = read_input(ev, 'value', 'split_input')
+            for c12 in iterated(t11):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = FUNCTIONS['int']([c13], b)
-                t11.append(t14)
-                check_length(len(t11), 'comprehension')
-            t10 = t11
+                t13 = FUNCTIONS['int']([c12], b)
+                t10.append(t13)
+                check_length(len(t10), 'comprehension')
+            t9 = t10
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t15: list[Any] = []
+            t14: list[Any] = []
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'outputs')
-            t16 = FUNCTIONS['range']([t17], b)
-            for c18 in iterated(t16):
+            t16 = load(ev, 'outputs')
+            t15 = FUNCTIONS['range']([t16], b)
+            for c17 in iterated(t15):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = load(ev, 'S')
+                t18 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = load(ev, 'a')
-                t20 = t19[t21] if (type(t19) is list or type(t19) is tuple) and type(t21) is int and -len(t19) <= t21 < len(t19) else item_at(t19, t21)
+                t20 = load(ev, 'a')
+                t19 = t18[t20] if (type(t18) is list or type(t18) is tuple) and type(t20) is int and -len(t18) <= t20 < len(t18) else item_at(t18, t20)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'outputs')
-                t23 = r24 if type(t20) is int and type(t22) is int and t22 != 0 and -MAX_INT_MAGNITUDE <= (r24 := t20 // t22) <= MAX_INT_MAGNITUDE else binary('//', t20, t22, b)
-                t15.append(t23)
-                check_length(len(t15), 'comprehension')
-            t10 = t15
-        t5 = t10
-    for c25 in iterated(t5):
+                t21 = r22 if type(t19) is int and type(t16) is int and t16 != 0 and -MAX_INT_MAGNITUDE <= (r22 := t19 // t16) <= MAX_INT_MAGNITUDE else binary('//', t19, t16, b)
+                t14.append(t21)
+                check_length(len(t14), 'comprehension')
+            t9 = t14
+        t5 = t9
+    for c23 in iterated(t5):
         b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t26 = load(ev, 'S')
+        t24 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t28 = load(ev, 'a')
-        t27 = sliced(t26, None, t28, None, b)
-        t29: list[Any] = [c25]
+        t26 = load(ev, 'a')
+        t25 = sliced(t24, None, t26, None, b)
+        t27: list[Any] = [c23]
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t30 = binary('+', t27, t29, b)
-        b.steps += 2
+        t28 = binary('+', t25, t27, b)
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t31 = load(ev, 'S')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t33 = load(ev, 'a')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t34 = r35 if type(t33) is int and -MAX_INT_MAGNITUDE <= (r35 := t33 + 1) <= MAX_INT_MAGNITUDE else binary('+', t33, 1, b)
-        t32 = sliced(t31, t34, None, None, b)
-        t36 = r37 if type(t30) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r37 := t30 + t32) <= MAX_INT_MAGNITUDE else binary('+', t30, t32, b)
-        t1.append(t36)
+        t30 = r31 if type(t26) is int and -MAX_INT_MAGNITUDE <= (r31 := t26 + 1) <= MAX_INT_MAGNITUDE else binary('+', t26, 1, b)
+        t29 = sliced(t24, t30, None, None, b)
+        t32 = r33 if type(t28) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r33 := t28 + t29) <= MAX_INT_MAGNITUDE else binary('+', t28, t29, b)
+        t1.append(t32)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -144,19 +136,15 @@ def _f3(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -181,14 +169,13 @@ def _f4(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 
@@ -628,55 +615,47 @@ def _f12(ev: Evaluator) -> Any:
     if truthy(t2):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'split')
-        t5 = t6
+        t5 = t3
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7: list[Any] = []
+        t6: list[Any] = []
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'outputs')
-        t8 = FUNCTIONS['range']([t9], b)
-        for c10 in iterated(t8):
+        t8 = load(ev, 'outputs')
+        t7 = FUNCTIONS['range']([t8], b)
+        for c9 in iterated(t7):
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'S')
+            t10 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'a')
-            t12 = t11[t13] if (type(t11) is list or type(t11) is tuple) and type(t13) is int and -len(t11) <= t13 < len(t11) else item_at(t11, t13)
+            t12 = load(ev, 'a')
+            t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'outputs')
-            t15 = r16 if type(t12) is int and type(t14) is int and t14 != 0 and -MAX_INT_MAGNITUDE <= (r16 := t12 // t14) <= MAX_INT_MAGNITUDE else binary('//', t12, t14, b)
-            t7.append(t15)
-            check_length(len(t7), 'comprehension')
-        t5 = t7
-    for c17 in iterated(t5):
+            t13 = r14 if type(t11) is int and type(t8) is int and t8 != 0 and -MAX_INT_MAGNITUDE <= (r14 := t11 // t8) <= MAX_INT_MAGNITUDE else binary('//', t11, t8, b)
+            t6.append(t13)
+            check_length(len(t6), 'comprehension')
+        t5 = t6
+    for c15 in iterated(t5):
         b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'S')
+        t16 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = load(ev, 'a')
-        t19 = sliced(t18, None, t20, None, b)
-        t21: list[Any] = [c17]
+        t18 = load(ev, 'a')
+        t17 = sliced(t16, None, t18, None, b)
+        t19: list[Any] = [c15]
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t22 = binary('+', t19, t21, b)
-        b.steps += 2
+        t20 = binary('+', t17, t19, b)
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'S')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t25 = load(ev, 'a')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 + 1) <= MAX_INT_MAGNITUDE else binary('+', t25, 1, b)
-        t24 = sliced(t23, t26, None, None, b)
-        t28 = r29 if type(t22) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r29 := t22 + t24) <= MAX_INT_MAGNITUDE else binary('+', t22, t24, b)
-        t1.append(t28)
+        t22 = r23 if type(t18) is int and -MAX_INT_MAGNITUDE <= (r23 := t18 + 1) <= MAX_INT_MAGNITUDE else binary('+', t18, 1, b)
+        t21 = sliced(t16, t22, None, None, b)
+        t24 = r25 if type(t20) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r25 := t20 + t21) <= MAX_INT_MAGNITUDE else binary('+', t20, t21, b)
+        t1.append(t24)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -837,35 +816,28 @@ def _f15(ev: Evaluator) -> Any:
             t12 = t11[t13] if (type(t11) is list or type(t11) is tuple) and type(t13) is int and -len(t11) <= t13 < len(t11) else item_at(t11, t13)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'outputs')
-            t15 = r16 if type(t12) is int and type(t14) is int and t14 != 0 and -MAX_INT_MAGNITUDE <= (r16 := t12 // t14) <= MAX_INT_MAGNITUDE else binary('//', t12, t14, b)
-            t7.append(t15)
+            t14 = r15 if type(t12) is int and type(t9) is int and t9 != 0 and -MAX_INT_MAGNITUDE <= (r15 := t12 // t9) <= MAX_INT_MAGNITUDE else binary('//', t12, t9, b)
+            t7.append(t14)
             check_length(len(t7), 'comprehension')
         t5 = t7
-    for c17 in iterated(t5):
+    for c16 in iterated(t5):
         b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'S')
+        t17 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = load(ev, 'a')
-        t19 = sliced(t18, None, t20, None, b)
-        t21: list[Any] = [c17]
+        t19 = load(ev, 'a')
+        t18 = sliced(t17, None, t19, None, b)
+        t20: list[Any] = [c16]
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t22 = binary('+', t19, t21, b)
-        b.steps += 2
+        t21 = binary('+', t18, t20, b)
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'S')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t25 = load(ev, 'a')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 + 1) <= MAX_INT_MAGNITUDE else binary('+', t25, 1, b)
-        t24 = sliced(t23, t26, None, None, b)
-        t28 = r29 if type(t22) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r29 := t22 + t24) <= MAX_INT_MAGNITUDE else binary('+', t22, t24, b)
-        t1.append(t28)
+        t23 = r24 if type(t19) is int and -MAX_INT_MAGNITUDE <= (r24 := t19 + 1) <= MAX_INT_MAGNITUDE else binary('+', t19, 1, b)
+        t22 = sliced(t17, t23, None, None, b)
+        t25 = r26 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r26 := t21 + t22) <= MAX_INT_MAGNITUDE else binary('+', t21, t22, b)
+        t1.append(t25)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -1088,82 +1060,66 @@ def _f19(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t11 = load(ev, 'c')
             t12: list[Any] = [t11]
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'num_outputs')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = r15 if type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t13 - 1) <= MAX_INT_MAGNITUDE else binary('-', t13, 1, b)
-            t16 = binary('*', t12, t14, b)
+            t13 = r14 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r14 := t8 - 1) <= MAX_INT_MAGNITUDE else binary('-', t8, 1, b)
+            t15 = binary('*', t12, t13, b)
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'S')
+            t16 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'a')
-            t18 = t17[t19] if (type(t17) is list or type(t17) is tuple) and type(t19) is int and -len(t17) <= t19 < len(t17) else item_at(t17, t19)
-            b.steps += 2
+            t18 = load(ev, 'a')
+            t17 = t16[t18] if (type(t16) is list or type(t16) is tuple) and type(t18) is int and -len(t16) <= t18 < len(t16) else item_at(t16, t18)
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'c')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'num_outputs')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = r23 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t21 - 1) <= MAX_INT_MAGNITUDE else binary('-', t21, 1, b)
-            t24 = r25 if type(t20) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t20 * t22) <= MAX_INT_MAGNITUDE else binary('*', t20, t22, b)
-            t26 = r27 if type(t18) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r27 := t18 - t24) <= MAX_INT_MAGNITUDE else binary('-', t18, t24, b)
-            t28: list[Any] = [t26]
-            t29 = binary('+', t16, t28, b)
-            t10 = t29
+            t19 = r20 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r20 := t8 - 1) <= MAX_INT_MAGNITUDE else binary('-', t8, 1, b)
+            t21 = r22 if type(t11) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r22 := t11 * t19) <= MAX_INT_MAGNITUDE else binary('*', t11, t19, b)
+            t23 = r24 if type(t17) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r24 := t17 - t21) <= MAX_INT_MAGNITUDE else binary('-', t17, t21, b)
+            t25: list[Any] = [t23]
+            t26 = binary('+', t15, t25, b)
+            t10 = t26
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t30: list[Any] = []
+            t27: list[Any] = []
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = load(ev, 'outputs')
-            t31 = FUNCTIONS['range']([t32], b)
-            for c33 in iterated(t31):
+            t29 = load(ev, 'outputs')
+            t28 = FUNCTIONS['range']([t29], b)
+            for c30 in iterated(t28):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t34 = load(ev, 'S')
+                t31 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t36 = load(ev, 'a')
-                t35 = t34[t36] if (type(t34) is list or type(t34) is tuple) and type(t36) is int and -len(t34) <= t36 < len(t34) else item_at(t34, t36)
+                t33 = load(ev, 'a')
+                t32 = t31[t33] if (type(t31) is list or type(t31) is tuple) and type(t33) is int and -len(t31) <= t33 < len(t31) else item_at(t31, t33)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t37 = load(ev, 'outputs')
-                t38 = r39 if type(t35) is int and type(t37) is int and t37 != 0 and -MAX_INT_MAGNITUDE <= (r39 := t35 // t37) <= MAX_INT_MAGNITUDE else binary('//', t35, t37, b)
-                t30.append(t38)
-                check_length(len(t30), 'comprehension')
-            t10 = t30
+                t34 = r35 if type(t32) is int and type(t29) is int and t29 != 0 and -MAX_INT_MAGNITUDE <= (r35 := t32 // t29) <= MAX_INT_MAGNITUDE else binary('//', t32, t29, b)
+                t27.append(t34)
+                check_length(len(t27), 'comprehension')
+            t10 = t27
         t5 = t10
-    for c40 in iterated(t5):
+    for c36 in iterated(t5):
         b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t41 = load(ev, 'S')
+        t37 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t43 = load(ev, 'a')
-        t42 = sliced(t41, None, t43, None, b)
-        t44: list[Any] = [c40]
+        t39 = load(ev, 'a')
+        t38 = sliced(t37, None, t39, None, b)
+        t40: list[Any] = [c36]
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t45 = binary('+', t42, t44, b)
-        b.steps += 2
+        t41 = binary('+', t38, t40, b)
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t46 = load(ev, 'S')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t48 = load(ev, 'a')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t49 = r50 if type(t48) is int and -MAX_INT_MAGNITUDE <= (r50 := t48 + 1) <= MAX_INT_MAGNITUDE else binary('+', t48, 1, b)
-        t47 = sliced(t46, t49, None, None, b)
-        t51 = r52 if type(t45) is int and type(t47) is int and -MAX_INT_MAGNITUDE <= (r52 := t45 + t47) <= MAX_INT_MAGNITUDE else binary('+', t45, t47, b)
-        t1.append(t51)
+        t43 = r44 if type(t39) is int and -MAX_INT_MAGNITUDE <= (r44 := t39 + 1) <= MAX_INT_MAGNITUDE else binary('+', t39, 1, b)
+        t42 = sliced(t37, t43, None, None, b)
+        t45 = r46 if type(t41) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r46 := t41 + t42) <= MAX_INT_MAGNITUDE else binary('+', t41, t42, b)
+        t1.append(t45)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -1192,8 +1148,7 @@ def _f20(ev: Evaluator) -> Any:
         t7 = t6[t8] if (type(t6) is list or type(t6) is tuple) and type(t8) is int and -len(t6) <= t8 < len(t6) else item_at(t6, t8)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'num_outputs')
-        t5 = -(-t7 // t9) if type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and type(t9) is int and -MAX_INT_MAGNITUDE <= t9 <= MAX_INT_MAGNITUDE and t9 != 0 else FUNCTIONS['ceil']([binary('/', t7, t9, b)], b)
+        t5 = -(-t7 // t2) if type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and type(t2) is int and -MAX_INT_MAGNITUDE <= t2 <= MAX_INT_MAGNITUDE and t2 != 0 else FUNCTIONS['ceil']([binary('/', t7, t2, b)], b)
         t4 = t5
     else:
         b.steps += 1

@@ -34,151 +34,121 @@ def _f0(ev: Evaluator) -> Any:
         t8 = t7[t9] if (type(t7) is list or type(t7) is tuple) and type(t9) is int and -len(t7) <= t9 < len(t7) else item_at(t7, t9)
         t6 = FUNCTIONS['range']([t8], b)
         for c10 in iterated(t6):
-            b.steps += 5
+            b.steps += 6
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'a')
-            t12 = sliced(t11, None, t13, None, b)
-            t14: list[Any] = [1]
+            t11 = sliced(t7, None, t9, None, b)
+            t12: list[Any] = [1]
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'keepdims')
-            t16 = binary('*', t14, t15, b)
-            t17 = r18 if type(t12) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t12 + t16) <= MAX_INT_MAGNITUDE else binary('+', t12, t16, b)
-            b.steps += 2
+            t13 = load(ev, 'keepdims')
+            t14 = binary('*', t12, t13, b)
+            t15 = r16 if type(t11) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t11 + t14) <= MAX_INT_MAGNITUDE else binary('+', t11, t14, b)
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'S')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'a')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = r23 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t21 + 1) <= MAX_INT_MAGNITUDE else binary('+', t21, 1, b)
-            t20 = sliced(t19, t22, None, None, b)
-            t24 = r25 if type(t17) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r25 := t17 + t20) <= MAX_INT_MAGNITUDE else binary('+', t17, t20, b)
-            t5.append(t24)
+            t18 = r19 if type(t9) is int and -MAX_INT_MAGNITUDE <= (r19 := t9 + 1) <= MAX_INT_MAGNITUDE else binary('+', t9, 1, b)
+            t17 = sliced(t7, t18, None, None, b)
+            t20 = r21 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r21 := t15 + t17) <= MAX_INT_MAGNITUDE else binary('+', t15, t17, b)
+            t5.append(t20)
             check_length(len(t5), 'comprehension')
         t4 = t5
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t26 = False
+        t22 = False
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t28 = load(ev, 'K')
-        t27 = FUNCTIONS['len']([t28], b)
+        t24 = load(ev, 'K')
+        t23 = FUNCTIONS['len']([t24], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t27) is int:
+        if type(t23) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k29 = t27 == 1
+            k25 = t23 == 1
         else:
-            k29 = compare('==', t27, 1, b)
-        if k29:
-            t26 = True
-        t30: Any
-        if truthy(t26):
+            k25 = compare('==', t23, 1, b)
+        if k25:
+            t22 = True
+        t26: Any
+        if truthy(t22):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t31: list[Any] = []
+            t27: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = read_input(ev, 'value', 'split')
-            for c33 in iterated(t32):
+            t28 = read_input(ev, 'value', 'split')
+            for c29 in iterated(t28):
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t34 = load(ev, 'S')
+                t30 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t36 = load(ev, 'a')
-                t35 = sliced(t34, None, t36, None, b)
-                t37: list[Any] = [c33]
+                t32 = load(ev, 'a')
+                t31 = sliced(t30, None, t32, None, b)
+                t33: list[Any] = [c29]
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t38 = binary('+', t35, t37, b)
-                b.steps += 2
+                t34 = binary('+', t31, t33, b)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t39 = load(ev, 'S')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t41 = load(ev, 'a')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t42 = r43 if type(t41) is int and -MAX_INT_MAGNITUDE <= (r43 := t41 + 1) <= MAX_INT_MAGNITUDE else binary('+', t41, 1, b)
-                t40 = sliced(t39, t42, None, None, b)
-                t44 = r45 if type(t38) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r45 := t38 + t40) <= MAX_INT_MAGNITUDE else binary('+', t38, t40, b)
-                t31.append(t44)
-                check_length(len(t31), 'comprehension')
-            t30 = t31
+                t36 = r37 if type(t32) is int and -MAX_INT_MAGNITUDE <= (r37 := t32 + 1) <= MAX_INT_MAGNITUDE else binary('+', t32, 1, b)
+                t35 = sliced(t30, t36, None, None, b)
+                t38 = r39 if type(t34) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r39 := t34 + t35) <= MAX_INT_MAGNITUDE else binary('+', t34, t35, b)
+                t27.append(t38)
+                check_length(len(t27), 'comprehension')
+            t26 = t27
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t46: list[Any] = []
+            t40: list[Any] = []
             b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t49 = load(ev, 'S')
+            t43 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t51 = load(ev, 'a')
-            t50 = t49[t51] if (type(t49) is list or type(t49) is tuple) and type(t51) is int and -len(t49) <= t51 < len(t49) else item_at(t49, t51)
+            t45 = load(ev, 'a')
+            t44 = t43[t45] if (type(t43) is list or type(t43) is tuple) and type(t45) is int and -len(t43) <= t45 < len(t43) else item_at(t43, t45)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t52 = read_input(ev, 'value', 'split')
+            t46 = read_input(ev, 'value', 'split')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t53 = t52[0] if (type(t52) is list or type(t52) is tuple) and -len(t52) <= 0 < len(t52) else item_at(t52, 0)
-            t48 = -(-t50 // t53) if type(t50) is int and -MAX_INT_MAGNITUDE <= t50 <= MAX_INT_MAGNITUDE and type(t53) is int and -MAX_INT_MAGNITUDE <= t53 <= MAX_INT_MAGNITUDE and t53 != 0 else FUNCTIONS['ceil']([binary('/', t50, t53, b)], b)
-            t47 = FUNCTIONS['range']([t48], b)
-            for c54 in iterated(t47):
+            t47 = t46[0] if (type(t46) is list or type(t46) is tuple) and -len(t46) <= 0 < len(t46) else item_at(t46, 0)
+            t42 = -(-t44 // t47) if type(t44) is int and -MAX_INT_MAGNITUDE <= t44 <= MAX_INT_MAGNITUDE and type(t47) is int and -MAX_INT_MAGNITUDE <= t47 <= MAX_INT_MAGNITUDE and t47 != 0 else FUNCTIONS['ceil']([binary('/', t44, t47, b)], b)
+            t41 = FUNCTIONS['range']([t42], b)
+            for c48 in iterated(t41):
+                b.steps += 6
+                if b.steps > MAX_STEPS: b.charge(0)
+                t49 = sliced(t43, None, t45, None, b)
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t51 = read_input(ev, 'value', 'split')
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t52 = t51[0] if (type(t51) is list or type(t51) is tuple) and -len(t51) <= 0 < len(t51) else item_at(t51, 0)
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t53 = t43[t45] if (type(t43) is list or type(t43) is tuple) and type(t45) is int and -len(t43) <= t45 < len(t43) else item_at(t43, t45)
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t54 = read_input(ev, 'value', 'split')
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t55 = t54[0] if (type(t54) is list or type(t54) is tuple) and -len(t54) <= 0 < len(t54) else item_at(t54, 0)
+                t56 = r57 if type(c48) is int and type(t55) is int and -MAX_INT_MAGNITUDE <= (r57 := c48 * t55) <= MAX_INT_MAGNITUDE else binary('*', c48, t55, b)
+                t58 = r59 if type(t53) is int and type(t56) is int and -MAX_INT_MAGNITUDE <= (r59 := t53 - t56) <= MAX_INT_MAGNITUDE else binary('-', t53, t56, b)
+                t50 = FUNCTIONS['min']([t52, t58], b)
+                t60: list[Any] = [t50]
+                t61 = binary('+', t49, t60, b)
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t55 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t57 = load(ev, 'a')
-                t56 = sliced(t55, None, t57, None, b)
-                b.steps += 4
-                if b.steps > MAX_STEPS: b.charge(0)
-                t59 = read_input(ev, 'value', 'split')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t60 = t59[0] if (type(t59) is list or type(t59) is tuple) and -len(t59) <= 0 < len(t59) else item_at(t59, 0)
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t61 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t63 = load(ev, 'a')
-                t62 = t61[t63] if (type(t61) is list or type(t61) is tuple) and type(t63) is int and -len(t61) <= t63 < len(t61) else item_at(t61, t63)
-                b.steps += 4
-                if b.steps > MAX_STEPS: b.charge(0)
-                t64 = read_input(ev, 'value', 'split')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t65 = t64[0] if (type(t64) is list or type(t64) is tuple) and -len(t64) <= 0 < len(t64) else item_at(t64, 0)
-                t66 = r67 if type(c54) is int and type(t65) is int and -MAX_INT_MAGNITUDE <= (r67 := c54 * t65) <= MAX_INT_MAGNITUDE else binary('*', c54, t65, b)
-                t68 = r69 if type(t62) is int and type(t66) is int and -MAX_INT_MAGNITUDE <= (r69 := t62 - t66) <= MAX_INT_MAGNITUDE else binary('-', t62, t66, b)
-                t58 = FUNCTIONS['min']([t60, t68], b)
-                t70: list[Any] = [t58]
-                t71 = binary('+', t56, t70, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t72 = load(ev, 'S')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t74 = load(ev, 'a')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t75 = r76 if type(t74) is int and -MAX_INT_MAGNITUDE <= (r76 := t74 + 1) <= MAX_INT_MAGNITUDE else binary('+', t74, 1, b)
-                t73 = sliced(t72, t75, None, None, b)
-                t77 = r78 if type(t71) is int and type(t73) is int and -MAX_INT_MAGNITUDE <= (r78 := t71 + t73) <= MAX_INT_MAGNITUDE else binary('+', t71, t73, b)
-                t46.append(t77)
-                check_length(len(t46), 'comprehension')
-            t30 = t46
-        t4 = t30
+                t63 = r64 if type(t45) is int and -MAX_INT_MAGNITUDE <= (r64 := t45 + 1) <= MAX_INT_MAGNITUDE else binary('+', t45, 1, b)
+                t62 = sliced(t43, t63, None, None, b)
+                t65 = r66 if type(t61) is int and type(t62) is int and -MAX_INT_MAGNITUDE <= (r66 := t61 + t62) <= MAX_INT_MAGNITUDE else binary('+', t61, t62, b)
+                t40.append(t65)
+                check_length(len(t40), 'comprehension')
+            t26 = t40
+        t4 = t26
     return t4
 
 
@@ -211,19 +181,15 @@ def _f2(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -270,14 +236,13 @@ def _f4(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 
@@ -655,25 +620,15 @@ def _f9(ev: Evaluator) -> Any:
     t4 = t3[t5] if (type(t3) is list or type(t3) is tuple) and type(t5) is int and -len(t3) <= t5 < len(t3) else item_at(t3, t5)
     t2 = FUNCTIONS['range']([t4], b)
     for c6 in iterated(t2):
-        b.steps += 4
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'S')
-        b.steps += 1
+        t7 = sliced(t3, None, t5, None, b)
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'a')
-        t8 = sliced(t7, None, t9, None, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'S')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'a')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = r14 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t12 + 1) <= MAX_INT_MAGNITUDE else binary('+', t12, 1, b)
-        t11 = sliced(t10, t13, None, None, b)
-        t15 = r16 if type(t8) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r16 := t8 + t11) <= MAX_INT_MAGNITUDE else binary('+', t8, t11, b)
-        t1.append(t15)
+        t9 = r10 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r10 := t5 + 1) <= MAX_INT_MAGNITUDE else binary('+', t5, 1, b)
+        t8 = sliced(t3, t9, None, None, b)
+        t11 = r12 if type(t7) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r12 := t7 + t8) <= MAX_INT_MAGNITUDE else binary('+', t7, t8, b)
+        t1.append(t11)
         check_length(len(t1), 'comprehension')
     return t1
 

@@ -68,43 +68,40 @@ def _f0(ev: Evaluator) -> Any:
                 t17 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'axes')
-                k19 = compare('not in', c13, t18, b)
-                if k19:
+                k18 = compare('not in', c13, t2, b)
+                if k18:
                     t17 = True
                 t14 = t17
                 d16 = not truthy(t14)
-            except Undecided as e20:
-                u15 = e20
+            except Undecided as e19:
+                u15 = e19
             if not d16:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = False
+                    t20 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = load(ev, 'r')
-                    t23 = r24 if type(c13) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := c13 - t22) <= MAX_INT_MAGNITUDE else binary('-', c13, t22, b)
+                    t21 = r22 if type(c13) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r22 := c13 - t12) <= MAX_INT_MAGNITUDE else binary('-', c13, t12, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = load(ev, 'axes')
-                    k26 = compare('not in', t23, t25, b)
-                    if k26:
-                        t21 = True
-                    t14 = t21
+                    k23 = compare('not in', t21, t2, b)
+                    if k23:
+                        t20 = True
+                    t14 = t20
                     d16 = not truthy(t14)
-                except Undecided as e27:
-                    u15 = e27
+                except Undecided as e24:
+                    u15 = e24
             if not d16 and u15 is not None:
                 raise u15
             if truthy(t14):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = load(ev, 'S')
+                t25 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = t28[c13] if (type(t28) is list or type(t28) is tuple) and type(c13) is int and -len(t28) <= c13 < len(t28) else item_at(t28, c13)
-                t10.append(t29)
+                t26 = t25[c13] if (type(t25) is list or type(t25) is tuple) and type(c13) is int and -len(t25) <= c13 < len(t25) else item_at(t25, c13)
+                t10.append(t26)
                 check_length(len(t10), 'comprehension')
         t4 = t10
     return t4
@@ -251,42 +248,41 @@ def _f4(ev: Evaluator) -> Any:
                 if k16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'r')
-                    if ((q20 := type(c12)) is int or q20 is str) and type(t18) is q20:
+                    if ((q19 := type(c12)) is int or q19 is str) and type(t14) is q19:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k19 = c12 < t18
+                        k18 = c12 < t14
                     else:
-                        k19 = compare('<', c12, t18, b)
-                    if k19:
+                        k18 = compare('<', c12, t14, b)
+                    if k18:
                         t13 = True
                 if truthy(t13):
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t23 = False
+                        t22 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'S')
+                        t23 = load(ev, 'S')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = t24[c12] if (type(t24) is list or type(t24) is tuple) and type(c12) is int and -len(t24) <= c12 < len(t24) else item_at(t24, c12)
+                        t24 = t23[c12] if (type(t23) is list or type(t23) is tuple) and type(c12) is int and -len(t23) <= c12 < len(t23) else item_at(t23, c12)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t25) is int:
+                        if type(t24) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k26 = t25 == 1
+                            k25 = t24 == 1
                         else:
-                            k26 = compare('==', t25, 1, b)
-                        if k26:
-                            t23 = True
-                        k21 = truthy(t23)
-                    except Undecided as e22:
-                        k21 = True
+                            k25 = compare('==', t24, 1, b)
+                        if k25:
+                            t22 = True
+                        k20 = truthy(t22)
+                    except Undecided as e21:
+                        k20 = True
                         if u9 is None:
-                            u9 = e22
-                    if k21 is False:
+                            u9 = e21
+                    if k20 is False:
                         t8 = False
                         d10 = True
                 if d10:
@@ -295,8 +291,8 @@ def _f4(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e27:
-            u2 = e27
+        except Undecided as e26:
+            u2 = e26
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -357,14 +353,13 @@ def _f5(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -380,8 +375,8 @@ def _f5(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -467,27 +462,26 @@ def _f6(ev: Evaluator) -> Any:
                         t23 = False
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'r')
-                        t25 = r26 if type(c16) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := c16 - t24) <= MAX_INT_MAGNITUDE else binary('-', c16, t24, b)
+                        t24 = r25 if type(c16) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r25 := c16 - t15) <= MAX_INT_MAGNITUDE else binary('-', c16, t15, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k27 = compare('not in', t25, c13, b)
-                        if k27:
+                        k26 = compare('not in', t24, c13, b)
+                        if k26:
                             t23 = True
                         t17 = t23
                         d19 = not truthy(t17)
-                    except Undecided as e28:
-                        u18 = e28
+                    except Undecided as e27:
+                        u18 = e27
                 if not d19 and u18 is not None:
                     raise u18
                 if truthy(t17):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = load(ev, 'S')
+                    t28 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = t29[c16] if (type(t29) is list or type(t29) is tuple) and type(c16) is int and -len(t29) <= c16 < len(t29) else item_at(t29, c16)
-                    t10.append(t30)
+                    t29 = t28[c16] if (type(t28) is list or type(t28) is tuple) and type(c16) is int and -len(t28) <= c16 < len(t28) else item_at(t28, c16)
+                    t10.append(t29)
                     check_length(len(t10), 'comprehension')
         t4 = t10
     return t4
@@ -548,14 +542,13 @@ def _f7(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -571,8 +564,8 @@ def _f7(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -630,42 +623,41 @@ def _f8(ev: Evaluator) -> Any:
                 if k16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'r')
-                    if ((q20 := type(c12)) is int or q20 is str) and type(t18) is q20:
+                    if ((q19 := type(c12)) is int or q19 is str) and type(t14) is q19:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k19 = c12 < t18
+                        k18 = c12 < t14
                     else:
-                        k19 = compare('<', c12, t18, b)
-                    if k19:
+                        k18 = compare('<', c12, t14, b)
+                    if k18:
                         t13 = True
                 if truthy(t13):
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t23 = False
+                        t22 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'S')
+                        t23 = load(ev, 'S')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = t24[c12] if (type(t24) is list or type(t24) is tuple) and type(c12) is int and -len(t24) <= c12 < len(t24) else item_at(t24, c12)
+                        t24 = t23[c12] if (type(t23) is list or type(t23) is tuple) and type(c12) is int and -len(t23) <= c12 < len(t23) else item_at(t23, c12)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t25) is int:
+                        if type(t24) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k26 = t25 == 1
+                            k25 = t24 == 1
                         else:
-                            k26 = compare('==', t25, 1, b)
-                        if k26:
-                            t23 = True
-                        k21 = truthy(t23)
-                    except Undecided as e22:
-                        k21 = True
+                            k25 = compare('==', t24, 1, b)
+                        if k25:
+                            t22 = True
+                        k20 = truthy(t22)
+                    except Undecided as e21:
+                        k20 = True
                         if u9 is None:
-                            u9 = e22
-                    if k21 is False:
+                            u9 = e21
+                    if k20 is False:
                         t8 = False
                         d10 = True
                 if d10:
@@ -674,8 +666,8 @@ def _f8(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e27:
-            u2 = e27
+        except Undecided as e26:
+            u2 = e26
     if not d3 and u2 is not None:
         raise u2
     return t1

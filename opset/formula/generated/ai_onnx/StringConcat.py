@@ -49,96 +49,84 @@ def _f1(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t16 = False
-                b.steps += 2
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'SX')
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t19 = unary('-', 1)
+                t18 = unary('-', 1)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = r21 if type(t19) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r21 := t19 - c10) <= MAX_INT_MAGNITUDE else binary('-', t19, c10, b)
-                t18 = t17[t20] if (type(t17) is list or type(t17) is tuple) and type(t20) is int and -len(t17) <= t20 < len(t17) else item_at(t17, t20)
-                b.steps += 2
+                t19 = r20 if type(t18) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r20 := t18 - c10) <= MAX_INT_MAGNITUDE else binary('-', t18, c10, b)
+                t17 = t7[t19] if (type(t7) is list or type(t7) is tuple) and type(t19) is int and -len(t7) <= t19 < len(t7) else item_at(t7, t19)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'SY')
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t24 = unary('-', 1)
+                t22 = unary('-', 1)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = r26 if type(t24) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r26 := t24 - c10) <= MAX_INT_MAGNITUDE else binary('-', t24, c10, b)
-                t23 = t22[t25] if (type(t22) is list or type(t22) is tuple) and type(t25) is int and -len(t22) <= t25 < len(t22) else item_at(t22, t25)
-                if ((q28 := type(t18)) is int or q28 is str) and type(t23) is q28:
+                t23 = r24 if type(t22) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r24 := t22 - c10) <= MAX_INT_MAGNITUDE else binary('-', t22, c10, b)
+                t21 = t9[t23] if (type(t9) is list or type(t9) is tuple) and type(t23) is int and -len(t9) <= t23 < len(t9) else item_at(t9, t23)
+                if ((q26 := type(t17)) is int or q26 is str) and type(t21) is q26:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k27 = t18 == t23
+                    k25 = t17 == t21
                 else:
-                    k27 = compare('==', t18, t23, b)
-                if k27:
+                    k25 = compare('==', t17, t21, b)
+                if k25:
                     t16 = True
                 t13 = t16
                 d15 = truthy(t13)
-            except Undecided as e29:
-                u14 = e29
+            except Undecided as e27:
+                u14 = e27
             if not d15:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = False
-                    b.steps += 2
+                    t28 = False
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = load(ev, 'SX')
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = unary('-', 1)
+                    t30 = unary('-', 1)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t34 = r35 if type(t33) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r35 := t33 - c10) <= MAX_INT_MAGNITUDE else binary('-', t33, c10, b)
-                    t32 = t31[t34] if (type(t31) is list or type(t31) is tuple) and type(t34) is int and -len(t31) <= t34 < len(t31) else item_at(t31, t34)
+                    t31 = r32 if type(t30) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r32 := t30 - c10) <= MAX_INT_MAGNITUDE else binary('-', t30, c10, b)
+                    t29 = t7[t31] if (type(t7) is list or type(t7) is tuple) and type(t31) is int and -len(t7) <= t31 < len(t7) else item_at(t7, t31)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t32) is int:
+                    if type(t29) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k36 = t32 == 1
+                        k33 = t29 == 1
                     else:
-                        k36 = compare('==', t32, 1, b)
-                    if k36:
-                        t30 = True
-                    t13 = t30
+                        k33 = compare('==', t29, 1, b)
+                    if k33:
+                        t28 = True
+                    t13 = t28
                     d15 = truthy(t13)
-                except Undecided as e37:
-                    u14 = e37
+                except Undecided as e34:
+                    u14 = e34
                 if not d15:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t38 = False
-                        b.steps += 2
+                        t35 = False
+                        b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t39 = load(ev, 'SY')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t41 = unary('-', 1)
+                        t37 = unary('-', 1)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t42 = r43 if type(t41) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r43 := t41 - c10) <= MAX_INT_MAGNITUDE else binary('-', t41, c10, b)
-                        t40 = t39[t42] if (type(t39) is list or type(t39) is tuple) and type(t42) is int and -len(t39) <= t42 < len(t39) else item_at(t39, t42)
+                        t38 = r39 if type(t37) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c10) <= MAX_INT_MAGNITUDE else binary('-', t37, c10, b)
+                        t36 = t9[t38] if (type(t9) is list or type(t9) is tuple) and type(t38) is int and -len(t9) <= t38 < len(t9) else item_at(t9, t38)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t40) is int:
+                        if type(t36) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k44 = t40 == 1
+                            k40 = t36 == 1
                         else:
-                            k44 = compare('==', t40, 1, b)
-                        if k44:
-                            t38 = True
-                        t13 = t38
+                            k40 = compare('==', t36, 1, b)
+                        if k40:
+                            t35 = True
+                        t13 = t35
                         d15 = truthy(t13)
-                    except Undecided as e45:
-                        u14 = e45
+                    except Undecided as e41:
+                        u14 = e41
             if not d15 and u14 is not None:
                 raise u14
             k11 = truthy(t13)

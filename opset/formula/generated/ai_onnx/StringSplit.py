@@ -28,24 +28,18 @@ def _f0(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        t6: list[Any] = [0]
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'S')
-        t7: list[Any] = [0]
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = binary('+', t6, t7, b)
-        t5 = t8
+        t7 = binary('+', t3, t6, b)
+        t5 = t7
     else:
-        b.steps += 2
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'S')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = FUNCTIONS['unknown'](['substrings'], b)
-        t11: list[Any] = [t10]
-        t12 = binary('+', t9, t11, b)
-        t5 = t12
+        t8 = FUNCTIONS['unknown'](['substrings'], b)
+        t9: list[Any] = [t8]
+        t10 = binary('+', t3, t9, b)
+        t5 = t10
     return t5
 
 

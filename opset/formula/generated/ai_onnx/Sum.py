@@ -63,33 +63,31 @@ def _f3(ev: Evaluator) -> Any:
             t8 = False
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'R')
-            t10 = r11 if type(c4) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := c4 - t9) <= MAX_INT_MAGNITUDE else binary('-', c4, t9, b)
+            t9 = r10 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r10 := c4 - t3) <= MAX_INT_MAGNITUDE else binary('-', c4, t3, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = FUNCTIONS['len']([c7], b)
-            t13 = r14 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
+            t11 = FUNCTIONS['len']([c7], b)
+            t12 = r13 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t9 + t11) <= MAX_INT_MAGNITUDE else binary('+', t9, t11, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t13) is int:
+            if type(t12) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k15 = t13 >= 0
+                k14 = t12 >= 0
             else:
-                k15 = compare('>=', t13, 0, b)
-            if k15:
+                k14 = compare('>=', t12, 0, b)
+            if k14:
                 t8 = True
             if truthy(t8):
                 b.steps += 6
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'R')
-                t18 = r19 if type(c4) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := c4 - t17) <= MAX_INT_MAGNITUDE else binary('-', c4, t17, b)
+                t16 = r17 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r17 := c4 - t3) <= MAX_INT_MAGNITUDE else binary('-', c4, t3, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = FUNCTIONS['len']([c7], b)
-                t21 = r22 if type(t18) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t18 + t20) <= MAX_INT_MAGNITUDE else binary('+', t18, t20, b)
-                t16 = c7[t21] if (type(c7) is list or type(c7) is tuple) and type(t21) is int and -len(c7) <= t21 < len(c7) else item_at(c7, t21)
-                t5.append(t16)
+                t18 = FUNCTIONS['len']([c7], b)
+                t19 = r20 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t16 + t18) <= MAX_INT_MAGNITUDE else binary('+', t16, t18, b)
+                t15 = c7[t19] if (type(c7) is list or type(c7) is tuple) and type(t19) is int and -len(c7) <= t19 < len(c7) else item_at(c7, t19)
+                t5.append(t15)
                 check_length(len(t5), 'comprehension')
         t1.append(t5)
         check_length(len(t1), 'comprehension')

@@ -44,19 +44,15 @@ def _f2(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -108,41 +104,40 @@ def _f4(ev: Evaluator) -> Any:
         if k8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'r')
-            if ((q12 := type(t7)) is int or q12 is str) and type(t10) is q12:
+            if ((q11 := type(t7)) is int or q11 is str) and type(t5) is q11:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t7 < t10
+                k10 = t7 < t5
             else:
-                k11 = compare('<', t7, t10, b)
-            if k11:
+                k10 = compare('<', t7, t5, b)
+            if k10:
                 t4 = True
         t1 = t4
         d3 = not truthy(t1)
-    except Undecided as e13:
-        u2 = e13
+    except Undecided as e12:
+        u2 = e12
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = False
+            t13 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'ax')
+            t14 = load(ev, 'ax')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t15) is int:
+            if type(t14) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k16 = t15 != 0
+                k15 = t14 != 0
             else:
-                k16 = compare('!=', t15, 0, b)
-            if k16:
-                t14 = True
-            t1 = t14
+                k15 = compare('!=', t14, 0, b)
+            if k15:
+                t13 = True
+            t1 = t13
             d3 = not truthy(t1)
-        except Undecided as e17:
-            u2 = e17
+        except Undecided as e16:
+            u2 = e16
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -181,182 +176,180 @@ def _f5(ev: Evaluator) -> Any:
             if k11:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'r')
-                if ((q15 := type(t10)) is int or q15 is str) and type(t13) is q15:
+                if ((q14 := type(t10)) is int or q14 is str) and type(t8) is q14:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k14 = t10 < t13
+                    k13 = t10 < t8
                 else:
-                    k14 = compare('<', t10, t13, b)
-                if k14:
+                    k13 = compare('<', t10, t8, b)
+                if k13:
                     t7 = True
             t4 = t7
             d6 = not truthy(t4)
-        except Undecided as e16:
-            u5 = e16
+        except Undecided as e15:
+            u5 = e15
         if not d6:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = False
+                t16 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'ax')
+                t17 = load(ev, 'ax')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t18) is int:
+                if type(t17) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k19 = t18 != 0
+                    k18 = t17 != 0
                 else:
-                    k19 = compare('!=', t18, 0, b)
-                if k19:
-                    t17 = True
-                t4 = t17
+                    k18 = compare('!=', t17, 0, b)
+                if k18:
+                    t16 = True
+                t4 = t16
                 d6 = not truthy(t4)
-            except Undecided as e20:
-                u5 = e20
+            except Undecided as e19:
+                u5 = e19
         if not d6 and u5 is not None:
             raise u5
-        t21 = not truthy(t4)
-        t1 = t21
+        t20 = not truthy(t4)
+        t1 = t20
         d3 = truthy(t1)
-    except Undecided as e22:
-        u2 = e22
+    except Undecided as e21:
+        u2 = e21
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t23: Any = None
-            u24: Undecided | None = None
-            d25 = False
+            t22: Any = None
+            u23: Undecided | None = None
+            d24 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = False
+                t25 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = load(ev, 'U')
-                t27 = FUNCTIONS['len']([t28], b)
+                t27 = load(ev, 'U')
+                t26 = FUNCTIONS['len']([t27], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = load(ev, 'r')
-                if ((q31 := type(t27)) is int or q31 is str) and type(t29) is q31:
+                t28 = load(ev, 'r')
+                if ((q30 := type(t26)) is int or q30 is str) and type(t28) is q30:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k30 = t27 == t29
+                    k29 = t26 == t28
                 else:
-                    k30 = compare('==', t27, t29, b)
-                if k30:
-                    t26 = True
-                t23 = t26
-                d25 = not truthy(t23)
-            except Undecided as e32:
-                u24 = e32
-            if not d25:
+                    k29 = compare('==', t26, t28, b)
+                if k29:
+                    t25 = True
+                t22 = t25
+                d24 = not truthy(t22)
+            except Undecided as e31:
+                u23 = e31
+            if not d24:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = True
-                    u34: Undecided | None = None
-                    d35 = False
+                    t32 = True
+                    u33: Undecided | None = None
+                    d34 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = load(ev, 'r')
-                    t36 = FUNCTIONS['range']([t37], b)
-                    for c38 in iterated(t36):
+                    t36 = load(ev, 'r')
+                    t35 = FUNCTIONS['range']([t36], b)
+                    for c37 in iterated(t35):
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t39 = False
+                        t38 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t40 = load(ev, 'ax')
-                        if ((q42 := type(c38)) is int or q42 is str) and type(t40) is q42:
+                        t39 = load(ev, 'ax')
+                        if ((q41 := type(c37)) is int or q41 is str) and type(t39) is q41:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k41 = c38 != t40
+                            k40 = c37 != t39
                         else:
-                            k41 = compare('!=', c38, t40, b)
-                        if k41:
-                            t39 = True
-                        if truthy(t39):
+                            k40 = compare('!=', c37, t39, b)
+                        if k40:
+                            t38 = True
+                        if truthy(t38):
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t45 = False
+                                t44 = False
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t46 = load(ev, 'U')
+                                t45 = load(ev, 'U')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t47 = t46[c38] if (type(t46) is list or type(t46) is tuple) and type(c38) is int and -len(t46) <= c38 < len(t46) else item_at(t46, c38)
+                                t46 = t45[c37] if (type(t45) is list or type(t45) is tuple) and type(c37) is int and -len(t45) <= c37 < len(t45) else item_at(t45, c37)
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t48 = load(ev, 'S')
+                                t47 = load(ev, 'S')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t49 = t48[c38] if (type(t48) is list or type(t48) is tuple) and type(c38) is int and -len(t48) <= c38 < len(t48) else item_at(t48, c38)
-                                if ((q51 := type(t47)) is int or q51 is str) and type(t49) is q51:
+                                t48 = t47[c37] if (type(t47) is list or type(t47) is tuple) and type(c37) is int and -len(t47) <= c37 < len(t47) else item_at(t47, c37)
+                                if ((q50 := type(t46)) is int or q50 is str) and type(t48) is q50:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k50 = t47 == t49
+                                    k49 = t46 == t48
                                 else:
-                                    k50 = compare('==', t47, t49, b)
-                                if k50:
-                                    t45 = True
-                                k43 = truthy(t45)
-                            except Undecided as e44:
-                                k43 = True
-                                if u34 is None:
-                                    u34 = e44
-                            if k43 is False:
-                                t33 = False
-                                d35 = True
-                        if d35:
+                                    k49 = compare('==', t46, t48, b)
+                                if k49:
+                                    t44 = True
+                                k42 = truthy(t44)
+                            except Undecided as e43:
+                                k42 = True
+                                if u33 is None:
+                                    u33 = e43
+                            if k42 is False:
+                                t32 = False
+                                d34 = True
+                        if d34:
                             break
-                    if not d35 and u34 is not None:
-                        raise u34
-                    t23 = t33
-                    d25 = not truthy(t23)
-                except Undecided as e52:
-                    u24 = e52
-                if not d25:
+                    if not d34 and u33 is not None:
+                        raise u33
+                    t22 = t32
+                    d24 = not truthy(t22)
+                except Undecided as e51:
+                    u23 = e51
+                if not d24:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t53 = False
+                        t52 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t54 = load(ev, 'U')
+                        t53 = load(ev, 'U')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t56 = load(ev, 'ax')
-                        t55 = t54[t56] if (type(t54) is list or type(t54) is tuple) and type(t56) is int and -len(t54) <= t56 < len(t54) else item_at(t54, t56)
+                        t55 = load(ev, 'ax')
+                        t54 = t53[t55] if (type(t53) is list or type(t53) is tuple) and type(t55) is int and -len(t53) <= t55 < len(t53) else item_at(t53, t55)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t57 = load(ev, 'S')
+                        t56 = load(ev, 'S')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t59 = load(ev, 'ax')
-                        t58 = t57[t59] if (type(t57) is list or type(t57) is tuple) and type(t59) is int and -len(t57) <= t59 < len(t57) else item_at(t57, t59)
-                        if ((q61 := type(t55)) is int or q61 is str) and type(t58) is q61:
+                        t57 = t56[t55] if (type(t56) is list or type(t56) is tuple) and type(t55) is int and -len(t56) <= t55 < len(t56) else item_at(t56, t55)
+                        if ((q59 := type(t54)) is int or q59 is str) and type(t57) is q59:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k60 = t55 <= t58
+                            k58 = t54 <= t57
                         else:
-                            k60 = compare('<=', t55, t58, b)
-                        if k60:
-                            t53 = True
-                        t23 = t53
-                        d25 = not truthy(t23)
-                    except Undecided as e62:
-                        u24 = e62
-            if not d25 and u24 is not None:
-                raise u24
-            t1 = t23
+                            k58 = compare('<=', t54, t57, b)
+                        if k58:
+                            t52 = True
+                        t22 = t52
+                        d24 = not truthy(t22)
+                    except Undecided as e60:
+                        u23 = e60
+            if not d24 and u23 is not None:
+                raise u23
+            t1 = t22
             d3 = truthy(t1)
-        except Undecided as e63:
-            u2 = e63
+        except Undecided as e61:
+            u2 = e61
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -581,128 +574,126 @@ def _f8(ev: Evaluator) -> Any:
                     if k19:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t21 = load(ev, 'r')
-                        if ((q23 := type(t18)) is int or q23 is str) and type(t21) is q23:
+                        if ((q22 := type(t18)) is int or q22 is str) and type(t16) is q22:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k22 = t18 < t21
+                            k21 = t18 < t16
                         else:
-                            k22 = compare('<', t18, t21, b)
-                        if k22:
+                            k21 = compare('<', t18, t16, b)
+                        if k21:
                             t15 = True
                     t12 = t15
                     d14 = not truthy(t12)
-                except Undecided as e24:
-                    u13 = e24
+                except Undecided as e23:
+                    u13 = e23
                 if not d14:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = False
+                        t24 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = load(ev, 'ax')
+                        t25 = load(ev, 'ax')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t26) is int:
+                        if type(t25) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k27 = t26 != 0
+                            k26 = t25 != 0
                         else:
-                            k27 = compare('!=', t26, 0, b)
-                        if k27:
-                            t25 = True
-                        t12 = t25
+                            k26 = compare('!=', t25, 0, b)
+                        if k26:
+                            t24 = True
+                        t12 = t24
                         d14 = not truthy(t12)
-                    except Undecided as e28:
-                        u13 = e28
+                    except Undecided as e27:
+                        u13 = e27
                 if not d14 and u13 is not None:
                     raise u13
-                t29 = not truthy(t12)
-                t1 = t29
+                t28 = not truthy(t12)
+                t1 = t28
                 d3 = truthy(t1)
-            except Undecided as e30:
-                u2 = e30
+            except Undecided as e29:
+                u2 = e29
             if not d3:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = False
+                    t30 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = load(ev, 'U')
-                    t32 = FUNCTIONS['len']([t33], b)
+                    t32 = load(ev, 'U')
+                    t31 = FUNCTIONS['len']([t32], b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t34 = load(ev, 'r')
-                    if ((q36 := type(t32)) is int or q36 is str) and type(t34) is q36:
+                    t33 = load(ev, 'r')
+                    if ((q35 := type(t31)) is int or q35 is str) and type(t33) is q35:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k35 = t32 != t34
+                        k34 = t31 != t33
                     else:
-                        k35 = compare('!=', t32, t34, b)
-                    if k35:
-                        t31 = True
-                    t1 = t31
+                        k34 = compare('!=', t31, t33, b)
+                    if k34:
+                        t30 = True
+                    t1 = t30
                     d3 = truthy(t1)
-                except Undecided as e37:
-                    u2 = e37
+                except Undecided as e36:
+                    u2 = e36
                 if not d3:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t38 = True
-                        u39: Undecided | None = None
-                        d40 = False
+                        t37 = True
+                        u38: Undecided | None = None
+                        d39 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t41 = read_input(ev, 'value', 'write_indices')
-                        for c42 in iterated(t41):
+                        t40 = read_input(ev, 'value', 'write_indices')
+                        for c41 in iterated(t40):
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t45 = False
+                                t44 = False
                                 b.steps += 4
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t46 = load(ev, 'U')
+                                t45 = load(ev, 'U')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t48 = load(ev, 'ax')
-                                t47 = t46[t48] if (type(t46) is list or type(t46) is tuple) and type(t48) is int and -len(t46) <= t48 < len(t46) else item_at(t46, t48)
-                                t49 = r50 if type(c42) is int and type(t47) is int and -MAX_INT_MAGNITUDE <= (r50 := c42 + t47) <= MAX_INT_MAGNITUDE else binary('+', c42, t47, b)
+                                t47 = load(ev, 'ax')
+                                t46 = t45[t47] if (type(t45) is list or type(t45) is tuple) and type(t47) is int and -len(t45) <= t47 < len(t45) else item_at(t45, t47)
+                                t48 = r49 if type(c41) is int and type(t46) is int and -MAX_INT_MAGNITUDE <= (r49 := c41 + t46) <= MAX_INT_MAGNITUDE else binary('+', c41, t46, b)
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t51 = load(ev, 'S')
+                                t50 = load(ev, 'S')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t53 = load(ev, 'ax')
-                                t52 = t51[t53] if (type(t51) is list or type(t51) is tuple) and type(t53) is int and -len(t51) <= t53 < len(t51) else item_at(t51, t53)
-                                if ((q55 := type(t49)) is int or q55 is str) and type(t52) is q55:
+                                t51 = t50[t47] if (type(t50) is list or type(t50) is tuple) and type(t47) is int and -len(t50) <= t47 < len(t50) else item_at(t50, t47)
+                                if ((q53 := type(t48)) is int or q53 is str) and type(t51) is q53:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k54 = t49 <= t52
+                                    k52 = t48 <= t51
                                 else:
-                                    k54 = compare('<=', t49, t52, b)
-                                if k54:
-                                    t45 = True
-                                k43 = truthy(t45)
-                            except Undecided as e44:
-                                k43 = True
-                                if u39 is None:
-                                    u39 = e44
-                            if k43 is False:
-                                t38 = False
-                                d40 = True
-                            if d40:
+                                    k52 = compare('<=', t48, t51, b)
+                                if k52:
+                                    t44 = True
+                                k42 = truthy(t44)
+                            except Undecided as e43:
+                                k42 = True
+                                if u38 is None:
+                                    u38 = e43
+                            if k42 is False:
+                                t37 = False
+                                d39 = True
+                            if d39:
                                 break
-                        if not d40 and u39 is not None:
-                            raise u39
-                        t1 = t38
+                        if not d39 and u38 is not None:
+                            raise u38
+                        t1 = t37
                         d3 = truthy(t1)
-                    except Undecided as e56:
-                        u2 = e56
+                    except Undecided as e54:
+                        u2 = e54
     if not d3 and u2 is not None:
         raise u2
     return t1

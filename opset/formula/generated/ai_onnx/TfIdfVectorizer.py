@@ -34,17 +34,14 @@ def _f0(ev: Evaluator) -> Any:
         t7: list[Any] = [t6]
         t5 = t7
     else:
-        b.steps += 3
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'S')
+        t8 = t3[0] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 0 < len(t3) else item_at(t3, 0)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[0] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 0 < len(t8) else item_at(t8, 0)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'width')
-        t11: list[Any] = [t9, t10]
-        t5 = t11
+        t9 = load(ev, 'width')
+        t10: list[Any] = [t8, t9]
+        t5 = t10
     return t5
 
 
@@ -82,13 +79,12 @@ def _f2(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'pool_int64s')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'pool_strings')
-        t4 = t6
+        t5 = load(ev, 'pool_strings')
+        t4 = t5
     return t4
 
 
@@ -111,33 +107,29 @@ def _f3(ev: Evaluator) -> Any:
         t7 = r8 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r8 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'ngram_counts')
-        t9 = FUNCTIONS['len']([t10], b)
-        if ((q12 := type(t7)) is int or q12 is str) and type(t9) is q12:
+        t9 = FUNCTIONS['len']([t4], b)
+        if ((q11 := type(t7)) is int or q11 is str) and type(t9) is q11:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = t7 < t9
+            k10 = t7 < t9
         else:
-            k11 = compare('<', t7, t9, b)
-        if k11:
+            k10 = compare('<', t7, t9, b)
+        if k10:
             t6 = True
-        t13: Any
+        t12: Any
         if truthy(t6):
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'ngram_counts')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = r17 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r17 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-            t15 = t14[t16] if (type(t14) is list or type(t14) is tuple) and type(t16) is int and -len(t14) <= t16 < len(t14) else item_at(t14, t16)
-            t13 = t15
+            t14 = r15 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r15 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+            t13 = t4[t14] if (type(t4) is list or type(t4) is tuple) and type(t14) is int and -len(t4) <= t14 < len(t4) else item_at(t4, t14)
+            t12 = t13
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'pool')
-            t18 = FUNCTIONS['len']([t19], b)
-            t13 = t18
-        t1.append(t13)
+            t17 = load(ev, 'pool')
+            t16 = FUNCTIONS['len']([t17], b)
+            t12 = t16
+        t1.append(t12)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -159,49 +151,40 @@ def _f4(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = t7[c5] if (type(t7) is list or type(t7) is tuple) and type(c5) is int and -len(t7) <= c5 < len(t7) else item_at(t7, c5)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'ngram_counts')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c5] if (type(t9) is list or type(t9) is tuple) and type(c5) is int and -len(t9) <= c5 < len(t9) else item_at(t9, c5)
-        t11 = r12 if type(t8) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t8 - t10) <= MAX_INT_MAGNITUDE else binary('-', t8, t10, b)
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = r14 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r14 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-        t15 = r16 if type(t11) is int and type(t13) is int and t13 != 0 and -MAX_INT_MAGNITUDE <= (r16 := t11 // t13) <= MAX_INT_MAGNITUDE else binary('//', t11, t13, b)
-        t6 = FUNCTIONS['range']([t15], b)
-        for c17 in iterated(t6):
+        t9 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
+        t10 = r11 if type(t8) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t8 - t9) <= MAX_INT_MAGNITUDE else binary('-', t8, t9, b)
+        b.steps += 3
+        if b.steps > MAX_STEPS: b.charge(0)
+        t12 = r13 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r13 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+        t14 = r15 if type(t10) is int and type(t12) is int and t12 != 0 and -MAX_INT_MAGNITUDE <= (r15 := t10 // t12) <= MAX_INT_MAGNITUDE else binary('//', t10, t12, b)
+        t6 = FUNCTIONS['range']([t14], b)
+        for c16 in iterated(t6):
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'pool')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'ngram_counts')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = t20[c5] if (type(t20) is list or type(t20) is tuple) and type(c5) is int and -len(t20) <= c5 < len(t20) else item_at(t20, c5)
-            b.steps += 5
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = r23 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r23 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-            t24 = r25 if type(c17) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := c17 * t22) <= MAX_INT_MAGNITUDE else binary('*', c17, t22, b)
-            t26 = r27 if type(t21) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r27 := t21 + t24) <= MAX_INT_MAGNITUDE else binary('+', t21, t24, b)
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t28 = load(ev, 'ngram_counts')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t29 = t28[c5] if (type(t28) is list or type(t28) is tuple) and type(c5) is int and -len(t28) <= c5 < len(t28) else item_at(t28, c5)
+            t17 = load(ev, 'pool')
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t30 = r31 if type(c17) is int and -MAX_INT_MAGNITUDE <= (r31 := c17 + 1) <= MAX_INT_MAGNITUDE else binary('+', c17, 1, b)
+            t19 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
+            b.steps += 5
+            if b.steps > MAX_STEPS: b.charge(0)
+            t20 = r21 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r21 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+            t22 = r23 if type(c16) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := c16 * t20) <= MAX_INT_MAGNITUDE else binary('*', c16, t20, b)
+            t24 = r25 if type(t19) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t19 + t22) <= MAX_INT_MAGNITUDE else binary('+', t19, t22, b)
+            b.steps += 4
+            if b.steps > MAX_STEPS: b.charge(0)
+            t26 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
+            b.steps += 4
+            if b.steps > MAX_STEPS: b.charge(0)
+            t27 = r28 if type(c16) is int and -MAX_INT_MAGNITUDE <= (r28 := c16 + 1) <= MAX_INT_MAGNITUDE else binary('+', c16, 1, b)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = r33 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r33 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-            t34 = r35 if type(t30) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r35 := t30 * t32) <= MAX_INT_MAGNITUDE else binary('*', t30, t32, b)
-            t36 = r37 if type(t29) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r37 := t29 + t34) <= MAX_INT_MAGNITUDE else binary('+', t29, t34, b)
-            t19 = sliced(t18, t26, t36, None, b)
-            t1.append(t19)
+            t29 = r30 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r30 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+            t31 = r32 if type(t27) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r32 := t27 * t29) <= MAX_INT_MAGNITUDE else binary('*', t27, t29, b)
+            t33 = r34 if type(t26) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r34 := t26 + t31) <= MAX_INT_MAGNITUDE else binary('+', t26, t31, b)
+            t18 = sliced(t17, t24, t33, None, b)
+            t1.append(t18)
             check_length(len(t1), 'comprehension')
     return t1
 
@@ -337,32 +320,29 @@ def _f8(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = False
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'ngram_counts')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[c7] if (type(t11) is list or type(t11) is tuple) and type(c7) is int and -len(t11) <= c7 < len(t11) else item_at(t11, c7)
-            if type(t12) is int:
+            t11 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+            if type(t11) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k13 = 0 <= t12
+                k12 = 0 <= t11
             else:
-                k13 = compare('<=', 0, t12, b)
-            if k13:
+                k12 = compare('<=', 0, t11, b)
+            if k12:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'ends')
+                t13 = load(ev, 'ends')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[c7] if (type(t14) is list or type(t14) is tuple) and type(c7) is int and -len(t14) <= c7 < len(t14) else item_at(t14, c7)
-                if ((q17 := type(t12)) is int or q17 is str) and type(t15) is q17:
+                t14 = t13[c7] if (type(t13) is list or type(t13) is tuple) and type(c7) is int and -len(t13) <= c7 < len(t13) else item_at(t13, c7)
+                if ((q16 := type(t11)) is int or q16 is str) and type(t14) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k16 = t12 <= t15
+                    k15 = t11 <= t14
                 else:
-                    k16 = compare('<=', t12, t15, b)
-                if k16:
+                    k15 = compare('<=', t11, t14, b)
+                if k15:
                     t10 = True
             k8 = truthy(t10)
         except Undecided as e9:
@@ -404,26 +384,23 @@ def _f9(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t12 = t11[c7] if (type(t11) is list or type(t11) is tuple) and type(c7) is int and -len(t11) <= c7 < len(t11) else item_at(t11, c7)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'ngram_counts')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = t13[c7] if (type(t13) is list or type(t13) is tuple) and type(c7) is int and -len(t13) <= c7 < len(t13) else item_at(t13, c7)
-            t15 = r16 if type(t12) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t12 - t14) <= MAX_INT_MAGNITUDE else binary('-', t12, t14, b)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = r18 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r18 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-            t19 = r20 if type(t15) is int and type(t17) is int and t17 != 0 and -MAX_INT_MAGNITUDE <= (r20 := t15 % t17) <= MAX_INT_MAGNITUDE else binary('%', t15, t17, b)
+            t13 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+            t14 = r15 if type(t12) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t12 - t13) <= MAX_INT_MAGNITUDE else binary('-', t12, t13, b)
+            b.steps += 3
+            if b.steps > MAX_STEPS: b.charge(0)
+            t16 = r17 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r17 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+            t18 = r19 if type(t14) is int and type(t16) is int and t16 != 0 and -MAX_INT_MAGNITUDE <= (r19 := t14 % t16) <= MAX_INT_MAGNITUDE else binary('%', t14, t16, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t19) is int:
+            if type(t18) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k21 = t19 == 0
+                k20 = t18 == 0
             else:
-                k21 = compare('==', t19, 0, b)
-            if k21:
+                k20 = compare('==', t18, 0, b)
+            if k20:
                 t10 = True
             k8 = truthy(t10)
         except Undecided as e9:
@@ -536,20 +513,14 @@ def _f12(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = False
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'grams')
-            b.steps += 1
+            t11 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[c7] if (type(t11) is list or type(t11) is tuple) and type(c7) is int and -len(t11) <= c7 < len(t11) else item_at(t11, c7)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'grams')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = sliced(t13, None, c7, None, b)
-            k15 = compare('not in', t12, t14, b)
-            if k15:
+            t12 = sliced(t6, None, c7, None, b)
+            k13 = compare('not in', t11, t12, b)
+            if k13:
                 t10 = True
             k8 = truthy(t10)
         except Undecided as e9:
@@ -613,20 +584,14 @@ def _f13(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t17 = False
-                    b.steps += 2
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'ngram_indexes')
-                    b.steps += 1
+                    t18 = t13[c14] if (type(t13) is list or type(t13) is tuple) and type(c14) is int and -len(t13) <= c14 < len(t13) else item_at(t13, c14)
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = t18[c14] if (type(t18) is list or type(t18) is tuple) and type(c14) is int and -len(t18) <= c14 < len(t18) else item_at(t18, c14)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'ngram_indexes')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = sliced(t20, None, c14, None, b)
-                    k22 = compare('in', t19, t21, b)
-                    if k22:
+                    t19 = sliced(t13, None, c14, None, b)
+                    k20 = compare('in', t18, t19, b)
+                    if k20:
                         t17 = True
                     k15 = truthy(t17)
                 except Undecided as e16:
@@ -642,8 +607,8 @@ def _f13(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = not truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e21:
+            u2 = e21
     if not d3 and u2 is not None:
         raise u2
     return t1

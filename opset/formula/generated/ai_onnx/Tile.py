@@ -36,38 +36,37 @@ def _f0(ev: Evaluator) -> Any:
         t9 = FUNCTIONS['int']([t11], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'r')
-        t13 = r14 if type(t9) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t9 + t12) <= MAX_INT_MAGNITUDE else binary('+', t9, t12, b)
-        t15: list[Any] = [t6, t13]
-        k16 = compare('in', c4, t15, b)
-        if k16:
+        t12 = r13 if type(t9) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := t9 + t3) <= MAX_INT_MAGNITUDE else binary('+', t9, t3, b)
+        t14: list[Any] = [t6, t12]
+        k15 = compare('in', c4, t14, b)
+        if k15:
             t5 = True
-        t17: Any
+        t16: Any
         if truthy(t5):
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'S')
+            t17 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = t18[c4] if (type(t18) is list or type(t18) is tuple) and type(c4) is int and -len(t18) <= c4 < len(t18) else item_at(t18, c4)
+            t18 = t17[c4] if (type(t17) is list or type(t17) is tuple) and type(c4) is int and -len(t17) <= c4 < len(t17) else item_at(t17, c4)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = read_input(ev, 'value', 'tiles')
+            t20 = read_input(ev, 'value', 'tiles')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = t21[0] if (type(t21) is list or type(t21) is tuple) and -len(t21) <= 0 < len(t21) else item_at(t21, 0)
-            t20 = FUNCTIONS['int']([t22], b)
-            t23 = r24 if type(t19) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r24 := t19 * t20) <= MAX_INT_MAGNITUDE else binary('*', t19, t20, b)
-            t17 = t23
+            t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
+            t19 = FUNCTIONS['int']([t21], b)
+            t22 = r23 if type(t18) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r23 := t18 * t19) <= MAX_INT_MAGNITUDE else binary('*', t18, t19, b)
+            t16 = t22
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t25 = load(ev, 'S')
+            t24 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = t25[c4] if (type(t25) is list or type(t25) is tuple) and type(c4) is int and -len(t25) <= c4 < len(t25) else item_at(t25, c4)
-            t17 = t26
-        t1.append(t17)
+            t25 = t24[c4] if (type(t24) is list or type(t24) is tuple) and type(c4) is int and -len(t24) <= c4 < len(t24) else item_at(t24, c4)
+            t16 = t25
+        t1.append(t16)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -163,14 +162,13 @@ def _f3(ev: Evaluator) -> Any:
     if k7:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'r')
-        if ((q11 := type(t4)) is int or q11 is str) and type(t9) is q11:
+        if ((q10 := type(t4)) is int or q10 is str) and type(t2) is q10:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k10 = t4 < t9
+            k9 = t4 < t2
         else:
-            k10 = compare('<', t4, t9, b)
-        if k10:
+            k9 = compare('<', t4, t2, b)
+        if k9:
             t1 = True
     return t1
 
@@ -211,20 +209,17 @@ def _f5(ev: Evaluator) -> Any:
     t3 = FUNCTIONS['len']([t4], b)
     t2 = FUNCTIONS['range']([t3], b)
     for c5 in iterated(t2):
-        b.steps += 4
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'S')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[c5] if (type(t6) is list or type(t6) is tuple) and type(c5) is int and -len(t6) <= c5 < len(t6) else item_at(t6, c5)
+        t6 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = read_input(ev, 'value', 'repeats')
+        t7 = read_input(ev, 'value', 'repeats')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[c5] if (type(t8) is list or type(t8) is tuple) and type(c5) is int and -len(t8) <= c5 < len(t8) else item_at(t8, c5)
-        t10 = r11 if type(t7) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t7 * t9) <= MAX_INT_MAGNITUDE else binary('*', t7, t9, b)
-        t1.append(t10)
+        t8 = t7[c5] if (type(t7) is list or type(t7) is tuple) and type(c5) is int and -len(t7) <= c5 < len(t7) else item_at(t7, c5)
+        t9 = r10 if type(t6) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t6 * t8) <= MAX_INT_MAGNITUDE else binary('*', t6, t8, b)
+        t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
 

@@ -17,16 +17,13 @@ def _f0(ev: Evaluator) -> Any:
     t3 = load(ev, 'r')
     t2 = FUNCTIONS['range']([t3], b)
     for c4 in iterated(t2):
-        b.steps += 4
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'r')
+        t5 = r6 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r6 := t3 - 1) <= MAX_INT_MAGNITUDE else binary('-', t3, 1, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = r7 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t5 - 1) <= MAX_INT_MAGNITUDE else binary('-', t5, 1, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = r9 if type(t6) is int and type(c4) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 - c4) <= MAX_INT_MAGNITUDE else binary('-', t6, c4, b)
-        t1.append(t8)
+        t7 = r8 if type(t5) is int and type(c4) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 - c4) <= MAX_INT_MAGNITUDE else binary('-', t5, c4, b)
+        t1.append(t7)
         check_length(len(t1), 'comprehension')
     return t1
 

@@ -46,137 +46,128 @@ def _f0(ev: Evaluator) -> Any:
                     for c18 in iterated(t16):
                         b.steps += 9
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'n')
-                        t21 = r22 if type(c15) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := c15 * t20) <= MAX_INT_MAGNITUDE else binary('*', c15, t20, b)
+                        t20 = r21 if type(c15) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r21 := c15 * t10) <= MAX_INT_MAGNITUDE else binary('*', c15, t10, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t23 = r24 if type(t21) is int and type(c11) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 + c11) <= MAX_INT_MAGNITUDE else binary('+', t21, c11, b)
+                        t22 = r23 if type(t20) is int and type(c11) is int and -MAX_INT_MAGNITUDE <= (r23 := t20 + c11) <= MAX_INT_MAGNITUDE else binary('+', t20, c11, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = load(ev, 'w')
-                        t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 * t25) <= MAX_INT_MAGNITUDE else binary('*', t23, t25, b)
+                        t24 = r25 if type(t22) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 * t17) <= MAX_INT_MAGNITUDE else binary('*', t22, t17, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = r29 if type(t26) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r29 := t26 + c18) <= MAX_INT_MAGNITUDE else binary('+', t26, c18, b)
-                        t19 = c7[t28] if (type(c7) is list or type(c7) is tuple) and type(t28) is int and -len(c7) <= t28 < len(c7) else item_at(c7, t28)
+                        t26 = r27 if type(t24) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r27 := t24 + c18) <= MAX_INT_MAGNITUDE else binary('+', t24, c18, b)
+                        t19 = c7[t26] if (type(c7) is list or type(c7) is tuple) and type(t26) is int and -len(c7) <= t26 < len(c7) else item_at(c7, t26)
                         t12.append(t19)
                         check_length(len(t12), 'comprehension')
                 t8.append(t12)
                 check_length(len(t8), 'comprehension')
-            t30: list[Any] = [t8]
-            for c31 in iterated(t30):
+            t28: list[Any] = [t8]
+            for c29 in iterated(t28):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33: list[Any] = []
+                t31: list[Any] = []
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t35 = load(ev, 'n')
-                t34 = FUNCTIONS['range']([t35], b)
-                for c36 in iterated(t34):
+                t32 = FUNCTIONS['range']([t10], b)
+                for c33 in iterated(t32):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = False
+                    t34 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t38 = c31[c36] if (type(c31) is list or type(c31) is tuple) and type(c36) is int and -len(c31) <= c36 < len(c31) else item_at(c31, c36)
+                    t35 = c29[c33] if (type(c29) is list or type(c29) is tuple) and type(c33) is int and -len(c29) <= c33 < len(c29) else item_at(c29, c33)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t39 = sliced(c31, None, c36, None, b)
-                    k40 = compare('not in', t38, t39, b)
-                    if k40:
-                        t37 = True
-                    if truthy(t37):
+                    t36 = sliced(c29, None, c33, None, b)
+                    k37 = compare('not in', t35, t36, b)
+                    if k37:
+                        t34 = True
+                    if truthy(t34):
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33.append(1)
-                        check_length(len(t33), 'comprehension')
-                t32 = FUNCTIONS['sum']([t33], b)
-                t41: list[Any] = [t32]
-                for c42 in iterated(t41):
+                        t31.append(1)
+                        check_length(len(t31), 'comprehension')
+                t30 = FUNCTIONS['sum']([t31], b)
+                t38: list[Any] = [t30]
+                for c39 in iterated(t38):
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t45 = load(ev, 'D')
-                    t44 = FUNCTIONS['len']([t45], b)
-                    t43 = FUNCTIONS['range']([t44], b)
-                    for c46 in iterated(t43):
+                    t42 = load(ev, 'D')
+                    t41 = FUNCTIONS['len']([t42], b)
+                    t40 = FUNCTIONS['range']([t41], b)
+                    for c43 in iterated(t40):
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t47 = False
+                        t44 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = load(ev, 'ax')
-                        if ((q50 := type(c46)) is int or q50 is str) and type(t48) is q50:
+                        t45 = load(ev, 'ax')
+                        if ((q47 := type(c43)) is int or q47 is str) and type(t45) is q47:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k49 = c46 == t48
+                            k46 = c43 == t45
                         else:
-                            k49 = compare('==', c46, t48, b)
-                        if k49:
-                            t47 = True
-                        t51: Any
-                        if truthy(t47):
+                            k46 = compare('==', c43, t45, b)
+                        if k46:
+                            t44 = True
+                        t48: Any
+                        if truthy(t44):
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t51 = c42
+                            t48 = c39
                         else:
-                            b.steps += 2
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t52 = load(ev, 'D')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t53 = t52[c46] if (type(t52) is list or type(t52) is tuple) and type(c46) is int and -len(t52) <= c46 < len(t52) else item_at(t52, c46)
-                            t51 = t53
-                        t4.append(t51)
+                            t49 = t42[c43] if (type(t42) is list or type(t42) is tuple) and type(c43) is int and -len(t42) <= c43 < len(t42) else item_at(t42, c43)
+                            t48 = t49
+                        t4.append(t48)
                         check_length(len(t4), 'comprehension')
         t1 = t4
         d3 = truthy(t1)
-    except Undecided as e54:
-        u2 = e54
+    except Undecided as e50:
+        u2 = e50
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t55: list[Any] = []
+            t51: list[Any] = []
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t58 = load(ev, 'D')
-            t57 = FUNCTIONS['len']([t58], b)
-            t56 = FUNCTIONS['range']([t57], b)
-            for c59 in iterated(t56):
+            t54 = load(ev, 'D')
+            t53 = FUNCTIONS['len']([t54], b)
+            t52 = FUNCTIONS['range']([t53], b)
+            for c55 in iterated(t52):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t60 = False
+                t56 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t61 = load(ev, 'ax')
-                if ((q63 := type(c59)) is int or q63 is str) and type(t61) is q63:
+                t57 = load(ev, 'ax')
+                if ((q59 := type(c55)) is int or q59 is str) and type(t57) is q59:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k62 = c59 == t61
+                    k58 = c55 == t57
                 else:
-                    k62 = compare('==', c59, t61, b)
-                if k62:
-                    t60 = True
-                t64: Any
-                if truthy(t60):
+                    k58 = compare('==', c55, t57, b)
+                if k58:
+                    t56 = True
+                t60: Any
+                if truthy(t56):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t65 = FUNCTIONS['unknown'](['unique'], b)
-                    t64 = t65
+                    t61 = FUNCTIONS['unknown'](['unique'], b)
+                    t60 = t61
                 else:
-                    b.steps += 2
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t66 = load(ev, 'D')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t67 = t66[c59] if (type(t66) is list or type(t66) is tuple) and type(c59) is int and -len(t66) <= c59 < len(t66) else item_at(t66, c59)
-                    t64 = t67
-                t55.append(t64)
-                check_length(len(t55), 'comprehension')
-            t1 = t55
+                    t62 = t54[c55] if (type(t54) is list or type(t54) is tuple) and type(c55) is int and -len(t54) <= c55 < len(t54) else item_at(t54, c55)
+                    t60 = t62
+                t51.append(t60)
+                check_length(len(t51), 'comprehension')
+            t1 = t51
             d3 = truthy(t1)
-        except Undecided as e68:
-            u2 = e68
+        except Undecided as e63:
+            u2 = e63
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -221,71 +212,68 @@ def _f1(ev: Evaluator) -> Any:
                     for c18 in iterated(t16):
                         b.steps += 9
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'n')
-                        t21 = r22 if type(c15) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := c15 * t20) <= MAX_INT_MAGNITUDE else binary('*', c15, t20, b)
+                        t20 = r21 if type(c15) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r21 := c15 * t10) <= MAX_INT_MAGNITUDE else binary('*', c15, t10, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t23 = r24 if type(t21) is int and type(c11) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 + c11) <= MAX_INT_MAGNITUDE else binary('+', t21, c11, b)
+                        t22 = r23 if type(t20) is int and type(c11) is int and -MAX_INT_MAGNITUDE <= (r23 := t20 + c11) <= MAX_INT_MAGNITUDE else binary('+', t20, c11, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = load(ev, 'w')
-                        t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 * t25) <= MAX_INT_MAGNITUDE else binary('*', t23, t25, b)
+                        t24 = r25 if type(t22) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 * t17) <= MAX_INT_MAGNITUDE else binary('*', t22, t17, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = r29 if type(t26) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r29 := t26 + c18) <= MAX_INT_MAGNITUDE else binary('+', t26, c18, b)
-                        t19 = c7[t28] if (type(c7) is list or type(c7) is tuple) and type(t28) is int and -len(c7) <= t28 < len(c7) else item_at(c7, t28)
+                        t26 = r27 if type(t24) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r27 := t24 + c18) <= MAX_INT_MAGNITUDE else binary('+', t24, c18, b)
+                        t19 = c7[t26] if (type(c7) is list or type(c7) is tuple) and type(t26) is int and -len(c7) <= t26 < len(c7) else item_at(c7, t26)
                         t12.append(t19)
                         check_length(len(t12), 'comprehension')
                 t8.append(t12)
                 check_length(len(t8), 'comprehension')
-            t30: list[Any] = [t8]
-            for c31 in iterated(t30):
+            t28: list[Any] = [t8]
+            for c29 in iterated(t28):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33: list[Any] = []
+                t31: list[Any] = []
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t35 = load(ev, 'n')
-                t34 = FUNCTIONS['range']([t35], b)
-                for c36 in iterated(t34):
+                t32 = FUNCTIONS['range']([t10], b)
+                for c33 in iterated(t32):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = False
+                    t34 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t38 = c31[c36] if (type(c31) is list or type(c31) is tuple) and type(c36) is int and -len(c31) <= c36 < len(c31) else item_at(c31, c36)
+                    t35 = c29[c33] if (type(c29) is list or type(c29) is tuple) and type(c33) is int and -len(c29) <= c33 < len(c29) else item_at(c29, c33)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t39 = sliced(c31, None, c36, None, b)
-                    k40 = compare('not in', t38, t39, b)
-                    if k40:
-                        t37 = True
-                    if truthy(t37):
+                    t36 = sliced(c29, None, c33, None, b)
+                    k37 = compare('not in', t35, t36, b)
+                    if k37:
+                        t34 = True
+                    if truthy(t34):
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33.append(1)
-                        check_length(len(t33), 'comprehension')
-                t32 = FUNCTIONS['sum']([t33], b)
-                t41: list[Any] = [t32]
-                for c42 in iterated(t41):
+                        t31.append(1)
+                        check_length(len(t31), 'comprehension')
+                t30 = FUNCTIONS['sum']([t31], b)
+                t38: list[Any] = [t30]
+                for c39 in iterated(t38):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t4.append(c42)
+                    t4.append(c39)
                     check_length(len(t4), 'comprehension')
         t1 = t4
         d3 = truthy(t1)
-    except Undecided as e43:
-        u2 = e43
+    except Undecided as e40:
+        u2 = e40
     if not d3:
         try:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t44 = FUNCTIONS['unknown'](['unique'], b)
-            t45: list[Any] = [t44]
-            t1 = t45
+            t41 = FUNCTIONS['unknown'](['unique'], b)
+            t42: list[Any] = [t41]
+            t1 = t42
             d3 = truthy(t1)
-        except Undecided as e46:
-            u2 = e46
+        except Undecided as e43:
+            u2 = e43
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -331,35 +319,28 @@ def _f4(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t5 = False
-        b.steps += 1
+        b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is int:
+        if type(t2) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t6 < 0
+            k6 = t2 < 0
         else:
-            k7 = compare('<', t6, 0, b)
-        if k7:
+            k6 = compare('<', t2, 0, b)
+        if k6:
             t5 = True
-        t8: Any
+        t7: Any
         if truthy(t5):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'axis')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'r')
-            t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 + t10) <= MAX_INT_MAGNITUDE else binary('+', t9, t10, b)
-            t8 = t11
+            t8 = load(ev, 'r')
+            t9 = r10 if type(t2) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t2 + t8) <= MAX_INT_MAGNITUDE else binary('+', t2, t8, b)
+            t7 = t9
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'axis')
-            t8 = t13
-        t4 = t8
+            t7 = t2
+        t4 = t7
     return t4
 
 
@@ -477,19 +458,18 @@ def _f9(ev: Evaluator) -> Any:
             if k12:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'r')
-                if ((q16 := type(t11)) is int or q16 is str) and type(t14) is q16:
+                if ((q15 := type(t11)) is int or q15 is str) and type(t9) is q15:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k15 = t11 < t14
+                    k14 = t11 < t9
                 else:
-                    k15 = compare('<', t11, t14, b)
-                if k15:
+                    k14 = compare('<', t11, t9, b)
+                if k14:
                     t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e17:
-            u2 = e17
+        except Undecided as e16:
+            u2 = e16
     if not d3 and u2 is not None:
         raise u2
     return t1

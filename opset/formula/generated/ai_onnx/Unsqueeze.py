@@ -40,29 +40,28 @@ def _f0(ev: Evaluator) -> Any:
             t12: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'n')
-            for c14 in iterated(t13):
+            for c13 in iterated(t6):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = False
+                t14 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                if ((q17 := type(c14)) is int or q17 is str) and type(c4) is q17:
+                if ((q16 := type(c13)) is int or q16 is str) and type(c4) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k16 = c14 < c4
+                    k15 = c13 < c4
                 else:
-                    k16 = compare('<', c14, c4, b)
-                if k16:
-                    t15 = True
-                if truthy(t15):
+                    k15 = compare('<', c13, c4, b)
+                if k15:
+                    t14 = True
+                if truthy(t14):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t12.append(c14)
+                    t12.append(c13)
                     check_length(len(t12), 'comprehension')
             t11 = FUNCTIONS['len']([t12], b)
-            t18 = r19 if type(c4) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r19 := c4 - t11) <= MAX_INT_MAGNITUDE else binary('-', c4, t11, b)
-            t10 = t9[t18] if (type(t9) is list or type(t9) is tuple) and type(t18) is int and -len(t9) <= t18 < len(t9) else item_at(t9, t18)
+            t17 = r18 if type(c4) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r18 := c4 - t11) <= MAX_INT_MAGNITUDE else binary('-', c4, t11, b)
+            t10 = t9[t17] if (type(t9) is list or type(t9) is tuple) and type(t17) is int and -len(t9) <= t17 < len(t9) else item_at(t9, t17)
             t8 = t10
         t1.append(t8)
         check_length(len(t1), 'comprehension')
@@ -169,14 +168,13 @@ def _f5(ev: Evaluator) -> Any:
             if k11:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'q')
-                if ((q15 := type(c5)) is int or q15 is str) and type(t13) is q15:
+                if ((q14 := type(c5)) is int or q14 is str) and type(t9) is q14:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k14 = c5 < t13
+                    k13 = c5 < t9
                 else:
-                    k14 = compare('<', c5, t13, b)
-                if k14:
+                    k13 = compare('<', c5, t9, b)
+                if k13:
                     t8 = True
             k6 = truthy(t8)
         except Undecided as e7:
@@ -216,25 +214,19 @@ def _f6(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t12 = False
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'n')
-                b.steps += 1
+                t13 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t13[c7] if (type(t13) is list or type(t13) is tuple) and type(c7) is int and -len(t13) <= c7 < len(t13) else item_at(t13, c7)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'n')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c9] if (type(t15) is list or type(t15) is tuple) and type(c9) is int and -len(t15) <= c9 < len(t15) else item_at(t15, c9)
-                if ((q18 := type(t14)) is int or q18 is str) and type(t16) is q18:
+                t14 = t6[c9] if (type(t6) is list or type(t6) is tuple) and type(c9) is int and -len(t6) <= c9 < len(t6) else item_at(t6, c9)
+                if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = t14 != t16
+                    k15 = t13 != t14
                 else:
-                    k17 = compare('!=', t14, t16, b)
-                if k17:
+                    k15 = compare('!=', t13, t14, b)
+                if k15:
                     t12 = True
                 k10 = truthy(t12)
             except Undecided as e11:

@@ -55,20 +55,17 @@ def _f2(ev: Evaluator) -> Any:
     t3 = FUNCTIONS['len']([t4], b)
     t2 = FUNCTIONS['range']([t3], b)
     for c5 in iterated(t2):
-        b.steps += 5
+        b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'S')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = t7[c5] if (type(t7) is list or type(t7) is tuple) and type(c5) is int and -len(t7) <= c5 < len(t7) else item_at(t7, c5)
+        t7 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'scales')
+        t8 = load(ev, 'scales')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c5] if (type(t9) is list or type(t9) is tuple) and type(c5) is int and -len(t9) <= c5 < len(t9) else item_at(t9, c5)
-        t11 = r12 if type(t8) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t8 * t10) <= MAX_INT_MAGNITUDE else binary('*', t8, t10, b)
-        t6 = FUNCTIONS['floor']([t11], b)
+        t9 = t8[c5] if (type(t8) is list or type(t8) is tuple) and type(c5) is int and -len(t8) <= c5 < len(t8) else item_at(t8, c5)
+        t10 = r11 if type(t7) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t7 * t9) <= MAX_INT_MAGNITUDE else binary('*', t7, t9, b)
+        t6 = FUNCTIONS['floor']([t10], b)
         t1.append(t6)
         check_length(len(t1), 'comprehension')
     return t1
@@ -85,20 +82,17 @@ def _f3(ev: Evaluator) -> Any:
     t3 = FUNCTIONS['len']([t4], b)
     t2 = FUNCTIONS['range']([t3], b)
     for c5 in iterated(t2):
-        b.steps += 5
+        b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'S')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = t7[c5] if (type(t7) is list or type(t7) is tuple) and type(c5) is int and -len(t7) <= c5 < len(t7) else item_at(t7, c5)
+        t7 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = read_input(ev, 'value', 'scales')
+        t8 = read_input(ev, 'value', 'scales')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c5] if (type(t9) is list or type(t9) is tuple) and type(c5) is int and -len(t9) <= c5 < len(t9) else item_at(t9, c5)
-        t11 = r12 if type(t8) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t8 * t10) <= MAX_INT_MAGNITUDE else binary('*', t8, t10, b)
-        t6 = FUNCTIONS['floor']([t11], b)
+        t9 = t8[c5] if (type(t8) is list or type(t8) is tuple) and type(c5) is int and -len(t8) <= c5 < len(t8) else item_at(t8, c5)
+        t10 = r11 if type(t7) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t7 * t9) <= MAX_INT_MAGNITUDE else binary('*', t7, t9, b)
+        t6 = FUNCTIONS['floor']([t10], b)
         t1.append(t6)
         check_length(len(t1), 'comprehension')
     return t1

@@ -242,127 +242,120 @@ def _f2(ev: Evaluator) -> Any:
     t6 = load(ev, 'SY')
     t7: list[Any] = [t4, t5, t6]
     for c8 in iterated(t7):
-        b.steps += 3
+        t9: list[Any] = [t4, t5, t6]
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'SC')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'SX')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'SY')
-        t12: list[Any] = [t9, t10, t11]
-        for c13 in iterated(t12):
+        for c10 in iterated(t9):
             b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = FUNCTIONS['len']([c8], b)
+            t13 = FUNCTIONS['len']([c8], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = FUNCTIONS['len']([c13], b)
-            t15 = FUNCTIONS['min']([t16, t17], b)
+            t14 = FUNCTIONS['len']([c10], b)
+            t12 = FUNCTIONS['min']([t13, t14], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = r19 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r19 := t15 + 1) <= MAX_INT_MAGNITUDE else binary('+', t15, 1, b)
-            t14 = FUNCTIONS['range']([1, t18], b)
-            for c20 in iterated(t14):
+            t15 = r16 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r16 := t12 + 1) <= MAX_INT_MAGNITUDE else binary('+', t12, 1, b)
+            t11 = FUNCTIONS['range']([1, t15], b)
+            for c17 in iterated(t11):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23: Any = None
-                    u24: Undecided | None = None
-                    d25 = False
+                    t20: Any = None
+                    u21: Undecided | None = None
+                    d22 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = False
+                        t23 = False
                         b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = FUNCTIONS['len']([c8], b)
+                        t25 = FUNCTIONS['len']([c8], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = r30 if type(t28) is int and type(c20) is int and -MAX_INT_MAGNITUDE <= (r30 := t28 - c20) <= MAX_INT_MAGNITUDE else binary('-', t28, c20, b)
-                        t27 = c8[t29] if (type(c8) is list or type(c8) is tuple) and type(t29) is int and -len(c8) <= t29 < len(c8) else item_at(c8, t29)
+                        t26 = r27 if type(t25) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - c17) <= MAX_INT_MAGNITUDE else binary('-', t25, c17, b)
+                        t24 = c8[t26] if (type(c8) is list or type(c8) is tuple) and type(t26) is int and -len(c8) <= t26 < len(c8) else item_at(c8, t26)
                         b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = FUNCTIONS['len']([c13], b)
+                        t29 = FUNCTIONS['len']([c10], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = r34 if type(t32) is int and type(c20) is int and -MAX_INT_MAGNITUDE <= (r34 := t32 - c20) <= MAX_INT_MAGNITUDE else binary('-', t32, c20, b)
-                        t31 = c13[t33] if (type(c13) is list or type(c13) is tuple) and type(t33) is int and -len(c13) <= t33 < len(c13) else item_at(c13, t33)
-                        if ((q36 := type(t27)) is int or q36 is str) and type(t31) is q36:
+                        t30 = r31 if type(t29) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r31 := t29 - c17) <= MAX_INT_MAGNITUDE else binary('-', t29, c17, b)
+                        t28 = c10[t30] if (type(c10) is list or type(c10) is tuple) and type(t30) is int and -len(c10) <= t30 < len(c10) else item_at(c10, t30)
+                        if ((q33 := type(t24)) is int or q33 is str) and type(t28) is q33:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k35 = t27 == t31
+                            k32 = t24 == t28
                         else:
-                            k35 = compare('==', t27, t31, b)
-                        if k35:
-                            t26 = True
-                        t23 = t26
-                        d25 = truthy(t23)
-                    except Undecided as e37:
-                        u24 = e37
-                    if not d25:
+                            k32 = compare('==', t24, t28, b)
+                        if k32:
+                            t23 = True
+                        t20 = t23
+                        d22 = truthy(t20)
+                    except Undecided as e34:
+                        u21 = e34
+                    if not d22:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t38 = False
+                            t35 = False
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = FUNCTIONS['len']([c8], b)
+                            t37 = FUNCTIONS['len']([c8], b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t41 = r42 if type(t40) is int and type(c20) is int and -MAX_INT_MAGNITUDE <= (r42 := t40 - c20) <= MAX_INT_MAGNITUDE else binary('-', t40, c20, b)
-                            t39 = c8[t41] if (type(c8) is list or type(c8) is tuple) and type(t41) is int and -len(c8) <= t41 < len(c8) else item_at(c8, t41)
+                            t38 = r39 if type(t37) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c17) <= MAX_INT_MAGNITUDE else binary('-', t37, c17, b)
+                            t36 = c8[t38] if (type(c8) is list or type(c8) is tuple) and type(t38) is int and -len(c8) <= t38 < len(c8) else item_at(c8, t38)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t39) is int:
+                            if type(t36) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k43 = t39 == 1
+                                k40 = t36 == 1
                             else:
-                                k43 = compare('==', t39, 1, b)
-                            if k43:
-                                t38 = True
-                            t23 = t38
-                            d25 = truthy(t23)
-                        except Undecided as e44:
-                            u24 = e44
-                        if not d25:
+                                k40 = compare('==', t36, 1, b)
+                            if k40:
+                                t35 = True
+                            t20 = t35
+                            d22 = truthy(t20)
+                        except Undecided as e41:
+                            u21 = e41
+                        if not d22:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t45 = False
+                                t42 = False
                                 b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t47 = FUNCTIONS['len']([c13], b)
+                                t44 = FUNCTIONS['len']([c10], b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t48 = r49 if type(t47) is int and type(c20) is int and -MAX_INT_MAGNITUDE <= (r49 := t47 - c20) <= MAX_INT_MAGNITUDE else binary('-', t47, c20, b)
-                                t46 = c13[t48] if (type(c13) is list or type(c13) is tuple) and type(t48) is int and -len(c13) <= t48 < len(c13) else item_at(c13, t48)
+                                t45 = r46 if type(t44) is int and type(c17) is int and -MAX_INT_MAGNITUDE <= (r46 := t44 - c17) <= MAX_INT_MAGNITUDE else binary('-', t44, c17, b)
+                                t43 = c10[t45] if (type(c10) is list or type(c10) is tuple) and type(t45) is int and -len(c10) <= t45 < len(c10) else item_at(c10, t45)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t46) is int:
+                                if type(t43) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k50 = t46 == 1
+                                    k47 = t43 == 1
                                 else:
-                                    k50 = compare('==', t46, 1, b)
-                                if k50:
-                                    t45 = True
-                                t23 = t45
-                                d25 = truthy(t23)
-                            except Undecided as e51:
-                                u24 = e51
-                    if not d25 and u24 is not None:
-                        raise u24
-                    k21 = truthy(t23)
-                except Undecided as e22:
-                    k21 = True
+                                    k47 = compare('==', t43, 1, b)
+                                if k47:
+                                    t42 = True
+                                t20 = t42
+                                d22 = truthy(t20)
+                            except Undecided as e48:
+                                u21 = e48
+                    if not d22 and u21 is not None:
+                        raise u21
+                    k18 = truthy(t20)
+                except Undecided as e19:
+                    k18 = True
                     if u2 is None:
-                        u2 = e22
-                if k21 is False:
+                        u2 = e19
+                if k18 is False:
                     t1 = False
                     d3 = True
                 if d3:

@@ -35,16 +35,13 @@ def _f0(ev: Evaluator) -> Any:
         t8: list[Any] = [1, t6]
         t5 = t8
     else:
-        b.steps += 2
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'B')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'I')
-        t10 = FUNCTIONS['prod']([t11], b)
-        t12: list[Any] = [t10]
-        t13 = binary('+', t9, t12, b)
-        t5 = t13
+        t10 = load(ev, 'I')
+        t9 = FUNCTIONS['prod']([t10], b)
+        t11: list[Any] = [t9]
+        t12 = binary('+', t3, t11, b)
+        t5 = t12
     return t5
 
 

@@ -179,19 +179,16 @@ def _f4(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t8 = False
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'rows')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t9[0] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 0 < len(t9) else item_at(t9, 0)
-            if ((q12 := type(c5)) is int or q12 is str) and type(t10) is q12:
+            t9 = t4[0] if (type(t4) is list or type(t4) is tuple) and -len(t4) <= 0 < len(t4) else item_at(t4, 0)
+            if ((q11 := type(c5)) is int or q11 is str) and type(t9) is q11:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k11 = c5 == t10
+                k10 = c5 == t9
             else:
-                k11 = compare('==', c5, t10, b)
-            if k11:
+                k10 = compare('==', c5, t9, b)
+            if k10:
                 t8 = True
             k6 = truthy(t8)
         except Undecided as e7:

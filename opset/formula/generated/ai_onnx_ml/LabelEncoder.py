@@ -278,26 +278,20 @@ def _f7(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t19 = False
-                    b.steps += 3
+                    b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'keys')
+                    t20 = t14[0] if (type(t14) is list or type(t14) is tuple) and -len(t14) <= 0 < len(t14) else item_at(t14, 0)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
+                    t21 = t20[c16] if (type(t20) is list or type(t20) is tuple) and type(c16) is int and -len(t20) <= c16 < len(t20) else item_at(t20, c16)
+                    b.steps += 4
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t22 = t14[0] if (type(t14) is list or type(t14) is tuple) and -len(t14) <= 0 < len(t14) else item_at(t14, 0)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = t21[c16] if (type(t21) is list or type(t21) is tuple) and type(c16) is int and -len(t21) <= c16 < len(t21) else item_at(t21, c16)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = load(ev, 'keys')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t24 = t23[0] if (type(t23) is list or type(t23) is tuple) and -len(t23) <= 0 < len(t23) else item_at(t23, 0)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = sliced(t24, None, c16, None, b)
-                    k26 = compare('in', t22, t25, b)
-                    if k26:
+                    t23 = sliced(t22, None, c16, None, b)
+                    k24 = compare('in', t21, t23, b)
+                    if k24:
                         t19 = True
                     k17 = truthy(t19)
                 except Undecided as e18:
@@ -313,8 +307,8 @@ def _f7(ev: Evaluator) -> Any:
                 raise u10
             t1 = t9
             d3 = not truthy(t1)
-        except Undecided as e27:
-            u2 = e27
+        except Undecided as e25:
+            u2 = e25
     if not d3 and u2 is not None:
         raise u2
     return t1

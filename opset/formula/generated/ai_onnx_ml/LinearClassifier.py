@@ -102,13 +102,12 @@ def _f2(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'classlabels_ints')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'classlabels_strings')
-        t4 = t6
+        t5 = load(ev, 'classlabels_strings')
+        t4 = t5
     return t4
 
 
@@ -159,19 +158,18 @@ def _f4(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'intercepts')
-        t5 = FUNCTIONS['len']([t6], b)
+        t5 = FUNCTIONS['len']([t2], b)
         t4 = t5
     else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'coefficients')
-        t7 = FUNCTIONS['len']([t8], b)
+        t7 = load(ev, 'coefficients')
+        t6 = FUNCTIONS['len']([t7], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'F')
-        t10 = r11 if type(t7) is int and type(t9) is int and t9 != 0 and -MAX_INT_MAGNITUDE <= (r11 := t7 // t9) <= MAX_INT_MAGNITUDE else binary('//', t7, t9, b)
-        t4 = t10
+        t8 = load(ev, 'F')
+        t9 = r10 if type(t6) is int and type(t8) is int and t8 != 0 and -MAX_INT_MAGNITUDE <= (r10 := t6 // t8) <= MAX_INT_MAGNITUDE else binary('//', t6, t8, b)
+        t4 = t9
     return t4
 
 

@@ -36,14 +36,11 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'S')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = unary('-', 1)
-        t7 = t6[t8] if (type(t6) is list or type(t6) is tuple) and type(t8) is int and -len(t6) <= t8 < len(t6) else item_at(t6, t8)
-        t5 = t7
+        t7 = unary('-', 1)
+        t6 = t3[t7] if (type(t3) is list or type(t3) is tuple) and type(t7) is int and -len(t3) <= t7 < len(t3) else item_at(t3, t7)
+        t5 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
@@ -149,54 +146,52 @@ def _f3(ev: Evaluator) -> Any:
                     t23 = read_input(ev, 'value', 'X')
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = load(ev, 'C')
-                    t26 = r27 if type(c22) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := c22 * t25) <= MAX_INT_MAGNITUDE else binary('*', c22, t25, b)
+                    t25 = r26 if type(c22) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r26 := c22 * t19) <= MAX_INT_MAGNITUDE else binary('*', c22, t19, b)
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = r29 if type(c22) is int and -MAX_INT_MAGNITUDE <= (r29 := c22 + 1) <= MAX_INT_MAGNITUDE else binary('+', c22, 1, b)
+                    t27 = r28 if type(c22) is int and -MAX_INT_MAGNITUDE <= (r28 := c22 + 1) <= MAX_INT_MAGNITUDE else binary('+', c22, 1, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = load(ev, 'C')
-                    t31 = r32 if type(t28) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t28 * t30) <= MAX_INT_MAGNITUDE else binary('*', t28, t30, b)
-                    t24 = sliced(t23, t26, t31, None, b)
+                    t29 = r30 if type(t27) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r30 := t27 * t19) <= MAX_INT_MAGNITUDE else binary('*', t27, t19, b)
+                    t24 = sliced(t23, t25, t29, None, b)
                     t15.append(t24)
                     check_length(len(t15), 'comprehension')
-                for c33 in iterated(t15):
+                for c31 in iterated(t15):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t36 = False
+                        t34 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t37 = FUNCTIONS['max']([c33], b)
+                        t35 = FUNCTIONS['max']([c31], b)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t39: list[Any] = []
+                        t37: list[Any] = []
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        for c40 in iterated(c33):
+                        for c38 in iterated(c31):
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t41 = FUNCTIONS['abs']([c40], b)
-                            t39.append(t41)
-                            check_length(len(t39), 'comprehension')
-                        t38 = FUNCTIONS['max']([t39], b)
-                        if ((q43 := type(t37)) is int or q43 is str) and type(t38) is q43:
+                            t39 = FUNCTIONS['abs']([c38], b)
+                            t37.append(t39)
+                            check_length(len(t37), 'comprehension')
+                        t36 = FUNCTIONS['max']([t37], b)
+                        if ((q41 := type(t35)) is int or q41 is str) and type(t36) is q41:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k42 = t37 < t38
+                            k40 = t35 < t36
                         else:
-                            k42 = compare('<', t37, t38, b)
-                        if k42:
-                            t36 = True
-                        k34 = truthy(t36)
-                    except Undecided as e35:
-                        k34 = False
+                            k40 = compare('<', t35, t36, b)
+                        if k40:
+                            t34 = True
+                        k32 = truthy(t34)
+                    except Undecided as e33:
+                        k32 = False
                         if u13 is None:
-                            u13 = e35
-                    if k34 is True:
+                            u13 = e33
+                    if k32 is True:
                         t12 = True
                         d14 = True
                     if d14:
@@ -205,8 +200,8 @@ def _f3(ev: Evaluator) -> Any:
                     raise u13
                 t1 = t12
                 d3 = not truthy(t1)
-            except Undecided as e44:
-                u2 = e44
+            except Undecided as e42:
+                u2 = e42
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -52,13 +52,12 @@ def _f3(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'classlabels_ints')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'classlabels_strings')
-        t4 = t6
+        t5 = load(ev, 'classlabels_strings')
+        t4 = t5
     return t4
 
 
@@ -191,17 +190,14 @@ def _f8(ev: Evaluator) -> Any:
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = load(ev, 'E')
-    b.steps += 2
+    b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'E')
+    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := t1 - 1) <= MAX_INT_MAGNITUDE else binary('-', t1, 1, b)
+    t4 = r5 if type(t1) is int and type(t2) is int and -MAX_INT_MAGNITUDE <= (r5 := t1 * t2) <= MAX_INT_MAGNITUDE else binary('*', t1, t2, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t3 = r4 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := t2 - 1) <= MAX_INT_MAGNITUDE else binary('-', t2, 1, b)
-    t5 = r6 if type(t1) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r6 := t1 * t3) <= MAX_INT_MAGNITUDE else binary('*', t1, t3, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t7 = r8 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 // 2) <= MAX_INT_MAGNITUDE else binary('//', t5, 2, b)
-    return t7
+    t6 = r7 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r7 := t4 // 2) <= MAX_INT_MAGNITUDE else binary('//', t4, 2, b)
+    return t6
 
 
 def _f9(ev: Evaluator) -> Any:

@@ -432,80 +432,78 @@ def _f10(ev: Evaluator) -> Any:
                             else:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t28 = load(ev, 'n')
-                                t26 = t28
-                            if ((q30 := type(t20)) is int or q30 is str) and type(t26) is q30:
+                                t26 = t11
+                            if ((q29 := type(t20)) is int or q29 is str) and type(t26) is q29:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k29 = t20 < t26
+                                k28 = t20 < t26
                             else:
-                                k29 = compare('<', t20, t26, b)
-                            if k29:
+                                k28 = compare('<', t20, t26, b)
+                            if k28:
                                 t18 = True
                         t15 = t18
                         d17 = not truthy(t15)
-                    except Undecided as e31:
-                        u16 = e31
+                    except Undecided as e30:
+                        u16 = e30
                     if not d17:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = False
+                            t31 = False
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = load(ev, 'nodes_falsenodeids')
+                            t32 = load(ev, 'nodes_falsenodeids')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = t33[c12] if (type(t33) is list or type(t33) is tuple) and type(c12) is int and -len(t33) <= c12 < len(t33) else item_at(t33, c12)
-                            if type(t34) is int:
+                            t33 = t32[c12] if (type(t32) is list or type(t32) is tuple) and type(c12) is int and -len(t32) <= c12 < len(t32) else item_at(t32, c12)
+                            if type(t33) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k35 = 0 <= t34
+                                k34 = 0 <= t33
                             else:
-                                k35 = compare('<=', 0, t34, b)
-                            if k35:
+                                k34 = compare('<=', 0, t33, b)
+                            if k34:
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t36 = False
+                                t35 = False
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t37 = load(ev, 'nodes_falseleafs')
+                                t36 = load(ev, 'nodes_falseleafs')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t38 = t37[c12] if (type(t37) is list or type(t37) is tuple) and type(c12) is int and -len(t37) <= c12 < len(t37) else item_at(t37, c12)
+                                t37 = t36[c12] if (type(t36) is list or type(t36) is tuple) and type(c12) is int and -len(t36) <= c12 < len(t36) else item_at(t36, c12)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t38) is int:
+                                if type(t37) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k39 = t38 == 1
+                                    k38 = t37 == 1
                                 else:
-                                    k39 = compare('==', t38, 1, b)
-                                if k39:
-                                    t36 = True
-                                t40: Any
-                                if truthy(t36):
+                                    k38 = compare('==', t37, 1, b)
+                                if k38:
+                                    t35 = True
+                                t39: Any
+                                if truthy(t35):
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t41 = load(ev, 'L')
-                                    t40 = t41
+                                    t40 = load(ev, 'L')
+                                    t39 = t40
                                 else:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t42 = load(ev, 'n')
-                                    t40 = t42
-                                if ((q44 := type(t34)) is int or q44 is str) and type(t40) is q44:
+                                    t39 = t11
+                                if ((q42 := type(t33)) is int or q42 is str) and type(t39) is q42:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k43 = t34 < t40
+                                    k41 = t33 < t39
                                 else:
-                                    k43 = compare('<', t34, t40, b)
-                                if k43:
-                                    t32 = True
-                            t15 = t32
+                                    k41 = compare('<', t33, t39, b)
+                                if k41:
+                                    t31 = True
+                            t15 = t31
                             d17 = not truthy(t15)
-                        except Undecided as e45:
-                            u16 = e45
+                        except Undecided as e43:
+                            u16 = e43
                     if not d17 and u16 is not None:
                         raise u16
                     k13 = truthy(t15)
@@ -522,8 +520,8 @@ def _f10(ev: Evaluator) -> Any:
                 raise u8
             t1 = t7
             d3 = truthy(t1)
-        except Undecided as e46:
-            u2 = e46
+        except Undecided as e44:
+            u2 = e44
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -785,90 +783,84 @@ def _f14(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t21 = t20[c13] if (type(t20) is list or type(t20) is tuple) and type(c13) is int and -len(t20) <= c13 < len(t20) else item_at(t20, c13)
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'membership_values')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t23 = t22[c13] if (type(t22) is list or type(t22) is tuple) and type(c13) is int and -len(t22) <= c13 < len(t22) else item_at(t22, c13)
-                if ((q25 := type(t21)) is int or q25 is str) and type(t23) is q25:
+                t22 = t20[c13] if (type(t20) is list or type(t20) is tuple) and type(c13) is int and -len(t20) <= c13 < len(t20) else item_at(t20, c13)
+                if ((q24 := type(t21)) is int or q24 is str) and type(t22) is q24:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k24 = t21 != t23
+                    k23 = t21 != t22
                 else:
-                    k24 = compare('!=', t21, t23, b)
-                if k24:
+                    k23 = compare('!=', t21, t22, b)
+                if k23:
                     t19 = True
                 t16 = t19
                 d18 = not truthy(t16)
-            except Undecided as e26:
-                u17 = e26
+            except Undecided as e25:
+                u17 = e25
             if not d18:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27: Any = None
-                    u28: Undecided | None = None
-                    d29 = False
+                    t26: Any = None
+                    u27: Undecided | None = None
+                    d28 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = False
+                        t29 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
                         if type(c13) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k31 = c13 == 0
+                            k30 = c13 == 0
                         else:
-                            k31 = compare('==', c13, 0, b)
-                        if k31:
-                            t30 = True
-                        t27 = t30
-                        d29 = truthy(t27)
-                    except Undecided as e32:
-                        u28 = e32
-                    if not d29:
+                            k30 = compare('==', c13, 0, b)
+                        if k30:
+                            t29 = True
+                        t26 = t29
+                        d28 = truthy(t26)
+                    except Undecided as e31:
+                        u27 = e31
+                    if not d28:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = False
+                            t32 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'membership_values')
+                            t33 = load(ev, 'membership_values')
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = r37 if type(c13) is int and -MAX_INT_MAGNITUDE <= (r37 := c13 - 1) <= MAX_INT_MAGNITUDE else binary('-', c13, 1, b)
-                            t35 = t34[t36] if (type(t34) is list or type(t34) is tuple) and type(t36) is int and -len(t34) <= t36 < len(t34) else item_at(t34, t36)
-                            b.steps += 2
+                            t35 = r36 if type(c13) is int and -MAX_INT_MAGNITUDE <= (r36 := c13 - 1) <= MAX_INT_MAGNITUDE else binary('-', c13, 1, b)
+                            t34 = t33[t35] if (type(t33) is list or type(t33) is tuple) and type(t35) is int and -len(t33) <= t35 < len(t33) else item_at(t33, t35)
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t38 = load(ev, 'membership_values')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = r41 if type(c13) is int and -MAX_INT_MAGNITUDE <= (r41 := c13 - 1) <= MAX_INT_MAGNITUDE else binary('-', c13, 1, b)
-                            t39 = t38[t40] if (type(t38) is list or type(t38) is tuple) and type(t40) is int and -len(t38) <= t40 < len(t38) else item_at(t38, t40)
-                            if ((q43 := type(t35)) is int or q43 is str) and type(t39) is q43:
+                            t38 = r39 if type(c13) is int and -MAX_INT_MAGNITUDE <= (r39 := c13 - 1) <= MAX_INT_MAGNITUDE else binary('-', c13, 1, b)
+                            t37 = t33[t38] if (type(t33) is list or type(t33) is tuple) and type(t38) is int and -len(t33) <= t38 < len(t33) else item_at(t33, t38)
+                            if ((q41 := type(t34)) is int or q41 is str) and type(t37) is q41:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k42 = t35 != t39
+                                k40 = t34 != t37
                             else:
-                                k42 = compare('!=', t35, t39, b)
-                            if k42:
-                                t33 = True
-                            t27 = t33
-                            d29 = truthy(t27)
-                        except Undecided as e44:
-                            u28 = e44
-                    if not d29 and u28 is not None:
-                        raise u28
-                    t16 = t27
+                                k40 = compare('!=', t34, t37, b)
+                            if k40:
+                                t32 = True
+                            t26 = t32
+                            d28 = truthy(t26)
+                        except Undecided as e42:
+                            u27 = e42
+                    if not d28 and u27 is not None:
+                        raise u27
+                    t16 = t26
                     d18 = not truthy(t16)
-                except Undecided as e45:
-                    u17 = e45
+                except Undecided as e43:
+                    u17 = e43
             if not d18 and u17 is not None:
                 raise u17
-            t46 = not truthy(t16)
-            k14 = truthy(t46)
+            t44 = not truthy(t16)
+            k14 = truthy(t44)
         except Undecided as e15:
             k14 = True
             if u2 is None:

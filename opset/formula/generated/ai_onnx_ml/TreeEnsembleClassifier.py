@@ -45,13 +45,12 @@ def _f2(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'classlabels_int64s')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'classlabels_strings')
-        t4 = t6
+        t5 = load(ev, 'classlabels_strings')
+        t4 = t5
     return t4
 
 
@@ -849,13 +848,12 @@ def _f19(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t7 = t8
     else:
+        t9: list[Any] = [0, t5]
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'E')
-        t10: list[Any] = [0, t9]
-        t7 = t10
-    k11 = compare('in', t2, t7, b)
-    if k11:
+        t7 = t9
+    k10 = compare('in', t2, t7, b)
+    if k10:
         t1 = True
     return t1
 
@@ -943,20 +941,19 @@ def _f20(ev: Evaluator) -> Any:
                 t20 = FUNCTIONS['min']([t21], b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'class_ids')
-                t22 = FUNCTIONS['max']([t23], b)
-                if ((q25 := type(t20)) is int or q25 is str) and type(t22) is q25:
+                t22 = FUNCTIONS['max']([t21], b)
+                if ((q24 := type(t20)) is int or q24 is str) and type(t22) is q24:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k24 = t20 != t22
+                    k23 = t20 != t22
                 else:
-                    k24 = compare('!=', t20, t22, b)
-                if k24:
+                    k23 = compare('!=', t20, t22, b)
+                if k23:
                     t19 = True
                 t1 = t19
                 d3 = not truthy(t1)
-            except Undecided as e26:
-                u2 = e26
+            except Undecided as e25:
+                u2 = e25
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1125,13 +1122,12 @@ def _f22(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_values')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'nodes_values_as_tensor')
-        t4 = t6
+        t5 = load(ev, 'nodes_values_as_tensor')
+        t4 = t5
     return t4
 
 
@@ -1152,13 +1148,12 @@ def _f23(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'class_weights')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'class_weights_as_tensor')
-        t4 = t6
+        t5 = load(ev, 'class_weights_as_tensor')
+        t4 = t5
     return t4
 
 
@@ -1185,26 +1180,25 @@ def _f24(ev: Evaluator) -> Any:
         if truthy(t4):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = load(ev, 'base_values')
-            t7 = t8
+            t7 = t5
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'base_values_as_tensor')
-            t7 = t9
+            t8 = load(ev, 'base_values_as_tensor')
+            t7 = t8
         t1 = t7
         d3 = truthy(t1)
-    except Undecided as e10:
-        u2 = e10
+    except Undecided as e9:
+        u2 = e9
     if not d3:
         try:
-            t11: list[Any] = []
+            t10: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t1 = t11
+            t1 = t10
             d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
+        except Undecided as e11:
+            u2 = e11
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1227,13 +1221,12 @@ def _f25(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_hitrates')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'nodes_hitrates_as_tensor')
-        t4 = t6
+        t5 = load(ev, 'nodes_hitrates_as_tensor')
+        t4 = t5
     return t4
 
 

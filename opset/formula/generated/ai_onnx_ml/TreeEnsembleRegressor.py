@@ -1015,13 +1015,12 @@ def _f19(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_values')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'nodes_values_as_tensor')
-        t4 = t6
+        t5 = load(ev, 'nodes_values_as_tensor')
+        t4 = t5
     return t4
 
 
@@ -1042,13 +1041,12 @@ def _f20(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'target_weights')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'target_weights_as_tensor')
-        t4 = t6
+        t5 = load(ev, 'target_weights_as_tensor')
+        t4 = t5
     return t4
 
 
@@ -1075,26 +1073,25 @@ def _f21(ev: Evaluator) -> Any:
         if truthy(t4):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = load(ev, 'base_values')
-            t7 = t8
+            t7 = t5
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'base_values_as_tensor')
-            t7 = t9
+            t8 = load(ev, 'base_values_as_tensor')
+            t7 = t8
         t1 = t7
         d3 = truthy(t1)
-    except Undecided as e10:
-        u2 = e10
+    except Undecided as e9:
+        u2 = e9
     if not d3:
         try:
-            t11: list[Any] = []
+            t10: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t1 = t11
+            t1 = t10
             d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
+        except Undecided as e11:
+            u2 = e11
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1117,13 +1114,12 @@ def _f22(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_hitrates')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'nodes_hitrates_as_tensor')
-        t4 = t6
+        t5 = load(ev, 'nodes_hitrates_as_tensor')
+        t4 = t5
     return t4
 
 

@@ -49,13 +49,10 @@ def _f1(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t5 = 1
     else:
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'B')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[0] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 0 < len(t6) else item_at(t6, 0)
-        t5 = t7
+        t6 = t3[0] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 0 < len(t3) else item_at(t3, 0)
+        t5 = t6
     return t5
 
 

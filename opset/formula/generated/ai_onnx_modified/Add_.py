@@ -36,19 +36,18 @@ def _f1(ev: Evaluator) -> Any:
     t4 = load(ev, 'A')
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'A')
-    t6 = FUNCTIONS['len']([t7], b)
+    t6 = FUNCTIONS['len']([t4], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t8 = r9 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
-    t5 = t4[t8] if (type(t4) is list or type(t4) is tuple) and type(t8) is int and -len(t4) <= t8 < len(t4) else item_at(t4, t8)
-    if ((q11 := type(t3)) is int or q11 is str) and type(t5) is q11:
+    t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
+    t5 = t4[t7] if (type(t4) is list or type(t4) is tuple) and type(t7) is int and -len(t4) <= t7 < len(t4) else item_at(t4, t7)
+    if ((q10 := type(t3)) is int or q10 is str) and type(t5) is q10:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k10 = t3 == t5
+        k9 = t3 == t5
     else:
-        k10 = compare('==', t3, t5, b)
-    if k10:
+        k9 = compare('==', t3, t5, b)
+    if k9:
         t1 = True
     return t1
 

@@ -32,18 +32,15 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
     t7 = load(ev, 'W')
-    b.steps += 2
+    b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t8 = load(ev, 'size')
+    t8 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
+    t9 = r10 if type(t7) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 * t8) <= MAX_INT_MAGNITUDE else binary('*', t7, t8, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = t8[1] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 1 < len(t8) else item_at(t8, 1)
-    t10 = r11 if type(t7) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t7 * t9) <= MAX_INT_MAGNITUDE else binary('*', t7, t9, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t12 = load(ev, 'C')
-    t13: list[Any] = [t1, t5, t10, t12]
-    return t13
+    t11 = load(ev, 'C')
+    t12: list[Any] = [t1, t5, t9, t11]
+    return t12
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {

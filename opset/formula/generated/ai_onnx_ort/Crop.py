@@ -28,63 +28,48 @@ def _f0(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t6 = load(ev, 'C')
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'scale')
-        b.steps += 1
+        t7 = t2[0] if (type(t2) is list or type(t2) is tuple) and -len(t2) <= 0 < len(t2) else item_at(t2, 0)
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = t7[0] if (type(t7) is list or type(t7) is tuple) and -len(t7) <= 0 < len(t7) else item_at(t7, 0)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'scale')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[1] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 1 < len(t9) else item_at(t9, 1)
-        t11: list[Any] = [t5, t6, t8, t10]
-        t4 = t11
+        t8 = t2[1] if (type(t2) is list or type(t2) is tuple) and -len(t2) <= 1 < len(t2) else item_at(t2, 1)
+        t9: list[Any] = [t5, t6, t7, t8]
+        t4 = t9
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'N')
+        t10 = load(ev, 'N')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'C')
+        t11 = load(ev, 'C')
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'H')
+        t12 = load(ev, 'H')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'border')
+        t13 = load(ev, 'border')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = t15[1] if (type(t15) is list or type(t15) is tuple) and -len(t15) <= 1 < len(t15) else item_at(t15, 1)
-        t17 = r18 if type(t14) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t14 - t16) <= MAX_INT_MAGNITUDE else binary('-', t14, t16, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'border')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t20 = t19[3] if (type(t19) is list or type(t19) is tuple) and -len(t19) <= 3 < len(t19) else item_at(t19, 3)
-        t21 = r22 if type(t17) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t17 - t20) <= MAX_INT_MAGNITUDE else binary('-', t17, t20, b)
+        t14 = t13[1] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 1 < len(t13) else item_at(t13, 1)
+        t15 = r16 if type(t12) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t12 - t14) <= MAX_INT_MAGNITUDE else binary('-', t12, t14, b)
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'W')
-        b.steps += 2
+        t17 = t13[3] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 3 < len(t13) else item_at(t13, 3)
+        t18 = r19 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t15 - t17) <= MAX_INT_MAGNITUDE else binary('-', t15, t17, b)
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = load(ev, 'border')
-        b.steps += 1
+        t20 = load(ev, 'W')
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t25 = t24[0] if (type(t24) is list or type(t24) is tuple) and -len(t24) <= 0 < len(t24) else item_at(t24, 0)
-        t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 - t25) <= MAX_INT_MAGNITUDE else binary('-', t23, t25, b)
-        b.steps += 2
+        t21 = t13[0] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 0 < len(t13) else item_at(t13, 0)
+        t22 = r23 if type(t20) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t20 - t21) <= MAX_INT_MAGNITUDE else binary('-', t20, t21, b)
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t28 = load(ev, 'border')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t29 = t28[2] if (type(t28) is list or type(t28) is tuple) and -len(t28) <= 2 < len(t28) else item_at(t28, 2)
-        t30 = r31 if type(t26) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t26 - t29) <= MAX_INT_MAGNITUDE else binary('-', t26, t29, b)
-        t32: list[Any] = [t12, t13, t21, t30]
-        t4 = t32
+        t24 = t13[2] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 2 < len(t13) else item_at(t13, 2)
+        t25 = r26 if type(t22) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := t22 - t24) <= MAX_INT_MAGNITUDE else binary('-', t22, t24, b)
+        t27: list[Any] = [t10, t11, t18, t25]
+        t4 = t27
     return t4
 
 
@@ -375,68 +360,62 @@ def _f3(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t56 = t55[0] if (type(t55) is list or type(t55) is tuple) and -len(t55) <= 0 < len(t55) else item_at(t55, 0)
-                        b.steps += 2
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t57 = load(ev, 'border')
+                        t57 = t55[2] if (type(t55) is list or type(t55) is tuple) and -len(t55) <= 2 < len(t55) else item_at(t55, 2)
+                        t58 = r59 if type(t56) is int and type(t57) is int and -MAX_INT_MAGNITUDE <= (r59 := t56 + t57) <= MAX_INT_MAGNITUDE else binary('+', t56, t57, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t58 = t57[2] if (type(t57) is list or type(t57) is tuple) and -len(t57) <= 2 < len(t57) else item_at(t57, 2)
-                        t59 = r60 if type(t56) is int and type(t58) is int and -MAX_INT_MAGNITUDE <= (r60 := t56 + t58) <= MAX_INT_MAGNITUDE else binary('+', t56, t58, b)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t61 = load(ev, 'W')
-                        if ((q63 := type(t59)) is int or q63 is str) and type(t61) is q63:
+                        t60 = load(ev, 'W')
+                        if ((q62 := type(t58)) is int or q62 is str) and type(t60) is q62:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k62 = t59 <= t61
+                            k61 = t58 <= t60
                         else:
-                            k62 = compare('<=', t59, t61, b)
-                        if k62:
+                            k61 = compare('<=', t58, t60, b)
+                        if k61:
                             t54 = True
                         t51 = t54
                         d53 = not truthy(t51)
-                    except Undecided as e64:
-                        u52 = e64
+                    except Undecided as e63:
+                        u52 = e63
                     if not d53:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t65 = False
+                            t64 = False
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t66 = load(ev, 'border')
+                            t65 = load(ev, 'border')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t67 = t66[1] if (type(t66) is list or type(t66) is tuple) and -len(t66) <= 1 < len(t66) else item_at(t66, 1)
-                            b.steps += 2
+                            t66 = t65[1] if (type(t65) is list or type(t65) is tuple) and -len(t65) <= 1 < len(t65) else item_at(t65, 1)
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t68 = load(ev, 'border')
+                            t67 = t65[3] if (type(t65) is list or type(t65) is tuple) and -len(t65) <= 3 < len(t65) else item_at(t65, 3)
+                            t68 = r69 if type(t66) is int and type(t67) is int and -MAX_INT_MAGNITUDE <= (r69 := t66 + t67) <= MAX_INT_MAGNITUDE else binary('+', t66, t67, b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t69 = t68[3] if (type(t68) is list or type(t68) is tuple) and -len(t68) <= 3 < len(t68) else item_at(t68, 3)
-                            t70 = r71 if type(t67) is int and type(t69) is int and -MAX_INT_MAGNITUDE <= (r71 := t67 + t69) <= MAX_INT_MAGNITUDE else binary('+', t67, t69, b)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t72 = load(ev, 'H')
-                            if ((q74 := type(t70)) is int or q74 is str) and type(t72) is q74:
+                            t70 = load(ev, 'H')
+                            if ((q72 := type(t68)) is int or q72 is str) and type(t70) is q72:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k73 = t70 <= t72
+                                k71 = t68 <= t70
                             else:
-                                k73 = compare('<=', t70, t72, b)
-                            if k73:
-                                t65 = True
-                            t51 = t65
+                                k71 = compare('<=', t68, t70, b)
+                            if k71:
+                                t64 = True
+                            t51 = t64
                             d53 = not truthy(t51)
-                        except Undecided as e75:
-                            u52 = e75
+                        except Undecided as e73:
+                            u52 = e73
                     if not d53 and u52 is not None:
                         raise u52
                     t25 = t51
                 t1 = t25
                 d3 = truthy(t1)
-            except Undecided as e76:
-                u2 = e76
+            except Undecided as e74:
+                u2 = e74
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -37,66 +37,63 @@ def _f0(ev: Evaluator) -> Any:
         if truthy(t5):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'shape')
-            t8 = t9
+            t8 = t6
         else:
-            t10: list[Any] = []
+            t9: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = t10
+            t8 = t9
         t4 = t8
     else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = False
+        t10 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'input_as_shape')
+        t11 = load(ev, 'input_as_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t12) is int:
+        if type(t11) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k13 = t12 == 1
+            k12 = t11 == 1
         else:
-            k13 = compare('==', t12, 1, b)
-        if k13:
-            t11 = True
-        t14: Any
-        if truthy(t11):
+            k12 = compare('==', t11, 1, b)
+        if k12:
+            t10 = True
+        t13: Any
+        if truthy(t10):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = read_input(ev, 'value', 'shape_input')
-            t14 = t15
+            t14 = read_input(ev, 'value', 'shape_input')
+            t13 = t14
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'shape_input')
-            t14 = t16
+            t13 = t2
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = False
+        t15 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'extra_shape')
+        t16 = load(ev, 'extra_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k19 = compare('!=', t18, None, b)
-        if k19:
-            t17 = True
-        t20: Any
-        if truthy(t17):
+        k17 = compare('!=', t16, None, b)
+        if k17:
+            t15 = True
+        t18: Any
+        if truthy(t15):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'extra_shape')
-            t20 = t21
+            t18 = t16
         else:
-            t22: list[Any] = []
+            t19: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = t22
-        t23 = r24 if type(t14) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r24 := t14 + t20) <= MAX_INT_MAGNITUDE else binary('+', t14, t20, b)
-        t4 = t23
+            t18 = t19
+        t20 = r21 if type(t13) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t13 + t18) <= MAX_INT_MAGNITUDE else binary('+', t13, t18, b)
+        t4 = t20
     return t4
 
 
@@ -333,74 +330,71 @@ def _f4(ev: Evaluator) -> Any:
         if truthy(t15):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'shape')
-            t18 = t19
+            t18 = t16
         else:
-            t20: list[Any] = []
+            t19: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = t20
+            t18 = t19
         t14 = t18
     else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t21 = False
+        t20 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t22 = load(ev, 'input_as_shape')
+        t21 = load(ev, 'input_as_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t22) is int:
+        if type(t21) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k23 = t22 == 1
+            k22 = t21 == 1
         else:
-            k23 = compare('==', t22, 1, b)
-        if k23:
-            t21 = True
-        t24: Any
-        if truthy(t21):
+            k22 = compare('==', t21, 1, b)
+        if k22:
+            t20 = True
+        t23: Any
+        if truthy(t20):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t25 = read_input(ev, 'value', 'shape_input')
-            t24 = t25
+            t24 = read_input(ev, 'value', 'shape_input')
+            t23 = t24
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = load(ev, 'shape_input')
-            t24 = t26
+            t23 = t12
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t27 = False
+        t25 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t28 = load(ev, 'extra_shape')
+        t26 = load(ev, 'extra_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k29 = compare('!=', t28, None, b)
-        if k29:
-            t27 = True
-        t30: Any
-        if truthy(t27):
+        k27 = compare('!=', t26, None, b)
+        if k27:
+            t25 = True
+        t28: Any
+        if truthy(t25):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = load(ev, 'extra_shape')
-            t30 = t31
+            t28 = t26
         else:
-            t32: list[Any] = []
+            t29: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t30 = t32
-        t33 = r34 if type(t24) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r34 := t24 + t30) <= MAX_INT_MAGNITUDE else binary('+', t24, t30, b)
-        t14 = t33
+            t28 = t29
+        t30 = r31 if type(t23) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r31 := t23 + t28) <= MAX_INT_MAGNITUDE else binary('+', t23, t28, b)
+        t14 = t30
     t10 = FUNCTIONS['prod']([t14], b)
-    if ((q36 := type(t2)) is int or q36 is str) and type(t10) is q36:
+    if ((q33 := type(t2)) is int or q33 is str) and type(t10) is q33:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k35 = t2 == t10
+        k32 = t2 == t10
     else:
-        k35 = compare('==', t2, t10, b)
-    if k35:
+        k32 = compare('==', t2, t10, b)
+    if k32:
         t1 = True
     return t1
 

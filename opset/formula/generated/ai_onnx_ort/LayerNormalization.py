@@ -30,11 +30,10 @@ def _f1(ev: Evaluator) -> Any:
     t5 = load(ev, 'r')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'ax')
-    t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 - t6) <= MAX_INT_MAGNITUDE else binary('-', t5, t6, b)
-    t9 = binary('*', t4, t7, b)
-    t10 = r11 if type(t2) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t2 + t9) <= MAX_INT_MAGNITUDE else binary('+', t2, t9, b)
-    return t10
+    t6 = r7 if type(t5) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r7 := t5 - t3) <= MAX_INT_MAGNITUDE else binary('-', t5, t3, b)
+    t8 = binary('*', t4, t6, b)
+    t9 = r10 if type(t2) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t2 + t8) <= MAX_INT_MAGNITUDE else binary('+', t2, t8, b)
+    return t9
 
 
 def _f2(ev: Evaluator) -> Any:
@@ -66,19 +65,15 @@ def _f3(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -103,14 +98,13 @@ def _f4(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 
@@ -170,56 +164,55 @@ def _f5(ev: Evaluator) -> Any:
                 t19 = load(ev, 'r')
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = load(ev, 'Scale')
-                t20 = FUNCTIONS['len']([t21], b)
-                t22 = r23 if type(t19) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t19 - t20) <= MAX_INT_MAGNITUDE else binary('-', t19, t20, b)
-                t18 = sliced(t17, t22, None, None, b)
-                if ((q25 := type(t16)) is int or q25 is str) and type(t18) is q25:
+                t20 = FUNCTIONS['len']([t16], b)
+                t21 = r22 if type(t19) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t19 - t20) <= MAX_INT_MAGNITUDE else binary('-', t19, t20, b)
+                t18 = sliced(t17, t21, None, None, b)
+                if ((q24 := type(t16)) is int or q24 is str) and type(t18) is q24:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k24 = t16 == t18
+                    k23 = t16 == t18
                 else:
-                    k24 = compare('==', t16, t18, b)
-                if k24:
+                    k23 = compare('==', t16, t18, b)
+                if k23:
                     t15 = True
                 t12 = t15
                 d14 = not truthy(t12)
-            except Undecided as e26:
-                u13 = e26
+            except Undecided as e25:
+                u13 = e25
             if not d14:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = False
+                    t26 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = load(ev, 'Scale')
-                    t28 = FUNCTIONS['len']([t29], b)
+                    t28 = load(ev, 'Scale')
+                    t27 = FUNCTIONS['len']([t28], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = load(ev, 'r')
+                    t29 = load(ev, 'r')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = load(ev, 'ax')
-                    t32 = r33 if type(t30) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t30 - t31) <= MAX_INT_MAGNITUDE else binary('-', t30, t31, b)
-                    if ((q35 := type(t28)) is int or q35 is str) and type(t32) is q35:
+                    t30 = load(ev, 'ax')
+                    t31 = r32 if type(t29) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t29 - t30) <= MAX_INT_MAGNITUDE else binary('-', t29, t30, b)
+                    if ((q34 := type(t27)) is int or q34 is str) and type(t31) is q34:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k34 = t28 <= t32
+                        k33 = t27 <= t31
                     else:
-                        k34 = compare('<=', t28, t32, b)
-                    if k34:
-                        t27 = True
-                    t12 = t27
+                        k33 = compare('<=', t27, t31, b)
+                    if k33:
+                        t26 = True
+                    t12 = t26
                     d14 = not truthy(t12)
-                except Undecided as e36:
-                    u13 = e36
+                except Undecided as e35:
+                    u13 = e35
             if not d14 and u13 is not None:
                 raise u13
             t1 = t12
             d3 = truthy(t1)
-        except Undecided as e37:
-            u2 = e37
+        except Undecided as e36:
+            u2 = e36
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -21,11 +21,10 @@ def _f0(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t4 = load(ev, 'pooled_size')
+    t5: list[Any] = [t1, t2, t3, t4, t4]
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'pooled_size')
-    t6: list[Any] = [t1, t2, t3, t4, t5]
-    return t6
+    return t5
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {

@@ -78,98 +78,89 @@ def _f3(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t5 = False
-        b.steps += 1
+        b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'softmax_precision')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is int:
+        if type(t2) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t6 == 10
+            k6 = t2 == 10
         else:
-            k7 = compare('==', t6, 10, b)
-        if k7:
+            k6 = compare('==', t2, 10, b)
+        if k6:
             t5 = True
-        t8: Any
+        t7: Any
         if truthy(t5):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = 'tensor(float16)'
+            t7 = 'tensor(float16)'
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 1
+            t8 = False
+            b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'softmax_precision')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t10) is int:
+            if type(t2) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t10 == 11
+                k9 = t2 == 11
             else:
-                k11 = compare('==', t10, 11, b)
-            if k11:
-                t9 = True
-            t12: Any
-            if truthy(t9):
+                k9 = compare('==', t2, 11, b)
+            if k9:
+                t8 = True
+            t10: Any
+            if truthy(t8):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t12 = 'tensor(double)'
+                t10 = 'tensor(double)'
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = False
-                b.steps += 1
+                t11 = False
+                b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'softmax_precision')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t14) is int:
+                if type(t2) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k15 = t14 == 16
+                    k12 = t2 == 16
                 else:
-                    k15 = compare('==', t14, 16, b)
-                if k15:
-                    t13 = True
-                t16: Any
-                if truthy(t13):
+                    k12 = compare('==', t2, 16, b)
+                if k12:
+                    t11 = True
+                t13: Any
+                if truthy(t11):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = 'tensor(bfloat16)'
+                    t13 = 'tensor(bfloat16)'
                 else:
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = False
+                    t14 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = read_input(ev, 'type_of', 'Q')
+                    t15 = read_input(ev, 'type_of', 'Q')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t18) is str:
+                    if type(t15) is str:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k19 = t18 == 'tensor(double)'
+                        k16 = t15 == 'tensor(double)'
                     else:
-                        k19 = compare('==', t18, 'tensor(double)', b)
-                    if k19:
-                        t17 = True
-                    t20: Any
-                    if truthy(t17):
+                        k16 = compare('==', t15, 'tensor(double)', b)
+                    if k16:
+                        t14 = True
+                    t17: Any
+                    if truthy(t14):
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = 'tensor(double)'
+                        t17 = 'tensor(double)'
                     else:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = 'tensor(float)'
-                    t16 = t20
-                t12 = t16
-            t8 = t12
-        t4 = t8
+                        t17 = 'tensor(float)'
+                    t13 = t17
+                t10 = t13
+            t7 = t10
+        t4 = t7
     return t4
 
 

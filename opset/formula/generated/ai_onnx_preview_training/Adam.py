@@ -16,33 +16,23 @@ def _f0(ev: Evaluator) -> Any:
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = load(ev, 'n')
     t2 = sliced(t1, None, t3, None, b)
-    b.steps += 2
+    b.steps += 5
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'inputs')
+    t5 = r6 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r6 := 2 * t3) <= MAX_INT_MAGNITUDE else binary('*', 2, t3, b)
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'n')
-    t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := 2 * t6) <= MAX_INT_MAGNITUDE else binary('*', 2, t6, b)
+    t7 = r8 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r8 := 3 * t3) <= MAX_INT_MAGNITUDE else binary('*', 3, t3, b)
+    t4 = sliced(t1, t5, t7, None, b)
+    t9 = r10 if type(t2) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r10 := t2 + t4) <= MAX_INT_MAGNITUDE else binary('+', t2, t4, b)
+    b.steps += 5
+    if b.steps > MAX_STEPS: b.charge(0)
+    t12 = r13 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := 3 * t3) <= MAX_INT_MAGNITUDE else binary('*', 3, t3, b)
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'n')
-    t10 = r11 if type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := 3 * t9) <= MAX_INT_MAGNITUDE else binary('*', 3, t9, b)
-    t5 = sliced(t4, t7, t10, None, b)
-    t12 = r13 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r13 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t14 = load(ev, 'inputs')
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t16 = load(ev, 'n')
-    t17 = r18 if type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := 3 * t16) <= MAX_INT_MAGNITUDE else binary('*', 3, t16, b)
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t19 = load(ev, 'n')
-    t20 = r21 if type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := 4 * t19) <= MAX_INT_MAGNITUDE else binary('*', 4, t19, b)
-    t15 = sliced(t14, t17, t20, None, b)
-    t22 = r23 if type(t12) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r23 := t12 + t15) <= MAX_INT_MAGNITUDE else binary('+', t12, t15, b)
-    return t22
+    t14 = r15 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r15 := 4 * t3) <= MAX_INT_MAGNITUDE else binary('*', 4, t3, b)
+    t11 = sliced(t1, t12, t14, None, b)
+    t16 = r17 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r17 := t9 + t11) <= MAX_INT_MAGNITUDE else binary('+', t9, t11, b)
+    return t16
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -109,25 +99,21 @@ def _f3(ev: Evaluator) -> Any:
                 t12 = load(ev, 'inputs')
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'n')
-                t15 = r16 if type(c5) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := c5 * t14) <= MAX_INT_MAGNITUDE else binary('*', c5, t14, b)
+                t14 = r15 if type(c5) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r15 := c5 * t7) <= MAX_INT_MAGNITUDE else binary('*', c5, t7, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = r18 if type(t15) is int and type(c8) is int and -MAX_INT_MAGNITUDE <= (r18 := t15 + c8) <= MAX_INT_MAGNITUDE else binary('+', t15, c8, b)
-                t13 = t12[t17] if (type(t12) is list or type(t12) is tuple) and type(t17) is int and -len(t12) <= t17 < len(t12) else item_at(t12, t17)
-                b.steps += 2
+                t16 = r17 if type(t14) is int and type(c8) is int and -MAX_INT_MAGNITUDE <= (r17 := t14 + c8) <= MAX_INT_MAGNITUDE else binary('+', t14, c8, b)
+                t13 = t12[t16] if (type(t12) is list or type(t12) is tuple) and type(t16) is int and -len(t12) <= t16 < len(t12) else item_at(t12, t16)
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = load(ev, 'inputs')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t20 = t19[c8] if (type(t19) is list or type(t19) is tuple) and type(c8) is int and -len(t19) <= c8 < len(t19) else item_at(t19, c8)
-                if ((q22 := type(t13)) is int or q22 is str) and type(t20) is q22:
+                t18 = t12[c8] if (type(t12) is list or type(t12) is tuple) and type(c8) is int and -len(t12) <= c8 < len(t12) else item_at(t12, c8)
+                if ((q20 := type(t13)) is int or q20 is str) and type(t18) is q20:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k21 = t13 == t20
+                    k19 = t13 == t18
                 else:
-                    k21 = compare('==', t13, t20, b)
-                if k21:
+                    k19 = compare('==', t13, t18, b)
+                if k19:
                     t11 = True
                 k9 = truthy(t11)
             except Undecided as e10:

@@ -57,21 +57,20 @@ def _f1(ev: Evaluator) -> Any:
     if truthy(t6):
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'zs')
-        t10 = FUNCTIONS['len']([t11], b)
+        t10 = FUNCTIONS['len']([t7], b)
         t9 = t10
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t9 = 0
-    t12 = r13 if type(t4) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r13 := t4 + t9) <= MAX_INT_MAGNITUDE else binary('+', t4, t9, b)
-    if ((q15 := type(t2)) is int or q15 is str) and type(t12) is q15:
+    t11 = r12 if type(t4) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r12 := t4 + t9) <= MAX_INT_MAGNITUDE else binary('+', t4, t9, b)
+    if ((q14 := type(t2)) is int or q14 is str) and type(t11) is q14:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k14 = t2 == t12
+        k13 = t2 == t11
     else:
-        k14 = compare('==', t2, t12, b)
-    if k14:
+        k13 = compare('==', t2, t11, b)
+    if k13:
         t1 = True
     return t1
 

@@ -135,20 +135,19 @@ def _f5(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'qkv_hidden_sizes')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'W')
+        t5 = load(ev, 'W')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 // 3) <= MAX_INT_MAGNITUDE else binary('//', t6, 3, b)
-        t9: list[Any] = [t7]
+        t6 = r7 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t5 // 3) <= MAX_INT_MAGNITUDE else binary('//', t5, 3, b)
+        t8: list[Any] = [t6]
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = binary('*', t9, 3, b)
-        t4 = t10
+        t9 = binary('*', t8, 3, b)
+        t4 = t9
     return t4
 
 
@@ -409,102 +408,99 @@ def _f12(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t6 = t5[0] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 0 < len(t5) else item_at(t5, 0)
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'sizes')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = t7[1] if (type(t7) is list or type(t7) is tuple) and -len(t7) <= 1 < len(t7) else item_at(t7, 1)
-        if ((q10 := type(t6)) is int or q10 is str) and type(t8) is q10:
+        t7 = t5[1] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 1 < len(t5) else item_at(t5, 1)
+        if ((q9 := type(t6)) is int or q9 is str) and type(t7) is q9:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k9 = t6 == t8
+            k8 = t6 == t7
         else:
-            k9 = compare('==', t6, t8, b)
-        if k9:
+            k8 = compare('==', t6, t7, b)
+        if k8:
             t4 = True
         t1 = t4
         d3 = not truthy(t1)
-    except Undecided as e11:
-        u2 = e11
+    except Undecided as e10:
+        u2 = e10
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = True
-            u13: Undecided | None = None
-            d14 = False
+            t11 = True
+            u12: Undecided | None = None
+            d13 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'sizes')
-            for c16 in iterated(t15):
+            t14 = load(ev, 'sizes')
+            for c15 in iterated(t14):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19: Any = None
-                    u20: Undecided | None = None
-                    d21 = False
+                    t18: Any = None
+                    u19: Undecided | None = None
+                    d20 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = False
+                        t21 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(c16) is int:
+                        if type(c15) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k23 = c16 > 0
+                            k22 = c15 > 0
                         else:
-                            k23 = compare('>', c16, 0, b)
-                        if k23:
-                            t22 = True
-                        t19 = t22
-                        d21 = not truthy(t19)
-                    except Undecided as e24:
-                        u20 = e24
-                    if not d21:
+                            k22 = compare('>', c15, 0, b)
+                        if k22:
+                            t21 = True
+                        t18 = t21
+                        d20 = not truthy(t18)
+                    except Undecided as e23:
+                        u19 = e23
+                    if not d20:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t25 = False
+                            t24 = False
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t26 = load(ev, 'num_heads')
-                            t27 = r28 if type(c16) is int and type(t26) is int and t26 != 0 and -MAX_INT_MAGNITUDE <= (r28 := c16 % t26) <= MAX_INT_MAGNITUDE else binary('%', c16, t26, b)
+                            t25 = load(ev, 'num_heads')
+                            t26 = r27 if type(c15) is int and type(t25) is int and t25 != 0 and -MAX_INT_MAGNITUDE <= (r27 := c15 % t25) <= MAX_INT_MAGNITUDE else binary('%', c15, t25, b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t27) is int:
+                            if type(t26) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k29 = t27 == 0
+                                k28 = t26 == 0
                             else:
-                                k29 = compare('==', t27, 0, b)
-                            if k29:
-                                t25 = True
-                            t19 = t25
-                            d21 = not truthy(t19)
-                        except Undecided as e30:
-                            u20 = e30
-                    if not d21 and u20 is not None:
-                        raise u20
-                    k17 = truthy(t19)
-                except Undecided as e18:
-                    k17 = True
-                    if u13 is None:
-                        u13 = e18
-                if k17 is False:
-                    t12 = False
-                    d14 = True
-                if d14:
+                                k28 = compare('==', t26, 0, b)
+                            if k28:
+                                t24 = True
+                            t18 = t24
+                            d20 = not truthy(t18)
+                        except Undecided as e29:
+                            u19 = e29
+                    if not d20 and u19 is not None:
+                        raise u19
+                    k16 = truthy(t18)
+                except Undecided as e17:
+                    k16 = True
+                    if u12 is None:
+                        u12 = e17
+                if k16 is False:
+                    t11 = False
+                    d13 = True
+                if d13:
                     break
-            if not d14 and u13 is not None:
-                raise u13
-            t1 = t12
+            if not d13 and u12 is not None:
+                raise u12
+            t1 = t11
             d3 = not truthy(t1)
-        except Undecided as e31:
-            u2 = e31
+        except Undecided as e30:
+            u2 = e30
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -676,30 +672,27 @@ def _f13(ev: Evaluator) -> Any:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
                                     t44 = t43[1] if (type(t43) is list or type(t43) is tuple) and -len(t43) <= 1 < len(t43) else item_at(t43, 1)
-                                    b.steps += 2
+                                    b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t45 = load(ev, 'sizes')
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t46 = t45[2] if (type(t45) is list or type(t45) is tuple) and -len(t45) <= 2 < len(t45) else item_at(t45, 2)
-                                    if ((q48 := type(t44)) is int or q48 is str) and type(t46) is q48:
+                                    t45 = t43[2] if (type(t43) is list or type(t43) is tuple) and -len(t43) <= 2 < len(t43) else item_at(t43, 2)
+                                    if ((q47 := type(t44)) is int or q47 is str) and type(t45) is q47:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k47 = t44 == t46
+                                        k46 = t44 == t45
                                     else:
-                                        k47 = compare('==', t44, t46, b)
-                                    if k47:
+                                        k46 = compare('==', t44, t45, b)
+                                    if k46:
                                         t42 = True
                                     t8 = t42
                                     d10 = not truthy(t8)
-                                except Undecided as e49:
-                                    u9 = e49
+                                except Undecided as e48:
+                                    u9 = e48
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e50:
-            u2 = e50
+        except Undecided as e49:
+            u2 = e49
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -782,358 +775,353 @@ def _f14(ev: Evaluator) -> Any:
                         t21 = load(ev, 'B')
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = load(ev, 'B')
-                        t23 = r24 if type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := 2 * t22) <= MAX_INT_MAGNITUDE else binary('*', 2, t22, b)
+                        t22 = r23 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := 2 * t21) <= MAX_INT_MAGNITUDE else binary('*', 2, t21, b)
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = load(ev, 'B')
-                        t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := 3 * t25) <= MAX_INT_MAGNITUDE else binary('*', 3, t25, b)
+                        t24 = r25 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r25 := 3 * t21) <= MAX_INT_MAGNITUDE else binary('*', 3, t21, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = r29 if type(t26) is int and -MAX_INT_MAGNITUDE <= (r29 := t26 + 2) <= MAX_INT_MAGNITUDE else binary('+', t26, 2, b)
-                        t30: tuple[Any, ...] = (t21, t23, t28, )
-                        k31 = compare('in', t20, t30, b)
-                        if k31:
+                        t26 = r27 if type(t24) is int and -MAX_INT_MAGNITUDE <= (r27 := t24 + 2) <= MAX_INT_MAGNITUDE else binary('+', t24, 2, b)
+                        t28: tuple[Any, ...] = (t21, t22, t26, )
+                        k29 = compare('in', t20, t28, b)
+                        if k29:
                             t18 = True
                         t10 = t18
                         d12 = not truthy(t10)
-                    except Undecided as e32:
-                        u11 = e32
+                    except Undecided as e30:
+                        u11 = e30
                 if not d12 and u11 is not None:
                     raise u11
                 t1 = t10
                 d3 = truthy(t1)
-            except Undecided as e33:
-                u2 = e33
+            except Undecided as e31:
+                u2 = e31
             if not d3:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t34: Any = None
-                    u35: Undecided | None = None
-                    d36 = False
+                    t32: Any = None
+                    u33: Undecided | None = None
+                    d34 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t37 = False
+                        t35 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t39 = load(ev, 'SM')
-                        t38 = FUNCTIONS['len']([t39], b)
+                        t37 = load(ev, 'SM')
+                        t36 = FUNCTIONS['len']([t37], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t38) is int:
+                        if type(t36) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k40 = t38 == 2
+                            k38 = t36 == 2
                         else:
-                            k40 = compare('==', t38, 2, b)
-                        if k40:
-                            t37 = True
-                        t34 = t37
-                        d36 = not truthy(t34)
-                    except Undecided as e41:
-                        u35 = e41
-                    if not d36:
+                            k38 = compare('==', t36, 2, b)
+                        if k38:
+                            t35 = True
+                        t32 = t35
+                        d34 = not truthy(t32)
+                    except Undecided as e39:
+                        u33 = e39
+                    if not d34:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t42: Any = None
-                            u43: Undecided | None = None
-                            d44 = False
+                            t40: Any = None
+                            u41: Undecided | None = None
+                            d42 = False
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t45 = False
+                                t43 = False
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t46 = load(ev, 'SM')
+                                t44 = load(ev, 'SM')
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t47 = load(ev, 'B')
+                                t45 = load(ev, 'B')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t48 = load(ev, 'total')
-                                t49: list[Any] = [t47, t48]
-                                k50 = compare('==', t46, t49, b)
-                                if k50:
-                                    t45 = True
-                                t42 = t45
-                                d44 = truthy(t42)
-                            except Undecided as e51:
-                                u43 = e51
-                            if not d44:
+                                t46 = load(ev, 'total')
+                                t47: list[Any] = [t45, t46]
+                                k48 = compare('==', t44, t47, b)
+                                if k48:
+                                    t43 = True
+                                t40 = t43
+                                d42 = truthy(t40)
+                            except Undecided as e49:
+                                u41 = e49
+                            if not d42:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t52: Any = None
-                                    u53: Undecided | None = None
-                                    d54 = False
+                                    t50: Any = None
+                                    u51: Undecided | None = None
+                                    d52 = False
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t55 = False
+                                        t53 = False
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t56 = load(ev, 'SM')
+                                        t54 = load(ev, 'SM')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t57 = t56[1] if (type(t56) is list or type(t56) is tuple) and -len(t56) <= 1 < len(t56) else item_at(t56, 1)
+                                        t55 = t54[1] if (type(t54) is list or type(t54) is tuple) and -len(t54) <= 1 < len(t54) else item_at(t54, 1)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        if type(t57) is int:
+                                        if type(t55) is int:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k58 = t57 == 1
+                                            k56 = t55 == 1
                                         else:
-                                            k58 = compare('==', t57, 1, b)
-                                        if k58:
-                                            t55 = True
-                                        t52 = t55
-                                        d54 = not truthy(t52)
-                                    except Undecided as e59:
-                                        u53 = e59
-                                    if not d54:
+                                            k56 = compare('==', t55, 1, b)
+                                        if k56:
+                                            t53 = True
+                                        t50 = t53
+                                        d52 = not truthy(t50)
+                                    except Undecided as e57:
+                                        u51 = e57
+                                    if not d52:
                                         try:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t60 = False
+                                            t58 = False
                                             b.steps += 2
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t61 = load(ev, 'SM')
+                                            t59 = load(ev, 'SM')
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t62 = t61[0] if (type(t61) is list or type(t61) is tuple) and -len(t61) <= 0 < len(t61) else item_at(t61, 0)
+                                            t60 = t59[0] if (type(t59) is list or type(t59) is tuple) and -len(t59) <= 0 < len(t59) else item_at(t59, 0)
                                             b.steps += 3
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t63 = load(ev, 'B')
-                                            t64: tuple[Any, ...] = (1, t63, )
-                                            k65 = compare('in', t62, t64, b)
-                                            if k65:
-                                                t60 = True
-                                            t52 = t60
-                                            d54 = not truthy(t52)
-                                        except Undecided as e66:
-                                            u53 = e66
-                                    if not d54 and u53 is not None:
-                                        raise u53
-                                    t42 = t52
-                                    d44 = truthy(t42)
-                                except Undecided as e67:
-                                    u43 = e67
-                            if not d44 and u43 is not None:
-                                raise u43
-                            t34 = t42
-                            d36 = not truthy(t34)
-                        except Undecided as e68:
-                            u35 = e68
-                    if not d36 and u35 is not None:
-                        raise u35
-                    t1 = t34
+                                            t61 = load(ev, 'B')
+                                            t62: tuple[Any, ...] = (1, t61, )
+                                            k63 = compare('in', t60, t62, b)
+                                            if k63:
+                                                t58 = True
+                                            t50 = t58
+                                            d52 = not truthy(t50)
+                                        except Undecided as e64:
+                                            u51 = e64
+                                    if not d52 and u51 is not None:
+                                        raise u51
+                                    t40 = t50
+                                    d42 = truthy(t40)
+                                except Undecided as e65:
+                                    u41 = e65
+                            if not d42 and u41 is not None:
+                                raise u41
+                            t32 = t40
+                            d34 = not truthy(t32)
+                        except Undecided as e66:
+                            u33 = e66
+                    if not d34 and u33 is not None:
+                        raise u33
+                    t1 = t32
                     d3 = truthy(t1)
-                except Undecided as e69:
-                    u2 = e69
+                except Undecided as e67:
+                    u2 = e67
                 if not d3:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t70: Any = None
-                        u71: Undecided | None = None
-                        d72 = False
+                        t68: Any = None
+                        u69: Undecided | None = None
+                        d70 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t73 = False
+                            t71 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t75 = load(ev, 'SM')
-                            t74 = FUNCTIONS['len']([t75], b)
+                            t73 = load(ev, 'SM')
+                            t72 = FUNCTIONS['len']([t73], b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t74) is int:
+                            if type(t72) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k76 = t74 == 3
+                                k74 = t72 == 3
                             else:
-                                k76 = compare('==', t74, 3, b)
-                            if k76:
-                                t73 = True
-                            t70 = t73
-                            d72 = not truthy(t70)
-                        except Undecided as e77:
-                            u71 = e77
-                        if not d72:
+                                k74 = compare('==', t72, 3, b)
+                            if k74:
+                                t71 = True
+                            t68 = t71
+                            d70 = not truthy(t68)
+                        except Undecided as e75:
+                            u69 = e75
+                        if not d70:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t78 = False
+                                t76 = False
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t79 = load(ev, 'SM')
+                                t77 = load(ev, 'SM')
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t80 = load(ev, 'B')
+                                t78 = load(ev, 'B')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t81 = load(ev, 'S')
+                                t79 = load(ev, 'S')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t82 = load(ev, 'total')
-                                t83: list[Any] = [t80, t81, t82]
-                                k84 = compare('==', t79, t83, b)
-                                if k84:
-                                    t78 = True
-                                t70 = t78
-                                d72 = not truthy(t70)
-                            except Undecided as e85:
-                                u71 = e85
-                        if not d72 and u71 is not None:
-                            raise u71
-                        t1 = t70
+                                t80 = load(ev, 'total')
+                                t81: list[Any] = [t78, t79, t80]
+                                k82 = compare('==', t77, t81, b)
+                                if k82:
+                                    t76 = True
+                                t68 = t76
+                                d70 = not truthy(t68)
+                            except Undecided as e83:
+                                u69 = e83
+                        if not d70 and u69 is not None:
+                            raise u69
+                        t1 = t68
                         d3 = truthy(t1)
-                    except Undecided as e86:
-                        u2 = e86
+                    except Undecided as e84:
+                        u2 = e84
                     if not d3:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t87: Any = None
-                            u88: Undecided | None = None
-                            d89 = False
+                            t85: Any = None
+                            u86: Undecided | None = None
+                            d87 = False
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t90 = False
+                                t88 = False
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t92 = load(ev, 'SM')
-                                t91 = FUNCTIONS['len']([t92], b)
+                                t90 = load(ev, 'SM')
+                                t89 = FUNCTIONS['len']([t90], b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t91) is int:
+                                if type(t89) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k93 = t91 == 4
+                                    k91 = t89 == 4
                                 else:
-                                    k93 = compare('==', t91, 4, b)
-                                if k93:
-                                    t90 = True
-                                t87 = t90
-                                d89 = not truthy(t87)
-                            except Undecided as e94:
-                                u88 = e94
-                            if not d89:
+                                    k91 = compare('==', t89, 4, b)
+                                if k91:
+                                    t88 = True
+                                t85 = t88
+                                d87 = not truthy(t85)
+                            except Undecided as e92:
+                                u86 = e92
+                            if not d87:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t95 = False
+                                    t93 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t96 = load(ev, 'SM')
+                                    t94 = load(ev, 'SM')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t97 = t96[0] if (type(t96) is list or type(t96) is tuple) and -len(t96) <= 0 < len(t96) else item_at(t96, 0)
+                                    t95 = t94[0] if (type(t94) is list or type(t94) is tuple) and -len(t94) <= 0 < len(t94) else item_at(t94, 0)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t98 = load(ev, 'B')
-                                    if ((q100 := type(t97)) is int or q100 is str) and type(t98) is q100:
+                                    t96 = load(ev, 'B')
+                                    if ((q98 := type(t95)) is int or q98 is str) and type(t96) is q98:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k99 = t97 == t98
+                                        k97 = t95 == t96
                                     else:
-                                        k99 = compare('==', t97, t98, b)
-                                    if k99:
-                                        t95 = True
-                                    t87 = t95
-                                    d89 = not truthy(t87)
-                                except Undecided as e101:
-                                    u88 = e101
-                                if not d89:
+                                        k97 = compare('==', t95, t96, b)
+                                    if k97:
+                                        t93 = True
+                                    t85 = t93
+                                    d87 = not truthy(t85)
+                                except Undecided as e99:
+                                    u86 = e99
+                                if not d87:
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t102 = False
+                                        t100 = False
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t103 = load(ev, 'SM')
+                                        t101 = load(ev, 'SM')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t104 = t103[1] if (type(t103) is list or type(t103) is tuple) and -len(t103) <= 1 < len(t103) else item_at(t103, 1)
+                                        t102 = t101[1] if (type(t101) is list or type(t101) is tuple) and -len(t101) <= 1 < len(t101) else item_at(t101, 1)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        if type(t104) is int:
+                                        if type(t102) is int:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k105 = t104 == 1
+                                            k103 = t102 == 1
                                         else:
-                                            k105 = compare('==', t104, 1, b)
-                                        if k105:
-                                            t102 = True
-                                        t87 = t102
-                                        d89 = not truthy(t87)
-                                    except Undecided as e106:
-                                        u88 = e106
-                                    if not d89:
+                                            k103 = compare('==', t102, 1, b)
+                                        if k103:
+                                            t100 = True
+                                        t85 = t100
+                                        d87 = not truthy(t85)
+                                    except Undecided as e104:
+                                        u86 = e104
+                                    if not d87:
                                         try:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t107 = False
+                                            t105 = False
                                             b.steps += 2
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t108 = load(ev, 'SM')
+                                            t106 = load(ev, 'SM')
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t109 = t108[2] if (type(t108) is list or type(t108) is tuple) and -len(t108) <= 2 < len(t108) else item_at(t108, 2)
-                                            b.steps += 2
+                                            t107 = t106[2] if (type(t106) is list or type(t106) is tuple) and -len(t106) <= 2 < len(t106) else item_at(t106, 2)
+                                            b.steps += 3
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t110 = load(ev, 'SM')
-                                            b.steps += 1
-                                            if b.steps > MAX_STEPS: b.charge(0)
-                                            t111 = t110[3] if (type(t110) is list or type(t110) is tuple) and -len(t110) <= 3 < len(t110) else item_at(t110, 3)
-                                            if ((q113 := type(t109)) is int or q113 is str) and type(t111) is q113:
+                                            t108 = t106[3] if (type(t106) is list or type(t106) is tuple) and -len(t106) <= 3 < len(t106) else item_at(t106, 3)
+                                            if ((q110 := type(t107)) is int or q110 is str) and type(t108) is q110:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                k112 = t109 == t111
+                                                k109 = t107 == t108
                                             else:
-                                                k112 = compare('==', t109, t111, b)
-                                            if k112:
-                                                t107 = True
-                                            t87 = t107
-                                            d89 = not truthy(t87)
-                                        except Undecided as e114:
-                                            u88 = e114
-                                        if not d89:
+                                                k109 = compare('==', t107, t108, b)
+                                            if k109:
+                                                t105 = True
+                                            t85 = t105
+                                            d87 = not truthy(t85)
+                                        except Undecided as e111:
+                                            u86 = e111
+                                        if not d87:
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t115 = False
+                                                t112 = False
                                                 b.steps += 2
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t116 = load(ev, 'SM')
+                                                t113 = load(ev, 'SM')
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t117 = t116[2] if (type(t116) is list or type(t116) is tuple) and -len(t116) <= 2 < len(t116) else item_at(t116, 2)
+                                                t114 = t113[2] if (type(t113) is list or type(t113) is tuple) and -len(t113) <= 2 < len(t113) else item_at(t113, 2)
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t118 = load(ev, 'total')
-                                                if ((q120 := type(t117)) is int or q120 is str) and type(t118) is q120:
+                                                t115 = load(ev, 'total')
+                                                if ((q117 := type(t114)) is int or q117 is str) and type(t115) is q117:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    k119 = t117 >= t118
+                                                    k116 = t114 >= t115
                                                 else:
-                                                    k119 = compare('>=', t117, t118, b)
-                                                if k119:
-                                                    t115 = True
-                                                t87 = t115
-                                                d89 = not truthy(t87)
-                                            except Undecided as e121:
-                                                u88 = e121
-                            if not d89 and u88 is not None:
-                                raise u88
-                            t1 = t87
+                                                    k116 = compare('>=', t114, t115, b)
+                                                if k116:
+                                                    t112 = True
+                                                t85 = t112
+                                                d87 = not truthy(t85)
+                                            except Undecided as e118:
+                                                u86 = e118
+                            if not d87 and u86 is not None:
+                                raise u86
+                            t1 = t85
                             d3 = truthy(t1)
-                        except Undecided as e122:
-                            u2 = e122
+                        except Undecided as e119:
+                            u2 = e119
     if not d3 and u2 is not None:
         raise u2
     return t1

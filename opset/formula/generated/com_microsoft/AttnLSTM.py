@@ -96,13 +96,12 @@ def _f4(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'hidden_size')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'H')
-        t4 = t6
+        t5 = load(ev, 'H')
+        t4 = t5
     return t4
 
 
@@ -778,184 +777,175 @@ def _f16(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = False
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'activations')
+                t14 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[c7] if (type(t14) is list or type(t14) is tuple) and type(c7) is int and -len(t14) <= c7 < len(t14) else item_at(t14, c7)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t15) is str:
+                if type(t14) is str:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k16 = t15 == 'Affine'
+                    k15 = t14 == 'Affine'
                 else:
-                    k16 = compare('==', t15, 'Affine', b)
-                if k16:
+                    k15 = compare('==', t14, 'Affine', b)
+                if k15:
                     t13 = True
                 t10 = t13
                 d12 = not truthy(t10)
-            except Undecided as e17:
-                u11 = e17
+            except Undecided as e16:
+                u11 = e16
             if not d12:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18: Any = None
-                    u19: Undecided | None = None
-                    d20 = False
+                    t17: Any = None
+                    u18: Undecided | None = None
+                    d19 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t21 = False
+                        t20 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t23: list[Any] = []
-                        b.steps += 2
+                        t22: list[Any] = []
+                        b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'activations')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = r27 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r27 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                        t25 = sliced(t24, None, t26, None, b)
-                        for c28 in iterated(t25):
+                        t24 = r25 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r25 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+                        t23 = sliced(t6, None, t24, None, b)
+                        for c26 in iterated(t23):
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = False
-                            t30: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
+                            t27 = False
+                            t28: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
                             b.steps += 8
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(c28) is str:
-                                k31 = c28 in t30
-                                b.steps += t30.index(c28) + 1 if c28 in t30 else len(t30)
+                            if type(c26) is str:
+                                k29 = c26 in t28
+                                b.steps += t28.index(c26) + 1 if c26 in t28 else len(t28)
                                 if b.steps > MAX_STEPS: b.charge(0)
                             else:
-                                k31 = compare('in', c28, t30, b)
-                            if k31:
-                                t29 = True
-                            if truthy(t29):
+                                k29 = compare('in', c26, t28, b)
+                            if k29:
+                                t27 = True
+                            if truthy(t27):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t23.append(1)
-                                check_length(len(t23), 'comprehension')
-                        t22 = FUNCTIONS['sum']([t23], b)
+                                t22.append(1)
+                                check_length(len(t22), 'comprehension')
+                        t21 = FUNCTIONS['sum']([t22], b)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33: Any = None
-                        u34: Undecided | None = None
-                        d35 = False
+                        t31: Any = None
+                        u32: Undecided | None = None
+                        d33 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = load(ev, 'activation_alpha')
-                            t33 = t36
-                            d35 = truthy(t33)
-                        except Undecided as e37:
-                            u34 = e37
-                        if not d35:
+                            t34 = load(ev, 'activation_alpha')
+                            t31 = t34
+                            d33 = truthy(t31)
+                        except Undecided as e35:
+                            u32 = e35
+                        if not d33:
                             try:
-                                t38: list[Any] = []
+                                t36: list[Any] = []
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t33 = t38
-                                d35 = truthy(t33)
-                            except Undecided as e39:
-                                u34 = e39
-                        if not d35 and u34 is not None:
-                            raise u34
-                        t32 = FUNCTIONS['len']([t33], b)
-                        if ((q41 := type(t22)) is int or q41 is str) and type(t32) is q41:
+                                t31 = t36
+                                d33 = truthy(t31)
+                            except Undecided as e37:
+                                u32 = e37
+                        if not d33 and u32 is not None:
+                            raise u32
+                        t30 = FUNCTIONS['len']([t31], b)
+                        if ((q39 := type(t21)) is int or q39 is str) and type(t30) is q39:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k40 = t22 > t32
+                            k38 = t21 > t30
                         else:
-                            k40 = compare('>', t22, t32, b)
-                        if k40:
-                            t21 = True
-                        t18 = t21
-                        d20 = truthy(t18)
-                    except Undecided as e42:
-                        u19 = e42
-                    if not d20:
+                            k38 = compare('>', t21, t30, b)
+                        if k38:
+                            t20 = True
+                        t17 = t20
+                        d19 = truthy(t17)
+                    except Undecided as e40:
+                        u18 = e40
+                    if not d19:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t43 = False
+                            t41 = False
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t45: list[Any] = []
-                            b.steps += 2
+                            t43: list[Any] = []
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t46 = load(ev, 'activations')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t48 = r49 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r49 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                            t47 = sliced(t46, None, t48, None, b)
-                            for c50 in iterated(t47):
+                            t45 = r46 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r46 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+                            t44 = sliced(t6, None, t45, None, b)
+                            for c47 in iterated(t44):
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t51 = False
-                                t52: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
+                                t48 = False
+                                t49: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
                                 b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(c50) is str:
-                                    k53 = c50 in t52
-                                    b.steps += t52.index(c50) + 1 if c50 in t52 else len(t52)
+                                if type(c47) is str:
+                                    k50 = c47 in t49
+                                    b.steps += t49.index(c47) + 1 if c47 in t49 else len(t49)
                                     if b.steps > MAX_STEPS: b.charge(0)
                                 else:
-                                    k53 = compare('in', c50, t52, b)
-                                if k53:
-                                    t51 = True
-                                if truthy(t51):
+                                    k50 = compare('in', c47, t49, b)
+                                if k50:
+                                    t48 = True
+                                if truthy(t48):
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t45.append(1)
-                                    check_length(len(t45), 'comprehension')
-                            t44 = FUNCTIONS['sum']([t45], b)
+                                    t43.append(1)
+                                    check_length(len(t43), 'comprehension')
+                            t42 = FUNCTIONS['sum']([t43], b)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t55: Any = None
-                            u56: Undecided | None = None
-                            d57 = False
+                            t52: Any = None
+                            u53: Undecided | None = None
+                            d54 = False
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t58 = load(ev, 'activation_beta')
-                                t55 = t58
-                                d57 = truthy(t55)
-                            except Undecided as e59:
-                                u56 = e59
-                            if not d57:
+                                t55 = load(ev, 'activation_beta')
+                                t52 = t55
+                                d54 = truthy(t52)
+                            except Undecided as e56:
+                                u53 = e56
+                            if not d54:
                                 try:
-                                    t60: list[Any] = []
+                                    t57: list[Any] = []
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t55 = t60
-                                    d57 = truthy(t55)
-                                except Undecided as e61:
-                                    u56 = e61
-                            if not d57 and u56 is not None:
-                                raise u56
-                            t54 = FUNCTIONS['len']([t55], b)
-                            if ((q63 := type(t44)) is int or q63 is str) and type(t54) is q63:
+                                    t52 = t57
+                                    d54 = truthy(t52)
+                                except Undecided as e58:
+                                    u53 = e58
+                            if not d54 and u53 is not None:
+                                raise u53
+                            t51 = FUNCTIONS['len']([t52], b)
+                            if ((q60 := type(t42)) is int or q60 is str) and type(t51) is q60:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k62 = t44 > t54
+                                k59 = t42 > t51
                             else:
-                                k62 = compare('>', t44, t54, b)
-                            if k62:
-                                t43 = True
-                            t18 = t43
-                            d20 = truthy(t18)
-                        except Undecided as e64:
-                            u19 = e64
-                    if not d20 and u19 is not None:
-                        raise u19
-                    t10 = t18
+                                k59 = compare('>', t42, t51, b)
+                            if k59:
+                                t41 = True
+                            t17 = t41
+                            d19 = truthy(t17)
+                        except Undecided as e61:
+                            u18 = e61
+                    if not d19 and u18 is not None:
+                        raise u18
+                    t10 = t17
                     d12 = not truthy(t10)
-                except Undecided as e65:
-                    u11 = e65
+                except Undecided as e62:
+                    u11 = e62
             if not d12 and u11 is not None:
                 raise u11
             k8 = truthy(t10)

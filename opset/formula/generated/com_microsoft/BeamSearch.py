@@ -146,61 +146,59 @@ def _f2(ev: Evaluator) -> Any:
         if truthy(t13):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'vocab_size')
-            t16 = t17
+            t16 = t14
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = FUNCTIONS['unknown'](['vocab_size'], b)
-            t16 = t18
-        t19: list[Any] = [t8, t10, t12, t16]
-        t1 = t19
+            t17 = FUNCTIONS['unknown'](['vocab_size'], b)
+            t16 = t17
+        t18: list[Any] = [t8, t10, t12, t16]
+        t1 = t18
         d3 = truthy(t1)
-    except Undecided as e20:
-        u2 = e20
+    except Undecided as e19:
+        u2 = e19
     if not d3:
         try:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = FUNCTIONS['unknown'](['steps'], b)
+            t20 = FUNCTIONS['unknown'](['steps'], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = load(ev, 'B')
+            t21 = load(ev, 'B')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = FUNCTIONS['unknown'](['num_beams'], b)
+            t22 = FUNCTIONS['unknown'](['num_beams'], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = False
+            t23 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t25 = load(ev, 'vocab_size')
+            t24 = load(ev, 'vocab_size')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t25) is int:
+            if type(t24) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k26 = t25 > 0
+                k25 = t24 > 0
             else:
-                k26 = compare('>', t25, 0, b)
-            if k26:
-                t24 = True
-            t27: Any
-            if truthy(t24):
+                k25 = compare('>', t24, 0, b)
+            if k25:
+                t23 = True
+            t26: Any
+            if truthy(t23):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = load(ev, 'vocab_size')
-                t27 = t28
+                t26 = t24
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = FUNCTIONS['unknown'](['vocab_size'], b)
-                t27 = t29
-            t30: list[Any] = [t21, t22, t23, t27]
-            t1 = t30
+                t27 = FUNCTIONS['unknown'](['vocab_size'], b)
+                t26 = t27
+            t28: list[Any] = [t20, t21, t22, t26]
+            t1 = t28
             d3 = truthy(t1)
-        except Undecided as e31:
-            u2 = e31
+        except Undecided as e29:
+            u2 = e29
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -86,31 +86,28 @@ def _f0(ev: Evaluator) -> Any:
                     if b.steps > MAX_STEPS: b.charge(0)
                     t14.append(c19)
                     check_length(len(t14), 'comprehension')
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = load(ev, 'PT')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t32 = r33 if type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t31 - 1) <= MAX_INT_MAGNITUDE else binary('-', t31, 1, b)
-            t34: list[Any] = [t32]
-            t35 = binary('+', t14, t34, b)
-            t13 = FUNCTIONS['min']([t35], b)
-            t36 = r37 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r37 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
-            t38: list[Any] = [t36]
-            t7 = t38
+            t31 = r32 if type(t16) is int and -MAX_INT_MAGNITUDE <= (r32 := t16 - 1) <= MAX_INT_MAGNITUDE else binary('-', t16, 1, b)
+            t33: list[Any] = [t31]
+            t34 = binary('+', t14, t33, b)
+            t13 = FUNCTIONS['min']([t34], b)
+            t35 = r36 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r36 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
+            t37: list[Any] = [t35]
+            t7 = t37
             d9 = truthy(t7)
-        except Undecided as e39:
-            u8 = e39
+        except Undecided as e38:
+            u8 = e38
         if not d9:
             try:
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t40 = FUNCTIONS['unknown'](['tokens'], b)
-                t41: list[Any] = [t40]
-                t7 = t41
+                t39 = FUNCTIONS['unknown'](['tokens'], b)
+                t40: list[Any] = [t39]
+                t7 = t40
                 d9 = truthy(t7)
-            except Undecided as e42:
-                u8 = e42
+            except Undecided as e41:
+                u8 = e41
         if not d9 and u8 is not None:
             raise u8
         t4 = t7

@@ -37,41 +37,37 @@ def _f1(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'num_branches')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = False
+        t5 = False
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'S')
-        t7 = FUNCTIONS['len']([t8], b)
+        t7 = load(ev, 'S')
+        t6 = FUNCTIONS['len']([t7], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t7) is int:
+        if type(t6) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k9 = t7 >= 2
+            k8 = t6 >= 2
         else:
-            k9 = compare('>=', t7, 2, b)
-        if k9:
-            t6 = True
-        t10: Any
-        if truthy(t6):
-            b.steps += 2
+            k8 = compare('>=', t6, 2, b)
+        if k8:
+            t5 = True
+        t9: Any
+        if truthy(t5):
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'S')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = unary('-', 2)
-            t12 = t11[t13] if (type(t11) is list or type(t11) is tuple) and type(t13) is int and -len(t11) <= t13 < len(t11) else item_at(t11, t13)
-            t10 = t12
+            t11 = unary('-', 2)
+            t10 = t7[t11] if (type(t7) is list or type(t7) is tuple) and type(t11) is int and -len(t7) <= t11 < len(t7) else item_at(t7, t11)
+            t9 = t10
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = 0
-        t4 = t10
+            t9 = 0
+        t4 = t9
     return t4
 
 
@@ -114,27 +110,20 @@ def _f2(ev: Evaluator) -> Any:
             t6 = True
         t9: Any
         if truthy(t6):
-            b.steps += 3
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'S')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = unary('-', 1)
-            t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
+            t11 = unary('-', 1)
+            t10 = t3[t11] if (type(t3) is list or type(t3) is tuple) and type(t11) is int and -len(t3) <= t11 < len(t3) else item_at(t3, t11)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'num_branches')
-            t14 = r15 if type(t11) is int and type(t13) is int and t13 != 0 and -MAX_INT_MAGNITUDE <= (r15 := t11 // t13) <= MAX_INT_MAGNITUDE else binary('//', t11, t13, b)
-            t9 = t14
+            t12 = r13 if type(t10) is int and type(t7) is int and t7 != 0 and -MAX_INT_MAGNITUDE <= (r13 := t10 // t7) <= MAX_INT_MAGNITUDE else binary('//', t10, t7, b)
+            t9 = t12
         else:
-            b.steps += 2
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'S')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = unary('-', 1)
-            t17 = t16[t18] if (type(t16) is list or type(t16) is tuple) and type(t18) is int and -len(t16) <= t18 < len(t16) else item_at(t16, t18)
-            t9 = t17
+            t15 = unary('-', 1)
+            t14 = t3[t15] if (type(t3) is list or type(t3) is tuple) and type(t15) is int and -len(t3) <= t15 < len(t3) else item_at(t3, t15)
+            t9 = t14
         t5 = t9
     else:
         b.steps += 1
@@ -336,25 +325,18 @@ def _f5(ev: Evaluator) -> Any:
             t11 = load(ev, 'h')
             t12 = r13 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t10 * t11) <= MAX_INT_MAGNITUDE else binary('*', t10, t11, b)
             t14: list[Any] = [t12]
-            b.steps += 2
+            t15: list[Any] = [t10, t11]
+            t16: list[Any] = [t11]
+            t17: tuple[Any, ...] = (t14, t15, t16, )
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'nb')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'h')
-            t17: list[Any] = [t15, t16]
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'h')
-            t19: list[Any] = [t18]
-            t20: tuple[Any, ...] = (t14, t17, t19, )
-            k21 = compare('in', t9, t20, b)
-            if k21:
+            k18 = compare('in', t9, t17, b)
+            if k18:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e22:
-            u2 = e22
+        except Undecided as e19:
+            u2 = e19
     if not d3 and u2 is not None:
         raise u2
     return t1

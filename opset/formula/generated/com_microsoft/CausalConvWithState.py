@@ -34,17 +34,16 @@ def _f0(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t7 = unary('-', 1)
         t6 = sliced(t5, None, t7, None, b)
+        t8: list[Any] = [t2]
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'input_channels')
-        t9: list[Any] = [t8]
-        t10 = binary('+', t6, t9, b)
-        t4 = t10
+        t9 = binary('+', t6, t8, b)
+        t4 = t9
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'input')
-        t4 = t11
+        t10 = load(ev, 'input')
+        t4 = t10
     return t4
 
 
@@ -68,21 +67,20 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
+        t5: list[Any] = [t2]
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'state_window')
-        t6: list[Any] = [t5]
-        t4 = t6
+        t4 = t5
     else:
-        t7: list[Any] = []
+        t6: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t7
+        t4 = t6
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t8 = load(ev, 'slot')
-    t9 = r10 if type(t4) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t4 + t8) <= MAX_INT_MAGNITUDE else binary('+', t4, t8, b)
-    return t9
+    t7 = load(ev, 'slot')
+    t8 = r9 if type(t4) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t4 + t7) <= MAX_INT_MAGNITUDE else binary('+', t4, t7, b)
+    return t8
 
 
 def _f2(ev: Evaluator) -> Any:
@@ -136,24 +134,23 @@ def _f4(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'state_length')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'weight')
+        t5 = load(ev, 'weight')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = unary('-', 1)
-        t7 = t6[t8] if (type(t6) is list or type(t6) is tuple) and type(t8) is int and -len(t6) <= t8 < len(t6) else item_at(t6, t8)
+        t7 = unary('-', 1)
+        t6 = t5[t7] if (type(t5) is list or type(t5) is tuple) and type(t7) is int and -len(t5) <= t7 < len(t5) else item_at(t5, t7)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = r10 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 - 1) <= MAX_INT_MAGNITUDE else binary('-', t7, 1, b)
+        t8 = r9 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'dilation')
-        t12 = r13 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t9 * t11) <= MAX_INT_MAGNITUDE else binary('*', t9, t11, b)
-        t4 = t12
+        t10 = load(ev, 'dilation')
+        t11 = r12 if type(t8) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t8 * t10) <= MAX_INT_MAGNITUDE else binary('*', t8, t10, b)
+        t4 = t11
     return t4
 
 
@@ -196,8 +193,7 @@ def _f6(ev: Evaluator) -> Any:
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'state_channels_last')
-        t6 = t8
+        t6 = t2
     return t6
 
 
@@ -249,55 +245,49 @@ def _f7(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t11 = load(ev, 'slen')
             t12: list[Any] = [t10, t11]
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'input')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = sliced(t13, 2, None, None, b)
-            t15 = binary('+', t12, t14, b)
-            t8 = t15
+            t13 = sliced(t9, 2, None, None, b)
+            t14 = binary('+', t12, t13, b)
+            t8 = t14
         else:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'input')
+            t15 = load(ev, 'input')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = t16[0] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 0 < len(t16) else item_at(t16, 0)
+            t16 = t15[0] if (type(t15) is list or type(t15) is tuple) and -len(t15) <= 0 < len(t15) else item_at(t15, 0)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'chans')
+            t17 = load(ev, 'chans')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'slen')
-            t20: list[Any] = [t17, t18, t19]
-            t8 = t20
+            t18 = load(ev, 'slen')
+            t19: list[Any] = [t16, t17, t18]
+            t8 = t19
         t4 = t8
     else:
         b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t21 = load(ev, 'input')
+        t20 = load(ev, 'input')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t22 = t21[0] if (type(t21) is list or type(t21) is tuple) and -len(t21) <= 0 < len(t21) else item_at(t21, 0)
+        t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'chans')
-        t24: list[Any] = [t22, t23]
+        t22 = load(ev, 'chans')
+        t23: list[Any] = [t21, t22]
+        b.steps += 5
+        if b.steps > MAX_STEPS: b.charge(0)
+        t25 = unary('-', 1)
+        t24 = sliced(t20, 2, t25, None, b)
+        t26 = binary('+', t23, t24, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t25 = load(ev, 'input')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t27 = unary('-', 1)
-        t26 = sliced(t25, 2, t27, None, b)
-        t28 = binary('+', t24, t26, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t29 = load(ev, 'slen')
-        t30: list[Any] = [t29]
-        t31 = binary('+', t28, t30, b)
-        t4 = t31
+        t27 = load(ev, 'slen')
+        t28: list[Any] = [t27]
+        t29 = binary('+', t26, t28, b)
+        t4 = t29
     return t4
 
 
@@ -730,32 +720,31 @@ def _f13(ev: Evaluator) -> Any:
                 t10 = True
             t13: Any
             if truthy(t10):
+                t14: list[Any] = [t11]
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'state_window')
-                t15: list[Any] = [t14]
-                t13 = t15
+                t13 = t14
             else:
-                t16: list[Any] = []
+                t15: list[Any] = []
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = t16
+                t13 = t15
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'slot')
-            t18 = r19 if type(t13) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t13 + t17) <= MAX_INT_MAGNITUDE else binary('+', t13, t17, b)
-            if ((q21 := type(t9)) is int or q21 is str) and type(t18) is q21:
+            t16 = load(ev, 'slot')
+            t17 = r18 if type(t13) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t13 + t16) <= MAX_INT_MAGNITUDE else binary('+', t13, t16, b)
+            if ((q20 := type(t9)) is int or q20 is str) and type(t17) is q20:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k20 = t9 == t18
+                k19 = t9 == t17
             else:
-                k20 = compare('==', t9, t18, b)
-            if k20:
+                k19 = compare('==', t9, t17, b)
+            if k19:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e22:
-            u2 = e22
+        except Undecided as e21:
+            u2 = e21
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -177,87 +177,83 @@ def _f4(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t56 = False
-                        b.steps += 1
+                        b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t57 = load(ev, 'auto_pad')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t57) is str:
+                        if type(t11) is str:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k58 = t57 == 'VALID'
+                            k57 = t11 == 'VALID'
                         else:
-                            k58 = compare('==', t57, 'VALID', b)
-                        if k58:
+                            k57 = compare('==', t11, 'VALID', b)
+                        if k57:
                             t56 = True
                         t49 = t56
                         d51 = truthy(t49)
-                    except Undecided as e59:
-                        u50 = e59
+                    except Undecided as e58:
+                        u50 = e58
                 if not d51 and u50 is not None:
                     raise u50
-                t60: Any
+                t59: Any
                 if truthy(t49):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t60 = 0
+                    t59 = 0
                 else:
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t61 = read_input(ev, 'value', 'Pads')
+                    t60 = read_input(ev, 'value', 'Pads')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t62 = t61[c32] if (type(t61) is list or type(t61) is tuple) and type(c32) is int and -len(t61) <= c32 < len(t61) else item_at(t61, c32)
+                    t61 = t60[c32] if (type(t60) is list or type(t60) is tuple) and type(c32) is int and -len(t60) <= c32 < len(t60) else item_at(t60, c32)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t63 = read_input(ev, 'value', 'Pads')
+                    t62 = read_input(ev, 'value', 'Pads')
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t65 = load(ev, 'r')
-                    t66 = r67 if type(c32) is int and type(t65) is int and -MAX_INT_MAGNITUDE <= (r67 := c32 + t65) <= MAX_INT_MAGNITUDE else binary('+', c32, t65, b)
-                    t64 = t63[t66] if (type(t63) is list or type(t63) is tuple) and type(t66) is int and -len(t63) <= t66 < len(t63) else item_at(t63, t66)
-                    t68 = r69 if type(t62) is int and type(t64) is int and -MAX_INT_MAGNITUDE <= (r69 := t62 + t64) <= MAX_INT_MAGNITUDE else binary('+', t62, t64, b)
-                    t60 = t68
-                t70 = r71 if type(t47) is int and type(t60) is int and -MAX_INT_MAGNITUDE <= (r71 := t47 - t60) <= MAX_INT_MAGNITUDE else binary('-', t47, t60, b)
-                t29.append(t70)
+                    t64 = r65 if type(c32) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r65 := c32 + t31) <= MAX_INT_MAGNITUDE else binary('+', c32, t31, b)
+                    t63 = t62[t64] if (type(t62) is list or type(t62) is tuple) and type(t64) is int and -len(t62) <= t64 < len(t62) else item_at(t62, t64)
+                    t66 = r67 if type(t61) is int and type(t63) is int and -MAX_INT_MAGNITUDE <= (r67 := t61 + t63) <= MAX_INT_MAGNITUDE else binary('+', t61, t63, b)
+                    t59 = t66
+                t68 = r69 if type(t47) is int and type(t59) is int and -MAX_INT_MAGNITUDE <= (r69 := t47 - t59) <= MAX_INT_MAGNITUDE else binary('-', t47, t59, b)
+                t29.append(t68)
                 check_length(len(t29), 'comprehension')
             t14 = t29
-        t72 = binary('+', t9, t14, b)
-        t1 = t72
+        t70 = binary('+', t9, t14, b)
+        t1 = t70
         d3 = truthy(t1)
-    except Undecided as e73:
-        u2 = e73
+    except Undecided as e71:
+        u2 = e71
     if not d3:
         try:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t74 = load(ev, 'N')
+            t72 = load(ev, 'N')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t75 = load(ev, 'MG')
+            t73 = load(ev, 'MG')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t76 = load(ev, 'group')
-            t77 = r78 if type(t75) is int and type(t76) is int and -MAX_INT_MAGNITUDE <= (r78 := t75 * t76) <= MAX_INT_MAGNITUDE else binary('*', t75, t76, b)
-            t79: list[Any] = [t74, t77]
+            t74 = load(ev, 'group')
+            t75 = r76 if type(t73) is int and type(t74) is int and -MAX_INT_MAGNITUDE <= (r76 := t73 * t74) <= MAX_INT_MAGNITUDE else binary('*', t73, t74, b)
+            t77: list[Any] = [t72, t75]
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t80: list[Any] = []
+            t78: list[Any] = []
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t82 = load(ev, 'r')
-            t81 = FUNCTIONS['range']([t82], b)
-            for c83 in iterated(t81):
+            t80 = load(ev, 'r')
+            t79 = FUNCTIONS['range']([t80], b)
+            for c81 in iterated(t79):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t84 = FUNCTIONS['unknown'](['spatial'], b)
-                t80.append(t84)
-                check_length(len(t80), 'comprehension')
-            t85 = binary('+', t79, t80, b)
-            t1 = t85
+                t82 = FUNCTIONS['unknown'](['spatial'], b)
+                t78.append(t82)
+                check_length(len(t78), 'comprehension')
+            t83 = binary('+', t77, t78, b)
+            t1 = t83
             d3 = truthy(t1)
-        except Undecided as e86:
-            u2 = e86
+        except Undecided as e84:
+            u2 = e84
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -354,60 +354,58 @@ def _f7(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t6 = load(ev, 'hidden')
+        t7: list[Any] = [t6, t6]
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'hidden')
-        t8: list[Any] = [t6, t7]
-        k9 = compare('==', t5, t8, b)
-        if k9:
+        k8 = compare('==', t5, t7, b)
+        if k8:
             t4 = True
         t1 = t4
         d3 = not truthy(t1)
-    except Undecided as e10:
-        u2 = e10
+    except Undecided as e9:
+        u2 = e9
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = False
+            t10 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'SWKV')
+            t11 = load(ev, 'SWKV')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'hidden')
+            t12 = load(ev, 'hidden')
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'hidden')
-            t15 = r16 if type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := 2 * t14) <= MAX_INT_MAGNITUDE else binary('*', 2, t14, b)
-            t17: list[Any] = [t13, t15]
-            k18 = compare('==', t12, t17, b)
-            if k18:
-                t11 = True
-            t1 = t11
+            t13 = r14 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := 2 * t12) <= MAX_INT_MAGNITUDE else binary('*', 2, t12, b)
+            t15: list[Any] = [t12, t13]
+            k16 = compare('==', t11, t15, b)
+            if k16:
+                t10 = True
+            t1 = t10
             d3 = not truthy(t1)
-        except Undecided as e19:
-            u2 = e19
+        except Undecided as e17:
+            u2 = e17
         if not d3:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = False
+                t18 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = load(ev, 'SB')
+                t19 = load(ev, 'SB')
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'hidden')
-                t23 = r24 if type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := 3 * t22) <= MAX_INT_MAGNITUDE else binary('*', 3, t22, b)
-                t25: list[Any] = [t23]
-                k26 = compare('==', t21, t25, b)
-                if k26:
-                    t20 = True
-                t1 = t20
+                t20 = load(ev, 'hidden')
+                t21 = r22 if type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := 3 * t20) <= MAX_INT_MAGNITUDE else binary('*', 3, t20, b)
+                t23: list[Any] = [t21]
+                k24 = compare('==', t19, t23, b)
+                if k24:
+                    t18 = True
+                t1 = t18
                 d3 = not truthy(t1)
-            except Undecided as e27:
-                u2 = e27
+            except Undecided as e25:
+                u2 = e25
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -496,58 +494,55 @@ def _f8(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t26 = load(ev, 'num_heads')
-                        b.steps += 2
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = load(ev, 'SKC')
+                        t27 = t24[2] if (type(t24) is list or type(t24) is tuple) and -len(t24) <= 2 < len(t24) else item_at(t24, 2)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = t27[2] if (type(t27) is list or type(t27) is tuple) and -len(t27) <= 2 < len(t27) else item_at(t27, 2)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = load(ev, 'head')
-                        t30: list[Any] = [t25, t26, t28, t29]
-                        k31 = compare('==', t24, t30, b)
-                        if k31:
+                        t28 = load(ev, 'head')
+                        t29: list[Any] = [t25, t26, t27, t28]
+                        k30 = compare('==', t24, t29, b)
+                        if k30:
                             t23 = True
                         t20 = t23
                         d22 = not truthy(t20)
-                    except Undecided as e32:
-                        u21 = e32
+                    except Undecided as e31:
+                        u21 = e31
                     if not d22:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = False
+                            t32 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'SVC')
+                            t33 = load(ev, 'SVC')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = load(ev, 'SKC')
-                            if ((q37 := type(t34)) is int or q37 is str) and type(t35) is q37:
+                            t34 = load(ev, 'SKC')
+                            if ((q36 := type(t33)) is int or q36 is str) and type(t34) is q36:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k36 = t34 == t35
+                                k35 = t33 == t34
                             else:
-                                k36 = compare('==', t34, t35, b)
-                            if k36:
-                                t33 = True
-                            t20 = t33
+                                k35 = compare('==', t33, t34, b)
+                            if k35:
+                                t32 = True
+                            t20 = t32
                             d22 = not truthy(t20)
-                        except Undecided as e38:
-                            u21 = e38
+                        except Undecided as e37:
+                            u21 = e37
                     if not d22 and u21 is not None:
                         raise u21
                     t13 = t20
                     d15 = truthy(t13)
-                except Undecided as e39:
-                    u14 = e39
+                except Undecided as e38:
+                    u14 = e38
             if not d15 and u14 is not None:
                 raise u14
             t1 = t13
             d3 = not truthy(t1)
-        except Undecided as e40:
-            u2 = e40
+        except Undecided as e39:
+            u2 = e39
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -225,32 +225,31 @@ def _f5(ev: Evaluator) -> Any:
             t16 = t15[0] if (type(t15) is list or type(t15) is tuple) and -len(t15) <= 0 < len(t15) else item_at(t15, 0)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'S')
-            t18 = r19 if type(t16) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t16 + t17) <= MAX_INT_MAGNITUDE else binary('+', t16, t17, b)
-            t20: list[Any] = [t12, t13, t14, t18]
-            t9 = t20
+            t17 = r18 if type(t16) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r18 := t16 + t14) <= MAX_INT_MAGNITUDE else binary('+', t16, t14, b)
+            t19: list[Any] = [t12, t13, t14, t17]
+            t9 = t19
             d11 = truthy(t9)
-        except Undecided as e21:
-            u10 = e21
+        except Undecided as e20:
+            u10 = e20
         if not d11:
             try:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'B')
+                t21 = load(ev, 'B')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'num_heads')
+                t22 = load(ev, 'num_heads')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = load(ev, 'S')
+                t23 = load(ev, 'S')
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = FUNCTIONS['unknown'](['total_sequence'], b)
-                t26: list[Any] = [t22, t23, t24, t25]
-                t9 = t26
+                t24 = FUNCTIONS['unknown'](['total_sequence'], b)
+                t25: list[Any] = [t21, t22, t23, t24]
+                t9 = t25
                 d11 = truthy(t9)
-            except Undecided as e27:
-                u10 = e27
+            except Undecided as e26:
+                u10 = e26
         if not d11 and u10 is not None:
             raise u10
         t3 = t9
@@ -404,22 +403,19 @@ def _f10(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = t9[1] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 1 < len(t9) else item_at(t9, 1)
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'SK')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[3] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 3 < len(t11) else item_at(t11, 3)
-            t13 = r14 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t10 * t12) <= MAX_INT_MAGNITUDE else binary('*', t10, t12, b)
-            t8 = t13
+            t11 = t9[3] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 3 < len(t9) else item_at(t9, 3)
+            t12 = r13 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t10 * t11) <= MAX_INT_MAGNITUDE else binary('*', t10, t11, b)
+            t8 = t12
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'SQ')
+            t14 = load(ev, 'SQ')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = t15[2] if (type(t15) is list or type(t15) is tuple) and -len(t15) <= 2 < len(t15) else item_at(t15, 2)
-            t8 = t16
+            t15 = t14[2] if (type(t14) is list or type(t14) is tuple) and -len(t14) <= 2 < len(t14) else item_at(t14, 2)
+            t8 = t15
         t2 = t8
     return t2
 
@@ -865,99 +861,93 @@ def _f15(ev: Evaluator) -> Any:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
                                                         t80 = load(ev, 'num_heads')
-                                                        b.steps += 2
+                                                        b.steps += 3
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t81 = load(ev, 'SK')
-                                                        b.steps += 1
+                                                        t81 = t78[2] if (type(t78) is list or type(t78) is tuple) and -len(t78) <= 2 < len(t78) else item_at(t78, 2)
+                                                        b.steps += 3
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        t82 = t81[2] if (type(t81) is list or type(t81) is tuple) and -len(t81) <= 2 < len(t81) else item_at(t81, 2)
-                                                        b.steps += 2
-                                                        if b.steps > MAX_STEPS: b.charge(0)
-                                                        t83 = load(ev, 'SK')
-                                                        b.steps += 1
-                                                        if b.steps > MAX_STEPS: b.charge(0)
-                                                        t84 = t83[3] if (type(t83) is list or type(t83) is tuple) and -len(t83) <= 3 < len(t83) else item_at(t83, 3)
-                                                        t85: list[Any] = [t79, t80, t82, t84]
-                                                        k86 = compare('==', t78, t85, b)
-                                                        if k86:
+                                                        t82 = t78[3] if (type(t78) is list or type(t78) is tuple) and -len(t78) <= 3 < len(t78) else item_at(t78, 3)
+                                                        t83: list[Any] = [t79, t80, t81, t82]
+                                                        k84 = compare('==', t78, t83, b)
+                                                        if k84:
                                                             t77 = True
                                                         t69 = t77
                                                         d71 = not truthy(t69)
-                                                    except Undecided as e87:
-                                                        u70 = e87
+                                                    except Undecided as e85:
+                                                        u70 = e85
                                                     if not d71:
                                                         try:
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t88 = False
+                                                            t86 = False
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t89 = load(ev, 'SV')
+                                                            t87 = load(ev, 'SV')
                                                             b.steps += 1
                                                             if b.steps > MAX_STEPS: b.charge(0)
-                                                            t90 = load(ev, 'SK')
-                                                            if ((q92 := type(t89)) is int or q92 is str) and type(t90) is q92:
+                                                            t88 = load(ev, 'SK')
+                                                            if ((q90 := type(t87)) is int or q90 is str) and type(t88) is q90:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                k91 = t89 == t90
+                                                                k89 = t87 == t88
                                                             else:
-                                                                k91 = compare('==', t89, t90, b)
-                                                            if k91:
-                                                                t88 = True
-                                                            t69 = t88
+                                                                k89 = compare('==', t87, t88, b)
+                                                            if k89:
+                                                                t86 = True
+                                                            t69 = t86
                                                             d71 = not truthy(t69)
-                                                        except Undecided as e93:
-                                                            u70 = e93
+                                                        except Undecided as e91:
+                                                            u70 = e91
                                                         if not d71:
                                                             try:
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t94 = False
+                                                                t92 = False
                                                                 b.steps += 2
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t95 = load(ev, 'SQ')
+                                                                t93 = load(ev, 'SQ')
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t96 = t95[2] if (type(t95) is list or type(t95) is tuple) and -len(t95) <= 2 < len(t95) else item_at(t95, 2)
+                                                                t94 = t93[2] if (type(t93) is list or type(t93) is tuple) and -len(t93) <= 2 < len(t93) else item_at(t93, 2)
                                                                 b.steps += 1
                                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                                t97 = load(ev, 'hidden')
-                                                                if ((q99 := type(t96)) is int or q99 is str) and type(t97) is q99:
+                                                                t95 = load(ev, 'hidden')
+                                                                if ((q97 := type(t94)) is int or q97 is str) and type(t95) is q97:
                                                                     b.steps += 1
                                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                                    k98 = t96 == t97
+                                                                    k96 = t94 == t95
                                                                 else:
-                                                                    k98 = compare('==', t96, t97, b)
-                                                                if k98:
-                                                                    t94 = True
-                                                                t69 = t94
+                                                                    k96 = compare('==', t94, t95, b)
+                                                                if k96:
+                                                                    t92 = True
+                                                                t69 = t92
                                                                 d71 = not truthy(t69)
-                                                            except Undecided as e100:
-                                                                u70 = e100
+                                                            except Undecided as e98:
+                                                                u70 = e98
                                                 if not d71 and u70 is not None:
                                                     raise u70
                                                 t36 = t69
                                                 d38 = truthy(t36)
-                                            except Undecided as e101:
-                                                u37 = e101
+                                            except Undecided as e99:
+                                                u37 = e99
                                         if not d38 and u37 is not None:
                                             raise u37
                                         t25 = t36
                                         d27 = not truthy(t25)
-                                    except Undecided as e102:
-                                        u26 = e102
+                                    except Undecided as e100:
+                                        u26 = e100
                             if not d27 and u26 is not None:
                                 raise u26
                             t20 = t25
                             d22 = truthy(t20)
-                        except Undecided as e103:
-                            u21 = e103
+                        except Undecided as e101:
+                            u21 = e101
                     if not d22 and u21 is not None:
                         raise u21
                     t1 = t20
                     d3 = not truthy(t1)
-                except Undecided as e104:
-                    u2 = e104
+                except Undecided as e102:
+                    u2 = e102
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1056,58 +1046,55 @@ def _f16(ev: Evaluator) -> Any:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             t29 = load(ev, 'num_heads')
-                            b.steps += 2
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = load(ev, 'SPK')
+                            t30 = t27[2] if (type(t27) is list or type(t27) is tuple) and -len(t27) <= 2 < len(t27) else item_at(t27, 2)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t31 = t30[2] if (type(t30) is list or type(t30) is tuple) and -len(t30) <= 2 < len(t30) else item_at(t30, 2)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = load(ev, 'head')
-                            t33: list[Any] = [t28, t29, t31, t32]
-                            k34 = compare('==', t27, t33, b)
-                            if k34:
+                            t31 = load(ev, 'head')
+                            t32: list[Any] = [t28, t29, t30, t31]
+                            k33 = compare('==', t27, t32, b)
+                            if k33:
                                 t26 = True
                             t20 = t26
                             d22 = not truthy(t20)
-                        except Undecided as e35:
-                            u21 = e35
+                        except Undecided as e34:
+                            u21 = e34
                         if not d22:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t36 = False
+                                t35 = False
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t37 = load(ev, 'SPV')
+                                t36 = load(ev, 'SPV')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t38 = load(ev, 'SPK')
-                                if ((q40 := type(t37)) is int or q40 is str) and type(t38) is q40:
+                                t37 = load(ev, 'SPK')
+                                if ((q39 := type(t36)) is int or q39 is str) and type(t37) is q39:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k39 = t37 == t38
+                                    k38 = t36 == t37
                                 else:
-                                    k39 = compare('==', t37, t38, b)
-                                if k39:
-                                    t36 = True
-                                t20 = t36
+                                    k38 = compare('==', t36, t37, b)
+                                if k38:
+                                    t35 = True
+                                t20 = t35
                                 d22 = not truthy(t20)
-                            except Undecided as e41:
-                                u21 = e41
+                            except Undecided as e40:
+                                u21 = e40
                     if not d22 and u21 is not None:
                         raise u21
                     t13 = t20
                     d15 = truthy(t13)
-                except Undecided as e42:
-                    u14 = e42
+                except Undecided as e41:
+                    u14 = e41
             if not d15 and u14 is not None:
                 raise u14
             t1 = t13
             d3 = not truthy(t1)
-        except Undecided as e43:
-            u2 = e43
+        except Undecided as e42:
+            u2 = e42
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1591,100 +1578,97 @@ def _f21(ev: Evaluator) -> Any:
                     t17 = load(ev, 'total')
                     t16 = t17
                 else:
-                    b.steps += 2
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'SM')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = t18[1] if (type(t18) is list or type(t18) is tuple) and -len(t18) <= 1 < len(t18) else item_at(t18, 1)
-                    t16 = t19
-                t20: list[Any] = [t13, t16]
-                k21 = compare('==', t12, t20, b)
-                if k21:
+                    t18 = t12[1] if (type(t12) is list or type(t12) is tuple) and -len(t12) <= 1 < len(t12) else item_at(t12, 1)
+                    t16 = t18
+                t19: list[Any] = [t13, t16]
+                k20 = compare('==', t12, t19, b)
+                if k20:
                     t11 = True
                 t8 = t11
                 d10 = not truthy(t8)
-            except Undecided as e22:
-                u9 = e22
+            except Undecided as e21:
+                u9 = e21
             if not d10:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23: Any = None
-                    u24: Undecided | None = None
-                    d25 = False
+                    t22: Any = None
+                    u23: Undecided | None = None
+                    d24 = False
                     try:
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = load(ev, 'shared')
-                        t27 = not truthy(t26)
-                        t23 = t27
-                        d25 = truthy(t23)
-                    except Undecided as e28:
-                        u24 = e28
-                    if not d25:
+                        t25 = load(ev, 'shared')
+                        t26 = not truthy(t25)
+                        t22 = t26
+                        d24 = truthy(t22)
+                    except Undecided as e27:
+                        u23 = e27
+                    if not d24:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = True
-                            u30: Undecided | None = None
-                            d31 = False
+                            t28 = True
+                            u29: Undecided | None = None
+                            d30 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = read_input(ev, 'value', 'past_sequence_length')
-                            for c33 in iterated(t32):
+                            t31 = read_input(ev, 'value', 'past_sequence_length')
+                            for c32 in iterated(t31):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t36 = False
+                                    t35 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t37 = load(ev, 'SM')
+                                    t36 = load(ev, 'SM')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t38 = t37[1] if (type(t37) is list or type(t37) is tuple) and -len(t37) <= 1 < len(t37) else item_at(t37, 1)
+                                    t37 = t36[1] if (type(t36) is list or type(t36) is tuple) and -len(t36) <= 1 < len(t36) else item_at(t36, 1)
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t39 = load(ev, 'S')
-                                    t40 = r41 if type(c33) is int and type(t39) is int and -MAX_INT_MAGNITUDE <= (r41 := c33 + t39) <= MAX_INT_MAGNITUDE else binary('+', c33, t39, b)
-                                    if ((q43 := type(t38)) is int or q43 is str) and type(t40) is q43:
+                                    t38 = load(ev, 'S')
+                                    t39 = r40 if type(c32) is int and type(t38) is int and -MAX_INT_MAGNITUDE <= (r40 := c32 + t38) <= MAX_INT_MAGNITUDE else binary('+', c32, t38, b)
+                                    if ((q42 := type(t37)) is int or q42 is str) and type(t39) is q42:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k42 = t38 == t40
+                                        k41 = t37 == t39
                                     else:
-                                        k42 = compare('==', t38, t40, b)
-                                    if k42:
-                                        t36 = True
-                                    k34 = truthy(t36)
-                                except Undecided as e35:
-                                    k34 = True
-                                    if u30 is None:
-                                        u30 = e35
-                                if k34 is False:
-                                    t29 = False
-                                    d31 = True
-                                if d31:
+                                        k41 = compare('==', t37, t39, b)
+                                    if k41:
+                                        t35 = True
+                                    k33 = truthy(t35)
+                                except Undecided as e34:
+                                    k33 = True
+                                    if u29 is None:
+                                        u29 = e34
+                                if k33 is False:
+                                    t28 = False
+                                    d30 = True
+                                if d30:
                                     break
-                            if not d31 and u30 is not None:
-                                raise u30
-                            t23 = t29
-                            d25 = truthy(t23)
-                        except Undecided as e44:
-                            u24 = e44
-                    if not d25 and u24 is not None:
-                        raise u24
-                    t8 = t23
+                            if not d30 and u29 is not None:
+                                raise u29
+                            t22 = t28
+                            d24 = truthy(t22)
+                        except Undecided as e43:
+                            u23 = e43
+                    if not d24 and u23 is not None:
+                        raise u23
+                    t8 = t22
                     d10 = not truthy(t8)
-                except Undecided as e45:
-                    u9 = e45
+                except Undecided as e44:
+                    u9 = e44
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e46:
-            u2 = e46
+        except Undecided as e45:
+            u2 = e45
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -85,49 +85,40 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t19 = unary('-', 2)
             t18 = sliced(t17, None, t19, None, b)
-            b.steps += 3
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'SB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = unary('-', 1)
-            t21 = t20[t22] if (type(t20) is list or type(t20) is tuple) and type(t22) is int and -len(t20) <= t22 < len(t20) else item_at(t20, t22)
-            t23: list[Any] = [t21]
-            t24 = binary('+', t18, t23, b)
-            t16 = t24
+            t21 = unary('-', 1)
+            t20 = t17[t21] if (type(t17) is list or type(t17) is tuple) and type(t21) is int and -len(t17) <= t21 < len(t17) else item_at(t17, t21)
+            t22: list[Any] = [t20]
+            t23 = binary('+', t18, t22, b)
+            t16 = t23
         else:
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = load(ev, 'SA')
+            t25 = load(ev, 'SA')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = unary('-', 2)
-            t27 = sliced(t26, None, t28, None, b)
+            t27 = unary('-', 2)
+            t26 = sliced(t25, None, t27, None, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = load(ev, 'SB')
+            t28 = load(ev, 'SB')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = unary('-', 2)
-            t30 = sliced(t29, None, t31, None, b)
-            t25 = FUNCTIONS['broadcast']([t27, t30], b)
-            b.steps += 3
+            t30 = unary('-', 2)
+            t29 = sliced(t28, None, t30, None, b)
+            t24 = FUNCTIONS['broadcast']([t26, t29], b)
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = load(ev, 'SA')
-            b.steps += 2
+            t32 = unary('-', 2)
+            t31 = t25[t32] if (type(t25) is list or type(t25) is tuple) and type(t32) is int and -len(t25) <= t32 < len(t25) else item_at(t25, t32)
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = unary('-', 2)
-            t33 = t32[t34] if (type(t32) is list or type(t32) is tuple) and type(t34) is int and -len(t32) <= t34 < len(t32) else item_at(t32, t34)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t35 = load(ev, 'SB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t37 = unary('-', 1)
-            t36 = t35[t37] if (type(t35) is list or type(t35) is tuple) and type(t37) is int and -len(t35) <= t37 < len(t35) else item_at(t35, t37)
-            t38: list[Any] = [t33, t36]
-            t39 = binary('+', t25, t38, b)
-            t16 = t39
+            t34 = unary('-', 1)
+            t33 = t28[t34] if (type(t28) is list or type(t28) is tuple) and type(t34) is int and -len(t28) <= t34 < len(t28) else item_at(t28, t34)
+            t35: list[Any] = [t31, t33]
+            t36 = binary('+', t24, t35, b)
+            t16 = t36
         t4 = t16
     return t4
 
@@ -619,33 +610,30 @@ def _f6(ev: Evaluator) -> Any:
                         if b.steps > MAX_STEPS: b.charge(0)
                         t44 = unary('-', 2)
                         t43 = sliced(t42, None, t44, None, b)
-                        b.steps += 4
+                        b.steps += 6
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t45 = load(ev, 'SB')
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t47 = unary('-', 1)
-                        t46 = t45[t47] if (type(t45) is list or type(t45) is tuple) and type(t47) is int and -len(t45) <= t47 < len(t45) else item_at(t45, t47)
-                        t48: list[Any] = [1, t46]
-                        t49 = binary('+', t43, t48, b)
-                        if ((q51 := type(t41)) is int or q51 is str) and type(t49) is q51:
+                        t46 = unary('-', 1)
+                        t45 = t42[t46] if (type(t42) is list or type(t42) is tuple) and type(t46) is int and -len(t42) <= t46 < len(t42) else item_at(t42, t46)
+                        t47: list[Any] = [1, t45]
+                        t48 = binary('+', t43, t47, b)
+                        if ((q50 := type(t41)) is int or q50 is str) and type(t48) is q50:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k50 = t41 == t49
+                            k49 = t41 == t48
                         else:
-                            k50 = compare('==', t41, t49, b)
-                        if k50:
+                            k49 = compare('==', t41, t48, b)
+                        if k49:
                             t40 = True
                         t33 = t40
                         d35 = not truthy(t33)
-                    except Undecided as e52:
-                        u34 = e52
+                    except Undecided as e51:
+                        u34 = e51
                 if not d35 and u34 is not None:
                     raise u34
                 t1 = t33
                 d3 = truthy(t1)
-            except Undecided as e53:
-                u2 = e53
+            except Undecided as e52:
+                u2 = e52
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -831,33 +819,30 @@ def _f7(ev: Evaluator) -> Any:
                             if b.steps > MAX_STEPS: b.charge(0)
                             t48 = unary('-', 2)
                             t47 = sliced(t46, None, t48, None, b)
-                            b.steps += 4
+                            b.steps += 6
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t49 = load(ev, 'SB')
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t51 = unary('-', 1)
-                            t50 = t49[t51] if (type(t49) is list or type(t49) is tuple) and type(t51) is int and -len(t49) <= t51 < len(t49) else item_at(t49, t51)
-                            t52: list[Any] = [1, t50]
-                            t53 = binary('+', t47, t52, b)
-                            if ((q55 := type(t45)) is int or q55 is str) and type(t53) is q55:
+                            t50 = unary('-', 1)
+                            t49 = t46[t50] if (type(t46) is list or type(t46) is tuple) and type(t50) is int and -len(t46) <= t50 < len(t46) else item_at(t46, t50)
+                            t51: list[Any] = [1, t49]
+                            t52 = binary('+', t47, t51, b)
+                            if ((q54 := type(t45)) is int or q54 is str) and type(t52) is q54:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k54 = t45 == t53
+                                k53 = t45 == t52
                             else:
-                                k54 = compare('==', t45, t53, b)
-                            if k54:
+                                k53 = compare('==', t45, t52, b)
+                            if k53:
                                 t44 = True
                             t37 = t44
                             d39 = not truthy(t37)
-                        except Undecided as e56:
-                            u38 = e56
+                        except Undecided as e55:
+                            u38 = e55
                     if not d39 and u38 is not None:
                         raise u38
                     t1 = t37
                     d3 = truthy(t1)
-                except Undecided as e57:
-                    u2 = e57
+                except Undecided as e56:
+                    u2 = e56
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -53,51 +53,48 @@ def _f1(ev: Evaluator) -> Any:
             t7 = True
         t10: Any
         if truthy(t7):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'past_key')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[2] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 2 < len(t11) else item_at(t11, 2)
-            t10 = t12
+            t11 = t8[2] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 2 < len(t8) else item_at(t8, 2)
+            t10 = t11
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = 0
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = read_input(ev, 'value', 'total_sequence_length')
+        t12 = read_input(ev, 'value', 'total_sequence_length')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = t13[0] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 0 < len(t13) else item_at(t13, 0)
-        t6 = FUNCTIONS['max']([t10, t14], b)
+        t13 = t12[0] if (type(t12) is list or type(t12) is tuple) and -len(t12) <= 0 < len(t12) else item_at(t12, 0)
+        t6 = FUNCTIONS['max']([t10, t13], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'hs')
-        t16: list[Any] = [t4, t5, t6, t15]
-        t1 = t16
+        t14 = load(ev, 'hs')
+        t15: list[Any] = [t4, t5, t6, t14]
+        t1 = t15
         d3 = truthy(t1)
-    except Undecided as e17:
-        u2 = e17
+    except Undecided as e16:
+        u2 = e16
     if not d3:
         try:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'B')
+            t17 = load(ev, 'B')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'kv_num_heads')
+            t18 = load(ev, 'kv_num_heads')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = FUNCTIONS['unknown'](['present_len'], b)
+            t19 = FUNCTIONS['unknown'](['present_len'], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'hs')
-            t22: list[Any] = [t18, t19, t20, t21]
-            t1 = t22
+            t20 = load(ev, 'hs')
+            t21: list[Any] = [t17, t18, t19, t20]
+            t1 = t21
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1

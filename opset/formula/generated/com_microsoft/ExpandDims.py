@@ -224,14 +224,13 @@ def _f4(ev: Evaluator) -> Any:
             if k15:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'r')
-                if ((q19 := type(t14)) is int or q19 is str) and type(t17) is q19:
+                if ((q18 := type(t14)) is int or q18 is str) and type(t10) is q18:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k18 = t14 <= t17
+                    k17 = t14 <= t10
                 else:
-                    k18 = compare('<=', t14, t17, b)
-                if k18:
+                    k17 = compare('<=', t14, t10, b)
+                if k17:
                     t9 = True
             k7 = truthy(t9)
         except Undecided as e8:

@@ -246,71 +246,65 @@ def _f6(ev: Evaluator) -> Any:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 t28 = False
-                                b.steps += 2
+                                b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t29 = load(ev, 'C')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t31 = unary('-', 1)
+                                t30 = unary('-', 1)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t32 = r33 if type(t31) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r33 := t31 - c22) <= MAX_INT_MAGNITUDE else binary('-', t31, c22, b)
-                                t30 = t29[t32] if (type(t29) is list or type(t29) is tuple) and type(t32) is int and -len(t29) <= t32 < len(t29) else item_at(t29, t32)
+                                t31 = r32 if type(t30) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r32 := t30 - c22) <= MAX_INT_MAGNITUDE else binary('-', t30, c22, b)
+                                t29 = t21[t31] if (type(t21) is list or type(t21) is tuple) and type(t31) is int and -len(t21) <= t31 < len(t21) else item_at(t21, t31)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t30) is int:
+                                if type(t29) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k34 = t30 == 1
+                                    k33 = t29 == 1
                                 else:
-                                    k34 = compare('==', t30, 1, b)
-                                if k34:
+                                    k33 = compare('==', t29, 1, b)
+                                if k33:
                                     t28 = True
                                 t25 = t28
                                 d27 = truthy(t25)
-                            except Undecided as e35:
-                                u26 = e35
+                            except Undecided as e34:
+                                u26 = e34
                             if not d27:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t36 = False
-                                    b.steps += 2
+                                    t35 = False
+                                    b.steps += 5
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t37 = load(ev, 'C')
-                                    b.steps += 3
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t39 = unary('-', 1)
+                                    t37 = unary('-', 1)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t40 = r41 if type(t39) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r41 := t39 - c22) <= MAX_INT_MAGNITUDE else binary('-', t39, c22, b)
-                                    t38 = t37[t40] if (type(t37) is list or type(t37) is tuple) and type(t40) is int and -len(t37) <= t40 < len(t37) else item_at(t37, t40)
+                                    t38 = r39 if type(t37) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c22) <= MAX_INT_MAGNITUDE else binary('-', t37, c22, b)
+                                    t36 = t21[t38] if (type(t21) is list or type(t21) is tuple) and type(t38) is int and -len(t21) <= t38 < len(t21) else item_at(t21, t38)
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t42 = load(ev, 'M')
+                                    t40 = load(ev, 'M')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t43 = load(ev, 'N')
-                                    t44: list[Any] = [t42, t43]
+                                    t41 = load(ev, 'N')
+                                    t42: list[Any] = [t40, t41]
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t46 = unary('-', 1)
+                                    t44 = unary('-', 1)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t47 = r48 if type(t46) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r48 := t46 - c22) <= MAX_INT_MAGNITUDE else binary('-', t46, c22, b)
-                                    t45 = t44[t47] if type(t47) is int and -len(t44) <= t47 < len(t44) else item_at(t44, t47)
-                                    if ((q50 := type(t38)) is int or q50 is str) and type(t45) is q50:
+                                    t45 = r46 if type(t44) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r46 := t44 - c22) <= MAX_INT_MAGNITUDE else binary('-', t44, c22, b)
+                                    t43 = t42[t45] if type(t45) is int and -len(t42) <= t45 < len(t42) else item_at(t42, t45)
+                                    if ((q48 := type(t36)) is int or q48 is str) and type(t43) is q48:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k49 = t38 == t45
+                                        k47 = t36 == t43
                                     else:
-                                        k49 = compare('==', t38, t45, b)
-                                    if k49:
-                                        t36 = True
-                                    t25 = t36
+                                        k47 = compare('==', t36, t43, b)
+                                    if k47:
+                                        t35 = True
+                                    t25 = t35
                                     d27 = truthy(t25)
-                                except Undecided as e51:
-                                    u26 = e51
+                                except Undecided as e49:
+                                    u26 = e49
                             if not d27 and u26 is not None:
                                 raise u26
                             k23 = truthy(t25)
@@ -327,14 +321,14 @@ def _f6(ev: Evaluator) -> Any:
                         raise u17
                     t8 = t16
                     d10 = not truthy(t8)
-                except Undecided as e52:
-                    u9 = e52
+                except Undecided as e50:
+                    u9 = e50
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e53:
-            u2 = e53
+        except Undecided as e51:
+            u2 = e51
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -85,49 +85,40 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t19 = unary('-', 2)
             t18 = sliced(t17, None, t19, None, b)
-            b.steps += 3
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'EB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = unary('-', 1)
-            t21 = t20[t22] if (type(t20) is list or type(t20) is tuple) and type(t22) is int and -len(t20) <= t22 < len(t20) else item_at(t20, t22)
-            t23: list[Any] = [t21]
-            t24 = binary('+', t18, t23, b)
-            t16 = t24
+            t21 = unary('-', 1)
+            t20 = t17[t21] if (type(t17) is list or type(t17) is tuple) and type(t21) is int and -len(t17) <= t21 < len(t17) else item_at(t17, t21)
+            t22: list[Any] = [t20]
+            t23 = binary('+', t18, t22, b)
+            t16 = t23
         else:
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = load(ev, 'EA')
+            t25 = load(ev, 'EA')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = unary('-', 2)
-            t27 = sliced(t26, None, t28, None, b)
+            t27 = unary('-', 2)
+            t26 = sliced(t25, None, t27, None, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = load(ev, 'EB')
+            t28 = load(ev, 'EB')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = unary('-', 2)
-            t30 = sliced(t29, None, t31, None, b)
-            t25 = FUNCTIONS['broadcast']([t27, t30], b)
-            b.steps += 3
+            t30 = unary('-', 2)
+            t29 = sliced(t28, None, t30, None, b)
+            t24 = FUNCTIONS['broadcast']([t26, t29], b)
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = load(ev, 'EA')
-            b.steps += 2
+            t32 = unary('-', 2)
+            t31 = t25[t32] if (type(t25) is list or type(t25) is tuple) and type(t32) is int and -len(t25) <= t32 < len(t25) else item_at(t25, t32)
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = unary('-', 2)
-            t33 = t32[t34] if (type(t32) is list or type(t32) is tuple) and type(t34) is int and -len(t32) <= t34 < len(t32) else item_at(t32, t34)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t35 = load(ev, 'EB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t37 = unary('-', 1)
-            t36 = t35[t37] if (type(t35) is list or type(t35) is tuple) and type(t37) is int and -len(t35) <= t37 < len(t35) else item_at(t35, t37)
-            t38: list[Any] = [t33, t36]
-            t39 = binary('+', t25, t38, b)
-            t16 = t39
+            t34 = unary('-', 1)
+            t33 = t28[t34] if (type(t28) is list or type(t28) is tuple) and type(t34) is int and -len(t28) <= t34 < len(t28) else item_at(t28, t34)
+            t35: list[Any] = [t31, t33]
+            t36 = binary('+', t24, t35, b)
+            t16 = t36
         t4 = t16
     return t4
 
@@ -183,105 +174,72 @@ def _f3(ev: Evaluator) -> Any:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
             t8 = load(ev, 'SA')
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'ra')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = r12 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t10 - 1) <= MAX_INT_MAGNITUDE else binary('-', t10, 1, b)
-            t9 = sliced(t8, 1, t11, None, b)
+            t10 = r11 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r11 := t2 - 1) <= MAX_INT_MAGNITUDE else binary('-', t2, 1, b)
+            t9 = sliced(t8, 1, t10, None, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'transA')
-            t14: Any
-            if truthy(t13):
+            t12 = load(ev, 'transA')
+            t13: Any
+            if truthy(t12):
+                b.steps += 6
+                if b.steps > MAX_STEPS: b.charge(0)
+                t15 = r16 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r16 := t2 - 1) <= MAX_INT_MAGNITUDE else binary('-', t2, 1, b)
+                t14 = t8[t15] if (type(t8) is list or type(t8) is tuple) and type(t15) is int and -len(t8) <= t15 < len(t8) else item_at(t8, t15)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'SA')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'ra')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = r19 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t17 - 1) <= MAX_INT_MAGNITUDE else binary('-', t17, 1, b)
-                t16 = t15[t18] if (type(t15) is list or type(t15) is tuple) and type(t18) is int and -len(t15) <= t18 < len(t15) else item_at(t15, t18)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'SA')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
-                t22: list[Any] = [t16, t21]
-                t14 = t22
+                t17 = t8[0] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 0 < len(t8) else item_at(t8, 0)
+                t18: list[Any] = [t14, t17]
+                t13 = t18
             else:
-                b.steps += 3
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'SA')
-                b.steps += 1
+                t19 = t8[0] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 0 < len(t8) else item_at(t8, 0)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = t23[0] if (type(t23) is list or type(t23) is tuple) and -len(t23) <= 0 < len(t23) else item_at(t23, 0)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t25 = load(ev, 'SA')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t27 = load(ev, 'ra')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t28 = r29 if type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t27 - 1) <= MAX_INT_MAGNITUDE else binary('-', t27, 1, b)
-                t26 = t25[t28] if (type(t25) is list or type(t25) is tuple) and type(t28) is int and -len(t25) <= t28 < len(t25) else item_at(t25, t28)
-                t30: list[Any] = [t24, t26]
-                t14 = t30
-            t31 = r32 if type(t9) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r32 := t9 + t14) <= MAX_INT_MAGNITUDE else binary('+', t9, t14, b)
-            t7 = t31
+                t21 = r22 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r22 := t2 - 1) <= MAX_INT_MAGNITUDE else binary('-', t2, 1, b)
+                t20 = t8[t21] if (type(t8) is list or type(t8) is tuple) and type(t21) is int and -len(t8) <= t21 < len(t8) else item_at(t8, t21)
+                t23: list[Any] = [t19, t20]
+                t13 = t23
+            t24 = r25 if type(t9) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r25 := t9 + t13) <= MAX_INT_MAGNITUDE else binary('+', t9, t13, b)
+            t7 = t24
         else:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t33 = load(ev, 'SA')
+            t26 = load(ev, 'SA')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t35 = unary('-', 2)
-            t34 = sliced(t33, None, t35, None, b)
+            t28 = unary('-', 2)
+            t27 = sliced(t26, None, t28, None, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t36 = load(ev, 'transA')
-            t37: Any
-            if truthy(t36):
-                b.steps += 3
+            t29 = load(ev, 'transA')
+            t30: Any
+            if truthy(t29):
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t38 = load(ev, 'SA')
-                b.steps += 2
+                t32 = unary('-', 1)
+                t31 = t26[t32] if (type(t26) is list or type(t26) is tuple) and type(t32) is int and -len(t26) <= t32 < len(t26) else item_at(t26, t32)
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t40 = unary('-', 1)
-                t39 = t38[t40] if (type(t38) is list or type(t38) is tuple) and type(t40) is int and -len(t38) <= t40 < len(t38) else item_at(t38, t40)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t41 = load(ev, 'SA')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t43 = unary('-', 2)
-                t42 = t41[t43] if (type(t41) is list or type(t41) is tuple) and type(t43) is int and -len(t41) <= t43 < len(t41) else item_at(t41, t43)
-                t44: list[Any] = [t39, t42]
-                t37 = t44
+                t34 = unary('-', 2)
+                t33 = t26[t34] if (type(t26) is list or type(t26) is tuple) and type(t34) is int and -len(t26) <= t34 < len(t26) else item_at(t26, t34)
+                t35: list[Any] = [t31, t33]
+                t30 = t35
             else:
-                b.steps += 3
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t45 = load(ev, 'SA')
-                b.steps += 2
+                t37 = unary('-', 2)
+                t36 = t26[t37] if (type(t26) is list or type(t26) is tuple) and type(t37) is int and -len(t26) <= t37 < len(t26) else item_at(t26, t37)
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t47 = unary('-', 2)
-                t46 = t45[t47] if (type(t45) is list or type(t45) is tuple) and type(t47) is int and -len(t45) <= t47 < len(t45) else item_at(t45, t47)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t48 = load(ev, 'SA')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t50 = unary('-', 1)
-                t49 = t48[t50] if (type(t48) is list or type(t48) is tuple) and type(t50) is int and -len(t48) <= t50 < len(t48) else item_at(t48, t50)
-                t51: list[Any] = [t46, t49]
-                t37 = t51
-            t52 = r53 if type(t34) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r53 := t34 + t37) <= MAX_INT_MAGNITUDE else binary('+', t34, t37, b)
-            t7 = t52
+                t39 = unary('-', 1)
+                t38 = t26[t39] if (type(t26) is list or type(t26) is tuple) and type(t39) is int and -len(t26) <= t39 < len(t26) else item_at(t26, t39)
+                t40: list[Any] = [t36, t38]
+                t30 = t40
+            t41 = r42 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r42 := t27 + t30) <= MAX_INT_MAGNITUDE else binary('+', t27, t30, b)
+            t7 = t41
         t4 = t7
     return t4
 
@@ -319,105 +277,72 @@ def _f4(ev: Evaluator) -> Any:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
             t8 = load(ev, 'SB')
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'rb')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = r12 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t10 - 1) <= MAX_INT_MAGNITUDE else binary('-', t10, 1, b)
-            t9 = sliced(t8, 1, t11, None, b)
+            t10 = r11 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r11 := t2 - 1) <= MAX_INT_MAGNITUDE else binary('-', t2, 1, b)
+            t9 = sliced(t8, 1, t10, None, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'transB')
-            t14: Any
-            if truthy(t13):
+            t12 = load(ev, 'transB')
+            t13: Any
+            if truthy(t12):
+                b.steps += 6
+                if b.steps > MAX_STEPS: b.charge(0)
+                t15 = r16 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r16 := t2 - 1) <= MAX_INT_MAGNITUDE else binary('-', t2, 1, b)
+                t14 = t8[t15] if (type(t8) is list or type(t8) is tuple) and type(t15) is int and -len(t8) <= t15 < len(t8) else item_at(t8, t15)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'SB')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'rb')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = r19 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t17 - 1) <= MAX_INT_MAGNITUDE else binary('-', t17, 1, b)
-                t16 = t15[t18] if (type(t15) is list or type(t15) is tuple) and type(t18) is int and -len(t15) <= t18 < len(t15) else item_at(t15, t18)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'SB')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
-                t22: list[Any] = [t16, t21]
-                t14 = t22
+                t17 = t8[0] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 0 < len(t8) else item_at(t8, 0)
+                t18: list[Any] = [t14, t17]
+                t13 = t18
             else:
-                b.steps += 3
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'SB')
-                b.steps += 1
+                t19 = t8[0] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 0 < len(t8) else item_at(t8, 0)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = t23[0] if (type(t23) is list or type(t23) is tuple) and -len(t23) <= 0 < len(t23) else item_at(t23, 0)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t25 = load(ev, 'SB')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t27 = load(ev, 'rb')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t28 = r29 if type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t27 - 1) <= MAX_INT_MAGNITUDE else binary('-', t27, 1, b)
-                t26 = t25[t28] if (type(t25) is list or type(t25) is tuple) and type(t28) is int and -len(t25) <= t28 < len(t25) else item_at(t25, t28)
-                t30: list[Any] = [t24, t26]
-                t14 = t30
-            t31 = r32 if type(t9) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r32 := t9 + t14) <= MAX_INT_MAGNITUDE else binary('+', t9, t14, b)
-            t7 = t31
+                t21 = r22 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r22 := t2 - 1) <= MAX_INT_MAGNITUDE else binary('-', t2, 1, b)
+                t20 = t8[t21] if (type(t8) is list or type(t8) is tuple) and type(t21) is int and -len(t8) <= t21 < len(t8) else item_at(t8, t21)
+                t23: list[Any] = [t19, t20]
+                t13 = t23
+            t24 = r25 if type(t9) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r25 := t9 + t13) <= MAX_INT_MAGNITUDE else binary('+', t9, t13, b)
+            t7 = t24
         else:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t33 = load(ev, 'SB')
+            t26 = load(ev, 'SB')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t35 = unary('-', 2)
-            t34 = sliced(t33, None, t35, None, b)
+            t28 = unary('-', 2)
+            t27 = sliced(t26, None, t28, None, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t36 = load(ev, 'transB')
-            t37: Any
-            if truthy(t36):
-                b.steps += 3
+            t29 = load(ev, 'transB')
+            t30: Any
+            if truthy(t29):
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t38 = load(ev, 'SB')
-                b.steps += 2
+                t32 = unary('-', 1)
+                t31 = t26[t32] if (type(t26) is list or type(t26) is tuple) and type(t32) is int and -len(t26) <= t32 < len(t26) else item_at(t26, t32)
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t40 = unary('-', 1)
-                t39 = t38[t40] if (type(t38) is list or type(t38) is tuple) and type(t40) is int and -len(t38) <= t40 < len(t38) else item_at(t38, t40)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t41 = load(ev, 'SB')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t43 = unary('-', 2)
-                t42 = t41[t43] if (type(t41) is list or type(t41) is tuple) and type(t43) is int and -len(t41) <= t43 < len(t41) else item_at(t41, t43)
-                t44: list[Any] = [t39, t42]
-                t37 = t44
+                t34 = unary('-', 2)
+                t33 = t26[t34] if (type(t26) is list or type(t26) is tuple) and type(t34) is int and -len(t26) <= t34 < len(t26) else item_at(t26, t34)
+                t35: list[Any] = [t31, t33]
+                t30 = t35
             else:
-                b.steps += 3
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t45 = load(ev, 'SB')
-                b.steps += 2
+                t37 = unary('-', 2)
+                t36 = t26[t37] if (type(t26) is list or type(t26) is tuple) and type(t37) is int and -len(t26) <= t37 < len(t26) else item_at(t26, t37)
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t47 = unary('-', 2)
-                t46 = t45[t47] if (type(t45) is list or type(t45) is tuple) and type(t47) is int and -len(t45) <= t47 < len(t45) else item_at(t45, t47)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t48 = load(ev, 'SB')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t50 = unary('-', 1)
-                t49 = t48[t50] if (type(t48) is list or type(t48) is tuple) and type(t50) is int and -len(t48) <= t50 < len(t48) else item_at(t48, t50)
-                t51: list[Any] = [t46, t49]
-                t37 = t51
-            t52 = r53 if type(t34) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r53 := t34 + t37) <= MAX_INT_MAGNITUDE else binary('+', t34, t37, b)
-            t7 = t52
+                t39 = unary('-', 1)
+                t38 = t26[t39] if (type(t26) is list or type(t26) is tuple) and type(t39) is int and -len(t26) <= t39 < len(t26) else item_at(t26, t39)
+                t40: list[Any] = [t36, t38]
+                t30 = t40
+            t41 = r42 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r42 := t27 + t30) <= MAX_INT_MAGNITUDE else binary('+', t27, t30, b)
+            t7 = t41
         t4 = t7
     return t4
 

@@ -184,14 +184,11 @@ def _f6(ev: Evaluator) -> Any:
         t6 = t5[3] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 3 < len(t5) else item_at(t5, 3)
         t4 = t6
     else:
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'key')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = unary('-', 1)
-        t8 = t7[t9] if (type(t7) is list or type(t7) is tuple) and type(t9) is int and -len(t7) <= t9 < len(t7) else item_at(t7, t9)
-        t4 = t8
+        t8 = unary('-', 1)
+        t7 = t2[t8] if (type(t2) is list or type(t2) is tuple) and type(t8) is int and -len(t2) <= t8 < len(t2) else item_at(t2, t8)
+        t4 = t7
     return t4
 
 
@@ -293,70 +290,61 @@ def _f9(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 3
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'cu_seqlens')
+        t5 = t2[0] if (type(t2) is list or type(t2) is tuple) and -len(t2) <= 0 < len(t2) else item_at(t2, 0)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[0] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 0 < len(t5) else item_at(t5, 0)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
-        t4 = t7
+        t6 = r7 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t5 - 1) <= MAX_INT_MAGNITUDE else binary('-', t5, 1, b)
+        t4 = t6
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = False
+        t8 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'initial_state')
+        t9 = load(ev, 'initial_state')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k11 = compare('!=', t10, None, b)
-        if k11:
-            t9 = True
-        t12: Any
-        if truthy(t9):
-            b.steps += 2
+        k10 = compare('!=', t9, None, b)
+        if k10:
+            t8 = True
+        t11: Any
+        if truthy(t8):
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'initial_state')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = t13[0] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 0 < len(t13) else item_at(t13, 0)
-            t12 = t14
+            t12 = t9[0] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 0 < len(t9) else item_at(t9, 0)
+            t11 = t12
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = False
+            t13 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'query')
-            t16 = FUNCTIONS['len']([t17], b)
+            t15 = load(ev, 'query')
+            t14 = FUNCTIONS['len']([t15], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t16) is int:
+            if type(t14) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k18 = t16 == 4
+                k16 = t14 == 4
             else:
-                k18 = compare('==', t16, 4, b)
-            if k18:
-                t15 = True
-            t19: Any
-            if truthy(t15):
-                b.steps += 2
+                k16 = compare('==', t14, 4, b)
+            if k16:
+                t13 = True
+            t17: Any
+            if truthy(t13):
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'query')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
-                t19 = t21
+                t18 = t15[0] if (type(t15) is list or type(t15) is tuple) and -len(t15) <= 0 < len(t15) else item_at(t15, 0)
+                t17 = t18
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = 1
-            t12 = t19
-        t4 = t12
+                t17 = 1
+            t11 = t17
+        t4 = t11
     return t4
 
 
@@ -1058,19 +1046,18 @@ def _f21(ev: Evaluator) -> Any:
             t10 = sliced(t9, None, t11, None, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'lead')
-            if ((q15 := type(t10)) is int or q15 is str) and type(t13) is q15:
+            if ((q14 := type(t10)) is int or q14 is str) and type(t12) is q14:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k14 = t10 == t13
+                k13 = t10 == t12
             else:
-                k14 = compare('==', t10, t13, b)
-            if k14:
+                k13 = compare('==', t10, t12, b)
+            if k13:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e16:
-            u2 = e16
+        except Undecided as e15:
+            u2 = e15
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -18,11 +18,10 @@ def _f0(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = load(ev, 'S')
+    t4: list[Any] = [t1, t2, t3, t3]
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'S')
-    t5: list[Any] = [t1, t2, t3, t4]
-    return t5
+    return t4
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -259,31 +258,28 @@ def _f5(ev: Evaluator) -> Any:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             t38 = t37[0] if (type(t37) is list or type(t37) is tuple) and -len(t37) <= 0 < len(t37) else item_at(t37, 0)
-                            b.steps += 2
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t39 = load(ev, 'STO')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t40 = t39[1] if (type(t39) is list or type(t39) is tuple) and -len(t39) <= 1 < len(t39) else item_at(t39, 1)
-                            t41 = r42 if type(t38) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r42 := t38 * t40) <= MAX_INT_MAGNITUDE else binary('*', t38, t40, b)
-                            if ((q44 := type(t36)) is int or q44 is str) and type(t41) is q44:
+                            t39 = t37[1] if (type(t37) is list or type(t37) is tuple) and -len(t37) <= 1 < len(t37) else item_at(t37, 1)
+                            t40 = r41 if type(t38) is int and type(t39) is int and -MAX_INT_MAGNITUDE <= (r41 := t38 * t39) <= MAX_INT_MAGNITUDE else binary('*', t38, t39, b)
+                            if ((q43 := type(t36)) is int or q43 is str) and type(t40) is q43:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k43 = t36 <= t41
+                                k42 = t36 <= t40
                             else:
-                                k43 = compare('<=', t36, t41, b)
-                            if k43:
+                                k42 = compare('<=', t36, t40, b)
+                            if k42:
                                 t34 = True
                             t17 = t34
                             d19 = not truthy(t17)
-                        except Undecided as e45:
-                            u18 = e45
+                        except Undecided as e44:
+                            u18 = e44
             if not d19 and u18 is not None:
                 raise u18
             t1 = t17
             d3 = truthy(t1)
-        except Undecided as e46:
-            u2 = e46
+        except Undecided as e45:
+            u2 = e45
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -475,38 +471,37 @@ def _f8(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t7 = load(ev, 'S')
+        t8: list[Any] = [1, t6, t7, t7]
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'S')
-        t9: list[Any] = [1, t6, t7, t8]
-        k10 = compare('==', t5, t9, b)
-        if k10:
+        k9 = compare('==', t5, t8, b)
+        if k9:
             t4 = True
         t1 = t4
         d3 = not truthy(t1)
-    except Undecided as e11:
-        u2 = e11
+    except Undecided as e10:
+        u2 = e10
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = False
+            t11 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'SE')
+            t12 = load(ev, 'SE')
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'num_heads')
-            t15: list[Any] = [1, t14, 1, 1]
+            t13 = load(ev, 'num_heads')
+            t14: list[Any] = [1, t13, 1, 1]
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            k16 = compare('==', t13, t15, b)
-            if k16:
-                t12 = True
-            t1 = t12
+            k15 = compare('==', t12, t14, b)
+            if k15:
+                t11 = True
+            t1 = t11
             d3 = not truthy(t1)
-        except Undecided as e17:
-            u2 = e17
+        except Undecided as e16:
+            u2 = e16
     if not d3 and u2 is not None:
         raise u2
     return t1

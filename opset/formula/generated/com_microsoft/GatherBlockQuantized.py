@@ -20,18 +20,12 @@ def _f0(ev: Evaluator) -> Any:
     if b.steps > MAX_STEPS: b.charge(0)
     t4 = load(ev, 'indices')
     t5 = r6 if type(t2) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r6 := t2 + t4) <= MAX_INT_MAGNITUDE else binary('+', t2, t4, b)
-    b.steps += 2
+    b.steps += 5
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'logical')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'ga')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t10 = r11 if type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t9 + 1) <= MAX_INT_MAGNITUDE else binary('+', t9, 1, b)
-    t8 = sliced(t7, t10, None, None, b)
-    t12 = r13 if type(t5) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r13 := t5 + t8) <= MAX_INT_MAGNITUDE else binary('+', t5, t8, b)
-    return t12
+    t8 = r9 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r9 := t3 + 1) <= MAX_INT_MAGNITUDE else binary('+', t3, 1, b)
+    t7 = sliced(t1, t8, None, None, b)
+    t10 = r11 if type(t5) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r11 := t5 + t7) <= MAX_INT_MAGNITUDE else binary('+', t5, t7, b)
+    return t10
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -63,19 +57,15 @@ def _f2(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'gather_axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'gather_axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -99,19 +89,15 @@ def _f3(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'quantize_axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'quantize_axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -156,20 +142,17 @@ def _f5(ev: Evaluator) -> Any:
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = unary('-', 1)
     t2 = sliced(t1, None, t3, None, b)
-    b.steps += 4
+    b.steps += 6
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'SD')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = unary('-', 1)
-    t5 = t4[t6] if (type(t4) is list or type(t4) is tuple) and type(t6) is int and -len(t4) <= t6 < len(t4) else item_at(t4, t6)
+    t5 = unary('-', 1)
+    t4 = t1[t5] if (type(t1) is list or type(t1) is tuple) and type(t5) is int and -len(t1) <= t5 < len(t1) else item_at(t1, t5)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'packs')
-    t8 = r9 if type(t5) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t5 * t7) <= MAX_INT_MAGNITUDE else binary('*', t5, t7, b)
-    t10: list[Any] = [t8]
-    t11 = binary('+', t2, t10, b)
-    return t11
+    t6 = load(ev, 'packs')
+    t7 = r8 if type(t4) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t4 * t6) <= MAX_INT_MAGNITUDE else binary('*', t4, t6, b)
+    t9: list[Any] = [t7]
+    t10 = binary('+', t2, t9, b)
+    return t10
 
 
 def _f6(ev: Evaluator) -> Any:
@@ -216,20 +199,19 @@ def _f7(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'block_size')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'logical')
+        t6 = load(ev, 'logical')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'qa')
-        t8 = t7[t9] if (type(t7) is list or type(t7) is tuple) and type(t9) is int and -len(t7) <= t9 < len(t7) else item_at(t7, t9)
+        t8 = load(ev, 'qa')
+        t7 = t6[t8] if (type(t6) is list or type(t6) is tuple) and type(t8) is int and -len(t6) <= t8 < len(t6) else item_at(t6, t8)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = FUNCTIONS['max']([t8, 1], b)
-        t4 = t6
+        t5 = FUNCTIONS['max']([t7, 1], b)
+        t4 = t5
     return t4
 
 
@@ -282,19 +264,18 @@ def _f8(ev: Evaluator) -> Any:
             if k12:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'r')
-                if ((q16 := type(t11)) is int or q16 is str) and type(t14) is q16:
+                if ((q15 := type(t11)) is int or q15 is str) and type(t9) is q15:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k15 = t11 < t14
+                    k14 = t11 < t9
                 else:
-                    k15 = compare('<', t11, t14, b)
-                if k15:
+                    k14 = compare('<', t11, t9, b)
+                if k14:
                     t8 = True
             t1 = t8
             d3 = not truthy(t1)
-        except Undecided as e17:
-            u2 = e17
+        except Undecided as e16:
+            u2 = e16
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -321,14 +302,13 @@ def _f9(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 
@@ -643,43 +623,39 @@ def _f12(ev: Evaluator) -> Any:
                         if b.steps > MAX_STEPS: b.charge(0)
                         t22 = unary('-', 1)
                         t21 = sliced(t20, None, t22, None, b)
-                        b.steps += 5
+                        b.steps += 7
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'scales')
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = unary('-', 1)
-                        t25 = t24[t26] if (type(t24) is list or type(t24) is tuple) and type(t26) is int and -len(t24) <= t26 < len(t24) else item_at(t24, t26)
+                        t25 = unary('-', 1)
+                        t24 = t20[t25] if (type(t20) is list or type(t20) is tuple) and type(t25) is int and -len(t20) <= t25 < len(t20) else item_at(t20, t25)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = load(ev, 'packs')
-                        t23 = -(-t25 // t27) if type(t25) is int and -MAX_INT_MAGNITUDE <= t25 <= MAX_INT_MAGNITUDE and type(t27) is int and -MAX_INT_MAGNITUDE <= t27 <= MAX_INT_MAGNITUDE and t27 != 0 else FUNCTIONS['ceil']([binary('/', t25, t27, b)], b)
-                        t28: list[Any] = [t23]
-                        t29 = binary('+', t21, t28, b)
-                        t19 = t29
+                        t23 = -(-t24 // t17) if type(t24) is int and -MAX_INT_MAGNITUDE <= t24 <= MAX_INT_MAGNITUDE and type(t17) is int and -MAX_INT_MAGNITUDE <= t17 <= MAX_INT_MAGNITUDE and t17 != 0 else FUNCTIONS['ceil']([binary('/', t24, t17, b)], b)
+                        t26: list[Any] = [t23]
+                        t27 = binary('+', t21, t26, b)
+                        t19 = t27
                     else:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = load(ev, 'scales')
-                        t19 = t30
-                    if ((q32 := type(t15)) is int or q32 is str) and type(t19) is q32:
+                        t28 = load(ev, 'scales')
+                        t19 = t28
+                    if ((q30 := type(t15)) is int or q30 is str) and type(t19) is q30:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k31 = t15 == t19
+                        k29 = t15 == t19
                     else:
-                        k31 = compare('==', t15, t19, b)
-                    if k31:
+                        k29 = compare('==', t15, t19, b)
+                    if k29:
                         t14 = True
                     t8 = t14
                     d10 = not truthy(t8)
-                except Undecided as e33:
-                    u9 = e33
+                except Undecided as e31:
+                    u9 = e31
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e34:
-            u2 = e34
+        except Undecided as e32:
+            u2 = e32
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -48,14 +48,11 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'I')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = unary('-', 1)
-        t7 = t6[t8] if (type(t6) is list or type(t6) is tuple) and type(t8) is int and -len(t6) <= t8 < len(t6) else item_at(t6, t8)
-        t5 = t7
+        t7 = unary('-', 1)
+        t6 = t3[t7] if (type(t3) is list or type(t3) is tuple) and type(t7) is int and -len(t3) <= t7 < len(t3) else item_at(t3, t7)
+        t5 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
@@ -194,57 +191,52 @@ def _f4(ev: Evaluator) -> Any:
                 for c19 in iterated(t14):
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = load(ev, 'k')
-                    t20 = FUNCTIONS['range']([t21], b)
-                    for c22 in iterated(t20):
+                    t20 = FUNCTIONS['range']([t16], b)
+                    for c21 in iterated(t20):
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t25 = False
+                            t24 = False
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t26 = load(ev, 'D')
+                            t25 = load(ev, 'D')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t27 = t26[c22] if (type(t26) is list or type(t26) is tuple) and type(c22) is int and -len(t26) <= c22 < len(t26) else item_at(t26, c22)
-                            t28 = unary('-', t27)
+                            t26 = t25[c21] if (type(t25) is list or type(t25) is tuple) and type(c21) is int and -len(t25) <= c21 < len(t25) else item_at(t25, c21)
+                            t27 = unary('-', t26)
                             b.steps += 6
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = load(ev, 'k')
-                            t31 = r32 if type(c19) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := c19 * t30) <= MAX_INT_MAGNITUDE else binary('*', c19, t30, b)
+                            t29 = r30 if type(c19) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r30 := c19 * t16) <= MAX_INT_MAGNITUDE else binary('*', c19, t16, b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = r34 if type(t31) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r34 := t31 + c22) <= MAX_INT_MAGNITUDE else binary('+', t31, c22, b)
-                            t29 = c13[t33] if (type(c13) is list or type(c13) is tuple) and type(t33) is int and -len(c13) <= t33 < len(c13) else item_at(c13, t33)
-                            if ((q36 := type(t28)) is int or q36 is str) and type(t29) is q36:
+                            t31 = r32 if type(t29) is int and type(c21) is int and -MAX_INT_MAGNITUDE <= (r32 := t29 + c21) <= MAX_INT_MAGNITUDE else binary('+', t29, c21, b)
+                            t28 = c13[t31] if (type(c13) is list or type(c13) is tuple) and type(t31) is int and -len(c13) <= t31 < len(c13) else item_at(c13, t31)
+                            if ((q34 := type(t27)) is int or q34 is str) and type(t28) is q34:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k35 = t28 <= t29
+                                k33 = t27 <= t28
                             else:
-                                k35 = compare('<=', t28, t29, b)
-                            if k35:
-                                b.steps += 2
+                                k33 = compare('<=', t27, t28, b)
+                            if k33:
+                                b.steps += 3
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t37 = load(ev, 'D')
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t38 = t37[c22] if (type(t37) is list or type(t37) is tuple) and type(c22) is int and -len(t37) <= c22 < len(t37) else item_at(t37, c22)
-                                if ((q40 := type(t29)) is int or q40 is str) and type(t38) is q40:
+                                t35 = t25[c21] if (type(t25) is list or type(t25) is tuple) and type(c21) is int and -len(t25) <= c21 < len(t25) else item_at(t25, c21)
+                                if ((q37 := type(t28)) is int or q37 is str) and type(t35) is q37:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k39 = t29 < t38
+                                    k36 = t28 < t35
                                 else:
-                                    k39 = compare('<', t29, t38, b)
-                                if k39:
-                                    t25 = True
-                            k23 = truthy(t25)
-                        except Undecided as e24:
-                            k23 = True
+                                    k36 = compare('<', t28, t35, b)
+                                if k36:
+                                    t24 = True
+                            k22 = truthy(t24)
+                        except Undecided as e23:
+                            k22 = True
                             if u9 is None:
-                                u9 = e24
-                        if k23 is False:
+                                u9 = e23
+                        if k22 is False:
                             t8 = False
                             d10 = True
                         if d10:
@@ -257,8 +249,8 @@ def _f4(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e41:
-            u2 = e41
+        except Undecided as e38:
+            u2 = e38
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -47,29 +47,26 @@ def _f1(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t5 = False
-        b.steps += 1
+        b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'output_dtype')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is int:
+        if type(t2) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t6 == 10
+            k6 = t2 == 10
         else:
-            k7 = compare('==', t6, 10, b)
-        if k7:
+            k6 = compare('==', t2, 10, b)
+        if k6:
             t5 = True
-        t8: Any
+        t7: Any
         if truthy(t5):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = 'tensor(float16)'
+            t7 = 'tensor(float16)'
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = 'tensor(bfloat16)'
-        t4 = t8
+            t7 = 'tensor(bfloat16)'
+        t4 = t7
     return t4
 
 

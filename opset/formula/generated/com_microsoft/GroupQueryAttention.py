@@ -707,58 +707,55 @@ def _f12(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t26 = load(ev, 'kv_num_heads')
-                        b.steps += 2
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = load(ev, 'SPK')
+                        t27 = t24[2] if (type(t24) is list or type(t24) is tuple) and -len(t24) <= 2 < len(t24) else item_at(t24, 2)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = t27[2] if (type(t27) is list or type(t27) is tuple) and -len(t27) <= 2 < len(t27) else item_at(t27, 2)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = load(ev, 'cache_head')
-                        t30: list[Any] = [t25, t26, t28, t29]
-                        k31 = compare('==', t24, t30, b)
-                        if k31:
+                        t28 = load(ev, 'cache_head')
+                        t29: list[Any] = [t25, t26, t27, t28]
+                        k30 = compare('==', t24, t29, b)
+                        if k30:
                             t23 = True
                         t20 = t23
                         d22 = not truthy(t20)
-                    except Undecided as e32:
-                        u21 = e32
+                    except Undecided as e31:
+                        u21 = e31
                     if not d22:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = False
+                            t32 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'SPV')
+                            t33 = load(ev, 'SPV')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = load(ev, 'SPK')
-                            if ((q37 := type(t34)) is int or q37 is str) and type(t35) is q37:
+                            t34 = load(ev, 'SPK')
+                            if ((q36 := type(t33)) is int or q36 is str) and type(t34) is q36:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k36 = t34 == t35
+                                k35 = t33 == t34
                             else:
-                                k36 = compare('==', t34, t35, b)
-                            if k36:
-                                t33 = True
-                            t20 = t33
+                                k35 = compare('==', t33, t34, b)
+                            if k35:
+                                t32 = True
+                            t20 = t32
                             d22 = not truthy(t20)
-                        except Undecided as e38:
-                            u21 = e38
+                        except Undecided as e37:
+                            u21 = e37
                     if not d22 and u21 is not None:
                         raise u21
                     t13 = t20
                     d15 = truthy(t13)
-                except Undecided as e39:
-                    u14 = e39
+                except Undecided as e38:
+                    u14 = e38
             if not d15 and u14 is not None:
                 raise u14
             t1 = t13
             d3 = not truthy(t1)
-        except Undecided as e40:
-            u2 = e40
+        except Undecided as e39:
+            u2 = e39
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -37,17 +37,16 @@ def _f1(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'num_branches')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'streams')
+        t5 = load(ev, 'streams')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = unary('-', 2)
-        t7 = t6[t8] if (type(t6) is list or type(t6) is tuple) and type(t8) is int and -len(t6) <= t8 < len(t6) else item_at(t6, t8)
-        t4 = t7
+        t7 = unary('-', 2)
+        t6 = t5[t7] if (type(t5) is list or type(t5) is tuple) and type(t7) is int and -len(t5) <= t7 < len(t5) else item_at(t5, t7)
+        t4 = t6
     return t4
 
 
@@ -80,18 +79,17 @@ def _f2(ev: Evaluator) -> Any:
         t6 = t5[t7] if (type(t5) is list or type(t5) is tuple) and type(t7) is int and -len(t5) <= t7 < len(t5) else item_at(t5, t7)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'num_branches')
-        t9 = r10 if type(t6) is int and type(t8) is int and t8 != 0 and -MAX_INT_MAGNITUDE <= (r10 := t6 // t8) <= MAX_INT_MAGNITUDE else binary('//', t6, t8, b)
-        t4 = t9
+        t8 = r9 if type(t6) is int and type(t2) is int and t2 != 0 and -MAX_INT_MAGNITUDE <= (r9 := t6 // t2) <= MAX_INT_MAGNITUDE else binary('//', t6, t2, b)
+        t4 = t8
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'streams')
+        t10 = load(ev, 'streams')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = unary('-', 1)
-        t12 = t11[t13] if (type(t11) is list or type(t11) is tuple) and type(t13) is int and -len(t11) <= t13 < len(t11) else item_at(t11, t13)
-        t4 = t12
+        t12 = unary('-', 1)
+        t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
+        t4 = t11
     return t4
 
 
@@ -241,30 +239,18 @@ def _f6(ev: Evaluator) -> Any:
     t4 = load(ev, 'C')
     t5: list[Any] = [t4]
     t6 = binary('+', t3, t5, b)
-    b.steps += 2
+    t7: list[Any] = [t4, 1]
+    b.steps += 5
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'lead')
-    b.steps += 2
+    t8 = binary('+', t3, t7, b)
+    b.steps += 5
     if b.steps > MAX_STEPS: b.charge(0)
-    t8 = load(ev, 'C')
-    t9: list[Any] = [t8, 1]
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t10 = binary('+', t7, t9, b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t11 = load(ev, 'lead')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t12 = load(ev, 'C')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t13 = load(ev, 'H')
-    t14: list[Any] = [t12, t13]
-    t15 = binary('+', t11, t14, b)
-    t16: list[Any] = [t6, t10, t15]
-    k17 = compare('in', t2, t16, b)
-    if k17:
+    t9 = load(ev, 'H')
+    t10: list[Any] = [t4, t9]
+    t11 = binary('+', t3, t10, b)
+    t12: list[Any] = [t6, t8, t11]
+    k13 = compare('in', t2, t12, b)
+    if k13:
         t1 = True
     return t1
 
@@ -306,23 +292,22 @@ def _f7(ev: Evaluator) -> Any:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
             t11 = load(ev, 'C')
+            t12: list[Any] = [t11, t11]
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'C')
-            t13: list[Any] = [t11, t12]
-            t14 = binary('+', t10, t13, b)
-            if ((q16 := type(t9)) is int or q16 is str) and type(t14) is q16:
+            t13 = binary('+', t10, t12, b)
+            if ((q15 := type(t9)) is int or q15 is str) and type(t13) is q15:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k15 = t9 == t14
+                k14 = t9 == t13
             else:
-                k15 = compare('==', t9, t14, b)
-            if k15:
+                k14 = compare('==', t9, t13, b)
+            if k14:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e17:
-            u2 = e17
+        except Undecided as e16:
+            u2 = e16
     if not d3 and u2 is not None:
         raise u2
     return t1

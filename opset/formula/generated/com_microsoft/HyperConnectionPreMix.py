@@ -42,17 +42,16 @@ def _f1(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'num_branches')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'streams')
+        t5 = load(ev, 'streams')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = unary('-', 2)
-        t7 = t6[t8] if (type(t6) is list or type(t6) is tuple) and type(t8) is int and -len(t6) <= t8 < len(t6) else item_at(t6, t8)
-        t4 = t7
+        t7 = unary('-', 2)
+        t6 = t5[t7] if (type(t5) is list or type(t5) is tuple) and type(t7) is int and -len(t5) <= t7 < len(t5) else item_at(t5, t7)
+        t4 = t6
     return t4
 
 
@@ -85,18 +84,17 @@ def _f2(ev: Evaluator) -> Any:
         t6 = t5[t7] if (type(t5) is list or type(t5) is tuple) and type(t7) is int and -len(t5) <= t7 < len(t5) else item_at(t5, t7)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'num_branches')
-        t9 = r10 if type(t6) is int and type(t8) is int and t8 != 0 and -MAX_INT_MAGNITUDE <= (r10 := t6 // t8) <= MAX_INT_MAGNITUDE else binary('//', t6, t8, b)
-        t4 = t9
+        t8 = r9 if type(t6) is int and type(t2) is int and t2 != 0 and -MAX_INT_MAGNITUDE <= (r9 := t6 // t2) <= MAX_INT_MAGNITUDE else binary('//', t6, t2, b)
+        t4 = t8
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'streams')
+        t10 = load(ev, 'streams')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = unary('-', 1)
-        t12 = t11[t13] if (type(t11) is list or type(t11) is tuple) and type(t13) is int and -len(t11) <= t13 < len(t11) else item_at(t11, t13)
-        t4 = t12
+        t12 = unary('-', 1)
+        t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
+        t4 = t11
     return t4
 
 
@@ -281,101 +279,89 @@ def _f6(ev: Evaluator) -> Any:
         t7 = load(ev, 'C')
         t8: list[Any] = [t7]
         t9 = binary('+', t6, t8, b)
-        b.steps += 2
+        t10: list[Any] = [t7, 1]
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'lead')
-        b.steps += 2
+        t11 = binary('+', t6, t10, b)
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'C')
-        t12: list[Any] = [t11, 1]
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = binary('+', t10, t12, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'lead')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'C')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t16 = load(ev, 'H')
-        t17: list[Any] = [t15, t16]
-        t18 = binary('+', t14, t17, b)
-        t19: list[Any] = [t9, t13, t18]
-        k20 = compare('in', t5, t19, b)
-        if k20:
+        t12 = load(ev, 'H')
+        t13: list[Any] = [t7, t12]
+        t14 = binary('+', t6, t13, b)
+        t15: list[Any] = [t9, t11, t14]
+        k16 = compare('in', t5, t15, b)
+        if k16:
             t4 = True
         t1 = t4
         d3 = truthy(t1)
-    except Undecided as e21:
-        u2 = e21
+    except Undecided as e17:
+        u2 = e17
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t22: Any = None
-            u23: Undecided | None = None
-            d24 = False
+            t18: Any = None
+            u19: Undecided | None = None
+            d20 = False
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = False
+                t21 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'num_branches')
+                t22 = load(ev, 'num_branches')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t26) is int:
+                if type(t22) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k27 = t26 > 0
+                    k23 = t22 > 0
                 else:
-                    k27 = compare('>', t26, 0, b)
-                if k27:
-                    t25 = True
-                t22 = t25
-                d24 = not truthy(t22)
-            except Undecided as e28:
-                u23 = e28
-            if not d24:
+                    k23 = compare('>', t22, 0, b)
+                if k23:
+                    t21 = True
+                t18 = t21
+                d20 = not truthy(t18)
+            except Undecided as e24:
+                u19 = e24
+            if not d20:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = False
+                    t25 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = load(ev, 'pre_mix')
+                    t26 = load(ev, 'pre_mix')
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = load(ev, 'lead')
+                    t27 = load(ev, 'lead')
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t32 = load(ev, 'C')
+                    t28 = load(ev, 'C')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = load(ev, 'H')
-                    t34 = r35 if type(t32) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r35 := t32 * t33) <= MAX_INT_MAGNITUDE else binary('*', t32, t33, b)
-                    t36: list[Any] = [t34]
-                    t37 = binary('+', t31, t36, b)
-                    if ((q39 := type(t30)) is int or q39 is str) and type(t37) is q39:
+                    t29 = load(ev, 'H')
+                    t30 = r31 if type(t28) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t28 * t29) <= MAX_INT_MAGNITUDE else binary('*', t28, t29, b)
+                    t32: list[Any] = [t30]
+                    t33 = binary('+', t27, t32, b)
+                    if ((q35 := type(t26)) is int or q35 is str) and type(t33) is q35:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k38 = t30 == t37
+                        k34 = t26 == t33
                     else:
-                        k38 = compare('==', t30, t37, b)
-                    if k38:
-                        t29 = True
-                    t22 = t29
-                    d24 = not truthy(t22)
-                except Undecided as e40:
-                    u23 = e40
-            if not d24 and u23 is not None:
-                raise u23
-            t1 = t22
+                        k34 = compare('==', t26, t33, b)
+                    if k34:
+                        t25 = True
+                    t18 = t25
+                    d20 = not truthy(t18)
+                except Undecided as e36:
+                    u19 = e36
+            if not d20 and u19 is not None:
+                raise u19
+            t1 = t18
             d3 = truthy(t1)
-        except Undecided as e41:
-            u2 = e41
+        except Undecided as e37:
+            u2 = e37
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -16,20 +16,17 @@ def _f0(ev: Evaluator) -> Any:
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = unary('-', 2)
     t2 = sliced(t1, None, t3, None, b)
-    b.steps += 6
+    b.steps += 8
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'S')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = unary('-', 2)
-    t5 = t4[t6] if (type(t4) is list or type(t4) is tuple) and type(t6) is int and -len(t4) <= t6 < len(t4) else item_at(t4, t6)
-    t7 = r8 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r8 := 2 * t5) <= MAX_INT_MAGNITUDE else binary('*', 2, t5, b)
+    t5 = unary('-', 2)
+    t4 = t1[t5] if (type(t1) is list or type(t1) is tuple) and type(t5) is int and -len(t1) <= t5 < len(t1) else item_at(t1, t5)
+    t6 = r7 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r7 := 2 * t4) <= MAX_INT_MAGNITUDE else binary('*', 2, t4, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = r10 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 - 1) <= MAX_INT_MAGNITUDE else binary('-', t7, 1, b)
-    t11: list[Any] = [t9]
-    t12 = binary('+', t2, t11, b)
-    return t12
+    t8 = r9 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
+    t10: list[Any] = [t8]
+    t11 = binary('+', t2, t10, b)
+    return t11
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -95,42 +92,41 @@ def _f3(ev: Evaluator) -> Any:
     t4 = load(ev, 'S')
     b.steps += 4
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'S')
-    t6 = FUNCTIONS['len']([t7], b)
+    t6 = FUNCTIONS['len']([t4], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t8 = load(ev, 'signal_ndim')
-    t9 = r10 if type(t6) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t6 - t8) <= MAX_INT_MAGNITUDE else binary('-', t6, t8, b)
+    t7 = load(ev, 'signal_ndim')
+    t8 = r9 if type(t6) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 - t7) <= MAX_INT_MAGNITUDE else binary('-', t6, t7, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t11 = r12 if type(t9) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 - 1) <= MAX_INT_MAGNITUDE else binary('-', t9, 1, b)
+    t10 = r11 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r11 := t8 - 1) <= MAX_INT_MAGNITUDE else binary('-', t8, 1, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t13 = unary('-', 1)
-    t5 = sliced(t4, t11, t13, None, b)
-    for c14 in iterated(t5):
+    t12 = unary('-', 1)
+    t5 = sliced(t4, t10, t12, None, b)
+    for c13 in iterated(t5):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = False
+            t16 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(c14) is int:
+            if type(c13) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k18 = c14 >= 1
+                k17 = c13 >= 1
             else:
-                k18 = compare('>=', c14, 1, b)
-            if k18:
-                t17 = True
-            k15 = truthy(t17)
-        except Undecided as e16:
-            k15 = True
+                k17 = compare('>=', c13, 1, b)
+            if k17:
+                t16 = True
+            k14 = truthy(t16)
+        except Undecided as e15:
+            k14 = True
             if u2 is None:
-                u2 = e16
-        if k15 is False:
+                u2 = e15
+        if k14 is False:
             t1 = False
             d3 = True
         if d3:
@@ -174,20 +170,17 @@ def _f5(ev: Evaluator) -> Any:
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = unary('-', 2)
     t2 = sliced(t1, None, t3, None, b)
-    b.steps += 6
+    b.steps += 8
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'S')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = unary('-', 2)
-    t5 = t4[t6] if (type(t4) is list or type(t4) is tuple) and type(t6) is int and -len(t4) <= t6 < len(t4) else item_at(t4, t6)
+    t5 = unary('-', 2)
+    t4 = t1[t5] if (type(t1) is list or type(t1) is tuple) and type(t5) is int and -len(t1) <= t5 < len(t1) else item_at(t1, t5)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = r8 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 - 1) <= MAX_INT_MAGNITUDE else binary('-', t5, 1, b)
-    t9 = r10 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := 2 * t7) <= MAX_INT_MAGNITUDE else binary('*', 2, t7, b)
-    t11: list[Any] = [t9]
-    t12 = binary('+', t2, t11, b)
-    return t12
+    t6 = r7 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r7 := t4 - 1) <= MAX_INT_MAGNITUDE else binary('-', t4, 1, b)
+    t8 = r9 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := 2 * t6) <= MAX_INT_MAGNITUDE else binary('*', 2, t6, b)
+    t10: list[Any] = [t8]
+    t11 = binary('+', t2, t10, b)
+    return t11
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {

@@ -50,31 +50,30 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
+        t5: list[Any] = [t2]
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'state_window')
-        t6: list[Any] = [t5]
-        t4 = t6
+        t4 = t5
     else:
-        t7: list[Any] = []
+        t6: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t7
+        t4 = t6
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t8 = load(ev, 'B')
+    t7 = load(ev, 'B')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'kv_num_heads')
+    t8 = load(ev, 'kv_num_heads')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t10 = load(ev, 'dk')
+    t9 = load(ev, 'dk')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t11 = load(ev, 'dv')
-    t12: list[Any] = [t8, t9, t10, t11]
-    t13 = binary('+', t4, t12, b)
-    return t13
+    t10 = load(ev, 'dv')
+    t11: list[Any] = [t7, t8, t9, t10]
+    t12 = binary('+', t4, t11, b)
+    return t12
 
 
 def _f2(ev: Evaluator) -> Any:
@@ -499,27 +498,24 @@ def _f9(ev: Evaluator) -> Any:
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
                             t33 = load(ev, 'kv_num_heads')
-                            b.steps += 2
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'kv_num_heads')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = load(ev, 'dk')
-                            t36 = r37 if type(t34) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r37 := t34 * t35) <= MAX_INT_MAGNITUDE else binary('*', t34, t35, b)
-                            t38: list[Any] = [t33, t36]
-                            k39 = compare('in', t32, t38, b)
-                            if k39:
+                            t34 = load(ev, 'dk')
+                            t35 = r36 if type(t33) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r36 := t33 * t34) <= MAX_INT_MAGNITUDE else binary('*', t33, t34, b)
+                            t37: list[Any] = [t33, t35]
+                            k38 = compare('in', t32, t37, b)
+                            if k38:
                                 t30 = True
                             t8 = t30
                             d10 = not truthy(t8)
-                        except Undecided as e40:
-                            u9 = e40
+                        except Undecided as e39:
+                            u9 = e39
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e41:
-            u2 = e41
+        except Undecided as e40:
+            u2 = e40
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -711,42 +707,41 @@ def _f11(ev: Evaluator) -> Any:
                 t10 = True
             t13: Any
             if truthy(t10):
+                t14: list[Any] = [t11]
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'state_window')
-                t15: list[Any] = [t14]
-                t13 = t15
+                t13 = t14
             else:
-                t16: list[Any] = []
+                t15: list[Any] = []
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = t16
+                t13 = t15
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'B')
+            t16 = load(ev, 'B')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'kv_num_heads')
+            t17 = load(ev, 'kv_num_heads')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'dk')
+            t18 = load(ev, 'dk')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'dv')
-            t21: list[Any] = [t17, t18, t19, t20]
-            t22 = binary('+', t13, t21, b)
-            if ((q24 := type(t9)) is int or q24 is str) and type(t22) is q24:
+            t19 = load(ev, 'dv')
+            t20: list[Any] = [t16, t17, t18, t19]
+            t21 = binary('+', t13, t20, b)
+            if ((q23 := type(t9)) is int or q23 is str) and type(t21) is q23:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k23 = t9 == t22
+                k22 = t9 == t21
             else:
-                k23 = compare('==', t9, t22, b)
-            if k23:
+                k22 = compare('==', t9, t21, b)
+            if k22:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e25:
-            u2 = e25
+        except Undecided as e24:
+            u2 = e24
     if not d3 and u2 is not None:
         raise u2
     return t1

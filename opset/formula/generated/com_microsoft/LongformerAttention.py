@@ -105,79 +105,77 @@ def _f3(ev: Evaluator) -> Any:
         t6 = load(ev, 'hidden')
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'hidden')
-        t8 = r9 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := 3 * t7) <= MAX_INT_MAGNITUDE else binary('*', 3, t7, b)
-        t10: list[Any] = [t6, t8]
-        k11 = compare('==', t5, t10, b)
-        if k11:
+        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := 3 * t6) <= MAX_INT_MAGNITUDE else binary('*', 3, t6, b)
+        t9: list[Any] = [t6, t7]
+        k10 = compare('==', t5, t9, b)
+        if k10:
             t4 = True
         t1 = t4
         d3 = not truthy(t1)
-    except Undecided as e12:
-        u2 = e12
+    except Undecided as e11:
+        u2 = e11
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = False
+            t12 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'SB')
+            t13 = load(ev, 'SB')
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'hidden')
-            t16 = r17 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := 3 * t15) <= MAX_INT_MAGNITUDE else binary('*', 3, t15, b)
-            t18: list[Any] = [t16]
-            k19 = compare('==', t14, t18, b)
-            if k19:
-                t13 = True
-            t1 = t13
+            t14 = load(ev, 'hidden')
+            t15 = r16 if type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := 3 * t14) <= MAX_INT_MAGNITUDE else binary('*', 3, t14, b)
+            t17: list[Any] = [t15]
+            k18 = compare('==', t13, t17, b)
+            if k18:
+                t12 = True
+            t1 = t12
             d3 = not truthy(t1)
-        except Undecided as e20:
-            u2 = e20
+        except Undecided as e19:
+            u2 = e19
         if not d3:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = False
+                t20 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'SGW')
+                t21 = load(ev, 'SGW')
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'hidden')
+                t22 = load(ev, 'hidden')
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = load(ev, 'hidden')
-                t25 = r26 if type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := 3 * t24) <= MAX_INT_MAGNITUDE else binary('*', 3, t24, b)
-                t27: list[Any] = [t23, t25]
-                k28 = compare('==', t22, t27, b)
-                if k28:
-                    t21 = True
-                t1 = t21
+                t23 = r24 if type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := 3 * t22) <= MAX_INT_MAGNITUDE else binary('*', 3, t22, b)
+                t25: list[Any] = [t22, t23]
+                k26 = compare('==', t21, t25, b)
+                if k26:
+                    t20 = True
+                t1 = t20
                 d3 = not truthy(t1)
-            except Undecided as e29:
-                u2 = e29
+            except Undecided as e27:
+                u2 = e27
             if not d3:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = False
+                    t28 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = load(ev, 'SGB')
+                    t29 = load(ev, 'SGB')
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t32 = load(ev, 'hidden')
-                    t33 = r34 if type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := 3 * t32) <= MAX_INT_MAGNITUDE else binary('*', 3, t32, b)
-                    t35: list[Any] = [t33]
-                    k36 = compare('==', t31, t35, b)
-                    if k36:
-                        t30 = True
-                    t1 = t30
+                    t30 = load(ev, 'hidden')
+                    t31 = r32 if type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := 3 * t30) <= MAX_INT_MAGNITUDE else binary('*', 3, t30, b)
+                    t33: list[Any] = [t31]
+                    k34 = compare('==', t29, t33, b)
+                    if k34:
+                        t28 = True
+                    t1 = t28
                     d3 = not truthy(t1)
-                except Undecided as e37:
-                    u2 = e37
+                except Undecided as e35:
+                    u2 = e35
     if not d3 and u2 is not None:
         raise u2
     return t1

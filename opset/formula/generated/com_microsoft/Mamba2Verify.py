@@ -229,15 +229,12 @@ def _f9(ev: Evaluator) -> Any:
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = load(ev, 'C')
     t4: list[Any] = [t3, 4]
-    b.steps += 3
+    t5: list[Any] = [t3, 1, 4]
+    t6: list[Any] = [t4, t5]
+    b.steps += 5
     if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'C')
-    t6: list[Any] = [t5, 1, 4]
-    t7: list[Any] = [t4, t6]
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    k8 = compare('in', t2, t7, b)
-    if k8:
+    k7 = compare('in', t2, t6, b)
+    if k7:
         t1 = True
     return t1
 

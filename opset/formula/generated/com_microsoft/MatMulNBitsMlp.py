@@ -209,17 +209,13 @@ def _f6(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t12 = load(ev, 'kb')
             t13: list[Any] = [t11, t12]
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'N')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'kb')
-            t16 = r17 if type(t14) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t14 * t15) <= MAX_INT_MAGNITUDE else binary('*', t14, t15, b)
-            t18: list[Any] = [t16]
-            t19: list[Any] = [t13, t18]
-            k20 = compare('in', c7, t19, b)
-            if k20:
+            t14 = r15 if type(t11) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 * t12) <= MAX_INT_MAGNITUDE else binary('*', t11, t12, b)
+            t16: list[Any] = [t14]
+            t17: list[Any] = [t13, t16]
+            k18 = compare('in', c7, t17, b)
+            if k18:
                 t10 = True
             k8 = truthy(t10)
         except Undecided as e9:

@@ -158,22 +158,18 @@ def _f4(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t15 = load(ev, 'kb')
             t16: list[Any] = [t14, t15]
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'N')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'kb')
-            t19 = r20 if type(t17) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t17 * t18) <= MAX_INT_MAGNITUDE else binary('*', t17, t18, b)
-            t21: list[Any] = [t19]
-            t22: list[Any] = [t16, t21]
-            k23 = compare('in', t13, t22, b)
-            if k23:
+            t17 = r18 if type(t14) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r18 := t14 * t15) <= MAX_INT_MAGNITUDE else binary('*', t14, t15, b)
+            t19: list[Any] = [t17]
+            t20: list[Any] = [t16, t19]
+            k21 = compare('in', t13, t20, b)
+            if k21:
                 t12 = True
             t1 = t12
             d3 = not truthy(t1)
-        except Undecided as e24:
-            u2 = e24
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1

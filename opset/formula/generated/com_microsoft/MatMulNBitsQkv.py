@@ -315,78 +315,70 @@ def _f7(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t7 = load(ev, 'kb')
         t8: list[Any] = [t6, t7]
-        b.steps += 3
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'Nq')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'kb')
-        t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 * t10) <= MAX_INT_MAGNITUDE else binary('*', t9, t10, b)
-        t13: list[Any] = [t11]
-        t14: list[Any] = [t8, t13]
-        k15 = compare('in', t5, t14, b)
-        if k15:
+        t9 = r10 if type(t6) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := t6 * t7) <= MAX_INT_MAGNITUDE else binary('*', t6, t7, b)
+        t11: list[Any] = [t9]
+        t12: list[Any] = [t8, t11]
+        k13 = compare('in', t5, t12, b)
+        if k13:
             t4 = True
         t1 = t4
         d3 = not truthy(t1)
-    except Undecided as e16:
-        u2 = e16
+    except Undecided as e14:
+        u2 = e14
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = True
-            u18: Undecided | None = None
-            d19 = False
+            t15 = True
+            u16: Undecided | None = None
+            d17 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'k_scales')
+            t18 = load(ev, 'k_scales')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'v_scales')
-            t22: list[Any] = [t20, t21]
-            for c23 in iterated(t22):
+            t19 = load(ev, 'v_scales')
+            t20: list[Any] = [t18, t19]
+            for c21 in iterated(t20):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = False
+                    t24 = False
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = load(ev, 'Nkv')
+                    t25 = load(ev, 'Nkv')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'kb')
-                    t29: list[Any] = [t27, t28]
-                    b.steps += 3
+                    t26 = load(ev, 'kb')
+                    t27: list[Any] = [t25, t26]
+                    b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = load(ev, 'Nkv')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = load(ev, 'kb')
-                    t32 = r33 if type(t30) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t30 * t31) <= MAX_INT_MAGNITUDE else binary('*', t30, t31, b)
-                    t34: list[Any] = [t32]
-                    t35: list[Any] = [t29, t34]
-                    k36 = compare('in', c23, t35, b)
-                    if k36:
-                        t26 = True
-                    k24 = truthy(t26)
-                except Undecided as e25:
-                    k24 = True
-                    if u18 is None:
-                        u18 = e25
-                if k24 is False:
-                    t17 = False
-                    d19 = True
-                if d19:
+                    t28 = r29 if type(t25) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r29 := t25 * t26) <= MAX_INT_MAGNITUDE else binary('*', t25, t26, b)
+                    t30: list[Any] = [t28]
+                    t31: list[Any] = [t27, t30]
+                    k32 = compare('in', c21, t31, b)
+                    if k32:
+                        t24 = True
+                    k22 = truthy(t24)
+                except Undecided as e23:
+                    k22 = True
+                    if u16 is None:
+                        u16 = e23
+                if k22 is False:
+                    t15 = False
+                    d17 = True
+                if d17:
                     break
-            if not d19 and u18 is not None:
-                raise u18
-            t1 = t17
+            if not d17 and u16 is not None:
+                raise u16
+            t1 = t15
             d3 = not truthy(t1)
-        except Undecided as e37:
-            u2 = e37
+        except Undecided as e33:
+            u2 = e33
     if not d3 and u2 is not None:
         raise u2
     return t1

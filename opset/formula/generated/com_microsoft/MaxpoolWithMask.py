@@ -127,33 +127,29 @@ def _f6(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t19 = t18[c4] if (type(t18) is list or type(t18) is tuple) and type(c4) is int and -len(t18) <= c4 < len(t18) else item_at(t18, c4)
             t20 = r21 if type(t17) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t17 + t19) <= MAX_INT_MAGNITUDE else binary('+', t17, t19, b)
+            b.steps += 5
+            if b.steps > MAX_STEPS: b.charge(0)
+            t23 = r24 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r24 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+            t22 = t18[t23] if (type(t18) is list or type(t18) is tuple) and type(t23) is int and -len(t18) <= t23 < len(t18) else item_at(t18, t23)
+            t25 = r26 if type(t20) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r26 := t20 + t22) <= MAX_INT_MAGNITUDE else binary('+', t20, t22, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = load(ev, 'pads')
-            b.steps += 3
+            t27 = load(ev, 'kernel_shape')
+            b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = load(ev, 'r')
-            t25 = r26 if type(c4) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := c4 + t24) <= MAX_INT_MAGNITUDE else binary('+', c4, t24, b)
-            t23 = t22[t25] if (type(t22) is list or type(t22) is tuple) and type(t25) is int and -len(t22) <= t25 < len(t22) else item_at(t22, t25)
-            t27 = r28 if type(t20) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r28 := t20 + t23) <= MAX_INT_MAGNITUDE else binary('+', t20, t23, b)
+            t28 = t27[c4] if (type(t27) is list or type(t27) is tuple) and type(c4) is int and -len(t27) <= c4 < len(t27) else item_at(t27, c4)
+            t29 = r30 if type(t25) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := t25 - t28) <= MAX_INT_MAGNITUDE else binary('-', t25, t28, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = load(ev, 'kernel_shape')
+            t31 = load(ev, 'strides')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t30 = t29[c4] if (type(t29) is list or type(t29) is tuple) and type(c4) is int and -len(t29) <= c4 < len(t29) else item_at(t29, c4)
-            t31 = r32 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t27 - t30) <= MAX_INT_MAGNITUDE else binary('-', t27, t30, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t33 = load(ev, 'strides')
+            t32 = t31[c4] if (type(t31) is list or type(t31) is tuple) and type(c4) is int and -len(t31) <= c4 < len(t31) else item_at(t31, c4)
+            t15 = t29 // t32 if type(t29) is int and -MAX_INT_MAGNITUDE <= t29 <= MAX_INT_MAGNITUDE and type(t32) is int and -MAX_INT_MAGNITUDE <= t32 <= MAX_INT_MAGNITUDE and t32 != 0 else FUNCTIONS['floor']([binary('/', t29, t32, b)], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = t33[c4] if (type(t33) is list or type(t33) is tuple) and type(c4) is int and -len(t33) <= c4 < len(t33) else item_at(t33, c4)
-            t15 = t31 // t34 if type(t31) is int and -MAX_INT_MAGNITUDE <= t31 <= MAX_INT_MAGNITUDE and type(t34) is int and -MAX_INT_MAGNITUDE <= t34 <= MAX_INT_MAGNITUDE and t34 != 0 else FUNCTIONS['floor']([binary('/', t31, t34, b)], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t35 = r36 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r36 := t15 + 1) <= MAX_INT_MAGNITUDE else binary('+', t15, 1, b)
-            t9 = t35
+            t33 = r34 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r34 := t15 + 1) <= MAX_INT_MAGNITUDE else binary('+', t15, 1, b)
+            t9 = t33
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -269,22 +265,18 @@ def _f9(ev: Evaluator) -> Any:
                     if b.steps > MAX_STEPS: b.charge(0)
                     t23 = t22[c14] if (type(t22) is list or type(t22) is tuple) and type(c14) is int and -len(t22) <= c14 < len(t22) else item_at(t22, c14)
                     t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 + t23) <= MAX_INT_MAGNITUDE else binary('+', t21, t23, b)
-                    b.steps += 2
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'pads')
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'r')
-                    t29 = r30 if type(c14) is int and type(t28) is int and -MAX_INT_MAGNITUDE <= (r30 := c14 + t28) <= MAX_INT_MAGNITUDE else binary('+', c14, t28, b)
-                    t27 = t26[t29] if (type(t26) is list or type(t26) is tuple) and type(t29) is int and -len(t26) <= t29 < len(t26) else item_at(t26, t29)
-                    t31 = r32 if type(t24) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r32 := t24 + t27) <= MAX_INT_MAGNITUDE else binary('+', t24, t27, b)
-                    if ((q34 := type(t19)) is int or q34 is str) and type(t31) is q34:
+                    t27 = r28 if type(c14) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r28 := c14 + t13) <= MAX_INT_MAGNITUDE else binary('+', c14, t13, b)
+                    t26 = t22[t27] if (type(t22) is list or type(t22) is tuple) and type(t27) is int and -len(t22) <= t27 < len(t22) else item_at(t22, t27)
+                    t29 = r30 if type(t24) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r30 := t24 + t26) <= MAX_INT_MAGNITUDE else binary('+', t24, t26, b)
+                    if ((q32 := type(t19)) is int or q32 is str) and type(t29) is q32:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k33 = t19 <= t31
+                        k31 = t19 <= t29
                     else:
-                        k33 = compare('<=', t19, t31, b)
-                    if k33:
+                        k31 = compare('<=', t19, t29, b)
+                    if k31:
                         t17 = True
                     k15 = truthy(t17)
                 except Undecided as e16:
@@ -300,8 +292,8 @@ def _f9(ev: Evaluator) -> Any:
                 raise u10
             t1 = t9
             d3 = truthy(t1)
-        except Undecided as e35:
-            u2 = e35
+        except Undecided as e33:
+            u2 = e33
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -526,27 +518,26 @@ def _f13(ev: Evaluator) -> Any:
                     t21 = load(ev, 'pads')
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = load(ev, 'r')
-                    t24 = r25 if type(c6) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := c6 + t23) <= MAX_INT_MAGNITUDE else binary('+', c6, t23, b)
-                    t22 = t21[t24] if (type(t21) is list or type(t21) is tuple) and type(t24) is int and -len(t21) <= t24 < len(t21) else item_at(t21, t24)
+                    t23 = r24 if type(c6) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r24 := c6 + t5) <= MAX_INT_MAGNITUDE else binary('+', c6, t5, b)
+                    t22 = t21[t23] if (type(t21) is list or type(t21) is tuple) and type(t23) is int and -len(t21) <= t23 < len(t21) else item_at(t21, t23)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'kernel_shape')
+                    t25 = load(ev, 'kernel_shape')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = t26[c6] if (type(t26) is list or type(t26) is tuple) and type(c6) is int and -len(t26) <= c6 < len(t26) else item_at(t26, c6)
-                    if ((q29 := type(t22)) is int or q29 is str) and type(t27) is q29:
+                    t26 = t25[c6] if (type(t25) is list or type(t25) is tuple) and type(c6) is int and -len(t25) <= c6 < len(t25) else item_at(t25, c6)
+                    if ((q28 := type(t22)) is int or q28 is str) and type(t26) is q28:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k28 = t22 < t27
+                        k27 = t22 < t26
                     else:
-                        k28 = compare('<', t22, t27, b)
-                    if k28:
+                        k27 = compare('<', t22, t26, b)
+                    if k27:
                         t20 = True
                     t9 = t20
                     d11 = not truthy(t9)
-                except Undecided as e30:
-                    u10 = e30
+                except Undecided as e29:
+                    u10 = e29
             if not d11 and u10 is not None:
                 raise u10
             k7 = truthy(t9)

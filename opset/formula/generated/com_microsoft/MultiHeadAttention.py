@@ -231,25 +231,19 @@ def _f8(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'SQ')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[2] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 2 < len(t6) else item_at(t6, 2)
-        t5 = t7
+        t6 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
+        t5 = t6
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'num_heads')
-        b.steps += 2
+        t7 = load(ev, 'num_heads')
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'SQ')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[4] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 4 < len(t9) else item_at(t9, 4)
-        t11 = r12 if type(t8) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t8 * t10) <= MAX_INT_MAGNITUDE else binary('*', t8, t10, b)
-        t5 = t11
+        t8 = t3[4] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 4 < len(t3) else item_at(t3, 4)
+        t9 = r10 if type(t7) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 * t8) <= MAX_INT_MAGNITUDE else binary('*', t7, t8, b)
+        t5 = t9
     return t5
 
 
@@ -305,21 +299,15 @@ def _f10(ev: Evaluator) -> Any:
             t6 = True
         t11: Any
         if truthy(t6):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'SK')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = t12[1] if (type(t12) is list or type(t12) is tuple) and -len(t12) <= 1 < len(t12) else item_at(t12, 1)
-            t11 = t13
+            t12 = t8[1] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 1 < len(t8) else item_at(t8, 1)
+            t11 = t12
         else:
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'SK')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t15 = t14[2] if (type(t14) is list or type(t14) is tuple) and -len(t14) <= 2 < len(t14) else item_at(t14, 2)
-            t11 = t15
+            t13 = t8[2] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 2 < len(t8) else item_at(t8, 2)
+            t11 = t13
         t4 = t11
     return t4
 
@@ -398,28 +386,19 @@ def _f11(ev: Evaluator) -> Any:
             t15 = True
         t19: Any
         if truthy(t15):
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'SV')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = t20[2] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 2 < len(t20) else item_at(t20, 2)
-            t19 = t21
-        else:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = load(ev, 'SV')
-            b.steps += 1
+            t20 = t17[2] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 2 < len(t17) else item_at(t17, 2)
+            t19 = t20
+        else:
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = t22[1] if (type(t22) is list or type(t22) is tuple) and -len(t22) <= 1 < len(t22) else item_at(t22, 1)
-            b.steps += 2
+            t21 = t17[1] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 1 < len(t17) else item_at(t17, 1)
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = load(ev, 'SV')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t25 = t24[3] if (type(t24) is list or type(t24) is tuple) and -len(t24) <= 3 < len(t24) else item_at(t24, 3)
-            t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 * t25) <= MAX_INT_MAGNITUDE else binary('*', t23, t25, b)
-            t19 = t26
+            t22 = t17[3] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 3 < len(t17) else item_at(t17, 3)
+            t23 = r24 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 * t22) <= MAX_INT_MAGNITUDE else binary('*', t21, t22, b)
+            t19 = t23
         t13 = t19
     return t13
 
@@ -982,175 +961,169 @@ def _f16(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t67 = load(ev, 'num_heads')
-                        b.steps += 2
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t68 = load(ev, 'SK')
+                        t68 = t65[2] if (type(t65) is list or type(t65) is tuple) and -len(t65) <= 2 < len(t65) else item_at(t65, 2)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t69 = t68[2] if (type(t68) is list or type(t68) is tuple) and -len(t68) <= 2 < len(t68) else item_at(t68, 2)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t70 = load(ev, 'head')
-                        t71: list[Any] = [t66, t67, t69, t70]
-                        k72 = compare('==', t65, t71, b)
-                        if k72:
+                        t69 = load(ev, 'head')
+                        t70: list[Any] = [t66, t67, t68, t69]
+                        k71 = compare('==', t65, t70, b)
+                        if k71:
                             t64 = True
                         t56 = t64
                         d58 = not truthy(t56)
-                    except Undecided as e73:
-                        u57 = e73
+                    except Undecided as e72:
+                        u57 = e72
                     if not d58:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t74 = False
+                            t73 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t75 = load(ev, 'value')
+                            t74 = load(ev, 'value')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k76 = compare('!=', t75, None, b)
-                            if k76:
-                                t74 = True
-                            t56 = t74
+                            k75 = compare('!=', t74, None, b)
+                            if k75:
+                                t73 = True
+                            t56 = t73
                             d58 = not truthy(t56)
-                        except Undecided as e77:
-                            u57 = e77
+                        except Undecided as e76:
+                            u57 = e76
                         if not d58:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t78 = False
+                                t77 = False
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t80 = load(ev, 'SV')
-                                t79 = FUNCTIONS['len']([t80], b)
+                                t79 = load(ev, 'SV')
+                                t78 = FUNCTIONS['len']([t79], b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t79) is int:
+                                if type(t78) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k81 = t79 == 4
+                                    k80 = t78 == 4
                                 else:
-                                    k81 = compare('==', t79, 4, b)
-                                if k81:
-                                    t78 = True
-                                t56 = t78
+                                    k80 = compare('==', t78, 4, b)
+                                if k80:
+                                    t77 = True
+                                t56 = t77
                                 d58 = not truthy(t56)
-                            except Undecided as e82:
-                                u57 = e82
+                            except Undecided as e81:
+                                u57 = e81
                             if not d58:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t83 = False
+                                    t82 = False
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t84 = load(ev, 'SV')
+                                    t83 = load(ev, 'SV')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t85 = load(ev, 'SK')
-                                    if ((q87 := type(t84)) is int or q87 is str) and type(t85) is q87:
+                                    t84 = load(ev, 'SK')
+                                    if ((q86 := type(t83)) is int or q86 is str) and type(t84) is q86:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k86 = t84 == t85
+                                        k85 = t83 == t84
                                     else:
-                                        k86 = compare('==', t84, t85, b)
-                                    if k86:
-                                        t83 = True
-                                    t56 = t83
+                                        k85 = compare('==', t83, t84, b)
+                                    if k85:
+                                        t82 = True
+                                    t56 = t82
                                     d58 = not truthy(t56)
-                                except Undecided as e88:
-                                    u57 = e88
+                                except Undecided as e87:
+                                    u57 = e87
                 if not d58 and u57 is not None:
                     raise u57
                 t1 = t56
                 d3 = truthy(t1)
-            except Undecided as e89:
-                u2 = e89
+            except Undecided as e88:
+                u2 = e88
             if not d3:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t90: Any = None
-                    u91: Undecided | None = None
-                    d92 = False
+                    t89: Any = None
+                    u90: Undecided | None = None
+                    d91 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t93 = False
+                        t92 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t95 = load(ev, 'SK')
-                        t94 = FUNCTIONS['len']([t95], b)
+                        t94 = load(ev, 'SK')
+                        t93 = FUNCTIONS['len']([t94], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t94) is int:
+                        if type(t93) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k96 = t94 == 5
+                            k95 = t93 == 5
                         else:
-                            k96 = compare('==', t94, 5, b)
-                        if k96:
-                            t93 = True
-                        t90 = t93
-                        d92 = not truthy(t90)
-                    except Undecided as e97:
-                        u91 = e97
-                    if not d92:
+                            k95 = compare('==', t93, 5, b)
+                        if k95:
+                            t92 = True
+                        t89 = t92
+                        d91 = not truthy(t89)
+                    except Undecided as e96:
+                        u90 = e96
+                    if not d91:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t98 = False
+                            t97 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t99 = load(ev, 'SK')
+                            t98 = load(ev, 'SK')
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t100 = load(ev, 'B')
-                            b.steps += 2
+                            t99 = load(ev, 'B')
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t101 = load(ev, 'SK')
+                            t100 = t98[1] if (type(t98) is list or type(t98) is tuple) and -len(t98) <= 1 < len(t98) else item_at(t98, 1)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t102 = t101[1] if (type(t101) is list or type(t101) is tuple) and -len(t101) <= 1 < len(t101) else item_at(t101, 1)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t103 = load(ev, 'num_heads')
+                            t101 = load(ev, 'num_heads')
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t104 = load(ev, 'head')
-                            t105: list[Any] = [t100, t102, t103, 2, t104]
-                            k106 = compare('==', t99, t105, b)
-                            if k106:
-                                t98 = True
-                            t90 = t98
-                            d92 = not truthy(t90)
-                        except Undecided as e107:
-                            u91 = e107
-                        if not d92:
+                            t102 = load(ev, 'head')
+                            t103: list[Any] = [t99, t100, t101, 2, t102]
+                            k104 = compare('==', t98, t103, b)
+                            if k104:
+                                t97 = True
+                            t89 = t97
+                            d91 = not truthy(t89)
+                        except Undecided as e105:
+                            u90 = e105
+                        if not d91:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t108 = False
+                                t106 = False
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t109 = load(ev, 'value')
+                                t107 = load(ev, 'value')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k110 = compare('==', t109, None, b)
-                                if k110:
-                                    t108 = True
-                                t90 = t108
-                                d92 = not truthy(t90)
-                            except Undecided as e111:
-                                u91 = e111
-                    if not d92 and u91 is not None:
-                        raise u91
-                    t1 = t90
+                                k108 = compare('==', t107, None, b)
+                                if k108:
+                                    t106 = True
+                                t89 = t106
+                                d91 = not truthy(t89)
+                            except Undecided as e109:
+                                u90 = e109
+                    if not d91 and u90 is not None:
+                        raise u90
+                    t1 = t89
                     d3 = truthy(t1)
-                except Undecided as e112:
-                    u2 = e112
+                except Undecided as e110:
+                    u2 = e110
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1335,58 +1308,55 @@ def _f18(ev: Evaluator) -> Any:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 t35 = load(ev, 'num_heads')
-                                b.steps += 2
+                                b.steps += 3
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t36 = load(ev, 'SPK')
+                                t36 = t33[2] if (type(t33) is list or type(t33) is tuple) and -len(t33) <= 2 < len(t33) else item_at(t33, 2)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t37 = t36[2] if (type(t36) is list or type(t36) is tuple) and -len(t36) <= 2 < len(t36) else item_at(t36, 2)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t38 = load(ev, 'head')
-                                t39: list[Any] = [t34, t35, t37, t38]
-                                k40 = compare('==', t33, t39, b)
-                                if k40:
+                                t37 = load(ev, 'head')
+                                t38: list[Any] = [t34, t35, t36, t37]
+                                k39 = compare('==', t33, t38, b)
+                                if k39:
                                     t32 = True
                                 t20 = t32
                                 d22 = not truthy(t20)
-                            except Undecided as e41:
-                                u21 = e41
+                            except Undecided as e40:
+                                u21 = e40
                             if not d22:
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t42 = False
+                                    t41 = False
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t43 = load(ev, 'SPV')
+                                    t42 = load(ev, 'SPV')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t44 = load(ev, 'SPK')
-                                    if ((q46 := type(t43)) is int or q46 is str) and type(t44) is q46:
+                                    t43 = load(ev, 'SPK')
+                                    if ((q45 := type(t42)) is int or q45 is str) and type(t43) is q45:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k45 = t43 == t44
+                                        k44 = t42 == t43
                                     else:
-                                        k45 = compare('==', t43, t44, b)
-                                    if k45:
-                                        t42 = True
-                                    t20 = t42
+                                        k44 = compare('==', t42, t43, b)
+                                    if k44:
+                                        t41 = True
+                                    t20 = t41
                                     d22 = not truthy(t20)
-                                except Undecided as e47:
-                                    u21 = e47
+                                except Undecided as e46:
+                                    u21 = e46
                     if not d22 and u21 is not None:
                         raise u21
                     t13 = t20
                     d15 = truthy(t13)
-                except Undecided as e48:
-                    u14 = e48
+                except Undecided as e47:
+                    u14 = e47
             if not d15 and u14 is not None:
                 raise u14
             t1 = t13
             d3 = not truthy(t1)
-        except Undecided as e49:
-            u2 = e49
+        except Undecided as e48:
+            u2 = e48
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1598,142 +1568,141 @@ def _f20(ev: Evaluator) -> Any:
                     t19 = load(ev, 'B')
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'B')
-                    t21 = r22 if type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := 3 * t20) <= MAX_INT_MAGNITUDE else binary('*', 3, t20, b)
+                    t20 = r21 if type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := 3 * t19) <= MAX_INT_MAGNITUDE else binary('*', 3, t19, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = r24 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 + 2) <= MAX_INT_MAGNITUDE else binary('+', t21, 2, b)
-                    t25: tuple[Any, ...] = (t19, t23, )
-                    k26 = compare('in', t18, t25, b)
-                    if k26:
+                    t22 = r23 if type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t20 + 2) <= MAX_INT_MAGNITUDE else binary('+', t20, 2, b)
+                    t24: tuple[Any, ...] = (t19, t22, )
+                    k25 = compare('in', t18, t24, b)
+                    if k25:
                         t16 = True
                     t8 = t16
                     d10 = not truthy(t8)
-                except Undecided as e27:
-                    u9 = e27
+                except Undecided as e26:
+                    u9 = e26
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e28:
-            u2 = e28
+        except Undecided as e27:
+            u2 = e27
         if not d3:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29: Any = None
-                u30: Undecided | None = None
-                d31 = False
+                t28: Any = None
+                u29: Undecided | None = None
+                d30 = False
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t32 = False
+                    t31 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t34 = load(ev, 'SM')
-                    t33 = FUNCTIONS['len']([t34], b)
+                    t33 = load(ev, 'SM')
+                    t32 = FUNCTIONS['len']([t33], b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t33) is int:
+                    if type(t32) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k35 = t33 == 2
+                        k34 = t32 == 2
                     else:
-                        k35 = compare('==', t33, 2, b)
-                    if k35:
-                        t32 = True
-                    t29 = t32
-                    d31 = not truthy(t29)
-                except Undecided as e36:
-                    u30 = e36
-                if not d31:
+                        k34 = compare('==', t32, 2, b)
+                    if k34:
+                        t31 = True
+                    t28 = t31
+                    d30 = not truthy(t28)
+                except Undecided as e35:
+                    u29 = e35
+                if not d30:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t37 = False
+                        t36 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t38 = load(ev, 'SM')
+                        t37 = load(ev, 'SM')
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t39 = load(ev, 'B')
+                        t38 = load(ev, 'B')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t40 = load(ev, 'total')
-                        t41: list[Any] = [t39, t40]
-                        k42 = compare('==', t38, t41, b)
-                        if k42:
-                            t37 = True
-                        t29 = t37
-                        d31 = not truthy(t29)
-                    except Undecided as e43:
-                        u30 = e43
-                if not d31 and u30 is not None:
-                    raise u30
-                t1 = t29
+                        t39 = load(ev, 'total')
+                        t40: list[Any] = [t38, t39]
+                        k41 = compare('==', t37, t40, b)
+                        if k41:
+                            t36 = True
+                        t28 = t36
+                        d30 = not truthy(t28)
+                    except Undecided as e42:
+                        u29 = e42
+                if not d30 and u29 is not None:
+                    raise u29
+                t1 = t28
                 d3 = truthy(t1)
-            except Undecided as e44:
-                u2 = e44
+            except Undecided as e43:
+                u2 = e43
             if not d3:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t45: Any = None
-                    u46: Undecided | None = None
-                    d47 = False
+                    t44: Any = None
+                    u45: Undecided | None = None
+                    d46 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = False
+                        t47 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t50 = load(ev, 'SM')
-                        t49 = FUNCTIONS['len']([t50], b)
+                        t49 = load(ev, 'SM')
+                        t48 = FUNCTIONS['len']([t49], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t49) is int:
+                        if type(t48) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k51 = t49 == 3
+                            k50 = t48 == 3
                         else:
-                            k51 = compare('==', t49, 3, b)
-                        if k51:
-                            t48 = True
-                        t45 = t48
-                        d47 = not truthy(t45)
-                    except Undecided as e52:
-                        u46 = e52
-                    if not d47:
+                            k50 = compare('==', t48, 3, b)
+                        if k50:
+                            t47 = True
+                        t44 = t47
+                        d46 = not truthy(t44)
+                    except Undecided as e51:
+                        u45 = e51
+                    if not d46:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t53 = False
+                            t52 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t54 = load(ev, 'SM')
+                            t53 = load(ev, 'SM')
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t55 = load(ev, 'B')
+                            t54 = load(ev, 'B')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t56 = load(ev, 'S')
+                            t55 = load(ev, 'S')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t57 = load(ev, 'total')
-                            t58: list[Any] = [t55, t56, t57]
-                            k59 = compare('==', t54, t58, b)
-                            if k59:
-                                t53 = True
-                            t45 = t53
-                            d47 = not truthy(t45)
-                        except Undecided as e60:
-                            u46 = e60
-                    if not d47 and u46 is not None:
-                        raise u46
-                    t1 = t45
+                            t56 = load(ev, 'total')
+                            t57: list[Any] = [t54, t55, t56]
+                            k58 = compare('==', t53, t57, b)
+                            if k58:
+                                t52 = True
+                            t44 = t52
+                            d46 = not truthy(t44)
+                        except Undecided as e59:
+                            u45 = e59
+                    if not d46 and u45 is not None:
+                        raise u45
+                    t1 = t44
                     d3 = truthy(t1)
-                except Undecided as e61:
-                    u2 = e61
+                except Undecided as e60:
+                    u2 = e60
     if not d3 and u2 is not None:
         raise u2
     return t1

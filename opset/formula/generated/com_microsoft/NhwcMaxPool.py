@@ -144,16 +144,12 @@ def _f7(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-            t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-            t16 = r17 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
-            t8 = t16
+            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
+            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
+            t8 = t14
         t1.append(t8)
         check_length(len(t1), 'comprehension')
     return t1
@@ -314,60 +310,57 @@ def _f9(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t24 = False
-                    b.steps += 4
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = load(ev, 'fl')
+                    t25 = t15[c4] if (type(t15) is list or type(t15) is tuple) and type(c4) is int and -len(t15) <= c4 < len(t15) else item_at(t15, c4)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = t25[c4] if (type(t25) is list or type(t25) is tuple) and type(c4) is int and -len(t25) <= c4 < len(t25) else item_at(t25, c4)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = r28 if type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := t26 - 1) <= MAX_INT_MAGNITUDE else binary('-', t26, 1, b)
+                    t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - 1) <= MAX_INT_MAGNITUDE else binary('-', t25, 1, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = load(ev, 'strides')
+                    t28 = load(ev, 'strides')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = t29[c4] if (type(t29) is list or type(t29) is tuple) and type(c4) is int and -len(t29) <= c4 < len(t29) else item_at(t29, c4)
-                    t31 = r32 if type(t27) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t27 * t30) <= MAX_INT_MAGNITUDE else binary('*', t27, t30, b)
+                    t29 = t28[c4] if (type(t28) is list or type(t28) is tuple) and type(c4) is int and -len(t28) <= c4 < len(t28) else item_at(t28, c4)
+                    t30 = r31 if type(t26) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t26 * t29) <= MAX_INT_MAGNITUDE else binary('*', t26, t29, b)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = load(ev, 'S')
+                    t32 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t34 = t33[c4] if (type(t33) is list or type(t33) is tuple) and type(c4) is int and -len(t33) <= c4 < len(t33) else item_at(t33, c4)
+                    t33 = t32[c4] if (type(t32) is list or type(t32) is tuple) and type(c4) is int and -len(t32) <= c4 < len(t32) else item_at(t32, c4)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t35 = load(ev, 'pads')
+                    t34 = load(ev, 'pads')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t36 = t35[c4] if (type(t35) is list or type(t35) is tuple) and type(c4) is int and -len(t35) <= c4 < len(t35) else item_at(t35, c4)
-                    t37 = r38 if type(t34) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t34 + t36) <= MAX_INT_MAGNITUDE else binary('+', t34, t36, b)
-                    if ((q40 := type(t31)) is int or q40 is str) and type(t37) is q40:
+                    t35 = t34[c4] if (type(t34) is list or type(t34) is tuple) and type(c4) is int and -len(t34) <= c4 < len(t34) else item_at(t34, c4)
+                    t36 = r37 if type(t33) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r37 := t33 + t35) <= MAX_INT_MAGNITUDE else binary('+', t33, t35, b)
+                    if ((q39 := type(t30)) is int or q39 is str) and type(t36) is q39:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k39 = t31 >= t37
+                        k38 = t30 >= t36
                     else:
-                        k39 = compare('>=', t31, t37, b)
-                    if k39:
+                        k38 = compare('>=', t30, t36, b)
+                    if k38:
                         t24 = True
                     t17 = t24
                     d19 = not truthy(t17)
-                except Undecided as e41:
-                    u18 = e41
+                except Undecided as e40:
+                    u18 = e40
             if not d19 and u18 is not None:
                 raise u18
-            t42: Any
+            t41: Any
             if truthy(t17):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t42 = 1
+                t41 = 1
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t42 = 0
-            t43 = r44 if type(t16) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t16 - t42) <= MAX_INT_MAGNITUDE else binary('-', t16, t42, b)
-            t9 = t43
+                t41 = 0
+            t42 = r43 if type(t16) is int and type(t41) is int and -MAX_INT_MAGNITUDE <= (r43 := t16 - t41) <= MAX_INT_MAGNITUDE else binary('-', t16, t41, b)
+            t9 = t42
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -623,27 +616,26 @@ def _f13(ev: Evaluator) -> Any:
                     t21 = load(ev, 'pads')
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = load(ev, 'r')
-                    t24 = r25 if type(c6) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := c6 + t23) <= MAX_INT_MAGNITUDE else binary('+', c6, t23, b)
-                    t22 = t21[t24] if (type(t21) is list or type(t21) is tuple) and type(t24) is int and -len(t21) <= t24 < len(t21) else item_at(t21, t24)
+                    t23 = r24 if type(c6) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r24 := c6 + t5) <= MAX_INT_MAGNITUDE else binary('+', c6, t5, b)
+                    t22 = t21[t23] if (type(t21) is list or type(t21) is tuple) and type(t23) is int and -len(t21) <= t23 < len(t21) else item_at(t21, t23)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'kernel_shape')
+                    t25 = load(ev, 'kernel_shape')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = t26[c6] if (type(t26) is list or type(t26) is tuple) and type(c6) is int and -len(t26) <= c6 < len(t26) else item_at(t26, c6)
-                    if ((q29 := type(t22)) is int or q29 is str) and type(t27) is q29:
+                    t26 = t25[c6] if (type(t25) is list or type(t25) is tuple) and type(c6) is int and -len(t25) <= c6 < len(t25) else item_at(t25, c6)
+                    if ((q28 := type(t22)) is int or q28 is str) and type(t26) is q28:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k28 = t22 < t27
+                        k27 = t22 < t26
                     else:
-                        k28 = compare('<', t22, t27, b)
-                    if k28:
+                        k27 = compare('<', t22, t26, b)
+                    if k27:
                         t20 = True
                     t9 = t20
                     d11 = not truthy(t9)
-                except Undecided as e30:
-                    u10 = e30
+                except Undecided as e29:
+                    u10 = e29
             if not d11 and u10 is not None:
                 raise u10
             k7 = truthy(t9)

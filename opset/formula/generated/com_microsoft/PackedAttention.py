@@ -49,23 +49,22 @@ def _f2(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'qkv_hidden_sizes')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'SB')
+        t5 = load(ev, 'SB')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[0] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 0 < len(t6) else item_at(t6, 0)
+        t6 = t5[0] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 0 < len(t5) else item_at(t5, 0)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = r9 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t7 // 3) <= MAX_INT_MAGNITUDE else binary('//', t7, 3, b)
-        t10: list[Any] = [t8]
+        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 // 3) <= MAX_INT_MAGNITUDE else binary('//', t6, 3, b)
+        t9: list[Any] = [t7]
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = binary('*', t10, 3, b)
-        t4 = t11
+        t10 = binary('*', t9, 3, b)
+        t4 = t10
     return t4
 
 
@@ -177,82 +176,79 @@ def _f5(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t27 = t26[0] if (type(t26) is list or type(t26) is tuple) and -len(t26) <= 0 < len(t26) else item_at(t26, 0)
-                    b.steps += 2
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'sizes')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = t28[1] if (type(t28) is list or type(t28) is tuple) and -len(t28) <= 1 < len(t28) else item_at(t28, 1)
-                    if ((q31 := type(t27)) is int or q31 is str) and type(t29) is q31:
+                    t28 = t26[1] if (type(t26) is list or type(t26) is tuple) and -len(t26) <= 1 < len(t26) else item_at(t26, 1)
+                    if ((q30 := type(t27)) is int or q30 is str) and type(t28) is q30:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k30 = t27 == t29
+                        k29 = t27 == t28
                     else:
-                        k30 = compare('==', t27, t29, b)
-                    if k30:
+                        k29 = compare('==', t27, t28, b)
+                    if k29:
                         t25 = True
                     t1 = t25
                     d3 = not truthy(t1)
-                except Undecided as e32:
-                    u2 = e32
+                except Undecided as e31:
+                    u2 = e31
                 if not d3:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = False
+                        t32 = False
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t34 = load(ev, 'sizes')
+                        t33 = load(ev, 'sizes')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t35 = t34[0] if (type(t34) is list or type(t34) is tuple) and -len(t34) <= 0 < len(t34) else item_at(t34, 0)
+                        t34 = t33[0] if (type(t33) is list or type(t33) is tuple) and -len(t33) <= 0 < len(t33) else item_at(t33, 0)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t36 = load(ev, 'num_heads')
-                        t37 = r38 if type(t35) is int and type(t36) is int and t36 != 0 and -MAX_INT_MAGNITUDE <= (r38 := t35 % t36) <= MAX_INT_MAGNITUDE else binary('%', t35, t36, b)
+                        t35 = load(ev, 'num_heads')
+                        t36 = r37 if type(t34) is int and type(t35) is int and t35 != 0 and -MAX_INT_MAGNITUDE <= (r37 := t34 % t35) <= MAX_INT_MAGNITUDE else binary('%', t34, t35, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t37) is int:
+                        if type(t36) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k39 = t37 == 0
+                            k38 = t36 == 0
                         else:
-                            k39 = compare('==', t37, 0, b)
-                        if k39:
-                            t33 = True
-                        t1 = t33
+                            k38 = compare('==', t36, 0, b)
+                        if k38:
+                            t32 = True
+                        t1 = t32
                         d3 = not truthy(t1)
-                    except Undecided as e40:
-                        u2 = e40
+                    except Undecided as e39:
+                        u2 = e39
                     if not d3:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t41 = False
+                            t40 = False
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t42 = load(ev, 'sizes')
+                            t41 = load(ev, 'sizes')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t43 = t42[2] if (type(t42) is list or type(t42) is tuple) and -len(t42) <= 2 < len(t42) else item_at(t42, 2)
+                            t42 = t41[2] if (type(t41) is list or type(t41) is tuple) and -len(t41) <= 2 < len(t41) else item_at(t41, 2)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t44 = load(ev, 'num_heads')
-                            t45 = r46 if type(t43) is int and type(t44) is int and t44 != 0 and -MAX_INT_MAGNITUDE <= (r46 := t43 % t44) <= MAX_INT_MAGNITUDE else binary('%', t43, t44, b)
+                            t43 = load(ev, 'num_heads')
+                            t44 = r45 if type(t42) is int and type(t43) is int and t43 != 0 and -MAX_INT_MAGNITUDE <= (r45 := t42 % t43) <= MAX_INT_MAGNITUDE else binary('%', t42, t43, b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t45) is int:
+                            if type(t44) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k47 = t45 == 0
+                                k46 = t44 == 0
                             else:
-                                k47 = compare('==', t45, 0, b)
-                            if k47:
-                                t41 = True
-                            t1 = t41
+                                k46 = compare('==', t44, 0, b)
+                            if k46:
+                                t40 = True
+                            t1 = t40
                             d3 = not truthy(t1)
-                        except Undecided as e48:
-                            u2 = e48
+                        except Undecided as e47:
+                            u2 = e47
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -454,23 +450,22 @@ def _f7(ev: Evaluator) -> Any:
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
                             t33 = load(ev, 'S')
+                            t34: list[Any] = [t33, t33]
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'S')
-                            t35: list[Any] = [t33, t34]
-                            k36 = compare('==', t32, t35, b)
-                            if k36:
+                            k35 = compare('==', t32, t34, b)
+                            if k35:
                                 t30 = True
                             t8 = t30
                             d10 = not truthy(t8)
-                        except Undecided as e37:
-                            u9 = e37
+                        except Undecided as e36:
+                            u9 = e36
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e38:
-            u2 = e38
+        except Undecided as e37:
+            u2 = e37
     if not d3 and u2 is not None:
         raise u2
     return t1

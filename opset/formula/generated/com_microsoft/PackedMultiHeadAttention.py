@@ -57,22 +57,19 @@ def _f2(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t4 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'SQ')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[3] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 3 < len(t5) else item_at(t5, 3)
-        t7 = r8 if type(t4) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t4 * t6) <= MAX_INT_MAGNITUDE else binary('*', t4, t6, b)
-        t2 = t7
+        t5 = t3[3] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 3 < len(t3) else item_at(t3, 3)
+        t6 = r7 if type(t4) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t4 * t5) <= MAX_INT_MAGNITUDE else binary('*', t4, t5, b)
+        t2 = t6
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'SQ')
+        t8 = load(ev, 'SQ')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[1] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 1 < len(t9) else item_at(t9, 1)
-        t2 = t10
+        t9 = t8[1] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 1 < len(t8) else item_at(t8, 1)
+        t2 = t9
     return t2
 
 
@@ -735,23 +732,22 @@ def _f9(ev: Evaluator) -> Any:
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
                             t33 = load(ev, 'S')
+                            t34: list[Any] = [t33, t33]
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'S')
-                            t35: list[Any] = [t33, t34]
-                            k36 = compare('==', t32, t35, b)
-                            if k36:
+                            k35 = compare('==', t32, t34, b)
+                            if k35:
                                 t30 = True
                             t8 = t30
                             d10 = not truthy(t8)
-                        except Undecided as e37:
-                            u9 = e37
+                        except Undecided as e36:
+                            u9 = e36
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e38:
-            u2 = e38
+        except Undecided as e37:
+            u2 = e37
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -32,15 +32,14 @@ def _f0(ev: Evaluator) -> Any:
     if truthy(t2):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'max_output_entries')
-        t5 = t6
+        t5 = t3
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'cap')
-        t5 = t7
-    t8: list[Any] = [t1, t5]
-    return t8
+        t6 = load(ev, 'cap')
+        t5 = t6
+    t7: list[Any] = [t1, t5]
+    return t7
 
 
 def _f1(ev: Evaluator) -> Any:

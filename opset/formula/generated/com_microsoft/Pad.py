@@ -34,11 +34,10 @@ def _f0(ev: Evaluator) -> Any:
             t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 + t10) <= MAX_INT_MAGNITUDE else binary('+', t9, t10, b)
             b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'r')
-            t15 = r16 if type(c7) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := c7 + t14) <= MAX_INT_MAGNITUDE else binary('+', c7, t14, b)
-            t13 = c4[t15] if (type(c4) is list or type(c4) is tuple) and type(t15) is int and -len(c4) <= t15 < len(c4) else item_at(c4, t15)
-            t17 = r18 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r18 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
-            t1.append(t17)
+            t14 = r15 if type(c7) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r15 := c7 + t6) <= MAX_INT_MAGNITUDE else binary('+', c7, t6, b)
+            t13 = c4[t14] if (type(c4) is list or type(c4) is tuple) and type(t14) is int and -len(c4) <= t14 < len(c4) else item_at(c4, t14)
+            t16 = r17 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r17 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
+            t1.append(t16)
             check_length(len(t1), 'comprehension')
     return t1
 
@@ -210,19 +209,18 @@ def _f5(ev: Evaluator) -> Any:
                 t16 = r17 if type(t14) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t14 + t15) <= MAX_INT_MAGNITUDE else binary('+', t14, t15, b)
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = load(ev, 'r')
-                t20 = r21 if type(c9) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := c9 + t19) <= MAX_INT_MAGNITUDE else binary('+', c9, t19, b)
-                t18 = c6[t20] if (type(c6) is list or type(c6) is tuple) and type(t20) is int and -len(c6) <= t20 < len(c6) else item_at(c6, t20)
-                t22 = r23 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r23 := t16 + t18) <= MAX_INT_MAGNITUDE else binary('+', t16, t18, b)
+                t19 = r20 if type(c9) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r20 := c9 + t8) <= MAX_INT_MAGNITUDE else binary('+', c9, t8, b)
+                t18 = c6[t19] if (type(c6) is list or type(c6) is tuple) and type(t19) is int and -len(c6) <= t19 < len(c6) else item_at(c6, t19)
+                t21 = r22 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r22 := t16 + t18) <= MAX_INT_MAGNITUDE else binary('+', t16, t18, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t22) is int:
+                if type(t21) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k24 = t22 >= 0
+                    k23 = t21 >= 0
                 else:
-                    k24 = compare('>=', t22, 0, b)
-                if k24:
+                    k23 = compare('>=', t21, 0, b)
+                if k23:
                     t12 = True
                 k10 = truthy(t12)
             except Undecided as e11:
@@ -338,27 +336,26 @@ def _f6(ev: Evaluator) -> Any:
                                 t32 = r33 if type(t29) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r33 := t29 + t30) <= MAX_INT_MAGNITUDE else binary('+', t29, t30, b)
                                 b.steps += 6
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t36 = load(ev, 'r')
-                                t37 = r38 if type(c16) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := c16 + t36) <= MAX_INT_MAGNITUDE else binary('+', c16, t36, b)
-                                t35 = c13[t37] if (type(c13) is list or type(c13) is tuple) and type(t37) is int and -len(c13) <= t37 < len(c13) else item_at(c13, t37)
+                                t36 = r37 if type(c16) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r37 := c16 + t15) <= MAX_INT_MAGNITUDE else binary('+', c16, t15, b)
+                                t35 = c13[t36] if (type(c13) is list or type(c13) is tuple) and type(t36) is int and -len(c13) <= t36 < len(c13) else item_at(c13, t36)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 t34 = FUNCTIONS['min']([t35, 0], b)
-                                t39 = r40 if type(t32) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r40 := t32 + t34) <= MAX_INT_MAGNITUDE else binary('+', t32, t34, b)
+                                t38 = r39 if type(t32) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r39 := t32 + t34) <= MAX_INT_MAGNITUDE else binary('+', t32, t34, b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t39) is int:
+                                if type(t38) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k41 = t39 > 0
+                                    k40 = t38 > 0
                                 else:
-                                    k41 = compare('>', t39, 0, b)
-                                if k41:
+                                    k40 = compare('>', t38, 0, b)
+                                if k40:
                                     t27 = True
                                 t19 = t27
                                 d21 = truthy(t19)
-                            except Undecided as e42:
-                                u20 = e42
+                            except Undecided as e41:
+                                u20 = e41
                         if not d21 and u20 is not None:
                             raise u20
                         k17 = truthy(t19)
@@ -377,8 +374,8 @@ def _f6(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e43:
-            u2 = e43
+        except Undecided as e42:
+            u2 = e42
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -446,104 +443,101 @@ def _f7(ev: Evaluator) -> Any:
                             t24 = c13[c16] if (type(c13) is list or type(c13) is tuple) and type(c16) is int and -len(c13) <= c16 < len(c13) else item_at(c13, c16)
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t26 = load(ev, 'r')
-                            t27 = r28 if type(c16) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r28 := c16 + t26) <= MAX_INT_MAGNITUDE else binary('+', c16, t26, b)
-                            t25 = c13[t27] if (type(c13) is list or type(c13) is tuple) and type(t27) is int and -len(c13) <= t27 < len(c13) else item_at(c13, t27)
+                            t26 = r27 if type(c16) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r27 := c16 + t15) <= MAX_INT_MAGNITUDE else binary('+', c16, t15, b)
+                            t25 = c13[t26] if (type(c13) is list or type(c13) is tuple) and type(t26) is int and -len(c13) <= t26 < len(c13) else item_at(c13, t26)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             t23 = FUNCTIONS['max']([t24, t25, 0], b)
                             b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = load(ev, 'S')
+                            t28 = load(ev, 'S')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = t29[c16] if (type(t29) is list or type(t29) is tuple) and type(c16) is int and -len(t29) <= c16 < len(t29) else item_at(t29, c16)
+                            t29 = t28[c16] if (type(t28) is list or type(t28) is tuple) and type(c16) is int and -len(t28) <= c16 < len(t28) else item_at(t28, c16)
                             b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = c13[c16] if (type(c13) is list or type(c13) is tuple) and type(c16) is int and -len(c13) <= c16 < len(c13) else item_at(c13, c16)
+                            t31 = c13[c16] if (type(c13) is list or type(c13) is tuple) and type(c16) is int and -len(c13) <= c16 < len(c13) else item_at(c13, c16)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t31 = FUNCTIONS['min']([t32, 0], b)
-                            t33 = r34 if type(t30) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r34 := t30 + t31) <= MAX_INT_MAGNITUDE else binary('+', t30, t31, b)
+                            t30 = FUNCTIONS['min']([t31, 0], b)
+                            t32 = r33 if type(t29) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r33 := t29 + t30) <= MAX_INT_MAGNITUDE else binary('+', t29, t30, b)
                             b.steps += 6
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = load(ev, 'r')
-                            t38 = r39 if type(c16) is int and type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := c16 + t37) <= MAX_INT_MAGNITUDE else binary('+', c16, t37, b)
-                            t36 = c13[t38] if (type(c13) is list or type(c13) is tuple) and type(t38) is int and -len(c13) <= t38 < len(c13) else item_at(c13, t38)
+                            t36 = r37 if type(c16) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r37 := c16 + t15) <= MAX_INT_MAGNITUDE else binary('+', c16, t15, b)
+                            t35 = c13[t36] if (type(c13) is list or type(c13) is tuple) and type(t36) is int and -len(c13) <= t36 < len(c13) else item_at(c13, t36)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = FUNCTIONS['min']([t36, 0], b)
-                            t40 = r41 if type(t33) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r41 := t33 + t35) <= MAX_INT_MAGNITUDE else binary('+', t33, t35, b)
-                            if ((q43 := type(t23)) is int or q43 is str) and type(t40) is q43:
+                            t34 = FUNCTIONS['min']([t35, 0], b)
+                            t38 = r39 if type(t32) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r39 := t32 + t34) <= MAX_INT_MAGNITUDE else binary('+', t32, t34, b)
+                            if ((q41 := type(t23)) is int or q41 is str) and type(t38) is q41:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k42 = t23 < t40
+                                k40 = t23 < t38
                             else:
-                                k42 = compare('<', t23, t40, b)
-                            if k42:
+                                k40 = compare('<', t23, t38, b)
+                            if k40:
                                 t22 = True
                             t19 = t22
                             d21 = truthy(t19)
-                        except Undecided as e44:
-                            u20 = e44
+                        except Undecided as e42:
+                            u20 = e42
                         if not d21:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t45: Any = None
-                                u46: Undecided | None = None
-                                d47 = False
+                                t43: Any = None
+                                u44: Undecided | None = None
+                                d45 = False
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t48 = False
+                                    t46 = False
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t49 = c13[c16] if (type(c13) is list or type(c13) is tuple) and type(c16) is int and -len(c13) <= c16 < len(c13) else item_at(c13, c16)
+                                    t47 = c13[c16] if (type(c13) is list or type(c13) is tuple) and type(c16) is int and -len(c13) <= c16 < len(c13) else item_at(c13, c16)
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    if type(t49) is int:
+                                    if type(t47) is int:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k50 = t49 <= 0
+                                        k48 = t47 <= 0
                                     else:
-                                        k50 = compare('<=', t49, 0, b)
-                                    if k50:
-                                        t48 = True
-                                    t45 = t48
-                                    d47 = not truthy(t45)
-                                except Undecided as e51:
-                                    u46 = e51
-                                if not d47:
+                                        k48 = compare('<=', t47, 0, b)
+                                    if k48:
+                                        t46 = True
+                                    t43 = t46
+                                    d45 = not truthy(t43)
+                                except Undecided as e49:
+                                    u44 = e49
+                                if not d45:
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t52 = False
+                                        t50 = False
                                         b.steps += 5
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t54 = load(ev, 'r')
-                                        t55 = r56 if type(c16) is int and type(t54) is int and -MAX_INT_MAGNITUDE <= (r56 := c16 + t54) <= MAX_INT_MAGNITUDE else binary('+', c16, t54, b)
-                                        t53 = c13[t55] if (type(c13) is list or type(c13) is tuple) and type(t55) is int and -len(c13) <= t55 < len(c13) else item_at(c13, t55)
+                                        t52 = r53 if type(c16) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r53 := c16 + t15) <= MAX_INT_MAGNITUDE else binary('+', c16, t15, b)
+                                        t51 = c13[t52] if (type(c13) is list or type(c13) is tuple) and type(t52) is int and -len(c13) <= t52 < len(c13) else item_at(c13, t52)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        if type(t53) is int:
+                                        if type(t51) is int:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k57 = t53 <= 0
+                                            k54 = t51 <= 0
                                         else:
-                                            k57 = compare('<=', t53, 0, b)
-                                        if k57:
-                                            t52 = True
-                                        t45 = t52
-                                        d47 = not truthy(t45)
-                                    except Undecided as e58:
-                                        u46 = e58
-                                if not d47 and u46 is not None:
-                                    raise u46
-                                t19 = t45
+                                            k54 = compare('<=', t51, 0, b)
+                                        if k54:
+                                            t50 = True
+                                        t43 = t50
+                                        d45 = not truthy(t43)
+                                    except Undecided as e55:
+                                        u44 = e55
+                                if not d45 and u44 is not None:
+                                    raise u44
+                                t19 = t43
                                 d21 = truthy(t19)
-                            except Undecided as e59:
-                                u20 = e59
+                            except Undecided as e56:
+                                u20 = e56
                         if not d21 and u20 is not None:
                             raise u20
                         k17 = truthy(t19)
@@ -562,8 +556,8 @@ def _f7(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e60:
-            u2 = e60
+        except Undecided as e57:
+            u2 = e57
     if not d3 and u2 is not None:
         raise u2
     return t1

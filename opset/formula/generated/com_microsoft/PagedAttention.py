@@ -101,8 +101,7 @@ def _f4(ev: Evaluator) -> Any:
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'v_head_size')
-        t4 = t6
+        t4 = t2
     return t4
 
 

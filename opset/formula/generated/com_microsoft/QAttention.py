@@ -571,34 +571,26 @@ def _f12(ev: Evaluator) -> Any:
             t11: list[Any] = [t10]
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'B')
-            t13 = r14 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := 2 * t12) <= MAX_INT_MAGNITUDE else binary('*', 2, t12, b)
-            t15: list[Any] = [t13]
-            b.steps += 2
+            t12 = r13 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r13 := 2 * t10) <= MAX_INT_MAGNITUDE else binary('*', 2, t10, b)
+            t14: list[Any] = [t12]
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'B')
+            t15 = load(ev, 'total')
+            t16: list[Any] = [t10, t15]
+            b.steps += 3
+            if b.steps > MAX_STEPS: b.charge(0)
+            t17 = load(ev, 'S')
+            t18: list[Any] = [t10, t17, t15]
+            t19: list[Any] = [t11, t14, t16, t18]
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'total')
-            t18: list[Any] = [t16, t17]
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'B')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'total')
-            t22: list[Any] = [t19, t20, t21]
-            t23: list[Any] = [t11, t15, t18, t22]
-            k24 = compare('in', t9, t23, b)
-            if k24:
+            k20 = compare('in', t9, t19, b)
+            if k20:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e25:
-            u2 = e25
+        except Undecided as e21:
+            u2 = e21
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -356,33 +356,29 @@ def _f9(ev: Evaluator) -> Any:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             t25 = False
-                            b.steps += 2
+                            b.steps += 6
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t26 = load(ev, 'C')
-                            b.steps += 4
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = load(ev, 'C')
-                            t28 = FUNCTIONS['len']([t29], b)
+                            t27 = FUNCTIONS['len']([t21], b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = r31 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r31 := t28 - 1) <= MAX_INT_MAGNITUDE else binary('-', t28, 1, b)
+                            t28 = r29 if type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t27 - 1) <= MAX_INT_MAGNITUDE else binary('-', t27, 1, b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = r33 if type(t30) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r33 := t30 - c22) <= MAX_INT_MAGNITUDE else binary('-', t30, c22, b)
-                            t27 = t26[t32] if (type(t26) is list or type(t26) is tuple) and type(t32) is int and -len(t26) <= t32 < len(t26) else item_at(t26, t32)
+                            t30 = r31 if type(t28) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r31 := t28 - c22) <= MAX_INT_MAGNITUDE else binary('-', t28, c22, b)
+                            t26 = t21[t30] if (type(t21) is list or type(t21) is tuple) and type(t30) is int and -len(t21) <= t30 < len(t21) else item_at(t21, t30)
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'N')
+                            t32 = load(ev, 'N')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = load(ev, 'M')
-                            t36: list[Any] = [t34, t35]
+                            t33 = load(ev, 'M')
+                            t34: list[Any] = [t32, t33]
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = t36[c22] if type(c22) is int and -len(t36) <= c22 < len(t36) else item_at(t36, c22)
-                            t38: tuple[Any, ...] = (1, t37, )
-                            k39 = compare('in', t27, t38, b)
-                            if k39:
+                            t35 = t34[c22] if type(c22) is int and -len(t34) <= c22 < len(t34) else item_at(t34, c22)
+                            t36: tuple[Any, ...] = (1, t35, )
+                            k37 = compare('in', t26, t36, b)
+                            if k37:
                                 t25 = True
                             k23 = truthy(t25)
                         except Undecided as e24:
@@ -398,14 +394,14 @@ def _f9(ev: Evaluator) -> Any:
                         raise u17
                     t8 = t16
                     d10 = not truthy(t8)
-                except Undecided as e40:
-                    u9 = e40
+                except Undecided as e38:
+                    u9 = e38
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e41:
-            u2 = e41
+        except Undecided as e39:
+            u2 = e39
     if not d3 and u2 is not None:
         raise u2
     return t1

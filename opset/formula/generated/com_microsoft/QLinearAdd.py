@@ -34,124 +34,120 @@ def _f1(ev: Evaluator) -> Any:
     t5 = load(ev, 'SB')
     t6: list[Any] = [t4, t5]
     for c7 in iterated(t6):
-        b.steps += 3
+        t8: list[Any] = [t4, t5]
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'SA')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'SB')
-        t10: list[Any] = [t8, t9]
-        for c11 in iterated(t10):
+        for c9 in iterated(t8):
             b.steps += 7
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = FUNCTIONS['len']([c7], b)
+            t12 = FUNCTIONS['len']([c7], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = FUNCTIONS['len']([c11], b)
-            t13 = FUNCTIONS['min']([t14, t15], b)
+            t13 = FUNCTIONS['len']([c9], b)
+            t11 = FUNCTIONS['min']([t12, t13], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = r17 if type(t13) is int and -MAX_INT_MAGNITUDE <= (r17 := t13 + 1) <= MAX_INT_MAGNITUDE else binary('+', t13, 1, b)
-            t12 = FUNCTIONS['range']([1, t16], b)
-            for c18 in iterated(t12):
+            t14 = r15 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 + 1) <= MAX_INT_MAGNITUDE else binary('+', t11, 1, b)
+            t10 = FUNCTIONS['range']([1, t14], b)
+            for c16 in iterated(t10):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t21: Any = None
-                    u22: Undecided | None = None
-                    d23 = False
+                    t19: Any = None
+                    u20: Undecided | None = None
+                    d21 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = False
+                        t22 = False
                         b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = FUNCTIONS['len']([c7], b)
+                        t24 = FUNCTIONS['len']([c7], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t27 = r28 if type(t26) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r28 := t26 - c18) <= MAX_INT_MAGNITUDE else binary('-', t26, c18, b)
-                        t25 = c7[t27] if (type(c7) is list or type(c7) is tuple) and type(t27) is int and -len(c7) <= t27 < len(c7) else item_at(c7, t27)
+                        t25 = r26 if type(t24) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r26 := t24 - c16) <= MAX_INT_MAGNITUDE else binary('-', t24, c16, b)
+                        t23 = c7[t25] if (type(c7) is list or type(c7) is tuple) and type(t25) is int and -len(c7) <= t25 < len(c7) else item_at(c7, t25)
                         b.steps += 5
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = FUNCTIONS['len']([c11], b)
+                        t28 = FUNCTIONS['len']([c9], b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = r32 if type(t30) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r32 := t30 - c18) <= MAX_INT_MAGNITUDE else binary('-', t30, c18, b)
-                        t29 = c11[t31] if (type(c11) is list or type(c11) is tuple) and type(t31) is int and -len(c11) <= t31 < len(c11) else item_at(c11, t31)
-                        if ((q34 := type(t25)) is int or q34 is str) and type(t29) is q34:
+                        t29 = r30 if type(t28) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r30 := t28 - c16) <= MAX_INT_MAGNITUDE else binary('-', t28, c16, b)
+                        t27 = c9[t29] if (type(c9) is list or type(c9) is tuple) and type(t29) is int and -len(c9) <= t29 < len(c9) else item_at(c9, t29)
+                        if ((q32 := type(t23)) is int or q32 is str) and type(t27) is q32:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k33 = t25 == t29
+                            k31 = t23 == t27
                         else:
-                            k33 = compare('==', t25, t29, b)
-                        if k33:
-                            t24 = True
-                        t21 = t24
-                        d23 = truthy(t21)
-                    except Undecided as e35:
-                        u22 = e35
-                    if not d23:
+                            k31 = compare('==', t23, t27, b)
+                        if k31:
+                            t22 = True
+                        t19 = t22
+                        d21 = truthy(t19)
+                    except Undecided as e33:
+                        u20 = e33
+                    if not d21:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = False
+                            t34 = False
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t38 = FUNCTIONS['len']([c7], b)
+                            t36 = FUNCTIONS['len']([c7], b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t39 = r40 if type(t38) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r40 := t38 - c18) <= MAX_INT_MAGNITUDE else binary('-', t38, c18, b)
-                            t37 = c7[t39] if (type(c7) is list or type(c7) is tuple) and type(t39) is int and -len(c7) <= t39 < len(c7) else item_at(c7, t39)
+                            t37 = r38 if type(t36) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r38 := t36 - c16) <= MAX_INT_MAGNITUDE else binary('-', t36, c16, b)
+                            t35 = c7[t37] if (type(c7) is list or type(c7) is tuple) and type(t37) is int and -len(c7) <= t37 < len(c7) else item_at(c7, t37)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t37) is int:
+                            if type(t35) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k41 = t37 == 1
+                                k39 = t35 == 1
                             else:
-                                k41 = compare('==', t37, 1, b)
-                            if k41:
-                                t36 = True
-                            t21 = t36
-                            d23 = truthy(t21)
-                        except Undecided as e42:
-                            u22 = e42
-                        if not d23:
+                                k39 = compare('==', t35, 1, b)
+                            if k39:
+                                t34 = True
+                            t19 = t34
+                            d21 = truthy(t19)
+                        except Undecided as e40:
+                            u20 = e40
+                        if not d21:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t43 = False
+                                t41 = False
                                 b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t45 = FUNCTIONS['len']([c11], b)
+                                t43 = FUNCTIONS['len']([c9], b)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t46 = r47 if type(t45) is int and type(c18) is int and -MAX_INT_MAGNITUDE <= (r47 := t45 - c18) <= MAX_INT_MAGNITUDE else binary('-', t45, c18, b)
-                                t44 = c11[t46] if (type(c11) is list or type(c11) is tuple) and type(t46) is int and -len(c11) <= t46 < len(c11) else item_at(c11, t46)
+                                t44 = r45 if type(t43) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r45 := t43 - c16) <= MAX_INT_MAGNITUDE else binary('-', t43, c16, b)
+                                t42 = c9[t44] if (type(c9) is list or type(c9) is tuple) and type(t44) is int and -len(c9) <= t44 < len(c9) else item_at(c9, t44)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t44) is int:
+                                if type(t42) is int:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k48 = t44 == 1
+                                    k46 = t42 == 1
                                 else:
-                                    k48 = compare('==', t44, 1, b)
-                                if k48:
-                                    t43 = True
-                                t21 = t43
-                                d23 = truthy(t21)
-                            except Undecided as e49:
-                                u22 = e49
-                    if not d23 and u22 is not None:
-                        raise u22
-                    k19 = truthy(t21)
-                except Undecided as e20:
-                    k19 = True
+                                    k46 = compare('==', t42, 1, b)
+                                if k46:
+                                    t41 = True
+                                t19 = t41
+                                d21 = truthy(t19)
+                            except Undecided as e47:
+                                u20 = e47
+                    if not d21 and u20 is not None:
+                        raise u20
+                    k17 = truthy(t19)
+                except Undecided as e18:
+                    k17 = True
                     if u2 is None:
-                        u2 = e20
-                if k19 is False:
+                        u2 = e18
+                if k17 is False:
                     t1 = False
                     d3 = True
                 if d3:

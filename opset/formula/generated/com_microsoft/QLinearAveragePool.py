@@ -76,39 +76,32 @@ def _f4(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = load(ev, 'out')
         t9 = binary('+', t7, t8, b)
-        b.steps += 3
+        b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'X')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'X')
-        t12 = FUNCTIONS['len']([t13], b)
+        t11 = FUNCTIONS['len']([t5], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = r15 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r15 := t12 - 1) <= MAX_INT_MAGNITUDE else binary('-', t12, 1, b)
-        t11 = t10[t14] if (type(t10) is list or type(t10) is tuple) and type(t14) is int and -len(t10) <= t14 < len(t10) else item_at(t10, t14)
-        t16: list[Any] = [t11]
-        t17 = binary('+', t9, t16, b)
-        t4 = t17
+        t12 = r13 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t11 - 1) <= MAX_INT_MAGNITUDE else binary('-', t11, 1, b)
+        t10 = t5[t12] if (type(t5) is list or type(t5) is tuple) and type(t12) is int and -len(t5) <= t12 < len(t5) else item_at(t5, t12)
+        t14: list[Any] = [t10]
+        t15 = binary('+', t9, t14, b)
+        t4 = t15
     else:
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'X')
+        t16 = load(ev, 'X')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = t18[0] if (type(t18) is list or type(t18) is tuple) and -len(t18) <= 0 < len(t18) else item_at(t18, 0)
-        b.steps += 2
+        t17 = t16[0] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 0 < len(t16) else item_at(t16, 0)
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = load(ev, 'X')
+        t18 = t16[1] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 1 < len(t16) else item_at(t16, 1)
+        t19: list[Any] = [t17, t18]
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t21 = t20[1] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 1 < len(t20) else item_at(t20, 1)
-        t22: list[Any] = [t19, t21]
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'out')
-        t24 = binary('+', t22, t23, b)
-        t4 = t24
+        t20 = load(ev, 'out')
+        t21 = binary('+', t19, t20, b)
+        t4 = t21
     return t4
 
 
@@ -149,21 +142,20 @@ def _f6(ev: Evaluator) -> Any:
         t5 = load(ev, 'X')
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'X')
-        t7 = FUNCTIONS['len']([t8], b)
+        t7 = FUNCTIONS['len']([t5], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = r10 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 - 1) <= MAX_INT_MAGNITUDE else binary('-', t7, 1, b)
-        t6 = sliced(t5, 1, t9, None, b)
+        t8 = r9 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t7 - 1) <= MAX_INT_MAGNITUDE else binary('-', t7, 1, b)
+        t6 = sliced(t5, 1, t8, None, b)
         t4 = t6
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'X')
+        t10 = load(ev, 'X')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = sliced(t11, 2, None, None, b)
-        t4 = t12
+        t11 = sliced(t10, 2, None, None, b)
+        t4 = t11
     return t4
 
 
@@ -205,16 +197,12 @@ def _f7(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-            t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-            t16 = r17 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
-            t8 = t16
+            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
+            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
+            t8 = t14
         t1.append(t8)
         check_length(len(t1), 'comprehension')
     return t1
@@ -952,27 +940,26 @@ def _f18(ev: Evaluator) -> Any:
                             t28 = load(ev, 'pads')
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = load(ev, 'r')
-                            t31 = r32 if type(c13) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := c13 + t30) <= MAX_INT_MAGNITUDE else binary('+', c13, t30, b)
-                            t29 = t28[t31] if (type(t28) is list or type(t28) is tuple) and type(t31) is int and -len(t28) <= t31 < len(t28) else item_at(t28, t31)
+                            t30 = r31 if type(c13) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r31 := c13 + t12) <= MAX_INT_MAGNITUDE else binary('+', c13, t12, b)
+                            t29 = t28[t30] if (type(t28) is list or type(t28) is tuple) and type(t30) is int and -len(t28) <= t30 < len(t28) else item_at(t28, t30)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = load(ev, 'kernel_shape')
+                            t32 = load(ev, 'kernel_shape')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = t33[c13] if (type(t33) is list or type(t33) is tuple) and type(c13) is int and -len(t33) <= c13 < len(t33) else item_at(t33, c13)
-                            if ((q36 := type(t29)) is int or q36 is str) and type(t34) is q36:
+                            t33 = t32[c13] if (type(t32) is list or type(t32) is tuple) and type(c13) is int and -len(t32) <= c13 < len(t32) else item_at(t32, c13)
+                            if ((q35 := type(t29)) is int or q35 is str) and type(t33) is q35:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k35 = t29 < t34
+                                k34 = t29 < t33
                             else:
-                                k35 = compare('<', t29, t34, b)
-                            if k35:
+                                k34 = compare('<', t29, t33, b)
+                            if k34:
                                 t27 = True
                             t16 = t27
                             d18 = not truthy(t16)
-                        except Undecided as e37:
-                            u17 = e37
+                        except Undecided as e36:
+                            u17 = e36
                     if not d18 and u17 is not None:
                         raise u17
                     k14 = truthy(t16)
@@ -989,8 +976,8 @@ def _f18(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e38:
-            u2 = e38
+        except Undecided as e37:
+            u2 = e37
     if not d3 and u2 is not None:
         raise u2
     return t1

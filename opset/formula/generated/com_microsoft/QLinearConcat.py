@@ -50,8 +50,7 @@ def _f0(ev: Evaluator) -> Any:
                 t16 = t15[t17] if (type(t15) is list or type(t15) is tuple) and type(t17) is int and -len(t15) <= t17 < len(t15) else item_at(t15, t17)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'ax')
-                t19 = t16[t20] if (type(t16) is list or type(t16) is tuple) and type(t20) is int and -len(t16) <= t20 < len(t16) else item_at(t16, t20)
+                t19 = t16[t6] if (type(t16) is list or type(t16) is tuple) and type(t6) is int and -len(t16) <= t6 < len(t16) else item_at(t16, t6)
                 t11.append(t19)
                 check_length(len(t11), 'comprehension')
             t10 = FUNCTIONS['sum']([t11], b)
@@ -59,14 +58,14 @@ def _f0(ev: Evaluator) -> Any:
         else:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'inputs')
+            t20 = load(ev, 'inputs')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = t21[0] if (type(t21) is list or type(t21) is tuple) and -len(t21) <= 0 < len(t21) else item_at(t21, 0)
+            t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
-            t9 = t23
+            t22 = t21[c4] if (type(t21) is list or type(t21) is tuple) and type(c4) is int and -len(t21) <= c4 < len(t21) else item_at(t21, c4)
+            t9 = t22
         t1.append(t9)
         check_length(len(t1), 'comprehension')
     return t1
@@ -116,19 +115,15 @@ def _f3(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'axis')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -206,19 +201,18 @@ def _f5(ev: Evaluator) -> Any:
             if k12:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'r')
-                if ((q16 := type(t11)) is int or q16 is str) and type(t14) is q16:
+                if ((q15 := type(t11)) is int or q15 is str) and type(t9) is q15:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k15 = t11 < t14
+                    k14 = t11 < t9
                 else:
-                    k15 = compare('<', t11, t14, b)
-                if k15:
+                    k14 = compare('<', t11, t9, b)
+                if k14:
                     t8 = True
             t1 = t8
             d3 = not truthy(t1)
-        except Undecided as e17:
-            u2 = e17
+        except Undecided as e16:
+            u2 = e16
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -312,22 +306,19 @@ def _f6(ev: Evaluator) -> Any:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
                                 t39 = t36[c27] if (type(t36) is list or type(t36) is tuple) and type(c27) is int and -len(t36) <= c27 < len(t36) else item_at(t36, c27)
-                                b.steps += 3
+                                b.steps += 4
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t40 = load(ev, 'inputs')
+                                t40 = t35[0] if (type(t35) is list or type(t35) is tuple) and -len(t35) <= 0 < len(t35) else item_at(t35, 0)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t41 = t40[0] if (type(t40) is list or type(t40) is tuple) and -len(t40) <= 0 < len(t40) else item_at(t40, 0)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t42 = t41[c27] if (type(t41) is list or type(t41) is tuple) and type(c27) is int and -len(t41) <= c27 < len(t41) else item_at(t41, c27)
-                                if ((q44 := type(t39)) is int or q44 is str) and type(t42) is q44:
+                                t41 = t40[c27] if (type(t40) is list or type(t40) is tuple) and type(c27) is int and -len(t40) <= c27 < len(t40) else item_at(t40, c27)
+                                if ((q43 := type(t39)) is int or q43 is str) and type(t41) is q43:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k43 = t39 == t42
+                                    k42 = t39 == t41
                                 else:
-                                    k43 = compare('==', t39, t42, b)
-                                if k43:
+                                    k42 = compare('==', t39, t41, b)
+                                if k42:
                                     t34 = True
                                 k32 = truthy(t34)
                             except Undecided as e33:
@@ -343,8 +334,8 @@ def _f6(ev: Evaluator) -> Any:
                         raise u23
                     t9 = t22
                     d11 = not truthy(t9)
-                except Undecided as e45:
-                    u10 = e45
+                except Undecided as e44:
+                    u10 = e44
             if not d11 and u10 is not None:
                 raise u10
             k7 = truthy(t9)
@@ -387,17 +378,14 @@ def _f7(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = r15 if type(t12) is int and -MAX_INT_MAGNITUDE <= (r15 := t12 + 1) <= MAX_INT_MAGNITUDE else binary('+', t12, 1, b)
             t11 = t10[t14] if (type(t10) is list or type(t10) is tuple) and type(t14) is int and -len(t10) <= t14 < len(t10) else item_at(t10, t14)
-            b.steps += 2
+            b.steps += 6
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'inputs')
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = r19 if type(c6) is int and -MAX_INT_MAGNITUDE <= (r19 := 3 * c6) <= MAX_INT_MAGNITUDE else binary('*', 3, c6, b)
+            t17 = r18 if type(c6) is int and -MAX_INT_MAGNITUDE <= (r18 := 3 * c6) <= MAX_INT_MAGNITUDE else binary('*', 3, c6, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = r21 if type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t18 + 2) <= MAX_INT_MAGNITUDE else binary('+', t18, 2, b)
-            t17 = t16[t20] if (type(t16) is list or type(t16) is tuple) and type(t20) is int and -len(t16) <= t20 < len(t16) else item_at(t16, t20)
-            t9 = FUNCTIONS['per_tensor']([t11, t17], b)
+            t19 = r20 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r20 := t17 + 2) <= MAX_INT_MAGNITUDE else binary('+', t17, 2, b)
+            t16 = t10[t19] if (type(t10) is list or type(t10) is tuple) and type(t19) is int and -len(t10) <= t19 < len(t10) else item_at(t10, t19)
+            t9 = FUNCTIONS['per_tensor']([t11, t16], b)
             k7 = truthy(t9)
         except Undecided as e8:
             k7 = True

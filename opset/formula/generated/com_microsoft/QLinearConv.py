@@ -151,21 +151,20 @@ def _f8(ev: Evaluator) -> Any:
         t5 = load(ev, 'X')
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'X')
-        t7 = FUNCTIONS['len']([t8], b)
+        t7 = FUNCTIONS['len']([t5], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = r10 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 - 1) <= MAX_INT_MAGNITUDE else binary('-', t7, 1, b)
-        t6 = t5[t9] if (type(t5) is list or type(t5) is tuple) and type(t9) is int and -len(t5) <= t9 < len(t5) else item_at(t5, t9)
+        t8 = r9 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t7 - 1) <= MAX_INT_MAGNITUDE else binary('-', t7, 1, b)
+        t6 = t5[t8] if (type(t5) is list or type(t5) is tuple) and type(t8) is int and -len(t5) <= t8 < len(t5) else item_at(t5, t8)
         t4 = t6
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'X')
+        t10 = load(ev, 'X')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = t11[1] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 1 < len(t11) else item_at(t11, 1)
-        t4 = t12
+        t11 = t10[1] if (type(t10) is list or type(t10) is tuple) and -len(t10) <= 1 < len(t10) else item_at(t10, 1)
+        t4 = t11
     return t4
 
 
@@ -194,21 +193,20 @@ def _f9(ev: Evaluator) -> Any:
         t5 = load(ev, 'X')
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'X')
-        t7 = FUNCTIONS['len']([t8], b)
+        t7 = FUNCTIONS['len']([t5], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = r10 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 - 1) <= MAX_INT_MAGNITUDE else binary('-', t7, 1, b)
-        t6 = sliced(t5, 1, t9, None, b)
+        t8 = r9 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t7 - 1) <= MAX_INT_MAGNITUDE else binary('-', t7, 1, b)
+        t6 = sliced(t5, 1, t8, None, b)
         t4 = t6
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'X')
+        t10 = load(ev, 'X')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = sliced(t11, 2, None, None, b)
-        t4 = t12
+        t11 = sliced(t10, 2, None, None, b)
+        t4 = t11
     return t4
 
 
@@ -284,16 +282,12 @@ def _f11(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-            t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-            t16 = r17 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
-            t8 = t16
+            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
+            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
+            t8 = t14
         t1.append(t8)
         check_length(len(t1), 'comprehension')
     return t1
@@ -517,19 +511,16 @@ def _f16(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c9] if (type(t13) is list or type(t13) is tuple) and type(c9) is int and -len(t13) <= c9 < len(t13) else item_at(t13, c9)
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'K')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = t15[c9] if (type(t15) is list or type(t15) is tuple) and type(c9) is int and -len(t15) <= c9 < len(t15) else item_at(t15, c9)
-            if ((q18 := type(t14)) is int or q18 is str) and type(t16) is q18:
+            t15 = t8[c9] if (type(t8) is list or type(t8) is tuple) and type(c9) is int and -len(t8) <= c9 < len(t8) else item_at(t8, c9)
+            if ((q17 := type(t14)) is int or q17 is str) and type(t15) is q17:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k17 = t14 == t16
+                k16 = t14 == t15
             else:
-                k17 = compare('==', t14, t16, b)
-            if k17:
+                k16 = compare('==', t14, t15, b)
+            if k16:
                 t12 = True
             k10 = truthy(t12)
         except Undecided as e11:

@@ -37,52 +37,43 @@ def _f0(ev: Evaluator) -> Any:
         t8: list[Any] = [1]
         b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'S')
-        t9 = FUNCTIONS['len']([t10], b)
+        t9 = FUNCTIONS['len']([t5], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = r12 if type(t9) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 - 2) <= MAX_INT_MAGNITUDE else binary('-', t9, 2, b)
-        t13 = binary('*', t8, t11, b)
-        t14 = binary('+', t7, t13, b)
-        b.steps += 3
+        t10 = r11 if type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t9 - 2) <= MAX_INT_MAGNITUDE else binary('-', t9, 2, b)
+        t12 = binary('*', t8, t10, b)
+        t13 = binary('+', t7, t12, b)
+        b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'S')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'S')
-        t17 = FUNCTIONS['len']([t18], b)
+        t15 = FUNCTIONS['len']([t5], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = r20 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r20 := t17 - 1) <= MAX_INT_MAGNITUDE else binary('-', t17, 1, b)
-        t16 = t15[t19] if (type(t15) is list or type(t15) is tuple) and type(t19) is int and -len(t15) <= t19 < len(t15) else item_at(t15, t19)
-        t21: list[Any] = [t16]
-        t22 = binary('+', t14, t21, b)
-        t4 = t22
+        t16 = r17 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t15 - 1) <= MAX_INT_MAGNITUDE else binary('-', t15, 1, b)
+        t14 = t5[t16] if (type(t5) is list or type(t5) is tuple) and type(t16) is int and -len(t5) <= t16 < len(t5) else item_at(t5, t16)
+        t18: list[Any] = [t14]
+        t19 = binary('+', t13, t18, b)
+        t4 = t19
     else:
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t23 = load(ev, 'S')
+        t20 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = t23[0] if (type(t23) is list or type(t23) is tuple) and -len(t23) <= 0 < len(t23) else item_at(t23, 0)
-        b.steps += 2
+        t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t25 = load(ev, 'S')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t26 = t25[1] if (type(t25) is list or type(t25) is tuple) and -len(t25) <= 1 < len(t25) else item_at(t25, 1)
-        t27: list[Any] = [t24, t26]
-        t28: list[Any] = [1]
+        t22 = t20[1] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 1 < len(t20) else item_at(t20, 1)
+        t23: list[Any] = [t21, t22]
+        t24: list[Any] = [1]
         b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t30 = load(ev, 'S')
-        t29 = FUNCTIONS['len']([t30], b)
+        t25 = FUNCTIONS['len']([t20], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t31 = r32 if type(t29) is int and -MAX_INT_MAGNITUDE <= (r32 := t29 - 2) <= MAX_INT_MAGNITUDE else binary('-', t29, 2, b)
-        t33 = binary('*', t28, t31, b)
-        t34 = binary('+', t27, t33, b)
-        t4 = t34
+        t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - 2) <= MAX_INT_MAGNITUDE else binary('-', t25, 2, b)
+        t28 = binary('*', t24, t26, b)
+        t29 = binary('+', t23, t28, b)
+        t4 = t29
     return t4
 
 

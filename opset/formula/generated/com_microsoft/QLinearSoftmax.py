@@ -66,20 +66,19 @@ def _f1(ev: Evaluator) -> Any:
             if k14:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'S')
-                t16 = FUNCTIONS['len']([t17], b)
-                if ((q19 := type(t13)) is int or q19 is str) and type(t16) is q19:
+                t16 = FUNCTIONS['len']([t11], b)
+                if ((q18 := type(t13)) is int or q18 is str) and type(t16) is q18:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k18 = t13 < t16
+                    k17 = t13 < t16
                 else:
-                    k18 = compare('<', t13, t16, b)
-                if k18:
+                    k17 = compare('<', t13, t16, b)
+                if k17:
                     t9 = True
             t1 = t9
             d3 = not truthy(t1)
-        except Undecided as e20:
-            u2 = e20
+        except Undecided as e19:
+            u2 = e19
     if not d3 and u2 is not None:
         raise u2
     return t1

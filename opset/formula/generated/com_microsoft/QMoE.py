@@ -103,8 +103,7 @@ def _f2(ev: Evaluator) -> Any:
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'fc1_expert_weight_bits')
-        t4 = t6
+        t4 = t2
     return t4
 
 
@@ -130,8 +129,7 @@ def _f3(ev: Evaluator) -> Any:
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'fc2_expert_weight_bits')
-        t4 = t6
+        t4 = t2
     return t4
 
 

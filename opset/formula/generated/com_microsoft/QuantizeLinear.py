@@ -86,20 +86,19 @@ def _f2(ev: Evaluator) -> Any:
             if k13:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = load(ev, 'A')
-                t15 = FUNCTIONS['len']([t16], b)
-                if ((q18 := type(t12)) is int or q18 is str) and type(t15) is q18:
+                t15 = FUNCTIONS['len']([t10], b)
+                if ((q17 := type(t12)) is int or q17 is str) and type(t15) is q17:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = t12 < t15
+                    k16 = t12 < t15
                 else:
-                    k17 = compare('<', t12, t15, b)
-                if k17:
+                    k16 = compare('<', t12, t15, b)
+                if k16:
                     t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e19:
-            u2 = e19
+        except Undecided as e18:
+            u2 = e18
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -171,67 +170,64 @@ def _f3(ev: Evaluator) -> Any:
                     t21 = unary('-', t19)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = load(ev, 'axis')
-                    if ((q24 := type(t21)) is int or q24 is str) and type(t22) is q24:
+                    if ((q23 := type(t21)) is int or q23 is str) and type(t2) is q23:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k23 = t21 <= t22
+                        k22 = t21 <= t2
                     else:
-                        k23 = compare('<=', t21, t22, b)
-                    if k23:
+                        k22 = compare('<=', t21, t2, b)
+                    if k22:
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = load(ev, 'A')
-                        t25 = FUNCTIONS['len']([t26], b)
-                        if ((q28 := type(t22)) is int or q28 is str) and type(t25) is q28:
+                        t24 = FUNCTIONS['len']([t20], b)
+                        if ((q26 := type(t2)) is int or q26 is str) and type(t24) is q26:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k27 = t22 < t25
+                            k25 = t2 < t24
                         else:
-                            k27 = compare('<', t22, t25, b)
-                        if k27:
+                            k25 = compare('<', t2, t24, b)
+                        if k25:
                             t18 = True
-                    t29 = not truthy(t18)
-                    t15 = t29
+                    t27 = not truthy(t18)
+                    t15 = t27
                     d17 = truthy(t15)
-                except Undecided as e30:
-                    u16 = e30
+                except Undecided as e28:
+                    u16 = e28
                 if not d17:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = False
+                        t29 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = load(ev, 'SC')
+                        t30 = load(ev, 'SC')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = t32[0] if (type(t32) is list or type(t32) is tuple) and -len(t32) <= 0 < len(t32) else item_at(t32, 0)
+                        t31 = t30[0] if (type(t30) is list or type(t30) is tuple) and -len(t30) <= 0 < len(t30) else item_at(t30, 0)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t34 = load(ev, 'A')
+                        t32 = load(ev, 'A')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t36 = load(ev, 'axis')
-                        t35 = t34[t36] if (type(t34) is list or type(t34) is tuple) and type(t36) is int and -len(t34) <= t36 < len(t34) else item_at(t34, t36)
-                        if ((q38 := type(t33)) is int or q38 is str) and type(t35) is q38:
+                        t33 = t32[t2] if (type(t32) is list or type(t32) is tuple) and type(t2) is int and -len(t32) <= t2 < len(t32) else item_at(t32, t2)
+                        if ((q35 := type(t31)) is int or q35 is str) and type(t33) is q35:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k37 = t33 == t35
+                            k34 = t31 == t33
                         else:
-                            k37 = compare('==', t33, t35, b)
-                        if k37:
-                            t31 = True
-                        t15 = t31
+                            k34 = compare('==', t31, t33, b)
+                        if k34:
+                            t29 = True
+                        t15 = t29
                         d17 = truthy(t15)
-                    except Undecided as e39:
-                        u16 = e39
+                    except Undecided as e36:
+                        u16 = e36
                 if not d17 and u16 is not None:
                     raise u16
                 t7 = t15
                 d9 = not truthy(t7)
-            except Undecided as e40:
-                u8 = e40
+            except Undecided as e37:
+                u8 = e37
         if not d9 and u8 is not None:
             raise u8
         t4 = t7

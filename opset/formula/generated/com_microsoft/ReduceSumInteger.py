@@ -229,14 +229,13 @@ def _f4(ev: Evaluator) -> Any:
                     if k19:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t21 = load(ev, 'r')
-                        if ((q23 := type(c13)) is int or q23 is str) and type(t21) is q23:
+                        if ((q22 := type(c13)) is int or q22 is str) and type(t17) is q22:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k22 = c13 < t21
+                            k21 = c13 < t17
                         else:
-                            k22 = compare('<', c13, t21, b)
-                        if k22:
+                            k21 = compare('<', c13, t17, b)
+                        if k21:
                             t16 = True
                     k14 = truthy(t16)
                 except Undecided as e15:
@@ -252,8 +251,8 @@ def _f4(ev: Evaluator) -> Any:
                 raise u10
             t1 = t9
             d3 = not truthy(t1)
-        except Undecided as e24:
-            u2 = e24
+        except Undecided as e23:
+            u2 = e23
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -282,25 +281,19 @@ def _f5(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t12 = False
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'ax')
-                b.steps += 1
+                t13 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t13[c7] if (type(t13) is list or type(t13) is tuple) and type(c7) is int and -len(t13) <= c7 < len(t13) else item_at(t13, c7)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'ax')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c9] if (type(t15) is list or type(t15) is tuple) and type(c9) is int and -len(t15) <= c9 < len(t15) else item_at(t15, c9)
-                if ((q18 := type(t14)) is int or q18 is str) and type(t16) is q18:
+                t14 = t6[c9] if (type(t6) is list or type(t6) is tuple) and type(c9) is int and -len(t6) <= c9 < len(t6) else item_at(t6, c9)
+                if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = t14 != t16
+                    k15 = t13 != t14
                 else:
-                    k17 = compare('!=', t14, t16, b)
-                if k17:
+                    k15 = compare('!=', t13, t14, b)
+                if k15:
                     t12 = True
                 k10 = truthy(t12)
             except Undecided as e11:

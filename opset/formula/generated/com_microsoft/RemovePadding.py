@@ -59,14 +59,11 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t2 = t1[0] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 0 < len(t1) else item_at(t1, 0)
-    b.steps += 2
+    b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'SI')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
-    t5: list[Any] = [t2, t4]
-    return t5
+    t3 = t1[1] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 1 < len(t1) else item_at(t1, 1)
+    t4: list[Any] = [t2, t3]
+    return t4
 
 
 def _f2(ev: Evaluator) -> Any:

@@ -15,20 +15,17 @@ def _f0(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t2 = t1[0] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 0 < len(t1) else item_at(t1, 0)
+    b.steps += 3
+    if b.steps > MAX_STEPS: b.charge(0)
+    t3 = t1[1] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 1 < len(t1) else item_at(t1, 1)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'STO')
+    t4 = load(ev, 'SI')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'SI')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = t5[1] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 1 < len(t5) else item_at(t5, 1)
-    t7: list[Any] = [t2, t4, t6]
-    return t7
+    t5 = t4[1] if (type(t4) is list or type(t4) is tuple) and -len(t4) <= 1 < len(t4) else item_at(t4, 1)
+    t6: list[Any] = [t2, t3, t5]
+    return t6
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -100,25 +97,22 @@ def _f1(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t18 = t17[0] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 0 < len(t17) else item_at(t17, 0)
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = load(ev, 'STO')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t20 = t19[1] if (type(t19) is list or type(t19) is tuple) and -len(t19) <= 1 < len(t19) else item_at(t19, 1)
-                t21 = r22 if type(t18) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t18 * t20) <= MAX_INT_MAGNITUDE else binary('*', t18, t20, b)
-                if ((q24 := type(t16)) is int or q24 is str) and type(t21) is q24:
+                t19 = t17[1] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 1 < len(t17) else item_at(t17, 1)
+                t20 = r21 if type(t18) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t18 * t19) <= MAX_INT_MAGNITUDE else binary('*', t18, t19, b)
+                if ((q23 := type(t16)) is int or q23 is str) and type(t20) is q23:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k23 = t16 <= t21
+                    k22 = t16 <= t20
                 else:
-                    k23 = compare('<=', t16, t21, b)
-                if k23:
+                    k22 = compare('<=', t16, t20, b)
+                if k22:
                     t14 = True
                 t1 = t14
                 d3 = not truthy(t1)
-            except Undecided as e25:
-                u2 = e25
+            except Undecided as e24:
+                u2 = e24
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -137,33 +131,30 @@ def _f2(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t6 = t5[0] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 0 < len(t5) else item_at(t5, 0)
-    b.steps += 2
+    b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'STO')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t8 = t7[1] if (type(t7) is list or type(t7) is tuple) and -len(t7) <= 1 < len(t7) else item_at(t7, 1)
-    t9 = r10 if type(t6) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t6 * t8) <= MAX_INT_MAGNITUDE else binary('*', t6, t8, b)
-    t4 = FUNCTIONS['range']([t9], b)
-    for c11 in iterated(t4):
+    t7 = t5[1] if (type(t5) is list or type(t5) is tuple) and -len(t5) <= 1 < len(t5) else item_at(t5, 1)
+    t8 = r9 if type(t6) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 * t7) <= MAX_INT_MAGNITUDE else binary('*', t6, t7, b)
+    t4 = FUNCTIONS['range']([t8], b)
+    for c10 in iterated(t4):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = False
+            t13 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = read_input(ev, 'value', 'token_offset')
-            k16 = compare('in', c11, t15, b)
-            if k16:
-                t14 = True
-            k12 = truthy(t14)
-        except Undecided as e13:
-            k12 = True
+            t14 = read_input(ev, 'value', 'token_offset')
+            k15 = compare('in', c10, t14, b)
+            if k15:
+                t13 = True
+            k11 = truthy(t13)
+        except Undecided as e12:
+            k11 = True
             if u2 is None:
-                u2 = e13
-        if k12 is False:
+                u2 = e12
+        if k11 is False:
             t1 = False
             d3 = True
         if d3:

@@ -16,24 +16,21 @@ def _f0(ev: Evaluator) -> Any:
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = unary('-', 1)
     t2 = sliced(t1, None, t3, None, b)
-    b.steps += 5
+    b.steps += 7
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'S')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = unary('-', 1)
-    t5 = t4[t6] if (type(t4) is list or type(t4) is tuple) and type(t6) is int and -len(t4) <= t6 < len(t4) else item_at(t4, t6)
+    t5 = unary('-', 1)
+    t4 = t1[t5] if (type(t1) is list or type(t1) is tuple) and type(t5) is int and -len(t1) <= t5 < len(t1) else item_at(t1, t5)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = r8 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 // 2) <= MAX_INT_MAGNITUDE else binary('//', t5, 2, b)
+    t6 = r7 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r7 := t4 // 2) <= MAX_INT_MAGNITUDE else binary('//', t4, 2, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = r10 if type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := t7 + 1) <= MAX_INT_MAGNITUDE else binary('+', t7, 1, b)
-    t11: list[Any] = [t9, 2]
+    t8 = r9 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 + 1) <= MAX_INT_MAGNITUDE else binary('+', t6, 1, b)
+    t10: list[Any] = [t8, 2]
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t12 = binary('+', t2, t11, b)
-    return t12
+    t11 = binary('+', t2, t10, b)
+    return t11
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -71,36 +68,35 @@ def _f2(ev: Evaluator) -> Any:
     t4 = load(ev, 'S')
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'S')
-    t6 = FUNCTIONS['len']([t7], b)
+    t6 = FUNCTIONS['len']([t4], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t8 = load(ev, 'signal_ndim')
-    t9 = r10 if type(t6) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r10 := t6 - t8) <= MAX_INT_MAGNITUDE else binary('-', t6, t8, b)
-    t5 = sliced(t4, t9, None, None, b)
-    for c11 in iterated(t5):
+    t7 = load(ev, 'signal_ndim')
+    t8 = r9 if type(t6) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 - t7) <= MAX_INT_MAGNITUDE else binary('-', t6, t7, b)
+    t5 = sliced(t4, t8, None, None, b)
+    for c10 in iterated(t5):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = False
+            t13 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(c11) is int:
+            if type(c10) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k15 = c11 >= 1
+                k14 = c10 >= 1
             else:
-                k15 = compare('>=', c11, 1, b)
-            if k15:
-                t14 = True
-            k12 = truthy(t14)
-        except Undecided as e13:
-            k12 = True
+                k14 = compare('>=', c10, 1, b)
+            if k14:
+                t13 = True
+            k11 = truthy(t13)
+        except Undecided as e12:
+            k11 = True
             if u2 is None:
-                u2 = e13
-        if k12 is False:
+                u2 = e12
+        if k11 is False:
             t1 = False
             d3 = True
         if d3:

@@ -50,53 +50,43 @@ def _f3(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
+        b.steps += 4
+        if b.steps > MAX_STEPS: b.charge(0)
+        t6 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'SX')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[1] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 1 < len(t6) else item_at(t6, 1)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'SX')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[3] if (type(t8) is list or type(t8) is tuple) and -len(t8) <= 3 < len(t8) else item_at(t8, 3)
-        t10 = r11 if type(t7) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t7 * t9) <= MAX_INT_MAGNITUDE else binary('*', t7, t9, b)
-        t5 = t10
+        t7 = t3[3] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 3 < len(t3) else item_at(t3, 3)
+        t8 = r9 if type(t6) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 * t7) <= MAX_INT_MAGNITUDE else binary('*', t6, t7, b)
+        t5 = t8
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = False
+        t10 = False
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'SX')
-        t13 = FUNCTIONS['len']([t14], b)
+        t11 = FUNCTIONS['len']([t3], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t13) is int:
+        if type(t11) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k15 = t13 == 3
+            k12 = t11 == 3
         else:
-            k15 = compare('==', t13, 3, b)
-        if k15:
-            t12 = True
-        t16: Any
-        if truthy(t12):
-            b.steps += 2
+            k12 = compare('==', t11, 3, b)
+        if k12:
+            t10 = True
+        t13: Any
+        if truthy(t10):
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'SX')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t19 = unary('-', 1)
-            t18 = t17[t19] if (type(t17) is list or type(t17) is tuple) and type(t19) is int and -len(t17) <= t19 < len(t17) else item_at(t17, t19)
-            t16 = t18
+            t15 = unary('-', 1)
+            t14 = t3[t15] if (type(t3) is list or type(t3) is tuple) and type(t15) is int and -len(t3) <= t15 < len(t3) else item_at(t3, t15)
+            t13 = t14
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = 0
-        t5 = t16
+            t13 = 0
+        t5 = t13
     return t5
 
 
@@ -121,45 +111,38 @@ def _f4(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'SX')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[2] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 2 < len(t6) else item_at(t6, 2)
-        t5 = t7
+        t6 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
+        t5 = t6
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = False
+        t7 = False
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'SX')
-        t9 = FUNCTIONS['len']([t10], b)
+        t8 = FUNCTIONS['len']([t3], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t9) is int:
+        if type(t8) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = t9 == 3
+            k9 = t8 == 3
         else:
-            k11 = compare('==', t9, 3, b)
-        if k11:
-            t8 = True
-        t12: Any
-        if truthy(t8):
-            b.steps += 2
+            k9 = compare('==', t8, 3, b)
+        if k9:
+            t7 = True
+        t10: Any
+        if truthy(t7):
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'SX')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = t13[1] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 1 < len(t13) else item_at(t13, 1)
-            t12 = t14
+            t11 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
+            t10 = t11
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = 0
-        t5 = t12
+            t10 = 0
+        t5 = t10
     return t5
 
 
@@ -212,9 +195,8 @@ def _f5(ev: Evaluator) -> Any:
             t12 = load(ev, 'hidden')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'num_heads')
-            t14 = r15 if type(t12) is int and type(t13) is int and t13 != 0 and -MAX_INT_MAGNITUDE <= (r15 := t12 // t13) <= MAX_INT_MAGNITUDE else binary('//', t12, t13, b)
-            t11 = t14
+            t13 = r14 if type(t12) is int and type(t9) is int and t9 != 0 and -MAX_INT_MAGNITUDE <= (r14 := t12 // t9) <= MAX_INT_MAGNITUDE else binary('//', t12, t9, b)
+            t11 = t13
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
@@ -245,13 +227,12 @@ def _f6(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'rotary_embedding_dim')
-        t4 = t5
+        t4 = t2
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'head')
-        t4 = t6
+        t5 = load(ev, 'head')
+        t4 = t5
     return t4
 
 

@@ -72,15 +72,14 @@ def _f1(ev: Evaluator) -> Any:
     if truthy(t2):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'vocab_size')
-        t5 = t6
+        t5 = t3
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = FUNCTIONS['unknown'](['vocab_size'], b)
-        t5 = t7
-    t8: list[Any] = [t1, t5]
-    return t8
+        t6 = FUNCTIONS['unknown'](['vocab_size'], b)
+        t5 = t6
+    t7: list[Any] = [t1, t5]
+    return t7
 
 
 def _f2(ev: Evaluator) -> Any:

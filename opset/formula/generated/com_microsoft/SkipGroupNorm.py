@@ -54,21 +54,15 @@ def _f1(ev: Evaluator) -> Any:
             t6 = True
         t9: Any
         if truthy(t6):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t10[3] if (type(t10) is list or type(t10) is tuple) and -len(t10) <= 3 < len(t10) else item_at(t10, 3)
-            t9 = t11
+            t10 = t3[3] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 3 < len(t3) else item_at(t3, 3)
+            t9 = t10
         else:
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = t12[1] if (type(t12) is list or type(t12) is tuple) and -len(t12) <= 1 < len(t12) else item_at(t12, 1)
-            t9 = t13
+            t11 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
+            t9 = t11
         t5 = t9
     else:
         b.steps += 1

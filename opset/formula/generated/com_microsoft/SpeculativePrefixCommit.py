@@ -53,13 +53,10 @@ def _f3(ev: Evaluator) -> Any:
         t1 = True
     t5: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'next_tokens')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t6[0] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 0 < len(t6) else item_at(t6, 0)
-        t5 = t7
+        t6 = t3[0] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 0 < len(t3) else item_at(t3, 0)
+        t5 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)

@@ -34,19 +34,16 @@ def _f0(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t8 = unary('-', 1)
         t7 = sliced(t6, None, t8, None, b)
-        b.steps += 4
+        b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'S')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t11 = unary('-', 1)
-        t10 = t9[t11] if (type(t9) is list or type(t9) is tuple) and type(t11) is int and -len(t9) <= t11 < len(t9) else item_at(t9, t11)
+        t10 = unary('-', 1)
+        t9 = t6[t10] if (type(t6) is list or type(t6) is tuple) and type(t10) is int and -len(t6) <= t10 < len(t6) else item_at(t6, t10)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = r13 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r13 := t10 // 2) <= MAX_INT_MAGNITUDE else binary('//', t10, 2, b)
-        t14: list[Any] = [t12]
-        t15 = binary('+', t7, t14, b)
-        t4 = t15
+        t11 = r12 if type(t9) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 // 2) <= MAX_INT_MAGNITUDE else binary('//', t9, 2, b)
+        t13: list[Any] = [t11]
+        t14 = binary('+', t7, t13, b)
+        t4 = t14
     return t4
 
 

@@ -33,48 +33,41 @@ def _f0(ev: Evaluator) -> Any:
         t6 = False
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'S')
-        t7 = FUNCTIONS['len']([t8], b)
+        t7 = FUNCTIONS['len']([t3], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         if type(t7) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k9 = t7 == 2
+            k8 = t7 == 2
         else:
-            k9 = compare('==', t7, 2, b)
-        if k9:
+            k8 = compare('==', t7, 2, b)
+        if k8:
             t6 = True
-        t10: Any
+        t9: Any
         if truthy(t6):
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[0] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 0 < len(t11) else item_at(t11, 0)
-            t13: list[Any] = [t12]
-            t10 = t13
+            t10 = t3[0] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 0 < len(t3) else item_at(t3, 0)
+            t11: list[Any] = [t10]
+            t9 = t11
         else:
-            t14: list[Any] = []
+            t12: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t14
-        t15: list[Any] = [0]
+            t9 = t12
+        t13: list[Any] = [0]
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = binary('+', t10, t15, b)
-        t5 = t16
+        t14 = binary('+', t9, t13, b)
+        t5 = t14
     else:
-        b.steps += 2
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'S')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t18 = FUNCTIONS['unknown'](['tokens'], b)
-        t19: list[Any] = [t18]
-        t20 = binary('+', t17, t19, b)
-        t5 = t20
+        t15 = FUNCTIONS['unknown'](['tokens'], b)
+        t16: list[Any] = [t15]
+        t17 = binary('+', t3, t16, b)
+        t5 = t17
     return t5
 
 
@@ -96,34 +89,31 @@ def _f1(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t5 = False
-        b.steps += 1
+        t6: list[Any] = ['']
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'separators')
-        t7: list[Any] = ['']
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        k8 = compare('==', t6, t7, b)
-        if k8:
+        k7 = compare('==', t2, t6, b)
+        if k7:
             t5 = True
         t4 = t5
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = False
+        t8 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'tokenexp')
+        t9 = load(ev, 'tokenexp')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t10) is str:
+        if type(t9) is str:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k11 = t10 == '.'
+            k10 = t9 == '.'
         else:
-            k11 = compare('==', t10, '.', b)
-        if k11:
-            t9 = True
-        t4 = t9
+            k10 = compare('==', t9, '.', b)
+        if k10:
+            t8 = True
+        t4 = t8
     return t4
 
 

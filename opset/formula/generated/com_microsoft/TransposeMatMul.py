@@ -85,49 +85,40 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t19 = unary('-', 2)
             t18 = sliced(t17, None, t19, None, b)
-            b.steps += 3
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'EB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = unary('-', 1)
-            t21 = t20[t22] if (type(t20) is list or type(t20) is tuple) and type(t22) is int and -len(t20) <= t22 < len(t20) else item_at(t20, t22)
-            t23: list[Any] = [t21]
-            t24 = binary('+', t18, t23, b)
-            t16 = t24
+            t21 = unary('-', 1)
+            t20 = t17[t21] if (type(t17) is list or type(t17) is tuple) and type(t21) is int and -len(t17) <= t21 < len(t17) else item_at(t17, t21)
+            t22: list[Any] = [t20]
+            t23 = binary('+', t18, t22, b)
+            t16 = t23
         else:
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = load(ev, 'EA')
+            t25 = load(ev, 'EA')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = unary('-', 2)
-            t27 = sliced(t26, None, t28, None, b)
+            t27 = unary('-', 2)
+            t26 = sliced(t25, None, t27, None, b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = load(ev, 'EB')
+            t28 = load(ev, 'EB')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = unary('-', 2)
-            t30 = sliced(t29, None, t31, None, b)
-            t25 = FUNCTIONS['broadcast']([t27, t30], b)
-            b.steps += 3
+            t30 = unary('-', 2)
+            t29 = sliced(t28, None, t30, None, b)
+            t24 = FUNCTIONS['broadcast']([t26, t29], b)
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = load(ev, 'EA')
-            b.steps += 2
+            t32 = unary('-', 2)
+            t31 = t25[t32] if (type(t25) is list or type(t25) is tuple) and type(t32) is int and -len(t25) <= t32 < len(t25) else item_at(t25, t32)
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = unary('-', 2)
-            t33 = t32[t34] if (type(t32) is list or type(t32) is tuple) and type(t34) is int and -len(t32) <= t34 < len(t32) else item_at(t32, t34)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t35 = load(ev, 'EB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t37 = unary('-', 1)
-            t36 = t35[t37] if (type(t35) is list or type(t35) is tuple) and type(t37) is int and -len(t35) <= t37 < len(t35) else item_at(t35, t37)
-            t38: list[Any] = [t33, t36]
-            t39 = binary('+', t25, t38, b)
-            t16 = t39
+            t34 = unary('-', 1)
+            t33 = t28[t34] if (type(t28) is list or type(t28) is tuple) and type(t34) is int and -len(t28) <= t34 < len(t28) else item_at(t28, t34)
+            t35: list[Any] = [t31, t33]
+            t36 = binary('+', t24, t35, b)
+            t16 = t36
         t4 = t16
     return t4
 
@@ -187,41 +178,29 @@ def _f3(ev: Evaluator) -> Any:
         t9 = load(ev, 'transA')
         t10: Any
         if truthy(t9):
-            b.steps += 3
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'SA')
-            b.steps += 2
+            t12 = unary('-', 1)
+            t11 = t6[t12] if (type(t6) is list or type(t6) is tuple) and type(t12) is int and -len(t6) <= t12 < len(t6) else item_at(t6, t12)
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = unary('-', 1)
-            t12 = t11[t13] if (type(t11) is list or type(t11) is tuple) and type(t13) is int and -len(t11) <= t13 < len(t11) else item_at(t11, t13)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'SA')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = unary('-', 2)
-            t15 = t14[t16] if (type(t14) is list or type(t14) is tuple) and type(t16) is int and -len(t14) <= t16 < len(t14) else item_at(t14, t16)
-            t17: list[Any] = [t12, t15]
-            t10 = t17
+            t14 = unary('-', 2)
+            t13 = t6[t14] if (type(t6) is list or type(t6) is tuple) and type(t14) is int and -len(t6) <= t14 < len(t6) else item_at(t6, t14)
+            t15: list[Any] = [t11, t13]
+            t10 = t15
         else:
-            b.steps += 3
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'SA')
-            b.steps += 2
+            t17 = unary('-', 2)
+            t16 = t6[t17] if (type(t6) is list or type(t6) is tuple) and type(t17) is int and -len(t6) <= t17 < len(t6) else item_at(t6, t17)
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = unary('-', 2)
-            t19 = t18[t20] if (type(t18) is list or type(t18) is tuple) and type(t20) is int and -len(t18) <= t20 < len(t18) else item_at(t18, t20)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'SA')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = unary('-', 1)
-            t22 = t21[t23] if (type(t21) is list or type(t21) is tuple) and type(t23) is int and -len(t21) <= t23 < len(t21) else item_at(t21, t23)
-            t24: list[Any] = [t19, t22]
-            t10 = t24
-        t25 = r26 if type(t7) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r26 := t7 + t10) <= MAX_INT_MAGNITUDE else binary('+', t7, t10, b)
-        t4 = t25
+            t19 = unary('-', 1)
+            t18 = t6[t19] if (type(t6) is list or type(t6) is tuple) and type(t19) is int and -len(t6) <= t19 < len(t6) else item_at(t6, t19)
+            t20: list[Any] = [t16, t18]
+            t10 = t20
+        t21 = r22 if type(t7) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r22 := t7 + t10) <= MAX_INT_MAGNITUDE else binary('+', t7, t10, b)
+        t4 = t21
     return t4
 
 
@@ -262,41 +241,29 @@ def _f4(ev: Evaluator) -> Any:
         t9 = load(ev, 'transB')
         t10: Any
         if truthy(t9):
-            b.steps += 3
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'SB')
-            b.steps += 2
+            t12 = unary('-', 1)
+            t11 = t6[t12] if (type(t6) is list or type(t6) is tuple) and type(t12) is int and -len(t6) <= t12 < len(t6) else item_at(t6, t12)
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = unary('-', 1)
-            t12 = t11[t13] if (type(t11) is list or type(t11) is tuple) and type(t13) is int and -len(t11) <= t13 < len(t11) else item_at(t11, t13)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'SB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = unary('-', 2)
-            t15 = t14[t16] if (type(t14) is list or type(t14) is tuple) and type(t16) is int and -len(t14) <= t16 < len(t14) else item_at(t14, t16)
-            t17: list[Any] = [t12, t15]
-            t10 = t17
+            t14 = unary('-', 2)
+            t13 = t6[t14] if (type(t6) is list or type(t6) is tuple) and type(t14) is int and -len(t6) <= t14 < len(t6) else item_at(t6, t14)
+            t15: list[Any] = [t11, t13]
+            t10 = t15
         else:
-            b.steps += 3
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'SB')
-            b.steps += 2
+            t17 = unary('-', 2)
+            t16 = t6[t17] if (type(t6) is list or type(t6) is tuple) and type(t17) is int and -len(t6) <= t17 < len(t6) else item_at(t6, t17)
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = unary('-', 2)
-            t19 = t18[t20] if (type(t18) is list or type(t18) is tuple) and type(t20) is int and -len(t18) <= t20 < len(t18) else item_at(t18, t20)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'SB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = unary('-', 1)
-            t22 = t21[t23] if (type(t21) is list or type(t21) is tuple) and type(t23) is int and -len(t21) <= t23 < len(t21) else item_at(t21, t23)
-            t24: list[Any] = [t19, t22]
-            t10 = t24
-        t25 = r26 if type(t7) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r26 := t7 + t10) <= MAX_INT_MAGNITUDE else binary('+', t7, t10, b)
-        t4 = t25
+            t19 = unary('-', 1)
+            t18 = t6[t19] if (type(t6) is list or type(t6) is tuple) and type(t19) is int and -len(t6) <= t19 < len(t6) else item_at(t6, t19)
+            t20: list[Any] = [t16, t18]
+            t10 = t20
+        t21 = r22 if type(t7) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r22 := t7 + t10) <= MAX_INT_MAGNITUDE else binary('+', t7, t10, b)
+        t4 = t21
     return t4
 
 

@@ -98,19 +98,15 @@ def _f2(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'dim')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t7
+        t5 = load(ev, 'r')
+        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t6
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'dim')
-        t4 = t9
+        t4 = t2
     return t4
 
 
@@ -135,14 +131,13 @@ def _f3(ev: Evaluator) -> Any:
     if k5:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t4)) is int or q9 is str) and type(t7) is q9:
+        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t4 < t7
+            k7 = t4 < t2
         else:
-            k8 = compare('<', t4, t7, b)
-        if k8:
+            k7 = compare('<', t4, t2, b)
+        if k7:
             t1 = True
     return t1
 

@@ -161,61 +161,59 @@ def _f2(ev: Evaluator) -> Any:
         if truthy(t16):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'vocab_size')
-            t19 = t20
+            t19 = t17
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = FUNCTIONS['unknown'](['vocab_size'], b)
-            t19 = t21
-        t22: list[Any] = [t11, t13, t15, t19]
-        t1 = t22
+            t20 = FUNCTIONS['unknown'](['vocab_size'], b)
+            t19 = t20
+        t21: list[Any] = [t11, t13, t15, t19]
+        t1 = t21
         d3 = truthy(t1)
-    except Undecided as e23:
-        u2 = e23
+    except Undecided as e22:
+        u2 = e22
     if not d3:
         try:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = FUNCTIONS['unknown'](['steps'], b)
+            t23 = FUNCTIONS['unknown'](['steps'], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t25 = load(ev, 'B')
+            t24 = load(ev, 'B')
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = FUNCTIONS['unknown'](['num_beams'], b)
+            t25 = FUNCTIONS['unknown'](['num_beams'], b)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t27 = False
+            t26 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = load(ev, 'vocab_size')
+            t27 = load(ev, 'vocab_size')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t28) is int:
+            if type(t27) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k29 = t28 > 0
+                k28 = t27 > 0
             else:
-                k29 = compare('>', t28, 0, b)
-            if k29:
-                t27 = True
-            t30: Any
-            if truthy(t27):
+                k28 = compare('>', t27, 0, b)
+            if k28:
+                t26 = True
+            t29: Any
+            if truthy(t26):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t31 = load(ev, 'vocab_size')
-                t30 = t31
+                t29 = t27
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t32 = FUNCTIONS['unknown'](['vocab_size'], b)
-                t30 = t32
-            t33: list[Any] = [t24, t25, t26, t30]
-            t1 = t33
+                t30 = FUNCTIONS['unknown'](['vocab_size'], b)
+                t29 = t30
+            t31: list[Any] = [t23, t24, t25, t29]
+            t1 = t31
             d3 = truthy(t1)
-        except Undecided as e34:
-            u2 = e34
+        except Undecided as e32:
+            u2 = e32
     if not d3 and u2 is not None:
         raise u2
     return t1

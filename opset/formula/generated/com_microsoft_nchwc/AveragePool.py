@@ -130,28 +130,22 @@ def _f8(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t9 = r10 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r10 := t4 - 1) <= MAX_INT_MAGNITUDE else binary('-', t4, 1, b)
+        b.steps += 3
+        if b.steps > MAX_STEPS: b.charge(0)
+        t11 = t7[c3] if (type(t7) is list or type(t7) is tuple) and type(c3) is int and -len(t7) <= c3 < len(t7) else item_at(t7, c3)
+        t12 = r13 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t9 * t11) <= MAX_INT_MAGNITUDE else binary('*', t9, t11, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'strides')
+        t14 = load(ev, 'kernel_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = t11[c3] if (type(t11) is list or type(t11) is tuple) and type(c3) is int and -len(t11) <= c3 < len(t11) else item_at(t11, c3)
-        t13 = r14 if type(t9) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t9 * t12) <= MAX_INT_MAGNITUDE else binary('*', t9, t12, b)
-        b.steps += 2
+        t15 = t14[c3] if (type(t14) is list or type(t14) is tuple) and type(c3) is int and -len(t14) <= c3 < len(t14) else item_at(t14, c3)
+        t16 = r17 if type(t12) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t12 + t15) <= MAX_INT_MAGNITUDE else binary('+', t12, t15, b)
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'kernel_shape')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t16 = t15[c3] if (type(t15) is list or type(t15) is tuple) and type(c3) is int and -len(t15) <= c3 < len(t15) else item_at(t15, c3)
-        t17 = r18 if type(t13) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t13 + t16) <= MAX_INT_MAGNITUDE else binary('+', t13, t16, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'S')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t20 = t19[c3] if (type(t19) is list or type(t19) is tuple) and type(c3) is int and -len(t19) <= c3 < len(t19) else item_at(t19, c3)
-        t21 = r22 if type(t17) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t17 - t20) <= MAX_INT_MAGNITUDE else binary('-', t17, t20, b)
-        t1.append(t21)
+        t18 = t5[c3] if (type(t5) is list or type(t5) is tuple) and type(c3) is int and -len(t5) <= c3 < len(t5) else item_at(t5, c3)
+        t19 = r20 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t16 - t18) <= MAX_INT_MAGNITUDE else binary('-', t16, t18, b)
+        t1.append(t19)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -240,54 +234,48 @@ def _f10(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t6 = False
-        b.steps += 1
+        b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'auto_pad')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t7) is str:
+        if type(t2) is str:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t7 == 'NOTSET'
+            k7 = t2 == 'NOTSET'
         else:
-            k8 = compare('==', t7, 'NOTSET', b)
-        if k8:
+            k7 = compare('==', t2, 'NOTSET', b)
+        if k7:
             t6 = True
-        t9: Any
+        t8: Any
         if truthy(t6):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'pads')
-            t9 = t10
+            t9 = load(ev, 'pads')
+            t8 = t9
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'head')
+            t10 = load(ev, 'head')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t12: list[Any] = []
+            t11: list[Any] = []
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = FUNCTIONS['range']([2], b)
-            for c14 in iterated(t13):
+            t12 = FUNCTIONS['range']([2], b)
+            for c13 in iterated(t12):
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'need')
+                t14 = load(ev, 'need')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c14] if (type(t15) is list or type(t15) is tuple) and type(c14) is int and -len(t15) <= c14 < len(t15) else item_at(t15, c14)
-                b.steps += 2
+                t15 = t14[c13] if (type(t14) is list or type(t14) is tuple) and type(c13) is int and -len(t14) <= c13 < len(t14) else item_at(t14, c13)
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'head')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = t17[c14] if (type(t17) is list or type(t17) is tuple) and type(c14) is int and -len(t17) <= c14 < len(t17) else item_at(t17, c14)
-                t19 = r20 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t16 - t18) <= MAX_INT_MAGNITUDE else binary('-', t16, t18, b)
-                t12.append(t19)
-                check_length(len(t12), 'comprehension')
-            t21 = binary('+', t11, t12, b)
-            t9 = t21
-        t4 = t9
+                t16 = t10[c13] if (type(t10) is list or type(t10) is tuple) and type(c13) is int and -len(t10) <= c13 < len(t10) else item_at(t10, c13)
+                t17 = r18 if type(t15) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t15 - t16) <= MAX_INT_MAGNITUDE else binary('-', t15, t16, b)
+                t11.append(t17)
+                check_length(len(t11), 'comprehension')
+            t19 = binary('+', t10, t11, b)
+            t8 = t19
+        t4 = t8
     return t4
 
 
@@ -313,61 +301,58 @@ def _f11(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t7 = t6[c3] if (type(t6) is list or type(t6) is tuple) and type(c3) is int and -len(t6) <= c3 < len(t6) else item_at(t6, c3)
         t8 = r9 if type(t5) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t5 + t7) <= MAX_INT_MAGNITUDE else binary('+', t5, t7, b)
+        b.steps += 5
+        if b.steps > MAX_STEPS: b.charge(0)
+        t11 = r12 if type(c3) is int and -MAX_INT_MAGNITUDE <= (r12 := c3 + 2) <= MAX_INT_MAGNITUDE else binary('+', c3, 2, b)
+        t10 = t6[t11] if (type(t6) is list or type(t6) is tuple) and type(t11) is int and -len(t6) <= t11 < len(t6) else item_at(t6, t11)
+        t13 = r14 if type(t8) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r14 := t8 + t10) <= MAX_INT_MAGNITUDE else binary('+', t8, t10, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'pp')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t12 = r13 if type(c3) is int and -MAX_INT_MAGNITUDE <= (r13 := c3 + 2) <= MAX_INT_MAGNITUDE else binary('+', c3, 2, b)
-        t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
-        t14 = r15 if type(t8) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t8 + t11) <= MAX_INT_MAGNITUDE else binary('+', t8, t11, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t16 = load(ev, 'ek')
+        t15 = load(ev, 'ek')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = t16[c3] if (type(t16) is list or type(t16) is tuple) and type(c3) is int and -len(t16) <= c3 < len(t16) else item_at(t16, c3)
-        t18 = r19 if type(t14) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t14 - t17) <= MAX_INT_MAGNITUDE else binary('-', t14, t17, b)
+        t16 = t15[c3] if (type(t15) is list or type(t15) is tuple) and type(c3) is int and -len(t15) <= c3 < len(t15) else item_at(t15, c3)
+        t17 = r18 if type(t13) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t13 - t16) <= MAX_INT_MAGNITUDE else binary('-', t13, t16, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = load(ev, 'strides')
+        t19 = load(ev, 'strides')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t21 = t20[c3] if (type(t20) is list or type(t20) is tuple) and type(c3) is int and -len(t20) <= c3 < len(t20) else item_at(t20, c3)
-        t22 = r23 if type(t18) is int and type(t21) is int and t21 != 0 and t18 % t21 == 0 and -MAX_INT_MAGNITUDE <= (r23 := t18 // t21) <= MAX_INT_MAGNITUDE else binary('/', t18, t21, b)
-        t24: list[Any] = [t22]
-        for c25 in iterated(t24):
+        t20 = t19[c3] if (type(t19) is list or type(t19) is tuple) and type(c3) is int and -len(t19) <= c3 < len(t19) else item_at(t19, c3)
+        t21 = r22 if type(t17) is int and type(t20) is int and t20 != 0 and t17 % t20 == 0 and -MAX_INT_MAGNITUDE <= (r22 := t17 // t20) <= MAX_INT_MAGNITUDE else binary('/', t17, t20, b)
+        t23: list[Any] = [t21]
+        for c24 in iterated(t23):
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t26 = False
+            t25 = False
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t27 = load(ev, 'ceil_mode')
+            t26 = load(ev, 'ceil_mode')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t27) is int:
+            if type(t26) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k28 = t27 == 1
+                k27 = t26 == 1
             else:
-                k28 = compare('==', t27, 1, b)
-            if k28:
-                t26 = True
-            t29: Any
-            if truthy(t26):
+                k27 = compare('==', t26, 1, b)
+            if k27:
+                t25 = True
+            t28: Any
+            if truthy(t25):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t30 = FUNCTIONS['ceil']([c25], b)
-                t29 = t30
+                t29 = FUNCTIONS['ceil']([c24], b)
+                t28 = t29
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t31 = FUNCTIONS['floor']([c25], b)
-                t29 = t31
+                t30 = FUNCTIONS['floor']([c24], b)
+                t28 = t30
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = r33 if type(t29) is int and -MAX_INT_MAGNITUDE <= (r33 := t29 + 1) <= MAX_INT_MAGNITUDE else binary('+', t29, 1, b)
-            t1.append(t32)
+            t31 = r32 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r32 := t28 + 1) <= MAX_INT_MAGNITUDE else binary('+', t28, 1, b)
+            t1.append(t31)
             check_length(len(t1), 'comprehension')
     return t1
 
@@ -418,60 +403,57 @@ def _f12(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = False
-                b.steps += 4
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'fl')
+                t14 = t4[c3] if (type(t4) is list or type(t4) is tuple) and type(c3) is int and -len(t4) <= c3 < len(t4) else item_at(t4, c3)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[c3] if (type(t14) is list or type(t14) is tuple) and type(c3) is int and -len(t14) <= c3 < len(t14) else item_at(t14, c3)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = r17 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t15 - 1) <= MAX_INT_MAGNITUDE else binary('-', t15, 1, b)
+                t15 = r16 if type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t14 - 1) <= MAX_INT_MAGNITUDE else binary('-', t14, 1, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'strides')
+                t17 = load(ev, 'strides')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = t18[c3] if (type(t18) is list or type(t18) is tuple) and type(c3) is int and -len(t18) <= c3 < len(t18) else item_at(t18, c3)
-                t20 = r21 if type(t16) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t16 * t19) <= MAX_INT_MAGNITUDE else binary('*', t16, t19, b)
+                t18 = t17[c3] if (type(t17) is list or type(t17) is tuple) and type(c3) is int and -len(t17) <= c3 < len(t17) else item_at(t17, c3)
+                t19 = r20 if type(t15) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t15 * t18) <= MAX_INT_MAGNITUDE else binary('*', t15, t18, b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'S')
+                t21 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = t22[c3] if (type(t22) is list or type(t22) is tuple) and type(c3) is int and -len(t22) <= c3 < len(t22) else item_at(t22, c3)
+                t22 = t21[c3] if (type(t21) is list or type(t21) is tuple) and type(c3) is int and -len(t21) <= c3 < len(t21) else item_at(t21, c3)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = load(ev, 'pp')
+                t23 = load(ev, 'pp')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = t24[c3] if (type(t24) is list or type(t24) is tuple) and type(c3) is int and -len(t24) <= c3 < len(t24) else item_at(t24, c3)
-                t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 + t25) <= MAX_INT_MAGNITUDE else binary('+', t23, t25, b)
-                if ((q29 := type(t20)) is int or q29 is str) and type(t26) is q29:
+                t24 = t23[c3] if (type(t23) is list or type(t23) is tuple) and type(c3) is int and -len(t23) <= c3 < len(t23) else item_at(t23, c3)
+                t25 = r26 if type(t22) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r26 := t22 + t24) <= MAX_INT_MAGNITUDE else binary('+', t22, t24, b)
+                if ((q28 := type(t19)) is int or q28 is str) and type(t25) is q28:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k28 = t20 >= t26
+                    k27 = t19 >= t25
                 else:
-                    k28 = compare('>=', t20, t26, b)
-                if k28:
+                    k27 = compare('>=', t19, t25, b)
+                if k27:
                     t13 = True
                 t6 = t13
                 d8 = not truthy(t6)
-            except Undecided as e30:
-                u7 = e30
+            except Undecided as e29:
+                u7 = e29
         if not d8 and u7 is not None:
             raise u7
-        t31: Any
+        t30: Any
         if truthy(t6):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = 1
+            t30 = 1
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = 0
-        t32 = r33 if type(t5) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r33 := t5 - t31) <= MAX_INT_MAGNITUDE else binary('-', t5, t31, b)
-        t1.append(t32)
+            t30 = 0
+        t31 = r32 if type(t5) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := t5 - t30) <= MAX_INT_MAGNITUDE else binary('-', t5, t30, b)
+        t1.append(t31)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -537,21 +519,18 @@ def _f14(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = t13[c5] if (type(t13) is list or type(t13) is tuple) and type(c5) is int and -len(t13) <= c5 < len(t13) else item_at(t13, c5)
             t15 = r16 if type(t12) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t12 + t14) <= MAX_INT_MAGNITUDE else binary('+', t12, t14, b)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'pp')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t19 = r20 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r20 := c5 + 2) <= MAX_INT_MAGNITUDE else binary('+', c5, 2, b)
-            t18 = t17[t19] if (type(t17) is list or type(t17) is tuple) and type(t19) is int and -len(t17) <= t19 < len(t17) else item_at(t17, t19)
-            t21 = r22 if type(t15) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r22 := t15 + t18) <= MAX_INT_MAGNITUDE else binary('+', t15, t18, b)
-            if ((q24 := type(t10)) is int or q24 is str) and type(t21) is q24:
+            t18 = r19 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r19 := c5 + 2) <= MAX_INT_MAGNITUDE else binary('+', c5, 2, b)
+            t17 = t13[t18] if (type(t13) is list or type(t13) is tuple) and type(t18) is int and -len(t13) <= t18 < len(t13) else item_at(t13, t18)
+            t20 = r21 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r21 := t15 + t17) <= MAX_INT_MAGNITUDE else binary('+', t15, t17, b)
+            if ((q23 := type(t10)) is int or q23 is str) and type(t20) is q23:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k23 = t10 <= t21
+                k22 = t10 <= t20
             else:
-                k23 = compare('<=', t10, t21, b)
-            if k23:
+                k22 = compare('<=', t10, t20, b)
+            if k22:
                 t8 = True
             k6 = truthy(t8)
         except Undecided as e7:

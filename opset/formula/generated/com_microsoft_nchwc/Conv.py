@@ -154,15 +154,12 @@ def _f9(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t9 = t8[c3] if (type(t8) is list or type(t8) is tuple) and type(c3) is int and -len(t8) <= c3 < len(t8) else item_at(t8, c3)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'pads')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = r13 if type(c3) is int and -MAX_INT_MAGNITUDE <= (r13 := c3 + 2) <= MAX_INT_MAGNITUDE else binary('+', c3, 2, b)
-            t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
-            t14 = r15 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t9 + t11) <= MAX_INT_MAGNITUDE else binary('+', t9, t11, b)
-            t7 = t14
+            t11 = r12 if type(c3) is int and -MAX_INT_MAGNITUDE <= (r12 := c3 + 2) <= MAX_INT_MAGNITUDE else binary('+', c3, 2, b)
+            t10 = t8[t11] if (type(t8) is list or type(t8) is tuple) and type(t11) is int and -len(t8) <= t11 < len(t8) else item_at(t8, t11)
+            t13 = r14 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r14 := t9 + t10) <= MAX_INT_MAGNITUDE else binary('+', t9, t10, b)
+            t7 = t13
         t1.append(t7)
         check_length(len(t1), 'comprehension')
     return t1

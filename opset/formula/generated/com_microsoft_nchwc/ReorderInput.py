@@ -21,14 +21,13 @@ def _f0(ev: Evaluator) -> Any:
     t2 = -(-t3 // t4) if type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE and type(t4) is int and -MAX_INT_MAGNITUDE <= t4 <= MAX_INT_MAGNITUDE and t4 != 0 else FUNCTIONS['ceil']([binary('/', t3, t4, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'block')
-    t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 * t5) <= MAX_INT_MAGNITUDE else binary('*', t2, t5, b)
-    t8: list[Any] = [t1, t6]
+    t5 = r6 if type(t2) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r6 := t2 * t4) <= MAX_INT_MAGNITUDE else binary('*', t2, t4, b)
+    t7: list[Any] = [t1, t5]
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'spatial')
-    t10 = binary('+', t8, t9, b)
-    return t10
+    t8 = load(ev, 'spatial')
+    t9 = binary('+', t7, t8, b)
+    return t9
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -148,24 +147,20 @@ def _f5(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t4 = r5 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r5 := t2 * 8) <= MAX_INT_MAGNITUDE else binary('*', t2, 8, b)
-    b.steps += 4
+    b.steps += 5
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'C')
+    t7 = load(ev, 'block')
+    t6 = -(-t3 // t7) if type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE and type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and t7 != 0 else FUNCTIONS['ceil']([binary('/', t3, t7, b)], b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t8 = load(ev, 'block')
-    t6 = -(-t7 // t8) if type(t7) is int and -MAX_INT_MAGNITUDE <= t7 <= MAX_INT_MAGNITUDE and type(t8) is int and -MAX_INT_MAGNITUDE <= t8 <= MAX_INT_MAGNITUDE and t8 != 0 else FUNCTIONS['ceil']([binary('/', t7, t8, b)], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'block')
-    t10 = r11 if type(t6) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t6 * t9) <= MAX_INT_MAGNITUDE else binary('*', t6, t9, b)
-    if ((q13 := type(t4)) is int or q13 is str) and type(t10) is q13:
+    t8 = r9 if type(t6) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 * t7) <= MAX_INT_MAGNITUDE else binary('*', t6, t7, b)
+    if ((q11 := type(t4)) is int or q11 is str) and type(t8) is q11:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k12 = t4 != t10
+        k10 = t4 != t8
     else:
-        k12 = compare('!=', t4, t10, b)
-    if k12:
+        k10 = compare('!=', t4, t8, b)
+    if k10:
         t1 = True
     return t1
 

@@ -35,15 +35,12 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
     t8 = load(ev, 'W')
-    b.steps += 2
+    b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'scales')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t10 = t9[3] if (type(t9) is list or type(t9) is tuple) and -len(t9) <= 3 < len(t9) else item_at(t9, 3)
-    t11 = r12 if type(t8) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t8 * t10) <= MAX_INT_MAGNITUDE else binary('*', t8, t10, b)
-    t13: list[Any] = [t1, t2, t6, t11]
-    return t13
+    t9 = t4[3] if (type(t4) is list or type(t4) is tuple) and -len(t4) <= 3 < len(t4) else item_at(t4, 3)
+    t10 = r11 if type(t8) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t8 * t9) <= MAX_INT_MAGNITUDE else binary('*', t8, t9, b)
+    t12: list[Any] = [t1, t2, t6, t10]
+    return t12
 
 
 def _f2(ev: Evaluator) -> Any:

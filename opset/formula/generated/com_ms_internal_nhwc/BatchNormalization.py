@@ -229,37 +229,34 @@ def _f4(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t14 = False
-        b.steps += 1
+        t15: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'activation')
-        t16: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t15) is str:
-            k17 = t15 in t16
-            b.steps += t16.index(t15) + 1 if t15 in t16 else len(t16)
+        if type(t11) is str:
+            k16 = t11 in t15
+            b.steps += t15.index(t11) + 1 if t11 in t15 else len(t15)
             if b.steps > MAX_STEPS: b.charge(0)
         else:
-            k17 = compare('in', t15, t16, b)
-        if k17:
+            k16 = compare('in', t11, t15, b)
+        if k16:
             t14 = True
-        t18: Any
+        t17: Any
         if truthy(t14):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = 2
+            t17 = 2
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = 0
-        t13 = t18
-    if ((q20 := type(t2)) is int or q20 is str) and type(t13) is q20:
+            t17 = 0
+        t13 = t17
+    if ((q19 := type(t2)) is int or q19 is str) and type(t13) is q19:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k19 = t2 == t13
+        k18 = t2 == t13
     else:
-        k19 = compare('==', t2, t13, b)
-    if k19:
+        k18 = compare('==', t2, t13, b)
+    if k18:
         t1 = True
     return t1
 
@@ -363,29 +360,26 @@ def _f8(ev: Evaluator) -> Any:
                 t11 = True
             t15: Any
             if truthy(t11):
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = load(ev, 'XS')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t17 = t16[1] if (type(t16) is list or type(t16) is tuple) and -len(t16) <= 1 < len(t16) else item_at(t16, 1)
-                t15 = t17
+                t16 = t13[1] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 1 < len(t13) else item_at(t13, 1)
+                t15 = t16
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t15 = 1
-            if ((q19 := type(t10)) is int or q19 is str) and type(t15) is q19:
+            if ((q18 := type(t10)) is int or q18 is str) and type(t15) is q18:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k18 = t10 == t15
+                k17 = t10 == t15
             else:
-                k18 = compare('==', t10, t15, b)
-            if k18:
+                k17 = compare('==', t10, t15, b)
+            if k17:
                 t9 = True
             t1 = t9
             d3 = not truthy(t1)
-        except Undecided as e20:
-            u2 = e20
+        except Undecided as e19:
+            u2 = e19
     if not d3 and u2 is not None:
         raise u2
     return t1

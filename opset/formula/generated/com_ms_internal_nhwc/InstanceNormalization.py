@@ -102,37 +102,34 @@ def _f2(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t14 = False
-        b.steps += 1
+        t15: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'activation')
-        t16: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t15) is str:
-            k17 = t15 in t16
-            b.steps += t16.index(t15) + 1 if t15 in t16 else len(t16)
+        if type(t11) is str:
+            k16 = t11 in t15
+            b.steps += t15.index(t11) + 1 if t11 in t15 else len(t15)
             if b.steps > MAX_STEPS: b.charge(0)
         else:
-            k17 = compare('in', t15, t16, b)
-        if k17:
+            k16 = compare('in', t11, t15, b)
+        if k16:
             t14 = True
-        t18: Any
+        t17: Any
         if truthy(t14):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = 2
+            t17 = 2
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = 0
-        t13 = t18
-    if ((q20 := type(t2)) is int or q20 is str) and type(t13) is q20:
+            t17 = 0
+        t13 = t17
+    if ((q19 := type(t2)) is int or q19 is str) and type(t13) is q19:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k19 = t2 == t13
+        k18 = t2 == t13
     else:
-        k19 = compare('==', t2, t13, b)
-    if k19:
+        k18 = compare('==', t2, t13, b)
+    if k18:
         t1 = True
     return t1
 

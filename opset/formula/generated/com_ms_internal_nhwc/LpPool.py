@@ -129,16 +129,12 @@ def _f6(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 2
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t14 = r15 if type(c4) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := c4 + t13) <= MAX_INT_MAGNITUDE else binary('+', c4, t13, b)
-            t12 = t11[t14] if (type(t11) is list or type(t11) is tuple) and type(t14) is int and -len(t11) <= t14 < len(t11) else item_at(t11, t14)
-            t16 = r17 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r17 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
-            t8 = t16
+            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
+            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
+            t8 = t14
         t1.append(t8)
         check_length(len(t1), 'comprehension')
     return t1

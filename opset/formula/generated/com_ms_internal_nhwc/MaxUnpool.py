@@ -198,23 +198,19 @@ def _f6(ev: Evaluator) -> Any:
         if b.steps > MAX_STEPS: b.charge(0)
         t14 = t13[c4] if (type(t13) is list or type(t13) is tuple) and type(c4) is int and -len(t13) <= c4 < len(t13) else item_at(t13, c4)
         t15 = r16 if type(t11) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t11 - t14) <= MAX_INT_MAGNITUDE else binary('-', t11, t14, b)
+        b.steps += 5
+        if b.steps > MAX_STEPS: b.charge(0)
+        t18 = r19 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r19 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
+        t17 = t13[t18] if (type(t13) is list or type(t13) is tuple) and type(t18) is int and -len(t13) <= t18 < len(t13) else item_at(t13, t18)
+        t20 = r21 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r21 := t15 - t17) <= MAX_INT_MAGNITUDE else binary('-', t15, t17, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'pads')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'r')
-        t20 = r21 if type(c4) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := c4 + t19) <= MAX_INT_MAGNITUDE else binary('+', c4, t19, b)
-        t18 = t17[t20] if (type(t17) is list or type(t17) is tuple) and type(t20) is int and -len(t17) <= t20 < len(t17) else item_at(t17, t20)
-        t22 = r23 if type(t15) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r23 := t15 - t18) <= MAX_INT_MAGNITUDE else binary('-', t15, t18, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t24 = load(ev, 'kernel_shape')
+        t22 = load(ev, 'kernel_shape')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t25 = t24[c4] if (type(t24) is list or type(t24) is tuple) and type(c4) is int and -len(t24) <= c4 < len(t24) else item_at(t24, c4)
-        t26 = r27 if type(t22) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t22 + t25) <= MAX_INT_MAGNITUDE else binary('+', t22, t25, b)
-        t1.append(t26)
+        t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
+        t24 = r25 if type(t20) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t20 + t23) <= MAX_INT_MAGNITUDE else binary('+', t20, t23, b)
+        t1.append(t24)
         check_length(len(t1), 'comprehension')
     return t1
 
@@ -609,37 +605,34 @@ def _f12(ev: Evaluator) -> Any:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
         t14 = False
-        b.steps += 1
+        t15: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t15 = load(ev, 'activation')
-        t16: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t15) is str:
-            k17 = t15 in t16
-            b.steps += t16.index(t15) + 1 if t15 in t16 else len(t16)
+        if type(t11) is str:
+            k16 = t11 in t15
+            b.steps += t15.index(t11) + 1 if t11 in t15 else len(t15)
             if b.steps > MAX_STEPS: b.charge(0)
         else:
-            k17 = compare('in', t15, t16, b)
-        if k17:
+            k16 = compare('in', t11, t15, b)
+        if k16:
             t14 = True
-        t18: Any
+        t17: Any
         if truthy(t14):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = 2
+            t17 = 2
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = 0
-        t13 = t18
-    if ((q20 := type(t2)) is int or q20 is str) and type(t13) is q20:
+            t17 = 0
+        t13 = t17
+    if ((q19 := type(t2)) is int or q19 is str) and type(t13) is q19:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k19 = t2 == t13
+        k18 = t2 == t13
     else:
-        k19 = compare('==', t2, t13, b)
-    if k19:
+        k18 = compare('==', t2, t13, b)
+    if k18:
         t1 = True
     return t1
 

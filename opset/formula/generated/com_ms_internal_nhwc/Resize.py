@@ -827,227 +827,224 @@ def _f14(ev: Evaluator) -> Any:
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
                     t64 = False
-                    b.steps += 1
+                    b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t65 = load(ev, 'keep_aspect_ratio_policy')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t65) is str:
+                    if type(t35) is str:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k66 = t65 == 'not_larger'
+                        k65 = t35 == 'not_larger'
                     else:
-                        k66 = compare('==', t65, 'not_larger', b)
-                    if k66:
+                        k65 = compare('==', t35, 'not_larger', b)
+                    if k65:
                         t64 = True
-                    t67: Any
+                    t66: Any
                     if truthy(t64):
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t69: list[Any] = []
+                        t68: list[Any] = []
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t71 = load(ev, 'k')
-                        t70 = FUNCTIONS['range']([t71], b)
-                        for c72 in iterated(t70):
+                        t70 = load(ev, 'k')
+                        t69 = FUNCTIONS['range']([t70], b)
+                        for c71 in iterated(t69):
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t73 = c63[c72] if (type(c63) is list or type(c63) is tuple) and type(c72) is int and -len(c63) <= c72 < len(c63) else item_at(c63, c72)
+                            t72 = c63[c71] if (type(c63) is list or type(c63) is tuple) and type(c71) is int and -len(c63) <= c71 < len(c63) else item_at(c63, c71)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t74 = load(ev, 'S')
+                            t73 = load(ev, 'S')
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t76 = load(ev, 'ax')
+                            t75 = load(ev, 'ax')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t77 = t76[c72] if (type(t76) is list or type(t76) is tuple) and type(c72) is int and -len(t76) <= c72 < len(t76) else item_at(t76, c72)
-                            t75 = t74[t77] if (type(t74) is list or type(t74) is tuple) and type(t77) is int and -len(t74) <= t77 < len(t74) else item_at(t74, t77)
-                            t78 = r79 if type(t73) is int and type(t75) is int and t75 != 0 and t73 % t75 == 0 and -MAX_INT_MAGNITUDE <= (r79 := t73 // t75) <= MAX_INT_MAGNITUDE else binary('/', t73, t75, b)
-                            t69.append(t78)
-                            check_length(len(t69), 'comprehension')
-                        t68 = FUNCTIONS['min']([t69], b)
-                        t67 = t68
+                            t76 = t75[c71] if (type(t75) is list or type(t75) is tuple) and type(c71) is int and -len(t75) <= c71 < len(t75) else item_at(t75, c71)
+                            t74 = t73[t76] if (type(t73) is list or type(t73) is tuple) and type(t76) is int and -len(t73) <= t76 < len(t73) else item_at(t73, t76)
+                            t77 = r78 if type(t72) is int and type(t74) is int and t74 != 0 and t72 % t74 == 0 and -MAX_INT_MAGNITUDE <= (r78 := t72 // t74) <= MAX_INT_MAGNITUDE else binary('/', t72, t74, b)
+                            t68.append(t77)
+                            check_length(len(t68), 'comprehension')
+                        t67 = FUNCTIONS['min']([t68], b)
+                        t66 = t67
                     else:
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t81: list[Any] = []
+                        t80: list[Any] = []
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t83 = load(ev, 'k')
-                        t82 = FUNCTIONS['range']([t83], b)
-                        for c84 in iterated(t82):
+                        t82 = load(ev, 'k')
+                        t81 = FUNCTIONS['range']([t82], b)
+                        for c83 in iterated(t81):
                             b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t85 = c63[c84] if (type(c63) is list or type(c63) is tuple) and type(c84) is int and -len(c63) <= c84 < len(c63) else item_at(c63, c84)
+                            t84 = c63[c83] if (type(c63) is list or type(c63) is tuple) and type(c83) is int and -len(c63) <= c83 < len(c63) else item_at(c63, c83)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t86 = load(ev, 'S')
+                            t85 = load(ev, 'S')
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t88 = load(ev, 'ax')
+                            t87 = load(ev, 'ax')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t89 = t88[c84] if (type(t88) is list or type(t88) is tuple) and type(c84) is int and -len(t88) <= c84 < len(t88) else item_at(t88, c84)
-                            t87 = t86[t89] if (type(t86) is list or type(t86) is tuple) and type(t89) is int and -len(t86) <= t89 < len(t86) else item_at(t86, t89)
-                            t90 = r91 if type(t85) is int and type(t87) is int and t87 != 0 and t85 % t87 == 0 and -MAX_INT_MAGNITUDE <= (r91 := t85 // t87) <= MAX_INT_MAGNITUDE else binary('/', t85, t87, b)
-                            t81.append(t90)
-                            check_length(len(t81), 'comprehension')
-                        t80 = FUNCTIONS['max']([t81], b)
-                        t67 = t80
-                    t92: list[Any] = [t67]
-                    for c93 in iterated(t92):
+                            t88 = t87[c83] if (type(t87) is list or type(t87) is tuple) and type(c83) is int and -len(t87) <= c83 < len(t87) else item_at(t87, c83)
+                            t86 = t85[t88] if (type(t85) is list or type(t85) is tuple) and type(t88) is int and -len(t85) <= t88 < len(t85) else item_at(t85, t88)
+                            t89 = r90 if type(t84) is int and type(t86) is int and t86 != 0 and t84 % t86 == 0 and -MAX_INT_MAGNITUDE <= (r90 := t84 // t86) <= MAX_INT_MAGNITUDE else binary('/', t84, t86, b)
+                            t80.append(t89)
+                            check_length(len(t80), 'comprehension')
+                        t79 = FUNCTIONS['max']([t80], b)
+                        t66 = t79
+                    t91: list[Any] = [t66]
+                    for c92 in iterated(t91):
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t95 = load(ev, 'r')
-                        t94 = FUNCTIONS['range']([t95], b)
-                        for c96 in iterated(t94):
+                        t94 = load(ev, 'r')
+                        t93 = FUNCTIONS['range']([t94], b)
+                        for c95 in iterated(t93):
                             b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t97: list[Any] = []
+                            t96: list[Any] = []
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t99 = load(ev, 'k')
-                            t98 = FUNCTIONS['range']([t99], b)
-                            for c100 in iterated(t98):
+                            t98 = load(ev, 'k')
+                            t97 = FUNCTIONS['range']([t98], b)
+                            for c99 in iterated(t97):
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t101 = False
+                                t100 = False
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t102 = load(ev, 'ax')
+                                t101 = load(ev, 'ax')
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t103 = t102[c100] if (type(t102) is list or type(t102) is tuple) and type(c100) is int and -len(t102) <= c100 < len(t102) else item_at(t102, c100)
+                                t102 = t101[c99] if (type(t101) is list or type(t101) is tuple) and type(c99) is int and -len(t101) <= c99 < len(t101) else item_at(t101, c99)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if ((q105 := type(t103)) is int or q105 is str) and type(c96) is q105:
+                                if ((q104 := type(t102)) is int or q104 is str) and type(c95) is q104:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k104 = t103 == c96
+                                    k103 = t102 == c95
                                 else:
-                                    k104 = compare('==', t103, c96, b)
-                                if k104:
-                                    t101 = True
-                                if truthy(t101):
+                                    k103 = compare('==', t102, c95, b)
+                                if k103:
+                                    t100 = True
+                                if truthy(t100):
                                     b.steps += 6
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t107 = load(ev, 'S')
+                                    t106 = load(ev, 'S')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t108 = t107[c96] if (type(t107) is list or type(t107) is tuple) and type(c96) is int and -len(t107) <= c96 < len(t107) else item_at(t107, c96)
-                                    t109 = r110 if type(c93) is int and type(t108) is int and -MAX_INT_MAGNITUDE <= (r110 := c93 * t108) <= MAX_INT_MAGNITUDE else binary('*', c93, t108, b)
+                                    t107 = t106[c95] if (type(t106) is list or type(t106) is tuple) and type(c95) is int and -len(t106) <= c95 < len(t106) else item_at(t106, c95)
+                                    t108 = r109 if type(c92) is int and type(t107) is int and -MAX_INT_MAGNITUDE <= (r109 := c92 * t107) <= MAX_INT_MAGNITUDE else binary('*', c92, t107, b)
                                     b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t111 = r112 if 1 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r112 := 1 // 2) <= MAX_INT_MAGNITUDE else binary('/', 1, 2, b)
-                                    t113 = r114 if type(t109) is int and type(t111) is int and -MAX_INT_MAGNITUDE <= (r114 := t109 + t111) <= MAX_INT_MAGNITUDE else binary('+', t109, t111, b)
-                                    t106 = FUNCTIONS['floor']([t113], b)
-                                    t97.append(t106)
-                                    check_length(len(t97), 'comprehension')
+                                    t110 = r111 if 1 % 2 == 0 and -MAX_INT_MAGNITUDE <= (r111 := 1 // 2) <= MAX_INT_MAGNITUDE else binary('/', 1, 2, b)
+                                    t112 = r113 if type(t108) is int and type(t110) is int and -MAX_INT_MAGNITUDE <= (r113 := t108 + t110) <= MAX_INT_MAGNITUDE else binary('+', t108, t110, b)
+                                    t105 = FUNCTIONS['floor']([t112], b)
+                                    t96.append(t105)
+                                    check_length(len(t96), 'comprehension')
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t115 = load(ev, 'S')
+                            t114 = load(ev, 'S')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t116 = t115[c96] if (type(t115) is list or type(t115) is tuple) and type(c96) is int and -len(t115) <= c96 < len(t115) else item_at(t115, c96)
-                            t117: list[Any] = [t116]
-                            t118 = binary('+', t97, t117, b)
+                            t115 = t114[c95] if (type(t114) is list or type(t114) is tuple) and type(c95) is int and -len(t114) <= c95 < len(t114) else item_at(t114, c95)
+                            t116: list[Any] = [t115]
+                            t117 = binary('+', t96, t116, b)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t119 = t118[0] if (type(t118) is list or type(t118) is tuple) and -len(t118) <= 0 < len(t118) else item_at(t118, 0)
-                            t60.append(t119)
+                            t118 = t117[0] if (type(t117) is list or type(t117) is tuple) and -len(t117) <= 0 < len(t117) else item_at(t117, 0)
+                            t60.append(t118)
                             check_length(len(t60), 'comprehension')
                 t37 = t60
             t6 = t37
         t2 = t6
         d4 = truthy(t2)
-    except Undecided as e120:
-        u3 = e120
+    except Undecided as e119:
+        u3 = e119
     if not d4:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t121: list[Any] = []
+            t120: list[Any] = []
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t123 = load(ev, 'r')
-            t122 = FUNCTIONS['range']([t123], b)
-            for c124 in iterated(t122):
+            t122 = load(ev, 'r')
+            t121 = FUNCTIONS['range']([t122], b)
+            for c123 in iterated(t121):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t125 = False
+                t124 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t126 = load(ev, 'ax')
-                k127 = compare('not in', c124, t126, b)
-                if k127:
-                    t125 = True
-                t128: Any
-                if truthy(t125):
+                t125 = load(ev, 'ax')
+                k126 = compare('not in', c123, t125, b)
+                if k126:
+                    t124 = True
+                t127: Any
+                if truthy(t124):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t129 = load(ev, 'S')
+                    t128 = load(ev, 'S')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t130 = t129[c124] if (type(t129) is list or type(t129) is tuple) and type(c124) is int and -len(t129) <= c124 < len(t129) else item_at(t129, c124)
-                    t128 = t130
+                    t129 = t128[c123] if (type(t128) is list or type(t128) is tuple) and type(c123) is int and -len(t128) <= c123 < len(t128) else item_at(t128, c123)
+                    t127 = t129
                 else:
                     b.steps += 4
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t131 = FUNCTIONS['unknown'](['d0'], b)
+                    t130 = FUNCTIONS['unknown'](['d0'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t132 = FUNCTIONS['unknown'](['d1'], b)
+                    t131 = FUNCTIONS['unknown'](['d1'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t133 = FUNCTIONS['unknown'](['d2'], b)
+                    t132 = FUNCTIONS['unknown'](['d2'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t134 = FUNCTIONS['unknown'](['d3'], b)
+                    t133 = FUNCTIONS['unknown'](['d3'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t135 = FUNCTIONS['unknown'](['d4'], b)
+                    t134 = FUNCTIONS['unknown'](['d4'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t136 = FUNCTIONS['unknown'](['d5'], b)
+                    t135 = FUNCTIONS['unknown'](['d5'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t137 = FUNCTIONS['unknown'](['d6'], b)
+                    t136 = FUNCTIONS['unknown'](['d6'], b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t138 = FUNCTIONS['unknown'](['d7'], b)
-                    t139: list[Any] = [t131, t132, t133, t134, t135, t136, t137, t138]
+                    t137 = FUNCTIONS['unknown'](['d7'], b)
+                    t138: list[Any] = [t130, t131, t132, t133, t134, t135, t136, t137]
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t140 = t139[c124] if type(c124) is int and -len(t139) <= c124 < len(t139) else item_at(t139, c124)
-                    t128 = t140
-                t121.append(t128)
-                check_length(len(t121), 'comprehension')
-            t2 = t121
+                    t139 = t138[c123] if type(c123) is int and -len(t138) <= c123 < len(t138) else item_at(t138, c123)
+                    t127 = t139
+                t120.append(t127)
+                check_length(len(t120), 'comprehension')
+            t2 = t120
             d4 = truthy(t2)
-        except Undecided as e141:
-            u3 = e141
+        except Undecided as e140:
+            u3 = e140
     if not d4 and u3 is not None:
         raise u3
-    t142: list[Any] = [t2]
-    for c143 in iterated(t142):
+    t141: list[Any] = [t2]
+    for c142 in iterated(t141):
         b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t144 = sliced(c143, None, 1, None, b)
+        t143 = sliced(c142, None, 1, None, b)
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t145 = sliced(c143, 2, None, None, b)
-        t146 = r147 if type(t144) is int and type(t145) is int and -MAX_INT_MAGNITUDE <= (r147 := t144 + t145) <= MAX_INT_MAGNITUDE else binary('+', t144, t145, b)
+        t144 = sliced(c142, 2, None, None, b)
+        t145 = r146 if type(t143) is int and type(t144) is int and -MAX_INT_MAGNITUDE <= (r146 := t143 + t144) <= MAX_INT_MAGNITUDE else binary('+', t143, t144, b)
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t148 = sliced(c143, 1, 2, None, b)
-        t149 = r150 if type(t146) is int and type(t148) is int and -MAX_INT_MAGNITUDE <= (r150 := t146 + t148) <= MAX_INT_MAGNITUDE else binary('+', t146, t148, b)
-        t1.append(t149)
+        t147 = sliced(c142, 1, 2, None, b)
+        t148 = r149 if type(t145) is int and type(t147) is int and -MAX_INT_MAGNITUDE <= (r149 := t145 + t147) <= MAX_INT_MAGNITUDE else binary('+', t145, t147, b)
+        t1.append(t148)
         check_length(len(t1), 'comprehension')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t151 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
-    return t151
+    t150 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
+    return t150
 
 
 def _f15(ev: Evaluator) -> Any:
@@ -1067,14 +1064,13 @@ def _f15(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'axes')
-        t5 = FUNCTIONS['len']([t6], b)
+        t5 = FUNCTIONS['len']([t2], b)
         t4 = t5
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        t4 = t7
+        t6 = load(ev, 'r')
+        t4 = t6
     return t4
 
 
@@ -1098,49 +1094,48 @@ def _f16(ev: Evaluator) -> Any:
         t5: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'axes')
-        for c7 in iterated(t6):
+        for c6 in iterated(t2):
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
+            t7 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(c7) is int:
+            if type(c6) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k9 = c7 < 0
+                k8 = c6 < 0
             else:
-                k9 = compare('<', c7, 0, b)
-            if k9:
-                t8 = True
-            t10: Any
-            if truthy(t8):
+                k8 = compare('<', c6, 0, b)
+            if k8:
+                t7 = True
+            t9: Any
+            if truthy(t7):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t11 = load(ev, 'r')
-                t12 = r13 if type(c7) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := c7 + t11) <= MAX_INT_MAGNITUDE else binary('+', c7, t11, b)
-                t10 = t12
+                t10 = load(ev, 'r')
+                t11 = r12 if type(c6) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := c6 + t10) <= MAX_INT_MAGNITUDE else binary('+', c6, t10, b)
+                t9 = t11
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t10 = c7
-            t5.append(t10)
+                t9 = c6
+            t5.append(t9)
             check_length(len(t5), 'comprehension')
         t4 = t5
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t14: list[Any] = []
+        t13: list[Any] = []
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = load(ev, 'r')
-        t15 = FUNCTIONS['range']([t16], b)
-        for c17 in iterated(t15):
+        t15 = load(ev, 'r')
+        t14 = FUNCTIONS['range']([t15], b)
+        for c16 in iterated(t14):
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t14.append(c17)
-            check_length(len(t14), 'comprehension')
-        t4 = t14
+            t13.append(c16)
+            check_length(len(t13), 'comprehension')
+        t4 = t13
     return t4
 
 
@@ -1199,14 +1194,13 @@ def _f17(ev: Evaluator) -> Any:
                     if k18:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = load(ev, 'r')
-                        if ((q22 := type(c12)) is int or q22 is str) and type(t20) is q22:
+                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k21 = c12 < t20
+                            k20 = c12 < t16
                         else:
-                            k21 = compare('<', c12, t20, b)
-                        if k21:
+                            k20 = compare('<', c12, t16, b)
+                        if k20:
                             t15 = True
                     k13 = truthy(t15)
                 except Undecided as e14:
@@ -1222,8 +1216,8 @@ def _f17(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e23:
-            u2 = e23
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -1280,19 +1274,16 @@ def _f18(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t20 = t19[c13] if (type(t19) is list or type(t19) is tuple) and type(c13) is int and -len(t19) <= c13 < len(t19) else item_at(t19, c13)
-                        b.steps += 2
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t21 = load(ev, 'ax')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = t21[c15] if (type(t21) is list or type(t21) is tuple) and type(c15) is int and -len(t21) <= c15 < len(t21) else item_at(t21, c15)
-                        if ((q24 := type(t20)) is int or q24 is str) and type(t22) is q24:
+                        t21 = t19[c15] if (type(t19) is list or type(t19) is tuple) and type(c15) is int and -len(t19) <= c15 < len(t19) else item_at(t19, c15)
+                        if ((q23 := type(t20)) is int or q23 is str) and type(t21) is q23:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k23 = t20 != t22
+                            k22 = t20 != t21
                         else:
-                            k23 = compare('!=', t20, t22, b)
-                        if k23:
+                            k22 = compare('!=', t20, t21, b)
+                        if k22:
                             t18 = True
                         k16 = truthy(t18)
                     except Undecided as e17:
@@ -1310,8 +1301,8 @@ def _f18(ev: Evaluator) -> Any:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e25:
-            u2 = e25
+        except Undecided as e24:
+            u2 = e24
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -24,42 +24,39 @@ def _f0(ev: Evaluator) -> Any:
     t5 = r6 if type(t3) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r6 := t3 * t4) <= MAX_INT_MAGNITUDE else binary('*', t3, t4, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'blocksize')
-    t8 = r9 if type(t5) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t5 * t7) <= MAX_INT_MAGNITUDE else binary('*', t5, t7, b)
+    t7 = r8 if type(t5) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 * t4) <= MAX_INT_MAGNITUDE else binary('*', t5, t4, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t10 = load(ev, 'H')
+    t9 = load(ev, 'H')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t11 = load(ev, 'blocksize')
-    t12 = r13 if type(t10) is int and type(t11) is int and t11 != 0 and t10 % t11 == 0 and -MAX_INT_MAGNITUDE <= (r13 := t10 // t11) <= MAX_INT_MAGNITUDE else binary('/', t10, t11, b)
+    t10 = r11 if type(t9) is int and type(t4) is int and t4 != 0 and t9 % t4 == 0 and -MAX_INT_MAGNITUDE <= (r11 := t9 // t4) <= MAX_INT_MAGNITUDE else binary('/', t9, t4, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t14 = load(ev, 'W')
+    t12 = load(ev, 'W')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t15 = load(ev, 'blocksize')
-    t16 = r17 if type(t14) is int and type(t15) is int and t15 != 0 and t14 % t15 == 0 and -MAX_INT_MAGNITUDE <= (r17 := t14 // t15) <= MAX_INT_MAGNITUDE else binary('/', t14, t15, b)
-    t18: list[Any] = [t2, t8, t12, t16]
-    t19: list[Any] = [t18]
-    for c20 in iterated(t19):
+    t13 = r14 if type(t12) is int and type(t4) is int and t4 != 0 and t12 % t4 == 0 and -MAX_INT_MAGNITUDE <= (r14 := t12 // t4) <= MAX_INT_MAGNITUDE else binary('/', t12, t4, b)
+    t15: list[Any] = [t2, t7, t10, t13]
+    t16: list[Any] = [t15]
+    for c17 in iterated(t16):
         b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t21 = sliced(c20, None, 1, None, b)
+        t18 = sliced(c17, None, 1, None, b)
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t22 = sliced(c20, 2, None, None, b)
-        t23 = r24 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 + t22) <= MAX_INT_MAGNITUDE else binary('+', t21, t22, b)
+        t19 = sliced(c17, 2, None, None, b)
+        t20 = r21 if type(t18) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t18 + t19) <= MAX_INT_MAGNITUDE else binary('+', t18, t19, b)
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t25 = sliced(c20, 1, 2, None, b)
-        t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 + t25) <= MAX_INT_MAGNITUDE else binary('+', t23, t25, b)
-        t1.append(t26)
+        t22 = sliced(c17, 1, 2, None, b)
+        t23 = r24 if type(t20) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t20 + t22) <= MAX_INT_MAGNITUDE else binary('+', t20, t22, b)
+        t1.append(t23)
         check_length(len(t1), 'comprehension')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t28 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
-    return t28
+    t25 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
+    return t25
 
 
 def _f1(ev: Evaluator) -> Any:

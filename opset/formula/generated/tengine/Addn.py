@@ -34,25 +34,19 @@ def _f1(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t10 = False
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'inputs')
-            b.steps += 1
+            t11 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[c7] if (type(t11) is list or type(t11) is tuple) and type(c7) is int and -len(t11) <= c7 < len(t11) else item_at(t11, c7)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'inputs')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = t13[0] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 0 < len(t13) else item_at(t13, 0)
-            if ((q16 := type(t12)) is int or q16 is str) and type(t14) is q16:
+            t12 = t6[0] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 0 < len(t6) else item_at(t6, 0)
+            if ((q14 := type(t11)) is int or q14 is str) and type(t12) is q14:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k15 = t12 == t14
+                k13 = t11 == t12
             else:
-                k15 = compare('==', t12, t14, b)
-            if k15:
+                k13 = compare('==', t11, t12, b)
+            if k13:
                 t10 = True
             k8 = truthy(t10)
         except Undecided as e9:

@@ -87,13 +87,10 @@ def _f0(ev: Evaluator) -> Any:
                 if b.steps > MAX_STEPS: b.charge(0)
                 t22 = 1
             else:
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t24 = t23[c5] if (type(t23) is list or type(t23) is tuple) and type(c5) is int and -len(t23) <= c5 < len(t23) else item_at(t23, c5)
-                t22 = t24
+                t23 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
+                t22 = t23
             t1.append(t22)
             check_length(len(t1), 'comprehension')
     return t1

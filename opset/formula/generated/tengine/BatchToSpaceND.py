@@ -25,36 +25,34 @@ def _f0(ev: Evaluator) -> Any:
     t8 = load(ev, 'H')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'dilation_y')
-    t10 = r11 if type(t8) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t8 * t9) <= MAX_INT_MAGNITUDE else binary('*', t8, t9, b)
+    t9 = r10 if type(t8) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r10 := t8 * t3) <= MAX_INT_MAGNITUDE else binary('*', t8, t3, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t12 = load(ev, 'crop_top')
-    t13 = r14 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t10 - t12) <= MAX_INT_MAGNITUDE else binary('-', t10, t12, b)
+    t11 = load(ev, 'crop_top')
+    t12 = r13 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t9 - t11) <= MAX_INT_MAGNITUDE else binary('-', t9, t11, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t15 = load(ev, 'crop_bottom')
-    t16 = r17 if type(t13) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t13 - t15) <= MAX_INT_MAGNITUDE else binary('-', t13, t15, b)
+    t14 = load(ev, 'crop_bottom')
+    t15 = r16 if type(t12) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r16 := t12 - t14) <= MAX_INT_MAGNITUDE else binary('-', t12, t14, b)
     b.steps += 4
     if b.steps > MAX_STEPS: b.charge(0)
-    t18 = load(ev, 'W')
+    t17 = load(ev, 'W')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t19 = load(ev, 'dilation_x')
-    t20 = r21 if type(t18) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t18 * t19) <= MAX_INT_MAGNITUDE else binary('*', t18, t19, b)
+    t18 = r19 if type(t17) is int and type(t2) is int and -MAX_INT_MAGNITUDE <= (r19 := t17 * t2) <= MAX_INT_MAGNITUDE else binary('*', t17, t2, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t22 = load(ev, 'crop_left')
-    t23 = r24 if type(t20) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t20 - t22) <= MAX_INT_MAGNITUDE else binary('-', t20, t22, b)
+    t20 = load(ev, 'crop_left')
+    t21 = r22 if type(t18) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t18 - t20) <= MAX_INT_MAGNITUDE else binary('-', t18, t20, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t25 = load(ev, 'crop_right')
-    t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 - t25) <= MAX_INT_MAGNITUDE else binary('-', t23, t25, b)
+    t23 = load(ev, 'crop_right')
+    t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 - t23) <= MAX_INT_MAGNITUDE else binary('-', t21, t23, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t28 = load(ev, 'C')
-    t29: list[Any] = [t6, t16, t26, t28]
-    return t29
+    t26 = load(ev, 'C')
+    t27: list[Any] = [t6, t15, t24, t26]
+    return t27
 
 
 def _f1(ev: Evaluator) -> Any:

@@ -32,13 +32,11 @@ def _f0(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'SA')
-        t8 = t9
+        t8 = t3
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'SB')
-        t8 = t10
+        t8 = t5
     return t8
 
 
@@ -67,13 +65,11 @@ def _f1(ev: Evaluator) -> Any:
     if truthy(t1):
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'SB')
-        t8 = t9
+        t8 = t5
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'SA')
-        t8 = t10
+        t8 = t3
     return t8
 
 

@@ -42,35 +42,27 @@ def _f0(ev: Evaluator) -> Any:
             t13: list[Any] = []
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'inputs')
-            t15 = FUNCTIONS['len']([t16], b)
+            t15 = FUNCTIONS['len']([t4], b)
             t14 = FUNCTIONS['range']([t15], b)
-            for c17 in iterated(t14):
-                b.steps += 4
+            for c16 in iterated(t14):
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'inputs')
+                t17 = t4[c16] if (type(t4) is list or type(t4) is tuple) and type(c16) is int and -len(t4) <= c16 < len(t4) else item_at(t4, c16)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = t18[c17] if (type(t18) is list or type(t18) is tuple) and type(c17) is int and -len(t18) <= c17 < len(t18) else item_at(t18, c17)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t21 = load(ev, 'a')
-                t20 = t19[t21] if (type(t19) is list or type(t19) is tuple) and type(t21) is int and -len(t19) <= t21 < len(t19) else item_at(t19, t21)
-                t13.append(t20)
+                t18 = t17[t8] if (type(t17) is list or type(t17) is tuple) and type(t8) is int and -len(t17) <= t8 < len(t17) else item_at(t17, t8)
+                t13.append(t18)
                 check_length(len(t13), 'comprehension')
             t12 = FUNCTIONS['sum']([t13], b)
             t11 = t12
         else:
-            b.steps += 3
+            b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t22 = load(ev, 'inputs')
+            t19 = t4[0] if (type(t4) is list or type(t4) is tuple) and -len(t4) <= 0 < len(t4) else item_at(t4, 0)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = t22[0] if (type(t22) is list or type(t22) is tuple) and -len(t22) <= 0 < len(t22) else item_at(t22, 0)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t24 = t23[c6] if (type(t23) is list or type(t23) is tuple) and type(c6) is int and -len(t23) <= c6 < len(t23) else item_at(t23, c6)
-            t11 = t24
+            t20 = t19[c6] if (type(t19) is list or type(t19) is tuple) and type(c6) is int and -len(t19) <= c6 < len(t19) else item_at(t19, c6)
+            t11 = t20
         t1.append(t11)
         check_length(len(t1), 'comprehension')
     return t1
@@ -96,23 +88,19 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 5
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'inputs')
+        t6 = load(ev, 'inputs')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = t7[0] if (type(t7) is list or type(t7) is tuple) and -len(t7) <= 0 < len(t7) else item_at(t7, 0)
-        t6 = FUNCTIONS['len']([t8], b)
-        t9 = r10 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r10 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t9
+        t7 = t6[0] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 0 < len(t6) else item_at(t6, 0)
+        t5 = FUNCTIONS['len']([t7], b)
+        t8 = r9 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r9 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t8
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'axis')
-        t4 = t11
+        t4 = t2
     return t4
 
 
@@ -201,109 +189,94 @@ def _f3(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = False
-                b.steps += 3
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'inputs')
-                b.steps += 1
+                t15 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
+                t14 = FUNCTIONS['len']([t15], b)
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t15[c7] if (type(t15) is list or type(t15) is tuple) and type(c7) is int and -len(t15) <= c7 < len(t15) else item_at(t15, c7)
-                t14 = FUNCTIONS['len']([t16], b)
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'inputs')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t19 = t18[0] if (type(t18) is list or type(t18) is tuple) and -len(t18) <= 0 < len(t18) else item_at(t18, 0)
-                t17 = FUNCTIONS['len']([t19], b)
-                if ((q21 := type(t14)) is int or q21 is str) and type(t17) is q21:
+                t17 = t6[0] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 0 < len(t6) else item_at(t6, 0)
+                t16 = FUNCTIONS['len']([t17], b)
+                if ((q19 := type(t14)) is int or q19 is str) and type(t16) is q19:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k20 = t14 == t17
+                    k18 = t14 == t16
                 else:
-                    k20 = compare('==', t14, t17, b)
-                if k20:
+                    k18 = compare('==', t14, t16, b)
+                if k18:
                     t13 = True
                 t10 = t13
                 d12 = not truthy(t10)
-            except Undecided as e22:
-                u11 = e22
+            except Undecided as e20:
+                u11 = e20
             if not d12:
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = True
-                    u24: Undecided | None = None
-                    d25 = False
-                    b.steps += 4
+                    t21 = True
+                    u22: Undecided | None = None
+                    d23 = False
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'inputs')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = t28[0] if (type(t28) is list or type(t28) is tuple) and -len(t28) <= 0 < len(t28) else item_at(t28, 0)
-                    t27 = FUNCTIONS['len']([t29], b)
-                    t26 = FUNCTIONS['range']([t27], b)
-                    for c30 in iterated(t26):
+                    t26 = t6[0] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 0 < len(t6) else item_at(t6, 0)
+                    t25 = FUNCTIONS['len']([t26], b)
+                    t24 = FUNCTIONS['range']([t25], b)
+                    for c27 in iterated(t24):
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = False
+                        t28 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = load(ev, 'a')
-                        if ((q34 := type(c30)) is int or q34 is str) and type(t32) is q34:
+                        t29 = load(ev, 'a')
+                        if ((q31 := type(c27)) is int or q31 is str) and type(t29) is q31:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k33 = c30 != t32
+                            k30 = c27 != t29
                         else:
-                            k33 = compare('!=', c30, t32, b)
-                        if k33:
-                            t31 = True
-                        if truthy(t31):
+                            k30 = compare('!=', c27, t29, b)
+                        if k30:
+                            t28 = True
+                        if truthy(t28):
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t37 = False
-                                b.steps += 3
+                                t34 = False
+                                b.steps += 4
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t38 = load(ev, 'inputs')
+                                t35 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t39 = t38[c7] if (type(t38) is list or type(t38) is tuple) and type(c7) is int and -len(t38) <= c7 < len(t38) else item_at(t38, c7)
+                                t36 = t35[c27] if (type(t35) is list or type(t35) is tuple) and type(c27) is int and -len(t35) <= c27 < len(t35) else item_at(t35, c27)
+                                b.steps += 4
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t37 = t6[0] if (type(t6) is list or type(t6) is tuple) and -len(t6) <= 0 < len(t6) else item_at(t6, 0)
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t40 = t39[c30] if (type(t39) is list or type(t39) is tuple) and type(c30) is int and -len(t39) <= c30 < len(t39) else item_at(t39, c30)
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t41 = load(ev, 'inputs')
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t42 = t41[0] if (type(t41) is list or type(t41) is tuple) and -len(t41) <= 0 < len(t41) else item_at(t41, 0)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t43 = t42[c30] if (type(t42) is list or type(t42) is tuple) and type(c30) is int and -len(t42) <= c30 < len(t42) else item_at(t42, c30)
-                                if ((q45 := type(t40)) is int or q45 is str) and type(t43) is q45:
+                                t38 = t37[c27] if (type(t37) is list or type(t37) is tuple) and type(c27) is int and -len(t37) <= c27 < len(t37) else item_at(t37, c27)
+                                if ((q40 := type(t36)) is int or q40 is str) and type(t38) is q40:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k44 = t40 == t43
+                                    k39 = t36 == t38
                                 else:
-                                    k44 = compare('==', t40, t43, b)
-                                if k44:
-                                    t37 = True
-                                k35 = truthy(t37)
-                            except Undecided as e36:
-                                k35 = True
-                                if u24 is None:
-                                    u24 = e36
-                            if k35 is False:
-                                t23 = False
-                                d25 = True
-                        if d25:
+                                    k39 = compare('==', t36, t38, b)
+                                if k39:
+                                    t34 = True
+                                k32 = truthy(t34)
+                            except Undecided as e33:
+                                k32 = True
+                                if u22 is None:
+                                    u22 = e33
+                            if k32 is False:
+                                t21 = False
+                                d23 = True
+                        if d23:
                             break
-                    if not d25 and u24 is not None:
-                        raise u24
-                    t10 = t23
+                    if not d23 and u22 is not None:
+                        raise u22
+                    t10 = t21
                     d12 = not truthy(t10)
-                except Undecided as e46:
-                    u11 = e46
+                except Undecided as e41:
+                    u11 = e41
             if not d12 and u11 is not None:
                 raise u11
             k8 = truthy(t10)

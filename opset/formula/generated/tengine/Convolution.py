@@ -59,34 +59,33 @@ def _f1(ev: Evaluator) -> Any:
         t9 = load(ev, 'H')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'pad_h0')
-        t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 + t10) <= MAX_INT_MAGNITUDE else binary('+', t9, t10, b)
+        t10 = r11 if type(t9) is int and type(t2) is int and -MAX_INT_MAGNITUDE <= (r11 := t9 + t2) <= MAX_INT_MAGNITUDE else binary('+', t9, t2, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'pad_h1')
-        t14 = r15 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
+        t12 = load(ev, 'pad_h1')
+        t13 = r14 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = load(ev, 'dilation_h')
+        t15 = load(ev, 'dilation_h')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'kernel_h')
+        t16 = load(ev, 'kernel_h')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = r19 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t17 - 1) <= MAX_INT_MAGNITUDE else binary('-', t17, 1, b)
-        t20 = r21 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t16 * t18) <= MAX_INT_MAGNITUDE else binary('*', t16, t18, b)
-        t22 = r23 if type(t14) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t14 - t20) <= MAX_INT_MAGNITUDE else binary('-', t14, t20, b)
+        t17 = r18 if type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t16 - 1) <= MAX_INT_MAGNITUDE else binary('-', t16, 1, b)
+        t19 = r20 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r20 := t15 * t17) <= MAX_INT_MAGNITUDE else binary('*', t15, t17, b)
+        t21 = r22 if type(t13) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r22 := t13 - t19) <= MAX_INT_MAGNITUDE else binary('-', t13, t19, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = r25 if type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 - 1) <= MAX_INT_MAGNITUDE else binary('-', t22, 1, b)
+        t23 = r24 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 - 1) <= MAX_INT_MAGNITUDE else binary('-', t21, 1, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t26 = load(ev, 'stride_h')
-        t8 = t24 // t26 if type(t24) is int and -MAX_INT_MAGNITUDE <= t24 <= MAX_INT_MAGNITUDE and type(t26) is int and -MAX_INT_MAGNITUDE <= t26 <= MAX_INT_MAGNITUDE and t26 != 0 else FUNCTIONS['floor']([binary('/', t24, t26, b)], b)
+        t25 = load(ev, 'stride_h')
+        t8 = t23 // t25 if type(t23) is int and -MAX_INT_MAGNITUDE <= t23 <= MAX_INT_MAGNITUDE and type(t25) is int and -MAX_INT_MAGNITUDE <= t25 <= MAX_INT_MAGNITUDE and t25 != 0 else FUNCTIONS['floor']([binary('/', t23, t25, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t27 = r28 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r28 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
-        t4 = t27
+        t26 = r27 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r27 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
+        t4 = t26
     return t4
 
 
@@ -124,34 +123,33 @@ def _f2(ev: Evaluator) -> Any:
         t9 = load(ev, 'W')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'pad_w0')
-        t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 + t10) <= MAX_INT_MAGNITUDE else binary('+', t9, t10, b)
+        t10 = r11 if type(t9) is int and type(t2) is int and -MAX_INT_MAGNITUDE <= (r11 := t9 + t2) <= MAX_INT_MAGNITUDE else binary('+', t9, t2, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'pad_w1')
-        t14 = r15 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
+        t12 = load(ev, 'pad_w1')
+        t13 = r14 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = load(ev, 'dilation_w')
+        t15 = load(ev, 'dilation_w')
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'kernel_w')
+        t16 = load(ev, 'kernel_w')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = r19 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t17 - 1) <= MAX_INT_MAGNITUDE else binary('-', t17, 1, b)
-        t20 = r21 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r21 := t16 * t18) <= MAX_INT_MAGNITUDE else binary('*', t16, t18, b)
-        t22 = r23 if type(t14) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t14 - t20) <= MAX_INT_MAGNITUDE else binary('-', t14, t20, b)
+        t17 = r18 if type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t16 - 1) <= MAX_INT_MAGNITUDE else binary('-', t16, 1, b)
+        t19 = r20 if type(t15) is int and type(t17) is int and -MAX_INT_MAGNITUDE <= (r20 := t15 * t17) <= MAX_INT_MAGNITUDE else binary('*', t15, t17, b)
+        t21 = r22 if type(t13) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r22 := t13 - t19) <= MAX_INT_MAGNITUDE else binary('-', t13, t19, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t24 = r25 if type(t22) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 - 1) <= MAX_INT_MAGNITUDE else binary('-', t22, 1, b)
+        t23 = r24 if type(t21) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 - 1) <= MAX_INT_MAGNITUDE else binary('-', t21, 1, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t26 = load(ev, 'stride_w')
-        t8 = t24 // t26 if type(t24) is int and -MAX_INT_MAGNITUDE <= t24 <= MAX_INT_MAGNITUDE and type(t26) is int and -MAX_INT_MAGNITUDE <= t26 <= MAX_INT_MAGNITUDE and t26 != 0 else FUNCTIONS['floor']([binary('/', t24, t26, b)], b)
+        t25 = load(ev, 'stride_w')
+        t8 = t23 // t25 if type(t23) is int and -MAX_INT_MAGNITUDE <= t23 <= MAX_INT_MAGNITUDE and type(t25) is int and -MAX_INT_MAGNITUDE <= t25 <= MAX_INT_MAGNITUDE and t25 != 0 else FUNCTIONS['floor']([binary('/', t23, t25, b)], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t27 = r28 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r28 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
-        t4 = t27
+        t26 = r27 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r27 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
+        t4 = t26
     return t4
 
 

@@ -181,31 +181,28 @@ def _f2(ev: Evaluator) -> Any:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             t33 = t32[0] if (type(t32) is list or type(t32) is tuple) and -len(t32) <= 0 < len(t32) else item_at(t32, 0)
-                            b.steps += 2
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'S')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = t34[1] if (type(t34) is list or type(t34) is tuple) and -len(t34) <= 1 < len(t34) else item_at(t34, 1)
-                            t36 = r37 if type(t33) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r37 := t33 * t35) <= MAX_INT_MAGNITUDE else binary('*', t33, t35, b)
-                            if ((q39 := type(t30)) is int or q39 is str) and type(t36) is q39:
+                            t34 = t32[1] if (type(t32) is list or type(t32) is tuple) and -len(t32) <= 1 < len(t32) else item_at(t32, 1)
+                            t35 = r36 if type(t33) is int and type(t34) is int and -MAX_INT_MAGNITUDE <= (r36 := t33 * t34) <= MAX_INT_MAGNITUDE else binary('*', t33, t34, b)
+                            if ((q38 := type(t30)) is int or q38 is str) and type(t35) is q38:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k38 = t30 == t36
+                                k37 = t30 == t35
                             else:
-                                k38 = compare('==', t30, t36, b)
-                            if k38:
+                                k37 = compare('==', t30, t35, b)
+                            if k37:
                                 t29 = True
                             t21 = t29
                             d23 = not truthy(t21)
-                        except Undecided as e40:
-                            u22 = e40
+                        except Undecided as e39:
+                            u22 = e39
                     if not d23 and u22 is not None:
                         raise u22
                     t1 = t21
                     d3 = truthy(t1)
-                except Undecided as e41:
-                    u2 = e41
+                except Undecided as e40:
+                    u2 = e40
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -20,15 +20,11 @@ def _f0(ev: Evaluator) -> Any:
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
     t5 = binary('+', t2, t4, b)
-    b.steps += 2
+    b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'S')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t8 = load(ev, 'axis')
-    t7 = sliced(t6, t8, None, None, b)
-    t9 = r10 if type(t5) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r10 := t5 + t7) <= MAX_INT_MAGNITUDE else binary('+', t5, t7, b)
-    return t9
+    t6 = sliced(t1, t3, None, None, b)
+    t7 = r8 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
+    return t7
 
 
 def _f1(ev: Evaluator) -> Any:

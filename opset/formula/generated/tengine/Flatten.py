@@ -111,15 +111,14 @@ def _f2(ev: Evaluator) -> Any:
     t10 = r11 if type(t2) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r11 := t2 * t3) <= MAX_INT_MAGNITUDE else binary('*', t2, t3, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t13 = load(ev, 'input')
-    t12 = FUNCTIONS['prod']([t13], b)
-    if ((q15 := type(t10)) is int or q15 is str) and type(t12) is q15:
+    t12 = FUNCTIONS['prod']([t4], b)
+    if ((q14 := type(t10)) is int or q14 is str) and type(t12) is q14:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k14 = t10 == t12
+        k13 = t10 == t12
     else:
-        k14 = compare('==', t10, t12, b)
-    if k14:
+        k13 = compare('==', t10, t12, b)
+    if k13:
         t1 = True
     return t1
 

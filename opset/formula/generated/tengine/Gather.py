@@ -45,18 +45,12 @@ def _f0(ev: Evaluator) -> Any:
         t10: list[Any] = [t9]
         t7 = t10
     t11 = r12 if type(t2) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r12 := t2 + t7) <= MAX_INT_MAGNITUDE else binary('+', t2, t7, b)
-    b.steps += 2
+    b.steps += 5
     if b.steps > MAX_STEPS: b.charge(0)
-    t13 = load(ev, 'S')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t15 = load(ev, 'axis')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t16 = r17 if type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t15 + 1) <= MAX_INT_MAGNITUDE else binary('+', t15, 1, b)
-    t14 = sliced(t13, t16, None, None, b)
-    t18 = r19 if type(t11) is int and type(t14) is int and -MAX_INT_MAGNITUDE <= (r19 := t11 + t14) <= MAX_INT_MAGNITUDE else binary('+', t11, t14, b)
-    return t18
+    t14 = r15 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r15 := t3 + 1) <= MAX_INT_MAGNITUDE else binary('+', t3, 1, b)
+    t13 = sliced(t1, t14, None, None, b)
+    t16 = r17 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r17 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
+    return t16
 
 
 def _f1(ev: Evaluator) -> Any:

@@ -146,42 +146,40 @@ def _f2(ev: Evaluator) -> Any:
                 t16 = t18
             t19: list[Any] = [t12, t16]
             t9 = FUNCTIONS['broadcast']([t10, t19], b)
+            t20: Any
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'transA')
-            t21: Any
-            if truthy(t20):
+            if truthy(t11):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'AC')
-                t21 = t22
+                t21 = load(ev, 'AC')
+                t20 = t21
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'AR')
-                t21 = t23
+                t22 = load(ev, 'AR')
+                t20 = t22
+            t23: Any
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = load(ev, 'transB')
-            t25: Any
-            if truthy(t24):
+            if truthy(t15):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'BR')
-                t25 = t26
+                t24 = load(ev, 'BR')
+                t23 = t24
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t27 = load(ev, 'BC')
-                t25 = t27
-            t28: list[Any] = [t21, t25]
-            k29 = compare('==', t9, t28, b)
-            if k29:
+                t25 = load(ev, 'BC')
+                t23 = t25
+            t26: list[Any] = [t20, t23]
+            k27 = compare('==', t9, t26, b)
+            if k27:
                 t8 = True
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e30:
-            u2 = e30
+        except Undecided as e28:
+            u2 = e28
     if not d3 and u2 is not None:
         raise u2
     return t1

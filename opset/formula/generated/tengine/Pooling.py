@@ -274,164 +274,144 @@ def _f2(ev: Evaluator) -> Any:
                 t23 = r24 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 - t22) <= MAX_INT_MAGNITUDE else binary('-', t21, t22, b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = load(ev, 'pad_h0')
-                t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := 2 * t25) <= MAX_INT_MAGNITUDE else binary('*', 2, t25, b)
-                t28 = r29 if type(t23) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r29 := t23 + t26) <= MAX_INT_MAGNITUDE else binary('+', t23, t26, b)
+                t25 = r26 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r26 := 2 * t4) <= MAX_INT_MAGNITUDE else binary('*', 2, t4, b)
+                t27 = r28 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r28 := t23 + t25) <= MAX_INT_MAGNITUDE else binary('+', t23, t25, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t30 = r31 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r31 := t28 - 1) <= MAX_INT_MAGNITUDE else binary('-', t28, 1, b)
+                t29 = r30 if type(t27) is int and -MAX_INT_MAGNITUDE <= (r30 := t27 - 1) <= MAX_INT_MAGNITUDE else binary('-', t27, 1, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t32 = load(ev, 'stride_h')
-                t33 = r34 if type(t30) is int and type(t32) is int and t32 != 0 and t30 % t32 == 0 and -MAX_INT_MAGNITUDE <= (r34 := t30 // t32) <= MAX_INT_MAGNITUDE else binary('/', t30, t32, b)
-                t20 = FUNCTIONS['int']([t33], b)
-                t35 = r36 if type(t20) is int and -MAX_INT_MAGNITUDE <= (r36 := 2 + t20) <= MAX_INT_MAGNITUDE else binary('+', 2, t20, b)
+                t31 = load(ev, 'stride_h')
+                t32 = r33 if type(t29) is int and type(t31) is int and t31 != 0 and t29 % t31 == 0 and -MAX_INT_MAGNITUDE <= (r33 := t29 // t31) <= MAX_INT_MAGNITUDE else binary('/', t29, t31, b)
+                t20 = FUNCTIONS['int']([t32], b)
+                t34 = r35 if type(t20) is int and -MAX_INT_MAGNITUDE <= (r35 := 2 + t20) <= MAX_INT_MAGNITUDE else binary('+', 2, t20, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t37: Any = None
-                u38: Undecided | None = None
-                d39 = False
+                t36: Any = None
+                u37: Undecided | None = None
+                d38 = False
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t40 = False
-                    b.steps += 1
+                    t39 = False
+                    b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t41 = load(ev, 'pad_h0')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t41) is int:
+                    if type(t4) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k42 = t41 > 0
+                        k40 = t4 > 0
                     else:
-                        k42 = compare('>', t41, 0, b)
-                    if k42:
-                        t40 = True
-                    t37 = t40
-                    d39 = not truthy(t37)
-                except Undecided as e43:
-                    u38 = e43
-                if not d39:
+                        k40 = compare('>', t4, 0, b)
+                    if k40:
+                        t39 = True
+                    t36 = t39
+                    d38 = not truthy(t36)
+                except Undecided as e41:
+                    u37 = e41
+                if not d38:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t44 = False
-                        b.steps += 9
+                        t42 = False
+                        b.steps += 10
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t46 = load(ev, 'H')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t47 = load(ev, 'kernel_h')
-                        t48 = r49 if type(t46) is int and type(t47) is int and -MAX_INT_MAGNITUDE <= (r49 := t46 - t47) <= MAX_INT_MAGNITUDE else binary('-', t46, t47, b)
+                        t44 = r45 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r45 := t21 - t22) <= MAX_INT_MAGNITUDE else binary('-', t21, t22, b)
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t50 = load(ev, 'pad_h0')
-                        t51 = r52 if type(t50) is int and -MAX_INT_MAGNITUDE <= (r52 := 2 * t50) <= MAX_INT_MAGNITUDE else binary('*', 2, t50, b)
-                        t53 = r54 if type(t48) is int and type(t51) is int and -MAX_INT_MAGNITUDE <= (r54 := t48 + t51) <= MAX_INT_MAGNITUDE else binary('+', t48, t51, b)
+                        t46 = r47 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r47 := 2 * t4) <= MAX_INT_MAGNITUDE else binary('*', 2, t4, b)
+                        t48 = r49 if type(t44) is int and type(t46) is int and -MAX_INT_MAGNITUDE <= (r49 := t44 + t46) <= MAX_INT_MAGNITUDE else binary('+', t44, t46, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t55 = r56 if type(t53) is int and -MAX_INT_MAGNITUDE <= (r56 := t53 - 1) <= MAX_INT_MAGNITUDE else binary('-', t53, 1, b)
+                        t50 = r51 if type(t48) is int and -MAX_INT_MAGNITUDE <= (r51 := t48 - 1) <= MAX_INT_MAGNITUDE else binary('-', t48, 1, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t57 = load(ev, 'stride_h')
-                        t58 = r59 if type(t55) is int and type(t57) is int and t57 != 0 and t55 % t57 == 0 and -MAX_INT_MAGNITUDE <= (r59 := t55 // t57) <= MAX_INT_MAGNITUDE else binary('/', t55, t57, b)
-                        t45 = FUNCTIONS['int']([t58], b)
-                        t60 = r61 if type(t45) is int and -MAX_INT_MAGNITUDE <= (r61 := 1 + t45) <= MAX_INT_MAGNITUDE else binary('+', 1, t45, b)
+                        t52 = r53 if type(t50) is int and type(t31) is int and t31 != 0 and t50 % t31 == 0 and -MAX_INT_MAGNITUDE <= (r53 := t50 // t31) <= MAX_INT_MAGNITUDE else binary('/', t50, t31, b)
+                        t43 = FUNCTIONS['int']([t52], b)
+                        t54 = r55 if type(t43) is int and -MAX_INT_MAGNITUDE <= (r55 := 1 + t43) <= MAX_INT_MAGNITUDE else binary('+', 1, t43, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t62 = load(ev, 'stride_h')
-                        t63 = r64 if type(t60) is int and type(t62) is int and -MAX_INT_MAGNITUDE <= (r64 := t60 * t62) <= MAX_INT_MAGNITUDE else binary('*', t60, t62, b)
-                        b.steps += 2
+                        t56 = r57 if type(t54) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r57 := t54 * t31) <= MAX_INT_MAGNITUDE else binary('*', t54, t31, b)
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t65 = load(ev, 'H')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t66 = load(ev, 'pad_h0')
-                        t67 = r68 if type(t65) is int and type(t66) is int and -MAX_INT_MAGNITUDE <= (r68 := t65 + t66) <= MAX_INT_MAGNITUDE else binary('+', t65, t66, b)
-                        if ((q70 := type(t63)) is int or q70 is str) and type(t67) is q70:
+                        t58 = r59 if type(t21) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r59 := t21 + t4) <= MAX_INT_MAGNITUDE else binary('+', t21, t4, b)
+                        if ((q61 := type(t56)) is int or q61 is str) and type(t58) is q61:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k69 = t63 >= t67
+                            k60 = t56 >= t58
                         else:
-                            k69 = compare('>=', t63, t67, b)
-                        if k69:
-                            t44 = True
-                        t37 = t44
-                        d39 = not truthy(t37)
-                    except Undecided as e71:
-                        u38 = e71
-                if not d39 and u38 is not None:
-                    raise u38
-                t72: Any
-                if truthy(t37):
+                            k60 = compare('>=', t56, t58, b)
+                        if k60:
+                            t42 = True
+                        t36 = t42
+                        d38 = not truthy(t36)
+                    except Undecided as e62:
+                        u37 = e62
+                if not d38 and u37 is not None:
+                    raise u37
+                t63: Any
+                if truthy(t36):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t72 = 1
+                    t63 = 1
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t72 = 0
-                t73 = r74 if type(t35) is int and type(t72) is int and -MAX_INT_MAGNITUDE <= (r74 := t35 - t72) <= MAX_INT_MAGNITUDE else binary('-', t35, t72, b)
-                t19 = t73
+                    t63 = 0
+                t64 = r65 if type(t34) is int and type(t63) is int and -MAX_INT_MAGNITUDE <= (r65 := t34 - t63) <= MAX_INT_MAGNITUDE else binary('-', t34, t63, b)
+                t19 = t64
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t75 = False
-                b.steps += 1
+                t66 = False
+                b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t76 = load(ev, 'caffe_flavor')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t76) is int:
+                if type(t17) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k77 = t76 == 2
+                    k67 = t17 == 2
                 else:
-                    k77 = compare('==', t76, 2, b)
-                if k77:
-                    t75 = True
-                t78: Any
-                if truthy(t75):
+                    k67 = compare('==', t17, 2, b)
+                if k67:
+                    t66 = True
+                t68: Any
+                if truthy(t66):
                     b.steps += 7
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t80 = load(ev, 'H')
+                    t70 = load(ev, 'H')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t81 = load(ev, 'kernel_h')
-                    t82 = r83 if type(t80) is int and type(t81) is int and -MAX_INT_MAGNITUDE <= (r83 := t80 - t81) <= MAX_INT_MAGNITUDE else binary('-', t80, t81, b)
+                    t71 = load(ev, 'kernel_h')
+                    t72 = r73 if type(t70) is int and type(t71) is int and -MAX_INT_MAGNITUDE <= (r73 := t70 - t71) <= MAX_INT_MAGNITUDE else binary('-', t70, t71, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t84 = load(ev, 'pad_h0')
-                    t85 = r86 if type(t82) is int and type(t84) is int and -MAX_INT_MAGNITUDE <= (r86 := t82 + t84) <= MAX_INT_MAGNITUDE else binary('+', t82, t84, b)
+                    t74 = r75 if type(t72) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r75 := t72 + t4) <= MAX_INT_MAGNITUDE else binary('+', t72, t4, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t87 = load(ev, 'stride_h')
-                    t88 = r89 if type(t85) is int and type(t87) is int and t87 != 0 and t85 % t87 == 0 and -MAX_INT_MAGNITUDE <= (r89 := t85 // t87) <= MAX_INT_MAGNITUDE else binary('/', t85, t87, b)
-                    t79 = FUNCTIONS['int']([t88], b)
-                    t90 = r91 if type(t79) is int and -MAX_INT_MAGNITUDE <= (r91 := 1 + t79) <= MAX_INT_MAGNITUDE else binary('+', 1, t79, b)
-                    t78 = t90
+                    t76 = load(ev, 'stride_h')
+                    t77 = r78 if type(t74) is int and type(t76) is int and t76 != 0 and t74 % t76 == 0 and -MAX_INT_MAGNITUDE <= (r78 := t74 // t76) <= MAX_INT_MAGNITUDE else binary('/', t74, t76, b)
+                    t69 = FUNCTIONS['int']([t77], b)
+                    t79 = r80 if type(t69) is int and -MAX_INT_MAGNITUDE <= (r80 := 1 + t69) <= MAX_INT_MAGNITUDE else binary('+', 1, t69, b)
+                    t68 = t79
                 else:
                     b.steps += 7
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t93 = load(ev, 'H')
+                    t82 = load(ev, 'H')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t94 = load(ev, 'kernel_h')
-                    t95 = r96 if type(t93) is int and type(t94) is int and -MAX_INT_MAGNITUDE <= (r96 := t93 - t94) <= MAX_INT_MAGNITUDE else binary('-', t93, t94, b)
+                    t83 = load(ev, 'kernel_h')
+                    t84 = r85 if type(t82) is int and type(t83) is int and -MAX_INT_MAGNITUDE <= (r85 := t82 - t83) <= MAX_INT_MAGNITUDE else binary('-', t82, t83, b)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t97 = load(ev, 'pad_h0')
-                    t98 = r99 if type(t97) is int and -MAX_INT_MAGNITUDE <= (r99 := 2 * t97) <= MAX_INT_MAGNITUDE else binary('*', 2, t97, b)
-                    t100 = r101 if type(t95) is int and type(t98) is int and -MAX_INT_MAGNITUDE <= (r101 := t95 + t98) <= MAX_INT_MAGNITUDE else binary('+', t95, t98, b)
+                    t86 = r87 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r87 := 2 * t4) <= MAX_INT_MAGNITUDE else binary('*', 2, t4, b)
+                    t88 = r89 if type(t84) is int and type(t86) is int and -MAX_INT_MAGNITUDE <= (r89 := t84 + t86) <= MAX_INT_MAGNITUDE else binary('+', t84, t86, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t102 = load(ev, 'stride_h')
-                    t103 = r104 if type(t100) is int and type(t102) is int and t102 != 0 and t100 % t102 == 0 and -MAX_INT_MAGNITUDE <= (r104 := t100 // t102) <= MAX_INT_MAGNITUDE else binary('/', t100, t102, b)
-                    t92 = FUNCTIONS['int']([t103], b)
-                    t105 = r106 if type(t92) is int and -MAX_INT_MAGNITUDE <= (r106 := 1 + t92) <= MAX_INT_MAGNITUDE else binary('+', 1, t92, b)
-                    t78 = t105
-                t19 = t78
+                    t90 = load(ev, 'stride_h')
+                    t91 = r92 if type(t88) is int and type(t90) is int and t90 != 0 and t88 % t90 == 0 and -MAX_INT_MAGNITUDE <= (r92 := t88 // t90) <= MAX_INT_MAGNITUDE else binary('/', t88, t90, b)
+                    t81 = FUNCTIONS['int']([t91], b)
+                    t93 = r94 if type(t81) is int and -MAX_INT_MAGNITUDE <= (r94 := 1 + t81) <= MAX_INT_MAGNITUDE else binary('+', 1, t81, b)
+                    t68 = t93
+                t19 = t68
             t6 = t19
         t2 = t6
     return t2
@@ -507,164 +487,144 @@ def _f3(ev: Evaluator) -> Any:
                 t23 = r24 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t21 - t22) <= MAX_INT_MAGNITUDE else binary('-', t21, t22, b)
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = load(ev, 'pad_w0')
-                t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := 2 * t25) <= MAX_INT_MAGNITUDE else binary('*', 2, t25, b)
-                t28 = r29 if type(t23) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r29 := t23 + t26) <= MAX_INT_MAGNITUDE else binary('+', t23, t26, b)
+                t25 = r26 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r26 := 2 * t4) <= MAX_INT_MAGNITUDE else binary('*', 2, t4, b)
+                t27 = r28 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r28 := t23 + t25) <= MAX_INT_MAGNITUDE else binary('+', t23, t25, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t30 = r31 if type(t28) is int and -MAX_INT_MAGNITUDE <= (r31 := t28 - 1) <= MAX_INT_MAGNITUDE else binary('-', t28, 1, b)
+                t29 = r30 if type(t27) is int and -MAX_INT_MAGNITUDE <= (r30 := t27 - 1) <= MAX_INT_MAGNITUDE else binary('-', t27, 1, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t32 = load(ev, 'stride_w')
-                t33 = r34 if type(t30) is int and type(t32) is int and t32 != 0 and t30 % t32 == 0 and -MAX_INT_MAGNITUDE <= (r34 := t30 // t32) <= MAX_INT_MAGNITUDE else binary('/', t30, t32, b)
-                t20 = FUNCTIONS['int']([t33], b)
-                t35 = r36 if type(t20) is int and -MAX_INT_MAGNITUDE <= (r36 := 2 + t20) <= MAX_INT_MAGNITUDE else binary('+', 2, t20, b)
+                t31 = load(ev, 'stride_w')
+                t32 = r33 if type(t29) is int and type(t31) is int and t31 != 0 and t29 % t31 == 0 and -MAX_INT_MAGNITUDE <= (r33 := t29 // t31) <= MAX_INT_MAGNITUDE else binary('/', t29, t31, b)
+                t20 = FUNCTIONS['int']([t32], b)
+                t34 = r35 if type(t20) is int and -MAX_INT_MAGNITUDE <= (r35 := 2 + t20) <= MAX_INT_MAGNITUDE else binary('+', 2, t20, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t37: Any = None
-                u38: Undecided | None = None
-                d39 = False
+                t36: Any = None
+                u37: Undecided | None = None
+                d38 = False
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t40 = False
-                    b.steps += 1
+                    t39 = False
+                    b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t41 = load(ev, 'pad_w0')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t41) is int:
+                    if type(t4) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k42 = t41 > 0
+                        k40 = t4 > 0
                     else:
-                        k42 = compare('>', t41, 0, b)
-                    if k42:
-                        t40 = True
-                    t37 = t40
-                    d39 = not truthy(t37)
-                except Undecided as e43:
-                    u38 = e43
-                if not d39:
+                        k40 = compare('>', t4, 0, b)
+                    if k40:
+                        t39 = True
+                    t36 = t39
+                    d38 = not truthy(t36)
+                except Undecided as e41:
+                    u37 = e41
+                if not d38:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t44 = False
-                        b.steps += 9
+                        t42 = False
+                        b.steps += 10
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t46 = load(ev, 'W')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t47 = load(ev, 'kernel_w')
-                        t48 = r49 if type(t46) is int and type(t47) is int and -MAX_INT_MAGNITUDE <= (r49 := t46 - t47) <= MAX_INT_MAGNITUDE else binary('-', t46, t47, b)
+                        t44 = r45 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r45 := t21 - t22) <= MAX_INT_MAGNITUDE else binary('-', t21, t22, b)
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t50 = load(ev, 'pad_w0')
-                        t51 = r52 if type(t50) is int and -MAX_INT_MAGNITUDE <= (r52 := 2 * t50) <= MAX_INT_MAGNITUDE else binary('*', 2, t50, b)
-                        t53 = r54 if type(t48) is int and type(t51) is int and -MAX_INT_MAGNITUDE <= (r54 := t48 + t51) <= MAX_INT_MAGNITUDE else binary('+', t48, t51, b)
+                        t46 = r47 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r47 := 2 * t4) <= MAX_INT_MAGNITUDE else binary('*', 2, t4, b)
+                        t48 = r49 if type(t44) is int and type(t46) is int and -MAX_INT_MAGNITUDE <= (r49 := t44 + t46) <= MAX_INT_MAGNITUDE else binary('+', t44, t46, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t55 = r56 if type(t53) is int and -MAX_INT_MAGNITUDE <= (r56 := t53 - 1) <= MAX_INT_MAGNITUDE else binary('-', t53, 1, b)
+                        t50 = r51 if type(t48) is int and -MAX_INT_MAGNITUDE <= (r51 := t48 - 1) <= MAX_INT_MAGNITUDE else binary('-', t48, 1, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t57 = load(ev, 'stride_w')
-                        t58 = r59 if type(t55) is int and type(t57) is int and t57 != 0 and t55 % t57 == 0 and -MAX_INT_MAGNITUDE <= (r59 := t55 // t57) <= MAX_INT_MAGNITUDE else binary('/', t55, t57, b)
-                        t45 = FUNCTIONS['int']([t58], b)
-                        t60 = r61 if type(t45) is int and -MAX_INT_MAGNITUDE <= (r61 := 1 + t45) <= MAX_INT_MAGNITUDE else binary('+', 1, t45, b)
+                        t52 = r53 if type(t50) is int and type(t31) is int and t31 != 0 and t50 % t31 == 0 and -MAX_INT_MAGNITUDE <= (r53 := t50 // t31) <= MAX_INT_MAGNITUDE else binary('/', t50, t31, b)
+                        t43 = FUNCTIONS['int']([t52], b)
+                        t54 = r55 if type(t43) is int and -MAX_INT_MAGNITUDE <= (r55 := 1 + t43) <= MAX_INT_MAGNITUDE else binary('+', 1, t43, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t62 = load(ev, 'stride_w')
-                        t63 = r64 if type(t60) is int and type(t62) is int and -MAX_INT_MAGNITUDE <= (r64 := t60 * t62) <= MAX_INT_MAGNITUDE else binary('*', t60, t62, b)
-                        b.steps += 2
+                        t56 = r57 if type(t54) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r57 := t54 * t31) <= MAX_INT_MAGNITUDE else binary('*', t54, t31, b)
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t65 = load(ev, 'W')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t66 = load(ev, 'pad_w0')
-                        t67 = r68 if type(t65) is int and type(t66) is int and -MAX_INT_MAGNITUDE <= (r68 := t65 + t66) <= MAX_INT_MAGNITUDE else binary('+', t65, t66, b)
-                        if ((q70 := type(t63)) is int or q70 is str) and type(t67) is q70:
+                        t58 = r59 if type(t21) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r59 := t21 + t4) <= MAX_INT_MAGNITUDE else binary('+', t21, t4, b)
+                        if ((q61 := type(t56)) is int or q61 is str) and type(t58) is q61:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k69 = t63 >= t67
+                            k60 = t56 >= t58
                         else:
-                            k69 = compare('>=', t63, t67, b)
-                        if k69:
-                            t44 = True
-                        t37 = t44
-                        d39 = not truthy(t37)
-                    except Undecided as e71:
-                        u38 = e71
-                if not d39 and u38 is not None:
-                    raise u38
-                t72: Any
-                if truthy(t37):
+                            k60 = compare('>=', t56, t58, b)
+                        if k60:
+                            t42 = True
+                        t36 = t42
+                        d38 = not truthy(t36)
+                    except Undecided as e62:
+                        u37 = e62
+                if not d38 and u37 is not None:
+                    raise u37
+                t63: Any
+                if truthy(t36):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t72 = 1
+                    t63 = 1
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t72 = 0
-                t73 = r74 if type(t35) is int and type(t72) is int and -MAX_INT_MAGNITUDE <= (r74 := t35 - t72) <= MAX_INT_MAGNITUDE else binary('-', t35, t72, b)
-                t19 = t73
+                    t63 = 0
+                t64 = r65 if type(t34) is int and type(t63) is int and -MAX_INT_MAGNITUDE <= (r65 := t34 - t63) <= MAX_INT_MAGNITUDE else binary('-', t34, t63, b)
+                t19 = t64
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t75 = False
-                b.steps += 1
+                t66 = False
+                b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t76 = load(ev, 'caffe_flavor')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t76) is int:
+                if type(t17) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k77 = t76 == 2
+                    k67 = t17 == 2
                 else:
-                    k77 = compare('==', t76, 2, b)
-                if k77:
-                    t75 = True
-                t78: Any
-                if truthy(t75):
+                    k67 = compare('==', t17, 2, b)
+                if k67:
+                    t66 = True
+                t68: Any
+                if truthy(t66):
                     b.steps += 7
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t80 = load(ev, 'W')
+                    t70 = load(ev, 'W')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t81 = load(ev, 'kernel_w')
-                    t82 = r83 if type(t80) is int and type(t81) is int and -MAX_INT_MAGNITUDE <= (r83 := t80 - t81) <= MAX_INT_MAGNITUDE else binary('-', t80, t81, b)
+                    t71 = load(ev, 'kernel_w')
+                    t72 = r73 if type(t70) is int and type(t71) is int and -MAX_INT_MAGNITUDE <= (r73 := t70 - t71) <= MAX_INT_MAGNITUDE else binary('-', t70, t71, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t84 = load(ev, 'pad_w0')
-                    t85 = r86 if type(t82) is int and type(t84) is int and -MAX_INT_MAGNITUDE <= (r86 := t82 + t84) <= MAX_INT_MAGNITUDE else binary('+', t82, t84, b)
+                    t74 = r75 if type(t72) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r75 := t72 + t4) <= MAX_INT_MAGNITUDE else binary('+', t72, t4, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t87 = load(ev, 'stride_w')
-                    t88 = r89 if type(t85) is int and type(t87) is int and t87 != 0 and t85 % t87 == 0 and -MAX_INT_MAGNITUDE <= (r89 := t85 // t87) <= MAX_INT_MAGNITUDE else binary('/', t85, t87, b)
-                    t79 = FUNCTIONS['int']([t88], b)
-                    t90 = r91 if type(t79) is int and -MAX_INT_MAGNITUDE <= (r91 := 1 + t79) <= MAX_INT_MAGNITUDE else binary('+', 1, t79, b)
-                    t78 = t90
+                    t76 = load(ev, 'stride_w')
+                    t77 = r78 if type(t74) is int and type(t76) is int and t76 != 0 and t74 % t76 == 0 and -MAX_INT_MAGNITUDE <= (r78 := t74 // t76) <= MAX_INT_MAGNITUDE else binary('/', t74, t76, b)
+                    t69 = FUNCTIONS['int']([t77], b)
+                    t79 = r80 if type(t69) is int and -MAX_INT_MAGNITUDE <= (r80 := 1 + t69) <= MAX_INT_MAGNITUDE else binary('+', 1, t69, b)
+                    t68 = t79
                 else:
                     b.steps += 7
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t93 = load(ev, 'W')
+                    t82 = load(ev, 'W')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t94 = load(ev, 'kernel_w')
-                    t95 = r96 if type(t93) is int and type(t94) is int and -MAX_INT_MAGNITUDE <= (r96 := t93 - t94) <= MAX_INT_MAGNITUDE else binary('-', t93, t94, b)
+                    t83 = load(ev, 'kernel_w')
+                    t84 = r85 if type(t82) is int and type(t83) is int and -MAX_INT_MAGNITUDE <= (r85 := t82 - t83) <= MAX_INT_MAGNITUDE else binary('-', t82, t83, b)
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t97 = load(ev, 'pad_w0')
-                    t98 = r99 if type(t97) is int and -MAX_INT_MAGNITUDE <= (r99 := 2 * t97) <= MAX_INT_MAGNITUDE else binary('*', 2, t97, b)
-                    t100 = r101 if type(t95) is int and type(t98) is int and -MAX_INT_MAGNITUDE <= (r101 := t95 + t98) <= MAX_INT_MAGNITUDE else binary('+', t95, t98, b)
+                    t86 = r87 if type(t4) is int and -MAX_INT_MAGNITUDE <= (r87 := 2 * t4) <= MAX_INT_MAGNITUDE else binary('*', 2, t4, b)
+                    t88 = r89 if type(t84) is int and type(t86) is int and -MAX_INT_MAGNITUDE <= (r89 := t84 + t86) <= MAX_INT_MAGNITUDE else binary('+', t84, t86, b)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t102 = load(ev, 'stride_w')
-                    t103 = r104 if type(t100) is int and type(t102) is int and t102 != 0 and t100 % t102 == 0 and -MAX_INT_MAGNITUDE <= (r104 := t100 // t102) <= MAX_INT_MAGNITUDE else binary('/', t100, t102, b)
-                    t92 = FUNCTIONS['int']([t103], b)
-                    t105 = r106 if type(t92) is int and -MAX_INT_MAGNITUDE <= (r106 := 1 + t92) <= MAX_INT_MAGNITUDE else binary('+', 1, t92, b)
-                    t78 = t105
-                t19 = t78
+                    t90 = load(ev, 'stride_w')
+                    t91 = r92 if type(t88) is int and type(t90) is int and t90 != 0 and t88 % t90 == 0 and -MAX_INT_MAGNITUDE <= (r92 := t88 // t90) <= MAX_INT_MAGNITUDE else binary('/', t88, t90, b)
+                    t81 = FUNCTIONS['int']([t91], b)
+                    t93 = r94 if type(t81) is int and -MAX_INT_MAGNITUDE <= (r94 := 1 + t81) <= MAX_INT_MAGNITUDE else binary('+', 1, t81, b)
+                    t68 = t93
+                t19 = t68
             t6 = t19
         t2 = t6
     return t2

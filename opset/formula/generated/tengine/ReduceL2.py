@@ -37,21 +37,19 @@ def _f0(ev: Evaluator) -> Any:
         t8: list[Any] = [1]
         b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'S')
-        t9 = FUNCTIONS['len']([t10], b)
+        t9 = FUNCTIONS['len']([t1], b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'start')
-        t12 = r13 if type(t9) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t9 - t11) <= MAX_INT_MAGNITUDE else binary('-', t9, t11, b)
-        t14 = binary('*', t8, t12, b)
-        t7 = t14
+        t10 = r11 if type(t9) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r11 := t9 - t3) <= MAX_INT_MAGNITUDE else binary('-', t9, t3, b)
+        t12 = binary('*', t8, t10, b)
+        t7 = t12
     else:
-        t15: list[Any] = []
+        t13: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t15
-    t16 = r17 if type(t2) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r17 := t2 + t7) <= MAX_INT_MAGNITUDE else binary('+', t2, t7, b)
-    return t16
+        t7 = t13
+    t14 = r15 if type(t2) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r15 := t2 + t7) <= MAX_INT_MAGNITUDE else binary('+', t2, t7, b)
+    return t14
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -74,20 +72,16 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'S')
-        t6 = FUNCTIONS['len']([t7], b)
-        t8 = r9 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t8
+        t6 = load(ev, 'S')
+        t5 = FUNCTIONS['len']([t6], b)
+        t7 = r8 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r8 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t7
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'axis')
-        t4 = t10
+        t4 = t2
     return t4
 
 

@@ -51,72 +51,64 @@ def _f0(ev: Evaluator) -> Any:
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = 1
             else:
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[c9] if (type(t14) is list or type(t14) is tuple) and type(c9) is int and -len(t14) <= c9 < len(t14) else item_at(t14, c9)
-                t13 = t15
+                t14 = t8[c9] if (type(t8) is list or type(t8) is tuple) and type(c9) is int and -len(t8) <= c9 < len(t8) else item_at(t8, c9)
+                t13 = t14
             t5.append(t13)
             check_length(len(t5), 'comprehension')
         t4 = t5
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t16 = False
+        t15 = False
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t18 = load(ev, 'axes')
-        t17 = FUNCTIONS['len']([t18], b)
+        t17 = load(ev, 'axes')
+        t16 = FUNCTIONS['len']([t17], b)
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = load(ev, 'S')
-        t19 = FUNCTIONS['len']([t20], b)
-        if ((q22 := type(t17)) is int or q22 is str) and type(t19) is q22:
+        t19 = load(ev, 'S')
+        t18 = FUNCTIONS['len']([t19], b)
+        if ((q21 := type(t16)) is int or q21 is str) and type(t18) is q21:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k21 = t17 < t19
+            k20 = t16 < t18
         else:
-            k21 = compare('<', t17, t19, b)
-        if k21:
-            t16 = True
-        t23: Any
-        if truthy(t16):
+            k20 = compare('<', t16, t18, b)
+        if k20:
+            t15 = True
+        t22: Any
+        if truthy(t15):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t24: list[Any] = []
+            t23: list[Any] = []
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t27 = load(ev, 'S')
-            t26 = FUNCTIONS['len']([t27], b)
-            t25 = FUNCTIONS['range']([t26], b)
-            for c28 in iterated(t25):
+            t25 = FUNCTIONS['len']([t19], b)
+            t24 = FUNCTIONS['range']([t25], b)
+            for c26 in iterated(t24):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t29 = False
+                t27 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t30 = load(ev, 'axes')
-                k31 = compare('not in', c28, t30, b)
-                if k31:
-                    t29 = True
-                if truthy(t29):
-                    b.steps += 2
+                k28 = compare('not in', c26, t17, b)
+                if k28:
+                    t27 = True
+                if truthy(t27):
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t32 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = t32[c28] if (type(t32) is list or type(t32) is tuple) and type(c28) is int and -len(t32) <= c28 < len(t32) else item_at(t32, c28)
-                    t24.append(t33)
-                    check_length(len(t24), 'comprehension')
-            t23 = t24
+                    t29 = t19[c26] if (type(t19) is list or type(t19) is tuple) and type(c26) is int and -len(t19) <= c26 < len(t19) else item_at(t19, c26)
+                    t23.append(t29)
+                    check_length(len(t23), 'comprehension')
+            t22 = t23
         else:
-            t34: list[Any] = [1]
+            t30: list[Any] = [1]
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = t34
-        t4 = t23
+            t22 = t30
+        t4 = t22
     return t4
 
 

@@ -21,24 +21,21 @@ def _f0(ev: Evaluator) -> Any:
     t4 = r5 if type(t2) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r5 := t2 * t3) <= MAX_INT_MAGNITUDE else binary('*', t2, t3, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'stride')
-    t7 = r8 if type(t4) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t4 * t6) <= MAX_INT_MAGNITUDE else binary('*', t4, t6, b)
+    t6 = r7 if type(t4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r7 := t4 * t3) <= MAX_INT_MAGNITUDE else binary('*', t4, t3, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'H')
+    t8 = load(ev, 'H')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t10 = load(ev, 'stride')
-    t11 = r12 if type(t9) is int and type(t10) is int and t10 != 0 and -MAX_INT_MAGNITUDE <= (r12 := t9 // t10) <= MAX_INT_MAGNITUDE else binary('//', t9, t10, b)
+    t9 = r10 if type(t8) is int and type(t3) is int and t3 != 0 and -MAX_INT_MAGNITUDE <= (r10 := t8 // t3) <= MAX_INT_MAGNITUDE else binary('//', t8, t3, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t13 = load(ev, 'W')
+    t11 = load(ev, 'W')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t14 = load(ev, 'stride')
-    t15 = r16 if type(t13) is int and type(t14) is int and t14 != 0 and -MAX_INT_MAGNITUDE <= (r16 := t13 // t14) <= MAX_INT_MAGNITUDE else binary('//', t13, t14, b)
-    t17: list[Any] = [t1, t7, t11, t15]
-    return t17
+    t12 = r13 if type(t11) is int and type(t3) is int and t3 != 0 and -MAX_INT_MAGNITUDE <= (r13 := t11 // t3) <= MAX_INT_MAGNITUDE else binary('//', t11, t3, b)
+    t14: list[Any] = [t1, t6, t9, t12]
+    return t14
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -60,75 +57,74 @@ def _f1(ev: Evaluator) -> Any:
         t6 = load(ev, 'stride')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'stride')
-        t8 = r9 if type(t6) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 * t7) <= MAX_INT_MAGNITUDE else binary('*', t6, t7, b)
-        t10 = r11 if type(t5) is int and type(t8) is int and t8 != 0 and -MAX_INT_MAGNITUDE <= (r11 := t5 % t8) <= MAX_INT_MAGNITUDE else binary('%', t5, t8, b)
+        t7 = r8 if type(t6) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 * t6) <= MAX_INT_MAGNITUDE else binary('*', t6, t6, b)
+        t9 = r10 if type(t5) is int and type(t7) is int and t7 != 0 and -MAX_INT_MAGNITUDE <= (r10 := t5 % t7) <= MAX_INT_MAGNITUDE else binary('%', t5, t7, b)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        if type(t10) is int:
+        if type(t9) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k12 = t10 == 0
+            k11 = t9 == 0
         else:
-            k12 = compare('==', t10, 0, b)
-        if k12:
+            k11 = compare('==', t9, 0, b)
+        if k11:
             t4 = True
         t1 = t4
         d3 = not truthy(t1)
-    except Undecided as e13:
-        u2 = e13
+    except Undecided as e12:
+        u2 = e12
     if not d3:
         try:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = False
+            t13 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'H')
+            t14 = load(ev, 'H')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'stride')
-            t17 = r18 if type(t15) is int and type(t16) is int and t16 != 0 and -MAX_INT_MAGNITUDE <= (r18 := t15 % t16) <= MAX_INT_MAGNITUDE else binary('%', t15, t16, b)
+            t15 = load(ev, 'stride')
+            t16 = r17 if type(t14) is int and type(t15) is int and t15 != 0 and -MAX_INT_MAGNITUDE <= (r17 := t14 % t15) <= MAX_INT_MAGNITUDE else binary('%', t14, t15, b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(t17) is int:
+            if type(t16) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k19 = t17 == 0
+                k18 = t16 == 0
             else:
-                k19 = compare('==', t17, 0, b)
-            if k19:
-                t14 = True
-            t1 = t14
+                k18 = compare('==', t16, 0, b)
+            if k18:
+                t13 = True
+            t1 = t13
             d3 = not truthy(t1)
-        except Undecided as e20:
-            u2 = e20
+        except Undecided as e19:
+            u2 = e19
         if not d3:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = False
+                t20 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'W')
+                t21 = load(ev, 'W')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'stride')
-                t24 = r25 if type(t22) is int and type(t23) is int and t23 != 0 and -MAX_INT_MAGNITUDE <= (r25 := t22 % t23) <= MAX_INT_MAGNITUDE else binary('%', t22, t23, b)
+                t22 = load(ev, 'stride')
+                t23 = r24 if type(t21) is int and type(t22) is int and t22 != 0 and -MAX_INT_MAGNITUDE <= (r24 := t21 % t22) <= MAX_INT_MAGNITUDE else binary('%', t21, t22, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t24) is int:
+                if type(t23) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k26 = t24 == 0
+                    k25 = t23 == 0
                 else:
-                    k26 = compare('==', t24, 0, b)
-                if k26:
-                    t21 = True
-                t1 = t21
+                    k25 = compare('==', t23, 0, b)
+                if k25:
+                    t20 = True
+                t1 = t20
                 d3 = not truthy(t1)
-            except Undecided as e27:
-                u2 = e27
+            except Undecided as e26:
+                u2 = e26
     if not d3 and u2 is not None:
         raise u2
     return t1

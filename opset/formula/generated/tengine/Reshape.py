@@ -88,92 +88,86 @@ def _f1(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t15 = False
+                    b.steps += 5
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t17 = r18 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r18 := c5 - 1) <= MAX_INT_MAGNITUDE else binary('-', c5, 1, b)
+                    t16 = t4[t17] if (type(t4) is list or type(t4) is tuple) and type(t17) is int and -len(t4) <= t17 < len(t4) else item_at(t4, t17)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = load(ev, 're_shape')
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = r19 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r19 := c5 - 1) <= MAX_INT_MAGNITUDE else binary('-', c5, 1, b)
-                    t17 = t16[t18] if (type(t16) is list or type(t16) is tuple) and type(t18) is int and -len(t16) <= t18 < len(t16) else item_at(t16, t18)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = unary('-', 4)
-                    if ((q22 := type(t17)) is int or q22 is str) and type(t20) is q22:
+                    t19 = unary('-', 4)
+                    if ((q21 := type(t16)) is int or q21 is str) and type(t19) is q21:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k21 = t17 == t20
+                        k20 = t16 == t19
                     else:
-                        k21 = compare('==', t17, t20, b)
-                    if k21:
+                        k20 = compare('==', t16, t19, b)
+                    if k20:
                         t15 = True
                     t9 = t15
                     d11 = not truthy(t9)
-                except Undecided as e23:
-                    u10 = e23
+                except Undecided as e22:
+                    u10 = e22
             if not d11 and u10 is not None:
                 raise u10
             t6 = t9
             d8 = truthy(t6)
-        except Undecided as e24:
-            u7 = e24
+        except Undecided as e23:
+            u7 = e23
         if not d8:
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25: Any = None
-                u26: Undecided | None = None
-                d27 = False
+                t24: Any = None
+                u25: Undecided | None = None
+                d26 = False
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = False
+                    t27 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
                     if type(c5) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k29 = c5 >= 2
+                        k28 = c5 >= 2
                     else:
-                        k29 = compare('>=', c5, 2, b)
-                    if k29:
-                        t28 = True
-                    t25 = t28
-                    d27 = not truthy(t25)
-                except Undecided as e30:
-                    u26 = e30
-                if not d27:
+                        k28 = compare('>=', c5, 2, b)
+                    if k28:
+                        t27 = True
+                    t24 = t27
+                    d26 = not truthy(t24)
+                except Undecided as e29:
+                    u25 = e29
+                if not d26:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = False
+                        t30 = False
+                        b.steps += 5
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t32 = r33 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r33 := c5 - 2) <= MAX_INT_MAGNITUDE else binary('-', c5, 2, b)
+                        t31 = t4[t32] if (type(t4) is list or type(t4) is tuple) and type(t32) is int and -len(t4) <= t32 < len(t4) else item_at(t4, t32)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = load(ev, 're_shape')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t34 = r35 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r35 := c5 - 2) <= MAX_INT_MAGNITUDE else binary('-', c5, 2, b)
-                        t33 = t32[t34] if (type(t32) is list or type(t32) is tuple) and type(t34) is int and -len(t32) <= t34 < len(t32) else item_at(t32, t34)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t36 = unary('-', 4)
-                        if ((q38 := type(t33)) is int or q38 is str) and type(t36) is q38:
+                        t34 = unary('-', 4)
+                        if ((q36 := type(t31)) is int or q36 is str) and type(t34) is q36:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k37 = t33 == t36
+                            k35 = t31 == t34
                         else:
-                            k37 = compare('==', t33, t36, b)
-                        if k37:
-                            t31 = True
-                        t25 = t31
-                        d27 = not truthy(t25)
-                    except Undecided as e39:
-                        u26 = e39
-                if not d27 and u26 is not None:
-                    raise u26
-                t6 = t25
+                            k35 = compare('==', t31, t34, b)
+                        if k35:
+                            t30 = True
+                        t24 = t30
+                        d26 = not truthy(t24)
+                    except Undecided as e37:
+                        u25 = e37
+                if not d26 and u25 is not None:
+                    raise u25
+                t6 = t24
                 d8 = truthy(t6)
-            except Undecided as e40:
-                u7 = e40
+            except Undecided as e38:
+                u7 = e38
         if not d8 and u7 is not None:
             raise u7
         t1.append(t6)
@@ -214,33 +208,30 @@ def _f2(ev: Evaluator) -> Any:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = False
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t14 = t4[c9] if (type(t4) is list or type(t4) is tuple) and type(c9) is int and -len(t4) <= c9 < len(t4) else item_at(t4, c9)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 're_shape')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[c9] if (type(t14) is list or type(t14) is tuple) and type(c9) is int and -len(t14) <= c9 < len(t14) else item_at(t14, c9)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = unary('-', 3)
-                if ((q18 := type(t15)) is int or q18 is str) and type(t16) is q18:
+                t15 = unary('-', 3)
+                if ((q17 := type(t14)) is int or q17 is str) and type(t15) is q17:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = t15 == t16
+                    k16 = t14 == t15
                 else:
-                    k17 = compare('==', t15, t16, b)
-                if k17:
+                    k16 = compare('==', t14, t15, b)
+                if k16:
                     t13 = True
-                t19: Any
+                t18: Any
                 if truthy(t13):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = 2
+                    t18 = 2
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = 1
-                t12 = t19
+                    t18 = 1
+                t12 = t18
             t7.append(t12)
             check_length(len(t7), 'comprehension')
         t6 = FUNCTIONS['sum']([t7], b)
@@ -271,281 +262,251 @@ def _f3(ev: Evaluator) -> Any:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
             t9 = False
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 're_shape')
+            t10 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t10[c5] if (type(t10) is list or type(t10) is tuple) and type(c5) is int and -len(t10) <= c5 < len(t10) else item_at(t10, c5)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t11) is int:
+            if type(t10) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k12 = t11 == 0
+                k11 = t10 == 0
             else:
-                k12 = compare('==', t11, 0, b)
-            if k12:
+                k11 = compare('==', t10, 0, b)
+            if k11:
                 t9 = True
-            t13: Any
+            t12: Any
             if truthy(t9):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14: Any = None
-                u15: Undecided | None = None
-                d16 = False
+                t13: Any = None
+                u14: Undecided | None = None
+                d15 = False
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = False
+                    t16 = False
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'is_mxnet')
+                    t17 = load(ev, 'is_mxnet')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t18) is int:
+                    if type(t17) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k19 = t18 != 0
+                        k18 = t17 != 0
                     else:
-                        k19 = compare('!=', t18, 0, b)
-                    if k19:
-                        t17 = True
-                    t14 = t17
-                    d16 = truthy(t14)
-                except Undecided as e20:
-                    u15 = e20
-                if not d16:
+                        k18 = compare('!=', t17, 0, b)
+                    if k18:
+                        t16 = True
+                    t13 = t16
+                    d15 = truthy(t13)
+                except Undecided as e19:
+                    u14 = e19
+                if not d15:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t21 = False
+                        t20 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = load(ev, 'is_onnx')
+                        t21 = load(ev, 'is_onnx')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t22) is int:
+                        if type(t21) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k23 = t22 != 0
+                            k22 = t21 != 0
                         else:
-                            k23 = compare('!=', t22, 0, b)
-                        if k23:
-                            t21 = True
-                        t14 = t21
-                        d16 = truthy(t14)
-                    except Undecided as e24:
-                        u15 = e24
-                if not d16 and u15 is not None:
-                    raise u15
-                t25: Any
-                if truthy(t14):
+                            k22 = compare('!=', t21, 0, b)
+                        if k22:
+                            t20 = True
+                        t13 = t20
+                        d15 = truthy(t13)
+                    except Undecided as e23:
+                        u14 = e23
+                if not d15 and u14 is not None:
+                    raise u14
+                t24: Any
+                if truthy(t13):
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'S')
+                    t25 = load(ev, 'S')
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'starts')
+                    t27 = load(ev, 'starts')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = t28[c5] if (type(t28) is list or type(t28) is tuple) and type(c5) is int and -len(t28) <= c5 < len(t28) else item_at(t28, c5)
-                    t27 = t26[t29] if (type(t26) is list or type(t26) is tuple) and type(t29) is int and -len(t26) <= t29 < len(t26) else item_at(t26, t29)
-                    t30: list[Any] = [t27]
-                    t25 = t30
+                    t28 = t27[c5] if (type(t27) is list or type(t27) is tuple) and type(c5) is int and -len(t27) <= c5 < len(t27) else item_at(t27, c5)
+                    t26 = t25[t28] if (type(t25) is list or type(t25) is tuple) and type(t28) is int and -len(t25) <= t28 < len(t25) else item_at(t25, t28)
+                    t29: list[Any] = [t26]
+                    t24 = t29
                 else:
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = False
+                    t30 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
                     if type(c5) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k32 = c5 == 0
+                        k31 = c5 == 0
                     else:
-                        k32 = compare('==', c5, 0, b)
-                    if k32:
-                        t31 = True
-                    t33: Any
-                    if truthy(t31):
-                        t34: list[Any] = [1]
+                        k31 = compare('==', c5, 0, b)
+                    if k31:
+                        t30 = True
+                    t32: Any
+                    if truthy(t30):
+                        t33: list[Any] = [1]
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = t34
+                        t32 = t33
                     else:
-                        t35: list[Any] = []
+                        t34: list[Any] = []
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = t35
-                    t25 = t33
-                t13 = t25
+                        t32 = t34
+                    t24 = t32
+                t12 = t24
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t36 = False
+                t35 = False
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t36 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t37 = load(ev, 're_shape')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t38 = t37[c5] if (type(t37) is list or type(t37) is tuple) and type(c5) is int and -len(t37) <= c5 < len(t37) else item_at(t37, c5)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t39 = unary('-', 2)
-                if ((q41 := type(t38)) is int or q41 is str) and type(t39) is q41:
+                t37 = unary('-', 2)
+                if ((q39 := type(t36)) is int or q39 is str) and type(t37) is q39:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k40 = t38 == t39
+                    k38 = t36 == t37
                 else:
-                    k40 = compare('==', t38, t39, b)
-                if k40:
-                    t36 = True
-                t42: Any
-                if truthy(t36):
+                    k38 = compare('==', t36, t37, b)
+                if k38:
+                    t35 = True
+                t40: Any
+                if truthy(t35):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t43 = load(ev, 'S')
+                    t41 = load(ev, 'S')
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t45 = load(ev, 'starts')
+                    t43 = load(ev, 'starts')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t46 = t45[c5] if (type(t45) is list or type(t45) is tuple) and type(c5) is int and -len(t45) <= c5 < len(t45) else item_at(t45, c5)
-                    t44 = sliced(t43, t46, None, None, b)
-                    t42 = t44
+                    t44 = t43[c5] if (type(t43) is list or type(t43) is tuple) and type(c5) is int and -len(t43) <= c5 < len(t43) else item_at(t43, c5)
+                    t42 = sliced(t41, t44, None, None, b)
+                    t40 = t42
                 else:
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t47 = False
+                    t45 = False
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t46 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t48 = load(ev, 're_shape')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t49 = t48[c5] if (type(t48) is list or type(t48) is tuple) and type(c5) is int and -len(t48) <= c5 < len(t48) else item_at(t48, c5)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t50 = unary('-', 3)
-                    if ((q52 := type(t49)) is int or q52 is str) and type(t50) is q52:
+                    t47 = unary('-', 3)
+                    if ((q49 := type(t46)) is int or q49 is str) and type(t47) is q49:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k51 = t49 == t50
+                        k48 = t46 == t47
                     else:
-                        k51 = compare('==', t49, t50, b)
-                    if k51:
-                        t47 = True
-                    t53: Any
-                    if truthy(t47):
+                        k48 = compare('==', t46, t47, b)
+                    if k48:
+                        t45 = True
+                    t50: Any
+                    if truthy(t45):
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t54 = load(ev, 'S')
+                        t51 = load(ev, 'S')
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t56 = load(ev, 'starts')
+                        t53 = load(ev, 'starts')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t57 = t56[c5] if (type(t56) is list or type(t56) is tuple) and type(c5) is int and -len(t56) <= c5 < len(t56) else item_at(t56, c5)
-                        t55 = t54[t57] if (type(t54) is list or type(t54) is tuple) and type(t57) is int and -len(t54) <= t57 < len(t54) else item_at(t54, t57)
-                        b.steps += 2
+                        t54 = t53[c5] if (type(t53) is list or type(t53) is tuple) and type(c5) is int and -len(t53) <= c5 < len(t53) else item_at(t53, c5)
+                        t52 = t51[t54] if (type(t51) is list or type(t51) is tuple) and type(t54) is int and -len(t51) <= t54 < len(t51) else item_at(t51, t54)
+                        b.steps += 6
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t58 = load(ev, 'S')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t60 = load(ev, 'starts')
+                        t56 = t53[c5] if (type(t53) is list or type(t53) is tuple) and type(c5) is int and -len(t53) <= c5 < len(t53) else item_at(t53, c5)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t61 = t60[c5] if (type(t60) is list or type(t60) is tuple) and type(c5) is int and -len(t60) <= c5 < len(t60) else item_at(t60, c5)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t62 = r63 if type(t61) is int and -MAX_INT_MAGNITUDE <= (r63 := t61 + 1) <= MAX_INT_MAGNITUDE else binary('+', t61, 1, b)
-                        t59 = t58[t62] if (type(t58) is list or type(t58) is tuple) and type(t62) is int and -len(t58) <= t62 < len(t58) else item_at(t58, t62)
-                        t64 = r65 if type(t55) is int and type(t59) is int and -MAX_INT_MAGNITUDE <= (r65 := t55 * t59) <= MAX_INT_MAGNITUDE else binary('*', t55, t59, b)
-                        t66: list[Any] = [t64]
-                        t53 = t66
+                        t57 = r58 if type(t56) is int and -MAX_INT_MAGNITUDE <= (r58 := t56 + 1) <= MAX_INT_MAGNITUDE else binary('+', t56, 1, b)
+                        t55 = t51[t57] if (type(t51) is list or type(t51) is tuple) and type(t57) is int and -len(t51) <= t57 < len(t51) else item_at(t51, t57)
+                        t59 = r60 if type(t52) is int and type(t55) is int and -MAX_INT_MAGNITUDE <= (r60 := t52 * t55) <= MAX_INT_MAGNITUDE else binary('*', t52, t55, b)
+                        t61: list[Any] = [t59]
+                        t50 = t61
                     else:
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t67 = False
+                        t62 = False
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t63 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t68 = load(ev, 're_shape')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t69 = t68[c5] if (type(t68) is list or type(t68) is tuple) and type(c5) is int and -len(t68) <= c5 < len(t68) else item_at(t68, c5)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t70 = unary('-', 4)
-                        if ((q72 := type(t69)) is int or q72 is str) and type(t70) is q72:
+                        t64 = unary('-', 4)
+                        if ((q66 := type(t63)) is int or q66 is str) and type(t64) is q66:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k71 = t69 == t70
+                            k65 = t63 == t64
                         else:
-                            k71 = compare('==', t69, t70, b)
-                        if k71:
-                            t67 = True
-                        t73: Any
-                        if truthy(t67):
+                            k65 = compare('==', t63, t64, b)
+                        if k65:
+                            t62 = True
+                        t67: Any
+                        if truthy(t62):
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t74 = False
+                            t68 = False
+                            b.steps += 5
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t70 = r71 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r71 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+                            t69 = t4[t70] if (type(t4) is list or type(t4) is tuple) and type(t70) is int and -len(t4) <= t70 < len(t4) else item_at(t4, t70)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t75 = load(ev, 're_shape')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t77 = r78 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r78 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-                            t76 = t75[t77] if (type(t75) is list or type(t75) is tuple) and type(t77) is int and -len(t75) <= t77 < len(t75) else item_at(t75, t77)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t79 = unary('-', 1)
-                            if ((q81 := type(t76)) is int or q81 is str) and type(t79) is q81:
+                            t72 = unary('-', 1)
+                            if ((q74 := type(t69)) is int or q74 is str) and type(t72) is q74:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k80 = t76 == t79
+                                k73 = t69 == t72
                             else:
-                                k80 = compare('==', t76, t79, b)
-                            if k80:
-                                t74 = True
-                            t82: Any
-                            if truthy(t74):
+                                k73 = compare('==', t69, t72, b)
+                            if k73:
+                                t68 = True
+                            t75: Any
+                            if truthy(t68):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t82 = 1
+                                t75 = 1
                             else:
-                                b.steps += 2
+                                b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t83 = load(ev, 're_shape')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t85 = r86 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r86 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-                                t84 = t83[t85] if (type(t83) is list or type(t83) is tuple) and type(t85) is int and -len(t83) <= t85 < len(t83) else item_at(t83, t85)
-                                t82 = t84
-                            b.steps += 2
+                                t77 = r78 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r78 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+                                t76 = t4[t77] if (type(t4) is list or type(t4) is tuple) and type(t77) is int and -len(t4) <= t77 < len(t4) else item_at(t4, t77)
+                                t75 = t76
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t87 = load(ev, 're_shape')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t89 = r90 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r90 := c5 + 2) <= MAX_INT_MAGNITUDE else binary('+', c5, 2, b)
-                            t88 = t87[t89] if (type(t87) is list or type(t87) is tuple) and type(t89) is int and -len(t87) <= t89 < len(t87) else item_at(t87, t89)
-                            t91: list[Any] = [t82, t88]
-                            t73 = t91
+                            t80 = r81 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r81 := c5 + 2) <= MAX_INT_MAGNITUDE else binary('+', c5, 2, b)
+                            t79 = t4[t80] if (type(t4) is list or type(t4) is tuple) and type(t80) is int and -len(t4) <= t80 < len(t4) else item_at(t4, t80)
+                            t82: list[Any] = [t75, t79]
+                            t67 = t82
                         else:
-                            b.steps += 3
+                            b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t92 = load(ev, 're_shape')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t93 = t92[c5] if (type(t92) is list or type(t92) is tuple) and type(c5) is int and -len(t92) <= c5 < len(t92) else item_at(t92, c5)
-                            t94: list[Any] = [t93]
-                            t73 = t94
-                        t53 = t73
-                    t42 = t53
-                t13 = t42
-            for c95 in iterated(t13):
+                            t83 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
+                            t84: list[Any] = [t83]
+                            t67 = t84
+                        t50 = t67
+                    t40 = t50
+                t12 = t40
+            for c85 in iterated(t12):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t1.append(c95)
+                t1.append(c85)
                 check_length(len(t1), 'comprehension')
     return t1
 
@@ -664,65 +625,59 @@ def _f6(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t16 = False
-                    b.steps += 2
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = load(ev, 're_shape')
+                    t17 = t4[c9] if (type(t4) is list or type(t4) is tuple) and type(c9) is int and -len(t4) <= c9 < len(t4) else item_at(t4, c9)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = t17[c9] if (type(t17) is list or type(t17) is tuple) and type(c9) is int and -len(t17) <= c9 < len(t17) else item_at(t17, c9)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t18) is int:
+                    if type(t17) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k19 = t18 > 0
+                        k18 = t17 > 0
                     else:
-                        k19 = compare('>', t18, 0, b)
-                    if k19:
+                        k18 = compare('>', t17, 0, b)
+                    if k18:
                         t16 = True
                     t10 = t16
                     d12 = truthy(t10)
-                except Undecided as e20:
-                    u11 = e20
+                except Undecided as e19:
+                    u11 = e19
             if not d12 and u11 is not None:
                 raise u11
-            t21: Any
+            t20: Any
             if truthy(t10):
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t21 = 0
+                t20 = 0
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = False
+                t21 = False
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t22 = t4[c9] if (type(t4) is list or type(t4) is tuple) and type(c9) is int and -len(t4) <= c9 < len(t4) else item_at(t4, c9)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 're_shape')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t24 = t23[c9] if (type(t23) is list or type(t23) is tuple) and type(c9) is int and -len(t23) <= c9 < len(t23) else item_at(t23, c9)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t25 = unary('-', 3)
-                if ((q27 := type(t24)) is int or q27 is str) and type(t25) is q27:
+                t23 = unary('-', 3)
+                if ((q25 := type(t22)) is int or q25 is str) and type(t23) is q25:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k26 = t24 == t25
+                    k24 = t22 == t23
                 else:
-                    k26 = compare('==', t24, t25, b)
-                if k26:
-                    t22 = True
-                t28: Any
-                if truthy(t22):
+                    k24 = compare('==', t22, t23, b)
+                if k24:
+                    t21 = True
+                t26: Any
+                if truthy(t21):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = 2
+                    t26 = 2
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = 1
-                t21 = t28
-            t7.append(t21)
+                    t26 = 1
+                t20 = t26
+            t7.append(t20)
             check_length(len(t7), 'comprehension')
         t6 = FUNCTIONS['sum']([t7], b)
         t1.append(t6)
@@ -752,226 +707,196 @@ def _f7(ev: Evaluator) -> Any:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
             t9 = False
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 're_shape')
+            t10 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t10[c5] if (type(t10) is list or type(t10) is tuple) and type(c5) is int and -len(t10) <= c5 < len(t10) else item_at(t10, c5)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t11) is int:
+            if type(t10) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k12 = t11 == 0
+                k11 = t10 == 0
             else:
-                k12 = compare('==', t11, 0, b)
-            if k12:
+                k11 = compare('==', t10, 0, b)
+            if k11:
                 t9 = True
-            t13: Any
+            t12: Any
             if truthy(t9):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = False
+                t13 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'is_mxnet')
+                t14 = load(ev, 'is_mxnet')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t15) is int:
+                if type(t14) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k16 = t15 != 0
+                    k15 = t14 != 0
                 else:
-                    k16 = compare('!=', t15, 0, b)
-                if k16:
-                    t14 = True
-                t17: Any
-                if truthy(t14):
+                    k15 = compare('!=', t14, 0, b)
+                if k15:
+                    t13 = True
+                t16: Any
+                if truthy(t13):
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'S')
+                    t17 = load(ev, 'S')
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'starts_1x')
+                    t19 = load(ev, 'starts_1x')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = t20[c5] if (type(t20) is list or type(t20) is tuple) and type(c5) is int and -len(t20) <= c5 < len(t20) else item_at(t20, c5)
-                    t19 = t18[t21] if (type(t18) is list or type(t18) is tuple) and type(t21) is int and -len(t18) <= t21 < len(t18) else item_at(t18, t21)
-                    t22: list[Any] = [t19]
-                    t17 = t22
+                    t20 = t19[c5] if (type(t19) is list or type(t19) is tuple) and type(c5) is int and -len(t19) <= c5 < len(t19) else item_at(t19, c5)
+                    t18 = t17[t20] if (type(t17) is list or type(t17) is tuple) and type(t20) is int and -len(t17) <= t20 < len(t17) else item_at(t17, t20)
+                    t21: list[Any] = [t18]
+                    t16 = t21
                 else:
-                    t23: list[Any] = [1]
+                    t22: list[Any] = [1]
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = t23
-                t13 = t17
+                    t16 = t22
+                t12 = t16
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = False
+                t23 = False
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t24 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = load(ev, 're_shape')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t26 = t25[c5] if (type(t25) is list or type(t25) is tuple) and type(c5) is int and -len(t25) <= c5 < len(t25) else item_at(t25, c5)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t27 = unary('-', 2)
-                if ((q29 := type(t26)) is int or q29 is str) and type(t27) is q29:
+                t25 = unary('-', 2)
+                if ((q27 := type(t24)) is int or q27 is str) and type(t25) is q27:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k28 = t26 == t27
+                    k26 = t24 == t25
                 else:
-                    k28 = compare('==', t26, t27, b)
-                if k28:
-                    t24 = True
-                t30: Any
-                if truthy(t24):
+                    k26 = compare('==', t24, t25, b)
+                if k26:
+                    t23 = True
+                t28: Any
+                if truthy(t23):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = load(ev, 'S')
+                    t29 = load(ev, 'S')
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = load(ev, 'starts_1x')
+                    t31 = load(ev, 'starts_1x')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t34 = t33[c5] if (type(t33) is list or type(t33) is tuple) and type(c5) is int and -len(t33) <= c5 < len(t33) else item_at(t33, c5)
-                    t32 = sliced(t31, t34, None, None, b)
-                    t30 = t32
+                    t32 = t31[c5] if (type(t31) is list or type(t31) is tuple) and type(c5) is int and -len(t31) <= c5 < len(t31) else item_at(t31, c5)
+                    t30 = sliced(t29, t32, None, None, b)
+                    t28 = t30
                 else:
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t35 = False
+                    t33 = False
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t34 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t36 = load(ev, 're_shape')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = t36[c5] if (type(t36) is list or type(t36) is tuple) and type(c5) is int and -len(t36) <= c5 < len(t36) else item_at(t36, c5)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t38 = unary('-', 3)
-                    if ((q40 := type(t37)) is int or q40 is str) and type(t38) is q40:
+                    t35 = unary('-', 3)
+                    if ((q37 := type(t34)) is int or q37 is str) and type(t35) is q37:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k39 = t37 == t38
+                        k36 = t34 == t35
                     else:
-                        k39 = compare('==', t37, t38, b)
-                    if k39:
-                        t35 = True
-                    t41: Any
-                    if truthy(t35):
+                        k36 = compare('==', t34, t35, b)
+                    if k36:
+                        t33 = True
+                    t38: Any
+                    if truthy(t33):
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t42 = load(ev, 'S')
+                        t39 = load(ev, 'S')
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t44 = load(ev, 'starts_1x')
+                        t41 = load(ev, 'starts_1x')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t45 = t44[c5] if (type(t44) is list or type(t44) is tuple) and type(c5) is int and -len(t44) <= c5 < len(t44) else item_at(t44, c5)
-                        t43 = t42[t45] if (type(t42) is list or type(t42) is tuple) and type(t45) is int and -len(t42) <= t45 < len(t42) else item_at(t42, t45)
-                        b.steps += 2
+                        t42 = t41[c5] if (type(t41) is list or type(t41) is tuple) and type(c5) is int and -len(t41) <= c5 < len(t41) else item_at(t41, c5)
+                        t40 = t39[t42] if (type(t39) is list or type(t39) is tuple) and type(t42) is int and -len(t39) <= t42 < len(t39) else item_at(t39, t42)
+                        b.steps += 6
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t46 = load(ev, 'S')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = load(ev, 'starts_1x')
+                        t44 = t41[c5] if (type(t41) is list or type(t41) is tuple) and type(c5) is int and -len(t41) <= c5 < len(t41) else item_at(t41, c5)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t49 = t48[c5] if (type(t48) is list or type(t48) is tuple) and type(c5) is int and -len(t48) <= c5 < len(t48) else item_at(t48, c5)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t50 = r51 if type(t49) is int and -MAX_INT_MAGNITUDE <= (r51 := t49 + 1) <= MAX_INT_MAGNITUDE else binary('+', t49, 1, b)
-                        t47 = t46[t50] if (type(t46) is list or type(t46) is tuple) and type(t50) is int and -len(t46) <= t50 < len(t46) else item_at(t46, t50)
-                        t52 = r53 if type(t43) is int and type(t47) is int and -MAX_INT_MAGNITUDE <= (r53 := t43 * t47) <= MAX_INT_MAGNITUDE else binary('*', t43, t47, b)
-                        t54: list[Any] = [t52]
-                        t41 = t54
+                        t45 = r46 if type(t44) is int and -MAX_INT_MAGNITUDE <= (r46 := t44 + 1) <= MAX_INT_MAGNITUDE else binary('+', t44, 1, b)
+                        t43 = t39[t45] if (type(t39) is list or type(t39) is tuple) and type(t45) is int and -len(t39) <= t45 < len(t39) else item_at(t39, t45)
+                        t47 = r48 if type(t40) is int and type(t43) is int and -MAX_INT_MAGNITUDE <= (r48 := t40 * t43) <= MAX_INT_MAGNITUDE else binary('*', t40, t43, b)
+                        t49: list[Any] = [t47]
+                        t38 = t49
                     else:
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t55 = False
+                        t50 = False
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t51 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t56 = load(ev, 're_shape')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t57 = t56[c5] if (type(t56) is list or type(t56) is tuple) and type(c5) is int and -len(t56) <= c5 < len(t56) else item_at(t56, c5)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t58 = unary('-', 4)
-                        if ((q60 := type(t57)) is int or q60 is str) and type(t58) is q60:
+                        t52 = unary('-', 4)
+                        if ((q54 := type(t51)) is int or q54 is str) and type(t52) is q54:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k59 = t57 == t58
+                            k53 = t51 == t52
                         else:
-                            k59 = compare('==', t57, t58, b)
-                        if k59:
-                            t55 = True
-                        t61: Any
-                        if truthy(t55):
+                            k53 = compare('==', t51, t52, b)
+                        if k53:
+                            t50 = True
+                        t55: Any
+                        if truthy(t50):
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t62 = False
+                            t56 = False
+                            b.steps += 5
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t58 = r59 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r59 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+                            t57 = t4[t58] if (type(t4) is list or type(t4) is tuple) and type(t58) is int and -len(t4) <= t58 < len(t4) else item_at(t4, t58)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t63 = load(ev, 're_shape')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t65 = r66 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r66 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-                            t64 = t63[t65] if (type(t63) is list or type(t63) is tuple) and type(t65) is int and -len(t63) <= t65 < len(t63) else item_at(t63, t65)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t67 = unary('-', 1)
-                            if ((q69 := type(t64)) is int or q69 is str) and type(t67) is q69:
+                            t60 = unary('-', 1)
+                            if ((q62 := type(t57)) is int or q62 is str) and type(t60) is q62:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k68 = t64 == t67
+                                k61 = t57 == t60
                             else:
-                                k68 = compare('==', t64, t67, b)
-                            if k68:
-                                t62 = True
-                            t70: Any
-                            if truthy(t62):
+                                k61 = compare('==', t57, t60, b)
+                            if k61:
+                                t56 = True
+                            t63: Any
+                            if truthy(t56):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t70 = 1
+                                t63 = 1
                             else:
-                                b.steps += 2
+                                b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t71 = load(ev, 're_shape')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t73 = r74 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r74 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-                                t72 = t71[t73] if (type(t71) is list or type(t71) is tuple) and type(t73) is int and -len(t71) <= t73 < len(t71) else item_at(t71, t73)
-                                t70 = t72
-                            b.steps += 2
+                                t65 = r66 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r66 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+                                t64 = t4[t65] if (type(t4) is list or type(t4) is tuple) and type(t65) is int and -len(t4) <= t65 < len(t4) else item_at(t4, t65)
+                                t63 = t64
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t75 = load(ev, 're_shape')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t77 = r78 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r78 := c5 + 2) <= MAX_INT_MAGNITUDE else binary('+', c5, 2, b)
-                            t76 = t75[t77] if (type(t75) is list or type(t75) is tuple) and type(t77) is int and -len(t75) <= t77 < len(t75) else item_at(t75, t77)
-                            t79: list[Any] = [t70, t76]
-                            t61 = t79
+                            t68 = r69 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r69 := c5 + 2) <= MAX_INT_MAGNITUDE else binary('+', c5, 2, b)
+                            t67 = t4[t68] if (type(t4) is list or type(t4) is tuple) and type(t68) is int and -len(t4) <= t68 < len(t4) else item_at(t4, t68)
+                            t70: list[Any] = [t63, t67]
+                            t55 = t70
                         else:
-                            b.steps += 3
+                            b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t80 = load(ev, 're_shape')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t81 = t80[c5] if (type(t80) is list or type(t80) is tuple) and type(c5) is int and -len(t80) <= c5 < len(t80) else item_at(t80, c5)
-                            t82: list[Any] = [t81]
-                            t61 = t82
-                        t41 = t61
-                    t30 = t41
-                t13 = t30
-            for c83 in iterated(t13):
+                            t71 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
+                            t72: list[Any] = [t71]
+                            t55 = t72
+                        t38 = t55
+                    t28 = t38
+                t12 = t28
+            for c73 in iterated(t12):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t1.append(c83)
+                t1.append(c73)
                 check_length(len(t1), 'comprehension')
     return t1
 
@@ -998,198 +923,168 @@ def _f8(ev: Evaluator) -> Any:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
             t9 = False
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 're_shape')
+            t10 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t10[c5] if (type(t10) is list or type(t10) is tuple) and type(c5) is int and -len(t10) <= c5 < len(t10) else item_at(t10, c5)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t11) is int:
+            if type(t10) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k12 = t11 == 0
+                k11 = t10 == 0
             else:
-                k12 = compare('==', t11, 0, b)
-            if k12:
+                k11 = compare('==', t10, 0, b)
+            if k11:
                 t9 = True
-            t13: Any
+            t12: Any
             if truthy(t9):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'S')
+                t13 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[c5] if (type(t14) is list or type(t14) is tuple) and type(c5) is int and -len(t14) <= c5 < len(t14) else item_at(t14, c5)
-                t16: list[Any] = [t15]
-                t13 = t16
+                t14 = t13[c5] if (type(t13) is list or type(t13) is tuple) and type(c5) is int and -len(t13) <= c5 < len(t13) else item_at(t13, c5)
+                t15: list[Any] = [t14]
+                t12 = t15
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = False
+                t16 = False
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t17 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 're_shape')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t19 = t18[c5] if (type(t18) is list or type(t18) is tuple) and type(c5) is int and -len(t18) <= c5 < len(t18) else item_at(t18, c5)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t20 = unary('-', 2)
-                if ((q22 := type(t19)) is int or q22 is str) and type(t20) is q22:
+                t18 = unary('-', 2)
+                if ((q20 := type(t17)) is int or q20 is str) and type(t18) is q20:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k21 = t19 == t20
+                    k19 = t17 == t18
                 else:
-                    k21 = compare('==', t19, t20, b)
-                if k21:
-                    t17 = True
-                t23: Any
-                if truthy(t17):
+                    k19 = compare('==', t17, t18, b)
+                if k19:
+                    t16 = True
+                t21: Any
+                if truthy(t16):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t24 = load(ev, 'S')
+                    t22 = load(ev, 'S')
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'starts_1x')
+                    t24 = load(ev, 'starts_1x')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = t26[c5] if (type(t26) is list or type(t26) is tuple) and type(c5) is int and -len(t26) <= c5 < len(t26) else item_at(t26, c5)
-                    t25 = sliced(t24, t27, None, None, b)
-                    t23 = t25
+                    t25 = t24[c5] if (type(t24) is list or type(t24) is tuple) and type(c5) is int and -len(t24) <= c5 < len(t24) else item_at(t24, c5)
+                    t23 = sliced(t22, t25, None, None, b)
+                    t21 = t23
                 else:
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = False
+                    t26 = False
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t27 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = load(ev, 're_shape')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = t29[c5] if (type(t29) is list or type(t29) is tuple) and type(c5) is int and -len(t29) <= c5 < len(t29) else item_at(t29, c5)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = unary('-', 3)
-                    if ((q33 := type(t30)) is int or q33 is str) and type(t31) is q33:
+                    t28 = unary('-', 3)
+                    if ((q30 := type(t27)) is int or q30 is str) and type(t28) is q30:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k32 = t30 == t31
+                        k29 = t27 == t28
                     else:
-                        k32 = compare('==', t30, t31, b)
-                    if k32:
-                        t28 = True
-                    t34: Any
-                    if truthy(t28):
+                        k29 = compare('==', t27, t28, b)
+                    if k29:
+                        t26 = True
+                    t31: Any
+                    if truthy(t26):
                         b.steps += 4
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t35 = load(ev, 'S')
+                        t32 = load(ev, 'S')
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t37 = load(ev, 'starts_1x')
+                        t34 = load(ev, 'starts_1x')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t38 = t37[c5] if (type(t37) is list or type(t37) is tuple) and type(c5) is int and -len(t37) <= c5 < len(t37) else item_at(t37, c5)
-                        t36 = t35[t38] if (type(t35) is list or type(t35) is tuple) and type(t38) is int and -len(t35) <= t38 < len(t35) else item_at(t35, t38)
-                        b.steps += 2
+                        t35 = t34[c5] if (type(t34) is list or type(t34) is tuple) and type(c5) is int and -len(t34) <= c5 < len(t34) else item_at(t34, c5)
+                        t33 = t32[t35] if (type(t32) is list or type(t32) is tuple) and type(t35) is int and -len(t32) <= t35 < len(t32) else item_at(t32, t35)
+                        b.steps += 6
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t39 = load(ev, 'S')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t41 = load(ev, 'starts_1x')
+                        t37 = t34[c5] if (type(t34) is list or type(t34) is tuple) and type(c5) is int and -len(t34) <= c5 < len(t34) else item_at(t34, c5)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t42 = t41[c5] if (type(t41) is list or type(t41) is tuple) and type(c5) is int and -len(t41) <= c5 < len(t41) else item_at(t41, c5)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t43 = r44 if type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t42 + 1) <= MAX_INT_MAGNITUDE else binary('+', t42, 1, b)
-                        t40 = t39[t43] if (type(t39) is list or type(t39) is tuple) and type(t43) is int and -len(t39) <= t43 < len(t39) else item_at(t39, t43)
-                        t45 = r46 if type(t36) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r46 := t36 * t40) <= MAX_INT_MAGNITUDE else binary('*', t36, t40, b)
-                        t47: list[Any] = [t45]
-                        t34 = t47
+                        t38 = r39 if type(t37) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 + 1) <= MAX_INT_MAGNITUDE else binary('+', t37, 1, b)
+                        t36 = t32[t38] if (type(t32) is list or type(t32) is tuple) and type(t38) is int and -len(t32) <= t38 < len(t32) else item_at(t32, t38)
+                        t40 = r41 if type(t33) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r41 := t33 * t36) <= MAX_INT_MAGNITUDE else binary('*', t33, t36, b)
+                        t42: list[Any] = [t40]
+                        t31 = t42
                     else:
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = False
+                        t43 = False
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t44 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t49 = load(ev, 're_shape')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t50 = t49[c5] if (type(t49) is list or type(t49) is tuple) and type(c5) is int and -len(t49) <= c5 < len(t49) else item_at(t49, c5)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t51 = unary('-', 4)
-                        if ((q53 := type(t50)) is int or q53 is str) and type(t51) is q53:
+                        t45 = unary('-', 4)
+                        if ((q47 := type(t44)) is int or q47 is str) and type(t45) is q47:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k52 = t50 == t51
+                            k46 = t44 == t45
                         else:
-                            k52 = compare('==', t50, t51, b)
-                        if k52:
-                            t48 = True
-                        t54: Any
-                        if truthy(t48):
+                            k46 = compare('==', t44, t45, b)
+                        if k46:
+                            t43 = True
+                        t48: Any
+                        if truthy(t43):
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t55 = False
+                            t49 = False
+                            b.steps += 5
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t51 = r52 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r52 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+                            t50 = t4[t51] if (type(t4) is list or type(t4) is tuple) and type(t51) is int and -len(t4) <= t51 < len(t4) else item_at(t4, t51)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t56 = load(ev, 're_shape')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t58 = r59 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r59 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-                            t57 = t56[t58] if (type(t56) is list or type(t56) is tuple) and type(t58) is int and -len(t56) <= t58 < len(t56) else item_at(t56, t58)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t60 = unary('-', 1)
-                            if ((q62 := type(t57)) is int or q62 is str) and type(t60) is q62:
+                            t53 = unary('-', 1)
+                            if ((q55 := type(t50)) is int or q55 is str) and type(t53) is q55:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k61 = t57 == t60
+                                k54 = t50 == t53
                             else:
-                                k61 = compare('==', t57, t60, b)
-                            if k61:
-                                t55 = True
-                            t63: Any
-                            if truthy(t55):
+                                k54 = compare('==', t50, t53, b)
+                            if k54:
+                                t49 = True
+                            t56: Any
+                            if truthy(t49):
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t63 = 1
+                                t56 = 1
                             else:
-                                b.steps += 2
+                                b.steps += 5
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t64 = load(ev, 're_shape')
-                                b.steps += 3
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t66 = r67 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r67 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
-                                t65 = t64[t66] if (type(t64) is list or type(t64) is tuple) and type(t66) is int and -len(t64) <= t66 < len(t64) else item_at(t64, t66)
-                                t63 = t65
-                            b.steps += 2
+                                t58 = r59 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r59 := c5 + 1) <= MAX_INT_MAGNITUDE else binary('+', c5, 1, b)
+                                t57 = t4[t58] if (type(t4) is list or type(t4) is tuple) and type(t58) is int and -len(t4) <= t58 < len(t4) else item_at(t4, t58)
+                                t56 = t57
+                            b.steps += 5
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t68 = load(ev, 're_shape')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t70 = r71 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r71 := c5 + 2) <= MAX_INT_MAGNITUDE else binary('+', c5, 2, b)
-                            t69 = t68[t70] if (type(t68) is list or type(t68) is tuple) and type(t70) is int and -len(t68) <= t70 < len(t68) else item_at(t68, t70)
-                            t72: list[Any] = [t63, t69]
-                            t54 = t72
+                            t61 = r62 if type(c5) is int and -MAX_INT_MAGNITUDE <= (r62 := c5 + 2) <= MAX_INT_MAGNITUDE else binary('+', c5, 2, b)
+                            t60 = t4[t61] if (type(t4) is list or type(t4) is tuple) and type(t61) is int and -len(t4) <= t61 < len(t4) else item_at(t4, t61)
+                            t63: list[Any] = [t56, t60]
+                            t48 = t63
                         else:
-                            b.steps += 3
+                            b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t73 = load(ev, 're_shape')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t74 = t73[c5] if (type(t73) is list or type(t73) is tuple) and type(c5) is int and -len(t73) <= c5 < len(t73) else item_at(t73, c5)
-                            t75: list[Any] = [t74]
-                            t54 = t75
-                        t34 = t54
-                    t23 = t34
-                t13 = t23
-            for c76 in iterated(t13):
+                            t64 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
+                            t65: list[Any] = [t64]
+                            t48 = t65
+                        t31 = t48
+                    t21 = t31
+                t12 = t21
+            for c66 in iterated(t12):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t1.append(c76)
+                t1.append(c66)
                 check_length(len(t1), 'comprehension')
     return t1
 
@@ -1228,30 +1123,29 @@ def _f9(ev: Evaluator) -> Any:
             t12: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'raw_r1')
-            for c14 in iterated(t13):
+            for c13 in iterated(t2):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = False
+                t14 = False
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = unary('-', 1)
-                if ((q18 := type(c14)) is int or q18 is str) and type(t16) is q18:
+                t15 = unary('-', 1)
+                if ((q17 := type(c13)) is int or q17 is str) and type(t15) is q17:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = c14 != t16
+                    k16 = c13 != t15
                 else:
-                    k17 = compare('!=', c14, t16, b)
-                if k17:
-                    t15 = True
-                if truthy(t15):
+                    k16 = compare('!=', c13, t15, b)
+                if k16:
+                    t14 = True
+                if truthy(t14):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t12.append(c14)
+                    t12.append(c13)
                     check_length(len(t12), 'comprehension')
             t11 = FUNCTIONS['prod']([t12], b)
-            t19 = r20 if type(t9) is int and type(t11) is int and t11 != 0 and -MAX_INT_MAGNITUDE <= (r20 := t9 // t11) <= MAX_INT_MAGNITUDE else binary('//', t9, t11, b)
-            t8 = t19
+            t18 = r19 if type(t9) is int and type(t11) is int and t11 != 0 and -MAX_INT_MAGNITUDE <= (r19 := t9 // t11) <= MAX_INT_MAGNITUDE else binary('//', t9, t11, b)
+            t8 = t18
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
@@ -1295,30 +1189,29 @@ def _f10(ev: Evaluator) -> Any:
             t12: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'raw_r2')
-            for c14 in iterated(t13):
+            for c13 in iterated(t2):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = False
+                t14 = False
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = unary('-', 1)
-                if ((q18 := type(c14)) is int or q18 is str) and type(t16) is q18:
+                t15 = unary('-', 1)
+                if ((q17 := type(c13)) is int or q17 is str) and type(t15) is q17:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = c14 != t16
+                    k16 = c13 != t15
                 else:
-                    k17 = compare('!=', c14, t16, b)
-                if k17:
-                    t15 = True
-                if truthy(t15):
+                    k16 = compare('!=', c13, t15, b)
+                if k16:
+                    t14 = True
+                if truthy(t14):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t12.append(c14)
+                    t12.append(c13)
                     check_length(len(t12), 'comprehension')
             t11 = FUNCTIONS['prod']([t12], b)
-            t19 = r20 if type(t9) is int and type(t11) is int and t11 != 0 and -MAX_INT_MAGNITUDE <= (r20 := t9 // t11) <= MAX_INT_MAGNITUDE else binary('//', t9, t11, b)
-            t8 = t19
+            t18 = r19 if type(t9) is int and type(t11) is int and t11 != 0 and -MAX_INT_MAGNITUDE <= (r19 := t9 // t11) <= MAX_INT_MAGNITUDE else binary('//', t9, t11, b)
+            t8 = t18
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
@@ -1479,16 +1372,13 @@ def _f13(ev: Evaluator) -> Any:
         t11 = t10[c9] if (type(t10) is list or type(t10) is tuple) and type(c9) is int and -len(t10) <= c9 < len(t10) else item_at(t10, c9)
         t12 = not truthy(t11)
         if truthy(t12):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 're_shape')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = t13[c9] if (type(t13) is list or type(t13) is tuple) and type(c9) is int and -len(t13) <= c9 < len(t13) else item_at(t13, c9)
-            t3.append(t14)
+            t13 = t6[c9] if (type(t6) is list or type(t6) is tuple) and type(c9) is int and -len(t6) <= c9 < len(t6) else item_at(t6, c9)
+            t3.append(t13)
             check_length(len(t3), 'comprehension')
-    k15 = compare('not in', t2, t3, b)
-    if k15:
+    k14 = compare('not in', t2, t3, b)
+    if k14:
         t1 = True
     return t1
 
@@ -1534,187 +1424,178 @@ def _f14(ev: Evaluator) -> Any:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
                     t18 = False
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t19 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = load(ev, 're_shape')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = t19[c7] if (type(t19) is list or type(t19) is tuple) and type(c7) is int and -len(t19) <= c7 < len(t19) else item_at(t19, c7)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = unary('-', 3)
-                    if ((q23 := type(t20)) is int or q23 is str) and type(t21) is q23:
+                    t20 = unary('-', 3)
+                    if ((q22 := type(t19)) is int or q22 is str) and type(t20) is q22:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k22 = t20 == t21
+                        k21 = t19 == t20
                     else:
-                        k22 = compare('==', t20, t21, b)
-                    if k22:
+                        k21 = compare('==', t19, t20, b)
+                    if k21:
                         t18 = True
                     t15 = t18
                     d17 = truthy(t15)
-                except Undecided as e24:
-                    u16 = e24
+                except Undecided as e23:
+                    u16 = e23
                 if not d17:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t25: Any = None
-                        u26: Undecided | None = None
-                        d27 = False
+                        t24: Any = None
+                        u25: Undecided | None = None
+                        d26 = False
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t28 = False
-                            b.steps += 2
+                            t27 = False
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = load(ev, 're_shape')
+                            t28 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = t29[c7] if (type(t29) is list or type(t29) is tuple) and type(c7) is int and -len(t29) <= c7 < len(t29) else item_at(t29, c7)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t30) is int:
+                            if type(t28) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k31 = t30 == 0
+                                k29 = t28 == 0
                             else:
-                                k31 = compare('==', t30, 0, b)
-                            if k31:
-                                t28 = True
-                            t25 = t28
-                            d27 = not truthy(t25)
-                        except Undecided as e32:
-                            u26 = e32
-                        if not d27:
+                                k29 = compare('==', t28, 0, b)
+                            if k29:
+                                t27 = True
+                            t24 = t27
+                            d26 = not truthy(t24)
+                        except Undecided as e30:
+                            u25 = e30
+                        if not d26:
                             try:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                t33: Any = None
-                                u34: Undecided | None = None
-                                d35 = False
+                                t31: Any = None
+                                u32: Undecided | None = None
+                                d33 = False
                                 try:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t36 = False
+                                    t34 = False
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t37 = load(ev, 'is_mxnet')
+                                    t35 = load(ev, 'is_mxnet')
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    if type(t37) is int:
+                                    if type(t35) is int:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k38 = t37 != 0
+                                        k36 = t35 != 0
                                     else:
-                                        k38 = compare('!=', t37, 0, b)
-                                    if k38:
-                                        t36 = True
-                                    t33 = t36
-                                    d35 = truthy(t33)
-                                except Undecided as e39:
-                                    u34 = e39
-                                if not d35:
+                                        k36 = compare('!=', t35, 0, b)
+                                    if k36:
+                                        t34 = True
+                                    t31 = t34
+                                    d33 = truthy(t31)
+                                except Undecided as e37:
+                                    u32 = e37
+                                if not d33:
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t40 = False
+                                        t38 = False
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t41 = load(ev, 'is_onnx')
+                                        t39 = load(ev, 'is_onnx')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        if type(t41) is int:
+                                        if type(t39) is int:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k42 = t41 != 0
+                                            k40 = t39 != 0
                                         else:
-                                            k42 = compare('!=', t41, 0, b)
-                                        if k42:
-                                            t40 = True
-                                        t33 = t40
-                                        d35 = truthy(t33)
-                                    except Undecided as e43:
-                                        u34 = e43
-                                if not d35 and u34 is not None:
-                                    raise u34
-                                t25 = t33
-                                d27 = not truthy(t25)
-                            except Undecided as e44:
-                                u26 = e44
-                        if not d27 and u26 is not None:
-                            raise u26
-                        t15 = t25
+                                            k40 = compare('!=', t39, 0, b)
+                                        if k40:
+                                            t38 = True
+                                        t31 = t38
+                                        d33 = truthy(t31)
+                                    except Undecided as e41:
+                                        u32 = e41
+                                if not d33 and u32 is not None:
+                                    raise u32
+                                t24 = t31
+                                d26 = not truthy(t24)
+                            except Undecided as e42:
+                                u25 = e42
+                        if not d26 and u25 is not None:
+                            raise u25
+                        t15 = t24
                         d17 = truthy(t15)
-                    except Undecided as e45:
-                        u16 = e45
+                    except Undecided as e43:
+                        u16 = e43
                 if not d17 and u16 is not None:
                     raise u16
                 t8 = t15
                 d10 = not truthy(t8)
-            except Undecided as e46:
-                u9 = e46
+            except Undecided as e44:
+                u9 = e44
         if not d10 and u9 is not None:
             raise u9
         if truthy(t8):
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t49 = False
+                t47 = False
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t50 = load(ev, 'starts')
+                t48 = load(ev, 'starts')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t51 = t50[c7] if (type(t50) is list or type(t50) is tuple) and type(c7) is int and -len(t50) <= c7 < len(t50) else item_at(t50, c7)
+                t49 = t48[c7] if (type(t48) is list or type(t48) is tuple) and type(c7) is int and -len(t48) <= c7 < len(t48) else item_at(t48, c7)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t52 = False
+                t50 = False
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t51 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t53 = load(ev, 're_shape')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t54 = t53[c7] if (type(t53) is list or type(t53) is tuple) and type(c7) is int and -len(t53) <= c7 < len(t53) else item_at(t53, c7)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t55 = unary('-', 3)
-                if ((q57 := type(t54)) is int or q57 is str) and type(t55) is q57:
+                t52 = unary('-', 3)
+                if ((q54 := type(t51)) is int or q54 is str) and type(t52) is q54:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k56 = t54 == t55
+                    k53 = t51 == t52
                 else:
-                    k56 = compare('==', t54, t55, b)
-                if k56:
-                    t52 = True
-                t58: Any
-                if truthy(t52):
+                    k53 = compare('==', t51, t52, b)
+                if k53:
+                    t50 = True
+                t55: Any
+                if truthy(t50):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t58 = 2
+                    t55 = 2
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t58 = 1
-                t59 = r60 if type(t51) is int and type(t58) is int and -MAX_INT_MAGNITUDE <= (r60 := t51 + t58) <= MAX_INT_MAGNITUDE else binary('+', t51, t58, b)
+                    t55 = 1
+                t56 = r57 if type(t49) is int and type(t55) is int and -MAX_INT_MAGNITUDE <= (r57 := t49 + t55) <= MAX_INT_MAGNITUDE else binary('+', t49, t55, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t62 = load(ev, 'S')
-                t61 = FUNCTIONS['len']([t62], b)
-                if ((q64 := type(t59)) is int or q64 is str) and type(t61) is q64:
+                t59 = load(ev, 'S')
+                t58 = FUNCTIONS['len']([t59], b)
+                if ((q61 := type(t56)) is int or q61 is str) and type(t58) is q61:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k63 = t59 <= t61
+                    k60 = t56 <= t58
                 else:
-                    k63 = compare('<=', t59, t61, b)
-                if k63:
-                    t49 = True
-                k47 = truthy(t49)
-            except Undecided as e48:
-                k47 = True
+                    k60 = compare('<=', t56, t58, b)
+                if k60:
+                    t47 = True
+                k45 = truthy(t47)
+            except Undecided as e46:
+                k45 = True
                 if u2 is None:
-                    u2 = e48
-            if k47 is False:
+                    u2 = e46
+            if k45 is False:
                 t1 = False
                 d3 = True
         if d3:
@@ -1804,134 +1685,124 @@ def _f16(ev: Evaluator) -> Any:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             t11 = False
+            b.steps += 3
+            if b.steps > MAX_STEPS: b.charge(0)
+            t12 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 're_shape')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = t12[c7] if (type(t12) is list or type(t12) is tuple) and type(c7) is int and -len(t12) <= c7 < len(t12) else item_at(t12, c7)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = unary('-', 4)
-            if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
+            t13 = unary('-', 4)
+            if ((q15 := type(t12)) is int or q15 is str) and type(t13) is q15:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k15 = t13 == t14
+                k14 = t12 == t13
             else:
-                k15 = compare('==', t13, t14, b)
-            if k15:
+                k14 = compare('==', t12, t13, b)
+            if k14:
                 t11 = True
             t8 = t11
             d10 = not truthy(t8)
-        except Undecided as e17:
-            u9 = e17
+        except Undecided as e16:
+            u9 = e16
         if not d10:
             try:
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'operand')
+                t17 = load(ev, 'operand')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = t18[c7] if (type(t18) is list or type(t18) is tuple) and type(c7) is int and -len(t18) <= c7 < len(t18) else item_at(t18, c7)
-                t20 = not truthy(t19)
-                t8 = t20
+                t18 = t17[c7] if (type(t17) is list or type(t17) is tuple) and type(c7) is int and -len(t17) <= c7 < len(t17) else item_at(t17, c7)
+                t19 = not truthy(t18)
+                t8 = t19
                 d10 = not truthy(t8)
-            except Undecided as e21:
-                u9 = e21
+            except Undecided as e20:
+                u9 = e20
         if not d10 and u9 is not None:
             raise u9
         if truthy(t8):
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24: Any = None
-                u25: Undecided | None = None
-                d26 = False
+                t23: Any = None
+                u24: Undecided | None = None
+                d25 = False
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = False
+                    t26 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = r29 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r29 := c7 + 2) <= MAX_INT_MAGNITUDE else binary('+', c7, 2, b)
+                    t27 = r28 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r28 := c7 + 2) <= MAX_INT_MAGNITUDE else binary('+', c7, 2, b)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = load(ev, 're_shape')
-                    t30 = FUNCTIONS['len']([t31], b)
-                    if ((q33 := type(t28)) is int or q33 is str) and type(t30) is q33:
+                    t29 = FUNCTIONS['len']([t6], b)
+                    if ((q31 := type(t27)) is int or q31 is str) and type(t29) is q31:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k32 = t28 < t30
+                        k30 = t27 < t29
                     else:
-                        k32 = compare('<', t28, t30, b)
-                    if k32:
-                        t27 = True
-                    t24 = t27
-                    d26 = not truthy(t24)
-                except Undecided as e34:
-                    u25 = e34
-                if not d26:
+                        k30 = compare('<', t27, t29, b)
+                    if k30:
+                        t26 = True
+                    t23 = t26
+                    d25 = not truthy(t23)
+                except Undecided as e32:
+                    u24 = e32
+                if not d25:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t35 = False
+                        t33 = False
+                        b.steps += 5
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t35 = r36 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r36 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
+                        t34 = t6[t35] if (type(t6) is list or type(t6) is tuple) and type(t35) is int and -len(t6) <= t35 < len(t6) else item_at(t6, t35)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t36 = load(ev, 're_shape')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t38 = r39 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r39 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                        t37 = t36[t38] if (type(t36) is list or type(t36) is tuple) and type(t38) is int and -len(t36) <= t38 < len(t36) else item_at(t36, t38)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t40 = unary('-', 4)
-                        if ((q42 := type(t37)) is int or q42 is str) and type(t40) is q42:
+                        t37 = unary('-', 4)
+                        if ((q39 := type(t34)) is int or q39 is str) and type(t37) is q39:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k41 = t37 != t40
+                            k38 = t34 != t37
                         else:
-                            k41 = compare('!=', t37, t40, b)
-                        if k41:
-                            t35 = True
-                        t24 = t35
-                        d26 = not truthy(t24)
-                    except Undecided as e43:
-                        u25 = e43
-                    if not d26:
+                            k38 = compare('!=', t34, t37, b)
+                        if k38:
+                            t33 = True
+                        t23 = t33
+                        d25 = not truthy(t23)
+                    except Undecided as e40:
+                        u24 = e40
+                    if not d25:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t44 = False
+                            t41 = False
+                            b.steps += 5
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t43 = r44 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r44 := c7 + 2) <= MAX_INT_MAGNITUDE else binary('+', c7, 2, b)
+                            t42 = t6[t43] if (type(t6) is list or type(t6) is tuple) and type(t43) is int and -len(t6) <= t43 < len(t6) else item_at(t6, t43)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t45 = load(ev, 're_shape')
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t47 = r48 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r48 := c7 + 2) <= MAX_INT_MAGNITUDE else binary('+', c7, 2, b)
-                            t46 = t45[t47] if (type(t45) is list or type(t45) is tuple) and type(t47) is int and -len(t45) <= t47 < len(t45) else item_at(t45, t47)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t49 = unary('-', 4)
-                            if ((q51 := type(t46)) is int or q51 is str) and type(t49) is q51:
+                            t45 = unary('-', 4)
+                            if ((q47 := type(t42)) is int or q47 is str) and type(t45) is q47:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k50 = t46 != t49
+                                k46 = t42 != t45
                             else:
-                                k50 = compare('!=', t46, t49, b)
-                            if k50:
-                                t44 = True
-                            t24 = t44
-                            d26 = not truthy(t24)
-                        except Undecided as e52:
-                            u25 = e52
-                if not d26 and u25 is not None:
-                    raise u25
-                k22 = truthy(t24)
-            except Undecided as e23:
-                k22 = True
+                                k46 = compare('!=', t42, t45, b)
+                            if k46:
+                                t41 = True
+                            t23 = t41
+                            d25 = not truthy(t23)
+                        except Undecided as e48:
+                            u24 = e48
+                if not d25 and u24 is not None:
+                    raise u24
+                k21 = truthy(t23)
+            except Undecided as e22:
+                k21 = True
                 if u2 is None:
-                    u2 = e23
-            if k22 is False:
+                    u2 = e22
+            if k21 is False:
                 t1 = False
                 d3 = True
         if d3:
@@ -1966,21 +1837,18 @@ def _f17(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t13 = False
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 're_shape')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = t14[c7] if (type(t14) is list or type(t14) is tuple) and type(c7) is int and -len(t14) <= c7 < len(t14) else item_at(t14, c7)
+                t14 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
                 b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t16 = unary('-', 2)
+                t15 = unary('-', 2)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t17 = unary('-', 3)
-                t18: list[Any] = [0, t16, t17]
-                k19 = compare('in', t15, t18, b)
-                if k19:
+                t16 = unary('-', 3)
+                t17: list[Any] = [0, t15, t16]
+                k18 = compare('in', t14, t17, b)
+                if k18:
                     t13 = True
                 k11 = truthy(t13)
             except Undecided as e12:

@@ -35,20 +35,16 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'S')
-        t6 = FUNCTIONS['len']([t7], b)
-        t8 = r9 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t8
+        t6 = load(ev, 'S')
+        t5 = FUNCTIONS['len']([t6], b)
+        t7 = r8 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r8 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t7
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'axis')
-        t4 = t10
+        t4 = t2
     return t4
 
 
@@ -258,19 +254,16 @@ def _f4(ev: Evaluator) -> Any:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
                         t29 = t28[c24] if (type(t28) is list or type(t28) is tuple) and type(c24) is int and -len(t28) <= c24 < len(t28) else item_at(t28, c24)
-                        b.steps += 2
+                        b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = load(ev, 'S')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = t30[c24] if (type(t30) is list or type(t30) is tuple) and type(c24) is int and -len(t30) <= c24 < len(t30) else item_at(t30, c24)
-                        if ((q33 := type(t29)) is int or q33 is str) and type(t31) is q33:
+                        t30 = t23[c24] if (type(t23) is list or type(t23) is tuple) and type(c24) is int and -len(t23) <= c24 < len(t23) else item_at(t23, c24)
+                        if ((q32 := type(t29)) is int or q32 is str) and type(t30) is q32:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k32 = t29 <= t31
+                            k31 = t29 <= t30
                         else:
-                            k32 = compare('<=', t29, t31, b)
-                        if k32:
+                            k31 = compare('<=', t29, t30, b)
+                        if k31:
                             t27 = True
                         k25 = truthy(t27)
                     except Undecided as e26:
@@ -286,8 +279,8 @@ def _f4(ev: Evaluator) -> Any:
                     raise u19
                 t1 = t18
                 d3 = not truthy(t1)
-            except Undecided as e34:
-                u2 = e34
+            except Undecided as e33:
+                u2 = e33
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -53,192 +53,159 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t17 = r18 if type(c11) is int and -MAX_INT_MAGNITUDE <= (r18 := c11 + 1) <= MAX_INT_MAGNITUDE else binary('+', c11, 1, b)
             t16 = t15[t17] if (type(t15) is list or type(t15) is tuple) and type(t17) is int and -len(t15) <= t17 < len(t15) else item_at(t15, t17)
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'bounds')
-            b.steps += 1
+            t19 = t15[c11] if (type(t15) is list or type(t15) is tuple) and type(c11) is int and -len(t15) <= c11 < len(t15) else item_at(t15, c11)
+            t20 = r21 if type(t16) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t16 - t19) <= MAX_INT_MAGNITUDE else binary('-', t16, t19, b)
+            t22: list[Any] = [t20]
+            t23 = binary('+', t13, t22, b)
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t20 = t19[c11] if (type(t19) is list or type(t19) is tuple) and type(c11) is int and -len(t19) <= c11 < len(t19) else item_at(t19, c11)
-            t21 = r22 if type(t16) is int and type(t20) is int and -MAX_INT_MAGNITUDE <= (r22 := t16 - t20) <= MAX_INT_MAGNITUDE else binary('-', t16, t20, b)
-            t23: list[Any] = [t21]
-            t24 = binary('+', t13, t23, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t25 = load(ev, 'S')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t27 = load(ev, 'ax')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t28 = r29 if type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t27 + 1) <= MAX_INT_MAGNITUDE else binary('+', t27, 1, b)
-            t26 = sliced(t25, t28, None, None, b)
-            t30 = r31 if type(t24) is int and type(t26) is int and -MAX_INT_MAGNITUDE <= (r31 := t24 + t26) <= MAX_INT_MAGNITUDE else binary('+', t24, t26, b)
-            t5.append(t30)
+            t25 = r26 if type(t14) is int and -MAX_INT_MAGNITUDE <= (r26 := t14 + 1) <= MAX_INT_MAGNITUDE else binary('+', t14, 1, b)
+            t24 = sliced(t12, t25, None, None, b)
+            t27 = r28 if type(t23) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r28 := t23 + t24) <= MAX_INT_MAGNITUDE else binary('+', t23, t24, b)
+            t5.append(t27)
             check_length(len(t5), 'comprehension')
         t4 = t5
     else:
         b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t32 = False
-        b.steps += 1
+        t29 = False
+        b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t33 = load(ev, 'flavour')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t33) is int:
+        if type(t2) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k34 = t33 == 1
+            k30 = t2 == 1
         else:
-            k34 = compare('==', t33, 1, b)
-        if k34:
-            t32 = True
-        t35: Any
-        if truthy(t32):
+            k30 = compare('==', t2, 1, b)
+        if k30:
+            t29 = True
+        t31: Any
+        if truthy(t29):
             b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t36 = load(ev, 'S')
+            t32 = load(ev, 'S')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t38 = load(ev, 'ax')
-            t37 = sliced(t36, None, t38, None, b)
+            t34 = load(ev, 'ax')
+            t33 = sliced(t32, None, t34, None, b)
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t39 = load(ev, 'end')
+            t35 = load(ev, 'end')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t40 = load(ev, 'begin')
-            t41 = r42 if type(t39) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r42 := t39 - t40) <= MAX_INT_MAGNITUDE else binary('-', t39, t40, b)
-            t43: list[Any] = [t41]
-            t44 = binary('+', t37, t43, b)
-            b.steps += 2
+            t36 = load(ev, 'begin')
+            t37 = r38 if type(t35) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t35 - t36) <= MAX_INT_MAGNITUDE else binary('-', t35, t36, b)
+            t39: list[Any] = [t37]
+            t40 = binary('+', t33, t39, b)
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t45 = load(ev, 'S')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t47 = load(ev, 'ax')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t48 = r49 if type(t47) is int and -MAX_INT_MAGNITUDE <= (r49 := t47 + 1) <= MAX_INT_MAGNITUDE else binary('+', t47, 1, b)
-            t46 = sliced(t45, t48, None, None, b)
-            t50 = r51 if type(t44) is int and type(t46) is int and -MAX_INT_MAGNITUDE <= (r51 := t44 + t46) <= MAX_INT_MAGNITUDE else binary('+', t44, t46, b)
-            t52: list[Any] = [t50]
-            t35 = t52
+            t42 = r43 if type(t34) is int and -MAX_INT_MAGNITUDE <= (r43 := t34 + 1) <= MAX_INT_MAGNITUDE else binary('+', t34, 1, b)
+            t41 = sliced(t32, t42, None, None, b)
+            t44 = r45 if type(t40) is int and type(t41) is int and -MAX_INT_MAGNITUDE <= (r45 := t40 + t41) <= MAX_INT_MAGNITUDE else binary('+', t40, t41, b)
+            t46: list[Any] = [t44]
+            t31 = t46
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t53 = False
-            b.steps += 1
+            t47 = False
+            b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t54 = load(ev, 'flavour')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t54) is int:
+            if type(t2) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k55 = t54 == 2
+                k48 = t2 == 2
             else:
-                k55 = compare('==', t54, 2, b)
-            if k55:
-                t53 = True
-            t56: Any
-            if truthy(t53):
+                k48 = compare('==', t2, 2, b)
+            if k48:
+                t47 = True
+            t49: Any
+            if truthy(t47):
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t57 = load(ev, 'S')
+                t50 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t59 = load(ev, 'ax')
-                t58 = sliced(t57, None, t59, None, b)
+                t52 = load(ev, 'ax')
+                t51 = sliced(t50, None, t52, None, b)
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t61 = load(ev, 'stop')
+                t54 = load(ev, 'stop')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t62 = load(ev, 'begin')
-                t63 = r64 if type(t61) is int and type(t62) is int and -MAX_INT_MAGNITUDE <= (r64 := t61 - t62) <= MAX_INT_MAGNITUDE else binary('-', t61, t62, b)
+                t55 = load(ev, 'begin')
+                t56 = r57 if type(t54) is int and type(t55) is int and -MAX_INT_MAGNITUDE <= (r57 := t54 - t55) <= MAX_INT_MAGNITUDE else binary('-', t54, t55, b)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t66 = load(ev, 'step')
+                t59 = load(ev, 'step')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t65 = FUNCTIONS['max']([t66, 1], b)
-                t60 = -(-t63 // t65) if type(t63) is int and -MAX_INT_MAGNITUDE <= t63 <= MAX_INT_MAGNITUDE and type(t65) is int and -MAX_INT_MAGNITUDE <= t65 <= MAX_INT_MAGNITUDE and t65 != 0 else FUNCTIONS['ceil']([binary('/', t63, t65, b)], b)
-                t67: list[Any] = [t60]
-                t68 = binary('+', t58, t67, b)
-                b.steps += 2
+                t58 = FUNCTIONS['max']([t59, 1], b)
+                t53 = -(-t56 // t58) if type(t56) is int and -MAX_INT_MAGNITUDE <= t56 <= MAX_INT_MAGNITUDE and type(t58) is int and -MAX_INT_MAGNITUDE <= t58 <= MAX_INT_MAGNITUDE and t58 != 0 else FUNCTIONS['ceil']([binary('/', t56, t58, b)], b)
+                t60: list[Any] = [t53]
+                t61 = binary('+', t51, t60, b)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t69 = load(ev, 'S')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t71 = load(ev, 'ax')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t72 = r73 if type(t71) is int and -MAX_INT_MAGNITUDE <= (r73 := t71 + 1) <= MAX_INT_MAGNITUDE else binary('+', t71, 1, b)
-                t70 = sliced(t69, t72, None, None, b)
-                t74 = r75 if type(t68) is int and type(t70) is int and -MAX_INT_MAGNITUDE <= (r75 := t68 + t70) <= MAX_INT_MAGNITUDE else binary('+', t68, t70, b)
-                t76: list[Any] = [t74]
-                t56 = t76
+                t63 = r64 if type(t52) is int and -MAX_INT_MAGNITUDE <= (r64 := t52 + 1) <= MAX_INT_MAGNITUDE else binary('+', t52, 1, b)
+                t62 = sliced(t50, t63, None, None, b)
+                t65 = r66 if type(t61) is int and type(t62) is int and -MAX_INT_MAGNITUDE <= (r66 := t61 + t62) <= MAX_INT_MAGNITUDE else binary('+', t61, t62, b)
+                t67: list[Any] = [t65]
+                t49 = t67
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t77: list[Any] = []
+                t68: list[Any] = []
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t80 = load(ev, 'S')
-                t79 = FUNCTIONS['len']([t80], b)
-                t78 = FUNCTIONS['range']([t79], b)
-                for c81 in iterated(t78):
+                t71 = load(ev, 'S')
+                t70 = FUNCTIONS['len']([t71], b)
+                t69 = FUNCTIONS['range']([t70], b)
+                for c72 in iterated(t69):
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t82 = False
+                    t73 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t83 = load(ev, 'sizes')
+                    t74 = load(ev, 'sizes')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t84 = t83[c81] if (type(t83) is list or type(t83) is tuple) and type(c81) is int and -len(t83) <= c81 < len(t83) else item_at(t83, c81)
+                    t75 = t74[c72] if (type(t74) is list or type(t74) is tuple) and type(c72) is int and -len(t74) <= c72 < len(t74) else item_at(t74, c72)
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t85 = unary('-', 1)
-                    if ((q87 := type(t84)) is int or q87 is str) and type(t85) is q87:
+                    t76 = unary('-', 1)
+                    if ((q78 := type(t75)) is int or q78 is str) and type(t76) is q78:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k86 = t84 == t85
+                        k77 = t75 == t76
                     else:
-                        k86 = compare('==', t84, t85, b)
-                    if k86:
-                        t82 = True
-                    t88: Any
-                    if truthy(t82):
+                        k77 = compare('==', t75, t76, b)
+                    if k77:
+                        t73 = True
+                    t79: Any
+                    if truthy(t73):
+                        b.steps += 4
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t80 = t71[c72] if (type(t71) is list or type(t71) is tuple) and type(c72) is int and -len(t71) <= c72 < len(t71) else item_at(t71, c72)
+                        b.steps += 2
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t81 = load(ev, 'begins')
+                        b.steps += 1
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t82 = t81[c72] if (type(t81) is list or type(t81) is tuple) and type(c72) is int and -len(t81) <= c72 < len(t81) else item_at(t81, c72)
+                        t83 = r84 if type(t80) is int and type(t82) is int and -MAX_INT_MAGNITUDE <= (r84 := t80 - t82) <= MAX_INT_MAGNITUDE else binary('-', t80, t82, b)
+                        t79 = t83
+                    else:
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t89 = load(ev, 'S')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t90 = t89[c81] if (type(t89) is list or type(t89) is tuple) and type(c81) is int and -len(t89) <= c81 < len(t89) else item_at(t89, c81)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t91 = load(ev, 'begins')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t92 = t91[c81] if (type(t91) is list or type(t91) is tuple) and type(c81) is int and -len(t91) <= c81 < len(t91) else item_at(t91, c81)
-                        t93 = r94 if type(t90) is int and type(t92) is int and -MAX_INT_MAGNITUDE <= (r94 := t90 - t92) <= MAX_INT_MAGNITUDE else binary('-', t90, t92, b)
-                        t88 = t93
-                    else:
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t95 = load(ev, 'sizes')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t96 = t95[c81] if (type(t95) is list or type(t95) is tuple) and type(c81) is int and -len(t95) <= c81 < len(t95) else item_at(t95, c81)
-                        t88 = t96
-                    t77.append(t88)
-                    check_length(len(t77), 'comprehension')
-                t97: list[Any] = [t77]
-                t56 = t97
-            t35 = t56
-        t4 = t35
+                        t85 = t74[c72] if (type(t74) is list or type(t74) is tuple) and type(c72) is int and -len(t74) <= c72 < len(t74) else item_at(t74, c72)
+                        t79 = t85
+                    t68.append(t79)
+                    check_length(len(t68), 'comprehension')
+                t86: list[Any] = [t68]
+                t49 = t86
+            t31 = t49
+        t4 = t31
     return t4
 
 
@@ -262,20 +229,16 @@ def _f1(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'S')
-        t6 = FUNCTIONS['len']([t7], b)
-        t8 = r9 if type(t5) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r9 := t5 + t6) <= MAX_INT_MAGNITUDE else binary('+', t5, t6, b)
-        t4 = t8
+        t6 = load(ev, 'S')
+        t5 = FUNCTIONS['len']([t6], b)
+        t7 = r8 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r8 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
+        t4 = t7
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'axis')
-        t4 = t10
+        t4 = t2
     return t4
 
 
@@ -394,31 +357,27 @@ def _f4(ev: Evaluator) -> Any:
         t1 = True
     t4: Any
     if truthy(t1):
-        b.steps += 2
+        b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'end')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'S')
+        t6 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'ax')
-        t8 = t7[t9] if (type(t7) is list or type(t7) is tuple) and type(t9) is int and -len(t7) <= t9 < len(t7) else item_at(t7, t9)
-        t5 = FUNCTIONS['min']([t6, t8], b)
+        t8 = load(ev, 'ax')
+        t7 = t6[t8] if (type(t6) is list or type(t6) is tuple) and type(t8) is int and -len(t6) <= t8 < len(t6) else item_at(t6, t8)
+        t5 = FUNCTIONS['min']([t2, t7], b)
         t4 = t5
     else:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'S')
+        t9 = load(ev, 'S')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t12 = load(ev, 'ax')
-        t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
+        t11 = load(ev, 'ax')
+        t10 = t9[t11] if (type(t9) is list or type(t9) is tuple) and type(t11) is int and -len(t9) <= t11 < len(t9) else item_at(t9, t11)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t13 = load(ev, 'end')
-        t14 = r15 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
-        t4 = t14
+        t12 = r13 if type(t10) is int and type(t2) is int and -MAX_INT_MAGNITUDE <= (r13 := t10 + t2) <= MAX_INT_MAGNITUDE else binary('+', t10, t2, b)
+        t4 = t12
     return t4
 
 
@@ -595,26 +554,20 @@ def _f6(ev: Evaluator) -> Any:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
                             t27 = False
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t28 = load(ev, 'bounds')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = t28[c24] if (type(t28) is list or type(t28) is tuple) and type(c24) is int and -len(t28) <= c24 < len(t28) else item_at(t28, c24)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = load(ev, 'bounds')
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = r33 if type(c24) is int and -MAX_INT_MAGNITUDE <= (r33 := c24 + 1) <= MAX_INT_MAGNITUDE else binary('+', c24, 1, b)
-                            t31 = t30[t32] if (type(t30) is list or type(t30) is tuple) and type(t32) is int and -len(t30) <= t32 < len(t30) else item_at(t30, t32)
-                            if ((q35 := type(t29)) is int or q35 is str) and type(t31) is q35:
+                            t28 = t21[c24] if (type(t21) is list or type(t21) is tuple) and type(c24) is int and -len(t21) <= c24 < len(t21) else item_at(t21, c24)
+                            b.steps += 5
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t30 = r31 if type(c24) is int and -MAX_INT_MAGNITUDE <= (r31 := c24 + 1) <= MAX_INT_MAGNITUDE else binary('+', c24, 1, b)
+                            t29 = t21[t30] if (type(t21) is list or type(t21) is tuple) and type(t30) is int and -len(t21) <= t30 < len(t21) else item_at(t21, t30)
+                            if ((q33 := type(t28)) is int or q33 is str) and type(t29) is q33:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k34 = t29 < t31
+                                k32 = t28 < t29
                             else:
-                                k34 = compare('<', t29, t31, b)
-                            if k34:
+                                k32 = compare('<', t28, t29, b)
+                            if k32:
                                 t27 = True
                             k25 = truthy(t27)
                         except Undecided as e26:
@@ -630,14 +583,14 @@ def _f6(ev: Evaluator) -> Any:
                         raise u17
                     t8 = t16
                     d10 = not truthy(t8)
-                except Undecided as e36:
-                    u9 = e36
+                except Undecided as e34:
+                    u9 = e34
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e37:
-            u2 = e37
+        except Undecided as e35:
+            u2 = e35
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -909,123 +862,117 @@ def _f9(ev: Evaluator) -> Any:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
                                     t41 = t40[c33] if (type(t40) is list or type(t40) is tuple) and type(c33) is int and -len(t40) <= c33 < len(t40) else item_at(t40, c33)
-                                    b.steps += 2
+                                    b.steps += 3
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t42 = load(ev, 'S')
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t43 = t42[c33] if (type(t42) is list or type(t42) is tuple) and type(c33) is int and -len(t42) <= c33 < len(t42) else item_at(t42, c33)
-                                    if ((q45 := type(t41)) is int or q45 is str) and type(t43) is q45:
+                                    t42 = t32[c33] if (type(t32) is list or type(t32) is tuple) and type(c33) is int and -len(t32) <= c33 < len(t32) else item_at(t32, c33)
+                                    if ((q44 := type(t41)) is int or q44 is str) and type(t42) is q44:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k44 = t41 < t43
+                                        k43 = t41 < t42
                                     else:
-                                        k44 = compare('<', t41, t43, b)
-                                    if k44:
+                                        k43 = compare('<', t41, t42, b)
+                                    if k43:
                                         t39 = True
                                     t36 = t39
                                     d38 = not truthy(t36)
-                                except Undecided as e46:
-                                    u37 = e46
+                                except Undecided as e45:
+                                    u37 = e45
                                 if not d38:
                                     try:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t47 = False
+                                        t46 = False
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t48 = load(ev, 'sizes')
+                                        t47 = load(ev, 'sizes')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t49 = t48[c33] if (type(t48) is list or type(t48) is tuple) and type(c33) is int and -len(t48) <= c33 < len(t48) else item_at(t48, c33)
+                                        t48 = t47[c33] if (type(t47) is list or type(t47) is tuple) and type(c33) is int and -len(t47) <= c33 < len(t47) else item_at(t47, c33)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        if type(t49) is int:
+                                        if type(t48) is int:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k50 = t49 != 0
+                                            k49 = t48 != 0
                                         else:
-                                            k50 = compare('!=', t49, 0, b)
-                                        if k50:
-                                            t47 = True
-                                        t36 = t47
+                                            k49 = compare('!=', t48, 0, b)
+                                        if k49:
+                                            t46 = True
+                                        t36 = t46
                                         d38 = not truthy(t36)
-                                    except Undecided as e51:
-                                        u37 = e51
+                                    except Undecided as e50:
+                                        u37 = e50
                                     if not d38:
                                         try:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t52: Any = None
-                                            u53: Undecided | None = None
-                                            d54 = False
+                                            t51: Any = None
+                                            u52: Undecided | None = None
+                                            d53 = False
                                             try:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t55 = False
+                                                t54 = False
                                                 b.steps += 2
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t56 = load(ev, 'sizes')
+                                                t55 = load(ev, 'sizes')
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t57 = t56[c33] if (type(t56) is list or type(t56) is tuple) and type(c33) is int and -len(t56) <= c33 < len(t56) else item_at(t56, c33)
+                                                t56 = t55[c33] if (type(t55) is list or type(t55) is tuple) and type(c33) is int and -len(t55) <= c33 < len(t55) else item_at(t55, c33)
                                                 b.steps += 2
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t58 = unary('-', 1)
-                                                if ((q60 := type(t57)) is int or q60 is str) and type(t58) is q60:
+                                                t57 = unary('-', 1)
+                                                if ((q59 := type(t56)) is int or q59 is str) and type(t57) is q59:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    k59 = t57 == t58
+                                                    k58 = t56 == t57
                                                 else:
-                                                    k59 = compare('==', t57, t58, b)
-                                                if k59:
-                                                    t55 = True
-                                                t52 = t55
-                                                d54 = truthy(t52)
-                                            except Undecided as e61:
-                                                u53 = e61
-                                            if not d54:
+                                                    k58 = compare('==', t56, t57, b)
+                                                if k58:
+                                                    t54 = True
+                                                t51 = t54
+                                                d53 = truthy(t51)
+                                            except Undecided as e60:
+                                                u52 = e60
+                                            if not d53:
                                                 try:
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t62 = False
+                                                    t61 = False
                                                     b.steps += 3
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t63 = load(ev, 'begins')
+                                                    t62 = load(ev, 'begins')
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t64 = t63[c33] if (type(t63) is list or type(t63) is tuple) and type(c33) is int and -len(t63) <= c33 < len(t63) else item_at(t63, c33)
+                                                    t63 = t62[c33] if (type(t62) is list or type(t62) is tuple) and type(c33) is int and -len(t62) <= c33 < len(t62) else item_at(t62, c33)
                                                     b.steps += 2
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t65 = load(ev, 'sizes')
+                                                    t64 = load(ev, 'sizes')
                                                     b.steps += 1
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t66 = t65[c33] if (type(t65) is list or type(t65) is tuple) and type(c33) is int and -len(t65) <= c33 < len(t65) else item_at(t65, c33)
-                                                    t67 = r68 if type(t64) is int and type(t66) is int and -MAX_INT_MAGNITUDE <= (r68 := t64 + t66) <= MAX_INT_MAGNITUDE else binary('+', t64, t66, b)
-                                                    b.steps += 2
+                                                    t65 = t64[c33] if (type(t64) is list or type(t64) is tuple) and type(c33) is int and -len(t64) <= c33 < len(t64) else item_at(t64, c33)
+                                                    t66 = r67 if type(t63) is int and type(t65) is int and -MAX_INT_MAGNITUDE <= (r67 := t63 + t65) <= MAX_INT_MAGNITUDE else binary('+', t63, t65, b)
+                                                    b.steps += 3
                                                     if b.steps > MAX_STEPS: b.charge(0)
-                                                    t69 = load(ev, 'S')
-                                                    b.steps += 1
-                                                    if b.steps > MAX_STEPS: b.charge(0)
-                                                    t70 = t69[c33] if (type(t69) is list or type(t69) is tuple) and type(c33) is int and -len(t69) <= c33 < len(t69) else item_at(t69, c33)
-                                                    if ((q72 := type(t67)) is int or q72 is str) and type(t70) is q72:
+                                                    t68 = t32[c33] if (type(t32) is list or type(t32) is tuple) and type(c33) is int and -len(t32) <= c33 < len(t32) else item_at(t32, c33)
+                                                    if ((q70 := type(t66)) is int or q70 is str) and type(t68) is q70:
                                                         b.steps += 1
                                                         if b.steps > MAX_STEPS: b.charge(0)
-                                                        k71 = t67 <= t70
+                                                        k69 = t66 <= t68
                                                     else:
-                                                        k71 = compare('<=', t67, t70, b)
-                                                    if k71:
-                                                        t62 = True
-                                                    t52 = t62
-                                                    d54 = truthy(t52)
-                                                except Undecided as e73:
-                                                    u53 = e73
-                                            if not d54 and u53 is not None:
-                                                raise u53
-                                            t36 = t52
+                                                        k69 = compare('<=', t66, t68, b)
+                                                    if k69:
+                                                        t61 = True
+                                                    t51 = t61
+                                                    d53 = truthy(t51)
+                                                except Undecided as e71:
+                                                    u52 = e71
+                                            if not d53 and u52 is not None:
+                                                raise u52
+                                            t36 = t51
                                             d38 = not truthy(t36)
-                                        except Undecided as e74:
-                                            u37 = e74
+                                        except Undecided as e72:
+                                            u37 = e72
                                 if not d38 and u37 is not None:
                                     raise u37
                                 k34 = truthy(t36)
@@ -1042,14 +989,14 @@ def _f9(ev: Evaluator) -> Any:
                             raise u28
                         t8 = t27
                         d10 = not truthy(t8)
-                    except Undecided as e75:
-                        u9 = e75
+                    except Undecided as e73:
+                        u9 = e73
             if not d10 and u9 is not None:
                 raise u9
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e76:
-            u2 = e76
+        except Undecided as e74:
+            u2 = e74
     if not d3 and u2 is not None:
         raise u2
     return t1

@@ -33,28 +33,26 @@ def _f0(ev: Evaluator) -> Any:
     t13 = r14 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t15 = load(ev, 'dilation_y')
-    t16 = r17 if type(t13) is int and type(t15) is int and t15 != 0 and -MAX_INT_MAGNITUDE <= (r17 := t13 // t15) <= MAX_INT_MAGNITUDE else binary('//', t13, t15, b)
+    t15 = r16 if type(t13) is int and type(t2) is int and t2 != 0 and -MAX_INT_MAGNITUDE <= (r16 := t13 // t2) <= MAX_INT_MAGNITUDE else binary('//', t13, t2, b)
     b.steps += 4
     if b.steps > MAX_STEPS: b.charge(0)
-    t18 = load(ev, 'W')
+    t17 = load(ev, 'W')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t19 = load(ev, 'pad_left')
-    t20 = r21 if type(t18) is int and type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t18 + t19) <= MAX_INT_MAGNITUDE else binary('+', t18, t19, b)
+    t18 = load(ev, 'pad_left')
+    t19 = r20 if type(t17) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t17 + t18) <= MAX_INT_MAGNITUDE else binary('+', t17, t18, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t22 = load(ev, 'pad_right')
-    t23 = r24 if type(t20) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t20 + t22) <= MAX_INT_MAGNITUDE else binary('+', t20, t22, b)
+    t21 = load(ev, 'pad_right')
+    t22 = r23 if type(t19) is int and type(t21) is int and -MAX_INT_MAGNITUDE <= (r23 := t19 + t21) <= MAX_INT_MAGNITUDE else binary('+', t19, t21, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t25 = load(ev, 'dilation_x')
-    t26 = r27 if type(t23) is int and type(t25) is int and t25 != 0 and -MAX_INT_MAGNITUDE <= (r27 := t23 // t25) <= MAX_INT_MAGNITUDE else binary('//', t23, t25, b)
+    t24 = r25 if type(t22) is int and type(t5) is int and t5 != 0 and -MAX_INT_MAGNITUDE <= (r25 := t22 // t5) <= MAX_INT_MAGNITUDE else binary('//', t22, t5, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t28 = load(ev, 'C')
-    t29: list[Any] = [t6, t16, t26, t28]
-    return t29
+    t26 = load(ev, 'C')
+    t27: list[Any] = [t6, t15, t24, t26]
+    return t27
 
 
 def _f1(ev: Evaluator) -> Any:

@@ -21,24 +21,21 @@ def _f0(ev: Evaluator) -> Any:
     t4 = r5 if type(t2) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r5 := t2 * t3) <= MAX_INT_MAGNITUDE else binary('*', t2, t3, b)
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'block_size')
-    t7 = r8 if type(t4) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t4 * t6) <= MAX_INT_MAGNITUDE else binary('*', t4, t6, b)
+    t6 = r7 if type(t4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r7 := t4 * t3) <= MAX_INT_MAGNITUDE else binary('*', t4, t3, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'H')
+    t8 = load(ev, 'H')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t10 = load(ev, 'block_size')
-    t11 = r12 if type(t9) is int and type(t10) is int and t10 != 0 and -MAX_INT_MAGNITUDE <= (r12 := t9 // t10) <= MAX_INT_MAGNITUDE else binary('//', t9, t10, b)
+    t9 = r10 if type(t8) is int and type(t3) is int and t3 != 0 and -MAX_INT_MAGNITUDE <= (r10 := t8 // t3) <= MAX_INT_MAGNITUDE else binary('//', t8, t3, b)
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t13 = load(ev, 'W')
+    t11 = load(ev, 'W')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t14 = load(ev, 'block_size')
-    t15 = r16 if type(t13) is int and type(t14) is int and t14 != 0 and -MAX_INT_MAGNITUDE <= (r16 := t13 // t14) <= MAX_INT_MAGNITUDE else binary('//', t13, t14, b)
-    t17: list[Any] = [t1, t7, t11, t15]
-    return t17
+    t12 = r13 if type(t11) is int and type(t3) is int and t3 != 0 and -MAX_INT_MAGNITUDE <= (r13 := t11 // t3) <= MAX_INT_MAGNITUDE else binary('//', t11, t3, b)
+    t14: list[Any] = [t1, t6, t9, t12]
+    return t14
 
 
 def _f1(ev: Evaluator) -> Any:

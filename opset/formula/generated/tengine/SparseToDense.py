@@ -300,30 +300,28 @@ def _f4(ev: Evaluator) -> Any:
             if truthy(t12):
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'I')
-                t17 = FUNCTIONS['prod']([t18], b)
+                t17 = FUNCTIONS['prod']([t14], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = r20 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r20 := t17 // 2) <= MAX_INT_MAGNITUDE else binary('//', t17, 2, b)
-                t16 = t19
+                t18 = r19 if type(t17) is int and -MAX_INT_MAGNITUDE <= (r19 := t17 // 2) <= MAX_INT_MAGNITUDE else binary('//', t17, 2, b)
+                t16 = t18
             else:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'I')
-                t21 = FUNCTIONS['prod']([t22], b)
-                t16 = t21
-            if ((q24 := type(t10)) is int or q24 is str) and type(t16) is q24:
+                t20 = FUNCTIONS['prod']([t14], b)
+                t16 = t20
+            if ((q22 := type(t10)) is int or q22 is str) and type(t16) is q22:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k23 = t10 == t16
+                k21 = t10 == t16
             else:
-                k23 = compare('==', t10, t16, b)
-            if k23:
+                k21 = compare('==', t10, t16, b)
+            if k21:
                 t9 = True
             t1 = t9
             d3 = truthy(t1)
-        except Undecided as e25:
-            u2 = e25
+        except Undecided as e23:
+            u2 = e23
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -428,100 +426,99 @@ def _f5(ev: Evaluator) -> Any:
         d26 = False
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t29 = load(ev, 'I')
-        t28 = FUNCTIONS['prod']([t29], b)
+        t28 = FUNCTIONS['prod']([t3], b)
         t27 = FUNCTIONS['range']([t28], b)
-        for c30 in iterated(t27):
+        for c29 in iterated(t27):
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
             try:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t33: Any = None
-                u34: Undecided | None = None
-                d35 = False
+                t32: Any = None
+                u33: Undecided | None = None
+                d34 = False
                 try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t36 = False
+                    t35 = False
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = read_input(ev, 'value', 'indices')
+                    t36 = read_input(ev, 'value', 'indices')
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t38 = t37[c30] if (type(t37) is list or type(t37) is tuple) and type(c30) is int and -len(t37) <= c30 < len(t37) else item_at(t37, c30)
+                    t37 = t36[c29] if (type(t36) is list or type(t36) is tuple) and type(c29) is int and -len(t36) <= c29 < len(t36) else item_at(t36, c29)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t38) is int:
+                    if type(t37) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k39 = t38 >= 0
+                        k38 = t37 >= 0
                     else:
-                        k39 = compare('>=', t38, 0, b)
-                    if k39:
-                        t36 = True
-                    t33 = t36
-                    d35 = not truthy(t33)
-                except Undecided as e40:
-                    u34 = e40
-                if not d35:
+                        k38 = compare('>=', t37, 0, b)
+                    if k38:
+                        t35 = True
+                    t32 = t35
+                    d34 = not truthy(t32)
+                except Undecided as e39:
+                    u33 = e39
+                if not d34:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t41 = False
+                        t40 = False
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t42 = read_input(ev, 'value', 'indices')
+                        t41 = read_input(ev, 'value', 'indices')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t43 = t42[c30] if (type(t42) is list or type(t42) is tuple) and type(c30) is int and -len(t42) <= c30 < len(t42) else item_at(t42, c30)
+                        t42 = t41[c29] if (type(t41) is list or type(t41) is tuple) and type(c29) is int and -len(t41) <= c29 < len(t41) else item_at(t41, c29)
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t44 = False
+                        t43 = False
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t45 = r46 if type(c30) is int and -MAX_INT_MAGNITUDE <= (r46 := c30 % 2) <= MAX_INT_MAGNITUDE else binary('%', c30, 2, b)
+                        t44 = r45 if type(c29) is int and -MAX_INT_MAGNITUDE <= (r45 := c29 % 2) <= MAX_INT_MAGNITUDE else binary('%', c29, 2, b)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t45) is int:
+                        if type(t44) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k47 = t45 == 0
+                            k46 = t44 == 0
                         else:
-                            k47 = compare('==', t45, 0, b)
-                        if k47:
-                            t44 = True
-                        t48: Any
-                        if truthy(t44):
+                            k46 = compare('==', t44, 0, b)
+                        if k46:
+                            t43 = True
+                        t47: Any
+                        if truthy(t43):
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t49 = load(ev, 'output_shape_size0')
-                            t48 = t49
+                            t48 = load(ev, 'output_shape_size0')
+                            t47 = t48
                         else:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t50 = load(ev, 'output_shape_size1')
-                            t48 = t50
-                        if ((q52 := type(t43)) is int or q52 is str) and type(t48) is q52:
+                            t49 = load(ev, 'output_shape_size1')
+                            t47 = t49
+                        if ((q51 := type(t42)) is int or q51 is str) and type(t47) is q51:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k51 = t43 < t48
+                            k50 = t42 < t47
                         else:
-                            k51 = compare('<', t43, t48, b)
-                        if k51:
-                            t41 = True
-                        t33 = t41
-                        d35 = not truthy(t33)
-                    except Undecided as e53:
-                        u34 = e53
-                if not d35 and u34 is not None:
-                    raise u34
-                k31 = truthy(t33)
-            except Undecided as e32:
-                k31 = True
+                            k50 = compare('<', t42, t47, b)
+                        if k50:
+                            t40 = True
+                        t32 = t40
+                        d34 = not truthy(t32)
+                    except Undecided as e52:
+                        u33 = e52
+                if not d34 and u33 is not None:
+                    raise u33
+                k30 = truthy(t32)
+            except Undecided as e31:
+                k30 = True
                 if u25 is None:
-                    u25 = e32
-            if k31 is False:
+                    u25 = e31
+            if k30 is False:
                 t24 = False
                 d26 = True
             if d26:

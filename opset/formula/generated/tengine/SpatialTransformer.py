@@ -25,14 +25,11 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = t2[0] if (type(t2) is list or type(t2) is tuple) and -len(t2) <= 0 < len(t2) else item_at(t2, 0)
-    b.steps += 2
+    b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'target_shape')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = t4[1] if (type(t4) is list or type(t4) is tuple) and -len(t4) <= 1 < len(t4) else item_at(t4, 1)
-    t6: list[Any] = [1, t1, t3, t5]
-    return t6
+    t4 = t2[1] if (type(t2) is list or type(t2) is tuple) and -len(t2) <= 1 < len(t2) else item_at(t2, 1)
+    t5: list[Any] = [1, t1, t3, t4]
+    return t5
 
 
 def _f2(ev: Evaluator) -> Any:

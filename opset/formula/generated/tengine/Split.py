@@ -66,76 +66,58 @@ def _f0(ev: Evaluator) -> Any:
             t15: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'split_sizes')
-            for c17 in iterated(t16):
+            for c16 in iterated(t12):
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'S')
+                t17 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'ax')
-                t19 = sliced(t18, None, t20, None, b)
-                t21: list[Any] = [c17]
+                t19 = load(ev, 'ax')
+                t18 = sliced(t17, None, t19, None, b)
+                t20: list[Any] = [c16]
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = binary('+', t19, t21, b)
-                b.steps += 2
+                t21 = binary('+', t18, t20, b)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'S')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t25 = load(ev, 'ax')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 + 1) <= MAX_INT_MAGNITUDE else binary('+', t25, 1, b)
-                t24 = sliced(t23, t26, None, None, b)
-                t28 = r29 if type(t22) is int and type(t24) is int and -MAX_INT_MAGNITUDE <= (r29 := t22 + t24) <= MAX_INT_MAGNITUDE else binary('+', t22, t24, b)
-                t15.append(t28)
+                t23 = r24 if type(t19) is int and -MAX_INT_MAGNITUDE <= (r24 := t19 + 1) <= MAX_INT_MAGNITUDE else binary('+', t19, 1, b)
+                t22 = sliced(t17, t23, None, None, b)
+                t25 = r26 if type(t21) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r26 := t21 + t22) <= MAX_INT_MAGNITUDE else binary('+', t21, t22, b)
+                t15.append(t25)
                 check_length(len(t15), 'comprehension')
             t14 = t15
         else:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t30: list[Any] = []
+            t27: list[Any] = []
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t32 = load(ev, 'split_dim')
-            t31 = FUNCTIONS['range']([t32], b)
-            for c33 in iterated(t31):
+            t29 = load(ev, 'split_dim')
+            t28 = FUNCTIONS['range']([t29], b)
+            for c30 in iterated(t28):
                 b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t34 = load(ev, 'S')
+                t31 = load(ev, 'S')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t36 = load(ev, 'ax')
-                t35 = sliced(t34, None, t36, None, b)
-                b.steps += 4
+                t33 = load(ev, 'ax')
+                t32 = sliced(t31, None, t33, None, b)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t37 = load(ev, 'S')
+                t34 = t31[t33] if (type(t31) is list or type(t31) is tuple) and type(t33) is int and -len(t31) <= t33 < len(t31) else item_at(t31, t33)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t39 = load(ev, 'ax')
-                t38 = t37[t39] if (type(t37) is list or type(t37) is tuple) and type(t39) is int and -len(t37) <= t39 < len(t37) else item_at(t37, t39)
-                b.steps += 1
+                t35 = r36 if type(t34) is int and type(t29) is int and t29 != 0 and -MAX_INT_MAGNITUDE <= (r36 := t34 // t29) <= MAX_INT_MAGNITUDE else binary('//', t34, t29, b)
+                t37: list[Any] = [t35]
+                t38 = binary('+', t32, t37, b)
+                b.steps += 5
                 if b.steps > MAX_STEPS: b.charge(0)
-                t40 = load(ev, 'split_dim')
-                t41 = r42 if type(t38) is int and type(t40) is int and t40 != 0 and -MAX_INT_MAGNITUDE <= (r42 := t38 // t40) <= MAX_INT_MAGNITUDE else binary('//', t38, t40, b)
-                t43: list[Any] = [t41]
-                t44 = binary('+', t35, t43, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t45 = load(ev, 'S')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t47 = load(ev, 'ax')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t48 = r49 if type(t47) is int and -MAX_INT_MAGNITUDE <= (r49 := t47 + 1) <= MAX_INT_MAGNITUDE else binary('+', t47, 1, b)
-                t46 = sliced(t45, t48, None, None, b)
-                t50 = r51 if type(t44) is int and type(t46) is int and -MAX_INT_MAGNITUDE <= (r51 := t44 + t46) <= MAX_INT_MAGNITUDE else binary('+', t44, t46, b)
-                t30.append(t50)
-                check_length(len(t30), 'comprehension')
-            t14 = t30
+                t40 = r41 if type(t33) is int and -MAX_INT_MAGNITUDE <= (r41 := t33 + 1) <= MAX_INT_MAGNITUDE else binary('+', t33, 1, b)
+                t39 = sliced(t31, t40, None, None, b)
+                t42 = r43 if type(t38) is int and type(t39) is int and -MAX_INT_MAGNITUDE <= (r43 := t38 + t39) <= MAX_INT_MAGNITUDE else binary('+', t38, t39, b)
+                t27.append(t42)
+                check_length(len(t27), 'comprehension')
+            t14 = t27
         t4 = t14
     return t4
 

@@ -28,13 +28,10 @@ def _f0(ev: Evaluator) -> Any:
         if k8:
             t6 = True
         if truthy(t6):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t9[c5] if (type(t9) is list or type(t9) is tuple) and type(c5) is int and -len(t9) <= c5 < len(t9) else item_at(t9, c5)
-            t1.append(t10)
+            t9 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
+            t1.append(t9)
             check_length(len(t1), 'comprehension')
     return t1
 
@@ -152,26 +149,23 @@ def _f2(ev: Evaluator) -> Any:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
                 t22 = False
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t23 = load(ev, 'S')
+                t23 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = t23[c5] if (type(t23) is list or type(t23) is tuple) and type(c5) is int and -len(t23) <= c5 < len(t23) else item_at(t23, c5)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t24) is int:
+                if type(t23) is int:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k25 = t24 == 1
+                    k24 = t23 == 1
                 else:
-                    k25 = compare('==', t24, 1, b)
-                if k25:
+                    k24 = compare('==', t23, 1, b)
+                if k24:
                     t22 = True
                 t6 = t22
                 d8 = not truthy(t6)
-            except Undecided as e26:
-                u7 = e26
+            except Undecided as e25:
+                u7 = e25
         if not d8 and u7 is not None:
             raise u7
         if truthy(t6):

@@ -34,48 +34,38 @@ def _f0(ev: Evaluator) -> Any:
             t6 = True
         t10: Any
         if truthy(t6):
-            b.steps += 2
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'dim_1')
-            t12 = t11[t13] if (type(t11) is list or type(t11) is tuple) and type(t13) is int and -len(t11) <= t13 < len(t11) else item_at(t11, t13)
-            t10 = t12
+            t12 = load(ev, 'dim_1')
+            t11 = t4[t12] if (type(t4) is list or type(t4) is tuple) and type(t12) is int and -len(t4) <= t12 < len(t4) else item_at(t4, t12)
+            t10 = t11
         else:
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = False
+            t13 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'dim_1')
-            if ((q17 := type(c5)) is int or q17 is str) and type(t15) is q17:
+            t14 = load(ev, 'dim_1')
+            if ((q16 := type(c5)) is int or q16 is str) and type(t14) is q16:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k16 = c5 == t15
+                k15 = c5 == t14
             else:
-                k16 = compare('==', c5, t15, b)
-            if k16:
-                t14 = True
-            t18: Any
-            if truthy(t14):
-                b.steps += 2
+                k15 = compare('==', c5, t14, b)
+            if k15:
+                t13 = True
+            t17: Any
+            if truthy(t13):
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t19 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t21 = load(ev, 'dim_0')
-                t20 = t19[t21] if (type(t19) is list or type(t19) is tuple) and type(t21) is int and -len(t19) <= t21 < len(t19) else item_at(t19, t21)
-                t18 = t20
+                t18 = t4[t7] if (type(t4) is list or type(t4) is tuple) and type(t7) is int and -len(t4) <= t7 < len(t4) else item_at(t4, t7)
+                t17 = t18
             else:
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t23 = t22[c5] if (type(t22) is list or type(t22) is tuple) and type(c5) is int and -len(t22) <= c5 < len(t22) else item_at(t22, c5)
-                t18 = t23
-            t10 = t18
+                t19 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
+                t17 = t19
+            t10 = t17
         t1.append(t10)
         check_length(len(t1), 'comprehension')
     return t1

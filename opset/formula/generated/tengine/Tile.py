@@ -36,68 +36,62 @@ def _f0(ev: Evaluator) -> Any:
         t7 = FUNCTIONS['len']([t8], b)
         t6 = FUNCTIONS['range']([t7], b)
         for c9 in iterated(t6):
-            b.steps += 4
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t10[c9] if (type(t10) is list or type(t10) is tuple) and type(c9) is int and -len(t10) <= c9 < len(t10) else item_at(t10, c9)
+            t10 = t8[c9] if (type(t8) is list or type(t8) is tuple) and type(c9) is int and -len(t8) <= c9 < len(t8) else item_at(t8, c9)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = read_input(ev, 'value', 'repeats')
+            t11 = read_input(ev, 'value', 'repeats')
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = t12[c9] if (type(t12) is list or type(t12) is tuple) and type(c9) is int and -len(t12) <= c9 < len(t12) else item_at(t12, c9)
-            t14 = r15 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 * t13) <= MAX_INT_MAGNITUDE else binary('*', t11, t13, b)
-            t5.append(t14)
+            t12 = t11[c9] if (type(t11) is list or type(t11) is tuple) and type(c9) is int and -len(t11) <= c9 < len(t11) else item_at(t11, c9)
+            t13 = r14 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r14 := t10 * t12) <= MAX_INT_MAGNITUDE else binary('*', t10, t12, b)
+            t5.append(t13)
             check_length(len(t5), 'comprehension')
         t4 = t5
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t16: list[Any] = []
+        t15: list[Any] = []
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t19 = load(ev, 'S')
-        t18 = FUNCTIONS['len']([t19], b)
-        t17 = FUNCTIONS['range']([t18], b)
-        for c20 in iterated(t17):
-            b.steps += 4
+        t18 = load(ev, 'S')
+        t17 = FUNCTIONS['len']([t18], b)
+        t16 = FUNCTIONS['range']([t17], b)
+        for c19 in iterated(t16):
+            b.steps += 5
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = t21[c20] if (type(t21) is list or type(t21) is tuple) and type(c20) is int and -len(t21) <= c20 < len(t21) else item_at(t21, c20)
+            t20 = t18[c19] if (type(t18) is list or type(t18) is tuple) and type(c19) is int and -len(t18) <= c19 < len(t18) else item_at(t18, c19)
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t23 = False
+            t21 = False
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            if type(c20) is int:
+            if type(c19) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k24 = c20 == 1
+                k22 = c19 == 1
             else:
-                k24 = compare('==', c20, 1, b)
-            if k24:
-                t23 = True
-            t25: Any
-            if truthy(t23):
+                k22 = compare('==', c19, 1, b)
+            if k22:
+                t21 = True
+            t23: Any
+            if truthy(t21):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'reps')
+                t24 = load(ev, 'reps')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t27 = t26[0] if (type(t26) is list or type(t26) is tuple) and -len(t26) <= 0 < len(t26) else item_at(t26, 0)
-                t25 = t27
+                t25 = t24[0] if (type(t24) is list or type(t24) is tuple) and -len(t24) <= 0 < len(t24) else item_at(t24, 0)
+                t23 = t25
             else:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t25 = 1
-            t28 = r29 if type(t22) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r29 := t22 * t25) <= MAX_INT_MAGNITUDE else binary('*', t22, t25, b)
-            t16.append(t28)
-            check_length(len(t16), 'comprehension')
-        t4 = t16
+                t23 = 1
+            t26 = r27 if type(t20) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r27 := t20 * t23) <= MAX_INT_MAGNITUDE else binary('*', t20, t23, b)
+            t15.append(t26)
+            check_length(len(t15), 'comprehension')
+        t4 = t15
     return t4
 
 
@@ -437,60 +431,51 @@ def _f5(ev: Evaluator) -> Any:
             t10 = False
             b.steps += 4
             if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'reps')
-            t11 = FUNCTIONS['len']([t12], b)
+            t11 = FUNCTIONS['len']([t8], b)
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t13 = r14 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 // 2) <= MAX_INT_MAGNITUDE else binary('//', t11, 2, b)
-            if ((q16 := type(c9)) is int or q16 is str) and type(t13) is q16:
+            t12 = r13 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := t11 // 2) <= MAX_INT_MAGNITUDE else binary('//', t11, 2, b)
+            if ((q15 := type(c9)) is int or q15 is str) and type(t12) is q15:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k15 = c9 < t13
+                k14 = c9 < t12
             else:
-                k15 = compare('<', c9, t13, b)
-            if k15:
+                k14 = compare('<', c9, t12, b)
+            if k14:
                 t10 = True
-            t17: Any
+            t16: Any
             if truthy(t10):
-                b.steps += 2
+                b.steps += 6
                 if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'reps')
-                b.steps += 4
-                if b.steps > MAX_STEPS: b.charge(0)
-                t21 = load(ev, 'reps')
-                t20 = FUNCTIONS['len']([t21], b)
+                t18 = FUNCTIONS['len']([t8], b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t22 = r23 if type(t20) is int and -MAX_INT_MAGNITUDE <= (r23 := t20 - 1) <= MAX_INT_MAGNITUDE else binary('-', t20, 1, b)
+                t19 = r20 if type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t18 - 1) <= MAX_INT_MAGNITUDE else binary('-', t18, 1, b)
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t24 = r25 if type(t22) is int and type(c9) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 - c9) <= MAX_INT_MAGNITUDE else binary('-', t22, c9, b)
-                t19 = t18[t24] if (type(t18) is list or type(t18) is tuple) and type(t24) is int and -len(t18) <= t24 < len(t18) else item_at(t18, t24)
-                t17 = t19
+                t21 = r22 if type(t19) is int and type(c9) is int and -MAX_INT_MAGNITUDE <= (r22 := t19 - c9) <= MAX_INT_MAGNITUDE else binary('-', t19, c9, b)
+                t17 = t8[t21] if (type(t8) is list or type(t8) is tuple) and type(t21) is int and -len(t8) <= t21 < len(t8) else item_at(t8, t21)
+                t16 = t17
             else:
-                b.steps += 2
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'reps')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t27 = t26[c9] if (type(t26) is list or type(t26) is tuple) and type(c9) is int and -len(t26) <= c9 < len(t26) else item_at(t26, c9)
-                t17 = t27
-            t5.append(t17)
+                t23 = t8[c9] if (type(t8) is list or type(t8) is tuple) and type(c9) is int and -len(t8) <= c9 < len(t8) else item_at(t8, c9)
+                t16 = t23
+            t5.append(t16)
             check_length(len(t5), 'comprehension')
-        t28: list[Any] = [1]
+        t24: list[Any] = [1]
         b.steps += 7
         if b.steps > MAX_STEPS: b.charge(0)
-        t30 = load(ev, 'reps')
-        t29 = FUNCTIONS['len']([t30], b)
-        t31 = r32 if type(t29) is int and -MAX_INT_MAGNITUDE <= (r32 := 4 - t29) <= MAX_INT_MAGNITUDE else binary('-', 4, t29, b)
-        t33 = binary('*', t28, t31, b)
-        t34 = binary('+', t5, t33, b)
-        t4 = t34
+        t25 = FUNCTIONS['len']([t8], b)
+        t26 = r27 if type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := 4 - t25) <= MAX_INT_MAGNITUDE else binary('-', 4, t25, b)
+        t28 = binary('*', t24, t26, b)
+        t29 = binary('+', t5, t28, b)
+        t4 = t29
     else:
-        t35: list[Any] = []
+        t30: list[Any] = []
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t35
+        t4 = t30
     return t4
 
 

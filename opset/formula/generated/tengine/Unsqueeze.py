@@ -38,38 +38,34 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t13 = 1
         else:
-            b.steps += 2
+            b.steps += 6
             if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'S')
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t17: list[Any] = []
+            t16: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t18 = load(ev, 'positions')
-            for c19 in iterated(t18):
+            for c17 in iterated(t11):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = False
+                t18 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                if ((q22 := type(c19)) is int or q22 is str) and type(c9) is q22:
+                if ((q20 := type(c17)) is int or q20 is str) and type(c9) is q20:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k21 = c19 < c9
+                    k19 = c17 < c9
                 else:
-                    k21 = compare('<', c19, c9, b)
-                if k21:
-                    t20 = True
-                if truthy(t20):
+                    k19 = compare('<', c17, c9, b)
+                if k19:
+                    t18 = True
+                if truthy(t18):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t17.append(c19)
-                    check_length(len(t17), 'comprehension')
-            t16 = FUNCTIONS['len']([t17], b)
-            t23 = r24 if type(c9) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r24 := c9 - t16) <= MAX_INT_MAGNITUDE else binary('-', c9, t16, b)
-            t15 = t14[t23] if (type(t14) is list or type(t14) is tuple) and type(t23) is int and -len(t14) <= t23 < len(t14) else item_at(t14, t23)
-            t13 = t15
+                    t16.append(c17)
+                    check_length(len(t16), 'comprehension')
+            t15 = FUNCTIONS['len']([t16], b)
+            t21 = r22 if type(c9) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r22 := c9 - t15) <= MAX_INT_MAGNITUDE else binary('-', c9, t15, b)
+            t14 = t4[t21] if (type(t4) is list or type(t4) is tuple) and type(t21) is int and -len(t4) <= t21 < len(t4) else item_at(t4, t21)
+            t13 = t14
         t1.append(t13)
         check_length(len(t1), 'comprehension')
     return t1
@@ -99,51 +95,41 @@ def _f1(ev: Evaluator) -> Any:
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
         t6 = False
-        b.steps += 2
+        b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'axises')
+        t7 = t3[0] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 0 < len(t3) else item_at(t3, 0)
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t8 = t7[0] if (type(t7) is list or type(t7) is tuple) and -len(t7) <= 0 < len(t7) else item_at(t7, 0)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t8) is int:
+        if type(t7) is int:
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            k9 = t8 < 0
+            k8 = t7 < 0
         else:
-            k9 = compare('<', t8, 0, b)
-        if k9:
+            k8 = compare('<', t7, 0, b)
+        if k8:
             t6 = True
-        t10: Any
+        t9: Any
         if truthy(t6):
+            b.steps += 4
+            if b.steps > MAX_STEPS: b.charge(0)
+            t10 = t3[0] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 0 < len(t3) else item_at(t3, 0)
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t12 = load(ev, 'S')
+            t11 = FUNCTIONS['len']([t12], b)
+            t13 = r14 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r14 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
+            t9 = t13
+        else:
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'axises')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[0] if (type(t11) is list or type(t11) is tuple) and -len(t11) <= 0 < len(t11) else item_at(t11, 0)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'S')
-            t13 = FUNCTIONS['len']([t14], b)
-            t15 = r16 if type(t12) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r16 := t12 + t13) <= MAX_INT_MAGNITUDE else binary('+', t12, t13, b)
-            t10 = t15
-        else:
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'axises')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = t17[0] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 0 < len(t17) else item_at(t17, 0)
-            t10 = t18
-        t19: list[Any] = [t10]
-        t5 = t19
+            t15 = t3[0] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 0 < len(t3) else item_at(t3, 0)
+            t9 = t15
+        t16: list[Any] = [t9]
+        t5 = t16
     else:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t20 = load(ev, 'axises')
-        t5 = t20
+        t5 = t3
     return t5
 
 
@@ -347,21 +333,20 @@ def _f4(ev: Evaluator) -> Any:
                             t23 = FUNCTIONS['len']([t24], b)
                             b.steps += 2
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t26 = load(ev, 'axises')
-                            t25 = FUNCTIONS['len']([t26], b)
-                            t27 = r28 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r28 := t23 + t25) <= MAX_INT_MAGNITUDE else binary('+', t23, t25, b)
-                            if ((q30 := type(c13)) is int or q30 is str) and type(t27) is q30:
+                            t25 = FUNCTIONS['len']([t12], b)
+                            t26 = r27 if type(t23) is int and type(t25) is int and -MAX_INT_MAGNITUDE <= (r27 := t23 + t25) <= MAX_INT_MAGNITUDE else binary('+', t23, t25, b)
+                            if ((q29 := type(c13)) is int or q29 is str) and type(t26) is q29:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k29 = c13 < t27
+                                k28 = c13 < t26
                             else:
-                                k29 = compare('<', c13, t27, b)
-                            if k29:
+                                k28 = compare('<', c13, t26, b)
+                            if k28:
                                 t22 = True
                             t16 = t22
                             d18 = not truthy(t16)
-                        except Undecided as e31:
-                            u17 = e31
+                        except Undecided as e30:
+                            u17 = e30
                     if not d18 and u17 is not None:
                         raise u17
                     k14 = truthy(t16)
@@ -378,8 +363,8 @@ def _f4(ev: Evaluator) -> Any:
                 raise u10
             t1 = t9
             d3 = truthy(t1)
-        except Undecided as e32:
-            u2 = e32
+        except Undecided as e31:
+            u2 = e31
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -407,25 +392,24 @@ def _f5(ev: Evaluator) -> Any:
             t10: list[Any] = []
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'axises')
-            for c12 in iterated(t11):
+            for c11 in iterated(t4):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = False
+                t12 = False
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                if ((q15 := type(c12)) is int or q15 is str) and type(c5) is q15:
+                if ((q14 := type(c11)) is int or q14 is str) and type(c5) is q14:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k14 = c12 == c5
+                    k13 = c11 == c5
                 else:
-                    k14 = compare('==', c12, c5, b)
-                if k14:
-                    t13 = True
-                if truthy(t13):
+                    k13 = compare('==', c11, c5, b)
+                if k13:
+                    t12 = True
+                if truthy(t12):
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t10.append(c12)
+                    t10.append(c11)
                     check_length(len(t10), 'comprehension')
             t9 = FUNCTIONS['len']([t10], b)
             b.steps += 1
@@ -433,10 +417,10 @@ def _f5(ev: Evaluator) -> Any:
             if type(t9) is int:
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                k16 = t9 == 1
+                k15 = t9 == 1
             else:
-                k16 = compare('==', t9, 1, b)
-            if k16:
+                k15 = compare('==', t9, 1, b)
+            if k15:
                 t8 = True
             k6 = truthy(t8)
         except Undecided as e7:

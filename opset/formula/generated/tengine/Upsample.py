@@ -28,11 +28,10 @@ def _f0(ev: Evaluator) -> Any:
     t9 = load(ev, 'W')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t10 = load(ev, 'scale')
-    t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 * t10) <= MAX_INT_MAGNITUDE else binary('*', t9, t10, b)
-    t8 = FUNCTIONS['int']([t11], b)
-    t13: list[Any] = [t1, t2, t3, t8]
-    return t13
+    t10 = r11 if type(t9) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r11 := t9 * t5) <= MAX_INT_MAGNITUDE else binary('*', t9, t5, b)
+    t8 = FUNCTIONS['int']([t10], b)
+    t12: list[Any] = [t1, t2, t3, t8]
+    return t12
 
 
 def _f1(ev: Evaluator) -> Any:
