@@ -20,7 +20,7 @@ import onnx.defs
 from onnx import helper
 
 from opset.attr_types import BY_PROTO_NAME
-from opset.importers.command import ONNX_DOMAIN, ONNX_SOURCE_DOMAINS
+from opset.importers.sources import ONNX_DOMAIN, ONNX_SOURCE_DOMAINS
 from opset.importers.yaml_writer import ImporterError, SourceOp, import_ops, select_ops
 
 # Categories of the ops we know; every other op gets "Other" (people may change it in the file).

@@ -19,7 +19,6 @@ from typing import Any
 import onnx
 import onnx.defs
 
-from opset.importers.command import ORT_LEGACY_DOMAIN, ORT_SOURCES
 from opset.importers.onnx_defs import (
     NO_DEFAULT,
     SchemaAccess,
@@ -27,6 +26,7 @@ from opset.importers.onnx_defs import (
     plain_value,
     source_op,
 )
+from opset.importers.sources import ORT_LEGACY_DOMAIN, ORT_SOURCES
 from opset.importers.yaml_writer import ImporterError, SourceOp, import_ops, select_ops
 
 ORT_DOMAIN = "com.microsoft"
