@@ -14,6 +14,7 @@ GENERATORS = {
     "classes": ("gen.classes.generator", "typed Python op classes under opset/ops/"),
     "docs": ("gen.docs.generator", "the Markdown docs site under docs/"),
     "netron": ("gen.netron.generator", "Netron metadata JSON per domain"),
+    "formulas": ("gen.formulas.generator", "formulas as Python source under opset/formula/generated/"),
 }
 
 

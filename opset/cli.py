@@ -159,13 +159,13 @@ def _cmd_lint(ns: argparse.Namespace) -> int:
 
 
 def _import_onnx(args: list[str]) -> int:
-    from opset.importers.onnx_defs import main_import_onnx
+    from opset.importers.command import main_import_onnx
 
     return main_import_onnx(args)
 
 
 def _import_ort(args: list[str]) -> int:
-    from opset.importers.ort_contrib import main_import_ort
+    from opset.importers.command import main_import_ort
 
     return main_import_ort(args)
 

@@ -246,6 +246,9 @@ _PLANS: dict[int, _VersionPlan] = {}
 def _plan(version: OpVersion) -> _VersionPlan:
     plan = _PLANS.get(id(version))
     if plan is None or plan.version is not version:
+        from opset.generated_formulas import attach
+
+        attach(version)  # the formulas' generated functions (gen formulas), where they are fresh
         plan = _PLANS[id(version)] = _VersionPlan(version, tuple(version.attributes.items()), dict(version.lets))
     return plan
 

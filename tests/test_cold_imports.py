@@ -22,7 +22,7 @@ HEAVY = ("numpy", "onnx", "jinja2", "yaml", "jsonschema", "hypothesis", "opset.f
 LIGHT_MODEL = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light" / "light_squeezenet.onnx"
 
 # program -> its main, as the console scripts of pyproject.toml call them
-MAINS = {"opset": "opset.cli", "conform": "conformance.cli"}
+MAINS = {"opset": "opset.cli", "conform": "conformance.cli", "gen": "gen.cli"}
 
 
 def loaded_by(program: str, args: list[str], env: dict[str, str] | None = None) -> list[str]:
@@ -48,6 +48,14 @@ def loaded_by(program: str, args: list[str], env: dict[str, str] | None = None) 
     ("opset", ["show", "--help"], False),
     ("opset", ["validate", "--help"], False),
     ("opset", ["infer", "--help"], False),
+    ("opset", ["convert", "--help"], False),
+    ("opset", ["import-onnx", "--help"], False),
+    ("opset", ["import-ort", "--help"], False),
+    ("conform", ["export", "--help"], False),
+    ("conform", ["merge", "--help"], False),
+    ("gen", ["--help"], False),
+    ("gen", ["classes", "--help"], False),
+    ("gen", ["formulas", "--help"], False),
 ])
 def test_help_imports_nothing_heavy(program: str, args: list[str], plugged: bool) -> None:
     heavy = [m for m in loaded_by(program, args) if not (plugged and m == "importlib.metadata")]

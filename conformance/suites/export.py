@@ -25,19 +25,12 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from conformance.suites.export_cases import (
-    NO_KERNEL,
-    NUMPY_TYPE,
-    REMOVED,
-    CellExport,
-    ExportedCase,
-    LeftOut,
-    export_cell,
-    export_example,
-)
-from conformance.suites.export_readme import readme_text
 from opset.model import OpSchema, OpVersion, op_label
+
+if TYPE_CHECKING:  # the cases (numpy, onnx, Hypothesis) load when an export runs: `conform export --help` needs none
+    from conformance.suites.export_cases import CellExport, ExportedCase, LeftOut
 
 DEFAULT_DRAWS = 2
 MANIFEST = "manifest.json"
@@ -138,6 +131,8 @@ def _run(options: argparse.Namespace, sink: ExportSink) -> int:
     result = export(options.dir, ops, options.draws, options.seed, options.jobs, sink)
     command = _command(options)
     write_manifest(options.dir, result, command, options.draws, options.seed)
+    from conformance.suites.export_readme import readme_text
+
     (options.dir / README).write_text(readme_text(result.cases, result.left_out, command, options.draws,
                                                   options.seed), encoding="utf-8")
     print(f"conform export: {len(result.cases)} cases in {options.dir} ({len(result.left_out)} left out, see "
@@ -194,6 +189,7 @@ def prepare_folder(out: Path) -> str | None:
 def export(out: Path, ops: Sequence[OpSchema], draws: int, seed: int, jobs: int = 1,
            sink: ExportSink | None = None) -> Export:
     """Write the cases of `ops` into `out` (existing and empty), each recorded in `sink` as it is written."""
+    from conformance.suites.export_cases import NO_KERNEL, NUMPY_TYPE, REMOVED, LeftOut, export_example
     from gen.tests.generator import resolvable_versions
     from opset.cells import cell_dtypes
 
@@ -262,6 +258,7 @@ def _leave_signals_to_the_parent() -> None:
 
 def _export_cell_task(task: tuple[tuple[str, str, int, str], int, int, Path]) -> CellExport:
     from conformance.registry import current_registry
+    from conformance.suites.export_cases import export_cell
 
     (domain, op, since, dtype), draws, seed, out = task
     return export_cell(current_registry().op(domain, op).version(since), dtype, draws, seed, out)

@@ -12,21 +12,22 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gen.classes.files import stale_files, write_changed
-from gen.classes.naming import NamingError, module_name
-from gen.classes.plan import plan_domain
-from gen.classes.render import environment, render_domain_init, render_module, render_package_init
-from gen.classes.spec import SpecError
-from opset.errors import RegistryError
-from opset.load import load_registry
-from opset.registry import Registry
+
+if TYPE_CHECKING:  # the rest loads after the arguments parse: `gen classes --help` needs no Jinja2, no numpy
+    from opset.registry import Registry
 
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "opset" / "ops"
 
 
 def render_all(registry: Registry) -> dict[str, str]:
     """Every file of the package: relative path -> text."""
+    from gen.classes.naming import module_name
+    from gen.classes.plan import plan_domain
+    from gen.classes.render import environment, render_domain_init, render_module, render_package_init
+
     env = environment()
     files = {"__init__.py": render_package_init(env, registry)}
     for domain in sorted(registry.domains):
@@ -56,6 +57,11 @@ def fix_command(out: Path, schemas: Path | None) -> str:
 
 def main(args: Sequence[str]) -> int:
     options = _parser().parse_args(list(args))
+    from gen.classes.naming import NamingError
+    from gen.classes.spec import SpecError
+    from opset.errors import RegistryError
+    from opset.load import load_registry
+
     try:
         registry = load_registry(options.schemas)
         files = render_all(registry)

@@ -14,7 +14,7 @@ from gen.classes.spec import py_literal
 from gen.header import header, marker
 from opset.registry import Registry
 
-MARKER = marker("gen/classes", "python")  # how the generator recognises its files
+MARKER = marker("gen/classes", "python")  # how the generator recognises its files (gen.classes.files has it too)
 HEADER = header("gen/classes", "gen classes", "python")
 LINE_LENGTH = 120
 _WRAP = LINE_LENGTH - 4  # room for the closing quotes and a margin

@@ -71,6 +71,11 @@ class Formula:
             facts = self._facts = _facts_of_text(self.text)
         return facts
 
+    def use_generated(self, code: Callable[[Mapping[str, Any], InputValues | None], Any]) -> None:
+        """Evaluate through `code` from now on: the function `gen formulas` wrote from this formula's own text
+        (`opset.generated_formulas` hands it over only where the op version's fingerprint matches)."""
+        self._code = code
+
     @property
     def tree(self) -> Node:
         return self._parsed().tree

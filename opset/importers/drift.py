@@ -81,7 +81,7 @@ def _schema_facts(schema: Any, *, ort: bool) -> Facts:
 
 def onnx_source_facts(domain: str = "ai.onnx") -> dict[str, dict[int, Facts]]:
     """Every op of one onnx domain (registry spelling; experimental versions included): name -> since -> facts."""
-    from opset.importers.onnx_defs import ONNX_SOURCE_DOMAINS
+    from opset.importers.sources import ONNX_SOURCE_DOMAINS
 
     source = ONNX_SOURCE_DOMAINS[domain]
     facts: dict[str, dict[int, Facts]] = {}
@@ -283,7 +283,7 @@ def drift_report(registry_dir: Path, domain: str, source_name: str,
 def drift_onnx(registry_dir: Path) -> list[str]:
     """Unexplained differences between the op files of every onnx domain (`registry_dir/ai.onnx/*.yaml`,
     `ai.onnx.ml` ...) and the installed onnx."""
-    from opset.importers.onnx_defs import ONNX_SOURCE_DOMAINS
+    from opset.importers.sources import ONNX_SOURCE_DOMAINS
 
     return [line for domain in ONNX_SOURCE_DOMAINS if (registry_dir / domain).is_dir()
             for line in drift_report(registry_dir, domain, "onnx", functools.partial(onnx_source_facts, domain))]

@@ -6,10 +6,8 @@ schema objects spell a few accessors differently (see `SchemaAccess`).
 
 from __future__ import annotations
 
-import argparse
 import functools
 import re
-import sys
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -22,18 +20,8 @@ import onnx.defs
 from onnx import helper
 
 from opset.attr_types import BY_PROTO_NAME
+from opset.importers.sources import ONNX_DOMAIN, ONNX_SOURCE_DOMAINS
 from opset.importers.yaml_writer import ImporterError, SourceOp, import_ops, select_ops
-from opset.registry_home import default_schemas
-
-ONNX_DOMAIN = "ai.onnx"  # the registry domain onnx.defs' default domain ("") is imported into
-# registry domain -> the domain onnx.defs files its schemas under
-ONNX_SOURCE_DOMAINS: dict[str, str] = {
-    ONNX_DOMAIN: "",
-    "ai.onnx.ml": "ai.onnx.ml",
-    "ai.onnx.preview.training": "ai.onnx.preview.training",
-    "ai.onnx.preview": "ai.onnx.preview",
-}
-DEFAULT_SCHEMAS_DIR = default_schemas()  # the registry this code came with (a checkout's schemas/)
 
 # Categories of the ops we know; every other op gets "Other" (people may change it in the file).
 CATEGORY_BY_OP: dict[str, str] = {
@@ -269,34 +257,3 @@ def import_onnx(schemas_dir: Path, ops: list[str] | None, *, create: bool, domai
 
 
 # ----------------------------------------------------------------------------------------------- CLI
-
-
-def run_import_cli(prog: str, args: list[str], importer: Callable[..., list[Path]],
-                   domains: Iterable[str] = ()) -> int:
-    """Shared command line of `opset import-onnx` and `opset import-ort` (`domains`: the registry domains the
-    importer takes with `--domain`, the first being the default)."""
-    parser = argparse.ArgumentParser(prog=prog, description="Create or refresh op files from the source. "
-                                     "Without --op or --all, refresh the files that exist.")
-    parser.add_argument("--schemas", type=Path, default=DEFAULT_SCHEMAS_DIR, help="registry folder")
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument("--op", nargs="+", action="extend", metavar="NAME", help="create or refresh these ops")
-    which.add_argument("--all", action="store_true", help="every op of the source")
-    choices = list(domains)
-    if choices:
-        parser.add_argument("--domain", choices=choices, default=choices[0],
-                            help=f"registry domain (default {choices[0]})")
-    options = parser.parse_args(args)
-    extra = {"domain": options.domain} if choices else {}
-    try:
-        written = importer(options.schemas, options.op, create=bool(options.op) or options.all, **extra)
-    except ImporterError as error:
-        print(f"{prog}: {error}", file=sys.stderr)
-        return 1
-    for path in written:
-        print(f"wrote {path}")
-    print(f"{prog}: {len(written)} file(s) written")
-    return 0
-
-
-def main_import_onnx(args: list[str]) -> int:
-    return run_import_cli("opset import-onnx", args, import_onnx, ONNX_SOURCE_DOMAINS)

@@ -24,16 +24,12 @@ from opset.importers.onnx_defs import (
     SchemaAccess,
     group_by_name,
     plain_value,
-    run_import_cli,
     source_op,
 )
+from opset.importers.sources import ORT_LEGACY_DOMAIN, ORT_SOURCES
 from opset.importers.yaml_writer import ImporterError, SourceOp, import_ops, select_ops
 
 ORT_DOMAIN = "com.microsoft"
-ORT_LEGACY_DOMAIN = "ai.onnx.ort"  # onnxruntime's default-domain ops beyond onnx's opsets
-# registry domain -> the domain onnxruntime registers its schemas under
-ORT_SOURCES: dict[str, str] = {"com.microsoft": "com.microsoft", "com.microsoft.nchwc": "com.microsoft.nchwc",
-                               "com.ms.internal.nhwc": "com.ms.internal.nhwc", ORT_LEGACY_DOMAIN: ""}
 ORT_SOURCE_DOMAINS = tuple(ORT_SOURCES)
 
 
@@ -83,7 +79,3 @@ def import_ort(schemas_dir: Path, ops: list[str] | None, *, create: bool, domain
     files written."""
     names = select_ops(schemas_dir, domain, ort_history(domain), ops, create=create)
     return import_ops(schemas_dir, domain, names, functools.partial(build_ort_op, domain=domain))
-
-
-def main_import_ort(args: list[str]) -> int:
-    return run_import_cli("opset import-ort", args, import_ort, ORT_SOURCE_DOMAINS)

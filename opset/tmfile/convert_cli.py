@@ -12,8 +12,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-import onnx
-
 from opset.errors import RegistryError, one_line
 from opset.formula import FormulaError
 from opset.registry import Registry
@@ -75,6 +73,8 @@ def _input_shapes(given: Sequence[str]) -> dict[str, list[int]]:
 
 def _tmfile_to_onnx(path: str, output: str, registry: Registry, shapes: dict[str, list[int]],
                     keep_types: bool) -> int:
+    import onnx  # here, not at the top: `opset convert --help` loads no onnx
+
     from opset.tmfile import TmfileError, read_tmfile
     from opset.tmfile.convert import convert
     from opset.tmfile.onnx_view import ViewError

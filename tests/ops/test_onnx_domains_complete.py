@@ -8,7 +8,8 @@ import pytest
 
 from conformance.kernels import NO_REFERENCE_KERNEL
 from conformance.kernels.registry import find_kernel
-from opset.importers.onnx_defs import ONNX_SOURCE_DOMAINS, onnx_history
+from opset.importers.onnx_defs import onnx_history
+from opset.importers.sources import ONNX_SOURCE_DOMAINS
 from tests.helpers import registry
 
 

@@ -1,0 +1,157 @@
+"""`gen formulas [--out DIR] [--check]`: the formulas of every op version as Python source, under
+`opset/formula/generated/`.
+
+One module per op (`<domain module>/<Op>.py`): one function per distinct formula tree of the op (`gen/formulas/emit.py`
+writes it from the checked tree, never from the YAML text), and per version the fingerprint of its inference formulas
+with their functions in order (`opset.generated_formulas`). Without `--check` the files are written where their text
+changed; with `--check` they are rendered into a temporary folder and compared with `--out`, and stale files are
+listed with the command that regenerates them (exit code 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import keyword
+import re
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gen.classes.files import stale_files, write_changed
+from gen.classes.naming import NamingError
+from gen.header import header, marker
+
+if TYPE_CHECKING:  # the registry, the formula language and the emitter load after the arguments parse
+    from opset.formula.nodes import Node
+    from opset.model import OpVersion
+    from opset.registry import Registry
+
+DEFAULT_OUT = Path(__file__).resolve().parents[2] / "opset" / "formula" / "generated"
+MARKER = marker("gen/formulas", "python")
+_MODULE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def op_module(op: str) -> str:
+    """The module name of an op's file: its name where that is a plain identifier, else refused."""
+    if not _MODULE.fullmatch(op) or keyword.iskeyword(op) or op == "__init__":
+        raise NamingError(f"op '{op}' gives no usable module name for its generated formulas")
+    return op
+
+
+def render_op(versions: Sequence[OpVersion], command: str) -> str:
+    """The generated module of one op's versions."""
+    from gen.formulas.emit import NotEmitted, function_source
+    from opset.formula.emitted import VOCABULARY
+    from opset.generated_formulas import fingerprint, inference_formulas
+
+    functions: dict[Node, str | None] = {}  # tree -> its function's name (None: not emitted)
+    sources: list[str] = []
+    entries: list[str] = []
+    for version in versions:
+        formulas = inference_formulas(version)
+        names = []
+        for formula in formulas:
+            tree = formula.tree
+            if tree not in functions:
+                name = f"_f{len(functions)}"
+                try:
+                    source = function_source(name, tree)
+                    compile(source, "<generated formula>", "exec")  # nesting limits: such a tree runs compiled
+                except (NotEmitted, SyntaxError, RecursionError, MemoryError):
+                    functions[tree] = None
+                else:
+                    functions[tree] = name
+                    sources.append(source)
+            names.append(functions[tree] or "None")
+        row = "".join(f"{n}, " for n in names)
+        entries.append(f"    {version.since!r}: ({fingerprint(formulas)!r}, ({row})),")
+    body = "\n\n".join(sources)
+    used = sorted(n for n in ("Generated", *VOCABULARY) if re.search(rf"\b{n}\b", body) or n == "Generated")
+    head = [header("gen/formulas", command, "python"),
+            '"""Formulas of the op `OP` written as Python (gen formulas): see opset/generated_formulas.py."""',
+            "", "from __future__ import annotations", "",
+            f"from opset.formula.emitted import {', '.join(used)}", "",
+            f"OP = ({versions[0].domain!r}, {versions[0].name!r})", "", ""]
+    tail = ["VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {", *entries, "}", ""]
+    return "\n".join(head) + (body + "\n\n" if body else "") + "\n".join(tail)
+
+
+def render_all(registry: Registry, command: str = "gen formulas") -> dict[str, str]:
+    """Every file of the package: relative path -> text."""
+    from gen.classes.naming import module_name
+
+    by_op: dict[tuple[str, str], list[OpVersion]] = {}
+    for version in registry.all_versions():
+        by_op.setdefault((version.domain, version.name), []).append(version)
+    modules: dict[tuple[str, str], str] = {}
+    files: dict[str, str] = {}
+    for (domain, op), versions in sorted(by_op.items()):
+        package = module_name(registry.domains[domain])
+        name = op_module(op)
+        files[f"{package}/{name}.py"] = render_op(sorted(versions, key=lambda v: v.since), command)
+        modules[(domain, op)] = f"{package}.{name}"
+    for package in sorted({m.split(".")[0] for m in modules.values()}):
+        files[f"{package}/__init__.py"] = f"{header('gen/formulas', command, 'python')}\n"
+    index = [header("gen/formulas", command, "python"),
+             '"""The generated formula modules (gen formulas), by (domain, op): see opset/generated_formulas.py."""',
+             "", "MODULES: dict[tuple[str, str], str] = {",
+             *(f"    {key!r}: {value!r}," for key, value in sorted(modules.items())), "}", ""]
+    files["__init__.py"] = "\n".join(index)
+    return files
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gen formulas", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help="package folder (default: opset/formula/generated)")
+    parser.add_argument("--check", action="store_true",
+                        help="render into a temporary folder and fail when --out differs from it")
+    parser.add_argument("--schemas", type=Path, default=None, help="registry folder (default: schemas/)")
+    return parser
+
+
+def fix_command(out: Path, schemas: Path | None) -> str:
+    command = "gen formulas"
+    if out.resolve() != DEFAULT_OUT:
+        command += f" --out {out}"
+    if schemas is not None:
+        command += f" --schemas {schemas}"
+    return command
+
+
+def main(args: Sequence[str]) -> int:
+    options = _parser().parse_args(list(args))
+    from opset.errors import RegistryError
+    from opset.load import load_registry
+
+    try:
+        registry = load_registry(options.schemas)
+        files = render_all(registry)
+    except RegistryError as e:
+        print(f"gen formulas: the registry does not load:\n{e}", file=sys.stderr)
+        return 1
+    except NamingError as e:
+        print(f"gen formulas: {e}", file=sys.stderr)
+        return 1
+    out: Path = options.out
+    if options.check:
+        with tempfile.TemporaryDirectory(prefix="gen-formulas-") as tmp:
+            write_changed(Path(tmp), files, MARKER)
+            stale = stale_files(out, Path(tmp), MARKER)
+        if stale:
+            print(f"gen formulas: {len(stale)} generated files under {out} are stale:", file=sys.stderr)
+            for line in stale:
+                print(f"  {line}", file=sys.stderr)
+            print(f"fix with: {fix_command(out, options.schemas)}", file=sys.stderr)
+            return 1
+        print(f"gen formulas: {len(files)} files under {out} are current")
+        return 0
+    written, removed = write_changed(out, files, MARKER)
+    for rel in written:
+        print(f"wrote {out / rel}")
+    for rel in removed:
+        print(f"removed {out / rel}")
+    print(f"gen formulas: {len(files)} files, {len(written)} written, {len(removed)} removed")
+    return 0
