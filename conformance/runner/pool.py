@@ -28,7 +28,10 @@ POLL = 0.5  # seconds between two looks at the workers when none answers (signal
 
 
 def _stop_worker(signum: int, frame: FrameType | None) -> None:
-    raise SystemExit(128 + signum)
+    """conform ends its workers with SIGTERM when it stops: the worker ends at once. Not by raising SystemExit, which
+    Python cannot raise where the signal may land (a garbage-collector callback such as Hypothesis' own), printing
+    "Exception ignored" with a traceback and going on; the worker's backend process ends with it (die_with_parent)."""
+    os._exit(128 + signum)
 
 
 def _work(conn: Connection, config: RunConfig, env: Mapping[str, str]) -> None:
