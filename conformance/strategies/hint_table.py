@@ -18,17 +18,7 @@ from conformance.strategies.hint_attention import (
     LINEAR_ATTENTION_HINT,
     ROTARY_EMBEDDING_HINT,
 )
-from conformance.strategies.hint_binary import (
-    BITSHIFT_HINTS,
-    BITWISE_HINTS,
-    DIV_HINTS,
-    MOD_HINTS,
-    POW_HINTS,
-    VARIADIC_HINTS,
-    WHERE_HINTS,
-    binary_hints,
-    broadcast_shapes,
-)
+from conformance.strategies.hint_binary import POW_HINTS
 from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT, EYE_LIKE_HINT
 from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
 from conformance.strategies.hint_image import (
@@ -165,14 +155,6 @@ from conformance.strategies.hint_qmatmul import (
 )
 from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
-from conformance.strategies.hint_reduce import (
-    ARG_HINT,
-    LOG_SUM_DATA,
-    NON_ZERO_HINT,
-    TOP_K_HINTS,
-    UNIQUE_HINT,
-    reduce_hints,
-)
 from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
 from conformance.strategies.hint_sequence import (
     CONCAT_FROM_SEQUENCE_HINT,
@@ -185,7 +167,6 @@ from conformance.strategies.hint_sequence import (
     SPLIT_TO_SEQUENCE_HINT,
 )
 from conformance.strategies.hint_signal import DFT_HINTS, IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT, WINDOW_HINT
-from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
 from conformance.strategies.hint_strings import (
     STRING_NORMALIZER_HINT,
     STRING_SPLIT_HINT,
@@ -210,7 +191,6 @@ from conformance.strategies.hint_tensor import (
     FLATTEN_HINT,
     GEMM_HINTS,
     PAD_HINTS,
-    REDUCE_MEAN_HINTS,
     RESHAPE_HINTS,
     SLICE_HINTS,
     SOFTMAX_HINT,
@@ -275,9 +255,6 @@ _SHRINK_HINT = OpHint(values={"input": _reaching_type_ends("input")},
                                   else OMIT})
 
 
-_LEGACY_BROADCAST = OpHint(attributes={"axis": lambda draw, ctx: OMIT},
-                           until=6)  # B has A's shape here, so only the default axis is valid
-
 NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolated
 STRING_REDUCTIONS = ("none", "add", "max", "min")  # strings concatenate and compare; they do not multiply
 
@@ -296,13 +273,6 @@ def _optimizer_groups(groups: int) -> OpHint:
 
 
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
-    # kernel sizes, pads and strides must fit the spatial dims; channels and groups must agree
-    ("ai.onnx", "AveragePool"): (POOL_HINT,),
-    ("ai.onnx", "MaxPool"): (POOL_HINT,),
-    ("ai.onnx", "Conv"): CONV_HINTS,
-    ("ai.onnx", "ConvTranspose"): (CONV_TRANSPOSE_HINT,),
-    ("ai.onnx", "GlobalAveragePool"): (_rank_at_least(3),),
-    ("ai.onnx", "GlobalMaxPool"): (_rank_at_least(3),),
     ("ai.onnx", "BatchNormalization"): BATCH_NORM_HINTS,
     ("ai.onnx", "Gemm"): GEMM_HINTS,
     # heads, head size, rotated width, caches and position ids must agree
@@ -313,8 +283,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # labels must name a class of the scores (or the ignore_index)
     ("ai.onnx", "NegativeLogLikelihoodLoss"): (NLL_HINT,),
     ("ai.onnx", "SoftmaxCrossEntropyLoss"): (SOFTMAX_CROSS_ENTROPY_HINT,),
-    ("ai.onnx", "Add"): (_LEGACY_BROADCAST,),
-    ("ai.onnx", "Mul"): (_LEGACY_BROADCAST,),
     # attributes or inputs whose values must agree with the data's shape
     ("ai.onnx", "Transpose"): (TRANSPOSE_HINT,),
     ("ai.onnx", "Squeeze"): SQUEEZE_HINTS,
@@ -323,25 +291,14 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Concat"): (CONCAT_HINT,),
     ("ai.onnx", "Softmax"): (SOFTMAX_HINT,),
     ("ai.onnx", "Flatten"): (FLATTEN_HINT,),
-    ("ai.onnx", "ReduceMean"): REDUCE_MEAN_HINTS,
     ("ai.onnx", "SpaceToDepth"): (SPACE_TO_DEPTH_HINT,),
     ("ai.onnx", "Pad"): PAD_HINTS,
     ("ai.onnx", "Upsample"): tuple(strings_keep(h, mode=NEAREST) for h in UPSAMPLE_HINTS),  # strings: no linear
     ("ai.onnx", "Clip"): (CLIP_HINT,),
     ("ai.onnx", "Constant"): (CONSTANT_HINT,),
-    # elementwise ops: shapes that broadcast by construction (legacy broadcast/axis up to opset 6), no
-    # integer division by zero, integer powers with integer values, full-width bits, shifts past the width
-    ("ai.onnx", "Sub"): binary_hints(legacy_until=6),
-    ("ai.onnx", "Div"): DIV_HINTS,
-    ("ai.onnx", "Mod"): MOD_HINTS,  # also: fmod=1 for float T before opset 28
-    ("ai.onnx", "Pow"): POW_HINTS,  # also: T1 drawn, not pinned to T
-    **{("ai.onnx", op): binary_hints(legacy_until=6) for op in ("And", "Or", "Xor", "Equal", "Greater", "Less")},
-    ("ai.onnx", "GreaterOrEqual"): binary_hints(),
-    ("ai.onnx", "LessOrEqual"): binary_hints(),
-    **{("ai.onnx", op): BITWISE_HINTS for op in ("BitwiseAnd", "BitwiseOr", "BitwiseXor")},
-    ("ai.onnx", "BitShift"): BITSHIFT_HINTS,
-    **{("ai.onnx", op): VARIADIC_HINTS for op in ("Max", "Min", "Mean")},
-    ("ai.onnx", "Where"): WHERE_HINTS,  # also: T drawn, not pinned to the condition's bool
+    # Pow 12 on: each exponent value follows the base value it meets (broadcast): no fractional power of a negative
+    # integer base, no negative power of an integer 0 (values elementwise tied across two inputs: no domain key says it)
+    ("ai.onnx", "Pow"): POW_HINTS,
     # axis inside [-r, r-1] (the generic int draw keeps to [0, 1] or [-2, 0] around the default), or omitted
     ("ai.onnx", "Hardmax"): (OpHint(shapes=_rank_at_least(1).shapes, attributes={"axis": _axis_or_default}),),
     ("ai.onnx", "LogSoftmax"): (OpHint(shapes=_rank_at_least(1).shapes, attributes={"axis": _axis_or_default}),),
@@ -401,24 +358,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Floor"): (specials_hint("X"),),
     ("ai.onnx", "Round"): (specials_hint("X"),),
     ("ai.onnx", "Neg"): (specials_hint("X"),),  # integers: the type's extremes (-(-128) wraps to -128 in int8)
-    # reductions: axes inside the rank, never repeated (attribute, then input from 18 / ReduceSum 13), and an
-    # empty dim now and then; an integer log needs a positive sum (and no empty set)
-    ("ai.onnx", "ReduceL1"): reduce_hints(18),
-    ("ai.onnx", "ReduceL2"): reduce_hints(18),
-    ("ai.onnx", "ReduceLogSum"): reduce_hints(18, LOG_SUM_DATA, logarithm=True),
-    ("ai.onnx", "ReduceLogSumExp"): reduce_hints(18, logarithm=True),
-    ("ai.onnx", "ReduceMax"): reduce_hints(18),
-    ("ai.onnx", "ReduceMin"): reduce_hints(18),
-    ("ai.onnx", "ReduceProd"): reduce_hints(18),
-    ("ai.onnx", "ReduceSum"): reduce_hints(13),
-    ("ai.onnx", "ReduceSumSquare"): reduce_hints(18),
-    # an axis inside the rank and k no larger than it; data with ties (the tie rules decide the indices)
-    ("ai.onnx", "ArgMax"): (ARG_HINT,),
-    ("ai.onnx", "ArgMin"): (ARG_HINT,),
-    ("ai.onnx", "TopK"): TOP_K_HINTS,
-    # repeated values and slices (what Unique is about), zeros among the values (what NonZero is about)
-    ("ai.onnx", "Unique"): (UNIQUE_HINT,),
-    ("ai.onnx", "NonZero"): (NON_ZERO_HINT,),
     # matrix products: A's last dim is B's contracted dim, batch dims broadcast
     ("ai.onnx", "MatMul"): (MATMUL_HINT,),
     ("ai.onnx", "MatMulInteger"): (MATMUL_INTEGER_HINT,),  # zero points per tensor, row or column
@@ -516,7 +455,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # string ops: shapes that broadcast; words that repeat in several cases, with stop words among them; strings
     # joined at the drawn delimiter; a random RE2 pattern with strings that match it or nearly do; a pool of
     # n-grams mostly taken from X's own windows
-    ("ai.onnx", "StringConcat"): (OpHint(shapes=broadcast_shapes),),
     ("ai.onnx", "StringNormalizer"): (STRING_NORMALIZER_HINT,),
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),

@@ -95,20 +95,6 @@ def _flatten_axis(draw: DrawFn, ctx: DrawContext) -> int:
 FLATTEN_HINT = OpHint(shapes=_shape_rank(1), attributes={"axis": _flatten_axis})
 
 
-def _reduce_axes(draw: DrawFn, ctx: DrawContext) -> object:
-    return _maybe(draw, distinct_axes(draw, _rank(ctx)))
-
-
-def _reduce_axes_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    return int64_array(distinct_axes(draw, _rank(ctx))) if draw(BOOLEANS) else None
-
-
-REDUCE_MEAN_HINTS = (
-    OpHint(shapes=_shape_rank(1), attributes={"axes": _reduce_axes}, until=17),
-    OpHint(shapes=_shape_rank(1), values={"axes": _reduce_axes_input}, since=18),
-)
-
-
 # ---- Reshape, Slice ---------------------------------------------------------------------------------
 
 def _reshape_target(draw: DrawFn, ctx: DrawContext) -> list[int]:

@@ -1,0 +1,153 @@
+"""Drawing from domains (conformance/strategies/domains.py, builder.py, schedule.py): each key draws what
+docs/format.md says, valid cases are built rather than filtered, and each thing is drawn after what it reads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.strategies import domains as dom
+from conformance.strategies.builder import Builder
+from conformance.strategies.cases import _bind_types, _draw_once
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_table import hint_for
+from conformance.strategies.plan import plan_for
+from conformance.strategies.schedule import schedule_for
+from opset.formula import Formula
+from opset.model import ValueDomain
+from tests.helpers import registry
+
+SETTINGS = settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+def formula(text: str) -> Formula:
+    return Formula.from_tree(Formula.checked(text).tree)
+
+
+def test_indices_stay_inside_their_dims_negative_ones_included() -> None:
+    rng = np.random.default_rng(0)
+    idx = dom.in_bounds(rng, [200], 3, negative=True)
+    assert idx.min() >= -3 and idx.max() <= 2 and (idx < 0).any() and (idx >= 0).any()
+    tuples = dom.in_bounds(rng, [50, 2], [2, 5], negative=False)  # one size per entry of the last axis
+    assert tuples[:, 0].max() <= 1 and tuples[:, 1].max() <= 4 and tuples.min() >= 0
+    with pytest.raises(dom.Undrawable):
+        dom.in_bounds(rng, [2], 0, negative=True)
+
+
+@SETTINGS
+@given(st.data())
+def test_axes_are_distinct_inside_the_rank_and_as_many_as_count_says(data: st.DataObject) -> None:
+    domain = ValueDomain(axes=formula("r"), count=(formula("0"), formula("r")))
+    axes = dom.draw_axes(data.draw, domain, {"r": 4}, None)
+    assert len({a % 4 for a in axes}) == len(axes) <= 4 and all(-4 <= a < 4 for a in axes)
+    positive = ValueDomain(axes=formula("3"), negative=False)
+    chosen = dom.draw_axes(data.draw, positive, {}, None)
+    assert 1 <= len(chosen) <= 3 and all(0 <= a < 3 for a in chosen) and chosen == sorted(chosen)
+
+
+@SETTINGS
+@given(st.data(), st.integers(0, 9), st.integers(1, 4))
+def test_parts_add_up(data: st.DataObject, total: int, count: int) -> None:
+    parts = dom.parts(data.draw, total, count)
+    assert len(parts) == count and sum(parts) == total and min(parts) >= 0
+
+
+def test_excluded_values_are_never_drawn_and_unique_values_never_repeat() -> None:
+    rng = np.random.default_rng(1)
+    b = dom.from_candidates(rng, "int8", [400], -4, 4, (0,), unique=False)
+    assert 0 not in b and b.min() == -4 and b.max() == 4
+    u = dom.from_candidates(rng, "float", [9], -1, 1, (), unique=True)
+    assert len(set(u.tolist())) == 9  # every quarter step of [-1, 1] once
+    with pytest.raises(dom.Undrawable):
+        dom.from_candidates(rng, "int8", [3], 0, 1, (), unique=True)
+
+
+def test_fills_reach_what_they_name() -> None:
+    full = dom.filled(3, "full", "int32", [500], -4, 4)
+    assert np.abs(full.astype(np.int64)).max() > 2**24  # high bits take part
+    ends = dom.filled(3, "ends", "int8", [500], -4, 4)
+    assert {-128, 127} <= set(ends.tolist()) and (np.abs(ends) <= 4).any()
+    specials = dom.filled(3, "specials", "float", [500], -4, 4)
+    assert np.isnan(specials).any() and np.isinf(specials).any()
+    assert (dom.filled(3, "full", "float", [50], -4, 4) <= 4).all()  # `full` concerns integers only
+
+
+def test_probability_rows_add_up_to_one_and_repeats_repeat() -> None:
+    rows = dom.probability_rows(np.random.default_rng(2), "float", [6, 5])
+    assert np.allclose(rows.sum(axis=-1), 1) and (rows >= 0).all() and (rows == 0).any()
+
+    @SETTINGS
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        x = dom.repeated_slices(data.draw, "float", [2, 7, 3], 1)
+        assert len({x[:, j].tobytes() for j in range(7)}) <= 3  # at most 3 distinct slices along axis 1
+
+    check()
+
+
+def test_integer_and_float_keys_apply_by_element_type() -> None:
+    domain = ValueDomain(range=(formula("-4"), formula("4")), integers=ValueDomain(exclude=(0,)))
+    assert dom.for_element(domain, "int32").exclude == (0,)
+    assert dom.for_element(domain, "int32").range == domain.range
+    assert dom.for_element(domain, "float").exclude == ()
+
+
+@pytest.mark.parametrize(("op", "since", "dtype"), [
+    ("Conv", 11, "float"), ("ConvTranspose", 11, "float"), ("MaxPool", 12, "float"), ("AveragePool", 19, "float"),
+    ("ReduceSum", 13, "int64"), ("ReduceMax", 1, "float"), ("TopK", 11, "int32"), ("ArgMin", 13, "float16"),
+    ("Add", 1, "float"), ("Div", 14, "int8"), ("Mod", 13, "float"), ("Max", 13, "int32"), ("Where", 16, "bool"),
+    ("BitShift", 11, "uint16"), ("Unique", 11, "float"),
+])
+def test_domains_build_valid_cases_instead_of_filtering(op: str, since: int, dtype: str) -> None:
+    """Nearly every single draw of a version with domains is a valid case: the domains build what the constraints
+    and shape formulas accept (a draw the constraints refuse is the exception, never the way)."""
+    version = registry().resolve("ai.onnx", op, since)
+    outcomes: list[bool] = []
+
+    @SETTINGS
+    @given(st.data())
+    def draw_one(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, dtype, max_side=5, max_rank=4, max_elements=4096)
+        outcomes.append(case is not None)
+
+    draw_one()
+    assert sum(outcomes) >= 0.85 * len(outcomes), f"{op}@{since}: {outcomes.count(False)} of {len(outcomes)} refused"
+
+
+def test_each_item_is_drawn_after_what_its_domain_reads() -> None:
+    """Conv: kernel_shape's value reads K, K's range reads S, pads read K and auto_pad, M is a multiple of group."""
+    version = registry().resolve("ai.onnx", "Conv", 11)
+    schedule = schedule_for(version, plan_for(version), hint_shapes=False)
+    deps = schedule.deps
+    assert ("dim", "K") in deps[("attr", "kernel_shape")]
+    assert ("dim", "S") in deps[("dim", "K")]
+    assert {("dim", "K"), ("attr", "auto_pad")} <= set(deps[("attr", "pads")])
+    assert ("attr", "group") in deps[("dim", "M")] and ("attr", "group") in deps[("dim", "C")]
+    drawn: list[tuple[str, str]] = []
+
+    @settings(max_examples=5, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        ctx = DrawContext(version, "float", _bind_types(data.draw, version, "float"), 5)
+        builder = Builder(data.draw, ctx, plan_for(version), schedule, hint_for(version), 4)
+        original = builder.ensure
+
+        def record(item: tuple[str, str]) -> None:
+            before = item in builder.done
+            original(item)
+            if not before:
+                drawn.append(item)
+
+        builder.ensure = record  # type: ignore[method-assign]
+        try:
+            builder.run()
+        except dom.Undrawable:
+            return
+        for item, needs in deps.items():
+            if item in drawn:
+                assert all(drawn.index(n) < drawn.index(item) for n in needs if n in drawn), item
+        drawn.clear()
+
+    run()
