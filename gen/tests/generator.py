@@ -19,6 +19,7 @@ from pathlib import Path
 import jinja2
 
 from gen.header import header
+from gen.output import write_if_changed
 from opset.cells import cell_dtypes, example_dtype
 from opset.model import OpSchema, OpVersion
 from opset.model import module_name as domain_module
@@ -81,8 +82,7 @@ def generate(out: Path, ops: Iterable[OpSchema]) -> list[Path]:
     for op in ops:
         path = out / module_name(op)
         text = render_module(op, environment, out)
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+        write_if_changed(path, text)
         paths.append(path)
     return paths
 

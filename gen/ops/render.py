@@ -8,14 +8,15 @@ from typing import Any
 
 import jinja2
 
-from gen.classes.naming import module_name
-from gen.classes.plan import ModulePlan
-from gen.classes.spec import py_literal
 from gen.header import header, marker
+from gen.ops.naming import module_name
+from gen.ops.plan import ModulePlan
+from gen.ops.spec import py_literal
 from opset.registry import Registry
 
-MARKER = marker("gen/classes", "python")  # how the generator recognises its files
-HEADER = header("gen/classes", "gen classes", "python")
+MARKER = marker("gen/ops", "python")  # how the generator recognises its files
+FORMER_MARKERS = (marker("gen/classes", "python"),)  # its files before `gen classes` became `gen ops`
+HEADER = header("gen/ops", "gen ops", "python")
 LINE_LENGTH = 120
 _WRAP = LINE_LENGTH - 4  # room for the closing quotes and a margin
 _ARGUMENT_INDENT = " " * 4

@@ -28,7 +28,7 @@ RESERVED_ARGUMENTS = frozenset({"self", "l", "I", "O", "apply", "locals"})
 
 
 class NamingError(Exception):
-    """A registry name needs an entry in the special-case tables of gen/classes/naming.py."""
+    """A registry name needs an entry in the special-case tables of gen/ops/naming.py."""
 
 
 def module_name(domain: Domain) -> str:
@@ -44,7 +44,7 @@ def class_name(domain: str, op: str) -> str:
         return CLASS_NAMES[(domain, op)]
     if not op.isidentifier() or keyword.iskeyword(op) or op in MODULE_NAMES:
         raise NamingError(f"{domain}::{op}: '{op}' cannot be a class name; add "
-                          f"({domain!r}, {op!r}) to CLASS_NAMES in gen/classes/naming.py")
+                          f"({domain!r}, {op!r}) to CLASS_NAMES in gen/ops/naming.py")
     return op
 
 
@@ -53,5 +53,5 @@ def argument_name(domain: str, op: str, name: str) -> str:
         return ARGUMENT_NAMES[(domain, op, name)]
     if not name.isidentifier() or keyword.iskeyword(name) or name in RESERVED_ARGUMENTS:
         raise NamingError(f"{domain}::{op}: '{name}' cannot be an argument name; add "
-                          f"({domain!r}, {op!r}, {name!r}) to ARGUMENT_NAMES in gen/classes/naming.py")
+                          f"({domain!r}, {op!r}, {name!r}) to ARGUMENT_NAMES in gen/ops/naming.py")
     return name

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from gen.classes.naming import argument_name, class_name
+from gen.ops.naming import argument_name, class_name
 from opset.attr_types import ATTR_TYPES
 from opset.graph.op import returned_outputs
 from opset.model import Attribute, OpVersion, Param

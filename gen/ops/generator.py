@@ -1,23 +1,23 @@
-"""`gen classes [--out DIR] [--check]`: the typed op classes under `opset/ops/`.
+"""`gen ops [--out DIR] [--check]`: the typed op functions under `opset/ops/` (`gen classes` is the same command
+under its former name).
 
-Without `--check` every module is rendered and written where its text changed. With `--check` the
-package is rendered into a temporary directory and compared with `--out`; stale files are listed with
-the command that regenerates them, and the exit code is 1.
+Without `--check` every module is rendered and written where its text changed, and generated modules no longer
+produced are removed. With `--check` nothing is written: stale files are listed with the command that regenerates
+them, and the exit code is 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from gen.classes.files import stale_files, write_changed
-from gen.classes.naming import NamingError, module_name
-from gen.classes.plan import plan_domain
-from gen.classes.render import environment, render_domain_init, render_module, render_package_init
-from gen.classes.spec import SpecError
+from gen.ops.naming import NamingError, module_name
+from gen.ops.plan import plan_domain
+from gen.ops.render import FORMER_MARKERS, MARKER, environment, render_domain_init, render_module, render_package_init
+from gen.ops.spec import SpecError
+from gen.output import OutputError, apply_plan, plan_files
 from opset.errors import RegistryError
 from opset.load import load_registry
 from opset.registry import Registry
@@ -37,7 +37,7 @@ def render_all(registry: Registry) -> dict[str, str]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gen classes", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(prog="gen ops", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="package folder (default: opset/ops)")
     parser.add_argument("--check", action="store_true",
                         help="render into a temporary folder and fail when --out differs from it")
@@ -46,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def fix_command(out: Path, schemas: Path | None) -> str:
-    command = "gen classes"
+    command = "gen ops"
     if out.resolve() != DEFAULT_OUT:
         command += f" --out {out}"
     if schemas is not None:
@@ -56,32 +56,31 @@ def fix_command(out: Path, schemas: Path | None) -> str:
 
 def main(args: Sequence[str]) -> int:
     options = _parser().parse_args(list(args))
+    out: Path = options.out
     try:
         registry = load_registry(options.schemas)
-        files = render_all(registry)
+        plan = plan_files(out, render_all(registry), marker=MARKER, pattern="*.py", former=FORMER_MARKERS)
     except RegistryError as e:
-        print(f"gen classes: the registry does not load:\n{e}", file=sys.stderr)
+        print(f"gen ops: the registry does not load:\n{e}", file=sys.stderr)
         return 1
-    except (NamingError, SpecError) as e:
-        print(f"gen classes: {e}", file=sys.stderr)
+    except (NamingError, SpecError, OutputError) as e:
+        print(f"gen ops: {e}", file=sys.stderr)
         return 1
-    out: Path = options.out
+    files = plan.unchanged + len(plan.write)
     if options.check:
-        with tempfile.TemporaryDirectory(prefix="gen-classes-") as tmp:
-            write_changed(Path(tmp), files)
-            stale = stale_files(out, Path(tmp))
+        stale = plan.stale()
         if stale:
-            print(f"gen classes: {len(stale)} generated files under {out} are stale:", file=sys.stderr)
+            print(f"gen ops: {len(stale)} generated files under {out} are stale:", file=sys.stderr)
             for line in stale:
                 print(f"  {line}", file=sys.stderr)
             print(f"fix with: {fix_command(out, options.schemas)}", file=sys.stderr)
             return 1
-        print(f"gen classes: {len(files)} files under {out} are current")
+        print(f"gen ops: {files} files under {out} are current")
         return 0
-    written, removed = write_changed(out, files)
-    for rel in written:
-        print(f"wrote {out / rel}")
-    for rel in removed:
-        print(f"removed {out / rel}")
-    print(f"gen classes: {len(files)} files, {len(written)} written, {len(removed)} removed")
+    apply_plan(plan)
+    for path in plan.write:
+        print(f"wrote {path}")
+    for path in plan.delete:
+        print(f"removed {path}")
+    print(f"gen ops: {files} files, {len(plan.write)} written, {len(plan.delete)} removed")
     return 0

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gen.classes.naming import class_name, module_name
-from gen.classes.spec import ClassSpec, SpecError, class_spec
+from gen.ops.naming import class_name, module_name
+from gen.ops.spec import ClassSpec, SpecError, class_spec
 from opset.model import OpVersion
 from opset.registry import Registry
 
@@ -46,7 +46,7 @@ def plan_domain(registry: Registry, domain: str) -> list[ModulePlan]:
             name = class_name(v.domain, v.name)
             if name in seen:
                 raise SpecError(f"{domain} opset {opset}: class name {name} is taken by both {seen[name]} and "
-                                f"{v.signature}; rename one in gen/classes/naming.py")
+                                f"{v.signature}; rename one in gen/ops/naming.py")
             seen[name] = v.signature
             before = registry.try_resolve(domain, v.name, opset - 1) if opset > 1 else None
             if _key(before) == _key(v):
