@@ -58,7 +58,7 @@ def class_spec(v: OpVersion, node_domain: str) -> ClassSpec:
     if returns.endswith(", ...]"):
         if N_OUTPUTS in v.attributes or any(p.name == N_OUTPUTS for p in v.inputs):
             raise SpecError(f"{v.signature}: '{N_OUTPUTS}' is the argument of a variadic output's count; "
-                            "rename it in gen/classes/spec.py")
+                            "rename it in gen/ops/spec.py")
         attributes.append(Argument(N_OUTPUTS, N_OUTPUTS, f"{N_OUTPUTS}: int", f"{N_OUTPUTS} (int, required)",
                                    f"how many values the variadic output {v.outputs[-1].name} gives"))
     outputs = [(_param_head(p), p.doc) for p in v.outputs]
