@@ -248,7 +248,8 @@ def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, 
         types=(where.formula(spec["types"], f"types of output '{spec['name']}'", location, op)
                if not is_input and "types" in spec else None),
         domain=(value_domain(spec.get("domain"), f"input '{spec['name']}'", location, op, where.formula)
-                if is_input else None))
+                if is_input else None),
+        role=spec.get("role", "data") if is_input else "data")
 
 
 def _status(raw: dict[str, Any] | None) -> Status:

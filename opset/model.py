@@ -17,6 +17,11 @@ from opset.formula import Formula
 from opset.frozen import EMPTY, FrozenMap, Record
 
 StatusState = Literal["active", "deprecated", "experimental", "removed"]
+# What an input is to a model (docs/format.md, "Input roles"): `data` flows through the graph; a `weight` is a learned
+# tensor a model carries as an initializer; a `parameter` is a shape-like or index-like value (Reshape's shape, Slice's
+# starts, TopK's K) a model normally carries as a constant, so a backend may need it as one to compile the node.
+InputRole = Literal["data", "weight", "parameter"]
+INPUT_ROLES: tuple[InputRole, ...] = ("data", "weight", "parameter")
 
 
 def op_label(domain: str, name: str, since: int, dtype: str | None = None) -> str:
@@ -165,6 +170,7 @@ class Param(Record):
     location: Location | None = None
     value: Formula | None = None  # output: its values (a flat list) from its inputs', where they are known
     types: Formula | None = None  # output: its type (a list for a variadic output) where type variables cannot tell
+    role: InputRole = "data"  # input: data, weight or parameter (INPUT_ROLES); outputs are always data
     domain: ValueDomain | None = None  # input: what valid values and shapes look like (docs/format.md, "Domains")
 
 

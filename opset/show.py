@@ -106,7 +106,8 @@ def _attribute(a: Attribute) -> str:
 
 def _param(p: Param) -> str:
     text = f"{p.name}: {p.type}"
-    flags = [f for f, on in (("optional", p.optional), (f"variadic, min {p.min_arity}", p.variadic)) if on]
+    flags = [f for f, on in ((p.role, p.role != "data"), ("optional", p.optional),
+                             (f"variadic, min {p.min_arity}", p.variadic)) if on]
     if flags:
         text += f" ({'; '.join(flags)})"
     if p.shape is not None:

@@ -24,12 +24,12 @@ VERSION_ORDER = ("since", "changes", "summary", "doc", "attributes", "inputs", "
                  "type_relations", "let", "dims", "constraints", "readings", "examples", "tolerance", "properties",
                  "maps_to", "tengine")
 ATTRIBUTE_ORDER = ("type", "required", "default", "default_expr", "allowed", "range", "length", "hint", "domain", "doc")
-PARAM_ORDER = ("name", "type", "optional", "variadic", "min_arity", "homogeneous", "shape", "domain", "data_dependent",
-               "value", "doc")
+PARAM_ORDER = ("name", "type", "role", "optional", "variadic", "min_arity", "homogeneous", "shape", "domain",
+               "data_dependent", "value", "doc")
 
 # Keys that only people write; a refresh copies them over from the existing file unchanged.
 HAND_ATTRIBUTE_KEYS = ("default_expr", "allowed", "range", "length", "hint", "signature", "domain")
-HAND_PARAM_KEYS = ("shape", "domain", "data_dependent", "value", "types")
+HAND_PARAM_KEYS = ("role", "shape", "domain", "data_dependent", "value", "types")
 # Version keys the importer produces; every other key of an existing version is kept as it is.
 IMPORTED_VERSION_KEYS = ("since", "changes", "attributes", "inputs", "outputs", "type_constraints")
 # How later versions inherit each key (docs/format.md, "Inheritance between versions").
