@@ -92,7 +92,8 @@ class ValueDomain(Record):
     value: Formula | None = None  # the value is exactly this
     multiple_of: Formula | None = None  # dims: a multiple of this
     sorted: bool = False  # ascending along the last axis
-    unique: bool = False  # no value twice
+    unique: Formula | None = None  # where it holds, no value twice (with a list `index`: no index tuple twice)
+    unique_along: Formula | None = None  # with `index`: no index twice along this axis (each line on its own)
     probabilities: bool = False  # non-negative rows (last axis) that add up to 1
     repeats: Formula | None = None  # values made of a few slices along this axis, repeated (None: few values)
     dtype_of: str | None = None  # attributes: the value names the element type of this type variable
@@ -106,16 +107,17 @@ class ValueDomain(Record):
     when: Formula | None = None  # given only where this holds
     present: Formula | None = None  # given exactly where this holds
     # keys that apply only where the element type (an input's; the cell's for attributes and dims) is an integer
-    # (or bool) type, or a float type: integer division by zero is undefined, a float's is not
+    # (or bool) type, a float type or string: integer division by zero is undefined, a float's is not
     integers: ValueDomain | None = None
     floats: ValueDomain | None = None
+    strings: ValueDomain | None = None  # ... or a string type: strings concatenate and compare, never multiply
     location: Location | None = None
 
     def formulas(self) -> list[tuple[str, Formula]]:
         """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
         found: list[tuple[str, Formula]] = []
-        for key in ("index", "axes", "permutation", "sum", "value", "multiple_of", "repeats", "empty", "when",
-                    "present"):
+        for key in ("index", "axes", "permutation", "sum", "value", "multiple_of", "repeats", "unique", "unique_along",
+                    "empty", "when", "present"):
             formula = getattr(self, key)
             if formula is not None:
                 found.append((key, formula))
@@ -124,7 +126,7 @@ class ValueDomain(Record):
             found.extend((key, f) for f in pair or () if f is not None)
         found.extend(("one_of", f) for f in self.one_of)
         found.extend(("shapes", f) for f in self.shapes)
-        for kind, sub in (("integers", self.integers), ("floats", self.floats)):
+        for kind, sub in (("integers", self.integers), ("floats", self.floats), ("strings", self.strings)):
             if sub is not None:
                 found.extend((f"{kind}: {key}", f) for key, f in sub.formulas())
         return found

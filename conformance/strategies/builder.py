@@ -129,7 +129,7 @@ class Builder:
                 ctx.dims[name] = value
                 return
         env = self.env()
-        if name in plan.tuples:
+        if name in plan.tuples or (domain is not None and domain.rank is not None):  # a helper with a rank: a tuple
             low, high = plan.rank_bounds.get(name, (self.hint.min_rank, self.max_rank))
             low, high = max(low, self.hint.min_rank), min(high, self.hint.max_rank or self.max_rank)
             rank = dom.draw_rank(self.draw, domain, env, self.values(), low, max(low, high))
@@ -257,15 +257,26 @@ class Builder:
     def _present(self, param: Param) -> bool:
         """Whether an input is given: an optional one at random, within its domain's `when` and `present`."""
         domain = self._domain_of(param)
-        if domain is not None and domain.present is not None:
-            return bool(dom.evaluate(domain.present, self.env(), self.values()))
-        if domain is not None and domain.when is not None and not dom.evaluate(domain.when, self.env(), self.values()):
+        decided = self._presence(domain)
+        return decided if decided is not None else not (param.optional and self.draw(BOOLEANS))
+
+    def _presence(self, domain: ValueDomain | None) -> bool | None:
+        """What a domain decides about presence: `present` (exactly where it holds; where it gives None, either),
+        then `when` (never where it fails); None: the usual coin of an optional input or attribute."""
+        if domain is None:
+            return None
+        if domain.present is not None:
+            given = dom.evaluate(domain.present, self.env(), self.values())
+            if given is not None:
+                return bool(given)
+        if domain.when is not None and not dom.evaluate(domain.when, self.env(), self.values()):
             return False
-        return not (param.optional and self.draw(BOOLEANS))
+        return None
 
     def _domain_of(self, param: Param) -> ValueDomain | None:
         """An input's domain with its `integers`/`floats` keys applied for the element type it has in this draw."""
-        if param.domain is None or (param.domain.integers is None and param.domain.floats is None):
+        if param.domain is None or (param.domain.integers is None and param.domain.floats is None
+                                    and param.domain.strings is None):
             return param.domain
         if is_container(self.ctx.type_of(param.type)):
             return param.domain
@@ -308,12 +319,8 @@ class Builder:
         domain = dom.for_element(attr.domain, self.ctx.dtype)
         assert domain is not None
         env, values = self.env(), self.values()
-        if domain.present is not None:
-            if not dom.evaluate(domain.present, env, values):
-                return OMIT
-        elif domain.when is not None and not dom.evaluate(domain.when, env, values):
-            return OMIT
-        elif not attr.required and self.draw(BOOLEANS):
+        decided = self._presence(domain)
+        if decided is False or (decided is None and not attr.required and self.draw(BOOLEANS)):
             return OMIT
         if domain.dtype_of is not None:
             element = self.draw(st.sampled_from(drawable_types(self.ctx.version, domain.dtype_of)))

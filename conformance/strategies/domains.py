@@ -66,7 +66,7 @@ def with_element(env: Env, index: int) -> dict[str, Any]:
 
 INTEGERS = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "int4", "uint4",
                       "int2", "uint2", "bool"})
-_OWN_FIELDS = frozenset({"location", "integers", "floats"})
+_OWN_FIELDS = frozenset({"location", "integers", "floats", "strings"})
 
 
 def for_element(domain: ValueDomain | None, element: str) -> ValueDomain | None:
@@ -74,7 +74,8 @@ def for_element(domain: ValueDomain | None, element: str) -> ValueDomain | None:
     attributes and dims) is an integer or a float type."""
     if domain is None:
         return None
-    sub = domain.integers if element in INTEGERS else domain.floats if element in FLOATS else None
+    sub = domain.integers if element in INTEGERS else domain.floats if element in FLOATS else \
+        domain.strings if element == "string" else None
     if sub is None:
         return domain
     changes = {f.name: getattr(sub, f.name) for f in fields(sub)
@@ -171,7 +172,7 @@ def draw_list(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None
         total = _count(evaluate(domain.sum, env, values), "sum")
         return parts(draw, total, length)
     items = [draw_scalar(draw, domain, with_element(env, i), values, kind) for i in range(length)]
-    if domain.unique and len(set(items)) < len(items):
+    if holds(domain.unique, env, values) and len(set(items)) < len(items):
         raise Undrawable("repeated values in a unique list")
     return sorted(items) if domain.sorted else items
 
@@ -231,7 +232,10 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
     rng = np.random.default_rng(seed)
     if domain.index is not None:
         sizes = evaluate(domain.index, env, values)
-        return as_array(in_bounds(rng, list(shape), sizes, negative=domain.negative), element)
+        along = evaluate(domain.unique_along, env, values) if domain.unique_along is not None else None
+        distinct = holds(domain.unique, env, values)
+        return as_array(indices(rng, list(shape), sizes, negative=domain.negative, along=along, distinct=distinct),
+                        element)
     if domain.repeats is not None:
         return repeated_slices(draw, element, list(shape), evaluate(domain.repeats, env, values))
     if domain.repeats is not None:
@@ -239,15 +243,18 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
     if domain.sum is not None:
         total = _count(evaluate(domain.sum, env, values), "sum")
         return as_array(parts(draw, total, int(np.prod(shape)) if shape else 1), element).reshape(shape)
+    if domain.range is not None and any(f is not None and "i" in f.names for f in domain.range):
+        return per_element(draw, domain, env, values, element, list(shape))
     low, high = bounds(domain, env, values, DEFAULT_LOW, DEFAULT_HIGH)
     low = DEFAULT_LOW if low is None else low
     high = DEFAULT_HIGH if high is None else high
     if low > high:
         raise Undrawable(f"value range [{low}, {high}] is empty")
+    unique = holds(domain.unique, env, values)
     if domain.probabilities:
         array = probability_rows(rng, element, list(shape))
-    elif domain.unique or domain.exclude:
-        array = from_candidates(rng, element, list(shape), low, high, domain.exclude, unique=domain.unique)
+    elif unique or domain.exclude:
+        array = from_candidates(rng, element, list(shape), low, high, domain.exclude, unique=unique)
     else:
         array = filled(seed, domain.fill, element, list(shape), low, high)
     if domain.sorted and array.ndim:
@@ -263,6 +270,50 @@ def as_array(value: Any, element: str) -> np.ndarray:
         return np.asarray(np.asarray(value, dtype=wide).astype(dtype))
     except (TypeError, ValueError) as e:
         raise Undrawable(f"{value!r} is no array of {element}") from e
+
+
+def holds(condition: Formula | None, env: Env, values: Values | None) -> bool:
+    """Whether a condition key (`unique`) holds; absent, it does not."""
+    return condition is not None and bool(evaluate(condition, env, values))
+
+
+def per_element(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None, element: str,
+                shape: list[int]) -> np.ndarray:
+    """A tensor whose `range` reads `i`, the element's flat (C-order) position: each element drawn in its own
+    bounds (for small index-like inputs: a crop size per axis, the condition's entries past the axis)."""
+    size = int(np.prod(shape)) if shape else 1
+    if size > MAX_CANDIDATES:
+        raise Undrawable(f"a per-element range over {size} elements")
+    seed = draw(SEEDS)
+    flat = []
+    for i in range(size):
+        low, high = bounds(domain, with_element(env, i), values, DEFAULT_LOW, DEFAULT_HIGH)
+        flat.append(filled(seed + i, domain.fill, element, [], DEFAULT_LOW if low is None else low,
+                           DEFAULT_HIGH if high is None else high).item())
+    return as_array(np.asarray(flat).reshape(shape), element)
+
+
+def indices(rng: np.random.Generator, shape: list[int], sizes: Any, *, negative: bool, along: Any = None,
+            distinct: bool = False) -> np.ndarray:
+    """Indices valid into dims of `sizes` (`index`): distinct along axis `along` (each line of it on its own) or,
+    with `distinct` and a list of sizes, distinct index tuples (the last axis), where there are enough targets;
+    each negative (counted from the end) at random where `negative`."""
+    if along is not None and shape and isinstance(sizes, int) and shape[along] <= sizes:
+        full = list(shape)
+        full[along] = sizes
+        picked = np.take(np.argsort(rng.random(full), axis=along, kind="stable"), np.arange(shape[along]), axis=along)
+        return _signed(rng, picked.astype(np.int64), sizes, negative)
+    if distinct and isinstance(sizes, list) and shape and sizes:
+        count, slots = int(np.prod(shape[:-1])), int(np.prod(sizes))
+        if count <= slots:
+            flat = rng.permutation(slots)[:count]
+            picked = np.stack(np.unravel_index(flat, sizes), axis=-1).reshape(shape).astype(np.int64)
+            return _signed(rng, picked, np.asarray(sizes, dtype=np.int64), negative)
+    return in_bounds(rng, shape, sizes, negative=negative)
+
+
+def _signed(rng: np.random.Generator, idx: np.ndarray, sizes: Any, negative: bool) -> np.ndarray:
+    return np.asarray(np.where(rng.random(idx.shape) < 0.5, idx - sizes, idx) if negative else idx)
 
 
 def in_bounds(rng: np.random.Generator, shape: list[int], sizes: Any, *, negative: bool) -> np.ndarray:

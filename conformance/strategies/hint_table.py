@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.strategies import hint_indexing as indexing
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
@@ -308,20 +307,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Shrink"): (_SHRINK_HINT,),
     # a ratio inside [0, 1) as an input, training on or off (a random mask, checked by its law)
     ("ai.onnx", "Dropout"): DROPOUT_HINTS,
-    # index values inside the indexed axes (`value(...)` constraints only check them), index shapes that fit
-    # the data, axes and sizes drawn together with the shapes they refer to
-    ("ai.onnx", "Gather"): (indexing.GATHER_HINT,),
-    ("ai.onnx", "GatherElements"): (indexing.GATHER_ELEMENTS_HINT,),
-    ("ai.onnx", "GatherND"): (indexing.GATHER_ND_HINT,),
-    ("ai.onnx", "Scatter"): (indexing.SCATTER_ELEMENTS_HINT,),
-    ("ai.onnx", "ScatterElements"): (strings_keep(indexing.SCATTER_ELEMENTS_HINT, reduction=STRING_REDUCTIONS),),
-    ("ai.onnx", "ScatterND"): (strings_keep(indexing.SCATTER_ND_HINT, reduction=STRING_REDUCTIONS),),
-    ("ai.onnx", "TensorScatter"): (indexing.TENSOR_SCATTER_HINT,),
-    ("ai.onnx", "Compress"): (indexing.COMPRESS_HINT,),
-    ("ai.onnx", "ReverseSequence"): (indexing.REVERSE_SEQUENCE_HINT,),
-    ("ai.onnx", "CenterCropPad"): (indexing.CENTER_CROP_PAD_HINT,),
-    ("ai.onnx", "DepthToSpace"): (indexing.DEPTH_TO_SPACE_HINT,),
-    ("ai.onnx", "Col2Im"): (indexing.COL2IM_HINT,),
     # the target type is drawn among those numpy holds (bound generically it would equal the input's), with input
     # values every conversion rule defines; BitCast keeps the width
     ("ai.onnx", "Cast"): (CAST_HINT,),
@@ -486,9 +471,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
     ("com.microsoft.nchwc", "ReorderInput"): (REORDER_INPUT_HINT,),
     ("com.microsoft.nchwc", "ReorderOutput"): (REORDER_OUTPUT_HINT,),
-    # com.microsoft GatherND is ai.onnx GatherND 11 (in-bounds index tuples; k = 0, which only the contrib op
-    # takes, is an example and an oracle test)
-    ("com.microsoft", "GatherND"): (indexing.GATHER_ND_HINT,),
     ("com.microsoft", "Range"): (MS_RANGE_HINT,),
     ("com.microsoft", "Unique"): (MS_UNIQUE_HINT,),
     # com.microsoft quantized matmuls: scales, zero points and bias per tensor or per column of B, at most one

@@ -31,7 +31,8 @@ def domain_rows(version: OpVersion, code: Code) -> list[DomainRow]:
 def describe(domain: ValueDomain, code: Code, *, noun: str = "values") -> str:
     """The domain as one line of text; formulas as code (`noun`: what a range bounds, values or a dim's sizes)."""
     parts = _values(domain, code, noun) + _shape(domain, code) + _presence(domain, code)
-    for kind, sub in (("integer types", domain.integers), ("float types", domain.floats)):
+    for kind, sub in (("integer types", domain.integers), ("float types", domain.floats),
+                      ("strings", domain.strings)):
         if sub is not None:
             parts.append(f"{kind}: {describe(sub, code, noun=noun)}")
     return "; ".join(parts) or "—"
@@ -70,7 +71,12 @@ def _values(d: ValueDomain, code: Code, noun: str) -> list[str]:
     fills = {"full": "over the whole range of an integer type", "ends": "small values and both ends of an integer type",
              "specials": "NaN, ±inf and -0 among the values (integers: the type's extremes)"}
     parts += [fills[d.fill]] if d.fill in fills else []
-    parts += [text for flag, text in ((d.sorted, "ascending along the last axis"), (d.unique, "no value twice"),
+    if d.unique is not None:
+        where = "" if d.unique.text == "True" else f" where {code(d.unique.text)}"
+        parts.append(f"no value (index tuple) twice{where}")
+    if d.unique_along is not None:
+        parts.append(f"no index twice along axis {code(d.unique_along.text)}")
+    parts += [text for flag, text in ((d.sorted, "ascending along the last axis"),
                                       (d.probabilities, "rows of probabilities adding up to 1"),
                                       (d.any_type, "of any type its type variable allows")) if flag]
     return parts
