@@ -247,8 +247,8 @@ def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, 
                if not is_input and "value" in spec else None),
         types=(where.formula(spec["types"], f"types of output '{spec['name']}'", location, op)
                if not is_input and "types" in spec else None),
-        domain=(value_domain(spec.get("domain"), f"input '{spec['name']}'", location, op, where.formula)
-                if is_input else None),
+        domain=value_domain(spec.get("domain"), f"{'input' if is_input else 'output'} '{spec['name']}'", location, op,
+                            where.formula),
         role=spec.get("role", "data") if is_input else "data")
 
 

@@ -9,6 +9,7 @@ the thing it draws (the builder draws a name after the names its domain reads).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import fields
 
 from opset.formula import Formula
 from opset.formula.nodes import Call, ForClause, Name, Node, Slice, child_nodes
@@ -20,8 +21,8 @@ CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  
 ELEMENT = "i"  # the position of an element, where a rule applies per element
 _INPUT_ONLY = ("fill", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along")
 _NOT_ON_INPUTS = ("dtype_of", "multiple_of")
-_NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "present", "index", "axes",
-                "permutation", "sum", "sorted", "unique", "unique_along", "probabilities", "exclude", "repeats")
+_NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "present", "index", "sum", "sorted",
+                "unique", "unique_along", "probabilities", "exclude", "repeats")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
@@ -46,6 +47,16 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
             if (param.domain.when is not None or param.domain.present is not None) and not param.optional:
                 report(param.domain.location, op, f"input '{param.name}': domain when/present needs an optional "
                                                   "input")
+    for param in v.outputs:
+        if param.domain is None:
+            continue
+        for key, formula in param.domain.formulas():
+            check_formula(formula, f"output '{param.name}': domain {key}", param.domain.location, scope)
+        extra = [f.name for f in fields(ValueDomain) if f.name not in ("when", "present", "location", "negative")
+                 and getattr(param.domain, f.name) not in (None, False, (), "")]
+        if extra or not param.optional:
+            report(param.domain.location, op, f"output '{param.name}': a domain on an output says only where an "
+                                              "optional one is asked for (when, present)")
     for attr in v.attributes.values():
         if attr.domain is None:
             continue
@@ -76,8 +87,8 @@ def _check_one(v: OpVersion, domain: ValueDomain, what: str, kind: str, report: 
             report(domain.location, op, f"{what}: domain key '{key}' does not apply to {kind}s")
     if kind == "attribute" and (domain.rank is not None or domain.empty is not None):
         report(domain.location, op, f"{what}: domain rank and empty apply to inputs and tuples, not attributes")
-    if domain.count is not None and domain.axes is None:
-        report(domain.location, op, f"{what}: domain count goes with axes")
+    if domain.among is not None and domain.axes is None:
+        report(domain.location, op, f"{what}: domain among goes with axes")
 
 
 def _given(domain: ValueDomain, key: str) -> bool:

@@ -85,7 +85,8 @@ class ValueDomain(Record):
     index: Formula | None = None  # values are indices into a dim of this size (a list: one size per last-axis entry)
     negative: bool = True  # index and axes values may be negative (counted from the end)
     axes: Formula | None = None  # distinct axes of a tensor of this rank
-    count: tuple[Formula, Formula] | None = None  # axes: how many (inclusive)
+    among: Formula | None = None  # axes: the candidates (non-negative), where not every axis of the rank may be picked
+    count: tuple[Formula, Formula] | None = None  # how many axes; a list attribute's length (inclusive bounds)
     permutation: Formula | None = None  # a permutation of range(n)
     sum: Formula | None = None  # non-negative ints that add up to this
     one_of: tuple[Formula, ...] = ()  # the value is one of these (the first is the simplest draw)
@@ -116,8 +117,8 @@ class ValueDomain(Record):
     def formulas(self) -> list[tuple[str, Formula]]:
         """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
         found: list[tuple[str, Formula]] = []
-        for key in ("index", "axes", "permutation", "sum", "value", "multiple_of", "repeats", "unique", "unique_along",
-                    "empty", "when", "present"):
+        for key in ("index", "axes", "among", "permutation", "sum", "value", "multiple_of", "repeats", "unique",
+                    "unique_along", "empty", "when", "present"):
             formula = getattr(self, key)
             if formula is not None:
                 found.append((key, formula))
@@ -173,7 +174,8 @@ class Param(Record):
     value: Formula | None = None  # output: its values (a flat list) from its inputs', where they are known
     types: Formula | None = None  # output: its type (a list for a variadic output) where type variables cannot tell
     role: InputRole = "data"  # input: data, weight or parameter (INPUT_ROLES); outputs are always data
-    domain: ValueDomain | None = None  # input: what valid values and shapes look like (docs/format.md, "Domains")
+    # input: what valid values and shapes look like (docs/format.md, "Domains"); output: where it is asked for
+    domain: ValueDomain | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -70,6 +70,27 @@ class Builder:
         self.active.pop()
         self.done.add(item)
 
+    def output_count(self) -> int:
+        """How many outputs the node names: every required one, and optional ones as a prefix (no gaps), so each
+        optional output is checked too; an output's domain says where it is asked for (`present`, `when`), and a
+        hint may fix the count where the op ties outputs to inputs."""
+        outputs = self.ctx.version.outputs
+        if any(p.variadic for p in outputs):
+            return sum(1 for p in outputs if not p.optional)
+        if self.hint.outputs is not None:
+            return self.hint.outputs(self.draw, self.ctx)
+        low = max((i + 1 for i, p in enumerate(outputs) if not p.optional), default=0)
+        high = len(outputs)
+        for i, param in enumerate(outputs):
+            decided = self._presence(param.domain) if param.optional else None
+            if decided is False:
+                high = min(high, i)
+            elif decided is True:
+                low = max(low, i + 1)
+        if low > high:
+            raise dom.Undrawable(f"outputs: asked for up to {high} but at least {low}")
+        return int(self.draw(integers(low, high))) if low < high else high
+
     # ---- the environment formulas see ----------------------------------------------------------------------
 
     def env(self) -> dict[str, Any]:
@@ -94,6 +115,8 @@ class Builder:
                     del pending[name]
         for name in pending:
             env.setdefault(name, None)
+        arity = ctx.scratch.get("arity", {})  # a variadic output's name: how many values the node gives it
+        env.update({p.name: arity[p.name] for p in ctx.version.outputs if p.variadic and p.name in arity})
         return env
 
     def values(self) -> dict[str, list[Any]]:
@@ -156,6 +179,8 @@ class Builder:
     def _shape(self, name: str) -> None:
         ctx, param = self.ctx, self.params[name]
         domain = self._domain_of(param)
+        if value_shaped(param.domain) and not is_container(ctx.type_of(param.type)):
+            return  # its values (drawn first, presence decided there) give its shape
         if not self._present(param):
             ctx.shapes[name] = None
             ctx.omitted.add(name)
@@ -169,8 +194,6 @@ class Builder:
                        for _ in range(count)]
             ctx.shapes[name] = layouts if param.variadic else layouts[0]
             return
-        if value_shaped(domain):
-            return  # its values give its shape
         shape = self._drawn_shape(param)
         if shape is not None and domain is not None:
             shape = dom.with_empty_dim(self.draw, domain, self.env(), self.values(), shape)
@@ -329,11 +352,16 @@ class Builder:
         given, value = dom.chosen(self.draw, domain, env, values)
         if given:
             return _typed(value, attr.type)
+        if attr.type == "tensor":
+            return _tensor_attribute(self.draw, self.ctx)
         if not dom.draws_values(domain):  # presence only: the value as the spec's allowed/range/length say
             bounded = replace(_bounded(self.draw, attr, self.plan), required=True)
             return draw_attribute(self.draw, bounded, env, default_rank=len(self.ctx.first_shape()) or self.max_rank)
         if attr.type in ("ints", "floats", "strings"):
             length = list_length(attr, env)
+            if domain.count is not None:
+                low, high = dom.count_bounds(domain, env, values, 0, 0)
+                length = self.draw(integers(low, max(low, high)))
             if length is None:
                 length = self.draw(integers(1, max(1, len(self.ctx.first_shape()) or self.max_rank)))
             return dom.draw_list(self.draw, domain, env, values, attr.type[:-1], length)
@@ -380,6 +408,10 @@ class Builder:
         element = ctx.element_of(param.type)
         domain = self._domain_of(param)
         if domain is not None and value_shaped(domain):
+            if not self._present(param):
+                ctx.omitted.add(name)
+                ctx.shapes[name] = ctx.arrays[name] = None
+                return
             self._take(param, dom.draw_tensor(self.draw, domain, self.env(), self.values(), element, []))
             return
         if shape is None:

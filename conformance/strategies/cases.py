@@ -23,8 +23,6 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.domains import Undrawable
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hint_table import hint_for
-from conformance.strategies.hints import OpHint
-from conformance.strategies.memo import integers
 from conformance.strategies.plan import plan_for
 from conformance.strategies.schedule import schedule_for
 from opset.cells import allowed_cells, cell_name, cell_type, drawable_cell, primary_param
@@ -70,23 +68,13 @@ def _draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int, m
     hint = hint_for(version)
     ctx = DrawContext(version, dtype, _bind_types(draw, version, dtype), max_side)
     schedule = schedule_for(version, plan, hint_shapes=hint.shapes is not None)
+    builder = Builder(draw, ctx, plan, schedule, hint, max_rank)
     try:
-        Builder(draw, ctx, plan, schedule, hint, max_rank).run()
+        builder.run()
+        count = builder.output_count()
     except Undrawable:
         return None
-    return _finish(ctx, max_elements, _output_count(draw, ctx, hint))
-
-
-def _output_count(draw: DrawFn, ctx: DrawContext, hint: OpHint) -> int:
-    """How many outputs the node names: every required one, and optional ones as a prefix (no gaps), so each
-    optional output is checked too; a hint may fix the count where the op ties outputs to inputs."""
-    outputs = ctx.version.outputs
-    if any(p.variadic for p in outputs):
-        return sum(1 for p in outputs if not p.optional)
-    if hint.outputs is not None:
-        return hint.outputs(draw, ctx)
-    required = max((i + 1 for i, p in enumerate(outputs) if not p.optional), default=0)
-    return int(draw(integers(required, len(outputs)))) if required < len(outputs) else len(outputs)
+    return _finish(ctx, max_elements, count)
 
 
 def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:

@@ -87,10 +87,10 @@ def for_element(domain: ValueDomain | None, element: str) -> ValueDomain | None:
 
 def chosen(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None) -> tuple[bool, Any]:
     """(True, value) where the domain gives the whole value (`value`, `one_of`, `permutation`, `axes`), else
-    (False, None)."""
+    (False, None). A `one_of` whose choices read `i` is per element: not a whole value."""
     if domain.value is not None:
         return True, evaluate(domain.value, env, values)
-    if domain.one_of:
+    if domain.one_of and not per_element_choice(domain):
         picked = domain.one_of[draw(integers(0, len(domain.one_of) - 1))]
         return True, evaluate(picked, env, values)
     if domain.permutation is not None:
@@ -108,17 +108,25 @@ def _count(value: Any, what: str) -> int:
 
 
 def draw_axes(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None) -> list[int]:
-    """Distinct axes of a rank-r tensor (`axes: r`), ascending, each counted from the end at random where
-    `negative`; how many: `count` (default 1 to r; none for r = 0)."""
+    """Distinct axes of a rank-r tensor (`axes: r`; only those `among` lists, where given), ascending, each counted
+    from the end at random where `negative`; how many: `count` (default 1 to all; none for r = 0)."""
     rank = _count(evaluate(domain.axes, env, values), "axes") if domain.axes is not None else 0
-    low, high = (1, rank) if domain.count is None else (
-        int(_number(domain.count[0], env, values, 0) or 0), int(_number(domain.count[1], env, values, rank) or 0))
-    low, high = max(0, low), min(rank, high)
+    candidates = list(range(rank)) if domain.among is None else sorted(evaluate(domain.among, env, values))
+    low, high = count_bounds(domain, env, values, 1, len(candidates))
+    low, high = max(0, low), min(len(candidates), high)
     if low > high:
-        raise Undrawable(f"axes: cannot pick {low} to {high} of {rank} axes")
+        raise Undrawable(f"axes: cannot pick {low} to {high} of {candidates}")
     size = draw(integers(low, high))
-    picked = sorted(draw(st.lists(integers(0, rank - 1), min_size=size, max_size=size, unique=True))) if size else []
+    picked = sorted(draw(st.lists(st.sampled_from(candidates), min_size=size, max_size=size, unique=True))) \
+        if size else []
     return [a - rank if domain.negative and draw(BOOLEANS) else a for a in picked]
+
+
+def count_bounds(domain: ValueDomain, env: Env, values: Values | None, low: int, high: int) -> tuple[int, int]:
+    """The domain's `count` bounds (how many axes, a list's length), else [low, high]."""
+    if domain.count is None:
+        return low, high
+    return int(_number(domain.count[0], env, values, low) or 0), int(_number(domain.count[1], env, values, high) or 0)
 
 
 def parts(draw: DrawFn, total: int, count: int) -> list[int]:
@@ -129,6 +137,17 @@ def parts(draw: DrawFn, total: int, count: int) -> list[int]:
         return []
     cuts = sorted(int(draw(integers(0, total))) for _ in range(count - 1))
     return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
+
+
+def per_element_choice(domain: ValueDomain) -> bool:
+    """Whether `one_of` picks per element (its choices read `i`, the element's position)."""
+    return any("i" in f.names for f in domain.one_of)
+
+
+def pick_element(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None, index: int) -> Any:
+    """One element of a per-element `one_of`: a choice drawn, evaluated with `i` = index."""
+    picked = domain.one_of[draw(integers(0, len(domain.one_of) - 1))]
+    return evaluate(picked, with_element(env, index), values)
 
 
 def draws_values(domain: ValueDomain) -> bool:
@@ -171,6 +190,8 @@ def draw_list(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None
     if domain.sum is not None:
         total = _count(evaluate(domain.sum, env, values), "sum")
         return parts(draw, total, length)
+    if per_element_choice(domain):
+        return [pick_element(draw, domain, env, values, i) for i in range(length)]
     items = [draw_scalar(draw, domain, with_element(env, i), values, kind) for i in range(length)]
     if holds(domain.unique, env, values) and len(set(items)) < len(items):
         raise Undrawable("repeated values in a unique list")
@@ -243,6 +264,12 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
     if domain.sum is not None:
         total = _count(evaluate(domain.sum, env, values), "sum")
         return as_array(parts(draw, total, int(np.prod(shape)) if shape else 1), element).reshape(shape)
+    if per_element_choice(domain):
+        size = int(np.prod(shape)) if shape else 1
+        if size > MAX_CANDIDATES:
+            raise Undrawable(f"a per-element choice over {size} elements")
+        return as_array(np.asarray([pick_element(draw, domain, env, values, i) for i in range(size)]).reshape(shape),
+                        element)
     if domain.range is not None and any(f is not None and "i" in f.names for f in domain.range):
         return per_element(draw, domain, env, values, element, list(shape))
     low, high = bounds(domain, env, values, DEFAULT_LOW, DEFAULT_HIGH)

@@ -9,7 +9,6 @@ and 0.5 ...), so a backend that ignores one gets caught.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import numpy as np
 from hypothesis import strategies as st
@@ -18,7 +17,6 @@ from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import matmul_shapes
 from conformance.strategies.hint_spatial import CONV_HINTS, CONV_TRANSPOSE_HINT, POOL_HINT
-from conformance.strategies.hint_tensor import DROPOUT_HINTS
 from conformance.strategies.hints import OpHint, dims, int64_array, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
@@ -318,23 +316,6 @@ CONV_TRANSPOSE_DYNAMIC_PADS_HINT = OpHint(shapes=_conv_transpose_dynamic_pads_sh
                                           generic_attributes=False)
 
 
-DROPOUT_VALUES = replace(DROPOUT_HINTS[0], since=1)
-
-
-def _bias_dropout_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """data of rank 1 to 3; bias of data's shape or 1-D of its last dim; residual, when given, of data's shape
-    (drawn independently the three shapes almost never agree, and the law test's one case is filtered away)."""
-    shape = dims(draw, draw(integers(1, 3)), ctx.max_side)
-    set_input_shape(ctx, "data", shape)
-    set_input_shape(ctx, "bias", shape if draw(BOOLEANS) else shape[-1:])
-    if "residual" not in ctx.omitted:
-        set_input_shape(ctx, "residual", shape)
-
-
-# the dropout values, with data, bias and residual drawn in agreeing shapes
-BIAS_DROPOUT_HINT = replace(DROPOUT_VALUES, shapes=_bias_dropout_shapes)
-
-
 # ---- the table's entries -----------------------------------------------------------------------------------
 
 FUSED_HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
@@ -357,11 +338,6 @@ FUSED_HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "SwiGLU"): (SWIGLU_HINT,),
     ("com.microsoft", "GatedAdd"): (GATED_ADD_HINT,),
     ("com.microsoft", "NhwcMaxPool"): (NHWC_MAX_POOL_HINT,),
-    # Dropout's ratio (0, 0.25, 0.5, 0.75 or absent) and training_mode (absent, false, true): training draws a mask
-    # conform checks by the dropout law (bias and residual in it, the bitmask unpacked)
-    ("com.microsoft", "BiasDropout"): (BIAS_DROPOUT_HINT,),
-    ("com.microsoft", "BitmaskBiasDropout"): (BIAS_DROPOUT_HINT,),
-    ("com.microsoft", "BitmaskDropout"): (DROPOUT_VALUES,),
     # ConvTranspose's window with the pads given as the input Pads
     ("com.microsoft", "ConvTransposeWithDynamicPads"): (CONV_TRANSPOSE_DYNAMIC_PADS_HINT,),
 }

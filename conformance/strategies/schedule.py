@@ -50,8 +50,11 @@ def schedule_for(version: OpVersion, plan: DrawPlan, *, hint_shapes: bool) -> Sc
 
 
 def value_shaped(domain: ValueDomain | None) -> bool:
-    """Whether an input's domain gives its values as a list, whose length is the input's shape."""
-    return domain is not None and any(getattr(domain, key) not in (None, ()) for key in VALUE_SHAPED)
+    """Whether an input's domain gives its values as a whole list, whose length is the input's shape (a `one_of`
+    whose choices read `i` picks per element of a shape drawn as usual)."""
+    if domain is None or (domain.one_of and any("i" in f.names for f in domain.one_of)):
+        return False
+    return any(getattr(domain, key) not in (None, ()) for key in VALUE_SHAPED)
 
 
 def shape_owned(version: OpVersion) -> dict[str, str]:
@@ -107,7 +110,8 @@ class _Resolver:
             found += self._shape_deps(name, hint_shapes)
         elif kind == "attr":
             attr = self.version.attributes[name]
-            formulas = [f for f in (attr.length, attr.default_expr) if f is not None]
+            # the spec's length is read where the list is drawn element by element, not where a domain gives it whole
+            formulas = [attr.length] if attr.length is not None and not value_shaped(attr.domain) else []
             formulas += [f for _, f in attr.domain.formulas()] if attr.domain is not None else []
             found += self.formula_deps(formulas)
         elif kind == "values":
@@ -169,6 +173,9 @@ class _Resolver:
                 found.append(("shape", self.owned[n]))
             elif n in self.version.attributes:
                 found.append(("attr", n))
+                default = self.version.attributes[n].default_expr
+                if default is not None:  # read while it may be left off: what its default reads comes first
+                    pending.extend(drawn_names(default))
             elif n in self.dim_names:
                 found.append(("dim", n))
         return found
