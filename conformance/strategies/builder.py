@@ -181,6 +181,8 @@ class Builder:
         domain = self._domain_of(param)
         if value_shaped(param.domain) and not is_container(ctx.type_of(param.type)):
             return  # its values (drawn first, presence decided there) give its shape
+        if name in ctx.fixed and ctx.shapes.get(name) is not None:
+            return  # drawn with another input (the first operand of legacy or matmul broadcasting)
         if not self._present(param):
             ctx.shapes[name] = None
             ctx.omitted.add(name)
@@ -209,7 +211,9 @@ class Builder:
     def _drawn_shape(self, param: Param) -> list[int] | None:
         ctx, domain, name = self.ctx, self._domain_of(param), param.name
         if domain is not None and domain.broadcast is not None:
-            shape = self._broadcast_partner(param) if domain.broadcast == "numpy" else self._legacy_partner(param)
+            partner = {"numpy": self._broadcast_partner, "legacy": self._legacy_partner,
+                       "matmul": self._matmul_partner}[domain.broadcast]
+            shape = partner(param)
             if shape is not None:
                 set_input_shape(ctx, name, shape)
             return shape
@@ -276,6 +280,22 @@ class Builder:
         set_input_shape(ctx, first, a)
         ctx.fixed.add(param.name)
         return b
+
+    def _matmul_partner(self, param: Param) -> list[int]:
+        """B of numpy.matmul (`broadcast: matmul`), drawn with A (the first input): ranks 1 to 4 (1-D promoted;
+        matrices most), a shared contracted dim, batch dims that broadcast (each side may hold a 1 or lack leading
+        dims)."""
+        ctx, draw = self.ctx, self.draw
+        m, k, n = (draw(integers(1, ctx.max_side)) for _ in range(3))
+        ra, rb = draw(st.sampled_from([1, 2, 2, 3, 4])), draw(st.sampled_from([1, 2, 2, 3, 4]))
+        batch = [draw(integers(1, 3)) for _ in range(max(ra, rb) - 2)]
+
+        def batch_of(rank: int) -> list[int]:
+            own = batch[len(batch) - max(rank - 2, 0):] if rank > 2 else []
+            return [1 if draw(BOOLEANS) and draw(BOOLEANS) else d for d in own]
+
+        set_input_shape(ctx, ctx.version.inputs[0].name, [k] if ra == 1 else [*batch_of(ra), m, k])
+        return [k] if rb == 1 else [*batch_of(rb), k, n]
 
     def _present(self, param: Param) -> bool:
         """Whether an input is given: an optional one at random, within its domain's `when` and `present`."""
@@ -477,7 +497,7 @@ def _partner(draw: DrawFn, out: list[int]) -> list[int]:
 def _with_product(least: int, dims: list[int]) -> list[int]:
     """`dims` with the last dim scaled up (or a dim added to a scalar) so that the product is >= `least`."""
     total = int(np.prod(dims)) if dims else 1
-    if total >= least:
+    if total >= least or total == 0:  # an empty dim (`empty`, a 0..1 helper) is no product to grow
         return dims
     if not dims:
         return [least]

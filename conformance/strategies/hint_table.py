@@ -30,18 +30,7 @@ from conformance.strategies.hint_image import (
     ROI_ALIGN_HINT,
 )
 from conformance.strategies.hint_linalg import (
-    CONV_INTEGER_HINT,
-    DEQUANTIZE_HINTS,
     EINSUM_HINT,
-    GROUP_NORM_HINTS,
-    LAYER_NORM_HINT,
-    LP_NORM_HINT,
-    MATMUL_HINT,
-    MATMUL_INTEGER_HINT,
-    QLINEAR_CONV_HINT,
-    QLINEAR_MATMUL_HINT,
-    QUANTIZE_HINTS,
-    RMS_NORM_HINT,
 )
 from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
 from conformance.strategies.hint_ml import (
@@ -219,22 +208,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("tengine", "L2Pool"): (L2POOL_HINT,),
     # reflect pads must stay below the side they pad, so the mode is drawn before the pads
     ("tengine", "Pad"): (PAD_HINT,),
-    # matrix products: A's last dim is B's contracted dim, batch dims broadcast
-    ("ai.onnx", "MatMul"): (MATMUL_HINT,),
-    ("ai.onnx", "MatMulInteger"): (MATMUL_INTEGER_HINT,),  # zero points per tensor, row or column
-    ("ai.onnx", "QLinearMatMul"): (QLINEAR_MATMUL_HINT,),  # ... and positive scales shaped like them
-    # an axis inside X, Scale and B broadcasting to X; a stash type numpy holds (bfloat16 is issue 10's)
-    ("ai.onnx", "LayerNormalization"): (LAYER_NORM_HINT,),
-    ("ai.onnx", "GroupNormalization"): GROUP_NORM_HINTS,
-    ("ai.onnx", "RMSNormalization"): (RMS_NORM_HINT,),
-    ("ai.onnx", "LpNormalization"): (LP_NORM_HINT,),  # non-negative data in half the draws
-    # scale and zero point per tensor, axis or block; positive scales; an output_dtype that fits the zero point
-    ("ai.onnx", "QuantizeLinear"): QUANTIZE_HINTS,
-    ("ai.onnx", "DequantizeLinear"): DEQUANTIZE_HINTS,
-    # Conv's windows, with zero points (and scales) per tensor or per output channel
-    ("ai.onnx", "ConvInteger"): (CONV_INTEGER_HINT,),
-    ("ai.onnx", "QLinearConv"): (QLINEAR_CONV_HINT,),
-    # an equation and operand shapes that fit it (labels, diagonals, ellipses, broadcasting, implicit output)
+    # Einsum: an equation and operand shapes that fit it (labels, diagonals, ellipses, broadcasting, implicit output):
+    # the equation is text whose labels decide every operand's rank and dims, a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
     # image ops: the pooling window fits the drawn spatial dims, and p is drawn
     ("ai.onnx", "LpPool"): (LP_POOL_HINT,),
@@ -353,7 +328,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # scale per column
     ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
     ("com.microsoft", "DynamicQuantizeMatMul"): (DYNAMIC_QUANTIZE_MATMUL_HINT,),
-    ("com.microsoft", "MatMulInteger16"): (MATMUL_HINT,),
     # K, N, bits and block_size tie B, scales, zero points, g_idx and bias; B's bytes are any bytes
     ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
     # the table's packing (uint8 with bits), axes and block_size tie scales and zero points; indices reach

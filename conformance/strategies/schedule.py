@@ -144,8 +144,11 @@ class _Resolver:
             found += self.formula_deps([self.plan.vector_of[name]])
         if domain is not None:
             found += self.formula_deps([f for _, f in domain.formulas()])
-            if domain.broadcast == "legacy":
-                found.append(("shape", self.version.inputs[0].name))
+
+        setter = next((p.name for p in self.version.inputs if p.domain is not None
+                       and p.domain.broadcast in ("legacy", "matmul")), None)
+        if setter is not None and param is self.version.inputs[0]:
+            found.append(("shape", setter))  # legacy and matmul broadcasting draw the first input with their own
         if param.shape is None and domain is None and name not in self.plan.vector_of:
             earlier = [p.name for p in self.version.inputs[:self.version.inputs.index(param)]]
             found += [("shape", n) for n in earlier]  # an elementwise partner of the first shaped input
