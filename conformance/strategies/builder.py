@@ -146,6 +146,9 @@ class Builder:
             if isinstance(ctx.dims.get(source), list) and source not in plan.same_tuple:
                 ctx.dims[name] = list(ctx.dims[source])
                 return
+        if domain is not None and domain.value is not None:  # a helper's value may be None (no rule this draw)
+            ctx.dims[name] = dom.evaluate(domain.value, self.env(), self.values())
+            return
         if domain is not None:
             given, value = dom.chosen(self.draw, domain, self.env(), self.values())
             if given:
@@ -160,7 +163,8 @@ class Builder:
             ctx.dims[name] = dom.with_empty_dim(self.draw, domain, env, self.values(),
                                                 _with_product(plan.min_prod.get(name, 1), sizes))
             return
-        ctx.dims[name] = dom.draw_size(self.draw, domain, env, self.values(), ctx.max_side)
+        helper = name not in plan.dims and name not in plan.derived
+        ctx.dims[name] = dom.draw_size(self.draw, domain, env, self.values(), ctx.max_side, helper=helper)
         if domain is None and name in plan.multiple_of and self.schedule.pull:
             self._multiply(name)
 
@@ -432,7 +436,7 @@ class Builder:
                 ctx.omitted.add(name)
                 ctx.shapes[name] = ctx.arrays[name] = None
                 return
-            self._take(param, dom.draw_tensor(self.draw, domain, self.env(), self.values(), element, []))
+            self._take(param, dom.draw_tensor(self.draw, domain, self.env(), self.values(), element, None))
             return
         if shape is None:
             ctx.arrays[name] = None

@@ -89,7 +89,9 @@ def chosen(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None) -
     """(True, value) where the domain gives the whole value (`value`, `one_of`, `permutation`, `axes`), else
     (False, None). A `one_of` whose choices read `i` is per element: not a whole value."""
     if domain.value is not None:
-        return True, evaluate(domain.value, env, values)
+        value = evaluate(domain.value, env, values)
+        if value is not None:  # None: this draw's value comes from the other keys
+            return True, value
     if domain.one_of and not per_element_choice(domain):
         picked = domain.one_of[draw(integers(0, len(domain.one_of) - 1))]
         return True, evaluate(picked, env, values)
@@ -201,14 +203,17 @@ def draw_list(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None
 # ---- dims and tuples ------------------------------------------------------------------------------------------
 
 def draw_size(draw: DrawFn, domain: ValueDomain | None, env: Env, values: Values | None, max_side: int,
-              index: int | None = None) -> int:
-    """One dim's size: `range` (`i` = `index` inside a tuple), default 1 to max_side; then `multiple_of`."""
+              index: int | None = None, *, helper: bool = False) -> int:
+    """One dim's size: `range` (`i` = `index` inside a tuple), default 1 to max_side; then `multiple_of`. A
+    helper (a name no signature has) is any int of its range, negative ones too."""
     scope = env if index is None else with_element(env, index)
     low, high = bounds(domain, scope, values, 1, max_side)
     lo, hi = int(np.ceil(low if low is not None else 1)), int(np.floor(high if high is not None else max_side))
-    if lo > hi or hi < 0:
+    if not helper:
+        lo = max(lo, 0)
+    if lo > hi:
         raise Undrawable(f"dim range [{lo}, {hi}] is empty")
-    size = int(draw(integers(max(lo, 0), hi)))
+    size = int(draw(integers(lo, hi)))
     if domain is not None and domain.multiple_of is not None:
         factor = evaluate(domain.multiple_of, scope, values)
         if not isinstance(factor, int) or factor < 1:
@@ -244,11 +249,19 @@ def with_empty_dim(draw: DrawFn, domain: ValueDomain | None, env: Env, values: V
 # ---- tensors --------------------------------------------------------------------------------------------------
 
 def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None, element: str,
-                shape: Sequence[int]) -> np.ndarray:
-    """An input's array of `element` and `shape` from its domain (a value-giving domain gives the shape too)."""
+                shape: Sequence[int] | None) -> np.ndarray:
+    """An input's array of `element` and `shape` from its domain; shape None: the domain gives the whole value, and
+    its shape with it (a value given for a drawn shape is broadcast to it: one scale for every channel)."""
     given, value = chosen(draw, domain, env, values)
     if given:
-        return as_array(value, element)
+        array = as_array(value, element)
+        if shape is None:
+            return array
+        try:
+            return np.asarray(np.broadcast_to(array, tuple(shape)).copy())
+        except ValueError as e:
+            raise Undrawable(f"{value!r} does not broadcast to {list(shape)}") from e
+    shape = [] if shape is None else shape
     seed = draw(SEEDS)
     rng = np.random.default_rng(seed)
     if domain.index is not None:
@@ -359,6 +372,11 @@ def filled(seed: int, fill: str | None, element: str, shape: list[int], low: flo
     """Values of `element` in [low, high] (`small`, the default), over the whole integer type (`full`), small
     values mixed with both ends of the type (`ends`), or with NaN, infinities and -0 (the extremes for integers)
     in about a quarter of the elements (`specials`)."""
+    if fill == "log":  # scales across orders of magnitude: log-uniform, arbitrary float32 values
+        if low <= 0:
+            raise Undrawable(f"a log-uniform fill needs a positive range, not [{low}, {high}]")
+        rng = np.random.default_rng(seed)
+        return as_array(np.asarray(low * (high / low) ** rng.random(tuple(shape)), dtype=np.float32), element)
     small = fill_array(seed, element, shape, min_value=low, max_value=high)
     dtype = small.dtype
     if fill in (None, "small") or (dtype.kind not in "iub" and not is_float_dtype(dtype)):

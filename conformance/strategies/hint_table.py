@@ -102,18 +102,7 @@ from conformance.strategies.hint_ort_models import SPARSE_ATTENTION_HINT as ORT_
 from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import VARLEN_NGRAM_HASH_HINT as ORT_VARLEN_NGRAM_HASH_HINT
 from conformance.strategies.hint_qlinear import (
-    COM_QLINEAR_CONV_HINT,
-    QGEMM_HINT,
-    QLINEAR_ADD_HINT,
-    QLINEAR_AVERAGE_POOL_HINT,
     QLINEAR_CONCAT_HINT,
-    QLINEAR_LEAKY_RELU_HINT,
-    QLINEAR_MUL_HINT,
-    QLINEAR_POOL_HINT,
-    QLINEAR_REDUCE_MEAN_HINT,
-    QLINEAR_SIGMOID_HINT,
-    QLINEAR_SOFTMAX_HINT,
-    QLINEAR_WHERE_HINT,
 )
 from conformance.strategies.hint_qmatmul import (
     BLOCK_FP4_WEIGHT_HINT,
@@ -347,22 +336,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "Inverse"): (INVERSE_HINT,),
     ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
     ("com.microsoft", "MaxpoolWithMask"): (MAXPOOL_WITH_MASK_HINT,),
-    # com.microsoft quantized ops: positive scales; conv operands (channels_last too), QGemm's M/K/N with
-    # per-column b parameters and a quantized or float output, QLinearConcat's (tensor, scale, zero point) triples
-    ("com.microsoft", "QLinearConv"): (COM_QLINEAR_CONV_HINT,),
-    ("com.microsoft", "QGemm"): (QGEMM_HINT,),
+    # QLinearConcat: its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with
+    # shapes and values of their own; a domain describes one kind of value per input
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
-    ("com.microsoft", "QLinearAveragePool"): (QLINEAR_AVERAGE_POOL_HINT,),
-    ("com.microsoft", "QLinearGlobalAveragePool"): (QLINEAR_POOL_HINT,),
-    # element-wise/reducing QLinear ops: data and zero points over the whole 8-bit range (the generic draw
-    # stays within -4..4), float32 scales that put the result across the output range
-    ("com.microsoft", "QLinearAdd"): (QLINEAR_ADD_HINT,),
-    ("com.microsoft", "QLinearMul"): (QLINEAR_MUL_HINT,),
-    ("com.microsoft", "QLinearSigmoid"): (QLINEAR_SIGMOID_HINT,),
-    ("com.microsoft", "QLinearLeakyRelu"): (QLINEAR_LEAKY_RELU_HINT,),
-    ("com.microsoft", "QLinearSoftmax"): (QLINEAR_SOFTMAX_HINT,),
-    ("com.microsoft", "QLinearWhere"): (QLINEAR_WHERE_HINT,),
-    ("com.microsoft", "QLinearReduceMean"): (QLINEAR_REDUCE_MEAN_HINT,),
     # com.microsoft MoE: expert counts, hidden/inter sizes, the fused gate/up width and k must agree
     ("com.microsoft", "MoE"): (MOE_HINT,),
     # com.microsoft LinearAttention: GQA or inverse GQA heads, the state window and the gates' shapes must agree

@@ -54,6 +54,8 @@ def value_shaped(domain: ValueDomain | None) -> bool:
     whose choices read `i` picks per element of a shape drawn as usual)."""
     if domain is None or (domain.one_of and any("i" in f.names for f in domain.one_of)):
         return False
+    if domain.shapes or domain.rank is not None:
+        return False  # a shape drawn first: the value is broadcast to it
     return any(getattr(domain, key) not in (None, ()) for key in VALUE_SHAPED)
 
 

@@ -94,26 +94,45 @@ def test_integer_and_float_keys_apply_by_element_type() -> None:
     assert dom.for_element(domain, "float").exclude == ()
 
 
-@pytest.mark.parametrize(("op", "since", "dtype"), [
-    ("Conv", 11, "float"), ("ConvTranspose", 11, "float"), ("MaxPool", 12, "float"), ("AveragePool", 19, "float"),
-    ("ReduceSum", 13, "int64"), ("ReduceMax", 1, "float"), ("TopK", 11, "int32"), ("ArgMin", 13, "float16"),
-    ("Add", 1, "float"), ("Div", 14, "int8"), ("Mod", 13, "float"), ("Max", 13, "int32"), ("Where", 16, "bool"),
-    ("BitShift", 11, "uint16"), ("Unique", 11, "float"),
-])
-def test_domains_build_valid_cases_instead_of_filtering(op: str, since: int, dtype: str) -> None:
-    """Nearly every single draw of a version with domains is a valid case: the domains build what the constraints
-    and shape formulas accept (a draw the constraints refuse is the exception, never the way)."""
-    version = registry().resolve("ai.onnx", op, since)
+def _with_domains() -> list[tuple[str, str, int, str]]:
+    """One cell of every version that states domains (and that the reference computes)."""
+    from opset.cells import allowed_cells, drawable_cell, primary_param
+
+    found = []
+    for op in registry():
+        if op.no_reference_kernel:
+            continue
+        for v in op.versions:
+            stated = v.dims or any(p.domain for p in [*v.inputs, *v.outputs]) or any(
+                a.domain for a in v.attributes.values())
+            primary = primary_param(v)
+            if not stated or primary is None or registry().try_resolve(v.domain, v.name, v.since) is None:
+                continue
+            cells = [c for c in allowed_cells(v, primary.type) if drawable_cell(c)]
+            found += [(v.domain, v.name, v.since, cells[0])] if cells else []
+    return found
+
+
+BUILT = settings(max_examples=8, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.parametrize(("domain", "op", "since", "dtype"), _with_domains())
+def test_domains_build_valid_cases_instead_of_filtering(domain: str, op: str, since: int, dtype: str) -> None:
+    """Every draw of a version with domains is a valid case but rarely: the domains build what the constraints and
+    shape formulas accept (a draw they refuse, or one a domain cannot complete, is the exception, never the way; a
+    domain that cannot be drawn from half the time silently halves what a cell tests)."""
+    version = registry().resolve(domain, op, since)
     outcomes: list[bool] = []
 
-    @SETTINGS
+    @BUILT
     @given(st.data())
     def draw_one(data: st.DataObject) -> None:
         case = _draw_once(data.draw, version, dtype, max_side=5, max_rank=4, max_elements=4096)
         outcomes.append(case is not None)
 
     draw_one()
-    assert sum(outcomes) >= 0.85 * len(outcomes), f"{op}@{since}: {outcomes.count(False)} of {len(outcomes)} refused"
+    refused = outcomes.count(False)
+    assert refused <= 1, f"{version.signature}[{dtype}]: {refused} of {len(outcomes)} draws refused"
 
 
 def test_each_item_is_drawn_after_what_its_domain_reads() -> None:
