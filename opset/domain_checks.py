@@ -66,8 +66,13 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
                                              f"'{attr.domain.dtype_of}', not a type variable")
         if attr.domain.present is not None and attr.required:
             report(attr.domain.location, op, f"attribute '{attr.name}': domain present on a required attribute")
+    taken = {**{name: "a let" for name in v.lets}, **{a: "an attribute" for a in v.attributes},
+             **{p.name: "an input" for p in v.inputs}}
     for name, domain in v.dims.items():
         _check_one(v, domain, f"dim '{name}'", "dim", report, check_formula, scope)
+        if name in taken:
+            report(domain.location, op, f"dim '{name}' is also {taken[name]}'s name; formulas would read that, "
+                                        "not the drawn dim")
     for cycle in domain_cycles(v):
         report(v.location, op, f"domains read each other in a circle: {' -> '.join(cycle)}")
 

@@ -90,6 +90,7 @@ class ValueDomain(Record):
     permutation: Formula | None = None  # a permutation of range(n)
     sum: Formula | None = None  # non-negative ints that add up to this
     one_of: tuple[Formula, ...] = ()  # the value is one of these (the first is the simplest draw)
+    each: bool = False  # one_of picks each element on its own (a tensor's, a list's)
     value: Formula | None = None  # the value is exactly this
     multiple_of: Formula | None = None  # dims: a multiple of this
     sorted: bool = False  # ascending along the last axis

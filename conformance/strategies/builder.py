@@ -20,7 +20,7 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.plan import DrawPlan
-from conformance.strategies.schedule import Item, Schedule, value_shaped
+from conformance.strategies.schedule import Item, Schedule, input_value_shaped
 from conformance.strategies.values import SEEDS, fill_array
 from opset.dtypes import is_container
 from opset.formula import Formula, FormulaError, Undecided
@@ -183,7 +183,7 @@ class Builder:
     def _shape(self, name: str) -> None:
         ctx, param = self.ctx, self.params[name]
         domain = self._domain_of(param)
-        if value_shaped(param.domain) and not is_container(ctx.type_of(param.type)):
+        if input_value_shaped(ctx.version, param) and not is_container(ctx.type_of(param.type)):
             return  # its values (drawn first, presence decided there) give its shape
         if name in ctx.fixed and ctx.shapes.get(name) is not None:
             return  # drawn with another input (the first operand of legacy or matmul broadcasting)
@@ -204,8 +204,8 @@ class Builder:
         if shape is not None and domain is not None:
             shape = dom.with_empty_dim(self.draw, domain, self.env(), self.values(), shape)
         if param.variadic:
-            if domain is not None and domain.broadcast == "numpy":
-                return  # the broadcast draw gave each value its shape
+            if domain is not None and (domain.broadcast == "numpy" or domain.shapes):
+                return  # the broadcast draw or the domain's shapes gave each value its shape
             count = self.draw(integers(param.min_arity, param.min_arity + 2))
             ctx.shapes[name] = [list(shape) if shape is not None else None for _ in range(count)]
             ctx.scratch.setdefault("arity", {})[name] = count
@@ -224,7 +224,16 @@ class Builder:
         if domain is not None and domain.shapes:
             picked = domain.shapes[self.draw(integers(0, len(domain.shapes) - 1))]
             shape = dom.evaluate(picked, self.env(), self.values())
-            if not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape):
+            if param.variadic:  # a variadic input's shapes: one per value
+                shapes: Any = shape
+                if not isinstance(shapes, list) or not all(_is_shape(s) for s in shapes) \
+                        or len(shapes) < param.min_arity:
+                    raise dom.Undrawable(f"shapes {shapes!r} of '{name}'")
+                ctx.shapes[name] = [list(s) for s in shapes]
+                ctx.scratch.setdefault("arity", {})[name] = len(shapes)
+                ctx.fixed.add(name)
+                return None
+            if not _is_shape(shape):
                 raise dom.Undrawable(f"shape {shape!r} of '{name}'")
             set_input_shape(ctx, name, shape)
             return list(shape)
@@ -367,12 +376,12 @@ class Builder:
         assert domain is not None
         env, values = self.env(), self.values()
         decided = self._presence(domain)
-        if decided is False or (decided is None and not attr.required and self.draw(BOOLEANS)):
+        if decided is False:
             return OMIT
         if domain.dtype_of is not None:
-            element = self.draw(st.sampled_from(drawable_types(self.ctx.version, domain.dtype_of)))
-            self.ctx.type_bindings[domain.dtype_of] = element
-            return code_or_name(element, attr.type)
+            return self._type_code(attr, domain.dtype_of, may_omit=decided is None and not attr.required)
+        if decided is None and not attr.required and self.draw(BOOLEANS):
+            return OMIT
         given, value = dom.chosen(self.draw, domain, env, values)
         if given:
             return _typed(value, attr.type)
@@ -390,6 +399,22 @@ class Builder:
                 length = self.draw(integers(1, max(1, len(self.ctx.first_shape()) or self.max_rank)))
             return dom.draw_list(self.draw, domain, env, values, attr.type[:-1], length)
         return _typed(dom.draw_scalar(self.draw, domain, env, values, attr.type), attr.type)
+
+    def _type_code(self, attr: Attribute, variable: str, *, may_omit: bool) -> Any:
+        """An attribute naming the element type of `variable` (`dtype_of`): the cell's where the cell fixes the
+        variable, else drawn among those it allows (the binding follows). It is left off at random only where its
+        default says the same: a default naming that type, or, without one, the cell's type (EyeLike's output takes
+        its input's type)."""
+        ctx = self.ctx
+        element = ctx.type_bindings[variable] if variable == self.plan.primary_type else \
+            self.draw(st.sampled_from(drawable_types(ctx.version, variable)))
+        code = code_or_name(element, attr.type)
+        same = attr.default == code if attr.default is not None else element == ctx.dtype
+        if may_omit and same and self.draw(BOOLEANS):
+            ctx.type_bindings[variable] = element
+            return OMIT
+        ctx.type_bindings[variable] = element
+        return code
 
     def _rederive(self, _: str) -> None:
         """The shapes made of derived dims, for a hint's draw (its dims came after the shapes)."""
@@ -431,7 +456,7 @@ class Builder:
             return
         element = ctx.element_of(param.type)
         domain = self._domain_of(param)
-        if domain is not None and value_shaped(domain):
+        if domain is not None and input_value_shaped(ctx.version, param, domain):
             if not self._present(param):
                 ctx.omitted.add(name)
                 ctx.shapes[name] = ctx.arrays[name] = None
@@ -469,6 +494,10 @@ def _try(env: dict[str, Any], name: str, formula: Formula, values: dict[str, lis
     except (FormulaError, Undecided, KeyError, TypeError):
         return False
     return True
+
+
+def _is_shape(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in value)
 
 
 def _typed(value: Any, attr_type: str) -> Any:

@@ -142,8 +142,8 @@ def parts(draw: DrawFn, total: int, count: int) -> list[int]:
 
 
 def per_element_choice(domain: ValueDomain) -> bool:
-    """Whether `one_of` picks per element (its choices read `i`, the element's position)."""
-    return any("i" in f.names for f in domain.one_of)
+    """Whether `one_of` picks per element (`each`, or choices that read `i`, the element's position)."""
+    return bool(domain.one_of) and (domain.each or any("i" in f.names for f in domain.one_of))
 
 
 def pick_element(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None, index: int) -> Any:

@@ -15,7 +15,7 @@ from conformance.strategies.hint_attention import (
     ROTARY_EMBEDDING_HINT,
 )
 from conformance.strategies.hint_binary import POW_HINTS
-from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT, EYE_LIKE_HINT
+from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT
 from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
 from conformance.strategies.hint_image import (
     AFFINE_GRID_HINT,
@@ -32,7 +32,6 @@ from conformance.strategies.hint_image import (
 from conformance.strategies.hint_linalg import (
     EINSUM_HINT,
 )
-from conformance.strategies.hint_loss import NLL_HINT, SOFTMAX_CROSS_ENTROPY_HINT
 from conformance.strategies.hint_ml import (
     CLASSIFIER_HINT,
     LINEAR_CLASSIFIER_HINT,
@@ -68,8 +67,6 @@ from conformance.strategies.hint_ms_attention import (
     RPB_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
-from conformance.strategies.hint_ms_tensor import RANGE_HINT as MS_RANGE_HINT
-from conformance.strategies.hint_ms_tensor import UNIQUE_HINT as MS_UNIQUE_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
 from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
 from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
@@ -86,7 +83,7 @@ from conformance.strategies.hint_norms import (
     SKIP_NORM_HINT,
     TORCH_EMBEDDING_HINT,
 )
-from conformance.strategies.hint_ort_misc import INVERSE_HINT, IS_ALL_FINITE_HINT, MAXPOOL_WITH_MASK_HINT
+from conformance.strategies.hint_ort_misc import IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import ENGRAM_GATE_HINT as ORT_ENGRAM_GATE_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
@@ -119,7 +116,7 @@ from conformance.strategies.hint_qmatmul import (
     Q_ATTENTION_HINT,
     Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
-from conformance.strategies.hint_random import BERNOULLI_HINT, GENERATOR_HINT, LIKE_HINT, MULTINOMIAL_HINT
+from conformance.strategies.hint_random import MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
 from conformance.strategies.hint_sequence import (
@@ -174,9 +171,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Attention"): (ATTENTION_HINT,),
     ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
     ("ai.onnx", "CausalConvWithState"): (CAUSAL_CONV_HINT,),
-    # labels must name a class of the scores (or the ignore_index)
-    ("ai.onnx", "NegativeLogLikelihoodLoss"): (NLL_HINT,),
-    ("ai.onnx", "SoftmaxCrossEntropyLoss"): (SOFTMAX_CROSS_ENTROPY_HINT,),
     # Pow 12 on: each exponent value follows the base value it meets (broadcast): no fractional power of a negative
     # integer base, no negative power of an integer 0 (values elementwise tied across two inputs: no domain key says it)
     ("ai.onnx", "Pow"): POW_HINTS,
@@ -185,7 +179,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Cast"): (CAST_HINT,),
     ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),
     ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),
-    ("ai.onnx", "EyeLike"): (EYE_LIKE_HINT,),
     ("tengine", "Gather"): (GATHER_HINT,),
     ("tengine", "Scatter"): (SCATTER_HINT,),  # also: indices/updates fit inside data, no repeated target
     ("tengine", "SparseToDense"): (SPARSE_TO_DENSE_HINT,),  # also: scalar, [K] or [K, 2] indices
@@ -265,13 +258,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "MelWeightMatrix"): (MEL_HINT,),
     # a small random image Pillow encodes losslessly (PNG, BMP, TIFF, PPM; gray, palette, RGB, RGBA)
     ("ai.onnx", "ImageDecoder"): (IMAGE_DECODER_HINT,),
-    # random draws: dtype in step with the cell (or a float target for an input type the output cannot take),
-    # probabilities in [0, 1] (0 and 1 included), logits with classes of probability 0 (-inf)
-    ("ai.onnx", "RandomNormal"): (GENERATOR_HINT,),
-    ("ai.onnx", "RandomUniform"): (GENERATOR_HINT,),
-    ("ai.onnx", "RandomNormalLike"): (LIKE_HINT,),
-    ("ai.onnx", "RandomUniformLike"): (LIKE_HINT,),
-    ("ai.onnx", "Bernoulli"): (BERNOULLI_HINT,),
+    # Multinomial: logits with classes of probability 0 (-inf) now and then, never a whole row: a rule over a row's
+    # values together, which no domain key states
     ("ai.onnx", "Multinomial"): (MULTINOMIAL_HINT,),
     # W, R, B, P and the states sized from hidden_size, the direction count and the layout; activation lists as
     # long as the directions need, with alpha/beta that reach them; sequence lengths inside the sequence, mostly
@@ -284,10 +272,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
-    # the training optimizers: the variadic input in its groups of n tensors (X, G, then V and H)
-    ("ai.onnx.preview.training", "Adagrad"): (_optimizer_groups(3),),
-    ("ai.onnx.preview.training", "Momentum"): (_optimizer_groups(3),),
-    ("ai.onnx.preview.training", "Adam"): (_optimizer_groups(4),),
     # onnxruntime's fused norms and rotary ops: head sizes, cache widths, sections, groups and hidden sizes that
     # agree; ids inside their tables; positions (a base position too) inside the caches; EmbedLayerNormalization
     # asks for mask_index where onnxruntime's inference types it
@@ -311,8 +295,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
     ("com.microsoft.nchwc", "ReorderInput"): (REORDER_INPUT_HINT,),
     ("com.microsoft.nchwc", "ReorderOutput"): (REORDER_OUTPUT_HINT,),
-    ("com.microsoft", "Range"): (MS_RANGE_HINT,),
-    ("com.microsoft", "Unique"): (MS_UNIQUE_HINT,),
     # com.microsoft quantized matmuls: scales, zero points and bias per tensor or per column of B, at most one
     # scale per column
     ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
@@ -332,10 +314,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulNBitsQkv"): (MATMUL_N_BITS_QKV_HINT,),
     ("com.microsoft", "MatMulNBitsMlp"): (MATMUL_N_BITS_MLP_HINT,),
     ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
-    # com.microsoft: invertible matrices; inputs clean or with NaN, infinities or both; masks with zeros
-    ("com.microsoft", "Inverse"): (INVERSE_HINT,),
+    # IsAllFinite: each value of the variadic input clean, or with NaN, infinities or both, chosen per value and in
+    # step with the isinf_only/isnan_only setting: a per-value choice of fill, which a domain (one fill) cannot make
     ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
-    ("com.microsoft", "MaxpoolWithMask"): (MAXPOOL_WITH_MASK_HINT,),
     # QLinearConcat: its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with
     # shapes and values of their own; a domain describes one kind of value per input
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),

@@ -19,7 +19,7 @@ from conformance.strategies.plan import DrawPlan
 from opset.domain_checks import drawn_names
 from opset.formula import Formula
 from opset.formula.nodes import Call, ForClause, Name, Node, Slice, child_nodes
-from opset.model import OpVersion, ValueDomain
+from opset.model import OpVersion, Param, ValueDomain
 
 Item = tuple[str, str]  # (kind, name): ("dim", "S"), ("shape", "X"), ("hint", ""), ("attr", "axis"), ("values", "X")
 HINT: Item = ("hint", "")
@@ -49,14 +49,27 @@ def schedule_for(version: OpVersion, plan: DrawPlan, *, hint_shapes: bool) -> Sc
     return schedule
 
 
-def value_shaped(domain: ValueDomain | None) -> bool:
-    """Whether an input's domain gives its values as a whole list, whose length is the input's shape (a `one_of`
-    whose choices read `i` picks per element of a shape drawn as usual)."""
-    if domain is None or (domain.one_of and any("i" in f.names for f in domain.one_of)):
+def value_shaped(domain: ValueDomain | None, signature: tuple[str | int, ...] | None = None,
+                 shared: frozenset[str] = frozenset()) -> bool:
+    """Whether an input's (or a list attribute's) domain gives its values as a whole list, whose length is its shape.
+    Not where the shape is drawn first (`shapes`, `rank`, a signature fixing a size or naming a dim drawn elsewhere,
+    `shared`: the value is broadcast to it) nor where `one_of` picks per element (`each`, or choices that read `i`).
+    A signature `[K]` whose K nothing else reads is the list's length."""
+    if domain is None or (domain.one_of and (domain.each or any("i" in f.names for f in domain.one_of))):
         return False
     if domain.shapes or domain.rank is not None:
-        return False  # a shape drawn first: the value is broadcast to it
+        return False
+    if signature is not None and not (len(signature) == 1 and isinstance(signature[0], str)
+                                      and (signature[0].startswith("*") or signature[0] not in shared)):
+        return False
     return any(getattr(domain, key) not in (None, ()) for key in VALUE_SHAPED)
+
+
+def input_value_shaped(version: OpVersion, param: Param, domain: ValueDomain | None = None) -> bool:
+    """`value_shaped` for an input of `version` (with `domain` for its own where given: an element type's keys):
+    the dims other inputs' signatures and the version's dims name are drawn on their own."""
+    shared = {str(d) for p in version.inputs if p is not param for d in p.shape or () if isinstance(d, str)}
+    return value_shaped(domain or param.domain, param.shape, frozenset(shared | set(version.dims)))
 
 
 def shape_owned(version: OpVersion) -> dict[str, str]:
@@ -120,7 +133,7 @@ class _Resolver:
             param = self.inputs[name]
             if param.domain is not None:
                 found += self.formula_deps([f for _, f in param.domain.formulas()])
-            if not value_shaped(param.domain):
+            if not input_value_shaped(self.version, param):
                 found.append(("shape", name))
         return [item for item in dict.fromkeys(found) if item != (kind, name)]
 
@@ -136,7 +149,7 @@ class _Resolver:
     def _shape_deps(self, name: str, hint_shapes: bool) -> list[Item]:
         param = self.inputs[name]
         domain = param.domain
-        if value_shaped(domain):
+        if input_value_shaped(self.version, param):
             return [("values", name)]
         found: list[Item] = []
         if param.shape is not None and not hint_shapes:
