@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="conform", description="Operator conformance of a backend against the registry.",
                                 epilog=f"other commands (each takes --help):{commands}",
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--backend", required=True, help="reference | onnxruntime | onnx-reference | module[:factory] | "
+    p.add_argument("--backend", required=True, help="reference | onnxruntime | onnx-reference | openvino | tract | "
+                                                    "onnx2torch | module[:factory] | "
                                                     "file.py[:factory] | an onnx.backend module (onnxruntime.backend)")
     p.add_argument("--suite", default="properties", metavar="properties|onnx-node|DIR",
                    help="properties: the registry's property tests and examples (default); onnx-node: the cases of "
@@ -98,6 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repro-dir", type=Path, default=DEFAULT_REPRO_DIR,
                    help=f"write a repro bundle per failing cell here (default: {DEFAULT_REPRO_DIR}/)")
     p.add_argument("--timeout", type=float, default=20.0, help="seconds a backend may take per case (default 20)")
+    p.add_argument("--constant-inputs", choices=("auto", "none", "params", "all"), default="auto",
+                   help="which inputs the backend gets as constants (initializers of the one-node model) by their "
+                        "registry role: params (shape-like parameters), all (parameters and weights), none; auto "
+                        "(default): what the backend's own `constant_inputs` says, else none")
     p.add_argument("--shrink", action="store_true", help="let Hypothesis shrink failing cases (slower)")
     p.add_argument("--replay", type=Path, help="re-run the one case of a repro bundle and exit")
     p.add_argument("--keep", type=Path, help="write the generated test modules here instead of a temp dir")
@@ -128,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not (options.replay / "case.json").is_file():
             print(f"conform: {options.replay} is not a repro bundle (no case.json)", file=sys.stderr)
             return 2
-        return replay(options.replay, options.backend, options.timeout)
+        return replay(options.replay, options.backend, options.timeout, options.constant_inputs)
     return _run(options)
 
 
@@ -246,6 +251,7 @@ def _pytest_args(options: argparse.Namespace, out: Path, report: Path, expectati
             "--rootdir", str(out), "--backend", options.backend,
             "--conform-max-examples", str(options.max_examples), "--conform-timeout", str(options.timeout),
             "--conform-report", str(report), f"--hypothesis-seed={options.seed}",
+            "--conform-constant-inputs", options.constant_inputs,
             "--conform-repro-dir", str(options.repro_dir.resolve())]
     # quiet: pytest's output goes to a log shown only when pytest stops on its own; -v: pytest's whole output
     args += ["-v", "-rfE"] if options.verbose else ["-q", "--tb=line", "-rN", "--conform-events", str(events)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -67,12 +67,14 @@ def make_node(case: Case) -> onnx.NodeProto:
 
 def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mapping[str, int],
                output_dtypes: Sequence[Any] = (), output_shapes: Sequence[Any] = (), *,
-               input_types: Sequence[str | None] = (), outer: Mapping[str, Any] | None = None) -> onnx.ModelProto:
+               input_types: Sequence[str | None] = (), outer: Mapping[str, Any] | None = None,
+               constant_inputs: Collection[int] = ()) -> onnx.ModelProto:
     """A model running `node` once: named inputs become graph inputs (an empty optional's type from
     `input_types`), outputs are typed when known. `output_dtypes` holds numpy dtypes (or their names) for tensors
     and type texts (`seq(tensor(float))`) for containers; `output_shapes` a tensor's shape or a sequence's element
     shapes. `outer` holds the values the node's graph attributes read from the enclosing graph: graph inputs too,
-    after the node's (by name)."""
+    after the node's (by name). The tensor inputs at the positions `constant_inputs` become initializers instead
+    of graph inputs (`constant_positions`: the parameters a backend needs as constants)."""
     graph_inputs: list[onnx.ValueInfoProto] = []
     for name, x in sorted((outer or {}).items()):
         if name in node.input:
@@ -84,9 +86,13 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
         elif text is not None and "?" not in text:
             graph_inputs.append(_typed_value_info(name, text, x))
     outer_inputs, graph_inputs = graph_inputs, []
+    initializers: list[onnx.TensorProto] = []
     for i, (name, x) in enumerate(zip(node.input, inputs, strict=False)):
         declared = input_types[i] if i < len(input_types) else None
         if not name:
+            continue
+        if i in constant_inputs and isinstance(x, np.ndarray) and name not in (outer or {}):
+            initializers.append(numpy_helper.from_array(x, name))
             continue
         if isinstance(x, np.ndarray):
             graph_inputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(x.dtype),
@@ -112,13 +118,36 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
             continue
         graph_outputs.append(helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.dtype(dtype)),
                                                            symbolic_dims(name, shape)))
-    graph = helper.make_graph([node], f"conform_{node.op_type}", graph_inputs, graph_outputs)
+    graph = helper.make_graph([node], f"conform_{node.op_type}", graph_inputs, graph_outputs,
+                              initializer=initializers)
     opsets = [helper.make_opsetid(d, v) for d, v in sorted(opset_imports.items())]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="opset-conform")
     model.ir_version = min(helper.find_min_ir_version_for(opsets, ignore_unknown=True), onnx.IR_VERSION)
     model.ir_version = max(model.ir_version, 7)
     _complete_outputs(model)
     return model
+
+
+CONSTANT_INPUT_MODES = ("auto", "none", "params", "all")  # `conform --constant-inputs`
+_CONSTANT_ROLES: dict[str, frozenset[str]] = {"none": frozenset(), "params": frozenset({"parameter"}),
+                                              "all": frozenset({"parameter", "weight"})}
+
+
+def input_roles(version: OpVersion, count: int) -> list[str]:
+    """The registry role of each of a node's `count` input positions (the values of a variadic last input share
+    its role)."""
+    params = version.inputs
+    return [params[min(i, len(params) - 1)].role if params else "data" for i in range(count)]
+
+
+def constant_positions(mode: str, roles: Sequence[str], inputs: Sequence[Any]) -> frozenset[int]:
+    """The input positions a backend gets as constants under `mode` (`none`, `params`: the parameter inputs, `all`:
+    parameters and weights): those of a role the mode names that hold a tensor."""
+    if mode not in _CONSTANT_ROLES:
+        raise ValueError(f"constant inputs '{mode}': not one of {', '.join(_CONSTANT_ROLES)}")
+    wanted = _CONSTANT_ROLES[mode]
+    return frozenset(i for i, (role, x) in enumerate(zip(roles, inputs, strict=False))
+                     if role in wanted and isinstance(x, np.ndarray))
 
 
 def symbolic_dims(name: str, shape: Any) -> list[int | str] | None:

@@ -8,7 +8,11 @@ A backend is any object with either
 (`opset_imports`, node domain -> opset version, is passed when `run` accepts it or **kwargs; so is
 `outer`, an `Outer`, for a node with graph attributes: the values its graphs read from the enclosing
 graph and the executor to run their nodes with; a model-level backend gets those values as extra graph
-inputs), and optionally `supports(domain, op, version, dtypes) -> bool` (registry domain, op name, the
+inputs; and `constant_inputs`, the frozenset of input positions the run gives as constants, when `run` names it,
+or takes **kwargs and some input is constant: a model-level backend gets those inputs as initializers), and
+optionally `constant_inputs` ("none", "params" or "all": which inputs it wants as constants by their registry role
+when `conform --constant-inputs` does not say), optionally `supports(domain, op, version, dtypes) -> bool` (registry
+domain, op name, the
 version's `since`, element type names such as "float"), and optionally a `name`: its identity, which picks
 its expectations file (`conformance/expectations/<name>.yaml`; without one, the `--backend` text). Raising
 `Unsupported` or NotImplementedError means "cannot run this", which is reported as unsupported, not as a failure.
@@ -63,6 +67,10 @@ class BackendCall:
     # each input's type text where a value cannot show it (an empty sequence or optional): typed model inputs
     input_types: list[str | None] | None = None
     outer: dict[str, Any] | None = None  # values of the enclosing graph the node's graph attributes read
+    # the registry role of each input position (data, weight, parameter) and which of them the run feeds as constants
+    # (`conform --constant-inputs`: auto, none, params, all; auto takes the backend's own `constant_inputs`)
+    input_roles: tuple[str, ...] = ()
+    constant_inputs: str = "auto"
 
     @property
     def node(self) -> onnx.NodeProto:
@@ -85,6 +93,11 @@ class Backend:
             raise BackendError(f"backend '{spec}' has no run() method")
         self._mode = _call_mode(run)
         self._takes_outer = _takes_outer(run)
+        self._takes_constants = _takes_keyword(run, "constant_inputs")
+        stated = getattr(target, "constant_inputs", None)
+        if stated is not None and stated not in ("none", "params", "all"):
+            raise BackendError(f"backend '{spec}': its constant_inputs is {stated!r}, not 'none', 'params' or 'all'")
+        self._constant_inputs: str = stated or "none"
 
     @property
     def identity(self) -> str:
@@ -99,15 +112,29 @@ class Backend:
             return True
         return bool(check(call.domain, call.op, call.version, list(call.dtypes)))
 
+    @property
+    def constant_inputs(self) -> str:
+        """What the backend asks to get as constants when the run does not say (`--constant-inputs auto`): its own
+        `constant_inputs` attribute (none, params or all), else none."""
+        return self._constant_inputs
+
+    def constant_positions(self, call: BackendCall) -> frozenset[int]:
+        """The input positions of `call` that reach the backend as constants."""
+        from conformance.onnx_model import constant_positions
+
+        mode = self.constant_inputs if call.constant_inputs == "auto" else call.constant_inputs
+        return constant_positions(mode, call.input_roles, call.inputs)
+
     def run(self, call: BackendCall) -> list[np.ndarray]:
         node = call.node
+        constants = self.constant_positions(call)
         try:
             if self._mode == "model":
                 from conformance.onnx_model import make_model
 
                 outer = call.outer or {}
                 model = make_model(node, call.inputs, call.opset_imports, call.output_dtypes, call.output_shapes or [],
-                                   input_types=call.input_types or [], outer=outer)
+                                   input_types=call.input_types or [], outer=outer, constant_inputs=constants)
                 declared = {i.name for i in model.graph.input}
                 feeds = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n and n in declared}
                 result = _by_position(self.target.run(model, {**outer, **feeds}), list(node.output))
@@ -116,7 +143,11 @@ class Backend:
                 if self._takes_outer and any(a.type in _GRAPH_TYPES for a in node.attribute):
                     named = {n: x for n, x in zip(node.input, call.inputs, strict=False) if n}
                     kwargs["outer"] = Outer({**(call.outer or {}), **named}, self.target)
+                if self._takes_constants == "named" or (self._takes_constants == "kwargs" and constants):
+                    kwargs["constant_inputs"] = constants
                 result = self.target.run(node, list(call.inputs), **kwargs)
+            elif self._takes_constants == "named":
+                result = self.target.run(node, list(call.inputs), constant_inputs=constants)
             else:
                 result = self.target.run(node, list(call.inputs))
         except NotImplementedError as e:
@@ -156,6 +187,17 @@ def _takes_outer(run: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return "outer" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def _takes_keyword(run: Any, name: str) -> str:
+    """"named" when `run` names the keyword `name`, "kwargs" when it takes **kwargs only, else ""."""
+    try:
+        params = inspect.signature(run).parameters
+    except (TypeError, ValueError):
+        return ""
+    if name in params:
+        return "named"
+    return "kwargs" if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()) else ""
 
 
 def _as_arrays(result: Any, output_names: Sequence[str]) -> list[np.ndarray]:

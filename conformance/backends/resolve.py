@@ -18,6 +18,10 @@ BUILTINS = {
     "reference": "conformance.backends.reference:ReferenceBackend",
     "onnxruntime": "conformance.backends.ort:OnnxRuntimeBackend",
     "onnx-reference": "conformance.backends.onnx_reference:OnnxReferenceBackend",
+    # optional extras: the library each needs comes with `pip install -e '.[openvino]'` ('.[tract]', '.[torch]')
+    "openvino": "conformance.backends.openvino_backend:OpenVinoBackend",
+    "tract": "conformance.backends.tract_backend:TractBackend",
+    "onnx2torch": "conformance.backends.onnx2torch_backend:Onnx2TorchBackend",
 }
 ENTRY_POINT_GROUP = "opset.backends"
 FACTORY_NAMES = ("backend", "Backend", "make_backend", "create_backend")

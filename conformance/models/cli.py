@@ -3,8 +3,10 @@ kernels and write one `<output name>.npy` per graph output (a sequence, map or o
 its arrays and, under `__layout__`, the JSON layout `conformance.containers.unpack` rebuilds it from).
 
 Graph inputs without `--input` get random values of their declared element type and shape (a symbolic
-dim takes its `--dim NAME=SIZE`, else 1). Exit 0 on success, 1 when a node cannot be run (the message
-names it), 2 on a usage problem (an unreadable model or input file, an unknown input name).
+dim takes its `--dim NAME=SIZE`, else 1), except one that feeds a node's `parameter` input (registry role: Reshape's
+shape, Slice's starts ...), whose made-up value would decide the shapes: that is an error naming it. Exit 0 on
+success, 1 when a node cannot be run (the message names it), 2 on a usage problem (an unreadable model or input file,
+an unknown input name, a parameter not given).
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ def main_run(argv: Sequence[str]) -> int:
         if unknown:
             raise UsageError(f"--input {', '.join(unknown)}: not an input of the graph (inputs: "
                              f"{', '.join(runner.input_names) or 'none'})")
+        made_up = [n for n in runner.input_names if n not in given]
+        needed = parameter_inputs(model, made_up)
+        if needed:
+            raise UsageError("; ".join(f"input '{name}' feeds {what}, a parameter: give it with --input {name}=FILE.npy"
+                                       for name, what in needed.items()))
         feeds = {**random_inputs(model, runner.input_names, dims, ns.seed, skip=set(given)), **given}
     except (UsageError, ModelRunError) as e:
         print(f"opset run: {e}", file=sys.stderr)
@@ -141,6 +148,29 @@ def _load(path: str, name: str) -> Any:
             raise UsageError(f"--input {name}={path}: holds {len(layout)} values; give one per input")
         return next(iter(unpack(layout, arrays).values()))
     return value
+
+
+def parameter_inputs(model: onnx.ModelProto, names: Sequence[str]) -> dict[str, str]:
+    """Which of the graph inputs `names` feed a `parameter` input of a node of the main graph (registry role), each
+    with the first such node (`Reshape 'reshape_0' input 'shape' (ai.onnx@21::Reshape)`)."""
+    from opset.errors import ResolutionError
+
+    registry = current_registry()
+    imports = {o.domain: o.version for o in model.opset_import}
+    wanted = set(names)
+    found: dict[str, str] = {}
+    for node in model.graph.node:
+        try:
+            version = registry.try_resolve(node.domain, node.op_type, imports.get(node.domain, 0))
+        except ResolutionError:  # a domain the registry lacks: the runner says so when it gets there
+            continue
+        if version is None or not version.inputs:
+            continue
+        for i, name in enumerate(node.input):
+            param = version.inputs[min(i, len(version.inputs) - 1)]
+            if name in wanted and name not in found and param.role == "parameter":
+                found[name] = f"{node.op_type} '{node.name}' input '{param.name}' ({version.signature})"
+    return found
 
 
 def random_inputs(model: onnx.ModelProto, names: Sequence[str], dims: dict[str, int], seed: int,

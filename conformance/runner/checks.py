@@ -20,7 +20,14 @@ from conformance.backends.protocol import BackendCall, Outer, Unsupported
 from conformance.backends.reference import ReferenceBackend, reference_outputs
 from conformance.compare import compare_values, tolerance_for
 from conformance.containers import describe, shape_of, type_fits, value_type
-from conformance.onnx_model import make_node, opset_imports_for, output_param, output_shapes, output_types
+from conformance.onnx_model import (
+    input_roles,
+    make_node,
+    opset_imports_for,
+    output_param,
+    output_shapes,
+    output_types,
+)
 from conformance.runner.random_laws import law_test
 from conformance.runner.random_outputs import random_call, random_output_problems
 from conformance.runner.repro import write_bundle
@@ -49,13 +56,15 @@ class InvalidCase(Exception):
 
 
 def make_call(case: Case, output_dtypes: list[str | None],
-              output_shapes: list[Any] | None = None) -> BackendCall:
+              output_shapes: list[Any] | None = None, constant_inputs: str = "auto") -> BackendCall:
+    """The call of `case`; `constant_inputs` says which inputs reach the backend as constants (`--constant-inputs`)."""
     return BackendCall(node_bytes=make_node(case).SerializeToString(), inputs=list(case.inputs),
                        opset_imports=opset_imports_for(case.version), output_dtypes=output_dtypes,
                        domain=case.version.domain, op=case.version.name, version=case.version.since,
                        dtypes=sorted(set(case.type_bindings.values()) | {case.dtype}),
                        output_shapes=output_shapes if output_shapes is not None else list(case.expected_shapes),
-                       input_types=case.input_types(), outer=dict(case.outer) or None)
+                       input_types=case.input_types(), outer=dict(case.outer) or None,
+                       input_roles=tuple(input_roles(case.version, len(case.inputs))), constant_inputs=constant_inputs)
 
 
 def expected_outputs(case: Case) -> list[Any] | None:
@@ -83,7 +92,7 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
     law_case`) has its random outputs tested against their law too."""
     if expected is None:
         expected = expected_outputs(case)
-    call = make_call(case, output_types(case, expected), output_shapes(case, expected))
+    call = make_call(case, output_types(case, expected), output_shapes(case, expected), settings.constant_inputs)
     if not _supports(backend, call, case, settings, expected, law):
         raise Unsupported(f"{case.label}: the backend's supports() declines it")
     outputs = _run(backend, call, case, settings, expected, law)
@@ -91,7 +100,7 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
     if law:
         problems += law_problems(case, outputs, problems, settings.stats)
     elif not problems and random_call(case.version, case.inputs, case.attributes) is None:
-        problems = _property_problems(case, outputs, backend, expected)  # a rerun of a random draw draws anew
+        problems = _property_problems(case, outputs, backend, expected, settings)  # a random draw draws anew
     if problems:
         reading = other_reading(case, outputs)
         if reading is None:
@@ -237,13 +246,14 @@ def _container_type_problems(case: Case, i: int, name: str, y: Any, expected: li
 
 
 def _property_problems(case: Case, outputs: list[Any], backend: CaseBackend,
-                       expected: list[Any] | None) -> list[str]:
+                       expected: list[Any] | None, settings: CheckSettings) -> list[str]:
     # a rerun's outputs have the types of the case's and (by the properties' nature) their ranks; their dims are
     # left to the backend (named, not fixed: a model-level backend's checker needs a shape, not its values)
     ranks = [[None] * y.ndim if isinstance(y, np.ndarray) else None for y in outputs]
 
     def rerun(inputs: list[Any]) -> list[Any]:
-        return backend.run(make_call(case.with_inputs(inputs), output_types(case, expected), ranks))
+        return backend.run(make_call(case.with_inputs(inputs), output_types(case, expected), ranks,
+                                     settings.constant_inputs))
 
     problems = []
     for prop in case.version.properties:

@@ -1,7 +1,8 @@
-"""Known backend gaps: a YAML list of {op, domain, version?, dtype?, reason}; matching cells become xfail.
+"""Known backend gaps: a YAML list of {op, domain, version?, dtype?, reason, kind?}; matching cells become xfail.
 
-`op`, `domain` and `dtype` may be fnmatch globs; `version` is a version's `since`. An entry that matches no
-cell of the registry is reported, so stale entries do not pile up.
+`op`, `domain` and `dtype` may be fnmatch globs; `version` is a version's `since`. `kind` says what the gap is:
+`backend-bug` (the backend's answer is wrong by the spec) or `disputed` (the spec can be read the backend's way and
+no reading records it yet). An entry that matches no cell of the registry is reported, so stale entries do not pile up.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ class ExpectationsError(Exception):
     pass
 
 
+KINDS = ("backend-bug", "disputed")
+
+
 @dataclass(frozen=True)
 class Expectation:
     op: str
@@ -27,6 +31,7 @@ class Expectation:
     reason: str
     version: int | None = None
     dtype: str | None = None
+    kind: str | None = None  # one of KINDS
 
     def matches(self, cell: Cell) -> bool:
         domain, op, since, dtype = cell
@@ -54,13 +59,16 @@ def load_expectations(path: Path) -> list[Expectation]:
     for i, entry in enumerate(data):
         if not isinstance(entry, dict) or "op" not in entry or "reason" not in entry:
             raise ExpectationsError(f"{path}: entry {i + 1} needs at least 'op' and 'reason'")
-        unknown = set(entry) - {"op", "domain", "version", "dtype", "reason"}
+        unknown = set(entry) - {"op", "domain", "version", "dtype", "reason", "kind"}
         if unknown:
             raise ExpectationsError(f"{path}: entry {i + 1} has unknown keys {sorted(unknown)}")
+        if "kind" in entry and entry["kind"] not in KINDS:
+            raise ExpectationsError(f"{path}: entry {i + 1} has kind {entry['kind']!r}, not one of {', '.join(KINDS)}")
         out.append(Expectation(op=str(entry["op"]), domain=str(entry.get("domain", "ai.onnx")),
                                reason=str(entry["reason"]),
                                version=int(entry["version"]) if entry.get("version") is not None else None,
-                               dtype=str(entry["dtype"]) if entry.get("dtype") is not None else None))
+                               dtype=str(entry["dtype"]) if entry.get("dtype") is not None else None,
+                               kind=entry.get("kind")))
     return out
 
 

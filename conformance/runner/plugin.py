@@ -34,6 +34,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conform-opset", type=int, default=None, help="only versions an import of this opset uses")
     group.addoption("--conform-shrink", action="store_true", help="let Hypothesis shrink failing cases")
     group.addoption("--conform-shard", default=None, help="K/N: run only the cells of the K-th of N shards")
+    group.addoption("--conform-constant-inputs", default="auto", choices=("auto", "none", "params", "all"),
+                    help="which inputs the backend gets as constants (initializers), by their registry role")
     group.addoption("--conform-events", default=None, help="folder where progress events go (conformance.runner."
                                                            "events)")
 
@@ -48,7 +50,8 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile(PROFILE)
     draw_without_local_constants()  # the same --seed draws the same cases wherever conform runs
     repro = config.option.conform_repro_dir
-    state.configure(config.option.backend, config.option.conform_timeout, Path(repro).resolve() if repro else None)
+    state.configure(config.option.backend, config.option.conform_timeout, Path(repro).resolve() if repro else None,
+                    config.option.conform_constant_inputs)
     expectations_path = config.option.conform_expectations
     config.stash[_EXPECTATIONS] = load_expectations(Path(expectations_path)) if expectations_path else []
     if not hasattr(config, "workerinput"):
@@ -102,7 +105,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.user_properties.append(("conform_cell", json.dumps(cell)))
         entry = expectation_for(cell, config.stash[_EXPECTATIONS])
         if entry is not None:
-            item.add_marker(pytest.mark.xfail(reason=f"expected: {entry.reason}", strict=False))
+            kind = f" ({entry.kind})" if entry.kind else ""
+            item.add_marker(pytest.mark.xfail(reason=f"expected{kind}: {entry.reason}", strict=False))
         tests_per_cell[label] = tests_per_cell.get(label, 0) + 1
         keep.append(item)
     if drop:

@@ -12,12 +12,13 @@ from conformance.runner.session import open_backend
 from conformance.runner.settings import CheckSettings
 
 
-def replay(bundle: Path, spec: str, timeout: float) -> int:
+def replay(bundle: Path, spec: str, timeout: float, constant_inputs: str = "auto") -> int:
     """Re-run a bundle's case: 0 when it passes now, 1 when it still fails, 3 when unsupported."""
     case, expected, meta = load_bundle(bundle)
     backend = open_backend(spec, timeout=timeout)
     try:
-        check_case(case, backend, CheckSettings(spec=spec, timeout=timeout), expected, law=bool(meta.get("law")))
+        check_case(case, backend, CheckSettings(spec=spec, timeout=timeout, constant_inputs=constant_inputs), expected,
+                   law=bool(meta.get("law")))
     except ConformanceFailure as e:
         print(f"FAIL {e}", file=sys.stderr)
         return 1

@@ -39,13 +39,14 @@ def bundle_name(case: Case, law: bool = False) -> str:
     return f"{v.domain}__{v.name}__v{v.since}__{dtype}{tail}"
 
 
-def replay_command(spec: str, bundle: Path, timeout: float) -> str:
+def replay_command(spec: str, bundle: Path, timeout: float, constant_inputs: str = "auto") -> str:
     backend = spec
     if spec.endswith(".py") or ".py:" in spec:  # a file path must survive a change of directory
         path, _, attr = spec.partition(":")
         backend = str(Path(path).resolve()) + (f":{attr}" if attr else "")
+    constants = ["--constant-inputs", constant_inputs] if constant_inputs != "auto" else []
     return shlex.join(["conform", "--backend", backend, "--replay", str(bundle.resolve()),
-                       "--timeout", f"{timeout:g}"])
+                       "--timeout", f"{timeout:g}", *constants])
 
 
 def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckSettings,
@@ -67,10 +68,11 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     if expected is not None:
         for i, (name, y) in enumerate(zip(case.output_names, expected, strict=False)):
             save_value(bundle / f"output_{i}.pb", y, name, declared.get(name))
-    command = replay_command(settings.spec, bundle, settings.timeout)
+    command = replay_command(settings.spec, bundle, settings.timeout, settings.constant_inputs)
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
             "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example, "law": law,
-            "backend": settings.spec, "timeout": settings.timeout, "failure": what, "command": command}
+            "backend": settings.spec, "timeout": settings.timeout, "constant_inputs": settings.constant_inputs,
+            "failure": what, "command": command}
     (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
     return bundle, command

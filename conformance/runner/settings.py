@@ -41,3 +41,4 @@ class CheckSettings:
     repro_dir: Path | None = None
     timeout: float = 20.0
     stats: CellStats = field(default_factory=CellStats)
+    constant_inputs: str = "auto"  # which inputs the backend gets as constants (`conform --constant-inputs`)

@@ -16,13 +16,15 @@ class SessionState:
     repro_dir: Path | None = None
     backend: Any = None
     stats: CellStats = field(default_factory=CellStats)
+    constant_inputs: str = "auto"
 
 
 SESSION = SessionState()
 
 
-def configure(spec: str, timeout: float, repro_dir: Path | None) -> None:
+def configure(spec: str, timeout: float, repro_dir: Path | None, constant_inputs: str = "auto") -> None:
     SESSION.spec, SESSION.timeout, SESSION.repro_dir = spec, timeout, repro_dir
+    SESSION.constant_inputs = constant_inputs
 
 
 def current() -> tuple[Any, CheckSettings]:
@@ -32,7 +34,7 @@ def current() -> tuple[Any, CheckSettings]:
 
         SESSION.backend = open_backend(SESSION.spec, timeout=SESSION.timeout)
     return SESSION.backend, CheckSettings(spec=SESSION.spec, repro_dir=SESSION.repro_dir, timeout=SESSION.timeout,
-                                          stats=SESSION.stats)
+                                          stats=SESSION.stats, constant_inputs=SESSION.constant_inputs)
 
 
 def start_test() -> None:

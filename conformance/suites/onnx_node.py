@@ -190,7 +190,7 @@ def check_data_sets(label: str, case: SuiteData, node: onnx.NodeProto | None, ba
         # sequences are lists, optionals None or their value, maps dicts (conformance.containers)
         feeds = dict(zip([i.name for i in model.graph.input], (as_value(x) for x in inputs), strict=False))
         expected = [as_value(y) for y in expected_values]
-        runner = ModelRunner(model, _CallExecutor(backend, declared_types(model)))
+        runner = ModelRunner(model, _CallExecutor(backend, declared_types(model), settings.constant_inputs))
         try:
             got = runner.run(feeds)
         except NodeUnsupported:
@@ -378,14 +378,15 @@ def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: 
 class _CallExecutor:
     """Runs each node of a case as one BackendCall on the session's backend (through its isolation worker)."""
 
-    def __init__(self, backend: Any, declared: Mapping[str, str] | None = None) -> None:
+    def __init__(self, backend: Any, declared: Mapping[str, str] | None = None, constant_inputs: str = "auto") -> None:
         self.backend = backend
         self.declared = dict(declared or {})  # value name -> type text the model states (containers' types)
+        self.constant_inputs = constant_inputs  # `conform --constant-inputs`
 
     def run(self, node: onnx.NodeProto, inputs: list[Any],
             opset_imports: Mapping[str, int] | None = None, outer: Outer | None = None) -> list[Any]:
         from conformance.models.graphs import graph_reads
-        from conformance.onnx_model import registry_domain
+        from conformance.onnx_model import input_roles, registry_domain
         from conformance.registry import current_registry
 
         imports = dict(opset_imports or {})
@@ -408,7 +409,8 @@ class _CallExecutor:
         call = BackendCall(node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=imports,
                            output_dtypes=outputs, domain=domain, op=node.op_type,
                            version=version.since, dtypes=dtypes, output_shapes=None, outer=reads or None,
-                           input_types=[self.declared.get(n) for n in node.input])
+                           input_types=[self.declared.get(n) for n in node.input],
+                           input_roles=tuple(input_roles(version, len(inputs))), constant_inputs=self.constant_inputs)
         if not self.backend.supports(call):
             raise Unsupported(f"{version.signature}: the backend's supports() declines it")
         return list(self.backend.run(call))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from opset.graph.value import Value
 
 if TYPE_CHECKING:
-    from opset.model import OpVersion
+    from opset.model import OpVersion, Param
 
 F = TypeVar("F", bound=Callable[..., Any])
 R = TypeVar("R")
@@ -84,7 +84,7 @@ def apply(fn: Callable[..., R], arguments: Mapping[str, Any]) -> R:
         if param.variadic:
             inputs.extend(got or ())
         else:
-            inputs.append(got)
+            inputs.append(_parameter_array(version, param, got))
     while inputs and inputs[-1] is None:
         inputs.pop()
     attributes = {k: _plain(v) for k, v in given.items() if v is not None}
@@ -107,6 +107,26 @@ def apply(fn: Callable[..., R], arguments: Mapping[str, Any]) -> R:
         outputs = evaluate(version, inputs, attributes, wanted)
     single = returned_outputs(version) is not None and len(wanted) == 1
     return cast(R, outputs[0] if single else outputs)
+
+
+def _parameter_array(version: OpVersion, param: Param, value: Any) -> Any:
+    """A `parameter` input (registry role: Reshape's shape, Slice's starts, TopK's K ...) given as Python numbers
+    (`[1, -1]`, `2`) as the numpy array a model would carry: of the input's fixed element type, else of int64 or the
+    first integer type its type variable allows. Anything else is passed on as given."""
+    if param.role != "parameter" or isinstance(value, bool) or not isinstance(value, list | tuple | int | float):
+        return value
+    import numpy as np
+
+    from opset.dtypes import numpy_name, tensor_element
+
+    constraint = version.type_constraints.get(param.type)
+    allowed = [tensor_element(t) for t in constraint.types] if constraint is not None else [tensor_element(param.type)]
+    integers = [e for e in allowed if e is not None and e.startswith(("int", "uint"))]
+    element = "int64" if "int64" in allowed else integers[0] if integers else allowed[0]
+    name = numpy_name(element) if element is not None else None
+    if name is None:
+        return value
+    return np.asarray(value, dtype=name)
 
 
 def _plain(value: Any) -> Any:

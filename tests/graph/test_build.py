@@ -154,3 +154,19 @@ def test_the_element_type_literal_lists_every_element_type() -> None:
     assert sorted(ELEMENT_NAMES) == sorted(ELEMENT_TYPES)
     with pytest.raises(ValueError, match="'flaot' is not an element type"):
         inputs.tensor("x", "flaot", (1,))  # type: ignore[arg-type]
+
+
+def test_parameter_inputs_take_python_numbers() -> None:
+    """A `parameter` input (registry role) given as Python numbers becomes the constant a model carries: an int64
+    initializer in graph mode, whose values give the output its shape; an array in eager mode. A data input does
+    not take a list."""
+    x = inputs.tensor("x", "float", ("N", 6))
+    y = v13.Reshape(x, [-1, 2, 3])
+    assert [str(d) for d in y.shape] == ["N", "2", "3"]
+    model = build(inputs=[x], outputs={"y": y})
+    (shape,) = model.graph.initializer
+    assert shape.data_type == onnx.TensorProto.INT64 and list(onnx.numpy_helper.to_array(shape)) == [-1, 2, 3]
+    eager = v13.Slice(np.arange(6, dtype=np.float32).reshape(2, 3), [0], [2], [1])
+    assert eager.tolist() == [[0.0, 1.0], [3.0, 4.0]]
+    with pytest.raises(TypeError, match="not a graph value or a numpy array"):
+        v13.Add(x, [1.0])

@@ -236,3 +236,23 @@ def test_opset_run_writes_a_sequence_output_and_reads_one_back(tmp_path: Path) -
                   "--output-dir", str(tmp_path / "n"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert np.load(tmp_path / "n" / "n.npy") == 3
+
+
+def test_opset_run_makes_up_no_parameter(tmp_path: Path) -> None:
+    """A graph input feeding Reshape's shape (a `parameter` input) gets no random value: the run stops, naming it;
+    given with --input, the model runs."""
+    node = helper.make_node("Reshape", ["x", "target"], ["y"], name="flatten_it")
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", F, [2, 3]),
+                                            helper.make_tensor_value_info("target", onnx.TensorProto.INT64, [1])],
+                              [helper.make_tensor_value_info("y", F, [6])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    model.ir_version = 10
+    onnx.save(model, tmp_path / "reshape.onnx")
+    refused = _cli("run", "reshape.onnx", cwd=tmp_path)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.strip() == ("opset run: input 'target' feeds Reshape 'flatten_it' input 'shape' "
+                                      "(ai.onnx@21::Reshape), a parameter: give it with --input target=FILE.npy")
+    np.save(tmp_path / "target.npy", np.array([6], np.int64))
+    given = _cli("run", "reshape.onnx", "--input", "target=target.npy", "--output-dir", "out", cwd=tmp_path)
+    assert given.returncode == 0, given.stderr
+    assert "input  x: random float32[2, 3]" in given.stdout and np.load(tmp_path / "out" / "y.npy").shape == (6,)

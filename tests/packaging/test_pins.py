@@ -37,7 +37,22 @@ def test_hypothesis_is_pinned_and_installed_at_its_pin() -> None:
 
 def test_the_setup_installs_through_the_constraints() -> None:
     assert "pip install -q -e '.[test]' -c constraints.txt" in _readme_block("setup")
-    assert "-e '.[real-models]' -c constraints.txt" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "-e '.[real-models]' -c constraints.txt" in ci
+    assert "-e '.[test,openvino,tract,torch]' -c constraints.txt" in ci  # the backends' own venv
+
+
+def test_the_backend_extras_are_pinned() -> None:
+    """The libraries of the third-party backends (and torch's CPU build, which an unpinned range would not get) are
+    pinned, and pyproject's extras name them."""
+    text = (ROOT / "constraints.txt").read_text(encoding="utf-8")
+    pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", text, re.M))
+    for name in ("openvino", "tract", "onnx2torch", "torch", "torchvision"):
+        assert name in pins, f"constraints.txt does not pin {name}"
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert [r.split(">")[0] for r in extras["openvino"]] == ["openvino"]
+    assert [r.split(">")[0] for r in extras["tract"]] == ["tract"]
+    assert [r.split(">")[0] for r in extras["torch"]] == ["torch", "onnx2torch"]
 
 
 def test_readme_and_docs_home_state_the_pins() -> None:
