@@ -354,10 +354,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "WordConvEmbedding"): (WORD_CONV_EMBEDDING_HINT,),
 }
 
-# onnxruntime's fused ops (com.microsoft)
-from conformance.strategies.hint_fused import FUSED_HINTS  # noqa: E402
-
-HINTS.update(FUSED_HINTS)
 # com.microsoft attention ops: head counts dividing the hidden sizes, masks in the layouts the kernels accept with
 # positions inside the key range, caches whose lengths agree with seqlens_k / past_sequence_length, GQA's head sizes
 # of 8 or 16 (onnxruntime's CPU kernel needs multiples of 8, rotary of 16), buckets and gates that stay defined
