@@ -71,18 +71,6 @@ from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
 from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
 from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
 from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
-from conformance.strategies.hint_norms import (
-    BRANCHWISE_HINT,
-    EMBED_HINT,
-    GATED_HINT,
-    GEMMA_HINT,
-    GROUP_HINT,
-    M_ROTARY_HINT,
-    RMS_NORM_ROTARY_HINT,
-    ROTARY_HINT,
-    SKIP_NORM_HINT,
-    TORCH_EMBEDDING_HINT,
-)
 from conformance.strategies.hint_ort_misc import IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import ENGRAM_GATE_HINT as ORT_ENGRAM_GATE_HINT
@@ -272,21 +260,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
-    # onnxruntime's fused norms and rotary ops: head sizes, cache widths, sections, groups and hidden sizes that
-    # agree; ids inside their tables; positions (a base position too) inside the caches; EmbedLayerNormalization
-    # asks for mask_index where onnxruntime's inference types it
-    ("com.microsoft", "RotaryEmbedding"): (ROTARY_HINT,),
-    ("com.microsoft", "MRotaryEmbedding"): (M_ROTARY_HINT,),
-    ("com.microsoft", "SkipLayerNormalization"): (SKIP_NORM_HINT,),
-    ("com.microsoft", "SkipSimplifiedLayerNormalization"): (SKIP_NORM_HINT,),
-    ("com.microsoft", "EmbedLayerNormalization"): (EMBED_HINT,),
-    ("com.microsoft", "GroupNorm"): (GROUP_HINT,),
-    ("com.microsoft", "SkipGroupNorm"): (GROUP_HINT,),
-    ("com.microsoft", "GatedRMSNorm"): (GATED_HINT,),
-    ("com.microsoft", "BranchwiseRMSNorm"): (BRANCHWISE_HINT,),
-    ("com.microsoft", "GemmaRotaryEmbedding"): (GEMMA_HINT,),
-    ("com.microsoft", "TorchEmbedding"): (TORCH_EMBEDDING_HINT,),
-    ("com.microsoft", "RMSNormRotary"): (RMS_NORM_ROTARY_HINT,),
     # blocked tensors (channels a multiple of 16); Upsample's scales [1, 1, sh, sw] with nearest mode asymmetric;
     # pooling windows with pads below the kernel
     ("com.microsoft.nchwc", "Upsample"): (NCHWC_UPSAMPLE_HINT,),
