@@ -19,10 +19,10 @@ Report = Callable[[Location | None, str, str], None]  # (location, op, message)
 CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  # (formula, what, where, names in scope)
 
 ELEMENT = "i"  # the position of an element, where a rule applies per element
-_INPUT_ONLY = ("fill", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along")
+_INPUT_ONLY = ("fill", "step", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along")
 _NOT_ON_INPUTS = ("dtype_of", "multiple_of")
 _NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "present", "index", "sum", "sorted",
-                "unique", "unique_along", "probabilities", "exclude", "repeats")
+                "unique", "unique_along", "probabilities", "exclude", "repeats", "step")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:

@@ -81,6 +81,7 @@ class ValueDomain(Record):
     # values: per element (a tensor's, a list attribute's, a tuple's)
     range: tuple[Formula | None, Formula | None] | None = None  # inclusive; None keeps the draw's own bound
     exclude: tuple[Any, ...] = ()  # frozen literals never drawn
+    step: Formula | None = None  # tensors: values on the grid of multiples of this
     fill: str | None = None  # small | full | ends | specials: how a tensor's values spread
     index: Formula | None = None  # values are indices into a dim of this size (a list: one size per last-axis entry)
     negative: bool = True  # index and axes values may be negative (counted from the end)
@@ -118,7 +119,7 @@ class ValueDomain(Record):
     def formulas(self) -> list[tuple[str, Formula]]:
         """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
         found: list[tuple[str, Formula]] = []
-        for key in ("index", "axes", "among", "permutation", "sum", "value", "multiple_of", "repeats", "unique",
+        for key in ("step", "index", "axes", "among", "permutation", "sum", "value", "multiple_of", "repeats", "unique",
                     "unique_along", "empty", "when", "present"):
             formula = getattr(self, key)
             if formula is not None:

@@ -272,8 +272,6 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
                         element)
     if domain.repeats is not None:
         return repeated_slices(draw, element, list(shape), evaluate(domain.repeats, env, values))
-    if domain.repeats is not None:
-        return repeated_slices(draw, element, list(shape), evaluate(domain.repeats, env, values))
     if domain.sum is not None:
         total = _count(evaluate(domain.sum, env, values), "sum")
         return as_array(parts(draw, total, int(np.prod(shape)) if shape else 1), element).reshape(shape)
@@ -291,10 +289,11 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
     if low > high:
         raise Undrawable(f"value range [{low}, {high}] is empty")
     unique = holds(domain.unique, env, values)
+    step = _number(domain.step, env, values, None)
     if domain.probabilities:
         array = probability_rows(rng, element, list(shape))
-    elif unique or domain.exclude:
-        array = from_candidates(rng, element, list(shape), low, high, domain.exclude, unique=unique)
+    elif unique or domain.exclude or step is not None:
+        array = from_candidates(rng, element, list(shape), low, high, domain.exclude, unique=unique, step=step)
     else:
         array = filled(seed, domain.fill, element, list(shape), low, high)
     if domain.sorted and array.ndim:
@@ -325,11 +324,16 @@ def per_element(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
     if size > MAX_CANDIDATES:
         raise Undrawable(f"a per-element range over {size} elements")
     seed = draw(SEEDS)
-    flat = []
+    unique = holds(domain.unique, env, values)
+    rng = np.random.default_rng(seed)
+    flat: list[Any] = []
     for i in range(size):
         low, high = bounds(domain, with_element(env, i), values, DEFAULT_LOW, DEFAULT_HIGH)
-        flat.append(filled(seed + i, domain.fill, element, [], DEFAULT_LOW if low is None else low,
-                           DEFAULT_HIGH if high is None else high).item())
+        low, high = DEFAULT_LOW if low is None else low, DEFAULT_HIGH if high is None else high
+        if unique:  # each element in its own bounds, none equal to an earlier one (MaxUnpool's positions per plane)
+            flat.append(from_candidates(rng, element, [], low, high, [*domain.exclude, *flat], unique=True).item())
+        else:
+            flat.append(filled(seed + i, domain.fill, element, [], low, high).item())
     return as_array(np.asarray(flat).reshape(shape), element)
 
 
@@ -411,10 +415,12 @@ def specials_of(dtype: np.dtype) -> np.ndarray:
 
 
 def from_candidates(rng: np.random.Generator, element: str, shape: list[int], low: float, high: float,
-                    exclude: Sequence[Any], *, unique: bool) -> np.ndarray:
-    """Values drawn uniformly from the grid of [low, high] (ints; quarter steps for floats) without the excluded
-    ones; all different with `unique`."""
-    step = 0.25 if element in FLOATS else 1.0
+                    exclude: Sequence[Any], *, unique: bool, step: float | None = None) -> np.ndarray:
+    """Values drawn uniformly from the grid of [low, high] (multiples of `step`; by default ints, quarter steps for
+    floats) without the excluded ones; all different with `unique`."""
+    if step is not None and step <= 0:
+        raise Undrawable(f"step {step!r}")
+    step = step or (0.25 if element in FLOATS else 1.0)
     type_low, type_high = finite_range(element)
     lo, hi = max(low, type_low), min(high, type_high)
     first, last = int(np.ceil(lo / step)), int(np.floor(hi / step))

@@ -20,18 +20,6 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
 from conformance.strategies.values import SEEDS, fill_array
 
-
-def _invertible(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    shape, seed = list(ctx.shapes["X"]), draw(SEEDS)
-    x = fill_array(seed, ctx.dtype, shape)
-    size = shape[-1]
-    dominant = np.abs(x.astype(np.float64)).sum(axis=-1, keepdims=True).max() + 1.0
-    sign = np.where(np.random.default_rng(seed).random(size) < 0.5, -1.0, 1.0)
-    return np.asarray(x.astype(np.float64) + np.eye(size) * sign * dominant).astype(x.dtype)
-
-
-INVERSE_HINT = OpHint(values={"X": _invertible})
-
 # the kind drawn most (Hypothesis favours the first) leads; where one kind is checked alone that is the other kind:
 # true for the setting, false for a backend that checks both
 _KINDS = ("both", "nan", "inf", "clean")
@@ -76,6 +64,3 @@ def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     shape, seed = list(ctx.shapes["M"]), draw(SEEDS)
     rng = np.random.default_rng(seed)
     return np.asarray(rng.random(shape) >= draw(st.sampled_from((0.0, 0.15, 0.35, 0.6)))).astype(np.int32)
-
-
-MAXPOOL_WITH_MASK_HINT = OpHint(values={"M": _mask})

@@ -6,8 +6,6 @@ that let the generic builder draw valid cases by itself.
 
 from __future__ import annotations
 
-from conformance.strategies.attributes import DrawFn
-from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_attention import (
     ATTENTION_HINT,
     CAUSAL_CONV_HINT,
@@ -18,16 +16,7 @@ from conformance.strategies.hint_binary import POW_HINTS
 from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT
 from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
 from conformance.strategies.hint_image import (
-    AFFINE_GRID_HINT,
-    DEFORM_CONV_HINT,
-    GLOBAL_LP_POOL_HINT,
-    GRID_SAMPLE_HINT,
-    LP_POOL_HINT,
-    MAX_ROI_POOL_HINT,
-    MAX_UNPOOL_HINT,
-    NMS_HINT,
     RESIZE_HINT,
-    ROI_ALIGN_HINT,
 )
 from conformance.strategies.hint_linalg import (
     EINSUM_HINT,
@@ -133,24 +122,10 @@ from conformance.strategies.hint_tengine import (
     SCATTER_HINT,
     SPARSE_TO_DENSE_HINT,
 )
-from conformance.strategies.hints import OpHint, dims
-from conformance.strategies.memo import integers
+from conformance.strategies.hints import OpHint
 from opset.model import OpVersion
 
 NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolated
-
-
-def _optimizer_groups(groups: int) -> OpHint:
-    """The training optimizers' variadic input: n tensors (1 or 2), then `groups - 1` more groups of n with their
-    shapes (G, V, H ...); R and T scalars."""
-
-    def shapes(draw: DrawFn, ctx: DrawContext) -> None:
-        tensors = [dims(draw, draw(integers(0, 3)), ctx.max_side) for _ in range(draw(integers(1, 2)))]
-        ctx.shapes["R"], ctx.shapes["T"] = [], []
-        ctx.shapes["inputs"] = [list(t) for _ in range(groups) for t in tensors]
-        ctx.scratch.setdefault("arity", {})["inputs"] = groups * len(tensors)
-
-    return OpHint(shapes=shapes)
 
 
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
@@ -182,21 +157,12 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # the equation is text whose labels decide every operand's rank and dims, a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
     # image ops: the pooling window fits the drawn spatial dims, and p is drawn
-    ("ai.onnx", "LpPool"): (LP_POOL_HINT,),
-    ("ai.onnx", "GlobalLpPool"): (GLOBAL_LP_POOL_HINT,),
     # indices name distinct positions of the unpooled output (per plane, as MaxPool's do); output_shape fits them
-    ("ai.onnx", "MaxUnpool"): (MAX_UNPOOL_HINT,),
     # a RoI's batch index names an image of X; its box lies about the image with ordered corners
-    ("ai.onnx", "MaxRoiPool"): (MAX_ROI_POOL_HINT,),
-    ("ai.onnx", "RoiAlign"): (ROI_ALIGN_HINT,),
     # the three scalar inputs: a box limit (also 0 or negative), an IoU threshold in [0, 1], a score threshold
-    ("ai.onnx", "NonMaxSuppression"): (NMS_HINT,),
     # size matches theta: [N, C, H, W] for N x 2 x 3, [N, C, D, H, W] for N x 3 x 4
-    ("ai.onnx", "AffineGrid"): (AFFINE_GRID_HINT,),
     # a grid with one coordinate per spatial axis of X, its values about [-1, 1]
-    ("ai.onnx", "GridSample"): (strings_keep(GRID_SAMPLE_HINT, mode=NEAREST),),  # strings: no interpolation
     # a window that fits, groups that divide the channels, offset and mask shaped for the output
-    ("ai.onnx", "DeformConv"): (DEFORM_CONV_HINT,),
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
     # graph attributes: valid bodies from a small library (conformance.strategies.graph_bodies), the outer

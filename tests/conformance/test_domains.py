@@ -64,6 +64,23 @@ def test_excluded_values_are_never_drawn_and_unique_values_never_repeat() -> Non
         dom.from_candidates(rng, "int8", [3], 0, 1, (), unique=True)
 
 
+def test_a_step_puts_values_on_its_grid_and_per_element_unique_values_differ() -> None:
+    rng = np.random.default_rng(4)
+    halves = dom.from_candidates(rng, "float", [300], -0.5, 2, (), unique=False, step=0.5)
+    assert set(halves.tolist()) == {-0.5, 0.0, 0.5, 1.0, 1.5, 2.0}  # every multiple of 0.5, no quarter
+    with pytest.raises(dom.Undrawable):
+        dom.from_candidates(rng, "float", [2], 0, 1, (), unique=False, step=0.0)
+
+    @SETTINGS
+    @given(st.data())
+    def check(data: st.DataObject) -> None:  # MaxUnpool's indices: each inside its plane, none twice
+        domain = ValueDomain(range=(formula("4 * (i // 3)"), formula("4 * (i // 3) + 3")), unique=formula("True"))
+        flat = dom.per_element(data.draw, domain, {}, None, "int64", [2, 3]).ravel().tolist()
+        assert len(set(flat)) == 6 and all(4 * (i // 3) <= v <= 4 * (i // 3) + 3 for i, v in enumerate(flat))
+
+    check()
+
+
 def test_fills_reach_what_they_name() -> None:
     full = dom.filled(3, "full", "int32", [500], -4, 4)
     assert np.abs(full.astype(np.int64)).max() > 2**24  # high bits take part

@@ -1140,8 +1140,8 @@ def MaxUnpool(
             axis `i` and xi_end, the number of pixels added at the end of axis `i`. This attribute cannot be used
             simultaneously with auto_pad attribute. If not present, the padding defaults to 0 along start and end of
             each spatial axis.
-        strides (ints): Stride along each spatial axis. If not present, the stride defaults to 1 along each spatial
-            axis.
+        strides (ints, default [1] * r, in [1, inf], length r): Stride along each spatial axis. If not present, the
+            stride defaults to 1 along each spatial axis.
 
     Type constraints:
         T1: tensor(float16), tensor(float), tensor(double). Constrain input and output types to float tensors.
