@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 class OutputError(Exception):
-    """A file in the output folder that the generator must not touch."""
+    """A file in the output folder that the generator must not touch, or a folder or file it cannot write."""
 
 
 @dataclass
@@ -66,12 +66,36 @@ def plan_files(out: Path, files: dict[str, str], *, marker: str, pattern: str,
     return plan
 
 
+def check_writable(out: Path) -> None:
+    """OutputError unless `out` is a folder that can be written, or can be created (probed with a file created and
+    removed in it or in the nearest folder above it that exists): before anything is rendered."""
+    import tempfile
+
+    existing = out
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputError(f"{out}: {existing} is a file, not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=existing, prefix=".gen-probe-"):
+            pass
+    except OSError as e:
+        raise OutputError(f"{out}: cannot write in {existing}: {e.strerror or e}") from e
+
+
 def apply_plan(plan: Plan) -> None:
+    """Write and delete as planned; OutputError (one line: the path and the system's reason) when the disk refuses."""
     for path, content in plan.write.items():
-        write_if_changed(path, content)
+        try:
+            write_if_changed(path, content)
+        except OSError as e:
+            raise OutputError(f"cannot write {path}: {e.strerror or e}") from e
     for path in plan.delete:
-        path.unlink()
-        _remove_empty_parents(path.parent, plan.root)
+        try:
+            path.unlink()
+            _remove_empty_parents(path.parent, plan.root)
+        except OSError as e:
+            raise OutputError(f"cannot delete {path}: {e.strerror or e}") from e
 
 
 def _is_generated(path: Path, markers: Sequence[str]) -> bool:

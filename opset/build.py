@@ -28,9 +28,11 @@ from opset.model import (
     GraphSignature,
     Location,
     MapsTo,
+    OlderLayout,
     OpSchema,
     OpVersion,
     Param,
+    Precision,
     Property,
     RandomOutputs,
     Reading,
@@ -49,8 +51,8 @@ DEFAULT_TOLERANCE: FrozenMap[str, Tolerance] = FrozenMap({
 })
 
 _MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations", "dims")
-_REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "properties", "maps_to",
-             "tengine", "random", "unmapped")
+_REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "precision", "properties",
+             "maps_to", "tengine", "random", "unmapped")
 
 
 class _Where:
@@ -83,6 +85,7 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
         "outputs": [],
         "constraints": [], "readings": [],
         "doc": data.get("doc", ""), "summary": data["summary"], "tolerance": None, "properties": [],
+        "precision": data.get("precision"),
         "maps_to": None, "tengine": None, "random": None, "unmapped": "",
     }
     # remember which version index each inherited entry came from, so locations point at its text
@@ -153,10 +156,25 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
         type_constraints=FrozenMap(type_constraints), lets=FrozenMap(lets), constraints=tuple(constraints),
         examples=examples, tolerance=tolerance, properties=properties,
         maps_to=_maps_to(state["maps_to"], location, where, label),
-        tengine=_tengine(state["tengine"]), location=location, last=last, readings=readings,
+        tengine=_tengine(state["tengine"], location, where, label), location=location, last=last, readings=readings,
         type_relations=FrozenMap({name: str(e).replace(" ", "") for name, e in state["type_relations"].items()}),
         random=_random(state["random"], at("random", ""), where, label), unmapped=state["unmapped"] or "",
-        dims=dims_domains(state["dims"], lambda name: at("dims", name), label, where.formula))
+        dims=dims_domains(state["dims"], lambda name: at("dims", name), label, where.formula),
+        precision=_precision(state["precision"], attributes, at("precision", ""), where, label))
+
+
+def _precision(raw: dict[str, Any] | None, attributes: FrozenMap[str, Attribute], location: Location,
+               where: _Where, op: str) -> Precision | None:
+    """The version's precision policy; a `stash` naming no int attribute of the version is a located problem."""
+    if raw is None:
+        return None
+    stash = raw.get("stash")
+    if stash is not None and (stash not in attributes or attributes[stash].type != "int"):
+        where.problems.append(Problem(location.file, location.line, op,
+                                      f"precision: stash names '{stash}', which is no int attribute of the version"))
+        stash = None
+    return Precision(narrow=raw.get("narrow", "widened"), stash=stash,
+                     accumulate=tuple(raw.get("accumulate", ("element",))), note=raw.get("note", ""))
 
 
 def _reading(raw: dict[str, Any], location: Location, where: _Where, op: str) -> Reading | None:
@@ -289,7 +307,9 @@ def _maps_to(raw: dict[str, Any] | None, location: Location, where: _Where, op: 
 
     then = tuple(FollowUp(op=t["op"], when=when(t.get("when")), attributes=formulas(t.get("attributes"),
                                                                                         "maps_to then attribute"),
-                          const_inputs=consts(t.get("const_inputs"))) for t in raw.get("then") or ())
+                          const_inputs=consts(t.get("const_inputs")),
+                          inputs=tuple(t["inputs"]) if "inputs" in t else None, name=t.get("as"))
+                 for t in raw.get("then") or ())
     alternatives = tuple(m for m in (_maps_to(a, location, where, op) for a in raw.get("alternatives") or ())
                          if m is not None)
     return MapsTo(domain=raw["domain"], op=raw["op"], opset=raw["opset"],
@@ -297,13 +317,33 @@ def _maps_to(raw: dict[str, Any] | None, location: Location, where: _Where, op: 
                   inputs=tuple(raw["inputs"]) if "inputs" in raw else None, exact=raw.get("exact", True),
                   note=raw.get("note", ""), when=when(raw.get("when")), const_inputs=consts(raw.get("const_inputs")),
                   then=then, alternatives=alternatives, unmapped=raw.get("unmapped", ""),
-                  reshape_inputs=formulas(raw.get("reshape_inputs"), "maps_to reshape_inputs"))
+                  reshape_inputs=formulas(raw.get("reshape_inputs"), "maps_to reshape_inputs"),
+                  per_output=raw.get("per_output", False), fold=raw.get("fold", False),
+                  cast_inputs=FrozenMap(raw.get("cast_inputs") or {}),
+                  cast_outputs=FrozenMap(raw.get("cast_outputs") or {}),
+                  inverse=formulas(raw.get("inverse"), "maps_to inverse"))
 
 
-def _tengine(raw: dict[str, Any] | None) -> Tengine | None:
+def _binary_fields(raw: list[dict[str, Any]]) -> tuple[BinaryField, ...]:
+    return tuple(BinaryField(name=f["name"], ctype=f["ctype"], default=freeze(f.get("default")),
+                             attribute=f.get("attribute"), doc=f.get("doc", ""), flag=f.get("flag", False))
+                 for f in raw)
+
+
+def _tengine(raw: dict[str, Any] | None, location: Location, where: _Where, op: str) -> Tengine | None:
     if raw is None:
         return None
-    layout = tuple(BinaryField(name=f["name"], ctype=f["ctype"], default=freeze(f.get("default")),
-                               attribute=f.get("attribute"), doc=f.get("doc", "")) for f in raw["layout"])
-    return Tengine(op_id=raw["op_id"], category=raw["category"], param_struct=raw.get("param_struct"), layout=layout,
-                   seed_defaults=freeze(raw.get("seed_defaults") or {}))
+    older = []
+    for o in raw.get("older_layouts") or ():
+        found = {}
+        for name, text in (o.get("attributes") or {}).items():
+            formula = where.formula(text, f"tengine older layout attribute '{name}'", location, op)
+            if formula is not None:
+                found[name] = formula
+        older.append(OlderLayout(size=o["size"], fields=_binary_fields(o["fields"]), attributes=FrozenMap(found),
+                                 doc=o.get("doc", "")))
+    return Tengine(op_id=raw["op_id"], category=raw["category"], param_struct=raw.get("param_struct"),
+                   layout=_binary_fields(raw["layout"]), seed_defaults=freeze(raw.get("seed_defaults") or {}),
+                   older_layouts=tuple(older),
+                   nhwc=FrozenMap({k: tuple(v) for k, v in (raw.get("nhwc") or {}).items()}),
+                   bias_scale=FrozenMap({k: tuple(v) for k, v in (raw.get("bias_scale") or {}).items()}))

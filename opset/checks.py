@@ -100,8 +100,41 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
         _check_random(v, sink, names)
     if v.maps_to is not None:
         _check_mapping_formulas(v.maps_to, v, sink, names)
+    if v.tengine is not None:
+        _check_older_layouts(v, sink)
     for ex in v.examples:
         _check_example(v, ex.name, ex.attributes, ex.inputs, ex.outputs, ex.location, sink)
+
+
+def _check_older_layouts(v: OpVersion, sink: ProblemSink) -> None:
+    """An older struct of a Tengine op gives the version's attributes, from formulas over its own fields only; the
+    NHWC permutations name the version's parameters."""
+    assert v.tengine is not None
+    params = {p.name for p in (*v.inputs, *v.outputs)}
+    for name, perm in v.tengine.nhwc.items():
+        if name not in params:
+            sink.add(v.location, v.signature, f"tengine nhwc: '{name}' is not an input or output")
+        if sorted(perm) != list(range(len(perm))):
+            sink.add(v.location, v.signature, f"tengine nhwc: {list(perm)} for '{name}' is not a permutation")
+    inputs = {p.name for p in v.inputs}
+    for name, sources in v.tengine.bias_scale.items():
+        unknown = [n for n in (name, *sources) if n not in inputs]
+        if unknown:
+            sink.add(v.location, v.signature, f"tengine bias_scale: {', '.join(unknown)} not an input")
+    sizes: set[int] = set()
+    for older in v.tengine.older_layouts:
+        what = f"tengine older layout of {older.size} bytes"
+        if older.size in sizes:
+            sink.add(v.location, v.signature, f"{what}: another older layout has that size")
+        sizes.add(older.size)
+        fields = frozenset(f.name for f in older.fields)
+        for name, formula in older.attributes.items():
+            if name not in v.attributes:
+                sink.add(v.location, v.signature, f"{what}: '{name}' is not an attribute")
+            unknown = sorted(formula.names - fields)
+            if unknown:
+                sink.add(v.location, v.signature, f"{what}: attribute '{name}': '{formula.text}' names "
+                                                  f"{', '.join(repr(n) for n in unknown)}, not a field of that struct")
 
 
 def _check_mapping_formulas(m: MapsTo, v: OpVersion, sink: ProblemSink, names: frozenset[str]) -> None:
@@ -110,15 +143,28 @@ def _check_mapping_formulas(m: MapsTo, v: OpVersion, sink: ProblemSink, names: f
     formulas = [(f"maps_to attribute '{t}'", f) for t, f in m.attributes.items()]
     formulas += [(f"maps_to const input '{n}'", c.value) for n, c in m.const_inputs.items()]
     formulas += [(f"maps_to reshape_inputs '{n}'", f) for n, f in m.reshape_inputs.items()]
+    inverse_names = names | {n for f in m.inverse.values() for n in f.names if n.startswith("target_")}
+    for n, f in m.inverse.items():  # `target_<name>`: the ONNX node's attribute <name>
+        _check_formula(f, f"maps_to inverse '{n}'", v.location, op, sink, inverse_names, allow_value=True)
+    for name in m.inverse:
+        if name not in v.attributes:
+            sink.add(v.location, op, f"maps_to inverse: '{name}' is not an attribute")
     if m.when is not None:
         formulas.append(("maps_to when", m.when))
+    known = {p.name for p in v.inputs} | {"_", "", "@"}
     for then in m.then:
+        unknown = [n for n in then.inputs or () if n not in known and n not in then.const_inputs]
+        if then.name is not None:
+            known.add(then.name)
+        if unknown:
+            sink.add(v.location, op, f"maps_to then {then.op}: inputs {', '.join(repr(n) for n in unknown)} are not "
+                                     "'_', an input of the op or a const input")
         formulas += [(f"maps_to then {then.op} attribute '{t}'", f) for t, f in then.attributes.items()]
         formulas += [(f"maps_to then {then.op} const input '{n}'", c.value) for n, c in then.const_inputs.items()]
         if then.when is not None:
             formulas.append((f"maps_to then {then.op} when", then.when))
-    for what, formula in formulas:
-        _check_formula(formula, what, v.location, op, sink, names, allow_value=False)
+    for what, formula in formulas:  # value(): the converter knows a constant input's values
+        _check_formula(formula, what, v.location, op, sink, names, allow_value=True)
     for alternative in m.alternatives:
         _check_mapping_formulas(alternative, v, sink, names)
 

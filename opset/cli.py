@@ -45,13 +45,13 @@ def _parser() -> argparse.ArgumentParser:
 
     ls = sub.add_parser("list", help="list ops (optionally what one opset of a domain contains)")
     ls.add_argument("--domain", default=None)
-    ls.add_argument("--opset", type=int, default=None)
+    ls.add_argument("--opset", type=_opset_number, default=None)
     ls.set_defaults(run=_cmd_list)
 
     show = sub.add_parser("show", help="the resolved signature of one op")
     show.add_argument("op")
     show.add_argument("--domain", default="ai.onnx")
-    show.add_argument("--opset", type=int, default=None, help="default: the domain's newest opset")
+    show.add_argument("--opset", type=_opset_number, default=None, help="default: the domain's newest opset")
     show.set_defaults(run=_cmd_show)
 
     lint = sub.add_parser("lint", help="check registry files; exit 1 with located errors")
@@ -63,12 +63,23 @@ def _parser() -> argparse.ArgumentParser:
                        ("import-ort", "write or refresh com.microsoft YAML from onnxruntime"),
                        ("validate", "validate an ONNX model or a Tengine .tmfile against the registry"),
                        ("inspect", "what a Tengine .tmfile holds: counts, op histogram, nodes with parameters"),
-                       ("convert", "convert a Tengine .tmfile into an ai.onnx model through maps_to"),
+                       ("convert", "a Tengine .tmfile to an ai.onnx model, or ONNX to a .tmfile, through maps_to"),
                        ("infer", "write inferred types and shapes into a model as value_info")):
         sub.add_parser(name, help=text, add_help=False)
     for name, ep in sorted(_plugged_commands().items()):
         sub.add_parser(name, help=f"(from {ep.value.split(':')[0]}) {_PLUGGED_HELP.get(name, '')}", add_help=False)
     return p
+
+
+def _opset_number(text: str) -> int:
+    """An opset is a positive int: `--opset 0` would list nothing and exit 0, as if the opset were empty."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: '{text}'") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"an opset is 1 or more, not {number}")
+    return number
 
 
 _BUILT_IN = frozenset({"list", "show", "lint", "-h", "--help"})
@@ -86,6 +97,9 @@ def _cmd_list(ns: argparse.Namespace) -> int:
     reg = load_registry()
     if ns.opset is not None:
         domain = reg.canonical_domain(ns.domain or "ai.onnx")
+        newest = reg.domains[domain].max_opset
+        if ns.opset > newest:  # listing would quietly give the newest opset's contents instead
+            raise ResolutionError(f"{domain} has no opset {ns.opset}; its newest opset is {newest}")
         for v in reg.opset_contents(domain, ns.opset):
             via = "" if v.domain == domain else f"  (via {v.domain})"
             print(f"{v.name:24} {v.domain}@{v.since}{via}")
@@ -152,7 +166,7 @@ def _validate(args: list[str]) -> int:
 
 
 def _convert(args: list[str]) -> int:
-    from opset.tmfile.convert import main_convert
+    from opset.tmfile.convert_cli import main_convert
 
     return main_convert(args)
 

@@ -38,6 +38,18 @@ ELEMENT_TYPES: dict[str, tuple[int, str | None]] = {
     "float6e2m3": (27, "float6_e2m3fn"),
     "float6e3m2": (28, "float6_e3m2fn"),
 }
+# bits one element takes (a bool one byte, as onnx stores it); the integer and floating-point element types. What
+# the formulas' element-type functions (`bits`, `is_integer`, `is_float`: opset.formula.element_types) read.
+ELEMENT_BITS: dict[str, int] = {
+    "float": 32, "uint8": 8, "int8": 8, "uint16": 16, "int16": 16, "int32": 32, "int64": 64, "bool": 8,
+    "float16": 16, "double": 64, "uint32": 32, "uint64": 64, "complex64": 64, "complex128": 128, "bfloat16": 16,
+    "float8e4m3fn": 8, "float8e4m3fnuz": 8, "float8e5m2": 8, "float8e5m2fnuz": 8, "uint4": 4, "int4": 4,
+    "float4e2m1": 4, "float8e8m0": 8, "uint2": 2, "int2": 2, "float6e2m3": 6, "float6e3m2": 6,
+}
+INTEGER_ELEMENTS = frozenset({"uint8", "int8", "uint16", "int16", "int32", "int64", "uint32", "uint64", "uint4",
+                              "int4", "uint2", "int2"})
+FLOAT_ELEMENTS = frozenset({"float", "float16", "double", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
+                            "float8e5m2fnuz", "float4e2m1", "float8e8m0", "float6e2m3", "float6e3m2"})
 NUMPY_TO_ELEMENT: dict[str, str] = {np_name: onnx_name for onnx_name, (_, np_name) in ELEMENT_TYPES.items() if np_name}
 CODE_TO_ELEMENT: dict[int, str] = {code: name for name, (code, _) in ELEMENT_TYPES.items()}
 

@@ -16,7 +16,7 @@ from opset.dtypes import proto_type_text
 from opset.formula import Formula, FormulaError, Sym, Undecided
 from opset.formula.graph_value import TYPES_KEY, GraphValue, Port
 from opset.frozen import thaw
-from opset.model import Attribute, GraphParam, OpVersion, Param, Reading
+from opset.model import Attribute, Constraint, GraphParam, OpVersion, Param, Reading
 
 Dim = int | Sym
 Shape = list[Dim]
@@ -586,8 +586,24 @@ def check_constraints(version: OpVersion, env: Mapping[str, Any],
             problems.append(ShapeProblem(c.id, f"cannot evaluate '{c.expr.text}': {e}", unevaluated=True))
             continue
         if not ok:
-            problems.append(ShapeProblem(c.id, c.message or f"violated: {c.expr.text}"))
+            problems.append(ShapeProblem(c.id, violation_message(version, c, env, values)))
     return problems
+
+
+def violation_message(version: OpVersion, constraint: Constraint, env: Mapping[str, Any],
+                      values: Mapping[str, Sequence[Any]] | None = None) -> str:
+    """The constraint's message (or its formula) and what it compared, with the values (opset.formula.explain)."""
+    from opset.formula.explain import explain_violation
+
+    base = constraint.message or f"violated: {constraint.expr.text}"
+    compared = explain_violation(constraint.expr.tree, env, values, _dim_sources(version))
+    return f"{base}: {compared}" if compared else base
+
+
+@functools.cache
+def _dim_sources(version: OpVersion) -> dict[str, str]:
+    """Each dim name of an input's shape signature -> that input (a message shows the input's shape for it)."""
+    return {name: param.name for param in version.inputs for name in sorted(_signature_names(param))}
 
 
 def validate_attributes(version: OpVersion, given: Mapping[str, Any],

@@ -265,6 +265,23 @@ class Tolerance(Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Precision(Record):
+    """What an implementation may compute in (docs/format.md, "Precision"); conform's bounds follow from it.
+
+    `narrow`: for the narrow floats (float16, bfloat16, the float8/6/4 types), `element` lets every intermediate be
+    computed in the element type itself (or anything wider), `widened` asks float32 intermediates and one final
+    rounding. `stash` names an int attribute holding a TensorProto type code that stage one may be computed in
+    (LayerNormalization's `stash_type`), even for a wider element type. `accumulate`: how integer sums may be
+    computed, `element` (in the element type, wrapping) and/or `int64` (exact, then one cast to the element type).
+    """
+
+    narrow: str = "widened"
+    stash: str | None = None
+    accumulate: tuple[str, ...] = ("element",)
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ConstInput(Record):
     """A constant input a mapping gives its target: values from a formula, of one element type."""
 
@@ -281,6 +298,10 @@ class FollowUp(Record):
     when: Formula | None
     attributes: FrozenMap[str, Formula]
     const_inputs: FrozenMap[str, ConstInput] = EMPTY
+    # its inputs: "_" the previous op's output, this op's input names, const_inputs names, "" omitted (None: "_" and
+    # the const_inputs in order)
+    inputs: tuple[str, ...] | None = None
+    name: str | None = None  # the `as` name later follow-ups' inputs use for this one's output
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -300,6 +321,11 @@ class MapsTo(Record):
     alternatives: tuple[MapsTo, ...] = ()  # tried in order where `when` does not hold
     reshape_inputs: FrozenMap[str, Formula] = EMPTY  # input -> the shape the target takes it in (same elements)
     unmapped: str = ""  # why nothing applies where neither `when` nor an alternative's holds
+    per_output: bool = False  # the target applied once per output of the op, each from the same inputs
+    cast_inputs: FrozenMap[str, str] = EMPTY  # input -> the element type the target takes it in (float, int64, int32)
+    cast_outputs: FrozenMap[str, str] = EMPTY  # output -> the element type the op gives it (a Cast after the target)
+    inverse: FrozenMap[str, Formula] = EMPTY  # ONNX -> tmfile: attributes the mapping leaves open, from this op's names
+    fold: bool = False  # the output depends on input shapes only: the reference kernel computes it into a constant
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -310,6 +336,18 @@ class BinaryField(Record):
     ctype: str  # one of the ctypes of docs/format.md (int32, float32, offset_vector_int32 ...)
     default: Any = None  # frozen
     attribute: str | None = None  # the attribute it carries (None: same name)
+    doc: str = ""
+    flag: bool = False  # Tengine only tests it for nonzero: another value than 0 or 1 is read as 1, with a warning
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class OlderLayout(Record):
+    """A parameter struct an older Tengine writer stored for the op, recognised by its size in the file."""
+
+    size: int  # sizeof the older struct: a block of exactly this size before its operator is read with `fields`
+    fields: tuple[BinaryField, ...]
+    # attribute -> formula over the older fields (an attribute not listed takes the field of its name, if any)
+    attributes: FrozenMap[str, Formula] = EMPTY
     doc: str = ""
 
 
@@ -322,6 +360,12 @@ class Tengine(Record):
     param_struct: str | None  # tm2 struct name, None when the op has no parameters
     layout: tuple[BinaryField, ...]
     seed_defaults: FrozenMap[str, Any] = EMPTY  # where the seed's default differs (frozen values)
+    older_layouts: tuple[OlderLayout, ...] = ()  # structs of older writers, each recognised by its size
+    # in a graph of NHWC layout: parameter -> permutation between the tensor as stored and the op's NCHW definition
+    # (an input as stored, transposed by it, is what the op takes; the op's output transposed by it is what is stored)
+    nhwc: FrozenMap[str, tuple[int, ...]] = EMPTY
+    # an int32 bias input stored without quantisation parameters -> (data input, weight input) whose scales it takes
+    bias_scale: FrozenMap[str, tuple[str, ...]] = EMPTY
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -367,6 +411,7 @@ class OpVersion(Record):
     random: RandomOutputs | None = None  # outputs whose values are drawn at random, and what determines them
     unmapped: str = ""  # why no op of another domain computes this one (no maps_to): the converter says it
     dims: FrozenMap[str, ValueDomain] = EMPTY  # signature dims and tuples (and helper draws): their domains
+    precision: Precision | None = None  # what an implementation may compute in; None: the defaults of `Precision`
 
     @property
     def signature(self) -> str:

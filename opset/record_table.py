@@ -34,7 +34,8 @@ LEAF, TUPLE, MAP, FORMULA, RECORD_KINDS = -1, 0, 1, 2, 3
 RECORDS: tuple[type[Any], ...] = (
     model.Location, model.ValueDomain, model.GraphParam, model.GraphSignature, model.Attribute, model.Param,
     model.TypeConstraint, model.Constraint, model.Reading, model.RandomOutputs, model.Example, model.Property,
-    model.Tolerance, model.ConstInput, model.FollowUp, model.MapsTo, model.BinaryField, model.Tengine, model.Status,
+    model.Tolerance, model.ConstInput, model.FollowUp, model.MapsTo, model.BinaryField, model.OlderLayout,
+    model.Tengine, model.Status, model.Precision,
     model.OpVersion, model.OpSchema, model.Domain,
 )
 _FIELDS: tuple[tuple[str, ...], ...] = tuple(tuple(f.name for f in dataclasses.fields(cls)) for cls in RECORDS)

@@ -30,3 +30,13 @@ def schemas_dir() -> Path:
 def meta_dir() -> Path:
     """The JSON meta-schemas this loader checks files against (never taken from `$OPSET_SCHEMAS`)."""
     return default_schemas() / "meta"
+
+
+PACKAGED_REPORTS = PACKAGE_DIR / "_reports"  # only an installed wheel has it (setup.py's build step)
+CHECKOUT_REPORTS = PACKAGE_DIR.parent / "docs" / "reports"  # a checkout's committed conform reports
+
+
+def reports_dir() -> Path:
+    """The committed conformance reports (`conform --report`) this code came with: the wheel's packaged copy when
+    installed, else the checkout's docs/reports/ (`opset validate --backend-report NAME` reads them)."""
+    return PACKAGED_REPORTS if PACKAGED_REPORTS.is_dir() else CHECKOUT_REPORTS

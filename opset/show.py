@@ -50,6 +50,8 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
         for r in v.readings:
             lines.append(f"  {r.id}: when {r.when.text} ({', '.join(r.followed_by)}): {r.note}")
             lines += [f"    {name} = {formula.text}" for name, formula in r.outputs.items()]
+    if v.precision:
+        lines.append("Precision: " + precision_text(v))
     if v.random:
         drawn = v.random
         args = ", ".join([*(f"{k}={name}" for k, name in drawn.tensors.items()),
@@ -70,6 +72,21 @@ def render_version(reg: Registry, v: OpVersion, *, asked: tuple[str, int]) -> st
     if v.examples:
         lines.append("Examples: " + ", ".join(e.name for e in v.examples))
     return "\n".join(lines)
+
+
+def precision_text(v: OpVersion) -> str:
+    """`float16/bfloat16 may be computed in the element type; stage one in the type stash_type names ...` (a version
+    with a policy); the note follows."""
+    p = v.precision
+    if p is None:
+        return ""
+    parts = ["float16/bfloat16 may be computed in the element type" if p.narrow == "element"
+             else "float16/bfloat16 in float32 intermediates, rounded once"]
+    if p.stash:
+        parts.append(f"stage one in the type {p.stash} names, or wider")
+    if tuple(p.accumulate) != ("element",):
+        parts.append("integer sums in " + " or ".join(p.accumulate))
+    return "; ".join(parts) + (f" ({p.note})" if p.note else "")
 
 
 def status_lines(s: Status) -> list[str]:

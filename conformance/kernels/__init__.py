@@ -8,7 +8,7 @@ import importlib
 from opset.model import module_name
 
 KERNEL_DOMAINS = ("ai.onnx", "ai.onnx.ml", "ai.onnx.preview.training", "ai.onnx.preview", "com.microsoft",
-                  "com.microsoft.nchwc", "ai.onnx.modified", "tengine")
+                  "com.microsoft.nchwc", "ai.onnx.modified", "tengine", "ai.onnx.ort", "com.ms.internal.nhwc")
 KERNEL_PACKAGES = tuple(f"conformance.kernels.{module_name(domain)}" for domain in KERNEL_DOMAINS)
 
 

@@ -1,5 +1,5 @@
-"""The model runner: a whole ONNX model on the reference kernels (or on any backend, node by node)."""
+"""Whole-model execution on the reference kernels (or any node executor): `run_model`, `ModelRunner`, `opset run`."""
 
-from conformance.models.runner import ModelRunError, ModelRunner, NodeExecutor, NodeUnsupported, run_model
+from conformance.models.runner import FeedError, ModelRunError, ModelRunner, NodeExecutor, NodeUnsupported, run_model
 
-__all__ = ["ModelRunError", "ModelRunner", "NodeExecutor", "NodeUnsupported", "run_model"]
+__all__ = ["FeedError", "ModelRunError", "ModelRunner", "NodeExecutor", "NodeUnsupported", "run_model"]

@@ -2,11 +2,18 @@
 kernels and write one `<output name>.npy` per graph output (a sequence, map or optional output: `<name>.npz`,
 its arrays and, under `__layout__`, the JSON layout `conformance.containers.unpack` rebuilds it from).
 
-Graph inputs without `--input` get random values of their declared element type and shape (a symbolic
-dim takes its `--dim NAME=SIZE`, else 1), except one that feeds a node's `parameter` input (registry role: Reshape's
-shape, Slice's starts ...), whose made-up value would decide the shapes: that is an error naming it. Exit 0 on
-success, 1 when a node cannot be run (the message names it), 2 on a usage problem (an unreadable model or input file,
-an unknown input name, a parameter not given).
+Every given input is checked against its declared graph input before any node runs (name, element type, rank,
+fixed dims, and each symbolic dim the same size everywhere, `--dim` sizes included; a `--dim` name no input has is
+an error), and so is the output folder (it can be created and written). Graph inputs without `--input` get random
+values of their declared element type and shape (a symbolic dim takes its `--dim NAME=SIZE`, else the size the
+given inputs bind, else 1), except one that feeds a node's `parameter` input (registry role: Reshape's shape, Slice's
+starts ...), whose made-up value would decide the shapes: that is an error naming it. Each output is written under a
+temporary name and renamed into place.
+
+Exit 0 on success; 1 when a node cannot be run (the message names it) or an output cannot be written (the outputs
+written before it are kept); 2 on a usage problem (an unreadable or empty model, an input file that is no .npy,
+a feed that does not fit, an unknown input or dim name, a parameter not given, an output folder that cannot be
+written); 130 / 143 on SIGINT / SIGTERM, keeping what was written.
 """
 
 from __future__ import annotations
@@ -15,9 +22,10 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Sequence
+import zipfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import onnx
@@ -25,6 +33,15 @@ from google.protobuf.message import DecodeError
 from onnx import helper
 
 from conformance.containers import describe, is_container, pack, unpack
+from conformance.models.feeds import check_feeds
+from conformance.models.outputs import (
+    Interrupted,
+    OutputError,
+    check_output_dir,
+    check_output_files,
+    stopped_by_signals,
+    write_file,
+)
 from conformance.models.runner import ModelRunError, ModelRunner
 from conformance.registry import current_registry
 
@@ -34,57 +51,95 @@ _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def main_run(argv: Sequence[str]) -> int:
+    written: list[Path] = []
+    try:
+        with stopped_by_signals():  # from the first moment: a signal while reading the model is no traceback either
+            return _run(_parser().parse_args(list(argv)), written)
+    except Interrupted as stop:
+        kept = f"kept {len(written)} output file(s): {', '.join(map(str, written))}" if written else "no output written"
+        print(f"opset run: interrupted by {stop} ({kept})", file=sys.stderr)
+        return stop.exit_code
+
+
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="opset run", description=__doc__.split("\n\n")[0])
     p.add_argument("model", type=Path)
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
                    help="a graph input's value (repeatable; a sequence, map or optional: a .npz opset run wrote)")
     p.add_argument("--dim", action="append", default=[], metavar="NAME=SIZE",
-                   help="the size of a symbolic dim for random inputs (default 1)")
+                   help="the size of a symbolic dim of the graph inputs (default: what the given inputs bind, else 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     p.add_argument("--output-dir", type=Path, default=Path("."), help="where the .npy files go (default: .)")
-    ns = p.parse_args(list(argv))
+    return p
+
+
+def _run(ns: argparse.Namespace, written: list[Path]) -> int:
     try:
         model = load_model(ns.model)
-    except UsageError as e:
-        print(f"opset run: {e}", file=sys.stderr)
-        return 2
-    try:
+        runner = ModelRunner(model)
         dims = {name: int(_checked_int(value, name)) for name, value in _pairs(ns.dim, "--dim").items()}
         given = {name: _load(path, name) for name, path in _pairs(ns.input, "--input").items()}
-        runner = ModelRunner(model)
-        unknown = [n for n in given if n not in runner.input_names]
-        if unknown:
-            raise UsageError(f"--input {', '.join(unknown)}: not an input of the graph (inputs: "
-                             f"{', '.join(runner.input_names) or 'none'})")
-        made_up = [n for n in runner.input_names if n not in given]
-        needed = parameter_inputs(model, made_up)
+        check_output_dir(ns.output_dir)
+        paths = {name: output_path(ns.output_dir, name, None) for name in runner.output_names}
+        check_output_files([q for name in runner.output_names for q in _both_suffixes(paths[name])])
+        bound = check_feeds(model, given, dims, all_given=False)  # the others are drawn with the dims bound
+        needed = parameter_inputs(model, [n for n in runner.input_names if n not in given])
         if needed:
             raise UsageError("; ".join(f"input '{name}' feeds {what}, a parameter: give it with --input {name}=FILE.npy"
                                        for name, what in needed.items()))
-        feeds = {**random_inputs(model, runner.input_names, dims, ns.seed, skip=set(given)), **given}
-    except (UsageError, ModelRunError) as e:
+        feeds = {**random_inputs(model, runner.input_names, bound, ns.seed, skip=set(given)), **given}
+    except (UsageError, ModelRunError, OutputError) as e:
         print(f"opset run: {e}", file=sys.stderr)
         return 2
+    for name, value in feeds.items():
+        if name not in given:
+            print(f"input  {name}: random {value.dtype}{list(value.shape)}")
     try:
         outputs = runner.run(feeds)
     except ModelRunError as e:
         print(f"opset run: {ns.model}: {e}", file=sys.stderr)
         return 1
-    ns.output_dir.mkdir(parents=True, exist_ok=True)
-    for name, value in feeds.items():
-        if name not in given:
-            print(f"input  {name}: random {value.dtype}{list(value.shape)}")
     for name, value in outputs.items():
-        stem = _SAFE.sub("_", name) or "output"
-        if is_container(value):  # a sequence, map or optional: its arrays and the layout that rebuilds it
-            path = ns.output_dir / f"{stem}.npz"
-            arrays, layout = pack({name: value})
-            np.savez(path, **arrays, **{LAYOUT_KEY: np.array(json.dumps(layout))})  # type: ignore[arg-type]
-        else:
-            path = ns.output_dir / f"{stem}.npy"
-            np.save(path, value)
+        path = output_path(ns.output_dir, name, value)
+        try:
+            write_file(path, _writer(name, value))
+        except OutputError as e:
+            kept = f" (kept: {', '.join(map(str, written))})" if written else ""
+            print(f"opset run: {e}{kept}", file=sys.stderr)
+            return 1
+        written.append(path)
         print(f"output {name}: {describe(value)} -> {path}")
     return 0
+
+
+def output_path(folder: Path, name: str, value: Any) -> Path:
+    """`<folder>/<name>.npy`, or `.npz` for a sequence, map or optional (any other character of the name as `_`)."""
+    stem = _SAFE.sub("_", name) or "output"
+    return folder / f"{stem}.{'npz' if value is not None and is_container(value) else 'npy'}"
+
+
+def _both_suffixes(path: Path) -> list[Path]:
+    return [path.with_suffix(".npy"), path.with_suffix(".npz")]
+
+
+def _writer(name: str, value: Any) -> Callable[[IO[bytes]], None]:
+    def write(out: IO[bytes]) -> None:
+        if is_container(value):  # a sequence, map or optional: its arrays and the layout that rebuilds it
+            arrays, layout = pack({name: value})
+            np.savez(out, **arrays, **{LAYOUT_KEY: np.array(json.dumps(layout))})  # type: ignore[arg-type]
+        else:  # through write(), not numpy's fwrite: a full disk is then ENOSPC, not "N requested and M written"
+            np.save(_WriteOnly(out), value)
+    return write
+
+
+class _WriteOnly:
+    """A file seen through its write() alone."""
+
+    def __init__(self, out: IO[bytes]) -> None:
+        self.out = out
+
+    def write(self, data: bytes) -> int:
+        return self.out.write(data)
 
 
 class UsageError(Exception):
@@ -131,23 +186,39 @@ def _checked_int(text: str, name: str) -> int:
     return value
 
 
+NPY_MAGIC = b"\x93NUMPY"
+NPZ_MAGIC = b"PK\x03\x04"
+
+
 def _load(path: str, name: str) -> Any:
     """A `.npy` array, or a sequence, map or optional from a `.npz` that `opset run` wrote (its layout inside)."""
+    where = f"--input {name}={path}"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(NPY_MAGIC))
+    except OSError as e:
+        raise UsageError(f"{where}: cannot read it: {e.strerror or e}") from e
+    if not head.startswith((NPY_MAGIC, NPZ_MAGIC)):
+        shown = "an empty file" if not head else f"a file starting with {head!r}"
+        raise UsageError(f"{where}: not a .npy file (numpy.save writes one) but {shown}")
     try:
         value = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as e:
-        raise UsageError(f"--input {name}={path}: {e}") from e
-    if isinstance(value, np.lib.npyio.NpzFile):
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        raise UsageError(f"{where}: not a readable .npy/.npz file: {e}") from e
+    if not isinstance(value, np.lib.npyio.NpzFile):
+        return value
+    try:
         with value:
             if LAYOUT_KEY not in value.files:
-                raise UsageError(f"--input {name}={path}: holds several arrays; give one .npy file per input "
+                raise UsageError(f"{where}: holds several arrays; give one .npy file per input "
                                  "(or a container .npz as opset run writes one)")
             layout = json.loads(str(value[LAYOUT_KEY]))
             arrays = {k: np.asarray(value[k]) for k in value.files if k != LAYOUT_KEY}
-        if len(layout) != 1:
-            raise UsageError(f"--input {name}={path}: holds {len(layout)} values; give one per input")
+        if not isinstance(layout, dict) or len(layout) != 1:
+            raise UsageError(f"{where}: holds {len(layout)} values; give one per input")
         return next(iter(unpack(layout, arrays).values()))
-    return value
+    except (OSError, ValueError, EOFError, KeyError, TypeError, zipfile.BadZipFile) as e:
+        raise UsageError(f"{where}: not a container .npz as opset run writes one: {type(e).__name__}: {e}") from e
 
 
 def parameter_inputs(model: onnx.ModelProto, names: Sequence[str]) -> dict[str, str]:

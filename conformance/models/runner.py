@@ -16,6 +16,7 @@ from typing import Any
 import onnx
 
 from conformance.containers import as_value
+from conformance.models.feeds import FeedError, check_feeds
 from conformance.models.graphs import (
     FunctionKey,
     GraphRun,
@@ -27,8 +28,8 @@ from conformance.models.graphs import (
     topological_order,
 )
 
-__all__ = ["ModelRunError", "ModelRunner", "NodeExecutor", "NodeUnsupported", "bind_attributes", "run_model",
-           "topological_order"]
+__all__ = ["FeedError", "ModelRunError", "ModelRunner", "NodeExecutor", "NodeUnsupported", "bind_attributes",
+           "run_model", "topological_order"]
 
 
 class ModelRunner:
@@ -49,16 +50,16 @@ class ModelRunner:
         self.initializers = {t.name: initializer(t) for t in graph.initializer}
         self.input_names = [i.name for i in graph.input if i.name not in self.initializers]
         self.output_names = [o.name for o in graph.output]
+        if not self.output_names:
+            raise ModelRunError("the model has no graph outputs: there is nothing to compute (an empty or "
+                                "truncated file?)")
         self.order = topological_order(graph.node, set(self.initializers) | {i.name for i in graph.input})
 
     def run(self, feeds: Mapping[str, Any], outputs: Sequence[str] | None = None) -> dict[str, Any]:
-        missing = [n for n in self.input_names if n not in feeds]
-        if missing:
-            raise ModelRunError(f"no value given for graph input(s) {', '.join(missing)}")
-        unknown = [n for n in feeds if n not in self.input_names and n not in self.initializers]
-        if unknown:
-            raise ModelRunError(f"{', '.join(unknown)}: not an input of the graph (inputs: "
-                                f"{', '.join(self.input_names) or 'none'})")
+        """The graph outputs (or `outputs`) for `feeds`; raises FeedError before any node runs when a feed does not
+        fit its declared input (name, type, shape, symbolic dims bound consistently)."""
+        overriding = {k: v for k, v in feeds.items() if k in self.initializers and k not in self.input_names}
+        check_feeds(self.model, {k: v for k, v in feeds.items() if k not in overriding})
         values: dict[str, Any] = {**self.initializers, **{k: as_value(v) for k, v in feeds.items()}}
         GraphRun(self.executor, self.functions).run_nodes(self.model.graph.node, self.order, values,
                                                           self.opset_imports, "", frozenset(self.initializers))

@@ -10,7 +10,7 @@ would draw anew (`random_outputs`); a law case (one large draw per cell) is then
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -18,7 +18,7 @@ import numpy as np
 from conformance.algebra import RERUNS, PropertyViolation, check_property
 from conformance.backends.protocol import BackendCall, Outer, Unsupported
 from conformance.backends.reference import ReferenceBackend, reference_outputs
-from conformance.compare import compare_values, tolerance_for
+from conformance.compare import EXACT, Comparison, compare_arrays, compare_values, tolerance_for
 from conformance.containers import describe, shape_of, type_fits, value_type
 from conformance.onnx_model import (
     input_roles,
@@ -28,6 +28,7 @@ from conformance.onnx_model import (
     output_shapes,
     output_types,
 )
+from conformance.precision import Bound, integer_alternative, precision_bound, widened
 from conformance.runner.random_laws import law_test
 from conformance.runner.random_outputs import random_call, random_output_problems
 from conformance.runner.repro import write_bundle
@@ -129,7 +130,8 @@ def followed_reading(version: OpVersion, inputs: Sequence[Any], attributes: Mapp
     shapes = [shape_of(x) for x in inputs]
     values = {p.name: np.asarray(x).reshape(-1).tolist() for p, x in zip(version.inputs, inputs, strict=False)
               if isinstance(x, np.ndarray) and x.size <= _READING_VALUES and x.dtype.kind in "biufO"}  # O: strings
-    result = infer_shapes(version, shapes, attributes, values, all_values_known=True)
+    types = [t if t is not None and "?" not in t else None for t in map(value_type, inputs)]  # dtype(X), type_of(X)
+    result = infer_shapes(version, shapes, attributes, values, all_values_known=True, input_types=types)
     for found in result.readings:
         given = [(i, shape) for i, shape in enumerate(found.outputs) if shape is not None and i < len(output_shapes)]
         if all(list(output_shapes[i]) == shape for i, shape in given):
@@ -187,6 +189,7 @@ def output_problems(case: Case, outputs: list[Any], expected: list[Any] | None,
         return [f"{len(outputs)} outputs but the node has {want} ({', '.join(case.output_names)})"]
     drawn = random_call(case.version, case.inputs, case.attributes)
     problems: list[str] = []
+    policy = PolicyBounds(case)
     for i, name in enumerate(case.output_names):
         y = outputs[i]
         formula = case.expected_shapes[i] if i < len(case.expected_shapes) else None
@@ -199,6 +202,8 @@ def output_problems(case: Case, outputs: list[Any], expected: list[Any] | None,
         if problems or expected is None or (drawn is not None and name in drawn.outputs):
             continue
         result = compare_values(y, expected[i], lambda dtype: tolerance_for(case.version, element_of(dtype)))
+        if not result.ok:
+            result = policy.compare(i, y, expected[i], result)
         if stats is not None:
             stats.add(result.max_abs, result.max_rel, result.max_ulp)
         if not result.ok:
@@ -206,6 +211,60 @@ def output_problems(case: Case, outputs: list[Any], expected: list[Any] | None,
     if drawn is not None and not problems:
         problems += random_output_problems(drawn, dict(zip(case.output_names, outputs, strict=False)))
     return problems
+
+
+class PolicyBounds:
+    """A case's outputs compared again within the bounds its version's precision policy gives (`conformance.
+    precision`), for an output that fails the plain tolerance: the reference is evaluated again only then."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self._bounds: dict[str, Bound | None] = {}
+        self._alternatives: dict[str, list[Any] | None] = {}
+
+    def _evaluate(self, inputs: list[Any], attributes: dict[str, Any]) -> Sequence[Any]:
+        case = self.case
+        return reference_outputs(case.version, inputs, attributes, len(case.output_names), outer=_outer(case),
+                                 opset_imports=opset_imports_for(case.version))
+
+    def compare(self, i: int, actual: Any, expected: Any, plain: Comparison) -> Comparison:
+        """`plain` (the comparison within the tolerance), or the comparison within the policy's bound where it
+        gives one for output `i`."""
+        if not (isinstance(actual, np.ndarray) and isinstance(expected, np.ndarray)):
+            return plain
+        case, element = self.case, element_of(expected.dtype)
+        if element is None:
+            return plain
+        if element not in self._bounds:
+            self._bounds[element] = self._run(lambda: precision_bound(case.version, element, case.inputs,
+                                                                      dict(case.attributes), self._evaluate))
+            self._alternatives[element] = self._run(lambda: integer_alternative(
+                case.version, element, case.inputs, dict(case.attributes), self._evaluate))
+        bound, alternative = self._bounds[element], self._alternatives[element]
+        if bound is not None and i < len(bound.slack) and bound.slack[i] > 0:
+            base = tolerance_for(case.version, element)
+            within = compare_arrays(actual, expected, widened(base, bound.slack[i]))
+            if within.ok:
+                return within
+            return Comparison(False, within.max_abs, within.max_rel, within.max_ulp,
+                              problem=f"{within.problem} ({bound.describe(i)})")
+        if alternative is not None and i < len(alternative) and isinstance(alternative[i], np.ndarray):
+            other = np.asarray(alternative[i]).astype(expected.dtype)
+            if compare_arrays(actual, other, EXACT).ok:
+                return Comparison(True)
+            return Comparison(False, plain.max_abs, plain.max_rel, plain.max_ulp,
+                              problem=f"{plain.problem} (nor does it equal the int64 accumulation the precision "
+                                      f"policy allows)")
+        return plain
+
+    def _run(self, evaluate: Callable[[], Any]) -> Any:
+        try:
+            return evaluate()
+        except Unsupported:
+            return None  # the reference cannot evaluate the other precision: the tolerance alone applies
+        except Exception as e:  # a kernel that rejects the wider evaluation is a finding, as in expected_outputs
+            raise InvalidCase(f"{self.case.label}: the reference kernel rejects the evaluation the precision policy "
+                              f"asks for ({type(e).__name__}: {e}); {self.case.describe()}") from e
 
 
 def _dtype_problems(case: Case, i: int, name: str, y: Any, expected: list[Any] | None) -> list[str]:

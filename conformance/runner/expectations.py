@@ -1,8 +1,9 @@
-"""Known backend gaps: a YAML list of {op, domain, version?, dtype?, reason, kind?}; matching cells become xfail.
+"""Known backend gaps: a YAML list of {op, domain, version?, dtype?, kind?, reason}; matching cells become xfail.
 
-`op`, `domain` and `dtype` may be fnmatch globs; `version` is a version's `since`. `kind` says what the gap is:
-`backend-bug` (the backend's answer is wrong by the spec) or `disputed` (the spec can be read the backend's way and
-no reading records it yet). An entry that matches no cell of the registry is reported, so stale entries do not pile up.
+`op`, `domain` and `dtype` may be fnmatch globs; `version` is a version's `since`. `kind` says what the entry is:
+`bug` (the backend is wrong, or fails on a case the spec allows) or `disputed` (the text can be read the backend's way
+and no registry `readings` condition records that reading, or can); absent: not triaged. An entry that matches
+no cell of the registry is reported, so stale entries do not pile up.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class ExpectationsError(Exception):
     pass
 
 
-KINDS = ("backend-bug", "disputed")
+KINDS = ("bug", "disputed")
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class Expectation:
     reason: str
     version: int | None = None
     dtype: str | None = None
-    kind: str | None = None  # one of KINDS
+    kind: str | None = None  # one of KINDS; None: not triaged
 
     def matches(self, cell: Cell) -> bool:
         domain, op, since, dtype = cell
@@ -59,11 +60,12 @@ def load_expectations(path: Path) -> list[Expectation]:
     for i, entry in enumerate(data):
         if not isinstance(entry, dict) or "op" not in entry or "reason" not in entry:
             raise ExpectationsError(f"{path}: entry {i + 1} needs at least 'op' and 'reason'")
-        unknown = set(entry) - {"op", "domain", "version", "dtype", "reason", "kind"}
+        unknown = set(entry) - {"op", "domain", "version", "dtype", "kind", "reason"}
         if unknown:
             raise ExpectationsError(f"{path}: entry {i + 1} has unknown keys {sorted(unknown)}")
-        if "kind" in entry and entry["kind"] not in KINDS:
-            raise ExpectationsError(f"{path}: entry {i + 1} has kind {entry['kind']!r}, not one of {', '.join(KINDS)}")
+        if entry.get("kind") is not None and entry["kind"] not in KINDS:
+            raise ExpectationsError(f"{path}: entry {i + 1} has kind {entry['kind']!r}; it must be one of "
+                                    f"{', '.join(KINDS)}")
         out.append(Expectation(op=str(entry["op"]), domain=str(entry.get("domain", "ai.onnx")),
                                reason=str(entry["reason"]),
                                version=int(entry["version"]) if entry.get("version") is not None else None,

@@ -542,7 +542,13 @@ def _mlp_shapes(draw: DrawFn, ctx: DrawContext) -> None:
             ctx.shapes[f"{p}_bias"] = [n]
 
 
-MATMUL_N_BITS_MLP_HINT = OpHint(shapes=_mlp_shapes,
+def _mlp_outputs(draw: DrawFn, ctx: DrawContext) -> int:
+    """Y, and input_skip_bias_sum (the residual sum A + skip) only where skip comes in: without skip there is no
+    sum to give (onnxruntime's inference refuses the node)."""
+    return int(draw(st.sampled_from([1, 2]))) if ctx.shapes.get("skip") is not None else 1
+
+
+MATMUL_N_BITS_MLP_HINT = OpHint(shapes=_mlp_shapes, outputs=_mlp_outputs,
                                 values={**{f"{p}_B": _bytes(f"{p}_B") for p in ("gate", "up")},
                                         **{f"{p}_scales": positive(f"{p}_scales", 0.25, 0.5) for p in ("gate", "up")},
                                         "norm_scale": positive("norm_scale")})

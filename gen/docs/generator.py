@@ -18,7 +18,7 @@ from pathlib import Path
 
 from gen.docs.pages import MARKER, render_site
 from gen.docs.reports import ReportError, read_reports
-from gen.output import OutputError, Plan, apply_plan, plan_files
+from gen.output import OutputError, Plan, apply_plan, check_writable, plan_files
 from opset.errors import RegistryError
 from opset.importers.anchors import AnchorError
 from opset.load import load_registry
@@ -35,6 +35,15 @@ def main(args: Sequence[str]) -> int:
                         help="folder of conform JSON reports (default: docs/reports/ when it exists)")
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 when the docs are stale")
     options = parser.parse_args(list(args))
+    if options.reports is not None and not options.reports.is_dir():  # no reports would delete the support pages
+        print(f"gen docs: --reports {options.reports}: not a folder of conform reports", file=sys.stderr)
+        return 2
+    if not options.check:
+        try:
+            check_writable(options.out)
+        except OutputError as e:
+            print(f"gen docs: {e}", file=sys.stderr)
+            return 2
     try:
         registry = load_registry()
         reports = read_reports(options.reports if options.reports is not None else DEFAULT_REPORTS)
@@ -48,7 +57,11 @@ def main(args: Sequence[str]) -> int:
         return 1
     if options.check:
         return _report_stale(plan, fix_command(options.out, options.reports))
-    apply_plan(plan)
+    try:
+        apply_plan(plan)
+    except OutputError as e:
+        print(f"gen docs: {e}", file=sys.stderr)
+        return 1
     print(f"gen docs: {len(plan.write)} written, {len(plan.delete)} deleted, "
           f"{plan.unchanged} unchanged in {options.out}")
     return 0

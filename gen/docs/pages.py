@@ -4,7 +4,7 @@
 
 Paths are relative to the docs folder. Op pages are `<domain>/<Op>.md` with one `#v<N>` anchor per
 version; opset pages `<domain>/opset-<NN>.md` (zero-padded so
-they sort in order); support matrices `support/<backend>.md`.
+they sort in order); support pages `support/index.md`, `support/domain-<domain>.md`, `support/<backend>.md`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from opset.formula import Formula
 from opset.importers.anchors import pinned
 from opset.model import Attribute, OpVersion, Param
 from opset.registry import Registry
+from opset.show import precision_text
 
 MARKER = marker("gen/docs", "markdown")  # how the generator recognises its pages
 HEADER = header("gen/docs", "gen docs", "markdown")
@@ -34,8 +35,9 @@ EXTERNAL_DOC_LINKS = {
     "IR.md": "https://github.com/onnx/onnx/blob/main/docs/IR.md",
 }
 _EXTERNAL_LINK = re.compile(r"\]\((" + "|".join(re.escape(k) for k in EXTERNAL_DOC_LINKS) + r")(#[^)]*)?\)")
-STATUS_MARKS = {"pass": "✅ pass", "fail": "❌ fail", "unsupported": "➖ unsupported",
-                "xfail": "⚠️ xfail", "xpass": "❗ xpass", "ambiguous": "🔀 ambiguous"}
+# statuses as words (a failure in bold): emoji render as empty boxes where the reader's browser has no emoji font
+STATUS_MARKS = {"pass": "pass", "fail": "**fail**", "unsupported": "unsupported", "xfail": "xfail",
+                "xpass": "**xpass**", "ambiguous": "ambiguous"}
 
 
 def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
@@ -57,11 +59,17 @@ def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
             pages[f"{domain.name}/{op.name}.md"] = _render(
                 env, "op.md.j2", op=op, domain=domain, versions=list(reversed(views.version_views(op, domain))))
     if reports:
+        tables = support.domain_tables(registry, reports, cells)
         pages["support/index.md"] = _render(env, "support_index.md.j2", reports=reports,
-                                            domains=support.domain_tables(registry, reports, cells))
+                                            totals=support.domain_totals(tables, reports))
+        for domain_name, rows in tables.items():
+            pages[f"support/{domain_page(domain_name)}"] = _render(env, "support_domain.md.j2", reports=reports,
+                                                                   domain=domain_name, rows=rows)
         for report in reports:
             pages[f"support/{backend_slug(report.backend)}.md"] = _render(
-                env, "support.md.j2", report=report, domains=support.backend_domains(report))
+                env, "support.md.j2", report=report, failures=support.backend_failures(report),
+                xpasses=support.backend_failures(report, ("xpass",)),
+                totals={d: t[reports.index(report)] for d, t in support.domain_totals(tables, reports).items()})
     return pages
 
 
@@ -76,10 +84,23 @@ def python_function(registry: Registry, version: OpVersion) -> str | None:
 
 
 def support_counts(counts: dict[str, int] | None) -> str:
-    """`✅ 3 · ➖ 1`: a backend's cells of one op version by status; "—" where the report lacks the version."""
+    """`3/4 pass, **1 fail**`: a backend's cells (of an op version, a domain) by status, in a few words; "—" where
+    the report lacks them."""
     if counts is None:
         return "—"
-    return " · ".join(f"{STATUS_MARKS[s].split()[0]} {n}" for s, n in counts.items() if n) or "—"
+    total = sum(counts.values())
+    words = [f"{counts.get('pass', 0)}/{total} pass"]
+    for status in ("fail", "xpass", "ambiguous", "xfail", "unsupported"):
+        n = counts.get(status, 0)
+        if n:
+            text = f"{n} {support.SHORT[status]}"
+            words.append(f"**{text}**" if status in ("fail", "xpass") else text)
+    return ", ".join(words)
+
+
+def domain_page(domain: str) -> str:
+    """The support page of a domain, beside the backends' pages: `domain-ai.onnx.md`."""
+    return f"domain-{domain}.md"
 
 
 def backend_slug(backend: str) -> str:
@@ -91,9 +112,9 @@ def _environment(registry: Registry) -> jinja2.Environment:
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True, autoescape=False)
     env.filters.update(cell=cell, code=code, value=format_value, default_text=default_text,
-                       param_flags=param_flags, one_line=one_line, values=values_text,
-                       formula=wrap_formula)
-    env.globals.update(HEADER=HEADER, STATUS_MARKS=STATUS_MARKS, backend_slug=backend_slug,
+                       param_flags=param_flags, one_line=one_line, plain=plain, values=values_text,
+                       formula=wrap_formula, precision_text=precision_text)
+    env.globals.update(HEADER=HEADER, STATUS_MARKS=STATUS_MARKS, backend_slug=backend_slug, domain_page=domain_page,
                        layout_rows=views.layout_rows, example_rows=views.example_rows,
                        opset_page=lambda domain, n: opset_page(registry, domain, n),
                        op_link=lambda domain, name, since: op_link(registry, domain, name, since),
@@ -131,6 +152,14 @@ def opset_page(registry: Registry, domain: str, opset: int) -> str:
 
 def one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~])")
+
+
+def plain(text: Any) -> str:
+    """Text shown as it is (a backend's message): one line, every character Markdown or HTML would read escaped."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", one_line(str(text)))
 
 
 def cell(text: Any) -> str:

@@ -7,14 +7,15 @@ A report is one JSON object:
                   "status": "pass", ...}, ...]}
 
 `results` (a list) or `cells` (a mapping of cell name to record, as `conform --report` writes it)
-is accepted in place of `records`; keys other than the five above are ignored (the runner
-adds errors, timings, repro paths). A missing folder or no report gives no support pages; a file that
-is not such a report is an error naming the file and the record.
+is accepted in place of `records`; of the other keys the runner adds, `messages` gives a failing cell's first
+message (what differs), the rest (timings, repro paths on the machine that ran it) are ignored. A missing folder
+or no report gives no support pages; a file that is not such a report is an error naming the file and the record.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ class Record:
     version: int
     dtype: str
     status: str
+    message: str = ""  # the first message of a failing cell, without the exception's name and the repro path
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +110,26 @@ def _records(path: Path, items: Iterable[Any]) -> Iterable[Record]:
         for key in ("domain", "op", "dtype"):
             if not isinstance(item[key], str) or not item[key]:
                 raise ReportError(f"{where}: '{key}' must be a non-empty string")
-        yield Record(item["domain"], item["op"], version, item["dtype"], item["status"])
+        yield Record(item["domain"], item["op"], version, item["dtype"], item["status"], _message(item))
+
+
+MESSAGE_CHARS = 400  # a failure's message as the backend page shows it, cut past this
+
+
+def _message(item: dict[str, Any]) -> str:
+    """A cell's first message, as a reader wants it: no exception class, no cell label, no machine path."""
+    messages = item.get("messages")
+    if not isinstance(messages, list) or not messages or not isinstance(messages[0], str):
+        return ""
+    text = " ".join(messages[0].split())
+    text = _EXCEPTION_PREFIX.sub("", text, count=1)
+    text = _CELL_PREFIX.sub("", text, count=1)
+    text = text.split(" | repro: ", 1)[0].split(" | replay: ", 1)[0]
+    return text if len(text) <= MESSAGE_CHARS else text[:MESSAGE_CHARS - 3] + "..."
+
+
+_EXCEPTION_PREFIX = re.compile(r"^[A-Za-z_][\w.]*(Error|Failure|Exception): ")
+_CELL_PREFIX = re.compile(r"^[\w.]+@\d+::[\w.]+\[[^\]]*\]: ")
 
 
 # a cell seen twice (several cases per dtype) shows the most alarming outcome

@@ -16,6 +16,7 @@ CLASS_NAMES: dict[tuple[str, str], str] = {}
 # (domain, op, input or attribute name) -> argument name, for names that are not usable as arguments
 ARGUMENT_NAMES: dict[tuple[str, str, str], str] = {
     ("ai.onnx", "MaxUnpool", "I"): "indices",  # E741: I reads as l or 1
+    ("com.ms.internal.nhwc", "MaxUnpool", "I"): "indices",  # as its twin's
     ("com.microsoft", "LongformerAttention", "global"): "global_",  # a Python keyword
     ("com.microsoft", "QOrderedLongformerAttention", "global"): "global_",  # a Python keyword
 }

@@ -27,6 +27,7 @@ from opset.formula.host_values import InputValues
 from opset.formula.indexing import item_at, sliced
 from opset.formula.limits import MAX_INT_MAGNITUDE, MAX_LIST_LENGTH, MAX_STEPS, check_length
 from opset.formula.nodes import (
+    INPUT_FORMS,
     BinOp,
     BoolOp,
     Call,
@@ -346,8 +347,8 @@ def _truth(element: Code, ev: Evaluator, scope: Scope) -> bool:
 
 def _call(node: Call) -> Code:
     function, args = node.function, node.args
-    if function in ("value", "type_of"):
-        read = Evaluator.input_values if function == "value" else Evaluator.input_type
+    if function in INPUT_FORMS:
+        read = _INPUT_READERS[function]
 
         def special(ev: Evaluator, scope: Scope) -> Any:
             budget = ev.budget
@@ -379,6 +380,10 @@ def _call(node: Call) -> Code:
         return implementation([argument(ev, scope) for argument in arguments], budget)
     return run
 
+
+# the special forms over an input's name, each read by the walked evaluator's own method
+_INPUT_READERS: dict[str, Callable[[Evaluator, Node], Any]] = {
+    "value": Evaluator.input_values, "type_of": Evaluator.input_type, "dtype": Evaluator.input_element}
 
 _MAKERS: dict[type, Callable[[Any], Code]] = {
     Const: _const, Name: _name, BinOp: _binop, UnaryOp: _unaryop, BoolOp: _boolop, Compare: _compare,

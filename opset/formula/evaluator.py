@@ -8,6 +8,7 @@ from typing import Any
 
 from opset.formula.arithmetic import binary, is_sequence, type_name, unary
 from opset.formula.comparisons import all_of, any_of, compare, truthy
+from opset.formula.element_types import input_dtype
 from opset.formula.errors import FormulaError, Undecided
 from opset.formula.functions import FUNCTIONS
 from opset.formula.graph_value import TYPES_KEY
@@ -160,6 +161,8 @@ class Evaluator:
             return self.input_values(args[0])
         if function == "type_of":
             return self.input_type(args[0])
+        if function == "dtype":
+            return self.input_element(args[0])
         if function in ("all", "any") and len(args) == 1 and isinstance(args[0], Comprehension):
             # Element by element, so one false element decides all() even when another is undecided.
             element, clauses = args[0].element, args[0].clauses
@@ -181,6 +184,10 @@ class Evaluator:
         if found is None or (isinstance(found, list | tuple) and any(t is None for t in found)):
             raise Undecided(f"the type of input {node.id!r} is not known")
         return list(found) if isinstance(found, list | tuple) else found
+
+    def input_element(self, node: Node) -> Any:
+        """`dtype(X)`: the element type name of input X (`'float'`; a list of them for a variadic input)."""
+        return input_dtype(self.input_type(node), node.id if isinstance(node, Name) else "?")
 
     def input_values(self, node: Node) -> list[Any]:
         if not isinstance(node, Name):

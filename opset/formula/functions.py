@@ -19,6 +19,7 @@ from opset.formula.arithmetic import (
     type_name,
 )
 from opset.formula.comparisons import all_of, any_of, compare, equal, truthy
+from opset.formula.element_types import bits, is_float, is_integer, per_tensor, tensor
 from opset.formula.errors import FormulaError, Undecided
 from opset.formula.graph_value import GraphValue
 from opset.formula.limits import MAX_RANGE_LENGTH, Budget
@@ -200,15 +201,22 @@ def _graph_types(args: list[Any], budget: Budget) -> list[str]:
 
 def _merge(args: list[Any], budget: Budget) -> list[Any]:
     """Two shapes one value may have (If's two branches): the dims they agree on, an unknown dim where they
-    differ; undecided (no shape) when their ranks differ."""
+    differ; undecided (no shape) when their ranks differ. Two sequences' element shapes (lists of shapes) merge
+    element by element (undecided when their counts differ)."""
     if len(args) != 2:
         raise FormulaError(f"merge() takes exactly two shapes ({len(args)} given)")
     left, right = (list(_iterable("merge", arg)) for arg in args)
     if len(left) != len(right):
         raise Undecided(f"merge() of shapes of different ranks ({format_value(left)}, {format_value(right)})")
-    merged = []
+    merged: list[Any] = []
     for a, b in zip(left, right, strict=True):
         budget.charge()
+        if is_sequence(a) and is_sequence(b):  # two sequences' element shapes, merged element by element
+            merged.append(_merge([a, b], budget))
+            continue
+        if a is None or b is None:  # an element without a shape (a map) in either sequence
+            merged.append(None)
+            continue
         if not (is_number(a) or isinstance(a, Sym)) or not (is_number(b) or isinstance(b, Sym)):
             raise FormulaError(f"merge() needs shapes of dims, got {type_name(a)} and {type_name(b)}")
         merged.append(a if _decided("==", a, b, budget) else symbolic.opaque(f"?{a}|{b}"))
@@ -234,4 +242,9 @@ FUNCTIONS: dict[str, Function] = {
     "graph_shapes": _graph_shapes,
     "graph_types": _graph_types,
     "merge": _merge,
+    "is_integer": is_integer,
+    "is_float": is_float,
+    "bits": bits,
+    "tensor": tensor,
+    "per_tensor": per_tensor,
 }

@@ -8,9 +8,14 @@ ConstValue = int | float | str | bool | None
 
 ARITHMETIC_OPERATORS = ("+", "-", "*", "/", "//", "%", "**")
 COMPARISON_OPERATORS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+# the functions every formula may call: `opset.formula.functions.FUNCTIONS` implements them, but for the special
+# forms over an input's name (`value(X)`, `type_of(X)`, `dtype(X)`: INPUT_FORMS) that the evaluator reads itself
+INPUT_FORMS = frozenset({"value", "type_of", "dtype"})
+TYPE_FORMS = frozenset({"type_of", "dtype"})  # the forms reading input types: a caller passes them where used
 FUNCTION_NAMES = frozenset(
     {"floor", "ceil", "min", "max", "abs", "sum", "prod", "all", "any", "len", "range", "rank", "broadcast",
-     "int", "value", "unknown", "type_of", "graph_shapes", "graph_types", "merge"}
+     "int", "value", "unknown", "type_of", "graph_shapes", "graph_types", "merge", "dtype", "is_integer", "is_float",
+     "bits", "tensor", "per_tensor"}
 )
 
 

@@ -192,8 +192,8 @@ class _Converter:
             raise self.error(f"starred arguments are not allowed in a formula ({function})", node)
         if function == "value" and (len(node.args) != 1 or not isinstance(node.args[0], ast.Name)):
             raise self.error("value(...) takes exactly one input name, as in value(X)", node)
-        if function == "type_of" and (len(node.args) != 1 or not isinstance(node.args[0], ast.Name)):
-            raise self.error("type_of(...) takes exactly one input name, as in type_of(X)", node)
+        if function in ("type_of", "dtype") and (len(node.args) != 1 or not isinstance(node.args[0], ast.Name)):
+            raise self.error(f"{function}(...) takes exactly one input name, as in {function}(X)", node)
         if function == "unknown" and (len(node.args) != 1 or not isinstance(node.args[0], ast.Constant)
                                       or not isinstance(node.args[0].value, str) or not node.args[0].value):
             raise self.error("unknown(...) takes exactly one non-empty string, as in unknown('count')", node)

@@ -72,8 +72,29 @@ def node_proto(version: OpVersion, node_domain: str, inputs: Sequence[str], outp
         names.pop()
     node = onnx.helper.make_node(version.name, names, list(outputs), name=name or None, domain=node_domain)
     for key, value in attributes.items():
-        node.attribute.append(make_attribute(key, value, version.attributes[key].type))
+        attr_type = version.attributes[key].type
+        value = _plain_numbers(value)
+        try:
+            if not ATTR_TYPES[attr_type].accepts(value):  # a bool for an int, a list for a float ...
+                raise TypeError(f"not a {attr_type}")
+            node.attribute.append(make_attribute(key, value, attr_type))
+        except (TypeError, ValueError) as e:  # onnx.helper's own words name neither the attribute nor the op
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise BuildError(caller_place(), version.signature, [(
+                "attr_type", f"attribute '{key}' should be {attr_type} ({ATTR_TYPES[attr_type].annotation}), got "
+                             f"{type(value).__name__} {shown}")]) from e
     return node
+
+
+def _plain_numbers(value: Any) -> Any:
+    """numpy scalars as Python numbers (`np.int64(3)` is an int to a reader), in a list too."""
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, list | tuple) and any(isinstance(v, np.generic) for v in value):
+        return [v.item() if isinstance(v, np.generic) else v for v in value]
+    return value
 
 
 def make_attribute(key: str, value: Any, attr_type: str) -> onnx.AttributeProto:
@@ -88,6 +109,10 @@ def make_attribute(key: str, value: Any, attr_type: str) -> onnx.AttributeProto:
         value = [numpy_helper.from_array(v) if isinstance(v, np.ndarray) else v for v in value]
     elif isinstance(value, tuple):
         value = list(value)
+    if attr_type == "float" and isinstance(value, int):  # alpha=1 is the float 1.0 (onnx.helper would infer INT)
+        value = float(value)
+    elif attr_type == "floats" and isinstance(value, list):
+        value = [float(v) if isinstance(v, int) else v for v in value]
     return onnx.helper.make_attribute(key, value, attr_type=ATTR_TYPES[attr_type].proto)
 
 

@@ -1,9 +1,12 @@
 """Eager mode: an op function given numpy arrays checks its node as graph mode does, then evaluates it.
 
-The evaluator is a backend (`run(node, inputs, opset_imports)`, as `conform --backend` takes): by default the
-reference kernels of `conformance` (`conformance.backends.reference:ReferenceBackend`). `opset` sits below
-`conformance` in the data flow and never imports it; the evaluator is found by that module path, as a plugin,
-and `set_evaluator` puts another backend in its place (onnxruntime's, to debug a difference).
+The evaluator is any backend `conform --backend` takes: an object with `run(node, inputs[, opset_imports])` or
+`run(model, feeds)` (onnxruntime's, `conformance.backends.ort.OnnxRuntimeBackend()`), an `onnx.backend` backend,
+or what `conformance.backends.resolve_backend(...)` gives; by default the reference kernels of `conformance`
+(`conformance.backends.reference:ReferenceBackend`). Every one is called through conform's own adapter
+(`conformance.backends.protocol:Backend`, one `BackendCall` per node), so eager mode accepts exactly what conform
+accepts. `opset` sits below `conformance` in the data flow and never imports it: the reference backend and the
+adapter are found by their module paths, as plugins.
 """
 
 from __future__ import annotations
@@ -22,20 +25,25 @@ if TYPE_CHECKING:
     from opset.model import OpVersion
 
 REFERENCE = "conformance.backends.reference:ReferenceBackend"
+ADAPTER = "conformance.backends.protocol"  # Backend (the adapter) and BackendCall (one node's call)
+ONNX_BACKEND_ADAPTER = "conformance.backends.onnx_backend"  # onnx.backend backends, as `conform --backend` takes
 
 
 class Evaluator(Protocol):
-    def run(self, node: Any, inputs: list[Any], opset_imports: Mapping[str, int] | None = None) -> list[Any]: ...
+    """What `conform`'s adapter gives: `run(call)` over a `BackendCall`, the outputs as arrays."""
+
+    def run(self, call: Any) -> list[Any]: ...
 
 
 _CHOSEN: list[Evaluator] = []
 
 
-def set_evaluator(evaluator: Evaluator | None) -> None:
-    """Evaluate eager calls with `evaluator` (None: the reference kernels again)."""
+def set_evaluator(evaluator: object | None) -> None:
+    """Evaluate eager calls with `evaluator`, any backend `conform --backend` takes (None: the reference kernels
+    again). Raises ValueError when it is none (no `run` method)."""
     _CHOSEN.clear()
     if evaluator is not None:
-        _CHOSEN.append(evaluator)
+        _CHOSEN.append(_adapted(evaluator, type(evaluator).__name__))
 
 
 def evaluator() -> Evaluator:
@@ -45,8 +53,29 @@ def evaluator() -> Evaluator:
             factory = getattr(importlib.import_module(module), name)
         except ImportError as e:
             raise RuntimeError(f"eager mode needs the reference kernels ({REFERENCE}): {e}") from e
-        _CHOSEN.append(factory())
+        _CHOSEN.append(_adapted(factory(), "reference"))
     return _CHOSEN[0]
+
+
+def _protocol() -> Any:
+    try:
+        return importlib.import_module(ADAPTER)
+    except ImportError as e:
+        raise RuntimeError(f"eager mode needs conform's backend adapter ({ADAPTER}): {e}") from e
+
+
+def _adapted(target: object, name: str) -> Evaluator:
+    """`target` behind conform's adapter: as it is when it is one already (`resolve_backend`'s answer)."""
+    protocol = _protocol()
+    if isinstance(target, protocol.Backend):
+        return target  # type: ignore[no-any-return]
+    onnx_backends = importlib.import_module(ONNX_BACKEND_ADAPTER)
+    if onnx_backends.looks_like_onnx_backend(target):
+        target = onnx_backends.OnnxBackendAdapter(target)
+    try:
+        return protocol.Backend(target, name)  # type: ignore[no-any-return]
+    except protocol.BackendError as e:
+        raise ValueError(f"set_evaluator: {e}") from e
 
 
 def evaluate(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str, Any],
@@ -64,7 +93,49 @@ def evaluate(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str,
                             known=known))
     labels = output_labels(version, wanted, "output:")
     node_domain = registry().node_domain(version.domain)
-    check_node(version, node_domain, values, attributes, labels)
+    inferred = check_node(version, node_domain, values, attributes, labels)
     node = node_proto(version, node_domain, [v.label if v is not None else "" for v in values], labels, attributes)
-    got = evaluator().run(node, list(inputs), {node_domain: version.since})
+    call = _protocol().BackendCall(
+        node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=_opset_imports(version, node_domain),
+        output_dtypes=[_output_dtype(t) for t, _, _ in inferred], domain=version.domain, op=version.name,
+        version=version.since, dtypes=sorted({element_of(x) for x in inputs if isinstance(x, np.ndarray)}),
+        output_shapes=[list(s) if s is not None and all(isinstance(d, int) for d in s) else None
+                       for _, s, _ in inferred])
+    got = evaluator().run(call)
+    if len(got) <= max(wanted, default=-1):
+        raise RuntimeError(f"{version.signature}: the evaluator gave {len(got)} outputs, the node has {len(labels)}")
     return tuple(np.asarray(got[i]) for i in wanted)
+
+
+def run_node(node: Any, inputs: Sequence[np.ndarray | None], version: OpVersion) -> list[np.ndarray]:
+    """The outputs of a ready NodeProto of `version` on `inputs` (None: an omitted optional input), through the
+    chosen evaluator; the node is not checked again (its caller built it from the registry)."""
+    node_domain = registry().node_domain(version.domain)
+    call = _protocol().BackendCall(
+        node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=_opset_imports(version, node_domain),
+        output_dtypes=[None] * len(node.output), domain=version.domain, op=version.name, version=version.since,
+        dtypes=sorted({element_of(x) for x in inputs if isinstance(x, np.ndarray)}))
+    return [np.asarray(y) for y in evaluator().run(call)]
+
+
+def _opset_imports(version: OpVersion, node_domain: str) -> dict[str, int]:
+    """The node's domain at its version, the domain it extends, and an ai.onnx import (onnxruntime wants one)."""
+    reg = registry()
+    imports = {node_domain: version.since}
+    domain = reg.domains.get(version.domain)
+    if domain is not None and domain.extends is not None:
+        imports.setdefault(reg.node_domain(domain.extends[0]), domain.extends[1])
+    imports.setdefault("", 13)
+    return imports
+
+
+def _output_dtype(type_text: str | None) -> str | None:
+    """A tensor output's numpy dtype name (what a model-level backend declares); a container's type text."""
+    if type_text is None:
+        return None
+    from opset.dtypes import numpy_name, tensor_element
+
+    element = tensor_element(type_text)
+    if element is None:
+        return type_text if "(" in type_text else None
+    return numpy_name(element)

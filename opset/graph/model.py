@@ -8,7 +8,7 @@ the attributes the caller gave are written. The model is validated with `opset v
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from opset.graph.check import BuildError, node_proto, registry
 from opset.graph.value import Node, Value
@@ -70,7 +70,8 @@ def build(inputs: Sequence[Value] | Mapping[str, Value], outputs: Sequence[Value
 
         errors = [d for d in validate_model(model, registry=registry()) if d.is_error]
         if errors:
-            raise BuildError("", "build", [(d.check, f"{d.place()}: {d.message}") for d in errors])
+            raise BuildError("", "build", [(d.check, f"{d.place()}: {d.message}" if d.place() else d.message)
+                                           for d in errors])
     return model
 
 
@@ -129,6 +130,7 @@ def _write_nodes(nodes: list[Node], names: _Namer) -> tuple[list[onnx.NodeProto]
     protos: list[onnx.NodeProto] = []
     initializers: list[onnx.TensorProto] = []
     counts: dict[str, int] = {}
+    stored = _Initializers()
     reg = registry()
     for node in nodes:
         k = counts.get(node.op_type, 0)
@@ -139,8 +141,14 @@ def _write_nodes(nodes: list[Node], names: _Namer) -> tuple[list[onnx.NodeProto]
             if x is None:
                 in_names.append("")
             elif x.array is not None and id(x) not in names.names:
+                same = stored.same_as(x.array, bool(x.name))
+                if same is not None:  # this array (or, unnamed, an equal one) is an initializer already
+                    names.names[id(x)] = same
+                    in_names.append(same)
+                    continue
                 in_names.append(names.ensure(x, x.name or f"{node_name}_{_input_name(node, len(in_names))}"))
                 initializers.append(numpy_helper.from_array(x.array, in_names[-1]))
+                stored.add(x.array, bool(x.name), in_names[-1])
             else:
                 in_names.append(names.of(x) if x.producer is None else names.names[id(x)])
         version = reg.op(node.domain, node.op_type).version(node.since)
@@ -150,6 +158,37 @@ def _write_nodes(nodes: list[Node], names: _Namer) -> tuple[list[onnx.NodeProto]
         protos.append(node_proto(version, reg.node_domain(node.domain), in_names, out_names, node.attributes,
                                  name=node_name))
     return protos, initializers
+
+
+class _Initializers:
+    """The arrays written as initializers so far: one numpy array used many times is written once (by identity),
+    and so are equal unnamed arrays (by dtype, shape and bytes; a `constant(name, ...)` keeps its own name)."""
+
+    def __init__(self) -> None:
+        self.by_identity: dict[int, tuple[object, str]] = {}  # the array is kept: its id stays its own
+        self.by_content: dict[tuple[str, tuple[int, ...], bytes], str] = {}
+
+    def same_as(self, array: Any, named: bool) -> str | None:
+        found = self.by_identity.get(id(array))
+        if found is not None:
+            return found[1]
+        return None if named else self.by_content.get(_content_key(array))
+
+    def add(self, array: Any, named: bool, name: str) -> None:
+        self.by_identity[id(array)] = (array, name)
+        if not named:
+            self.by_content.setdefault(_content_key(array), name)
+
+
+def _content_key(array: Any) -> tuple[str, tuple[int, ...], bytes]:
+    import hashlib
+
+    import numpy as np
+
+    data = np.ascontiguousarray(array)
+    digest = hashlib.blake2b(data.tobytes() if data.dtype != object else repr(data.tolist()).encode(),
+                             digest_size=20).digest()
+    return data.dtype.str, tuple(data.shape), digest
 
 
 def _input_name(node: Node, position: int) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from opset.graph.counts import with_count
 from opset.graph.value import Value
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ def apply(fn: Callable[..., R], arguments: Mapping[str, Any]) -> R:
         if not isinstance(n_outputs, int) or n_outputs < 1:
             raise TypeError(f"{version.signature}: n_outputs must be a positive int, not {n_outputs!r}")
         wanted = tuple(range(n_outputs))
+        attributes = with_count(version, attributes, inputs, n_outputs)
     graph_mode = any(isinstance(x, Value) for x in inputs) or not any(x is not None for x in inputs)
     if graph_mode:
         from opset.graph.graph import write_node

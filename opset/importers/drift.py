@@ -92,17 +92,12 @@ def onnx_source_facts(domain: str = "ai.onnx") -> dict[str, dict[int, Facts]]:
 
 
 def ort_source_facts(domain: str = "com.microsoft") -> dict[str, dict[int, Facts]]:
-    """Every op of one onnxruntime domain (com.microsoft, com.microsoft.nchwc) of the installed onnxruntime:
-    name -> since -> facts."""
-    try:
-        from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
-    except ImportError as error:
-        raise ImporterError(f"onnxruntime is not installed ({error}); pip install 'opset[ort]'") from error
-    facts: dict[str, dict[int, Facts]] = {}
-    for schema in ort_state.get_all_operator_schema():
-        if schema.domain == domain:
-            facts.setdefault(schema.name, {})[int(schema.since_version)] = _schema_facts(schema, ort=True)
-    return facts
+    """Every op of one registry domain the installed onnxruntime defines (com.microsoft, com.microsoft.nchwc,
+    com.ms.internal.nhwc, ai.onnx.ort: `opset.importers.ort_contrib.ort_history`): name -> since -> facts."""
+    from opset.importers.ort_contrib import ort_history
+
+    return {name: {int(s.since_version): _schema_facts(s, ort=True) for s in schemas}
+            for name, schemas in ort_history(domain).items()}
 
 
 # ----------------------------------------------------------------------------------------------- registry facts

@@ -69,6 +69,9 @@ PARAM_RENAMES: dict[tuple[str, str, str], str] = {
     ("ai.onnx", "Split", "split"): "split_input",  # v1 has both an input and an attribute `split`
     ("ai.onnx", "Split", "outputs..."): "outputs",  # v1's variadic output (no identifier), as named from v2
     ("com.microsoft", "MatMulNBitsQkv", "K"): "K_output",  # output `K` and attribute `K`
+    ("ai.onnx.ort", "GivenTensorFill", "shape"): "shape_input",  # input and attribute `shape`, as ai.onnx's
+    ("com.ms.internal.nhwc", "BatchNormalization", "mean"): "running_mean",  # as ai.onnx's
+    ("com.ms.internal.nhwc", "BatchNormalization", "var"): "running_var",
 }
 
 _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf", "approx")
@@ -243,13 +246,10 @@ def group_by_name(schemas: Iterable[Any]) -> dict[str, list[Any]]:
 
 
 @functools.cache
-def onnx_history(domain: str = ONNX_DOMAIN, *, include_experimental: bool = False) -> dict[str, list[Any]]:
+def onnx_history(domain: str = ONNX_DOMAIN, *, include_experimental: bool = True) -> dict[str, list[Any]]:
     """Every schema of one registry domain (`ai.onnx`, `ai.onnx.ml` ...) of the installed onnx, by op name,
-    oldest first.
-
-    Experimental schemas of ai.onnx (only Upsample@1 today) are left out of the registry unless asked for;
-    the preview domains hold experimental ops by name (ai.onnx.preview's FlexAttention), so theirs are kept.
-    """
+    oldest first, its experimental ones included (ai.onnx's Upsample@1, which models of opsets 1 to 6 use; the
+    preview domains' FlexAttention); `include_experimental=False` leaves ai.onnx's out."""
     source = ONNX_SOURCE_DOMAINS[domain]
     keep_experimental = include_experimental or domain != ONNX_DOMAIN
     return group_by_name(

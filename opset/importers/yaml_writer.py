@@ -19,10 +19,10 @@ import yaml
 _SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 TOP_LEVEL_ORDER = ("name", "domain", "category", "summary", "doc", "status", "seed_note", "no_reference_kernel",
-                   "tolerance", "versions")
+                   "tolerance", "precision", "versions")
 VERSION_ORDER = ("since", "changes", "summary", "doc", "attributes", "inputs", "outputs", "type_constraints",
-                 "type_relations", "let", "dims", "constraints", "readings", "examples", "tolerance", "properties",
-                 "maps_to", "tengine")
+                 "type_relations", "let", "dims", "constraints", "readings", "examples", "tolerance", "precision",
+                 "properties", "maps_to", "tengine")
 ATTRIBUTE_ORDER = ("type", "required", "default", "default_expr", "allowed", "range", "length", "hint", "domain", "doc")
 PARAM_ORDER = ("name", "type", "role", "optional", "variadic", "min_arity", "homogeneous", "shape", "domain",
                "data_dependent", "value", "doc")

@@ -14,10 +14,12 @@
 - `ai_onnx`: ai.onnx, opsets 1 to 28
 - `ai_onnx_ml`: ai.onnx.ml, opsets 1 to 5
 - `ai_onnx_modified`: ai.onnx.modified, opsets 1 to 1 (extends ai.onnx at opset 7)
+- `ai_onnx_ort`: ai.onnx.ort, opsets 1 to 10
 - `ai_onnx_preview`: ai.onnx.preview, opsets 1 to 1
 - `ai_onnx_preview_training`: ai.onnx.preview.training, opsets 1 to 1
 - `com_microsoft`: com.microsoft, opsets 1 to 1
 - `com_microsoft_nchwc`: com.microsoft.nchwc, opsets 1 to 1
+- `com_ms_internal_nhwc`: com.ms.internal.nhwc, opsets 1 to 28
 - `tengine`: tengine, opsets 1 to 1
 """
 

@@ -8,9 +8,11 @@ import json
 import sys
 from collections.abc import Sequence
 
+from opset.errors import RegistryError
+from opset.load import load_registry
 from opset.tmfile import TmfileError, read_tmfile
 from opset.tmfile.inspect import render_text, summarize
-from opset.tmfile.params import param_structs
+from opset.tmfile.params import param_structs, tengine_versions
 
 
 def main_inspect(argv: Sequence[str]) -> int:
@@ -20,11 +22,16 @@ def main_inspect(argv: Sequence[str]) -> int:
     p.add_argument("--json", action="store_true", help="print JSON")
     ns = p.parse_args(list(argv))
     try:
-        model = read_tmfile(ns.model)
+        registry = load_registry()
+    except RegistryError as e:
+        print(e, file=sys.stderr)
+        return 1
+    try:
+        model = read_tmfile(ns.model, registry)
     except TmfileError as e:
         print(f"error: {e}", file=sys.stderr)  # one line, starting with the path
         return 2
-    summary = summarize(model, param_structs())
+    summary = summarize(model, param_structs(registry), tengine_versions(registry))
     try:
         print(json.dumps(summary, indent=1) if ns.json else render_text(summary))
     except BrokenPipeError:

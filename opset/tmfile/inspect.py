@@ -12,9 +12,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from opset.formula import FormulaError
+from opset.model import OpVersion
 from opset.tmfile.model import DATA_TYPES, INPUT_OP_ID, LAYOUTS, TENSOR_KINDS, Model, Node, Subgraph, Tensor
+from opset.tmfile.node_params import attribute_values
 from opset.tmfile.params import ParamStruct
 from opset.tmfile.reader import OLD_SUBGRAPH_SIZE
+from opset.tmfile.text import clean_text
 
 # the original framework (`TM2_Model.orig_format`): Tengine's MODEL_FORMAT_* values. Tengine 1.x (which wrote
 # the older 36-byte subgraph struct) numbered DARKNET 7, DLA 8, NCNN 9; tengine-lite numbers DLA 7, DARKNET 8.
@@ -43,19 +47,32 @@ def op_label(node: Node) -> str:
 
 
 def _json_value(value: Any) -> Any:
-    """Non-finite floats as strings, so the JSON stays strict."""
+    """Non-finite floats as strings, so the JSON stays strict; text with bytes that were not UTF-8 escaped."""
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
+    if isinstance(value, str):
+        return clean_text(value)
     if isinstance(value, list):
         return [_json_value(v) for v in value]
     return value
 
 
-def named_params(node: Node, structs: Mapping[int, ParamStruct]) -> dict[str, Any]:
-    """The node's decoded parameters keyed by attribute name, in binary order."""
+def named_params(node: Node, structs: Mapping[int, ParamStruct],
+                 versions: Mapping[int, OpVersion] | None = None) -> dict[str, Any]:
+    """The node's decoded parameters keyed by attribute name, in binary order; a block of an older writer's struct
+    by the attributes its fields give (with `versions`, else by its own field names)."""
     ps = structs.get(node.op_id)
     if ps is None:
         return {}
+    version = versions.get(node.op_id) if versions is not None else None
+    if node.older_layout is not None and version is not None:
+        try:
+            return {k: _json_value(v) for k, v in
+                    attribute_values(node.params, node.older_layout, version, as_read=False).items()}
+        except FormulaError:
+            pass  # fields that give no attributes: shown as stored
+    if node.older_layout is not None and node.older_layout < len(ps.older):
+        ps = ps.used(node.older_layout)
     names = {slot.field.name: slot.field.attribute or slot.field.name for slot in ps.slots}
     return {names.get(k, k): _json_value(v) for k, v in node.params.items()}
 
@@ -65,7 +82,7 @@ def tensor_info(graph: Subgraph, index: int) -> dict[str, Any]:
         return {"index": index, "error": f"no tensor {index} (the graph has {len(graph.tensors)})"}
     t: Tensor = graph.tensors[index]
     info: dict[str, Any] = {
-        "index": index, "name": t.name, "dims": list(t.dims) if t.dims is not None else None,
+        "index": index, "name": clean_text(t.name), "dims": list(t.dims) if t.dims is not None else None,
         "type": DATA_TYPES.get(t.data_type, f"unknown({t.data_type})"),
         "kind": TENSOR_KINDS.get(t.kind, f"unknown({t.kind})"),
     }
@@ -77,8 +94,11 @@ def tensor_info(graph: Subgraph, index: int) -> dict[str, Any]:
     return info
 
 
-def summarize(model: Model, structs: Mapping[int, ParamStruct]) -> dict[str, Any]:
-    """The JSON of `opset inspect --json`: counts, inputs/outputs (node indices as stored), op histogram, nodes."""
+def summarize(model: Model, structs: Mapping[int, ParamStruct],
+              versions: Mapping[int, OpVersion] | None = None) -> dict[str, Any]:
+    """The JSON of `opset inspect --json`: counts, inputs/outputs (node indices as stored), op histogram, nodes.
+    A block of an older writer's struct is shown by the attributes it gives (`versions`: the registry's tengine ops)
+    with its fields as stored under `older_struct`."""
     g = model.graph
     histogram = Counter(op_label(n) for n in g.nodes)
 
@@ -87,14 +107,14 @@ def summarize(model: Model, structs: Mapping[int, ParamStruct]) -> dict[str, Any
         for i in nodes:
             if 0 <= i < len(g.nodes):
                 tensors = [tensor_info(g, t) for t in g.nodes[i].outputs]
-                out.append({"node": i, "name": g.nodes[i].name, "tensors": tensors})
+                out.append({"node": i, "name": clean_text(g.nodes[i].name), "tensors": tensors})
             else:
                 out.append({"node": i, "error": f"no node {i} (the graph has {len(g.nodes)})"})
         return out
 
     return {
         "model": {
-            "name": model.name,
+            "name": clean_text(model.name),
             "format_version": ".".join(str(v) for v in model.version),
             "framework": framework(model),
             "orig_format": model.orig_format,
@@ -102,7 +122,7 @@ def summarize(model: Model, structs: Mapping[int, ParamStruct]) -> dict[str, Any
             "graph_layout": LAYOUTS.get(g.graph_layout, f"unknown({g.graph_layout})"),
             "model_layout": LAYOUTS.get(g.model_layout, f"unknown({g.model_layout})"),
             "subgraphs": len(model.subgraphs),
-            "graph_name": g.name,
+            "graph_name": clean_text(g.name),
         },
         "nodes": len(g.nodes),
         "tensors": len(g.tensors),
@@ -115,12 +135,15 @@ def summarize(model: Model, structs: Mapping[int, ParamStruct]) -> dict[str, Any
         "op_types": dict(sorted(histogram.items(), key=lambda kv: (-kv[1], kv[0]))),
         "node_list": [
             {
-                "index": n.index, "name": n.name, "op": op_label(n), "op_id": n.op_id, "op_version": n.op_version,
-                "params": named_params(n, structs),
+                "index": n.index, "name": clean_text(n.name), "op": op_label(n), "op_id": n.op_id,
+                "op_version": n.op_version,
+                "params": named_params(n, structs, versions),
+                **({"older_struct": {k: _json_value(v) for k, v in n.params.items()}}
+                   if n.older_layout is not None else {}),
                 "param_bytes": None if n.param_bytes is None else len(n.param_bytes),
                 "inputs": [tensor_info(g, t) for t in n.inputs],
                 "outputs": [tensor_info(g, t) for t in n.outputs],
-                **({"attrs": {a.name: a.value for a in n.attrs}} if n.attrs else {}),
+                **({"attrs": {clean_text(a.name): clean_text(a.value) for a in n.attrs}} if n.attrs else {}),
             }
             for n in g.nodes
         ],
@@ -157,6 +180,9 @@ def render_text(s: Mapping[str, Any]) -> str:
     lines.append("nodes:")
     for n in s["node_list"]:
         lines.append(f"  {n['index']:>4} {n['op']} {n['name'] or ''}".rstrip())
+        if "older_struct" in n:
+            stored = " ".join(f"{k}={v}" for k, v in n["older_struct"].items())
+            lines.append(f"         (an older writer's struct: {stored})")
         if n["params"]:
             lines.append("         " + " ".join(f"{k}={v}" for k, v in n["params"].items()))
         elif n["param_bytes"] and n["op"].startswith("unknown"):

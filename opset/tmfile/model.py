@@ -70,6 +70,9 @@ class Node:
     outputs: tuple[int, ...]
     attrs: tuple[NodeAttr, ...] = ()
     dynamic_shape: bool = False
+    # the block is an older writer's struct (`tengine.older_layouts[older_layout]` of the op, recognised by its size):
+    # `params` then holds that struct's fields; None: today's struct (or a prefix of it)
+    older_layout: int | None = None
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,15 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
+from opset.formula import FormulaError
 from opset.model import OpVersion
 from opset.registry import Registry
 from opset.tmfile.model import DATA_TYPES, INPUT_OP_ID, LAYOUTS, Model, Node, Subgraph, Tensor
+from opset.tmfile.nhwc import NHWC, NhwcView
+from opset.tmfile.node_params import attribute_values
 from opset.tmfile.params import tengine_versions
+from opset.tmfile.seen import seen_tensors
+from opset.tmfile.text import clean_text
 
 TENGINE_OPSET = 1
 
@@ -45,23 +50,6 @@ class OnnxView:
     model: onnx.ModelProto
     node_indices: tuple[int, ...]
     tensor_names: tuple[str, ...]  # the ONNX value name of each Tengine tensor, by tensor index
-
-
-def clean_text(text: str | None) -> str | None:
-    """A name as ONNX and a terminal take it: bytes that were not UTF-8 (kept by the reader as surrogates) are
-    written as `\\xNN` escapes."""
-    if text is None:
-        return None
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogateescape" if _only_escapes(text) else "backslashreplace") \
-            .decode("utf-8", "backslashreplace")
-
-
-def _only_escapes(text: str) -> bool:
-    return all(not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF for c in text)
 
 
 def node_place(node: Node) -> str:
@@ -139,13 +127,12 @@ def _dequantised(tensor: Tensor, stored: np.ndarray) -> np.ndarray:
 
 def node_attributes(node: Node, version: OpVersion) -> list[onnx.AttributeProto]:
     """The decoded parameter block as ONNX attributes, typed as the registry's attributes are."""
-    assert version.tengine is not None
+    try:
+        values = attribute_values(node.params, node.older_layout, version)
+    except FormulaError as e:
+        raise ViewError(f"{node_place(node)}: the older struct's fields do not give its attributes ({e})") from None
     out = []
-    for field in version.tengine.layout:
-        name = field.attribute or field.name
-        value = node.params.get(field.name)
-        if value is None or name not in version.attributes:
-            continue  # an absent vector or string: the attribute's default applies
+    for name, value in values.items():  # an absent vector or string is left out: the attribute's default applies
         attr_type = version.attributes[name].type
         out.append(helper.make_attribute(name, _typed(value, attr_type), attr_type=_PROTO_TYPES.get(attr_type)))
     return out
@@ -170,27 +157,32 @@ def _typed(value: Any, attr_type: str) -> Any:
     return value
 
 
-def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True) -> OnnxView:
+def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True, widen_float16: bool = False) -> OnnxView:
     """The model's first subgraph as a tengine-domain ONNX model; ViewError when a reference does not resolve.
 
     Without `zero_fill` a constant whose buffer holds no data becomes a graph input of its declared type and dims
     instead of a zero initializer: all validation needs, without allocating what a benchmark graph's weights
-    would take (vgg16's are 500 MB)."""
+    would take (vgg16's are 500 MB). With `widen_float16` every float16 value is seen as float32 (the converter's
+    default: ONNX models compute in float32 unless asked to keep the stored types)."""
     graph = model.graph
     names = tensor_names(graph)
     versions = tengine_versions(registry)
     node_domain = registry.node_domain("tengine")
+    seen = seen_tensors(graph, versions, widen_float16=widen_float16)
+    tensors = seen.tensors
 
     def tensor(index: int, node: Node) -> Tensor:
-        if not 0 <= index < len(graph.tensors):
-            raise ViewError(f"{node_place(node)}: tensor {index} out of range ({len(graph.tensors)} tensors)")
-        return graph.tensors[index]
+        if not 0 <= index < len(tensors):
+            raise ViewError(f"{node_place(node)}: tensor {index} out of range ({len(tensors)} tensors)")
+        return tensors[index]
 
     inputs: list[onnx.ValueInfoProto] = []
     initializers: list[onnx.TensorProto] = []
     nodes: list[onnx.NodeProto] = []
     indices: list[int] = []
     zero_bytes = 0  # what the data-less constants take once zero-filled, bounded by MAX_ZERO_FILL
+    nhwc = NhwcView(node_domain, set(names), {names[t.index]: len(t.dims) for t in graph.tensors
+                                              if t.dims is not None}) if graph.graph_layout == NHWC else None
     for node in graph.nodes:
         outs = [tensor(i, node) for i in node.outputs]
         if node.op_id == INPUT_OP_ID:
@@ -214,22 +206,31 @@ def to_onnx(model: Model, registry: Registry, *, zero_fill: bool = True) -> Onnx
                         raise ViewError(f"the constants without data would take more than {MAX_ZERO_FILL} bytes "
                                         "of zeros")
                 value = const_array(t, buffer.data)
+                if seen.widen_float16 and value.dtype == np.float16:
+                    value = value.astype(np.float32)
                 initializers.append(onnx.numpy_helper.from_array(value, names[t.index]))
             continue
         ins = [names[tensor(i, node).index] for i in node.inputs]
-        nodes.append(helper.make_node(version.name, ins, [names[t.index] for t in outs],
-                                      name=clean_text(node.name) or f"node_{node.index}", domain=node_domain))
-        nodes[-1].attribute.extend(node_attributes(node, version))
-        indices.append(node.index)
+        out_names = [names[t.index] for t in outs]
+        node_name = clean_text(node.name) or f"node_{node.index}"
+        before: list[onnx.NodeProto] = []
+        after: list[onnx.NodeProto] = []
+        if nhwc is not None and version.tengine is not None and version.tengine.nhwc:
+            ins, out_names, before, after = nhwc.wrap(version, node_name, ins, out_names)
+        compute = helper.make_node(version.name, ins, out_names, name=node_name, domain=node_domain)
+        compute.attribute.extend(node_attributes(node, version))
+        for made in (*before, compute, *after):  # every node of the view names the Tengine node it stands for
+            nodes.append(made)
+            indices.append(node.index)
     produced_by = {t: node for node in graph.nodes for t in node.outputs}
     outputs: list[onnx.ValueInfoProto] = []
     for k in graph.outputs:
         if not 0 <= k < len(graph.nodes):
             raise ViewError(f"graph output node {k} out of range ({len(graph.nodes)} nodes)")
-        outputs.extend(_value_info(names[t], graph.tensors[t]) for t in graph.nodes[k].outputs
-                       if 0 <= t < len(graph.tensors))
+        outputs.extend(_value_info(names[t], tensors[t]) for t in graph.nodes[k].outputs
+                       if 0 <= t < len(tensors))
     given = {vi.name for vi in inputs} | {t.name for t in initializers} | {vi.name for vi in outputs}
-    value_info = [_value_info(names[t.index], t) for t in graph.tensors
+    value_info = [_value_info(names[t.index], t) for t in tensors
                   if t.dims is not None and names[t.index] not in given and t.index in produced_by]
     onnx_graph = helper.make_graph(nodes, clean_text(graph.name or model.name) or "tmfile", inputs, outputs,
                                    initializers,
@@ -262,5 +263,8 @@ def _zero_fill_size(tensor: Tensor, stored_size: int, node: Node) -> int:
 
 
 def _value_info(name: str, tensor: Tensor) -> onnx.ValueInfoProto:
-    dims = list(tensor.dims) if tensor.dims is not None else None
+    """A declared value; a negative dim (a TensorFlow placeholder's -1 batch) is a dim nobody knows."""
+    dims: list[int | str] | None = None
+    if tensor.dims is not None:
+        dims = [d if d >= 0 else f"{name}_dim{i}" for i, d in enumerate(tensor.dims)]
     return helper.make_tensor_value_info(name, view_type(tensor), dims)

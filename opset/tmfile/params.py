@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from opset.model import BinaryField, OpVersion, Tengine
@@ -47,14 +47,38 @@ class ParamStruct:
     op_id: int
     slots: tuple[FieldSlot, ...]
     size: int  # sizeof the C struct, tail padding included
+    older: tuple[ParamStruct, ...] = ()  # the structs of older writers (`tengine.older_layouts`), in their order
+
+    def older_of_size(self, room: int) -> int | None:
+        """The index of the older struct a block of `room` bytes is, when it is not today's struct."""
+        if room == self.size:
+            return None
+        for k, older in enumerate(self.older):
+            if older.size == room:
+                return k
+        return None
+
+    def used(self, older_layout: int | None) -> ParamStruct:
+        """The struct a node's block was read with: today's, or the older one of that index."""
+        return self if older_layout is None else self.older[older_layout]
 
 
 def struct_of(op_name: str, tengine: Tengine) -> ParamStruct:
-    """Lay out `tengine.layout` as a C struct (natural alignment)."""
+    """Lay out `tengine.layout` as a C struct (natural alignment), with the older writers' structs."""
+    older = []
+    for o in tengine.older_layouts:
+        laid = _laid_out(op_name, tengine.op_id, o.fields)
+        if laid.size != o.size:
+            raise ValueError(f"tengine::{op_name}: the older layout said to be {o.size} bytes lays out as {laid.size}")
+        older.append(laid)
+    return replace(_laid_out(op_name, tengine.op_id, tengine.layout), older=tuple(older))
+
+
+def _laid_out(op_name: str, op_id: int, fields: tuple[BinaryField, ...]) -> ParamStruct:
     offset = 0
     widest = 1
     slots: list[FieldSlot] = []
-    for f in tengine.layout:
+    for f in fields:
         fmt = _FORMATS.get(f.ctype)
         if fmt is None:
             raise ValueError(f"tengine::{op_name}: field {f.name} has unknown ctype {f.ctype!r}")
@@ -64,7 +88,7 @@ def struct_of(op_name: str, tengine: Tengine) -> ParamStruct:
         offset += size
         widest = max(widest, size)
     total = (offset + widest - 1) // widest * widest if slots else 0
-    return ParamStruct(op_name, tengine.op_id, tuple(slots), total)
+    return ParamStruct(op_name, op_id, tuple(slots), total)
 
 
 _LAST: list[tuple[Registry, dict[int, ParamStruct]]] = []  # the last registry asked about and its structs

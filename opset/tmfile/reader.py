@@ -147,10 +147,14 @@ class _Reader:
         ps = self.structs.get(op_id)
         params: dict[str, Any] = {}
         param_bytes: bytes | None = None
+        older: int | None = None
         if t_param != NOT_SET:
             room = t_op - t_param if 0 < t_op - t_param else None  # Tengine writes the block just before its operator
             label = f"{what}: parameter block"
             if ps is not None:
+                # a block of exactly an older writer's struct size is that struct (its fields sit elsewhere)
+                older = ps.older_of_size(room) if room is not None else None
+                ps = ps.used(older)
                 length = ps.size if room is None else stored_length(ps, room)
                 params = decode(img, ps, t_param, length, f"{what} ({ps.op_name}): parameter block")
                 # a block longer than the layout (a newer writer's struct with more fields) is kept whole
@@ -163,7 +167,7 @@ class _Reader:
                 self.note(("param", s, n), t_param, room)
         attrs = self.attrs(s, n, vo_attrs)
         return Node(n, name, op_id, op_ver, ps.op_name if ps else None, params, param_bytes, inputs, outputs, attrs,
-                    bool(dyn))
+                    bool(dyn), older)
 
     def _note_param_objects(self, s: int, n: int, ps: ParamStruct, offset: int, length: int) -> None:
         """Note where the vectors and strings a parameter block points at sit (decode checked them)."""

@@ -14,16 +14,17 @@ from dataclasses import replace
 from opset.model import OpVersion
 from opset.registry import Registry
 from opset.tmfile.model import DATA_TYPES, INPUT_OP_ID, Model, Node, Subgraph
+from opset.tmfile.node_params import flag_problems
 from opset.tmfile.onnx_view import (
     ELEMENT_SIZES,
     TENGINE_OPSET,
     OnnxView,
     ViewError,
-    clean_text,
     element_count,
     to_onnx,
 )
 from opset.tmfile.params import struct_of, tengine_versions
+from opset.tmfile.text import clean_text
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.run import ValidationResult
 
@@ -41,7 +42,7 @@ def validate_tmfile(model: Model, registry: Registry) -> ValidationResult:
         return ValidationResult([*diags, Diagnostic("error", "tmfile_reference", str(e))], {}, {})
     from opset.validate import check_model
 
-    result = check_model(view.model, None, registry)
+    result = check_model(view.model, None, registry, form=False)  # the view's form is not the file's
     located = [_located(d, view, graph) for d in result.diagnostics]
     return ValidationResult(diags + located, result.facts, result.inferred)
 
@@ -103,6 +104,15 @@ _Error = Callable[[str, str], None]  # reports one problem of the node at hand: 
 
 def _check_params(node: Node, version: OpVersion, error: _Error, node_warning: _Error) -> None:
     assert version.tengine is not None
+    for field, value in flag_problems(node.params, node.older_layout, version):
+        node_warning("tmfile_flag", f"field {field} holds {value}: Tengine only tests it for nonzero, so it reads as 1 "
+                     "(an older writer left the field uninitialised)")
+    if node.older_layout is not None:
+        older = version.tengine.older_layouts[node.older_layout]
+        size = len(node.param_bytes or b"")
+        node_warning("tmfile_params", f"parameter block of {size} bytes: the struct an older writer stored "
+                     f"({older.doc or 'tengine.older_layouts'}), read with that layout")
+        return
     if not version.tengine.layout:
         return  # an op without parameters: whatever the file points at is never read
     expected = struct_of(version.name, version.tengine).size  # sizeof the C struct, as the reader lays it out

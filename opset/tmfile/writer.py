@@ -190,11 +190,16 @@ class _Writer:
         read from a file keeps its block's length (older files store shorter ones)."""
         n = node.index
         ps = self.structs.get(node.op_id)
+        if ps is not None and node.older_layout is not None:
+            if not 0 <= node.older_layout < len(ps.older):
+                raise TmfileError(f"node {n} ({ps.op_name}): no older layout {node.older_layout} "
+                                  f"({len(ps.older)} known)")
+            ps = ps.used(node.older_layout)
         if ps is None:
             if node.param_bytes is None:
                 return NOT_SET
             return self.out.put(("param", s, n), len(node.param_bytes), [(0, node.param_bytes)])
-        if node.param_bytes is None and not node.params:
+        if node.param_bytes is None and not node.params and not ps.slots:
             return NOT_SET
         what = f"node {n} ({ps.op_name}): parameter block"
         params = dict(node.params)

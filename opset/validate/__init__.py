@@ -46,15 +46,17 @@ def _table(registry: Registry | None) -> VersionTable:
 
 
 def check_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
-                registry: Registry | None = None, *, fast: bool = True) -> ValidationResult:
+                registry: Registry | None = None, *, fast: bool = True, form: bool = True) -> ValidationResult:
     """Diagnostics and the validated type and shape of every main-graph value.
 
     `fast=False` is the plain path: every node checked afresh (no reuse of an earlier node's formula results or
     outcome) and formulas evaluated by walking their trees, not by their compiled closures. Both give the same
-    result; the plain one is the reference the fast one is tested against."""
+    result; the plain one is the reference the fast one is tested against. `form=False` leaves out what onnx's
+    checker requires of an ONNX file's own fields (`opset.validate.form`: declared main-graph types, graph names,
+    IR version): for a model built from another format to validate its nodes (a .tmfile's ONNX view)."""
     proto = model if isinstance(model, onnx.ModelProto) else read_model(model)
     chosen = profile if isinstance(profile, Profile) else get_profile(profile)
-    validation = ModelValidation(proto, _table(registry), chosen, fast=fast)
+    validation = ModelValidation(proto, _table(registry), chosen, fast=fast, form=form)
     with gc_paused():  # the run allocates many short-lived objects and no cycles (`opset.load.gc_paused`)
         if fast:
             return validation.run()

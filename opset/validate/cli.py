@@ -1,5 +1,6 @@
-"""`opset validate MODEL.onnx [--json] [--profile NAME]`: exit 0 clean (warnings allowed), 1 on errors,
-2 when the file cannot be read or is not a model (or the arguments are wrong)."""
+"""`opset validate MODEL.onnx [--json] [--profile NAME] [--backend-report NAME|PATH]`: exit 0 clean (warnings
+allowed), 1 on errors (with --backend-report, also a node the backend is known to fail on or cannot run), 2 when
+the file or the report cannot be read or is not a model (or the arguments are wrong)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import onnx
 
 from opset.errors import RegistryError, one_line
 from opset.validate import check_model
+from opset.validate.backend_report import ReportError, backend_diagnostics, load_backend_report
 from opset.validate.diagnostics import has_errors, render_json, render_text
 from opset.validate.profiles import PROFILES, UnknownProfileError
 from opset.validate.reading import ModelReadError, read_model
@@ -22,6 +24,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the diagnostics as JSON")
     p.add_argument("--profile", default=None, choices=sorted(PROFILES),
                    help="how the model's domains map onto the registry (default: as written)")
+    p.add_argument("--backend-report", default=None, metavar="NAME|PATH",
+                   help="also mark the nodes whose conformance cell this backend's report (a built-in one's name, "
+                        "e.g. onnxruntime, or a conform --report file) fails, cannot run or expects to fail")
     return p
 
 
@@ -34,6 +39,10 @@ def main_validate(args: list[str]) -> int:
     from opset.tmfile import is_tmfile
 
     if is_tmfile(ns.model):
+        if ns.backend_report is not None:
+            print("error: --backend-report applies to ONNX models (convert a .tmfile first: opset convert)",
+                  file=sys.stderr)
+            return 2
         return _validate_tmfile(ns.model, ns.json, ns.profile)
     try:
         model = read_model(ns.model)
@@ -41,7 +50,15 @@ def main_validate(args: list[str]) -> int:
         print(one_line(f"error: {e}"), file=sys.stderr)
         return 2
     try:
+        report = load_backend_report(ns.backend_report) if ns.backend_report is not None else None
+    except ReportError as e:
+        print(one_line(f"error: {e}"), file=sys.stderr)
+        return 2
+    try:
         result = check_model(model, ns.profile)
+        diags = result.diagnostics
+        if report is not None:
+            diags = diags + backend_diagnostics(model, report, ns.profile, facts=result.facts)
     except UnknownProfileError as e:
         print(one_line(f"error: {e}"), file=sys.stderr)
         return 2
@@ -49,7 +66,6 @@ def main_validate(args: list[str]) -> int:
         print(e, file=sys.stderr)
         print(f"error: the registry could not be loaded ({len(e.problems)} problem(s))", file=sys.stderr)
         return 1
-    diags = result.diagnostics
     print(render_json(diags, ns.model, values_json(result.facts)) if ns.json else render_text(diags, ns.model))
     return 1 if has_errors(diags) else 0
 
@@ -85,8 +101,9 @@ def _infer_parser() -> argparse.ArgumentParser:
         "Write every inferred type and shape of the main graph into the model as value_info (as "
         "onnx.shape_inference does, for every registry domain). Exit 0 when written (diagnostics go to "
         "stderr), 2 when the model cannot be read."))
-    p.add_argument("model", help="path of an .onnx file")
-    p.add_argument("-o", "--output", required=True, help="where to write the annotated model")
+    p.add_argument("model", help="path of an .onnx file, or of a .tmfile (its tensors get the inferred dims)")
+    p.add_argument("-o", "--output", required=True,
+                   help="where to write the annotated model (for a .tmfile: a .tmfile, or .onnx for its view)")
     p.add_argument("--profile", default=None, choices=sorted(PROFILES),
                    help="how the model's domains map onto the registry (default: as written)")
     return p
@@ -97,6 +114,12 @@ def main_infer(args: list[str]) -> int:
         ns = _infer_parser().parse_args(args)
     except SystemExit as e:
         return int(e.code) if isinstance(e.code, int) else 2
+    from opset.tmfile import is_tmfile
+
+    if is_tmfile(ns.model):  # a Tengine model: its dims written back into the .tmfile (opset.tmfile.infer)
+        from opset.tmfile.infer import main_infer_tmfile
+
+        return main_infer_tmfile(ns.model, ns.output, ns.profile)
     try:
         model = read_model(ns.model)
         result = check_model(model, ns.profile)

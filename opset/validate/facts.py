@@ -7,7 +7,7 @@ constraint is a set membership test.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import onnx
 
@@ -150,15 +150,26 @@ def kept_value_info(vi: onnx.ValueInfoProto, fresh: FreshDims) -> tuple[str, Fac
     return found.name, Facts(found.facts.type, tuple(shape), found.facts.elements)
 
 
+def formula_shape(facts: Facts) -> tuple[Any, ...] | None:
+    """What formulas see as a value's shape (`graph_shapes`): a tensor's dims; for a sequence the list of its
+    elements' shapes, None while their number is not known (its `shape` is only what they share)."""
+    if is_sequence_type(facts.type):
+        return facts.elements
+    return facts.shape
+
+
 def declared_graph(graph: onnx.GraphProto, fresh: FreshDims | None = None) -> GraphValue:
     """A graph's inputs and outputs as it declares them (value_info types and shapes; None where absent)."""
     dims = fresh or FreshDims()
 
     def port(vi: onnx.ValueInfoProto) -> Port:
-        facts = value_info_facts(vi, dims)
-        return Port(vi.name, facts.type, facts.shape)
+        return Port(vi.name, *_port_facts(value_info_facts(vi, dims)))
 
     return GraphValue(inputs=tuple(port(vi) for vi in graph.input), outputs=tuple(port(vi) for vi in graph.output))
+
+
+def _port_facts(facts: Facts) -> tuple[str | None, tuple[Any, ...] | None]:
+    return facts.type, formula_shape(facts)
 
 
 def tensor_facts(t: onnx.TensorProto) -> Facts:

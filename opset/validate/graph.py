@@ -14,6 +14,7 @@ import onnx
 
 from opset.tensor_data import payload_problem
 from opset.validate.diagnostics import Diagnostic
+from opset.validate.form import node_form_problems
 from opset.validate.outcomes import Outcomes
 
 _GRAPH = onnx.AttributeProto.GRAPH
@@ -26,8 +27,25 @@ class NodeRec:
     position and, unless the node has graph attributes, no part of the proto: one record serves every node of the
     same bytes (`read_node`), in this model or a later one."""
 
-    __slots__ = ("_attrs", "attr_bytes", "attr_key", "domain", "implicit", "inputs", "inputs_named", "name", "op",
-                 "op_type", "outputs", "outputs_absent", "plain", "reads", "subgraphs", "tensor_problems")
+    __slots__ = (
+        "_attrs",
+        "attr_bytes",
+        "attr_key",
+        "domain",
+        "form_problems",
+        "implicit",
+        "inputs",
+        "inputs_named",
+        "name",
+        "op",
+        "op_type",
+        "outputs",
+        "outputs_absent",
+        "plain",
+        "reads",
+        "subgraphs",
+        "tensor_problems",
+    )
 
     def __init__(self, node: onnx.NodeProto) -> None:
         # slicing a repeated field is about twice as fast as tuple() on it (upb); tuples, as records are shared
@@ -63,7 +81,8 @@ class NodeRec:
         size = sum(len(b) for b in self.attr_bytes)
         self.attr_key: tuple[bytes, ...] = self.attr_bytes if size <= DIGESTED_ATTRIBUTE_BYTES else (
             _digest(self.attr_bytes),)
-        self.plain = not self.subgraphs and not self.tensor_problems  # checked, or replayed, as it is
+        self.form_problems = node_form_problems(node, attrs)  # what onnx's checker requires of a node's form
+        self.plain = not self.subgraphs and not self.tensor_problems and not self.form_problems  # checked, or replayed
 
     @property
     def attrs(self) -> list[onnx.AttributeProto]:
@@ -310,8 +329,8 @@ def _topological(deps: list[list[int]], nodes: Sequence[onnx.NodeProto], path: s
         diags.append(_node_diag(nodes, stuck[0], path, "cycle",
                                 f"{len(stuck)} node(s) depend on each other's outputs: {shown}"))
     else:
-        diags.append(Diagnostic("warning", "node_order", "nodes are not in topological order "
-                                "(onnx requires it; validated in dependency order)", graph=path))
+        diags.append(Diagnostic("error", "node_order", "nodes are not in topological order "
+                                "(onnx's checker requires it; validated in dependency order)", graph=path))
     return order
 
 

@@ -28,7 +28,7 @@ from opset.validate.facts import (
 )
 from opset.validate.graph import NodeRec
 from opset.validate.signatures import Arity, VersionInfo
-from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced
+from opset.validate.special import ATTRIBUTE_OUTPUTS, Produced, constant_of_shape_values
 
 Memo = dict[Hashable, tuple[list[ShapeProblem], InferResult | None]]
 
@@ -64,6 +64,7 @@ class Scope:
     fresh: FreshDims = field(default_factory=FreshDims)  # the run's unknown dims (a sequence's disagreeing dims)
     payload_problems: list[tuple[int, str, str]] = field(default_factory=list)  # this graph's bad initializers
     names: tuple[list[str], list[str]] | None = None  # the graph's input and initializer names, as read
+    conflicts: list[tuple[str, str]] = field(default_factory=list)  # (check, message): initializers vs inputs
 
 
 class NodeCheck:
@@ -100,6 +101,8 @@ class NodeCheck:
         """`subgraphs`: the node's graph attributes, already validated (their outputs serve the shape formulas);
         `memo`: formula results by everything they depend on (None: evaluate every node's formulas afresh)."""
         node = self.node
+        if info.deprecated is not None:
+            self.error("deprecated_op", info.deprecated)
         self._arity(info.inputs, node.inputs, "input")
         self._arity(info.outputs, node.outputs, "output")
         attrs = NodeAttributes(node.attrs, info.attr_types) if node.attrs else NO_ATTRIBUTES
@@ -298,6 +301,10 @@ class NodeCheck:
                 shape = shape if shape is not None else produced.shape
                 if produced.values is not None:
                     written = scope.values[out] = produced.values
+                elif version.name == "ConstantOfShape" and self.node.inputs:
+                    filled = constant_of_shape_values(attrs.given, scope.values.get(self.node.inputs[0]))
+                    if filled is not None:
+                        written = scope.values[out] = filled
             if declared is not None and result is not None and result.readings:
                 shape = self._other_reading(out, pos, shape, declared, result)
             facts = self._against_declared(out, type_, shape, declared)

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 class DomainMapping:
     registry_domain: str
     opset: int | None = None  # None: the model's imported version
+    # registry domains whose versions join `registry_domain`'s: a node resolves to the newest version found in any of
+    # them (the largest `since` not above the opset, each domain read at most at its own newest opset)
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared and hashed by identity: validation keys caches by it
@@ -30,8 +33,14 @@ class Profile:
             return model_domain, imported
         return mapping.registry_domain, imported if mapping.opset is None else mapping.opset
 
+    def also(self, model_domain: str) -> tuple[str, ...]:
+        """The further registry domains a node of `model_domain` may resolve in (`DomainMapping.also`)."""
+        mapping = self.domains.get(model_domain)
+        return mapping.also if mapping is not None else ()
+
 
 _MODIFIED = DomainMapping("ai.onnx.modified", 1)
+_ORT_DEFAULT = DomainMapping("ai.onnx", None, ("ai.onnx.ort",))
 
 PROFILES: dict[str, Profile] = {
     "default": Profile("default", "model domains are registry domains ('' is ai.onnx)"),
@@ -41,6 +50,13 @@ PROFILES: dict[str, Profile] = {
         "ai.onnx.modified ops (Relu6, Add_, Dense ...) next to the standard ones, which resolve through "
         "ai.onnx at opset 7",
         {"": _MODIFIED, "ai.onnx": _MODIFIED},
+    ),
+    "onnxruntime": Profile(
+        "onnxruntime",
+        "what onnxruntime loads: a default-domain node resolves in ai.onnx and in ai.onnx.ort (the ops onnxruntime "
+        "registers there beyond onnx's opsets: Affine, Crop, ImageScaler, LayerNormalization-1 ...), the newer "
+        "version of the two; com.ms.internal.nhwc (its channels-last layout ops) is a registry domain of its own",
+        {"": _ORT_DEFAULT, "ai.onnx": _ORT_DEFAULT},
     ),
 }
 

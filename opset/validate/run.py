@@ -22,12 +22,15 @@ from opset.validate.facts import (
     Facts,
     FreshDims,
     Shape,
+    format_shape,
+    formula_shape,
     kept_value_info,
     merge_shapes,
     read_value_info,
     shapes_conflict,
     value_info_facts,
 )
+from opset.validate.form import graph_form, main_graph_form, model_form
 from opset.validate.graph import NodeRec, plan_graph
 from opset.validate.node import Memo, NodeCheck, OutputWrite, Scope, Subgraph
 from opset.validate.outcomes import Outcomes
@@ -57,11 +60,14 @@ class ValidationResult:
 class ModelValidation:
     """One run over one model. `table` (resolution and per-version facts) may be shared between runs."""
 
-    def __init__(self, model: onnx.ModelProto, table: VersionTable, profile: Profile, *, fast: bool = True) -> None:
+    def __init__(self, model: onnx.ModelProto, table: VersionTable, profile: Profile, *, fast: bool = True,
+                 form: bool = True) -> None:
         """`fast=False` checks every node afresh (no memo of formula results, no replay of a node's outcome): the
-        plain path the fast one must agree with."""
+        plain path the fast one must agree with; `form=False` leaves out the file-form checks of
+        `opset.validate.form` but for the nodes'."""
         self.model = model
         self.fast = fast
+        self.form = form
         self.table = table
         self.registry: Registry = table.registry
         self.profile = profile
@@ -82,12 +88,15 @@ class ModelValidation:
 
     def run(self) -> ValidationResult:
         graph = self.model.graph
+        if self.form:
+            self.diags[:0] = model_form(self.model)  # (before what the opset imports found)
         scope = self._scope(graph, None)
         self._graph(graph, "", scope, frozenset())
         return ValidationResult(self.diags, dict(scope.facts), scope.inferred)
 
     def _opset_imports(self) -> dict[str, int]:
         opsets: dict[str, int] = {}
+        self._spelled = {imp.domain for imp in self.model.opset_import}  # the domains as the imports write them
         for imp in self.model.opset_import:
             domain = "" if imp.domain in _DEFAULT_DOMAINS else imp.domain
             if domain in opsets and opsets[domain] != imp.version:
@@ -136,6 +145,7 @@ class ModelValidation:
         # (position, name, problem) of initializers whose values do not fit their dims, reported by `_graph`
         problems = [(k, t.name, t.problem) for k, t in enumerate(initializers) if t.problem]
         values: dict[str, tuple[int, ...]] = {}  # small int initializers' values (a Reshape's shape ...)
+        conflicts: list[tuple[str, str]] = []  # (check, message): initializers that contradict their input
         for name, held, _, known in initializers:
             if known is None:
                 values.pop(name, None)  # (a later initializer of the same name, whose values are not known)
@@ -146,20 +156,30 @@ class ModelValidation:
                 local[name] = held  # (what Facts(stated.type or held.type, held.shape) would be)
             else:
                 local[name] = Facts(stated.type, held.shape)
-        declared_facts = dict([declaration(vi, fresh) for vi in graph.value_info])
+            if stated is not None and stated != held:  # (equal facts, the common case, need no look)
+                conflict = _declared_initializer(name, stated, held)
+                if conflict is not None:
+                    conflicts.append(conflict)
+        value_infos = [declaration(vi, fresh) for vi in graph.value_info]
+        declared_facts = dict(value_infos)
+        if outer is None and self.form:  # the main graph's declarations, as onnx's checker requires them
+            self.diags += main_graph_form(graph, [facts for _, facts in declarations],
+                                          [facts for _, facts in value_infos])
         for vi in graph.output:
             if vi.name not in local:  # read only then: an unnamed dim would draw a fresh symbol
                 declared_facts[vi.name] = declaration(vi, fresh)[1]
         if outer is None:
             return Scope(facts=local, declared=declared_facts, values=values, fresh=self.fresh,
-                         payload_problems=problems, names=(input_names, initializer_names))
+                         payload_problems=problems, names=(input_names, initializer_names), conflicts=conflicts)
         return Scope(facts=ChainMap(local, outer.facts), declared=declared_facts,
                      values=ChainMap(values, outer.values), fresh=self.fresh, payload_problems=problems,
-                     names=(input_names, initializer_names))
+                     names=(input_names, initializer_names), conflicts=conflicts)
 
     def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
         plan = plan_graph(graph, outer_names, path, self.fast, scope.names)
         self.diags.extend(plan.diagnostics)
+        if self.form:
+            self._graph_form(graph, path, plan.records, scope, outer_names)
         self._initializer_data(graph, path, scope)
         records = plan.records
         if not self.fast:
@@ -194,19 +214,46 @@ class ModelValidation:
                     values[out] = write.values
                 facts[out] = write.facts
 
+    def _graph_form(self, graph: onnx.GraphProto, path: str, records: list[NodeRec], scope: Scope,
+                    outer_names: frozenset[str]) -> None:
+        """What onnx's checker requires of the graph's own fields (`opset.validate.form.graph_form`), looked at
+        only where something may be wrong: a subgraph, a graph without a name, an IR 3 model's initializers."""
+        names = scope.names or ([], [])
+        own: set[str] | None = None
+        if path:  # a subgraph: may its outputs be outer values? (the main graph's are checked by `plan_graph`)
+            own = {*names[0], *names[1], *(o for rec in records for o in rec.outputs)}
+        elif graph.name and (self.model.ir_version > 3 or not names[1]):
+            return
+        self.diags += graph_form(graph, path, self.model.ir_version, own, outer_names, names)
+
     def _plain_version(self, rec: NodeRec) -> VersionInfo | None:
         """The version nodes of `rec`'s domain and op resolve to; None when they resolve to none (`_node` reports
         why)."""
         mapped = self._map_domain(rec.domain)
         if mapped is None:
             return None
-        found = self.table.lookup(mapped[0], rec.op_type, mapped[1])
+        found = self._lookup(rec.domain, mapped[0], rec.op_type, mapped[1])
         return None if isinstance(found, ResolutionError) else found
+
+    def _lookup(self, node_domain: str, domain: str, op: str, opset: int) -> VersionInfo | ResolutionError:
+        """The version a node of `node_domain` resolves to: in the mapped registry domain, or the newer one the
+        profile's further domains give (`Profile.also`)."""
+        found = self.table.lookup(domain, op, opset)
+        for other in self.profile.also(node_domain):
+            newest = self.registry.domains[other].max_opset if other in self.registry.domains else 0
+            alternative = self.table.lookup(other, op, min(opset, newest))
+            if isinstance(alternative, ResolutionError):
+                continue
+            if isinstance(found, ResolutionError) or alternative.version.since > found.version.since:
+                found = alternative
+        return found
 
     def _initializer_data(self, graph: onnx.GraphProto, path: str, scope: Scope) -> None:
         """Every initializer's stored values fit its dims (checked by `_scope`, before anything decodes one)."""
         for k, name, found in scope.payload_problems:
             self.diags.append(Diagnostic("error", "tensor_data", f"initializer {k} '{name}': {found}", graph=path))
+        for check, message in scope.conflicts:
+            self.diags.append(Diagnostic("error", check, message, graph=path))
         for k, sparse in enumerate(graph.sparse_initializer):
             for part in ("values", "indices"):
                 problem = payload_problem(getattr(sparse, part))
@@ -215,8 +262,10 @@ class ModelValidation:
                                                  f"'{sparse.values.name}' {part}: {problem}", graph=path))
 
     def _node(self, rec: NodeRec, index: int, path: str, scope: Scope) -> None:
-        if rec.tensor_problems:
+        if rec.tensor_problems or rec.form_problems:
             label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
+            for problem in rec.form_problems:  # what onnx's checker requires of the node's fields
+                NodeCheck(rec, index, path, label, self.diags).error("node_form", problem)
             for problem in rec.tensor_problems:  # every tensor an attribute holds: its values fit its dims
                 NodeCheck(rec, index, path, label, self.diags).error("tensor_data", problem)
         mapped = self._mapped[rec.domain] if rec.domain in self._mapped else self._map_domain(rec.domain)
@@ -227,7 +276,7 @@ class ModelValidation:
             self._unchecked_outputs(rec, scope)
         else:
             domain, opset = mapped
-            found = self.table.lookup(domain, rec.op_type, opset)
+            found = self._lookup(rec.domain, domain, rec.op_type, opset)
             if isinstance(found, ResolutionError):
                 label = f"{rec.domain or 'ai.onnx'}::{rec.op_type}"
                 NodeCheck(rec, index, path, label, self.diags).unresolved(found, opset, self._hint(rec, domain, opset))
@@ -258,6 +307,8 @@ class ModelValidation:
             return self._mapped[domain]
         key = "" if domain in _DEFAULT_DOMAINS else domain
         imported = self.opsets.get(key)
+        if domain == "ai.onnx" and "ai.onnx" not in self._spelled:
+            imported = None  # onnx's checker: an import of '' serves nodes of domain '' only, not 'ai.onnx' ones
         mapped = None if imported is None else self.profile.map(domain, imported)
         self._mapped[domain] = mapped
         return mapped
@@ -271,6 +322,10 @@ class ModelValidation:
         return self._hints[key]
 
     def _find_hint(self, op_type: str, domain: str, opset: int) -> str:
+        legacy = ("ai.onnx.ort", op_type) in self.registry.ops
+        if domain in _DEFAULT_DOMAINS and self.profile.name != "onnxruntime" and legacy:
+            return (" (onnxruntime registers it in the default domain, as its optimizer writes it: validate with "
+                    "--profile onnxruntime)")
         try:
             op = self.registry.ops.get((self.registry.canonical_domain(domain), op_type))
         except ResolutionError:
@@ -345,6 +400,18 @@ def _signature(rec: NodeRec, scope: Scope, info: VersionInfo) -> Hashable:
 
 
 
+def _declared_initializer(name: str, stated: Facts, held: Facts) -> tuple[str, str] | None:
+    """An initializer whose element type or dims contradict the graph input of its name (onnx's shape inference:
+    "Inferred shape and existing shape differ"), as (check, message); None when they agree."""
+    if stated.type is not None and held.type is not None and stated.type != held.type:
+        return ("type_mismatch", f"initializer '{name}' is {held.type} but graph input '{name}' is declared "
+                                 f"{stated.type}")
+    if stated.shape is not None and held.shape is not None and shapes_conflict(stated.shape, held.shape):
+        return ("shape_mismatch", f"initializer '{name}' has shape {format_shape(held.shape)} but graph input "
+                                  f"'{name}' is declared {format_shape(stated.shape)}")
+    return None
+
+
 def _fed(declared: Facts, port: Port) -> Facts:
     """A graph input: what it declares, completed by what the node feeds it (a conflict is reported against the
     signature, and the declaration goes on)."""
@@ -359,7 +426,7 @@ def _fed(declared: Facts, port: Port) -> Facts:
 def _validated(graph: onnx.GraphProto, scope: Scope) -> GraphValue:
     """A validated graph: its inputs as declared, its outputs as validated (inferred, merged with declarations)."""
     def port(name: str, facts: Facts) -> Port:
-        return Port(name, facts.type, facts.shape)
+        return Port(name, facts.type, formula_shape(facts))
 
     fresh = FreshDims()
     inputs = tuple(port(vi.name, value_info_facts(vi, fresh)) for vi in graph.input)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from opset.dtypes import canonical_type
 from opset.errors import ResolutionError
+from opset.formula.nodes import TYPE_FORMS
 from opset.model import OpVersion, Param
 from opset.registry import Registry
 from opset.validate.outcomes import Outcomes
@@ -34,6 +35,7 @@ class VersionInfo:
     needs_inference: bool  # any output formula, constraint, shape signature or attribute relation
     has_required: bool  # some attribute is required
     uses_types: bool = False  # formulas read input types (`type_of`, output `types`, graph signatures)
+    deprecated: str | None = None  # why a node of this version is refused: the op is deprecated from its `since`
 
     def input_param(self, position: int) -> Param | None:
         return _param_at(self.version.inputs, position)
@@ -74,6 +76,14 @@ def _value_inputs(v: OpVersion) -> tuple[tuple[str, int], ...]:
     return tuple((p.name, i) for i, p in enumerate(v.inputs) if p.name in names)
 
 
+def _reads_types(v: OpVersion) -> bool:
+    """Does a formula of the version read an input's type (`type_of(X)`, `dtype(X)`)? A `let` counts wherever it
+    is used: the validator then passes the input types to every formula of the version."""
+    formulas = [c.expr for c in v.constraints] + list(v.lets.values()) + [
+        f for p in v.outputs for f in (p.formula, p.value, p.types) if f is not None] + [r.when for r in v.readings]
+    return any(not f.calls.isdisjoint(TYPE_FORMS) for f in formulas)
+
+
 class VersionTable:
     """Resolution and `VersionInfo` cached per (registry domain, op, opset)."""
 
@@ -97,18 +107,29 @@ class VersionTable:
             self._resolved[key] = found
         return found
 
+    def _deprecation(self, v: OpVersion) -> str | None:
+        """A version at or past its op's deprecation (onnx's checker and onnxruntime refuse such a node: "Op
+        registered for Upsample is deprecated in domain_version of 10")."""
+        op = self.registry.ops.get((v.domain, v.name))
+        status = op.status if op is not None else None
+        if status is None or status.state != "deprecated" or status.since is None or v.since < status.since:
+            return None
+        instead = f"; use {status.replacement}" if status.replacement else ""
+        return f"{v.domain}::{v.name} is deprecated from opset {status.since}{instead}"
+
     def info(self, v: OpVersion) -> VersionInfo:
         known = self._info.get(id(v))
         if known is not None and known.version is v:
             return known
         allowed = {name: frozenset(canonical_type(t) for t in tc.types) for name, tc in v.type_constraints.items()}
         uses_types = (any(p.types is not None for p in v.outputs) or any(a.signature for a in v.attributes.values())
-                      or any("type_of" in c.expr.calls for c in v.constraints))
+                      or _reads_types(v))
         needs = (any(p.formula or p.value for p in v.outputs) or bool(v.constraints) or any(p.shape for p in v.inputs)
                  or any(a.length or a.allowed or a.range for a in v.attributes.values()) or uses_types)
         info = VersionInfo(version=v, key=len(self._info), inputs=_arity(v.inputs), outputs=_arity(v.outputs),
                            allowed=allowed, attr_types={n: a.type for n, a in v.attributes.items()},
                            value_inputs=_value_inputs(v), needs_inference=needs,
-                           has_required=any(a.required for a in v.attributes.values()), uses_types=uses_types)
+                           has_required=any(a.required for a in v.attributes.values()), uses_types=uses_types,
+                           deprecated=self._deprecation(v))
         self._info[id(v)] = info
         return info

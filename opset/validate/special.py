@@ -50,6 +50,24 @@ def _constant_of_shape(given: dict[str, Any], input_types: list[str | None]) -> 
     return Produced(tensor_type(t.data_type) if isinstance(t, onnx.TensorProto) else "tensor(float)", None)
 
 
+MAX_FILLED_VALUES = 1024  # values tracked for a ConstantOfShape (a shape filled with ones, -1s ...)
+
+
+def constant_of_shape_values(given: dict[str, Any], shape: tuple[Any, ...] | None) -> tuple[int, ...] | None:
+    """The values of a ConstantOfShape whose shape values are known and whose `value` is an integer (0 without it
+    is a float): its one element repeated, as onnx's data propagation tracks a filled shape."""
+    t = given.get("value")
+    if not isinstance(t, onnx.TensorProto) or shape is None or not all(type(d) is int and d >= 0 for d in shape):
+        return None
+    element = tensor_values(t)
+    count = 1
+    for d in shape:
+        count *= d
+    if element is None or len(element) != 1 or count > MAX_FILLED_VALUES:
+        return None
+    return element * count
+
+
 def _element_code(to: Any) -> int | None:
     """A DataType as an attribute gives it: its number (opset 6 on), or its name (Cast-1's `to`)."""
     if isinstance(to, bytes):
@@ -72,14 +90,6 @@ def _dtype_else_input(given: dict[str, Any], input_types: list[str | None]) -> P
         return Produced(tensor_type(code), None)
     first = input_types[0] if input_types else None
     return Produced(first, None) if first is not None else None
-
-
-def _output_dtype(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
-    """QuantizeLinear (21) and DequantizeLinear (23): y's type from output_dtype. Without it y has the type of an
-    input (QuantizeLinear's y_zero_point, else uint8 when that is absent; DequantizeLinear's x_scale), which the
-    type binding supplies when known; this table cannot see which inputs are present, so it says nothing then."""
-    code = given.get("output_dtype")
-    return Produced(tensor_type(code), None) if isinstance(code, int) and code else None
 
 
 _KIND_TYPES = {"strings": "tensor(string)", "int64s": "tensor(int64)", "floats": "tensor(float)"}
@@ -165,8 +175,6 @@ ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | No
     ("ai.onnx", "Cast"): _to,
     ("ai.onnx", "BitCast"): _to,
     ("ai.onnx", "EyeLike"): _dtype_else_input,
-    ("ai.onnx", "QuantizeLinear"): _output_dtype,
-    ("ai.onnx", "DequantizeLinear"): _output_dtype,
     ("ai.onnx.ml", "LabelEncoder"): _values_kind,
     ("ai.onnx.ml", "CategoryMapper"): _flipped,
     ("ai.onnx.ml", "CastMap"): _cast_to,

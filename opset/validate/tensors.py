@@ -16,6 +16,11 @@ from opset.validate.outcomes import Outcomes
 
 MAX_VALUES = 1024  # values tracked for shape-like int tensors (Reshape's shape, Slice's starts ...)
 _INT_TYPES = {onnx.TensorProto.INT64, onnx.TensorProto.INT32}
+# a float tensor's values are read when it has at most this many elements: a Resize's scales, a Clip's bounds (not a
+# bias or a weight, whose values no formula reads)
+MAX_FLOAT_VALUES = 8
+_FLOAT_FORMATS: dict[int, tuple[str, str]] = {onnx.TensorProto.FLOAT: ("f", "float_data"),
+                                              onnx.TensorProto.DOUBLE: ("d", "double_data")}
 
 
 def tensor_values(t: onnx.TensorProto) -> tuple[int, ...] | None:
@@ -26,6 +31,8 @@ def tensor_values(t: onnx.TensorProto) -> tuple[int, ...] | None:
 
 def stored_values(t: onnx.TensorProto, stored: Stored) -> tuple[int, ...] | None:
     """`tensor_values` of `t`, whose stored values `read_stored` read already."""
+    if stored.code in _FLOAT_FORMATS:
+        return _float_values(t, stored)  # type: ignore[return-value]  # (floats where formulas read scales)
     if stored.code not in _INT_TYPES or stored.problem is not None or not stored.here:
         return None
     count = math.prod(stored.dims)
@@ -36,6 +43,20 @@ def stored_values(t: onnx.TensorProto, stored: Stored) -> tuple[int, ...] | None
         values: tuple[int, ...] = struct.unpack(f"<{count}{'q' if int64 else 'i'}", stored.raw)
         return values
     return tuple(t.int64_data) if int64 else tuple(t.int32_data)
+
+
+def _float_values(t: onnx.TensorProto, stored: Stored) -> tuple[float, ...] | None:
+    """The values of a float or double tensor of at most MAX_FLOAT_VALUES elements, else None."""
+    if stored.problem is not None or not stored.here:
+        return None
+    count = math.prod(stored.dims)
+    if count > MAX_FLOAT_VALUES:
+        return None
+    letter, field = _FLOAT_FORMATS[stored.code]
+    if stored.raw is not None:
+        values: tuple[float, ...] = struct.unpack(f"<{count}{letter}", stored.raw)
+        return values
+    return tuple(getattr(t, field))
 
 
 class Initializer(NamedTuple):

@@ -41,28 +41,43 @@ def values_json(facts: Mapping[str, Facts]) -> dict[str, dict[str, Any]]:
 
 
 def annotate(model: onnx.ModelProto, facts: Mapping[str, Facts]) -> onnx.ModelProto:
-    """A copy of `model` whose main graph declares every inferred tensor value: `value_info` for the values
-    nodes compute, and the missing element type or shape of each graph output. Declared facts are kept
-    where they say more (the validator already merged them)."""
+    """A copy of `model` whose main graph declares every inferred value, as onnx.shape_inference does: `value_info`
+    for the values nodes compute, and each declaration (a graph output, a value_info entry) refined by what the
+    validator knows: a missing element type or shape filled in, a dim that is unknown or named (`batch`) where the
+    validator knows its size set to that size, an unknown dim given the name the validator knows it by. A
+    declaration the validator's facts contradict (another element type, rank or size: the validator's error) is
+    left as written."""
     out = onnx.ModelProto()
     out.CopyFrom(model)
     graph = out.graph
     outputs = {o.name: o for o in graph.output}
     skip = {i.name for i in graph.input} | {t.name for t in graph.initializer}
-    kept = [vi for vi in graph.value_info if vi.name not in facts]
+    declared: dict[str, onnx.ValueInfoProto] = {}
+    for vi in graph.value_info:
+        declared.setdefault(vi.name, vi)
+    computed = [name for node in graph.node for name in node.output
+                if name and name not in skip and name in facts]
+    written = set(computed)
+    kept = [vi for vi in graph.value_info if vi.name not in written]  # values no node of the graph computes
+    for vi in kept:
+        if vi.name in facts:
+            refine_declaration(vi, facts[vi.name])
+    new: list[onnx.ValueInfoProto] = []
+    for name in dict.fromkeys(computed):
+        inferred = _value_info(name, facts[name])
+        if name in outputs:
+            refine_declaration(outputs[name], facts[name])
+            continue
+        before = declared.get(name)
+        if before is not None:
+            entry = onnx.ValueInfoProto()
+            entry.CopyFrom(before)
+            refine_declaration(entry, facts[name])
+            new.append(entry)
+        elif inferred is not None:
+            new.append(inferred)
     del graph.value_info[:]
-    graph.value_info.extend(kept)
-    for node in graph.node:
-        for name in node.output:
-            if not name or name in skip or name not in facts:
-                continue
-            vi = _value_info(name, facts[name])
-            if vi is None:
-                continue
-            if name in outputs:
-                _fill_output(outputs[name], vi)
-            else:
-                graph.value_info.append(vi)
+    graph.value_info.extend(kept + new)
     return out
 
 
@@ -80,15 +95,71 @@ def _value_info(name: str, facts: Facts) -> onnx.ValueInfoProto | None:
     return vi
 
 
-def _fill_output(declared: onnx.ValueInfoProto, inferred: onnx.ValueInfoProto) -> None:
+def refine_declaration(declared: onnx.ValueInfoProto, facts: Facts) -> bool:
+    """Refine `declared` in place by `facts` (see `annotate`); False, and `declared` unchanged, where they conflict.
+    A container's declared type is kept as it is; only a tensor's element type and dims are refined, as are the
+    tensor a sequence or an optional holds."""
+    inferred = _value_info(declared.name, facts)
+    if inferred is None:
+        return True
     if declared.type.WhichOneof("value") is None:
         declared.type.CopyFrom(inferred.type)
-        return
-    if declared.type.WhichOneof("value") != "tensor_type":
-        return  # a declared container type is the model's word
-    tensor = declared.type.tensor_type
-    if not tensor.elem_type:
-        tensor.elem_type = inferred.type.tensor_type.elem_type
-    if not tensor.HasField("shape") and inferred.type.tensor_type.HasField("shape"):
-        tensor.shape.CopyFrom(inferred.type.tensor_type.shape)
+        return True
+    return _refine_type(declared.type, inferred.type)
 
+
+def _refine_type(declared: onnx.TypeProto, inferred: onnx.TypeProto) -> bool:
+    kind = declared.WhichOneof("value")
+    if kind != inferred.WhichOneof("value"):
+        return False
+    if kind in ("sequence_type", "optional_type"):
+        inner_declared = getattr(declared, kind).elem_type
+        inner_inferred = getattr(inferred, kind).elem_type
+        if inner_declared.WhichOneof("value") is None:
+            inner_declared.CopyFrom(inner_inferred)
+            return True
+        return _refine_type(inner_declared, inner_inferred)
+    if kind != "tensor_type":
+        return True  # a map's declared type is the model's word
+    tensor, theirs = declared.tensor_type, inferred.tensor_type
+    if tensor.elem_type and theirs.elem_type and tensor.elem_type != theirs.elem_type:
+        return False
+    if not theirs.HasField("shape"):
+        tensor.elem_type = tensor.elem_type or theirs.elem_type
+        return True
+    if not tensor.HasField("shape"):
+        tensor.elem_type = tensor.elem_type or theirs.elem_type
+        tensor.shape.CopyFrom(theirs.shape)
+        return True
+    dims = _refined_dims(list(tensor.shape.dim), list(theirs.shape.dim))
+    if dims is None:
+        return False
+    tensor.elem_type = tensor.elem_type or theirs.elem_type
+    for dim, (value, param) in zip(tensor.shape.dim, dims, strict=True):
+        if value is not None:
+            dim.dim_value = value  # (clears a dim_param: one field of a oneof)
+        elif param is not None:
+            dim.dim_param = param
+    return True
+
+
+def _refined_dims(declared: list[onnx.TensorShapeProto.Dimension], inferred: list[onnx.TensorShapeProto.Dimension]
+                  ) -> list[tuple[int | None, str | None]] | None:
+    """Per dim, the size or name to write (None, None: leave it); None when the two contradict each other (ranks,
+    or two sizes, differ). A size beats a name, as in onnx's merge of inferred into declared shapes."""
+    if len(declared) != len(inferred):
+        return None
+    refined: list[tuple[int | None, str | None]] = []
+    for mine, theirs in zip(declared, inferred, strict=True):
+        size = theirs.dim_value if theirs.HasField("dim_value") else None
+        if mine.HasField("dim_value"):
+            if size is not None and size != mine.dim_value:
+                return None
+            refined.append((None, None))
+        elif size is not None:
+            refined.append((size, None))
+        elif not mine.dim_param and theirs.dim_param:
+            refined.append((None, theirs.dim_param))
+        else:
+            refined.append((None, None))
+    return refined

@@ -48,6 +48,7 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("fusedconv_leakyrelu_default_alpha", "FusedConv", "com.microsoft@1::FusedConv"),
     ("attention_scales_by_hidden_size", "Attention", "com.microsoft@1::Attention"),
     ("qlinearadd_rounds_half_away", "QLinearAdd", "com.microsoft@1::QLinearAdd"),
+    ("double_computes_in_float32", "BatchNormalization", "ai.onnx@15::BatchNormalization[double]"),
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:

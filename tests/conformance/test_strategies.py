@@ -101,3 +101,20 @@ def test_plans_read_constraint_forms_as_construction_rules() -> None:
     assert l2pool.attr_min.get("kernel_h", 0) >= 1 and l2pool.attr_min.get("stride_h", 0) >= 1
     transformer = plan_for(_version("tengine", "SpatialTransformer", 1))
     assert transformer.attr_fixed.get("sampler_type") == 1
+
+
+def test_matmulnbitsmlp_asks_for_the_residual_sum_only_with_skip() -> None:
+    """input_skip_bias_sum is A + skip: a drawn node without skip never names it (onnxruntime refuses such a node),
+    and one with skip sometimes does."""
+    version = current_registry().op("com.microsoft", "MatMulNBitsMlp").version(1)
+    seen: set[tuple[bool, int]] = set()
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(case=op_cases(version, "float"))
+    def check(case) -> None:
+        with_skip = case.input_names[1:2] == ["skip"]
+        seen.add((with_skip, len(case.output_names)))
+        assert with_skip or case.output_names == ["Y"], case
+
+    check()
+    assert (True, 2) in seen

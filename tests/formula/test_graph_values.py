@@ -45,6 +45,16 @@ def test_merge_keeps_agreeing_dims_and_unknows_the_others() -> None:
         evaluate("merge([2])", {})
 
 
+def test_merge_of_two_sequences_merges_their_elements() -> None:
+    """A sequence's shape is the list of its elements' shapes: two of them merge element by element."""
+    assert evaluate("merge([[5], [2, 3]], [[5], [2, 3]])", {}) == [[5], [2, 3]]
+    (first,), (second,) = evaluate("merge([[5], [2]], [[5], [4]])", {})
+    assert first == 5 and isinstance(second, Sym)
+    assert evaluate("merge([None], [[2]])", {}) == [None]  # an element without a shape (a map)
+    with pytest.raises(Undecided):
+        evaluate("merge([[5]], [[5], [5]])", {})  # element counts differ
+
+
 def test_type_of_reads_the_types_the_caller_gives() -> None:
     env = {"X": [2, 3], "V": [[1], [2]], TYPES_KEY: {"X": "tensor(float)", "V": ["tensor(int64)", "tensor(bool)"]}}
     assert evaluate("type_of(X)", env) == "tensor(float)"

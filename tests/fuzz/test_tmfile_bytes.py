@@ -17,7 +17,8 @@ from opset.formula import FormulaError
 from opset.registry import Registry
 from opset.tmfile import TmfileError, read_tmfile
 from opset.tmfile.cli import main_inspect
-from opset.tmfile.convert import convert, main_convert
+from opset.tmfile.convert import convert
+from opset.tmfile.convert_cli import main_convert
 from opset.tmfile.onnx_view import ViewError
 from opset.tmfile.params import tengine_versions
 from opset.tmfile.validate import structure_diagnostics, validate_tmfile

@@ -17,6 +17,7 @@ from opset.formula import parse
 from opset.load import load_registry
 from opset.model import BinaryField, Param, Tengine, TypeConstraint
 from opset.registry import Registry
+from tests.helpers.folders import read_only_folder
 
 
 @pytest.fixture(scope="module")
@@ -109,29 +110,39 @@ def test_reports_missing_folder_gives_no_support_pages(tmp_path: Path) -> None:
     assert read_reports(tmp_path / "absent") == []
 
 
-def test_reports_render_a_matrix(tmp_path: Path, registry: Registry) -> None:
+def test_reports_render_readable_support_pages(tmp_path: Path, registry: Registry) -> None:
     record = {"domain": "ai.onnx", "op": "Relu", "version": 14, "dtype": "float", "status": "pass"}
-    _report(tmp_path / "ort.json", "onnxruntime", [record, {**record, "dtype": "double", "status": "fail"},
-                                                    {**record, "op": "NotAnOp", "status": "unsupported"}])
+    failing = {**record, "dtype": "double", "status": "fail", "messages": [
+        "conformance.runner.checks.ConformanceFailure: ai.onnx@14::Relu[double]: output 0 'Y': 1 of 4 values *wrong* "
+        f"| repro: conform --backend onnxruntime --replay {tmp_path}/conform-repro/x --timeout 20"]}
+    unknown = {**record, "op": "NotAnOp", "status": "unsupported"}
+    _report(tmp_path / "ort.json", "onnxruntime", [record, failing, unknown])
+    _report(tmp_path / "ref.json", "reference", [record, {**record, "dtype": "double"}])
     pages = render_site(registry, read_reports(tmp_path))
-    matrix = pages["support/onnxruntime.md"]
-    assert "## ai.onnx\n" in matrix and "| op | version | double | float | \n" in matrix  # only columns tested
-    assert "| [Relu](../ai.onnx/Relu.md#v14) | 14 | ❌ fail | ✅ pass |" in matrix
-    assert "| NotAnOp | 14 |" in matrix  # no link to a page that does not exist
     index = pages["support/index.md"]
-    assert "[onnxruntime](onnxruntime.md)" in index
-    assert "| [Relu](../ai.onnx/Relu.md#v14) | 14 | ✅ 1 · ❌ 1 |" in index  # a table per domain
-    for page in (matrix, index):
+    assert "| [onnxruntime](onnxruntime.md) | 3 | 1/3 pass, **1 fail**, 1 unsup. |" in index  # a row per backend
+    assert "| domain | onnxruntime | reference | \n" in index  # a column per backend, never one per element type
+    assert "| [ai.onnx](domain-ai.onnx.md) | 1/3 pass, **1 fail**, 1 unsup. | 2/2 pass | " in index
+    domain = pages["support/domain-ai.onnx.md"]
+    assert "| [Relu](../ai.onnx/Relu.md#v14) | 14 | 1/2 pass, **1 fail** | 2/2 pass | " in domain
+    assert "| NotAnOp | 14 | 0/1 pass, 1 unsup. | — | " in domain  # no link to a page that does not exist
+    backend = pages["support/onnxruntime.md"]
+    assert ("- [Relu@14](../ai.onnx/Relu.md#v14): `conform --backend onnxruntime --domain ai.onnx --op Relu "
+            "--opset 14`\n    - `double`: output 0 'Y': 1 of 4 values \\*wrong\\*\n") in backend
+    assert "No cell fails." in pages["support/reference.md"]
+    for page in (index, domain, backend):
         assert "|\n\n|" not in page, "a blank line between table rows ends the Markdown table"
-    assert str(tmp_path) not in matrix, "the page names the report by file name, not by machine path"
+        assert str(tmp_path) not in page, "the page names the report by file name, not by machine path"
+        assert not any(ord(ch) > 0x2000 and ch not in "—–·≥" for ch in page), "only text: no emoji or symbols"
     relu = pages["ai.onnx/Relu.md"]
     section = relu[relu.index("## Version 14"):relu.index("## Version 13")]
-    # the columns are the element types Relu@14's T allows, in its order; the report's other cells are not in it
+    # a row per element type Relu@14's T allows, in its order; a column per backend that tested the version
     allowed = [t[len("tensor("):-1] for t in registry.resolve("ai.onnx", "Relu", 14).type_constraints["T"].types]
-    header = "| backend | " + " | ".join(allowed) + " | \n"
-    assert header in section
-    row = section[section.index("| [onnxruntime]"):].splitlines()[0]
-    assert row.count("✅ pass") == 1 and row.count("❌ fail") == 1 and row.count("—") == len(allowed) - 2
+    assert "| element type | [onnxruntime](../support/onnxruntime.md) | [reference](../support/reference.md) | \n" \
+        in section
+    rows = [line for line in section.splitlines() if line.startswith("| ") and line.split(" | ")[0][2:] in allowed]
+    assert [r.split(" | ")[0][2:] for r in rows] == allowed
+    assert "| double | **fail** | pass | " in section and "| float | pass | pass | " in section
     assert "**Backend support**" not in relu[relu.index("## Version 13"):]  # no report for version 13
 
 
@@ -179,6 +190,21 @@ def test_generate_writes_only_changes_and_check_names_the_fix(tmp_path: Path, ca
     assert (out / "format.md").read_text(encoding="utf-8") == "# hand-written\n"
 
 
+def test_an_output_or_reports_folder_that_cannot_be_used_is_one_line_exit_2(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("")
+    for args, words in [(["--out", str(tmp_path / "file" / "docs")], f"{tmp_path}/file is a file, not a folder"),
+                        (["--out", str(tmp_path / "docs"), "--reports", str(tmp_path / "typo")],
+                         f"--reports {tmp_path}/typo: not a folder of conform reports")]:
+        assert main(args) == 2
+        err = capsys.readouterr().err.strip()
+        assert err == f"gen docs: {words}" if "typo" in words else err.endswith(words), err
+    assert not (tmp_path / "docs").exists()  # a mistyped reports folder no longer deletes the support pages
+    with read_only_folder(tmp_path / "ro") as ro:
+        assert main(["--out", str(ro / "docs")]) == 2
+        assert capsys.readouterr().err.strip().startswith(f"gen docs: {ro}/docs: cannot write in {ro}: ")
+
+
 def test_committed_docs_are_current() -> None:
     assert main(["--check"]) == 0, "docs/ is stale: run gen docs"
 
@@ -187,6 +213,7 @@ def test_a_hand_written_page_in_the_way_is_a_clear_error(tmp_path: Path, capsys:
     out = tmp_path / "docs"
     (out / "ai.onnx").mkdir(parents=True)
     (out / "ai.onnx" / "Relu.md").write_text("# my own notes\n", encoding="utf-8")
+    (tmp_path / "none").mkdir()
     assert main(["--out", str(out), "--reports", str(tmp_path / "none")]) == 1
     assert "Relu.md was not written by the generator" in capsys.readouterr().err
     assert (out / "ai.onnx" / "Relu.md").read_text(encoding="utf-8") == "# my own notes\n"
@@ -194,6 +221,7 @@ def test_a_hand_written_page_in_the_way_is_a_clear_error(tmp_path: Path, capsys:
 
 def test_pages_with_an_older_header_wording_are_still_recognised(tmp_path: Path) -> None:
     out = tmp_path / "docs"
+    (tmp_path / "none").mkdir()  # an empty folder of reports: no support pages
     assert main(["--out", str(out), "--reports", str(tmp_path / "none")]) == 0
     page = out / "ai.onnx" / "Relu.md"
     page.write_text(page.read_text(encoding="utf-8").replace(HEADER, MARKER + " (an older wording) -->"),

@@ -2,8 +2,11 @@
 
 Checks what a reader sees: the AveragePool page with versions 1, 7, 10 and 11 and their diffs, the
 search box finding Relu6 as a reader types it (driven through chromedriver), and a screenshot saved
-to build/test-artifacts/averagepool.png. Skips, naming the binary, when Debian's chromium or
-chromium-driver is not installed (the set-up installs both).
+to build/test-artifacts/averagepool.png; the support section built with six backends' reports (the committed ones
+and renamed copies); and, with every host but 127.0.0.1 unresolvable, the home page, the support pages and three op
+pages at 1280 and 800 px: no character drawn as an empty box, nothing wider than the window, no request elsewhere,
+titles as the pages' headings. Skips, naming the binary, when Debian's chromium or chromium-driver is not installed
+(the set-up installs both).
 """
 
 from __future__ import annotations
@@ -36,15 +39,41 @@ ARTIFACTS = ROOT / "build" / "test-artifacts"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
+# every host but the test server's is unresolvable: a page that fetches anything from elsewhere shows it
+OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
+
 pytestmark = pytest.mark.browser
 
 
+SCOREBOARD = 6  # the support pages must read well with six backends' reports (issue 24's scoreboard)
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The committed reports, and as many renamed copies of them as make six: the pages are built and looked at
+    with six backends whatever number is committed today."""
+    folder = tmp_path_factory.mktemp("reports")
+    committed = sorted((ROOT / "docs" / "reports").glob("*.json"))
+    for path in committed:
+        shutil.copy(path, folder / path.name)
+    for k in range(SCOREBOARD - len(committed)):
+        source = committed[k % len(committed)]
+        data = json.loads(source.read_text(encoding="utf-8"))
+        data["backend"] = f"{data['backend']}-copy{k + 1}"
+        (folder / f"{data['backend']}.json").write_text(json.dumps(data), encoding="utf-8")
+    return folder
+
+
+def _backends(reports: Path) -> list[str]:
+    return sorted(json.loads(p.read_text(encoding="utf-8"))["backend"] for p in reports.glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory, reports: Path) -> Path:
     """The site as `mkdocs build --strict` makes it from freshly generated pages."""
     tmp = tmp_path_factory.mktemp("site")
     docs = tmp / "docs"
-    assert gen_docs(["--out", str(docs), "--reports", str(ROOT / "docs" / "reports")]) == 0
+    assert gen_docs(["--out", str(docs), "--reports", str(reports)]) == 0
     for page in (ROOT / "docs").glob("*.md"):  # the hand-written pages
         if not (docs / page.name).exists():
             shutil.copy(page, docs / page.name)
@@ -102,14 +131,22 @@ def _tables(dom: str) -> list[str]:
     return re.findall(r"<table>.*?</table>", dom, re.S)
 
 
-def test_support_index_renders_a_table_per_domain(chromium: Path, base_url: str, tmp_path: Path) -> None:
+def test_support_index_summarises_backends_and_domains(chromium: Path, base_url: str, tmp_path: Path,
+                                                        reports: Path) -> None:
     dom = _chromium(chromium, tmp_path / "profile", "--dump-dom", f"{base_url}/support/")
-    tables = _tables(dom)
-    assert len(tables) >= 2, "the support index shows no tables"
-    assert '<h2 id="aionnx"' in dom and '<h2 id="commicrosoft"' in dom  # a section per domain
-    per_domain = next(t for t in tables if "AveragePool" in t)
-    assert per_domain.count("<tr>") > 100
-    assert "<th>onnxruntime</th>" in per_domain and "<th>reference</th>" in per_domain
+    backends, domains = _tables(dom)[:2]
+    assert backends.count("<tr>") == 1 + SCOREBOARD  # a row per backend, under the header
+    assert re.findall(r"<th[^>]*>(.*?)</th>", domains) == ["domain", *_backends(reports)]  # a column per backend
+    assert ">ai.onnx</a>" in domains and ">com.microsoft</a>" in domains
+
+
+def test_a_domain_page_has_a_row_per_op_version_and_a_column_per_backend(chromium: Path, base_url: str,
+                                                                          tmp_path: Path, reports: Path) -> None:
+    dom = _chromium(chromium, tmp_path / "profile", "--dump-dom", f"{base_url}/support/domain-ai.onnx/")
+    (table,) = _tables(dom)
+    headers = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<th[^>]*>(.*?)</th>", table)]
+    assert headers == ["op", "version", *_backends(reports)]
+    assert table.count("<tr>") > 100 and ">AveragePool</a>" in table
 
 
 def test_an_op_page_renders_its_support_table(chromium: Path, base_url: str, tmp_path: Path) -> None:
@@ -117,9 +154,9 @@ def test_an_op_page_renders_its_support_table(chromium: Path, base_url: str, tmp
     section = dom[dom.index('id="v14"'):dom.index('id="v13"')]
     support = section[section.index("Backend support"):]
     table = _tables(support)[0]
-    headers = re.findall(r"<th>(.*?)</th>", table)
+    rows = re.findall(r"<tr>\s*<td[^>]*>(.*?)</td>", table, re.S)
     allowed = load_registry().resolve("ai.onnx", "Relu", 14).type_constraints["T"].types
-    assert headers == ["backend"] + [t[len("tensor("):-1] for t in allowed]  # the constraint's types, no others
+    assert rows == [t[len("tensor("):-1] for t in allowed]  # a row per type the constraint allows, no others
     assert "reference" in table and "pass" in table
 
 
@@ -153,9 +190,9 @@ class WebDriver:
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.loads(response.read())["value"]
 
-    def start(self, profile: Path) -> None:
+    def start(self, profile: Path, *extra: str) -> None:
         options = {"binary": str(CHROMIUM), "args": [*CHROMIUM_FLAGS, "--window-size=1280,900",
-                                                     f"--user-data-dir={profile}"]}
+                                                     f"--user-data-dir={profile}", *extra]}
         value = self.call("POST", "/session", {"capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}})
         self.session = value["sessionId"]
 
@@ -180,7 +217,7 @@ def webdriver(chromium: Path, tmp_path: Path) -> Iterator[WebDriver]:
                     break
             except OSError:
                 time.sleep(0.1)
-        driver.start(tmp_path / "profile")
+        driver.start(tmp_path / "profile", OFFLINE)
         yield driver
     finally:
         if driver.session:
@@ -214,3 +251,48 @@ def test_averagepool_screenshot(chromium: Path, base_url: str, tmp_path: Path) -
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     # a blank or error page compresses to a few kilobytes; the rendered page with tables does not
     assert len(data) > 50_000, f"{shot} is only {len(data)} bytes: the page did not render"
+
+
+GLYPHS_JS = (Path(__file__).parent / "missing_glyphs.js").read_text(encoding="utf-8")
+OFFLINE_PAGES = ["", "support/", "support/domain-ai.onnx/", "support/onnxruntime/", "ai.onnx/Relu/", "ai.onnx/Conv/",
+                 "com.microsoft/FusedGemm/"]
+
+
+@pytest.mark.parametrize("page", OFFLINE_PAGES)
+def test_a_page_offline_has_every_glyph_fits_the_window_and_fetches_nothing_elsewhere(
+        webdriver: WebDriver, base_url: str, page: str) -> None:
+    for width in (1280, 800):
+        webdriver.s("POST", "/window/rect", {"width": width, "height": 900})
+        webdriver.s("POST", "/url", {"url": f"{base_url}/{page}"})
+        found = webdriver.s("POST", "/execute/sync", {"script": GLYPHS_JS, "args": []})
+        assert found["checked"] > 0 or page == "", found  # the page has non-ASCII text to check (a middle dot ...)
+        assert found["missing"] == [], f"/{page}: characters drawn as empty boxes: {found['missing']}"
+        layout = webdriver.s("POST", "/execute/sync", {"script": (
+            "return {scroll: document.documentElement.scrollWidth, window: window.innerWidth,"
+            " resources: performance.getEntriesByType('resource').map(e => e.name),"
+            " title: document.title}"), "args": []})
+        assert layout["scroll"] <= layout["window"], f"/{page} at {width}px is {layout['scroll']}px wide"
+        elsewhere = [u for u in layout["resources"] if not u.startswith(base_url)]
+        assert elsewhere == [], f"/{page} fetched from elsewhere: {elsewhere}"
+        assert layout["title"] == "opset" if page == "" else layout["title"].endswith(" - opset")
+        assert not layout["title"].startswith("Index")
+
+
+def test_no_built_page_loads_anything_from_elsewhere(site: Path) -> None:
+    external = re.compile(r"<(?:link|script|img|iframe)\b[^>]*\b(?:href|src)=\"(?:https?:)?//[^\"]*\"")
+    for path in [*site.rglob("*.html"), *site.rglob("*.css")]:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert "fonts.googleapis" not in text and "fonts.gstatic" not in text, path
+        if path.suffix == ".html":
+            assert not external.search(text), f"{path}: {external.search(text)}"
+
+
+def test_titles_and_section_labels_are_written_as_the_names_are(site: Path) -> None:
+    page = (site / "ai.onnx" / "Relu" / "index.html").read_text(encoding="utf-8")
+    nav = page[page.index('class="md-nav md-nav--primary"'):page.index('class="md-content"')]
+    labels = [t.strip() for t in re.findall(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', nav, re.S)]
+    assert {"ai.onnx", "com.microsoft.nchwc", "tengine", "Building the site", "Support: onnx-reference"} <= set(labels)
+    assert not {"Ai.onnx", "Com.microsoft.nchwc", "Onnx reference", "Index"} & set(labels)
+    for path in site.rglob("index.html"):
+        title = re.search(r"<title>(.*?)</title>", path.read_text(encoding="utf-8")).group(1)  # type: ignore[union-attr]
+        assert not title.startswith(("Index", "Onnx")), f"{path}: <title>{title}</title>"

@@ -13,7 +13,7 @@ from onnx import helper, numpy_helper
 
 from opset.formula import Sym
 from opset.validate import check_model
-from tests.helpers.basics import inferred, problem_checks, version
+from tests.helpers.basics import inferred, node_diagnostics, problem_checks, version
 from tests.helpers.oracles import one_node_model, run_onnx_reference, run_onnxruntime
 
 DOMAIN = "ai.onnx.ml"
@@ -91,4 +91,4 @@ def checks(op: str, since: int, x_shape: Dims, attrs: Mapping[str, Any]) -> list
 def validation_errors(op: str, since: int, x: np.ndarray, attrs: Mapping[str, Any], n_out: int) -> list[str]:
     """`opset validate`'s errors on a one-node model (tensor attributes as the model holds them)."""
     model, _ = ml_model(op, since, x, attrs, n_out)
-    return [f"{d.check}: {d.message}" for d in check_model(model).diagnostics if d.is_error]
+    return [f"{d.check}: {d.message}" for d in node_diagnostics(check_model(model).diagnostics) if d.is_error]

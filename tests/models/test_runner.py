@@ -165,8 +165,11 @@ def test_opset_infer_writes_value_info_like_onnx(tmp_path: Path) -> None:
 
 
 def test_validate_json_lists_every_value_with_type_and_shape(tmp_path: Path) -> None:
-    model = _block()
+    model = _block(in_order=True)
     model.graph.input[0].type.tensor_type.shape.dim[0].dim_param = "N"
+    for output in model.graph.output:  # their rank, as onnx's checker wants it declared; dims unknown
+        for _ in range(4):
+            output.type.tensor_type.shape.dim.add()
     path = tmp_path / "block.onnx"
     onnx.save(model, path)
     result = _cli("validate", "--json", str(path), cwd=tmp_path)

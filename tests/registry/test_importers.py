@@ -123,7 +123,7 @@ def test_seed_004_averagepool_versions_match_onnx(schemas: Path) -> None:
 def test_deprecation_float_defaults_and_renames(schemas: Path) -> None:
     upsample = load_op_file(schemas / "ai.onnx" / "Upsample.yaml")
     assert upsample["status"] == {"state": "deprecated", "since": 10}
-    assert [v["since"] for v in upsample["versions"]] == [7, 9, 10]  # experimental Upsample-1 is left out
+    assert [v["since"] for v in upsample["versions"]] == [1, 7, 9, 10]  # experimental Upsample-1 included
     assert upsample["versions"][-1]["changes"] == "deprecated"
     leaky = load_op_file(schemas / "ai.onnx" / "LeakyRelu.yaml")
     assert leaky["versions"][0]["attributes"]["alpha"]["default"] == 0.01

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -13,9 +14,9 @@ import pytest
 
 from opset.cli import main
 from opset.registry import Registry
-from opset.tmfile import read_tmfile
+from opset.tmfile import read_tmfile, write_tmfile
 from opset.tmfile.inspect import summarize
-from opset.tmfile.params import param_structs
+from opset.tmfile.params import param_structs, tengine_versions
 from tests.helpers.tmfile import SHARED, SHARED_IDS, tmfile_dir, walk
 from tests.tmfile.conftest import shared_model
 
@@ -51,15 +52,38 @@ def test_inspect_counts_match_an_independent_walk(path: Path, registry: Registry
 @pytest.mark.parametrize("path", SHARED, ids=SHARED_IDS)
 def test_parameters_are_named_as_opset_show_names_them(path: Path, registry: Registry) -> None:
     model = read_tmfile(path)
-    summary = summarize(model, param_structs(registry))
+    summary = summarize(model, param_structs(registry), tengine_versions(registry))
     for node, shown in zip(model.graph.nodes, summary["node_list"], strict=True):
         if node.op_name is None:
             continue
         version = registry.resolve("tengine", node.op_name, registry.domains["tengine"].max_opset)
         assert version.tengine is not None
-        layout_names = [f.attribute or f.name for f in version.tengine.layout][:len(node.params)]
-        assert list(shown["params"]) == layout_names
         assert set(shown["params"]) <= set(version.attributes)
+        if node.older_layout is None:
+            layout_names = [f.attribute or f.name for f in version.tengine.layout][:len(node.params)]
+            assert list(shown["params"]) == layout_names
+        else:  # an older writer's struct: the attributes it gives, and its fields as stored
+            assert shown["older_struct"] == node.params
+
+
+def test_names_that_are_not_utf8_are_escaped_in_every_printout(tmp_path: Path, mnist_bytes: bytes,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Bytes of a name that are not UTF-8 print as \\xNN, in the text and in the JSON (the raw bytes went to the
+    terminal before)."""
+    model = read_tmfile(mnist_bytes)
+    graph = model.graph
+    nodes = tuple(dataclasses.replace(n, name="conv\udce9") if n.index == 12 else n for n in graph.nodes)
+    tensors = tuple(dataclasses.replace(t, name="x\udcff") if t.index == 11 else t for t in graph.tensors)
+    path = tmp_path / "latin1.tmfile"
+    path.write_bytes(write_tmfile(dataclasses.replace(model, name="m\udce9", subgraphs=(
+        dataclasses.replace(graph, nodes=nodes, tensors=tensors),), raw={})))
+    assert main(["inspect", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "conv\\xe9" in text and "x\\xff" in text and "model:        m\\xe9" in text
+    text.encode("utf-8")  # nothing left that a terminal would take as raw bytes
+    got = _inspect_json(path, capsys)
+    assert got["node_list"][12]["name"] == "conv\\xe9" and got["model"]["name"] == "m\\xe9"
+    assert got["node_list"][12]["inputs"][0]["name"] == "x\\xff"
 
 
 def test_mnist_histogram(capsys: pytest.CaptureFixture[str], mnist_bytes: bytes) -> None:

@@ -55,7 +55,8 @@ def test_opset_run_cli_writes_the_output(tmp_path: Path, capsys: pytest.CaptureF
 @pytest.mark.parametrize("name", ["resnet18_benchmark", "squeezenet_v1.1_benchmark", "mobilenet_benchmark"])
 def test_benchmark_graph_runs(name: str) -> None:
     runner = ModelRunner(load_model(DATA / f"{name}.tmfile"))
-    feeds = {n: np.random.default_rng(0).standard_normal((1, 3, 224, 224)).astype(np.float32)
+    declared = {i.name: [d.dim_value for d in i.type.tensor_type.shape.dim] for i in runner.model.graph.input}
+    feeds = {n: np.random.default_rng(0).standard_normal(declared[n]).astype(np.float32)  # squeezenet's is 227x227
              for n in runner.input_names}
     outputs = runner.run(feeds)
     (value,) = outputs.values()

@@ -136,3 +136,29 @@ def test_a_map_is_spelled_one_way() -> None:
 def test_type_relations_give_a_type_from_their_variable(expr: str, bindings: dict[str, str], want: str | None) -> None:
     assert apply_relation(expr, bindings) == want
     assert relation_source(expr) == expr[expr.index("(") + 1:-1]
+
+
+def _if_of_sequences(then_count: int, else_count: int) -> onnx.ModelProto:
+    """If whose branches each build a sequence of `*_count` [5] tensors (onnx's test_if_seq, with counts)."""
+    def branch(name: str, count: int) -> onnx.GraphProto:
+        const = helper.make_node("Constant", [], [f"{name}_x"],
+                                 value=numpy_helper.from_array(np.ones(5, np.float32), f"{name}_v"))
+        build = helper.make_node("SequenceConstruct", [f"{name}_x"] * count, [f"{name}_out"])
+        return helper.make_graph([const, build], name, [],
+                                 [helper.make_tensor_sequence_value_info(f"{name}_out", F, None)])
+
+    cond = helper.make_tensor_value_info("cond", TensorProto.BOOL, [])
+    node = helper.make_node("If", ["cond"], ["res"], then_branch=branch("then", then_count),
+                            else_branch=branch("else", else_count))
+    return _model([node], [cond], [helper.make_tensor_sequence_value_info("res", F, None)])
+
+
+def test_an_if_of_sequences_gives_the_element_shapes_its_branches_agree_on() -> None:
+    """A branch's sequence output reaches If's formula as the list of its element shapes (it reached it as their
+    common shape, which the validator then read as a list of shapes: a TypeError on onnx's test_if_seq)."""
+    same = check_model(_if_of_sequences(1, 1))
+    assert same.diagnostics == []
+    assert same.facts["res"] == ("seq(tensor(float))", (5,), ((5,),))
+    other = check_model(_if_of_sequences(1, 2))  # the count depends on the condition: not known
+    assert other.diagnostics == []
+    assert other.facts["res"].type == "seq(tensor(float))" and other.facts["res"].elements is None

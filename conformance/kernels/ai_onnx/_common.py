@@ -60,6 +60,13 @@ def no_integer_zero(op: str, divisor: np.ndarray) -> None:
     """ValueError when an integer `divisor` holds 0 (integer division by zero has no defined result)."""
     if divisor.dtype.kind in "iu" and bool(np.any(divisor == 0)):
         raise ValueError(f"{op}: an integer divisor holds 0, which has no defined result")
+def paired_quantization(scale: np.ndarray, zero_point: np.ndarray) -> bool:
+    """A scale and its zero point fit together: one shape, or one element each at rank 0 or 1 (per tensor: the
+    registry's one quantization rule, `per_tensor` in formulas)."""
+    return scale.shape == zero_point.shape or (scale.size == 1 and scale.ndim <= 1 and zero_point.size == 1
+                                               and zero_point.ndim <= 1)
+
+
 def float_unary(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
     """`fn` applied elementwise in `work_dtype(x)` and rounded back to x's dtype, always as an array (a 0-d input
     too). Out-of-domain inputs give NaN or an infinity silently, as IEEE arithmetic does (no numpy warning)."""

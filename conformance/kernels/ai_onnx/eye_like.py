@@ -8,7 +8,7 @@ from conformance.kernels.ai_onnx._common import numpy_dtype_of_code, numpy_eleme
 from conformance.kernels.registry import kernel
 
 
-@kernel("ai.onnx", "EyeLike", since=9)
+@kernel("ai.onnx", "EyeLike", since=9, exact_types=True)  # the input gives its shape and type, not values
 def eye_like(input: np.ndarray, *, dtype: int | None, k: int) -> tuple[np.ndarray, ...]:
     if input.ndim != 2:
         raise ValueError(f"EyeLike: the input must be 2-D, it has shape {list(input.shape)}")

@@ -18,16 +18,30 @@ def _gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, alpha: float, beta
     if aa.shape[1] != bb.shape[0]:
         raise ValueError(f"Gemm: inner dims differ, A' {aa.shape} and B' {bb.shape}")
     y: np.ndarray = aa @ bb
-    if alpha != 1:
-        y = y * np.asarray(alpha, dtype=wt) if wt.kind == "f" else (y * alpha).astype(wt)
+    cc = None
     if c is not None and beta != 0:
         cc = c.astype(wt, copy=False)
         try:
             np.broadcast_to(cc, y.shape)
         except ValueError as e:
             raise ValueError(f"Gemm: C {c.shape} does not broadcast to {y.shape}") from e
-        y = y + (cc if beta == 1 else cc * np.asarray(beta, dtype=wt) if wt.kind == "f" else (cc * beta).astype(wt))
+    if wt.kind != "f" and (alpha != 1 or (cc is not None and beta != 1)):
+        return _integer_scaled(y, cc, alpha, beta).astype(a.dtype)
+    if alpha != 1:
+        y = y * np.asarray(alpha, dtype=wt)
+    if cc is not None:
+        y = y + (cc if beta == 1 else cc * np.asarray(beta, dtype=wt))
     return y.astype(a.dtype, copy=False)
+
+
+def _integer_scaled(product: np.ndarray, c: np.ndarray | None, alpha: float, beta: float) -> np.ndarray:
+    """alpha * A'B' + beta * C of integers with a float alpha or beta: the value of the whole expression, converted
+    once to the integer type, toward zero (the text states one expression for Y; rounding each term on its own, the
+    reading gemm_r1, can land one away)."""
+    value = product.astype(np.float64) * alpha
+    if c is not None:
+        value = value + c.astype(np.float64) * beta
+    return np.trunc(value)
 
 
 @kernel("ai.onnx", "Gemm", since=1, until=6)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from conformance.kernels.ai_onnx._common import round_add_saturate
+from conformance.kernels.ai_onnx._common import paired_quantization, round_add_saturate
 from conformance.kernels.ai_onnx.conv import conv
 from conformance.kernels.ai_onnx.conv_integer import shifted
 from conformance.kernels.registry import kernel
@@ -20,7 +20,7 @@ def q_linear_conv(x: np.ndarray, x_scale: np.ndarray, x_zero_point: np.ndarray, 
     op = "QLinearConv"
     if x_scale.size != 1 or y_scale.size != 1 or y_zero_point.size != 1:
         raise ValueError(f"{op}: x_scale, y_scale and y_zero_point must be scalars")
-    if w_scale.shape != w_zero_point.shape or w_scale.size not in (1, w.shape[0]):
+    if not paired_quantization(w_scale, w_zero_point) or w_scale.size not in (1, w.shape[0]):
         raise ValueError(f"{op}: w_scale {w_scale.shape} and w_zero_point {w_zero_point.shape} must be scalars or "
                          f"one per filter")
     xs, ws = shifted(op, x, x_zero_point, w, w_zero_point)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from conformance.element_types import ML_FLOATS, element_of
-from conformance.kernels.ai_onnx._common import round_add_saturate
+from conformance.kernels.ai_onnx._common import paired_quantization, round_add_saturate
 from conformance.kernels.ai_onnx._narrow import to_narrow, widened
 from conformance.kernels.ai_onnx.mat_mul_integer import integer_product, per_column, per_row
 from conformance.kernels.registry import kernel
@@ -26,7 +26,7 @@ def q_linear_mat_mul(a: np.ndarray, a_scale: np.ndarray, a_zero_point: np.ndarra
     op = "QLinearMatMul"
     for name, scale, zero_point in (("a", a_scale, a_zero_point), ("b", b_scale, b_zero_point),
                                     ("y", y_scale, y_zero_point)):
-        if scale.shape != zero_point.shape:
+        if not paired_quantization(scale, zero_point):
             raise ValueError(f"{op}: {name}_scale {scale.shape} and {name}_zero_point {zero_point.shape} differ")
     if y_scale.size != 1:
         raise ValueError(f"{op}: y_scale must have one element, got {y_scale.shape}")

@@ -12,7 +12,11 @@ from conformance.kernels.registry import kernel
 
 def _mean(data: np.ndarray, axes: Sequence[int] | None, keepdims: int) -> np.ndarray:
     ax = tuple(range(data.ndim)) if not axes else normalize_axes("ReduceMean", axes, data.ndim)
-    acc = np.float64 if data.dtype.kind in "iub" else work_dtype(data)
+    integer = data.dtype.kind in "iub"
+    if any(data.shape[a] == 0 for a in ax):  # the mean of an empty set: NaN, 0 for an integer type (the reading)
+        shape = np.sum(np.empty(data.shape, np.int8), axis=ax, keepdims=bool(keepdims)).shape
+        return np.full(shape, 0 if integer else np.nan, dtype=data.dtype)
+    acc = np.float64 if integer else work_dtype(data)
     y = np.mean(data, axis=ax, keepdims=bool(keepdims), dtype=acc)
     return np.asarray(y).astype(data.dtype, copy=False)
 

@@ -10,7 +10,10 @@ QUANT_TYPES = (np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int16), np.dty
 def param_shape(op: str, x: np.ndarray, scale: np.ndarray, zero_point: np.ndarray | None,
                 axis: int | None) -> tuple[int, ...]:
     """The shape that scale and zero point take to broadcast against x (per tensor or per axis)."""
-    if zero_point is not None and zero_point.shape != scale.shape:
+    per_tensor = scale.size == 1 and scale.ndim <= 1 and (
+        zero_point is None or (zero_point.size == 1 and zero_point.ndim <= 1))
+    if zero_point is not None and zero_point.shape != scale.shape and not per_tensor:
+        # a one-element scale with a one-element zero point, [1] or [], is per tensor (the registry's one rule)
         raise ValueError(f"{op}: scale {scale.shape} and zero point {zero_point.shape} must share one shape")
     if axis is None or (scale.size == 1 and scale.ndim == 0):
         if scale.size != 1:

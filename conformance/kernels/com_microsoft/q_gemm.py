@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conformance.kernels.ai_onnx._common import paired_quantization
 from conformance.kernels.com_microsoft._qlinear import eight_bit, f32, saturate, scalar_param
 from conformance.kernels.registry import kernel
 
@@ -39,7 +40,7 @@ def q_gemm(a: np.ndarray, a_scale: np.ndarray, a_zero_point: np.ndarray, b: np.n
     za = int(scalar_param(op, "a_zero_point", a_zero_point, a.dtype))
     if b_zero_point.dtype != b.dtype:
         raise ValueError(f"{op}: b_zero_point must be of B's type {b.dtype}, got {b_zero_point.dtype}")
-    if b_scale.shape != b_zero_point.shape:
+    if not paired_quantization(b_scale, b_zero_point):
         raise ValueError(f"{op}: b_scale {b_scale.shape} and b_zero_point {b_zero_point.shape} must share a shape")
     sb = _per_column(op, "b_scale", b_scale, n).astype(np.float32)
     zb = _per_column(op, "b_zero_point", b_zero_point, n).astype(np.int64)

@@ -102,4 +102,5 @@ MODULES: tuple[str, ...] = (
     "roi_pooling",
     "rpn",
     "spatial_transformer",
+    "tile",
 )

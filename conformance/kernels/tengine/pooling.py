@@ -71,13 +71,15 @@ def _windows(x: np.ndarray, ah: _Axis, aw: _Axis, fill: float) -> np.ndarray:
 @kernel("tengine", "Pooling", since=1)
 def pooling(x: np.ndarray, *, alg: int, kernel_h: int, kernel_w: int, stride_h: int, stride_w: int, global_pooling: int,
             caffe_flavor: int, pad_h0: int, pad_w0: int, pad_h1: int, pad_w1: int) -> tuple[np.ndarray, ...]:
-    # pad_h1 and pad_w1 are recomputed by Tengine from the output size, so they do not matter here.
+    # pad_h1 and pad_w1 are recomputed by Tengine from the output size; they only tell a window as large as the
+    # plane with no pad (global pooling, as Tengine's shape inference makes it) from a padded one
     if x.ndim != 4:
         raise ValueError(f"Pooling: input must be NCHW (rank 4), got shape {x.shape}")
     if caffe_flavor not in (0, 1, 2):
         raise ValueError(f"Pooling: caffe_flavor must be 0, 1 or 2, got {caffe_flavor}")
-    ah = _axis(x.shape[2], kernel_h, stride_h, pad_h0, caffe_flavor, bool(global_pooling))
-    aw = _axis(x.shape[3], kernel_w, stride_w, pad_w0, caffe_flavor, bool(global_pooling))
+    whole = bool(global_pooling) or ((kernel_h, kernel_w) == x.shape[2:] and not (pad_h0 or pad_w0 or pad_h1 or pad_w1))
+    ah = _axis(x.shape[2], kernel_h, stride_h, pad_h0, caffe_flavor, whole)
+    aw = _axis(x.shape[3], kernel_w, stride_w, pad_w0, caffe_flavor, whole)
     work = x.astype(np.promote_types(x.dtype, np.float32), copy=False)
     if alg == 0:
         y = _windows(work, ah, aw, -np.inf).max(axis=(4, 5))

@@ -35,8 +35,9 @@ def reduced_axes(rank: int, dims: list[int]) -> list[int]:
 
 
 @kernel("tengine", "Reduction", since=1)
-def reduction(x: np.ndarray, *, dim_0: int, dim_1: int, dim_2: int, dim_3: int, type: int,
-              keepdim: int) -> tuple[np.ndarray, ...]:
+def reduction(x: np.ndarray, axis_tensor: np.ndarray | None, *, dim_0: int, dim_1: int, dim_2: int, dim_3: int,
+              type: int, keepdim: int) -> tuple[np.ndarray, ...]:
+    # axis_tensor: a TensorFlow graph's axes, which Tengine wires but never reads (the dim_N fields decide)
     if type not in _REDUCERS:
         raise ValueError(f"Reduction: type must be 0 to 10, got {type}")
     axes = reduced_axes(x.ndim, [dim_0, dim_1, dim_2, dim_3])

@@ -15,6 +15,7 @@ from opset.dtypes import ELEMENT_TYPES
 from opset.validate import check_model
 from tests.helpers import (
     OracleCase,
+    node_diagnostics,
     oracle_tests,
     rejection_tests,
     run,
@@ -91,4 +92,4 @@ def test_validator_takes_the_output_type_from_to() -> None:
     graph = helper.make_graph([helper.make_node(OP, ["x"], ["y"], to=CODE["uint16"])], "g", [x],
                               [onnx.ValueInfoProto(name="y")])
     result = check_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 26)]))
-    assert result.diagnostics == [] and result.facts["y"].type == "tensor(uint16)"
+    assert node_diagnostics(result.diagnostics) == [] and result.facts["y"].type == "tensor(uint16)"

@@ -9,7 +9,15 @@ import pytest
 from onnx import helper
 
 from opset.validate import check_model
-from tests.helpers import OracleCase, all_since, oracle_tests, rejection_tests, shape_case, shape_tests
+from tests.helpers import (
+    OracleCase,
+    all_since,
+    node_diagnostics,
+    oracle_tests,
+    rejection_tests,
+    shape_case,
+    shape_tests,
+)
 
 OP = "EyeLike"
 X = np.zeros((3, 4), np.float32)
@@ -46,5 +54,22 @@ def test_validator_output_type(attrs: dict[str, int], want: str) -> None:
     x = helper.make_tensor_value_info("x", onnx.TensorProto.INT32, ["N", 4])
     graph = helper.make_graph([helper.make_node(OP, ["x"], ["y"], **attrs)], "g", [x], [onnx.ValueInfoProto(name="y")])
     result = check_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)]))
-    assert result.diagnostics == []
+    assert node_diagnostics(result.diagnostics) == []
     assert result.facts["y"].type == want and [str(d) for d in result.facts["y"].shape or ()] == ["N", "4"]
+
+
+def test_a_bfloat16_input_without_dtype_gives_bfloat16() -> None:
+    """The output takes the input's type when `dtype` is absent, a narrow one too (the kernel received bfloat16
+    widened to float32 and answered float)."""
+    import ml_dtypes
+    import numpy as np
+
+    from conformance.backends.reference import reference_outputs
+    from conformance.registry import current_registry
+    from opset.infer import resolve_attributes
+
+    version = current_registry().op("ai.onnx", "EyeLike").version(22)
+    x = np.zeros((2, 3), ml_dtypes.bfloat16)
+    (y,) = reference_outputs(version, [x], resolve_attributes(version, {}, [[2, 3]]))
+    assert y.dtype == np.dtype(ml_dtypes.bfloat16)
+    assert y.astype(np.float32).tolist() == [[1, 0, 0], [0, 1, 0]]

@@ -8,7 +8,15 @@ import onnx
 from onnx import TensorProto, helper
 
 from opset.validate import check_model
-from tests.helpers import OracleCase, all_since, oracle_tests, rejection_tests, shape_case, shape_tests
+from tests.helpers import (
+    OracleCase,
+    all_since,
+    node_diagnostics,
+    oracle_tests,
+    rejection_tests,
+    shape_case,
+    shape_tests,
+)
 
 OP = "If"
 
@@ -77,7 +85,7 @@ def _model(node: onnx.NodeProto, opset: int = 13) -> onnx.ModelProto:
 def test_the_validator_gives_outputs_the_branch_types_and_merged_shapes() -> None:
     node = helper.make_node("If", ["c"], ["y", "z"], name="choose", **DIFFERENT)
     result = check_model(_model(node))
-    assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
+    assert not [d for d in node_diagnostics(result.diagnostics) if d.is_error], node_diagnostics(result.diagnostics)
     assert result.facts["y"].type == "tensor(float)"
     assert result.facts["y"].shape is None  # ranks 2 and 1 merge to no shape
     node = helper.make_node("If", ["c"], ["y"], name="choose", then_branch=_branch("then", [A]),
@@ -91,7 +99,7 @@ def test_a_problem_inside_a_branch_is_located_there() -> None:
                             [helper.make_tensor_value_info("t", TensorProto.BOOL, None)])
     node = helper.make_node("If", ["c"], ["y"], name="choose", then_branch=bad,
                             else_branch=_branch("else", [np.array(True)]))
-    found = [d for d in check_model(_model(node)).diagnostics if d.is_error]
+    found = [d for d in node_diagnostics(check_model(_model(node)).diagnostics) if d.is_error]
     assert found and found[0].graph == "choose.then_branch" and found[0].node_index == 0, found
 
 

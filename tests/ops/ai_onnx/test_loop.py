@@ -9,7 +9,7 @@ from onnx import TensorProto, helper
 
 from opset.infer import infer_shapes
 from opset.validate import check_model
-from tests.helpers import OracleCase, all_since, oracle_tests, registry, rejection_tests, shape_tests
+from tests.helpers import OracleCase, all_since, node_diagnostics, oracle_tests, registry, rejection_tests, shape_tests
 from tests.helpers.oracles import ShapeCase
 
 OP = "Loop"
@@ -133,7 +133,7 @@ def test_body_inputs_take_their_types_from_the_node() -> None:
     body.input[2].type.Clear()
     result = check_model(_model(helper.make_node("Loop", ["M", "c", "x"], ["y", "s"], name="loop", body=body),
                                 INPUTS))
-    assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
+    assert not [d for d in node_diagnostics(result.diagnostics) if d.is_error], node_diagnostics(result.diagnostics)
     assert result.facts["y"].type == "tensor(float)" and result.facts["s"].type == "tensor(float)"
     assert result.facts["y"].shape == (2,)
 
@@ -158,7 +158,7 @@ def test_a_problem_in_a_nested_body_is_located_by_its_path() -> None:
                                              _value("x_in", F, [2])],
                              [_value("c_out", TensorProto.BOOL, []), _value("x_out", F, None)])
     result = check_model(_model(helper.make_node("Loop", ["M", "c", "x"], ["y"], name="loop", body=body), INPUTS))
-    errors = [d for d in result.diagnostics if d.is_error]
+    errors = [d for d in node_diagnostics(result.diagnostics) if d.is_error]
     assert errors and errors[0].graph == "loop.body/inner.then_branch", errors
 
 

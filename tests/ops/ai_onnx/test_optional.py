@@ -7,7 +7,16 @@ import onnx
 from onnx import TensorProto, helper
 
 from opset.validate import check_model
-from tests.helpers import OracleCase, Seeded, all_since, oracle_tests, rejection_tests, shape_case, shape_tests
+from tests.helpers import (
+    OracleCase,
+    Seeded,
+    all_since,
+    node_diagnostics,
+    oracle_tests,
+    rejection_tests,
+    shape_case,
+    shape_tests,
+)
 
 OP = "Optional"
 data = Seeded(1234)
@@ -48,7 +57,7 @@ def _typed(node: onnx.NodeProto, inputs: list[onnx.ValueInfoProto]) -> str | Non
     model = helper.make_model(helper.make_graph([node], "g", inputs, [onnx.ValueInfoProto(name="o")]),
                               opset_imports=[helper.make_opsetid("", 15)])
     result = check_model(model)
-    assert not result.diagnostics, result.diagnostics
+    assert not node_diagnostics(result.diagnostics), node_diagnostics(result.diagnostics)
     return result.facts["o"].type
 
 

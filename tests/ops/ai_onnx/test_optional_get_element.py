@@ -9,7 +9,16 @@ import pytest
 from onnx import TensorProto, helper
 
 from opset.validate import check_model
-from tests.helpers import OracleCase, Seeded, all_since, oracle_tests, rejection_tests, shape_case, shape_tests
+from tests.helpers import (
+    OracleCase,
+    Seeded,
+    all_since,
+    node_diagnostics,
+    oracle_tests,
+    rejection_tests,
+    shape_case,
+    shape_tests,
+)
 
 OP = "OptionalGetElement"
 data = Seeded(1234)
@@ -56,5 +65,5 @@ def test_the_validator_unwraps_the_type(declared: onnx.TypeProto, want: str) -> 
                                                 [onnx.ValueInfoProto(name="o")]),
                               opset_imports=[helper.make_opsetid("", 18)])
     result = check_model(model)
-    assert not result.diagnostics, result.diagnostics
+    assert not node_diagnostics(result.diagnostics), node_diagnostics(result.diagnostics)
     assert result.facts["o"].type == want

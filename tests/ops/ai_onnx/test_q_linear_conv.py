@@ -49,6 +49,9 @@ CASES = [
                                                                                                 np.uint8),
                                         f(0.25), np.uint8(3), f(0.5), np.uint8(5), xs=0.5), V10, oracle="ort",
                id="group_ties"),
+    # per tensor in mixed ranks ([1] scale, [] zero point and the other way): the one quantization rule
+    OracleCase(OP, {}, _args(X, W, f(0.013, shape=(1,)), np.uint8(100), f(0.7), np.array([128], np.uint8)), V10,
+               oracle="ort", id="per_tensor_mixed_ranks"),
 ]
 
 

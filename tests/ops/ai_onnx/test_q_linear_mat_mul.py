@@ -95,6 +95,9 @@ CASES = [
                              f(0.75).astype(np.float16), u8()), all_since(OP, 21), oracle="ort", id="half_scales"),
     OracleCase(OP, {}, _args(A, PER_ROW_SCALE, PER_ROW_ZERO, B, f(0.02), np.uint8(7), f(0.3), np.uint8(9)), ALL,
                oracle=_per_row, id="per_row"),
+    # per tensor in mixed ranks ([1] scale, [] zero point and the other way): the one quantization rule
+    OracleCase(OP, {}, _args(A, f(0.02, shape=(1,)), u8(), B, f(0.03), u8(1), f(0.1, shape=(1,)), u8()), ALL,
+               oracle="ort", id="per_tensor_mixed_ranks"),
 ]
 
 

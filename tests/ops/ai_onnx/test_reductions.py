@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
+from conformance.runner.checks import followed_reading
 from opset.formula import Sym
+from opset.infer import infer_shapes
 from tests.helpers import (
     OracleCase,
     Seeded,
@@ -23,7 +26,9 @@ from tests.helpers import (
     shape_case,
     shape_tests,
     symbolic_shape,
+    version,
 )
+from tests.helpers.oracles import one_node_model, run_onnxruntime
 
 OPS = ("ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean", "ReduceMin",
        "ReduceProd", "ReduceSum", "ReduceSumSquare")
@@ -196,3 +201,36 @@ test_invalid_node_reports_the_check = rejection_tests(REJECTED)
 def test_symbolic_batch_dim(op: str) -> None:
     shape = symbolic_shape(op, axes_input_since(op), [[Sym("N"), 3, 4], [1]], {"keepdims": 0}, {"axes": [-1]})
     assert shape == ["N", "3"]
+
+
+@pytest.mark.parametrize(("since", "inputs", "attrs"), [
+    (13, [np.zeros((2, 0), np.float32)], {"axes": [1]}), (18, [np.zeros((2, 0), np.float32), i64(1)], {}),
+    (18, [np.zeros((0, 3), np.float32), None], {}),
+])
+def test_the_mean_of_an_empty_set_is_nan_or_zero_by_the_reading(since: int, inputs: list[Any], attrs: dict[str, Any]
+                                                                ) -> None:
+    """NaN for a float T, 0 for an integer T (no NaN there), as `ReduceMean`'s doc says; the readings name the other
+    sources' answers and apply exactly where the set is empty."""
+    floats = run("ai.onnx", "ReduceMean", since, inputs, **attrs)[0]
+    ints = run("ai.onnx", "ReduceMean", since, [inputs[0].astype(np.int32), *inputs[1:]], **attrs)[0]
+    assert np.isnan(floats).all() and floats.dtype == np.float32
+    assert (ints == 0).all() and ints.dtype == np.int32 and ints.shape == floats.shape
+    v = version("ai.onnx", "ReduceMean", since)
+    shapes, values = [list(inputs[0].shape)] + [None if x is None else list(x.shape) for x in inputs[1:]], \
+        {"axes": inputs[1].tolist()} if len(inputs) > 1 and inputs[1] is not None else {}
+    for element, reading in (("float", "reducemean_r1"), ("int32", "reducemean_r2")):
+        result = infer_shapes(v, shapes, attrs, values, all_values_known=True,
+                              input_types=[f"tensor({element})", "tensor(int64)"][:len(inputs)])
+        assert [r.reading.id for r in result.readings] == [reading]
+    full = infer_shapes(v, [[2, 3], *shapes[1:]], attrs, values, all_values_known=True,
+                        input_types=["tensor(float)", "tensor(int64)"][:len(inputs)])
+    assert full.readings == []  # a set that is not empty follows no reading
+
+
+def test_onnxruntimes_zero_for_an_empty_float_mean_is_a_recorded_reading() -> None:
+    x = np.zeros((2, 0), np.float32)
+    got = run_onnxruntime(*one_node_model("ReduceMean", 18, [x, i64(1)], {"keepdims": 1}, 1, constants=(1,)))[0]
+    assert (got == 0).all()
+    attrs = {"keepdims": 1, "noop_with_empty_axes": 0}
+    assert followed_reading(version("ai.onnx", "ReduceMean", 18), [x, i64(1)], attrs,
+                            [list(got.shape)]) == "reducemean_r1 (onnxruntime)"

@@ -8,7 +8,7 @@ import onnx
 from onnx import TensorProto, helper
 
 from opset.validate import check_model
-from tests.helpers import OracleCase, Seeded, all_since, oracle_tests, rejection_tests, shape_tests
+from tests.helpers import OracleCase, Seeded, all_since, node_diagnostics, oracle_tests, rejection_tests, shape_tests
 from tests.helpers.oracles import ShapeCase
 
 OP = "Scan"
@@ -114,5 +114,5 @@ def test_the_validator_binds_scan_elements_without_their_scan_axis() -> None:
                               [_value("s", None), _value("y", None)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)])
     result = check_model(model)
-    assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
+    assert not [d for d in node_diagnostics(result.diagnostics) if d.is_error], node_diagnostics(result.diagnostics)
     assert result.facts["s"].shape == (2,) and result.facts["y"].shape == (2, 5)

@@ -8,7 +8,15 @@ import pytest
 from onnx import TensorProto, helper
 
 from opset.validate import check_model
-from tests.helpers import OracleCase, all_since, oracle_tests, rejection_tests, shape_case, shape_tests
+from tests.helpers import (
+    OracleCase,
+    all_since,
+    node_diagnostics,
+    oracle_tests,
+    rejection_tests,
+    shape_case,
+    shape_tests,
+)
 
 OP = "SequenceEmpty"
 
@@ -46,5 +54,5 @@ def test_the_validator_types_the_sequence_from_dtype(dtype: int | None, want: st
     out = onnx.ValueInfoProto(name="s")
     model = helper.make_model(helper.make_graph([node], "g", [], [out]), opset_imports=[helper.make_opsetid("", 11)])
     result = check_model(model)
-    assert not result.diagnostics, result.diagnostics
+    assert not node_diagnostics(result.diagnostics), node_diagnostics(result.diagnostics)
     assert result.facts["s"].type == want and result.facts["s"].elements == ()

@@ -9,7 +9,7 @@ import onnx
 from onnx import TensorProto, helper
 
 from opset.validate import check_model
-from tests.helpers import OracleCase, Seeded, all_since, oracle_tests, shape_tests
+from tests.helpers import OracleCase, Seeded, all_since, node_diagnostics, oracle_tests, shape_tests
 from tests.helpers.oracles import ShapeCase
 
 OP = "SequenceMap"
@@ -110,5 +110,5 @@ def test_the_validator_types_each_output_sequence_from_the_body() -> None:
                                                                    onnx.ValueInfoProto(name="negs")]),
                               opset_imports=[helper.make_opsetid("", 17)])
     result = check_model(model)
-    assert not [d for d in result.diagnostics if d.is_error], result.diagnostics
+    assert not [d for d in node_diagnostics(result.diagnostics) if d.is_error], node_diagnostics(result.diagnostics)
     assert result.facts["shapes"].type == "seq(tensor(int64))" and result.facts["negs"].type == "seq(tensor(float))"

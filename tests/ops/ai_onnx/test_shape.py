@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from opset.formula import Sym
-from tests.helpers import OracleCase, all_since, oracle_tests, shape_case, shape_tests, symbolic_shape
+from tests.helpers import OracleCase, all_since, node_diagnostics, oracle_tests, shape_case, shape_tests, symbolic_shape
 
 OP = "Shape"
 X = np.zeros((2, 3, 4, 5), np.float32)
@@ -51,6 +51,6 @@ def test_values_reach_a_reshape_through_cast() -> None:
                                            helper.make_tensor_value_info("w", TensorProto.FLOAT, [1])],
                               [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("z", "v")])
     result = check_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)]))
-    assert not result.diagnostics, result.diagnostics
+    assert not node_diagnostics(result.diagnostics), node_diagnostics(result.diagnostics)
     assert value_entry(result.facts["z"])["shape"] == [3, 4]
     assert value_entry(result.facts["v"])["shape"] == ["N", 3, 4]

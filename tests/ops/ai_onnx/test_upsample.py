@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+from onnx import TensorProto, helper
 
+from opset.validate import check_model
 from tests.helpers import (
     OracleCase,
     Seeded,
@@ -24,7 +26,7 @@ def scales(*values: float) -> np.ndarray:
 
 
 # the reference implements nearest with integer scales only; linear is checked against onnxruntime.
-# Upsample-1 is in onnx but not in the registry: its cases state every attribute.
+# Upsample-1 (onnx's experimental version) has no oracle but its text: nearest repeats, bilinear as version 9's linear.
 LINEAR_9 = OracleCase(OP, dict(mode="linear"), [XS, scales(1, 1, 2, 1.5)], (9,), oracle="ort")
 CASES = [
     OracleCase(OP, dict(scales=[1.0, 1.0, 2.0, 3.0]), [XS], all_since(OP, 7, 8), oracle="ort", id="nearest_attr"),
@@ -61,3 +63,15 @@ test_shape_formula_matches_onnx = shape_tests(SHAPES)
 
 
 test_invalid_node_reports_the_check = rejection_tests(REJECTED)
+
+
+def test_onnxs_experimental_version_1_validates_in_an_opset_6_model() -> None:
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 3, 5])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * 4)
+    node = helper.make_node(OP, ["x"], ["y"], height_scale=2.0, width_scale=1.5, mode="bilinear")
+    model = helper.make_model(helper.make_graph([node], "g", [x], [y]), opset_imports=[helper.make_opsetid("", 6)])
+    result = check_model(model)
+    assert result.diagnostics == [] and result.facts["y"].shape == (1, 2, 6, 7)
+    # version 7's word, not version 1's
+    next(a for a in model.graph.node[0].attribute if a.name == "mode").s = b"linear"
+    assert [d.check for d in check_model(model).diagnostics] == ["attr_allowed"]

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.helpers import OracleCase, one_node_model, oracle_tests, rejection_tests, run, shape_case
+from tests.helpers import OracleCase, node_diagnostics, one_node_model, oracle_tests, rejection_tests, run, shape_case
 
 DOMAIN = "ai.onnx.ml"
 OP = "CastMap"
@@ -71,7 +71,7 @@ def _validated_type(x: Any, attrs: dict[str, Any], opset: int = 1) -> str | None
 
     model, _ = one_node_model(OP, opset, [x], attrs, 1, domain=DOMAIN)
     result = check_model(model)
-    assert not [d for d in result.diagnostics if d.is_error], [str(d) for d in result.diagnostics]
+    assert not [d for d in node_diagnostics(result.diagnostics) if d.is_error], [str(d) for d in result.diagnostics]
     found: str | None = value_entry(result.facts["out0"])["type"]
     return found
 

@@ -17,6 +17,7 @@ from tests.helpers import (
     assert_matches_oracle,
     assert_registry_ranges_exercised,
     kernel_outputs,
+    node_diagnostics,
     oracle_params,
     version,
 )
@@ -212,5 +213,5 @@ def test_the_label_type_follows_the_class_labels(labels: dict[str, Any], wrong: 
     """The validator types Y from the class labels: a model declaring the other type is reported."""
     model, _ = ml_model(OP, 3, X, {**trees(), **MULTI, **labels}, 2)
     model.graph.output[0].CopyFrom(onnx.helper.make_tensor_value_info("out0", wrong, [6]))
-    errors = [d for d in check_model(model).diagnostics if d.is_error]
+    errors = [d for d in node_diagnostics(check_model(model).diagnostics) if d.is_error]
     assert errors and all("out0" in d.message for d in errors), [str(d) for d in errors]

@@ -39,6 +39,11 @@ CASES = [
           np.array([1, 128, 255], np.uint8)], {"axis": 1}, "per_axis"),
     case([RAND.ints(0, 256, (2, 3), np.uint8), np.array(0.25, np.float16), np.array(3, np.uint8)], {}, "fp16_scale",
          rtol=2e-3),
+    # per tensor in mixed ranks, as onnxruntime's quantization tool writes them (an int32 bias: [1] scale, [] zero)
+    case([RAND.ints(-2**20, 2**20, (6,), np.int32), np.array([0.001], np.float32), np.array(0, np.int32)], {},
+         "scale_1_zero_point_scalar"),
+    case([RAND.ints(0, 256, (2, 3), np.uint8), np.array(0.3, np.float32), np.array([128], np.uint8)], {},
+         "scale_scalar_zero_point_1"),
 ]
 
 
@@ -78,7 +83,16 @@ def test_shape_formula_matches_onnxruntime(inputs: list[np.ndarray], attrs: dict
     pytest.param([[2, 3, 4], [3]], {}, "dequantizelinear_c2", id="v1-scale_not_scalar"),
     pytest.param([[2, 3, 4], [4]], {"axis": 1}, "dequantizelinear_c2", id="v1-scale_length"),
     pytest.param([[2, 3, 4], [4]], {"axis": 3}, "dequantizelinear_c1", id="v1-axis_out_of_range"),
-    pytest.param([[2, 3, 4], [3], [4]], {"axis": 1}, "binding", id="v1-zero_point_length"),
+    pytest.param([[2, 3, 4], [3], [4]], {"axis": 1}, "dequantizelinear_c3", id="v1-zero_point_length"),
+    pytest.param([[2, 3, 4], [1], [2]], {}, "dequantizelinear_c3", id="v1-zero_point_not_per_tensor"),
 ])
 def test_invalid_node_reports_the_check(shapes: list[list[int]], attrs: dict[str, Any], check: str) -> None:
     assert check in problem_checks(version(DOMAIN, OP, 1), shapes, attrs)
+
+
+@pytest.mark.parametrize(("scale", "zero_point"), [([1], []), ([], [1]), ([1], [1]), ([], [])])
+def test_a_one_element_scale_and_zero_point_are_per_tensor_in_either_rank(scale: list[int],
+                                                                         zero_point: list[int]) -> None:
+    """As ai.onnx's DequantizeLinear takes them and onnxruntime's quantization tool writes them (a [1] scale with a []
+    zero point): the zero point's shape is not bound to the scale's."""
+    assert problem_checks(version(DOMAIN, OP, 1), [[2, 3, 4], scale, zero_point], {}) == []

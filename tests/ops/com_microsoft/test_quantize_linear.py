@@ -44,6 +44,9 @@ CASES = [
     case([f32(2, 3, 4) * 50, np.array([0.5, 1.0, 2.0, 4.0], np.float32), np.array([0, 1, -5, 3], np.int8)],
          {"axis": -1}, "per_axis_neg"),
     case([(f32(3, 4) * 50).astype(np.float16), np.array(0.5, np.float16), np.array(2, np.int8)], {}, "fp16"),
+    # per tensor in mixed ranks, as onnxruntime's quantization tool writes them
+    case([HALVES, np.array([1.0], np.float32), np.array(3, np.uint8)], {}, "scale_1_zero_point_scalar"),
+    case([HALVES, np.array(1.0, np.float32), np.array([-1], np.int8)], {}, "scale_scalar_zero_point_1"),
 ]
 
 
@@ -85,7 +88,16 @@ def test_shape_formula_matches_onnxruntime(inputs: list[np.ndarray], attrs: dict
     pytest.param([[2, 3, 4], [3]], {}, "quantizelinear_c2", id="v1-scale_not_scalar"),
     pytest.param([[2, 3, 4], [4]], {"axis": 1}, "quantizelinear_c2", id="v1-scale_length"),
     pytest.param([[2, 3, 4], [4]], {"axis": 3}, "quantizelinear_c1", id="v1-axis_out_of_range"),
-    pytest.param([[2, 3, 4], [3], [4]], {"axis": 1}, "binding", id="v1-zero_point_length"),
+    pytest.param([[2, 3, 4], [3], [4]], {"axis": 1}, "quantizelinear_c3", id="v1-zero_point_length"),
+    pytest.param([[2, 3, 4], [1], [2]], {}, "quantizelinear_c3", id="v1-zero_point_not_per_tensor"),
 ])
 def test_invalid_node_reports_the_check(shapes: list[list[int]], attrs: dict[str, Any], check: str) -> None:
     assert check in problem_checks(version(DOMAIN, OP, 1), shapes, attrs)
+
+
+@pytest.mark.parametrize(("scale", "zero_point"), [([1], []), ([], [1]), ([1], [1]), ([], [])])
+def test_a_one_element_scale_and_zero_point_are_per_tensor_in_either_rank(scale: list[int],
+                                                                         zero_point: list[int]) -> None:
+    """As ai.onnx's QuantizeLinear takes them and onnxruntime's quantization tool writes them (a [1] scale with a []
+    zero point): the zero point's shape is not bound to the scale's."""
+    assert problem_checks(version(DOMAIN, OP, 1), [[2, 3, 4], scale, zero_point], {}) == []

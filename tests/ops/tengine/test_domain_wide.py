@@ -29,9 +29,9 @@ OP_IDS = {
     "Interp": 71, "SELU": 72, "ELU": 73, "BroadMul": 74, "Logical": 75, "Gather": 76, "Transpose": 77,
     "Comparison": 78, "SpaceToDepth": 79, "DepthToSpace": 80, "Reverse": 81, "SparseToDense": 82, "Ceil": 83,
     "SquaredDifference": 84, "Round": 85, "ZerosLike": 86, "Clip": 87, "Unsqueeze": 88, "ReduceL2": 89, "Mean": 90,
-    "MatMul": 91, "Expand": 92, "Scatter": 93, "Shape": 94, "Where": 95, "Mish": 97, "L2Pool": 98, "LogSoftmax": 99,
-    "ReLU1": 100, "L2Normalization": 101, "Softplus": 102, "Reciprocal": 103, "SpatialTransformer": 105, "Gelu": 106,
-    "LayerNorm": 107,
+    "MatMul": 91, "Expand": 92, "Scatter": 93, "Shape": 94, "Where": 95, "Tile": 96, "Mish": 97, "L2Pool": 98,
+    "LogSoftmax": 99, "ReLU1": 100, "L2Normalization": 101, "Softplus": 102, "Reciprocal": 103,
+    "SpatialTransformer": 105, "Gelu": 106, "LayerNorm": 107,
 }
 # Outputs whose shape depends on the input values, so they have no shape formula (each op's doc says why).
 DATA_DEPENDENT_OUTPUTS = {("DetectionOutput", "output"), ("RPN", "output")}
@@ -102,3 +102,9 @@ def test_outputs_without_a_shape_formula_are_the_data_dependent_ones() -> None:
 @pytest.mark.parametrize(("v", "example"), EXAMPLES, ids=lambda x: x if isinstance(x, str) else x.name)
 def test_example_matches_kernel_formula_and_constraints(v: OpVersion, example: str) -> None:
     assert_example_holds(v, example)
+
+
+@pytest.mark.parametrize("v", VERSIONS, ids=_id)
+def test_op_maps_to_onnx_or_says_why_not(v: OpVersion) -> None:
+    """Every Tengine op converts to ai.onnx through maps_to, or its YAML says why it does not (issue 29)."""
+    assert v.maps_to is not None or v.unmapped, f"{v.signature}: neither maps_to nor unmapped"

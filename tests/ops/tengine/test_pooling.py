@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.helpers import inferred, kernel, version
+from opset.infer import infer_shapes
+from tests.helpers import inferred, kernel, tengine_run, version
 
 RNG = np.random.default_rng(20240601)
 V = version("tengine", "Pooling", 1)
@@ -65,3 +66,17 @@ def test_pooling_matches_transcribed_reference(alg: int, caffe: int, k: int, s: 
     assert y.shape == want.shape
     np.testing.assert_allclose(y, want, rtol=1e-12)
     assert inferred(V, [x], attrs).outputs[0] == list(want.shape)
+
+
+def test_a_window_as_large_as_the_plane_is_global() -> None:
+    """Tengine's shape inference makes a 7x7 window on a 7x7 plane with no pad global: one value even where Caffe's
+    ceil mode with stride 2 would give two (tengine-lite's pooling.c; Tengine 1.x also with pad_w0 < 0, reading
+    pooling_r1)."""
+    x = np.random.default_rng(5).standard_normal((1, 2, 7, 7)).astype(np.float32)
+    (y,) = tengine_run("Pooling", [x], alg=1, kernel_h=7, kernel_w=7, stride_h=2, stride_w=2, caffe_flavor=1)
+    np.testing.assert_allclose(y, x.mean(axis=(2, 3), keepdims=True), rtol=1e-6)
+    result = infer_shapes(version("tengine", "Pooling", 1), [[1, 2, 7, 7]],
+                          {"alg": 0, "kernel_h": 7, "kernel_w": 7, "stride_h": 2, "stride_w": 2, "pad_h0": -1,
+                           "pad_w0": -1})
+    assert result.outputs[0] == [1, 2, 4, 4]
+    assert [(r.reading.id, r.outputs[0]) for r in result.readings] == [("pooling_r1", [1, 2, 1, 1])]

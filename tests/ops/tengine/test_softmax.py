@@ -1,4 +1,5 @@
-"""Tengine SoftMax: exp(x) / sum(exp(x)) along any axis; an axis out of range is reported."""
+"""Tengine SoftMax: exp(x) / sum(exp(x)) along any axis; an axis past the rank is the last (Tengine 1.x), one below
+-rank is reported."""
 
 from __future__ import annotations
 
@@ -22,4 +23,14 @@ def test_softmax_matches_loops() -> None:
         for line_in, line_out in zip(lines_in.tolist(), lines_out.tolist(), strict=True):
             row = [math.exp(v) for v in line_in]
             assert line_out == pytest.approx([v / sum(row) for v in row], rel=1e-12)
-    assert tengine_problems("SoftMax", [x], axis=3) == ["softmax_c1"]
+    assert tengine_problems("SoftMax", [x], axis=-4) == ["softmax_c1"]
+
+
+def test_an_axis_past_the_rank_is_the_last() -> None:
+    """OAID's TFLite mobilenets store axis 3 (NHWC's channels) for the softmax of [1, 1001]: Tengine 1.x's kernel
+    takes the last axis."""
+    x = RNG.standard_normal((2, 5)).astype(np.float32)
+    (y,) = tengine_run("SoftMax", [x], axis=3)
+    (last,) = tengine_run("SoftMax", [x], axis=1)
+    np.testing.assert_array_equal(y, last)
+    assert tengine_problems("SoftMax", [x], axis=3) == []

@@ -1,0 +1,106 @@
+"""Where `opset run` writes, checked before any node runs, written so a failure leaves no half file; and how a
+signal stops it.
+
+`check_output_dir` probes the folder (or, when it does not exist yet, the nearest folder above it that does) by
+creating and removing a file there: a read-only mount, a file in the way or a missing permission is found before the
+model runs, not after. `write_file` writes through a temporary name renamed into place, so a disk that fills up
+leaves the outputs written before it and no truncated `.npy`. `stopped_by_signals` turns SIGINT and SIGTERM into
+`Interrupted`, which the command catches to say what it kept and exit 128 + the signal's number (130, 143).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import IO
+
+
+class OutputError(Exception):
+    """A path that cannot be written: one line, naming the path and the system's reason."""
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived; `signum` says which. A BaseException, so no `except Exception` swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+def check_output_dir(path: Path, flag: str = "--output-dir") -> None:
+    """Raise OutputError unless `path` is a folder that can be written, or can be created and then written."""
+    existing = path
+    while not existing.exists():
+        if existing.is_symlink():
+            raise OutputError(f"{flag} {path}: {existing} is a broken symbolic link")
+        parent = existing.parent
+        if parent == existing:
+            break
+        existing = parent
+    if not existing.is_dir():
+        what = "is a file" if existing == path else f"cannot be created: {existing} is a file"
+        raise OutputError(f"{flag} {path}: {what}")
+    try:
+        with tempfile.TemporaryFile(dir=existing, prefix=".opset-run-probe-"):
+            pass
+    except OSError as e:
+        where = "" if existing == path else f"cannot be created in {existing}: "
+        raise OutputError(f"{flag} {path}: {where}not writable ({e.strerror or e})") from e
+
+
+def check_output_files(paths: list[Path]) -> None:
+    """An output file whose path is taken by a folder cannot be written: say so before the run."""
+    for path in paths:
+        if path.is_dir():
+            raise OutputError(f"cannot write {path}: a folder of that name is in the way")
+
+
+def write_file(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+    """`write` into a temporary file beside `path`, then rename it into place; OutputError (nothing left behind)
+    when the folder cannot be made or the disk refuses a byte."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    except OSError as e:
+        raise OutputError(f"cannot write {path}: {e.strerror or e}") from e
+    try:
+        with os.fdopen(fd, "wb") as out:
+            write(out)
+        os.replace(partial, path)
+    except OSError as e:
+        _remove_quietly(partial)
+        raise OutputError(f"cannot write {path}: {e.strerror or e}") from e
+    except BaseException:
+        _remove_quietly(partial)
+        raise
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass  # already gone, or the folder went read-only: the rename never happened, so no output is wrong
+
+
+@contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM raise Interrupted (in the main thread); the old handlers come back."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise Interrupted(signum)
+
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
