@@ -172,7 +172,7 @@ def _expectations(options: argparse.Namespace) -> Path | None:
 
 
 def _run(options: argparse.Namespace) -> int:
-    from gen.tests.generator import generate, resolvable_versions, select_ops, split_patterns
+    from conformance.test_modules.generator import generate, resolvable_versions, select_ops, split_patterns
     from opset.errors import RegistryError
     from opset.load import load_registry, schemas_dir
 

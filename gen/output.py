@@ -4,8 +4,8 @@ only what the generator wrote.
 A file is ours when its first line starts with the generator's marker (a stable prefix of the header, so a reworded
 header still recognises older files; a renamed generator lists its former markers); nothing else under the output
 folder is ever written over or deleted. `gen ops` and `gen docs` plan a whole tree (`plan_files`: what to write, what
-to delete, what is current, which is also their `--check`); `gen tests` and `gen netron` write single files
-(`write_if_changed`).
+to delete, what is current, which is also their `--check`); `gen tests` (conformance.test_modules) and `gen netron`
+write single files (`write_if_changed`).
 """
 
 from __future__ import annotations

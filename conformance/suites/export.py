@@ -79,7 +79,7 @@ def run(options: argparse.Namespace) -> int:
     if options.draws < 0 or options.jobs < 1:
         print("conform export: --draws must be >= 0 and --jobs >= 1", file=sys.stderr)
         return 2
-    from gen.tests.generator import select_ops, split_patterns
+    from conformance.test_modules.generator import select_ops, split_patterns
     from opset.errors import RegistryError
 
     try:
@@ -144,7 +144,7 @@ def prepare_folder(out: Path) -> str | None:
 
 def export(out: Path, ops: Sequence[OpSchema], draws: int, seed: int, jobs: int = 1) -> Export:
     """Write the cases of `ops` into `out` (existing and empty)."""
-    from gen.tests.generator import resolvable_versions
+    from conformance.test_modules.generator import resolvable_versions
     from opset.cells import cell_dtypes
 
     cases: list[ExportedCase] = []

@@ -59,7 +59,7 @@ def render_module(op: OpSchema, environment: jinja2.Environment, out: Path) -> s
                if used]
     command = shlex.join(["gen", "tests", "--out", str(out), "--domain", op.domain, "--op", op.name])
     return environment.get_template(TEMPLATE).render(
-        header=header("gen/tests", command, "python"),
+        header=header("conformance/test_modules", command, "python"),
         domain=op.domain, op=op.name, versions=[v.since for v in versions], filename=module_name(op),
         test_name=_identifier(op.name), cells=cells, unsupported=unsupported, examples=examples, laws=laws,
         imports=imports or ["check_example"])
