@@ -194,20 +194,10 @@ QMOE_HINT = OpHint(shapes=_qmoe_shapes, values={"fc1_scales": _uniform("fc1_scal
                    generic_attributes=False)
 
 
-def _gate_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, steps, heads = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 4))
-    ctx.shapes.update(a=[batch, steps, heads], dt_bias=[heads], decay_scale=[heads])
-    _place(ctx, "b", [batch, steps, heads] if draw(BOOLEANS) else None)
 
 
-def _gate_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """beta is asked for exactly when b is given (onnxruntime rejects beta without b)."""
-    return 1 if "b" in ctx.omitted else 2
 
 
-LINEAR_ATTENTION_GATE_HINT = OpHint(shapes=_gate_shapes, outputs=_gate_outputs,
-                                    values={"a": _uniform("a", -30.0, 30.0),
-                                            "decay_scale": _uniform("decay_scale", -4.0, -0.01)})
 
 
 def _hyper_connection_layout(draw: DrawFn, ctx: DrawContext, gate: str, *, flat_gate: bool) -> tuple[list[int], int,
@@ -240,19 +230,10 @@ HYPER_CONNECTION_PRE_MIX_HINT = OpHint(shapes=_pre_mix_shapes, generic_attribute
 HYPER_CONNECTION_POST_MIX_HINT = OpHint(shapes=_post_mix_shapes, generic_attributes=False)
 
 
-def _engram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    b, s, m, h = (draw(integers(1, 2)), draw(integers(1, 3)), draw(integers(1, 3)), draw(integers(1, 6)))
-    ctx.shapes.update(key=[b, s, m, h], query=[b, s, m, h], value=[b, s, h], key_norm_scale=[m, h],
-                      query_norm_scale=[m, h])
-    _place(ctx, "conv_norm_scale", [m, h] if draw(BOOLEANS) else None)
 
 
-def _engram_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """gated_value_normed is asked for exactly when conv_norm_scale is given (onnxruntime needs it)."""
-    return 1 if "conv_norm_scale" in ctx.omitted else 2
 
 
-ENGRAM_GATE_HINT = OpHint(shapes=_engram_shapes, outputs=_engram_outputs)
 
 
 def _ints(name: str, low: int, high: int) -> ArrayHint:

@@ -62,12 +62,10 @@ from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT
 from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
 from conformance.strategies.hint_ort_misc import IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
-from conformance.strategies.hint_ort_models import ENGRAM_GATE_HINT as ORT_ENGRAM_GATE_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
 from conformance.strategies.hint_ort_models import GROUP_ROUTER_HINT as ORT_GROUP_ROUTER_HINT
 from conformance.strategies.hint_ort_models import HYPER_CONNECTION_POST_MIX_HINT as ORT_HC_POST_MIX_HINT
 from conformance.strategies.hint_ort_models import HYPER_CONNECTION_PRE_MIX_HINT as ORT_HC_PRE_MIX_HINT
-from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_GATE_HINT as ORT_LINEAR_ATTENTION_GATE_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
@@ -117,7 +115,6 @@ from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
     EXPAND_HINT,
     GATHER_HINT,
-    L2POOL_HINT,
     PAD_HINT,
     SCATTER_HINT,
     SPARSE_TO_DENSE_HINT,
@@ -149,20 +146,11 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("tengine", "DetectionPostProcess"): (DETECTION_POST_PROCESS_HINT,),
     # target shapes (input and attribute) that broadcast with the data
     ("tengine", "Expand"): (EXPAND_HINT,),
-    # the window fits the input (the plan only knows kernel and strides are >= 1)
-    ("tengine", "L2Pool"): (L2POOL_HINT,),
     # reflect pads must stay below the side they pad, so the mode is drawn before the pads
     ("tengine", "Pad"): (PAD_HINT,),
     # Einsum: an equation and operand shapes that fit it (labels, diagonals, ellipses, broadcasting, implicit output):
     # the equation is text whose labels decide every operand's rank and dims, a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
-    # image ops: the pooling window fits the drawn spatial dims, and p is drawn
-    # indices name distinct positions of the unpooled output (per plane, as MaxPool's do); output_shape fits them
-    # a RoI's batch index names an image of X; its box lies about the image with ordered corners
-    # the three scalar inputs: a box limit (also 0 or negative), an IoU threshold in [0, 1], a score threshold
-    # size matches theta: [N, C, H, W] for N x 2 x 3, [N, C, D, H, W] for N x 3 x 4
-    # a grid with one coordinate per spatial axis of X, its values about [-1, 1]
-    # a window that fits, groups that divide the channels, offset and mask shaped for the output
     # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
     ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
     # graph attributes: valid bodies from a small library (conformance.strategies.graph_bodies), the outer
@@ -267,13 +255,9 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
     # com.microsoft QMoE: packed byte widths, scale and zero-point shapes follow the bits and the block size
     ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
-    # com.microsoft LinearAttentionGate: beta is asked for exactly when b is given
-    ("com.microsoft", "LinearAttentionGate"): (ORT_LINEAR_ATTENTION_GATE_HINT,),
     # com.microsoft hyper-connections: grouped or flattened streams, gates in each of their forms
     ("com.microsoft", "HyperConnectionPreMix"): (ORT_HC_PRE_MIX_HINT,),
     ("com.microsoft", "HyperConnectionPostMix"): (ORT_HC_POST_MIX_HINT,),
-    # com.microsoft EngramGate: gated_value_normed is asked for exactly when conv_norm_scale is given
-    ("com.microsoft", "EngramGate"): (ORT_ENGRAM_GATE_HINT,),
     # com.microsoft NGramHashMapping: table lengths follow the n-gram order; ids from a small vocabulary hit EOS
     ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
     ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),
