@@ -200,34 +200,12 @@ QMOE_HINT = OpHint(shapes=_qmoe_shapes, values={"fc1_scales": _uniform("fc1_scal
 
 
 
-def _hyper_connection_layout(draw: DrawFn, ctx: DrawContext, gate: str, *, flat_gate: bool) -> tuple[list[int], int,
-                                                                                                    int]:
-    """Streams grouped (..., C, H) or flattened (..., C * H) with num_branches; the gate in one of its forms."""
-    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
-    c, h = draw(integers(1, 4)), draw(integers(1, 4))
-    flat = draw(BOOLEANS)
-    if flat:
-        ctx.attributes["num_branches"] = c
-    ctx.shapes["streams"] = [*lead, c * h] if flat else [*lead, c, h]
-    forms = [[*lead, c], [*lead, c, 1], [*lead, c, h]] + ([[*lead, c * h]] if flat and flat_gate else [])
-    ctx.shapes[gate] = draw(st.sampled_from(forms))
-    return lead, c, h
 
 
-def _pre_mix_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    _hyper_connection_layout(draw, ctx, "pre_mix", flat_gate=True)
-    if draw(BOOLEANS):
-        ctx.attributes["reduction_scale"] = draw(st.sampled_from([0.5, 0.25, 2.0]))
 
 
-def _post_mix_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    lead, c, h = _hyper_connection_layout(draw, ctx, "post_mix", flat_gate=False)
-    ctx.shapes["block_output"] = [*lead, h]
-    _place(ctx, "stream_mix", [*lead, c, c] if draw(BOOLEANS) else None)
 
 
-HYPER_CONNECTION_PRE_MIX_HINT = OpHint(shapes=_pre_mix_shapes, generic_attributes=False)
-HYPER_CONNECTION_POST_MIX_HINT = OpHint(shapes=_post_mix_shapes, generic_attributes=False)
 
 
 

@@ -64,8 +64,6 @@ from conformance.strategies.hint_ort_misc import IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
 from conformance.strategies.hint_ort_models import GROUP_ROUTER_HINT as ORT_GROUP_ROUTER_HINT
-from conformance.strategies.hint_ort_models import HYPER_CONNECTION_POST_MIX_HINT as ORT_HC_POST_MIX_HINT
-from conformance.strategies.hint_ort_models import HYPER_CONNECTION_PRE_MIX_HINT as ORT_HC_PRE_MIX_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
@@ -255,9 +253,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
     # com.microsoft QMoE: packed byte widths, scale and zero-point shapes follow the bits and the block size
     ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
-    # com.microsoft hyper-connections: grouped or flattened streams, gates in each of their forms
-    ("com.microsoft", "HyperConnectionPreMix"): (ORT_HC_PRE_MIX_HINT,),
-    ("com.microsoft", "HyperConnectionPostMix"): (ORT_HC_POST_MIX_HINT,),
     # com.microsoft NGramHashMapping: table lengths follow the n-gram order; ids from a small vocabulary hit EOS
     ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
     ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),
