@@ -3,8 +3,8 @@
     pages = render_site(registry, reports)     # {"ai.onnx/AveragePool.md": "<!-- @generated ...", ...}
 
 Paths are relative to the docs folder. Op pages are `<domain>/<Op>.md` with one `#v<N>` anchor per
-version; opset pages `<domain>/opset-<NN>.md` (zero-padded so
-they sort in order); support pages `support/index.md`, `support/domain-<domain>.md`, `support/<backend>.md`.
+version; opset pages `<domain>/opset-<NN>.md` (zero-padded so they sort in order); the Tengine conversion
+table `tengine/conversion.md`; support pages `support/index.md`, `support/domain-<domain>.md`, `support/<backend>.md`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import jinja2
 
-from gen.docs import support, views
+from gen.docs import conversion, support, views
 from gen.docs.diff import format_value
 from gen.docs.domain_text import domain_rows
 from gen.docs.reports import Report
@@ -58,6 +58,9 @@ def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
         for op in ops:
             pages[f"{domain.name}/{op.name}.md"] = _render(
                 env, "op.md.j2", op=op, domain=domain, versions=list(reversed(views.version_views(op, domain))))
+    if "tengine" in registry.domains:
+        pages["tengine/conversion.md"] = _render(env, "tengine_conversion.md.j2",
+                                                 rows=conversion.conversion_rows(registry))
     if reports:
         tables = support.domain_tables(registry, reports, cells)
         pages["support/index.md"] = _render(env, "support_index.md.j2", reports=reports,

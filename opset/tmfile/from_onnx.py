@@ -252,8 +252,10 @@ def _drop_pass_throughs(model: onnx.ModelProto) -> None:
         inputs = [renamed.get(n, n) for n in node.input]
         del node.input[:]
         node.input.extend(inputs)
-        training = len(node.input) > 2 and node.input[2] and (
-            node.input[2] not in constants or bool(constants[node.input[2]].reshape(-1)[0]))
+        # a Dropout trains unless its training_mode is a constant false (an empty one says nothing: kept)
+        training = node.op_type == "Dropout" and len(node.input) > 2 and bool(node.input[2]) and (
+            node.input[2] not in constants or constants[node.input[2]].size != 1
+            or bool(constants[node.input[2]].reshape(-1)[0]))
         mask_unread = all(not o or (o not in read and o not in outputs) for o in node.output[1:])
         passes = node.domain in ("", "ai.onnx") and (
             node.op_type == "Identity" or (node.op_type == "Dropout" and not training and mask_unread))

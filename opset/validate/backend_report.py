@@ -7,8 +7,9 @@ records as failing, unsupported or expected to fail, each with the reason the re
 
 A node's cell is its op version and the type of the version's primary parameter (`opset.cells`): the label
 `ai.onnx@11::Conv[float]` the report keys its cells by. `opset validate MODEL --backend-report NAME|PATH` prints
-these diagnostics after the validator's: an error (exit 1) for a node the backend is known to get wrong or cannot
-run (`backend_fails`, `backend_xfail`, `backend_unsupported`), a warning where it follows another reading
+these diagnostics after the validator's: an error (exit 1) for a node whose cell the backend fails outside its
+expectations or cannot run (`backend_fails`, `backend_unsupported`), a warning where the cell is an expected gap of
+the backend's expectations file, whose reason names the cases it concerns (`backend_xfail`), follows another reading
 (`backend_ambiguous`) or the report has no cell for the node (`backend_untested`). The built-in reports are the
 committed ones (docs/reports/ in a checkout; a wheel carries them as `opset/_reports/`, the cells' status and first
 message only).
@@ -42,7 +43,10 @@ MAX_REASON = 400  # characters of a cell's message a diagnostic quotes
 # verdict per cell (op version and type), not per attribute set: the reason says which cases it concerns
 VERDICTS: dict[str, tuple[str, str, str]] = {
     "fail": ("backend_fails", "error", "fails cases of this cell"),
-    "xfail": ("backend_xfail", "error", "is known to fail cases of this cell (an expected gap)"),
+    # an expected gap concerns the cases its reason names (SAME padding with a stride past the kernel, ...), which
+    # most nodes of the cell do not meet: a warning with the reason, not an error (onnxruntime runs inception_v2,
+    # whose AveragePool cells its expectations list)
+    "xfail": ("backend_xfail", "warning", "is known to fail some cases of this cell (an expected gap)"),
     "unsupported": ("backend_unsupported", "error", "cannot run this cell"),
     "ambiguous": ("backend_ambiguous", "warning", "follows another reading of the op in cases of this cell"),
 }

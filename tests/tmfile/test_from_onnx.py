@@ -183,6 +183,32 @@ def test_a_model_without_a_tengine_op_is_refused_with_the_nodes(tmp_path: Path,
     assert not (tmp_path / "e.tmfile").exists()
 
 
+@pytest.mark.parametrize(("training", "bias"), [(np.array(True), [1]), (np.array(False), [1]), (None, [0])])
+def test_only_a_dropout_that_cannot_train_is_dropped(training: np.ndarray | None, bias: list[int], tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A training_mode that is a constant true keeps the Dropout, which has no Tengine op; a constant false drops it.
+    A Conv's bias (also input 2) is never read as a training flag: an empty one raised an IndexError here, it is now
+    the located error of a node no mapping takes."""
+    nodes = [helper.make_node("Dropout", ["x", "", "t" if training is not None else ""], ["y"], "d"),
+             helper.make_node("Conv", ["y", "w", "b"], ["z"], "c")]
+    constants = [numpy_helper.from_array(np.ones([1, 1, 1, 1], np.float32), "w"),
+                 numpy_helper.from_array(np.zeros(bias, np.float32), "b")]
+    if training is not None:
+        constants.append(numpy_helper.from_array(training, "t"))
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 4, 4])],
+                              [helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 1, 4, 4])], constants)
+    source = tmp_path / "dropout.onnx"
+    onnx.save_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(source))
+    code = main(["convert", str(source), str(tmp_path / "d.tmfile")])
+    err = capsys.readouterr().err
+    if training is not None and not training:
+        assert code == 0, err
+    elif training is not None:
+        assert code == 1 and "unconverted node 0 'd' (Dropout)" in err, err
+    else:
+        assert code == 1 and "(Conv)" in err and "Traceback" not in err, err
+
+
 def test_a_damaged_onnx_file_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "cut.onnx"
     source.write_bytes(small_net().SerializeToString()[:100])
