@@ -20,6 +20,7 @@ from conformance.backends.protocol import BackendCall, Outer, Unsupported
 from conformance.backends.reference import ReferenceBackend, reference_outputs
 from conformance.compare import EXACT, Comparison, compare_arrays, compare_values, tolerance_for
 from conformance.containers import describe, shape_of, type_fits, value_type
+from conformance.element_types import compute_dtype
 from conformance.onnx_model import (
     input_roles,
     make_node,
@@ -128,7 +129,9 @@ def followed_reading(version: OpVersion, inputs: Sequence[Any], attributes: Mapp
     from opset.infer import infer_shapes
 
     shapes = [shape_of(x) for x in inputs]
-    values = {p.name: np.asarray(x).reshape(-1).tolist() for p, x in zip(version.inputs, inputs, strict=False)
+    wide = [x.astype(compute_dtype(x.dtype)) if isinstance(x, np.ndarray) and x.dtype.kind == "V" else x
+            for x in inputs]  # ml_dtypes values (bfloat16, float8, int4 ...) in the numpy type that holds them
+    values = {p.name: np.asarray(x).reshape(-1).tolist() for p, x in zip(version.inputs, wide, strict=False)
               if isinstance(x, np.ndarray) and x.size <= _READING_VALUES and x.dtype.kind in "biufO"}  # O: strings
     types = [t if t is not None and "?" not in t else None for t in map(value_type, inputs)]  # dtype(X), type_of(X)
     result = infer_shapes(version, shapes, attributes, values, all_values_known=True, input_types=types)

@@ -8,7 +8,9 @@ A report is one JSON object:
 
 `results` (a list) or `cells` (a mapping of cell name to record, as `conform --report` writes it)
 is accepted in place of `records`; of the other keys the runner adds, `messages` gives a failing cell's first
-message (what differs), the rest (timings, repro paths on the machine that ran it) are ignored. A missing folder
+message (what differs), a record's `examples` and the report's `complete` the run's breadth (a report may cover a
+few ops only: the pages say how many cells it has and how many examples a cell checked), the rest (timings, repro
+paths on the machine that ran it) are ignored. A missing folder
 or no report gives no support pages; a file that is not such a report is an error naming the file and the record.
 """
 
@@ -37,6 +39,7 @@ class Record:
     dtype: str
     status: str
     message: str = ""  # the first message of a failing cell, without the exception's name and the repro path
+    examples: int = 0  # the cases the cell checked (the report's `examples`; 0 where it gives none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,12 @@ class Report:
     backend: str
     file: str
     records: tuple[Record, ...]
+    complete: bool = True  # False: the run stopped before every cell it selected had finished
+
+    def breadth(self) -> tuple[int, int, int]:
+        """What the run covered: (op versions, cells, the most examples one cell checked)."""
+        versions = {(r.domain, r.op, r.version) for r in self.records}
+        return len(versions), len(self.records), max((r.examples for r in self.records), default=0)
 
     def dtypes(self) -> list[str]:
         return sorted({r.dtype for r in self.records})
@@ -91,7 +100,10 @@ def read_report(path: Path) -> Report:
     if not isinstance(records, list):
         raise ReportError(f"{path}: 'records' must be a list")
     # the file's name, not its path: the page must not depend on where the checkout lives
-    return Report(backend=backend, file=path.name, records=tuple(_records(path, records)))
+    complete = data.get("complete", True)
+    if not isinstance(complete, bool):
+        raise ReportError(f"{path}: 'complete' must be true or false, not {complete!r}")
+    return Report(backend=backend, file=path.name, records=tuple(_records(path, records)), complete=complete)
 
 
 def _records(path: Path, items: Iterable[Any]) -> Iterable[Record]:
@@ -110,7 +122,10 @@ def _records(path: Path, items: Iterable[Any]) -> Iterable[Record]:
         for key in ("domain", "op", "dtype"):
             if not isinstance(item[key], str) or not item[key]:
                 raise ReportError(f"{where}: '{key}' must be a non-empty string")
-        yield Record(item["domain"], item["op"], version, item["dtype"], item["status"], _message(item))
+        examples = item.get("examples", 0)
+        if not isinstance(examples, int) or isinstance(examples, bool) or examples < 0:
+            raise ReportError(f"{where}: 'examples' must be a count, not {examples!r}")
+        yield Record(item["domain"], item["op"], version, item["dtype"], item["status"], _message(item), examples)
 
 
 MESSAGE_CHARS = 400  # a failure's message as the backend page shows it, cut past this

@@ -57,3 +57,40 @@ def test_padding_float8e8m0_with_the_default_constant_is_a_reading() -> None:
     assert reading("Pad", 25, [x, pads, np.array(2, ml_dtypes.float8_e8m0fnu)], {}, [[5]]) is None
     assert reading("Pad", 25, [x, pads], {"mode": "edge"}, [[5]]) is None
     assert reading("Pad", 25, [x.astype(np.float32), pads], {}, [[5]]) is None
+
+
+def test_a_float_cast_to_int4_or_int2_rounds_half_to_even_as_onnx_pages_say() -> None:
+    from conformance.kernels.ai_onnx.cast import cast_to
+
+    x = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 2.7, -2.7, 1.2], np.float32)
+    assert cast_to("Cast", x, "int4").astype(np.int8).tolist() == [0, 2, 2, 0, -2, 3, -3, 1]
+    assert cast_to("Cast", x[:3], "uint4").astype(np.int8).tolist() == [0, 2, 2]
+    assert cast_to("Cast", np.array([0.5, 1.5, -1.7], np.float64), "int2").astype(np.int8).tolist() == [0, -2, -2]
+    assert cast_to("Cast", np.array([1.5], np.float32), "int8").tolist() == [1]  # numpy's integers still truncate
+
+
+@pytest.mark.parametrize(("since", "to"), [(21, 22), (21, 21), (24, 22), (25, 26), (25, 25)])
+def test_cast_to_int4_rounding_ties_away_or_truncating_are_readings(since: int, to: int) -> None:
+    given = {"to": to}
+    assert reading("Cast", since, [np.array([2.5, 1.0], np.float32)], given, [[2]]) == "cast_r2"  # a tie
+    assert reading("Cast", since, [np.array([2.7, 1.0], np.float32)], given, [[2]]) == "cast_r3"  # truncating
+    assert reading("Cast", since, [np.array([2.25, -1.0], np.float32)], given, [[2]]) is None  # all agree
+    assert reading("Cast", since, [np.array([2, 1], np.int32)], given, [[2]]) is None
+    assert reading("Cast", since, [np.array([2.5], np.float32)], {"to": 3}, [[1]]) is None  # int8 truncates
+
+
+def test_integer_and_bool_resize_results_taken_as_a_c_cast_are_a_reading() -> None:
+    x, scales = np.ones((1, 1, 2, 2), np.int32), np.array([1, 1, 2, 2], np.float32)
+    for since in (10, 11, 13, 18, 19):
+        given = {"mode": "linear"}
+        inputs = [x, scales] if since == 10 else [x, None, scales]
+        assert reading("Resize", since, inputs, given, [[1, 1, 4, 4]]) == "resize_r6"
+        assert reading("Resize", since, [x.astype(bool), *inputs[1:]], given, [[1, 1, 4, 4]]) == "resize_r6"
+        assert reading("Resize", since, [x.astype(np.float32), *inputs[1:]], given, [[1, 1, 4, 4]]) is None
+        assert reading("Resize", since, inputs, {"mode": "nearest"}, [[1, 1, 4, 4]]) is None  # nearest picks values
+
+
+def test_a_reading_sees_the_values_of_ml_dtypes_inputs() -> None:
+    x = np.array([2.5, 1.0], ml_dtypes.bfloat16)
+    assert reading("Cast", 21, [x], {"to": 22}, [[2]]) == "cast_r2"
+    assert reading("Cast", 21, [np.array([2.25], ml_dtypes.float8_e4m3fn)], {"to": 22}, [[1]]) is None

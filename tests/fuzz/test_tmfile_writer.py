@@ -23,8 +23,8 @@ from opset.tmfile.convert_cli import main_convert
 from opset.tmfile.validate import validate_tmfile
 from tests.helpers.fuzz import assert_exit, assert_one_line_error, fuzz, run_main
 from tests.helpers.fuzz_models import BIG_INTS, DIMS, MARK, _not_utf8, edited
+from tests.helpers.onnx_nets import small_net
 from tests.helpers.tmfile_damage import _BYTES, named_damage
-from tests.helpers.tmfile_nets import small_net
 
 pytestmark = pytest.mark.fuzz
 

@@ -120,7 +120,7 @@ def test_reports_render_readable_support_pages(tmp_path: Path, registry: Registr
     _report(tmp_path / "ref.json", "reference", [record, {**record, "dtype": "double"}])
     pages = render_site(registry, read_reports(tmp_path))
     index = pages["support/index.md"]
-    assert "| [onnxruntime](onnxruntime.md) | 3 | 1/3 pass, **1 fail**, 1 unsup. |" in index  # a row per backend
+    assert "| [onnxruntime](onnxruntime.md) | 2 | 3 | up to 0 | 1/3 pass, **1 fail**, 1 unsup. |" in index  # a row each
     assert "| domain | onnxruntime | reference | \n" in index  # a column per backend, never one per element type
     assert "| [ai.onnx](domain-ai.onnx.md) | 1/3 pass, **1 fail**, 1 unsup. | 2/2 pass | " in index
     domain = pages["support/domain-ai.onnx.md"]
@@ -144,6 +144,20 @@ def test_reports_render_readable_support_pages(tmp_path: Path, registry: Registr
     assert [r.split(" | ")[0][2:] for r in rows] == allowed
     assert "| double | **fail** | pass | " in section and "| float | pass | pass | " in section
     assert "**Backend support**" not in relu[relu.index("## Version 13"):]  # no report for version 13
+
+
+def test_a_report_of_a_few_ops_says_its_breadth(tmp_path: Path, registry: Registry) -> None:
+    record = {"domain": "ai.onnx", "op": "Relu", "version": 14, "dtype": "float", "status": "pass", "examples": 5}
+    cells = {"a": record, "b": {**record, "version": 13, "examples": 3}, "c": {**record, "dtype": "double"}}
+    (tmp_path / "few.json").write_text(json.dumps({"backend": "few", "complete": False, "cells": cells}), "utf-8")
+    pages = render_site(registry, read_reports(tmp_path))
+    assert "| [few](few.md) | 2 | 3 | up to 5 (run stopped early) | 3/3 pass |" in pages["support/index.md"]
+    assert ("The run covered 2 op versions (3 cells), up to 5 cases a cell (draws and examples), and stopped before "
+            "every cell it selected had finished;") in pages["support/few.md"]
+    assert "| Sigmoid | " not in pages["support/domain-ai.onnx.md"]  # an op version it did not run has no row
+    _report(tmp_path / "few.json", "few", [{**record, "examples": -1}])
+    with pytest.raises(ReportError, match="'examples' must be a count"):
+        read_reports(tmp_path)
 
 
 @pytest.mark.parametrize(("records", "message"), [

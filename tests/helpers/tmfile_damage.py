@@ -1,4 +1,5 @@
-"""The shared real `.tmfile` models' bytes, and damage drawn where a reader is most trusting (the fuzz tests')."""
+"""The shared real `.tmfile` models damaged where a reader is most trusting (4-byte words that are offsets and counts,
+bit flips, truncations): the draws of the fuzz tests that read, validate, convert and write them."""
 
 from __future__ import annotations
 

@@ -95,3 +95,17 @@ def test_unchanged_axes_give_a_copy() -> None:
                     nearest_mode="round_prefer_floor")
     np.testing.assert_array_equal(got, x)
     assert not np.shares_memory(got, x)
+
+
+def test_a_coordinate_just_below_an_integer_floors_below_it() -> None:
+    """The float32 scale taken exactly (onnx.reference's double arithmetic): 1 / 0.33333334 is 2.99999991, and
+    floor picks input 2 there, where onnxruntime's float32 coordinate rounds to 3.0 (Resize's doc)."""
+    x = np.arange(9, dtype=np.float32).reshape(1, 9)
+    (got,) = resize(x, None, np.array([1, 1 / 3], np.float32), None, antialias=0, axes=None,
+                    coordinate_transformation_mode="asymmetric", cubic_coeff_a=-0.75, exclude_outside=0,
+                    extrapolation_value=0.0, keep_aspect_ratio_policy="stretch", mode="nearest", nearest_mode="floor")
+    assert got.ravel().tolist() == [0, 2, 5]
+    (got,) = resize(x, None, np.array([1, 1 / 3], np.float32), None, antialias=0, axes=None,
+                    coordinate_transformation_mode="asymmetric", cubic_coeff_a=-0.75, exclude_outside=0,
+                    extrapolation_value=0.0, keep_aspect_ratio_policy="stretch", mode="nearest", nearest_mode="ceil")
+    assert got.ravel().tolist() == [0, 3, 6]

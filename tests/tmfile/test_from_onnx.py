@@ -21,8 +21,8 @@ from opset.tmfile import read_tmfile, write_tmfile
 from opset.tmfile.convert import convert
 from opset.tmfile.from_onnx import prepared, to_tmfile
 from opset.tmfile.onnx_view import to_onnx
+from tests.helpers.onnx_nets import small_net
 from tests.helpers.tmfile import independent_reading
-from tests.helpers.tmfile_nets import small_net
 from tests.helpers.torch_nets import NAMES
 
 ort = pytest.importorskip("onnxruntime")

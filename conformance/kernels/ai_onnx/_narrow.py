@@ -9,7 +9,9 @@ and int2 targets), shared by Cast, CastLike and the quantizers.
   2^127 (and an infinity) is 2^127, without it NaN. Zero and negative values are unspecified: they give 2^-127
   and the value of |x| respectively.
 - float4e2m1, float6: round to nearest even, saturating (the formats have no infinity or NaN).
-- int4, uint4, int2, uint2: as into the numpy integers (floats truncate toward zero), keeping the low bits.
+- int4, uint4, int2, uint2: floats round to the nearest integer, ties to even (onnx's int4 and int2 pages: "rounding
+  to the nearest-integer (with ties to even) ... and truncating"; ml_dtypes' own conversion truncates toward zero,
+  Cast's readings cast_r2 and cast_r3), then as into the numpy integers, keeping the low bits.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ def to_narrow(x: np.ndarray, element: str, *, saturate: bool = True, round_mode:
     if element in ML_INTEGERS:
         from conformance.kernels.ai_onnx._common import convert_elements
 
+        if x.dtype.kind == "f":
+            with np.errstate(invalid="ignore"):
+                x = np.rint(x)
         return np.asarray(convert_elements(x, COMPUTE_AS[element]).astype(target))
     if element not in ML_FLOATS:
         raise ValueError(f"{element} is not a type ml_dtypes adds")

@@ -1,4 +1,4 @@
-"""A small vision net of the ops converters write, for the ONNX -> .tmfile tests and the writer's fuzz test."""
+"""Small ONNX nets of the ops vision converters write, with seeded random weights (tests of ONNX -> .tmfile)."""
 
 from __future__ import annotations
 
@@ -6,16 +6,15 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-rng = np.random.default_rng(11)
 
-
-def _w(*shape: int, scale: float = 0.3) -> np.ndarray:
-    return (rng.standard_normal(shape) * scale).astype(np.float32)
-
-
-def small_net() -> onnx.ModelProto:
+def small_net(seed: int = 11) -> onnx.ModelProto:
     """A vision net of the ops converters write: Conv + Relu, depthwise Conv + Clip(0, 6), BatchNormalization, a
     residual Add, MaxPool, a branch Concat, GlobalAveragePool, Flatten, Gemm and Softmax."""
+    rng = np.random.default_rng(seed)
+
+    def _w(*shape: int, scale: float = 0.3) -> np.ndarray:
+        return (rng.standard_normal(shape) * scale).astype(np.float32)
+
     inits = {"w1": _w(8, 3, 3, 3), "b1": _w(8), "w2": _w(8, 1, 3, 3), "b2": _w(8), "lo": np.float32(0),
              "hi": np.float32(6), "scale": np.abs(_w(8)) + 0.5, "bias": _w(8), "mean": _w(8),
              "var": np.abs(_w(8)) + 0.5, "w3": _w(4, 8, 1, 1), "b3": _w(4), "fc_w": _w(5, 12), "fc_b": _w(5)}
