@@ -7,9 +7,9 @@ and whether every count gives the same results.
     python bench/conform.py --compare before.json after.json   # two reports' results, cell by cell
 
 Each count runs the same command (`conform --backend reference --report R [--shard K/N] [-n X]`, seed 0, 25 examples
-per cell). The CPU time is the children's (pytest and its xdist workers, and conform itself), so a machine shared
-with other work shows it better than the wall time: the scaling is `wall(-n 1) / wall(-n X)`, and the CPU time that
-workers add is their fixed cost (each collects every module and loads the registry).
+per cell). The CPU time is the children's (conform and its worker processes), so a machine shared with other work
+shows it better than the wall time: the scaling is `wall(-n 1) / wall(-n X)`, and the CPU time that workers add is
+their fixed cost (each imports the runner and loads the registry).
 
 Results are the same when, for every cell, the status, the test outcomes, the count of cases run and declined and
 the worst absolute, relative and ULP errors are: those errors come from the drawn values, so a change in what was

@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conformance.models import ModelRunner
-from conformance.runner.session import open_backend
+from conformance.runner.handle import open_cases
 from conformance.runner.settings import CellStats, CheckSettings
 from conformance.suites.onnx_node import check_data_sets, compare, op_under_test, testcases
 
@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = p.parse_args(argv)
     only = {o for o in args.only.split(",") if o}
     cases = testcases()
-    backend = open_backend("reference", timeout=20.0)  # as conform opens it (in process: our kernels)
+    backend = open_cases("reference", timeout=20.0)  # as conform opens it (in process: our kernels)
     rows = []
     for name, case in cases.items():
         node = op_under_test(name, case.model, cases)

@@ -18,7 +18,8 @@ before timing, as onnx's schemas are static. Three figures of ours, because vali
   likewise), and a clean node whose signature was checked before, in this model or an earlier one, replays its
   outcome (`opset.validate.outcomes`): what remains is serialising each node, the graph's names and order, and
   each node's signature.
-ratio = ours_ms / onnx full check; fresh_ratio, first_ratio likewise.
+ratio = ours_ms / onnx full check; fresh_ratio, first_ratio likewise; fresh_cpu_ratio is fresh_ratio in this process's
+CPU time (time.process_time), steadier than wall time on a machine other processes share.
 
 `--corpus DIR` adds every model under DIR, such as the real-model corpus of the breadth issues
 (`python -m tests.real_models.make_models` writes it to build/real-models; it needs the `real-models` extra):
@@ -52,15 +53,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from opset.validate import check_model, forget_outcomes
 
 
-def median_ms(fn: Callable[[], object], reps: int, before: Callable[[], object] | None = None) -> float:
-    """The median wall time of `fn` over `reps` calls; `before` runs ahead of each call, untimed."""
+def median_ms(fn: Callable[[], object], reps: int, before: Callable[[], object] | None = None,
+              clock: Callable[[], float] = time.perf_counter) -> float:
+    """The median time of `fn` over `reps` calls by `clock` (wall time, or `time.process_time` for the CPU time of
+    this process); `before` runs ahead of each call, untimed."""
     times = []
     for _ in range(reps):
         if before is not None:
             before()
-        t = time.perf_counter()
+        t = clock()
         fn()
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
     return statistics.median(times) * 1e3
 
 
@@ -134,15 +137,24 @@ def row(name: str, m: onnx.ModelProto, reps: int) -> dict[str, object]:
     def ratio(ms: float) -> float | str:
         return ms / onnx_ms if isinstance(onnx_ms, float) else "-"
 
+    # the same fresh ratio in CPU time of this process: on a shared machine the wall figures of a few ms carry other
+    # processes' time slices (both sides run on one thread here)
+    fresh_cpu_ratio: float | str = "-"
+    if isinstance(onnx_ms, float):
+        onnx_cpu = median_ms(lambda: onnx.checker.check_model(m, full_check=True), reps, clock=time.process_time)
+        fresh_cpu = median_ms(lambda: check_model(m), reps, before=forget_outcomes, clock=time.process_time)
+        fresh_cpu_ratio = fresh_cpu / onnx_cpu if onnx_cpu > 0 else "-"
+
     return {"model": name, "nodes": len(m.graph.node), "onnx_full_ms": onnx_ms, "first_ms": first_ms,
             "fresh_ms": fresh_ms, "ours_ms": ours_ms, "first_ratio": ratio(first_ms), "fresh_ratio": ratio(fresh_ms),
+            "fresh_cpu_ratio": fresh_cpu_ratio,
             "ratio": ratio(ours_ms), "timed": isinstance(onnx_ms, float), "errors": errors,
             "shaped": len(result.inferred), "unknown_ops": ", ".join(u.split("::")[-1] for u in unknown)}
 
 
 def print_table(rows: list[dict[str, object]]) -> None:
     cols = ["model", "nodes", "onnx_full_ms", "first_ms", "fresh_ms", "ours_ms", "first_ratio", "fresh_ratio",
-            "ratio", "errors", "shaped", "unknown_ops"]
+            "fresh_cpu_ratio", "ratio", "errors", "shaped", "unknown_ops"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for r in rows:

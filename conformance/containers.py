@@ -36,7 +36,8 @@ def as_value(x: Any) -> Value:
 def with_declared_type(x: Value, type_text: str | None) -> Value:
     """A value whose map values are plain Python numbers (onnxruntime's and onnx.reference's maps) as the numpy
     scalars of the element type the declared type names: a Python float cannot say whether it is a float or a
-    double. Anything else, or without a declared container type, is returned as it is."""
+    double. Only a number of the element's kind is converted (no float into an integer map, no bool into a number);
+    anything else, or without a declared container type, is returned as it is."""
     if type_text is None or x is None:
         return x
     from opset.dtypes import inner_type, map_parts, tensor_element, type_kind
@@ -55,8 +56,19 @@ def with_declared_type(x: Value, type_text: str | None) -> Value:
     if name is None or name == "str":
         return x
     scalar = np.dtype(name).type
-    return {k: scalar(v) if isinstance(v, int | float) and not isinstance(v, np.generic) else v
-            for k, v in x.items()}
+    return {k: scalar(v) if _python_number_of_kind(v, np.dtype(name)) else v for k, v in x.items()}
+
+
+def _python_number_of_kind(v: Any, dtype: np.dtype) -> bool:
+    """A plain Python bool, int or float that `dtype` holds as it is: a bool for bool, an int in range for an integer
+    type, an int or a float for a float type (never a numpy value, whose type says what it is)."""
+    if isinstance(v, np.generic) or not isinstance(v, bool | int | float):
+        return False
+    if isinstance(v, bool) or dtype.kind == "b":
+        return isinstance(v, bool) and dtype.kind == "b"
+    if dtype.kind in "iu":
+        return isinstance(v, int) and bool(np.iinfo(dtype).min <= v <= np.iinfo(dtype).max)
+    return dtype.kind in "fc"
 
 
 def is_container(x: Any) -> bool:

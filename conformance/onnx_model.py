@@ -32,12 +32,20 @@ def registry_domain(node_domain_name: str) -> str:
     return current_registry().canonical_domain(node_domain_name)
 
 
+# domains whose versions are onnx's opset numbers (onnxruntime's layout transformer writes com.ms.internal.nhwc nodes
+# at the graph's ai.onnx opset, and inlines their function bodies, DepthToSpace's and SpaceToDepth's, at that opset)
+ONNX_NUMBERED_DOMAINS = frozenset({"com.ms.internal.nhwc"})
+
+
 def opset_imports_for(version: OpVersion) -> dict[str, int]:
-    """node domain -> opset: the version's own, plus the domain it extends (modified ONNX sits on ai.onnx@7)."""
+    """node domain -> opset: the version's own, plus the domain it extends (modified ONNX sits on ai.onnx@7), or
+    for a domain numbered as onnx, ai.onnx at the same opset (13 at least, as for every other domain)."""
     from conformance.registry import current_registry
 
     registry = current_registry()
     imports = {registry.node_domain(version.domain): version.since}
+    if version.domain in ONNX_NUMBERED_DOMAINS:
+        imports.setdefault("", max(version.since, 13))
     domain = registry.domains.get(version.domain)
     if domain is not None and domain.extends is not None:
         imports.setdefault(registry.node_domain(domain.extends[0]), domain.extends[1])
@@ -128,7 +136,6 @@ def make_model(node: onnx.NodeProto, inputs: Sequence[Any], opset_imports: Mappi
     return model
 
 
-CONSTANT_INPUT_MODES = ("auto", "none", "params", "all")  # `conform --constant-inputs`
 _CONSTANT_ROLES: dict[str, frozenset[str]] = {"none": frozenset(), "params": frozenset({"parameter"}),
                                               "all": frozenset({"parameter", "weight"})}
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from opset.broken_pipe import ends_quietly_on_broken_pipe
-from opset.errors import RegistryError, ResolutionError
+
+if TYPE_CHECKING:
+    from opset.plugins import PluggedEntry
 
 
 @ends_quietly_on_broken_pipe
@@ -22,11 +24,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args[0] in plugged:
             command: Callable[[list[str]], int] = plugged[args[0]].load()
             return command(args[1:])
-    parser = _parser()
+    # a built-in command parses without the plugged-in ones (finding those reads every installed package's metadata);
+    # `opset --help`, no command and an unknown one list them
+    parser = _parser(plugged=not args or args[0] not in _PARSED_COMMANDS)
     ns = parser.parse_args(args)
     if not hasattr(ns, "run"):
         parser.print_help()
         return 2
+    from opset.errors import RegistryError, ResolutionError  # after parsing: `--help` needs neither
+
     try:
         code: int = ns.run(ns)
         return code
@@ -39,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(plugged: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="opset", description=__doc__)
     sub = p.add_subparsers(metavar="COMMAND")
 
@@ -66,7 +72,7 @@ def _parser() -> argparse.ArgumentParser:
                        ("convert", "a Tengine .tmfile to an ai.onnx model, or ONNX to a .tmfile, through maps_to"),
                        ("infer", "write inferred types and shapes into a model as value_info")):
         sub.add_parser(name, help=text, add_help=False)
-    for name, ep in sorted(_plugged_commands().items()):
+    for name, ep in sorted(_plugged_commands().items() if plugged else ()):
         sub.add_parser(name, help=f"(from {ep.value.split(':')[0]}) {_PLUGGED_HELP.get(name, '')}", add_help=False)
     return p
 
@@ -82,16 +88,20 @@ def _opset_number(text: str) -> int:
     return number
 
 
-_BUILT_IN = frozenset({"list", "show", "lint", "-h", "--help"})
+_PARSED_COMMANDS = frozenset({"list", "show", "lint"})
+_BUILT_IN = _PARSED_COMMANDS | {"-h", "--help"}
 COMMAND_GROUP = "opset.commands"  # commands other packages add (`run` comes from conformance: it needs kernels)
 _PLUGGED_HELP = {"run": "run a whole ONNX model (or a Tengine .tmfile) on the reference kernels"}
 
 
-def _plugged_commands() -> dict[str, EntryPoint]:
-    return {ep.name: ep for ep in entry_points(group=COMMAND_GROUP)}
+def _plugged_commands() -> dict[str, PluggedEntry]:
+    from opset.plugins import entry_points_of  # not at the top: `opset validate` needs no plugged-in command
+
+    return entry_points_of(COMMAND_GROUP)
 
 
 def _cmd_list(ns: argparse.Namespace) -> int:
+    from opset.errors import ResolutionError
     from opset.load import load_registry
 
     reg = load_registry()
@@ -115,6 +125,7 @@ def _cmd_list(ns: argparse.Namespace) -> int:
 
 
 def _cmd_show(ns: argparse.Namespace) -> int:
+    from opset.errors import ResolutionError
     from opset.load import load_registry
     from opset.show import render_version
 

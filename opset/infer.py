@@ -76,6 +76,7 @@ class _Env(Mapping[str, Any]):
 
     def __init__(self, base: dict[str, Any], lazy: dict[str, Formula], graphs: dict[str, Any] | None = None) -> None:
         self._base = base
+        self.bound = base  # what is bound now, each name's value as __getitem__ gives it (`Evaluator.bound`)
         self._lazy = lazy
         self._graphs = graphs or {}  # graph attributes as given (a GraphProto ...), read into a GraphValue on use
         self._busy: set[str] = set()
@@ -613,7 +614,7 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
     for name in given:
         if name not in version.attributes:
             problems.append(ShapeProblem("attr_unknown", f"unknown attribute '{name}'", attribute=name))
-    env = _environment(version, input_shapes, given, [])
+    env: _Env | None = None  # built for the first length to check: most nodes have none, and it binds every input
     for name, attr in _plan(version).attributes:
         value = given.get(name)
         if value is None:
@@ -641,6 +642,8 @@ def validate_attributes(version: OpVersion, given: Mapping[str, Any],
                 problems.append(ShapeProblem("attr_range", f"attribute '{name}' = {value!r} is outside "
                                                           f"[{_bound(lo)}, {_bound(hi)}]", attribute=name))
         if attr.length is not None and isinstance(value, list):
+            if env is None:
+                env = _environment(version, input_shapes, given, [])
             try:
                 want = attr.length.evaluate(env)
             except (Undecided, FormulaError):

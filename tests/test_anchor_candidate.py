@@ -27,6 +27,19 @@ def test_validate_accepts_a_clean_model_and_rejects_one_with_errors() -> None:
         candidate.validate(_model([pool], [1, 2, 3, 3]))
 
 
+def test_validate_forgets_kept_outcomes_before_each_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the anchor's contract: a hook keeping results across calls forgets them before each, so it times a first sight
+    import opset.validate
+
+    calls: list[int] = []
+    real = opset.validate.forget_outcomes
+    monkeypatch.setattr(opset.validate, "forget_outcomes", lambda: (calls.append(1), real())[-1])
+    model = _model([helper.make_node("Relu", ["x"], ["y"])], [1, 2, 6, 6])
+    candidate.validate(model)
+    candidate.validate(model)
+    assert len(calls) == 2
+
+
 def test_kernel_and_backend_give_onnxruntimes_outputs() -> None:
     x = np.random.default_rng(0).standard_normal((1, 2, 6, 6)).astype(np.float32)
     model = _model([helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])],

@@ -25,25 +25,14 @@ import sys
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import numpy as np
-import onnx
-from google.protobuf.message import DecodeError
-from onnx import helper
+from conformance.models.outputs import OutputError, check_output_dir, check_output_files, write_file
+from conformance.signals import Interrupted, interrupt_if_pending, stopping_on_signals
 
-from conformance.containers import describe, is_container, pack, unpack
-from conformance.models.feeds import check_feeds
-from conformance.models.outputs import (
-    Interrupted,
-    OutputError,
-    check_output_dir,
-    check_output_files,
-    stopped_by_signals,
-    write_file,
-)
-from conformance.models.runner import ModelRunError, ModelRunner
-from conformance.registry import current_registry
+if TYPE_CHECKING:  # numpy, onnx and the runner load once the arguments are parsed: `opset run --help` needs none
+    import numpy as np
+    import onnx
 
 LAYOUT_KEY = "__layout__"
 
@@ -53,7 +42,7 @@ _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 def main_run(argv: Sequence[str]) -> int:
     written: list[Path] = []
     try:
-        with stopped_by_signals():  # from the first moment: a signal while reading the model is no traceback either
+        with stopping_on_signals():  # from the first moment: a signal while reading the model is no traceback either
             return _run(_parser().parse_args(list(argv)), written)
     except Interrupted as stop:
         kept = f"kept {len(written)} output file(s): {', '.join(map(str, written))}" if written else "no output written"
@@ -74,6 +63,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(ns: argparse.Namespace, written: list[Path]) -> int:
+    from conformance.containers import describe
+    from conformance.models.feeds import check_feeds
+    from conformance.models.runner import ModelRunError, ModelRunner
+
     try:
         model = load_model(ns.model)
         runner = ModelRunner(model)
@@ -99,7 +92,9 @@ def _run(ns: argparse.Namespace, written: list[Path]) -> int:
     except ModelRunError as e:
         print(f"opset run: {ns.model}: {e}", file=sys.stderr)
         return 1
+    interrupt_if_pending()  # a signal that landed where Python could not raise it: no output is written after it
     for name, value in outputs.items():
+        interrupt_if_pending()
         path = output_path(ns.output_dir, name, value)
         try:
             write_file(path, _writer(name, value))
@@ -114,6 +109,8 @@ def _run(ns: argparse.Namespace, written: list[Path]) -> int:
 
 def output_path(folder: Path, name: str, value: Any) -> Path:
     """`<folder>/<name>.npy`, or `.npz` for a sequence, map or optional (any other character of the name as `_`)."""
+    from conformance.containers import is_container
+
     stem = _SAFE.sub("_", name) or "output"
     return folder / f"{stem}.{'npz' if value is not None and is_container(value) else 'npy'}"
 
@@ -123,6 +120,10 @@ def _both_suffixes(path: Path) -> list[Path]:
 
 
 def _writer(name: str, value: Any) -> Callable[[IO[bytes]], None]:
+    import numpy as np
+
+    from conformance.containers import is_container, pack
+
     def write(out: IO[bytes]) -> None:
         if is_container(value):  # a sequence, map or optional: its arrays and the layout that rebuilds it
             arrays, layout = pack({name: value})
@@ -148,6 +149,10 @@ class UsageError(Exception):
 
 def load_model(path: Path) -> onnx.ModelProto:
     """An ONNX model, or a `.tmfile` as its tengine-domain ONNX view (`opset.tmfile.onnx_view`)."""
+    import onnx
+    from google.protobuf.message import DecodeError
+
+    from conformance.registry import current_registry
     from opset.tmfile import TmfileError, is_tmfile, read_tmfile
 
     if not is_tmfile(str(path)):
@@ -192,6 +197,10 @@ NPZ_MAGIC = b"PK\x03\x04"
 
 def _load(path: str, name: str) -> Any:
     """A `.npy` array, or a sequence, map or optional from a `.npz` that `opset run` wrote (its layout inside)."""
+    import numpy as np
+
+    from conformance.containers import unpack
+
     where = f"--input {name}={path}"
     try:
         with open(path, "rb") as f:
@@ -224,6 +233,7 @@ def _load(path: str, name: str) -> Any:
 def parameter_inputs(model: onnx.ModelProto, names: Sequence[str]) -> dict[str, str]:
     """Which of the graph inputs `names` feed a `parameter` input of a node of the main graph (registry role), each
     with the first such node (`Reshape 'reshape_0' input 'shape' (ai.onnx@21::Reshape)`)."""
+    from conformance.registry import current_registry
     from opset.errors import ResolutionError
 
     registry = current_registry()
@@ -247,6 +257,9 @@ def parameter_inputs(model: onnx.ModelProto, names: Sequence[str]) -> dict[str, 
 def random_inputs(model: onnx.ModelProto, names: Sequence[str], dims: dict[str, int], seed: int,
                   skip: set[str]) -> dict[str, np.ndarray]:
     """Random values of each graph input's declared element type and shape."""
+    import numpy as np
+    from onnx import helper
+
     rng = np.random.default_rng(seed)
     declared = {i.name: i for i in model.graph.input}
     feeds = {}

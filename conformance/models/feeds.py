@@ -4,7 +4,9 @@ Every feed must name a graph input, have the declared type (a tensor's element t
 optional it is declared as) and, for a tensor with a declared shape, its rank and every fixed dim; a symbolic dim
 (`dim_param`) takes the same size wherever it appears, across all the feeds and the sizes given beforehand
 (`opset run --dim`). Without this an int64 array fed to a float input runs a hundred nodes and dies in a numpy
-ufunc, and a wrong shape dies at whichever node first notices.
+ufunc, and a wrong shape dies at whichever node first notices. Plain Python numbers inside a map (a dict of floats
+for a map(string, tensor(float)) input, as onnxruntime takes it) become the declared element type first
+(`with_declared_scalars`); a numpy value keeps its own type and is refused when it is another.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from conformance.containers import type_fits, value_type
+from conformance.containers import type_fits, value_type, with_declared_type
 from conformance.models.graphs import ModelRunError
 from opset.dtypes import proto_type_text
 
@@ -43,6 +45,15 @@ def symbolic_dims(model: onnx.ModelProto) -> list[str]:
                 if d.HasField("dim_param") and d.dim_param:
                     seen.setdefault(d.dim_param, None)
     return list(seen)
+
+
+def with_declared_scalars(model: onnx.ModelProto, feeds: Mapping[str, Any]) -> dict[str, Any]:
+    """`feeds` with the plain Python numbers inside each map (also in a sequence or optional of maps) as numpy
+    scalars of the element type its graph input declares, where the number is of that kind
+    (`conformance.containers.with_declared_type`); every other value as it is."""
+    declared = {vi.name: proto_type_text(vi.type) for vi in graph_inputs(model) if vi.HasField("type")}
+    return {name: with_declared_type(value, declared.get(name)) if isinstance(value, dict | list) else value
+            for name, value in feeds.items()}
 
 
 def check_feeds(model: onnx.ModelProto, feeds: Mapping[str, Any], dims: Mapping[str, int] | None = None, *,

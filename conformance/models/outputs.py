@@ -4,36 +4,21 @@ signal stops it.
 `check_output_dir` probes the folder (or, when it does not exist yet, the nearest folder above it that does) by
 creating and removing a file there: a read-only mount, a file in the way or a missing permission is found before the
 model runs, not after. `write_file` writes through a temporary name renamed into place, so a disk that fills up
-leaves the outputs written before it and no truncated `.npy`. `stopped_by_signals` turns SIGINT and SIGTERM into
-`Interrupted`, which the command catches to say what it kept and exit 128 + the signal's number (130, 143).
+leaves the outputs written before it and no truncated `.npy`. A signal stops it as it stops conform
+(`conformance.signals`): the command says what it kept and exits 128 + the signal's number (130, 143).
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 from typing import IO
 
 
 class OutputError(Exception):
     """A path that cannot be written: one line, naming the path and the system's reason."""
-
-
-class Interrupted(BaseException):
-    """SIGINT or SIGTERM arrived; `signum` says which. A BaseException, so no `except Exception` swallows it."""
-
-    def __init__(self, signum: int) -> None:
-        self.signum = signum
-        super().__init__(signal.Signals(signum).name)
-
-    @property
-    def exit_code(self) -> int:
-        return 128 + self.signum
 
 
 def check_output_dir(path: Path, flag: str = "--output-dir") -> None:
@@ -89,18 +74,3 @@ def _remove_quietly(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass  # already gone, or the folder went read-only: the rename never happened, so no output is wrong
-
-
-@contextmanager
-def stopped_by_signals() -> Iterator[None]:
-    """Within the block, SIGINT and SIGTERM raise Interrupted (in the main thread); the old handlers come back."""
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        raise Interrupted(signum)
-
-    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)

@@ -16,7 +16,7 @@ from typing import Any
 import onnx
 
 from conformance.containers import as_value
-from conformance.models.feeds import FeedError, check_feeds
+from conformance.models.feeds import FeedError, check_feeds, with_declared_scalars
 from conformance.models.graphs import (
     FunctionKey,
     GraphRun,
@@ -58,6 +58,7 @@ class ModelRunner:
     def run(self, feeds: Mapping[str, Any], outputs: Sequence[str] | None = None) -> dict[str, Any]:
         """The graph outputs (or `outputs`) for `feeds`; raises FeedError before any node runs when a feed does not
         fit its declared input (name, type, shape, symbolic dims bound consistently)."""
+        feeds = with_declared_scalars(self.model, feeds)
         overriding = {k: v for k, v in feeds.items() if k in self.initializers and k not in self.input_names}
         check_feeds(self.model, {k: v for k, v in feeds.items() if k not in overriding})
         values: dict[str, Any] = {**self.initializers, **{k: as_value(v) for k, v in feeds.items()}}

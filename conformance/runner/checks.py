@@ -11,7 +11,7 @@ would draw anew (`random_outputs`); a law case (one large draw per cell) is then
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import numpy as np
 
@@ -30,11 +30,13 @@ from conformance.onnx_model import (
     output_types,
 )
 from conformance.precision import Bound, integer_alternative, precision_bound, widened
+from conformance.runner.messages import exception_text
 from conformance.runner.random_laws import law_test
 from conformance.runner.random_outputs import random_call, random_output_problems
 from conformance.runner.repro import write_bundle
-from conformance.runner.settings import CellStats, CheckSettings
-from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError, exception_line
+from conformance.runner.results import Failure
+from conformance.runner.settings import CellStats, CheckSettings, RecentCase
+from conformance.runner.worker import BackendCrash, BackendTimeout, RemoteError, Unshipped
 from conformance.strategies.case import Case
 from conformance.strategies.dtypes import element_of
 from opset.cells import allowed_cells, allowed_elements, cell_type
@@ -50,7 +52,12 @@ class CaseBackend(Protocol):
 
 
 class ConformanceFailure(AssertionError):
-    """A case the backend got wrong; the message says what differs and how to re-run it."""
+    """A case the backend got wrong; the message says what differs and how to re-run it, `failure` the same as data
+    (None where only the message is known)."""
+
+    def __init__(self, message: str, failure: Failure | None = None) -> None:
+        super().__init__(message)
+        self.failure = failure
 
 
 class InvalidCase(Exception):
@@ -150,6 +157,8 @@ def law_problems(case: Case, outputs: list[np.ndarray], found: list[str], stats:
     if call is None:  # law_case draws only random calls
         raise InvalidCase(f"{case.label}: the law case is not random; {case.describe()}")
     named = dict(zip(case.output_names, outputs, strict=False))
+    if any(isinstance(y, Unshipped) for y in outputs):  # its shape is wrong already: no law to test
+        return []
     if found and (len(outputs) < len(case.output_names) or found != random_output_problems(call, named)):
         return []
     result = law_test(call, named)
@@ -170,16 +179,22 @@ def _supports(backend: CaseBackend, call: BackendCall, case: Case, settings: Che
 
 def _run(backend: CaseBackend, call: BackendCall, case: Case, settings: CheckSettings,
          expected: list[np.ndarray] | None, law: bool = False) -> list[np.ndarray]:
+    if settings.recent is not None:
+        settings.recent.add(call, case, expected, law)
     try:
         return backend.run(call)
     except Unsupported:
         raise
     except BackendCrash as e:
-        _fail(case, settings, expected, f"backend crashed: {e}", law)
+        culprit = settings.recent.find(e.culprit) if settings.recent is not None and e.culprit is not None else None
+        # the case crashes right after an earlier one: the bundle holds both, and its replay runs them in turn
+        _fail(case, settings, expected, f"backend crashed: {e}", law, before=[culprit] if culprit else [])
     except BackendTimeout as e:
         _fail(case, settings, expected, f"backend hung: {e}", law)
+    except RemoteError as e:  # the worker sent the whole message, already on one line
+        _fail(case, settings, expected, f"backend raised {e.text}", law)
     except Exception as e:  # any other backend exception is a recorded failure of this case
-        _fail(case, settings, expected, f"backend raised {exception_line(e)}", law)
+        _fail(case, settings, expected, f"backend raised {exception_text(e)}", law)
     return []
 
 
@@ -196,6 +211,11 @@ def output_problems(case: Case, outputs: list[Any], expected: list[Any] | None,
     for i, name in enumerate(case.output_names):
         y = outputs[i]
         formula = case.expected_shapes[i] if i < len(case.expected_shapes) else None
+        if isinstance(y, Unshipped):  # the worker kept an answer of a wrong and large shape (`worker.Unshipped`)
+            given = formula if formula is not None else y.expected
+            problems.append(f"output {i} '{name}' has shape {list(y.shape)} ({y.describe()}) but the "
+                            f"{'shape formula' if formula is not None else 'reference'} gives {given}")
+            continue
         shape = shape_of(y)
         if formula is not None and shape is not UNKNOWN_SHAPE and shape != formula:
             what = "element shapes" if isinstance(y, list) else "shape"
@@ -314,8 +334,11 @@ def _property_problems(case: Case, outputs: list[Any], backend: CaseBackend,
     ranks = [[None] * y.ndim if isinstance(y, np.ndarray) else None for y in outputs]
 
     def rerun(inputs: list[Any]) -> list[Any]:
-        return backend.run(make_call(case.with_inputs(inputs), output_types(case, expected), ranks,
-                                     settings.constant_inputs))
+        rerun_case = case.with_inputs(inputs)
+        call = make_call(rerun_case, output_types(case, expected), ranks, settings.constant_inputs)
+        if settings.recent is not None:
+            settings.recent.add(call, rerun_case, None, False)
+        return backend.run(call)
 
     problems = []
     for prop in case.version.properties:
@@ -328,16 +351,28 @@ def _property_problems(case: Case, outputs: list[Any], backend: CaseBackend,
         except Exception as e:  # a crash, hang or error while checking a property is a failure too
             rerun_on = RERUNS.get(prop.name, "inputs derived from the case")
             problems.append(f"property {prop.name}: the case's own outputs are right, but the backend failed when "
-                            f"run again on {rerun_on} to check the property: {exception_line(e)}")
+                            f"run again on {rerun_on} to check the property: {_error_text(e)}")
     return problems
 
 
+def _error_text(error: Exception) -> str:
+    return error.text if isinstance(error, RemoteError) else exception_text(error)
+
+
 def _fail(case: Case, settings: CheckSettings, expected: list[np.ndarray] | None, what: str,
-          law: bool = False) -> None:
+          law: bool = False, before: list[RecentCase] | None = None) -> NoReturn:
+    """Raise the case's ConformanceFailure, with a repro bundle when the run writes them (holding `before`, the
+    cases to run first in the same backend process, when the failure needs them). A bundle that cannot be written
+    leaves the failure without one and says why in `settings.stats.write_error` (the run stops on it)."""
     command = ""
     if settings.repro_dir is not None:
-        bundle, line = write_bundle(case, expected, settings, what, law=law)
-        settings.stats.repro = str(bundle)
-        command = f" | repro: {line}"
-    example = f" (example {case.example})" if case.example else " (law case)" if law else ""
-    raise ConformanceFailure(f"{case.label}{example}: {what}; {case.describe()}{command}")
+        try:
+            bundle, command = write_bundle(case, expected, settings, what, law=law, before=before or [])
+            settings.stats.repro = str(bundle)
+        except OSError as e:
+            settings.stats.write_error = f"cannot write a repro bundle in {settings.repro_dir}: {e.strerror or e}"
+    where = f"(example {case.example})" if case.example else "(law case)" if law else ""
+    failure = Failure(what, case.describe(), command, where)
+    tail = f" | repro: {command}" if command else ""
+    raise ConformanceFailure(f"{case.label}{' ' + where if where else ''}: {failure.what}; {failure.case}{tail}",
+                             failure)

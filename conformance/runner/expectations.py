@@ -40,6 +40,12 @@ class Expectation:
                 and (self.version is None or self.version == since)
                 and (self.dtype is None or fnmatch.fnmatchcase(dtype, self.dtype)))
 
+    @property
+    def message(self) -> str:
+        """What a cell this entry covers says: `expected (bug): <reason>` (`expected: <reason>` without a kind)."""
+        kind = f" ({self.kind})" if self.kind else ""
+        return f"expected{kind}: {self.reason}"
+
     def describe(self) -> str:
         parts = [f"{self.domain}::{self.op}"]
         if self.version is not None:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from conformance.runner.report import RunReport
+from conformance.runner.results import CellResult
 from conformance.runner.shard import Shard, ShardError
 
 
@@ -22,45 +24,59 @@ class MergeError(ValueError):
     """Reports that cannot be one run's: the message names the files."""
 
 
-def merge_reports(reports: Sequence[tuple[str, dict[str, Any]]]) -> tuple[dict[str, Any], list[str]]:
-    """The merged report of `(name, report)` pairs, and warnings (missing shards)."""
+def merge_reports(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[RunReport, list[str]]:
+    """The merged report of `(name, report JSON)` pairs, and warnings (missing shards)."""
     if not reports:
         raise MergeError("no reports to merge")
-    backends = {str(data.get("backend")): name for name, data in reports}
+    runs = [(name, _as_report(name, data)) for name, data in reports]
+    backends = {run.backend: name for name, run in runs}
     if len(backends) > 1:
         raise MergeError("the reports test different backends: "
                          + ", ".join(f"{name}: {backend}" for backend, name in backends.items()))
-    cells: dict[str, Any] = {}
+    modes = {run.constant_inputs: name for name, run in runs}
+    if len(modes) > 1:
+        raise MergeError("the reports feed different inputs as constants (--constant-inputs): "
+                         + ", ".join(f"{name}: {mode or 'none'}" for mode, name in modes.items()))
+    cells: dict[str, CellResult] = {}
     source: dict[str, str] = {}
     unmatched: list[str] = []
-    for name, data in reports:
-        if not isinstance(data.get("cells"), dict):
-            raise MergeError(f"{name} is not a conform report (no 'cells')")
-        for key, cell in data["cells"].items():
+    for name, run in runs:
+        for key, cell in run.cells.items():
             if key in cells:
                 raise MergeError(f"{key} is in both {source[key]} and {name}: merge the shards of one run")
             cells[key], source[key] = cell, name
-        unmatched += [e for e in data.get("unmatched_expectations", []) if e not in unmatched]
-    warnings = _shard_problems(reports)
-    merged = {k: v for k, v in reports[0][1].items() if k != "shard"}
-    merged.update(cells=dict(sorted(cells.items())), unmatched_expectations=unmatched,
-                  started=min(float(d.get("started", 0.0)) for _, d in reports),
-                  complete=all(d.get("complete") for _, d in reports) and not warnings)
-    finished = [float(d["finished"]) for _, d in reports if "finished" in d]
-    if len(finished) == len(reports):
-        merged["finished"] = max(finished)
-    else:
-        merged.pop("finished", None)
+        unmatched += [e for e in run.unmatched_expectations if e not in unmatched]
+    warnings = _shard_problems([(name, run.shard) for name, run in runs])
+    first = runs[0][1]
+    finished = [run.finished for _, run in runs]
+    planned = [run.planned for _, run in runs]
+    merged = RunReport(backend=first.backend, started=min(run.started for _, run in runs),
+                       cells=dict(sorted(cells.items())),
+                       complete=all(run.complete for _, run in runs) and not warnings,
+                       finished=max(f for f in finished if f is not None) if None not in finished else None,
+                       planned=sum(p for p in planned if p is not None) if None not in planned else None,
+                       stopped=next((run.stopped for _, run in runs if run.stopped), None),
+                       unmatched_expectations=unmatched, expectations=first.expectations,
+                       constant_inputs=first.constant_inputs)
     return merged, warnings
 
 
-def _shard_problems(reports: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
-    """Errors for shards of different runs; a warning per shard missing from `reports`."""
+def _as_report(name: str, data: Mapping[str, Any]) -> RunReport:
+    if not isinstance(data.get("cells"), dict):
+        raise MergeError(f"{name} is not a conform report (no 'cells')")
+    try:
+        return RunReport.from_json(data)
+    except (KeyError, TypeError, ValueError) as e:
+        raise MergeError(f"{name} is not a conform report ({type(e).__name__}: {e})") from e
+
+
+def _shard_problems(reports: Sequence[tuple[str, str | None]]) -> list[str]:
+    """Errors for shards of different runs; a warning per shard missing from `reports` (name, shard spec)."""
     shards: dict[str, Shard] = {}
-    for name, data in reports:
-        if "shard" in data:
+    for name, spec in reports:
+        if spec is not None:
             try:
-                shards[name] = Shard.from_spec(str(data["shard"]))
+                shards[name] = Shard.from_spec(spec)
             except ShardError as e:
                 raise MergeError(f"{name}: {e}") from e
     if not shards:
@@ -85,28 +101,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options: argparse.Namespace) -> int:
-    """Merge, write, print the summary; 0 when no cell failed, 1 when one did or a shard is missing (the merged
-    report is written, marked incomplete), 2 on inputs that cannot be one run's."""
+    """Merge, write, print the summary; 0 when no cell failed, 1 when one did, a shard is missing (the merged report
+    is written, marked incomplete) or an output cannot be written, 2 on inputs that cannot be one run's or an output
+    path that cannot be written, 130 / 143 on SIGINT / SIGTERM (nothing half-written is left)."""
+    from conformance.signals import exit_code, signal_name, stopping_on_signals
+
+    with stopping_on_signals():
+        try:
+            return _merge(options)
+        except KeyboardInterrupt as e:
+            print(f"conform merge: interrupted ({signal_name(e)}); nothing was written after it", file=sys.stderr)
+            return exit_code(e)
+
+
+def _merge(options: argparse.Namespace) -> int:
     from conformance.runner.junit import write_junit
-    from conformance.runner.report import Report, summarize
+    from conformance.runner.outputs import OutputError, check_file
+    from conformance.runner.report import OutputFailed, ReportWriter, summarize
 
     try:
+        for path, option in ((options.report, "--report"), (options.junit, "--junit")):
+            if path is not None:
+                check_file(path, option)
         merged, warnings = merge_reports([(str(path), _read(path)) for path in options.reports])
-    except MergeError as e:
+    except (MergeError, OutputError) as e:
         print(f"conform merge: {e}", file=sys.stderr)
         return 2
-    if options.report is not None:
-        report = Report(options.report, str(merged.get("backend")))
-        report.data = merged
-        report.write()
-    if options.junit is not None:
-        write_junit(merged, options.junit)
+    try:
+        ReportWriter(options.report).write(merged)
+        if options.junit is not None:
+            write_junit(merged, options.junit)
+    except OutputFailed as e:
+        print(f"conform merge: {e}", file=sys.stderr)
+        return 1
     print(summarize(merged))
     for warning in warnings:
         print(f"conform merge: {warning}", file=sys.stderr)
     written = [f"{what}: {path}" for what, path in (("report", options.report), ("junit", options.junit)) if path]
-    print(f"\n{len(merged['cells'])} cells from {len(options.reports)} reports" + "".join(f"; {w}" for w in written))
-    return 1 if warnings or any(c.get("status") == "fail" for c in merged["cells"].values()) else 0
+    print(f"\n{len(merged.cells)} cells from {len(options.reports)} reports" + "".join(f"; {w}" for w in written))
+    return 1 if warnings or any(c.status == "fail" for c in merged.cells.values()) else 0
 
 
 def _read(path: Path) -> dict[str, Any]:

@@ -7,8 +7,12 @@
         output_<i>.pb  the reference's i-th output (absent when there is no reference kernel)
         outer_<k>.pb   the k-th value the node's graph attributes read from the enclosing graph (the model's
                        graph inputs after the node's own)
-        case.json      op, version, dtype, type bindings, backend, timeout, what failed, whether it is a law case
-                       (`random_laws.law_case`: its replay tests the draws against their law again)
+        case.json      op, version, dtype, type bindings, backend, timeout, constant_inputs (`--constant-inputs`),
+                       what failed (the backend's whole message, on one line), whether it is a law case
+                       (`random_laws.law_case`: its replay tests the draws against their law again), and `before`:
+                       the folders below of cases to run first
+        before_<k>/    a case (same files) the replay runs first in the same backend process: a crash that happens
+                       only right after it (`worker.IsolatedBackend`'s triage) reproduces
         command.txt    the one command that re-runs exactly this case (exit 1 while it still fails)
 """
 
@@ -17,6 +21,8 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +31,7 @@ import onnx
 
 from conformance.containers import shape_of
 from conformance.onnx_model import case_model, node_attributes, output_shapes, output_types
-from conformance.runner.settings import CheckSettings
+from conformance.runner.settings import CheckSettings, RecentCase
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
 from conformance.value_protos import load_value, save_value
@@ -50,11 +56,33 @@ def replay_command(spec: str, bundle: Path, timeout: float, constant_inputs: str
 
 
 def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckSettings,
-                 what: str, *, law: bool = False) -> tuple[Path, str]:
+                 what: str, *, law: bool = False, before: Sequence[RecentCase] = ()) -> tuple[Path, str]:
+    """Write the bundle of a failing case (with `before`: the cases a crash needs run first in the same backend
+    process, as `before_<k>/` bundles of their own); (its folder, the command that replays it). OSError as the
+    system gives it."""
     if settings.repro_dir is None:
         raise ValueError("write_bundle needs settings.repro_dir")
     bundle = settings.repro_dir / bundle_name(case, law)
     bundle.mkdir(parents=True, exist_ok=True)
+    for old in bundle.glob("before_*"):  # a bundle rewritten for another case
+        shutil.rmtree(old, ignore_errors=True)
+    _write_case_files(bundle, case, expected)
+    firsts = []
+    for k, prior in enumerate(before):
+        folder = bundle / f"before_{k}"
+        folder.mkdir()
+        _write_case_files(folder, prior.case, prior.expected)
+        _write_meta(folder, prior.case, prior.law, {"role": "run before the bundle's case, in the same process"})
+        firsts.append(folder.name)
+    command = replay_command(settings.spec, bundle, settings.timeout, settings.constant_inputs)
+    _write_meta(bundle, case, law, {"backend": settings.spec, "timeout": settings.timeout,
+                                    "constant_inputs": settings.constant_inputs, "failure": what,
+                                    "command": command, "before": firsts})
+    (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
+    return bundle, command
+
+
+def _write_case_files(bundle: Path, case: Case, expected: list[np.ndarray] | None) -> None:
     model = case_model(case, output_types(case, expected), output_shapes(case, expected))
     onnx.save_model(model, bundle / "model.onnx")
     declared = {v.name: v.type for v in [*model.graph.input, *model.graph.output]}
@@ -68,14 +96,12 @@ def write_bundle(case: Case, expected: list[np.ndarray] | None, settings: CheckS
     if expected is not None:
         for i, (name, y) in enumerate(zip(case.output_names, expected, strict=False)):
             save_value(bundle / f"output_{i}.pb", y, name, declared.get(name))
-    command = replay_command(settings.spec, bundle, settings.timeout, settings.constant_inputs)
+
+
+def _write_meta(bundle: Path, case: Case, law: bool, extra: dict[str, Any]) -> None:
     meta = {"domain": case.version.domain, "op": case.version.name, "since": case.version.since,
-            "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example, "law": law,
-            "backend": settings.spec, "timeout": settings.timeout, "constant_inputs": settings.constant_inputs,
-            "failure": what, "command": command}
+            "dtype": case.dtype, "type_bindings": case.type_bindings, "example": case.example, "law": law, **extra}
     (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
-    return bundle, command
 
 
 def load_bundle(bundle: Path) -> tuple[Case, list[np.ndarray] | None, dict[str, object]]:

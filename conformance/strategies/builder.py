@@ -134,6 +134,8 @@ class Builder:
 
     def _dim(self, name: str) -> None:
         ctx, plan = self.ctx, self.plan
+        if self.hint.shapes is not None and name in ctx.dims:
+            return  # the hint's shapes set it (`set_input_shape`): a construction rule must not redraw it
         domain = dom.for_element(ctx.version.dims.get(name), ctx.dtype)
         if domain is None and name in plan.derived:
             value = dom.evaluate(plan.derived[name], self.env(), self.values())
@@ -482,8 +484,11 @@ class Builder:
             ctx.shapes[param.name] = [shape_of(x) for x in array]
         elif array is None:
             ctx.shapes[param.name] = None
-        else:
-            set_input_shape(ctx, param.name, list(shape_of(array)))
+        elif isinstance(shape := shape_of(array), list):
+            set_input_shape(ctx, param.name, shape)
+        else:  # a map (or a sequence of maps) has no shape the formulas could read
+            ctx.shapes[param.name] = shape
+            ctx.fixed.add(param.name)
 
 
 # ---- helpers ------------------------------------------------------------------------------------------------------

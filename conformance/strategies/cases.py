@@ -18,11 +18,12 @@ from conformance.containers import shape_of, value_size, value_type
 from conformance.strategies.attributes import DrawFn, as_node_value, node_values
 from conformance.strategies.builder import Builder
 from conformance.strategies.case import Case
+from conformance.strategies.channels_last import lay_out, twin_of
 from conformance.strategies.containers import layout_size
 from conformance.strategies.context import DrawContext
 from conformance.strategies.domains import Undrawable
 from conformance.strategies.dtypes import numpy_dtype
-from conformance.strategies.hint_table import hint_for
+from conformance.strategies.hint_table import NO_HINT, hint_for
 from conformance.strategies.plan import plan_for
 from conformance.strategies.schedule import schedule_for
 from opset.cells import allowed_cells, cell_name, cell_type, drawable_cell, primary_param
@@ -64,6 +65,10 @@ def op_cases(version: OpVersion, dtype: str, *, max_side: int = 5, max_rank: int
 
 def _draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int, max_rank: int,
                max_elements: int) -> Case | None:
+    twin = twin_of(version)
+    if twin is not None:
+        return _draw_as_twin(draw, version, twin, dtype, max_side=max_side, max_rank=max_rank,
+                             max_elements=max_elements)
     plan = plan_for(version)
     hint = hint_for(version)
     ctx = DrawContext(version, dtype, _bind_types(draw, version, dtype), max_side)
@@ -72,6 +77,34 @@ def _draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int, m
     try:
         builder.run()
         count = builder.output_count()
+    except Undrawable:
+        return None
+    return _finish(ctx, max_elements, count)
+
+
+def _draw_as_twin(draw: DrawFn, version: OpVersion, twin: OpVersion, dtype: str, *, max_side: int, max_rank: int,
+                  max_elements: int) -> Case | None:
+    """A com.ms.internal.nhwc case: its twin's draw laid out channels last (`channels_last`), then the attributes
+    the twin lacks from the nhwc op's own YAML."""
+    twin_plan, twin_hint = plan_for(twin), hint_for(twin)
+    twin_ctx = DrawContext(twin, dtype, _bind_types(draw, twin, dtype), max_side)
+    twin_schedule = schedule_for(twin, twin_plan, hint_shapes=twin_hint.shapes is not None)
+    twin_builder = Builder(draw, twin_ctx, twin_plan, twin_schedule, twin_hint, max_rank)
+    bindings = _bind_types(draw, version, dtype)
+    try:
+        twin_builder.run()
+        count = min(twin_builder.output_count(), len(version.outputs))
+    except Undrawable:
+        return None
+    bindings.update({k: v for k, v in twin_ctx.type_bindings.items() if k in version.type_constraints})
+    ctx = DrawContext(version, dtype, bindings, max_side)
+    lay_out(twin_ctx, ctx)
+    plan = plan_for(version)
+    schedule = schedule_for(version, plan, hint_shapes=False)
+    builder = Builder(draw, ctx, plan, schedule, NO_HINT, max_rank)
+    builder.done = {item for item in schedule.order if item[0] != "attr" or item[1] in twin.attributes}
+    try:
+        builder.run()
     except Undrawable:
         return None
     return _finish(ctx, max_elements, count)

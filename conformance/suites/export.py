@@ -8,7 +8,9 @@ Per op version selected: its YAML examples, and per cell (element type) `--draws
 strategies with a seed fixed by `--seed` and the cell, so the same command writes the same bytes. Next to the case
 folders (`export_cases` says what one holds): `manifest.json` (every case with its cell, so `conform --suite DIR`
 reports cells as the property runs do) and `README.txt` (how to run the corpus, and what was left out and why).
-Exit status: 0 when written, 2 on a usage error (nothing selected, DIR holds something else).
+Exit status: 0 when written, 1 when a file could not be written, 2 on a usage error (nothing selected, DIR holds
+something else or cannot be written), 130 / 143 when SIGINT / SIGTERM stopped it (the manifest then lists the cases
+written so far and says `"complete": false`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import shutil
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.suites.export_cases import (
@@ -51,6 +53,16 @@ class Export:
     left_out: tuple[LeftOut, ...]
 
 
+@dataclass
+class ExportSink:
+    """What an export has written so far: an interrupted one's manifest lists it."""
+
+    cases: list[ExportedCase] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
+    cells_planned: int = 0
+    cells_done: int = 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="conform export", description=__doc__.splitlines()[0])
     add_arguments(p)
@@ -75,17 +87,42 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(options: argparse.Namespace) -> int:
-    """Write the corpus `options` ask for; the exit status (2 on a usage error)."""
+    """Write the corpus `options` ask for; the exit status: 0 written, 1 when a file could not be written (what was
+    written stays), 2 on a usage error (the folder checked before any case is drawn), 130 / 143 on SIGINT / SIGTERM
+    (the manifest then lists the cases written so far, marked `"complete": false`)."""
+    from conformance.signals import exit_code, signal_name, stopping_on_signals
+
+    with stopping_on_signals():
+        sink = ExportSink()
+        try:
+            return _run(options, sink)
+        except KeyboardInterrupt as e:
+            written = _write_partial(options, sink)
+            print(f"conform export: interrupted after {sink.cells_done} of {sink.cells_planned} cells "
+                  f"({signal_name(e)}); {written}", file=sys.stderr)
+            return exit_code(e)
+        except OSError as e:
+            print(f"conform export: cannot write in {options.dir}: {e.strerror or e}"
+                  + (f" ({e.filename})" if e.filename else ""), file=sys.stderr)
+            return 1
+
+
+def _run(options: argparse.Namespace, sink: ExportSink) -> int:
     if options.draws < 0 or options.jobs < 1:
         print("conform export: --draws must be >= 0 and --jobs >= 1", file=sys.stderr)
         return 2
+    from conformance.runner.outputs import OutputError, check_folder
     from conformance.test_modules.generator import select_ops, split_patterns
     from opset.errors import RegistryError
 
     try:
+        check_folder(options.dir, "")
         from conformance.registry import current_registry
 
         registry = current_registry()
+    except OutputError as e:
+        print(f"conform export: {e}", file=sys.stderr)
+        return 2
     except RegistryError as e:
         print(f"conform export: the registry does not load:\n{e}", file=sys.stderr)
         return 2
@@ -98,7 +135,7 @@ def run(options: argparse.Namespace) -> int:
         print(f"conform export: {problem}", file=sys.stderr)
         return 2
     started = time.monotonic()
-    result = export(options.dir, ops, options.draws, options.seed, options.jobs)
+    result = export(options.dir, ops, options.draws, options.seed, options.jobs, sink)
     command = _command(options)
     write_manifest(options.dir, result, command, options.draws, options.seed)
     (options.dir / README).write_text(readme_text(result.cases, result.left_out, command, options.draws,
@@ -106,6 +143,18 @@ def run(options: argparse.Namespace) -> int:
     print(f"conform export: {len(result.cases)} cases in {options.dir} ({len(result.left_out)} left out, see "
           f"{options.dir / README}) in {time.monotonic() - started:.1f} s")
     return 0
+
+
+def _write_partial(options: argparse.Namespace, sink: ExportSink) -> str:
+    """The manifest of an interrupted export (its cases so far, `"complete": false`); what was done, in words."""
+    if not sink.cases and not sink.left_out:
+        return "nothing was written"
+    result = Export(tuple(sorted(sink.cases, key=lambda c: c.name)), tuple(sink.left_out))
+    try:
+        write_manifest(options.dir, result, _command(options), options.draws, options.seed, complete=False)
+    except OSError as e:
+        return f"its manifest could not be written ({e.strerror or e})"
+    return f"{options.dir / MANIFEST} lists the {len(result.cases)} cases written, marked incomplete"
 
 
 def _command(options: argparse.Namespace) -> str:
@@ -142,36 +191,42 @@ def prepare_folder(out: Path) -> str | None:
     return None
 
 
-def export(out: Path, ops: Sequence[OpSchema], draws: int, seed: int, jobs: int = 1) -> Export:
-    """Write the cases of `ops` into `out` (existing and empty)."""
+def export(out: Path, ops: Sequence[OpSchema], draws: int, seed: int, jobs: int = 1,
+           sink: ExportSink | None = None) -> Export:
+    """Write the cases of `ops` into `out` (existing and empty), each recorded in `sink` as it is written."""
     from conformance.test_modules.generator import resolvable_versions
     from opset.cells import cell_dtypes
 
-    cases: list[ExportedCase] = []
-    left: list[LeftOut] = []
+    sink = sink if sink is not None else ExportSink()
     cells: list[tuple[str, str, int, str]] = []
+    examples = []
     for op in ops:
         versions = resolvable_versions(op)
-        left += [LeftOut(v.signature, REMOVED) for v in op.versions if v not in versions]
+        sink.left_out += [LeftOut(v.signature, REMOVED) for v in op.versions if v not in versions]
         for version in versions:
             why = _without_kernel(version)
             if why is not None:
-                left.append(LeftOut(version.signature, NO_KERNEL, why))
+                sink.left_out.append(LeftOut(version.signature, NO_KERNEL, why))
                 continue
             drawable, other = cell_dtypes(version)
-            left += [LeftOut(op_label(version.domain, version.name, version.since, d), NUMPY_TYPE) for d in other]
-            for example in version.examples:
-                found = export_example(version, example, out)
-                if isinstance(found, LeftOut):
-                    left.append(found)
-                else:
-                    cases.append(found)
+            sink.left_out += [LeftOut(op_label(version.domain, version.name, version.since, d), NUMPY_TYPE)
+                              for d in other]
+            examples += [(version, example) for example in version.examples]
             if draws:
                 cells += [(version.domain, version.name, version.since, d) for d in drawable]
+    sink.cells_planned = len(cells)
+    for version, example in examples:
+        found = export_example(version, example, out)
+        if isinstance(found, LeftOut):
+            sink.left_out.append(found)
+        else:
+            sink.cases.append(found)
+    sink.cells_planned = len(cells)
     for result in _cell_exports(cells, draws, seed, out, jobs):
-        cases += result.cases
-        left += result.left_out
-    return Export(tuple(sorted(cases, key=lambda c: c.name)), tuple(left))
+        sink.cases += result.cases
+        sink.left_out += result.left_out
+        sink.cells_done += 1
+    return Export(tuple(sorted(sink.cases, key=lambda c: c.name)), tuple(sink.left_out))
 
 
 def _without_kernel(version: OpVersion) -> str | None:
@@ -189,8 +244,20 @@ def _cell_exports(cells: list[tuple[str, str, int, str]], draws: int, seed: int,
         return
     # fork: the workers share the loaded registry; each cell's draws depend on the cell alone, so the corpus is
     # the same whichever worker draws which cell
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(_export_cell_task, tasks, chunksize=8)
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_signals_to_the_parent) as pool:
+        yield from pool.imap(_export_cell_task, tasks, chunksize=8)  # leaving the block early terminates the workers
+
+
+def _leave_signals_to_the_parent() -> None:
+    """A forked worker inherits conform's handlers: Ctrl-C (sent to the whole process group) is the parent's to
+    handle, and the parent's terminate() (SIGTERM) ends the worker at once."""
+    import signal
+
+    from conformance.runner.worker import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent()
 
 
 def _export_cell_task(task: tuple[tuple[str, str, int, str], int, int, Path]) -> CellExport:
@@ -200,9 +267,10 @@ def _export_cell_task(task: tuple[tuple[str, str, int, str], int, int, Path]) ->
     return export_cell(current_registry().op(domain, op).version(since), dtype, draws, seed, out)
 
 
-def write_manifest(out: Path, result: Export, command: str, draws: int, seed: int) -> None:
-    """manifest.json: the corpus's cases with their cells (sorted by name), and what was left out."""
-    data = {"format": FORMAT, "command": command, "draws": draws, "seed": seed,
+def write_manifest(out: Path, result: Export, command: str, draws: int, seed: int, complete: bool = True) -> None:
+    """manifest.json: the corpus's cases with their cells (sorted by name), what was left out, and whether the
+    export went through (an interrupted one lists the cases written before it stopped)."""
+    data = {"format": FORMAT, "command": command, "draws": draws, "seed": seed, "complete": complete,
             "cases": [c.as_json() for c in result.cases],
             "left_out": [{"label": x.label, "reason": x.reason, "detail": x.detail} for x in result.left_out]}
     (out / MANIFEST).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -18,18 +18,15 @@ import re
 import shlex
 import shutil
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 import onnx
 from google.protobuf.message import DecodeError
 
-from conformance.backends.protocol import Unsupported
-from conformance.models.runner import NodeUnsupported
-from conformance.runner.checks import ConformanceFailure
 from conformance.runner.settings import CheckSettings
-from conformance.suites.onnx_node import SuiteCase, case_cell, check_data_sets
+from conformance.suites.onnx_node import SuiteCase, case_cell, check_data_sets, suite_failure
 from conformance.value_protos import load_value
 
 MANIFEST = "manifest.json"
@@ -136,49 +133,9 @@ def load_case(root: str, name: str) -> FolderCase:
     return FolderCase(model, sets, rtol, atol)
 
 
-def write_module(out: Path, root: Path, cases: Sequence[SuiteCase]) -> None:
-    """The test module pytest runs: one test per case, parametrized by its cell."""
-    out.mkdir(parents=True, exist_ok=True)
-    data = {"root": str(root.resolve()), "cases": [asdict(c) for c in cases]}
-    (out / "folder_cases.json").write_text(json.dumps(data), encoding="utf-8")
-    (out / "test_folder_suite.py").write_text(_MODULE, encoding="utf-8")
-
-
-_MODULE = '''"""A folder of cases on the session's backend (written by `conform --suite DIR`)."""
-import json
-from pathlib import Path
-
-import pytest
-
-from conformance.suites.folder import check_folder_case
-
-DATA = json.loads((Path(__file__).parent / "folder_cases.json").read_text(encoding="utf-8"))
-ROOT = DATA["root"]
-
-
-@pytest.mark.parametrize(("domain", "op", "since", "dtype", "name"),
-                         [(c["domain"], c["op"], c["since"], c["dtype"], c["name"]) for c in DATA["cases"]],
-                         ids=[c["name"] for c in DATA["cases"]])
-def test_case(domain: str, op: str, since: int, dtype: str, name: str) -> None:
-    check_folder_case(ROOT, name)
-'''
-
-
-def check_folder_case(root: str, name: str) -> None:
-    """Run one case on the session's backend; skips when unsupported, raises ConformanceFailure when wrong."""
-    import pytest
-
-    from conformance.runner import state
-
-    backend, settings = state.current()
-    try:
-        check_case(root, name, backend, settings)
-    except (Unsupported, NodeUnsupported) as e:
-        pytest.skip(f"unsupported: {e}")
-
-
-def check_case(root: str, name: str, backend: Any, settings: CheckSettings) -> None:
-    """Every data set of the case `root/name` on `backend`; raises Unsupported or ConformanceFailure."""
+def check_folder_case(root: str, name: str, backend: Any, settings: CheckSettings) -> None:
+    """Every data set of the case `root/name` on `backend`; raises Unsupported (NodeUnsupported) or
+    ConformanceFailure."""
     case = load_case(root, name)
     node = case.model.graph.node[0] if case.model.graph.node else None
     check_data_sets(name, case, node, backend, settings, lambda k, what: _fail(root, name, k, settings, what),
@@ -187,14 +144,17 @@ def check_case(root: str, name: str, backend: Any, settings: CheckSettings) -> N
 
 def _fail(root: str, name: str, data_set: int, settings: CheckSettings, what: str) -> NoReturn:
     command = shlex.join(["conform", "--suite", root, "--backend", settings.spec, "--op", name])
-    where = ""
+    written = ""
     if settings.repro_dir is not None:
         bundle = settings.repro_dir / f"folder__{name.replace('/', '__')}"
-        shutil.copytree(Path(root) / name, bundle, dirs_exist_ok=True)
-        meta = {"suite": root, "case": name, "data_set": data_set, "backend": settings.spec, "failure": what,
-                "command": command}
-        (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
-        settings.stats.repro = str(bundle)
-        where = f" | repro: {command}"
-    raise ConformanceFailure(f"{name} (data set {data_set}): {what}{where}")
+        try:
+            shutil.copytree(Path(root) / name, bundle, dirs_exist_ok=True)
+            meta = {"suite": root, "case": name, "data_set": data_set, "backend": settings.spec, "failure": what,
+                    "command": command}
+            (bundle / "case.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+            (bundle / "command.txt").write_text(command + "\n", encoding="utf-8")
+            settings.stats.repro = str(bundle)
+            written = command
+        except OSError as e:
+            settings.stats.write_error = f"cannot write a repro bundle in {settings.repro_dir}: {e.strerror or e}"
+    raise suite_failure(f"{name} (data set {data_set})", what, written)

@@ -16,7 +16,7 @@ import json
 import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, Protocol
 
@@ -29,8 +29,11 @@ from conformance.containers import as_value, cell_of_value, describe, shape_of
 from conformance.element_types import element_of, is_ml_dtype
 from conformance.models.runner import ModelRunner, NodeUnsupported
 from conformance.runner.checks import ConformanceFailure, followed_reading
+from conformance.runner.messages import exception_text
 from conformance.runner.random_outputs import RandomCall, random_call, random_output_problems
+from conformance.runner.results import Failure
 from conformance.runner.settings import CheckSettings
+from conformance.runner.worker import RemoteError
 from conformance.value_protos import save_value
 from opset.dtypes import is_container
 from opset.errors import ResolutionError
@@ -118,46 +121,6 @@ def case_cell(name: str, model: onnx.ModelProto, node: onnx.NodeProto, inputs: S
     return SuiteCase(name, domain, node.op_type, version.since if version is not None else opset, dtype)
 
 
-def write_module(out: Path, cases: Sequence[SuiteCase]) -> None:
-    """The test module pytest runs: one test per case, parametrized by its cell."""
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "onnx_node_cases.json").write_text(json.dumps([asdict(c) for c in cases]), encoding="utf-8")
-    (out / "test_onnx_node_suite.py").write_text(_MODULE, encoding="utf-8")
-
-
-_MODULE = '''"""onnx's node suite on the session's backend (written by `conform --suite onnx-node`)."""
-import json
-from pathlib import Path
-
-import pytest
-
-from conformance.suites.onnx_node import check_suite_case
-
-SUITE = "onnx-node"
-CASES = json.loads((Path(__file__).parent / "onnx_node_cases.json").read_text(encoding="utf-8"))
-
-
-@pytest.mark.parametrize(("domain", "op", "since", "dtype", "name"),
-                         [(c["domain"], c["op"], c["since"], c["dtype"], c["name"]) for c in CASES],
-                         ids=[c["name"] for c in CASES])
-def test_case(domain: str, op: str, since: int, dtype: str, name: str) -> None:
-    check_suite_case(name)
-'''
-
-
-def check_suite_case(name: str) -> None:
-    """Run one case on the session's backend; raises Unsupported or ConformanceFailure."""
-    import pytest
-
-    from conformance.runner import state
-
-    backend, settings = state.current()
-    try:
-        _check(name, backend, settings)
-    except (Unsupported, NodeUnsupported) as e:
-        pytest.skip(f"unsupported: {e}")
-
-
 class SuiteData(Protocol):
     """A case as onnx's TestCase holds it: a model, its data sets (inputs, expected outputs) and tolerances."""
 
@@ -174,7 +137,8 @@ class SuiteData(Protocol):
     def atol(self) -> float: ...
 
 
-def _check(name: str, backend: Any, settings: CheckSettings) -> None:
+def check_suite_case(name: str, backend: Any, settings: CheckSettings) -> None:
+    """Run the case `name` on `backend`; raises Unsupported (NodeUnsupported) or ConformanceFailure."""
     case = testcases()[name]
     check_data_sets(f"onnx-node {name}", case, op_under_test(name, case.model, testcases()), backend, settings,
                     lambda k, what: _fail(name, k, settings, what))
@@ -196,7 +160,7 @@ def check_data_sets(label: str, case: SuiteData, node: onnx.NodeProto | None, ba
         except NodeUnsupported:
             raise
         except Exception as e:  # the backend's error, a crash or a hang: a recorded failure of this case
-            fail(k, f"{type(e).__name__}: {e}")
+            fail(k, e.text if isinstance(e, RemoteError) else exception_text(e))
         drawn = drawn_outputs(node, model, feeds) if node is not None else None
         problems = compare(list(got.values()), expected, case.rtol, case.atol, drawn, source=source)
         if problems:
@@ -346,10 +310,20 @@ def _compare_tensor(where: str, y: np.ndarray, want: np.ndarray, rtol: float, at
 def _fail(name: str, data_set: int, settings: CheckSettings, what: str) -> NoReturn:
     command = ""
     if settings.repro_dir is not None:
-        bundle = write_suite_bundle(name, data_set, settings, what)
-        settings.stats.repro = str(bundle)
-        command = f" | repro: {(bundle / 'command.txt').read_text(encoding='utf-8').strip()}"
-    raise ConformanceFailure(f"onnx-node {name} (data set {data_set}): {what}{command}")
+        try:
+            bundle = write_suite_bundle(name, data_set, settings, what)
+            settings.stats.repro = str(bundle)
+            command = (bundle / "command.txt").read_text(encoding="utf-8").strip()
+        except OSError as e:
+            settings.stats.write_error = f"cannot write a repro bundle in {settings.repro_dir}: {e.strerror or e}"
+    raise suite_failure(f"onnx-node {name} (data set {data_set})", what, command)
+
+
+def suite_failure(where: str, what: str, command: str) -> ConformanceFailure:
+    """The failure of a suite's case `where` (`onnx-node NAME (data set 0)`), replayed by `command` ("" without a
+    bundle)."""
+    tail = f" | repro: {command}" if command else ""
+    return ConformanceFailure(f"{where}: {what}{tail}", Failure(what, "", command, where))
 
 
 def write_suite_bundle(name: str, data_set: int, settings: CheckSettings, what: str) -> Path:

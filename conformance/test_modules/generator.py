@@ -1,8 +1,9 @@
 """`gen tests --out DIR [--op GLOB] [--domain D]`: one readable pytest module per op, from `op_test.py.j2`.
 
-Each module holds the op's (version, dtype) cells as parametrized Hypothesis tests, one law case per cell of
-a version whose outputs are drawn at random (its `random` key), and its YAML examples as explicit tests; it
-runs under `pytest -p conformance.runner.plugin --backend X`.
+Each module holds the op's (version, dtype) cells as parametrized tests of their drawn cases, one law case per cell
+of a version whose outputs are drawn at random (its `random` key), and its YAML examples as explicit tests; it runs
+under `pytest -p conformance.runner.plugin --backend X`, whose `conform` fixture runs each test on the core
+`conform` itself uses (the module imports nothing of `conformance`).
 A file is written only when its content changed.
 """
 
@@ -54,15 +55,11 @@ def render_module(op: OpSchema, environment: jinja2.Environment, out: Path) -> s
         laws += [(version.since, d) for d in drawable] if version.random is not None else []
         unsupported += [(version.since, d) for d in other]
         examples += [(version.since, e.name, example_dtype(version, e)) for e in version.examples]
-    imports = [name for name, used in (("check_example", examples), ("check_law_case", laws),
-                                       ("check_property_case", cells), ("skip_unsupported_dtype", unsupported))
-               if used]
     command = shlex.join(["gen", "tests", "--out", str(out), "--domain", op.domain, "--op", op.name])
     return environment.get_template(TEMPLATE).render(
         header=header("conformance/test_modules", command, "python"),
         domain=op.domain, op=op.name, versions=[v.since for v in versions], filename=module_name(op),
-        test_name=_identifier(op.name), cells=cells, unsupported=unsupported, examples=examples, laws=laws,
-        imports=imports or ["check_example"])
+        test_name=_identifier(op.name), cells=cells, unsupported=unsupported, examples=examples, laws=laws)
 
 
 def select_ops(ops: Iterable[OpSchema], patterns: Sequence[str], domains: Sequence[str]) -> list[OpSchema]:

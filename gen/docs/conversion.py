@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from opset.model import MapsTo, OpVersion
 from opset.registry import Registry
+from opset.tmfile.onnx_reverse import reversible
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +40,7 @@ def conversion_rows(registry: Registry) -> list[ConversionRow]:
             continue
         version = op.versions[-1]
         mappings = (version.maps_to, *version.maps_to.alternatives) if version.maps_to is not None else ()
-        reverse = sorted({m.op for m in mappings
-                          if not (m.fold or m.per_output) and m.domain == "ai.onnx"})
+        reverse = sorted({m.op for m in mappings if reversible(m)})
         partial = next((m.unmapped for m in mappings if m.unmapped), "")
         rows.append(ConversionRow(version, tuple(dict.fromkeys(_written(m) for m in mappings)), tuple(reverse),
                                   version.unmapped or partial))

@@ -113,10 +113,14 @@ def _name(node: Name) -> Code:
         converted = ev.converted
         if name in converted:
             return converted[name]
-        env = ev.env
-        if name not in env:
-            return ev.lookup(name, scope)  # which says it is not a name
-        raw = env[name]
+        bound = ev.bound
+        if bound is not None and name in bound:  # (a dict: no call into the environment's own lookup)
+            raw = bound[name]
+        else:
+            env = ev.env
+            if name not in env:
+                return ev.lookup(name, scope)  # which says it is not a name
+            raw = env[name]
         kind = type(raw)
         if kind is int or kind is str or raw is None:
             cost = 1

@@ -44,6 +44,9 @@ class Evaluator:
         self.values = values
         self.budget = Budget()
         self.converted: dict[str, Any] = {}
+        # an environment may show the names it has bound as a plain dict (`bound`: each one's value as env[name] gives
+        # it); the compiled closures read those without calling into the environment
+        self.bound: dict[str, Any] | None = getattr(env, "bound", None)
 
     def run(self, node: Node, scope: Scope) -> Any:
         budget = self.budget

@@ -57,13 +57,10 @@ def evaluate(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str,
     node_domain = registry().node_domain(version.domain)
     inferred = check_node(version, node_domain, values, attributes, labels)
     node = node_proto(version, node_domain, [v.label if v is not None else "" for v in values], labels, attributes)
-    call = NodeCall(
-        node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=_opset_imports(version, node_domain),
-        output_dtypes=[_output_dtype(t) for t, _, _ in inferred], domain=version.domain, op=version.name,
-        version=version.since, dtypes=sorted({element_of(x) for x in inputs if isinstance(x, np.ndarray)}),
+    got = evaluator().run(_call(
+        version, node, inputs, output_dtypes=[_output_dtype(t) for t, _, _ in inferred],
         output_shapes=[list(s) if s is not None and all(isinstance(d, int) for d in s) else None
-                       for _, s, _ in inferred])
-    got = evaluator().run(call)
+                       for _, s, _ in inferred]))
     if len(got) <= max(wanted, default=-1):
         raise RuntimeError(f"{version.signature}: the evaluator gave {len(got)} outputs, the node has {len(labels)}")
     return tuple(np.asarray(got[i]) for i in wanted)
@@ -72,12 +69,18 @@ def evaluate(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str,
 def run_node(node: Any, inputs: Sequence[np.ndarray | None], version: OpVersion) -> list[np.ndarray]:
     """The outputs of a ready NodeProto of `version` on `inputs` (None: an omitted optional input), through the
     chosen evaluator; the node is not checked again (its caller built it from the registry)."""
-    node_domain = registry().node_domain(version.domain)
-    call = NodeCall(
-        node_bytes=node.SerializeToString(), inputs=list(inputs), opset_imports=_opset_imports(version, node_domain),
-        output_dtypes=[None] * len(node.output), domain=version.domain, op=version.name, version=version.since,
-        dtypes=sorted({element_of(x) for x in inputs if isinstance(x, np.ndarray)}))
-    return [np.asarray(y) for y in evaluator().run(call)]
+    return [np.asarray(y) for y in evaluator().run(_call(version, node, inputs,
+                                                         output_dtypes=[None] * len(node.output)))]
+
+
+def _call(version: OpVersion, node: Any, inputs: Sequence[Any], *, output_dtypes: list[str | None],
+          output_shapes: list[Any] | None = None) -> NodeCall:
+    """The evaluator's NodeCall for one node of `version` (the one place eager mode builds it)."""
+    return NodeCall(
+        node_bytes=node.SerializeToString(), inputs=list(inputs),
+        opset_imports=_opset_imports(version, registry().node_domain(version.domain)), output_dtypes=output_dtypes,
+        domain=version.domain, op=version.name, version=version.since,
+        dtypes=sorted({element_of(x) for x in inputs if isinstance(x, np.ndarray)}), output_shapes=output_shapes)
 
 
 def _opset_imports(version: OpVersion, node_domain: str) -> dict[str, int]:

@@ -11,16 +11,28 @@ from __future__ import annotations
 import stat
 from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from opset.registry import Registry
-from opset.tmfile.binary import TmfileError
-from opset.tmfile.model import Model
-from opset.tmfile.params import param_structs
-from opset.tmfile.reader import read_image
+if TYPE_CHECKING:  # the reader's modules load on first use: `opset validate model.onnx` asks `is_tmfile` only
+    from opset.registry import Registry
+    from opset.tmfile.binary import TmfileError
+    from opset.tmfile.model import Model
 
 __all__ = ["Model", "TmfileError", "is_tmfile", "read_tmfile", "write_tmfile"]
 
 MAX_FILE_SIZE = 1 << 31  # offsets are 32-bit: a TM2 file cannot be larger than this
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Model":
+        from opset.tmfile.model import Model
+
+        return Model
+    if name == "TmfileError":
+        from opset.tmfile.binary import TmfileError
+
+        return TmfileError
+    raise AttributeError(f"module 'opset.tmfile' has no attribute '{name}'")
 
 
 def is_tmfile(path: str) -> bool:
@@ -41,6 +53,10 @@ def read_tmfile(source: str | PathLike[str] | bytes | bytearray | memoryview,
     """Read a `.tmfile` from a path or from its bytes; raise `TmfileError` when it is not a readable TM2 file.
 
     The error is one line; read from a path, it starts with the path, so callers print it as it is."""
+    from opset.tmfile.binary import TmfileError
+    from opset.tmfile.params import param_structs
+    from opset.tmfile.reader import read_image
+
     if isinstance(source, (bytes, bytearray, memoryview)):
         return read_image(bytes(source), param_structs(registry))
     path = Path(source)
@@ -51,6 +67,8 @@ def read_tmfile(source: str | PathLike[str] | bytes | bytearray | memoryview,
 
 
 def _file_bytes(path: Path) -> bytes:
+    from opset.tmfile.binary import TmfileError
+
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):  # a device or pipe could be endless
@@ -64,6 +82,7 @@ def _file_bytes(path: Path) -> bytes:
 
 def write_tmfile(model: Model, registry: Registry | None = None) -> bytes:
     """Encode `model` as a `.tmfile` (see `opset.tmfile.writer`)."""
+    from opset.tmfile.params import param_structs
     from opset.tmfile.writer import write_model
 
     return write_model(model, param_structs(registry))

@@ -79,6 +79,11 @@ class Graph:
         return readers[0] if len(readers) == 1 and value not in self.outputs else None
 
 
+def reversible(mapping: MapsTo) -> bool:
+    """Whether ONNX -> .tmfile reads `mapping` backwards: one ai.onnx op per node, computed (not folded from shapes)."""
+    return not (mapping.fold or mapping.per_output) and mapping.domain == "ai.onnx"
+
+
 def candidates(registry: Registry, versions: Sequence[OpVersion]) -> dict[str, list[Candidate]]:
     """ONNX op -> the Tengine mappings that produce it, longest chains first (so Conv + Relu is one Convolution)."""
     found: dict[str, list[Candidate]] = {}
@@ -87,7 +92,7 @@ def candidates(registry: Registry, versions: Sequence[OpVersion]) -> dict[str, l
         if m is None:
             continue
         for mapping in (m, *m.alternatives):
-            if mapping.fold or mapping.per_output or mapping.domain != "ai.onnx":
+            if not reversible(mapping):
                 continue
             found.setdefault(mapping.op, []).append(Candidate(version, mapping))
     for listed in found.values():

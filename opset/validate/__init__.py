@@ -6,74 +6,39 @@
 
 `validate_model` raises `ModelReadError` for a file that cannot be read or is not a model,
 `UnknownProfileError` for an unknown profile; everything about the model itself is a `Diagnostic`.
+
+The names load on first use (PEP 562): the package's modules bring onnx (and numpy with it), which `opset validate
+--help` or reading `PROFILES` does not need. The functions live in `opset.validate.api`.
 """
 
 from __future__ import annotations
 
-import os
+import importlib
+from typing import TYPE_CHECKING, Any
 
-import onnx
-
-from opset.check_ids import CHECKS
-from opset.formula.formula import walked_evaluation
-from opset.load import gc_paused, load_registry
-from opset.registry import Registry
-from opset.validate.diagnostics import Diagnostic, has_errors
-from opset.validate.outcomes import forget_all
-from opset.validate.profiles import PROFILES, Profile, UnknownProfileError, get_profile
-from opset.validate.reading import ModelReadError, read_model
-from opset.validate.run import ModelValidation, ValidationResult
-from opset.validate.signatures import VersionTable
+if TYPE_CHECKING:
+    from opset.check_ids import CHECKS
+    from opset.validate.api import _table as _table
+    from opset.validate.api import check_model, forget_outcomes, validate_model
+    from opset.validate.diagnostics import Diagnostic, has_errors
+    from opset.validate.profiles import PROFILES, Profile, UnknownProfileError
+    from opset.validate.reading import ModelReadError
+    from opset.validate.run import ValidationResult
 
 __all__ = ["CHECKS", "PROFILES", "Diagnostic", "ModelReadError", "Profile", "UnknownProfileError",
            "ValidationResult", "check_model", "forget_outcomes", "has_errors", "validate_model"]
 
-_TABLES: dict[int, VersionTable] = {}
-_DEFAULT: list[Registry] = []  # the checkout's registry, loaded once per process
+_HOMES = {
+    "CHECKS": "opset.check_ids", "PROFILES": "opset.validate.profiles", "Diagnostic": "opset.validate.diagnostics",
+    "ModelReadError": "opset.validate.reading", "Profile": "opset.validate.profiles",
+    "UnknownProfileError": "opset.validate.profiles", "ValidationResult": "opset.validate.run",
+    "check_model": "opset.validate.api", "forget_outcomes": "opset.validate.api", "has_errors":
+    "opset.validate.diagnostics", "validate_model": "opset.validate.api", "_table": "opset.validate.api",
+}
 
 
-def _table(registry: Registry | None) -> VersionTable:
-    if registry is None:
-        if not _DEFAULT:
-            _DEFAULT.append(load_registry())
-        registry = _DEFAULT[0]
-    table = _TABLES.get(id(registry))
-    if table is None or table.registry is not registry:
-        table = VersionTable(registry)
-        _TABLES.clear()  # one registry at a time; the table keeps it alive
-        _TABLES[id(registry)] = table
-    return table
-
-
-def check_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
-                registry: Registry | None = None, *, fast: bool = True, form: bool = True) -> ValidationResult:
-    """Diagnostics and the validated type and shape of every main-graph value.
-
-    `fast=False` is the plain path: every node checked afresh (no reuse of an earlier node's formula results or
-    outcome) and formulas evaluated by walking their trees, not by their compiled closures. Both give the same
-    result; the plain one is the reference the fast one is tested against. `form=False` leaves out what onnx's
-    checker requires of an ONNX file's own fields (`opset.validate.form`: declared main-graph types, graph names,
-    IR version): for a model built from another format to validate its nodes (a .tmfile's ONNX view)."""
-    proto = model if isinstance(model, onnx.ModelProto) else read_model(model)
-    chosen = profile if isinstance(profile, Profile) else get_profile(profile)
-    validation = ModelValidation(proto, _table(registry), chosen, fast=fast, form=form)
-    with gc_paused():  # the run allocates many short-lived objects and no cycles (`opset.load.gc_paused`)
-        if fast:
-            return validation.run()
-        with walked_evaluation():
-            return validation.run()
-
-
-def forget_outcomes() -> None:
-    """Drop what validation keeps across calls, every bounded store of `opset.validate.outcomes`: node outcomes,
-    what it read of nodes, declarations and small initializers (`graph.read_node`, `facts.kept_value_info`,
-    `tensors.kept_initializer`) and what it found of opset imports. The next validation reads every node and checks
-    every node signature afresh, as the first one in a process does (compiled formulas and resolved versions
-    stay)."""
-    forget_all()
-
-
-def validate_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
-                   registry: Registry | None = None) -> list[Diagnostic]:
-    """Every diagnostic for `model` (a ModelProto or a path), errors and warnings, in graph order."""
-    return check_model(model, profile, registry).diagnostics
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'opset.validate' has no attribute '{name}'")
+    return getattr(importlib.import_module(home), name)

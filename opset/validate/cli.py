@@ -7,15 +7,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-import onnx
-
 from opset.errors import RegistryError, one_line
-from opset.validate import check_model
-from opset.validate.backend_report import ReportError, backend_diagnostics, load_backend_report
 from opset.validate.diagnostics import has_errors, render_json, render_text
 from opset.validate.profiles import PROFILES, UnknownProfileError
-from opset.validate.reading import ModelReadError, read_model
-from opset.validate.values import annotate, values_json
+
+# onnx (and numpy with it) and the validator load once the arguments are parsed: `--help` needs neither
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,6 +33,8 @@ def main_validate(args: list[str]) -> int:
     except SystemExit as e:  # argparse exits on --help (0) and on bad arguments (2)
         return int(e.code) if isinstance(e.code, int) else 2
     from opset.tmfile import is_tmfile
+    from opset.validate.api import check_model
+    from opset.validate.reading import ModelReadError, read_model
 
     if is_tmfile(ns.model):
         if ns.backend_report is not None:
@@ -49,15 +47,21 @@ def main_validate(args: list[str]) -> int:
     except ModelReadError as e:
         print(one_line(f"error: {e}"), file=sys.stderr)
         return 2
-    try:
-        report = load_backend_report(ns.backend_report) if ns.backend_report is not None else None
-    except ReportError as e:
-        print(one_line(f"error: {e}"), file=sys.stderr)
-        return 2
+    report = None
+    if ns.backend_report is not None:  # its module loads only then
+        from opset.validate.backend_report import ReportError, load_backend_report
+
+        try:
+            report = load_backend_report(ns.backend_report)
+        except ReportError as e:
+            print(one_line(f"error: {e}"), file=sys.stderr)
+            return 2
     try:
         result = check_model(model, ns.profile)
         diags = result.diagnostics
         if report is not None:
+            from opset.validate.backend_report import backend_diagnostics
+
             diags = diags + backend_diagnostics(model, report, ns.profile, facts=result.facts)
     except UnknownProfileError as e:
         print(one_line(f"error: {e}"), file=sys.stderr)
@@ -66,7 +70,12 @@ def main_validate(args: list[str]) -> int:
         print(e, file=sys.stderr)
         print(f"error: the registry could not be loaded ({len(e.problems)} problem(s))", file=sys.stderr)
         return 1
-    print(render_json(diags, ns.model, values_json(result.facts)) if ns.json else render_text(diags, ns.model))
+    if ns.json:
+        from opset.validate.values import values_json
+
+        print(render_json(diags, ns.model, values_json(result.facts)))
+    else:
+        print(render_text(diags, ns.model))
     return 1 if has_errors(diags) else 0
 
 
@@ -75,6 +84,7 @@ def _validate_tmfile(path: str, as_json: bool, profile: str | None) -> int:
     from opset.load import load_registry
     from opset.tmfile import TmfileError, read_tmfile
     from opset.tmfile.validate import validate_tmfile
+    from opset.validate.values import values_json
 
     if profile is not None:
         print("error: --profile applies to ONNX models; a .tmfile is always the tengine domain", file=sys.stderr)
@@ -114,7 +124,12 @@ def main_infer(args: list[str]) -> int:
         ns = _infer_parser().parse_args(args)
     except SystemExit as e:
         return int(e.code) if isinstance(e.code, int) else 2
+    import onnx
+
     from opset.tmfile import is_tmfile
+    from opset.validate.api import check_model
+    from opset.validate.reading import ModelReadError, read_model
+    from opset.validate.values import annotate
 
     if is_tmfile(ns.model):  # a Tengine model: its dims written back into the .tmfile (opset.tmfile.infer)
         from opset.tmfile.infer import main_infer_tmfile

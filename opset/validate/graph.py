@@ -3,7 +3,6 @@ order and cycles, unused initializers. Nothing here looks at the registry."""
 
 from __future__ import annotations
 
-import hashlib
 import heapq
 from collections.abc import Hashable, Iterable, Sequence, Set
 from dataclasses import dataclass, field
@@ -98,6 +97,8 @@ DIGESTED_ATTRIBUTE_BYTES = 1024  # attributes of more bytes are stood for by a d
 
 def _digest(parts: tuple[bytes, ...]) -> bytes:
     """A BLAKE2b digest of the parts, each with its length (so no two different lists of parts share it)."""
+    import hashlib  # here: only a node with long attributes is digested, and the import costs a cold run 3 ms
+
     h = hashlib.blake2b(digest_size=32)
     for part in parts:
         h.update(len(part).to_bytes(8, "little"))

@@ -76,25 +76,68 @@ def first_non_utf8(message: Message, path: str = "model") -> str | None:
     of failing, and names, op types and domains are compared and printed as `str` everywhere after reading.
     Only string and message fields are read (never a tensor's raw_data, which would be copied).
     """
+    found = _non_utf8(message)
+    return None if found is None else path + found
+
+
+def _non_utf8(message: Message) -> str | None:
+    """`first_non_utf8`'s path below `message` (`.graph.node[12].op_type`), built only on the way back from a find.
+
+    A message lists only the fields it has (`ListFields`: a node has a handful of the fields its type declares),
+    except a tensor, read field by field so that its raw_data is not copied."""
+    if _has_bytes(message):
+        return _non_utf8_by_plan(message)
+    for field, value in message.ListFields():
+        kind = field.type
+        if kind == _STRING:
+            if field.is_repeated:
+                for k, item in enumerate(value):
+                    if item.__class__ is not str:
+                        return f".{field.name}[{k}]"
+            elif value.__class__ is not str:
+                return f".{field.name}"
+        elif kind == _MESSAGE:
+            if field.is_repeated:
+                for k, item in enumerate(value):
+                    found = _non_utf8(item)
+                    if found is not None:
+                        return f".{field.name}[{k}]{found}"
+            else:
+                found = _non_utf8(value)
+                if found is not None:
+                    return f".{field.name}{found}"
+    return None
+
+
+def _non_utf8_by_plan(message: Message) -> str | None:
     for name, is_string, repeated in _plan(message):
         if is_string:
             value = getattr(message, name)
             if repeated:
                 for k, item in enumerate(value):
-                    if not isinstance(item, str):
-                        return f"{path}.{name}[{k}]"
-            elif not isinstance(value, str):
-                return f"{path}.{name}"
+                    if item.__class__ is not str:
+                        return f".{name}[{k}]"
+            elif value.__class__ is not str:
+                return f".{name}"
         elif repeated:
             for k, item in enumerate(getattr(message, name)):
-                found = first_non_utf8(item, f"{path}.{name}[{k}]")
-                if found:
-                    return found
+                found = _non_utf8(item)
+                if found is not None:
+                    return f".{name}[{k}]{found}"
         elif message.HasField(name):
-            found = first_non_utf8(getattr(message, name), f"{path}.{name}")
-            if found:
-                return found
+            found = _non_utf8(getattr(message, name))
+            if found is not None:
+                return f".{name}{found}"
     return None
+
+
+_STRING, _MESSAGE = FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_MESSAGE
+
+
+def _has_bytes(message: Message) -> bool:
+    """A tensor: its raw_data and string_data may be large (an attribute's bytes are small: listed with the rest)."""
+    name: str = message.DESCRIPTOR.name
+    return name == "TensorProto"
 
 
 def _first_line(error: Exception) -> str:

@@ -88,7 +88,7 @@ def test_a_backend_following_another_reading_is_ambiguous_not_failed(tmp_path: P
     """AveragePool 10/11 with VALID and ceil_mode=1 sized as onnxruntime does: the registry's reading
     averagepool_r1 names it, so the cells that meet it are "ambiguous" and the run passes."""
     result, data = run_and_report(tmp_path, f"{WRONG}.avgpool_follows_onnx_valid_ceil", "--op", "AveragePool",
-                                  "--max-examples", "3")
+                                  "--domain", "ai.onnx", "--max-examples", "3")
     assert result.returncode == 0, result.stdout[-3000:]
     assert not failing_cells(data)
     ambiguous = {k: c for k, c in data["cells"].items() if c["status"] == "ambiguous"}

@@ -13,10 +13,10 @@ import pytest
 from rich.console import Console
 
 from conformance.runner.checks import ConformanceFailure, check_case
-from conformance.runner.events import EVENTS
 from conformance.runner.junit import junit_tree
-from conformance.runner.progress import CellTally, EventReader, LineDisplay
-from conformance.runner.report import failure_line
+from conformance.runner.progress import CellTally, LineDisplay
+from conformance.runner.report import RunReport, failure_line
+from conformance.runner.results import CellResult, Failure
 from conformance.runner.settings import CheckSettings
 from conformance.strategies.case import Case
 from tests.helpers.conform_cli import conform
@@ -57,39 +57,23 @@ def test_a_failing_cell_gets_one_line_whose_command_replays_it(tmp_path: Path) -
     assert "Failing test case" not in result.stdout and "Traceback" not in result.stdout
 
 
-def test_verbose_shows_pytests_own_output(tmp_path: Path) -> None:
+def test_verbose_shows_each_test_and_the_whole_failure(tmp_path: Path) -> None:
     result = conform("--backend", RELU6, "--op", "Relu6", "--max-examples", "10", "-v",
                      "--repro-dir", str(tmp_path), cwd=tmp_path)
     assert result.returncode == 1
-    assert "test session starts" in result.stdout and "FAILED" in result.stdout  # pytest's own lines, per test
-    assert "ConformanceFailure" in result.stdout
-
-
-def test_the_tally_counts_a_cell_done_after_its_last_test() -> None:
-    tally = CellTally(expected={"a": 2, "b": 1})
-    assert not tally.finish_test("a", "fail") and tally.done == 0  # one of a's two tests
-    assert not tally.finish_test("b", "pass") and tally.done == 1
-    assert tally.finish_test("a", "fail") and (tally.done, tally.failed) == (2, 1)
-
-
-def test_the_event_reader_waits_for_a_whole_line(tmp_path: Path) -> None:
-    reader = EventReader(tmp_path)
-    assert reader.new_events() == []  # no file yet
-    with (tmp_path / EVENTS).open("w") as f:
-        f.write('{"cell": "a", "status": "pass"}\n{"cell": "b", ')
-    assert reader.new_events() == [{"cell": "a", "status": "pass"}]
-    with (tmp_path / EVENTS).open("a") as f:
-        f.write('"status": "fail"}\n')
-    assert reader.new_events() == [{"cell": "b", "status": "fail"}]
+    lines = result.stdout.splitlines()
+    assert any(ln.startswith("FAIL") and "ai.onnx.modified@1::Relu6[float] properties" in ln for ln in lines), lines
+    assert "Traceback (most recent call last)" in result.stdout and "ConformanceFailure" in result.stdout
+    assert "Failing test case" in result.stdout or "Falsifying example" in result.stdout  # Hypothesis' own account
 
 
 def test_plain_lines_come_at_each_tenth() -> None:
     out = io.StringIO()
     display = LineDisplay(Console(file=out, width=200))
     display.collected(20)
-    tally = CellTally(expected={str(i): 1 for i in range(20)})
-    for i in range(20):
-        tally.finish_test(str(i), "pass")
+    tally = CellTally(total=20)
+    for _ in range(20):
+        tally.finish_cell("pass")
         display.advance(tally)
     lines = out.getvalue().splitlines()
     assert lines[0] == "conform: 20 cells to run" and len(lines) == 11
@@ -100,22 +84,43 @@ def test_the_failure_line_shows_the_shortest_case_and_a_relative_replay(tmp_path
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     label = "ai.onnx@14::Relu[float]"
+    long_case = Failure("bad", "inputs (X:float32[4, 5])",
+                        f"conform --backend m --replay {tmp_path}/conform-repro/long --timeout 20")
+    short_case = Failure("bad", "inputs (X:float32[1])",
+                         f"conform --backend m --replay {tmp_path}/conform-repro/short --timeout 20", "(example e)")
+    cell = CellResult("ai.onnx", "Relu", 14, "float", "fail", failures=(long_case, short_case),
+                      repro=str(tmp_path / "conform-repro" / "long"))
+    assert failure_line(cell, "m") == (f"FAIL {label} (example e): bad; inputs (X:float32[1]) | replay: conform "
+                                       "--backend m --replay conform-repro/short --timeout 20")
+    without = CellResult("ai.onnx", "Relu", 14, "float", "fail", failures=(Failure("bad", "inputs (X:float32[4])"),),
+                         repro=str(tmp_path / "conform-repro" / "long"))
+    assert failure_line(without, "m").endswith("| replay: conform --backend m --replay conform-repro/long")
+
+
+def test_a_report_of_an_older_conform_gives_the_same_failure_line(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report without structured failures (merged from an older conform's shards): the line from its messages."""
+    monkeypatch.chdir(tmp_path)
+    label = "ai.onnx@14::Relu[float]"
     long_case = f"conformance.runner.checks.ConformanceFailure: {label}: bad; inputs (X:float32[4, 5]) | repro: " \
                 f"conform --backend m --replay {tmp_path}/conform-repro/long --timeout 20"
     short_case = f"{label} (example e): bad; inputs (X:float32[1]) | repro: conform --backend m --replay " \
                  f"{tmp_path}/conform-repro/short --timeout 20"
-    cell = {"domain": "ai.onnx", "op": "Relu", "version": 14, "dtype": "float", "status": "fail",
-            "messages": [long_case, short_case], "repro": str(tmp_path / "conform-repro" / "long")}
+    cell = CellResult("ai.onnx", "Relu", 14, "float", "fail", messages=(long_case, short_case),
+                      repro=str(tmp_path / "conform-repro" / "long"))
     assert failure_line(cell, "m") == (f"FAIL {label} (example e): bad; inputs (X:float32[1]) | replay: conform "
                                        "--backend m --replay conform-repro/short --timeout 20")
-    cut = dict(cell, messages=[long_case.split(" | repro:")[0] + " | repro: conform --backend 'm"])
+    cut = CellResult("ai.onnx", "Relu", 14, "float", "fail",
+                     messages=(long_case.split(" | repro:")[0] + " | repro: conform --backend 'm",),
+                     repro=str(tmp_path / "conform-repro" / "long"))
     assert failure_line(cut, "m").endswith("| replay: conform --backend m --replay conform-repro/long")
 
 
 def test_junit_has_a_case_per_cell() -> None:
-    cells = {f"c{i}": {"domain": "ai.onnx", "op": "Relu", "version": 14, "dtype": d, "status": s, "messages": ["m"]}
-             for i, (d, s) in enumerate([("float", "pass"), ("double", "fail"), ("int8", "unsupported")])}
-    root = junit_tree({"backend": "b", "started": 1.0, "finished": 3.5, "cells": cells}).getroot()
+    report = RunReport("b", started=1.0, finished=3.5)
+    for dtype, status in [("float", "pass"), ("double", "fail"), ("int8", "unsupported")]:
+        report.add(CellResult("ai.onnx", "Relu", 14, dtype, status, messages=("m",)))
+    root = junit_tree(report).getroot()
     assert (root.get("tests"), root.get("failures"), root.get("skipped"), root.get("time")) == ("3", "1", "1", "2.500")
     names = {c.get("name"): c for c in root.iter("testcase")}
     assert names["ai.onnx@14::Relu[double]"].find("failure") is not None

@@ -152,6 +152,23 @@ def test_domains_build_valid_cases_instead_of_filtering(domain: str, op: str, si
     assert refused <= 1, f"{version.signature}[{dtype}]: {refused} of {len(outcomes)} draws refused"
 
 
+def test_a_dim_the_hint_shapes_is_not_redrawn_by_a_construction_rule() -> None:
+    """MoEGroupRouter's hint sets E through expert_bias' shape and leaves projection_weight off; the constraint
+    `projection_weight == None or ... projection_weight[0] == E` would derive E from the absent input (every draw
+    refused). The hint's dim stands."""
+    version = registry().resolve("com.microsoft", "MoEGroupRouter", 1)
+    outcomes: list[bool] = []
+
+    @BUILT
+    @given(st.data())
+    def draw_one(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        outcomes.append(case is not None)
+
+    draw_one()
+    assert outcomes.count(False) <= 1, outcomes
+
+
 def test_each_item_is_drawn_after_what_its_domain_reads() -> None:
     """Conv: kernel_shape's value reads K, K's range reads S, pads read K and auto_pad, M is a multiple of group."""
     version = registry().resolve("ai.onnx", "Conv", 11)

@@ -43,3 +43,49 @@ def test_a_fresh_process_writes_the_modules_of_an_op_with_an_int4_example(tmp_pa
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "test_com_microsoft__GatherBlockQuantized.py").is_file()
+
+
+def test_the_modules_run_under_plain_pytest_on_conforms_core(tmp_path: Path) -> None:
+    """`gen tests`' modules under `pytest -p conformance.runner.plugin`: a wrong backend fails the cells conform fails
+    (its messages), and the reference passes them all."""
+    import os
+
+    assert main(["--out", str(tmp_path), "--op", "Relu6"]) == 0
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+
+    def pytest_run(backend: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pytest", "-p", "conformance.runner.plugin", "--backend", backend,
+                               "-p", "no:cacheprovider", "-q", "--conform-max-examples", "10", "-rf", str(tmp_path)],
+                              capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+
+    wrong = pytest_run("tests.conformance.wrong_backends.relu6_clips_at_5")
+    assert wrong.returncode == 1, wrong.stdout[-3000:]
+    failed = sorted(ln.split(" - ")[0].split("::")[-1] for ln in wrong.stdout.splitlines() if ln.startswith("FAILED"))
+    assert failed == ["test_relu6_examples[v1-relu6_mixed]", "test_relu6_properties[v1-double]",
+                      "test_relu6_properties[v1-float16]", "test_relu6_properties[v1-float]"], wrong.stdout[-3000:]
+    assert "5.0 vs 6.0" in wrong.stdout  # conform's own message
+    right = pytest_run("reference")
+    assert right.returncode == 0 and "failed" not in right.stdout, right.stdout[-3000:]
+
+
+def test_the_modules_take_conforms_constant_inputs(tmp_path: Path) -> None:
+    """`--conform-constant-inputs` reaches the backend as conform's `--constant-inputs` does: a backend that asks for
+    constant parameters passes by its own word (auto) and fails when the run says none."""
+    import os
+
+    assert main(["--out", str(tmp_path), "--op", "Reshape", "--domain", "ai.onnx"]) == 0
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+
+    def pytest_run(mode: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pytest", "-p", "conformance.runner.plugin", "-p",
+                               "no:cacheprovider", "--backend",
+                               "tests.conformance.backends.constant_shape_backends:AsksForParams",
+                               "--conform-constant-inputs", mode, "--conform-max-examples", "3", "-q", "-k", "v21",
+                               str(tmp_path)], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+
+    told = pytest_run("auto")
+    assert told.returncode == 0 and " passed" in told.stdout, told.stdout[-3000:]
+    refused = pytest_run("none")
+    assert refused.returncode == 1 and "shape input 'shape' is variable" in refused.stdout, refused.stdout[-3000:]

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
+from conformance.runner.core import LAW_ATTEMPTS, draw_law_case
 from conformance.runner.random_laws import (
     ALPHA,
     LAW_DRAWS,
@@ -28,7 +29,6 @@ from conformance.runner.random_laws import (
     uniform_cdf,
 )
 from conformance.runner.random_outputs import RandomCall, random_call
-from conformance.runner.testing import LAW_ATTEMPTS, draw_law_case
 from conformance.strategies.attributes import node_values
 from conformance.strategies.case import Case
 from conformance.strategies.cases import op_cases
@@ -277,21 +277,24 @@ def test_only_the_law_case_catches_a_backend_drawing_from_the_wrong_law(module: 
 # ---- reports -----------------------------------------------------------------------------------------------------
 
 def test_the_report_carries_each_cells_law_test() -> None:
-    from conformance.runner.report import Report, summarize
+    from conformance.runner.report import RunReport, summarize
+    from conformance.runner.results import CellResult, Outcome
 
-    report = Report(None, "x")
     cell = ("ai.onnx", "Bernoulli", 15, "float")
     rejected = {"law": "bernoulli", "arguments": "p from 'input' in {0.25}", "output": "output", "draws": 20000,
                 "statistic": 0.5, "bound": 0.019, "alpha": ALPHA, "rejected": True}
-    report.record(cell, "xfail", "expected: complement", {"examples": 0})
-    report.record(cell, "xpass", "", {"examples": 1, "law_test": rejected | {"rejected": False}})
-    entry = report.data["cells"]["ai.onnx@15::Bernoulli[float]"]
-    assert entry["status"] == "xfail"  # the expected failure still shows in a test of the cell
+    record = CellResult.of(cell, [Outcome("properties", "xfail", "expected: complement"),
+                                  Outcome("law case", "xpass", examples=1,
+                                              law_test=rejected | {"rejected": False})], "complement")
+    assert record.status == "xfail"  # the expected failure still shows in a test of the cell
+    entry = record.as_json()
     assert entry["law_test"]["rejected"] is False and entry["examples"] == 1
-    report.record(("ai.onnx", "Bernoulli", 22, "float"), "fail", "law test rejects", {"law_test": rejected})
-    lines = summarize(report.data).splitlines()
+    report = RunReport("x")
+    report.add(record)
+    report.add(CellResult.of(("ai.onnx", "Bernoulli", 22, "float"),
+                             [Outcome("law case", "fail", "law test rejects", law_test=rejected)]))
+    lines = summarize(report).splitlines()
     assert "law tests (DKW, false-alarm rate 1e-06 per cell): 2 cells tested, 1 rejected" in lines
-
 
 
 LAW_VERSIONS = sorted({(v.domain, v.name, v.since) for op in registry().ops.values() for v in op.versions

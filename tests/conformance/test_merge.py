@@ -71,7 +71,7 @@ def _report(shard: str | None, *cells: str, backend: str = "reference") -> dict[
 
 def test_a_missing_shard_leaves_the_merge_incomplete() -> None:
     merged, warnings = merge_reports([("a", _report("1/3", "x")), ("c", _report("3/3", "z"))])
-    assert set(merged["cells"]) == {"x", "z"} and not merged["complete"]
+    assert set(merged.cells) == {"x", "z"} and not merged.complete
     assert warnings == ["shard 2/3 is missing: the merged report lacks its cells"]
 
 
@@ -81,6 +81,8 @@ def test_a_missing_shard_leaves_the_merge_incomplete() -> None:
     ([("a", _report("1/2", "x")), ("b", _report("2/3", "y"))], "different splits"),
     ([("a", _report("1/2", "x")), ("b", _report(None, "y"))], "b is not a shard"),
     ([("a", {"backend": "reference"})], "a is not a conform report"),
+    ([("a", _report("1/2", "x")), ("b", {**_report("2/2", "y"), "constant_inputs": "params"})],
+     "feed different inputs as constants"),
 ])
 def test_reports_of_different_runs_are_refused(reports: list[tuple[str, dict[str, Any]]], message: str) -> None:
     with pytest.raises(MergeError, match=message):

@@ -9,11 +9,18 @@ from pathlib import Path
 import pytest
 
 from conformance.runner import report as report_module
-from conformance.runner.report import WRITE_COST_FACTOR, WRITE_INTERVAL, Report
+from conformance.runner.report import WRITE_COST_FACTOR, WRITE_INTERVAL, ReportWriter, RunReport
+from conformance.runner.results import CellResult, Outcome
 
 
 def _cells(path: Path) -> list[str]:
     return sorted(json.loads(path.read_text(encoding="utf-8"))["cells"])
+
+
+def _record(report: RunReport, writer: ReportWriter, dtype: str, status: str) -> None:
+    """One cell of Relu-14 done with `status`, as the run adds and writes it."""
+    report.add(CellResult.of(("ai.onnx", "Relu", 14, dtype), [Outcome("properties", status)]))
+    writer.maybe_write(report, urgent=status == "fail")
 
 
 def test_results_are_written_once_an_interval_failures_at_once_and_all_at_the_end(
@@ -21,19 +28,20 @@ def test_results_are_written_once_an_interval_failures_at_once_and_all_at_the_en
     clock = [100.0]
     monkeypatch.setattr(report_module.time, "monotonic", lambda: clock[0])
     path = tmp_path / "report.json"
-    report = Report(path, "reference")
-    report.record(("ai.onnx", "Relu", 14, "float"), "pass", "", {})
+    report, writer = RunReport("reference"), ReportWriter(path)
+    _record(report, writer, "float", "pass")
     assert _cells(path) == ["ai.onnx@14::Relu[float]"]  # the first result is written
-    report.record(("ai.onnx", "Relu", 14, "double"), "pass", "", {})
+    _record(report, writer, "double", "pass")
     assert _cells(path) == ["ai.onnx@14::Relu[float]"]  # within the interval: not yet
     clock[0] += WRITE_INTERVAL
-    report.record(("ai.onnx", "Relu", 14, "int8"), "pass", "", {})
+    _record(report, writer, "int8", "pass")
     assert len(_cells(path)) == 3  # the interval passed: everything so far
-    report.record(("ai.onnx", "Relu", 14, "int16"), "pass", "", {})
-    report.record(("ai.onnx", "Relu", 14, "int32"), "fail", "wrong", {})
+    _record(report, writer, "int16", "pass")
+    _record(report, writer, "int32", "fail")
     assert len(_cells(path)) == 5  # a failure is written at once, with what came before it
-    report.record(("ai.onnx", "Relu", 14, "int64"), "pass", "", {})
+    _record(report, writer, "int64", "pass")
     report.finish([])
+    writer.write(report)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["complete"] and len(data["cells"]) == 6
 
@@ -49,15 +57,33 @@ def test_a_slow_rewrite_pushes_the_next_one_back_by_its_cost(tmp_path: Path, mon
 
     monkeypatch.setattr(report_module.os, "replace", slow_replace)
     path = tmp_path / "report.json"
-    report = Report(path, "reference")
-    report.record(("ai.onnx", "Relu", 14, "float"), "pass", "", {})  # written, in 0.5 s
+    report, writer = RunReport("reference"), ReportWriter(path)
+    _record(report, writer, "float", "pass")  # written, in 0.5 s
     wait = WRITE_COST_FACTOR * 0.5
     assert wait > WRITE_INTERVAL
     clock[0] += wait - 0.1
-    report.record(("ai.onnx", "Relu", 14, "double"), "pass", "", {})
+    _record(report, writer, "double", "pass")
     assert _cells(path) == ["ai.onnx@14::Relu[float]"]  # the interval passed, the rewrite's cost did not
     clock[0] += 0.1
-    report.record(("ai.onnx", "Relu", 14, "int8"), "pass", "", {})
+    _record(report, writer, "int8", "pass")
     assert len(_cells(path)) == 3
-    report.record(("ai.onnx", "Relu", 14, "int16"), "fail", "wrong", {})
+    _record(report, writer, "int16", "fail")
     assert len(_cells(path)) == 4  # a failure still goes out at once
+
+
+def test_a_report_that_cannot_be_written_keeps_what_it_held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk during a rewrite: one line naming the file, the previous report left whole."""
+    path = tmp_path / "report.json"
+    report, writer = RunReport("reference"), ReportWriter(path)
+    _record(report, writer, "float", "fail")
+    before = path.read_text(encoding="utf-8")
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report_module.os, "replace", full)
+    _record(report, writer, "double", "pass")
+    with pytest.raises(report_module.OutputFailed, match=f"cannot write the report {path}: No space left on device"):
+        writer.write(report)
+    assert path.read_text(encoding="utf-8") == before
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left behind

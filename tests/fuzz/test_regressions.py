@@ -21,8 +21,8 @@ from conformance.backends.protocol import Backend
 from conformance.backends.reference import ReferenceBackend
 from conformance.registry import current_registry
 from conformance.runner.checks import ConformanceFailure, check_case
+from conformance.runner.messages import exception_text
 from conformance.runner.settings import CheckSettings
-from conformance.runner.worker import exception_line
 from conformance.strategies.cases import op_cases
 from opset.errors import Problem, RegistryError
 from opset.formula import FormulaError, parse
@@ -217,9 +217,11 @@ class _Silent(Exception):
 
 
 @pytest.mark.parametrize(("error", "line"), [(TypeError(), "TypeError"), (_Silent(), "_Silent"),
-                                              (ValueError("a\nb"), "ValueError: a"), (KeyError("k"), "KeyError: 'k'")])
+                                              (ValueError("a\nb"), "ValueError: a b"),
+                                              (KeyError("k"), "KeyError: 'k'")])
 def test_exception_line(error: BaseException, line: str) -> None:
-    assert exception_line(error) == line
+    """The whole message on one line (was: its first line only, which dropped a backend's cause)."""
+    assert exception_text(error) == line
 
 
 class _RaisesEmpty:

@@ -10,7 +10,7 @@ import pytest
 from conformance.backends import resolve_backend
 from conformance.runner.checks import ConformanceFailure
 from conformance.runner.settings import CheckSettings
-from conformance.suites.onnx_node import _check, suite_cases
+from conformance.suites.onnx_node import check_suite_case, suite_cases
 
 
 @pytest.mark.parametrize(("name", "dtype"), [
@@ -31,7 +31,7 @@ def test_a_container_case_is_in_the_cell_of_its_declared_type(name: str, dtype: 
                                   "test_sequence_map_identity_1_sequence_1_tensor_expanded"])
 def test_the_reference_passes_container_cases(name: str) -> None:
     settings = CheckSettings(spec="reference")
-    _check(name, resolve_backend("reference"), settings)
+    check_suite_case(name, resolve_backend("reference"), settings)
     assert settings.stats.examples >= 1
 
 
@@ -50,4 +50,4 @@ class _Reversed:
 
 def test_a_reversed_sequence_fails_its_case() -> None:
     with pytest.raises(ConformanceFailure, match="element 0"):
-        _check("test_sequence_insert_at_front", _Reversed(), CheckSettings(spec="reversed"))
+        check_suite_case("test_sequence_insert_at_front", _Reversed(), CheckSettings(spec="reversed"))

@@ -1,5 +1,6 @@
 """GivenTensorFill (onnxruntime's default domain, Caffe2's op): the `values` attribute laid out in the output shape
-(the `shape` attribute; with an input, its shape, or its values when input_as_shape = 1, then `extra_shape`)."""
+(the `shape` attribute; with an input, its shape, or its values when input_as_shape = 1, then `extra_shape`), in the
+input's element type; without an input, in float (Caffe2's default: the node says no other)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def given_tensor_fill(shape_input: np.ndarray | None, *, values: list[float] | N
     else:
         dims = [int(d) for d in shape_input.reshape(-1)] if input_as_shape == 1 else list(shape_input.shape)
         dims += list(extra_shape or [])
-    data = np.asarray(values or [], np.float32)
+    data = np.asarray(values or [], np.float32 if shape_input is None else shape_input.dtype)
     if data.size != int(np.prod(dims, dtype=np.int64)):
         raise ValueError(f"GivenTensorFill: {data.size} values for the shape {dims}")
     return (data.reshape(dims),)

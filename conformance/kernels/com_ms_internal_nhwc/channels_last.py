@@ -1,8 +1,9 @@
 """com.ms.internal.nhwc: each op is its twin of the same name and version in ai.onnx (com.microsoft for
 QLinearAveragePool) with input 0 and output 0 laid out channels last. The kernel transposes input 0 to [N, C, ...],
 runs the twin's reference kernel and transposes output 0 (and MaxPool's Indices, which index the same layout) back;
-every other input and output keeps the twin's layout. MaxPool-1's fused `activation` (onnxruntime's FusedActivation:
-Relu, Tanh, Sigmoid, LeakyRelu, Clip, HardSigmoid, with `activation_params`) is applied to Y.
+every other input and output keeps the twin's layout. The fused `activation` onnxruntime adds to the first nhwc
+version of the pools, convolutions and normalizations (its FusedActivation: Relu, Tanh, Sigmoid, LeakyRelu, Clip,
+HardSigmoid, with `activation_params`) is applied to Y; an absent or empty one with no parameters is none.
 
 The twins are one explicit table, `TWINS`: (op, the nhwc versions) -> the twin's domain; a version is served by
 the twin's version of the same number (QLinearConvTranspose has no twin: no reference kernel: its op file's
@@ -45,11 +46,11 @@ _OWN_ATTRIBUTES = ("activation", "activation_params")  # onnxruntime's additions
 REQUESTED_OUTPUTS = frozenset({"MaxPool"})  # twins registered with requested_outputs (Indices only when asked for)
 
 
-def _activation(y: np.ndarray, name: str | bytes | None, params: list[float] | None) -> np.ndarray:
-    if name is None:
-        return y
+def _activation(op: str, y: np.ndarray, name: str | bytes | None, params: list[float] | None) -> np.ndarray:
     name = name.decode() if isinstance(name, bytes) else name
     p = list(params or [])
+    if not name and not p:  # absent, or empty with no parameters: no fused activation
+        return y
     out: np.ndarray
     if name == "Relu":
         out = np.maximum(y, 0)
@@ -64,8 +65,8 @@ def _activation(y: np.ndarray, name: str | bytes | None, params: list[float] | N
     elif name == "HardSigmoid" and len(p) == 2:
         out = np.clip(y * p[0] + p[1], 0, 1)
     else:
-        raise ValueError(f"MaxPool: activation {name!r} with {len(p)} parameters is none of onnxruntime's fused "
-                         "ones")
+        raise ValueError(f"{DOMAIN}::{op}: activation {name!r} with {len(p)} parameters is none of onnxruntime's "
+                         "fused ones")
     return out.astype(y.dtype)
 
 
@@ -93,10 +94,10 @@ def channels_last(op: str, since: int, twin_domain: str) -> Callable[..., tuple[
         if twin_domain != "ai.onnx":  # QLinearAveragePool: the twin reads channels last itself
             return tuple(entry.fn(*inputs, **attributes))
         x = inputs[0]
-        if not isinstance(x, np.ndarray) or x.ndim < 3:
+        if not isinstance(x, np.ndarray) or x.ndim < 2:
             raise ValueError(f"{DOMAIN}::{op}: input 0 must be [N, *spatial, C], got {getattr(x, 'shape', x)}")
         outputs = list(entry.fn(_first_last(x), *inputs[1:], **attributes))
-        outputs[0] = _activation(_last_first(outputs[0]), own.get("activation"), own.get("activation_params"))
+        outputs[0] = _activation(op, _last_first(outputs[0]), own.get("activation"), own.get("activation_params"))
         if op == "MaxPool" and len(outputs) > 1:  # Indices index the layout Y has
             outputs[1] = _last_first(outputs[1])
         return tuple(outputs)

@@ -63,8 +63,8 @@ def Crop(
         output (T): Result, has same type as input, with H and W dimensions reduced.
 
     Attributes (None: not given, the op's default applies):
-        border (ints, required): A 1-D values of (leftBorder, topBorder, rightBorder, bottomBorder).
-        scale (ints): A 1-D values of (height, width).
+        border (ints, required, in [0, inf]): A 1-D values of (leftBorder, topBorder, rightBorder, bottomBorder).
+        scale (ints, in [0, inf]): A 1-D values of (height, width).
 
     Type constraints:
         T: tensor(float16), tensor(float), tensor(double). Constrain input and output types to float tensors.
@@ -199,8 +199,8 @@ def ImageScaler(
 def ParametricSoftplus(
     X: V,
     *,
-    alpha: float | None = None,
-    beta: float | None = None,
+    alpha: float,
+    beta: float,
 ) -> V:
     """ParametricSoftplus takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the softplus
     function, y = alpha * ln(exp(beta * x) + 1), is applied to the tensor elementwise.
@@ -212,8 +212,10 @@ def ParametricSoftplus(
         Y (T): 1D input tensor
 
     Attributes (None: not given, the op's default applies):
-        alpha (float): Value of alpha
-        beta (float): Value of beta
+        alpha (float, required): Value of alpha (required: onnxruntime's kernel refuses a node without it, though
+            onnx's old schema left it optional)
+        beta (float, required): Value of beta (required: onnxruntime's kernel refuses a node without it, though
+            onnx's old schema left it optional)
 
     Type constraints:
         T: tensor(float16), tensor(float), tensor(double). Constrain input and output types to float tensors.
@@ -253,8 +255,8 @@ def Scale(
 def ScaledTanh(
     input: V,
     *,
-    alpha: float | None = None,
-    beta: float | None = None,
+    alpha: float,
+    beta: float,
 ) -> V:
     """The ScaledTanh operator.
 
@@ -265,8 +267,10 @@ def ScaledTanh(
         output (T): The scaled hyperbolic tangent values of the input tensor computed element-wise
 
     Attributes (None: not given, the op's default applies):
-        alpha (float): Scaling value
-        beta (float): Scaling value
+        alpha (float, required): Scaling value (required: onnxruntime's kernel refuses a node without it, though
+            onnx's old schema left it optional)
+        beta (float, required): Scaling value (required: onnxruntime's kernel refuses a node without it, though
+            onnx's old schema left it optional)
 
     Type constraints:
         T: tensor(float16), tensor(float), tensor(double). Constrain input and output types to float tensors.

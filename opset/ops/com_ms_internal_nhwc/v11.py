@@ -24,7 +24,7 @@ from .v10 import SpaceToDepth as SpaceToDepth
 def AveragePool(
     X: V,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
     ceil_mode: Literal[0, 1] | None = None,
@@ -48,8 +48,11 @@ def AveragePool(
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -84,7 +87,7 @@ def Conv(
     W: V | Array,
     B: V | Array | None = None,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
     dilations: Sequence[int] | None = None,
@@ -117,8 +120,11 @@ def Conv(
             of the kernel size, stride size, and pad lengths.
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =
@@ -154,7 +160,7 @@ def ConvTranspose(
     W: V | Array,
     B: V | Array | None = None,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
     dilations: Sequence[int] | None = None,
@@ -184,8 +190,11 @@ def ConvTranspose(
             should be equal to W.shape[1] * group (assuming zero based indices of the shape array)
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] = input_shape[i] *
@@ -313,7 +322,7 @@ def LpPool(
 def MaxPool(
     X: V,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
     ceil_mode: Literal[0, 1] | None = None,
@@ -342,8 +351,11 @@ def MaxPool(
             values in indices are in [0, N x C x D1 x ... x Dn).
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -380,7 +392,7 @@ def MaxUnpool(
     indices: V | Array,
     output_shape: V | Array | None = None,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     kernel_shape: Sequence[int],
     pads: Sequence[int] | None = None,
@@ -407,8 +419,11 @@ def MaxUnpool(
         output (T1): Output data tensor that contains the result of the unpooling.
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         kernel_shape (ints, required, in [1, inf], length r): The size of the kernel along each axis.
         pads (ints, default [0] * (2 * r), in [0, inf], length 2 * r): Padding for the beginning and ending along
             each spatial axis, it can take any value greater than or equal to 0. The value represent the number of

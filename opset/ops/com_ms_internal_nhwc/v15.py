@@ -35,7 +35,7 @@ def BatchNormalization(
     input_mean: V | Array,
     input_var: V | Array,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     epsilon: float | None = None,
     momentum: float | None = None,
@@ -60,8 +60,11 @@ def BatchNormalization(
             population size (N) for calculating variance, and not the sample size N-1.
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
         momentum (float, default 0.9): Factor used in computing the running mean and variance.e.g., running_mean =
             running_mean * momentum + mean * (1 - momentum).

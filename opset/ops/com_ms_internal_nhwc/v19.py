@@ -31,7 +31,7 @@ from .v18 import SpaceToDepth as SpaceToDepth
 def AveragePool(
     X: V,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
     ceil_mode: Literal[0, 1] | None = None,
@@ -56,8 +56,11 @@ def AveragePool(
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that `output_shape[i] =

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from opset.graph import Array, V, apply, op
 
@@ -26,7 +27,7 @@ def InstanceNormalization(
     scale: V | Array,
     B: V | Array,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     epsilon: float | None = None,
 ) -> V:
@@ -44,8 +45,11 @@ def InstanceNormalization(
         output (T): The output tensor of the same shape as input.
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
 
     Type constraints:

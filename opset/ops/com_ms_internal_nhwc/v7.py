@@ -26,7 +26,7 @@ from .v6 import SpaceToDepth as SpaceToDepth
 def AveragePool(
     X: V,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     auto_pad: Literal["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] | None = None,
     count_include_pad: Literal[0, 1] | None = None,
@@ -49,8 +49,11 @@ def AveragePool(
             various kernel, stride, and pad sizes. Floor value of the dimension is used
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         auto_pad (string, default "NOTSET", one of "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"): auto_pad must be
             either NOTSET, SAME_UPPER, SAME_LOWER or VALID. Where default value is NOTSET, which means explicit
             padding is used. SAME_UPPER or SAME_LOWER mean pad the input so that the output spatial size match the
@@ -84,7 +87,7 @@ def BatchNormalization(
     mean: V | Array,
     var: V | Array,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     epsilon: float | None = None,
     momentum: float | None = None,
@@ -118,8 +121,11 @@ def BatchNormalization(
         saved_var (T, optional): Saved variance used during training to speed up gradient computation.
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
         momentum (float, default 0.9): Factor used in computing the running mean and variance.e.g., running_mean =
             running_mean * momentum + mean * (1 - momentum).

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from opset.graph import Array, V, apply, op
 
@@ -30,7 +31,7 @@ def BatchNormalization(
     mean: V | Array,
     var: V | Array,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     epsilon: float | None = None,
     momentum: float | None = None,
@@ -57,8 +58,11 @@ def BatchNormalization(
         saved_var (T, optional): Saved variance used during training to speed up gradient computation.
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         epsilon (float, default 1e-05): The epsilon value to use to avoid division by zero.
         momentum (float, default 0.9): Factor used in computing the running mean and variance.e.g., running_mean =
             running_mean * momentum + mean * (1 - momentum).
@@ -77,7 +81,7 @@ def MaxUnpool(
     indices: V | Array,
     output_shape: V | Array | None = None,
     *,
-    activation: str | None = None,
+    activation: Literal["Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"] | None = None,
     activation_params: Sequence[float] | None = None,
     kernel_shape: Sequence[int],
     pads: Sequence[int] | None = None,
@@ -104,8 +108,11 @@ def MaxUnpool(
         output (T1): Output data tensor that contains the result of the unpooling.
 
     Attributes (None: not given, the op's default applies):
-        activation (string)
-        activation_params (floats)
+        activation (string, one of "Relu", "Tanh", "Sigmoid", "LeakyRelu", "Clip", "HardSigmoid"): onnxruntime's
+            fused activation applied to Y (its FusedActivation: one of these; LeakyRelu takes 1 activation_params,
+            Clip and HardSigmoid 2, the others none)
+        activation_params (floats): the fused activation's parameters: LeakyRelu's alpha; Clip's min and max;
+            HardSigmoid's alpha and beta
         kernel_shape (ints, required, in [1, inf], length r): The size of the kernel along each axis.
         pads (ints, default [0] * (2 * r), in [0, inf], length 2 * r): Padding for the beginning and ending along
             each spatial axis, it can take any value greater than or equal to 0. The value represent the number of

@@ -145,3 +145,20 @@ def test_a_wrong_backend_is_caught_with_constant_inputs(tmp_path: Path) -> None:
     replayed = subprocess.run([sys.executable, "-m", "conformance.cli", "--backend", f"{BACKENDS}:ReversesData",
                                "--replay", str(bundle)], capture_output=True, text=True, cwd=ROOT)
     assert replayed.returncode == 1 and "FAIL" in replayed.stderr
+
+
+def test_the_report_and_the_bundle_say_which_inputs_were_constant(tmp_path: Path) -> None:
+    """`auto` resolves to the backend's own word in the report; case.json keeps the run's option, whose replay
+    command repeats it only when given, and a replay can change it."""
+    wrong = _conform("--backend", f"{BACKENDS}:ReversesData", tmp_path=tmp_path)
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert wrong.returncode == 1 and data["constant_inputs"] == "params"
+    bundle = next(Path(c["repro"]) for c in data["cells"].values() if c["status"] == "fail")
+    meta = json.loads((bundle / "case.json").read_text())
+    assert meta["constant_inputs"] == "auto" and "--constant-inputs" not in meta["command"]
+    replayed = subprocess.run([sys.executable, "-m", "conformance.cli", "--backend", f"{BACKENDS}:ReversesData",
+                               "--replay", str(bundle), "--constant-inputs", "none"],
+                              capture_output=True, text=True, cwd=ROOT)
+    assert replayed.returncode == 1 and "shape input 'shape' is variable" in replayed.stderr
+    given = _conform("--backend", f"{BACKENDS}:NeedsConstantShape", "--constant-inputs", "all", tmp_path=tmp_path)
+    assert given.returncode == 0 and json.loads((tmp_path / "r.json").read_text())["constant_inputs"] == "all"

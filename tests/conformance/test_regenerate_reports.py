@@ -1,0 +1,35 @@
+"""`tools/regenerate-reports`: each backend's shards run and merged into its report, one that does not load skipped
+with the command that installs it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.runner import reports
+from tests.helpers.conform_cli import conform
+
+
+def test_the_shards_merged_are_the_report_of_one_run_and_a_missing_backend_is_skipped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reports, "available", lambda backend: None if backend == "reference" else
+                        "backend 'tract': cannot import module 'tract'")
+    code = reports.main(["--backend", "reference", "--backend", "tract", "--op", "Relu,Abs", "--shards", "3",
+                         "--jobs", "2", "--reports", str(tmp_path / "reports"), "--no-docs"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "tract skipped, it does not load here (backend 'tract': cannot import module 'tract'); install it with " \
+           "python -m pip install -e '.[tract]' -c constraints.txt" in err
+    assert not (tmp_path / "reports" / "tract.json").exists()
+    merged = json.loads((tmp_path / "reports" / "reference.json").read_text())
+    whole = tmp_path / "whole.json"
+    conform("--backend", "reference", "--op", "Relu,Abs", "--report", str(whole))
+    one = json.loads(whole.read_text())
+    assert merged["complete"] and merged["cells"] == one["cells"]
+
+
+def test_a_partial_regeneration_never_writes_the_committed_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    assert reports.main(["--backend", "reference", "--op", "Relu"]) == 2
+    assert "--op makes partial reports" in capsys.readouterr().err
