@@ -187,7 +187,7 @@ def _reading(raw: dict[str, Any], location: Location, where: _Where, op: str) ->
     if when is None:
         return None
     return Reading(id=raw["id"], when=when, outputs=FrozenMap(outputs), followed_by=tuple(raw["followed_by"]),
-                   note=raw["note"], location=location)
+                   note=raw["note"], location=location, kernel=bool(raw.get("kernel", False)))
 
 
 def _random(raw: dict[str, Any] | None, location: Location, where: _Where, op: str) -> RandomOutputs | None:

@@ -205,7 +205,8 @@ class Reading(Record):
     onnxruntime): where `when` holds, a model or backend following it is ambiguous, not wrong.
 
     `outputs` maps an output name to that reading's shape formula; empty when the readings differ in
-    values only. `followed_by` names who follows it (`onnx.shape_inference`, `onnxruntime` ...).
+    values only. `followed_by` names who follows it (`onnx.shape_inference`, `onnxruntime` ...). `kernel`: the
+    reference kernels compute this reading's values too, so a backend is ambiguous only where it gives them.
     """
 
     id: str
@@ -214,6 +215,7 @@ class Reading(Record):
     followed_by: tuple[str, ...]
     note: str
     location: Location | None = None
+    kernel: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -99,6 +99,13 @@ class Backend:
             raise BackendError(f"backend '{spec}': its constant_inputs is {stated!r}, not 'none', 'params' or 'all'")
         self._constant_inputs: str = stated or "none"
 
+    def warm(self) -> None:
+        """Load now what the backend's first call would load (its own optional `warm()`): a worker does this before
+        it says it is ready, so a first case on a loaded machine is not timed out for the imports it starts."""
+        warm = getattr(self.target, "warm", None)
+        if callable(warm):
+            warm()
+
     @property
     def identity(self) -> str:
         """Who the backend says it is (its `name`), else how it was named on the command line: the known gaps of

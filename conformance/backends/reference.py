@@ -80,6 +80,14 @@ class ReferenceBackend:
 
     name = "reference"  # its identity: the expectations file it is checked with
 
+    def warm(self) -> None:
+        """Load the registry and every kernel module (what the first node would)."""
+        from conformance.kernels import load_kernel_modules
+        from conformance.registry import current_registry
+
+        current_registry()
+        load_kernel_modules()
+
     def run(self, node: onnx.NodeProto, inputs: list[Any], opset_imports: Mapping[str, int] | None = None,
             outer: Outer | None = None) -> list[Any]:
         from conformance.onnx_model import node_attributes, registry_domain

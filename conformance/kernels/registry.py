@@ -15,6 +15,14 @@ Kernels compute in the types numpy has. An input of a type `ml_dtypes` adds (bfl
 the kernel widened (`conformance.element_types.COMPUTE_AS`), and every output whose type variable that input
 binds is rounded back to the narrow type: one rounding, as a correctly rounding backend gives. A kernel whose
 meaning is the type itself (casts, quantization) registers with `exact_types=True` and gets the arrays as they are.
+
+Where a registry `reading` says `kernel: true`, the values of that other reading are computed too: its op file
+registers `@reading_kernel("ai.onnx", "Cast", "cast_r2")` on a function `(inputs, attributes, run) -> outputs`
+that runs the op's own kernel (`run(inputs)`) on what it prepares and turns its outputs into the reading's.
+`conform` then counts a case "ambiguous" only when the backend's outputs are that reading's values. Where a
+reading's values depend on how precisely an implementation computes before it converts (a truncation turns a
+float32 result of 2.9999998 into 2 where the exact value is 3), an output may be a `ValueRange`: every value
+between `low` and `high` (elementwise, inclusive) is the reading's.
 """
 
 from __future__ import annotations
@@ -46,6 +54,18 @@ class KernelEntry:
 
 _KERNELS: dict[tuple[str, str], list[KernelEntry]] = {}
 
+@dataclass(frozen=True)
+class ValueRange:
+    """A reading's output known to lie between `low` and `high` (same shape and type), bounds included."""
+
+    low: np.ndarray
+    high: np.ndarray
+
+
+RunKernel = Callable[[Sequence[Any]], tuple[Any, ...]]
+ReadingFn = Callable[[Sequence[Any], Mapping[str, Any], RunKernel], tuple[Any, ...]]
+_READINGS: dict[tuple[str, str, str], ReadingFn] = {}
+
 
 class KernelRegistrationError(Exception):
     pass
@@ -66,6 +86,35 @@ def kernel(domain: str, op: str, *, since: int = 1, until: int | None = None,
         return fn
 
     return register
+
+
+def reading_kernel(domain: str, op: str, reading: str) -> Callable[[ReadingFn], ReadingFn]:
+    """Register `fn` as the values of the registry reading `reading` of `domain::op` (every version that has it)."""
+
+    def register(fn: ReadingFn) -> ReadingFn:
+        if (domain, op, reading) in _READINGS:
+            raise KernelRegistrationError(f"{domain}::{op}: reading {reading} is registered twice")
+        _READINGS[(domain, op, reading)] = fn
+        return fn
+
+    return register
+
+
+def all_reading_kernels() -> set[tuple[str, str, str]]:
+    _load_all()
+    return set(_READINGS)
+
+
+def run_reading(version: OpVersion, reading: str, inputs: Sequence[Any], attrs: Mapping[str, Any],
+                num_outputs: int | None = None) -> tuple[Any, ...]:
+    """The outputs of `version` under its other reading `reading` (a `kernel: true` reading), for resolved
+    `attrs`; LookupError when that reading or the op's kernel has no registration."""
+    _load_all()
+    fn = _READINGS.get((version.domain, version.name, reading))
+    entry = find_entry(version.domain, version.name, version.since)
+    if fn is None or entry is None:
+        raise LookupError(f"{version.signature}: no kernel computes reading {reading}")
+    return fn(list(inputs), dict(attrs), lambda given: call_kernel(entry, version, given, attrs, num_outputs))
 
 
 def find_entry(domain: str, op: str, version: int) -> KernelEntry | None:

@@ -10,7 +10,7 @@ would draw anew (`random_outputs`); a law case (one large draw per cell) is then
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol
 
 import numpy as np
@@ -20,7 +20,6 @@ from conformance.backends.protocol import BackendCall, Outer, Unsupported
 from conformance.backends.reference import ReferenceBackend, reference_outputs
 from conformance.compare import EXACT, Comparison, compare_arrays, compare_values, tolerance_for
 from conformance.containers import describe, shape_of, type_fits, value_type
-from conformance.element_types import compute_dtype
 from conformance.onnx_model import (
     input_roles,
     make_node,
@@ -33,6 +32,7 @@ from conformance.precision import Bound, integer_alternative, precision_bound, w
 from conformance.runner.messages import exception_text
 from conformance.runner.random_laws import law_test
 from conformance.runner.random_outputs import random_call, random_output_problems
+from conformance.runner.readings import reading_followed
 from conformance.runner.repro import write_bundle
 from conformance.runner.results import Failure
 from conformance.runner.settings import CellStats, CheckSettings, RecentCase
@@ -42,7 +42,7 @@ from conformance.strategies.dtypes import element_of
 from opset.cells import allowed_cells, allowed_elements, cell_type
 from opset.dtypes import is_container
 from opset.infer import UNKNOWN_SHAPE
-from opset.model import OpVersion, Param
+from opset.model import Param
 
 
 class CaseBackend(Protocol):
@@ -111,42 +111,14 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
     elif not problems and random_call(case.version, case.inputs, case.attributes) is None:
         problems = _property_problems(case, outputs, backend, expected, settings)  # a random draw draws anew
     if problems:
-        reading = other_reading(case, outputs)
+        reading, missed = reading_followed(case.version, case.inputs, case.attributes, outputs,
+                                           lambda values: output_problems(case, outputs, values),
+                                           len(case.output_names))
         if reading is None:
-            _fail(case, settings, expected, "; ".join(problems), law)
+            _fail(case, settings, expected, "; ".join(problems + missed), law)
         settings.stats.ambiguous.append(f"{case.label}: follows {reading}: {'; '.join(problems)}")
         return
     settings.stats.examples += 1
-
-
-_READING_VALUES = 4096  # inputs up to this size give their values to a reading's `when`
-
-
-def other_reading(case: Case, outputs: list[Any]) -> str | None:
-    """The reading (registry `readings`) other than ours that the backend's outputs follow, else None."""
-    return followed_reading(case.version, case.inputs, case.attributes, [shape_of(y) for y in outputs])
-
-
-def followed_reading(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str, Any],
-                     output_shapes: Sequence[Any]) -> str | None:
-    """`id (followed_by)` of a reading of `version` whose `when` holds for these inputs (all their values known)
-    and whose output shapes, where it states any, are `output_shapes`; None when there is none."""
-    if not version.readings:
-        return None
-    from opset.infer import infer_shapes
-
-    shapes = [shape_of(x) for x in inputs]
-    wide = [x.astype(compute_dtype(x.dtype)) if isinstance(x, np.ndarray) and x.dtype.kind == "V" else x
-            for x in inputs]  # ml_dtypes values (bfloat16, float8, int4 ...) in the numpy type that holds them
-    values = {p.name: np.asarray(x).reshape(-1).tolist() for p, x in zip(version.inputs, wide, strict=False)
-              if isinstance(x, np.ndarray) and x.size <= _READING_VALUES and x.dtype.kind in "biufO"}  # O: strings
-    types = [t if t is not None and "?" not in t else None for t in map(value_type, inputs)]  # dtype(X), type_of(X)
-    result = infer_shapes(version, shapes, attributes, values, all_values_known=True, input_types=types)
-    for found in result.readings:
-        given = [(i, shape) for i, shape in enumerate(found.outputs) if shape is not None and i < len(output_shapes)]
-        if all(list(output_shapes[i]) == shape for i, shape in given):
-            return f"{found.reading.id} ({', '.join(found.reading.followed_by)})"
-    return None
 
 
 def law_problems(case: Case, outputs: list[np.ndarray], found: list[str], stats: CellStats) -> list[str]:

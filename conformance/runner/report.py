@@ -51,6 +51,7 @@ class RunReport:
     unmatched_expectations: list[str] = field(default_factory=list)
     expectations: str | None = None  # the expectations file the run applied
     constant_inputs: str | None = None  # the inputs fed as constants (none, params, all: `--constant-inputs` resolved)
+    refreshed: list[dict[str, Any]] = field(default_factory=list)  # later runs of a part (conformance.runner.refresh)
 
     def add(self, result: CellResult) -> None:
         self.cells[result.label] = result
@@ -72,6 +73,8 @@ class RunReport:
         for key in ("finished", "shard", "planned", "stopped", "expectations", "constant_inputs"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
+        if self.refreshed:
+            data["refreshed"] = [dict(r) for r in self.refreshed]
         return data
 
     @staticmethod
@@ -88,7 +91,8 @@ class RunReport:
                          planned=int(data["planned"]) if data.get("planned") is not None else None,
                          stopped=str(data["stopped"]) if data.get("stopped") is not None else None,
                          unmatched_expectations=[str(e) for e in data.get("unmatched_expectations") or ()],
-                         expectations=data.get("expectations"), constant_inputs=data.get("constant_inputs"))
+                         expectations=data.get("expectations"), constant_inputs=data.get("constant_inputs"),
+                         refreshed=[dict(r) for r in data.get("refreshed") or ()])
 
 
 class ReportWriter:

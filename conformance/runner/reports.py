@@ -3,12 +3,16 @@ run again, then `gen docs`.
 
     tools/regenerate-reports                       # the six backends, 4 shards each, 2 at a time
     tools/regenerate-reports --backend onnxruntime --shards 2 --jobs 2
+    tools/regenerate-reports --backend onnxruntime --domain ai.onnx.ort --refresh   # only a domain's cells, anew
 
 Each backend's cells are run as `--shards` shards (`conform --backend B --shard K/N --report ...`), `--jobs` shard
 runs at a time from one queue of every backend's shards (on a 2-core machine, two: each conform run is one process),
 then `conform merge` writes `docs/reports/<backend>.json` (atomically: an interrupted regeneration leaves the
 committed report as it was). A backend whose extra is not installed is reported with the command that installs it
 and skipped; its committed report stays. Last, `gen docs` rewrites the pages that show the reports.
+
+With `--refresh`, only the cells of the selection (`--op`, `--domain`) run, and they replace the committed report's
+cells of that selection, every other cell kept (`conformance.runner.refresh`; the report's `refreshed` lists it).
 
 Exit status: 0 when every report of an available backend was written and `gen docs` passed, 1 otherwise (a shard
 that stopped for a reason other than failing cells, a merge, `gen docs`), 130 / 143 on SIGINT / SIGTERM (every
@@ -70,7 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reports", type=Path, default=REPORTS, help="folder of the reports (default docs/reports/)")
     p.add_argument("--no-docs", action="store_true", help="leave `gen docs` out")
     p.add_argument("--op", action="append", help="only these ops (conform's --op): a partial report, so only into "
-                                                 "another --reports folder than docs/reports/")
+                                                 "another --reports folder than docs/reports/, or with --refresh")
+    p.add_argument("--domain", action="append", help="only these domains (conform's --domain), as --op")
+    p.add_argument("--refresh", action="store_true",
+                   help="put the selection's new cells in place of the committed report's cells of that selection")
     return p
 
 
@@ -81,9 +88,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.shards < 1 or options.jobs < 1:
         print("regenerate-reports: --shards and --jobs must be at least 1", file=sys.stderr)
         return 2
-    if options.op and options.reports.resolve() == REPORTS:
-        print("regenerate-reports: --op makes partial reports: give another --reports folder than docs/reports/",
-              file=sys.stderr)
+    selecting = bool(options.op or options.domain)
+    if options.refresh and not selecting:
+        print("regenerate-reports: --refresh needs a selection (--op, --domain)", file=sys.stderr)
+        return 2
+    if selecting and not options.refresh and options.reports.resolve() == REPORTS:
+        print("regenerate-reports: --op and --domain make partial reports: give another --reports folder than "
+              "docs/reports/, or --refresh to put them into the committed reports", file=sys.stderr)
         return 2
     backends = options.backend or list(BACKENDS)
     runs: list[ShardRun] = []
@@ -115,7 +126,8 @@ def _regenerate(options: argparse.Namespace, backends: list[str], tmp: Path, run
                   f"{install_command(backend)}", file=sys.stderr)
     runs += [ShardRun(b, k, tmp / f"{b}-{k}.json") for b in ready for k in range(1, options.shards + 1)]
     started = time.monotonic()
-    selection = [x for op in options.op or () for x in ("--op", op)]
+    selection = [*(x for op in options.op or () for x in ("--op", op)),
+                 *(x for domain in options.domain or () for x in ("--domain", domain))]
     failed = _run_shards(runs, options.shards, options.jobs, selection)
     status = 0
     for backend in ready:
@@ -125,12 +137,16 @@ def _regenerate(options: argparse.Namespace, backends: list[str], tmp: Path, run
             status = 1
             continue
         parts = [str(r.report) for r in runs if r.backend == backend]
+        target = options.reports / f"{backend}.json"
         merged = subprocess.run([sys.executable, "-m", "conformance.cli", "merge", *parts, "--report",
-                                 str(options.reports / f"{backend}.json")], cwd=ROOT, capture_output=True, text=True,
-                                check=False)
+                                 str(tmp / f"{backend}-part.json" if options.refresh else target)], cwd=ROOT,
+                                capture_output=True, text=True, check=False)
         last = (merged.stdout.strip().splitlines() or [""])[-1]
         if merged.returncode not in RAN:
             print(f"regenerate-reports: {backend}: conform merge failed: {merged.stderr.strip()}", file=sys.stderr)
+            status = 1
+        elif options.refresh and (why := _refresh(target, tmp / f"{backend}-part.json", options)) is not None:
+            print(f"regenerate-reports: {backend}: {why}; {target} is unchanged", file=sys.stderr)
             status = 1
         else:
             print(f"regenerate-reports: {backend}: {last}")
@@ -139,6 +155,26 @@ def _regenerate(options: argparse.Namespace, backends: list[str], tmp: Path, run
         status = max(status, subprocess.run([sys.executable, "-m", "gen.cli", "docs"], cwd=ROOT,
                                             check=False).returncode and 1)
     return status
+
+
+def _refresh(target: Path, part: Path, options: argparse.Namespace) -> str | None:
+    """Put the selection's new cells (`part`) into the report `target`; why not, or None when it was written."""
+    import json
+
+    from conformance.runner.config import split_patterns
+    from conformance.runner.refresh import refreshed
+    from conformance.runner.report import RunReport, write_text_atomically
+
+    try:
+        base = RunReport.from_json(json.loads(target.read_text(encoding="utf-8")))
+        new = RunReport.from_json(json.loads(part.read_text(encoding="utf-8")))
+        report = refreshed(base, new, split_patterns(options.op), list(options.domain or ()))
+        write_text_atomically(target, json.dumps(report.as_json(), indent=1, sort_keys=True))
+    except FileNotFoundError:
+        return f"no report {target} to refresh (regenerate it whole first)"
+    except (OSError, ValueError, KeyError, TypeError) as e:  # RefreshError is a ValueError
+        return f"cannot refresh {target}: {e}"
+    return None
 
 
 def _run_shards(runs: list[ShardRun], shards: int, jobs: int, selection: list[str]) -> dict[str, str]:

@@ -100,6 +100,7 @@ def _serve(conn: Connection, spec: str) -> None:
 
     try:
         backend = resolve_backend(spec)
+        backend.warm()  # within STARTUP_TIMEOUT, not the first case's timeout
     except Exception as e:  # reported to the parent, which turns it into a readable error
         conn.send(("fatal", exception_text(e)))
         return

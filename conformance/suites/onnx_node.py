@@ -28,9 +28,10 @@ from conformance.compare import DEFAULT_TOLERANCE
 from conformance.containers import as_value, cell_of_value, describe, shape_of
 from conformance.element_types import element_of, is_ml_dtype
 from conformance.models.runner import ModelRunner, NodeUnsupported
-from conformance.runner.checks import ConformanceFailure, followed_reading
+from conformance.runner.checks import ConformanceFailure
 from conformance.runner.messages import exception_text
 from conformance.runner.random_outputs import RandomCall, random_call, random_output_problems
+from conformance.runner.readings import followed_reading
 from conformance.runner.results import Failure
 from conformance.runner.settings import CheckSettings
 from conformance.runner.worker import RemoteError

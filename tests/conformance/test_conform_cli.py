@@ -49,6 +49,7 @@ def test_reference_passes_a_few_ops(tmp_path: Path) -> None:
     ("attention_scales_by_hidden_size", "Attention", "com.microsoft@1::Attention"),
     ("qlinearadd_rounds_half_away", "QLinearAdd", "com.microsoft@1::QLinearAdd"),
     ("double_computes_in_float32", "BatchNormalization", "ai.onnx@15::BatchNormalization[double]"),
+    ("resize_integers_round_up", "Resize", "ai.onnx@19::Resize[int8]"),  # resize_r6 holds there, its values differ
 ])
 def test_a_wrong_backend_is_caught_and_its_repro_reproduces(tmp_path: Path, module: str, op: str,
                                                             expected_cell: str) -> None:
@@ -95,6 +96,23 @@ def test_a_backend_following_another_reading_is_ambiguous_not_failed(tmp_path: P
     assert "ai.onnx@10::AveragePool[float]" in ambiguous, sorted(ambiguous)
     assert "averagepool_r1" in ambiguous["ai.onnx@10::AveragePool[float]"]["messages"][0]
     assert "AMBIGUOUS ai.onnx@10::AveragePool[float]" in result.stdout
+
+
+def test_a_backend_giving_a_computed_readings_values_is_ambiguous_not_failed(tmp_path: Path) -> None:
+    """Resize on integers converted toward zero (onnxruntime's and tract's resize_r6, whose values the reference
+    kernels compute): every cell where the values differ from the registry's names that reading."""
+    result, data = run_and_report(tmp_path, f"{WRONG}.resize_integers_truncate", "--op", "Resize",
+                                  "--domain", "ai.onnx", "--max-examples", "5")
+    assert result.returncode == 0, result.stdout[-3000:]
+    ambiguous = [c["messages"][0] for c in data["cells"].values() if c["status"] == "ambiguous"]
+    assert len(ambiguous) > 10 and all("follows resize_r6 (onnxruntime, tract)" in m for m in ambiguous), ambiguous
+
+
+def test_a_backend_warms_before_its_first_case_is_timed(tmp_path: Path) -> None:
+    """Its first call would load for 4 s; with a 2 s --timeout the case passes because the worker ran warm() first."""
+    result, data = run_and_report(tmp_path, f"{WRONG}.slow_first_case_unless_warmed", "--op", "Relu",
+                                  "--domain", "ai.onnx", "--max-examples", "2", "--timeout", "2")
+    assert result.returncode == 0 and not failing_cells(data), result.stdout[-2000:]
 
 
 def test_the_reference_passes_a_bundle_a_wrong_backend_failed(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conformance.registry import current_registry
-from conformance.runner.checks import followed_reading
+from conformance.runner.readings import followed_reading
 from opset.infer import resolve_attributes
 
 

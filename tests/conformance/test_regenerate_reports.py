@@ -32,4 +32,27 @@ def test_the_shards_merged_are_the_report_of_one_run_and_a_missing_backend_is_sk
 
 def test_a_partial_regeneration_never_writes_the_committed_reports(capsys: pytest.CaptureFixture[str]) -> None:
     assert reports.main(["--backend", "reference", "--op", "Relu"]) == 2
-    assert "--op makes partial reports" in capsys.readouterr().err
+    assert "--op and --domain make partial reports" in capsys.readouterr().err
+    assert reports.main(["--backend", "reference", "--refresh"]) == 2
+    assert "--refresh needs a selection" in capsys.readouterr().err
+
+
+def test_a_refresh_replaces_the_selections_cells_and_keeps_the_others(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "reports"
+    common = ["--backend", "reference", "--shards", "2", "--reports", str(folder), "--no-docs"]
+    assert reports.main([*common, "--op", "Relu", "--refresh"]) == 1  # nothing to refresh yet
+    assert "no report" in capsys.readouterr().err
+    assert reports.main([*common, "--op", "Relu,Abs"]) == 0
+    path = folder / "reference.json"
+    base = json.loads(path.read_text())
+    stale = {k: {**c, "status": "fail", "messages": ["stale"]} for k, c in base["cells"].items()}
+    path.write_text(json.dumps({**base, "cells": stale}))
+    assert reports.main([*common, "--op", "Relu", "--refresh"]) == 0, capsys.readouterr().err
+    after = json.loads(path.read_text())
+    assert set(after["cells"]) == set(base["cells"])
+    for key, cell in after["cells"].items():
+        assert cell == (base["cells"][key] if cell["op"] == "Relu" else stale[key]), key
+    assert [(r["op"], r["domain"], r["replaced"]) for r in after["refreshed"]] == [
+        (["Relu"], [], sum(c["op"] == "Relu" for c in base["cells"].values()))]
+    assert after["started"] == base["started"] and after["complete"]

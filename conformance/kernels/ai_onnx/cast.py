@@ -5,13 +5,16 @@ holds (float8, float8e8m0, float4, float6, int4, int2) the rules of `_narrow` ap
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
 import numpy as np
 
-from conformance.element_types import ML_FLOATS, ML_INTEGERS
+from conformance.element_types import ML_FLOATS, ML_INTEGERS, compute_dtype
 from conformance.kernels.ai_onnx._common import convert_elements, numpy_dtype_of
 from conformance.kernels.ai_onnx._narrow import to_narrow, widened
 from conformance.kernels.ai_onnx._strings import from_strings, to_strings
-from conformance.kernels.registry import kernel
+from conformance.kernels.registry import RunKernel, kernel, reading_kernel
 from opset.dtypes import CODE_TO_ELEMENT
 
 
@@ -51,3 +54,23 @@ def cast_saturate(input: np.ndarray, *, to: int, saturate: int) -> tuple[np.ndar
 @kernel("ai.onnx", "Cast", since=24, exact_types=True)
 def cast_round_mode(input: np.ndarray, *, to: int, saturate: int, round_mode: str) -> tuple[np.ndarray, ...]:
     return (cast_to("Cast", input, _element(to), saturate=saturate, round_mode=round_mode),)
+
+
+def _rounded_first(x: np.ndarray, rounding: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """`x` rounded to whole numbers by `rounding` in its own type (a whole number of a float's range is exact in it):
+    the kernel's own conversion then has no fraction left to round."""
+    if not isinstance(x, np.ndarray) or compute_dtype(x.dtype).kind != "f":
+        return x
+    return rounding(x.astype(np.float64)).astype(x.dtype)
+
+
+@reading_kernel("ai.onnx", "Cast", "cast_r2")
+def cast_ties_away_from_zero(inputs: Sequence[Any], attributes: Mapping[str, Any], run: RunKernel) -> tuple[Any, ...]:
+    """onnxruntime's and OpenVINO's float -> int4/int2: the nearest integer, ties away from zero (2.5 to 3)."""
+    return run([_rounded_first(inputs[0], lambda v: np.sign(v) * np.floor(np.abs(v) + 0.5)), *inputs[1:]])
+
+
+@reading_kernel("ai.onnx", "Cast", "cast_r3")
+def cast_toward_zero(inputs: Sequence[Any], attributes: Mapping[str, Any], run: RunKernel) -> tuple[Any, ...]:
+    """onnx.reference's (ml_dtypes') float -> int4/int2: truncated toward zero (2.7 to 2)."""
+    return run([_rounded_first(inputs[0], np.trunc), *inputs[1:]])

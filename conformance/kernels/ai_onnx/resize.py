@@ -13,18 +13,20 @@ floor(x), clamped to the axis, or dropped and the rest renormalised with exclude
 tf_crop_and_resize gives extrapolation_value where the source position falls outside the input.
 
 Floats compute in float32 (double in double); integers and bool compute in double, round half to even and
-saturate at the type's bounds (onnx.reference; nonzero is True).
+saturate at the type's bounds (onnx.reference; nonzero is True). Reading resize_r6 (onnxruntime, tract) converts as
+a C cast does instead: toward zero, and a bool is true wherever the interpolated value is not zero.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from conformance.kernels.ai_onnx._common import normalize_axes, work_dtype
-from conformance.kernels.registry import kernel
+from conformance.kernels.registry import RunKernel, ValueRange, kernel, reading_kernel
 
 MODES = ("nearest", "linear", "cubic")
 NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
@@ -275,3 +277,28 @@ def resize(x: np.ndarray, roi: np.ndarray | None, scales: np.ndarray | None, siz
                    nearest_mode=nearest_mode, cubic_coeff_a=cubic_coeff_a, exclude_outside=exclude_outside,
                    extrapolation_value=extrapolation_value, antialias=antialias, axes=axes,
                    policy=keep_aspect_ratio_policy)
+
+
+# an implementation interpolating in float32 lands within a few float32 ulps of the double result; converted toward
+# zero, a whole value can then become its neighbour (2.9999998 to 2): the reading's values are those of every value
+# within this relative distance (8 float32 ulps) of the double result
+_FLOAT32_SLACK = 2.0 ** -20
+
+
+@reading_kernel("ai.onnx", "Resize", "resize_r6")
+def resize_converting_toward_zero(inputs: Sequence[Any], attributes: Mapping[str, Any],
+                                  run: RunKernel) -> tuple[Any, ...]:
+    """The interpolated values (computed in double, as the kernel computes an integer X) converted as a C cast does:
+    toward zero, saturated at the type's bounds; a bool is true where the value is not zero. Computed in float32
+    instead, a value within `_FLOAT32_SLACK` of the double result converts as well."""
+    x = inputs[0]
+    data = run([np.asarray(x).astype(np.float64), *inputs[1:]])[0]
+    slack = _FLOAT32_SLACK * np.maximum(np.abs(data), 1.0)
+    if x.dtype == np.bool_:
+        return (ValueRange(np.abs(data) > slack, data != 0),)
+    info = np.iinfo(x.dtype)
+
+    def converted(v: np.ndarray) -> np.ndarray:
+        return np.asarray(np.clip(np.trunc(v), info.min, info.max).astype(x.dtype))
+
+    return (ValueRange(converted(data - slack), converted(data + slack)),)

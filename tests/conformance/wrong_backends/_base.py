@@ -17,6 +17,9 @@ class AlteredReference:
     def __init__(self) -> None:
         self.reference = ReferenceBackend()
 
+    def warm(self) -> None:
+        self.reference.warm()
+
     def alter(self, node: onnx.NodeProto, inputs: list[np.ndarray | None]) -> list[np.ndarray] | None:
         return None
 

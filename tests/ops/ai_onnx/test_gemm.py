@@ -67,7 +67,7 @@ def test_rounding_each_term_of_an_integer_gemm_is_the_other_reading() -> None:
     """gemm_r1's `when` holds for integers with a fractional alpha or beta only: floats, and integers scaled by
     whole numbers, are compared as usual."""
     from conformance.registry import current_registry
-    from conformance.runner.checks import followed_reading
+    from conformance.runner.readings import followed_reading
     from opset.infer import resolve_attributes
 
     version = current_registry().op("ai.onnx", OP).version(13)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conformance.runner.checks import followed_reading
+from conformance.runner.readings import followed_reading
 from opset.formula import Sym
 from opset.infer import infer_shapes
 from tests.helpers import (

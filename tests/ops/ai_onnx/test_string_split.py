@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.runner.checks import followed_reading
+from conformance.runner.readings import followed_reading
 from tests.helpers import (
     OracleCase,
     all_since,

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conformance.runner.checks import followed_reading
+from conformance.runner.readings import followed_reading
 from tests.helpers import (
     OracleCase,
     all_since,
