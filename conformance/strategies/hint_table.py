@@ -1,7 +1,7 @@
-"""The per-op hint table (see `hints.py`): only what the schemas cannot express yet.
+"""The per-op hint table (see `hints.py`): the ops whose valid cases are procedural by nature.
 
-Each entry says why it exists. Remove an entry once the op's YAML carries signatures and constraints
-that let the generic builder draw valid cases by itself.
+Every other op draws from its YAML (`domain` keys and `dims`, docs/format.md). Each entry here says why its YAML
+cannot say it; remove an entry once the format can.
 """
 
 from __future__ import annotations
@@ -123,40 +123,47 @@ from opset.model import OpVersion
 NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolated
 
 
+# Each entry's comment says why the op's YAML cannot describe its valid inputs (docs/format.md, "Domains"): what the
+# hint draws is procedural by nature (one draw decides the shapes, types and values of several inputs together, a
+# body, a model, a text grammar) or ties values together element by element, which no domain key states.
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
-    # heads, head size, rotated width, caches and position ids must agree
+    # an attention cache layout: heads, head size, rotated width, caches and position ids decided in one draw
     ("ai.onnx", "RotaryEmbedding"): (ROTARY_EMBEDDING_HINT,),
+    # an attention cache layout: GQA head groups, past/present caches and a mask of one of four ranks decided together
     ("ai.onnx", "Attention"): (ATTENTION_HINT,),
+    # a recurrent state window: heads, state shapes and the update rule's gates decided together
     ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
+    # the state's length follows kernel and dilation, and its layout follows the input's: one draw decides them
     ("ai.onnx", "CausalConvWithState"): (CAUSAL_CONV_HINT,),
-    # Pow 12 on: each exponent value follows the base value it meets (broadcast): no fractional power of a negative
-    # integer base, no negative power of an integer 0 (values elementwise tied across two inputs: no domain key says it)
+    # each exponent value follows the base value it meets (broadcast): no fractional power of a negative integer base,
+    # no negative power of an integer 0: values tied element by element across two inputs
     ("ai.onnx", "Pow"): POW_HINTS,
-    # the target type is drawn among those numpy holds (bound generically it would equal the input's), with input
-    # values every conversion rule defines; BitCast keeps the width
+    # the target type is drawn among those numpy holds and the input values among those every conversion rule defines
+    # for that pair of types: values chosen per (source, target) pair
     ("ai.onnx", "Cast"): (CAST_HINT,),
-    ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),
-    ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),
+    ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),  # as Cast, the target type given by a second input's type
+    ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),  # the target type must keep the bit width: a choice across two types
+    # indices valid into the axis the attribute picks, in one of Tengine's index layouts: layout and values together
     ("tengine", "Gather"): (GATHER_HINT,),
-    ("tengine", "Scatter"): (SCATTER_HINT,),  # also: indices/updates fit inside data, no repeated target
-    ("tengine", "SparseToDense"): (SPARSE_TO_DENSE_HINT,),  # also: scalar, [K] or [K, 2] indices
-    # 4 boxes per anchor and num_classes + 1 scores per box; positive scales, real anchors, distinct scores
+    ("tengine", "Scatter"): (SCATTER_HINT,),  # indices/updates fit inside data with no repeated target tuple
+    ("tengine", "SparseToDense"): (SPARSE_TO_DENSE_HINT,),  # scalar, [K] or [K, 2] indices, each layout its values
+    # 4 boxes per anchor and num_classes + 1 scores per box; real anchors and distinct scores, decided together
     ("tengine", "DetectionPostProcess"): (DETECTION_POST_PROCESS_HINT,),
-    # target shapes (input and attribute) that broadcast with the data
+    # the target shape comes from the input or the attribute, whichever the draw picks, and must broadcast with data
     ("tengine", "Expand"): (EXPAND_HINT,),
-    # reflect pads must stay below the side they pad, so the mode is drawn before the pads
+    # reflect pads must stay below the side they pad, per mode: the mode decides which pads are valid
     ("tengine", "Pad"): (PAD_HINT,),
-    # Einsum: an equation and operand shapes that fit it (labels, diagonals, ellipses, broadcasting, implicit output):
-    # the equation is text whose labels decide every operand's rank and dims, a grammar a domain cannot draw from
+    # an equation is text whose labels decide every operand's rank and dims: a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
-    # exactly one of scales and sizes, one value per resized axis; a roi for tf_crop_and_resize
+    # exactly one of scales and sizes, one value per resized axis, a roi for tf_crop_and_resize: the mode decides
+    # which inputs exist and how long they are
     ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
-    # graph attributes: valid bodies from a small library (conformance.strategies.graph_bodies), the outer
-    # values they read, and inputs that reach zero iterations, early stops, reversed and non-zero scan axes
+    # control flow: a valid body from a small library (conformance.strategies.graph_bodies) and the outer values it
+    # reads, with inputs that reach zero iterations, early stops, reversed and non-zero scan axes
     ("ai.onnx", "If"): (IF_HINT,),
     ("ai.onnx", "Loop"): (LOOP_HINT,),
     ("ai.onnx", "Scan"): SCAN_HINTS,
-    ("ai.onnx.preview", "FlexAttention"): (FLEX_ATTENTION_HINT,),
+    ("ai.onnx.preview", "FlexAttention"): (FLEX_ATTENTION_HINT,),  # a score_mod body graph over the attention scores
     # a model in a node: trees, support vectors or coefficient rows that fit X and each other, drawn whole with X
     # (thresholds from X's values, NaN features, every mode, aggregate and post_transform)
     ("ai.onnx.ml", "TreeEnsemble"): (TREE_ENSEMBLE_HINT,),
@@ -166,19 +173,21 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.ml", "SVMRegressor"): (SVM_REGRESSOR_HINT,),
     ("ai.onnx.ml", "LinearClassifier"): (LINEAR_CLASSIFIER_HINT,),
     ("ai.onnx.ml", "LinearRegressor"): (LINEAR_REGRESSOR_HINT,),
-    # ai.onnx.ml: indices inside X's last axis; the alternative attributes that X's and Y's types select
-    # (imputed values, categories, keys and values) and X values that hit them
+    # ai.onnx.ml: the attribute alternatives X's and Y's types select (imputed values, categories, keys and values)
+    # and X values that hit them: which attribute exists depends on the drawn types, and X's values on its entries
     ("ai.onnx.ml", "ArrayFeatureExtractor"): (ARRAY_FEATURE_EXTRACTOR_HINT,),
     ("ai.onnx.ml", "Imputer"): (IMPUTER_HINT,),
     ("ai.onnx.ml", "OneHotEncoder"): (ONE_HOT_ENCODER_HINT,),
     ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
     ("ai.onnx.ml", "CategoryMapper"): (CATEGORY_MAPPER_HINT,),
-    # labels of the output's key type, one per column; maps whose keys the vocabulary or max_map names
+    # maps: labels of the output's key type one per column, map keys the vocabulary or max_map names: a map's keys
+    # and values are drawn as pairs, which no domain key describes
     ("ai.onnx.ml", "ZipMap"): (ZIP_MAP_HINT,),
     ("ai.onnx.ml", "DictVectorizer"): (DICT_VECTORIZER_HINT,),
     ("ai.onnx.ml", "CastMap"): (CAST_MAP_HINT,),
-    # positions inside the drawn sequence ([-n, n - 1]; SequenceInsert also n); splits that cut the axis; tensors
-    # that concatenate (one shape but for the axis); attributes that type an output no input types
+    # sequences: a domain describes a tensor, not a drawn list of tensors; positions inside the drawn sequence
+    # ([-n, n - 1]; SequenceInsert also n), splits that cut the axis, tensors that concatenate (one shape but for the
+    # axis), attributes that type an output no input types
     ("ai.onnx", "SequenceAt"): (SEQUENCE_AT_HINT,),
     ("ai.onnx", "SequenceErase"): (SEQUENCE_ERASE_HINT,),
     ("ai.onnx", "SequenceInsert"): (SEQUENCE_INSERT_HINT,),
@@ -186,98 +195,94 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
     ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
     ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
-    # a body from the body library over the samples, additional tensors and sequences, outer values
-    ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),
-    # signal ops: what is computed (inverse, one-sided, the output type) first, then shapes and the scalar inputs'
-    # values that fit it (an RFFT takes real input, a frame fits the signal, the mel edges lie below Nyquist)
+    ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
+    # signal ops: what is computed (inverse, one-sided, the output type) is decided first, then the shapes and the
+    # scalar inputs' values that fit it (an RFFT takes real input, a frame fits the signal, mel edges below Nyquist)
     ("ai.onnx", "DFT"): DFT_HINTS,
     ("ai.onnx", "STFT"): (STFT_HINT,),
+    # windows: a scalar size whose value is the output's length, in the output type an attribute names, drawn together
     ("ai.onnx", "HannWindow"): (WINDOW_HINT,),
     ("ai.onnx", "HammingWindow"): (WINDOW_HINT,),
     ("ai.onnx", "BlackmanWindow"): (WINDOW_HINT,),
     ("ai.onnx", "MelWeightMatrix"): (MEL_HINT,),
-    # a small random image Pillow encodes losslessly (PNG, BMP, TIFF, PPM; gray, palette, RGB, RGBA)
+    # encoded bytes: a small random image Pillow encodes losslessly (PNG, BMP, TIFF, PPM): a file format, not values
     ("ai.onnx", "ImageDecoder"): (IMAGE_DECODER_HINT,),
-    # Multinomial: logits with classes of probability 0 (-inf) now and then, never a whole row: a rule over a row's
-    # values together, which no domain key states
+    # logits with classes of probability 0 (-inf) now and then, never a whole row: a rule over a row's values together
     ("ai.onnx", "Multinomial"): (MULTINOMIAL_HINT,),
-    # W, R, B, P and the states sized from hidden_size, the direction count and the layout; activation lists as
-    # long as the directions need, with alpha/beta that reach them; sequence lengths inside the sequence, mostly
-    # with a shorter entry
+    # W, R, B, P and the states sized from hidden_size, the direction count and the layout; activation lists as long
+    # as the directions need with alpha/beta that reach them: list contents chosen per direction and gate
     **{("ai.onnx", op): (RECURRENT_HINT,) for op in ("RNN", "GRU", "LSTM")},
-    # string ops: shapes that broadcast; words that repeat in several cases, with stop words among them; strings
-    # joined at the drawn delimiter; a random RE2 pattern with strings that match it or nearly do; a pool of
-    # n-grams mostly taken from X's own windows
+    # text: words that repeat across cases with stop words among them, strings joined at the drawn delimiter, a random
+    # RE2 pattern with strings that match it or nearly do, n-grams taken from X's own windows
     ("ai.onnx", "StringNormalizer"): (STRING_NORMALIZER_HINT,),
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
-    # blocked tensors (channels a multiple of 16); Upsample's scales [1, 1, sh, sw] with nearest mode asymmetric;
-    # pooling windows with pads below the kernel
+    # blocked tensors: channels a multiple of 16 laid out in 8- or 16-wide blocks whose width the platform picks;
+    # Upsample's scales [1, 1, sh, sw]; windows with pads below the kernel in the blocked layout
     ("com.microsoft.nchwc", "Upsample"): (NCHWC_UPSAMPLE_HINT,),
     ("com.microsoft.nchwc", "AveragePool"): (NCHWC_POOL_HINT,),
     ("com.microsoft.nchwc", "MaxPool"): (NCHWC_POOL_HINT,),
     ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
     ("com.microsoft.nchwc", "ReorderInput"): (REORDER_INPUT_HINT,),
     ("com.microsoft.nchwc", "ReorderOutput"): (REORDER_OUTPUT_HINT,),
-    # com.microsoft quantized matmuls: scales, zero points and bias per tensor or per column of B, at most one
-    # scale per column
+    # quantized matmuls: scales, zero points and bias per tensor or per column of B, each form its own set of shapes
     ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
     ("com.microsoft", "DynamicQuantizeMatMul"): (DYNAMIC_QUANTIZE_MATMUL_HINT,),
-    # K, N, bits and block_size tie B, scales, zero points, g_idx and bias; B's bytes are any bytes
+    # packed weights: K, N, bits and block_size tie B's byte packing, scales, zero points, g_idx and bias
     ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
-    # the table's packing (uint8 with bits), axes and block_size tie scales and zero points; indices reach
-    # just past the gathered axis (zeros there)
+    # packed weights: the table's packing (uint8 with bits), axes and block_size tie scales and zero points
     ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
-    # heads divide the projection, mask_index in one of its four layouts with positions inside P + S
+    # an attention cache layout: heads divide the projection, mask_index in one of four layouts inside P + S
     ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
-    ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),
-    ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),
+    ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),  # LSTM's draw plus per-gate quantization
+    ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),  # tables quantized per input
+    # packed weights: 4-bit, FP8 or FP4 blocks whose byte layout follows bits, block size and the quantization type
     ("com.microsoft", "MatMulBnb4"): (MATMUL_BNB4_HINT,),
     ("com.microsoft", "MatMulBlockQuantizedFp8Weight"): (BLOCK_FP8_WEIGHT_HINT,),
     ("com.microsoft", "MatMulBlockQuantizedFp4Weight"): (BLOCK_FP4_WEIGHT_HINT,),
     ("com.microsoft", "MatMulNBitsQkv"): (MATMUL_N_BITS_QKV_HINT,),
     ("com.microsoft", "MatMulNBitsMlp"): (MATMUL_N_BITS_MLP_HINT,),
     ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
-    # IsAllFinite: each value of the variadic input clean, or with NaN, infinities or both, chosen per value and in
-    # step with the isinf_only/isnan_only setting: a per-value choice of fill, which a domain (one fill) cannot make
+    # each value of the variadic input clean, or with NaN, infinities or both, chosen per value and in step with the
+    # isinf_only/isnan_only setting: a per-value choice of fill, which a domain (one fill) cannot make
     ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
-    # GivenTensorFill: the output's dims come from one of three sources, one of them a float input's values, and its
-    # `values` attribute needs one value per output element: counts the formulas cannot read from a float tensor
+    # the output's dims come from one of three sources, one of them a float input's values, and its `values`
+    # attribute needs one value per output element: counts the formulas cannot read from a float tensor
     ("ai.onnx.ort", "GivenTensorFill"): (GIVEN_TENSOR_FILL_HINT,),
-    # QLinearConcat: its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with
-    # shapes and values of their own; a domain describes one kind of value per input
+    # its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with shapes and
+    # values of their own; a domain describes one kind of value per input
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
-    # com.microsoft MoE: expert counts, hidden/inter sizes, the fused gate/up width and k must agree
+    # mixture of experts: expert counts, hidden/inter sizes, the fused gate/up width and k decided in one draw
     ("com.microsoft", "MoE"): (MOE_HINT,),
-    # com.microsoft LinearAttention: GQA or inverse GQA heads, the state window and the gates' shapes must agree
+    # a recurrent state window: GQA or inverse GQA heads, the state window and the gates' shapes decided together
     ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
-    # com.microsoft CausalConvWithState: layouts, dilation, window and state length decide the state's shape
+    # layouts, dilation, window and state length decide the state's shape: one draw decides them
     ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
-    # com.microsoft QMoE: packed byte widths, scale and zero-point shapes follow the bits and the block size
+    # packed weights: byte widths, scale and zero-point shapes follow the bits and the block size
     ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
-    # com.microsoft NGramHashMapping: table lengths follow the n-gram order; ids from a small vocabulary hit EOS
+    # table lengths follow the n-gram order, and ids from a small vocabulary hit EOS: a tokenizer's layout
     ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
-    ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),
-    # com.microsoft MoEGroupRouter: groups divide the experts; top_k within the kept groups
+    ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),  # as above, packed into requests
+    # groups divide the experts and top_k stays within the kept groups: one draw decides the routing layout
     ("com.microsoft", "MoEGroupRouter"): (ORT_GROUP_ROUTER_HINT,),
-    # com.microsoft VarlenCausalConvWithState: packed requests, the state length follows kernel and dilation
+    # packed requests: cumulative sequence lengths whose values cut the token axis; the state follows kernel/dilation
     ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
-    # com.microsoft GatedDeltaNet: head counts that group, requests, the gates the rule needs, unit keys
+    # head counts that group, requests by cu_seqlens or a uniform split, the gates the update rule needs, unit keys
     ("com.microsoft", "GatedDeltaNet"): (ORT_GATED_DELTA_NET_HINT,),
-    # com.microsoft SparseAttention: block layouts as CSR, cache totals within the cache, head size 16
+    # an attention cache layout: block layouts as CSR row pointers and columns, cache totals within the cache
     ("com.microsoft", "SparseAttention"): (ORT_SPARSE_ATTENTION_HINT,),
-    # com.microsoft seed ops: AttnLSTM's LSTM draw plus the attention sizes W's last dim depends on; Pad's pads
-    # drawn after the mode (reflect below the kept length, cropping that keeps an element), as [2r] or [1, 2r];
-    # WordConvEmbedding's window inside the word slot, character ids inside C's rows
+    # AttnLSTM: LSTM's draw plus the attention sizes W's last dim depends on, decided together
     ("com.microsoft", "AttnLSTM"): (ATTN_LSTM_HINT,),
+    # pads drawn after the mode (reflect below the kept length, cropping that keeps an element), as [2r] or [1, 2r]
     ("com.microsoft", "Pad"): (PAD_MS_HINT,),
+    # the window inside the word slot and character ids inside C's rows, with the slot layout decided first
     ("com.microsoft", "WordConvEmbedding"): (WORD_CONV_EMBEDDING_HINT,),
 }
 
-# com.microsoft attention ops: head counts dividing the hidden sizes, masks in the layouts the kernels accept with
-# positions inside the key range, caches whose lengths agree with seqlens_k / past_sequence_length, GQA's head sizes
-# of 8 or 16 (onnxruntime's CPU kernel needs multiples of 8, rotary of 16), buckets and gates that stay defined
+# an attention cache layout (each entry below): head counts dividing the hidden sizes, masks in one of the layouts the
+# kernels accept with positions inside the key range, caches whose lengths agree with seqlens_k / past_sequence_length,
+# GQA's head sizes of 8 or 16, buckets and gates that stay defined, packed tokens and their offsets
 HINTS.update({
     ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
     ("com.microsoft", "MultiHeadAttention"): (MHA_HINT,),
