@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 @ends_quietly_on_broken_pipe
 def main(argv: Sequence[str] | None = None) -> int:
-    from conformance.runner.signals import exit_code, signal_name, stopping_on_signals
+    from conformance.signals import exit_code, signal_name, stopping_on_signals
 
     args = list(sys.argv[1:] if argv is None else argv)
     commands = subcommands()
@@ -254,7 +254,7 @@ def plan(config: RunConfig, registry: Registry, constant_inputs: str | None = No
 def _property_tasks(config: RunConfig, registry: Registry) -> list[CellTask]:
     from conformance.runner.config import ConfigError
     from conformance.runner.plan import property_tasks
-    from gen.tests.generator import generate, resolvable_versions, select_ops
+    from conformance.test_modules.generator import generate, resolvable_versions, select_ops
 
     selected = select_ops(registry, list(config.ops), list(config.domains))
     ops = [op for op in selected if resolvable_versions(op)]

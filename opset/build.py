@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from opset.build_domains import dims_domains, value_domain
 from opset.dtypes import canonical_type
 from opset.errors import Problem
 from opset.formula import Formula, FormulaError, parse
@@ -49,7 +50,7 @@ DEFAULT_TOLERANCE: FrozenMap[str, Tolerance] = FrozenMap({
     "double": Tolerance(rtol=1e-12, atol=1e-12),
 })
 
-_MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations")
+_MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations", "dims")
 _REPLACED = ("inputs", "outputs", "constraints", "readings", "doc", "summary", "tolerance", "precision", "properties",
              "maps_to", "tengine", "random", "unmapped")
 
@@ -80,7 +81,8 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
     status = _status(data.get("status"))
     top_tolerance = {**DEFAULT_TOLERANCE, **_tolerance(data.get("tolerance"))}
     state: dict[str, Any] = {
-        "attributes": {}, "type_constraints": {}, "let": {}, "type_relations": {}, "inputs": [], "outputs": [],
+        "attributes": {}, "type_constraints": {}, "let": {}, "type_relations": {}, "dims": {}, "inputs": [],
+        "outputs": [],
         "constraints": [], "readings": [],
         "doc": data.get("doc", ""), "summary": data["summary"], "tolerance": None, "properties": [],
         "precision": data.get("precision"),
@@ -105,7 +107,8 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
         nxt = raw_versions[index + 1]["since"] if index + 1 < len(raw_versions) else None
         versions.append(_version(data, raw, index, state, origin, where, status, top_tolerance, nxt))
     return OpSchema(domain=data["domain"], name=data["name"], category=data["category"], summary=data["summary"],
-                    versions=tuple(versions), status=status, file=file, seed_note=data.get("seed_note", ""))
+                    versions=tuple(versions), status=status, file=file, seed_note=data.get("seed_note", ""),
+                    no_reference_kernel=data.get("no_reference_kernel", ""))
 
 
 def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[str, Any],
@@ -156,6 +159,7 @@ def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[
         tengine=_tengine(state["tengine"], location, where, label), location=location, last=last, readings=readings,
         type_relations=FrozenMap({name: str(e).replace(" ", "") for name, e in state["type_relations"].items()}),
         random=_random(state["random"], at("random", ""), where, label), unmapped=state["unmapped"] or "",
+        dims=dims_domains(state["dims"], lambda name: at("dims", name), label, where.formula),
         precision=_precision(state["precision"], attributes, at("precision", ""), where, label))
 
 
@@ -220,7 +224,8 @@ def _attribute(name: str, spec: dict[str, Any], location: Location, where: _Wher
         range=(rng[0], rng[1]) if rng is not None else None,
         length=where.formula(length, f"length of '{name}'", location, op) if length is not None else None,
         hint=spec.get("hint", False), doc=spec.get("doc", ""), location=location,
-        signature=_signature(name, spec.get("signature"), location, where, op))
+        signature=_signature(name, spec.get("signature"), location, where, op),
+        domain=value_domain(spec.get("domain"), f"attribute '{name}'", location, op, where.formula))
 
 
 def _signature(attribute: str, raw: dict[str, Any] | None, location: Location, where: _Where,
@@ -260,6 +265,8 @@ def _param(spec: dict[str, Any], location: Location, where: _Where, op: str, *, 
                if not is_input and "value" in spec else None),
         types=(where.formula(spec["types"], f"types of output '{spec['name']}'", location, op)
                if not is_input and "types" in spec else None),
+        domain=value_domain(spec.get("domain"), f"{'input' if is_input else 'output'} '{spec['name']}'", location, op,
+                            where.formula),
         role=spec.get("role", "data") if is_input else "data")
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from opset.attr_types import ATTR_TYPES, value_fits
+from opset.domain_checks import check_domains
 from opset.dtypes import ELEMENT_TYPES, NUMPY_TO_ELEMENT, apply_relation, is_valid_type, relation_source
 from opset.errors import Problem
 from opset.formula import Formula
@@ -75,6 +76,9 @@ def check_version(v: OpVersion, sink: ProblemSink) -> None:
             _check_formula(p.value, f"value of output '{p.name}'", p.location, op, sink, names, allow_value=True)
     for name, formula in v.lets.items():
         _check_formula(formula, f"let '{name}'", v.location, op, sink, names, allow_value=False)
+    check_domains(v, lambda where, label, message: sink.add(where, label, message),
+                  lambda formula, what, where, scope: _check_formula(formula, what, where, op, sink, scope,
+                                                                     allow_value=True), names)
     seen: set[str] = set()
     for c in v.constraints:
         if c.id in seen:

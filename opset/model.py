@@ -70,6 +70,72 @@ class GraphSignature(Record):
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ValueDomain(Record):
+    """What valid values (and, for an input, shapes) of an input, attribute or signature dim look like
+    (docs/format.md, "Domains"): the generic case builder draws from it directly, the docs show it.
+
+    Every formula reads what the version's other formulas read (inputs as shapes, dims, attributes, lets, `value(X)`)
+    and `i`, the element's position, where a rule applies per element (`range` of a list attribute or a tuple).
+    """
+
+    # values: per element (a tensor's, a list attribute's, a tuple's)
+    range: tuple[Formula | None, Formula | None] | None = None  # inclusive; None keeps the draw's own bound
+    exclude: tuple[Any, ...] = ()  # frozen literals never drawn
+    step: Formula | None = None  # tensors: values on the grid of multiples of this
+    fill: str | None = None  # small | full | ends | specials: how a tensor's values spread
+    index: Formula | None = None  # values are indices into a dim of this size (a list: one size per last-axis entry)
+    negative: bool = True  # index and axes values may be negative (counted from the end)
+    axes: Formula | None = None  # distinct axes of a tensor of this rank
+    among: Formula | None = None  # axes: the candidates (non-negative), where not every axis of the rank may be picked
+    count: tuple[Formula, Formula] | None = None  # how many axes; a list attribute's length (inclusive bounds)
+    permutation: Formula | None = None  # a permutation of range(n)
+    sum: Formula | None = None  # non-negative ints that add up to this
+    one_of: tuple[Formula, ...] = ()  # the value is one of these (the first is the simplest draw)
+    each: bool = False  # one_of picks each element on its own (a tensor's, a list's)
+    value: Formula | None = None  # the value is exactly this
+    multiple_of: Formula | None = None  # dims: a multiple of this
+    sorted: bool = False  # ascending along the last axis
+    unique: Formula | None = None  # where it holds, no value twice (with a list `index`: no index tuple twice)
+    unique_along: Formula | None = None  # with `index`: no index twice along this axis (each line on its own)
+    probabilities: bool = False  # non-negative rows (last axis) that add up to 1
+    repeats: Formula | None = None  # values made of a few slices along this axis, repeated (None: few values)
+    dtype_of: str | None = None  # attributes: the value names the element type of this type variable
+    any_type: bool = False  # inputs: the type variable is drawn among all it allows, not held to the cell's type
+    # shape: inputs and tuples
+    rank: tuple[Formula, Formula] | None = None  # inclusive bounds (equal for an exact rank)
+    shapes: tuple[Formula, ...] = ()  # inputs: the shape is one of these
+    broadcast: str | None = None  # inputs: numpy (mutually broadcastable partners) or legacy (opset 1-6's B)
+    empty: Formula | None = None  # where it holds, about one draw in four has a dim of size 0
+    # presence: optional inputs and attributes
+    when: Formula | None = None  # given only where this holds
+    present: Formula | None = None  # given exactly where this holds
+    # keys that apply only where the element type (an input's; the cell's for attributes and dims) is an integer
+    # (or bool) type, a float type or string: integer division by zero is undefined, a float's is not
+    integers: ValueDomain | None = None
+    floats: ValueDomain | None = None
+    strings: ValueDomain | None = None  # ... or a string type: strings concatenate and compare, never multiply
+    location: Location | None = None
+
+    def formulas(self) -> list[tuple[str, Formula]]:
+        """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
+        found: list[tuple[str, Formula]] = []
+        for key in ("step", "index", "axes", "among", "permutation", "sum", "value", "multiple_of", "repeats", "unique",
+                    "unique_along", "empty", "when", "present"):
+            formula = getattr(self, key)
+            if formula is not None:
+                found.append((key, formula))
+        for key in ("range", "count", "rank"):
+            pair = getattr(self, key)
+            found.extend((key, f) for f in pair or () if f is not None)
+        found.extend(("one_of", f) for f in self.one_of)
+        found.extend(("shapes", f) for f in self.shapes)
+        for kind, sub in (("integers", self.integers), ("floats", self.floats), ("strings", self.strings)):
+            if sub is not None:
+                found.extend((f"{kind}: {key}", f) for key, f in sub.formulas())
+        return found
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Attribute(Record):
     """One attribute of an op version: its type, default (or the formula giving it), allowed values and range."""
 
@@ -85,6 +151,7 @@ class Attribute(Record):
     doc: str = ""
     location: Location | None = None
     signature: GraphSignature | None = None  # a graph attribute's inputs and outputs
+    domain: ValueDomain | None = None  # what valid values look like, where range/allowed/length cannot say it
 
     @property
     def has_default(self) -> bool:
@@ -109,6 +176,8 @@ class Param(Record):
     value: Formula | None = None  # output: its values (a flat list) from its inputs', where they are known
     types: Formula | None = None  # output: its type (a list for a variadic output) where type variables cannot tell
     role: InputRole = "data"  # input: data, weight or parameter (INPUT_ROLES); outputs are always data
+    # input: what valid values and shapes look like (docs/format.md, "Domains"); output: where it is asked for
+    domain: ValueDomain | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -343,6 +412,7 @@ class OpVersion(Record):
     type_relations: FrozenMap[str, str] = EMPTY
     random: RandomOutputs | None = None  # outputs whose values are drawn at random, and what determines them
     unmapped: str = ""  # why no op of another domain computes this one (no maps_to): the converter says it
+    dims: FrozenMap[str, ValueDomain] = EMPTY  # signature dims and tuples (and helper draws): their domains
     precision: Precision | None = None  # what an implementation may compute in; None: the defaults of `Precision`
 
     @property
@@ -366,6 +436,7 @@ class OpSchema(Record):
     status: Status
     file: str
     seed_note: str = ""
+    no_reference_kernel: str = ""  # why the op has no reference kernel (the op file's `no_reference_kernel`)
 
     def version(self, since: int) -> OpVersion:
         for v in self.versions:

@@ -32,10 +32,10 @@ from opset.registry import OpTable, Registry
 # and opset/model.py are part of the cache key, so a change to the list or to a record's fields makes old caches misses
 LEAF, TUPLE, MAP, FORMULA, RECORD_KINDS = -1, 0, 1, 2, 3
 RECORDS: tuple[type[Any], ...] = (
-    model.Location, model.GraphParam, model.GraphSignature, model.Attribute, model.Param, model.TypeConstraint,
-    model.Constraint, model.Reading, model.RandomOutputs, model.Example, model.Property, model.Tolerance,
-    model.ConstInput, model.FollowUp, model.MapsTo, model.BinaryField, model.OlderLayout, model.Tengine, model.Status,
-    model.Precision,
+    model.Location, model.ValueDomain, model.GraphParam, model.GraphSignature, model.Attribute, model.Param,
+    model.TypeConstraint, model.Constraint, model.Reading, model.RandomOutputs, model.Example, model.Property,
+    model.Tolerance, model.ConstInput, model.FollowUp, model.MapsTo, model.BinaryField, model.OlderLayout,
+    model.Tengine, model.Status, model.Precision,
     model.OpVersion, model.OpSchema, model.Domain,
 )
 _FIELDS: tuple[tuple[str, ...], ...] = tuple(tuple(f.name for f in dataclasses.fields(cls)) for cls in RECORDS)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from conformance.models.outputs import OutputError, check_output_dir, check_output_files, write_file
-from conformance.runner.signals import Interrupted, interrupt_if_pending, stopping_on_signals
+from conformance.signals import Interrupted, interrupt_if_pending, stopping_on_signals
 
 if TYPE_CHECKING:  # numpy, onnx and the runner load once the arguments are parsed: `opset run --help` needs none
     import numpy as np

@@ -5,7 +5,7 @@ signal stops it.
 creating and removing a file there: a read-only mount, a file in the way or a missing permission is found before the
 model runs, not after. `write_file` writes through a temporary name renamed into place, so a disk that fills up
 leaves the outputs written before it and no truncated `.npy`. A signal stops it as it stops conform
-(`conformance.runner.signals`): the command says what it kept and exits 128 + the signal's number (130, 143).
+(`conformance.signals`): the command says what it kept and exits 128 + the signal's number (130, 143).
 """
 
 from __future__ import annotations

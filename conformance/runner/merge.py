@@ -104,7 +104,7 @@ def run(options: argparse.Namespace) -> int:
     """Merge, write, print the summary; 0 when no cell failed, 1 when one did, a shard is missing (the merged report
     is written, marked incomplete) or an output cannot be written, 2 on inputs that cannot be one run's or an output
     path that cannot be written, 130 / 143 on SIGINT / SIGTERM (nothing half-written is left)."""
-    from conformance.runner.signals import exit_code, signal_name, stopping_on_signals
+    from conformance.signals import exit_code, signal_name, stopping_on_signals
 
     with stopping_on_signals():
         try:

@@ -56,7 +56,7 @@ _PROPERTIES, _LAW, _ELEMENT_TYPE = (CellTest(CellTestKind.PROPERTIES), CellTest(
 
 def property_tasks(ops: Iterable[OpSchema]) -> list[CellTask]:
     """The cells of `ops` and their tests, as `gen tests`' modules hold them."""
-    from gen.tests.generator import resolvable_versions as versions
+    from conformance.test_modules.generator import resolvable_versions as versions
     from opset.cells import cell_dtypes, example_dtype
 
     tasks: list[CellTask] = []

@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from conformance.runner.signals import exit_code, signal_name, stopping_on_signals
+    from conformance.signals import exit_code, signal_name, stopping_on_signals
 
     options = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if options.shards < 1 or options.jobs < 1:

@@ -25,7 +25,7 @@ from conformance.runner.handle import BackendHandle
 from conformance.runner.plan import CellTask
 from conformance.runner.progress import CellTally, LineDisplay, open_display
 from conformance.runner.report import OutputFailed, ReportWriter, RunReport, summarize
-from conformance.runner.signals import Interrupted, exit_code, interrupt_if_pending, signal_name
+from conformance.signals import Interrupted, exit_code, interrupt_if_pending, signal_name
 
 
 class PipeConsole(Console):

@@ -14,10 +14,10 @@ import numpy as np
 from hypothesis import strategies as st
 
 from conformance.element_types import COMPLEX, COMPUTE_AS, FLOATS, bit_width, finite_range, integer_range, numpy_dtype
-from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
-from conformance.strategies.memo import BOOLEANS, integers
+from conformance.strategies.memo import BOOLEANS
 from conformance.strategies.strings import numeric_literals
 from conformance.strategies.values import SEEDS, fill_array
 from opset.cells import NUMPY_ELEMENTS, allowed_elements
@@ -144,19 +144,3 @@ BIT_CAST_HINT = OpHint(attributes={"to": _bit_cast_to}, values={"input": _bit_ca
 
 
 # ---- EyeLike --------------------------------------------------------------------------------------------------
-
-def _eye_like_dtype(draw: DrawFn, ctx: DrawContext) -> object:
-    if draw(BOOLEANS):
-        ctx.type_bindings["T2"] = ctx.dtype  # without dtype the output takes the input's type
-        return OMIT
-    target = draw(st.sampled_from(drawable_targets(ctx, "T2")))
-    ctx.type_bindings["T2"] = target
-    return code_of(target)
-
-
-def _eye_like_k(draw: DrawFn, ctx: DrawContext) -> object:
-    rows, cols = ctx.first_shape()
-    return draw(integers(-rows, cols)) if draw(integers(0, 3)) else OMIT
-
-
-EYE_LIKE_HINT = OpHint(attributes={"dtype": _eye_like_dtype, "k": _eye_like_k})

@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
-from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import OpHint
 from conformance.strategies.memo import BOOLEANS, integers
-
-
-def _ignore_index(draw: DrawFn, ctx: DrawContext) -> object:
-    """Absent, the common -100 and -1, or a real class (then those samples are left out)."""
-    return draw(st.sampled_from([OMIT, -1, -100, 0, 1]))
 
 
 def _labels(name: str) -> object:
@@ -29,9 +22,3 @@ def _labels(name: str) -> object:
         return np.asarray(labels.astype(ctx.element_of(ctx.version.inputs[1].type)))
 
     return build
-
-
-NLL_HINT = OpHint(min_rank=0, max_rank=3, attributes={"ignore_index": _ignore_index},
-                  values={"target": _labels("target")})  # type: ignore[dict-item]
-SOFTMAX_CROSS_ENTROPY_HINT = OpHint(min_rank=0, max_rank=3, attributes={"ignore_index": _ignore_index},
-                                    values={"labels": _labels("labels")})  # type: ignore[dict-item]

@@ -1,12 +1,7 @@
-"""Hints for com.microsoft's Inverse, IsAllFinite and MaxpoolWithMask and ai.onnx.ort's GivenTensorFill: values the
-schema cannot ask for.
+"""Hints for com.microsoft's IsAllFinite and ai.onnx.ort's GivenTensorFill: cases the YAML cannot ask for.
 
-- Inverse: matrices far from singular (the generic values plus a diagonal that dominates each row), so the
-  inverse is defined and well conditioned, also in float16.
 - IsAllFinite: each input clean, or with NaN only, infinities only or both mixed in, and each attribute setting
   about as often as the others, so that each setting meets inputs it passes and inputs it fails.
-- MaxpoolWithMask: a mask of ones with about a third zeros, so that windows are cut short, some at their first
-  position, and some channels see no zero at all.
 - GivenTensorFill: the output's dims from each of the three sources (the shape attribute; the input's shape and
   extra_shape; the input's values, small whole numbers in a float tensor, with input_as_shape = 1), then exactly one
   value per output element (the formulas cannot read a float input's values, so no constraint can ask for them);
@@ -25,18 +20,6 @@ from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
-
-
-def _invertible(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    shape, seed = list(ctx.shapes["X"]), draw(SEEDS)
-    x = fill_array(seed, ctx.dtype, shape)
-    size = shape[-1]
-    dominant = np.abs(x.astype(np.float64)).sum(axis=-1, keepdims=True).max() + 1.0
-    sign = np.where(np.random.default_rng(seed).random(size) < 0.5, -1.0, 1.0)
-    return np.asarray(x.astype(np.float64) + np.eye(size) * sign * dominant).astype(x.dtype)
-
-
-INVERSE_HINT = OpHint(values={"X": _invertible})
 
 # the kind drawn most (Hypothesis favours the first) leads; where one kind is checked alone that is the other kind:
 # true for the setting, false for a backend that checks both
@@ -76,15 +59,6 @@ def _isnan_only(draw: DrawFn, ctx: DrawContext) -> object:
 # each attribute setting about as often as the others (the generic draw keeps to the defaults)
 IS_ALL_FINITE_HINT = OpHint(values={"input": _maybe_finite},
                             attributes={"isinf_only": _isinf_only, "isnan_only": _isnan_only})
-
-
-def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    shape, seed = list(ctx.shapes["M"]), draw(SEEDS)
-    rng = np.random.default_rng(seed)
-    return np.asarray(rng.random(shape) >= draw(st.sampled_from((0.0, 0.15, 0.35, 0.6)))).astype(np.int32)
-
-
-MAXPOOL_WITH_MASK_HINT = OpHint(values={"M": _mask})
 
 
 def _fill_source(draw: DrawFn, ctx: DrawContext) -> None:

@@ -194,65 +194,24 @@ QMOE_HINT = OpHint(shapes=_qmoe_shapes, values={"fc1_scales": _uniform("fc1_scal
                    generic_attributes=False)
 
 
-def _gate_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, steps, heads = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 4))
-    ctx.shapes.update(a=[batch, steps, heads], dt_bias=[heads], decay_scale=[heads])
-    _place(ctx, "b", [batch, steps, heads] if draw(BOOLEANS) else None)
 
 
-def _gate_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """beta is asked for exactly when b is given (onnxruntime rejects beta without b)."""
-    return 1 if "b" in ctx.omitted else 2
 
 
-LINEAR_ATTENTION_GATE_HINT = OpHint(shapes=_gate_shapes, outputs=_gate_outputs,
-                                    values={"a": _uniform("a", -30.0, 30.0),
-                                            "decay_scale": _uniform("decay_scale", -4.0, -0.01)})
 
 
-def _hyper_connection_layout(draw: DrawFn, ctx: DrawContext, gate: str, *, flat_gate: bool) -> tuple[list[int], int,
-                                                                                                    int]:
-    """Streams grouped (..., C, H) or flattened (..., C * H) with num_branches; the gate in one of its forms."""
-    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
-    c, h = draw(integers(1, 4)), draw(integers(1, 4))
-    flat = draw(BOOLEANS)
-    if flat:
-        ctx.attributes["num_branches"] = c
-    ctx.shapes["streams"] = [*lead, c * h] if flat else [*lead, c, h]
-    forms = [[*lead, c], [*lead, c, 1], [*lead, c, h]] + ([[*lead, c * h]] if flat and flat_gate else [])
-    ctx.shapes[gate] = draw(st.sampled_from(forms))
-    return lead, c, h
 
 
-def _pre_mix_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    _hyper_connection_layout(draw, ctx, "pre_mix", flat_gate=True)
-    if draw(BOOLEANS):
-        ctx.attributes["reduction_scale"] = draw(st.sampled_from([0.5, 0.25, 2.0]))
 
 
-def _post_mix_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    lead, c, h = _hyper_connection_layout(draw, ctx, "post_mix", flat_gate=False)
-    ctx.shapes["block_output"] = [*lead, h]
-    _place(ctx, "stream_mix", [*lead, c, c] if draw(BOOLEANS) else None)
 
 
-HYPER_CONNECTION_PRE_MIX_HINT = OpHint(shapes=_pre_mix_shapes, generic_attributes=False)
-HYPER_CONNECTION_POST_MIX_HINT = OpHint(shapes=_post_mix_shapes, generic_attributes=False)
 
 
-def _engram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    b, s, m, h = (draw(integers(1, 2)), draw(integers(1, 3)), draw(integers(1, 3)), draw(integers(1, 6)))
-    ctx.shapes.update(key=[b, s, m, h], query=[b, s, m, h], value=[b, s, h], key_norm_scale=[m, h],
-                      query_norm_scale=[m, h])
-    _place(ctx, "conv_norm_scale", [m, h] if draw(BOOLEANS) else None)
 
 
-def _engram_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """gated_value_normed is asked for exactly when conv_norm_scale is given (onnxruntime needs it)."""
-    return 1 if "conv_norm_scale" in ctx.omitted else 2
 
 
-ENGRAM_GATE_HINT = OpHint(shapes=_engram_shapes, outputs=_engram_outputs)
 
 
 def _ints(name: str, low: int, high: int) -> ArrayHint:

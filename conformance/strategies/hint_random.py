@@ -15,36 +15,10 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_cast import code_of, drawable_targets
-from conformance.strategies.hints import OpHint, ValueHint
+from conformance.strategies.hint_cast import code_of
+from conformance.strategies.hints import OpHint
 from conformance.strategies.memo import BOOLEANS
 from conformance.strategies.values import SEEDS, fill_array
-
-
-def _cell_dtype(draw: DrawFn, ctx: DrawContext) -> object:
-    """RandomNormal, RandomUniform: the cell's type (the output's); float, the default, may be left off."""
-    if ctx.dtype == "float" and draw(BOOLEANS):
-        return OMIT
-    return code_of(ctx.dtype)
-
-
-def _target_dtype(output_type: str) -> ValueHint:
-    """The *Like ops and Bernoulli: a target numpy holds, or none where the input's type is one the output takes."""
-
-    def dtype(draw: DrawFn, ctx: DrawContext) -> object:
-        targets = drawable_targets(ctx, output_type)
-        if ctx.dtype in targets and draw(BOOLEANS):
-            ctx.type_bindings[output_type] = ctx.dtype
-            return OMIT
-        target = draw(st.sampled_from(targets))
-        ctx.type_bindings[output_type] = target
-        return code_of(target)
-
-    return dtype
-
-
-def _probabilities(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    return fill_array(draw(SEEDS), ctx.dtype, list(ctx.shapes["input"]), min_value=0.0, max_value=1.0)
 
 
 def _logits(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
@@ -65,7 +39,4 @@ def _multinomial_dtype(draw: DrawFn, ctx: DrawContext) -> object:
     return OMIT if target is None else code_of(target)
 
 
-GENERATOR_HINT = OpHint(attributes={"dtype": _cell_dtype})
-LIKE_HINT = OpHint(attributes={"dtype": _target_dtype("T2")})
-BERNOULLI_HINT = OpHint(attributes={"dtype": _target_dtype("T2")}, values={"input": _probabilities})
 MULTINOMIAL_HINT = OpHint(attributes={"dtype": _multinomial_dtype}, values={"input": _logits})

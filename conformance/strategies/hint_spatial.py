@@ -86,36 +86,3 @@ def _conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     ctx.shapes[names[1]] = [maps, channels // group, *w.kernel]
     if len(names) > 2 and names[2] not in ctx.omitted:
         ctx.shapes[names[2]] = [maps]
-
-
-CONV_HINTS = (OpHint(shapes=_conv_shapes, generic_attributes=False),)
-
-
-def _conv_transpose_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    w = draw_window(draw, ctx, allow_dilations=True, allow_auto_pad=False)
-    group = draw(integers(1, 2))
-    channels, maps = group * draw(integers(1, 2)), group * draw(integers(1, 2))
-    _set_window_attributes(draw, ctx, w, kernel_required=False)
-    ctx.attributes["dilations"] = w.dilations
-    ctx.attributes["strides"] = w.strides
-    if draw(BOOLEANS):
-        limits = [max(s, d) for s, d in zip(w.strides, w.dilations, strict=True)]
-        ctx.attributes["output_padding"] = [draw(integers(0, lim - 1)) for lim in limits]
-    if group > 1:
-        ctx.attributes["group"] = group
-    ctx.attributes["pads"] = w.pads
-    names = [p.name for p in ctx.version.inputs]
-    small = [max(1, s - 1) for s in w.spatial]
-    for i, (x, k, s, d) in enumerate(zip(small, w.kernel, w.strides, w.dilations, strict=True)):
-        full = s * (x - 1) + (k - 1) * d + 1
-        rank = len(small)
-        while w.pads[i] + w.pads[i + rank] >= full:  # keep at least one output element
-            side = i if w.pads[i] >= w.pads[i + rank] else i + rank
-            w.pads[side] -= 1
-    ctx.shapes[names[0]] = [draw(integers(1, 2)), channels, *small]
-    ctx.shapes[names[1]] = [channels, maps // group, *w.kernel]
-    if len(names) > 2 and names[2] not in ctx.omitted:
-        ctx.shapes[names[2]] = [maps]
-
-
-CONV_TRANSPOSE_HINT = OpHint(shapes=_conv_transpose_shapes, generic_attributes=False)

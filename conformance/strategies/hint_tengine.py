@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import OpHint, ValueHint, axis_in, dims, set_input_shape
+from conformance.strategies.hints import OpHint, axis_in, dims, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
@@ -160,17 +160,8 @@ EXPAND_HINT = OpHint(attributes={"ex_shape": _expand_ex_shape,
                      values={"shape": _expand_shape})
 
 
-def _l2pool_window(side: int) -> ValueHint:
-    """kernel_h / kernel_w no larger than the input (a SAME window could be, but need not be)."""
-    def build(draw: DrawFn, ctx: DrawContext) -> int:
-        return int(draw(integers(1, min(4, ctx.shapes["input"][side]))))
-
-    return build
 
 
-L2POOL_HINT = OpHint(attributes={"kernel_h": _l2pool_window(1), "kernel_w": _l2pool_window(2),
-                                 "stride_h": lambda draw, ctx: draw(integers(1, 3)),
-                                 "stride_w": lambda draw, ctx: draw(integers(1, 3))})
 
 
 def _pad_shapes(draw: DrawFn, ctx: DrawContext) -> None:

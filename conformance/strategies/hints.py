@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
@@ -51,13 +50,6 @@ def axis_in(draw: DrawFn, rank: int, *, inclusive_end: bool = False, negative: b
     top = rank if inclusive_end else rank - 1
     low = -rank if negative else 0
     return int(draw(integers(low, max(low, top))))
-
-
-def distinct_axes(draw: DrawFn, rank: int, *, min_size: int = 1) -> list[int]:
-    if rank == 0:
-        return []
-    chosen = draw(st.lists(integers(0, rank - 1), min_size=min(min_size, rank), max_size=rank, unique=True))
-    return sorted(int(a) for a in chosen)
 
 
 def int64_array(values: list[int]) -> np.ndarray:

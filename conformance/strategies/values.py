@@ -29,8 +29,9 @@ def fill_array(seed: int, element: str, shape: Sequence[int], *, min_value: floa
     rng = np.random.default_rng(seed)
     dtype = numpy_dtype(element)
     size = tuple(int(d) for d in shape)
-    if element == "bool":
-        return np.asarray(rng.integers(0, 2, size=size).astype(bool))
+    if element == "bool":  # false and true are 0 and 1: bounds inside [0, 1] narrow the draw
+        false, true = max(0, int(np.ceil(min_value))), min(1, int(np.floor(max_value)))
+        return np.asarray(rng.integers(false, max(false, true) + 1, size=size).astype(bool))
     if element == "float8e8m0":  # powers of two only (no zero, no sign)
         low, high = max(min_value, 2.0**-3), max(max_value, 2.0**-3)
         exponents = rng.integers(int(np.ceil(np.log2(low))), int(np.floor(np.log2(high))) + 1, size=size)

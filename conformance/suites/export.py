@@ -83,7 +83,7 @@ def run(options: argparse.Namespace) -> int:
     """Write the corpus `options` ask for; the exit status: 0 written, 1 when a file could not be written (what was
     written stays), 2 on a usage error (the folder checked before any case is drawn), 130 / 143 on SIGINT / SIGTERM
     (the manifest then lists the cases written so far, marked `"complete": false`)."""
-    from conformance.runner.signals import exit_code, signal_name, stopping_on_signals
+    from conformance.signals import exit_code, signal_name, stopping_on_signals
 
     with stopping_on_signals():
         sink = ExportSink()
@@ -105,7 +105,7 @@ def _run(options: argparse.Namespace, sink: ExportSink) -> int:
         print("conform export: --draws must be >= 0 and --jobs >= 1", file=sys.stderr)
         return 2
     from conformance.runner.outputs import OutputError, check_folder
-    from gen.tests.generator import select_ops, split_patterns
+    from conformance.test_modules.generator import select_ops, split_patterns
     from opset.errors import RegistryError
 
     try:
@@ -190,7 +190,7 @@ def export(out: Path, ops: Sequence[OpSchema], draws: int, seed: int, jobs: int 
            sink: ExportSink | None = None) -> Export:
     """Write the cases of `ops` into `out` (existing and empty), each recorded in `sink` as it is written."""
     from conformance.suites.export_cases import NO_KERNEL, NUMPY_TYPE, REMOVED, LeftOut, export_example
-    from gen.tests.generator import resolvable_versions
+    from conformance.test_modules.generator import resolvable_versions
     from opset.cells import cell_dtypes
 
     sink = sink if sink is not None else ExportSink()
@@ -227,9 +227,9 @@ def export(out: Path, ops: Sequence[OpSchema], draws: int, seed: int, jobs: int 
 
 def _without_kernel(version: OpVersion) -> str | None:
     """Why the reference has no kernel for the version, when it states one (its cases may not even be drawable)."""
-    from conformance.kernels import NO_REFERENCE_KERNEL
+    from conformance.kernels import no_reference_kernel
 
-    return NO_REFERENCE_KERNEL.get((version.domain, version.name))
+    return no_reference_kernel(version.domain, version.name)
 
 
 def _cell_exports(cells: list[tuple[str, str, int, str]], draws: int, seed: int, out: Path,

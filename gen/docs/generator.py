@@ -16,9 +16,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gen.docs.output import OutputError, Plan, apply_plan, check_writable, plan_files
 from gen.docs.pages import MARKER, render_site
 from gen.docs.reports import ReportError, read_reports
+from gen.output import OutputError, Plan, apply_plan, check_writable, plan_files
 from opset.errors import RegistryError
 from opset.importers.anchors import AnchorError
 from opset.load import load_registry
@@ -51,7 +51,7 @@ def main(args: Sequence[str]) -> int:
         print(f"gen docs: {e}", file=sys.stderr)
         return 1
     try:
-        plan = plan_files(options.out, render_site(registry, reports), marker=MARKER)
+        plan = plan_files(options.out, render_site(registry, reports), marker=MARKER, pattern="*.md")
     except (OutputError, AnchorError) as e:  # the home page states the pins of a checkout's constraints.txt
         print(f"gen docs: {e}", file=sys.stderr)
         return 1

@@ -15,11 +15,12 @@ from typing import Any
 
 import jinja2
 
-from gen.classes.naming import class_name
 from gen.docs import conversion, support, views
 from gen.docs.diff import format_value
+from gen.docs.domain_text import domain_rows
 from gen.docs.reports import Report
 from gen.header import header, marker
+from gen.ops.naming import class_name
 from opset.formula import Formula
 from opset.importers.anchors import pinned
 from opset.model import Attribute, OpVersion, Param
@@ -76,7 +77,7 @@ def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
 
 
 def python_function(registry: Registry, version: OpVersion) -> str | None:
-    """`opset.ops.ai_onnx.v11.AveragePool`: the op function of `gen classes` that writes this version (in the
+    """`opset.ops.ai_onnx.v11.AveragePool`: the op function `gen ops` writes for this version (in the
     module of the opset that introduced it), or None for a version no opset resolves to (a removed draft op)."""
     found = registry.try_resolve(version.domain, version.name, version.since)
     if found is None or found.since != version.since:
@@ -119,7 +120,8 @@ def _environment(registry: Registry) -> jinja2.Environment:
     env.globals.update(HEADER=HEADER, STATUS_MARKS=STATUS_MARKS, backend_slug=backend_slug, domain_page=domain_page,
                        layout_rows=views.layout_rows, example_rows=views.example_rows,
                        opset_page=lambda domain, n: opset_page(registry, domain, n),
-                       op_link=lambda domain, name, since: op_link(registry, domain, name, since))
+                       op_link=lambda domain, name, since: op_link(registry, domain, name, since),
+                       domain_rows=lambda version: domain_rows(version, code))
     return env
 
 

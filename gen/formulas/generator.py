@@ -14,13 +14,12 @@ import argparse
 import keyword
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gen.classes.files import stale_files, write_changed
-from gen.classes.naming import NamingError
+from gen.ops.naming import NamingError
+from gen.output import OutputError, apply_plan, plan_files
 from gen.header import header, marker
 
 if TYPE_CHECKING:  # the registry, the formula language and the emitter load after the arguments parse
@@ -80,7 +79,7 @@ def render_op(versions: Sequence[OpVersion], command: str) -> str:
 
 def render_all(registry: Registry, command: str = "gen formulas") -> dict[str, str]:
     """Every file of the package: relative path -> text."""
-    from gen.classes.naming import module_name
+    from gen.ops.naming import module_name
 
     by_op: dict[tuple[str, str], list[OpVersion]] = {}
     for version in registry.all_versions():
@@ -136,10 +135,13 @@ def main(args: Sequence[str]) -> int:
         print(f"gen formulas: {e}", file=sys.stderr)
         return 1
     out: Path = options.out
+    try:
+        plan = plan_files(out, files, marker=MARKER, pattern="*.py")
+    except OutputError as e:
+        print(f"gen formulas: {e}", file=sys.stderr)
+        return 1
     if options.check:
-        with tempfile.TemporaryDirectory(prefix="gen-formulas-") as tmp:
-            write_changed(Path(tmp), files, MARKER)
-            stale = stale_files(out, Path(tmp), MARKER)
+        stale = plan.stale()
         if stale:
             print(f"gen formulas: {len(stale)} generated files under {out} are stale:", file=sys.stderr)
             for line in stale:
@@ -148,10 +150,14 @@ def main(args: Sequence[str]) -> int:
             return 1
         print(f"gen formulas: {len(files)} files under {out} are current")
         return 0
-    written, removed = write_changed(out, files, MARKER)
-    for rel in written:
-        print(f"wrote {out / rel}")
-    for rel in removed:
-        print(f"removed {out / rel}")
-    print(f"gen formulas: {len(files)} files, {len(written)} written, {len(removed)} removed")
+    try:
+        apply_plan(plan)
+    except OutputError as e:
+        print(f"gen formulas: {e}", file=sys.stderr)
+        return 1
+    for path in plan.write:
+        print(f"wrote {path}")
+    for path in plan.delete:
+        print(f"removed {path}")
+    print(f"gen formulas: {len(files)} files, {len(plan.write)} written, {len(plan.delete)} removed")
     return 0

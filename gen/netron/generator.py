@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gen.netron.metadata import NetronError, onnx_entry, tengine_entry
+from gen.output import write_if_changed
 from opset.errors import RegistryError
 from opset.load import load_registry
 from opset.registry import Registry
@@ -35,14 +36,7 @@ def main(args: Sequence[str]) -> int:
     except (RegistryError, NetronError) as e:
         print(f"gen netron: {e}", file=sys.stderr)
         return 1
-    written = 0
-    for name, content in files.items():
-        path = options.out / name
-        if path.is_file() and path.read_text(encoding="utf-8") == content:
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content, encoding="utf-8")
-        written += 1
+    written = sum(write_if_changed(options.out / name, content) for name, content in files.items())
     print(f"gen netron: {written} written, {len(files) - written} unchanged in {options.out}")
     return 0
 

@@ -1,39 +1,27 @@
 """Eager mode: an op function given numpy arrays checks its node as graph mode does, then evaluates it.
 
-The evaluator is any backend `conform --backend` takes: an object with `run(node, inputs[, opset_imports])` or
-`run(model, feeds)` (onnxruntime's, `conformance.backends.ort.OnnxRuntimeBackend()`), an `onnx.backend` backend,
-or what `conformance.backends.resolve_backend(...)` gives; by default the reference kernels of `conformance`
-(`conformance.backends.reference:ReferenceBackend`). Every one is called through conform's own adapter
-(`conformance.backends.protocol:Backend`, one `BackendCall` per node), so eager mode accepts exactly what conform
-accepts. `opset` sits below `conformance` in the data flow and never imports it: the reference backend and the
-adapter are found by their module paths, as plugins.
+The evaluator comes through a declared interface, `opset.graph.evaluator`: the provider a package declares under
+the entry-point group `opset.evaluators` (this project's is `conformance.backends.eager`, the reference kernels
+by default). `set_evaluator(backend)` takes any backend `conform --backend` takes: an object with
+`run(node, inputs[, opset_imports])` or `run(model, feeds)`, an `onnx.backend` backend, or what
+`conformance.backends.resolve_backend(...)` gives; the provider adapts it. `opset` sits below the kernels and
+conform's adapters in the layers (docs/architecture.md) and never names them.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from opset.graph.check import check_node, node_proto, registry
+from opset.graph.evaluator import Evaluator, NodeCall, provider
 from opset.graph.graph import output_labels
 from opset.graph.value import Array, Value, element_of
 
 if TYPE_CHECKING:
     from opset.model import OpVersion
-
-REFERENCE = "conformance.backends.reference:ReferenceBackend"
-ADAPTER = "conformance.backends.protocol"  # Backend (the adapter) and BackendCall (one node's call)
-ONNX_BACKEND_ADAPTER = "conformance.backends.onnx_backend"  # onnx.backend backends, as `conform --backend` takes
-
-
-class Evaluator(Protocol):
-    """What `conform`'s adapter gives: `run(call)` over a `BackendCall`, the outputs as arrays."""
-
-    def run(self, call: Any) -> list[Any]: ...
-
 
 _CHOSEN: list[Evaluator] = []
 
@@ -43,39 +31,13 @@ def set_evaluator(evaluator: object | None) -> None:
     again). Raises ValueError when it is none (no `run` method)."""
     _CHOSEN.clear()
     if evaluator is not None:
-        _CHOSEN.append(_adapted(evaluator, type(evaluator).__name__))
+        _CHOSEN.append(provider().adapt(evaluator, type(evaluator).__name__))
 
 
 def evaluator() -> Evaluator:
     if not _CHOSEN:
-        module, _, name = REFERENCE.partition(":")
-        try:
-            factory = getattr(importlib.import_module(module), name)
-        except ImportError as e:
-            raise RuntimeError(f"eager mode needs the reference kernels ({REFERENCE}): {e}") from e
-        _CHOSEN.append(_adapted(factory(), "reference"))
+        _CHOSEN.append(provider().default())
     return _CHOSEN[0]
-
-
-def _protocol() -> Any:
-    try:
-        return importlib.import_module(ADAPTER)
-    except ImportError as e:
-        raise RuntimeError(f"eager mode needs conform's backend adapter ({ADAPTER}): {e}") from e
-
-
-def _adapted(target: object, name: str) -> Evaluator:
-    """`target` behind conform's adapter: as it is when it is one already (`resolve_backend`'s answer)."""
-    protocol = _protocol()
-    if isinstance(target, protocol.Backend):
-        return target  # type: ignore[no-any-return]
-    onnx_backends = importlib.import_module(ONNX_BACKEND_ADAPTER)
-    if onnx_backends.looks_like_onnx_backend(target):
-        target = onnx_backends.OnnxBackendAdapter(target)
-    try:
-        return protocol.Backend(target, name)  # type: ignore[no-any-return]
-    except protocol.BackendError as e:
-        raise ValueError(f"set_evaluator: {e}") from e
 
 
 def evaluate(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str, Any],
@@ -112,9 +74,9 @@ def run_node(node: Any, inputs: Sequence[np.ndarray | None], version: OpVersion)
 
 
 def _call(version: OpVersion, node: Any, inputs: Sequence[Any], *, output_dtypes: list[str | None],
-          output_shapes: list[Any] | None = None) -> Any:
-    """The adapter's BackendCall for one node of `version` (the one place eager mode builds it)."""
-    return _protocol().BackendCall(
+          output_shapes: list[Any] | None = None) -> NodeCall:
+    """The evaluator's NodeCall for one node of `version` (the one place eager mode builds it)."""
+    return NodeCall(
         node_bytes=node.SerializeToString(), inputs=list(inputs),
         opset_imports=_opset_imports(version, registry().node_domain(version.domain)), output_dtypes=output_dtypes,
         domain=version.domain, op=version.name, version=version.since,

@@ -18,22 +18,22 @@ import yaml
 
 _SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-TOP_LEVEL_ORDER = ("name", "domain", "category", "summary", "doc", "status", "seed_note", "tolerance", "precision",
-                   "versions")
+TOP_LEVEL_ORDER = ("name", "domain", "category", "summary", "doc", "status", "seed_note", "no_reference_kernel",
+                   "tolerance", "precision", "versions")
 VERSION_ORDER = ("since", "changes", "summary", "doc", "attributes", "inputs", "outputs", "type_constraints",
-                 "type_relations", "let", "constraints", "readings", "examples", "tolerance", "precision", "properties",
-                 "maps_to", "tengine")
-ATTRIBUTE_ORDER = ("type", "required", "default", "default_expr", "allowed", "range", "length", "hint", "doc")
-PARAM_ORDER = ("name", "type", "role", "optional", "variadic", "min_arity", "homogeneous", "shape", "data_dependent",
-               "value", "doc")
+                 "type_relations", "let", "dims", "constraints", "readings", "examples", "tolerance", "precision",
+                 "properties", "maps_to", "tengine")
+ATTRIBUTE_ORDER = ("type", "required", "default", "default_expr", "allowed", "range", "length", "hint", "domain", "doc")
+PARAM_ORDER = ("name", "type", "role", "optional", "variadic", "min_arity", "homogeneous", "shape", "domain",
+               "data_dependent", "value", "doc")
 
 # Keys that only people write; a refresh copies them over from the existing file unchanged.
-HAND_ATTRIBUTE_KEYS = ("default_expr", "allowed", "range", "length", "hint", "signature")
-HAND_PARAM_KEYS = ("role", "shape", "data_dependent", "value", "types")
+HAND_ATTRIBUTE_KEYS = ("default_expr", "allowed", "range", "length", "hint", "signature", "domain")
+HAND_PARAM_KEYS = ("role", "shape", "domain", "data_dependent", "value", "types")
 # Version keys the importer produces; every other key of an existing version is kept as it is.
 IMPORTED_VERSION_KEYS = ("since", "changes", "attributes", "inputs", "outputs", "type_constraints")
 # How later versions inherit each key (docs/format.md, "Inheritance between versions").
-MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations")
+MERGED_BY_NAME = ("attributes", "type_constraints", "let", "type_relations", "dims")
 NOT_INHERITED = ("examples", "changes")
 
 

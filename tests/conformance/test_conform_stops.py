@@ -86,7 +86,7 @@ def test_a_signal_stops_an_export_whose_manifest_lists_what_was_written(tmp_path
 def test_a_signal_during_a_merge_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     from conformance.runner import merge
-    from conformance.runner.signals import Interrupted
+    from conformance.signals import Interrupted
 
     def interrupted(path: Path) -> dict[str, object]:
         raise Interrupted(signal.SIGTERM)
@@ -107,7 +107,7 @@ def test_a_signal_landing_where_python_cannot_raise_is_kept_for_the_next_safe_po
         capsys: pytest.CaptureFixture[str]) -> None:
     """A signal handled inside a garbage-collector callback or a `__del__` (Hypothesis runs one on every
     collection) is not lost and prints no "Exception ignored" traceback: the run raises it between two cells."""
-    from conformance.runner.signals import Interrupted, interrupt_if_pending, stopping_on_signals
+    from conformance.signals import Interrupted, interrupt_if_pending, stopping_on_signals
 
     with stopping_on_signals():
         _SignalsWhenCollected()  # collected at once, the handler runs inside __del__

@@ -88,3 +88,15 @@ def test_node_level_and_model_level_backends_are_called_and_their_answer_returne
 def test_something_that_is_no_backend_is_refused_when_set() -> None:
     with pytest.raises(ValueError, match="no run"):
         set_evaluator(object())
+
+
+def test_eager_mode_finds_its_evaluator_through_the_declared_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    """opset names no kernel module: the provider comes from the `opset.evaluators` group, and without one the
+    error says which group and how to install it."""
+    from opset.graph import eager, evaluator
+
+    assert type(evaluator.provider()).__module__ == "conformance.backends.eager"
+    monkeypatch.setattr(evaluator, "entry_points", lambda group: [])
+    set_evaluator(None)
+    with pytest.raises(evaluator.NoEvaluator, match=r"'opset\.evaluators'.*pip install -e \."):
+        eager.evaluator()

@@ -82,10 +82,12 @@ def shape_id(case: ShapeCase) -> str:
 
 
 def shape_params(cases: Sequence[ShapeCase]) -> list[Any]:
-    """pytest params of shape cases, ids like `v11-1x4x7x7,6x2x3x3-group=2`."""
+    """pytest params of shape cases, ids like `v11-1x4x7x7,6x2x3x3-group=2` (`ReduceSum-v11-...` in a table of
+    several ops)."""
     import pytest
 
-    return [pytest.param(c, id=shape_id(c)) for c in cases]
+    several = len({c.op for c in cases}) > 1
+    return [pytest.param(c, id=(f"{c.op}-" if several else "") + shape_id(c)) for c in cases]
 
 
 def reported_checks(case: ShapeCase) -> list[str]:
@@ -171,11 +173,27 @@ def assert_shapes_match_onnxruntime(domain: str, op: str, since: int, inputs: Se
     assert mine[0] == theirs, f"{domain}@{since}::{op} {attrs}: the formula gives {mine[0]}, onnxruntime {theirs}"
 
 
+# sibling ops tested by one parametrised table (a module for the family, not one per op): domain -> stem -> ops
+FAMILY_MODULES: dict[str, dict[str, tuple[str, ...]]] = {
+    "ai.onnx": {
+        "windows": ("BlackmanWindow", "HammingWindow", "HannWindow"),
+        "reductions": ("ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
+                       "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare"),
+        "logical": ("And", "Or", "Xor"),
+        "bitwise": ("BitwiseAnd", "BitwiseOr", "BitwiseXor"),
+    },
+}
+
+
 def op_test_path(domain: str, op: str) -> str:
-    """Where an op's tests live: `tests/ops/<domain module>/test_<stem>.py`, the stem of its kernel file (its
-    name in snake_case when it has no kernel)."""
+    """Where an op's tests live: its family's table `tests/ops/<domain module>/test_<family>.py` (FAMILY_MODULES),
+    else `tests/ops/<domain module>/test_<stem>.py`, the stem of its kernel file (its name in snake_case when it has
+    no kernel)."""
     import re
 
+    family = next((stem for stem, ops in FAMILY_MODULES.get(domain, {}).items() if op in ops), None)
+    if family is not None:
+        return f"tests/ops/{module_name(domain)}/test_{family}.py"
     entries = all_kernels().get((domain, op), ())
     stem = entries[0].fn.__module__.rsplit(".", 1)[1] if entries else \
         re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", op).lower()
@@ -196,14 +214,17 @@ def op_module_problems(domain: str, op: str) -> list[str]:
     if not path.is_file():
         return [f"{domain}::{op}: no test module {op_test_path(domain, op)}"]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = {t.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
-             for t in node.targets if isinstance(t, ast.Name) and isinstance(node.value, ast.Constant)}
-    if names.get("OP") != op:
-        return [f"{path.name}: OP is {names.get('OP')!r}, expected {op!r}"]
+    names = {t.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+             for t in node.targets if isinstance(t, ast.Name) and isinstance(node.value, ast.Constant | ast.Tuple)
+             and t.id in ("OP", "OPS")}
+    variable = "OPS" if "OPS" in names else "OP"  # a family's table names its ops in OPS
+    named = names.get(variable)
+    if (op not in named) if isinstance(named, tuple) else (named != op):
+        return [f"{path.name}: {variable} is {named!r}, expected {op!r} (in it)"]
     calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
              and c.func.id in COVERAGE_CALLS]
-    if not any(isinstance(a, ast.Name) and a.id == "OP" for c in calls for a in c.args):
-        return [f"{path.name}: passes OP to none of {', '.join(sorted(COVERAGE_CALLS))}"]
+    if not any(isinstance(a, ast.Name) and a.id == variable for c in calls for a in c.args):
+        return [f"{path.name}: passes {variable} to none of {', '.join(sorted(COVERAGE_CALLS))}"]
     return []
 
 

@@ -124,10 +124,12 @@ class OracleCase:
 
 
 def oracle_params(cases: Sequence[OracleCase]) -> list[Any]:
-    """pytest params (case, opset) with ids like `v11-k3s2`."""
+    """pytest params (case, opset) with ids like `v11-k3s2` (`ReduceSum-v11-k3s2` in a table of several ops)."""
     import pytest
 
-    return [pytest.param(c, v, id=f"v{v}-{c.id or 'basic'}") for c in cases for v in c.since]
+    several = len({c.op for c in cases}) > 1
+    return [pytest.param(c, v, id=f"{c.op + '-' if several else ''}v{v}-{c.id or 'basic'}") for c in cases
+            for v in c.since]
 
 
 def oracle_outputs(case: OracleCase, opset: int) -> list[np.ndarray]:

@@ -69,7 +69,7 @@ def test_the_wheel_carries_the_registry_and_the_type_marker(wheel: Path) -> None
     record = next(n for n in names if n.endswith(".dist-info/RECORD"))
     assert "opset/py.typed," in zipfile.ZipFile(wheel).read(record).decode()
     assert {"conformance/expectations/onnxruntime.yaml", "gen/docs/templates/index.md.j2",
-            "gen/tests/op_test.py.j2"} <= names
+            "conformance/test_modules/op_test.py.j2"} <= names
 
 
 def test_commands_run_from_outside_the_checkout(installed: Path, tmp_path: Path) -> None:

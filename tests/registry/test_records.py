@@ -51,6 +51,8 @@ def test_formulas_are_parsed_objects_that_keep_their_text(registry: Registry) ->
         formulas = [p.formula for p in v.outputs if p.formula is not None] + [c.expr for c in v.constraints]
         formulas += list(v.lets.values())
         formulas += [f for a in v.attributes.values() for f in (a.default_expr, a.length) if f is not None]
+        domains = [*v.dims.values(), *(x.domain for x in [*v.inputs, *v.attributes.values()] if x.domain)]
+        formulas += [f for d in domains for _, f in d.formulas()]
         for f in formulas:
             assert isinstance(f, Formula) and f.text, v.signature
 

@@ -32,9 +32,10 @@ def key_mask(op: str, mask: np.ndarray | None, batch: int, seq: int, total: int,
     total): 0 masks a key for one query. A masked position adds `filter_value` (not -inf: a fully masked row
     averages its keys). The causal mask (query i sees keys up to past + i, the last query every key) excludes
     the future keys outright (-inf), so a query whose visible keys are all padded averages those keys only. A
-    2-D mask of one column ((batch or 1, 1)) masks nothing: onnxruntime drops it.
+    2-D mask of one column ((batch or 1, 1)) that is not (batch, total) masks nothing: onnxruntime drops it (at total
+    1, (batch, 1) is a real mask and (1, 1) of a larger batch the dummy).
     """
-    if mask is not None and mask.ndim == 2 and mask.shape[1] == 1 and total != 1:
+    if mask is not None and mask.ndim == 2 and mask.shape[1] == 1 and mask.shape != (batch, total):
         mask = None
     if mask is None and not causal:
         return None

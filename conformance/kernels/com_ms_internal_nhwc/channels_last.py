@@ -6,8 +6,8 @@ version of the pools, convolutions and normalizations (its FusedActivation: Relu
 HardSigmoid, with `activation_params`) is applied to Y; an absent or empty one with no parameters is none.
 
 The twins are one explicit table, `TWINS`: (op, the nhwc versions) -> the twin's domain; a version is served by
-the twin's version of the same number (QLinearConvTranspose has no twin: no reference kernel, see
-`conformance.kernels.NO_REFERENCE_KERNEL`).
+the twin's version of the same number (QLinearConvTranspose has no twin: no reference kernel: its op file's
+`no_reference_kernel` says why).
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ class Backend(AlteredReference):
             opset_imports: Mapping[str, int] | None = None, outer: Outer | None = None) -> list[np.ndarray]:
         x = inputs[0]
         if node.op_type == "BatchNormalization" and len(node.output) == 1 and x is not None \
-                and x.dtype == np.float16 and all(p is not None and p.ndim == 1 for p in inputs[1:]):
+                and x.dtype == np.float16 and all(p is not None and p.ndim == 1 for p in inputs[1:]) \
+                and _attribute(node, "training_mode", 0) == 0:  # inference: the given mean and var
             scale, bias, mean, var = (p.reshape((-1,) + (1,) * (x.ndim - 2)) for p in inputs[1:] if p is not None)
             eps = np.float16(_attribute(node, "epsilon", 1e-5))
             return [((x - mean) / np.sqrt(var + eps) * scale + bias).astype(np.float16)]

@@ -86,7 +86,8 @@ SHAPES = [
 IDX = np.zeros((1, 1, 2, 2), np.int64)
 REJECTED = [
     (shape_case(OP, 11, [[1, 2], [1, 2]], {"kernel_shape": []}), "maxunpool_c1"),
-    (shape_case(OP, 11, [[1, 1, 2, 2], [1, 1, 2, 2]], {"kernel_shape": [1, 1], "pads": [1, 1, 0, 0]}),
+    # (2 - 1) * 1 - 1 - 1 + 1 = 0 (strides default to 1: [1, 1, 0, 0] would leave 1 and be valid)
+    (shape_case(OP, 11, [[1, 1, 2, 2], [1, 1, 2, 2]], {"kernel_shape": [1, 1], "pads": [1, 1, 1, 1]}),
      "maxunpool_c2"),
     (shape_case(OP, 11, [[1, 1, 2, 2], [1, 1, 2, 2], i64(1, 4, 4)], {"kernel_shape": [2, 2], "strides": [2, 2]}),
      "maxunpool_c3"),

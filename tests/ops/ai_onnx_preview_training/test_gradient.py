@@ -25,7 +25,7 @@ from onnx.reference import ReferenceEvaluator
 
 from conformance.backends.protocol import Unsupported
 from conformance.backends.reference import ReferenceBackend
-from conformance.kernels import NO_REFERENCE_KERNEL
+from conformance.kernels import no_reference_kernel
 from conformance.models import ModelRunError, ModelRunner, NodeUnsupported, run_model
 from conformance.models import gradient as grad_module
 from conformance.models.cli import main_run
@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def test_the_reference_backend_says_the_model_runner_computes_it() -> None:
-    why = NO_REFERENCE_KERNEL[(DOMAIN, OP)]
+    why = no_reference_kernel(DOMAIN, OP)
     assert "enclosing graph" in why and "model runner" in why
     node = helper.make_node(OP, ["w"], ["dw"], domain=DOMAIN, xs=["w"], y="loss")
     with pytest.raises(Unsupported, match="model runner"):

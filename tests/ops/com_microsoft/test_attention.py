@@ -42,6 +42,9 @@ CASES = [
     case([X, W, BIAS, _bits(B, S)], "mask_2d", unidirectional=1),
     case([X, W, BIAS, np.zeros((B, S), np.int32)], "mask_2d_all_masked_unidirectional", unidirectional=1),
     case([X, W, BIAS, np.zeros((1, 1), np.int32)], "mask_one_column_ignored"),
+    # one token, no past: total is 1, so (batch, 1) is a real mask and only (1, 1) of batch 2 is onnxruntime's dummy
+    case([X[:, :1], W, BIAS, np.zeros((1, 1), np.int32)], "mask_one_by_one_ignored_at_total_1"),
+    case([X[:, :1], W, BIAS, i32(0, 1).reshape(B, 1)], "mask_batch_by_one_at_total_1"),
     case([X, W, BIAS, _bits(B, S, S)], "mask_3d", unidirectional=1),
     case([X, W, BIAS, _bits(B, S)], "mask_filter_value", mask_filter_value=-1.5),
     case([X, W, BIAS], "present", n_out=2),

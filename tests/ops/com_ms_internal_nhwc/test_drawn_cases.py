@@ -1,7 +1,7 @@
 """com.ms.internal.nhwc's schemas draw only valid nodes: input 0's signature is channels last (`[N, *S, C]`, the
-twin's dims with C moved last), the fused activation is one of onnxruntime's with its parameters, and a twin's hint
-draws the nhwc op channels first with input 0 transposed (conformance/strategies/hint_channels_last.py). Each
-version's drawn cases run in its kernel with the formulas' shapes."""
+twin's dims with C moved last), the fused activation is one of onnxruntime's with its parameters, and an nhwc op
+draws as its twin (the twin's YAML domains and hint) with input 0 then moved channels last
+(conformance/strategies/channels_last.py). Each version's drawn cases run in its kernel with the formulas' shapes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conformance.kernels import NO_REFERENCE_KERNEL
+from conformance.kernels import no_reference_kernel
 from conformance.kernels.registry import run_kernel
 from conformance.strategies import cell_dtypes, op_cases
 from opset.infer import infer_shapes
@@ -18,7 +18,7 @@ from tests.helpers import problem_checks, registry, run, version
 DOMAIN = "com.ms.internal.nhwc"
 X = np.random.default_rng(5).standard_normal((1, 4, 5, 3)).astype(np.float32)  # [N, H, W, C]
 VERSIONS = [(name, v.since) for (d, name) in sorted(registry().ops) if d == DOMAIN
-            for v in registry().op(d, name).versions if (d, name) not in NO_REFERENCE_KERNEL]
+            for v in registry().op(d, name).versions if no_reference_kernel(d, name) is None]
 OWN_LAYOUT = {"QLinearAveragePool"}  # the twin takes a channels_last attribute itself
 
 

@@ -1,1 +1,0 @@
-"""`gen tests`: the property-test generator."""

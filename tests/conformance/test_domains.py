@@ -1,0 +1,206 @@
+"""Drawing from domains (conformance/strategies/domains.py, builder.py, schedule.py): each key draws what
+docs/format.md says, valid cases are built rather than filtered, and each thing is drawn after what it reads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.strategies import domains as dom
+from conformance.strategies.builder import Builder
+from conformance.strategies.cases import _bind_types, _draw_once
+from conformance.strategies.context import DrawContext
+from conformance.strategies.hint_table import hint_for
+from conformance.strategies.plan import plan_for
+from conformance.strategies.schedule import schedule_for
+from opset.formula import Formula
+from opset.model import ValueDomain
+from tests.helpers import registry
+
+SETTINGS = settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+def formula(text: str) -> Formula:
+    return Formula.from_tree(Formula.checked(text).tree)
+
+
+def test_indices_stay_inside_their_dims_negative_ones_included() -> None:
+    rng = np.random.default_rng(0)
+    idx = dom.in_bounds(rng, [200], 3, negative=True)
+    assert idx.min() >= -3 and idx.max() <= 2 and (idx < 0).any() and (idx >= 0).any()
+    tuples = dom.in_bounds(rng, [50, 2], [2, 5], negative=False)  # one size per entry of the last axis
+    assert tuples[:, 0].max() <= 1 and tuples[:, 1].max() <= 4 and tuples.min() >= 0
+    with pytest.raises(dom.Undrawable):
+        dom.in_bounds(rng, [2], 0, negative=True)
+
+
+@SETTINGS
+@given(st.data())
+def test_axes_are_distinct_inside_the_rank_and_as_many_as_count_says(data: st.DataObject) -> None:
+    domain = ValueDomain(axes=formula("r"), count=(formula("0"), formula("r")))
+    axes = dom.draw_axes(data.draw, domain, {"r": 4}, None)
+    assert len({a % 4 for a in axes}) == len(axes) <= 4 and all(-4 <= a < 4 for a in axes)
+    positive = ValueDomain(axes=formula("3"), negative=False)
+    chosen = dom.draw_axes(data.draw, positive, {}, None)
+    assert 1 <= len(chosen) <= 3 and all(0 <= a < 3 for a in chosen) and chosen == sorted(chosen)
+
+
+@SETTINGS
+@given(st.data(), st.integers(0, 9), st.integers(1, 4))
+def test_parts_add_up(data: st.DataObject, total: int, count: int) -> None:
+    parts = dom.parts(data.draw, total, count)
+    assert len(parts) == count and sum(parts) == total and min(parts) >= 0
+
+
+def test_excluded_values_are_never_drawn_and_unique_values_never_repeat() -> None:
+    rng = np.random.default_rng(1)
+    b = dom.from_candidates(rng, "int8", [400], -4, 4, (0,), unique=False)
+    assert 0 not in b and b.min() == -4 and b.max() == 4
+    u = dom.from_candidates(rng, "float", [9], -1, 1, (), unique=True)
+    assert len(set(u.tolist())) == 9  # every quarter step of [-1, 1] once
+    with pytest.raises(dom.Undrawable):
+        dom.from_candidates(rng, "int8", [3], 0, 1, (), unique=True)
+
+
+def test_a_step_puts_values_on_its_grid_and_per_element_unique_values_differ() -> None:
+    rng = np.random.default_rng(4)
+    halves = dom.from_candidates(rng, "float", [300], -0.5, 2, (), unique=False, step=0.5)
+    assert set(halves.tolist()) == {-0.5, 0.0, 0.5, 1.0, 1.5, 2.0}  # every multiple of 0.5, no quarter
+    with pytest.raises(dom.Undrawable):
+        dom.from_candidates(rng, "float", [2], 0, 1, (), unique=False, step=0.0)
+
+    @SETTINGS
+    @given(st.data())
+    def check(data: st.DataObject) -> None:  # MaxUnpool's indices: each inside its plane, none twice
+        domain = ValueDomain(range=(formula("4 * (i // 3)"), formula("4 * (i // 3) + 3")), unique=formula("True"))
+        flat = dom.per_element(data.draw, domain, {}, None, "int64", [2, 3]).ravel().tolist()
+        assert len(set(flat)) == 6 and all(4 * (i // 3) <= v <= 4 * (i // 3) + 3 for i, v in enumerate(flat))
+
+    check()
+
+
+def test_fills_reach_what_they_name() -> None:
+    full = dom.filled(3, "full", "int32", [500], -4, 4)
+    assert np.abs(full.astype(np.int64)).max() > 2**24  # high bits take part
+    ends = dom.filled(3, "ends", "int8", [500], -4, 4)
+    assert {-128, 127} <= set(ends.tolist()) and (np.abs(ends) <= 4).any()
+    specials = dom.filled(3, "specials", "float", [500], -4, 4)
+    assert np.isnan(specials).any() and np.isinf(specials).any()
+    assert (dom.filled(3, "full", "float", [50], -4, 4) <= 4).all()  # `full` concerns integers only
+
+
+def test_probability_rows_add_up_to_one_and_repeats_repeat() -> None:
+    rows = dom.probability_rows(np.random.default_rng(2), "float", [6, 5])
+    assert np.allclose(rows.sum(axis=-1), 1) and (rows >= 0).all() and (rows == 0).any()
+
+    @SETTINGS
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        x = dom.repeated_slices(data.draw, "float", [2, 7, 3], 1)
+        assert len({x[:, j].tobytes() for j in range(7)}) <= 3  # at most 3 distinct slices along axis 1
+
+    check()
+
+
+def test_integer_and_float_keys_apply_by_element_type() -> None:
+    domain = ValueDomain(range=(formula("-4"), formula("4")), integers=ValueDomain(exclude=(0,)))
+    assert dom.for_element(domain, "int32").exclude == (0,)
+    assert dom.for_element(domain, "int32").range == domain.range
+    assert dom.for_element(domain, "float").exclude == ()
+
+
+def _with_domains() -> list[tuple[str, str, int, str]]:
+    """One cell of every version that states domains (and that the reference computes)."""
+    from opset.cells import allowed_cells, drawable_cell, primary_param
+
+    found = []
+    for op in registry():
+        if op.no_reference_kernel:
+            continue
+        for v in op.versions:
+            stated = v.dims or any(p.domain for p in [*v.inputs, *v.outputs]) or any(
+                a.domain for a in v.attributes.values())
+            primary = primary_param(v)
+            if not stated or primary is None or registry().try_resolve(v.domain, v.name, v.since) is None:
+                continue
+            cells = [c for c in allowed_cells(v, primary.type) if drawable_cell(c)]
+            found += [(v.domain, v.name, v.since, cells[0])] if cells else []
+    return found
+
+
+BUILT = settings(max_examples=8, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.parametrize(("domain", "op", "since", "dtype"), _with_domains())
+def test_domains_build_valid_cases_instead_of_filtering(domain: str, op: str, since: int, dtype: str) -> None:
+    """Every draw of a version with domains is a valid case but rarely: the domains build what the constraints and
+    shape formulas accept (a draw they refuse, or one a domain cannot complete, is the exception, never the way; a
+    domain that cannot be drawn from half the time silently halves what a cell tests)."""
+    version = registry().resolve(domain, op, since)
+    outcomes: list[bool] = []
+
+    @BUILT
+    @given(st.data())
+    def draw_one(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, dtype, max_side=5, max_rank=4, max_elements=4096)
+        outcomes.append(case is not None)
+
+    draw_one()
+    refused = outcomes.count(False)
+    assert refused <= 1, f"{version.signature}[{dtype}]: {refused} of {len(outcomes)} draws refused"
+
+
+def test_a_dim_the_hint_shapes_is_not_redrawn_by_a_construction_rule() -> None:
+    """MoEGroupRouter's hint sets E through expert_bias' shape and leaves projection_weight off; the constraint
+    `projection_weight == None or ... projection_weight[0] == E` would derive E from the absent input (every draw
+    refused). The hint's dim stands."""
+    version = registry().resolve("com.microsoft", "MoEGroupRouter", 1)
+    outcomes: list[bool] = []
+
+    @BUILT
+    @given(st.data())
+    def draw_one(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        outcomes.append(case is not None)
+
+    draw_one()
+    assert outcomes.count(False) <= 1, outcomes
+
+
+def test_each_item_is_drawn_after_what_its_domain_reads() -> None:
+    """Conv: kernel_shape's value reads K, K's range reads S, pads read K and auto_pad, M is a multiple of group."""
+    version = registry().resolve("ai.onnx", "Conv", 11)
+    schedule = schedule_for(version, plan_for(version), hint_shapes=False)
+    deps = schedule.deps
+    assert ("dim", "K") in deps[("attr", "kernel_shape")]
+    assert ("dim", "S") in deps[("dim", "K")]
+    assert {("dim", "K"), ("attr", "auto_pad")} <= set(deps[("attr", "pads")])
+    assert ("attr", "group") in deps[("dim", "M")] and ("attr", "group") in deps[("dim", "C")]
+    drawn: list[tuple[str, str]] = []
+
+    @settings(max_examples=5, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        ctx = DrawContext(version, "float", _bind_types(data.draw, version, "float"), 5)
+        builder = Builder(data.draw, ctx, plan_for(version), schedule, hint_for(version), 4)
+        original = builder.ensure
+
+        def record(item: tuple[str, str]) -> None:
+            before = item in builder.done
+            original(item)
+            if not before:
+                drawn.append(item)
+
+        builder.ensure = record  # type: ignore[method-assign]
+        try:
+            builder.run()
+        except dom.Undrawable:
+            return
+        for item, needs in deps.items():
+            if item in drawn:
+                assert all(drawn.index(n) < drawn.index(item) for n in needs if n in drawn), item
+        drawn.clear()
+
+    run()
