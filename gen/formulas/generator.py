@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gen.header import header, marker
 from gen.ops.naming import NamingError
 from gen.output import OutputError, apply_plan, plan_files
-from gen.header import header, marker
 
 if TYPE_CHECKING:  # the registry, the formula language and the emitter load after the arguments parse
     from opset.formula.nodes import Node

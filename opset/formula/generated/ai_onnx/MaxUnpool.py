@@ -614,6 +614,6 @@ def _f12(ev: Evaluator) -> Any:
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
     9: ('21f39c6bdfb8f6af89f555f8', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f4, )),
-    11: ('f1bacdf64b98d1079d685755', (_f0, _f1, _f2, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f4, )),
-    22: ('f1bacdf64b98d1079d685755', (_f0, _f1, _f2, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f4, )),
+    11: ('21f39c6bdfb8f6af89f555f8', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f4, )),
+    22: ('21f39c6bdfb8f6af89f555f8', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f4, )),
 }
