@@ -5,9 +5,9 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Sequence
-from importlib.metadata import EntryPoint, entry_points
 
 from opset.broken_pipe import ends_quietly_on_broken_pipe
+from opset.plugins import PluggedEntry, entry_points_of
 
 # subcommand -> module whose `main(args: list[str]) -> int` runs it
 GENERATORS = {
@@ -24,8 +24,8 @@ _PLUGGED_HELP = {"tests": "property-test modules, one per op"}
 FORMER_NAMES = {"classes": "ops"}  # `gen classes` named what `gen ops` writes as classes; they are functions
 
 
-def _plugged_commands() -> dict[str, EntryPoint]:
-    return {ep.name: ep for ep in entry_points(group=COMMAND_GROUP) if ep.name not in GENERATORS}
+def _plugged_commands() -> dict[str, PluggedEntry]:
+    return {name: ep for name, ep in entry_points_of(COMMAND_GROUP).items() if name not in GENERATORS}
 
 
 @ends_quietly_on_broken_pipe
