@@ -32,7 +32,7 @@ from conformance.precision import Bound, integer_alternative, precision_bound, w
 from conformance.runner.messages import exception_text
 from conformance.runner.random_laws import law_test
 from conformance.runner.random_outputs import random_call, random_output_problems
-from conformance.runner.readings import reading_followed
+from conformance.runner.readings import reading_followed_by_outputs
 from conformance.runner.repro import write_bundle
 from conformance.runner.results import Failure
 from conformance.runner.settings import CellStats, CheckSettings, RecentCase
@@ -111,7 +111,7 @@ def check_case(case: Case, backend: CaseBackend, settings: CheckSettings,
     elif not problems and random_call(case.version, case.inputs, case.attributes) is None:
         problems = _property_problems(case, outputs, backend, expected, settings)  # a random draw draws anew
     if problems:
-        reading, missed = reading_followed(case.version, case.inputs, case.attributes, outputs,
+        reading, missed = reading_followed_by_outputs(case.version, case.inputs, case.attributes, outputs,
                                            lambda values: output_problems(case, outputs, values),
                                            len(case.output_names))
         if reading is None:

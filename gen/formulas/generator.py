@@ -39,39 +39,61 @@ def op_module(op: str) -> str:
     return op
 
 
-def render_op(versions: Sequence[OpVersion], command: str) -> str:
-    """The generated module of one op's versions."""
-    from gen.formulas.emit import NotEmitted, function_source
-    from opset.formula.emitted import VOCABULARY
-    from opset.generated_formulas import fingerprint, inference_formulas
+class FunctionTable:
+    """Every distinct formula tree of the registry written once: in the module of the first op (in the files' sorted
+    order) whose versions use it; a later op's module imports it from there (the Reduce* family, GRU and LSTM, the
+    fused matmuls share most of their formulas). None for a tree the emitter cannot write (it runs compiled)."""
 
-    functions: dict[Node, str | None] = {}  # tree -> its function's name (None: not emitted)
-    sources: list[str] = []
+    def __init__(self) -> None:
+        self.owner: dict[Node, tuple[str, str] | None] = {}  # tree -> (module, function name), or None
+        self.sources: dict[str, list[str]] = {}  # module -> the sources of the functions it owns
+
+    def name_in(self, module: str, tree: Node) -> tuple[str, str] | None:
+        """Where `tree`'s function lives, emitting it into `module` when no module has it yet."""
+        from gen.formulas.emit import NotEmitted, function_source
+
+        if tree not in self.owner:
+            own = self.sources.setdefault(module, [])
+            name = f"_f{len(own)}"
+            try:
+                source = function_source(name, tree)
+                compile(source, "<generated formula>", "exec")  # nesting limits: such a tree runs compiled
+            except (NotEmitted, SyntaxError, RecursionError, MemoryError):
+                self.owner[tree] = None
+            else:
+                own.append(source)
+                self.owner[tree] = (module, name)
+        return self.owner[tree]
+
+
+def render_op(versions: Sequence[OpVersion], module: str, table: FunctionTable, command: str) -> str:
+    """The generated module `module` (dotted, under the generated package) of one op's versions."""
+    from opset.formula.emitted import VOCABULARY
+    from opset.generated_formulas import GENERATED_PACKAGE, fingerprint, inference_formulas
+
+    imported: dict[tuple[str, str], str] = {}  # (module, name) elsewhere -> its local name here
     entries: list[str] = []
     for version in versions:
         formulas = inference_formulas(version)
         names = []
         for formula in formulas:
-            tree = formula.tree
-            if tree not in functions:
-                name = f"_f{len(functions)}"
-                try:
-                    source = function_source(name, tree)
-                    compile(source, "<generated formula>", "exec")  # nesting limits: such a tree runs compiled
-                except (NotEmitted, SyntaxError, RecursionError, MemoryError):
-                    functions[tree] = None
-                else:
-                    functions[tree] = name
-                    sources.append(source)
-            names.append(functions[tree] or "None")
+            where = table.name_in(module, formula.tree)
+            if where is None:
+                names.append("None")
+            elif where[0] == module:
+                names.append(where[1])
+            else:
+                names.append(imported.setdefault(where, f"_i{len(imported)}"))
         row = "".join(f"{n}, " for n in names)
         entries.append(f"    {version.since!r}: ({fingerprint(formulas)!r}, ({row})),")
-    body = "\n\n".join(sources)
+    body = "\n\n".join(table.sources.get(module, []))
     used = sorted(n for n in ("Generated", *VOCABULARY) if re.search(rf"\b{n}\b", body) or n == "Generated")
+    shared = [f"from {GENERATED_PACKAGE}.{where} import {name} as {local}"
+              for (where, name), local in sorted(imported.items(), key=lambda item: item[1])]
     head = [header("gen/formulas", command, "python"),
             '"""Formulas of the op `OP` written as Python (gen formulas): see opset/generated_formulas.py."""',
             "", "from __future__ import annotations", "",
-            f"from opset.formula.emitted import {', '.join(used)}", "",
+            f"from opset.formula.emitted import {', '.join(used)}", *shared, "",
             f"OP = ({versions[0].domain!r}, {versions[0].name!r})", "", ""]
     tail = ["VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {", *entries, "}", ""]
     return "\n".join(head) + (body + "\n\n" if body else "") + "\n".join(tail)
@@ -84,13 +106,12 @@ def render_all(registry: Registry, command: str = "gen formulas") -> dict[str, s
     by_op: dict[tuple[str, str], list[OpVersion]] = {}
     for version in registry.all_versions():
         by_op.setdefault((version.domain, version.name), []).append(version)
-    modules: dict[tuple[str, str], str] = {}
+    modules = {key: f"{module_name(registry.domains[key[0]])}.{op_module(key[1])}" for key in by_op}
+    table = FunctionTable()
     files: dict[str, str] = {}
-    for (domain, op), versions in sorted(by_op.items()):
-        package = module_name(registry.domains[domain])
-        name = op_module(op)
-        files[f"{package}/{name}.py"] = render_op(sorted(versions, key=lambda v: v.since), command)
-        modules[(domain, op)] = f"{package}.{name}"
+    for key in sorted(by_op, key=modules.__getitem__):  # a module imports only from modules before it: no cycle
+        versions = sorted(by_op[key], key=lambda v: v.since)
+        files[modules[key].replace(".", "/") + ".py"] = render_op(versions, modules[key], table, command)
     for package in sorted({m.split(".")[0] for m in modules.values()}):
         files[f"{package}/__init__.py"] = f"{header('gen/formulas', command, 'python')}\n"
     index = [header("gen/formulas", command, "python"),

@@ -12,7 +12,7 @@ import pytest
 
 from conformance.kernels.registry import all_reading_kernels, run_kernel
 from conformance.registry import current_registry
-from conformance.runner.readings import reading_followed
+from conformance.runner.readings import reading_followed_by_outputs
 from opset.infer import resolve_attributes
 
 INT4 = 22  # TensorProto.INT4
@@ -34,7 +34,7 @@ def _cast_verdict(x: np.ndarray, answer: np.ndarray) -> tuple[str | None, list[s
         return [] if same else [f"{answer.astype(np.int8).tolist()} vs {np.asarray(values[0]).astype(np.int8)}"]
 
     assert problems([expected]), "the answer must differ from the registry's own values"
-    return reading_followed(version, [x], attributes, [answer], problems, 1)
+    return reading_followed_by_outputs(version, [x], attributes, [answer], problems, 1)
 
 
 @pytest.mark.parametrize(("rounding", "followed"), [
@@ -59,5 +59,5 @@ def test_a_reading_without_computed_values_is_followed_wherever_it_holds() -> No
     version = current_registry().op("ai.onnx", "Softmax").version(11)
     x = np.zeros((2, 3), np.float32)
     attributes = resolve_attributes(version, {"axis": 0}, [[2, 3]])
-    found, missed = reading_followed(version, [x], attributes, [x], lambda values: ["differs"], 1)
+    found, missed = reading_followed_by_outputs(version, [x], attributes, [x], lambda values: ["differs"], 1)
     assert found is not None and found.startswith("softmax_r1 (") and missed == []

@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 
 OP = ('ai.onnx', 'Add')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'A')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -156,7 +149,7 @@ def _f1(ev: Evaluator) -> Any:
     return t14
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -211,7 +204,7 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -267,7 +260,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -497,7 +490,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -509,7 +502,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -635,9 +628,9 @@ def _f6(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('923d63f1a986f62da73be25f', (_f0, _f1, _f2, _f3, _f4, )),
-    6: ('923d63f1a986f62da73be25f', (_f0, _f1, _f2, _f3, _f4, )),
-    7: ('321e78332afd0056dc76f912', (_f5, _f1, _f6, )),
-    13: ('321e78332afd0056dc76f912', (_f5, _f1, _f6, )),
-    14: ('321e78332afd0056dc76f912', (_f5, _f1, _f6, )),
+    1: ('923d63f1a986f62da73be25f', (_i0, _f0, _f1, _f2, _f3, )),
+    6: ('923d63f1a986f62da73be25f', (_i0, _f0, _f1, _f2, _f3, )),
+    7: ('321e78332afd0056dc76f912', (_f4, _f0, _f5, )),
+    13: ('321e78332afd0056dc76f912', (_f4, _f0, _f5, )),
+    14: ('321e78332afd0056dc76f912', (_f4, _f0, _f5, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 
 OP = ('ai.onnx', 'AveragePool')
 
@@ -63,15 +64,6 @@ def _f4(ev: Evaluator) -> Any:
 
 def _f5(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1: list[Any] = []
@@ -119,7 +111,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -241,7 +233,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -336,7 +328,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -412,7 +404,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -586,7 +578,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -713,7 +705,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -768,7 +760,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -815,7 +807,7 @@ def _f13(ev: Evaluator) -> Any:
     return t21
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f13(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -823,7 +815,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f14(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -857,7 +849,7 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-def _f16(ev: Evaluator) -> Any:
+def _f15(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -990,7 +982,7 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-def _f17(ev: Evaluator) -> Any:
+def _f16(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1085,7 +1077,7 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-def _f18(ev: Evaluator) -> Any:
+def _f17(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1241,10 +1233,10 @@ def _f18(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('295dab148985ab703932bba4', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, )),
-    7: ('295dab148985ab703932bba4', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, )),
-    10: ('3cd6603b325d9205dbdcb968', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f10, _f8, _f9, _f11, _f12, _f13, )),
-    11: ('3cd6603b325d9205dbdcb968', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f10, _f8, _f9, _f11, _f12, _f13, )),
-    19: ('0d141627ac2ee1ec165139c8', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _f5, _f6, _f14, _f15, _f16, _f17, _f9, _f11, )),
-    22: ('75db55833caaf6885c3d25cd', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _f5, _f6, _f18, _f15, _f16, _f17, _f9, )),
+    1: ('295dab148985ab703932bba4', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f6, _f7, _f8, )),
+    7: ('295dab148985ab703932bba4', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f6, _f7, _f8, )),
+    10: ('3cd6603b325d9205dbdcb968', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f9, _f7, _f8, _f10, _f11, _f12, )),
+    11: ('3cd6603b325d9205dbdcb968', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f9, _f7, _f8, _f10, _f11, _f12, )),
+    19: ('0d141627ac2ee1ec165139c8', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _i0, _f5, _f13, _f14, _f15, _f16, _f8, _f10, )),
+    22: ('75db55833caaf6885c3d25cd', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _i0, _f5, _f17, _f14, _f15, _f16, _f8, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx', 'BatchNormalization')
 
@@ -11,19 +12,11 @@ def _f0(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'X')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t1 = load(ev, 'param')
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -61,7 +54,7 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -164,7 +157,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -173,7 +166,7 @@ def _f4(ev: Evaluator) -> Any:
     return t2
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -255,10 +248,10 @@ def _f5(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f22255f3a972e499b94c77a3', (_f0, _f1, _f1, _f1, _f1, _f2, _f3, )),
-    6: ('f22255f3a972e499b94c77a3', (_f0, _f1, _f1, _f1, _f1, _f2, _f3, )),
-    7: ('f22255f3a972e499b94c77a3', (_f0, _f1, _f1, _f1, _f1, _f2, _f3, )),
-    9: ('c16eaf9cd1fe67f48b0ea8e3', (_f0, _f1, _f1, _f1, _f1, _f4, _f5, )),
-    14: ('597416c56f33cd9f13c99557', (_f0, _f1, _f1, _f4, _f5, )),
-    15: ('597416c56f33cd9f13c99557', (_f0, _f1, _f1, _f4, _f5, )),
+    1: ('f22255f3a972e499b94c77a3', (_i0, _f0, _f0, _f0, _f0, _f1, _f2, )),
+    6: ('f22255f3a972e499b94c77a3', (_i0, _f0, _f0, _f0, _f0, _f1, _f2, )),
+    7: ('f22255f3a972e499b94c77a3', (_i0, _f0, _f0, _f0, _f0, _f1, _f2, )),
+    9: ('c16eaf9cd1fe67f48b0ea8e3', (_i0, _f0, _f0, _f0, _f0, _f3, _f4, )),
+    14: ('597416c56f33cd9f13c99557', (_i0, _f0, _f0, _f3, _f4, )),
+    15: ('597416c56f33cd9f13c99557', (_i0, _f0, _f0, _f3, _f4, )),
 }

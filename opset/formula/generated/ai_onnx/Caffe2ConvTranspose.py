@@ -4,27 +4,13 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i0
+from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i2
 
 OP = ('ai.onnx', 'Caffe2ConvTranspose')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := 2 * t1) <= MAX_INT_MAGNITUDE else binary('*', 2, t1, b)
-    return t2
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -99,16 +85,7 @@ def _f2(ev: Evaluator) -> Any:
     return t40
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -133,7 +110,7 @@ def _f4(ev: Evaluator) -> Any:
     return t4
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -161,7 +138,7 @@ def _f5(ev: Evaluator) -> Any:
     return t4
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -189,7 +166,7 @@ def _f6(ev: Evaluator) -> Any:
     return t4
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -218,7 +195,7 @@ def _f7(ev: Evaluator) -> Any:
     return t4
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -241,7 +218,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -263,7 +240,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -288,7 +265,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -314,7 +291,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -365,7 +342,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -457,5 +434,5 @@ def _f13(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('6d6835eb402eb3b2dea5c773', (_f0, _f1, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, )),
+    1: ('6d6835eb402eb3b2dea5c773', (_i0, _i1, _i1, _i1, _f0, _i2, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
 }

@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'Cast')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -147,7 +140,7 @@ def _f1(ev: Evaluator) -> Any:
     return t29
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -279,7 +272,7 @@ def _f2(ev: Evaluator) -> Any:
     return t29
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -367,7 +360,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -455,7 +448,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -476,7 +469,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -564,7 +557,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -653,14 +646,14 @@ def _f7(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2ac2efab66cb0c23e117039d', (_f0, _f1, )),
-    6: ('05d6aaa98293060018b99642', (_f0, _f2, )),
-    9: ('05d6aaa98293060018b99642', (_f0, _f2, )),
-    13: ('05d6aaa98293060018b99642', (_f0, _f2, )),
-    19: ('05d6aaa98293060018b99642', (_f0, _f2, )),
-    21: ('19668af39c6e5d4d5fa1a7ca', (_f0, _f2, _f3, _f4, )),
-    23: ('19668af39c6e5d4d5fa1a7ca', (_f0, _f2, _f3, _f4, )),
-    24: ('71a27e2410f10274443b14ae', (_f0, _f2, _f5, _f3, _f4, )),
-    25: ('3031ad02f542875b897472b1', (_f0, _f2, _f5, _f6, _f7, )),
-    28: ('3031ad02f542875b897472b1', (_f0, _f2, _f5, _f6, _f7, )),
+    1: ('2ac2efab66cb0c23e117039d', (_i0, _f0, )),
+    6: ('05d6aaa98293060018b99642', (_i0, _f1, )),
+    9: ('05d6aaa98293060018b99642', (_i0, _f1, )),
+    13: ('05d6aaa98293060018b99642', (_i0, _f1, )),
+    19: ('05d6aaa98293060018b99642', (_i0, _f1, )),
+    21: ('19668af39c6e5d4d5fa1a7ca', (_i0, _f1, _f2, _f3, )),
+    23: ('19668af39c6e5d4d5fa1a7ca', (_i0, _f1, _f2, _f3, )),
+    24: ('71a27e2410f10274443b14ae', (_i0, _f1, _f4, _f2, _f3, )),
+    25: ('3031ad02f542875b897472b1', (_i0, _f1, _f4, _f5, _f6, )),
+    28: ('3031ad02f542875b897472b1', (_i0, _f1, _f4, _f5, _f6, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 
 OP = ('ai.onnx', 'CenterCropPad')
 
@@ -71,15 +72,6 @@ def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
     t1 = False
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -133,7 +125,7 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -217,7 +209,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -271,7 +263,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -294,7 +286,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -337,5 +329,5 @@ def _f6(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    18: ('7ecc7fcee67253d640182612', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+    18: ('7ecc7fcee67253d640182612', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, )),
 }

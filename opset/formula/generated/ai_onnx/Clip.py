@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('ai.onnx', 'Clip')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'input')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -66,7 +59,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -118,9 +111,9 @@ def _f2(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c0ba7b4af861197c5017dfaf', (_f0, )),
-    6: ('c0ba7b4af861197c5017dfaf', (_f0, )),
-    11: ('353f2ef2db419557615bc4ea', (_f0, _f1, _f2, )),
-    12: ('353f2ef2db419557615bc4ea', (_f0, _f1, _f2, )),
-    13: ('353f2ef2db419557615bc4ea', (_f0, _f1, _f2, )),
+    1: ('c0ba7b4af861197c5017dfaf', (_i0, )),
+    6: ('c0ba7b4af861197c5017dfaf', (_i0, )),
+    11: ('353f2ef2db419557615bc4ea', (_i0, _f0, _f1, )),
+    12: ('353f2ef2db419557615bc4ea', (_i0, _f0, _f1, )),
+    13: ('353f2ef2db419557615bc4ea', (_i0, _f0, _f1, )),
 }

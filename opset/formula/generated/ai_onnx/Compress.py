@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 
 OP = ('ai.onnx', 'Compress')
 
@@ -140,15 +141,6 @@ def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
     t1: Any = None
     u2: Undecided | None = None
     d3 = False
@@ -210,7 +202,7 @@ def _f2(ev: Evaluator) -> Any:
     return t12
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -275,7 +267,7 @@ def _f3(ev: Evaluator) -> Any:
     return t4
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -296,7 +288,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -354,7 +346,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -463,7 +455,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -524,7 +516,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -637,7 +629,7 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('b8a4a216732680598fe1a880', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
-    11: ('a286176d64c781655c4e2a70', (_f0, _f1, _f2, _f3, _f4, _f7, _f8, )),
-    28: ('a286176d64c781655c4e2a70', (_f0, _f1, _f2, _f3, _f4, _f7, _f8, )),
+    9: ('b8a4a216732680598fe1a880', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, )),
+    11: ('a286176d64c781655c4e2a70', (_f0, _i0, _f1, _f2, _f3, _f6, _f7, )),
+    28: ('a286176d64c781655c4e2a70', (_f0, _i0, _f1, _f2, _f3, _f6, _f7, )),
 }

@@ -4,28 +4,20 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
+from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
+from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i2
+from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i3
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i4
+from opset.formula.generated.ai_onnx.AveragePool import _f14 as _i5
+from opset.formula.generated.ai_onnx.AveragePool import _f5 as _i6
+from opset.formula.generated.ai_onnx.Caffe2ConvTranspose import _f5 as _i7
+from opset.formula.generated.ai_onnx.AveragePool import _f16 as _i8
+from opset.formula.generated.ai_onnx.AveragePool import _f8 as _i9
 
 OP = ('ai.onnx', 'Conv')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [1]
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = binary('*', t1, t2, b)
-    return t3
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -33,27 +25,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [0]
-    b.steps += 6
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = r4 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := 2 * t2) <= MAX_INT_MAGNITUDE else binary('*', 2, t2, b)
-    t5 = binary('*', t1, t3, b)
-    return t5
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := 2 * t1) <= MAX_INT_MAGNITUDE else binary('*', 2, t1, b)
-    return t2
-
-
-def _f5(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -69,99 +41,7 @@ def _f5(ev: Evaluator) -> Any:
     return t5
 
 
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 6
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'kernel_shape')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[c4] if (type(t5) is list or type(t5) is tuple) and type(c4) is int and -len(t5) <= c4 < len(t5) else item_at(t5, c4)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'dilations')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-        t11 = r12 if type(t7) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t7 * t10) <= MAX_INT_MAGNITUDE else binary('*', t7, t10, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = r14 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 + 1) <= MAX_INT_MAGNITUDE else binary('+', t11, 1, b)
-        t1.append(t13)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'auto_pad')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is str:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t6 == 'VALID'
-        else:
-            k7 = compare('==', t6, 'VALID', b)
-        if k7:
-            t5 = True
-        t8: Any
-        if truthy(t5):
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = 0
-        else:
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'pads')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 5
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
-            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
-            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
-            t8 = t14
-        t1.append(t8)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f9(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -241,30 +121,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'K')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'r')
-    if ((q6 := type(t2)) is int or q6 is str) and type(t4) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t2 == t4
-    else:
-        k5 = compare('==', t2, t4, b)
-    if k5:
-        t1 = True
-    return t1
-
-
-def _f11(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -290,7 +147,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -315,7 +172,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -370,179 +227,8 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'auto_pad')
-        t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            k7 = t5 in t6
-            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
-            if b.steps > MAX_STEPS: b.charge(0)
-        else:
-            k7 = compare('in', t5, t6, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = True
-            u10: Undecided | None = None
-            d11 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t12 = FUNCTIONS['range']([t13], b)
-            for c14 in iterated(t12):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'ek')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = t18[c14] if (type(t18) is list or type(t18) is tuple) and type(c14) is int and -len(t18) <= c14 < len(t18) else item_at(t18, c14)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = t20[c14] if (type(t20) is list or type(t20) is tuple) and type(c14) is int and -len(t20) <= c14 < len(t20) else item_at(t20, c14)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = load(ev, 'padsum')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = t22[c14] if (type(t22) is list or type(t22) is tuple) and type(c14) is int and -len(t22) <= c14 < len(t22) else item_at(t22, c14)
-                    t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 + t23) <= MAX_INT_MAGNITUDE else binary('+', t21, t23, b)
-                    if ((q27 := type(t19)) is int or q27 is str) and type(t24) is q27:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k26 = t19 <= t24
-                    else:
-                        k26 = compare('<=', t19, t24, b)
-                    if k26:
-                        t17 = True
-                    k15 = truthy(t17)
-                except Undecided as e16:
-                    k15 = True
-                    if u10 is None:
-                        u10 = e16
-                if k15 is False:
-                    t9 = False
-                    d11 = True
-                if d11:
-                    break
-            if not d11 and u10 is not None:
-                raise u10
-            t1 = t9
-            d3 = truthy(t1)
-        except Undecided as e28:
-            u2 = e28
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f15(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'auto_pad')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 == 'NOTSET'
-        else:
-            k6 = compare('==', t5, 'NOTSET', b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(c12) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k16 = c12 == 0
-                    else:
-                        k16 = compare('==', c12, 0, b)
-                    if k16:
-                        t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e17:
-            u2 = e17
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b98d0348daa4fd5b116c0048', (_f0, _f1, _f2, _f1, _f3, _f4, _f0, _f1, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
-    11: ('b98d0348daa4fd5b116c0048', (_f0, _f1, _f2, _f1, _f3, _f4, _f0, _f1, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
-    22: ('b98d0348daa4fd5b116c0048', (_f0, _f1, _f2, _f1, _f3, _f4, _f0, _f1, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
+    1: ('b98d0348daa4fd5b116c0048', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _i6, _f2, _i7, _f3, _f4, _f5, _i8, _i9, )),
+    11: ('b98d0348daa4fd5b116c0048', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _i6, _f2, _i7, _f3, _f4, _f5, _i8, _i9, )),
+    22: ('b98d0348daa4fd5b116c0048', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _i6, _f2, _i7, _f3, _f4, _f5, _i8, _i9, )),
 }

@@ -4,12 +4,23 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
+from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
+from opset.formula.generated.ai_onnx.AveragePool import _f8 as _i10
+from opset.formula.generated.ai_onnx.Conv import _f0 as _i2
+from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i3
+from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i4
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i5
+from opset.formula.generated.ai_onnx.AveragePool import _f14 as _i6
+from opset.formula.generated.ai_onnx.AveragePool import _f5 as _i7
+from opset.formula.generated.ai_onnx.Caffe2ConvTranspose import _f5 as _i8
+from opset.formula.generated.ai_onnx.Conv import _f5 as _i9
 
 OP = ('ai.onnx', 'ConvTranspose')
 
 def _f0(ev: Evaluator) -> Any:
     b = ev.budget
-    t1: list[Any] = [1]
+    t1: list[Any] = [0]
     b.steps += 4
     if b.steps > MAX_STEPS: b.charge(0)
     t2 = load(ev, 'r')
@@ -18,52 +29,6 @@ def _f0(ev: Evaluator) -> Any:
 
 
 def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'K')
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [0]
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = binary('*', t1, t2, b)
-    return t3
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [0]
-    b.steps += 6
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = r4 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := 2 * t2) <= MAX_INT_MAGNITUDE else binary('*', 2, t2, b)
-    t5 = binary('*', t1, t3, b)
-    return t5
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := 2 * t1) <= MAX_INT_MAGNITUDE else binary('*', 2, t1, b)
-    return t2
-
-
-def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -83,99 +48,7 @@ def _f6(ev: Evaluator) -> Any:
     return t8
 
 
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 6
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'kernel_shape')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[c4] if (type(t5) is list or type(t5) is tuple) and type(c4) is int and -len(t5) <= c4 < len(t5) else item_at(t5, c4)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'dilations')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-        t11 = r12 if type(t7) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t7 * t10) <= MAX_INT_MAGNITUDE else binary('*', t7, t10, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = r14 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 + 1) <= MAX_INT_MAGNITUDE else binary('+', t11, 1, b)
-        t1.append(t13)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'auto_pad')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is str:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t6 == 'VALID'
-        else:
-            k7 = compare('==', t6, 'VALID', b)
-        if k7:
-            t5 = True
-        t8: Any
-        if truthy(t5):
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = 0
-        else:
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'pads')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 5
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
-            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
-            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
-            t8 = t14
-        t1.append(t8)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f10(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -287,30 +160,7 @@ def _f10(ev: Evaluator) -> Any:
     return t4
 
 
-def _f11(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'K')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'r')
-    if ((q6 := type(t2)) is int or q6 is str) and type(t4) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t2 == t4
-    else:
-        k5 = compare('==', t2, t4, b)
-    if k5:
-        t1 = True
-    return t1
-
-
-def _f12(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -335,7 +185,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -393,138 +243,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'r')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t8 = load(ev, 'K')
-    t7 = FUNCTIONS['len']([t8], b)
-    t5 = FUNCTIONS['min']([t6, t7], b)
-    t4 = FUNCTIONS['range']([t5], b)
-    for c9 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'kernel_shape')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = t13[c9] if (type(t13) is list or type(t13) is tuple) and type(c9) is int and -len(t13) <= c9 < len(t13) else item_at(t13, c9)
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t15 = t8[c9] if (type(t8) is list or type(t8) is tuple) and type(c9) is int and -len(t8) <= c9 < len(t8) else item_at(t8, c9)
-            if ((q17 := type(t14)) is int or q17 is str) and type(t15) is q17:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k16 = t14 == t15
-            else:
-                k16 = compare('==', t14, t15, b)
-            if k16:
-                t12 = True
-            k10 = truthy(t12)
-        except Undecided as e11:
-            k10 = True
-            if u2 is None:
-                u2 = e11
-        if k10 is False:
-            t1 = False
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f15(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'auto_pad')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 == 'NOTSET'
-        else:
-            k6 = compare('==', t5, 'NOTSET', b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(c12) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k16 = c12 == 0
-                    else:
-                        k16 = compare('==', c12, 0, b)
-                    if k16:
-                        t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e17:
-            u2 = e17
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f16(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -619,7 +338,7 @@ def _f16(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('3fc74421be965fa989aceb96', (_f0, _f1, _f2, _f1, _f3, _f1, _f1, _f4, _f5, _f0, _f1, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
-    11: ('daffe704d77e1923a39a9f3e', (_f0, _f1, _f2, _f1, _f3, _f1, _f1, _f4, _f5, _f0, _f1, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, )),
-    22: ('daffe704d77e1923a39a9f3e', (_f0, _f1, _f2, _f1, _f3, _f1, _f1, _f4, _f5, _f0, _f1, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, )),
+    1: ('3fc74421be965fa989aceb96', (_i0, _i1, _i2, _i1, _f0, _i1, _i1, _i3, _i4, _i0, _i1, _f1, _i5, _i6, _i7, _f2, _i8, _f3, _f4, _i9, _i10, )),
+    11: ('daffe704d77e1923a39a9f3e', (_i0, _i1, _i2, _i1, _f0, _i1, _i1, _i3, _i4, _i0, _i1, _f1, _i5, _i6, _i7, _f2, _i8, _f3, _f4, _i9, _i10, _f5, )),
+    22: ('daffe704d77e1923a39a9f3e', (_i0, _i1, _i2, _i1, _f0, _i1, _i1, _i3, _i4, _i0, _i1, _f1, _i5, _i6, _i7, _f2, _i8, _f3, _f4, _i9, _i10, _f5, )),
 }

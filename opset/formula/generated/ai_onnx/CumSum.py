@@ -3,83 +3,14 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx.CumProd import _f0 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
+from opset.formula.generated.ai_onnx.CumProd import _f1 as _i2
 
 OP = ('ai.onnx', 'CumSum')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'x')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = read_input(ev, 'value', 'axis')
-    for c5 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'r')
-            t10 = unary('-', t9)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if ((q12 := type(t10)) is int or q12 is str) and type(c5) is q12:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t10 <= c5
-            else:
-                k11 = compare('<=', t10, c5, b)
-            if k11:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if ((q14 := type(c5)) is int or q14 is str) and type(t9) is q14:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k13 = c5 < t9
-                else:
-                    k13 = compare('<', c5, t9, b)
-                if k13:
-                    t8 = True
-            k6 = truthy(t8)
-        except Undecided as e7:
-            k6 = True
-            if u2 is None:
-                u2 = e7
-        if k6 is False:
-            t1 = False
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('72abdc70f2ed73169f75ead7', (_f0, _f1, _f2, )),
-    14: ('72abdc70f2ed73169f75ead7', (_f0, _f1, _f2, )),
+    11: ('72abdc70f2ed73169f75ead7', (_i0, _i1, _i2, )),
+    14: ('72abdc70f2ed73169f75ead7', (_i0, _i1, _i2, )),
 }

@@ -4,28 +4,17 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
+from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
+from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i2
+from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i3
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i4
+from opset.formula.generated.ai_onnx.AveragePool import _f14 as _i5
+from opset.formula.generated.ai_onnx.Compress import _f3 as _i6
 
 OP = ('ai.onnx', 'DeformConv')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [1]
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = binary('*', t1, t2, b)
-    return t3
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -33,27 +22,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [0]
-    b.steps += 6
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = r4 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := 2 * t2) <= MAX_INT_MAGNITUDE else binary('*', 2, t2, b)
-    t5 = binary('*', t1, t3, b)
-    return t5
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := 2 * t1) <= MAX_INT_MAGNITUDE else binary('*', 2, t1, b)
-    return t2
-
-
-def _f5(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -69,50 +38,7 @@ def _f5(ev: Evaluator) -> Any:
     return t5
 
 
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 6
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'kernel_shape')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[c4] if (type(t5) is list or type(t5) is tuple) and type(c4) is int and -len(t5) <= c4 < len(t5) else item_at(t5, c4)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'dilations')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-        t11 = r12 if type(t7) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t7 * t10) <= MAX_INT_MAGNITUDE else binary('*', t7, t10, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = r14 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 + 1) <= MAX_INT_MAGNITUDE else binary('+', t11, 1, b)
-        t1.append(t13)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -162,28 +88,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 >= 1
-    else:
-        k3 = compare('>=', t2, 1, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f10(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -272,7 +177,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -336,7 +241,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -361,7 +266,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -403,7 +308,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -469,7 +374,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -561,6 +466,6 @@ def _f15(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    19: ('b2f55e16d66b7c5901c0cf85', (_f0, _f1, _f2, _f1, _f3, _f4, _f0, _f1, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
-    22: ('b2f55e16d66b7c5901c0cf85', (_f0, _f1, _f2, _f1, _f3, _f4, _f0, _f1, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
+    19: ('b2f55e16d66b7c5901c0cf85', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _f2, _i6, _f3, _f4, _f5, _f6, _f7, _f8, )),
+    22: ('b2f55e16d66b7c5901c0cf85', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _f2, _i6, _f3, _f4, _f5, _f6, _f7, _f8, )),
 }

@@ -4,27 +4,13 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
+from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
 
 OP = ('ai.onnx', 'DequantizeLinear')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -88,7 +74,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -97,39 +83,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axis')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 < 0
-    else:
-        k3 = compare('<', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'r')
-        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
-        t4 = t6
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    return t4
-
-
-def _f5(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -310,7 +264,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -711,7 +665,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -743,7 +697,7 @@ def _f7(ev: Evaluator) -> Any:
     return t4
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -799,12 +753,12 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('fae8ce01985508ae838b17b2', (_f0, _f1, _f2, _f3, )),
-    13: ('87a60d1a4ebf42db35547f8c', (_f0, _f1, _f4, _f2, _f5, )),
-    19: ('87a60d1a4ebf42db35547f8c', (_f0, _f1, _f4, _f2, _f5, )),
-    21: ('a746275c91574a8e0079478d', (_f0, _f1, _f4, _f2, _f6, )),
-    23: ('92f95f4c390980624d049200', (_f0, _f7, _f1, _f4, _f2, _f6, )),
-    24: ('b61cd4b32003e786f912a110', (_f0, _f7, _f1, _f4, _f2, _f6, _f8, )),
-    25: ('b61cd4b32003e786f912a110', (_f0, _f7, _f1, _f4, _f2, _f6, _f8, )),
-    28: ('b61cd4b32003e786f912a110', (_f0, _f7, _f1, _f4, _f2, _f6, _f8, )),
+    10: ('fae8ce01985508ae838b17b2', (_i0, _i1, _f0, _f1, )),
+    13: ('87a60d1a4ebf42db35547f8c', (_i0, _i1, _i2, _f0, _f2, )),
+    19: ('87a60d1a4ebf42db35547f8c', (_i0, _i1, _i2, _f0, _f2, )),
+    21: ('a746275c91574a8e0079478d', (_i0, _i1, _i2, _f0, _f3, )),
+    23: ('92f95f4c390980624d049200', (_i0, _f4, _i1, _i2, _f0, _f3, )),
+    24: ('b61cd4b32003e786f912a110', (_i0, _f4, _i1, _i2, _f0, _f3, _f5, )),
+    25: ('b61cd4b32003e786f912a110', (_i0, _f4, _i1, _i2, _f0, _f3, _f5, )),
+    28: ('b61cd4b32003e786f912a110', (_i0, _f4, _i1, _i2, _f0, _f3, _f5, )),
 }

@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'Dropout')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -43,7 +36,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -124,11 +117,11 @@ def _f2(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('184d9b0e28f9e12194e8b01f', (_f0, _f0, _f1, )),
-    6: ('184d9b0e28f9e12194e8b01f', (_f0, _f0, _f1, )),
-    7: ('184d9b0e28f9e12194e8b01f', (_f0, _f0, _f1, )),
-    10: ('184d9b0e28f9e12194e8b01f', (_f0, _f0, _f1, )),
-    12: ('5a514a02b19816d18febdf77', (_f0, _f0, _f2, )),
-    13: ('5a514a02b19816d18febdf77', (_f0, _f0, _f2, )),
-    22: ('5a514a02b19816d18febdf77', (_f0, _f0, _f2, )),
+    1: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, )),
+    6: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, )),
+    7: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, )),
+    10: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, )),
+    12: ('5a514a02b19816d18febdf77', (_i0, _i0, _f1, )),
+    13: ('5a514a02b19816d18febdf77', (_i0, _i0, _f1, )),
+    22: ('5a514a02b19816d18febdf77', (_i0, _i0, _f1, )),
 }

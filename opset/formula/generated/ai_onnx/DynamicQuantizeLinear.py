@@ -3,19 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, read_input, truthy
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'DynamicQuantizeLinear')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     t1: list[Any] = []
     b.steps += 1
@@ -23,7 +16,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -66,5 +59,5 @@ def _f2(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('d55b318c9d63b143fe037c78', (_f0, _f1, _f1, _f2, )),
+    11: ('d55b318c9d63b143fe037c78', (_i0, _f0, _f0, _f1, )),
 }

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load, sliced, unary
+from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i0
 
 OP = ('ai.onnx', 'Flatten')
 
@@ -36,38 +37,6 @@ def _f1(ev: Evaluator) -> Any:
 
 def _f2(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axis')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 < 0
-    else:
-        k3 = compare('<', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'r')
-        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
-        t4 = t6
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    return t4
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = False
@@ -95,7 +64,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -128,12 +97,12 @@ def _f4(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2b0f9da4681e1f133d4dd8fc', (_f0, _f1, _f2, _f3, )),
-    9: ('2b0f9da4681e1f133d4dd8fc', (_f0, _f1, _f2, _f3, )),
-    11: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _f2, _f4, )),
-    13: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _f2, _f4, )),
-    21: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _f2, _f4, )),
-    23: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _f2, _f4, )),
-    24: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _f2, _f4, )),
-    25: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _f2, _f4, )),
+    1: ('2b0f9da4681e1f133d4dd8fc', (_f0, _f1, _i0, _f2, )),
+    9: ('2b0f9da4681e1f133d4dd8fc', (_f0, _f1, _i0, _f2, )),
+    11: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
+    13: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
+    21: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
+    23: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
+    24: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
+    25: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
 }

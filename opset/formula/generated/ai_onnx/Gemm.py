@@ -4,22 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.FC import _f0 as _i0
 
 OP = ('ai.onnx', 'Gemm')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'M')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'N')
-    t3: list[Any] = [t1, t2]
-    return t3
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -51,7 +40,7 @@ def _f1(ev: Evaluator) -> Any:
     return t4
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -83,7 +72,7 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -115,7 +104,7 @@ def _f3(ev: Evaluator) -> Any:
     return t4
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -147,7 +136,7 @@ def _f4(ev: Evaluator) -> Any:
     return t4
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -169,7 +158,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -361,7 +350,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -526,7 +515,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -648,10 +637,10 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0f048209f161320a1d3f7c0c', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
-    6: ('0f048209f161320a1d3f7c0c', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
-    7: ('c2114b5806ff534bfdd9e497', (_f0, _f1, _f2, _f3, _f4, _f5, _f7, )),
-    9: ('7fa01bf769a7bde896920c3d', (_f0, _f1, _f2, _f3, _f4, _f5, _f7, _f8, )),
-    11: ('7fa01bf769a7bde896920c3d', (_f0, _f1, _f2, _f3, _f4, _f5, _f7, _f8, )),
-    13: ('7fa01bf769a7bde896920c3d', (_f0, _f1, _f2, _f3, _f4, _f5, _f7, _f8, )),
+    1: ('0f048209f161320a1d3f7c0c', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, )),
+    6: ('0f048209f161320a1d3f7c0c', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, )),
+    7: ('c2114b5806ff534bfdd9e497', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, )),
+    9: ('7fa01bf769a7bde896920c3d', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, _f7, )),
+    11: ('7fa01bf769a7bde896920c3d', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, _f7, )),
+    13: ('7fa01bf769a7bde896920c3d', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, _f7, )),
 }

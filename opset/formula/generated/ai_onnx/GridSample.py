@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i0
 
 OP = ('ai.onnx', 'GridSample')
 
@@ -179,28 +180,6 @@ def _f3(ev: Evaluator) -> Any:
     t1 = False
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'S')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 >= 1
-    else:
-        k4 = compare('>=', t2, 1, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
     t3 = load(ev, 'O')
     t2 = FUNCTIONS['len']([t3], b)
     b.steps += 2
@@ -218,7 +197,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -243,6 +222,6 @@ def _f5(ev: Evaluator) -> Any:
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
     16: ('1f5a9c120c77115f25975ba3', (_f0, _f1, _f0, )),
-    20: ('019c0d422d887986cb3f69d4', (_f2, _f3, _f4, _f5, _f1, _f2, )),
-    22: ('019c0d422d887986cb3f69d4', (_f2, _f3, _f4, _f5, _f1, _f2, )),
+    20: ('019c0d422d887986cb3f69d4', (_f2, _i0, _f3, _f4, _f1, _f2, )),
+    22: ('019c0d422d887986cb3f69d4', (_f2, _i0, _f3, _f4, _f1, _f2, )),
 }

@@ -3,68 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, read_input, truthy
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx.BlackmanWindow import _f0 as _i0
+from opset.formula.generated.ai_onnx.BlackmanWindow import _f1 as _i1
 
 OP = ('ai.onnx', 'HammingWindow')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = read_input(ev, 'value', 'size')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = t4[0] if (type(t4) is list or type(t4) is tuple) and -len(t4) <= 0 < len(t4) else item_at(t4, 0)
-        t6: list[Any] = [t5]
-        t1 = t6
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = FUNCTIONS['unknown'](['size'], b)
-            t9: list[Any] = [t8]
-            t1 = t9
-            d3 = truthy(t1)
-        except Undecided as e10:
-            u2 = e10
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = read_input(ev, 'value', 'size')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = t2[0] if (type(t2) is list or type(t2) is tuple) and -len(t2) <= 0 < len(t2) else item_at(t2, 0)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t3) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t3 >= 1
-    else:
-        k4 = compare('>=', t3, 1, b)
-    if k4:
-        t1 = True
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    17: ('0ec0df16f66328321b234e7a', (_f0, _f1, )),
+    17: ('0ec0df16f66328321b234e7a', (_i0, _i1, )),
 }

@@ -3,34 +3,20 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load, read_input
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
+from opset.formula.generated.ai_onnx.ConstantOfShape import _f0 as _i1
 
 OP = ('ai.onnx', 'Identity')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'input')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = read_input(ev, 'value', 'input')
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0741358f5f196255b738afce', (_f0, _f1, )),
-    13: ('0741358f5f196255b738afce', (_f0, _f1, )),
-    14: ('0741358f5f196255b738afce', (_f0, _f1, )),
-    16: ('0741358f5f196255b738afce', (_f0, _f1, )),
-    19: ('0741358f5f196255b738afce', (_f0, _f1, )),
-    21: ('0741358f5f196255b738afce', (_f0, _f1, )),
-    23: ('0741358f5f196255b738afce', (_f0, _f1, )),
-    24: ('0741358f5f196255b738afce', (_f0, _f1, )),
-    25: ('0741358f5f196255b738afce', (_f0, _f1, )),
+    1: ('0741358f5f196255b738afce', (_i0, _i1, )),
+    13: ('0741358f5f196255b738afce', (_i0, _i1, )),
+    14: ('0741358f5f196255b738afce', (_i0, _i1, )),
+    16: ('0741358f5f196255b738afce', (_i0, _i1, )),
+    19: ('0741358f5f196255b738afce', (_i0, _i1, )),
+    21: ('0741358f5f196255b738afce', (_i0, _i1, )),
+    23: ('0741358f5f196255b738afce', (_i0, _i1, )),
+    24: ('0741358f5f196255b738afce', (_i0, _i1, )),
+    25: ('0741358f5f196255b738afce', (_i0, _i1, )),
 }

@@ -3,42 +3,14 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
+from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i1
 
 OP = ('ai.onnx', 'InstanceNormalization')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'input')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'S')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 >= 1
-    else:
-        k4 = compare('>=', t2, 1, b)
-    if k4:
-        t1 = True
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c0ba7b4af861197c5017dfaf', (_f0, )),
-    6: ('e4de56cdd821487942d29079', (_f0, _f1, )),
-    22: ('e4de56cdd821487942d29079', (_f0, _f1, )),
+    1: ('c0ba7b4af861197c5017dfaf', (_i0, )),
+    6: ('e4de56cdd821487942d29079', (_i0, _i1, )),
+    22: ('e4de56cdd821487942d29079', (_i0, _i1, )),
 }

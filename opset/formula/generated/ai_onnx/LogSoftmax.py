@@ -3,177 +3,18 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy, unary
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
+from opset.formula.generated.ai_onnx.Hardmax import _f0 as _i1
+from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
+from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i3
+from opset.formula.generated.ai_onnx.Hardmax import _f1 as _i4
+from opset.formula.generated.ai_onnx.Hardmax import _f2 as _i5
 
 OP = ('ai.onnx', 'LogSoftmax')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'A')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'A')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axis')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 < 0
-    else:
-        k3 = compare('<', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'r')
-        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
-        t4 = t6
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    return t4
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = unary('-', t2)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'axis')
-    if ((q6 := type(t3)) is int or q6 is str) and type(t4) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t3 <= t4
-    else:
-        k5 = compare('<=', t3, t4, b)
-    if k5:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t4 < t2
-        else:
-            k7 = compare('<', t4, t2, b)
-        if k7:
-            t1 = True
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'A')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'ax')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = r7 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t5 + 1) <= MAX_INT_MAGNITUDE else binary('+', t5, 1, b)
-    t4 = sliced(t3, t6, None, None, b)
-    t2 = FUNCTIONS['prod']([t4], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k8 = t2 > 1
-    else:
-        k8 = compare('>', t2, 1, b)
-    if k8:
-        t1 = True
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 == 1
-        else:
-            k6 = compare('==', t5, 1, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'r')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k10 = t9 != 2
-            else:
-                k10 = compare('!=', t9, 2, b)
-            if k10:
-                t8 = True
-            t1 = t8
-            d3 = not truthy(t1)
-        except Undecided as e11:
-            u2 = e11
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ee15125f2f2d211a42f4ca3d', (_f0, _f1, _f2, _f3, _f4, _f5, )),
-    11: ('ee15125f2f2d211a42f4ca3d', (_f0, _f1, _f2, _f3, _f4, _f5, )),
-    13: ('18f2b7e1696a51e790aa9543', (_f0, _f1, _f2, _f3, )),
+    1: ('ee15125f2f2d211a42f4ca3d', (_i0, _i1, _i2, _i3, _i4, _i5, )),
+    11: ('ee15125f2f2d211a42f4ca3d', (_i0, _i1, _i2, _i3, _i4, _i5, )),
+    13: ('18f2b7e1696a51e790aa9543', (_i0, _i1, _i2, _i3, )),
 }

@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.generated.ai_onnx.DynamicQuantizeLinear import _f0 as _i0
 
 OP = ('ai.onnx', 'Loop')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = []
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -41,7 +34,7 @@ def _f1(ev: Evaluator) -> Any:
     return t4
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -50,7 +43,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -58,7 +51,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -71,7 +64,7 @@ def _f4(ev: Evaluator) -> Any:
     return t4
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -325,7 +318,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -337,7 +330,7 @@ def _f6(ev: Evaluator) -> Any:
     return t3
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -382,7 +375,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -433,7 +426,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -484,7 +477,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -530,13 +523,13 @@ def _f10(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('cdfeb7651aa2dda822a84214', (_f0, _f1, _f2, _f3, _f2, _f3, _f4, _f5, _f6, _f2, _f7, _f8, _f9, _f10, )),
-    11: ('cdfeb7651aa2dda822a84214', (_f0, _f1, _f2, _f3, _f2, _f3, _f4, _f5, _f6, _f2, _f7, _f8, _f9, _f10, )),
-    13: ('cdfeb7651aa2dda822a84214', (_f0, _f1, _f2, _f3, _f2, _f3, _f4, _f5, _f6, _f2, _f7, _f8, _f9, _f10, )),
-    16: ('cdfeb7651aa2dda822a84214', (_f0, _f1, _f2, _f3, _f2, _f3, _f4, _f5, _f6, _f2, _f7, _f8, _f9, _f10, )),
-    19: ('cdfeb7651aa2dda822a84214', (_f0, _f1, _f2, _f3, _f2, _f3, _f4, _f5, _f6, _f2, _f7, _f8, _f9, _f10, )),
-    21: ('cdfeb7651aa2dda822a84214', (_f0, _f1, _f2, _f3, _f2, _f3, _f4, _f5, _f6, _f2, _f7, _f8, _f9, _f10, )),
-    23: ('cdfeb7651aa2dda822a84214', (_f0, _f1, _f2, _f3, _f2, _f3, _f4, _f5, _f6, _f2, _f7, _f8, _f9, _f10, )),
-    24: ('cdfeb7651aa2dda822a84214', (_f0, _f1, _f2, _f3, _f2, _f3, _f4, _f5, _f6, _f2, _f7, _f8, _f9, _f10, )),
-    25: ('cdfeb7651aa2dda822a84214', (_f0, _f1, _f2, _f3, _f2, _f3, _f4, _f5, _f6, _f2, _f7, _f8, _f9, _f10, )),
+    1: ('cdfeb7651aa2dda822a84214', (_i0, _f0, _f1, _f2, _f1, _f2, _f3, _f4, _f5, _f1, _f6, _f7, _f8, _f9, )),
+    11: ('cdfeb7651aa2dda822a84214', (_i0, _f0, _f1, _f2, _f1, _f2, _f3, _f4, _f5, _f1, _f6, _f7, _f8, _f9, )),
+    13: ('cdfeb7651aa2dda822a84214', (_i0, _f0, _f1, _f2, _f1, _f2, _f3, _f4, _f5, _f1, _f6, _f7, _f8, _f9, )),
+    16: ('cdfeb7651aa2dda822a84214', (_i0, _f0, _f1, _f2, _f1, _f2, _f3, _f4, _f5, _f1, _f6, _f7, _f8, _f9, )),
+    19: ('cdfeb7651aa2dda822a84214', (_i0, _f0, _f1, _f2, _f1, _f2, _f3, _f4, _f5, _f1, _f6, _f7, _f8, _f9, )),
+    21: ('cdfeb7651aa2dda822a84214', (_i0, _f0, _f1, _f2, _f1, _f2, _f3, _f4, _f5, _f1, _f6, _f7, _f8, _f9, )),
+    23: ('cdfeb7651aa2dda822a84214', (_i0, _f0, _f1, _f2, _f1, _f2, _f3, _f4, _f5, _f1, _f6, _f7, _f8, _f9, )),
+    24: ('cdfeb7651aa2dda822a84214', (_i0, _f0, _f1, _f2, _f1, _f2, _f3, _f4, _f5, _f1, _f6, _f7, _f8, _f9, )),
+    25: ('cdfeb7651aa2dda822a84214', (_i0, _f0, _f1, _f2, _f1, _f2, _f3, _f4, _f5, _f1, _f6, _f7, _f8, _f9, )),
 }

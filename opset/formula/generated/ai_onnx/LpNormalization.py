@@ -3,60 +3,14 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
+from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i2
 
 OP = ('ai.onnx', 'LpNormalization')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = unary('-', t2)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'axis')
-    if ((q6 := type(t3)) is int or q6 is str) and type(t4) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t3 <= t4
-    else:
-        k5 = compare('<=', t3, t4, b)
-    if k5:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t4 < t2
-        else:
-            k7 = compare('<', t4, t2, b)
-        if k7:
-            t1 = True
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -133,6 +87,6 @@ def _f3(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1c53c063ababf9a41a872538', (_f0, _f1, _f2, _f3, )),
-    22: ('1c53c063ababf9a41a872538', (_f0, _f1, _f2, _f3, )),
+    1: ('1c53c063ababf9a41a872538', (_i0, _i1, _i2, _f0, )),
+    22: ('1c53c063ababf9a41a872538', (_i0, _i1, _i2, _f0, )),
 }

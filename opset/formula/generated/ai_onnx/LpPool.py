@@ -4,122 +4,24 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
+from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
+from opset.formula.generated.ai_onnx.AveragePool import _f14 as _i10
+from opset.formula.generated.ai_onnx.AveragePool import _f15 as _i11
+from opset.formula.generated.ai_onnx.AveragePool import _f16 as _i12
+from opset.formula.generated.ai_onnx.AveragePool import _f17 as _i13
+from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i2
+from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i3
+from opset.formula.generated.ai_onnx.AveragePool import _f4 as _i4
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i5
+from opset.formula.generated.ai_onnx.AveragePool import _f5 as _i6
+from opset.formula.generated.ai_onnx.Compress import _f3 as _i7
+from opset.formula.generated.ai_onnx.AveragePool import _f7 as _i8
+from opset.formula.generated.ai_onnx.AveragePool import _f13 as _i9
 
 OP = ('ai.onnx', 'LpPool')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [0]
-    b.steps += 6
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = r4 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := 2 * t2) <= MAX_INT_MAGNITUDE else binary('*', 2, t2, b)
-    t5 = binary('*', t1, t3, b)
-    return t5
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := 2 * t1) <= MAX_INT_MAGNITUDE else binary('*', 2, t1, b)
-    return t2
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [1]
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = binary('*', t1, t2, b)
-    return t3
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'N')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'C')
-    t3: list[Any] = [t1, t2]
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'out')
-    t5 = binary('+', t3, t4, b)
-    return t5
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'auto_pad')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is str:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t6 == 'VALID'
-        else:
-            k7 = compare('==', t6, 'VALID', b)
-        if k7:
-            t5 = True
-        t8: Any
-        if truthy(t5):
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = 0
-        else:
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'pads')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-            b.steps += 5
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = r13 if type(c4) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r13 := c4 + t3) <= MAX_INT_MAGNITUDE else binary('+', c4, t3, b)
-            t11 = t9[t12] if (type(t9) is list or type(t9) is tuple) and type(t12) is int and -len(t9) <= t12 < len(t9) else item_at(t9, t12)
-            t14 = r15 if type(t10) is int and type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t11) <= MAX_INT_MAGNITUDE else binary('+', t10, t11, b)
-            t8 = t14
-        t1.append(t8)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -200,7 +102,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -216,123 +118,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 >= 1
-    else:
-        k3 = compare('>=', t2, 1, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f10(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'auto_pad')
-        t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            k7 = t5 in t6
-            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
-            if b.steps > MAX_STEPS: b.charge(0)
-        else:
-            k7 = compare('in', t5, t6, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = True
-            u10: Undecided | None = None
-            d11 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t12 = FUNCTIONS['range']([t13], b)
-            for c14 in iterated(t12):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'kernel_shape')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = t18[c14] if (type(t18) is list or type(t18) is tuple) and type(c14) is int and -len(t18) <= c14 < len(t18) else item_at(t18, c14)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = t20[c14] if (type(t20) is list or type(t20) is tuple) and type(c14) is int and -len(t20) <= c14 < len(t20) else item_at(t20, c14)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = load(ev, 'padsum')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = t22[c14] if (type(t22) is list or type(t22) is tuple) and type(c14) is int and -len(t22) <= c14 < len(t22) else item_at(t22, c14)
-                    t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 + t23) <= MAX_INT_MAGNITUDE else binary('+', t21, t23, b)
-                    if ((q27 := type(t19)) is int or q27 is str) and type(t24) is q27:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k26 = t19 <= t24
-                    else:
-                        k26 = compare('<=', t19, t24, b)
-                    if k26:
-                        t17 = True
-                    k15 = truthy(t17)
-                except Undecided as e16:
-                    k15 = True
-                    if u10 is None:
-                        u10 = e16
-                if k15 is False:
-                    t9 = False
-                    d11 = True
-                if d11:
-                    break
-            if not d11 and u10 is not None:
-                raise u10
-            t1 = t9
-            d3 = truthy(t1)
-        except Undecided as e28:
-            u2 = e28
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f11(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -408,277 +194,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'full')
-    return t1
-
-
-def _f13(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 6
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'kernel_shape')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[c4] if (type(t5) is list or type(t5) is tuple) and type(c4) is int and -len(t5) <= c4 < len(t5) else item_at(t5, c4)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'dilations')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-        t11 = r12 if type(t7) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t7 * t10) <= MAX_INT_MAGNITUDE else binary('*', t7, t10, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = r14 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 + 1) <= MAX_INT_MAGNITUDE else binary('+', t11, 1, b)
-        t1.append(t13)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f14(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'auto_pad')
-        t7: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is str:
-            k8 = t6 in t7
-            b.steps += t7.index(t6) + 1 if t6 in t7 else len(t7)
-            if b.steps > MAX_STEPS: b.charge(0)
-        else:
-            k8 = compare('in', t6, t7, b)
-        if k8:
-            t5 = True
-        t9: Any
-        if truthy(t5):
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = t11[c4] if (type(t11) is list or type(t11) is tuple) and type(c4) is int and -len(t11) <= c4 < len(t11) else item_at(t11, c4)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'strides')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = t13[c4] if (type(t13) is list or type(t13) is tuple) and type(c4) is int and -len(t13) <= c4 < len(t13) else item_at(t13, c4)
-            t10 = -(-t12 // t14) if type(t12) is int and -MAX_INT_MAGNITUDE <= t12 <= MAX_INT_MAGNITUDE and type(t14) is int and -MAX_INT_MAGNITUDE <= t14 <= MAX_INT_MAGNITUDE and t14 != 0 else FUNCTIONS['ceil']([binary('/', t12, t14, b)], b)
-            t9 = t10
-        else:
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t15 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'ceil_mode')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t16) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k17 = t16 == 1
-            else:
-                k17 = compare('==', t16, 1, b)
-            if k17:
-                t15 = True
-            t18: Any
-            if truthy(t15):
-                b.steps += 7
-                if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t21 = t20[c4] if (type(t20) is list or type(t20) is tuple) and type(c4) is int and -len(t20) <= c4 < len(t20) else item_at(t20, c4)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'padsum')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
-                t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 + t23) <= MAX_INT_MAGNITUDE else binary('+', t21, t23, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t26 = load(ev, 'ek')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t27 = t26[c4] if (type(t26) is list or type(t26) is tuple) and type(c4) is int and -len(t26) <= c4 < len(t26) else item_at(t26, c4)
-                t28 = r29 if type(t24) is int and type(t27) is int and -MAX_INT_MAGNITUDE <= (r29 := t24 - t27) <= MAX_INT_MAGNITUDE else binary('-', t24, t27, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t30 = load(ev, 'strides')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t31 = t30[c4] if (type(t30) is list or type(t30) is tuple) and type(c4) is int and -len(t30) <= c4 < len(t30) else item_at(t30, c4)
-                t32 = r33 if type(t28) is int and type(t31) is int and t31 != 0 and t28 % t31 == 0 and -MAX_INT_MAGNITUDE <= (r33 := t28 // t31) <= MAX_INT_MAGNITUDE else binary('/', t28, t31, b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t34 = r35 if type(t32) is int and -MAX_INT_MAGNITUDE <= (r35 := t32 + 1) <= MAX_INT_MAGNITUDE else binary('+', t32, 1, b)
-                t19 = FUNCTIONS['ceil']([t34], b)
-                t18 = t19
-            else:
-                b.steps += 7
-                if b.steps > MAX_STEPS: b.charge(0)
-                t37 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t38 = t37[c4] if (type(t37) is list or type(t37) is tuple) and type(c4) is int and -len(t37) <= c4 < len(t37) else item_at(t37, c4)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t39 = load(ev, 'padsum')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t40 = t39[c4] if (type(t39) is list or type(t39) is tuple) and type(c4) is int and -len(t39) <= c4 < len(t39) else item_at(t39, c4)
-                t41 = r42 if type(t38) is int and type(t40) is int and -MAX_INT_MAGNITUDE <= (r42 := t38 + t40) <= MAX_INT_MAGNITUDE else binary('+', t38, t40, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t43 = load(ev, 'ek')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t44 = t43[c4] if (type(t43) is list or type(t43) is tuple) and type(c4) is int and -len(t43) <= c4 < len(t43) else item_at(t43, c4)
-                t45 = r46 if type(t41) is int and type(t44) is int and -MAX_INT_MAGNITUDE <= (r46 := t41 - t44) <= MAX_INT_MAGNITUDE else binary('-', t41, t44, b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t47 = load(ev, 'strides')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t48 = t47[c4] if (type(t47) is list or type(t47) is tuple) and type(c4) is int and -len(t47) <= c4 < len(t47) else item_at(t47, c4)
-                t49 = r50 if type(t45) is int and type(t48) is int and t48 != 0 and t45 % t48 == 0 and -MAX_INT_MAGNITUDE <= (r50 := t45 // t48) <= MAX_INT_MAGNITUDE else binary('/', t45, t48, b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t51 = r52 if type(t49) is int and -MAX_INT_MAGNITUDE <= (r52 := t49 + 1) <= MAX_INT_MAGNITUDE else binary('+', t49, 1, b)
-                t36 = FUNCTIONS['floor']([t51], b)
-                t18 = t36
-            t9 = t18
-        t1.append(t9)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f15(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'auto_pad')
-        t6: tuple[Any, ...] = ('SAME_UPPER', 'SAME_LOWER', )
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            k7 = t5 in t6
-            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
-            if b.steps > MAX_STEPS: b.charge(0)
-        else:
-            k7 = compare('in', t5, t6, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = True
-            u10: Undecided | None = None
-            d11 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'r')
-            t12 = FUNCTIONS['range']([t13], b)
-            for c14 in iterated(t12):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'ek')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = t18[c14] if (type(t18) is list or type(t18) is tuple) and type(c14) is int and -len(t18) <= c14 < len(t18) else item_at(t18, c14)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = t20[c14] if (type(t20) is list or type(t20) is tuple) and type(c14) is int and -len(t20) <= c14 < len(t20) else item_at(t20, c14)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = load(ev, 'padsum')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = t22[c14] if (type(t22) is list or type(t22) is tuple) and type(c14) is int and -len(t22) <= c14 < len(t22) else item_at(t22, c14)
-                    t24 = r25 if type(t21) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t21 + t23) <= MAX_INT_MAGNITUDE else binary('+', t21, t23, b)
-                    if ((q27 := type(t19)) is int or q27 is str) and type(t24) is q27:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k26 = t19 <= t24
-                    else:
-                        k26 = compare('<=', t19, t24, b)
-                    if k26:
-                        t17 = True
-                    k15 = truthy(t17)
-                except Undecided as e16:
-                    k15 = True
-                    if u10 is None:
-                        u10 = e16
-                if k15 is False:
-                    t9 = False
-                    d11 = True
-                if d11:
-                    break
-            if not d11 and u10 is not None:
-                raise u10
-            t1 = t9
-            d3 = truthy(t1)
-        except Undecided as e28:
-            u2 = e28
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f16(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -828,7 +344,7 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-def _f17(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -962,7 +478,7 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-def _f18(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1039,7 +555,7 @@ def _f18(ev: Evaluator) -> Any:
     return t1
 
 
-def _f19(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1112,165 +628,10 @@ def _f19(ev: Evaluator) -> Any:
     return t37
 
 
-def _f20(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5: Any = None
-        u6: Undecided | None = None
-        d7 = False
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'ceil_mode')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k10 = t9 == 1
-            else:
-                k10 = compare('==', t9, 1, b)
-            if k10:
-                t8 = True
-            t5 = t8
-            d7 = not truthy(t5)
-        except Undecided as e11:
-            u6 = e11
-        if not d7:
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = False
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'auto_pad')
-                t14: tuple[Any, ...] = ('NOTSET', 'VALID', )
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t13) is str:
-                    k15 = t13 in t14
-                    b.steps += t14.index(t13) + 1 if t13 in t14 else len(t14)
-                    if b.steps > MAX_STEPS: b.charge(0)
-                else:
-                    k15 = compare('in', t13, t14, b)
-                if k15:
-                    t12 = True
-                t5 = t12
-                d7 = not truthy(t5)
-            except Undecided as e16:
-                u6 = e16
-            if not d7:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = False
-                    b.steps += 4
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'full')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = t18[c4] if (type(t18) is list or type(t18) is tuple) and type(c4) is int and -len(t18) <= c4 < len(t18) else item_at(t18, c4)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = r21 if type(t19) is int and -MAX_INT_MAGNITUDE <= (r21 := t19 - 1) <= MAX_INT_MAGNITUDE else binary('-', t19, 1, b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = load(ev, 'strides')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = t22[c4] if (type(t22) is list or type(t22) is tuple) and type(c4) is int and -len(t22) <= c4 < len(t22) else item_at(t22, c4)
-                    t24 = r25 if type(t20) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t20 * t23) <= MAX_INT_MAGNITUDE else binary('*', t20, t23, b)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = t26[c4] if (type(t26) is list or type(t26) is tuple) and type(c4) is int and -len(t26) <= c4 < len(t26) else item_at(t26, c4)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = False
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t29 = load(ev, 'auto_pad')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t29) is str:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k30 = t29 == 'NOTSET'
-                    else:
-                        k30 = compare('==', t29, 'NOTSET', b)
-                    if k30:
-                        t28 = True
-                    t31: Any
-                    if truthy(t28):
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = load(ev, 'pads')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t33 = t32[c4] if (type(t32) is list or type(t32) is tuple) and type(c4) is int and -len(t32) <= c4 < len(t32) else item_at(t32, c4)
-                        t31 = t33
-                    else:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = 0
-                    t34 = r35 if type(t27) is int and type(t31) is int and -MAX_INT_MAGNITUDE <= (r35 := t27 + t31) <= MAX_INT_MAGNITUDE else binary('+', t27, t31, b)
-                    if ((q37 := type(t24)) is int or q37 is str) and type(t34) is q37:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k36 = t24 >= t34
-                    else:
-                        k36 = compare('>=', t24, t34, b)
-                    if k36:
-                        t17 = True
-                    t5 = t17
-                    d7 = not truthy(t5)
-                except Undecided as e38:
-                    u6 = e38
-        if not d7 and u6 is not None:
-            raise u6
-        t39: Any
-        if truthy(t5):
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t40 = load(ev, 'full')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t41 = t40[c4] if (type(t40) is list or type(t40) is tuple) and type(c4) is int and -len(t40) <= c4 < len(t40) else item_at(t40, c4)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t42 = r43 if type(t41) is int and -MAX_INT_MAGNITUDE <= (r43 := t41 - 1) <= MAX_INT_MAGNITUDE else binary('-', t41, 1, b)
-            t39 = t42
-        else:
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t44 = load(ev, 'full')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t45 = t44[c4] if (type(t44) is list or type(t44) is tuple) and type(c4) is int and -len(t44) <= c4 < len(t44) else item_at(t44, c4)
-            t39 = t45
-        t1.append(t39)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('3c37e45cb92f56ba7b721ba5', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, )),
-    2: ('b8d7e2aa42af283fd82a2a6a', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f9, _f10, _f11, )),
-    11: ('b8d7e2aa42af283fd82a2a6a', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f9, _f10, _f11, )),
-    18: ('861de66f69b5076355511ea7', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _f5, _f6, _f12, _f13, _f14, _f9, _f15, _f11, _f16, _f17, _f4, _f18, _f4, _f18, _f19, )),
-    22: ('873300822b280bece9bc563c', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _f5, _f6, _f20, _f13, _f14, _f9, _f15, _f11, _f17, _f4, _f18, _f4, _f18, _f19, )),
+    1: ('3c37e45cb92f56ba7b721ba5', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _f0, _f1, _i7, _i8, _f2, )),
+    2: ('b8d7e2aa42af283fd82a2a6a', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _f0, _i7, _i8, _f2, )),
+    11: ('b8d7e2aa42af283fd82a2a6a', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _f0, _i7, _i8, _f2, )),
+    18: ('861de66f69b5076355511ea7', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i5, _i6, _i9, _i10, _i11, _i7, _i12, _f2, _f3, _f4, _i4, _f5, _i4, _f5, _f6, )),
+    22: ('873300822b280bece9bc563c', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i5, _i6, _i13, _i10, _i11, _i7, _i12, _f2, _f4, _i4, _f5, _i4, _f5, _f6, )),
 }

@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 
 OP = ('ai.onnx', 'Max')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'A')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -24,7 +17,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -162,9 +155,9 @@ def _f2(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('586e3eab34c84860b0d2fd9c', (_f0, )),
-    6: ('586e3eab34c84860b0d2fd9c', (_f0, )),
-    8: ('bf7699adaaf0cababf721e49', (_f1, _f2, )),
-    12: ('bf7699adaaf0cababf721e49', (_f1, _f2, )),
-    13: ('bf7699adaaf0cababf721e49', (_f1, _f2, )),
+    1: ('586e3eab34c84860b0d2fd9c', (_i0, )),
+    6: ('586e3eab34c84860b0d2fd9c', (_i0, )),
+    8: ('bf7699adaaf0cababf721e49', (_f0, _f1, )),
+    12: ('bf7699adaaf0cababf721e49', (_f0, _f1, )),
+    13: ('bf7699adaaf0cababf721e49', (_f0, _f1, )),
 }

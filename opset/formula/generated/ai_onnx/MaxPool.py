@@ -4,6 +4,16 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
+from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
+from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i2
+from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i3
+from opset.formula.generated.ai_onnx.AveragePool import _f4 as _i4
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i5
+from opset.formula.generated.ai_onnx.Compress import _f3 as _i6
+from opset.formula.generated.ai_onnx.AveragePool import _f8 as _i7
+from opset.formula.generated.ai_onnx.AveragePool import _f14 as _i8
+from opset.formula.generated.ai_onnx.AveragePool import _f10 as _i9
 
 OP = ('ai.onnx', 'MaxPool')
 
@@ -11,74 +21,11 @@ def _f0(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [0]
-    b.steps += 6
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = r4 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := 2 * t2) <= MAX_INT_MAGNITUDE else binary('*', 2, t2, b)
-    t5 = binary('*', t1, t3, b)
-    return t5
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := 2 * t1) <= MAX_INT_MAGNITUDE else binary('*', 2, t1, b)
-    return t2
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [1]
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = binary('*', t1, t2, b)
-    return t3
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'N')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'C')
-    t3: list[Any] = [t1, t2]
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'out')
-    t5 = binary('+', t3, t4, b)
-    return t5
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t1 = load(ev, 'kernel_shape')
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -163,28 +110,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 >= 1
-    else:
-        k3 = compare('>=', t2, 1, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f9(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -284,117 +210,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'auto_pad')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 == 'NOTSET'
-        else:
-            k6 = compare('==', t5, 'NOTSET', b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(c12) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k16 = c12 == 0
-                    else:
-                        k16 = compare('==', c12, 0, b)
-                    if k16:
-                        t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e17:
-            u2 = e17
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f11(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'r')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 6
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'kernel_shape')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t5[c4] if (type(t5) is list or type(t5) is tuple) and type(c4) is int and -len(t5) <= c4 < len(t5) else item_at(t5, c4)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = r8 if type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t6 - 1) <= MAX_INT_MAGNITUDE else binary('-', t6, 1, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'dilations')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = t9[c4] if (type(t9) is list or type(t9) is tuple) and type(c4) is int and -len(t9) <= c4 < len(t9) else item_at(t9, c4)
-        t11 = r12 if type(t7) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t7 * t10) <= MAX_INT_MAGNITUDE else binary('*', t7, t10, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = r14 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r14 := t11 + 1) <= MAX_INT_MAGNITUDE else binary('+', t11, 1, b)
-        t1.append(t13)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f12(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -450,7 +266,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -529,134 +345,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'ceil_mode')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 == 0
-        else:
-            k6 = compare('==', t5, 0, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'r')
-            t11 = FUNCTIONS['range']([t12], b)
-            for c13 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = False
-                    b.steps += 4
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = load(ev, 'out')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = t17[c13] if (type(t17) is list or type(t17) is tuple) and type(c13) is int and -len(t17) <= c13 < len(t17) else item_at(t17, c13)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = r20 if type(t18) is int and -MAX_INT_MAGNITUDE <= (r20 := t18 - 1) <= MAX_INT_MAGNITUDE else binary('-', t18, 1, b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = load(ev, 'strides')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = t21[c13] if (type(t21) is list or type(t21) is tuple) and type(c13) is int and -len(t21) <= c13 < len(t21) else item_at(t21, c13)
-                    t23 = r24 if type(t19) is int and type(t22) is int and -MAX_INT_MAGNITUDE <= (r24 := t19 * t22) <= MAX_INT_MAGNITUDE else binary('*', t19, t22, b)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = t25[c13] if (type(t25) is list or type(t25) is tuple) and type(c13) is int and -len(t25) <= c13 < len(t25) else item_at(t25, c13)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = False
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'auto_pad')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t28) is str:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k29 = t28 == 'NOTSET'
-                    else:
-                        k29 = compare('==', t28, 'NOTSET', b)
-                    if k29:
-                        t27 = True
-                    t30: Any
-                    if truthy(t27):
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t31 = load(ev, 'pads')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t32 = t31[c13] if (type(t31) is list or type(t31) is tuple) and type(c13) is int and -len(t31) <= c13 < len(t31) else item_at(t31, c13)
-                        t30 = t32
-                    else:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = 0
-                    t33 = r34 if type(t26) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r34 := t26 + t30) <= MAX_INT_MAGNITUDE else binary('+', t26, t30, b)
-                    if ((q36 := type(t23)) is int or q36 is str) and type(t33) is q36:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k35 = t23 < t33
-                    else:
-                        k35 = compare('<', t23, t33, b)
-                    if k35:
-                        t16 = True
-                    k14 = truthy(t16)
-                except Undecided as e15:
-                    k14 = True
-                    if u9 is None:
-                        u9 = e15
-                if k14 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e37:
-            u2 = e37
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f15(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -794,10 +483,10 @@ def _f15(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a76028f0ee58675d494f5b0b', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
-    8: ('5fd6ab04875fcc072589bb2a', (_f0, _f1, _f2, _f3, _f0, _f4, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
-    10: ('803b37a16b8d2189765a9455', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _f4, _f5, _f11, _f12, _f13, _f8, _f9, _f10, _f14, )),
-    11: ('803b37a16b8d2189765a9455', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _f4, _f5, _f11, _f12, _f13, _f8, _f9, _f10, _f14, )),
-    12: ('803b37a16b8d2189765a9455', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _f4, _f5, _f11, _f12, _f13, _f8, _f9, _f10, _f14, )),
-    22: ('67c0a350f9ad91822e830fc8', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _f4, _f5, _f11, _f15, _f13, _f8, _f9, _f10, )),
+    1: ('a76028f0ee58675d494f5b0b', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _f0, _f1, _i6, _f2, _i7, )),
+    8: ('5fd6ab04875fcc072589bb2a', (_i0, _i1, _i2, _i3, _i0, _i4, _i4, _i5, _f0, _f1, _i6, _f2, _i7, )),
+    10: ('803b37a16b8d2189765a9455', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f3, _f4, _i6, _f2, _i7, _i9, )),
+    11: ('803b37a16b8d2189765a9455', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f3, _f4, _i6, _f2, _i7, _i9, )),
+    12: ('803b37a16b8d2189765a9455', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f3, _f4, _i6, _f2, _i7, _i9, )),
+    22: ('67c0a350f9ad91822e830fc8', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f5, _f4, _i6, _f2, _i7, )),
 }

@@ -4,48 +4,16 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
+from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
+from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i2
+from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i3
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i4
+from opset.formula.generated.ai_onnx.Compress import _f3 as _i5
 
 OP = ('ai.onnx', 'MaxUnpool')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [0]
-    b.steps += 6
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = r4 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := 2 * t2) <= MAX_INT_MAGNITUDE else binary('*', 2, t2, b)
-    t5 = binary('*', t1, t3, b)
-    return t5
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := 2 * t1) <= MAX_INT_MAGNITUDE else binary('*', 2, t1, b)
-    return t2
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [1]
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = binary('*', t1, t2, b)
-    return t3
-
-
-def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -135,16 +103,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -194,28 +153,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 >= 1
-    else:
-        k3 = compare('>=', t2, 1, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -257,7 +195,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -311,7 +249,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -449,7 +387,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -529,7 +467,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -613,7 +551,7 @@ def _f12(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('21f39c6bdfb8f6af89f555f8', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f4, )),
-    11: ('21f39c6bdfb8f6af89f555f8', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f4, )),
-    22: ('21f39c6bdfb8f6af89f555f8', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f4, )),
+    9: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, )),
+    11: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, )),
+    22: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, )),
 }

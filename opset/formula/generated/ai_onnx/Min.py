@@ -3,168 +3,17 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
+from opset.formula.generated.ai_onnx.Max import _f0 as _i1
+from opset.formula.generated.ai_onnx.Max import _f1 as _i2
 
 OP = ('ai.onnx', 'Min')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'A')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'data_0')
-    t1 = FUNCTIONS['broadcast']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'data_0')
-    for c5 in iterated(t4):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        for c6 in iterated(t4):
-            b.steps += 7
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = FUNCTIONS['len']([c5], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = FUNCTIONS['len']([c6], b)
-            t8 = FUNCTIONS['min']([t9, t10], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = r12 if type(t8) is int and -MAX_INT_MAGNITUDE <= (r12 := t8 + 1) <= MAX_INT_MAGNITUDE else binary('+', t8, 1, b)
-            t7 = FUNCTIONS['range']([1, t11], b)
-            for c13 in iterated(t7):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16: Any = None
-                    u17: Undecided | None = None
-                    d18 = False
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t19 = False
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t21 = FUNCTIONS['len']([c5], b)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = r23 if type(t21) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r23 := t21 - c13) <= MAX_INT_MAGNITUDE else binary('-', t21, c13, b)
-                        t20 = c5[t22] if (type(c5) is list or type(c5) is tuple) and type(t22) is int and -len(c5) <= t22 < len(c5) else item_at(c5, t22)
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = FUNCTIONS['len']([c6], b)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = r27 if type(t25) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r27 := t25 - c13) <= MAX_INT_MAGNITUDE else binary('-', t25, c13, b)
-                        t24 = c6[t26] if (type(c6) is list or type(c6) is tuple) and type(t26) is int and -len(c6) <= t26 < len(c6) else item_at(c6, t26)
-                        if ((q29 := type(t20)) is int or q29 is str) and type(t24) is q29:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k28 = t20 == t24
-                        else:
-                            k28 = compare('==', t20, t24, b)
-                        if k28:
-                            t19 = True
-                        t16 = t19
-                        d18 = truthy(t16)
-                    except Undecided as e30:
-                        u17 = e30
-                    if not d18:
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t31 = False
-                            b.steps += 5
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = FUNCTIONS['len']([c5], b)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = r35 if type(t33) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r35 := t33 - c13) <= MAX_INT_MAGNITUDE else binary('-', t33, c13, b)
-                            t32 = c5[t34] if (type(c5) is list or type(c5) is tuple) and type(t34) is int and -len(c5) <= t34 < len(c5) else item_at(c5, t34)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t32) is int:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k36 = t32 == 1
-                            else:
-                                k36 = compare('==', t32, 1, b)
-                            if k36:
-                                t31 = True
-                            t16 = t31
-                            d18 = truthy(t16)
-                        except Undecided as e37:
-                            u17 = e37
-                        if not d18:
-                            try:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t38 = False
-                                b.steps += 5
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t40 = FUNCTIONS['len']([c6], b)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t41 = r42 if type(t40) is int and type(c13) is int and -MAX_INT_MAGNITUDE <= (r42 := t40 - c13) <= MAX_INT_MAGNITUDE else binary('-', t40, c13, b)
-                                t39 = c6[t41] if (type(c6) is list or type(c6) is tuple) and type(t41) is int and -len(c6) <= t41 < len(c6) else item_at(c6, t41)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t39) is int:
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    k43 = t39 == 1
-                                else:
-                                    k43 = compare('==', t39, 1, b)
-                                if k43:
-                                    t38 = True
-                                t16 = t38
-                                d18 = truthy(t16)
-                            except Undecided as e44:
-                                u17 = e44
-                    if not d18 and u17 is not None:
-                        raise u17
-                    k14 = truthy(t16)
-                except Undecided as e15:
-                    k14 = True
-                    if u2 is None:
-                        u2 = e15
-                if k14 is False:
-                    t1 = False
-                    d3 = True
-                if d3:
-                    break
-            if d3:
-                break
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('586e3eab34c84860b0d2fd9c', (_f0, )),
-    6: ('586e3eab34c84860b0d2fd9c', (_f0, )),
-    8: ('bf7699adaaf0cababf721e49', (_f1, _f2, )),
-    12: ('bf7699adaaf0cababf721e49', (_f1, _f2, )),
-    13: ('bf7699adaaf0cababf721e49', (_f1, _f2, )),
+    1: ('586e3eab34c84860b0d2fd9c', (_i0, )),
+    6: ('586e3eab34c84860b0d2fd9c', (_i0, )),
+    8: ('bf7699adaaf0cababf721e49', (_i1, _i2, )),
+    12: ('bf7699adaaf0cababf721e49', (_i1, _i2, )),
+    13: ('bf7699adaaf0cababf721e49', (_i1, _i2, )),
 }

@@ -3,213 +3,14 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, read_input, truthy
+from opset.formula.generated.ai_onnx.Add import _f4 as _i0
+from opset.formula.generated.ai_onnx.Add import _f5 as _i1
+from opset.formula.generated.ai_onnx.Div import _f1 as _i2
 
 OP = ('ai.onnx', 'Mod')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'SA')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'SB')
-    t1 = FUNCTIONS['broadcast']([t2, t3], b)
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'SA')
-    t6 = FUNCTIONS['len']([t7], b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t9 = load(ev, 'SB')
-    t8 = FUNCTIONS['len']([t9], b)
-    t5 = FUNCTIONS['min']([t6, t8], b)
-    t4 = FUNCTIONS['range']([t5], b)
-    for c10 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13: Any = None
-            u14: Undecided | None = None
-            d15 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = False
-                b.steps += 5
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = unary('-', 1)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t19 = r20 if type(t18) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r20 := t18 - c10) <= MAX_INT_MAGNITUDE else binary('-', t18, c10, b)
-                t17 = t7[t19] if (type(t7) is list or type(t7) is tuple) and type(t19) is int and -len(t7) <= t19 < len(t7) else item_at(t7, t19)
-                b.steps += 5
-                if b.steps > MAX_STEPS: b.charge(0)
-                t22 = unary('-', 1)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t23 = r24 if type(t22) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r24 := t22 - c10) <= MAX_INT_MAGNITUDE else binary('-', t22, c10, b)
-                t21 = t9[t23] if (type(t9) is list or type(t9) is tuple) and type(t23) is int and -len(t9) <= t23 < len(t9) else item_at(t9, t23)
-                if ((q26 := type(t17)) is int or q26 is str) and type(t21) is q26:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k25 = t17 == t21
-                else:
-                    k25 = compare('==', t17, t21, b)
-                if k25:
-                    t16 = True
-                t13 = t16
-                d15 = truthy(t13)
-            except Undecided as e27:
-                u14 = e27
-            if not d15:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = False
-                    b.steps += 5
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = unary('-', 1)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = r32 if type(t30) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r32 := t30 - c10) <= MAX_INT_MAGNITUDE else binary('-', t30, c10, b)
-                    t29 = t7[t31] if (type(t7) is list or type(t7) is tuple) and type(t31) is int and -len(t7) <= t31 < len(t7) else item_at(t7, t31)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t29) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k33 = t29 == 1
-                    else:
-                        k33 = compare('==', t29, 1, b)
-                    if k33:
-                        t28 = True
-                    t13 = t28
-                    d15 = truthy(t13)
-                except Undecided as e34:
-                    u14 = e34
-                if not d15:
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t35 = False
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t37 = unary('-', 1)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t38 = r39 if type(t37) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c10) <= MAX_INT_MAGNITUDE else binary('-', t37, c10, b)
-                        t36 = t9[t38] if (type(t9) is list or type(t9) is tuple) and type(t38) is int and -len(t9) <= t38 < len(t9) else item_at(t9, t38)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t36) is int:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k40 = t36 == 1
-                        else:
-                            k40 = compare('==', t36, 1, b)
-                        if k40:
-                            t35 = True
-                        t13 = t35
-                        d15 = truthy(t13)
-                    except Undecided as e41:
-                        u14 = e41
-            if not d15 and u14 is not None:
-                raise u14
-            k11 = truthy(t13)
-        except Undecided as e12:
-            k11 = True
-            if u2 is None:
-                u2 = e12
-        if k11 is False:
-            t1 = False
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = read_input(ev, 'dtype', 'B')
-        t4 = FUNCTIONS['is_integer']([t5], b)
-        t6 = not truthy(t4)
-        t1 = t6
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = read_input(ev, 'value', 'B')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(c12) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k16 = c12 != 0
-                    else:
-                        k16 = compare('!=', c12, 0, b)
-                    if k16:
-                        t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e17:
-            u2 = e17
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -254,7 +55,7 @@ def _f3(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('f9288f15cc032feb15e0471d', (_f0, _f1, _f2, _f3, )),
-    13: ('f9288f15cc032feb15e0471d', (_f0, _f1, _f2, _f3, )),
-    28: ('d99f4f85e7e3c41b09bb9fcb', (_f0, _f1, _f2, )),
+    10: ('f9288f15cc032feb15e0471d', (_i0, _i1, _i2, _f0, )),
+    13: ('f9288f15cc032feb15e0471d', (_i0, _i1, _i2, _f0, )),
+    28: ('d99f4f85e7e3c41b09bb9fcb', (_i0, _i1, _i2, )),
 }

@@ -4,18 +4,13 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.generated.ai_onnx.And import _f0 as _i0
+from opset.formula.generated.ai_onnx.Add import _f2 as _i1
+from opset.formula.generated.ai_onnx.Add import _f4 as _i2
 
 OP = ('ai.onnx', 'Mul')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SA')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -156,63 +151,7 @@ def _f1(ev: Evaluator) -> Any:
     return t14
 
 
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'broadcast')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 == 1
-        else:
-            k6 = compare('==', t5, 1, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'SB')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'SA')
-            if ((q12 := type(t9)) is int or q12 is str) and type(t10) is q12:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t9 == t10
-            else:
-                k11 = compare('==', t9, t10, b)
-            if k11:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e13:
-            u2 = e13
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -443,19 +382,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'SA')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'SB')
-    t1 = FUNCTIONS['broadcast']([t2, t3], b)
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -584,9 +511,9 @@ def _f5(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9708ded3f3d4b102361bdb95', (_f0, _f1, _f2, _f3, )),
-    6: ('9708ded3f3d4b102361bdb95', (_f0, _f1, _f2, _f3, )),
-    7: ('b8725398bd268760bdbaba2e', (_f4, _f1, _f5, )),
-    13: ('b8725398bd268760bdbaba2e', (_f4, _f1, _f5, )),
-    14: ('b8725398bd268760bdbaba2e', (_f4, _f1, _f5, )),
+    1: ('9708ded3f3d4b102361bdb95', (_i0, _f0, _i1, _f1, )),
+    6: ('9708ded3f3d4b102361bdb95', (_i0, _f0, _i1, _f1, )),
+    7: ('b8725398bd268760bdbaba2e', (_i2, _f0, _f2, )),
+    13: ('b8725398bd268760bdbaba2e', (_i2, _f0, _f2, )),
+    14: ('b8725398bd268760bdbaba2e', (_i2, _f0, _f2, )),
 }

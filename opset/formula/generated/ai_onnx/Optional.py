@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('ai.onnx', 'Optional')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'input')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -61,6 +54,6 @@ def _f1(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    15: ('01ed4e018f2586396673e922', (_f0, _f1, )),
-    28: ('01ed4e018f2586396673e922', (_f0, _f1, )),
+    15: ('01ed4e018f2586396673e922', (_i0, _f0, )),
+    28: ('01ed4e018f2586396673e922', (_i0, _f0, )),
 }

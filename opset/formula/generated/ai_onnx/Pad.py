@@ -4,19 +4,12 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 
 OP = ('ai.onnx', 'Pad')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := 2 * t1) <= MAX_INT_MAGNITUDE else binary('*', 2, t1, b)
-    return t2
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -49,16 +42,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -119,7 +103,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -152,7 +136,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -213,7 +197,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -248,7 +232,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -271,7 +255,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -336,7 +320,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -422,7 +406,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -573,7 +557,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -615,7 +599,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -699,7 +683,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -795,7 +779,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -935,7 +919,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f13(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1051,14 +1035,14 @@ def _f15(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('edf8020edba319baa494c7a2', (_f0, _f1, _f2, _f3, )),
-    2: ('385ff957ae31e8fcf8f7890c', (_f0, _f4, _f2, _f5, )),
-    11: ('e3ba7095aca238fee1898e03', (_f6, _f2, _f7, _f8, _f9, )),
-    13: ('e3ba7095aca238fee1898e03', (_f6, _f2, _f7, _f8, _f9, )),
-    18: ('323be6aba40bfa19e3063a46', (_f10, _f2, _f11, _f12, _f13, _f14, _f9, )),
-    19: ('323be6aba40bfa19e3063a46', (_f10, _f2, _f11, _f12, _f13, _f14, _f9, )),
-    21: ('323be6aba40bfa19e3063a46', (_f10, _f2, _f11, _f12, _f13, _f14, _f9, )),
-    23: ('323be6aba40bfa19e3063a46', (_f10, _f2, _f11, _f12, _f13, _f14, _f9, )),
-    24: ('ebc6cdcdd9b30f1938d2d64a', (_f10, _f2, _f11, _f12, _f13, _f14, _f9, _f15, )),
-    25: ('ebc6cdcdd9b30f1938d2d64a', (_f10, _f2, _f11, _f12, _f13, _f14, _f9, _f15, )),
+    1: ('edf8020edba319baa494c7a2', (_i0, _f0, _i1, _f1, )),
+    2: ('385ff957ae31e8fcf8f7890c', (_i0, _f2, _i1, _f3, )),
+    11: ('e3ba7095aca238fee1898e03', (_f4, _i1, _f5, _f6, _f7, )),
+    13: ('e3ba7095aca238fee1898e03', (_f4, _i1, _f5, _f6, _f7, )),
+    18: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, )),
+    19: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, )),
+    21: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, )),
+    23: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, )),
+    24: ('ebc6cdcdd9b30f1938d2d64a', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, _f13, )),
+    25: ('ebc6cdcdd9b30f1938d2d64a', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, _f13, )),
 }

@@ -4,18 +4,13 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
+from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
 
 OP = ('ai.onnx', 'QuantizeLinear')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -41,16 +36,7 @@ def _f1(ev: Evaluator) -> Any:
     return t4
 
 
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -114,7 +100,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -123,39 +109,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axis')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 < 0
-    else:
-        k3 = compare('<', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'r')
-        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
-        t4 = t6
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    return t4
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -336,7 +290,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -386,7 +340,7 @@ def _f7(ev: Evaluator) -> Any:
     return t4
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -787,7 +741,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -862,12 +816,12 @@ def _f9(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('cdd41ca63af37dac25aca2af', (_f0, _f1, _f2, _f3, _f4, )),
-    13: ('32d1a1dbee4f9034fdf59243', (_f0, _f1, _f2, _f5, _f3, _f6, )),
-    19: ('32d1a1dbee4f9034fdf59243', (_f0, _f1, _f2, _f5, _f3, _f6, )),
-    21: ('1a2b21e673098048f3ac1efa', (_f0, _f7, _f2, _f5, _f3, _f8, _f9, )),
-    23: ('1a2b21e673098048f3ac1efa', (_f0, _f7, _f2, _f5, _f3, _f8, _f9, )),
-    24: ('1a2b21e673098048f3ac1efa', (_f0, _f7, _f2, _f5, _f3, _f8, _f9, )),
-    25: ('1a2b21e673098048f3ac1efa', (_f0, _f7, _f2, _f5, _f3, _f8, _f9, )),
-    28: ('1a2b21e673098048f3ac1efa', (_f0, _f7, _f2, _f5, _f3, _f8, _f9, )),
+    10: ('cdd41ca63af37dac25aca2af', (_i0, _f0, _i1, _f1, _f2, )),
+    13: ('32d1a1dbee4f9034fdf59243', (_i0, _f0, _i1, _i2, _f1, _f3, )),
+    19: ('32d1a1dbee4f9034fdf59243', (_i0, _f0, _i1, _i2, _f1, _f3, )),
+    21: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
+    23: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
+    24: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
+    25: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
+    28: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
 }

@@ -3,143 +3,15 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, load, read_input, truthy
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
+from opset.formula.generated.ai_onnx.RandomUniform import _f0 as _i1
+from opset.formula.generated.ai_onnx.RandomNormalLike import _f0 as _i2
+from opset.formula.generated.ai_onnx.RandomNormalLike import _f1 as _i3
 
 OP = ('ai.onnx', 'RandomUniformLike')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'low')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'high')
-    if ((q5 := type(t2)) is int or q5 is str) and type(t3) is q5:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 <= t3
-    else:
-        k4 = compare('<=', t2, t3, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'dtype')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('!=', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = read_input(ev, 'type_of', 'input')
-            t10: list[Any] = ['tensor(float16)', 'tensor(float)', 'tensor(double)']
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is str:
-                k11 = t9 in t10
-                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
-                if b.steps > MAX_STEPS: b.charge(0)
-            else:
-                k11 = compare('in', t9, t10, b)
-            if k11:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'dtype')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('!=', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = read_input(ev, 'type_of', 'input')
-            t10: list[Any] = ['tensor(bfloat16)', 'tensor(float16)', 'tensor(float)', 'tensor(double)']
-            b.steps += 5
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is str:
-                k11 = t9 in t10
-                b.steps += t10.index(t9) + 1 if t9 in t10 else len(t10)
-                if b.steps > MAX_STEPS: b.charge(0)
-            else:
-                k11 = compare('in', t9, t10, b)
-            if k11:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9424371928907026ac23640e', (_f0, _f1, _f2, )),
-    22: ('78f344acedff9cb2c36a852d', (_f0, _f1, _f3, )),
+    1: ('9424371928907026ac23640e', (_i0, _i1, _i2, )),
+    22: ('78f344acedff9cb2c36a852d', (_i0, _i1, _i3, )),
 }

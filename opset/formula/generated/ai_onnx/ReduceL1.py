@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
+from opset.formula.generated.ai_onnx.CenterCropPad import _f2 as _i1
+from opset.formula.generated.ai_onnx.Pad import _f10 as _i2
 
 OP = ('ai.onnx', 'ReduceL1')
 
@@ -92,15 +95,6 @@ def _f0(ev: Evaluator) -> Any:
 
 
 def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -193,91 +187,7 @@ def _f2(ev: Evaluator) -> Any:
     return t13
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axes')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'axes')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = load(ev, 'r')
-                    t17 = unary('-', t16)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q19 := type(t17)) is int or q19 is str) and type(c12) is q19:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k18 = t17 <= c12
-                    else:
-                        k18 = compare('<=', t17, c12, b)
-                    if k18:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k20 = c12 < t16
-                        else:
-                            k20 = compare('<', c12, t16, b)
-                        if k20:
-                            t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e22:
-            u2 = e22
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -395,7 +305,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -661,91 +571,7 @@ def _f5(ev: Evaluator) -> Any:
     return t20
 
 
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axes')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = read_input(ev, 'value', 'axes')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = load(ev, 'r')
-                    t17 = unary('-', t16)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q19 := type(t17)) is int or q19 is str) and type(c12) is q19:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k18 = t17 <= c12
-                    else:
-                        k18 = compare('<=', t17, c12, b)
-                    if k18:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k20 = c12 < t16
-                        else:
-                            k20 = compare('<', c12, t16, b)
-                        if k20:
-                            t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e22:
-            u2 = e22
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -864,8 +690,8 @@ def _f7(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('312dff0cd0d670a5b46ff771', (_f0, _f1, _f2, _f3, _f4, )),
-    11: ('312dff0cd0d670a5b46ff771', (_f0, _f1, _f2, _f3, _f4, )),
-    13: ('312dff0cd0d670a5b46ff771', (_f0, _f1, _f2, _f3, _f4, )),
-    18: ('b88c533c9d1f3f86750cd56a', (_f5, _f1, _f6, _f7, )),
+    1: ('312dff0cd0d670a5b46ff771', (_f0, _i0, _f1, _i1, _f2, )),
+    11: ('312dff0cd0d670a5b46ff771', (_f0, _i0, _f1, _i1, _f2, )),
+    13: ('312dff0cd0d670a5b46ff771', (_f0, _i0, _f1, _i1, _f2, )),
+    18: ('b88c533c9d1f3f86750cd56a', (_f3, _i0, _i2, _f4, )),
 }

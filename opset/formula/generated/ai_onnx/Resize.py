@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
+from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
+from opset.formula.generated.ai_onnx.CenterCropPad import _f2 as _i2
 
 OP = ('ai.onnx', 'Resize')
 
@@ -584,15 +587,6 @@ def _f7(ev: Evaluator) -> Any:
 
 def _f8(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1: Any = None
@@ -641,7 +635,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -691,15 +685,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    return t1
-
-
-def _f12(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -716,7 +702,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -738,7 +724,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -782,7 +768,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f13(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -826,7 +812,7 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-def _f16(ev: Evaluator) -> Any:
+def _f14(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -912,7 +898,7 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-def _f17(ev: Evaluator) -> Any:
+def _f15(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -976,7 +962,7 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-def _f18(ev: Evaluator) -> Any:
+def _f16(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1040,7 +1026,7 @@ def _f18(ev: Evaluator) -> Any:
     return t1
 
 
-def _f19(ev: Evaluator) -> Any:
+def _f17(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1093,7 +1079,7 @@ def _f19(ev: Evaluator) -> Any:
     return t1
 
 
-def _f20(ev: Evaluator) -> Any:
+def _f18(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1135,7 +1121,7 @@ def _f20(ev: Evaluator) -> Any:
     return t1
 
 
-def _f21(ev: Evaluator) -> Any:
+def _f19(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1180,7 +1166,7 @@ def _f21(ev: Evaluator) -> Any:
     return t1
 
 
-def _f22(ev: Evaluator) -> Any:
+def _f20(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1563,7 +1549,7 @@ def _f22(ev: Evaluator) -> Any:
     return t1
 
 
-def _f23(ev: Evaluator) -> Any:
+def _f21(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -2091,7 +2077,7 @@ def _f23(ev: Evaluator) -> Any:
     return t1
 
 
-def _f24(ev: Evaluator) -> Any:
+def _f22(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -2197,7 +2183,7 @@ def _f24(ev: Evaluator) -> Any:
     return t1
 
 
-def _f25(ev: Evaluator) -> Any:
+def _f23(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -2283,7 +2269,7 @@ def _f25(ev: Evaluator) -> Any:
     return t1
 
 
-def _f26(ev: Evaluator) -> Any:
+def _f24(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -2338,7 +2324,7 @@ def _f26(ev: Evaluator) -> Any:
     return t1
 
 
-def _f27(ev: Evaluator) -> Any:
+def _f25(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -2712,7 +2698,7 @@ def _f27(ev: Evaluator) -> Any:
     return t1
 
 
-def _f28(ev: Evaluator) -> Any:
+def _f26(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -2739,7 +2725,7 @@ def _f28(ev: Evaluator) -> Any:
     return t4
 
 
-def _f29(ev: Evaluator) -> Any:
+def _f27(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -2804,91 +2790,7 @@ def _f29(ev: Evaluator) -> Any:
     return t4
 
 
-def _f30(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axes')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'axes')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = load(ev, 'r')
-                    t17 = unary('-', t16)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q19 := type(t17)) is int or q19 is str) and type(c12) is q19:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k18 = t17 <= c12
-                    else:
-                        k18 = compare('<=', t17, c12, b)
-                    if k18:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k20 = c12 < t16
-                        else:
-                            k20 = compare('<', c12, t16, b)
-                        if k20:
-                            t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e22:
-            u2 = e22
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f31(ev: Evaluator) -> Any:
+def _f28(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -2973,7 +2875,7 @@ def _f31(ev: Evaluator) -> Any:
     return t1
 
 
-def _f32(ev: Evaluator) -> Any:
+def _f29(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -3016,7 +2918,7 @@ def _f32(ev: Evaluator) -> Any:
     return t1
 
 
-def _f33(ev: Evaluator) -> Any:
+def _f30(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -3102,7 +3004,7 @@ def _f33(ev: Evaluator) -> Any:
     return t1
 
 
-def _f34(ev: Evaluator) -> Any:
+def _f31(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -3546,7 +3448,7 @@ def _f34(ev: Evaluator) -> Any:
     return t1
 
 
-def _f35(ev: Evaluator) -> Any:
+def _f32(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -4105,7 +4007,7 @@ def _f35(ev: Evaluator) -> Any:
     return t1
 
 
-def _f36(ev: Evaluator) -> Any:
+def _f33(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -4217,7 +4119,7 @@ def _f36(ev: Evaluator) -> Any:
     return t1
 
 
-def _f37(ev: Evaluator) -> Any:
+def _f34(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -4346,8 +4248,8 @@ def _f37(ev: Evaluator) -> Any:
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
     10: ('1394048ae02c0f3e45f8dc7d', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, )),
-    11: ('fab3640b30bbc36b6e8daf79', (_f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f7, _f23, _f7, _f24, _f25, _f26, _f6, )),
-    13: ('fab3640b30bbc36b6e8daf79', (_f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f7, _f23, _f7, _f24, _f25, _f26, _f6, )),
-    18: ('9a582d58a491dc05a294a98f', (_f27, _f8, _f9, _f10, _f28, _f29, _f30, _f31, _f32, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f33, _f34, _f27, _f35, _f27, _f36, _f37, _f26, _f6, )),
-    19: ('9a582d58a491dc05a294a98f', (_f27, _f8, _f9, _f10, _f28, _f29, _f30, _f31, _f32, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f33, _f34, _f27, _f35, _f27, _f36, _f37, _f26, _f6, )),
+    11: ('fab3640b30bbc36b6e8daf79', (_f7, _i0, _f8, _f9, _i1, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f7, _f21, _f7, _f22, _f23, _f24, _f6, )),
+    13: ('fab3640b30bbc36b6e8daf79', (_f7, _i0, _f8, _f9, _i1, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f7, _f21, _f7, _f22, _f23, _f24, _f6, )),
+    18: ('9a582d58a491dc05a294a98f', (_f25, _i0, _f8, _f9, _f26, _f27, _i2, _f28, _f29, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f30, _f31, _f25, _f32, _f25, _f33, _f34, _f24, _f6, )),
+    19: ('9a582d58a491dc05a294a98f', (_f25, _i0, _f8, _f9, _f26, _f27, _i2, _f28, _f29, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f30, _f31, _f25, _f32, _f25, _f33, _f34, _f24, _f6, )),
 }

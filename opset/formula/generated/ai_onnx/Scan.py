@@ -4,18 +4,12 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.Col2Im import _f1 as _i0
+from opset.formula.generated.ai_onnx.GRU import _f13 as _i1
 
 OP = ('ai.onnx', 'Scan')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'n')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -36,7 +30,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -48,7 +42,7 @@ def _f2(ev: Evaluator) -> Any:
     return t2
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -56,7 +50,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -73,7 +67,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -85,7 +79,7 @@ def _f5(ev: Evaluator) -> Any:
     return t2
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -97,7 +91,7 @@ def _f6(ev: Evaluator) -> Any:
     return t3
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -145,7 +139,7 @@ def _f7(ev: Evaluator) -> Any:
     return t21
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -154,7 +148,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -167,7 +161,7 @@ def _f9(ev: Evaluator) -> Any:
     return t4
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -179,7 +173,7 @@ def _f10(ev: Evaluator) -> Any:
     return t2
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -193,7 +187,7 @@ def _f11(ev: Evaluator) -> Any:
     return t3
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -216,7 +210,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -323,7 +317,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f13(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -369,7 +363,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f14(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -418,54 +412,7 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-def _f16(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'sequence_lens')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'sequence_lens')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'batch')
-            t11: list[Any] = [t10]
-            k12 = compare('==', t9, t11, b)
-            if k12:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e13:
-            u2 = e13
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f17(ev: Evaluator) -> Any:
+def _f15(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -552,7 +499,7 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-def _f18(ev: Evaluator) -> Any:
+def _f16(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -564,7 +511,7 @@ def _f18(ev: Evaluator) -> Any:
     return t2
 
 
-def _f19(ev: Evaluator) -> Any:
+def _f17(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -617,7 +564,7 @@ def _f19(ev: Evaluator) -> Any:
     return t1
 
 
-def _f20(ev: Evaluator) -> Any:
+def _f18(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -625,7 +572,7 @@ def _f20(ev: Evaluator) -> Any:
     return t1
 
 
-def _f21(ev: Evaluator) -> Any:
+def _f19(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -685,7 +632,7 @@ def _f21(ev: Evaluator) -> Any:
     return t31
 
 
-def _f22(ev: Evaluator) -> Any:
+def _f20(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -729,7 +676,7 @@ def _f22(ev: Evaluator) -> Any:
     return t1
 
 
-def _f23(ev: Evaluator) -> Any:
+def _f21(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -765,7 +712,7 @@ def _f23(ev: Evaluator) -> Any:
     return t1
 
 
-def _f24(ev: Evaluator) -> Any:
+def _f22(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -783,7 +730,7 @@ def _f24(ev: Evaluator) -> Any:
     return t3
 
 
-def _f25(ev: Evaluator) -> Any:
+def _f23(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -828,7 +775,7 @@ def _f25(ev: Evaluator) -> Any:
     return t1
 
 
-def _f26(ev: Evaluator) -> Any:
+def _f24(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -911,7 +858,7 @@ def _f26(ev: Evaluator) -> Any:
     return t1
 
 
-def _f27(ev: Evaluator) -> Any:
+def _f25(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -968,7 +915,7 @@ def _f27(ev: Evaluator) -> Any:
     return t1
 
 
-def _f28(ev: Evaluator) -> Any:
+def _f26(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1056,7 +1003,7 @@ def _f28(ev: Evaluator) -> Any:
     return t1
 
 
-def _f29(ev: Evaluator) -> Any:
+def _f27(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1151,7 +1098,7 @@ def _f29(ev: Evaluator) -> Any:
     return t1
 
 
-def _f30(ev: Evaluator) -> Any:
+def _f28(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1259,13 +1206,13 @@ def _f30(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    8: ('e537d162693bb4d8846a96d6', (_f0, _f1, _f2, _f3, _f4, _f5, _f0, _f1, _f2, _f6, _f3, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, )),
-    9: ('86ec17692b7021882c90469b', (_f0, _f18, _f2, _f3, _f19, _f5, _f0, _f18, _f2, _f20, _f3, _f3, _f20, _f20, _f21, _f8, _f9, _f10, _f11, _f6, _f22, _f23, _f24, _f12, _f25, _f26, _f27, _f28, )),
-    11: ('340fdb4b489328babed0d9fa', (_f0, _f18, _f2, _f3, _f19, _f5, _f0, _f18, _f2, _f20, _f3, _f3, _f20, _f20, _f21, _f8, _f9, _f10, _f11, _f6, _f22, _f23, _f24, _f12, _f25, _f29, _f27, _f30, )),
-    16: ('340fdb4b489328babed0d9fa', (_f0, _f18, _f2, _f3, _f19, _f5, _f0, _f18, _f2, _f20, _f3, _f3, _f20, _f20, _f21, _f8, _f9, _f10, _f11, _f6, _f22, _f23, _f24, _f12, _f25, _f29, _f27, _f30, )),
-    19: ('340fdb4b489328babed0d9fa', (_f0, _f18, _f2, _f3, _f19, _f5, _f0, _f18, _f2, _f20, _f3, _f3, _f20, _f20, _f21, _f8, _f9, _f10, _f11, _f6, _f22, _f23, _f24, _f12, _f25, _f29, _f27, _f30, )),
-    21: ('340fdb4b489328babed0d9fa', (_f0, _f18, _f2, _f3, _f19, _f5, _f0, _f18, _f2, _f20, _f3, _f3, _f20, _f20, _f21, _f8, _f9, _f10, _f11, _f6, _f22, _f23, _f24, _f12, _f25, _f29, _f27, _f30, )),
-    23: ('340fdb4b489328babed0d9fa', (_f0, _f18, _f2, _f3, _f19, _f5, _f0, _f18, _f2, _f20, _f3, _f3, _f20, _f20, _f21, _f8, _f9, _f10, _f11, _f6, _f22, _f23, _f24, _f12, _f25, _f29, _f27, _f30, )),
-    24: ('340fdb4b489328babed0d9fa', (_f0, _f18, _f2, _f3, _f19, _f5, _f0, _f18, _f2, _f20, _f3, _f3, _f20, _f20, _f21, _f8, _f9, _f10, _f11, _f6, _f22, _f23, _f24, _f12, _f25, _f29, _f27, _f30, )),
-    25: ('340fdb4b489328babed0d9fa', (_f0, _f18, _f2, _f3, _f19, _f5, _f0, _f18, _f2, _f20, _f3, _f3, _f20, _f20, _f21, _f8, _f9, _f10, _f11, _f6, _f22, _f23, _f24, _f12, _f25, _f29, _f27, _f30, )),
+    8: ('e537d162693bb4d8846a96d6', (_i0, _f0, _f1, _f2, _f3, _f4, _i0, _f0, _f1, _f5, _f2, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _i1, _f15, )),
+    9: ('86ec17692b7021882c90469b', (_i0, _f16, _f1, _f2, _f17, _f4, _i0, _f16, _f1, _f18, _f2, _f2, _f18, _f18, _f19, _f7, _f8, _f9, _f10, _f5, _f20, _f21, _f22, _f11, _f23, _f24, _f25, _f26, )),
+    11: ('340fdb4b489328babed0d9fa', (_i0, _f16, _f1, _f2, _f17, _f4, _i0, _f16, _f1, _f18, _f2, _f2, _f18, _f18, _f19, _f7, _f8, _f9, _f10, _f5, _f20, _f21, _f22, _f11, _f23, _f27, _f25, _f28, )),
+    16: ('340fdb4b489328babed0d9fa', (_i0, _f16, _f1, _f2, _f17, _f4, _i0, _f16, _f1, _f18, _f2, _f2, _f18, _f18, _f19, _f7, _f8, _f9, _f10, _f5, _f20, _f21, _f22, _f11, _f23, _f27, _f25, _f28, )),
+    19: ('340fdb4b489328babed0d9fa', (_i0, _f16, _f1, _f2, _f17, _f4, _i0, _f16, _f1, _f18, _f2, _f2, _f18, _f18, _f19, _f7, _f8, _f9, _f10, _f5, _f20, _f21, _f22, _f11, _f23, _f27, _f25, _f28, )),
+    21: ('340fdb4b489328babed0d9fa', (_i0, _f16, _f1, _f2, _f17, _f4, _i0, _f16, _f1, _f18, _f2, _f2, _f18, _f18, _f19, _f7, _f8, _f9, _f10, _f5, _f20, _f21, _f22, _f11, _f23, _f27, _f25, _f28, )),
+    23: ('340fdb4b489328babed0d9fa', (_i0, _f16, _f1, _f2, _f17, _f4, _i0, _f16, _f1, _f18, _f2, _f2, _f18, _f18, _f19, _f7, _f8, _f9, _f10, _f5, _f20, _f21, _f22, _f11, _f23, _f27, _f25, _f28, )),
+    24: ('340fdb4b489328babed0d9fa', (_i0, _f16, _f1, _f2, _f17, _f4, _i0, _f16, _f1, _f18, _f2, _f2, _f18, _f18, _f19, _f7, _f8, _f9, _f10, _f5, _f20, _f21, _f22, _f11, _f23, _f27, _f25, _f28, )),
+    25: ('340fdb4b489328babed0d9fa', (_i0, _f16, _f1, _f2, _f17, _f4, _i0, _f16, _f1, _f18, _f2, _f2, _f18, _f18, _f19, _f7, _f8, _f9, _f10, _f5, _f20, _f21, _f22, _f11, _f23, _f27, _f25, _f28, )),
 }

@@ -4,103 +4,18 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
+from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
+from opset.formula.generated.ai_onnx.Compress import _f3 as _i3
+from opset.formula.generated.ai_onnx.GatherElements import _f1 as _i4
+from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i5
+from opset.formula.generated.ai_onnx.GatherElements import _f2 as _i6
+from opset.formula.generated.ai_onnx.GatherElements import _f3 as _i7
 
 OP = ('ai.onnx', 'Scatter')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axis')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 < 0
-    else:
-        k3 = compare('<', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'r')
-        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
-        t4 = t6
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    return t4
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 >= 1
-    else:
-        k3 = compare('>=', t2, 1, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'I')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'r')
-    if ((q6 := type(t2)) is int or q6 is str) and type(t4) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t2 == t4
-    else:
-        k5 = compare('==', t2, t4, b)
-    if k5:
-        t1 = True
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -122,175 +37,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = unary('-', t2)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'axis')
-    if ((q6 := type(t3)) is int or q6 is str) and type(t4) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t3 <= t4
-    else:
-        k5 = compare('<=', t3, t4, b)
-    if k5:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t4 < t2
-        else:
-            k7 = compare('<', t4, t2, b)
-        if k7:
-            t1 = True
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'I')
-        t5 = FUNCTIONS['len']([t6], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        if ((q9 := type(t5)) is int or q9 is str) and type(t7) is q9:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t5 != t7
-        else:
-            k8 = compare('!=', t5, t7, b)
-        if k8:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e10:
-        u2 = e10
-    if not d3:
-        try:
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'r')
-            t13 = unary('-', t12)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'axis')
-            if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k15 = t13 <= t14
-            else:
-                k15 = compare('<=', t13, t14, b)
-            if k15:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if ((q18 := type(t14)) is int or q18 is str) and type(t12) is q18:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = t14 < t12
-                else:
-                    k17 = compare('<', t14, t12, b)
-                if k17:
-                    t11 = True
-            t19 = not truthy(t11)
-            t1 = t19
-            d3 = truthy(t1)
-        except Undecided as e20:
-            u2 = e20
-        if not d3:
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t21 = True
-                u22: Undecided | None = None
-                d23 = False
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t25 = load(ev, 'r')
-                t24 = FUNCTIONS['range']([t25], b)
-                for c26 in iterated(t24):
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = load(ev, 'ax')
-                    if ((q30 := type(c26)) is int or q30 is str) and type(t28) is q30:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k29 = c26 != t28
-                    else:
-                        k29 = compare('!=', c26, t28, b)
-                    if k29:
-                        t27 = True
-                    if truthy(t27):
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = False
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'I')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t35 = t34[c26] if (type(t34) is list or type(t34) is tuple) and type(c26) is int and -len(t34) <= c26 < len(t34) else item_at(t34, c26)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = load(ev, 'S')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = t36[c26] if (type(t36) is list or type(t36) is tuple) and type(c26) is int and -len(t36) <= c26 < len(t36) else item_at(t36, c26)
-                            if ((q39 := type(t35)) is int or q39 is str) and type(t37) is q39:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k38 = t35 <= t37
-                            else:
-                                k38 = compare('<=', t35, t37, b)
-                            if k38:
-                                t33 = True
-                            k31 = truthy(t33)
-                        except Undecided as e32:
-                            k31 = True
-                            if u22 is None:
-                                u22 = e32
-                        if k31 is False:
-                            t21 = False
-                            d23 = True
-                    if d23:
-                        break
-                if not d23 and u22 is not None:
-                    raise u22
-                t1 = t21
-                d3 = truthy(t1)
-            except Undecided as e40:
-                u2 = e40
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -392,7 +139,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -566,113 +313,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'r')
-        t6 = unary('-', t5)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'axis')
-        if ((q9 := type(t6)) is int or q9 is str) and type(t7) is q9:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t6 <= t7
-        else:
-            k8 = compare('<=', t6, t7, b)
-        if k8:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if ((q11 := type(t7)) is int or q11 is str) and type(t5) is q11:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k10 = t7 < t5
-            else:
-                k10 = compare('<', t7, t5, b)
-            if k10:
-                t4 = True
-        t12 = not truthy(t4)
-        t1 = t12
-        d3 = truthy(t1)
-    except Undecided as e13:
-        u2 = e13
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = True
-            u15: Undecided | None = None
-            d16 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t17 = read_input(ev, 'value', 'indices')
-            for c18 in iterated(t17):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = False
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t24 = load(ev, 'ax')
-                    t23 = t22[t24] if (type(t22) is list or type(t22) is tuple) and type(t24) is int and -len(t22) <= t24 < len(t22) else item_at(t22, t24)
-                    t25 = unary('-', t23)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q27 := type(t25)) is int or q27 is str) and type(c18) is q27:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k26 = t25 <= c18
-                    else:
-                        k26 = compare('<=', t25, c18, b)
-                    if k26:
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = t22[t24] if (type(t22) is list or type(t22) is tuple) and type(t24) is int and -len(t22) <= t24 < len(t22) else item_at(t22, t24)
-                        if ((q30 := type(c18)) is int or q30 is str) and type(t28) is q30:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k29 = c18 < t28
-                        else:
-                            k29 = compare('<', c18, t28, b)
-                        if k29:
-                            t21 = True
-                    k19 = truthy(t21)
-                except Undecided as e20:
-                    k19 = True
-                    if u15 is None:
-                        u15 = e20
-                if k19 is False:
-                    t14 = False
-                    d16 = True
-                if d16:
-                    break
-            if not d16 and u15 is not None:
-                raise u15
-            t1 = t14
-            d3 = truthy(t1)
-        except Undecided as e31:
-            u2 = e31
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('3132dbcc1001a6e2c9e3d2ab', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
-    11: ('e5b66ac1c65a03f07484c5f2', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f10, _f9, )),
+    9: ('3132dbcc1001a6e2c9e3d2ab', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, _i6, _f1, _f2, )),
+    11: ('e5b66ac1c65a03f07484c5f2', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, _i6, _i7, _f2, )),
 }

@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx', 'Selu')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'X')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -69,7 +62,7 @@ def _f1(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('389ae1f4d2386a61842ad1d1', (_f0, _f1, )),
-    6: ('9d0048e7caa49ff18a685df8', (_f0, )),
-    22: ('9d0048e7caa49ff18a685df8', (_f0, )),
+    1: ('389ae1f4d2386a61842ad1d1', (_i0, _f0, )),
+    6: ('9d0048e7caa49ff18a685df8', (_i0, )),
+    22: ('9d0048e7caa49ff18a685df8', (_i0, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.ConcatFromSequence import _f4 as _i0
 
 OP = ('ai.onnx', 'SequenceErase')
 
@@ -65,28 +66,6 @@ def _f0(ev: Evaluator) -> Any:
 
 
 def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'input_sequence')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 >= 1
-    else:
-        k4 = compare('>=', t2, 1, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -152,7 +131,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -222,5 +201,5 @@ def _f3(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('6bcd290ff4cd894764258599', (_f0, _f1, _f2, _f3, )),
+    11: ('6bcd290ff4cd894764258599', (_f0, _i0, _f1, _f2, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.SequenceErase import _f2 as _i0
 
 OP = ('ai.onnx', 'SequenceInsert')
 
@@ -141,75 +142,6 @@ def _f2(ev: Evaluator) -> Any:
         t5 = load(ev, 'position')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'P')
-            t9 = FUNCTIONS['len']([t10], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t9 == 0
-            else:
-                k11 = compare('==', t9, 0, b)
-            if k11:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
-        if not d3:
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = False
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'P')
-                t15: list[Any] = [1]
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                k16 = compare('==', t14, t15, b)
-                if k16:
-                    t13 = True
-                t1 = t13
-                d3 = truthy(t1)
-            except Undecided as e17:
-                u2 = e17
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'position')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
         k6 = compare('!=', t5, None, b)
         if k6:
             t4 = True
@@ -272,7 +204,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -286,5 +218,5 @@ def _f4(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('1877e7ce491187de68f5db7b', (_f0, _f1, _f2, _f3, _f4, )),
+    11: ('1877e7ce491187de68f5db7b', (_f0, _f1, _i0, _f2, _f3, )),
 }

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, sliced, truthy
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 
 OP = ('ai.onnx', 'Shape')
 
@@ -19,14 +21,6 @@ def _f0(ev: Evaluator) -> Any:
 
 def _f1(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 5
     if b.steps > MAX_STEPS: b.charge(0)
     t2 = load(ev, 'last')
@@ -39,7 +33,7 @@ def _f2(ev: Evaluator) -> Any:
     return t6
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -54,16 +48,7 @@ def _f3(ev: Evaluator) -> Any:
     return t2
 
 
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 4
     if b.steps > MAX_STEPS: b.charge(0)
@@ -102,7 +87,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -158,12 +143,12 @@ def _f6(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('8a6f4dd969a5c2b5421b3126', (_f0, _f1, )),
-    13: ('8a6f4dd969a5c2b5421b3126', (_f0, _f1, )),
-    15: ('d6e2b16195dc0032582ceca8', (_f2, _f3, _f4, _f5, _f6, )),
-    19: ('d6e2b16195dc0032582ceca8', (_f2, _f3, _f4, _f5, _f6, )),
-    21: ('d6e2b16195dc0032582ceca8', (_f2, _f3, _f4, _f5, _f6, )),
-    23: ('d6e2b16195dc0032582ceca8', (_f2, _f3, _f4, _f5, _f6, )),
-    24: ('d6e2b16195dc0032582ceca8', (_f2, _f3, _f4, _f5, _f6, )),
-    25: ('d6e2b16195dc0032582ceca8', (_f2, _f3, _f4, _f5, _f6, )),
+    1: ('8a6f4dd969a5c2b5421b3126', (_f0, _i0, )),
+    13: ('8a6f4dd969a5c2b5421b3126', (_f0, _i0, )),
+    15: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
+    19: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
+    21: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
+    23: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
+    24: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
+    25: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
 }

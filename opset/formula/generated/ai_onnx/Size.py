@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, load
+from opset.formula.generated.ai_onnx.DynamicQuantizeLinear import _f0 as _i0
 
 OP = ('ai.onnx', 'Size')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = []
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -26,11 +19,11 @@ def _f1(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('8f5b3bd1cc2c847c73aa3e63', (_f0, _f1, )),
-    13: ('8f5b3bd1cc2c847c73aa3e63', (_f0, _f1, )),
-    19: ('8f5b3bd1cc2c847c73aa3e63', (_f0, _f1, )),
-    21: ('8f5b3bd1cc2c847c73aa3e63', (_f0, _f1, )),
-    23: ('8f5b3bd1cc2c847c73aa3e63', (_f0, _f1, )),
-    24: ('8f5b3bd1cc2c847c73aa3e63', (_f0, _f1, )),
-    25: ('8f5b3bd1cc2c847c73aa3e63', (_f0, _f1, )),
+    1: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
+    13: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
+    19: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
+    21: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
+    23: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
+    24: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
+    25: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
 }

@@ -3,48 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.NegativeLogLikelihoodLoss import _f0 as _i0
 
 OP = ('ai.onnx', 'SoftmaxCrossEntropyLoss')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'reduction')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is str:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 == 'none'
-    else:
-        k3 = compare('==', t2, 'none', b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'N')
-        t6: list[Any] = [t5]
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'D')
-        t8 = binary('+', t6, t7, b)
-        t4 = t8
-    else:
-        t9: list[Any] = []
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t9
-    return t4
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -52,7 +16,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -137,6 +101,6 @@ def _f2(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    12: ('8a5fd98f74534b0a627b4b77', (_f0, _f1, _f2, )),
-    13: ('8a5fd98f74534b0a627b4b77', (_f0, _f1, _f2, )),
+    12: ('8a5fd98f74534b0a627b4b77', (_i0, _f0, _f1, )),
+    13: ('8a5fd98f74534b0a627b4b77', (_i0, _f0, _f1, )),
 }

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i1
+from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i2
+from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i3
 
 OP = ('ai.onnx', 'SplitToSequence')
 
@@ -154,101 +158,6 @@ def _f0(ev: Evaluator) -> Any:
 
 def _f1(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axis')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 < 0
-    else:
-        k3 = compare('<', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'r')
-        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
-        t4 = t6
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    return t4
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'S')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 >= 1
-    else:
-        k4 = compare('>=', t2, 1, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    t3 = unary('-', t2)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'axis')
-    if ((q6 := type(t3)) is int or q6 is str) and type(t4) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t3 <= t4
-    else:
-        k5 = compare('<=', t3, t4, b)
-    if k5:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if ((q8 := type(t4)) is int or q8 is str) and type(t2) is q8:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t4 < t2
-        else:
-            k7 = compare('<', t4, t2, b)
-        if k7:
-            t1 = True
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1: Any = None
@@ -298,7 +207,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -374,7 +283,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -508,7 +417,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -606,7 +515,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -634,6 +543,6 @@ def _f9(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('54d94778e49f9ea3b090272c', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
-    24: ('54d94778e49f9ea3b090272c', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+    11: ('54d94778e49f9ea3b090272c', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, _f3, _f4, _f5, )),
+    24: ('54d94778e49f9ea3b090272c', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, _f3, _f4, _f5, )),
 }

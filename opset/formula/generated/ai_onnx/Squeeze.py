@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.Reshape import _f1 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
+from opset.formula.generated.ai_onnx.CenterCropPad import _f2 as _i2
+from opset.formula.generated.ai_onnx.Pad import _f10 as _i3
 
 OP = ('ai.onnx', 'Squeeze')
 
@@ -111,23 +115,6 @@ def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1 = read_input(ev, 'value', 'data')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t1: Any = None
     u2: Undecided | None = None
     d3 = False
@@ -196,7 +183,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -298,91 +285,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axes')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'axes')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = load(ev, 'r')
-                    t17 = unary('-', t16)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q19 := type(t17)) is int or q19 is str) and type(c12) is q19:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k18 = t17 <= c12
-                    else:
-                        k18 = compare('<=', t17, c12, b)
-                    if k18:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k20 = c12 < t16
-                        else:
-                            k20 = compare('<', c12, t16, b)
-                        if k20:
-                            t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e22:
-            u2 = e22
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -487,91 +390,7 @@ def _f6(ev: Evaluator) -> Any:
     return t4
 
 
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axes')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = read_input(ev, 'value', 'axes')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = load(ev, 'r')
-                    t17 = unary('-', t16)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q19 := type(t17)) is int or q19 is str) and type(c12) is q19:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k18 = t17 <= c12
-                    else:
-                        k18 = compare('<=', t17, c12, b)
-                    if k18:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k20 = c12 < t16
-                        else:
-                            k20 = compare('<', c12, t16, b)
-                        if k20:
-                            t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e22:
-            u2 = e22
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -674,11 +493,11 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e2e6fda471a78efdbd725396', (_f0, _f1, _f2, _f3, _f4, )),
-    11: ('6dd7faa0cc5d573dffce514a', (_f0, _f1, _f2, _f5, _f4, )),
-    13: ('b650a460cdf3dc2f3d6f3f80', (_f6, _f1, _f2, _f7, _f8, )),
-    21: ('b650a460cdf3dc2f3d6f3f80', (_f6, _f1, _f2, _f7, _f8, )),
-    23: ('b650a460cdf3dc2f3d6f3f80', (_f6, _f1, _f2, _f7, _f8, )),
-    24: ('b650a460cdf3dc2f3d6f3f80', (_f6, _f1, _f2, _f7, _f8, )),
-    25: ('b650a460cdf3dc2f3d6f3f80', (_f6, _f1, _f2, _f7, _f8, )),
+    1: ('e2e6fda471a78efdbd725396', (_f0, _i0, _i1, _f1, _f2, )),
+    11: ('6dd7faa0cc5d573dffce514a', (_f0, _i0, _i1, _i2, _f2, )),
+    13: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
+    21: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
+    23: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
+    24: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
+    25: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
 }

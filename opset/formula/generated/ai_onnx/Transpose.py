@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 
 OP = ('ai.onnx', 'Transpose')
 
@@ -32,14 +34,6 @@ def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'r')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t1: list[Any] = []
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -56,16 +50,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -105,10 +90,10 @@ def _f4(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('960065301f332a915e8a2bd9', (_f0, _f1, _f2, _f3, _f4, )),
-    13: ('960065301f332a915e8a2bd9', (_f0, _f1, _f2, _f3, _f4, )),
-    21: ('960065301f332a915e8a2bd9', (_f0, _f1, _f2, _f3, _f4, )),
-    23: ('960065301f332a915e8a2bd9', (_f0, _f1, _f2, _f3, _f4, )),
-    24: ('960065301f332a915e8a2bd9', (_f0, _f1, _f2, _f3, _f4, )),
-    25: ('960065301f332a915e8a2bd9', (_f0, _f1, _f2, _f3, _f4, )),
+    1: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
+    13: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
+    21: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
+    23: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
+    24: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
+    25: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
 }

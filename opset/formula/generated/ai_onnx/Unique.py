@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
+from opset.formula.generated.ai_onnx.Compress import _f6 as _i1
 
 OP = ('ai.onnx', 'Unique')
 
@@ -292,15 +294,6 @@ def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
     t1 = False
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -344,7 +337,7 @@ def _f4(ev: Evaluator) -> Any:
     return t4
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -373,7 +366,7 @@ def _f5(ev: Evaluator) -> Any:
     return t4
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -385,7 +378,7 @@ def _f6(ev: Evaluator) -> Any:
     return t2
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -398,7 +391,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -414,68 +407,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axis')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'r')
-            t10 = unary('-', t9)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'axis')
-            if ((q13 := type(t10)) is int or q13 is str) and type(t11) is q13:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k12 = t10 <= t11
-            else:
-                k12 = compare('<=', t10, t11, b)
-            if k12:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if ((q15 := type(t11)) is int or q15 is str) and type(t9) is q15:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k14 = t11 < t9
-                else:
-                    k14 = compare('<', t11, t9, b)
-                if k14:
-                    t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e16:
-            u2 = e16
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('9321a65fddeb72fecfe95073', (_f0, _f1, _f2, _f1, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
-    28: ('9321a65fddeb72fecfe95073', (_f0, _f1, _f2, _f1, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+    11: ('9321a65fddeb72fecfe95073', (_f0, _f1, _f2, _f1, _i0, _f3, _f4, _f5, _f6, _f7, _i1, )),
+    28: ('9321a65fddeb72fecfe95073', (_f0, _f1, _f2, _f1, _i0, _f3, _f4, _f5, _f6, _f7, _i1, )),
 }

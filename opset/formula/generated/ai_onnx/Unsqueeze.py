@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.Reshape import _f1 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 
 OP = ('ai.onnx', 'Unsqueeze')
 
@@ -70,23 +72,6 @@ def _f0(ev: Evaluator) -> Any:
 
 def _f1(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = read_input(ev, 'value', 'data')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = load(ev, 'r')
@@ -98,7 +83,7 @@ def _f3(ev: Evaluator) -> Any:
     return t4
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -136,7 +121,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -191,7 +176,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -245,7 +230,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -351,7 +336,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -422,7 +407,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -528,7 +513,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -551,11 +536,11 @@ def _f10(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('12172a996dbb6eb9fe029827', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
-    11: ('12172a996dbb6eb9fe029827', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
-    13: ('3cb6c435c5845c07d2c7c8d1', (_f7, _f1, _f2, _f8, _f9, _f10, )),
-    21: ('3cb6c435c5845c07d2c7c8d1', (_f7, _f1, _f2, _f8, _f9, _f10, )),
-    23: ('3cb6c435c5845c07d2c7c8d1', (_f7, _f1, _f2, _f8, _f9, _f10, )),
-    24: ('3cb6c435c5845c07d2c7c8d1', (_f7, _f1, _f2, _f8, _f9, _f10, )),
-    25: ('3cb6c435c5845c07d2c7c8d1', (_f7, _f1, _f2, _f8, _f9, _f10, )),
+    1: ('12172a996dbb6eb9fe029827', (_f0, _i0, _i1, _f1, _f2, _f3, _f4, )),
+    11: ('12172a996dbb6eb9fe029827', (_f0, _i0, _i1, _f1, _f2, _f3, _f4, )),
+    13: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
+    21: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
+    23: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
+    24: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
+    25: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
 }

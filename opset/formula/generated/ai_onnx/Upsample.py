@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
+from opset.formula.generated.ai_onnx.Resize import _f1 as _i1
 
 OP = ('ai.onnx', 'Upsample')
 
@@ -37,15 +39,6 @@ def _f0(ev: Evaluator) -> Any:
 
 def _f1(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1: list[Any] = []
@@ -71,7 +64,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -98,30 +91,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'R')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'S')
-    t3 = FUNCTIONS['len']([t4], b)
-    if ((q6 := type(t2)) is int or q6 is str) and type(t3) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t2 == t3
-    else:
-        k5 = compare('==', t2, t3, b)
-    if k5:
-        t1 = True
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -165,7 +135,7 @@ def _f5(ev: Evaluator) -> Any:
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
     1: ('6ec2fc4233bc8bc5270b847e', (_f0, )),
-    7: ('b0fe5ab7e1ce1a654d433357', (_f1, _f2, )),
-    9: ('fde5f70144d67028b694d0b6', (_f3, _f4, _f5, )),
-    10: ('fde5f70144d67028b694d0b6', (_f3, _f4, _f5, )),
+    7: ('b0fe5ab7e1ce1a654d433357', (_i0, _f1, )),
+    9: ('fde5f70144d67028b694d0b6', (_f2, _i1, _f3, )),
+    10: ('fde5f70144d67028b694d0b6', (_f2, _i1, _f3, )),
 }

@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f0 as _i0
+from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f2 as _i1
+from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f3 as _i2
+from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f5 as _i3
 
 OP = ('ai.onnx.ml', 'SVMClassifier')
 
@@ -19,15 +23,6 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = load(ev, 'N')
-    t2: list[Any] = [t1]
-    return t2
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'N')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t2 = load(ev, 'K')
@@ -35,63 +30,7 @@ def _f2(ev: Evaluator) -> Any:
     return t3
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'classlabels_ints')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k3 = compare('!=', t2, None, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'classlabels_strings')
-        t4 = t5
-    return t4
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2: Any = None
-    u3: Undecided | None = None
-    d4 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'labels')
-        t2 = t5
-        d4 = truthy(t2)
-    except Undecided as e6:
-        u3 = e6
-    if not d4:
-        try:
-            t7: list[Any] = []
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t2 = t7
-            d4 = truthy(t2)
-        except Undecided as e8:
-            u3 = e8
-    if not d4 and u3 is not None:
-        raise u3
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -121,7 +60,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -142,7 +81,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -185,7 +124,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -200,7 +139,7 @@ def _f8(ev: Evaluator) -> Any:
     return t6
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -264,40 +203,7 @@ def _f9(ev: Evaluator) -> Any:
     return t9
 
 
-def _f10(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'classlabels_ints')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k4 = compare('==', t3, None, b)
-    if k4:
-        t2 = True
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'classlabels_strings')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k7 = compare('==', t6, None, b)
-    if k7:
-        t5 = True
-    k8 = compare('!=', t2, t5, b)
-    if k8:
-        t1 = True
-    return t1
-
-
-def _f11(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -318,7 +224,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -363,7 +269,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -566,7 +472,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -691,7 +597,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -757,7 +663,7 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-def _f16(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -803,5 +709,5 @@ def _f16(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('20cf302edadb37b6d0373c0a', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, )),
+    1: ('20cf302edadb37b6d0373c0a', (_f0, _i0, _f1, _i1, _i2, _f2, _f3, _f4, _f5, _f6, _i3, _f7, _f8, _f9, _f10, _f11, _f12, )),
 }

@@ -4,17 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.ai_onnx_ml.SVMClassifier import _f0 as _i0
 
 OP = ('ai.onnx.ml', 'SVMRegressor')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return 3
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -25,7 +19,7 @@ def _f1(ev: Evaluator) -> Any:
     return t2
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -93,7 +87,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -232,7 +226,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -311,5 +305,5 @@ def _f4(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b2873629fc271ee04e128181', (_f0, _f1, _f2, _f3, _f4, )),
+    1: ('b2873629fc271ee04e128181', (_i0, _f0, _f1, _f2, _f3, )),
 }

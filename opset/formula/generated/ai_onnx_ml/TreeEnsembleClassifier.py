@@ -4,19 +4,13 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f0 as _i0
+from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f3 as _i1
+from opset.formula.generated.ai_onnx_ml.SVMClassifier import _f7 as _i2
 
 OP = ('ai.onnx.ml', 'TreeEnsembleClassifier')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'N')
-    t2: list[Any] = [t1]
-    return t2
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -28,7 +22,7 @@ def _f1(ev: Evaluator) -> Any:
     return t3
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -54,37 +48,7 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2: Any = None
-    u3: Undecided | None = None
-    d4 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'labels')
-        t2 = t5
-        d4 = truthy(t2)
-    except Undecided as e6:
-        u3 = e6
-    if not d4:
-        try:
-            t7: list[Any] = []
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t2 = t7
-            d4 = truthy(t2)
-        except Undecided as e8:
-            u3 = e8
-    if not d4 and u3 is not None:
-        raise u3
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -114,7 +78,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -122,7 +86,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -130,7 +94,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -159,7 +123,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -167,7 +131,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -284,7 +248,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -332,7 +296,7 @@ def _f10(ev: Evaluator) -> Any:
     return t2
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -365,28 +329,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'E')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 >= 2
-    else:
-        k3 = compare('>=', t2, 2, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f13(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -394,7 +337,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -470,7 +413,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -602,7 +545,7 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-def _f16(ev: Evaluator) -> Any:
+def _f13(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -666,7 +609,7 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-def _f17(ev: Evaluator) -> Any:
+def _f14(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -767,7 +710,7 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-def _f18(ev: Evaluator) -> Any:
+def _f15(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -816,7 +759,7 @@ def _f18(ev: Evaluator) -> Any:
     return t1
 
 
-def _f19(ev: Evaluator) -> Any:
+def _f16(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -858,7 +801,7 @@ def _f19(ev: Evaluator) -> Any:
     return t1
 
 
-def _f20(ev: Evaluator) -> Any:
+def _f17(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -959,7 +902,7 @@ def _f20(ev: Evaluator) -> Any:
     return t1
 
 
-def _f21(ev: Evaluator) -> Any:
+def _f18(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1105,7 +1048,7 @@ def _f21(ev: Evaluator) -> Any:
     return t1
 
 
-def _f22(ev: Evaluator) -> Any:
+def _f19(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1131,7 +1074,7 @@ def _f22(ev: Evaluator) -> Any:
     return t4
 
 
-def _f23(ev: Evaluator) -> Any:
+def _f20(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1157,7 +1100,7 @@ def _f23(ev: Evaluator) -> Any:
     return t4
 
 
-def _f24(ev: Evaluator) -> Any:
+def _f21(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1204,7 +1147,7 @@ def _f24(ev: Evaluator) -> Any:
     return t1
 
 
-def _f25(ev: Evaluator) -> Any:
+def _f22(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1230,7 +1173,7 @@ def _f25(ev: Evaluator) -> Any:
     return t4
 
 
-def _f26(ev: Evaluator) -> Any:
+def _f23(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1275,7 +1218,7 @@ def _f26(ev: Evaluator) -> Any:
     return t1
 
 
-def _f27(ev: Evaluator) -> Any:
+def _f24(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1320,7 +1263,7 @@ def _f27(ev: Evaluator) -> Any:
     return t1
 
 
-def _f28(ev: Evaluator) -> Any:
+def _f25(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1365,7 +1308,7 @@ def _f28(ev: Evaluator) -> Any:
     return t1
 
 
-def _f29(ev: Evaluator) -> Any:
+def _f26(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1411,7 +1354,7 @@ def _f29(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d7d31635c94b0041a7d648a4', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, )),
-    3: ('6f91f8afd8112ac8e26d9597', (_f0, _f1, _f2, _f3, _f4, _f22, _f23, _f24, _f25, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f26, _f27, _f28, _f29, _f20, _f21, )),
-    5: ('6f91f8afd8112ac8e26d9597', (_f0, _f1, _f2, _f3, _f4, _f22, _f23, _f24, _f25, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f26, _f27, _f28, _f29, _f20, _f21, )),
+    1: ('d7d31635c94b0041a7d648a4', (_i0, _f0, _f1, _i1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _i2, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, )),
+    3: ('6f91f8afd8112ac8e26d9597', (_i0, _f0, _f1, _i1, _f2, _f19, _f20, _f21, _f22, _f7, _f8, _f9, _i2, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f23, _f24, _f25, _f26, _f17, _f18, )),
+    5: ('6f91f8afd8112ac8e26d9597', (_i0, _f0, _f1, _i1, _f2, _f19, _f20, _f21, _f22, _f7, _f8, _f9, _i2, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f23, _f24, _f25, _f26, _f17, _f18, )),
 }

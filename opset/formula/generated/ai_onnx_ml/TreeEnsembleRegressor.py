@@ -3,61 +3,29 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, truthy
+from opset.formula.generated.ai_onnx_ml.TreeEnsemble import _f0 as _i0
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f2 as _i1
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f14 as _i10
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f15 as _i11
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f19 as _i12
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f21 as _i13
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f22 as _i14
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f23 as _i15
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f25 as _i16
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f26 as _i17
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f3 as _i2
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f5 as _i3
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f6 as _i4
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f7 as _i5
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f8 as _i6
+from opset.formula.generated.ai_onnx_ml.TreeEnsemble import _f4 as _i7
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f10 as _i8
+from opset.formula.generated.ai_onnx_ml.TreeEnsembleClassifier import _f11 as _i9
 
 OP = ('ai.onnx.ml', 'TreeEnsembleRegressor')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'N')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'n_targets')
-    t3: list[Any] = [t1, t2]
-    return t3
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2: Any = None
-    u3: Undecided | None = None
-    d4 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_treeids')
-        t2 = t5
-        d4 = truthy(t2)
-    except Undecided as e6:
-        u3 = e6
-    if not d4:
-        try:
-            t7: list[Any] = []
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t2 = t7
-            d4 = truthy(t2)
-        except Undecided as e8:
-            u3 = e8
-    if not d4 and u3 is not None:
-        raise u3
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'nodes_values')
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -65,209 +33,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = load(ev, 'base_values')
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e5:
-        u2 = e5
-    if not d3:
-        try:
-            t6: list[Any] = []
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t1 = t6
-            d3 = truthy(t1)
-        except Undecided as e7:
-            u2 = e7
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'nodes_hitrates')
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_treeids')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('!=', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'nodes_nodeids')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'nodes_featureids')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'nodes_modes')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = load(ev, 'nodes_truenodeids')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t15 = load(ev, 'nodes_falsenodeids')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = load(ev, 'values')
-            t17: list[Any] = [t11, t12, t13, t14, t15, t16]
-            for c18 in iterated(t17):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21: Any = None
-                    u22: Undecided | None = None
-                    d23 = False
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = False
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k25 = compare('!=', c18, None, b)
-                        if k25:
-                            t24 = True
-                        t21 = t24
-                        d23 = not truthy(t21)
-                    except Undecided as e26:
-                        u22 = e26
-                    if not d23:
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t27 = False
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t28 = FUNCTIONS['len']([c18], b)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t29 = load(ev, 'n')
-                            if ((q31 := type(t28)) is int or q31 is str) and type(t29) is q31:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k30 = t28 == t29
-                            else:
-                                k30 = compare('==', t28, t29, b)
-                            if k30:
-                                t27 = True
-                            t21 = t27
-                            d23 = not truthy(t21)
-                        except Undecided as e32:
-                            u22 = e32
-                    if not d23 and u22 is not None:
-                        raise u22
-                    k19 = truthy(t21)
-                except Undecided as e20:
-                    k19 = True
-                    if u9 is None:
-                        u9 = e20
-                if k19 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = not truthy(t1)
-        except Undecided as e33:
-            u2 = e33
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'nodes_ok')
-    t2: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t3: list[Any] = []
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'n')
-        t4 = FUNCTIONS['range']([t5], b)
-        for c6 in iterated(t4):
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t7 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = load(ev, 'nodes_modes')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = t8[c6] if (type(t8) is list or type(t8) is tuple) and type(c6) is int and -len(t8) <= c6 < len(t8) else item_at(t8, c6)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is str:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k10 = t9 != 'LEAF'
-            else:
-                k10 = compare('!=', t9, 'LEAF', b)
-            if k10:
-                t7 = True
-            if truthy(t7):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t3.append(c6)
-                check_length(len(t3), 'comprehension')
-        t2 = t3
-    else:
-        t11: list[Any] = []
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t2 = t11
-    return t2
-
-
-def _f8(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -280,107 +46,7 @@ def _f8(ev: Evaluator) -> Any:
     return t4
 
 
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'n_targets')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k3 = compare('!=', t2, None, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f10(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'nodes_ok')
-    return t1
-
-
-def _f11(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'hitrates')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'nodes_missing_value_tracks_true')
-    t6: list[Any] = [t4, t5]
-    for c7 in iterated(t6):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10: Any = None
-            u11: Undecided | None = None
-            d12 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = False
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                k14 = compare('==', c7, None, b)
-                if k14:
-                    t13 = True
-                t10 = t13
-                d12 = truthy(t10)
-            except Undecided as e15:
-                u11 = e15
-            if not d12:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = FUNCTIONS['len']([c7], b)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'n')
-                    if ((q20 := type(t17)) is int or q20 is str) and type(t18) is q20:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k19 = t17 == t18
-                    else:
-                        k19 = compare('==', t17, t18, b)
-                    if k19:
-                        t16 = True
-                    t10 = t16
-                    d12 = truthy(t10)
-                except Undecided as e21:
-                    u11 = e21
-            if not d12 and u11 is not None:
-                raise u11
-            k8 = truthy(t10)
-        except Undecided as e9:
-            k8 = True
-            if u2 is None:
-                u2 = e9
-        if k8 is False:
-            t1 = False
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f12(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -489,7 +155,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -582,157 +248,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'branches')
-    for c5 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8: Any = None
-            u9: Undecided | None = None
-            d10 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t11 = False
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = load(ev, 'nodes_truenodeids')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = t12[c5] if (type(t12) is list or type(t12) is tuple) and type(c5) is int and -len(t12) <= c5 < len(t12) else item_at(t12, c5)
-                if type(t13) is int:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k14 = 0 <= t13
-                else:
-                    k14 = compare('<=', 0, t13, b)
-                if k14:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = load(ev, 'n')
-                    if ((q17 := type(t13)) is int or q17 is str) and type(t15) is q17:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k16 = t13 < t15
-                    else:
-                        k16 = compare('<', t13, t15, b)
-                    if k16:
-                        t11 = True
-                t8 = t11
-                d10 = not truthy(t8)
-            except Undecided as e18:
-                u9 = e18
-            if not d10:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = False
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'nodes_falsenodeids')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = t20[c5] if (type(t20) is list or type(t20) is tuple) and type(c5) is int and -len(t20) <= c5 < len(t20) else item_at(t20, c5)
-                    if type(t21) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k22 = 0 <= t21
-                    else:
-                        k22 = compare('<=', 0, t21, b)
-                    if k22:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t23 = load(ev, 'n')
-                        if ((q25 := type(t21)) is int or q25 is str) and type(t23) is q25:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k24 = t21 < t23
-                        else:
-                            k24 = compare('<', t21, t23, b)
-                        if k24:
-                            t19 = True
-                    t8 = t19
-                    d10 = not truthy(t8)
-                except Undecided as e26:
-                    u9 = e26
-            if not d10 and u9 is not None:
-                raise u9
-            k6 = truthy(t8)
-        except Undecided as e7:
-            k6 = True
-            if u2 is None:
-                u2 = e7
-        if k6 is False:
-            t1 = False
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f15(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'branches')
-    for c5 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'nodes_featureids')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t9[c5] if (type(t9) is list or type(t9) is tuple) and type(c5) is int and -len(t9) <= c5 < len(t9) else item_at(t9, c5)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'F')
-            if ((q13 := type(t10)) is int or q13 is str) and type(t11) is q13:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k12 = t10 < t11
-            else:
-                k12 = compare('<', t10, t11, b)
-            if k12:
-                t8 = True
-            k6 = truthy(t8)
-        except Undecided as e7:
-            k6 = True
-            if u2 is None:
-                u2 = e7
-        if k6 is False:
-            t1 = False
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f16(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -780,7 +296,7 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-def _f17(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -867,7 +383,7 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-def _f18(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -998,33 +514,7 @@ def _f18(ev: Evaluator) -> Any:
     return t1
 
 
-def _f19(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'nodes_values')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k3 = compare('!=', t2, None, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_values_as_tensor')
-        t4 = t5
-    return t4
-
-
-def _f20(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1050,125 +540,7 @@ def _f20(ev: Evaluator) -> Any:
     return t4
 
 
-def _f21(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'base_values')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('!=', t5, None, b)
-        if k6:
-            t4 = True
-        t7: Any
-        if truthy(t4):
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t7 = t5
-        else:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = load(ev, 'base_values_as_tensor')
-            t7 = t8
-        t1 = t7
-        d3 = truthy(t1)
-    except Undecided as e9:
-        u2 = e9
-    if not d3:
-        try:
-            t10: list[Any] = []
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t1 = t10
-            d3 = truthy(t1)
-        except Undecided as e11:
-            u2 = e11
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f22(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'nodes_hitrates')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k3 = compare('!=', t2, None, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_hitrates_as_tensor')
-        t4 = t5
-    return t4
-
-
-def _f23(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_values')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'nodes_values_as_tensor')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k10 = compare('==', t9, None, b)
-            if k10:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e11:
-            u2 = e11
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f24(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1213,98 +585,8 @@ def _f24(ev: Evaluator) -> Any:
     return t1
 
 
-def _f25(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'base_values')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'base_values_as_tensor')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k10 = compare('==', t9, None, b)
-            if k10:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e11:
-            u2 = e11
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f26(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'nodes_hitrates')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'nodes_hitrates_as_tensor')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k10 = compare('==', t9, None, b)
-            if k10:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e11:
-            u2 = e11
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('150aff3656f2b97c61c34633', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, )),
-    3: ('d947a99af2777d2eb31464e9', (_f0, _f1, _f19, _f20, _f21, _f22, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f23, _f24, _f25, _f26, _f17, _f18, )),
-    5: ('d947a99af2777d2eb31464e9', (_f0, _f1, _f19, _f20, _f21, _f22, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f23, _f24, _f25, _f26, _f17, _f18, )),
+    1: ('150aff3656f2b97c61c34633', (_i0, _i1, _i2, _f0, _i3, _i4, _i5, _i6, _f1, _i7, _i8, _i9, _f2, _f3, _i10, _i11, _f4, _f5, _f6, )),
+    3: ('d947a99af2777d2eb31464e9', (_i0, _i1, _i12, _f7, _i13, _i14, _i5, _i6, _f1, _i7, _i8, _i9, _f2, _f3, _i10, _i11, _f4, _i15, _f8, _i16, _i17, _f5, _f6, )),
+    5: ('d947a99af2777d2eb31464e9', (_i0, _i1, _i12, _f7, _i13, _i14, _i5, _i6, _f1, _i7, _i8, _i9, _f2, _f3, _i10, _i11, _f4, _i15, _f8, _i16, _i17, _f5, _f6, )),
 }

@@ -4,22 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
+from opset.formula.generated.ai_onnx.FC import _f0 as _i0
 
 OP = ('ai.onnx.modified', 'Dense')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'M')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'N')
-    t3: list[Any] = [t1, t2]
-    return t3
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -47,7 +36,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -105,5 +94,5 @@ def _f2(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ab0655641e5af61b0f1302c7', (_f0, _f1, _f2, )),
+    1: ('ab0655641e5af61b0f1302c7', (_i0, _f0, _f1, )),
 }

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
+from opset.formula.generated.ai_onnx.Pad import _f10 as _i1
+from opset.formula.generated.ai_onnx.Pad import _f11 as _i2
 
 OP = ('ai.onnx.ort', 'DynamicSlice')
 
@@ -329,195 +332,6 @@ def _f0(ev: Evaluator) -> Any:
 
 def _f1(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axes')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = read_input(ev, 'value', 'axes')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = load(ev, 'r')
-                    t17 = unary('-', t16)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if ((q19 := type(t17)) is int or q19 is str) and type(c12) is q19:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k18 = t17 <= c12
-                    else:
-                        k18 = compare('<=', t17, c12, b)
-                    if k18:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if ((q21 := type(c12)) is int or q21 is str) and type(t16) is q21:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k20 = c12 < t16
-                        else:
-                            k20 = compare('<', c12, t16, b)
-                        if k20:
-                            t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e22:
-            u2 = e22
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'axes')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = read_input(ev, 'value', 'axes')
-            t12: list[Any] = [t11]
-            for c13 in iterated(t12):
-                b.steps += 4
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = FUNCTIONS['len']([c13], b)
-                t14 = FUNCTIONS['range']([t15], b)
-                for c16 in iterated(t14):
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = FUNCTIONS['range']([c16], b)
-                    for c18 in iterated(t17):
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t21 = False
-                            b.steps += 5
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t22 = c13[c16] if (type(c13) is list or type(c13) is tuple) and type(c16) is int and -len(c13) <= c16 < len(c13) else item_at(c13, c16)
-                            b.steps += 3
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t23 = c13[c18] if (type(c13) is list or type(c13) is tuple) and type(c18) is int and -len(c13) <= c18 < len(c13) else item_at(c13, c18)
-                            t24 = r25 if type(t22) is int and type(t23) is int and -MAX_INT_MAGNITUDE <= (r25 := t22 - t23) <= MAX_INT_MAGNITUDE else binary('-', t22, t23, b)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t26 = load(ev, 'r')
-                            t27 = r28 if type(t24) is int and type(t26) is int and t26 != 0 and -MAX_INT_MAGNITUDE <= (r28 := t24 % t26) <= MAX_INT_MAGNITUDE else binary('%', t24, t26, b)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t27) is int:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k29 = t27 != 0
-                            else:
-                                k29 = compare('!=', t27, 0, b)
-                            if k29:
-                                t21 = True
-                            k19 = truthy(t21)
-                        except Undecided as e20:
-                            k19 = True
-                            if u9 is None:
-                                u9 = e20
-                        if k19 is False:
-                            t8 = False
-                            d10 = True
-                        if d10:
-                            break
-                    if d10:
-                        break
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e30:
-            u2 = e30
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1: Any = None
@@ -568,6 +382,6 @@ def _f4(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e2fab39247db3713f22dacf1', (_f0, _f1, _f2, _f3, _f4, )),
-    10: ('e2fab39247db3713f22dacf1', (_f0, _f1, _f2, _f3, _f4, )),
+    1: ('e2fab39247db3713f22dacf1', (_f0, _i0, _i1, _i2, _f1, )),
+    10: ('e2fab39247db3713f22dacf1', (_f0, _i0, _i1, _i2, _f1, )),
 }

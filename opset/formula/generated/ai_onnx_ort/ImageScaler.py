@@ -4,28 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.generated.ai_onnx.SpatialBN import _f0 as _i0
 
 OP = ('ai.onnx.ort', 'ImageScaler')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'N')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'C')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'H')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'W')
-    t5: list[Any] = [t1, t2, t3, t4]
-    return t5
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -78,6 +61,6 @@ def _f1(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c6593d54e16c89ade041da22', (_f0, _f1, )),
-    10: ('c6593d54e16c89ade041da22', (_f0, _f1, )),
+    1: ('c6593d54e16c89ade041da22', (_i0, _f0, )),
+    10: ('c6593d54e16c89ade041da22', (_i0, _f0, )),
 }

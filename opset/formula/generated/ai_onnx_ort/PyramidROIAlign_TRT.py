@@ -3,30 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx_ort.MultilevelCropAndResize_TRT import _f0 as _i0
 
 OP = ('ai.onnx.ort', 'PyramidROIAlign_TRT')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'B')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'R')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'C')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'pooled_size')
-    t5: list[Any] = [t1, t2, t3, t4, t4]
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return t5
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('36e822525e98c811361fb175', (_f0, )),
+    1: ('36e822525e98c811361fb175', (_i0, )),
 }

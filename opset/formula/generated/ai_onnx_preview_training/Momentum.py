@@ -3,150 +3,15 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f0 as _i0
+from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f1 as _i1
+from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f2 as _i2
+from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f3 as _i3
+from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f4 as _i4
 
 OP = ('ai.onnx.preview.training', 'Momentum')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'inputs')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'n')
-    t2 = sliced(t1, None, t3, None, b)
-    b.steps += 5
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = r6 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r6 := 2 * t3) <= MAX_INT_MAGNITUDE else binary('*', 2, t3, b)
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t7 = r8 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r8 := 3 * t3) <= MAX_INT_MAGNITUDE else binary('*', 3, t3, b)
-    t4 = sliced(t1, t5, t7, None, b)
-    t9 = r10 if type(t2) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r10 := t2 + t4) <= MAX_INT_MAGNITUDE else binary('+', t2, t4, b)
-    return t9
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'inputs')
-    t1 = FUNCTIONS['len']([t2], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = r4 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r4 := t1 // 3) <= MAX_INT_MAGNITUDE else binary('//', t1, 3, b)
-    return t3
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'inputs')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = r5 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r5 := t2 % 3) <= MAX_INT_MAGNITUDE else binary('%', t2, 3, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t4) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t4 == 0
-    else:
-        k6 = compare('==', t4, 0, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = FUNCTIONS['range']([1, 3], b)
-    for c5 in iterated(t4):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'n')
-        t6 = FUNCTIONS['range']([t7], b)
-        for c8 in iterated(t6):
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t11 = False
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = load(ev, 'inputs')
-                b.steps += 4
-                if b.steps > MAX_STEPS: b.charge(0)
-                t14 = r15 if type(c5) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r15 := c5 * t7) <= MAX_INT_MAGNITUDE else binary('*', c5, t7, b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = r17 if type(t14) is int and type(c8) is int and -MAX_INT_MAGNITUDE <= (r17 := t14 + c8) <= MAX_INT_MAGNITUDE else binary('+', t14, c8, b)
-                t13 = t12[t16] if (type(t12) is list or type(t12) is tuple) and type(t16) is int and -len(t12) <= t16 < len(t12) else item_at(t12, t16)
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = t12[c8] if (type(t12) is list or type(t12) is tuple) and type(c8) is int and -len(t12) <= c8 < len(t12) else item_at(t12, c8)
-                if ((q20 := type(t13)) is int or q20 is str) and type(t18) is q20:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k19 = t13 == t18
-                else:
-                    k19 = compare('==', t13, t18, b)
-                if k19:
-                    t11 = True
-                k9 = truthy(t11)
-            except Undecided as e10:
-                k9 = True
-                if u2 is None:
-                    u2 = e10
-            if k9 is False:
-                t1 = False
-                d3 = True
-            if d3:
-                break
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'outputs')
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'n')
-    t4 = r5 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r5 := 2 * t3) <= MAX_INT_MAGNITUDE else binary('*', 2, t3, b)
-    if ((q7 := type(t2)) is int or q7 is str) and type(t4) is q7:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t2 == t4
-    else:
-        k6 = compare('==', t2, t4, b)
-    if k6:
-        t1 = True
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d9eb53a31f5121e9c1db618f', (_f0, _f1, _f2, _f3, _f4, )),
+    1: ('d9eb53a31f5121e9c1db618f', (_i0, _i1, _i2, _i3, _i4, )),
 }

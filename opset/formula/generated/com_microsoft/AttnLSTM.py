@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.GRU import _f5 as _i0
+from opset.formula.generated.ai_onnx.OptimizedRNN import _f5 as _i1
+from opset.formula.generated.ai_onnx.GRU import _f17 as _i2
+from opset.formula.generated.ai_onnx.GRU import _f18 as _i3
 
 OP = ('com.microsoft', 'AttnLSTM')
 
@@ -56,36 +60,6 @@ def _f3(ev: Evaluator) -> Any:
     t1 = False
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'direction')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is str:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 == 'bidirectional'
-    else:
-        k3 = compare('==', t2, 'bidirectional', b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = 2
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = 1
-    return t4
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t2 = load(ev, 'hidden_size')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -105,7 +79,7 @@ def _f4(ev: Evaluator) -> Any:
     return t4
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -184,23 +158,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'hidden_size')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k3 = compare('!=', t2, None, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -222,7 +180,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -309,7 +267,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -383,7 +341,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -435,7 +393,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -487,7 +445,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -559,7 +517,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -640,7 +598,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -738,231 +696,6 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'activations')
-    k3 = compare('in', 'ThresholdedRelu', t2, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f16(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'activations')
-    t5 = FUNCTIONS['len']([t6], b)
-    t4 = FUNCTIONS['range']([t5], b)
-    for c7 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10: Any = None
-            u11: Undecided | None = None
-            d12 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = False
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t14) is str:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k15 = t14 == 'Affine'
-                else:
-                    k15 = compare('==', t14, 'Affine', b)
-                if k15:
-                    t13 = True
-                t10 = t13
-                d12 = not truthy(t10)
-            except Undecided as e16:
-                u11 = e16
-            if not d12:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17: Any = None
-                    u18: Undecided | None = None
-                    d19 = False
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = False
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t22: list[Any] = []
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = r25 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r25 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                        t23 = sliced(t6, None, t24, None, b)
-                        for c26 in iterated(t23):
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t27 = False
-                            t28: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
-                            b.steps += 8
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            if type(c26) is str:
-                                k29 = c26 in t28
-                                b.steps += t28.index(c26) + 1 if c26 in t28 else len(t28)
-                                if b.steps > MAX_STEPS: b.charge(0)
-                            else:
-                                k29 = compare('in', c26, t28, b)
-                            if k29:
-                                t27 = True
-                            if truthy(t27):
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t22.append(1)
-                                check_length(len(t22), 'comprehension')
-                        t21 = FUNCTIONS['sum']([t22], b)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t31: Any = None
-                        u32: Undecided | None = None
-                        d33 = False
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'activation_alpha')
-                            t31 = t34
-                            d33 = truthy(t31)
-                        except Undecided as e35:
-                            u32 = e35
-                        if not d33:
-                            try:
-                                t36: list[Any] = []
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t31 = t36
-                                d33 = truthy(t31)
-                            except Undecided as e37:
-                                u32 = e37
-                        if not d33 and u32 is not None:
-                            raise u32
-                        t30 = FUNCTIONS['len']([t31], b)
-                        if ((q39 := type(t21)) is int or q39 is str) and type(t30) is q39:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k38 = t21 > t30
-                        else:
-                            k38 = compare('>', t21, t30, b)
-                        if k38:
-                            t20 = True
-                        t17 = t20
-                        d19 = truthy(t17)
-                    except Undecided as e40:
-                        u18 = e40
-                    if not d19:
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t41 = False
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t43: list[Any] = []
-                            b.steps += 5
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t45 = r46 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r46 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                            t44 = sliced(t6, None, t45, None, b)
-                            for c47 in iterated(t44):
-                                b.steps += 2
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t48 = False
-                                t49: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
-                                b.steps += 5
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                if type(c47) is str:
-                                    k50 = c47 in t49
-                                    b.steps += t49.index(c47) + 1 if c47 in t49 else len(t49)
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                else:
-                                    k50 = compare('in', c47, t49, b)
-                                if k50:
-                                    t48 = True
-                                if truthy(t48):
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t43.append(1)
-                                    check_length(len(t43), 'comprehension')
-                            t42 = FUNCTIONS['sum']([t43], b)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t52: Any = None
-                            u53: Undecided | None = None
-                            d54 = False
-                            try:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t55 = load(ev, 'activation_beta')
-                                t52 = t55
-                                d54 = truthy(t52)
-                            except Undecided as e56:
-                                u53 = e56
-                            if not d54:
-                                try:
-                                    t57: list[Any] = []
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t52 = t57
-                                    d54 = truthy(t52)
-                                except Undecided as e58:
-                                    u53 = e58
-                            if not d54 and u53 is not None:
-                                raise u53
-                            t51 = FUNCTIONS['len']([t52], b)
-                            if ((q60 := type(t42)) is int or q60 is str) and type(t51) is q60:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k59 = t42 > t51
-                            else:
-                                k59 = compare('>', t42, t51, b)
-                            if k59:
-                                t41 = True
-                            t17 = t41
-                            d19 = truthy(t17)
-                        except Undecided as e61:
-                            u18 = e61
-                    if not d19 and u18 is not None:
-                        raise u18
-                    t10 = t17
-                    d12 = not truthy(t10)
-                except Undecided as e62:
-                    u11 = e62
-            if not d12 and u11 is not None:
-                raise u11
-            k8 = truthy(t10)
-        except Undecided as e9:
-            k8 = False
-            if u2 is None:
-                u2 = e9
-        if k8 is True:
-            t1 = True
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('36b9d5706852b483538f90dc', (_f0, _f1, _f2, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, )),
+    1: ('36b9d5706852b483538f90dc', (_f0, _f1, _f2, _f2, _i0, _f3, _f4, _i1, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _i2, _i3, )),
 }

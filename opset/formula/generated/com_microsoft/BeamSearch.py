@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.DynamicQuantizeLinear import _f0 as _i0
 
 OP = ('com.microsoft', 'BeamSearch')
 
@@ -706,14 +707,6 @@ def _f11(ev: Evaluator) -> Any:
     return True
 
 
-def _f12(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = []
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('fb4d6f977ffa971977396bd1', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, )),
+    1: ('fb4d6f977ffa971977396bd1', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _i0, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.RoiAlign import _f1 as _i0
 
 OP = ('com.microsoft', 'CropAndResize')
 
@@ -104,58 +105,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = read_input(ev, 'value', 'batch_indices')
-    for c5 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(c5) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k9 = 0 <= c5
-            else:
-                k9 = compare('<=', 0, c5, b)
-            if k9:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t10 = load(ev, 'N')
-                if ((q12 := type(c5)) is int or q12 is str) and type(t10) is q12:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k11 = c5 < t10
-                else:
-                    k11 = compare('<', c5, t10, b)
-                if k11:
-                    t8 = True
-            k6 = truthy(t8)
-        except Undecided as e7:
-            k6 = True
-            if u2 is None:
-                u2 = e7
-        if k6 is False:
-            t1 = False
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('fb8ebcdd649883c268641f75', (_f0, _f1, _f2, )),
+    1: ('fb8ebcdd649883c268641f75', (_f0, _f1, _i0, )),
 }

@@ -3,26 +3,16 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.generated.com_microsoft.Attention import _f0 as _i0
+from opset.formula.generated.ai_onnx.Split import _f0 as _i1
+from opset.formula.generated.com_microsoft.DecoderAttention import _f2 as _i2
+from opset.formula.generated.com_microsoft.DecoderAttention import _f3 as _i3
+from opset.formula.generated.com_microsoft.DecoderAttention import _f5 as _i4
 
 OP = ('com.microsoft', 'DecoderMaskedMultiHeadAttention')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = unary('-', 10000.0)
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return 0
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -37,7 +27,7 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -108,7 +98,7 @@ def _f3(ev: Evaluator) -> Any:
     return t12
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -179,7 +169,7 @@ def _f4(ev: Evaluator) -> Any:
     return t12
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -256,29 +246,7 @@ def _f5(ev: Evaluator) -> Any:
     return t3
 
 
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SQ')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = t1[0] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 0 < len(t1) else item_at(t1, 0)
-    return t2
-
-
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SQ')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = t1[1] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 1 < len(t1) else item_at(t1, 1)
-    return t2
-
-
-def _f8(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -323,7 +291,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -374,7 +342,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -420,7 +388,7 @@ def _f10(ev: Evaluator) -> Any:
     return t2
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -463,19 +431,7 @@ def _f11(ev: Evaluator) -> Any:
     return t8
 
 
-def _f12(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'hidden')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'num_heads')
-    t3 = r4 if type(t1) is int and type(t2) is int and t2 != 0 and -MAX_INT_MAGNITUDE <= (r4 := t1 // t2) <= MAX_INT_MAGNITUDE else binary('//', t1, t2, b)
-    return t3
-
-
-def _f13(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -525,7 +481,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -572,7 +528,7 @@ def _f14(ev: Evaluator) -> Any:
     return t2
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -953,7 +909,7 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-def _f16(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1100,7 +1056,7 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-def _f17(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1255,7 +1211,7 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-def _f18(ev: Evaluator) -> Any:
+def _f13(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1307,7 +1263,7 @@ def _f18(ev: Evaluator) -> Any:
     return t1
 
 
-def _f19(ev: Evaluator) -> Any:
+def _f14(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1469,7 +1425,7 @@ def _f19(ev: Evaluator) -> Any:
     return t1
 
 
-def _f20(ev: Evaluator) -> Any:
+def _f15(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1527,7 +1483,7 @@ def _f20(ev: Evaluator) -> Any:
     return t1
 
 
-def _f21(ev: Evaluator) -> Any:
+def _f16(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1674,7 +1630,7 @@ def _f21(ev: Evaluator) -> Any:
     return t1
 
 
-def _f22(ev: Evaluator) -> Any:
+def _f17(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1891,5 +1847,5 @@ def _f22(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4a71a150ae7621419ac16e7b', (_f0, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, )),
+    1: ('4a71a150ae7621419ac16e7b', (_i0, _i1, _i1, _f0, _f1, _f2, _f3, _i2, _i3, _f4, _f5, _f6, _f7, _i4, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, )),
 }

@@ -4,18 +4,12 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy, unary
+from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
+from opset.formula.generated.ai_onnx.DequantizeLinear import _f0 as _i1
 
 OP = ('com.microsoft', 'DequantizeLinear')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'A')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -78,7 +72,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -208,70 +202,6 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'x_zero_point')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'x_zero_point')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'x_scale')
-            if ((q12 := type(t9)) is int or q12 is str) and type(t10) is q12:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t9 == t10
-            else:
-                k11 = compare('==', t9, t10, b)
-            if k11:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e13:
-            u2 = e13
-        if not d3:
-            try:
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = load(ev, 'x_scale')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = load(ev, 'x_zero_point')
-                t14 = FUNCTIONS['per_tensor']([t15, t16], b)
-                t1 = t14
-                d3 = truthy(t1)
-            except Undecided as e17:
-                u2 = e17
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a6c30332ea91bca74de51b78', (_f0, _f1, _f2, _f3, )),
+    1: ('a6c30332ea91bca74de51b78', (_i0, _f0, _f1, _i1, )),
 }

@@ -3,38 +3,21 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.LSTM import _f0 as _i0
+from opset.formula.generated.ai_onnx.LSTM import _f1 as _i1
+from opset.formula.generated.ai_onnx.GRU import _f2 as _i2
+from opset.formula.generated.ai_onnx.GRU import _f4 as _i3
+from opset.formula.generated.ai_onnx.GRU import _f5 as _i4
+from opset.formula.generated.ai_onnx.LSTM import _f3 as _i5
+from opset.formula.generated.ai_onnx.LSTM import _f5 as _i6
+from opset.formula.generated.ai_onnx.GRU import _f16 as _i7
+from opset.formula.generated.ai_onnx.GRU import _f17 as _i8
+from opset.formula.generated.ai_onnx.GRU import _f18 as _i9
 
 OP = ('com.microsoft', 'DynamicQuantizeLSTM')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = ['Sigmoid', 'Tanh', 'Tanh']
-    b.steps += 6
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'nd')
-    t3 = binary('*', t1, t2, b)
-    return t3
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'nd')
-    t2 = r3 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r3 := 3 * t1) <= MAX_INT_MAGNITUDE else binary('*', 3, t1, b)
-    return t2
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'H')
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -52,45 +35,7 @@ def _f3(ev: Evaluator) -> Any:
     return t5
 
 
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'state')
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'direction')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is str:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 == 'bidirectional'
-    else:
-        k3 = compare('==', t2, 'bidirectional', b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = 2
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = 1
-    return t4
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -105,7 +50,7 @@ def _f6(ev: Evaluator) -> Any:
     return t4
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -162,7 +107,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -267,58 +212,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'B')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'B')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'nd')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'hidden_size')
-            t12 = r13 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := 8 * t11) <= MAX_INT_MAGNITUDE else binary('*', 8, t11, b)
-            t14: list[Any] = [t10, t12]
-            k15 = compare('==', t9, t14, b)
-            if k15:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e16:
-            u2 = e16
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f10(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -365,7 +259,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -480,58 +374,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'P')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'P')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'nd')
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'hidden_size')
-            t12 = r13 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := 3 * t11) <= MAX_INT_MAGNITUDE else binary('*', 3, t11, b)
-            t14: list[Any] = [t10, t12]
-            k15 = compare('==', t9, t14, b)
-            if k15:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e16:
-            u2 = e16
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f13(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -586,7 +429,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -732,7 +575,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -878,7 +721,7 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-def _f16(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -959,199 +802,7 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-def _f17(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'activations')
-    t5 = FUNCTIONS['len']([t6], b)
-    t4 = FUNCTIONS['range']([t5], b)
-    for c7 in iterated(t4):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = False
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t9) is str:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k10 = t9 == 'ScaledTanh'
-        else:
-            k10 = compare('==', t9, 'ScaledTanh', b)
-        if k10:
-            t8 = True
-        if truthy(t8):
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13: Any = None
-                u14: Undecided | None = None
-                d15 = False
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18: list[Any] = []
-                    b.steps += 5
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = r21 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r21 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                    t19 = sliced(t6, None, t20, None, b)
-                    for c22 in iterated(t19):
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t23 = False
-                        t24: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
-                        b.steps += 8
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if type(c22) is str:
-                            k25 = c22 in t24
-                            b.steps += t24.index(c22) + 1 if c22 in t24 else len(t24)
-                            if b.steps > MAX_STEPS: b.charge(0)
-                        else:
-                            k25 = compare('in', c22, t24, b)
-                        if k25:
-                            t23 = True
-                        if truthy(t23):
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t18.append(1)
-                            check_length(len(t18), 'comprehension')
-                    t17 = FUNCTIONS['sum']([t18], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t27: Any = None
-                    u28: Undecided | None = None
-                    d29 = False
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = load(ev, 'activation_alpha')
-                        t27 = t30
-                        d29 = truthy(t27)
-                    except Undecided as e31:
-                        u28 = e31
-                    if not d29:
-                        try:
-                            t32: list[Any] = []
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t27 = t32
-                            d29 = truthy(t27)
-                        except Undecided as e33:
-                            u28 = e33
-                    if not d29 and u28 is not None:
-                        raise u28
-                    t26 = FUNCTIONS['len']([t27], b)
-                    if ((q35 := type(t17)) is int or q35 is str) and type(t26) is q35:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k34 = t17 <= t26
-                    else:
-                        k34 = compare('<=', t17, t26, b)
-                    if k34:
-                        t16 = True
-                    t13 = t16
-                    d15 = not truthy(t13)
-                except Undecided as e36:
-                    u14 = e36
-                if not d15:
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t37 = False
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t39: list[Any] = []
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t41 = r42 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r42 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                        t40 = sliced(t6, None, t41, None, b)
-                        for c43 in iterated(t40):
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t44 = False
-                            t45: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
-                            b.steps += 5
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            if type(c43) is str:
-                                k46 = c43 in t45
-                                b.steps += t45.index(c43) + 1 if c43 in t45 else len(t45)
-                                if b.steps > MAX_STEPS: b.charge(0)
-                            else:
-                                k46 = compare('in', c43, t45, b)
-                            if k46:
-                                t44 = True
-                            if truthy(t44):
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t39.append(1)
-                                check_length(len(t39), 'comprehension')
-                        t38 = FUNCTIONS['sum']([t39], b)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t48: Any = None
-                        u49: Undecided | None = None
-                        d50 = False
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t51 = load(ev, 'activation_beta')
-                            t48 = t51
-                            d50 = truthy(t48)
-                        except Undecided as e52:
-                            u49 = e52
-                        if not d50:
-                            try:
-                                t53: list[Any] = []
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t48 = t53
-                                d50 = truthy(t48)
-                            except Undecided as e54:
-                                u49 = e54
-                        if not d50 and u49 is not None:
-                            raise u49
-                        t47 = FUNCTIONS['len']([t48], b)
-                        if ((q56 := type(t38)) is int or q56 is str) and type(t47) is q56:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k55 = t38 <= t47
-                        else:
-                            k55 = compare('<=', t38, t47, b)
-                        if k55:
-                            t37 = True
-                        t13 = t37
-                        d15 = not truthy(t13)
-                    except Undecided as e57:
-                        u14 = e57
-                if not d15 and u14 is not None:
-                    raise u14
-                k11 = truthy(t13)
-            except Undecided as e12:
-                k11 = True
-                if u2 is None:
-                    u2 = e12
-            if k11 is False:
-                t1 = False
-                d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f18(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -1172,231 +823,6 @@ def _f18(ev: Evaluator) -> Any:
     return t1
 
 
-def _f19(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'activations')
-    k3 = compare('in', 'ThresholdedRelu', t2, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f20(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'activations')
-    t5 = FUNCTIONS['len']([t6], b)
-    t4 = FUNCTIONS['range']([t5], b)
-    for c7 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10: Any = None
-            u11: Undecided | None = None
-            d12 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = False
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t14) is str:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k15 = t14 == 'Affine'
-                else:
-                    k15 = compare('==', t14, 'Affine', b)
-                if k15:
-                    t13 = True
-                t10 = t13
-                d12 = not truthy(t10)
-            except Undecided as e16:
-                u11 = e16
-            if not d12:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17: Any = None
-                    u18: Undecided | None = None
-                    d19 = False
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t20 = False
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t22: list[Any] = []
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = r25 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r25 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                        t23 = sliced(t6, None, t24, None, b)
-                        for c26 in iterated(t23):
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t27 = False
-                            t28: tuple[Any, ...] = ('Affine', 'LeakyRelu', 'ThresholdedRelu', 'ScaledTanh', 'HardSigmoid', 'Elu', )
-                            b.steps += 8
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            if type(c26) is str:
-                                k29 = c26 in t28
-                                b.steps += t28.index(c26) + 1 if c26 in t28 else len(t28)
-                                if b.steps > MAX_STEPS: b.charge(0)
-                            else:
-                                k29 = compare('in', c26, t28, b)
-                            if k29:
-                                t27 = True
-                            if truthy(t27):
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t22.append(1)
-                                check_length(len(t22), 'comprehension')
-                        t21 = FUNCTIONS['sum']([t22], b)
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t31: Any = None
-                        u32: Undecided | None = None
-                        d33 = False
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = load(ev, 'activation_alpha')
-                            t31 = t34
-                            d33 = truthy(t31)
-                        except Undecided as e35:
-                            u32 = e35
-                        if not d33:
-                            try:
-                                t36: list[Any] = []
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t31 = t36
-                                d33 = truthy(t31)
-                            except Undecided as e37:
-                                u32 = e37
-                        if not d33 and u32 is not None:
-                            raise u32
-                        t30 = FUNCTIONS['len']([t31], b)
-                        if ((q39 := type(t21)) is int or q39 is str) and type(t30) is q39:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k38 = t21 > t30
-                        else:
-                            k38 = compare('>', t21, t30, b)
-                        if k38:
-                            t20 = True
-                        t17 = t20
-                        d19 = truthy(t17)
-                    except Undecided as e40:
-                        u18 = e40
-                    if not d19:
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t41 = False
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t43: list[Any] = []
-                            b.steps += 5
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t45 = r46 if type(c7) is int and -MAX_INT_MAGNITUDE <= (r46 := c7 + 1) <= MAX_INT_MAGNITUDE else binary('+', c7, 1, b)
-                            t44 = sliced(t6, None, t45, None, b)
-                            for c47 in iterated(t44):
-                                b.steps += 2
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t48 = False
-                                t49: tuple[Any, ...] = ('Affine', 'ScaledTanh', 'HardSigmoid', )
-                                b.steps += 5
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                if type(c47) is str:
-                                    k50 = c47 in t49
-                                    b.steps += t49.index(c47) + 1 if c47 in t49 else len(t49)
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                else:
-                                    k50 = compare('in', c47, t49, b)
-                                if k50:
-                                    t48 = True
-                                if truthy(t48):
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t43.append(1)
-                                    check_length(len(t43), 'comprehension')
-                            t42 = FUNCTIONS['sum']([t43], b)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t52: Any = None
-                            u53: Undecided | None = None
-                            d54 = False
-                            try:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t55 = load(ev, 'activation_beta')
-                                t52 = t55
-                                d54 = truthy(t52)
-                            except Undecided as e56:
-                                u53 = e56
-                            if not d54:
-                                try:
-                                    t57: list[Any] = []
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t52 = t57
-                                    d54 = truthy(t52)
-                                except Undecided as e58:
-                                    u53 = e58
-                            if not d54 and u53 is not None:
-                                raise u53
-                            t51 = FUNCTIONS['len']([t52], b)
-                            if ((q60 := type(t42)) is int or q60 is str) and type(t51) is q60:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k59 = t42 > t51
-                            else:
-                                k59 = compare('>', t42, t51, b)
-                            if k59:
-                                t41 = True
-                            t17 = t41
-                            d19 = truthy(t17)
-                        except Undecided as e61:
-                            u18 = e61
-                    if not d19 and u18 is not None:
-                        raise u18
-                    t10 = t17
-                    d12 = not truthy(t10)
-                except Undecided as e62:
-                    u11 = e62
-            if not d12 and u11 is not None:
-                raise u11
-            k8 = truthy(t10)
-        except Undecided as e9:
-            k8 = False
-            if u2 is None:
-                u2 = e9
-        if k8 is True:
-            t1 = True
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('af1f552cc0d5502b96617855', (_f0, _f1, _f2, _f3, _f4, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, )),
+    1: ('af1f552cc0d5502b96617855', (_i0, _i1, _i2, _f0, _i3, _i3, _i4, _f1, _f2, _f3, _i5, _f4, _f5, _i6, _f6, _f7, _f8, _f9, _i7, _f10, _i8, _i9, )),
 }

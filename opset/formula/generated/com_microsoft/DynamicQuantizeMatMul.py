@@ -3,145 +3,16 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.MatMul import _f0 as _i0
+from opset.formula.generated.ai_onnx.MatMul import _f1 as _i1
+from opset.formula.generated.ai_onnx.MatMul import _f2 as _i2
+from opset.formula.generated.ai_onnx.MatMul import _f4 as _i3
+from opset.formula.generated.ai_onnx.MatMul import _f5 as _i4
 
 OP = ('com.microsoft', 'DynamicQuantizeMatMul')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'rb')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 == 1
-    else:
-        k3 = compare('==', t2, 1, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'ra')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t6 == 1
-        else:
-            k7 = compare('==', t6, 1, b)
-        if k7:
-            t5 = True
-        t8: Any
-        if truthy(t5):
-            t9: list[Any] = []
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = t9
-        else:
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'SA')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = unary('-', 1)
-            t11 = sliced(t10, None, t12, None, b)
-            t8 = t11
-        t4 = t8
-    else:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t14 = load(ev, 'ra')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t14) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k15 = t14 == 1
-        else:
-            k15 = compare('==', t14, 1, b)
-        if k15:
-            t13 = True
-        t16: Any
-        if truthy(t13):
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t17 = load(ev, 'SB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t19 = unary('-', 2)
-            t18 = sliced(t17, None, t19, None, b)
-            b.steps += 5
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = unary('-', 1)
-            t20 = t17[t21] if (type(t17) is list or type(t17) is tuple) and type(t21) is int and -len(t17) <= t21 < len(t17) else item_at(t17, t21)
-            t22: list[Any] = [t20]
-            t23 = binary('+', t18, t22, b)
-            t16 = t23
-        else:
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t25 = load(ev, 'SA')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t27 = unary('-', 2)
-            t26 = sliced(t25, None, t27, None, b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t28 = load(ev, 'SB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t30 = unary('-', 2)
-            t29 = sliced(t28, None, t30, None, b)
-            t24 = FUNCTIONS['broadcast']([t26, t29], b)
-            b.steps += 5
-            if b.steps > MAX_STEPS: b.charge(0)
-            t32 = unary('-', 2)
-            t31 = t25[t32] if (type(t25) is list or type(t25) is tuple) and type(t32) is int and -len(t25) <= t32 < len(t25) else item_at(t25, t32)
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t34 = unary('-', 1)
-            t33 = t28[t34] if (type(t28) is list or type(t28) is tuple) and type(t34) is int and -len(t28) <= t34 < len(t28) else item_at(t28, t34)
-            t35: list[Any] = [t31, t33]
-            t36 = binary('+', t24, t35, b)
-            t16 = t36
-        t4 = t16
-    return t4
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'SA')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'SB')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -196,258 +67,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'ra')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 < 1
-        else:
-            k6 = compare('<', t5, 1, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'rb')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k10 = t9 < 1
-            else:
-                k10 = compare('<', t9, 1, b)
-            if k10:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e11:
-            u2 = e11
-        if not d3:
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = False
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'SA')
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = unary('-', 1)
-                t14 = t13[t15] if (type(t13) is list or type(t13) is tuple) and type(t15) is int and -len(t13) <= t15 < len(t13) else item_at(t13, t15)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = False
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'rb')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t17) is int:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k18 = t17 == 1
-                else:
-                    k18 = compare('==', t17, 1, b)
-                if k18:
-                    t16 = True
-                t19: Any
-                if truthy(t16):
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'SB')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = t20[0] if (type(t20) is list or type(t20) is tuple) and -len(t20) <= 0 < len(t20) else item_at(t20, 0)
-                    t19 = t21
-                else:
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = load(ev, 'SB')
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t24 = unary('-', 2)
-                    t23 = t22[t24] if (type(t22) is list or type(t22) is tuple) and type(t24) is int and -len(t22) <= t24 < len(t22) else item_at(t22, t24)
-                    t19 = t23
-                if ((q26 := type(t14)) is int or q26 is str) and type(t19) is q26:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k25 = t14 == t19
-                else:
-                    k25 = compare('==', t14, t19, b)
-                if k25:
-                    t12 = True
-                t1 = t12
-                d3 = truthy(t1)
-            except Undecided as e27:
-                u2 = e27
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'ra')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'rb')
-    t5 = FUNCTIONS['min']([t6, t7], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t8 = r9 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r9 := t5 - 2) <= MAX_INT_MAGNITUDE else binary('-', t5, 2, b)
-    t4 = FUNCTIONS['range']([t8], b)
-    for c10 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13: Any = None
-            u14: Undecided | None = None
-            d15 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = False
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'SA')
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t19 = unary('-', 3)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t20 = r21 if type(t19) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r21 := t19 - c10) <= MAX_INT_MAGNITUDE else binary('-', t19, c10, b)
-                t18 = t17[t20] if (type(t17) is list or type(t17) is tuple) and type(t20) is int and -len(t17) <= t20 < len(t17) else item_at(t17, t20)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'SB')
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t24 = unary('-', 3)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t25 = r26 if type(t24) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r26 := t24 - c10) <= MAX_INT_MAGNITUDE else binary('-', t24, c10, b)
-                t23 = t22[t25] if (type(t22) is list or type(t22) is tuple) and type(t25) is int and -len(t22) <= t25 < len(t22) else item_at(t22, t25)
-                if ((q28 := type(t18)) is int or q28 is str) and type(t23) is q28:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k27 = t18 == t23
-                else:
-                    k27 = compare('==', t18, t23, b)
-                if k27:
-                    t16 = True
-                t13 = t16
-                d15 = truthy(t13)
-            except Undecided as e29:
-                u14 = e29
-            if not d15:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t30 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t31 = load(ev, 'SA')
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = unary('-', 3)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t34 = r35 if type(t33) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r35 := t33 - c10) <= MAX_INT_MAGNITUDE else binary('-', t33, c10, b)
-                    t32 = t31[t34] if (type(t31) is list or type(t31) is tuple) and type(t34) is int and -len(t31) <= t34 < len(t31) else item_at(t31, t34)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t32) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k36 = t32 == 1
-                    else:
-                        k36 = compare('==', t32, 1, b)
-                    if k36:
-                        t30 = True
-                    t13 = t30
-                    d15 = truthy(t13)
-                except Undecided as e37:
-                    u14 = e37
-                if not d15:
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t38 = False
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t39 = load(ev, 'SB')
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t41 = unary('-', 3)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t42 = r43 if type(t41) is int and type(c10) is int and -MAX_INT_MAGNITUDE <= (r43 := t41 - c10) <= MAX_INT_MAGNITUDE else binary('-', t41, c10, b)
-                        t40 = t39[t42] if (type(t39) is list or type(t39) is tuple) and type(t42) is int and -len(t39) <= t42 < len(t39) else item_at(t39, t42)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t40) is int:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k44 = t40 == 1
-                        else:
-                            k44 = compare('==', t40, 1, b)
-                        if k44:
-                            t38 = True
-                        t13 = t38
-                        d15 = truthy(t13)
-                    except Undecided as e45:
-                        u14 = e45
-            if not d15 and u14 is not None:
-                raise u14
-            k11 = truthy(t13)
-        except Undecided as e12:
-            k11 = True
-            if u2 is None:
-                u2 = e12
-        if k11 is False:
-            t1 = False
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -639,7 +259,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -848,7 +468,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -934,5 +554,5 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7df32d9551dcb8fbe0ee55b5', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
+    1: ('7df32d9551dcb8fbe0ee55b5', (_i0, _i1, _i2, _f0, _i3, _i4, _f1, _f2, _f3, )),
 }

@@ -3,338 +3,18 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.generated.ai_onnx.FC import _f0 as _i0
+from opset.formula.generated.ai_onnx.Gemm import _f0 as _i1
+from opset.formula.generated.ai_onnx.Gemm import _f1 as _i2
+from opset.formula.generated.ai_onnx.Gemm import _f2 as _i3
+from opset.formula.generated.ai_onnx.Gemm import _f3 as _i4
+from opset.formula.generated.ai_onnx.Gemm import _f4 as _i5
+from opset.formula.generated.ai_onnx.Gemm import _f6 as _i6
 
 OP = ('com.microsoft', 'FusedGemm')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'M')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'N')
-    t3: list[Any] = [t1, t2]
-    return t3
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'transA')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 != 0
-    else:
-        k3 = compare('!=', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'A1')
-        t4 = t5
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'A0')
-        t4 = t6
-    return t4
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'transA')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 != 0
-    else:
-        k3 = compare('!=', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'A0')
-        t4 = t5
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'A1')
-        t4 = t6
-    return t4
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'transB')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 != 0
-    else:
-        k3 = compare('!=', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'B1')
-        t4 = t5
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'B0')
-        t4 = t6
-    return t4
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'transB')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 != 0
-    else:
-        k3 = compare('!=', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'B0')
-        t4 = t5
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'B1')
-        t4 = t6
-    return t4
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'K')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'KB')
-    if ((q5 := type(t2)) is int or q5 is str) and type(t3) is q5:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 == t3
-    else:
-        k4 = compare('==', t2, t3, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'C')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8: Any = None
-            u9: Undecided | None = None
-            d10 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t11 = False
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'C')
-                t12 = FUNCTIONS['len']([t13], b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t12) is int:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k14 = t12 <= 2
-                else:
-                    k14 = compare('<=', t12, 2, b)
-                if k14:
-                    t11 = True
-                t8 = t11
-                d10 = not truthy(t8)
-            except Undecided as e15:
-                u9 = e15
-            if not d10:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = True
-                    u17: Undecided | None = None
-                    d18 = False
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t21 = load(ev, 'C')
-                    t20 = FUNCTIONS['len']([t21], b)
-                    t19 = FUNCTIONS['range']([t20], b)
-                    for c22 in iterated(t19):
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t25: Any = None
-                            u26: Undecided | None = None
-                            d27 = False
-                            try:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t28 = False
-                                b.steps += 5
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t30 = unary('-', 1)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t31 = r32 if type(t30) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r32 := t30 - c22) <= MAX_INT_MAGNITUDE else binary('-', t30, c22, b)
-                                t29 = t21[t31] if (type(t21) is list or type(t21) is tuple) and type(t31) is int and -len(t21) <= t31 < len(t21) else item_at(t21, t31)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t29) is int:
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    k33 = t29 == 1
-                                else:
-                                    k33 = compare('==', t29, 1, b)
-                                if k33:
-                                    t28 = True
-                                t25 = t28
-                                d27 = truthy(t25)
-                            except Undecided as e34:
-                                u26 = e34
-                            if not d27:
-                                try:
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t35 = False
-                                    b.steps += 5
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t37 = unary('-', 1)
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t38 = r39 if type(t37) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r39 := t37 - c22) <= MAX_INT_MAGNITUDE else binary('-', t37, c22, b)
-                                    t36 = t21[t38] if (type(t21) is list or type(t21) is tuple) and type(t38) is int and -len(t21) <= t38 < len(t21) else item_at(t21, t38)
-                                    b.steps += 3
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t40 = load(ev, 'M')
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t41 = load(ev, 'N')
-                                    t42: list[Any] = [t40, t41]
-                                    b.steps += 3
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t44 = unary('-', 1)
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t45 = r46 if type(t44) is int and type(c22) is int and -MAX_INT_MAGNITUDE <= (r46 := t44 - c22) <= MAX_INT_MAGNITUDE else binary('-', t44, c22, b)
-                                    t43 = t42[t45] if type(t45) is int and -len(t42) <= t45 < len(t42) else item_at(t42, t45)
-                                    if ((q48 := type(t36)) is int or q48 is str) and type(t43) is q48:
-                                        b.steps += 1
-                                        if b.steps > MAX_STEPS: b.charge(0)
-                                        k47 = t36 == t43
-                                    else:
-                                        k47 = compare('==', t36, t43, b)
-                                    if k47:
-                                        t35 = True
-                                    t25 = t35
-                                    d27 = truthy(t25)
-                                except Undecided as e49:
-                                    u26 = e49
-                            if not d27 and u26 is not None:
-                                raise u26
-                            k23 = truthy(t25)
-                        except Undecided as e24:
-                            k23 = True
-                            if u17 is None:
-                                u17 = e24
-                        if k23 is False:
-                            t16 = False
-                            d18 = True
-                        if d18:
-                            break
-                    if not d18 and u17 is not None:
-                        raise u17
-                    t8 = t16
-                    d10 = not truthy(t8)
-                except Undecided as e50:
-                    u9 = e50
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e51:
-            u2 = e51
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -350,7 +30,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -401,7 +81,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -452,7 +132,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -503,5 +183,5 @@ def _f10(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('474c222ef97073fc4eb7fd68', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
+    1: ('474c222ef97073fc4eb7fd68', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _f0, _f1, _f2, _f3, )),
 }

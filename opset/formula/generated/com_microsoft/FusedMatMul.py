@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.MatMul import _f1 as _i0
+from opset.formula.generated.ai_onnx.MatMul import _f2 as _i1
+from opset.formula.generated.com_microsoft.DynamicQuantizeMatMul import _f0 as _i2
 
 OP = ('com.microsoft', 'FusedMatMul')
 
@@ -127,24 +130,6 @@ def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'SA')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'SB')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
     t1 = False
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -244,7 +229,7 @@ def _f3(ev: Evaluator) -> Any:
     return t4
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -347,62 +332,7 @@ def _f4(ev: Evaluator) -> Any:
     return t4
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'ra')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 >= 1
-        else:
-            k6 = compare('>=', t5, 1, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'rb')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k10 = t9 >= 1
-            else:
-                k10 = compare('>=', t9, 1, b)
-            if k10:
-                t8 = True
-            t1 = t8
-            d3 = not truthy(t1)
-        except Undecided as e11:
-            u2 = e11
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -515,7 +445,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -653,7 +583,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -778,5 +708,5 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('66b4fcf15e545b8303c3f139', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
+    1: ('66b4fcf15e545b8303c3f139', (_f0, _i0, _i1, _f1, _f2, _i2, _f3, _f4, _f5, )),
 }

@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.generated.com_microsoft.ConvStateReplay import _f0 as _i0
 
 OP = ('com.microsoft', 'GatedDeltaNetStateReplay')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'destination_backing')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -96,5 +89,5 @@ def _f1(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('15bdff9e0358229636b8ea63', (_f0, _f1, )),
+    1: ('15bdff9e0358229636b8ea63', (_i0, _f0, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
+from opset.formula.generated.com_microsoft.DecoderAttention import _f5 as _i0
 
 OP = ('com.microsoft', 'GatedRelativePositionBias')
 
@@ -103,18 +104,6 @@ def _f3(ev: Evaluator) -> Any:
 
 
 def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'hidden')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'num_heads')
-    t3 = r4 if type(t1) is int and type(t2) is int and t2 != 0 and -MAX_INT_MAGNITUDE <= (r4 := t1 // t2) <= MAX_INT_MAGNITUDE else binary('//', t1, t2, b)
-    return t3
-
-
-def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -285,7 +274,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -341,7 +330,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -451,7 +440,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -508,5 +497,5 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d8c9d7c3333c0482371f204e', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
+    1: ('d8c9d7c3333c0482371f204e', (_f0, _f1, _f2, _f3, _i0, _f4, _f5, _f6, _f7, )),
 }

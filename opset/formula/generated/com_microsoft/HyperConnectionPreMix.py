@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.com_microsoft.HyperConnectionPostMix import _f0 as _i0
+from opset.formula.generated.com_microsoft.HyperConnectionPostMix import _f1 as _i1
+from opset.formula.generated.com_microsoft.HyperConnectionPostMix import _f2 as _i2
+from opset.formula.generated.com_microsoft.HyperConnectionPostMix import _f3 as _i3
 
 OP = ('com.microsoft', 'HyperConnectionPreMix')
 
@@ -21,187 +25,6 @@ def _f0(ev: Evaluator) -> Any:
 
 
 def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'num_branches')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 > 0
-    else:
-        k3 = compare('>', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    else:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'streams')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = unary('-', 2)
-        t6 = t5[t7] if (type(t5) is list or type(t5) is tuple) and type(t7) is int and -len(t5) <= t7 < len(t5) else item_at(t5, t7)
-        t4 = t6
-    return t4
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'num_branches')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 > 0
-    else:
-        k3 = compare('>', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'streams')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = unary('-', 1)
-        t6 = t5[t7] if (type(t5) is list or type(t5) is tuple) and type(t7) is int and -len(t5) <= t7 < len(t5) else item_at(t5, t7)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = r9 if type(t6) is int and type(t2) is int and t2 != 0 and -MAX_INT_MAGNITUDE <= (r9 := t6 // t2) <= MAX_INT_MAGNITUDE else binary('//', t6, t2, b)
-        t4 = t8
-    else:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'streams')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t12 = unary('-', 1)
-        t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
-        t4 = t11
-    return t4
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'num_branches')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 > 0
-    else:
-        k3 = compare('>', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'streams')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = unary('-', 1)
-        t6 = sliced(t5, None, t7, None, b)
-        t4 = t6
-    else:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'streams')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = unary('-', 2)
-        t9 = sliced(t8, None, t10, None, b)
-        t4 = t9
-    return t4
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'num_branches')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 == 0
-        else:
-            k6 = compare('==', t5, 0, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'streams')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = unary('-', 1)
-            t10 = t9[t11] if (type(t9) is list or type(t9) is tuple) and type(t11) is int and -len(t9) <= t11 < len(t9) else item_at(t9, t11)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'num_branches')
-            t13 = r14 if type(t10) is int and type(t12) is int and t12 != 0 and -MAX_INT_MAGNITUDE <= (r14 := t10 % t12) <= MAX_INT_MAGNITUDE else binary('%', t10, t12, b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t13) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k15 = t13 == 0
-            else:
-                k15 = compare('==', t13, 0, b)
-            if k15:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e16:
-            u2 = e16
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -257,7 +80,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -368,5 +191,5 @@ def _f6(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('68c34a0c499e418b9a3f8d04', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+    1: ('68c34a0c499e418b9a3f8d04', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, )),
 }

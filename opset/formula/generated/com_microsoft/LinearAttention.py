@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.generated.com_microsoft.GatedDeltaNet import _f18 as _i0
+from opset.formula.generated.com_microsoft.GatedDeltaNet import _f19 as _i1
 
 OP = ('com.microsoft', 'LinearAttention')
 
@@ -291,108 +293,6 @@ def _f7(ev: Evaluator) -> Any:
         t4 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'update_rule')
-        t6: list[Any] = ['linear', 'delta']
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            k7 = t5 in t6
-            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
-            if b.steps > MAX_STEPS: b.charge(0)
-        else:
-            k7 = compare('in', t5, t6, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'decay')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('!=', t10, None, b)
-            if k11:
-                t9 = True
-            t1 = t9
-            d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'update_rule')
-        t6: list[Any] = ['linear', 'gated']
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            k7 = t5 in t6
-            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
-            if b.steps > MAX_STEPS: b.charge(0)
-        else:
-            k7 = compare('in', t5, t6, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'beta')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k11 = compare('!=', t10, None, b)
-            if k11:
-                t9 = True
-            t1 = t9
-            d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
         t5 = load(ev, 'decay')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
@@ -521,7 +421,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -658,7 +558,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -748,5 +648,5 @@ def _f11(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a18760afe411a1558f326931', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, )),
+    1: ('a18760afe411a1558f326931', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _i0, _i1, _f7, _f8, _f9, )),
 }

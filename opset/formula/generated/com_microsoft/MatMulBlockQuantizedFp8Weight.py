@@ -3,28 +3,13 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
+from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f0 as _i0
+from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f4 as _i1
 
 OP = ('com.microsoft', 'MatMulBlockQuantizedFp8Weight')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SA')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = unary('-', 1)
-    t2 = sliced(t1, None, t3, None, b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'N')
-    t5: list[Any] = [t4]
-    t6 = binary('+', t2, t5, b)
-    return t6
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -85,7 +70,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -110,7 +95,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -161,53 +146,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'bias')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'bias')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'N')
-            t11: list[Any] = [t10]
-            k12 = compare('==', t9, t11, b)
-            if k12:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e13:
-            u2 = e13
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f207168679482692c231607a', (_f0, _f1, _f2, _f3, _f4, )),
+    1: ('f207168679482692c231607a', (_i0, _f0, _f1, _f2, _i1, )),
 }

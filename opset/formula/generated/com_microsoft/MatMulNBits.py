@@ -3,28 +3,14 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f0 as _i0
+from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp8Weight import _f0 as _i1
+from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f4 as _i2
 
 OP = ('com.microsoft', 'MatMulNBits')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SA')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = unary('-', 1)
-    t2 = sliced(t1, None, t3, None, b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'N')
-    t5: list[Any] = [t4]
-    t6 = binary('+', t2, t5, b)
-    return t6
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -36,7 +22,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -51,7 +37,7 @@ def _f2(ev: Evaluator) -> Any:
     return t5
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -73,68 +59,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'SA')
-        t5 = FUNCTIONS['len']([t6], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t5 >= 1
-        else:
-            k7 = compare('>=', t5, 1, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'SA')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = unary('-', 1)
-            t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'K')
-            if ((q15 := type(t11)) is int or q15 is str) and type(t13) is q15:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k14 = t11 == t13
-            else:
-                k14 = compare('==', t11, t13, b)
-            if k14:
-                t9 = True
-            t1 = t9
-            d3 = not truthy(t1)
-        except Undecided as e16:
-            u2 = e16
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -299,7 +224,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -364,7 +289,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -543,7 +468,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -590,7 +515,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -646,54 +571,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'bias')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'bias')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'N')
-            t11: list[Any] = [t10]
-            k12 = compare('==', t9, t11, b)
-            if k12:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e13:
-            u2 = e13
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f11(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -765,7 +643,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -824,7 +702,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -845,7 +723,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -890,7 +768,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -941,5 +819,5 @@ def _f15(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('06c0505a710e6f99ac153795', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
+    1: ('06c0505a710e6f99ac153795', (_i0, _f0, _f1, _f2, _i1, _f3, _f4, _f5, _f6, _f7, _i2, _f8, _f9, _f10, _f11, _f12, )),
 }

@@ -3,124 +3,16 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, truthy
+from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f0 as _i0
+from opset.formula.generated.ai_onnx.And import _f0 as _i1
+from opset.formula.generated.com_microsoft.MatMulNBits import _f0 as _i2
+from opset.formula.generated.com_microsoft.MatMulNBits import _f1 as _i3
+from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp8Weight import _f0 as _i4
 
 OP = ('com.microsoft', 'MatMulNBitsMlp')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SA')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = unary('-', 1)
-    t2 = sliced(t1, None, t3, None, b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'N')
-    t5: list[Any] = [t4]
-    t6 = binary('+', t2, t5, b)
-    return t6
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SA')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'K')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'block_size')
-    t1 = -(-t2 // t3) if type(t2) is int and -MAX_INT_MAGNITUDE <= t2 <= MAX_INT_MAGNITUDE and type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE and t3 != 0 else FUNCTIONS['ceil']([binary('/', t2, t3, b)], b)
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'block_size')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'bits')
-    t3 = r4 if type(t1) is int and type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := t1 * t2) <= MAX_INT_MAGNITUDE else binary('*', t1, t2, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = r6 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r6 := t3 // 8) <= MAX_INT_MAGNITUDE else binary('//', t3, 8, b)
-    return t5
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'SA')
-        t5 = FUNCTIONS['len']([t6], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t5 >= 1
-        else:
-            k7 = compare('>=', t5, 1, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'SA')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = unary('-', 1)
-            t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'K')
-            if ((q15 := type(t11)) is int or q15 is str) and type(t13) is q15:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k14 = t11 == t13
-            else:
-                k14 = compare('==', t11, t13, b)
-            if k14:
-                t9 = True
-            t1 = t9
-            d3 = not truthy(t1)
-        except Undecided as e16:
-            u2 = e16
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -181,7 +73,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -232,7 +124,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -301,7 +193,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -412,7 +304,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -458,5 +350,5 @@ def _f9(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a49d85408815180a7a784156', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+    1: ('a49d85408815180a7a784156', (_i0, _i1, _i2, _i3, _i4, _f0, _f1, _f2, _f3, _f4, )),
 }

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.generated.com_microsoft.MatMulNBits import _f0 as _i0
+from opset.formula.generated.com_microsoft.MatMulNBits import _f1 as _i1
 
 OP = ('com.microsoft', 'MatMulNBitsQLoRA')
 
@@ -25,33 +27,6 @@ def _f0(ev: Evaluator) -> Any:
 
 
 def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'K')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'block_size')
-    t1 = -(-t2 // t3) if type(t2) is int and -MAX_INT_MAGNITUDE <= t2 <= MAX_INT_MAGNITUDE and type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE and t3 != 0 else FUNCTIONS['ceil']([binary('/', t2, t3, b)], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'block_size')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'bits')
-    t3 = r4 if type(t1) is int and type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := t1 * t2) <= MAX_INT_MAGNITUDE else binary('*', t1, t2, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = r6 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r6 := t3 // 8) <= MAX_INT_MAGNITUDE else binary('//', t3, 8, b)
-    return t5
-
-
-def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -112,7 +87,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -176,5 +151,5 @@ def _f4(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('21a2c53d721c8d68068c8891', (_f0, _f1, _f2, _f3, _f4, )),
+    1: ('21a2c53d721c8d68068c8891', (_f0, _i0, _i1, _f1, _f2, )),
 }

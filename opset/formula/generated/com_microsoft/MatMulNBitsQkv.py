@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.And import _f0 as _i0
+from opset.formula.generated.com_microsoft.MatMulNBits import _f0 as _i1
+from opset.formula.generated.com_microsoft.MatMulNBits import _f1 as _i2
 
 OP = ('com.microsoft', 'MatMulNBitsQkv')
 
@@ -42,41 +45,6 @@ def _f1(ev: Evaluator) -> Any:
 
 
 def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SA')
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'K')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'block_size')
-    t1 = -(-t2 // t3) if type(t2) is int and -MAX_INT_MAGNITUDE <= t2 <= MAX_INT_MAGNITUDE and type(t3) is int and -MAX_INT_MAGNITUDE <= t3 <= MAX_INT_MAGNITUDE and t3 != 0 else FUNCTIONS['ceil']([binary('/', t2, t3, b)], b)
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'block_size')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'bits')
-    t3 = r4 if type(t1) is int and type(t2) is int and -MAX_INT_MAGNITUDE <= (r4 := t1 * t2) <= MAX_INT_MAGNITUDE else binary('*', t1, t2, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = r6 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r6 := t3 // 8) <= MAX_INT_MAGNITUDE else binary('//', t3, 8, b)
-    return t5
-
-
-def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -208,7 +176,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -294,7 +262,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -384,7 +352,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -514,5 +482,5 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('98f26bb1d3698bc8a745e74e', (_f0, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
+    1: ('98f26bb1d3698bc8a745e74e', (_f0, _f1, _f1, _i0, _i1, _i2, _f2, _f3, _f4, _f5, )),
 }

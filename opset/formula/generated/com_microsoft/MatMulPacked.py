@@ -3,89 +3,13 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f0 as _i0
+from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp8Weight import _f0 as _i1
 
 OP = ('com.microsoft', 'MatMulPacked')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SA')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = unary('-', 1)
-    t2 = sliced(t1, None, t3, None, b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'N')
-    t5: list[Any] = [t4]
-    t6 = binary('+', t2, t5, b)
-    return t6
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'SA')
-        t5 = FUNCTIONS['len']([t6], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t5 >= 1
-        else:
-            k7 = compare('>=', t5, 1, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'SA')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = unary('-', 1)
-            t11 = t10[t12] if (type(t10) is list or type(t10) is tuple) and type(t12) is int and -len(t10) <= t12 < len(t10) else item_at(t10, t12)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'K')
-            if ((q15 := type(t11)) is int or q15 is str) and type(t13) is q15:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k14 = t11 == t13
-            else:
-                k14 = compare('==', t11, t13, b)
-            if k14:
-                t9 = True
-            t1 = t9
-            d3 = not truthy(t1)
-        except Undecided as e16:
-            u2 = e16
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -107,7 +31,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -159,5 +83,5 @@ def _f3(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4192c92232c3fc4c8bd32e44', (_f0, _f1, _f2, _f3, )),
+    1: ('4192c92232c3fc4c8bd32e44', (_i0, _i1, _f0, _f1, )),
 }

@@ -3,19 +3,14 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
+from opset.formula.generated.com_microsoft.MoE import _f2 as _i1
+from opset.formula.generated.com_microsoft.MoE import _f4 as _i2
 
 OP = ('com.microsoft', 'MoEPacked')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'input')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -42,55 +37,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'input')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = unary('-', 1)
-    t3 = t2[t4] if (type(t2) is list or type(t2) is tuple) and type(t4) is int and -len(t2) <= t4 < len(t2) else item_at(t2, t4)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'H')
-    if ((q7 := type(t3)) is int or q7 is str) and type(t5) is q7:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t3 == t5
-    else:
-        k6 = compare('==', t3, t5, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'k')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'E')
-    if ((q5 := type(t2)) is int or q5 is str) and type(t3) is q5:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 <= t3
-    else:
-        k4 = compare('<=', t2, t3, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -140,7 +87,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -190,7 +137,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -241,5 +188,5 @@ def _f6(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('5ad465ea1f707d13ec8758f4', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+    1: ('5ad465ea1f707d13ec8758f4', (_i0, _f0, _i1, _i2, _f1, _f2, _f3, )),
 }

@@ -4,17 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.generated.ai_onnx_ml.SVMClassifier import _f0 as _i0
 
 OP = ('com.microsoft', 'PackedAttention')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return 3
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -32,7 +26,7 @@ def _f1(ev: Evaluator) -> Any:
     return t5
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -68,7 +62,7 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -79,7 +73,7 @@ def _f3(ev: Evaluator) -> Any:
     return t2
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -90,7 +84,7 @@ def _f4(ev: Evaluator) -> Any:
     return t2
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -254,7 +248,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -340,7 +334,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -471,7 +465,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -604,5 +598,5 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('fbee87813d318d95f9bd3601', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
+    1: ('fbee87813d318d95f9bd3601', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
 }

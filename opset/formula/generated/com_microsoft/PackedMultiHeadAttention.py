@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.com_microsoft.PackedAttention import _f2 as _i0
+from opset.formula.generated.com_microsoft.PackedAttention import _f3 as _i1
+from opset.formula.generated.com_microsoft.PackedAttention import _f6 as _i2
 
 OP = ('com.microsoft', 'PackedMultiHeadAttention')
 
@@ -96,28 +99,6 @@ def _f3(ev: Evaluator) -> Any:
 
 
 def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'STO')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = t1[0] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 0 < len(t1) else item_at(t1, 0)
-    return t2
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'STO')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = t1[1] if (type(t1) is list or type(t1) is tuple) and -len(t1) <= 1 < len(t1) else item_at(t1, 1)
-    return t2
-
-
-def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -424,7 +405,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -536,7 +517,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -622,138 +603,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'attention_bias')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8: Any = None
-            u9: Undecided | None = None
-            d10 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t11 = False
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'SAB')
-                t12 = FUNCTIONS['len']([t13], b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t12) is int:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k14 = t12 == 4
-                else:
-                    k14 = compare('==', t12, 4, b)
-                if k14:
-                    t11 = True
-                t8 = t11
-                d10 = not truthy(t8)
-            except Undecided as e15:
-                u9 = e15
-            if not d10:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = load(ev, 'SAB')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = t17[0] if (type(t17) is list or type(t17) is tuple) and -len(t17) <= 0 < len(t17) else item_at(t17, 0)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = load(ev, 'B')
-                    t20: tuple[Any, ...] = (1, t19, )
-                    k21 = compare('in', t18, t20, b)
-                    if k21:
-                        t16 = True
-                    t8 = t16
-                    d10 = not truthy(t8)
-                except Undecided as e22:
-                    u9 = e22
-                if not d10:
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t23 = False
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = load(ev, 'SAB')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = t24[1] if (type(t24) is list or type(t24) is tuple) and -len(t24) <= 1 < len(t24) else item_at(t24, 1)
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t26 = load(ev, 'num_heads')
-                        t27: tuple[Any, ...] = (1, t26, )
-                        k28 = compare('in', t25, t27, b)
-                        if k28:
-                            t23 = True
-                        t8 = t23
-                        d10 = not truthy(t8)
-                    except Undecided as e29:
-                        u9 = e29
-                    if not d10:
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t30 = False
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t31 = load(ev, 'SAB')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t32 = sliced(t31, 2, None, None, b)
-                            b.steps += 2
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t33 = load(ev, 'S')
-                            t34: list[Any] = [t33, t33]
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k35 = compare('==', t32, t34, b)
-                            if k35:
-                                t30 = True
-                            t8 = t30
-                            d10 = not truthy(t8)
-                        except Undecided as e36:
-                            u9 = e36
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e37:
-            u2 = e37
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f10(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -886,5 +736,5 @@ def _f10(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9504038e21b592832c2f0472', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
+    1: ('9504038e21b592832c2f0472', (_f0, _f1, _f2, _f3, _i0, _i1, _f4, _f5, _f6, _i2, _f7, )),
 }

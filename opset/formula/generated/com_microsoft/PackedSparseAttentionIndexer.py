@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f1 as _i0
 
 OP = ('com.microsoft', 'PackedSparseAttentionIndexer')
 
@@ -102,15 +103,6 @@ def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'B')
-    t2: list[Any] = [t1]
-    return t2
-
-
-def _f8(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
     t1 = False
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -146,7 +138,7 @@ def _f8(ev: Evaluator) -> Any:
     return t4
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -268,7 +260,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -347,7 +339,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -372,7 +364,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f11(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -394,7 +386,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -447,7 +439,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f13(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -503,5 +495,5 @@ def _f14(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('677ab0fbe2c9792341086e42', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f1, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, )),
+    1: ('677ab0fbe2c9792341086e42', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f1, _i0, _f7, _f8, _f9, _f10, _f11, _f12, _f13, )),
 }

@@ -3,76 +3,15 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.Pad import _f4 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
+from opset.formula.generated.ai_onnx.Compress import _f3 as _i2
+from opset.formula.generated.ai_onnx.Pad import _f6 as _i3
 
 OP = ('com.microsoft', 'Pad')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = read_input(ev, 'value', 'pads')
-    t3: list[Any] = [t2]
-    for c4 in iterated(t3):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'r')
-        t5 = FUNCTIONS['range']([t6], b)
-        for c7 in iterated(t5):
-            b.steps += 5
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = load(ev, 'S')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = t8[c7] if (type(t8) is list or type(t8) is tuple) and type(c7) is int and -len(t8) <= c7 < len(t8) else item_at(t8, c7)
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = c4[c7] if (type(c4) is list or type(c4) is tuple) and type(c7) is int and -len(c4) <= c7 < len(c4) else item_at(c4, c7)
-            t11 = r12 if type(t9) is int and type(t10) is int and -MAX_INT_MAGNITUDE <= (r12 := t9 + t10) <= MAX_INT_MAGNITUDE else binary('+', t9, t10, b)
-            b.steps += 5
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = r15 if type(c7) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r15 := c7 + t6) <= MAX_INT_MAGNITUDE else binary('+', c7, t6, b)
-            t13 = c4[t14] if (type(c4) is list or type(c4) is tuple) and type(t14) is int and -len(c4) <= t14 < len(c4) else item_at(c4, t14)
-            t16 = r17 if type(t11) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r17 := t11 + t13) <= MAX_INT_MAGNITUDE else binary('+', t11, t13, b)
-            t1.append(t16)
-            check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'r')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 >= 1
-    else:
-        k3 = compare('>=', t2, 1, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -123,7 +62,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -174,72 +113,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = read_input(ev, 'value', 'pads')
-    t5: list[Any] = [t4]
-    for c6 in iterated(t5):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'r')
-        t7 = FUNCTIONS['range']([t8], b)
-        for c9 in iterated(t7):
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = False
-                b.steps += 4
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t13[c9] if (type(t13) is list or type(t13) is tuple) and type(c9) is int and -len(t13) <= c9 < len(t13) else item_at(t13, c9)
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = c6[c9] if (type(c6) is list or type(c6) is tuple) and type(c9) is int and -len(c6) <= c9 < len(c6) else item_at(c6, c9)
-                t16 = r17 if type(t14) is int and type(t15) is int and -MAX_INT_MAGNITUDE <= (r17 := t14 + t15) <= MAX_INT_MAGNITUDE else binary('+', t14, t15, b)
-                b.steps += 5
-                if b.steps > MAX_STEPS: b.charge(0)
-                t19 = r20 if type(c9) is int and type(t8) is int and -MAX_INT_MAGNITUDE <= (r20 := c9 + t8) <= MAX_INT_MAGNITUDE else binary('+', c9, t8, b)
-                t18 = c6[t19] if (type(c6) is list or type(c6) is tuple) and type(t19) is int and -len(c6) <= t19 < len(c6) else item_at(c6, t19)
-                t21 = r22 if type(t16) is int and type(t18) is int and -MAX_INT_MAGNITUDE <= (r22 := t16 + t18) <= MAX_INT_MAGNITUDE else binary('+', t16, t18, b)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t21) is int:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k23 = t21 >= 0
-                else:
-                    k23 = compare('>=', t21, 0, b)
-                if k23:
-                    t12 = True
-                k10 = truthy(t12)
-            except Undecided as e11:
-                k10 = True
-                if u2 is None:
-                    u2 = e11
-            if k10 is False:
-                t1 = False
-                d3 = True
-            if d3:
-                break
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -381,7 +255,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -564,5 +438,5 @@ def _f7(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c684211473c73721057c722b', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+    1: ('c684211473c73721057c722b', (_i0, _i1, _i2, _f0, _f1, _i3, _f2, _f3, )),
 }

@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f3 as _i0
+from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f4 as _i1
+from opset.formula.generated.com_microsoft.PackedSparseAttentionIndexer import _f10 as _i2
+from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f7 as _i3
 
 OP = ('com.microsoft', 'PagedAttention')
 
@@ -46,46 +50,6 @@ def _f3(ev: Evaluator) -> Any:
     t1 = False
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'key')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k3 = compare('!=', t2, None, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'D')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'num_heads')
-        t7 = r8 if type(t5) is int and type(t6) is int and t6 != 0 and -MAX_INT_MAGNITUDE <= (r8 := t5 // t6) <= MAX_INT_MAGNITUDE else binary('//', t5, t6, b)
-        t4 = t7
-    else:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'D')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = load(ev, 'num_heads')
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t11 = load(ev, 'kv_num_heads')
-        t12 = r13 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r13 := 2 * t11) <= MAX_INT_MAGNITUDE else binary('*', 2, t11, b)
-        t14 = r15 if type(t10) is int and type(t12) is int and -MAX_INT_MAGNITUDE <= (r15 := t10 + t12) <= MAX_INT_MAGNITUDE else binary('+', t10, t12, b)
-        t16 = r17 if type(t9) is int and type(t14) is int and t14 != 0 and -MAX_INT_MAGNITUDE <= (r17 := t9 // t14) <= MAX_INT_MAGNITUDE else binary('//', t9, t14, b)
-        t4 = t16
-    return t4
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t2 = load(ev, 'v_head_size')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -105,57 +69,7 @@ def _f4(ev: Evaluator) -> Any:
     return t4
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'num_heads')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'kv_num_heads')
-    t4 = r5 if type(t2) is int and type(t3) is int and t3 != 0 and -MAX_INT_MAGNITUDE <= (r5 := t2 % t3) <= MAX_INT_MAGNITUDE else binary('%', t2, t3, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t4) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t4 == 0
-    else:
-        k6 = compare('==', t4, 0, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'B1')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'B')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = r5 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r5 := t3 + 1) <= MAX_INT_MAGNITUDE else binary('+', t3, 1, b)
-    if ((q7 := type(t2)) is int or q7 is str) and type(t4) is q7:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t2 == t4
-    else:
-        k6 = compare('==', t2, t4, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -177,7 +91,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -278,7 +192,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -334,7 +248,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -384,86 +298,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'do_rotary')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 == 0
-        else:
-            k6 = compare('==', t5, 0, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8: Any = None
-            u9: Undecided | None = None
-            d10 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t11 = False
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = load(ev, 'cos_cache')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k13 = compare('!=', t12, None, b)
-                if k13:
-                    t11 = True
-                t8 = t11
-                d10 = not truthy(t8)
-            except Undecided as e14:
-                u9 = e14
-            if not d10:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = load(ev, 'sin_cache')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k17 = compare('!=', t16, None, b)
-                    if k17:
-                        t15 = True
-                    t8 = t15
-                    d10 = not truthy(t8)
-                except Undecided as e18:
-                    u9 = e18
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e19:
-            u2 = e19
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f12(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -497,5 +332,5 @@ def _f12(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('708d3939f9fd8b5d64a62857', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, )),
+    1: ('708d3939f9fd8b5d64a62857', (_f0, _f1, _f2, _i0, _f3, _i1, _i2, _f4, _f5, _f6, _f7, _i3, _f8, )),
 }

@@ -3,35 +3,18 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, truthy
+from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f0 as _i0
+from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f1 as _i1
+from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f3 as _i2
+from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f4 as _i3
+from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f6 as _i4
+from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f7 as _i5
+from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f9 as _i6
 
 OP = ('com.microsoft', 'QEmbedLayerNormalization')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'B')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'H')
-    t4: list[Any] = [t1, t2, t3]
-    return t4
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'B')
-    t2: list[Any] = [t1]
-    return t2
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -90,107 +73,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'segment_ids')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'SG')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'B')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'S')
-            t12: list[Any] = [t10, t11]
-            k13 = compare('==', t9, t12, b)
-            if k13:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e14:
-            u2 = e14
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'mask')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'SM')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'B')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'S')
-            t12: list[Any] = [t10, t11]
-            k13 = compare('==', t9, t12, b)
-            if k13:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e14:
-            u2 = e14
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -284,157 +167,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = read_input(ev, 'value', 'input_ids')
-    for c5 in iterated(t4):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(c5) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k9 = 0 <= c5
-            else:
-                k9 = compare('<=', 0, c5, b)
-            if k9:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t10 = load(ev, 'V')
-                if ((q12 := type(c5)) is int or q12 is str) and type(t10) is q12:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k11 = c5 < t10
-                else:
-                    k11 = compare('<', c5, t10, b)
-                if k11:
-                    t8 = True
-            k6 = truthy(t8)
-        except Undecided as e7:
-            k6 = True
-            if u2 is None:
-                u2 = e7
-        if k6 is False:
-            t1 = False
-            d3 = True
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'segment_ids')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'segment_embedding')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k10 = compare('==', t9, None, b)
-            if k10:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e11:
-            u2 = e11
-        if not d3:
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = True
-                u13: Undecided | None = None
-                d14 = False
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = read_input(ev, 'value', 'segment_ids')
-                for c16 in iterated(t15):
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t19 = False
-                        b.steps += 2
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if type(c16) is int:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k20 = 0 <= c16
-                        else:
-                            k20 = compare('<=', 0, c16, b)
-                        if k20:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t21 = load(ev, 'G')
-                            if ((q23 := type(c16)) is int or q23 is str) and type(t21) is q23:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k22 = c16 < t21
-                            else:
-                                k22 = compare('<', c16, t21, b)
-                            if k22:
-                                t19 = True
-                        k17 = truthy(t19)
-                    except Undecided as e18:
-                        k17 = True
-                        if u13 is None:
-                            u13 = e18
-                    if k17 is False:
-                        t12 = False
-                        d14 = True
-                    if d14:
-                        break
-                if not d14 and u13 is not None:
-                    raise u13
-                t1 = t12
-                d3 = truthy(t1)
-            except Undecided as e24:
-                u2 = e24
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -456,22 +189,6 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'mask')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k3 = compare('!=', t2, None, b)
-    if k3:
-        t1 = True
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0123ae7e8bf818b532581b6d', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+    1: ('0123ae7e8bf818b532581b6d', (_i0, _i1, _f0, _i2, _i3, _f1, _i4, _i5, _f2, _i6, )),
 }

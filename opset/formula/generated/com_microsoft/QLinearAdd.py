@@ -3,165 +3,15 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.generated.ai_onnx.Add import _f4 as _i0
+from opset.formula.generated.com_microsoft.MulInteger import _f0 as _i1
+from opset.formula.generated.com_microsoft.MulInteger import _f1 as _i2
+from opset.formula.generated.com_microsoft.MulInteger import _f2 as _i3
 
 OP = ('com.microsoft', 'QLinearAdd')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'SA')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'SB')
-    t1 = FUNCTIONS['broadcast']([t2, t3], b)
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'SA')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'SB')
-    t6: list[Any] = [t4, t5]
-    for c7 in iterated(t6):
-        t8: list[Any] = [t4, t5]
-        b.steps += 4
-        if b.steps > MAX_STEPS: b.charge(0)
-        for c9 in iterated(t8):
-            b.steps += 7
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = FUNCTIONS['len']([c7], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = FUNCTIONS['len']([c9], b)
-            t11 = FUNCTIONS['min']([t12, t13], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = r15 if type(t11) is int and -MAX_INT_MAGNITUDE <= (r15 := t11 + 1) <= MAX_INT_MAGNITUDE else binary('+', t11, 1, b)
-            t10 = FUNCTIONS['range']([1, t14], b)
-            for c16 in iterated(t10):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19: Any = None
-                    u20: Undecided | None = None
-                    d21 = False
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = False
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t24 = FUNCTIONS['len']([c7], b)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t25 = r26 if type(t24) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r26 := t24 - c16) <= MAX_INT_MAGNITUDE else binary('-', t24, c16, b)
-                        t23 = c7[t25] if (type(c7) is list or type(c7) is tuple) and type(t25) is int and -len(c7) <= t25 < len(c7) else item_at(c7, t25)
-                        b.steps += 5
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t28 = FUNCTIONS['len']([c9], b)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = r30 if type(t28) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r30 := t28 - c16) <= MAX_INT_MAGNITUDE else binary('-', t28, c16, b)
-                        t27 = c9[t29] if (type(c9) is list or type(c9) is tuple) and type(t29) is int and -len(c9) <= t29 < len(c9) else item_at(c9, t29)
-                        if ((q32 := type(t23)) is int or q32 is str) and type(t27) is q32:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k31 = t23 == t27
-                        else:
-                            k31 = compare('==', t23, t27, b)
-                        if k31:
-                            t22 = True
-                        t19 = t22
-                        d21 = truthy(t19)
-                    except Undecided as e33:
-                        u20 = e33
-                    if not d21:
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t34 = False
-                            b.steps += 5
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t36 = FUNCTIONS['len']([c7], b)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t37 = r38 if type(t36) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r38 := t36 - c16) <= MAX_INT_MAGNITUDE else binary('-', t36, c16, b)
-                            t35 = c7[t37] if (type(c7) is list or type(c7) is tuple) and type(t37) is int and -len(c7) <= t37 < len(c7) else item_at(c7, t37)
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t35) is int:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k39 = t35 == 1
-                            else:
-                                k39 = compare('==', t35, 1, b)
-                            if k39:
-                                t34 = True
-                            t19 = t34
-                            d21 = truthy(t19)
-                        except Undecided as e40:
-                            u20 = e40
-                        if not d21:
-                            try:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t41 = False
-                                b.steps += 5
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t43 = FUNCTIONS['len']([c9], b)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t44 = r45 if type(t43) is int and type(c16) is int and -MAX_INT_MAGNITUDE <= (r45 := t43 - c16) <= MAX_INT_MAGNITUDE else binary('-', t43, c16, b)
-                                t42 = c9[t44] if (type(c9) is list or type(c9) is tuple) and type(t44) is int and -len(c9) <= t44 < len(c9) else item_at(c9, t44)
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                if type(t42) is int:
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    k46 = t42 == 1
-                                else:
-                                    k46 = compare('==', t42, 1, b)
-                                if k46:
-                                    t41 = True
-                                t19 = t41
-                                d21 = truthy(t19)
-                            except Undecided as e47:
-                                u20 = e47
-                    if not d21 and u20 is not None:
-                        raise u20
-                    k17 = truthy(t19)
-                except Undecided as e18:
-                    k17 = True
-                    if u2 is None:
-                        u2 = e18
-                if k17 is False:
-                    t1 = False
-                    d3 = True
-                if d3:
-                    break
-            if d3:
-                break
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -183,58 +33,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'A_zero_point')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'A_zero_point')
-            t9 = FUNCTIONS['len']([t10], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t9 == 0
-            else:
-                k11 = compare('==', t9, 0, b)
-            if k11:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -256,58 +55,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'B_zero_point')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'B_zero_point')
-            t9 = FUNCTIONS['len']([t10], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t9 == 0
-            else:
-                k11 = compare('==', t9, 0, b)
-            if k11:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -329,7 +77,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -381,5 +129,5 @@ def _f7(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e40dc8da928c264576fb5964', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+    1: ('e40dc8da928c264576fb5964', (_i0, _i1, _f0, _i2, _f1, _i3, _f2, _f3, )),
 }

@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f1 as _i0
+from opset.formula.generated.ai_onnx.Concat import _f3 as _i1
+from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
+from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f2 as _i3
 
 OP = ('com.microsoft', 'QLinearConcat')
 
@@ -73,87 +77,6 @@ def _f0(ev: Evaluator) -> Any:
 
 def _f1(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'inputs')
-    t1 = FUNCTIONS['len']([t2], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = r4 if type(t1) is int and -MAX_INT_MAGNITUDE <= (r4 := t1 // 3) <= MAX_INT_MAGNITUDE else binary('//', t1, 3, b)
-    return t3
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'inputs')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = t2[0] if (type(t2) is list or type(t2) is tuple) and -len(t2) <= 0 < len(t2) else item_at(t2, 0)
-    t1 = FUNCTIONS['len']([t3], b)
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axis')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 < 0
-    else:
-        k3 = compare('<', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'r')
-        t6 = r7 if type(t2) is int and type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t2 + t5) <= MAX_INT_MAGNITUDE else binary('+', t2, t5, b)
-        t4 = t6
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    return t4
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'inputs')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = r5 if type(t2) is int and -MAX_INT_MAGNITUDE <= (r5 := t2 % 3) <= MAX_INT_MAGNITUDE else binary('%', t2, 3, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t4) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t4 == 0
-    else:
-        k6 = compare('==', t4, 0, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1: Any = None
@@ -218,7 +141,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -353,7 +276,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -401,7 +324,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -413,7 +336,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -536,5 +459,5 @@ def _f9(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('26656a68de72bfac7dd4d004', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+    1: ('26656a68de72bfac7dd4d004', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, _f3, _f4, _f5, )),
 }

@@ -3,85 +3,17 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
+from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
+from opset.formula.generated.com_microsoft.MoE import _f0 as _i1
+from opset.formula.generated.com_microsoft.MoE import _f1 as _i2
+from opset.formula.generated.com_microsoft.MoE import _f3 as _i3
+from opset.formula.generated.com_microsoft.MoE import _f4 as _i4
+from opset.formula.generated.com_microsoft.MoE import _f2 as _i5
 
 OP = ('com.microsoft', 'QMoE')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'input')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'activation_type')
-        t6: list[Any] = ['swiglu', 'geglu']
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            k7 = t5 in t6
-            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
-            if b.steps > MAX_STEPS: b.charge(0)
-        else:
-            k7 = compare('in', t5, t6, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'swiglu_fusion')
-            t11: list[Any] = [1, 2]
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t10) is int:
-                k12 = t10 in t11
-                b.steps += t11.index(t10) + 1 if t10 in t11 else len(t11)
-                if b.steps > MAX_STEPS: b.charge(0)
-            else:
-                k12 = compare('in', t10, t11, b)
-            if k12:
-                t9 = True
-            t1 = t9
-            d3 = not truthy(t1)
-        except Undecided as e13:
-            u2 = e13
-    if not d3 and u2 is not None:
-        raise u2
-    t14: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t14 = 2
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t14 = 1
-    return t14
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -107,7 +39,7 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -133,7 +65,7 @@ def _f3(ev: Evaluator) -> Any:
     return t4
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -145,105 +77,7 @@ def _f4(ev: Evaluator) -> Any:
     return t3
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'input')
-    t2 = FUNCTIONS['len']([t3], b)
-    t4: list[Any] = [2, 3]
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        k5 = t2 in t4
-        b.steps += t4.index(t2) + 1 if t2 in t4 else len(t4)
-        if b.steps > MAX_STEPS: b.charge(0)
-    else:
-        k5 = compare('in', t2, t4, b)
-    if k5:
-        t1 = True
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'input')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = unary('-', 1)
-    t4 = sliced(t3, None, t5, None, b)
-    t2 = FUNCTIONS['prod']([t4], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'T_')
-    if ((q8 := type(t2)) is int or q8 is str) and type(t6) is q8:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k7 = t2 == t6
-    else:
-        k7 = compare('==', t2, t6, b)
-    if k7:
-        t1 = True
-    return t1
-
-
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'k')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'E')
-    if ((q5 := type(t2)) is int or q5 is str) and type(t3) is q5:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 <= t3
-    else:
-        k4 = compare('<=', t2, t3, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'input')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = unary('-', 1)
-    t3 = t2[t4] if (type(t2) is list or type(t2) is tuple) and type(t4) is int and -len(t2) <= t4 < len(t2) else item_at(t2, t4)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'H')
-    if ((q7 := type(t3)) is int or q7 is str) and type(t5) is q7:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t3 == t5
-    else:
-        k6 = compare('==', t3, t5, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f9(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -310,7 +144,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -373,7 +207,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -468,7 +302,7 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-def _f12(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -608,7 +442,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-def _f13(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -633,7 +467,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -786,7 +620,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -837,5 +671,5 @@ def _f15(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('996d3ebdab1fa587c096ae03', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
+    1: ('996d3ebdab1fa587c096ae03', (_i0, _i1, _f0, _f1, _f2, _i2, _i3, _i4, _i5, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
 }

@@ -3,95 +3,15 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.ReduceL1 import _f0 as _i0
+from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
+from opset.formula.generated.ai_onnx.MeanVarianceNormalization import _f0 as _i2
+from opset.formula.generated.ai_onnx.CenterCropPad import _f3 as _i3
 
 OP = ('com.microsoft', 'ReduceSumInteger')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'keepdims')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 == 1
-    else:
-        k3 = compare('==', t2, 1, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5: list[Any] = []
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'r')
-        t6 = FUNCTIONS['range']([t7], b)
-        for c8 in iterated(t6):
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'ax')
-            k11 = compare('in', c8, t10, b)
-            if k11:
-                t9 = True
-            t12: Any
-            if truthy(t9):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = 1
-            else:
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t13[c8] if (type(t13) is list or type(t13) is tuple) and type(c8) is int and -len(t13) <= c8 < len(t13) else item_at(t13, c8)
-                t12 = t14
-            t5.append(t12)
-            check_length(len(t5), 'comprehension')
-        t4 = t5
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t15: list[Any] = []
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t17 = load(ev, 'r')
-        t16 = FUNCTIONS['range']([t17], b)
-        for c18 in iterated(t16):
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t19 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t20 = load(ev, 'ax')
-            k21 = compare('not in', c18, t20, b)
-            if k21:
-                t19 = True
-            if truthy(t19):
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t22 = load(ev, 'S')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t23 = t22[c18] if (type(t22) is list or type(t22) is tuple) and type(c18) is int and -len(t22) <= c18 < len(t22) else item_at(t22, c18)
-                t15.append(t23)
-                check_length(len(t15), 'comprehension')
-        t4 = t15
-    return t4
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -121,54 +41,7 @@ def _f1(ev: Evaluator) -> Any:
     return t4
 
 
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'S')
-    t1 = FUNCTIONS['len']([t2], b)
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axes')
-    for c3 in iterated(t2):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(c3) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k5 = c3 < 0
-        else:
-            k5 = compare('<', c3, 0, b)
-        if k5:
-            t4 = True
-        t6: Any
-        if truthy(t4):
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t7 = load(ev, 'r')
-            t8 = r9 if type(c3) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := c3 + t7) <= MAX_INT_MAGNITUDE else binary('+', c3, t7, b)
-            t6 = t8
-        else:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t6 = c3
-        t1.append(t6)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -258,60 +131,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = True
-    u2: Undecided | None = None
-    d3 = False
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'ax')
-    t5 = FUNCTIONS['len']([t6], b)
-    t4 = FUNCTIONS['range']([t5], b)
-    for c7 in iterated(t4):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = FUNCTIONS['range']([c7], b)
-        for c9 in iterated(t8):
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = False
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = t6[c7] if (type(t6) is list or type(t6) is tuple) and type(c7) is int and -len(t6) <= c7 < len(t6) else item_at(t6, c7)
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t14 = t6[c9] if (type(t6) is list or type(t6) is tuple) and type(c9) is int and -len(t6) <= c9 < len(t6) else item_at(t6, c9)
-                if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k15 = t13 != t14
-                else:
-                    k15 = compare('!=', t13, t14, b)
-                if k15:
-                    t12 = True
-                k10 = truthy(t12)
-            except Undecided as e11:
-                k10 = True
-                if u2 is None:
-                    u2 = e11
-            if k10 is False:
-                t1 = False
-                d3 = True
-            if d3:
-                break
-        if d3:
-            break
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c474b78017d2fdf112fca6ac', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+    1: ('c474b78017d2fdf112fca6ac', (_i0, _f0, _i1, _i2, _f1, _i3, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f2 as _i0
 
 OP = ('com.microsoft', 'RemovePadding')
 
@@ -83,14 +84,6 @@ def _f2(ev: Evaluator) -> Any:
 
 def _f3(ev: Evaluator) -> Any:
     b = ev.budget
-    t1: list[Any] = [1]
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1: Any = None
@@ -145,7 +138,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -201,5 +194,5 @@ def _f5(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('3f43c599f9583016d20ee90f', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+    1: ('3f43c599f9583016d20ee90f', (_f0, _f1, _f2, _i0, _f3, _f4, )),
 }

@@ -3,150 +3,20 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.ai_onnx.Split import _f0 as _i0
+from opset.formula.generated.com_microsoft.MRotaryEmbedding import _f0 as _i1
+from opset.formula.generated.ai_onnx.PRelu import _f0 as _i2
+from opset.formula.generated.com_microsoft.MRotaryEmbedding import _f1 as _i3
+from opset.formula.generated.com_microsoft.MRotaryEmbedding import _f2 as _i4
+from opset.formula.generated.ai_onnx.RotaryEmbedding import _f1 as _i5
+from opset.formula.generated.com_microsoft.MRotaryEmbedding import _f4 as _i6
+from opset.formula.generated.ai_onnx.RotaryEmbedding import _f6 as _i7
+from opset.formula.generated.com_microsoft.MRotaryEmbedding import _f7 as _i8
 
 OP = ('com.microsoft', 'RotaryEmbedding')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return 0
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return 1.0
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'SX')
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'SX')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 == 4
-    else:
-        k4 = compare('==', t2, 4, b)
-    if k4:
-        t1 = True
-    t5: Any
-    if truthy(t1):
-        b.steps += 4
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = t3[3] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 3 < len(t3) else item_at(t3, 3)
-        t8 = r9 if type(t6) is int and type(t7) is int and -MAX_INT_MAGNITUDE <= (r9 := t6 * t7) <= MAX_INT_MAGNITUDE else binary('*', t6, t7, b)
-        t5 = t8
-    else:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t10 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t11 = FUNCTIONS['len']([t3], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t11) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k12 = t11 == 3
-        else:
-            k12 = compare('==', t11, 3, b)
-        if k12:
-            t10 = True
-        t13: Any
-        if truthy(t10):
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t15 = unary('-', 1)
-            t14 = t3[t15] if (type(t3) is list or type(t3) is tuple) and type(t15) is int and -len(t3) <= t15 < len(t3) else item_at(t3, t15)
-            t13 = t14
-        else:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = 0
-        t5 = t13
-    return t5
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'SX')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 == 4
-    else:
-        k4 = compare('==', t2, 4, b)
-    if k4:
-        t1 = True
-    t5: Any
-    if truthy(t1):
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = t3[2] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 2 < len(t3) else item_at(t3, 2)
-        t5 = t6
-    else:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = FUNCTIONS['len']([t3], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t8) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k9 = t8 == 3
-        else:
-            k9 = compare('==', t8, 3, b)
-        if k9:
-            t7 = True
-        t10: Any
-        if truthy(t7):
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
-            t10 = t11
-        else:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = 0
-        t5 = t10
-    return t5
-
-
-def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -205,61 +75,7 @@ def _f5(ev: Evaluator) -> Any:
     return t4
 
 
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'rotary_embedding_dim')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 > 0
-    else:
-        k3 = compare('>', t2, 0, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = t2
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'head')
-        t4 = t5
-    return t4
-
-
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'SX')
-    t2 = FUNCTIONS['len']([t3], b)
-    t4: tuple[Any, ...] = (3, 4, )
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        k5 = t2 in t4
-        b.steps += t4.index(t2) + 1 if t2 in t4 else len(t4)
-        if b.steps > MAX_STEPS: b.charge(0)
-    else:
-        k5 = compare('in', t2, t4, b)
-    if k5:
-        t1 = True
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -314,7 +130,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-def _f9(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -457,7 +273,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -517,125 +333,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'rot')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = r7 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t5 % 2) <= MAX_INT_MAGNITUDE else binary('%', t5, 2, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t6) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t6 == 0
-        else:
-            k8 = compare('==', t6, 0, b)
-        if k8:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e9:
-        u2 = e9
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'rot')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'head')
-            if ((q14 := type(t11)) is int or q14 is str) and type(t12) is q14:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k13 = t11 <= t12
-            else:
-                k13 = compare('<=', t11, t12, b)
-            if k13:
-                t10 = True
-            t1 = t10
-            d3 = not truthy(t1)
-        except Undecided as e15:
-            u2 = e15
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f12(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'SS')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'M')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'C')
-        t8: list[Any] = [t6, t7]
-        k9 = compare('==', t5, t8, b)
-        if k9:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e10:
-        u2 = e10
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'C')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'rot')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t14 = r15 if type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t13 // 2) <= MAX_INT_MAGNITUDE else binary('//', t13, 2, b)
-            if ((q17 := type(t12)) is int or q17 is str) and type(t14) is q17:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k16 = t12 == t14
-            else:
-                k16 = compare('==', t12, t14, b)
-            if k16:
-                t11 = True
-            t1 = t11
-            d3 = not truthy(t1)
-        except Undecided as e18:
-            u2 = e18
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f13(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -729,7 +427,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -862,7 +560,7 @@ def _f14(ev: Evaluator) -> Any:
     return t5
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -879,5 +577,5 @@ def _f15(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('bccb1d958796bcd0ff8f9f37', (_f0, _f0, _f0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
+    1: ('bccb1d958796bcd0ff8f9f37', (_i0, _i0, _i0, _i0, _i1, _i2, _i3, _i4, _f0, _i5, _i6, _f1, _f2, _f3, _i7, _i8, _f4, _f5, _f6, )),
 }

@@ -3,171 +3,16 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
+from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
+from opset.formula.generated.com_microsoft.GroupNorm import _f0 as _i1
+from opset.formula.generated.com_microsoft.GroupNorm import _f1 as _i2
+from opset.formula.generated.com_microsoft.GroupNorm import _f2 as _i3
+from opset.formula.generated.com_microsoft.GroupNorm import _f3 as _i4
 
 OP = ('com.microsoft', 'SkipGroupNorm')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'S')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'S')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 == 4
-    else:
-        k4 = compare('==', t2, 4, b)
-    if k4:
-        t1 = True
-    t5: Any
-    if truthy(t1):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'channels_last')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t7) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k8 = t7 == 1
-        else:
-            k8 = compare('==', t7, 1, b)
-        if k8:
-            t6 = True
-        t9: Any
-        if truthy(t6):
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = t3[3] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 3 < len(t3) else item_at(t3, 3)
-            t9 = t10
-        else:
-            b.steps += 3
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = t3[1] if (type(t3) is list or type(t3) is tuple) and -len(t3) <= 1 < len(t3) else item_at(t3, 1)
-            t9 = t11
-        t5 = t9
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = 0
-    return t5
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'S')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 == 4
-    else:
-        k4 = compare('==', t2, 4, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'C')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'groups')
-    t4 = r5 if type(t2) is int and type(t3) is int and t3 != 0 and -MAX_INT_MAGNITUDE <= (r5 := t2 % t3) <= MAX_INT_MAGNITUDE else binary('%', t2, t3, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t4) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t4 == 0
-    else:
-        k6 = compare('==', t4, 0, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'SG')
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'C')
-        t7: list[Any] = [t6]
-        k8 = compare('==', t5, t7, b)
-        if k8:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e9:
-        u2 = e9
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'SB')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'C')
-            t13: list[Any] = [t12]
-            k14 = compare('==', t11, t13, b)
-            if k14:
-                t10 = True
-            t1 = t10
-            d3 = not truthy(t1)
-        except Undecided as e15:
-            u2 = e15
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -289,7 +134,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -337,5 +182,5 @@ def _f6(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('52152d634079c4fb0334719c', (_f0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+    1: ('52152d634079c4fb0334719c', (_i0, _i0, _i1, _i2, _i3, _i4, _f0, _f1, )),
 }

@@ -3,27 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, check_length, iterated, load
+from opset.formula.emitted import Generated
+from opset.formula.generated.com_microsoft.EPContext import _f0 as _i0
 
 OP = ('com.microsoft', 'Snpe')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'outputs')
-    t2 = FUNCTIONS['range']([t3], b)
-    for c4 in iterated(t2):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t1.append(None)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('481815c785e1857d30e88d72', (_f0, )),
+    1: ('481815c785e1857d30e88d72', (_i0, )),
 }

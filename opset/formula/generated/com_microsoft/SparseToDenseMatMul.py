@@ -3,88 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load, truthy
+from opset.formula.emitted import Generated
+from opset.formula.generated.com_microsoft.GemmFloat8 import _f0 as _i0
+from opset.formula.generated.com_microsoft.GemmFloat8 import _f1 as _i1
 
 OP = ('com.microsoft', 'SparseToDenseMatMul')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'transA')
-    t2: Any
-    if truthy(t1):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t3 = load(ev, 'AC')
-        t2 = t3
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = load(ev, 'AR')
-        t2 = t4
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'transB')
-    t6: Any
-    if truthy(t5):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'BR')
-        t6 = t7
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'BC')
-        t6 = t8
-    t9: list[Any] = [t2, t6]
-    return t9
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'transA')
-    t3: Any
-    if truthy(t2):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = load(ev, 'AR')
-        t3 = t4
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'AC')
-        t3 = t5
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'transB')
-    t7: Any
-    if truthy(t6):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'BC')
-        t7 = t8
-    else:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'BR')
-        t7 = t9
-    if ((q11 := type(t3)) is int or q11 is str) and type(t7) is q11:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k10 = t3 == t7
-    else:
-        k10 = compare('==', t3, t7, b)
-    if k10:
-        t1 = True
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d4b38ef31b1573fb1f0f69c2', (_f0, _f1, )),
+    1: ('d4b38ef31b1573fb1f0f69c2', (_i0, _i1, )),
 }

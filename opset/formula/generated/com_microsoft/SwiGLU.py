@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i0
 
 OP = ('com.microsoft', 'SwiGLU')
 
@@ -48,28 +49,6 @@ def _f0(ev: Evaluator) -> Any:
 
 
 def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'S')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 >= 1
-    else:
-        k4 = compare('>=', t2, 1, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -120,7 +99,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -178,5 +157,5 @@ def _f3(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f90c2bfb0f075151e8c487e3', (_f0, _f1, _f2, _f3, )),
+    1: ('f90c2bfb0f075151e8c487e3', (_f0, _i0, _f1, _f2, )),
 }

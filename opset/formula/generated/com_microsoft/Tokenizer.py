@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.generated.ai_onnx.TfIdfVectorizer import _f5 as _i0
 
 OP = ('com.microsoft', 'Tokenizer')
 
@@ -128,63 +129,6 @@ def _f2(ev: Evaluator) -> Any:
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'S')
-        t5 = FUNCTIONS['len']([t6], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t5 == 1
-        else:
-            k7 = compare('==', t5, 1, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'S')
-            t10 = FUNCTIONS['len']([t11], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t10) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k12 = t10 == 2
-            else:
-                k12 = compare('==', t10, 2, b)
-            if k12:
-                t9 = True
-            t1 = t9
-            d3 = truthy(t1)
-        except Undecided as e13:
-            u2 = e13
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
         t5 = load(ev, 'separators')
@@ -219,7 +163,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -270,7 +214,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -320,7 +264,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-def _f6(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -364,5 +308,5 @@ def _f6(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b36e52071c2aa23ae339daa4', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+    1: ('b36e52071c2aa23ae339daa4', (_f0, _f1, _i0, _f2, _f3, _f4, _f5, )),
 }

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
+from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
+from opset.formula.generated.com_microsoft.PackedSparseAttentionIndexer import _f10 as _i1
+from opset.formula.generated.com_microsoft.GatedDeltaNet import _f20 as _i2
 
 OP = ('com.microsoft', 'VarlenCausalConvWithState')
 
@@ -11,19 +14,11 @@ def _f0(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'input')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t1 = load(ev, 'initial_state')
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -38,32 +33,7 @@ def _f2(ev: Evaluator) -> Any:
     return t4
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'B1')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'B')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = r5 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r5 := t3 + 1) <= MAX_INT_MAGNITUDE else binary('+', t3, 1, b)
-    if ((q7 := type(t2)) is int or q7 is str) and type(t4) is q7:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t2 == t4
-    else:
-        k6 = compare('==', t2, t4, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -92,45 +62,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'state_update_capacity')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t3) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t3 > 0
-    else:
-        k4 = compare('>', t3, 0, b)
-    if k4:
-        t2 = True
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'capture_count')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k7 = compare('!=', t6, None, b)
-    if k7:
-        t5 = True
-    k8 = compare('==', t2, t5, b)
-    if k8:
-        t1 = True
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -155,7 +87,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -189,5 +121,5 @@ def _f7(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9bf551396a0e35b5e20f1cc2', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+    1: ('9bf551396a0e35b5e20f1cc2', (_i0, _f0, _f1, _i1, _f2, _i2, _f3, _f4, )),
 }

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.com_microsoft.NGramHashMapping import _f2 as _i0
+from opset.formula.generated.com_microsoft.NGramHashMapping import _f3 as _i1
+from opset.formula.generated.com_microsoft.GatedDeltaNet import _f20 as _i2
+from opset.formula.generated.com_microsoft.NGramHashMapping import _f5 as _i3
 
 OP = ('com.microsoft', 'VarlenNGramHashMapping')
 
@@ -71,57 +75,6 @@ def _f3(ev: Evaluator) -> Any:
 
 
 def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'NM')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'max_ngram_size')
-    if ((q5 := type(t2)) is int or q5 is str) and type(t3) is q5:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 >= t3
-    else:
-        k4 = compare('>=', t2, t3, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'NH')
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'max_ngram_size')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = r5 if type(t3) is int and -MAX_INT_MAGNITUDE <= (r5 := t3 - 1) <= MAX_INT_MAGNITUDE else binary('-', t3, 1, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'n_head_per_ngram')
-    t7 = r8 if type(t4) is int and type(t6) is int and -MAX_INT_MAGNITUDE <= (r8 := t4 * t6) <= MAX_INT_MAGNITUDE else binary('*', t4, t6, b)
-    if ((q10 := type(t2)) is int or q10 is str) and type(t7) is q10:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k9 = t2 == t7
-    else:
-        k9 = compare('==', t2, t7, b)
-    if k9:
-        t1 = True
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -210,95 +163,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'state_update_capacity')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t3) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t3 > 0
-    else:
-        k4 = compare('>', t3, 0, b)
-    if k4:
-        t2 = True
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t6 = load(ev, 'capture_count')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    k7 = compare('!=', t6, None, b)
-    if k7:
-        t5 = True
-    k8 = compare('==', t2, t5, b)
-    if k8:
-        t1 = True
-    return t1
-
-
-def _f8(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'eos_token_id')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = compare('==', t5, None, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'eos_token_id')
-            t9 = FUNCTIONS['len']([t10], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t9 == 0
-            else:
-                k11 = compare('==', t9, 0, b)
-            if k11:
-                t8 = True
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e12:
-            u2 = e12
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('65cec0d541a1dd48af719023', (_f0, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
+    1: ('65cec0d541a1dd48af719023', (_f0, _f1, _f1, _f2, _f3, _i0, _i1, _f4, _i2, _i3, )),
 }

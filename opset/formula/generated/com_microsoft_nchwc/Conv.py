@@ -4,75 +4,22 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f0 as _i0
+from opset.formula.generated.ai_onnx.MaxRoiPool import _f0 as _i1
+from opset.formula.generated.com_microsoft.FusedConv import _f1 as _i10
+from opset.formula.generated.ai_onnx.AveragePool import _f8 as _i11
+from opset.formula.generated.ai_onnx_modified.DepthwiseConv2d import _f0 as _i2
+from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f1 as _i3
+from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f2 as _i4
+from opset.formula.generated.ai_onnx.Conv import _f1 as _i5
+from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f3 as _i6
+from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f5 as _i7
+from opset.formula.generated.ai_onnx.Conv import _f3 as _i8
+from opset.formula.generated.ai_onnx.Conv import _f4 as _i9
 
 OP = ('com.microsoft.nchwc', 'Conv')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [1, 1]
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return 2
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'KH')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'KW')
-    t3: list[Any] = [t1, t2]
-    return t3
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    t1: list[Any] = [0, 0, 0, 0]
-    b.steps += 5
-    if b.steps > MAX_STEPS: b.charge(0)
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return 4
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'N')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'M')
-    t3: list[Any] = [t1, t2]
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'out')
-    t5 = binary('+', t3, t4, b)
-    return t5
-
-
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return 16
-
-
-def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -84,40 +31,7 @@ def _f7(ev: Evaluator) -> Any:
     return t3
 
 
-def _f8(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = FUNCTIONS['range']([2], b)
-    for c3 in iterated(t2):
-        b.steps += 6
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = load(ev, 'kernel_shape')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = t4[c3] if (type(t4) is list or type(t4) is tuple) and type(c3) is int and -len(t4) <= c3 < len(t4) else item_at(t4, c3)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = r7 if type(t5) is int and -MAX_INT_MAGNITUDE <= (r7 := t5 - 1) <= MAX_INT_MAGNITUDE else binary('-', t5, 1, b)
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t8 = load(ev, 'dilations')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = t8[c3] if (type(t8) is list or type(t8) is tuple) and type(c3) is int and -len(t8) <= c3 < len(t8) else item_at(t8, c3)
-        t10 = r11 if type(t6) is int and type(t9) is int and -MAX_INT_MAGNITUDE <= (r11 := t6 * t9) <= MAX_INT_MAGNITUDE else binary('*', t6, t9, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t12 = r13 if type(t10) is int and -MAX_INT_MAGNITUDE <= (r13 := t10 + 1) <= MAX_INT_MAGNITUDE else binary('+', t10, 1, b)
-        t1.append(t12)
-        check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f9(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -165,7 +79,7 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-def _f10(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -244,58 +158,7 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-def _f11(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'C')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'CG')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'group')
-    t5 = r6 if type(t3) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r6 := t3 * t4) <= MAX_INT_MAGNITUDE else binary('*', t3, t4, b)
-    if ((q8 := type(t2)) is int or q8 is str) and type(t5) is q8:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k7 = t2 == t5
-    else:
-        k7 = compare('==', t2, t5, b)
-    if k7:
-        t1 = True
-    return t1
-
-
-def _f12(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'M')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'group')
-    t4 = r5 if type(t2) is int and type(t3) is int and t3 != 0 and -MAX_INT_MAGNITUDE <= (r5 := t2 % t3) <= MAX_INT_MAGNITUDE else binary('%', t2, t3, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t4) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t4 == 0
-    else:
-        k6 = compare('==', t4, 0, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f13(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -316,7 +179,7 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-def _f14(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -376,7 +239,7 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-def _f15(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -401,7 +264,7 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-def _f16(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -503,7 +366,7 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-def _f17(ev: Evaluator) -> Any:
+def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -619,7 +482,7 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-def _f18(ev: Evaluator) -> Any:
+def _f8(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -713,116 +576,7 @@ def _f18(ev: Evaluator) -> Any:
     return t1
 
 
-def _f19(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'activation')
-        t6: tuple[Any, ...] = ('LeakyRelu', 'Clip', 'HardSigmoid', )
-        b.steps += 4
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            k7 = t5 not in t6
-            b.steps += t6.index(t5) + 1 if t5 in t6 else len(t6)
-            if b.steps > MAX_STEPS: b.charge(0)
-        else:
-            k7 = compare('not in', t5, t6, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9: Any = None
-            u10: Undecided | None = None
-            d11 = False
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t12 = False
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = load(ev, 'activation_params')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k14 = compare('!=', t13, None, b)
-                if k14:
-                    t12 = True
-                t9 = t12
-                d11 = not truthy(t9)
-            except Undecided as e15:
-                u10 = e15
-            if not d11:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t16 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'activation_params')
-                    t17 = FUNCTIONS['len']([t18], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = False
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = load(ev, 'activation')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t20) is str:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k21 = t20 == 'LeakyRelu'
-                    else:
-                        k21 = compare('==', t20, 'LeakyRelu', b)
-                    if k21:
-                        t19 = True
-                    t22: Any
-                    if truthy(t19):
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = 1
-                    else:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = 2
-                    if ((q24 := type(t17)) is int or q24 is str) and type(t22) is q24:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k23 = t17 == t22
-                    else:
-                        k23 = compare('==', t17, t22, b)
-                    if k23:
-                        t16 = True
-                    t9 = t16
-                    d11 = not truthy(t9)
-                except Undecided as e25:
-                    u10 = e25
-            if not d11 and u10 is not None:
-                raise u10
-            t1 = t9
-            d3 = truthy(t1)
-        except Undecided as e26:
-            u2 = e26
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f20(ev: Evaluator) -> Any:
+def _f9(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -881,7 +635,7 @@ def _f20(ev: Evaluator) -> Any:
     return t1
 
 
-def _f21(ev: Evaluator) -> Any:
+def _f10(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -933,82 +687,6 @@ def _f21(ev: Evaluator) -> Any:
     return t1
 
 
-def _f22(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'auto_pad')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is str:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 == 'NOTSET'
-        else:
-            k6 = compare('==', t5, 'NOTSET', b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = True
-            u9: Undecided | None = None
-            d10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'pads')
-            for c12 in iterated(t11):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t15 = False
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(c12) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k16 = c12 == 0
-                    else:
-                        k16 = compare('==', c12, 0, b)
-                    if k16:
-                        t15 = True
-                    k13 = truthy(t15)
-                except Undecided as e14:
-                    k13 = True
-                    if u9 is None:
-                        u9 = e14
-                if k13 is False:
-                    t8 = False
-                    d10 = True
-                if d10:
-                    break
-            if not d10 and u9 is not None:
-                raise u9
-            t1 = t8
-            d3 = truthy(t1)
-        except Undecided as e17:
-            u2 = e17
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1ad5df57eeebede3d2362271', (_f0, _f1, _f2, _f1, _f3, _f4, _f0, _f1, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, )),
+    1: ('1ad5df57eeebede3d2362271', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _i5, _i6, _f0, _i7, _f1, _f2, _i8, _i9, _f3, _f4, _f5, _f6, _f7, _f8, _i10, _f9, _f10, _i11, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f3 as _i0
 
 OP = ('com.microsoft.nchwc', 'ReorderOutput')
 
@@ -63,13 +64,6 @@ def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    return 16
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t1 = False
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -87,7 +81,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -112,7 +106,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-def _f4(ev: Evaluator) -> Any:
+def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -174,5 +168,5 @@ def _f4(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1839a5806fb32e29fd4de3cd', (_f0, _f1, _f2, _f3, _f4, )),
+    1: ('1839a5806fb32e29fd4de3cd', (_f0, _i0, _f1, _f2, _f3, )),
 }

@@ -3,7 +3,13 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, binary, load
+from opset.formula.generated.ai_onnx.BatchNormalization import _f0 as _i0
+from opset.formula.generated.ai_onnx.BatchNormalization import _f1 as _i1
+from opset.formula.generated.ai_onnx.BatchNormalization import _f2 as _i2
+from opset.formula.generated.com_ms_internal_nhwc.AveragePool import _f1 as _i3
+from opset.formula.generated.ai_onnx.BatchNormalization import _f3 as _i4
+from opset.formula.generated.ai_onnx.BatchNormalization import _f4 as _i5
 
 OP = ('com.ms.internal.nhwc', 'BatchNormalization')
 
@@ -27,242 +33,6 @@ def _f0(ev: Evaluator) -> Any:
 
 def _f1(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'param')
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'spatial')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 == 1
-    else:
-        k3 = compare('==', t2, 1, b)
-    if k3:
-        t1 = True
-    t4: Any
-    if truthy(t1):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'C')
-        t6: list[Any] = [t5]
-        t4 = t6
-    else:
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t7 = load(ev, 'C')
-        t8: list[Any] = [t7]
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t9 = load(ev, 'D')
-        t10 = binary('+', t8, t9, b)
-        t4 = t10
-    return t4
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'scale')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'param')
-        if ((q8 := type(t5)) is int or q8 is str) and type(t6) is q8:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t5 == t6
-        else:
-            k7 = compare('==', t5, t6, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e9:
-        u2 = e9
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'B')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'param')
-            if ((q14 := type(t11)) is int or q14 is str) and type(t12) is q14:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k13 = t11 == t12
-            else:
-                k13 = compare('==', t11, t12, b)
-            if k13:
-                t10 = True
-            t1 = t10
-            d3 = not truthy(t1)
-        except Undecided as e15:
-            u2 = e15
-        if not d3:
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = False
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t17 = load(ev, 'mean')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18 = load(ev, 'param')
-                if ((q20 := type(t17)) is int or q20 is str) and type(t18) is q20:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k19 = t17 == t18
-                else:
-                    k19 = compare('==', t17, t18, b)
-                if k19:
-                    t16 = True
-                t1 = t16
-                d3 = not truthy(t1)
-            except Undecided as e21:
-                u2 = e21
-            if not d3:
-                try:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t22 = False
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t23 = load(ev, 'var')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t24 = load(ev, 'param')
-                    if ((q26 := type(t23)) is int or q26 is str) and type(t24) is q26:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k25 = t23 == t24
-                    else:
-                        k25 = compare('==', t23, t24, b)
-                    if k25:
-                        t22 = True
-                    t1 = t22
-                    d3 = not truthy(t1)
-                except Undecided as e27:
-                    u2 = e27
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3: Any = None
-    u4: Undecided | None = None
-    d5 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'activation_params')
-        t3 = t6
-        d5 = truthy(t3)
-    except Undecided as e7:
-        u4 = e7
-    if not d5:
-        try:
-            t8: list[Any] = []
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t3 = t8
-            d5 = truthy(t3)
-        except Undecided as e9:
-            u4 = e9
-    if not d5 and u4 is not None:
-        raise u4
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t10 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t11 = load(ev, 'activation')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t11) is str:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k12 = t11 == 'LeakyRelu'
-    else:
-        k12 = compare('==', t11, 'LeakyRelu', b)
-    if k12:
-        t10 = True
-    t13: Any
-    if truthy(t10):
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = 1
-    else:
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t14 = False
-        t15: tuple[Any, ...] = ('Clip', 'HardSigmoid', )
-        b.steps += 4
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t11) is str:
-            k16 = t11 in t15
-            b.steps += t15.index(t11) + 1 if t11 in t15 else len(t15)
-            if b.steps > MAX_STEPS: b.charge(0)
-        else:
-            k16 = compare('in', t11, t15, b)
-        if k16:
-            t14 = True
-        t17: Any
-        if truthy(t14):
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t17 = 2
-        else:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t17 = 0
-        t13 = t17
-    if ((q19 := type(t2)) is int or q19 is str) and type(t13) is q19:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k18 = t2 == t13
-    else:
-        k18 = compare('==', t2, t13, b)
-    if k18:
-        t1 = True
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 4
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = load(ev, 'N')
@@ -279,16 +49,7 @@ def _f5(ev: Evaluator) -> Any:
     return t7
 
 
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'C')
-    t2: list[Any] = [t1]
-    return t2
-
-
-def _f7(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -304,90 +65,9 @@ def _f7(ev: Evaluator) -> Any:
     return t5
 
 
-def _f8(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'XS')
-        t5 = FUNCTIONS['len']([t6], b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t5 >= 1
-        else:
-            k7 = compare('>=', t5, 1, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e8:
-        u2 = e8
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'C')
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'XS')
-            t12 = FUNCTIONS['len']([t13], b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t12) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k14 = t12 >= 2
-            else:
-                k14 = compare('>=', t12, 2, b)
-            if k14:
-                t11 = True
-            t15: Any
-            if truthy(t11):
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t16 = t13[1] if (type(t13) is list or type(t13) is tuple) and -len(t13) <= 1 < len(t13) else item_at(t13, 1)
-                t15 = t16
-            else:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t15 = 1
-            if ((q18 := type(t10)) is int or q18 is str) and type(t15) is q18:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k17 = t10 == t15
-            else:
-                k17 = compare('==', t10, t15, b)
-            if k17:
-                t9 = True
-            t1 = t9
-            d3 = not truthy(t1)
-        except Undecided as e19:
-            u2 = e19
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    7: ('b08169ddce1c724c2a25703b', (_f0, _f1, _f1, _f1, _f1, _f2, _f3, _f4, )),
-    9: ('e3e9e43cd1b8f7de8a6e0274', (_f5, _f1, _f1, _f1, _f1, _f6, _f7, _f8, _f4, )),
-    14: ('8197a83986dfdb3f7245eb7c', (_f5, _f1, _f1, _f6, _f7, _f8, _f4, )),
-    15: ('8197a83986dfdb3f7245eb7c', (_f5, _f1, _f1, _f6, _f7, _f8, _f4, )),
+    7: ('b08169ddce1c724c2a25703b', (_f0, _i0, _i0, _i0, _i0, _i1, _i2, _i3, )),
+    9: ('e3e9e43cd1b8f7de8a6e0274', (_f1, _i0, _i0, _i0, _i0, _i4, _f2, _i5, _i3, )),
+    14: ('8197a83986dfdb3f7245eb7c', (_f1, _i0, _i0, _i4, _f2, _i5, _i3, )),
+    15: ('8197a83986dfdb3f7245eb7c', (_f1, _i0, _i0, _i4, _f2, _i5, _i3, )),
 }

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, sliced
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
+from opset.formula.generated.ai_onnx.DepthToSpace import _f1 as _i0
 
 OP = ('com.ms.internal.nhwc', 'DepthToSpace')
 
@@ -59,37 +60,9 @@ def _f0(ev: Evaluator) -> Any:
     return t25
 
 
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'C')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'blocksize')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = r5 if type(t3) is int and type(t3) is int and -MAX_INT_MAGNITUDE <= (r5 := t3 * t3) <= MAX_INT_MAGNITUDE else binary('*', t3, t3, b)
-    t6 = r7 if type(t2) is int and type(t4) is int and t4 != 0 and -MAX_INT_MAGNITUDE <= (r7 := t2 % t4) <= MAX_INT_MAGNITUDE else binary('%', t2, t4, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t6) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k8 = t6 == 0
-    else:
-        k8 = compare('==', t6, 0, b)
-    if k8:
-        t1 = True
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b0b9dea20ce956c407c84ac0', (_f0, _f1, )),
-    11: ('b0b9dea20ce956c407c84ac0', (_f0, _f1, )),
-    13: ('b0b9dea20ce956c407c84ac0', (_f0, _f1, )),
-    28: ('b0b9dea20ce956c407c84ac0', (_f0, _f1, )),
+    1: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, )),
+    11: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, )),
+    13: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, )),
+    28: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, )),
 }

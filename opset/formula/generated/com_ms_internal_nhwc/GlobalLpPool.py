@@ -3,72 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, sliced
+from opset.formula.emitted import Generated
+from opset.formula.generated.com_ms_internal_nhwc.GlobalAveragePool import _f0 as _i0
+from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i1
 
 OP = ('com.ms.internal.nhwc', 'GlobalLpPool')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'N')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'C')
-    t4: list[Any] = [t2, t3]
-    t5: list[Any] = [1]
-    b.steps += 5
-    if b.steps > MAX_STEPS: b.charge(0)
-    t7 = load(ev, 'S')
-    t6 = FUNCTIONS['len']([t7], b)
-    t8 = binary('*', t5, t6, b)
-    t9 = binary('+', t4, t8, b)
-    t10: list[Any] = [t9]
-    for c11 in iterated(t10):
-        b.steps += 6
-        if b.steps > MAX_STEPS: b.charge(0)
-        t12 = sliced(c11, None, 1, None, b)
-        b.steps += 3
-        if b.steps > MAX_STEPS: b.charge(0)
-        t13 = sliced(c11, 2, None, None, b)
-        t14 = r15 if type(t12) is int and type(t13) is int and -MAX_INT_MAGNITUDE <= (r15 := t12 + t13) <= MAX_INT_MAGNITUDE else binary('+', t12, t13, b)
-        b.steps += 4
-        if b.steps > MAX_STEPS: b.charge(0)
-        t16 = sliced(c11, 1, 2, None, b)
-        t17 = r18 if type(t14) is int and type(t16) is int and -MAX_INT_MAGNITUDE <= (r18 := t14 + t16) <= MAX_INT_MAGNITUDE else binary('+', t14, t16, b)
-        t1.append(t17)
-        check_length(len(t1), 'comprehension')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t19 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
-    return t19
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'S')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 >= 1
-    else:
-        k4 = compare('>=', t2, 1, b)
-    if k4:
-        t1 = True
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    2: ('ad5066e0bb44c617f8f5e2a2', (_f0, _f1, )),
+    2: ('ad5066e0bb44c617f8f5e2a2', (_i0, _i1, )),
 }

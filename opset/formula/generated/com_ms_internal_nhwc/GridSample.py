@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, sliced
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
+from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i0
+from opset.formula.generated.ai_onnx.GridSample import _f3 as _i1
+from opset.formula.generated.ai_onnx.GridSample import _f4 as _i2
 
 OP = ('com.ms.internal.nhwc', 'GridSample')
 
@@ -83,76 +86,7 @@ def _f1(ev: Evaluator) -> Any:
     return t16
 
 
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'S')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k4 = t2 >= 1
-    else:
-        k4 = compare('>=', t2, 1, b)
-    if k4:
-        t1 = True
-    return t1
-
-
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'O')
-    t2 = FUNCTIONS['len']([t3], b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'S')
-    t4 = FUNCTIONS['len']([t5], b)
-    if ((q7 := type(t2)) is int or q7 is str) and type(t4) is q7:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t2 == t4
-    else:
-        k6 = compare('==', t2, t4, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'K')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'S')
-    t3 = FUNCTIONS['len']([t4], b)
-    if ((q6 := type(t2)) is int or q6 is str) and type(t3) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t2 == t3
-    else:
-        k5 = compare('==', t2, t3, b)
-    if k5:
-        t1 = True
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
     16: ('11b721b98eb196336b3ac0f3', (_f0, )),
-    20: ('07cf27fac729b1a31d589427', (_f1, _f2, _f3, _f4, )),
+    20: ('07cf27fac729b1a31d589427', (_f1, _i0, _i1, _i2, )),
 }

@@ -3,29 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, binary, load
+from opset.formula.emitted import Generated
+from opset.formula.generated.com_ms_internal_nhwc.BatchNormalization import _f0 as _i0
 
 OP = ('com.ms.internal.nhwc', 'LRN')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 4
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'N')
-    t2: list[Any] = [t1]
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'D')
-    t4 = binary('+', t2, t3, b)
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t5 = load(ev, 'C')
-    t6: list[Any] = [t5]
-    t7 = binary('+', t4, t6, b)
-    return t7
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('119f51710e9efeb26b951cf4', (_f0, )),
-    13: ('119f51710e9efeb26b951cf4', (_f0, )),
+    1: ('119f51710e9efeb26b951cf4', (_i0, )),
+    13: ('119f51710e9efeb26b951cf4', (_i0, )),
 }

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
+from opset.formula.generated.ai_onnx.SpaceToDepth import _f1 as _i0
 
 OP = ('com.ms.internal.nhwc', 'SpaceToDepth')
 
@@ -59,71 +60,8 @@ def _f0(ev: Evaluator) -> Any:
     return t25
 
 
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'H')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'blocksize')
-        t7 = r8 if type(t5) is int and type(t6) is int and t6 != 0 and -MAX_INT_MAGNITUDE <= (r8 := t5 % t6) <= MAX_INT_MAGNITUDE else binary('%', t5, t6, b)
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t7) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k9 = t7 == 0
-        else:
-            k9 = compare('==', t7, 0, b)
-        if k9:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e10:
-        u2 = e10
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'W')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t13 = load(ev, 'blocksize')
-            t14 = r15 if type(t12) is int and type(t13) is int and t13 != 0 and -MAX_INT_MAGNITUDE <= (r15 := t12 % t13) <= MAX_INT_MAGNITUDE else binary('%', t12, t13, b)
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t14) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k16 = t14 == 0
-            else:
-                k16 = compare('==', t14, 0, b)
-            if k16:
-                t11 = True
-            t1 = t11
-            d3 = not truthy(t1)
-        except Undecided as e17:
-            u2 = e17
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a0a898cdbe6dd66918fb1ad0', (_f0, _f1, )),
-    13: ('a0a898cdbe6dd66918fb1ad0', (_f0, _f1, )),
-    28: ('a0a898cdbe6dd66918fb1ad0', (_f0, _f1, )),
+    1: ('a0a898cdbe6dd66918fb1ad0', (_f0, _i0, )),
+    13: ('a0a898cdbe6dd66918fb1ad0', (_f0, _i0, )),
+    28: ('a0a898cdbe6dd66918fb1ad0', (_f0, _i0, )),
 }

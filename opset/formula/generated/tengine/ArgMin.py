@@ -3,122 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Generated
+from opset.formula.generated.tengine.ArgMax import _f0 as _i0
+from opset.formula.generated.tengine.ArgMax import _f1 as _i1
 
 OP = ('tengine', 'ArgMin')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 3
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'S')
-    t3 = FUNCTIONS['len']([t4], b)
-    t2 = FUNCTIONS['range']([t3], b)
-    for c5 in iterated(t2):
-        b.steps += 2
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6: Any = None
-        u7: Undecided | None = None
-        d8 = False
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = load(ev, 'keepdims')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t10) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k11 = t10 != 0
-            else:
-                k11 = compare('!=', t10, 0, b)
-            if k11:
-                t9 = True
-            t6 = t9
-            d8 = truthy(t6)
-        except Undecided as e12:
-            u7 = e12
-        if not d8:
-            try:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t13 = False
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t14 = load(ev, 'axis')
-                if ((q16 := type(c5)) is int or q16 is str) and type(t14) is q16:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k15 = c5 != t14
-                else:
-                    k15 = compare('!=', c5, t14, b)
-                if k15:
-                    t13 = True
-                t6 = t13
-                d8 = truthy(t6)
-            except Undecided as e17:
-                u7 = e17
-        if not d8 and u7 is not None:
-            raise u7
-        if truthy(t6):
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = False
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t19 = load(ev, 'axis')
-            if ((q21 := type(c5)) is int or q21 is str) and type(t19) is q21:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k20 = c5 == t19
-            else:
-                k20 = compare('==', c5, t19, b)
-            if k20:
-                t18 = True
-            t22: Any
-            if truthy(t18):
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                t22 = 1
-            else:
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t23 = t4[c5] if (type(t4) is list or type(t4) is tuple) and type(c5) is int and -len(t4) <= c5 < len(t4) else item_at(t4, c5)
-                t22 = t23
-            t1.append(t22)
-            check_length(len(t1), 'comprehension')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axis')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'S')
-    t3 = FUNCTIONS['len']([t4], b)
-    if ((q6 := type(t2)) is int or q6 is str) and type(t3) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t2 < t3
-    else:
-        k5 = compare('<', t2, t3, b)
-    if k5:
-        t1 = True
-    return t1
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0d335be315194143c3bf81e2', (_f0, _f1, )),
+    1: ('0d335be315194143c3bf81e2', (_i0, _i1, )),
 }

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.ai_onnx.Conv import _f3 as _i0
+from opset.formula.generated.ai_onnx.Conv import _f4 as _i1
 
 OP = ('tengine', 'Convolution')
 
@@ -214,57 +216,6 @@ def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'C')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'CG')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'group')
-    t5 = r6 if type(t3) is int and type(t4) is int and -MAX_INT_MAGNITUDE <= (r6 := t3 * t4) <= MAX_INT_MAGNITUDE else binary('*', t3, t4, b)
-    if ((q8 := type(t2)) is int or q8 is str) and type(t5) is q8:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k7 = t2 == t5
-    else:
-        k7 = compare('==', t2, t5, b)
-    if k7:
-        t1 = True
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'M')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'group')
-    t4 = r5 if type(t2) is int and type(t3) is int and t3 != 0 and -MAX_INT_MAGNITUDE <= (r5 := t2 % t3) <= MAX_INT_MAGNITUDE else binary('%', t2, t3, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t4) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t4 == 0
-    else:
-        k6 = compare('==', t4, 0, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t1: Any = None
     u2: Undecided | None = None
     d3 = False
@@ -313,7 +264,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -387,7 +338,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-def _f8(ev: Evaluator) -> Any:
+def _f6(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -462,5 +413,5 @@ def _f8(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d812c189b43ee0b08aadba2f', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
+    1: ('d812c189b43ee0b08aadba2f', (_f0, _f1, _f2, _f3, _i0, _i1, _f4, _f5, _f6, )),
 }

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.tengine.Convolution import _f3 as _i0
+from opset.formula.generated.ai_onnx.ConvTranspose import _f3 as _i1
 
 OP = ('tengine', 'Deconvolution')
 
@@ -111,63 +113,6 @@ def _f3(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'KH')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t6 = load(ev, 'kernel_h')
-        if ((q8 := type(t5)) is int or q8 is str) and type(t6) is q8:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k7 = t5 == t6
-        else:
-            k7 = compare('==', t5, t6, b)
-        if k7:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e9:
-        u2 = e9
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t10 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t11 = load(ev, 'KW')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t12 = load(ev, 'kernel_w')
-            if ((q14 := type(t11)) is int or q14 is str) and type(t12) is q14:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k13 = t11 == t12
-            else:
-                k13 = compare('==', t11, t12, b)
-            if k13:
-                t10 = True
-            t1 = t10
-            d3 = not truthy(t1)
-        except Undecided as e15:
-            u2 = e15
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
     t1 = False
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
@@ -190,32 +135,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'C')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'group')
-    t4 = r5 if type(t2) is int and type(t3) is int and t3 != 0 and -MAX_INT_MAGNITUDE <= (r5 := t2 % t3) <= MAX_INT_MAGNITUDE else binary('%', t2, t3, b)
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t4) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k6 = t4 == 0
-    else:
-        k6 = compare('==', t4, 0, b)
-    if k6:
-        t1 = True
-    return t1
-
-
-def _f6(ev: Evaluator) -> Any:
+def _f4(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -267,7 +187,7 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-def _f7(ev: Evaluator) -> Any:
+def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -323,5 +243,5 @@ def _f7(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('657adb7bf19b4cd46d9e549c', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+    1: ('657adb7bf19b4cd46d9e549c', (_f0, _f1, _f2, _i0, _f3, _i1, _f4, _f5, )),
 }

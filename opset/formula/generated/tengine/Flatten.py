@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
+from opset.formula.generated.com_microsoft.BeamSearch import _f11 as _i0
 
 OP = ('tengine', 'Flatten')
 
@@ -125,13 +126,6 @@ def _f2(ev: Evaluator) -> Any:
 
 def _f3(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return True
-
-
-def _f4(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = load(ev, 'N')
@@ -156,5 +150,5 @@ def _f4(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('57816a70427caec125f58841', (_f0, _f1, _f2, _f3, _f4, )),
+    1: ('57816a70427caec125f58841', (_f0, _f1, _f2, _i0, _f3, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.generated.tengine.ArgMax import _f1 as _i0
 
 OP = ('tengine', 'Gather')
 
@@ -54,29 +55,6 @@ def _f0(ev: Evaluator) -> Any:
 
 
 def _f1(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'axis')
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'S')
-    t3 = FUNCTIONS['len']([t4], b)
-    if ((q6 := type(t2)) is int or q6 is str) and type(t3) is q6:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k5 = t2 < t3
-    else:
-        k5 = compare('<', t2, t3, b)
-    if k5:
-        t1 = True
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -133,7 +111,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -240,5 +218,5 @@ def _f3(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('70d146cc3d4eb819bd6a1901', (_f0, _f1, _f2, _f3, )),
+    1: ('70d146cc3d4eb819bd6a1901', (_f0, _i0, _f1, _f2, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.generated.tengine.Deconvolution import _f5 as _i0
 
 OP = ('tengine', 'Interp')
 
@@ -141,61 +142,6 @@ def _f4(ev: Evaluator) -> Any:
         t4 = False
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = load(ev, 'oh')
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        if type(t5) is int:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k6 = t5 >= 1
-        else:
-            k6 = compare('>=', t5, 1, b)
-        if k6:
-            t4 = True
-        t1 = t4
-        d3 = not truthy(t1)
-    except Undecided as e7:
-        u2 = e7
-    if not d3:
-        try:
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'ow')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            if type(t9) is int:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k10 = t9 >= 1
-            else:
-                k10 = compare('>=', t9, 1, b)
-            if k10:
-                t8 = True
-            t1 = t8
-            d3 = not truthy(t1)
-        except Undecided as e11:
-            u2 = e11
-    if not d3 and u2 is not None:
-        raise u2
-    return t1
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1: Any = None
-    u2: Undecided | None = None
-    d3 = False
-    try:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        t4 = False
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
         t5 = load(ev, 'resize_type')
         b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
@@ -273,5 +219,5 @@ def _f5(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a030691140d2e79a15ed987c', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+    1: ('a030691140d2e79a15ed987c', (_f0, _f1, _f2, _f3, _i0, _f4, )),
 }

@@ -3,28 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Generated
+from opset.formula.generated.ai_onnx.SpatialBN import _f0 as _i0
 
 OP = ('tengine', 'MVN')
 
-def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'N')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'C')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t3 = load(ev, 'H')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t4 = load(ev, 'W')
-    t5: list[Any] = [t1, t2, t3, t4]
-    return t5
-
-
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('32ccafbd5d737129bfea11f1', (_f0, )),
+    1: ('32ccafbd5d737129bfea11f1', (_i0, )),
 }

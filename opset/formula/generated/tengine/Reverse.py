@@ -4,18 +4,11 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, item_at, load, read_input, truthy, unary
+from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('tengine', 'Reverse')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = load(ev, 'input')
-    return t1
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -36,7 +29,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -99,5 +92,5 @@ def _f2(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4f33e9560e7f8fa55390ed8a', (_f0, _f1, _f2, )),
+    1: ('4f33e9560e7f8fa55390ed8a', (_i0, _f0, _f1, )),
 }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load
+from opset.formula.generated.tengine.ROIAlign import _f1 as _i0
 
 OP = ('tengine', 'RoiPooling')
 
@@ -30,27 +31,6 @@ def _f1(ev: Evaluator) -> Any:
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'N')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 == 1
-    else:
-        k3 = compare('==', t2, 1, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f2(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
     t3 = load(ev, 'B')
@@ -69,5 +49,5 @@ def _f2(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d706912d070e0f97933e6cc8', (_f0, _f1, _f2, )),
+    1: ('d706912d070e0f97933e6cc8', (_f0, _i0, _f1, )),
 }

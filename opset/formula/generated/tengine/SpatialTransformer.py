@@ -4,17 +4,12 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
+from opset.formula.generated.ai_onnx.MaxRoiPool import _f0 as _i0
+from opset.formula.generated.tengine.ROIAlign import _f1 as _i1
 
 OP = ('tengine', 'SpatialTransformer')
 
 def _f0(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return 2
-
-
-def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 3
     if b.steps > MAX_STEPS: b.charge(0)
@@ -32,7 +27,7 @@ def _f1(ev: Evaluator) -> Any:
     return t5
 
 
-def _f2(ev: Evaluator) -> Any:
+def _f1(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -87,28 +82,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-def _f3(ev: Evaluator) -> Any:
-    b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t1 = False
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = load(ev, 'N')
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    if type(t2) is int:
-        b.steps += 1
-        if b.steps > MAX_STEPS: b.charge(0)
-        k3 = t2 == 1
-    else:
-        k3 = compare('==', t2, 1, b)
-    if k3:
-        t1 = True
-    return t1
-
-
-def _f4(ev: Evaluator) -> Any:
+def _f2(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
@@ -131,5 +105,5 @@ def _f4(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e4fc84910f3d5f1c930a117e', (_f0, _f1, _f2, _f3, _f4, )),
+    1: ('e4fc84910f3d5f1c930a117e', (_i0, _f0, _f1, _i1, _f2, )),
 }

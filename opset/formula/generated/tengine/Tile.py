@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.generated.com_microsoft.BeamSearch import _f11 as _i0
 
 OP = ('tengine', 'Tile')
 
@@ -392,13 +393,6 @@ def _f3(ev: Evaluator) -> Any:
 
 def _f4(ev: Evaluator) -> Any:
     b = ev.budget
-    b.steps += 1
-    if b.steps > MAX_STEPS: b.charge(0)
-    return True
-
-
-def _f5(ev: Evaluator) -> Any:
-    b = ev.budget
     b.steps += 2
     if b.steps > MAX_STEPS: b.charge(0)
     t1 = False
@@ -480,5 +474,5 @@ def _f5(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d81b72b714f9551014148830', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+    1: ('d81b72b714f9551014148830', (_f0, _f1, _f2, _f3, _i0, _f4, )),
 }
