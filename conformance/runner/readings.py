@@ -56,9 +56,9 @@ def followed_reading(version: OpVersion, inputs: Sequence[Any], attributes: Mapp
     return " or ".join(map(label, found)) or None
 
 
-def reading_followed_by_outputs(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str, Any], outputs: list[Any],
-                     problems_against: Callable[[list[Any]], list[str]],
-                     num_outputs: int) -> tuple[str | None, list[str]]:
+def reading_followed_by_outputs(version: OpVersion, inputs: Sequence[Any], attributes: Mapping[str, Any],
+                                outputs: list[Any], problems_against: Callable[[list[Any]], list[str]],
+                                num_outputs: int) -> tuple[str | None, list[str]]:
     """The reading(s) `outputs` follow (None: none), and why each computed reading that holds is not followed.
 
     `attributes` are resolved (as kernels get them); `problems_against(expected)` checks `outputs` against another
