@@ -236,6 +236,14 @@ def split_patterns(values: Iterable[str] | None) -> tuple[str, ...]:
     return tuple(p.strip() for v in values or () for p in v.split(",") if p.strip())
 
 
+def in_selection(domain: str, op: str, patterns: Sequence[str], domains: Sequence[str]) -> bool:
+    """conform's selection (`--op` globs, `--domain` names; all when none are given) holds `domain::op`."""
+    import fnmatch
+
+    return ((not patterns or any(fnmatch.fnmatchcase(op, p) for p in patterns))
+            and (not domains or domain in domains))
+
+
 def namespace_values(options: argparse.Namespace) -> dict[str, Any]:
     """The CELL_OPTIONS' values of a parsed conform command line, by RunConfig field."""
     return {o.dest: getattr(options, o.dest) for o in CELL_OPTIONS}

@@ -8,21 +8,15 @@ selection, when it ran, how many cells), so a reader knows which cells are newer
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Sequence
 from typing import Any
 
+from conformance.runner.config import in_selection
 from conformance.runner.report import RunReport
 
 
 class RefreshError(ValueError):
     """A partial run that cannot refresh the report: the message says why."""
-
-
-def in_selection(domain: str, op: str, ops: Sequence[str], domains: Sequence[str]) -> bool:
-    """conform's selection: the op names matching a glob of `ops` in the domains of `domains` (all when empty)."""
-    return ((not ops or any(fnmatch.fnmatchcase(op, p) for p in ops))
-            and (not domains or domain in domains))
 
 
 def refreshed(base: RunReport, part: RunReport, ops: Sequence[str], domains: Sequence[str]) -> RunReport:

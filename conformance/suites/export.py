@@ -104,8 +104,9 @@ def _run(options: argparse.Namespace, sink: ExportSink) -> int:
     if options.draws < 0 or options.jobs < 1:
         print("conform export: --draws must be >= 0 and --jobs >= 1", file=sys.stderr)
         return 2
+    from conformance.runner.config import split_patterns
     from conformance.runner.outputs import OutputError, check_folder
-    from conformance.test_modules.generator import select_ops, split_patterns
+    from conformance.test_modules.generator import select_ops
     from opset.errors import RegistryError
 
     try:

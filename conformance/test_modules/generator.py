@@ -10,7 +10,6 @@ A file is written only when its content changed.
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import re
 import shlex
 import sys
@@ -64,9 +63,9 @@ def render_module(op: OpSchema, environment: jinja2.Environment, out: Path) -> s
 
 def select_ops(ops: Iterable[OpSchema], patterns: Sequence[str], domains: Sequence[str]) -> list[OpSchema]:
     """The ops matching the name globs and domains (all of them when none are given)."""
-    return [op for op in ops
-            if (not patterns or any(fnmatch.fnmatchcase(op.name, p) for p in patterns))
-            and (not domains or op.domain in domains)]
+    from conformance.runner.config import in_selection
+
+    return [op for op in ops if in_selection(op.domain, op.name, patterns, domains)]
 
 
 def generate(out: Path, ops: Iterable[OpSchema]) -> list[Path]:
@@ -84,10 +83,6 @@ def generate(out: Path, ops: Iterable[OpSchema]) -> list[Path]:
     return paths
 
 
-def split_patterns(values: Sequence[str] | None) -> list[str]:
-    return [p.strip() for v in values or () for p in v.split(",") if p.strip()]
-
-
 def main(args: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="gen tests", description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, type=Path, help="directory to write the test modules into")
@@ -102,6 +97,8 @@ def main(args: list[str]) -> int:
     except RegistryError as e:
         print(e, file=sys.stderr)
         return 1
+    from conformance.runner.config import split_patterns
+
     ops = select_ops(registry, split_patterns(options.op), options.domain or [])
     if not ops:
         print("gen tests: no op matches the selection", file=sys.stderr)

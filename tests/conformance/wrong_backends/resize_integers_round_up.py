@@ -5,22 +5,13 @@ gives. Before the reading's values were computed, any integer difference where r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
-import onnx
 
-from conformance.backends.protocol import Outer
-from tests.conformance.wrong_backends._base import AlteredReference
+from tests.conformance.wrong_backends._resize_integers import ResizeIntegersConverted
 
 
-class Backend(AlteredReference):
-    def run(self, node: onnx.NodeProto, inputs: list[np.ndarray | None],
-            opset_imports: Mapping[str, int] | None = None, outer: Outer | None = None) -> list[np.ndarray]:
-        x = inputs[0]
-        mode = next((a.s.decode() for a in node.attribute if a.name == "mode"), "nearest")
-        if node.op_type != "Resize" or x is None or x.dtype.kind not in "iu" or mode == "nearest":
-            return self.reference.run(node, inputs, opset_imports, outer)
-        data = self.reference.run(node, [x.astype(np.float64), *inputs[1:]], opset_imports, outer)[0]
-        info = np.iinfo(x.dtype)
-        return [np.clip(np.ceil(data), info.min, info.max).astype(x.dtype)]
+class Backend(ResizeIntegersConverted):
+    work = np.float64
+
+    def whole(self, data: np.ndarray) -> np.ndarray:
+        return np.asarray(np.ceil(data))
