@@ -7,8 +7,9 @@ taken, later ones are ignored until the command has cleaned up: a second Ctrl-C 
 
 Python cannot deliver an exception raised where it is "unraisable" (a garbage-collector callback, a `__del__`, a
 weakref finalizer): it prints "Exception ignored in ..." with a traceback and goes on. A signal that lands there
-would be lost. So within the block `sys.unraisablehook` keeps such an `Interrupted` silently, and the command raises
-it again at its next safe point (`interrupt_if_pending`, between two cells and before it returns).
+would be lost, and so would one that a library catches (pytest's own unraisable hook in an in-process cell). So the
+handler keeps the `Interrupted` it raises, `sys.unraisablehook` keeps such an exception silently, and the command
+raises it again at its next safe point (`interrupt_if_pending`, between two cells and before it returns).
 """
 
 from __future__ import annotations
@@ -69,7 +70,9 @@ def stopping_on_signals() -> Iterator[None]:
     def stop(signum: int, frame: FrameType | None) -> None:
         for s in STOPPING_SIGNALS:  # the cleanup that follows runs to its end
             signal.signal(s, signal.SIG_IGN)
-        raise Interrupted(signum)
+        stopped = Interrupted(signum)
+        _pending[:] = [stopped]  # kept even where something swallows the raise (pytest's own unraisable hook)
+        raise stopped
 
     previous_hook = sys.unraisablehook
 
