@@ -116,3 +116,18 @@ def test_a_signal_landing_where_python_cannot_raise_is_kept_for_the_next_safe_po
         interrupt_if_pending()  # raised once: the next safe point goes on
     assert stopped.value.signum == signal.SIGTERM
     assert "Exception ignored" not in capsys.readouterr().err
+
+
+def test_a_signal_whose_interrupt_a_library_swallows_is_raised_at_the_next_safe_point() -> None:
+    """pytest's unraisable hook (an in-process cell) or a library's `except BaseException` takes the Interrupted:
+    the handler kept it, so the run still stops between two cells."""
+    from conformance.signals import Interrupted, interrupt_if_pending, stopping_on_signals
+
+    with stopping_on_signals():
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:  # what the library does
+            pass
+        with pytest.raises(Interrupted) as stopped:
+            interrupt_if_pending()
+    assert stopped.value.signum == signal.SIGINT
