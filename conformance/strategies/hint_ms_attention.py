@@ -273,23 +273,6 @@ GQA_HINT = OpHint(shapes=_gqa_shapes, generic_attributes=False,
 
 # ---- RelativePositionBias and GatedRelativePositionBias ---------------------------------------------------------
 
-def _rpb_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    bidirectional = draw(integers(0, 1))
-    buckets = draw(integers(4 if bidirectional else 2, 16))
-    span = buckets // 2 if bidirectional else buckets
-    ctx.attributes.update(is_bidirectional=bidirectional, max_distance=draw(integers(span // 2 + 1, 24)))
-    _use(ctx, bias_table=[buckets, draw(integers(1, 3))])
-    ctx.scratch["length"] = draw(integers(1, 10))
-
-
-def _length(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    return np.array(ctx.scratch["length"], dtype=np.int64)
-
-
-RPB_HINT = OpHint(shapes=_rpb_shapes, generic_attributes=False,
-                  values={"query_length": _length, "key_length": _length})
-
-
 def _grpb_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     batch, seq, heads, head = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 3)), \
         draw(integers(1, 4))

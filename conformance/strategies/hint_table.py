@@ -53,7 +53,6 @@ from conformance.strategies.hint_ms_attention import (
     PACKED_MHA_HINT,
     REMOVE_PADDING_HINT,
     RESTORE_PADDING_HINT,
-    RPB_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
@@ -287,7 +286,6 @@ HINTS.update({
     ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
     ("com.microsoft", "MultiHeadAttention"): (MHA_HINT,),
     ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
-    ("com.microsoft", "RelativePositionBias"): (RPB_HINT,),
     ("com.microsoft", "GatedRelativePositionBias"): (GRPB_HINT,),
     ("com.microsoft", "RemovePadding"): (REMOVE_PADDING_HINT,),
     ("com.microsoft", "RestorePadding"): (RESTORE_PADDING_HINT,),
