@@ -302,21 +302,6 @@ GRPB_HINT = OpHint(shapes=_grpb_shapes, generic_attributes=False, values={"token
 
 # ---- RemovePadding and RestorePadding ---------------------------------------------------------------------------
 
-def _remove_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq = draw(integers(1, 3)), draw(integers(1, 5))
-    ctx.scratch.update(batch=batch, seq=seq)
-    _use(ctx, input=[batch, seq, draw(integers(1, 6))], sequence_token_count=[batch])
-
-
-def _token_counts(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    out: np.ndarray = _rng(draw).integers(0, ctx.scratch["seq"] + 1, ctx.scratch["batch"]).astype(np.int32)
-    return out
-
-
-REMOVE_PADDING_HINT = OpHint(shapes=_remove_padding_shapes, generic_attributes=False,
-                             values={"sequence_token_count": _token_counts})
-
-
 def _restore_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     batch, seq = draw(integers(1, 3)), draw(integers(1, 5))
     ctx.scratch.update(batch=batch, seq=seq, right_padded=draw(BOOLEANS))
