@@ -300,32 +300,6 @@ def _token_offset(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
 GRPB_HINT = OpHint(shapes=_grpb_shapes, generic_attributes=False, values={"token_offset": _token_offset})
 
 
-# ---- RemovePadding and RestorePadding ---------------------------------------------------------------------------
-
-def _restore_padding_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq = draw(integers(1, 3)), draw(integers(1, 5))
-    ctx.scratch.update(batch=batch, seq=seq, right_padded=draw(BOOLEANS))
-    _use(ctx, input=[draw(integers(0, batch * seq)), draw(integers(1, 6))], token_offset=[batch, seq])
-
-
-def _restore_offsets(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    """RemovePadding's layout (tokens of right-padded sequences first) or any order of the positions."""
-    s, rng = ctx.scratch, _rng(draw)
-    if s["right_padded"]:
-        counts = rng.integers(0, s["seq"] + 1, s["batch"])
-        pos = np.arange(s["seq"])[None, :]
-        flat = np.arange(s["batch"])[:, None] * s["seq"] + pos
-        real = pos < counts[:, None]
-        offsets = np.concatenate([flat[real], flat[~real]])
-    else:
-        offsets = rng.permutation(s["batch"] * s["seq"])
-    return offsets.reshape(s["batch"], s["seq"]).astype(np.int32)
-
-
-RESTORE_PADDING_HINT = OpHint(shapes=_restore_padding_shapes, generic_attributes=False,
-                              values={"token_offset": _restore_offsets})
-
-
 # ---- ops without a reference kernel: valid nodes for their shape formulas -----------------------------------------
 
 def _decoder_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:

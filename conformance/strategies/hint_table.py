@@ -51,7 +51,6 @@ from conformance.strategies.hint_ms_attention import (
     MHA_HINT,
     PACKED_ATTENTION_HINT,
     PACKED_MHA_HINT,
-    RESTORE_PADDING_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
@@ -286,7 +285,6 @@ HINTS.update({
     ("com.microsoft", "MultiHeadAttention"): (MHA_HINT,),
     ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
     ("com.microsoft", "GatedRelativePositionBias"): (GRPB_HINT,),
-    ("com.microsoft", "RestorePadding"): (RESTORE_PADDING_HINT,),
     ("com.microsoft", "DecoderAttention"): (DECODER_ATTENTION_HINT,),
     ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
     ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
