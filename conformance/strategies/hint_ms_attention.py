@@ -271,35 +271,6 @@ GQA_HINT = OpHint(shapes=_gqa_shapes, generic_attributes=False,
                   outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
 
 
-# ---- RelativePositionBias and GatedRelativePositionBias ---------------------------------------------------------
-
-def _grpb_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, heads, head = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 3)), \
-        draw(integers(1, 4))
-    d = 2 * draw(integers(1, 4))
-    ctx.attributes["num_heads"] = heads
-    ctx.scratch.update(batch=batch, seq=seq)
-    if draw(BOOLEANS):
-        count = draw(integers(1, batch * seq))
-        ctx.scratch["count"] = count
-        _use(ctx, query_layer=[count, heads * head], token_offset=[batch, seq])
-    else:
-        _use(ctx, query_layer=[batch, seq, heads * head])
-        _omit(ctx, "token_offset")
-    _use(ctx, query_bias=[heads * head], rel_pos=[1, heads, seq, seq], weight=[head, d], bias=[d],
-         eco_a=[1, heads, 1, 1])
-
-
-def _token_offset(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    if "token_offset" in ctx.omitted:
-        return None
-    s = ctx.scratch
-    return _rng(draw).permutation(s["batch"] * s["seq"]).reshape(s["batch"], s["seq"]).astype(np.int32)
-
-
-GRPB_HINT = OpHint(shapes=_grpb_shapes, generic_attributes=False, values={"token_offset": _token_offset})
-
-
 # ---- ops without a reference kernel: valid nodes for their shape formulas -----------------------------------------
 
 def _decoder_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
