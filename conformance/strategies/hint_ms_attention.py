@@ -421,18 +421,6 @@ DMSA_HINT = OpHint(shapes=_dmsa_shapes, generic_attributes=False,
                    outputs=lambda draw, ctx: 2)
 
 
-def _longformer_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, heads, head = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 2)), \
-        draw(integers(1, 3))
-    hidden = heads * head
-    ctx.attributes.update(num_heads=heads, window=draw(integers(1, 3)))
-    _use(ctx, input=[batch, seq, hidden], weight=[hidden, 3 * hidden], bias=[3 * hidden], mask=[batch, seq],
-         global_weight=[hidden, 3 * hidden], global_bias=[3 * hidden], **{"global": [batch, seq]})
-
-
-LONGFORMER_HINT = OpHint(shapes=_longformer_shapes, generic_attributes=False)
-
-
 def _packed_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int, int]:
     """Right-padded sequences of drawn lengths: the token count, heads and head size; attention_bias some of the
     time."""

@@ -46,7 +46,6 @@ from conformance.strategies.hint_ms_attention import (
     DMMHA_HINT,
     DMSA_HINT,
     GQA_HINT,
-    LONGFORMER_HINT,
     MHA_HINT,
     PACKED_ATTENTION_HINT,
     PACKED_MHA_HINT,
@@ -286,7 +285,6 @@ HINTS.update({
     ("com.microsoft", "DecoderAttention"): (DECODER_ATTENTION_HINT,),
     ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
     ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
-    ("com.microsoft", "LongformerAttention"): (LONGFORMER_HINT,),
     ("com.microsoft", "PackedAttention"): (PACKED_ATTENTION_HINT,),
     ("com.microsoft", "PackedMultiHeadAttention"): (PACKED_MHA_HINT,),
 })
