@@ -187,17 +187,3 @@ LINEAR_ATTENTION_HINT = OpHint(shapes=_linear_attention_shapes,
                                values={"key": _keys, "decay": _gate("decay", -1.0, 0.0),
                                        "beta": _gate("beta", 0.0, 1.0)},
                                generic_attributes=False)
-
-
-def _causal_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    n, c, length, k = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 5)), draw(integers(1, 4))
-    ctx.shapes.update(input=[n, c, length], weight=[c, 1, k])
-    for name, shape in (("bias", [c]), ("past_state", [n, c, k - 1])):
-        if name not in ctx.omitted and draw(BOOLEANS):
-            ctx.shapes[name] = shape
-        else:
-            ctx.omitted.add(name)
-            ctx.shapes[name] = None
-
-
-CAUSAL_CONV_HINT = OpHint(shapes=_causal_conv_shapes)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from conformance.strategies.hint_attention import (
     ATTENTION_HINT,
-    CAUSAL_CONV_HINT,
     LINEAR_ATTENTION_HINT,
     ROTARY_EMBEDDING_HINT,
 )
@@ -128,8 +127,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Attention"): (ATTENTION_HINT,),
     # a recurrent state window: heads, state shapes and the update rule's gates decided together
     ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
-    # the state's length follows kernel and dilation, and its layout follows the input's: one draw decides them
-    ("ai.onnx", "CausalConvWithState"): (CAUSAL_CONV_HINT,),
     # each exponent value follows the base value it meets (broadcast): no fractional power of a negative integer base,
     # no negative power of an integer 0: values tied element by element across two inputs
     ("ai.onnx", "Pow"): POW_HINTS,
