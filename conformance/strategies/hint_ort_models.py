@@ -289,24 +289,6 @@ VARLEN_NGRAM_HASH_HINT = OpHint(
             "capture_count": _ints("capture_count", 0, 5)})
 
 
-def _group_router_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """Legacy routing (router_probs): groups dividing the experts; the projection needs the full-score outputs,
-    which a prefix of the outputs never reaches, so it stays off."""
-    n_group, size = draw(integers(1, 4)), draw(integers(1, 4))
-    experts = n_group * size
-    lead = [draw(integers(1, 3)) for _ in range(draw(integers(1, 2)))]
-    ctx.attributes.update(n_group=n_group, topk_group=draw(integers(1, n_group)), top_k=draw(integers(1, size)),
-                          group_topk=draw(integers(1, size + 1)))
-    if draw(BOOLEANS):
-        ctx.attributes["router_sentinel"] = draw(st.sampled_from([-1.0, -30000.0]))
-    ctx.shapes["logits"] = [*lead, experts]
-    set_input_shape(ctx, "expert_bias", [experts])
-    _place(ctx, "projection_weight", None)
-
-
-GROUP_ROUTER_HINT = OpHint(shapes=_group_router_shapes, outputs=lambda draw, ctx: 1, generic_attributes=False)
-
-
 def _varlen_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     lengths = [draw(integers(1, 4)) for _ in range(draw(integers(1, 3)))]
     batch, total = len(lengths), sum(lengths)

@@ -57,7 +57,6 @@ from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HI
 from conformance.strategies.hint_ort_misc import GIVEN_TENSOR_FILL_HINT, IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
-from conformance.strategies.hint_ort_models import GROUP_ROUTER_HINT as ORT_GROUP_ROUTER_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
@@ -256,8 +255,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # table lengths follow the n-gram order, and ids from a small vocabulary hit EOS: a tokenizer's layout
     ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
     ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),  # as above, packed into requests
-    # groups divide the experts and top_k stays within the kept groups: one draw decides the routing layout
-    ("com.microsoft", "MoEGroupRouter"): (ORT_GROUP_ROUTER_HINT,),
     # packed requests: cumulative sequence lengths whose values cut the token axis; the state follows kernel/dilation
     ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
     # head counts that group, requests by cu_seqlens or a uniform split, the gates the update rule needs, unit keys
