@@ -440,15 +440,6 @@ def _packed_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int, int]:
     return sum(lengths), heads, draw(integers(1, 3))
 
 
-def _packed_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    tokens, heads, head = _packed_common(draw, ctx)
-    width, v_head = draw(integers(1, 4)), draw(integers(1, 3))
-    sizes = [heads * head, heads * head, heads * v_head]
-    if v_head != head or draw(BOOLEANS):
-        ctx.attributes["qkv_hidden_sizes"] = sizes
-    _use(ctx, input=[tokens, width], weights=[width, sum(sizes)], bias=[sum(sizes)])
-
-
 def _packed_mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     tokens, heads, head = _packed_common(draw, ctx)
     v_head = head
@@ -479,7 +470,5 @@ def _cumulative(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     return out
 
 
-PACKED_ATTENTION_HINT = OpHint(shapes=_packed_attention_shapes, generic_attributes=False,
-                               values={"token_offset": _packed_offsets, "cumulative_sequence_length": _cumulative})
 PACKED_MHA_HINT = OpHint(shapes=_packed_mha_shapes, generic_attributes=False,
                          values={"token_offset": _packed_offsets, "cumulative_sequence_length": _cumulative})

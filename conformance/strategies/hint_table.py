@@ -46,7 +46,6 @@ from conformance.strategies.hint_ms_attention import (
     DMSA_HINT,
     GQA_HINT,
     MHA_HINT,
-    PACKED_ATTENTION_HINT,
     PACKED_MHA_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
@@ -279,7 +278,6 @@ HINTS.update({
     ("com.microsoft", "DecoderAttention"): (DECODER_ATTENTION_HINT,),
     ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
     ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
-    ("com.microsoft", "PackedAttention"): (PACKED_ATTENTION_HINT,),
     ("com.microsoft", "PackedMultiHeadAttention"): (PACKED_MHA_HINT,),
 })
 
