@@ -46,7 +46,6 @@ from conformance.strategies.hint_ms_attention import (
     DMSA_HINT,
     GQA_HINT,
     MHA_HINT,
-    PACKED_MHA_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
@@ -278,7 +277,6 @@ HINTS.update({
     ("com.microsoft", "DecoderAttention"): (DECODER_ATTENTION_HINT,),
     ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
     ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
-    ("com.microsoft", "PackedMultiHeadAttention"): (PACKED_MHA_HINT,),
 })
 
 
