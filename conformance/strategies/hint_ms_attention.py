@@ -4,8 +4,6 @@ gate parameters that leave the ops defined."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 from hypothesis import strategies as st
 
@@ -272,47 +270,6 @@ GQA_HINT = OpHint(shapes=_gqa_shapes, generic_attributes=False,
 
 
 # ---- ops without a reference kernel: valid nodes for their shape formulas -----------------------------------------
-
-def _decoder_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """Each branch of the flags (cross attention with use_past only with has_layer_state), a key padding mask of the
-    attended length some of the time."""
-    seq, batch, heads, head = draw(integers(1, 3)), draw(integers(1, 2)), draw(integers(1, 2)), \
-        draw(integers(1, 3))
-    hidden, kv_seq, cache = heads * head, draw(integers(1, 3)), draw(integers(1, 3))
-    ctx.attributes["num_heads"] = heads
-    cross, past, state = draw(BOOLEANS), draw(BOOLEANS), draw(BOOLEANS)
-    state = state or (past and cross)
-    masked = draw(BOOLEANS)
-    length = (cache if cross else cache + seq) if past and state else (kv_seq if cross else seq)
-    ctx.scratch.update(flags=[cross, past, state, masked], batch=batch, length=length)
-    _use(ctx, query=[seq, batch, hidden], key=[kv_seq, batch, hidden], q_weight=[hidden, hidden],
-         kv_weight=[hidden, 2 * hidden], bias=[3 * hidden], static_kv=[1], use_past=[1], has_layer_state=[1],
-         has_key_padding_mask=[1], key_cache=[batch, heads, cache, head], value_cache=[batch, heads, cache, head])
-    if masked:
-        _use(ctx, key_padding_mask=[batch, length])
-    else:
-        _omit(ctx, "key_padding_mask")
-
-
-def _flag(index: int) -> Callable[[DrawFn, DrawContext], np.ndarray]:
-    return lambda draw, ctx: np.array([ctx.scratch["flags"][index]], dtype=np.bool_)
-
-
-def _key_padding(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    """True marks a padded key; each entry keeps its first key."""
-    if "key_padding_mask" in ctx.omitted:
-        return None
-    s = ctx.scratch
-    out: np.ndarray = _rng(draw).random((s["batch"], s["length"])) < 0.4
-    out[:, 0] = False
-    return out
-
-
-DECODER_ATTENTION_HINT = OpHint(shapes=_decoder_attention_shapes, generic_attributes=False,
-                                values={"static_kv": _flag(0), "use_past": _flag(1), "has_layer_state": _flag(2),
-                                        "has_key_padding_mask": _flag(3), "key_padding_mask": _key_padding},
-                                outputs=lambda draw, ctx: 3)
-
 
 def _dmmha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Self attention into shared buffers (beams in groups with a cache indirection, some of the time) or cross

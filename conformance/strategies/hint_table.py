@@ -41,7 +41,6 @@ from conformance.strategies.hint_ml_encoders import (
 )
 from conformance.strategies.hint_ms_attention import (
     ATTENTION_MS_HINT,
-    DECODER_ATTENTION_HINT,
     DMMHA_HINT,
     DMSA_HINT,
     GQA_HINT,
@@ -274,7 +273,6 @@ HINTS.update({
     ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
     ("com.microsoft", "MultiHeadAttention"): (MHA_HINT,),
     ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
-    ("com.microsoft", "DecoderAttention"): (DECODER_ATTENTION_HINT,),
     ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
     ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
 })
