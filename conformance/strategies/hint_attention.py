@@ -13,45 +13,6 @@ from conformance.strategies.hints import ArrayHint, OpHint
 from conformance.strategies.memo import BOOLEANS, integers
 
 
-def _rotary_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, heads = draw(integers(1, 3)), draw(integers(1, 4)), draw(integers(1, 3))
-    head = 2 * draw(integers(1, 4))
-    rot = draw(st.sampled_from([0, *range(2, head + 1, 2)]))
-    three_d = draw(BOOLEANS)
-    ctx.shapes["X"] = [batch, seq, heads * head] if three_d else [batch, heads, seq, head]
-    if three_d or draw(BOOLEANS):
-        ctx.attributes["num_heads"] = heads
-    if rot:
-        ctx.attributes["rotary_embedding_dim"] = rot
-    ctx.attributes["interleaved"] = draw(integers(0, 1))
-    half = (rot or head) // 2
-    with_positions = "position_ids" not in ctx.omitted and draw(BOOLEANS)
-    if with_positions:
-        positions = draw(integers(1, 6))
-        ctx.scratch["positions"] = positions
-        cache = [positions, half]
-        ctx.shapes["position_ids"] = [batch, seq]
-    else:
-        ctx.omitted.add("position_ids")
-        ctx.shapes["position_ids"] = None
-        cache = [batch, seq, half]
-    ctx.shapes["cos_cache"] = cache
-    ctx.shapes["sin_cache"] = list(cache)
-
-
-def _position_ids(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    shape = ctx.shapes.get("position_ids")
-    if shape is None:
-        return None
-    seed = draw(integers(0, 2**31 - 1))
-    positions = int(ctx.scratch["positions"])
-    return np.asarray(np.random.default_rng(seed).integers(0, positions, size=shape), dtype=np.int64)
-
-
-ROTARY_EMBEDDING_HINT = OpHint(shapes=_rotary_shapes, values={"position_ids": _position_ids},
-                               generic_attributes=False)
-
-
 def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     since = ctx.version.since
     batch, hkv, group = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2))

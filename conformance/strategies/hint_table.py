@@ -9,7 +9,6 @@ from __future__ import annotations
 from conformance.strategies.hint_attention import (
     ATTENTION_HINT,
     LINEAR_ATTENTION_HINT,
-    ROTARY_EMBEDDING_HINT,
 )
 from conformance.strategies.hint_binary import POW_HINTS
 from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT
@@ -118,7 +117,6 @@ NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolate
 # body, a model, a text grammar) or ties values together element by element, which no domain key states.
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # an attention cache layout: heads, head size, rotated width, caches and position ids decided in one draw
-    ("ai.onnx", "RotaryEmbedding"): (ROTARY_EMBEDDING_HINT,),
     # an attention cache layout: GQA head groups, past/present caches and a mask of one of four ranks decided together
     ("ai.onnx", "Attention"): (ATTENTION_HINT,),
     # a recurrent state window: heads, state shapes and the update rule's gates decided together
