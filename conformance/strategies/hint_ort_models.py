@@ -241,14 +241,6 @@ def _ngram_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int]:
     return n, heads
 
 
-def _ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    n, _ = _ngram_common(draw, ctx)
-    b, s = draw(integers(1, 3)), draw(integers(1, 6))
-    ctx.shapes["input_ids"] = [b, s]
-    _place(ctx, "past_ids", [b, n - 1] if draw(BOOLEANS) else None)
-    _place(ctx, "segment_ids", [b, s] if draw(BOOLEANS) else None)
-
-
 # ids from a small vocabulary so that EOS (an id drawn from it) occurs; multipliers wide enough to wrap
 _NGRAM_VALUES: dict[str, ArrayHint] = {
     "input_ids": _ints("input_ids", 0, 3), "past_ids": _ints("past_ids", 0, 3),
@@ -256,7 +248,6 @@ _NGRAM_VALUES: dict[str, ArrayHint] = {
     "multipliers": _ints("multipliers", -(2**62), 2**62), "vocab_sizes": _ints("vocab_sizes", 1, 1000),
     "head_offsets": _ints("head_offsets", 0, 2**62), "past_segment_ids": _ints("past_segment_ids", 0, 1),
 }
-NGRAM_HASH_HINT = OpHint(shapes=_ngram_shapes, values=_NGRAM_VALUES, generic_attributes=False)
 
 
 def _varlen_ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:

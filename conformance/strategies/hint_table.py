@@ -55,7 +55,6 @@ from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSA
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import MOE_HINT
-from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
 from conformance.strategies.hint_ort_models import SPARSE_ATTENTION_HINT as ORT_SPARSE_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
@@ -248,7 +247,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # packed weights: byte widths, scale and zero-point shapes follow the bits and the block size
     ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
     # table lengths follow the n-gram order, and ids from a small vocabulary hit EOS: a tokenizer's layout
-    ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
     ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),  # as above, packed into requests
     # packed requests: cumulative sequence lengths whose values cut the token axis; the state follows kernel/dilation
     ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
