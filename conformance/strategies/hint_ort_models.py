@@ -229,57 +229,6 @@ def _ints(name: str, low: int, high: int) -> ArrayHint:
     return build
 
 
-def _ngram_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int]:
-    """Attributes and tables; the (EOS, fill) choices. Returns (max_ngram_size, heads)."""
-    n, per = draw(integers(2, 4)), draw(integers(1, 3))
-    heads = (n - 1) * per
-    ctx.attributes.update(max_ngram_size=n, n_head_per_ngram=per, pad_id=draw(integers(-3, 9)))
-    ctx.attributes["reset_on_eos"] = draw(integers(0, 1))
-    ctx.shapes.update(multipliers=[n + draw(integers(0, 1))], vocab_sizes=[heads])
-    _place(ctx, "head_offsets", [heads] if draw(BOOLEANS) else None)
-    _place(ctx, "eos_token_id", [] if draw(integers(0, 2)) else None)
-    return n, heads
-
-
-# ids from a small vocabulary so that EOS (an id drawn from it) occurs; multipliers wide enough to wrap
-_NGRAM_VALUES: dict[str, ArrayHint] = {
-    "input_ids": _ints("input_ids", 0, 3), "past_ids": _ints("past_ids", 0, 3),
-    "eos_token_id": _ints("eos_token_id", 0, 3), "segment_ids": _ints("segment_ids", 0, 1),
-    "multipliers": _ints("multipliers", -(2**62), 2**62), "vocab_sizes": _ints("vocab_sizes", 1, 1000),
-    "head_offsets": _ints("head_offsets", 0, 2**62), "past_segment_ids": _ints("past_segment_ids", 0, 1),
-}
-
-
-def _varlen_ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    n, _ = _ngram_common(draw, ctx)
-    lengths = [draw(integers(1, 4)) for _ in range(draw(integers(1, 3)))]
-    batch, total = len(lengths), sum(lengths)
-    ctx.scratch["cumulative"] = np.cumsum([0, *lengths]).astype(np.int32)
-    ctx.shapes.update(input_ids=[total], cumulative_sequence_length=[batch + 1])
-    _place(ctx, "past_ids", [batch, n - 1] if draw(BOOLEANS) else None)
-    segments = draw(BOOLEANS)
-    _place(ctx, "segment_ids", [total] if segments else None)
-    _place(ctx, "past_segment_ids", [batch, n - 1] if segments and draw(BOOLEANS) else None)
-    capacity = draw(st.sampled_from([0, 0, 1, 3]))
-    if capacity:
-        ctx.attributes["state_update_capacity"] = capacity
-    _place(ctx, "capture_count", [batch] if capacity else None)
-
-
-def _varlen_ngram_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """present_segment_ids only with segment_ids (onnxruntime refuses it otherwise); state_update with a capacity."""
-    if "segment_ids" in ctx.omitted:
-        return int(draw(integers(1, 2)))
-    capacity = int(ctx.attributes.get("state_update_capacity", 0))
-    return int(draw(integers(3, 4))) if capacity > 0 else int(draw(integers(1, 3)))
-
-
-VARLEN_NGRAM_HASH_HINT = OpHint(
-    shapes=_varlen_ngram_shapes, outputs=_varlen_ngram_outputs, generic_attributes=False,
-    values={**_NGRAM_VALUES, "cumulative_sequence_length": lambda draw, ctx: ctx.scratch["cumulative"],
-            "capture_count": _ints("capture_count", 0, 5)})
-
-
 def _varlen_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     lengths = [draw(integers(1, 4)) for _ in range(draw(integers(1, 3)))]
     batch, total = len(lengths), sum(lengths)

@@ -58,7 +58,6 @@ from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
 from conformance.strategies.hint_ort_models import SPARSE_ATTENTION_HINT as ORT_SPARSE_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
-from conformance.strategies.hint_ort_models import VARLEN_NGRAM_HASH_HINT as ORT_VARLEN_NGRAM_HASH_HINT
 from conformance.strategies.hint_qlinear import (
     QLINEAR_CONCAT_HINT,
 )
@@ -246,8 +245,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
     # packed weights: byte widths, scale and zero-point shapes follow the bits and the block size
     ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
-    # table lengths follow the n-gram order, and ids from a small vocabulary hit EOS: a tokenizer's layout
-    ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),  # as above, packed into requests
     # packed requests: cumulative sequence lengths whose values cut the token axis; the state follows kernel/dilation
     ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
     # head counts that group, requests by cu_seqlens or a uniform split, the gates the update rule needs, unit keys
