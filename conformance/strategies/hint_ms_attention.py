@@ -120,66 +120,6 @@ ATTENTION_MS_HINT = OpHint(shapes=_attention_shapes, generic_attributes=False,
                            outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
 
 
-# ---- MultiHeadAttention -----------------------------------------------------------------------------------------
-
-def _mha_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, kv_seq = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 4))
-    heads, head, v_head = draw(integers(1, 3)), draw(integers(1, 4)), draw(integers(1, 4))
-    hidden = heads * head
-    ctx.attributes["num_heads"] = heads
-    in_heads = draw(integers(0, 3)) == 0
-    if in_heads:
-        v_head = head  # onnxruntime takes key and value in heads of one shape only
-    _use(ctx, query=[batch, seq, hidden])
-    if in_heads:
-        _use(ctx, key=[batch, heads, kv_seq, head], value=[batch, heads, kv_seq, v_head])
-    else:
-        _use(ctx, key=[batch, kv_seq, hidden], value=[batch, kv_seq, heads * v_head])
-    if _often(draw):
-        _use(ctx, bias=[2 * hidden + heads * v_head])
-    else:
-        _omit(ctx, "bias")
-    past = draw(integers(1, 3)) if not in_heads and v_head == head and draw(BOOLEANS) else 0
-    shared = bool(past) and draw(integers(0, 2)) == 0
-    if past:
-        rows = past + kv_seq + draw(integers(0, 2)) if shared else past
-        _use(ctx, past_key=[batch, heads, rows, head], past_value=[batch, heads, rows, v_head])
-        ctx.scratch["past_length"] = past
-    else:
-        _omit(ctx, "past_key", "past_value")
-    if shared:
-        _use(ctx, past_sequence_length=[])
-    else:
-        _omit(ctx, "past_sequence_length")
-    _omit(ctx, "cache_indirection")
-    total = past + kv_seq
-    ctx.scratch.update(batch=batch, seq=seq, total=total)
-    if _often(draw):
-        _use(ctx, attention_bias=_bias_shape(draw, batch, heads, seq, total))
-    else:
-        _omit(ctx, "attention_bias")
-    if shared or not _often(draw):
-        _omit(ctx, "key_padding_mask")
-    ctx.attributes["unidirectional"] = draw(integers(0, 1))
-    if draw(BOOLEANS):
-        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
-    if draw(BOOLEANS):
-        ctx.attributes["mask_filter_value"] = draw(st.sampled_from([-1.5, -30.0, -10000.0]))
-    ctx.scratch["outputs"] = 3 if past else draw(st.sampled_from([1, 3]))
-
-
-def _mha_mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    if "key_padding_mask" in ctx.omitted:
-        return None
-    s = ctx.scratch
-    return _key_mask(draw, s["batch"], s["seq"], s["total"], ["ends", "2d", "3d"])
-
-
-MHA_HINT = OpHint(shapes=_mha_shapes, generic_attributes=False,
-                  values={"key_padding_mask": _mha_mask, "past_sequence_length": _past_length},
-                  outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
-
-
 # ---- GroupQueryAttention ----------------------------------------------------------------------------------------
 
 GQA_INPUTS_OFF = ("k_scale", "v_scale", "q_norm_weight", "k_norm_weight", "query_seqlens")

@@ -194,26 +194,6 @@ QMOE_HINT = OpHint(shapes=_qmoe_shapes, values={"fc1_scales": _uniform("fc1_scal
                    generic_attributes=False)
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def _ints(name: str, low: int, high: int) -> ArrayHint:
     """Integers in [low, high] of the input's type; None when omitted."""
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:

@@ -43,7 +43,6 @@ from conformance.strategies.hint_ms_attention import (
     DMMHA_HINT,
     DMSA_HINT,
     GQA_HINT,
-    MHA_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
@@ -264,7 +263,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
 # GQA's head sizes of 8 or 16, buckets and gates that stay defined, packed tokens and their offsets
 HINTS.update({
     ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
-    ("com.microsoft", "MultiHeadAttention"): (MHA_HINT,),
     ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
     ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
     ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
