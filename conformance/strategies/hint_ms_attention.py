@@ -283,36 +283,3 @@ DMMHA_HINT = OpHint(shapes=_dmmha_shapes, generic_attributes=False,
                     values={"past_sequence_length": _past_length, "mask_index": _dmmha_mask,
                             "beam_width": _beam_width, "cache_indirection": _cache_indirection},
                     outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
-
-
-def _dmsa_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """A shared buffer with head sizes of whole 16-byte chunks (the reordered key layout), beams some of the time,
-    a (batch, total) mask and attention_bias (one row for all entries with beams, as onnxruntime's CPU reads it)."""
-    groups, beams, heads = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2))
-    head = draw(st.sampled_from([8, 16]))
-    batch, hidden, past, width = groups * beams, heads * head, draw(integers(0, 3)), draw(integers(1, 4))
-    rows, total = past + 1 + draw(integers(0, 2)), past + 1
-    ctx.attributes.update(num_heads=heads, past_present_share_buffer=1)
-    ctx.scratch.update(past_length=past, beams=beams, batch=batch, total=total)
-    _use(ctx, input=[batch, 1, width], weights=[width, 3 * hidden], bias=[3 * hidden],
-         past=[2, batch, heads, rows, head], past_sequence_length=[1])
-    if beams > 1:
-        _use(ctx, beam_width=[1], cache_indirection=[groups, beams, rows])
-    else:
-        _omit(ctx, "beam_width", "cache_indirection")
-    if draw(BOOLEANS):
-        _use(ctx, attention_bias=_bias_shape(draw, 1 if beams > 1 else batch, heads, 1, total))
-    else:
-        _omit(ctx, "attention_bias")
-    if _often(draw):
-        _omit(ctx, "mask_index")
-    else:
-        _use(ctx, mask_index=[batch, total])
-    if draw(BOOLEANS):
-        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
-
-
-DMSA_HINT = OpHint(shapes=_dmsa_shapes, generic_attributes=False,
-                   values={"past_sequence_length": _past_length, "mask_index": _dmmha_mask,
-                           "beam_width": _beam_width, "cache_indirection": _cache_indirection},
-                   outputs=lambda draw, ctx: 2)

@@ -41,7 +41,6 @@ from conformance.strategies.hint_ml_encoders import (
 from conformance.strategies.hint_ms_attention import (
     ATTENTION_MS_HINT,
     DMMHA_HINT,
-    DMSA_HINT,
     GQA_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
@@ -265,7 +264,6 @@ HINTS.update({
     ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
     ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
     ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
-    ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
 })
 
 
