@@ -40,7 +40,6 @@ from conformance.strategies.hint_ml_encoders import (
 )
 from conformance.strategies.hint_ms_attention import (
     ATTENTION_MS_HINT,
-    DMMHA_HINT,
     GQA_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
@@ -263,7 +262,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
 HINTS.update({
     ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
     ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
-    ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
 })
 
 
