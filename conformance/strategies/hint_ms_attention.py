@@ -57,69 +57,6 @@ def _bias_shape(draw: DrawFn, batch: int, heads: int, seq: int, total: int) -> l
     return [draw(st.sampled_from([1, batch])), draw(st.sampled_from([1, heads])), seq, total]
 
 
-# ---- Attention --------------------------------------------------------------------------------------------------
-
-def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    # the simplest draw (Hypothesis' first) has two heads and two tokens: a score scale read from the hidden size
-    # instead of the head size shows only there (one head: the same number; one key: softmax gives 1)
-    batch, seq, width = draw(integers(1, 2)), draw(st.sampled_from((2, 1, 3, 4))), draw(integers(1, 6))
-    heads, head = draw(st.sampled_from((2, 1, 3))), draw(integers(1, 4))
-    v_head = head if draw(BOOLEANS) else draw(integers(1, 4))
-    sizes = [heads * head, heads * head, heads * v_head]
-    if v_head != head or draw(BOOLEANS):
-        ctx.attributes["qkv_hidden_sizes"] = sizes
-    ctx.attributes["num_heads"] = heads
-    _use(ctx, input=[batch, seq, width], weights=[width, sum(sizes)])
-    if _often(draw):
-        _use(ctx, bias=[sum(sizes)])
-    else:
-        _omit(ctx, "bias")
-    past = draw(integers(1, 3)) if v_head == head and draw(BOOLEANS) else 0
-    shared = bool(past) and draw(integers(0, 3)) == 0
-    if past and shared:
-        ctx.attributes["past_present_share_buffer"] = 1
-        _use(ctx, past=[2, batch, heads, past + seq + draw(integers(0, 2)), head])
-        ctx.scratch["past_length"] = past
-        _use(ctx, past_sequence_length=[1])
-    elif past:
-        _use(ctx, past=[2, batch, heads, past, head])
-        _omit(ctx, "past_sequence_length")
-    else:
-        _omit(ctx, "past", "past_sequence_length")
-    total = past + seq
-    ctx.scratch.update(batch=batch, seq=seq, total=total)
-    if not past and _often(draw):
-        _use(ctx, attention_bias=_bias_shape(draw, batch, heads, seq, total))
-    else:
-        _omit(ctx, "attention_bias")
-    if shared or not _often(draw):
-        _omit(ctx, "mask_index")
-    ctx.attributes["unidirectional"] = draw(integers(0, 1))
-    if draw(BOOLEANS):
-        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 0.5, 2.0]))
-    if draw(BOOLEANS):
-        ctx.attributes["mask_filter_value"] = draw(st.sampled_from([-1.5, -30.0, -10000.0]))
-    ctx.scratch["outputs"] = 2 if past else draw(st.sampled_from([1, 2] if v_head == head else [1]))
-
-
-def _attention_mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    if "mask_index" in ctx.omitted:
-        return None
-    s = ctx.scratch
-    return _key_mask(draw, s["batch"], s["seq"], s["total"], ["ends", "ends_starts", "3b2", "2d", "3d", "one"])
-
-
-def _past_length(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    if "past_sequence_length" in ctx.omitted:
-        return None
-    return np.array(ctx.scratch["past_length"], dtype=np.int32)
-
-
-ATTENTION_MS_HINT = OpHint(shapes=_attention_shapes, generic_attributes=False,
-                           values={"mask_index": _attention_mask, "past_sequence_length": _past_length},
-                           outputs=lambda draw, ctx: int(ctx.scratch["outputs"]))
-
-
 # ---- GroupQueryAttention ----------------------------------------------------------------------------------------
 
 GQA_INPUTS_OFF = ("k_scale", "v_scale", "q_norm_weight", "k_norm_weight", "query_seqlens")

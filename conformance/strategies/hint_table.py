@@ -39,7 +39,6 @@ from conformance.strategies.hint_ml_encoders import (
     ZIP_MAP_HINT,
 )
 from conformance.strategies.hint_ms_attention import (
-    ATTENTION_MS_HINT,
     GQA_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
@@ -260,7 +259,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
 # kernels accept with positions inside the key range, caches whose lengths agree with seqlens_k / past_sequence_length,
 # GQA's head sizes of 8 or 16, buckets and gates that stay defined, packed tokens and their offsets
 HINTS.update({
-    ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
     ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
 })
 
