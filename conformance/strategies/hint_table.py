@@ -38,9 +38,6 @@ from conformance.strategies.hint_ml_encoders import (
     ONE_HOT_ENCODER_HINT,
     ZIP_MAP_HINT,
 )
-from conformance.strategies.hint_ms_attention import (
-    GQA_HINT,
-)
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
 from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
@@ -110,7 +107,6 @@ NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolate
 # hint draws is procedural by nature (one draw decides the shapes, types and values of several inputs together, a
 # body, a model, a text grammar) or ties values together element by element, which no domain key states.
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
-    # an attention cache layout: heads, head size, rotated width, caches and position ids decided in one draw
     # an attention cache layout: GQA head groups, past/present caches and a mask of one of four ranks decided together
     ("ai.onnx", "Attention"): (ATTENTION_HINT,),
     # a recurrent state window: heads, state shapes and the update rule's gates decided together
@@ -254,13 +250,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # the window inside the word slot and character ids inside C's rows, with the slot layout decided first
     ("com.microsoft", "WordConvEmbedding"): (WORD_CONV_EMBEDDING_HINT,),
 }
-
-# an attention cache layout (each entry below): head counts dividing the hidden sizes, masks in one of the layouts the
-# kernels accept with positions inside the key range, caches whose lengths agree with seqlens_k / past_sequence_length,
-# GQA's head sizes of 8 or 16, buckets and gates that stay defined, packed tokens and their offsets
-HINTS.update({
-    ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
-})
 
 
 NO_HINT = OpHint()
