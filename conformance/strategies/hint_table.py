@@ -66,7 +66,6 @@ from conformance.strategies.hint_qmatmul import (
     MATMUL_N_BITS_MLP_HINT,
     MATMUL_N_BITS_QKV_HINT,
     MATMUL_N_BITS_QLORA_HINT,
-    Q_ATTENTION_HINT,
     Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
 from conformance.strategies.hint_random import MULTINOMIAL_HINT
@@ -209,8 +208,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
     # packed weights: the table's packing (uint8 with bits), axes and block_size tie scales and zero points
     ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
-    # an attention cache layout: heads divide the projection, mask_index in one of four layouts inside P + S
-    ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
     ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),  # LSTM's draw plus per-gate quantization
     ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),  # tables quantized per input
     # packed weights: 4-bit, FP8 or FP4 blocks whose byte layout follows bits, block size and the quantization type
