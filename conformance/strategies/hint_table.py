@@ -47,7 +47,6 @@ from conformance.strategies.hint_ort_misc import GIVEN_TENSOR_FILL_HINT, IS_ALL_
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
-from conformance.strategies.hint_ort_models import MOE_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
 from conformance.strategies.hint_ort_models import SPARSE_ATTENTION_HINT as ORT_SPARSE_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
@@ -226,8 +225,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with shapes and
     # values of their own; a domain describes one kind of value per input
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
-    # mixture of experts: expert counts, hidden/inter sizes, the fused gate/up width and k decided in one draw
-    ("com.microsoft", "MoE"): (MOE_HINT,),
     # a recurrent state window: GQA or inverse GQA heads, the state window and the gates' shapes decided together
     ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
     # layouts, dilation, window and state length decide the state's shape: one draw decides them
