@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.element_types import is_float_dtype
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
@@ -62,80 +61,6 @@ def unit_keys(*, always: bool = False) -> ArrayHint:
         return np.asarray(keys).astype(numpy_dtype(ctx.dtype))
 
     return build
-
-
-# ---- ai.onnx Attention ----------------------------------------------------------------------------------------------
-
-def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    since = ctx.version.since
-    batch, hkv, group = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2))
-    hq = hkv * group
-    sq, skv, d, dv = (draw(integers(1, 4)) for _ in range(4))
-    three_d = draw(BOOLEANS)
-    if three_d:
-        ctx.shapes.update(Q=[batch, sq, hq * d], K=[batch, skv, hkv * d], V=[batch, skv, hkv * dv])
-    else:
-        ctx.shapes.update(Q=[batch, hq, sq, d], K=[batch, hkv, skv, d], V=[batch, hkv, skv, dv])
-    if three_d:  # onnx's shape inference rejects the head counts with 4-D inputs (attention_c10)
-        ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv)
-    past = draw(integers(1, 3)) if "past_key" not in ctx.omitted and draw(BOOLEANS) else 0
-    place(ctx, "past_key", [batch, hkv, past, d] if past else None)
-    place(ctx, "past_value", [batch, hkv, past, dv] if past else None)
-    total = past + skv
-    mask = "attn_mask" not in ctx.omitted and draw(BOOLEANS)
-    last = total - draw(integers(0, total - 1)) if mask and since >= 24 else total
-    place(ctx, "attn_mask", draw(st.sampled_from([[sq, last], [batch, 1, sq, last], [1, hq, sq, last],
-                                                   [1, sq, last]])) if mask else None)
-    if since >= 24:
-        nonpad = not past and "nonpad_kv_seqlen" not in ctx.omitted and draw(BOOLEANS)
-        place(ctx, "nonpad_kv_seqlen", [batch] if nonpad else None)
-        ctx.scratch["total"] = total
-    ctx.attributes["is_causal"] = draw(integers(0, 1))
-    ctx.attributes["qk_matmul_output_mode"] = draw(integers(0, 3))
-    if draw(BOOLEANS):
-        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 1.0, 2.0]))
-    if draw(BOOLEANS):
-        ctx.attributes["softcap"] = draw(st.sampled_from([0.5, 3.0]))
-    if draw(BOOLEANS):
-        ctx.attributes["softmax_precision"] = 11
-    if since >= 25:
-        for side in ("left_window_size", "right_window_size"):
-            if draw(BOOLEANS):
-                ctx.attributes[side] = draw(integers(-1, 2))
-
-
-def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    shape = ctx.shapes.get("attn_mask")
-    if shape is None:
-        return None
-    values, dtype = rng(draw), numpy_dtype(ctx.element_of("U"))
-    if dtype == np.bool_:
-        return np.asarray(values.random(shape) < 0.7)
-    if is_float_dtype(dtype):  # an additive bias, -inf disallowing a key
-        return np.asarray(values.choice([0.0, -1.0, 0.5, -np.inf], size=shape, p=[0.55, 0.2, 0.15, 0.1])
-                          ).astype(dtype)
-    return np.asarray(values.choice([0, 1] if dtype.kind == "u" else [0, -1, 1], size=shape)).astype(dtype)
-
-
-def _nonpad(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    shape = ctx.shapes.get("nonpad_kv_seqlen")
-    if shape is None:
-        return None
-    total = int(ctx.scratch["total"])
-    return np.array([draw(integers(0, total)) for _ in range(shape[0])], dtype=np.int64)
-
-
-def _attention_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """Y, and both present caches whenever a past cache comes in (the op ties them together, and the two
-    presents go together); the QK output sometimes."""
-    if ctx.shapes.get("nonpad_kv_seqlen") is not None:
-        return 1  # an external cache (nonpad_kv_seqlen) excludes the present outputs, and so the QK output
-    low = 3 if ctx.shapes.get("past_key") is not None else 1
-    return int(draw(st.sampled_from([n for n in (1, 3, 4) if n >= low])))
-
-
-ATTENTION_HINT = OpHint(shapes=_attention_shapes, values={"attn_mask": _mask, "nonpad_kv_seqlen": _nonpad},
-                        generic_attributes=False, outputs=_attention_outputs)
 
 
 # ---- LinearAttention (ai.onnx and com.microsoft) --------------------------------------------------------------------

@@ -7,7 +7,6 @@ cannot say it; remove an entry once the format can.
 from __future__ import annotations
 
 from conformance.strategies.hint_attention import (
-    ATTENTION_HINT,
     LINEAR_ATTENTION_HINT,
 )
 from conformance.strategies.hint_binary import POW_HINTS
@@ -105,8 +104,6 @@ NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolate
 # hint draws is procedural by nature (one draw decides the shapes, types and values of several inputs together, a
 # body, a model, a text grammar) or ties values together element by element, which no domain key states.
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
-    # an attention cache layout: GQA head groups, past/present caches and a mask of one of four ranks decided together
-    ("ai.onnx", "Attention"): (ATTENTION_HINT,),
     # a recurrent state window: heads, state shapes and the update rule's gates decided together
     ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
     # each exponent value follows the base value it meets (broadcast): no fractional power of a negative integer base,
