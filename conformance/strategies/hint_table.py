@@ -104,7 +104,8 @@ NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolate
 # hint draws is procedural by nature (one draw decides the shapes, types and values of several inputs together, a
 # body, a model, a text grammar) or ties values together element by element, which no domain key states.
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
-    # a recurrent state window: heads, state shapes and the update rule's gates decided together
+    # the delta rules need keys of unit L2 norm per head: values tied across each head's elements, which no domain
+    # key states (the shapes and gates alone would be dims and formulas)
     ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
     # each exponent value follows the base value it meets (broadcast): no fractional power of a negative integer base,
     # no negative power of an integer 0: values tied element by element across two inputs
@@ -222,17 +223,21 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with shapes and
     # values of their own; a domain describes one kind of value per input
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
-    # a recurrent state window: GQA or inverse GQA heads, the state window and the gates' shapes decided together
+    # as ai.onnx's: keys of unit L2 norm per head for the delta rules (and a state window of 1 or 3 steps)
     ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
     # layouts, dilation, window and state length decide the state's shape: one draw decides them
     ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
-    # packed weights: byte widths, scale and zero-point shapes follow the bits and the block size
+    # packed weights: byte widths, scale and zero-point shapes follow the bits and the block size, and the integer
+    # layout needs T1 = uint8 where T1 also allows float8e4m3fn (another layout): a binding no domain key fixes
     ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
-    # packed requests: cumulative sequence lengths whose values cut the token axis; the state follows kernel/dilation
+    # packed requests and a state of (K - 1) * dilation: expressible as VarlenNGramHashMapping's requests are (a helper
+    # tuple and its running sums), not moved yet; tests/conformance/test_domains.py checks through this hint that a
+    # dim a hint sets is not redrawn by a construction rule
     ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
-    # head counts that group, requests by cu_seqlens or a uniform split, the gates the update rule needs, unit keys
+    # keys of unit L2 norm per head, also inside packed QKV's key columns: values tied across each head's elements
     ("com.microsoft", "GatedDeltaNet"): (ORT_GATED_DELTA_NET_HINT,),
-    # an attention cache layout: block layouts as CSR row pointers and columns, cache totals within the cache
+    # block layouts as CSR: row pointers that are running sums of a random lower-triangular block mask (each diagonal
+    # block kept) and the columns of its set blocks, padded with -1: a sparse matrix drawn whole
     ("com.microsoft", "SparseAttention"): (ORT_SPARSE_ATTENTION_HINT,),
     # AttnLSTM: LSTM's draw plus the attention sizes W's last dim depends on, decided together
     ("com.microsoft", "AttnLSTM"): (ATTN_LSTM_HINT,),
