@@ -17,45 +17,6 @@ from conformance.strategies.memo import BOOLEANS, integers
 LINEAR_ATTENTION_HINT = linear_attention_hint(microsoft=True)
 
 
-def _causal_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, length, k, dilation = (draw(integers(1, 2)), draw(integers(1, 5)), draw(integers(1, 4)),
-                                  draw(integers(1, 3)))
-    last = draw(integers(0, 1))
-    channel_axes = draw(st.sampled_from([[draw(integers(1, 4))], [2, draw(integers(1, 2))]])) if last else \
-        [draw(integers(1, 4))]
-    channels = 1
-    for d in channel_axes:
-        channels *= d
-    window = 0 if last and draw(BOOLEANS) else draw(st.sampled_from([0, 0, 1, 3]))
-    history = (k - 1) * dilation
-    slen, state_last = history, last
-    ctx.attributes.update(activation=draw(st.sampled_from(["none", "silu", "swish"])), dilation=dilation)
-    if last:
-        ctx.attributes["channels_last"] = 1
-    if window:
-        ctx.attributes["state_window"] = window
-    elif last and draw(BOOLEANS):  # the extended attributes: channels-last, no window
-        slen = history + draw(integers(0, 2))
-        ctx.attributes["state_length"] = slen
-        state_last = draw(integers(0, 1))
-        ctx.attributes["state_channels_last"] = state_last
-        ctx.attributes["state_update_capacity"] = draw(integers(0, 3))  # state_update needs > 0
-    ctx.shapes.update(input=[batch, length, *channel_axes] if last else [batch, channels, length],
-                      weight=[channels, 1, k])
-    slot = ([batch, slen, *channel_axes] if last else [batch, slen, channels]) if state_last else \
-        [batch, channels, slen]
-    place(ctx, "bias", [channels] if draw(BOOLEANS) else None)
-    place(ctx, "past_state", ([window] if window else []) + slot if draw(BOOLEANS) else None)
-
-
-def _causal_conv_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """state_update is asked for only with a capture capacity (onnxruntime rejects it otherwise)."""
-    return 3 if int(ctx.attributes.get("state_update_capacity", 0)) > 0 else 2
-
-
-CAUSAL_CONV_HINT = OpHint(shapes=_causal_conv_shapes, outputs=_causal_conv_outputs, generic_attributes=False)
-
-
 def _qmoe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     """Integer QMoE: packed uint8 weights whose rows hold hidden (fc1) or inter (fc2) values of `bits` bits,
     scales of the input's type per row (or per block of 16 along a row), optional packed zero points."""

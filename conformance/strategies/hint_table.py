@@ -43,7 +43,6 @@ from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
 from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
 from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
 from conformance.strategies.hint_ort_misc import GIVEN_TENSOR_FILL_HINT, IS_ALL_FINITE_HINT
-from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
@@ -225,8 +224,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
     # as ai.onnx's: keys of unit L2 norm per head for the delta rules (and a state window of 1 or 3 steps)
     ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
-    # layouts, dilation, window and state length decide the state's shape: one draw decides them
-    ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
     # packed weights: byte widths, scale and zero-point shapes follow the bits and the block size, and the integer
     # layout needs T1 = uint8 where T1 also allows float8e4m3fn (another layout): a binding no domain key fixes
     ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
