@@ -69,17 +69,6 @@ def _keys(draw: DrawFn, element: str, *, repeats: bool = True, nans: bool = Fals
     return [float(k) if _is_float(element) else k for k in keys]
 
 
-# ---- ArrayFeatureExtractor: indices inside X's last axis -------------------------------------------------
-
-def _feature_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    width = ctx.shapes["X"][-1]
-    rng = np.random.default_rng(draw(SEEDS))
-    return np.asarray(rng.integers(0, width, size=ctx.shapes["Y"]), dtype=np.int64)
-
-
-ARRAY_FEATURE_EXTRACTOR_HINT = OpHint(values={"Y": _feature_indices})
-
-
 # ---- Imputer: the imputed values of X's kind, one or one per feature; the replaced value inside X ----------
 
 def _per_feature_count(draw: DrawFn, ctx: DrawContext) -> int:

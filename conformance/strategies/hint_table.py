@@ -31,7 +31,6 @@ from conformance.strategies.hint_ml import (
     TREE_ENSEMBLE_HINT,
 )
 from conformance.strategies.hint_ml_encoders import (
-    ARRAY_FEATURE_EXTRACTOR_HINT,
     CAST_MAP_HINT,
     CATEGORY_MAPPER_HINT,
     DICT_VECTORIZER_HINT,
@@ -175,7 +174,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.ml", "LinearRegressor"): (LINEAR_REGRESSOR_HINT,),
     # ai.onnx.ml: the attribute alternatives X's and Y's types select (imputed values, categories, keys and values)
     # and X values that hit them: which attribute exists depends on the drawn types, and X's values on its entries
-    ("ai.onnx.ml", "ArrayFeatureExtractor"): (ARRAY_FEATURE_EXTRACTOR_HINT,),
     ("ai.onnx.ml", "Imputer"): (IMPUTER_HINT,),
     ("ai.onnx.ml", "OneHotEncoder"): (ONE_HOT_ENCODER_HINT,),
     ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
