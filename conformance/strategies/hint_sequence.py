@@ -123,8 +123,6 @@ def _optional_type(draw: DrawFn, ctx: DrawContext) -> object:
     return type_proto(cell_type(ctx.type_bindings.get("V", ctx.dtype))) or OMIT
 
 
-SEQUENCE_AT_HINT = OpHint(values={"position": position(at_end=False)})
-SEQUENCE_ERASE_HINT = OpHint(values={"position": position(at_end=False)})
 SEQUENCE_INSERT_HINT = OpHint(shapes=_inserted_shape, values={"position": position(at_end=True)})
 CONCAT_FROM_SEQUENCE_HINT = OpHint(shapes=_concatenable)
 SPLIT_TO_SEQUENCE_HINT = OpHint(min_rank=1, shapes=_split_given,

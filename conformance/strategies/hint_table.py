@@ -94,9 +94,7 @@ from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
 from conformance.strategies.hint_sequence import (
     CONCAT_FROM_SEQUENCE_HINT,
     OPTIONAL_HINT,
-    SEQUENCE_AT_HINT,
     SEQUENCE_EMPTY_HINT,
-    SEQUENCE_ERASE_HINT,
     SEQUENCE_INSERT_HINT,
     SEQUENCE_MAP_HINT,
     SPLIT_TO_SEQUENCE_HINT,
@@ -186,8 +184,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # sequences: a domain describes a tensor, not a drawn list of tensors; positions inside the drawn sequence
     # ([-n, n - 1]; SequenceInsert also n), splits that cut the axis, tensors that concatenate (one shape but for the
     # axis), attributes that type an output no input types
-    ("ai.onnx", "SequenceAt"): (SEQUENCE_AT_HINT,),
-    ("ai.onnx", "SequenceErase"): (SEQUENCE_ERASE_HINT,),
     ("ai.onnx", "SequenceInsert"): (SEQUENCE_INSERT_HINT,),
     ("ai.onnx", "SplitToSequence"): (SPLIT_TO_SEQUENCE_HINT,),
     ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
