@@ -19,40 +19,6 @@ from opset.cells import cell_type
 from opset.dtypes import ELEMENT_TYPES, inner_type, tensor_element
 
 
-def _count(ctx: DrawContext, name: str) -> int:
-    return len(ctx.shapes.get(name) or [])
-
-
-def position(*, at_end: bool) -> Any:
-    """A position into `input_sequence`, in the drawn integer type: [-n, n - 1], or [-n, n] `at_end` (SequenceInsert
-    appends at n); a scalar, now and then a 1-D tensor of one value; None where the node leaves it off."""
-
-    def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-        if "position" in ctx.omitted:
-            return None
-        n = _count(ctx, "input_sequence")
-        top = n if at_end else n - 1
-        value = np.asarray(draw(integers(-n, max(-n, top))), dtype=numpy_dtype(ctx.element_of("I")))
-        return value.reshape(1) if draw(integers(0, 3)) == 0 else value  # now and then the 1-D form
-
-    return values
-
-
-def _inserted_shape(draw: DrawFn, ctx: DrawContext) -> None:
-    """The inserted tensor: one of the sequence's shapes, or a shape of its rank drawn anew (a sequence's tensors
-    need not share one). Mostly into a sequence that has tensors, at a given position (where one inserts is what
-    the op is about; an empty sequence and the append default are drawn now and then)."""
-    if not ctx.shapes.get("input_sequence") and draw(integers(0, 3)):
-        ctx.shapes["input_sequence"] = sequence_shapes(draw, ctx, min_length=1)
-    if "position" in ctx.omitted and draw(integers(0, 2)):
-        ctx.omitted.discard("position")
-    elements = ctx.shapes.get("input_sequence") or []
-    rank = len(elements[0]) if elements else draw(integers(0, 3))
-    fresh = [draw(integers(1, ctx.max_side)) for _ in range(rank)]
-    ctx.shapes["tensor"] = list(draw(st.sampled_from(elements))) if elements and draw(BOOLEANS) else fresh
-    ctx.fixed.add("tensor")
-
-
 def _concatenable(draw: DrawFn, ctx: DrawContext) -> None:
     """1..3 tensors of one shape but for the axis they are joined on (stacked: one shape), with `axis` and
     `new_axis` to match."""
@@ -123,7 +89,6 @@ def _optional_type(draw: DrawFn, ctx: DrawContext) -> object:
     return type_proto(cell_type(ctx.type_bindings.get("V", ctx.dtype))) or OMIT
 
 
-SEQUENCE_INSERT_HINT = OpHint(shapes=_inserted_shape, values={"position": position(at_end=True)})
 CONCAT_FROM_SEQUENCE_HINT = OpHint(shapes=_concatenable)
 SPLIT_TO_SEQUENCE_HINT = OpHint(min_rank=1, shapes=_split_given,
                                 attributes={"axis": _split_axis, "keepdims": _keepdims},

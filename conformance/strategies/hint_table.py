@@ -95,7 +95,6 @@ from conformance.strategies.hint_sequence import (
     CONCAT_FROM_SEQUENCE_HINT,
     OPTIONAL_HINT,
     SEQUENCE_EMPTY_HINT,
-    SEQUENCE_INSERT_HINT,
     SEQUENCE_MAP_HINT,
     SPLIT_TO_SEQUENCE_HINT,
 )
@@ -184,7 +183,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # sequences: a domain describes a tensor, not a drawn list of tensors; positions inside the drawn sequence
     # ([-n, n - 1]; SequenceInsert also n), splits that cut the axis, tensors that concatenate (one shape but for the
     # axis), attributes that type an output no input types
-    ("ai.onnx", "SequenceInsert"): (SEQUENCE_INSERT_HINT,),
     ("ai.onnx", "SplitToSequence"): (SPLIT_TO_SEQUENCE_HINT,),
     ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
     ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
