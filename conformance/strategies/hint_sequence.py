@@ -3,16 +3,13 @@ sequences whose tensors concatenate, and the attributes that type an output no i
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
-import numpy as np
 from hypothesis import strategies as st
 
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.containers import sequence_shapes
 from conformance.strategies.context import DrawContext
-from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import OpHint, axis_in
 from conformance.strategies.memo import BOOLEANS, integers
 from opset.cells import cell_type
@@ -38,39 +35,6 @@ def _concatenable(draw: DrawFn, ctx: DrawContext) -> None:
         ctx.attributes["new_axis"] = int(stack)
 
 
-def _split_given(draw: DrawFn, ctx: DrawContext) -> None:
-    """`split` given two times in three (a scalar or lengths: what the op is mostly about; left off, parts of one)."""
-    if "split" in ctx.omitted and draw(integers(0, 2)):
-        ctx.omitted.discard("split")
-
-
-def _keepdims(draw: DrawFn, ctx: DrawContext) -> object:
-    """0, 1 or left off alike: keepdims matters without split and is ignored with one (where onnxruntime parts)."""
-    return draw(st.sampled_from([0, 1, OMIT]))
-
-
-def _split_axis(draw: DrawFn, ctx: DrawContext) -> object:
-    return axis_in(draw, len(ctx.shapes.get("input") or [])) if draw(integers(0, 3)) else OMIT
-
-
-def _split_lengths(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    """Left off, a positive scalar (parts of that length, the last one shorter) or 1-D lengths (zeros
-    included) that add up to the axis."""
-    if "split" in ctx.omitted:
-        return None
-    shape = ctx.shapes["input"]
-    axis = int(ctx.attributes.get("axis", 0))
-    size = shape[axis + len(shape) if axis < 0 else axis]
-    dtype = numpy_dtype(ctx.element_of("I"))
-    if draw(BOOLEANS):
-        uneven = [k for k in range(2, size) if size % k]  # a shorter last part: what scalar splits are about
-        step = draw(st.sampled_from(uneven)) if uneven and draw(BOOLEANS) else draw(integers(1, size + 1))
-        return np.asarray(step, dtype=dtype)
-    cuts = sorted(draw(st.lists(integers(0, size), min_size=1, max_size=3)))
-    edges = [0, *cuts, size]
-    return np.asarray([b - a for a, b in itertools.pairwise(edges)], dtype=dtype)
-
-
 def _element_code(draw: DrawFn, ctx: DrawContext) -> object:
     """SequenceEmpty's dtype: the element of the cell's sequence type (left off, float is the default)."""
     element = tensor_element(inner_type(cell_type(ctx.dtype)) or "")
@@ -90,9 +54,6 @@ def _optional_type(draw: DrawFn, ctx: DrawContext) -> object:
 
 
 CONCAT_FROM_SEQUENCE_HINT = OpHint(shapes=_concatenable)
-SPLIT_TO_SEQUENCE_HINT = OpHint(min_rank=1, shapes=_split_given,
-                                attributes={"axis": _split_axis, "keepdims": _keepdims},
-                                values={"split": _split_lengths})
 SEQUENCE_EMPTY_HINT = OpHint(attributes={"dtype": _element_code})
 OPTIONAL_HINT = OpHint(attributes={"type": _optional_type})
 

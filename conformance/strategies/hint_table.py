@@ -96,7 +96,6 @@ from conformance.strategies.hint_sequence import (
     OPTIONAL_HINT,
     SEQUENCE_EMPTY_HINT,
     SEQUENCE_MAP_HINT,
-    SPLIT_TO_SEQUENCE_HINT,
 )
 from conformance.strategies.hint_signal import DFT_HINTS, IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT, WINDOW_HINT
 from conformance.strategies.hint_strings import (
@@ -183,7 +182,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # sequences: a domain describes a tensor, not a drawn list of tensors; positions inside the drawn sequence
     # ([-n, n - 1]; SequenceInsert also n), splits that cut the axis, tensors that concatenate (one shape but for the
     # axis), attributes that type an output no input types
-    ("ai.onnx", "SplitToSequence"): (SPLIT_TO_SEQUENCE_HINT,),
     ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
     ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
     ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
