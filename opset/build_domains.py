@@ -54,7 +54,7 @@ def value_domain(raw: dict[str, Any] | None, what: str, location: Location, op: 
         sorted=raw.get("sorted", False), unique=one("unique"), unique_along=one("unique_along"),
         probabilities=raw.get("probabilities", False), repeats=one("repeats"), dtype_of=raw.get("dtype_of"),
         any_type=raw.get("any_type", False), rank=_both(rank), shapes=many("shapes"), broadcast=raw.get("broadcast"),
-        empty=one("empty"), when=one("when"), present=one("present"),
+        empty=one("empty"), alike=one("alike"), when=one("when"), present=one("present"),
         integers=value_domain(raw.get("integers"), f"{what} (integers)", location, op, formula_of),
         floats=value_domain(raw.get("floats"), f"{what} (floats)", location, op, formula_of),
         strings=value_domain(raw.get("strings"), f"{what} (strings)", location, op, formula_of), location=location)

@@ -19,10 +19,11 @@ Report = Callable[[Location | None, str, str], None]  # (location, op, message)
 CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  # (formula, what, where, names in scope)
 
 ELEMENT = "i"  # the position of an element, where a rule applies per element
-_INPUT_ONLY = ("fill", "step", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along")
+_INPUT_ONLY = ("fill", "step", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along",
+               "alike")
 _NOT_ON_INPUTS = ("dtype_of", "multiple_of")
 _NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "present", "index", "sum", "sorted",
-                "unique", "unique_along", "probabilities", "exclude", "repeats", "step")
+                "unique", "unique_along", "probabilities", "exclude", "repeats", "step", "alike")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
@@ -44,6 +45,9 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
                 report(param.domain.location, op, f"input '{param.name}': domain broadcast and shapes draw the "
                                                   "shape; the input's signature fixes dims of it (only `*S` or none "
                                                   "leaves it free)")
+            if param.domain.alike is not None and not _sequence_typed(v, param.type):
+                report(param.domain.location, op, f"input '{param.name}': domain alike needs a sequence input "
+                                                  f"(of tensors), not {param.type}")
             if (param.domain.when is not None or param.domain.present is not None) and not param.optional:
                 report(param.domain.location, op, f"input '{param.name}': domain when/present needs an optional "
                                                   "input")
@@ -75,6 +79,13 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
                                         "not the drawn dim")
     for cycle in domain_cycles(v):
         report(v.location, op, f"domains read each other in a circle: {' -> '.join(cycle)}")
+
+
+def _sequence_typed(v: OpVersion, type_text: str) -> bool:
+    """Whether every type a parameter type allows is a sequence of tensors."""
+    constraint = v.type_variable(type_text)
+    types = constraint.types if constraint is not None else (type_text,)
+    return all(t.startswith("seq(tensor(") for t in types)
 
 
 def _free_shape(signature: tuple[str | int, ...] | None) -> bool:

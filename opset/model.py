@@ -106,6 +106,7 @@ class ValueDomain(Record):
     shapes: tuple[Formula, ...] = ()  # inputs: the shape is one of these
     broadcast: str | None = None  # inputs: numpy (mutually broadcastable partners) or legacy (opset 1-6's B)
     empty: Formula | None = None  # where it holds, about one draw in four has a dim of size 0
+    alike: Formula | None = None  # sequence inputs: the elements share one shape but for this axis (None: all of it)
     # presence: optional inputs and attributes
     when: Formula | None = None  # given only where this holds
     present: Formula | None = None  # given exactly where this holds
@@ -120,7 +121,7 @@ class ValueDomain(Record):
         """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
         found: list[tuple[str, Formula]] = []
         for key in ("step", "index", "axes", "among", "permutation", "sum", "value", "multiple_of", "repeats", "unique",
-                    "unique_along", "empty", "when", "present"):
+                    "unique_along", "empty", "alike", "when", "present"):
             formula = getattr(self, key)
             if formula is not None:
                 found.append((key, formula))

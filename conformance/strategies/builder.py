@@ -15,7 +15,14 @@ from conformance.containers import shape_of
 from conformance.strategies import domains as dom
 from conformance.strategies.attributes import OMIT, DrawFn, draw_attribute, list_length
 from conformance.strategies.cell_types import code_or_name, drawable_types
-from conformance.strategies.containers import MAX_LENGTH, draw_layout, fill_container
+from conformance.strategies.containers import (
+    MAX_CONTAINER_RANK,
+    MAX_LENGTH,
+    draw_layout,
+    fill_container,
+    is_tensor_sequence,
+    sequence_shapes,
+)
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
@@ -196,9 +203,12 @@ class Builder:
         type_text = ctx.type_of(param.type)
         if is_container(type_text):
             lo, hi = self.plan.lengths.get(name, (0, MAX_LENGTH))
+            if domain is not None and domain.count is not None:  # a sequence's element count
+                lo, hi = dom.count_bounds(domain, self.env(), self.values(), lo, hi)
             hi = max(lo, min(hi, MAX_LENGTH))
             count = self.draw(integers(param.min_arity, param.min_arity + 2)) if param.variadic else 1
-            layouts = [draw_layout(self.draw, ctx, name, type_text, min_length=lo, max_length=hi)
+            layouts = [self._sequence_layout(domain, lo, hi) if domain is not None and is_tensor_sequence(type_text)
+                       else draw_layout(self.draw, ctx, name, type_text, min_length=lo, max_length=hi)
                        for _ in range(count)]
             ctx.shapes[name] = layouts if param.variadic else layouts[0]
             return
@@ -213,6 +223,18 @@ class Builder:
             ctx.scratch.setdefault("arity", {})[name] = count
         else:
             ctx.shapes[name] = shape
+
+    def _sequence_layout(self, domain: ValueDomain, low: int, high: int) -> list[list[int]]:
+        """A sequence of tensors' element shapes from its domain: `rank` the elements' rank, `alike` one shape for
+        all but for the axis it gives (None: all of it)."""
+        env, values = self.env(), self.values()
+        rank = dom.draw_rank(self.draw, domain, env, values, 0, MAX_CONTAINER_RANK) if domain.rank is not None \
+            else None
+        alike, axis = (True, dom.evaluate(domain.alike, env, values)) if domain.alike is not None else (None, None)
+        if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)):
+            raise dom.Undrawable(f"alike gives {axis!r}, not an axis")
+        return sequence_shapes(self.draw, self.ctx, min_length=low, max_length=high, rank=rank, alike=alike,
+                               axis=axis)
 
     def _drawn_shape(self, param: Param) -> list[int] | None:
         ctx, domain, name = self.ctx, self._domain_of(param), param.name

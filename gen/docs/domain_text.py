@@ -97,6 +97,8 @@ def _shape(d: ValueDomain, code: Code) -> list[str]:
     if d.empty is not None:
         where = "" if d.empty.text == "True" else f" where {code(d.empty.text)}"
         parts.append(f"a dim of size 0 now and then{where}")
+    if d.alike is not None:
+        parts.append(f"elements of one shape but for axis {code(d.alike.text)} (None: one shape)")
     return parts
 
 
