@@ -10,29 +10,10 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.containers import sequence_shapes
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import OpHint, axis_in
+from conformance.strategies.hints import OpHint
 from conformance.strategies.memo import BOOLEANS, integers
 from opset.cells import cell_type
 from opset.dtypes import ELEMENT_TYPES, inner_type, tensor_element
-
-
-def _concatenable(draw: DrawFn, ctx: DrawContext) -> None:
-    """1..3 tensors of one shape but for the axis they are joined on (stacked: one shape), with `axis` and
-    `new_axis` to match."""
-    stack = draw(BOOLEANS)
-    rank = draw(integers(0 if stack else 1, 3))
-    axis = axis_in(draw, rank + int(stack))
-    base = sequence_shapes(draw, ctx, min_length=1, max_length=1, rank=rank)[0]
-    count = draw(integers(1, 3))
-    at = axis + rank + int(stack) if axis < 0 else axis
-    shapes = [list(base) for _ in range(count)]
-    if not stack:
-        for shape in shapes:
-            shape[at] = draw(integers(1, ctx.max_side))
-    ctx.shapes["input_sequence"] = shapes
-    ctx.attributes["axis"] = axis
-    if stack or draw(BOOLEANS):
-        ctx.attributes["new_axis"] = int(stack)
 
 
 def _element_code(draw: DrawFn, ctx: DrawContext) -> object:
@@ -53,7 +34,6 @@ def _optional_type(draw: DrawFn, ctx: DrawContext) -> object:
     return type_proto(cell_type(ctx.type_bindings.get("V", ctx.dtype))) or OMIT
 
 
-CONCAT_FROM_SEQUENCE_HINT = OpHint(shapes=_concatenable)
 SEQUENCE_EMPTY_HINT = OpHint(attributes={"dtype": _element_code})
 OPTIONAL_HINT = OpHint(attributes={"type": _optional_type})
 

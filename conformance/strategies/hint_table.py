@@ -92,7 +92,6 @@ from conformance.strategies.hint_random import MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
 from conformance.strategies.hint_sequence import (
-    CONCAT_FROM_SEQUENCE_HINT,
     OPTIONAL_HINT,
     SEQUENCE_EMPTY_HINT,
     SEQUENCE_MAP_HINT,
@@ -182,7 +181,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # sequences: a domain describes a tensor, not a drawn list of tensors; positions inside the drawn sequence
     # ([-n, n - 1]; SequenceInsert also n), splits that cut the axis, tensors that concatenate (one shape but for the
     # axis), attributes that type an output no input types
-    ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
     ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
     ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
     ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
