@@ -433,7 +433,9 @@ class Builder:
         element = ctx.type_bindings[variable] if variable == self.plan.primary_type else \
             self.draw(st.sampled_from(drawable_types(ctx.version, variable)))
         code = code_or_name(element, attr.type)
-        same = attr.default == code if attr.default is not None else element == ctx.dtype
+        default = thaw(attr.default) if attr.default is not None or attr.default_expr is None else \
+            dom.evaluate(attr.default_expr, self.env(), self.values())
+        same = default == code if default is not None else element == ctx.dtype
         if may_omit and same and self.draw(BOOLEANS):
             ctx.type_bindings[variable] = element
             return OMIT

@@ -66,3 +66,21 @@ def test_count_and_rank_of_a_sequence_input(data: st.DataObject) -> None:
     Builder(data.draw, ctx, plan, schedule_for(version, plan, hint_shapes=False), hint_for(version), 4).run()
     shapes = ctx.shapes["input_sequence"]
     assert 2 <= len(shapes) <= 3 and all(len(s) == 2 for s in shapes)
+
+
+@SETTINGS
+@given(st.data())
+def test_dtype_of_a_container_type_names_what_it_holds(data: st.DataObject) -> None:
+    """SequenceEmpty's `dtype` names the cell's tensors' element type (left off only where its default_expr, float,
+    says the same); Optional's `type` is the whole type, given exactly where the input is not."""
+    empty = registry().resolve("ai.onnx", "SequenceEmpty", 11)
+    for cell, code in (("seq(tensor(int32))", 6), ("seq(tensor(float))", 1)):
+        case = _draw_once(data.draw, empty, cell, max_side=5, max_rank=4, max_elements=4096)
+        assert case is not None and case.node_attributes.get("dtype", 1 if code == 1 else None) == code
+    optional = registry().resolve("ai.onnx", "Optional", 15)
+    case = _draw_once(data.draw, optional, "seq(tensor(int8))", max_side=5, max_rank=4, max_elements=4096)
+    assert case is not None
+    given_type = case.node_attributes.get("type")
+    given_input = bool(case.inputs) and case.inputs[0] is not None
+    assert (given_type is None) == given_input
+    assert given_type is None or given_type.sequence_type.elem_type.tensor_type.elem_type == 3  # int8
