@@ -1,5 +1,5 @@
-"""Hints of the sequence and optional ops: positions inside the drawn sequence, splits that cut the axis,
-sequences whose tensors concatenate, and the attributes that type an output no input types."""
+"""SequenceMap's hint: a body graph over the sequence's samples and the outer values it reads (control flow). The
+other sequence and optional ops draw from their YAML (sequence-input domains, docs/format.md "Domains")."""
 
 from __future__ import annotations
 
@@ -7,35 +7,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.attributes import DrawFn
 from conformance.strategies.containers import sequence_shapes
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
-from conformance.strategies.memo import BOOLEANS, integers
+from conformance.strategies.memo import integers
 from opset.cells import cell_type
-from opset.dtypes import ELEMENT_TYPES, inner_type, tensor_element
-
-
-def _element_code(draw: DrawFn, ctx: DrawContext) -> object:
-    """SequenceEmpty's dtype: the element of the cell's sequence type (left off, float is the default)."""
-    element = tensor_element(inner_type(cell_type(ctx.dtype)) or "")
-    code = ELEMENT_TYPES[element][0] if element is not None else None
-    if code == ELEMENT_TYPES["float"][0] and draw(BOOLEANS):
-        return OMIT
-    return code if code is not None else OMIT
-
-
-def _optional_type(draw: DrawFn, ctx: DrawContext) -> object:
-    """Optional's `type`: without an input it names the optional's content (the cell's type)."""
-    if "input" not in ctx.omitted:
-        return OMIT
-    from opset.validate.facts import type_proto
-
-    return type_proto(cell_type(ctx.type_bindings.get("V", ctx.dtype))) or OMIT
-
-
-SEQUENCE_EMPTY_HINT = OpHint(attributes={"dtype": _element_code})
-OPTIONAL_HINT = OpHint(attributes={"type": _optional_type})
+from opset.dtypes import inner_type, tensor_element
 
 
 def _sequence_map_case(draw: DrawFn, ctx: DrawContext) -> None:

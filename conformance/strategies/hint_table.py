@@ -92,8 +92,6 @@ from conformance.strategies.hint_random import MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
 from conformance.strategies.hint_sequence import (
-    OPTIONAL_HINT,
-    SEQUENCE_EMPTY_HINT,
     SEQUENCE_MAP_HINT,
 )
 from conformance.strategies.hint_signal import DFT_HINTS, IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT, WINDOW_HINT
@@ -178,11 +176,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.ml", "ZipMap"): (ZIP_MAP_HINT,),
     ("ai.onnx.ml", "DictVectorizer"): (DICT_VECTORIZER_HINT,),
     ("ai.onnx.ml", "CastMap"): (CAST_MAP_HINT,),
-    # sequences: a domain describes a tensor, not a drawn list of tensors; positions inside the drawn sequence
-    # ([-n, n - 1]; SequenceInsert also n), splits that cut the axis, tensors that concatenate (one shape but for the
-    # axis), attributes that type an output no input types
-    ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
-    ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
     ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
     # signal ops: what is computed (inverse, one-sided, the output type) is decided first, then the shapes and the
     # scalar inputs' values that fit it (an RFFT takes real input, a frame fits the signal, mel edges below Nyquist)
