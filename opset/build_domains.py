@@ -49,6 +49,7 @@ def value_domain(raw: dict[str, Any] | None, what: str, location: Location, op: 
     return ValueDomain(
         range=pair("range"), exclude=freeze(raw.get("exclude") or ()), step=one("step"), fill=raw.get("fill"),
         index=one("index"), negative=raw.get("negative", True), axes=one("axes"), among=one("among"),
+        hits=one("hits"),
         count=_both(count), permutation=one("permutation"), sum=one("sum"), one_of=many("one_of"),
         each=raw.get("each", False), value=one("value"), multiple_of=one("multiple_of"),
         sorted=raw.get("sorted", False), unique=one("unique"), unique_along=one("unique_along"),

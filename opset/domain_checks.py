@@ -19,11 +19,12 @@ Report = Callable[[Location | None, str, str], None]  # (location, op, message)
 CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  # (formula, what, where, names in scope)
 
 ELEMENT = "i"  # the position of an element, where a rule applies per element
+TYPE_READERS = ("type_of", "dtype")  # functions that read only an input's type, bound before anything is drawn
 _INPUT_ONLY = ("fill", "step", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along",
-               "alike")
+               "alike", "hits")
 _NOT_ON_INPUTS = ("dtype_of", "multiple_of")
 _NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "present", "index", "sum", "sorted",
-                "unique", "unique_along", "probabilities", "exclude", "repeats", "step", "alike")
+                "unique", "unique_along", "probabilities", "exclude", "repeats", "step", "alike", "hits")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
@@ -103,8 +104,8 @@ def _check_one(v: OpVersion, domain: ValueDomain, what: str, kind: str, report: 
             report(domain.location, op, f"{what}: domain key '{key}' does not apply to {kind}s")
     if kind == "attribute" and (domain.rank is not None or domain.empty is not None):
         report(domain.location, op, f"{what}: domain rank and empty apply to inputs and tuples, not attributes")
-    if domain.among is not None and domain.axes is None:
-        report(domain.location, op, f"{what}: domain among goes with axes")
+    if domain.among is not None and domain.axes is None and kind != "input":
+        report(domain.location, op, f"{what}: domain among goes with axes (or a tensor input's values)")
 
 
 def _given(domain: ValueDomain, key: str) -> bool:
@@ -121,8 +122,8 @@ def reads(domain: ValueDomain) -> frozenset[str]:
 
 
 def drawn_names(formula: Formula) -> frozenset[str]:
-    """The free names of `formula` whose drawn values it reads: all but those only `type_of(X)` reads (a type is
-    bound before anything is drawn)."""
+    """The free names of `formula` whose drawn values it reads: all but those only `type_of(X)` or `dtype(X)` reads (a
+    type is bound before anything is drawn)."""
     typed = _type_of_arguments(formula.tree)
     if not typed:
         return formula.names
@@ -131,14 +132,14 @@ def drawn_names(formula: Formula) -> frozenset[str]:
 
 def _type_of_arguments(node: Node | Slice | ForClause) -> set[str]:
     found = {a.id for a in node.args if isinstance(a, Name)} if isinstance(node, Call) and \
-        node.function == "type_of" else set()
+        node.function in TYPE_READERS else set()
     for child in child_nodes(node):
         found |= _type_of_arguments(child)
     return found
 
 
 def _read_outside_type_of(node: Node | Slice | ForClause, name: str) -> bool:
-    if isinstance(node, Call) and node.function == "type_of":
+    if isinstance(node, Call) and node.function in TYPE_READERS:
         return False
     if isinstance(node, Name):
         return node.id == name

@@ -86,7 +86,8 @@ class ValueDomain(Record):
     index: Formula | None = None  # values are indices into a dim of this size (a list: one size per last-axis entry)
     negative: bool = True  # index and axes values may be negative (counted from the end)
     axes: Formula | None = None  # distinct axes of a tensor of this rank
-    among: Formula | None = None  # axes: the candidates (non-negative), where not every axis of the rank may be picked
+    among: Formula | None = None  # axes: the candidates (non-negative); tensors: every value one of this list
+    hits: Formula | None = None  # tensors: about half the values picked from this list (look-ups that hit)
     count: tuple[Formula, Formula] | None = None  # how many axes; a list attribute's length (inclusive bounds)
     permutation: Formula | None = None  # a permutation of range(n)
     sum: Formula | None = None  # non-negative ints that add up to this
@@ -120,8 +121,8 @@ class ValueDomain(Record):
     def formulas(self) -> list[tuple[str, Formula]]:
         """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
         found: list[tuple[str, Formula]] = []
-        for key in ("step", "index", "axes", "among", "permutation", "sum", "value", "multiple_of", "repeats", "unique",
-                    "unique_along", "empty", "alike", "when", "present"):
+        for key in ("step", "index", "axes", "among", "hits", "permutation", "sum", "value", "multiple_of", "repeats",
+                    "unique", "unique_along", "empty", "alike", "when", "present"):
             formula = getattr(self, key)
             if formula is not None:
                 found.append((key, formula))

@@ -55,6 +55,10 @@ def _values(d: ValueDomain, code: Code, noun: str) -> list[str]:
         parts.append("never " + ", ".join(code(x) for x in d.exclude))
     if d.index is not None:
         parts.append(f"indices into a dim of size {code(d.index.text)} ({signs})")
+    if d.among is not None and d.axes is None:
+        parts.append(f"each value one of {code(d.among.text)}")
+    if d.hits is not None:
+        parts.append(f"about half the values from {code(d.hits.text)}")
     if d.axes is not None:
         count = f", {code(d.count[0].text)} to {code(d.count[1].text)} of them" if d.count is not None else ""
         parts.append(f"distinct axes of a rank-{code(d.axes.text)} tensor ({signs}{count})")

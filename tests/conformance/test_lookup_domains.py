@@ -1,0 +1,71 @@
+"""Look-up domains (docs/format.md, "Domains"): `hits` puts about half of a tensor's values among a list an attribute
+gives, `among` all of them, and a `unique` list attribute picks its values without repeats; the ml encoders' YAML
+(OneHotEncoder, CategoryMapper) draws with them."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.strategies import domains as dom
+from conformance.strategies.cases import _draw_once
+from opset.formula import Formula
+from opset.model import ValueDomain
+from tests.helpers import registry
+
+SETTINGS = settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+def formula(text: str) -> Formula:
+    return Formula.from_tree(Formula.checked(text).tree)
+
+
+def test_hits_take_about_half_the_values_and_among_all() -> None:
+    rng = np.random.default_rng(0)
+    base = np.zeros(400, dtype=np.int64)
+    hit = dom.looked_up(rng, ValueDomain(hits=formula("keys")), {"keys": [7, 9]}, None, "int64", base)
+    assert 120 < int(np.isin(hit, [7, 9]).sum()) < 280 and set(hit.tolist()) == {0, 7, 9}
+    words = np.asarray(["x"] * 50, dtype=object)
+    every = dom.looked_up(rng, ValueDomain(among=formula("['a', 'b']")), {}, None, "string", words)
+    assert set(every.tolist()) == {"a", "b"}
+    same = dom.looked_up(rng, ValueDomain(among=formula("None"), hits=formula("[]")), {}, None, "int64", base)
+    assert (same == 0).all()
+
+
+@SETTINGS
+@given(st.data())
+def test_a_unique_list_attribute_picks_without_repeats(data: st.DataObject) -> None:
+    words = ValueDomain(one_of=tuple(formula(f"'{w}'") for w in "abcdef"), each=True, unique=formula("True"))
+    picked = dom.draw_list(data.draw, words, {}, None, "string", 6)
+    assert sorted(picked) == list("abcdef")
+    ints = ValueDomain(range=(formula("-2"), formula("2")), unique=formula("True"))
+    assert len(set(dom.draw_list(data.draw, ints, {}, None, "int", 5))) == 5
+
+
+@SETTINGS
+@given(st.data())
+def test_one_hot_encoder_categories_follow_x_and_x_hits_them(data: st.DataObject) -> None:
+    version = registry().resolve("ai.onnx.ml", "OneHotEncoder", 1)
+    for cell, given_name in (("string", "cats_strings"), ("float", "cats_int64s")):
+        case = _draw_once(data.draw, version, cell, max_side=5, max_rank=4, max_elements=4096)
+        assert case is not None and set(case.node_attributes) & {"cats_strings", "cats_int64s"} == {given_name}
+        if case.node_attributes.get("zeros", 1) == 0:  # every element names a category (a float after truncation)
+            cats = case.node_attributes[given_name]
+            assert all(x in cats or int(x) in cats for x in np.asarray(case.inputs[0]).ravel().tolist())
+
+
+def test_category_mapper_x_hits_the_categories_often() -> None:
+    version = registry().resolve("ai.onnx.ml", "CategoryMapper", 1)
+    hits: list[bool] = []
+
+    @SETTINGS
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, "string", max_side=5, max_rank=4, max_elements=4096)
+        assert case is not None
+        x = np.asarray(case.inputs[0]).ravel().tolist()
+        hits.extend(v in case.node_attributes["cats_strings"] for v in x)
+
+    draw()
+    assert sum(hits) > len(hits) / 4  # the generic strings alone would almost never be a category
