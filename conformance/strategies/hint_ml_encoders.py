@@ -122,40 +122,6 @@ IMPUTER_HINT = OpHint(
     values={"X": _imputer_x})
 
 
-# ---- OneHotEncoder: categories of X's kind; with zeros = 0 every element names one ------------------------
-
-def _categories(strings: bool) -> Any:
-    def value(draw: DrawFn, ctx: DrawContext) -> Any:
-        if (_x_element(ctx) == "string") != strings:
-            return OMIT
-        return _keys(draw, "string" if strings else "int64")
-
-    return value
-
-
-def _one_hot_x(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    element = _x_element(ctx)
-    categories = ctx.attributes.get("cats_strings") or ctx.attributes.get("cats_int64s") or []
-    if ctx.attributes.get("zeros", 1):
-        return _mixed_into(draw, ctx, "X", list(categories))
-    # every element one of the categories; floats off them by a fraction that truncation removes
-    rng = np.random.default_rng(draw(SEEDS))
-    shape = list(ctx.shapes["X"])
-    picked = [categories[i] for i in rng.integers(0, len(categories), int(np.prod(shape)))]
-    if element == "string":
-        return _texts(picked).reshape(shape)
-    x = np.asarray(picked, dtype=np.float64).reshape(shape)
-    if _is_float(element):
-        x = x + np.sign(x) * rng.integers(0, 4, size=shape) / 4
-    return x.astype(numpy_dtype(element))
-
-
-ONE_HOT_ENCODER_HINT = OpHint(
-    attributes={"cats_int64s": _categories(False), "cats_strings": _categories(True),
-                "zeros": lambda draw, ctx: draw(st.sampled_from([0, 1, OMIT]))},
-    values={"X": _one_hot_x})
-
-
 # ---- LabelEncoder: keys of X's type, values of Y's, a default of Y's type ----------------------------------
 
 _LIST_FORM = {"string": "strings", "int64": "int64s", "float": "floats"}
@@ -221,28 +187,6 @@ LABEL_ENCODER_HINTS = (
     OpHint(attributes={"keys_strings": _v2_attributes}, values={"X": _label_encoder_x}, generic_attributes=False,
            since=2),
 )
-
-
-# ---- CategoryMapper: two lists of one length; X drawn from the side its type maps from -------------------
-
-def _category_lists(draw: DrawFn, ctx: DrawContext) -> None:
-    texts = _keys(draw, "string")
-    ctx.scratch["cats"] = {"cats_strings": texts, "cats_int64s": [draw(st.sampled_from(SMALL_INTS)) for _ in texts]}
-    ctx.scratch["keys"] = ctx.scratch["cats"]["cats_strings" if _x_element(ctx) == "string" else "cats_int64s"]
-
-
-def _category_list(name: str) -> Any:
-    def value(draw: DrawFn, ctx: DrawContext) -> Any:
-        if "cats" not in ctx.scratch:
-            _category_lists(draw, ctx)
-        return ctx.scratch["cats"][name]
-
-    return value
-
-
-CATEGORY_MAPPER_HINT = OpHint(
-    attributes={"cats_strings": _category_list("cats_strings"), "cats_int64s": _category_list("cats_int64s")},
-    values={"X": lambda draw, ctx: _mixed_into(draw, ctx, "X", list(ctx.scratch["keys"]))})
 
 
 # ---- ZipMap: labels of the output's key type, one per column of an [N, C] or [C] X ------------------------
