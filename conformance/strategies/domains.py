@@ -179,6 +179,8 @@ def draw_scalar(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
             return options[draw(integers(0, len(options) - 1))]
         return draw(integers(lo, hi))
     if kind == "float":
+        if domain.fill == "specials" and draw(integers(0, 1)) == 0:  # NaN first: the simplest draw
+            return draw(st.sampled_from([float("nan"), float("inf"), float("-inf"), -0.0]))
         lo8 = int(np.ceil(8 * low)) if low is not None else -16
         hi8 = int(np.floor(8 * high)) if high is not None else lo8 + 32
         if lo8 > hi8:
@@ -209,14 +211,16 @@ def draw_list(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None
 
 def _distinct_options(domain: ValueDomain, env: Env, values: Values | None, kind: str) -> list[Any] | None:
     """The values a unique list picks from, where they do not depend on the element's position: a `one_of`'s
-    choices, or the ints of a `range`; None where the elements are drawn one by one."""
+    choices, or the ints (floats: the eighth steps) of a `range`; None where the elements are drawn one by one."""
     if domain.one_of and not any("i" in f.names for f in domain.one_of):
         return list(dict.fromkeys(evaluate(f, env, values) for f in domain.one_of))
-    if kind == "int" and domain.range is not None and domain.index is None and \
+    if kind in ("int", "float") and domain.range is not None and domain.index is None and \
             not any(f is not None and "i" in f.names for f in domain.range):
         low, high = bounds(domain, env, values, None, None)
-        if low is not None and high is not None and high - low < MAX_CANDIDATES:
-            return [v for v in range(int(np.ceil(low)), int(np.floor(high)) + 1) if v not in domain.exclude]
+        grid = 1 if kind == "int" else 8
+        if low is not None and high is not None and (high - low) * grid < MAX_CANDIDATES:
+            steps = range(int(np.ceil(low * grid)), int(np.floor(high * grid)) + 1)
+            return [v if kind == "int" else v / grid for v in steps if v / grid not in domain.exclude]
     return None
 
 

@@ -69,3 +69,20 @@ def test_category_mapper_x_hits_the_categories_often() -> None:
 
     draw()
     assert sum(hits) > len(hits) / 4  # the generic strings alone would almost never be a category
+
+
+def test_specials_on_a_float_attribute_and_imputer_replaces_nan() -> None:
+    """`fill: specials` on a float attribute: NaN (or an infinity, -0) half the time; Imputer's replaced NaN is in X."""
+    version = registry().resolve("ai.onnx.ml", "Imputer", 1)
+    found: list[bool] = []
+
+    @SETTINGS
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        assert case is not None
+        if np.isnan(case.node_attributes.get("replaced_value_float", 0.0)):
+            found.append(bool(np.isnan(np.asarray(case.inputs[0])).any()))
+
+    draw()
+    assert found and any(found)
