@@ -69,59 +69,6 @@ def _keys(draw: DrawFn, element: str, *, repeats: bool = True, nans: bool = Fals
     return [float(k) if _is_float(element) else k for k in keys]
 
 
-# ---- Imputer: the imputed values of X's kind, one or one per feature; the replaced value inside X ----------
-
-def _per_feature_count(draw: DrawFn, ctx: DrawContext) -> int:
-    shape = ctx.shapes["X"]
-    return shape[-1] if len(shape) <= 2 and draw(integers(0, 3)) > 0 else 1
-
-
-def _imputed(floating: bool) -> Any:
-    def value(draw: DrawFn, ctx: DrawContext) -> Any:
-        if _is_float(_x_element(ctx)) != floating:
-            return OMIT
-        pool = QUARTERS if floating else SMALL_INTS
-        count = _per_feature_count(draw, ctx)  # distinct per feature: a backend using one for all shows
-        return draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count, unique=count <= len(pool)))
-
-    return value
-
-
-def _replaced(floating: bool) -> Any:
-    def value(draw: DrawFn, ctx: DrawContext) -> Any:
-        if _is_float(_x_element(ctx)) != floating:
-            return OMIT  # the other kind's replaced value changes nothing: left to its default
-        if floating and draw(BOOLEANS):
-            return float("nan")
-        return draw(st.sampled_from(QUARTERS if floating else SMALL_INTS))
-
-    return value
-
-
-def _imputer_x(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    floating = _is_float(_x_element(ctx))
-    name = "replaced_value_float" if floating else "replaced_value_int64"
-    replaced = ctx.attributes.get(name, 0.0 if floating else 0)
-    if floating and np.isnan(replaced):
-        x = _mixed_into(draw, ctx, "X", [0.0])
-        rng = np.random.default_rng(draw(SEEDS))
-        return np.where(rng.random(x.shape) < 0.4, np.nan, x).astype(x.dtype)
-    return _mixed_into(draw, ctx, "X", [replaced])
-
-
-def _mostly_rows(draw: DrawFn, ctx: DrawContext) -> None:
-    """[N, F] or [F] in three draws of four (where per-feature values apply), any rank >= 1 otherwise."""
-    rank = draw(st.sampled_from([1, 2, 2, 3]))
-    set_first_shape(ctx, dims(draw, rank, ctx.max_side))
-
-
-IMPUTER_HINT = OpHint(
-    shapes=_mostly_rows,
-    attributes={"imputed_value_floats": _imputed(True), "imputed_value_int64s": _imputed(False),
-                "replaced_value_float": _replaced(True), "replaced_value_int64": _replaced(False)},
-    values={"X": _imputer_x})
-
-
 # ---- LabelEncoder: keys of X's type, values of Y's, a default of Y's type ----------------------------------
 
 _LIST_FORM = {"string": "strings", "int64": "int64s", "float": "floats"}

@@ -33,7 +33,6 @@ from conformance.strategies.hint_ml import (
 from conformance.strategies.hint_ml_encoders import (
     CAST_MAP_HINT,
     DICT_VECTORIZER_HINT,
-    IMPUTER_HINT,
     LABEL_ENCODER_HINTS,
     ZIP_MAP_HINT,
 )
@@ -165,7 +164,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.ml", "LinearRegressor"): (LINEAR_REGRESSOR_HINT,),
     # ai.onnx.ml: the attribute alternatives X's and Y's types select (imputed values, categories, keys and values)
     # and X values that hit them: which attribute exists depends on the drawn types, and X's values on its entries
-    ("ai.onnx.ml", "Imputer"): (IMPUTER_HINT,),
     ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
     # maps: labels of the output's key type one per column, map keys the vocabulary or max_map names: a map's keys
     # and values are drawn as pairs, which no domain key describes
