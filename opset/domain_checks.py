@@ -28,8 +28,9 @@ _NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
-    """The names a domain formula may read: the version's, its helper dims' and `i`."""
-    return frozenset(names) | frozenset(v.dims) | {ELEMENT}
+    """The names a domain formula may read: the version's, its helper dims', `i` and the outputs' (their types only:
+    `type_of(Y)`, `dtype(Y)`)."""
+    return frozenset(names) | frozenset(v.dims) | {ELEMENT} | {p.name for p in v.outputs}
 
 
 def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, names: frozenset[str]) -> None:
@@ -99,8 +100,12 @@ def _free_shape(signature: tuple[str | int, ...] | None) -> bool:
 def _check_one(v: OpVersion, domain: ValueDomain, what: str, kind: str, report: Report, check_formula: CheckFormula,
                scope: frozenset[str]) -> None:
     op = v.signature
+    outputs = {p.name for p in v.outputs if not p.variadic} - scope_of_others(v)
     for key, formula in domain.formulas():
         check_formula(formula, f"{what}: domain {key}", domain.location, scope)
+        for name in sorted(drawn_names(formula) & outputs):
+            report(domain.location, op, f"{what}: domain {key} reads output '{name}' outside type_of/dtype (only an "
+                                        "output's type is known before the case is drawn)")
     misplaced = {"input": _NOT_ON_INPUTS, "attribute": _INPUT_ONLY, "dim": _NOT_ON_DIMS}[kind]
     for key in misplaced:
         if _given(domain, key):
@@ -109,6 +114,14 @@ def _check_one(v: OpVersion, domain: ValueDomain, what: str, kind: str, report: 
         report(domain.location, op, f"{what}: domain rank and empty apply to inputs and tuples, not attributes")
     if domain.among is not None and domain.axes is None and kind != "input":
         report(domain.location, op, f"{what}: domain among goes with axes (or a tensor input's values)")
+
+
+def scope_of_others(v: OpVersion) -> set[str]:
+    """Names a domain formula reads that are not outputs: attributes, inputs, lets, dims and signature names (a
+    variadic output's name is its arity, an output may share a signature dim's name)."""
+    names = {*v.attributes, *(p.name for p in v.inputs), *v.lets, *v.dims}
+    names |= {str(d).lstrip("*") for p in v.inputs for d in p.shape or () if isinstance(d, str)}
+    return names
 
 
 def _given(domain: ValueDomain, key: str) -> bool:

@@ -105,7 +105,10 @@ class Builder:
         ctx = self.ctx
         env: dict[str, Any] = bind_inputs(ctx.version, positional_shapes(ctx), [])
         env.update(ctx.dims)
-        env[TYPES_KEY] = {p.name: ctx.type_of(p.type) for p in ctx.version.inputs}  # for type_of(X)
+        # for type_of(X) and dtype(X); an output's type too (type_of(Y)), bound before anything is drawn
+        env[TYPES_KEY] = {p.name: ctx.type_of(p.type) for p in [*ctx.version.inputs, *ctx.version.outputs]}
+        for param in ctx.version.outputs:
+            env.setdefault(param.name, None)
         pending: dict[str, Formula] = {}
         for name, attr in ctx.version.attributes.items():
             if name in ctx.attributes:

@@ -86,3 +86,24 @@ def test_specials_on_a_float_attribute_and_imputer_replaces_nan() -> None:
 
     draw()
     assert found and any(found)
+
+
+def test_zip_map_labels_follow_the_output_type() -> None:
+    """A domain reads an output's type (`type_of(Z)`): ZipMap's labels are strings exactly where its maps' keys are,
+    one per column of X."""
+    version = registry().resolve("ai.onnx.ml", "ZipMap", 1)
+    kinds: set[str] = set()
+
+    @SETTINGS
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        assert case is not None
+        strings = case.type_bindings["T"].startswith("seq(map(string")
+        name = "classlabels_strings" if strings else "classlabels_int64s"
+        assert set(case.node_attributes) == {name}
+        assert len(case.node_attributes[name]) == np.asarray(case.inputs[0]).shape[-1]
+        kinds.add(name)
+
+    draw()
+    assert len(kinds) == 2
