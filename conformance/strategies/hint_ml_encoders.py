@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import OMIT, DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
-from conformance.strategies.hints import OpHint, dims, set_first_shape
+from conformance.strategies.hints import OpHint
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 from opset.dtypes import map_parts, tensor_element
@@ -134,29 +134,6 @@ LABEL_ENCODER_HINTS = (
     OpHint(attributes={"keys_strings": _v2_attributes}, values={"X": _label_encoder_x}, generic_attributes=False,
            since=2),
 )
-
-
-# ---- ZipMap: labels of the output's key type, one per column of an [N, C] or [C] X ------------------------
-
-def _rows(draw: DrawFn, ctx: DrawContext) -> None:
-    set_first_shape(ctx, dims(draw, draw(integers(1, 2)), ctx.max_side))
-
-
-def _zip_labels(strings: bool) -> Any:
-    def value(draw: DrawFn, ctx: DrawContext) -> Any:
-        output = ctx.type_of(ctx.version.outputs[0].type)
-        if output.startswith("seq(map(string") != strings:
-            return OMIT
-        count = ctx.shapes["X"][-1]
-        pool: tuple[Any, ...] = WORDS if strings else SMALL_INTS
-        unique = count <= len(pool) and draw(integers(0, 3)) > 0  # a repeated label now and then
-        return draw(st.lists(st.sampled_from(pool), min_size=count, max_size=count, unique=unique))
-
-    return value
-
-
-ZIP_MAP_HINT = OpHint(shapes=_rows, attributes={"classlabels_strings": _zip_labels(True),
-                                                "classlabels_int64s": _zip_labels(False)})
 
 
 # ---- DictVectorizer and CastMap: maps whose keys the vocabulary (or max_map) names --------------------------
