@@ -58,7 +58,9 @@ def value_domain(raw: dict[str, Any] | None, what: str, location: Location, op: 
         empty=one("empty"), alike=one("alike"), when=one("when"), present=one("present"),
         integers=value_domain(raw.get("integers"), f"{what} (integers)", location, op, formula_of),
         floats=value_domain(raw.get("floats"), f"{what} (floats)", location, op, formula_of),
-        strings=value_domain(raw.get("strings"), f"{what} (strings)", location, op, formula_of), location=location)
+        strings=value_domain(raw.get("strings"), f"{what} (strings)", location, op, formula_of),
+        keys=value_domain(raw.get("keys"), f"{what} (keys)", location, op, formula_of),
+        values=value_domain(raw.get("values"), f"{what} (values)", location, op, formula_of), location=location)
 
 
 def _both(pair: tuple[Formula | None, Formula | None] | None) -> tuple[Formula, Formula] | None:

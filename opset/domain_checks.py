@@ -21,10 +21,11 @@ CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  
 ELEMENT = "i"  # the position of an element, where a rule applies per element
 TYPE_READERS = ("type_of", "dtype")  # functions that read only an input's type, bound before anything is drawn
 _INPUT_ONLY = ("step", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along",
-               "alike", "hits")
+               "alike", "hits", "keys", "values")
 _NOT_ON_INPUTS = ("dtype_of", "multiple_of")
 _NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "present", "index", "sum", "sorted",
-                "unique", "unique_along", "probabilities", "exclude", "repeats", "step", "alike", "hits")
+                "unique", "unique_along", "probabilities", "exclude", "repeats", "step", "alike", "hits", "keys",
+                "values")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
@@ -47,6 +48,9 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
                 report(param.domain.location, op, f"input '{param.name}': domain broadcast and shapes draw the "
                                                   "shape; the input's signature fixes dims of it (only `*S` or none "
                                                   "leaves it free)")
+            if (param.domain.keys is not None or param.domain.values is not None) and not _map_typed(v, param.type):
+                report(param.domain.location, op, f"input '{param.name}': domain keys and values need a map input, "
+                                                  f"not {param.type}")
             if param.domain.alike is not None and not _sequence_typed(v, param.type):
                 report(param.domain.location, op, f"input '{param.name}': domain alike needs a sequence input "
                                                   f"(of tensors), not {param.type}")
@@ -91,6 +95,13 @@ def _sequence_typed(v: OpVersion, type_text: str) -> bool:
     constraint = v.type_variable(type_text)
     types = constraint.types if constraint is not None else (type_text,)
     return all(t.startswith("seq(tensor(") for t in types)
+
+
+def _map_typed(v: OpVersion, type_text: str) -> bool:
+    """Whether every type a parameter type allows is a map."""
+    constraint = v.type_variable(type_text)
+    types = constraint.types if constraint is not None else (type_text,)
+    return all(t.startswith("map(") for t in types)
 
 
 def _free_shape(signature: tuple[str | int, ...] | None) -> bool:

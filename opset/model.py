@@ -116,6 +116,9 @@ class ValueDomain(Record):
     integers: ValueDomain | None = None
     floats: ValueDomain | None = None
     strings: ValueDomain | None = None  # ... or a string type: strings concatenate and compare, never multiply
+    # map inputs: what the keys (distinct, as many as `count` says) and the values they pair with look like
+    keys: ValueDomain | None = None
+    values: ValueDomain | None = None
     location: Location | None = None
 
     def formulas(self) -> list[tuple[str, Formula]]:
@@ -131,7 +134,8 @@ class ValueDomain(Record):
             found.extend((key, f) for f in pair or () if f is not None)
         found.extend(("one_of", f) for f in self.one_of)
         found.extend(("shapes", f) for f in self.shapes)
-        for kind, sub in (("integers", self.integers), ("floats", self.floats), ("strings", self.strings)):
+        for kind, sub in (("integers", self.integers), ("floats", self.floats), ("strings", self.strings),
+                          ("keys", self.keys), ("values", self.values)):
             if sub is not None:
                 found.extend((f"{kind}: {key}", f) for key, f in sub.formulas())
         return found

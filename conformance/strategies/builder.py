@@ -29,7 +29,7 @@ from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.plan import DrawPlan
 from conformance.strategies.schedule import Item, Schedule, input_value_shaped
 from conformance.strategies.values import SEEDS, fill_array
-from opset.dtypes import is_container
+from opset.dtypes import is_container, map_parts, tensor_element
 from opset.formula import Formula, FormulaError, Undecided
 from opset.formula.graph_value import TYPES_KEY
 from opset.formula.nodes import Const
@@ -38,6 +38,7 @@ from opset.infer import bind_inputs
 from opset.model import Attribute, Param, ValueDomain
 
 MAX_BROADCAST_RANK = 4
+ALWAYS = Formula.from_tree(Const(True))  # a map's keys are distinct
 LEGACY_ATTRIBUTES = ("broadcast", "axis")  # what `broadcast: legacy` draws with B's shape
 
 
@@ -479,6 +480,10 @@ class Builder:
         if name in ctx.omitted:
             ctx.arrays[name] = None
             return
+        if map_parts(type_text) is not None and param.domain is not None and not param.variadic \
+                and (param.domain.keys is not None or param.domain.values is not None):
+            ctx.arrays[name] = self._map_from_domain(param.domain, type_text)  # type: ignore[assignment]
+            return
         if is_container(type_text):
             ctx.arrays[name] = [fill_container(self.draw, ctx, name, type_text, s) for s in shape or []] \
                 if param.variadic else fill_container(self.draw, ctx, name, type_text, shape)
@@ -502,6 +507,24 @@ class Builder:
             ctx.arrays[name] = [fill_array(self.draw(SEEDS), element, s) for s in shape]
         else:
             ctx.arrays[name] = fill_array(self.draw(SEEDS), element, shape)
+
+    def _map_from_domain(self, domain: ValueDomain, type_text: str) -> dict[Any, Any]:
+        """A map input from its domain: `count` entries (default 1 to 3), distinct keys from `keys` (by the key type:
+        its `integers`/`strings` keys apply), values from `values` (scalars of the value type, which they carry)."""
+        parts = map_parts(type_text)
+        assert parts is not None
+        key_type, value_type = parts
+        env, values = self.env(), self.values()
+        low, high = dom.count_bounds(domain, env, values, 1, MAX_LENGTH)
+        count = int(self.draw(integers(low, max(low, high))))
+        keys_domain = replace(dom.for_element(domain.keys, key_type) or ValueDomain(), unique=ALWAYS)
+        if keys_domain.range is None and not keys_domain.one_of and keys_domain.among is None:
+            keys_domain = replace(keys_domain, range=(Formula.from_tree(Const(-3)), Formula.from_tree(Const(12))))
+        keys = dom.draw_list(self.draw, keys_domain, env, values, "string" if key_type == "string" else "int", count)
+        element = tensor_element(value_type) or ""
+        drawn = dom.draw_tensor(self.draw, dom.for_element(domain.values, element) or ValueDomain(), env, values,
+                                element, [count])
+        return {k: v if element == "string" else drawn.dtype.type(v) for k, v in zip(keys, drawn.tolist(), strict=True)}
 
     def _take(self, param: Param, array: Any) -> None:
         """An input's array drawn whole (a hint's, a value-giving domain's): its shape follows it."""

@@ -214,6 +214,11 @@ def _distinct_options(domain: ValueDomain, env: Env, values: Values | None, kind
     choices, or the ints (floats: the eighth steps) of a `range`; None where the elements are drawn one by one."""
     if domain.one_of and not any("i" in f.names for f in domain.one_of):
         return list(dict.fromkeys(evaluate(f, env, values) for f in domain.one_of))
+    if domain.among is not None and domain.axes is None:
+        pool = evaluate(domain.among, env, values)
+        if not isinstance(pool, list):
+            raise Undrawable(f"among gives {pool!r}, no list of values to pick from")
+        return list(dict.fromkeys(pool))
     if kind in ("int", "float") and domain.range is not None and domain.index is None and \
             not any(f is not None and "i" in f.names for f in domain.range):
         low, high = bounds(domain, env, values, None, None)

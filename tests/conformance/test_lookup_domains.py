@@ -107,3 +107,30 @@ def test_zip_map_labels_follow_the_output_type() -> None:
 
     draw()
     assert len(kinds) == 2
+
+
+def test_map_keys_and_values_from_their_domains() -> None:
+    """DictVectorizer's map keys are its vocabulary's (or the one it lacks), never repeated; CastMap's SPARSE keys lie
+    below max_map and its string values are numbers as text."""
+    vectorizer = registry().resolve("ai.onnx.ml", "DictVectorizer", 1)
+    cast_map = registry().resolve("ai.onnx.ml", "CastMap", 1)
+    numbers = {"0", "1", "-2.5", "0.25", "3.75", "-4", " 7", "3e2", "-2.5x"}
+
+    @SETTINGS
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, vectorizer, "map(string,tensor(float))", max_side=5, max_rank=4,
+                          max_elements=4096)
+        assert case is not None
+        x = case.inputs[0]
+        assert isinstance(x, dict) and 1 <= len(x) and set(x) <= {*case.node_attributes["string_vocabulary"],
+                                                                   "unlisted"}
+        case = _draw_once(data.draw, cast_map, "map(int64,tensor(string))", max_side=5, max_rank=4,
+                          max_elements=4096)
+        assert case is not None
+        x = case.inputs[0]
+        assert isinstance(x, dict) and set(x.values()) <= numbers
+        if case.node_attributes.get("map_form") == "SPARSE":
+            assert all(0 <= k < case.node_attributes.get("max_map", 1) for k in x)
+
+    draw()
