@@ -18,7 +18,6 @@ from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import OpHint
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
-from opset.dtypes import map_parts, tensor_element
 
 # short texts for string keys, categories and defaults: empty, repeated prefixes, non-ASCII
 WORDS = ("", "a", "b", "ab", "Amy", "Sally", "\u00e9t\u00e9", "\u732b", " a")
@@ -134,63 +133,3 @@ LABEL_ENCODER_HINTS = (
     OpHint(attributes={"keys_strings": _v2_attributes}, values={"X": _label_encoder_x}, generic_attributes=False,
            since=2),
 )
-
-
-# ---- DictVectorizer and CastMap: maps whose keys the vocabulary (or max_map) names --------------------------
-
-def _map_of(draw: DrawFn, ctx: DrawContext, keys: list[Any], *, numeric_strings: bool = False) -> dict[Any, Any]:
-    """A map of X's type with these keys: scalar values of its value element (numpy scalars carry the type);
-    string values are numbers as text (what CastMap can read) or words."""
-    parts = map_parts(ctx.type_of(ctx.version.inputs[0].type))
-    if parts is None:
-        raise ValueError(f"{ctx.version.signature}: X is no map")
-    element = tensor_element(parts[1]) or ""
-    rng = np.random.default_rng(draw(SEEDS))
-    if element == "string":
-        pool = [f"{v:g}" for v in QUARTERS] + [" 7", "3e2", "-2.5x"] if numeric_strings else list(WORDS)
-        return {k: pool[i] for k, i in zip(keys, rng.integers(0, len(pool), len(keys)), strict=True)}
-    values = fill_array(draw(SEEDS), element, [len(keys)])
-    return {k: values.dtype.type(v) for k, v in zip(keys, values, strict=True)}
-
-
-def _map_key_type(ctx: DrawContext) -> str:
-    parts = map_parts(ctx.type_of(ctx.version.inputs[0].type))
-    return parts[0] if parts is not None else "int64"
-
-
-def _vocabulary(strings: bool) -> Any:
-    def value(draw: DrawFn, ctx: DrawContext) -> Any:
-        if (_map_key_type(ctx) == "string") != strings:
-            return OMIT
-        return _keys(draw, "string" if strings else "int64")
-
-    return value
-
-
-def _vectorized_map(draw: DrawFn, ctx: DrawContext) -> Any:  # a dict: the map X
-    vocabulary = ctx.attributes.get("string_vocabulary") or ctx.attributes.get("int64_vocabulary") or []
-    # never empty: onnxruntime's Python API refuses an empty map, and a cell skipped once is skipped whole
-    keys = draw(st.lists(st.sampled_from(list(dict.fromkeys(vocabulary))), min_size=1, max_size=len(vocabulary),
-                         unique=True))
-    if draw(integers(0, 3)) == 0:  # a key the vocabulary lacks (dropped)
-        keys.append("unlisted" if _map_key_type(ctx) == "string" else 99)
-    return _map_of(draw, ctx, keys)
-
-
-DICT_VECTORIZER_HINT = OpHint(attributes={"string_vocabulary": _vocabulary(True),
-                                          "int64_vocabulary": _vocabulary(False)},
-                              values={"X": _vectorized_map})
-
-
-def _cast_map(draw: DrawFn, ctx: DrawContext) -> Any:  # a dict: the map X
-    # never empty (see _vectorized_map)
-    if ctx.attributes.get("map_form") == "SPARSE":
-        size = ctx.attributes.get("max_map", 1)
-        keys = draw(st.lists(integers(0, size - 1), min_size=1, max_size=size, unique=True))
-    else:
-        keys = draw(st.lists(integers(-3, 12), min_size=1, max_size=4, unique=True))
-    numeric = ctx.attributes.get("cast_to", "TO_FLOAT") != "TO_STRING"
-    return _map_of(draw, ctx, [int(k) for k in keys], numeric_strings=numeric)
-
-
-CAST_MAP_HINT = OpHint(attributes={"max_map": lambda draw, ctx: draw(integers(1, 6))}, values={"X": _cast_map})

@@ -31,8 +31,6 @@ from conformance.strategies.hint_ml import (
     TREE_ENSEMBLE_HINT,
 )
 from conformance.strategies.hint_ml_encoders import (
-    CAST_MAP_HINT,
-    DICT_VECTORIZER_HINT,
     LABEL_ENCODER_HINTS,
 )
 from conformance.strategies.hint_ms_attention import (
@@ -166,8 +164,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
     # maps: labels of the output's key type one per column, map keys the vocabulary or max_map names: a map's keys
     # and values are drawn as pairs, which no domain key describes
-    ("ai.onnx.ml", "DictVectorizer"): (DICT_VECTORIZER_HINT,),
-    ("ai.onnx.ml", "CastMap"): (CAST_MAP_HINT,),
     ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
     # signal ops: what is computed (inverse, one-sided, the output type) is decided first, then the shapes and the
     # scalar inputs' values that fit it (an RFFT takes real input, a frame fits the signal, mel edges below Nyquist)
