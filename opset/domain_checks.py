@@ -20,7 +20,7 @@ CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  
 
 ELEMENT = "i"  # the position of an element, where a rule applies per element
 TYPE_READERS = ("type_of", "dtype")  # functions that read only an input's type, bound before anything is drawn
-_INPUT_ONLY = ("step", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along",
+_INPUT_ONLY = ("step", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along",
                "alike", "hits", "keys", "values")
 _NOT_ON_INPUTS = ("dtype_of", "multiple_of")
 _NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "present", "index", "sum", "sorted",
@@ -74,9 +74,12 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
         if attr.domain.dtype_of is not None and v.type_variable(attr.domain.dtype_of) is None:
             report(attr.domain.location, op, f"attribute '{attr.name}': domain dtype_of names "
                                              f"'{attr.domain.dtype_of}', not a type variable")
-        if attr.domain.fill is not None and (attr.type != "float" or attr.domain.fill != "specials"):
-            report(attr.domain.location, op, f"attribute '{attr.name}': domain fill on an attribute is only `specials` "
-                                             "on a float attribute")
+        if attr.domain.shapes and attr.type != "tensor":
+            report(attr.domain.location, op, f"attribute '{attr.name}': domain shapes applies to inputs and tensor "
+                                             "attributes")
+        if attr.domain.fill is not None and attr.type not in ("float", "tensor"):
+            report(attr.domain.location, op, f"attribute '{attr.name}': domain fill applies to float and tensor "
+                                             "attributes")
         if attr.domain.present is not None and attr.required:
             report(attr.domain.location, op, f"attribute '{attr.name}': domain present on a required attribute")
     taken = {**{name: "a let" for name in v.lets}, **{a: "an attribute" for a in v.attributes},

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from conformance.containers import shape_of
 from conformance.strategies import domains as dom
 from conformance.strategies.attributes import OMIT, DrawFn, draw_attribute, list_length
-from conformance.strategies.cell_types import code_or_name, drawable_types
+from conformance.strategies.cell_types import code_or_name, drawable_types, held_element
 from conformance.strategies.containers import (
     MAX_CONTAINER_RANK,
     MAX_LENGTH,
@@ -406,10 +406,12 @@ class Builder:
         decided = self._presence(domain)
         if decided is False:
             return OMIT
-        if domain.dtype_of is not None:
+        if domain.dtype_of is not None and attr.type != "tensor":
             return self._type_code(attr, domain.dtype_of, may_omit=decided is None and not attr.required)
         if decided is None and not attr.required and self.draw(BOOLEANS):
             return OMIT
+        if attr.type == "tensor" and (domain.dtype_of is not None or domain.shapes):
+            return self._tensor_from_domain(attr)
         given, value = dom.chosen(self.draw, domain, env, values)
         if given:
             return _typed(value, attr.type)
@@ -427,6 +429,22 @@ class Builder:
                 length = self.draw(integers(1, max(1, len(self.ctx.first_shape()) or self.max_rank)))
             return dom.draw_list(self.draw, domain, env, values, attr.type[:-1], length)
         return _typed(dom.draw_scalar(self.draw, domain, env, values, attr.type), attr.type)
+
+    def _tensor_from_domain(self, attr: Attribute) -> np.ndarray:
+        """A tensor attribute drawn as an input is: elements of `dtype_of`'s type (the cell's without it), its shape
+        one of `shapes`, its values from the other keys (its `integers`/`floats`/`strings` keys by that type)."""
+        assert attr.domain is not None
+        ctx, env, values = self.ctx, self.env(), self.values()
+        cell = ctx.type_bindings[attr.domain.dtype_of] if attr.domain.dtype_of is not None else ctx.dtype
+        element = held_element(cell)
+        domain = dom.for_element(attr.domain, element)
+        assert domain is not None
+        shape = None
+        if domain.shapes:
+            shape = dom.evaluate(domain.shapes[self.draw(integers(0, len(domain.shapes) - 1))], env, values)
+            if not _is_shape(shape):
+                raise dom.Undrawable(f"shape {shape!r} of attribute '{attr.name}'")
+        return dom.draw_tensor(self.draw, domain, env, values, element, shape)
 
     def _type_code(self, attr: Attribute, variable: str, *, may_omit: bool) -> Any:
         """An attribute naming the element type of `variable` (`dtype_of`): the cell's where the cell fixes the

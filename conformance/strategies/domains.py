@@ -308,6 +308,12 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
         size = int(np.prod(shape)) if shape else 1
         if size > MAX_CANDIDATES:
             raise Undrawable(f"a per-element choice over {size} elements")
+        options = _distinct_options(domain, env, values, "") if holds(domain.unique, env, values) else None
+        if options is not None:  # distinct choices, picked without repeats
+            if len(options) < size:
+                raise Undrawable(f"{size} distinct values from {len(options)}")
+            picked = [options[k] for k in rng.permutation(len(options))[:size]]
+            return as_array(np.asarray(picked, dtype=object).reshape(shape), element)
         return as_array(np.asarray([pick_element(draw, domain, env, values, i) for i in range(size)]).reshape(shape),
                         element)
     if domain.range is not None and any(f is not None and "i" in f.names for f in domain.range):

@@ -134,3 +134,31 @@ def test_map_keys_and_values_from_their_domains() -> None:
             assert all(0 <= k < case.node_attributes.get("max_map", 1) for k in x)
 
     draw()
+
+
+def test_tensor_attributes_drawn_as_inputs_are() -> None:
+    """A tensor attribute with `dtype_of` and `shapes` is drawn as an input: LabelEncoder 4's keys_tensor holds X's
+    element type, values_tensor and default_tensor Y's, keys and values as long as each other (a double X has no
+    list form: always the tensor)."""
+    version = registry().resolve("ai.onnx.ml", "LabelEncoder", 4)
+    element = {"string": np.dtype(object), "int64": np.dtype(np.int64), "float": np.dtype(np.float32),
+               "double": np.dtype(np.float64), "int32": np.dtype(np.int32), "int16": np.dtype(np.int16)}
+
+    @SETTINGS
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, "double", max_side=5, max_rank=4, max_elements=4096)
+        assert case is not None
+        keys = case.node_attributes["keys_tensor"]
+        assert keys.dtype == np.float64 and keys.ndim == 1
+        y = case.type_bindings["T2"]
+        values = case.node_attributes.get("values_tensor")
+        values = values if values is not None else next(v for k, v in case.node_attributes.items()
+                                                        if k.startswith("values_"))
+        assert len(values) == len(keys)
+        if isinstance(values, np.ndarray):
+            assert values.dtype == element[y]
+        default = case.node_attributes.get("default_tensor")
+        assert default is None or (default.shape == (1,) and default.dtype == element[y])
+
+    draw()
