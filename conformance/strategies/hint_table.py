@@ -30,9 +30,6 @@ from conformance.strategies.hint_ml import (
     SVM_REGRESSOR_HINT,
     TREE_ENSEMBLE_HINT,
 )
-from conformance.strategies.hint_ml_encoders import (
-    LABEL_ENCODER_HINTS,
-)
 from conformance.strategies.hint_ms_attention import (
     ATTENTION_MS_HINT,
     DECODER_ATTENTION_HINT,
@@ -149,6 +146,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "If"): (IF_HINT,),
     ("ai.onnx", "Loop"): (LOOP_HINT,),
     ("ai.onnx", "Scan"): SCAN_HINTS,
+    ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
     ("ai.onnx.preview", "FlexAttention"): (FLEX_ATTENTION_HINT,),  # a score_mod body graph over the attention scores
     # a model in a node: trees, support vectors or coefficient rows that fit X and each other, drawn whole with X
     # (thresholds from X's values, NaN features, every mode, aggregate and post_transform)
@@ -159,12 +157,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.ml", "SVMRegressor"): (SVM_REGRESSOR_HINT,),
     ("ai.onnx.ml", "LinearClassifier"): (LINEAR_CLASSIFIER_HINT,),
     ("ai.onnx.ml", "LinearRegressor"): (LINEAR_REGRESSOR_HINT,),
-    # ai.onnx.ml: the attribute alternatives X's and Y's types select (imputed values, categories, keys and values)
-    # and X values that hit them: which attribute exists depends on the drawn types, and X's values on its entries
-    ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
-    # maps: labels of the output's key type one per column, map keys the vocabulary or max_map names: a map's keys
-    # and values are drawn as pairs, which no domain key describes
-    ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
     # signal ops: what is computed (inverse, one-sided, the output type) is decided first, then the shapes and the
     # scalar inputs' values that fit it (an RFFT takes real input, a frame fits the signal, mel edges below Nyquist)
     ("ai.onnx", "DFT"): DFT_HINTS,
