@@ -40,8 +40,8 @@ BACKENDS: dict[str, str | None] = {"reference": None, "onnxruntime": "ort", "onn
                                    "openvino": "openvino", "tract": "tract", "onnx2torch": "torch"}
 # The committed reports of the third-party libraries cover the 40 ops most models are made of (docs/backends.md), at
 # 10 examples a cell and a 60 s timeout (the settings their expectations were triaged at): the whole registry at 25
-# examples would take each of them most of a day on 2 cores. A regeneration runs each backend at its report's breadth; --op and
-# --domain narrow it (a refresh), the examples and timeout stay.
+# examples would take each of them most of a day on 2 cores. A regeneration runs each backend at its report's
+# breadth; --op and --domain narrow it (a refresh), the examples and timeout stay.
 COMMON_OPS = ("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Add", "Sub", "Mul", "Div", "Pow",
               "Sqrt", "Exp", "Log", "Abs", "Neg", "MatMul", "Gemm", "Conv", "ConvTranspose", "MaxPool",
               "AveragePool", "GlobalAveragePool", "BatchNormalization", "LayerNormalization", "Reshape", "Transpose",
