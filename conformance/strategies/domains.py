@@ -156,7 +156,7 @@ def draws_values(domain: ValueDomain) -> bool:
     """Whether the domain says anything about values (else only presence or shape)."""
     return any(getattr(domain, key) not in (None, (), False) for key in (
         "range", "exclude", "index", "axes", "permutation", "sum", "one_of", "value", "unique", "sorted",
-        "probabilities", "repeats", "fill", "dtype_of"))
+        "probabilities", "repeats", "fill", "dtype_of", "among", "hits"))
 
 
 # ---- attributes -----------------------------------------------------------------------------------------------
@@ -179,6 +179,8 @@ def draw_scalar(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
             return options[draw(integers(0, len(options) - 1))]
         return draw(integers(lo, hi))
     if kind == "float":
+        if domain.fill == "specials" and draw(integers(0, 1)) == 0:  # NaN first: the simplest draw
+            return draw(st.sampled_from([float("nan"), float("inf"), float("-inf"), -0.0]))
         lo8 = int(np.ceil(8 * low)) if low is not None else -16
         hi8 = int(np.floor(8 * high)) if high is not None else lo8 + 32
         if lo8 > hi8:
@@ -192,12 +194,39 @@ def draw_list(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None
     if domain.sum is not None:
         total = _count(evaluate(domain.sum, env, values), "sum")
         return parts(draw, total, length)
+    distinct = holds(domain.unique, env, values)
+    options = _distinct_options(domain, env, values, kind) if distinct else None
+    if options is not None:  # picked without repeats, rather than drawn and refused
+        if len(options) < length:
+            raise Undrawable(f"{length} distinct values from {len(options)}")
+        picked = list(draw(st.lists(st.sampled_from(options), min_size=length, max_size=length, unique=True)))
+        return sorted(picked) if domain.sorted else picked
     if per_element_choice(domain):
         return [pick_element(draw, domain, env, values, i) for i in range(length)]
     items = [draw_scalar(draw, domain, with_element(env, i), values, kind) for i in range(length)]
-    if holds(domain.unique, env, values) and len(set(items)) < len(items):
+    if distinct and len(set(items)) < len(items):
         raise Undrawable("repeated values in a unique list")
     return sorted(items) if domain.sorted else items
+
+
+def _distinct_options(domain: ValueDomain, env: Env, values: Values | None, kind: str) -> list[Any] | None:
+    """The values a unique list picks from, where they do not depend on the element's position: a `one_of`'s
+    choices, or the ints (floats: the eighth steps) of a `range`; None where the elements are drawn one by one."""
+    if domain.one_of and not any("i" in f.names for f in domain.one_of):
+        return list(dict.fromkeys(evaluate(f, env, values) for f in domain.one_of))
+    if domain.among is not None and domain.axes is None:
+        pool = evaluate(domain.among, env, values)
+        if not isinstance(pool, list):
+            raise Undrawable(f"among gives {pool!r}, no list of values to pick from")
+        return list(dict.fromkeys(pool))
+    if kind in ("int", "float") and domain.range is not None and domain.index is None and \
+            not any(f is not None and "i" in f.names for f in domain.range):
+        low, high = bounds(domain, env, values, None, None)
+        grid = 1 if kind == "int" else 8
+        if low is not None and high is not None and (high - low) * grid < MAX_CANDIDATES:
+            steps = range(int(np.ceil(low * grid)), int(np.floor(high * grid)) + 1)
+            return [v if kind == "int" else v / grid for v in steps if v / grid not in domain.exclude]
+    return None
 
 
 # ---- dims and tuples ------------------------------------------------------------------------------------------
@@ -279,6 +308,12 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
         size = int(np.prod(shape)) if shape else 1
         if size > MAX_CANDIDATES:
             raise Undrawable(f"a per-element choice over {size} elements")
+        options = _distinct_options(domain, env, values, "") if holds(domain.unique, env, values) else None
+        if options is not None:  # distinct choices, picked without repeats
+            if len(options) < size:
+                raise Undrawable(f"{size} distinct values from {len(options)}")
+            picked = [options[k] for k in rng.permutation(len(options))[:size]]
+            return as_array(np.asarray(picked, dtype=object).reshape(shape), element)
         return as_array(np.asarray([pick_element(draw, domain, env, values, i) for i in range(size)]).reshape(shape),
                         element)
     if domain.range is not None and any(f is not None and "i" in f.names for f in domain.range):
@@ -296,9 +331,26 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
         array = from_candidates(rng, element, list(shape), low, high, domain.exclude, unique=unique, step=step)
     else:
         array = filled(seed, domain.fill, element, list(shape), low, high)
+    array = looked_up(rng, domain, env, values, element, array)
     if domain.sorted and array.ndim:
         array = np.sort(array.astype(COMPUTE_AS.get(element, array.dtype)), axis=-1).astype(array.dtype)
     return np.asarray(array)
+
+
+def looked_up(rng: np.random.Generator, domain: ValueDomain, env: Env, values: Values | None, element: str,
+              array: np.ndarray) -> np.ndarray:
+    """`array` with every value picked from the list `among` gives, or about half of them from the list `hits`
+    gives (the keys, categories or replaced value a look-up op names: look-ups that hit as well as miss); a list that
+    is None (no rule in this draw) or, for `hits`, empty changes nothing."""
+    for formula, share in ((domain.among, 1.0), (domain.hits, 0.5)):
+        pool = evaluate(formula, env, values) if formula is not None else None
+        if pool is None or (share < 1 and isinstance(pool, list) and not pool):
+            continue
+        if not isinstance(pool, list) or not pool:
+            raise Undrawable(f"among gives {pool!r}, no list of values to pick from")
+        picks = as_array(pool, element)[rng.integers(0, len(pool), array.shape)]
+        array = np.asarray(np.where(rng.random(array.shape) < share, picks, array)).astype(array.dtype)
+    return array
 
 
 def as_array(value: Any, element: str) -> np.ndarray:

@@ -30,16 +30,6 @@ from conformance.strategies.hint_ml import (
     SVM_REGRESSOR_HINT,
     TREE_ENSEMBLE_HINT,
 )
-from conformance.strategies.hint_ml_encoders import (
-    ARRAY_FEATURE_EXTRACTOR_HINT,
-    CAST_MAP_HINT,
-    CATEGORY_MAPPER_HINT,
-    DICT_VECTORIZER_HINT,
-    IMPUTER_HINT,
-    LABEL_ENCODER_HINTS,
-    ONE_HOT_ENCODER_HINT,
-    ZIP_MAP_HINT,
-)
 from conformance.strategies.hint_ms_attention import (
     ATTENTION_MS_HINT,
     DECODER_ATTENTION_HINT,
@@ -93,14 +83,7 @@ from conformance.strategies.hint_random import MULTINOMIAL_HINT
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
 from conformance.strategies.hint_sequence import (
-    CONCAT_FROM_SEQUENCE_HINT,
-    OPTIONAL_HINT,
-    SEQUENCE_AT_HINT,
-    SEQUENCE_EMPTY_HINT,
-    SEQUENCE_ERASE_HINT,
-    SEQUENCE_INSERT_HINT,
     SEQUENCE_MAP_HINT,
-    SPLIT_TO_SEQUENCE_HINT,
 )
 from conformance.strategies.hint_signal import DFT_HINTS, IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT, WINDOW_HINT
 from conformance.strategies.hint_strings import (
@@ -163,6 +146,7 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "If"): (IF_HINT,),
     ("ai.onnx", "Loop"): (LOOP_HINT,),
     ("ai.onnx", "Scan"): SCAN_HINTS,
+    ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
     ("ai.onnx.preview", "FlexAttention"): (FLEX_ATTENTION_HINT,),  # a score_mod body graph over the attention scores
     # a model in a node: trees, support vectors or coefficient rows that fit X and each other, drawn whole with X
     # (thresholds from X's values, NaN features, every mode, aggregate and post_transform)
@@ -173,29 +157,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx.ml", "SVMRegressor"): (SVM_REGRESSOR_HINT,),
     ("ai.onnx.ml", "LinearClassifier"): (LINEAR_CLASSIFIER_HINT,),
     ("ai.onnx.ml", "LinearRegressor"): (LINEAR_REGRESSOR_HINT,),
-    # ai.onnx.ml: the attribute alternatives X's and Y's types select (imputed values, categories, keys and values)
-    # and X values that hit them: which attribute exists depends on the drawn types, and X's values on its entries
-    ("ai.onnx.ml", "ArrayFeatureExtractor"): (ARRAY_FEATURE_EXTRACTOR_HINT,),
-    ("ai.onnx.ml", "Imputer"): (IMPUTER_HINT,),
-    ("ai.onnx.ml", "OneHotEncoder"): (ONE_HOT_ENCODER_HINT,),
-    ("ai.onnx.ml", "LabelEncoder"): LABEL_ENCODER_HINTS,
-    ("ai.onnx.ml", "CategoryMapper"): (CATEGORY_MAPPER_HINT,),
-    # maps: labels of the output's key type one per column, map keys the vocabulary or max_map names: a map's keys
-    # and values are drawn as pairs, which no domain key describes
-    ("ai.onnx.ml", "ZipMap"): (ZIP_MAP_HINT,),
-    ("ai.onnx.ml", "DictVectorizer"): (DICT_VECTORIZER_HINT,),
-    ("ai.onnx.ml", "CastMap"): (CAST_MAP_HINT,),
-    # sequences: a domain describes a tensor, not a drawn list of tensors; positions inside the drawn sequence
-    # ([-n, n - 1]; SequenceInsert also n), splits that cut the axis, tensors that concatenate (one shape but for the
-    # axis), attributes that type an output no input types
-    ("ai.onnx", "SequenceAt"): (SEQUENCE_AT_HINT,),
-    ("ai.onnx", "SequenceErase"): (SEQUENCE_ERASE_HINT,),
-    ("ai.onnx", "SequenceInsert"): (SEQUENCE_INSERT_HINT,),
-    ("ai.onnx", "SplitToSequence"): (SPLIT_TO_SEQUENCE_HINT,),
-    ("ai.onnx", "ConcatFromSequence"): (CONCAT_FROM_SEQUENCE_HINT,),
-    ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
-    ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
-    ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
     # signal ops: what is computed (inverse, one-sided, the output type) is decided first, then the shapes and the
     # scalar inputs' values that fit it (an RFFT takes real input, a frame fits the signal, mel edges below Nyquist)
     ("ai.onnx", "DFT"): DFT_HINTS,
