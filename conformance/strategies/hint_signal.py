@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_cast import code_of, drawable_targets
 from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
@@ -117,33 +116,6 @@ STFT_HINT = OpHint(shapes=_stft_shapes, generic_attributes=False,
                    values={"frame_step": _stft_step, "window": _stft_window, "frame_length": _stft_frame_length})
 
 
-# ---- HannWindow, HammingWindow, BlackmanWindow ----------------------------------------------------------------
-
-def _output_type(draw: DrawFn, ctx: DrawContext, type_var: str) -> str:
-    """An output element type numpy holds, floating half the time (an integer type keeps only the 0s and 1s of
-    these ops' values, so the fractions show in floating types only)."""
-    targets = drawable_targets(ctx, type_var)
-    floats = [t for t in targets if t in ("float16", "float", "double")]
-    target = str(draw(st.sampled_from(floats if draw(BOOLEANS) else targets)))
-    ctx.type_bindings[type_var] = target
-    return target
-
-
-def _window_attributes(draw: DrawFn, ctx: DrawContext) -> None:
-    """The output type, periodic or symmetric, and a size; a symmetric window of size 1 (0 / 0: NaN) only for
-    floating output, since NaN has no integer value."""
-    target = _output_type(draw, ctx, "T2")
-    _set_or_default(draw, ctx, "output_datatype", code_of(target))
-    periodic = draw(st.sampled_from([0, 1]))
-    _set_or_default(draw, ctx, "periodic", periodic)
-    least = 2 if periodic == 0 and target not in ("float16", "float", "double") else 1
-    ctx.scratch["window_size"] = draw(integers(least, 3 * ctx.max_side))
-
-
-WINDOW_HINT = OpHint(shapes=_window_attributes, generic_attributes=False,
-                     values={"size": lambda draw, ctx: _scalar(ctx, "size", ctx.scratch["window_size"])})
-
-
 # ---- MelWeightMatrix ------------------------------------------------------------------------------------------
 
 SAMPLE_RATES = [8, 20, 100, 1000, 8000, 16000]
@@ -163,9 +135,8 @@ def _clear_of_bin_edges(bands: int, length: int, rate: int, low: float, high: fl
     return bool(np.all((off > 1e-3) | (position == 0)))
 
 
-def _mel_attributes(draw: DrawFn, ctx: DrawContext) -> None:
-    target = _output_type(draw, ctx, "T3")
-    _set_or_default(draw, ctx, "output_datatype", code_of(target))
+def _mel_plan(draw: DrawFn, ctx: DrawContext) -> dict[str, float]:
+    """The five scalars, drawn together with the first (the output type is the YAML's `dtype_of`)."""
     bands, length = draw(integers(1, 6)), draw(integers(1, 24))
     rate = draw(st.sampled_from(SAMPLE_RATES))
     for _ in range(8):  # edges that leave the bins to no rounding (almost every draw does)
@@ -174,16 +145,22 @@ def _mel_attributes(draw: DrawFn, ctx: DrawContext) -> None:
         edges = (rate / 2 * low / GRID, rate / 2 * high / GRID)
         if _clear_of_bin_edges(bands, length, rate, *edges):
             break
-    ctx.scratch["mel"] = {"num_mel_bins": bands, "dft_length": length, "sample_rate": rate,
-                          "lower_edge_hertz": edges[0], "upper_edge_hertz": edges[1]}
+    plan = {"num_mel_bins": bands, "dft_length": length, "sample_rate": rate, "lower_edge_hertz": edges[0],
+            "upper_edge_hertz": edges[1]}
+    ctx.scratch["mel"] = plan
+    return plan
 
 
 def _mel_value(name: str) -> ArrayHint:
-    return lambda draw, ctx: _scalar(ctx, name, ctx.scratch["mel"][name])
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+        plan = ctx.scratch["mel"] if name != "num_mel_bins" else _mel_plan(draw, ctx)
+        return _scalar(ctx, name, plan[name])
+
+    return build
 
 
-MEL_HINT = OpHint(shapes=_mel_attributes, generic_attributes=False,
-                  values={n: _mel_value(n) for n in ("num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
+# the first input's value draws all five (the inputs' values are drawn in their order)
+MEL_HINT = OpHint(values={n: _mel_value(n) for n in ("num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
                                                      "upper_edge_hertz")})
 
 
