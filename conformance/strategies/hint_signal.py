@@ -35,52 +35,6 @@ def _set_or_default(draw: DrawFn, ctx: DrawContext, name: str, value: int) -> No
         ctx.attributes[name] = value
 
 
-# ---- DFT ----------------------------------------------------------------------------------------------------
-
-# (inverse, onesided): the plain transforms, the RFFT (real input only) and the IRFFT (complex input only)
-_DFT_KINDS = [(0, 0), (1, 0), (0, 1), (1, 1)]
-
-
-def _dft_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    inverse, onesided = draw(st.sampled_from(_DFT_KINDS))
-    irfft = inverse == 1 and onesided == 1
-    parts = 2 if irfft else 1 if onesided else draw(st.sampled_from([1, 2]))
-    signal = dims(draw, draw(integers(1, 3)), ctx.max_side)
-    rank = len(signal) + 1
-    axis = draw(integers(0, rank - 2))
-    length = None if draw(BOOLEANS) else draw(integers(1, 2 * ctx.max_side))
-    if irfft and length is None:
-        signal[axis] = max(signal[axis], 2)  # the default length 2 * (bins - 1) needs two bins
-    set_input_shape(ctx, "input", [*signal, parts])
-    if draw(BOOLEANS):
-        axis -= rank  # the same axis counted from the back
-    _set_or_default(draw, ctx, "inverse", inverse)
-    _set_or_default(draw, ctx, "onesided", onesided)
-    ctx.scratch["dft"] = (axis, length)
-    if ctx.version.since < 20:
-        _set_or_default(draw, ctx, "axis", axis)
-
-
-def _dft_length(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    length = ctx.scratch["dft"][1]
-    return None if length is None else _scalar(ctx, "dft_length", length)
-
-
-def _dft_axis(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    axis = ctx.scratch["dft"][0]
-    rank = len(ctx.shapes["input"])
-    if axis in (-2, rank - 2) and draw(BOOLEANS):
-        return None  # the default axis is -2
-    return np.asarray(axis, dtype=np.int64)
-
-
-DFT_HINTS = (
-    OpHint(shapes=_dft_shapes, values={"dft_length": _dft_length}, generic_attributes=False, until=19),
-    OpHint(shapes=_dft_shapes, values={"dft_length": _dft_length, "axis": _dft_axis}, generic_attributes=False,
-           since=20),
-)
-
-
 # ---- STFT ---------------------------------------------------------------------------------------------------
 
 def _stft_shapes(draw: DrawFn, ctx: DrawContext) -> None:
