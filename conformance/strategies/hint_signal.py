@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint, dims
 from conformance.strategies.memo import BOOLEANS, integers
-from conformance.strategies.values import SEEDS, fill_array
+from conformance.strategies.values import SEEDS
 from opset.dtypes import numpy_name
 
 
@@ -33,41 +33,6 @@ def _set_or_default(draw: DrawFn, ctx: DrawContext, name: str, value: int) -> No
     default = ctx.version.attributes[name].default
     if value != default or draw(BOOLEANS):
         ctx.attributes[name] = value
-
-
-# ---- STFT ---------------------------------------------------------------------------------------------------
-
-def _stft_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """A frame length, a signal at least that long, a step; the frame length given as frame_length, as the
-    window's length, as both, or by neither (then it is the signal's length)."""
-    way = draw(st.sampled_from(["length", "window", "both", "neither"]))
-    frame = draw(integers(1, 2 * ctx.max_side))
-    length = frame if way == "neither" else frame + draw(integers(0, 2 * ctx.max_side))
-    set_input_shape(ctx, "signal", [draw(integers(1, 3)), length, draw(st.sampled_from([1, 2]))])
-    if way in ("window", "both"):
-        set_input_shape(ctx, "window", [frame])
-    ctx.scratch["stft"] = (way, frame, draw(integers(1, ctx.max_side)))
-    _set_or_default(draw, ctx, "onesided", draw(st.sampled_from([0, 1])))
-
-
-def _stft_step(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    return _scalar(ctx, "frame_step", ctx.scratch["stft"][2])
-
-
-def _stft_window(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    way, frame, _ = ctx.scratch["stft"]
-    if way not in ("window", "both"):
-        return None
-    return fill_array(draw(SEEDS), ctx.element_of("T1"), [frame])
-
-
-def _stft_frame_length(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    way, frame, _ = ctx.scratch["stft"]
-    return _scalar(ctx, "frame_length", frame) if way in ("length", "both") else None
-
-
-STFT_HINT = OpHint(shapes=_stft_shapes, generic_attributes=False,
-                   values={"frame_step": _stft_step, "window": _stft_window, "frame_length": _stft_frame_length})
 
 
 # ---- MelWeightMatrix ------------------------------------------------------------------------------------------

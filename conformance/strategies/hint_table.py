@@ -102,7 +102,7 @@ from conformance.strategies.hint_sequence import (
     SEQUENCE_MAP_HINT,
     SPLIT_TO_SEQUENCE_HINT,
 )
-from conformance.strategies.hint_signal import IMAGE_DECODER_HINT, MEL_HINT, STFT_HINT
+from conformance.strategies.hint_signal import IMAGE_DECODER_HINT, MEL_HINT
 from conformance.strategies.hint_strings import (
     STRING_NORMALIZER_HINT,
     STRING_SPLIT_HINT,
@@ -196,9 +196,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
     ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
     ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
-    # signal ops: what is computed (inverse, one-sided, the output type) is decided first, then the shapes and the
-    # scalar inputs' values that fit it (an RFFT takes real input, a frame fits the signal, mel edges below Nyquist)
-    ("ai.onnx", "STFT"): (STFT_HINT,),
     # five scalars drawn together so that no filter point falls on a bin boundary, where float and double computations
     # pick different bins: a test through the mel scale's logarithm, which the formulas cannot compute
     ("ai.onnx", "MelWeightMatrix"): (MEL_HINT,),
