@@ -112,9 +112,7 @@ from conformance.strategies.hint_strings import (
 from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
     EXPAND_HINT,
-    GATHER_HINT,
     PAD_HINT,
-    SCATTER_HINT,
     SPARSE_TO_DENSE_HINT,
 )
 from conformance.strategies.hints import OpHint
@@ -143,9 +141,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Cast"): (CAST_HINT,),
     ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),  # as Cast, the target type given by a second input's type
     ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),  # the target type must keep the bit width: a choice across two types
-    # indices valid into the axis the attribute picks, in one of Tengine's index layouts: layout and values together
-    ("tengine", "Gather"): (GATHER_HINT,),
-    ("tengine", "Scatter"): (SCATTER_HINT,),  # indices/updates fit inside data with no repeated target tuple
     ("tengine", "SparseToDense"): (SPARSE_TO_DENSE_HINT,),  # scalar, [K] or [K, 2] indices, each layout its values
     # 4 boxes per anchor and num_classes + 1 scores per box; real anchors and distinct scores, decided together
     ("tengine", "DetectionPostProcess"): (DETECTION_POST_PROCESS_HINT,),

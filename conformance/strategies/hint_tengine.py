@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import OpHint, axis_in, dims, set_input_shape
+from conformance.strategies.hints import OpHint, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
@@ -19,54 +19,6 @@ from conformance.strategies.values import SEEDS, fill_array
 def _int32_in(draw: DrawFn, shape: list[int], low: int, high: int) -> np.ndarray:
     """int32 values in [low, high] (inclusive) of `shape`."""
     return fill_array(draw(SEEDS), "int32", shape, min_value=low, max_value=high)
-
-
-# ---- Gather -----------------------------------------------------------------------------------------
-
-def _gather_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    set_input_shape(ctx, "input", dims(draw, draw(integers(1, 4)), ctx.max_side))
-    set_input_shape(ctx, "indices", dims(draw, draw(integers(0, 2)), 3))
-
-
-def _gather_indices_num(draw: DrawFn, ctx: DrawContext) -> int:
-    return int(draw(integers(0, int(np.prod(ctx.shapes["indices"])))))
-
-
-def _gather_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    size = ctx.shapes["input"][int(ctx.attributes.get("axis", 0))]
-    return _int32_in(draw, ctx.shapes["indices"], 0, size - 1)
-
-
-GATHER_HINT = OpHint(shapes=_gather_shapes,
-                     attributes={"axis": lambda draw, ctx: axis_in(draw, len(ctx.shapes["input"]), negative=False),
-                                 "indices_num": _gather_indices_num},
-                     values={"indices": _gather_indices})
-
-
-# ---- Scatter ----------------------------------------------------------------------------------------
-
-def _scatter_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    data = dims(draw, draw(integers(1, 4)), ctx.max_side)
-    part = [int(draw(integers(1, d))) for d in data]
-    set_input_shape(ctx, "data", data)
-    set_input_shape(ctx, "indices", part)
-    set_input_shape(ctx, "updates", list(part))
-
-
-def _scatter_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    """Distinct indices along the axis on every line (a repeated target would make the result order-dependent)."""
-    data, part = ctx.shapes["data"], ctx.shapes["indices"]
-    axis = int(ctx.attributes.get("axis", -1)) % len(data)
-    full = list(part)
-    full[axis] = data[axis]
-    rng = np.random.default_rng(draw(SEEDS))
-    permutations = np.argsort(rng.random(full), axis=axis, kind="stable")
-    return np.asarray(np.take(permutations, np.arange(part[axis]), axis=axis), dtype=np.int32)
-
-
-SCATTER_HINT = OpHint(shapes=_scatter_shapes,
-                      attributes={"axis": lambda draw, ctx: axis_in(draw, len(ctx.shapes["data"]))},
-                      values={"indices": _scatter_indices})
 
 
 # ---- SparseToDense ----------------------------------------------------------------------------------
