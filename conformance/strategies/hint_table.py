@@ -113,7 +113,6 @@ from conformance.strategies.hint_tengine import (
     DETECTION_POST_PROCESS_HINT,
     EXPAND_HINT,
     PAD_HINT,
-    SPARSE_TO_DENSE_HINT,
 )
 from conformance.strategies.hints import OpHint
 from opset.model import OpVersion
@@ -141,7 +140,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Cast"): (CAST_HINT,),
     ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),  # as Cast, the target type given by a second input's type
     ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),  # the target type must keep the bit width: a choice across two types
-    ("tengine", "SparseToDense"): (SPARSE_TO_DENSE_HINT,),  # scalar, [K] or [K, 2] indices, each layout its values
     # 4 boxes per anchor and num_classes + 1 scores per box; real anchors and distinct scores, decided together
     ("tengine", "DetectionPostProcess"): (DETECTION_POST_PROCESS_HINT,),
     # the target shape comes from the input or the attribute, whichever the draw picks, and must broadcast with data

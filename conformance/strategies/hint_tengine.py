@@ -21,32 +21,6 @@ def _int32_in(draw: DrawFn, shape: list[int], low: int, high: int) -> np.ndarray
     return fill_array(draw(SEEDS), "int32", shape, min_value=low, max_value=high)
 
 
-# ---- SparseToDense ----------------------------------------------------------------------------------
-
-def _sparse_to_dense_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    rank = draw(integers(0, 2))
-    count = 1 if rank == 0 else draw(integers(1, ctx.max_side))
-    indices = [[], [count], [count, 2]][rank]
-    set_input_shape(ctx, "indices", indices)
-    set_input_shape(ctx, "output_shape", [1, 2] if rank == 2 else [draw(integers(1, 2))])
-    set_input_shape(ctx, "sparse_values", draw(st.sampled_from([[], [1], [count]])))
-    ctx.attributes["output_shape_size0"] = draw(integers(1, ctx.max_side))
-    if rank == 2:
-        ctx.attributes["output_shape_size1"] = draw(integers(1, ctx.max_side))
-
-
-def _sparse_to_dense_indices(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    shape = ctx.shapes["indices"]
-    rows = _int32_in(draw, shape[:1] if len(shape) == 2 else shape, 0, ctx.attributes["output_shape_size0"] - 1)
-    if len(shape) < 2:
-        return rows
-    cols = _int32_in(draw, shape[:1], 0, ctx.attributes["output_shape_size1"] - 1)
-    return np.stack([rows, cols], axis=1)
-
-
-SPARSE_TO_DENSE_HINT = OpHint(shapes=_sparse_to_dense_shapes, values={"indices": _sparse_to_dense_indices})
-
-
 # ---- DetectionPostProcess ---------------------------------------------------------------------------
 
 def _detection_shapes(draw: DrawFn, ctx: DrawContext) -> None:
