@@ -109,11 +109,6 @@ from conformance.strategies.hint_strings import (
     TF_IDF_VECTORIZER_HINT,
     strings_keep,
 )
-from conformance.strategies.hint_tengine import (
-    DETECTION_POST_PROCESS_HINT,
-    EXPAND_HINT,
-    PAD_HINT,
-)
 from conformance.strategies.hints import OpHint
 from opset.model import OpVersion
 
@@ -140,12 +135,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "Cast"): (CAST_HINT,),
     ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),  # as Cast, the target type given by a second input's type
     ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),  # the target type must keep the bit width: a choice across two types
-    # 4 boxes per anchor and num_classes + 1 scores per box; real anchors and distinct scores, decided together
-    ("tengine", "DetectionPostProcess"): (DETECTION_POST_PROCESS_HINT,),
-    # the target shape comes from the input or the attribute, whichever the draw picks, and must broadcast with data
-    ("tengine", "Expand"): (EXPAND_HINT,),
-    # reflect pads must stay below the side they pad, per mode: the mode decides which pads are valid
-    ("tengine", "Pad"): (PAD_HINT,),
     # an equation is text whose labels decide every operand's rank and dims: a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
     # exactly one of scales and sizes, one value per resized axis, a roi for tf_crop_and_resize: the mode decides
