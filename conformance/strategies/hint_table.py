@@ -15,9 +15,6 @@ from conformance.strategies.hint_attention import (
 from conformance.strategies.hint_binary import POW_HINTS
 from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT
 from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
-from conformance.strategies.hint_image import (
-    RESIZE_HINT,
-)
 from conformance.strategies.hint_linalg import (
     EINSUM_HINT,
 )
@@ -107,13 +104,9 @@ from conformance.strategies.hint_strings import (
     STRING_NORMALIZER_HINT,
     STRING_SPLIT_HINT,
     TF_IDF_VECTORIZER_HINT,
-    strings_keep,
 )
 from conformance.strategies.hints import OpHint
 from opset.model import OpVersion
-
-NEAREST = ("nearest",)  # a string tensor is only picked from, never interpolated
-
 
 # Each entry's comment says why the op's YAML cannot describe its valid inputs (docs/format.md, "Domains"): what the
 # hint draws is procedural by nature (one draw decides the shapes, types and values of several inputs together, a
@@ -137,9 +130,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),  # the target type must keep the bit width: a choice across two types
     # an equation is text whose labels decide every operand's rank and dims: a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
-    # exactly one of scales and sizes, one value per resized axis, a roi for tf_crop_and_resize: the mode decides
-    # which inputs exist and how long they are
-    ("ai.onnx", "Resize"): (strings_keep(RESIZE_HINT, mode=NEAREST),),  # strings: no interpolation
     # control flow: a valid body from a small library (conformance.strategies.graph_bodies) and the outer values it
     # reads, with inputs that reach zero iterations, early stops, reversed and non-zero scan axes
     ("ai.onnx", "If"): (IF_HINT,),
