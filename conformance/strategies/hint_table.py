@@ -87,7 +87,6 @@ from conformance.strategies.hint_qmatmul import (
     Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
 from conformance.strategies.hint_random import MULTINOMIAL_HINT
-from conformance.strategies.hint_recurrent import RECURRENT_HINT
 from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
 from conformance.strategies.hint_sequence import (
     CONCAT_FROM_SEQUENCE_HINT,
@@ -175,9 +174,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "ImageDecoder"): (IMAGE_DECODER_HINT,),
     # logits with classes of probability 0 (-inf) now and then, never a whole row: a rule over a row's values together
     ("ai.onnx", "Multinomial"): (MULTINOMIAL_HINT,),
-    # W, R, B, P and the states sized from hidden_size, the direction count and the layout; activation lists as long
-    # as the directions need with alpha/beta that reach them: list contents chosen per direction and gate
-    **{("ai.onnx", op): (RECURRENT_HINT,) for op in ("RNN", "GRU", "LSTM")},
     # text: words that repeat across cases with stop words among them, strings joined at the drawn delimiter, a random
     # RE2 pattern with strings that match it or nearly do, n-grams taken from X's own windows
     ("ai.onnx", "StringNormalizer"): (STRING_NORMALIZER_HINT,),
