@@ -83,6 +83,7 @@ class ValueDomain(Record):
     exclude: tuple[Any, ...] = ()  # frozen literals never drawn
     step: Formula | None = None  # tensors: values on the grid of multiples of this
     fill: str | None = None  # small | full | ends | specials: how a tensor's values spread
+    fill_of: Formula | None = None  # tensors: the fill this draw, a formula giving one of the names above
     index: Formula | None = None  # values are indices into a dim of this size (a list: one size per last-axis entry)
     negative: bool = True  # index and axes values may be negative (counted from the end)
     axes: Formula | None = None  # distinct axes of a tensor of this rank
@@ -100,6 +101,7 @@ class ValueDomain(Record):
     probabilities: bool = False  # non-negative rows (last axis) that add up to 1
     repeats: Formula | None = None  # values made of a few slices along this axis, repeated (None: few values)
     dtype_of: str | None = None  # attributes: the value names the element type of this type variable
+    dtype_where: Formula | None = None  # with dtype_of: only the types `t` for which this holds
     any_type: bool = False  # inputs: the type variable is drawn among all it allows, not held to the cell's type
     # shape: inputs and tuples
     rank: tuple[Formula, Formula] | None = None  # inclusive bounds (equal for an exact rank)
@@ -120,7 +122,7 @@ class ValueDomain(Record):
         """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
         found: list[tuple[str, Formula]] = []
         for key in ("step", "index", "axes", "among", "permutation", "sum", "value", "multiple_of", "repeats", "unique",
-                    "unique_along", "empty", "when", "present"):
+                    "unique_along", "empty", "when", "present", "fill_of", "dtype_where"):
             formula = getattr(self, key)
             if formula is not None:
                 found.append((key, formula))

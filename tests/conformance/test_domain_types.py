@@ -1,0 +1,40 @@
+"""Domain keys that choose per draw: `dtype_where` (which element types a `dtype_of` attribute may name) and
+`fill_of` (the fill of this draw, a formula), docs/format.md "Domains"; and `full` over the sub-byte integers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.strategies import domains as dom
+from opset.formula import Formula
+from opset.model import ValueDomain
+
+SETTINGS = settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+def formula(text: str) -> Formula:
+    return Formula.from_tree(Formula.checked(text).tree)
+
+
+@SETTINGS
+@given(st.data())
+def test_fill_of_picks_the_fill_a_formula_names(data: st.DataObject) -> None:
+    domain = ValueDomain(fill_of=formula("'full' if wide == 1 else 'small'"))
+    wide = dom.draw_tensor(data.draw, domain, {"wide": 1}, None, "int32", [400])
+    small = dom.draw_tensor(data.draw, domain, {"wide": 0}, None, "int32", [400])
+    assert np.abs(wide).max() > 1000 and np.abs(small).max() <= 4
+
+
+def test_fill_of_naming_no_fill_cannot_be_drawn() -> None:
+    with pytest.raises(dom.Undrawable, match="not one of"):
+        dom.fill_of(ValueDomain(fill_of=formula("'wide'")), {}, None)
+
+
+@pytest.mark.parametrize(("element", "low", "high"), [("int4", -8, 7), ("uint4", 0, 15), ("int2", -2, 1),
+                                                      ("uint2", 0, 3)])
+def test_full_reaches_both_ends_of_the_sub_byte_integers(element: str, low: int, high: int) -> None:
+    values = dom.filled(5, "full", element, [400], -1, 1).astype(np.int64)
+    assert values.min() == low and values.max() == high
