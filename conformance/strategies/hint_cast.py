@@ -1,5 +1,4 @@
-"""Hints for ai.onnx ops whose output element type an attribute or a second input chooses: Cast, CastLike, BitCast,
-EyeLike.
+"""Hints for ai.onnx ops whose output element type an attribute or a second input chooses: Cast and CastLike.
 
 The generic builder binds every type variable to the cell's type where it can, so a conversion would only ever be
 drawn to its own type; these hints draw the target among the element types numpy holds (every one of them, so each
@@ -13,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.element_types import COMPLEX, COMPUTE_AS, FLOATS, bit_width, finite_range, integer_range, numpy_dtype
+from conformance.element_types import COMPUTE_AS, FLOATS, finite_range, integer_range, numpy_dtype
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint
@@ -118,29 +117,3 @@ def _cast_like_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
 
 
 CAST_LIKE_HINT = OpHint(shapes=_cast_like_target, values={"input": _cast_like_input})
-
-
-# ---- BitCast --------------------------------------------------------------------------------------------------
-
-def _bit_cast_to(draw: DrawFn, ctx: DrawContext) -> object:
-    width = bit_width(ctx.dtype)
-    same = [e for e in drawable_targets(ctx, "T2") if bit_width(e) == width]
-    target = draw(st.sampled_from(same))
-    ctx.type_bindings["T2"] = target
-    return code_of(target)
-
-
-def _bit_cast_input(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    shape = list(ctx.shapes["input"])
-    seed = draw(SEEDS)
-    if ctx.type_bindings["T2"] == "bool":
-        return fill_array(seed, ctx.dtype, shape, min_value=0, max_value=1)  # other bytes are no bool
-    if ctx.dtype in FLOATS or ctx.dtype in COMPLEX or not draw(BOOLEANS):
-        return fill_array(seed, ctx.dtype, shape)
-    return whole_range(seed, ctx.dtype, shape)
-
-
-BIT_CAST_HINT = OpHint(attributes={"to": _bit_cast_to}, values={"input": _bit_cast_input})
-
-
-# ---- EyeLike --------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from conformance.strategies.hint_attention import (
     ROTARY_EMBEDDING_HINT,
 )
 from conformance.strategies.hint_binary import POW_HINTS
-from conformance.strategies.hint_cast import BIT_CAST_HINT, CAST_HINT, CAST_LIKE_HINT
+from conformance.strategies.hint_cast import CAST_HINT, CAST_LIKE_HINT
 from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
 from conformance.strategies.hint_linalg import (
     EINSUM_HINT,
@@ -126,7 +126,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # for that pair of types: values chosen per (source, target) pair
     ("ai.onnx", "Cast"): (CAST_HINT,),
     ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),  # as Cast, the target type given by a second input's type
-    ("ai.onnx", "BitCast"): (BIT_CAST_HINT,),  # the target type must keep the bit width: a choice across two types
     # an equation is text whose labels decide every operand's rank and dims: a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
     # control flow: a valid body from a small library (conformance.strategies.graph_bodies) and the outer values it

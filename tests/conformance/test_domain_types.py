@@ -9,8 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.strategies import domains as dom
+from conformance.strategies.cases import op_cases
+from opset.dtypes import CODE_TO_ELEMENT, ELEMENT_BITS
 from opset.formula import Formula
 from opset.model import ValueDomain
+from tests.helpers import registry
 
 SETTINGS = settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
@@ -38,3 +41,27 @@ def test_fill_of_naming_no_fill_cannot_be_drawn() -> None:
 def test_full_reaches_both_ends_of_the_sub_byte_integers(element: str, low: int, high: int) -> None:
     values = dom.filled(5, "full", element, [400], -1, 1).astype(np.int64)
     assert values.min() == low and values.max() == high
+@pytest.mark.parametrize("cell", ["int32", "uint8", "int4", "complex128", "float8e4m3fn", "bool"])
+def test_dtype_where_keeps_the_bit_width_of_bitcast(cell: str) -> None:
+    """BitCast's `to` is drawn among the T2 types of the input's width (`dtype_where`), never refused; a bool target
+    gets the bytes 0 and 1 only; integer inputs reach past the small values in some draws (`fill_of`)."""
+    version = registry().resolve("ai.onnx", "BitCast", 26)
+    targets: set[str] = set()
+    largest = [0.0]
+
+    @SETTINGS
+    @given(op_cases(version, cell))
+    def check(case: object) -> None:
+        target = CODE_TO_ELEMENT[case.node_attributes["to"]]  # type: ignore[attr-defined]
+        (x,) = case.inputs  # type: ignore[attr-defined]
+        assert ELEMENT_BITS[target] == ELEMENT_BITS[cell]
+        if target == "bool":
+            assert set(np.asarray(x, dtype=np.float64).ravel().tolist()) <= {0.0, 1.0}
+        targets.add(target)
+        if cell not in ("complex128",) and x.size:
+            largest[0] = max(largest[0], float(np.abs(np.asarray(x, dtype=np.float64)).max()))
+
+    check()
+    assert len(targets) > 1 or cell == "complex128"  # the only 128-bit type
+    if cell in ("int32", "uint8", "int4"):
+        assert largest[0] > 4  # the whole range of the type in some draws
