@@ -21,10 +21,11 @@ CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  
 ELEMENT = "i"  # the position of an element, where a rule applies per element
 CANDIDATE = "t"  # `dtype_where`: the candidate element type
 _INPUT_ONLY = ("fill", "fill_of", "step", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats",
-               "unique_along")
+               "unique_along", "converts_to")
 _NOT_ON_INPUTS = ("dtype_of", "dtype_where", "multiple_of")
 _NOT_ON_DIMS = ("fill", "fill_of", "dtype_where", "shapes", "broadcast", "any_type", "dtype_of", "when", "present",
-                "index", "sum", "sorted", "unique", "unique_along", "probabilities", "exclude", "repeats", "step")
+                "index", "sum", "sorted", "unique", "unique_along", "probabilities", "exclude", "repeats", "step",
+                "converts_to")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:

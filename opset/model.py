@@ -99,6 +99,7 @@ class ValueDomain(Record):
     unique: Formula | None = None  # where it holds, no value twice (with a list `index`: no index tuple twice)
     unique_along: Formula | None = None  # with `index`: no index twice along this axis (each line on its own)
     probabilities: bool = False  # non-negative rows (last axis) that add up to 1
+    converts_to: Formula | None = None  # inputs: values every conversion to this element type defines
     repeats: Formula | None = None  # values made of a few slices along this axis, repeated (None: few values)
     dtype_of: str | None = None  # attributes: the value names the element type of this type variable
     dtype_where: Formula | None = None  # with dtype_of: only the types `t` for which this holds
@@ -122,7 +123,7 @@ class ValueDomain(Record):
         """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
         found: list[tuple[str, Formula]] = []
         for key in ("step", "index", "axes", "among", "permutation", "sum", "value", "multiple_of", "repeats", "unique",
-                    "unique_along", "empty", "when", "present", "fill_of", "dtype_where"):
+                    "unique_along", "empty", "when", "present", "fill_of", "dtype_where", "converts_to"):
             formula = getattr(self, key)
             if formula is not None:
                 found.append((key, formula))

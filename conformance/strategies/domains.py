@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from conformance.element_types import COMPUTE_AS, FLOATS, ML_INTEGERS, finite_range, integer_range, is_float_dtype
 from conformance.strategies.attributes import DrawFn
+from conformance.strategies.conversions import conversion_values, target_element
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
@@ -156,7 +157,7 @@ def draws_values(domain: ValueDomain) -> bool:
     """Whether the domain says anything about values (else only presence or shape)."""
     return any(getattr(domain, key) not in (None, (), False) for key in (
         "range", "exclude", "index", "axes", "permutation", "sum", "one_of", "value", "unique", "sorted",
-        "probabilities", "repeats", "fill", "fill_of", "dtype_of"))
+        "probabilities", "repeats", "fill", "fill_of", "dtype_of", "converts_to"))
 
 
 # ---- attributes -----------------------------------------------------------------------------------------------
@@ -262,6 +263,12 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
         except ValueError as e:
             raise Undrawable(f"{value!r} does not broadcast to {list(shape)}") from e
     shape = [] if shape is None else shape
+    if domain.converts_to is not None:
+        target = evaluate(domain.converts_to, env, values)
+        try:
+            return conversion_values(draw, element, target_element(target), list(shape))
+        except ValueError as e:
+            raise Undrawable(f"converts_to {domain.converts_to.text}: {e}") from e
     seed = draw(SEEDS)
     rng = np.random.default_rng(seed)
     if domain.index is not None:

@@ -74,6 +74,8 @@ def _values(d: ValueDomain, code: Code, noun: str) -> list[str]:
     parts += [fills[d.fill]] if d.fill in fills else []
     if d.fill_of is not None:
         parts.append(f"spread as {code(d.fill_of.text)} names (small, full, ends, specials)")
+    if d.converts_to is not None:
+        parts.append(f"values every conversion to the element type {code(d.converts_to.text)} defines")
     if d.unique is not None:
         where = "" if d.unique.text == "True" else f" where {code(d.unique.text)}"
         parts.append(f"no value (index tuple) twice{where}")

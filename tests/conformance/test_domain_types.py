@@ -41,6 +41,20 @@ def test_fill_of_naming_no_fill_cannot_be_drawn() -> None:
 def test_full_reaches_both_ends_of_the_sub_byte_integers(element: str, low: int, high: int) -> None:
     values = dom.filled(5, "full", element, [400], -1, 1).astype(np.int64)
     assert values.min() == low and values.max() == high
+@SETTINGS
+@given(st.data())
+def test_converts_to_draws_values_every_conversion_to_the_target_defines(data: st.DataObject) -> None:
+    domain = ValueDomain(converts_to=formula("to"))
+    to_uint8 = dom.draw_tensor(data.draw, domain, {"to": 2}, None, "float", [200])  # a DataType number
+    assert to_uint8.min() >= 0 and to_uint8.max() <= 4  # no float outside the integer target's range
+    to_e8m0 = dom.draw_tensor(data.draw, domain, {"to": "FLOAT8E8M0"}, None, "float", [200])  # Cast 1's names
+    assert to_e8m0.min() > 0
+    texts = dom.draw_tensor(data.draw, domain, {"to": "tensor(int8)"}, None, "string", [50])
+    assert all(-128 <= int(t.strip()) <= 127 for t in texts.ravel())  # text that reads as int8 numbers
+    with pytest.raises(dom.Undrawable, match="names no element type"):
+        dom.draw_tensor(data.draw, domain, {"to": 99}, None, "float", [2])
+
+
 @pytest.mark.parametrize("cell", ["int32", "uint8", "int4", "complex128", "float8e4m3fn", "bool"])
 def test_dtype_where_keeps_the_bit_width_of_bitcast(cell: str) -> None:
     """BitCast's `to` is drawn among the T2 types of the input's width (`dtype_where`), never refused; a bool target
