@@ -13,7 +13,6 @@ from conformance.strategies.hint_attention import (
     ROTARY_EMBEDDING_HINT,
 )
 from conformance.strategies.hint_binary import POW_HINTS
-from conformance.strategies.hint_cast import CAST_HINT, CAST_LIKE_HINT
 from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
 from conformance.strategies.hint_linalg import (
     EINSUM_HINT,
@@ -122,10 +121,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # each exponent value follows the base value it meets (broadcast): no fractional power of a negative integer base,
     # no negative power of an integer 0: values tied element by element across two inputs
     ("ai.onnx", "Pow"): POW_HINTS,
-    # the target type is drawn among those numpy holds and the input values among those every conversion rule defines
-    # for that pair of types: values chosen per (source, target) pair
-    ("ai.onnx", "Cast"): (CAST_HINT,),
-    ("ai.onnx", "CastLike"): (CAST_LIKE_HINT,),  # as Cast, the target type given by a second input's type
     # an equation is text whose labels decide every operand's rank and dims: a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
     # control flow: a valid body from a small library (conformance.strategies.graph_bodies) and the outer values it
