@@ -1,10 +1,8 @@
-"""Hints for the signal ops (DFT, STFT, the cosine windows, MelWeightMatrix) and ImageDecoder.
+"""Hints for MelWeightMatrix's edges and ImageDecoder's stream.
 
-Their shapes hang on input values (dft_length, frame_step, size ...) and their valid cases on relations the
-generic draw cannot see (an RFFT takes real input, a frame fits the signal, the mel edges lie below the Nyquist
-frequency), so each hint draws the whole case: first what the op computes (inverse or not, one-sided or not, the
-output type), then shapes and the scalar inputs' values that fit it. ImageDecoder's stream is a small random image
-that Pillow encodes in a lossless format, so every decoder must give back its exact pixels.
+MelWeightMatrix's edges lie on sixteenths of the Nyquist frequency and clear of every bin boundary, which the mel
+scale's logarithm decides (the other scalars and the output type come from the YAML). ImageDecoder's stream is a
+small random image that Pillow encodes in a lossless format, so every decoder must give back its exact pixels.
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hints import ArrayHint, OpHint, dims
+from conformance.strategies.hints import OpHint, dims
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS
 from opset.dtypes import numpy_name
@@ -28,16 +26,8 @@ def _scalar(ctx: DrawContext, name: str, value: float) -> np.ndarray:
     return np.asarray(value, dtype=np.dtype(numpy_name(element) or element))
 
 
-def _set_or_default(draw: DrawFn, ctx: DrawContext, name: str, value: int) -> None:
-    """Set attribute `name` on the node, or (half the time) leave it off where `value` is its default."""
-    default = ctx.version.attributes[name].default
-    if value != default or draw(BOOLEANS):
-        ctx.attributes[name] = value
-
-
 # ---- MelWeightMatrix ------------------------------------------------------------------------------------------
 
-SAMPLE_RATES = [8, 20, 100, 1000, 8000, 16000]
 GRID = 16  # the edges lie on sixteenths of the Nyquist frequency: exact in float16 for every rate above
 
 
@@ -54,33 +44,25 @@ def _clear_of_bin_edges(bands: int, length: int, rate: int, low: float, high: fl
     return bool(np.all((off > 1e-3) | (position == 0)))
 
 
-def _mel_plan(draw: DrawFn, ctx: DrawContext) -> dict[str, float]:
-    """The five scalars, drawn together with the first (the output type is the YAML's `dtype_of`)."""
-    bands, length = draw(integers(1, 6)), draw(integers(1, 24))
-    rate = draw(st.sampled_from(SAMPLE_RATES))
+def _mel_edges(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Both edges, drawn with the lower one after the YAML drew num_mel_bins, dft_length and sample_rate (the
+    inputs' values are drawn in their order): on sixteenths of the Nyquist frequency, clear of the bin boundaries."""
+    bands, length, rate = (int(np.asarray(ctx.arrays[n]).item()) for n in ("num_mel_bins", "dft_length", "sample_rate"))
     for _ in range(8):  # edges that leave the bins to no rounding (almost every draw does)
         high = draw(integers(0, GRID))
         low = draw(integers(0, high))
         edges = (rate / 2 * low / GRID, rate / 2 * high / GRID)
         if _clear_of_bin_edges(bands, length, rate, *edges):
             break
-    plan = {"num_mel_bins": bands, "dft_length": length, "sample_rate": rate, "lower_edge_hertz": edges[0],
-            "upper_edge_hertz": edges[1]}
-    ctx.scratch["mel"] = plan
-    return plan
+    ctx.scratch["mel_upper"] = edges[1]
+    return _scalar(ctx, "lower_edge_hertz", edges[0])
 
 
-def _mel_value(name: str) -> ArrayHint:
-    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-        plan = ctx.scratch["mel"] if name != "num_mel_bins" else _mel_plan(draw, ctx)
-        return _scalar(ctx, name, plan[name])
-
-    return build
+def _mel_upper(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return _scalar(ctx, "upper_edge_hertz", ctx.scratch["mel_upper"])
 
 
-# the first input's value draws all five (the inputs' values are drawn in their order)
-MEL_HINT = OpHint(values={n: _mel_value(n) for n in ("num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
-                                                     "upper_edge_hertz")})
+MEL_HINT = OpHint(values={"lower_edge_hertz": _mel_edges, "upper_edge_hertz": _mel_upper})
 
 
 # ---- ImageDecoder ---------------------------------------------------------------------------------------------

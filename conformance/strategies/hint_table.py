@@ -161,8 +161,8 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "SequenceEmpty"): (SEQUENCE_EMPTY_HINT,),
     ("ai.onnx", "Optional"): (OPTIONAL_HINT,),
     ("ai.onnx", "SequenceMap"): (SEQUENCE_MAP_HINT,),  # control flow: a body over the samples and outer values
-    # five scalars drawn together so that no filter point falls on a bin boundary, where float and double computations
-    # pick different bins: a test through the mel scale's logarithm, which the formulas cannot compute
+    # the edges, drawn so that no filter point falls on a bin boundary, where float and double computations pick
+    # different bins: a test through the mel scale's logarithm and fractional powers, which the formulas cannot compute
     ("ai.onnx", "MelWeightMatrix"): (MEL_HINT,),
     # encoded bytes: a small random image Pillow encodes losslessly (PNG, BMP, TIFF, PPM): a file format, not values
     ("ai.onnx", "ImageDecoder"): (IMAGE_DECODER_HINT,),
