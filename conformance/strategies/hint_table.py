@@ -12,7 +12,6 @@ from conformance.strategies.hint_attention import (
     LINEAR_ATTENTION_HINT,
     ROTARY_EMBEDDING_HINT,
 )
-from conformance.strategies.hint_binary import POW_HINTS
 from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
 from conformance.strategies.hint_linalg import (
     EINSUM_HINT,
@@ -118,9 +117,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
     # the state's length follows kernel and dilation, and its layout follows the input's: one draw decides them
     ("ai.onnx", "CausalConvWithState"): (CAUSAL_CONV_HINT,),
-    # each exponent value follows the base value it meets (broadcast): no fractional power of a negative integer base,
-    # no negative power of an integer 0: values tied element by element across two inputs
-    ("ai.onnx", "Pow"): POW_HINTS,
     # an equation is text whose labels decide every operand's rank and dims: a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
     # control flow: a valid body from a small library (conformance.strategies.graph_bodies) and the outer values it
