@@ -12,20 +12,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import fields
 
 from opset.formula import Formula
-from opset.formula.nodes import Call, ForClause, Name, Node, Slice, child_nodes
+from opset.formula.nodes import TYPE_FORMS, Call, ForClause, Name, Node, Slice, child_nodes
 from opset.model import Location, OpVersion, ValueDomain
 
 Report = Callable[[Location | None, str, str], None]  # (location, op, message)
 CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  # (formula, what, where, names in scope)
 
 ELEMENT = "i"  # the position of an element, where a rule applies per element
-TYPE_READERS = ("type_of", "dtype")  # functions that read only an input's type, bound before anything is drawn
-_INPUT_ONLY = ("step", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along",
-               "alike", "hits", "keys", "values")
-_NOT_ON_INPUTS = ("dtype_of", "multiple_of")
-_NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "present", "index", "sum", "sorted",
-                "unique", "unique_along", "probabilities", "exclude", "repeats", "step", "alike", "hits", "keys",
-                "values")
+CANDIDATE = "t"  # `dtype_where`: the candidate element type
+_INPUT_ONLY = ("fill_of", "step", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along",
+               "alike", "hits", "keys", "values", "converts_to")
+_NOT_ON_INPUTS = ("dtype_of", "dtype_where", "multiple_of")
+_NOT_ON_DIMS = ("fill", "fill_of", "dtype_where", "shapes", "broadcast", "any_type", "dtype_of", "when", "present",
+                "index", "sum", "sorted", "unique", "unique_along", "probabilities", "exclude", "repeats", "step",
+                "alike", "hits", "keys", "values", "converts_to")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
@@ -116,10 +116,13 @@ def _check_one(v: OpVersion, domain: ValueDomain, what: str, kind: str, report: 
     op = v.signature
     outputs = {p.name for p in v.outputs if not p.variadic} - scope_of_others(v)
     for key, formula in domain.formulas():
-        check_formula(formula, f"{what}: domain {key}", domain.location, scope)
+        check_formula(formula, f"{what}: domain {key}", domain.location,
+                      scope | {CANDIDATE} if key == "dtype_where" else scope)
         for name in sorted(drawn_names(formula) & outputs):
             report(domain.location, op, f"{what}: domain {key} reads output '{name}' outside type_of/dtype (only an "
                                         "output's type is known before the case is drawn)")
+    if domain.dtype_where is not None and domain.dtype_of is None:
+        report(domain.location, op, f"{what}: domain dtype_where goes with dtype_of")
     misplaced = {"input": _NOT_ON_INPUTS, "attribute": _INPUT_ONLY, "dim": _NOT_ON_DIMS}[kind]
     for key in misplaced:
         if _given(domain, key):
@@ -148,7 +151,7 @@ def reads(domain: ValueDomain) -> frozenset[str]:
     found: set[str] = set()
     for _, formula in domain.formulas():
         found |= drawn_names(formula)
-    return frozenset(found - {ELEMENT})
+    return frozenset(found - {ELEMENT, CANDIDATE})
 
 
 def drawn_names(formula: Formula) -> frozenset[str]:
@@ -162,14 +165,14 @@ def drawn_names(formula: Formula) -> frozenset[str]:
 
 def _type_of_arguments(node: Node | Slice | ForClause) -> set[str]:
     found = {a.id for a in node.args if isinstance(a, Name)} if isinstance(node, Call) and \
-        node.function in TYPE_READERS else set()
+        node.function in TYPE_FORMS else set()
     for child in child_nodes(node):
         found |= _type_of_arguments(child)
     return found
 
 
 def _read_outside_type_of(node: Node | Slice | ForClause, name: str) -> bool:
-    if isinstance(node, Call) and node.function in TYPE_READERS:
+    if isinstance(node, Call) and node.function in TYPE_FORMS:
         return False
     if isinstance(node, Name):
         return node.id == name

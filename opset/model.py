@@ -83,6 +83,7 @@ class ValueDomain(Record):
     exclude: tuple[Any, ...] = ()  # frozen literals never drawn
     step: Formula | None = None  # tensors: values on the grid of multiples of this
     fill: str | None = None  # small | full | ends | specials: how a tensor's values spread
+    fill_of: Formula | None = None  # tensors: the fill this draw, a formula giving one of the names above
     index: Formula | None = None  # values are indices into a dim of this size (a list: one size per last-axis entry)
     negative: bool = True  # index and axes values may be negative (counted from the end)
     axes: Formula | None = None  # distinct axes of a tensor of this rank
@@ -99,8 +100,10 @@ class ValueDomain(Record):
     unique: Formula | None = None  # where it holds, no value twice (with a list `index`: no index tuple twice)
     unique_along: Formula | None = None  # with `index`: no index twice along this axis (each line on its own)
     probabilities: bool = False  # non-negative rows (last axis) that add up to 1
+    converts_to: Formula | None = None  # inputs: values every conversion to this element type defines
     repeats: Formula | None = None  # values made of a few slices along this axis, repeated (None: few values)
     dtype_of: str | None = None  # attributes: the value names the element type of this type variable
+    dtype_where: Formula | None = None  # with dtype_of: only the types `t` for which this holds
     any_type: bool = False  # inputs: the type variable is drawn among all it allows, not held to the cell's type
     # shape: inputs and tuples
     rank: tuple[Formula, Formula] | None = None  # inclusive bounds (equal for an exact rank)
@@ -125,7 +128,8 @@ class ValueDomain(Record):
         """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
         found: list[tuple[str, Formula]] = []
         for key in ("step", "index", "axes", "among", "hits", "permutation", "sum", "value", "multiple_of", "repeats",
-                    "unique", "unique_along", "empty", "alike", "when", "present"):
+                    "unique", "unique_along", "empty", "alike", "when", "present", "fill_of", "dtype_where",
+                    "converts_to"):
             formula = getattr(self, key)
             if formula is not None:
                 found.append((key, formula))

@@ -407,7 +407,7 @@ class Builder:
         if decided is False:
             return OMIT
         if domain.dtype_of is not None and attr.type != "tensor":
-            return self._type_code(attr, domain.dtype_of, may_omit=decided is None and not attr.required)
+            return self._type_code(attr, domain, may_omit=decided is None and not attr.required)
         if decided is None and not attr.required and self.draw(BOOLEANS):
             return OMIT
         if attr.type == "tensor" and (domain.dtype_of is not None or domain.shapes):
@@ -446,14 +446,20 @@ class Builder:
                 raise dom.Undrawable(f"shape {shape!r} of attribute '{attr.name}'")
         return dom.draw_tensor(self.draw, domain, env, values, element, shape)
 
-    def _type_code(self, attr: Attribute, variable: str, *, may_omit: bool) -> Any:
+    def _type_code(self, attr: Attribute, domain: ValueDomain, *, may_omit: bool) -> Any:
         """An attribute naming the element type of `variable` (`dtype_of`): the cell's where the cell fixes the
-        variable, else drawn among those it allows (the binding follows). It is left off at random only where its
-        default says the same: a default naming that type, or, without one, the cell's type (EyeLike's output takes
-        its input's type)."""
-        ctx = self.ctx
+        variable, else drawn among those it allows (and `dtype_where` keeps; the binding follows). It is left off at
+        random only where its default says the same: a default naming that type, or, without one, the cell's type
+        (EyeLike's output takes its input's type)."""
+        ctx, variable = self.ctx, str(domain.dtype_of)
+        candidates = drawable_types(ctx.version, variable)
+        if domain.dtype_where is not None:
+            env, values = self.env(), self.values()
+            candidates = [t for t in candidates if dom.evaluate(domain.dtype_where, {**env, "t": t}, values)]
+            if not candidates:
+                raise dom.Undrawable(f"no type of {variable} where {domain.dtype_where.text}")
         element = ctx.type_bindings[variable] if variable == self.plan.primary_type else \
-            self.draw(st.sampled_from(drawable_types(ctx.version, variable)))
+            self.draw(st.sampled_from(candidates))
         code = code_or_name(element, attr.type)
         default = thaw(attr.default) if attr.default is not None or attr.default_expr is None else \
             dom.evaluate(attr.default_expr, self.env(), self.values())

@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.element_types import COMPUTE_AS, FLOATS, finite_range, is_float_dtype
+from conformance.element_types import COMPUTE_AS, FLOATS, ML_INTEGERS, finite_range, integer_range, is_float_dtype
 from conformance.strategies.attributes import DrawFn
+from conformance.strategies.conversions import conversion_values, target_element
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
@@ -156,7 +157,7 @@ def draws_values(domain: ValueDomain) -> bool:
     """Whether the domain says anything about values (else only presence or shape)."""
     return any(getattr(domain, key) not in (None, (), False) for key in (
         "range", "exclude", "index", "axes", "permutation", "sum", "one_of", "value", "unique", "sorted",
-        "probabilities", "repeats", "fill", "dtype_of", "among", "hits"))
+        "probabilities", "repeats", "fill", "fill_of", "dtype_of", "among", "hits", "converts_to"))
 
 
 # ---- attributes -----------------------------------------------------------------------------------------------
@@ -291,6 +292,12 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
         except ValueError as e:
             raise Undrawable(f"{value!r} does not broadcast to {list(shape)}") from e
     shape = [] if shape is None else shape
+    if domain.converts_to is not None:
+        target = evaluate(domain.converts_to, env, values)
+        try:
+            return conversion_values(draw, element, target_element(target), list(shape))
+        except ValueError as e:
+            raise Undrawable(f"converts_to {domain.converts_to.text}: {e}") from e
     seed = draw(SEEDS)
     rng = np.random.default_rng(seed)
     if domain.index is not None:
@@ -330,7 +337,7 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
     elif unique or domain.exclude or step is not None:
         array = from_candidates(rng, element, list(shape), low, high, domain.exclude, unique=unique, step=step)
     else:
-        array = filled(seed, domain.fill, element, list(shape), low, high)
+        array = filled(seed, fill_of(domain, env, values), element, list(shape), low, high)
     array = looked_up(rng, domain, env, values, element, array)
     if domain.sorted and array.ndim:
         array = np.sort(array.astype(COMPUTE_AS.get(element, array.dtype)), axis=-1).astype(array.dtype)
@@ -385,7 +392,7 @@ def per_element(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
         if unique:  # each element in its own bounds, none equal to an earlier one (MaxUnpool's positions per plane)
             flat.append(from_candidates(rng, element, [], low, high, [*domain.exclude, *flat], unique=True).item())
         else:
-            flat.append(filled(seed + i, domain.fill, element, [], low, high).item())
+            flat.append(filled(seed + i, fill_of(domain, env, values), element, [], low, high).item())
     return as_array(np.asarray(flat).reshape(shape), element)
 
 
@@ -424,6 +431,19 @@ def in_bounds(rng: np.random.Generator, shape: list[int], sizes: Any, *, negativ
     return np.asarray(idx)
 
 
+FILLS = ("small", "full", "ends", "specials", "log")
+
+
+def fill_of(domain: ValueDomain, env: Env, values: Values | None) -> str | None:
+    """The fill of this draw: `fill_of`'s value where given (a helper may draw it), else `fill`."""
+    if domain.fill_of is None:
+        return domain.fill
+    name = evaluate(domain.fill_of, env, values)
+    if name not in FILLS:
+        raise Undrawable(f"{domain.fill_of.text} gives {name!r}, not one of {', '.join(FILLS)}")
+    return str(name)
+
+
 def filled(seed: int, fill: str | None, element: str, shape: list[int], low: float, high: float) -> np.ndarray:
     """Values of `element` in [low, high] (`small`, the default), over the whole integer type (`full`), small
     values mixed with both ends of the type (`ends`), or with NaN, infinities and -0 (the extremes for integers)
@@ -433,6 +453,9 @@ def filled(seed: int, fill: str | None, element: str, shape: list[int], low: flo
             raise Undrawable(f"a log-uniform fill needs a positive range, not [{low}, {high}]")
         rng = np.random.default_rng(seed)
         return as_array(np.asarray(low * (high / low) ** rng.random(tuple(shape)), dtype=np.float32), element)
+    if fill == "full" and element in ML_INTEGERS:  # int4, uint4, int2, uint2: numpy has no iinfo of them
+        lowest, highest = integer_range(element)
+        return fill_array(seed, element, shape, min_value=float(lowest), max_value=float(highest))
     small = fill_array(seed, element, shape, min_value=low, max_value=high)
     dtype = small.dtype
     if fill in (None, "small") or (dtype.kind not in "iub" and not is_float_dtype(dtype)):

@@ -71,10 +71,15 @@ def _values(d: ValueDomain, code: Code, noun: str) -> list[str]:
     if d.repeats is not None:
         parts.append(f"a few slices along axis {code(d.repeats.text)}, repeated")
     if d.dtype_of is not None:
-        parts.append(f"names the element type of {code(d.dtype_of)} (any it allows)")
+        among = "any it allows" if d.dtype_where is None else f"those `t` it allows where {code(d.dtype_where.text)}"
+        parts.append(f"names the element type of {code(d.dtype_of)} ({among})")
     fills = {"full": "over the whole range of an integer type", "ends": "small values and both ends of an integer type",
              "specials": "NaN, ±inf and -0 among the values (integers: the type's extremes)"}
     parts += [fills[d.fill]] if d.fill in fills else []
+    if d.fill_of is not None:
+        parts.append(f"spread as {code(d.fill_of.text)} names (small, full, ends, specials)")
+    if d.converts_to is not None:
+        parts.append(f"values every conversion to the element type {code(d.converts_to.text)} defines")
     if d.unique is not None:
         where = "" if d.unique.text == "True" else f" where {code(d.unique.text)}"
         parts.append(f"no value (index tuple) twice{where}")
