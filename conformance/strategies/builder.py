@@ -452,14 +452,16 @@ class Builder:
         random only where its default says the same: a default naming that type, or, without one, the cell's type
         (EyeLike's output takes its input's type)."""
         ctx, variable = self.ctx, str(domain.dtype_of)
-        candidates = drawable_types(ctx.version, variable)
-        if domain.dtype_where is not None:
-            env, values = self.env(), self.values()
-            candidates = [t for t in candidates if dom.evaluate(domain.dtype_where, {**env, "t": t}, values)]
-            if not candidates:
-                raise dom.Undrawable(f"no type of {variable} where {domain.dtype_where.text}")
-        element = ctx.type_bindings[variable] if variable == self.plan.primary_type else \
-            self.draw(st.sampled_from(candidates))
+        if variable == self.plan.primary_type:  # the cell's type (a container's: what it holds), no draw
+            element = ctx.type_bindings[variable]
+        else:
+            candidates = drawable_types(ctx.version, variable)
+            if domain.dtype_where is not None:
+                env, values = self.env(), self.values()
+                candidates = [t for t in candidates if dom.evaluate(domain.dtype_where, {**env, "t": t}, values)]
+                if not candidates:
+                    raise dom.Undrawable(f"no type of {variable} where {domain.dtype_where.text}")
+            element = self.draw(st.sampled_from(candidates))
         code = code_or_name(element, attr.type)
         default = thaw(attr.default) if attr.default is not None or attr.default_expr is None else \
             dom.evaluate(attr.default_expr, self.env(), self.values())
