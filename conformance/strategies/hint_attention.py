@@ -1,203 +1,99 @@
-"""Hints for the attention family: heads, head sizes, caches and position ids must agree with each other."""
+"""Hints for the attention family that the YAML cannot state, and the draws they share: a random generator from one
+drawn seed, an optional input placed or left off, values in a range, keys of unit length per head (the delta rules),
+the linear-attention layout of both domains."""
 
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.element_types import is_float_dtype
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hints import ArrayHint, OpHint
 from conformance.strategies.memo import BOOLEANS, integers
 
-
-def _rotary_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, seq, heads = draw(integers(1, 3)), draw(integers(1, 4)), draw(integers(1, 3))
-    head = 2 * draw(integers(1, 4))
-    rot = draw(st.sampled_from([0, *range(2, head + 1, 2)]))
-    three_d = draw(BOOLEANS)
-    ctx.shapes["X"] = [batch, seq, heads * head] if three_d else [batch, heads, seq, head]
-    if three_d or draw(BOOLEANS):
-        ctx.attributes["num_heads"] = heads
-    if rot:
-        ctx.attributes["rotary_embedding_dim"] = rot
-    ctx.attributes["interleaved"] = draw(integers(0, 1))
-    half = (rot or head) // 2
-    with_positions = "position_ids" not in ctx.omitted and draw(BOOLEANS)
-    if with_positions:
-        positions = draw(integers(1, 6))
-        ctx.scratch["positions"] = positions
-        cache = [positions, half]
-        ctx.shapes["position_ids"] = [batch, seq]
-    else:
-        ctx.omitted.add("position_ids")
-        ctx.shapes["position_ids"] = None
-        cache = [batch, seq, half]
-    ctx.shapes["cos_cache"] = cache
-    ctx.shapes["sin_cache"] = list(cache)
+RULES = ("linear", "gated", "delta", "gated_delta")
 
 
-def _position_ids(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    shape = ctx.shapes.get("position_ids")
+def rng(draw: DrawFn) -> np.random.Generator:
+    return np.random.default_rng(draw(integers(0, 2**31 - 1)))
+
+
+def place(ctx: DrawContext, name: str, shape: list[int] | None) -> None:
+    """An optional input given `shape`, or left off (None), whatever the generic draw decided before."""
+    ctx.shapes[name] = shape
     if shape is None:
-        return None
-    seed = draw(integers(0, 2**31 - 1))
-    positions = int(ctx.scratch["positions"])
-    return np.asarray(np.random.default_rng(seed).integers(0, positions, size=shape), dtype=np.int64)
-
-
-ROTARY_EMBEDDING_HINT = OpHint(shapes=_rotary_shapes, values={"position_ids": _position_ids},
-                               generic_attributes=False)
-
-
-def _attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    since = ctx.version.since
-    batch, hkv, group = draw(integers(1, 2)), draw(integers(1, 2)), draw(integers(1, 2))
-    hq = hkv * group
-    sq, skv, d, dv = (draw(integers(1, 4)) for _ in range(4))
-    three_d = draw(BOOLEANS)
-    if three_d:
-        ctx.shapes.update(Q=[batch, sq, hq * d], K=[batch, skv, hkv * d], V=[batch, skv, hkv * dv])
+        ctx.omitted.add(name)
     else:
-        ctx.shapes.update(Q=[batch, hq, sq, d], K=[batch, hkv, skv, d], V=[batch, hkv, skv, dv])
-    if three_d:  # onnx's shape inference rejects the head counts with 4-D inputs (attention_c10)
-        ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv)
-    past = draw(integers(1, 3)) if "past_key" not in ctx.omitted and draw(BOOLEANS) else 0
-    for name, size in (("past_key", d), ("past_value", dv)):
-        if past:
-            ctx.shapes[name] = [batch, hkv, past, size]
-        else:
-            ctx.omitted.add(name)
-            ctx.shapes[name] = None
-    total = past + skv
-    if "attn_mask" not in ctx.omitted and draw(BOOLEANS):
-        last = total - draw(integers(0, total - 1)) if since >= 24 else total
-        ctx.shapes["attn_mask"] = draw(st.sampled_from([[sq, last], [batch, 1, sq, last], [1, hq, sq, last],
-                                                        [1, sq, last]]))
-    else:
-        ctx.omitted.add("attn_mask")
-        ctx.shapes["attn_mask"] = None
-    if since >= 24:
-        if not past and "nonpad_kv_seqlen" not in ctx.omitted and draw(BOOLEANS):
-            ctx.shapes["nonpad_kv_seqlen"] = [batch]
-            ctx.scratch["total"] = total
-        else:
-            ctx.omitted.add("nonpad_kv_seqlen")
-            ctx.shapes["nonpad_kv_seqlen"] = None
-    ctx.attributes["is_causal"] = draw(integers(0, 1))
-    ctx.attributes["qk_matmul_output_mode"] = draw(integers(0, 3))
-    if draw(BOOLEANS):
-        ctx.attributes["scale"] = draw(st.sampled_from([0.25, 1.0, 2.0]))
-    if draw(BOOLEANS):
-        ctx.attributes["softcap"] = draw(st.sampled_from([0.5, 3.0]))
-    if draw(BOOLEANS):
-        ctx.attributes["softmax_precision"] = 11
-    if since >= 25:
-        for side in ("left_window_size", "right_window_size"):
-            if draw(BOOLEANS):
-                ctx.attributes[side] = draw(integers(-1, 2))
+        ctx.omitted.discard(name)
 
 
-def _mask(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    shape = ctx.shapes.get("attn_mask")
-    if shape is None:
-        return None
-    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
-    dtype = numpy_dtype(ctx.element_of("U"))
-    if dtype == np.bool_:
-        return np.asarray(rng.random(shape) < 0.7)
-    if is_float_dtype(dtype):  # an additive bias, -inf disallowing a key
-        return np.asarray(rng.choice([0.0, -1.0, 0.5, -np.inf], size=shape, p=[0.55, 0.2, 0.15, 0.1])).astype(dtype)
-    return np.asarray(rng.choice([0, 1] if dtype.kind == "u" else [0, -1, 1], size=shape)).astype(dtype)
-
-
-def _nonpad(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    shape = ctx.shapes.get("nonpad_kv_seqlen")
-    if shape is None:
-        return None
-    total = int(ctx.scratch["total"])
-    return np.array([draw(integers(0, total)) for _ in range(shape[0])], dtype=np.int64)
-
-
-def _attention_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """Y, and both present caches whenever a past cache comes in (the op ties them together, and the two
-    presents go together); the QK output sometimes."""
-    if ctx.shapes.get("nonpad_kv_seqlen") is not None:
-        return 1  # an external cache (nonpad_kv_seqlen) excludes the present outputs, and so the QK output
-    low = 3 if ctx.shapes.get("past_key") is not None else 1
-    return int(draw(st.sampled_from([n for n in (1, 3, 4) if n >= low])))
-
-
-ATTENTION_HINT = OpHint(shapes=_attention_shapes, values={"attn_mask": _mask, "nonpad_kv_seqlen": _nonpad},
-                        generic_attributes=False, outputs=_attention_outputs)
-
-
-def _linear_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, steps, hkv, group = (draw(integers(1, 3)) for _ in range(4))
-    hq = hkv * group
-    dk, dv = draw(integers(1, 4)), draw(integers(1, 4))
-    rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
-    ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv, update_rule=rule)
-    if draw(BOOLEANS):
-        ctx.attributes["scale"] = draw(st.sampled_from([0.0, 0.5]))
-    if draw(BOOLEANS):
-        ctx.attributes["chunk_size"] = draw(integers(1, 4))
-    ctx.shapes.update(query=[batch, steps, hq * dk], key=[batch, steps, hkv * dk], value=[batch, steps, hkv * dv])
-    optional = {
-        "past_state": [batch, hkv, dk, dv] if draw(BOOLEANS) else None,
-        "decay": draw(st.sampled_from([[batch, steps, hkv * dk], [batch, steps, hkv]]))
-        if rule in ("gated", "gated_delta") else None,
-        "beta": draw(st.sampled_from([[batch, steps, hkv], [batch, steps, 1]]))
-        if rule in ("delta", "gated_delta") else None,
-    }
-    for name, shape in optional.items():
-        ctx.shapes[name] = shape
-        if shape is None:
-            ctx.omitted.add(name)
-
-
-def _gate(name: str, low: float, high: float) -> ArrayHint:
-    """Values in [low, high] for an optional gate input (decay in log space, beta a sigmoid's output)."""
+def uniform(name: str, low: float, high: float) -> ArrayHint:
+    """Values in [low, high] for an input (decay in log space, beta a sigmoid's output); None when omitted."""
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         shape = ctx.shapes.get(name)
         if shape is None:
             return None
-        rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
-        return np.asarray(rng.uniform(low, high, size=shape)).astype(numpy_dtype(ctx.dtype))
+        param = next(p for p in ctx.version.inputs if p.name == name)
+        return np.asarray(rng(draw).uniform(low, high, size=shape)).astype(numpy_dtype(ctx.element_of(param.type)))
 
     return build
 
 
-def _keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    """Keys; L2-normalized per head for the delta rules, as the op asks (else the recurrence can grow without
-    bound and only rounding is compared)."""
-    shape = ctx.shapes["key"]
-    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
-    keys = rng.uniform(-2.0, 2.0, size=shape)
-    if ctx.attributes.get("update_rule") in ("delta", "gated_delta"):
-        heads = int(ctx.attributes["kv_num_heads"])
-        per_head = keys.reshape(shape[0], shape[1], heads, -1)
-        keys = (per_head / np.maximum(np.linalg.norm(per_head, axis=-1, keepdims=True), 1e-3)).reshape(shape)
-    return np.asarray(keys).astype(numpy_dtype(ctx.dtype))
+def unit_heads(values: np.ndarray, head: int) -> np.ndarray:
+    """`values` L2-normalized per head (groups of `head` along the last axis)."""
+    per_head = values.reshape(*values.shape[:-1], -1, head)
+    unit = per_head / np.maximum(np.linalg.norm(per_head, axis=-1, keepdims=True), 1e-3)
+    return np.asarray(unit).reshape(values.shape)
 
 
-LINEAR_ATTENTION_HINT = OpHint(shapes=_linear_attention_shapes,
-                               values={"key": _keys, "decay": _gate("decay", -1.0, 0.0),
-                                       "beta": _gate("beta", 0.0, 1.0)},
-                               generic_attributes=False)
+def unit_keys(*, always: bool = False) -> ArrayHint:
+    """Keys (head size `scratch['head_size_k']`), of unit length per head for the delta rules as the ops ask (else
+    the state grows without bound and only rounding is compared), or `always`."""
+    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
+        shape = ctx.shapes.get("key")
+        if shape is None:
+            return None
+        keys = rng(draw).uniform(-2.0, 2.0, size=shape)
+        if always or ctx.attributes.get("update_rule") in ("delta", "gated_delta"):
+            keys = unit_heads(keys, int(ctx.scratch["head_size_k"]))
+        return np.asarray(keys).astype(numpy_dtype(ctx.dtype))
+
+    return build
 
 
-def _causal_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    n, c, length, k = draw(integers(1, 2)), draw(integers(1, 4)), draw(integers(1, 5)), draw(integers(1, 4))
-    ctx.shapes.update(input=[n, c, length], weight=[c, 1, k])
-    for name, shape in (("bias", [c]), ("past_state", [n, c, k - 1])):
-        if name not in ctx.omitted and draw(BOOLEANS):
-            ctx.shapes[name] = shape
-        else:
-            ctx.omitted.add(name)
-            ctx.shapes[name] = None
+# ---- LinearAttention (ai.onnx and com.microsoft) --------------------------------------------------------------------
+
+def linear_attention_hint(*, microsoft: bool) -> OpHint:
+    """Query heads a multiple of the key/value heads (com.microsoft: or the inverse), an update rule and the gates
+    it reads (decay in log space, beta in [0, 1]), a past state (com.microsoft: behind a state window of 1 or 3
+    steps, or none), chunk_size (ai.onnx)."""
+    top = (2, 4, 2, 3, 4, 3) if microsoft else (3, 3, 3, 3, 4, 4)
+
+    def shapes(draw: DrawFn, ctx: DrawContext) -> None:
+        batch, steps, small, group, dk, dv = (draw(integers(1, t)) for t in top)
+        hq, hkv = (small, small * group) if microsoft and draw(BOOLEANS) else (small * group, small)
+        rule = draw(st.sampled_from(RULES))
+        window = draw(st.sampled_from([0, 0, 1, 3])) if microsoft else 0
+        ctx.scratch["head_size_k"] = dk
+        ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv, update_rule=rule)
+        if window:
+            ctx.attributes["state_window"] = window
+        if draw(BOOLEANS):
+            ctx.attributes["scale"] = draw(st.sampled_from([0.0, 0.5]))
+        if not microsoft and draw(BOOLEANS):
+            ctx.attributes["chunk_size"] = draw(integers(1, 4))
+        ctx.shapes.update(query=[batch, steps, hq * dk], key=[batch, steps, hkv * dk],
+                          value=[batch, steps, hkv * dv])
+        place(ctx, "past_state", ([window] if window else []) + [batch, hkv, dk, dv] if draw(BOOLEANS) else None)
+        place(ctx, "decay", draw(st.sampled_from([[batch, steps, hkv * dk], [batch, steps, hkv]]))
+              if "gated" in rule else None)
+        place(ctx, "beta", draw(st.sampled_from([[batch, steps, hkv], [batch, steps, 1]]))
+              if "delta" in rule else None)
+
+    return OpHint(shapes=shapes, generic_attributes=False,
+                  values={"key": unit_keys(), "decay": uniform("decay", -1.0, 0.0), "beta": uniform("beta", 0.0, 1.0)})
 
 
-CAUSAL_CONV_HINT = OpHint(shapes=_causal_conv_shapes)
+LINEAR_ATTENTION_HINT = linear_attention_hint(microsoft=False)

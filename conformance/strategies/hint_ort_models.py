@@ -1,5 +1,6 @@
-"""Hints for the mixture-of-experts, linear-attention, convolution-state and hyper-connection ops of com.microsoft:
-expert counts, hidden and inter sizes, head counts and state shapes must agree across inputs and attributes."""
+"""Hints for com.microsoft's quantized mixture of experts, linear-attention, convolution-state, gated delta-net and
+sparse-attention ops: packed weights, state layouts, packed requests and block layouts decided in one draw (the shared
+draws are in `hint_attention`)."""
 
 from __future__ import annotations
 
@@ -9,142 +10,11 @@ from hypothesis import strategies as st
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.dtypes import numpy_dtype
+from conformance.strategies.hint_attention import linear_attention_hint, place, rng, uniform, unit_heads, unit_keys
 from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
 
-
-def _place(ctx: DrawContext, name: str, shape: list[int] | None) -> None:
-    """An optional input given `shape`, or left off (None), whatever the generic draw decided before."""
-    ctx.shapes[name] = shape
-    if shape is None:
-        ctx.omitted.add(name)
-    else:
-        ctx.omitted.discard(name)
-
-
-def _moe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    experts, hidden, inter = draw(integers(1, 4)), draw(integers(1, 5)), draw(integers(1, 4))
-    lead = draw(st.sampled_from([[draw(integers(1, 5))], [draw(integers(1, 2)), draw(integers(1, 3))]]))
-    tokens = 1
-    for d in lead:
-        tokens *= d
-    act = draw(st.sampled_from(["relu", "gelu", "silu", "identity", "swiglu", "relu2", "geglu"]))
-    fusion = draw(st.sampled_from([1, 2])) if act in ("swiglu", "geglu") else 0
-    fc3 = act != "geglu" and draw(integers(0, 3)) == 0
-    if act == "swiglu" and fc3:
-        fusion = 0
-    width = 2 * inter if fusion else inter
-    ctx.attributes.update(activation_type=act, k=draw(integers(1, experts)),
-                          normalize_routing_weights=draw(integers(0, 1)))
-    if fusion:
-        ctx.attributes["swiglu_fusion"] = fusion
-    if act == "swiglu":
-        ctx.attributes["activation_alpha"] = draw(st.sampled_from([1.0, 1.702]))
-        ctx.attributes["activation_beta"] = draw(st.sampled_from([0.0, 1.0]))
-        if draw(BOOLEANS):
-            ctx.attributes["swiglu_limit"] = draw(st.sampled_from([0.5, 1.5]))
-            ctx.attributes["swiglu_limit_after_activation"] = draw(integers(0, 1))
-    ctx.shapes.update(input=[*lead, hidden], router_probs=[tokens, experts],
-                      fc1_experts_weights=[experts, width, hidden], fc2_experts_weights=[experts, hidden, inter])
-    _place(ctx, "fc1_experts_bias", [experts, width] if draw(BOOLEANS) else None)
-    _place(ctx, "fc2_experts_bias", [experts, hidden] if draw(BOOLEANS) else None)
-    _place(ctx, "fc3_experts_weights", [experts, inter, hidden] if fc3 else None)
-    _place(ctx, "fc3_experts_bias", [experts, inter] if fc3 and draw(BOOLEANS) else None)
-
-
-MOE_HINT = OpHint(shapes=_moe_shapes, generic_attributes=False)
-
-
-def _uniform(name: str, low: float, high: float) -> ArrayHint:
-    """Values in [low, high] for an input (decay in log space, beta a sigmoid's output); None when omitted."""
-    def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-        shape = ctx.shapes.get(name)
-        if shape is None:
-            return None
-        rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
-        param = next(p for p in ctx.version.inputs if p.name == name)
-        return np.asarray(rng.uniform(low, high, size=shape)).astype(numpy_dtype(ctx.element_of(param.type)))
-
-    return build
-
-
-def _unit_keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    """Keys, L2-normalized per head for the delta rules as the ops ask (else the state grows without bound)."""
-    shape = ctx.shapes["key"]
-    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
-    keys = rng.uniform(-2.0, 2.0, size=shape)
-    if ctx.attributes.get("update_rule", "gated_delta") in ("delta", "gated_delta"):
-        head = int(ctx.scratch["head_size_k"])
-        per_head = keys.reshape(*shape[:-1], -1, head)
-        keys = (per_head / np.maximum(np.linalg.norm(per_head, axis=-1, keepdims=True), 1e-3)).reshape(shape)
-    return np.asarray(keys).astype(numpy_dtype(ctx.dtype))
-
-
-def _linear_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, steps = draw(integers(1, 2)), draw(integers(1, 4))
-    small, group = draw(integers(1, 2)), draw(integers(1, 3))
-    hq, hkv = (small * group, small) if draw(BOOLEANS) else (small, small * group)  # GQA or inverse GQA
-    dk, dv = draw(integers(1, 4)), draw(integers(1, 3))
-    rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
-    window = draw(st.sampled_from([0, 0, 1, 3]))
-    ctx.scratch["head_size_k"] = dk
-    ctx.attributes.update(q_num_heads=hq, kv_num_heads=hkv, update_rule=rule)
-    if window:
-        ctx.attributes["state_window"] = window
-    if draw(BOOLEANS):
-        ctx.attributes["scale"] = draw(st.sampled_from([0.0, 0.5]))
-    ctx.shapes.update(query=[batch, steps, hq * dk], key=[batch, steps, hkv * dk], value=[batch, steps, hkv * dv])
-    state = ([window] if window else []) + [batch, hkv, dk, dv]
-    _place(ctx, "past_state", state if draw(BOOLEANS) else None)
-    _place(ctx, "decay", draw(st.sampled_from([[batch, steps, hkv * dk], [batch, steps, hkv]]))
-           if rule in ("gated", "gated_delta") else None)
-    _place(ctx, "beta", draw(st.sampled_from([[batch, steps, hkv], [batch, steps, 1]]))
-           if rule in ("delta", "gated_delta") else None)
-
-
-LINEAR_ATTENTION_HINT = OpHint(shapes=_linear_attention_shapes,
-                               values={"key": _unit_keys, "decay": _uniform("decay", -1.0, 0.0),
-                                       "beta": _uniform("beta", 0.0, 1.0)},
-                               generic_attributes=False)
-
-
-def _causal_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    batch, length, k, dilation = (draw(integers(1, 2)), draw(integers(1, 5)), draw(integers(1, 4)),
-                                  draw(integers(1, 3)))
-    last = draw(integers(0, 1))
-    channel_axes = draw(st.sampled_from([[draw(integers(1, 4))], [2, draw(integers(1, 2))]])) if last else \
-        [draw(integers(1, 4))]
-    channels = 1
-    for d in channel_axes:
-        channels *= d
-    window = 0 if last and draw(BOOLEANS) else draw(st.sampled_from([0, 0, 1, 3]))
-    history = (k - 1) * dilation
-    slen, state_last = history, last
-    ctx.attributes.update(activation=draw(st.sampled_from(["none", "silu", "swish"])), dilation=dilation)
-    if last:
-        ctx.attributes["channels_last"] = 1
-    if window:
-        ctx.attributes["state_window"] = window
-    elif last and draw(BOOLEANS):  # the extended attributes: channels-last, no window
-        slen = history + draw(integers(0, 2))
-        ctx.attributes["state_length"] = slen
-        state_last = draw(integers(0, 1))
-        ctx.attributes["state_channels_last"] = state_last
-        ctx.attributes["state_update_capacity"] = draw(integers(0, 3))  # state_update needs > 0
-    ctx.shapes.update(input=[batch, length, *channel_axes] if last else [batch, channels, length],
-                      weight=[channels, 1, k])
-    slot = ([batch, slen, *channel_axes] if last else [batch, slen, channels]) if state_last else \
-        [batch, channels, slen]
-    _place(ctx, "bias", [channels] if draw(BOOLEANS) else None)
-    _place(ctx, "past_state", ([window] if window else []) + slot if draw(BOOLEANS) else None)
-
-
-def _causal_conv_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """state_update is asked for only with a capture capacity (onnxruntime rejects it otherwise)."""
-    return 3 if int(ctx.attributes.get("state_update_capacity", 0)) > 0 else 2
-
-
-CAUSAL_CONV_HINT = OpHint(shapes=_causal_conv_shapes, outputs=_causal_conv_outputs, generic_attributes=False)
+LINEAR_ATTENTION_HINT = linear_attention_hint(microsoft=True)
 
 
 def _qmoe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
@@ -174,44 +44,24 @@ def _qmoe_shapes(draw: DrawFn, ctx: DrawContext) -> None:
                       fc1_experts_weights=[experts, width, hidden * bits // 8],
                       fc2_experts_weights=[experts, hidden, inter * bits // 8])
     for name, rows, count in (("fc1", width, hidden), ("fc2", hidden, inter)):
-        _place(ctx, f"{name}_scales", [experts, rows, count // block] if block else [experts, rows])
+        place(ctx, f"{name}_scales", [experts, rows, count // block] if block else [experts, rows])
         zero = ([experts, rows, -(-count // block * bits // 8)] if block else [experts, -(-rows * bits // 8)])
-        _place(ctx, f"{name}_zero_points", zero if draw(BOOLEANS) else None)
-    _place(ctx, "fc1_experts_bias", [experts, width] if draw(BOOLEANS) else None)
-    _place(ctx, "fc2_experts_bias", [experts, hidden] if draw(BOOLEANS) else None)
-    _place(ctx, "router_weights", [tokens, experts] if draw(integers(0, 3)) == 0 else None)
+        place(ctx, f"{name}_zero_points", zero if draw(BOOLEANS) else None)
+    place(ctx, "fc1_experts_bias", [experts, width] if draw(BOOLEANS) else None)
+    place(ctx, "fc2_experts_bias", [experts, hidden] if draw(BOOLEANS) else None)
+    place(ctx, "router_weights", [tokens, experts] if draw(integers(0, 3)) == 0 else None)
     if "router_weights" in ctx.omitted:  # the CPU kernel renormalises then whatever the attribute says (qmoe_r1)
         ctx.attributes["normalize_routing_weights"] = 1
     for name in ("fc3_experts_weights", "fc3_scales", "fc3_experts_bias", "fc3_zero_points", "fc1_global_scale",
                  "fc2_global_scale", "fc1_act_scale", "fc2_act_scale", "fc1_act_block_scale",
                  "fc2_act_block_scale"):
-        _place(ctx, name, None)
+        place(ctx, name, None)
 
 
-QMOE_HINT = OpHint(shapes=_qmoe_shapes, values={"fc1_scales": _uniform("fc1_scales", 0.01, 0.2),
-                                                "fc2_scales": _uniform("fc2_scales", 0.01, 0.2),
-                                                "router_weights": _uniform("router_weights", 0.05, 1.0)},
+QMOE_HINT = OpHint(shapes=_qmoe_shapes, values={"fc1_scales": uniform("fc1_scales", 0.01, 0.2),
+                                                "fc2_scales": uniform("fc2_scales", 0.01, 0.2),
+                                                "router_weights": uniform("router_weights", 0.05, 1.0)},
                    generic_attributes=False)
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def _ints(name: str, low: int, high: int) -> ArrayHint:
@@ -220,91 +70,12 @@ def _ints(name: str, low: int, high: int) -> ArrayHint:
         shape = ctx.shapes.get(name)
         if shape is None:
             return None
-        rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
         param = next(p for p in ctx.version.inputs if p.name == name)
         dtype = numpy_dtype(ctx.element_of(param.type))
         top = min(high, int(np.iinfo(dtype).max))
-        return np.asarray(rng.integers(low, top, size=shape, endpoint=True)).astype(dtype)
+        return np.asarray(rng(draw).integers(low, top, size=shape, endpoint=True)).astype(dtype)
 
     return build
-
-
-def _ngram_common(draw: DrawFn, ctx: DrawContext) -> tuple[int, int]:
-    """Attributes and tables; the (EOS, fill) choices. Returns (max_ngram_size, heads)."""
-    n, per = draw(integers(2, 4)), draw(integers(1, 3))
-    heads = (n - 1) * per
-    ctx.attributes.update(max_ngram_size=n, n_head_per_ngram=per, pad_id=draw(integers(-3, 9)))
-    ctx.attributes["reset_on_eos"] = draw(integers(0, 1))
-    ctx.shapes.update(multipliers=[n + draw(integers(0, 1))], vocab_sizes=[heads])
-    _place(ctx, "head_offsets", [heads] if draw(BOOLEANS) else None)
-    _place(ctx, "eos_token_id", [] if draw(integers(0, 2)) else None)
-    return n, heads
-
-
-def _ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    n, _ = _ngram_common(draw, ctx)
-    b, s = draw(integers(1, 3)), draw(integers(1, 6))
-    ctx.shapes["input_ids"] = [b, s]
-    _place(ctx, "past_ids", [b, n - 1] if draw(BOOLEANS) else None)
-    _place(ctx, "segment_ids", [b, s] if draw(BOOLEANS) else None)
-
-
-# ids from a small vocabulary so that EOS (an id drawn from it) occurs; multipliers wide enough to wrap
-_NGRAM_VALUES: dict[str, ArrayHint] = {
-    "input_ids": _ints("input_ids", 0, 3), "past_ids": _ints("past_ids", 0, 3),
-    "eos_token_id": _ints("eos_token_id", 0, 3), "segment_ids": _ints("segment_ids", 0, 1),
-    "multipliers": _ints("multipliers", -(2**62), 2**62), "vocab_sizes": _ints("vocab_sizes", 1, 1000),
-    "head_offsets": _ints("head_offsets", 0, 2**62), "past_segment_ids": _ints("past_segment_ids", 0, 1),
-}
-NGRAM_HASH_HINT = OpHint(shapes=_ngram_shapes, values=_NGRAM_VALUES, generic_attributes=False)
-
-
-def _varlen_ngram_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    n, _ = _ngram_common(draw, ctx)
-    lengths = [draw(integers(1, 4)) for _ in range(draw(integers(1, 3)))]
-    batch, total = len(lengths), sum(lengths)
-    ctx.scratch["cumulative"] = np.cumsum([0, *lengths]).astype(np.int32)
-    ctx.shapes.update(input_ids=[total], cumulative_sequence_length=[batch + 1])
-    _place(ctx, "past_ids", [batch, n - 1] if draw(BOOLEANS) else None)
-    segments = draw(BOOLEANS)
-    _place(ctx, "segment_ids", [total] if segments else None)
-    _place(ctx, "past_segment_ids", [batch, n - 1] if segments and draw(BOOLEANS) else None)
-    capacity = draw(st.sampled_from([0, 0, 1, 3]))
-    if capacity:
-        ctx.attributes["state_update_capacity"] = capacity
-    _place(ctx, "capture_count", [batch] if capacity else None)
-
-
-def _varlen_ngram_outputs(draw: DrawFn, ctx: DrawContext) -> int:
-    """present_segment_ids only with segment_ids (onnxruntime refuses it otherwise); state_update with a capacity."""
-    if "segment_ids" in ctx.omitted:
-        return int(draw(integers(1, 2)))
-    capacity = int(ctx.attributes.get("state_update_capacity", 0))
-    return int(draw(integers(3, 4))) if capacity > 0 else int(draw(integers(1, 3)))
-
-
-VARLEN_NGRAM_HASH_HINT = OpHint(
-    shapes=_varlen_ngram_shapes, outputs=_varlen_ngram_outputs, generic_attributes=False,
-    values={**_NGRAM_VALUES, "cumulative_sequence_length": lambda draw, ctx: ctx.scratch["cumulative"],
-            "capture_count": _ints("capture_count", 0, 5)})
-
-
-def _group_router_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """Legacy routing (router_probs): groups dividing the experts; the projection needs the full-score outputs,
-    which a prefix of the outputs never reaches, so it stays off."""
-    n_group, size = draw(integers(1, 4)), draw(integers(1, 4))
-    experts = n_group * size
-    lead = [draw(integers(1, 3)) for _ in range(draw(integers(1, 2)))]
-    ctx.attributes.update(n_group=n_group, topk_group=draw(integers(1, n_group)), top_k=draw(integers(1, size)),
-                          group_topk=draw(integers(1, size + 1)))
-    if draw(BOOLEANS):
-        ctx.attributes["router_sentinel"] = draw(st.sampled_from([-1.0, -30000.0]))
-    ctx.shapes["logits"] = [*lead, experts]
-    set_input_shape(ctx, "expert_bias", [experts])
-    _place(ctx, "projection_weight", None)
-
-
-GROUP_ROUTER_HINT = OpHint(shapes=_group_router_shapes, outputs=lambda draw, ctx: 1, generic_attributes=False)
 
 
 def _varlen_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
@@ -320,10 +91,10 @@ def _varlen_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     set_input_shape(ctx, "weight", [channels, 1, k])
     set_input_shape(ctx, "cumulative_sequence_length", [batch + 1])
     set_input_shape(ctx, "initial_state", [batch, channels, (k - 1) * dilation])
-    _place(ctx, "bias", [channels] if draw(BOOLEANS) else None)
-    _place(ctx, "capture_count", [batch] if capacity else None)
-    _place(ctx, "kernel_delta", None)
-    _place(ctx, "previous_mask", None)
+    place(ctx, "bias", [channels] if draw(BOOLEANS) else None)
+    place(ctx, "capture_count", [batch] if capacity else None)
+    place(ctx, "kernel_delta", None)
+    place(ctx, "previous_mask", None)
 
 
 VARLEN_CAUSAL_CONV_HINT = OpHint(
@@ -357,18 +128,18 @@ def _gdn_shapes(draw: DrawFn, ctx: DrawContext) -> None:
         ctx.shapes["query"] = [tokens, 2 * hq * dqk + hv * dv]
     else:
         ctx.shapes["query"] = [tokens, hq, dqk]
-    _place(ctx, "key", None if packed else [tokens, hq, dqk])
-    _place(ctx, "value", None if packed else [tokens, hv, dv])
-    _place(ctx, "cu_seqlens", [batch + 1] if ragged else None)
+    place(ctx, "key", None if packed else [tokens, hq, dqk])
+    place(ctx, "value", None if packed else [tokens, hv, dv])
+    place(ctx, "cu_seqlens", [batch + 1] if ragged else None)
     per_key = draw(BOOLEANS)
-    _place(ctx, "decay", ([tokens, hv, dqk] if per_key else [tokens, hv]) if "gated" in rule else None)
-    _place(ctx, "beta", [tokens, hv] if "delta" in rule else None)
+    place(ctx, "decay", ([tokens, hv, dqk] if per_key else [tokens, hv]) if "gated" in rule else None)
+    place(ctx, "beta", [tokens, hv] if "delta" in rule else None)
     state = packed or not ragged or draw(BOOLEANS)
-    _place(ctx, "initial_state", [batch, hv, dv, dqk] if state else None)
-    _place(ctx, "a_log", [hv] if act != "none" else None)
-    _place(ctx, "dt_bias", ([hv, dqk] if per_key else [hv]) if act != "none" else None)
+    place(ctx, "initial_state", [batch, hv, dv, dqk] if state else None)
+    place(ctx, "a_log", [hv] if act != "none" else None)
+    place(ctx, "dt_bias", ([hv, dqk] if per_key else [hv]) if act != "none" else None)
     for name in ("capture_count", "state_update_active"):
-        _place(ctx, name, None)
+        place(ctx, name, None)
 
 
 def _gdn_cumulative(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
@@ -378,33 +149,19 @@ def _gdn_cumulative(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
 def _gdn_query(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
     """Query, or packed QKV whose key part is normalised per head for the delta rules."""
     shape = ctx.shapes["query"]
-    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
-    q = rng.uniform(-2.0, 2.0, size=shape)
+    q = rng(draw).uniform(-2.0, 2.0, size=shape)
     if ctx.shapes.get("key") is None and ctx.attributes.get("update_rule") in ("delta", "gated_delta"):
-        dqk = int(ctx.scratch["head_size_k"])
-        state = ctx.shapes["initial_state"]
+        dqk, state = int(ctx.scratch["head_size_k"]), ctx.shapes["initial_state"]
         hq = (shape[-1] - state[1] * state[2]) // (2 * dqk)
-        keys = q[:, hq * dqk:2 * hq * dqk].reshape(-1, hq, dqk)
-        q[:, hq * dqk:2 * hq * dqk] = (keys / np.maximum(np.linalg.norm(keys, axis=-1, keepdims=True), 1e-3)
-                                       ).reshape(-1, hq * dqk)
+        q[:, hq * dqk:2 * hq * dqk] = unit_heads(q[:, hq * dqk:2 * hq * dqk], dqk)
     return np.asarray(q).astype(numpy_dtype(ctx.dtype))
-
-
-def _gdn_keys(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    shape = ctx.shapes.get("key")
-    if shape is None:
-        return None
-    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
-    keys = rng.uniform(-2.0, 2.0, size=shape)
-    keys = keys / np.maximum(np.linalg.norm(keys, axis=-1, keepdims=True), 1e-3)
-    return np.asarray(keys).astype(numpy_dtype(ctx.dtype))
 
 
 GATED_DELTA_NET_HINT = OpHint(
     shapes=_gdn_shapes, generic_attributes=False, outputs=lambda draw, ctx: int(draw(integers(1, 2))),
-    values={"query": _gdn_query, "key": _gdn_keys, "cu_seqlens": _gdn_cumulative,
-            "decay": _uniform("decay", -1.0, 0.0), "beta": _uniform("beta", 0.0, 1.0),
-            "a_log": _uniform("a_log", -1.0, 0.5), "dt_bias": _uniform("dt_bias", -1.0, 1.0)})
+    values={"query": _gdn_query, "key": unit_keys(always=True), "cu_seqlens": _gdn_cumulative,
+            "decay": uniform("decay", -1.0, 0.0), "beta": uniform("beta", 0.0, 1.0),
+            "a_log": uniform("a_log", -1.0, 0.5), "dt_bias": uniform("dt_bias", -1.0, 1.0)})
 
 
 def _sparse_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
@@ -415,15 +172,15 @@ def _sparse_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     heads, hs, block, blocks = kvh * group, 16, 16, draw(integers(2, 4))
     m = blocks * block
     layouts = draw(st.sampled_from([n for n in (1, 2) if heads % n == 0]))
-    rng = np.random.default_rng(draw(integers(0, 2**31 - 1)))
-    masks = np.tril(rng.integers(0, 2, (layouts, blocks, blocks))) | np.eye(blocks, dtype=np.int64)[None]
+    layout_rng = rng(draw)
+    masks = np.tril(layout_rng.integers(0, 2, (layouts, blocks, blocks))) | np.eye(blocks, dtype=np.int64)[None]
     rows = np.concatenate([np.zeros((layouts, 1), np.int64), np.cumsum(masks.sum(axis=2), axis=1)], axis=1)
     nnz = int(rows[:, -1].max())
     cols = np.full((layouts, nnz), -1, np.int64)
     for n in range(layouts):
         found = np.nonzero(masks[n])[1]
         cols[n, :found.shape[0]] = found
-    lengths = rng.integers(steps, m, size=batch, endpoint=True)
+    lengths = layout_rng.integers(steps, m, size=batch, endpoint=True)
     ctx.scratch.update(rows=rows.astype(np.int32), cols=cols.astype(np.int32), lengths=lengths.astype(np.int32))
     ctx.type_bindings["M"] = "int32"
     ctx.attributes.update(num_heads=heads, kv_num_heads=kvh, sparse_block_size=block)
@@ -435,16 +192,16 @@ def _sparse_attention_shapes(draw: DrawFn, ctx: DrawContext) -> None:
     packed = draw(BOOLEANS)
     width = (heads + 2 * kvh) * hs if packed else heads * hs
     set_input_shape(ctx, "query", [batch, steps, width])
-    _place(ctx, "key", None if packed else [batch, steps, kvh * hs])
-    _place(ctx, "value", None if packed else [batch, steps, kvh * hs])
+    place(ctx, "key", None if packed else [batch, steps, kvh * hs])
+    place(ctx, "value", None if packed else [batch, steps, kvh * hs])
     set_input_shape(ctx, "past_key", [batch, kvh, m, hs])
     set_input_shape(ctx, "past_value", [batch, kvh, m, hs])
     set_input_shape(ctx, "block_row_indices", list(rows.shape))
     set_input_shape(ctx, "block_col_indices", list(cols.shape))
     ctx.shapes["total_sequence_length"] = []
     set_input_shape(ctx, "key_total_sequence_lengths", [batch])
-    _place(ctx, "cos_cache", [m, hs // 2] if rotary else None)
-    _place(ctx, "sin_cache", [m, hs // 2] if rotary else None)
+    place(ctx, "cos_cache", [m, hs // 2] if rotary else None)
+    place(ctx, "sin_cache", [m, hs // 2] if rotary else None)
 
 
 def _scratch(name: str) -> ArrayHint:
@@ -459,4 +216,4 @@ SPARSE_ATTENTION_HINT = OpHint(
     values={"block_row_indices": _scratch("rows"), "block_col_indices": _scratch("cols"),
             "key_total_sequence_lengths": _scratch("lengths"),
             "total_sequence_length": lambda draw, ctx: np.array(ctx.scratch["lengths"].max(), np.int32),
-            "cos_cache": _uniform("cos_cache", -1.0, 1.0), "sin_cache": _uniform("sin_cache", -1.0, 1.0)})
+            "cos_cache": uniform("cos_cache", -1.0, 1.0), "sin_cache": uniform("sin_cache", -1.0, 1.0)})

@@ -7,10 +7,7 @@ cannot say it; remove an entry once the format can.
 from __future__ import annotations
 
 from conformance.strategies.hint_attention import (
-    ATTENTION_HINT,
-    CAUSAL_CONV_HINT,
     LINEAR_ATTENTION_HINT,
-    ROTARY_EMBEDDING_HINT,
 )
 from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
 from conformance.strategies.hint_linalg import (
@@ -25,37 +22,17 @@ from conformance.strategies.hint_ml import (
     SVM_REGRESSOR_HINT,
     TREE_ENSEMBLE_HINT,
 )
-from conformance.strategies.hint_ms_attention import (
-    ATTENTION_MS_HINT,
-    DECODER_ATTENTION_HINT,
-    DMMHA_HINT,
-    DMSA_HINT,
-    GQA_HINT,
-    GRPB_HINT,
-    LONGFORMER_HINT,
-    MHA_HINT,
-    PACKED_ATTENTION_HINT,
-    PACKED_MHA_HINT,
-    REMOVE_PADDING_HINT,
-    RESTORE_PADDING_HINT,
-    RPB_HINT,
-)
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
 from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
 from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
 from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
 from conformance.strategies.hint_ort_misc import GIVEN_TENSOR_FILL_HINT, IS_ALL_FINITE_HINT
-from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
-from conformance.strategies.hint_ort_models import GROUP_ROUTER_HINT as ORT_GROUP_ROUTER_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
-from conformance.strategies.hint_ort_models import MOE_HINT
-from conformance.strategies.hint_ort_models import NGRAM_HASH_HINT as ORT_NGRAM_HASH_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
 from conformance.strategies.hint_ort_models import SPARSE_ATTENTION_HINT as ORT_SPARSE_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
-from conformance.strategies.hint_ort_models import VARLEN_NGRAM_HASH_HINT as ORT_VARLEN_NGRAM_HASH_HINT
 from conformance.strategies.hint_qlinear import (
     QLINEAR_CONCAT_HINT,
 )
@@ -71,7 +48,6 @@ from conformance.strategies.hint_qmatmul import (
     MATMUL_N_BITS_MLP_HINT,
     MATMUL_N_BITS_QKV_HINT,
     MATMUL_N_BITS_QLORA_HINT,
-    Q_ATTENTION_HINT,
     Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
 from conformance.strategies.hint_random import MULTINOMIAL_HINT
@@ -92,14 +68,9 @@ from opset.model import OpVersion
 # hint draws is procedural by nature (one draw decides the shapes, types and values of several inputs together, a
 # body, a model, a text grammar) or ties values together element by element, which no domain key states.
 HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
-    # an attention cache layout: heads, head size, rotated width, caches and position ids decided in one draw
-    ("ai.onnx", "RotaryEmbedding"): (ROTARY_EMBEDDING_HINT,),
-    # an attention cache layout: GQA head groups, past/present caches and a mask of one of four ranks decided together
-    ("ai.onnx", "Attention"): (ATTENTION_HINT,),
-    # a recurrent state window: heads, state shapes and the update rule's gates decided together
+    # the delta rules need keys of unit L2 norm per head: values tied across each head's elements, which no domain
+    # key states (the shapes and gates alone would be dims and formulas)
     ("ai.onnx", "LinearAttention"): (LINEAR_ATTENTION_HINT,),
-    # the state's length follows kernel and dilation, and its layout follows the input's: one draw decides them
-    ("ai.onnx", "CausalConvWithState"): (CAUSAL_CONV_HINT,),
     # an equation is text whose labels decide every operand's rank and dims: a grammar a domain cannot draw from
     ("ai.onnx", "Einsum"): (EINSUM_HINT,),
     # control flow: a valid body from a small library (conformance.strategies.graph_bodies) and the outer values it
@@ -146,8 +117,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
     # packed weights: the table's packing (uint8 with bits), axes and block_size tie scales and zero points
     ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
-    # an attention cache layout: heads divide the projection, mask_index in one of four layouts inside P + S
-    ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
     ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),  # LSTM's draw plus per-gate quantization
     ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),  # tables quantized per input
     # packed weights: 4-bit, FP8 or FP4 blocks whose byte layout follows bits, block size and the quantization type
@@ -166,24 +135,19 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with shapes and
     # values of their own; a domain describes one kind of value per input
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
-    # mixture of experts: expert counts, hidden/inter sizes, the fused gate/up width and k decided in one draw
-    ("com.microsoft", "MoE"): (MOE_HINT,),
-    # a recurrent state window: GQA or inverse GQA heads, the state window and the gates' shapes decided together
+    # as ai.onnx's: keys of unit L2 norm per head for the delta rules (and a state window of 1 or 3 steps)
     ("com.microsoft", "LinearAttention"): (ORT_LINEAR_ATTENTION_HINT,),
-    # layouts, dilation, window and state length decide the state's shape: one draw decides them
-    ("com.microsoft", "CausalConvWithState"): (ORT_CAUSAL_CONV_HINT,),
-    # packed weights: byte widths, scale and zero-point shapes follow the bits and the block size
+    # packed weights: byte widths, scale and zero-point shapes follow the bits and the block size, and the integer
+    # layout needs T1 = uint8 where T1 also allows float8e4m3fn (another layout): a binding no domain key fixes
     ("com.microsoft", "QMoE"): (ORT_QMOE_HINT,),
-    # table lengths follow the n-gram order, and ids from a small vocabulary hit EOS: a tokenizer's layout
-    ("com.microsoft", "NGramHashMapping"): (ORT_NGRAM_HASH_HINT,),
-    ("com.microsoft", "VarlenNGramHashMapping"): (ORT_VARLEN_NGRAM_HASH_HINT,),  # as above, packed into requests
-    # groups divide the experts and top_k stays within the kept groups: one draw decides the routing layout
-    ("com.microsoft", "MoEGroupRouter"): (ORT_GROUP_ROUTER_HINT,),
-    # packed requests: cumulative sequence lengths whose values cut the token axis; the state follows kernel/dilation
+    # packed requests and a state of (K - 1) * dilation: expressible as VarlenNGramHashMapping's requests are (a helper
+    # tuple and its running sums), not moved yet; tests/conformance/test_domains.py checks through this hint that a
+    # dim a hint sets is not redrawn by a construction rule
     ("com.microsoft", "VarlenCausalConvWithState"): (ORT_VARLEN_CAUSAL_CONV_HINT,),
-    # head counts that group, requests by cu_seqlens or a uniform split, the gates the update rule needs, unit keys
+    # keys of unit L2 norm per head, also inside packed QKV's key columns: values tied across each head's elements
     ("com.microsoft", "GatedDeltaNet"): (ORT_GATED_DELTA_NET_HINT,),
-    # an attention cache layout: block layouts as CSR row pointers and columns, cache totals within the cache
+    # block layouts as CSR: row pointers that are running sums of a random lower-triangular block mask (each diagonal
+    # block kept) and the columns of its set blocks, padded with -1: a sparse matrix drawn whole
     ("com.microsoft", "SparseAttention"): (ORT_SPARSE_ATTENTION_HINT,),
     # AttnLSTM: LSTM's draw plus the attention sizes W's last dim depends on, decided together
     ("com.microsoft", "AttnLSTM"): (ATTN_LSTM_HINT,),
@@ -192,25 +156,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # the window inside the word slot and character ids inside C's rows, with the slot layout decided first
     ("com.microsoft", "WordConvEmbedding"): (WORD_CONV_EMBEDDING_HINT,),
 }
-
-# an attention cache layout (each entry below): head counts dividing the hidden sizes, masks in one of the layouts the
-# kernels accept with positions inside the key range, caches whose lengths agree with seqlens_k / past_sequence_length,
-# GQA's head sizes of 8 or 16, buckets and gates that stay defined, packed tokens and their offsets
-HINTS.update({
-    ("com.microsoft", "Attention"): (ATTENTION_MS_HINT,),
-    ("com.microsoft", "MultiHeadAttention"): (MHA_HINT,),
-    ("com.microsoft", "GroupQueryAttention"): (GQA_HINT,),
-    ("com.microsoft", "RelativePositionBias"): (RPB_HINT,),
-    ("com.microsoft", "GatedRelativePositionBias"): (GRPB_HINT,),
-    ("com.microsoft", "RemovePadding"): (REMOVE_PADDING_HINT,),
-    ("com.microsoft", "RestorePadding"): (RESTORE_PADDING_HINT,),
-    ("com.microsoft", "DecoderAttention"): (DECODER_ATTENTION_HINT,),
-    ("com.microsoft", "DecoderMaskedMultiHeadAttention"): (DMMHA_HINT,),
-    ("com.microsoft", "DecoderMaskedSelfAttention"): (DMSA_HINT,),
-    ("com.microsoft", "LongformerAttention"): (LONGFORMER_HINT,),
-    ("com.microsoft", "PackedAttention"): (PACKED_ATTENTION_HINT,),
-    ("com.microsoft", "PackedMultiHeadAttention"): (PACKED_MHA_HINT,),
-})
 
 
 NO_HINT = OpHint()
