@@ -58,6 +58,18 @@ class Breadth:
     max_examples: int | None = None
     timeout: float | None = None
 
+    def outside(self, ops: Sequence[str], domains: Sequence[str]) -> list[str]:
+        """The op patterns and domains of a selection that reach beyond this breadth (a refresh must stay inside)."""
+        import fnmatch
+
+        from conformance.runner.config import split_patterns
+
+        wide = [p for p in split_patterns(ops) if self.ops and not any(fnmatch.fnmatchcase(o, p) for o in self.ops)]
+        return wide + [d for d in domains if self.domains and d not in self.domains]
+
+    def describe(self) -> str:
+        return f"{len(self.ops)} ops of {', '.join(self.domains)}" if self.ops else "the whole registry"
+
     def arguments(self, ops: Sequence[str], domains: Sequence[str]) -> list[str]:
         """conform's options for a run of this breadth, narrowed to `ops`/`domains` where given."""
         chosen_ops = list(ops) if ops else ([",".join(self.ops)] if self.ops else [])
@@ -134,6 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
               "docs/reports/, or --refresh to put them into the committed reports", file=sys.stderr)
         return 2
     backends = options.backend or list(BACKENDS)
+    if options.refresh:
+        for backend in backends:
+            outside = BREADTH.get(backend, Breadth()).outside(options.op or (), options.domain or ())
+            if outside:
+                print(f"regenerate-reports: {backend}'s report covers {BREADTH[backend].describe()}; "
+                      f"{', '.join(outside)} would add cells it does not have", file=sys.stderr)
+                return 2
     runs: list[ShardRun] = []
     with stopping_on_signals(), tempfile.TemporaryDirectory(prefix="reports-") as tmp:
         try:

@@ -72,3 +72,12 @@ def test_the_common_ops_are_the_ones_docs_backends_md_names() -> None:
     text = (reports.ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
     line = next(x for x in text.splitlines() if x.startswith("OPS="))
     assert tuple(line.removeprefix("OPS=").split(",")) == reports.COMMON_OPS
+
+
+def test_a_refresh_stays_inside_the_reports_breadth(capsys: pytest.CaptureFixture[str]) -> None:
+    assert reports.main(["--backend", "tract", "--op", "Cast,CastLike", "--refresh"]) == 2
+    assert "tract's report covers 40 ops of ai.onnx; CastLike would add cells it does not have" in \
+        capsys.readouterr().err
+    assert reports.BREADTH["tract"].outside(["Cast*"], ["ai.onnx"]) == []  # a glob that meets a covered op
+    assert reports.BREADTH["tract"].outside([], ["com.microsoft"]) == ["com.microsoft"]
+    assert reports.Breadth().outside(["Anything"], ["any.domain"]) == []
