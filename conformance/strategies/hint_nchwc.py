@@ -32,33 +32,6 @@ def _upsample_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 UPSAMPLE_HINT = OpHint(shapes=_upsample_shapes, generic_attributes=False)
 
 
-def _pool_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    x = _blocked_shape(draw, ctx)
-    spatial = x[2:]
-    dilations = [draw(integers(1, 2)) for _ in spatial]
-    kernel = [draw(integers(1, max(1, (s - 1) // d + 1))) for s, d in zip(spatial, dilations, strict=True)]
-    strides = [draw(integers(1, 3)) for _ in spatial]
-    ctx.attributes["kernel_shape"] = kernel
-    if draw(BOOLEANS):
-        ctx.attributes["strides"] = strides
-    if draw(BOOLEANS):
-        ctx.attributes["dilations"] = dilations
-    auto_pad = draw(st.sampled_from(["NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"]))
-    if auto_pad != "NOTSET":
-        ctx.attributes["auto_pad"] = auto_pad
-    elif draw(BOOLEANS):
-        ctx.attributes["pads"] = [draw(integers(0, k - 1)) for k in kernel * 2]
-    ctx.attributes["ceil_mode"] = draw(integers(0, 1))
-    if "count_include_pad" in ctx.version.attributes:
-        ctx.attributes["count_include_pad"] = draw(integers(0, 1))
-    set_input_shape(ctx, "X", x)
-
-
-# a 2-d window inside the blocked input, pads below the kernel (onnxruntime's PoolAttributes), every auto_pad
-# with ceil_mode on and off (onnxruntime defines them together; the constraints reject a SAME kernel below stride)
-POOL_HINT = OpHint(shapes=_pool_shapes, generic_attributes=False)
-
-
 def _conv_out(size: int, kernel: int, stride: int, dilation: int, pad: int, auto_pad: str) -> int:
     if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         return -(-size // stride)

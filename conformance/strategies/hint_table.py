@@ -57,7 +57,6 @@ from conformance.strategies.hint_ms_attention import (
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
 from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
-from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
 from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
 from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
 from conformance.strategies.hint_ort_misc import GIVEN_TENSOR_FILL_HINT, IS_ALL_FINITE_HINT
@@ -221,8 +220,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # blocked tensors: channels a multiple of 16 laid out in 8- or 16-wide blocks whose width the platform picks;
     # Upsample's scales [1, 1, sh, sw]; windows with pads below the kernel in the blocked layout
     ("com.microsoft.nchwc", "Upsample"): (NCHWC_UPSAMPLE_HINT,),
-    ("com.microsoft.nchwc", "AveragePool"): (NCHWC_POOL_HINT,),
-    ("com.microsoft.nchwc", "MaxPool"): (NCHWC_POOL_HINT,),
     ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
     ("com.microsoft.nchwc", "ReorderInput"): (REORDER_INPUT_HINT,),
     ("com.microsoft.nchwc", "ReorderOutput"): (REORDER_OUTPUT_HINT,),
