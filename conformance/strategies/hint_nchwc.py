@@ -17,21 +17,6 @@ def _blocked_shape(draw: DrawFn, ctx: DrawContext) -> list[int]:
     return [draw(integers(1, 2)), BLOCK * draw(integers(1, 2)), *dims(draw, 2, ctx.max_side + 1)]
 
 
-def _upsample_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    set_input_shape(ctx, "X", _blocked_shape(draw, ctx))
-    ctx.attributes["scales"] = [1, 1, draw(integers(1, 3)), draw(integers(1, 3))]
-    mode = draw(st.sampled_from(["nearest", "linear"]))
-    if mode == "linear" or draw(BOOLEANS):
-        ctx.attributes["mode"] = mode
-    if mode == "linear":
-        ctx.attributes["coordinate_transformation_mode"] = draw(
-            st.sampled_from(["asymmetric", "align_corners", "half_pixel"]))
-
-
-# scales [1, 1, sh, sw] with small integer factors; nearest mode keeps the asymmetric transformation
-UPSAMPLE_HINT = OpHint(shapes=_upsample_shapes, generic_attributes=False)
-
-
 def _conv_out(size: int, kernel: int, stride: int, dilation: int, pad: int, auto_pad: str) -> int:
     if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         return -(-size // stride)
@@ -93,28 +78,3 @@ def _conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
 # block of channels), every activation with its parameters, B and Sum each present or not; pads only without auto_pad
 # (onnxruntime rejects a node with both, even zero pads)
 CONV_HINT = OpHint(shapes=_conv_shapes, generic_attributes=False)
-
-
-def _reorder_input_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    channels_last = draw(integers(0, 1))
-    n, c, h, w = draw(integers(1, 2)), 4 * draw(integers(1, 9)), *dims(draw, 2, ctx.max_side + 1)
-    if channels_last or draw(BOOLEANS):
-        ctx.attributes["channels_last"] = channels_last
-    set_input_shape(ctx, "X", [n, h, w, c] if channels_last else [n, c, h, w])
-
-
-# channels a multiple of 4 below, at and above a block (16) so padding lanes appear; NCHW and NHWC
-REORDER_INPUT_HINT = OpHint(shapes=_reorder_input_shapes, generic_attributes=False)
-
-
-def _reorder_output_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    x = _blocked_shape(draw, ctx)
-    ctx.attributes["channels"] = draw(integers(x[1] - BLOCK + 1, x[1]))
-    channels_last = draw(integers(0, 1))
-    if channels_last or draw(BOOLEANS):
-        ctx.attributes["channels_last"] = channels_last
-    set_input_shape(ctx, "X", x)
-
-
-# every channel count the blocked channels round up from, NCHW and NHWC
-REORDER_OUTPUT_HINT = OpHint(shapes=_reorder_output_shapes, generic_attributes=False)
