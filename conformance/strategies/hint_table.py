@@ -56,7 +56,6 @@ from conformance.strategies.hint_ms_attention import (
     RPB_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
-from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
 from conformance.strategies.hint_ort_misc import GIVEN_TENSOR_FILL_HINT, IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
@@ -215,9 +214,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
-    # blocked tensors: channels a multiple of 16 laid out in 8- or 16-wide blocks whose width the platform picks;
-    # Upsample's scales [1, 1, sh, sw]; windows with pads below the kernel in the blocked layout
-    ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
     # quantized matmuls: scales, zero points and bias per tensor or per column of B, each form its own set of shapes
     ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
     ("com.microsoft", "DynamicQuantizeMatMul"): (DYNAMIC_QUANTIZE_MATMUL_HINT,),
