@@ -74,10 +74,8 @@ from conformance.strategies.hint_qmatmul import (
     BLOCK_FP4_WEIGHT_HINT,
     BLOCK_FP8_WEIGHT_HINT,
     DYNAMIC_QUANTIZE_LSTM_HINT,
-    DYNAMIC_QUANTIZE_MATMUL_HINT,
     GATHER_BLOCK_QUANTIZED_HINT,
     MATMUL_BNB4_HINT,
-    MATMUL_INTEGER_TO_FLOAT_HINT,
     MATMUL_N_BITS_HINT,
     MATMUL_N_BITS_MLP_HINT,
     MATMUL_N_BITS_QKV_HINT,
@@ -214,9 +212,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
-    # quantized matmuls: scales, zero points and bias per tensor or per column of B, each form its own set of shapes
-    ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
-    ("com.microsoft", "DynamicQuantizeMatMul"): (DYNAMIC_QUANTIZE_MATMUL_HINT,),
     # packed weights: K, N, bits and block_size tie B's byte packing, scales, zero points, g_idx and bias
     ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
     # packed weights: the table's packing (uint8 with bits), axes and block_size tie scales and zero points
