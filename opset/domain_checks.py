@@ -11,18 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 
+from opset.cells import allowed_elements
 from opset.formula import Formula
 from opset.formula.nodes import Call, ForClause, Name, Node, Slice, child_nodes
-from opset.model import Location, OpVersion, ValueDomain
+from opset.model import Location, OpVersion, Param, ValueDomain
 
 Report = Callable[[Location | None, str, str], None]  # (location, op, message)
 CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  # (formula, what, where, names in scope)
 
 ELEMENT = "i"  # the position of an element, where a rule applies per element
-_INPUT_ONLY = ("fill", "step", "shapes", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along")
+_INPUT_ONLY = ("fill", "step", "shapes", "broadcast", "any_type", "types", "sorted", "probabilities", "repeats",
+               "unique_along")
 _NOT_ON_INPUTS = ("dtype_of", "multiple_of")
-_NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "dtype_of", "when", "present", "index", "sum", "sorted",
-                "unique", "unique_along", "probabilities", "exclude", "repeats", "step")
+_NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "types", "dtype_of", "when", "present", "index", "sum",
+                "sorted", "unique", "unique_along", "probabilities", "exclude", "repeats", "step")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
@@ -40,6 +42,8 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
             if param.domain.any_type and v.type_variable(param.type) is None:
                 report(param.domain.location, op, f"input '{param.name}': domain any_type needs a type variable, "
                                                   f"not the fixed type {param.type}")
+            if param.domain.types:
+                _check_types(v, param, report)
             if (param.domain.broadcast is not None or param.domain.shapes) and not _free_shape(param.shape):
                 report(param.domain.location, op, f"input '{param.name}': domain broadcast and shapes draw the "
                                                   "shape; the input's signature fixes dims of it (only `*S` or none "
@@ -107,6 +111,21 @@ def reads(domain: ValueDomain) -> frozenset[str]:
     for _, formula in domain.formulas():
         found |= drawn_names(formula)
     return frozenset(found - {ELEMENT})
+
+
+def _check_types(v: OpVersion, param: Param, report: Report) -> None:
+    """`types`: the input has a type variable, and each entry is another type variable of the version or an element
+    type that variable allows."""
+    assert param.domain is not None
+    where, op = param.domain.location, v.signature
+    if v.type_variable(param.type) is None:
+        report(where, op, f"input '{param.name}': domain types needs a type variable, not the fixed type {param.type}")
+        return
+    allowed = allowed_elements(v, param.type)
+    for entry in param.domain.types:
+        if entry == param.type or (entry not in v.type_constraints and entry not in allowed):
+            report(where, op, f"input '{param.name}': domain types names '{entry}', neither another type variable "
+                              f"nor an element type {param.type} allows ({', '.join(allowed)})")
 
 
 def drawn_names(formula: Formula) -> frozenset[str]:

@@ -101,6 +101,7 @@ class ValueDomain(Record):
     repeats: Formula | None = None  # values made of a few slices along this axis, repeated (None: few values)
     dtype_of: str | None = None  # attributes: the value names the element type of this type variable
     any_type: bool = False  # inputs: the type variable is drawn among all it allows, not held to the cell's type
+    types: tuple[str, ...] = ()  # inputs: the type variable is drawn among these (element types, type variables)
     # shape: inputs and tuples
     rank: tuple[Formula, Formula] | None = None  # inclusive bounds (equal for an exact rank)
     shapes: tuple[Formula, ...] = ()  # inputs: the shape is one of these
