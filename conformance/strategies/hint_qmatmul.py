@@ -24,34 +24,6 @@ def _one_element(draw: DrawFn) -> list[int]:
 
 # ---- MatMulNBits ------------------------------------------------------------------------------------------
 
-def _n_bits_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """K, N, bits and block_size, and every input shaped from them; zero points packed uint8 or unpacked in A's
-    type (never float with 8 bits: matmulnbits_c8); g_idx with 4 bits and
-    unpacked zero points only (matmulnbits_c9, _r2, _r3)."""
-    bits = draw(st.sampled_from([4, 2, 8]))
-    block = draw(st.sampled_from([16, 32]))
-    k = draw(integers(1, 2 * block + 3))
-    n = draw(integers(1, max(1, ctx.max_side)))
-    kb = -(-k // block)
-    ctx.attributes.update(K=k, N=n, bits=bits, block_size=block)
-    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
-    set_input_shape(ctx, "A", [*lead, k])
-    ctx.shapes["B"] = [n, kb, block * bits // 8]
-    ctx.shapes["scales"] = draw(st.sampled_from([[n, kb], [n * kb]]))
-    with_g_idx = "g_idx" not in ctx.omitted and bits == 4 and draw(integers(0, 2)) == 0  # deprecated: rarely
-    if not with_g_idx:
-        ctx.omitted.add("g_idx")
-        ctx.shapes["g_idx"] = None
-    else:
-        ctx.shapes["g_idx"] = [k]
-    if "zero_points" not in ctx.omitted:  # with g_idx unpacked (matmulnbits_r2)
-        packed = bits == 8 or (not with_g_idx and draw(BOOLEANS))
-        ctx.type_bindings["T3"] = "uint8" if packed else ctx.dtype
-        ctx.shapes["zero_points"] = [n, -(-kb * bits // 8)] if packed else [n, kb]
-    if "bias" not in ctx.omitted:
-        ctx.shapes["bias"] = [n]
-
-
 def _bytes(name: str) -> ArrayHint:
     def build(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
         shape = ctx.shapes.get(name)
@@ -60,29 +32,6 @@ def _bytes(name: str) -> ArrayHint:
         return fill_array(draw(SEEDS), "uint8", shape, min_value=0, max_value=255)
 
     return build
-
-
-def _n_bits_zero_points(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    shape = ctx.shapes.get("zero_points")
-    if shape is None or "zero_points" in ctx.omitted:
-        return None
-    element = ctx.type_bindings.get("T3", "uint8")
-    top = 255 if element == "uint8" else (1 << int(ctx.attributes["bits"])) - 1
-    return fill_array(draw(SEEDS), element, shape, min_value=0, max_value=top)
-
-
-def _g_idx(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    shape = ctx.shapes.get("g_idx")
-    if shape is None or "g_idx" in ctx.omitted:
-        return None
-    kb = -(-int(ctx.attributes["K"]) // int(ctx.attributes["block_size"]))
-    return fill_array(draw(SEEDS), "int32", shape, min_value=0, max_value=kb - 1)
-
-
-MATMUL_N_BITS_HINT = OpHint(shapes=_n_bits_shapes,
-                            attributes={"weight_prepacked": lambda draw, ctx: OMIT},
-                            values={"B": _bytes("B"), "scales": positive("scales"),
-                                    "zero_points": _n_bits_zero_points, "g_idx": _g_idx})
 
 
 # ---- GatherBlockQuantized ---------------------------------------------------------------------------------

@@ -76,7 +76,6 @@ from conformance.strategies.hint_qmatmul import (
     DYNAMIC_QUANTIZE_LSTM_HINT,
     GATHER_BLOCK_QUANTIZED_HINT,
     MATMUL_BNB4_HINT,
-    MATMUL_N_BITS_HINT,
     MATMUL_N_BITS_MLP_HINT,
     MATMUL_N_BITS_QKV_HINT,
     MATMUL_N_BITS_QLORA_HINT,
@@ -212,8 +211,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
-    # packed weights: K, N, bits and block_size tie B's byte packing, scales, zero points, g_idx and bias
-    ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
     # packed weights: the table's packing (uint8 with bits), axes and block_size tie scales and zero points
     ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
     # an attention cache layout: heads divide the projection, mask_index in one of four layouts inside P + S
