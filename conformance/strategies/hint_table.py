@@ -76,9 +76,6 @@ from conformance.strategies.hint_qmatmul import (
     DYNAMIC_QUANTIZE_LSTM_HINT,
     GATHER_BLOCK_QUANTIZED_HINT,
     MATMUL_BNB4_HINT,
-    MATMUL_N_BITS_MLP_HINT,
-    MATMUL_N_BITS_QKV_HINT,
-    MATMUL_N_BITS_QLORA_HINT,
     Q_ATTENTION_HINT,
     Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
@@ -221,9 +218,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "MatMulBnb4"): (MATMUL_BNB4_HINT,),
     ("com.microsoft", "MatMulBlockQuantizedFp8Weight"): (BLOCK_FP8_WEIGHT_HINT,),
     ("com.microsoft", "MatMulBlockQuantizedFp4Weight"): (BLOCK_FP4_WEIGHT_HINT,),
-    ("com.microsoft", "MatMulNBitsQkv"): (MATMUL_N_BITS_QKV_HINT,),
-    ("com.microsoft", "MatMulNBitsMlp"): (MATMUL_N_BITS_MLP_HINT,),
-    ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
     # each value of the variadic input clean, or with NaN, infinities or both, chosen per value and in step with the
     # isinf_only/isnan_only setting: a per-value choice of fill, which a domain (one fill) cannot make
     ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
