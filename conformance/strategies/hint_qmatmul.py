@@ -9,11 +9,11 @@ from dataclasses import replace
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_linalg import positive
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
-from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
@@ -322,75 +322,3 @@ Q_EMBED_LAYER_NORMALIZATION_HINT = OpHint(
             **{f"{table}_{part}": (_q_scale if part == "scale" else _q_table)(f"{table}_{part}")
                for table in ("word_embedding", "position_embedding", "segment_embedding", "gamma", "beta")
                for part in ("scale", "zero_point")}})
-
-
-# ---- MatMulBnb4 -------------------------------------------------------------------------------------------
-
-def _bnb4_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """K, N, block size, code table and transB; B and absmax sized from N * K (an odd count now and then: a
-    half-filled last byte), A of rank 1..3 ending in K (N with transB 0)."""
-    k, n = draw(integers(1, 40)), draw(integers(1, 6))
-    block = draw(st.sampled_from([16, 32, 64]))
-    trans = draw(st.sampled_from([1, 1, 1, 0]))
-    ctx.attributes.update(K=k, N=n, block_size=block, quant_type=draw(integers(0, 1)))
-    if trans == 0 or draw(BOOLEANS):
-        ctx.attributes["transB"] = trans
-    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
-    set_input_shape(ctx, "A", [*lead, k if trans else n])
-    ctx.shapes["B"] = [(n * k + 1) // 2]
-    ctx.shapes["absmax"] = [-(-n * k // block)]
-
-
-MATMUL_BNB4_HINT = OpHint(shapes=_bnb4_shapes, generic_attributes=False,
-                          attributes={"training_mode": lambda draw, ctx: OMIT},
-                          values={"B": _bytes("B"), "absmax": positive("absmax")})
-
-
-# ---- MatMulBlockQuantizedFp8Weight / Fp4Weight ------------------------------------------------------------
-
-def _block_weight_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """K (even for FP4), N, block_size (a partial last block now and then), A of rank 1..3 ending in K; the scales
-    per row and block, the optional scalars and bias drawn present or absent."""
-    fp4 = ctx.version.name.endswith("Fp4Weight")
-    block = draw(st.sampled_from([4, 8, 16]))
-    k, n = 2 * draw(integers(1, 20)) if fp4 else draw(integers(1, 40)), draw(integers(1, 5))
-    ctx.attributes["block_size"] = block
-    lead = [draw(integers(1, 3)) for _ in range(draw(integers(0, 2)))]
-    set_input_shape(ctx, "A", [*lead, k])
-    ctx.shapes["B"] = [n, k // 2] if fp4 else [n, k]
-    blocks = [n, -(-k // block)]
-    if fp4:
-        ctx.shapes.update(weight_scale=blocks, weight_scale_2=_one_element(draw))
-    else:
-        ctx.shapes["b_scale"] = blocks
-    scalar = "input_scale" if fp4 else "a_scale"
-    for name, shape in ((scalar, _one_element(draw)), ("bias", [n])):
-        if name not in ctx.omitted:
-            ctx.shapes[name] = shape
-
-
-def _e4m3_scale_bytes(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    """Raw E4M3 bytes of scales in [1/8, 4] (0x20..0x48: positive, finite)."""
-    return fill_array(draw(SEEDS), "uint8", ctx.shapes["weight_scale"], min_value=0x20, max_value=0x48)
-
-
-def _fp8_weight(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    return fill_array(draw(SEEDS), "float8e4m3fn", ctx.shapes["B"], min_value=-8.0, max_value=8.0)
-
-
-def _a_scale(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    """A scale that is no power of two, so that A / a_scale needs rounding to E4M3 (a quarter-step A over a
-    quarter-step scale is often exact, which would hide a backend that skips the W8A8 round trip)."""
-    shape = ctx.shapes.get("a_scale")
-    if shape is None or "a_scale" in ctx.omitted:
-        return None
-    return np.full(shape, draw(st.sampled_from([0.3, 0.11, 0.7])), np.float32)
-
-
-BLOCK_FP8_WEIGHT_HINT = OpHint(shapes=_block_weight_shapes, generic_attributes=False,
-                               values={"B": _fp8_weight, "b_scale": positive("b_scale", 0.25, 1.0),
-                                       "a_scale": _a_scale})
-BLOCK_FP4_WEIGHT_HINT = OpHint(shapes=_block_weight_shapes, generic_attributes=False,
-                               values={"B": _bytes("B"), "weight_scale": _e4m3_scale_bytes,
-                                       "weight_scale_2": positive("weight_scale_2", 0.25, 1.0),
-                                       "input_scale": positive("input_scale")})

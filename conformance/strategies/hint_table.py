@@ -71,11 +71,8 @@ from conformance.strategies.hint_qlinear import (
     QLINEAR_CONCAT_HINT,
 )
 from conformance.strategies.hint_qmatmul import (
-    BLOCK_FP4_WEIGHT_HINT,
-    BLOCK_FP8_WEIGHT_HINT,
     DYNAMIC_QUANTIZE_LSTM_HINT,
     GATHER_BLOCK_QUANTIZED_HINT,
-    MATMUL_BNB4_HINT,
     Q_ATTENTION_HINT,
     Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
@@ -214,10 +211,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
     ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),  # LSTM's draw plus per-gate quantization
     ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),  # tables quantized per input
-    # packed weights: 4-bit, FP8 or FP4 blocks whose byte layout follows bits, block size and the quantization type
-    ("com.microsoft", "MatMulBnb4"): (MATMUL_BNB4_HINT,),
-    ("com.microsoft", "MatMulBlockQuantizedFp8Weight"): (BLOCK_FP8_WEIGHT_HINT,),
-    ("com.microsoft", "MatMulBlockQuantizedFp4Weight"): (BLOCK_FP4_WEIGHT_HINT,),
     # each value of the variadic input clean, or with NaN, infinities or both, chosen per value and in step with the
     # isinf_only/isnan_only setting: a per-value choice of fill, which a domain (one fill) cannot make
     ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
