@@ -72,7 +72,6 @@ from conformance.strategies.hint_qlinear import (
 )
 from conformance.strategies.hint_qmatmul import (
     DYNAMIC_QUANTIZE_LSTM_HINT,
-    GATHER_BLOCK_QUANTIZED_HINT,
     Q_ATTENTION_HINT,
     Q_EMBED_LAYER_NORMALIZATION_HINT,
 )
@@ -205,8 +204,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
-    # packed weights: the table's packing (uint8 with bits), axes and block_size tie scales and zero points
-    ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
     # an attention cache layout: heads divide the projection, mask_index in one of four layouts inside P + S
     ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
     ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),  # LSTM's draw plus per-gate quantization
