@@ -1,11 +1,9 @@
-"""Hints of the old com.microsoft ops seed 002 documents (AttnLSTM, Pad, WordConvEmbedding): shapes and values the
+"""Hints of the old com.microsoft ops seed 002 documents (AttnLSTM, WordConvEmbedding): shapes and values the
 schemas state as constraints but the generic builder cannot solve (one draw in many would satisfy them).
 
 - AttnLSTM: ai.onnx LSTM's draw (directions, optional inputs, activations, clip, input_forget; see
   hint_recurrent), then the attention mechanism's sizes (memory steps and depth, attention size, the optional
   attention layer) and W's last dim, which reads [X_t, attention state]; lengths inside their sequences.
-- Pad: the mode first, then per axis pads that keep what the mode needs (reflect: below the kept length; reflect
-  and edge: an element left after cropping), now and then negative (cropping); pads as [2r] or [1, 2r].
 - WordConvEmbedding: the window fits a word slot, attributes equal to the weights' sizes (or left off), words as
   a run of character ids above 0 followed by zeros (rarely empty: onnxruntime leaves such rows unwritten).
 """
@@ -15,12 +13,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
-from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
@@ -107,45 +104,6 @@ ATTN_LSTM_HINT = OpHint(
     values={**{name: _attn_scaled(name) for name in _ATTN_MAGNITUDE},
             "sequence_lens": _lengths("sequence_lens", "seq"),
             "memory_seq_lens": _lengths("memory_seq_lens", "memory_steps")})
-
-
-# ---- Pad --------------------------------------------------------------------------------------------------
-
-def _side_pads(draw: DrawFn, side: int, mode: str) -> tuple[int, int]:
-    """(begin, end) for an axis of `side` elements: each end crops in a quarter of the draws (constant may crop the
-    whole axis, reflect and edge keep an element: pad_c4, _c5), else pads 0..2 (reflect: below the kept length,
-    pad_c6)."""
-    crop_begin = draw(integers(0, side if mode == "constant" else side - 1)) if draw(integers(0, 3)) == 0 \
-        else 0
-    room = side - crop_begin - (0 if mode == "constant" else 1)
-    crop_end = draw(integers(0, room)) if draw(integers(0, 3)) == 0 else 0
-    kept = side - crop_begin - crop_end
-    most = min(2, kept - 1) if mode == "reflect" else 2
-    begin = -crop_begin if crop_begin else draw(integers(0, max(0, most)))
-    end = -crop_end if crop_end else draw(integers(0, max(0, most)))
-    return begin, end
-
-
-def _pad_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    mode = draw(st.sampled_from(["constant", "reflect", "edge", ""]))  # "": the default (constant)
-    if mode:
-        ctx.attributes["mode"] = mode
-    shape = dims(draw, draw(integers(1, 4)), ctx.max_side)
-    pads = [_side_pads(draw, side, mode or "constant") for side in shape]
-    flat = [p[0] for p in pads] + [p[1] for p in pads]
-    ctx.scratch["pads"] = flat
-    set_input_shape(ctx, "data", shape)
-    set_input_shape(ctx, "pads", [len(flat)] if draw(BOOLEANS) else [1, len(flat)])
-    if draw(integers(0, 3)) != 0:  # the pad value in three draws of four (else 0)
-        set_input_shape(ctx, "value", draw(st.sampled_from([[], [1]])))
-        ctx.omitted.discard("value")
-    else:
-        _absent(ctx, "value")
-
-
-PAD_MS_HINT = OpHint(
-    shapes=_pad_shapes, generic_attributes=False,
-    values={"pads": lambda draw, ctx: np.asarray(ctx.scratch["pads"], dtype=np.int64).reshape(ctx.shapes["pads"])})
 
 
 # ---- WordConvEmbedding ------------------------------------------------------------------------------------
