@@ -1,11 +1,9 @@
-"""Hints of the old com.microsoft ops seed 002 documents (AttnLSTM, WordConvEmbedding): shapes and values the
+"""The hint of AttnLSTM, an old com.microsoft op seed 002 documents: shapes and values the
 schemas state as constraints but the generic builder cannot solve (one draw in many would satisfy them).
 
 - AttnLSTM: ai.onnx LSTM's draw (directions, optional inputs, activations, clip, input_forget; see
   hint_recurrent), then the attention mechanism's sizes (memory steps and depth, attention size, the optional
   attention layer) and W's last dim, which reads [X_t, attention state]; lengths inside their sequences.
-- WordConvEmbedding: the window fits a word slot, attributes equal to the weights' sizes (or left off), words as
-  a run of character ids above 0 followed by zeros (rarely empty: onnxruntime leaves such rows unwritten).
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ import numpy as np
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_recurrent import RECURRENT_HINT
-from conformance.strategies.hints import ArrayHint, OpHint, set_input_shape
+from conformance.strategies.hints import ArrayHint, OpHint
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 
@@ -104,46 +102,3 @@ ATTN_LSTM_HINT = OpHint(
     values={**{name: _attn_scaled(name) for name in _ATTN_MAGNITUDE},
             "sequence_lens": _lengths("sequence_lens", "seq"),
             "memory_seq_lens": _lengths("memory_seq_lens", "memory_steps")})
-
-
-# ---- WordConvEmbedding ------------------------------------------------------------------------------------
-
-def _word_conv_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    words, slot = draw(integers(1, 4)), draw(integers(1, 5))
-    filters, window, depth = draw(integers(1, 3)), draw(integers(1, slot)), draw(integers(1, 3))
-    vocabulary = draw(integers(2, 6))
-    set_input_shape(ctx, "Sequence", [words, slot])
-    set_input_shape(ctx, "W", [filters, 1, window, depth])
-    set_input_shape(ctx, "B", [filters])
-    set_input_shape(ctx, "C", [vocabulary, depth])
-    for name, value in (("embedding_size", filters), ("conv_window_size", window), ("char_embedding_size", depth)):
-        if draw(BOOLEANS):
-            ctx.attributes[name] = value
-
-
-def _word_ids(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    """Per word a length in 1..slot (0 in one word of sixteen) and that many ids in [1, vocabulary), then zeros; in
-    one draw of eight any ids in [0, vocabulary) (zeros inside a word, which it then counts shorter)."""
-    words, slot = ctx.shapes["Sequence"]
-    vocabulary = ctx.shapes["C"][0]
-    rng = np.random.default_rng(draw(SEEDS))
-    if draw(integers(0, 7)) == 0:
-        return np.asarray(rng.integers(0, vocabulary, size=(words, slot)), dtype=np.int32)
-    ids = np.zeros((words, slot), dtype=np.int32)
-    for row in range(words):
-        length = 0 if draw(integers(0, 15)) == 0 else draw(integers(1, slot))
-        ids[row, :length] = rng.integers(1, vocabulary, size=length)
-    return ids
-
-
-def _word_conv_float(bound: float, name: str) -> ArrayHint:
-    def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-        return fill_array(draw(SEEDS), "float", ctx.shapes[name], min_value=-bound, max_value=bound)
-
-    return values
-
-
-WORD_CONV_EMBEDDING_HINT = OpHint(
-    shapes=_word_conv_shapes, generic_attributes=False,
-    values={"Sequence": _word_ids, "W": _word_conv_float(1.0, "W"), "B": _word_conv_float(1.0, "B"),
-            "C": _word_conv_float(2.0, "C")})
