@@ -56,7 +56,7 @@ from conformance.strategies.hint_ms_attention import (
     RPB_HINT,
 )
 from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT
-from conformance.strategies.hint_ort_misc import GIVEN_TENSOR_FILL_HINT, IS_ALL_FINITE_HINT
+from conformance.strategies.hint_ort_misc import IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
 from conformance.strategies.hint_ort_models import GROUP_ROUTER_HINT as ORT_GROUP_ROUTER_HINT
@@ -209,9 +209,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # each value of the variadic input clean, or with NaN, infinities or both, chosen per value and in step with the
     # isinf_only/isnan_only setting: a per-value choice of fill, which a domain (one fill) cannot make
     ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
-    # the output's dims come from one of three sources, one of them a float input's values, and its `values`
-    # attribute needs one value per output element: counts the formulas cannot read from a float tensor
-    ("ai.onnx.ort", "GivenTensorFill"): (GIVEN_TENSOR_FILL_HINT,),
     # its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with shapes and
     # values of their own; a domain describes one kind of value per input
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
