@@ -71,7 +71,6 @@ from conformance.strategies.hint_qlinear import (
     QLINEAR_CONCAT_HINT,
 )
 from conformance.strategies.hint_qmatmul import (
-    DYNAMIC_QUANTIZE_LSTM_HINT,
     Q_ATTENTION_HINT,
 )
 from conformance.strategies.hint_random import MULTINOMIAL_HINT
@@ -205,7 +204,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
     # an attention cache layout: heads divide the projection, mask_index in one of four layouts inside P + S
     ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
-    ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),  # LSTM's draw plus per-gate quantization
     # each value of the variadic input clean, or with NaN, infinities or both, chosen per value and in step with the
     # isinf_only/isnan_only setting: a per-value choice of fill, which a domain (one fill) cannot make
     ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
