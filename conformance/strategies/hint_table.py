@@ -55,7 +55,6 @@ from conformance.strategies.hint_ms_attention import (
     RESTORE_PADDING_HINT,
     RPB_HINT,
 )
-from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT
 from conformance.strategies.hint_ort_misc import IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
@@ -229,8 +228,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("com.microsoft", "GatedDeltaNet"): (ORT_GATED_DELTA_NET_HINT,),
     # an attention cache layout: block layouts as CSR row pointers and columns, cache totals within the cache
     ("com.microsoft", "SparseAttention"): (ORT_SPARSE_ATTENTION_HINT,),
-    # AttnLSTM: LSTM's draw plus the attention sizes W's last dim depends on, decided together
-    ("com.microsoft", "AttnLSTM"): (ATTN_LSTM_HINT,),
 }
 
 # an attention cache layout (each entry below): head counts dividing the hidden sizes, masks in one of the layouts the
