@@ -5,11 +5,13 @@ run again, then `gen docs`.
     tools/regenerate-reports --backend onnxruntime --shards 2 --jobs 2
     tools/regenerate-reports --backend onnxruntime --domain ai.onnx.ort --refresh   # only a domain's cells, anew
 
-Each backend's cells are run as `--shards` shards (`conform --backend B --shard K/N --report ...`), `--jobs` shard
-runs at a time from one queue of every backend's shards (on a 2-core machine, two: each conform run is one process),
-then `conform merge` writes `docs/reports/<backend>.json` (atomically: an interrupted regeneration leaves the
-committed report as it was). A backend whose extra is not installed is reported with the command that installs it
-and skipped; its committed report stays. Last, `gen docs` rewrites the pages that show the reports.
+Each backend runs at its committed report's breadth (`BREADTH`: the whole registry at conform's defaults, or for the
+third-party libraries the 40 common ops of docs/backends.md at a few examples a cell). Its cells are run as
+`--shards` shards (`conform --backend B --shard K/N --report ...`), `--jobs` shard runs at a time from one queue
+of every backend's shards (on a 2-core machine, two: each conform run is one process), then `conform merge` writes
+`docs/reports/<backend>.json` (atomically: an interrupted regeneration leaves the committed report as it was). A
+backend whose extra is not installed is reported with the command that installs it and skipped; its committed
+report stays. Last, `gen docs` rewrites the pages that show the reports.
 
 With `--refresh`, only the cells of the selection (`--op`, `--domain`) run, and they replace the committed report's
 cells of that selection, every other cell kept (`conformance.runner.refresh`; the report's `refreshed` lists it).
@@ -36,6 +38,41 @@ REPORTS = ROOT / "docs" / "reports"
 # the backends whose reports are committed, and the extra of pyproject.toml that installs each one's library
 BACKENDS: dict[str, str | None] = {"reference": None, "onnxruntime": "ort", "onnx-reference": None,
                                    "openvino": "openvino", "tract": "tract", "onnx2torch": "torch"}
+# The committed reports of the third-party libraries cover the 40 ops most models are made of (docs/backends.md), at
+# 10 examples a cell (OpenVINO, which compiles a model per case, at 5) and a 60 s timeout: the whole registry at 25
+# examples would take each of them a day. A regeneration runs each backend at its report's breadth; --op and
+# --domain narrow it (a refresh), the examples and timeout stay.
+COMMON_OPS = ("Relu", "LeakyRelu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Add", "Sub", "Mul", "Div", "Pow",
+              "Sqrt", "Exp", "Log", "Abs", "Neg", "MatMul", "Gemm", "Conv", "ConvTranspose", "MaxPool",
+              "AveragePool", "GlobalAveragePool", "BatchNormalization", "LayerNormalization", "Reshape", "Transpose",
+              "Concat", "Slice", "Gather", "Squeeze", "Unsqueeze", "Flatten", "Pad", "Resize", "TopK", "ReduceMean",
+              "ReduceSum", "Cast", "Clip")
+
+
+@dataclass(frozen=True)
+class Breadth:
+    """The cells and settings of a backend's committed report (empty: conform's defaults, the whole registry)."""
+
+    domains: tuple[str, ...] = ()
+    ops: tuple[str, ...] = ()
+    max_examples: int | None = None
+    timeout: float | None = None
+
+    def arguments(self, ops: Sequence[str], domains: Sequence[str]) -> list[str]:
+        """conform's options for a run of this breadth, narrowed to `ops`/`domains` where given."""
+        chosen_ops = list(ops) if ops else ([",".join(self.ops)] if self.ops else [])
+        chosen_domains = list(domains) or list(self.domains)
+        settings = [*(["--max-examples", str(self.max_examples)] if self.max_examples is not None else []),
+                    *(["--timeout", f"{self.timeout:g}"] if self.timeout is not None else [])]
+        return [*(x for op in chosen_ops for x in ("--op", op)),
+                *(x for domain in chosen_domains for x in ("--domain", domain)), *settings]
+
+
+BREADTH: dict[str, Breadth] = {
+    "openvino": Breadth(("ai.onnx",), COMMON_OPS, max_examples=5, timeout=60),
+    "tract": Breadth(("ai.onnx",), COMMON_OPS, max_examples=10, timeout=60),
+    "onnx2torch": Breadth(("ai.onnx",), COMMON_OPS, max_examples=10, timeout=60),
+}
 RAN = (0, 1)  # conform's exit statuses of a run that went through (1: some cells failed, as they may)
 STOP_GRACE = 10.0  # seconds a stopped shard run has to write its report and end its children
 
@@ -126,8 +163,8 @@ def _regenerate(options: argparse.Namespace, backends: list[str], tmp: Path, run
                   f"{install_command(backend)}", file=sys.stderr)
     runs += [ShardRun(b, k, tmp / f"{b}-{k}.json") for b in ready for k in range(1, options.shards + 1)]
     started = time.monotonic()
-    selection = [*(x for op in options.op or () for x in ("--op", op)),
-                 *(x for domain in options.domain or () for x in ("--domain", domain))]
+    selection = {backend: BREADTH.get(backend, Breadth()).arguments(options.op or (), options.domain or ())
+                 for backend in ready}
     failed = _run_shards(runs, options.shards, options.jobs, selection)
     status = 0
     for backend in ready:
@@ -177,9 +214,9 @@ def _refresh(target: Path, part: Path, options: argparse.Namespace) -> str | Non
     return None
 
 
-def _run_shards(runs: list[ShardRun], shards: int, jobs: int, selection: list[str]) -> dict[str, str]:
-    """Run every shard (of the cells `selection` picks: conform options), `jobs` at a time; the backends whose shard
-    runs did not go through, with why."""
+def _run_shards(runs: list[ShardRun], shards: int, jobs: int, selection: dict[str, list[str]]) -> dict[str, str]:
+    """Run every shard (of the cells and settings `selection[backend]` gives: conform options), `jobs` at a time; the
+    backends whose shard runs did not go through, with why."""
     pending = deque(runs)
     running: list[ShardRun] = []
     failed: dict[str, str] = {}
@@ -189,7 +226,7 @@ def _run_shards(runs: list[ShardRun], shards: int, jobs: int, selection: list[st
             # the bundles go where a replay from the checkout finds them (conform-repro/ is not committed)
             command = [sys.executable, "-m", "conformance.cli", "--backend", run.backend, "--shard",
                        f"{run.shard}/{shards}", "--report", str(run.report), "--repro-dir",
-                       str(ROOT / "conform-repro" / run.backend), *selection]
+                       str(ROOT / "conform-repro" / run.backend), *selection[run.backend]]
             with run.report.with_suffix(".err").open("wb") as errors:
                 run.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors)
             running.append(run)

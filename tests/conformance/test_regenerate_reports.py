@@ -56,3 +56,19 @@ def test_a_refresh_replaces_the_selections_cells_and_keeps_the_others(
     assert [(r["op"], r["domain"], r["replaced"]) for r in after["refreshed"]] == [
         (["Relu"], [], sum(c["op"] == "Relu" for c in base["cells"].values()))]
     assert after["started"] == base["started"] and after["complete"]
+
+
+def test_a_backend_is_regenerated_at_its_reports_breadth_and_a_selection_narrows_it() -> None:
+    tract = reports.BREADTH["tract"]
+    assert tract.arguments([], []) == ["--op", ",".join(reports.COMMON_OPS), "--domain", "ai.onnx",
+                                       "--max-examples", "10", "--timeout", "60"]
+    assert tract.arguments(["Relu"], []) == ["--op", "Relu", "--domain", "ai.onnx", "--max-examples", "10",
+                                             "--timeout", "60"]
+    assert reports.Breadth().arguments([], []) == []  # the whole registry at conform's defaults
+    assert reports.Breadth().arguments(["Abs"], ["ai.onnx"]) == ["--op", "Abs", "--domain", "ai.onnx"]
+
+
+def test_the_common_ops_are_the_ones_docs_backends_md_names() -> None:
+    text = (reports.ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("OPS="))
+    assert tuple(line.removeprefix("OPS=").split(",")) == reports.COMMON_OPS
