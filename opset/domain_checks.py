@@ -20,6 +20,7 @@ Report = Callable[[Location | None, str, str], None]  # (location, op, message)
 CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  # (formula, what, where, names in scope)
 
 ELEMENT = "i"  # the position of an element, where a rule applies per element
+VALUE = "k"  # a variadic input's domain: the position of the value drawn
 _INPUT_ONLY = ("fill", "step", "shapes", "broadcast", "any_type", "types", "sorted", "probabilities", "repeats",
                "unique_along")
 _NOT_ON_INPUTS = ("dtype_of", "multiple_of")
@@ -29,7 +30,7 @@ _NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "types", "dtype_of", 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
     """The names a domain formula may read: the version's, its helper dims' and `i`."""
-    return frozenset(names) | frozenset(v.dims) | {ELEMENT}
+    return frozenset(names) | frozenset(v.dims) | {ELEMENT, VALUE}
 
 
 def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, names: frozenset[str]) -> None:
@@ -110,7 +111,7 @@ def reads(domain: ValueDomain) -> frozenset[str]:
     found: set[str] = set()
     for _, formula in domain.formulas():
         found |= drawn_names(formula)
-    return frozenset(found - {ELEMENT})
+    return frozenset(found - {ELEMENT, VALUE})
 
 
 def _check_types(v: OpVersion, param: Param, report: Report) -> None:

@@ -261,3 +261,25 @@ def test_a_schedule_is_the_same_in_every_process() -> None:
     outputs = {subprocess.run([sys.executable, "-c", SCHEDULE_PROBE], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3", "4")}
     assert len(outputs) == 1
+
+
+def test_a_variadic_input_s_domain_reads_the_value_s_position() -> None:
+    """`k` in the domain of a variadic input is the position of the value drawn: each value of IsAllFinite's input
+    filled with its own position (without `k` every draw is undrawable)."""
+    from dataclasses import replace
+
+    version = registry().resolve("com.microsoft", "IsAllFinite", 1)
+    changed = replace(version.inputs[0], domain=ValueDomain(one_of=(formula("k + 0 * i"),)))
+    version = replace(version, inputs=(changed,))
+    seen: list[list[float]] = []
+
+    @SETTINGS
+    @given(st.data())
+    def draw_one(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        if case is not None:
+            seen.append([float(np.unique(x)[0]) if x.size else float(k) for k, x in enumerate(case.inputs)])
+
+    draw_one()
+    assert seen and all(values == [float(k) for k in range(len(values))] for values in seen)
+    assert max(len(values) for values in seen) > 1
