@@ -55,7 +55,6 @@ from conformance.strategies.hint_ms_attention import (
     RESTORE_PADDING_HINT,
     RPB_HINT,
 )
-from conformance.strategies.hint_ort_misc import IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import CAUSAL_CONV_HINT as ORT_CAUSAL_CONV_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
 from conformance.strategies.hint_ort_models import GROUP_ROUTER_HINT as ORT_GROUP_ROUTER_HINT
@@ -203,9 +202,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
     # an attention cache layout: heads divide the projection, mask_index in one of four layouts inside P + S
     ("com.microsoft", "QAttention"): (Q_ATTENTION_HINT,),
-    # each value of the variadic input clean, or with NaN, infinities or both, chosen per value and in step with the
-    # isinf_only/isnan_only setting: a per-value choice of fill, which a domain (one fill) cannot make
-    ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
     # its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with shapes and
     # values of their own; a domain describes one kind of value per input
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
