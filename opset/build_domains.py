@@ -48,17 +48,23 @@ def value_domain(raw: dict[str, Any] | None, what: str, location: Location, op: 
     rank = pair("rank")
     return ValueDomain(
         range=pair("range"), exclude=freeze(raw.get("exclude") or ()), step=one("step"), fill=raw.get("fill"),
+        fill_of=one("fill_of"),
         index=one("index"), negative=raw.get("negative", True), axes=one("axes"), among=one("among"),
+        hits=one("hits"),
         count=_both(count), permutation=one("permutation"), sum=one("sum"), one_of=many("one_of"),
         each=raw.get("each", False), value=one("value"), multiple_of=one("multiple_of"),
         sorted=raw.get("sorted", False), unique=one("unique"), unique_along=one("unique_along"),
-        probabilities=raw.get("probabilities", False), repeats=one("repeats"), dtype_of=raw.get("dtype_of"),
+        probabilities=raw.get("probabilities", False), converts_to=one("converts_to"),
+        repeats=one("repeats"), dtype_of=raw.get("dtype_of"),
+        dtype_where=one("dtype_where"),
         any_type=raw.get("any_type", False), types=tuple(raw.get("types") or ()),
         rank=_both(rank), shapes=many("shapes"), broadcast=raw.get("broadcast"),
-        empty=one("empty"), when=one("when"), present=one("present"),
+        empty=one("empty"), alike=one("alike"), when=one("when"), present=one("present"),
         integers=value_domain(raw.get("integers"), f"{what} (integers)", location, op, formula_of),
         floats=value_domain(raw.get("floats"), f"{what} (floats)", location, op, formula_of),
-        strings=value_domain(raw.get("strings"), f"{what} (strings)", location, op, formula_of), location=location)
+        strings=value_domain(raw.get("strings"), f"{what} (strings)", location, op, formula_of),
+        keys=value_domain(raw.get("keys"), f"{what} (keys)", location, op, formula_of),
+        values=value_domain(raw.get("values"), f"{what} (values)", location, op, formula_of), location=location)
 
 
 def _both(pair: tuple[Formula | None, Formula | None] | None) -> tuple[Formula, Formula] | None:

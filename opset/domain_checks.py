@@ -13,24 +13,27 @@ from dataclasses import fields
 
 from opset.cells import allowed_elements
 from opset.formula import Formula
-from opset.formula.nodes import Call, ForClause, Name, Node, Slice, child_nodes
+from opset.formula.nodes import TYPE_FORMS, Call, ForClause, Name, Node, Slice, child_nodes
 from opset.model import Location, OpVersion, Param, ValueDomain
 
 Report = Callable[[Location | None, str, str], None]  # (location, op, message)
 CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  # (formula, what, where, names in scope)
 
 ELEMENT = "i"  # the position of an element, where a rule applies per element
+CANDIDATE = "t"  # `dtype_where`: the candidate element type
 VALUE = "k"  # a variadic input's domain: the position of the value drawn
-_INPUT_ONLY = ("fill", "step", "shapes", "broadcast", "any_type", "types", "sorted", "probabilities", "repeats",
-               "unique_along")
-_NOT_ON_INPUTS = ("dtype_of", "multiple_of")
-_NOT_ON_DIMS = ("fill", "shapes", "broadcast", "any_type", "types", "dtype_of", "when", "present", "index", "sum",
-                "sorted", "unique", "unique_along", "probabilities", "exclude", "repeats", "step")
+_INPUT_ONLY = ("fill_of", "step", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along",
+               "alike", "hits", "keys", "values", "converts_to", "types")
+_NOT_ON_INPUTS = ("dtype_of", "dtype_where", "multiple_of")
+_NOT_ON_DIMS = ("fill", "fill_of", "dtype_where", "shapes", "broadcast", "any_type", "dtype_of", "when", "present",
+                "index", "sum", "sorted", "unique", "unique_along", "probabilities", "exclude", "repeats", "step",
+                "alike", "hits", "keys", "values", "converts_to", "types")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
-    """The names a domain formula may read: the version's, its helper dims' and `i`."""
-    return frozenset(names) | frozenset(v.dims) | {ELEMENT, VALUE}
+    """The names a domain formula may read: the version's, its helper dims', `i`, `k` and the outputs' (their types
+    only: `type_of(Y)`, `dtype(Y)`)."""
+    return frozenset(names) | frozenset(v.dims) | {ELEMENT, VALUE} | {p.name for p in v.outputs}
 
 
 def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, names: frozenset[str]) -> None:
@@ -49,6 +52,12 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
                 report(param.domain.location, op, f"input '{param.name}': domain broadcast and shapes draw the "
                                                   "shape; the input's signature fixes dims of it (only `*S` or none "
                                                   "leaves it free)")
+            if (param.domain.keys is not None or param.domain.values is not None) and not _map_typed(v, param.type):
+                report(param.domain.location, op, f"input '{param.name}': domain keys and values need a map input, "
+                                                  f"not {param.type}")
+            if param.domain.alike is not None and not _sequence_typed(v, param.type):
+                report(param.domain.location, op, f"input '{param.name}': domain alike needs a sequence input "
+                                                  f"(of tensors), not {param.type}")
             if (param.domain.when is not None or param.domain.present is not None) and not param.optional:
                 report(param.domain.location, op, f"input '{param.name}': domain when/present needs an optional "
                                                   "input")
@@ -69,6 +78,12 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
         if attr.domain.dtype_of is not None and v.type_variable(attr.domain.dtype_of) is None:
             report(attr.domain.location, op, f"attribute '{attr.name}': domain dtype_of names "
                                              f"'{attr.domain.dtype_of}', not a type variable")
+        if attr.domain.shapes and attr.type != "tensor":
+            report(attr.domain.location, op, f"attribute '{attr.name}': domain shapes applies to inputs and tensor "
+                                             "attributes")
+        if attr.domain.fill is not None and attr.type not in ("float", "tensor"):
+            report(attr.domain.location, op, f"attribute '{attr.name}': domain fill applies to float and tensor "
+                                             "attributes")
         if attr.domain.present is not None and attr.required:
             report(attr.domain.location, op, f"attribute '{attr.name}': domain present on a required attribute")
     taken = {**{name: "a let" for name in v.lets}, **{a: "an attribute" for a in v.attributes},
@@ -82,6 +97,20 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
         report(v.location, op, f"domains read each other in a circle: {' -> '.join(cycle)}")
 
 
+def _sequence_typed(v: OpVersion, type_text: str) -> bool:
+    """Whether every type a parameter type allows is a sequence of tensors."""
+    constraint = v.type_variable(type_text)
+    types = constraint.types if constraint is not None else (type_text,)
+    return all(t.startswith("seq(tensor(") for t in types)
+
+
+def _map_typed(v: OpVersion, type_text: str) -> bool:
+    """Whether every type a parameter type allows is a map."""
+    constraint = v.type_variable(type_text)
+    types = constraint.types if constraint is not None else (type_text,)
+    return all(t.startswith("map(") for t in types)
+
+
 def _free_shape(signature: tuple[str | int, ...] | None) -> bool:
     return signature is None or (len(signature) == 1 and isinstance(signature[0], str) and signature[0][:1] == "*")
 
@@ -89,16 +118,31 @@ def _free_shape(signature: tuple[str | int, ...] | None) -> bool:
 def _check_one(v: OpVersion, domain: ValueDomain, what: str, kind: str, report: Report, check_formula: CheckFormula,
                scope: frozenset[str]) -> None:
     op = v.signature
+    outputs = {p.name for p in v.outputs if not p.variadic} - scope_of_others(v)
     for key, formula in domain.formulas():
-        check_formula(formula, f"{what}: domain {key}", domain.location, scope)
+        check_formula(formula, f"{what}: domain {key}", domain.location,
+                      scope | {CANDIDATE} if key == "dtype_where" else scope)
+        for name in sorted(drawn_names(formula) & outputs):
+            report(domain.location, op, f"{what}: domain {key} reads output '{name}' outside type_of/dtype (only an "
+                                        "output's type is known before the case is drawn)")
+    if domain.dtype_where is not None and domain.dtype_of is None:
+        report(domain.location, op, f"{what}: domain dtype_where goes with dtype_of")
     misplaced = {"input": _NOT_ON_INPUTS, "attribute": _INPUT_ONLY, "dim": _NOT_ON_DIMS}[kind]
     for key in misplaced:
         if _given(domain, key):
             report(domain.location, op, f"{what}: domain key '{key}' does not apply to {kind}s")
     if kind == "attribute" and (domain.rank is not None or domain.empty is not None):
         report(domain.location, op, f"{what}: domain rank and empty apply to inputs and tuples, not attributes")
-    if domain.among is not None and domain.axes is None:
-        report(domain.location, op, f"{what}: domain among goes with axes")
+    if domain.among is not None and domain.axes is None and kind != "input":
+        report(domain.location, op, f"{what}: domain among goes with axes (or a tensor input's values)")
+
+
+def scope_of_others(v: OpVersion) -> set[str]:
+    """Names a domain formula reads that are not outputs: attributes, inputs, lets, dims and signature names (a
+    variadic output's name is its arity, an output may share a signature dim's name)."""
+    names = {*v.attributes, *(p.name for p in v.inputs), *v.lets, *v.dims}
+    names |= {str(d).lstrip("*") for p in v.inputs for d in p.shape or () if isinstance(d, str)}
+    return names
 
 
 def _given(domain: ValueDomain, key: str) -> bool:
@@ -111,7 +155,7 @@ def reads(domain: ValueDomain) -> frozenset[str]:
     found: set[str] = set()
     for _, formula in domain.formulas():
         found |= drawn_names(formula)
-    return frozenset(found - {ELEMENT, VALUE})
+    return frozenset(found - {ELEMENT, VALUE, CANDIDATE})
 
 
 def _check_types(v: OpVersion, param: Param, report: Report) -> None:
@@ -130,8 +174,8 @@ def _check_types(v: OpVersion, param: Param, report: Report) -> None:
 
 
 def drawn_names(formula: Formula) -> frozenset[str]:
-    """The free names of `formula` whose drawn values it reads: all but those only `type_of(X)` reads (a type is
-    bound before anything is drawn)."""
+    """The free names of `formula` whose drawn values it reads: all but those only `type_of(X)` or `dtype(X)` reads (a
+    type is bound before anything is drawn)."""
     typed = _type_of_arguments(formula.tree)
     if not typed:
         return formula.names
@@ -140,14 +184,14 @@ def drawn_names(formula: Formula) -> frozenset[str]:
 
 def _type_of_arguments(node: Node | Slice | ForClause) -> set[str]:
     found = {a.id for a in node.args if isinstance(a, Name)} if isinstance(node, Call) and \
-        node.function == "type_of" else set()
+        node.function in TYPE_FORMS else set()
     for child in child_nodes(node):
         found |= _type_of_arguments(child)
     return found
 
 
 def _read_outside_type_of(node: Node | Slice | ForClause, name: str) -> bool:
-    if isinstance(node, Call) and node.function == "type_of":
+    if isinstance(node, Call) and node.function in TYPE_FORMS:
         return False
     if isinstance(node, Name):
         return node.id == name

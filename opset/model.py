@@ -83,10 +83,12 @@ class ValueDomain(Record):
     exclude: tuple[Any, ...] = ()  # frozen literals never drawn
     step: Formula | None = None  # tensors: values on the grid of multiples of this
     fill: str | None = None  # small | full | ends | specials: how a tensor's values spread
+    fill_of: Formula | None = None  # tensors: the fill this draw, a formula giving one of the names above
     index: Formula | None = None  # values are indices into a dim of this size (a list: one size per last-axis entry)
     negative: bool = True  # index and axes values may be negative (counted from the end)
     axes: Formula | None = None  # distinct axes of a tensor of this rank
-    among: Formula | None = None  # axes: the candidates (non-negative), where not every axis of the rank may be picked
+    among: Formula | None = None  # axes: the candidates (non-negative); tensors: every value one of this list
+    hits: Formula | None = None  # tensors: about half the values picked from this list (look-ups that hit)
     count: tuple[Formula, Formula] | None = None  # how many axes; a list attribute's length (inclusive bounds)
     permutation: Formula | None = None  # a permutation of range(n)
     sum: Formula | None = None  # non-negative ints that add up to this
@@ -98,8 +100,10 @@ class ValueDomain(Record):
     unique: Formula | None = None  # where it holds, no value twice (with a list `index`: no index tuple twice)
     unique_along: Formula | None = None  # with `index`: no index twice along this axis (each line on its own)
     probabilities: bool = False  # non-negative rows (last axis) that add up to 1
+    converts_to: Formula | None = None  # inputs: values every conversion to this element type defines
     repeats: Formula | None = None  # values made of a few slices along this axis, repeated (None: few values)
     dtype_of: str | None = None  # attributes: the value names the element type of this type variable
+    dtype_where: Formula | None = None  # with dtype_of: only the types `t` for which this holds
     any_type: bool = False  # inputs: the type variable is drawn among all it allows, not held to the cell's type
     types: tuple[str, ...] = ()  # inputs: the type variable is drawn among these (element types, type variables)
     # shape: inputs and tuples
@@ -107,6 +111,7 @@ class ValueDomain(Record):
     shapes: tuple[Formula, ...] = ()  # inputs: the shape is one of these
     broadcast: str | None = None  # inputs: numpy (mutually broadcastable partners) or legacy (opset 1-6's B)
     empty: Formula | None = None  # where it holds, about one draw in four has a dim of size 0
+    alike: Formula | None = None  # sequence inputs: the elements share one shape but for this axis (None: all of it)
     # presence: optional inputs and attributes
     when: Formula | None = None  # given only where this holds
     present: Formula | None = None  # given exactly where this holds
@@ -115,13 +120,17 @@ class ValueDomain(Record):
     integers: ValueDomain | None = None
     floats: ValueDomain | None = None
     strings: ValueDomain | None = None  # ... or a string type: strings concatenate and compare, never multiply
+    # map inputs: what the keys (distinct, as many as `count` says) and the values they pair with look like
+    keys: ValueDomain | None = None
+    values: ValueDomain | None = None
     location: Location | None = None
 
     def formulas(self) -> list[tuple[str, Formula]]:
         """Every formula of the domain with the key it belongs to (for checks, dependencies and docs)."""
         found: list[tuple[str, Formula]] = []
-        for key in ("step", "index", "axes", "among", "permutation", "sum", "value", "multiple_of", "repeats", "unique",
-                    "unique_along", "empty", "when", "present"):
+        for key in ("step", "index", "axes", "among", "hits", "permutation", "sum", "value", "multiple_of", "repeats",
+                    "unique", "unique_along", "empty", "alike", "when", "present", "fill_of", "dtype_where",
+                    "converts_to"):
             formula = getattr(self, key)
             if formula is not None:
                 found.append((key, formula))
@@ -130,7 +139,8 @@ class ValueDomain(Record):
             found.extend((key, f) for f in pair or () if f is not None)
         found.extend(("one_of", f) for f in self.one_of)
         found.extend(("shapes", f) for f in self.shapes)
-        for kind, sub in (("integers", self.integers), ("floats", self.floats), ("strings", self.strings)):
+        for kind, sub in (("integers", self.integers), ("floats", self.floats), ("strings", self.strings),
+                          ("keys", self.keys), ("values", self.values)):
             if sub is not None:
                 found.extend((f"{kind}: {key}", f) for key, f in sub.formulas())
         return found

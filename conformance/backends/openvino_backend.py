@@ -65,7 +65,11 @@ class OpenVinoBackend:
 
     def run(self, model: onnx.ModelProto, feeds: dict[str, Any]) -> list[Any]:
         compiled = self._compile(model)
-        tensors = {name: self._tensor(name, x) for name, x in feeds.items()}
+        # OpenVINO drops a graph input that no asked-for output reads (BatchNormalization in training mode without
+        # the running_var output has no input_var) and refuses a tensor for it: feed only the inputs it kept (a
+        # kept input left out is still an error of the infer request)
+        kept = {name for port in compiled.inputs for name in port.get_names()}
+        tensors = {name: self._tensor(name, x) for name, x in feeds.items() if name in kept}
         request = compiled.create_infer_request()
         request.infer(tensors)
         return [self._array(request.get_output_tensor(i)) for i in range(len(compiled.outputs))]

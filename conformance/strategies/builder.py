@@ -14,15 +14,22 @@ from hypothesis import strategies as st
 from conformance.containers import shape_of
 from conformance.strategies import domains as dom
 from conformance.strategies.attributes import OMIT, DrawFn, draw_attribute, list_length
-from conformance.strategies.cell_types import code_or_name, drawable_types
-from conformance.strategies.containers import MAX_LENGTH, draw_layout, fill_container
+from conformance.strategies.cell_types import code_or_name, drawable_types, held_element
+from conformance.strategies.containers import (
+    MAX_CONTAINER_RANK,
+    MAX_LENGTH,
+    draw_layout,
+    fill_container,
+    is_tensor_sequence,
+    sequence_shapes,
+)
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hints import OpHint, set_input_shape
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.plan import DrawPlan
 from conformance.strategies.schedule import Item, Schedule, input_value_shaped
 from conformance.strategies.values import SEEDS, fill_array
-from opset.dtypes import is_container
+from opset.dtypes import is_container, map_parts, tensor_element
 from opset.formula import Formula, FormulaError, Undecided
 from opset.formula.graph_value import TYPES_KEY
 from opset.formula.nodes import Const
@@ -32,6 +39,7 @@ from opset.model import Attribute, Param, ValueDomain
 
 MAX_BROADCAST_RANK = 4
 VALUE = "k"  # a variadic input's domain: the position of the value drawn (docs/format.md, "Domains")
+ALWAYS = Formula.from_tree(Const(True))  # a map's keys are distinct
 LEGACY_ATTRIBUTES = ("broadcast", "axis")  # what `broadcast: legacy` draws with B's shape
 
 
@@ -99,7 +107,10 @@ class Builder:
         ctx = self.ctx
         env: dict[str, Any] = bind_inputs(ctx.version, positional_shapes(ctx), [])
         env.update(ctx.dims)
-        env[TYPES_KEY] = {p.name: ctx.type_of(p.type) for p in ctx.version.inputs}  # for type_of(X)
+        # for type_of(X) and dtype(X); an output's type too (type_of(Y)), bound before anything is drawn
+        env[TYPES_KEY] = {p.name: ctx.type_of(p.type) for p in [*ctx.version.inputs, *ctx.version.outputs]}
+        for param in ctx.version.outputs:
+            env.setdefault(param.name, None)
         pending: dict[str, Formula] = {}
         for name, attr in ctx.version.attributes.items():
             if name in ctx.attributes:
@@ -197,9 +208,12 @@ class Builder:
         type_text = ctx.type_of(param.type)
         if is_container(type_text):
             lo, hi = self.plan.lengths.get(name, (0, MAX_LENGTH))
+            if domain is not None and domain.count is not None:  # a sequence's element count
+                lo, hi = dom.count_bounds(domain, self.env(), self.values(), lo, hi)
             hi = max(lo, min(hi, MAX_LENGTH))
             count = self.draw(integers(param.min_arity, param.min_arity + 2)) if param.variadic else 1
-            layouts = [draw_layout(self.draw, ctx, name, type_text, min_length=lo, max_length=hi)
+            layouts = [self._sequence_layout(domain, lo, hi) if domain is not None and is_tensor_sequence(type_text)
+                       else draw_layout(self.draw, ctx, name, type_text, min_length=lo, max_length=hi)
                        for _ in range(count)]
             ctx.shapes[name] = layouts if param.variadic else layouts[0]
             return
@@ -214,6 +228,18 @@ class Builder:
             ctx.scratch.setdefault("arity", {})[name] = count
         else:
             ctx.shapes[name] = shape
+
+    def _sequence_layout(self, domain: ValueDomain, low: int, high: int) -> list[list[int]]:
+        """A sequence of tensors' element shapes from its domain: `rank` the elements' rank, `alike` one shape for
+        all but for the axis it gives (None: all of it)."""
+        env, values = self.env(), self.values()
+        rank = dom.draw_rank(self.draw, domain, env, values, 0, MAX_CONTAINER_RANK) if domain.rank is not None \
+            else None
+        alike, axis = (True, dom.evaluate(domain.alike, env, values)) if domain.alike is not None else (None, None)
+        if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)):
+            raise dom.Undrawable(f"alike gives {axis!r}, not an axis")
+        return sequence_shapes(self.draw, self.ctx, min_length=low, max_length=high, rank=rank, alike=alike,
+                               axis=axis)
 
     def _drawn_shape(self, param: Param) -> list[int] | None:
         ctx, domain, name = self.ctx, self._domain_of(param), param.name
@@ -381,10 +407,12 @@ class Builder:
         decided = self._presence(domain)
         if decided is False:
             return OMIT
-        if domain.dtype_of is not None:
-            return self._type_code(attr, domain.dtype_of, may_omit=decided is None and not attr.required)
+        if domain.dtype_of is not None and attr.type != "tensor":
+            return self._type_code(attr, domain, may_omit=decided is None and not attr.required)
         if decided is None and not attr.required and self.draw(BOOLEANS):
             return OMIT
+        if attr.type == "tensor" and (domain.dtype_of is not None or domain.shapes):
+            return self._tensor_from_domain(attr)
         given, value = dom.chosen(self.draw, domain, env, values)
         if given:
             return _typed(value, attr.type)
@@ -403,16 +431,42 @@ class Builder:
             return dom.draw_list(self.draw, domain, env, values, attr.type[:-1], length)
         return _typed(dom.draw_scalar(self.draw, domain, env, values, attr.type), attr.type)
 
-    def _type_code(self, attr: Attribute, variable: str, *, may_omit: bool) -> Any:
+    def _tensor_from_domain(self, attr: Attribute) -> np.ndarray:
+        """A tensor attribute drawn as an input is: elements of `dtype_of`'s type (the cell's without it), its shape
+        one of `shapes`, its values from the other keys (its `integers`/`floats`/`strings` keys by that type)."""
+        assert attr.domain is not None
+        ctx, env, values = self.ctx, self.env(), self.values()
+        cell = ctx.type_bindings[attr.domain.dtype_of] if attr.domain.dtype_of is not None else ctx.dtype
+        element = held_element(cell)
+        domain = dom.for_element(attr.domain, element)
+        assert domain is not None
+        shape = None
+        if domain.shapes:
+            shape = dom.evaluate(domain.shapes[self.draw(integers(0, len(domain.shapes) - 1))], env, values)
+            if not _is_shape(shape):
+                raise dom.Undrawable(f"shape {shape!r} of attribute '{attr.name}'")
+        return dom.draw_tensor(self.draw, domain, env, values, element, shape)
+
+    def _type_code(self, attr: Attribute, domain: ValueDomain, *, may_omit: bool) -> Any:
         """An attribute naming the element type of `variable` (`dtype_of`): the cell's where the cell fixes the
-        variable, else drawn among those it allows (the binding follows). It is left off at random only where its
-        default says the same: a default naming that type, or, without one, the cell's type (EyeLike's output takes
-        its input's type)."""
-        ctx = self.ctx
-        element = ctx.type_bindings[variable] if variable == self.plan.primary_type else \
-            self.draw(st.sampled_from(drawable_types(ctx.version, variable)))
+        variable, else drawn among those it allows (and `dtype_where` keeps; the binding follows). It is left off at
+        random only where its default says the same: a default naming that type, or, without one, the cell's type
+        (EyeLike's output takes its input's type)."""
+        ctx, variable = self.ctx, str(domain.dtype_of)
+        if variable == self.plan.primary_type:  # the cell's type (a container's: what it holds), no draw
+            element = ctx.type_bindings[variable]
+        else:
+            candidates = drawable_types(ctx.version, variable)
+            if domain.dtype_where is not None:
+                env, values = self.env(), self.values()
+                candidates = [t for t in candidates if dom.evaluate(domain.dtype_where, {**env, "t": t}, values)]
+                if not candidates:
+                    raise dom.Undrawable(f"no type of {variable} where {domain.dtype_where.text}")
+            element = self.draw(st.sampled_from(candidates))
         code = code_or_name(element, attr.type)
-        same = attr.default == code if attr.default is not None else element == ctx.dtype
+        default = thaw(attr.default) if attr.default is not None or attr.default_expr is None else \
+            dom.evaluate(attr.default_expr, self.env(), self.values())
+        same = default == code if default is not None else element == ctx.dtype
         if may_omit and same and self.draw(BOOLEANS):
             ctx.type_bindings[variable] = element
             return OMIT
@@ -453,6 +507,10 @@ class Builder:
         if name in ctx.omitted:
             ctx.arrays[name] = None
             return
+        if map_parts(type_text) is not None and param.domain is not None and not param.variadic \
+                and (param.domain.keys is not None or param.domain.values is not None):
+            ctx.arrays[name] = self._map_from_domain(param.domain, type_text)  # type: ignore[assignment]
+            return
         if is_container(type_text):
             ctx.arrays[name] = [fill_container(self.draw, ctx, name, type_text, s) for s in shape or []] \
                 if param.variadic else fill_container(self.draw, ctx, name, type_text, shape)
@@ -477,6 +535,24 @@ class Builder:
             ctx.arrays[name] = [fill_array(self.draw(SEEDS), element, s) for s in shape]
         else:
             ctx.arrays[name] = fill_array(self.draw(SEEDS), element, shape)
+
+    def _map_from_domain(self, domain: ValueDomain, type_text: str) -> dict[Any, Any]:
+        """A map input from its domain: `count` entries (default 1 to 3), distinct keys from `keys` (by the key type:
+        its `integers`/`strings` keys apply), values from `values` (scalars of the value type, which they carry)."""
+        parts = map_parts(type_text)
+        assert parts is not None
+        key_type, value_type = parts
+        env, values = self.env(), self.values()
+        low, high = dom.count_bounds(domain, env, values, 1, MAX_LENGTH)
+        count = int(self.draw(integers(low, max(low, high))))
+        keys_domain = replace(dom.for_element(domain.keys, key_type) or ValueDomain(), unique=ALWAYS)
+        if keys_domain.range is None and not keys_domain.one_of and keys_domain.among is None:
+            keys_domain = replace(keys_domain, range=(Formula.from_tree(Const(-3)), Formula.from_tree(Const(12))))
+        keys = dom.draw_list(self.draw, keys_domain, env, values, "string" if key_type == "string" else "int", count)
+        element = tensor_element(value_type) or ""
+        drawn = dom.draw_tensor(self.draw, dom.for_element(domain.values, element) or ValueDomain(), env, values,
+                                element, [count])
+        return {k: v if element == "string" else drawn.dtype.type(v) for k, v in zip(keys, drawn.tolist(), strict=True)}
 
     def _take(self, param: Param, array: Any) -> None:
         """An input's array drawn whole (a hint's, a value-giving domain's): its shape follows it."""

@@ -47,17 +47,27 @@ def draw_layout(draw: DrawFn, ctx: DrawContext, name: str, type_text: str, *, mi
 
 
 def sequence_shapes(draw: DrawFn, ctx: DrawContext, *, min_length: int = 0, max_length: int = MAX_LENGTH,
-                    rank: int | None = None) -> list[list[int]]:
-    """Element shapes of one rank: half the time one shape for all, else each drawn on its own."""
+                    rank: int | None = None, alike: bool | None = None, axis: int | None = None) -> list[list[int]]:
+    """Element shapes of one rank: one shape for all (`alike`; None: half the time), but for `axis` where given (each
+    element its own size there), else each drawn on its own."""
     if not 0 <= min_length <= max_length:
         raise ValueError(f"min_length={min_length} and max_length={max_length} need 0 <= min_length <= max_length")
     count = draw(integers(min_length, max_length))
     rank = draw(integers(0, MAX_CONTAINER_RANK)) if rank is None else rank
     first = [draw(integers(1, ctx.max_side)) for _ in range(rank)]
-    if draw(BOOLEANS):
-        return [list(first) for _ in range(count)]
+    if alike if alike is not None else draw(BOOLEANS):
+        shapes = [list(first) for _ in range(count)]
+        if axis is not None and rank:
+            for shape in shapes[1:]:
+                shape[axis % rank] = draw(integers(1, ctx.max_side))
+        return shapes
     return [first] + [[draw(integers(1, ctx.max_side)) for _ in range(rank)] for _ in range(count - 1)] \
         if count else []
+
+
+def is_tensor_sequence(type_text: str) -> bool:
+    """Whether `type_text` is a sequence of tensors (what a sequence input's domain describes)."""
+    return type_kind(type_text) == "seq" and type_kind(inner_type(type_text) or "") == "tensor"
 
 
 def fill_container(draw: DrawFn, ctx: DrawContext, name: str, type_text: str, layout: Any) -> Any:

@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance.element_types import COMPUTE_AS, FLOATS, finite_range, is_float_dtype
+from conformance.element_types import COMPUTE_AS, FLOATS, ML_INTEGERS, finite_range, integer_range, is_float_dtype
 from conformance.strategies.attributes import DrawFn
+from conformance.strategies.conversions import conversion_values, target_element
 from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
@@ -156,7 +157,7 @@ def draws_values(domain: ValueDomain) -> bool:
     """Whether the domain says anything about values (else only presence or shape)."""
     return any(getattr(domain, key) not in (None, (), False) for key in (
         "range", "exclude", "index", "axes", "permutation", "sum", "one_of", "value", "unique", "sorted",
-        "probabilities", "repeats", "fill", "dtype_of"))
+        "probabilities", "repeats", "fill", "fill_of", "dtype_of", "among", "hits", "converts_to"))
 
 
 # ---- attributes -----------------------------------------------------------------------------------------------
@@ -179,6 +180,8 @@ def draw_scalar(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
             return options[draw(integers(0, len(options) - 1))]
         return draw(integers(lo, hi))
     if kind == "float":
+        if domain.fill == "specials" and draw(integers(0, 1)) == 0:  # NaN first: the simplest draw
+            return draw(st.sampled_from([float("nan"), float("inf"), float("-inf"), -0.0]))
         lo8 = int(np.ceil(8 * low)) if low is not None else -16
         hi8 = int(np.floor(8 * high)) if high is not None else lo8 + 32
         if lo8 > hi8:
@@ -192,12 +195,39 @@ def draw_list(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | None
     if domain.sum is not None:
         total = _count(evaluate(domain.sum, env, values), "sum")
         return parts(draw, total, length)
+    distinct = holds(domain.unique, env, values)
+    options = _distinct_options(domain, env, values, kind) if distinct else None
+    if options is not None:  # picked without repeats, rather than drawn and refused
+        if len(options) < length:
+            raise Undrawable(f"{length} distinct values from {len(options)}")
+        picked = list(draw(st.lists(st.sampled_from(options), min_size=length, max_size=length, unique=True)))
+        return sorted(picked) if domain.sorted else picked
     if per_element_choice(domain):
         return [pick_element(draw, domain, env, values, i) for i in range(length)]
     items = [draw_scalar(draw, domain, with_element(env, i), values, kind) for i in range(length)]
-    if holds(domain.unique, env, values) and len(set(items)) < len(items):
+    if distinct and len(set(items)) < len(items):
         raise Undrawable("repeated values in a unique list")
     return sorted(items) if domain.sorted else items
+
+
+def _distinct_options(domain: ValueDomain, env: Env, values: Values | None, kind: str) -> list[Any] | None:
+    """The values a unique list picks from, where they do not depend on the element's position: a `one_of`'s
+    choices, or the ints (floats: the eighth steps) of a `range`; None where the elements are drawn one by one."""
+    if domain.one_of and not any("i" in f.names for f in domain.one_of):
+        return list(dict.fromkeys(evaluate(f, env, values) for f in domain.one_of))
+    if domain.among is not None and domain.axes is None:
+        pool = evaluate(domain.among, env, values)
+        if not isinstance(pool, list):
+            raise Undrawable(f"among gives {pool!r}, no list of values to pick from")
+        return list(dict.fromkeys(pool))
+    if kind in ("int", "float") and domain.range is not None and domain.index is None and \
+            not any(f is not None and "i" in f.names for f in domain.range):
+        low, high = bounds(domain, env, values, None, None)
+        grid = 1 if kind == "int" else 8
+        if low is not None and high is not None and (high - low) * grid < MAX_CANDIDATES:
+            steps = range(int(np.ceil(low * grid)), int(np.floor(high * grid)) + 1)
+            return [v if kind == "int" else v / grid for v in steps if v / grid not in domain.exclude]
+    return None
 
 
 # ---- dims and tuples ------------------------------------------------------------------------------------------
@@ -262,6 +292,12 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
         except ValueError as e:
             raise Undrawable(f"{value!r} does not broadcast to {list(shape)}") from e
     shape = [] if shape is None else shape
+    if domain.converts_to is not None:
+        target = evaluate(domain.converts_to, env, values)
+        try:
+            return conversion_values(draw, element, target_element(target), list(shape))
+        except ValueError as e:
+            raise Undrawable(f"converts_to {domain.converts_to.text}: {e}") from e
     seed = draw(SEEDS)
     rng = np.random.default_rng(seed)
     if domain.index is not None:
@@ -279,6 +315,12 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
         size = int(np.prod(shape)) if shape else 1
         if size > MAX_CANDIDATES:
             raise Undrawable(f"a per-element choice over {size} elements")
+        options = _distinct_options(domain, env, values, "") if holds(domain.unique, env, values) else None
+        if options is not None:  # distinct choices, picked without repeats
+            if len(options) < size:
+                raise Undrawable(f"{size} distinct values from {len(options)}")
+            picked = [options[k] for k in rng.permutation(len(options))[:size]]
+            return as_array(np.asarray(picked, dtype=object).reshape(shape), element)
         return as_array(np.asarray([pick_element(draw, domain, env, values, i) for i in range(size)]).reshape(shape),
                         element)
     if domain.range is not None and any(f is not None and "i" in f.names for f in domain.range):
@@ -295,10 +337,27 @@ def draw_tensor(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
     elif unique or domain.exclude or step is not None:
         array = from_candidates(rng, element, list(shape), low, high, domain.exclude, unique=unique, step=step)
     else:
-        array = filled(seed, domain.fill, element, list(shape), low, high)
+        array = filled(seed, fill_of(domain, env, values), element, list(shape), low, high)
+    array = looked_up(rng, domain, env, values, element, array)
     if domain.sorted and array.ndim:
         array = np.sort(array.astype(COMPUTE_AS.get(element, array.dtype)), axis=-1).astype(array.dtype)
     return np.asarray(array)
+
+
+def looked_up(rng: np.random.Generator, domain: ValueDomain, env: Env, values: Values | None, element: str,
+              array: np.ndarray) -> np.ndarray:
+    """`array` with every value picked from the list `among` gives, or about half of them from the list `hits`
+    gives (the keys, categories or replaced value a look-up op names: look-ups that hit as well as miss); a list that
+    is None (no rule in this draw) or, for `hits`, empty changes nothing."""
+    for formula, share in ((domain.among, 1.0), (domain.hits, 0.5)):
+        pool = evaluate(formula, env, values) if formula is not None else None
+        if pool is None or (share < 1 and isinstance(pool, list) and not pool):
+            continue
+        if not isinstance(pool, list) or not pool:
+            raise Undrawable(f"among gives {pool!r}, no list of values to pick from")
+        picks = as_array(pool, element)[rng.integers(0, len(pool), array.shape)]
+        array = np.asarray(np.where(rng.random(array.shape) < share, picks, array)).astype(array.dtype)
+    return array
 
 
 def as_array(value: Any, element: str) -> np.ndarray:
@@ -333,7 +392,7 @@ def per_element(draw: DrawFn, domain: ValueDomain, env: Env, values: Values | No
         if unique:  # each element in its own bounds, none equal to an earlier one (MaxUnpool's positions per plane)
             flat.append(from_candidates(rng, element, [], low, high, [*domain.exclude, *flat], unique=True).item())
         else:
-            flat.append(filled(seed + i, domain.fill, element, [], low, high).item())
+            flat.append(filled(seed + i, fill_of(domain, env, values), element, [], low, high).item())
     return as_array(np.asarray(flat).reshape(shape), element)
 
 
@@ -372,6 +431,19 @@ def in_bounds(rng: np.random.Generator, shape: list[int], sizes: Any, *, negativ
     return np.asarray(idx)
 
 
+FILLS = ("small", "full", "ends", "specials", "log")
+
+
+def fill_of(domain: ValueDomain, env: Env, values: Values | None) -> str | None:
+    """The fill of this draw: `fill_of`'s value where given (a helper may draw it), else `fill`."""
+    if domain.fill_of is None:
+        return domain.fill
+    name = evaluate(domain.fill_of, env, values)
+    if name not in FILLS:
+        raise Undrawable(f"{domain.fill_of.text} gives {name!r}, not one of {', '.join(FILLS)}")
+    return str(name)
+
+
 def filled(seed: int, fill: str | None, element: str, shape: list[int], low: float, high: float) -> np.ndarray:
     """Values of `element` in [low, high] (`small`, the default), over the whole integer type (`full`), small
     values mixed with both ends of the type (`ends`), or with NaN, infinities and -0 (the extremes for integers)
@@ -381,6 +453,9 @@ def filled(seed: int, fill: str | None, element: str, shape: list[int], low: flo
             raise Undrawable(f"a log-uniform fill needs a positive range, not [{low}, {high}]")
         rng = np.random.default_rng(seed)
         return as_array(np.asarray(low * (high / low) ** rng.random(tuple(shape)), dtype=np.float32), element)
+    if fill == "full" and element in ML_INTEGERS:  # int4, uint4, int2, uint2: numpy has no iinfo of them
+        lowest, highest = integer_range(element)
+        return fill_array(seed, element, shape, min_value=float(lowest), max_value=float(highest))
     small = fill_array(seed, element, shape, min_value=low, max_value=high)
     dtype = small.dtype
     if fill in (None, "small") or (dtype.kind not in "iub" and not is_float_dtype(dtype)):

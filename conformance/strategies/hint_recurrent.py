@@ -1,7 +1,8 @@
-"""Hints for RNN, GRU and LSTM: W, R, B, P and the states must agree with hidden_size, the direction count, the
-layout and the input size, and the activation lists with the direction count (none of which the generic
-builder can derive from the constraints). Sizes stay small (seq_length 1..4, batch 1..3, hidden 1..4) and
-values moderate, so that a wrong step shows without float16 overflowing.
+"""The LSTM draw that com.microsoft's DynamicQuantizeLSTM and AttnLSTM build on (their hints add per-gate
+quantization and the attention sizes): W, R, B, P and the states agree with hidden_size, the direction count, the
+layout and the input size, and the activation lists with the direction count. RNN, GRU and LSTM themselves draw the
+same from their YAML (schemas/ai.onnx/{RNN,GRU,LSTM}.yaml, `dims` and `domain`). Sizes stay small (seq_length 1..4,
+batch 1..3, hidden 1..4) and values moderate, so that a wrong step shows without float16 overflowing.
 
 hidden_size is always written: onnxruntime refuses a node without it (the registry derives it from R).
 """

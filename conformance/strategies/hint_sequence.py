@@ -1,137 +1,19 @@
-"""Hints of the sequence and optional ops: positions inside the drawn sequence, splits that cut the axis,
-sequences whose tensors concatenate, and the attributes that type an output no input types."""
+"""SequenceMap's hint: a body graph over the sequence's samples and the outer values it reads (control flow). The
+other sequence and optional ops draw from their YAML (sequence-input domains, docs/format.md "Domains")."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
-import numpy as np
 from hypothesis import strategies as st
 
-from conformance.strategies.attributes import OMIT, DrawFn
+from conformance.strategies.attributes import DrawFn
 from conformance.strategies.containers import sequence_shapes
 from conformance.strategies.context import DrawContext
-from conformance.strategies.dtypes import numpy_dtype
-from conformance.strategies.hints import OpHint, axis_in
-from conformance.strategies.memo import BOOLEANS, integers
+from conformance.strategies.hints import OpHint
+from conformance.strategies.memo import integers
 from opset.cells import cell_type
-from opset.dtypes import ELEMENT_TYPES, inner_type, tensor_element
-
-
-def _count(ctx: DrawContext, name: str) -> int:
-    return len(ctx.shapes.get(name) or [])
-
-
-def position(*, at_end: bool) -> Any:
-    """A position into `input_sequence`, in the drawn integer type: [-n, n - 1], or [-n, n] `at_end` (SequenceInsert
-    appends at n); a scalar, now and then a 1-D tensor of one value; None where the node leaves it off."""
-
-    def values(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-        if "position" in ctx.omitted:
-            return None
-        n = _count(ctx, "input_sequence")
-        top = n if at_end else n - 1
-        value = np.asarray(draw(integers(-n, max(-n, top))), dtype=numpy_dtype(ctx.element_of("I")))
-        return value.reshape(1) if draw(integers(0, 3)) == 0 else value  # now and then the 1-D form
-
-    return values
-
-
-def _inserted_shape(draw: DrawFn, ctx: DrawContext) -> None:
-    """The inserted tensor: one of the sequence's shapes, or a shape of its rank drawn anew (a sequence's tensors
-    need not share one). Mostly into a sequence that has tensors, at a given position (where one inserts is what
-    the op is about; an empty sequence and the append default are drawn now and then)."""
-    if not ctx.shapes.get("input_sequence") and draw(integers(0, 3)):
-        ctx.shapes["input_sequence"] = sequence_shapes(draw, ctx, min_length=1)
-    if "position" in ctx.omitted and draw(integers(0, 2)):
-        ctx.omitted.discard("position")
-    elements = ctx.shapes.get("input_sequence") or []
-    rank = len(elements[0]) if elements else draw(integers(0, 3))
-    fresh = [draw(integers(1, ctx.max_side)) for _ in range(rank)]
-    ctx.shapes["tensor"] = list(draw(st.sampled_from(elements))) if elements and draw(BOOLEANS) else fresh
-    ctx.fixed.add("tensor")
-
-
-def _concatenable(draw: DrawFn, ctx: DrawContext) -> None:
-    """1..3 tensors of one shape but for the axis they are joined on (stacked: one shape), with `axis` and
-    `new_axis` to match."""
-    stack = draw(BOOLEANS)
-    rank = draw(integers(0 if stack else 1, 3))
-    axis = axis_in(draw, rank + int(stack))
-    base = sequence_shapes(draw, ctx, min_length=1, max_length=1, rank=rank)[0]
-    count = draw(integers(1, 3))
-    at = axis + rank + int(stack) if axis < 0 else axis
-    shapes = [list(base) for _ in range(count)]
-    if not stack:
-        for shape in shapes:
-            shape[at] = draw(integers(1, ctx.max_side))
-    ctx.shapes["input_sequence"] = shapes
-    ctx.attributes["axis"] = axis
-    if stack or draw(BOOLEANS):
-        ctx.attributes["new_axis"] = int(stack)
-
-
-def _split_given(draw: DrawFn, ctx: DrawContext) -> None:
-    """`split` given two times in three (a scalar or lengths: what the op is mostly about; left off, parts of one)."""
-    if "split" in ctx.omitted and draw(integers(0, 2)):
-        ctx.omitted.discard("split")
-
-
-def _keepdims(draw: DrawFn, ctx: DrawContext) -> object:
-    """0, 1 or left off alike: keepdims matters without split and is ignored with one (where onnxruntime parts)."""
-    return draw(st.sampled_from([0, 1, OMIT]))
-
-
-def _split_axis(draw: DrawFn, ctx: DrawContext) -> object:
-    return axis_in(draw, len(ctx.shapes.get("input") or [])) if draw(integers(0, 3)) else OMIT
-
-
-def _split_lengths(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    """Left off, a positive scalar (parts of that length, the last one shorter) or 1-D lengths (zeros
-    included) that add up to the axis."""
-    if "split" in ctx.omitted:
-        return None
-    shape = ctx.shapes["input"]
-    axis = int(ctx.attributes.get("axis", 0))
-    size = shape[axis + len(shape) if axis < 0 else axis]
-    dtype = numpy_dtype(ctx.element_of("I"))
-    if draw(BOOLEANS):
-        uneven = [k for k in range(2, size) if size % k]  # a shorter last part: what scalar splits are about
-        step = draw(st.sampled_from(uneven)) if uneven and draw(BOOLEANS) else draw(integers(1, size + 1))
-        return np.asarray(step, dtype=dtype)
-    cuts = sorted(draw(st.lists(integers(0, size), min_size=1, max_size=3)))
-    edges = [0, *cuts, size]
-    return np.asarray([b - a for a, b in itertools.pairwise(edges)], dtype=dtype)
-
-
-def _element_code(draw: DrawFn, ctx: DrawContext) -> object:
-    """SequenceEmpty's dtype: the element of the cell's sequence type (left off, float is the default)."""
-    element = tensor_element(inner_type(cell_type(ctx.dtype)) or "")
-    code = ELEMENT_TYPES[element][0] if element is not None else None
-    if code == ELEMENT_TYPES["float"][0] and draw(BOOLEANS):
-        return OMIT
-    return code if code is not None else OMIT
-
-
-def _optional_type(draw: DrawFn, ctx: DrawContext) -> object:
-    """Optional's `type`: without an input it names the optional's content (the cell's type)."""
-    if "input" not in ctx.omitted:
-        return OMIT
-    from opset.validate.facts import type_proto
-
-    return type_proto(cell_type(ctx.type_bindings.get("V", ctx.dtype))) or OMIT
-
-
-SEQUENCE_AT_HINT = OpHint(values={"position": position(at_end=False)})
-SEQUENCE_ERASE_HINT = OpHint(values={"position": position(at_end=False)})
-SEQUENCE_INSERT_HINT = OpHint(shapes=_inserted_shape, values={"position": position(at_end=True)})
-CONCAT_FROM_SEQUENCE_HINT = OpHint(shapes=_concatenable)
-SPLIT_TO_SEQUENCE_HINT = OpHint(min_rank=1, shapes=_split_given,
-                                attributes={"axis": _split_axis, "keepdims": _keepdims},
-                                values={"split": _split_lengths})
-SEQUENCE_EMPTY_HINT = OpHint(attributes={"dtype": _element_code})
-OPTIONAL_HINT = OpHint(attributes={"type": _optional_type})
+from opset.dtypes import inner_type, tensor_element
 
 
 def _sequence_map_case(draw: DrawFn, ctx: DrawContext) -> None:

@@ -1,10 +1,8 @@
-"""Hints for the signal ops (DFT, STFT, the cosine windows, MelWeightMatrix) and ImageDecoder.
+"""Hints for MelWeightMatrix's edges and ImageDecoder's stream.
 
-Their shapes hang on input values (dft_length, frame_step, size ...) and their valid cases on relations the
-generic draw cannot see (an RFFT takes real input, a frame fits the signal, the mel edges lie below the Nyquist
-frequency), so each hint draws the whole case: first what the op computes (inverse or not, one-sided or not, the
-output type), then shapes and the scalar inputs' values that fit it. ImageDecoder's stream is a small random image
-that Pillow encodes in a lossless format, so every decoder must give back its exact pixels.
+MelWeightMatrix's edges lie on sixteenths of the Nyquist frequency and clear of every bin boundary, which the mel
+scale's logarithm decides (the other scalars and the output type come from the YAML). ImageDecoder's stream is a
+small random image that Pillow encodes in a lossless format, so every decoder must give back its exact pixels.
 """
 
 from __future__ import annotations
@@ -16,10 +14,9 @@ from hypothesis import strategies as st
 
 from conformance.strategies.attributes import DrawFn
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_cast import code_of, drawable_targets
-from conformance.strategies.hints import ArrayHint, OpHint, dims, set_input_shape
+from conformance.strategies.hints import OpHint, dims
 from conformance.strategies.memo import BOOLEANS, integers
-from conformance.strategies.values import SEEDS, fill_array
+from conformance.strategies.values import SEEDS
 from opset.dtypes import numpy_name
 
 
@@ -29,124 +26,8 @@ def _scalar(ctx: DrawContext, name: str, value: float) -> np.ndarray:
     return np.asarray(value, dtype=np.dtype(numpy_name(element) or element))
 
 
-def _set_or_default(draw: DrawFn, ctx: DrawContext, name: str, value: int) -> None:
-    """Set attribute `name` on the node, or (half the time) leave it off where `value` is its default."""
-    default = ctx.version.attributes[name].default
-    if value != default or draw(BOOLEANS):
-        ctx.attributes[name] = value
-
-
-# ---- DFT ----------------------------------------------------------------------------------------------------
-
-# (inverse, onesided): the plain transforms, the RFFT (real input only) and the IRFFT (complex input only)
-_DFT_KINDS = [(0, 0), (1, 0), (0, 1), (1, 1)]
-
-
-def _dft_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    inverse, onesided = draw(st.sampled_from(_DFT_KINDS))
-    irfft = inverse == 1 and onesided == 1
-    parts = 2 if irfft else 1 if onesided else draw(st.sampled_from([1, 2]))
-    signal = dims(draw, draw(integers(1, 3)), ctx.max_side)
-    rank = len(signal) + 1
-    axis = draw(integers(0, rank - 2))
-    length = None if draw(BOOLEANS) else draw(integers(1, 2 * ctx.max_side))
-    if irfft and length is None:
-        signal[axis] = max(signal[axis], 2)  # the default length 2 * (bins - 1) needs two bins
-    set_input_shape(ctx, "input", [*signal, parts])
-    if draw(BOOLEANS):
-        axis -= rank  # the same axis counted from the back
-    _set_or_default(draw, ctx, "inverse", inverse)
-    _set_or_default(draw, ctx, "onesided", onesided)
-    ctx.scratch["dft"] = (axis, length)
-    if ctx.version.since < 20:
-        _set_or_default(draw, ctx, "axis", axis)
-
-
-def _dft_length(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    length = ctx.scratch["dft"][1]
-    return None if length is None else _scalar(ctx, "dft_length", length)
-
-
-def _dft_axis(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    axis = ctx.scratch["dft"][0]
-    rank = len(ctx.shapes["input"])
-    if axis in (-2, rank - 2) and draw(BOOLEANS):
-        return None  # the default axis is -2
-    return np.asarray(axis, dtype=np.int64)
-
-
-DFT_HINTS = (
-    OpHint(shapes=_dft_shapes, values={"dft_length": _dft_length}, generic_attributes=False, until=19),
-    OpHint(shapes=_dft_shapes, values={"dft_length": _dft_length, "axis": _dft_axis}, generic_attributes=False,
-           since=20),
-)
-
-
-# ---- STFT ---------------------------------------------------------------------------------------------------
-
-def _stft_shapes(draw: DrawFn, ctx: DrawContext) -> None:
-    """A frame length, a signal at least that long, a step; the frame length given as frame_length, as the
-    window's length, as both, or by neither (then it is the signal's length)."""
-    way = draw(st.sampled_from(["length", "window", "both", "neither"]))
-    frame = draw(integers(1, 2 * ctx.max_side))
-    length = frame if way == "neither" else frame + draw(integers(0, 2 * ctx.max_side))
-    set_input_shape(ctx, "signal", [draw(integers(1, 3)), length, draw(st.sampled_from([1, 2]))])
-    if way in ("window", "both"):
-        set_input_shape(ctx, "window", [frame])
-    ctx.scratch["stft"] = (way, frame, draw(integers(1, ctx.max_side)))
-    _set_or_default(draw, ctx, "onesided", draw(st.sampled_from([0, 1])))
-
-
-def _stft_step(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
-    return _scalar(ctx, "frame_step", ctx.scratch["stft"][2])
-
-
-def _stft_window(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    way, frame, _ = ctx.scratch["stft"]
-    if way not in ("window", "both"):
-        return None
-    return fill_array(draw(SEEDS), ctx.element_of("T1"), [frame])
-
-
-def _stft_frame_length(draw: DrawFn, ctx: DrawContext) -> np.ndarray | None:
-    way, frame, _ = ctx.scratch["stft"]
-    return _scalar(ctx, "frame_length", frame) if way in ("length", "both") else None
-
-
-STFT_HINT = OpHint(shapes=_stft_shapes, generic_attributes=False,
-                   values={"frame_step": _stft_step, "window": _stft_window, "frame_length": _stft_frame_length})
-
-
-# ---- HannWindow, HammingWindow, BlackmanWindow ----------------------------------------------------------------
-
-def _output_type(draw: DrawFn, ctx: DrawContext, type_var: str) -> str:
-    """An output element type numpy holds, floating half the time (an integer type keeps only the 0s and 1s of
-    these ops' values, so the fractions show in floating types only)."""
-    targets = drawable_targets(ctx, type_var)
-    floats = [t for t in targets if t in ("float16", "float", "double")]
-    target = str(draw(st.sampled_from(floats if draw(BOOLEANS) else targets)))
-    ctx.type_bindings[type_var] = target
-    return target
-
-
-def _window_attributes(draw: DrawFn, ctx: DrawContext) -> None:
-    """The output type, periodic or symmetric, and a size; a symmetric window of size 1 (0 / 0: NaN) only for
-    floating output, since NaN has no integer value."""
-    target = _output_type(draw, ctx, "T2")
-    _set_or_default(draw, ctx, "output_datatype", code_of(target))
-    periodic = draw(st.sampled_from([0, 1]))
-    _set_or_default(draw, ctx, "periodic", periodic)
-    least = 2 if periodic == 0 and target not in ("float16", "float", "double") else 1
-    ctx.scratch["window_size"] = draw(integers(least, 3 * ctx.max_side))
-
-
-WINDOW_HINT = OpHint(shapes=_window_attributes, generic_attributes=False,
-                     values={"size": lambda draw, ctx: _scalar(ctx, "size", ctx.scratch["window_size"])})
-
-
 # ---- MelWeightMatrix ------------------------------------------------------------------------------------------
 
-SAMPLE_RATES = [8, 20, 100, 1000, 8000, 16000]
 GRID = 16  # the edges lie on sixteenths of the Nyquist frequency: exact in float16 for every rate above
 
 
@@ -163,28 +44,25 @@ def _clear_of_bin_edges(bands: int, length: int, rate: int, low: float, high: fl
     return bool(np.all((off > 1e-3) | (position == 0)))
 
 
-def _mel_attributes(draw: DrawFn, ctx: DrawContext) -> None:
-    target = _output_type(draw, ctx, "T3")
-    _set_or_default(draw, ctx, "output_datatype", code_of(target))
-    bands, length = draw(integers(1, 6)), draw(integers(1, 24))
-    rate = draw(st.sampled_from(SAMPLE_RATES))
+def _mel_edges(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    """Both edges, drawn with the lower one after the YAML drew num_mel_bins, dft_length and sample_rate (the
+    inputs' values are drawn in their order): on sixteenths of the Nyquist frequency, clear of the bin boundaries."""
+    bands, length, rate = (int(np.asarray(ctx.arrays[n]).item()) for n in ("num_mel_bins", "dft_length", "sample_rate"))
     for _ in range(8):  # edges that leave the bins to no rounding (almost every draw does)
         high = draw(integers(0, GRID))
         low = draw(integers(0, high))
         edges = (rate / 2 * low / GRID, rate / 2 * high / GRID)
         if _clear_of_bin_edges(bands, length, rate, *edges):
             break
-    ctx.scratch["mel"] = {"num_mel_bins": bands, "dft_length": length, "sample_rate": rate,
-                          "lower_edge_hertz": edges[0], "upper_edge_hertz": edges[1]}
+    ctx.scratch["mel_upper"] = edges[1]
+    return _scalar(ctx, "lower_edge_hertz", edges[0])
 
 
-def _mel_value(name: str) -> ArrayHint:
-    return lambda draw, ctx: _scalar(ctx, name, ctx.scratch["mel"][name])
+def _mel_upper(draw: DrawFn, ctx: DrawContext) -> np.ndarray:
+    return _scalar(ctx, "upper_edge_hertz", ctx.scratch["mel_upper"])
 
 
-MEL_HINT = OpHint(shapes=_mel_attributes, generic_attributes=False,
-                  values={n: _mel_value(n) for n in ("num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
-                                                     "upper_edge_hertz")})
+MEL_HINT = OpHint(values={"lower_edge_hertz": _mel_edges, "upper_edge_hertz": _mel_upper})
 
 
 # ---- ImageDecoder ---------------------------------------------------------------------------------------------

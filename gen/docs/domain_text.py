@@ -32,7 +32,7 @@ def describe(domain: ValueDomain, code: Code, *, noun: str = "values") -> str:
     """The domain as one line of text; formulas as code (`noun`: what a range bounds, values or a dim's sizes)."""
     parts = _values(domain, code, noun) + _shape(domain, code) + _presence(domain, code)
     for kind, sub in (("integer types", domain.integers), ("float types", domain.floats),
-                      ("strings", domain.strings)):
+                      ("strings", domain.strings), ("map keys (distinct)", domain.keys), ("map values", domain.values)):
         if sub is not None:
             parts.append(f"{kind}: {describe(sub, code, noun=noun)}")
     return "; ".join(parts) or "—"
@@ -55,6 +55,10 @@ def _values(d: ValueDomain, code: Code, noun: str) -> list[str]:
         parts.append("never " + ", ".join(code(x) for x in d.exclude))
     if d.index is not None:
         parts.append(f"indices into a dim of size {code(d.index.text)} ({signs})")
+    if d.among is not None and d.axes is None:
+        parts.append(f"each value one of {code(d.among.text)}")
+    if d.hits is not None:
+        parts.append(f"about half the values from {code(d.hits.text)}")
     if d.axes is not None:
         count = f", {code(d.count[0].text)} to {code(d.count[1].text)} of them" if d.count is not None else ""
         parts.append(f"distinct axes of a rank-{code(d.axes.text)} tensor ({signs}{count})")
@@ -67,10 +71,15 @@ def _values(d: ValueDomain, code: Code, noun: str) -> list[str]:
     if d.repeats is not None:
         parts.append(f"a few slices along axis {code(d.repeats.text)}, repeated")
     if d.dtype_of is not None:
-        parts.append(f"names the element type of {code(d.dtype_of)} (any it allows)")
+        among = "any it allows" if d.dtype_where is None else f"those `t` it allows where {code(d.dtype_where.text)}"
+        parts.append(f"names the element type of {code(d.dtype_of)} ({among})")
     fills = {"full": "over the whole range of an integer type", "ends": "small values and both ends of an integer type",
              "specials": "NaN, ±inf and -0 among the values (integers: the type's extremes)"}
     parts += [fills[d.fill]] if d.fill in fills else []
+    if d.fill_of is not None:
+        parts.append(f"spread as {code(d.fill_of.text)} names (small, full, ends, specials)")
+    if d.converts_to is not None:
+        parts.append(f"values every conversion to the element type {code(d.converts_to.text)} defines")
     if d.unique is not None:
         where = "" if d.unique.text == "True" else f" where {code(d.unique.text)}"
         parts.append(f"no value (index tuple) twice{where}")
@@ -99,6 +108,10 @@ def _shape(d: ValueDomain, code: Code) -> list[str]:
     if d.empty is not None:
         where = "" if d.empty.text == "True" else f" where {code(d.empty.text)}"
         parts.append(f"a dim of size 0 now and then{where}")
+    if d.count is not None and d.axes is None:
+        parts.append(f"{code(d.count[0].text)} to {code(d.count[1].text)} of them")
+    if d.alike is not None:
+        parts.append(f"elements of one shape but for axis {code(d.alike.text)} (None: one shape)")
     return parts
 
 

@@ -43,7 +43,7 @@ def backend(name: str) -> Backend:
 # perm, which the registry's draws reach)
 CELLS = [("Relu", 14, "float"), ("Add", 14, "int64"), ("Mul", 14, "float16"), ("Reshape", 14, "float"),
          ("Conv", 11, "float"), ("Concat", 13, "int32"),  # versions onnx2torch has converters for
-         ("BatchNormalization", 15, "float")]  # onnx2torch's module runs in eval mode: running statistics
+         ("BatchNormalization", 9, "float")]  # no training_mode before 14 (onnx2torch ignores it, tract refuses it)
 
 
 @pytest.mark.parametrize("name", sorted(EXTRAS))
@@ -139,3 +139,22 @@ def test_onnx2torch_normalizes_with_the_running_statistics() -> None:
     call = _call("BatchNormalization", [x, scale, bias, mean, var], "float32", 15, epsilon=0.0)
     y = backend("onnx2torch").run(call)[0]
     assert y.tolist() == [[2.5]]  # (3 - 1) / 2 * 2 + 0.5
+
+
+def test_openvino_is_fed_only_the_inputs_its_model_kept() -> None:
+    """BatchNormalization in training mode asked for Y and running_mean: OpenVINO drops input_var, which no output
+    reads, and refused a tensor for it ('Port for tensor name ... was not found') until the adapter fed only the
+    inputs the compiled model kept. The outputs are the batch-statistics ones the spec gives."""
+    x = np.array([[1.0, 2.0], [3.0, 6.0]], np.float32)
+    scale, bias = np.array([1.0, 2.0], np.float32), np.array([0.0, 1.0], np.float32)
+    mean, var = np.array([0.5, -1.0], np.float32), np.array([1.0, 2.0], np.float32)
+    node = helper.make_node("BatchNormalization", [f"x{i}" for i in range(5)], ["y", "running_mean"],
+                            training_mode=1, momentum=0.5, epsilon=0.0)
+    version = current_registry().resolve("ai.onnx", "BatchNormalization", 15)
+    call = BackendCall(node.SerializeToString(), [x, scale, bias, mean, var], {"": 15}, ["float32", "float32"],
+                       "ai.onnx", "BatchNormalization", 15, ["float32"], [[2, 2], [2]],
+                       input_roles=tuple(input_roles(version, 5)))
+    y, running_mean = backend("openvino").run(call)
+    batch_mean, batch_var = x.mean(axis=0), x.var(axis=0)
+    np.testing.assert_allclose(y, (x - batch_mean) / np.sqrt(batch_var) * scale + bias, rtol=1e-6)
+    np.testing.assert_allclose(running_mean, mean * 0.5 + batch_mean * 0.5, rtol=1e-6)

@@ -10,14 +10,13 @@ import numpy as np
 import onnx
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from onnx import helper
 
 from conformance.element_types import ML_FLOATS, ML_INTEGERS, finite_range, numpy_dtype
 from conformance.strategies import op_cases
 from conformance.strategies.case import Case
 from conformance.strategies.context import DrawContext
-from conformance.strategies.hint_cast import CAST_HINT, drawable_targets
+from conformance.strategies.hint_cast import drawable_targets
 from opset.cells import allowed_elements
 from opset.dtypes import ELEMENT_TYPES, numpy_name
 from opset.validate import check_model
@@ -224,18 +223,17 @@ DRAWS = settings(max_examples=30, derandomize=True, database=None, deadline=None
 
 @pytest.mark.parametrize(("since", "cell"), [(1, "double"), (6, "float"), (13, "int8"), (25, "bool")])
 def test_strategy_draws_every_target(since: int, cell: str) -> None:
-    """The hint draws every target the version allows (ml_dtypes' types too), naming it as the version does and
-    binding T2 to it (drawn cases are checked against the schema by conform itself)."""
+    """The YAML's `dtype_of` draws every target the version allows (ml_dtypes' types too), naming it as the version
+    does and binding T2 to it (drawn cases are checked against the schema by conform itself)."""
     v = version("ai.onnx", OP, since)
     seen: set[str] = set()
 
-    @DRAWS
-    @given(data=st.data())
-    def draw(data: st.DataObject) -> None:
-        ctx = DrawContext(v, cell, {"T1": cell, "T2": cell}, max_side=3)
-        to = CAST_HINT.attributes["to"](data.draw, ctx)
-        target = ctx.type_bindings["T2"]
-        assert to == (target.upper() if since == 1 else CODE[target])
+    @settings(max_examples=600, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case=op_cases(v, cell))
+    def draw(case: Case) -> None:
+        target = case.type_bindings["T2"]
+        assert case.node_attributes["to"] == (target.upper() if since == 1 else CODE[target])
         seen.add(target)
 
     draw()
