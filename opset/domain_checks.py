@@ -11,27 +11,29 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 
+from opset.cells import allowed_elements
 from opset.formula import Formula
 from opset.formula.nodes import TYPE_FORMS, Call, ForClause, Name, Node, Slice, child_nodes
-from opset.model import Location, OpVersion, ValueDomain
+from opset.model import Location, OpVersion, Param, ValueDomain
 
 Report = Callable[[Location | None, str, str], None]  # (location, op, message)
 CheckFormula = Callable[[Formula, str, Location | None, frozenset[str]], None]  # (formula, what, where, names in scope)
 
 ELEMENT = "i"  # the position of an element, where a rule applies per element
 CANDIDATE = "t"  # `dtype_where`: the candidate element type
+VALUE = "k"  # a variadic input's domain: the position of the value drawn
 _INPUT_ONLY = ("fill_of", "step", "broadcast", "any_type", "sorted", "probabilities", "repeats", "unique_along",
-               "alike", "hits", "keys", "values", "converts_to")
+               "alike", "hits", "keys", "values", "converts_to", "types")
 _NOT_ON_INPUTS = ("dtype_of", "dtype_where", "multiple_of")
 _NOT_ON_DIMS = ("fill", "fill_of", "dtype_where", "shapes", "broadcast", "any_type", "dtype_of", "when", "present",
                 "index", "sum", "sorted", "unique", "unique_along", "probabilities", "exclude", "repeats", "step",
-                "alike", "hits", "keys", "values", "converts_to")
+                "alike", "hits", "keys", "values", "converts_to", "types")
 
 
 def domain_scope(v: OpVersion, names: Iterable[str]) -> frozenset[str]:
-    """The names a domain formula may read: the version's, its helper dims', `i` and the outputs' (their types only:
-    `type_of(Y)`, `dtype(Y)`)."""
-    return frozenset(names) | frozenset(v.dims) | {ELEMENT} | {p.name for p in v.outputs}
+    """The names a domain formula may read: the version's, its helper dims', `i`, `k` and the outputs' (their types
+    only: `type_of(Y)`, `dtype(Y)`)."""
+    return frozenset(names) | frozenset(v.dims) | {ELEMENT, VALUE} | {p.name for p in v.outputs}
 
 
 def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, names: frozenset[str]) -> None:
@@ -44,6 +46,8 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
             if param.domain.any_type and v.type_variable(param.type) is None:
                 report(param.domain.location, op, f"input '{param.name}': domain any_type needs a type variable, "
                                                   f"not the fixed type {param.type}")
+            if param.domain.types:
+                _check_types(v, param, report)
             if (param.domain.broadcast is not None or param.domain.shapes) and not _free_shape(param.shape):
                 report(param.domain.location, op, f"input '{param.name}': domain broadcast and shapes draw the "
                                                   "shape; the input's signature fixes dims of it (only `*S` or none "
@@ -151,7 +155,22 @@ def reads(domain: ValueDomain) -> frozenset[str]:
     found: set[str] = set()
     for _, formula in domain.formulas():
         found |= drawn_names(formula)
-    return frozenset(found - {ELEMENT, CANDIDATE})
+    return frozenset(found - {ELEMENT, VALUE, CANDIDATE})
+
+
+def _check_types(v: OpVersion, param: Param, report: Report) -> None:
+    """`types`: the input has a type variable, and each entry is another type variable of the version or an element
+    type that variable allows."""
+    assert param.domain is not None
+    where, op = param.domain.location, v.signature
+    if v.type_variable(param.type) is None:
+        report(where, op, f"input '{param.name}': domain types needs a type variable, not the fixed type {param.type}")
+        return
+    allowed = allowed_elements(v, param.type)
+    for entry in param.domain.types:
+        if entry == param.type or (entry not in v.type_constraints and entry not in allowed):
+            report(where, op, f"input '{param.name}': domain types names '{entry}', neither another type variable "
+                              f"nor an element type {param.type} allows ({', '.join(allowed)})")
 
 
 def drawn_names(formula: Formula) -> frozenset[str]:

@@ -105,6 +105,7 @@ class ValueDomain(Record):
     dtype_of: str | None = None  # attributes: the value names the element type of this type variable
     dtype_where: Formula | None = None  # with dtype_of: only the types `t` for which this holds
     any_type: bool = False  # inputs: the type variable is drawn among all it allows, not held to the cell's type
+    types: tuple[str, ...] = ()  # inputs: the type variable is drawn among these (element types, type variables)
     # shape: inputs and tuples
     rank: tuple[Formula, Formula] | None = None  # inclusive bounds (equal for an exact rank)
     shapes: tuple[Formula, ...] = ()  # inputs: the shape is one of these

@@ -38,6 +38,7 @@ from opset.infer import bind_inputs
 from opset.model import Attribute, Param, ValueDomain
 
 MAX_BROADCAST_RANK = 4
+VALUE = "k"  # a variadic input's domain: the position of the value drawn (docs/format.md, "Domains")
 ALWAYS = Formula.from_tree(Const(True))  # a map's keys are distinct
 LEGACY_ATTRIBUTES = ("broadcast", "axis")  # what `broadcast: legacy` draws with B's shape
 
@@ -527,7 +528,8 @@ class Builder:
             ctx.arrays[name] = None
         elif domain is not None:
             env, values = self.env(), self.values()
-            ctx.arrays[name] = [dom.draw_tensor(self.draw, domain, env, values, element, s) for s in shape] \
+            ctx.arrays[name] = [dom.draw_tensor(self.draw, domain, {**env, VALUE: k}, values, element, s)
+                                for k, s in enumerate(shape)] \
                 if param.variadic else dom.draw_tensor(self.draw, domain, env, values, element, shape)
         elif param.variadic:
             ctx.arrays[name] = [fill_array(self.draw(SEEDS), element, s) for s in shape]

@@ -113,7 +113,7 @@ def _draw_as_twin(draw: DrawFn, version: OpVersion, twin: OpVersion, dtype: str,
 def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
     """Type variable -> cell name: the primary parameter's is the cell; a variable a type relation gives
     follows its source; the others keep the cell's type where they can, else are drawn (always drawn for an
-    input whose domain says `any_type`)."""
+    input whose domain says `any_type`, and among its `types` where it lists them)."""
     plan = plan_for(version)
     bindings: dict[str, str] = {}
     if plan.primary_type is not None:
@@ -123,7 +123,10 @@ def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
         if name in bindings:
             continue
         cells = plan.drawable_types[name]
-        if dtype in cells and name not in plan.any_type:
+        choices = _type_choices(plan.type_choices.get(name, ()), bindings, cells)
+        if choices:
+            bindings[name] = draw(st.sampled_from(choices))
+        elif dtype in cells and name not in plan.any_type:
             bindings[name] = dtype  # keep mixed-type ops in the cell's type where they can be
         elif cells:
             bindings[name] = draw(st.sampled_from(cells))
@@ -131,6 +134,13 @@ def _bind_types(draw: DrawFn, version: OpVersion, dtype: str) -> dict[str, str]:
             bindings[name] = cell_name(constraint.types[0])
         _follow_relations(version, bindings)
     return bindings
+
+
+def _type_choices(entries: tuple[str, ...], bindings: dict[str, str], cells: list[str]) -> list[str]:
+    """A domain's `types` as the cells they stand for in this draw: an element type as itself, a type variable as
+    what it is bound to (one not bound yet stands for nothing); only those the variable can be drawn as."""
+    found = [bindings.get(entry, entry) for entry in entries]
+    return [cell for cell in dict.fromkeys(found) if cell in cells]
 
 
 def _follow_relations(version: OpVersion, bindings: dict[str, str]) -> None:

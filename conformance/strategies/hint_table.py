@@ -6,13 +6,9 @@ cannot say it; remove an entry once the format can.
 
 from __future__ import annotations
 
-from conformance.strategies.hint_attention import (
-    LINEAR_ATTENTION_HINT,
-)
+from conformance.strategies.hint_attention import LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_control import FLEX_ATTENTION_HINT, IF_HINT, LOOP_HINT, SCAN_HINTS
-from conformance.strategies.hint_linalg import (
-    EINSUM_HINT,
-)
+from conformance.strategies.hint_linalg import EINSUM_HINT
 from conformance.strategies.hint_ml import (
     CLASSIFIER_HINT,
     LINEAR_CLASSIFIER_HINT,
@@ -22,39 +18,15 @@ from conformance.strategies.hint_ml import (
     SVM_REGRESSOR_HINT,
     TREE_ENSEMBLE_HINT,
 )
-from conformance.strategies.hint_ms_seed import ATTN_LSTM_HINT, PAD_MS_HINT, WORD_CONV_EMBEDDING_HINT
-from conformance.strategies.hint_nchwc import CONV_HINT as NCHWC_CONV_HINT
-from conformance.strategies.hint_nchwc import POOL_HINT as NCHWC_POOL_HINT
-from conformance.strategies.hint_nchwc import REORDER_INPUT_HINT, REORDER_OUTPUT_HINT
-from conformance.strategies.hint_nchwc import UPSAMPLE_HINT as NCHWC_UPSAMPLE_HINT
-from conformance.strategies.hint_ort_misc import GIVEN_TENSOR_FILL_HINT, IS_ALL_FINITE_HINT
 from conformance.strategies.hint_ort_models import GATED_DELTA_NET_HINT as ORT_GATED_DELTA_NET_HINT
 from conformance.strategies.hint_ort_models import LINEAR_ATTENTION_HINT as ORT_LINEAR_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import QMOE_HINT as ORT_QMOE_HINT
 from conformance.strategies.hint_ort_models import SPARSE_ATTENTION_HINT as ORT_SPARSE_ATTENTION_HINT
 from conformance.strategies.hint_ort_models import VARLEN_CAUSAL_CONV_HINT as ORT_VARLEN_CAUSAL_CONV_HINT
-from conformance.strategies.hint_qlinear import (
-    QLINEAR_CONCAT_HINT,
-)
-from conformance.strategies.hint_qmatmul import (
-    BLOCK_FP4_WEIGHT_HINT,
-    BLOCK_FP8_WEIGHT_HINT,
-    DYNAMIC_QUANTIZE_LSTM_HINT,
-    DYNAMIC_QUANTIZE_MATMUL_HINT,
-    GATHER_BLOCK_QUANTIZED_HINT,
-    MATMUL_BNB4_HINT,
-    MATMUL_INTEGER_TO_FLOAT_HINT,
-    MATMUL_N_BITS_HINT,
-    MATMUL_N_BITS_MLP_HINT,
-    MATMUL_N_BITS_QKV_HINT,
-    MATMUL_N_BITS_QLORA_HINT,
-    Q_EMBED_LAYER_NORMALIZATION_HINT,
-)
+from conformance.strategies.hint_qlinear import QLINEAR_CONCAT_HINT
 from conformance.strategies.hint_random import MULTINOMIAL_HINT
 from conformance.strategies.hint_regex import REGEX_FULL_MATCH_HINT
-from conformance.strategies.hint_sequence import (
-    SEQUENCE_MAP_HINT,
-)
+from conformance.strategies.hint_sequence import SEQUENCE_MAP_HINT
 from conformance.strategies.hint_signal import IMAGE_DECODER_HINT, MEL_HINT
 from conformance.strategies.hint_strings import (
     STRING_NORMALIZER_HINT,
@@ -102,36 +74,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     ("ai.onnx", "StringSplit"): (STRING_SPLIT_HINT,),
     ("ai.onnx", "RegexFullMatch"): (REGEX_FULL_MATCH_HINT,),
     ("ai.onnx", "TfIdfVectorizer"): (TF_IDF_VECTORIZER_HINT,),
-    # blocked tensors: channels a multiple of 16 laid out in 8- or 16-wide blocks whose width the platform picks;
-    # Upsample's scales [1, 1, sh, sw]; windows with pads below the kernel in the blocked layout
-    ("com.microsoft.nchwc", "Upsample"): (NCHWC_UPSAMPLE_HINT,),
-    ("com.microsoft.nchwc", "AveragePool"): (NCHWC_POOL_HINT,),
-    ("com.microsoft.nchwc", "MaxPool"): (NCHWC_POOL_HINT,),
-    ("com.microsoft.nchwc", "Conv"): (NCHWC_CONV_HINT,),
-    ("com.microsoft.nchwc", "ReorderInput"): (REORDER_INPUT_HINT,),
-    ("com.microsoft.nchwc", "ReorderOutput"): (REORDER_OUTPUT_HINT,),
-    # quantized matmuls: scales, zero points and bias per tensor or per column of B, each form its own set of shapes
-    ("com.microsoft", "MatMulIntegerToFloat"): (MATMUL_INTEGER_TO_FLOAT_HINT,),
-    ("com.microsoft", "DynamicQuantizeMatMul"): (DYNAMIC_QUANTIZE_MATMUL_HINT,),
-    # packed weights: K, N, bits and block_size tie B's byte packing, scales, zero points, g_idx and bias
-    ("com.microsoft", "MatMulNBits"): (MATMUL_N_BITS_HINT,),
-    # packed weights: the table's packing (uint8 with bits), axes and block_size tie scales and zero points
-    ("com.microsoft", "GatherBlockQuantized"): (GATHER_BLOCK_QUANTIZED_HINT,),
-    ("com.microsoft", "DynamicQuantizeLSTM"): (DYNAMIC_QUANTIZE_LSTM_HINT,),  # LSTM's draw plus per-gate quantization
-    ("com.microsoft", "QEmbedLayerNormalization"): (Q_EMBED_LAYER_NORMALIZATION_HINT,),  # tables quantized per input
-    # packed weights: 4-bit, FP8 or FP4 blocks whose byte layout follows bits, block size and the quantization type
-    ("com.microsoft", "MatMulBnb4"): (MATMUL_BNB4_HINT,),
-    ("com.microsoft", "MatMulBlockQuantizedFp8Weight"): (BLOCK_FP8_WEIGHT_HINT,),
-    ("com.microsoft", "MatMulBlockQuantizedFp4Weight"): (BLOCK_FP4_WEIGHT_HINT,),
-    ("com.microsoft", "MatMulNBitsQkv"): (MATMUL_N_BITS_QKV_HINT,),
-    ("com.microsoft", "MatMulNBitsMlp"): (MATMUL_N_BITS_MLP_HINT,),
-    ("com.microsoft", "MatMulNBitsQLoRA"): (MATMUL_N_BITS_QLORA_HINT,),
-    # each value of the variadic input clean, or with NaN, infinities or both, chosen per value and in step with the
-    # isinf_only/isnan_only setting: a per-value choice of fill, which a domain (one fill) cannot make
-    ("com.microsoft", "IsAllFinite"): (IS_ALL_FINITE_HINT,),
-    # the output's dims come from one of three sources, one of them a float input's values, and its `values`
-    # attribute needs one value per output element: counts the formulas cannot read from a float tensor
-    ("ai.onnx.ort", "GivenTensorFill"): (GIVEN_TENSOR_FILL_HINT,),
     # its one variadic input interleaves (tensor, scale, zero point) triples, three kinds of value with shapes and
     # values of their own; a domain describes one kind of value per input
     ("com.microsoft", "QLinearConcat"): (QLINEAR_CONCAT_HINT,),
@@ -149,12 +91,6 @@ HINTS: dict[tuple[str, str], tuple[OpHint, ...]] = {
     # block layouts as CSR: row pointers that are running sums of a random lower-triangular block mask (each diagonal
     # block kept) and the columns of its set blocks, padded with -1: a sparse matrix drawn whole
     ("com.microsoft", "SparseAttention"): (ORT_SPARSE_ATTENTION_HINT,),
-    # AttnLSTM: LSTM's draw plus the attention sizes W's last dim depends on, decided together
-    ("com.microsoft", "AttnLSTM"): (ATTN_LSTM_HINT,),
-    # pads drawn after the mode (reflect below the kept length, cropping that keeps an element), as [2r] or [1, 2r]
-    ("com.microsoft", "Pad"): (PAD_MS_HINT,),
-    # the window inside the word slot and character ids inside C's rows, with the slot layout decided first
-    ("com.microsoft", "WordConvEmbedding"): (WORD_CONV_EMBEDDING_HINT,),
 }
 
 

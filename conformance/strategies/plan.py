@@ -50,6 +50,7 @@ class DrawPlan:
     attr_length: dict[str, tuple[int, int]] = field(default_factory=dict)  # list attribute -> (min, max) length
     lengths: dict[str, tuple[int, int]] = field(default_factory=dict)  # sequence input -> (min, max) element count
     any_type: set[str] = field(default_factory=set)  # type variables drawn among all they allow (`any_type`)
+    type_choices: dict[str, tuple[str, ...]] = field(default_factory=dict)  # type variable -> its domain's `types`
 
 
 _PLANS: dict[int, tuple[OpVersion, DrawPlan]] = {}  # id(version) -> (version kept alive, plan)
@@ -88,6 +89,7 @@ def _make_plan(version: OpVersion) -> DrawPlan:
     plan.drawable_types = {name: [c for c in allowed_cells(version, name) if drawable_cell(c)]
                            for name in version.type_constraints}
     plan.any_type = {p.type for p in version.inputs if p.domain is not None and p.domain.any_type}
+    plan.type_choices = {p.type: p.domain.types for p in version.inputs if p.domain is not None and p.domain.types}
     return plan
 
 

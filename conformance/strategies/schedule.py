@@ -170,11 +170,13 @@ class _Resolver:
         return found
 
     def formula_deps(self, formulas: list[Formula]) -> list[Item]:
-        """The items the names of `formulas` stand for (lets read through; `value(X)` is X's values)."""
+        """The items the names of `formulas` stand for (lets read through; `value(X)` is X's values), in an order that
+        is the same in every process: names come from sets, whose order follows the string hash, which Python seeds
+        anew in each process, and the order of the items is the order of the draw."""
         found: list[Item] = []
         seen: set[str] = set()
-        pending = [n for f in formulas for n in drawn_names(f)]
-        valued = {n for f in formulas for n in _value_arguments(f.tree)}
+        pending = [n for f in formulas for n in sorted(drawn_names(f), reverse=True)]
+        valued = sorted({n for f in formulas for n in _value_arguments(f.tree)})
         found += [("values", n) for n in valued if n in self.inputs]
         while pending:
             n = pending.pop()
@@ -183,8 +185,8 @@ class _Resolver:
             seen.add(n)
             if n in self.version.lets:
                 let = self.version.lets[n]
-                pending.extend(drawn_names(let))
-                found += [("values", v) for v in _value_arguments(let.tree) if v in self.inputs]
+                pending.extend(sorted(drawn_names(let), reverse=True))
+                found += [("values", v) for v in sorted(_value_arguments(let.tree)) if v in self.inputs]
             elif n in self.inputs:
                 found.append(("shape", n))
             elif n in self.owned:
@@ -193,7 +195,7 @@ class _Resolver:
                 found.append(("attr", n))
                 default = self.version.attributes[n].default_expr
                 if default is not None:  # read while it may be left off: what its default reads comes first
-                    pending.extend(drawn_names(default))
+                    pending.extend(sorted(drawn_names(default), reverse=True))
             elif n in self.dim_names:
                 found.append(("dim", n))
         return found

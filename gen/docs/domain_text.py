@@ -88,6 +88,8 @@ def _values(d: ValueDomain, code: Code, noun: str) -> list[str]:
     parts += [text for flag, text in ((d.sorted, "ascending along the last axis"),
                                       (d.probabilities, "rows of probabilities adding up to 1"),
                                       (d.any_type, "of any type its type variable allows")) if flag]
+    if d.types:
+        parts.append("of type " + " or ".join(code(t) for t in d.types))
     return parts
 
 

@@ -16,7 +16,7 @@ from conformance.strategies.hint_table import hint_for
 from conformance.strategies.plan import plan_for
 from conformance.strategies.schedule import schedule_for
 from opset.formula import Formula
-from opset.model import ValueDomain
+from opset.model import OpVersion, ValueDomain
 from tests.helpers import registry
 
 SETTINGS = settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
@@ -204,3 +204,82 @@ def test_each_item_is_drawn_after_what_its_domain_reads() -> None:
         drawn.clear()
 
     run()
+
+
+def _with_zero_point_types(types: tuple[str, ...]) -> OpVersion:
+    """MatMulNBits with its zero points' domain saying only `types`."""
+    from dataclasses import replace
+
+    version = registry().resolve("com.microsoft", "MatMulNBits", 1)
+    zero_points = next(p for p in version.inputs if p.name == "zero_points")
+    changed = replace(zero_points, domain=ValueDomain(types=types))
+    return replace(version, inputs=tuple(changed if p is zero_points else p for p in version.inputs))
+
+
+def test_types_draws_the_type_variable_among_the_listed_types() -> None:
+    """`types: [uint8, T1]` on MatMulNBits' zero points: packed uint8 bytes or A's own type, both drawn in a float16
+    cell, never another float type (without the key T3 stays at the cell's float16)."""
+    version = _with_zero_point_types(("uint8", "T1"))
+    seen: set[str] = set()
+
+    @SETTINGS
+    @given(st.data())
+    def bind(data: st.DataObject) -> None:
+        seen.add(_bind_types(data.draw, version, "float16")["T3"])
+
+    bind()
+    assert seen == {"uint8", "float16"}
+
+
+def test_lint_reports_a_types_entry_the_variable_does_not_allow() -> None:
+    """`opset lint`: an element type the input's variable does not allow is reported; another type variable is not."""
+    from opset.domain_checks import check_domains
+
+    found: list[str] = []
+    check_domains(_with_zero_point_types(("int8", "T1")), lambda where, op, message: found.append(message),
+                  lambda *args: None, frozenset())
+    assert any("'int8'" in m for m in found) and not any("'T1'" in m for m in found), found
+
+
+SCHEDULE_PROBE = """
+from conformance.registry import current_registry
+from conformance.strategies.plan import plan_for
+from conformance.strategies.schedule import schedule_for
+for domain, op in (("com.microsoft", "FusedConv"), ("com.microsoft.nchwc", "Conv")):
+    version = current_registry().resolve(domain, op, 1)
+    print(sorted(schedule_for(version, plan_for(version), hint_shapes=False).deps.items()))
+"""
+
+
+def test_a_schedule_is_the_same_in_every_process() -> None:
+    """The order of a draw follows the schedule's dependencies: they must not follow the string hash, which Python
+    seeds anew in each process (the same --seed drew other cases in another process: conform export differed)."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = {subprocess.run([sys.executable, "-c", SCHEDULE_PROBE], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3", "4")}
+    assert len(outputs) == 1
+
+
+def test_a_variadic_input_s_domain_reads_the_value_s_position() -> None:
+    """`k` in the domain of a variadic input is the position of the value drawn: each value of IsAllFinite's input
+    filled with its own position (without `k` every draw is undrawable)."""
+    from dataclasses import replace
+
+    version = registry().resolve("com.microsoft", "IsAllFinite", 1)
+    changed = replace(version.inputs[0], domain=ValueDomain(one_of=(formula("k + 0 * i"),)))
+    version = replace(version, inputs=(changed,))
+    seen: list[list[float]] = []
+
+    @SETTINGS
+    @given(st.data())
+    def draw_one(data: st.DataObject) -> None:
+        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        if case is not None:
+            seen.append([float(np.unique(x)[0]) if x.size else float(k) for k, x in enumerate(case.inputs)])
+
+    draw_one()
+    assert seen and all(values == [float(k) for k in range(len(values))] for values in seen)
+    assert max(len(values) for values in seen) > 1
