@@ -283,3 +283,19 @@ def test_a_variadic_input_s_domain_reads_the_value_s_position() -> None:
     draw_one()
     assert seen and all(values == [float(k) for k in range(len(values))] for values in seen)
     assert max(len(values) for values in seen) > 1
+
+
+# docs/format.md, "Domains": only what is procedural by nature keeps a Python hint (issue 28's budget)
+HINT_OPS_AT_MOST = 60
+HINT_LINES_BELOW = 2500
+
+
+def test_the_hints_stay_within_their_budget() -> None:
+    from pathlib import Path
+
+    from conformance.strategies.hint_table import HINTS
+
+    files = sorted((Path(__file__).resolve().parents[2] / "conformance" / "strategies").glob("hint*.py"))
+    lines = sum(len(f.read_text(encoding="utf-8").splitlines()) for f in files)
+    assert len(HINTS) <= HINT_OPS_AT_MOST, f"{len(HINTS)} ops draw through a Python hint: move one into its YAML"
+    assert lines < HINT_LINES_BELOW, f"the hint files have {lines} lines: move a draw into the YAML's domains"
