@@ -108,7 +108,8 @@ def build_op(data: dict[str, Any], lines: LineMap, file: str, problems: list[Pro
         versions.append(_version(data, raw, index, state, origin, where, status, top_tolerance, nxt))
     return OpSchema(domain=data["domain"], name=data["name"], category=data["category"], summary=data["summary"],
                     versions=tuple(versions), status=status, file=file, seed_note=data.get("seed_note", ""),
-                    no_reference_kernel=data.get("no_reference_kernel", ""))
+                    no_reference_kernel=data.get("no_reference_kernel", ""),
+                    drawn_by_hint=data.get("drawn_by_hint", ""))
 
 
 def _version(data: dict[str, Any], raw: dict[str, Any], index: int, state: dict[str, Any],

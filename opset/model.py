@@ -448,6 +448,7 @@ class OpSchema(Record):
     file: str
     seed_note: str = ""
     no_reference_kernel: str = ""  # why the op has no reference kernel (the op file's `no_reference_kernel`)
+    drawn_by_hint: str = ""  # why its cases come from a Python hint, not its domains (the op file's `drawn_by_hint`)
 
     def version(self, since: int) -> OpVersion:
         for v in self.versions:

@@ -299,3 +299,12 @@ def test_the_hints_stay_within_their_budget() -> None:
     lines = sum(len(f.read_text(encoding="utf-8").splitlines()) for f in files)
     assert len(HINTS) <= HINT_OPS_AT_MOST, f"{len(HINTS)} ops draw through a Python hint: move one into its YAML"
     assert lines < HINT_LINES_BELOW, f"the hint files have {lines} lines: move a draw into the YAML's domains"
+
+
+def test_the_ops_with_a_hint_are_the_ones_whose_yaml_says_why() -> None:
+    from conformance.registry import current_registry
+    from conformance.strategies.hint_table import HINTS
+
+    said = {(op.domain, op.name) for op in current_registry() if op.drawn_by_hint}
+    assert sorted(set(HINTS) - said) == [], "a hinted op needs `drawn_by_hint` in its YAML (docs/format.md)"
+    assert sorted(said - set(HINTS)) == [], "`drawn_by_hint` on an op that draws from its YAML: remove the key"
