@@ -60,11 +60,9 @@ class Breadth:
 
     def outside(self, ops: Sequence[str], domains: Sequence[str]) -> list[str]:
         """The op patterns and domains of a selection that reach beyond this breadth (a refresh must stay inside)."""
-        import fnmatch
+        from conformance.runner.config import in_selection, split_patterns
 
-        from conformance.runner.config import split_patterns
-
-        wide = [p for p in split_patterns(ops) if self.ops and not any(fnmatch.fnmatchcase(o, p) for o in self.ops)]
+        wide = [p for p in split_patterns(ops) if self.ops and not any(in_selection("", o, [p], []) for o in self.ops)]
         return wide + [d for d in domains if self.domains and d not in self.domains]
 
     def describe(self) -> str:

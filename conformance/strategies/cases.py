@@ -22,7 +22,6 @@ from conformance.strategies.channels_last import lay_out, twin_of
 from conformance.strategies.containers import layout_size
 from conformance.strategies.context import DrawContext
 from conformance.strategies.domains import Undrawable
-from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.hint_table import NO_HINT, hint_for
 from conformance.strategies.plan import plan_for
 from conformance.strategies.schedule import schedule_for
@@ -224,7 +223,3 @@ def _concrete(shape: Any) -> Any:
                                                  and all(isinstance(d, int) for d in s) for s in shape):
         return [[int(d) for d in s] for s in shape]
     return None
-
-
-def numpy_of(element: str) -> np.dtype:
-    return numpy_dtype(element)

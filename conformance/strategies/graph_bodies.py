@@ -42,8 +42,6 @@ _SHARED: dict[str, frozenset[str]] = {  # op -> the element types backends share
 PLAIN_ELEMENTS = ("float", "double", "float16", "int32", "int64", "int8", "int16", "uint8", "uint16", "uint32",
                   "uint64", "bool")
 # ops that need same-shaped operands before opset 7 (legacy broadcasting needs an attribute)
-_BROADCAST_FROM = 7
-
 
 def accepts(op: str, opset: int, element: str) -> bool:
     """Does `op` (ai.onnx) at `opset` take `element` for its first input (and do backends share it for that type)?"""

@@ -27,23 +27,6 @@ def positive(name: str, low: float = 0.25, high: float = 2.0) -> ArrayHint:
 # ---- MatMul, MatMulInteger, QLinearMatMul ------------------------------------------------------------
 
 
-def matmul_shapes(draw: DrawFn, ctx: DrawContext) -> tuple[list[int], list[int]]:
-    """Shapes of A and B for numpy.matmul: ranks 1..4 (1-D promotion), a shared K, batch dims that broadcast
-    (each side may hold a 1 or lack leading dims)."""
-    side = ctx.max_side
-    m, k, n = (draw(integers(1, side)) for _ in range(3))
-    ra, rb = draw(st.sampled_from([1, 2, 2, 3, 4])), draw(st.sampled_from([1, 2, 2, 3, 4]))  # matrices most
-    batch = dims(draw, max(ra, rb) - 2, 3) if max(ra, rb) > 2 else []
-
-    def batch_of(rank: int) -> list[int]:
-        own = batch[len(batch) - max(rank - 2, 0):] if rank > 2 else []
-        return [1 if draw(BOOLEANS) and draw(BOOLEANS) else d for d in own]
-
-    a = [k] if ra == 1 else [*batch_of(ra), m, k]
-    b = [k] if rb == 1 else [*batch_of(rb), k, n]
-    return a, b
-
-
 # ---- LayerNormalization, RMSNormalization, GroupNormalization --------------------------------------------
 
 

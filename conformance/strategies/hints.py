@@ -46,28 +46,6 @@ def dims(draw: DrawFn, rank: int, max_side: int, *, low: int = 1) -> list[int]:
     return [draw(integers(low, max(low, max_side))) for _ in range(rank)]
 
 
-def axis_in(draw: DrawFn, rank: int, *, inclusive_end: bool = False, negative: bool = True) -> int:
-    top = rank if inclusive_end else rank - 1
-    low = -rank if negative else 0
-    return int(draw(integers(low, max(low, top))))
-
-
-def int64_array(values: list[int]) -> np.ndarray:
-    return np.asarray(values, dtype=np.int64)
-
-
-def set_first_shape(ctx: DrawContext, shape: list[int]) -> None:
-    """Give the first input `shape` (and every input that just repeats it, as elementwise partners)."""
-    first = ctx.version.inputs[0]
-    old = ctx.shapes.get(first.name)
-    for param in ctx.version.inputs:
-        current = ctx.shapes.get(param.name)
-        if param.variadic and isinstance(current, list):
-            ctx.shapes[param.name] = [list(shape) for _ in current]
-        elif param is first or (current is not None and current == old):
-            ctx.shapes[param.name] = list(shape)
-
-
 def set_input_shape(ctx: DrawContext, name: str, shape: list[int]) -> None:
     """Give input `name` the shape `shape` and its signature's dims and tuples the matching values.
 

@@ -46,7 +46,8 @@ def render_site(registry: Registry, reports: list[Report]) -> dict[str, str]:
     env.globals.update(version_support=lambda v: support.version_support(v, reports, cells),
                        support_counts=support_counts, python_function=lambda v: python_function(registry, v))
     pages: dict[str, str] = {"index.md": _render(env, "index.md.j2", registry=registry, reports=reports,
-                                                 counts=_domain_counts(registry), anchors=pinned())}
+                                                 counts=_domain_counts(registry), anchors=pinned(),
+                                                 hinted=[op for op in registry if op.drawn_by_hint])}
     for domain in registry.domains.values():
         ops = [op for op in registry if op.domain == domain.name]
         pages[f"{domain.name}/index.md"] = _render(env, "domain.md.j2", domain=domain, ops=ops,
