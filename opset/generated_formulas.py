@@ -13,10 +13,13 @@ from __future__ import annotations
 import hashlib
 import importlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from opset.formula import Formula
 from opset.model import OpVersion
+
+if TYPE_CHECKING:
+    from opset.formula.emitted import Facts
 
 GENERATED_PACKAGE = "opset.formula.generated"
 
@@ -56,9 +59,10 @@ def fingerprint(formulas: list[Formula]) -> str:
     return digest.hexdigest()
 
 
-def generated_functions(version: OpVersion) -> tuple[Any, ...] | None:
-    """The generated functions of the version, one per inference formula (None where a formula has none), or None:
-    no generated module, no entry for the version, or an entry for other formulas than the version has now."""
+def generated_functions(version: OpVersion) -> tuple[tuple[Any, ...], tuple[Facts, ...]] | None:
+    """The generated functions of the version, one per inference formula (None where a formula has none), with
+    what each formula reads; or None: no generated module, no entry for the version, or an entry for other formulas
+    than the version has now."""
     from opset.formula.generated import MODULES
 
     module_name = MODULES.get((version.domain, version.name))
@@ -68,21 +72,29 @@ def generated_functions(version: OpVersion) -> tuple[Any, ...] | None:
     entry = module.VERSIONS.get(version.since)
     if entry is None:
         return None
-    expected, functions = entry
+    expected, functions, reads = entry
     formulas = inference_formulas(version)
-    if fingerprint(formulas) != expected or len(functions) != len(formulas):
+    if fingerprint(formulas) != expected or len(functions) != len(formulas) or len(reads) != len(formulas):
         return None
-    return tuple(functions)
+    return tuple(functions), tuple(reads)
+
+
+_ATTACHED: dict[int, tuple[OpVersion, bool]] = {}  # id(version) -> (the version, whether it was fresh)
 
 
 def attach(version: OpVersion) -> bool:
-    """Give the version's formulas their generated functions where they are fresh; True if they were."""
-    functions = generated_functions(version)
-    if functions is None:
-        return False
-    from opset.formula.emitted import evaluation
+    """Give the version's formulas their generated functions and facts where they are fresh; True if they were.
+    Once per version: later calls answer from what the first found."""
+    known = _ATTACHED.get(id(version))
+    if known is not None and known[0] is version:
+        return known[1]
+    found = generated_functions(version)
+    if found is not None:
+        from opset.formula.emitted import evaluation
 
-    for formula, function in zip(inference_formulas(version), functions, strict=True):
-        if function is not None:
-            formula.use_generated(evaluation(function))
-    return True
+        functions, reads = found
+        for formula, function, (names, calls) in zip(inference_formulas(version), functions, reads, strict=True):
+            formula.use_generated(evaluation(function) if function is not None else None,
+                                  frozenset(names), frozenset(calls))
+    _ATTACHED[id(version)] = (version, found is not None)
+    return found is not None

@@ -13,10 +13,10 @@ import functools
 import math
 from typing import NamedTuple
 
-import onnx
-from onnx import helper
+from opset.dtypes import CODE_TO_ELEMENT, ELEMENT_BITS
+from opset.onnx_proto import pb
 
-_T = onnx.TensorProto
+_T = pb.TensorProto
 # element types packed below a byte in raw_data: (elements, bytes) of one packed group (6-bit: 4 elements in 3 bytes)
 _PACKED_RAW: dict[int, tuple[int, int]] = {
     _T.INT4: (2, 1), _T.UINT4: (2, 1), _T.FLOAT4E2M1: (2, 1), _T.INT2: (4, 1), _T.UINT2: (4, 1),
@@ -25,9 +25,14 @@ _PACKED_RAW: dict[int, tuple[int, int]] = {
 _PACKED_TYPED: dict[int, int] = {_T.INT4: 2, _T.UINT4: 2, _T.FLOAT4E2M1: 2, _T.INT2: 4, _T.UINT2: 4}
 _COMPLEX: set[int] = {_T.COMPLEX64, _T.COMPLEX128}  # two typed entries an element
 _KNOWN = {v for _, v in _T.DataType.items() if v != _T.UNDEFINED}
+# the typed field holding a type's values outside raw_data (what onnx.helper.tensor_dtype_to_field says: a test holds
+# them equal for every element type); every type not listed keeps them in int32_data
+_TYPED_FIELD: dict[int, str] = {
+    _T.FLOAT: "float_data", _T.COMPLEX64: "float_data", _T.DOUBLE: "double_data", _T.COMPLEX128: "double_data",
+    _T.INT64: "int64_data", _T.UINT32: "uint64_data", _T.UINT64: "uint64_data", _T.STRING: "string_data"}
 
 
-def element_count(t: onnx.TensorProto) -> int:
+def element_count(t: pb.TensorProto) -> int:
     """The product of the dims (1 for a scalar); only meaningful when `payload_problem` found none."""
     return math.prod(t.dims)
 
@@ -42,13 +47,13 @@ class Stored(NamedTuple):
     raw: bytes | None  # raw_data, when the values are there and fit
 
 
-def payload_problem(t: onnx.TensorProto) -> str | None:
+def payload_problem(t: pb.TensorProto) -> str | None:
     """Why the values `t` stores do not fit its dims and element type, as a phrase (`raw_data holds 4 bytes, dims
     [65] of FLOAT need 260`); None when they fit, or when they live in an external file not loaded."""
     return read_stored(t).problem
 
 
-def read_stored(t: onnx.TensorProto) -> Stored:
+def read_stored(t: pb.TensorProto) -> Stored:
     """The tensor's dims, element type and `payload_problem`, with its raw_data when that holds fitting values."""
     dims = t.dims[:]  # read once: each access to the repeated field goes through protobuf
     code = t.data_type
@@ -67,13 +72,13 @@ def read_stored(t: onnx.TensorProto) -> Stored:
     if t.HasField("raw_data"):
         raw = t.raw_data
         have = len(raw)
-        per, size = _raw_layout(code)
+        per, size = raw_layout(code)
         need = -(-count * size // per)
         if have != need:
             return Stored(dims, code, f"raw_data holds {have} bytes, dims {dims} of {_T.DataType.Name(code)} need "
                           f"{need}", True, None)
         return Stored(dims, code, None, True, raw)
-    field = helper.tensor_dtype_to_field(code)
+    field = typed_field(code)
     have = len(getattr(t, field))
     need = 2 * count if code in _COMPLEX else -(-count // _PACKED_TYPED.get(code, 1))
     if have != need:
@@ -82,14 +87,19 @@ def read_stored(t: onnx.TensorProto) -> Stored:
     return Stored(dims, code, None, True, None)
 
 
+def typed_field(code: int) -> str:
+    """The TensorProto field holding the values of element type `code` when raw_data does not."""
+    return _TYPED_FIELD.get(code, "int32_data")
+
+
 @functools.cache
-def _raw_layout(code: int) -> tuple[int, int]:
-    """(elements, bytes) of one group of raw_data for an element type (read once per type: a model can hold
-    thousands of initializers)."""
-    return _PACKED_RAW.get(code, (1, helper.tensor_dtype_to_np_dtype(code).itemsize))
+def raw_layout(code: int) -> tuple[int, int]:
+    """(elements, bytes) of one group of raw_data for an element type: one element in its bytes, or a packed group of
+    sub-byte elements (read once per type: a model can hold thousands of initializers)."""
+    return _PACKED_RAW.get(code, (1, ELEMENT_BITS[CODE_TO_ELEMENT[code]] // 8))
 
 
-def _string_problem(t: onnx.TensorProto, count: int) -> str | None:
+def _string_problem(t: pb.TensorProto, count: int) -> str | None:
     if t.HasField("raw_data"):
         return "a STRING tensor keeps its values in string_data, not raw_data"
     have = len(t.string_data)

@@ -11,6 +11,7 @@ what its output imports). Nothing points up the chain, and no module reaches its
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import tomllib
 from collections.abc import Callable, Iterator
@@ -54,9 +55,15 @@ def _module_files() -> dict[str, Path]:
     return modules
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A file's syntax tree, parsed once per test process (the arrows read every file twice, three tests read them)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imported_names(module: str, path: Path) -> Iterator[str]:
     is_package = path.name == "__init__.py"
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -106,7 +113,7 @@ def named_modules(path: Path, modules: dict[str, Path]) -> set[str]:
     """The project's modules a file names to load them: a `"pkg.mod:attr"` string anywhere, a module's name in a
     call to import_module, find_spec or __import__ (an f-string by its constant head, `f"pkg.sub.{name}"`), or in a
     module-level table (`GENERATORS = {"ops": ("gen.ops.generator", ...)}`); not a docstring, not a producer name."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     skip = _docstrings(tree)
     loading = [arg for node in ast.walk(tree) if isinstance(node, ast.Call)
                and (getattr(node.func, "attr", None) or getattr(node.func, "id", None)) in _LOADERS
@@ -159,7 +166,13 @@ def template_arrows(modules: dict[str, Path]) -> dict[str, set[str]]:
 
 
 def arrow_graph() -> dict[str, set[str]]:
-    """Every arrow: imports, named modules, entry points and template imports."""
+    """Every arrow: imports, named modules, entry points and template imports (a copy of the one computed per test
+    process: the project's files do not change during a test run)."""
+    return {module: set(targets) for module, targets in _arrow_graph().items()}
+
+
+@functools.cache
+def _arrow_graph() -> dict[str, set[str]]:
     modules = _module_files()
     graph = import_graph()
     for module, path in modules.items():

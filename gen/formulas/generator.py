@@ -3,9 +3,10 @@
 
 One module per op (`<domain module>/<Op>.py`): one function per distinct formula tree of the op (`gen/formulas/emit.py`
 writes it from the checked tree, never from the YAML text), and per version the fingerprint of its inference formulas
-with their functions in order (`opset.generated_formulas`). Without `--check` the files are written where their text
-changed; with `--check` they are rendered into a temporary folder and compared with `--out`, and stale files are
-listed with the command that regenerates them (exit code 1).
+with their functions in order and what each formula reads (its free names and the functions it calls, as sorted
+tuples of string literals), so that validation learns those facts without parsing (`opset.generated_formulas`).
+Without `--check` the files are written where their text changed; with `--check` they are rendered into a temporary
+folder and compared with `--out`, and stale files are listed with the command that regenerates them (exit code 1).
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def render_op(versions: Sequence[OpVersion], module: str, table: FunctionTable, 
     for version in versions:
         formulas = inference_formulas(version)
         names = []
+        facts = "".join(f"({tuple(sorted(f.names))!r}, {tuple(sorted(f.calls))!r}), " for f in formulas)
         for formula in formulas:
             where = table.name_in(module, formula.tree)
             if where is None:
@@ -85,9 +87,10 @@ def render_op(versions: Sequence[OpVersion], module: str, table: FunctionTable, 
             else:
                 names.append(imported.setdefault(where, f"_i{len(imported)}"))
         row = "".join(f"{n}, " for n in names)
-        entries.append(f"    {version.since!r}: ({fingerprint(formulas)!r}, ({row})),")
+        entries.append(f"    {version.since!r}: ({fingerprint(formulas)!r}, ({row}), ({facts})),")
     body = "\n\n".join(table.sources.get(module, []))
-    used = sorted(n for n in ("Generated", *VOCABULARY) if re.search(rf"\b{n}\b", body) or n == "Generated")
+    used = sorted(n for n in ("Facts", "Generated", *VOCABULARY)
+                  if re.search(rf"\b{n}\b", body) or n in ("Facts", "Generated"))
     shared = [f"from {GENERATED_PACKAGE}.{where} import {name} as {local}"
               for (where, name), local in sorted(imported.items(), key=lambda item: item[1])]
     head = [header("gen/formulas", command, "python"),
@@ -95,7 +98,7 @@ def render_op(versions: Sequence[OpVersion], module: str, table: FunctionTable, 
             "", "from __future__ import annotations", "",
             f"from opset.formula.emitted import {', '.join(used)}", *shared, "",
             f"OP = ({versions[0].domain!r}, {versions[0].name!r})", "", ""]
-    tail = ["VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {", *entries, "}", ""]
+    tail = ["VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {", *entries, "}", ""]
     return "\n".join(head) + (body + "\n\n" if body else "") + "\n".join(tail)
 
 

@@ -23,6 +23,8 @@ from opset.formula.limits import MAX_INT_MAGNITUDE, MAX_LIST_LENGTH, MAX_STEPS, 
 from opset.formula.nodes import Name
 
 Generated = Callable[[Evaluator], Any]
+# what a formula reads, as a generated module states it beside its function: (free names, functions called), sorted
+Facts = tuple[tuple[str, ...], tuple[str, ...]]
 Evaluation = Callable[[Mapping[str, Any], InputValues | None], Any]
 
 _INTS = {int}
@@ -93,6 +95,27 @@ def evaluation(function: Generated) -> Evaluation:
 VOCABULARY = ("Any", "Evaluator", "FUNCTIONS", "INF", "MAX_INT_MAGNITUDE", "MAX_STEPS", "NAN", "Undecided", "binary",
               "check_length", "compare", "item_at", "iterated", "load", "read_input", "sliced", "truthy", "unary")
 
-__all__ = ["FUNCTIONS", "INF", "MAX_INT_MAGNITUDE", "MAX_STEPS", "NAN", "Any", "Evaluation", "Evaluator", "Generated",
-           "Undecided", "binary", "check_length", "compare", "evaluation", "item_at", "iterated", "load", "read_input",
-           "sliced", "truthy", "unary"]
+__all__ = [
+    "FUNCTIONS",
+    "INF",
+    "MAX_INT_MAGNITUDE",
+    "MAX_STEPS",
+    "NAN",
+    "Any",
+    "Evaluation",
+    "Evaluator",
+    "Facts",
+    "Generated",
+    "Undecided",
+    "binary",
+    "check_length",
+    "compare",
+    "evaluation",
+    "item_at",
+    "iterated",
+    "load",
+    "read_input",
+    "sliced",
+    "truthy",
+    "unary",
+]

@@ -46,12 +46,14 @@ class Formula:
     Formula object parses its text at most once.
     """
 
-    __slots__ = ("_code", "_facts", "text")
+    __slots__ = ("_code", "_facts", "_reads", "text")
 
     def __init__(self, text: str, tree: Node | None = None) -> None:
         self.text = text
         self._facts: _Facts | None = _facts_of(tree) if tree is not None else None
         self._code: Callable[[Mapping[str, Any], InputValues | None], Any] | None = None  # compiled on first use
+        # (names, calls) as a generated module states them, before any parse (`use_generated`)
+        self._reads: tuple[frozenset[str], frozenset[str]] | None = None
 
     @classmethod
     def checked(cls, text: str) -> Formula:
@@ -71,10 +73,15 @@ class Formula:
             facts = self._facts = _facts_of_text(self.text)
         return facts
 
-    def use_generated(self, code: Callable[[Mapping[str, Any], InputValues | None], Any]) -> None:
-        """Evaluate through `code` from now on: the function `gen formulas` wrote from this formula's own text
-        (`opset.generated_formulas` hands it over only where the op version's fingerprint matches)."""
-        self._code = code
+    def use_generated(self, code: Callable[[Mapping[str, Any], InputValues | None], Any] | None,
+                      names: frozenset[str], calls: frozenset[str]) -> None:
+        """Evaluate through `code` from now on (None: no function was written for it), and know the free names and
+        called functions without parsing: what `gen formulas` wrote from this formula's own text
+        (`opset.generated_formulas` hands them over only where the op version's fingerprint matches)."""
+        if code is not None:
+            self._code = code
+        if self._facts is None:
+            self._reads = (names, calls)
 
     @property
     def tree(self) -> Node:
@@ -83,16 +90,18 @@ class Formula:
     @property
     def names(self) -> frozenset[str]:
         """Free names (attributes, inputs, dims, lets) the formula reads."""
-        return self._parsed().names
+        reads = self._reads
+        return reads[0] if reads is not None else self._parsed().names
 
     @property
     def calls(self) -> frozenset[str]:
-        return self._parsed().calls
+        reads = self._reads
+        return reads[1] if reads is not None else self._parsed().calls
 
     @property
     def uses_value(self) -> bool:
         """Does it read input values (`value(X)`)?"""
-        return "value" in self._parsed().calls
+        return "value" in self.calls
 
     def __str__(self) -> str:
         return self._parsed().normal

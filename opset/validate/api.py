@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import os
 
-import onnx
-
 from opset.formula.formula import walked_evaluation
 from opset.load import gc_paused, load_registry
+from opset.onnx_proto import pb
 from opset.registry import Registry
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.outcomes import forget_all
@@ -34,7 +33,7 @@ def _table(registry: Registry | None) -> VersionTable:
     return table
 
 
-def check_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
+def check_model(model: pb.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
                 registry: Registry | None = None, *, fast: bool = True, form: bool = True) -> ValidationResult:
     """Diagnostics and the validated type and shape of every main-graph value.
 
@@ -43,7 +42,7 @@ def check_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | 
     result; the plain one is the reference the fast one is tested against. `form=False` leaves out what onnx's
     checker requires of an ONNX file's own fields (`opset.validate.form`: declared main-graph types, graph names,
     IR version): for a model built from another format to validate its nodes (a .tmfile's ONNX view)."""
-    proto = model if isinstance(model, onnx.ModelProto) else read_model(model)
+    proto = model if isinstance(model, pb.ModelProto) else read_model(model)
     chosen = profile if isinstance(profile, Profile) else get_profile(profile)
     validation = ModelValidation(proto, _table(registry), chosen, fast=fast, form=form)
     with gc_paused():  # the run allocates many short-lived objects and no cycles (`opset.load.gc_paused`)
@@ -62,7 +61,7 @@ def forget_outcomes() -> None:
     forget_all()
 
 
-def validate_model(model: onnx.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
+def validate_model(model: pb.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
                    registry: Registry | None = None) -> list[Diagnostic]:
     """Every diagnostic for `model` (a ModelProto or a path), errors and warnings, in graph order."""
     return check_model(model, profile, registry).diagnostics

@@ -10,16 +10,15 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-import onnx
-
 from opset.attr_types import ATTR_TYPES, BY_PROTO
+from opset.onnx_proto import pb
 
 
 def _text(b: bytes) -> str:
     return b.decode("utf-8", errors="replace")
 
 
-def plain_value(attr: onnx.AttributeProto) -> Any:
+def plain_value(attr: pb.AttributeProto) -> Any:
     """The value formulas see: numbers, strings and lists of them; protos for tensors, graphs and types.
     None for an attribute whose type is not set."""
     entry = BY_PROTO.get(attr.type)
@@ -33,7 +32,7 @@ def plain_value(attr: onnx.AttributeProto) -> Any:
     return list(value) if entry.is_list else value
 
 
-def hashable_key(name: str, type_name: str, value: Any, attr: onnx.AttributeProto) -> Hashable:
+def hashable_key(name: str, type_name: str, value: Any, attr: pb.AttributeProto) -> Hashable:
     entry = ATTR_TYPES.get(type_name)
     if entry is None or not entry.literal:  # protos (and unset types) are keyed by their bytes
         return (name, type_name, attr.SerializeToString())

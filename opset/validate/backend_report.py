@@ -24,11 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import onnx
-
 from opset.cells import cell_name, primary_param
 from opset.errors import ResolutionError, one_line
 from opset.model import op_label
+from opset.onnx_proto import pb
 from opset.registry import Registry
 from opset.registry_home import reports_dir
 from opset.validate.diagnostics import Diagnostic
@@ -101,7 +100,7 @@ def load_backend_report(name_or_path: str | os.PathLike[str]) -> BackendReport:
     return BackendReport(str(data.get("backend") or path.stem), str(path), read)
 
 
-def backend_diagnostics(model: onnx.ModelProto | str | os.PathLike[str], report: BackendReport | str,
+def backend_diagnostics(model: pb.ModelProto | str | os.PathLike[str], report: BackendReport | str,
                         profile: str | Profile | None = None, registry: Registry | None = None,
                         facts: Mapping[str, Facts] | None = None) -> list[Diagnostic]:
     """A diagnostic for every node (subgraphs' included) whose cell the report records as failing, unsupported,
@@ -109,7 +108,7 @@ def backend_diagnostics(model: onnx.ModelProto | str | os.PathLike[str], report:
     nodes' values; a subgraph's values are typed by what it declares."""
     from opset.validate import _table, check_model
 
-    proto = model if isinstance(model, onnx.ModelProto) else read_model(model)
+    proto = model if isinstance(model, pb.ModelProto) else read_model(model)
     found = report if isinstance(report, BackendReport) else load_backend_report(report)
     chosen = profile if isinstance(profile, Profile) else get_profile(profile)
     if facts is None:
@@ -147,8 +146,8 @@ def _types(facts: Mapping[str, Facts]) -> Iterator[tuple[str, str]]:
             yield name, f.type
 
 
-def _nodes(graph: onnx.GraphProto, path: str, types: dict[str, str]
-           ) -> Iterator[tuple[str, int, onnx.NodeProto, dict[str, str]]]:
+def _nodes(graph: pb.GraphProto, path: str, types: dict[str, str]
+           ) -> Iterator[tuple[str, int, pb.NodeProto, dict[str, str]]]:
     """(graph path, index, node, the value types it sees) for every node, subgraphs' after their node's."""
     for index, node in enumerate(graph.node):
         yield path, index, node, types
@@ -162,7 +161,7 @@ def _nodes(graph: onnx.GraphProto, path: str, types: dict[str, str]
             yield from _nodes(g, f"{path}/{label}.{attr}" if path else f"{label}.{attr}", inner)
 
 
-def _resolve(registry: Registry, profile: Profile, node: onnx.NodeProto, imported: int) -> Any:
+def _resolve(registry: Registry, profile: Profile, node: pb.NodeProto, imported: int) -> Any:
     """The version a node resolves to under the profile (the validator's rule: `ModelValidation._lookup`), or None."""
     domain, opset = profile.map(node.domain, imported)
     candidates = [(domain, opset)] + [(d, min(opset, registry.domains[d].max_opset))
@@ -178,7 +177,7 @@ def _resolve(registry: Registry, profile: Profile, node: onnx.NodeProto, importe
     return best
 
 
-def _cell(version: Any, node: onnx.NodeProto, types: Mapping[str, str]) -> str | None:
+def _cell(version: Any, node: pb.NodeProto, types: Mapping[str, str]) -> str | None:
     """The node's cell label: its version and the cell name of its primary parameter's type."""
     param = primary_param(version)
     if param is None:

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-import onnx
-
 from opset.dtypes import (
     CODE_TO_ELEMENT,
     ELEMENT_TYPES,
@@ -22,6 +20,7 @@ from opset.dtypes import (
 )
 from opset.formula import Sym, Undecided
 from opset.formula.graph_value import GraphValue, Port
+from opset.onnx_proto import pb
 from opset.validate.outcomes import Outcomes
 
 Dim = int | Sym
@@ -78,12 +77,12 @@ def tensor_type(elem_type: int) -> str | None:
     return _TENSOR_TYPES.get(elem_type)
 
 
-def type_text(tp: onnx.TypeProto) -> str | None:
+def type_text(tp: pb.TypeProto) -> str | None:
     """`tensor(float)`, `seq(tensor(int64))`, ...; None when the type is absent or its element unknown."""
     return proto_type_text(tp)
 
 
-def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
+def declared_shape(tp: pb.TypeProto, fresh: FreshDims) -> Shape | None:
     """A tensor type's shape: dim_value -> int, dim_param -> Sym(name), neither -> a fresh symbol. A sequence's or
     an optional's: the shape of what it holds (a sequence's elements share it)."""
     kind = tp.WhichOneof("value")
@@ -111,11 +110,11 @@ def declared_shape(tp: onnx.TypeProto, fresh: FreshDims) -> Shape | None:
     return tuple(dims)
 
 
-def value_info_facts(vi: onnx.ValueInfoProto, fresh: FreshDims) -> Facts:
+def value_info_facts(vi: pb.ValueInfoProto, fresh: FreshDims) -> Facts:
     return Facts(type_text(vi.type), declared_shape(vi.type, fresh))
 
 
-def read_value_info(vi: onnx.ValueInfoProto, fresh: FreshDims) -> tuple[str, Facts]:
+def read_value_info(vi: pb.ValueInfoProto, fresh: FreshDims) -> tuple[str, Facts]:
     """A declared value's name and facts."""
     return vi.name, value_info_facts(vi, fresh)
 
@@ -129,7 +128,7 @@ class _Declaration(NamedTuple):
 _DECLARED: Outcomes[_Declaration] = Outcomes()
 
 
-def kept_value_info(vi: onnx.ValueInfoProto, fresh: FreshDims) -> tuple[str, Facts]:
+def kept_value_info(vi: pb.ValueInfoProto, fresh: FreshDims) -> tuple[str, Facts]:
     """`read_value_info`, kept by the declaration's bytes across runs (serialising one costs a fifth of reading its
     dims through protobuf). A dim nobody named is a fresh symbol of the run: drawn anew at each use, in order."""
     data = vi.SerializeToString()
@@ -158,11 +157,11 @@ def formula_shape(facts: Facts) -> tuple[Any, ...] | None:
     return facts.shape
 
 
-def declared_graph(graph: onnx.GraphProto, fresh: FreshDims | None = None) -> GraphValue:
+def declared_graph(graph: pb.GraphProto, fresh: FreshDims | None = None) -> GraphValue:
     """A graph's inputs and outputs as it declares them (value_info types and shapes; None where absent)."""
     dims = fresh or FreshDims()
 
-    def port(vi: onnx.ValueInfoProto) -> Port:
+    def port(vi: pb.ValueInfoProto) -> Port:
         return Port(vi.name, *_port_facts(value_info_facts(vi, dims)))
 
     return GraphValue(inputs=tuple(port(vi) for vi in graph.input), outputs=tuple(port(vi) for vi in graph.output))
@@ -172,7 +171,7 @@ def _port_facts(facts: Facts) -> tuple[str | None, tuple[Any, ...] | None]:
     return facts.type, formula_shape(facts)
 
 
-def tensor_facts(t: onnx.TensorProto) -> Facts:
+def tensor_facts(t: pb.TensorProto) -> Facts:
     return Facts(_TENSOR_TYPES.get(t.data_type), tuple(t.dims[:]))  # a slice of a repeated field is the fast read
 
 
@@ -230,11 +229,11 @@ def common_shape(elements: tuple[Shape | None, ...], fresh: FreshDims) -> Shape 
     return tuple(dims)
 
 
-def type_proto(text: str, shape: Sequence[int | str | None] | None = None) -> onnx.TypeProto | None:
+def type_proto(text: str, shape: Sequence[int | str | None] | None = None) -> pb.TypeProto | None:
     """The TypeProto of a type text (the inverse of `type_text`); `shape` is a tensor's, or what a sequence's
     elements or an optional's content share: dims as ints, names (dim_param) or None (unknown). None for text
     that is no type."""
-    tp = onnx.TypeProto()
+    tp = pb.TypeProto()
     kind = type_kind(text)
     if kind == "tensor":
         element = ELEMENT_TYPES.get(tensor_element(text) or "")

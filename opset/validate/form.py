@@ -10,27 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence, Set
 
-import onnx
-
 from opset.dtypes import CODE_TO_ELEMENT
+from opset.onnx_proto import pb
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.facts import Facts
 
-ONNX_IR_VERSION = onnx.IR_VERSION  # the newest IR version onnx's checker knows
+ONNX_IR_VERSION = pb.IR_VERSION  # the newest IR version onnx's checker knows
 _INT32 = (-(2**31), 2**31 - 1)  # onnx's checker holds opset versions in an int
 
 # an attribute's value fields and the type each one belongs to
 _VALUE_FIELDS: dict[str, int] = {
-    "f": onnx.AttributeProto.FLOAT, "i": onnx.AttributeProto.INT, "s": onnx.AttributeProto.STRING,
-    "t": onnx.AttributeProto.TENSOR, "g": onnx.AttributeProto.GRAPH, "tp": onnx.AttributeProto.TYPE_PROTO,
-    "sparse_tensor": onnx.AttributeProto.SPARSE_TENSOR, "floats": onnx.AttributeProto.FLOATS,
-    "ints": onnx.AttributeProto.INTS, "strings": onnx.AttributeProto.STRINGS, "tensors": onnx.AttributeProto.TENSORS,
-    "graphs": onnx.AttributeProto.GRAPHS, "sparse_tensors": onnx.AttributeProto.SPARSE_TENSORS,
-    "type_protos": onnx.AttributeProto.TYPE_PROTOS,
+    "f": pb.AttributeProto.FLOAT, "i": pb.AttributeProto.INT, "s": pb.AttributeProto.STRING,
+    "t": pb.AttributeProto.TENSOR, "g": pb.AttributeProto.GRAPH, "tp": pb.AttributeProto.TYPE_PROTO,
+    "sparse_tensor": pb.AttributeProto.SPARSE_TENSOR, "floats": pb.AttributeProto.FLOATS,
+    "ints": pb.AttributeProto.INTS, "strings": pb.AttributeProto.STRINGS, "tensors": pb.AttributeProto.TENSORS,
+    "graphs": pb.AttributeProto.GRAPHS, "sparse_tensors": pb.AttributeProto.SPARSE_TENSORS,
+    "type_protos": pb.AttributeProto.TYPE_PROTOS,
 }
 
 
-def node_form_problems(node: onnx.NodeProto, attrs: Sequence[onnx.AttributeProto]) -> tuple[str, ...]:
+def node_form_problems(node: pb.NodeProto, attrs: Sequence[pb.AttributeProto]) -> tuple[str, ...]:
     """A node's form: an op_type, an input or an output, and attributes each named once, typed, with at most one
     value field and that of their type."""
     problems: list[str] = []
@@ -50,7 +49,7 @@ def node_form_problems(node: onnx.NodeProto, attrs: Sequence[onnx.AttributeProto
     return tuple(problems)
 
 
-def _attribute_problems(attr: onnx.AttributeProto) -> list[str]:
+def _attribute_problems(attr: pb.AttributeProto) -> list[str]:
     fields = [f.name for f, _ in attr.ListFields() if f.name in _VALUE_FIELDS]
     typed = attr.HasField("type")
     problems = []
@@ -59,13 +58,13 @@ def _attribute_problems(attr: onnx.AttributeProto) -> list[str]:
     if len(fields) > 1:
         problems.append(f"attribute '{attr.name}' holds several values ({', '.join(fields)})")
     elif fields and typed and _VALUE_FIELDS[fields[0]] != attr.type:
-        known = attr.type in onnx.AttributeProto.AttributeType.values()
-        kind = onnx.AttributeProto.AttributeType.Name(attr.type) if known else str(attr.type)
+        known = attr.type in pb.AttributeProto.AttributeType.values()
+        kind = pb.AttributeProto.AttributeType.Name(attr.type) if known else str(attr.type)
         problems.append(f"attribute '{attr.name}' is typed {kind} but holds a value in field '{fields[0]}'")
     return problems
 
 
-def model_form(model: onnx.ModelProto) -> list[Diagnostic]:
+def model_form(model: pb.ModelProto) -> list[Diagnostic]:
     """The model's own fields: its IR version, metadata keys and opset imports."""
     diags: list[Diagnostic] = []
 
@@ -85,7 +84,7 @@ def model_form(model: onnx.ModelProto) -> list[Diagnostic]:
     return diags
 
 
-def value_info_problem(vi: onnx.ValueInfoProto) -> str | None:
+def value_info_problem(vi: pb.ValueInfoProto) -> str | None:
     """What a main-graph input or output lacks of the type onnx requires: a type; a tensor's (and a sparse tensor's)
     element type and shape; a sequence's or optional's element type; a map's key and value types."""
     if not vi.HasField("type"):
@@ -114,7 +113,7 @@ def value_info_problem(vi: onnx.ValueInfoProto) -> str | None:
     return None
 
 
-def main_graph_form(graph: onnx.GraphProto, inputs: Sequence[Facts], value_info: Sequence[Facts]) -> list[Diagnostic]:
+def main_graph_form(graph: pb.GraphProto, inputs: Sequence[Facts], value_info: Sequence[Facts]) -> list[Diagnostic]:
     """Every input and output of the main graph declares a complete type, as onnx's checker requires (a subgraph's
     may leave parts out), and no value_info entry declares an element type onnx does not know (its shape inference
     refuses to merge one). `inputs` and `value_info` are what the validator read of those declarations, position by
@@ -139,7 +138,7 @@ def main_graph_form(graph: onnx.GraphProto, inputs: Sequence[Facts], value_info:
     return diags
 
 
-def graph_form(graph: onnx.GraphProto, path: str, ir_version: int, own: Set[str] | None, outer: Set[str],
+def graph_form(graph: pb.GraphProto, path: str, ir_version: int, own: Set[str] | None, outer: Set[str],
                names: tuple[Sequence[str], Sequence[str]]) -> list[Diagnostic]:
     """A graph's own fields: a name; in IR 3 and earlier, every initializer also a graph input; for a subgraph
     (`own`: the names it defines itself, its inputs, initializers and node outputs), no output that only an enclosing

@@ -9,16 +9,15 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import cast
 
-import onnx
-
+from opset.onnx_proto import pb
 from opset.tensor_data import payload_problem
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.form import node_form_problems
 from opset.validate.outcomes import Outcomes
 
-_GRAPH = onnx.AttributeProto.GRAPH
-_GRAPHS = onnx.AttributeProto.GRAPHS
-_TENSOR_KINDS = frozenset({onnx.AttributeProto.TENSOR, onnx.AttributeProto.TENSORS, onnx.AttributeProto.SPARSE_TENSOR})
+_GRAPH = pb.AttributeProto.GRAPH
+_GRAPHS = pb.AttributeProto.GRAPHS
+_TENSOR_KINDS = frozenset({pb.AttributeProto.TENSOR, pb.AttributeProto.TENSORS, pb.AttributeProto.SPARSE_TENSOR})
 
 
 class NodeRec:
@@ -46,7 +45,7 @@ class NodeRec:
         "tensor_problems",
     )
 
-    def __init__(self, node: onnx.NodeProto) -> None:
+    def __init__(self, node: pb.NodeProto) -> None:
         # slicing a repeated field is about twice as fast as tuple() on it (upb); tuples, as records are shared
         self.inputs: tuple[str, ...] = tuple(node.input[:])
         self.outputs: tuple[str, ...] = tuple(node.output[:])
@@ -58,9 +57,9 @@ class NodeRec:
         self.outputs_absent = tuple(None if n else "" for n in self.outputs)  # "" where an output is left out
         attrs = node.attribute[:]
         # tuples, not lists, here and below: a kept record should hold no container the collector must traverse
-        self.subgraphs: tuple[tuple[str, onnx.GraphProto], ...] = ()
+        self.subgraphs: tuple[tuple[str, pb.GraphProto], ...] = ()
         self.tensor_problems: tuple[str, ...] = ()  # `attribute 'value': raw_data holds ...`: a tensor not fitting
-        self._attrs: list[onnx.AttributeProto] | None = None  # parsed from `attr_bytes` when first asked for
+        self._attrs: list[pb.AttributeProto] | None = None  # parsed from `attr_bytes` when first asked for
         kinds = {a.type for a in attrs}
         self.reads: Sequence[str] = self.inputs  # the names the node reads, its graphs' outer names included
         self.implicit: tuple[str, ...] = ()  # the outer names its graphs read
@@ -84,11 +83,11 @@ class NodeRec:
         self.plain = not self.subgraphs and not self.tensor_problems and not self.form_problems  # checked, or replayed
 
     @property
-    def attrs(self) -> list[onnx.AttributeProto]:
+    def attrs(self) -> list[pb.AttributeProto]:
         """The node's attributes: parsed from the record's own bytes (never the model's protos, which the caller
         may change after validating)."""
         if self._attrs is None:
-            self._attrs = [onnx.AttributeProto.FromString(b) for b in self.attr_bytes]
+            self._attrs = [pb.AttributeProto.FromString(b) for b in self.attr_bytes]
         return self._attrs
 
 
@@ -106,13 +105,13 @@ def _digest(parts: tuple[bytes, ...]) -> bytes:
     return h.digest()
 
 
-def attribute_tensors(attr: onnx.AttributeProto) -> list[tuple[str, onnx.TensorProto]]:
+def attribute_tensors(attr: pb.AttributeProto) -> list[tuple[str, pb.TensorProto]]:
     """The tensors an attribute holds, each with where in the attribute it sits (`""`, `[2]`, `.values`)."""
-    if attr.type == onnx.AttributeProto.TENSOR:
+    if attr.type == pb.AttributeProto.TENSOR:
         return [("", attr.t)]
-    if attr.type == onnx.AttributeProto.TENSORS:
+    if attr.type == pb.AttributeProto.TENSORS:
         return [(f"[{k}]", t) for k, t in enumerate(attr.tensors)]
-    if attr.type == onnx.AttributeProto.SPARSE_TENSOR:
+    if attr.type == pb.AttributeProto.SPARSE_TENSOR:
         return [(".values", attr.sparse_tensor.values), (".indices", attr.sparse_tensor.indices)]
     return []
 
@@ -146,7 +145,7 @@ class _KeptRecords(Outcomes[NodeRec]):
 _READ = _KeptRecords()
 
 
-def _records(nodes: Sequence[onnx.NodeProto], kept: bool) -> list[NodeRec]:
+def _records(nodes: Sequence[pb.NodeProto], kept: bool) -> list[NodeRec]:
     """Each node's record: `read_node`'s when `kept`, else read afresh."""
     if not kept:
         return [NodeRec(node) for node in nodes]
@@ -158,14 +157,14 @@ def _records(nodes: Sequence[onnx.NodeProto], kept: bool) -> list[NodeRec]:
     return [_kept_record(node, d) for node, d in zip(nodes, data, strict=True)]
 
 
-def read_node(node: onnx.NodeProto) -> NodeRec:
+def read_node(node: pb.NodeProto) -> NodeRec:
     """The node's record: the one kept for the same bytes when there is one (a node's bytes are what its record
     says), else read now and kept. Serialising a small node costs a third of reading its fields through protobuf,
     so validating a model again, or a model sharing nodes with an earlier one, reads each node once."""
     return _kept_record(node, node.SerializeToString())
 
 
-def _kept_record(node: onnx.NodeProto, data: bytes) -> NodeRec:
+def _kept_record(node: pb.NodeProto, data: bytes) -> NodeRec:
     """`read_node` of the node whose bytes are `data`; a record too large to key by, or holding the node's graphs,
     is read and not kept."""
     if len(data) > CACHED_NODE_BYTES:
@@ -188,7 +187,7 @@ class GraphPlan:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def subgraphs(node: onnx.NodeProto) -> Iterable[tuple[str, onnx.GraphProto]]:
+def subgraphs(node: pb.NodeProto) -> Iterable[tuple[str, pb.GraphProto]]:
     """(attribute name, graph) for every graph-valued attribute (If branches, Loop and Scan bodies)."""
     for attr in node.attribute:
         if attr.type == _GRAPH:
@@ -198,7 +197,7 @@ def subgraphs(node: onnx.NodeProto) -> Iterable[tuple[str, onnx.GraphProto]]:
                 yield f"{attr.name}[{k}]", g
 
 
-def free_names(graph: onnx.GraphProto) -> set[str]:
+def free_names(graph: pb.GraphProto) -> set[str]:
     """Names a graph reads without defining them: what it needs from its outer scope."""
     defined = {v.name for v in graph.input} | {t.name for t in graph.initializer}
     defined |= {t.values.name for t in graph.sparse_initializer}
@@ -212,7 +211,7 @@ def free_names(graph: onnx.GraphProto) -> set[str]:
     return needed - defined
 
 
-def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str, kept: bool = True,
+def plan_graph(graph: pb.GraphProto, outer: Set[str], path: str, kept: bool = True,
                names: tuple[list[str], list[str]] | None = None) -> GraphPlan:
     """Check names and order; `outer` holds the names visible from enclosing graphs; `kept`: node records kept
     across runs (`read_node`), else each node read afresh; `names`, the graph's input and initializer names when
@@ -252,7 +251,7 @@ def plan_graph(graph: onnx.GraphProto, outer: Set[str], path: str, kept: bool = 
     return GraphPlan(order=order, records=records, implicit=implicit, diagnostics=diags)
 
 
-def _producers(records: list[NodeRec], base: set[str], outer: Set[str], nodes: Sequence[onnx.NodeProto], path: str,
+def _producers(records: list[NodeRec], base: set[str], outer: Set[str], nodes: Sequence[pb.NodeProto], path: str,
                diags: list[Diagnostic]) -> dict[str, int]:
     """Which node defines each value; a name defined again, or shadowing an input, initializer or outer value, is
     reported (the first definition stands)."""
@@ -303,7 +302,7 @@ def _declared_twice(names: list[str], what: str, path: str, diags: list[Diagnost
         seen.add(name)
 
 
-def _topological(deps: list[list[int]], nodes: Sequence[onnx.NodeProto], path: str,
+def _topological(deps: list[list[int]], nodes: Sequence[pb.NodeProto], path: str,
                  diags: list[Diagnostic]) -> list[int]:
     n = len(deps)
     if all(p < i for i, ds in enumerate(deps) for p in ds):
@@ -335,11 +334,11 @@ def _topological(deps: list[list[int]], nodes: Sequence[onnx.NodeProto], path: s
     return order
 
 
-def _label(nodes: Sequence[onnx.NodeProto], i: int) -> str:
+def _label(nodes: Sequence[pb.NodeProto], i: int) -> str:
     return f"{i} '{nodes[i].name}'" if nodes[i].name else f"{i} ({nodes[i].op_type})"
 
 
-def _node_diag(nodes: Sequence[onnx.NodeProto], i: int, path: str, check: str, message: str) -> Diagnostic:
+def _node_diag(nodes: Sequence[pb.NodeProto], i: int, path: str, check: str, message: str) -> Diagnostic:
     node = nodes[i]
     return Diagnostic("error", check, message, node_index=i, node_name=node.name or None,
                       op=f"{node.domain or 'ai.onnx'}::{node.op_type}", graph=path)

@@ -6,13 +6,12 @@ from collections.abc import Hashable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import onnx
-
 from opset.check_ids import INFERENCE_CHECKS, reported_check
 from opset.dtypes import apply_relation
 from opset.errors import ResolutionError
 from opset.formula.graph_value import GraphValue
 from opset.infer import UNKNOWN_SHAPE, InferResult, ShapeProblem, infer_shapes, validate_attributes
+from opset.onnx_proto import pb
 from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes
 from opset.validate.diagnostics import Diagnostic
 from opset.validate.facts import (
@@ -49,7 +48,7 @@ class Subgraph:
     """A graph attribute of the node as validated: where it is (its path) and what it turned out to be."""
 
     path: str
-    graph: onnx.GraphProto
+    graph: pb.GraphProto
     value: GraphValue
 
 

@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
+from typing import Any
 
-import onnx
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
+
+from opset.onnx_proto import pb
 
 
 class ModelReadError(Exception):
     """The file cannot be read or is not an ONNX model; the message says which and why."""
 
 
-def read_model(path: str | os.PathLike[str], *, load_external_data: bool = True) -> onnx.ModelProto:
-    """Load `path` with onnx.load (external data resolved next to the file, as onnx does).
+def read_model(path: str | os.PathLike[str], *, load_external_data: bool = True) -> pb.ModelProto:
+    """Read `path` as `onnx.load` does: the format from the file's extension (binary protobuf unless it names one of
+    onnx's text formats), every byte consumed, external data resolved next to the file.
 
-    Models over 2 GB must keep their tensors in external data (protobuf cannot hold more); onnx.load
-    reads those files and so does this.
+    Models over 2 GB must keep their tensors in external data (protobuf cannot hold more); onnx.load reads those
+    files and so does this. A binary model is parsed here, without importing onnx (a cold `opset validate` would
+    spend most of its time importing it); a text format, or a model with external data to load, goes through onnx.
     """
     p = Path(path)
     if not p.exists():
@@ -28,11 +33,27 @@ def read_model(path: str | os.PathLike[str], *, load_external_data: bool = True)
     if not p.is_file():  # a device or a pipe could be endless (/dev/zero): onnx.load would read it all
         raise ModelReadError(f"{p}: is not a regular file")
     try:
-        model = onnx.load(str(p), load_external_data=load_external_data)
+        if p.suffix in _TEXT_FORMATS:
+            import onnx
+            model = onnx.load(str(p), load_external_data=load_external_data)
+        else:
+            data = p.read_bytes()
+            model = pb.ModelProto()
+            consumed = model.ParseFromString(data)
+            if consumed is not None and consumed != len(data):
+                raise DecodeError(f"Protobuf decoding consumed too few bytes: {consumed} out of {len(data)}")
+            if load_external_data and _has_external_data(model):
+                from onnx.external_data_helper import load_external_data_for_model
+                load_external_data_for_model(model, str(p.parent))
     except DecodeError as e:
         raise ModelReadError(f"{p}: not an ONNX model (protobuf decoding failed: {e})") from e
-    except (OSError, ValueError, RuntimeError, onnx.checker.ValidationError) as e:
-        # missing or out-of-folder external data files, unreadable bytes
+    except (OSError, ValueError, RuntimeError, TypeError) as e:
+        # missing external data files, unreadable bytes, an external tensor without a location
+        raise ModelReadError(f"{p}: cannot read the model: {_first_line(e)}") from e
+    except Exception as e:
+        if not _onnx_refused(e):
+            raise
+        # an external data file outside the model's folder, a text model onnx's parser refuses
         raise ModelReadError(f"{p}: cannot read the model: {_first_line(e)}") from e
     problem = not_a_model(model)
     if problem:
@@ -40,7 +61,41 @@ def read_model(path: str | os.PathLike[str], *, load_external_data: bool = True)
     return model
 
 
-def not_a_model(model: onnx.ModelProto) -> str | None:
+def _onnx_refused(error: Exception) -> bool:
+    """Whether `error` is onnx's ValidationError (possible only once onnx is imported, by the paths above)."""
+    checker = sys.modules.get("onnx.checker")
+    return checker is not None and isinstance(error, checker.ValidationError)
+
+
+# the extensions onnx.load reads as a text format (onnx.serialization's registry); any other is binary protobuf
+_TEXT_FORMATS = frozenset({".txtpb", ".textproto", ".prototxt", ".pbtxt", ".json", ".onnxjson", ".onnxtxt",
+                           ".onnxtext"})
+
+
+def _has_external_data(model: pb.ModelProto) -> bool:
+    """Whether any tensor onnx's external-data loader visits (initializers of every graph, tensors of every node
+    attribute, in the functions too) keeps its values in a file."""
+    graphs: list[Any] = [model.graph, *model.functions]
+    while graphs:
+        graph = graphs.pop()
+        if isinstance(graph, pb.GraphProto) and any(t.data_location == _EXTERNAL for t in graph.initializer):
+            return True
+        for node in graph.node:
+            for attribute in node.attribute:
+                if attribute.HasField("t") and attribute.t.data_location == _EXTERNAL:
+                    return True
+                if any(t.data_location == _EXTERNAL for t in attribute.tensors):
+                    return True
+                if attribute.HasField("g"):
+                    graphs.append(attribute.g)
+                graphs.extend(attribute.graphs)
+    return False
+
+
+_EXTERNAL = pb.TensorProto.EXTERNAL
+
+
+def not_a_model(model: pb.ModelProto) -> str | None:
     """Why a decoded protobuf is not a model (random bytes can decode to a near-empty message)."""
     if model.ir_version <= 0:
         return "no ir_version"

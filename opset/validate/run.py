@@ -8,11 +8,10 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-import onnx
-
 from opset.errors import ResolutionError
 from opset.formula.graph_value import GraphValue, Port
 from opset.infer import UNKNOWN_SHAPE, graph_inputs
+from opset.onnx_proto import pb
 from opset.registry import Registry
 from opset.tensor_data import payload_problem
 from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes
@@ -60,7 +59,7 @@ class ValidationResult:
 class ModelValidation:
     """One run over one model. `table` (resolution and per-version facts) may be shared between runs."""
 
-    def __init__(self, model: onnx.ModelProto, table: VersionTable, profile: Profile, *, fast: bool = True,
+    def __init__(self, model: pb.ModelProto, table: VersionTable, profile: Profile, *, fast: bool = True,
                  form: bool = True) -> None:
         """`fast=False` checks every node afresh (no memo of formula results, no replay of a node's outcome): the
         plain path the fast one must agree with; `form=False` leaves out the file-form checks of
@@ -125,7 +124,7 @@ class ModelValidation:
             return f"opset import {domain or 'ai.onnx'} {version}: the registry's {name} has opsets 1 to {newest}"
         return None
 
-    def _scope(self, graph: onnx.GraphProto, outer: Scope | None,
+    def _scope(self, graph: pb.GraphProto, outer: Scope | None,
                given: list[Port | None] | None = None) -> Scope:
         """The scope of a graph; `given` (a subgraph's) says what the node feeds each graph input, filling in what
         the graph does not declare."""
@@ -175,7 +174,7 @@ class ModelValidation:
                      values=ChainMap(values, outer.values), fresh=self.fresh, payload_problems=problems,
                      names=(input_names, initializer_names), conflicts=conflicts)
 
-    def _graph(self, graph: onnx.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
+    def _graph(self, graph: pb.GraphProto, path: str, scope: Scope, outer_names: frozenset[str]) -> None:
         plan = plan_graph(graph, outer_names, path, self.fast, scope.names)
         self.diags.extend(plan.diagnostics)
         if self.form:
@@ -214,7 +213,7 @@ class ModelValidation:
                     values[out] = write.values
                 facts[out] = write.facts
 
-    def _graph_form(self, graph: onnx.GraphProto, path: str, records: list[NodeRec], scope: Scope,
+    def _graph_form(self, graph: pb.GraphProto, path: str, records: list[NodeRec], scope: Scope,
                     outer_names: frozenset[str]) -> None:
         """What onnx's checker requires of the graph's own fields (`opset.validate.form.graph_form`), looked at
         only where something may be wrong: a subgraph, a graph without a name, an IR 3 model's initializers."""
@@ -248,7 +247,7 @@ class ModelValidation:
                 found = alternative
         return found
 
-    def _initializer_data(self, graph: onnx.GraphProto, path: str, scope: Scope) -> None:
+    def _initializer_data(self, graph: pb.GraphProto, path: str, scope: Scope) -> None:
         """Every initializer's stored values fit its dims (checked by `_scope`, before anything decodes one)."""
         for k, name, found in scope.payload_problems:
             self.diags.append(Diagnostic("error", "tensor_data", f"initializer {k} '{name}': {found}", graph=path))
@@ -423,7 +422,7 @@ def _fed(declared: Facts, port: Port) -> Facts:
     return Facts(declared.type or port.type, shape)
 
 
-def _validated(graph: onnx.GraphProto, scope: Scope) -> GraphValue:
+def _validated(graph: pb.GraphProto, scope: Scope) -> GraphValue:
     """A validated graph: its inputs as declared, its outputs as validated (inferred, merged with declarations)."""
     def port(name: str, facts: Facts) -> Port:
         return Port(name, facts.type, formula_shape(facts))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from opset.dtypes import canonical_type
 from opset.errors import ResolutionError
 from opset.formula.nodes import TYPE_FORMS
+from opset.generated_formulas import attach
 from opset.model import OpVersion, Param
 from opset.registry import Registry
 from opset.validate.outcomes import Outcomes
@@ -121,6 +122,7 @@ class VersionTable:
         known = self._info.get(id(v))
         if known is not None and known.version is v:
             return known
+        attach(v)  # the generated functions, and what each formula reads: `_reads_types` then parses nothing
         allowed = {name: frozenset(canonical_type(t) for t in tc.types) for name, tc in v.type_constraints.items()}
         uses_types = (any(p.types is not None for p in v.outputs) or any(a.signature for a in v.attributes.values())
                       or _reads_types(v))

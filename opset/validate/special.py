@@ -12,8 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import onnx
-
+from opset.onnx_proto import pb
 from opset.validate.facts import Shape, tensor_type, type_text
 from opset.validate.tensors import tensor_values
 
@@ -27,10 +26,10 @@ class Produced:
 
 def _constant(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
     t = given.get("value")
-    if isinstance(t, onnx.TensorProto):
+    if isinstance(t, pb.TensorProto):
         return Produced(tensor_type(t.data_type), tuple(t.dims), tensor_values(t))
     sparse = given.get("sparse_value")
-    if isinstance(sparse, onnx.SparseTensorProto):
+    if isinstance(sparse, pb.SparseTensorProto):
         return Produced(tensor_type(sparse.values.data_type), tuple(sparse.dims))
     scalars = {"value_float": "tensor(float)", "value_int": "tensor(int64)", "value_string": "tensor(string)"}
     for name, type_name in scalars.items():
@@ -47,7 +46,7 @@ def _constant(given: dict[str, Any], input_types: list[str | None]) -> Produced 
 
 def _constant_of_shape(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
     t = given.get("value")
-    return Produced(tensor_type(t.data_type) if isinstance(t, onnx.TensorProto) else "tensor(float)", None)
+    return Produced(tensor_type(t.data_type) if isinstance(t, pb.TensorProto) else "tensor(float)", None)
 
 
 MAX_FILLED_VALUES = 1024  # values tracked for a ConstantOfShape (a shape filled with ones, -1s ...)
@@ -57,7 +56,7 @@ def constant_of_shape_values(given: dict[str, Any], shape: tuple[Any, ...] | Non
     """The values of a ConstantOfShape whose shape values are known and whose `value` is an integer (0 without it
     is a float): its one element repeated, as onnx's data propagation tracks a filled shape."""
     t = given.get("value")
-    if not isinstance(t, onnx.TensorProto) or shape is None or not all(type(d) is int and d >= 0 for d in shape):
+    if not isinstance(t, pb.TensorProto) or shape is None or not all(type(d) is int and d >= 0 for d in shape):
         return None
     element = tensor_values(t)
     count = 1
@@ -73,7 +72,7 @@ def _element_code(to: Any) -> int | None:
     if isinstance(to, bytes):
         to = to.decode("utf-8")
     if isinstance(to, str):
-        return onnx.TensorProto.DataType.Value(to) if to in onnx.TensorProto.DataType.keys() else None
+        return pb.TensorProto.DataType.Value(to) if to in pb.TensorProto.DataType.keys() else None
     return to if isinstance(to, int) else None
 
 
@@ -100,7 +99,7 @@ def _values_kind(given: dict[str, Any], input_types: list[str | None]) -> Produc
     """LabelEncoder: Y has the values' type (values_tensor's element, else the values_* list's kind); version 1
     maps strings to int64 and int64 to strings (the other way from X, as CategoryMapper always does)."""
     values = given.get("values_tensor")
-    if isinstance(values, onnx.TensorProto):
+    if isinstance(values, pb.TensorProto):
         return Produced(tensor_type(values.data_type), None)
     for kind, type_name in _KIND_TYPES.items():
         if given.get(f"values_{kind}") is not None:
@@ -146,7 +145,7 @@ def _class_labels(given: dict[str, Any], input_types: list[str | None]) -> Produ
 
 def _sequence_empty(given: dict[str, Any], input_types: list[str | None]) -> Produced | None:
     """SequenceEmpty: a sequence of the element type `dtype` names (float without it)."""
-    code = _element_code(given.get("dtype", onnx.TensorProto.FLOAT))
+    code = _element_code(given.get("dtype", pb.TensorProto.FLOAT))
     element = tensor_type(code) if code is not None else None
     return Produced(f"seq({element})", None) if element is not None else None
 
@@ -155,7 +154,7 @@ def _optional(given: dict[str, Any], input_types: list[str | None]) -> Produced 
     """Optional without an input: an optional of the type `type` names (with an input, the input's type
     binds it through the type relation)."""
     tp = given.get("type")
-    inner = type_text(tp) if isinstance(tp, onnx.TypeProto) else None
+    inner = type_text(tp) if isinstance(tp, pb.TypeProto) else None
     return Produced(f"optional({inner})", None) if inner is not None else None
 
 
@@ -185,9 +184,9 @@ ATTRIBUTE_OUTPUTS: dict[tuple[str, str], Callable[[dict[str, Any], list[str | No
     ("ai.onnx.ml", "LinearClassifier"): _class_labels,
     ("ai.onnx", "SequenceEmpty"): _sequence_empty,
     ("ai.onnx", "Optional"): _optional,
-    ("ai.onnx", "RandomNormal"): _dtype_else(onnx.TensorProto.FLOAT),
-    ("ai.onnx", "RandomUniform"): _dtype_else(onnx.TensorProto.FLOAT),
-    ("ai.onnx", "Multinomial"): _dtype_else(onnx.TensorProto.INT32),
+    ("ai.onnx", "RandomNormal"): _dtype_else(pb.TensorProto.FLOAT),
+    ("ai.onnx", "RandomUniform"): _dtype_else(pb.TensorProto.FLOAT),
+    ("ai.onnx", "Multinomial"): _dtype_else(pb.TensorProto.INT32),
     ("ai.onnx", "RandomNormalLike"): _dtype_else_input,
     ("ai.onnx", "RandomUniformLike"): _dtype_else_input,
     ("ai.onnx", "Bernoulli"): _dtype_else_input,

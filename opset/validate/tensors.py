@@ -8,28 +8,27 @@ import math
 import struct
 from typing import NamedTuple
 
-import onnx
-
+from opset.onnx_proto import pb
 from opset.tensor_data import Stored, read_stored
 from opset.validate.facts import Facts, tensor_type
 from opset.validate.outcomes import Outcomes
 
 MAX_VALUES = 1024  # values tracked for shape-like int tensors (Reshape's shape, Slice's starts ...)
-_INT_TYPES = {onnx.TensorProto.INT64, onnx.TensorProto.INT32}
+_INT_TYPES = {pb.TensorProto.INT64, pb.TensorProto.INT32}
 # a float tensor's values are read when it has at most this many elements: a Resize's scales, a Clip's bounds (not a
 # bias or a weight, whose values no formula reads)
 MAX_FLOAT_VALUES = 8
-_FLOAT_FORMATS: dict[int, tuple[str, str]] = {onnx.TensorProto.FLOAT: ("f", "float_data"),
-                                              onnx.TensorProto.DOUBLE: ("d", "double_data")}
+_FLOAT_FORMATS: dict[int, tuple[str, str]] = {pb.TensorProto.FLOAT: ("f", "float_data"),
+                                              pb.TensorProto.DOUBLE: ("d", "double_data")}
 
 
-def tensor_values(t: onnx.TensorProto) -> tuple[int, ...] | None:
+def tensor_values(t: pb.TensorProto) -> tuple[int, ...] | None:
     """The values of a small int tensor, else None (weights are never converted, nor values that do not fit their
     dims: those are reported as tensor_data)."""
     return stored_values(t, read_stored(t))
 
 
-def stored_values(t: onnx.TensorProto, stored: Stored) -> tuple[int, ...] | None:
+def stored_values(t: pb.TensorProto, stored: Stored) -> tuple[int, ...] | None:
     """`tensor_values` of `t`, whose stored values `read_stored` read already."""
     if stored.code in _FLOAT_FORMATS:
         return _float_values(t, stored)  # type: ignore[return-value]  # (floats where formulas read scales)
@@ -38,14 +37,14 @@ def stored_values(t: onnx.TensorProto, stored: Stored) -> tuple[int, ...] | None
     count = math.prod(stored.dims)
     if count > MAX_VALUES:
         return None
-    int64 = stored.code == onnx.TensorProto.INT64
+    int64 = stored.code == pb.TensorProto.INT64
     if stored.raw is not None:  # little-endian, as onnx stores it: struct reads it without numpy's round trip
         values: tuple[int, ...] = struct.unpack(f"<{count}{'q' if int64 else 'i'}", stored.raw)
         return values
     return tuple(t.int64_data) if int64 else tuple(t.int32_data)
 
 
-def _float_values(t: onnx.TensorProto, stored: Stored) -> tuple[float, ...] | None:
+def _float_values(t: pb.TensorProto, stored: Stored) -> tuple[float, ...] | None:
     """The values of a float or double tensor of at most MAX_FLOAT_VALUES elements, else None."""
     if stored.problem is not None or not stored.here:
         return None
@@ -75,14 +74,14 @@ KEPT_BYTES = 1024
 _KEPT: Outcomes[Initializer] = Outcomes()
 
 
-def read_initializer(t: onnx.TensorProto) -> Initializer:
+def read_initializer(t: pb.TensorProto) -> Initializer:
     """The initializer as validation reads it, from its fields."""
     stored = read_stored(t)
     return Initializer(t.name, Facts(tensor_type(stored.code), tuple(stored.dims)), stored.problem,
                        stored_values(t, stored))
 
 
-def kept_initializer(t: onnx.TensorProto) -> Initializer:
+def kept_initializer(t: pb.TensorProto) -> Initializer:
     """`read_initializer`, kept by the tensor's bytes across runs when it is small: serialising a small tensor costs
     a fifth of reading its fields through protobuf (light models feed hundreds of shapes to ConstantOfShape)."""
     if math.prod(t.dims[:]) <= KEPT_ELEMENTS:

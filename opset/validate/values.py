@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import onnx
-
+from opset.onnx_proto import pb
 from opset.validate.facts import Dim, Facts, is_sequence_type, type_proto
 
 _FRESH = "?"  # FreshDims names unnamed dims "?1", "?2": a dim nobody knows, written as unknown
@@ -40,19 +39,19 @@ def values_json(facts: Mapping[str, Facts]) -> dict[str, dict[str, Any]]:
     return {name: value_entry(f) for name, f in facts.items() if name}
 
 
-def annotate(model: onnx.ModelProto, facts: Mapping[str, Facts]) -> onnx.ModelProto:
+def annotate(model: pb.ModelProto, facts: Mapping[str, Facts]) -> pb.ModelProto:
     """A copy of `model` whose main graph declares every inferred value, as onnx.shape_inference does: `value_info`
     for the values nodes compute, and each declaration (a graph output, a value_info entry) refined by what the
     validator knows: a missing element type or shape filled in, a dim that is unknown or named (`batch`) where the
     validator knows its size set to that size, an unknown dim given the name the validator knows it by. A
     declaration the validator's facts contradict (another element type, rank or size: the validator's error) is
     left as written."""
-    out = onnx.ModelProto()
+    out = pb.ModelProto()
     out.CopyFrom(model)
     graph = out.graph
     outputs = {o.name: o for o in graph.output}
     skip = {i.name for i in graph.input} | {t.name for t in graph.initializer}
-    declared: dict[str, onnx.ValueInfoProto] = {}
+    declared: dict[str, pb.ValueInfoProto] = {}
     for vi in graph.value_info:
         declared.setdefault(vi.name, vi)
     computed = [name for node in graph.node for name in node.output
@@ -62,7 +61,7 @@ def annotate(model: onnx.ModelProto, facts: Mapping[str, Facts]) -> onnx.ModelPr
     for vi in kept:
         if vi.name in facts:
             refine_declaration(vi, facts[vi.name])
-    new: list[onnx.ValueInfoProto] = []
+    new: list[pb.ValueInfoProto] = []
     for name in dict.fromkeys(computed):
         inferred = _value_info(name, facts[name])
         if name in outputs:
@@ -70,7 +69,7 @@ def annotate(model: onnx.ModelProto, facts: Mapping[str, Facts]) -> onnx.ModelPr
             continue
         before = declared.get(name)
         if before is not None:
-            entry = onnx.ValueInfoProto()
+            entry = pb.ValueInfoProto()
             entry.CopyFrom(before)
             refine_declaration(entry, facts[name])
             new.append(entry)
@@ -81,7 +80,7 @@ def annotate(model: onnx.ModelProto, facts: Mapping[str, Facts]) -> onnx.ModelPr
     return out
 
 
-def _value_info(name: str, facts: Facts) -> onnx.ValueInfoProto | None:
+def _value_info(name: str, facts: Facts) -> pb.ValueInfoProto | None:
     """A tensor's type and shape; a sequence's or optional's type with the shape of what it holds (a
     sequence's element shape); a map's type. None where the type is not known."""
     if facts.type is None:
@@ -90,12 +89,12 @@ def _value_info(name: str, facts: Facts) -> onnx.ValueInfoProto | None:
     tp = type_proto(facts.type, shape)
     if tp is None:
         return None
-    vi = onnx.ValueInfoProto(name=name)
+    vi = pb.ValueInfoProto(name=name)
     vi.type.CopyFrom(tp)
     return vi
 
 
-def refine_declaration(declared: onnx.ValueInfoProto, facts: Facts) -> bool:
+def refine_declaration(declared: pb.ValueInfoProto, facts: Facts) -> bool:
     """Refine `declared` in place by `facts` (see `annotate`); False, and `declared` unchanged, where they conflict.
     A container's declared type is kept as it is; only a tensor's element type and dims are refined, as are the
     tensor a sequence or an optional holds."""
@@ -108,7 +107,7 @@ def refine_declaration(declared: onnx.ValueInfoProto, facts: Facts) -> bool:
     return _refine_type(declared.type, inferred.type)
 
 
-def _refine_type(declared: onnx.TypeProto, inferred: onnx.TypeProto) -> bool:
+def _refine_type(declared: pb.TypeProto, inferred: pb.TypeProto) -> bool:
     kind = declared.WhichOneof("value")
     if kind != inferred.WhichOneof("value"):
         return False
@@ -143,7 +142,7 @@ def _refine_type(declared: onnx.TypeProto, inferred: onnx.TypeProto) -> bool:
     return True
 
 
-def _refined_dims(declared: list[onnx.TensorShapeProto.Dimension], inferred: list[onnx.TensorShapeProto.Dimension]
+def _refined_dims(declared: list[pb.TensorShapeProto.Dimension], inferred: list[pb.TensorShapeProto.Dimension]
                   ) -> list[tuple[int | None, str | None]] | None:
     """Per dim, the size or name to write (None, None: leave it); None when the two contradict each other (ranks,
     or two sizes, differ). A size beats a name, as in onnx's merge of inferred into declared shapes."""

@@ -60,8 +60,9 @@ def test_every_version_has_fresh_functions_for_nearly_every_formula() -> None:
     versions = _versions()
     total = emitted = 0
     for version in versions:
-        functions = generated_functions(version)
-        assert functions is not None, f"{version.signature}: no fresh generated functions"
+        found = generated_functions(version)
+        assert found is not None, f"{version.signature}: no fresh generated functions"
+        functions = found[0]
         total += len(functions)
         emitted += sum(f is not None for f in functions)
     assert emitted >= 0.99 * total, (emitted, total)
@@ -78,6 +79,22 @@ def test_an_edited_version_falls_back_instead_of_running_a_stale_function() -> N
     assert attach(edited) is False
     moved = dataclasses.replace(version, since=version.since + 1000)  # no entry for such a version
     assert generated_functions(moved) is None
+
+
+def test_the_facts_a_module_states_are_the_parsed_ones() -> None:
+    """Validation learns a formula's free names and calls from its generated module (no parse): for every formula
+    of every version they are what parsing its text gives, and an attached formula answers with them unparsed."""
+    for version in _versions():
+        found = generated_functions(version)
+        assert found is not None
+        for formula, (names, calls) in zip(inference_formulas(version), found[1], strict=True):
+            parsed = Formula(formula.text)
+            assert (frozenset(names), frozenset(calls)) == (parsed.names, parsed.calls), formula.text
+    version = load_registry().resolve("ai.onnx", "Reshape", 14)  # decoded afresh: its formulas unparsed
+    assert attach(version)
+    stated = next(f for f in inference_formulas(version) if "value" in f.calls)
+    assert stated._facts is None  # answered from the module, not parsed
+    assert stated.uses_value and stated.names == Formula(stated.text).names
 
 
 # ---- the oracle: generated function == walked evaluator ----------------------------------------------------------
@@ -118,9 +135,9 @@ def _cases() -> list[tuple[Formula, Any]]:
     """Each distinct formula of the registry once, with its generated function."""
     seen: dict[Node, tuple[Formula, Any]] = {}
     for version in _versions():
-        functions = generated_functions(version)
-        assert functions is not None
-        for formula, function in zip(inference_formulas(version), functions, strict=True):
+        found = generated_functions(version)
+        assert found is not None
+        for formula, function in zip(inference_formulas(version), found[0], strict=True):
             if function is not None and formula.tree not in seen:
                 seen[formula.tree] = (formula, function)
     return list(seen.values())

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 
 OP = ('ai.onnx', 'Abs')
 
@@ -15,8 +15,8 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9d0048e7caa49ff18a685df8', (_f0, )),
-    6: ('9d0048e7caa49ff18a685df8', (_f0, )),
-    13: ('9d0048e7caa49ff18a685df8', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9d0048e7caa49ff18a685df8', (_f0, ), ((('X',), ()), )),
+    6: ('9d0048e7caa49ff18a685df8', (_f0, ), ((('X',), ()), )),
+    13: ('9d0048e7caa49ff18a685df8', (_f0, ), ((('X',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 
 OP = ('ai.onnx', 'Acos')
 
@@ -15,7 +15,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    7: ('586e3eab34c84860b0d2fd9c', (_f0, )),
-    22: ('586e3eab34c84860b0d2fd9c', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    7: ('586e3eab34c84860b0d2fd9c', (_f0, ), ((('A',), ()), )),
+    22: ('586e3eab34c84860b0d2fd9c', (_f0, ), ((('A',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 
 OP = ('ai.onnx', 'Add')
@@ -627,10 +627,10 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('923d63f1a986f62da73be25f', (_i0, _f0, _f1, _f2, _f3, )),
-    6: ('923d63f1a986f62da73be25f', (_i0, _f0, _f1, _f2, _f3, )),
-    7: ('321e78332afd0056dc76f912', (_f4, _f0, _f5, )),
-    13: ('321e78332afd0056dc76f912', (_f4, _f0, _f5, )),
-    14: ('321e78332afd0056dc76f912', (_f4, _f0, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('923d63f1a986f62da73be25f', (_i0, _f0, _f1, _f2, _f3, ), ((('A',), ()), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB', 'axis'), ('len',)), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'broadcast', 'start'), ('all', 'len', 'range')), )),
+    6: ('923d63f1a986f62da73be25f', (_i0, _f0, _f1, _f2, _f3, ), ((('A',), ()), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB', 'axis'), ('len',)), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'broadcast', 'start'), ('all', 'len', 'range')), )),
+    7: ('321e78332afd0056dc76f912', (_f4, _f0, _f5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
+    13: ('321e78332afd0056dc76f912', (_f4, _f0, _f5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
+    14: ('321e78332afd0056dc76f912', (_f4, _f0, _f5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
 
 OP = ('ai.onnx', 'AffineGrid')
 
@@ -323,6 +323,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    20: ('7c02feb7e0b325db34e9cb4d', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f0, _f6, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    20: ('7c02feb7e0b325db34e9cb4d', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f0, _f6, _f0, ), ((('K', 'N', 'size'), ('unknown', 'value')), (('K',), ()), (('K', 'K1'), ()), (('K', 'L'), ()), (('N', 'size'), ('value',)), (('size',), ('all', 'value')), (('align_corners', 'size'), ('any', 'value')), (('K', 'N', 'size'), ('unknown', 'value')), (('align_corners', 'size'), ('any', 'value')), (('K', 'N', 'size'), ('unknown', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 from opset.formula.generated.ai_onnx.Add import _f1 as _i0
 from opset.formula.generated.ai_onnx.Add import _f2 as _i1
 from opset.formula.generated.ai_onnx.Add import _f3 as _i2
@@ -20,7 +20,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f9c95c7de4f074a44d32cc68', (_f0, _i0, _i1, _i2, )),
-    7: ('2f365eeb010622bedf5eba12', (_i3, _i4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f9c95c7de4f074a44d32cc68', (_f0, _i0, _i1, _i2, ), ((('SA',), ()), (('SA', 'SB', 'axis'), ('len',)), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'broadcast', 'start'), ('all', 'len', 'range')), )),
+    7: ('2f365eeb010622bedf5eba12', (_i3, _i4, ), ((('SA', 'SB'), ('broadcast',)), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
 }

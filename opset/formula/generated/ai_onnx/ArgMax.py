@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy, unary
 
 OP = ('ai.onnx', 'ArgMax')
 
@@ -258,9 +258,9 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d3635adc85f05d7af82cc5e6', (_f0, _f1, _f2, _f3, _f4, )),
-    11: ('d3635adc85f05d7af82cc5e6', (_f0, _f1, _f2, _f3, _f4, )),
-    12: ('d3635adc85f05d7af82cc5e6', (_f0, _f1, _f2, _f3, _f4, )),
-    13: ('d3635adc85f05d7af82cc5e6', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d3635adc85f05d7af82cc5e6', (_f0, _f1, _f2, _f3, _f4, ), ((('S', 'a', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'axis', 'r'), ()), )),
+    11: ('d3635adc85f05d7af82cc5e6', (_f0, _f1, _f2, _f3, _f4, ), ((('S', 'a', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'axis', 'r'), ()), )),
+    12: ('d3635adc85f05d7af82cc5e6', (_f0, _f1, _f2, _f3, _f4, ), ((('S', 'a', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'axis', 'r'), ()), )),
+    13: ('d3635adc85f05d7af82cc5e6', (_f0, _f1, _f2, _f3, _f4, ), ((('S', 'a', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'axis', 'r'), ()), )),
 }

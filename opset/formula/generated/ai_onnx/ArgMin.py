@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.ArgMax import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -12,9 +12,9 @@ from opset.formula.generated.ai_onnx.ArgMax import _f4 as _i4
 
 OP = ('ai.onnx', 'ArgMin')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d3635adc85f05d7af82cc5e6', (_i0, _i1, _i2, _i3, _i4, )),
-    11: ('d3635adc85f05d7af82cc5e6', (_i0, _i1, _i2, _i3, _i4, )),
-    12: ('d3635adc85f05d7af82cc5e6', (_i0, _i1, _i2, _i3, _i4, )),
-    13: ('d3635adc85f05d7af82cc5e6', (_i0, _i1, _i2, _i3, _i4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d3635adc85f05d7af82cc5e6', (_i0, _i1, _i2, _i3, _i4, ), ((('S', 'a', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'axis', 'r'), ()), )),
+    11: ('d3635adc85f05d7af82cc5e6', (_i0, _i1, _i2, _i3, _i4, ), ((('S', 'a', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'axis', 'r'), ()), )),
+    12: ('d3635adc85f05d7af82cc5e6', (_i0, _i1, _i2, _i3, _i4, ), ((('S', 'a', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'axis', 'r'), ()), )),
+    13: ('d3635adc85f05d7af82cc5e6', (_i0, _i1, _i2, _i3, _i4, ), ((('S', 'a', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'axis', 'r'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 
 OP = ('ai.onnx', 'AveragePool')
@@ -1232,11 +1232,11 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('295dab148985ab703932bba4', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f6, _f7, _f8, )),
-    7: ('295dab148985ab703932bba4', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f6, _f7, _f8, )),
-    10: ('3cd6603b325d9205dbdcb968', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f9, _f7, _f8, _f10, _f11, _f12, )),
-    11: ('3cd6603b325d9205dbdcb968', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f9, _f7, _f8, _f10, _f11, _f12, )),
-    19: ('0d141627ac2ee1ec165139c8', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _i0, _f5, _f13, _f14, _f15, _f16, _f8, _f10, )),
-    22: ('75db55833caaf6885c3d25cd', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _i0, _f5, _f17, _f14, _f15, _f16, _f8, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('295dab148985ab703932bba4', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f6, _f7, _f8, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    7: ('295dab148985ab703932bba4', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f6, _f7, _f8, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    10: ('3cd6603b325d9205dbdcb968', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f9, _f7, _f8, _f10, _f11, _f12, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), (('auto_pad', 'ceil_mode'), ()), (('C', 'N', 'S', 'kernel_shape', 'r', 'strides'), ('ceil', 'range')), )),
+    11: ('3cd6603b325d9205dbdcb968', (_f0, _f1, _f2, _f3, _f0, _f4, _i0, _f5, _f9, _f7, _f8, _f10, _f11, _f12, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), (('auto_pad', 'ceil_mode'), ()), (('C', 'N', 'S', 'kernel_shape', 'r', 'strides'), ('ceil', 'range')), )),
+    19: ('0d141627ac2ee1ec165139c8', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _i0, _f5, _f13, _f14, _f15, _f16, _f8, _f10, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('full',), ()), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), )),
+    22: ('75db55833caaf6885c3d25cd', (_f0, _f1, _f2, _f3, _f0, _f3, _f0, _f4, _i0, _f5, _f17, _f14, _f15, _f16, _f8, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'full', 'pads', 'r', 'strides'), ('range',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
 }

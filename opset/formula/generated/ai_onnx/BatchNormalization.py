@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx', 'BatchNormalization')
@@ -247,11 +247,11 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f22255f3a972e499b94c77a3', (_i0, _f0, _f0, _f0, _f0, _f1, _f2, )),
-    6: ('f22255f3a972e499b94c77a3', (_i0, _f0, _f0, _f0, _f0, _f1, _f2, )),
-    7: ('f22255f3a972e499b94c77a3', (_i0, _f0, _f0, _f0, _f0, _f1, _f2, )),
-    9: ('c16eaf9cd1fe67f48b0ea8e3', (_i0, _f0, _f0, _f0, _f0, _f3, _f4, )),
-    14: ('597416c56f33cd9f13c99557', (_i0, _f0, _f0, _f3, _f4, )),
-    15: ('597416c56f33cd9f13c99557', (_i0, _f0, _f0, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f22255f3a972e499b94c77a3', (_i0, _f0, _f0, _f0, _f0, _f1, _f2, ), ((('X',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('C', 'D', 'spatial'), ()), (('B', 'mean', 'param', 'scale', 'var'), ()), )),
+    6: ('f22255f3a972e499b94c77a3', (_i0, _f0, _f0, _f0, _f0, _f1, _f2, ), ((('X',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('C', 'D', 'spatial'), ()), (('B', 'mean', 'param', 'scale', 'var'), ()), )),
+    7: ('f22255f3a972e499b94c77a3', (_i0, _f0, _f0, _f0, _f0, _f1, _f2, ), ((('X',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('C', 'D', 'spatial'), ()), (('B', 'mean', 'param', 'scale', 'var'), ()), )),
+    9: ('c16eaf9cd1fe67f48b0ea8e3', (_i0, _f0, _f0, _f0, _f0, _f3, _f4, ), ((('X',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('C',), ()), (('C', 'XS'), ('len',)), )),
+    14: ('597416c56f33cd9f13c99557', (_i0, _f0, _f0, _f3, _f4, ), ((('X',), ()), (('param',), ()), (('param',), ()), (('C',), ()), (('C', 'XS'), ('len',)), )),
+    15: ('597416c56f33cd9f13c99557', (_i0, _f0, _f0, _f3, _f4, ), ((('X',), ()), (('param',), ()), (('param',), ()), (('C',), ()), (('C', 'XS'), ('len',)), )),
 }

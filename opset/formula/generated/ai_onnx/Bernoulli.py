@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'Bernoulli')
 
@@ -66,7 +66,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    15: ('2a473e2252c0c435c4259ebc', (_f0, _f1, )),
-    22: ('2a473e2252c0c435c4259ebc', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    15: ('2a473e2252c0c435c4259ebc', (_f0, _f1, ), ((('S',), ()), (('input',), ('all', 'value')), )),
+    22: ('2a473e2252c0c435c4259ebc', (_f0, _f1, ), ((('S',), ()), (('input',), ('all', 'value')), )),
 }

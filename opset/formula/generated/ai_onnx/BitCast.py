@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load, read_input
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load, read_input
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'BitCast')
@@ -32,6 +32,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    26: ('49eb2da0a438da50f61c37ea', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    26: ('49eb2da0a438da50f61c37ea', (_i0, _f0, ), ((('S',), ()), (('input', 'to'), ('bits', 'dtype')), )),
 }

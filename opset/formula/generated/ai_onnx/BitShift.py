@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy, unary
 
 OP = ('ai.onnx', 'BitShift')
 
@@ -144,7 +144,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('89ab1e81202381d7b4a6928c', (_f0, _f1, )),
-    28: ('89ab1e81202381d7b4a6928c', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('89ab1e81202381d7b4a6928c', (_f0, _f1, ), ((('SX', 'SY'), ('broadcast',)), (('SX', 'SY'), ('all', 'len', 'min', 'range')), )),
+    28: ('89ab1e81202381d7b4a6928c', (_f0, _f1, ), ((('SX', 'SY'), ('broadcast',)), (('SX', 'SY'), ('all', 'len', 'min', 'range')), )),
 }

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Add import _f4 as _i0
 from opset.formula.generated.ai_onnx.Add import _f5 as _i1
 
 OP = ('ai.onnx', 'BitwiseXor')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    18: ('2f365eeb010622bedf5eba12', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    18: ('2f365eeb010622bedf5eba12', (_i0, _i1, ), ((('SA', 'SB'), ('broadcast',)), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
 }

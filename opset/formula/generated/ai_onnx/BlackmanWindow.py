@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, read_input, truthy
 
 OP = ('ai.onnx', 'BlackmanWindow')
 
@@ -65,6 +65,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    17: ('0ec0df16f66328321b234e7a', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    17: ('0ec0df16f66328321b234e7a', (_f0, _f1, ), ((('size',), ('unknown', 'value')), (('size',), ('value',)), )),
 }

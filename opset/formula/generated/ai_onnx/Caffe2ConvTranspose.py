@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i2
@@ -433,6 +433,6 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('6d6835eb402eb3b2dea5c773', (_i0, _i1, _i1, _i1, _f0, _i2, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('6d6835eb402eb3b2dea5c773', (_i0, _i1, _i1, _i1, _f0, _i2, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('CG', 'K', 'N', 'S', 'dl', 'g', 'pd', 'r', 'st'), ('range',)), (('S',), ('len',)), (('group',), ()), (('r', 'strides'), ()), (('dilations', 'r'), ()), (('pads', 'r'), ()), (('K', 'r'), ('len',)), (('CF', 'CI'), ()), (('CI', 'g'), ()), (('CG', 'CO', 'g'), ()), (('K', 'kernel_shape'), ()), (('K', 'S', 'dl', 'pd', 'r', 'st'), ('all', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'Cast')
@@ -645,15 +645,15 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2ac2efab66cb0c23e117039d', (_i0, _f0, )),
-    6: ('05d6aaa98293060018b99642', (_i0, _f1, )),
-    9: ('05d6aaa98293060018b99642', (_i0, _f1, )),
-    13: ('05d6aaa98293060018b99642', (_i0, _f1, )),
-    19: ('05d6aaa98293060018b99642', (_i0, _f1, )),
-    21: ('19668af39c6e5d4d5fa1a7ca', (_i0, _f1, _f2, _f3, )),
-    23: ('19668af39c6e5d4d5fa1a7ca', (_i0, _f1, _f2, _f3, )),
-    24: ('71a27e2410f10274443b14ae', (_i0, _f1, _f4, _f2, _f3, )),
-    25: ('3031ad02f542875b897472b1', (_i0, _f1, _f4, _f5, _f6, )),
-    28: ('3031ad02f542875b897472b1', (_i0, _f1, _f4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('2ac2efab66cb0c23e117039d', (_i0, _f0, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), )),
+    6: ('05d6aaa98293060018b99642', (_i0, _f1, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), )),
+    9: ('05d6aaa98293060018b99642', (_i0, _f1, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), )),
+    13: ('05d6aaa98293060018b99642', (_i0, _f1, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), )),
+    19: ('05d6aaa98293060018b99642', (_i0, _f1, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), )),
+    21: ('19668af39c6e5d4d5fa1a7ca', (_i0, _f1, _f2, _f3, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), )),
+    23: ('19668af39c6e5d4d5fa1a7ca', (_i0, _f1, _f2, _f3, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), )),
+    24: ('71a27e2410f10274443b14ae', (_i0, _f1, _f4, _f2, _f3, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), (('to',), ()), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), )),
+    25: ('3031ad02f542875b897472b1', (_i0, _f1, _f4, _f5, _f6, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), (('to',), ()), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), )),
+    28: ('3031ad02f542875b897472b1', (_i0, _f1, _f4, _f5, _f6, ), ((('S',), ()), (('input', 'to'), ('all', 'value')), (('to',), ()), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), (('input', 'to'), ('abs', 'any', 'dtype', 'is_float', 'value')), )),
 }

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'CastLike')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    15: ('bcc8e4e9e1b5c6859469341e', (_i0, )),
-    19: ('bcc8e4e9e1b5c6859469341e', (_i0, )),
-    21: ('bcc8e4e9e1b5c6859469341e', (_i0, )),
-    23: ('bcc8e4e9e1b5c6859469341e', (_i0, )),
-    24: ('bcc8e4e9e1b5c6859469341e', (_i0, )),
-    25: ('bcc8e4e9e1b5c6859469341e', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    15: ('bcc8e4e9e1b5c6859469341e', (_i0, ), ((('S',), ()), )),
+    19: ('bcc8e4e9e1b5c6859469341e', (_i0, ), ((('S',), ()), )),
+    21: ('bcc8e4e9e1b5c6859469341e', (_i0, ), ((('S',), ()), )),
+    23: ('bcc8e4e9e1b5c6859469341e', (_i0, ), ((('S',), ()), )),
+    24: ('bcc8e4e9e1b5c6859469341e', (_i0, ), ((('S',), ()), )),
+    25: ('bcc8e4e9e1b5c6859469341e', (_i0, ), ((('S',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx', 'Celu')
@@ -29,7 +29,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    12: ('d28854b26025e6086ecf05a7', (_i0, _f0, )),
-    28: ('d28854b26025e6086ecf05a7', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    12: ('d28854b26025e6086ecf05a7', (_i0, _f0, ), ((('X',), ()), (('alpha',), ()), )),
+    28: ('d28854b26025e6086ecf05a7', (_i0, _f0, ), ((('X',), ()), (('alpha',), ()), )),
 }

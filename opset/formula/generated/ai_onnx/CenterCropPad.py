@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 
 OP = ('ai.onnx', 'CenterCropPad')
@@ -328,6 +328,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    18: ('7ecc7fcee67253d640182612', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    18: ('7ecc7fcee67253d640182612', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, ), ((('S', 'ax', 'r', 'shape'), ('len', 'range', 'value')), (('S',), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax',), ('all', 'len', 'range')), (('K', 'ax'), ('len',)), (('shape',), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('ai.onnx', 'Clip')
@@ -110,10 +110,10 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c0ba7b4af861197c5017dfaf', (_i0, )),
-    6: ('c0ba7b4af861197c5017dfaf', (_i0, )),
-    11: ('353f2ef2db419557615bc4ea', (_i0, _f0, _f1, )),
-    12: ('353f2ef2db419557615bc4ea', (_i0, _f0, _f1, )),
-    13: ('353f2ef2db419557615bc4ea', (_i0, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c0ba7b4af861197c5017dfaf', (_i0, ), ((('input',), ()), )),
+    6: ('c0ba7b4af861197c5017dfaf', (_i0, ), ((('input',), ()), )),
+    11: ('353f2ef2db419557615bc4ea', (_i0, _f0, _f1, ), ((('input',), ()), (('min',), ('len',)), (('max',), ('len',)), )),
+    12: ('353f2ef2db419557615bc4ea', (_i0, _f0, _f1, ), ((('input',), ()), (('min',), ('len',)), (('max',), ('len',)), )),
+    13: ('353f2ef2db419557615bc4ea', (_i0, _f0, _f1, ), ((('input',), ()), (('min',), ('len',)), (('max',), ('len',)), )),
 }

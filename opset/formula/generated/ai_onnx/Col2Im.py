@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 
 OP = ('ai.onnx', 'Col2Im')
 
@@ -626,6 +626,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    18: ('0b9341058988849303c37a31', (_f0, _f1, _f2, _f3, _f0, _f1, _f4, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    18: ('0b9341058988849303c37a31', (_f0, _f1, _f2, _f3, _f0, _f1, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('n',), ()), (('n',), ()), (('n',), ()), (('n',), ()), (('n',), ()), (('n',), ()), (('CB', 'N', 'block_shape', 'image_shape', 'n'), ('prod', 'unknown', 'value')), (('n',), ()), (('n', 'nb'), ()), (('block_shape', 'image_shape'), ('all', 'value')), (('CB', 'block_shape'), ('all', 'prod', 'value')), (('L', 'block_shape', 'dilations', 'image_shape', 'n', 'nb', 'pads', 'strides'), ('all', 'floor', 'prod', 'range', 'value')), )),
 }

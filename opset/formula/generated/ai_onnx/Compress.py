@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 
 OP = ('ai.onnx', 'Compress')
@@ -628,8 +628,8 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('b8a4a216732680598fe1a880', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, )),
-    11: ('a286176d64c781655c4e2a70', (_f0, _i0, _f1, _f2, _f3, _f6, _f7, )),
-    28: ('a286176d64c781655c4e2a70', (_f0, _i0, _f1, _f2, _f3, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('b8a4a216732680598fe1a880', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, ), ((('S', 'ax', 'axis', 'condition', 'n'), ('sum', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'ax', 'axis', 'r'), ('prod',)), (('r',), ()), (('axis', 'r'), ()), (('axis', 'condition', 'n', 'r'), ('any', 'value')), )),
+    11: ('a286176d64c781655c4e2a70', (_f0, _i0, _f1, _f2, _f3, _f6, _f7, ), ((('S', 'ax', 'axis', 'condition', 'n'), ('sum', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'ax', 'axis', 'r'), ('prod',)), (('r',), ()), (('axis', 'r'), ()), (('axis', 'condition', 'n', 'r'), ('any', 'value')), )),
+    28: ('a286176d64c781655c4e2a70', (_f0, _i0, _f1, _f2, _f3, _f6, _f7, ), ((('S', 'ax', 'axis', 'condition', 'n'), ('sum', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'ax', 'axis', 'r'), ('prod',)), (('r',), ()), (('axis', 'r'), ()), (('axis', 'condition', 'n', 'r'), ('any', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i1
 
@@ -328,9 +328,9 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ee9920d72ffd4bdc388413a2', (_f0, _f1, _f2, _f3, _i0, _f4, _f5, _f6, )),
-    4: ('27c5b4caabbe1134439783cc', (_f1, _f2, _f3, _i0, _f4, _f5, _f6, )),
-    11: ('06415f922a41d6fe45eae3d4', (_f1, _f2, _f3, _i0, _f4, _i1, _f6, )),
-    13: ('06415f922a41d6fe45eae3d4', (_f1, _f2, _f3, _i0, _f4, _i1, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ee9920d72ffd4bdc388413a2', (_f0, _f1, _f2, _f3, _i0, _f4, _f5, _f6, ), (((), ()), (('ax', 'inputs', 'r'), ('range', 'sum')), (('inputs',), ('all', 'len', 'value')), (('inputs',), ('len',)), (('axis', 'r'), ()), (('inputs', 'r'), ('all', 'len')), (('axis', 'r'), ()), (('ax', 'inputs', 'r'), ('all', 'len', 'range')), )),
+    4: ('27c5b4caabbe1134439783cc', (_f1, _f2, _f3, _i0, _f4, _f5, _f6, ), ((('ax', 'inputs', 'r'), ('range', 'sum')), (('inputs',), ('all', 'len', 'value')), (('inputs',), ('len',)), (('axis', 'r'), ()), (('inputs', 'r'), ('all', 'len')), (('axis', 'r'), ()), (('ax', 'inputs', 'r'), ('all', 'len', 'range')), )),
+    11: ('06415f922a41d6fe45eae3d4', (_f1, _f2, _f3, _i0, _f4, _i1, _f6, ), ((('ax', 'inputs', 'r'), ('range', 'sum')), (('inputs',), ('all', 'len', 'value')), (('inputs',), ('len',)), (('axis', 'r'), ()), (('inputs', 'r'), ('all', 'len')), (('axis', 'r'), ()), (('ax', 'inputs', 'r'), ('all', 'len', 'range')), )),
+    13: ('06415f922a41d6fe45eae3d4', (_f1, _f2, _f3, _i0, _f4, _i1, _f6, ), ((('ax', 'inputs', 'r'), ('range', 'sum')), (('inputs',), ('all', 'len', 'value')), (('inputs',), ('len',)), (('axis', 'r'), ()), (('inputs', 'r'), ('all', 'len')), (('axis', 'r'), ()), (('ax', 'inputs', 'r'), ('all', 'len', 'range')), )),
 }

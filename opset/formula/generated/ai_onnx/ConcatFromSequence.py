@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
 
 OP = ('ai.onnx', 'ConcatFromSequence')
 
@@ -422,6 +422,6 @@ def _f7(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('2c2b5fbc667d7ab27290051a', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('2c2b5fbc667d7ab27290051a', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, ), ((('E', 'a', 'input_sequence', 'new_axis'), ('len', 'sum')), (('input_sequence',), ()), (('E',), ('len',)), (('axis', 'new_axis', 'r'), ()), (('input_sequence',), ('len',)), (('axis', 'new_axis', 'r'), ()), (('new_axis', 'r'), ()), (('E', 'a', 'input_sequence', 'new_axis', 'r'), ('all', 'len')), )),
 }

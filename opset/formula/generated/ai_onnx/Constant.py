@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, check_length, compare, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, check_length, compare, iterated, load, truthy
 
 OP = ('ai.onnx', 'Constant')
 
@@ -62,15 +62,15 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b8e1dda3ac0aa3820ad2990b', ()),
-    9: ('b8e1dda3ac0aa3820ad2990b', ()),
-    11: ('b8e1dda3ac0aa3820ad2990b', ()),
-    12: ('14cd3fde4e38f58ff02d9fcd', (_f0, )),
-    13: ('14cd3fde4e38f58ff02d9fcd', (_f0, )),
-    19: ('14cd3fde4e38f58ff02d9fcd', (_f0, )),
-    21: ('14cd3fde4e38f58ff02d9fcd', (_f0, )),
-    23: ('14cd3fde4e38f58ff02d9fcd', (_f0, )),
-    24: ('14cd3fde4e38f58ff02d9fcd', (_f0, )),
-    25: ('14cd3fde4e38f58ff02d9fcd', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b8e1dda3ac0aa3820ad2990b', (), ()),
+    9: ('b8e1dda3ac0aa3820ad2990b', (), ()),
+    11: ('b8e1dda3ac0aa3820ad2990b', (), ()),
+    12: ('14cd3fde4e38f58ff02d9fcd', (_f0, ), ((('value_float', 'value_floats', 'value_int', 'value_ints', 'value_string', 'value_strings'), ('len',)), )),
+    13: ('14cd3fde4e38f58ff02d9fcd', (_f0, ), ((('value_float', 'value_floats', 'value_int', 'value_ints', 'value_string', 'value_strings'), ('len',)), )),
+    19: ('14cd3fde4e38f58ff02d9fcd', (_f0, ), ((('value_float', 'value_floats', 'value_int', 'value_ints', 'value_string', 'value_strings'), ('len',)), )),
+    21: ('14cd3fde4e38f58ff02d9fcd', (_f0, ), ((('value_float', 'value_floats', 'value_int', 'value_ints', 'value_string', 'value_strings'), ('len',)), )),
+    23: ('14cd3fde4e38f58ff02d9fcd', (_f0, ), ((('value_float', 'value_floats', 'value_int', 'value_ints', 'value_string', 'value_strings'), ('len',)), )),
+    24: ('14cd3fde4e38f58ff02d9fcd', (_f0, ), ((('value_float', 'value_floats', 'value_int', 'value_ints', 'value_string', 'value_strings'), ('len',)), )),
+    25: ('14cd3fde4e38f58ff02d9fcd', (_f0, ), ((('value_float', 'value_floats', 'value_int', 'value_ints', 'value_string', 'value_strings'), ('len',)), )),
 }

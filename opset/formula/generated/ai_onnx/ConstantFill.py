@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'ConstantFill')
 
@@ -365,6 +365,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f511e9155d811e7f93762016', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f511e9155d811e7f93762016', (_f0, _f1, _f2, _f3, _f4, ), ((('extra_shape', 'input', 'input_as_shape', 'shape'), ('value',)), (('input', 'shape'), ()), (('extra_shape', 'input'), ()), (('input', 'input_as_shape'), ('len',)), (('input', 'input_as_shape'), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, read_input, truthy
 
 OP = ('ai.onnx', 'ConstantOfShape')
 
@@ -57,11 +57,11 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, )),
-    20: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, )),
-    21: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, )),
-    23: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, )),
-    24: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, )),
-    25: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, ), ((('input',), ('value',)), (('input',), ('all', 'value')), )),
+    20: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, ), ((('input',), ('value',)), (('input',), ('all', 'value')), )),
+    21: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, ), ((('input',), ('value',)), (('input',), ('all', 'value')), )),
+    23: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, ), ((('input',), ('value',)), (('input',), ('all', 'value')), )),
+    24: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, ), ((('input',), ('value',)), (('input',), ('all', 'value')), )),
+    25: ('ae7f73d17794af896ac7eaf8', (_f0, _f1, ), ((('input',), ('value',)), (('input',), ('all', 'value')), )),
 }

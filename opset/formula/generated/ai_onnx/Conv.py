@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i2
@@ -227,8 +227,8 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b98d0348daa4fd5b116c0048', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _i6, _f2, _i7, _f3, _f4, _f5, _i8, _i9, )),
-    11: ('b98d0348daa4fd5b116c0048', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _i6, _f2, _i7, _f3, _f4, _f5, _i8, _i9, )),
-    22: ('b98d0348daa4fd5b116c0048', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _i6, _f2, _i7, _f3, _f4, _f5, _i8, _i9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b98d0348daa4fd5b116c0048', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _i6, _f2, _i7, _f3, _f4, _f5, _i8, _i9, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('M', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('K', 'r'), ('len',)), (('C', 'CG', 'group'), ()), (('M', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    11: ('b98d0348daa4fd5b116c0048', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _i6, _f2, _i7, _f3, _f4, _f5, _i8, _i9, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('M', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('K', 'r'), ('len',)), (('C', 'CG', 'group'), ()), (('M', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    22: ('b98d0348daa4fd5b116c0048', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _i6, _f2, _i7, _f3, _f4, _f5, _i8, _i9, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('M', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('K', 'r'), ('len',)), (('C', 'CG', 'group'), ()), (('M', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
 }

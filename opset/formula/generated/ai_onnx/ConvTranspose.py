@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f8 as _i10
@@ -337,8 +337,8 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('3fc74421be965fa989aceb96', (_i0, _i1, _i2, _i1, _f0, _i1, _i1, _i3, _i4, _i0, _i1, _f1, _i5, _i6, _i7, _f2, _i8, _f3, _f4, _i9, _i10, )),
-    11: ('daffe704d77e1923a39a9f3e', (_i0, _i1, _i2, _i1, _f0, _i1, _i1, _i3, _i4, _i0, _i1, _f1, _i5, _i6, _i7, _f2, _i8, _f3, _f4, _i9, _i10, _f5, )),
-    22: ('daffe704d77e1923a39a9f3e', (_i0, _i1, _i2, _i1, _f0, _i1, _i1, _i3, _i4, _i0, _i1, _f1, _i5, _i6, _i7, _f2, _i8, _f3, _f4, _i9, _i10, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('3fc74421be965fa989aceb96', (_i0, _i1, _i2, _i1, _f0, _i1, _i1, _i3, _i4, _i0, _i1, _f1, _i5, _i6, _i7, _f2, _i8, _f3, _f4, _i9, _i10, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('MG', 'N', 'group', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'output_padding', 'output_shape', 'padsum', 'r', 'strides'), ('range',)), (('K', 'r'), ('len',)), (('C', 'group'), ()), (('B', 'MG', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    11: ('daffe704d77e1923a39a9f3e', (_i0, _i1, _i2, _i1, _f0, _i1, _i1, _i3, _i4, _i0, _i1, _f1, _i5, _i6, _i7, _f2, _i8, _f3, _f4, _i9, _i10, _f5, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('MG', 'N', 'group', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'output_padding', 'output_shape', 'padsum', 'r', 'strides'), ('range',)), (('K', 'r'), ('len',)), (('C', 'group'), ()), (('B', 'MG', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('auto_pad', 'pads'), ('all',)), (('dilations', 'output_padding', 'r', 'strides'), ('all', 'range')), )),
+    22: ('daffe704d77e1923a39a9f3e', (_i0, _i1, _i2, _i1, _f0, _i1, _i1, _i3, _i4, _i0, _i1, _f1, _i5, _i6, _i7, _f2, _i8, _f3, _f4, _i9, _i10, _f5, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('MG', 'N', 'group', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'output_padding', 'output_shape', 'padsum', 'r', 'strides'), ('range',)), (('K', 'r'), ('len',)), (('C', 'group'), ()), (('B', 'MG', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('auto_pad', 'pads'), ('all',)), (('dilations', 'output_padding', 'r', 'strides'), ('all', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 
 OP = ('ai.onnx', 'CumProd')
@@ -71,6 +71,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    26: ('72abdc70f2ed73169f75ead7', (_f0, _i0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    26: ('72abdc70f2ed73169f75ead7', (_f0, _i0, _f1, ), ((('x',), ()), (('S',), ('len',)), (('axis', 'r'), ('all', 'value')), )),
 }

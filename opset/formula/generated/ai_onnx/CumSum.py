@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.CumProd import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.CumProd import _f1 as _i2
 
 OP = ('ai.onnx', 'CumSum')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('72abdc70f2ed73169f75ead7', (_i0, _i1, _i2, )),
-    14: ('72abdc70f2ed73169f75ead7', (_i0, _i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('72abdc70f2ed73169f75ead7', (_i0, _i1, _i2, ), ((('x',), ()), (('S',), ('len',)), (('axis', 'r'), ('all', 'value')), )),
+    14: ('72abdc70f2ed73169f75ead7', (_i0, _i1, _i2, ), ((('x',), ()), (('S',), ('len',)), (('axis', 'r'), ('all', 'value')), )),
 }

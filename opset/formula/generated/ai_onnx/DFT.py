@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i1
 
@@ -2325,7 +2325,7 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    17: ('d05c7364ee9efcbfd7bb321e', (_f0, _i0, _i1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
-    20: ('9ec67072eb4e13d5ca278336', (_f9, _i0, _f1, _f2, _f10, _f4, _f5, _f6, _f11, _f12, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    17: ('d05c7364ee9efcbfd7bb321e', (_f0, _i0, _i1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, ), ((('S', 'ax', 'dft_length', 'inverse', 'onesided', 'r'), ('floor', 'range', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S',), ('len',)), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'inverse', 'onesided'), ('len',)), (('S', 'inverse', 'onesided'), ('len',)), (('dft_length',), ('value',)), (('S', 'ax', 'dft_length', 'inverse', 'onesided', 'r'), ()), (('S', 'ax', 'dft_length', 'inverse', 'onesided', 'r'), ('floor', 'value')), )),
+    20: ('9ec67072eb4e13d5ca278336', (_f9, _i0, _f1, _f2, _f10, _f4, _f5, _f6, _f11, _f12, ), ((('S', 'axis', 'dft_length', 'inverse', 'onesided', 'r'), ('floor', 'range', 'unknown', 'value')), (('S',), ('len',)), (('S',), ('len',)), (('S',), ('len',)), (('axis', 'r'), ('value',)), (('S', 'inverse', 'onesided'), ('len',)), (('S', 'inverse', 'onesided'), ('len',)), (('dft_length',), ('value',)), (('S', 'axis', 'dft_length', 'inverse', 'onesided', 'r'), ('all', 'value')), (('S', 'axis', 'dft_length', 'inverse', 'onesided', 'r'), ('any', 'floor', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i2
@@ -465,7 +465,7 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    19: ('b2f55e16d66b7c5901c0cf85', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _f2, _i6, _f3, _f4, _f5, _f6, _f7, _f8, )),
-    22: ('b2f55e16d66b7c5901c0cf85', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _f2, _i6, _f3, _f4, _f5, _f6, _f7, _f8, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    19: ('b2f55e16d66b7c5901c0cf85', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _f2, _i6, _f3, _f4, _f5, _f6, _f7, _f8, ), ((('r',), ()), (('r',), ()), (('WK',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('N', 'OC', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'ek', 'pads', 'r', 'strides'), ('floor', 'range')), (('r',), ()), (('WK', 'kernel_shape', 'r'), ('all', 'len', 'range')), (('C', 'CG', 'OC', 'group'), ()), (('C', 'offset_group'), ()), (('out',), ('all',)), (('O', 'OFF', 'kernel_shape', 'offset_group', 'out', 'r'), ('prod',)), (('M', 'MO', 'kernel_shape', 'mask', 'offset_group', 'out'), ('prod',)), )),
+    22: ('b2f55e16d66b7c5901c0cf85', (_i0, _i1, _f0, _i1, _i2, _i3, _i0, _i1, _f1, _i4, _i5, _f2, _i6, _f3, _f4, _f5, _f6, _f7, _f8, ), ((('r',), ()), (('r',), ()), (('WK',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('N', 'OC', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'ek', 'pads', 'r', 'strides'), ('floor', 'range')), (('r',), ()), (('WK', 'kernel_shape', 'r'), ('all', 'len', 'range')), (('C', 'CG', 'OC', 'group'), ()), (('C', 'offset_group'), ()), (('out',), ('all',)), (('O', 'OFF', 'kernel_shape', 'offset_group', 'out', 'r'), ('prod',)), (('M', 'MO', 'kernel_shape', 'mask', 'offset_group', 'out'), ('prod',)), )),
 }

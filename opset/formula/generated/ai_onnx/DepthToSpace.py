@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
 
 OP = ('ai.onnx', 'DepthToSpace')
 
@@ -66,9 +66,9 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('aa9817d2454169a587d2b9fd', (_f0, _f1, )),
-    11: ('aa9817d2454169a587d2b9fd', (_f0, _f1, )),
-    13: ('aa9817d2454169a587d2b9fd', (_f0, _f1, )),
-    28: ('aa9817d2454169a587d2b9fd', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('aa9817d2454169a587d2b9fd', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('C', 'blocksize'), ()), )),
+    11: ('aa9817d2454169a587d2b9fd', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('C', 'blocksize'), ()), )),
+    13: ('aa9817d2454169a587d2b9fd', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('C', 'blocksize'), ()), )),
+    28: ('aa9817d2454169a587d2b9fd', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('C', 'blocksize'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -752,13 +752,13 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('fae8ce01985508ae838b17b2', (_i0, _i1, _f0, _f1, )),
-    13: ('87a60d1a4ebf42db35547f8c', (_i0, _i1, _i2, _f0, _f2, )),
-    19: ('87a60d1a4ebf42db35547f8c', (_i0, _i1, _i2, _f0, _f2, )),
-    21: ('a746275c91574a8e0079478d', (_i0, _i1, _i2, _f0, _f3, )),
-    23: ('92f95f4c390980624d049200', (_i0, _f4, _i1, _i2, _f0, _f3, )),
-    24: ('b61cd4b32003e786f912a110', (_i0, _f4, _i1, _i2, _f0, _f3, _f5, )),
-    25: ('b61cd4b32003e786f912a110', (_i0, _f4, _i1, _i2, _f0, _f3, _f5, )),
-    28: ('b61cd4b32003e786f912a110', (_i0, _f4, _i1, _i2, _f0, _f3, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('fae8ce01985508ae838b17b2', (_i0, _i1, _f0, _f1, ), ((('S',), ()), (('S',), ('len',)), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('x_scale',), ('per_tensor',)), )),
+    13: ('87a60d1a4ebf42db35547f8c', (_i0, _i1, _i2, _f0, _f2, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'r', 'x_scale'), ('len',)), )),
+    19: ('87a60d1a4ebf42db35547f8c', (_i0, _i1, _i2, _f0, _f2, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'r', 'x_scale'), ('len',)), )),
+    21: ('a746275c91574a8e0079478d', (_i0, _i1, _i2, _f0, _f3, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'x_scale'), ('all', 'ceil', 'len', 'range')), )),
+    23: ('92f95f4c390980624d049200', (_i0, _f4, _i1, _i2, _f0, _f3, ), ((('S',), ()), (('output_dtype', 'x_scale'), ('tensor', 'type_of')), (('S',), ('len',)), (('axis', 'r'), ()), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'x_scale'), ('all', 'ceil', 'len', 'range')), )),
+    24: ('b61cd4b32003e786f912a110', (_i0, _f4, _i1, _i2, _f0, _f3, _f5, ), ((('S',), ()), (('output_dtype', 'x_scale'), ('tensor', 'type_of')), (('S',), ('len',)), (('axis', 'r'), ()), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'x_scale'), ('all', 'ceil', 'len', 'range')), (('output_dtype', 'x_scale'), ('dtype',)), )),
+    25: ('b61cd4b32003e786f912a110', (_i0, _f4, _i1, _i2, _f0, _f3, _f5, ), ((('S',), ()), (('output_dtype', 'x_scale'), ('tensor', 'type_of')), (('S',), ('len',)), (('axis', 'r'), ()), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'x_scale'), ('all', 'ceil', 'len', 'range')), (('output_dtype', 'x_scale'), ('dtype',)), )),
+    28: ('b61cd4b32003e786f912a110', (_i0, _f4, _i1, _i2, _f0, _f3, _f5, ), ((('S',), ()), (('output_dtype', 'x_scale'), ('tensor', 'type_of')), (('S',), ('len',)), (('axis', 'r'), ()), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'x_scale'), ('all', 'ceil', 'len', 'range')), (('output_dtype', 'x_scale'), ('dtype',)), )),
 }

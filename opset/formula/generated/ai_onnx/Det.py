@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'Det')
@@ -30,7 +30,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('14e46b68f6c0a5c99b59e591', (_i0, _f0, )),
-    22: ('14e46b68f6c0a5c99b59e591', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('14e46b68f6c0a5c99b59e591', (_i0, _f0, ), ((('S',), ()), (('K', 'M'), ()), )),
+    22: ('14e46b68f6c0a5c99b59e591', (_i0, _f0, ), ((('S',), ()), (('K', 'M'), ()), )),
 }

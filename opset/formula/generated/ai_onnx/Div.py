@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.And import _f0 as _i0
 from opset.formula.generated.ai_onnx.Add import _f1 as _i1
 from opset.formula.generated.ai_onnx.Add import _f2 as _i2
@@ -307,10 +307,10 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f48ca1a57aae00a09415e41a', (_i0, _f0, _i1, _i2, _i3, )),
-    6: ('9efef78591d227889ca3b39c', (_i0, _f0, _i1, _i2, _i3, _f1, )),
-    7: ('4180a2228e6099a8d6ea5b03', (_i4, _f0, _i5, _f1, )),
-    13: ('4180a2228e6099a8d6ea5b03', (_i4, _f0, _i5, _f1, )),
-    14: ('4180a2228e6099a8d6ea5b03', (_i4, _f0, _i5, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f48ca1a57aae00a09415e41a', (_i0, _f0, _i1, _i2, _i3, ), ((('SA',), ()), (('A', 'B'), ('all', 'int', 'len', 'max', 'range', 'value')), (('SA', 'SB', 'axis'), ('len',)), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'broadcast', 'start'), ('all', 'len', 'range')), )),
+    6: ('9efef78591d227889ca3b39c', (_i0, _f0, _i1, _i2, _i3, _f1, ), ((('SA',), ()), (('A', 'B'), ('all', 'int', 'len', 'max', 'range', 'value')), (('SA', 'SB', 'axis'), ('len',)), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'broadcast', 'start'), ('all', 'len', 'range')), (('B',), ('all', 'dtype', 'is_integer', 'value')), )),
+    7: ('4180a2228e6099a8d6ea5b03', (_i4, _f0, _i5, _f1, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('all', 'int', 'len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), (('B',), ('all', 'dtype', 'is_integer', 'value')), )),
+    13: ('4180a2228e6099a8d6ea5b03', (_i4, _f0, _i5, _f1, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('all', 'int', 'len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), (('B',), ('all', 'dtype', 'is_integer', 'value')), )),
+    14: ('4180a2228e6099a8d6ea5b03', (_i4, _f0, _i5, _f1, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('all', 'int', 'len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), (('B',), ('all', 'dtype', 'is_integer', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'Dropout')
@@ -116,12 +116,12 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, )),
-    6: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, )),
-    7: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, )),
-    10: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, )),
-    12: ('5a514a02b19816d18febdf77', (_i0, _i0, _f1, )),
-    13: ('5a514a02b19816d18febdf77', (_i0, _i0, _f1, )),
-    22: ('5a514a02b19816d18febdf77', (_i0, _i0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, ), ((('S',), ()), (('S',), ()), (('ratio',), ()), )),
+    6: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, ), ((('S',), ()), (('S',), ()), (('ratio',), ()), )),
+    7: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, ), ((('S',), ()), (('S',), ()), (('ratio',), ()), )),
+    10: ('184d9b0e28f9e12194e8b01f', (_i0, _i0, _f0, ), ((('S',), ()), (('S',), ()), (('ratio',), ()), )),
+    12: ('5a514a02b19816d18febdf77', (_i0, _i0, _f1, ), ((('S',), ()), (('S',), ()), (('ratio',), ('all', 'value')), )),
+    13: ('5a514a02b19816d18febdf77', (_i0, _i0, _f1, ), ((('S',), ()), (('S',), ()), (('ratio',), ('all', 'value')), )),
+    22: ('5a514a02b19816d18febdf77', (_i0, _i0, _f1, ), ((('S',), ()), (('S',), ()), (('ratio',), ('all', 'value')), )),
 }

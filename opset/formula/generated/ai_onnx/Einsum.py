@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
 
 OP = ('ai.onnx', 'Einsum')
 
@@ -2255,7 +2255,7 @@ def _f26(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    12: ('3f0c0a6fa304ebf702a82b66', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24, _f25, _f26, )),
-    28: ('3f0c0a6fa304ebf702a82b66', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24, _f25, _f26, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    12: ('3f0c0a6fa304ebf702a82b66', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24, _f25, _f26, ), ((('arrow', 'ell', 'outs', 'rdots', 'sizes'), ('broadcast',)), (('Inputs',), ('len',)), (('equation',), ()), (('eq',), ('len', 'range')), (('arrow', 'eq'), ()), (('arrow', 'eq'), ()), (('lhs',), ('len', 'range')), (('cuts', 'lhs'), ('len', 'range')), (('n', 'terms'), ('len', 'min')), (('terms',), ('len', 'range')), (('terms',), ()), (('Inputs', 'dots', 'labels', 'm'), ('len', 'range')), (('dots', 'erank', 'labels', 'm'), ('len', 'range')), (('Inputs', 'axis_of', 'labels', 'm'), ('len', 'range')), (('Inputs', 'dots', 'erank', 'm'), ('range',)), (('ellipses',), ('broadcast',)), (('rhs',), ('len', 'range')), (('arrow', 'lhs', 'rhs'), ('len',)), (('arrow', 'eq', 'lhs', 'rhs'), ('all', 'len')), (('n', 'terms'), ('len',)), (('dots', 'rdots', 'rhs', 'terms'), ('all', 'len', 'range')), (('Inputs', 'dots', 'erank', 'labels', 'm'), ('all', 'len', 'range')), (('dots', 'erank', 'm'), ('all', 'range')), (('ellipses',), ('all', 'len', 'min', 'range')), (('sizes',), ('all',)), (('lhs', 'outs'), ('all', 'len')), (('arrow', 'erank', 'rdots'), ('all',)), )),
+    28: ('3f0c0a6fa304ebf702a82b66', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24, _f25, _f26, ), ((('arrow', 'ell', 'outs', 'rdots', 'sizes'), ('broadcast',)), (('Inputs',), ('len',)), (('equation',), ()), (('eq',), ('len', 'range')), (('arrow', 'eq'), ()), (('arrow', 'eq'), ()), (('lhs',), ('len', 'range')), (('cuts', 'lhs'), ('len', 'range')), (('n', 'terms'), ('len', 'min')), (('terms',), ('len', 'range')), (('terms',), ()), (('Inputs', 'dots', 'labels', 'm'), ('len', 'range')), (('dots', 'erank', 'labels', 'm'), ('len', 'range')), (('Inputs', 'axis_of', 'labels', 'm'), ('len', 'range')), (('Inputs', 'dots', 'erank', 'm'), ('range',)), (('ellipses',), ('broadcast',)), (('rhs',), ('len', 'range')), (('arrow', 'lhs', 'rhs'), ('len',)), (('arrow', 'eq', 'lhs', 'rhs'), ('all', 'len')), (('n', 'terms'), ('len',)), (('dots', 'rdots', 'rhs', 'terms'), ('all', 'len', 'range')), (('Inputs', 'dots', 'erank', 'labels', 'm'), ('all', 'len', 'range')), (('dots', 'erank', 'm'), ('all', 'range')), (('ellipses',), ('all', 'len', 'min', 'range')), (('sizes',), ('all',)), (('lhs', 'outs'), ('all', 'len')), (('arrow', 'erank', 'rdots'), ('all',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.And import _f0 as _i0
 from opset.formula.generated.ai_onnx.Add import _f1 as _i1
 from opset.formula.generated.ai_onnx.Add import _f2 as _i2
@@ -173,10 +173,10 @@ def _f0(ev: Evaluator) -> Any:
     return t14
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f9c95c7de4f074a44d32cc68', (_i0, _i1, _i2, _i3, )),
-    7: ('bf5ef9ea98f4bcfffb72039e', (_i4, _f0, _i5, )),
-    11: ('bf5ef9ea98f4bcfffb72039e', (_i4, _f0, _i5, )),
-    13: ('bf5ef9ea98f4bcfffb72039e', (_i4, _f0, _i5, )),
-    19: ('bf5ef9ea98f4bcfffb72039e', (_i4, _f0, _i5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f9c95c7de4f074a44d32cc68', (_i0, _i1, _i2, _i3, ), ((('SA',), ()), (('SA', 'SB', 'axis'), ('len',)), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'broadcast', 'start'), ('all', 'len', 'range')), )),
+    7: ('bf5ef9ea98f4bcfffb72039e', (_i4, _f0, _i5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
+    11: ('bf5ef9ea98f4bcfffb72039e', (_i4, _f0, _i5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
+    13: ('bf5ef9ea98f4bcfffb72039e', (_i4, _f0, _i5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
+    19: ('bf5ef9ea98f4bcfffb72039e', (_i4, _f0, _i5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, read_input, truthy
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 
 OP = ('ai.onnx', 'Erf')
@@ -95,7 +95,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('22739a60db9cf82469dc849c', (_i0, _f0, )),
-    13: ('586e3eab34c84860b0d2fd9c', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('22739a60db9cf82469dc849c', (_i0, _f0, ), ((('A',), ()), (('input',), ('abs', 'any', 'type_of', 'value')), )),
+    13: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
 }

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 
 OP = ('ai.onnx', 'Exp')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('586e3eab34c84860b0d2fd9c', (_i0, )),
-    6: ('586e3eab34c84860b0d2fd9c', (_i0, )),
-    13: ('586e3eab34c84860b0d2fd9c', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
+    6: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
+    13: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
 }

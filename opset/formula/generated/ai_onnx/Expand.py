@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'Expand')
 
@@ -320,7 +320,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    8: ('a0bca7d7296a6f2adf5eb139', (_f0, _f1, _f2, )),
-    13: ('a0bca7d7296a6f2adf5eb139', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    8: ('a0bca7d7296a6f2adf5eb139', (_f0, _f1, _f2, ), ((('K', 'S', 'shape'), ('broadcast', 'len', 'max', 'range', 'unknown', 'value')), (('shape',), ('all', 'value')), (('K', 'S', 'shape'), ('all', 'len', 'min', 'range', 'value')), )),
+    13: ('a0bca7d7296a6f2adf5eb139', (_f0, _f1, _f2, ), ((('K', 'S', 'shape'), ('broadcast', 'len', 'max', 'range', 'unknown', 'value')), (('shape',), ('all', 'value')), (('K', 'S', 'shape'), ('all', 'len', 'min', 'range', 'value')), )),
 }

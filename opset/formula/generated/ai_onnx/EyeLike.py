@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 
 OP = ('ai.onnx', 'EyeLike')
 
@@ -19,7 +19,7 @@ def _f0(ev: Evaluator) -> Any:
     return t3
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('96a4a4dd2a1cda7305da500c', (_f0, )),
-    22: ('96a4a4dd2a1cda7305da500c', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('96a4a4dd2a1cda7305da500c', (_f0, ), ((('M', 'N'), ()), )),
+    22: ('96a4a4dd2a1cda7305da500c', (_f0, ), ((('M', 'N'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, sliced, truthy
 
 OP = ('ai.onnx', 'FC')
 
@@ -241,6 +241,6 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('077427453a71cedb3c1c3458', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('077427453a71cedb3c1c3458', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, ), ((('M', 'N'), ()), (('A', 'axis'), ('len',)), (('WS', 'axis_w'), ('len',)), (('A', 'ax'), ('prod',)), (('A', 'ax'), ('prod',)), (('WS', 'aw'), ('prod',)), (('WS', 'aw'), ('prod',)), (('A', 'ax'), ('len',)), (('WS', 'aw'), ('len',)), (('K', 'KW'), ()), (('N', 'NB'), ()), )),
 }

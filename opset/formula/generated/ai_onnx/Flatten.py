@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load, sliced, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load, sliced, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i0
 
 OP = ('ai.onnx', 'Flatten')
@@ -96,13 +96,13 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2b0f9da4681e1f133d4dd8fc', (_f0, _f1, _i0, _f2, )),
-    9: ('2b0f9da4681e1f133d4dd8fc', (_f0, _f1, _i0, _f2, )),
-    11: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
-    13: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
-    21: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
-    23: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
-    24: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
-    25: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('2b0f9da4681e1f133d4dd8fc', (_f0, _f1, _i0, _f2, ), ((('D', 'ax'), ('prod',)), (('D',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
+    9: ('2b0f9da4681e1f133d4dd8fc', (_f0, _f1, _i0, _f2, ), ((('D', 'ax'), ('prod',)), (('D',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
+    11: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, ), ((('D', 'ax'), ('prod',)), (('D',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
+    13: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, ), ((('D', 'ax'), ('prod',)), (('D',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
+    21: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, ), ((('D', 'ax'), ('prod',)), (('D',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
+    23: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, ), ((('D', 'ax'), ('prod',)), (('D',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
+    24: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, ), ((('D', 'ax'), ('prod',)), (('D',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
+    25: ('ab4e15ea4418ae8be4331476', (_f0, _f1, _i0, _f3, ), ((('D', 'ax'), ('prod',)), (('D',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
 }

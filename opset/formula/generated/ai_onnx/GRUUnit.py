@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, truthy
 
 OP = ('ai.onnx', 'GRUUnit')
 
@@ -164,6 +164,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('659909a2a5c4d34df656f6ac', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('659909a2a5c4d34df656f6ac', (_f0, _f1, _f2, _f3, ), ((('hidden_prev',), ()), (('D', 'G'), ()), (('P', 'Q'), ('all', 'len')), (('TS',), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i1
 from opset.formula.generated.ai_onnx.Compress import _f3 as _i2
@@ -214,8 +214,8 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('cd6a5c7d3a1f61bbb823cf00', (_f0, _f1, _i0, _i1, _i2, _i3, _f2, )),
-    11: ('c85e73231b813606b37d062c', (_f0, _f1, _i0, _i1, _i2, _i3, _f3, )),
-    13: ('c85e73231b813606b37d062c', (_f0, _f1, _i0, _i1, _i2, _i3, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('cd6a5c7d3a1f61bbb823cf00', (_f0, _f1, _i0, _i1, _i2, _i3, _f2, ), ((('I', 'S', 'ax'), ()), (('data', 'indices'), ('len', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('axis', 'r'), ()), (('S', 'ax', 'indices'), ('all', 'value')), )),
+    11: ('c85e73231b813606b37d062c', (_f0, _f1, _i0, _i1, _i2, _i3, _f3, ), ((('I', 'S', 'ax'), ()), (('data', 'indices'), ('len', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('axis', 'r'), ()), (('S', 'ax', 'indices'), ('all', 'value')), )),
+    13: ('c85e73231b813606b37d062c', (_f0, _f1, _i0, _i1, _i2, _i3, _f3, ), ((('I', 'S', 'ax'), ()), (('data', 'indices'), ('len', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('axis', 'r'), ()), (('S', 'ax', 'indices'), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i1
 from opset.formula.generated.ai_onnx.Compress import _f3 as _i2
@@ -284,7 +284,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('938be10c30c10cb57fc32ce8', (_f0, _i0, _i1, _i2, _f1, _i3, _f2, _f3, )),
-    13: ('938be10c30c10cb57fc32ce8', (_f0, _i0, _i1, _i2, _f1, _i3, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('938be10c30c10cb57fc32ce8', (_f0, _i0, _i1, _i2, _f1, _i3, _f2, _f3, ), ((('I',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('I', 'r'), ('len',)), (('axis', 'r'), ()), (('I', 'S', 'ax', 'axis', 'r'), ('all', 'len', 'range')), (('S', 'ax', 'axis', 'indices', 'r'), ('all', 'value')), )),
+    13: ('938be10c30c10cb57fc32ce8', (_f0, _i0, _i1, _i2, _f1, _i3, _f2, _f3, ), ((('I',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('I', 'r'), ('len',)), (('axis', 'r'), ()), (('I', 'S', 'ax', 'axis', 'r'), ('all', 'len', 'range')), (('S', 'ax', 'axis', 'indices', 'r'), ('all', 'value')), )),
 }

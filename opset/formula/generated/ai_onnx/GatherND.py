@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.Compress import _f3 as _i1
 
@@ -584,8 +584,8 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('07e601f1e49c9db677e7f797', (_f0, _i0, _f1, _f2, _i1, _f3, _f4, _f5, )),
-    12: ('801c20746c87dbfc1c16981f', (_f6, _i0, _f1, _f2, _i1, _f3, _f7, _f8, _f9, _f10, )),
-    13: ('801c20746c87dbfc1c16981f', (_f6, _i0, _f1, _f2, _i1, _f3, _f7, _f8, _f9, _f10, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('07e601f1e49c9db677e7f797', (_f0, _i0, _f1, _f2, _i1, _f3, _f4, _f5, ), ((('I', 'S', 'k'), ()), (('S',), ('len',)), (('I',), ('len',)), (('I', 'q'), ()), (('r',), ()), (('q',), ()), (('k', 'q', 'r'), ()), (('S', 'indices', 'k', 'q', 'r'), ('all', 'len', 'range', 'value')), )),
+    12: ('801c20746c87dbfc1c16981f', (_f6, _i0, _f1, _f2, _i1, _f3, _f7, _f8, _f9, _f10, ), ((('I', 'S', 'batch_dims', 'k'), ()), (('S',), ('len',)), (('I',), ('len',)), (('I', 'q'), ()), (('r',), ()), (('q',), ()), (('batch_dims', 'q', 'r'), ('min',)), (('I', 'S', 'batch_dims'), ()), (('batch_dims', 'k', 'q', 'r'), ()), (('S', 'batch_dims', 'indices', 'k', 'q', 'r'), ('all', 'len', 'range', 'value')), )),
+    13: ('801c20746c87dbfc1c16981f', (_f6, _i0, _f1, _f2, _i1, _f3, _f7, _f8, _f9, _f10, ), ((('I', 'S', 'batch_dims', 'k'), ()), (('S',), ('len',)), (('I',), ('len',)), (('I', 'q'), ()), (('r',), ()), (('q',), ()), (('batch_dims', 'q', 'r'), ('min',)), (('I', 'S', 'batch_dims'), ()), (('batch_dims', 'k', 'q', 'r'), ()), (('S', 'batch_dims', 'indices', 'k', 'q', 'r'), ('all', 'len', 'range', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.FC import _f0 as _i0
 
 OP = ('ai.onnx', 'Gemm')
@@ -636,11 +636,11 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0f048209f161320a1d3f7c0c', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, )),
-    6: ('0f048209f161320a1d3f7c0c', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, )),
-    7: ('c2114b5806ff534bfdd9e497', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, )),
-    9: ('7fa01bf769a7bde896920c3d', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, _f7, )),
-    11: ('7fa01bf769a7bde896920c3d', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, _f7, )),
-    13: ('7fa01bf769a7bde896920c3d', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('0f048209f161320a1d3f7c0c', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, ), ((('M', 'N'), ()), (('A0', 'A1', 'transA'), ()), (('A0', 'A1', 'transA'), ()), (('B0', 'B1', 'transB'), ()), (('B0', 'B1', 'transB'), ()), (('K', 'KB'), ()), (('C', 'M', 'N', 'broadcast'), ('all', 'len', 'range')), )),
+    6: ('0f048209f161320a1d3f7c0c', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, ), ((('M', 'N'), ()), (('A0', 'A1', 'transA'), ()), (('A0', 'A1', 'transA'), ()), (('B0', 'B1', 'transB'), ()), (('B0', 'B1', 'transB'), ()), (('K', 'KB'), ()), (('C', 'M', 'N', 'broadcast'), ('all', 'len', 'range')), )),
+    7: ('c2114b5806ff534bfdd9e497', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, ), ((('M', 'N'), ()), (('A0', 'A1', 'transA'), ()), (('A0', 'A1', 'transA'), ()), (('B0', 'B1', 'transB'), ()), (('B0', 'B1', 'transB'), ()), (('K', 'KB'), ()), (('C', 'M', 'N'), ('all', 'len', 'range')), )),
+    9: ('7fa01bf769a7bde896920c3d', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, _f7, ), ((('M', 'N'), ()), (('A0', 'A1', 'transA'), ()), (('A0', 'A1', 'transA'), ()), (('B0', 'B1', 'transB'), ()), (('B0', 'B1', 'transB'), ()), (('K', 'KB'), ()), (('C', 'M', 'N'), ('all', 'len', 'range')), (('A', 'C', 'alpha', 'beta'), ('floor', 'type_of')), )),
+    11: ('7fa01bf769a7bde896920c3d', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, _f7, ), ((('M', 'N'), ()), (('A0', 'A1', 'transA'), ()), (('A0', 'A1', 'transA'), ()), (('B0', 'B1', 'transB'), ()), (('B0', 'B1', 'transB'), ()), (('K', 'KB'), ()), (('C', 'M', 'N'), ('all', 'len', 'range')), (('A', 'C', 'alpha', 'beta'), ('floor', 'type_of')), )),
+    13: ('7fa01bf769a7bde896920c3d', (_i0, _f0, _f1, _f2, _f3, _f4, _f6, _f7, ), ((('M', 'N'), ()), (('A0', 'A1', 'transA'), ()), (('A0', 'A1', 'transA'), ()), (('B0', 'B1', 'transB'), ()), (('B0', 'B1', 'transB'), ()), (('K', 'KB'), ()), (('C', 'M', 'N'), ('all', 'len', 'range')), (('A', 'C', 'alpha', 'beta'), ('floor', 'type_of')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, read_input, truthy
 
 OP = ('ai.onnx', 'GivenTensorFill')
 
@@ -407,6 +407,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d9249d1a9beab49e7b8095b4', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d9249d1a9beab49e7b8095b4', (_f0, _f1, _f2, _f3, _f4, ), ((('extra_shape', 'input_as_shape', 'shape', 'shape_input'), ('value',)), (('shape', 'shape_input'), ()), (('extra_shape', 'shape_input'), ()), (('input_as_shape', 'shape_input'), ('len',)), (('extra_shape', 'input_as_shape', 'shape', 'shape_input', 'values'), ('len', 'prod', 'value')), )),
 }

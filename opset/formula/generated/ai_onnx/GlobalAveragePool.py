@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, binary, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, binary, load
 
 OP = ('ai.onnx', 'GlobalAveragePool')
 
@@ -26,7 +26,7 @@ def _f0(ev: Evaluator) -> Any:
     return t8
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4fbdab0c3aca6a13b065ac6d', (_f0, )),
-    22: ('4fbdab0c3aca6a13b065ac6d', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4fbdab0c3aca6a13b065ac6d', (_f0, ), ((('C', 'N', 'S'), ('len',)), )),
+    22: ('4fbdab0c3aca6a13b065ac6d', (_f0, ), ((('C', 'N', 'S'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load
 from opset.formula.generated.ai_onnx.GlobalAveragePool import _f0 as _i0
 
 OP = ('ai.onnx', 'GlobalLpPool')
@@ -30,8 +30,8 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1569392b85fda9539a8820cf', (_i0, _f0, )),
-    2: ('1569392b85fda9539a8820cf', (_i0, _f0, )),
-    22: ('1569392b85fda9539a8820cf', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1569392b85fda9539a8820cf', (_i0, _f0, ), ((('C', 'N', 'S'), ('len',)), (('S',), ('len',)), )),
+    2: ('1569392b85fda9539a8820cf', (_i0, _f0, ), ((('C', 'N', 'S'), ('len',)), (('S',), ('len',)), )),
+    22: ('1569392b85fda9539a8820cf', (_i0, _f0, ), ((('C', 'N', 'S'), ('len',)), (('S',), ('len',)), )),
 }

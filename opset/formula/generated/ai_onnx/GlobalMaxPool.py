@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.GlobalAveragePool import _f0 as _i0
 
 OP = ('ai.onnx', 'GlobalMaxPool')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4fbdab0c3aca6a13b065ac6d', (_i0, )),
-    22: ('4fbdab0c3aca6a13b065ac6d', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4fbdab0c3aca6a13b065ac6d', (_i0, ), ((('C', 'N', 'S'), ('len',)), )),
+    22: ('4fbdab0c3aca6a13b065ac6d', (_i0, ), ((('C', 'N', 'S'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i0
 
 OP = ('ai.onnx', 'GridSample')
@@ -220,8 +220,8 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    16: ('1f5a9c120c77115f25975ba3', (_f0, _f1, _f0, )),
-    20: ('019c0d422d887986cb3f69d4', (_f2, _i0, _f3, _f4, _f1, _f2, )),
-    22: ('019c0d422d887986cb3f69d4', (_f2, _i0, _f3, _f4, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    16: ('1f5a9c120c77115f25975ba3', (_f0, _f1, _f0, ), ((('C', 'HO', 'N', 'WO'), ()), (('grid', 'mode', 'padding_mode'), ('any', 'value')), (('C', 'HO', 'N', 'WO'), ()), )),
+    20: ('019c0d422d887986cb3f69d4', (_f2, _i0, _f3, _f4, _f1, _f2, ), ((('C', 'N', 'O'), ()), (('S',), ('len',)), (('O', 'S'), ('len',)), (('K', 'S'), ('len',)), (('grid', 'mode', 'padding_mode'), ('any', 'value')), (('C', 'N', 'O'), ()), )),
+    22: ('019c0d422d887986cb3f69d4', (_f2, _i0, _f3, _f4, _f1, _f2, ), ((('C', 'N', 'O'), ()), (('S',), ('len',)), (('O', 'S'), ('len',)), (('K', 'S'), ('len',)), (('grid', 'mode', 'padding_mode'), ('any', 'value')), (('C', 'N', 'O'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx', 'GroupNormalization')
@@ -76,7 +76,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    18: ('29baada9f6e1907835820624', (_i0, _f0, _f1, )),
-    21: ('dc3ea9b1914186540cf07065', (_i0, _f0, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    18: ('29baada9f6e1907835820624', (_i0, _f0, _f1, ), ((('X',), ()), (('C', 'num_groups'), ()), (('G', 'num_groups'), ()), )),
+    21: ('dc3ea9b1914186540cf07065', (_i0, _f0, _f2, ), ((('X',), ()), (('C', 'num_groups'), ()), (('stash_type',), ()), )),
 }

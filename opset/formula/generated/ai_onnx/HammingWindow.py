@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.BlackmanWindow import _f0 as _i0
 from opset.formula.generated.ai_onnx.BlackmanWindow import _f1 as _i1
 
 OP = ('ai.onnx', 'HammingWindow')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    17: ('0ec0df16f66328321b234e7a', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    17: ('0ec0df16f66328321b234e7a', (_i0, _i1, ), ((('size',), ('unknown', 'value')), (('size',), ('value',)), )),
 }

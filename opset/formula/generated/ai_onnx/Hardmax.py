@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i2
@@ -103,8 +103,8 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ee15125f2f2d211a42f4ca3d', (_i0, _f0, _i1, _i2, _f1, _f2, )),
-    11: ('ee15125f2f2d211a42f4ca3d', (_i0, _f0, _i1, _i2, _f1, _f2, )),
-    13: ('18f2b7e1696a51e790aa9543', (_i0, _f0, _i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ee15125f2f2d211a42f4ca3d', (_i0, _f0, _i1, _i2, _f1, _f2, ), ((('A',), ()), (('A',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('A', 'ax'), ('prod',)), (('axis', 'r'), ()), )),
+    11: ('ee15125f2f2d211a42f4ca3d', (_i0, _f0, _i1, _i2, _f1, _f2, ), ((('A',), ()), (('A',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('A', 'ax'), ('prod',)), (('axis', 'r'), ()), )),
+    13: ('18f2b7e1696a51e790aa9543', (_i0, _f0, _i1, _i2, ), ((('A',), ()), (('A',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
 }

@@ -3,20 +3,20 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 from opset.formula.generated.ai_onnx.ConstantOfShape import _f0 as _i1
 
 OP = ('ai.onnx', 'Identity')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0741358f5f196255b738afce', (_i0, _i1, )),
-    13: ('0741358f5f196255b738afce', (_i0, _i1, )),
-    14: ('0741358f5f196255b738afce', (_i0, _i1, )),
-    16: ('0741358f5f196255b738afce', (_i0, _i1, )),
-    19: ('0741358f5f196255b738afce', (_i0, _i1, )),
-    21: ('0741358f5f196255b738afce', (_i0, _i1, )),
-    23: ('0741358f5f196255b738afce', (_i0, _i1, )),
-    24: ('0741358f5f196255b738afce', (_i0, _i1, )),
-    25: ('0741358f5f196255b738afce', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('0741358f5f196255b738afce', (_i0, _i1, ), ((('input',), ()), (('input',), ('value',)), )),
+    13: ('0741358f5f196255b738afce', (_i0, _i1, ), ((('input',), ()), (('input',), ('value',)), )),
+    14: ('0741358f5f196255b738afce', (_i0, _i1, ), ((('input',), ()), (('input',), ('value',)), )),
+    16: ('0741358f5f196255b738afce', (_i0, _i1, ), ((('input',), ()), (('input',), ('value',)), )),
+    19: ('0741358f5f196255b738afce', (_i0, _i1, ), ((('input',), ()), (('input',), ('value',)), )),
+    21: ('0741358f5f196255b738afce', (_i0, _i1, ), ((('input',), ()), (('input',), ('value',)), )),
+    23: ('0741358f5f196255b738afce', (_i0, _i1, ), ((('input',), ()), (('input',), ('value',)), )),
+    24: ('0741358f5f196255b738afce', (_i0, _i1, ), ((('input',), ()), (('input',), ('value',)), )),
+    25: ('0741358f5f196255b738afce', (_i0, _i1, ), ((('input',), ()), (('input',), ('value',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'If')
 
@@ -161,14 +161,14 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d7a9d1d22f799d211c07235a', (_f0, _f0, _f1, _f2, _f3, _f4, _f5, )),
-    11: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, )),
-    13: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, )),
-    16: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, )),
-    19: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, )),
-    21: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, )),
-    23: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, )),
-    24: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, )),
-    25: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d7a9d1d22f799d211c07235a', (_f0, _f0, _f1, _f2, _f3, _f4, _f5, ), ((('outputs',), ()), (('outputs',), ()), (('cond', 'else_branch', 'outputs', 'then_branch'), ('graph_shapes', 'merge', 'range', 'value')), (('then_branch',), ('graph_types',)), (('cond',), ('prod',)), (('else_branch', 'then_branch'), ('graph_types',)), (('else_branch', 'then_branch'), ('graph_shapes',)), )),
+    11: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, ), ((('outputs',), ()), (('outputs',), ()), (('cond', 'else_branch', 'outputs', 'then_branch'), ('graph_shapes', 'merge', 'range', 'value')), (('then_branch',), ('graph_types',)), (('cond',), ('prod',)), (('else_branch', 'then_branch'), ('graph_types',)), )),
+    13: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, ), ((('outputs',), ()), (('outputs',), ()), (('cond', 'else_branch', 'outputs', 'then_branch'), ('graph_shapes', 'merge', 'range', 'value')), (('then_branch',), ('graph_types',)), (('cond',), ('prod',)), (('else_branch', 'then_branch'), ('graph_types',)), )),
+    16: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, ), ((('outputs',), ()), (('outputs',), ()), (('cond', 'else_branch', 'outputs', 'then_branch'), ('graph_shapes', 'merge', 'range', 'value')), (('then_branch',), ('graph_types',)), (('cond',), ('prod',)), (('else_branch', 'then_branch'), ('graph_types',)), )),
+    19: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, ), ((('outputs',), ()), (('outputs',), ()), (('cond', 'else_branch', 'outputs', 'then_branch'), ('graph_shapes', 'merge', 'range', 'value')), (('then_branch',), ('graph_types',)), (('cond',), ('prod',)), (('else_branch', 'then_branch'), ('graph_types',)), )),
+    21: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, ), ((('outputs',), ()), (('outputs',), ()), (('cond', 'else_branch', 'outputs', 'then_branch'), ('graph_shapes', 'merge', 'range', 'value')), (('then_branch',), ('graph_types',)), (('cond',), ('prod',)), (('else_branch', 'then_branch'), ('graph_types',)), )),
+    23: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, ), ((('outputs',), ()), (('outputs',), ()), (('cond', 'else_branch', 'outputs', 'then_branch'), ('graph_shapes', 'merge', 'range', 'value')), (('then_branch',), ('graph_types',)), (('cond',), ('prod',)), (('else_branch', 'then_branch'), ('graph_types',)), )),
+    24: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, ), ((('outputs',), ()), (('outputs',), ()), (('cond', 'else_branch', 'outputs', 'then_branch'), ('graph_shapes', 'merge', 'range', 'value')), (('then_branch',), ('graph_types',)), (('cond',), ('prod',)), (('else_branch', 'then_branch'), ('graph_types',)), )),
+    25: ('027fcf76b710b02cf92b3e45', (_f0, _f0, _f1, _f2, _f3, _f4, ), ((('outputs',), ()), (('outputs',), ()), (('cond', 'else_branch', 'outputs', 'then_branch'), ('graph_shapes', 'merge', 'range', 'value')), (('then_branch',), ('graph_types',)), (('cond',), ('prod',)), (('else_branch', 'then_branch'), ('graph_types',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load, truthy
 
 OP = ('ai.onnx', 'ImageDecoder')
 
@@ -44,6 +44,6 @@ def _f0(ev: Evaluator) -> Any:
     return t7
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    20: ('97fe48672b5060d93419d482', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    20: ('97fe48672b5060d93419d482', (_f0, ), ((('pixel_format',), ('unknown',)), )),
 }

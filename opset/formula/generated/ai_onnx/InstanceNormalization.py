@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i1
 
 OP = ('ai.onnx', 'InstanceNormalization')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c0ba7b4af861197c5017dfaf', (_i0, )),
-    6: ('e4de56cdd821487942d29079', (_i0, _i1, )),
-    22: ('e4de56cdd821487942d29079', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c0ba7b4af861197c5017dfaf', (_i0, ), ((('input',), ()), )),
+    6: ('e4de56cdd821487942d29079', (_i0, _i1, ), ((('input',), ()), (('S',), ('len',)), )),
+    22: ('e4de56cdd821487942d29079', (_i0, _i1, ), ((('input',), ()), (('S',), ('len',)), )),
 }

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 
 OP = ('ai.onnx', 'IsInf')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('586e3eab34c84860b0d2fd9c', (_i0, )),
-    20: ('586e3eab34c84860b0d2fd9c', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
+    20: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -327,6 +327,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    17: ('ba7a58f7e8eaf5fdd3f5a2c5', (_i0, _f0, _f0, _i1, _i2, _i3, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    17: ('ba7a58f7e8eaf5fdd3f5a2c5', (_i0, _f0, _f0, _i1, _i2, _i3, _f1, _f2, ), ((('S',), ()), (('S', 'a', 'r'), ()), (('S', 'a', 'r'), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'SS', 'r'), ('all', 'len', 'range')), (('B', 'S', 'SB', 'r'), ('all', 'len', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('ai.onnx', 'LinearAttention')
 
@@ -436,6 +436,6 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    27: ('a3d0001d817d7de64ffa0419', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    27: ('a3d0001d817d7de64ffa0419', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, ), ((('B', 'T', 'dv', 'q_num_heads'), ()), (('B', 'dk', 'dv', 'kv_num_heads'), ()), (('KW', 'kv_num_heads'), ()), (('VW', 'kv_num_heads'), ()), (('kv_num_heads', 'q_num_heads'), ()), (('KW', 'QW', 'VW', 'dk', 'kv_num_heads', 'q_num_heads'), ()), (('DK', 'DV', 'H', 'dk', 'dv', 'kv_num_heads', 'past_state'), ()), (('decay', 'update_rule'), ()), (('beta', 'update_rule'), ()), (('B', 'KW', 'SG', 'T', 'decay', 'kv_num_heads'), ()), (('B', 'SB', 'T', 'beta', 'kv_num_heads'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 from opset.formula.generated.ai_onnx.Hardmax import _f0 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -13,8 +13,8 @@ from opset.formula.generated.ai_onnx.Hardmax import _f2 as _i5
 
 OP = ('ai.onnx', 'LogSoftmax')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ee15125f2f2d211a42f4ca3d', (_i0, _i1, _i2, _i3, _i4, _i5, )),
-    11: ('ee15125f2f2d211a42f4ca3d', (_i0, _i1, _i2, _i3, _i4, _i5, )),
-    13: ('18f2b7e1696a51e790aa9543', (_i0, _i1, _i2, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ee15125f2f2d211a42f4ca3d', (_i0, _i1, _i2, _i3, _i4, _i5, ), ((('A',), ()), (('A',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('A', 'ax'), ('prod',)), (('axis', 'r'), ()), )),
+    11: ('ee15125f2f2d211a42f4ca3d', (_i0, _i1, _i2, _i3, _i4, _i5, ), ((('A',), ()), (('A',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('A', 'ax'), ('prod',)), (('axis', 'r'), ()), )),
+    13: ('18f2b7e1696a51e790aa9543', (_i0, _i1, _i2, _i3, ), ((('A',), ()), (('A',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i2
@@ -86,7 +86,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1c53c063ababf9a41a872538', (_i0, _i1, _i2, _f0, )),
-    22: ('1c53c063ababf9a41a872538', (_i0, _i1, _i2, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1c53c063ababf9a41a872538', (_i0, _i1, _i2, _f0, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('input', 'p'), ('any', 'value')), )),
+    22: ('1c53c063ababf9a41a872538', (_i0, _i1, _i2, _f0, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('input', 'p'), ('any', 'value')), )),
 }

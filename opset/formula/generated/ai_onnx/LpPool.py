@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f14 as _i10
@@ -628,10 +628,10 @@ def _f6(ev: Evaluator) -> Any:
     return t37
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('3c37e45cb92f56ba7b721ba5', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _f0, _f1, _i7, _i8, _f2, )),
-    2: ('b8d7e2aa42af283fd82a2a6a', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _f0, _i7, _i8, _f2, )),
-    11: ('b8d7e2aa42af283fd82a2a6a', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _f0, _i7, _i8, _f2, )),
-    18: ('861de66f69b5076355511ea7', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i5, _i6, _i9, _i10, _i11, _i7, _i12, _f2, _f3, _f4, _i4, _f5, _i4, _f5, _f6, )),
-    22: ('873300822b280bece9bc563c', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i5, _i6, _i13, _i10, _i11, _i7, _i12, _f2, _f4, _i4, _f5, _i4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('3c37e45cb92f56ba7b721ba5', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _f0, _f1, _i7, _i8, _f2, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('kernel_shape',), ()), (('r',), ()), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    2: ('b8d7e2aa42af283fd82a2a6a', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _f0, _i7, _i8, _f2, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    11: ('b8d7e2aa42af283fd82a2a6a', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _f0, _i7, _i8, _f2, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    18: ('861de66f69b5076355511ea7', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i5, _i6, _i9, _i10, _i11, _i7, _i12, _f2, _f3, _f4, _i4, _f5, _i4, _f5, _f6, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('full',), ()), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), (('S', 'auto_pad', 'ceil_mode', 'ek', 'out', 'padsum', 'r', 'strides'), ('any', 'range')), (('C', 'N', 'out'), ()), (('auto_pad', 'dilations'), ('any',)), (('C', 'N', 'out'), ()), (('auto_pad', 'dilations'), ('any',)), (('C', 'N', 'S', 'ek', 'kernel_shape', 'r', 'strides'), ('ceil', 'floor', 'max', 'range')), )),
+    22: ('873300822b280bece9bc563c', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i5, _i6, _i13, _i10, _i11, _i7, _i12, _f2, _f4, _i4, _f5, _i4, _f5, _f6, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'full', 'pads', 'r', 'strides'), ('range',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'ek', 'out', 'padsum', 'r', 'strides'), ('any', 'range')), (('C', 'N', 'out'), ()), (('auto_pad', 'dilations'), ('any',)), (('C', 'N', 'out'), ()), (('auto_pad', 'dilations'), ('any',)), (('C', 'N', 'S', 'ek', 'kernel_shape', 'r', 'strides'), ('ceil', 'floor', 'max', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
 
 OP = ('ai.onnx', 'MatMul')
 
@@ -449,8 +449,8 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('70699dad0b07624482117e26', (_f0, _f1, _f2, _f3, _f4, _f5, )),
-    9: ('70699dad0b07624482117e26', (_f0, _f1, _f2, _f3, _f4, _f5, )),
-    13: ('70699dad0b07624482117e26', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('70699dad0b07624482117e26', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('SA', 'SB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'SB'), ('len',)), (('SA', 'SB', 'ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ('all', 'min', 'range')), )),
+    9: ('70699dad0b07624482117e26', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('SA', 'SB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'SB'), ('len',)), (('SA', 'SB', 'ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ('all', 'min', 'range')), )),
+    13: ('70699dad0b07624482117e26', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('SA', 'SB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'SB'), ('len',)), (('SA', 'SB', 'ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ('all', 'min', 'range')), )),
 }

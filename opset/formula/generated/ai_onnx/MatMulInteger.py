@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.MatMul import _f0 as _i0
 from opset.formula.generated.ai_onnx.MatMul import _f1 as _i1
 from opset.formula.generated.ai_onnx.MatMul import _f2 as _i2
@@ -456,6 +456,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('ec9573b7bb65be140bc932ab', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('ec9573b7bb65be140bc932ab', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, ), ((('SA', 'SB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'SB'), ('len',)), (('SA', 'SB', 'ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ('all', 'min', 'range')), (('SA', 'a_zero_point', 'ra'), ('prod',)), (('SB', 'b_zero_point', 'rb'), ('prod',)), (('SA', 'a_zero_point', 'ra'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 
 OP = ('ai.onnx', 'Max')
@@ -154,10 +154,10 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('586e3eab34c84860b0d2fd9c', (_i0, )),
-    6: ('586e3eab34c84860b0d2fd9c', (_i0, )),
-    8: ('bf7699adaaf0cababf721e49', (_f0, _f1, )),
-    12: ('bf7699adaaf0cababf721e49', (_f0, _f1, )),
-    13: ('bf7699adaaf0cababf721e49', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
+    6: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
+    8: ('bf7699adaaf0cababf721e49', (_f0, _f1, ), ((('data_0',), ('broadcast',)), (('data_0',), ('all', 'len', 'min', 'range')), )),
+    12: ('bf7699adaaf0cababf721e49', (_f0, _f1, ), ((('data_0',), ('broadcast',)), (('data_0',), ('all', 'len', 'min', 'range')), )),
+    13: ('bf7699adaaf0cababf721e49', (_f0, _f1, ), ((('data_0',), ('broadcast',)), (('data_0',), ('all', 'len', 'min', 'range')), )),
 }

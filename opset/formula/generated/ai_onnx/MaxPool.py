@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i2
@@ -482,11 +482,11 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a76028f0ee58675d494f5b0b', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _f0, _f1, _i6, _f2, _i7, )),
-    8: ('5fd6ab04875fcc072589bb2a', (_i0, _i1, _i2, _i3, _i0, _i4, _i4, _i5, _f0, _f1, _i6, _f2, _i7, )),
-    10: ('803b37a16b8d2189765a9455', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f3, _f4, _i6, _f2, _i7, _i9, )),
-    11: ('803b37a16b8d2189765a9455', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f3, _f4, _i6, _f2, _i7, _i9, )),
-    12: ('803b37a16b8d2189765a9455', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f3, _f4, _i6, _f2, _i7, _i9, )),
-    22: ('67c0a350f9ad91822e830fc8', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f5, _f4, _i6, _f2, _i7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a76028f0ee58675d494f5b0b', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _f0, _f1, _i6, _f2, _i7, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('kernel_shape',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    8: ('5fd6ab04875fcc072589bb2a', (_i0, _i1, _i2, _i3, _i0, _i4, _i4, _i5, _f0, _f1, _i6, _f2, _i7, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('kernel_shape',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    10: ('803b37a16b8d2189765a9455', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f3, _f4, _i6, _f2, _i7, _i9, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'fl', 'r', 'strides'), ('ceil', 'range')), (('S', 'ceil_mode', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), )),
+    11: ('803b37a16b8d2189765a9455', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f3, _f4, _i6, _f2, _i7, _i9, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'fl', 'r', 'strides'), ('ceil', 'range')), (('S', 'ceil_mode', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), )),
+    12: ('803b37a16b8d2189765a9455', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f3, _f4, _i6, _f2, _i7, _i9, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'fl', 'r', 'strides'), ('ceil', 'range')), (('S', 'ceil_mode', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), )),
+    22: ('67c0a350f9ad91822e830fc8', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i8, _f5, _f4, _i6, _f2, _i7, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'fl', 'pads', 'r', 'strides'), ('ceil', 'range')), (('S', 'ceil_mode', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
 }

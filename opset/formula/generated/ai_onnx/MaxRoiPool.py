@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'MaxRoiPool')
 
@@ -94,7 +94,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('79b3f3f384f4b8346c139075', (_f0, _f1, _f2, )),
-    22: ('79b3f3f384f4b8346c139075', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('79b3f3f384f4b8346c139075', (_f0, _f1, _f2, ), (((), ()), (('C', 'R', 'pooled_shape'), ()), (('N', 'R', 'rois'), ('all', 'int', 'range', 'value')), )),
+    22: ('79b3f3f384f4b8346c139075', (_f0, _f1, _f2, ), (((), ()), (('C', 'R', 'pooled_shape'), ()), (('N', 'R', 'rois'), ('all', 'int', 'range', 'value')), )),
 }

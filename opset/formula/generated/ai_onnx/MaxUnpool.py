@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i2
@@ -550,8 +550,8 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, )),
-    11: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, )),
-    22: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('inferred', 'output_shape', 'r'), ('any', 'range', 'value')), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), )),
+    11: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('inferred', 'output_shape', 'r'), ('any', 'range', 'value')), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), )),
+    22: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('inferred', 'output_shape', 'r'), ('any', 'range', 'value')), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.CenterCropPad import _f3 as _i2
@@ -425,7 +425,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('c92a234f4f91bf2fd468e1bf', (_i0, _i1, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _i2, _f7, )),
-    13: ('c92a234f4f91bf2fd468e1bf', (_i0, _i1, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _i2, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('c92a234f4f91bf2fd468e1bf', (_i0, _i1, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _i2, _f7, ), ((('S',), ()), (('S',), ('len',)), (('axes', 'r'), ()), (('ax', 'r'), ('len', 'range')), (('r', 'red'), ('range',)), (('S', 'r'), ('prod', 'range')), (('S', 'red', 'stride'), ('len', 'prod', 'range', 'sum')), (('S', 'keep', 'stride'), ('len', 'prod', 'range', 'sum')), (('axes', 'r'), ('all',)), (('ax',), ('all', 'len', 'range')), (('X', 'offsets', 'starts'), ('all', 'any', 'value')), )),
+    13: ('c92a234f4f91bf2fd468e1bf', (_i0, _i1, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _i2, _f7, ), ((('S',), ()), (('S',), ('len',)), (('axes', 'r'), ()), (('ax', 'r'), ('len', 'range')), (('r', 'red'), ('range',)), (('S', 'r'), ('prod', 'range')), (('S', 'red', 'stride'), ('len', 'prod', 'range', 'sum')), (('S', 'keep', 'stride'), ('len', 'prod', 'range', 'sum')), (('axes', 'r'), ('all',)), (('ax',), ('all', 'len', 'range')), (('X', 'offsets', 'starts'), ('all', 'any', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, read_input, truthy
 
 OP = ('ai.onnx', 'MelWeightMatrix')
 
@@ -232,6 +232,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    17: ('b0b27bf8c2d5efc8e39bfe52', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    17: ('b0b27bf8c2d5efc8e39bfe52', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('dft_length', 'num_mel_bins'), ('floor', 'unknown', 'value')), (('num_mel_bins',), ('value',)), (('dft_length',), ('value',)), (('sample_rate',), ('value',)), (('lower_edge_hertz', 'upper_edge_hertz'), ('value',)), (('sample_rate', 'upper_edge_hertz'), ('value',)), )),
 }

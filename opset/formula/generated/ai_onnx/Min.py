@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 from opset.formula.generated.ai_onnx.Max import _f0 as _i1
 from opset.formula.generated.ai_onnx.Max import _f1 as _i2
 
 OP = ('ai.onnx', 'Min')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('586e3eab34c84860b0d2fd9c', (_i0, )),
-    6: ('586e3eab34c84860b0d2fd9c', (_i0, )),
-    8: ('bf7699adaaf0cababf721e49', (_i1, _i2, )),
-    12: ('bf7699adaaf0cababf721e49', (_i1, _i2, )),
-    13: ('bf7699adaaf0cababf721e49', (_i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
+    6: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
+    8: ('bf7699adaaf0cababf721e49', (_i1, _i2, ), ((('data_0',), ('broadcast',)), (('data_0',), ('all', 'len', 'min', 'range')), )),
+    12: ('bf7699adaaf0cababf721e49', (_i1, _i2, ), ((('data_0',), ('broadcast',)), (('data_0',), ('all', 'len', 'min', 'range')), )),
+    13: ('bf7699adaaf0cababf721e49', (_i1, _i2, ), ((('data_0',), ('broadcast',)), (('data_0',), ('all', 'len', 'min', 'range')), )),
 }

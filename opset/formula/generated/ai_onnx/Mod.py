@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, read_input, truthy
 from opset.formula.generated.ai_onnx.Add import _f4 as _i0
 from opset.formula.generated.ai_onnx.Add import _f5 as _i1
 from opset.formula.generated.ai_onnx.Div import _f1 as _i2
@@ -54,8 +54,8 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('f9288f15cc032feb15e0471d', (_i0, _i1, _i2, _f0, )),
-    13: ('f9288f15cc032feb15e0471d', (_i0, _i1, _i2, _f0, )),
-    28: ('d99f4f85e7e3c41b09bb9fcb', (_i0, _i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('f9288f15cc032feb15e0471d', (_i0, _i1, _i2, _f0, ), ((('SA', 'SB'), ('broadcast',)), (('SA', 'SB'), ('all', 'len', 'min', 'range')), (('B',), ('all', 'dtype', 'is_integer', 'value')), (('A', 'fmod'), ('dtype', 'is_float')), )),
+    13: ('f9288f15cc032feb15e0471d', (_i0, _i1, _i2, _f0, ), ((('SA', 'SB'), ('broadcast',)), (('SA', 'SB'), ('all', 'len', 'min', 'range')), (('B',), ('all', 'dtype', 'is_integer', 'value')), (('A', 'fmod'), ('dtype', 'is_float')), )),
+    28: ('d99f4f85e7e3c41b09bb9fcb', (_i0, _i1, _i2, ), ((('SA', 'SB'), ('broadcast',)), (('SA', 'SB'), ('all', 'len', 'min', 'range')), (('B',), ('all', 'dtype', 'is_integer', 'value')), )),
 }

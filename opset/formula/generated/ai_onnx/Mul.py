@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.ai_onnx.And import _f0 as _i0
 from opset.formula.generated.ai_onnx.Add import _f2 as _i1
 from opset.formula.generated.ai_onnx.Add import _f4 as _i2
@@ -510,10 +510,10 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9708ded3f3d4b102361bdb95', (_i0, _f0, _i1, _f1, )),
-    6: ('9708ded3f3d4b102361bdb95', (_i0, _f0, _i1, _f1, )),
-    7: ('b8725398bd268760bdbaba2e', (_i2, _f0, _f2, )),
-    13: ('b8725398bd268760bdbaba2e', (_i2, _f0, _f2, )),
-    14: ('b8725398bd268760bdbaba2e', (_i2, _f0, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9708ded3f3d4b102361bdb95', (_i0, _f0, _i1, _f1, ), ((('SA',), ()), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'axis', 'broadcast'), ('all', 'len')), )),
+    6: ('9708ded3f3d4b102361bdb95', (_i0, _f0, _i1, _f1, ), ((('SA',), ()), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'axis', 'broadcast'), ('all', 'len')), )),
+    7: ('b8725398bd268760bdbaba2e', (_i2, _f0, _f2, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
+    13: ('b8725398bd268760bdbaba2e', (_i2, _f0, _f2, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
+    14: ('b8725398bd268760bdbaba2e', (_i2, _f0, _f2, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load
 
 OP = ('ai.onnx', 'Multinomial')
 
@@ -40,7 +40,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    7: ('825eb2647b133accc048802c', (_f0, _f1, )),
-    22: ('825eb2647b133accc048802c', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    7: ('825eb2647b133accc048802c', (_f0, _f1, ), ((('batch_size', 'sample_size'), ()), (('class_size',), ()), )),
+    22: ('825eb2647b133accc048802c', (_f0, _f1, ), ((('batch_size', 'sample_size'), ()), (('class_size',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
 
 OP = ('ai.onnx', 'NegativeLogLikelihoodLoss')
 
@@ -201,8 +201,8 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    12: ('26d1257dcb932b7d51b3089f', (_f0, _f1, _f2, )),
-    13: ('26d1257dcb932b7d51b3089f', (_f0, _f1, _f2, )),
-    22: ('26d1257dcb932b7d51b3089f', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    12: ('26d1257dcb932b7d51b3089f', (_f0, _f1, _f2, ), ((('D', 'N', 'reduction'), ()), (('C', 'ignore_index', 'target'), ('all', 'value')), (('ignore_index', 'reduction', 'weight'), ()), )),
+    13: ('26d1257dcb932b7d51b3089f', (_f0, _f1, _f2, ), ((('D', 'N', 'reduction'), ()), (('C', 'ignore_index', 'target'), ('all', 'value')), (('ignore_index', 'reduction', 'weight'), ()), )),
+    22: ('26d1257dcb932b7d51b3089f', (_f0, _f1, _f2, ), ((('D', 'N', 'reduction'), ()), (('C', 'ignore_index', 'target'), ('all', 'value')), (('ignore_index', 'reduction', 'weight'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'NonMaxSuppression')
 
@@ -251,7 +251,7 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('f1981dbdf2318f1d435b3b81', (_f0, _f1, _f2, _f3, _f4, )),
-    11: ('f1981dbdf2318f1d435b3b81', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('f1981dbdf2318f1d435b3b81', (_f0, _f1, _f2, _f3, _f4, ), (((), ('unknown',)), (('max_output_boxes_per_class',), ('prod',)), (('iou_threshold',), ('prod',)), (('score_threshold',), ('prod',)), (('iou_threshold',), ('all', 'value')), )),
+    11: ('f1981dbdf2318f1d435b3b81', (_f0, _f1, _f2, _f3, _f4, ), (((), ('unknown',)), (('max_output_boxes_per_class',), ('prod',)), (('iou_threshold',), ('prod',)), (('score_threshold',), ('prod',)), (('iou_threshold',), ('all', 'value')), )),
 }

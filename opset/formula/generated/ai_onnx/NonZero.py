@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'NonZero')
 
@@ -185,7 +185,7 @@ def _f2(ev: Evaluator) -> Any:
     return t14
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('a9aa6a74dcec4a85d9f73088', (_f0, _f1, _f2, )),
-    13: ('a9aa6a74dcec4a85d9f73088', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('a9aa6a74dcec4a85d9f73088', (_f0, _f1, _f2, ), ((('S', 'X'), ('len', 'sum', 'unknown', 'value')), (('S',), ('len',)), (('X',), ('sum', 'value')), )),
+    13: ('a9aa6a74dcec4a85d9f73088', (_f0, _f1, _f2, ), ((('S', 'X'), ('len', 'sum', 'unknown', 'value')), (('S',), ('len',)), (('X',), ('sum', 'value')), )),
 }

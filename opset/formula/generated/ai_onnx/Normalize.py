@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.FC import _f0 as _i0
 
 OP = ('ai.onnx', 'Normalize')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('03fccb42c62001d008fe20db', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('03fccb42c62001d008fe20db', (_i0, ), ((('M', 'N'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.Compress import _f3 as _i1
 
@@ -299,8 +299,8 @@ def _f7(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('f9ae34bf4936141bca8cd84c', (_f0, _i0, _f1, _f2, _f3, _f4, _i1, _f5, _f6, _f7, )),
-    11: ('ef2a44ab4491970bcac6d4a7', (_f0, _i0, _f1, _f2, _f3, _f4, _i1, _f6, _f7, )),
-    28: ('ef2a44ab4491970bcac6d4a7', (_f0, _i0, _f1, _f2, _f3, _f4, _i1, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('f9ae34bf4936141bca8cd84c', (_f0, _i0, _f1, _f2, _f3, _f4, _i1, _f5, _f6, _f7, ), ((('S', 'a', 'depth'), ('int', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('depth',), ('len', 'prod')), (('depth',), ('int', 'value')), (('r',), ()), (('indices',), ('any', 'int', 'value')), (('r',), ()), (('depth',), ('int', 'value')), )),
+    11: ('ef2a44ab4491970bcac6d4a7', (_f0, _i0, _f1, _f2, _f3, _f4, _i1, _f6, _f7, ), ((('S', 'a', 'depth'), ('int', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('depth',), ('len', 'prod')), (('depth',), ('int', 'value')), (('r',), ()), (('r',), ()), (('depth',), ('int', 'value')), )),
+    28: ('ef2a44ab4491970bcac6d4a7', (_f0, _i0, _f1, _f2, _f3, _f4, _i1, _f6, _f7, ), ((('S', 'a', 'depth'), ('int', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('depth',), ('len', 'prod')), (('depth',), ('int', 'value')), (('r',), ()), (('r',), ()), (('depth',), ('int', 'value')), )),
 }

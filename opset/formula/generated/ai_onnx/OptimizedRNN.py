@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('ai.onnx', 'OptimizedRNN')
 
@@ -443,6 +443,6 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('06f6cf98e734a601a028582f', (_f0, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('06f6cf98e734a601a028582f', (_f0, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, ), ((('B', 'S', 'directions', 'hidden_size'), ()), (('B', 'directions', 'hidden_size', 'num_layers'), ()), (('B', 'directions', 'hidden_size', 'num_layers'), ()), (('cell_type',), ()), (('skip_input_transform',), ()), (('G', 'I', 'directions', 'hidden_size', 'num_layers', 'skip'), ()), (('hidden_size',), ()), (('hidden_size', 'weight_count', 'weights'), ('prod',)), (('H', 'LD', 'directions', 'hidden_size', 'initial_c', 'initial_h', 'num_layers'), ()), (('cell_type', 'initial_c'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('ai.onnx', 'Optional')
@@ -53,7 +53,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    15: ('01ed4e018f2586396673e922', (_i0, _f0, )),
-    28: ('01ed4e018f2586396673e922', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    15: ('01ed4e018f2586396673e922', (_i0, _f0, ), ((('input',), ()), (('input', 'type'), ()), )),
+    28: ('01ed4e018f2586396673e922', (_i0, _f0, ), ((('input',), ()), (('input', 'type'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('ai.onnx', 'OptionalGetElement')
@@ -24,8 +24,8 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    15: ('8c261b06284f5f1eec8c54b1', (_i0, _f0, )),
-    18: ('8c261b06284f5f1eec8c54b1', (_i0, _f0, )),
-    28: ('8c261b06284f5f1eec8c54b1', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    15: ('8c261b06284f5f1eec8c54b1', (_i0, _f0, ), ((('input',), ()), (('input',), ()), )),
+    18: ('8c261b06284f5f1eec8c54b1', (_i0, _f0, ), ((('input',), ()), (('input',), ()), )),
+    28: ('8c261b06284f5f1eec8c54b1', (_i0, _f0, ), ((('input',), ()), (('input',), ()), )),
 }

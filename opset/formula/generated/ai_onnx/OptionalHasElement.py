@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.DynamicQuantizeLinear import _f0 as _i0
 
 OP = ('ai.onnx', 'OptionalHasElement')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    15: ('5c43574fbf216273ac1cce10', (_i0, )),
-    18: ('5c43574fbf216273ac1cce10', (_i0, )),
-    28: ('5c43574fbf216273ac1cce10', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    15: ('5c43574fbf216273ac1cce10', (_i0, ), (((), ()), )),
+    18: ('5c43574fbf216273ac1cce10', (_i0, ), (((), ()), )),
+    28: ('5c43574fbf216273ac1cce10', (_i0, ), (((), ()), )),
 }

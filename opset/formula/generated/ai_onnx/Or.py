@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.And import _f0 as _i0
 from opset.formula.generated.ai_onnx.Add import _f1 as _i1
 from opset.formula.generated.ai_onnx.Add import _f2 as _i2
@@ -13,7 +13,7 @@ from opset.formula.generated.ai_onnx.Add import _f5 as _i5
 
 OP = ('ai.onnx', 'Or')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f9c95c7de4f074a44d32cc68', (_i0, _i1, _i2, _i3, )),
-    7: ('2f365eeb010622bedf5eba12', (_i4, _i5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f9c95c7de4f074a44d32cc68', (_i0, _i1, _i2, _i3, ), ((('SA',), ()), (('SA', 'SB', 'axis'), ('len',)), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'broadcast', 'start'), ('all', 'len', 'range')), )),
+    7: ('2f365eeb010622bedf5eba12', (_i4, _i5, ), ((('SA', 'SB'), ('broadcast',)), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
 
 OP = ('ai.onnx', 'PRelu')
 
@@ -145,10 +145,10 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, )),
-    6: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, )),
-    7: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, )),
-    9: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, )),
-    16: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, ), ((('SX',), ()), (('SS', 'SX'), ('all', 'len', 'range')), )),
+    6: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, ), ((('SX',), ()), (('SS', 'SX'), ('all', 'len', 'range')), )),
+    7: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, ), ((('SX',), ()), (('SS', 'SX'), ('all', 'len', 'range')), )),
+    9: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, ), ((('SX',), ()), (('SS', 'SX'), ('all', 'len', 'range')), )),
+    16: ('180132e6ae6a0e0690c8cba4', (_f0, _f1, ), ((('SX',), ()), (('SS', 'SX'), ('all', 'len', 'range')), )),
 }

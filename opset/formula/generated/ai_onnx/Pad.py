@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 
@@ -1034,15 +1034,15 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('edf8020edba319baa494c7a2', (_i0, _f0, _i1, _f1, )),
-    2: ('385ff957ae31e8fcf8f7890c', (_i0, _f2, _i1, _f3, )),
-    11: ('e3ba7095aca238fee1898e03', (_f4, _i1, _f5, _f6, _f7, )),
-    13: ('e3ba7095aca238fee1898e03', (_f4, _i1, _f5, _f6, _f7, )),
-    18: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, )),
-    19: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, )),
-    21: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, )),
-    23: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, )),
-    24: ('ebc6cdcdd9b30f1938d2d64a', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, _f13, )),
-    25: ('ebc6cdcdd9b30f1938d2d64a', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, _f13, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('edf8020edba319baa494c7a2', (_i0, _f0, _i1, _f1, ), ((('r',), ()), (('S', 'paddings', 'r'), ('range',)), (('S',), ('len',)), (('S', 'paddings', 'r'), ('all', 'range')), )),
+    2: ('385ff957ae31e8fcf8f7890c', (_i0, _f2, _i1, _f3, ), ((('r',), ()), (('S', 'pads', 'r'), ('range',)), (('S',), ('len',)), (('S', 'pads', 'r'), ('all', 'range')), )),
+    11: ('e3ba7095aca238fee1898e03', (_f4, _i1, _f5, _f6, _f7, ), ((('S', 'pads', 'r'), ('range', 'value')), (('S',), ('len',)), (('P', 'r'), ()), (('S', 'pads', 'r'), ('all', 'range', 'value')), (('constant_value',), ('len', 'prod')), )),
+    13: ('e3ba7095aca238fee1898e03', (_f4, _i1, _f5, _f6, _f7, ), ((('S', 'pads', 'r'), ('range', 'value')), (('S',), ('len',)), (('P', 'r'), ()), (('S', 'pads', 'r'), ('all', 'range', 'value')), (('constant_value',), ('len', 'prod')), )),
+    18: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, ), ((('S', 'axes', 'pads', 'r'), ('len', 'range', 'value')), (('S',), ('len',)), (('K', 'P', 'axes', 'r'), ()), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('S', 'axes', 'pads', 'r'), ('all', 'len', 'range', 'value')), (('constant_value',), ('len', 'prod')), )),
+    19: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, ), ((('S', 'axes', 'pads', 'r'), ('len', 'range', 'value')), (('S',), ('len',)), (('K', 'P', 'axes', 'r'), ()), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('S', 'axes', 'pads', 'r'), ('all', 'len', 'range', 'value')), (('constant_value',), ('len', 'prod')), )),
+    21: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, ), ((('S', 'axes', 'pads', 'r'), ('len', 'range', 'value')), (('S',), ('len',)), (('K', 'P', 'axes', 'r'), ()), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('S', 'axes', 'pads', 'r'), ('all', 'len', 'range', 'value')), (('constant_value',), ('len', 'prod')), )),
+    23: ('323be6aba40bfa19e3063a46', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, ), ((('S', 'axes', 'pads', 'r'), ('len', 'range', 'value')), (('S',), ('len',)), (('K', 'P', 'axes', 'r'), ()), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('S', 'axes', 'pads', 'r'), ('all', 'len', 'range', 'value')), (('constant_value',), ('len', 'prod')), )),
+    24: ('ebc6cdcdd9b30f1938d2d64a', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, _f13, ), ((('S', 'axes', 'pads', 'r'), ('len', 'range', 'value')), (('S',), ('len',)), (('K', 'P', 'axes', 'r'), ()), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('S', 'axes', 'pads', 'r'), ('all', 'len', 'range', 'value')), (('constant_value',), ('len', 'prod')), (('constant_value', 'data', 'mode', 'pads'), ('any', 'type_of', 'value')), )),
+    25: ('ebc6cdcdd9b30f1938d2d64a', (_f8, _i1, _f9, _f10, _f11, _f12, _f7, _f13, ), ((('S', 'axes', 'pads', 'r'), ('len', 'range', 'value')), (('S',), ('len',)), (('K', 'P', 'axes', 'r'), ()), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('S', 'axes', 'pads', 'r'), ('all', 'len', 'range', 'value')), (('constant_value',), ('len', 'prod')), (('constant_value', 'data', 'mode', 'pads'), ('any', 'type_of', 'value')), )),
 }

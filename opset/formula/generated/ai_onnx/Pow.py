@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.PRelu import _f0 as _i0
 from opset.formula.generated.ai_onnx.BitShift import _f0 as _i1
 from opset.formula.generated.ai_onnx.BitShift import _f1 as _i2
@@ -351,10 +351,10 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b4edeca3fda65f8402201f7c', (_i0, _f0, _f1, _f2, )),
-    7: ('89ab1e81202381d7b4a6928c', (_i1, _i2, )),
-    12: ('89ab1e81202381d7b4a6928c', (_i1, _i2, )),
-    13: ('89ab1e81202381d7b4a6928c', (_i1, _i2, )),
-    15: ('89ab1e81202381d7b4a6928c', (_i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b4edeca3fda65f8402201f7c', (_i0, _f0, _f1, _f2, ), ((('SX',), ()), (('SX', 'SY', 'axis'), ('len',)), (('SX', 'SY', 'broadcast'), ()), (('SX', 'SY', 'broadcast', 'start'), ('all', 'len', 'range')), )),
+    7: ('89ab1e81202381d7b4a6928c', (_i1, _i2, ), ((('SX', 'SY'), ('broadcast',)), (('SX', 'SY'), ('all', 'len', 'min', 'range')), )),
+    12: ('89ab1e81202381d7b4a6928c', (_i1, _i2, ), ((('SX', 'SY'), ('broadcast',)), (('SX', 'SY'), ('all', 'len', 'min', 'range')), )),
+    13: ('89ab1e81202381d7b4a6928c', (_i1, _i2, ), ((('SX', 'SY'), ('broadcast',)), (('SX', 'SY'), ('all', 'len', 'min', 'range')), )),
+    15: ('89ab1e81202381d7b4a6928c', (_i1, _i2, ), ((('SX', 'SY'), ('broadcast',)), (('SX', 'SY'), ('all', 'len', 'min', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.MatMul import _f0 as _i0
 from opset.formula.generated.ai_onnx.MatMul import _f1 as _i1
 from opset.formula.generated.ai_onnx.MatMul import _f2 as _i2
@@ -503,7 +503,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('795f12aee2ed121d6950ceaa', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f3, _i6, )),
-    21: ('795f12aee2ed121d6950ceaa', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f3, _i6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('795f12aee2ed121d6950ceaa', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f3, _i6, ), ((('SA', 'SB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'SB'), ('len',)), (('SA', 'SB', 'ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ('all', 'min', 'range')), (('a_scale', 'a_zero_point', 'b_scale', 'b_zero_point', 'y_scale', 'y_zero_point'), ('per_tensor',)), (('SA', 'a_scale', 'ra'), ('prod',)), (('SB', 'b_scale', 'rb'), ('prod',)), (('y_scale',), ('prod',)), (('y_zero_point',), ('any', 'value')), )),
+    21: ('795f12aee2ed121d6950ceaa', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f3, _i6, ), ((('SA', 'SB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'SB'), ('len',)), (('SA', 'SB', 'ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ('all', 'min', 'range')), (('a_scale', 'a_zero_point', 'b_scale', 'b_zero_point', 'y_scale', 'y_zero_point'), ('per_tensor',)), (('SA', 'a_scale', 'ra'), ('prod',)), (('SB', 'b_scale', 'rb'), ('prod',)), (('y_scale',), ('prod',)), (('y_zero_point',), ('any', 'value')), )),
 }

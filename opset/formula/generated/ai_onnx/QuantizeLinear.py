@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -815,13 +815,13 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('cdd41ca63af37dac25aca2af', (_i0, _f0, _i1, _f1, _f2, )),
-    13: ('32d1a1dbee4f9034fdf59243', (_i0, _f0, _i1, _i2, _f1, _f3, )),
-    19: ('32d1a1dbee4f9034fdf59243', (_i0, _f0, _i1, _i2, _f1, _f3, )),
-    21: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
-    23: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
-    24: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
-    25: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
-    28: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('cdd41ca63af37dac25aca2af', (_i0, _f0, _i1, _f1, _f2, ), ((('S',), ()), (('y_zero_point',), ('type_of',)), (('S',), ('len',)), (('y_scale', 'y_zero_point'), ('per_tensor',)), (('y_scale',), ('per_tensor',)), )),
+    13: ('32d1a1dbee4f9034fdf59243', (_i0, _f0, _i1, _i2, _f1, _f3, ), ((('S',), ()), (('y_zero_point',), ('type_of',)), (('S',), ('len',)), (('axis', 'r'), ()), (('y_scale', 'y_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'r', 'y_scale'), ('len',)), )),
+    19: ('32d1a1dbee4f9034fdf59243', (_i0, _f0, _i1, _i2, _f1, _f3, ), ((('S',), ()), (('y_zero_point',), ('type_of',)), (('S',), ('len',)), (('axis', 'r'), ()), (('y_scale', 'y_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'r', 'y_scale'), ('len',)), )),
+    21: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, ), ((('S',), ()), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), (('S',), ('len',)), (('axis', 'r'), ()), (('y_scale', 'y_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'y_scale'), ('all', 'ceil', 'len', 'range')), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), )),
+    23: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, ), ((('S',), ()), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), (('S',), ('len',)), (('axis', 'r'), ()), (('y_scale', 'y_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'y_scale'), ('all', 'ceil', 'len', 'range')), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), )),
+    24: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, ), ((('S',), ()), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), (('S',), ('len',)), (('axis', 'r'), ()), (('y_scale', 'y_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'y_scale'), ('all', 'ceil', 'len', 'range')), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), )),
+    25: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, ), ((('S',), ()), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), (('S',), ('len',)), (('axis', 'r'), ()), (('y_scale', 'y_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'y_scale'), ('all', 'ceil', 'len', 'range')), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), )),
+    28: ('1a2b21e673098048f3ac1efa', (_i0, _f4, _i1, _i2, _f1, _f5, _f6, ), ((('S',), ()), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), (('S',), ('len',)), (('axis', 'r'), ()), (('y_scale', 'y_zero_point'), ('per_tensor',)), (('S', 'ax', 'axis', 'block_size', 'r', 'y_scale'), ('all', 'ceil', 'len', 'range')), (('output_dtype', 'y_zero_point'), ('tensor', 'type_of')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i2
@@ -12,6 +12,6 @@ from opset.formula.generated.ai_onnx.GroupNormalization import _f2 as _i4
 
 OP = ('ai.onnx', 'RMSNormalization')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    23: ('3540c04be71611018f3fe127', (_i0, _i1, _i2, _i3, _i4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    23: ('3540c04be71611018f3fe127', (_i0, _i1, _i2, _i3, _i4, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'SS', 'r'), ('all', 'len', 'range')), (('stash_type',), ()), )),
 }

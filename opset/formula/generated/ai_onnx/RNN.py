@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.ai_onnx.GRU import _f2 as _i0
 from opset.formula.generated.ai_onnx.GRU import _f3 as _i1
 from opset.formula.generated.ai_onnx.GRU import _f14 as _i10
@@ -156,9 +156,9 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e05e08b4bb0a4005e5f8976a', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _f0, _f1, _i9, _i10, _f2, _i11, _i12, _i13, _i14, )),
-    7: ('e05e08b4bb0a4005e5f8976a', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _f0, _f1, _i9, _i10, _f2, _i11, _i12, _i13, _i14, )),
-    14: ('0a0971565874d787c36b09e4', (_i0, _i1, _i2, _i3, _i15, _i16, _i17, _i18, _i8, _f0, _f1, _i9, _i10, _f2, _i11, _i12, _i13, _i14, )),
-    22: ('0a0971565874d787c36b09e4', (_i0, _i1, _i2, _i3, _i15, _i16, _i17, _i18, _i8, _f0, _f1, _i9, _i10, _f2, _i11, _i12, _i13, _i14, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e05e08b4bb0a4005e5f8976a', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _f0, _f1, _i9, _i10, _f2, _i11, _i12, _i13, _i14, ), ((('H',), ()), (('ys',), ()), (('state',), ()), (('direction',), ()), (('X0',), ()), (('X1',), ()), (('batch', 'hidden_size', 'nd'), ()), (('batch', 'hidden_size', 'nd', 'seq'), ()), (('ND', 'nd'), ()), (('GH', 'H', 'hidden_size'), ()), (('B', 'hidden_size', 'nd'), ()), (('batch', 'sequence_lens'), ()), (('initial_h', 'state'), ()), (('activations', 'nd'), ('len',)), (('seq', 'sequence_lens'), ('all', 'value')), (('activation_alpha', 'activation_beta', 'activations'), ('all', 'len', 'range', 'sum')), (('activations',), ()), (('activation_alpha', 'activation_beta', 'activations'), ('any', 'len', 'range', 'sum')), )),
+    7: ('e05e08b4bb0a4005e5f8976a', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _f0, _f1, _i9, _i10, _f2, _i11, _i12, _i13, _i14, ), ((('H',), ()), (('ys',), ()), (('state',), ()), (('direction',), ()), (('X0',), ()), (('X1',), ()), (('batch', 'hidden_size', 'nd'), ()), (('batch', 'hidden_size', 'nd', 'seq'), ()), (('ND', 'nd'), ()), (('GH', 'H', 'hidden_size'), ()), (('B', 'hidden_size', 'nd'), ()), (('batch', 'sequence_lens'), ()), (('initial_h', 'state'), ()), (('activations', 'nd'), ('len',)), (('seq', 'sequence_lens'), ('all', 'value')), (('activation_alpha', 'activation_beta', 'activations'), ('all', 'len', 'range', 'sum')), (('activations',), ()), (('activation_alpha', 'activation_beta', 'activations'), ('any', 'len', 'range', 'sum')), )),
+    14: ('0a0971565874d787c36b09e4', (_i0, _i1, _i2, _i3, _i15, _i16, _i17, _i18, _i8, _f0, _f1, _i9, _i10, _f2, _i11, _i12, _i13, _i14, ), ((('H',), ()), (('ys',), ()), (('state',), ()), (('direction',), ()), (('X0', 'X1', 'layout'), ()), (('X0', 'X1', 'layout'), ()), (('batch', 'hidden_size', 'layout', 'nd'), ()), (('batch', 'hidden_size', 'layout', 'nd', 'seq'), ()), (('ND', 'nd'), ()), (('GH', 'H', 'hidden_size'), ()), (('B', 'hidden_size', 'nd'), ()), (('batch', 'sequence_lens'), ()), (('initial_h', 'state'), ()), (('activations', 'nd'), ('len',)), (('seq', 'sequence_lens'), ('all', 'value')), (('activation_alpha', 'activation_beta', 'activations'), ('all', 'len', 'range', 'sum')), (('activations',), ()), (('activation_alpha', 'activation_beta', 'activations'), ('any', 'len', 'range', 'sum')), )),
+    22: ('0a0971565874d787c36b09e4', (_i0, _i1, _i2, _i3, _i15, _i16, _i17, _i18, _i8, _f0, _f1, _i9, _i10, _f2, _i11, _i12, _i13, _i14, ), ((('H',), ()), (('ys',), ()), (('state',), ()), (('direction',), ()), (('X0', 'X1', 'layout'), ()), (('X0', 'X1', 'layout'), ()), (('batch', 'hidden_size', 'layout', 'nd'), ()), (('batch', 'hidden_size', 'layout', 'nd', 'seq'), ()), (('ND', 'nd'), ()), (('GH', 'H', 'hidden_size'), ()), (('B', 'hidden_size', 'nd'), ()), (('batch', 'sequence_lens'), ()), (('initial_h', 'state'), ()), (('activations', 'nd'), ('len',)), (('seq', 'sequence_lens'), ('all', 'value')), (('activation_alpha', 'activation_beta', 'activations'), ('all', 'len', 'range', 'sum')), (('activations',), ()), (('activation_alpha', 'activation_beta', 'activations'), ('any', 'len', 'range', 'sum')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 
 OP = ('ai.onnx', 'RandomNormal')
 
@@ -15,7 +15,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f19e8bb86da098bc5fec2a4e', (_f0, )),
-    22: ('f19e8bb86da098bc5fec2a4e', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f19e8bb86da098bc5fec2a4e', (_f0, ), ((('shape',), ()), )),
+    22: ('f19e8bb86da098bc5fec2a4e', (_f0, ), ((('shape',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, load, read_input, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'RandomNormalLike')
@@ -110,7 +110,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('60a17c7d608687b8149617d3', (_i0, _f0, )),
-    22: ('0c767ad17cad1e758d78e05b', (_i0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('60a17c7d608687b8149617d3', (_i0, _f0, ), ((('S',), ()), (('dtype', 'input'), ('type_of',)), )),
+    22: ('0c767ad17cad1e758d78e05b', (_i0, _f1, ), ((('S',), ()), (('dtype', 'input'), ('type_of',)), )),
 }

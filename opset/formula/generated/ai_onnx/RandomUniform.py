@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load
 from opset.formula.generated.ai_onnx.RandomNormal import _f0 as _i0
 
 OP = ('ai.onnx', 'RandomUniform')
@@ -30,7 +30,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1d1f5bb5bce2240be9ab2127', (_i0, _f0, )),
-    22: ('1d1f5bb5bce2240be9ab2127', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1d1f5bb5bce2240be9ab2127', (_i0, _f0, ), ((('shape',), ()), (('high', 'low'), ()), )),
+    22: ('1d1f5bb5bce2240be9ab2127', (_i0, _f0, ), ((('shape',), ()), (('high', 'low'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.RandomUniform import _f0 as _i1
 from opset.formula.generated.ai_onnx.RandomNormalLike import _f0 as _i2
@@ -11,7 +11,7 @@ from opset.formula.generated.ai_onnx.RandomNormalLike import _f1 as _i3
 
 OP = ('ai.onnx', 'RandomUniformLike')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9424371928907026ac23640e', (_i0, _i1, _i2, )),
-    22: ('78f344acedff9cb2c36a852d', (_i0, _i1, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9424371928907026ac23640e', (_i0, _i1, _i2, ), ((('S',), ()), (('high', 'low'), ()), (('dtype', 'input'), ('type_of',)), )),
+    22: ('78f344acedff9cb2c36a852d', (_i0, _i1, _i3, ), ((('S',), ()), (('high', 'low'), ()), (('dtype', 'input'), ('type_of',)), )),
 }

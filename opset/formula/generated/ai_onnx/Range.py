@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, read_input
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, read_input
 
 OP = ('ai.onnx', 'Range')
 
@@ -109,7 +109,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('7eafb52684b5cf559feffaac', (_f0, _f1, _f2, )),
-    27: ('7eafb52684b5cf559feffaac', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('7eafb52684b5cf559feffaac', (_f0, _f1, _f2, ), ((('delta', 'limit', 'start'), ('ceil', 'max', 'value')), (('delta', 'limit', 'start'), ('ceil', 'max', 'range', 'value')), (('delta',), ('value',)), )),
+    27: ('7eafb52684b5cf559feffaac', (_f0, _f1, _f2, ), ((('delta', 'limit', 'start'), ('ceil', 'max', 'value')), (('delta', 'limit', 'start'), ('ceil', 'max', 'range', 'value')), (('delta',), ('value',)), )),
 }

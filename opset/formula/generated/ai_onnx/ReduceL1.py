@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.CenterCropPad import _f2 as _i1
 from opset.formula.generated.ai_onnx.Pad import _f10 as _i2
@@ -689,9 +689,9 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('312dff0cd0d670a5b46ff771', (_f0, _i0, _f1, _i1, _f2, )),
-    11: ('312dff0cd0d670a5b46ff771', (_f0, _i0, _f1, _i1, _f2, )),
-    13: ('312dff0cd0d670a5b46ff771', (_f0, _i0, _f1, _i1, _f2, )),
-    18: ('b88c533c9d1f3f86750cd56a', (_f3, _i0, _i2, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('312dff0cd0d670a5b46ff771', (_f0, _i0, _f1, _i1, _f2, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('axes', 'r'), ('all', 'len', 'range')), )),
+    11: ('312dff0cd0d670a5b46ff771', (_f0, _i0, _f1, _i1, _f2, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('axes', 'r'), ('all', 'len', 'range')), )),
+    13: ('312dff0cd0d670a5b46ff771', (_f0, _i0, _f1, _i1, _f2, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('axes', 'r'), ('all', 'len', 'range')), )),
+    18: ('b88c533c9d1f3f86750cd56a', (_f3, _i0, _i2, _f4, ), ((('K', 'S', 'axes', 'keepdims', 'noop_with_empty_axes', 'r'), ('range', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), )),
 }

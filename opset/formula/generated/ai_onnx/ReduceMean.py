@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.ReduceL1 import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ReduceL1 import _f1 as _i2
@@ -633,9 +633,9 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0f3f6f89d448652caca8cc39', (_i0, _i1, _i2, _i3, _f0, _f1, )),
-    11: ('0f3f6f89d448652caca8cc39', (_i0, _i1, _i2, _i3, _f0, _f1, )),
-    13: ('0f3f6f89d448652caca8cc39', (_i0, _i1, _i2, _i3, _f0, _f1, )),
-    18: ('38d6a4e69b394037b435f0d7', (_i4, _i1, _i5, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('0f3f6f89d448652caca8cc39', (_i0, _i1, _i2, _i3, _f0, _f1, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('S', 'ax', 'data'), ('any', 'dtype', 'is_float')), (('S', 'ax', 'data'), ('any', 'dtype', 'is_integer')), )),
+    11: ('0f3f6f89d448652caca8cc39', (_i0, _i1, _i2, _i3, _f0, _f1, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('S', 'ax', 'data'), ('any', 'dtype', 'is_float')), (('S', 'ax', 'data'), ('any', 'dtype', 'is_integer')), )),
+    13: ('0f3f6f89d448652caca8cc39', (_i0, _i1, _i2, _i3, _f0, _f1, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('S', 'ax', 'data'), ('any', 'dtype', 'is_float')), (('S', 'ax', 'data'), ('any', 'dtype', 'is_integer')), )),
+    18: ('38d6a4e69b394037b435f0d7', (_i4, _i1, _i5, _f2, _f3, ), ((('K', 'S', 'axes', 'keepdims', 'noop_with_empty_axes', 'r'), ('range', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('K', 'S', 'axes', 'data', 'noop_with_empty_axes', 'r'), ('any', 'dtype', 'is_float', 'range', 'value')), (('K', 'S', 'axes', 'data', 'noop_with_empty_axes', 'r'), ('any', 'dtype', 'is_integer', 'range', 'value')), )),
 }

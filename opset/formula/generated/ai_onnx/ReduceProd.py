@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.ReduceL1 import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ReduceL1 import _f1 as _i2
@@ -15,9 +15,9 @@ from opset.formula.generated.ai_onnx.ReduceL1 import _f4 as _i7
 
 OP = ('ai.onnx', 'ReduceProd')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('312dff0cd0d670a5b46ff771', (_i0, _i1, _i2, _i3, _i4, )),
-    11: ('312dff0cd0d670a5b46ff771', (_i0, _i1, _i2, _i3, _i4, )),
-    13: ('312dff0cd0d670a5b46ff771', (_i0, _i1, _i2, _i3, _i4, )),
-    18: ('b88c533c9d1f3f86750cd56a', (_i5, _i1, _i6, _i7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('312dff0cd0d670a5b46ff771', (_i0, _i1, _i2, _i3, _i4, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('axes', 'r'), ('all', 'len', 'range')), )),
+    11: ('312dff0cd0d670a5b46ff771', (_i0, _i1, _i2, _i3, _i4, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('axes', 'r'), ('all', 'len', 'range')), )),
+    13: ('312dff0cd0d670a5b46ff771', (_i0, _i1, _i2, _i3, _i4, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('axes', 'r'), ('all', 'len', 'range')), )),
+    18: ('b88c533c9d1f3f86750cd56a', (_i5, _i1, _i6, _i7, ), ((('K', 'S', 'axes', 'keepdims', 'noop_with_empty_axes', 'r'), ('range', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), )),
 }

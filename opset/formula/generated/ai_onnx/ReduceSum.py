@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.ReduceL1 import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ReduceL1 import _f1 as _i2
@@ -89,8 +89,8 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('faa2e5eb1a4079dd94c08dd3', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, )),
-    11: ('faa2e5eb1a4079dd94c08dd3', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, )),
-    13: ('b88c533c9d1f3f86750cd56a', (_i6, _i1, _i7, _i8, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('faa2e5eb1a4079dd94c08dd3', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('axes', 'r'), ('all', 'len', 'range')), (('axes', 'r'), ('len',)), (('S',), ()), )),
+    11: ('faa2e5eb1a4079dd94c08dd3', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ('len', 'range')), (('axes', 'r'), ('all',)), (('axes', 'r'), ('all', 'len', 'range')), (('axes', 'r'), ('len',)), (('S',), ()), )),
+    13: ('b88c533c9d1f3f86750cd56a', (_i6, _i1, _i7, _i8, ), ((('K', 'S', 'axes', 'keepdims', 'noop_with_empty_axes', 'r'), ('range', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 
 OP = ('ai.onnx', 'Reshape')
 
@@ -1586,14 +1586,14 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('44a6a6258179f166fd594e82', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
-    5: ('ec3df191a5b475a2c392801f', (_f7, _f1, _f8, _f9, _f10, _f11, )),
-    13: ('ec3df191a5b475a2c392801f', (_f7, _f1, _f8, _f9, _f10, _f11, )),
-    14: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, )),
-    19: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, )),
-    21: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, )),
-    23: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, )),
-    24: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, )),
-    25: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('44a6a6258179f166fd594e82', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, ), ((('S', 'shape'), ('len', 'prod', 'range')), (('data',), ('value',)), (('shape',), ()), (('shape',), ('len',)), (('shape',), ('all',)), (('S', 'shape'), ('all', 'len', 'range')), (('S', 'shape'), ('all', 'len', 'prod', 'range')), )),
+    5: ('ec3df191a5b475a2c392801f', (_f7, _f1, _f8, _f9, _f10, _f11, ), ((('S', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'shape'), ('all', 'len', 'prod', 'range', 'value')), )),
+    13: ('ec3df191a5b475a2c392801f', (_f7, _f1, _f8, _f9, _f10, _f11, ), ((('S', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'shape'), ('all', 'len', 'prod', 'range', 'value')), )),
+    14: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    19: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    21: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    23: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    24: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    25: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
 }

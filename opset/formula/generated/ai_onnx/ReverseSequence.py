@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.DFT import _f1 as _i1
 
@@ -183,7 +183,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('c99d30396594c46e65c5ac87', (_i0, _i1, _f0, _f1, _f2, )),
-    28: ('c99d30396594c46e65c5ac87', (_i0, _i1, _f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('c99d30396594c46e65c5ac87', (_i0, _i1, _f0, _f1, _f2, ), ((('S',), ()), (('S',), ('len',)), (('batch_axis', 'time_axis'), ()), (('B', 'S', 'batch_axis'), ('len',)), (('S', 'sequence_lens', 'time_axis'), ('all', 'len', 'value')), )),
+    28: ('c99d30396594c46e65c5ac87', (_i0, _i1, _f0, _f1, _f2, ), ((('S',), ()), (('S',), ('len',)), (('batch_axis', 'time_axis'), ()), (('B', 'S', 'batch_axis'), ('len',)), (('S', 'sequence_lens', 'time_axis'), ('all', 'len', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'RoiAlign')
 
@@ -77,8 +77,8 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('c111fec09168bb4a68f78e52', (_f0, _f1, )),
-    16: ('c111fec09168bb4a68f78e52', (_f0, _f1, )),
-    22: ('c111fec09168bb4a68f78e52', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('c111fec09168bb4a68f78e52', (_f0, _f1, ), ((('C', 'R', 'output_height', 'output_width'), ()), (('N', 'batch_indices'), ('all', 'value')), )),
+    16: ('c111fec09168bb4a68f78e52', (_f0, _f1, ), ((('C', 'R', 'output_height', 'output_width'), ()), (('N', 'batch_indices'), ('all', 'value')), )),
+    22: ('c111fec09168bb4a68f78e52', (_f0, _f1, ), ((('C', 'R', 'output_height', 'output_width'), ()), (('N', 'batch_indices'), ('all', 'value')), )),
 }

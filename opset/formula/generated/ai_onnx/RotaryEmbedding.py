@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx', 'RotaryEmbedding')
@@ -593,6 +593,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    23: ('d0daa0dc1b5df19079e507f0', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    23: ('d0daa0dc1b5df19079e507f0', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('X',), ()), (('X', 'num_heads'), ('len',)), (('head', 'rotary_embedding_dim'), ()), (('X',), ()), (('X',), ('len',)), (('X',), ('len',)), (('X', 'num_heads'), ('len',)), (('head', 'rot'), ()), (('SC', 'SS', 'batch', 'position_ids', 'rot', 'seq'), ('len',)), (('SP', 'batch', 'position_ids', 'seq'), ()), (('SC', 'position_ids'), ('all', 'value')), )),
 }

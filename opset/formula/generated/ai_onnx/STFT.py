@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'STFT')
 
@@ -597,6 +597,6 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    17: ('944f76c8126147a1b4440778', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    17: ('944f76c8126147a1b4440778', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, ), ((('B', 'L', 'W', 'frame_length', 'frame_step', 'onesided', 'window'), ('floor', 'unknown', 'value')), (('C',), ()), (('frame_step',), ('value',)), (('W', 'frame_length', 'window'), ('value',)), (('L', 'W', 'frame_length', 'window'), ('value',)), (('L', 'W', 'frame_length', 'window'), ('value',)), (('onesided',), ()), (('B', 'L', 'W', 'frame_length', 'frame_step', 'window'), ('floor', 'value')), )),
 }

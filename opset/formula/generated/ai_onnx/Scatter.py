@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -313,7 +313,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('3132dbcc1001a6e2c9e3d2ab', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, _i6, _f1, _f2, )),
-    11: ('e5b66ac1c65a03f07484c5f2', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, _i6, _i7, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('3132dbcc1001a6e2c9e3d2ab', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, _i6, _f1, _f2, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('I', 'r'), ('len',)), (('I', 'U'), ()), (('axis', 'r'), ()), (('I', 'S', 'ax', 'axis', 'r'), ('all', 'len', 'range')), (('S', 'ax', 'axis', 'indices', 'r'), ('all', 'value')), (('I', 'S', 'ax', 'axis', 'indices', 'r'), ('any', 'len', 'prod', 'range', 'value')), )),
+    11: ('e5b66ac1c65a03f07484c5f2', (_i0, _i1, _i2, _i3, _i4, _f0, _i5, _i6, _i7, _f2, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('I', 'r'), ('len',)), (('I', 'U'), ()), (('axis', 'r'), ()), (('I', 'S', 'ax', 'axis', 'r'), ('all', 'len', 'range')), (('S', 'ax', 'axis', 'indices', 'r'), ('all', 'value')), (('I', 'S', 'ax', 'axis', 'indices', 'r'), ('any', 'len', 'prod', 'range', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -213,9 +213,9 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('e5b66ac1c65a03f07484c5f2', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, )),
-    13: ('e5b66ac1c65a03f07484c5f2', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, )),
-    16: ('1e2e6f43beeac760d67adfdf', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _f0, )),
-    18: ('1e2e6f43beeac760d67adfdf', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('e5b66ac1c65a03f07484c5f2', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('I', 'r'), ('len',)), (('I', 'U'), ()), (('axis', 'r'), ()), (('I', 'S', 'ax', 'axis', 'r'), ('all', 'len', 'range')), (('S', 'ax', 'axis', 'indices', 'r'), ('all', 'value')), (('I', 'S', 'ax', 'axis', 'indices', 'r'), ('any', 'len', 'prod', 'range', 'value')), )),
+    13: ('e5b66ac1c65a03f07484c5f2', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('I', 'r'), ('len',)), (('I', 'U'), ()), (('axis', 'r'), ()), (('I', 'S', 'ax', 'axis', 'r'), ('all', 'len', 'range')), (('S', 'ax', 'axis', 'indices', 'r'), ('all', 'value')), (('I', 'S', 'ax', 'axis', 'indices', 'r'), ('any', 'len', 'prod', 'range', 'value')), )),
+    16: ('1e2e6f43beeac760d67adfdf', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _f0, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('I', 'r'), ('len',)), (('I', 'U'), ()), (('axis', 'r'), ()), (('I', 'S', 'ax', 'axis', 'r'), ('all', 'len', 'range')), (('S', 'ax', 'axis', 'indices', 'r'), ('all', 'value')), (('I', 'S', 'ax', 'axis', 'indices', 'r', 'reduction'), ('any', 'len', 'prod', 'range', 'value')), )),
+    18: ('1e2e6f43beeac760d67adfdf', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _f0, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('I', 'r'), ('len',)), (('I', 'U'), ()), (('axis', 'r'), ()), (('I', 'S', 'ax', 'axis', 'r'), ('all', 'len', 'range')), (('S', 'ax', 'axis', 'indices', 'r'), ('all', 'value')), (('I', 'S', 'ax', 'axis', 'indices', 'r', 'reduction'), ('any', 'len', 'prod', 'range', 'value')), )),
 }

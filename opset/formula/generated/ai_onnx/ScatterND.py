@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.GatherND import _f1 as _i2
@@ -726,9 +726,9 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('68f42a9cf26ae4cfab459218', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f3, )),
-    13: ('68f42a9cf26ae4cfab459218', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f3, )),
-    16: ('ed5159b40d6fdf7ce7926108', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f4, )),
-    18: ('ed5159b40d6fdf7ce7926108', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('68f42a9cf26ae4cfab459218', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f3, ), ((('S',), ()), (('S',), ('len',)), (('I',), ('len',)), (('I', 'q'), ()), (('r',), ()), (('q',), ()), (('k', 'q', 'r'), ()), (('I', 'S', 'U', 'k', 'q', 'r'), ()), (('S', 'indices', 'k', 'q', 'r'), ('all', 'len', 'range', 'value')), (('I', 'S', 'indices', 'k', 'q', 'r'), ('any', 'len', 'prod', 'range', 'sum', 'value')), )),
+    13: ('68f42a9cf26ae4cfab459218', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f3, ), ((('S',), ()), (('S',), ('len',)), (('I',), ('len',)), (('I', 'q'), ()), (('r',), ()), (('q',), ()), (('k', 'q', 'r'), ()), (('I', 'S', 'U', 'k', 'q', 'r'), ()), (('S', 'indices', 'k', 'q', 'r'), ('all', 'len', 'range', 'value')), (('I', 'S', 'indices', 'k', 'q', 'r'), ('any', 'len', 'prod', 'range', 'sum', 'value')), )),
+    16: ('ed5159b40d6fdf7ce7926108', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f4, ), ((('S',), ()), (('S',), ('len',)), (('I',), ('len',)), (('I', 'q'), ()), (('r',), ()), (('q',), ()), (('k', 'q', 'r'), ()), (('I', 'S', 'U', 'k', 'q', 'r'), ()), (('S', 'indices', 'k', 'q', 'r'), ('all', 'len', 'range', 'value')), (('I', 'S', 'indices', 'k', 'q', 'r', 'reduction'), ('any', 'len', 'prod', 'range', 'sum', 'value')), )),
+    18: ('ed5159b40d6fdf7ce7926108', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, _f2, _f4, ), ((('S',), ()), (('S',), ('len',)), (('I',), ('len',)), (('I', 'q'), ()), (('r',), ()), (('q',), ()), (('k', 'q', 'r'), ()), (('I', 'S', 'U', 'k', 'q', 'r'), ()), (('S', 'indices', 'k', 'q', 'r'), ('all', 'len', 'range', 'value')), (('I', 'S', 'indices', 'k', 'q', 'r', 'reduction'), ('any', 'len', 'prod', 'range', 'sum', 'value')), )),
 }

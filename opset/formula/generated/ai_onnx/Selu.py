@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx', 'Selu')
@@ -61,8 +61,8 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('389ae1f4d2386a61842ad1d1', (_i0, _f0, )),
-    6: ('9d0048e7caa49ff18a685df8', (_i0, )),
-    22: ('9d0048e7caa49ff18a685df8', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('389ae1f4d2386a61842ad1d1', (_i0, _f0, ), ((('X',), ()), (('alpha', 'gamma'), ('abs',)), )),
+    6: ('9d0048e7caa49ff18a685df8', (_i0, ), ((('X',), ()), )),
+    22: ('9d0048e7caa49ff18a685df8', (_i0, ), ((('X',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.ConcatFromSequence import _f4 as _i0
 
 OP = ('ai.onnx', 'SequenceAt')
@@ -196,6 +196,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('b64d0afc4f07ba8a88bf1707', (_f0, _i0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('b64d0afc4f07ba8a88bf1707', (_f0, _i0, _f1, _f2, ), ((('input_sequence', 'position'), ('all', 'len', 'value')), (('input_sequence',), ('len',)), (('input_sequence', 'position'), ('len', 'value')), (('P',), ('len',)), )),
 }

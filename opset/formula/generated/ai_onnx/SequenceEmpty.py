@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Concat import _f0 as _i0
 from opset.formula.generated.ai_onnx.DynamicQuantizeLinear import _f0 as _i1
 
 OP = ('ai.onnx', 'SequenceEmpty')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('a44e17cdb6bfeaa7c13ed9ce', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('a44e17cdb6bfeaa7c13ed9ce', (_i0, _i1, ), (((), ()), ((), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.ConcatFromSequence import _f4 as _i0
 
 OP = ('ai.onnx', 'SequenceErase')
@@ -200,6 +200,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('6bcd290ff4cd894764258599', (_f0, _i0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('6bcd290ff4cd894764258599', (_f0, _i0, _f1, _f2, ), ((('input_sequence', 'position'), ('len', 'value')), (('input_sequence',), ('len',)), (('input_sequence', 'position'), ('len', 'value')), (('P', 'position'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.SequenceErase import _f2 as _i0
 
 OP = ('ai.onnx', 'SequenceInsert')
@@ -217,6 +217,6 @@ def _f3(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('1877e7ce491187de68f5db7b', (_f0, _f1, _i0, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('1877e7ce491187de68f5db7b', (_f0, _f1, _i0, _f2, _f3, ), ((('input_sequence', 'position', 'tensor'), ('value',)), (('input_sequence', 'position'), ('len', 'value')), (('P', 'position'), ('len',)), (('input_sequence', 'position'), ('len', 'value')), (('input_sequence', 'tensor'), ()), )),
 }

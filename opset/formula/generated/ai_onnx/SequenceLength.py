@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, load
 from opset.formula.generated.ai_onnx.DynamicQuantizeLinear import _f0 as _i0
 
 OP = ('ai.onnx', 'SequenceLength')
@@ -18,6 +18,6 @@ def _f0(ev: Evaluator) -> Any:
     return t3
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('e83deedfb4abb93f8a9f528e', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('e83deedfb4abb93f8a9f528e', (_i0, _f0, ), (((), ()), (('input_sequence',), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 
 OP = ('ai.onnx', 'SequenceMap')
 
@@ -204,6 +204,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    17: ('68193f7076dbd469258b51f4', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    17: ('68193f7076dbd469258b51f4', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, ), ((('additional_inputs',), ('len',)), (('sample_types',), ()), (('out_sequence',), ()), (('body', 'input_sequence', 'out_sequence'), ('graph_shapes', 'len', 'range')), (('body',), ('graph_types',)), (('additional_inputs', 'input_sequence'), ('type_of',)), (('additional_inputs', 'input_sequence'), ('all', 'len', 'range', 'type_of')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, sliced, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 
@@ -142,13 +142,13 @@ def _f4(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('8a6f4dd969a5c2b5421b3126', (_f0, _i0, )),
-    13: ('8a6f4dd969a5c2b5421b3126', (_f0, _i0, )),
-    15: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
-    19: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
-    21: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
-    23: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
-    24: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
-    25: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('8a6f4dd969a5c2b5421b3126', (_f0, _i0, ), ((('S',), ('len',)), (('S',), ()), )),
+    13: ('8a6f4dd969a5c2b5421b3126', (_f0, _i0, ), ((('S',), ('len',)), (('S',), ()), )),
+    15: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, ), ((('first', 'last'), ('max',)), (('S', 'first', 'last'), ()), (('S',), ('len',)), (('r', 'start'), ('max', 'min')), (('end', 'r'), ('max', 'min')), )),
+    19: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, ), ((('first', 'last'), ('max',)), (('S', 'first', 'last'), ()), (('S',), ('len',)), (('r', 'start'), ('max', 'min')), (('end', 'r'), ('max', 'min')), )),
+    21: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, ), ((('first', 'last'), ('max',)), (('S', 'first', 'last'), ()), (('S',), ('len',)), (('r', 'start'), ('max', 'min')), (('end', 'r'), ('max', 'min')), )),
+    23: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, ), ((('first', 'last'), ('max',)), (('S', 'first', 'last'), ()), (('S',), ('len',)), (('r', 'start'), ('max', 'min')), (('end', 'r'), ('max', 'min')), )),
+    24: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, ), ((('first', 'last'), ('max',)), (('S', 'first', 'last'), ()), (('S',), ('len',)), (('r', 'start'), ('max', 'min')), (('end', 'r'), ('max', 'min')), )),
+    25: ('d6e2b16195dc0032582ceca8', (_f1, _f2, _i1, _f3, _f4, ), ((('first', 'last'), ('max',)), (('S', 'first', 'last'), ()), (('S',), ('len',)), (('r', 'start'), ('max', 'min')), (('end', 'r'), ('max', 'min')), )),
 }

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('ai.onnx', 'Shrink')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('c0ba7b4af861197c5017dfaf', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('c0ba7b4af861197c5017dfaf', (_i0, ), ((('input',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, load
 from opset.formula.generated.ai_onnx.DynamicQuantizeLinear import _f0 as _i0
 
 OP = ('ai.onnx', 'Size')
@@ -18,12 +18,12 @@ def _f0(ev: Evaluator) -> Any:
     return t3
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
-    13: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
-    19: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
-    21: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
-    23: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
-    24: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
-    25: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, ), (((), ()), (('S',), ('prod',)), )),
+    13: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, ), (((), ()), (('S',), ('prod',)), )),
+    19: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, ), (((), ()), (('S',), ('prod',)), )),
+    21: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, ), (((), ()), (('S',), ('prod',)), )),
+    23: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, ), (((), ()), (('S',), ('prod',)), )),
+    24: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, ), (((), ()), (('S',), ('prod',)), )),
+    25: ('8f5b3bd1cc2c847c73aa3e63', (_i0, _f0, ), (((), ()), (('S',), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.MeanVarianceNormalization import _f0 as _i1
 from opset.formula.generated.ai_onnx.CenterCropPad import _f3 as _i2
@@ -947,9 +947,9 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0d9732d7f39159c8a15c29c8', (_f0, _f1, _f1, _f2, _f3, _i0, _i1, _f4, _i2, )),
-    10: ('70d455e69905552691426015', (_f5, _f6, _i0, _i3, _i4, _f7, )),
-    11: ('70d455e69905552691426015', (_f5, _f6, _i0, _i3, _i4, _f7, )),
-    13: ('70d455e69905552691426015', (_f5, _f6, _i0, _i3, _i4, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('0d9732d7f39159c8a15c29c8', (_f0, _f1, _f1, _f2, _f3, _i0, _i1, _f4, _i2, ), ((('starts',), ('len', 'range')), (('starts',), ('len',)), (('starts',), ('len',)), (('S', 'ax', 'ends', 'r', 'starts'), ('len', 'max', 'min', 'range')), (('axes', 'data', 'ends', 'starts'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ()), (('axes', 'r'), ('all',)), (('ax',), ('all', 'len', 'range')), )),
+    10: ('70d455e69905552691426015', (_f5, _f6, _i0, _i3, _i4, _f7, ), ((('S', 'axes', 'ends', 'r', 'starts', 'steps'), ('ceil', 'len', 'max', 'min', 'range', 'value')), (('axes', 'data', 'ends', 'starts', 'steps'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('steps',), ('all', 'value')), )),
+    11: ('70d455e69905552691426015', (_f5, _f6, _i0, _i3, _i4, _f7, ), ((('S', 'axes', 'ends', 'r', 'starts', 'steps'), ('ceil', 'len', 'max', 'min', 'range', 'value')), (('axes', 'data', 'ends', 'starts', 'steps'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('steps',), ('all', 'value')), )),
+    13: ('70d455e69905552691426015', (_f5, _f6, _i0, _i3, _i4, _f7, ), ((('S', 'axes', 'ends', 'r', 'starts', 'steps'), ('ceil', 'len', 'max', 'min', 'range', 'value')), (('axes', 'data', 'ends', 'starts', 'steps'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('steps',), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.NegativeLogLikelihoodLoss import _f0 as _i0
 
 OP = ('ai.onnx', 'SoftmaxCrossEntropyLoss')
@@ -100,7 +100,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    12: ('8a5fd98f74534b0a627b4b77', (_i0, _f0, _f1, )),
-    13: ('8a5fd98f74534b0a627b4b77', (_i0, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    12: ('8a5fd98f74534b0a627b4b77', (_i0, _f0, _f1, ), ((('D', 'N', 'reduction'), ()), (('scores',), ()), (('C', 'ignore_index', 'labels'), ('all', 'value')), )),
+    13: ('8a5fd98f74534b0a627b4b77', (_i0, _f0, _f1, ), ((('D', 'N', 'reduction'), ()), (('scores',), ()), (('C', 'ignore_index', 'labels'), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('ai.onnx', 'SpaceToDepth')
 
@@ -101,8 +101,8 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('cae83c32457b1991935bbf04', (_f0, _f1, )),
-    13: ('cae83c32457b1991935bbf04', (_f0, _f1, )),
-    28: ('cae83c32457b1991935bbf04', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('cae83c32457b1991935bbf04', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('H', 'W', 'blocksize'), ()), )),
+    13: ('cae83c32457b1991935bbf04', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('H', 'W', 'blocksize'), ()), )),
+    28: ('cae83c32457b1991935bbf04', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('H', 'W', 'blocksize'), ()), )),
 }

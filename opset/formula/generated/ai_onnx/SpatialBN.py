@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 from opset.formula.generated.ai_onnx.BatchNormalization import _f3 as _i0
 
 OP = ('ai.onnx', 'SpatialBN')
@@ -26,6 +26,6 @@ def _f0(ev: Evaluator) -> Any:
     return t5
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('fc19ac219652633de7c03e1a', (_f0, _i0, _i0, _i0, _i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('fc19ac219652633de7c03e1a', (_f0, _i0, _i0, _i0, _i0, ), ((('C', 'H', 'N', 'W'), ()), (('C',), ()), (('C',), ()), (('C',), ()), (('C',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i2
@@ -1301,10 +1301,10 @@ def _f21(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a48c117eafd11a44f88c08fc', (_f0, _f1, _i0, _i1, _i2, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
-    2: ('6cb2e70e56a5d336a69c6330', (_f9, _i0, _i1, _i2, _f2, _f3, _f10, _f11, )),
-    11: ('6cb2e70e56a5d336a69c6330', (_f9, _i0, _i1, _i2, _f2, _f3, _f10, _f11, )),
-    13: ('c013a5072746530dfe119d8c', (_f12, _i0, _i1, _i2, _f13, _f14, _f15, _f10, _f11, )),
-    18: ('f2761fee9d68c6ba52941430', (_f16, _i0, _i1, _f17, _i2, _f13, _f14, _f15, _f18, _f19, _f20, _f21, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a48c117eafd11a44f88c08fc', (_f0, _f1, _i0, _i1, _i2, _f2, _f3, _f4, _f5, _f6, _f7, _f8, ), (((), ()), (('S', 'a', 'outputs', 'split', 'split_input'), ('int', 'range', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'split'), ('sum',)), (('outputs', 'split'), ('len',)), (('split', 'split_input'), ()), (('K', 'outputs', 'split_input'), ()), (('S', 'a', 'split_input'), ('int', 'sum', 'value')), (('split_input',), ('all', 'value')), (('S', 'a', 'outputs', 'split', 'split_input'), ()), )),
+    2: ('6cb2e70e56a5d336a69c6330', (_f9, _i0, _i1, _i2, _f2, _f3, _f10, _f11, ), ((('S', 'a', 'outputs', 'split'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'split'), ('sum',)), (('outputs', 'split'), ('len',)), (('S', 'a', 'outputs', 'split'), ()), (('S', 'a', 'outputs', 'split'), ()), )),
+    11: ('6cb2e70e56a5d336a69c6330', (_f9, _i0, _i1, _i2, _f2, _f3, _f10, _f11, ), ((('S', 'a', 'outputs', 'split'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'split'), ('sum',)), (('outputs', 'split'), ('len',)), (('S', 'a', 'outputs', 'split'), ()), (('S', 'a', 'outputs', 'split'), ()), )),
+    13: ('c013a5072746530dfe119d8c', (_f12, _i0, _i1, _i2, _f13, _f14, _f15, _f10, _f11, ), ((('S', 'a', 'outputs', 'split'), ('range', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'split'), ('sum', 'value')), (('K', 'outputs', 'split'), ()), (('split',), ('all', 'value')), (('S', 'a', 'outputs', 'split'), ()), (('S', 'a', 'outputs', 'split'), ()), )),
+    18: ('f2761fee9d68c6ba52941430', (_f16, _i0, _i1, _f17, _i2, _f13, _f14, _f15, _f18, _f19, _f20, _f21, ), ((('S', 'a', 'c', 'num_outputs', 'outputs', 'split'), ('range', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'a', 'num_outputs'), ('ceil',)), (('axis', 'r'), ()), (('S', 'a', 'split'), ('sum', 'value')), (('K', 'outputs', 'split'), ()), (('split',), ('all', 'value')), (('num_outputs', 'split'), ()), (('num_outputs', 'outputs'), ()), (('S', 'a', 'c', 'num_outputs'), ()), (('S', 'a', 'c', 'num_outputs'), ()), )),
 }

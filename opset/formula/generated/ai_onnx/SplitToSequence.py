@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i1
 from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i2
@@ -542,7 +542,7 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('54d94778e49f9ea3b090272c', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, _f3, _f4, _f5, )),
-    24: ('54d94778e49f9ea3b090272c', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('54d94778e49f9ea3b090272c', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, _f3, _f4, _f5, ), ((('K', 'S', 'a', 'keepdims', 'split'), ('ceil', 'len', 'min', 'range', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('K', 'split'), ('len',)), (('K', 'split'), ('len', 'value')), (('K', 'S', 'a', 'split'), ('all', 'len', 'sum', 'value')), (('K', 'keepdims', 'split'), ('len', 'value')), (('S', 'a'), ('range',)), )),
+    24: ('54d94778e49f9ea3b090272c', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, _f3, _f4, _f5, ), ((('K', 'S', 'a', 'keepdims', 'split'), ('ceil', 'len', 'min', 'range', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('K', 'split'), ('len',)), (('K', 'split'), ('len', 'value')), (('K', 'S', 'a', 'split'), ('all', 'len', 'sum', 'value')), (('K', 'keepdims', 'split'), ('len', 'value')), (('S', 'a'), ('range',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Reshape import _f1 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.CenterCropPad import _f2 as _i2
@@ -492,12 +492,12 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e2e6fda471a78efdbd725396', (_f0, _i0, _i1, _f1, _f2, )),
-    11: ('6dd7faa0cc5d573dffce514a', (_f0, _i0, _i1, _i2, _f2, )),
-    13: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
-    21: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
-    23: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
-    24: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
-    25: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e2e6fda471a78efdbd725396', (_f0, _i0, _i1, _f1, _f2, ), ((('S', 'axes', 'r'), ('range',)), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all',)), (('S', 'axes', 'r'), ('all',)), )),
+    11: ('6dd7faa0cc5d573dffce514a', (_f0, _i0, _i1, _i2, _f2, ), ((('S', 'axes', 'r'), ('range',)), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all',)), (('S', 'axes', 'r'), ('all',)), )),
+    13: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, ), ((('S', 'axes', 'r'), ('range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('S', 'axes', 'r'), ('all', 'value')), )),
+    21: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, ), ((('S', 'axes', 'r'), ('range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('S', 'axes', 'r'), ('all', 'value')), )),
+    23: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, ), ((('S', 'axes', 'r'), ('range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('S', 'axes', 'r'), ('all', 'value')), )),
+    24: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, ), ((('S', 'axes', 'r'), ('range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('S', 'axes', 'r'), ('all', 'value')), )),
+    25: ('b650a460cdf3dc2f3d6f3f80', (_f3, _i0, _i1, _i3, _f4, ), ((('S', 'axes', 'r'), ('range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('S', 'axes', 'r'), ('all', 'value')), )),
 }

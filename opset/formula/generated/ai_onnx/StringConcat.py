@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.BitShift import _f0 as _i0
 from opset.formula.generated.ai_onnx.BitShift import _f1 as _i1
 
 OP = ('ai.onnx', 'StringConcat')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    20: ('89ab1e81202381d7b4a6928c', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    20: ('89ab1e81202381d7b4a6928c', (_i0, _i1, ), ((('SX', 'SY'), ('broadcast',)), (('SX', 'SY'), ('all', 'len', 'min', 'range')), )),
 }

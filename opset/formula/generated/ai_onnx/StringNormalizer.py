@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 
 OP = ('ai.onnx', 'StringNormalizer')
 
@@ -286,6 +286,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('4c6b8a8af427823d17df86e9', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('4c6b8a8af427823d17df86e9', (_f0, _f1, _f2, ), ((('S', 'X', 'is_case_sensitive', 'lead', 'stopwords'), ('len', 'max', 'sum', 'unknown', 'value')), (('S',), ('len',)), (('S',), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('ai.onnx', 'StringSplit')
@@ -400,6 +400,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    20: ('29cb63da3387b87814600a91', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    20: ('29cb63da3387b87814600a91', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, ), ((('S',), ('prod', 'unknown')), (('S',), ()), (('delimiter',), ()), ((), ()), (('X', 'other_space', 'whitespace_mode'), ('any', 'value')), (('X', 'whitespace_mode'), ('any', 'value')), (('X', 'maxsplit', 'other_space', 'whitespace_mode'), ('any', 'len', 'value')), )),
 }

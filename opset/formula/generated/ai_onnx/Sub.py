@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.And import _f0 as _i0
 from opset.formula.generated.ai_onnx.Add import _f1 as _i1
 from opset.formula.generated.ai_onnx.Add import _f2 as _i2
@@ -154,10 +154,10 @@ def _f0(ev: Evaluator) -> Any:
     return t14
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e88f5841bf4ef2a806e318f1', (_i0, _f0, _i1, _i2, _i3, )),
-    6: ('e88f5841bf4ef2a806e318f1', (_i0, _f0, _i1, _i2, _i3, )),
-    7: ('6279a3edbf73fff1cfc3c9c0', (_i4, _f0, _i5, )),
-    13: ('6279a3edbf73fff1cfc3c9c0', (_i4, _f0, _i5, )),
-    14: ('6279a3edbf73fff1cfc3c9c0', (_i4, _f0, _i5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e88f5841bf4ef2a806e318f1', (_i0, _f0, _i1, _i2, _i3, ), ((('SA',), ()), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB', 'axis'), ('len',)), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'broadcast', 'start'), ('all', 'len', 'range')), )),
+    6: ('e88f5841bf4ef2a806e318f1', (_i0, _f0, _i1, _i2, _i3, ), ((('SA',), ()), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB', 'axis'), ('len',)), (('SA', 'SB', 'broadcast'), ()), (('SA', 'SB', 'broadcast', 'start'), ('all', 'len', 'range')), )),
+    7: ('6279a3edbf73fff1cfc3c9c0', (_i4, _f0, _i5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
+    13: ('6279a3edbf73fff1cfc3c9c0', (_i4, _f0, _i5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
+    14: ('6279a3edbf73fff1cfc3c9c0', (_i4, _f0, _i5, ), ((('SA', 'SB'), ('broadcast',)), (('A', 'B'), ('len', 'max', 'range', 'value')), (('SA', 'SB'), ('all', 'len', 'min', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 
 OP = ('ai.onnx', 'Sum')
@@ -264,9 +264,9 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('586e3eab34c84860b0d2fd9c', (_i0, )),
-    6: ('586e3eab34c84860b0d2fd9c', (_i0, )),
-    8: ('ee4bb93e9c539e41a76886ff', (_f0, _f1, _f2, _f3, _f4, )),
-    13: ('ee4bb93e9c539e41a76886ff', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
+    6: ('586e3eab34c84860b0d2fd9c', (_i0, ), ((('A',), ()), )),
+    8: ('ee4bb93e9c539e41a76886ff', (_f0, _f1, _f2, _f3, _f4, ), ((('out',), ()), (('data_0',), ('len', 'max')), (('R', 'data_0'), ('len', 'range')), (('cols',), ('all',)), (('R', 'cols', 'out'), ('all', 'range')), )),
+    13: ('ee4bb93e9c539e41a76886ff', (_f0, _f1, _f2, _f3, _f4, ), ((('out',), ()), (('data_0',), ('len', 'max')), (('R', 'data_0'), ('len', 'range')), (('cols',), ('all',)), (('R', 'cols', 'out'), ('all', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -653,6 +653,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    24: ('a110b2c07be88191f9945241', (_i0, _i1, _i2, _f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    24: ('a110b2c07be88191f9945241', (_i0, _i1, _i2, _f0, _f1, _f2, _f3, _f4, _f5, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('r',), ()), (('ax', 'axis', 'r'), ()), (('S', 'U', 'ax', 'axis', 'r'), ('all', 'len', 'range')), (('B', 'S', 'r', 'write_indices'), ()), (('write_indices',), ('all', 'value')), (('S', 'U', 'ax', 'axis', 'mode', 'r', 'write_indices'), ('all', 'len', 'value')), )),
 }

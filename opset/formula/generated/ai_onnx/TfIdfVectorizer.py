@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
 
 OP = ('ai.onnx', 'TfIdfVectorizer')
 
@@ -614,6 +614,6 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('41d9a9850f850151a8bf4c06', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('41d9a9850f850151a8bf4c06', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, ), ((('S', 'width'), ('len',)), (('ngram_indexes',), ('max',)), (('pool_int64s', 'pool_strings'), ()), (('ngram_counts', 'pool'), ('len', 'range')), (('ends', 'ngram_counts', 'pool'), ('len', 'range')), (('S',), ('len',)), (('max_gram_length', 'min_gram_length'), ()), (('pool_int64s', 'pool_strings'), ()), (('ends', 'ngram_counts'), ('all', 'len', 'range')), (('ends', 'ngram_counts'), ('all', 'len', 'range')), (('grams', 'ngram_indexes'), ('len',)), (('grams', 'weights'), ('len',)), (('grams',), ('all', 'len', 'range')), (('mode', 'ngram_indexes'), ('any', 'len', 'range')), )),
 }

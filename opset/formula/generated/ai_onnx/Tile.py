@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.GridSample import _f4 as _i1
 
@@ -259,8 +259,8 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a605605ea9101de6b77909ae', (_f0, _i0, _f1, _f2, _f3, )),
-    6: ('dc043bf3ddccf0a130d8af88', (_f4, _i0, _i1, _f5, )),
-    13: ('dc043bf3ddccf0a130d8af88', (_f4, _i0, _i1, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a605605ea9101de6b77909ae', (_f0, _i0, _f1, _f2, _f3, ), ((('S', 'axis', 'r', 'tiles'), ('int', 'range', 'value')), (('S',), ('len',)), (('axis', 'tiles'), ('prod',)), (('axis', 'r'), ('int', 'value')), (('tiles',), ('int', 'value')), )),
+    6: ('dc043bf3ddccf0a130d8af88', (_f4, _i0, _i1, _f5, ), ((('S', 'repeats'), ('len', 'range', 'value')), (('S',), ('len',)), (('K', 'S'), ('len',)), (('repeats',), ('all', 'value')), )),
+    13: ('dc043bf3ddccf0a130d8af88', (_f4, _i0, _i1, _f5, ), ((('S', 'repeats'), ('len', 'range', 'value')), (('S',), ('len',)), (('K', 'S'), ('len',)), (('repeats',), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f3 as _i2
@@ -373,9 +373,9 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('81a9ab9ada1b34ca6c88ed65', (_f0, _f0, _i0, _i1, _i2, _f1, )),
-    10: ('9e75424ff8f074d8b29a1f38', (_f2, _f2, _i0, _i1, _i2, _f3, _f4, )),
-    11: ('98a90be93cec48fec1ef75a4', (_f2, _f2, _i0, _i1, _i2, _f3, _f4, _f5, )),
-    24: ('98a90be93cec48fec1ef75a4', (_f2, _f2, _i0, _i1, _i2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('81a9ab9ada1b34ca6c88ed65', (_f0, _f0, _i0, _i1, _i2, _f1, ), ((('S', 'a', 'k', 'r'), ('range',)), (('S', 'a', 'k', 'r'), ('range',)), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'a', 'axis', 'k', 'r'), ()), )),
+    10: ('9e75424ff8f074d8b29a1f38', (_f2, _f2, _i0, _i1, _i2, _f3, _f4, ), ((('K', 'S', 'a', 'r'), ('range', 'unknown', 'value')), (('K', 'S', 'a', 'r'), ('range', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('K', 'S', 'a', 'axis', 'r'), ('value',)), (('K',), ('value',)), )),
+    11: ('98a90be93cec48fec1ef75a4', (_f2, _f2, _i0, _i1, _i2, _f3, _f4, _f5, ), ((('K', 'S', 'a', 'r'), ('range', 'unknown', 'value')), (('K', 'S', 'a', 'r'), ('range', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('K', 'S', 'a', 'axis', 'r'), ('value',)), (('K',), ('value',)), (('sorted',), ()), )),
+    24: ('98a90be93cec48fec1ef75a4', (_f2, _f2, _i0, _i1, _i2, _f3, _f4, _f5, ), ((('K', 'S', 'a', 'r'), ('range', 'unknown', 'value')), (('K', 'S', 'a', 'r'), ('range', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('K', 'S', 'a', 'axis', 'r'), ('value',)), (('K',), ('value',)), (('sorted',), ()), )),
 }

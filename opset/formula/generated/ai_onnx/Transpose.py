@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 
@@ -89,11 +89,11 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
-    13: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
-    21: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
-    23: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
-    24: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
-    25: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, ), ((('r',), ('range',)), (('r',), ()), (('S', 'perm'), ()), (('S',), ('len',)), (('perm', 'r'), ('all', 'range')), )),
+    13: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, ), ((('r',), ('range',)), (('r',), ()), (('S', 'perm'), ()), (('S',), ('len',)), (('perm', 'r'), ('all', 'range')), )),
+    21: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, ), ((('r',), ('range',)), (('r',), ()), (('S', 'perm'), ()), (('S',), ('len',)), (('perm', 'r'), ('all', 'range')), )),
+    23: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, ), ((('r',), ('range',)), (('r',), ()), (('S', 'perm'), ()), (('S',), ('len',)), (('perm', 'r'), ('all', 'range')), )),
+    24: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, ), ((('r',), ('range',)), (('r',), ()), (('S', 'perm'), ()), (('S',), ('len',)), (('perm', 'r'), ('all', 'range')), )),
+    25: ('960065301f332a915e8a2bd9', (_f0, _i0, _f1, _i1, _f2, ), ((('r',), ('range',)), (('r',), ()), (('S', 'perm'), ()), (('S',), ('len',)), (('perm', 'r'), ('all', 'range')), )),
 }

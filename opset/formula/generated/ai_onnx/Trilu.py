@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, binary, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, binary, load
 
 OP = ('ai.onnx', 'Trilu')
 
@@ -23,6 +23,6 @@ def _f0(ev: Evaluator) -> Any:
     return t5
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    14: ('231a858d137c9a854a1e9287', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    14: ('231a858d137c9a854a1e9287', (_f0, ), ((('B', 'M', 'N'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.Compress import _f6 as _i1
 
@@ -407,7 +407,7 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('9321a65fddeb72fecfe95073', (_f0, _f1, _f2, _f1, _i0, _f3, _f4, _f5, _f6, _f7, _i1, )),
-    28: ('9321a65fddeb72fecfe95073', (_f0, _f1, _f2, _f1, _i0, _f3, _f4, _f5, _f6, _f7, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('9321a65fddeb72fecfe95073', (_f0, _f1, _f2, _f1, _i0, _f3, _f4, _f5, _f6, _f7, _i1, ), ((('D', 'X', 'ax', 'm', 'n', 'w'), ('len', 'range', 'sum', 'unknown', 'value')), (('X', 'm', 'n', 'w'), ('range', 'sum', 'unknown', 'value')), (('n',), ()), (('X', 'm', 'n', 'w'), ('range', 'sum', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'axis'), ('prod',)), (('D', 'ax'), ()), (('D', 'ax'), ('prod',)), (('D', 'ax'), ('prod',)), (('axis', 'r'), ()), )),
+    28: ('9321a65fddeb72fecfe95073', (_f0, _f1, _f2, _f1, _i0, _f3, _f4, _f5, _f6, _f7, _i1, ), ((('D', 'X', 'ax', 'm', 'n', 'w'), ('len', 'range', 'sum', 'unknown', 'value')), (('X', 'm', 'n', 'w'), ('range', 'sum', 'unknown', 'value')), (('n',), ()), (('X', 'm', 'n', 'w'), ('range', 'sum', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'axis'), ('prod',)), (('D', 'ax'), ()), (('D', 'ax'), ('prod',)), (('D', 'ax'), ('prod',)), (('axis', 'r'), ()), )),
 }

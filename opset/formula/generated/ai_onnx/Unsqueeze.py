@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Reshape import _f1 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 
@@ -535,12 +535,12 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('12172a996dbb6eb9fe029827', (_f0, _i0, _i1, _f1, _f2, _f3, _f4, )),
-    11: ('12172a996dbb6eb9fe029827', (_f0, _i0, _i1, _f1, _f2, _f3, _f4, )),
-    13: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
-    21: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
-    23: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
-    24: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
-    25: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('12172a996dbb6eb9fe029827', (_f0, _i0, _i1, _f1, _f2, _f3, _f4, ), ((('S', 'n', 'q'), ('len', 'range')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('len',)), (('axes', 'q'), ()), (('axes', 'q'), ('all',)), (('n',), ('all', 'len', 'range')), )),
+    11: ('12172a996dbb6eb9fe029827', (_f0, _i0, _i1, _f1, _f2, _f3, _f4, ), ((('S', 'n', 'q'), ('len', 'range')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('len',)), (('axes', 'q'), ()), (('axes', 'q'), ('all',)), (('n',), ('all', 'len', 'range')), )),
+    13: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, ), ((('S', 'axes', 'r'), ('len', 'range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'len', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('axes',), ('len',)), )),
+    21: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, ), ((('S', 'axes', 'r'), ('len', 'range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'len', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('axes',), ('len',)), )),
+    23: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, ), ((('S', 'axes', 'r'), ('len', 'range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'len', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('axes',), ('len',)), )),
+    24: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, ), ((('S', 'axes', 'r'), ('len', 'range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'len', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('axes',), ('len',)), )),
+    25: ('3cb6c435c5845c07d2c7c8d1', (_f5, _i0, _i1, _f6, _f7, _f8, ), ((('S', 'axes', 'r'), ('len', 'range', 'value')), (('data',), ('value',)), (('S',), ('len',)), (('axes', 'r'), ('all', 'len', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('axes',), ('len',)), )),
 }

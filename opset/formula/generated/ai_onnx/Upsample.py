@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.Resize import _f1 as _i1
 
@@ -133,9 +133,9 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('6ec2fc4233bc8bc5270b847e', (_f0, )),
-    7: ('b0fe5ab7e1ce1a654d433357', (_i0, _f1, )),
-    9: ('fde5f70144d67028b694d0b6', (_f2, _i1, _f3, )),
-    10: ('fde5f70144d67028b694d0b6', (_f2, _i1, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('6ec2fc4233bc8bc5270b847e', (_f0, ), ((('C', 'H', 'N', 'W', 'height_scale', 'width_scale'), ('floor',)), )),
+    7: ('b0fe5ab7e1ce1a654d433357', (_i0, _f1, ), ((('S',), ('len',)), (('S', 'scales'), ('floor', 'len', 'range')), )),
+    9: ('fde5f70144d67028b694d0b6', (_f2, _i1, _f3, ), ((('S', 'scales'), ('floor', 'len', 'range', 'value')), (('R', 'S'), ('len',)), (('scales',), ('all', 'value')), )),
+    10: ('fde5f70144d67028b694d0b6', (_f2, _i1, _f3, ), ((('S', 'scales'), ('floor', 'len', 'range', 'value')), (('R', 'S'), ('len',)), (('scales',), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'Where')
 
@@ -369,7 +369,7 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('b53f78abf6a413d8530fafeb', (_f0, _f1, _f2, )),
-    16: ('b53f78abf6a413d8530fafeb', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('b53f78abf6a413d8530fafeb', (_f0, _f1, _f2, ), ((('SC', 'SX', 'SY'), ('broadcast',)), (('X', 'Y', 'condition'), ('len', 'max', 'range', 'value')), (('SC', 'SX', 'SY'), ('all', 'len', 'min', 'range')), )),
+    16: ('b53f78abf6a413d8530fafeb', (_f0, _f1, _f2, ), ((('SC', 'SX', 'SY'), ('broadcast',)), (('X', 'Y', 'condition'), ('len', 'max', 'range', 'value')), (('SC', 'SX', 'SY'), ('all', 'len', 'min', 'range')), )),
 }

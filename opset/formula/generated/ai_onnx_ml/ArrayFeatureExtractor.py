@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy
 
 OP = ('ai.onnx.ml', 'ArrayFeatureExtractor')
 
@@ -97,6 +97,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9ebe486ba9eb15c31d653513', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9ebe486ba9eb15c31d653513', (_f0, _f1, ), ((('B', 'I'), ('len', 'prod')), (('F', 'Y'), ('all', 'value')), )),
 }

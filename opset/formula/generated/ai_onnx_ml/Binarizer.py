@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx.ml', 'Binarizer')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9d0048e7caa49ff18a685df8', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9d0048e7caa49ff18a685df8', (_i0, ), ((('X',), ()), )),
 }

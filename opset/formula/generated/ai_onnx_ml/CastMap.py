@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load, truthy
 
 OP = ('ai.onnx.ml', 'CastMap')
 
@@ -41,6 +41,6 @@ def _f0(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('6e9a7a25ecf39cff1ff8f049', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('6e9a7a25ecf39cff1ff8f049', (_f0, ), ((('map_form', 'max_map'), ('unknown',)), )),
 }

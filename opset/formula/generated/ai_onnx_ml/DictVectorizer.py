@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
 
 OP = ('ai.onnx.ml', 'DictVectorizer')
 
@@ -105,6 +105,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('08d0a8413dbc7caaa5ef4df6', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('08d0a8413dbc7caaa5ef4df6', (_f0, _f1, _f2, ), ((('vocabulary',), ('len',)), (('int64_vocabulary', 'string_vocabulary'), ('len',)), (('vocabulary',), ('len',)), )),
 }

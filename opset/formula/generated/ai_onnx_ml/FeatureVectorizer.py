@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
 
 OP = ('ai.onnx.ml', 'FeatureVectorizer')
 
@@ -205,6 +205,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4de5f8eb8d631427526b8eac', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4de5f8eb8d631427526b8eac', (_f0, _f1, _f2, _f3, _f4, ), ((('inputdimensions', 'rows'), ('sum',)), (('X',), ('len',)), (('X',), ('all', 'len')), (('X', 'inputdimensions'), ('len',)), (('rows',), ('all',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, sliced, truthy
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx.ml', 'LabelEncoder')
@@ -655,8 +655,8 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7b360d8816bd95639a43ecc9', (_i0, _f0, )),
-    2: ('c8f35775897bfb268b59aaa7', (_i0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
-    4: ('e54a81d06d1a83ac9c087746', (_i0, _f8, _f9, _f3, _f4, _f5, _f10, _f6, _f11, _f12, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7b360d8816bd95639a43ecc9', (_i0, _f0, ), ((('X',), ()), (('classes_strings',), ()), )),
+    2: ('c8f35775897bfb268b59aaa7', (_i0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, ), ((('X',), ()), (('keys_floats', 'keys_int64s', 'keys_strings'), ()), (('values_floats', 'values_int64s', 'values_strings'), ()), (('keys',), ('len',)), (('values',), ('len',)), (('keys', 'values'), ('len',)), (('keys',), ('any', 'len', 'range')), (('keys_floats',), ('any',)), )),
+    4: ('e54a81d06d1a83ac9c087746', (_i0, _f8, _f9, _f3, _f4, _f5, _f10, _f6, _f11, _f12, ), ((('X',), ()), (('keys_floats', 'keys_int64s', 'keys_strings', 'keys_tensor'), ()), (('values_floats', 'values_int64s', 'values_strings', 'values_tensor'), ()), (('keys',), ('len',)), (('values',), ('len',)), (('keys', 'values'), ('len',)), (('default_tensor',), ('len',)), (('keys',), ('any', 'len', 'range')), (('keys',), ('any', 'len')), (('default_tensor', 'values_tensor'), ()), )),
 }

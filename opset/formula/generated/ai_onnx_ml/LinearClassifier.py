@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('ai.onnx.ml', 'LinearClassifier')
 
@@ -323,6 +323,6 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c6888936ca6bbbdb305907a5', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c6888936ca6bbbdb305907a5', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, ), ((('N',), ()), (('E', 'N', 'T'), ()), (('classlabels_ints', 'classlabels_strings'), ()), (('labels',), ('len',)), (('F', 'coefficients', 'intercepts'), ('len',)), (('classlabels_ints', 'classlabels_strings'), ()), (('F', 'T', 'coefficients'), ('len',)), (('E', 'T'), ()), )),
 }

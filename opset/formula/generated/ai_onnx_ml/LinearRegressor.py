@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('ai.onnx.ml', 'LinearRegressor')
 
@@ -127,6 +127,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4c41da0daa502a423a1f41c6', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4c41da0daa502a423a1f41c6', (_f0, _f1, _f2, ), ((('N', 'targets'), ()), (('F', 'coefficients', 'targets'), ('len',)), (('intercepts', 'targets'), ('len',)), )),
 }

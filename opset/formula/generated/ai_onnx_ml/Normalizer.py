@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx.ml', 'Normalizer')
@@ -200,6 +200,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('402fe8f0e47c1fba667f0077', (_i0, _f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('402fe8f0e47c1fba667f0077', (_i0, _f0, _f1, _f2, ), ((('X',), ()), (('S',), ('len',)), (('S',), ('len',)), (('C', 'S', 'X', 'norm'), ('abs', 'any', 'max', 'prod', 'range', 'value')), )),
 }

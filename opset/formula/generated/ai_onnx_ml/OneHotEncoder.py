@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('ai.onnx.ml', 'OneHotEncoder')
 
@@ -312,6 +312,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('5a4a18d70bd3674b7a9bcfc2', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('5a4a18d70bd3674b7a9bcfc2', (_f0, _f1, _f2, _f3, _f4, ), ((('S', 'cats'), ('len',)), (('cats_int64s', 'cats_strings'), ('len',)), (('cats',), ('len',)), (('X', 'cats', 'zeros'), ('all', 'int', 'len', 'value')), (('X', 'cats_int64s'), ('any', 'int', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f0 as _i0
 from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f2 as _i1
 from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f3 as _i2
@@ -708,6 +708,6 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('20cf302edadb37b6d0373c0a', (_f0, _i0, _f1, _i1, _i2, _f2, _f3, _f4, _f5, _f6, _i3, _f7, _f8, _f9, _f10, _f11, _f12, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('20cf302edadb37b6d0373c0a', (_f0, _i0, _f1, _i1, _i2, _f2, _f3, _f4, _f5, _f6, _i3, _f7, _f8, _f9, _f10, _f11, _f12, ), (((), ()), (('N',), ()), (('K', 'N'), ()), (('classlabels_ints', 'classlabels_strings'), ()), (('labels',), ('len',)), (('vectors_per_class',), ('sum',)), (('V',), ()), (('prob_a',), ('len',)), (('E',), ()), (('C', 'E', 'proba', 'svc'), ()), (('classlabels_ints', 'classlabels_strings'), ()), (('E',), ()), (('coefficients', 'rho'), ()), (('C', 'E', 'F', 'V', 'coefficients', 'rho', 'support_vectors', 'svc', 'vectors_per_class'), ('len',)), (('E', 'F', 'coefficients', 'rho', 'svc'), ('len',)), (('prob_a', 'prob_b'), ('len',)), (('C', 'prob_a', 'proba'), ('len',)), )),
 }

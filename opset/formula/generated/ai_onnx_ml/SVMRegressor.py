@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.ai_onnx_ml.SVMClassifier import _f0 as _i0
 
 OP = ('ai.onnx.ml', 'SVMRegressor')
@@ -304,6 +304,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b2873629fc271ee04e128181', (_i0, _f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b2873629fc271ee04e128181', (_i0, _f0, _f1, _f2, _f3, ), (((), ()), (('N',), ()), (('coefficients', 'rho'), ('len',)), (('F', 'coefficients', 'n_supports', 'support_vectors'), ('len',)), (('F', 'coefficients', 'n_supports'), ('len',)), )),
 }

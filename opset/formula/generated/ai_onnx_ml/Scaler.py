@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 
 OP = ('ai.onnx.ml', 'Scaler')
@@ -211,6 +211,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('68495dcf082b4a8e2a837725', (_i0, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('68495dcf082b4a8e2a837725', (_i0, _f0, _f1, ), ((('X',), ()), (('offset', 'scale'), ('len',)), (('B', 'F', 'offset'), ('len',)), )),
 }

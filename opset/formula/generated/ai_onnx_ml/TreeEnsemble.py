@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('ai.onnx.ml', 'TreeEnsemble')
 
@@ -1314,6 +1314,6 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    5: ('7ad388d0a819c636b35a9ff1', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    5: ('7ad388d0a819c636b35a9ff1', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, ), ((('N', 'n_targets'), ()), (('nodes_featureids',), ('len',)), (('leaf_targetids',), ('len',)), (('n', 'nodes_falseleafs', 'nodes_falsenodeids', 'nodes_modes', 'nodes_splits', 'nodes_trueleafs', 'nodes_truenodeids'), ('all', 'len')), (('n_targets',), ()), (('lengths_ok',), ()), (('n', 'nodes_hitrates', 'nodes_missing_value_tracks_true'), ('all', 'len')), (('L', 'leaf_weights'), ('len',)), (('nodes_modes',), ('all',)), (('n', 'tree_roots'), ('all', 'len')), (('L', 'lengths_ok', 'n', 'nodes_falseleafs', 'nodes_falsenodeids', 'nodes_trueleafs', 'nodes_truenodeids'), ('all', 'range')), (('F', 'nodes_featureids'), ('all',)), (('leaf_targetids', 'n_targets'), ('all',)), (('membership_values', 'nodes_modes'), ('len',)), (('membership_values',), ('all', 'len', 'range')), (('n_targets', 'post_transform'), ()), (('nodes_falseleafs', 'nodes_falsenodeids', 'nodes_trueleafs', 'nodes_truenodeids', 'tree_roots'), ('any',)), (('X', 'membership_values', 'nodes_modes'), ('any', 'floor', 'value')), )),
 }

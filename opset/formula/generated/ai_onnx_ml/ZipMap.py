@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
 
 OP = ('ai.onnx.ml', 'ZipMap')
 
@@ -224,6 +224,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a3ea1f246f8dc3cad4e8f620', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a3ea1f246f8dc3cad4e8f620', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('rows',), ('range',)), (('B',), ('len',)), (('classlabels_int64s', 'classlabels_strings'), ('len',)), (('labels',), ('len',)), (('B',), ('len',)), (('C', 'labels'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, item_at, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, item_at, load
 
 OP = ('ai.onnx.modified', 'Add_')
 
@@ -52,6 +52,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a4601bc5654f7b3a9c5691a1', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a4601bc5654f7b3a9c5691a1', (_f0, _f1, ), ((('C', 'S'), ()), (('A', 'B'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
 from opset.formula.generated.ai_onnx.FC import _f0 as _i0
 
 OP = ('ai.onnx.modified', 'Dense')
@@ -93,6 +93,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ab0655641e5af61b0f1302c7', (_i0, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ab0655641e5af61b0f1302c7', (_i0, _f0, _f1, ), ((('M', 'N'), ()), (('W', 'X'), ()), (('B', 'W'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
 from opset.formula.generated.ai_onnx.MaxRoiPool import _f0 as _i0
 
 OP = ('ai.onnx.modified', 'DepthwiseConv2d')
@@ -400,6 +400,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('dba9c9bf2acc3acce3f0154d', (_f0, _i0, _i0, _i0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('dba9c9bf2acc3acce3f0154d', (_f0, _i0, _i0, _i0, _f1, _f2, _f3, _f4, _f5, _f6, ), ((('KH', 'KW'), ()), ((), ()), ((), ()), ((), ()), (('C', 'M', 'N', 'oh', 'ow'), ()), (('IH', 'dilations', 'kernel_shape', 'pads', 'strides'), ('ceil',)), (('IW', 'dilations', 'kernel_shape', 'pads', 'strides'), ('ceil',)), (('KH', 'KW', 'kernel_shape'), ()), (('B', 'C', 'M'), ()), (('IH', 'IW', 'KH', 'KW', 'dilations', 'pads'), ()), )),
 }

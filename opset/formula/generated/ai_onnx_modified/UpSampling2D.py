@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, item_at, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, item_at, load
 from opset.formula.generated.ai_onnx.MaxRoiPool import _f0 as _i0
 
 OP = ('ai.onnx.modified', 'UpSampling2D')
@@ -37,6 +37,6 @@ def _f0(ev: Evaluator) -> Any:
     return t12
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('bb47d0785ff0a5bfda3122f1', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('bb47d0785ff0a5bfda3122f1', (_i0, _f0, ), (((), ()), (('C', 'H', 'N', 'W', 'size'), ()), )),
 }

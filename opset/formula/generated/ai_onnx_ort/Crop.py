@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
 
 OP = ('ai.onnx.ort', 'Crop')
 
@@ -421,7 +421,7 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('696d1d58ed2d6cd96cc2b21d', (_f0, _f1, _f2, _f3, )),
-    10: ('696d1d58ed2d6cd96cc2b21d', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('696d1d58ed2d6cd96cc2b21d', (_f0, _f1, _f2, _f3, ), ((('C', 'H', 'N', 'W', 'border', 'scale'), ()), (('border',), ('len',)), (('scale',), ('len',)), (('H', 'W', 'border', 'scale'), ('len',)), )),
+    10: ('696d1d58ed2d6cd96cc2b21d', (_f0, _f1, _f2, _f3, ), ((('C', 'H', 'N', 'W', 'border', 'scale'), ()), (('border',), ('len',)), (('scale',), ('len',)), (('H', 'W', 'border', 'scale'), ('len',)), )),
 }

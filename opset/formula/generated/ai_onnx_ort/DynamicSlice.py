@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.Pad import _f10 as _i1
 from opset.formula.generated.ai_onnx.Pad import _f11 as _i2
@@ -381,7 +381,7 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e2fab39247db3713f22dacf1', (_f0, _i0, _i1, _i2, _f1, )),
-    10: ('e2fab39247db3713f22dacf1', (_f0, _i0, _i1, _i2, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e2fab39247db3713f22dacf1', (_f0, _i0, _i1, _i2, _f1, ), ((('S', 'axes', 'ends', 'r', 'starts'), ('ceil', 'len', 'max', 'min', 'range', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('K', 'axes', 'r'), ()), )),
+    10: ('e2fab39247db3713f22dacf1', (_f0, _i0, _i1, _i2, _f1, ), ((('S', 'axes', 'ends', 'r', 'starts'), ('ceil', 'len', 'max', 'min', 'range', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('K', 'axes', 'r'), ()), )),
 }

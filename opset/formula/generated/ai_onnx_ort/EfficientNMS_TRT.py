@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 
 OP = ('ai.onnx.ort', 'EfficientNMS_TRT')
 
@@ -44,6 +44,6 @@ def _f2(ev: Evaluator) -> Any:
     return t3
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f4821b4001fdc65f605f59b4', (_f0, _f1, _f2, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f4821b4001fdc65f605f59b4', (_f0, _f1, _f2, _f2, ), ((('B',), ()), (('B', 'max_output_boxes'), ()), (('B', 'max_output_boxes'), ()), (('B', 'max_output_boxes'), ()), )),
 }

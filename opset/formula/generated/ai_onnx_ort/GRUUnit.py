@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.GRUUnit import _f0 as _i0
 from opset.formula.generated.ai_onnx.GRUUnit import _f1 as _i1
 from opset.formula.generated.ai_onnx.GRUUnit import _f2 as _i2
@@ -11,7 +11,7 @@ from opset.formula.generated.ai_onnx.GRUUnit import _f3 as _i3
 
 OP = ('ai.onnx.ort', 'GRUUnit')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('659909a2a5c4d34df656f6ac', (_i0, _i1, _i2, _i3, )),
-    10: ('659909a2a5c4d34df656f6ac', (_i0, _i1, _i2, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('659909a2a5c4d34df656f6ac', (_i0, _i1, _i2, _i3, ), ((('hidden_prev',), ()), (('D', 'G'), ()), (('P', 'Q'), ('all', 'len')), (('TS',), ('prod',)), )),
+    10: ('659909a2a5c4d34df656f6ac', (_i0, _i1, _i2, _i3, ), ((('hidden_prev',), ()), (('D', 'G'), ()), (('P', 'Q'), ('all', 'len')), (('TS',), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, read_input, truthy
 from opset.formula.generated.ai_onnx.GivenTensorFill import _f0 as _i0
 from opset.formula.generated.ai_onnx.GivenTensorFill import _f1 as _i1
 from opset.formula.generated.ai_onnx.GivenTensorFill import _f2 as _i2
@@ -138,7 +138,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7824c25591e3b89aa438b526', (_i0, _i1, _i2, _i3, _f0, )),
-    10: ('7824c25591e3b89aa438b526', (_i0, _i1, _i2, _i3, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7824c25591e3b89aa438b526', (_i0, _i1, _i2, _i3, _f0, ), ((('extra_shape', 'input_as_shape', 'shape', 'shape_input'), ('value',)), (('shape', 'shape_input'), ()), (('extra_shape', 'shape_input'), ()), (('input_as_shape', 'shape_input'), ('len',)), (('extra_shape', 'input_as_shape', 'shape', 'shape_input', 'values'), ('len', 'prod', 'value')), )),
+    10: ('7824c25591e3b89aa438b526', (_i0, _i1, _i2, _i3, _f0, ), ((('extra_shape', 'input_as_shape', 'shape', 'shape_input'), ('value',)), (('shape', 'shape_input'), ()), (('extra_shape', 'shape_input'), ()), (('input_as_shape', 'shape_input'), ('len',)), (('extra_shape', 'input_as_shape', 'shape', 'shape_input', 'values'), ('len', 'prod', 'value')), )),
 }

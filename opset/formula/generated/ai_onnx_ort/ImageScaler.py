@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.SpatialBN import _f0 as _i0
 
 OP = ('ai.onnx.ort', 'ImageScaler')
@@ -60,7 +60,7 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c6593d54e16c89ade041da22', (_i0, _f0, )),
-    10: ('c6593d54e16c89ade041da22', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c6593d54e16c89ade041da22', (_i0, _f0, ), ((('C', 'H', 'N', 'W'), ()), (('C', 'bias'), ('len',)), )),
+    10: ('c6593d54e16c89ade041da22', (_i0, _f0, ), ((('C', 'H', 'N', 'W'), ()), (('C', 'bias'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -141,6 +141,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('307ae0af18081620153e423e', (_i0, _f0, _f0, _i1, _i2, _i3, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('307ae0af18081620153e423e', (_i0, _f0, _f0, _i1, _i2, _i3, _f1, ), ((('S',), ()), (('S', 'ax', 'r'), ()), (('S', 'ax', 'r'), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('axis', 'r'), ()), (('S', 'Scale', 'ax', 'r'), ('len',)), )),
 }

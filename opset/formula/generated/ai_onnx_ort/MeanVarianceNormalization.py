@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.SpatialBN import _f0 as _i0
 
 OP = ('ai.onnx.ort', 'MeanVarianceNormalization')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('32ccafbd5d737129bfea11f1', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('32ccafbd5d737129bfea11f1', (_i0, ), ((('C', 'H', 'N', 'W'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 
 OP = ('ai.onnx.ort', 'MultilevelCropAndResize_TRT')
 
@@ -27,6 +27,6 @@ def _f0(ev: Evaluator) -> Any:
     return t5
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('36e822525e98c811361fb175', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('36e822525e98c811361fb175', (_f0, ), ((('B', 'C', 'R', 'pooled_size'), ()), )),
 }

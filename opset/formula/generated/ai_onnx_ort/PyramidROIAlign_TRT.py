@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx_ort.MultilevelCropAndResize_TRT import _f0 as _i0
 
 OP = ('ai.onnx.ort', 'PyramidROIAlign_TRT')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('36e822525e98c811361fb175', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('36e822525e98c811361fb175', (_i0, ), ((('B', 'C', 'R', 'pooled_size'), ()), )),
 }

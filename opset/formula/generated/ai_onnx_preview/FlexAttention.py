@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, read_input, truthy
 
 OP = ('ai.onnx.preview', 'FlexAttention')
 
@@ -189,6 +189,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('16277e22147d72f331804ca1', (_f0, _f1, _f0, _f1, _f0, _f1, _f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('16277e22147d72f331804ca1', (_f0, _f1, _f0, _f1, _f0, _f1, _f0, _f1, _f2, _f3, _f4, ), ((('B', 'Hq', 'L', 'S'), ()), (('precision',), ()), (('B', 'Hq', 'L', 'S'), ()), (('precision',), ()), (('B', 'Hq', 'L', 'S'), ()), (('precision',), ()), (('B', 'Hq', 'L', 'S'), ()), (('precision',), ()), (('B', 'Ev', 'Hq', 'L'), ()), (('Q', 'softmax_precision'), ('type_of',)), (('Hkv', 'Hq'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy
 
 OP = ('ai.onnx.preview.training', 'Adam')
 
@@ -155,6 +155,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e5b88227ffc210b6947fe5cc', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e5b88227ffc210b6947fe5cc', (_f0, _f1, _f2, _f3, _f4, ), ((('inputs', 'n'), ()), (('inputs',), ('len',)), (('inputs',), ('len',)), (('inputs', 'n'), ('all', 'range')), (('n', 'outputs'), ()), )),
 }

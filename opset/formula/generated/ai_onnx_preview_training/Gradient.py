@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, truthy
 
 OP = ('ai.onnx.preview.training', 'Gradient')
 
@@ -98,6 +98,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('bc783d0e3c1f50fd7bc1597f', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('bc783d0e3c1f50fd7bc1597f', (_f0, _f1, _f2, ), ((('Inputs', 'xs'), ('len', 'range')), (('Inputs', 'xs', 'zs'), ('len',)), (('Outputs', 'xs'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f0 as _i0
 from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f1 as _i1
 from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f2 as _i2
@@ -12,6 +12,6 @@ from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f4 as _i4
 
 OP = ('ai.onnx.preview.training', 'Momentum')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d9eb53a31f5121e9c1db618f', (_i0, _i1, _i2, _i3, _i4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d9eb53a31f5121e9c1db618f', (_i0, _i1, _i2, _i3, _i4, ), ((('inputs', 'n'), ()), (('inputs',), ('len',)), (('inputs',), ('len',)), (('inputs', 'n'), ('all', 'range')), (('n', 'outputs'), ()), )),
 }

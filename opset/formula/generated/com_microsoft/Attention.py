@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy, unary
 from opset.formula.generated.ai_onnx.Split import _f0 as _i0
 from opset.formula.generated.ai_onnx_ml.SVMClassifier import _f0 as _i1
 
@@ -1469,6 +1469,6 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('eeb7b6cbef4512b7ba6863be', (_i0, _f0, _i0, _i1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('eeb7b6cbef4512b7ba6863be', (_i0, _f0, _i0, _i1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, ), (((), ()), ((), ()), ((), ()), ((), ()), (('B', 'S', 'sizes'), ()), (('B', 'SP', 'num_heads', 'past', 'past_present_share_buffer', 'total', 'v_head'), ()), (('W', 'qkv_hidden_sizes'), ()), (('num_heads', 'sizes'), ()), (('num_heads', 'sizes'), ()), (('past', 'past_present_share_buffer'), ()), (('S', 'SP', 'past', 'shared'), ()), (('W', 'qkv_hidden_sizes'), ()), (('W', 'qkv_hidden_sizes'), ('sum',)), (('num_heads', 'sizes'), ('all',)), (('B', 'SP', 'head', 'num_heads', 'past', 'sizes'), ('len',)), (('B', 'S', 'SM', 'mask_index', 'shared', 'total'), ('len',)), (('B', 'S', 'SB', 'attention_bias', 'num_heads', 'shared', 'total'), ('len',)), (('attention_bias', 'past'), ()), (('SL', 'past_sequence_length', 'shared'), ()), (('SM', 'mask_index', 'unidirectional'), ('len',)), )),
 }

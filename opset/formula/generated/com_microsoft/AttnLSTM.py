@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.GRU import _f5 as _i0
 from opset.formula.generated.ai_onnx.OptimizedRNN import _f5 as _i1
 from opset.formula.generated.ai_onnx.GRU import _f17 as _i2
@@ -696,6 +696,6 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('36b9d5706852b483538f90dc', (_f0, _f1, _f2, _f2, _i0, _f3, _f4, _i1, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _i2, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('36b9d5706852b483538f90dc', (_f0, _f1, _f2, _f2, _i0, _f3, _f4, _i1, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _i2, _i3, ), ((('num_directions',), ()), (('Bt', 'S', 'hidden', 'num_directions'), ()), (('Bt', 'hidden', 'num_directions'), ()), (('Bt', 'hidden', 'num_directions'), ()), (('direction',), ()), (('H', 'hidden_size'), ()), (('M', 'MW', 'QW', 'V'), ()), (('hidden_size',), ()), (('D', 'num_directions'), ()), (('G', 'H', 'hidden_size'), ()), (('AL', 'AW', 'I', 'M', 'MD', 'WI'), ()), (('B', 'BB', 'H'), ()), (('H', 'P', 'PP'), ()), (('AW', 'AWI', 'H', 'M', 'MD'), ()), (('S', 'sequence_lens'), ('all', 'value')), (('M', 'T', 'memory_seq_lens'), ('all', 'value')), (('activations',), ()), (('activation_alpha', 'activation_beta', 'activations'), ('any', 'len', 'range', 'sum')), )),
 }

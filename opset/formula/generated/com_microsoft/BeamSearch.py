@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.DynamicQuantizeLinear import _f0 as _i0
 
 OP = ('com.microsoft', 'BeamSearch')
@@ -707,6 +707,6 @@ def _f11(ev: Evaluator) -> Any:
     return True
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('fb4d6f977ffa971977396bd1', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('fb4d6f977ffa971977396bd1', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _i0, ), ((('B', 'max_length', 'num_return_sequences'), ('unknown', 'value')), (('B', 'num_return_sequences'), ('unknown', 'value')), (('B', 'IS', 'max_length', 'num_beams', 'vocab_size'), ('unknown', 'value')), (('IS', 'model_type'), ('len',)), (('ML', 'NB', 'NR'), ('prod',)), (('max_length',), ('all', 'value')), (('num_beams',), ('all', 'value')), (('num_beams', 'num_return_sequences'), ('all', 'value')), (('max_length', 'min_length'), ('all', 'value')), (('VM', 'vocab_mask', 'vocab_size'), ()), (('PVM', 'prefix_vocab_mask', 'vocab_size'), ()), ((), ()), ((), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.Dropout import _f1 as _i1
 
@@ -152,6 +152,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('edd9e7f46623ab9e72e0b397', (_i0, _i0, _i1, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('edd9e7f46623ab9e72e0b397', (_i0, _i0, _i1, _f0, _f1, ), ((('S',), ()), (('S',), ()), (('ratio',), ('all', 'value')), (('S', 'SB'), ('len',)), (('S', 'SR', 'residual'), ()), )),
 }

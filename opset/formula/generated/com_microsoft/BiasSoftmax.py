@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -192,6 +192,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('01981608c2683463d9c34962', (_i0, _i1, _i2, _f0, _f1, _f2, _i3, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('01981608c2683463d9c34962', (_i0, _i1, _i2, _f0, _f1, _f2, _i3, _f3, ), ((('S',), ()), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'ax'), ('prod',)), (('S', 'ax'), ('prod',)), (('E', 'SB'), ('prod',)), (('axis', 'r'), ()), (('BB', 'E', 'NB', 'SB'), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('com.microsoft', 'BifurcationDetector')
 
@@ -328,6 +328,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('776e4c9f804fa72c542b90ad', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('776e4c9f804fa72c542b90ad', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('C', 'PT', 'pred_tokens', 'prev_suffix_match_idx', 'src_tokens'), ('min', 'range', 'unknown', 'value')), (('P',), ()), (('max_ngram_size', 'min_ngram_size'), ()), (('P',), ('prod',)), (('S', 'pred_tokens', 'prev_suffix_match_idx'), ('all', 'value')), (('PT', 'S', 'pred_tokens', 'prev_suffix_match_idx'), ('all', 'value')), )),
 }

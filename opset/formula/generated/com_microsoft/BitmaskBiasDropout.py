@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, load
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.ai_onnx.Dropout import _f1 as _i1
 from opset.formula.generated.com_microsoft.BiasDropout import _f0 as _i2
@@ -24,6 +24,6 @@ def _f0(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c7b7b6688436638bbc420656', (_i0, _f0, _i1, _i2, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c7b7b6688436638bbc420656', (_i0, _f0, _i1, _i2, _i3, ), ((('S',), ()), (('S',), ('ceil', 'prod')), (('ratio',), ('all', 'value')), (('S', 'SB'), ('len',)), (('S', 'SR', 'residual'), ()), )),
 }

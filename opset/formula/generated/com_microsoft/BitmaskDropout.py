@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.com_microsoft.BitmaskBiasDropout import _f0 as _i1
 from opset.formula.generated.ai_onnx.Dropout import _f1 as _i2
 
 OP = ('com.microsoft', 'BitmaskDropout')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1c11835228295b17d61cc425', (_i0, _i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1c11835228295b17d61cc425', (_i0, _i1, _i2, ), ((('S',), ()), (('S',), ('ceil', 'prod')), (('ratio',), ('all', 'value')), )),
 }

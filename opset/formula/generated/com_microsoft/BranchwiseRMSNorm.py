@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('com.microsoft', 'BranchwiseRMSNorm')
@@ -335,6 +335,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b176f64e757b5533e0d9bccc', (_i0, _f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b176f64e757b5533e0d9bccc', (_i0, _f0, _f1, _f2, _f3, _f4, ), ((('S',), ()), (('S', 'num_branches'), ('len',)), (('S', 'num_branches'), ('len',)), (('S', 'num_branches'), ('len',)), (('S', 'num_branches'), ()), (('SC', 'h', 'nb', 'scale'), ()), )),
 }

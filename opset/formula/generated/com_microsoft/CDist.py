@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load
 
 OP = ('com.microsoft', 'CDist')
 
@@ -40,6 +40,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('38353ddb2172197709bbc496', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('38353ddb2172197709bbc496', (_f0, _f1, ), ((('K', 'M'), ()), (('N',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 
 OP = ('com.microsoft', 'CausalConvWithState')
 
@@ -1029,6 +1029,6 @@ def _f15(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b832165b0ba617e512cacb07', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b832165b0ba617e512cacb07', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, ), ((('input', 'input_channels'), ()), (('slot', 'state_window'), ()), (('chans', 'input', 'state_update_capacity'), ()), (('weight',), ()), (('dilation', 'state_length', 'weight'), ()), (('weight',), ()), (('channels_last', 'state_channels_last'), ()), (('channels_last', 'chans', 'input', 'scl', 'slen'), ()), (('channels_last', 'input', 'ndim'), ('len',)), (('ndim', 'weight'), ('len',)), (('channels_last', 'chans', 'input'), ()), (('channels_last', 'chans', 'input', 'input_channels', 'ndim'), ('prod',)), (('bias', 'chans'), ()), (('past_state', 'slot', 'state_window'), ()), (('dilation', 'state_length', 'weight'), ()), (('channels_last', 'input_channel_offset', 'input_channels', 'ndim', 'state_channels_last', 'state_length', 'state_update_capacity', 'state_window'), ()), )),
 }

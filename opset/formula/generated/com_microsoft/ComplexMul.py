@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy, unary
 
 OP = ('com.microsoft', 'ComplexMul')
 
@@ -139,6 +139,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('62b080b4de5f6e95a38cb719', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('62b080b4de5f6e95a38cb719', (_f0, _f1, _f2, ), ((('A', 'B'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), )),
 }

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_microsoft.ComplexMul import _f0 as _i0
 from opset.formula.generated.com_microsoft.ComplexMul import _f1 as _i1
 from opset.formula.generated.com_microsoft.ComplexMul import _f2 as _i2
 
 OP = ('com.microsoft', 'ComplexMulConj')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('62b080b4de5f6e95a38cb719', (_i0, _i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('62b080b4de5f6e95a38cb719', (_i0, _i1, _i2, ), ((('A', 'B'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 
 OP = ('com.microsoft', 'ConvStateReplay')
 
@@ -15,6 +15,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('146341c145437e5444b88887', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('146341c145437e5444b88887', (_f0, ), ((('destination_backing',), ()), )),
 }

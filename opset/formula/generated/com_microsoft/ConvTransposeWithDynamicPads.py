@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.Conv import _f0 as _i2
@@ -466,6 +466,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('15aa304d95fa7f33f314571e', (_i0, _i1, _i2, _i1, _i3, _i1, _i0, _i1, _f0, _i4, _i5, _i6, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('15aa304d95fa7f33f314571e', (_i0, _i1, _i2, _i1, _i3, _i1, _i0, _i1, _f0, _i4, _i5, _i6, _f1, _f2, _f3, _f4, _f5, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('MG', 'N', 'Pads', 'S', 'auto_pad', 'ek', 'group', 'output_padding', 'r', 'strides'), ('range', 'unknown', 'value')), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('K', 'r'), ('len',)), (('C', 'CW', 'group'), ()), (('B', 'MB', 'MG', 'group'), ()), (('P', 'Pads', 'r'), ()), (('Pads',), ()), (('output_padding', 'r', 'strides'), ('all', 'range')), )),
 }

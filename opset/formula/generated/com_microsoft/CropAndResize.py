@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.RoiAlign import _f1 as _i0
 
 OP = ('com.microsoft', 'CropAndResize')
@@ -105,6 +105,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('fb8ebcdd649883c268641f75', (_f0, _f1, _i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('fb8ebcdd649883c268641f75', (_f0, _f1, _i0, ), ((('C', 'R', 'crop_size'), ('unknown', 'value')), (('crop_size',), ('all', 'value')), (('N', 'batch_indices'), ('all', 'value')), )),
 }

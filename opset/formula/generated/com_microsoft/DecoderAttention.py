@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, truthy
 
 OP = ('com.microsoft', 'DecoderAttention')
 
@@ -813,6 +813,6 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('da534674f09072975d388d30', (_f0, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('da534674f09072975d388d30', (_f0, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, ), ((('SQ',), ()), (('B', 'S', 'SK', 'SKC', 'has_layer_state', 'head', 'key_cache', 'num_heads', 'static_kv', 'use_past'), ('unknown', 'value')), (('B', 'S', 'SK', 'SKC', 'has_layer_state', 'head', 'key_cache', 'num_heads', 'static_kv', 'use_past'), ('unknown', 'value')), (('SQ',), ()), (('SQ',), ()), (('SQ',), ()), (('hidden', 'num_heads'), ()), (('B', 'SK', 'SQ', 'hidden', 'num_heads'), ('len',)), (('SB', 'SWKV', 'SWQ', 'hidden'), ()), (('B', 'SKC', 'SVC', 'head', 'key_cache', 'num_heads', 'value_cache'), ()), (('SHL', 'SHM', 'SSK', 'SUP'), ('prod',)), (('has_layer_state', 'static_kv', 'use_past'), ('value',)), (('B', 'SM', 'has_key_padding_mask', 'key_padding_mask'), ('len', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.com_microsoft.Attention import _f0 as _i0
 from opset.formula.generated.ai_onnx.Split import _f0 as _i1
 from opset.formula.generated.com_microsoft.DecoderAttention import _f2 as _i2
@@ -1846,6 +1846,6 @@ def _f17(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4a71a150ae7621419ac16e7b', (_i0, _i1, _i1, _f0, _f1, _f2, _f3, _i2, _i3, _f4, _f5, _f6, _f7, _i4, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4a71a150ae7621419ac16e7b', (_i0, _i1, _i1, _f0, _f1, _f2, _f3, _i2, _i3, _f4, _f5, _f6, _f7, _i4, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, ), (((), ()), ((), ()), ((), ()), (('B', 'S', 'v_hidden'), ()), (('B', 'SPK', 'head', 'num_heads', 'past_key', 'past_present_share_buffer', 'total'), ()), (('B', 'SPV', 'head', 'num_heads', 'past_key', 'past_present_share_buffer', 'total'), ()), (('B', 'S', 'num_heads', 'past_sequence_length', 'shared', 'total'), ('unknown', 'value')), (('SQ',), ()), (('SQ',), ()), (('key', 'value'), ()), (('SK', 'key'), ('len',)), (('SK', 'SQ', 'cross', 'packed'), ()), (('SV', 'cross', 'hidden', 'packed'), ()), (('hidden', 'num_heads'), ()), (('past_key', 'past_present_share_buffer'), ()), (('S', 'SK', 'SPK', 'cross', 'past_key'), ()), (('B', 'S', 'SK', 'SQ', 'SV', 'hidden', 'key', 'num_heads', 'packed', 'value'), ('len',)), (('B', 'SPK', 'SPV', 'cross', 'head', 'num_heads', 'past_key', 'past_value'), ()), (('S', 'SL', 'SPK', 'past_sequence_length', 'shared'), ('all', 'prod', 'value')), (('SB', 'bias', 'hidden', 'v_hidden'), ()), (('B', 'SBW', 'SCI', 'beam_width', 'cache_indirection'), ('len', 'prod', 'value')), (('cross', 'past_sequence_length', 'shared'), ()), (('B', 'S', 'SM', 'mask_index', 'past_sequence_length', 'shared', 'total'), ('all', 'value')), (('B', 'S', 'SAB', 'attention_bias', 'cross', 'num_heads', 'past_sequence_length', 'shared'), ('all', 'len', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.com_microsoft.Attention import _f0 as _i0
 from opset.formula.generated.com_microsoft.DecoderAttention import _f5 as _i1
 
@@ -664,6 +664,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ddaf04eb0a810b46fbffa0df', (_i0, _f0, _f1, _f2, _f3, _f4, _i1, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ddaf04eb0a810b46fbffa0df', (_i0, _f0, _f1, _f2, _f3, _f4, _i1, _f5, _f6, _f7, _f8, _f9, ), (((), ()), (('B', 'S', 'hidden'), ()), (('B', 'S', 'SP', 'head', 'num_heads', 'past_present_share_buffer'), ()), (('SI',), ()), (('SI',), ()), (('SB',), ()), (('hidden', 'num_heads'), ()), (('S', 'SB', 'SI', 'SW', 'hidden', 'num_heads'), ('len',)), (('B', 'SP', 'head', 'num_heads'), ('len',)), (('S', 'SL', 'SP', 'past_present_share_buffer', 'past_sequence_length'), ('all', 'prod', 'value')), (('past_present_share_buffer',), ()), (('B', 'S', 'SM', 'mask_index', 'past_sequence_length'), ('all', 'len', 'value')), )),
 }

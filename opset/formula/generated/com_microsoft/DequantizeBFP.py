@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load, read_input
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load, read_input
 
 OP = ('com.microsoft', 'DequantizeBFP')
 
@@ -37,6 +37,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('41b79104bcdf8940127a8a8b', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('41b79104bcdf8940127a8a8b', (_f0, _f1, ), ((('shape',), ('value',)), (('R', 'RS'), ()), )),
 }

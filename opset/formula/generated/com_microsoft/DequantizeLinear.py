@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy, unary
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 from opset.formula.generated.ai_onnx.DequantizeLinear import _f0 as _i1
 
@@ -202,6 +202,6 @@ def _f1(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a6c30332ea91bca74de51b78', (_i0, _f0, _f1, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a6c30332ea91bca74de51b78', (_i0, _f0, _f1, _i1, ), ((('A',), ()), (('A', 'axis'), ('len',)), (('A', 'SC', 'axis'), ('len', 'per_tensor')), (('x_scale', 'x_zero_point'), ('per_tensor',)), )),
 }

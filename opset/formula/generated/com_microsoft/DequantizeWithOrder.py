@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('com.microsoft', 'DequantizeWithOrder')
@@ -38,6 +38,6 @@ def _f0(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2e60cb5a743788fdbf2a9cd3', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('2e60cb5a743788fdbf2a9cd3', (_i0, _f0, ), ((('S',), ()), (('to',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.LSTM import _f0 as _i0
 from opset.formula.generated.ai_onnx.LSTM import _f1 as _i1
 from opset.formula.generated.ai_onnx.GRU import _f2 as _i2
@@ -823,6 +823,6 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('af1f552cc0d5502b96617855', (_i0, _i1, _i2, _f0, _i3, _i3, _i4, _f1, _f2, _f3, _i5, _f4, _f5, _i6, _f6, _f7, _f8, _f9, _i7, _f10, _i8, _i9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('af1f552cc0d5502b96617855', (_i0, _i1, _i2, _f0, _i3, _i3, _i4, _f1, _f2, _f3, _i5, _f4, _f5, _i6, _f6, _f7, _f8, _f9, _i7, _f10, _i8, _i9, ), ((('nd',), ()), (('nd',), ()), (('H',), ()), (('NB', 'S', 'hidden_size', 'nd'), ()), (('state',), ()), (('state',), ()), (('direction',), ()), (('NB', 'hidden_size', 'nd'), ()), (('ND', 'RD', 'nd'), ()), (('G', 'H', 'I', 'RG', 'WI', 'hidden_size'), ()), (('B', 'hidden_size', 'nd'), ()), (('NB', 'sequence_lens'), ()), (('initial_c', 'initial_h', 'state'), ()), (('P', 'hidden_size', 'nd'), ()), (('R_scale', 'R_zero_point', 'W_scale', 'W_zero_point', 'hidden_size', 'nd'), ('all',)), (('W', 'W_zero_point'), ('all', 'len', 'type_of', 'value')), (('R', 'R_zero_point'), ('all', 'len', 'type_of', 'value')), (('S', 'sequence_lens'), ('all', 'value')), (('activation_alpha', 'activation_beta', 'activations'), ('all', 'len', 'range', 'sum')), (('NB',), ()), (('activations',), ()), (('activation_alpha', 'activation_beta', 'activations'), ('any', 'len', 'range', 'sum')), )),
 }

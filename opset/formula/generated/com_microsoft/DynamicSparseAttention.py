@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, truthy
 
 OP = ('com.microsoft', 'DynamicSparseAttention')
 
@@ -453,6 +453,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c9cc677b4919fcd03d5779a1', (_f0, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c9cc677b4919fcd03d5779a1', (_f0, _f1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('B', 'S', 'hs', 'num_heads'), ()), (('B', 'hs', 'kv_num_heads', 'past_key', 'total_sequence_length'), ('max', 'unknown', 'value')), (('B', 'hs', 'kv_num_heads', 'past_key', 'total_sequence_length'), ('max', 'unknown', 'value')), ((), ()), (('D', 'key', 'kv_num_heads', 'num_heads'), ()), (('kv_num_heads', 'num_heads'), ()), (('D', 'key', 'kv_num_heads', 'num_heads'), ()), (('D', 'key', 'num_heads'), ()), (('cos_cache', 'do_rotary', 'sin_cache'), ()), (('rotary_offset',), ()), (('B', 'S', 'selected_counts', 'selected_indices'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, iterated, load, truthy
 
 OP = ('com.microsoft', 'EPContext')
 
@@ -74,6 +74,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9584725a9292f5332aa1e4c6', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9584725a9292f5332aa1e4c6', (_f0, _f1, ), ((('outputs',), ('range',)), (('ep_cache_context', 'main_context'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.Concat import _f0 as _i0
 
 OP = ('com.microsoft', 'EmbedLayerNormalization')
@@ -527,6 +527,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7629b868a8b7459a71573332', (_i0, _f0, _f1, _f0, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7629b868a8b7459a71573332', (_i0, _f0, _f1, _f0, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, ), (((), ()), (('B', 'H', 'S'), ()), (('B',), ()), (('B', 'H', 'S'), ()), (('segment_embedding', 'segment_ids'), ()), (('B', 'S', 'SG', 'segment_ids'), ()), (('B', 'S', 'SM', 'mask'), ()), (('B', 'S', 'SP', 'position_ids'), ('len',)), (('V', 'input_ids'), ('all', 'value')), (('G', 'segment_embedding', 'segment_ids'), ('all', 'value')), (('P', 'S', 'position_ids'), ('all', 'value')), (('mask',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 
 OP = ('com.microsoft', 'ExpandDims')
@@ -239,6 +239,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('6c7901be94e02d7d6f238f64', (_f0, _f1, _i0, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('6c7901be94e02d7d6f238f64', (_f0, _f1, _i0, _f2, _f3, ), ((('S', 'axis', 'r'), ('range', 'value')), (('X',), ('value',)), (('S',), ('len',)), (('A',), ('len', 'prod')), (('axis', 'r'), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.FC import _f0 as _i0
 from opset.formula.generated.ai_onnx.Gemm import _f0 as _i1
 from opset.formula.generated.ai_onnx.Gemm import _f1 as _i2
@@ -182,6 +182,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('474c222ef97073fc4eb7fd68', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('474c222ef97073fc4eb7fd68', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _f0, _f1, _f2, _f3, ), ((('M', 'N'), ()), (('A0', 'A1', 'transA'), ()), (('A0', 'A1', 'transA'), ()), (('B0', 'B1', 'transB'), ()), (('B0', 'B1', 'transB'), ()), (('K', 'KB'), ()), (('C', 'M', 'N'), ('all', 'len', 'range')), (('activation',), ()), (('activation', 'activation_alpha'), ()), (('activation', 'activation_beta'), ()), (('activation', 'activation_gamma'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.MatMul import _f1 as _i0
 from opset.formula.generated.ai_onnx.MatMul import _f2 as _i1
 from opset.formula.generated.com_microsoft.DynamicQuantizeMatMul import _f0 as _i2
@@ -707,6 +707,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('66b4fcf15e545b8303c3f139', (_f0, _i0, _i1, _f1, _f2, _i2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('66b4fcf15e545b8303c3f139', (_f0, _i0, _i1, _f1, _f2, _i2, _f3, _f4, _f5, ), ((('EA', 'EB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'ra', 'transA', 'transBatchA'), ()), (('SB', 'rb', 'transB', 'transBatchB'), ()), (('ra', 'rb'), ()), (('EA', 'EB', 'ra', 'rb'), ()), (('EA', 'EB', 'ra', 'rb'), ('all', 'min', 'range')), (('ra', 'rb', 'transBatchA', 'transBatchB'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_microsoft.FusedMatMul import _f0 as _i0
 from opset.formula.generated.ai_onnx.MatMul import _f1 as _i1
 from opset.formula.generated.com_microsoft.FusedGemm import _f3 as _i10
@@ -19,6 +19,6 @@ from opset.formula.generated.com_microsoft.FusedGemm import _f2 as _i9
 
 OP = ('com.microsoft', 'FusedMatMulActivation')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1be107aa8ec9a996754cf984', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1be107aa8ec9a996754cf984', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('EA', 'EB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'ra', 'transA', 'transBatchA'), ()), (('SB', 'rb', 'transB', 'transBatchB'), ()), (('ra', 'rb'), ()), (('EA', 'EB', 'ra', 'rb'), ()), (('EA', 'EB', 'ra', 'rb'), ('all', 'min', 'range')), (('activation', 'activation_alpha'), ()), (('activation', 'activation_beta'), ()), (('activation', 'activation_gamma'), ()), (('ra', 'rb', 'transBatchA', 'transBatchB'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('com.microsoft', 'GatedAdd')
@@ -275,6 +275,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4ab35f9199438443e2cd88a2', (_i0, _f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4ab35f9199438443e2cd88a2', (_i0, _f0, _f1, _f2, _f3, ), ((('S',), ()), (('S', 'SY'), ('len',)), (('S', 'SG'), ('len',)), (('SG', 'gate_weight'), ()), (('KW', 'OW', 'SG', 'gate_weight'), ()), )),
 }

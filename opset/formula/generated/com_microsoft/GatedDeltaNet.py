@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 
 OP = ('com.microsoft', 'GatedDeltaNet')
 
@@ -1142,6 +1142,6 @@ def _f22(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('864dcceb3a1762d793ecbf59', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('864dcceb3a1762d793ecbf59', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, ), ((('dv', 'hq', 'hv', 'lead'), ('max',)), (('batch', 'dqk', 'dv', 'hv'), ()), (('batch', 'decay_width', 'dqk', 'dv', 'hq', 'hv', 'state_update_capacity'), ()), (('key',), ()), (('initial_state', 'key', 'value'), ()), (('initial_state', 'key', 'value'), ()), (('initial_state', 'key'), ()), (('dqk', 'dv', 'hv', 'key', 'query'), ()), (('key', 'query'), ()), (('cu_seqlens', 'initial_state', 'query'), ('len',)), (('decay', 'dqk', 'hv', 'lead'), ('len',)), (('key', 'value'), ()), (('initial_state', 'key'), ()), (('key', 'query'), ()), (('hq', 'hv'), ()), (('dqk', 'dv', 'hq', 'hv', 'key', 'query'), ()), (('cu_seqlens', 'initial_state', 'key', 'query'), ('len',)), (('batch', 'dqk', 'dv', 'hv', 'initial_state'), ()), (('decay', 'update_rule'), ()), (('beta', 'update_rule'), ()), (('capture_count', 'state_update_capacity'), ()), (('decay', 'lead'), ('len',)), (('a_log', 'dt_bias', 'gate_activation'), ()), )),
 }

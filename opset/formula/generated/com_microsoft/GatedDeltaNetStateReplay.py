@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.com_microsoft.ConvStateReplay import _f0 as _i0
 
 OP = ('com.microsoft', 'GatedDeltaNetStateReplay')
@@ -88,6 +88,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('15bdff9e0358229636b8ea63', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('15bdff9e0358229636b8ea63', (_i0, _f0, ), ((('destination_backing',), ()), (('capsule_backing', 'destination_backing', 'source_backing'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
 from opset.formula.generated.com_microsoft.DecoderAttention import _f5 as _i0
 
 OP = ('com.microsoft', 'GatedRelativePositionBias')
@@ -496,6 +496,6 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d8c9d7c3333c0482371f204e', (_f0, _f1, _f2, _f3, _i0, _f4, _f5, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d8c9d7c3333c0482371f204e', (_f0, _f1, _f2, _f3, _i0, _f4, _f5, _f6, _f7, ), ((('B', 'S', 'num_heads'), ()), (('SQ', 'STO', 'token_offset'), ()), (('SQ', 'STO', 'token_offset'), ()), (('SQ',), ()), (('hidden', 'num_heads'), ()), (('SQ', 'STO', 'token_offset'), ('len',)), (('SQB', 'hidden', 'num_heads'), ()), (('SB', 'SW', 'head'), ('len',)), (('S', 'SE', 'SR', 'num_heads'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 
 OP = ('com.microsoft', 'GatherBlockQuantized')
 
@@ -832,6 +832,6 @@ def _f14(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('8e996e378966e671e4f306cd', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('8e996e378966e671e4f306cd', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, ), ((('ga', 'indices', 'logical'), ()), (('SD',), ('len',)), (('gather_axis', 'r'), ()), (('quantize_axis', 'r'), ()), (('bits', 'data'), ('type_of',)), (('SD', 'packs'), ()), (('data',), ('type_of',)), (('block_size', 'logical', 'qa'), ('max',)), (('gather_axis', 'r'), ()), (('quantize_axis', 'r'), ()), (('block_size', 'float_table'), ()), (('block', 'float_table', 'logical', 'qa', 'r', 'scales'), ('all', 'ceil', 'len', 'range')), (('float_table', 'packs', 'scales', 'zero_points'), ('ceil',)), (('data', 'ga', 'qa', 'r'), ('type_of',)), (('bits', 'data'), ('type_of',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy, unary
 
 OP = ('com.microsoft', 'GatherND')
 
@@ -256,6 +256,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('5b4ea70dfda11b8b7428db1a', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('5b4ea70dfda11b8b7428db1a', (_f0, _f1, _f2, _f3, _f4, ), ((('D', 'I', 'k'), ()), (('I',), ('len',)), (('D', 'I'), ('len',)), (('D', 'k'), ('len',)), (('D', 'indices', 'k'), ('all', 'len', 'range', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, truthy
 
 OP = ('com.microsoft', 'GatherPacked')
 
@@ -209,6 +209,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('59316b560d93f2344d41c305', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('59316b560d93f2344d41c305', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, ), ((('I', 'K'), ()), (('output_dtype',), ()), (('packed_type',), ()), (('layout',), ()), (('layout',), ()), (('K', 'block'), ()), (('K', 'RB', 'block', 'block_bytes'), ()), )),
 }

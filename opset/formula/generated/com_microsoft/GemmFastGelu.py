@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 
 OP = ('com.microsoft', 'GemmFastGelu')
 
@@ -136,6 +136,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('dc1c7fe075c2bf9a95409240', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('dc1c7fe075c2bf9a95409240', (_f0, _f1, _f2, ), ((('NW', 'SX'), ()), (('KW', 'SX'), ('len',)), (('NB', 'NW', 'bias'), ()), )),
 }

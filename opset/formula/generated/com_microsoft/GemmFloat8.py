@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, truthy
 
 OP = ('com.microsoft', 'GemmFloat8')
 
@@ -235,6 +235,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b9e0f7dda5dc664b5ba843f6', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b9e0f7dda5dc664b5ba843f6', (_f0, _f1, _f2, _f3, ), ((('AC', 'AR', 'BC', 'BR', 'transA', 'transB'), ()), (('AC', 'AR', 'BC', 'BR', 'transA', 'transB'), ()), (('AC', 'AR', 'BC', 'BR', 'C', 'transA', 'transB'), ()), (('scaleA', 'scaleB', 'scaleY'), ('all', 'prod')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load
 
 OP = ('com.microsoft', 'GemmaRotaryEmbedding')
 
@@ -97,6 +97,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('571fdfed6836765f565df445', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('571fdfed6836765f565df445', (_f0, _f1, _f2, _f3, ), ((('B', 'D', 'N', 'S'), ()), (('B', 'D', 'NK', 'S'), ()), (('B', 'D', 'N', 'S', 'SQR'), ()), (('B', 'D', 'NK', 'S', 'SKR'), ()), )),
 }

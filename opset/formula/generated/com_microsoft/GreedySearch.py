@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, read_input, truthy
 from opset.formula.generated.com_microsoft.BeamSearch import _f5 as _i0
 from opset.formula.generated.com_microsoft.BeamSearch import _f8 as _i1
 from opset.formula.generated.com_microsoft.BeamSearch import _f9 as _i2
@@ -73,6 +73,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('30a9a6386fee6d3769f4a780', (_f0, _f1, _i0, _i1, _i2, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('30a9a6386fee6d3769f4a780', (_f0, _f1, _i0, _i1, _i2, _i3, ), ((('B', 'max_length'), ('unknown', 'value')), (('ML',), ('prod',)), (('max_length',), ('all', 'value')), (('max_length', 'min_length'), ('all', 'value')), (('VM', 'vocab_mask', 'vocab_size'), ()), (('PVM', 'prefix_vocab_mask', 'vocab_size'), ()), )),
 }

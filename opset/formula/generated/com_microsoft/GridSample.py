@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load, read_input
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load, read_input
 from opset.formula.generated.ai_onnx.GridSample import _f0 as _i0
 
 OP = ('com.microsoft', 'GridSample')
@@ -59,6 +59,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2b8309b23e8aa1262ea14bdf', (_i0, _f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('2b8309b23e8aa1262ea14bdf', (_i0, _f0, _f1, _f2, ), ((('C', 'HO', 'N', 'WO'), ()), (('X',), ('type_of',)), (('N', 'NG'), ()), (('K',), ()), )),
 }

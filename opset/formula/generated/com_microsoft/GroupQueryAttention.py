@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Split import _f0 as _i0
 from opset.formula.generated.com_microsoft.DecoderAttention import _f2 as _i1
 from opset.formula.generated.com_microsoft.DecoderAttention import _f3 as _i2
@@ -2013,6 +2013,6 @@ def _f21(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('82cb1ecfbeb93345398faf3e', (_i0, _i0, _f0, _f1, _f2, _f2, _f3, _i1, _i2, _f4, _f5, _f6, _i3, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('82cb1ecfbeb93345398faf3e', (_i0, _i0, _f0, _f1, _f2, _f2, _f3, _i1, _i2, _f4, _f5, _f6, _i3, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, ), (((), ()), ((), ()), ((), ()), (('B', 'S', 'head', 'num_heads'), ()), (('B', 'SPK', 'cache_head', 'kv_num_heads', 'past_key', 'past_rows', 'sliding_window_cache', 'total_sequence_length'), ('max', 'unknown', 'value')), (('B', 'SPK', 'cache_head', 'kv_num_heads', 'past_key', 'past_rows', 'sliding_window_cache', 'total_sequence_length'), ('max', 'unknown', 'value')), (('B', 'S', 'num_heads', 'total_sequence_length'), ('unknown', 'value')), (('SQ',), ()), (('SQ',), ()), (('SQ', 'key', 'kv_num_heads', 'num_heads'), ()), (('head', 'kv_cache_bit_width'), ()), (('SPK', 'past_key'), ()), (('kv_num_heads', 'num_heads'), ()), (('B', 'S', 'SK', 'SQ', 'SV', 'head', 'key', 'kv_num_heads', 'num_heads', 'value'), ('len',)), (('B', 'SPK', 'SPV', 'cache_head', 'kv_num_heads', 'past_key', 'past_value'), ()), (('B', 'SN', 'ST'), ('prod',)), (('S', 'past_rows', 'query_seqlens', 'seqlens_k', 'sliding_window_cache', 'total_sequence_length'), ('all', 'value')), (('SCOS', 'SSIN', 'cos_cache', 'do_rotary', 'head', 'sin_cache'), ('len',)), (('B', 'S', 'SPOS', 'position_ids'), ()), (('B', 'S', 'SB', 'attention_bias', 'num_heads', 'total_sequence_length'), ('len', 'value')), (('SH', 'head_sink', 'num_heads'), ()), (('causal', 'local_window_size'), ()), (('SPK', 'local_window_size', 'past_key', 'sliding_window_cache'), ()), (('k_quant_type', 'k_scale', 'v_quant_type', 'v_scale'), ()), (('SKN', 'SQN', 'head', 'k_norm_weight', 'q_norm_weight'), ()), (('B', 'SQS', 'query_seqlens'), ()), (('B', 'S', 'query_seqlens', 'total_sequence_length'), ('value',)), (('S', 'past_key', 'past_rows', 'query_seqlens', 'sliding_window_cache', 'total_sequence_length'), ('value',)), )),
 }

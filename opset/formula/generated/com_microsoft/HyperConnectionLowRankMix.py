@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('com.microsoft', 'HyperConnectionLowRankMix')
 
@@ -266,6 +266,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('21dea5c507cfa246fa039b65', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('21dea5c507cfa246fa039b65', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('L', 'h'), ()), (('L', 'num_branches'), ()), (('streams',), ()), (('CH', 'num_branches'), ()), (('CH', 'num_branches'), ()), (('NB', 'num_branches'), ()), (('gate_div',), ()), (('prev_block_output', 'prev_post_gate'), ()), (('L', 'h', 'prev_block_output'), ()), (('L', 'num_branches', 'prev_post_gate'), ()), )),
 }

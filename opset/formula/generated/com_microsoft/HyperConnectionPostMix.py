@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 from opset.formula.generated.com_microsoft.HyperConnectionLowRankMix import _f2 as _i0
 
 OP = ('com.microsoft', 'HyperConnectionPostMix')
@@ -306,6 +306,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('af52dcf04e2ab7cafcb87dc9', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('af52dcf04e2ab7cafcb87dc9', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, ), ((('streams',), ()), (('num_branches', 'streams'), ()), (('num_branches', 'streams'), ()), (('num_branches', 'streams'), ()), (('num_branches', 'streams'), ()), (('H', 'block_output', 'lead'), ()), (('C', 'H', 'lead', 'post_mix'), ()), (('C', 'lead', 'stream_mix'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft.HyperConnectionPostMix import _f0 as _i0
 from opset.formula.generated.com_microsoft.HyperConnectionPostMix import _f1 as _i1
 from opset.formula.generated.com_microsoft.HyperConnectionPostMix import _f2 as _i2
@@ -190,6 +190,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('68c34a0c499e418b9a3f8d04', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('68c34a0c499e418b9a3f8d04', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, ), ((('H', 'lead'), ()), (('num_branches', 'streams'), ()), (('num_branches', 'streams'), ()), (('num_branches', 'streams'), ()), (('num_branches', 'streams'), ()), (('num_branches', 'streams'), ('len',)), (('C', 'H', 'lead', 'num_branches', 'pre_mix'), ()), )),
 }

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Abs import _f0 as _i0
 from opset.formula.generated.ai_onnx.Det import _f0 as _i1
 
 OP = ('com.microsoft', 'Inverse')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('6691b93c8d62f0eac3ccae2f', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('6691b93c8d62f0eac3ccae2f', (_i0, _i1, ), ((('X',), ()), (('K', 'M'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
 
 OP = ('com.microsoft', 'Irfft')
 
@@ -183,6 +183,6 @@ def _f5(ev: Evaluator) -> Any:
     return t11
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('8e62204cd6a7a1e5483838b4', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('8e62204cd6a7a1e5483838b4', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('S',), ()), (('S', 'signal_ndim'), ('len',)), (('S',), ()), (('S', 'signal_ndim'), ('all', 'len')), (('S',), ()), (('S',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.DynamicQuantizeLinear import _f0 as _i0
 
 OP = ('com.microsoft', 'IsAllFinite')
@@ -64,6 +64,6 @@ def _f0(ev: Evaluator) -> Any:
     return t12
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ab0409debdfb0d37a11ba260', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ab0409debdfb0d37a11ba260', (_i0, _f0, ), (((), ()), (('isinf_only', 'isnan_only'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
 from opset.formula.generated.com_microsoft.GatedDeltaNet import _f18 as _i0
 from opset.formula.generated.com_microsoft.GatedDeltaNet import _f19 as _i1
 
@@ -647,6 +647,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a18760afe411a1558f326931', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _i0, _i1, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a18760afe411a1558f326931', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _i0, _i1, _f7, _f8, _f9, ), ((('B', 'T', 'dv', 'kv_num_heads', 'q_num_heads'), ('max',)), (('B', 'dk', 'dv', 'kv_num_heads', 'state_window'), ()), (('KD', 'kv_num_heads'), ()), (('VD', 'kv_num_heads'), ()), (('KD', 'QD', 'VD', 'kv_num_heads', 'q_num_heads'), ()), (('QD', 'dk', 'q_num_heads'), ()), (('kv_num_heads', 'q_num_heads'), ()), (('decay', 'update_rule'), ()), (('beta', 'update_rule'), ()), (('B', 'T', 'decay', 'dk', 'kv_num_heads'), ('len',)), (('B', 'T', 'beta', 'kv_num_heads'), ('len',)), (('B', 'dk', 'dv', 'kv_num_heads', 'past_state', 'state_window'), ()), )),
 }

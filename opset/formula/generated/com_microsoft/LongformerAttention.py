@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy
 
 OP = ('com.microsoft', 'LongformerAttention')
 
@@ -244,6 +244,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('3cf8035730d514afd33a2652', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('3cf8035730d514afd33a2652', (_f0, _f1, _f2, _f3, _f4, ), ((('SI',), ()), (('SI',), ()), (('SI', 'hidden', 'num_heads'), ('len',)), (('SB', 'SGB', 'SGW', 'SW', 'hidden'), ()), (('SG', 'SI', 'SM'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Split import _f0 as _i0
 from opset.formula.generated.ai_onnx_ml.SVMClassifier import _f0 as _i1
 from opset.formula.generated.ai_onnx.PRelu import _f0 as _i2
@@ -538,6 +538,6 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('936aac3484ce843657b93d44', (_i0, _i0, _i0, _i1, _i0, _i0, _f0, _i2, _f1, _f2, _f3, _i3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('936aac3484ce843657b93d44', (_i0, _i0, _i0, _i1, _i0, _i0, _f0, _i2, _f1, _f2, _f3, _i3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, ), (((), ()), ((), ()), ((), ()), ((), ()), ((), ()), ((), ()), ((), ()), (('SX',), ()), (('SX',), ('len',)), (('SX',), ('len',)), (('SX', 'hidden', 'num_heads'), ('len',)), (('head', 'rotary_embedding_dim'), ()), (('SX',), ('len',)), (('SX', 'hidden', 'num_heads'), ('len',)), (('head', 'rot'), ()), (('C', 'M', 'SS', 'rot'), ()), (('mrope_section', 'rot'), ('sum',)), (('SP', 'SX', 'seq'), ()), (('M', 'position_ids'), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('com.microsoft', 'Mamba2Verify')
 
@@ -239,6 +239,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('47f5b5b5f4a46c00a3a0466b', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('47f5b5b5f4a46c00a3a0466b', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('R', 'di'), ()), (('conv_state',), ()), (('ssm_state',), ()), (('C', 'R'), ()), (('R', 'di'), ()), (('head_dim', 'heads'), ()), (('heads', 'n_groups'), ()), (('C', 'd_state', 'di', 'n_groups'), ()), (('d_state', 'ds', 'hd', 'head_dim', 'heads', 'heads_'), ()), (('DI', 'di'), ()), (('C', 'conv_weight'), ()), )),
 }

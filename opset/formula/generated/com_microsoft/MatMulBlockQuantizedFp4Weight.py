@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 
 OP = ('com.microsoft', 'MatMulBlockQuantizedFp4Weight')
 
@@ -245,6 +245,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('05d3a844221f8c6541b7e9cf', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('05d3a844221f8c6541b7e9cf', (_f0, _f1, _f2, _f3, _f4, ), ((('N', 'SA'), ()), (('HK', 'SA'), ('len',)), (('HK', 'N', 'block_size', 'weight_scale'), ('ceil',)), (('input_scale', 'weight_scale_2'), ('prod',)), (('N', 'bias'), ()), )),
 }

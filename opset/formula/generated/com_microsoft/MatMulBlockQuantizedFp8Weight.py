@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
 from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f0 as _i0
 from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f4 as _i1
 
@@ -146,6 +146,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f207168679482692c231607a', (_i0, _f0, _f1, _f2, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f207168679482692c231607a', (_i0, _f0, _f1, _f2, _i1, ), ((('N', 'SA'), ()), (('K', 'SA'), ('len',)), (('K', 'N', 'b_scale', 'block_size'), ('ceil',)), (('a_scale',), ('prod',)), (('N', 'bias'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 
 OP = ('com.microsoft', 'MatMulBnb4')
 
@@ -182,6 +182,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4c1bf495c73ad3bd4f7b215e', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4c1bf495c73ad3bd4f7b215e', (_f0, _f1, _f2, _f3, _f4, ), ((('K', 'N', 'SA', 'transB'), ()), (('K', 'N', 'SA', 'transB'), ('len',)), (('K', 'N', 'SB'), ()), (('K', 'N', 'SM', 'block_size'), ('ceil',)), (('transB',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, sliced, truthy, unary
 
 OP = ('com.microsoft', 'MatMulFpQ4')
 
@@ -112,6 +112,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('af992a9df6e302bc47f961a6', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('af992a9df6e302bc47f961a6', (_f0, _f1, _f2, ), ((('B_shape', 'SA'), ('value',)), (('BR',), ()), (('B_shape', 'SA'), ('len', 'value')), )),
 }

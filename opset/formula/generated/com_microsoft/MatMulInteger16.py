@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, read_input, truthy
 from opset.formula.generated.ai_onnx.MatMul import _f0 as _i0
 from opset.formula.generated.ai_onnx.MatMul import _f1 as _i1
 from opset.formula.generated.ai_onnx.MatMul import _f2 as _i2
@@ -77,6 +77,6 @@ def _f0(ev: Evaluator) -> Any:
     return t12
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f1c1fab178f87d75f687ace8', (_i0, _f0, _i1, _i2, _i3, _i4, _i5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f1c1fab178f87d75f687ace8', (_i0, _f0, _i1, _i2, _i3, _i4, _i5, ), ((('SA', 'SB', 'ra', 'rb'), ('broadcast',)), (('A', 'B'), ('type_of',)), (('SA',), ('len',)), (('SB',), ('len',)), (('ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ('all', 'min', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.MatMul import _f0 as _i0
 from opset.formula.generated.ai_onnx.MatMul import _f1 as _i1
 from opset.formula.generated.ai_onnx.MatMul import _f2 as _i2
@@ -421,6 +421,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('964f0fa9e72dad33b17b4879', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _i6, _f1, _f2, _i7, _i8, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('964f0fa9e72dad33b17b4879', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _i6, _f1, _f2, _i7, _i8, ), ((('SA', 'SB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ()), (('SA', 'SB', 'ra', 'rb'), ('all', 'min', 'range')), (('SB', 'a_scale', 'rb'), ('len', 'prod')), (('SB', 'b_scale', 'rb'), ('len', 'prod')), (('a_scale', 'b_scale'), ('len', 'prod')), (('a_zero_point',), ('len', 'prod')), (('SB', 'b_zero_point', 'rb'), ('len', 'prod')), (('SB', 'bias', 'rb'), ()), )),
 }

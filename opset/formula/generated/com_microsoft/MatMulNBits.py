@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f0 as _i0
 from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp8Weight import _f0 as _i1
 from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f4 as _i2
@@ -818,6 +818,6 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('06c0505a710e6f99ac153795', (_i0, _f0, _f1, _f2, _i1, _f3, _f4, _f5, _f6, _f7, _i2, _f8, _f9, _f10, _f11, _f12, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('06c0505a710e6f99ac153795', (_i0, _f0, _f1, _f2, _i1, _f3, _f4, _f5, _f6, _f7, _i2, _f8, _f9, _f10, _f11, _f12, ), ((('N', 'SA'), ()), (('K', 'block_size'), ('ceil',)), (('bits', 'block_size'), ()), (('SB',), ('prod',)), (('K', 'SA'), ('len',)), (('N', 'SB', 'blob', 'kb', 'weight_prepacked'), ('all', 'len', 'range')), (('N', 'empty', 'kb', 'scales'), ()), (('N', 'bits', 'empty', 'kb', 'zero_points'), ('ceil', 'len', 'prod', 'type_of')), (('A', 'zero_points'), ('type_of',)), (('K', 'empty', 'g_idx'), ()), (('N', 'bias'), ()), (('bits', 'zero_points'), ('type_of',)), (('bits', 'empty', 'g_idx'), ()), (('accuracy_level',), ()), (('g_idx', 'zero_points'), ()), (('bits', 'g_idx'), ()), )),
 }

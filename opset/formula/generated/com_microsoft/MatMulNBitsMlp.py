@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, iterated, load, truthy
 from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f0 as _i0
 from opset.formula.generated.ai_onnx.And import _f0 as _i1
 from opset.formula.generated.com_microsoft.MatMulNBits import _f0 as _i2
@@ -349,6 +349,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a49d85408815180a7a784156', (_i0, _i1, _i2, _i3, _i4, _f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a49d85408815180a7a784156', (_i0, _i1, _i2, _i3, _i4, _f0, _f1, _f2, _f3, _f4, ), ((('N', 'SA'), ()), (('SA',), ()), (('K', 'block_size'), ('ceil',)), (('bits', 'block_size'), ()), (('K', 'SA'), ('len',)), (('N', 'S_gate_B', 'S_up_B', 'blob', 'kb'), ()), (('N', 'gate_scales', 'kb', 'up_scales'), ('all',)), (('N', 'gate_bias', 'up_bias'), ('all',)), (('K', 'SA', 'norm_scale', 'skip'), ()), (('norm_scale', 'skip'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 from opset.formula.generated.com_microsoft.MatMulNBits import _f0 as _i0
 from opset.formula.generated.com_microsoft.MatMulNBits import _f1 as _i1
 
@@ -150,6 +150,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('21a2c53d721c8d68068c8891', (_f0, _i0, _i1, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('21a2c53d721c8d68068c8891', (_f0, _i0, _i1, _f1, _f2, ), ((('N', 'SX'), ()), (('K', 'block_size'), ('ceil',)), (('bits', 'block_size'), ()), (('K', 'SX'), ('len',)), (('N', 'SW', 'blob', 'kb', 'scales'), ()), )),
 }

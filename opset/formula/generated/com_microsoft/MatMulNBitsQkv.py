@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.And import _f0 as _i0
 from opset.formula.generated.com_microsoft.MatMulNBits import _f0 as _i1
 from opset.formula.generated.com_microsoft.MatMulNBits import _f1 as _i2
@@ -481,6 +481,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('98f26bb1d3698bc8a745e74e', (_f0, _f1, _f1, _i0, _i1, _i2, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('98f26bb1d3698bc8a745e74e', (_f0, _f1, _f1, _i0, _i1, _i2, _f2, _f3, _f4, _f5, ), ((('Nq', 'SA'), ()), (('Nkv', 'SA'), ()), (('Nkv', 'SA'), ()), (('SA',), ()), (('K', 'block_size'), ('ceil',)), (('bits', 'block_size'), ()), (('K', 'SA', 'norm_scale', 'skip'), ('len',)), (('Nkv', 'Nq', 'S_k_B', 'S_q_B', 'S_v_B', 'blob', 'kb'), ()), (('Nkv', 'Nq', 'k_scales', 'kb', 'q_scales', 'v_scales'), ('all',)), (('Nkv', 'Nq', 'k_bias', 'q_bias', 'v_bias'), ('all',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp4Weight import _f0 as _i0
 from opset.formula.generated.com_microsoft.MatMulBlockQuantizedFp8Weight import _f0 as _i1
 
@@ -82,6 +82,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4192c92232c3fc4c8bd32e44', (_i0, _i1, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4192c92232c3fc4c8bd32e44', (_i0, _i1, _f0, _f1, ), ((('N', 'SA'), ()), (('K', 'SA'), ('len',)), (('BN', 'N'), ()), (('global_scale',), ('prod',)), )),
 }

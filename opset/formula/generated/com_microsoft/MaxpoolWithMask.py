@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i2
@@ -408,6 +408,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('63ce70b4cf59ad0afd98b3c6', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _f0, _f1, _i6, _f2, _i7, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('63ce70b4cf59ad0afd98b3c6', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _f0, _f1, _i6, _f2, _i7, _f3, _f4, _f5, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('S', 'auto_pad', 'kernel_shape', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('kernel_shape',), ()), (('S', 'auto_pad', 'kernel_shape', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'SM'), ()), (('C', 'MC', 'MN', 'N'), ()), (('kernel_shape', 'pads', 'r'), ('all', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('com.microsoft', 'MoE')
@@ -495,6 +495,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('352de3f619bc9128a61b61df', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('352de3f619bc9128a61b61df', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('input',), ()), (('activation_type', 'swiglu_fusion'), ()), (('input',), ('len',)), (('H', 'input'), ()), (('T_', 'input'), ('prod',)), (('E', 'k'), ()), (('F1', 'I', 'fusion'), ()), (('activation_type', 'fc3_experts_weights', 'swiglu_fusion'), ()), (('activation_type', 'fc3_experts_weights', 'swiglu_fusion'), ()), (('k', 'use_sparse_mixer'), ()), (('use_sparse_mixer',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 
 OP = ('com.microsoft', 'MoEGroupRouter')
 
@@ -298,6 +298,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('bafbe469f35b6edb9ba0c6f3', (_f0, _f0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('bafbe469f35b6edb9ba0c6f3', (_f0, _f0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, ), ((('E', 'tokens'), ()), (('E', 'tokens'), ()), (('E', 'tokens'), ()), (('logits',), ('prod',)), (('E', 'logits', 'projection_weight'), ()), (('E', 'logits', 'projection_weight'), ('len',)), (('E', 'n_group'), ()), (('n_group', 'topk_group'), ()), (('E', 'top_k'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 from opset.formula.generated.com_microsoft.MoE import _f2 as _i1
 from opset.formula.generated.com_microsoft.MoE import _f4 as _i2
@@ -187,6 +187,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('5ad465ea1f707d13ec8758f4', (_i0, _f0, _i1, _i2, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('5ad465ea1f707d13ec8758f4', (_i0, _f0, _i1, _i2, _f1, _f2, _f3, ), ((('input',), ()), (('R', 'input'), ('prod',)), (('H', 'input'), ()), (('E', 'k'), ()), (('activation_type', 'up_experts_weights'), ()), (('activation_type', 'up_experts_weights'), ()), (('k', 'router_weights'), ()), )),
 }

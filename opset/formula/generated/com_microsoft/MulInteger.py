@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.Add import _f4 as _i0
 
 OP = ('com.microsoft', 'MulInteger')
@@ -252,6 +252,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('8a3f32b102e4a185d9b62187', (_i0, _f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('8a3f32b102e4a185d9b62187', (_i0, _f0, _f1, _f2, ), ((('SA', 'SB'), ('broadcast',)), (('SA', 'SB'), ('all', 'len', 'min', 'range')), (('A_zero_point',), ('len',)), (('B_zero_point',), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.com_microsoft.Attention import _f0 as _i0
 from opset.formula.generated.com_microsoft.DecoderMaskedMultiHeadAttention import _f0 as _i1
 from opset.formula.generated.com_microsoft.DecoderAttention import _f2 as _i2
@@ -1836,6 +1836,6 @@ def _f16(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('42fa6f97e5b0de60701d40f5', (_i0, _i1, _f0, _f1, _f2, _i2, _i3, _f3, _f4, _i4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('42fa6f97e5b0de60701d40f5', (_i0, _i1, _f0, _f1, _f2, _i2, _i3, _f3, _f4, _i4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, ), (((), ()), (('B', 'S', 'v_hidden'), ()), (('B', 'SPK', 'head', 'num_heads', 'shared', 'total'), ()), (('B', 'SPV', 'num_heads', 'shared', 'total', 'v_head'), ()), (('B', 'L', 'S', 'num_heads', 'past_sequence_length', 'shared', 'total'), ('unknown', 'value')), (('SQ',), ()), (('SQ',), ()), (('SQ',), ('len',)), (('SQ', 'num_heads'), ('len',)), (('hidden', 'num_heads'), ()), (('S', 'SK', 'key'), ('len',)), (('SK', 'SV', 'hidden', 'key'), ('len',)), (('num_heads', 'v_hidden'), ()), (('past_key', 'past_sequence_length'), ()), (('L', 'SPK', 'past_key', 'shared'), ()), (('SQ', 'key', 'num_heads', 'value'), ('len',)), (('B', 'SK', 'SV', 'head', 'hidden', 'key', 'num_heads', 'value'), ('len',)), (('W', 'bias', 'hidden', 'v_hidden'), ()), (('B', 'SK', 'SPK', 'SPV', 'head', 'key', 'num_heads', 'past_key', 'past_value'), ('len',)), (('L', 'SL', 'SPK', 'past_sequence_length', 'shared'), ('all', 'prod', 'value')), (('B', 'S', 'SM', 'key_padding_mask', 'total'), ('len',)), (('B', 'S', 'SB', 'attention_bias', 'num_heads', 'shared', 'total'), ('len',)), )),
 }

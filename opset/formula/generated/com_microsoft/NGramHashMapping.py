@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('com.microsoft', 'NGramHashMapping')
 
@@ -200,6 +200,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c5ddeb793a0c8c0da85d9eeb', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c5ddeb793a0c8c0da85d9eeb', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('B', 'S', 'max_ngram_size', 'n_head_per_ngram'), ()), (('B', 'max_ngram_size'), ()), (('NM', 'max_ngram_size'), ()), (('NH', 'max_ngram_size', 'n_head_per_ngram'), ()), (('P', 'max_ngram_size', 'past_ids'), ()), (('eos_token_id',), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy
 
 OP = ('com.microsoft', 'NGramRepeatBlock')
 
@@ -71,6 +71,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('53237663dfeffc0c2b73a23c', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('53237663dfeffc0c2b73a23c', (_f0, _f1, ), ((('B', 'V'), ()), (('V', 'input_ids'), ('all', 'value')), )),
 }

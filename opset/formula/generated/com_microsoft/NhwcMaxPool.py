@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f8 as _i10
@@ -111,6 +111,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2c2b22e0fee98f23ca399b97', (_i0, _i1, _i1, _i2, _i3, _i0, _i1, _f0, _i4, _i5, _i6, _f1, _i7, _i8, _i9, _i10, _i11, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('2c2b22e0fee98f23ca399b97', (_i0, _i1, _i1, _i2, _i3, _i0, _i1, _f0, _i4, _i5, _i6, _f1, _i7, _i8, _i9, _i10, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'ceil_mode', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'ceil_mode', 'fl', 'pads', 'r', 'strides'), ('ceil', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('kernel_shape', 'pads', 'r'), ('all', 'range')), )),
 }

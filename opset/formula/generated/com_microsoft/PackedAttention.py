@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.ai_onnx_ml.SVMClassifier import _f0 as _i0
 
 OP = ('com.microsoft', 'PackedAttention')
@@ -597,6 +597,6 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('fbee87813d318d95f9bd3601', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('fbee87813d318d95f9bd3601', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, ), (((), ()), (('SI', 'sizes'), ()), (('SB', 'qkv_hidden_sizes'), ()), (('STO',), ()), (('STO',), ()), (('SB', 'SI', 'SW', 'num_heads', 'sizes'), ('len', 'sum')), (('B', 'S', 'SC', 'SI', 'STO'), ('len',)), (('B', 'S', 'SAB', 'attention_bias', 'num_heads'), ('len',)), (('B', 'S', 'SI', 'cumulative_sequence_length'), ('all', 'range', 'value')), )),
 }

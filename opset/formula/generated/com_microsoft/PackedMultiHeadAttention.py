@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.com_microsoft.PackedAttention import _f2 as _i0
 from opset.formula.generated.com_microsoft.PackedAttention import _f3 as _i1
 from opset.formula.generated.com_microsoft.PackedAttention import _f6 as _i2
@@ -735,6 +735,6 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9504038e21b592832c2f0472', (_f0, _f1, _f2, _f3, _i0, _i1, _f4, _f5, _f6, _i2, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9504038e21b592832c2f0472', (_f0, _f1, _f2, _f3, _i0, _i1, _f4, _f5, _f6, _i2, _f7, ), ((('SQ', 'v_hidden'), ()), (('SQ',), ('len',)), (('SQ', 'packed'), ()), (('SV', 'hidden', 'packed'), ()), (('STO',), ()), (('STO',), ()), (('SK', 'SQ', 'SV', 'key', 'num_heads', 'value'), ('len',)), (('SB', 'SQ', 'bias', 'hidden', 'num_heads', 'packed', 'v_hidden'), ()), (('B', 'S', 'SC', 'SQ', 'STO'), ('len',)), (('B', 'S', 'SAB', 'attention_bias', 'num_heads'), ('len',)), (('B', 'S', 'SQ', 'cumulative_sequence_length'), ('all', 'range', 'value')), )),
 }

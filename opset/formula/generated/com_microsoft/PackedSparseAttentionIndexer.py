@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f1 as _i0
 
 OP = ('com.microsoft', 'PackedSparseAttentionIndexer')
@@ -494,6 +494,6 @@ def _f13(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('677ab0fbe2c9792341086e42', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f1, _i0, _f7, _f8, _f9, _f10, _f11, _f12, _f13, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('677ab0fbe2c9792341086e42', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f1, _i0, _f7, _f8, _f9, _f10, _f11, _f12, _f13, ), ((('T_', 'cap', 'max_output_entries'), ()), (('T_',), ()), (('past_key_state',), ()), (('past_kv_buffer',), ()), (('past_gate_buffer',), ()), (('past_state_lengths',), ()), (('B', 'HS', 'state_update_capacity'), ()), (('T_',), ()), (('B',), ()), (('compress_ratio', 'index_topk', 'policy_mode', 'token_budget'), ()), (('compress_ratio', 'head_weight_scale', 'index_topk', 'policy_mode', 'token_budget'), ()), (('index_topk', 'policy_mode', 'token_budget'), ()), (('B', 'B1'), ()), (('SC', 'state_capacity'), ()), (('B', 'HS', 'compress_ratio', 'past_kv_buffer', 'policy_mode'), ()), (('policy_mode', 'state_update_capacity'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx_ml.LinearClassifier import _f0 as _i0
 
 OP = ('com.microsoft', 'PackedSparseAttentionIndexerMerge')
@@ -212,6 +212,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7fc2d5ce9a237d6acdc97908', (_f0, _i0, _i0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7fc2d5ce9a237d6acdc97908', (_f0, _i0, _i0, _f1, _f2, ), ((('N', 'max_output_entries'), ()), (('N',), ()), (('N',), ()), (('additional_counts', 'additional_indices', 'policy_mode', 'range_ends', 'range_starts'), ()), (('additional_counts', 'additional_indices', 'policy_mode'), ()), )),
 }

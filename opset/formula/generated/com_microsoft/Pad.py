@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.Pad import _f4 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.Compress import _f3 as _i2
@@ -437,6 +437,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c684211473c73721057c722b', (_i0, _i1, _i2, _f0, _f1, _i3, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c684211473c73721057c722b', (_i0, _i1, _i2, _f0, _f1, _i3, _f2, _f3, ), ((('S', 'pads', 'r'), ('range', 'value')), (('S',), ('len',)), (('r',), ()), (('PS', 'r'), ()), (('VS', 'value'), ('prod',)), (('S', 'pads', 'r'), ('all', 'range', 'value')), (('S', 'mode', 'pads', 'r'), ('all', 'min', 'range', 'value')), (('S', 'mode', 'pads', 'r'), ('all', 'max', 'min', 'range', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f3 as _i0
 from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f4 as _i1
 from opset.formula.generated.com_microsoft.PackedSparseAttentionIndexer import _f10 as _i2
@@ -331,6 +331,6 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('708d3939f9fd8b5d64a62857', (_f0, _f1, _f2, _i0, _f3, _i1, _i2, _f4, _f5, _f6, _f7, _i3, _f8, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('708d3939f9fd8b5d64a62857', (_f0, _f1, _f2, _i0, _f3, _i1, _i2, _f4, _f5, _f6, _f7, _i3, _f8, ), ((('N', 'num_heads', 'vhs'), ()), (('key_cache',), ()), (('value_cache',), ()), (('D', 'key', 'kv_num_heads', 'num_heads'), ()), (('hs', 'v_head_size'), ()), (('kv_num_heads', 'num_heads'), ()), (('B', 'B1'), ()), (('KVH', 'kv_num_heads'), ()), (('kv_cache_layout', 'kv_num_heads', 'value', 'value_cache'), ()), (('key_cache', 'kv_cache_layout', 'value_cache'), ()), (('kv_cache_layout', 'v_head_size'), ()), (('cos_cache', 'do_rotary', 'sin_cache'), ()), (('k_norm_weight', 'q_norm_weight'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.ai_onnx.Split import _f0 as _i0
 from opset.formula.generated.com_microsoft.Attention import _f0 as _i1
 from opset.formula.generated.com_microsoft.DecoderMaskedSelfAttention import _f0 as _i2
@@ -803,6 +803,6 @@ def _f12(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('12ec8938ef3c7030180d90c8', (_i0, _i1, _i0, _i2, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('12ec8938ef3c7030180d90c8', (_i0, _i1, _i0, _i2, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, ), (((), ()), ((), ()), ((), ()), (('B', 'S', 'hidden'), ()), (('B', 'head', 'num_heads', 'total'), ()), (('W3',), ()), (('W3', 'num_heads'), ()), (('P', 'S', 'past'), ()), (('W3', 'num_heads'), ()), (('input_scale',), ('len', 'prod')), (('W3', 'weight_scale'), ('len', 'prod')), (('input_zero_point',), ('len', 'prod')), (('W3', 'weight_zero_point'), ('len', 'prod')), (('B', 'S', 'mask_index', 'total'), ()), (('B', 'PB', 'PH', 'PN', 'W3', 'num_heads', 'past'), ()), (('past', 'past_present_share_buffer'), ()), (('do_rotary',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, truthy
 from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f0 as _i0
 from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f1 as _i1
 from opset.formula.generated.com_microsoft.EmbedLayerNormalization import _f3 as _i2
@@ -189,6 +189,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0123ae7e8bf818b532581b6d', (_i0, _i1, _f0, _i2, _i3, _f1, _i4, _i5, _f2, _i6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('0123ae7e8bf818b532581b6d', (_i0, _i1, _f0, _i2, _i3, _f1, _i4, _i5, _f2, _i6, ), ((('B', 'H', 'S'), ()), (('B',), ()), (('segment_embedding', 'segment_embedding_scale', 'segment_embedding_zero_point', 'segment_ids'), ()), (('B', 'S', 'SG', 'segment_ids'), ()), (('B', 'S', 'SM', 'mask'), ()), (('beta_scale', 'beta_zero_point', 'gamma_scale', 'gamma_zero_point', 'position_embedding_scale', 'position_embedding_zero_point', 'segment_embedding_scale', 'segment_embedding_zero_point', 'word_embedding_scale', 'word_embedding_zero_point'), ('all',)), (('V', 'input_ids'), ('all', 'value')), (('G', 'segment_embedding', 'segment_ids'), ('all', 'value')), (('P', 'S'), ()), (('mask',), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.FC import _f0 as _i0
 
 OP = ('com.microsoft', 'QGemm')
@@ -561,6 +561,6 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('14fced27bc51552704892444', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('14fced27bc51552704892444', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, ), ((('M', 'N'), ()), (('y_zero_point',), ('type_of',)), (('A0', 'A1', 'transA'), ()), (('A0', 'A1', 'transA'), ()), (('B0', 'B1', 'transB'), ()), (('B0', 'B1', 'transB'), ()), (('KA', 'KB'), ()), (('a_scale', 'a_zero_point'), ('per_tensor',)), (('N', 'b_scale', 'b_zero_point'), ('per_tensor',)), (('C', 'M', 'N'), ('all', 'len', 'range')), (('y_scale', 'y_zero_point'), ()), (('y_scale', 'y_zero_point'), ('len', 'prod')), )),
 }

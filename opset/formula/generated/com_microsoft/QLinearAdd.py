@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.Add import _f4 as _i0
 from opset.formula.generated.com_microsoft.MulInteger import _f0 as _i1
 from opset.formula.generated.com_microsoft.MulInteger import _f1 as _i2
@@ -128,6 +128,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e40dc8da928c264576fb5964', (_i0, _i1, _f0, _i2, _f1, _i3, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e40dc8da928c264576fb5964', (_i0, _i1, _f0, _i2, _f1, _i3, _f2, _f3, ), ((('SA', 'SB'), ('broadcast',)), (('SA', 'SB'), ('all', 'len', 'min', 'range')), (('A_scale',), ('len',)), (('A_zero_point',), ('len',)), (('B_scale',), ('len',)), (('B_zero_point',), ('len',)), (('C_scale',), ('len',)), (('C_zero_point',), ('len',)), )),
 }

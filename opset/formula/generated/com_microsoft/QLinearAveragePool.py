@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f2 as _i2
@@ -732,6 +732,6 @@ def _f11(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ca41ec42ff720f41731d3001', (_i0, _i1, _i2, _i3, _i0, _f0, _f1, _f2, _i4, _f3, _f4, _f5, _f6, _i5, _i6, _f7, _f8, _f9, _f10, _f11, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ca41ec42ff720f41731d3001', (_i0, _i1, _i2, _i3, _i0, _f0, _f1, _f2, _i4, _f3, _f4, _f5, _f6, _i5, _i6, _f7, _f8, _f9, _f10, _f11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('X', 'channels_last', 'out'), ('len',)), (('X',), ('len',)), (('X', 'channels_last'), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'begin', 'ceil_mode', 'full', 'r', 'strides'), ('range',)), (('X',), ('len',)), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('x_scale',), ('len',)), (('x_zero_point',), ('len',)), (('y_scale',), ('len',)), (('y_zero_point',), ('len',)), (('auto_pad', 'kernel_shape', 'pads', 'r'), ('all', 'range')), )),
 }

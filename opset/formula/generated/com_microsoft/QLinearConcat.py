@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx_preview_training.Adagrad import _f1 as _i0
 from opset.formula.generated.ai_onnx.Concat import _f3 as _i1
 from opset.formula.generated.ai_onnx.ArgMax import _f2 as _i2
@@ -458,6 +458,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('26656a68de72bfac7dd4d004', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('26656a68de72bfac7dd4d004', (_f0, _i0, _i1, _i2, _i3, _f1, _f2, _f3, _f4, _f5, ), ((('ax', 'inputs', 'n', 'r'), ('range', 'sum')), (('inputs',), ('len',)), (('inputs',), ('len',)), (('axis', 'r'), ()), (('inputs',), ('len',)), (('axis', 'r'), ()), (('ax', 'inputs', 'n', 'r'), ('all', 'len', 'range')), (('inputs', 'n'), ('all', 'per_tensor', 'range')), (('Y_scale', 'Y_zero_point'), ('per_tensor',)), (('Y_zero_point', 'inputs', 'n'), ('all', 'range', 'type_of')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.Conv import _f2 as _i10
@@ -275,6 +275,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('3e86664abaf3949df0b338fa', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _f0, _i5, _i6, _f1, _i7, _i8, _i9, _i10, _f2, _i11, _i12, _i13, _f3, _i14, _i15, _i16, _i17, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('3e86664abaf3949df0b338fa', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _f0, _i5, _i6, _f1, _i7, _i8, _i9, _i10, _f2, _i11, _i12, _i13, _f3, _i14, _i15, _i16, _i17, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('M', 'N', 'channels_last', 'out'), ()), (('X',), ('len',)), (('X',), ()), (('X', 'channels_last'), ('len',)), (('X', 'channels_last'), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('K', 'X', 'r'), ('len',)), (('C', 'CG', 'group'), ()), (('M', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('K', 'S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'len', 'min', 'range')), (('auto_pad', 'pads'), ('all',)), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('M', 'w_scale', 'w_zero_point'), ('per_tensor',)), (('y_scale', 'y_zero_point'), ('per_tensor',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
 
 OP = ('com.microsoft', 'QLinearGlobalAveragePool')
 
@@ -327,6 +327,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('6f0f890ca2bacfba31d501a5', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('6f0f890ca2bacfba31d501a5', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('S', 'channels_last'), ('len',)), (('S',), ('len',)), (('x_scale',), ('len', 'prod')), (('x_zero_point',), ('len', 'prod')), (('y_scale',), ('len', 'prod')), (('y_zero_point',), ('len', 'prod')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('com.microsoft', 'QLinearLeakyRelu')
@@ -294,6 +294,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1833bf1ccc35b058161e773a', (_i0, _f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1833bf1ccc35b058161e773a', (_i0, _f0, _f1, _f2, _f3, ), ((('S',), ()), (('X_scale',), ('len', 'prod')), (('X_zero_point',), ('len', 'prod')), (('Y_scale',), ('len', 'prod')), (('Y_zero_point',), ('len', 'prod')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Add import _f4 as _i0
 from opset.formula.generated.com_microsoft.MulInteger import _f0 as _i1
 from opset.formula.generated.com_microsoft.QLinearAdd import _f0 as _i2
@@ -15,6 +15,6 @@ from opset.formula.generated.com_microsoft.QLinearAdd import _f3 as _i7
 
 OP = ('com.microsoft', 'QLinearMul')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e40dc8da928c264576fb5964', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e40dc8da928c264576fb5964', (_i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, ), ((('SA', 'SB'), ('broadcast',)), (('SA', 'SB'), ('all', 'len', 'min', 'range')), (('A_scale',), ('len',)), (('A_zero_point',), ('len',)), (('B_scale',), ('len',)), (('B_zero_point',), ('len',)), (('C_scale',), ('len',)), (('C_zero_point',), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.ReduceL1 import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.MeanVarianceNormalization import _f0 as _i2
@@ -167,6 +167,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('da6fa9ed54d1499f8ad43bcb', (_f0, _i0, _i1, _i2, _i3, _i4, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('da6fa9ed54d1499f8ad43bcb', (_f0, _i0, _i1, _i2, _i3, _i4, _f1, _f2, _f3, _f4, ), ((('axes',), ('len',)), (('S', 'ax', 'keepdims', 'r'), ('range',)), (('S',), ('len',)), (('axes', 'r'), ()), (('axes', 'r'), ('all',)), (('ax',), ('all', 'len', 'range')), (('data_scale',), ('len',)), (('data_zero_point',), ('len',)), (('reduced_scale',), ('len',)), (('reduced_zero_point',), ('len',)), )),
 }

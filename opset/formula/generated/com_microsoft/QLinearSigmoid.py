@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.com_microsoft.QLinearLeakyRelu import _f0 as _i1
 from opset.formula.generated.com_microsoft.QLinearLeakyRelu import _f1 as _i2
@@ -12,6 +12,6 @@ from opset.formula.generated.com_microsoft.QLinearLeakyRelu import _f3 as _i4
 
 OP = ('com.microsoft', 'QLinearSigmoid')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1833bf1ccc35b058161e773a', (_i0, _i1, _i2, _i3, _i4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1833bf1ccc35b058161e773a', (_i0, _i1, _i2, _i3, _i4, ), ((('S',), ()), (('X_scale',), ('len', 'prod')), (('X_zero_point',), ('len', 'prod')), (('Y_scale',), ('len', 'prod')), (('Y_zero_point',), ('len', 'prod')), )),
 }

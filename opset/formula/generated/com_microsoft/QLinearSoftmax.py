@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.com_microsoft.QLinearLeakyRelu import _f0 as _i1
 from opset.formula.generated.ai_onnx.ConvInteger import _f0 as _i2
@@ -81,6 +81,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('dd3681341089dab7c49f3185', (_i0, _f0, _i1, _i2, _i3, _i4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('dd3681341089dab7c49f3185', (_i0, _f0, _i1, _i2, _i3, _i4, ), ((('S',), ()), (('S', 'axis'), ('len',)), (('X_scale',), ('len', 'prod')), (('x_zero_point',), ('len', 'prod')), (('y_scale',), ('len', 'prod')), (('y_zero_point',), ('len', 'prod')), )),
 }

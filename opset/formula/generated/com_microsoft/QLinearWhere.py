@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.Where import _f0 as _i0
 from opset.formula.generated.ai_onnx.Where import _f2 as _i1
 from opset.formula.generated.com_microsoft.QLinearGlobalAveragePool import _f2 as _i2
@@ -127,6 +127,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('65459697a52d26312b98506d', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('65459697a52d26312b98506d', (_i0, _i1, _i2, _i3, _i4, _i5, _f0, _f1, ), ((('SC', 'SX', 'SY'), ('broadcast',)), (('SC', 'SX', 'SY'), ('all', 'len', 'min', 'range')), (('x_scale',), ('len', 'prod')), (('x_zero_point',), ('len', 'prod')), (('y_scale',), ('len', 'prod')), (('y_zero_point',), ('len', 'prod')), (('z_scale',), ('len', 'prod')), (('z_zero_point',), ('len', 'prod')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy, unary
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 from opset.formula.generated.com_microsoft.MoE import _f0 as _i1
 from opset.formula.generated.com_microsoft.MoE import _f1 as _i2
@@ -670,6 +670,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('996d3ebdab1fa587c096ae03', (_i0, _i1, _f0, _f1, _f2, _i2, _i3, _i4, _i5, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('996d3ebdab1fa587c096ae03', (_i0, _i1, _f0, _f1, _f2, _i2, _i3, _i4, _i5, _f3, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('input',), ()), (('activation_type', 'swiglu_fusion'), ()), (('expert_weight_bits', 'fc1_expert_weight_bits'), ()), (('expert_weight_bits', 'fc2_expert_weight_bits'), ()), (('F1', 'fusion'), ()), (('input',), ('len',)), (('T_', 'input'), ('prod',)), (('E', 'k'), ()), (('H', 'input'), ()), (('P1', 'bits1', 'input', 'quant_type'), ()), (('P2', 'bits2', 'inter', 'quant_type'), ()), (('block_size', 'quant_type'), ()), (('block_size', 'input', 'inter', 'quant_type'), ()), (('F1', 'fusion'), ()), (('activation_type', 'bits1', 'bits2', 'block_size', 'quant_type', 'swiglu_fusion', 'weights_prepacked'), ()), (('normalize_routing_weights', 'router_weights'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.MatMul import _f0 as _i0
 from opset.formula.generated.ai_onnx.MatMul import _f1 as _i1
 from opset.formula.generated.ai_onnx.MatMul import _f2 as _i2
@@ -11,6 +11,6 @@ from opset.formula.generated.ai_onnx.MatMul import _f4 as _i3
 
 OP = ('com.microsoft', 'QOrderedMatMul')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('37a121459a3e711ec288723c', (_i0, _i1, _i2, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('37a121459a3e711ec288723c', (_i0, _i1, _i2, _i3, ), ((('SA', 'SB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'SB', 'ra', 'rb'), ()), )),
 }

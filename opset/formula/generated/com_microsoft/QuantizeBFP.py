@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, load
 
 OP = ('com.microsoft', 'QuantizeBFP')
 
@@ -26,6 +26,6 @@ def _f1(ev: Evaluator) -> Any:
     return t3
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('80c15f0d057090756dbec1dc', (_f0, _f1, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('80c15f0d057090756dbec1dc', (_f0, _f1, _f1, ), (((), ('unknown',)), (('SX',), ('len',)), (('SX',), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Acos import _f0 as _i0
 from opset.formula.generated.ai_onnx.QuantizeLinear import _f0 as _i1
 from opset.formula.generated.com_microsoft.DequantizeLinear import _f0 as _i2
@@ -12,6 +12,6 @@ from opset.formula.generated.ai_onnx.QuantizeLinear import _f1 as _i4
 
 OP = ('com.microsoft', 'QuantizeLinear')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('350054d42b5b623efe624467', (_i0, _i1, _i2, _i3, _i4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('350054d42b5b623efe624467', (_i0, _i1, _i2, _i3, _i4, ), ((('A',), ()), (('y_zero_point',), ('type_of',)), (('A', 'axis'), ('len',)), (('A', 'SC', 'axis'), ('len', 'per_tensor')), (('y_scale', 'y_zero_point'), ('per_tensor',)), )),
 }

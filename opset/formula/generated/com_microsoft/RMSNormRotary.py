@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('com.microsoft', 'RMSNormRotary')
 
@@ -420,6 +420,6 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7bf35180acab8d29eb957a6c', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7bf35180acab8d29eb957a6c', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, ), ((('B', 'NH', 'S', 'W', 'flatten_batch'), ()), (('B', 'NH', 'S', 'W'), ()), (('ST', 'input_width'), ()), (('ST', 'W', 'input_start', 'width'), ()), (('HALF', 'rotary_embedding_dim', 'width'), ()), (('HALF', 'R', 'SS'), ()), (('B', 'S', 'SP'), ('len', 'prod')), (('SN', 'prefill_numerics'), ('prod',)), )),
 }

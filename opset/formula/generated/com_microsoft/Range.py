@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('com.microsoft', 'Range')
 
@@ -236,6 +236,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d0caf23dd8deccb4199499bd', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d0caf23dd8deccb4199499bd', (_f0, _f1, _f2, ), ((('delta', 'limit', 'start'), ('ceil', 'max', 'unknown', 'value')), (('S0', 'S1', 'S2', 'delta'), ('all', 'len', 'prod')), (('delta',), ('value',)), )),
 }

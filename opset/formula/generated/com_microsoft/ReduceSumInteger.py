@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.ReduceL1 import _f0 as _i0
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i1
 from opset.formula.generated.ai_onnx.MeanVarianceNormalization import _f0 as _i2
@@ -131,6 +131,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c474b78017d2fdf112fca6ac', (_i0, _f0, _i1, _i2, _f1, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c474b78017d2fdf112fca6ac', (_i0, _f0, _i1, _i2, _f1, _i3, ), ((('S', 'ax', 'keepdims', 'r'), ('range',)), (('data',), ('type_of',)), (('S',), ('len',)), (('axes', 'r'), ()), (('axes', 'r'), ('all', 'len')), (('ax',), ('all', 'len', 'range')), )),
 }

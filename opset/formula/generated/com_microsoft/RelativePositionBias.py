@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('com.microsoft', 'RelativePositionBias')
 
@@ -307,6 +307,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9915f165f505d5a30f08f36a', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9915f165f505d5a30f08f36a', (_f0, _f1, _f2, _f3, _f4, ), ((('ST', 'key_length', 'query_length'), ('unknown', 'value')), (('ST', 'is_bidirectional'), ()), (('ST',), ('len',)), (('SKL', 'SQL', 'key_length', 'query_length'), ('all', 'prod', 'value')), (('max_distance', 'span'), ()), )),
 }

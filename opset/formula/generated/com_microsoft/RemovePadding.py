@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f2 as _i0
 
 OP = ('com.microsoft', 'RemovePadding')
@@ -193,6 +193,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('3f43c599f9583016d20ee90f', (_f0, _f1, _f2, _i0, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('3f43c599f9583016d20ee90f', (_f0, _f1, _f2, _i0, _f3, _f4, ), ((('SI', 'sequence_token_count'), ('sum', 'unknown', 'value')), (('SI',), ()), (('SI',), ()), ((), ()), (('SC', 'SI'), ('len',)), (('SI', 'sequence_token_count'), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.Split import _f0 as _i0
 from opset.formula.generated.com_microsoft.MRotaryEmbedding import _f0 as _i1
 from opset.formula.generated.ai_onnx.PRelu import _f0 as _i2
@@ -576,6 +576,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('bccb1d958796bcd0ff8f9f37', (_i0, _i0, _i0, _i0, _i1, _i2, _i3, _i4, _f0, _i5, _i6, _f1, _f2, _f3, _i7, _i8, _f4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('bccb1d958796bcd0ff8f9f37', (_i0, _i0, _i0, _i0, _i1, _i2, _i3, _i4, _f0, _i5, _i6, _f1, _f2, _f3, _i7, _i8, _f4, _f5, _f6, ), (((), ()), ((), ()), ((), ()), ((), ()), ((), ()), (('SX',), ()), (('SX',), ('len',)), (('SX',), ('len',)), (('C', 'hidden', 'num_heads', 'rotary_embedding_dim'), ()), (('head', 'rotary_embedding_dim'), ()), (('SX',), ('len',)), (('num_heads', 'rotary_embedding_dim'), ()), (('SX', 'head', 'hidden', 'num_heads'), ('len',)), (('SX', 'head'), ('len',)), (('head', 'rot'), ()), (('C', 'M', 'SS', 'rot'), ()), (('SP', 'SX', 'seq'), ('len', 'prod')), (('M', 'SP', 'position_ids', 'seq'), ('all', 'len', 'value')), (('scale',), ()), )),
 }

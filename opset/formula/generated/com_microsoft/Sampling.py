@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.com_microsoft.GreedySearch import _f0 as _i0
 from opset.formula.generated.com_microsoft.GreedySearch import _f1 as _i1
 from opset.formula.generated.com_microsoft.BeamSearch import _f5 as _i2
@@ -121,6 +121,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('80d5116f8b9685393040f4c8', (_i0, _f0, _i1, _i2, _i3, _i4, _i5, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('80d5116f8b9685393040f4c8', (_i0, _f0, _i1, _i2, _i3, _i4, _i5, _f1, ), ((('B', 'max_length'), ('unknown', 'value')), (('B', 'vocab_size'), ('unknown',)), (('ML',), ('prod',)), (('max_length',), ('all', 'value')), (('max_length', 'min_length'), ('all', 'value')), (('VM', 'vocab_mask', 'vocab_size'), ()), (('PVM', 'prefix_vocab_mask', 'vocab_size'), ()), (('PM', 'presence_mask', 'vocab_size'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.com_microsoft.GroupNorm import _f0 as _i1
 from opset.formula.generated.com_microsoft.GroupNorm import _f1 as _i2
@@ -181,6 +181,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('52152d634079c4fb0334719c', (_i0, _i0, _i1, _i2, _i3, _i4, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('52152d634079c4fb0334719c', (_i0, _i0, _i1, _i2, _i3, _i4, _f0, _f1, ), ((('S',), ()), (('S',), ()), (('S', 'channels_last'), ('len',)), (('S',), ('len',)), (('C', 'groups'), ()), (('C', 'SB', 'SG'), ()), (('C', 'S', 'SK', 'channels_last'), ()), (('C', 'SBI', 'bias'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
 
 OP = ('com.microsoft', 'SkipLayerNormalization')
 
@@ -191,6 +191,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c84f713e9b300f319eaea873', (_f0, _f1, _f1, _f0, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c84f713e9b300f319eaea873', (_f0, _f1, _f1, _f0, _f2, _f3, ), ((('H', 'L'), ()), (('L',), ()), (('L',), ()), (('H', 'L'), ()), (('L',), ('len',)), (('H', 'L', 'SK'), ('len',)), )),
 }

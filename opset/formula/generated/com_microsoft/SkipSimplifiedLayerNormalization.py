@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_microsoft.SkipLayerNormalization import _f0 as _i0
 from opset.formula.generated.com_microsoft.SkipLayerNormalization import _f1 as _i1
 from opset.formula.generated.com_microsoft.SkipLayerNormalization import _f2 as _i2
@@ -11,6 +11,6 @@ from opset.formula.generated.com_microsoft.SkipLayerNormalization import _f3 as 
 
 OP = ('com.microsoft', 'SkipSimplifiedLayerNormalization')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c84f713e9b300f319eaea873', (_i0, _i1, _i1, _i0, _i2, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c84f713e9b300f319eaea873', (_i0, _i1, _i1, _i0, _i2, _i3, ), ((('H', 'L'), ()), (('L',), ()), (('L',), ()), (('H', 'L'), ()), (('L',), ('len',)), (('H', 'L', 'SK'), ('len',)), )),
 }

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_microsoft.EPContext import _f0 as _i0
 
 OP = ('com.microsoft', 'Snpe')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('481815c785e1857d30e88d72', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('481815c785e1857d30e88d72', (_i0, ), ((('outputs',), ('range',)), )),
 }

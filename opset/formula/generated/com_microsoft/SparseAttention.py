@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft.PagedAttention import _f4 as _i0
 from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f4 as _i1
 from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f7 as _i2
@@ -350,6 +350,6 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('8d663e1d203542bbd4741f06', (_f0, _f1, _f2, _i0, _i1, _f3, _f4, _f5, _f6, _i2, _f7, _f8, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('8d663e1d203542bbd4741f06', (_f0, _f1, _f2, _i0, _i1, _f3, _f4, _f5, _f6, _i2, _f7, _f8, ), ((('B', 'HS', 'S', 'num_heads'), ()), (('past_key',), ()), (('past_value',), ()), (('KVH', 'kv_num_heads'), ()), (('kv_num_heads', 'num_heads'), ()), (('D', 'HS', 'key', 'kv_num_heads', 'num_heads'), ()), (('B', 'HS', 'S', 'key', 'kv_num_heads', 'value'), ()), (('NL', 'num_heads'), ()), (('M', 'MB1', 'sparse_block_size'), ()), (('cos_cache', 'do_rotary', 'sin_cache'), ()), (('total_sequence_length',), ('prod',)), (('HS',), ()), )),
 }

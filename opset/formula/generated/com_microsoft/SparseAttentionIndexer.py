@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft.PackedSparseAttentionIndexer import _f7 as _i0
 from opset.formula.generated.com_microsoft.PackedSparseAttentionIndexer import _f8 as _i1
 from opset.formula.generated.com_microsoft.PackedSparseAttentionIndexer import _f9 as _i2
@@ -160,6 +160,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2893b6e120c5caad7f7cd263', (_f0, _f1, _f2, _i0, _i1, _i2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('2893b6e120c5caad7f7cd263', (_f0, _f1, _f2, _i0, _i1, _i2, _f3, ), ((('B', 'S', 'cap'), ()), (('B', 'HS', 'P', 'S', 'past_key', 'past_sequence_length', 'policy_mode'), ('unknown',)), (('B', 'HS'), ('unknown',)), (('compress_ratio', 'index_topk', 'policy_mode', 'token_budget'), ()), (('compress_ratio', 'head_weight_scale', 'index_topk', 'policy_mode', 'token_budget'), ()), (('index_topk', 'policy_mode', 'token_budget'), ()), (('mask', 'policy_mode'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
 from opset.formula.generated.com_microsoft.PagedAttention import _f1 as _i0
 from opset.formula.generated.com_microsoft.PagedAttention import _f2 as _i1
 from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f3 as _i2
@@ -51,6 +51,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('30b9edef989e390959662be5', (_f0, _i0, _i1, _i2, _i3, _i4, _f1, _i5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('30b9edef989e390959662be5', (_f0, _i0, _i1, _i2, _i3, _i4, _f1, _i5, ), ((('N', 'hs', 'num_heads'), ()), (('key_cache',), ()), (('value_cache',), ()), (('D', 'key', 'kv_num_heads', 'num_heads'), ()), (('kv_num_heads', 'num_heads'), ()), (('D', 'key', 'kv_num_heads', 'num_heads'), ()), (('key_cache', 'value_cache'), ()), (('cos_cache', 'do_rotary', 'sin_cache'), ()), )),
 }

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_microsoft.GemmFloat8 import _f0 as _i0
 from opset.formula.generated.com_microsoft.GemmFloat8 import _f1 as _i1
 
 OP = ('com.microsoft', 'SparseToDenseMatMul')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d4b38ef31b1573fb1f0f69c2', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d4b38ef31b1573fb1f0f69c2', (_i0, _i1, ), ((('AC', 'AR', 'BC', 'BR', 'transA', 'transB'), ()), (('AC', 'AR', 'BC', 'BR', 'transA', 'transB'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, item_at, load, truthy
 
 OP = ('com.microsoft', 'SpeculativePrefixCommit')
 
@@ -163,6 +163,6 @@ def _f7(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('007a38ec571e44abcd9dc097', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('007a38ec571e44abcd9dc097', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, ), ((('batch',), ()), (('ctl',), ()), (('ctx_commit',), ()), (('next_tokens',), ('len',)), (('next_tokens',), ('len',)), (('batch', 'ctl'), ('prod',)), (('batch', 'ctx_commit'), ('prod',)), (('batch', 'head_rows', 'prefixes'), ('prod',)), )),
 }

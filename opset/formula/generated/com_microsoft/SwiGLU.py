@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, sliced, truthy, unary
 from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i0
 
 OP = ('com.microsoft', 'SwiGLU')
@@ -156,6 +156,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f90c2bfb0f075151e8c487e3', (_f0, _i0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f90c2bfb0f075151e8c487e3', (_f0, _i0, _f1, _f2, ), ((('S', 'up'), ()), (('S',), ('len',)), (('S', 'SU', 'up'), ()), (('S', 'up'), ()), )),
 }

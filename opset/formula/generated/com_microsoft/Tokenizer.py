@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
 from opset.formula.generated.ai_onnx.TfIdfVectorizer import _f5 as _i0
 
 OP = ('com.microsoft', 'Tokenizer')
@@ -307,6 +307,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b36e52071c2aa23ae339daa4', (_f0, _f1, _i0, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b36e52071c2aa23ae339daa4', (_f0, _f1, _i0, _f2, _f3, _f4, _f5, ), ((('S',), ('len', 'prod', 'unknown')), (('separators', 'tokenexp'), ()), (('S',), ('len',)), (('separators', 'tokenexp'), ()), (('separators',), ('len',)), (('separators', 'tokenexp'), ()), (('chars', 'mincharnum'), ()), )),
 }

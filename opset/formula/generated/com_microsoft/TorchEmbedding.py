@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, iterated, load, read_input, truthy, unary
 
 OP = ('com.microsoft', 'TorchEmbedding')
 
@@ -328,6 +328,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7c7dd23c1ee20e12478841ce', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7c7dd23c1ee20e12478841ce', (_f0, _f1, _f2, _f3, _f4, ), ((('I', 'M'), ()), (('N', 'indices'), ('all', 'value')), (('P', 'padding_idx'), ('len', 'prod')), (('N', 'padding_idx'), ('all', 'value')), (('G', 'scale_grad_by_freq'), ('len', 'prod')), )),
 }

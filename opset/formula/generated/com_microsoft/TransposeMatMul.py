@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, item_at, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, item_at, load, sliced, truthy, unary
 from opset.formula.generated.com_microsoft.FusedMatMul import _f0 as _i0
 from opset.formula.generated.ai_onnx.MatMul import _f1 as _i1
 from opset.formula.generated.ai_onnx.MatMul import _f2 as _i2
@@ -139,6 +139,6 @@ def _f1(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e9b5af7c018f490fe359dd96', (_i0, _i1, _i2, _f0, _f1, _i3, _i4, _i5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e9b5af7c018f490fe359dd96', (_i0, _i1, _i2, _f0, _f1, _i3, _i4, _i5, ), ((('EA', 'EB', 'ra', 'rb'), ('broadcast',)), (('SA',), ('len',)), (('SB',), ('len',)), (('SA', 'ra', 'transA'), ()), (('SB', 'rb', 'transB'), ()), (('ra', 'rb'), ()), (('EA', 'EB', 'ra', 'rb'), ()), (('EA', 'EB', 'ra', 'rb'), ('all', 'min', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, compare, item_at, iterated, load, truthy, unary
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 
 OP = ('com.microsoft', 'UnfoldTensor')
@@ -160,6 +160,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ec3616c9131dc5432938e8d7', (_f0, _i0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ec3616c9131dc5432938e8d7', (_f0, _i0, _f1, _f2, _f3, ), ((('S', 'd', 'r', 'size', 'step'), ('range',)), (('S',), ('len',)), (('dim', 'r'), ()), (('dim', 'r'), ()), (('S', 'd', 'size'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.ai_onnx.Unique import _f2 as _i0
 
 OP = ('com.microsoft', 'Unique')
@@ -71,6 +71,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9ca4560549ab958ce0f52d6e', (_f0, _i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9ca4560549ab958ce0f52d6e', (_f0, _i0, _f0, ), ((('n', 'x'), ('range', 'sum', 'unknown', 'value')), (('n',), ()), (('n', 'x'), ('range', 'sum', 'unknown', 'value')), )),
 }

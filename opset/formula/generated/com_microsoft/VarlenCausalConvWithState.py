@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 from opset.formula.generated.com_microsoft.PackedSparseAttentionIndexer import _f10 as _i1
 from opset.formula.generated.com_microsoft.GatedDeltaNet import _f20 as _i2
@@ -120,6 +120,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9bf551396a0e35b5e20f1cc2', (_i0, _f0, _f1, _i1, _f2, _i2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9bf551396a0e35b5e20f1cc2', (_i0, _f0, _f1, _i1, _f2, _i2, _f3, _f4, ), ((('input',), ()), (('initial_state',), ()), (('B', 'C', 'state_update_capacity'), ()), (('B', 'B1'), ()), (('K', 'SL', 'dilation'), ()), (('capture_count', 'state_update_capacity'), ()), (('C', 'group_size'), ()), (('kernel_delta', 'previous_mask'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft.NGramHashMapping import _f2 as _i0
 from opset.formula.generated.com_microsoft.NGramHashMapping import _f3 as _i1
 from opset.formula.generated.com_microsoft.GatedDeltaNet import _f20 as _i2
@@ -163,6 +163,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('65cec0d541a1dd48af719023', (_f0, _f1, _f1, _f2, _f3, _i0, _i1, _f4, _i2, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('65cec0d541a1dd48af719023', (_f0, _f1, _f1, _f2, _f3, _i0, _i1, _f4, _i2, _i3, ), ((('T_', 'max_ngram_size', 'n_head_per_ngram'), ()), (('batch', 'max_ngram_size'), ()), (('batch', 'max_ngram_size'), ()), (('batch', 'max_ngram_size', 'state_update_capacity'), ()), (('B1',), ()), (('NM', 'max_ngram_size'), ()), (('NH', 'max_ngram_size', 'n_head_per_ngram'), ()), (('B', 'P', 'batch', 'max_ngram_size', 'past_ids'), ()), (('capture_count', 'state_update_capacity'), ()), (('eos_token_id',), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, read_input, truthy
 from opset.formula.generated.com_microsoft.BeamSearch import _f0 as _i0
 from opset.formula.generated.com_microsoft.BeamSearch import _f1 as _i1
 from opset.formula.generated.com_microsoft.BeamSearch import _f11 as _i10
@@ -238,6 +238,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ec07746fb8e843c03ac2e570', (_i0, _i1, _f0, _f1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ec07746fb8e843c03ac2e570', (_i0, _i1, _f0, _f1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('B', 'max_length', 'num_return_sequences'), ('unknown', 'value')), (('B', 'num_return_sequences'), ('unknown', 'value')), (('B', 'DI', 'decoder_input_ids', 'max_length', 'num_beams', 'vocab_size'), ('unknown', 'value')), (('B', 'QKH', 'cross_qk_layer_head', 'num_return_sequences'), ('unknown', 'value')), (('B',), ()), (('ML', 'NB', 'NR'), ('prod',)), (('max_length',), ('all', 'value')), (('num_beams',), ('all', 'value')), (('num_beams', 'num_return_sequences'), ('all', 'value')), (('max_length', 'min_length'), ('all', 'value')), (('VM', 'vocab_mask', 'vocab_size'), ()), (('PVM', 'prefix_vocab_mask', 'vocab_size'), ()), ((), ()), ((), ()), )),
 }

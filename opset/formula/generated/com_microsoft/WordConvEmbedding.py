@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('com.microsoft', 'WordConvEmbedding')
 
@@ -297,6 +297,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('6f37ed460f1fb6f17b60c632', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('6f37ed460f1fb6f17b60c632', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, ), ((('E', 'SL'), ()), (('E', 'embedding_size'), ()), (('CW', 'conv_window_size'), ()), (('CE', 'char_embedding_size'), ()), (('CW', 'WL'), ()), (('Sequence', 'VOC'), ('all', 'value')), (('SL', 'Sequence', 'WL'), ('any', 'range', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.ai_onnx.MaxRoiPool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f4 as _i1
 
@@ -784,6 +784,6 @@ def _f16(ev: Evaluator) -> Any:
     return t12
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4b53600e81fb9402761c6385', (_f0, _i0, _i0, _f1, _f2, _f0, _i0, _i1, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4b53600e81fb9402761c6385', (_f0, _i0, _i0, _f1, _f2, _f0, _i0, _i1, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, ), (((), ()), ((), ()), ((), ()), ((), ()), ((), ()), ((), ()), ((), ()), (('C', 'N', 'out'), ()), ((), ()), (('H', 'W'), ()), (('dilations', 'kernel_shape'), ('range',)), (('S', 'kernel_shape', 'strides'), ('ceil', 'range')), (('auto_pad', 'need'), ('range',)), (('auto_pad', 'head', 'need', 'pads'), ('range',)), (('S', 'ceil_mode', 'ek', 'pp', 'strides'), ('ceil', 'floor', 'range')), (('S', 'ceil_mode', 'fl', 'pp', 'strides'), ('range',)), (('C', 'block'), ()), (('S', 'ek', 'pp'), ('all', 'range')), (('auto_pad', 'need'), ('all',)), (('kernel_shape', 'pads'), ('all', 'range')), (('auto_pad', 'dilations'), ()), (('C', 'N', 'S', 'strides'), ('ceil', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.MaxRoiPool import _f0 as _i1
 from opset.formula.generated.com_microsoft.FusedConv import _f1 as _i10
@@ -687,6 +687,6 @@ def _f10(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1ad5df57eeebede3d2362271', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _i5, _i6, _f0, _i7, _f1, _f2, _i8, _i9, _f3, _f4, _f5, _f6, _f7, _f8, _i10, _f9, _f10, _i11, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1ad5df57eeebede3d2362271', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _i5, _i6, _f0, _i7, _f1, _f2, _i8, _i9, _f3, _f4, _f5, _f6, _f7, _f8, _i10, _f9, _f10, _i11, ), (((), ()), ((), ()), (('KH', 'KW'), ()), ((), ()), ((), ()), ((), ()), ((), ()), ((), ()), (('M', 'N', 'out'), ()), ((), ()), (('XH', 'XW'), ()), (('dilations', 'kernel_shape'), ('range',)), (('auto_pad', 'pads'), ('range',)), (('S', 'auto_pad', 'ek', 'padsum', 'strides'), ('ceil', 'floor', 'range')), (('C', 'CG', 'group'), ()), (('M', 'group'), ()), (('KH', 'KW', 'kernel_shape'), ()), (('C', 'block'), ()), (('M', 'block'), ()), (('CG', 'M', 'block', 'group'), ()), (('CG', 'M', 'block', 'group'), ()), (('S', 'auto_pad', 'ek', 'padsum'), ('all', 'range')), (('activation', 'activation_params'), ('len',)), (('M', 'N', 'Sum', 'out'), ()), (('auto_pad', 'dilations'), ()), (('auto_pad', 'pads'), ('all',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, load
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f3 as _i0
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f11 as _i1
 
@@ -23,6 +23,6 @@ def _f0(ev: Evaluator) -> Any:
     return t3
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('41cfe12ad60d533ee361eded', (_f0, _i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('41cfe12ad60d533ee361eded', (_f0, _i0, _i1, ), ((('C', 'N'), ()), ((), ()), (('C', 'block'), ()), )),
 }

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_microsoft_nchwc.GlobalAveragePool import _f0 as _i0
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f3 as _i1
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f11 as _i2
 
 OP = ('com.microsoft.nchwc', 'GlobalMaxPool')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('41cfe12ad60d533ee361eded', (_i0, _i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('41cfe12ad60d533ee361eded', (_i0, _i1, _i2, ), ((('C', 'N'), ()), ((), ()), (('C', 'block'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.MaxRoiPool import _f0 as _i1
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f8 as _i10
@@ -26,6 +26,6 @@ from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f7 as _i9
 
 OP = ('com.microsoft.nchwc', 'MaxPool')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4b53600e81fb9402761c6385', (_i0, _i1, _i1, _i2, _i3, _i0, _i1, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, _i16, _i17, _i18, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4b53600e81fb9402761c6385', (_i0, _i1, _i1, _i2, _i3, _i0, _i1, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, _i16, _i17, _i18, ), (((), ()), ((), ()), ((), ()), ((), ()), ((), ()), ((), ()), ((), ()), (('C', 'N', 'out'), ()), ((), ()), (('H', 'W'), ()), (('dilations', 'kernel_shape'), ('range',)), (('S', 'kernel_shape', 'strides'), ('ceil', 'range')), (('auto_pad', 'need'), ('range',)), (('auto_pad', 'head', 'need', 'pads'), ('range',)), (('S', 'ceil_mode', 'ek', 'pp', 'strides'), ('ceil', 'floor', 'range')), (('S', 'ceil_mode', 'fl', 'pp', 'strides'), ('range',)), (('C', 'block'), ()), (('S', 'ek', 'pp'), ('all', 'range')), (('auto_pad', 'need'), ('all',)), (('kernel_shape', 'pads'), ('all', 'range')), (('auto_pad', 'dilations'), ()), (('C', 'N', 'S', 'strides'), ('ceil', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f3 as _i0
 
 OP = ('com.microsoft.nchwc', 'ReorderInput')
@@ -181,6 +181,6 @@ def _f5(ev: Evaluator) -> Any:
     return t8
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('61ad73dd25e55edf1319ce44', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('61ad73dd25e55edf1319ce44', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, ), ((('C', 'N', 'block', 'spatial'), ('ceil',)), ((), ()), (('D1', 'D3', 'channels_last'), ()), (('D1', 'D2', 'D3', 'channels_last'), ()), (('C',), ()), (('C', 'block'), ('ceil',)), (('C', 'N', 'spatial'), ('ceil',)), )),
 }

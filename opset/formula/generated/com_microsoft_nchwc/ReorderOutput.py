@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f3 as _i0
 
 OP = ('com.microsoft.nchwc', 'ReorderOutput')
@@ -167,6 +167,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1839a5806fb32e29fd4de3cd', (_f0, _i0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1839a5806fb32e29fd4de3cd', (_f0, _i0, _f1, _f2, _f3, ), ((('H', 'N', 'W', 'channels', 'channels_last'), ()), ((), ()), (('channels',), ()), (('CB', 'block'), ()), (('CB', 'block', 'channels'), ()), )),
 }

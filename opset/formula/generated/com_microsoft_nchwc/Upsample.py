@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f2 as _i0
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f3 as _i1
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f11 as _i2
@@ -200,6 +200,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2dca52e7720833609af40efd', (_i0, _f0, _i1, _f1, _i2, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('2dca52e7720833609af40efd', (_i0, _f0, _i1, _f1, _i2, _f2, _f3, ), (((), ()), (('C', 'H', 'N', 'W', 'scales'), ()), ((), ()), (('scales',), ()), (('C', 'block'), ()), (('scales',), ()), (('coordinate_transformation_mode', 'mode'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f10 as _i10
@@ -146,9 +146,9 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    7: ('fc10a8ef4c588e309977bf22', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i6, _i7, _i8, _f1, )),
-    10: ('9c3ec6407f0e082bdaff899d', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i9, _i7, _i8, _i10, _f1, )),
-    11: ('9c3ec6407f0e082bdaff899d', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i9, _i7, _i8, _i10, _f1, )),
-    19: ('caa09e98571a104e89183c4e', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _f0, _i4, _i5, _i11, _i12, _i13, _i14, _i8, _i10, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    7: ('fc10a8ef4c588e309977bf22', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i6, _i7, _i8, _f1, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('activation', 'activation_params'), ('len',)), )),
+    10: ('9c3ec6407f0e082bdaff899d', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i9, _i7, _i8, _i10, _f1, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), (('activation', 'activation_params'), ('len',)), )),
+    11: ('9c3ec6407f0e082bdaff899d', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i9, _i7, _i8, _i10, _f1, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), (('activation', 'activation_params'), ('len',)), )),
+    19: ('caa09e98571a104e89183c4e', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _f0, _i4, _i5, _i11, _i12, _i13, _i14, _i8, _i10, _f1, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('full',), ()), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), (('activation', 'activation_params'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, binary, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, binary, load
 from opset.formula.generated.ai_onnx.BatchNormalization import _f0 as _i0
 from opset.formula.generated.ai_onnx.BatchNormalization import _f1 as _i1
 from opset.formula.generated.ai_onnx.BatchNormalization import _f2 as _i2
@@ -65,9 +65,9 @@ def _f2(ev: Evaluator) -> Any:
     return t5
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    7: ('b08169ddce1c724c2a25703b', (_f0, _i0, _i0, _i0, _i0, _i1, _i2, _i3, )),
-    9: ('e3e9e43cd1b8f7de8a6e0274', (_f1, _i0, _i0, _i0, _i0, _i4, _f2, _i5, _i3, )),
-    14: ('8197a83986dfdb3f7245eb7c', (_f1, _i0, _i0, _i4, _f2, _i5, _i3, )),
-    15: ('8197a83986dfdb3f7245eb7c', (_f1, _i0, _i0, _i4, _f2, _i5, _i3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    7: ('b08169ddce1c724c2a25703b', (_f0, _i0, _i0, _i0, _i0, _i1, _i2, _i3, ), ((('C', 'D', 'N'), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('C', 'D', 'spatial'), ()), (('B', 'mean', 'param', 'scale', 'var'), ()), (('activation', 'activation_params'), ('len',)), )),
+    9: ('e3e9e43cd1b8f7de8a6e0274', (_f1, _i0, _i0, _i0, _i0, _i4, _f2, _i5, _i3, ), ((('C', 'N', 'S'), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('param',), ()), (('C',), ()), (('C', 'N', 'S'), ()), (('C', 'XS'), ('len',)), (('activation', 'activation_params'), ('len',)), )),
+    14: ('8197a83986dfdb3f7245eb7c', (_f1, _i0, _i0, _i4, _f2, _i5, _i3, ), ((('C', 'N', 'S'), ()), (('param',), ()), (('param',), ()), (('C',), ()), (('C', 'N', 'S'), ()), (('C', 'XS'), ('len',)), (('activation', 'activation_params'), ('len',)), )),
+    15: ('8197a83986dfdb3f7245eb7c', (_f1, _i0, _i0, _i4, _f2, _i5, _i3, ), ((('C', 'N', 'S'), ()), (('param',), ()), (('param',), ()), (('C',), ()), (('C', 'N', 'S'), ()), (('C', 'XS'), ('len',)), (('activation', 'activation_params'), ('len',)), )),
 }

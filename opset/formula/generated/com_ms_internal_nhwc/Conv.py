@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.Conv import _f3 as _i10
@@ -60,7 +60,7 @@ def _f0(ev: Evaluator) -> Any:
     return t16
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4283409b13923f32244e6bf1', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _f0, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, )),
-    11: ('4283409b13923f32244e6bf1', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _f0, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4283409b13923f32244e6bf1', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _f0, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('M', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('K', 'r'), ('len',)), (('C', 'CG', 'group'), ()), (('M', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('activation', 'activation_params'), ('len',)), )),
+    11: ('4283409b13923f32244e6bf1', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _f0, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('M', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('K', 'r'), ('len',)), (('C', 'CG', 'group'), ()), (('M', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('activation', 'activation_params'), ('len',)), )),
 }

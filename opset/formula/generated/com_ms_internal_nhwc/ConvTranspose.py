@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.Caffe2ConvTranspose import _f5 as _i10
@@ -65,7 +65,7 @@ def _f0(ev: Evaluator) -> Any:
     return t19
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('72b8520d4231ddd100a79e53', (_i0, _i1, _i2, _i1, _i3, _i1, _i1, _i4, _i5, _i0, _i1, _f0, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, )),
-    11: ('1d9d17be14f7218fb0be2b66', (_i0, _i1, _i2, _i1, _i3, _i1, _i1, _i4, _i5, _i0, _i1, _f0, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i16, _i15, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('72b8520d4231ddd100a79e53', (_i0, _i1, _i2, _i1, _i3, _i1, _i1, _i4, _i5, _i0, _i1, _f0, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('MG', 'N', 'group', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'output_padding', 'output_shape', 'padsum', 'r', 'strides'), ('range',)), (('K', 'r'), ('len',)), (('C', 'group'), ()), (('B', 'MG', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('auto_pad', 'pads'), ('all',)), (('activation', 'activation_params'), ('len',)), )),
+    11: ('1d9d17be14f7218fb0be2b66', (_i0, _i1, _i2, _i1, _i3, _i1, _i1, _i4, _i5, _i0, _i1, _f0, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i16, _i15, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('MG', 'N', 'group', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'output_padding', 'output_shape', 'padsum', 'r', 'strides'), ('range',)), (('K', 'r'), ('len',)), (('C', 'group'), ()), (('B', 'MG', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('auto_pad', 'pads'), ('all',)), (('dilations', 'output_padding', 'r', 'strides'), ('all', 'range')), (('activation', 'activation_params'), ('len',)), )),
 }

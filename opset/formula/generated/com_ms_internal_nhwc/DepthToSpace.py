@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
 from opset.formula.generated.ai_onnx.DepthToSpace import _f1 as _i0
 
 OP = ('com.ms.internal.nhwc', 'DepthToSpace')
@@ -60,9 +60,9 @@ def _f0(ev: Evaluator) -> Any:
     return t25
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, )),
-    11: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, )),
-    13: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, )),
-    28: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('C', 'blocksize'), ()), )),
+    11: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('C', 'blocksize'), ()), )),
+    13: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('C', 'blocksize'), ()), )),
+    28: ('b0b9dea20ce956c407c84ac0', (_f0, _i0, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('C', 'blocksize'), ()), )),
 }

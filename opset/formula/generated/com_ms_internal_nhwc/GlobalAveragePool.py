@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
 
 OP = ('com.ms.internal.nhwc', 'GlobalAveragePool')
 
@@ -47,6 +47,6 @@ def _f0(ev: Evaluator) -> Any:
     return t19
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('53ee7bc5877fe3dce184a9c7', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('53ee7bc5877fe3dce184a9c7', (_f0, ), ((('C', 'N', 'S'), ('len',)), )),
 }

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_ms_internal_nhwc.GlobalAveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i1
 
 OP = ('com.ms.internal.nhwc', 'GlobalLpPool')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    2: ('ad5066e0bb44c617f8f5e2a2', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    2: ('ad5066e0bb44c617f8f5e2a2', (_i0, _i1, ), ((('C', 'N', 'S'), ('len',)), (('S',), ('len',)), )),
 }

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_ms_internal_nhwc.GlobalAveragePool import _f0 as _i0
 
 OP = ('com.ms.internal.nhwc', 'GlobalMaxPool')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('53ee7bc5877fe3dce184a9c7', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('53ee7bc5877fe3dce184a9c7', (_i0, ), ((('C', 'N', 'S'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
 from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i0
 from opset.formula.generated.ai_onnx.GridSample import _f3 as _i1
 from opset.formula.generated.ai_onnx.GridSample import _f4 as _i2
@@ -86,7 +86,7 @@ def _f1(ev: Evaluator) -> Any:
     return t16
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    16: ('11b721b98eb196336b3ac0f3', (_f0, )),
-    20: ('07cf27fac729b1a31d589427', (_f1, _i0, _i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    16: ('11b721b98eb196336b3ac0f3', (_f0, ), ((('C', 'HO', 'N', 'WO'), ()), )),
+    20: ('07cf27fac729b1a31d589427', (_f1, _i0, _i1, _i2, ), ((('C', 'N', 'O'), ()), (('S',), ('len',)), (('O', 'S'), ('len',)), (('K', 'S'), ('len',)), )),
 }

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_ms_internal_nhwc.BatchNormalization import _f1 as _i0
 from opset.formula.generated.ai_onnx.GlobalLpPool import _f0 as _i1
 from opset.formula.generated.com_ms_internal_nhwc.AveragePool import _f1 as _i2
 
 OP = ('com.ms.internal.nhwc', 'InstanceNormalization')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    6: ('47c3ab976240e33000d56c74', (_i0, _i1, _i2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    6: ('47c3ab976240e33000d56c74', (_i0, _i1, _i2, ), ((('C', 'N', 'S'), ()), (('S',), ('len',)), (('activation', 'activation_params'), ('len',)), )),
 }

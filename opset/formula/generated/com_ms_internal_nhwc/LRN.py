@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_ms_internal_nhwc.BatchNormalization import _f0 as _i0
 
 OP = ('com.ms.internal.nhwc', 'LRN')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('119f51710e9efeb26b951cf4', (_i0, )),
-    13: ('119f51710e9efeb26b951cf4', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('119f51710e9efeb26b951cf4', (_i0, ), ((('C', 'D', 'N'), ()), )),
+    13: ('119f51710e9efeb26b951cf4', (_i0, ), ((('C', 'D', 'N'), ()), )),
 }

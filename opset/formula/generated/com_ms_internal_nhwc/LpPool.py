@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.ai_onnx.LpPool import _f2 as _i10
@@ -23,7 +23,7 @@ from opset.formula.generated.ai_onnx.AveragePool import _f7 as _i9
 
 OP = ('com.ms.internal.nhwc', 'LpPool')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('7c9e7978ac283747490076e0', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, )),
-    18: ('380c3f1c2787a85daef91563', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i5, _i6, _i11, _i12, _i13, _i8, _i14, _i10, _i15, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('7c9e7978ac283747490076e0', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), )),
+    18: ('380c3f1c2787a85daef91563', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i5, _i6, _i11, _i12, _i13, _i8, _i14, _i10, _i15, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('full',), ()), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.ai_onnx.AveragePool import _f8 as _i10
@@ -23,10 +23,10 @@ from opset.formula.generated.ai_onnx.MaxPool import _f2 as _i9
 
 OP = ('com.ms.internal.nhwc', 'MaxPool')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('10349b903b727f04520e4c65', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
-    8: ('415b3e945cdf9ac45c2d619f', (_i0, _i1, _i2, _i3, _i0, _i4, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
-    10: ('808d790908352ef78a00fcce', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i12, _i13, _i14, _i8, _i9, _i10, _i15, _i11, )),
-    11: ('808d790908352ef78a00fcce', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i12, _i13, _i14, _i8, _i9, _i10, _i15, _i11, )),
-    12: ('808d790908352ef78a00fcce', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i12, _i13, _i14, _i8, _i9, _i10, _i15, _i11, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('10349b903b727f04520e4c65', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('kernel_shape',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('activation', 'activation_params'), ('len',)), )),
+    8: ('415b3e945cdf9ac45c2d619f', (_i0, _i1, _i2, _i3, _i0, _i4, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('kernel_shape',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('activation', 'activation_params'), ('len',)), )),
+    10: ('808d790908352ef78a00fcce', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i12, _i13, _i14, _i8, _i9, _i10, _i15, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'fl', 'r', 'strides'), ('ceil', 'range')), (('S', 'ceil_mode', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), (('activation', 'activation_params'), ('len',)), )),
+    11: ('808d790908352ef78a00fcce', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i12, _i13, _i14, _i8, _i9, _i10, _i15, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'fl', 'r', 'strides'), ('ceil', 'range')), (('S', 'ceil_mode', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), (('activation', 'activation_params'), ('len',)), )),
+    12: ('808d790908352ef78a00fcce', (_i0, _i1, _i2, _i3, _i0, _i3, _i0, _i4, _i4, _i5, _i12, _i13, _i14, _i8, _i9, _i10, _i15, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'out'), ()), (('C', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('S', 'auto_pad', 'fl', 'r', 'strides'), ('ceil', 'range')), (('S', 'ceil_mode', 'ek', 'pads', 'r', 'strides'), ('ceil', 'floor', 'range')), (('r',), ()), (('S', 'auto_pad', 'ek', 'pads', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('S', 'auto_pad', 'ceil_mode', 'out', 'pads', 'r', 'strides'), ('all', 'range')), (('activation', 'activation_params'), ('len',)), )),
 }

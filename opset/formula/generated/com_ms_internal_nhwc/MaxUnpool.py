@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.ai_onnx.MaxUnpool import _f5 as _i10
@@ -130,7 +130,7 @@ def _f0(ev: Evaluator) -> Any:
     return t41
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    9: ('68a0c0d84745d457696a7065', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
-    11: ('1546b0587850ae2d61d9342b', (_i0, _i1, _i2, _f0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    9: ('68a0c0d84745d457696a7065', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('activation', 'activation_params'), ('len',)), )),
+    11: ('1546b0587850ae2d61d9342b', (_i0, _i1, _i2, _f0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('activation', 'activation_params'), ('len',)), )),
 }

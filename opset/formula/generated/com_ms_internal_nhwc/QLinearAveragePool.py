@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f1 as _i1
 from opset.formula.generated.com_microsoft.QLinearAveragePool import _f5 as _i10
@@ -26,6 +26,6 @@ from opset.formula.generated.com_microsoft.QLinearAveragePool import _f4 as _i9
 
 OP = ('com.ms.internal.nhwc', 'QLinearAveragePool')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ca41ec42ff720f41731d3001', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, _i16, _i17, _i18, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ca41ec42ff720f41731d3001', (_i0, _i1, _i2, _i3, _i0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, _i16, _i17, _i18, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('X', 'channels_last', 'out'), ('len',)), (('X',), ('len',)), (('X', 'channels_last'), ('len',)), (('auto_pad', 'pads', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ceil_mode', 'kernel_shape', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('S', 'auto_pad', 'begin', 'ceil_mode', 'full', 'r', 'strides'), ('range',)), (('X',), ('len',)), (('S', 'auto_pad', 'kernel_shape', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('x_scale',), ('len',)), (('x_zero_point',), ('len',)), (('y_scale',), ('len',)), (('y_zero_point',), ('len',)), (('auto_pad', 'kernel_shape', 'pads', 'r'), ('all', 'range')), )),
 }

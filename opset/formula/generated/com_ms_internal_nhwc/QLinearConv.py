@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.Caffe2ConvTranspose import _f5 as _i10
@@ -26,6 +26,6 @@ from opset.formula.generated.ai_onnx.Conv import _f2 as _i9
 
 OP = ('com.ms.internal.nhwc', 'QLinearConv')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    10: ('ae05fe8f614120c9a2c33f77', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, _i16, _i17, _i18, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    10: ('ae05fe8f614120c9a2c33f77', (_i0, _i1, _i2, _i1, _i3, _i4, _i0, _i1, _i5, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, _i16, _i17, _i18, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('M', 'N', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'padsum', 'r', 'strides'), ('ceil', 'floor', 'range')), (('K', 'r'), ('len',)), (('C', 'CG', 'group'), ()), (('M', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('S', 'auto_pad', 'ek', 'padsum', 'r'), ('all', 'range')), (('auto_pad', 'pads'), ('all',)), (('x_scale', 'x_zero_point'), ('per_tensor',)), (('M', 'w_scale', 'w_zero_point'), ('per_tensor',)), (('y_scale', 'y_zero_point'), ('per_tensor',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.AveragePool import _f3 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.ConvTranspose import _f2 as _i10
@@ -24,6 +24,6 @@ from opset.formula.generated.ai_onnx.AveragePool import _f5 as _i9
 
 OP = ('com.ms.internal.nhwc', 'QLinearConvTranspose')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('5a4ef75b3ae304cbc53f3f97', (_i0, _i1, _i2, _i1, _i3, _i1, _i1, _i4, _i5, _i0, _i1, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, _i16, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('5a4ef75b3ae304cbc53f3f97', (_i0, _i1, _i2, _i1, _i3, _i1, _i1, _i4, _i5, _i0, _i1, _i6, _i7, _i8, _i9, _i10, _i11, _i12, _i13, _i14, _i15, _i16, ), ((('r',), ()), (('r',), ()), (('K',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('MG', 'N', 'group', 'out'), ()), (('S',), ('len',)), (('dilations', 'kernel_shape', 'r'), ('range',)), (('auto_pad', 'pads', 'r'), ('range',)), (('S', 'auto_pad', 'ek', 'output_padding', 'output_shape', 'padsum', 'r', 'strides'), ('range',)), (('K', 'r'), ('len',)), (('C', 'group'), ()), (('B', 'MG', 'group'), ()), (('K', 'kernel_shape', 'r'), ('all', 'len', 'min', 'range')), (('auto_pad', 'pads'), ('all',)), (('dilations', 'output_padding', 'r', 'strides'), ('all', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.Resize import _f8 as _i1
 from opset.formula.generated.ai_onnx.Resize import _f16 as _i10
@@ -553,9 +553,9 @@ def _f2(ev: Evaluator) -> Any:
     return t150
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    11: ('3c1bfc589314d1689b823bfe', (_f0, _f1, _i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
-    13: ('3c1bfc589314d1689b823bfe', (_f0, _f1, _i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
-    18: ('2d2565c7f50f7bd997a6f1a9', (_f2, _f1, _i0, _i1, _i2, _i12, _i13, _i14, _i15, _i16, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
-    19: ('2d2565c7f50f7bd997a6f1a9', (_f2, _f1, _i0, _i1, _i2, _i12, _i13, _i14, _i15, _i16, _i5, _i6, _i7, _i8, _i9, _i10, _i11, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    11: ('3c1bfc589314d1689b823bfe', (_f0, _f1, _i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
+    13: ('3c1bfc589314d1689b823bfe', (_f0, _f1, _i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
+    18: ('2d2565c7f50f7bd997a6f1a9', (_f2, _f1, _i0, _i1, _i2, _i12, _i13, _i14, _i15, _i16, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
+    19: ('2d2565c7f50f7bd997a6f1a9', (_f2, _f1, _i0, _i1, _i2, _i12, _i13, _i14, _i15, _i16, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
 }

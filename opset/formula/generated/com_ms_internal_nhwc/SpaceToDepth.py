@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, check_length, item_at, iterated, load, sliced
 from opset.formula.generated.ai_onnx.SpaceToDepth import _f1 as _i0
 
 OP = ('com.ms.internal.nhwc', 'SpaceToDepth')
@@ -60,8 +60,8 @@ def _f0(ev: Evaluator) -> Any:
     return t25
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a0a898cdbe6dd66918fb1ad0', (_f0, _i0, )),
-    13: ('a0a898cdbe6dd66918fb1ad0', (_f0, _i0, )),
-    28: ('a0a898cdbe6dd66918fb1ad0', (_f0, _i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a0a898cdbe6dd66918fb1ad0', (_f0, _i0, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('H', 'W', 'blocksize'), ()), )),
+    13: ('a0a898cdbe6dd66918fb1ad0', (_f0, _i0, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('H', 'W', 'blocksize'), ()), )),
+    28: ('a0a898cdbe6dd66918fb1ad0', (_f0, _i0, ), ((('C', 'H', 'N', 'W', 'blocksize'), ()), (('H', 'W', 'blocksize'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
 
 OP = ('tengine', 'ArgMax')
 
@@ -119,6 +119,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0d335be315194143c3bf81e2', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('0d335be315194143c3bf81e2', (_f0, _f1, ), ((('S', 'axis', 'keepdims'), ('len', 'range')), (('S', 'axis'), ('len',)), )),
 }

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.tengine.ArgMax import _f0 as _i0
 from opset.formula.generated.tengine.ArgMax import _f1 as _i1
 
 OP = ('tengine', 'ArgMin')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0d335be315194143c3bf81e2', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('0d335be315194143c3bf81e2', (_i0, _i1, ), ((('S', 'axis', 'keepdims'), ('len', 'range')), (('S', 'axis'), ('len',)), )),
 }

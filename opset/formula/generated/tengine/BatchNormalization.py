@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.com_ms_internal_nhwc.BatchNormalization import _f2 as _i0
 
 OP = ('tengine', 'BatchNormalization')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a7d245c84b0a19619ebce2dc', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a7d245c84b0a19619ebce2dc', (_i0, ), ((('C', 'N', 'S'), ()), )),
 }

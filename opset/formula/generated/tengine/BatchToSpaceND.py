@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'BatchToSpaceND')
 
@@ -157,6 +157,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('f68b12ee6d4519787d992932', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('f68b12ee6d4519787d992932', (_f0, _f1, _f2, ), ((('C', 'H', 'N', 'W', 'crop_bottom', 'crop_left', 'crop_right', 'crop_top', 'dilation_x', 'dilation_y'), ()), (('N', 'dilation_x', 'dilation_y'), ()), (('H', 'W', 'crop_bottom', 'crop_left', 'crop_right', 'crop_top', 'dilation_x', 'dilation_y'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load
 from opset.formula.generated.com_ms_internal_nhwc.BatchNormalization import _f2 as _i0
 
 OP = ('tengine', 'BroadMul')
@@ -31,6 +31,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e2213caeff89bb8221900500', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e2213caeff89bb8221900500', (_i0, _f0, ), ((('C', 'N', 'S'), ()), (('C', 'SB'), ('prod',)), )),
 }

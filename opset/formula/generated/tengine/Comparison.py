@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
 
 OP = ('tengine', 'Comparison')
 
@@ -218,6 +218,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7d905e168b09131ed21c70f8', (_f0, _f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7d905e168b09131ed21c70f8', (_f0, _f0, _f1, _f2, _f3, ), ((('SA', 'SB'), ('len',)), (('SA', 'SB'), ('len',)), (('SA', 'SB'), ('len',)), (('big', 'small'), ('len', 'prod')), (('big', 'small'), ('prod',)), )),
 }

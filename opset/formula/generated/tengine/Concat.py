@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy
 
 OP = ('tengine', 'Concat')
 
@@ -294,6 +294,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('450399cca16176feaa3b232c', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('450399cca16176feaa3b232c', (_f0, _f1, _f2, _f3, ), ((('a', 'inputs'), ('len', 'range', 'sum')), (('axis', 'inputs'), ('len',)), (('a', 'inputs'), ('len',)), (('a', 'inputs'), ('all', 'len', 'range')), )),
 }

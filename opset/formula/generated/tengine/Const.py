@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 
 OP = ('tengine', 'Const')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b8e1dda3ac0aa3820ad2990b', ()),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b8e1dda3ac0aa3820ad2990b', (), ()),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.ai_onnx.Conv import _f3 as _i0
 from opset.formula.generated.ai_onnx.Conv import _f4 as _i1
 
@@ -412,6 +412,6 @@ def _f6(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d812c189b43ee0b08aadba2f', (_f0, _f1, _f2, _f3, _i0, _i1, _f4, _f5, _f6, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d812c189b43ee0b08aadba2f', (_f0, _f1, _f2, _f3, _i0, _i1, _f4, _f5, _f6, ), ((('M', 'N', 'oh', 'ow'), ()), (('H', 'dilation_h', 'kernel_h', 'pad_h0', 'pad_h1', 'stride_h'), ('ceil', 'floor')), (('W', 'dilation_w', 'kernel_w', 'pad_w0', 'pad_w1', 'stride_w'), ('ceil', 'floor')), (('KH', 'KW', 'kernel_h', 'kernel_w'), ()), (('C', 'CG', 'group'), ()), (('M', 'group'), ()), (('M', 'bias'), ('prod',)), (('H', 'dilation_h', 'kernel_h', 'pad_h0', 'pad_h1'), ()), (('W', 'dilation_w', 'kernel_w', 'pad_w0', 'pad_w1'), ()), )),
 }

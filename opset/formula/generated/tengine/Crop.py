@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'Crop')
 
@@ -591,6 +591,6 @@ def _f9(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('486f524dcc45cfb27482a01d', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('486f524dcc45cfb27482a01d', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('N', 'oc', 'oh', 'ow'), ()), (('flag', 'num_args'), ()), (('C', 'RC', 'axis', 'flag', 'reference'), ()), (('H', 'RH', 'crop_h', 'mx_one', 'reference'), ()), (('RW', 'W', 'crop_w', 'mx_one', 'reference'), ()), (('axis', 'flag', 'offset_c'), ()), (('H', 'crop_h', 'mx_one', 'offset_h'), ('floor',)), (('W', 'crop_w', 'mx_one', 'offset_w'), ('floor',)), (('oc', 'oh', 'ow'), ()), (('C', 'H', 'W', 'c0', 'h0', 'oc', 'oh', 'ow', 'w0'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.tengine.Convolution import _f3 as _i0
 from opset.formula.generated.ai_onnx.ConvTranspose import _f3 as _i1
 
@@ -242,6 +242,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('657adb7bf19b4cd46d9e549c', (_f0, _f1, _f2, _i0, _f3, _i1, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('657adb7bf19b4cd46d9e549c', (_f0, _f1, _f2, _i0, _f3, _i1, _f4, _f5, ), ((('N', 'num_output', 'oh', 'ow'), ()), (('H', 'dilation_h', 'kernel_h', 'output_pad_h0', 'pad_h0', 'pad_h1', 'stride_h'), ()), (('W', 'dilation_w', 'kernel_w', 'output_pad_w0', 'pad_w0', 'pad_w1', 'stride_w'), ()), (('KH', 'KW', 'kernel_h', 'kernel_w'), ()), (('MG', 'group', 'num_output'), ()), (('C', 'group'), ()), (('bias', 'num_output'), ('prod',)), (('oh', 'ow'), ()), )),
 }

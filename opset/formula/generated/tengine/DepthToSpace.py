@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, binary, compare, load
 
 OP = ('tengine', 'DepthToSpace')
 
@@ -66,6 +66,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e8cda5d41b62b46b9d1d339c', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e8cda5d41b62b46b9d1d339c', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'block_size'), ()), (('C', 'block_size'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft.DynamicSparseAttention import _f2 as _i0
 
 OP = ('tengine', 'DetectionPostProcess')
@@ -155,6 +155,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c4bfad808ae481593ca87cbc', (_f0, _f1, _f1, _i0, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c4bfad808ae481593ca87cbc', (_f0, _f1, _f1, _i0, _f2, _f3, ), ((('max_classes_per_detection', 'max_detections'), ()), (('max_classes_per_detection', 'max_detections'), ()), (('max_classes_per_detection', 'max_detections'), ()), ((), ()), (('scales',), ('len',)), (('SA', 'SB', 'SS', 'num_classes'), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, load, truthy
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('tengine', 'Eltwise')
@@ -276,6 +276,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7f94a75e451c7a0b30fc4be1', (_i0, _f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7f94a75e451c7a0b30fc4be1', (_i0, _f0, _f1, _f2, ), ((('S',), ()), (('B', 'type'), ()), (('B', 'S', 'SB'), ('len', 'prod')), (('B', 'S', 'SB', 'type'), ('prod',)), )),
 }

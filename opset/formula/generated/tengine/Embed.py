@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, load
 
 OP = ('tengine', 'Embed')
 
@@ -20,6 +20,6 @@ def _f0(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7d3e63640510ed3dbc3f4b8b', (_f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7d3e63640510ed3dbc3f4b8b', (_f0, ), ((('K', 'S'), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, read_input, sliced, truthy
 
 OP = ('tengine', 'Expand')
 
@@ -260,6 +260,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('32f6c12911371c2a35dee27b', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('32f6c12911371c2a35dee27b', (_f0, _f1, _f2, _f3, ), ((('S', 'dim_num', 'ex_shape', 'shape'), ('all', 'broadcast', 'len', 'value')), (('dim_num', 'ex_shape'), ('len',)), (('shape',), ('all', 'value')), (('dim_num', 'ex_shape'), ('all',)), )),
 }

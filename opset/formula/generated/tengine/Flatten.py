@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
 from opset.formula.generated.com_microsoft.BeamSearch import _f11 as _i0
 
 OP = ('tengine', 'Flatten')
@@ -149,6 +149,6 @@ def _f3(ev: Evaluator) -> Any:
     return t9
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('57816a70427caec125f58841', (_f0, _f1, _f2, _i0, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('57816a70427caec125f58841', (_f0, _f1, _f2, _i0, _f3, ), ((('N', 'axis', 'end_axis', 'input'), ('prod',)), (('axis', 'end_axis'), ()), (('N', 'axis', 'end_axis', 'input'), ('prod',)), ((), ()), (('N', 'axis', 'end_axis', 'input'), ('prod',)), )),
 }

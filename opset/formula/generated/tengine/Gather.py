@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
 from opset.formula.generated.tengine.ArgMax import _f1 as _i0
 
 OP = ('tengine', 'Gather')
@@ -217,6 +217,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('70d146cc3d4eb819bd6a1901', (_f0, _i0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('70d146cc3d4eb819bd6a1901', (_f0, _i0, _f1, _f2, ), ((('S', 'axis', 'indices', 'indices_num', 'is_onnx'), ()), (('S', 'axis'), ('len',)), (('indices', 'indices_num', 'is_onnx'), ('prod',)), (('S', 'axis', 'indices', 'indices_num', 'is_onnx'), ('all', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.com_microsoft.GemmFloat8 import _f0 as _i0
 from opset.formula.generated.com_microsoft.GemmFloat8 import _f1 as _i1
 
@@ -109,6 +109,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c1593fee0ab736d3c3b877bc', (_i0, _i1, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c1593fee0ab736d3c3b877bc', (_i0, _i1, _f0, ), ((('AC', 'AR', 'BC', 'BR', 'transA', 'transB'), ()), (('AC', 'AR', 'BC', 'BR', 'transA', 'transB'), ()), (('AC', 'AR', 'BC', 'BR', 'C', 'SC', 'transA', 'transB'), ('broadcast',)), )),
 }

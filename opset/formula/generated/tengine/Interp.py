@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.tengine.Deconvolution import _f5 as _i0
 
 OP = ('tengine', 'Interp')
@@ -218,6 +218,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('a030691140d2e79a15ed987c', (_f0, _f1, _f2, _f3, _i0, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('a030691140d2e79a15ed987c', (_f0, _f1, _f2, _f3, _i0, _f4, ), ((('C', 'N', 'oh', 'ow'), ()), (('height_scale', 'width_scale'), ()), (('H', 'height_scale', 'output_height', 'scaled'), ('int',)), (('W', 'output_width', 'scaled', 'width_scale'), ('int',)), (('oh', 'ow'), ()), (('oh', 'ow', 'resize_type'), ()), )),
 }

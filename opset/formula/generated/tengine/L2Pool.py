@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'L2Pool')
 
@@ -309,6 +309,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c162d13d48dcd8384866d0de', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c162d13d48dcd8384866d0de', (_f0, _f1, _f2, _f3, _f4, ), ((('C', 'N', 'oh', 'ow'), ()), (('H', 'kernel_h', 'paddingType', 'stride_h'), ('ceil', 'floor')), (('W', 'kernel_w', 'paddingType', 'stride_w'), ('ceil', 'floor')), (('kernel_h', 'kernel_w', 'stride_h', 'stride_w'), ()), (('H', 'W', 'kernel_h', 'kernel_w', 'paddingType'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'LSTM')
 
@@ -363,6 +363,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7e6d361d91ff4471c7ae7f7d', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7e6d361d91ff4471c7ae7f7d', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('L', 'NB', 'hidden_size', 'mxnet_flag'), ()), (('D',), ()), (('G', 'HR', 'hidden_size'), ()), (('B', 'hidden_size'), ('prod',)), (('P', 'hidden_size'), ('prod',)), (('NB', 'hidden_size', 'initial_c', 'initial_h'), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('tengine', 'LogSoftmax')
@@ -91,6 +91,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d9ccfc0f8928e74f07dcdf10', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d9ccfc0f8928e74f07dcdf10', (_i0, _f0, ), ((('S',), ()), (('S', 'axis'), ('len',)), )),
 }

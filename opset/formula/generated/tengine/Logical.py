@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 
 OP = ('tengine', 'Logical')
 
@@ -122,6 +122,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('6c317696e1e16bb1836b5589', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('6c317696e1e16bb1836b5589', (_f0, _f1, ), ((('SA', 'SB'), ('prod',)), (('SA', 'SB'), ('prod',)), )),
 }

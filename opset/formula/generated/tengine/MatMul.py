@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'MatMul')
 
@@ -104,6 +104,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('8a5f4bcb79fe2897adf66e11', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('8a5f4bcb79fe2897adf66e11', (_f0, _f1, _f2, ), ((('BA', 'M', 'N'), ()), (('BA', 'BB'), ('len',)), (('BA', 'BB'), ()), )),
 }

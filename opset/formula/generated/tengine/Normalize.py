@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load, truthy
 from opset.formula.generated.ai_onnx.SpatialBN import _f0 as _i0
 
 OP = ('tengine', 'Normalize')
@@ -54,6 +54,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('161ac96c641d6f695a18ef43', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('161ac96c641d6f695a18ef43', (_i0, _f0, ), ((('C', 'H', 'N', 'W'), ()), (('C', 'channel_shared', 'scale'), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'Pad')
 
@@ -293,6 +293,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('99359a395dcab2fec70e1494', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('99359a395dcab2fec70e1494', (_f0, _f1, _f2, _f3, ), ((('C', 'H', 'N', 'W', 'pad_c_0', 'pad_c_1', 'pad_h_0', 'pad_h_1', 'pad_n_0', 'pad_n_1', 'pad_w_0', 'pad_w_1'), ()), (('pad_c_0', 'pad_c_1', 'pad_h_0', 'pad_h_1', 'pad_n_0', 'pad_n_1', 'pad_w_0', 'pad_w_1'), ('min',)), (('pad_n_0', 'pad_n_1'), ()), (('H', 'W', 'mode', 'pad_h_0', 'pad_h_1', 'pad_w_0', 'pad_w_1'), ()), )),
 }

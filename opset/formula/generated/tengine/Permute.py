@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, sliced, truthy
 from opset.formula.generated.ai_onnx.Transpose import _f1 as _i0
 
 OP = ('tengine', 'Permute')
@@ -128,6 +128,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ff1129e842cc047676e54682', (_i0, _f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ff1129e842cc047676e54682', (_i0, _f0, _f1, _f2, ), ((('S', 'perm'), ()), (('S', 'order0', 'order1', 'order2', 'order3'), ('len',)), (('S',), ('len',)), (('S', 'perm'), ('all', 'len', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.tengine.Interp import _f0 as _i0
 from opset.formula.generated.com_microsoft_nchwc.GlobalAveragePool import _f0 as _i1
 
@@ -875,6 +875,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('19a96ab1d7e0960405dd610c', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('19a96ab1d7e0960405dd610c', (_i0, _f0, _f1, _f2, _f3, _f4, _f5, _i1, ), ((('C', 'N', 'oh', 'ow'), ()), (('H', 'W', 'global_pooling', 'kernel_h', 'kernel_w', 'pad_h0', 'pad_h1', 'pad_w0', 'pad_w1'), ()), (('H', 'caffe_flavor', 'kernel_h', 'pad_h0', 'stride_h', 'whole'), ('int',)), (('W', 'caffe_flavor', 'kernel_w', 'pad_w0', 'stride_w', 'whole'), ('int',)), (('H', 'W', 'kernel_h', 'kernel_w', 'pad_h0', 'pad_w0', 'whole'), ('max',)), (('kernel_h', 'kernel_w', 'pad_h0', 'pad_w0', 'whole'), ()), (('H', 'W', 'kernel_h', 'kernel_w', 'pad_w0', 'whole'), ()), (('C', 'N'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, load, truthy
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('tengine', 'Prelu')
@@ -88,6 +88,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('c2dee1fe6eaab65f375b628a', (_i0, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('c2dee1fe6eaab65f375b628a', (_i0, _f0, _f1, ), ((('input',), ()), (('R',), ('len',)), (('C', 'slope'), ('prod',)), )),
 }

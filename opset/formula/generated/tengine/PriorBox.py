@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.com_microsoft_nchwc.AveragePool import _f2 as _i0
 
 OP = ('tengine', 'PriorBox')
@@ -184,6 +184,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('70a6efec610903708380ea54', (_i0, _f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('70a6efec610903708380ea54', (_i0, _f0, _f1, _f2, _f3, ), (((), ()), (('FH', 'FW', 'N', 'priors'), ()), (('aspect_ratio', 'flip', 'max_size', 'min_size'), ('len',)), (('max_size', 'min_size'), ('len',)), (('min_size',), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'Psroipooling')
 
@@ -188,6 +188,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e5c32ae430bbad53e927b42d', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e5c32ae430bbad53e927b42d', (_f0, _f1, _f2, _f3, ), ((('N', 'output_dim', 'pooled_h', 'pooled_w'), ()), (('output_dim', 'pooled_h', 'pooled_w'), ()), (('C', 'output_dim', 'pooled_h', 'pooled_w'), ()), (('N', 'rois'), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'RNN')
 
@@ -245,6 +245,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('082096d32ffa94a1b0c978f0', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('082096d32ffa94a1b0c978f0', (_f0, _f1, _f2, _f3, ), ((('NB', 'hidden_size', 'output_len'), ()), (('HK', 'I', 'K', 'hidden_size', 'input_size'), ()), (('L', 'output_len'), ()), (('bias', 'hidden_size', 'init_h'), ('prod',)), )),
 }

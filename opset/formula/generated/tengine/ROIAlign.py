@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load
 
 OP = ('tengine', 'ROIAlign')
 
@@ -68,6 +68,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ce1ad424677dff17ce4ce5dd', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ce1ad424677dff17ce4ce5dd', (_f0, _f1, _f2, ), ((('C', 'N', 'pooled_height', 'pooled_width'), ()), (('N',), ()), (('R',), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, sliced, truthy
 
 OP = ('tengine', 'ReduceL2')
 
@@ -186,6 +186,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9081caad9fe1693ef39c862f', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9081caad9fe1693ef39c862f', (_f0, _f1, _f2, ), ((('S', 'keepdim', 'start'), ('len',)), (('S', 'axis'), ('len',)), (('S', 'start'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy, unary
 
 OP = ('tengine', 'Reduction')
 
@@ -371,6 +371,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('3b035ea8fabc04eeb153578d', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('3b035ea8fabc04eeb153578d', (_f0, _f1, _f2, _f3, _f4, ), ((('S', 'axes', 'keepdim'), ('len', 'range')), (('S', 'dim_0', 'dim_1', 'dim_2', 'dim_3'), ('len',)), (('S', 'named'), ('len', 'range')), (('S', 'named'), ('all', 'len')), (('S',), ('len',)), )),
 }

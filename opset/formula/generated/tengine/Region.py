@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 from opset.formula.generated.ai_onnx.SpatialBN import _f0 as _i0
 
 OP = ('tengine', 'Region')
@@ -75,6 +75,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('60e7fa37b58fa85cf61e3de7', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('60e7fa37b58fa85cf61e3de7', (_i0, _f0, ), ((('C', 'H', 'N', 'W'), ()), (('C', 'coords', 'num_box', 'num_classes'), ()), )),
 }

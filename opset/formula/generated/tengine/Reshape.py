@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
 
 OP = ('tengine', 'Reshape')
 
@@ -1951,6 +1951,6 @@ def _f20(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('9656626a35dbcacb8b85cc4d', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('9656626a35dbcacb8b85cc4d', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, ), ((('filled', 'reverse'), ()), (('re_shape',), ('len', 'range')), (('operand', 're_shape'), ('len', 'range', 'sum')), (('S', 'is_mxnet', 'is_onnx', 'operand', 're_shape', 'starts'), ('len', 'range')), (('raw',), ('prod',)), (('S', 'known', 'raw'), ('prod',)), (('operand', 're_shape'), ('len', 'range', 'sum')), (('S', 'is_mxnet', 'operand', 're_shape', 'starts_1x'), ('len', 'range')), (('S', 'operand', 're_shape', 'starts_1x'), ('len', 'range')), (('S', 'raw_r1'), ('prod',)), (('S', 'raw_r2'), ('prod',)), (('re_shape',), ('all', 'len')), (('raw',), ('len',)), (('operand', 're_shape'), ('len', 'range')), (('S', 'is_mxnet', 'is_onnx', 'operand', 're_shape', 'starts'), ('all', 'len', 'range')), (('S', 'filled', 'known'), ('prod',)), (('operand', 're_shape'), ('all', 'len', 'range')), (('operand', 're_shape'), ('any', 'len', 'range')), (('filled_r1', 'reverse'), ()), (('re_shape',), ()), (('filled_r2', 'reverse'), ()), )),
 }

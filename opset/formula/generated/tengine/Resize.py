@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'Resize')
 
@@ -144,6 +144,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('ab1d35f75b802f4fbfb5a4ad', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('ab1d35f75b802f4fbfb5a4ad', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'scale_x', 'scale_y'), ('int',)), (('H', 'W', 'scale_x', 'scale_y'), ('int',)), )),
 }

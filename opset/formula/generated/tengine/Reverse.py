@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, Undecided, compare, item_at, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.CausalConvWithState import _f0 as _i0
 
 OP = ('tengine', 'Reverse')
@@ -91,6 +91,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4f33e9560e7f8fa55390ed8a', (_i0, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4f33e9560e7f8fa55390ed8a', (_i0, _f0, _f1, ), ((('input',), ()), (('A',), ()), (('axis',), ('value',)), )),
 }

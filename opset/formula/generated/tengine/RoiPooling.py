@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load
 from opset.formula.generated.tengine.ROIAlign import _f1 as _i0
 
 OP = ('tengine', 'RoiPooling')
@@ -48,6 +48,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d706912d070e0f97933e6cc8', (_f0, _i0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d706912d070e0f97933e6cc8', (_f0, _i0, _f1, ), ((('C', 'R', 'pooled_h', 'pooled_w'), ()), (('N',), ()), (('B',), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, iterated, load, read_input, truthy, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 from opset.formula.generated.tengine.ReduceL2 import _f1 as _i1
 
@@ -325,6 +325,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('1f0e2645141d49b90810f580', (_i0, _i1, _f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('1f0e2645141d49b90810f580', (_i0, _i1, _f0, _f1, _f2, _f3, ), ((('S',), ()), (('S', 'axis'), ('len',)), (('is_onnx',), ()), (('S', 'axis'), ('len',)), (('I', 'S', 'U'), ('all', 'len', 'range')), (('S', 'ax', 'indices'), ('all', 'value')), )),
 }

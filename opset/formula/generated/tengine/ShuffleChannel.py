@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.SpatialBN import _f0 as _i0
 from opset.formula.generated.ai_onnx.ConvTranspose import _f3 as _i1
 
 OP = ('tengine', 'ShuffleChannel')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e145b30138bb5493039b47a8', (_i0, _i1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e145b30138bb5493039b47a8', (_i0, _i1, ), ((('C', 'H', 'N', 'W'), ()), (('C', 'group'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy, unary
 from opset.formula.generated.tengine.ReduceL2 import _f1 as _i0
 
 OP = ('tengine', 'Slice')
@@ -970,6 +970,6 @@ def _f8(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e8ab82db7b3bd7e313508fa4', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e8ab82db7b3bd7e313508fa4', (_f0, _i0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, ), ((('S', 'ax', 'begin', 'begins', 'bounds', 'end', 'flavour', 'sizes', 'slice_points', 'step', 'stop'), ('ceil', 'len', 'max', 'range')), (('S', 'axis'), ('len',)), (('iscaffe', 'ismxnet', 'isonnx'), ()), (('S', 'ax', 'slice_points'), ()), (('S', 'ax', 'end'), ('min',)), (('S', 'axis', 'flavour'), ('len',)), (('bounds', 'flavour', 'slice_points'), ('all', 'len', 'range')), (('S', 'ax', 'begin', 'end', 'flavour'), ()), (('begin', 'flavour', 'stop'), ()), (('S', 'begins', 'flavour', 'sizes'), ('all', 'len', 'range')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, compare, load, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, compare, load, unary
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('tengine', 'SoftMax')
@@ -32,6 +32,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b2d4d166dd7a951daecb64e8', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b2d4d166dd7a951daecb64e8', (_i0, _f0, ), ((('S',), ()), (('S', 'axis'), ('len',)), )),
 }

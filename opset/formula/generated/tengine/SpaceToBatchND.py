@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'SpaceToBatchND')
 
@@ -134,6 +134,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d8c6c1cd746c3e9a680d62ef', (_f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d8c6c1cd746c3e9a680d62ef', (_f0, _f1, ), ((('C', 'H', 'N', 'W', 'dilation_x', 'dilation_y', 'pad_bottom', 'pad_left', 'pad_right', 'pad_top'), ()), (('H', 'W', 'dilation_x', 'dilation_y', 'pad_bottom', 'pad_left', 'pad_right', 'pad_top'), ()), )),
 }

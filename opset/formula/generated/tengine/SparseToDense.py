@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('tengine', 'SparseToDense')
 
@@ -529,6 +529,6 @@ def _f5(ev: Evaluator) -> Any:
     return t5
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('4872183456f2fd89eb7f0784', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('4872183456f2fd89eb7f0784', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('I', 'output_shape_size0', 'output_shape_size1'), ('len',)), (('I',), ('len',)), (('I', 'O'), ('len',)), (('I', 'output_shape_size1'), ('len',)), (('I', 'V'), ('len', 'prod')), (('I', 'indices', 'output_shape_size0', 'output_shape_size1'), ('all', 'len', 'prod', 'range', 'value')), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, item_at, load, truthy
 from opset.formula.generated.ai_onnx.MaxRoiPool import _f0 as _i0
 from opset.formula.generated.tengine.ROIAlign import _f1 as _i1
 
@@ -104,6 +104,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('e4fc84910f3d5f1c930a117e', (_i0, _f0, _f1, _i1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('e4fc84910f3d5f1c930a117e', (_i0, _f0, _f1, _i1, _f2, ), (((), ()), (('C', 'target_shape'), ()), (('sampler_type', 'transformer_type'), ()), (('N',), ()), (('L',), ('prod',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, sliced, truthy
 
 OP = ('tengine', 'Split')
 
@@ -380,6 +380,6 @@ def _f4(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('2dd16f1b21374047a756c182', (_f0, _f1, _f2, _f3, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('2dd16f1b21374047a756c182', (_f0, _f1, _f2, _f3, _f4, ), ((('S', 'ax', 'is_caffe', 'split_dim', 'split_sizes'), ('len', 'range')), (('axis', 'is_onnx'), ()), (('S', 'ax', 'is_caffe'), ('len',)), (('S', 'ax', 'is_caffe', 'split_sizes'), ('len', 'sum')), (('S', 'ax', 'is_caffe', 'split_dim', 'split_sizes'), ('len',)), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, compare, load
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('tengine', 'SquaredDifference')
@@ -30,6 +30,6 @@ def _f0(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('7898969d67d8ed69830c3e03', (_i0, _f0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('7898969d67d8ed69830c3e03', (_i0, _f0, ), ((('S',), ()), (('S', 'SB'), ()), )),
 }

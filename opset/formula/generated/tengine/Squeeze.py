@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy, unary
 
 OP = ('tengine', 'Squeeze')
 
@@ -220,6 +220,6 @@ def _f3(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('21e2b74773a137d6578bf09f', (_f0, _f1, _f2, _f3, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('21e2b74773a137d6578bf09f', (_f0, _f1, _f2, _f3, ), ((('S', 'removed'), ('len', 'range')), (('dim_0', 'dim_1', 'dim_2', 'dim_3'), ()), (('S', 'named'), ('len', 'range')), (('S', 'named'), ('all', 'len')), )),
 }

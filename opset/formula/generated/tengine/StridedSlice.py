@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, load, truthy
 
 OP = ('tengine', 'StridedSlice')
 
@@ -268,6 +268,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('42800049a047bf4a47569d45', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('42800049a047bf4a47569d45', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('out_c', 'out_h', 'out_n', 'out_w'), ()), (('N', 'begin_n', 'end_n', 'stride_n'), ('abs', 'ceil', 'max')), (('C', 'begin_c', 'end_c', 'stride_c'), ('abs', 'ceil', 'max')), (('H', 'begin_h', 'end_h', 'stride_h'), ('abs', 'ceil', 'max')), (('W', 'begin_w', 'end_w', 'stride_w'), ('abs', 'ceil', 'max')), (('C', 'H', 'N', 'W', 'begin_c', 'begin_h', 'begin_n', 'begin_w', 'out_c', 'out_h', 'out_n', 'out_w', 'stride_c', 'stride_h', 'stride_n', 'stride_w'), ()), )),
 }

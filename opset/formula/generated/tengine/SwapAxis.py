@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, check_length, compare, item_at, iterated, load, truthy
 
 OP = ('tengine', 'SwapAxis')
 
@@ -152,6 +152,6 @@ def _f2(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('aff6f454f3a1d90dbbf2dafc', (_f0, _f1, _f2, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('aff6f454f3a1d90dbbf2dafc', (_f0, _f1, _f2, ), ((('S', 'dim_0', 'dim_1'), ('len', 'range')), (('S', 'dim_0', 'dim_1'), ('len',)), (('dim_0', 'dim_1'), ()), )),
 }

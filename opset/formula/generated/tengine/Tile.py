@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.com_microsoft.BeamSearch import _f11 as _i0
 
 OP = ('tengine', 'Tile')
@@ -473,6 +473,6 @@ def _f4(ev: Evaluator) -> Any:
     return t4
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('d81b72b714f9551014148830', (_f0, _f1, _f2, _f3, _i0, _f4, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('d81b72b714f9551014148830', (_f0, _f1, _f2, _f3, _i0, _f4, ), ((('S', 'frame_flag', 'repeats', 'reps'), ('len', 'range', 'value')), (('S', 'frame_flag', 'reps'), ('len',)), (('frame_flag', 'repeats'), ()), (('K', 'S', 'frame_flag', 'repeats'), ('all', 'len', 'value')), ((), ()), (('frame_flag', 'reps'), ('len', 'range')), )),
 }

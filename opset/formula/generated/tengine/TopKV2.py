@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, Generated, MAX_STEPS, binary, compare, load
+from opset.formula.emitted import Any, Evaluator, Facts, Generated, MAX_STEPS, binary, compare, load
 
 OP = ('tengine', 'TopKV2')
 
@@ -42,6 +42,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('0b60c7ecd8a1d699103acbaf', (_f0, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('0b60c7ecd8a1d699103acbaf', (_f0, _f0, _f1, ), ((('B', 'k'), ()), (('B', 'k'), ()), (('L', 'k'), ()), )),
 }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_STEPS, Undecided, compare, iterated, load, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_STEPS, Undecided, compare, iterated, load, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.Transpose import _f1 as _i1
 
@@ -143,6 +143,6 @@ def _f1(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('b5c61dd94f70ec43fd530abd', (_i0, _i1, _f0, _f1, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('b5c61dd94f70ec43fd530abd', (_i0, _i1, _f0, _f1, ), ((('S',), ('len',)), (('S', 'perm'), ()), (('S',), ('len',)), (('S', 'perm'), ('all', 'len', 'range')), )),
 }

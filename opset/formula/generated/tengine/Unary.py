@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Generated
+from opset.formula.emitted import Facts, Generated
 from opset.formula.generated.ai_onnx.Bernoulli import _f0 as _i0
 
 OP = ('tengine', 'Unary')
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('bcc8e4e9e1b5c6859469341e', (_i0, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('bcc8e4e9e1b5c6859469341e', (_i0, ), ((('S',), ()), )),
 }

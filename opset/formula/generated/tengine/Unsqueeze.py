@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy, unary
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, truthy, unary
 
 OP = ('tengine', 'Unsqueeze')
 
@@ -437,6 +437,6 @@ def _f5(ev: Evaluator) -> Any:
     return t1
 
 
-VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...]]] = {
-    1: ('749644909523d3eb8aafcc5d', (_f0, _f1, _f2, _f3, _f4, _f5, )),
+VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
+    1: ('749644909523d3eb8aafcc5d', (_f0, _f1, _f2, _f3, _f4, _f5, ), ((('S', 'axises', 'positions'), ('len', 'range')), (('S', 'axises'), ('len',)), (('axises',), ('len',)), (('S', 'axises'), ('len',)), (('S', 'axises'), ('all', 'len')), (('axises',), ('all', 'len')), )),
 }
