@@ -10,7 +10,6 @@ the version's formulas keep running compiled (`opset.formula.compiled`), never t
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,11 @@ if TYPE_CHECKING:
     from opset.formula.emitted import Facts
 
 GENERATED_PACKAGE = "opset.formula.generated"
+
+try:  # hashlib's blake2b is this very type; importing hashlib also loads OpenSSL's bindings (3 ms of a cold command)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # an interpreter built without it: hashlib has its own fallbacks
+    from hashlib import blake2b as _blake2b
 
 
 def inference_formulas(version: OpVersion) -> list[Formula]:
@@ -51,7 +55,7 @@ def _present(*formulas: Formula | None) -> Iterator[Formula]:
 
 def fingerprint(formulas: list[Formula]) -> str:
     """A hash of the formulas' texts as the registry gives them (any edit of one changes it)."""
-    digest = hashlib.blake2b(digest_size=12)
+    digest = _blake2b(digest_size=12)
     for formula in formulas:
         text = formula.text.encode("utf-8", "surrogatepass")
         digest.update(len(text).to_bytes(8, "little"))
@@ -79,22 +83,17 @@ def generated_functions(version: OpVersion) -> tuple[tuple[Any, ...], tuple[Fact
     return tuple(functions), tuple(reads)
 
 
-_ATTACHED: dict[int, tuple[OpVersion, bool]] = {}  # id(version) -> (the version, whether it was fresh)
-
-
 def attach(version: OpVersion) -> bool:
     """Give the version's formulas their generated functions and facts where they are fresh; True if they were.
-    Once per version: later calls answer from what the first found."""
-    known = _ATTACHED.get(id(version))
-    if known is not None and known[0] is version:
-        return known[1]
+    (Validation attaches a version when it first resolves to it, and shape inference when it first plans it: twice
+    costs a fingerprint, and a table of attached versions would keep every registry ever loaded alive.)"""
     found = generated_functions(version)
-    if found is not None:
-        from opset.formula.emitted import evaluation
+    if found is None:
+        return False
+    from opset.formula.emitted import evaluation
 
-        functions, reads = found
-        for formula, function, (names, calls) in zip(inference_formulas(version), functions, reads, strict=True):
-            formula.use_generated(evaluation(function) if function is not None else None,
-                                  frozenset(names), frozenset(calls))
-    _ATTACHED[id(version)] = (version, found is not None)
-    return found is not None
+    functions, reads = found
+    for formula, function, (names, calls) in zip(inference_formulas(version), functions, reads, strict=True):
+        formula.use_generated(evaluation(function) if function is not None else None,
+                              frozenset(names), frozenset(calls))
+    return True

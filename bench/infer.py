@@ -1,0 +1,163 @@
+#!/usr/bin/env python
+"""Shape inference of real models: `opset.validate.check_model` (which infers every value's shape as it validates)
+against `onnx.shape_inference.infer_shapes(model, data_prop=True)`, same process, same loaded ModelProto.
+
+Corpus: every .onnx under --corpus (default build/real-models, as `python -m tests.real_models.make_models` writes
+it: torch's exports of BERT, GPT-2, Llama and a convnet, onnxruntime's optimizer at three levels, its transformer
+optimizer and quantization tool, skl2onnx's conversions), and the light models of onnx's backend test data as
+onnxruntime's optimizer (all level) and quantizer (dynamic, uint8) write them (made at run time in child processes).
+
+Ours is a first validation: everything validation keeps across calls dropped before each timed call
+(`forget_outcomes()`), the registry loaded before timing (onnx's schemas are static). Times are medians over --reps.
+`shaped` counts the values each side gives a complete shape: every dim a number or a name; it says what each side
+found, not who is right (tests/real_models compares both with onnxruntime's own outputs).
+
+Run: python bench/infer.py [--reps 5] [--corpus build/real-models] [--no-light]
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import multiprocessing
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import onnx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from opset.validate import check_model, forget_outcomes
+
+
+def median_ms(fn: Callable[[], object], reps: int, before: Callable[[], object] | None = None) -> float:
+    times = []
+    for _ in range(reps):
+        if before is not None:
+            before()
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1e3
+
+
+def _complete(value_type: onnx.TypeProto) -> bool:
+    if not value_type.HasField("tensor_type") or not value_type.tensor_type.HasField("shape"):
+        return False
+    return all(d.HasField("dim_value") or d.HasField("dim_param") for d in value_type.tensor_type.shape.dim)
+
+
+def onnx_shaped(model: onnx.ModelProto) -> int:
+    """Values of the main graph (declared or inferred, inputs excluded) with a complete shape after onnx's inference."""
+    graph = model.graph
+    inputs = {v.name for v in graph.input}
+    return sum(_complete(v.type) for v in [*graph.value_info, *graph.output] if v.name not in inputs)
+
+
+def row(name: str, model: onnx.ModelProto, reps: int) -> dict[str, object]:
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+        onnx_ms: float | str = median_ms(lambda: onnx.shape_inference.infer_shapes(model, data_prop=True), reps)
+        theirs: int | str = onnx_shaped(inferred)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
+        onnx_ms, theirs = "refused: " + str(e).strip().splitlines()[0][:50], "-"
+    forget_outcomes()
+    result = check_model(model)
+    ours_ms = median_ms(lambda: check_model(model), reps, before=forget_outcomes)
+    inputs = {v.name for v in model.graph.input}
+    ours = sum(1 for n, shape in result.inferred.items() if n not in inputs and shape is not None)
+    return {"model": name, "nodes": len(model.graph.node), "onnx_ms": onnx_ms, "ours_ms": ours_ms,
+            "ratio": ours_ms / onnx_ms if isinstance(onnx_ms, float) else "-", "onnx_shaped": theirs,
+            "ours_shaped": ours}
+
+
+def _light_variant(path: str, kind: str) -> bytes:
+    """A light model as onnxruntime's optimizer (all level) or quantizer (dynamic uint8, after the basic level's
+    constant folding) writes it."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "out.onnx")
+        import onnxruntime as ort
+
+        def optimize(source: str, level: ort.GraphOptimizationLevel, target: str) -> None:
+            options = ort.SessionOptions()
+            options.graph_optimization_level = level
+            options.optimized_model_filepath = target
+            options.log_severity_level = 3
+            options.intra_op_num_threads = options.inter_op_num_threads = 1
+            ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
+
+        if kind == "ort all":
+            optimize(path, ort.GraphOptimizationLevel.ORT_ENABLE_ALL, out)
+        else:
+            import logging
+
+            from onnxruntime.quantization import QuantType, quantize_dynamic
+
+            logging.getLogger().setLevel(logging.ERROR)  # its advice on pre-processing and on opset 9 models
+            # the light models make their weights with ConstantOfShape: the basic level folds them into initializers,
+            # which the quantizer needs
+            folded = os.path.join(folder, "folded.onnx")
+            optimize(path, ort.GraphOptimizationLevel.ORT_ENABLE_BASIC, folded)
+            stated = onnx.load(folded)
+            stated.ir_version = max(stated.ir_version, 4)  # its initializers left the graph inputs, as IR 4 allows
+            onnx.save(stated, folded)
+            quantize_dynamic(folded, out, weight_type=QuantType.QUInt8)
+        model = onnx.load(out)
+        model.ir_version = max(model.ir_version, 4)  # the initializers left the graph inputs: IR 4 allows that
+        data: bytes = model.SerializeToString()
+        return data
+
+
+def light_variants() -> list[tuple[str, onnx.ModelProto]]:
+    """Made in a child process: importing onnxruntime here would slow this process's Python work (bench/validate.py)."""
+    light = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
+    jobs = [(p, kind) for p in sorted(glob.glob(f"{light}/*.onnx")) for kind in ("ort all", "quantized")]
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        made = pool.starmap(_light_variant, jobs)
+    return [(f"{os.path.basename(p)[6:-5]} {kind}", onnx.load_from_string(data))
+            for (p, kind), data in zip(jobs, made, strict=True)]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--corpus", default="build/real-models")
+    ap.add_argument("--no-light", action="store_true", help="leave out the light models' optimized and quantized forms")
+    a = ap.parse_args()
+    from opset.load import load_registry
+
+    load_registry()
+    models = [(p.stem, onnx.load(str(p))) for p in sorted(Path(a.corpus).rglob("*.onnx"))] if a.corpus else []
+    if a.corpus and not models:
+        sys.exit(f"{a.corpus}: no .onnx models (python -m tests.real_models.make_models writes them)")
+    corpus_count = len(models)
+    if not a.no_light:
+        models += light_variants()
+    print(f"# onnx {onnx.__version__}; {len(models)} models; reps {a.reps} (median ms)\n")
+    rows = [row(name, model, a.reps) for name, model in models]
+    cols = ["model", "nodes", "onnx_ms", "ours_ms", "ratio", "onnx_shaped", "ours_shaped"]
+    print("| " + " | ".join(cols) + " |")
+    print("|" + "---|" * len(cols))
+    for r in rows:
+        print("| " + " | ".join(f"{r[c]:.3g}" if isinstance(r[c], float) else str(r[c]) for c in cols) + " |")
+    corpus_names = {name for name, _ in models[:corpus_count]}
+    for label, group in (("the real-model corpus", [r for r in rows if r["model"] in corpus_names]),
+                         ("the light models' optimized and quantized forms",
+                          [r for r in rows if r["model"] not in corpus_names]),
+                         ("all", rows)):
+        timed = [r for r in group if isinstance(r["onnx_ms"], float)]
+        if not timed:
+            continue
+        onnx_total = sum(float(str(r["onnx_ms"])) for r in timed)
+        ours_total = sum(float(str(r["ours_ms"])) for r in timed)
+        over = sum(1 for r in timed if float(str(r["ratio"])) > 1.0)
+        print(f"summed over {label} ({len(timed)} models onnx infers): onnx {onnx_total:.1f} ms, ours "
+              f"{ours_total:.1f} ms, ratio {ours_total / onnx_total:.2f} (goal: at most 1.0); {over} models over 1.0")
+
+if __name__ == "__main__":
+    main()
