@@ -76,6 +76,12 @@ def test_validating_a_model_imports_nothing_heavy(name: str) -> None:
     assert loaded_by("opset", ["validate", str(model)]) == []
 
 
+def test_inferring_a_models_shapes_imports_nothing_heavy(tmp_path: Path) -> None:
+    out = tmp_path / "annotated.onnx"
+    assert loaded_by("opset", ["infer", str(LIGHT_MODEL), "-o", str(out)]) == []
+    assert len(onnx.load(str(out)).graph.value_info) > 0
+
+
 def test_validating_a_text_model_goes_through_onnx(tmp_path: Path) -> None:
     text = tmp_path / "squeezenet.textproto"
     onnx.save_model(onnx.load(LIGHT_MODEL), str(text))  # onnx picks the text format from the extension

@@ -124,11 +124,9 @@ def main_infer(args: list[str]) -> int:
         ns = _infer_parser().parse_args(args)
     except SystemExit as e:
         return int(e.code) if isinstance(e.code, int) else 2
-    import onnx
-
     from opset.tmfile import is_tmfile
     from opset.validate.api import check_model
-    from opset.validate.reading import ModelReadError, read_model
+    from opset.validate.reading import ModelReadError, read_model, write_model
     from opset.validate.values import annotate
 
     if is_tmfile(ns.model):  # a Tengine model: its dims written back into the .tmfile (opset.tmfile.infer)
@@ -151,8 +149,8 @@ def main_infer(args: list[str]) -> int:
         print(one_line(f"{ns.model}: {d}"), file=sys.stderr)
     annotated = annotate(model, result.facts)
     try:
-        onnx.save_model(annotated, ns.output)
-    except OSError as e:
+        write_model(annotated, ns.output)
+    except (OSError, ValueError) as e:  # ValueError: over protobuf's 2 GB
         print(f"error: cannot write {ns.output}: {e}", file=sys.stderr)
         return 2
     written = len(annotated.graph.value_info)

@@ -1,4 +1,5 @@
-"""Reading a model file the way onnx reads it, turning every failure into one `ModelReadError`."""
+"""Reading a model file the way onnx reads it, turning every failure into one `ModelReadError`; writing one the way
+onnx writes it."""
 
 from __future__ import annotations
 
@@ -59,6 +60,19 @@ def read_model(path: str | os.PathLike[str], *, load_external_data: bool = True)
     if problem:
         raise ModelReadError(f"{p}: not an ONNX model ({problem})")
     return model
+
+
+def write_model(model: pb.ModelProto, path: str | os.PathLike[str]) -> None:
+    """Write `model` as `onnx.save_model(model, path)` does: in the text format the extension names, else as binary
+    protobuf with every tensor inline. Raises OSError when the file cannot be written, ValueError when the model does
+    not fit in one protobuf message (2 GB)."""
+    p = Path(path)
+    if p.suffix in _TEXT_FORMATS:
+        import onnx
+
+        onnx.save_model(model, str(p))
+        return
+    p.write_bytes(model.SerializeToString())
 
 
 def _onnx_refused(error: Exception) -> bool:

@@ -99,3 +99,13 @@ def test_the_text_extensions_are_onnx_serialization_registrys() -> None:
     text = {ext for name, serializer in serialization.registry._serializers.items() if name != "protobuf"
             for ext in serializer.file_extensions}
     assert set(_TEXT_FORMATS) == text
+
+
+@pytest.mark.parametrize("suffix", [".onnx", ".json"])
+def test_a_model_is_written_as_onnx_save_model_writes_it(tmp_path: Path, suffix: str) -> None:
+    from opset.validate.reading import write_model
+
+    ours, theirs = tmp_path / f"ours{suffix}", tmp_path / f"theirs{suffix}"
+    write_model(_model_with_weight(), ours)
+    onnx.save_model(_model_with_weight(), str(theirs))
+    assert ours.read_bytes() == theirs.read_bytes()
