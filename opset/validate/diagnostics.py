@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
@@ -67,6 +66,8 @@ def render_text(diagnostics: list[Diagnostic], source: str) -> str:
 
 def render_json(diagnostics: list[Diagnostic], source: str, values: dict[str, Any] | None = None) -> str:
     """The diagnostics, and (when given) `values`: every main-graph value's inferred type and shape."""
+    import json  # here: a plain-text run has no use for it
+
     errors = sum(d.is_error for d in diagnostics)
     blob: dict[str, Any] = {"model": source, "errors": errors, "warnings": len(diagnostics) - errors,
                             "diagnostics": [d.to_dict() for d in diagnostics]}
