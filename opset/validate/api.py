@@ -33,6 +33,12 @@ def _table(registry: Registry | None) -> VersionTable:
     return table
 
 
+def default_registry() -> Registry:
+    """The registry `check_model` validates against when given none: this checkout's (or the wheel's), loaded once per
+    process on first use. A benchmark calls it before timing, as onnx's schemas are loaded before its checker runs."""
+    return _table(None).registry
+
+
 def check_model(model: pb.ModelProto | str | os.PathLike[str], profile: str | Profile | None = None,
                 registry: Registry | None = None, *, fast: bool = True, form: bool = True) -> ValidationResult:
     """Diagnostics and the validated type and shape of every main-graph value.
