@@ -9,8 +9,9 @@ onnxruntime's optimizer (all level) and quantizer (dynamic, uint8) write them (m
 
 Ours is a first validation: everything validation keeps across calls dropped before each timed call
 (`forget_outcomes()`), the registry loaded before timing (onnx's schemas are static). Times are medians over --reps.
-`shaped` counts the values each side gives a complete shape: every dim a number or a name; it says what each side
-found, not who is right (tests/real_models compares both with onnxruntime's own outputs).
+Of the main graph's node outputs (`values`), `*_ranked` counts those each side gives a shape (a rank) and `*_numeric`
+those whose dims are all numbers: what each side found, not who is right (tests/real_models compares both with
+onnxruntime's own outputs).
 
 Run: python bench/infer.py [--reps 5] [--corpus build/real-models] [--no-light]
 """
@@ -33,6 +34,7 @@ import onnx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from opset.validate import check_model, forget_outcomes
+from opset.validate.facts import Facts
 
 
 def median_ms(fn: Callable[[], object], reps: int, before: Callable[[], object] | None = None) -> float:
@@ -46,34 +48,41 @@ def median_ms(fn: Callable[[], object], reps: int, before: Callable[[], object] 
     return statistics.median(times) * 1e3
 
 
-def _complete(value_type: onnx.TypeProto) -> bool:
-    if not value_type.HasField("tensor_type") or not value_type.tensor_type.HasField("shape"):
-        return False
-    return all(d.HasField("dim_value") or d.HasField("dim_param") for d in value_type.tensor_type.shape.dim)
+def onnx_counts(model: onnx.ModelProto, outputs: set[str]) -> tuple[int, int]:
+    """Of the main graph's node outputs: how many onnx's inferred model gives a rank, and a shape of numbers only."""
+    ranked = numeric = 0
+    for v in [*model.graph.value_info, *model.graph.output]:
+        t = v.type.tensor_type if v.type.HasField("tensor_type") else None
+        if v.name not in outputs or t is None or not t.HasField("shape"):
+            continue
+        outputs = outputs - {v.name}
+        ranked += 1
+        numeric += all(d.HasField("dim_value") for d in t.shape.dim)
+    return ranked, numeric
 
 
-def onnx_shaped(model: onnx.ModelProto) -> int:
-    """Values of the main graph (declared or inferred, inputs excluded) with a complete shape after onnx's inference."""
-    graph = model.graph
-    inputs = {v.name for v in graph.input}
-    return sum(_complete(v.type) for v in [*graph.value_info, *graph.output] if v.name not in inputs)
+def our_counts(facts: dict[str, Facts], outputs: set[str]) -> tuple[int, int]:
+    """The same counts from validation's facts (a dim is a number or a symbol)."""
+    shapes = [facts[n].shape for n in outputs if n in facts and facts[n].shape is not None]
+    return len(shapes), sum(all(type(d) is int for d in s) for s in shapes if s is not None)
 
 
 def row(name: str, model: onnx.ModelProto, reps: int) -> dict[str, object]:
+    outputs = {o for node in model.graph.node for o in node.output if o}
     try:
         inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
         onnx_ms: float | str = median_ms(lambda: onnx.shape_inference.infer_shapes(model, data_prop=True), reps)
-        theirs: int | str = onnx_shaped(inferred)
+        theirs: tuple[int, int] | None = onnx_counts(inferred, outputs)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
-        onnx_ms, theirs = "refused: " + str(e).strip().splitlines()[0][:50], "-"
+        onnx_ms, theirs = "refused: " + str(e).strip().splitlines()[0][:50], None
     forget_outcomes()
     result = check_model(model)
     ours_ms = median_ms(lambda: check_model(model), reps, before=forget_outcomes)
-    inputs = {v.name for v in model.graph.input}
-    ours = sum(1 for n, shape in result.inferred.items() if n not in inputs and shape is not None)
-    return {"model": name, "nodes": len(model.graph.node), "onnx_ms": onnx_ms, "ours_ms": ours_ms,
-            "ratio": ours_ms / onnx_ms if isinstance(onnx_ms, float) else "-", "onnx_shaped": theirs,
-            "ours_shaped": ours}
+    ours = our_counts(result.facts, outputs)
+    return {"model": name, "nodes": len(model.graph.node), "values": len(outputs), "onnx_ms": onnx_ms,
+            "ours_ms": ours_ms, "ratio": ours_ms / onnx_ms if isinstance(onnx_ms, float) else "-",
+            "onnx_ranked": theirs[0] if theirs else "-", "ours_ranked": ours[0],
+            "onnx_numeric": theirs[1] if theirs else "-", "ours_numeric": ours[1]}
 
 
 def _light_variant(path: str, kind: str) -> bytes:
@@ -140,7 +149,8 @@ def main() -> None:
         models += light_variants()
     print(f"# onnx {onnx.__version__}; {len(models)} models; reps {a.reps} (median ms)\n")
     rows = [row(name, model, a.reps) for name, model in models]
-    cols = ["model", "nodes", "onnx_ms", "ours_ms", "ratio", "onnx_shaped", "ours_shaped"]
+    cols = ["model", "nodes", "values", "onnx_ms", "ours_ms", "ratio", "onnx_ranked", "ours_ranked", "onnx_numeric",
+            "ours_numeric"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for r in rows:
