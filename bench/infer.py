@@ -22,30 +22,17 @@ import argparse
 import glob
 import multiprocessing
 import os
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import onnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.validate import median_ms, ort_optimized
 from opset.validate import check_model, forget_outcomes
 from opset.validate.facts import Facts
-
-
-def median_ms(fn: Callable[[], object], reps: int, before: Callable[[], object] | None = None) -> float:
-    times = []
-    for _ in range(reps):
-        if before is not None:
-            before()
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e3
 
 
 def onnx_counts(model: onnx.ModelProto, outputs: set[str]) -> tuple[int, int]:
@@ -87,39 +74,24 @@ def row(name: str, model: onnx.ModelProto, reps: int) -> dict[str, object]:
 
 def _light_variant(path: str, kind: str) -> bytes:
     """A light model as onnxruntime's optimizer (all level) or quantizer (dynamic uint8, after the basic level's
-    constant folding) writes it."""
-    with tempfile.TemporaryDirectory() as folder:
-        out = os.path.join(folder, "out.onnx")
-        import onnxruntime as ort
-
-        def optimize(source: str, level: ort.GraphOptimizationLevel, target: str) -> None:
-            options = ort.SessionOptions()
-            options.graph_optimization_level = level
-            options.optimized_model_filepath = target
-            options.log_severity_level = 3
-            options.intra_op_num_threads = options.inter_op_num_threads = 1
-            ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
-
-        if kind == "ort all":
-            optimize(path, ort.GraphOptimizationLevel.ORT_ENABLE_ALL, out)
-        else:
-            import logging
-
-            from onnxruntime.quantization import QuantType, quantize_dynamic
-
-            logging.getLogger().setLevel(logging.ERROR)  # its advice on pre-processing and on opset 9 models
-            # the light models make their weights with ConstantOfShape: the basic level folds them into initializers,
-            # which the quantizer needs
-            folded = os.path.join(folder, "folded.onnx")
-            optimize(path, ort.GraphOptimizationLevel.ORT_ENABLE_BASIC, folded)
-            stated = onnx.load(folded)
-            stated.ir_version = max(stated.ir_version, 4)  # its initializers left the graph inputs, as IR 4 allows
-            onnx.save(stated, folded)
-            quantize_dynamic(folded, out, weight_type=QuantType.QUInt8)
-        model = onnx.load(out)
-        model.ir_version = max(model.ir_version, 4)  # the initializers left the graph inputs: IR 4 allows that
-        data: bytes = model.SerializeToString()
+    constant folding: the light models make their weights with ConstantOfShape, and the quantizer needs them as
+    initializers) writes it."""
+    if kind == "ort all":
+        data: bytes = ort_optimized(path, "ORT_ENABLE_ALL").SerializeToString()
         return data
+    import logging
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    logging.getLogger().setLevel(logging.ERROR)  # its advice on pre-processing and on opset 9 models
+    with tempfile.TemporaryDirectory() as folder:
+        folded, out = os.path.join(folder, "folded.onnx"), os.path.join(folder, "out.onnx")
+        onnx.save(ort_optimized(path, "ORT_ENABLE_BASIC"), folded)
+        quantize_dynamic(folded, out, weight_type=QuantType.QUInt8)
+        model = onnx.load(out)
+    model.ir_version = max(model.ir_version, 4)  # the initializers left the graph inputs: IR 4 allows that
+    data = model.SerializeToString()
+    return data
 
 
 def light_variants() -> list[tuple[str, onnx.ModelProto]]:

@@ -52,10 +52,11 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
                 report(param.domain.location, op, f"input '{param.name}': domain broadcast and shapes draw the "
                                                   "shape; the input's signature fixes dims of it (only `*S` or none "
                                                   "leaves it free)")
-            if (param.domain.keys is not None or param.domain.values is not None) and not _map_typed(v, param.type):
+            if (param.domain.keys is not None or param.domain.values is not None) \
+                    and not _every_type(v, param.type, "map("):
                 report(param.domain.location, op, f"input '{param.name}': domain keys and values need a map input, "
                                                   f"not {param.type}")
-            if param.domain.alike is not None and not _sequence_typed(v, param.type):
+            if param.domain.alike is not None and not _every_type(v, param.type, "seq(tensor("):
                 report(param.domain.location, op, f"input '{param.name}': domain alike needs a sequence input "
                                                   f"(of tensors), not {param.type}")
             if (param.domain.when is not None or param.domain.present is not None) and not param.optional:
@@ -97,18 +98,12 @@ def check_domains(v: OpVersion, report: Report, check_formula: CheckFormula, nam
         report(v.location, op, f"domains read each other in a circle: {' -> '.join(cycle)}")
 
 
-def _sequence_typed(v: OpVersion, type_text: str) -> bool:
-    """Whether every type a parameter type allows is a sequence of tensors."""
+def _every_type(v: OpVersion, type_text: str, prefix: str) -> bool:
+    """Whether every type a parameter type allows starts with `prefix` (`seq(tensor(`: a sequence of tensors;
+    `map(`: a map)."""
     constraint = v.type_variable(type_text)
     types = constraint.types if constraint is not None else (type_text,)
-    return all(t.startswith("seq(tensor(") for t in types)
-
-
-def _map_typed(v: OpVersion, type_text: str) -> bool:
-    """Whether every type a parameter type allows is a map."""
-    constraint = v.type_variable(type_text)
-    types = constraint.types if constraint is not None else (type_text,)
-    return all(t.startswith("map(") for t in types)
+    return all(t.startswith(prefix) for t in types)
 
 
 def _free_shape(signature: tuple[str | int, ...] | None) -> bool:

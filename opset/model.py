@@ -22,6 +22,8 @@ StatusState = Literal["active", "deprecated", "experimental", "removed"]
 # starts, TopK's K) a model normally carries as a constant, so a backend may need it as one to compile the node.
 InputRole = Literal["data", "weight", "parameter"]
 INPUT_ROLES: tuple[InputRole, ...] = ("data", "weight", "parameter")
+# how a domain's tensor values spread (`fill`, `fill_of`; docs/format.md "Domains"); the meta-schema's enum is this list
+FILLS = ("small", "full", "ends", "specials", "log")
 
 
 def op_label(domain: str, name: str, since: int, dtype: str | None = None) -> str:
@@ -82,7 +84,7 @@ class ValueDomain(Record):
     range: tuple[Formula | None, Formula | None] | None = None  # inclusive; None keeps the draw's own bound
     exclude: tuple[Any, ...] = ()  # frozen literals never drawn
     step: Formula | None = None  # tensors: values on the grid of multiples of this
-    fill: str | None = None  # small | full | ends | specials: how a tensor's values spread
+    fill: str | None = None  # one of FILLS: how a tensor's values spread
     fill_of: Formula | None = None  # tensors: the fill this draw, a formula giving one of the names above
     index: Formula | None = None  # values are indices into a dim of this size (a list: one size per last-axis entry)
     negative: bool = True  # index and axes values may be negative (counted from the end)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 __all__ = ["pb"]
@@ -23,21 +24,20 @@ __all__ = ["pb"]
 _PRIVATE_NAME = "opset._onnx_ml_pb2"
 
 
-def _load():  # type: ignore[no-untyped-def]  # the module's type is onnx_ml_pb2's, given below for type checkers
-    if "onnx" in sys.modules or _protobuf_runtime() != "upb":
-        from onnx import onnx_ml_pb2
-        return onnx_ml_pb2
+def _load() -> ModuleType:
+    """onnx's generated module: run from onnx's file under a private name where that gives onnx's own classes (onnx
+    not imported yet, protobuf on upb), else imported from onnx."""
     kept = sys.modules.get(_PRIVATE_NAME)
     if kept is not None:
         return kept
-    spec = importlib.util.find_spec("onnx")  # finds the package without executing it
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError("onnx is not installed (opset needs it to read models)")
-    source = Path(next(iter(spec.submodule_search_locations))) / "onnx_ml_pb2.py"
-    module_spec = importlib.util.spec_from_file_location(_PRIVATE_NAME, source)
-    if module_spec is None or module_spec.loader is None:
-        from onnx import onnx_ml_pb2 as own
-        return own
+    spec = importlib.util.find_spec("onnx") if "onnx" not in sys.modules else None  # finds it without running it
+    locations = spec.submodule_search_locations if spec is not None else None
+    module_spec = importlib.util.spec_from_file_location(
+        _PRIVATE_NAME, Path(next(iter(locations))) / "onnx_ml_pb2.py") if locations else None
+    if module_spec is None or module_spec.loader is None or _protobuf_runtime() != "upb":
+        from onnx import onnx_ml_pb2  # an ImportError says onnx is missing
+
+        return onnx_ml_pb2
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[_PRIVATE_NAME] = module
     try:

@@ -29,6 +29,7 @@ from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.plan import DrawPlan
 from conformance.strategies.schedule import Item, Schedule, input_value_shaped
 from conformance.strategies.values import SEEDS, fill_array
+from opset.domain_checks import CANDIDATE, VALUE
 from opset.dtypes import is_container, map_parts, tensor_element
 from opset.formula import Formula, FormulaError, Undecided
 from opset.formula.graph_value import TYPES_KEY
@@ -38,7 +39,6 @@ from opset.infer import bind_inputs
 from opset.model import Attribute, Param, ValueDomain
 
 MAX_BROADCAST_RANK = 4
-VALUE = "k"  # a variadic input's domain: the position of the value drawn (docs/format.md, "Domains")
 ALWAYS = Formula.from_tree(Const(True))  # a map's keys are distinct
 LEGACY_ATTRIBUTES = ("broadcast", "axis")  # what `broadcast: legacy` draws with B's shape
 
@@ -241,6 +241,11 @@ class Builder:
         return sequence_shapes(self.draw, self.ctx, min_length=low, max_length=high, rank=rank, alike=alike,
                                axis=axis)
 
+    def _one_of_shapes(self, domain: ValueDomain) -> Any:
+        """One of the domain's `shapes`, picked and evaluated (a shape; for a variadic input, a list of them)."""
+        picked = domain.shapes[self.draw(integers(0, len(domain.shapes) - 1))]
+        return dom.evaluate(picked, self.env(), self.values())
+
     def _drawn_shape(self, param: Param) -> list[int] | None:
         ctx, domain, name = self.ctx, self._domain_of(param), param.name
         if domain is not None and domain.broadcast is not None:
@@ -251,8 +256,7 @@ class Builder:
                 set_input_shape(ctx, name, shape)
             return shape
         if domain is not None and domain.shapes:
-            picked = domain.shapes[self.draw(integers(0, len(domain.shapes) - 1))]
-            shape = dom.evaluate(picked, self.env(), self.values())
+            shape = self._one_of_shapes(domain)
             if param.variadic:  # a variadic input's shapes: one per value
                 shapes: Any = shape
                 if not isinstance(shapes, list) or not all(_is_shape(s) for s in shapes) \
@@ -442,7 +446,7 @@ class Builder:
         assert domain is not None
         shape = None
         if domain.shapes:
-            shape = dom.evaluate(domain.shapes[self.draw(integers(0, len(domain.shapes) - 1))], env, values)
+            shape = self._one_of_shapes(domain)
             if not _is_shape(shape):
                 raise dom.Undrawable(f"shape {shape!r} of attribute '{attr.name}'")
         return dom.draw_tensor(self.draw, domain, env, values, element, shape)
@@ -459,7 +463,7 @@ class Builder:
             candidates = drawable_types(ctx.version, variable)
             if domain.dtype_where is not None:
                 env, values = self.env(), self.values()
-                candidates = [t for t in candidates if dom.evaluate(domain.dtype_where, {**env, "t": t}, values)]
+                candidates = [t for t in candidates if dom.evaluate(domain.dtype_where, {**env, CANDIDATE: t}, values)]
                 if not candidates:
                     raise dom.Undrawable(f"no type of {variable} where {domain.dtype_where.text}")
             element = self.draw(st.sampled_from(candidates))

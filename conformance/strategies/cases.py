@@ -53,7 +53,7 @@ def op_cases(version: OpVersion, dtype: str, *, max_side: int = 5, max_rank: int
     @st.composite
     def build(draw: DrawFn) -> Case:
         for _ in range(ATTEMPTS):
-            case = _draw_once(draw, version, dtype, max_side=max_side, max_rank=max_rank,
+            case = draw_once(draw, version, dtype, max_side=max_side, max_rank=max_rank,
                               max_elements=max_elements)
             if case is not None:
                 return case
@@ -62,8 +62,10 @@ def op_cases(version: OpVersion, dtype: str, *, max_side: int = 5, max_rank: int
     return build()
 
 
-def _draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int, max_rank: int,
-               max_elements: int) -> Case | None:
+def draw_once(draw: DrawFn, version: OpVersion, dtype: str, *, max_side: int = 5, max_rank: int = 4,
+              max_elements: int = 4096) -> Case | None:
+    """One attempt at a case as `op_cases` makes one (its bounds by default), None where the draw was undrawable:
+    for a caller drawing inside a strategy of its own (a test's `st.data()`)."""
     twin = twin_of(version)
     if twin is not None:
         return _draw_as_twin(draw, version, twin, dtype, max_side=max_side, max_rank=max_rank,

@@ -16,7 +16,8 @@ from conformance.strategies.attributes import DrawFn
 from conformance.strategies.memo import BOOLEANS
 from conformance.strategies.strings import numeric_literals
 from conformance.strategies.values import SEEDS, fill_array
-from opset.dtypes import CODE_TO_ELEMENT, ELEMENT_TYPES, tensor_element
+from opset.formula import FormulaError, Undecided
+from opset.formula.element_types import element_name
 
 
 def whole_range(seed: int, element: str, shape: list[int]) -> np.ndarray:
@@ -47,18 +48,13 @@ def conversion_values(draw: DrawFn, element: str, target: str, shape: list[int])
 
 
 def target_element(value: object) -> str:
-    """The element type a `converts_to` formula names: a DataType number, a DataType name (Cast 1's `to`), an element
-    or tensor type."""
-    if isinstance(value, int) and not isinstance(value, bool) and value in CODE_TO_ELEMENT:
-        return CODE_TO_ELEMENT[value]
-    if isinstance(value, str):
-        name = value.lower()
-        if name in ELEMENT_TYPES:
-            return name
-        element = tensor_element(value)
-        if element is not None and element in ELEMENT_TYPES:
-            return element
-    raise ValueError(f"{value!r} names no element type")
+    """The element type a `converts_to` formula names, as the formulas' element-type functions read one (a DataType
+    number, an element or tensor type), and a DataType name in any case (Cast 1's `to`: "FLOAT"); ValueError for
+    anything else."""
+    try:
+        return element_name(value.lower() if isinstance(value, str) else value, "converts_to")
+    except (FormulaError, Undecided) as e:
+        raise ValueError(f"{value!r} names no element type") from e
 
 
 def string_conversion_input(draw: DrawFn, seed: int, element: str, target: str, shape: list[int]) -> np.ndarray:

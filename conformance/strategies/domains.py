@@ -22,7 +22,7 @@ from conformance.strategies.dtypes import numpy_dtype
 from conformance.strategies.memo import BOOLEANS, integers
 from conformance.strategies.values import SEEDS, fill_array
 from opset.formula import Formula, FormulaError, Undecided
-from opset.model import ValueDomain
+from opset.model import FILLS, ValueDomain
 
 Env = Mapping[str, Any]
 Values = Mapping[str, list[Any]]
@@ -349,12 +349,12 @@ def looked_up(rng: np.random.Generator, domain: ValueDomain, env: Env, values: V
     """`array` with every value picked from the list `among` gives, or about half of them from the list `hits`
     gives (the keys, categories or replaced value a look-up op names: look-ups that hit as well as miss); a list that
     is None (no rule in this draw) or, for `hits`, empty changes nothing."""
-    for formula, share in ((domain.among, 1.0), (domain.hits, 0.5)):
+    for key, formula, share in (("among", domain.among, 1.0), ("hits", domain.hits, 0.5)):
         pool = evaluate(formula, env, values) if formula is not None else None
         if pool is None or (share < 1 and isinstance(pool, list) and not pool):
             continue
         if not isinstance(pool, list) or not pool:
-            raise Undrawable(f"among gives {pool!r}, no list of values to pick from")
+            raise Undrawable(f"{key} gives {pool!r}, no list of values to pick from")
         picks = as_array(pool, element)[rng.integers(0, len(pool), array.shape)]
         array = np.asarray(np.where(rng.random(array.shape) < share, picks, array)).astype(array.dtype)
     return array
@@ -429,9 +429,6 @@ def in_bounds(rng: np.random.Generator, shape: list[int], sizes: Any, *, negativ
     if negative:
         idx = np.where(rng.random(shape) < 0.5, idx - bound, idx)
     return np.asarray(idx)
-
-
-FILLS = ("small", "full", "ends", "specials", "log")
 
 
 def fill_of(domain: ValueDomain, env: Env, values: Values | None) -> str | None:

@@ -7,9 +7,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from opset.formula import Formula
-from opset.model import OpVersion, ValueDomain
+from opset.model import FILLS, OpVersion, ValueDomain
 
 Code = Callable[[object], str]  # the page's inline-code filter
+
+
+# how each fill but the default (`small`, which says nothing) reads on an op page
+FILL_TEXT = {
+    "full": "over the whole range of an integer type",
+    "ends": "small values and both ends of an integer type",
+    "specials": "NaN, ±inf and -0 among the values (integers: the type's extremes)",
+    "log": "log-uniform over a positive range (values across orders of magnitude)",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +82,9 @@ def _values(d: ValueDomain, code: Code, noun: str) -> list[str]:
     if d.dtype_of is not None:
         among = "any it allows" if d.dtype_where is None else f"those `t` it allows where {code(d.dtype_where.text)}"
         parts.append(f"names the element type of {code(d.dtype_of)} ({among})")
-    fills = {"full": "over the whole range of an integer type", "ends": "small values and both ends of an integer type",
-             "specials": "NaN, ±inf and -0 among the values (integers: the type's extremes)"}
-    parts += [fills[d.fill]] if d.fill in fills else []
+    parts += [FILL_TEXT[d.fill]] if d.fill in FILL_TEXT else []
     if d.fill_of is not None:
-        parts.append(f"spread as {code(d.fill_of.text)} names (small, full, ends, specials)")
+        parts.append(f"spread as {code(d.fill_of.text)} names ({', '.join(FILLS)})")
     if d.converts_to is not None:
         parts.append(f"values every conversion to the element type {code(d.converts_to.text)} defines")
     if d.unique is not None:

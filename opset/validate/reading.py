@@ -54,7 +54,6 @@ def read_model(path: str | os.PathLike[str], *, load_external_data: bool = True)
     except Exception as e:
         if not _onnx_refused(e):
             raise
-        # an external data file outside the model's folder, a text model onnx's parser refuses
         raise ModelReadError(f"{p}: cannot read the model: {_first_line(e)}") from e
     problem = not_a_model(model)
     if problem:
@@ -75,10 +74,16 @@ def write_model(model: pb.ModelProto, path: str | os.PathLike[str]) -> None:
     p.write_bytes(model.SerializeToString())
 
 
+# how onnx and protobuf refuse what a file holds: onnx's ValidationError (an external data file outside the model's
+# folder) and the text formats' parse errors; each is looked for only in a loaded module (a binary read loads none)
+_REFUSALS = (("onnx.checker", "ValidationError"), ("onnx.parser", "ParseError"),
+             ("google.protobuf.text_format", "ParseError"), ("google.protobuf.json_format", "ParseError"))
+
+
 def _onnx_refused(error: Exception) -> bool:
-    """Whether `error` is onnx's ValidationError (possible only once onnx is imported, by the paths above)."""
-    checker = sys.modules.get("onnx.checker")
-    return checker is not None and isinstance(error, checker.ValidationError)
+    """Whether `error` is one of `_REFUSALS`."""
+    return any(isinstance(error, getattr(sys.modules[module], name)) for module, name in _REFUSALS
+               if module in sys.modules)
 
 
 # the extensions onnx.load reads as a text format (onnx.serialization's registry); any other is binary protobuf
@@ -210,5 +215,7 @@ def _has_bytes(message: Message) -> bool:
 
 
 def _first_line(error: Exception) -> str:
-    text = str(error).strip().splitlines()
+    """The first line of the error's message (onnx's text parser gives its message as bytes)."""
+    raw = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], bytes) else None
+    text = (raw.decode("utf-8", "replace") if raw is not None else str(error)).strip().splitlines()
     return text[0] if text else type(error).__name__

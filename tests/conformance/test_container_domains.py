@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.strategies.builder import Builder
-from conformance.strategies.cases import _bind_types, _draw_once
+from conformance.strategies.cases import _bind_types, draw_once
 from conformance.strategies.containers import sequence_shapes
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_table import hint_for
@@ -42,7 +42,7 @@ def test_alike_elements_share_a_shape_but_for_the_axis(data: st.DataObject, axis
 def test_concat_from_sequence_draws_concatenable_tensors(data: st.DataObject) -> None:
     """Without `alike`, each element's shape would be drawn on its own and most draws refused by the constraints."""
     version = registry().resolve("ai.onnx", "ConcatFromSequence", 11)
-    case = _draw_once(data.draw, version, "seq(tensor(float))", max_side=5, max_rank=4, max_elements=4096)
+    case = draw_once(data.draw, version, "seq(tensor(float))")
     assert case is not None
     shapes = [list(t.shape) for t in case.inputs[0]]
     new_axis = case.attributes["new_axis"]
@@ -75,10 +75,10 @@ def test_dtype_of_a_container_type_names_what_it_holds(data: st.DataObject) -> N
     says the same); Optional's `type` is the whole type, given exactly where the input is not."""
     empty = registry().resolve("ai.onnx", "SequenceEmpty", 11)
     for cell, code in (("seq(tensor(int32))", 6), ("seq(tensor(float))", 1)):
-        case = _draw_once(data.draw, empty, cell, max_side=5, max_rank=4, max_elements=4096)
+        case = draw_once(data.draw, empty, cell)
         assert case is not None and case.node_attributes.get("dtype", 1 if code == 1 else None) == code
     optional = registry().resolve("ai.onnx", "Optional", 15)
-    case = _draw_once(data.draw, optional, "seq(tensor(int8))", max_side=5, max_rank=4, max_elements=4096)
+    case = draw_once(data.draw, optional, "seq(tensor(int8))")
     assert case is not None
     given_type = case.node_attributes.get("type")
     given_input = bool(case.inputs) and case.inputs[0] is not None

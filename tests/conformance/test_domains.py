@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conformance.strategies import domains as dom
 from conformance.strategies.builder import Builder
-from conformance.strategies.cases import _bind_types, _draw_once
+from conformance.strategies.cases import _bind_types, draw_once
 from conformance.strategies.context import DrawContext
 from conformance.strategies.hint_table import hint_for
 from conformance.strategies.plan import plan_for
@@ -144,7 +144,7 @@ def test_domains_build_valid_cases_instead_of_filtering(domain: str, op: str, si
     @BUILT
     @given(st.data())
     def draw_one(data: st.DataObject) -> None:
-        case = _draw_once(data.draw, version, dtype, max_side=5, max_rank=4, max_elements=4096)
+        case = draw_once(data.draw, version, dtype)
         outcomes.append(case is not None)
 
     draw_one()
@@ -162,7 +162,7 @@ def test_a_dim_the_hint_shapes_is_not_redrawn_by_a_construction_rule() -> None:
     @settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(st.data())
     def draw_one(data: st.DataObject) -> None:
-        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        case = draw_once(data.draw, version, "float")
         outcomes.append(case is not None)
 
     draw_one()
@@ -276,7 +276,7 @@ def test_a_variadic_input_s_domain_reads_the_value_s_position() -> None:
     @SETTINGS
     @given(st.data())
     def draw_one(data: st.DataObject) -> None:
-        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        case = draw_once(data.draw, version, "float")
         if case is not None:
             seen.append([float(np.unique(x)[0]) if x.size else float(k) for k, x in enumerate(case.inputs)])
 
@@ -308,3 +308,29 @@ def test_the_ops_with_a_hint_are_the_ones_whose_yaml_says_why() -> None:
     said = {(op.domain, op.name) for op in current_registry() if op.drawn_by_hint}
     assert sorted(set(HINTS) - said) == [], "a hinted op needs `drawn_by_hint` in its YAML (docs/format.md)"
     assert sorted(said - set(HINTS)) == [], "`drawn_by_hint` on an op that draws from its YAML: remove the key"
+
+
+def test_the_fills_are_the_meta_schemas_and_each_reads_on_the_op_pages() -> None:
+    """One list of fills (opset.model.FILLS): the meta-schema's enum, what `fill_of` may give, what the pages say."""
+    import json
+    from pathlib import Path
+
+    from gen.docs.domain_text import FILL_TEXT
+    from opset.model import FILLS
+
+    meta = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "meta" / "op.schema.json").read_text())
+
+    def enums(node: object) -> list[list[str]]:
+        if isinstance(node, dict):
+            found = [node["fill"]["enum"]] if isinstance(node.get("fill"), dict) and "enum" in node["fill"] else []
+            return found + [e for value in node.values() for e in enums(value)]
+        return [e for value in node for e in enums(value)] if isinstance(node, list) else []
+
+    assert enums(meta) and all(tuple(e) == FILLS for e in enums(meta))
+    assert set(FILL_TEXT) == set(FILLS) - {"small"}
+
+
+def test_hits_that_give_no_list_name_hits() -> None:
+    base = np.zeros(4, dtype=np.int64)
+    with pytest.raises(dom.Undrawable, match="hits gives 3"):
+        dom.looked_up(np.random.default_rng(0), ValueDomain(hits=Formula.checked("3")), {}, None, "int64", base)

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.strategies import domains as dom
-from conformance.strategies.cases import _draw_once
+from conformance.strategies.cases import draw_once
 from opset.formula import Formula
 from opset.model import ValueDomain
 from tests.helpers import registry
@@ -48,7 +48,7 @@ def test_a_unique_list_attribute_picks_without_repeats(data: st.DataObject) -> N
 def test_one_hot_encoder_categories_follow_x_and_x_hits_them(data: st.DataObject) -> None:
     version = registry().resolve("ai.onnx.ml", "OneHotEncoder", 1)
     for cell, given_name in (("string", "cats_strings"), ("float", "cats_int64s")):
-        case = _draw_once(data.draw, version, cell, max_side=5, max_rank=4, max_elements=4096)
+        case = draw_once(data.draw, version, cell)
         assert case is not None and set(case.node_attributes) & {"cats_strings", "cats_int64s"} == {given_name}
         if case.node_attributes.get("zeros", 1) == 0:  # every element names a category (a float after truncation)
             cats = case.node_attributes[given_name]
@@ -62,7 +62,7 @@ def test_category_mapper_x_hits_the_categories_often() -> None:
     @SETTINGS
     @given(st.data())
     def draw(data: st.DataObject) -> None:
-        case = _draw_once(data.draw, version, "string", max_side=5, max_rank=4, max_elements=4096)
+        case = draw_once(data.draw, version, "string")
         assert case is not None
         x = np.asarray(case.inputs[0]).ravel().tolist()
         hits.extend(v in case.node_attributes["cats_strings"] for v in x)
@@ -79,7 +79,7 @@ def test_specials_on_a_float_attribute_and_imputer_replaces_nan() -> None:
     @SETTINGS
     @given(st.data())
     def draw(data: st.DataObject) -> None:
-        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        case = draw_once(data.draw, version, "float")
         assert case is not None
         if np.isnan(case.node_attributes.get("replaced_value_float", 0.0)):
             found.append(bool(np.isnan(np.asarray(case.inputs[0])).any()))
@@ -97,7 +97,7 @@ def test_zip_map_labels_follow_the_output_type() -> None:
     @SETTINGS
     @given(st.data())
     def draw(data: st.DataObject) -> None:
-        case = _draw_once(data.draw, version, "float", max_side=5, max_rank=4, max_elements=4096)
+        case = draw_once(data.draw, version, "float")
         assert case is not None
         strings = case.type_bindings["T"].startswith("seq(map(string")
         name = "classlabels_strings" if strings else "classlabels_int64s"
@@ -119,14 +119,12 @@ def test_map_keys_and_values_from_their_domains() -> None:
     @SETTINGS
     @given(st.data())
     def draw(data: st.DataObject) -> None:
-        case = _draw_once(data.draw, vectorizer, "map(string,tensor(float))", max_side=5, max_rank=4,
-                          max_elements=4096)
+        case = draw_once(data.draw, vectorizer, "map(string,tensor(float))")
         assert case is not None
         x = case.inputs[0]
         assert isinstance(x, dict) and 1 <= len(x) and set(x) <= {*case.node_attributes["string_vocabulary"],
                                                                    "unlisted"}
-        case = _draw_once(data.draw, cast_map, "map(int64,tensor(string))", max_side=5, max_rank=4,
-                          max_elements=4096)
+        case = draw_once(data.draw, cast_map, "map(int64,tensor(string))")
         assert case is not None
         x = case.inputs[0]
         assert isinstance(x, dict) and set(x.values()) <= numbers
@@ -147,7 +145,7 @@ def test_tensor_attributes_drawn_as_inputs_are() -> None:
     @SETTINGS
     @given(st.data())
     def draw(data: st.DataObject) -> None:
-        case = _draw_once(data.draw, version, "double", max_side=5, max_rank=4, max_elements=4096)
+        case = draw_once(data.draw, version, "double")
         assert case is not None
         keys = case.node_attributes["keys_tensor"]
         assert keys.dtype == np.float64 and keys.ndim == 1

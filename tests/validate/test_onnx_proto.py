@@ -109,3 +109,12 @@ def test_a_model_is_written_as_onnx_save_model_writes_it(tmp_path: Path, suffix:
     write_model(_model_with_weight(), ours)
     onnx.save_model(_model_with_weight(), str(theirs))
     assert ours.read_bytes() == theirs.read_bytes()
+
+
+@pytest.mark.parametrize(("suffix", "text"), [(".json", '{"graph": 1'), (".textproto", "not a text proto"),
+                                              (".onnxtxt", "garbage <")])
+def test_a_text_model_its_parser_refuses_is_a_read_error(tmp_path: Path, suffix: str, text: str) -> None:
+    path = tmp_path / f"m{suffix}"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ModelReadError, match="cannot read the model"):
+        read_model(path)
