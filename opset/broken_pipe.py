@@ -4,7 +4,8 @@ Python raises BrokenPipeError at the first write (or the final flush) after the 
 complains once more at exit when it flushes stdout again. The entry points of `opset`, `gen` and `conform` wear
 `ends_quietly_on_broken_pipe` once, around their `main`: the pipe error ends the command with exit code 0 (the
 reader took what it wanted; nobody is left to tell), and stdout is pointed at the null device so the exit-time
-flush has nowhere to fail.
+flush has nowhere to fail. Any other OSError that reaches the wrapper (output that cannot be written: a full disk)
+is said on stderr and ends the command with exit code 1.
 """
 
 from __future__ import annotations
@@ -29,9 +30,22 @@ def ends_quietly_on_broken_pipe(main: Callable[P, int]) -> Callable[P, int]:
         except BrokenPipeError:
             _detach_stdout()
             return 0
+        except OSError as e:  # output that cannot be written (a full disk, `> /dev/full`), a file nobody caught
+            print(f"error: {e}", file=sys.stderr)
+            _drop_unwritable_stdout()
+            return 1
         return code
 
     return wrapper
+
+
+def _drop_unwritable_stdout() -> None:
+    """After a failed write, stdout may still hold what it could not write: the exit-time flush would fail again
+    (Python then prints "Exception ignored" and exits 120). Such output is dropped."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        _detach_stdout()
 
 
 def _detach_stdout() -> None:

@@ -144,7 +144,17 @@ def read(key: str) -> Any:
         return None
     if not isinstance(blob, dict) or blob.get("key") != key:
         return None
+    _mark_used(_cache_file(key))
     return blob.get("tables")
+
+
+def _mark_used(path: Path) -> None:
+    """Pruning keeps the caches used last (by their mtime): the checkout's own one is not pushed out by the
+    registries of conform's snapshots or of a test's temporary copies, however many of them are written after it."""
+    try:
+        os.utime(path)
+    except OSError:
+        return  # a read-only cache folder: pruning order is all it costs
 
 
 def write(key: str, tables: Any) -> None:

@@ -14,6 +14,17 @@ if TYPE_CHECKING:
     from opset.plugins import PluggedEntry
 
 
+def console() -> int:
+    """The `opset` console script: `main`, and for a command in `_ENDS_AT_ONCE` the process ends as soon as its output
+    is flushed (`opset.process_end`)."""
+    code = main()
+    if len(sys.argv) > 1 and sys.argv[1] in _ENDS_AT_ONCE:
+        from opset.process_end import end_process
+
+        end_process(code)
+    return code
+
+
 @ends_quietly_on_broken_pipe
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
@@ -90,6 +101,9 @@ def _opset_number(text: str) -> int:
 
 _PARSED_COMMANDS = frozenset({"list", "show", "lint"})
 _BUILT_IN = _PARSED_COMMANDS | {"-h", "--help"}
+# commands that are done when they return: every file they wrote closed, no temporary file, thread, child process or
+# exit handler left (a plugged-in command, `lint` and the importers are not listed: they may hold any of these)
+_ENDS_AT_ONCE = frozenset({"validate", "infer", "inspect", "list", "show"})
 COMMAND_GROUP = "opset.commands"  # commands other packages add (`run` comes from conformance: it needs kernels)
 _PLUGGED_HELP = {"run": "run a whole ONNX model (or a Tengine .tmfile) on the reference kernels"}
 
@@ -204,4 +218,4 @@ _PASSTHROUGH: dict[str, Callable[[list[str]], int]] = {
 }
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())

@@ -102,9 +102,10 @@ def _serve(conn: Connection, spec: str) -> None:
         backend = resolve_backend(spec)
         backend.warm()  # within STARTUP_TIMEOUT, not the first case's timeout
     except Exception as e:  # reported to the parent, which turns it into a readable error
-        conn.send(("fatal", exception_text(e)))
+        _tell(conn, ("fatal", exception_text(e)))
         return
-    conn.send(("ready", ""))
+    if not _tell(conn, ("ready", "")):
+        return
     while True:
         try:
             request = conn.recv()
@@ -119,6 +120,16 @@ def _serve(conn: Connection, spec: str) -> None:
             conn.send(reply)
         except OSError:  # the parent stopped waiting (a timeout, a signal): it ends this process
             return
+
+
+def _tell(conn: Connection, message: tuple[str, str]) -> bool:
+    """Send the parent how start-up went; False when it is gone (a signal stopped the run while this process started,
+    and its run's registry snapshot may be gone with it, which is why start-up failed): nothing is left to tell."""
+    try:
+        conn.send(message)
+    except OSError:
+        return False
+    return True
 
 
 def _answer(backend: Any, kind: str, call: BackendCall) -> tuple[str, Any]:

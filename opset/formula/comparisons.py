@@ -29,6 +29,8 @@ def equal(left: Any, right: Any, budget: Budget) -> bool:
             return False
         return all_of(partial(equal, a, b, budget) for a, b in zip(left, right, strict=True))
     if isinstance(left, Sym) or isinstance(right, Sym):
+        if type(left) is Sym and type(right) is Sym and left == right:
+            return True  # the same polynomial (most often the same dim object): their difference is 0
         if not _is_numeric(left) or not _is_numeric(right):
             return False
         return symbolic.sign_of_difference(exact(left), exact(right)) == 0

@@ -21,13 +21,14 @@ from opset.formula.host_values import InputValues
 from opset.formula.indexing import item_at, sliced
 from opset.formula.limits import MAX_INT_MAGNITUDE, MAX_LIST_LENGTH, MAX_STEPS, check_length
 from opset.formula.nodes import Name
+from opset.formula.symbolic import Sym
 
 Generated = Callable[[Evaluator], Any]
 # what a formula reads, as a generated module states it beside its function: (free names, functions called), sorted
 Facts = tuple[tuple[str, ...], tuple[str, ...]]
 Evaluation = Callable[[Mapping[str, Any], InputValues | None], Any]
 
-_INTS = {int}
+_DIMS = frozenset({int, Sym})  # a list of these (a shape) is loaded as it is, charging what `from_host` charges
 _NO_SCOPE: dict[str, Any] = {}
 INF = float("inf")
 NAN = float("nan")
@@ -50,7 +51,7 @@ def load(ev: Evaluator, name: str) -> Any:
     kind = type(raw)
     if kind is int or kind is str or raw is None:
         cost = 1
-    elif kind is list and len(raw) <= MAX_LIST_LENGTH and (not raw or set(map(type, raw)) == _INTS):
+    elif kind is list and len(raw) <= MAX_LIST_LENGTH and set(map(type, raw)) <= _DIMS:
         cost = 1 + len(raw)
     else:
         return ev.lookup(name, _NO_SCOPE)

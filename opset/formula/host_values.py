@@ -54,6 +54,7 @@ def _check_host_length(length: int, what: str) -> None:
 
 
 _PLAIN = frozenset({int, float, str})  # types from_host returns as they are (not their subclasses: bool, numpy's)
+_PLAIN_ITEMS = _PLAIN | {Sym}  # items of a list from_host returns as it is: a shape with symbolic dims is one
 
 
 def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
@@ -64,9 +65,9 @@ def from_host(value: Any, what: str, budget: Budget, depth: int = 0) -> Any:
     kind = type(value)
     if kind is int:
         return value
-    if kind is list and set(map(type, value)) <= _PLAIN:
-        # the common case (a shape, an ints, floats or strings attribute): already plain, as the items' own
-        # conversion would leave them; formulas never mutate what they read
+    if kind is list and set(map(type, value)) <= _PLAIN_ITEMS:
+        # the common case (a shape, symbolic dims included, an ints, floats or strings attribute): already plain,
+        # as the items' own conversion would leave them, at the same cost; formulas never mutate what they read
         _check_host_length(len(value), what)
         budget.charge(len(value))
         return value

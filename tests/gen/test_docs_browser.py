@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import re
 import shutil
 import socket
@@ -48,11 +49,10 @@ pytestmark = pytest.mark.browser
 SCOREBOARD = 6  # the support pages must read well with six backends' reports (issue 24's scoreboard)
 
 
-@pytest.fixture(scope="module")
-def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _write_reports(folder: Path) -> None:
     """The committed reports, and as many renamed copies of them as make six: the pages are built and looked at
     with six backends whatever number is committed today."""
-    folder = tmp_path_factory.mktemp("reports")
+    folder.mkdir(parents=True)
     committed = sorted((ROOT / "docs" / "reports").glob("*.json"))
     for path in committed:
         shutil.copy(path, folder / path.name)
@@ -61,19 +61,18 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
         data = json.loads(source.read_text(encoding="utf-8"))
         data["backend"] = f"{data['backend']}-copy{k + 1}"
         (folder / f"{data['backend']}.json").write_text(json.dumps(data), encoding="utf-8")
-    return folder
 
 
 def _backends(reports: Path) -> list[str]:
     return sorted(json.loads(p.read_text(encoding="utf-8"))["backend"] for p in reports.glob("*.json"))
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory, reports: Path) -> Path:
-    """The site as `mkdocs build --strict` makes it from freshly generated pages."""
-    tmp = tmp_path_factory.mktemp("site")
+def _build_site(tmp: Path) -> None:
+    """The site as `mkdocs build --strict` makes it from freshly generated pages, in `tmp/site` (its reports in
+    `tmp/reports`)."""
+    _write_reports(tmp / "reports")
     docs = tmp / "docs"
-    assert gen_docs(["--out", str(docs), "--reports", str(reports)]) == 0
+    assert gen_docs(["--out", str(docs), "--reports", str(tmp / "reports")]) == 0
     for page in (ROOT / "docs").glob("*.md"):  # the hand-written pages
         if not (docs / page.name).exists():
             shutil.copy(page, docs / page.name)
@@ -84,10 +83,41 @@ def site(tmp_path_factory: pytest.TempPathFactory, reports: Path) -> Path:
                             "-d", str(tmp / "site")], capture_output=True, text=True, timeout=240,
                            env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
     assert built.returncode == 0, f"mkdocs build --strict failed:\n{built.stdout}\n{built.stderr}"
-    return tmp / "site"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder holding `site` and `reports`, built once per test run: a build takes 20-30 s, and xdist's workers
+    (which each set up a module's fixtures again whenever the module's tests come back to them) share it. Under
+    xdist the first worker to ask builds it in the run's own folder under a lock; the others wait and reuse it."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        tmp = tmp_path_factory.mktemp("docs-site")
+        _build_site(tmp)
+        return tmp
+    import fcntl
+
+    run = tmp_path_factory.getbasetemp().parent  # this run's folder, shared by its workers (pytest-N)
+    tmp = run / "docs-site"
+    with open(run / "docs-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (tmp / "built").is_file():
+            shutil.rmtree(tmp, ignore_errors=True)  # a build another worker began and failed
+            _build_site(tmp)
+            (tmp / "built").write_text("", encoding="utf-8")
+    return tmp
+
+
+@pytest.fixture(scope="session")
+def reports(built: Path) -> Path:
+    return built / "reports"
+
+
+@pytest.fixture(scope="session")
+def site(built: Path) -> Path:
+    return built / "site"
+
+
+@pytest.fixture(scope="session")
 def base_url(site: Path) -> Iterator[str]:
     class QuietHandler(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:

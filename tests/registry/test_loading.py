@@ -182,6 +182,23 @@ def test_the_cache_folder_keeps_a_bounded_number_of_files(tmp_path: Path, monkey
     assert len(list((tmp_path / "cache").glob("registry-*.marshal"))) == cache.KEEP_FILES
 
 
+def test_the_cache_used_last_outlives_newer_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pruning goes by last use: the checkout's registry, loaded again now and then, keeps its cache however many
+    snapshot copies are cached after it (was: by when it was written, so they pushed it out)."""
+    import os
+
+    monkeypatch.setenv("OPSET_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("OPSET_NO_CACHE", raising=False)
+    main_root = _copy_domain(tmp_path / "main", "ai.onnx", ["Relu"])
+    load_registry(main_root)
+    (kept,) = (tmp_path / "cache").glob("registry-*.marshal")
+    os.utime(kept, (1, 1))  # written long ago
+    for i in range(cache.KEEP_FILES + 2):
+        load_registry(main_root)  # a hit, which marks it used
+        load_registry(_copy_domain(tmp_path / f"copy{i}", "ai.onnx", ["Relu"]))  # written, and prunes
+        assert kept.is_file(), f"pruned after {i + 1} newer caches"
+
+
 def test_one_cache_entry_serves_every_folder_outside_the_registry(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPSET_CACHE_DIR", str(tmp_path / "cache"))
