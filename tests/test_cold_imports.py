@@ -63,11 +63,11 @@ def test_help_imports_nothing_heavy(program: str, args: list[str], plugged: bool
     assert heavy == [], f"`{program} {' '.join(args)}` imported {heavy} before it needed them"
 
 
-@pytest.fixture
-def cached(tmp_path: Path) -> dict[str, str]:
-    """An environment whose registry cache is a folder of the test's own, filled by a first run: the shared one may
+@pytest.fixture(scope="module")
+def cached(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """An environment whose registry cache is a folder of this module's own, filled by a first run: the shared one may
     have been pruned by the registries other tests build (a run once found it gone, and built it from YAML)."""
-    env = {**os.environ, "OPSET_CACHE_DIR": str(tmp_path / "cache")}
+    env = {**os.environ, "OPSET_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
     env.pop("OPSET_NO_CACHE", None)
     loaded_by("opset", ["list", "--domain", "tengine"], env)
     return env

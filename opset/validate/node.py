@@ -198,7 +198,7 @@ class NodeCheck:
                 known = scope.values.get(self.node.inputs[pos]) if pos < len(self.node.inputs) else None
                 if known is not None:
                     values[name] = list(known)
-            values_key = tuple(sorted((k, repr(v)) for k, v in values.items()))
+            values_key = tuple(sorted((k, _values_key(v)) for k, v in values.items()))
         # a variadic output's formulas may use how many values the node gives it
         outputs = len(self.node.outputs) if any(p.variadic for p in version.outputs) else None
         types = tuple(f.type if f is not None else None for f in in_facts) if info.uses_types else None
@@ -351,6 +351,18 @@ class NodeCheck:
                                                  f"{format_shape(declared.shape)}")
                     return facts
         return Facts(facts.type, facts.shape, elements)
+
+
+def _values_key(values: list[Any]) -> Hashable:
+    """Known values as a memo key: ints as a tuple of them (a filled tensor's 1,024 of them: its repr cost more than
+    the rest of the node's check), anything else (floats, a variadic input's lists) by its repr, which tells -0.0 from
+    0.0 and keeps NaN equal to itself."""
+    if set(map(type, values)) <= _JUST_INT:
+        return tuple(values)
+    return repr(values)
+
+
+_JUST_INT = frozenset({int})
 
 
 def _formula_shape(f: Facts) -> Any:
