@@ -10,6 +10,8 @@ Same process, same loaded ModelProto, medians over --reps, beside `onnx.checker.
   and its op looked up in a dict, every name it reads defined earlier (by an input, an initializer or an earlier
   node's output), every name it writes new. Still no type, attribute or shape check.
 - `ours_fresh`: `opset.validate.check_model` with everything kept across calls dropped first (`forget_outcomes()`).
+- `onnx_infer`: `onnx.shape_inference.infer_shapes(model, data_prop=True)`, the anchor of the shape-inference goal;
+  `graph/infer` is the `read+graph` floor beside it.
 
 A ratio of a floor to onnx's check that is near or over 1.0 says the goal cannot be met by Python code that reads the
 model through protobuf, whatever it checks; `ours / read+graph` is what checking costs us beyond that floor.
@@ -114,7 +116,7 @@ def main() -> None:
             corpus.append(model)
     print(f"# onnx {onnx.__version__}; medians of {a.reps} (ms); ratios to onnx's full check\n")
     cols = ["model", "nodes", "onnx_ms", "read_ms", "read+graph_ms", "ours_fresh_ms", "read", "read+graph",
-            "ours_fresh", "ours/read+graph"]
+            "ours_fresh", "ours/read+graph", "onnx_infer_ms", "graph/infer"]
     print("| " + " | ".join(cols) + " |\n|" + "---|" * len(cols))
 
     def measure(label: str, models: list[onnx.ModelProto]) -> None:
@@ -129,10 +131,11 @@ def main() -> None:
         read_ms = each(read)
         graph_ms = each(lambda m: read_and_graph(m, ops))
         ours_ms = each(check_model, before=forget_outcomes)
+        infer_ms = each(lambda m: onnx.shape_inference.infer_shapes(m, data_prop=True))
         nodes = sum(len(m.graph.node) for m in models)
         print(f"| {label} | {nodes} | {onnx_ms:.3f} | {read_ms:.3f} | {graph_ms:.3f} | {ours_ms:.3f} | "
               f"{read_ms / onnx_ms:.2f} | {graph_ms / onnx_ms:.2f} | {ours_ms / onnx_ms:.2f} | "
-              f"{ours_ms / graph_ms:.1f} |")
+              f"{ours_ms / graph_ms:.1f} | {infer_ms:.3f} | {graph_ms / infer_ms:.2f} |")
 
     for label, model in rows:
         measure(label, [model])
