@@ -19,9 +19,10 @@ def console() -> int:
     is flushed (`opset.process_end`)."""
     code = main()
     if len(sys.argv) > 1 and sys.argv[1] in _ENDS_AT_ONCE:
-        from opset.process_end import end_process
+        from opset.process_end import end_process, observed
 
-        end_process(code)
+        if not observed():
+            end_process(code)
     return code
 
 

@@ -44,6 +44,14 @@ def test_everything_printed_arrives_with_mains_exit_code(tmp_path: Path, capsys:
     assert expected.count("error [arity]") == 3000
 
 
+def test_a_profiled_run_ends_the_usual_way_and_prints_its_profile(tmp_path: Path) -> None:
+    """`python -m cProfile -m opset.cli validate M` prints its profile after the command: no early end under it."""
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-s", "tottime", "-m", "opset.cli", "validate",
+                           _many_errors(tmp_path, 5)], capture_output=True, cwd=ROOT, timeout=300, check=False)
+    out = done.stdout.decode()  # (cProfile ends with 0 whatever the command's code)
+    assert "5 error(s)" in out and "function calls" in out and "Ordered by: internal time" in out
+
+
 def test_a_usage_error_keeps_its_exit_code() -> None:
     done = _console("validate", "--no-such-option", "m.onnx")
     assert done.returncode == 2
