@@ -230,8 +230,10 @@ class WebDriver:
         return self.call(method, f"/session/{self.session}{path}", body)
 
 
-@pytest.fixture
-def webdriver(chromium: Path, tmp_path: Path) -> Iterator[WebDriver]:
+@pytest.fixture(scope="module")
+def webdriver(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """One browser for the module's tests (starting one took 2 s a test); each test opens its page and sets its
+    window itself."""
     if not CHROMEDRIVER.is_file():
         pytest.skip(f"{CHROMEDRIVER} is not installed (apt-get install -y chromium-driver)")
     with socket.socket() as probe:
@@ -247,7 +249,7 @@ def webdriver(chromium: Path, tmp_path: Path) -> Iterator[WebDriver]:
                     break
             except OSError:
                 time.sleep(0.1)
-        driver.start(tmp_path / "profile", OFFLINE)
+        driver.start(tmp_path_factory.mktemp("chromium-profile"), OFFLINE)
         yield driver
     finally:
         if driver.session:
