@@ -28,13 +28,16 @@ def observed() -> bool:
 
 
 def end_process(code: int) -> NoReturn:
-    """Flush stdout and stderr, then end the process with `code` at once. Output that cannot be written is said on
-    stderr (where it still can be) and ends the process with 120 if it would have ended with 0, as Python does."""
+    """Flush stdout and stderr, then end the process with `code` at once. Output that cannot be written (but for a
+    reader that went away) is said on stderr, where it still can be, and ends the process with 120 if it would have
+    ended with 0, as Python does."""
     for stream in (sys.stdout, sys.stderr):
         if stream is None:
             continue
         try:
             stream.flush()
+        except BrokenPipeError:
+            continue  # the reader went away: as `opset.broken_pipe`, nobody is left to tell
         except OSError as e:
             _say(f"error: could not write the command's output: {e}\n")
             code = code or FLUSH_FAILED
