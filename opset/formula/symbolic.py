@@ -142,6 +142,13 @@ def from_terms(terms: dict[Monomial, Fraction]) -> SymbolicNumber:
     return value
 
 
+def holds_unknown(value: object) -> bool:
+    """Is `value` a dim holding one no one knows, a formula's `unknown('tag')` (an opaque atom `?tag`, alone or
+    in an expression)?"""
+    return type(value) is Sym and any(kind == _OPAQUE and text.startswith("?")
+                                      for monomial in value._terms for (kind, text), _ in monomial)
+
+
 def opaque(text: str) -> Sym:
     """An atom the polynomial arithmetic does not look into, such as ``floor(N/2)``."""
     value = Sym.__new__(Sym)

@@ -9,7 +9,9 @@ from typing import Any, NamedTuple
 from opset.check_ids import INFERENCE_CHECKS, reported_check
 from opset.dtypes import apply_relation
 from opset.errors import ResolutionError
+from opset.formula import Sym
 from opset.formula.graph_value import GraphValue
+from opset.formula.symbolic import holds_unknown
 from opset.infer import UNKNOWN_SHAPE, InferResult, ShapeProblem, infer_shapes, validate_attributes
 from opset.onnx_proto import pb
 from opset.validate.attributes import NO_ATTRIBUTES, NodeAttributes
@@ -259,6 +261,7 @@ class NodeCheck:
         special = ATTRIBUTE_OUTPUTS.get((version.domain, version.name))
         produced: Produced | None = special(attrs.given, input_types) if special is not None else None
         inferred = result.outputs if result is not None else []
+        unknowns: dict[Any, Sym] = {}  # this node's `unknown('tag')` dims -> the run's fresh dims standing for them
         for pos, out in enumerate(self.node.outputs):
             if not out:
                 continue
@@ -286,16 +289,16 @@ class NodeCheck:
             if raw is not None and (is_sequence_type(known_type) or (known_type is None and _nested(raw))):
                 # an element without a shape (a map: ZipMap's sequence of maps) is None
                 listed: list[Any] = list(raw)
-                elements = tuple(None if e is None else tuple(e) for e in listed)
+                elements = tuple(None if e is None else _own_unknowns(tuple(e), unknowns, scope.fresh) for e in listed)
                 shape = common_shape(elements, scope.fresh)
                 if shape is not None:
                     inferred_shape = scope.inferred[out] = shape
             elif raw is not None:
-                shape = inferred_shape = scope.inferred[out] = tuple(raw)
+                shape = inferred_shape = scope.inferred[out] = _own_unknowns(tuple(raw), unknowns, scope.fresh)
             computed = result.values[pos] if result is not None and pos < len(result.values) else None
             written: tuple[Any, ...] | None = None
             if computed is not None:
-                written = scope.values[out] = tuple(computed)
+                written = scope.values[out] = _own_unknowns(tuple(computed), unknowns, scope.fresh)
             if produced is not None and pos == 0:
                 shape = shape if shape is not None else produced.shape
                 if produced.values is not None:
@@ -351,6 +354,16 @@ class NodeCheck:
                                                  f"{format_shape(declared.shape)}")
                     return facts
         return Facts(facts.type, facts.shape, elements)
+
+
+def _own_unknowns(dims: tuple[Any, ...], unknowns: dict[Any, Sym], fresh: FreshDims) -> tuple[Any, ...]:
+    """`dims` with each dim that holds a formula's `unknown('tag')` replaced by a fresh dim of the run, one per
+    distinct dim of this node (TopK's values and indices share their `?k`): the same tag in two nodes is two dims
+    (two NonZero nodes' counts are not equal because their formulas name them alike), and a node drawing fresh
+    dims is checked each time, never replayed (`ModelValidation._check_and_keep`)."""
+    if all(type(d) is int for d in dims) or not any(holds_unknown(d) for d in dims):
+        return dims
+    return tuple(unknowns.setdefault(d, fresh.new()) if holds_unknown(d) else d for d in dims)
 
 
 def _values_key(values: list[Any]) -> Hashable:
