@@ -139,11 +139,28 @@ def _broadcast_pair(left: list[Any], right: list[Any], budget: Budget) -> list[A
             raise FormulaError(f"broadcast() needs shapes of dims, got {type_name(a)} and {type_name(b)}")
         if _is_one(a):
             result.append(b)
-        elif _is_one(b) or equal(a, b, budget):  # a symbolic dim against another one is Undecided
+        elif _is_one(b):
             result.append(a)
         else:
-            raise FormulaError(f"cannot broadcast {format_value(left)} with {format_value(right)}")
+            try:
+                same = equal(a, b, budget)
+            except Undecided:  # a symbolic dim against another dim: what a valid broadcast gives (as onnx infers)
+                result.append(_either(a, b, len(result)))
+                continue
+            if not same:
+                raise FormulaError(f"cannot broadcast {format_value(left)} with {format_value(right)}")
+            result.append(a)
     return result
+
+
+def _either(a: Any, b: Any, position: int) -> Any:
+    """The broadcast of two dims whose equality is not known, neither of them 1: a number against a symbolic dim is
+    the number (the other can only be 1 or equal to it), two symbolic dims a dim nobody knows (either one, or both)."""
+    if is_number(a):
+        return a
+    if is_number(b):
+        return b
+    return symbolic.opaque(f"?broadcast[{position}]")
 
 
 def _is_one(dim: Any) -> bool:
@@ -162,13 +179,21 @@ def format_value(value: Any, limit: int = 80) -> str:
 
 
 def _unknown(args: list[Any], budget: Budget) -> Sym:
-    """A dim whose size depends on values nobody knows here (NonZero's count): an opaque symbol `?<tag>`.
-    Within one evaluation the same tag is the same dim; like the validator's fresh dims, it has no name a
-    model could give it."""
-    tag = _one("unknown", args)
+    """A dim whose size depends on values nobody knows here (NonZero's count): an opaque symbol `?<tag>`, or
+    `?<tag>[i]` for the i-th of several (`unknown('sliced', i)`: each sliced axis its own dim). Within one evaluation
+    the same tag (and index) is the same dim; like the validator's fresh dims, it has no name a model could give it
+    (and the validator gives each node's its own: opset.validate.node)."""
+    if not 1 <= len(args) <= 2:
+        raise FormulaError(f"unknown() takes a tag and an optional index ({len(args)} given)")
+    tag = args[0]
     if not isinstance(tag, str) or not tag:
         raise FormulaError(f"unknown() needs a non-empty string, not {type_name(tag)}")
-    return symbolic.opaque(f"?{tag}")
+    if len(args) == 1:
+        return symbolic.opaque(f"?{tag}")
+    index = args[1]
+    if type(index) is not int:
+        raise FormulaError(f"unknown()'s index must be an int, not {type_name(index)}")
+    return symbolic.opaque(f"?{tag}[{index}]")
 
 
 def _graph(name: str, args: list[Any]) -> GraphValue:

@@ -194,7 +194,10 @@ class _Converter:
             raise self.error("value(...) takes exactly one input name, as in value(X)", node)
         if function in ("type_of", "dtype") and (len(node.args) != 1 or not isinstance(node.args[0], ast.Name)):
             raise self.error(f"{function}(...) takes exactly one input name, as in {function}(X)", node)
-        if function == "unknown" and (len(node.args) != 1 or not isinstance(node.args[0], ast.Constant)
-                                      or not isinstance(node.args[0].value, str) or not node.args[0].value):
-            raise self.error("unknown(...) takes exactly one non-empty string, as in unknown('count')", node)
+        if function == "unknown" and (len(node.args) not in (1, 2) or not isinstance(node.args[0], ast.Constant)
+                                      or not isinstance(node.args[0].value, str) or not node.args[0].value
+                                      or (len(node.args) == 2 and isinstance(node.args[1], ast.Constant)
+                                          and type(node.args[1].value) is not int)):
+            raise self.error("unknown(...) takes a non-empty string, and an index for one of several dims: "
+                             "unknown('count'), unknown('sliced', i)", node)
         return Call(function, tuple(self.convert(arg) for arg in node.args))

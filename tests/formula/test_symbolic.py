@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from opset.formula import FormulaError, Sym, Undecided, evaluate
+from opset.formula.symbolic import holds_unknown
 
 AVERAGE_POOL_SHAPE = (
     "[N, C] + [floor((S[i] + pads[i] + pads[i + r] - kernel_shape[i]) / strides[i]) + 1 for i in range(r)]"
@@ -76,10 +77,14 @@ def test_broadcast_with_symbolic_dims() -> None:
     assert evaluate("broadcast([N, 1, 3], [4, 1])", ENV) == [N, 4, 3]
     assert evaluate("broadcast([N], [N])", ENV) == [N]
     assert evaluate("broadcast([1], [N])", ENV) == [N]
-    with pytest.raises(Undecided):
-        evaluate("broadcast([N], [M])", ENV)
-    with pytest.raises(Undecided):
-        evaluate("broadcast([N], [3])", ENV)
+    # dims whose equality is not known: what a valid broadcast gives, as onnx infers it (was: undecided, so a model's
+    # whole tail of shapes after an Add of [batch, seq] and [batch, ?] had no rank)
+    assert evaluate("broadcast([N], [3])", ENV) == [3]  # N can only be 1 or 3
+    assert evaluate("broadcast([2, N], [M, 5])", ENV) == [2, 5]
+    (either,) = evaluate("broadcast([N], [M])", ENV)
+    assert holds_unknown(either) and not either.symbols  # N, M or both: a dim nobody knows
+    with pytest.raises(FormulaError, match="cannot broadcast"):
+        evaluate("broadcast([N, 2], [M, 3])", ENV)  # a pair known to differ still fails
 
 
 def test_min_max_keep_only_undecided_candidates() -> None:

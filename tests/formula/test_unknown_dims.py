@@ -32,7 +32,16 @@ def test_without_a_fallback_unknown_values_stay_undecided() -> None:
         evaluate("[len(S), sum(1 for x in value(X) if x != 0)]", {"S": [2]})
 
 
-@pytest.mark.parametrize("text", ["unknown()", "unknown(n)", "unknown('')", "unknown('a', 'b')", "unknown(3)"])
-def test_unknown_takes_one_non_empty_string(text: str) -> None:
+@pytest.mark.parametrize("text", ["unknown()", "unknown(n)", "unknown('')", "unknown('a', 'b')", "unknown(3)",
+                                  "unknown('a', 1, 2)", "unknown('a', 1.0)"])
+def test_unknown_takes_a_non_empty_string_and_an_int_index(text: str) -> None:
     with pytest.raises(FormulaError, match="unknown"):
         parse(text)
+
+
+def test_an_index_makes_one_dim_of_several() -> None:
+    dims = evaluate("[unknown('sliced', i) for i in range(3)] + [unknown('sliced', 1), unknown('sliced')]", {})
+    assert len(set(dims[:3])) == 3 and dims[3] == dims[1] and dims[4] not in dims[:3]
+    assert [str(d) for d in dims[:3]] == ["?sliced[0]", "?sliced[1]", "?sliced[2]"]
+    with pytest.raises(FormulaError, match="index must be an int"):
+        evaluate("unknown('sliced', x)", {"x": "a"})

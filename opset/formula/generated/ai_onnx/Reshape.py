@@ -511,139 +511,170 @@ def _f7(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = read_input(ev, 'value', 'shape')
-    t3: list[Any] = [t2]
-    for c4 in iterated(t3):
-        b.steps += 3
+    t1: Any = None
+    u2: Undecided | None = None
+    d3 = False
+    try:
+        b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5: list[Any] = []
-        b.steps += 3
+        t4: list[Any] = []
+        b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = FUNCTIONS['len']([c4], b)
-        t6 = FUNCTIONS['range']([t7], b)
-        for c8 in iterated(t6):
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
+        t5 = read_input(ev, 'value', 'shape')
+        t6: list[Any] = [t5]
+        for c7 in iterated(t6):
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-            b.steps += 2
+            t8: list[Any] = []
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = unary('-', 1)
-            if ((q13 := type(t10)) is int or q13 is str) and type(t11) is q13:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k12 = t10 != t11
-            else:
-                k12 = compare('!=', t10, t11, b)
-            if k12:
-                t9 = True
-            if truthy(t9):
+            t10 = FUNCTIONS['len']([c7], b)
+            t9 = FUNCTIONS['range']([t10], b)
+            for c11 in iterated(t9):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14 = False
+                t12 = False
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                if type(t15) is int:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k16 = t15 == 0
-                else:
-                    k16 = compare('==', t15, 0, b)
-                if k16:
-                    t14 = True
-                t17: Any
-                if truthy(t14):
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t19 = t18[c8] if (type(t18) is list or type(t18) is tuple) and type(c8) is int and -len(t18) <= c8 < len(t18) else item_at(t18, c8)
-                    t17 = t19
-                else:
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t20 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-                    t17 = t20
-                t5.append(t17)
-                check_length(len(t5), 'comprehension')
-        t21: list[Any] = [t5]
-        for c22 in iterated(t21):
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t24 = FUNCTIONS['len']([c4], b)
-            t23 = FUNCTIONS['range']([t24], b)
-            for c25 in iterated(t23):
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t26 = False
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t27 = c4[c25] if (type(c4) is list or type(c4) is tuple) and type(c25) is int and -len(c4) <= c25 < len(c4) else item_at(c4, c25)
+                t13 = c7[c11] if (type(c7) is list or type(c7) is tuple) and type(c11) is int and -len(c7) <= c11 < len(c7) else item_at(c7, c11)
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t28 = unary('-', 1)
-                if ((q30 := type(t27)) is int or q30 is str) and type(t28) is q30:
+                t14 = unary('-', 1)
+                if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k29 = t27 == t28
+                    k15 = t13 != t14
                 else:
-                    k29 = compare('==', t27, t28, b)
-                if k29:
-                    t26 = True
-                t31: Any
-                if truthy(t26):
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t33 = load(ev, 'S')
-                    t32 = FUNCTIONS['prod']([t33], b)
+                    k15 = compare('!=', t13, t14, b)
+                if k15:
+                    t12 = True
+                if truthy(t12):
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t34 = FUNCTIONS['prod']([c22], b)
-                    t35 = r36 if type(t32) is int and type(t34) is int and t34 != 0 and t32 % t34 == 0 and -MAX_INT_MAGNITUDE <= (r36 := t32 // t34) <= MAX_INT_MAGNITUDE else binary('/', t32, t34, b)
-                    t31 = t35
-                else:
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t37 = False
+                    t17 = False
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t38 = c4[c25] if (type(c4) is list or type(c4) is tuple) and type(c25) is int and -len(c4) <= c25 < len(c4) else item_at(c4, c25)
+                    t18 = c7[c11] if (type(c7) is list or type(c7) is tuple) and type(c11) is int and -len(c7) <= c11 < len(c7) else item_at(c7, c11)
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t38) is int:
+                    if type(t18) is int:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        k39 = t38 == 0
+                        k19 = t18 == 0
                     else:
-                        k39 = compare('==', t38, 0, b)
-                    if k39:
-                        t37 = True
-                    t40: Any
-                    if truthy(t37):
+                        k19 = compare('==', t18, 0, b)
+                    if k19:
+                        t17 = True
+                    t20: Any
+                    if truthy(t17):
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t41 = load(ev, 'S')
+                        t21 = load(ev, 'S')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t42 = t41[c25] if (type(t41) is list or type(t41) is tuple) and type(c25) is int and -len(t41) <= c25 < len(t41) else item_at(t41, c25)
-                        t40 = t42
+                        t22 = t21[c11] if (type(t21) is list or type(t21) is tuple) and type(c11) is int and -len(t21) <= c11 < len(t21) else item_at(t21, c11)
+                        t20 = t22
                     else:
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t43 = c4[c25] if (type(c4) is list or type(c4) is tuple) and type(c25) is int and -len(c4) <= c25 < len(c4) else item_at(c4, c25)
-                        t40 = t43
-                    t31 = t40
-                t1.append(t31)
-                check_length(len(t1), 'comprehension')
+                        t23 = c7[c11] if (type(c7) is list or type(c7) is tuple) and type(c11) is int and -len(c7) <= c11 < len(c7) else item_at(c7, c11)
+                        t20 = t23
+                    t8.append(t20)
+                    check_length(len(t8), 'comprehension')
+            t24: list[Any] = [t8]
+            for c25 in iterated(t24):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t27 = FUNCTIONS['len']([c7], b)
+                t26 = FUNCTIONS['range']([t27], b)
+                for c28 in iterated(t26):
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t29 = False
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t30 = c7[c28] if (type(c7) is list or type(c7) is tuple) and type(c28) is int and -len(c7) <= c28 < len(c7) else item_at(c7, c28)
+                    b.steps += 2
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t31 = unary('-', 1)
+                    if ((q33 := type(t30)) is int or q33 is str) and type(t31) is q33:
+                        b.steps += 1
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        k32 = t30 == t31
+                    else:
+                        k32 = compare('==', t30, t31, b)
+                    if k32:
+                        t29 = True
+                    t34: Any
+                    if truthy(t29):
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t36 = load(ev, 'S')
+                        t35 = FUNCTIONS['prod']([t36], b)
+                        b.steps += 2
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t37 = FUNCTIONS['prod']([c25], b)
+                        t38 = r39 if type(t35) is int and type(t37) is int and t37 != 0 and t35 % t37 == 0 and -MAX_INT_MAGNITUDE <= (r39 := t35 // t37) <= MAX_INT_MAGNITUDE else binary('/', t35, t37, b)
+                        t34 = t38
+                    else:
+                        b.steps += 2
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t40 = False
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t41 = c7[c28] if (type(c7) is list or type(c7) is tuple) and type(c28) is int and -len(c7) <= c28 < len(c7) else item_at(c7, c28)
+                        b.steps += 1
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        if type(t41) is int:
+                            b.steps += 1
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            k42 = t41 == 0
+                        else:
+                            k42 = compare('==', t41, 0, b)
+                        if k42:
+                            t40 = True
+                        t43: Any
+                        if truthy(t40):
+                            b.steps += 2
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t44 = load(ev, 'S')
+                            b.steps += 1
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t45 = t44[c28] if (type(t44) is list or type(t44) is tuple) and type(c28) is int and -len(t44) <= c28 < len(t44) else item_at(t44, c28)
+                            t43 = t45
+                        else:
+                            b.steps += 3
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t46 = c7[c28] if (type(c7) is list or type(c7) is tuple) and type(c28) is int and -len(c7) <= c28 < len(c7) else item_at(c7, c28)
+                            t43 = t46
+                        t34 = t43
+                    t4.append(t34)
+                    check_length(len(t4), 'comprehension')
+        t1 = t4
+        d3 = truthy(t1)
+    except Undecided as e47:
+        u2 = e47
+    if not d3:
+        try:
+            b.steps += 1
+            if b.steps > MAX_STEPS: b.charge(0)
+            t48: list[Any] = []
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t50 = load(ev, 'K')
+            t49 = FUNCTIONS['range']([t50], b)
+            for c51 in iterated(t49):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t52 = FUNCTIONS['unknown'](['reshaped', c51], b)
+                t48.append(t52)
+                check_length(len(t48), 'comprehension')
+            t1 = t48
+            d3 = truthy(t1)
+        except Undecided as e53:
+            u2 = e53
+    if not d3 and u2 is not None:
+        raise u2
     return t1
 
 
@@ -987,207 +1018,238 @@ def _f12(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = read_input(ev, 'value', 'shape')
-    t3: list[Any] = [t2]
-    for c4 in iterated(t3):
-        b.steps += 3
+    t1: Any = None
+    u2: Undecided | None = None
+    d3 = False
+    try:
+        b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5: list[Any] = []
-        b.steps += 3
+        t4: list[Any] = []
+        b.steps += 2
         if b.steps > MAX_STEPS: b.charge(0)
-        t7 = FUNCTIONS['len']([c4], b)
-        t6 = FUNCTIONS['range']([t7], b)
-        for c8 in iterated(t6):
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = False
+        t5 = read_input(ev, 'value', 'shape')
+        t6: list[Any] = [t5]
+        for c7 in iterated(t6):
             b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t10 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-            b.steps += 2
+            t8: list[Any] = []
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t11 = unary('-', 1)
-            if ((q13 := type(t10)) is int or q13 is str) and type(t11) is q13:
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k12 = t10 != t11
-            else:
-                k12 = compare('!=', t10, t11, b)
-            if k12:
-                t9 = True
-            if truthy(t9):
+            t10 = FUNCTIONS['len']([c7], b)
+            t9 = FUNCTIONS['range']([t10], b)
+            for c11 in iterated(t9):
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t14: Any = None
-                u15: Undecided | None = None
-                d16 = False
-                try:
+                t12 = False
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t13 = c7[c11] if (type(c7) is list or type(c7) is tuple) and type(c11) is int and -len(c7) <= c11 < len(c7) else item_at(c7, c11)
+                b.steps += 2
+                if b.steps > MAX_STEPS: b.charge(0)
+                t14 = unary('-', 1)
+                if ((q16 := type(t13)) is int or q16 is str) and type(t14) is q16:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t17 = False
-                    b.steps += 3
+                    k15 = t13 != t14
+                else:
+                    k15 = compare('!=', t13, t14, b)
+                if k15:
+                    t12 = True
+                if truthy(t12):
+                    b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t18 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    if type(t18) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k19 = t18 == 0
-                    else:
-                        k19 = compare('==', t18, 0, b)
-                    if k19:
-                        t17 = True
-                    t14 = t17
-                    d16 = not truthy(t14)
-                except Undecided as e20:
-                    u15 = e20
-                if not d16:
+                    t17: Any = None
+                    u18: Undecided | None = None
+                    d19 = False
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t21 = False
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t22 = load(ev, 'allowzero')
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t22) is int:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            k23 = t22 == 0
-                        else:
-                            k23 = compare('==', t22, 0, b)
-                        if k23:
-                            t21 = True
-                        t14 = t21
-                        d16 = not truthy(t14)
-                    except Undecided as e24:
-                        u15 = e24
-                if not d16 and u15 is not None:
-                    raise u15
-                t25: Any
-                if truthy(t14):
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t26 = load(ev, 'S')
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = t26[c8] if (type(t26) is list or type(t26) is tuple) and type(c8) is int and -len(t26) <= c8 < len(t26) else item_at(t26, c8)
-                    t25 = t27
-                else:
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t28 = c4[c8] if (type(c4) is list or type(c4) is tuple) and type(c8) is int and -len(c4) <= c8 < len(c4) else item_at(c4, c8)
-                    t25 = t28
-                t5.append(t25)
-                check_length(len(t5), 'comprehension')
-        t29: list[Any] = [t5]
-        for c30 in iterated(t29):
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t32 = FUNCTIONS['len']([c4], b)
-            t31 = FUNCTIONS['range']([t32], b)
-            for c33 in iterated(t31):
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t34 = False
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t35 = c4[c33] if (type(c4) is list or type(c4) is tuple) and type(c33) is int and -len(c4) <= c33 < len(c4) else item_at(c4, c33)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t36 = unary('-', 1)
-                if ((q38 := type(t35)) is int or q38 is str) and type(t36) is q38:
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    k37 = t35 == t36
-                else:
-                    k37 = compare('==', t35, t36, b)
-                if k37:
-                    t34 = True
-                t39: Any
-                if truthy(t34):
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t41 = load(ev, 'S')
-                    t40 = FUNCTIONS['prod']([t41], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t42 = FUNCTIONS['prod']([c30], b)
-                    t43 = r44 if type(t40) is int and type(t42) is int and t42 != 0 and t40 % t42 == 0 and -MAX_INT_MAGNITUDE <= (r44 := t40 // t42) <= MAX_INT_MAGNITUDE else binary('/', t40, t42, b)
-                    t39 = t43
-                else:
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t45: Any = None
-                    u46: Undecided | None = None
-                    d47 = False
-                    try:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t48 = False
+                        t20 = False
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t49 = c4[c33] if (type(c4) is list or type(c4) is tuple) and type(c33) is int and -len(c4) <= c33 < len(c4) else item_at(c4, c33)
+                        t21 = c7[c11] if (type(c7) is list or type(c7) is tuple) and type(c11) is int and -len(c7) <= c11 < len(c7) else item_at(c7, c11)
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t49) is int:
+                        if type(t21) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k50 = t49 == 0
+                            k22 = t21 == 0
                         else:
-                            k50 = compare('==', t49, 0, b)
-                        if k50:
-                            t48 = True
-                        t45 = t48
-                        d47 = not truthy(t45)
-                    except Undecided as e51:
-                        u46 = e51
-                    if not d47:
+                            k22 = compare('==', t21, 0, b)
+                        if k22:
+                            t20 = True
+                        t17 = t20
+                        d19 = not truthy(t17)
+                    except Undecided as e23:
+                        u18 = e23
+                    if not d19:
                         try:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t52 = False
+                            t24 = False
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t53 = load(ev, 'allowzero')
+                            t25 = load(ev, 'allowzero')
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t53) is int:
+                            if type(t25) is int:
                                 b.steps += 1
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                k54 = t53 == 0
+                                k26 = t25 == 0
                             else:
-                                k54 = compare('==', t53, 0, b)
-                            if k54:
-                                t52 = True
-                            t45 = t52
-                            d47 = not truthy(t45)
-                        except Undecided as e55:
-                            u46 = e55
-                    if not d47 and u46 is not None:
-                        raise u46
-                    t56: Any
-                    if truthy(t45):
+                                k26 = compare('==', t25, 0, b)
+                            if k26:
+                                t24 = True
+                            t17 = t24
+                            d19 = not truthy(t17)
+                        except Undecided as e27:
+                            u18 = e27
+                    if not d19 and u18 is not None:
+                        raise u18
+                    t28: Any
+                    if truthy(t17):
                         b.steps += 2
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t57 = load(ev, 'S')
+                        t29 = load(ev, 'S')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t58 = t57[c33] if (type(t57) is list or type(t57) is tuple) and type(c33) is int and -len(t57) <= c33 < len(t57) else item_at(t57, c33)
-                        t56 = t58
+                        t30 = t29[c11] if (type(t29) is list or type(t29) is tuple) and type(c11) is int and -len(t29) <= c11 < len(t29) else item_at(t29, c11)
+                        t28 = t30
                     else:
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t59 = c4[c33] if (type(c4) is list or type(c4) is tuple) and type(c33) is int and -len(c4) <= c33 < len(c4) else item_at(c4, c33)
-                        t56 = t59
-                    t39 = t56
-                t1.append(t39)
-                check_length(len(t1), 'comprehension')
+                        t31 = c7[c11] if (type(c7) is list or type(c7) is tuple) and type(c11) is int and -len(c7) <= c11 < len(c7) else item_at(c7, c11)
+                        t28 = t31
+                    t8.append(t28)
+                    check_length(len(t8), 'comprehension')
+            t32: list[Any] = [t8]
+            for c33 in iterated(t32):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t35 = FUNCTIONS['len']([c7], b)
+                t34 = FUNCTIONS['range']([t35], b)
+                for c36 in iterated(t34):
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t37 = False
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t38 = c7[c36] if (type(c7) is list or type(c7) is tuple) and type(c36) is int and -len(c7) <= c36 < len(c7) else item_at(c7, c36)
+                    b.steps += 2
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t39 = unary('-', 1)
+                    if ((q41 := type(t38)) is int or q41 is str) and type(t39) is q41:
+                        b.steps += 1
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        k40 = t38 == t39
+                    else:
+                        k40 = compare('==', t38, t39, b)
+                    if k40:
+                        t37 = True
+                    t42: Any
+                    if truthy(t37):
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t44 = load(ev, 'S')
+                        t43 = FUNCTIONS['prod']([t44], b)
+                        b.steps += 2
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t45 = FUNCTIONS['prod']([c33], b)
+                        t46 = r47 if type(t43) is int and type(t45) is int and t45 != 0 and t43 % t45 == 0 and -MAX_INT_MAGNITUDE <= (r47 := t43 // t45) <= MAX_INT_MAGNITUDE else binary('/', t43, t45, b)
+                        t42 = t46
+                    else:
+                        b.steps += 2
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t48: Any = None
+                        u49: Undecided | None = None
+                        d50 = False
+                        try:
+                            b.steps += 1
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t51 = False
+                            b.steps += 3
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t52 = c7[c36] if (type(c7) is list or type(c7) is tuple) and type(c36) is int and -len(c7) <= c36 < len(c7) else item_at(c7, c36)
+                            b.steps += 1
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            if type(t52) is int:
+                                b.steps += 1
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                k53 = t52 == 0
+                            else:
+                                k53 = compare('==', t52, 0, b)
+                            if k53:
+                                t51 = True
+                            t48 = t51
+                            d50 = not truthy(t48)
+                        except Undecided as e54:
+                            u49 = e54
+                        if not d50:
+                            try:
+                                b.steps += 1
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t55 = False
+                                b.steps += 1
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t56 = load(ev, 'allowzero')
+                                b.steps += 1
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                if type(t56) is int:
+                                    b.steps += 1
+                                    if b.steps > MAX_STEPS: b.charge(0)
+                                    k57 = t56 == 0
+                                else:
+                                    k57 = compare('==', t56, 0, b)
+                                if k57:
+                                    t55 = True
+                                t48 = t55
+                                d50 = not truthy(t48)
+                            except Undecided as e58:
+                                u49 = e58
+                        if not d50 and u49 is not None:
+                            raise u49
+                        t59: Any
+                        if truthy(t48):
+                            b.steps += 2
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t60 = load(ev, 'S')
+                            b.steps += 1
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t61 = t60[c36] if (type(t60) is list or type(t60) is tuple) and type(c36) is int and -len(t60) <= c36 < len(t60) else item_at(t60, c36)
+                            t59 = t61
+                        else:
+                            b.steps += 3
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t62 = c7[c36] if (type(c7) is list or type(c7) is tuple) and type(c36) is int and -len(c7) <= c36 < len(c7) else item_at(c7, c36)
+                            t59 = t62
+                        t42 = t59
+                    t4.append(t42)
+                    check_length(len(t4), 'comprehension')
+        t1 = t4
+        d3 = truthy(t1)
+    except Undecided as e63:
+        u2 = e63
+    if not d3:
+        try:
+            b.steps += 1
+            if b.steps > MAX_STEPS: b.charge(0)
+            t64: list[Any] = []
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t66 = load(ev, 'K')
+            t65 = FUNCTIONS['range']([t66], b)
+            for c67 in iterated(t65):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t68 = FUNCTIONS['unknown'](['reshaped', c67], b)
+                t64.append(t68)
+                check_length(len(t64), 'comprehension')
+            t1 = t64
+            d3 = truthy(t1)
+        except Undecided as e69:
+            u2 = e69
+    if not d3 and u2 is not None:
+        raise u2
     return t1
 
 
@@ -1588,12 +1650,12 @@ def _f15(ev: Evaluator) -> Any:
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
     1: ('44a6a6258179f166fd594e82', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, ), ((('S', 'shape'), ('len', 'prod', 'range')), (('data',), ('value',)), (('shape',), ()), (('shape',), ('len',)), (('shape',), ('all',)), (('S', 'shape'), ('all', 'len', 'range')), (('S', 'shape'), ('all', 'len', 'prod', 'range')), )),
-    5: ('ec3df191a5b475a2c392801f', (_f7, _f1, _f8, _f9, _f10, _f11, ), ((('S', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'shape'), ('all', 'len', 'prod', 'range', 'value')), )),
-    13: ('ec3df191a5b475a2c392801f', (_f7, _f1, _f8, _f9, _f10, _f11, ), ((('S', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'shape'), ('all', 'len', 'prod', 'range', 'value')), )),
-    14: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
-    19: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
-    21: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
-    23: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
-    24: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
-    25: ('eca8db70a7216071768b1f66', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    5: ('3377c96a01d6cd2c8bf0e1d4', (_f7, _f1, _f8, _f9, _f10, _f11, ), ((('K', 'S', 'shape'), ('len', 'prod', 'range', 'unknown', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'shape'), ('all', 'len', 'prod', 'range', 'value')), )),
+    13: ('3377c96a01d6cd2c8bf0e1d4', (_f7, _f1, _f8, _f9, _f10, _f11, ), ((('K', 'S', 'shape'), ('len', 'prod', 'range', 'unknown', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'shape'), ('all', 'len', 'prod', 'range', 'value')), )),
+    14: ('b647a20758b47d29be91e92c', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('K', 'S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'unknown', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    19: ('b647a20758b47d29be91e92c', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('K', 'S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'unknown', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    21: ('b647a20758b47d29be91e92c', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('K', 'S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'unknown', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    23: ('b647a20758b47d29be91e92c', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('K', 'S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'unknown', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    24: ('b647a20758b47d29be91e92c', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('K', 'S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'unknown', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
+    25: ('b647a20758b47d29be91e92c', (_f12, _f1, _f8, _f9, _f13, _f14, _f15, ), ((('K', 'S', 'allowzero', 'shape'), ('len', 'prod', 'range', 'unknown', 'value')), (('data',), ('value',)), (('shape',), ('len', 'value')), (('shape',), ('all', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'range', 'value')), (('S', 'allowzero', 'shape'), ('all', 'len', 'prod', 'range', 'value')), (('allowzero', 'shape'), ('value',)), )),
 }

@@ -379,338 +379,462 @@ def _f5(ev: Evaluator) -> Any:
     b = ev.budget
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t1: list[Any] = []
-    b.steps += 2
-    if b.steps > MAX_STEPS: b.charge(0)
-    t2 = read_input(ev, 'value', 'starts')
-    t3: list[Any] = [t2]
-    for c4 in iterated(t3):
-        b.steps += 3
+    t1: Any = None
+    u2: Undecided | None = None
+    d3 = False
+    try:
+        b.steps += 1
         if b.steps > MAX_STEPS: b.charge(0)
-        t5 = read_input(ev, 'value', 'ends')
+        t4: list[Any] = []
+        b.steps += 2
+        if b.steps > MAX_STEPS: b.charge(0)
+        t5 = read_input(ev, 'value', 'starts')
         t6: list[Any] = [t5]
         for c7 in iterated(t6):
-            b.steps += 4
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t8 = False
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            t9 = load(ev, 'steps')
-            b.steps += 1
-            if b.steps > MAX_STEPS: b.charge(0)
-            k10 = compare('==', t9, None, b)
-            if k10:
-                t8 = True
-            t11: Any
-            if truthy(t8):
-                t12: list[Any] = [1]
-                b.steps += 5
+            t8 = read_input(ev, 'value', 'ends')
+            t9: list[Any] = [t8]
+            for c10 in iterated(t9):
+                b.steps += 4
                 if b.steps > MAX_STEPS: b.charge(0)
-                t13 = FUNCTIONS['len']([c4], b)
-                t14 = binary('*', t12, t13, b)
-                t11 = t14
-            else:
+                t11 = False
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t15 = read_input(ev, 'value', 'steps')
-                t11 = t15
-            t16: list[Any] = [t11]
-            for c17 in iterated(t16):
-                b.steps += 3
-                if b.steps > MAX_STEPS: b.charge(0)
-                t18: list[Any] = []
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t19 = False
+                t12 = load(ev, 'steps')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t20 = load(ev, 'axes')
-                b.steps += 1
-                if b.steps > MAX_STEPS: b.charge(0)
-                k21 = compare('==', t20, None, b)
-                if k21:
-                    t19 = True
-                t22: Any
-                if truthy(t19):
-                    b.steps += 3
+                k13 = compare('==', t12, None, b)
+                if k13:
+                    t11 = True
+                t14: Any
+                if truthy(t11):
+                    t15: list[Any] = [1]
+                    b.steps += 5
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t24 = FUNCTIONS['len']([c4], b)
-                    t23 = FUNCTIONS['range']([t24], b)
-                    t22 = t23
+                    t16 = FUNCTIONS['len']([c7], b)
+                    t17 = binary('*', t15, t16, b)
+                    t14 = t17
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t25 = read_input(ev, 'value', 'axes')
-                    t22 = t25
-                for c26 in iterated(t22):
+                    t18 = read_input(ev, 'value', 'steps')
+                    t14 = t18
+                t19: list[Any] = [t14]
+                for c20 in iterated(t19):
                     b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t27 = False
+                    t21: list[Any] = []
                     b.steps += 2
                     if b.steps > MAX_STEPS: b.charge(0)
-                    if type(c26) is int:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        k28 = c26 < 0
-                    else:
-                        k28 = compare('<', c26, 0, b)
-                    if k28:
-                        t27 = True
-                    t29: Any
-                    if truthy(t27):
-                        b.steps += 3
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t30 = load(ev, 'r')
-                        t31 = r32 if type(c26) is int and type(t30) is int and -MAX_INT_MAGNITUDE <= (r32 := c26 + t30) <= MAX_INT_MAGNITUDE else binary('+', c26, t30, b)
-                        t29 = t31
-                    else:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t29 = c26
-                    t18.append(t29)
-                    check_length(len(t18), 'comprehension')
-                t33: list[Any] = [t18]
-                for c34 in iterated(t33):
-                    b.steps += 3
+                    t22 = False
+                    b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t36 = load(ev, 'r')
-                    t35 = FUNCTIONS['range']([t36], b)
-                    for c37 in iterated(t35):
-                        b.steps += 4
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t38: list[Any] = []
+                    t23 = load(ev, 'axes')
+                    b.steps += 1
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    k24 = compare('==', t23, None, b)
+                    if k24:
+                        t22 = True
+                    t25: Any
+                    if truthy(t22):
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t40 = FUNCTIONS['len']([c34], b)
-                        t39 = FUNCTIONS['range']([t40], b)
-                        for c41 in iterated(t39):
-                            b.steps += 2
+                        t27 = FUNCTIONS['len']([c7], b)
+                        t26 = FUNCTIONS['range']([t27], b)
+                        t25 = t26
+                    else:
+                        b.steps += 1
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t28 = read_input(ev, 'value', 'axes')
+                        t25 = t28
+                    for c29 in iterated(t25):
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t30 = False
+                        b.steps += 2
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        if type(c29) is int:
+                            b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t42 = False
+                            k31 = c29 < 0
+                        else:
+                            k31 = compare('<', c29, 0, b)
+                        if k31:
+                            t30 = True
+                        t32: Any
+                        if truthy(t30):
                             b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t43 = c34[c41] if (type(c34) is list or type(c34) is tuple) and type(c41) is int and -len(c34) <= c41 < len(c34) else item_at(c34, c41)
+                            t33 = load(ev, 'r')
+                            t34 = r35 if type(c29) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r35 := c29 + t33) <= MAX_INT_MAGNITUDE else binary('+', c29, t33, b)
+                            t32 = t34
+                        else:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            if ((q45 := type(t43)) is int or q45 is str) and type(c37) is q45:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k44 = t43 == c37
-                            else:
-                                k44 = compare('==', t43, c37, b)
-                            if k44:
-                                t42 = True
-                            if truthy(t42):
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t38.append(c41)
-                                check_length(len(t38), 'comprehension')
+                            t32 = c29
+                        t21.append(t32)
+                        check_length(len(t21), 'comprehension')
+                    t36: list[Any] = [t21]
+                    for c37 in iterated(t36):
                         b.steps += 3
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t46 = FUNCTIONS['len']([c4], b)
-                        t47: list[Any] = [t46]
-                        t48 = binary('+', t38, t47, b)
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t49 = sliced(t48, None, 1, None, b)
-                        for c50 in iterated(t49):
-                            t51: list[Any] = [1]
-                            b.steps += 7
+                        t39 = load(ev, 'r')
+                        t38 = FUNCTIONS['range']([t39], b)
+                        for c40 in iterated(t38):
+                            b.steps += 4
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t52 = binary('+', c17, t51, b)
-                            b.steps += 1
+                            t41: list[Any] = []
+                            b.steps += 3
                             if b.steps > MAX_STEPS: b.charge(0)
-                            t53 = t52[c50] if (type(t52) is list or type(t52) is tuple) and type(c50) is int and -len(t52) <= c50 < len(t52) else item_at(t52, c50)
-                            t54: list[Any] = [t53]
-                            for c55 in iterated(t54):
-                                b.steps += 4
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                t56 = False
+                            t43 = FUNCTIONS['len']([c37], b)
+                            t42 = FUNCTIONS['range']([t43], b)
+                            for c44 in iterated(t42):
                                 b.steps += 2
                                 if b.steps > MAX_STEPS: b.charge(0)
-                                if type(c55) is int:
+                                t45 = False
+                                b.steps += 3
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t46 = c37[c44] if (type(c37) is list or type(c37) is tuple) and type(c44) is int and -len(c37) <= c44 < len(c37) else item_at(c37, c44)
+                                b.steps += 1
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                if ((q48 := type(t46)) is int or q48 is str) and type(c40) is q48:
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    k57 = c55 < 0
+                                    k47 = t46 == c40
                                 else:
-                                    k57 = compare('<', c55, 0, b)
-                                if k57:
-                                    t56 = True
-                                t58: Any
-                                if truthy(t56):
-                                    b.steps += 3
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t59 = load(ev, 'S')
+                                    k47 = compare('==', t46, c40, b)
+                                if k47:
+                                    t45 = True
+                                if truthy(t45):
                                     b.steps += 1
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t60 = t59[c37] if (type(t59) is list or type(t59) is tuple) and type(c37) is int and -len(t59) <= c37 < len(t59) else item_at(t59, c37)
-                                    b.steps += 1
+                                    t41.append(c44)
+                                    check_length(len(t41), 'comprehension')
+                            b.steps += 3
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t49 = FUNCTIONS['len']([c7], b)
+                            t50: list[Any] = [t49]
+                            t51 = binary('+', t41, t50, b)
+                            b.steps += 1
+                            if b.steps > MAX_STEPS: b.charge(0)
+                            t52 = sliced(t51, None, 1, None, b)
+                            for c53 in iterated(t52):
+                                t54: list[Any] = [1]
+                                b.steps += 7
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t55 = binary('+', c20, t54, b)
+                                b.steps += 1
+                                if b.steps > MAX_STEPS: b.charge(0)
+                                t56 = t55[c53] if (type(t55) is list or type(t55) is tuple) and type(c53) is int and -len(t55) <= c53 < len(t55) else item_at(t55, c53)
+                                t57: list[Any] = [t56]
+                                for c58 in iterated(t57):
+                                    b.steps += 4
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t61 = r62 if type(t60) is int and -MAX_INT_MAGNITUDE <= (r62 := t60 - 1) <= MAX_INT_MAGNITUDE else binary('-', t60, 1, b)
-                                    t58 = t61
-                                else:
+                                    t59 = False
                                     b.steps += 2
                                     if b.steps > MAX_STEPS: b.charge(0)
-                                    t63 = load(ev, 'S')
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t64 = t63[c37] if (type(t63) is list or type(t63) is tuple) and type(c37) is int and -len(t63) <= c37 < len(t63) else item_at(t63, c37)
-                                    t58 = t64
-                                t65: list[Any] = [t58]
-                                for c66 in iterated(t65):
-                                    t69: list[Any] = [0]
-                                    b.steps += 10
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t70 = binary('+', c4, t69, b)
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t71 = t70[c50] if (type(t70) is list or type(t70) is tuple) and type(c50) is int and -len(t70) <= c50 < len(t70) else item_at(t70, c50)
-                                    b.steps += 2
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t72 = False
-                                    t73: list[Any] = [0]
-                                    b.steps += 5
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t74 = binary('+', c4, t73, b)
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t75 = t74[c50] if (type(t74) is list or type(t74) is tuple) and type(c50) is int and -len(t74) <= c50 < len(t74) else item_at(t74, c50)
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    if type(t75) is int:
+                                    if type(c58) is int:
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        k76 = t75 < 0
+                                        k60 = c58 < 0
                                     else:
-                                        k76 = compare('<', t75, 0, b)
-                                    if k76:
-                                        t72 = True
-                                    t77: Any
-                                    if truthy(t72):
+                                        k60 = compare('<', c58, 0, b)
+                                    if k60:
+                                        t59 = True
+                                    t61: Any
+                                    if truthy(t59):
+                                        b.steps += 3
+                                        if b.steps > MAX_STEPS: b.charge(0)
+                                        t62 = load(ev, 'S')
+                                        b.steps += 1
+                                        if b.steps > MAX_STEPS: b.charge(0)
+                                        t63 = t62[c40] if (type(t62) is list or type(t62) is tuple) and type(c40) is int and -len(t62) <= c40 < len(t62) else item_at(t62, c40)
+                                        b.steps += 1
+                                        if b.steps > MAX_STEPS: b.charge(0)
+                                        t64 = r65 if type(t63) is int and -MAX_INT_MAGNITUDE <= (r65 := t63 - 1) <= MAX_INT_MAGNITUDE else binary('-', t63, 1, b)
+                                        t61 = t64
+                                    else:
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t78 = load(ev, 'S')
+                                        t66 = load(ev, 'S')
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t79 = t78[c37] if (type(t78) is list or type(t78) is tuple) and type(c37) is int and -len(t78) <= c37 < len(t78) else item_at(t78, c37)
-                                        t77 = t79
-                                    else:
-                                        b.steps += 1
-                                        if b.steps > MAX_STEPS: b.charge(0)
-                                        t77 = 0
-                                    t80 = r81 if type(t71) is int and type(t77) is int and -MAX_INT_MAGNITUDE <= (r81 := t71 + t77) <= MAX_INT_MAGNITUDE else binary('+', t71, t77, b)
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t68 = FUNCTIONS['max']([t80, 0], b)
-                                    b.steps += 1
-                                    if b.steps > MAX_STEPS: b.charge(0)
-                                    t67 = FUNCTIONS['min']([t68, c66], b)
-                                    t82: list[Any] = [t67]
-                                    for c83 in iterated(t82):
-                                        t86: list[Any] = [0]
+                                        t67 = t66[c40] if (type(t66) is list or type(t66) is tuple) and type(c40) is int and -len(t66) <= c40 < len(t66) else item_at(t66, c40)
+                                        t61 = t67
+                                    t68: list[Any] = [t61]
+                                    for c69 in iterated(t68):
+                                        t72: list[Any] = [0]
                                         b.steps += 10
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t87 = binary('+', c7, t86, b)
+                                        t73 = binary('+', c7, t72, b)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t88 = t87[c50] if (type(t87) is list or type(t87) is tuple) and type(c50) is int and -len(t87) <= c50 < len(t87) else item_at(t87, c50)
+                                        t74 = t73[c53] if (type(t73) is list or type(t73) is tuple) and type(c53) is int and -len(t73) <= c53 < len(t73) else item_at(t73, c53)
                                         b.steps += 2
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t89 = False
-                                        t90: list[Any] = [0]
+                                        t75 = False
+                                        t76: list[Any] = [0]
                                         b.steps += 5
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t91 = binary('+', c7, t90, b)
+                                        t77 = binary('+', c7, t76, b)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t92 = t91[c50] if (type(t91) is list or type(t91) is tuple) and type(c50) is int and -len(t91) <= c50 < len(t91) else item_at(t91, c50)
+                                        t78 = t77[c53] if (type(t77) is list or type(t77) is tuple) and type(c53) is int and -len(t77) <= c53 < len(t77) else item_at(t77, c53)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        if type(t92) is int:
+                                        if type(t78) is int:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            k93 = t92 < 0
+                                            k79 = t78 < 0
                                         else:
-                                            k93 = compare('<', t92, 0, b)
-                                        if k93:
-                                            t89 = True
-                                        t94: Any
-                                        if truthy(t89):
+                                            k79 = compare('<', t78, 0, b)
+                                        if k79:
+                                            t75 = True
+                                        t80: Any
+                                        if truthy(t75):
                                             b.steps += 2
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t95 = load(ev, 'S')
+                                            t81 = load(ev, 'S')
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t96 = t95[c37] if (type(t95) is list or type(t95) is tuple) and type(c37) is int and -len(t95) <= c37 < len(t95) else item_at(t95, c37)
-                                            t94 = t96
+                                            t82 = t81[c40] if (type(t81) is list or type(t81) is tuple) and type(c40) is int and -len(t81) <= c40 < len(t81) else item_at(t81, c40)
+                                            t80 = t82
                                         else:
                                             b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t94 = 0
-                                        t97 = r98 if type(t88) is int and type(t94) is int and -MAX_INT_MAGNITUDE <= (r98 := t88 + t94) <= MAX_INT_MAGNITUDE else binary('+', t88, t94, b)
-                                        b.steps += 2
-                                        if b.steps > MAX_STEPS: b.charge(0)
-                                        t99 = False
-                                        b.steps += 2
-                                        if b.steps > MAX_STEPS: b.charge(0)
-                                        if type(c55) is int:
-                                            b.steps += 1
-                                            if b.steps > MAX_STEPS: b.charge(0)
-                                            k100 = c55 < 0
-                                        else:
-                                            k100 = compare('<', c55, 0, b)
-                                        if k100:
-                                            t99 = True
-                                        t101: Any
-                                        if truthy(t99):
-                                            b.steps += 2
-                                            if b.steps > MAX_STEPS: b.charge(0)
-                                            t102 = unary('-', 1)
-                                            t101 = t102
-                                        else:
-                                            b.steps += 1
-                                            if b.steps > MAX_STEPS: b.charge(0)
-                                            t101 = 0
-                                        t85 = FUNCTIONS['max']([t97, t101], b)
+                                            t80 = 0
+                                        t83 = r84 if type(t74) is int and type(t80) is int and -MAX_INT_MAGNITUDE <= (r84 := t74 + t80) <= MAX_INT_MAGNITUDE else binary('+', t74, t80, b)
                                         b.steps += 1
                                         if b.steps > MAX_STEPS: b.charge(0)
-                                        t84 = FUNCTIONS['min']([t85, c66], b)
-                                        t103: list[Any] = [t84]
-                                        for c104 in iterated(t103):
-                                            b.steps += 3
+                                        t71 = FUNCTIONS['max']([t83, 0], b)
+                                        b.steps += 1
+                                        if b.steps > MAX_STEPS: b.charge(0)
+                                        t70 = FUNCTIONS['min']([t71, c69], b)
+                                        t85: list[Any] = [t70]
+                                        for c86 in iterated(t85):
+                                            t89: list[Any] = [0]
+                                            b.steps += 10
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t105 = False
-                                            b.steps += 3
+                                            t90 = binary('+', c10, t89, b)
+                                            b.steps += 1
                                             if b.steps > MAX_STEPS: b.charge(0)
-                                            t106 = FUNCTIONS['len']([c4], b)
-                                            if ((q108 := type(c50)) is int or q108 is str) and type(t106) is q108:
+                                            t91 = t90[c53] if (type(t90) is list or type(t90) is tuple) and type(c53) is int and -len(t90) <= c53 < len(t90) else item_at(t90, c53)
+                                            b.steps += 2
+                                            if b.steps > MAX_STEPS: b.charge(0)
+                                            t92 = False
+                                            t93: list[Any] = [0]
+                                            b.steps += 5
+                                            if b.steps > MAX_STEPS: b.charge(0)
+                                            t94 = binary('+', c10, t93, b)
+                                            b.steps += 1
+                                            if b.steps > MAX_STEPS: b.charge(0)
+                                            t95 = t94[c53] if (type(t94) is list or type(t94) is tuple) and type(c53) is int and -len(t94) <= c53 < len(t94) else item_at(t94, c53)
+                                            b.steps += 1
+                                            if b.steps > MAX_STEPS: b.charge(0)
+                                            if type(t95) is int:
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                k107 = c50 == t106
+                                                k96 = t95 < 0
                                             else:
-                                                k107 = compare('==', c50, t106, b)
-                                            if k107:
-                                                t105 = True
-                                            t109: Any
-                                            if truthy(t105):
+                                                k96 = compare('<', t95, 0, b)
+                                            if k96:
+                                                t92 = True
+                                            t97: Any
+                                            if truthy(t92):
                                                 b.steps += 2
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t110 = load(ev, 'S')
+                                                t98 = load(ev, 'S')
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t111 = t110[c37] if (type(t110) is list or type(t110) is tuple) and type(c37) is int and -len(t110) <= c37 < len(t110) else item_at(t110, c37)
-                                                t109 = t111
+                                                t99 = t98[c40] if (type(t98) is list or type(t98) is tuple) and type(c40) is int and -len(t98) <= c40 < len(t98) else item_at(t98, c40)
+                                                t97 = t99
                                             else:
-                                                b.steps += 7
-                                                if b.steps > MAX_STEPS: b.charge(0)
-                                                t114 = r115 if type(c104) is int and type(c83) is int and -MAX_INT_MAGNITUDE <= (r115 := c104 - c83) <= MAX_INT_MAGNITUDE else binary('-', c104, c83, b)
                                                 b.steps += 1
                                                 if b.steps > MAX_STEPS: b.charge(0)
-                                                t113 = -(-t114 // c55) if type(t114) is int and -MAX_INT_MAGNITUDE <= t114 <= MAX_INT_MAGNITUDE and type(c55) is int and -MAX_INT_MAGNITUDE <= c55 <= MAX_INT_MAGNITUDE and c55 != 0 else FUNCTIONS['ceil']([binary('/', t114, c55, b)], b)
-                                                t112 = FUNCTIONS['max']([0, t113], b)
-                                                t109 = t112
-                                            t1.append(t109)
-                                            check_length(len(t1), 'comprehension')
+                                                t97 = 0
+                                            t100 = r101 if type(t91) is int and type(t97) is int and -MAX_INT_MAGNITUDE <= (r101 := t91 + t97) <= MAX_INT_MAGNITUDE else binary('+', t91, t97, b)
+                                            b.steps += 2
+                                            if b.steps > MAX_STEPS: b.charge(0)
+                                            t102 = False
+                                            b.steps += 2
+                                            if b.steps > MAX_STEPS: b.charge(0)
+                                            if type(c58) is int:
+                                                b.steps += 1
+                                                if b.steps > MAX_STEPS: b.charge(0)
+                                                k103 = c58 < 0
+                                            else:
+                                                k103 = compare('<', c58, 0, b)
+                                            if k103:
+                                                t102 = True
+                                            t104: Any
+                                            if truthy(t102):
+                                                b.steps += 2
+                                                if b.steps > MAX_STEPS: b.charge(0)
+                                                t105 = unary('-', 1)
+                                                t104 = t105
+                                            else:
+                                                b.steps += 1
+                                                if b.steps > MAX_STEPS: b.charge(0)
+                                                t104 = 0
+                                            t88 = FUNCTIONS['max']([t100, t104], b)
+                                            b.steps += 1
+                                            if b.steps > MAX_STEPS: b.charge(0)
+                                            t87 = FUNCTIONS['min']([t88, c69], b)
+                                            t106: list[Any] = [t87]
+                                            for c107 in iterated(t106):
+                                                b.steps += 3
+                                                if b.steps > MAX_STEPS: b.charge(0)
+                                                t108 = False
+                                                b.steps += 3
+                                                if b.steps > MAX_STEPS: b.charge(0)
+                                                t109 = FUNCTIONS['len']([c7], b)
+                                                if ((q111 := type(c53)) is int or q111 is str) and type(t109) is q111:
+                                                    b.steps += 1
+                                                    if b.steps > MAX_STEPS: b.charge(0)
+                                                    k110 = c53 == t109
+                                                else:
+                                                    k110 = compare('==', c53, t109, b)
+                                                if k110:
+                                                    t108 = True
+                                                t112: Any
+                                                if truthy(t108):
+                                                    b.steps += 2
+                                                    if b.steps > MAX_STEPS: b.charge(0)
+                                                    t113 = load(ev, 'S')
+                                                    b.steps += 1
+                                                    if b.steps > MAX_STEPS: b.charge(0)
+                                                    t114 = t113[c40] if (type(t113) is list or type(t113) is tuple) and type(c40) is int and -len(t113) <= c40 < len(t113) else item_at(t113, c40)
+                                                    t112 = t114
+                                                else:
+                                                    b.steps += 7
+                                                    if b.steps > MAX_STEPS: b.charge(0)
+                                                    t117 = r118 if type(c107) is int and type(c86) is int and -MAX_INT_MAGNITUDE <= (r118 := c107 - c86) <= MAX_INT_MAGNITUDE else binary('-', c107, c86, b)
+                                                    b.steps += 1
+                                                    if b.steps > MAX_STEPS: b.charge(0)
+                                                    t116 = -(-t117 // c58) if type(t117) is int and -MAX_INT_MAGNITUDE <= t117 <= MAX_INT_MAGNITUDE and type(c58) is int and -MAX_INT_MAGNITUDE <= c58 <= MAX_INT_MAGNITUDE and c58 != 0 else FUNCTIONS['ceil']([binary('/', t117, c58, b)], b)
+                                                    t115 = FUNCTIONS['max']([0, t116], b)
+                                                    t112 = t115
+                                                t4.append(t112)
+                                                check_length(len(t4), 'comprehension')
+        t1 = t4
+        d3 = truthy(t1)
+    except Undecided as e119:
+        u2 = e119
+    if not d3:
+        try:
+            b.steps += 1
+            if b.steps > MAX_STEPS: b.charge(0)
+            t120: list[Any] = []
+            b.steps += 3
+            if b.steps > MAX_STEPS: b.charge(0)
+            t121 = False
+            b.steps += 1
+            if b.steps > MAX_STEPS: b.charge(0)
+            t122 = load(ev, 'axes')
+            b.steps += 1
+            if b.steps > MAX_STEPS: b.charge(0)
+            k123 = compare('!=', t122, None, b)
+            if k123:
+                t121 = True
+            t124: Any
+            if truthy(t121):
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t125: list[Any] = []
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t126 = read_input(ev, 'value', 'axes')
+                for c127 in iterated(t126):
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t128 = False
+                    b.steps += 2
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    if type(c127) is int:
+                        b.steps += 1
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        k129 = c127 < 0
+                    else:
+                        k129 = compare('<', c127, 0, b)
+                    if k129:
+                        t128 = True
+                    t130: Any
+                    if truthy(t128):
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t131 = load(ev, 'r')
+                        t132 = r133 if type(c127) is int and type(t131) is int and -MAX_INT_MAGNITUDE <= (r133 := c127 + t131) <= MAX_INT_MAGNITUDE else binary('+', c127, t131, b)
+                        t130 = t132
+                    else:
+                        b.steps += 1
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t130 = c127
+                    t125.append(t130)
+                    check_length(len(t125), 'comprehension')
+                t124 = t125
+            else:
+                b.steps += 2
+                if b.steps > MAX_STEPS: b.charge(0)
+                t135 = load(ev, 'K')
+                t134 = FUNCTIONS['range']([t135], b)
+                t124 = t134
+            t136: list[Any] = [t124]
+            for c137 in iterated(t136):
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t139 = load(ev, 'r')
+                t138 = FUNCTIONS['range']([t139], b)
+                for c140 in iterated(t138):
+                    b.steps += 3
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t141 = False
+                    b.steps += 2
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    k142 = compare('not in', c140, c137, b)
+                    if k142:
+                        t141 = True
+                    t143: Any
+                    if truthy(t141):
+                        b.steps += 2
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t144 = load(ev, 'S')
+                        b.steps += 1
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t145 = t144[c140] if (type(t144) is list or type(t144) is tuple) and type(c140) is int and -len(t144) <= c140 < len(t144) else item_at(t144, c140)
+                        t143 = t145
+                    else:
+                        b.steps += 3
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        t146 = FUNCTIONS['unknown'](['sliced', c140], b)
+                        t143 = t146
+                    t120.append(t143)
+                    check_length(len(t120), 'comprehension')
+            t1 = t120
+            d3 = truthy(t1)
+        except Undecided as e147:
+            u2 = e147
+        if not d3:
+            try:
+                b.steps += 1
+                if b.steps > MAX_STEPS: b.charge(0)
+                t148: list[Any] = []
+                b.steps += 2
+                if b.steps > MAX_STEPS: b.charge(0)
+                t150 = load(ev, 'r')
+                t149 = FUNCTIONS['range']([t150], b)
+                for c151 in iterated(t149):
+                    b.steps += 4
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t152 = FUNCTIONS['unknown'](['sliced', c151], b)
+                    t148.append(t152)
+                    check_length(len(t148), 'comprehension')
+                t1 = t148
+                d3 = truthy(t1)
+            except Undecided as e153:
+                u2 = e153
+    if not d3 and u2 is not None:
+        raise u2
     return t1
 
 
@@ -949,7 +1073,7 @@ def _f7(ev: Evaluator) -> Any:
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
     1: ('0d9732d7f39159c8a15c29c8', (_f0, _f1, _f1, _f2, _f3, _i0, _i1, _f4, _i2, ), ((('starts',), ('len', 'range')), (('starts',), ('len',)), (('starts',), ('len',)), (('S', 'ax', 'ends', 'r', 'starts'), ('len', 'max', 'min', 'range')), (('axes', 'data', 'ends', 'starts'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ()), (('axes', 'r'), ('all',)), (('ax',), ('all', 'len', 'range')), )),
-    10: ('70d455e69905552691426015', (_f5, _f6, _i0, _i3, _i4, _f7, ), ((('S', 'axes', 'ends', 'r', 'starts', 'steps'), ('ceil', 'len', 'max', 'min', 'range', 'value')), (('axes', 'data', 'ends', 'starts', 'steps'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('steps',), ('all', 'value')), )),
-    11: ('70d455e69905552691426015', (_f5, _f6, _i0, _i3, _i4, _f7, ), ((('S', 'axes', 'ends', 'r', 'starts', 'steps'), ('ceil', 'len', 'max', 'min', 'range', 'value')), (('axes', 'data', 'ends', 'starts', 'steps'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('steps',), ('all', 'value')), )),
-    13: ('70d455e69905552691426015', (_f5, _f6, _i0, _i3, _i4, _f7, ), ((('S', 'axes', 'ends', 'r', 'starts', 'steps'), ('ceil', 'len', 'max', 'min', 'range', 'value')), (('axes', 'data', 'ends', 'starts', 'steps'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('steps',), ('all', 'value')), )),
+    10: ('2b42acbc630b3d462017baa5', (_f5, _f6, _i0, _i3, _i4, _f7, ), ((('K', 'S', 'axes', 'ends', 'r', 'starts', 'steps'), ('ceil', 'len', 'max', 'min', 'range', 'unknown', 'value')), (('axes', 'data', 'ends', 'starts', 'steps'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('steps',), ('all', 'value')), )),
+    11: ('2b42acbc630b3d462017baa5', (_f5, _f6, _i0, _i3, _i4, _f7, ), ((('K', 'S', 'axes', 'ends', 'r', 'starts', 'steps'), ('ceil', 'len', 'max', 'min', 'range', 'unknown', 'value')), (('axes', 'data', 'ends', 'starts', 'steps'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('steps',), ('all', 'value')), )),
+    13: ('2b42acbc630b3d462017baa5', (_f5, _f6, _i0, _i3, _i4, _f7, ), ((('K', 'S', 'axes', 'ends', 'r', 'starts', 'steps'), ('ceil', 'len', 'max', 'min', 'range', 'unknown', 'value')), (('axes', 'data', 'ends', 'starts', 'steps'), ('len', 'value')), (('S',), ('len',)), (('axes', 'r'), ('all', 'value')), (('axes', 'r'), ('all', 'len', 'range', 'value')), (('steps',), ('all', 'value')), )),
 }
