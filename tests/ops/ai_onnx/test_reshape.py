@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from opset.formula import Sym
+from opset.formula.symbolic import holds_unknown
 from tests.helpers import (
     OracleCase,
     Seeded,
@@ -79,9 +80,13 @@ test_shape_formula_matches_onnx = shape_tests(SHAPES)
 test_invalid_node_reports_the_check = rejection_tests(REJECTED)
 
 
-def test_unknown_shape_values_leave_the_output_unknown() -> None:
+def test_unknown_shape_values_give_the_rank_of_the_shape_input() -> None:
+    """As onnx infers it: the output has as many dims as the shape input has values, each one unknown (was: no
+    shape at all, and none for anything computed from it)."""
     result = inferred(version("ai.onnx", OP, 14), [[2, 3], [2]])
-    assert result.outputs == [None] and result.problems == []
+    assert result.problems == []
+    (shape,) = result.outputs
+    assert shape is not None and len(shape) == 2 and all(holds_unknown(d) for d in shape) and shape[0] != shape[1]
 
 
 def test_symbolic_batch_dim() -> None:
