@@ -17,12 +17,17 @@ Run:  python bench/cold_cli.py [--rounds 3] [--models alexnet,densenet121]
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import onnx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.light import light_name, light_paths
 
 HELP_GOAL_MS = 100.0
 
@@ -50,13 +55,10 @@ def main() -> None:
     ap.add_argument("--models", default="", help="comma-separated light model names (default: all of them)")
     a = ap.parse_args()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    import onnx
-
-    light = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
-    paths = sorted(glob.glob(f"{light}/light_*.onnx"))
+    paths = [str(p) for p in light_paths()]
     wanted = [m for m in a.models.split(",") if m]
     if wanted:
-        paths = [p for p in paths if os.path.basename(p)[6:-5] in wanted]
+        paths = [p for p in paths if light_name(p) in wanted]
     opset, conform = _script("opset"), _script("conform")
     commands: dict[str, list[str]] = {
         "python -c pass": [sys.executable, "-c", "pass"],
@@ -65,7 +67,7 @@ def main() -> None:
         "opset run --help": [opset, "run", "--help"],
     }
     for p in paths:
-        name = os.path.basename(p)[6:-5]
+        name = light_name(p)
         commands[f"opset validate {name}"] = [opset, "validate", p]
         commands[f"onnx full check {name}"] = [sys.executable, "-c",
                                                f"import onnx; onnx.checker.check_model({p!r}, full_check=True)"]
@@ -85,7 +87,7 @@ def main() -> None:
         print(f"| {label} | {best[label]:.0f} | {best[label] / HELP_GOAL_MS:.2f} of the {HELP_GOAL_MS:.0f} ms goal |")
     ours_total = onnx_total = 0.0
     for p in paths:
-        name = os.path.basename(p)[6:-5]
+        name = light_name(p)
         ours, theirs = best[f"opset validate {name}"], best[f"onnx full check {name}"]
         ours_total += ours
         onnx_total += theirs

@@ -35,6 +35,7 @@ import onnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.light import light_name, light_paths
 from bench.validate import chain_model, median_ms
 from opset.validate import check_model, default_registry, forget_outcomes
 
@@ -90,12 +91,6 @@ def read_and_graph(model: onnx.ModelProto, ops: dict[tuple[str, str], int]) -> l
     return out
 
 
-def light_models() -> list[tuple[str, onnx.ModelProto]]:
-    folder = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
-    return [(os.path.basename(p)[len("light_"):-len(".onnx")], onnx.load(p))
-            for p in sorted(glob.glob(os.path.join(folder, "light_*.onnx")))]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=7)
@@ -104,7 +99,7 @@ def main() -> None:
     a = ap.parse_args()
     default_registry()
     ops = {(s.domain, s.name): s.since_version for s in onnx.defs.get_all_schemas()}
-    rows = [*light_models(), (f"chain {a.nodes}", chain_model(a.nodes))]
+    rows = [*((light_name(p), onnx.load(str(p))) for p in light_paths()), (f"chain {a.nodes}", chain_model(a.nodes))]
     corpus: list[onnx.ModelProto] = []
     if a.corpus:
         for path in sorted(glob.glob(os.path.join(a.corpus, "**", "*.onnx"), recursive=True)):

@@ -14,13 +14,14 @@ Run: python bench/formulas.py [--reps 7]
 from __future__ import annotations
 
 import argparse
-import glob
 import json
-import os
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def _measure(mode: str, reps: int) -> dict[str, tuple[float, float]]:
@@ -32,11 +33,10 @@ def _measure(mode: str, reps: int) -> dict[str, tuple[float, float]]:
         import opset.generated_formulas
 
         opset.generated_formulas.attach = lambda version: False
+    from bench.light import light_name, light_paths
     from opset.validate import check_model, forget_outcomes
 
-    light = os.path.join(os.path.dirname(onnx.backend.test.__file__), "data", "light")
-    paths = sorted(glob.glob(f"{light}/*.onnx"))
-    models = {os.path.basename(p)[len("light_"):-len(".onnx")]: onnx.load(p) for p in paths}
+    models = {light_name(p): onnx.load(str(p)) for p in light_paths()}
     for model in models.values():
         check_model(model)  # warm: formulas compiled, versions planned
     found: dict[str, tuple[float, float]] = {}

@@ -19,7 +19,6 @@ Run: python bench/infer.py [--reps 5] [--corpus build/real-models] [--no-light]
 from __future__ import annotations
 
 import argparse
-import glob
 import multiprocessing
 import os
 import sys
@@ -30,6 +29,7 @@ import onnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.light import light_name, light_paths
 from bench.validate import median_ms, ort_optimized
 from opset.validate import check_model, forget_outcomes
 from opset.validate.facts import Facts
@@ -96,11 +96,10 @@ def _light_variant(path: str, kind: str) -> bytes:
 
 def light_variants() -> list[tuple[str, onnx.ModelProto]]:
     """Made in a child process: importing onnxruntime here would slow this process's Python work (bench/validate.py)."""
-    light = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
-    jobs = [(p, kind) for p in sorted(glob.glob(f"{light}/*.onnx")) for kind in ("ort all", "quantized")]
+    jobs = [(str(p), kind) for p in light_paths() for kind in ("ort all", "quantized")]
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         made = pool.starmap(_light_variant, jobs)
-    return [(f"{os.path.basename(p)[6:-5]} {kind}", onnx.load_from_string(data))
+    return [(f"{light_name(p)} {kind}", onnx.load_from_string(data))
             for (p, kind), data in zip(jobs, made, strict=True)]
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import glob
 import multiprocessing
 import os
 import pstats
@@ -50,6 +49,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.light import LIGHT, light_name, light_paths
 from opset.validate import check_model, forget_outcomes
 
 
@@ -185,10 +185,9 @@ def main() -> None:
     default_registry()  # the registry check_model uses, loaded before timing (onnx's schemas are static)
     print(f"# onnx {onnx.__version__}; registry load {1e3 * (time.perf_counter() - t):.0f} ms; "
           f"reps {a.reps} (median ms)\n")
-    light = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
-    rows = [row(os.path.basename(p)[6:-5], onnx.load(p), a.reps) for p in sorted(glob.glob(f"{light}/*.onnx"))]
+    rows = [row(light_name(p), onnx.load(str(p)), a.reps) for p in light_paths()]
     for model, level in (("squeezenet", "ORT_ENABLE_EXTENDED"), ("inception_v1", "ORT_ENABLE_ALL")):
-        optimized = ort_optimized_apart(os.path.join(light, f"light_{model}.onnx"), level)
+        optimized = ort_optimized_apart(str(LIGHT / f"light_{model}.onnx"), level)
         rows.append(row(f"{model} ort {level[11:].lower()}", optimized, a.reps))
     chain = chain_model(a.nodes)
     rows.append(row(f"chain {a.nodes}", chain, max(1, min(a.reps, 3))))
@@ -205,7 +204,7 @@ def main() -> None:
         print_table(corpus)
         print_totals(f"{a.corpus}, the models onnx's checker finished", [r for r in corpus if r["timed"]])
     if a.profile:
-        for model in (chain, onnx.load(os.path.join(light, "light_inception_v1.onnx"))):
+        for model in (chain, onnx.load(str(LIGHT / "light_inception_v1.onnx"))):
             forget_outcomes()  # the profile of a fresh validation: every signature checked
             prof = cProfile.Profile()
             prof.enable()

@@ -366,6 +366,9 @@ def _own_unknowns(dims: tuple[Any, ...], unknowns: dict[Any, Sym], fresh: FreshD
     return tuple(unknowns.setdefault(d, fresh.new()) if holds_unknown(d) else d for d in dims)
 
 
+_JUST_INT = frozenset({int})
+
+
 def _values_key(values: list[Any]) -> Hashable:
     """Known values as a memo key: ints as a tuple of them (a filled tensor's 1,024 of them: its repr cost more than
     the rest of the node's check), anything else (floats, a variadic input's lists) by its repr, which tells -0.0 from
@@ -373,9 +376,6 @@ def _values_key(values: list[Any]) -> Hashable:
     if set(map(type, values)) <= _JUST_INT:
         return tuple(values)
     return repr(values)
-
-
-_JUST_INT = frozenset({int})
 
 
 def _formula_shape(f: Facts) -> Any:

@@ -39,3 +39,16 @@ def test_a_nodes_outputs_share_its_unknown_dim() -> None:
 def test_no_formula_tag_reaches_the_facts() -> None:
     facts = check_model(_model()).facts
     assert not [(n, f.shape) for n, f in facts.items() if any(holds_unknown(d) for d in f.shape or ())]
+
+
+def test_a_rank_nine_expand_without_its_shape_values_has_nine_unknown_dims() -> None:
+    """Was: Expand's formula listed eight literal tags, so a ninth dim was an index error, reported as an error
+    of a valid node (its formulas now take `unknown('d', i)`, as Resize, DFT, Col2Im, AffineGrid and MaxUnpool)."""
+    node = helper.make_node("Expand", ["x", "shape"], ["y"])
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1] * 9),
+                                            helper.make_tensor_value_info("shape", TensorProto.INT64, [9])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None] * 9)])
+    result = check_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]))
+    shape = result.facts["y"].shape
+    assert result.diagnostics == []
+    assert shape is not None and len(set(shape)) == 9

@@ -201,10 +201,11 @@ def test_unknown_values_leave_the_dims_they_decide_unknown() -> None:
     v17, v20 = version("ai.onnx", OP, 17), version("ai.onnx", OP, 20)
     assert symbolic_shape(OP, 17, [[2, 5, 1], []], {"onesided": 1}) == ["2", "?n", "2"]
     assert symbolic_shape(OP, 20, [[2, 5, 3, 1], None, []]) == ["2", "5", "3", "2"]  # whatever the axis
-    # neither the axis nor the length known: the rank and the last dim (up to rank 9, as onnx infers them)
-    assert symbolic_shape(OP, 20, [[2, 5, 3, 1], [], []], {"onesided": 1}) == ["?d0", "?d1", "?d2", "2"]
-    assert symbolic_shape(OP, 20, [[2, 5, 3, 2], None, []], {"onesided": 1, "inverse": 1}) == ["?d0", "?d1", "?d2", "1"]
-    assert symbolic_shape(OP, 20, [[1] * 10, [], []]) is None
+    # neither the axis nor the length known: the rank and the last dim, as onnx infers them (at any rank: was up to 9)
+    assert symbolic_shape(OP, 20, [[2, 5, 3, 1], [], []], {"onesided": 1}) == ["?d[0]", "?d[1]", "?d[2]", "2"]
+    assert symbolic_shape(OP, 20, [[2, 5, 3, 2], None, []], {"onesided": 1, "inverse": 1}) == \
+        ["?d[0]", "?d[1]", "?d[2]", "1"]
+    assert symbolic_shape(OP, 20, [[1] * 10, [], []]) == [f"?d[{i}]" for i in range(9)] + ["2"]
     assert inferred(v17, [[2, 5, 1], []]).problems == inferred(v20, [[2, 5, 3, 1], None, []]).problems == []
 
 

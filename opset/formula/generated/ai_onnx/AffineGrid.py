@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
 
 OP = ('ai.onnx', 'AffineGrid')
 
@@ -44,29 +44,28 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t14 = load(ev, 'N')
             t15: list[Any] = [t14]
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t16 = FUNCTIONS['unknown'](['d0'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t17 = FUNCTIONS['unknown'](['d1'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = FUNCTIONS['unknown'](['d2'], b)
-            t19: list[Any] = [t16, t17, t18]
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t21 = load(ev, 'K')
-            t20 = sliced(t19, None, t21, None, b)
-            t22 = binary('+', t15, t20, b)
-            t23: list[Any] = [t21]
+            t16: list[Any] = []
             b.steps += 2
             if b.steps > MAX_STEPS: b.charge(0)
-            t24 = binary('+', t22, t23, b)
-            t1 = t24
+            t18 = load(ev, 'K')
+            t17 = FUNCTIONS['range']([t18], b)
+            for c19 in iterated(t17):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t20 = FUNCTIONS['unknown'](['d', c19], b)
+                t16.append(t20)
+                check_length(len(t16), 'comprehension')
+            t21 = binary('+', t15, t16, b)
+            t22: list[Any] = [t18]
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t23 = binary('+', t21, t22, b)
+            t1 = t23
             d3 = truthy(t1)
-        except Undecided as e25:
-            u2 = e25
+        except Undecided as e24:
+            u2 = e24
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -324,5 +323,5 @@ def _f6(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
-    20: ('7c02feb7e0b325db34e9cb4d', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f0, _f6, _f0, ), ((('K', 'N', 'size'), ('unknown', 'value')), (('K',), ()), (('K', 'K1'), ()), (('K', 'L'), ()), (('N', 'size'), ('value',)), (('size',), ('all', 'value')), (('align_corners', 'size'), ('any', 'value')), (('K', 'N', 'size'), ('unknown', 'value')), (('align_corners', 'size'), ('any', 'value')), (('K', 'N', 'size'), ('unknown', 'value')), )),
+    20: ('09e6976b72018a9cb9732931', (_f0, _f1, _f2, _f3, _f4, _f5, _f6, _f0, _f6, _f0, ), ((('K', 'N', 'size'), ('range', 'unknown', 'value')), (('K',), ()), (('K', 'K1'), ()), (('K', 'L'), ()), (('N', 'size'), ('value',)), (('size',), ('all', 'value')), (('align_corners', 'size'), ('any', 'value')), (('K', 'N', 'size'), ('range', 'unknown', 'value')), (('align_corners', 'size'), ('any', 'value')), (('K', 'N', 'size'), ('range', 'unknown', 'value')), )),
 }

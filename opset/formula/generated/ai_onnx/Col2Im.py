@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 
 OP = ('ai.onnx', 'Col2Im')
 
@@ -87,83 +87,51 @@ def _f4(ev: Evaluator) -> Any:
             t16 = FUNCTIONS['prod']([t17], b)
             t18 = r19 if type(t15) is int and type(t16) is int and t16 != 0 and -MAX_INT_MAGNITUDE <= (r19 := t15 // t16) <= MAX_INT_MAGNITUDE else binary('//', t15, t16, b)
             t20: list[Any] = [t14, t18]
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = FUNCTIONS['unknown'](['d0'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = FUNCTIONS['unknown'](['d1'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = FUNCTIONS['unknown'](['d2'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t24 = FUNCTIONS['unknown'](['d3'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t25 = FUNCTIONS['unknown'](['d4'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t26 = FUNCTIONS['unknown'](['d5'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t27 = FUNCTIONS['unknown'](['d6'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t28 = FUNCTIONS['unknown'](['d7'], b)
-            t29: list[Any] = [t21, t22, t23, t24, t25, t26, t27, t28]
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t31 = load(ev, 'n')
-            t30 = sliced(t29, None, t31, None, b)
-            t32 = binary('+', t20, t30, b)
-            t1 = t32
+            t21: list[Any] = []
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t23 = load(ev, 'n')
+            t22 = FUNCTIONS['range']([t23], b)
+            for c24 in iterated(t22):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t25 = FUNCTIONS['unknown'](['d', c24], b)
+                t21.append(t25)
+                check_length(len(t21), 'comprehension')
+            t26 = binary('+', t20, t21, b)
+            t1 = t26
             d3 = truthy(t1)
-        except Undecided as e33:
-            u2 = e33
+        except Undecided as e27:
+            u2 = e27
         if not d3:
             try:
                 b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                t34 = load(ev, 'N')
+                t28 = load(ev, 'N')
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t35 = FUNCTIONS['unknown'](['c'], b)
-                t36: list[Any] = [t34, t35]
-                b.steps += 4
-                if b.steps > MAX_STEPS: b.charge(0)
-                t37 = FUNCTIONS['unknown'](['d0'], b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t38 = FUNCTIONS['unknown'](['d1'], b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t39 = FUNCTIONS['unknown'](['d2'], b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t40 = FUNCTIONS['unknown'](['d3'], b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t41 = FUNCTIONS['unknown'](['d4'], b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t42 = FUNCTIONS['unknown'](['d5'], b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t43 = FUNCTIONS['unknown'](['d6'], b)
-                b.steps += 2
-                if b.steps > MAX_STEPS: b.charge(0)
-                t44 = FUNCTIONS['unknown'](['d7'], b)
-                t45: list[Any] = [t37, t38, t39, t40, t41, t42, t43, t44]
+                t29 = FUNCTIONS['unknown'](['c'], b)
+                t30: list[Any] = [t28, t29]
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t47 = load(ev, 'n')
-                t46 = sliced(t45, None, t47, None, b)
-                t48 = binary('+', t36, t46, b)
-                t1 = t48
+                t31: list[Any] = []
+                b.steps += 2
+                if b.steps > MAX_STEPS: b.charge(0)
+                t33 = load(ev, 'n')
+                t32 = FUNCTIONS['range']([t33], b)
+                for c34 in iterated(t32):
+                    b.steps += 4
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t35 = FUNCTIONS['unknown'](['d', c34], b)
+                    t31.append(t35)
+                    check_length(len(t31), 'comprehension')
+                t36 = binary('+', t30, t31, b)
+                t1 = t36
                 d3 = truthy(t1)
-            except Undecided as e49:
-                u2 = e49
+            except Undecided as e37:
+                u2 = e37
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -627,5 +595,5 @@ def _f9(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
-    18: ('0b9341058988849303c37a31', (_f0, _f1, _f2, _f3, _f0, _f1, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('n',), ()), (('n',), ()), (('n',), ()), (('n',), ()), (('n',), ()), (('n',), ()), (('CB', 'N', 'block_shape', 'image_shape', 'n'), ('prod', 'unknown', 'value')), (('n',), ()), (('n', 'nb'), ()), (('block_shape', 'image_shape'), ('all', 'value')), (('CB', 'block_shape'), ('all', 'prod', 'value')), (('L', 'block_shape', 'dilations', 'image_shape', 'n', 'nb', 'pads', 'strides'), ('all', 'floor', 'prod', 'range', 'value')), )),
+    18: ('2c0a9cf9f1fca2870a368877', (_f0, _f1, _f2, _f3, _f0, _f1, _f4, _f5, _f6, _f7, _f8, _f9, ), ((('n',), ()), (('n',), ()), (('n',), ()), (('n',), ()), (('n',), ()), (('n',), ()), (('CB', 'N', 'block_shape', 'image_shape', 'n'), ('prod', 'range', 'unknown', 'value')), (('n',), ()), (('n', 'nb'), ()), (('block_shape', 'image_shape'), ('all', 'value')), (('CB', 'block_shape'), ('all', 'prod', 'value')), (('L', 'block_shape', 'dilations', 'image_shape', 'n', 'nb', 'pads', 'strides'), ('all', 'floor', 'prod', 'range', 'value')), )),
 }

@@ -1647,122 +1647,85 @@ def _f9(ev: Evaluator) -> Any:
             try:
                 b.steps += 2
                 if b.steps > MAX_STEPS: b.charge(0)
-                t153 = False
+                t153: list[Any] = []
+                b.steps += 3
+                if b.steps > MAX_STEPS: b.charge(0)
+                t155 = load(ev, 'r')
                 b.steps += 1
                 if b.steps > MAX_STEPS: b.charge(0)
-                t154 = load(ev, 'r')
-                b.steps += 1
+                t156 = r157 if type(t155) is int and -MAX_INT_MAGNITUDE <= (r157 := t155 - 1) <= MAX_INT_MAGNITUDE else binary('-', t155, 1, b)
+                t154 = FUNCTIONS['range']([t156], b)
+                for c158 in iterated(t154):
+                    b.steps += 4
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t159 = FUNCTIONS['unknown'](['d', c158], b)
+                    t153.append(t159)
+                    check_length(len(t153), 'comprehension')
+                b.steps += 3
                 if b.steps > MAX_STEPS: b.charge(0)
-                if type(t154) is int:
+                t160: Any = None
+                u161: Undecided | None = None
+                d162 = False
+                try:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    k155 = t154 <= 9
-                else:
-                    k155 = compare('<=', t154, 9, b)
-                if k155:
-                    t153 = True
-                t156: Any
-                if truthy(t153):
-                    b.steps += 5
+                    t163 = False
+                    b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t157 = FUNCTIONS['unknown'](['d0'], b)
-                    b.steps += 2
+                    t164 = load(ev, 'onesided')
+                    b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t158 = FUNCTIONS['unknown'](['d1'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t159 = FUNCTIONS['unknown'](['d2'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t160 = FUNCTIONS['unknown'](['d3'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t161 = FUNCTIONS['unknown'](['d4'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t162 = FUNCTIONS['unknown'](['d5'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t163 = FUNCTIONS['unknown'](['d6'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t164 = FUNCTIONS['unknown'](['d7'], b)
-                    t165: list[Any] = [t157, t158, t159, t160, t161, t162, t163, t164]
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t167 = r168 if type(t154) is int and -MAX_INT_MAGNITUDE <= (r168 := t154 - 1) <= MAX_INT_MAGNITUDE else binary('-', t154, 1, b)
-                    t166 = sliced(t165, None, t167, None, b)
-                    b.steps += 3
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t169: Any = None
-                    u170: Undecided | None = None
-                    d171 = False
+                    if type(t164) is int:
+                        b.steps += 1
+                        if b.steps > MAX_STEPS: b.charge(0)
+                        k165 = t164 == 1
+                    else:
+                        k165 = compare('==', t164, 1, b)
+                    if k165:
+                        t163 = True
+                    t160 = t163
+                    d162 = not truthy(t160)
+                except Undecided as e166:
+                    u161 = e166
+                if not d162:
                     try:
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t172 = False
+                        t167 = False
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        t173 = load(ev, 'onesided')
+                        t168 = load(ev, 'inverse')
                         b.steps += 1
                         if b.steps > MAX_STEPS: b.charge(0)
-                        if type(t173) is int:
+                        if type(t168) is int:
                             b.steps += 1
                             if b.steps > MAX_STEPS: b.charge(0)
-                            k174 = t173 == 1
+                            k169 = t168 == 1
                         else:
-                            k174 = compare('==', t173, 1, b)
-                        if k174:
-                            t172 = True
-                        t169 = t172
-                        d171 = not truthy(t169)
-                    except Undecided as e175:
-                        u170 = e175
-                    if not d171:
-                        try:
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t176 = False
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            t177 = load(ev, 'inverse')
-                            b.steps += 1
-                            if b.steps > MAX_STEPS: b.charge(0)
-                            if type(t177) is int:
-                                b.steps += 1
-                                if b.steps > MAX_STEPS: b.charge(0)
-                                k178 = t177 == 1
-                            else:
-                                k178 = compare('==', t177, 1, b)
-                            if k178:
-                                t176 = True
-                            t169 = t176
-                            d171 = not truthy(t169)
-                        except Undecided as e179:
-                            u170 = e179
-                    if not d171 and u170 is not None:
-                        raise u170
-                    t180: Any
-                    if truthy(t169):
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t180 = 1
-                    else:
-                        b.steps += 1
-                        if b.steps > MAX_STEPS: b.charge(0)
-                        t180 = 2
-                    t181: list[Any] = [t180]
-                    t182 = binary('+', t166, t181, b)
-                    t156 = t182
+                            k169 = compare('==', t168, 1, b)
+                        if k169:
+                            t167 = True
+                        t160 = t167
+                        d162 = not truthy(t160)
+                    except Undecided as e170:
+                        u161 = e170
+                if not d162 and u161 is not None:
+                    raise u161
+                t171: Any
+                if truthy(t160):
+                    b.steps += 1
+                    if b.steps > MAX_STEPS: b.charge(0)
+                    t171 = 1
                 else:
                     b.steps += 1
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t183 = read_input(ev, 'value', 'axis')
-                    t156 = t183
-                t1 = t156
+                    t171 = 2
+                t172: list[Any] = [t171]
+                t173 = binary('+', t153, t172, b)
+                t1 = t173
                 d3 = truthy(t1)
-            except Undecided as e184:
-                u2 = e184
+            except Undecided as e174:
+                u2 = e174
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -2327,5 +2290,5 @@ def _f12(ev: Evaluator) -> Any:
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
     17: ('d05c7364ee9efcbfd7bb321e', (_f0, _i0, _i1, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, ), ((('S', 'ax', 'dft_length', 'inverse', 'onesided', 'r'), ('floor', 'range', 'unknown', 'value')), (('S',), ('len',)), (('axis', 'r'), ()), (('S',), ('len',)), (('S',), ('len',)), (('axis', 'r'), ()), (('S', 'inverse', 'onesided'), ('len',)), (('S', 'inverse', 'onesided'), ('len',)), (('dft_length',), ('value',)), (('S', 'ax', 'dft_length', 'inverse', 'onesided', 'r'), ()), (('S', 'ax', 'dft_length', 'inverse', 'onesided', 'r'), ('floor', 'value')), )),
-    20: ('9ec67072eb4e13d5ca278336', (_f9, _i0, _f1, _f2, _f10, _f4, _f5, _f6, _f11, _f12, ), ((('S', 'axis', 'dft_length', 'inverse', 'onesided', 'r'), ('floor', 'range', 'unknown', 'value')), (('S',), ('len',)), (('S',), ('len',)), (('S',), ('len',)), (('axis', 'r'), ('value',)), (('S', 'inverse', 'onesided'), ('len',)), (('S', 'inverse', 'onesided'), ('len',)), (('dft_length',), ('value',)), (('S', 'axis', 'dft_length', 'inverse', 'onesided', 'r'), ('all', 'value')), (('S', 'axis', 'dft_length', 'inverse', 'onesided', 'r'), ('any', 'floor', 'value')), )),
+    20: ('807746e571ed750b477e5a90', (_f9, _i0, _f1, _f2, _f10, _f4, _f5, _f6, _f11, _f12, ), ((('S', 'axis', 'dft_length', 'inverse', 'onesided', 'r'), ('floor', 'range', 'unknown', 'value')), (('S',), ('len',)), (('S',), ('len',)), (('S',), ('len',)), (('axis', 'r'), ('value',)), (('S', 'inverse', 'onesided'), ('len',)), (('S', 'inverse', 'onesided'), ('len',)), (('dft_length',), ('value',)), (('S', 'axis', 'dft_length', 'inverse', 'onesided', 'r'), ('all', 'value')), (('S', 'axis', 'dft_length', 'inverse', 'onesided', 'r'), ('any', 'floor', 'value')), )),
 }

@@ -115,41 +115,16 @@ def _f0(ev: Evaluator) -> Any:
                     t39 = t13[t45] if (type(t13) is list or type(t13) is tuple) and type(t45) is int and -len(t13) <= t45 < len(t13) else item_at(t13, t45)
                     t38 = t39
                 else:
-                    b.steps += 4
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t47 = FUNCTIONS['unknown'](['d0'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t48 = FUNCTIONS['unknown'](['d1'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t49 = FUNCTIONS['unknown'](['d2'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t50 = FUNCTIONS['unknown'](['d3'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t51 = FUNCTIONS['unknown'](['d4'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t52 = FUNCTIONS['unknown'](['d5'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t53 = FUNCTIONS['unknown'](['d6'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t54 = FUNCTIONS['unknown'](['d7'], b)
-                    t55: list[Any] = [t47, t48, t49, t50, t51, t52, t53, t54]
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t56 = t55[c14] if type(c14) is int and -len(t55) <= c14 < len(t55) else item_at(t55, c14)
-                    t38 = t56
+                    t47 = FUNCTIONS['unknown'](['d', c14], b)
+                    t38 = t47
                 t8.append(t38)
                 check_length(len(t8), 'comprehension')
             t1 = t8
             d3 = truthy(t1)
-        except Undecided as e57:
-            u2 = e57
+        except Undecided as e48:
+            u2 = e48
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -321,6 +296,6 @@ def _f2(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
-    8: ('a0bca7d7296a6f2adf5eb139', (_f0, _f1, _f2, ), ((('K', 'S', 'shape'), ('broadcast', 'len', 'max', 'range', 'unknown', 'value')), (('shape',), ('all', 'value')), (('K', 'S', 'shape'), ('all', 'len', 'min', 'range', 'value')), )),
-    13: ('a0bca7d7296a6f2adf5eb139', (_f0, _f1, _f2, ), ((('K', 'S', 'shape'), ('broadcast', 'len', 'max', 'range', 'unknown', 'value')), (('shape',), ('all', 'value')), (('K', 'S', 'shape'), ('all', 'len', 'min', 'range', 'value')), )),
+    8: ('c019576f72c3a797d044714f', (_f0, _f1, _f2, ), ((('K', 'S', 'shape'), ('broadcast', 'len', 'max', 'range', 'unknown', 'value')), (('shape',), ('all', 'value')), (('K', 'S', 'shape'), ('all', 'len', 'min', 'range', 'value')), )),
+    13: ('c019576f72c3a797d044714f', (_f0, _f1, _f2, ), ((('K', 'S', 'shape'), ('broadcast', 'len', 'max', 'range', 'unknown', 'value')), (('shape',), ('all', 'value')), (('K', 'S', 'shape'), ('all', 'len', 'min', 'range', 'value')), )),
 }

@@ -64,40 +64,24 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t16 = load(ev, 'C')
             t17: list[Any] = [t15, t16]
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = FUNCTIONS['unknown'](['d0'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t19 = FUNCTIONS['unknown'](['d1'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t20 = FUNCTIONS['unknown'](['d2'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = FUNCTIONS['unknown'](['d3'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = FUNCTIONS['unknown'](['d4'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = FUNCTIONS['unknown'](['d5'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t24 = FUNCTIONS['unknown'](['d6'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t25 = FUNCTIONS['unknown'](['d7'], b)
-            t26: list[Any] = [t18, t19, t20, t21, t22, t23, t24, t25]
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t28 = load(ev, 'r')
-            t27 = sliced(t26, None, t28, None, b)
-            t29 = binary('+', t17, t27, b)
-            t1 = t29
+            t18: list[Any] = []
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t20 = load(ev, 'r')
+            t19 = FUNCTIONS['range']([t20], b)
+            for c21 in iterated(t19):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t22 = FUNCTIONS['unknown'](['d', c21], b)
+                t18.append(t22)
+                check_length(len(t18), 'comprehension')
+            t23 = binary('+', t17, t18, b)
+            t1 = t23
             d3 = truthy(t1)
-        except Undecided as e30:
-            u2 = e30
+        except Undecided as e24:
+            u2 = e24
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -551,7 +535,7 @@ def _f6(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
-    9: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('inferred', 'output_shape', 'r'), ('any', 'range', 'value')), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), )),
-    11: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('inferred', 'output_shape', 'r'), ('any', 'range', 'value')), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), )),
-    22: ('21f39c6bdfb8f6af89f555f8', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('inferred', 'output_shape', 'r'), ('any', 'range', 'value')), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), )),
+    9: ('59cf2dd440fba1d4f864eee2', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('range', 'unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('inferred', 'output_shape', 'r'), ('any', 'range', 'value')), (('C', 'N', 'inferred', 'output_shape', 'r'), ('range', 'unknown', 'value')), )),
+    11: ('59cf2dd440fba1d4f864eee2', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('range', 'unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('inferred', 'output_shape', 'r'), ('any', 'range', 'value')), (('C', 'N', 'inferred', 'output_shape', 'r'), ('range', 'unknown', 'value')), )),
+    22: ('59cf2dd440fba1d4f864eee2', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _f1, _i5, _f2, _f3, _f4, _f5, _f6, _f0, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('range', 'unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('inferred', 'output_shape', 'r'), ('any', 'range', 'value')), (('C', 'N', 'inferred', 'output_shape', 'r'), ('range', 'unknown', 'value')), )),
 }

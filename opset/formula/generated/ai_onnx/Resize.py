@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, sliced, truthy
+from opset.formula.emitted import Any, Evaluator, FUNCTIONS, Facts, Generated, MAX_INT_MAGNITUDE, MAX_STEPS, Undecided, binary, check_length, compare, item_at, iterated, load, read_input, truthy
 from opset.formula.generated.ai_onnx.ArgMax import _f1 as _i0
 from opset.formula.generated.ai_onnx.AveragePool import _f0 as _i1
 from opset.formula.generated.ai_onnx.CenterCropPad import _f2 as _i2
@@ -46,40 +46,24 @@ def _f0(ev: Evaluator) -> Any:
         u2 = e15
     if not d3:
         try:
-            b.steps += 4
+            b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t16 = FUNCTIONS['unknown'](['d0'], b)
-            b.steps += 2
+            t16: list[Any] = []
+            b.steps += 3
             if b.steps > MAX_STEPS: b.charge(0)
-            t17 = FUNCTIONS['unknown'](['d1'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t18 = FUNCTIONS['unknown'](['d2'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t19 = FUNCTIONS['unknown'](['d3'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t20 = FUNCTIONS['unknown'](['d4'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = FUNCTIONS['unknown'](['d5'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = FUNCTIONS['unknown'](['d6'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = FUNCTIONS['unknown'](['d7'], b)
-            t24: list[Any] = [t16, t17, t18, t19, t20, t21, t22, t23]
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t27 = load(ev, 'S')
-            t26 = FUNCTIONS['len']([t27], b)
-            t25 = sliced(t24, None, t26, None, b)
-            t1 = t25
+            t19 = load(ev, 'S')
+            t18 = FUNCTIONS['len']([t19], b)
+            t17 = FUNCTIONS['range']([t18], b)
+            for c20 in iterated(t17):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t21 = FUNCTIONS['unknown'](['d', c20], b)
+                t16.append(t21)
+                check_length(len(t16), 'comprehension')
+            t1 = t16
             d3 = truthy(t1)
-        except Undecided as e28:
-            u2 = e28
+        except Undecided as e22:
+            u2 = e22
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -547,39 +531,23 @@ def _f7(ev: Evaluator) -> Any:
         u2 = e22
     if not d3:
         try:
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = FUNCTIONS['unknown'](['d0'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t24 = FUNCTIONS['unknown'](['d1'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t25 = FUNCTIONS['unknown'](['d2'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t26 = FUNCTIONS['unknown'](['d3'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t27 = FUNCTIONS['unknown'](['d4'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t28 = FUNCTIONS['unknown'](['d5'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t29 = FUNCTIONS['unknown'](['d6'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t30 = FUNCTIONS['unknown'](['d7'], b)
-            t31: list[Any] = [t23, t24, t25, t26, t27, t28, t29, t30]
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t33 = load(ev, 'r')
-            t32 = sliced(t31, None, t33, None, b)
-            t1 = t32
+            t23: list[Any] = []
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t25 = load(ev, 'r')
+            t24 = FUNCTIONS['range']([t25], b)
+            for c26 in iterated(t24):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t27 = FUNCTIONS['unknown'](['d', c26], b)
+                t23.append(t27)
+                check_length(len(t23), 'comprehension')
+            t1 = t23
             d3 = truthy(t1)
-        except Undecided as e34:
-            u2 = e34
+        except Undecided as e28:
+            u2 = e28
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -2658,41 +2626,16 @@ def _f25(ev: Evaluator) -> Any:
                     t128 = t127[c122] if (type(t127) is list or type(t127) is tuple) and type(c122) is int and -len(t127) <= c122 < len(t127) else item_at(t127, c122)
                     t126 = t128
                 else:
-                    b.steps += 4
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t129 = FUNCTIONS['unknown'](['d0'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t130 = FUNCTIONS['unknown'](['d1'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t131 = FUNCTIONS['unknown'](['d2'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t132 = FUNCTIONS['unknown'](['d3'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t133 = FUNCTIONS['unknown'](['d4'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t134 = FUNCTIONS['unknown'](['d5'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t135 = FUNCTIONS['unknown'](['d6'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t136 = FUNCTIONS['unknown'](['d7'], b)
-                    t137: list[Any] = [t129, t130, t131, t132, t133, t134, t135, t136]
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t138 = t137[c122] if type(c122) is int and -len(t137) <= c122 < len(t137) else item_at(t137, c122)
-                    t126 = t138
+                    t129 = FUNCTIONS['unknown'](['d', c122], b)
+                    t126 = t129
                 t119.append(t126)
                 check_length(len(t119), 'comprehension')
             t1 = t119
             d3 = truthy(t1)
-        except Undecided as e139:
-            u2 = e139
+        except Undecided as e130:
+            u2 = e130
     if not d3 and u2 is not None:
         raise u2
     return t1
@@ -4247,9 +4190,9 @@ def _f34(ev: Evaluator) -> Any:
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
-    10: ('1394048ae02c0f3e45f8dc7d', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, ), ((('S', 'scales'), ('floor', 'len', 'range', 'unknown', 'value')), (('R', 'S'), ('len',)), (('scales',), ('all', 'value')), (('S', 'scales'), ('any', 'floor', 'len', 'range', 'value')), (('S', 'scales'), ('floor', 'len', 'range', 'unknown', 'value')), (('S', 'scales'), ('any', 'ceil', 'len', 'range', 'value')), (('S', 'scales'), ('ceil', 'floor', 'len', 'range', 'value')), (('X', 'mode'), ('dtype', 'is_integer')), )),
-    11: ('fab3640b30bbc36b6e8daf79', (_f7, _i0, _f8, _f9, _i1, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f7, _f21, _f7, _f22, _f23, _f24, _f6, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), (('coordinate_transformation_mode', 'has_scales'), ()), (('S', 'r', 'roi', 'scales'), ('floor', 'range', 'value')), (('S', 'coordinate_transformation_mode', 'has_scales', 'mode', 'r', 'scales', 'sizes'), ('any', 'floor', 'range', 'value')), (('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S', 'coordinate_transformation_mode', 'has_scales', 'r', 'roi', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S', 'has_scales', 'r', 'scales'), ('any', 'ceil', 'range', 'value')), (('S', 'r', 'scales'), ('ceil', 'floor', 'range', 'value')), (('exclude_outside', 'mode'), ()), (('X', 'mode'), ('dtype', 'is_integer')), )),
-    13: ('fab3640b30bbc36b6e8daf79', (_f7, _i0, _f8, _f9, _i1, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f7, _f21, _f7, _f22, _f23, _f24, _f6, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), (('coordinate_transformation_mode', 'has_scales'), ()), (('S', 'r', 'roi', 'scales'), ('floor', 'range', 'value')), (('S', 'coordinate_transformation_mode', 'has_scales', 'mode', 'r', 'scales', 'sizes'), ('any', 'floor', 'range', 'value')), (('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S', 'coordinate_transformation_mode', 'has_scales', 'r', 'roi', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S', 'has_scales', 'r', 'scales'), ('any', 'ceil', 'range', 'value')), (('S', 'r', 'scales'), ('ceil', 'floor', 'range', 'value')), (('exclude_outside', 'mode'), ()), (('X', 'mode'), ('dtype', 'is_integer')), )),
-    18: ('9a582d58a491dc05a294a98f', (_f25, _i0, _f8, _f9, _f26, _f27, _i2, _f28, _f29, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f30, _f31, _f25, _f32, _f25, _f33, _f34, _f24, _f6, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), (('coordinate_transformation_mode', 'has_scales'), ()), (('S', 'ax', 'k', 'r', 'roi', 'scales'), ('floor', 'range', 'value')), (('S', 'ax', 'coordinate_transformation_mode', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'mode', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S', 'ax', 'coordinate_transformation_mode', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'roi', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S', 'ax', 'has_scales', 'k', 'scales'), ('any', 'ceil', 'range', 'value')), (('S', 'ax', 'k', 'r', 'scales'), ('ceil', 'floor', 'range', 'value')), (('exclude_outside', 'mode'), ()), (('X', 'mode'), ('dtype', 'is_integer')), )),
-    19: ('9a582d58a491dc05a294a98f', (_f25, _i0, _f8, _f9, _f26, _f27, _i2, _f28, _f29, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f30, _f31, _f25, _f32, _f25, _f33, _f34, _f24, _f6, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), (('coordinate_transformation_mode', 'has_scales'), ()), (('S', 'ax', 'k', 'r', 'roi', 'scales'), ('floor', 'range', 'value')), (('S', 'ax', 'coordinate_transformation_mode', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'mode', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S', 'ax', 'coordinate_transformation_mode', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'roi', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S', 'ax', 'has_scales', 'k', 'scales'), ('any', 'ceil', 'range', 'value')), (('S', 'ax', 'k', 'r', 'scales'), ('ceil', 'floor', 'range', 'value')), (('exclude_outside', 'mode'), ()), (('X', 'mode'), ('dtype', 'is_integer')), )),
+    10: ('31b35aa2a4ff885f8ff71705', (_f0, _f1, _f2, _f3, _f0, _f4, _f5, _f6, ), ((('S', 'scales'), ('floor', 'len', 'range', 'unknown', 'value')), (('R', 'S'), ('len',)), (('scales',), ('all', 'value')), (('S', 'scales'), ('any', 'floor', 'len', 'range', 'value')), (('S', 'scales'), ('floor', 'len', 'range', 'unknown', 'value')), (('S', 'scales'), ('any', 'ceil', 'len', 'range', 'value')), (('S', 'scales'), ('ceil', 'floor', 'len', 'range', 'value')), (('X', 'mode'), ('dtype', 'is_integer')), )),
+    11: ('4fc51dffd8907f676c68a58e', (_f7, _i0, _f8, _f9, _i1, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f7, _f21, _f7, _f22, _f23, _f24, _f6, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), (('coordinate_transformation_mode', 'has_scales'), ()), (('S', 'r', 'roi', 'scales'), ('floor', 'range', 'value')), (('S', 'coordinate_transformation_mode', 'has_scales', 'mode', 'r', 'scales', 'sizes'), ('any', 'floor', 'range', 'value')), (('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S', 'coordinate_transformation_mode', 'has_scales', 'r', 'roi', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S', 'has_scales', 'r', 'scales'), ('any', 'ceil', 'range', 'value')), (('S', 'r', 'scales'), ('ceil', 'floor', 'range', 'value')), (('exclude_outside', 'mode'), ()), (('X', 'mode'), ('dtype', 'is_integer')), )),
+    13: ('4fc51dffd8907f676c68a58e', (_f7, _i0, _f8, _f9, _i1, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f7, _f21, _f7, _f22, _f23, _f24, _f6, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), (('coordinate_transformation_mode', 'has_scales'), ()), (('S', 'r', 'roi', 'scales'), ('floor', 'range', 'value')), (('S', 'coordinate_transformation_mode', 'has_scales', 'mode', 'r', 'scales', 'sizes'), ('any', 'floor', 'range', 'value')), (('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S', 'coordinate_transformation_mode', 'has_scales', 'r', 'roi', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('S', 'has_scales', 'r', 'scales'), ('any', 'ceil', 'range', 'value')), (('S', 'r', 'scales'), ('ceil', 'floor', 'range', 'value')), (('exclude_outside', 'mode'), ()), (('X', 'mode'), ('dtype', 'is_integer')), )),
+    18: ('80666904f1f7c1aa82420e86', (_f25, _i0, _f8, _f9, _f26, _f27, _i2, _f28, _f29, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f30, _f31, _f25, _f32, _f25, _f33, _f34, _f24, _f6, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), (('coordinate_transformation_mode', 'has_scales'), ()), (('S', 'ax', 'k', 'r', 'roi', 'scales'), ('floor', 'range', 'value')), (('S', 'ax', 'coordinate_transformation_mode', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'mode', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S', 'ax', 'coordinate_transformation_mode', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'roi', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S', 'ax', 'has_scales', 'k', 'scales'), ('any', 'ceil', 'range', 'value')), (('S', 'ax', 'k', 'r', 'scales'), ('ceil', 'floor', 'range', 'value')), (('exclude_outside', 'mode'), ()), (('X', 'mode'), ('dtype', 'is_integer')), )),
+    19: ('80666904f1f7c1aa82420e86', (_f25, _i0, _f8, _f9, _f26, _f27, _i2, _f28, _f29, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f30, _f31, _f25, _f32, _f25, _f33, _f34, _f24, _f6, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), (('coordinate_transformation_mode', 'has_scales'), ()), (('S', 'ax', 'k', 'r', 'roi', 'scales'), ('floor', 'range', 'value')), (('S', 'ax', 'coordinate_transformation_mode', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'mode', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S', 'ax', 'coordinate_transformation_mode', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'roi', 'scales', 'sizes', 'use_sizes'), ('any', 'floor', 'range', 'value')), (('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('S', 'ax', 'has_scales', 'k', 'scales'), ('any', 'ceil', 'range', 'value')), (('S', 'ax', 'k', 'r', 'scales'), ('ceil', 'floor', 'range', 'value')), (('exclude_outside', 'mode'), ()), (('X', 'mode'), ('dtype', 'is_integer')), )),
 }

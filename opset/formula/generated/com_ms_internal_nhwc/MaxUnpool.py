@@ -73,64 +73,48 @@ def _f0(ev: Evaluator) -> Any:
             if b.steps > MAX_STEPS: b.charge(0)
             t17 = load(ev, 'C')
             t18: list[Any] = [t16, t17]
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t19 = FUNCTIONS['unknown'](['d0'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t20 = FUNCTIONS['unknown'](['d1'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t21 = FUNCTIONS['unknown'](['d2'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t22 = FUNCTIONS['unknown'](['d3'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t23 = FUNCTIONS['unknown'](['d4'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t24 = FUNCTIONS['unknown'](['d5'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t25 = FUNCTIONS['unknown'](['d6'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t26 = FUNCTIONS['unknown'](['d7'], b)
-            t27: list[Any] = [t19, t20, t21, t22, t23, t24, t25, t26]
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t29 = load(ev, 'r')
-            t28 = sliced(t27, None, t29, None, b)
-            t30 = binary('+', t18, t28, b)
-            t2 = t30
+            t19: list[Any] = []
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t21 = load(ev, 'r')
+            t20 = FUNCTIONS['range']([t21], b)
+            for c22 in iterated(t20):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t23 = FUNCTIONS['unknown'](['d', c22], b)
+                t19.append(t23)
+                check_length(len(t19), 'comprehension')
+            t24 = binary('+', t18, t19, b)
+            t2 = t24
             d4 = truthy(t2)
-        except Undecided as e31:
-            u3 = e31
+        except Undecided as e25:
+            u3 = e25
     if not d4 and u3 is not None:
         raise u3
-    t32: list[Any] = [t2]
-    for c33 in iterated(t32):
+    t26: list[Any] = [t2]
+    for c27 in iterated(t26):
         b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t34 = sliced(c33, None, 1, None, b)
+        t28 = sliced(c27, None, 1, None, b)
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t35 = sliced(c33, 2, None, None, b)
-        t36 = r37 if type(t34) is int and type(t35) is int and -MAX_INT_MAGNITUDE <= (r37 := t34 + t35) <= MAX_INT_MAGNITUDE else binary('+', t34, t35, b)
+        t29 = sliced(c27, 2, None, None, b)
+        t30 = r31 if type(t28) is int and type(t29) is int and -MAX_INT_MAGNITUDE <= (r31 := t28 + t29) <= MAX_INT_MAGNITUDE else binary('+', t28, t29, b)
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t38 = sliced(c33, 1, 2, None, b)
-        t39 = r40 if type(t36) is int and type(t38) is int and -MAX_INT_MAGNITUDE <= (r40 := t36 + t38) <= MAX_INT_MAGNITUDE else binary('+', t36, t38, b)
-        t1.append(t39)
+        t32 = sliced(c27, 1, 2, None, b)
+        t33 = r34 if type(t30) is int and type(t32) is int and -MAX_INT_MAGNITUDE <= (r34 := t30 + t32) <= MAX_INT_MAGNITUDE else binary('+', t30, t32, b)
+        t1.append(t33)
         check_length(len(t1), 'comprehension')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t41 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
-    return t41
+    t35 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
+    return t35
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
-    9: ('68a0c0d84745d457696a7065', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('activation', 'activation_params'), ('len',)), )),
-    11: ('1546b0587850ae2d61d9342b', (_i0, _i1, _i2, _f0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('activation', 'activation_params'), ('len',)), )),
+    9: ('4773be4e42ae8ad736642fbf', (_i0, _i1, _i2, _i3, _i0, _f0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('range', 'unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('activation', 'activation_params'), ('len',)), )),
+    11: ('79759fdc879d6fd1525c1440', (_i0, _i1, _i2, _f0, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('r',), ()), (('r',), ()), (('r',), ()), (('C', 'N', 'inferred', 'output_shape', 'r'), ('range', 'unknown', 'value')), (('S',), ('len',)), (('S', 'kernel_shape', 'pads', 'r', 'strides'), ('range',)), (('r',), ()), (('inferred',), ('all',)), (('R', 'output_shape', 'r'), ()), (('C', 'N', 'output_shape'), ('all', 'value')), (('C', 'I', 'N', 'inferred', 'output_shape'), ('all', 'prod', 'value')), (('activation', 'activation_params'), ('len',)), )),
 }

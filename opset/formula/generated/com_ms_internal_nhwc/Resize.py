@@ -86,60 +86,44 @@ def _f0(ev: Evaluator) -> Any:
         u3 = e23
     if not d4:
         try:
-            b.steps += 4
-            if b.steps > MAX_STEPS: b.charge(0)
-            t24 = FUNCTIONS['unknown'](['d0'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t25 = FUNCTIONS['unknown'](['d1'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t26 = FUNCTIONS['unknown'](['d2'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t27 = FUNCTIONS['unknown'](['d3'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t28 = FUNCTIONS['unknown'](['d4'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t29 = FUNCTIONS['unknown'](['d5'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t30 = FUNCTIONS['unknown'](['d6'], b)
-            b.steps += 2
-            if b.steps > MAX_STEPS: b.charge(0)
-            t31 = FUNCTIONS['unknown'](['d7'], b)
-            t32: list[Any] = [t24, t25, t26, t27, t28, t29, t30, t31]
             b.steps += 1
             if b.steps > MAX_STEPS: b.charge(0)
-            t34 = load(ev, 'r')
-            t33 = sliced(t32, None, t34, None, b)
-            t2 = t33
+            t24: list[Any] = []
+            b.steps += 2
+            if b.steps > MAX_STEPS: b.charge(0)
+            t26 = load(ev, 'r')
+            t25 = FUNCTIONS['range']([t26], b)
+            for c27 in iterated(t25):
+                b.steps += 4
+                if b.steps > MAX_STEPS: b.charge(0)
+                t28 = FUNCTIONS['unknown'](['d', c27], b)
+                t24.append(t28)
+                check_length(len(t24), 'comprehension')
+            t2 = t24
             d4 = truthy(t2)
-        except Undecided as e35:
-            u3 = e35
+        except Undecided as e29:
+            u3 = e29
     if not d4 and u3 is not None:
         raise u3
-    t36: list[Any] = [t2]
-    for c37 in iterated(t36):
+    t30: list[Any] = [t2]
+    for c31 in iterated(t30):
         b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t38 = sliced(c37, None, 1, None, b)
+        t32 = sliced(c31, None, 1, None, b)
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t39 = sliced(c37, 2, None, None, b)
-        t40 = r41 if type(t38) is int and type(t39) is int and -MAX_INT_MAGNITUDE <= (r41 := t38 + t39) <= MAX_INT_MAGNITUDE else binary('+', t38, t39, b)
+        t33 = sliced(c31, 2, None, None, b)
+        t34 = r35 if type(t32) is int and type(t33) is int and -MAX_INT_MAGNITUDE <= (r35 := t32 + t33) <= MAX_INT_MAGNITUDE else binary('+', t32, t33, b)
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t42 = sliced(c37, 1, 2, None, b)
-        t43 = r44 if type(t40) is int and type(t42) is int and -MAX_INT_MAGNITUDE <= (r44 := t40 + t42) <= MAX_INT_MAGNITUDE else binary('+', t40, t42, b)
-        t1.append(t43)
+        t36 = sliced(c31, 1, 2, None, b)
+        t37 = r38 if type(t34) is int and type(t36) is int and -MAX_INT_MAGNITUDE <= (r38 := t34 + t36) <= MAX_INT_MAGNITUDE else binary('+', t34, t36, b)
+        t1.append(t37)
         check_length(len(t1), 'comprehension')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t45 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
-    return t45
+    t39 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
+    return t39
 
 
 def _f1(ev: Evaluator) -> Any:
@@ -495,67 +479,42 @@ def _f2(ev: Evaluator) -> Any:
                     t129 = t128[c123] if (type(t128) is list or type(t128) is tuple) and type(c123) is int and -len(t128) <= c123 < len(t128) else item_at(t128, c123)
                     t127 = t129
                 else:
-                    b.steps += 4
+                    b.steps += 3
                     if b.steps > MAX_STEPS: b.charge(0)
-                    t130 = FUNCTIONS['unknown'](['d0'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t131 = FUNCTIONS['unknown'](['d1'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t132 = FUNCTIONS['unknown'](['d2'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t133 = FUNCTIONS['unknown'](['d3'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t134 = FUNCTIONS['unknown'](['d4'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t135 = FUNCTIONS['unknown'](['d5'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t136 = FUNCTIONS['unknown'](['d6'], b)
-                    b.steps += 2
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t137 = FUNCTIONS['unknown'](['d7'], b)
-                    t138: list[Any] = [t130, t131, t132, t133, t134, t135, t136, t137]
-                    b.steps += 1
-                    if b.steps > MAX_STEPS: b.charge(0)
-                    t139 = t138[c123] if type(c123) is int and -len(t138) <= c123 < len(t138) else item_at(t138, c123)
-                    t127 = t139
+                    t130 = FUNCTIONS['unknown'](['d', c123], b)
+                    t127 = t130
                 t120.append(t127)
                 check_length(len(t120), 'comprehension')
             t2 = t120
             d4 = truthy(t2)
-        except Undecided as e140:
-            u3 = e140
+        except Undecided as e131:
+            u3 = e131
     if not d4 and u3 is not None:
         raise u3
-    t141: list[Any] = [t2]
-    for c142 in iterated(t141):
+    t132: list[Any] = [t2]
+    for c133 in iterated(t132):
         b.steps += 6
         if b.steps > MAX_STEPS: b.charge(0)
-        t143 = sliced(c142, None, 1, None, b)
+        t134 = sliced(c133, None, 1, None, b)
         b.steps += 3
         if b.steps > MAX_STEPS: b.charge(0)
-        t144 = sliced(c142, 2, None, None, b)
-        t145 = r146 if type(t143) is int and type(t144) is int and -MAX_INT_MAGNITUDE <= (r146 := t143 + t144) <= MAX_INT_MAGNITUDE else binary('+', t143, t144, b)
+        t135 = sliced(c133, 2, None, None, b)
+        t136 = r137 if type(t134) is int and type(t135) is int and -MAX_INT_MAGNITUDE <= (r137 := t134 + t135) <= MAX_INT_MAGNITUDE else binary('+', t134, t135, b)
         b.steps += 4
         if b.steps > MAX_STEPS: b.charge(0)
-        t147 = sliced(c142, 1, 2, None, b)
-        t148 = r149 if type(t145) is int and type(t147) is int and -MAX_INT_MAGNITUDE <= (r149 := t145 + t147) <= MAX_INT_MAGNITUDE else binary('+', t145, t147, b)
-        t1.append(t148)
+        t138 = sliced(c133, 1, 2, None, b)
+        t139 = r140 if type(t136) is int and type(t138) is int and -MAX_INT_MAGNITUDE <= (r140 := t136 + t138) <= MAX_INT_MAGNITUDE else binary('+', t136, t138, b)
+        t1.append(t139)
         check_length(len(t1), 'comprehension')
     b.steps += 1
     if b.steps > MAX_STEPS: b.charge(0)
-    t150 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
-    return t150
+    t141 = t1[0] if -len(t1) <= 0 < len(t1) else item_at(t1, 0)
+    return t141
 
 
 VERSIONS: dict[int, tuple[str, tuple[Generated | None, ...], tuple[Facts, ...]]] = {
-    11: ('3c1bfc589314d1689b823bfe', (_f0, _f1, _i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
-    13: ('3c1bfc589314d1689b823bfe', (_f0, _f1, _i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
-    18: ('2d2565c7f50f7bd997a6f1a9', (_f2, _f1, _i0, _i1, _i2, _i12, _i13, _i14, _i15, _i16, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
-    19: ('2d2565c7f50f7bd997a6f1a9', (_f2, _f1, _i0, _i1, _i2, _i12, _i13, _i14, _i15, _i16, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
+    11: ('e374117a808bc2cbe3aa2678', (_f0, _f1, _i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
+    13: ('e374117a808bc2cbe3aa2678', (_f0, _f1, _i0, _i1, _i2, _i3, _i4, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'r', 'scales', 'sizes', 'use_sizes'), ('floor', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('r',), ()), (('r',), ('range',)), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
+    18: ('e87145026fa7cef01959357a', (_f2, _f1, _i0, _i1, _i2, _i12, _i13, _i14, _i15, _i16, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
+    19: ('e87145026fa7cef01959357a', (_f2, _f1, _i0, _i1, _i2, _i12, _i13, _i14, _i15, _i16, _i5, _i6, _i7, _i8, _i9, _i10, _i11, ), ((('S', 'ax', 'has_scales', 'k', 'keep_aspect_ratio_policy', 'r', 'scales', 'sizes'), ('floor', 'max', 'min', 'range', 'unknown', 'value')), (('C', 'N', 'SP'), ()), (('S',), ('len',)), (('SC', 'scales'), ()), (('SZ', 'sizes'), ()), (('axes', 'r'), ('len',)), (('axes', 'r'), ('range',)), (('axes', 'r'), ('all',)), (('ax', 'axes', 'k'), ('all', 'range')), (('has_scales', 'keep_aspect_ratio_policy'), ()), (('has_scales', 'use_sizes'), ()), (('SC', 'has_scales', 'k'), ()), (('SZ', 'k', 'use_sizes'), ()), (('RO', 'coordinate_transformation_mode', 'k', 'roi'), ()), (('has_scales', 'scales'), ('all', 'value')), (('sizes', 'use_sizes'), ('all', 'value')), (('S', 'ax', 'k'), ('all', 'range')), )),
 }
